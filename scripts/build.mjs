@@ -1,0 +1,33 @@
+// One esbuild script for every bundle: the extension host entry, its worker, the CLI and the
+// webview. `vscode` stays external (the host provides it); the webview is bundled for the browser.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+};
+
+const entries = [
+  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  { ...node, entryPoints: { worker: 'src/extension/worker.ts' }, outdir: 'dist', external: ['vscode'] },
+  {
+    bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: !production,
+    minify: production, logLevel: 'warning', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist',
+  },
+].filter((e) => Object.values(e.entryPoints).every((p) => existsSync(p)));
+
+if (watch) {
+  for (const e of entries) await (await esbuild.context(e)).watch();
+} else {
+  await Promise.all(entries.map((e) => esbuild.build(e)));
+}

@@ -1,0 +1,124 @@
+/**
+ * The evaluation configuration (`eval-lens.json`, CLI flags, VS Code settings). Every key of
+ * DESIGN.md's configuration section; definitions in METRICS.md. The JSON Schema that validates it
+ * is `schemas/eval-lens.config.schema.json`; keep the two in step (a unit test checks that every
+ * key here is in the schema).
+ */
+
+export type Task = 'classification' | 'iw-binary' | 'ranking';
+
+/** Column roles that can be named explicitly in `columns`. */
+export interface ColumnsConfig {
+  label?: string;
+  pred?: string;
+  /** Wide probability/logit columns, in class order (overrides detection). */
+  probs?: string[];
+  /** An array column holding probabilities (`probs`) or logits (`logits`). */
+  probsArray?: string;
+  logitsArray?: string;
+  /** Wide logit columns in class order. */
+  logits?: string[];
+  score?: string;
+  accept?: string;
+  group?: string;
+  weight?: string;
+  split?: string;
+  id?: string;
+  stratum?: string;
+  user?: string;
+  item?: string;
+  rank?: string;
+  rel?: string;
+}
+
+export interface BootstrapConfig {
+  /** Resamples; 0 turns intervals off. Default 1000. */
+  n?: number;
+  /** Confidence level in (0, 1). Default 0.95. */
+  confidence?: number;
+  /** Seed of the generator. Default 0. */
+  seed?: number;
+  /** Resample within strata (`group` column, `stratum` for iw-binary). Default false. */
+  stratified?: boolean;
+}
+
+export interface CompareConfig {
+  runs?: string[];
+  baseline?: string;
+  matchBy?: 'id' | 'position' | 'user';
+  metrics?: string[];
+  /** Metric-name → direction overrides for inspected tables. */
+  directions?: Record<string, 'higher' | 'lower'>;
+}
+
+export interface EvalConfig {
+  // general
+  task?: Task;
+  columns?: ColumnsConfig;
+  invalidRows?: 'error' | 'skip';
+  bootstrap?: BootstrapConfig;
+  classes?: (string | number)[];
+  // long tail
+  trainCounts?: number[] | Record<string, number> | string;
+  classWeights?: number[] | Record<string, number> | string;
+  trainTotal?: number;
+  shotThresholds?: { many?: number; few?: number };
+  groups?: number[] | Record<string, string> | string;
+  groupNames?: string[];
+  imbalanceRatio?: number;
+  T?: number;
+  shiftProtocol?: 'expected' | 'sampled';
+  reweight?: boolean;
+  reweightEpsilon?: number;
+  // scores
+  score?: 'msp' | 'margin' | 'entropy';
+  acceptThreshold?: number;
+  targetCoverage?: number;
+  topK?: number[];
+  eceBins?: number;
+  costGrid?: number[];
+  // importance weighting
+  populationSize?: number;
+  biasedSize?: number;
+  threshold?: number;
+  positiveLabel?: string | number;
+  // ranking
+  k?: number[];
+  relevant?: string;
+  train?: string;
+  itemEmbeddings?: string;
+  userEmbeddings?: string;
+  coldThreshold?: number;
+  catalogSize?: number;
+  mapNormaliser?: 'min' | 'all' | 'hits';
+  gain?: 'linear' | 'exp';
+  activityBins?: number[];
+  // comparisons
+  compare?: CompareConfig;
+}
+
+/** Defaults applied before metrics run; the results store the config after defaults. */
+export const CONFIG_DEFAULTS = {
+  invalidRows: 'error',
+  bootstrap: { n: 1000, confidence: 0.95, seed: 0, stratified: false },
+  shotThresholds: { many: 100, few: 20 },
+  shiftProtocol: 'expected',
+  reweight: false,
+  reweightEpsilon: 1e-12,
+  score: 'msp',
+  topK: [5],
+  eceBins: 15,
+  k: [5, 10, 20, 50],
+  coldThreshold: 5,
+  mapNormaliser: 'min',
+  gain: 'linear',
+  threshold: 0.5,
+} as const;
+
+/** The config after defaults, as stored in the results (`config`). */
+export type ResolvedConfig = EvalConfig & {
+  invalidRows: 'error' | 'skip';
+  bootstrap: Required<BootstrapConfig>;
+  /** Absolute path of the config file the values came from, if any. */
+  configFile?: string;
+};

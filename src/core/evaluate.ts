@@ -1,0 +1,54 @@
+/**
+ * The one entry point of the metric core: a prediction file in, a {@link Results} object out.
+ * Used by the CLI, the extension's worker and the tests. Never writes to the input.
+ *
+ * Config layers, weakest first: built-in defaults < `opts.defaults` (VS Code settings) < the
+ * config file (`opts.configPath`, else `eval-lens.json` beside the input) < `opts.overrides`
+ * (CLI flags).
+ */
+import { dirname, resolve } from 'node:path';
+import { Warnings, type Progress } from './diagnostics';
+import type { EvalConfig, Task } from './config/types';
+import { findConfigBeside, loadConfigFile, resolveConfig } from './config/load';
+import { fileInfo } from './io/fileInfo';
+import { detectTask } from './io/detectTask';
+import { ResultsBuilder } from './results/builder';
+import type { Results } from './results/types';
+import type { TaskRunner } from './tasks/types';
+import { runClassification } from './tasks/classification';
+import { runIwBinary } from './tasks/iwBinary';
+import { runRanking } from './tasks/ranking';
+
+export interface EvaluateOptions {
+  /** Explicit config file; when absent, `eval-lens.json` beside the input is used if present. */
+  configPath?: string;
+  /** Defaults from the host (VS Code settings). */
+  defaults?: EvalConfig;
+  /** Overrides (CLI flags). */
+  overrides?: EvalConfig;
+  progress?: Progress;
+}
+
+const RUNNERS: Record<Task, TaskRunner> = {
+  classification: runClassification,
+  'iw-binary': runIwBinary,
+  ranking: runRanking,
+};
+
+export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Promise<Results> {
+  const input = resolve(path);
+  const configPath = opts.configPath ? resolve(opts.configPath) : await findConfigBeside(input);
+  const fileConfig = configPath ? await loadConfigFile(configPath) : {};
+  const config = resolveConfig([opts.defaults ?? {}, fileConfig, opts.overrides ?? {}], configPath);
+  const warnings = new Warnings();
+  const results = new ResultsBuilder();
+  const task = config.task ?? (await detectTask(path, config));
+  config.task = task;
+  const baseDir = configPath ? dirname(configPath) : dirname(input);
+  opts.progress?.report?.('reading', 0);
+  const [info, partial] = await Promise.all([
+    fileInfo(input),
+    RUNNERS[task]({ path, baseDir, config, warnings, results, progress: opts.progress }),
+  ]);
+  return results.build({ source: { ...partial, ...info }, task, config, warnings: warnings.list });
+}

@@ -1,0 +1,82 @@
+/**
+ * Assembles a {@link Results} object. Metric families call `metric()` with stable keys
+ * (METRICS.md section 6); a null value must come with a warning (the family adds it).
+ */
+import type { EvalWarning } from '../diagnostics';
+import type { ResolvedConfig, Task } from '../config/types';
+import { directionOf } from './directions';
+import {
+  RESULTS_SCHEMA_ID,
+  type Curve,
+  type Direction,
+  type MetricFamily,
+  type MetricValue,
+  type PerItemValues,
+  type Results,
+  type SourceInfo,
+} from './types';
+import { TOOL_VERSION } from '../version';
+
+export class ResultsBuilder {
+  readonly metrics: Record<string, MetricValue> = {};
+  readonly families: Partial<Record<MetricFamily, string[]>> = {};
+  readonly curves: Record<string, Curve> = {};
+  readonly tables: Results['tables'] = {};
+  baselines?: Results['baselines'];
+  perItem?: PerItemValues;
+  readonly timings: Record<string, number> = {};
+
+  /** Adds (or replaces) a metric. Non-finite numbers are stored as null. */
+  metric(family: MetricFamily, key: string, value: number | null, opts: { direction?: Direction; note?: string; ci?: [number, number] } = {}): void {
+    const v = value === null || !Number.isFinite(value) ? null : value;
+    const entry: MetricValue = { value: v, direction: opts.direction ?? directionOf(key) };
+    if (opts.ci) entry.ci = opts.ci;
+    if (opts.note) entry.note = opts.note;
+    if (!(key in this.metrics)) (this.families[family] ??= []).push(key);
+    this.metrics[key] = entry;
+  }
+
+  /** Sets the bootstrap interval of an existing metric. */
+  setCi(key: string, ci: [number, number]): void {
+    const m = this.metrics[key];
+    if (m && Number.isFinite(ci[0]) && Number.isFinite(ci[1])) m.ci = ci;
+  }
+
+  curve(name: string, c: Curve): void {
+    this.curves[name] = c;
+  }
+
+  table(name: string, value: unknown): void {
+    this.tables[name] = value;
+  }
+
+  /** Times a stage (seconds) for `results.timings`. */
+  time<T>(stage: string, fn: () => T): T {
+    const t0 = performance.now();
+    try {
+      return fn();
+    } finally {
+      this.timings[stage] = (this.timings[stage] ?? 0) + (performance.now() - t0) / 1000;
+    }
+  }
+
+  build(args: { source: SourceInfo; task: Task; config: ResolvedConfig; warnings: EvalWarning[] }): Results {
+    const r: Results = {
+      schema: RESULTS_SCHEMA_ID,
+      tool: { name: 'eval-lens', version: TOOL_VERSION },
+      createdAt: new Date().toISOString(),
+      source: args.source,
+      task: args.task,
+      config: args.config,
+      metrics: this.metrics,
+      families: this.families,
+      curves: this.curves,
+      tables: this.tables,
+      warnings: args.warnings,
+      timings: this.timings,
+    };
+    if (this.baselines) r.baselines = this.baselines;
+    if (this.perItem) r.perItem = this.perItem;
+    return r;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * The results object, schema `eval-lens/results@1` (DESIGN.md "Results JSON", METRICS.md
+ * section 6). Written as `<input>.eval.json` by the CLI and the extension, read by the webview, the
+ * tree view and CodeLens. The JSON Schema is `schemas/eval-lens.results.schema.json`.
+ *
+ * Designed for the four metric families: every family fills `metrics` (flat, stable keys) and may
+ * add curves and tables under its own names; readers ignore what they do not know.
+ */
+import type { EvalWarning } from '../diagnostics';
+import type { ResolvedConfig, Task } from '../config/types';
+
+export const RESULTS_SCHEMA_ID = 'eval-lens/results@1';
+
+export type Direction = 'higher' | 'lower';
+
+/** One entry of `results.metrics` (METRICS.md section 6). */
+export interface MetricValue {
+  value: number | null;
+  /** Percentile bootstrap interval [lo, hi] at `config.bootstrap.confidence`. */
+  ci?: [number, number];
+  direction: Direction;
+  /** Convention used, or why the value is null. */
+  note?: string;
+}
+
+export type MetricFamily =
+  | 'classification'
+  | 'longtail'
+  | 'evolving'
+  | 'selective'
+  | 'calibration'
+  | 'importance'
+  | 'ranking';
+
+export interface SourceInfo {
+  /** Path as given / relative to the working directory or workspace. */
+  path: string;
+  /** File size in bytes. */
+  size: number;
+  /** Hex SHA-256 of the file's bytes. */
+  sha256: string;
+  format: 'csv' | 'tsv' | 'jsonl' | 'json' | 'trec' | 'npy' | 'npz' | 'parquet';
+  /** Data rows read (excluding the header). */
+  rows: number;
+  /** Rows used after `invalidRows: "skip"`. */
+  rowsUsed: number;
+  /** Role → column name(s) detected or configured, shown to the user. */
+  columns: Record<string, string | string[]>;
+  /** Other input files used (ground truth, train, embeddings), with their hashes. */
+  extra?: { role: string; path: string; size: number; sha256: string }[];
+}
+
+/** A series of (x, y) points with named extra columns; kept columnar for size. */
+export interface Curve {
+  /** What x and y are, e.g. `coverage` / `risk`. */
+  x: string;
+  y: string;
+  xs: number[];
+  ys: number[];
+  /** Extra aligned columns (e.g. `threshold`, `risk_balanced`). */
+  extra?: Record<string, (number | null)[]>;
+  note?: string;
+}
+
+export interface PerClassRow {
+  class: string;
+  /** Test rows with this true label (weighted count when weights are given: see `weight`). */
+  support: number;
+  /** Per-class accuracy, null when the class has no test rows. */
+  accuracy: number | null;
+  /** Train count `n_c`, when known. */
+  trainCount?: number;
+  /** Rank by train count (1 = most frequent). */
+  rank?: number;
+  /** `many` | `medium` | `few`. */
+  shot?: string;
+  /** Group name from `groups`. */
+  group?: string;
+  precision?: number | null;
+  recall?: number | null;
+  f1?: number | null;
+}
+
+export interface ConfusionMatrix {
+  /** Class names, rows = true class, columns = predicted class. */
+  labels: string[];
+  matrix: number[][];
+}
+
+/** One row of the selective group-analysis table (METRICS.md section 2). */
+export interface GroupAnalysisRow {
+  group: string;
+  size: number;
+  coverage: number | null;
+  error: number | null;
+  tpr: number | null;
+  fpr: number | null;
+  scoreMean: number | null;
+  scoreStd: number | null;
+  scoreMin: number | null;
+  scoreMax: number | null;
+}
+
+export interface ReliabilityBin {
+  lo: number;
+  hi: number;
+  count: number;
+  accuracy: number | null;
+  confidence: number | null;
+}
+
+/** Per-row / per-user values kept for paired comparisons (METRICS.md section 5). */
+export interface PerItemValues {
+  kind: 'row' | 'user';
+  /** Ids (`id` column / user) aligned with the values, or null when matched by position. */
+  ids: string[] | null;
+  /** For classification: the true labels, to check position matching. */
+  labels?: string[];
+  /** Metric key → per-item values (e.g. `accuracy` → 0/1 correctness, `ndcg@10` → per user). */
+  values: Record<string, number[]>;
+}
+
+export interface Results {
+  schema: typeof RESULTS_SCHEMA_ID;
+  tool: { name: 'eval-lens'; version: string };
+  /** ISO time of the evaluation. */
+  createdAt: string;
+  source: SourceInfo;
+  task: Task;
+  config: ResolvedConfig;
+  metrics: Record<string, MetricValue>;
+  /** Family → the metric keys it produced, in display order. */
+  families: Partial<Record<MetricFamily, string[]>>;
+  /** Named curves, e.g. `riskCoverage`, `reliability`, `pr`, `roc`, `shift`, `metricVsK`. */
+  curves: Record<string, Curve>;
+  /** Tables for the report. Known ones are typed; families may add more. */
+  tables: {
+    perClass?: PerClassRow[];
+    confusion?: ConfusionMatrix;
+    groupAnalysis?: GroupAnalysisRow[];
+    reliability?: ReliabilityBin[];
+    [name: string]: unknown;
+  };
+  /** Baselines evaluated with the same metrics (ranking: `popularity`, `random`). */
+  baselines?: Record<string, Record<string, MetricValue>>;
+  perItem?: PerItemValues;
+  warnings: EvalWarning[];
+  /** Seconds per stage, for the curious. */
+  timings?: Record<string, number>;
+}
