@@ -10,6 +10,7 @@ import { dirname, resolve } from 'node:path';
 import { Warnings, type Progress } from './diagnostics';
 import type { EvalConfig, Task } from './config/types';
 import { findConfigBeside, loadConfigFile, resolveConfig } from './config/load';
+import { checkConfig } from './config/check';
 import { fileInfo } from './io/fileInfo';
 import { detectTask } from './io/detectTask';
 import { ResultsBuilder } from './results/builder';
@@ -26,6 +27,11 @@ export interface EvaluateOptions {
   defaults?: EvalConfig;
   /** Overrides (CLI flags). */
   overrides?: EvalConfig;
+  /**
+   * Workspace root: paths in the config must stay inside it (`resolveConfigPath`). Default: the
+   * config file's folder (else the input's).
+   */
+  root?: string;
   progress?: Progress;
 }
 
@@ -39,7 +45,10 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   const input = resolve(path);
   const configPath = opts.configPath ? resolve(opts.configPath) : await findConfigBeside(input);
   const fileConfig = configPath ? await loadConfigFile(configPath) : {};
-  const config = resolveConfig([opts.defaults ?? {}, fileConfig, opts.overrides ?? {}], configPath);
+  // Settings and flags are checked like a file (no lines to name): families get schema-valid keys.
+  const defaults = checkConfig(opts.defaults ?? {}, 'the default settings (evalLens.*)');
+  const overrides = checkConfig(opts.overrides ?? {}, 'the overriding options');
+  const config = resolveConfig([defaults, fileConfig, overrides], configPath);
   const warnings = new Warnings();
   const results = new ResultsBuilder();
   const task = config.task ?? (await detectTask(path, config));
@@ -48,7 +57,7 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   opts.progress?.report?.('reading', 0);
   const [info, partial] = await Promise.all([
     fileInfo(input),
-    RUNNERS[task]({ path, baseDir, config, warnings, results, progress: opts.progress }),
+    RUNNERS[task]({ path, baseDir, root: opts.root ? resolve(opts.root) : baseDir, config, warnings, results, progress: opts.progress }),
   ]);
   return results.build({ source: { ...partial, ...info }, task, config, warnings: warnings.list });
 }

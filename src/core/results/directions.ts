@@ -6,6 +6,8 @@ import type { Direction } from './types';
 
 const LOWER = [
   /(^|[._])error/,
+  /(^|[._])err($|[._@])/,
+  /(^|_)(r?mse|mae)($|_|@)/,
   /risk/,
   /aurc/,
   /(^|_)m?ce($|_|\b)/,

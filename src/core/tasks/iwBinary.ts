@@ -1,7 +1,255 @@
-/** Runner of the iw-binary task. Replaced by the family's implementation (iw-binary (issue 4)). */
-import { EvalLensError } from '../diagnostics';
+/**
+ * Runner of the iw-binary task (METRICS.md section 3, seed 003): importance-weighted precision,
+ * recall, F1 at the threshold, PR and ROC curves, `aupr_trapz`, `average_precision`, `roc_auc`,
+ * each with a stratified bootstrap interval; the unweighted values beside them.
+ *
+ * Results written:
+ * - `metrics`: the weighted values (family `importance`); each note names the convention and the
+ *   unweighted value, so the CLI shows what the weighting changed.
+ * - `baselines.unweighted`: the same keys computed with every weight 1 (with their own intervals).
+ * - `curves`: `pr`, `pr_unweighted` (x recall, y precision, from the start point (0, 1)) and `roc`,
+ *   `roc_unweighted` (x FPR, y TPR, from (0, 0)); `extra.threshold` holds each point's score.
+ * - `tables.importanceWeights` (weight per stratum, or a summary of the weight column) and
+ *   `tables.thresholdCounts` (weighted and unweighted TP/FP/FN/TN at the threshold).
+ * - `perItem`: per-row correctness at the threshold under `accuracy` (1 when the prediction
+ *   `score ≥ threshold` equals the label), with ids when the file has them.
+ */
+import { checkCancelled, fail, type Warnings } from '../diagnostics';
+import type { ResolvedConfig } from '../config/types';
+import { CONFIG_DEFAULTS } from '../config/types';
+import { STRATUM_B, type IwBinaryData } from '../data/iwBinaryData';
+import { loadIwBinary } from '../io/loadIwBinary';
+import {
+  blockCounts,
+  blocksAtOrAbove,
+  countsAtBlocks,
+  prPoints,
+  rocPoints,
+  scoreOrder,
+  type CurvePoints,
+  type ScoreOrder,
+} from '../metrics/binaryCurve';
+import { IW_KEYS, metricVector, sortedResampler, stratumWeights, type IwKey } from '../metrics/importance';
+import { bootstrapDistribution, percentileInterval } from '../stats/bootstrap';
+import type { Curve, MetricValue } from '../results/types';
+import { directionOf } from '../results/directions';
 import type { TaskRunner } from './types';
 
+/** The weight per row and how it was obtained. */
+export interface ResolvedIwWeights {
+  weights: Float64Array;
+  /** `strata`: from populationSize / biasedSize; `column`: a weight column. */
+  source: 'strata' | 'column';
+  /** Short description for notes, e.g. `w_B = 0.001, w_Bc = 0.018`. */
+  describe: string;
+  table: unknown;
+}
+
+const fmt = (v: number | null): string => (v === null ? 'null' : Number(v.toPrecision(6)).toString());
+
+/**
+ * Row weights from the config sizes (`w_B = (|B|/b)/|U|`, `w_Bc = ((|U|−|B|)/m)/|U|`) or the
+ * weight column (which overrides them). Throws an {@link EvalLensError} naming the key to set
+ * when the sizes are missing or contradict the file.
+ */
+export function resolveIwWeights(data: IwBinaryData, config: Pick<ResolvedConfig, 'populationSize' | 'biasedSize' | 'configFile'>, warnings: Warnings): ResolvedIwWeights {
+  const cfgLoc = { file: config.configFile ?? data.file };
+  if (data.weightColumn) {
+    const w = data.weightColumn;
+    let sum = 0;
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 0; i < data.n; i++) {
+      sum += w[i];
+      min = Math.min(min, w[i]);
+      max = Math.max(max, w[i]);
+    }
+    const col = data.columns.weight;
+    if (!(sum > 0)) fail('invalid-weights', { file: data.file, column: col }, 'expected some weight > 0, got all weights 0.');
+    if (config.populationSize !== undefined || config.biasedSize !== undefined) {
+      warnings.note('weights-from-column', `The weight column "${col}" overrides the stratum weights from populationSize/biasedSize.`, { file: data.file, column: col });
+    }
+    return {
+      weights: w,
+      source: 'column',
+      describe: `weights from column "${col}" (overriding stratum weights)`,
+      table: { source: 'column', column: col, rows: data.n, sum, min, max },
+    };
+  }
+  const U = config.populationSize;
+  if (U === undefined) {
+    fail(
+      'missing-config',
+      cfgLoc,
+      `importance weights need the population size: set \`populationSize\` (|U|, the number of items the labelled rows were drawn from) and, if the file holds only a sample of B, \`biasedSize\` (|B|) in eval-lens.json — or give a \`weight\` column.`,
+    );
+  }
+  const Bsize = config.biasedSize ?? data.b;
+  const { b, m, n } = data;
+  if (!(Number.isInteger(U) && U > 0)) fail('invalid-config', cfgLoc, `expected \`populationSize\` to be a positive integer, got ${U}.`);
+  if (!(Number.isInteger(Bsize) && Bsize >= 0)) fail('invalid-config', cfgLoc, `expected \`biasedSize\` to be an integer ≥ 0, got ${Bsize}.`);
+  if (m === 0) {
+    fail('no-bc-rows', { file: data.file, column: data.columns.stratum }, `expected rows of stratum Bc (a uniform sample of the population outside B), got none (${b} B rows). Without them the rest of the population cannot be estimated.`);
+  }
+  if (b > Bsize) fail('inconsistent-sizes', cfgLoc, `\`biasedSize\` is ${Bsize} but ${data.file} has ${b} B rows: B rows cannot outnumber |B|.`);
+  if (Bsize > 0 && b === 0) fail('inconsistent-sizes', cfgLoc, `\`biasedSize\` is ${Bsize} but ${data.file} has no B rows: expected a sample of B.`);
+  if (U < n) fail('inconsistent-sizes', cfgLoc, `\`populationSize\` is ${U} but ${data.file} has ${n} rows: the population cannot be smaller than the labelled rows.`);
+  if (U < Bsize) fail('inconsistent-sizes', cfgLoc, `\`populationSize\` (${U}) is smaller than \`biasedSize\` (${Bsize}).`);
+  if (m > U - Bsize) {
+    fail('inconsistent-sizes', cfgLoc, `${data.file} has ${m} Bc rows but the complement of B holds only populationSize − biasedSize = ${U - Bsize} items.`);
+  }
+  const { wB, wBc } = stratumWeights({ populationSize: U, biasedSize: Bsize, b, m });
+  const weights = new Float64Array(n);
+  const strata = data.strata!;
+  for (let i = 0; i < n; i++) weights[i] = strata[i] === STRATUM_B ? wB : wBc;
+  return {
+    weights,
+    source: 'strata',
+    describe: `w_B = ${fmt(wB)}, w_Bc = ${fmt(wBc)}`,
+    table: [
+      { stratum: 'B', rows: b, populationCount: Bsize, weight: wB, totalWeight: b * wB },
+      { stratum: 'Bc', rows: m, populationCount: U - Bsize, weight: wBc, totalWeight: m * wBc },
+    ],
+  };
+}
+
+function toCurve(p: CurvePoints | null, x: string, y: string, note: string): Curve | null {
+  if (!p) return null;
+  return { x, y, xs: p.x, ys: p.y, extra: { threshold: p.threshold }, note };
+}
+
+const CONVENTION: Record<IwKey, (t: number) => string> = {
+  precision: (t) => `TP/(TP+FP) at score ≥ ${t}`,
+  recall: (t) => `TP/(TP+FN) at score ≥ ${t}`,
+  f1: (t) => `2TP/(2TP+FP+FN) at score ≥ ${t}`,
+  aupr_trapz: () => 'trapezoid over recall from (0, 1), as sklearn auc(recall, precision)',
+  average_precision: () => 'Σ (R_k − R_{k−1})·P_k, as sklearn average_precision_score',
+  roc_auc: () => 'ties count ½, as sklearn roc_auc_score',
+};
+
+/** Warnings for undefined values of the weighted metrics (and unweighted ones that differ). */
+function warnUndefined(data: IwBinaryData, v: Float64Array, u: Float64Array, t: number, warnings: Warnings): void {
+  const at = (k: IwKey) => IW_KEYS.indexOf(k);
+  const isNull = (x: Float64Array, k: IwKey) => !Number.isFinite(x[at(k)]);
+  if (isNull(v, 'precision') || isNull(u, 'precision')) {
+    warnings.note('no-positive-prediction', `No row has score ≥ threshold ${t}${isNull(v, 'precision') && !isNull(u, 'precision') ? ' with weight > 0' : ''}: precision is undefined (null).`, { file: data.file });
+  }
+  if (isNull(v, 'recall') || isNull(u, 'recall')) {
+    warnings.note('no-positive-labels', `No positive row${isNull(v, 'recall') && !isNull(u, 'recall') ? ' with weight > 0' : ''}: recall, aupr_trapz, average_precision and roc_auc are undefined (null).`, { file: data.file });
+  }
+  if (!isNull(v, 'recall') && isNull(v, 'roc_auc')) {
+    warnings.note('no-negative-labels', 'No negative row with weight > 0: roc_auc and the ROC curve are undefined (null).', { file: data.file });
+  }
+  if (isNull(v, 'f1') && !isNull(v, 'recall')) {
+    warnings.note('f1-undefined', 'F1 is undefined: no positive rows and no positive predictions.', { file: data.file });
+  }
+}
+
+function warnScoreRange(data: IwBinaryData, t: number, warnings: Warnings): void {
+  if (!(t >= 0 && t <= 1)) return;
+  const lines: number[] = [];
+  let count = 0;
+  for (let i = 0; i < data.n; i++) {
+    const s = data.scores[i];
+    if (s < 0 || s > 1) {
+      count++;
+      if (lines.length < 20) lines.push(data.lines[i]);
+    }
+  }
+  if (count > 0) {
+    warnings.add({
+      code: 'scores-out-of-range',
+      message: `${count} score(s) outside [0, 1] while the threshold ${t} is a probability; are the scores logits or margins? Set \`threshold\` on the scores' scale.`,
+      file: data.file,
+      line: lines[0],
+      column: data.columns.score,
+      count,
+      lines,
+    });
+  }
+}
+
 export const runIwBinary: TaskRunner = async (ctx) => {
-  throw new EvalLensError('task-not-available', `${ctx.path}: the iw-binary task is not available in this build.`);
+  const { config, warnings, results } = ctx;
+  const t = config.threshold ?? CONFIG_DEFAULTS.threshold;
+  const loaded = await loadIwBinary(ctx.path, {
+    columns: config.columns,
+    invalidRows: config.invalidRows,
+    positiveLabel: config.positiveLabel,
+    warnings,
+    progress: ctx.progress,
+  });
+  const data = loaded.data;
+  const w = resolveIwWeights(data, config, warnings);
+  warnScoreRange(data, t, warnings);
+
+  const so: ScoreOrder = results.time('importance', () => scoreOrder(data.scores));
+  const nAbove = blocksAtOrAbove(so, t);
+  const weighted = results.time('importance', () => metricVector(so, data.labels, w.weights, nAbove));
+  const unweighted = results.time('importance', () => metricVector(so, data.labels, null, nAbove));
+  warnUndefined(data, weighted, unweighted, t, warnings);
+
+  const baseline: Record<string, MetricValue> = {};
+  IW_KEYS.forEach((k, j) => {
+    const wv = Number.isFinite(weighted[j]) ? weighted[j] : null;
+    const uv = Number.isFinite(unweighted[j]) ? unweighted[j] : null;
+    results.metric('importance', k, wv, { note: `weighted (${w.describe}); ${CONVENTION[k](t)}; unweighted: ${fmt(uv)}` });
+    baseline[k] = { value: uv, direction: directionOf(k), note: `unweighted (every row weight 1); ${CONVENTION[k](t)}` };
+  });
+  results.baselines = { ...(results.baselines ?? {}), unweighted: baseline };
+
+  // Curves and the counts at the threshold.
+  const cw = blockCounts(so, data.labels, w.weights);
+  const cu = blockCounts(so, data.labels, null);
+  const curves: [string, Curve | null][] = [
+    ['pr', toCurve(prPoints(so, cw), 'recall', 'precision', `importance-weighted (${w.describe}); start point (0, 1); one point per distinct score`)],
+    ['pr_unweighted', toCurve(prPoints(so, cu), 'recall', 'precision', 'unweighted; start point (0, 1); one point per distinct score')],
+    ['roc', toCurve(rocPoints(so, cw), 'fpr', 'tpr', `importance-weighted (${w.describe}); one point per distinct score`)],
+    ['roc_unweighted', toCurve(rocPoints(so, cu), 'fpr', 'tpr', 'unweighted; one point per distinct score')],
+  ];
+  for (const [name, c] of curves) if (c) results.curve(name, c);
+  results.table('importanceWeights', w.table);
+  results.table('thresholdCounts', { threshold: t, weighted: countsAtBlocks(cw, nAbove), unweighted: countsAtBlocks(cu, nAbove) });
+
+  const correct: number[] = new Array(data.n);
+  for (let i = 0; i < data.n; i++) correct[i] = (data.scores[i] >= t ? 1 : 0) === data.labels[i] ? 1 : 0;
+  results.perItem = {
+    kind: 'row',
+    ids: data.ids,
+    labels: Array.from(data.labels, (y) => (y === 1 ? data.positiveLabel : (data.negativeLabel ?? '0'))),
+    values: { accuracy: correct },
+  };
+
+  const bs = config.bootstrap;
+  if (bs.n > 0) {
+    results.time('bootstrap', () => {
+      // Rows in score order once; a resample is a multiplicity per sorted position, so the
+      // weights of a resample are w × counts and nothing is re-sorted (strata permuted alike).
+      const resampler = sortedResampler(so, data.labels, w.weights, data.strata, nAbove);
+      const K = IW_KEYS.length;
+      const dist = bootstrapDistribution(data.n, (counts) => resampler.stat(counts), {
+        n: bs.n,
+        confidence: bs.confidence,
+        seed: bs.seed,
+        strata: resampler.strata,
+        onResample: (done, total) => {
+          if (done % 50 === 0 || done === total) {
+            checkCancelled(ctx.progress);
+            ctx.progress?.report?.('bootstrap', done, total);
+          }
+        },
+      });
+      IW_KEYS.forEach((k, j) => {
+        const ci = percentileInterval(dist[j], bs.confidence);
+        if (ci && results.metrics[k]?.value !== null) results.setCi(k, ci);
+        const cu2 = percentileInterval(dist[K + j], bs.confidence);
+        if (cu2 && baseline[k].value !== null && Number.isFinite(cu2[0]) && Number.isFinite(cu2[1])) baseline[k].ci = cu2;
+      });
+    });
+    if (!data.strata) {
+      warnings.note('bootstrap-unstratified', 'No stratum column: the bootstrap resamples all rows together (weights from the weight column).', { file: data.file });
+    }
+  }
+
+  return { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: data.n, columns: data.columns };
 };

@@ -1,7 +1,373 @@
-/** Runner of the ranking task. Replaced by the family's implementation (ranking (issue 5)). */
-import { EvalLensError } from '../diagnostics';
-import type { TaskRunner } from './types';
+/**
+ * Runner of the ranking task (METRICS.md section 4, seed 004): top-K recommendation lists per
+ * user against held-out relevant items.
+ *
+ * Results written:
+ * - `metrics` (family `ranking`): `recall@K`, `precision@K`, `ndcg@K`, `map@K`, `hit_rate@K`
+ *   for every K of `k`, `mrr`, `coverage@K`, `cold_start_coverage@K` and `novelty@K` (with
+ *   train), `diversity@K` and `alignment@K` (with embeddings), `users_evaluated`,
+ *   `users_skipped`. Each mean-over-users metric carries a percentile bootstrap interval over
+ *   users (`bootstrap.n` resamples; 0 turns them off). Catalog-level values (coverage, cold-start
+ *   coverage) have no interval: they are not means over users.
+ * - `baselines.popularity`, `baselines.random` (with train): the same keys for the popularity
+ *   and the seeded random recommender on the same users, seen items excluded (no intervals).
+ * - `perItem` (kind `user`): per-user values for paired comparisons — every accuracy metric at
+ *   every K plus `mrr` when users × keys ≤ {@link PER_ITEM_BUDGET}; otherwise `ndcg@K` and
+ *   `recall@K` at every K plus `mrr`; if that is still too many, the K closest to 10 only.
+ * - `curves['metricVsK.<m>']` for recall, precision, ndcg, map, hit_rate, coverage: x = K from 1
+ *   to max(k), y = the run, `extra.popularity` / `extra.random` = the baselines.
+ * - `tables.perUserHistograms` (per metric: 20 bins, edges + counts, undefined count, mean),
+ *   `tables.activityBins` (metric means by bins of users' train interactions:
+ *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts).
+ */
+import { fail } from '../diagnostics';
+import { CONFIG_DEFAULTS } from '../config/types';
+import type { RankedLists, RankingData } from '../data/rankingData';
+import { fileInfo } from '../io/fileInfo';
+import { LineTally } from '../io/ranking/builders';
+import { loadRanking } from '../io/ranking/load';
+import { checkCutoffs, type Gain, type MapNormaliser } from '../metrics/ranking/accuracy';
+import { popularityLists, popularityOrder, randomLists } from '../metrics/ranking/baselines';
+import { defineCatalog, evaluateLists, type EvaluateListsOptions, type ListEvaluation } from '../metrics/ranking/evaluateLists';
+import { activityBins, defaultActivityBoundaries, histogram, type Histogram } from '../metrics/ranking/perUser';
+import { directionOf } from '../results/directions';
+import type { Curve, MetricValue } from '../results/types';
+import { ciForStatistics, resampleProgress } from '../stats/bootstrap';
+import type { TaskContext, TaskRunner } from './types';
+
+/** Maximum number of per-user values kept in `perItem` (users × keys). */
+export const PER_ITEM_BUDGET = 2_000_000;
 
 export const runRanking: TaskRunner = async (ctx) => {
-  throw new EvalLensError('task-not-available', `${ctx.path}: the ranking task is not available in this build.`);
+  const { config, warnings, results } = ctx;
+  const where = config.configFile ?? ctx.path;
+  const ks = validCutoffs(config.k ?? [...CONFIG_DEFAULTS.k], where);
+  const gain: Gain = config.gain ?? CONFIG_DEFAULTS.gain;
+  const mapNormaliser: MapNormaliser = config.mapNormaliser ?? CONFIG_DEFAULTS.mapNormaliser;
+  const coldThreshold = config.coldThreshold ?? CONFIG_DEFAULTS.coldThreshold;
+  if (!['linear', 'exp'].includes(gain)) fail('bad-config', { file: where }, `\`gain\`: expected "linear" or "exp", got ${JSON.stringify(gain)}.`);
+  if (!['min', 'all', 'hits'].includes(mapNormaliser)) fail('bad-config', { file: where }, `\`mapNormaliser\`: expected "min", "all" or "hits", got ${JSON.stringify(mapNormaliser)}.`);
+  if (config.catalogSize !== undefined && !(Number.isInteger(config.catalogSize) && config.catalogSize > 0))
+    fail('bad-config', { file: where }, `\`catalogSize\`: expected a positive integer, got ${JSON.stringify(config.catalogSize)}.`);
+
+  const t0 = performance.now();
+  const data = await loadRanking({ path: ctx.path, baseDir: ctx.baseDir, root: ctx.root, config, warnings, progress: ctx.progress });
+  results.timings.read = (performance.now() - t0) / 1000;
+  if (data.itemEmbeddings && data.userEmbeddings && data.itemEmbeddings.dim !== data.userEmbeddings.dim)
+    fail('bad-value', { file: data.userEmbeddings.file }, `expected user vectors of the item vectors' length ${data.itemEmbeddings.dim}, got ${data.userEmbeddings.dim}.`);
+
+  const catalog = defineCatalog(data, config.catalogSize);
+  const opts: EvaluateListsOptions = { ks, gain, mapNormaliser, coldThreshold, catalog };
+  ctx.progress?.report?.('ranking metrics', 0);
+  const run = results.time('metrics', () => evaluateLists(data.lists, data, opts));
+  warnAboutRun(ctx, data, run, ks, coldThreshold, config.catalogSize);
+
+  const family = 'ranking' as const;
+  for (const [key, value] of run.values) results.metric(family, key, value, { note: run.notes[key] });
+
+  // Baselines on the same users, one at a time (only their values and curves are kept).
+  let baselines: Record<string, { curves: Record<string, Float64Array> }> | null = null;
+  if (data.train) {
+    const train = data.train;
+    const users = Int32Array.from(run.evaluated, (j) => data.lists.user[j]);
+    const maxK = ks[ks.length - 1];
+    baselines = {};
+    results.baselines = {};
+    const makers: [string, () => RankedLists, string][] = [
+      ['popularity', () => popularityLists(users, train, popularityOrder(train, data.items.ids), maxK, data.items.size), 'most frequent train items, seen items excluded'],
+      ['random', () => randomLists(users, train, data.items.ids, maxK, config.bootstrap.seed), `seeded random (seed ${config.bootstrap.seed}), seen items excluded`],
+    ];
+    for (const [name, make, note] of makers) {
+      const ev = results.time('baselines', () => evaluateLists(make(), data, opts));
+      const m: Record<string, MetricValue> = {};
+      for (const [key, value] of ev.values) {
+        if (key === 'users_evaluated' || key === 'users_skipped') continue;
+        m[key] = { value: value === null || !Number.isFinite(value) ? null : value, direction: directionOf(key), note };
+      }
+      results.baselines[name] = m;
+      baselines[name] = { curves: ev.curves };
+    }
+  } else {
+    warnings.note('no-train', `${data.file}: no \`train\` file in the config: no popularity/random baselines, no cold-start coverage, no novelty, no activity bins, no seen-item check.`);
+  }
+
+  // Curves: metric vs K, baselines beside.
+  const maxK = ks[ks.length - 1];
+  const xs = Array.from({ length: maxK }, (_, i) => i + 1);
+  for (const m of ['recall', 'precision', 'ndcg', 'map', 'hit_rate', 'coverage']) {
+    const c: Curve = { x: 'K', y: m, xs, ys: toList(run.curves[m]), note: m === 'coverage' ? catalog.note : 'mean over evaluated users at each K' };
+    if (baselines) c.extra = { popularity: toList(baselines.popularity.curves[m]), random: toList(baselines.random.curves[m]) };
+    results.curve(`metricVsK.${m}`, c);
+  }
+
+  // Per-user analysis.
+  const evaluatedUsers = Array.from(run.evaluated, (j) => data.users.ids[data.lists.user[j]]);
+  results.time('per-user', () => {
+    const hist: Record<string, Histogram> = {};
+    for (const [key, v] of Object.entries(run.perUser)) hist[key] = histogram(v, 20);
+    results.table('perUserHistograms', hist);
+    if (data.train) {
+      const activity = Int32Array.from(run.evaluated, (j) => data.train!.userCounts[data.lists.user[j]] ?? 0);
+      const given = config.activityBins;
+      const bounds = given && given.length > 0 ? given : defaultActivityBoundaries(activity);
+      results.table('activityBins', activityBins(activity, run.perUser, bounds));
+    }
+    results.perItem = { kind: 'user', ids: evaluatedUsers, values: perItemValues(run, ks, evaluatedUsers.length) };
+  });
+  results.table('rankingSummary', {
+    users: data.users.size,
+    listsInRun: data.lists.user.length,
+    usersEvaluated: run.evaluated.length,
+    usersSkipped: run.skipped.length,
+    items: data.items.size,
+    catalog: catalog.note,
+    relevance: data.binary ? 'binary' : 'graded',
+    gain,
+    mapNormaliser,
+    trainInteractions: data.train?.rows ?? null,
+  });
+
+  // Bootstrap intervals over users for the mean-type metrics.
+  const nBoot = config.bootstrap.n;
+  if (nBoot > 0 && run.evaluated.length > 0) {
+    const keys = Object.keys(run.perUser);
+    const cis = results.time('bootstrap', () => userMeanCis(run.perUser, keys, run.evaluated.length, { n: nBoot, confidence: config.bootstrap.confidence, seed: config.bootstrap.seed, onResample: resampleProgress(ctx.progress, 'bootstrap') }));
+    for (const key of keys) {
+      const ci = cis[key];
+      if (ci) results.setCi(key, ci);
+    }
+  }
+
+  const extra = await Promise.all(data.extraFiles.map(async (f) => ({ role: f.role, path: f.path, ...(await fileInfo(f.path)) })));
+  return {
+    path: ctx.path,
+    format: data.format,
+    rows: data.rows,
+    rowsUsed: data.rows,
+    columns: data.columns,
+    ...(extra.length > 0 ? { extra } : {}),
+  };
 };
+
+function validCutoffs(k: unknown, file: string): number[] {
+  if (!Array.isArray(k) || k.length === 0 || k.some((x) => !Number.isInteger(x) || x < 1))
+    fail('bad-config', { file }, `\`k\`: expected a non-empty list of positive integers, got ${JSON.stringify(k)}.`);
+  return checkCutoffs(k as number[]);
+}
+
+function toList(a: Float64Array): (number | null)[] & number[] {
+  return Array.from(a, (v) => (Number.isFinite(v) ? v : null)) as (number | null)[] & number[];
+}
+
+/** The per-user vectors kept in `perItem`, within {@link PER_ITEM_BUDGET}. */
+function perItemValues(run: ListEvaluation, ks: number[], nUsers: number): Record<string, number[]> {
+  const all = ['recall', 'precision', 'ndcg', 'map', 'hit_rate'].flatMap((m) => ks.map((k) => `${m}@${k}`));
+  let keys = [...all, 'mrr'];
+  if (keys.length * nUsers > PER_ITEM_BUDGET) keys = [...ks.flatMap((k) => [`ndcg@${k}`, `recall@${k}`]), 'mrr'];
+  if (keys.length * nUsers > PER_ITEM_BUDGET) {
+    const k10 = ks.reduce((best, k) => (Math.abs(k - 10) < Math.abs(best - 10) ? k : best), ks[0]);
+    keys = [`ndcg@${k10}`, `recall@${k10}`, 'mrr'];
+  }
+  const out: Record<string, number[]> = {};
+  for (const key of keys) out[key] = Array.from(run.perUser[key]);
+  return out;
+}
+
+/**
+ * Percentile intervals of user means: a resample is a multiplicity vector over users, so each
+ * statistic is Σ c_u·v_u / Σ c_u over users with a defined value (row-major values, one pass).
+ */
+export function userMeanCis(
+  perUser: Record<string, Float64Array>,
+  keys: string[],
+  n: number,
+  opts: { n: number; confidence: number; seed: number; onResample?: (done: number, total: number) => void },
+): Record<string, [number, number] | null> {
+  const m = keys.length;
+  const mat = new Float64Array(n * m);
+  keys.forEach((key, q) => {
+    const v = perUser[key];
+    for (let i = 0; i < n; i++) mat[i * m + q] = v[i];
+  });
+  const num = new Float64Array(m);
+  const den = new Float64Array(m);
+  const out = new Float64Array(m);
+  return ciForStatistics(
+    n,
+    (counts) => {
+      num.fill(0);
+      den.fill(0);
+      for (let i = 0; i < n; i++) {
+        const c = counts[i];
+        if (c === 0) continue;
+        const base = i * m;
+        for (let q = 0; q < m; q++) {
+          const x = mat[base + q];
+          if (x === x) {
+            num[q] += c * x;
+            den[q] += c;
+          }
+        }
+      }
+      for (let q = 0; q < m; q++) out[q] = den[q] > 0 ? num[q] / den[q] : NaN;
+      return out;
+    },
+    keys,
+    opts,
+  );
+}
+
+/** The warnings a user needs about the run (METRICS.md section 4; issue 5). */
+function warnAboutRun(ctx: TaskContext, data: RankingData, run: ListEvaluation, ks: number[], coldThreshold: number, catalogSize: number | undefined): void {
+  const w = ctx.warnings;
+  const file = data.file;
+  const lists = data.lists;
+  const maxK = ks[ks.length - 1];
+  const nLists = lists.user.length;
+
+  // Lists shorter than K (evaluated users).
+  const short = new LineTally();
+  for (const j of run.evaluated) if (lists.offsets[j + 1] - lists.offsets[j] < maxK) short.add(data.listLines[j]);
+  if (short.count > 0) {
+    const per = ks.map((k, q) => `K=${k}: ${run.accuracy.shorter[q]}`).join(', ');
+    w.add({
+      code: 'list-shorter-than-k',
+      message: `${file}: ${short.count} of ${run.evaluated.length} evaluated lists are shorter than K=${maxK} (${per}). Missing slots count as misses: precision@K still divides by K.`,
+      file,
+      line: short.lines[0],
+      count: short.count,
+      lines: short.lines,
+    });
+  }
+
+  // Users of the run absent from the ground truth, and users with no relevant item.
+  const missing = new LineTally();
+  const empty = new LineTally();
+  for (let j = 0; j < nLists; j++) {
+    const u = lists.user[j];
+    if (data.relOffsets[u + 1] > data.relOffsets[u]) continue;
+    if (!data.inGroundTruth[u]) missing.add(data.listLines[j]);
+    else empty.add(data.listLines[j]);
+  }
+  if (missing.count > 0) {
+    w.add({
+      code: 'users-missing-from-ground-truth',
+      message: `${file}: ${missing.count} user(s) of the run are not in the ground truth${data.relevantFile ? ` (${data.relevantFile})` : ''}; they have no relevant item and are skipped.`,
+      file,
+      line: missing.lines[0],
+      count: missing.count,
+      lines: missing.lines,
+    });
+  }
+  if (empty.count > 0) {
+    w.add({
+      code: 'users-without-relevant-items',
+      message: `${file}: ${empty.count} user(s) have no relevant item (empty R_u) and are skipped (users_skipped).`,
+      file,
+      line: empty.lines[0],
+      count: empty.count,
+      lines: empty.lines,
+    });
+  }
+
+  // Ground-truth users absent from the run (as trec_eval without -c: not evaluated).
+  const hasList = new Uint8Array(data.users.size);
+  for (let j = 0; j < nLists; j++) hasList[lists.user[j]] = 1;
+  const absent = new LineTally();
+  let absentWithRel = 0;
+  for (let u = 0; u < data.users.size; u++) {
+    if (!data.inGroundTruth[u] || hasList[u]) continue;
+    absent.add(data.relLine[u]);
+    if (data.relOffsets[u + 1] > data.relOffsets[u]) absentWithRel++;
+  }
+  if (absent.count > 0) {
+    const gt = data.relevantFile ?? file;
+    w.add({
+      code: 'ground-truth-users-missing-from-run',
+      message:
+        `${gt}: ${absent.count} user(s) of the ground truth (${absentWithRel} with relevant items) have no list in the run; they are not evaluated ` +
+        '(as trec_eval without -c). Counting them as 0 would lower every mean by the factor evaluated / (evaluated + missing).',
+      file: gt,
+      line: absent.lines[0],
+      count: absent.count,
+      lines: absent.lines,
+    });
+  }
+
+  // Recommended items the user already had in train.
+  const train = data.train;
+  if (train) {
+    const stamp = new Int32Array(data.items.size);
+    const seen = new LineTally();
+    let usersWith = 0;
+    for (let j = 0; j < nLists; j++) {
+      const u = lists.user[j];
+      if (u + 1 >= train.seenOffsets.length) continue;
+      const tag = j + 1;
+      for (let p = train.seenOffsets[u]; p < train.seenOffsets[u + 1]; p++) stamp[train.seenItems[p]] = tag;
+      let n = 0;
+      for (let p = lists.offsets[j]; p < lists.offsets[j + 1]; p++) {
+        const it = lists.items[p];
+        if (it >= 0 && stamp[it] === tag) n++;
+      }
+      if (n > 0) {
+        usersWith++;
+        seen.add(data.listLines[j], n);
+      }
+    }
+    if (seen.count > 0) {
+      w.add({
+        code: 'seen-items-recommended',
+        message:
+          `${file}: ${seen.count} recommended item(s) in ${usersWith} list(s) are items the user already had in train (${train.file}). ` +
+          'They are evaluated as they are (relevant only if also held out); the baselines exclude seen items.',
+        file,
+        line: seen.lines[0],
+        count: seen.count,
+        lines: seen.lines,
+      });
+    }
+    if (run.catalog.unknownSlots > 0)
+      w.note(
+        'novelty-items-without-train-count',
+        `${file}: ${run.catalog.unknownSlots} top-${maxK} slot(s) hold items with no train interaction; their popularity share is 0 (−log2 0 = ∞), so they are left out of novelty@K.`,
+        { file, count: run.catalog.unknownSlots },
+      );
+    if (run.catalog.coldItems === 0)
+      w.note('no-cold-items', `${train.file}: no item has 1 ≤ train count < ${coldThreshold}; cold_start_coverage@K is null.`, { file: train.file });
+    for (const k of ks) {
+      const v = run.values.get(`novelty@${k}`);
+      if (v === null) w.note('novelty-undefined', `${file}: no evaluated user has a top-${k} item with a train count; novelty@${k} is null.`, { file });
+    }
+  }
+
+  // Catalog.
+  if (run.catalog.outsideCatalog > 0)
+    w.note(
+      'items-outside-catalog',
+      `${file}: ${run.catalog.outsideCatalog} recommended item(s) are neither in train nor relevant to anyone; they are not counted by coverage@K (the catalog is ${data.train ? 'train ∪ relevant items' : 'relevant ∪ recommended items'}).`,
+      { file, count: run.catalog.outsideCatalog },
+    );
+  if (catalogSize !== undefined && run.catalog.recommended > catalogSize)
+    w.note('catalog-size-too-small', `${file}: ${run.catalog.recommended} distinct items are recommended, more than catalogSize ${catalogSize}; coverage@K can exceed 1.`, { file });
+
+  // Embeddings.
+  const emb = run.embedding;
+  if (emb) {
+    if (emb.missingSlots > 0)
+      w.note('embedding-missing', `${file}: ${emb.missingSlots} top-${maxK} slot(s) hold items without a usable embedding; they are left out of diversity@K and alignment@K.`, {
+        file,
+        count: emb.missingSlots,
+      });
+    ks.forEach((k, q) => {
+      const n = emb.diversityUndefined[q];
+      if (n > 0) w.note('diversity-undefined', `${file}: ${n} user(s) have fewer than two embedded items in the top ${k}; their diversity@${k} is undefined and left out of the mean.`, { file, count: n });
+    });
+    if (emb.alignment && emb.profiles.none > 0)
+      w.note('alignment-no-profile', `${file}: ${emb.profiles.none} user(s) have no profile vector (no user embedding, no embedded train item); they are left out of alignment@K.`, {
+        file,
+        count: emb.profiles.none,
+      });
+  }
+  for (const [key, v] of run.values) if (v === null && !key.startsWith('novelty@') && !key.startsWith('cold_start_coverage@')) w.note('metric-undefined', `${file}: ${key} is undefined (no user or item it could be computed on).`, { file });
+}

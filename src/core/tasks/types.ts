@@ -12,6 +12,12 @@ export interface TaskContext {
   path: string;
   /** Folder relative config paths are resolved against (the config file's folder, else the input's). */
   baseDir: string;
+  /**
+   * Workspace root that config paths must stay inside: pass it as `root` to `resolveConfigPath`
+   * (config/load.ts). Set by `evaluateFile` (the CLI's `--root`, the extension's workspace folder);
+   * optional so that older callers keep `baseDir` as the root.
+   */
+  root?: string;
   config: ResolvedConfig;
   warnings: Warnings;
   results: ResultsBuilder;

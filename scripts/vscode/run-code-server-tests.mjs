@@ -1,0 +1,121 @@
+// `npm run test:vscode`: the integration suite (test/integration) inside a real VS Code — code-server
+// from npm, driven by Debian's Chromium — on machines that cannot download VS Code desktop.
+//
+// 1. builds the extension and the suite, installs code-server on first use;
+// 2. starts code-server isolated (temp user-data/extensions/XDG dirs, 127.0.0.1, free port) with the
+//    smoke-test driver on, and a temp COPY of examples/ as the workspace (tests write files there);
+// 3. opens the workbench URL whose payload names the project as extensionDevelopmentPath and the
+//    compiled suite as extensionTestsPath; the suite's lines come back through codeAutomationLog
+//    and the page console, its status through codeAutomationExit;
+// 4. exits with the suite's status (2 on timeout / infrastructure error) and ALWAYS tears down.
+//
+// Options: --grep <re> (mocha grep), --no-build, --timeout <s> (default 900), --verbose (all
+// workbench log lines). Writes the counts to $EVAL_LENS_RESULTS_FILE when set (for test-all).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  chromiumMissing, codeServerInstalled, copyExamples, ensureCodeServer, launchChromium, removeTempDirs,
+  root, startCodeServer, tempDir, workbenchUrl,
+} from './codeServer.mjs';
+
+const MARK = '[eval-lens-it]';
+const argv = process.argv.slice(2);
+const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
+const verbose = argv.includes('--verbose');
+const timeoutS = Number(opt('--timeout') ?? process.env.EVAL_LENS_IT_TIMEOUT ?? 900);
+
+function writeCounts(c) {
+  if (process.env.EVAL_LENS_RESULTS_FILE) writeFileSync(process.env.EVAL_LENS_RESULTS_FILE, JSON.stringify(c));
+}
+
+function skip(reason) {
+  console.error(`test:vscode SKIPPED: ${reason}`);
+  writeCounts({ skipped: true, reason });
+  process.exit(3);
+}
+
+async function main() {
+  const noChromium = chromiumMissing();
+  if (noChromium) skip(noChromium);
+  if (!codeServerInstalled()) {
+    console.log('code-server is not installed yet: installing it (first use, about 3 minutes)…');
+    const why = ensureCodeServer();
+    if (why) skip(why);
+  }
+  if (!argv.includes('--no-build')) {
+    for (const cmd of [['scripts/build.mjs'], ['test/integration/build.mjs']]) {
+      const r = spawnSync(process.execPath, cmd, { cwd: root, stdio: 'inherit' });
+      if (r.status !== 0) { console.error(`build failed: node ${cmd.join(' ')}`); process.exit(2); }
+    }
+  }
+  const suite = join(root, 'out/test/integration/index.js');
+  if (!existsSync(suite)) { console.error(`no compiled suite at ${suite}`); process.exit(2); }
+
+  const workspace = copyExamples();
+  const resultsFile = join(tempDir('it-results'), 'results.json');
+  const t0 = Date.now();
+  const server = await startCodeServer({
+    smokeTestDriver: true,
+    env: {
+      EVAL_LENS_TEST_RESULTS: resultsFile,
+      ...(opt('--grep') ? { EVAL_LENS_TEST_GREP: opt('--grep') } : {}),
+    },
+    onLog: verbose ? (l) => console.log(`[server] ${l}`) : undefined,
+  });
+  console.log(`code-server ${server.url} ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; workspace ${workspace}`);
+
+  let browser;
+  let status = 2;
+  try {
+    browser = await launchChromium();
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    // Extension-host console lines reach the page console (the suite's marked lines among them);
+    // codeAutomationLog carries the workbench's own log, shown only with --verbose.
+    const relay = (text, channel) => {
+      for (const line of String(text).split('\n')) {
+        const i = line.indexOf(MARK);
+        if (i >= 0 && channel === 'console') console.log(line.slice(i + MARK.length + 1));
+        else if (verbose && i < 0) console.log(`[${channel}] ${line}`);
+      }
+    };
+    let finish;
+    const done = new Promise((r) => { finish = r; });
+    // Both functions must exist before the workbench loads: expose them, then navigate.
+    await page.exposeFunction('codeAutomationLog', (type, args) => {
+      relay((Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '), 'workbench');
+    });
+    await page.exposeFunction('codeAutomationExit', (code) => finish(Number(code)));
+    page.on('console', (m) => relay(m.text(), 'console'));
+    page.on('pageerror', (e) => { if (verbose) console.log(`[pageerror] ${e.message}`); });
+    const url = workbenchUrl(server, workspace, { extensionDevelopmentPath: root, extensionTestsPath: suite });
+    await page.goto(url);
+    const timer = new Promise((r) => setTimeout(() => r('timeout'), timeoutS * 1000));
+    const result = await Promise.race([done, timer]);
+    if (result === 'timeout') {
+      console.error(`test:vscode: the suite did not finish within ${timeoutS} s`);
+      status = 2;
+    } else status = result;
+  } finally {
+    if (browser) await browser.close().catch(() => {});
+    await server.stop();
+  }
+  let counts = null;
+  try { counts = JSON.parse(readFileSync(resultsFile, 'utf8')); } catch { /* suite did not get to write it */ }
+  if (counts) {
+    for (const f of counts.failures) console.error(`FAILED ${f.title}\n${f.error}\n`);
+    console.log(`integration: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    writeCounts({ passed: counts.passed, failed: counts.failed, skipped: counts.skipped });
+  } else {
+    console.error('integration: the suite wrote no results (it did not run, or crashed before the end)');
+    writeCounts({ passed: 0, failed: 1, skipped: 0, error: 'no results' });
+    if (status === 0) status = 2;
+  }
+  removeTempDirs();
+  return status;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => { console.error(err?.stack ?? err); removeTempDirs(); process.exit(2); },
+);

@@ -1,0 +1,218 @@
+/**
+ * `eval-lens compare RUN...`: compares runs (prediction files, evaluated first, or `*.eval.json`)
+ * against a baseline — the run × metric table with best / second / third per column and the
+ * paired tests — or, given one CSV/TSV table of runs × metrics, marks best / second / third in
+ * it (inspection mode). `--out` writes the `*.compare.json`; nothing else is written.
+ * Exit codes as `evaluate`: 0 ok, 1 bad input, 2 usage.
+ */
+import { mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, extname, isAbsolute, relative, resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { EvalLensError } from '../core/diagnostics';
+import type { CompareConfig } from '../core/config/types';
+import { findConfigBeside, loadConfigFile } from '../core/config/load';
+import { compareFiles, isResultsPath } from '../core/compare/files';
+import { inspectTable, type TableInspection } from '../core/compare/inspect';
+import {
+  renderCsvTable,
+  renderLatexTable,
+  renderLatexTests,
+  renderMarkdownTable,
+  renderMarkdownTests,
+  renderTextTable,
+  renderTextTests,
+} from '../core/compare/render';
+import { COMPARE_SCHEMA_ID, type CompareResults } from '../core/compare/types';
+import { UsageError } from './errors';
+
+export const COMPARE_FORMATS = ['table', 'json', 'markdown', 'latex', 'csv'] as const;
+export type CompareFormat = (typeof COMPARE_FORMATS)[number];
+
+interface CompareFlags {
+  baseline?: string;
+  config?: string;
+  metrics?: string;
+  out?: string;
+  format: CompareFormat;
+  matchBy?: 'id' | 'position' | 'user';
+  onMismatch: 'error' | 'intersect';
+  table?: boolean;
+  bootstrapN?: string;
+  confidence?: string;
+  seed?: string;
+  root?: string;
+}
+
+const TABLE_EXTENSIONS = new Set(['.csv', '.tsv', '.txt']);
+
+/** Registers `compare` on the program. */
+export function registerCompare(program: Command): void {
+  program
+    .command('compare')
+    .description('Compare runs against a baseline (table with best/second/third, paired t-test, Wilcoxon, Cohen\'s d, Holm, bootstrap CI of the difference); with one CSV table of runs x metrics, mark its best/second/third.')
+    .argument('[runs...]', 'prediction files or *.eval.json results (default: compare.runs of the config); or one CSV/TSV table of runs x metrics')
+    .option('-b, --baseline <run>', 'the run the others are tested against: one of RUN as given, its file name, or a 0-based index (default: the first run)')
+    .option('-c, --config <file>', 'config file: its `compare` section and, for prediction files, the evaluation settings (default: eval-lens.json beside each file)')
+    .option('-m, --metrics <keys>', 'metric keys to compare, comma-separated (e.g. accuracy,ndcg@10); default: every key all runs have')
+    .option('-o, --out <file>', 'also write the comparison JSON here (e.g. runs.compare.json)')
+    .addOption(new Option('-f, --format <format>', 'what to print on stdout').choices(COMPARE_FORMATS).default('table'))
+    .addOption(new Option('--match-by <how>', 'how rows are paired (default: id/user when the runs have them, else position)').choices(['id', 'position', 'user']))
+    .addOption(new Option('--on-mismatch <what>', 'when the runs do not hold the same ids: stop, or test on the common ids').choices(['error', 'intersect']).default('error'))
+    .option('--table', 'treat the single RUN as a table of runs x metrics (inspection), whatever its extension')
+    .option('--bootstrap-n <n>', 'resamples of the paired bootstrap of the difference (0: no interval; default: the baseline\'s bootstrap.n)')
+    .option('--confidence <level>', 'confidence level of the interval, in (0, 1)')
+    .option('--seed <n>', 'seed of the bootstrap generator')
+    .option('--root <dir>', 'workspace root: paths in the config must stay inside it (default: the current folder)')
+    .action(async (runs: string[], opts: CompareFlags) => {
+      const cwd = process.cwd();
+      const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : undefined;
+      const config = configPath ? (await loadConfigFile(configPath)).compare ?? {} : undefined;
+      const given = runs.length > 0 ? runs : configRuns(config, configPath, cwd);
+      const metrics = opts.metrics?.split(',').map((m) => m.trim()).filter((m) => m !== '');
+      const out = opts.out !== undefined ? resolve(cwd, opts.out) : undefined;
+      for (const r of given) await checkInput(resolve(cwd, r), r);
+      if (out) await checkOut(out, opts.out!, [...given.map((r) => resolve(cwd, r)), configPath]);
+
+      let text: string;
+      let json: TableInspection | CompareResults;
+      if (given.length === 1 && (opts.table || (TABLE_EXTENSIONS.has(extname(given[0]).toLowerCase()) && !isResultsPath(given[0])))) {
+        const cfg = config ?? (await configBeside(resolve(cwd, given[0])));
+        const r = await inspectTable(given[0], { directions: cfg.directions, metrics: metrics ?? cfg.metrics });
+        if (Object.keys(r.directions).length === 0) {
+          throw new UsageError(`compare needs at least two runs (prediction files or *.eval.json), or one table of runs x metrics; ${given[0]} has no metric column (no known metric name, no ↑/↓ in the header): is it a prediction file? Name a second run, or set compare.directions for its columns.`);
+        }
+        json = r;
+        text = renderInspection(r, opts.format);
+      } else {
+        if (given.length < 2) {
+          throw new UsageError(`compare needs at least two runs (prediction files or *.eval.json), or one CSV/TSV table of runs x metrics; got ${given.length === 0 ? 'none' : `only ${given[0]}`}.`);
+        }
+        const r = await compareFiles(given, {
+          configPath,
+          baseline: opts.baseline,
+          metrics,
+          matchBy: opts.matchBy,
+          onMismatch: opts.onMismatch,
+          bootstrap: bootstrapFlags(opts),
+          root: opts.root !== undefined ? resolve(cwd, opts.root) : cwd,
+        });
+        json = r;
+        text = renderComparison(r, opts.format);
+      }
+      for (const w of json.warnings) process.stderr.write(`warning: ${w.message}\n`);
+      if (out) {
+        await writeAtomically(out, JSON.stringify(json, null, 2) + '\n');
+        process.stderr.write(`Comparison written to ${relative(cwd, out) || out}\n`);
+      }
+      process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    });
+}
+
+function configRuns(config: CompareConfig | undefined, configPath: string | undefined, cwd: string): string[] {
+  if (!config?.runs || !configPath) return [];
+  const base = dirname(configPath);
+  return config.runs.map((r) => relative(cwd, resolve(base, r)) || r);
+}
+
+async function configBeside(file: string): Promise<CompareConfig> {
+  const p = await findConfigBeside(file);
+  return p ? (await loadConfigFile(p)).compare ?? {} : {};
+}
+
+function bootstrapFlags(opts: CompareFlags): { n: number; confidence: number; seed: number } | undefined {
+  if (opts.bootstrapN === undefined && opts.confidence === undefined && opts.seed === undefined) return undefined;
+  const n = opts.bootstrapN === undefined ? 1000 : Number(opts.bootstrapN);
+  const confidence = opts.confidence === undefined ? 0.95 : Number(opts.confidence);
+  const seed = opts.seed === undefined ? 0 : Number(opts.seed);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`invalid value for --bootstrap-n: expected a non-negative integer, got ${opts.bootstrapN}.`);
+  if (!(confidence > 0 && confidence < 1)) throw new UsageError(`invalid value for --confidence: expected a number in (0, 1), got ${opts.confidence}.`);
+  if (!Number.isInteger(seed)) throw new UsageError(`invalid value for --seed: expected an integer, got ${opts.seed}.`);
+  return { n, confidence, seed };
+}
+
+/** The comparison in the chosen format. */
+export function renderComparison(r: CompareResults, format: CompareFormat): string {
+  switch (format) {
+    case 'json':
+      return JSON.stringify(r, null, 2);
+    case 'markdown':
+      return `${renderMarkdownTable(r, { baseline: r.baseline })}\n\n${renderMarkdownTests(r, r.tests, r.baseline)}`;
+    case 'latex':
+      return `${renderLatexTable(r, { baseline: r.baseline })}\n\n${renderLatexTests(r, r.tests, r.baseline)}`;
+    case 'csv':
+      return renderCsvTable(r);
+    default:
+      return `${renderTextTable(r, { baseline: r.baseline })}\n\n${renderTextTests(r, r.tests, r.baseline)}`;
+  }
+}
+
+/** An inspected table in the chosen format. */
+export function renderInspection(r: TableInspection, format: CompareFormat): string {
+  const note = r.unmarked.length > 0 ? `Not marked (no known direction): ${r.unmarked.join(', ')}.` : '';
+  switch (format) {
+    case 'json':
+      return JSON.stringify(r, null, 2);
+    case 'markdown':
+      return renderMarkdownTable(r) + (note ? `\n\n${note}` : '');
+    case 'latex':
+      return renderLatexTable(r, { caption: `Runs of ${r.source}.` });
+    case 'csv':
+      return renderCsvTable(r);
+    default:
+      return renderTextTable(r) + (note ? `\n${note}` : '');
+  }
+}
+
+async function checkInput(input: string, given: string): Promise<void> {
+  let st;
+  try {
+    st = await stat(input);
+  } catch {
+    throw new EvalLensError('input-read', `${given}: no such file.`, { file: given });
+  }
+  if (!st.isFile()) throw new EvalLensError('input-read', `${given}: not a file (a folder?).`, { file: given });
+}
+
+async function real(p: string): Promise<string> {
+  try {
+    return await realpath(p);
+  } catch {
+    return p;
+  }
+}
+
+/** `--out` must not be an input and must not replace a file that is not a comparison file. */
+async function checkOut(out: string, given: string, inputs: (string | undefined)[]): Promise<void> {
+  const target = await real(out);
+  for (const i of inputs) {
+    if (i && (await real(i)) === target) throw new UsageError(`--out ${given} is an input of this comparison; refusing to overwrite it. Choose another file, e.g. runs.compare.json.`);
+  }
+  let existing: string;
+  try {
+    const st = await stat(out);
+    if (st.isDirectory()) throw new UsageError(`--out ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/runs.compare.json.`);
+    existing = await readFile(out, 'utf8');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    return;
+  }
+  let schema: unknown;
+  try {
+    schema = (JSON.parse(existing) as { schema?: unknown }).schema;
+  } catch {
+    schema = undefined;
+  }
+  if (schema !== COMPARE_SCHEMA_ID) throw new UsageError(`--out ${given} exists and is not an Eval Lens comparison file; refusing to overwrite it.`);
+}
+
+async function writeAtomically(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, text, 'utf8');
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw new EvalLensError('output-write', `${isAbsolute(path) ? path : resolve(path)}: cannot write the comparison: ${(err as Error).message}`, { file: path });
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * `eval-lens evaluate FILE`: evaluates one prediction file and prints the results; `--out` also
+ * writes the results JSON. Without `--out` nothing is written (the results go to stdout only).
+ */
+import { mkdir, open, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { EvalLensError, type Progress } from '../core/diagnostics';
+import { evaluateFile } from '../core/evaluate';
+import { findConfigBeside } from '../core/config/load';
+import { RESULTS_SCHEMA_ID, type Results } from '../core/results/types';
+import { formatCsv, formatMarkdown, formatTable } from '../core/results/format';
+import { addConfigFlags, configFromFlags } from './configFlags';
+import { UsageError } from './errors';
+
+export const FORMATS = ['table', 'json', 'markdown', 'csv'] as const;
+export type OutputFormat = (typeof FORMATS)[number];
+
+interface EvaluateFlags {
+  config?: string;
+  out?: string;
+  format: OutputFormat;
+  percent?: boolean;
+  root?: string;
+  [key: string]: unknown;
+}
+
+/** Registers `evaluate` on the program. */
+export function registerEvaluate(program: Command): void {
+  const cmd = program
+    .command('evaluate')
+    .description('Evaluate a prediction file (CSV, TSV, JSONL, JSON, TREC run) and print its metrics.')
+    .argument('<file>', 'the prediction file')
+    .option('-c, --config <file>', 'config file (default: eval-lens.json beside FILE, if any)')
+    .option('-o, --out <file>', 'also write the results JSON here (e.g. preds.eval.json); without it nothing is written')
+    .addOption(new Option('-f, --format <format>', 'what to print on stdout').choices(FORMATS).default('table'))
+    .option('--percent', 'show rates as percentages in table and markdown output')
+    .option('--root <dir>', 'workspace root: paths in the config must stay inside it (default: the current folder, or the config\'s folder when the config lies outside it)')
+    .option('--bootstrap-n <n>', 'bootstrap resamples (0 turns intervals off); same as --bootstrap \'{"n": N}\'')
+    .option('--confidence <level>', 'confidence level of the intervals, in (0, 1)')
+    .option('--seed <n>', 'seed of the bootstrap generator');
+  const flags = addConfigFlags(cmd);
+  cmd.action(async (file: string, opts: EvaluateFlags) => {
+    const cwd = process.cwd();
+    const overrides = configFromFlags(opts, flags, cwd);
+    const input = resolve(cwd, file);
+    await checkInput(input, file);
+    const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : await findConfigBeside(input);
+    const root = opts.root !== undefined ? resolve(cwd, opts.root) : defaultRoot(cwd, configPath ?? input);
+    const out = opts.out !== undefined ? resolve(cwd, opts.out) : undefined;
+    if (out) await checkOut(out, opts.out!, [input, configPath]);
+    const progress = process.stderr.isTTY ? ttyProgress() : undefined;
+    let results: Results;
+    try {
+      results = await evaluateFile(file, { configPath, overrides, root, progress: progress?.progress });
+    } finally {
+      progress?.done();
+    }
+    if (out) {
+      await writeAtomically(out, JSON.stringify(results, null, 2) + '\n');
+      process.stderr.write(`Results written to ${inside(cwd, out) ? relative(cwd, out) : out}\n`);
+    }
+    const maxWidth = process.stdout.isTTY ? process.stdout.columns : undefined;
+    process.stdout.write(render(results, opts.format, { percent: opts.percent === true, maxWidth }));
+  });
+}
+
+function render(results: Results, format: OutputFormat, opts: { percent: boolean; maxWidth?: number }): string {
+  switch (format) {
+    case 'json':
+      return JSON.stringify(results, null, 2) + '\n';
+    case 'markdown':
+      return formatMarkdown(results, { percent: opts.percent });
+    case 'csv':
+      return formatCsv(results);
+    default:
+      return formatTable(results, opts);
+  }
+}
+
+function inside(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** The current folder when the config (or the input, without a config) is inside it, else its folder. */
+function defaultRoot(cwd: string, anchor: string): string {
+  return inside(cwd, anchor) ? cwd : dirname(anchor);
+}
+
+async function checkInput(input: string, given: string): Promise<void> {
+  let st;
+  try {
+    st = await stat(input);
+  } catch {
+    throw new EvalLensError('input-read', `${given}: no such file.`, { file: given });
+  }
+  if (!st.isFile()) throw new EvalLensError('input-read', `${given}: not a file (a folder?).`, { file: given });
+}
+
+/** The real path when the file exists (symlinks resolved), else the path itself. */
+async function real(p: string): Promise<string> {
+  try {
+    return await realpath(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * `--out` must not be an input (the prediction file, the config) and must not replace a file
+ * that is not an Eval Lens results file.
+ */
+async function checkOut(out: string, given: string, inputs: (string | undefined)[]): Promise<void> {
+  const target = await real(out);
+  for (const i of inputs) {
+    if (i && (await real(i)) === target) {
+      const suggestion = `${basename(inputs[0]!).replace(/\.[^.]*$/, '')}.eval.json`;
+      throw new UsageError(`--out ${given} is an input of this evaluation (${basename(i)}); refusing to overwrite it. Choose another file, e.g. ${suggestion}.`);
+    }
+  }
+  let head: string;
+  try {
+    const st = await stat(out);
+    if (st.isDirectory()) throw new UsageError(`--out ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/results.eval.json.`);
+    head = await readHead(out, 64 * 1024);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    return; // does not exist yet
+  }
+  // Results files start with their schema id (the builder writes it first); only the head is read,
+  // so pointing --out at a large data file by mistake costs nothing.
+  if (!new RegExp(`^\\s*\\{\\s*"schema"\\s*:\\s*"${RESULTS_SCHEMA_ID.replace(/[/.@]/g, '\\$&')}"`).test(head)) {
+    throw new UsageError(`--out ${given} exists and is not an Eval Lens results file; refusing to overwrite it.`);
+  }
+}
+
+async function readHead(path: string, bytes: number): Promise<string> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Writes to a temporary file beside `path`, then renames it over `path` (never half a file). */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(tmp, text, 'utf8');
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw new EvalLensError('output-write', `${path}: cannot write the results: ${(err as Error).message}`, { file: path });
+  }
+}
+
+/** A one-line progress display on stderr (only used when stderr is a terminal). */
+function ttyProgress(): { progress: Progress; done: () => void } {
+  let last = 0;
+  let shown = false;
+  return {
+    progress: {
+      report(stage, done, total) {
+        const now = Date.now();
+        if (now - last < 100) return;
+        last = now;
+        const amount = total ? ` ${Math.floor((100 * done) / total)}%` : done > 1 ? ` ${done.toLocaleString('en-US')}` : '';
+        process.stderr.write(`\r\x1b[K${stage}${amount}`);
+        shown = true;
+      },
+    },
+    done() {
+      if (shown) process.stderr.write('\r\x1b[K');
+    },
+  };
+}

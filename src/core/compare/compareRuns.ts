@@ -1,0 +1,251 @@
+/**
+ * Comparing evaluated runs (METRICS.md section 5): the run × metric table with best / second /
+ * third per column, and for each run other than the baseline and each compared metric that has
+ * per-item values, the paired tests of `stats/tests.ts` on the matched items.
+ *
+ * Conventions (docs/comparisons.md):
+ * - Per-item values come from `results.perItem.values[metric]` (row correctness for `accuracy`,
+ *   per-user values for ranking keys). Pairs with a non-finite value on either side are left out
+ *   with a warning.
+ * - `mean`, `mean_baseline` and `improvement` = (mean − mean_baseline)/mean_baseline are over the
+ *   matched pairs; the table holds each run's own metric value (over all its rows, with weights if
+ *   any), so the two can differ when weights are used or rows were left out.
+ * - Holm: the family is one metric's tests, one per run tested against the baseline; `p_holm`
+ *   adjusts the t-test's two-sided `p_t` and is present only when that family has ≥ 2 tests.
+ * - `ci_diff`: percentile interval of mean(run − baseline) over matched pairs resampled with
+ *   replacement (`stats/bootstrap.ts`), when `bootstrap.n > 0`.
+ * - Non-finite statistics (t = ±∞ when every difference is equal, NaN when all are zero or n < 2)
+ *   are written as null, and a warning says what the value was.
+ */
+import { basename } from 'node:path';
+import { checkCancelled, fail, type EvalWarning } from '../diagnostics';
+import type { Results, Direction } from '../results/types';
+import { directionOf } from '../results/directions';
+import { bootstrapDistribution, percentileInterval } from '../stats/bootstrap';
+import { cohensDPooled, cohensDz, holmAdjust, pairedTTest, wilcoxonSignedRank } from '../stats/tests';
+import { TOOL_VERSION } from '../version';
+import { markTable } from './marks';
+import { matchItems, defaultMatchBy, type MatchedPairs } from './match';
+import { COMPARE_SCHEMA_ID, type CompareOptions, type CompareResults, type CompareTest } from './types';
+
+const HOLM_NOTE = "Holm over each metric's tests (one per run against the baseline), adjusting p_t; present when a metric has two or more tests.";
+
+/** Short display name of a run path: the file name without `.eval.json` or its extension. */
+export function runName(path: string): string {
+  const b = basename(path);
+  if (b.endsWith('.eval.json')) return b.slice(0, -'.eval.json'.length);
+  const dot = b.lastIndexOf('.');
+  return dot > 0 ? b.slice(0, dot) : b;
+}
+
+/** Display names: file names when they are distinct, else the paths as given. */
+export function runNames(runs: readonly string[]): string[] {
+  const short = runs.map(runName);
+  return new Set(short).size === short.length ? short : [...runs];
+}
+
+/** Resolves `baseline` (a run as given, its display name, or a 0-based index) to an index. */
+export function resolveBaseline(runs: readonly string[], names: readonly string[], baseline: string | undefined): number {
+  if (baseline === undefined || baseline === '') return 0;
+  let i = runs.indexOf(baseline);
+  if (i < 0) i = names.indexOf(baseline);
+  if (i < 0) {
+    const byName = runs.findIndex((r) => runName(r) === runName(baseline));
+    if (byName >= 0 && runs.filter((r) => runName(r) === runName(baseline)).length === 1) i = byName;
+  }
+  if (i < 0 && /^\d+$/.test(baseline) && Number(baseline) < runs.length) i = Number(baseline);
+  if (i < 0) {
+    fail('compare-unknown-baseline', { file: baseline }, `expected the baseline to be one of the runs compared (${runs.join(', ')}) or a 0-based index, but got "${baseline}".`);
+  }
+  return i;
+}
+
+function finiteOrNull(x: number): number | null {
+  return Number.isFinite(x) ? x : null;
+}
+
+function fmtInf(x: number): string {
+  return Number.isNaN(x) ? 'undefined (NaN)' : x > 0 ? '+Infinity' : '-Infinity';
+}
+
+/**
+ * Compares evaluated runs. `results[i]` are runs of the same task on the same rows/users.
+ *
+ * @example compareRuns([baseline, better]) with accuracy per-row values [1,0,1,0] and [1,1,1,0]
+ *   gives a test entry with mean 0.75, mean_baseline 0.5, improvement 0.5.
+ */
+export function compareRuns(results: readonly Results[], opts: CompareOptions = {}): CompareResults {
+  const runs = opts.runs ? [...opts.runs] : results.map((r) => r.source.path);
+  if (runs.length !== results.length) throw new RangeError(`Expected \`runs\` to have ${results.length} entries, but got ${runs.length}.`);
+  if (results.length < 2) fail('compare-too-few-runs', { file: runs[0] ?? '(none)' }, `expected at least two runs to compare, but got ${results.length}.`);
+  const dup = runs.find((r, i) => runs.indexOf(r) !== i);
+  if (dup !== undefined) fail('compare-duplicate-run', { file: dup }, 'expected each run once, but this run is given twice.');
+  const task = results[0].task;
+  results.forEach((r, i) => {
+    if (r.task !== task) fail('compare-task-mismatch', { file: runs[i] }, `expected a ${task} run as ${runs[0]}, but this run is ${r.task}.`);
+  });
+  const names = runNames(runs);
+  const b = resolveBaseline(runs, names, opts.baseline);
+  const baseline = runs[b];
+  const warnings: EvalWarning[] = [];
+
+  // Metrics: those asked for, else every key all runs have (in the first run's order).
+  let metrics: string[];
+  if (opts.metrics && opts.metrics.length > 0) {
+    metrics = [...opts.metrics];
+    for (const m of metrics) {
+      if (!results.some((r) => m in r.metrics)) {
+        const known = Object.keys(results[0].metrics);
+        fail('compare-unknown-metric', { file: runs[0] }, `expected metric keys that the runs have, but "${m}" is in none of them. Known keys: ${known.join(', ')}.`);
+      }
+    }
+  } else {
+    metrics = Object.keys(results[0].metrics).filter((m) => results.every((r) => m in r.metrics));
+  }
+
+  const directions: Record<string, Direction> = {};
+  for (const m of metrics) {
+    directions[m] = opts.directions?.[m] ?? results.find((r) => r.metrics[m])?.metrics[m].direction ?? directionOf(m);
+  }
+  const table: CompareResults['table'] = {};
+  results.forEach((r, i) => {
+    const row: Record<string, number | null> = {};
+    for (const m of metrics) {
+      const v = r.metrics[m];
+      row[m] = v && v.value !== null && Number.isFinite(v.value) ? v.value : null;
+      if (!v) warnings.push({ code: 'compare-missing-metric', message: `${runs[i]} has no metric "${m}": shown as empty.`, file: runs[i] });
+    }
+    table[runs[i]] = row;
+  });
+
+  // Paired tests of each run against the baseline.
+  const tests: CompareTest[] = [];
+  const base = results[b];
+  let matchBy = opts.matchBy ?? (base.perItem ? defaultMatchBy(base.perItem, base.perItem) : 'id');
+  const explicit = opts.metrics !== undefined && opts.metrics.length > 0;
+  const untested = new Set<string>();
+  for (let i = 0; i < results.length; i++) {
+    if (i === b) continue;
+    const run = results[i];
+    if (!run.perItem || !base.perItem) {
+      const without = !run.perItem ? runs[i] : baseline;
+      warnings.push({ code: 'compare-no-per-item', message: `${without} holds no per-item values: ${runs[i]} is in the table but not tested against ${baseline}.`, file: without });
+      continue;
+    }
+    const testable = metrics.filter((m) => run.perItem?.values[m] && base.perItem?.values[m]);
+    if (explicit) for (const m of metrics) if (!testable.includes(m)) untested.add(m);
+    if (testable.length === 0) continue;
+    const pairs: MatchedPairs = matchItems({ path: runs[i], items: run.perItem! }, { path: baseline, items: base.perItem! }, { matchBy: opts.matchBy, onMismatch: opts.onMismatch });
+    matchBy = pairs.matchBy;
+    warnings.push(...pairs.warnings);
+    for (const m of testable) tests.push(pairedEntry(runs[i], baseline, m, run.perItem!.values[m], base.perItem!.values[m], pairs, opts, warnings));
+  }
+
+  if (untested.size > 0) {
+    const list = [...untested].map((m) => `"${m}"`).join(', ');
+    warnings.push({ code: 'compare-no-per-item', message: `No per-item values of ${list} (the results keep per-row/per-user values only for some metrics, e.g. accuracy and the ranking metrics): in the table, not tested.`, count: untested.size });
+  }
+  for (const m of metrics) {
+    const family = tests.filter((t) => t.metric === m);
+    if (family.length < 2) continue;
+    const adj = holmAdjust(family.map((t) => t.p_t));
+    family.forEach((t, k) => (t.p_holm = adj[k]));
+  }
+
+  const runTable = { runs, names, metrics, directions, table };
+  const out: CompareResults = {
+    schema: COMPARE_SCHEMA_ID,
+    kind: 'comparison',
+    tool: { name: 'eval-lens', version: TOOL_VERSION },
+    createdAt: new Date().toISOString(),
+    task,
+    ...runTable,
+    marks: markTable(runTable),
+    baseline,
+    matchBy,
+    tests,
+    settings: { holm: HOLM_NOTE, onMismatch: opts.onMismatch ?? 'error' },
+    warnings,
+  };
+  if (opts.bootstrap && opts.bootstrap.n > 0) out.settings.bootstrap = { ...opts.bootstrap };
+  return out;
+}
+
+function pairedEntry(
+  run: string,
+  baseline: string,
+  metric: string,
+  runValues: readonly number[],
+  baseValues: readonly number[],
+  pairs: MatchedPairs,
+  opts: CompareOptions,
+  warnings: EvalWarning[],
+): CompareTest {
+  const a: number[] = [];
+  const b: number[] = [];
+  let dropped = 0;
+  for (let k = 0; k < pairs.run.length; k++) {
+    const x = runValues[pairs.run[k]];
+    const y = baseValues[pairs.base[k]];
+    if (typeof x === 'number' && typeof y === 'number' && Number.isFinite(x) && Number.isFinite(y)) {
+      a.push(x);
+      b.push(y);
+    } else dropped++;
+  }
+  const what = `${run} vs ${baseline}, ${metric}`;
+  if (dropped > 0) warnings.push({ code: 'compare-undefined-values', message: `${what}: ${dropped} pairs without a finite value on both sides were left out.`, file: run, count: dropped });
+  const n = a.length;
+  const mean = n > 0 ? a.reduce((s, x) => s + x, 0) / n : NaN;
+  const meanBase = n > 0 ? b.reduce((s, x) => s + x, 0) / n : NaN;
+  const t = pairedTTest(a, b);
+  const w = wilcoxonSignedRank(a, b);
+  const dz = cohensDz(a, b);
+  const dp = cohensDPooled(a, b);
+  const improvement = meanBase !== 0 ? (mean - meanBase) / meanBase : NaN;
+  if (n < 2) warnings.push({ code: 'compare-too-few-pairs', message: `${what}: ${n} matched pairs; the tests need at least 2.`, file: run });
+  else {
+    if (!Number.isFinite(t.t)) {
+      warnings.push({ code: 'compare-degenerate-test', message: `${what}: every difference is ${t.meanDiff === 0 ? 'zero' : 'the same'} (sd 0): t = ${fmtInf(t.t)}, d_z = ${fmtInf(dz)} (written as null); p_t = ${t.p}.`, file: run });
+    }
+    if (w.nUsed === 0) warnings.push({ code: 'compare-degenerate-test', message: `${what}: every difference is zero: the Wilcoxon test is undefined (null).`, file: run });
+    if (meanBase === 0) warnings.push({ code: 'compare-zero-baseline', message: `${what}: the baseline mean is 0: improvement undefined (null).`, file: run });
+  }
+  const entry: CompareTest = {
+    run,
+    baseline,
+    metric,
+    n,
+    mean: finiteOrNull(mean),
+    mean_baseline: finiteOrNull(meanBase),
+    improvement: finiteOrNull(improvement),
+    t: finiteOrNull(t.t),
+    p_t: finiteOrNull(t.p),
+    p_t_one_sided: finiteOrNull(t.pGreater),
+    wilcoxon: finiteOrNull(w.statistic),
+    p_wilcoxon: finiteOrNull(w.p),
+    d_z: finiteOrNull(dz),
+    d_pooled: finiteOrNull(dp),
+  };
+  if (opts.bootstrap && opts.bootstrap.n > 0 && n > 0) {
+    const d = Float64Array.from(a, (x, k) => x - b[k]);
+    const [dist] = bootstrapDistribution(n, (counts) => {
+      let s = 0;
+      let c = 0;
+      for (let k = 0; k < n; k++) {
+        s += counts[k] * d[k];
+        c += counts[k];
+      }
+      return s / c;
+    }, {
+      ...opts.bootstrap,
+      onResample: (done, total) => {
+        if (done % 50 === 0 || done === total) {
+          opts.progress?.report?.(`bootstrap ${run} ${metric}`, done, total);
+          checkCancelled(opts.progress);
+        }
+      },
+    });
+    entry.ci_diff = percentileInterval(dist, opts.bootstrap.confidence);
+  }
+  return entry;
+}

@@ -1,0 +1,204 @@
+/**
+ * Text renderings of a run × metric table and of the paired tests: plain table (terminal),
+ * Markdown, LaTeX, CSV. Best / second / third are bold / underline / italic in Markdown
+ * (`**x**`, `<u>x</u>`, `*x*`) and LaTeX (`\textbf`, `\underline`, `\textit`), and the markers
+ * `[1]`, `[2]`, `[3]` in the plain table; CSV has a `<metric>_place` column beside each metric.
+ * Pure string functions: the CLI prints them, the extension's export uses them.
+ */
+import type { CompareTest, Place, RunTable } from './types';
+
+const ARROW = { higher: '↑', lower: '↓' } as const;
+
+/** A metric value for display: integers as they are, others with 4 decimals (2 past 1000). */
+export function formatValue(v: number | null): string {
+  if (v === null || !Number.isFinite(v)) return '–';
+  if (Number.isInteger(v) && Math.abs(v) > 1) return String(v);
+  return Math.abs(v) >= 1000 ? v.toFixed(2) : v.toFixed(4);
+}
+
+/** A p-value: 3 decimals, or 2 significant digits in exponent form below 0.001. */
+export function formatP(p: number | null | undefined): string {
+  if (p === null || p === undefined || !Number.isFinite(p)) return '–';
+  if (p === 0) return '0';
+  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+}
+
+function formatStat(v: number | null | undefined, digits = 3): string {
+  return v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits);
+}
+
+function cellText(t: RunTable, run: string, m: string): string {
+  return t.display?.[run]?.[m] ?? formatValue(t.table[run]?.[m] ?? null);
+}
+
+function header(t: RunTable, m: string): string {
+  const d = t.directions[m];
+  return d && !m.includes(ARROW[d]) ? `${m} ${ARROW[d]}` : m;
+}
+
+function placeOf(t: RunTable, run: string, m: string): Place | undefined {
+  return t.marks[m]?.[run];
+}
+
+function pad(rows: string[][]): string {
+  const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => [...r[j]].length)));
+  return rows.map((r) => r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  ').trimEnd()).join('\n');
+}
+
+const LEGEND = 'best / second / third per column by direction (↑ higher is better, ↓ lower is better)';
+
+/** Widest terminal table (characters) before the text table puts metrics in rows. */
+export const TEXT_TABLE_WIDTH = 160;
+
+/**
+ * Plain text table with `[1]`/`[2]`/`[3]` markers, for a terminal: one row per run, or, when that
+ * would be wider than `maxWidth` (default {@link TEXT_TABLE_WIDTH}), one row per metric.
+ */
+export function renderTextTable(t: RunTable, opts: { baseline?: string; maxWidth?: number } = {}): string {
+  const names = t.runs.map((run, i) => t.names[i] + (opts.baseline === run ? ' (baseline)' : ''));
+  const cell = (run: string, m: string): string => {
+    const p = placeOf(t, run, m);
+    return cellText(t, run, m) + (p ? ` [${p}]` : '    ');
+  };
+  const rows: string[][] = [['run', ...t.metrics.map((m) => header(t, m))]];
+  t.runs.forEach((run, i) => rows.push([names[i], ...t.metrics.map((m) => cell(run, m))]));
+  let text = pad(rows);
+  if (Math.max(...text.split('\n').map((l) => [...l].length)) > (opts.maxWidth ?? TEXT_TABLE_WIDTH)) {
+    const cols: string[][] = [['metric', ...names]];
+    for (const m of t.metrics) cols.push([header(t, m), ...t.runs.map((run) => cell(run, m))]);
+    text = pad(cols);
+  }
+  return `${text}\n[1] [2] [3]: ${LEGEND}.`;
+}
+
+function nameOf(t: RunTable, run: string): string {
+  const i = t.runs.indexOf(run);
+  return i >= 0 ? t.names[i] : run;
+}
+
+const escMd = (s: string): string => s.replace(/\|/g, '\\|');
+
+/** Markdown table: best **bold**, second <u>underlined</u>, third *italic*. */
+export function renderMarkdownTable(t: RunTable, opts: { baseline?: string } = {}): string {
+  const wrap = (s: string, p: Place | undefined): string => (p === 1 ? `**${s}**` : p === 2 ? `<u>${s}</u>` : p === 3 ? `*${s}*` : s);
+  const lines = [
+    `| run | ${t.metrics.map((m) => escMd(header(t, m))).join(' | ')} |`,
+    `|---|${t.metrics.map(() => '---:').join('|')}|`,
+  ];
+  t.runs.forEach((run, i) => {
+    const name = escMd(t.names[i]) + (opts.baseline === run ? ' (baseline)' : '');
+    lines.push(`| ${name} | ${t.metrics.map((m) => wrap(escMd(cellText(t, run, m)), placeOf(t, run, m))).join(' | ')} |`);
+  });
+  lines.push('', `**Bold**, <u>underlined</u>, *italic*: ${LEGEND}.`);
+  return lines.join('\n');
+}
+
+/** Escapes LaTeX's special characters in text. */
+export function escapeLatex(s: string): string {
+  return s.replace(/[\\{}$&#^_%~]/g, (c) => {
+    switch (c) {
+      case '\\': return '\\textbackslash{}';
+      case '~': return '\\textasciitilde{}';
+      case '^': return '\\textasciicircum{}';
+      default: return `\\${c}`;
+    }
+  }).replace(/↑/g, '$\\uparrow$').replace(/↓/g, '$\\downarrow$').replace(/±/g, '$\\pm$');
+}
+
+/** LaTeX tabular: best `\textbf`, second `\underline`, third `\textit`. */
+export function renderLatexTable(t: RunTable, opts: { baseline?: string; caption?: string } = {}): string {
+  const wrap = (s: string, p: Place | undefined): string => (p === 1 ? `\\textbf{${s}}` : p === 2 ? `\\underline{${s}}` : p === 3 ? `\\textit{${s}}` : s);
+  const lines = [
+    '\\begin{table}[t]',
+    '\\centering',
+    `\\caption{${escapeLatex(opts.caption ?? 'Comparison of runs.')} Best in \\textbf{bold}, second \\underline{underlined}, third in \\textit{italics}.}`,
+    `\\begin{tabular}{l${'r'.repeat(t.metrics.length)}}`,
+    '\\hline',
+    `Run & ${t.metrics.map((m) => escapeLatex(header(t, m))).join(' & ')} \\\\`,
+    '\\hline',
+  ];
+  t.runs.forEach((run, i) => {
+    const name = escapeLatex(t.names[i]) + (opts.baseline === run ? ' (baseline)' : '');
+    lines.push(`${name} & ${t.metrics.map((m) => wrap(escapeLatex(cellText(t, run, m)), placeOf(t, run, m))).join(' & ')} \\\\`);
+  });
+  lines.push('\\hline', '\\end{tabular}', '\\end{table}');
+  return lines.join('\n');
+}
+
+function csvCell(s: string): string {
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** CSV: `run`, then per metric its value and `<metric>_place` (1, 2, 3 or empty). */
+export function renderCsvTable(t: RunTable): string {
+  const head = ['run', ...t.metrics.flatMap((m) => [m, `${m}_place`])];
+  const lines = [head.map(csvCell).join(',')];
+  t.runs.forEach((run, i) => {
+    const cells = [t.names[i]];
+    for (const m of t.metrics) {
+      const v = t.table[run]?.[m] ?? null;
+      cells.push(v === null ? '' : String(v), String(placeOf(t, run, m) ?? ''));
+    }
+    lines.push(cells.map(csvCell).join(','));
+  });
+  return lines.join('\n') + '\n';
+}
+
+function testRows(t: RunTable, tests: readonly CompareTest[]): string[][] {
+  const holm = tests.some((x) => x.p_holm !== undefined);
+  const ci = tests.some((x) => x.ci_diff !== undefined);
+  const head = ['run', 'metric', 'n', 'mean', 'baseline', 'impr.', 't', 'p_t', 'p_t (>)', 'W', 'p_W', 'd_z', 'd_pooled'];
+  if (holm) head.push('p_holm');
+  if (ci) head.push('CI of difference');
+  const rows = [head];
+  for (const x of tests) {
+    const r = [
+      nameOf(t, x.run), x.metric, String(x.n), formatValue(x.mean), formatValue(x.mean_baseline),
+      x.improvement === null ? '–' : `${(x.improvement * 100).toFixed(1)}%`,
+      formatStat(x.t), formatP(x.p_t), formatP(x.p_t_one_sided), formatStat(x.wilcoxon, 1), formatP(x.p_wilcoxon),
+      formatStat(x.d_z), formatStat(x.d_pooled),
+    ];
+    if (holm) r.push(formatP(x.p_holm));
+    if (ci) r.push(x.ci_diff ? `[${formatValue(x.ci_diff[0])}, ${formatValue(x.ci_diff[1])}]` : '–');
+    rows.push(r);
+  }
+  return rows;
+}
+
+/** The paired tests as a plain text table. */
+export function renderTextTests(t: RunTable, tests: readonly CompareTest[], baseline: string): string {
+  if (tests.length === 0) return 'No paired tests (no per-item values for the compared metrics).';
+  return `Paired tests against ${nameOf(t, baseline)} (t: paired t-test; W: Wilcoxon signed-rank, normal approx.; d: Cohen's d):\n${pad(testRows(t, tests))}`;
+}
+
+/** The paired tests as a Markdown table. */
+export function renderMarkdownTests(t: RunTable, tests: readonly CompareTest[], baseline: string): string {
+  if (tests.length === 0) return '_No paired tests (no per-item values for the compared metrics)._';
+  const rows = testRows(t, tests);
+  return [
+    `Paired tests against **${escMd(nameOf(t, baseline))}**:`,
+    '',
+    `| ${rows[0].join(' | ')} |`,
+    `|${rows[0].map((_, j) => (j < 2 ? '---' : '---:')).join('|')}|`,
+    ...rows.slice(1).map((r) => `| ${r.map(escMd).join(' | ')} |`),
+  ].join('\n');
+}
+
+/** The paired tests as a LaTeX tabular. */
+export function renderLatexTests(t: RunTable, tests: readonly CompareTest[], baseline: string): string {
+  if (tests.length === 0) return '% No paired tests.';
+  const rows = testRows(t, tests);
+  return [
+    '\\begin{table}[t]',
+    '\\centering',
+    `\\caption{Paired tests against ${escapeLatex(nameOf(t, baseline))}.}`,
+    `\\begin{tabular}{ll${'r'.repeat(rows[0].length - 2)}}`,
+    '\\hline',
+    `${rows[0].map(escapeLatex).join(' & ')} \\\\`,
+    '\\hline',
+    ...rows.slice(1).map((r) => `${r.map((c) => escapeLatex(c.replace(/–/g, '--'))).join(' & ')} \\\\`),
+    '\\hline',
+    '\\end{tabular}',
+    '\\end{table}',
+  ].join('\n');
+}

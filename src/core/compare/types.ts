@@ -1,0 +1,115 @@
+/**
+ * Comparison results, schema `eval-lens/compare@1` (METRICS.md section 5), written as
+ * `*.compare.json` by `eval-lens compare` and shown by the extension's Compare command. The JSON
+ * Schema is `schemas/eval-lens.compare.schema.json`.
+ *
+ * The keys METRICS.md names (`runs`, `baseline`, `table`, `tests` and the fields of each test) are
+ * exactly as written there; the other top-level keys (`names`, `metrics`, `directions`, `marks`,
+ * `matchBy`, `settings`, `warnings`, …) are additions that readers may ignore.
+ */
+import type { EvalWarning, Progress } from '../diagnostics';
+import type { Task } from '../config/types';
+import type { Direction } from '../results/types';
+
+export const COMPARE_SCHEMA_ID = 'eval-lens/compare@1';
+
+/** 1 = best, 2 = second, 3 = third. */
+export type Place = 1 | 2 | 3;
+
+/**
+ * A table of runs × metrics with best/second/third per column: the part shared by a comparison of
+ * evaluated runs and the inspection of an existing CSV table; the renderers take this.
+ */
+export interface RunTable {
+  /** Run identifiers (paths for evaluated runs, the run column's text for inspected tables). */
+  runs: string[];
+  /** Short display names aligned with `runs`. */
+  names: string[];
+  /** Metric keys / column names in display order. */
+  metrics: string[];
+  /** Direction per metric; a column absent here is shown but not marked. */
+  directions: Record<string, Direction>;
+  /** run → metric → value (null when absent or undefined). */
+  table: Record<string, Record<string, number | null>>;
+  /** metric → run → place, for the runs placed 1st, 2nd or 3rd in that column. */
+  marks: Record<string, Record<string, Place>>;
+  /** run → metric → text to show (inspected tables keep the source's own formatting). */
+  display?: Record<string, Record<string, string>>;
+}
+
+/** One paired test of a run against the baseline on one metric (METRICS.md section 5). */
+export interface CompareTest {
+  run: string;
+  baseline: string;
+  metric: string;
+  /** Matched pairs used (pairs with a non-finite value on either side are left out). */
+  n: number;
+  /** Mean of the run's per-item values over the pairs. */
+  mean: number | null;
+  mean_baseline: number | null;
+  /** (mean − mean_baseline)/mean_baseline; null when the baseline mean is 0. Not sign-flipped for lower-is-better metrics. */
+  improvement: number | null;
+  /** Paired t statistic (null when ±∞ or undefined: see `warnings`). */
+  t: number | null;
+  /** Two-sided p of the paired t-test. */
+  p_t: number | null;
+  /** One-sided p of the paired t-test for "run > baseline". */
+  p_t_one_sided: number | null;
+  /** Wilcoxon signed-rank statistic min(W+, W−). */
+  wilcoxon: number | null;
+  /** Two-sided p of the Wilcoxon test (normal approximation, tie correction, no continuity correction). */
+  p_wilcoxon: number | null;
+  /** mean(d)/sd(d). */
+  d_z: number | null;
+  /** (mean_a − mean_b)/√((s_a² + s_b²)/2). */
+  d_pooled: number | null;
+  /** Holm-adjusted `p_t` within this metric's family (present when more than one run is tested). */
+  p_holm?: number | null;
+  /** Paired-bootstrap percentile interval of mean(run) − mean(baseline). */
+  ci_diff?: [number, number] | null;
+}
+
+export interface CompareResults extends RunTable {
+  schema: typeof COMPARE_SCHEMA_ID;
+  /** `comparison` (evaluated runs with tests); an inspected table is `inspection` (inspect.ts). */
+  kind: 'comparison';
+  tool: { name: 'eval-lens'; version: string };
+  createdAt: string;
+  task: Task;
+  /** The baseline run (one of `runs`). */
+  baseline: string;
+  /** How items were paired. */
+  matchBy: 'id' | 'position' | 'user';
+  tests: CompareTest[];
+  settings: {
+    /** Paired bootstrap of the mean difference, when it ran. */
+    bootstrap?: { n: number; confidence: number; seed: number };
+    /** Which p-value Holm adjusts and over which family. */
+    holm: string;
+    /** Which runs' rows entered the tests when ids differ (`error` or `intersect`). */
+    onMismatch: 'error' | 'intersect';
+  };
+  warnings: EvalWarning[];
+}
+
+export interface CompareOptions {
+  /** The baseline: a run path/name as given, or its 0-based index as a string. Default: the first run. */
+  baseline?: string;
+  /** Metric keys for the table and tests. Default: every metric key that all runs have. */
+  metrics?: string[];
+  /** How items are paired. Default: `user` for ranking, `id` when both runs have ids, else `position`. */
+  matchBy?: 'id' | 'position' | 'user';
+  /** Paired bootstrap of the mean difference; absent or n = 0: no interval. */
+  bootstrap?: { n: number; confidence: number; seed: number };
+  /** Run identifiers to use instead of `results[i].source.path` (the CLI passes the paths as given). */
+  runs?: string[];
+  /** Direction overrides for the marking (config `compare.directions`). */
+  directions?: Record<string, Direction>;
+  /**
+   * What to do when the runs' ids are not the same set: `error` (default) stops with the ids of
+   * each side; `intersect` tests on the common ids and lists the dropped ones in `warnings`.
+   */
+  onMismatch?: 'error' | 'intersect';
+  /** Progress of the paired bootstrap (stage `bootstrap <run> <metric>`) and cancellation. */
+  progress?: Progress;
+}

@@ -1,0 +1,113 @@
+/**
+ * The typed bundle of a ranking evaluation (METRICS.md section 4) after the input files have been
+ * read: ranked lists, relevance, train interactions and embeddings, with item and user ids
+ * interned to integers. Metric functions read only this.
+ *
+ * Lists and relevance are kept in CSR form (offsets + flat Int32Array), so 100,000 users × 100
+ * items cost 4 MB, not 10 million JS strings.
+ */
+
+/** Interns string ids to dense integers 0..n-1 in order of first sight. */
+export class IdIndex {
+  readonly ids: string[] = [];
+  private readonly map = new Map<string, number>();
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  /** The id's integer, adding it when new. */
+  intern(id: string): number {
+    let k = this.map.get(id);
+    if (k === undefined) {
+      k = this.ids.length;
+      this.map.set(id, k);
+      this.ids.push(id);
+    }
+    return k;
+  }
+
+  /** The id's integer, or -1 when unknown. */
+  get(id: string): number {
+    const k = this.map.get(id);
+    return k === undefined ? -1 : k;
+  }
+}
+
+/**
+ * An item slot that earns nothing: a repeated occurrence of an item already earlier in the same
+ * list. It keeps its rank (so later items keep theirs) but is never relevant and is ignored by
+ * the catalog and embedding metrics.
+ */
+export const VOID_ITEM = -1;
+
+/** Ranked lists for a set of users, CSR: user j's list is `items[offsets[j] .. offsets[j+1])`. */
+export interface RankedLists {
+  /** Index into {@link RankingData.users} of each list's user. */
+  user: Int32Array;
+  offsets: Int32Array;
+  /** Item index per slot, best first; {@link VOID_ITEM} for a repeated item. */
+  items: Int32Array;
+}
+
+/** Train interactions (the `train` file): per user, the items seen (distinct), and item counts. */
+export interface TrainData {
+  file: string;
+  /** Interactions read (rows), duplicates included. */
+  rows: number;
+  /** Interactions per item index (rows, duplicates included), length = items.size at load end. */
+  itemCounts: Int32Array;
+  /** Σ itemCounts. */
+  total: number;
+  /** Per user index: distinct seen items, CSR over {@link RankingData.users}. */
+  seenOffsets: Int32Array;
+  seenItems: Int32Array;
+  /** Train interactions per user index (rows, duplicates included). */
+  userCounts: Int32Array;
+}
+
+/** Unit-norm embeddings by item or user index (rows of zeros / NaN mark a missing vector). */
+export interface Embeddings {
+  file: string;
+  dim: number;
+  /** Row-major (index × dim), each present row normalised to unit length. */
+  unit: Float64Array;
+  /** 1 where the index has a usable (non-zero, finite) vector. */
+  present: Uint8Array;
+}
+
+export interface RankingData {
+  /** Main input as given (used in messages). */
+  file: string;
+  format: 'jsonl' | 'csv' | 'tsv' | 'trec';
+  /** Ground-truth file when not inline (long CSV `relevant`, TREC qrels). */
+  relevantFile: string | null;
+  users: IdIndex;
+  items: IdIndex;
+  /** The run's lists, one per user in the run, in run order. */
+  lists: RankedLists;
+  /** 1-based line of each list's first row in the run file. */
+  listLines: Int32Array;
+  /**
+   * Relevance per user index (CSR over `users`): items with grade > 0 only, graded.
+   * Users absent from the ground truth have an empty range.
+   */
+  relOffsets: Int32Array;
+  relItems: Int32Array;
+  relGrades: Float64Array;
+  /** True when every grade is 1 (binary relevance). */
+  binary: boolean;
+  /** Per user index: 1 when the user appears in the ground truth at all (even with no positive). */
+  inGroundTruth: Uint8Array;
+  /** Per user index: 1-based line of the user's first ground-truth row (0 when absent). */
+  relLine: Int32Array;
+  train: TrainData | null;
+  itemEmbeddings: Embeddings | null;
+  userEmbeddings: Embeddings | null;
+  /** Detected/used column names, shown to the user. */
+  columns: Record<string, string | string[]>;
+  /** Rows (lines with data) read from the main file. */
+  rows: number;
+  /** Extra input files used (ground truth, train, embeddings). */
+  extraFiles: { role: string; path: string }[];
+}

@@ -1,0 +1,287 @@
+/**
+ * Growable typed arrays and the CSR builders shared by the ranking readers (JSONL, long CSV,
+ * TREC). Readers push (user, item, …) facts as they stream; `finish` turns them into the compact
+ * arrays of {@link RankingData}.
+ */
+import type { Warnings } from '../../diagnostics';
+import { VOID_ITEM, type RankedLists } from '../../data/rankingData';
+
+export class IntVec {
+  data: Int32Array;
+  length = 0;
+  constructor(capacity = 1024) {
+    this.data = new Int32Array(Math.max(16, capacity));
+  }
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new Int32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  toArray(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+export class FloatVec {
+  data: Float64Array;
+  length = 0;
+  constructor(capacity = 1024) {
+    this.data = new Float64Array(Math.max(16, capacity));
+  }
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new Float64Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  toArray(): Float64Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+/**
+ * A growable Int32 list kept in chunks: the first chunk has the caller's capacity hint (the
+ * reader's estimate from the file size), later ones 1M entries. Growing never copies; `toArray`
+ * returns a view of the first chunk when everything fit in it (no copy at all) and otherwise
+ * allocates the exact size once. A doubling array would peak at up to three times the data.
+ */
+export class ChunkedIntVec {
+  private readonly chunks: Int32Array[] = [];
+  private cur: Int32Array;
+  private at = 0;
+  length = 0;
+  constructor(firstCapacity = 1 << 20) {
+    this.cur = new Int32Array(Math.max(1024, Math.floor(firstCapacity)));
+    this.chunks.push(this.cur);
+  }
+  push(v: number): void {
+    if (this.at === this.cur.length) {
+      this.cur = new Int32Array(1 << 20);
+      this.chunks.push(this.cur);
+      this.at = 0;
+    }
+    this.cur[this.at++] = v;
+    this.length++;
+  }
+  toArray(): Int32Array {
+    if (this.chunks.length === 1) return this.chunks[0].subarray(0, this.length);
+    const out = new Int32Array(this.length);
+    let w = 0;
+    for (const c of this.chunks) {
+      const n = Math.min(c.length, this.length - w);
+      out.set(n === c.length ? c : c.subarray(0, n), w);
+      w += n;
+    }
+    return out;
+  }
+}
+
+/** Up to 20 first lines plus a count: the shape of a warning about many rows. */
+export class LineTally {
+  count = 0;
+  readonly lines: number[] = [];
+  add(line: number, n = 1): void {
+    this.count += n;
+    if (this.lines.length < 20 && (this.lines.length === 0 || this.lines[this.lines.length - 1] !== line)) this.lines.push(line);
+  }
+}
+
+/** Accumulates ranked lists in order; one list per user (a later list of the same user is dropped). */
+export class ListBuilder {
+  private readonly users = new IntVec();
+  private readonly lines = new IntVec();
+  private readonly offsets = new IntVec();
+  private readonly items: ChunkedIntVec;
+  private readonly seenUser = new Set<number>();
+  readonly duplicateUsers = new LineTally();
+
+  /** `itemCapacity`: expected number of list slots (a hint; more is fine). */
+  constructor(itemCapacity = 1 << 20) {
+    this.items = new ChunkedIntVec(itemCapacity);
+    this.offsets.push(0);
+  }
+
+  /** Starts a list; false (and the list must not be filled) when the user already has one. */
+  begin(user: number, line: number): boolean {
+    if (this.seenUser.has(user)) {
+      this.duplicateUsers.add(line);
+      return false;
+    }
+    this.seenUser.add(user);
+    this.users.push(user);
+    this.lines.push(line);
+    return true;
+  }
+  item(item: number): void {
+    this.items.push(item);
+  }
+  end(): void {
+    this.offsets.push(this.items.length);
+  }
+
+  get size(): number {
+    return this.users.length;
+  }
+
+  /**
+   * The lists, with every repeated occurrence of an item within a list replaced by
+   * {@link VOID_ITEM} (first occurrence kept at its rank).
+   */
+  finish(nItems: number, file: string, warnings: Warnings): { lists: RankedLists; lines: Int32Array } {
+    const lists: RankedLists = { user: this.users.toArray(), offsets: this.offsets.toArray(), items: this.items.toArray() };
+    const lines = this.lines.toArray();
+    markRepeats(lists, lines, nItems, file, warnings);
+    if (this.duplicateUsers.count > 0) {
+      warnings.add({
+        code: 'duplicate-user',
+        message: `${file}: ${this.duplicateUsers.count} later list(s) of a user who already had one were ignored (the first list of each user is used).`,
+        file,
+        line: this.duplicateUsers.lines[0],
+        count: this.duplicateUsers.count,
+        lines: this.duplicateUsers.lines,
+      });
+    }
+    return { lists, lines };
+  }
+}
+
+/** Replaces repeats within each list by VOID_ITEM and warns with their count and first lines. */
+export function markRepeats(lists: RankedLists, lines: Int32Array, nItems: number, file: string, warnings: Warnings): void {
+  const stamp = new Int32Array(nItems);
+  const tally = new LineTally();
+  let listsWith = 0;
+  const { offsets, items } = lists;
+  for (let j = 0; j + 1 < offsets.length; j++) {
+    const tag = j + 1;
+    let had = false;
+    for (let p = offsets[j]; p < offsets[j + 1]; p++) {
+      const it = items[p];
+      if (it < 0) continue;
+      if (stamp[it] === tag) {
+        items[p] = VOID_ITEM;
+        tally.add(lines[j]);
+        had = true;
+      } else stamp[it] = tag;
+    }
+    if (had) listsWith++;
+  }
+  if (tally.count > 0) {
+    warnings.add({
+      code: 'duplicate-items-in-list',
+      message:
+        `${file}: ${tally.count} repeated item(s) within ${listsWith} list(s). The first occurrence keeps its rank; ` +
+        'each repeat keeps its slot (later items keep their ranks) but is never relevant and is ignored by coverage, novelty and the embedding metrics.',
+      file,
+      line: tally.lines[0],
+      count: tally.count,
+      lines: tally.lines,
+    });
+  }
+}
+
+/** Accumulates (user, item, grade) ground-truth facts and builds the per-user CSR. */
+export class RelBuilder {
+  private readonly users = new IntVec();
+  private readonly items = new IntVec();
+  private readonly grades = new FloatVec();
+  private readonly lines = new IntVec();
+  /** Users that appear at all (even with grade 0 only), with their first line. */
+  private readonly firstLine = new Map<number, number>();
+  readonly negative = new LineTally();
+
+  /** Records that the user is in the ground truth (even when none of its items is relevant). */
+  touch(user: number, line: number): void {
+    if (!this.firstLine.has(user)) this.firstLine.set(user, line);
+  }
+
+  add(user: number, item: number, grade: number, line: number): void {
+    this.touch(user, line);
+    if (grade < 0) {
+      this.negative.add(line);
+      return;
+    }
+    if (grade === 0) return;
+    this.users.push(user);
+    this.items.push(item);
+    this.grades.push(grade);
+    this.lines.push(line);
+  }
+
+  /**
+   * CSR over `nUsers`; a (user, item) pair given twice keeps its first grade, with a warning.
+   * Negative grades count as not relevant (trec_eval's rule), with a warning.
+   */
+  finish(nUsers: number, nItems: number, file: string, warnings: Warnings) {
+    const n = this.users.length;
+    const u = this.users.data;
+    const offsets = new Int32Array(nUsers + 1);
+    for (let i = 0; i < n; i++) offsets[u[i] + 1]++;
+    for (let i = 0; i < nUsers; i++) offsets[i + 1] += offsets[i];
+    const fill = offsets.slice(0, nUsers);
+    const items = new Int32Array(n);
+    const grades = new Float64Array(n);
+    const lines = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const at = fill[u[i]]++;
+      items[at] = this.items.data[i];
+      grades[at] = this.grades.data[i];
+      lines[at] = this.lines.data[i];
+    }
+    // Facts keep file order within a user, so "first" is the first in the file.
+    const dup = new LineTally();
+    const stamp = new Int32Array(nItems).fill(-1);
+    const relOffsets = new Int32Array(nUsers + 1);
+    let w = 0;
+    for (let user = 0; user < nUsers; user++) {
+      relOffsets[user] = w;
+      for (let p = offsets[user]; p < offsets[user + 1]; p++) {
+        const it = items[p];
+        if (stamp[it] === user) {
+          dup.add(lines[p]);
+          continue;
+        }
+        stamp[it] = user;
+        items[w] = it;
+        grades[w] = grades[p];
+        w++;
+      }
+    }
+    relOffsets[nUsers] = w;
+    const relItems = items.slice(0, w);
+    const relGrades = grades.slice(0, w);
+    let binary = true;
+    for (let i = 0; i < w; i++) if (relGrades[i] !== 1) binary = false;
+    const inGroundTruth = new Uint8Array(nUsers);
+    const relLine = new Int32Array(nUsers);
+    for (const [user, line] of this.firstLine) {
+      inGroundTruth[user] = 1;
+      relLine[user] = line;
+    }
+    if (dup.count > 0) {
+      warnings.add({
+        code: 'duplicate-relevance',
+        message: `${file}: ${dup.count} (user, item) pair(s) given more than once in the ground truth; the first grade is used.`,
+        file,
+        line: dup.lines[0],
+        count: dup.count,
+        lines: dup.lines,
+      });
+    }
+    if (this.negative.count > 0) {
+      warnings.add({
+        code: 'negative-relevance',
+        message: `${file}: ${this.negative.count} negative relevance grade(s); they count as not relevant (as trec_eval does).`,
+        file,
+        line: this.negative.lines[0],
+        count: this.negative.count,
+        lines: this.negative.lines,
+      });
+    }
+    return { relOffsets, relItems, relGrades, binary, inGroundTruth, relLine };
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Item and user embeddings (`itemEmbeddings`, `userEmbeddings`) for `diversity@K` and
+ * `alignment@K`. Formats, by file name:
+ * - `.json`: an object `{ "<id>": [v0, v1, …], … }`.
+ * - `.csv` / `.tsv`: `id,v0,v1,…`; the first line is a header unless every cell after the first
+ *   is a number.
+ * - `.npy`: a 2-D float32/float64 matrix (see {@link parseNpy}), row r belonging to the r-th id
+ *   of an id list found beside it: `<name>.ids.txt`, `<name>.ids.json`, `<name>.txt` or
+ *   `<name>.json` (first that exists; text = one id a line, JSON = an array of ids).
+ *
+ * Vectors are stored normalised to unit length (cosine similarity is then a dot product). A
+ * vector of zeros or with a non-finite value has no direction: it is treated as missing, with a
+ * warning. Ids that the evaluation never meets are ignored; every vector must have the same length.
+ */
+import { access, readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { fail, type Warnings } from '../../diagnostics';
+import type { Embeddings, IdIndex } from '../../data/rankingData';
+import { delimiterOf, forEachLine, splitDelimited } from './lines';
+import { readNpy } from './npy';
+
+/** Candidate id-list files for a `.npy` path, in the order they are tried. */
+export function npyIdListCandidates(npyPath: string): string[] {
+  const base = npyPath.replace(/\.npy$/i, '');
+  return [`${base}.ids.txt`, `${base}.ids.json`, `${base}.txt`, `${base}.json`];
+}
+
+export interface EmbeddingsRead {
+  emb: Embeddings;
+  /** Id-list file used for a `.npy`, if any. */
+  idFile?: string;
+}
+
+/**
+ * Reads embeddings for the ids of `index` (the index is not extended). `label` and `labelOf`
+ * give the names used in messages (paths as the user wrote them).
+ */
+export async function readEmbeddings(path: string, label: string, index: IdIndex, warnings: Warnings, what: 'item' | 'user'): Promise<EmbeddingsRead> {
+  const ext = extname(path).toLowerCase();
+  let dim = -1;
+  let unit = new Float64Array(0);
+  const present = new Uint8Array(index.size);
+  let zero = 0;
+  let matched = 0;
+  const put = (id: string, vec: ArrayLike<number>, loc: { file: string; line?: number }) => {
+    if (dim < 0) {
+      dim = vec.length;
+      if (dim === 0) fail('bad-value', loc, `expected a non-empty vector for ${what} "${id}", got an empty one.`);
+      unit = new Float64Array(index.size * dim);
+    } else if (vec.length !== dim) fail('bad-value', loc, `expected a vector of length ${dim} (as the first one) for ${what} "${id}", got ${vec.length}.`);
+    const k = index.get(id);
+    if (k < 0) return;
+    matched++;
+    let ss = 0;
+    for (let j = 0; j < dim; j++) ss += vec[j] * vec[j];
+    if (!(ss > 0) || !Number.isFinite(ss)) {
+      zero++;
+      return;
+    }
+    const inv = 1 / Math.sqrt(ss);
+    for (let j = 0; j < dim; j++) unit[k * dim + j] = vec[j] * inv;
+    present[k] = 1;
+  };
+  let idFile: string | undefined;
+  if (ext === '.npy') {
+    const m = await readNpy(path, label);
+    const cands = npyIdListCandidates(path);
+    for (const c of cands) {
+      try {
+        await access(c);
+        idFile = c;
+        break;
+      } catch {
+        /* try the next name */
+      }
+    }
+    if (!idFile)
+      fail('missing-file', { file: label }, `expected an id list beside the .npy (one of ${cands.map((c) => c.slice(c.lastIndexOf('/') + 1)).join(', ')}), got none.`);
+    const ids = await readIdList(idFile);
+    if (ids.length !== m.rows) fail('bad-value', { file: idFile }, `expected ${m.rows} ids (one per row of ${label}), got ${ids.length}.`);
+    for (let r = 0; r < m.rows; r++) put(ids[r], m.data.subarray(r * m.cols, (r + 1) * m.cols), { file: label });
+  } else if (ext === '.json') {
+    let obj: unknown;
+    try {
+      obj = JSON.parse(await readFile(path, 'utf8'));
+    } catch (e) {
+      fail('bad-json', { file: label }, `expected a JSON object {id: [numbers]}, got ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no file' : `invalid JSON (${(e as Error).message})`}.`);
+    }
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) fail('bad-json', { file: label }, 'expected a JSON object {id: [numbers]}, got another value.');
+    for (const [id, v] of Object.entries(obj as Record<string, unknown>)) {
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'number')) fail('bad-value', { file: label, column: id }, `expected an array of numbers for ${what} "${id}", got ${JSON.stringify(v).slice(0, 40)}.`);
+      put(id, v as number[], { file: label });
+    }
+  } else {
+    let delim = ',';
+    let first = true;
+    await forEachLine(
+      path,
+      (line, lineNo) => {
+        if (line.trim() === '') return;
+        if (first) delim = delimiterOf(line);
+        const cells = splitDelimited(line, delim, label, lineNo);
+        const nums = cells.slice(1).map((c) => (c === '' ? NaN : Number(c)));
+        if (first) {
+          first = false;
+          if (nums.some((x) => !Number.isFinite(x))) return; // a header
+        }
+        const bad = nums.findIndex((x) => !Number.isFinite(x));
+        if (bad >= 0) fail('bad-value', { file: label, line: lineNo, column: `v${bad}` }, `expected a finite number, got "${cells[bad + 1]}".`);
+        put(cells[0], nums, { file: label, line: lineNo });
+      },
+      { label },
+    );
+  }
+  if (dim < 0) fail('empty-file', { file: label }, `expected ${what} embeddings, got none.`);
+  if (zero > 0) warnings.note('embedding-zero-vector', `${label}: ${zero} ${what} vector(s) are all zeros or not finite; they are treated as missing.`, { file: label, count: zero });
+  if (matched === 0) warnings.note('embedding-no-match', `${label}: none of the ${what} ids matches an id of the evaluation.`, { file: label });
+  return { emb: { file: label, dim, unit, present }, idFile };
+}
+
+async function readIdList(path: string): Promise<string[]> {
+  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  if (path.toLowerCase().endsWith('.json')) {
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch (e) {
+      return fail('bad-json', { file: path }, `expected a JSON array of ids, got invalid JSON (${(e as Error).message}).`);
+    }
+    if (!Array.isArray(v)) fail('bad-json', { file: path }, 'expected a JSON array of ids, got another value.');
+    return v.map(String);
+  }
+  const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}

@@ -1,0 +1,506 @@
+/**
+ * JSONL ranking runs: one user a line,
+ * `{"user": "u1", "items": ["i3", "i9", …], "relevant": ["i9"] | {"i9": 2, "i4": 1}, "scores": [..]}`.
+ *
+ * - `items` is the ranked list, best first; the list order is the ranking. `scores`, when present,
+ *   must have one finite number per item; a list whose scores increase somewhere gets a warning
+ *   (the order of `items` still wins: the file says what was shown).
+ * - `relevant` is a list (grade 1 each) or an item → grade map (grades ≥ 0; 0 = not relevant;
+ *   negative = not relevant, with a warning). Either every line has it or none does (then the
+ *   ground truth comes from the `relevant` file of the config).
+ * - Ids may be strings or integers (an integer id 7 and a string id "7" are the same item).
+ * - Key aliases: user (`user_id`, `userId`, `uid`, `qid`, `query_id`), items (`recommendations`,
+ *   `recs`, `ranked`, `ranking`, `predictions`), relevant (`ground_truth`, `groundTruth`, `gt`,
+ *   `positives`, `targets`, `test_items`), scores (`score`); `columns.user`, `columns.item`,
+ *   `columns.rel`, `columns.score` name them explicitly.
+ *
+ * Speed: lines are scanned as bytes by a strict parser for exactly this shape, interning ids from
+ * their bytes ({@link ByteInterner}); any line it does not fully understand (escapes, nested
+ * values, literals, odd numbers) is handed to `JSON.parse` and read by the general path, which
+ * also produces every error message. Both paths give the same result for the same line.
+ */
+import { stat } from 'node:fs/promises';
+import { fail, type Progress, type Warnings } from '../../diagnostics';
+import type { ColumnsConfig } from '../../config/types';
+import type { IdIndex } from '../../data/rankingData';
+import { ByteInterner } from './byteInterner';
+import { FloatVec, IntVec, LineTally, ListBuilder, RelBuilder } from './builders';
+import { forEachLineBytes } from './lines';
+
+export interface RankingReadContext {
+  users: IdIndex;
+  items: IdIndex;
+  warnings: Warnings;
+  progress?: Progress;
+  columns?: ColumnsConfig;
+}
+
+export interface RunRead {
+  lists: ListBuilder;
+  /** Inline ground truth (JSONL `relevant`), or null. */
+  rel: RelBuilder | null;
+  rows: number;
+  columns: Record<string, string>;
+}
+
+type Role = 'user' | 'items' | 'relevant' | 'scores';
+
+const ALIASES: Record<Role, string[]> = {
+  user: ['user', 'user_id', 'userid', 'uid', 'qid', 'query_id'],
+  items: ['items', 'recommendations', 'recs', 'ranked', 'ranking', 'predictions'],
+  relevant: ['relevant', 'ground_truth', 'groundtruth', 'gt', 'positives', 'targets', 'test_items'],
+  scores: ['scores', 'score'],
+};
+
+function roleTable(columns: ColumnsConfig | undefined): Map<string, Role> {
+  const m = new Map<string, Role>();
+  const explicit: Partial<Record<Role, string | undefined>> = { user: columns?.user, items: columns?.item, relevant: columns?.rel, scores: columns?.score };
+  for (const role of Object.keys(ALIASES) as Role[]) {
+    const name = explicit[role];
+    if (name) m.set(name, role);
+    else for (const a of ALIASES[role]) if (!m.has(a)) m.set(a, role);
+  }
+  return m;
+}
+
+/** What one line holds, filled by either path. */
+class LineScratch {
+  user: string | null = null;
+  hasItems = false;
+  hasRel = false;
+  hasScores = false;
+  readonly items = new IntVec(256);
+  readonly relItems = new IntVec(64);
+  readonly relGrades = new FloatVec(64);
+  readonly scores = new FloatVec(256);
+  readonly keys: Partial<Record<Role, string>> = {};
+  reset(): void {
+    this.user = null;
+    this.hasItems = this.hasRel = this.hasScores = false;
+    this.items.length = this.relItems.length = this.relGrades.length = this.scores.length = 0;
+  }
+}
+
+export async function readJsonlRun(path: string, label: string, ctx: RankingReadContext): Promise<RunRead> {
+  const roles = roleTable(ctx.columns);
+  const lowerRoles = new Map<string, Role>();
+  for (const [k, r] of roles) lowerRoles.set(k.toLowerCase(), r);
+  const roleOf = (key: string): Role | undefined => roles.get(key) ?? lowerRoles.get(key.toLowerCase());
+  const itemInterner = new ByteInterner(ctx.items);
+  // A JSONL slot takes at least 8 bytes in practice ("i12345", plus the comma); the hint only
+  // sizes the first chunk, so a file of shorter ids just grows in more chunks.
+  const lists = new ListBuilder((await stat(path).then((s) => s.size).catch(() => 0)) / 8);
+  const rel = new RelBuilder();
+  const s = new LineScratch();
+  const fast = new FastLineParser(itemInterner, roleOf, s);
+  let relMode: boolean | null = null;
+  let rows = 0;
+  let fallbacks = 0;
+  const unsorted = new LineTally();
+  const usedKeys: Partial<Record<Role, string>> = {};
+
+  await forEachLineBytes(
+    path,
+    (buf, start, end, lineNo) => {
+      let i = start;
+      while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
+      if (i === end) return;
+      rows++;
+      s.reset();
+      if (!fast.parse(buf, i, end)) {
+        fallbacks++;
+        s.reset();
+        slowLine(buf.toString('utf8', start, end), lineNo, label, roleOf, ctx.items, s);
+      }
+      for (const r of Object.keys(s.keys) as Role[]) usedKeys[r] ??= s.keys[r];
+      if (s.user === null) fail('missing-key', { file: label, line: lineNo }, `expected a "user" key (or ${ALIASES.user.slice(1).join(', ')}), got none.`);
+      if (!s.hasItems) fail('missing-key', { file: label, line: lineNo }, `expected an "items" key with the ranked list (or ${ALIASES.items.slice(1).join(', ')}), got none.`);
+      if (relMode === null) relMode = s.hasRel;
+      else if (relMode !== s.hasRel)
+        fail('missing-key', { file: label, line: lineNo }, relMode ? 'expected a "relevant" key as on the first line, got none.' : 'got a "relevant" key, but the first line had none (give it on every line or on none).');
+      if (s.hasScores) {
+        if (s.scores.length !== s.items.length)
+          fail('bad-value', { file: label, line: lineNo, column: 'scores' }, `expected ${s.items.length} scores (one per item), got ${s.scores.length}.`);
+        const sc = s.scores.data;
+        for (let p = 1; p < s.scores.length; p++)
+          if (sc[p] > sc[p - 1]) {
+            unsorted.add(lineNo);
+            break;
+          }
+      }
+      const user = ctx.users.intern(s.user);
+      if (lists.begin(user, lineNo)) {
+        const it = s.items.data;
+        for (let p = 0; p < s.items.length; p++) lists.item(it[p]);
+        lists.end();
+        if (s.hasRel) {
+          rel.touch(user, lineNo);
+          for (let p = 0; p < s.relItems.length; p++) rel.add(user, s.relItems.data[p], s.relGrades.data[p], lineNo);
+        }
+      }
+    },
+    { progress: ctx.progress, stage: 'reading run', label },
+  );
+  if (rows === 0) fail('empty-file', { file: label }, 'expected at least one JSON line with a user and a ranked list, got an empty file.');
+  if (unsorted.count > 0) {
+    ctx.warnings.add({
+      code: 'scores-not-sorted',
+      message: `${label}: in ${unsorted.count} list(s) the scores increase somewhere along "items"; the order of "items" is used as the ranking.`,
+      file: label,
+      line: unsorted.lines[0],
+      count: unsorted.count,
+      lines: unsorted.lines,
+    });
+  }
+  const columns: Record<string, string> = {};
+  if (usedKeys.user) columns.user = usedKeys.user;
+  if (usedKeys.items) columns.items = usedKeys.items;
+  if (usedKeys.relevant) columns.relevant = usedKeys.relevant;
+  if (usedKeys.scores) columns.scores = usedKeys.scores;
+  return { lists, rel: relMode ? rel : null, rows, columns };
+}
+
+/** The general path: JSON.parse, with an error message for every way a line can be wrong. */
+function slowLine(text: string, lineNo: number, file: string, roleOf: (k: string) => Role | undefined, items: IdIndex, s: LineScratch): void {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(text);
+  } catch (e) {
+    fail('bad-json', { file, line: lineNo }, `expected one JSON object per line, got invalid JSON (${(e as Error).message}).`);
+  }
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) fail('bad-json', { file, line: lineNo }, `expected a JSON object, got ${Array.isArray(obj) ? 'an array' : JSON.stringify(obj)?.slice(0, 40)}.`);
+  for (const [key, v] of Object.entries(obj as Record<string, unknown>)) {
+    const role = roleOf(key);
+    if (!role) continue;
+    s.keys[role] = key;
+    const loc = { file, line: lineNo, column: key };
+    if (role === 'user') {
+      if (typeof v === 'string') s.user = v;
+      else if (typeof v === 'number' && Number.isFinite(v)) s.user = String(v);
+      else fail('bad-value', loc, `expected the user id as a string or number, got ${JSON.stringify(v)}.`);
+    } else if (role === 'items') {
+      if (!Array.isArray(v)) fail('bad-value', loc, `expected the ranked list as an array of item ids, got ${describe(v)}.`);
+      s.hasItems = true;
+      s.items.length = 0;
+      for (let p = 0; p < v.length; p++) s.items.push(items.intern(idOf(v[p], loc, `item ${p + 1}`)));
+    } else if (role === 'relevant') {
+      s.hasRel = true;
+      s.relItems.length = s.relGrades.length = 0;
+      if (Array.isArray(v)) {
+        for (let p = 0; p < v.length; p++) {
+          s.relItems.push(items.intern(idOf(v[p], loc, `relevant item ${p + 1}`)));
+          s.relGrades.push(1);
+        }
+      } else if (v !== null && typeof v === 'object') {
+        for (const [id, g] of Object.entries(v as Record<string, unknown>)) {
+          if (typeof g !== 'number' || !Number.isFinite(g)) fail('bad-value', loc, `expected a finite number as the grade of item "${id}", got ${JSON.stringify(g)}.`);
+          s.relItems.push(items.intern(id));
+          s.relGrades.push(g);
+        }
+      } else fail('bad-value', loc, `expected the relevant items as a list or an item → grade object, got ${describe(v)}.`);
+    } else {
+      if (!Array.isArray(v)) fail('bad-value', loc, `expected an array of numbers, got ${describe(v)}.`);
+      s.hasScores = true;
+      s.scores.length = 0;
+      for (let p = 0; p < v.length; p++) {
+        const x = v[p];
+        if (typeof x !== 'number' || !Number.isFinite(x)) fail('bad-value', loc, `expected a finite number as score ${p + 1}, got ${JSON.stringify(x)}.`);
+        s.scores.push(x);
+      }
+    }
+  }
+}
+
+function idOf(v: unknown, loc: { file: string; line: number; column: string }, what: string): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return fail('bad-value', loc, `expected ${what} to be a string or number id, got ${JSON.stringify(v)}.`);
+}
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return JSON.stringify(v);
+}
+
+// Local copies: an imported binding is read through a getter in the CommonJS build, too slow for
+// the per-byte loop. They equal ByteInterner's constants (were they to differ, ids would still get
+// the right integers: a miss falls back to the shared IdIndex).
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+/**
+ * A strict byte-level parser for the common line shape. `parse` returns false (and the caller
+ * falls back to JSON.parse) on anything beyond: an object whose keys are plain strings, whose
+ * known values are a plain string or integer (user), arrays of plain strings/integers (items,
+ * relevant), an object of plain-string keys to numbers (relevant), arrays of numbers (scores);
+ * unknown keys may hold any JSON value, skipped without interpretation only if simple.
+ */
+class FastLineParser {
+  private buf!: Buffer;
+  private i = 0;
+  private end = 0;
+
+  constructor(
+    private readonly items: ByteInterner,
+    private readonly roleOf: (k: string) => Role | undefined,
+    private readonly s: LineScratch,
+  ) {}
+
+  parse(buf: Buffer, start: number, end: number): boolean {
+    this.buf = buf;
+    this.i = start;
+    this.end = end;
+    if (buf[this.i++] !== 123) return false; // {
+    this.ws();
+    if (buf[this.i] === 125) return false; // {} → general path says what is missing
+    for (;;) {
+      this.ws();
+      const ks = this.plainString();
+      if (ks < 0) return false;
+      const key = buf.toString('latin1', ks, this.i - 1);
+      this.ws();
+      if (buf[this.i++] !== 58) return false; // :
+      this.ws();
+      const role = this.roleOf(key);
+      if (role !== undefined && /[^\x20-\x7e]/.test(key)) return false;
+      let ok: boolean;
+      switch (role) {
+        case 'user':
+          ok = this.userValue();
+          break;
+        case 'items':
+          ok = this.idArray(this.s.items);
+          this.s.hasItems = true;
+          break;
+        case 'relevant':
+          ok = this.relValue();
+          this.s.hasRel = true;
+          break;
+        case 'scores':
+          ok = this.numberArray();
+          this.s.hasScores = true;
+          break;
+        default:
+          ok = this.skipSimple();
+      }
+      if (!ok) return false;
+      if (role) this.s.keys[role] = key;
+      this.ws();
+      const c = buf[this.i++];
+      if (c === 44) continue; // ,
+      if (c !== 125) return false; // }
+      this.ws();
+      return this.i === this.end;
+    }
+  }
+
+  private ws(): void {
+    const b = this.buf;
+    while (this.i < this.end) {
+      const c = b[this.i];
+      if (c === 32 || c === 9 || c === 10 || c === 13) this.i++;
+      else break;
+    }
+  }
+
+  /** At a quote: scans a string without escapes or control bytes; returns its content start, or -1. */
+  private plainString(): number {
+    const b = this.buf;
+    if (b[this.i] !== QUOTE) return -1;
+    const start = ++this.i;
+    const end = this.end;
+    let i = start;
+    while (i < end) {
+      const c = b[i];
+      if (c === QUOTE) {
+        this.i = i + 1;
+        return start;
+      }
+      if (c === BACKSLASH || c < 32) return -1;
+      i++;
+    }
+    return -1;
+  }
+
+  /** A plain integer token (JSON grammar), returns its end or -1. */
+  private integerToken(): number {
+    const b = this.buf;
+    let i = this.i;
+    if (b[i] === 45) i++; // -
+    const d0 = i;
+    while (i < this.end && b[i] >= 48 && b[i] <= 57) i++;
+    if (i === d0 || (b[d0] === 48 && i - d0 > 1)) return -1;
+    const c = b[i];
+    if (c === 46 || c === 101 || c === 69) return -1; // . e E: not a plain integer
+    if (i - d0 > 15) return -1; // beyond exact doubles: String(n) would differ from the bytes
+    return i;
+  }
+
+  private userValue(): boolean {
+    const b = this.buf;
+    if (b[this.i] === QUOTE) {
+      const st = this.plainString();
+      if (st < 0) return false;
+      this.s.user = b.toString('utf8', st, this.i - 1);
+      return true;
+    }
+    const st = this.i;
+    const e = this.integerToken();
+    if (e < 0) return false;
+    this.s.user = String(Number(b.toString('latin1', st, e)));
+    this.i = e;
+    return true;
+  }
+
+  private id(): number {
+    const b = this.buf;
+    if (b[this.i] === QUOTE) {
+      const st = this.plainString();
+      if (st < 0) return -1;
+      return this.items.intern(b, st, this.i - 1);
+    }
+    const st = this.i;
+    const e = this.integerToken();
+    if (e < 0) return -1;
+    // "-0" is the number 0, whose id is "0": leave it to the general path.
+    if (b[st] === 45 && e - st === 2 && b[st + 1] === 48) return -1;
+    this.i = e;
+    return this.items.intern(b, st, e);
+  }
+
+  private idArray(out: IntVec): boolean {
+    const b = this.buf;
+    const end = this.end;
+    const interner = this.items;
+    out.length = 0;
+    if (b[this.i++] !== 91) return false; // [
+    this.ws();
+    if (b[this.i] === 93) {
+      this.i++;
+      return true;
+    }
+    let i = this.i;
+    for (;;) {
+      while (i < end && (b[i] === 32 || b[i] === 9)) i++;
+      if (i < end && b[i] === QUOTE) {
+        // One pass finds the closing quote and hashes the id's bytes.
+        const st = ++i;
+        let h = FNV_OFFSET;
+        for (;;) {
+          if (i >= end) return false;
+          const c = b[i];
+          if (c === QUOTE) break;
+          if (c === BACKSLASH || c < 32) return false;
+          h = Math.imul(h ^ c, FNV_PRIME);
+          i++;
+        }
+        out.push(interner.internHashed(b, st, i, h));
+        i++;
+      } else {
+        this.i = i;
+        const k = this.id();
+        if (k < 0) return false;
+        out.push(k);
+        i = this.i;
+      }
+      while (i < end && (b[i] === 32 || b[i] === 9)) i++;
+      if (i >= end) return false;
+      const c = b[i++];
+      if (c === 44) continue;
+      this.i = i;
+      return c === 93;
+    }
+  }
+
+  private relValue(): boolean {
+    const b = this.buf;
+    const s = this.s;
+    s.relItems.length = s.relGrades.length = 0;
+    if (b[this.i] === 91) {
+      if (!this.idArray(s.relItems)) return false;
+      for (let p = 0; p < s.relItems.length; p++) s.relGrades.push(1);
+      return true;
+    }
+    if (b[this.i++] !== 123) return false;
+    this.ws();
+    if (b[this.i] === 125) {
+      this.i++;
+      return true;
+    }
+    for (;;) {
+      this.ws();
+      const st = this.plainString();
+      if (st < 0) return false;
+      const k = this.items.intern(b, st, this.i - 1);
+      this.ws();
+      if (b[this.i++] !== 58) return false;
+      this.ws();
+      const g = this.number();
+      if (Number.isNaN(g)) return false;
+      s.relItems.push(k);
+      s.relGrades.push(g);
+      this.ws();
+      const c = b[this.i++];
+      if (c === 44) continue;
+      return c === 125;
+    }
+  }
+
+  /** A JSON number token; NaN when the bytes are not one (the general path will say why). */
+  private number(): number {
+    const b = this.buf;
+    const st = this.i;
+    let i = st;
+    if (b[i] === 45) i++;
+    const d0 = i;
+    while (i < this.end && b[i] >= 48 && b[i] <= 57) i++;
+    if (i === d0 || (b[d0] === 48 && i - d0 > 1)) return NaN;
+    if (b[i] === 46) {
+      const f0 = ++i;
+      while (i < this.end && b[i] >= 48 && b[i] <= 57) i++;
+      if (i === f0) return NaN;
+    }
+    if (b[i] === 101 || b[i] === 69) {
+      i++;
+      if (b[i] === 43 || b[i] === 45) i++;
+      const e0 = i;
+      while (i < this.end && b[i] >= 48 && b[i] <= 57) i++;
+      if (i === e0) return NaN;
+    }
+    this.i = i;
+    const v = Number(b.toString('latin1', st, i));
+    return Number.isFinite(v) ? v : NaN;
+  }
+
+  private numberArray(): boolean {
+    const b = this.buf;
+    const out = this.s.scores;
+    out.length = 0;
+    if (b[this.i++] !== 91) return false;
+    this.ws();
+    if (b[this.i] === 93) {
+      this.i++;
+      return true;
+    }
+    for (;;) {
+      this.ws();
+      const v = this.number();
+      if (Number.isNaN(v)) return false;
+      out.push(v);
+      this.ws();
+      const c = b[this.i++];
+      if (c === 44) continue;
+      return c === 93;
+    }
+  }
+
+  /** Skips a plain string or number value of an unknown key; anything else → general path. */
+  private skipSimple(): boolean {
+    if (this.buf[this.i] === QUOTE) return this.plainString() >= 0;
+    return !Number.isNaN(this.number());
+  }
+}

@@ -1,0 +1,274 @@
+/**
+ * Reads every input of a ranking evaluation into a {@link RankingData}: the run (JSONL, long
+ * CSV/TSV, or TREC run, detected by name and shape), the ground truth (inline JSONL `relevant`, or
+ * the `relevant` file: qrels or CSV `user,item[,rel]`), the optional `train` interactions
+ * (CSV `user,item`) and embeddings. Config paths are relative to the config file's folder.
+ */
+import { basename } from 'node:path';
+import { fail, type Progress, type Warnings } from '../../diagnostics';
+import type { ResolvedConfig } from '../../config/types';
+import { resolveConfigPath } from '../../config/load';
+import { IdIndex, type RankingData, type TrainData } from '../../data/rankingData';
+import { IntVec, FloatVec, RelBuilder } from './builders';
+import { readEmbeddings } from './embeddings';
+import { ITEM_ALIASES, USER_ALIASES, readIdTable } from './idTable';
+import { readJsonlRun, type RankingReadContext, type RunRead } from './jsonl';
+import { groupAndOrder, readQrels, readTrecRun, sniffRankingFormat } from './trec';
+
+export interface LoadRankingInput {
+  /** Main input path (absolute or relative to the working directory). */
+  path: string;
+  /** Folder that config paths are relative to. */
+  baseDir: string;
+  /** Workspace root config paths must stay inside (default `baseDir`). */
+  root?: string;
+  config: ResolvedConfig;
+  warnings: Warnings;
+  progress?: Progress;
+}
+
+const RANK_ALIASES = ['rank', 'position', 'pos'];
+const SCORE_ALIASES = ['score', 'prediction', 'pred', 'rating', 'sim'];
+const REL_ALIASES = ['rel', 'relevance', 'grade', 'label', 'rating', 'score'];
+
+export async function loadRanking(input: LoadRankingInput): Promise<RankingData> {
+  const { config, warnings, progress } = input;
+  const label = input.path;
+  const users = new IdIndex();
+  const items = new IdIndex();
+  const ctx: RankingReadContext = { users, items, warnings, progress, columns: config.columns };
+  const cfgPath = (key: 'relevant' | 'train' | 'itemEmbeddings' | 'userEmbeddings', value: string) =>
+    resolveConfigPath(value, input.baseDir, { key, configFile: config.configFile, root: input.root });
+  const extraFiles: { role: string; path: string }[] = [];
+
+  const format = await sniffRankingFormat(input.path, label);
+  let run: RunRead;
+  let outFormat: RankingData['format'];
+  if (format === 'jsonl') {
+    run = await readJsonlRun(input.path, label, ctx);
+    outFormat = 'jsonl';
+  } else if (format === 'trec-run') {
+    run = await readTrecRun(input.path, label, ctx);
+    outFormat = 'trec';
+  } else if (format === 'qrels') {
+    return fail(
+      'wrong-file',
+      { file: label, line: 1 },
+      'expected a run (ranked lists), got a TREC qrels file ("qid iter docno rel"). Evaluate the run file and name this file in `relevant` of eval-lens.json.',
+    );
+  } else {
+    run = await readLongRun(input.path, label, ctx, config);
+    outFormat = format;
+  }
+
+  let rel: RelBuilder;
+  let relevantFile: string | null = null;
+  let relRows = 0;
+  const columns: Record<string, string | string[]> = { ...run.columns };
+  if (config.relevant) {
+    const abs = cfgPath('relevant', config.relevant);
+    relevantFile = config.relevant;
+    extraFiles.push({ role: 'relevant', path: abs });
+    if (run.rel) warnings.note('relevant-inline-ignored', `${label}: the lines carry "relevant" items, but \`relevant\` names ${config.relevant}; the file is used.`, { file: label });
+    const gtFormat = await sniffRankingFormat(abs, config.relevant);
+    if (gtFormat === 'qrels') {
+      const q = await readQrels(abs, config.relevant, ctx);
+      rel = q.rel;
+      relRows = q.rows;
+      columns.relevant = `${config.relevant} (qrels)`;
+    } else if (gtFormat === 'csv' || gtFormat === 'tsv') {
+      rel = new RelBuilder();
+      const r = rel;
+      const t = await readIdTable(
+        abs,
+        config.relevant,
+        {
+          what: 'ground truth',
+          user: { role: 'user', aliases: USER_ALIASES, explicit: config.columns?.user },
+          item: { role: 'item', aliases: ITEM_ALIASES, explicit: config.columns?.item },
+          values: [{ role: 'rel', aliases: REL_ALIASES, explicit: config.columns?.rel }],
+          invalidRows: config.invalidRows,
+        },
+        ctx,
+        (u, it, g, line) => r.add(u, it, g, line),
+      );
+      relRows = t.rows;
+      columns.relevant = `${config.relevant} (${[t.columns.user, t.columns.item, t.columns.rel].filter(Boolean).join(', ')})`;
+    } else {
+      return fail('wrong-file', { file: config.relevant, line: 1 }, 'expected the ground truth as TREC qrels ("qid iter docno rel") or CSV "user,item[,rel]", got a JSONL file.');
+    }
+    if (relRows === 0) warnings.note('empty-ground-truth', `${config.relevant}: the ground-truth file has no rows; every user is skipped.`, { file: config.relevant });
+  } else if (run.rel) {
+    rel = run.rel;
+  } else {
+    return fail(
+      'missing-ground-truth',
+      { file: label },
+      'expected the relevant items: a "relevant" key on every JSONL line, or a ground-truth file (qrels or CSV user,item[,rel]) named by `relevant` in eval-lens.json; got neither.',
+    );
+  }
+
+  let train: TrainData | null = null;
+  if (config.train) {
+    const abs = cfgPath('train', config.train);
+    extraFiles.push({ role: 'train', path: abs });
+    train = await readTrain(abs, config.train, ctx, config);
+    columns.train = config.train;
+  }
+
+  const nUsers = users.size;
+  const nItems = items.size;
+  const { lists, lines } = run.lists.finish(nItems, label, warnings);
+  const gt = rel.finish(nUsers, nItems, relevantFile ?? label, warnings);
+  if (train) finishTrain(train, nUsers, nItems);
+
+  let itemEmbeddings = null;
+  let userEmbeddings = null;
+  if (config.itemEmbeddings) {
+    const abs = cfgPath('itemEmbeddings', config.itemEmbeddings);
+    const r = await readEmbeddings(abs, config.itemEmbeddings, items, warnings, 'item');
+    itemEmbeddings = r.emb;
+    extraFiles.push({ role: 'itemEmbeddings', path: abs });
+    if (r.idFile) extraFiles.push({ role: 'itemEmbeddingIds', path: r.idFile });
+    columns.itemEmbeddings = `${config.itemEmbeddings}${r.idFile ? ` (ids: ${basename(r.idFile)})` : ''}`;
+  }
+  if (config.userEmbeddings) {
+    const abs = cfgPath('userEmbeddings', config.userEmbeddings);
+    const r = await readEmbeddings(abs, config.userEmbeddings, users, warnings, 'user');
+    userEmbeddings = r.emb;
+    extraFiles.push({ role: 'userEmbeddings', path: abs });
+    if (r.idFile) extraFiles.push({ role: 'userEmbeddingIds', path: r.idFile });
+    columns.userEmbeddings = `${config.userEmbeddings}${r.idFile ? ` (ids: ${basename(r.idFile)})` : ''}`;
+  }
+
+  return {
+    file: label,
+    format: outFormat,
+    relevantFile,
+    users,
+    items,
+    lists,
+    listLines: lines,
+    relOffsets: gt.relOffsets,
+    relItems: gt.relItems,
+    relGrades: gt.relGrades,
+    binary: gt.binary,
+    inGroundTruth: gt.inGroundTruth,
+    relLine: gt.relLine,
+    train,
+    itemEmbeddings,
+    userEmbeddings,
+    columns,
+    rows: run.rows,
+    extraFiles,
+  };
+}
+
+/** Long CSV/TSV run `user,item,rank|score`: rank ascending, else score descending; file order on ties. */
+async function readLongRun(path: string, label: string, ctx: RankingReadContext, config: ResolvedConfig): Promise<RunRead> {
+  const u = new IntVec(1 << 16);
+  const it = new IntVec(1 << 16);
+  const v = new FloatVec(1 << 16);
+  const ln = new IntVec(1 << 16);
+  const t = await readIdTable(
+    path,
+    label,
+    {
+      what: 'run',
+      user: { role: 'user', aliases: USER_ALIASES, explicit: config.columns?.user },
+      item: { role: 'item', aliases: ITEM_ALIASES, explicit: config.columns?.item },
+      values: [
+        { role: 'rank', aliases: RANK_ALIASES, explicit: config.columns?.rank },
+        { role: 'score', aliases: SCORE_ALIASES, explicit: config.columns?.score },
+      ],
+      valueRequired: true,
+      invalidRows: config.invalidRows,
+    },
+    ctx,
+    (user, item, value, line) => {
+      u.push(user);
+      it.push(item);
+      v.push(value);
+      ln.push(line);
+    },
+  );
+  if (t.rows === 0) fail('empty-file', { file: label }, 'expected rows "user,item,rank|score" after the header, got none.');
+  const lists = groupAndOrder(u.toArray(), it.toArray(), v.toArray(), ln.toArray(), ctx, t.valueRole === 'rank' ? 'rank' : 'score');
+  return { lists, rel: null, rows: t.rows, columns: t.columns };
+}
+
+/** Pending train pairs, turned into {@link TrainData} by {@link finishTrain} once the indexes are complete. */
+interface PendingTrain extends TrainData {
+  pairUsers?: Int32Array;
+  pairItems?: Int32Array;
+}
+
+async function readTrain(abs: string, label: string, ctx: RankingReadContext, config: ResolvedConfig): Promise<TrainData> {
+  const u = new IntVec(1 << 16);
+  const it = new IntVec(1 << 16);
+  const t = await readIdTable(
+    abs,
+    label,
+    {
+      what: 'train',
+      user: { role: 'user', aliases: USER_ALIASES, explicit: config.columns?.user },
+      item: { role: 'item', aliases: ITEM_ALIASES, explicit: config.columns?.item },
+      invalidRows: config.invalidRows,
+    },
+    ctx,
+    (user, item) => {
+      u.push(user);
+      it.push(item);
+    },
+  );
+  const pending: PendingTrain = {
+    file: label,
+    rows: t.rows,
+    itemCounts: new Int32Array(0),
+    total: t.rows,
+    seenOffsets: new Int32Array(0),
+    seenItems: new Int32Array(0),
+    userCounts: new Int32Array(0),
+    pairUsers: u.toArray(),
+    pairItems: it.toArray(),
+  };
+  return pending;
+}
+
+/** Counts per item and per user (rows), and the distinct seen items per user (CSR). */
+function finishTrain(train: TrainData, nUsers: number, nItems: number): void {
+  const p = train as PendingTrain;
+  const pu = p.pairUsers!;
+  const pi = p.pairItems!;
+  const n = pu.length;
+  const itemCounts = new Int32Array(nItems);
+  const userCounts = new Int32Array(nUsers);
+  for (let i = 0; i < n; i++) {
+    itemCounts[pi[i]]++;
+    userCounts[pu[i]]++;
+  }
+  const offsets = new Int32Array(nUsers + 1);
+  for (let u = 0; u < nUsers; u++) offsets[u + 1] = offsets[u] + userCounts[u];
+  const fill = offsets.slice(0, nUsers);
+  const flat = new Int32Array(n);
+  for (let i = 0; i < n; i++) flat[fill[pu[i]]++] = pi[i];
+  const stamp = new Int32Array(nItems).fill(-1);
+  const seenOffsets = new Int32Array(nUsers + 1);
+  let w = 0;
+  for (let u = 0; u < nUsers; u++) {
+    seenOffsets[u] = w;
+    for (let q = offsets[u]; q < offsets[u + 1]; q++) {
+      const it = flat[q];
+      if (stamp[it] === u) continue;
+      stamp[it] = u;
+      flat[w++] = it;
+    }
+  }
+  seenOffsets[nUsers] = w;
+  train.itemCounts = itemCounts;
+  train.userCounts = userCounts;
+  train.seenOffsets = seenOffsets;
+  train.seenItems = flat.slice(0, w);
+  delete p.pairUsers;
+  delete p.pairItems;
+}

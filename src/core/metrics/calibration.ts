@@ -1,0 +1,149 @@
+/**
+ * Calibration of the top-label confidence (METRICS.md section 2): `ece`, `mce`, `ece_adaptive` and
+ * the reliability-diagram bins. The confidence is the score used for selection, sorted once in a
+ * {@link SortedRows} (descending); a row is correct when `wrong` is 0.
+ *
+ * Weighted form (sample weight × bootstrap multiplicity = mass): a bin's accuracy and confidence
+ * are mass-weighted means and its share is its mass over the total mass, so
+ * `ECE = Σ_b |Σ_{i∈b} m_i (1[correct_i] − conf_i)| / Σ_i m_i`. With unit masses this is
+ * `Σ_b |B_b|/n · |acc(B_b) − conf(B_b)|`.
+ */
+import type { ReliabilityBin } from '../results/types';
+import type { SortedRows } from './sortedRows';
+
+/**
+ * Equal-width bin of a confidence: bin b holds (b/B, (b+1)/B], so a value exactly on an edge k/B
+ * goes to the LOWER bin (as seed 002's `conf > lo & conf <= hi`). Edges are k/B in float64.
+ * Returns -1 for a confidence ≤ 0 (in no bin); a confidence above 1 goes to the last bin.
+ *
+ * @example B = 15: 0.4 (= 6/15) → bin 5, i.e. (5/15, 6/15]; 0.41 → bin 6; 1 → bin 14; 0 → -1.
+ */
+export function eceBinIndex(conf: number, B: number): number {
+  if (!(conf > 0)) return -1;
+  if (conf >= 1) return B - 1;
+  let b = Math.ceil(conf * B) - 1;
+  if (b < 0) b = 0;
+  if (b > B - 1) b = B - 1;
+  while (b > 0 && conf <= b / B) b--;
+  while (b < B - 1 && conf > (b + 1) / B) b++;
+  return b;
+}
+
+/** Bin index per sorted position (see {@link eceBinIndex}). */
+export function binIndices(rows: SortedRows, B: number): Int16Array | Int32Array {
+  const out = B < 32768 ? new Int16Array(rows.n) : new Int32Array(rows.n);
+  for (let p = 0; p < rows.n; p++) out[p] = eceBinIndex(rows.score[p], B);
+  return out;
+}
+
+export interface CalibrationValues {
+  ece: number;
+  /** Max |acc − conf| over non-empty bins; NaN when every bin is empty. */
+  mce: number;
+  eceAdaptive: number;
+}
+
+/**
+ * `ece`, `mce`, `ece_adaptive` over `rows` with `B` bins. O(n). Pass `bins` (from
+ * {@link binIndices}) to avoid recomputing them per bootstrap resample. NaN when the total mass is 0.
+ *
+ * `ece_adaptive`: the rows in a stable ascending sort by confidence (ties in row order) are cut into
+ * B contiguous chunks of N div B items, the first N mod B chunks one larger (N = items); a row with
+ * multiplicity c is c consecutive items and may straddle two chunks. Empty chunks (N < B) are skipped.
+ *
+ * @example conf [0.9, 0.9, 0.6, 0.2], correct [1, 0, 1, 0], B = 2: bins (0, .5] = {0.2}, (.5, 1] = the
+ *   rest: ece = (|0 − 0.2| + |2 − 2.4|)/4 = 0.15, mce = max(0.2, |2/3 − 0.8|) = 0.2; adaptive
+ *   chunks {0.2, 0.6}, {0.9, 0.9}: (|1 − 0.8| + |1 − 1.8|)/4 = 0.25.
+ */
+export function calibrationValues(rows: SortedRows, B: number, mult: Float64Array | null = null, bins: ArrayLike<number> | null = null): CalibrationValues {
+  if (!Number.isInteger(B) || B < 1) throw new RangeError(`Expected \`eceBins\` to be a positive integer, but got ${B}.`);
+  const n = rows.n;
+  const w = rows.weight;
+  const conf = rows.score;
+  const wrong = rows.wrong;
+  const diff = new Float64Array(B);
+  const mass = new Float64Array(B);
+  let W = 0;
+  let N = 0;
+  for (let p = 0; p < n; p++) {
+    const c = mult ? mult[p] : 1;
+    if (c === 0) continue;
+    const m = (w ? w[p] : 1) * c;
+    W += m;
+    N += c;
+    const b = bins ? bins[p] : eceBinIndex(conf[p], B);
+    if (b < 0) continue;
+    mass[b] += m;
+    diff[b] += m * ((wrong[p] ? 0 : 1) - conf[p]);
+  }
+  if (!(W > 0)) return { ece: NaN, mce: NaN, eceAdaptive: NaN };
+  let ece = 0;
+  let mce = NaN;
+  for (let b = 0; b < B; b++) {
+    ece += Math.abs(diff[b]);
+    if (mass[b] > 0) {
+      const gap = Math.abs(diff[b]) / mass[b];
+      if (!(gap <= mce)) mce = gap;
+    }
+  }
+  return { ece: ece / W, mce, eceAdaptive: adaptiveEce(rows, B, N, W, mult) };
+}
+
+function adaptiveEce(rows: SortedRows, B: number, N: number, W: number, mult: Float64Array | null): number {
+  const bs = rows.blockStart;
+  const w = rows.weight;
+  const base = Math.floor(N / B);
+  const extra = N - base * B;
+  let chunk = 0;
+  let cap = base + (extra > 0 ? 1 : 0);
+  let acc = 0;
+  let total = 0;
+  // ascending stable order: blocks from the last (lowest score) to the first, rows in order inside
+  for (let b = bs.length - 2; b >= 0; b--) {
+    for (let p = bs[b]; p < bs[b + 1]; p++) {
+      let c = mult ? mult[p] : 1;
+      const unit = (w ? w[p] : 1) * ((rows.wrong[p] ? 0 : 1) - rows.score[p]);
+      while (c > 0) {
+        while (cap === 0) {
+          total += Math.abs(acc);
+          acc = 0;
+          chunk++;
+          cap = base + (chunk < extra ? 1 : 0);
+        }
+        const take = c < cap ? c : cap;
+        acc += unit * take;
+        cap -= take;
+        c -= take;
+      }
+    }
+  }
+  total += Math.abs(acc);
+  return total / W;
+}
+
+/**
+ * The reliability-diagram bins: for each of the B equal-width bins, its edges, row count,
+ * (weighted) accuracy and mean confidence — null for an empty bin.
+ */
+export function reliabilityBins(rows: SortedRows, B: number): ReliabilityBin[] {
+  const count = new Float64Array(B);
+  const mass = new Float64Array(B);
+  const corr = new Float64Array(B);
+  const cs = new Float64Array(B);
+  const w = rows.weight;
+  for (let p = 0; p < rows.n; p++) {
+    const b = eceBinIndex(rows.score[p], B);
+    if (b < 0) continue;
+    const m = w ? w[p] : 1;
+    count[b]++;
+    mass[b] += m;
+    if (!rows.wrong[p]) corr[b] += m;
+    cs[b] += m * rows.score[p];
+  }
+  const out: ReliabilityBin[] = [];
+  for (let b = 0; b < B; b++) {
+    const has = mass[b] > 0;
+    out.push({ lo: b / B, hi: (b + 1) / B, count: count[b], accuracy: has ? corr[b] / mass[b] : null, confidence: has ? cs[b] / mass[b] : null });
+  }
+  return out;
+}

@@ -1,0 +1,294 @@
+/**
+ * Classification metrics of METRICS.md section 1: accuracy, per-class accuracy, balanced accuracy,
+ * macro F1, top-k accuracy, NLL, Brier, confusion matrix, per-class precision/recall/F1.
+ *
+ * Two steps, so that the bootstrap (src/core/stats/bootstrap.ts) never touches the n×C probability
+ * matrix again:
+ *  1. {@link prepareClassification} — one pass over the data: per-row correctness, NLL term, Brier
+ *     term and the true class's rank among the scores. O(n·C).
+ *  2. {@link aggregateClassification} — from those per-row vectors and optional multiplicities
+ *     `counts` (a bootstrap resample), every scalar metric. O(n + C). The row weight used is
+ *     `w_i × counts_i` (w_i from the `weight` column, 1 when absent).
+ *
+ * Every weighted formula reduces to the unweighted one when all weights are 1.
+ */
+import type { ClassificationData } from '../data/classificationData';
+import { EvalLensError } from '../diagnostics';
+
+/** Probabilities below this are raised to it before the log in `nll` (METRICS.md section 1). */
+export const NLL_FLOOR = 1e-15;
+
+export interface ClassificationOptions {
+  /** The k of each `top<k>_accuracy` key (positive integers). Default none. */
+  topK?: readonly number[];
+}
+
+/** Per-row quantities computed once from the full data (step 1). */
+export interface PreparedClassification {
+  n: number;
+  /** Number of classes C. */
+  C: number;
+  classes: string[];
+  labels: Int32Array;
+  preds: Int32Array;
+  /** Base sample weights w_i (the `weight` column), null = all 1. */
+  weights: Float64Array | null;
+  /** 1 when ŷ_i = y_i. */
+  correct: Uint8Array;
+  /** `−ln max(p_{i,y_i}, 1e-15)`, or null without probabilities. */
+  nllTerm: Float64Array | null;
+  /** `Σ_c (p_ic − 1[y_i=c])²`, or null without probabilities. */
+  brierTerm: Float64Array | null;
+  /** 1 + #classes whose score is strictly higher than the true class's, or null without probabilities. */
+  trueRank: Int32Array | null;
+  /** The validated, de-duplicated top-k list (ascending). */
+  topK: number[];
+}
+
+/** Per-class weighted sums (the input of every aggregate: classification, long tail, evolving). */
+export interface ClassStats {
+  /** Σ w over rows with y = c (the weighted support). */
+  support: Float64Array;
+  /** Σ w over rows with y = c and ŷ = c (true positives). */
+  correct: Float64Array;
+  /** Σ w over rows with ŷ = c. */
+  predicted: Float64Array;
+  /** 1 when class c occurs as a true or predicted label in a row with multiplicity > 0 (whatever its weight). */
+  present: Uint8Array;
+  /** Σ w over all rows. */
+  total: number;
+}
+
+/** Scalar values keyed by METRICS.md section-6 keys, plus the per-class sums they came from. */
+export interface ClassificationAggregate {
+  values: Record<string, number | null>;
+  stats: ClassStats;
+}
+
+function checkTopK(topK: readonly number[]): number[] {
+  for (const k of topK) {
+    if (!Number.isInteger(k) || k < 1) {
+      throw new EvalLensError('invalid-config', `Expected every \`topK\` entry to be a positive integer, but got ${k}.`);
+    }
+  }
+  return [...new Set(topK)].sort((a, b) => a - b);
+}
+
+/**
+ * Step 1: per-row quantities from the full data (one pass over the probability matrix).
+ *
+ * The true class's rank is `1 + #{c : p_ic > p_{i,y_i}}` — ties count in the model's favour and do
+ * not depend on class order (METRICS.md section 1). scikit-learn's `top_k_accuracy_score` breaks
+ * ties by class index instead, so the two agree whenever scores are distinct.
+ */
+export function prepareClassification(data: ClassificationData, opts: ClassificationOptions = {}): PreparedClassification {
+  const { n, labels, preds, probs } = data;
+  const C = data.classes.length;
+  const topK = checkTopK(opts.topK ?? []);
+  const correct = new Uint8Array(n);
+  for (let i = 0; i < n; i++) correct[i] = labels[i] === preds[i] ? 1 : 0;
+  let nllTerm: Float64Array | null = null;
+  let brierTerm: Float64Array | null = null;
+  let trueRank: Int32Array | null = null;
+  if (probs) {
+    nllTerm = new Float64Array(n);
+    brierTerm = new Float64Array(n);
+    trueRank = new Int32Array(n);
+    for (let i = 0, off = 0; i < n; i++, off += C) {
+      const y = labels[i];
+      const py = probs[off + y];
+      let higher = 0;
+      let sq = 0;
+      for (let c = 0; c < C; c++) {
+        const p = probs[off + c];
+        if (p > py) higher++;
+        sq += p * p;
+      }
+      // Σ_c (p_c − 1[c=y])² = Σ p_c² − 2 p_y + 1
+      brierTerm[i] = sq - 2 * py + 1;
+      trueRank[i] = higher + 1;
+      nllTerm[i] = -Math.log(Math.max(py, NLL_FLOOR));
+    }
+  }
+  return { n, C, classes: data.classes, labels, preds, weights: data.weights, correct, nllTerm, brierTerm, trueRank, topK };
+}
+
+/** Row weight `w_i × counts_i` (either factor may be absent = 1). */
+export function rowWeight(weights: Float64Array | null, counts: ArrayLike<number> | null | undefined, i: number): number {
+  const w = weights ? weights[i] : 1;
+  return counts ? w * counts[i] : w;
+}
+
+/** Per-class weighted sums under multiplicities `counts` (null = every row once). O(n + C). */
+export function computeClassStats(prep: PreparedClassification, counts?: ArrayLike<number> | null): ClassStats {
+  const { n, C, labels, preds, correct, weights } = prep;
+  const support = new Float64Array(C);
+  const correctW = new Float64Array(C);
+  const predicted = new Float64Array(C);
+  const present = new Uint8Array(C);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    if (counts && counts[i] === 0) continue;
+    const w = rowWeight(weights, counts, i);
+    const y = labels[i];
+    const p = preds[i];
+    support[y] += w;
+    predicted[p] += w;
+    if (correct[i]) correctW[y] += w;
+    present[y] = 1;
+    present[p] = 1;
+    total += w;
+  }
+  return { support, correct: correctW, predicted, present, total };
+}
+
+/** acc_c = correct_c / support_c; null for a class with no (weighted) test rows. */
+export function perClassAccuracy(stats: ClassStats): (number | null)[] {
+  return Array.from(stats.support, (s, c) => (s > 0 ? stats.correct[c] / s : null));
+}
+
+/** Mean of acc_c over classes with test rows; null when no class has any. */
+export function balancedAccuracy(stats: ClassStats): number | null {
+  let sum = 0;
+  let m = 0;
+  for (let c = 0; c < stats.support.length; c++) {
+    if (stats.support[c] > 0) {
+      sum += stats.correct[c] / stats.support[c];
+      m++;
+    }
+  }
+  return m > 0 ? sum / m : null;
+}
+
+/**
+ * Macro F1 as scikit-learn's `f1_score(average='macro')`: over the labels occurring as a true or
+ * predicted label, F1_c = 2·TP_c / (support_c + predicted_c), 0 where that is 0/0.
+ * A label that occurs only in zero-weight rows still counts (F1 = 0), as in scikit-learn.
+ */
+export function macroF1(stats: ClassStats): number | null {
+  let sum = 0;
+  let m = 0;
+  for (let c = 0; c < stats.support.length; c++) {
+    if (!stats.present[c]) continue;
+    const den = stats.support[c] + stats.predicted[c];
+    sum += den > 0 ? (2 * stats.correct[c]) / den : 0;
+    m++;
+  }
+  return m > 0 ? sum / m : null;
+}
+
+/**
+ * Step 2: every scalar classification metric from the prepared rows and multiplicities `counts`
+ * (null = each row once). Row weight `w_i × counts_i`. O(n + C); never reads the probability matrix.
+ *
+ * Keys: `accuracy`, `balanced_accuracy`, `macro_f1`, and with probabilities `top<k>_accuracy`,
+ * `nll`, `brier`. A value whose denominator is 0 (no rows, or all weights 0) is null.
+ *
+ * @example 3 rows, labels [0,1,1], preds [0,0,1]: accuracy = 2/3, balanced_accuracy = (1 + 1/2)/2 = 0.75,
+ * macro_f1 = (2·1/(1+2) + 2·1/(2+1))/2 = 2/3.
+ */
+export function aggregateClassification(prep: PreparedClassification, counts?: ArrayLike<number> | null): ClassificationAggregate {
+  const { n, C, weights, labels, preds, correct } = prep;
+  const support = new Float64Array(C);
+  const correctW = new Float64Array(C);
+  const predicted = new Float64Array(C);
+  const present = new Uint8Array(C);
+  const scored = prep.trueRank !== null && prep.nllTerm !== null && prep.brierTerm !== null;
+  const rankHist = new Float64Array(C + 1);
+  const trueRank = prep.trueRank ?? new Int32Array(0);
+  const nllTerm = prep.nllTerm ?? new Float64Array(0);
+  const brierTerm = prep.brierTerm ?? new Float64Array(0);
+  let total = 0;
+  let nll = 0;
+  let brier = 0;
+  // One fused pass (the bootstrap calls this once per resample).
+  for (let i = 0; i < n; i++) {
+    let w: number;
+    if (counts) {
+      const m = counts[i];
+      if (m === 0) continue;
+      w = weights ? weights[i] * m : m;
+    } else w = weights ? weights[i] : 1;
+    const y = labels[i];
+    const p = preds[i];
+    support[y] += w;
+    predicted[p] += w;
+    if (correct[i]) correctW[y] += w;
+    present[y] = 1;
+    present[p] = 1;
+    total += w;
+    if (scored) {
+      rankHist[trueRank[i]] += w;
+      nll += w * nllTerm[i];
+      brier += w * brierTerm[i];
+    }
+  }
+  const stats: ClassStats = { support, correct: correctW, predicted, present, total };
+  const values: Record<string, number | null> = {};
+  let correctTotal = 0;
+  for (let c = 0; c < C; c++) correctTotal += correctW[c];
+  values.accuracy = total > 0 ? correctTotal / total : null;
+  values.balanced_accuracy = balancedAccuracy(stats);
+  values.macro_f1 = macroF1(stats);
+  if (scored) {
+    for (const k of prep.topK) {
+      let hit = 0;
+      for (let r = 1; r <= Math.min(k, C); r++) hit += rankHist[r];
+      values[`top${k}_accuracy`] = total > 0 ? hit / total : null;
+    }
+    values.nll = total > 0 ? nll / total : null;
+    values.brier = total > 0 ? brier / total : null;
+  }
+  return { values, stats };
+}
+
+/** Weighted confusion matrix, rows = true class, columns = predicted class (class order). */
+export function confusionMatrix(prep: PreparedClassification, counts?: ArrayLike<number> | null): number[][] {
+  const { n, C, labels, preds, weights } = prep;
+  const flat = new Float64Array(C * C);
+  for (let i = 0; i < n; i++) {
+    if (counts && counts[i] === 0) continue;
+    flat[labels[i] * C + preds[i]] += rowWeight(weights, counts, i);
+  }
+  const out: number[][] = [];
+  for (let r = 0; r < C; r++) out.push(Array.from(flat.subarray(r * C, (r + 1) * C)));
+  return out;
+}
+
+/** Per-class precision / recall / F1 / accuracy; null where the ratio is 0/0. */
+export interface PerClassScores {
+  support: number;
+  accuracy: number | null;
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+}
+
+/**
+ * Per-class scores from the class sums. precision_c = TP/predicted_c, recall_c = acc_c = TP/support_c,
+ * F1_c = 2TP/(support_c + predicted_c); each null when its denominator is 0 (the table shows "—"
+ * rather than the 0 that `macro_f1` uses).
+ */
+export function perClassScores(stats: ClassStats): PerClassScores[] {
+  const out: PerClassScores[] = [];
+  for (let c = 0; c < stats.support.length; c++) {
+    const s = stats.support[c];
+    const p = stats.predicted[c];
+    const tp = stats.correct[c];
+    out.push({
+      support: s,
+      accuracy: s > 0 ? tp / s : null,
+      precision: p > 0 ? tp / p : null,
+      recall: s > 0 ? tp / s : null,
+      f1: s + p > 0 ? (2 * tp) / (s + p) : null,
+    });
+  }
+  return out;
+}
+
+/** Classes (indices) that have no test rows with positive total weight. */
+export function classesWithoutRows(stats: ClassStats): number[] {
+  const out: number[] = [];
+  for (let c = 0; c < stats.support.length; c++) if (!(stats.support[c] > 0)) out.push(c);
+  return out;
+}

@@ -1,0 +1,235 @@
+/**
+ * Importance-weighted binary evaluation under selection bias (METRICS.md section 3, seed 003).
+ *
+ * A labelled set is the union of `B` (every row a biased process selected, or a sample of them)
+ * and `Bc` (a uniform sample of the rest of the population `U`). Each row gets the weight of the
+ * population share it stands for, so that weighted precision, recall and curves estimate their
+ * values on `U`:
+ *
+ *   w_B  = (|B| / b) / |U|,    w_Bc = ((|U| − |B|) / m) / |U|
+ *
+ * with b B-rows and m Bc-rows in the file. Σ w = |B|/|U| + (|U|−|B|)/|U| = 1. Every metric here is
+ * a ratio of weighted sums, so the overall scale of the weights does not matter; with all weights
+ * equal each one is its unweighted value.
+ *
+ * The sort order by score is computed once ({@link ScoreOrder}); {@link metricVector} evaluates
+ * every key from it for any weights (the bootstrap passes weights × multiplicities).
+ */
+import {
+  allocBlockCounts,
+  blockCounts,
+  blocksAtOrAbove,
+  checkBinaryInputs,
+  countsAtBlocks,
+  averagePrecisionFromCounts,
+  auprTrapzFromCounts,
+  rocAucFromCounts,
+  scoreOrder,
+  type BlockCounts,
+  type ScoreOrder,
+  type ThresholdCounts,
+} from './binaryCurve';
+
+/** The metric keys of the family, in display order (METRICS.md section 6). */
+export const IW_KEYS = ['precision', 'recall', 'f1', 'aupr_trapz', 'average_precision', 'roc_auc'] as const;
+export type IwKey = (typeof IW_KEYS)[number];
+
+export interface StratumSizes {
+  /** |U|, the population size (`populationSize`). */
+  populationSize: number;
+  /** |B|, the size of the biased set (`biasedSize`). */
+  biasedSize: number;
+  /** B-rows in the file. */
+  b: number;
+  /** Bc-rows in the file. */
+  m: number;
+}
+
+/**
+ * Per-stratum importance weights `w_B = (|B|/b)/|U|`, `w_Bc = ((|U|−|B|)/m)/|U|`. A stratum with
+ * no rows gets weight 0 (it weights nothing). The caller has checked the sizes
+ * (see `checkStratumSizes` in the loader).
+ *
+ * @example stratumWeights({ populationSize: 1000, biasedSize: 100, b: 100, m: 50 })
+ *   // → { wB: 0.001, wBc: 0.018 }   (100/100/1000, 900/50/1000)
+ */
+export function stratumWeights(s: StratumSizes): { wB: number; wBc: number } {
+  const U = s.populationSize;
+  return {
+    wB: s.b > 0 ? s.biasedSize / s.b / U : 0,
+    wBc: s.m > 0 ? (U - s.biasedSize) / s.m / U : 0,
+  };
+}
+
+/**
+ * Weighted precision, recall and F1 at a threshold (positive iff `s ≥ t`):
+ * `precision = Σ w·1[y=1, s≥t] / Σ w·1[s≥t]` (NaN when no positive prediction),
+ * `recall = Σ w·1[y=1, s≥t] / Σ w·1[y=1]` (NaN without positives),
+ * `f1 = 2·TP / (2·TP + FP + FN)` on the weighted counts — the harmonic mean of precision and
+ * recall where both are defined, and 0 when there are positives but no positive prediction
+ * (scikit-learn ≥ 1.3 computes F from these counts the same way); NaN when TP + FP + FN = 0.
+ */
+export function thresholdRates(k: ThresholdCounts): { precision: number; recall: number; f1: number } {
+  const predicted = k.tp + k.fp;
+  const positives = k.tp + k.fn;
+  const fDen = 2 * k.tp + k.fp + k.fn;
+  return {
+    precision: predicted > 0 ? k.tp / predicted : NaN,
+    recall: positives > 0 ? k.tp / positives : NaN,
+    f1: fDen > 0 ? (2 * k.tp) / fDen : NaN,
+  };
+}
+
+/**
+ * Every key of {@link IW_KEYS} (in that order) for one weight vector, NaN where undefined.
+ * `nAbove` = {@link blocksAtOrAbove}(so, threshold). `scratch` is reused when given.
+ */
+export function metricVector(so: ScoreOrder, labels: ArrayLike<number>, weights: ArrayLike<number> | null, nAbove: number, scratch?: BlockCounts): Float64Array {
+  const out = new Float64Array(IW_KEYS.length);
+  fillFromCounts(blockCounts(so, labels, weights, scratch), nAbove, out, 0);
+  return out;
+}
+
+function orNull(v: number): number | null {
+  return Number.isFinite(v) ? v : null;
+}
+
+export interface WeightOption {
+  /** Sample weights `w_i ≥ 0` (null/absent: all 1). */
+  weights?: ArrayLike<number> | null;
+}
+
+function curveCounts(labels: ArrayLike<number>, scores: ArrayLike<number>, weights: ArrayLike<number> | null): BlockCounts {
+  checkBinaryInputs(labels, scores, weights);
+  return blockCounts(scoreOrder(scores), labels, weights);
+}
+
+/**
+ * Weighted average precision `AP = Σ_k (R_k − R_{k−1})·P_k` over the points of the PR curve (one
+ * per distinct score), R_0 = 0 — scikit-learn's `average_precision_score(y, s, sample_weight=w)`.
+ * Null when there is no positive weight.
+ *
+ * @example averagePrecision([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]) // (1/2)·1 + (1/2)·(2/3) = 5/6
+ */
+export function averagePrecision(labels: ArrayLike<number>, scores: ArrayLike<number>, opts: WeightOption = {}): number | null {
+  return orNull(averagePrecisionFromCounts(curveCounts(labels, scores, opts.weights ?? null)));
+}
+
+/**
+ * Trapezoidal area under the weighted PR curve, starting at (recall 0, precision 1) — seed 003's
+ * AUPR and scikit-learn's `auc(recall, precision)` on `precision_recall_curve(y, s, sample_weight=w)`.
+ * Null when there is no positive weight.
+ *
+ * @example auprTrapz([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+ *   // (1/2)(1+1)/2 + 0 + (1/2)(1/2+2/3)/2 = 1/2 + 7/24 = 19/24
+ */
+export function auprTrapz(labels: ArrayLike<number>, scores: ArrayLike<number>, opts: WeightOption = {}): number | null {
+  return orNull(auprTrapzFromCounts(curveCounts(labels, scores, opts.weights ?? null)));
+}
+
+/**
+ * Weighted ROC AUC, ties counted one half: `Σ_{i:y=1} Σ_{j:y=0} w_i w_j (1[s_i > s_j] + ½·1[s_i = s_j]) / (W₊·W₋)`,
+ * computed as the trapezoid under the ROC curve — scikit-learn's `roc_auc_score(y, s, sample_weight=w)`.
+ * Null when a class has no weight.
+ *
+ * @example rocAuc([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]) // pairs won: (0.9>0.8, 0.9>0.1, 0.7>0.1) = 3/4
+ */
+export function rocAuc(labels: ArrayLike<number>, scores: ArrayLike<number>, opts: WeightOption = {}): number | null {
+  return orNull(rocAucFromCounts(curveCounts(labels, scores, opts.weights ?? null)));
+}
+
+/** Weighted precision / recall / F1 at threshold t (positive iff s ≥ t); null where undefined (see {@link thresholdRates}). */
+export function precisionRecallAt(
+  labels: ArrayLike<number>,
+  scores: ArrayLike<number>,
+  opts: WeightOption & { threshold: number },
+): { precision: number | null; recall: number | null; f1: number | null } {
+  checkBinaryInputs(labels, scores, opts.weights ?? null);
+  const so = scoreOrder(scores);
+  const c = blockCounts(so, labels, opts.weights ?? null);
+  const r = thresholdRates(countsAtBlocks(c, blocksAtOrAbove(so, opts.threshold)));
+  return { precision: orNull(r.precision), recall: orNull(r.recall), f1: orNull(r.f1) };
+}
+
+/**
+ * Every key for the weighted and the unweighted case from one pass over rows laid out in score
+ * order, for the bootstrap: `counts[p]` is the multiplicity of the row at sorted position `p`, so
+ * the weights of a resample are `w × counts` and the sort order is never recomputed. Returns
+ * `[...weighted IW_KEYS, ...unweighted IW_KEYS]` (NaN where undefined), reusing one buffer.
+ */
+export interface SortedResampler {
+  /** Stratum of each sorted position (pass to the bootstrap), or null. */
+  strata: Int32Array | null;
+  stat(counts: Float64Array): Float64Array;
+}
+
+export function sortedResampler(
+  so: ScoreOrder,
+  labels: ArrayLike<number>,
+  weights: ArrayLike<number>,
+  strata: Int32Array | null,
+  nAbove: number,
+): SortedResampler {
+  const n = so.order.length;
+  const y = new Uint8Array(n);
+  const w = new Float64Array(n);
+  const st = strata ? new Int32Array(n) : null;
+  for (let p = 0; p < n; p++) {
+    const i = so.order[p];
+    y[p] = labels[i];
+    w[p] = weights[i];
+    if (st) st[p] = strata![i];
+  }
+  const cw = allocBlockCounts(so);
+  const cu = allocBlockCounts(so);
+  const K = IW_KEYS.length;
+  const out = new Float64Array(2 * K);
+  const { blockStart, nBlocks } = so;
+  return {
+    strata: st,
+    stat(counts: Float64Array): Float64Array {
+      let tpW = 0;
+      let fpW = 0;
+      let tpU = 0;
+      let fpU = 0;
+      for (let b = 0; b < nBlocks; b++) {
+        let liveW = 0;
+        let liveU = 0;
+        for (let p = blockStart[b], end = blockStart[b + 1]; p < end; p++) {
+          const c = counts[p];
+          if (c === 0) continue;
+          const e = w[p] * c;
+          liveU = 1;
+          if (e !== 0) liveW = 1;
+          if (y[p] === 1) {
+            tpW += e;
+            tpU += c;
+          } else {
+            fpW += e;
+            fpU += c;
+          }
+        }
+        cw.tp[b] = tpW;
+        cw.fp[b] = fpW;
+        cw.live[b] = liveW;
+        cu.tp[b] = tpU;
+        cu.fp[b] = fpU;
+        cu.live[b] = liveU;
+      }
+      fillFromCounts(cw, nAbove, out, 0);
+      fillFromCounts(cu, nAbove, out, K);
+      return out;
+    },
+  };
+}
+
+/** Writes the IW_KEYS values for counts `c` into `out` from `offset`. */
+function fillFromCounts(c: BlockCounts, nAbove: number, out: Float64Array, offset: number): void {
+  const r = thresholdRates(countsAtBlocks(c, nAbove));
+  out[offset] = r.precision;
+  out[offset + 1] = r.recall;
+  out[offset + 2] = r.f1;
+  out[offset + 3] = auprTrapzFromCounts(c);
+  out[offset + 4] = averagePrecisionFromCounts(c);
+  out[offset + 5] = rocAucFromCounts(c);
+}

@@ -1,0 +1,310 @@
+/**
+ * Per-user accuracy metrics of ranked lists against relevant items (METRICS.md section 4), in one
+ * pass over each list: `recall@K`, `precision@K`, `ndcg@K`, `map@K`, `hit_rate@K` at every cutoff
+ * of `ks`, `mrr` over the whole list, and the mean of each metric at every K = 1..max(ks) (the
+ * metric-vs-K curves) as a by-product.
+ *
+ * Conventions (u a user, L_u its list, R_u its items with grade > 0, rel_i the grade of the item
+ * at rank i, 0 when not relevant; "hit" = an item of R_u):
+ * - A user with empty R_u is skipped (not averaged; counted in `users_skipped`).
+ * - `recall@K = |L_u[:K] ∩ R_u| / |R_u|`; `precision@K = |L_u[:K] ∩ R_u| / K` — K even when
+ *   the list is shorter (a short list is penalised, as trec_eval's P@K); `hit_rate@K` = 1 when
+ *   some hit is in the top K.
+ * - `ndcg@K = DCG@K / IDCG@K`, `DCG@K = Σ_{i≤K} gain(rel_i)/log2(i+1)`, gain linear (rel) or
+ *   exp (2^rel − 1); IDCG@K is the DCG of R_u's grades sorted descending, cut at K.
+ * - `map@K`: `AP@K = Σ_{k≤K} P@k·1[item k is a hit] / D`, D by `mapNormaliser`: `min` =
+ *   min(|R_u|, K) (the usual recsys AP@K), `all` = |R_u| (trec_eval's AP when K ≥ the list),
+ *   `hits` = hits in the top K (seed 004's text; AP = 0 when there is none). Grades do not
+ *   matter to AP, recall, precision, hit rate or MRR: a relevant item counts 1.
+ * - `mrr` = 1/rank of the first hit anywhere in the list, 0 when there is none.
+ * - Repeated items were turned into void slots by the reader (VOID_ITEM < 0): never a hit.
+ *
+ * @example
+ *   // L = [a, b, c, d], R = {b, d}, K = 2:
+ *   // recall = 1/2, precision = 1/2, ndcg = (1/log2 3) / (1 + 1/log2 3) ≈ 0.3869,
+ *   // map (min) = (1/2)/2 = 0.25, hit_rate = 1, mrr = 1/2
+ *   userMetrics(['a', 'b', 'c', 'd'], ['b', 'd'], { ks: [2] })['ndcg@2']; // ≈ 0.38685
+ */
+import type { RankedLists } from '../../data/rankingData';
+
+export type Gain = 'linear' | 'exp';
+export type MapNormaliser = 'min' | 'all' | 'hits';
+
+/** Per-user relevance in CSR form over user indices. */
+export interface RelevanceCsr {
+  offsets: Int32Array;
+  items: Int32Array;
+  grades: Float64Array;
+}
+
+export interface AccuracyOptions {
+  /** Cutoffs (positive integers). */
+  ks: number[];
+  gain?: Gain;
+  mapNormaliser?: MapNormaliser;
+  /** Number of item indices (size of the scratch lookup). */
+  nItems: number;
+}
+
+export const ACCURACY_METRICS = ['recall', 'precision', 'ndcg', 'map', 'hit_rate'] as const;
+export type AccuracyMetric = (typeof ACCURACY_METRICS)[number];
+
+export interface AccuracyResult {
+  /** Indices (into the lists) of evaluated users, in list order. */
+  evaluated: Int32Array;
+  /** Indices of skipped lists (user with no relevant item). */
+  skipped: Int32Array;
+  /** `recall@K`, … for each K in ks, and `mrr`; aligned with `evaluated`. */
+  perUser: Record<string, Float64Array>;
+  /** Mean over evaluated users of each metric at K = 1..maxK (index K−1). */
+  curves: Record<AccuracyMetric, Float64Array>;
+  /** Per K of ks: evaluated users whose list is shorter than K. */
+  shorter: number[];
+}
+
+/** Discount 1/log2(i+1) for ranks i = 1..n (index i−1). */
+export function discounts(n: number): Float64Array {
+  const d = new Float64Array(n);
+  for (let i = 0; i < n; i++) d[i] = 1 / Math.log2(i + 2);
+  return d;
+}
+
+export function gainOf(grade: number, gain: Gain): number {
+  return gain === 'exp' ? Math.pow(2, grade) - 1 : grade;
+}
+
+export function checkCutoffs(ks: number[]): number[] {
+  if (!Array.isArray(ks) || ks.length === 0) throw new RangeError('Expected `k` to be a non-empty list of positive integers, but got an empty list.');
+  for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new RangeError(`Expected \`k\` to hold positive integers, but got ${k}.`);
+  return [...new Set(ks)].sort((a, b) => a - b);
+}
+
+/**
+ * Evaluates every list in `lists` against `rel` (indexed by the list's user). See the module
+ * comment for the definitions.
+ */
+export function rankingAccuracy(lists: RankedLists, rel: RelevanceCsr, opts: AccuracyOptions): AccuracyResult {
+  const ks = checkCutoffs(opts.ks);
+  const gain = opts.gain ?? 'linear';
+  const norm = opts.mapNormaliser ?? 'min';
+  const maxK = ks[ks.length - 1];
+  const disc = discounts(maxK);
+  const nLists = lists.user.length;
+  const gradeOf = new Float64Array(opts.nItems);
+
+  // First pass: who is evaluated.
+  const evalList: number[] = [];
+  const skipList: number[] = [];
+  for (let j = 0; j < nLists; j++) {
+    const u = lists.user[j];
+    if (rel.offsets[u + 1] > rel.offsets[u]) evalList.push(j);
+    else skipList.push(j);
+  }
+  const nEval = evalList.length;
+  const perUser: Record<string, Float64Array> = {};
+  const cols: Float64Array[][] = ACCURACY_METRICS.map((m) => ks.map((k) => (perUser[`${m}@${k}`] = new Float64Array(nEval))));
+  const [recallCols, precisionCols, ndcgCols, mapCols, hitCols] = cols;
+  const mrr = (perUser.mrr = new Float64Array(nEval));
+  // Curves: each user's metric is a step function of K that changes only at its hits (and, for
+  // NDCG and MAP-min, at every K below m = min(|R_u|, maxK), where the normaliser still grows).
+  // Below m the values are added directly; from m on, only the changes are added (difference
+  // arrays), so a user costs O(hits + m) instead of O(maxK) per metric.
+  const direct = { ndcg: new Float64Array(maxK), map: new Float64Array(maxK) };
+  const diff = { recall: new Float64Array(maxK), precision: new Float64Array(maxK), ndcg: new Float64Array(maxK), map: new Float64Array(maxK), hit_rate: new Float64Array(maxK) };
+  const shorter = ks.map(() => 0);
+  const ideal = new Float64Array(maxK);
+  const hitPos = new Int32Array(maxK);
+  const hitW = new Float64Array(maxK);
+  let sortedGrades = new Float64Array(64);
+
+  for (let e = 0; e < nEval; e++) {
+    const j = evalList[e];
+    const u = lists.user[j];
+    const r0 = rel.offsets[u];
+    const r1 = rel.offsets[u + 1];
+    const nRel = r1 - r0;
+    const m = nRel < maxK ? nRel : maxK;
+    let binary = true;
+    for (let p = r0; p < r1; p++) {
+      const g = rel.grades[p];
+      gradeOf[rel.items[p]] = g;
+      if (g !== 1) binary = false;
+    }
+    const unitGain = binary && gain === 'linear';
+    // Ideal DCG prefix up to m: the best ordering of R_u (grades descending).
+    if (unitGain) {
+      let acc = 0;
+      for (let i = 0; i < m; i++) ideal[i] = acc += disc[i];
+    } else {
+      if (sortedGrades.length < nRel) sortedGrades = new Float64Array(nRel * 2);
+      const sg = sortedGrades.subarray(0, nRel);
+      for (let p = 0; p < nRel; p++) sg[p] = rel.grades[r0 + p];
+      sg.sort();
+      let acc = 0;
+      for (let i = 0; i < m; i++) ideal[i] = acc += gainOf(sg[nRel - 1 - i], gain) * disc[i];
+    }
+    // Hits in the top maxK (rank i + 1), with their discounted gains; MRR over the whole list.
+    const l0 = lists.offsets[j];
+    const len = lists.offsets[j + 1] - l0;
+    const scan = len < maxK ? len : maxK;
+    let nh = 0;
+    for (let i = 0; i < scan; i++) {
+      const it = lists.items[l0 + i];
+      if (it < 0) continue;
+      const g = gradeOf[it];
+      if (g > 0) {
+        hitPos[nh] = i;
+        hitW[nh++] = (unitGain ? 1 : gainOf(g, gain)) * disc[i];
+      }
+    }
+    let rr = nh > 0 ? 1 / (hitPos[0] + 1) : 0;
+    if (nh === 0)
+      for (let i = maxK; i < len; i++) {
+        const it = lists.items[l0 + i];
+        if (it >= 0 && gradeOf[it] > 0) {
+          rr = 1 / (i + 1);
+          break;
+        }
+      }
+    mrr[e] = rr;
+    for (let p = r0; p < r1; p++) gradeOf[rel.items[p]] = 0;
+
+    // Values at the cutoffs.
+    {
+      let q = 0;
+      let h = 0;
+      let dcg = 0;
+      let ap = 0;
+      for (let kj = 0; kj < ks.length; kj++) {
+        const k = ks[kj];
+        while (q < nh && hitPos[q] < k) {
+          h++;
+          dcg += hitW[q];
+          ap += h / (hitPos[q] + 1);
+          q++;
+        }
+        recallCols[kj][e] = h / nRel;
+        precisionCols[kj][e] = h / k;
+        ndcgCols[kj][e] = dcg / ideal[(k < m ? k : m) - 1];
+        const d = norm === 'min' ? (nRel < k ? nRel : k) : norm === 'all' ? nRel : h;
+        mapCols[kj][e] = d > 0 ? ap / d : 0;
+        hitCols[kj][e] = h > 0 ? 1 : 0;
+        if (len < k) shorter[kj]++;
+      }
+    }
+
+    // Curves.
+    const invRel = 1 / nRel;
+    for (let q = 0; q < nh; q++) {
+      diff.recall[hitPos[q]] += invRel;
+      diff.precision[hitPos[q]] += 1;
+    }
+    if (nh > 0) diff.hit_rate[hitPos[0]] += 1;
+    let q = 0;
+    let h = 0;
+    let dcg = 0;
+    let ap = 0;
+    for (let k = 1; k < m; k++) {
+      while (q < nh && hitPos[q] < k) {
+        h++;
+        dcg += hitW[q];
+        ap += h / (hitPos[q] + 1);
+        q++;
+      }
+      direct.ndcg[k - 1] += dcg / ideal[k - 1];
+      if (norm === 'min') direct.map[k - 1] += ap / k;
+    }
+    while (q < nh && hitPos[q] < m) {
+      h++;
+      dcg += hitW[q];
+      ap += h / (hitPos[q] + 1);
+      q++;
+    }
+    const idealM = ideal[m - 1];
+    diff.ndcg[m - 1] += dcg / idealM;
+    if (norm === 'min') diff.map[m - 1] += ap / m;
+    for (; q < nh; q++) {
+      h++;
+      const i = hitPos[q];
+      diff.ndcg[i] += hitW[q] / idealM;
+      if (norm === 'min') diff.map[i] += h / (i + 1) / m;
+    }
+    if (norm !== 'min') {
+      let hh = 0;
+      let a = 0;
+      let prev = 0;
+      for (let t = 0; t < nh; t++) {
+        hh++;
+        a += hh / (hitPos[t] + 1);
+        const cur = norm === 'all' ? a / nRel : a / hh;
+        diff.map[hitPos[t]] += cur - prev;
+        prev = cur;
+      }
+    }
+  }
+  const curves = {} as Record<AccuracyMetric, Float64Array>;
+  for (const mName of ACCURACY_METRICS) {
+    const c = new Float64Array(maxK);
+    const d = diff[mName];
+    const dir = mName === 'ndcg' ? direct.ndcg : mName === 'map' ? direct.map : null;
+    let acc = 0;
+    for (let i = 0; i < maxK; i++) {
+      acc += d[i];
+      const total = acc + (dir ? dir[i] : 0);
+      c[i] = nEval > 0 ? (mName === 'precision' ? total / (i + 1) : total) / nEval : NaN;
+    }
+    curves[mName] = c;
+  }
+  // At the cutoffs the curve holds exactly the metric's value (the same sum in the same order).
+  ACCURACY_METRICS.forEach((mName, qm) =>
+    ks.forEach((k, kj) => {
+      if (nEval > 0) curves[mName][k - 1] = meanOf(cols[qm][kj]);
+    }),
+  );
+  return { evaluated: Int32Array.from(evalList), skipped: Int32Array.from(skipList), perUser, curves, shorter };
+}
+
+function meanOf(v: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i];
+  return s / v.length;
+}
+
+/**
+ * The same metrics for one user given as plain ids (a convenience for examples and tests).
+ * `relevant` is a list (grade 1 each) or an id → grade map. Returns null when the user has no
+ * relevant item (it would be skipped). Repeated ids in `ranked` count once (first occurrence).
+ */
+export function userMetrics(
+  ranked: string[],
+  relevant: string[] | Record<string, number>,
+  opts: { ks: number[]; gain?: Gain; mapNormaliser?: MapNormaliser },
+): Record<string, number> | null {
+  const index = new Map<string, number>();
+  const id = (s: string) => {
+    let k = index.get(s);
+    if (k === undefined) index.set(s, (k = index.size));
+    return k;
+  };
+  const seen = new Set<number>();
+  const items = Int32Array.from(ranked.map((s) => {
+    const k = id(s);
+    if (seen.has(k)) return -1;
+    seen.add(k);
+    return k;
+  }));
+  const pairs: [number, number][] = Array.isArray(relevant) ? relevant.map((s) => [id(s), 1]) : Object.entries(relevant).map(([s, g]) => [id(s), g]);
+  const firstOf = new Set<number>();
+  const pos = pairs.filter(([k, g]) => {
+    if (firstOf.has(k)) return false;
+    firstOf.add(k);
+    return g > 0;
+  });
+  const rel: RelevanceCsr = { offsets: Int32Array.from([0, pos.length]), items: Int32Array.from(pos.map((p) => p[0])), grades: Float64Array.from(pos.map((p) => p[1])) };
+  const lists: RankedLists = { user: Int32Array.from([0]), offsets: Int32Array.from([0, items.length]), items };
+  const r = rankingAccuracy(lists, rel, { ks: opts.ks, gain: opts.gain, mapNormaliser: opts.mapNormaliser, nItems: index.size });
+  if (r.evaluated.length === 0) return null;
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(r.perUser)) out[k] = v[0];
+  return out;
+}

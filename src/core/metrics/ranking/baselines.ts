@@ -1,0 +1,105 @@
+/**
+ * Baseline recommenders built from the train interactions (METRICS.md section 4, seed 004
+ * "Baseline Comparisons"), producing lists for the same users as the run so that every metric
+ * can be computed on them with the same code.
+ *
+ * - Popularity: items ordered by train interactions descending, ties by item id ascending
+ *   (string order, so the order does not depend on the file's row order); each user gets the
+ *   first `maxK` items of that order that are not among the user's train items.
+ * - Random: for each user, `maxK` distinct items drawn uniformly from the items that occur in
+ *   train, the user's train items excluded, with the seeded generator of `stats/rng.ts`
+ *   (`bootstrap.seed`); the pool is in item-id order and users are served in list order, so the
+ *   same data and seed give the same lists whatever the file format. Items that occur only in the ground truth are never drawn: a baseline must not know
+ *   the test set.
+ * A user with fewer than `maxK` unseen train items gets a shorter list.
+ */
+import type { RankedLists, TrainData } from '../../data/rankingData';
+import { createRng } from '../../stats/rng';
+
+/** Train items by popularity (count desc, id asc). */
+export function popularityOrder(train: TrainData, itemIds: string[]): Int32Array {
+  const out: number[] = [];
+  for (let it = 0; it < train.itemCounts.length; it++) if (train.itemCounts[it] > 0) out.push(it);
+  const c = train.itemCounts;
+  out.sort((a, b) => c[b] - c[a] || (itemIds[a] < itemIds[b] ? -1 : itemIds[a] > itemIds[b] ? 1 : 0));
+  return Int32Array.from(out);
+}
+
+/** Popularity lists for `users` (user indices), seen items excluded. */
+export function popularityLists(users: Int32Array, train: TrainData, order: Int32Array, maxK: number, nItems: number): RankedLists {
+  const offsets = new Int32Array(users.length + 1);
+  const items = new Int32Array(users.length * Math.min(maxK, order.length));
+  const stamp = new Int32Array(nItems);
+  let w = 0;
+  for (let j = 0; j < users.length; j++) {
+    const tag = j + 1;
+    markSeen(users[j], train, stamp, tag);
+    let got = 0;
+    for (let p = 0; p < order.length && got < maxK; p++) {
+      const it = order[p];
+      if (stamp[it] === tag) continue;
+      items[w++] = it;
+      got++;
+    }
+    offsets[j + 1] = w;
+  }
+  return { user: Int32Array.from(users), offsets, items: items.slice(0, w) };
+}
+
+/** Seeded random lists for `users`, seen items excluded. */
+export function randomLists(users: Int32Array, train: TrainData, itemIds: string[], maxK: number, seed: number): RankedLists {
+  const nItems = itemIds.length;
+  const pool: number[] = [];
+  for (let it = 0; it < train.itemCounts.length; it++) if (train.itemCounts[it] > 0) pool.push(it);
+  // Pool in id order, so the draws do not depend on the order the files met the items.
+  pool.sort((a, b) => (itemIds[a] < itemIds[b] ? -1 : itemIds[a] > itemIds[b] ? 1 : 0));
+  const P = pool.length;
+  const rng = createRng(seed);
+  const offsets = new Int32Array(users.length + 1);
+  const items = new Int32Array(users.length * Math.min(maxK, P));
+  const stamp = new Int32Array(nItems);
+  const scratch: number[] = [];
+  let w = 0;
+  for (let j = 0; j < users.length; j++) {
+    const tag = j + 1;
+    const u = users[j];
+    const seenInPool = markSeen(u, train, stamp, tag);
+    const available = P - seenInPool;
+    const want = Math.min(maxK, available);
+    if (want * 2 <= available) {
+      // Few draws from a large pool: rejection sampling (expected < 2 tries a draw).
+      let got = 0;
+      while (got < want) {
+        const it = pool[rng.int(P)];
+        if (stamp[it] === tag) continue;
+        stamp[it] = tag;
+        items[w++] = it;
+        got++;
+      }
+    } else if (want > 0) {
+      // Most of the pool: a partial Fisher–Yates shuffle of the available items.
+      scratch.length = 0;
+      for (const it of pool) if (stamp[it] !== tag) scratch.push(it);
+      for (let q = 0; q < want; q++) {
+        const r = q + rng.int(scratch.length - q);
+        const t = scratch[q];
+        scratch[q] = scratch[r];
+        scratch[r] = t;
+        items[w++] = scratch[q];
+      }
+    }
+    offsets[j + 1] = w;
+  }
+  return { user: Int32Array.from(users), offsets, items: items.slice(0, w) };
+}
+
+/** Stamps user u's train items with `tag`; returns how many of them are train items (all are). */
+function markSeen(u: number, train: TrainData, stamp: Int32Array, tag: number): number {
+  if (u + 1 >= train.seenOffsets.length) return 0;
+  let n = 0;
+  for (let p = train.seenOffsets[u]; p < train.seenOffsets[u + 1]; p++) {
+    stamp[train.seenItems[p]] = tag;
+    n++;
+  }
+  return n;
+}

@@ -1,0 +1,133 @@
+/**
+ * Catalog-level metrics of ranked lists over the evaluated users (METRICS.md section 4):
+ * `coverage@K`, `cold_start_coverage@K` and `novelty@K`.
+ *
+ * - `coverage@K = |∪_u L_u[:K]| / |catalog|`. The catalog is `catalogSize` when given (then
+ *   every recommended item counts); otherwise the set of items in train ∪ every R_u (without
+ *   train: ∪ R_u ∪ the lists), and only recommended items inside it count (those outside are
+ *   reported in a warning). Void (repeated) slots never count.
+ * - `cold_start_coverage@K` = recommended cold items / cold items, cold = items with
+ *   1 ≤ train count < `coldThreshold` (seed 004's `compute_cold_start_coverage`, with items that
+ *   never occur in train left out: "cold" needs a count). Null when there is no cold item.
+ * - `novelty@K`: per user, the mean over its top-K items of `−log2 p_i`, where `p_i` =
+ *   (train interactions of item i) / (all train interactions) — the item's share of the train
+ *   popularity (self-information, as in Zhou et al. 2010 with interactions instead of users).
+ *   An item with no train interaction has p = 0 and an infinite −log2 p: it is left out of the
+ *   user's mean, and the number of such slots is reported in a warning; a user none of whose
+ *   top-K items has a train count has no novelty (NaN, left out of the mean over users).
+ *   `novelty@K` = mean over users.
+ *
+ * @example
+ *   // Train counts a:3, b:1 (total 4); one user with L = [a, b]:
+ *   // novelty@2 = (−log2(3/4) − log2(1/4)) / 2 = (0.41504 + 2) / 2 ≈ 1.20752
+ */
+import type { RankedLists } from '../../data/rankingData';
+
+export interface CatalogOptions {
+  ks: number[];
+  nItems: number;
+  /** Denominator of coverage. */
+  catalogSize: number;
+  /** When the catalog is derived: 1 for items in it (others do not count); null = count all. */
+  inCatalog: Uint8Array | null;
+  /** Train interactions per item, or null without train. */
+  trainCounts: Int32Array | null;
+  /** Σ trainCounts. */
+  trainTotal: number;
+  coldThreshold: number;
+}
+
+export interface CatalogResult {
+  /** coverage at each K of ks (ascending). */
+  coverage: number[];
+  /** coverage at K = 1..maxK. */
+  coverageCurve: Float64Array;
+  /** Distinct recommended items (top maxK) outside a derived catalog. */
+  outsideCatalog: number;
+  /** Distinct recommended items in the top maxK (for the warning with a given catalogSize). */
+  recommended: number;
+  /** null without train; entries null when there is no cold item. */
+  coldCoverage: (number | null)[] | null;
+  coldItems: number;
+  /** `novelty@K` per user (NaN where undefined), aligned with `evaluated`; null without train. */
+  novelty: Record<string, Float64Array> | null;
+  /** Top-maxK slots whose item has no train interaction (left out of novelty). */
+  unknownSlots: number;
+}
+
+export function catalogMetrics(lists: RankedLists, evaluated: Int32Array, opts: CatalogOptions): CatalogResult {
+  const ks = [...opts.ks].sort((a, b) => a - b);
+  const maxK = ks[ks.length - 1];
+  const nItems = opts.nItems;
+  const INF = 0x7fffffff;
+  const minPos = new Int32Array(nItems).fill(INF);
+  const counts = opts.trainCounts;
+  const surprisal = counts ? new Float64Array(nItems) : null;
+  if (counts && surprisal) for (let i = 0; i < nItems; i++) surprisal[i] = i < counts.length && counts[i] > 0 ? -Math.log2(counts[i] / opts.trainTotal) : NaN;
+  const novelty: Record<string, Float64Array> | null = counts ? {} : null;
+  const novCols = novelty ? ks.map((k) => (novelty[`novelty@${k}`] = new Float64Array(evaluated.length))) : [];
+  const isK = new Int32Array(maxK + 1).fill(-1);
+  ks.forEach((k, j) => (isK[k] = j));
+  let unknownSlots = 0;
+  for (let e = 0; e < evaluated.length; e++) {
+    const j = evaluated[e];
+    const l0 = lists.offsets[j];
+    const len = lists.offsets[j + 1] - l0;
+    let sum = 0;
+    let cnt = 0;
+    for (let i = 0; i < maxK; i++) {
+      if (i < len) {
+        const it = lists.items[l0 + i];
+        if (it >= 0) {
+          if (i < minPos[it]) minPos[it] = i;
+          if (surprisal) {
+            const s = surprisal[it];
+            if (s === s) {
+              sum += s;
+              cnt++;
+            } else unknownSlots++;
+          }
+        }
+      }
+      if (novelty) {
+        const kj = isK[i + 1];
+        if (kj >= 0) novCols[kj][e] = cnt > 0 ? sum / cnt : NaN;
+      }
+    }
+  }
+  const firstAt = new Float64Array(maxK);
+  let outside = 0;
+  let recommended = 0;
+  for (let it = 0; it < nItems; it++) {
+    const p = minPos[it];
+    if (p === INF) continue;
+    recommended++;
+    if (opts.inCatalog && !opts.inCatalog[it]) {
+      outside++;
+      continue;
+    }
+    firstAt[p]++;
+  }
+  const coverageCurve = new Float64Array(maxK);
+  let acc = 0;
+  for (let i = 0; i < maxK; i++) {
+    acc += firstAt[i];
+    coverageCurve[i] = opts.catalogSize > 0 ? acc / opts.catalogSize : NaN;
+  }
+  const coverage = ks.map((k) => coverageCurve[k - 1]);
+  let coldCoverage: (number | null)[] | null = null;
+  let coldItems = 0;
+  if (counts) {
+    const coldHit = ks.map(() => 0);
+    for (let it = 0; it < Math.min(nItems, counts.length); it++) {
+      const c = counts[it];
+      if (c >= 1 && c < opts.coldThreshold) {
+        coldItems++;
+        const p = minPos[it];
+        if (p !== INF) for (let q = 0; q < ks.length; q++) if (p < ks[q]) coldHit[q]++;
+      }
+    }
+    coldCoverage = ks.map((_, q) => (coldItems > 0 ? coldHit[q] / coldItems : null));
+  }
+  return { coverage, coverageCurve, outsideCatalog: outside, recommended, coldCoverage, coldItems, novelty, unknownSlots };
+}

@@ -1,0 +1,136 @@
+/**
+ * Embedding-based list metrics (METRICS.md section 4, seed 004 "Hybrid metrics"):
+ *
+ * - `diversity@K` (intra-list diversity): per user, `1 − mean_{i<j} cos(x_i, x_j)` over the
+ *   items of L_u[:K] that have an embedding (seed 004's `compute_diversity_bert`); mean over users.
+ *   Computed in O(K·d) per user with `Σ_{i≠j} x̂_i·x̂_j = ‖Σ x̂_i‖² − m` for m unit vectors, so the
+ *   mean pairwise cosine is `(‖Σ x̂_i‖² − m) / (m(m − 1))`. A user with fewer than two such
+ *   items has no diversity (NaN, left out of the mean; seed 004 returns 0 there, which would
+ *   reward a list of one item as "not diverse" and bias the mean — a warning counts them).
+ * - `alignment@K`: per user, the mean cosine between the user's profile vector and each item of
+ *   L_u[:K] that has an embedding (seed 004's `compute_semantic_alignment`), computed as
+ *   `û · Σ x̂_i / m`. The profile is the `userEmbeddings` vector; without user embeddings (or for a
+ *   user without one) and with train interactions, the normalised mean of the unit embeddings of
+ *   the user's train items (seed 004's user profile from the items a user interacted with).
+ *   A user with no profile or no embedded item in its top K has no alignment (NaN).
+ *
+ * @example
+ *   // x_a = (1, 0), x_b = (0, 1), x_c = (1, 1)/√2, L = [a, b, c]:
+ *   // cos(a,b) = 0, cos(a,c) = cos(b,c) = 1/√2 → diversity@3 = 1 − (2/√2)/3 ≈ 0.52860
+ */
+import type { Embeddings, RankedLists, TrainData } from '../../data/rankingData';
+
+export interface EmbeddingMetricsResult {
+  /** `diversity@K` per evaluated user (NaN where undefined). */
+  diversity: Record<string, Float64Array>;
+  /** `alignment@K` per evaluated user, or null when no profile can be formed at all. */
+  alignment: Record<string, Float64Array> | null;
+  /** How profiles were formed: counts of users with a given vector / a train-derived one / none. */
+  profiles: { given: number; fromTrain: number; none: number };
+  /** Top-maxK slots whose item has no usable embedding. */
+  missingSlots: number;
+  /** Per K: users whose diversity is undefined (fewer than two embedded items). */
+  diversityUndefined: number[];
+}
+
+export function embeddingMetrics(
+  lists: RankedLists,
+  evaluated: Int32Array,
+  opts: { ks: number[]; items: Embeddings; users: Embeddings | null; train: TrainData | null },
+): EmbeddingMetricsResult {
+  const ks = [...opts.ks].sort((a, b) => a - b);
+  const maxK = ks[ks.length - 1];
+  const { dim, unit, present } = opts.items;
+  const isK = new Int32Array(maxK + 1).fill(-1);
+  ks.forEach((k, j) => (isK[k] = j));
+  const n = evaluated.length;
+  const diversity: Record<string, Float64Array> = {};
+  const divCols = ks.map((k) => (diversity[`diversity@${k}`] = new Float64Array(n)));
+  const canProfile = opts.users !== null || opts.train !== null;
+  const alignment: Record<string, Float64Array> | null = canProfile ? {} : null;
+  const alCols = alignment ? ks.map((k) => (alignment[`alignment@${k}`] = new Float64Array(n))) : [];
+  const sum = new Float64Array(dim);
+  const prof = new Float64Array(dim);
+  const profiles = { given: 0, fromTrain: 0, none: 0 };
+  const diversityUndefined = ks.map(() => 0);
+  let missingSlots = 0;
+  for (let e = 0; e < n; e++) {
+    const j = evaluated[e];
+    const u = lists.user[j];
+    let hasProfile = false;
+    if (alignment) {
+      hasProfile = profileOf(u, opts, prof);
+      if (!hasProfile) profiles.none++;
+      else if (opts.users && u < opts.users.present.length && opts.users.present[u]) profiles.given++;
+      else profiles.fromTrain++;
+    }
+    sum.fill(0);
+    let m = 0;
+    let dotProfile = 0;
+    const l0 = lists.offsets[j];
+    const len = lists.offsets[j + 1] - l0;
+    for (let i = 0; i < maxK; i++) {
+      if (i < len) {
+        const it = lists.items[l0 + i];
+        if (it >= 0) {
+          if (it < present.length && present[it]) {
+            const base = it * dim;
+            let dp = 0;
+            for (let q = 0; q < dim; q++) {
+              const x = unit[base + q];
+              sum[q] += x;
+              dp += x * prof[q];
+            }
+            dotProfile += dp;
+            m++;
+          } else missingSlots++;
+        }
+      }
+      const kj = isK[i + 1];
+      if (kj >= 0) {
+        if (m >= 2) {
+          let ss = 0;
+          for (let q = 0; q < dim; q++) ss += sum[q] * sum[q];
+          divCols[kj][e] = 1 - (ss - m) / (m * (m - 1));
+        } else {
+          divCols[kj][e] = NaN;
+          diversityUndefined[kj]++;
+        }
+        if (alignment) alCols[kj][e] = hasProfile && m > 0 ? dotProfile / m : NaN;
+      }
+    }
+  }
+  return { diversity, alignment, profiles, missingSlots, diversityUndefined };
+}
+
+/** Writes user u's unit profile into `out`; false when the user has none. */
+function profileOf(u: number, opts: { items: Embeddings; users: Embeddings | null; train: TrainData | null }, out: Float64Array): boolean {
+  const dim = out.length;
+  const ue = opts.users;
+  if (ue && u < ue.present.length && ue.present[u]) {
+    if (ue.dim !== dim) return false;
+    for (let q = 0; q < dim; q++) out[q] = ue.unit[u * dim + q];
+    return true;
+  }
+  out.fill(0);
+  const t = opts.train;
+  if (!t || u + 1 >= t.seenOffsets.length) return false;
+  const { unit, present } = opts.items;
+  let m = 0;
+  for (let p = t.seenOffsets[u]; p < t.seenOffsets[u + 1]; p++) {
+    const it = t.seenItems[p];
+    if (it < present.length && present[it]) {
+      for (let q = 0; q < dim; q++) out[q] += unit[it * dim + q];
+      m++;
+    }
+  }
+  let ss = 0;
+  for (let q = 0; q < dim; q++) ss += out[q] * out[q];
+  if (m === 0 || !(ss > 0)) {
+    out.fill(0);
+    return false;
+  }
+  const inv = 1 / Math.sqrt(ss);
+  for (let q = 0; q < dim; q++) out[q] *= inv;
+  return true;
+}

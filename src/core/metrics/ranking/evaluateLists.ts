@@ -1,0 +1,166 @@
+/**
+ * Every ranking metric of METRICS.md section 4 for one set of ranked lists (the run, or a
+ * baseline's lists for the same users), from a {@link RankingData}: accuracy at every K, MRR,
+ * catalog metrics, embedding metrics, with per-user vectors and metric-vs-K curves.
+ *
+ * Keys are absent when their inputs are absent (no train → no `cold_start_coverage@K` and no
+ * `novelty@K`; no item embeddings → no `diversity@K`/`alignment@K`; no user embeddings and no
+ * train → no `alignment@K`).
+ */
+import type { RankedLists, RankingData } from '../../data/rankingData';
+import { ACCURACY_METRICS, checkCutoffs, rankingAccuracy, type AccuracyResult, type Gain, type MapNormaliser } from './accuracy';
+import { catalogMetrics, type CatalogResult } from './catalog';
+import { embeddingMetrics, type EmbeddingMetricsResult } from './embedding';
+
+export interface EvaluateListsOptions {
+  ks: number[];
+  gain: Gain;
+  mapNormaliser: MapNormaliser;
+  coldThreshold: number;
+  catalog: CatalogDefinition;
+}
+
+/** The catalog used by coverage (shared by the run and its baselines). */
+export interface CatalogDefinition {
+  size: number;
+  /** null when `catalogSize` was given (every recommended item counts). */
+  members: Uint8Array | null;
+  /** How it was formed, for the metric note. */
+  note: string;
+}
+
+export interface ListEvaluation {
+  evaluated: Int32Array;
+  skipped: Int32Array;
+  /** Mean-type per-user metrics (NaN where undefined), aligned with `evaluated`. */
+  perUser: Record<string, Float64Array>;
+  /** Metric key → value (null when undefined), in display order. */
+  values: Map<string, number | null>;
+  notes: Record<string, string>;
+  /** Mean at K = 1..maxK: recall, precision, ndcg, map, hit_rate, coverage. */
+  curves: Record<string, Float64Array>;
+  accuracy: AccuracyResult;
+  catalog: CatalogResult;
+  embedding: EmbeddingMetricsResult | null;
+}
+
+/** Builds the catalog: `catalogSize`, else train items ∪ relevant items, else relevant ∪ recommended. */
+export function defineCatalog(data: RankingData, catalogSize: number | undefined): CatalogDefinition {
+  if (catalogSize !== undefined && catalogSize !== null) return { size: catalogSize, members: null, note: `catalog = catalogSize (${catalogSize} items)` };
+  const members = new Uint8Array(data.items.size);
+  for (let p = 0; p < data.relItems.length; p++) members[data.relItems[p]] = 1;
+  let what: string;
+  if (data.train) {
+    const c = data.train.itemCounts;
+    for (let it = 0; it < c.length; it++) if (c[it] > 0) members[it] = 1;
+    what = 'train ∪ relevant items';
+  } else {
+    const items = data.lists.items;
+    for (let p = 0; p < items.length; p++) if (items[p] >= 0) members[items[p]] = 1;
+    what = 'relevant ∪ recommended items (no train given)';
+  }
+  let size = 0;
+  for (let it = 0; it < members.length; it++) size += members[it];
+  return { size, members, note: `catalog = ${what} (${size} items)` };
+}
+
+export function evaluateLists(lists: RankedLists, data: RankingData, opts: EvaluateListsOptions): ListEvaluation {
+  const ks = checkCutoffs(opts.ks);
+  const nItems = data.items.size;
+  const acc = rankingAccuracy(lists, { offsets: data.relOffsets, items: data.relItems, grades: data.relGrades }, { ks, gain: opts.gain, mapNormaliser: opts.mapNormaliser, nItems });
+  const cat = catalogMetrics(lists, acc.evaluated, {
+    ks,
+    nItems,
+    catalogSize: opts.catalog.size,
+    inCatalog: opts.catalog.members,
+    trainCounts: data.train?.itemCounts ?? null,
+    trainTotal: data.train?.total ?? 0,
+    coldThreshold: opts.coldThreshold,
+  });
+  const emb = data.itemEmbeddings ? embeddingMetrics(lists, acc.evaluated, { ks, items: data.itemEmbeddings, users: data.userEmbeddings, train: data.train }) : null;
+
+  const perUser: Record<string, Float64Array> = {};
+  const values = new Map<string, number | null>();
+  const notes: Record<string, string> = {};
+  const graded = !data.binary;
+  for (const m of ACCURACY_METRICS)
+    for (const k of ks) {
+      const key = `${m}@${k}`;
+      perUser[key] = acc.perUser[key];
+      values.set(key, meanDefined(acc.perUser[key]));
+      notes[key] = accuracyNote(m, k, opts, graded);
+    }
+  perUser.mrr = acc.perUser.mrr;
+  values.set('mrr', meanDefined(acc.perUser.mrr));
+  notes.mrr = 'reciprocal rank of the first relevant item in the whole list (0 when none)';
+  ks.forEach((k, q) => {
+    values.set(`coverage@${k}`, cat.coverage[q]);
+    notes[`coverage@${k}`] = `distinct items in the top ${k} over evaluated users / ${opts.catalog.note}`;
+  });
+  if (cat.coldCoverage) {
+    ks.forEach((k, q) => {
+      values.set(`cold_start_coverage@${k}`, cat.coldCoverage![q]);
+      notes[`cold_start_coverage@${k}`] =
+        cat.coldItems > 0 ? `cold = items with 1 ≤ train count < ${opts.coldThreshold} (${cat.coldItems} items)` : `no cold item (1 ≤ train count < ${opts.coldThreshold})`;
+    });
+  }
+  if (cat.novelty) {
+    for (const k of ks) {
+      const key = `novelty@${k}`;
+      perUser[key] = cat.novelty[key];
+      values.set(key, meanDefined(cat.novelty[key]));
+      notes[key] = 'mean −log2(item train interactions / all train interactions) over the top K, mean over users; items without train interactions left out';
+    }
+  }
+  if (emb) {
+    for (const k of ks) {
+      const key = `diversity@${k}`;
+      perUser[key] = emb.diversity[key];
+      values.set(key, meanDefined(emb.diversity[key]));
+      notes[key] = '1 − mean pairwise cosine of the item embeddings in the top K (users with < 2 embedded items left out)';
+    }
+    if (emb.alignment) {
+      const how = `profiles: ${emb.profiles.given} from userEmbeddings, ${emb.profiles.fromTrain} from the mean of train item embeddings, ${emb.profiles.none} without`;
+      for (const k of ks) {
+        const key = `alignment@${k}`;
+        perUser[key] = emb.alignment[key];
+        values.set(key, meanDefined(emb.alignment[key]));
+        notes[key] = `mean cosine between the user profile and the items of the top K; ${how}`;
+      }
+    }
+  }
+  values.set('users_evaluated', acc.evaluated.length);
+  values.set('users_skipped', acc.skipped.length);
+  notes.users_skipped = 'users of the run with no relevant item (empty R_u)';
+  const curves: Record<string, Float64Array> = { ...acc.curves, coverage: cat.coverageCurve };
+  return { evaluated: acc.evaluated, skipped: acc.skipped, perUser, values, notes, curves, accuracy: acc, catalog: cat, embedding: emb };
+}
+
+function accuracyNote(m: string, k: number, opts: EvaluateListsOptions, graded: boolean): string {
+  switch (m) {
+    case 'recall':
+      return '|top K ∩ R_u| / |R_u|, mean over users with a relevant item';
+    case 'precision':
+      return `|top K ∩ R_u| / ${k} (K even when the list is shorter)`;
+    case 'ndcg':
+      return `gain ${opts.gain}${graded ? ' of graded relevance' : ''}; discount 1/log2(rank+1); IDCG from the best ordering of R_u`;
+    case 'map':
+      return `mapNormaliser ${opts.mapNormaliser}: AP@K divided by ${opts.mapNormaliser === 'min' ? 'min(|R_u|, K)' : opts.mapNormaliser === 'all' ? '|R_u| (trec_eval)' : 'the hits in the top K (seed 004)'}`;
+    default:
+      return 'share of users with a relevant item in the top K';
+  }
+}
+
+/** Mean of the non-NaN values; null when there is none. */
+export function meanDefined(v: Float64Array): number | null {
+  let s = 0;
+  let n = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (x === x) {
+      s += x;
+      n++;
+    }
+  }
+  return n > 0 ? s / n : null;
+}

@@ -1,0 +1,100 @@
+/**
+ * Per-user analysis (METRICS.md section 4, seed 004 "Per-User Analysis"): histograms of per-user
+ * metric values and metric means by bins of user activity (train interactions).
+ */
+
+export interface Histogram {
+  /** Bin edges, length bins + 1; bins are [e_b, e_{b+1}), the last one closed. */
+  edges: number[];
+  counts: number[];
+  /** Users whose value is undefined (not counted in a bin). */
+  undefined: number;
+  /** Mean of the defined values. */
+  mean: number | null;
+}
+
+/**
+ * A histogram of `values` with `bins` equal-width bins over [min(0, min v), max(1, max v)]
+ * (so rates in [0, 1] always get the same edges and can be compared between runs). NaN values
+ * are counted apart.
+ */
+export function histogram(values: Float64Array, bins = 20): Histogram {
+  let lo = 0;
+  let hi = 1;
+  let n = 0;
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== v) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+    n++;
+    sum += v;
+  }
+  const width = (hi - lo) / bins;
+  const edges = Array.from({ length: bins + 1 }, (_, b) => (b === bins ? hi : lo + b * width));
+  const counts = new Array<number>(bins).fill(0);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v !== v) continue;
+    let b = Math.floor((v - lo) / width);
+    if (b >= bins) b = bins - 1;
+    if (b < 0) b = 0;
+    counts[b]++;
+  }
+  return { edges, counts, undefined: values.length - n, mean: n ? sum / n : null };
+}
+
+/**
+ * Default activity-bin boundaries: the 1/3 and 2/3 quantiles of the users' train counts (the
+ * seed's low / medium / high users), rounded up, distinct and > 0. Bins are then
+ * [0, b1), [b1, b2), [b2, ∞).
+ */
+export function defaultActivityBoundaries(counts: ArrayLike<number>): number[] {
+  const sorted = Float64Array.from(counts).sort();
+  if (sorted.length === 0) return [];
+  const q = (p: number) => Math.ceil(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
+  const out = [...new Set([q(1 / 3), q(2 / 3)])].filter((b) => b > 0).sort((a, b) => a - b);
+  return out;
+}
+
+export interface ActivityBinRow {
+  bin: string;
+  lo: number;
+  /** Exclusive upper bound, null for the last (open) bin. */
+  hi: number | null;
+  users: number;
+  [metric: string]: number | string | null;
+}
+
+/**
+ * Means of each per-user metric within activity bins. `boundaries` ascending, bins
+ * [0, b1), [b1, b2), …, [b_last, ∞). NaN values are left out of a bin's mean (null when none).
+ */
+export function activityBins(activity: ArrayLike<number>, perUser: Record<string, Float64Array>, boundaries: number[]): ActivityBinRow[] {
+  const b = [...new Set(boundaries)].filter((x) => Number.isFinite(x)).sort((x, y) => x - y);
+  const edges = [0, ...b.filter((x) => x > 0)];
+  const rows: ActivityBinRow[] = edges.map((lo, q) => {
+    const hi = q + 1 < edges.length ? edges[q + 1] : null;
+    return { bin: hi === null ? `≥ ${lo}` : `[${lo}, ${hi})`, lo, hi, users: 0 };
+  });
+  const binOf = new Int32Array(activity.length);
+  for (let i = 0; i < activity.length; i++) {
+    let q = 0;
+    while (q + 1 < edges.length && activity[i] >= edges[q + 1]) q++;
+    binOf[i] = q;
+    rows[q].users++;
+  }
+  for (const [key, vals] of Object.entries(perUser)) {
+    const sum = new Float64Array(rows.length);
+    const cnt = new Float64Array(rows.length);
+    for (let i = 0; i < vals.length; i++) {
+      const v = vals[i];
+      if (v !== v) continue;
+      sum[binOf[i]] += v;
+      cnt[binOf[i]]++;
+    }
+    rows.forEach((r, q) => (r[key] = cnt[q] > 0 ? sum[q] / cnt[q] : null));
+  }
+  return rows;
+}

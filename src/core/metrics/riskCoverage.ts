@@ -1,0 +1,417 @@
+/**
+ * Risk–coverage curve and the areas under it (METRICS.md section 2), over {@link SortedRows}.
+ *
+ * Weighted form used throughout (so that a bootstrap resample, given as multiplicities, is the
+ * same number as the resampled data set written out): every row p is `mult[p]` items (1 when
+ * `mult` is absent), each of mass `w[p]` (1 without weights). A tied block with `m` items and mass
+ * `W_b` is entered in `m` equal steps; after step j the block contributes the fraction j/m of every
+ * one of its rows (the fractional-count rule). Each step has width `W_b/(m·W)` on the coverage
+ * axis, and the AURC is the sum of width × risk after the step. With all weights and
+ * multiplicities 1 this is `(1/n) Σ_{k=1..n} risk(top-k)`, and inside a tied block the standard
+ * risk equals its expectation over the orders of the block.
+ */
+import type { SortedRows } from './sortedRows';
+
+/** Error of a group with accepted mass `a` and error mass `e`; 1.0 for no accepted mass (seed 002). */
+export function groupError(e: number, a: number): number {
+  return a > 0 ? e / a : 1.0;
+}
+
+export interface RiskCoverageCurve {
+  /** The score of each point's block: accept every s ≥ threshold. */
+  threshold: Float64Array;
+  /** Accepted mass / total mass. */
+  coverage: Float64Array;
+  /** Error mass / accepted mass (NaN when the accepted mass is 0). */
+  risk: Float64Array;
+  /** Mean over groups of the group error (1.0 for a group with nothing accepted); NaN without groups. */
+  riskBalanced: Float64Array;
+  /** Max over groups of the group error; NaN without groups. */
+  riskWorst: Float64Array;
+}
+
+/**
+ * The exact risk–coverage curve: one point per distinct score (a tied block enters whole), in
+ * order of decreasing threshold. O(n + blocks·G) after the sort. Blocks whose multiplicity is 0
+ * are not points.
+ *
+ * @example scores [0.9, 0.8, 0.8, 0.3], wrong [0, 1, 0, 1] →
+ *   coverage [1/4, 3/4, 1], risk [0, 1/3, 2/4].
+ */
+export function exactRiskCoverage(rows: SortedRows, mult: Float64Array | null = null): RiskCoverageCurve {
+  const { blockStart, wrong, group, nGroups: G } = rows;
+  const w = rows.weight;
+  const nb = blockStart.length - 1;
+  let W = 0;
+  for (let p = 0; p < rows.n; p++) W += (w ? w[p] : 1) * (mult ? mult[p] : 1);
+  const th = new Float64Array(nb);
+  const cov = new Float64Array(nb);
+  const risk = new Float64Array(nb);
+  const bal = new Float64Array(nb);
+  const worst = new Float64Array(nb);
+  let k = 0;
+  const gW = new Float64Array(G);
+  const gE = new Float64Array(G);
+  let W0 = 0;
+  let E0 = 0;
+  for (let b = 0; b < nb; b++) {
+    let m = 0;
+    for (let p = blockStart[b]; p < blockStart[b + 1]; p++) {
+      const c = mult ? mult[p] : 1;
+      if (c === 0) continue;
+      m += c;
+      const wm = (w ? w[p] : 1) * c;
+      W0 += wm;
+      if (wrong[p]) E0 += wm;
+      const g = group[p];
+      if (g >= 0) {
+        gW[g] += wm;
+        if (wrong[p]) gE[g] += wm;
+      }
+    }
+    if (m === 0) continue;
+    th[k] = rows.score[blockStart[b]];
+    cov[k] = W0 / W;
+    risk[k] = W0 > 0 ? E0 / W0 : NaN;
+    if (G > 0) {
+      let s = 0;
+      let mx = -Infinity;
+      for (let g = 0; g < G; g++) {
+        const e = groupError(gE[g], gW[g]);
+        s += e;
+        if (e > mx) mx = e;
+      }
+      bal[k] = s / G;
+      worst[k] = mx;
+    } else {
+      bal[k] = NaN;
+      worst[k] = NaN;
+    }
+    k++;
+  }
+  return {
+    threshold: th.subarray(0, k),
+    coverage: cov.subarray(0, k),
+    risk: risk.subarray(0, k),
+    riskBalanced: bal.subarray(0, k),
+    riskWorst: worst.subarray(0, k),
+  };
+}
+
+export interface AurcValues {
+  /** Mean standard risk over the steps (fractional counts in tied blocks). */
+  aurc: number;
+  /** `aurc*`: the AURC of the order that accepts every correct row first. */
+  aurcOptimal: number;
+  /** `aurc − aurc*`. */
+  eaurc: number;
+  /** The same area for the balanced risk (NaN without groups). */
+  aurcBalanced: number;
+  /** The same area for the worst-group risk (NaN without groups). */
+  aurcWorst: number;
+}
+
+/**
+ * `aurc`, `eaurc`, `aurc_balanced`, `aurc_worst` in one pass over the sorted rows. O(n·G) worst case
+ * (O(n + blocks·G) when groups are few). NaN when the total mass is 0.
+ *
+ * `aurc* = (1/W) Σ_{j=1..m_w} (E/m_w)·(E·j/m_w)/(W − E + E·j/m_w)`, with E the wrong mass and m_w the
+ * wrong items: the correct rows first (risk 0), then the wrong rows as one block. Unweighted this is
+ * `(1/n) Σ_{k=1..n} max(0, k − (n − r))/k` (METRICS.md), whatever order the wrong rows take.
+ *
+ * @example scores [0.9, 0.8, 0.8, 0.3], wrong [0, 1, 0, 1]:
+ *   aurc = (0/1 + (0 + 1/2)/2 + 1/3 + 2/4)/4 = 13/48; aurc* = (1/3 + 2/4)/4 = 5/24; eaurc = 1/16.
+ */
+export function aurcValues(rows: SortedRows, mult: Float64Array | null = null): AurcValues {
+  const { blockStart, wrong, group, nGroups: G } = rows;
+  const w = rows.weight;
+  const nb = blockStart.length - 1;
+  const gW = new Float64Array(G);
+  const gE = new Float64Array(G);
+  const gErr = new Float64Array(G).fill(1);
+  const bW = new Float64Array(G);
+  const bE = new Float64Array(G);
+  const touchedFlag = new Uint8Array(G);
+  // groups present in the current block (a typed list: resetting a JS array per block is slow)
+  const touched = new Int32Array(G);
+  let nTouched = 0;
+  let sumErr = G;
+  let W0 = 0;
+  let E0 = 0;
+  let aurc = 0;
+  let aBal = 0;
+  let aWorst = 0;
+  let wrongItems = 0;
+  for (let b = 0; b < nb; b++) {
+    const p0 = blockStart[b];
+    if (blockStart[b + 1] - p0 === 1) {
+      // Fast path, the common case: a block of one row (c items of that one row).
+      const c = mult ? mult[p0] : 1;
+      if (c === 0) continue;
+      const wm = (w ? w[p0] : 1) * c;
+      const isWrong = wrong[p0] === 1;
+      const em = isWrong ? wm : 0;
+      if (isWrong) wrongItems += c;
+      const g = group[p0];
+      const step = wm / c;
+      if (c === 1 && step > 0) {
+        aurc += (wm * (E0 + em)) / (W0 + wm);
+        if (G > 0) {
+          if (g >= 0) {
+            const e = groupError(gE[g] + em, gW[g] + wm);
+            sumErr += e - gErr[g];
+            gErr[g] = e;
+          }
+          aBal += (wm * sumErr) / G;
+          aWorst += wm * maxOf(gErr);
+        }
+      } else if (step > 0) {
+        for (let j = 1; j <= c; j++) {
+          const f = j / c;
+          aurc += (step * (E0 + em * f)) / (W0 + wm * f);
+          if (G > 0) {
+            if (g >= 0) {
+              const e = groupError(gE[g] + em * f, gW[g] + wm * f);
+              sumErr += e - gErr[g];
+              gErr[g] = e;
+            }
+            aBal += (step * sumErr) / G;
+            aWorst += step * maxOf(gErr);
+          }
+        }
+      }
+      W0 += wm;
+      E0 += em;
+      if (g >= 0) {
+        gW[g] += wm;
+        gE[g] += em;
+        gErr[g] = groupError(gE[g], gW[g]);
+      }
+      continue;
+    }
+    let m = 0;
+    let Wb = 0;
+    let Eb = 0;
+    nTouched = 0;
+    for (let p = blockStart[b]; p < blockStart[b + 1]; p++) {
+      const c = mult ? mult[p] : 1;
+      if (c === 0) continue;
+      m += c;
+      const wm = (w ? w[p] : 1) * c;
+      Wb += wm;
+      const isWrong = wrong[p] === 1;
+      if (isWrong) {
+        Eb += wm;
+        wrongItems += c;
+      }
+      const g = group[p];
+      if (g >= 0) {
+        if (!touchedFlag[g]) {
+          touchedFlag[g] = 1;
+          touched[nTouched++] = g;
+        }
+        bW[g] += wm;
+        if (isWrong) bE[g] += wm;
+      }
+    }
+    if (m === 0) continue;
+    const step = Wb / m;
+    if (step > 0) {
+      if (m === 1) {
+        aurc += (step * (E0 + Eb)) / (W0 + Wb);
+        if (G > 0) {
+          for (let t = 0; t < nTouched; t++) {
+            const g = touched[t];
+            const e = groupError(gE[g] + bE[g], gW[g] + bW[g]);
+            sumErr += e - gErr[g];
+            gErr[g] = e;
+          }
+          aBal += (step * sumErr) / G;
+          aWorst += step * maxOf(gErr);
+        }
+      } else {
+        for (let j = 1; j <= m; j++) {
+          const f = j / m;
+          aurc += (step * (E0 + Eb * f)) / (W0 + Wb * f);
+          if (G > 0) {
+            for (let t = 0; t < nTouched; t++) {
+              const g = touched[t];
+              const e = groupError(gE[g] + bE[g] * f, gW[g] + bW[g] * f);
+              sumErr += e - gErr[g];
+              gErr[g] = e;
+            }
+            aBal += (step * sumErr) / G;
+            aWorst += step * maxOf(gErr);
+          }
+        }
+      }
+    }
+    W0 += Wb;
+    E0 += Eb;
+    for (let t = 0; t < nTouched; t++) {
+      const g = touched[t];
+      gW[g] += bW[g];
+      gE[g] += bE[g];
+      gErr[g] = groupError(gE[g], gW[g]);
+      bW[g] = 0;
+      bE[g] = 0;
+      touchedFlag[g] = 0;
+    }
+    if (nTouched > 0) {
+      sumErr = 0;
+      for (let g = 0; g < G; g++) sumErr += gErr[g]; // re-anchor: no drift across blocks
+    }
+  }
+  const W = W0;
+  if (!(W > 0)) return { aurc: NaN, aurcOptimal: NaN, eaurc: NaN, aurcBalanced: NaN, aurcWorst: NaN };
+  const opt = optimalAurc(W, E0, wrongItems);
+  const a = aurc / W;
+  return {
+    aurc: a,
+    aurcOptimal: opt,
+    eaurc: a - opt,
+    aurcBalanced: G > 0 ? aBal / W : NaN,
+    aurcWorst: G > 0 ? aWorst / W : NaN,
+  };
+}
+
+/** `aurc*` for total mass W, wrong mass E spread over `wrongItems` equal steps (see {@link aurcValues}). */
+export function optimalAurc(W: number, E: number, wrongItems: number): number {
+  if (!(W > 0)) return NaN;
+  if (wrongItems === 0 || E === 0) return 0;
+  const step = E / wrongItems;
+  const Wc = W - E;
+  let s = 0;
+  for (let j = 1; j <= wrongItems; j++) {
+    const e = step * j;
+    s += e / (Wc + e);
+  }
+  return (s * step) / W;
+}
+
+function maxOf(a: Float64Array): number {
+  let m = -Infinity;
+  for (let i = 0; i < a.length; i++) if (a[i] > m) m = a[i];
+  return m;
+}
+
+export interface Grid101Values {
+  /** Trapezoid of the standard risk over the accepted fraction, 101 grid points. */
+  standard: number;
+  /** Points with x ≥ 0.2 only, divided by 0.8. */
+  standardFrom02: number;
+  balanced: number;
+  balancedFrom02: number;
+  worst: number;
+  worstFrom02: number;
+}
+
+/** Number of grid points of seed 002's `generate_rc_curve`. */
+export const GRID_POINTS = 101;
+
+/**
+ * Seed 002's `generate_rc_curve` + `calculate_aurc` / `calculate_aurc_from_02`, reproduced:
+ * for i = 1..101 accept the first `int(N·(i/101))` items of the stable descending sort (the seed's
+ * floating-point expression: `int(total_samples * coverage_target)`, which for some N, i is one
+ * less than the exact floor(N·i/101), e.g. N = 101, i = 29 → 28), x = accepted mass / total mass,
+ * risk on the accepted items (a group with nothing accepted has error 1.0), `np.trapz(risk, x)`;
+ * the `_0.2_1` variant keeps the points with x ≥ 0.2 and divides by 0.8.
+ * A row with multiplicity c is c consecutive items (so a cut may take part of its copies).
+ * Returns null when N < 101 (the first grid points would accept no row). Balanced/worst are NaN
+ * without groups.
+ */
+export function aurcGrid101(rows: SortedRows, mult: Float64Array | null = null): Grid101Values | null {
+  const { wrong, group, nGroups: G } = rows;
+  const w = rows.weight;
+  const n = rows.n;
+  let N = 0;
+  let W = 0;
+  for (let p = 0; p < n; p++) {
+    const c = mult ? mult[p] : 1;
+    N += c;
+    W += (w ? w[p] : 1) * c;
+  }
+  if (N < GRID_POINTS) return null;
+  const xs = new Float64Array(GRID_POINTS);
+  const rStd = new Float64Array(GRID_POINTS);
+  const rBal = new Float64Array(GRID_POINTS);
+  const rWorst = new Float64Array(GRID_POINTS);
+  const gW = new Float64Array(G);
+  const gE = new Float64Array(G);
+  let cumN = 0;
+  let cumW = 0;
+  let cumE = 0;
+  let p = 0;
+  for (let i = 1; i <= GRID_POINTS; i++) {
+    const k = Math.floor(N * (i / GRID_POINTS));
+    // take whole rows while they fit
+    while (p < n) {
+      const c = mult ? mult[p] : 1;
+      if (cumN + c > k) break;
+      if (c > 0) {
+        const wm = (w ? w[p] : 1) * c;
+        cumN += c;
+        cumW += wm;
+        const g = group[p];
+        if (wrong[p]) cumE += wm;
+        if (g >= 0) {
+          gW[g] += wm;
+          if (wrong[p]) gE[g] += wm;
+        }
+      }
+      p++;
+    }
+    // a part of the next row's copies
+    const part = k - cumN;
+    let aW = cumW;
+    let aE = cumE;
+    let pg = -1;
+    let pW = 0;
+    let pE = 0;
+    if (part > 0) {
+      pW = (w ? w[p] : 1) * part;
+      pE = wrong[p] ? pW : 0;
+      aW += pW;
+      aE += pE;
+      pg = group[p];
+    }
+    xs[i - 1] = aW / W;
+    rStd[i - 1] = aW > 0 ? aE / aW : NaN;
+    if (G > 0) {
+      let s = 0;
+      let mx = -Infinity;
+      for (let g = 0; g < G; g++) {
+        const e = g === pg ? groupError(gE[g] + pE, gW[g] + pW) : groupError(gE[g], gW[g]);
+        s += e;
+        if (e > mx) mx = e;
+      }
+      rBal[i - 1] = s / G;
+      rWorst[i - 1] = mx;
+    } else {
+      rBal[i - 1] = NaN;
+      rWorst[i - 1] = NaN;
+    }
+  }
+  return {
+    standard: trapz(rStd, xs, 0),
+    standardFrom02: trapzFrom(rStd, xs, 0.2),
+    balanced: trapz(rBal, xs, 0),
+    balancedFrom02: trapzFrom(rBal, xs, 0.2),
+    worst: trapz(rWorst, xs, 0),
+    worstFrom02: trapzFrom(rWorst, xs, 0.2),
+  };
+}
+
+/** `np.trapz(y[from:], x[from:])`. */
+export function trapz(y: ArrayLike<number>, x: ArrayLike<number>, from: number): number {
+  let s = 0;
+  for (let i = from + 1; i < x.length; i++) s += ((x[i] - x[i - 1]) * (y[i] + y[i - 1])) / 2;
+  return s;
+}
+
+/** Seed 002's `calculate_aurc_from_02` on a monotone x: trapz over the points with x ≥ lo, / (1 − lo). */
+function trapzFrom(y: Float64Array, x: Float64Array, lo: number): number {
+  let from = 0;
+  while (from < x.length && !(x[from] >= lo)) from++;
+  return trapz(y, x, from) / (1 - lo);
+}

@@ -1,0 +1,210 @@
+/**
+ * Selective classification at one operating point (METRICS.md section 2, seeds 002 and 000):
+ * which rows are accepted, and `coverage`, `selective_risk`, `error_group.<g>`, `balanced_error`,
+ * `worst_error`, plus the group-analysis table. Everything runs over {@link SortedRows}; since
+ * "accept s ≥ t" is a prefix of the descending order, a threshold-based acceptance is just the
+ * prefix length `end`.
+ */
+import type { GroupAnalysisRow } from '../results/types';
+import type { SortedRows } from './sortedRows';
+
+/** Accepted rows: the first `end` sorted positions, or an explicit mask over sorted positions. */
+export type Acceptance = { kind: 'prefix'; end: number } | { kind: 'mask'; mask: Uint8Array };
+
+/** Relative tolerance when comparing a coverage with `targetCoverage` (float sums of weights). */
+export const COVERAGE_TOLERANCE = 1e-12;
+
+/** Prefix accepted by a fixed threshold: every row with `s ≥ t`. */
+export function thresholdEnd(rows: SortedRows, t: number): number {
+  const s = rows.score;
+  let lo = 0;
+  let hi = rows.n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (s[mid] >= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * `targetCoverage` c: walk rows by descending score, take the shortest prefix whose (weighted)
+ * coverage reaches c (within {@link COVERAGE_TOLERANCE}), let t = the score of its last row and
+ * accept every s ≥ t — so a tied block is taken whole and the coverage may exceed c.
+ * Returns the prefix end and t (`end` 0 and t NaN when there is no mass).
+ *
+ * @example scores [0.9, 0.8, 0.8, 0.8, 0.1], c = 0.5 → the prefix reaching 0.5 ends at the
+ *   third row (score 0.8), t = 0.8, four rows accepted: coverage 0.8.
+ */
+export function targetCoverageEnd(rows: SortedRows, c: number, mult: Float64Array | null = null): { end: number; threshold: number } {
+  if (!(c > 0 && c <= 1)) throw new RangeError(`Expected \`targetCoverage\` in (0, 1], but got ${c}.`);
+  const w = rows.weight;
+  const bs = rows.blockStart;
+  let W = 0;
+  for (let p = 0; p < rows.n; p++) W += (w ? w[p] : 1) * (mult ? mult[p] : 1);
+  if (!(W > 0)) return { end: 0, threshold: NaN };
+  const goal = c * W * (1 - COVERAGE_TOLERANCE);
+  let cum = 0;
+  for (let b = 0; b + 1 < bs.length; b++) {
+    for (let p = bs[b]; p < bs[b + 1]; p++) cum += (w ? w[p] : 1) * (mult ? mult[p] : 1);
+    if (cum >= goal && cum > 0) return { end: bs[b + 1], threshold: rows.score[bs[b]] };
+  }
+  return { end: rows.n, threshold: rows.score[rows.n - 1] };
+}
+
+export interface OperatingPoint {
+  /** Σ w·A / Σ w (NaN when Σ w = 0). */
+  coverage: number;
+  /** Σ w·A·wrong / Σ w·A (NaN when nothing is accepted). */
+  risk: number;
+  /** `error_group.<g>` per group index. */
+  groupError: Float64Array;
+  /** Groups with no accepted row (error set to 1.0). NaN errors are groups of train share 0 (reweight). */
+  emptyGroups: number[];
+  /** Mean of the group errors (NaN without groups). */
+  balanced: number;
+  /** Max of the group errors (NaN without groups). */
+  worst: number;
+}
+
+export interface OperatingPointOptions {
+  /**
+   * Use the rows' `groupWeight` (w^trn) for the group errors, as `e_g(w) = Σ w·wrong·A / (Σ w·A + ε)`
+   * (seed 000). Without it the group error is the plain ratio with the sample weights.
+   */
+  reweight?: boolean;
+  /** ε of seed 000 (default 1e-12). */
+  epsilon?: number;
+}
+
+/**
+ * Metrics at one acceptance. A group with no accepted row (no accepted sample-weight mass) gets
+ * error 1.0 (seed 002's rule, also when `reweight` is on, where the formula alone would give 0);
+ * with `reweight`, a group whose accepted rows all have train share 0 is NaN (0/ε would be a silent
+ * 0; the same rule as `weighted_error_group.<g>`). O(n).
+ *
+ * @example seed 000 at its operating point (reweight, 10 accepted rows): head 0.117/0.247 = 0.4737,
+ *   tail 0.0017/0.0030 = 0.5667.
+ */
+export function operatingPoint(rows: SortedRows, acc: Acceptance, mult: Float64Array | null = null, opts: OperatingPointOptions = {}): OperatingPoint {
+  const { wrong, group, nGroups: G } = rows;
+  const w = rows.weight;
+  const gwArr = opts.reweight ? (rows.groupWeight ?? w) : w;
+  const eps = opts.reweight ? (opts.epsilon ?? 1e-12) : 0;
+  const mask = acc.kind === 'mask' ? acc.mask : null;
+  const end = acc.kind === 'prefix' ? acc.end : rows.n;
+  let W = 0;
+  let WA = 0;
+  let EA = 0;
+  const gA = new Float64Array(G);
+  const gE = new Float64Array(G);
+  const gS = new Float64Array(G);
+  for (let p = 0; p < rows.n; p++) {
+    const c = mult ? mult[p] : 1;
+    if (c === 0) continue;
+    const wm = (w ? w[p] : 1) * c;
+    W += wm;
+    const accepted = mask ? mask[p] === 1 : p < end;
+    if (!accepted) continue;
+    WA += wm;
+    if (wrong[p]) EA += wm;
+    const g = group[p];
+    if (g >= 0) {
+      const gm = (gwArr ? gwArr[p] : 1) * c;
+      gS[g] += wm;
+      gA[g] += gm;
+      if (wrong[p]) gE[g] += gm;
+    }
+  }
+  const groupError = new Float64Array(G);
+  const emptyGroups: number[] = [];
+  let sum = 0;
+  let mx = -Infinity;
+  for (let g = 0; g < G; g++) {
+    let e: number;
+    if (!(gS[g] > 0)) {
+      e = 1.0;
+      emptyGroups.push(g);
+    } else if (opts.reweight) e = gA[g] > 0 ? gE[g] / (gA[g] + eps) : NaN;
+    else e = gE[g] / gA[g];
+    groupError[g] = e;
+    sum += e;
+    if (e > mx) mx = e;
+  }
+  return {
+    coverage: W > 0 ? WA / W : NaN,
+    risk: WA > 0 ? EA / WA : NaN,
+    groupError,
+    emptyGroups,
+    balanced: G > 0 ? sum / G : NaN,
+    worst: G > 0 && Number.isFinite(sum) ? mx : NaN,
+  };
+}
+
+/**
+ * The group-analysis table (seed 002's `analyze_group_performance`): per group of the true class,
+ * size (rows), coverage, error (the `error_group.<g>` value passed in), TPR = accepted∧correct /
+ * correct, FPR = accepted∧wrong / wrong (sample-weighted; null when 0/0), and score mean, standard
+ * deviation (n − 1, as torch's default `std`; null below 2 rows), min, max over all the group's rows.
+ */
+export function groupAnalysis(rows: SortedRows, acc: Acceptance, groupNames: readonly string[], groupErrors: ArrayLike<number>): GroupAnalysisRow[] {
+  const G = rows.nGroups;
+  const w = rows.weight;
+  const mask = acc.kind === 'mask' ? acc.mask : null;
+  const end = acc.kind === 'prefix' ? acc.end : rows.n;
+  const size = new Float64Array(G);
+  const mass = new Float64Array(G);
+  const massA = new Float64Array(G);
+  const corr = new Float64Array(G);
+  const corrA = new Float64Array(G);
+  const wr = new Float64Array(G);
+  const wrA = new Float64Array(G);
+  const sSum = new Float64Array(G);
+  const sMin = new Float64Array(G).fill(Infinity);
+  const sMax = new Float64Array(G).fill(-Infinity);
+  for (let p = 0; p < rows.n; p++) {
+    const g = rows.group[p];
+    if (g < 0) continue;
+    const wm = w ? w[p] : 1;
+    const a = mask ? mask[p] === 1 : p < end;
+    const s = rows.score[p];
+    size[g]++;
+    mass[g] += wm;
+    sSum[g] += s;
+    if (s < sMin[g]) sMin[g] = s;
+    if (s > sMax[g]) sMax[g] = s;
+    if (a) massA[g] += wm;
+    if (rows.wrong[p]) {
+      wr[g] += wm;
+      if (a) wrA[g] += wm;
+    } else {
+      corr[g] += wm;
+      if (a) corrA[g] += wm;
+    }
+  }
+  const sSq = new Float64Array(G);
+  for (let p = 0; p < rows.n; p++) {
+    const g = rows.group[p];
+    if (g < 0) continue;
+    const d = rows.score[p] - sSum[g] / size[g];
+    sSq[g] += d * d;
+  }
+  const ratio = (a: number, b: number): number | null => (b > 0 ? a / b : null);
+  const out: GroupAnalysisRow[] = [];
+  for (let g = 0; g < G; g++) {
+    const has = size[g] > 0;
+    out.push({
+      group: groupNames[g] ?? `g${g + 1}`,
+      size: size[g],
+      coverage: ratio(massA[g], mass[g]),
+      error: Number.isFinite(groupErrors[g]) ? groupErrors[g] : null,
+      tpr: ratio(corrA[g], corr[g]),
+      fpr: ratio(wrA[g], wr[g]),
+      scoreMean: has ? sSum[g] / size[g] : null,
+      scoreStd: size[g] > 1 ? Math.sqrt(sSq[g] / (size[g] - 1)) : null,
+      scoreMin: has ? sMin[g] : null,
+      scoreMax: has ? sMax[g] : null,
+    });
+  }
+  return out;
+}

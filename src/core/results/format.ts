@@ -1,0 +1,206 @@
+/**
+ * Text renderings of a results object: a terminal table (the CLI's default output), Markdown and
+ * CSV (also used by the extension's "Export Report"). No vscode, no DOM.
+ *
+ * Metrics are grouped by family in the order of `results.families` (keys no family lists come
+ * last, under "Other"); each row has the value, the bootstrap interval, the direction and the
+ * note. Ranking baselines (`results.baselines`) become extra value columns. Values are the
+ * fractions stored in the results; percentages only with `percent: true`, and then only for the
+ * keys that are rates (not `nll`, `brier`, `novelty@K`, user counts).
+ */
+import type { MetricFamily, MetricValue, Results } from './types';
+
+export interface FormatOptions {
+  /** Digits after the decimal point (default 4; with `percent`, 2). */
+  digits?: number;
+  /** Rates as percentages (`81.23%`). Default false: the stored fractions. */
+  percent?: boolean;
+  /**
+   * formatTable only: cut notes (with `…`) so that lines fit this many characters (a terminal's
+   * width); at least 20 characters of a note are kept. Default: notes in full.
+   */
+  maxWidth?: number;
+}
+
+const FAMILY_TITLES: Record<MetricFamily, string> = {
+  classification: 'Classification',
+  longtail: 'Long tail',
+  evolving: 'Evolving test distributions',
+  selective: 'Selective classification',
+  calibration: 'Calibration',
+  importance: 'Importance-weighted binary',
+  ranking: 'Ranking',
+};
+
+interface Row {
+  family: string;
+  key: string;
+  m: MetricValue;
+  baselines: (MetricValue | undefined)[];
+}
+
+interface Section {
+  family: string;
+  title: string;
+  rows: Row[];
+}
+
+/** Family sections in display order; every metric appears exactly once. */
+export function metricSections(results: Results): Section[] {
+  const seen = new Set<string>();
+  const baselineNames = Object.keys(results.baselines ?? {});
+  const row = (family: string, key: string): Row => ({
+    family,
+    key,
+    m: results.metrics[key]!,
+    baselines: baselineNames.map((b) => results.baselines?.[b]?.[key]),
+  });
+  const sections: Section[] = [];
+  for (const [family, keys] of Object.entries(results.families) as [MetricFamily, string[] | undefined][]) {
+    const rows = (keys ?? []).filter((k) => k in results.metrics && !seen.has(k)).map((k) => (seen.add(k), row(family, k)));
+    if (rows.length > 0) sections.push({ family, title: FAMILY_TITLES[family] ?? family, rows });
+  }
+  const rest = Object.keys(results.metrics).filter((k) => !seen.has(k));
+  if (rest.length > 0) sections.push({ family: 'other', title: 'Other', rows: rest.map((k) => row('other', k)) });
+  return sections;
+}
+
+/** Keys that are not fractions in [0, 1] and so never become percentages. */
+function isRate(key: string): boolean {
+  return !/^(nll|brier|users_evaluated|users_skipped)$/.test(key) && !/^novelty@/.test(key);
+}
+
+function fmtNumber(v: number, key: string, opts: FormatOptions): string {
+  if (opts.percent && isRate(key) && v >= 0 && v <= 1) return `${(v * 100).toFixed(opts.digits ?? 2)}%`;
+  if (!isRate(key) && Number.isInteger(v)) return String(v);
+  const digits = opts.digits ?? 4;
+  if (v !== 0 && Math.abs(v) < 10 ** -(digits - 1)) return v.toExponential(2);
+  return v.toFixed(digits);
+}
+
+function fmtValue(m: MetricValue | undefined, key: string, opts: FormatOptions): string {
+  if (!m) return '';
+  return m.value === null ? '—' : fmtNumber(m.value, key, opts);
+}
+
+function fmtCi(m: MetricValue, key: string, opts: FormatOptions): string {
+  return m.ci ? `[${fmtNumber(m.ci[0], key, opts)}, ${fmtNumber(m.ci[1], key, opts)}]` : '';
+}
+
+const ARROW = { higher: '↑', lower: '↓' } as const;
+
+/** "95% CI" from the config's confidence level. */
+function ciTitle(results: Results): string {
+  const c = results.config?.bootstrap?.confidence;
+  return typeof c === 'number' ? `${Number((c * 100).toPrecision(4))}% CI` : 'CI';
+}
+
+function thousands(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** One line describing the source: path, task, rows, format, SHA-256 prefix. */
+export function sourceLine(results: Results): string {
+  const s = results.source;
+  const rows = s.rowsUsed !== s.rows ? `${thousands(s.rows)} rows (${thousands(s.rowsUsed)} used)` : `${thousands(s.rows)} rows`;
+  return `${s.path} · task ${results.task} · ${rows} · ${s.format} · sha256 ${s.sha256.slice(0, 12)}`;
+}
+
+function configLine(results: Results): string {
+  const b = results.config.bootstrap;
+  const boot = b.n > 0 ? `bootstrap ${b.n} resamples, ${ciTitle(results)}, seed ${b.seed}${b.stratified ? ', stratified' : ''}` : 'no bootstrap intervals';
+  return `${results.config.configFile ? `config ${results.config.configFile}` : 'no config file'} · ${boot}`;
+}
+
+function warningLine(w: Results['warnings'][number]): string {
+  const parts: string[] = [];
+  if (w.file) parts.push(`${w.file}${w.line !== undefined ? `:${w.line}` : ''}${w.column ? `, column "${w.column}"` : ''}`);
+  else if (w.line !== undefined) parts.push(`line ${w.line}`);
+  if (w.count !== undefined) parts.push(`count ${thousands(w.count)}`);
+  return `${w.code}: ${w.message}${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;
+}
+
+/** A plain-text table for terminals (monospace), one section per family, then the warnings. */
+export function formatTable(results: Results, opts: FormatOptions = {}): string {
+  const baselineNames = Object.keys(results.baselines ?? {});
+  const sections = metricSections(results);
+  const header = ['metric', 'value', ...baselineNames, ciTitle(results), 'better', 'note'];
+  const cells = sections.map((s) =>
+    s.rows.map((r) => [r.key, fmtValue(r.m, r.key, opts), ...r.baselines.map((b) => fmtValue(b, r.key, opts)), fmtCi(r.m, r.key, opts), ARROW[r.m.direction], r.m.note ?? '']),
+  );
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.flat().map((c) => c[i]!.length)));
+  const numeric = (i: number): boolean => i >= 1 && i <= 1 + baselineNames.length;
+  const noteAt = 2 + widths.slice(0, -1).reduce((a, w) => a + w + 2, 0);
+  const noteMax = opts.maxWidth !== undefined ? Math.max(20, opts.maxWidth - noteAt) : Infinity;
+  const cut = (note: string): string => (note.length > noteMax ? `${note.slice(0, noteMax - 1)}…` : note);
+  const line = (c: string[]): string =>
+    '  ' +
+    c
+      .map((x, i) => (i === c.length - 1 ? cut(x) : numeric(i) ? x.padStart(widths[i]!) : x.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  const out: string[] = [`Eval Lens ${results.tool.version} results`, `  ${sourceLine(results)}`, `  ${configLine(results)}`];
+  if (sections.length === 0) out.push('', '  (no metrics)');
+  sections.forEach((s, i) => {
+    out.push('', s.title, line(header), ...cells[i]!.map(line));
+  });
+  if (results.warnings.length > 0) {
+    out.push('', `Warnings (${results.warnings.length})`);
+    for (const w of results.warnings) out.push(`  ! ${warningLine(w)}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+function mdCell(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** Markdown: a heading, the source line, one table per family, the warnings as a list. */
+export function formatMarkdown(results: Results, opts: FormatOptions = {}): string {
+  const baselineNames = Object.keys(results.baselines ?? {});
+  const out: string[] = [
+    `## Eval Lens results: \`${results.source.path}\``,
+    '',
+    `${mdCell(sourceLine(results))}  `,
+    `${mdCell(configLine(results))} · Eval Lens ${results.tool.version} · ${results.createdAt}`,
+  ];
+  for (const s of metricSections(results)) {
+    out.push('', `### ${s.title}`, '');
+    out.push(`| Metric | Value | ${baselineNames.map((b) => `${mdCell(b)} | `).join('')}${ciTitle(results)} | Better | Note |`);
+    out.push(`|---|---:|${baselineNames.map(() => '---:|').join('')}---|:-:|---|`);
+    for (const r of s.rows) {
+      const base = r.baselines.map((b) => `${fmtValue(b, r.key, opts)} | `).join('');
+      out.push(`| ${mdCell(r.key)} | ${fmtValue(r.m, r.key, opts)} | ${base}${fmtCi(r.m, r.key, opts)} | ${ARROW[r.m.direction]} | ${mdCell(r.m.note ?? '')} |`);
+    }
+  }
+  if (results.warnings.length > 0) {
+    out.push('', `### Warnings (${results.warnings.length})`, '');
+    for (const w of results.warnings) out.push(`- ${mdCell(warningLine(w))}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+function csvCell(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function csvNumber(v: number | null | undefined): string {
+  return v === null || v === undefined ? '' : String(v);
+}
+
+/**
+ * CSV (RFC 4180, `\n` line ends), one row per metric: `family,metric,value,ci_lower,ci_upper,
+ * direction,note`, then one `baseline_<name>` column per baseline. Values at full precision,
+ * fractions (never percentages); an undefined value is an empty cell. Only metrics: the source
+ * and warnings are in the other formats.
+ */
+export function formatCsv(results: Results): string {
+  const baselineNames = Object.keys(results.baselines ?? {});
+  const rows = [['family', 'metric', 'value', 'ci_lower', 'ci_upper', 'direction', 'note', ...baselineNames.map((b) => `baseline_${b}`)]];
+  for (const s of metricSections(results)) {
+    for (const r of s.rows) {
+      rows.push([s.family, r.key, csvNumber(r.m.value), csvNumber(r.m.ci?.[0]), csvNumber(r.m.ci?.[1]), r.m.direction, r.m.note ?? '', ...r.baselines.map((b) => csvNumber(b?.value))]);
+    }
+  }
+  return rows.map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
+}

@@ -1,0 +1,270 @@
+/**
+ * Runner of the classification task: reads the prediction file (io/loadClassification), prepares
+ * the per-row quantities once, then runs a list of family steps into the results.
+ *
+ * Extending it (selective, calibration, bootstrap CIs): add a {@link ClassificationStep} to
+ * {@link CLASSIFICATION_STEPS}. A step receives the {@link ClassificationRun} — the data, the
+ * prepared per-row vectors and setups of every family already run — and the task context. For a
+ * bootstrap, {@link scalarMetricsFor}(run, counts) gives every section-1 scalar of a resample
+ * without touching the probability matrix.
+ */
+import { checkCancelled, EvalLensError } from '../diagnostics';
+import { CONFIG_DEFAULTS } from '../config/types';
+import type { ClassificationData } from '../data/classificationData';
+import { loadClassification } from '../io/loadClassification';
+import {
+  aggregateClassification,
+  classesWithoutRows,
+  confusionMatrix,
+  perClassScores,
+  prepareClassification,
+  type ClassificationAggregate,
+  type PreparedClassification,
+} from '../metrics/classification';
+import { aggregateLongTail, prepareLongTail, SHOTS, type LongTailSetup } from '../metrics/longtail';
+import { aggregateEvolving, prepareEvolving, rowsByClass, SAMPLED_DRAWS, type EvolvingSetup } from '../metrics/evolving';
+import { resolveGroups, resolveTrainDistribution, type GroupSpec, type TrainDistribution } from '../metrics/trainDistribution';
+import type { PerClassRow } from '../results/types';
+import type { TaskContext, TaskRunner } from './types';
+import { calibrationStep, selectiveStep, type SelectiveSetup } from './classificationSelective';
+import { classificationCiStep } from './classificationCi';
+
+/** Everything computed for one classification file, shared by the family steps. */
+export interface ClassificationRun {
+  data: ClassificationData;
+  /** Per-row vectors (correctness, NLL/Brier terms, true-class rank), computed once. */
+  prepared: PreparedClassification;
+  /** Aggregate of the full data (counts = null): values and per-class sums. */
+  point: ClassificationAggregate;
+  train: TrainDistribution | null;
+  groups: GroupSpec | null;
+  longTail: LongTailSetup;
+  /** Null when the evolving family is not computed (no train distribution, or unavailable). */
+  evolving: EvolvingSetup | null;
+  /** Rows per true class (sampled shift protocol only). */
+  classRows: Int32Array[] | null;
+  /** Selective/calibration setup (score order, acceptance), set by the selective step; null when not computed. */
+  selective?: SelectiveSetup | null;
+}
+
+export type ClassificationStep = (run: ClassificationRun, ctx: TaskContext) => void | Promise<void>;
+
+const fmt = (c: string) => `"${c}"`;
+function list(xs: string[]): string {
+  return xs.length <= 10 ? xs.map(fmt).join(', ') : `${xs.slice(0, 10).map(fmt).join(', ')}, … (${xs.length} in all)`;
+}
+
+/**
+ * Every section-1 scalar (classification, long tail, evolving) of a resample given by multiplicities
+ * `counts` (null = the full data). O(n + T·C) for the expected shift protocol; the sampled protocol
+ * re-draws its test sets from the resample (O(T·5·N^tst·log n)).
+ */
+export function scalarMetricsFor(run: ClassificationRun, counts: ArrayLike<number> | null): Record<string, number | null> {
+  const agg = counts ? aggregateClassification(run.prepared, counts) : run.point;
+  const out: Record<string, number | null> = { ...agg.values, ...aggregateLongTail(run.longTail, agg.stats) };
+  if (run.evolving) {
+    const ev = aggregateEvolving(run.evolving, agg.stats, run.classRows ? { prep: run.prepared, classRows: run.classRows, counts } : undefined);
+    Object.assign(out, ev.values);
+  }
+  return out;
+}
+
+const classificationStep: ClassificationStep = (run, ctx) => {
+  const { results, warnings } = ctx;
+  const { prepared, point, data } = run;
+  const v = point.values;
+  const empty = classesWithoutRows(point.stats).map((c) => data.classes[c]);
+  if (empty.length > 0) {
+    warnings.note('empty-class', `${data.file}: ${empty.length} class${empty.length > 1 ? 'es have' : ' has'} no test rows (or only rows of weight 0): ${list(empty)}. Their per-class accuracy is null and balanced accuracy averages the other classes.`, { count: empty.length });
+  }
+  const undefinedNote = 'undefined: no rows with positive weight';
+  results.metric('classification', 'accuracy', v.accuracy, v.accuracy === null ? { note: undefinedNote } : {});
+  results.metric('classification', 'balanced_accuracy', v.balanced_accuracy, { note: 'mean of per-class accuracy over classes with test rows' });
+  results.metric('classification', 'macro_f1', v.macro_f1, { note: "F1 per label over the union of true and predicted labels, 0 where undefined (scikit-learn's default)" });
+  for (const k of prepared.topK) {
+    if (!prepared.trueRank) break;
+    if (k >= data.classes.length) warnings.note('topk-trivial', `top${k}_accuracy: k = ${k} is not smaller than the number of classes (${data.classes.length}), so every row is a hit.`);
+    results.metric('classification', `top${k}_accuracy`, v[`top${k}_accuracy`], { note: 'rank = 1 + #classes with a strictly higher score (ties count as hits)' });
+  }
+  if (prepared.nllTerm) {
+    const how = data.fromLogits ? 'probabilities from a stable softmax of the logits' : 'probabilities as written, not renormalised';
+    results.metric('classification', 'nll', v.nll, { note: `mean −ln max(p_true, 1e-15); ${how}` });
+    results.metric('classification', 'brier', v.brier, { note: 'mean over rows of Σ_c (p_c − 1[y=c])² (multi-class, range [0, 2])' });
+  }
+};
+
+const longTailStep: ClassificationStep = (run, ctx) => {
+  const { results, warnings, config } = ctx;
+  const { train, groups, data } = run;
+  const lt = aggregateLongTail(run.longTail, run.point.stats);
+  const cfgName = config.configFile ?? 'the config';
+  if (train && !run.longTail.shotOf) {
+    warnings.note('shot-groups-need-counts', `${cfgName}: \`classWeights\` gives train frequencies without \`trainTotal\`, so the many/medium/few-shot accuracies (which need counts) are left out.`);
+  }
+  if (run.longTail.shotOf) {
+    const t = { ...CONFIG_DEFAULTS.shotThresholds, ...config.shotThresholds };
+    for (const s of SHOTS) {
+      const key = `acc_${s}`;
+      const note = `class mean of per-class accuracy; ${s === 'many' ? `n_c > ${t.many}` : s === 'few' ? `n_c < ${t.few}` : `${t.few} ≤ n_c ≤ ${t.many}`}`;
+      if (lt[key] === null) warnings.note('empty-shot-group', `${key}: no ${s}-shot class (${note.split('; ')[1]}) has test rows; the value is null.`);
+      results.metric('longtail', key, lt[key], { note });
+    }
+  }
+  if (groups) {
+    for (const g of groups.names) {
+      const key = `acc_group.${g}`;
+      if (lt[key] === null) warnings.note('empty-group', `${key}: no class of group "${g}" has test rows; the value is null.`);
+      results.metric('longtail', key, lt[key], { note: 'class mean of per-class accuracy' });
+    }
+  }
+  if (train) {
+    results.metric('longtail', 'weighted_accuracy', lt.weighted_accuracy, { note: 'rows weighted by the train share of their true class (w_i·n_y/N_train)' });
+    if (groups) {
+      for (const g of groups.names) {
+        const key = `weighted_error_group.${g}`;
+        const gi = groups.names.indexOf(g);
+        let rows = 0;
+        for (let c = 0; c < data.classes.length; c++) if (groups.groupOf[c] === gi) rows += run.point.stats.support[c];
+        if (!(rows > 0)) warnings.note('empty-group', `${key}: group "${g}" has no test rows; by convention its error is 1.0.`);
+        else if (lt[key] === null) warnings.note('empty-group', `${key}: every test row of group "${g}" has train share 0; the value is null.`);
+        results.metric('longtail', key, lt[key], { note: `e_g(w^trn) of seed 000 with every row accepted, ε = ${run.longTail.epsilon}` });
+      }
+    }
+  }
+  results.table('perClass', perClassTable(run));
+  results.table('confusion', { labels: data.classes, matrix: confusionMatrix(run.prepared) });
+};
+
+function perClassTable(run: ClassificationRun): PerClassRow[] {
+  const { data, train, groups, longTail } = run;
+  const scores = perClassScores(run.point.stats);
+  return data.classes.map((cls, c) => {
+    const s = scores[c];
+    const row: PerClassRow = { class: cls, support: s.support, accuracy: s.accuracy };
+    if (train?.counts) row.trainCount = train.counts[c];
+    if (train) row.rank = train.rank[c];
+    if (longTail.shotOf) row.shot = SHOTS[longTail.shotOf[c]];
+    if (groups) row.group = groups.names[groups.groupOf[c]];
+    row.precision = s.precision;
+    row.recall = s.recall;
+    row.f1 = s.f1;
+    return row;
+  });
+}
+
+const evolvingStep: ClassificationStep = (run, ctx) => {
+  const ev = run.evolving;
+  if (!ev) return;
+  const { results, warnings } = ctx;
+  const agg = aggregateEvolving(ev, run.point.stats, run.classRows ? { prep: run.prepared, classRows: run.classRows } : undefined);
+  const proto =
+    ev.protocol === 'expected'
+      ? `expected protocol (V_t = Σ_c q^tst_c·acc_c), ρ = ${round(ev.rho)}, T = ${ev.T}`
+      : `sampled protocol (N^tst = ${round(ev.sampled?.nTest ?? NaN)}, ${SAMPLED_DRAWS} draws with replacement, seed ${ev.seed}), ρ = ${round(ev.rho)}, T = ${ev.T}`;
+  const notes: Record<string, string> = {
+    shift_auc: `Eq. 9: trapezoid of V_t over δ_t sorted ascending, divided by δ_last − δ_first; δ = symmetric KL; ${proto}`,
+    shift_avg: `mean of V_t; ${proto}`,
+    shift_std: `population SD of V_t; ${proto}`,
+    shift_max: `max of V_t; ${proto}`,
+    shift_min: `min of V_t; ${proto}`,
+    shift_dr: `(max − min)/max of V_t; ${proto}`,
+    btd: 'accuracy under a balanced test distribution = balanced accuracy',
+    acc_forward: 'Σ_c q^trn_c·acc_c (test distribution = train distribution)',
+    acc_uniform: 'mean of acc_c (= btd)',
+    acc_backward: 'Σ_c q^trn_(C+1−rank)·acc_c (train shares reversed over the rank)',
+  };
+  for (const [key, note] of Object.entries(notes)) {
+    if (agg.values[key] === null) warnings.note('evolving-undefined', `${key} is undefined for this data (${key === 'shift_auc' ? 'all δ_t are equal' : 'zero maximum'}); the value is null.`);
+    results.metric('evolving', key, agg.values[key], { note });
+  }
+  // Points in the order of Eq. 9 (δ ascending), so the curve can be drawn as a line.
+  const o = Array.from(ev.byDelta);
+  results.curve('shift', {
+    x: 'shift (symmetric KL)',
+    y: 'accuracy',
+    xs: o.map((t) => ev.delta[t]),
+    ys: o.map((t) => agg.V[t]),
+    extra: { t: o.map((t) => t + 1), alpha: o.map((t) => ev.alpha[t]), js: o.map((t) => ev.js[t]) },
+    note: `δ_t is Σ_c (q^trn_c − q^tst_c)·ln(q^trn_c/q^tst_c), the paper's "JS divergence" (Eq. 1 without its minus sign), a symmetric KL; extra.js is the true Jensen–Shannon divergence (natural log). ${proto}.`,
+  });
+};
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
+/**
+ * The family steps, in order. Later families (selective, calibration, bootstrap CIs) are added
+ * here; the bootstrap step belongs last, after every metric exists:
+ *   for each family's keys: bootstrapDistribution(n, (counts) => keys.map((k) => scalarMetricsFor(run, counts)[k]), …)
+ *   then ctx.results.setCi(key, percentileInterval(…)).
+ */
+export const CLASSIFICATION_STEPS: { name: string; step: ClassificationStep }[] = [
+  { name: 'classification', step: classificationStep },
+  { name: 'longtail', step: longTailStep },
+  { name: 'evolving', step: evolvingStep },
+  { name: 'selective', step: selectiveStep },
+  { name: 'calibration', step: calibrationStep },
+  // last, after every metric exists; called through a closure because classificationCi imports this module
+  { name: 'bootstrap', step: (run, ctx) => classificationCiStep(run, ctx) },
+];
+
+/** Builds the {@link ClassificationRun}: per-row preparation, train distribution, groups, setups. */
+export async function prepareRun(data: ClassificationData, ctx: TaskContext): Promise<ClassificationRun> {
+  const { config, results, warnings } = ctx;
+  const prepared = results.time('classification.prepare', () => prepareClassification(data, { topK: config.topK ?? CONFIG_DEFAULTS.topK }));
+  const point = results.time('classification.aggregate', () => aggregateClassification(prepared));
+  const train = await resolveTrainDistribution(data.classes, config, ctx.baseDir);
+  const groups = await resolveGroups(data.classes, config, train, ctx.baseDir);
+  const longTail = prepareLongTail(data.classes.length, train, groups, {
+    shotThresholds: { ...CONFIG_DEFAULTS.shotThresholds, ...config.shotThresholds },
+    reweightEpsilon: config.reweightEpsilon ?? CONFIG_DEFAULTS.reweightEpsilon,
+  });
+  let evolving: EvolvingSetup | null = null;
+  let classRows: Int32Array[] | null = null;
+  if (train) {
+    const protocol = config.shiftProtocol ?? CONFIG_DEFAULTS.shiftProtocol;
+    const testRows = new Float64Array(data.classes.length);
+    for (let i = 0; i < data.n; i++) testRows[data.labels[i]]++;
+    // A class whose rows all weigh 0 has no accuracy either.
+    for (let c = 0; c < testRows.length; c++) if (!(point.stats.support[c] > 0)) testRows[c] = 0;
+    checkEvolvingConfig(config.T, config.imbalanceRatio, config.configFile);
+    const setup = results.time('evolving.prepare', () =>
+      prepareEvolving(train, data.classes, testRows, { imbalanceRatio: config.imbalanceRatio, T: config.T, protocol, seed: config.bootstrap?.seed ?? 0 }),
+    );
+    if ('unavailable' in setup) {
+      warnings.note('evolving-not-computed', `The evolving-distribution metrics (shift_*, btd, acc_forward/uniform/backward) are not computed: ${setup.unavailable}.`);
+    } else {
+      evolving = setup;
+      if (protocol === 'sampled') classRows = rowsByClass(prepared);
+    }
+  }
+  return { data, prepared, point, train, groups, longTail, evolving, classRows };
+}
+
+function checkEvolvingConfig(T: number | undefined, rho: number | undefined, file: string | undefined): void {
+  const where = file ?? 'the evaluation config';
+  if (T !== undefined && (!Number.isInteger(T) || T < 1)) throw new EvalLensError('invalid-config', `${where}: \`T\` must be a positive integer, got ${T}.`, { file: where, column: 'T' });
+  if (rho !== undefined && !(rho > 0 && Number.isFinite(rho))) throw new EvalLensError('invalid-config', `${where}: \`imbalanceRatio\` must be a positive number, got ${rho}.`, { file: where, column: 'imbalanceRatio' });
+}
+
+export const runClassification: TaskRunner = async (ctx) => {
+  const loaded = await loadClassification(ctx.path, ctx.config, ctx.warnings, ctx.progress);
+  checkCancelled(ctx.progress);
+  const run = await prepareRun(loaded.data, ctx);
+  for (const { name, step } of CLASSIFICATION_STEPS) {
+    checkCancelled(ctx.progress);
+    ctx.progress?.report?.(name, 0);
+    const t0 = performance.now();
+    await step(run, ctx);
+    ctx.results.timings[name] = (ctx.results.timings[name] ?? 0) + (performance.now() - t0) / 1000;
+  }
+  const { data, prepared } = run;
+  ctx.results.perItem = {
+    kind: 'row',
+    ids: data.ids,
+    labels: Array.from(data.labels, (y) => data.classes[y]),
+    values: { accuracy: Array.from(prepared.correct) },
+  };
+  return { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: data.n, columns: loaded.columns };
+};

@@ -1,0 +1,385 @@
+/**
+ * The selective and calibration families of the classification task (METRICS.md section 2):
+ * scores, acceptance, operating-point metrics, exact RC curve and AURC keys, seed-compatible grid
+ * keys, Chow's cost sweep, the val/test protocol, ECE/MCE/adaptive ECE and the reliability bins.
+ *
+ * {@link prepareSelective} builds everything that does not depend on the rows' multiplicities (the
+ * score order, groups, acceptance rule) once; {@link selectiveScalars} then gives every scalar of
+ * both families for the full data (counts = null) or for a bootstrap resample (counts = the
+ * resample's multiplicities per row), without sorting again.
+ */
+import { CONFIG_DEFAULTS } from '../config/types';
+import { EvalLensError } from '../diagnostics';
+import type { ClassificationData } from '../data/classificationData';
+import { deriveScores, type ScoreKind } from '../io/scores';
+import { binIndices, calibrationValues, reliabilityBins } from '../metrics/calibration';
+import { costSweep, defaultCostGrid } from '../metrics/costSweep';
+import { aurcGrid101, aurcValues, exactRiskCoverage, GRID_POINTS } from '../metrics/riskCoverage';
+import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd, type Acceptance } from '../metrics/selective';
+import { gatherCounts, sortRowsByScore, type SortedRows } from '../metrics/sortedRows';
+import type { Curve } from '../results/types';
+import type { ClassificationRun, ClassificationStep } from './classification';
+import type { TaskContext } from './types';
+
+/** How rows are accepted (METRICS.md section 2, in this order of precedence). */
+export type AcceptanceRule =
+  | { kind: 'column' }
+  | { kind: 'threshold'; threshold: number }
+  | { kind: 'target'; target: number }
+  | { kind: 'split-target'; target: number; valRows: SortedRows }
+  | { kind: 'all' };
+
+export interface SelectiveSetup {
+  /** `column` when a confidence/score/margin column is used, else the derived kind. */
+  scoreKind: 'column' | ScoreKind | 'none';
+  scoreName: string;
+  /** Scores are probabilities of the top label (msp, or a [0,1] column not named like a margin). */
+  isProbability: boolean;
+  /** The rows the selective metrics are measured on (all rows, or the `test` rows of the protocol). */
+  rows: SortedRows;
+  /** Whether `rows` is a subset (val/test protocol). */
+  subset: boolean;
+  rule: AcceptanceRule;
+  /** The `accept` column in sorted order (rule `column`). */
+  mask: Uint8Array | null;
+  groupNames: string[];
+  reweight: boolean;
+  epsilon: number;
+  /** False when the selective family cannot rank rows (no scores): only operating-point keys. */
+  ranked: boolean;
+  /** Calibration input (all rows, probability scores only), or null. */
+  calib: { rows: SortedRows; bins: Int16Array | Int32Array; B: number } | null;
+}
+
+const VAL_NAMES = new Set(['val', 'valid', 'validation', 'dev']);
+const TEST_NAMES = new Set(['test']);
+
+/** Builds the {@link SelectiveSetup}; null (with a warning) when the family cannot run at all. */
+export function prepareSelective(run: ClassificationRun, ctx: TaskContext): SelectiveSetup | null {
+  const { data } = run;
+  const { config, warnings } = ctx;
+  const cfgName = config.configFile ?? 'the config';
+  let scores: Float64Array | null = null;
+  let scoreKind: SelectiveSetup['scoreKind'] = 'none';
+  let scoreName = '';
+  if (data.scoreColumn) {
+    scores = data.scoreColumn;
+    scoreKind = 'column';
+    scoreName = `column "${data.scoreColumnName ?? 'score'}"`;
+  } else if (data.probs) {
+    const kind = config.score ?? CONFIG_DEFAULTS.score;
+    scores = deriveScores(data, kind);
+    scoreKind = kind;
+    scoreName = kind === 'msp' ? 'msp (max probability)' : kind === 'margin' ? 'margin (top-1 − top-2 probability)' : 'negative entropy of the probabilities';
+  }
+  if (!scores && !data.accept) {
+    warnings.note('no-scores', `${data.file}: no confidence scores (no class probabilities and no confidence/score/margin column) and no \`accept\` column, so the selective and calibration metrics are not computed.`);
+    return null;
+  }
+  const isProbability = scores !== null && (scoreKind === 'msp' || (scoreKind === 'column' && !/margin/i.test(data.scoreColumnName ?? '') && inUnitInterval(scores)));
+
+  const wrong = new Uint8Array(data.n);
+  for (let i = 0; i < data.n; i++) wrong[i] = run.prepared.correct[i] ? 0 : 1;
+  let groups: Int32Array | null = null;
+  let groupNames: string[] = [];
+  if (run.groups) {
+    groups = new Int32Array(data.n);
+    for (let i = 0; i < data.n; i++) groups[i] = run.groups.groupOf[data.labels[i]];
+    groupNames = run.groups.names;
+  }
+  let reweight = false;
+  let groupWeights: Float64Array | null = null;
+  if (config.reweight) {
+    const share = run.longTail.trainWeight;
+    if (!share || !groups) {
+      warnings.note('reweight-unavailable', `${cfgName}: \`reweight\` is on but ${share ? 'no `groups` are' : 'no train distribution (`trainCounts` / `classWeights`) is'} given, so error_group.<g> is not reweighted.`);
+    } else {
+      reweight = true;
+      groupWeights = new Float64Array(data.n);
+      for (let i = 0; i < data.n; i++) groupWeights[i] = (data.weights ? data.weights[i] : 1) * share[data.labels[i]];
+    }
+  }
+  const epsilon = config.reweightEpsilon ?? CONFIG_DEFAULTS.reweightEpsilon;
+  const sortOpts = { groups, nGroups: groupNames.length, weights: data.weights, groupWeights };
+  const allScores = scores ?? new Float64Array(data.n); // no scores: one tied block (operating point only)
+
+  // acceptance rule and the rows it is measured on
+  let rule: AcceptanceRule = { kind: 'all' };
+  let evalRows: Int32Array | null = null;
+  if (data.accept) {
+    rule = { kind: 'column' };
+    if (config.acceptThreshold !== undefined || config.targetCoverage !== undefined) {
+      warnings.note('accept-column-wins', `${data.file}: the \`accept\` column decides acceptance; \`acceptThreshold\` / \`targetCoverage\` in ${cfgName} are ignored.`);
+    }
+  } else if (config.acceptThreshold !== undefined && scores) {
+    rule = { kind: 'threshold', threshold: config.acceptThreshold };
+  } else if (config.targetCoverage !== undefined && scores) {
+    const c = config.targetCoverage;
+    if (!(c > 0 && c <= 1)) throw new EvalLensError('invalid-config', `${cfgName}: \`targetCoverage\` must be in (0, 1], got ${c}.`, { file: cfgName, column: 'targetCoverage' });
+    const split = splitRows(data);
+    if (split && split.val.length > 0 && split.test.length > 0) {
+      rule = { kind: 'split-target', target: c, valRows: sortRowsByScore(allScores, wrong, { ...sortOpts, rows: split.val }) };
+      evalRows = split.test;
+    } else {
+      if (split) warnings.note('split-protocol-unavailable', `${data.file}: the \`split\` column has ${split.val.length} validation rows (val/valid/validation/dev) and ${split.test.length} test rows; both are needed for the val/test protocol, so the threshold for \`targetCoverage\` is chosen on all rows.`);
+      rule = { kind: 'target', target: c };
+    }
+  } else if ((config.acceptThreshold !== undefined || config.targetCoverage !== undefined) && !scores) {
+    warnings.note('no-scores', `${data.file}: \`acceptThreshold\` / \`targetCoverage\` need confidence scores, which this file does not have; every row is accepted.`);
+  }
+  const rows = sortRowsByScore(allScores, wrong, { ...sortOpts, rows: evalRows });
+  let mask: Uint8Array | null = null;
+  if (rule.kind === 'column') {
+    mask = new Uint8Array(rows.n);
+    for (let p = 0; p < rows.n; p++) mask[p] = data.accept![rows.rowIndex[p]];
+  }
+
+  let calib: SelectiveSetup['calib'] = null;
+  const B = config.eceBins ?? CONFIG_DEFAULTS.eceBins;
+  if (!Number.isInteger(B) || B < 1) throw new EvalLensError('invalid-config', `${cfgName}: \`eceBins\` must be a positive integer, got ${B}.`, { file: cfgName, column: 'eceBins' });
+  if (scores && isProbability) {
+    const cRows = evalRows ? sortRowsByScore(allScores, wrong, { weights: data.weights }) : rows;
+    calib = { rows: cRows, bins: binIndices(cRows, B), B };
+  } else if (scores) {
+    warnings.note('calibration-skipped', `${data.file}: the score used (${scoreName}) is not a probability, so ece, mce and ece_adaptive are not computed. Calibration needs the top-label probability (score "msp", or a confidence column with values in [0, 1]).`);
+  }
+  return { scoreKind, scoreName, isProbability, rows, subset: evalRows !== null, rule, mask, groupNames, reweight, epsilon, ranked: scores !== null, calib };
+}
+
+function inUnitInterval(s: Float64Array): boolean {
+  for (let i = 0; i < s.length; i++) if (!(s[i] >= 0 && s[i] <= 1)) return false;
+  return true;
+}
+
+function splitRows(data: ClassificationData): { val: Int32Array; test: Int32Array } | null {
+  if (!data.split) return null;
+  const val: number[] = [];
+  const test: number[] = [];
+  data.split.forEach((s, i) => {
+    const k = s.trim().toLowerCase();
+    if (VAL_NAMES.has(k)) val.push(i);
+    else if (TEST_NAMES.has(k)) test.push(i);
+  });
+  return { val: Int32Array.from(val), test: Int32Array.from(test) };
+}
+
+/** Scratch buffers reused across bootstrap resamples. */
+export interface SelectiveScratch {
+  mult: Float64Array;
+  valMult: Float64Array | null;
+  calibMult: Float64Array | null;
+}
+
+export function selectiveScratch(s: SelectiveSetup): SelectiveScratch {
+  return {
+    mult: new Float64Array(s.rows.n),
+    valMult: s.rule.kind === 'split-target' ? new Float64Array(s.rule.valRows.n) : null,
+    calibMult: s.calib && s.calib.rows !== s.rows ? new Float64Array(s.calib.rows.n) : null,
+  };
+}
+
+/** The acceptance under multiplicities `mult` (re-chosen per resample for `targetCoverage`). */
+export function acceptanceFor(s: SelectiveSetup, mult: Float64Array | null, valMult: Float64Array | null): { acc: Acceptance; threshold: number | null } {
+  const r = s.rule;
+  switch (r.kind) {
+    case 'column':
+      return { acc: { kind: 'mask', mask: s.mask! }, threshold: null };
+    case 'threshold':
+      return { acc: { kind: 'prefix', end: thresholdEnd(s.rows, r.threshold) }, threshold: r.threshold };
+    case 'target': {
+      const t = targetCoverageEnd(s.rows, r.target, mult);
+      return { acc: { kind: 'prefix', end: t.end }, threshold: t.threshold };
+    }
+    case 'split-target': {
+      const t = targetCoverageEnd(r.valRows, r.target, valMult);
+      return { acc: { kind: 'prefix', end: Number.isNaN(t.threshold) ? 0 : thresholdEnd(s.rows, t.threshold) }, threshold: t.threshold };
+    }
+    case 'all':
+      return { acc: { kind: 'prefix', end: s.rows.n }, threshold: null };
+  }
+}
+
+/**
+ * Every scalar of the selective and calibration families, keyed as METRICS.md section 6, for the
+ * full data (`counts` null) or a resample (`counts[i]` = multiplicity of row i, file order).
+ * Undefined values are NaN. O(n·G) per call.
+ */
+export function selectiveScalars(s: SelectiveSetup, counts: ArrayLike<number> | null, scratch?: SelectiveScratch): Record<string, number> {
+  const out: Record<string, number> = {};
+  const sc = counts ? (scratch ?? selectiveScratch(s)) : null;
+  const mult = sc ? gatherCounts(s.rows, counts!, sc.mult) : null;
+  const valMult = sc && s.rule.kind === 'split-target' ? gatherCounts(s.rule.valRows, counts!, sc.valMult!) : null;
+  const { acc } = acceptanceFor(s, mult, valMult);
+  const op = operatingPoint(s.rows, acc, mult, { reweight: s.reweight, epsilon: s.epsilon });
+  out.coverage = op.coverage;
+  out.selective_risk = op.risk;
+  const G = s.groupNames.length;
+  if (G > 0) {
+    s.groupNames.forEach((g, gi) => (out[`error_group.${g}`] = op.groupError[gi]));
+    out.balanced_error = op.balanced;
+    out.worst_error = op.worst;
+  }
+  if (s.ranked) {
+    const a = aurcValues(s.rows, mult);
+    out.aurc = a.aurc;
+    out.eaurc = a.eaurc;
+    if (G > 0) {
+      out.aurc_balanced = a.aurcBalanced;
+      out.aurc_worst = a.aurcWorst;
+    }
+    const g = aurcGrid101(s.rows, mult);
+    const put = (k: string, v: number | undefined) => (out[k] = g ? (v as number) : NaN);
+    put('aurc_grid101', g?.standard);
+    put('aurc_grid101_0.2_1', g?.standardFrom02);
+    if (G > 0) {
+      put('aurc_balanced_grid101', g?.balanced);
+      put('aurc_balanced_grid101_0.2_1', g?.balancedFrom02);
+      put('aurc_worst_grid101', g?.worst);
+      put('aurc_worst_grid101_0.2_1', g?.worstFrom02);
+    }
+  }
+  if (s.calib) {
+    const cm = !sc ? null : s.calib.rows === s.rows ? mult : gatherCounts(s.calib.rows, counts!, sc.calibMult!);
+    const c = calibrationValues(s.calib.rows, s.calib.B, cm, s.calib.bins);
+    out.ece = c.ece;
+    out.mce = c.mce;
+    out.ece_adaptive = c.eceAdaptive;
+  }
+  return out;
+}
+
+/** Largest number of points stored per curve in the results (the metrics use every point). */
+export const MAX_CURVE_POINTS = 2001;
+
+function thin(len: number): number[] {
+  if (len <= MAX_CURVE_POINTS) return Array.from({ length: len }, (_, i) => i);
+  return Array.from({ length: MAX_CURVE_POINTS }, (_, k) => Math.round((k * (len - 1)) / (MAX_CURVE_POINTS - 1)));
+}
+
+const nul = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+function describeRule(s: SelectiveSetup, threshold: number | null, ctx: TaskContext, n: number): string {
+  const r = s.rule;
+  switch (r.kind) {
+    case 'column':
+      return 'accepted rows from the `accept` column';
+    case 'threshold':
+      return `accept score ≥ ${r.threshold} (acceptThreshold)`;
+    case 'target':
+      return `targetCoverage ${r.target}: t = ${threshold} (score of the last row of the shortest prefix reaching it; ties at t accepted)`;
+    case 'split-target':
+      return `val/test protocol: t = ${threshold} chosen for targetCoverage ${r.target} on the ${r.valRows.n} val rows; measured on the ${n} test rows${ctx.config.bootstrap.n > 0 ? ' (the bootstrap re-chooses t on each resample)' : ''}`;
+    case 'all':
+      return 'every row accepted (no accept column, acceptThreshold or targetCoverage)';
+  }
+}
+
+/** The selective family step: operating point, RC curve, AURC keys, grid keys, cost sweep. */
+export const selectiveStep: ClassificationStep = (run, ctx) => {
+  const s = ctx.results.time('selective.prepare', () => prepareSelective(run, ctx));
+  run.selective = s;
+  if (!s) return;
+  const { results, warnings, config } = ctx;
+  const file = run.data.file;
+  const { acc, threshold } = acceptanceFor(s, null, null);
+  const op = operatingPoint(s.rows, acc, null, { reweight: s.reweight, epsilon: s.epsilon });
+  const v = selectiveScalars(s, null);
+  const rowsNote = s.subset ? `; ${describeRule(s, threshold, ctx, s.rows.n)}` : `; ${describeRule(s, threshold, ctx, s.rows.n)}; all ${s.rows.n} rows`;
+  const scoreNote = s.ranked ? `score: ${s.scoreName}` : 'no scores';
+  results.metric('selective', 'coverage', v.coverage, { note: `Σw·A / Σw${rowsNote}` });
+  if (!Number.isFinite(v.selective_risk)) warnings.note('nothing-accepted', `${file}: no row is accepted (${describeRule(s, threshold, ctx, s.rows.n)}), so selective_risk is undefined (null).`);
+  results.metric('selective', 'selective_risk', v.selective_risk, { note: `Σw·A·1[ŷ≠y] / Σw·A${rowsNote}` });
+  const G = s.groupNames.length;
+  if (G > 0) {
+    const how = s.reweight ? `e_g(w^trn) of seed 000 (w = w_i·n_y/N_train, ε = ${s.epsilon})` : 'error on the accepted rows whose true class is in the group';
+    for (const gi of op.emptyGroups) warnings.note('empty-group', `error_group.${s.groupNames[gi]}: group "${s.groupNames[gi]}" has no accepted row; its error is 1.0 by convention (seed 002), which also enters balanced_error and worst_error.`);
+    s.groupNames.forEach((g, gi) => {
+      const key = `error_group.${g}`;
+      if (!Number.isFinite(v[key])) warnings.note('empty-group', `${key}: every accepted row of group "${g}" has train share 0; the value is null.`);
+      results.metric('selective', key, v[key], { note: `${how}${op.emptyGroups.includes(gi) ? '; no accepted row: 1.0 by convention' : ''}${rowsNote}` });
+    });
+    results.metric('selective', 'balanced_error', v.balanced_error, { note: `mean of error_group over ${G} groups (plain mean)${rowsNote}` });
+    results.metric('selective', 'worst_error', v.worst_error, {
+      note: `max of error_group over ${G} groups${rowsNote}. A max is a biased statistic: its bootstrap percentile interval may not contain the point estimate.`,
+    });
+    results.table('groupAnalysis', groupAnalysis(s.rows, acc, s.groupNames, op.groupError));
+  }
+  if (!s.ranked) return;
+  const where = s.subset ? `; the ${s.rows.n} test rows` : '';
+  results.metric('selective', 'aurc', v.aurc, { note: `mean over k = 1..n of the risk of the top-k by score, fractional counts inside tied blocks; ${scoreNote}${where}` });
+  results.metric('selective', 'eaurc', v.eaurc, { note: `aurc − aurc*, aurc* = the AURC of an order with every correct row first${where}` });
+  if (G > 0) {
+    results.metric('selective', 'aurc_balanced', v.aurc_balanced, { note: `as aurc, with the balanced risk from fractional group counts (empty group: 1.0)${where}` });
+    results.metric('selective', 'aurc_worst', v.aurc_worst, { note: `as aurc, with the worst-group risk from fractional group counts (empty group: 1.0)${where}` });
+  }
+  const gridKeys = ['aurc_grid101', 'aurc_grid101_0.2_1', ...(G > 0 ? ['aurc_balanced_grid101', 'aurc_balanced_grid101_0.2_1', 'aurc_worst_grid101', 'aurc_worst_grid101_0.2_1'] : [])];
+  if (s.rows.n < GRID_POINTS) {
+    warnings.note('grid-too-few-rows', `${file}: the seed-compatible *_grid101 keys need at least ${GRID_POINTS} rows (the seed's first grid points would accept no row); there are ${s.rows.n}, so they are null.`);
+  }
+  for (const k of gridKeys) {
+    const from02 = k.endsWith('_0.2_1');
+    results.metric('selective', k, v[k], {
+      note: `seed 002's generate_rc_curve: 101 points, int(n·(i/101)) rows of a stable descending sort, x = accepted fraction, np.trapz${from02 ? '; points with x ≥ 0.2 only, divided by 0.8' : ''}${where}`,
+    });
+  }
+  results.time('selective.curves', () => {
+    const c = exactRiskCoverage(s.rows);
+    const keep = thin(c.coverage.length).filter((i) => Number.isFinite(c.risk[i]));
+    const curve: Curve = {
+      x: 'coverage',
+      y: 'risk',
+      xs: keep.map((i) => c.coverage[i]),
+      ys: keep.map((i) => c.risk[i]),
+      extra: { threshold: keep.map((i) => c.threshold[i]) },
+      note: `exact curve: one point per distinct score (ties enter together), accept score ≥ threshold; ${scoreNote}${where}${c.coverage.length > MAX_CURVE_POINTS ? `; ${MAX_CURVE_POINTS} of its ${c.coverage.length} points are stored (evenly spaced by index)` : ''}`,
+    };
+    if (G > 0) {
+      curve.extra!.risk_balanced = keep.map((i) => nul(c.riskBalanced[i]));
+      curve.extra!.risk_worst = keep.map((i) => nul(c.riskWorst[i]));
+    }
+    results.curve('riskCoverage', curve);
+    const grid = config.costGrid ?? defaultCostGrid();
+    const sw = costSweep(s.rows, grid, { probability: s.isProbability });
+    const sweep: Curve = {
+      x: 'rejection cost',
+      y: 'coverage',
+      xs: Array.from(sw.cost),
+      ys: Array.from(sw.coverage),
+      extra: { threshold: Array.from(sw.threshold, nul), risk: Array.from(sw.risk, nul), loss: Array.from(sw.loss, nul) },
+      note: s.isProbability
+        ? `Chow's rule: accept score ≥ 1 − c; loss = (errors + c·rejected)/n${where}`
+        : `score is not a probability: accept score ≥ s_max − c·(s_max − s_min) (the grid spans the score range); loss = (errors + c·rejected)/n${where}`,
+    };
+    if (G > 0) {
+      sweep.extra!.risk_balanced = Array.from(sw.riskBalanced, nul);
+      sweep.extra!.risk_worst = Array.from(sw.riskWorst, nul);
+    }
+    results.curve('costSweep', sweep);
+  });
+};
+
+/** The calibration family step (needs {@link selectiveStep} first). */
+export const calibrationStep: ClassificationStep = (run, ctx) => {
+  const s = run.selective;
+  if (!s?.calib) return;
+  const { results, warnings } = ctx;
+  const { B, rows } = s.calib;
+  const c = calibrationValues(rows, B, null, s.calib.bins);
+  const v = { ece: c.ece, mce: c.mce, ece_adaptive: c.eceAdaptive };
+  const which = `${B} equal-width bins (lo, hi], an edge value in the lower bin, confidence 0 in no bin but counted in n; confidence = ${s.scoreName}; all ${rows.n} rows`;
+  results.metric('calibration', 'ece', v.ece, { note: which });
+  if (!Number.isFinite(v.mce)) warnings.note('calibration-empty', `${run.data.file}: every confidence is 0, so every calibration bin is empty and mce is null.`);
+  results.metric('calibration', 'mce', v.mce, { note: `max |acc − conf| over non-empty bins; ${which}` });
+  results.metric('calibration', 'ece_adaptive', v.ece_adaptive, { note: `${B} equal-count chunks of the stable ascending sort by confidence (sizes differ by at most one, the first n mod ${B} larger); all ${rows.n} rows` });
+  const bins = reliabilityBins(rows, B);
+  results.table('reliability', bins);
+  const ne = bins.filter((b) => b.count > 0 && b.accuracy !== null);
+  results.curve('reliability', {
+    x: 'confidence',
+    y: 'accuracy',
+    xs: ne.map((b) => b.confidence!),
+    ys: ne.map((b) => b.accuracy!),
+    extra: { count: ne.map((b) => b.count), lo: ne.map((b) => b.lo), hi: ne.map((b) => b.hi) },
+    note: `non-empty bins of the reliability diagram (${which})`,
+  });
+};

@@ -1,0 +1,39 @@
+/** Evaluate Prediction File… and Re-evaluate. */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { EvalLensContext } from '../context';
+import { evaluateInput, inputOfResults } from '../evaluation';
+import { activeUri, isPredictionUri, isResultsUri, pickPredictionFile, uriArgs } from './pick';
+
+export async function evaluateCommand(ctx: EvalLensContext, arg0?: unknown, arg1?: unknown): Promise<void> {
+  let targets = uriArgs(arg0, arg1).filter(isPredictionUri);
+  if (targets.length === 0) {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    if (active && active.scheme === 'file' && isPredictionUri(active)) targets = [active];
+  }
+  if (targets.length === 0) {
+    const picked = await pickPredictionFile('Eval Lens: Evaluate Prediction File');
+    if (!picked) return;
+    targets = [picked];
+  }
+  // Several files: one after another (each in its own worker), only the last report opened.
+  for (let i = 0; i < targets.length; i++) await evaluateInput(ctx, targets[i]!, { open: i === targets.length - 1 });
+}
+
+export async function reevaluateCommand(ctx: EvalLensContext, arg0?: unknown): Promise<void> {
+  const uri = uriArgs(arg0, undefined)[0] ?? activeUri(ctx);
+  let input: vscode.Uri | undefined;
+  if (uri && isResultsUri(uri)) {
+    input = await inputOfResults(ctx, uri);
+    if (!input) {
+      void vscode.window.showErrorMessage(`Cannot re-evaluate ${path.basename(uri.fsPath)}: its prediction file was not found. Evaluate the prediction file itself (Eval Lens: Evaluate Prediction File…).`);
+      return;
+    }
+  } else if (uri && isPredictionUri(uri)) {
+    input = uri;
+  } else {
+    const last = [...ctx.evaluated.values()].pop();
+    input = last?.input ?? (await pickPredictionFile('Eval Lens: Re-evaluate'));
+  }
+  if (input) await evaluateInput(ctx, input);
+}

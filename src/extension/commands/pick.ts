@@ -1,0 +1,81 @@
+/** Choosing files: from command arguments (explorer, editor, tree), the active editor, or a quick pick. */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { isEvalLensJson, PREDICTION_EXTENSIONS } from '../../shared/outputName';
+import type { EvalLensContext } from '../context';
+
+const PRED_GLOB = `**/*.{${PREDICTION_EXTENSIONS.filter((e) => e !== 'txt').join(',')}}`;
+const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/.cache/**}';
+
+export function isPredictionUri(uri: vscode.Uri): boolean {
+  const base = path.basename(uri.fsPath);
+  const ext = path.extname(base).slice(1).toLowerCase();
+  return (PREDICTION_EXTENSIONS as readonly string[]).includes(ext) && !isEvalLensJson(base) && !/^(package(-lock)?|tsconfig.*)\.json$/i.test(base);
+}
+
+export function isResultsUri(uri: vscode.Uri): boolean {
+  return /\.eval\.json$/i.test(uri.fsPath);
+}
+
+export function isReportableUri(uri: vscode.Uri): boolean {
+  return /\.(eval|compare)\.json$/i.test(uri.fsPath);
+}
+
+/** The explorer passes (clicked, allSelected); the editor title passes (uri); the palette nothing. */
+export function uriArgs(arg0: unknown, arg1: unknown): vscode.Uri[] {
+  if (Array.isArray(arg1) && arg1.length > 0 && arg1.every((u) => u instanceof vscode.Uri)) return arg1 as vscode.Uri[];
+  if (arg0 instanceof vscode.Uri) return [arg0];
+  if (Array.isArray(arg0) && arg0.every((u) => u instanceof vscode.Uri)) return arg0 as vscode.Uri[];
+  return [];
+}
+
+/** The active editor's file, or the file behind the active report panel. */
+export function activeUri(ctx: EvalLensContext): vscode.Uri | undefined {
+  return ctx.panels.activeUri() ?? vscode.window.activeTextEditor?.document.uri;
+}
+
+interface FileItem extends vscode.QuickPickItem {
+  uri?: vscode.Uri;
+}
+
+export async function findPredictionFiles(): Promise<vscode.Uri[]> {
+  const uris = await vscode.workspace.findFiles(PRED_GLOB, EXCLUDE, 2000);
+  return uris.filter(isPredictionUri).sort((a, b) => a.fsPath.localeCompare(b.fsPath));
+}
+
+function item(uri: vscode.Uri, detail?: string): FileItem {
+  return { label: path.basename(uri.fsPath), description: vscode.workspace.asRelativePath(path.dirname(uri.fsPath)), uri, ...(detail ? { detail } : {}) };
+}
+
+/** One prediction file from a quick pick (with "Browse…" for files outside the workspace). */
+export async function pickPredictionFile(title: string): Promise<vscode.Uri | undefined> {
+  const items: FileItem[] = (await findPredictionFiles()).map((u) => item(u));
+  items.push({ label: '$(folder-opened) Browse…', alwaysShow: true });
+  const choice = await vscode.window.showQuickPick(items, { title, placeHolder: items.length > 1 ? 'Choose a prediction file (CSV, TSV, JSONL, JSON, TREC run)' : 'No prediction files found in the workspace: browse for one', matchOnDescription: true });
+  if (!choice) return undefined;
+  if (choice.uri) return choice.uri;
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, title, filters: { 'Prediction files': PREDICTION_EXTENSIONS.slice() } });
+  return picked?.[0];
+}
+
+/** Several runs: results files of the index and prediction files, at least two. */
+export async function pickRuns(ctx: EvalLensContext, title: string, exclude: vscode.Uri[] = []): Promise<vscode.Uri[] | undefined> {
+  await ctx.index.ready();
+  const skip = new Set(exclude.map((u) => u.fsPath));
+  const results = ctx.index.all().filter((e) => e.kind === 'results' && !skip.has(e.uri.fsPath));
+  const items: FileItem[] = [];
+  if (results.length > 0) items.push({ label: 'Results', kind: vscode.QuickPickItemKind.Separator });
+  for (const e of results) items.push(item(e.uri, e.kind === 'results' ? `${e.results.task} · ${e.results.source.path}` : undefined));
+  const preds = (await findPredictionFiles()).filter((u) => !skip.has(u.fsPath));
+  if (preds.length > 0) items.push({ label: 'Prediction files (evaluated first)', kind: vscode.QuickPickItemKind.Separator });
+  for (const u of preds) items.push(item(u));
+  const need = Math.max(1, 2 - exclude.length);
+  const chosen = await vscode.window.showQuickPick(items, { title, canPickMany: true, placeHolder: `Choose ${need === 1 ? 'one or more runs' : 'two or more runs'} to compare`, matchOnDescription: true });
+  if (!chosen) return undefined;
+  const uris = chosen.flatMap((c) => (c.uri ? [c.uri] : []));
+  if (uris.length < need) {
+    void vscode.window.showWarningMessage(`Compare needs at least two runs; ${uris.length + exclude.length} chosen.`);
+    return undefined;
+  }
+  return uris;
+}

@@ -1,0 +1,30 @@
+/**
+ * The one object handed to every part of the extension (no module-level state): the VS Code
+ * extension context, the log, and the long-lived services.
+ */
+import * as vscode from 'vscode';
+import type { EvalDiagnostics } from './diagnostics';
+import type { ResultsIndex } from './resultsIndex';
+import type { ReportPanels } from './report/panels';
+import type { StatusBar } from './statusBar';
+
+/** What the session knows about an input it evaluated (for Re-evaluate and auto re-evaluation). */
+export interface EvaluatedInput {
+  input: vscode.Uri;
+  output: vscode.Uri;
+  configPath?: string;
+}
+
+export interface EvalLensContext {
+  readonly extension: vscode.ExtensionContext;
+  readonly log: vscode.LogOutputChannel;
+  readonly diagnostics: EvalDiagnostics;
+  readonly index: ResultsIndex;
+  readonly panels: ReportPanels;
+  readonly status: StatusBar;
+  /** Input fsPath → its last evaluation in this session. */
+  readonly evaluated: Map<string, EvaluatedInput>;
+  /** Fires after an input is evaluated (auto re-evaluation watches it). */
+  readonly onDidEvaluate: vscode.Event<EvaluatedInput>;
+  fireEvaluated(e: EvaluatedInput): void;
+}

@@ -1,0 +1,131 @@
+/**
+ * Evaluating one input from the extension: run the core in the worker, write `<name>.eval.json`,
+ * update diagnostics, the index, the status bar, and open the report. Shared by the Evaluate,
+ * Re-evaluate and auto re-evaluation paths.
+ */
+import { readdir } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Results } from '../core/results/types';
+import { resultsFileName } from '../shared/outputName';
+import { Command } from './commandIds';
+import type { EvalLensContext, EvaluatedInput } from './context';
+import { readSettings, resolveSettingPath } from './settings';
+import { JobCancelled, JobFailed, runJob } from './workerClient';
+
+/** Where the results of `input` go (setting `evalLens.outputFolder`, else beside the input). */
+export async function outputUriFor(input: vscode.Uri): Promise<vscode.Uri> {
+  const settings = readSettings(input);
+  const dir = resolveSettingPath(settings.outputFolder, input) ?? path.dirname(input.fsPath);
+  let siblings: string[] = [];
+  try {
+    siblings = await readdir(path.dirname(input.fsPath));
+  } catch {
+    // An unreadable folder only loses the clash check.
+  }
+  return vscode.Uri.file(path.join(dir, resultsFileName(path.basename(input.fsPath), siblings)));
+}
+
+/** The workspace-relative path shown in results (`examples/digits-lt/logreg.csv`). */
+function displayPath(uri: vscode.Uri): string {
+  return vscode.workspace.asRelativePath(uri, false);
+}
+
+/** The explicit config (setting `evalLens.configFile`), used only when none is beside the input. */
+async function configFor(input: vscode.Uri): Promise<string | undefined> {
+  const beside = vscode.Uri.file(path.join(path.dirname(input.fsPath), 'eval-lens.json'));
+  try {
+    await vscode.workspace.fs.stat(beside);
+    return undefined; // the core finds it itself
+  } catch {
+    return resolveSettingPath(readSettings(input).configFile, input);
+  }
+}
+
+export interface EvaluateOptions {
+  /** Open the report when done (default true). */
+  open?: boolean;
+  /** No progress notification and no error pop-up (a check after a fix); diagnostics only. */
+  quiet?: boolean;
+  /** Write the results file (default true). */
+  write?: boolean;
+}
+
+/** Evaluates `input`; returns undefined when it failed or was cancelled (already reported). */
+export async function evaluateInput(ctx: EvalLensContext, input: vscode.Uri, opts: EvaluateOptions = {}): Promise<{ evaluated: EvaluatedInput; results: Results } | undefined> {
+  const name = path.basename(input.fsPath);
+  const settings = readSettings(input);
+  const configPath = await configFor(input);
+  const output = await outputUriFor(input);
+  if (output.fsPath === input.fsPath) {
+    void vscode.window.showErrorMessage(`Cannot evaluate ${name}: its results file would overwrite it. Rename the file or set "evalLens.outputFolder".`);
+    return undefined;
+  }
+  ctx.log.info(`Evaluating ${input.fsPath}${configPath ? ` with ${configPath}` : ''}; settings defaults ${JSON.stringify(settings.defaults)}`);
+  let results: Results;
+  try {
+    results = await runJob(ctx.extension.extensionPath, { type: 'evaluate', path: input.fsPath, ...(configPath ? { configPath } : {}), defaults: settings.defaults }, `Eval Lens: evaluating ${name}`, ctx.log, { silent: opts.quiet });
+  } catch (err) {
+    if (err instanceof JobCancelled) {
+      ctx.log.info(`Evaluation of ${name} cancelled`);
+      if (!opts.quiet) void vscode.window.showInformationMessage(`Evaluation of ${name} cancelled; nothing was written.`);
+      return undefined;
+    }
+    const e = err instanceof JobFailed ? err.error : { name: 'Error', message: String(err) };
+    ctx.log.error(`Evaluation of ${input.fsPath} failed: ${e.message}${e.stack && !e.code ? `\n${e.stack}` : ''}`);
+    ctx.diagnostics.reportError(input, e);
+    if (!opts.quiet) void reportFailure(ctx, name, e.message, e.location?.file ? vscode.Uri.file(e.location.file) : input, e.location?.line);
+    return undefined;
+  }
+  results.source.path = displayPath(input);
+  ctx.diagnostics.reportWarnings(input, results.warnings);
+  const evaluated: EvaluatedInput = { input, output, ...(configPath ? { configPath } : {}) };
+  if (opts.write !== false) {
+    await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(output.fsPath)));
+    await vscode.workspace.fs.writeFile(output, new TextEncoder().encode(JSON.stringify(results, null, 2) + '\n'));
+    ctx.log.info(`Results written to ${output.fsPath} (${results.warnings.length} warnings)`);
+    ctx.evaluated.set(input.fsPath, evaluated);
+    await ctx.index.load(output);
+    ctx.status.show(results, output);
+    ctx.fireEvaluated(evaluated);
+    if (opts.open !== false) await ctx.panels.open(output);
+  }
+  return { evaluated, results };
+}
+
+async function reportFailure(ctx: EvalLensContext, name: string, message: string, file: vscode.Uri, line?: number): Promise<void> {
+  const openFile = `Open ${path.basename(file.fsPath)}${line ? `:${line}` : ''}`;
+  const choice = await vscode.window.showErrorMessage(`Cannot evaluate ${name}: ${message}`, openFile, 'Create Evaluation Config', 'Show Log');
+  if (choice === openFile) {
+    const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+    await vscode.window.showTextDocument(file, { selection: new vscode.Range(pos, pos) });
+  } else if (choice === 'Create Evaluation Config') {
+    await vscode.commands.executeCommand(Command.createConfig);
+  } else if (choice === 'Show Log') {
+    ctx.log.show();
+  }
+}
+
+/** The prediction file a results file came from: its recorded path, else a same-named file beside it. */
+export async function inputOfResults(ctx: EvalLensContext, resultsUri: vscode.Uri): Promise<vscode.Uri | undefined> {
+  for (const e of ctx.evaluated.values()) if (e.output.fsPath === resultsUri.fsPath) return e.input;
+  const entry = ctx.index.get(resultsUri) ?? (await ctx.index.load(resultsUri));
+  if (entry.kind !== 'results') return undefined;
+  const recorded = entry.results.source.path;
+  const candidates: vscode.Uri[] = [];
+  if (path.isAbsolute(recorded)) candidates.push(vscode.Uri.file(recorded));
+  else {
+    const folder = vscode.workspace.getWorkspaceFolder(resultsUri);
+    if (folder) candidates.push(vscode.Uri.joinPath(folder.uri, recorded));
+    candidates.push(vscode.Uri.file(path.join(path.dirname(resultsUri.fsPath), path.basename(recorded))));
+  }
+  for (const c of candidates) {
+    try {
+      await vscode.workspace.fs.stat(c);
+      return c;
+    } catch {
+      // try the next
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,49 @@
+/**
+ * Eval Lens extension entry. `activate` builds the one context object and registers each part;
+ * every part returns Disposables owned by `context.subscriptions`.
+ */
+import * as vscode from 'vscode';
+import { registerAutoReevaluate } from './autoReevaluate';
+import { registerCodeLens } from './codeLens';
+import { registerCommands } from './commands';
+import type { EvalLensContext, EvaluatedInput } from './context';
+import { EvalDiagnostics } from './diagnostics';
+import { ReportPanels } from './report/panels';
+import { ResultsIndex } from './resultsIndex';
+import { StatusBar } from './statusBar';
+import { registerViews } from './tree';
+
+export function activate(extension: vscode.ExtensionContext): EvalLensContext {
+  const log = vscode.window.createOutputChannel('Eval Lens', { log: true });
+  const evaluatedEmitter = new vscode.EventEmitter<EvaluatedInput>();
+  const ctx: EvalLensContext = {
+    extension,
+    log,
+    diagnostics: new EvalDiagnostics(),
+    index: new ResultsIndex(log),
+    panels: new ReportPanels(),
+    status: new StatusBar(),
+    evaluated: new Map(),
+    onDidEvaluate: evaluatedEmitter.event,
+    fireEvaluated: (e) => evaluatedEmitter.fire(e),
+  };
+  extension.subscriptions.push(
+    log,
+    evaluatedEmitter,
+    ctx.diagnostics,
+    ctx.index,
+    ctx.status,
+    ctx.panels.attach(ctx),
+    ...registerCommands(ctx),
+    ...registerViews(ctx),
+    ...registerCodeLens(ctx),
+    ...registerAutoReevaluate(ctx),
+  );
+  void ctx.index.ready();
+  log.info(`Eval Lens ${extension.extension.packageJSON.version as string} activated`);
+  return ctx;
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

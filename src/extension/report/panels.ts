@@ -1,0 +1,179 @@
+/**
+ * Report panels: one webview panel per shown file, found again by its URI; restored after a
+ * window reload by a WebviewPanelSerializer from the state the webview keeps (`getState/setState`).
+ * No `retainContextWhenHidden`: a hidden panel is rebuilt from its state when shown again.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { buildCompareModel } from '../../shared/compareModel';
+import { buildLeafModel } from '../../shared/leafModel';
+import type { ReportModel } from '../../shared/model';
+import { isWebviewMessage, isWebviewState, REPORT_VIEW_TYPE, type HostMessage, type WebviewMessage } from '../../shared/protocol';
+import { buildReportModel } from '../../shared/reportModel';
+import { Command } from '../commandIds';
+import type { EvalLensContext } from '../context';
+import { readEntry } from '../resultsIndex';
+import { reportHtml } from './html';
+
+/** Builds the model of any shown file: results, comparison, or another tool's JSON. */
+export async function loadModel(uri: vscode.Uri): Promise<ReportModel> {
+  const entry = await readEntry(uri);
+  if (entry.kind === 'results') return buildReportModel(entry.results);
+  if (entry.kind === 'compare') return buildCompareModel(entry.compare);
+  const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${path.basename(uri.fsPath)} is not valid JSON (${(err as Error).message}); fix it and reopen the report.`);
+  }
+  return buildLeafModel(path.basename(uri.fsPath), value);
+}
+
+class ReportPanel {
+  private ready = false;
+  private pendingFocus: string | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly ctx: EvalLensContext,
+    readonly panel: vscode.WebviewPanel,
+    readonly uri: vscode.Uri,
+    focus: string | undefined,
+    onDispose: () => void,
+  ) {
+    this.pendingFocus = focus;
+    panel.iconPath = vscode.Uri.joinPath(ctx.extension.extensionUri, 'media', 'eval-lens.svg');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(ctx.extension.extensionUri, 'dist'), vscode.Uri.joinPath(ctx.extension.extensionUri, 'media')] };
+    panel.webview.html = reportHtml(panel.webview, ctx.extension.extensionUri);
+    this.subs.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => {
+        if (!isWebviewMessage(m)) {
+          ctx.log.warn(`Report: dropped an unexpected message ${JSON.stringify(m).slice(0, 200)}`);
+          return;
+        }
+        void this.handle(m);
+      }),
+      panel.onDidDispose(() => {
+        for (const s of this.subs) s.dispose();
+        onDispose();
+      }),
+    );
+  }
+
+  private post(m: HostMessage): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  focus(target: string | undefined): void {
+    this.panel.reveal(undefined, false);
+    if (!target) return;
+    if (this.ready) this.post({ type: 'focus', target });
+    else this.pendingFocus = target;
+  }
+
+  async refresh(): Promise<void> {
+    if (!this.ready) return;
+    try {
+      const model = await loadModel(this.uri);
+      this.panel.title = `Report: ${model.title}`;
+      const focus = this.pendingFocus;
+      this.pendingFocus = undefined;
+      this.post({ type: 'show', model, uri: this.uri.toString(), ...(focus ? { focus } : {}) });
+    } catch (err) {
+      this.ctx.log.error(`Report for ${this.uri.fsPath}: ${(err as Error).message}`);
+      this.post({ type: 'error', message: `Cannot show ${path.basename(this.uri.fsPath)}: ${(err as Error).message}` });
+    }
+  }
+
+  private async handle(m: WebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        await this.refresh();
+        return;
+      case 'copy':
+        await vscode.env.clipboard.writeText(m.text);
+        this.post({ type: 'reply', seq: m.seq, ok: true, message: `Copied ${m.what}.` });
+        return;
+      case 'savePng': {
+        const dir = path.dirname(this.uri.fsPath);
+        const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(path.join(dir, m.fileName.replace(/[^\w.-]+/g, '_'))), filters: { 'PNG image': ['png'] }, title: 'Save chart as PNG' });
+        if (!target) {
+          this.post({ type: 'reply', seq: m.seq, ok: false, message: 'Not saved.' });
+          return;
+        }
+        await vscode.workspace.fs.writeFile(target, Buffer.from(m.dataUrl.slice('data:image/png;base64,'.length), 'base64'));
+        this.ctx.log.info(`Chart saved to ${target.fsPath}`);
+        this.post({ type: 'reply', seq: m.seq, ok: true, message: `Saved ${path.basename(target.fsPath)}.` });
+        return;
+      }
+      case 'command': {
+        const id = { export: Command.exportReport, revealJson: Command.revealJson, reevaluate: Command.reevaluate, openSource: Command.revealJson }[m.command];
+        await vscode.commands.executeCommand(id, this.uri);
+        return;
+      }
+      case 'cspViolation':
+        this.ctx.log.warn(`Report webview CSP violation: ${m.directive} blocked ${m.blocked}`);
+        return;
+      case 'log':
+        this.ctx.log[m.level](`Report webview: ${m.message}`);
+        return;
+    }
+  }
+}
+
+export class ReportPanels implements vscode.Disposable {
+  private readonly panels = new Map<string, ReportPanel>();
+  private ctx!: EvalLensContext;
+  private readonly subs: vscode.Disposable[] = [];
+
+  /** Wires the context in (the context holds the panels too). */
+  attach(ctx: EvalLensContext): vscode.Disposable {
+    this.ctx = ctx;
+    this.subs.push(
+      ctx.index.onDidChange((uri) => {
+        for (const p of this.panels.values()) if (!uri || p.uri.toString() === uri.toString()) void p.refresh();
+      }),
+      vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state: unknown) => {
+          if (!isWebviewState(state)) {
+            panel.dispose();
+            return;
+          }
+          this.adopt(panel, vscode.Uri.parse(state.uri), undefined);
+        },
+      }),
+    );
+    return this;
+  }
+
+  private adopt(panel: vscode.WebviewPanel, uri: vscode.Uri, focus: string | undefined): ReportPanel {
+    const key = uri.toString();
+    const p = new ReportPanel(this.ctx, panel, uri, focus, () => this.panels.delete(key));
+    this.panels.set(key, p);
+    return p;
+  }
+
+  /** Opens (or reveals) the report of `uri`, optionally at a metric or chart. */
+  async open(uri: vscode.Uri, focus?: string): Promise<void> {
+    const existing = this.panels.get(uri.toString());
+    if (existing) {
+      existing.focus(focus);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')}`, vscode.ViewColumn.Beside, { enableScripts: true, enableFindWidget: true });
+    this.adopt(panel, uri, focus);
+  }
+
+  /** The URI shown in the active report panel, if any. */
+  activeUri(): vscode.Uri | undefined {
+    for (const p of this.panels.values()) if (p.panel.active) return p.uri;
+    return undefined;
+  }
+
+  dispose(): void {
+    for (const p of this.panels.values()) p.panel.dispose();
+    for (const s of this.subs) s.dispose();
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Every `*.eval.json` and `*.compare.json` in the workspace (all folders), found at start and kept
+ * up to date by a FileSystemWatcher. Files are parsed lazily once and re-read when they change.
+ */
+import * as vscode from 'vscode';
+import type { CompareResults } from '../core/compare/types';
+import type { Results } from '../core/results/types';
+
+export type IndexEntry =
+  | { kind: 'results'; uri: vscode.Uri; results: Results }
+  | { kind: 'compare'; uri: vscode.Uri; compare: CompareResults }
+  | { kind: 'invalid'; uri: vscode.Uri; error: string };
+
+const GLOB = '**/*.{eval,compare}.json';
+const EXCLUDE = '{**/node_modules/**,**/.git/**}';
+
+export function parseResultsText(uri: vscode.Uri, text: string): IndexEntry {
+  try {
+    const obj = JSON.parse(text) as { schema?: unknown };
+    if (obj && obj.schema === 'eval-lens/results@1' && typeof obj === 'object' && 'metrics' in obj) return { kind: 'results', uri, results: obj as unknown as Results };
+    if (obj && obj.schema === 'eval-lens/compare@1') return { kind: 'compare', uri, compare: obj as unknown as CompareResults };
+    return { kind: 'invalid', uri, error: `not an Eval Lens results file (schema ${JSON.stringify(obj?.schema ?? null)})` };
+  } catch (err) {
+    return { kind: 'invalid', uri, error: `invalid JSON: ${(err as Error).message}` };
+  }
+}
+
+export async function readEntry(uri: vscode.Uri): Promise<IndexEntry> {
+  try {
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    return parseResultsText(uri, new TextDecoder().decode(bytes));
+  } catch (err) {
+    return { kind: 'invalid', uri, error: (err as Error).message };
+  }
+}
+
+export class ResultsIndex implements vscode.Disposable {
+  private readonly entries = new Map<string, IndexEntry>();
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri | undefined>();
+  /** Fires with the changed file, or undefined after a full rescan. */
+  readonly onDidChange = this.emitter.event;
+  private readonly watcher = vscode.workspace.createFileSystemWatcher(GLOB);
+  private readonly subs: vscode.Disposable[] = [];
+  private scanning: Promise<void> | undefined;
+
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    const update = (uri: vscode.Uri): void => void this.load(uri);
+    this.subs.push(
+      this.watcher.onDidCreate(update),
+      this.watcher.onDidChange(update),
+      this.watcher.onDidDelete((uri) => {
+        this.entries.delete(uri.toString());
+        this.emitter.fire(uri);
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.rescan()),
+    );
+  }
+
+  /** Resolves once the first scan is done. */
+  ready(): Promise<void> {
+    return (this.scanning ??= this.rescan());
+  }
+
+  async rescan(): Promise<void> {
+    const uris = await vscode.workspace.findFiles(GLOB, EXCLUDE, 5000);
+    const loaded = await Promise.all(uris.map(readEntry));
+    this.entries.clear();
+    for (const e of loaded) this.entries.set(e.uri.toString(), e);
+    this.log.info(`Results index: ${loaded.filter((e) => e.kind !== 'invalid').length} results/comparison files`);
+    this.emitter.fire(undefined);
+  }
+
+  async load(uri: vscode.Uri): Promise<IndexEntry> {
+    const e = await readEntry(uri);
+    this.entries.set(uri.toString(), e);
+    this.emitter.fire(uri);
+    return e;
+  }
+
+  get(uri: vscode.Uri): IndexEntry | undefined {
+    return this.entries.get(uri.toString());
+  }
+
+  all(): IndexEntry[] {
+    return [...this.entries.values()].sort((a, b) => a.uri.fsPath.localeCompare(b.uri.fsPath));
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.watcher.dispose();
+    this.emitter.dispose();
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The side panel's tree: [workspace folder →] folder → results file → metric family → metric
+ * (value and CI). Comparisons list their metrics with the best run.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Results } from '../core/results/types';
+import { formatCi, formatNumber } from '../shared/format';
+import { headlineKeys } from '../shared/headline';
+import { FAMILY_TITLES } from '../shared/reportModel';
+import { Command, ItemKind, View } from './commandIds';
+import type { EvalLensContext } from './context';
+import type { IndexEntry } from './resultsIndex';
+
+export type Node =
+  | { kind: 'root'; folder: vscode.WorkspaceFolder }
+  | { kind: 'folder'; dir: string; label: string }
+  | { kind: 'entry'; entry: IndexEntry }
+  | { kind: 'family'; uri: vscode.Uri; results: Results; family: string; keys: string[] }
+  | { kind: 'metric'; uri: vscode.Uri; key: string; value: number | null; text: string; ci: string; note?: string; direction: 'higher' | 'lower'; family: string };
+
+/** Exported for the integration tests, which read the tree through this provider. */
+export class ResultsTree implements vscode.TreeDataProvider<Node> {
+  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+
+  constructor(private readonly ctx: EvalLensContext) {}
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  async getChildren(node?: Node): Promise<Node[]> {
+    await this.ctx.index.ready();
+    const entries = this.ctx.index.all();
+    if (!node) {
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      if (folders.length > 1) {
+        return folders.filter((f) => entries.some((e) => vscode.workspace.getWorkspaceFolder(e.uri)?.uri.toString() === f.uri.toString())).map((folder) => ({ kind: 'root', folder }));
+      }
+      return this.folderNodes(entries);
+    }
+    switch (node.kind) {
+      case 'root':
+        return this.folderNodes(entries.filter((e) => vscode.workspace.getWorkspaceFolder(e.uri)?.uri.toString() === node.folder.uri.toString()));
+      case 'folder':
+        return entries.filter((e) => path.dirname(e.uri.fsPath) === node.dir).map((entry) => ({ kind: 'entry', entry }));
+      case 'entry':
+        return this.entryChildren(node.entry);
+      case 'family':
+        return node.keys.map((key) => this.metricNode(node.uri, key, node.results, node.family));
+      case 'metric':
+        return [];
+    }
+  }
+
+  private folderNodes(entries: IndexEntry[]): Node[] {
+    const dirs = [...new Set(entries.map((e) => path.dirname(e.uri.fsPath)))].sort();
+    return dirs.map((dir) => {
+      const rel = vscode.workspace.asRelativePath(dir, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+      return { kind: 'folder', dir, label: rel === dir || rel === '' ? path.basename(dir) : rel };
+    });
+  }
+
+  private metricNode(uri: vscode.Uri, key: string, results: Results, family: string): Node {
+    const m = results.metrics[key]!;
+    return { kind: 'metric', uri, key, value: m.value, text: formatNumber(m.value, key), ci: formatCi(m.ci, key), direction: m.direction, family, ...(m.note ? { note: m.note } : {}) };
+  }
+
+  private entryChildren(entry: IndexEntry): Node[] {
+    if (entry.kind === 'results') {
+      const r = entry.results;
+      const seen = new Set<string>();
+      const out: Node[] = [];
+      for (const [family, keys] of Object.entries(r.families)) {
+        const ks = (keys ?? []).filter((k) => k in r.metrics && !seen.has(k));
+        ks.forEach((k) => seen.add(k));
+        if (ks.length > 0) out.push({ kind: 'family', uri: entry.uri, results: r, family, keys: ks });
+      }
+      const rest = Object.keys(r.metrics).filter((k) => !seen.has(k));
+      if (rest.length > 0) out.push({ kind: 'family', uri: entry.uri, results: r, family: 'other', keys: rest });
+      return out;
+    }
+    if (entry.kind === 'compare') {
+      const c = entry.compare;
+      return c.metrics.map((key) => {
+        const best = Object.entries(c.marks[key] ?? {}).find(([, p]) => p === 1)?.[0];
+        const v = best ? (c.table[best]?.[key] ?? null) : null;
+        const name = best ? (c.names[c.runs.indexOf(best)] ?? best) : '—';
+        return { kind: 'metric', uri: entry.uri, key, value: v, text: `${formatNumber(v, key)} (${name})`, ci: '', direction: c.directions[key] ?? 'higher', family: 'compare' } satisfies Node;
+      });
+    }
+    return [];
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    switch (node.kind) {
+      case 'root': {
+        const item = new vscode.TreeItem(node.folder.name, vscode.TreeItemCollapsibleState.Expanded);
+        item.iconPath = vscode.ThemeIcon.Folder;
+        item.resourceUri = node.folder.uri;
+        return item;
+      }
+      case 'folder': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+        item.iconPath = new vscode.ThemeIcon('folder');
+        item.contextValue = ItemKind.folder;
+        item.tooltip = node.dir;
+        return item;
+      }
+      case 'entry':
+        return this.entryItem(node.entry);
+      case 'family': {
+        const item = new vscode.TreeItem(FAMILY_TITLES[node.family] ?? node.family, vscode.TreeItemCollapsibleState.Collapsed);
+        item.description = `${node.keys.length} metric${node.keys.length === 1 ? '' : 's'}`;
+        item.contextValue = ItemKind.family;
+        item.iconPath = new vscode.ThemeIcon('symbol-namespace');
+        item.id = `${node.uri.toString()}#${node.family}`;
+        return item;
+      }
+      case 'metric': {
+        const item = new vscode.TreeItem(node.key, vscode.TreeItemCollapsibleState.None);
+        item.description = node.ci ? `${node.text} ${node.ci}` : node.text;
+        item.tooltip = new vscode.MarkdownString(`**${node.key}** = ${node.text}${node.ci ? ` ${node.ci}` : ''} (${node.direction} is better)${node.note ? `\n\n${node.note}` : ''}`);
+        item.contextValue = ItemKind.metric;
+        item.iconPath = new vscode.ThemeIcon(node.direction === 'higher' ? 'arrow-up' : 'arrow-down');
+        item.id = `${node.uri.toString()}#${node.family}#${node.key}`;
+        item.command = { command: Command.openReportAt, title: 'Open Report at This Chart', arguments: [node] };
+        return item;
+      }
+    }
+  }
+
+  private entryItem(entry: IndexEntry): vscode.TreeItem {
+    const name = path.basename(entry.uri.fsPath);
+    const item = new vscode.TreeItem(name, entry.kind === 'invalid' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed);
+    item.resourceUri = entry.uri;
+    item.id = entry.uri.toString();
+    if (entry.kind === 'results') {
+      const r = entry.results;
+      const k = headlineKeys(r, 1)[0];
+      item.description = k ? `${k} ${formatNumber(r.metrics[k]!.value, k)}` : r.task;
+      item.tooltip = new vscode.MarkdownString(`**${name}**\n\n${r.source.path} · ${r.task} · ${r.source.rows.toLocaleString('en-US')} rows\n\nEvaluated ${r.createdAt}${r.warnings.length ? `\n\n${r.warnings.length} warning(s)` : ''}`);
+      item.iconPath = new vscode.ThemeIcon(r.warnings.length ? 'warning' : 'graph');
+      item.contextValue = ItemKind.results;
+      item.command = { command: Command.openReport, title: 'Open Report', arguments: [entry.uri] };
+    } else if (entry.kind === 'compare') {
+      item.description = `${entry.compare.runs.length} runs`;
+      item.tooltip = `${entry.compare.runs.join('\n')}\nbaseline ${entry.compare.baseline}`;
+      item.iconPath = new vscode.ThemeIcon('diff-multiple');
+      item.contextValue = ItemKind.compare;
+      item.command = { command: Command.openReport, title: 'Open Report', arguments: [entry.uri] };
+    } else {
+      item.description = 'unreadable';
+      item.tooltip = entry.error;
+      item.iconPath = new vscode.ThemeIcon('error');
+      item.contextValue = 'invalid';
+      item.command = { command: 'vscode.open', title: 'Open', arguments: [entry.uri] };
+    }
+    return item;
+  }
+}
+
+export function registerViews(ctx: EvalLensContext): vscode.Disposable[] {
+  const tree = new ResultsTree(ctx);
+  const view = vscode.window.createTreeView(View.results, { treeDataProvider: tree, showCollapseAll: true, canSelectMany: false });
+  return [view, ctx.index.onDidChange(() => tree.refresh()), vscode.commands.registerCommand(Command.refreshResults, async () => {
+    await ctx.index.rescan();
+    tree.refresh();
+  })];
+}

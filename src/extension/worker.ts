@@ -1,0 +1,47 @@
+/**
+ * The evaluation worker (`dist/worker.js`): runs one job of the metric core off the extension
+ * host's thread and posts progress, then the results or the error.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { evaluateFile } from '../core/evaluate';
+import { compareFiles } from '../core/compare/files';
+import { EvalLensError, type Progress } from '../core/diagnostics';
+import type { SerializedError, WorkerInput, WorkerMessage } from './workerProtocol';
+
+const input = workerData as WorkerInput;
+const cancelFlag = new Int32Array(input.cancel);
+const post = (m: WorkerMessage): void => parentPort!.postMessage(m);
+
+let last = 0;
+const progress: Progress = {
+  report(stage, done, total) {
+    const now = Date.now();
+    if (now - last < 100 && done !== 0) return;
+    last = now;
+    post({ type: 'progress', stage, done, ...(total !== undefined ? { total } : {}) });
+  },
+  isCancelled: () => Atomics.load(cancelFlag, 0) === 1,
+};
+
+function serialize(err: unknown): SerializedError {
+  if (err instanceof EvalLensError) return { name: err.name, message: err.message, code: err.code, location: err.location, stack: err.stack };
+  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
+  return { name: 'Error', message: String(err) };
+}
+
+async function main(): Promise<void> {
+  const job = input.job;
+  try {
+    if (job.type === 'evaluate') {
+      const results = await evaluateFile(job.path, { configPath: job.configPath, defaults: job.defaults, progress });
+      post({ type: 'evaluated', results });
+    } else {
+      const compare = await compareFiles(job.paths, { configPath: job.configPath, defaults: job.defaults, baseline: job.baseline, progress, onMismatch: 'intersect' });
+      post({ type: 'compared', compare });
+    }
+  } catch (err) {
+    post({ type: 'failed', error: serialize(err) });
+  }
+}
+
+void main();

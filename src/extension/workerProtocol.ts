@@ -1,0 +1,34 @@
+/**
+ * Messages between the extension host and its evaluation worker (`dist/worker.js`). Cancellation
+ * does not need a message: the host flips a flag in a SharedArrayBuffer that the worker's
+ * `isCancelled` reads between chunks (the worker may be busy in a loop and not reading messages),
+ * and terminates the worker if it does not stop soon.
+ */
+import type { EvalConfig } from '../core/config/types';
+import type { CompareResults } from '../core/compare/types';
+import type { Location } from '../core/diagnostics';
+import type { Results } from '../core/results/types';
+
+export type WorkerJob =
+  | { type: 'evaluate'; path: string; configPath?: string; defaults: EvalConfig }
+  | { type: 'compare'; paths: string[]; configPath?: string; defaults: EvalConfig; baseline?: string };
+
+/** `workerData` of the worker: the job and the cancellation flag (Int32Array over it, index 0). */
+export interface WorkerInput {
+  job: WorkerJob;
+  cancel: SharedArrayBuffer;
+}
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  code?: string;
+  location?: Location;
+  stack?: string;
+}
+
+export type WorkerMessage =
+  | { type: 'progress'; stage: string; done: number; total?: number }
+  | { type: 'evaluated'; results: Results }
+  | { type: 'compared'; compare: CompareResults }
+  | { type: 'failed'; error: SerializedError };

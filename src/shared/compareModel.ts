@@ -1,0 +1,136 @@
+/**
+ * Comparison (`eval-lens/compare@1`) → {@link ReportModel}: the runs × metrics table with best /
+ * second / third marked and significance stars against the baseline, the paired tests, and one
+ * paired-difference chart per metric (mean difference with its bootstrap interval).
+ */
+import type { CompareResults, CompareTest } from '../core/compare/types';
+import { formatLevel, formatNumber, formatP, significanceMark } from './format';
+import type { CardModel, CellValue, ChartModel, Place, ReportModel, TabModel, TableModel } from './model';
+
+/** The p-value that decides the stars: Holm-adjusted when present, else the paired t-test's. */
+export function decidingP(t: CompareTest): number | null {
+  return t.p_holm !== undefined ? t.p_holm : t.p_t;
+}
+
+export function compareTable(c: CompareResults): TableModel {
+  const byRunMetric = new Map(c.tests.map((t) => [`${t.run}\u0000${t.metric}`, t]));
+  const rows: CellValue[][] = [];
+  const marks: (Place | null)[][] = [];
+  const suffixes: string[][] = [];
+  c.runs.forEach((run, i) => {
+    const name = c.names[i] ?? run;
+    rows.push([run === c.baseline ? `${name} (baseline)` : name, ...c.metrics.map((m) => c.table[run]?.[m] ?? null)]);
+    marks.push([null, ...c.metrics.map((m) => c.marks[m]?.[run] ?? null)]);
+    suffixes.push(['', ...c.metrics.map((m) => {
+      const t = byRunMetric.get(`${run}\u0000${m}`);
+      return t ? significanceMark(decidingP(t)) : '';
+    })]);
+  });
+  return {
+    id: 'compare.table',
+    title: 'Runs × metrics',
+    columns: ['run', ...c.metrics],
+    kinds: ['text', ...c.metrics.map(() => 'num' as const)],
+    rows,
+    marks,
+    suffixes,
+    note: 'Bold = best, underlined = second, italic = third in the column (by each metric\'s direction). Stars: paired test against the baseline, *** p < 0.001, ** p < 0.01, * p < 0.05 (Holm-adjusted within the metric when several runs are tested).',
+  };
+}
+
+export function testsTable(c: CompareResults): TableModel {
+  const name = (run: string): string => c.names[c.runs.indexOf(run)] ?? run;
+  return {
+    id: 'compare.tests',
+    title: `Paired tests against ${name(c.baseline)}`,
+    columns: ['run', 'metric', 'n', 'mean', 'baseline mean', 'difference', 'difference CI', 'improvement', 't', 'p (t)', 'p (Holm)', 'p (Wilcoxon)', 'd_z', 'sig.'],
+    kinds: ['text', 'text', 'int', 'num', 'num', 'num', 'text', 'text', 'num', 'p', 'p', 'p', 'num', 'text'],
+    rows: c.tests.map((t) => [
+      name(t.run),
+      t.metric,
+      t.n,
+      t.mean,
+      t.mean_baseline,
+      t.mean !== null && t.mean_baseline !== null ? t.mean - t.mean_baseline : null,
+      t.ci_diff ? `[${formatNumber(t.ci_diff[0])}, ${formatNumber(t.ci_diff[1])}]` : '',
+      t.improvement === null ? '—' : `${(t.improvement * 100).toFixed(2)}%`,
+      t.t,
+      t.p_t,
+      t.p_holm ?? null,
+      t.p_wilcoxon,
+      t.d_z,
+      significanceMark(decidingP(t)),
+    ]),
+  };
+}
+
+function diffCharts(c: CompareResults): ChartModel[] {
+  const name = (run: string): string => c.names[c.runs.indexOf(run)] ?? run;
+  const metrics = [...new Set(c.tests.map((t) => t.metric))];
+  return metrics.map((metric) => {
+    const tests = c.tests.filter((t) => t.metric === metric);
+    const diffs = tests.map((t) => (t.mean !== null && t.mean_baseline !== null ? t.mean - t.mean_baseline : null));
+    return {
+      id: `diff.${metric}`,
+      title: `Paired difference: ${metric}`,
+      description: `Mean paired difference in ${metric} of each run minus ${name(c.baseline)}, with bootstrap intervals, for ${tests.length} runs.`,
+      x: { label: 'run', type: 'category', categories: tests.map((t) => name(t.run)) },
+      y: { label: `${metric}: run − baseline`, type: 'linear' },
+      series: [{
+        label: 'mean difference',
+        colour: 'blue',
+        style: 'points',
+        points: diffs.map((y, i) => ({ x: i, y })),
+        errorBars: tests.map((t) => (t.ci_diff ? { lo: t.ci_diff[0], hi: t.ci_diff[1] } : null)),
+        pointLabels: tests.map((t) => `p = ${formatP(decidingP(t))}`),
+      }],
+      lines: [{ axis: 'y', value: 0, label: 'no difference', colour: 'foreground' }],
+      table: {
+        id: `diff.${metric}.table`,
+        title: `Paired difference: ${metric}`,
+        columns: ['run', 'difference', 'CI low', 'CI high', 'p'],
+        kinds: ['text', 'num', 'num', 'num', 'p'],
+        rows: tests.map((t, i) => [name(t.run), diffs[i]!, t.ci_diff?.[0] ?? null, t.ci_diff?.[1] ?? null, decidingP(t)]),
+      },
+      group: { id: 'diff', title: 'Metric', option: metric },
+    };
+  });
+}
+
+export function buildCompareModel(c: CompareResults): ReportModel {
+  const baselineName = c.names[c.runs.indexOf(c.baseline)] ?? c.baseline;
+  const boot = c.settings?.bootstrap;
+  const tabs: TabModel[] = [
+    { id: 'table', title: 'Comparison', cards: [], charts: [], tables: [compareTable(c)], notes: [] },
+    { id: 'tests', title: 'Paired tests', cards: [], charts: diffCharts(c), tables: [testsTable(c)], notes: [] },
+  ];
+  const targets: ReportModel['targets'] = {};
+  for (const m of c.metrics) targets[m] = { tab: 'table' };
+  for (const ch of tabs[1]!.charts) targets[ch.id] = { tab: 'tests', element: ch.id };
+  // Headline: the first metric, best run.
+  const headline: CardModel[] = c.metrics.slice(0, 4).flatMap((m) => {
+    const best = Object.entries(c.marks[m] ?? {}).find(([, p]) => p === 1)?.[0];
+    if (!best) return [];
+    const v = c.table[best]?.[m] ?? null;
+    return [{ key: m, family: 'compare', value: v, text: formatNumber(v, m), ci: '', direction: c.directions[m] ?? 'higher', note: `best: ${c.names[c.runs.indexOf(best)] ?? best}` }];
+  });
+  return {
+    kind: 'compare',
+    title: `Comparison of ${c.runs.length} runs`,
+    header: {
+      title: `Comparison of ${c.runs.length} runs`,
+      lines: [
+        { label: 'Runs', value: c.runs.join(', ') },
+        { label: 'Baseline', value: baselineName },
+        { label: 'Task', value: c.task },
+        { label: 'Paired by', value: c.matchBy },
+        { label: 'Tests', value: `paired t-test, Wilcoxon signed-rank; ${c.settings?.holm ?? ''}${boot && boot.n > 0 ? `; paired bootstrap ${boot.n} resamples, ${formatLevel(boot.confidence)}, seed ${boot.seed}` : ''}` },
+        { label: 'Compared', value: `${c.createdAt} · Eval Lens ${c.tool.version}` },
+      ],
+      warnings: c.warnings.map((w) => `${w.code}: ${w.message}`),
+    },
+    headline,
+    tabs,
+    targets,
+  };
+}

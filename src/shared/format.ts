@@ -1,0 +1,58 @@
+/**
+ * Number formatting for everything a person reads in the extension: report cards, tree items,
+ * CodeLens, the status bar, exported HTML. Values stay the stored fractions (METRICS.md section 6),
+ * printed with 4 decimals like the CLI's table, so a number on screen can be found in the JSON.
+ */
+
+/** Keys whose values are counts or unbounded quantities, printed as integers when integral. */
+const COUNT_KEYS = /^(users_evaluated|users_skipped)$/;
+
+/** `0.8200`; `—` for null/undefined/non-finite; integers as integers for count keys; tiny values as `1.23e-5`. */
+export function formatNumber(v: number | null | undefined, key = '', digits = 4): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  if (COUNT_KEYS.test(key) && Number.isInteger(v)) return formatCount(v);
+  if (v !== 0 && Math.abs(v) < 10 ** -(digits - 1)) return v.toExponential(2);
+  if (Math.abs(v) >= 1e6) return v.toExponential(3);
+  return v.toFixed(digits);
+}
+
+/** `[0.7812, 0.8590]`, or '' without an interval. */
+export function formatCi(ci: readonly [number, number] | undefined | null, key = '', digits = 4): string {
+  if (!ci) return '';
+  return `[${formatNumber(ci[0], key, digits)}, ${formatNumber(ci[1], key, digits)}]`;
+}
+
+/** `12,345`. */
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** A p-value: `< 0.0001` below that, else 4 decimals; `—` when absent. */
+export function formatP(p: number | null | undefined): string {
+  if (p === null || p === undefined || !Number.isFinite(p)) return '—';
+  return p < 1e-4 ? '< 0.0001' : p.toFixed(4);
+}
+
+/** Significance stars from a p-value: `***` < 0.001, `**` < 0.01, `*` < 0.05, '' otherwise. */
+export function significanceMark(p: number | null | undefined): string {
+  if (p === null || p === undefined || !Number.isFinite(p)) return '';
+  return p < 0.001 ? '***' : p < 0.01 ? '**' : p < 0.05 ? '*' : '';
+}
+
+/** "95%" from 0.95 without float noise. */
+export function formatLevel(confidence: number): string {
+  return `${Number((confidence * 100).toPrecision(4))}%`;
+}
+
+/** Bytes as `34.3 KB`. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(1)} ${units[i]}`;
+}

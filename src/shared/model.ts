@@ -1,0 +1,139 @@
+/**
+ * The report's view model: what the webview draws and what the HTML export writes, built from a
+ * results object (or a comparison, or a foreign JSON's numeric leaves) by pure functions in
+ * `reportModel.ts` / `compareModel.ts`. Plain JSON so that it crosses `postMessage` as is; no
+ * vscode, no DOM.
+ */
+
+export type CellValue = string | number | null;
+/** How a column's numbers are printed: `int` counts, `num` 4 decimals, `p` p-values, `text` as is. */
+export type ColumnKind = 'text' | 'int' | 'num' | 'p';
+/** 1 = best, 2 = second, 3 = third in its column. */
+export type Place = 1 | 2 | 3;
+
+export interface TableModel {
+  id: string;
+  title: string;
+  columns: string[];
+  kinds: ColumnKind[];
+  rows: CellValue[][];
+  /** Optional best/second/third per cell, aligned with `rows`. */
+  marks?: (Place | null)[][];
+  /** Optional text appended to a cell (significance stars), aligned with `rows`. */
+  suffixes?: string[][];
+  note?: string;
+}
+
+/** Theme colour names; the webview maps them to `--vscode-charts-*` variables. */
+export type Colour = 'blue' | 'red' | 'green' | 'yellow' | 'orange' | 'purple' | 'foreground';
+export const SERIES_COLOURS: readonly Colour[] = ['blue', 'orange', 'green', 'purple', 'red', 'yellow'];
+
+export interface Axis {
+  label: string;
+  type: 'linear' | 'log' | 'category';
+  min?: number;
+  max?: number;
+  /** Category names for `type: 'category'`; points use the index as x. */
+  categories?: string[];
+}
+
+export interface Point {
+  x: number;
+  y: number | null;
+}
+
+export interface Series {
+  label: string;
+  colour: Colour;
+  points: Point[];
+  style: 'line' | 'points' | 'bar' | 'step';
+  /** Shade the area under the line (AURC). */
+  fill?: boolean;
+  dashed?: boolean;
+  /** Vertical error bars aligned with `points`. */
+  errorBars?: ({ lo: number; hi: number } | null)[];
+  /** Text per point for tooltips (class names, bin ranges). */
+  pointLabels?: string[];
+}
+
+/** A shaded x-range behind the data (shot groups). */
+export interface Band {
+  from: number;
+  to: number;
+  label: string;
+  colour: Colour;
+}
+
+/** A horizontal (`axis: 'y'`) or vertical (`axis: 'x'`) reference line. */
+export interface RefLine {
+  axis: 'x' | 'y';
+  value: number;
+  label: string;
+  colour: Colour;
+}
+
+export interface HeatmapModel {
+  rowTitle: string;
+  colTitle: string;
+  rows: string[];
+  cols: string[];
+  values: number[][];
+}
+
+export interface ChartModel {
+  id: string;
+  title: string;
+  /** One sentence for screen readers (aria-label). */
+  description: string;
+  x: Axis;
+  y: Axis;
+  series: Series[];
+  bands?: Band[];
+  lines?: RefLine[];
+  /** When present the chart is a heatmap and `series` is empty. */
+  heatmap?: HeatmapModel;
+  /** The same data as a table (the accessible alternative and the copy source). */
+  table: TableModel;
+  note?: string;
+  /** Charts sharing a group are alternatives chosen with a select (per-user histograms). */
+  group?: { id: string; title: string; option: string };
+}
+
+export interface CardModel {
+  key: string;
+  family: string;
+  value: number | null;
+  text: string;
+  ci: string;
+  direction: 'higher' | 'lower';
+  note?: string;
+  /** A caveat shown under the card (intervals of extremes). */
+  caveat?: string;
+  /** Extra values shown small (baselines), e.g. `unweighted 0.81`. */
+  extra?: string[];
+}
+
+export interface TabModel {
+  id: string;
+  title: string;
+  cards: CardModel[];
+  charts: ChartModel[];
+  tables: TableModel[];
+  notes: string[];
+}
+
+export interface HeaderModel {
+  title: string;
+  lines: { label: string; value: string }[];
+  warnings: string[];
+}
+
+export interface ReportModel {
+  kind: 'results' | 'compare' | 'table';
+  title: string;
+  header: HeaderModel;
+  headline: CardModel[];
+  tabs: TabModel[];
+  /** Metric key / chart id → where it is shown: for "open the report at that chart". */
+  targets: Record<string, { tab: string; element?: string }>;
+}

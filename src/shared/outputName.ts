@@ -1,0 +1,41 @@
+/**
+ * Where the results of a prediction file go: `<stem>.eval.json` beside the input (`preds.csv` →
+ * `preds.eval.json`), or in the configured output folder. When a sibling prediction file shares
+ * the stem (`logreg.csv` and `logreg.jsonl`), the full name is kept (`logreg.jsonl.eval.json`) for
+ * every file but the `.csv` one, so two inputs never write the same results file.
+ */
+
+/** Extensions of files the extension offers to evaluate (explorer menu, file picker). */
+export const PREDICTION_EXTENSIONS = ['csv', 'tsv', 'jsonl', 'json', 'trec', 'qrels', 'run', 'txt', 'npy', 'npz', 'parquet'] as const;
+
+function splitName(name: string): { stem: string; ext: string } {
+  const i = name.lastIndexOf('.');
+  return i <= 0 ? { stem: name, ext: '' } : { stem: name.slice(0, i), ext: name.slice(i + 1).toLowerCase() };
+}
+
+/** True for results/comparison files and configs, which are never predictions. */
+export function isEvalLensJson(name: string): boolean {
+  return /\.(eval|compare)\.json$/i.test(name) || /^eval-lens\.json$/i.test(name);
+}
+
+/**
+ * The results file name for `inputName` given the names of its folder's other files.
+ * @example resultsFileName('preds.csv', []) === 'preds.eval.json'
+ */
+export function resultsFileName(inputName: string, siblings: readonly string[]): string {
+  const { stem, ext } = splitName(inputName);
+  if (ext === 'csv' || ext === '') return `${stem}.eval.json`;
+  const clash = siblings.some((s) => {
+    if (s === inputName || isEvalLensJson(s)) return false;
+    const o = splitName(s);
+    return o.stem === stem && (PREDICTION_EXTENSIONS as readonly string[]).includes(o.ext);
+  });
+  return clash ? `${inputName}.eval.json` : `${stem}.eval.json`;
+}
+
+/** `a.compare.json` name for a comparison of runs: `<first>-vs-<n-1>.compare.json`. */
+export function compareFileName(runNames: readonly string[]): string {
+  const stem = (n: string): string => n.replace(/\.eval\.json$/i, '').replace(/\.[^.]+$/, '');
+  const first = stem(runNames[0] ?? 'runs');
+  return runNames.length === 2 ? `${first}-vs-${stem(runNames[1]!)}.compare.json` : `${first}-and-${runNames.length - 1}-more.compare.json`;
+}

@@ -1,0 +1,173 @@
+/**
+ * A {@link ChartModel} as a static SVG string, for the self-contained HTML export (no script, no
+ * external resource). Colours are CSS classes (`c-blue`, …) that the exported page's stylesheet
+ * defines for light and dark; the interactive webview draws the same models with chart.js.
+ */
+import { formatNumber } from './format';
+import type { Axis, ChartModel, Colour } from './model';
+
+const W = 640;
+const H = 360;
+const M = { l: 56, r: 16, t: 16, b: 64 };
+
+export function escapeXml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+interface Scale {
+  map(v: number): number;
+  ticks: { v: number; label: string }[];
+}
+
+/** "Nice" linear ticks (1, 2, 5 × 10^k steps). */
+export function niceTicks(lo: number, hi: number, n = 5): number[] {
+  if (!(hi > lo)) return [lo];
+  const raw = (hi - lo) / n;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((f) => f * mag).find((s) => s >= raw)!;
+  const out: number[] = [];
+  for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  return out;
+}
+
+function tickLabel(v: number): string {
+  return Math.abs(v) >= 1000 || (Number.isInteger(v) && Math.abs(v) >= 1) ? String(Math.round(v * 1e6) / 1e6) : formatNumber(v, '', 2).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+function scale(axis: Axis, values: number[], from: number, to: number): Scale {
+  if (axis.type === 'category') {
+    const n = Math.max(1, axis.categories?.length ?? 0);
+    const band = (to - from) / n;
+    const every = Math.ceil(n / 20);
+    return {
+      map: (v) => from + band * (v + 0.5),
+      ticks: (axis.categories ?? []).map((c, i) => ({ v: i, label: c })).filter((_, i) => i % every === 0),
+    };
+  }
+  const finite = values.filter(Number.isFinite);
+  if (axis.type === 'log') {
+    const pos = finite.filter((v) => v > 0);
+    const lo = Math.log10(axis.min ?? (pos.length ? Math.min(...pos) : 1));
+    const hi = Math.log10(axis.max ?? (pos.length ? Math.max(...pos) : 10));
+    const span = hi - lo || 1;
+    const ticks: { v: number; label: string }[] = [];
+    for (let e = Math.floor(lo); e <= Math.ceil(hi); e++) if (e >= lo - 1e-9 && e <= hi + 1e-9) ticks.push({ v: 10 ** e, label: tickLabel(10 ** e) });
+    return { map: (v) => from + ((Math.log10(Math.max(v, 1e-300)) - lo) / span) * (to - from), ticks };
+  }
+  let lo = axis.min ?? (finite.length ? Math.min(...finite) : 0);
+  let hi = axis.max ?? (finite.length ? Math.max(...finite) : 1);
+  if (hi === lo) {
+    lo -= 0.5;
+    hi += 0.5;
+  }
+  const span = hi - lo;
+  return { map: (v) => from + ((v - lo) / span) * (to - from), ticks: niceTicks(lo, hi).map((v) => ({ v, label: tickLabel(v) })) };
+}
+
+const cls = (c: Colour): string => `c-${c}`;
+
+/** The chart as `<svg>…</svg>` with a `<title>` (its description) for screen readers. */
+export function chartToSvg(chart: ChartModel): string {
+  const parts: string[] = [];
+  const x0 = M.l;
+  const x1 = W - M.r;
+  const y0 = H - M.b;
+  const y1 = M.t;
+  if (chart.heatmap) return heatmapSvg(chart);
+  const xs = chart.series.flatMap((s) => s.points.map((p) => p.x));
+  const ys = chart.series.flatMap((s) => [
+    ...s.points.map((p) => p.y ?? NaN),
+    ...(s.errorBars ?? []).flatMap((e) => (e ? [e.lo, e.hi] : [])),
+    ...(s.style === 'bar' ? [0] : []),
+  ]).concat((chart.lines ?? []).filter((l) => l.axis === 'y').map((l) => l.value));
+  const sx = scale(chart.x, xs.concat((chart.bands ?? []).flatMap((b) => [b.from, b.to])), x0, x1);
+  const sy = scale(chart.y, ys, y0, y1);
+  for (const b of chart.bands ?? []) {
+    const a = sx.map(b.from);
+    const z = sx.map(b.to);
+    parts.push(`<rect class="band ${cls(b.colour)}" x="${a.toFixed(1)}" y="${y1}" width="${Math.max(0, z - a).toFixed(1)}" height="${y0 - y1}"/>`);
+    parts.push(`<text class="band-label" x="${((a + z) / 2).toFixed(1)}" y="${y1 + 12}" text-anchor="middle">${escapeXml(b.label)}</text>`);
+  }
+  for (const t of sy.ticks) parts.push(`<line class="grid" x1="${x0}" x2="${x1}" y1="${sy.map(t.v).toFixed(1)}" y2="${sy.map(t.v).toFixed(1)}"/><text class="tick" x="${x0 - 6}" y="${(sy.map(t.v) + 4).toFixed(1)}" text-anchor="end">${escapeXml(t.label)}</text>`);
+  for (const t of sx.ticks) {
+    const x = sx.map(t.v).toFixed(1);
+    parts.push(chart.x.type === 'category'
+      ? `<text class="tick" transform="translate(${x},${y0 + 12}) rotate(-35)" text-anchor="end">${escapeXml(t.label)}</text>`
+      : `<line class="grid" x1="${x}" x2="${x}" y1="${y0}" y2="${y1}"/><text class="tick" x="${x}" y="${y0 + 16}" text-anchor="middle">${escapeXml(t.label)}</text>`);
+  }
+  parts.push(`<line class="axis" x1="${x0}" x2="${x1}" y1="${y0}" y2="${y0}"/><line class="axis" x1="${x0}" x2="${x0}" y1="${y0}" y2="${y1}"/>`);
+  const nBars = chart.series.filter((s) => s.style === 'bar').length;
+  let barIndex = 0;
+  for (const s of chart.series) {
+    const c = cls(s.colour);
+    const valid = s.points.filter((p): p is { x: number; y: number } => p.y !== null && Number.isFinite(p.y));
+    if (s.style === 'bar') {
+      const n = Math.max(1, chart.x.categories?.length ?? valid.length);
+      const band = (x1 - x0) / n;
+      const w = (band * 0.8) / Math.max(1, nBars);
+      for (const p of valid) {
+        const x = sx.map(p.x) - band * 0.4 + barIndex * w;
+        const y = sy.map(Math.max(0, p.y));
+        parts.push(`<rect class="bar ${c}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${w.toFixed(1)}" height="${Math.max(0, sy.map(0) - y).toFixed(1)}"/>`);
+      }
+      barIndex++;
+      continue;
+    }
+    if (s.style !== 'points' && valid.length > 1) {
+      let d = '';
+      valid.forEach((p, i) => {
+        const X = sx.map(p.x).toFixed(1);
+        const Y = sy.map(p.y).toFixed(1);
+        if (i === 0) d += `M${X},${Y}`;
+        else if (s.style === 'step') d += `H${X}V${Y}`;
+        else d += `L${X},${Y}`;
+      });
+      if (s.fill) parts.push(`<path class="area ${c}" d="${d}V${sy.map(0).toFixed(1)}H${sx.map(valid[0]!.x).toFixed(1)}Z"/>`);
+      parts.push(`<path class="line ${c}${s.dashed ? ' dashed' : ''}" d="${d}"/>`);
+    }
+    if (s.style === 'points' || valid.length <= 30) for (const p of valid) parts.push(`<circle class="dot ${c}" cx="${sx.map(p.x).toFixed(1)}" cy="${sy.map(p.y).toFixed(1)}" r="3"/>`);
+    s.errorBars?.forEach((e, i) => {
+      const p = s.points[i];
+      if (!e || !p) return;
+      const X = sx.map(p.x).toFixed(1);
+      parts.push(`<path class="line ${c}" d="M${X},${sy.map(e.lo).toFixed(1)}V${sy.map(e.hi).toFixed(1)}"/>`);
+    });
+  }
+  for (const l of chart.lines ?? []) {
+    if (l.axis === 'y') {
+      const y = sy.map(l.value).toFixed(1);
+      parts.push(`<line class="ref ${cls(l.colour)}" x1="${x0}" x2="${x1}" y1="${y}" y2="${y}"/><text class="ref-label ${cls(l.colour)}" x="${x1 - 4}" y="${Number(y) - 4}" text-anchor="end">${escapeXml(l.label)}</text>`);
+    } else {
+      const x = sx.map(l.value).toFixed(1);
+      parts.push(`<line class="ref ${cls(l.colour)}" x1="${x}" x2="${x}" y1="${y0}" y2="${y1}"/>`);
+    }
+  }
+  parts.push(`<text class="axis-label" x="${(x0 + x1) / 2}" y="${H - 6}" text-anchor="middle">${escapeXml(chart.x.label)}</text>`);
+  parts.push(`<text class="axis-label" transform="translate(14,${(y0 + y1) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(chart.y.label)}</text>`);
+  const legend = chart.series.map((s, i) => `<tspan class="${cls(s.colour)}-text" dx="${i ? 14 : 0}">■ ${escapeXml(s.label)}</tspan>`).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H + 18}" role="img" aria-label="${escapeXml(chart.description)}"><title>${escapeXml(chart.description)}</title><g transform="translate(0,18)">${parts.join('')}</g><text class="legend" x="${M.l}" y="12">${legend}</text></svg>`;
+}
+
+function heatmapSvg(chart: ChartModel): string {
+  const h = chart.heatmap!;
+  const n = h.rows.length;
+  const m = h.cols.length;
+  const size = Math.max(8, Math.min(28, Math.floor(480 / Math.max(n, m))));
+  const left = 90;
+  const top = 20;
+  const max = Math.max(1, ...h.values.flat());
+  const parts: string[] = [];
+  h.values.forEach((row, i) =>
+    row.forEach((v, j) => {
+      const op = v === 0 ? 0.03 : 0.12 + 0.88 * (v / max);
+      parts.push(`<rect class="cell" x="${left + j * size}" y="${top + i * size}" width="${size - 1}" height="${size - 1}" fill-opacity="${op.toFixed(3)}"><title>${escapeXml(`${h.rowTitle} ${h.rows[i]} → ${h.colTitle} ${h.cols[j]}: ${v}`)}</title></rect>`);
+      if (size >= 20 && v > 0) parts.push(`<text class="cell-label${op > 0.55 ? ' on-dark' : ''}" x="${left + j * size + size / 2}" y="${top + i * size + size / 2 + 4}" text-anchor="middle">${v}</text>`);
+    }),
+  );
+  h.rows.forEach((r, i) => parts.push(`<text class="tick" x="${left - 4}" y="${top + i * size + size / 2 + 4}" text-anchor="end">${escapeXml(r)}</text>`));
+  h.cols.forEach((c, j) => parts.push(`<text class="tick" transform="translate(${left + j * size + size / 2},${top + n * size + 8}) rotate(-50)" text-anchor="end">${escapeXml(c)}</text>`));
+  const width = left + m * size + 20;
+  const height = top + n * size + 70;
+  parts.push(`<text class="axis-label" x="${left}" y="12">${escapeXml(`rows: ${h.rowTitle}, columns: ${h.colTitle}`)}</text>`);
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(chart.description)}"><title>${escapeXml(chart.description)}</title>${parts.join('')}</svg>`;
+}

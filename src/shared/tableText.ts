@@ -1,0 +1,44 @@
+/** Tables as text: what the report's "Copy as Markdown / CSV" buttons put on the clipboard. */
+import { formatNumber, formatP } from './format';
+import type { CellValue, ColumnKind, TableModel } from './model';
+
+/** A cell as shown on screen. */
+export function formatCell(v: CellValue, kind: ColumnKind = 'num'): string {
+  if (v === null) return '—';
+  if (typeof v === 'string') return v;
+  if (kind === 'int' && Number.isInteger(v)) return String(v);
+  if (kind === 'p') return formatP(v);
+  return formatNumber(v);
+}
+
+function mdEscape(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** GitHub Markdown; best bold, second underlined (`<u>`), third italic; numbers right-aligned. */
+export function tableToMarkdown(t: TableModel): string {
+  const head = `| ${t.columns.map(mdEscape).join(' | ')} |`;
+  const rule = `|${t.kinds.map((k) => (k === 'text' ? '---|' : '---:|')).join('')}`;
+  const body = t.rows.map((r, i) => {
+    const cells = r.map((v, j) => {
+      let s = mdEscape(formatCell(v, t.kinds[j])) + (t.suffixes?.[i]?.[j] ?? '');
+      const place = t.marks?.[i]?.[j];
+      if (place === 1) s = `**${s}**`;
+      else if (place === 2) s = `<u>${s}</u>`;
+      else if (place === 3) s = `*${s}*`;
+      return s;
+    });
+    return `| ${cells.join(' | ')} |`;
+  });
+  return [head, rule, ...body].join('\n') + '\n';
+}
+
+function csvCell(s: string): string {
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** RFC 4180 CSV with full-precision numbers and empty cells for missing values. */
+export function tableToCsv(t: TableModel): string {
+  const rows = [t.columns, ...t.rows.map((r) => r.map((v) => (v === null ? '' : String(v))))];
+  return rows.map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
+}

@@ -1,0 +1,101 @@
+/// <reference types="mocha" />
+/**
+ * Evaluate Prediction File… and Re-evaluate on the example files, through the extension's
+ * commands (the same path as the explorer menu: the command gets the file's URI). Results must be
+ * written beside the input, valid against the results schema, carry values known independently
+ * (the examples' README, computed with pandas; a ranking metric recomputed here from the file),
+ * and equal what the core computes directly.
+ */
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { evaluateFile } from '../../src/core/evaluate';
+import { validateResults } from '../../src/core/results/validate';
+import { activate, closeAllEditors, evaluate, mtime, readResults, reportTabs, uri, waitFor, ws } from './helpers';
+
+describe('evaluate', function () {
+  this.timeout(180_000);
+  before(async () => {
+    await activate();
+  });
+  after(closeAllEditors);
+
+  it('evaluates a classification CSV: logreg.eval.json beside it, schema-valid, accuracy 0.75 as in the README', async () => {
+    const r = await evaluate('digits-lt/logreg.csv', 'digits-lt/logreg.eval.json');
+    assert.deepEqual(validateResults(r), []);
+    assert.equal(r.task, 'classification');
+    assert.equal(r.source.rows, 300);
+    // examples/README.md: logreg accuracy on all 300 rows 0.7500; head 0.9833, tail 0.4000 (pandas).
+    assert.equal(r.metrics.accuracy!.value, 0.75);
+    assert.equal(r.metrics.balanced_accuracy!.value, 0.75);
+    assert.ok(Math.abs(r.metrics['acc_group.head']!.value! - 0.9833) < 5e-5);
+    assert.ok(Math.abs(r.metrics['acc_group.tail']!.value! - 0.4) < 1e-12);
+    assert.ok(r.metrics.accuracy!.ci, 'accuracy has a bootstrap interval');
+    // The config beside the data was used (eval-lens.json: eceBins 10, topK [2, 3]).
+    assert.equal(r.config.eceBins, 10);
+    assert.ok('top3_accuracy' in r.metrics);
+  });
+
+  it('the extension writes exactly the metrics the core computes for the same file', async () => {
+    const fromExtension = readResults(ws('digits-lt/logreg.eval.json'));
+    const direct = await evaluateFile(ws('digits-lt/logreg.csv'));
+    assert.deepEqual(fromExtension.metrics, direct.metrics);
+    assert.deepEqual(Object.keys(fromExtension.curves).sort(), Object.keys(direct.curves).sort());
+  });
+
+  it('opens the report webview after evaluating', async () => {
+    await waitFor('a report tab', () => reportTabs().length > 0, 30_000);
+    const tab = reportTabs()[0]!;
+    assert.match(tab.label, /logreg/);
+  });
+
+  it('evaluates a JSONL file (same probabilities as the CSV → same metrics), named logreg.jsonl.eval.json', async () => {
+    const r = await evaluate('digits-lt/logreg.jsonl', 'digits-lt/logreg.jsonl.eval.json');
+    assert.deepEqual(validateResults(r), []);
+    assert.equal(r.source.format, 'jsonl');
+    const csv = readResults(ws('digits-lt/logreg.eval.json'));
+    assert.deepEqual(r.metrics, csv.metrics);
+  });
+
+  it('evaluates an importance-weighted binary file (iw-binary task)', async () => {
+    const r = await evaluate('iw-breast-cancer/logreg.csv', 'iw-breast-cancer/logreg.eval.json');
+    assert.deepEqual(validateResults(r), []);
+    assert.equal(r.task, 'iw-binary');
+    for (const k of ['precision', 'recall', 'average_precision', 'roc_auc']) {
+      const v = r.metrics[k]?.value;
+      assert.ok(typeof v === 'number' && v >= 0 && v <= 1, `${k} = ${v}`);
+    }
+    const direct = await evaluateFile(ws('iw-breast-cancer/logreg.csv'));
+    assert.deepEqual(r.metrics, direct.metrics);
+  });
+
+  it('evaluates a ranking file; precision@5 and hit_rate@5 equal a direct count over the file', async function () {
+    if (!existsSync(ws('ranking-debian-deps/popularity.jsonl'))) this.skip();
+    const r = await evaluate('ranking-debian-deps/popularity.jsonl', 'ranking-debian-deps/popularity.eval.json');
+    assert.deepEqual(validateResults(r), []);
+    assert.equal(r.task, 'ranking');
+    // Slow obvious reference: per user, |top5 ∩ relevant| / 5 and [top5 ∩ relevant ≠ ∅].
+    const rows = readFileSync(ws('ranking-debian-deps/popularity.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { items: string[]; relevant: string[] });
+    let n = 0, p = 0, hit = 0;
+    for (const row of rows) {
+      const rel = new Set(row.relevant);
+      if (rel.size === 0) continue;
+      const h = row.items.slice(0, 5).filter((i) => rel.has(i)).length;
+      n++; p += h / 5; hit += h > 0 ? 1 : 0;
+    }
+    assert.ok(Math.abs(r.metrics['precision@5']!.value! - p / n) < 1e-12);
+    assert.ok(Math.abs(r.metrics['hit_rate@5']!.value! - hit / n) < 1e-12);
+  });
+
+  it('re-evaluates from the results file: rewrites it with a new timestamp and the same metrics', async () => {
+    const out = ws('digits-lt/logreg.eval.json');
+    const before = readResults(out);
+    const t0 = mtime(out);
+    await new Promise((r) => setTimeout(r, 1100));
+    await vscode.commands.executeCommand('evalLens.reevaluate', uri('digits-lt/logreg.eval.json'));
+    await waitFor('logreg.eval.json rewritten', () => mtime(out) > t0, 120_000);
+    const after = readResults(out);
+    assert.notEqual(after.createdAt, before.createdAt);
+    assert.deepEqual(after.metrics, before.metrics);
+  });
+});

@@ -1,0 +1,105 @@
+/** Builders shared by the classification tests: ClassificationData from plain arrays, a seeded RNG, a config. */
+import type { ClassificationData } from '../../../src/core/data/classificationData';
+import type { ResolvedConfig } from '../../../src/core/config/types';
+import { CONFIG_DEFAULTS } from '../../../src/core/config/types';
+import { createRng, type Rng } from '../../../src/core/stats/rng';
+
+export function makeData(args: {
+  classes: string[];
+  labels: number[];
+  preds?: number[];
+  probs?: number[][] | null;
+  weights?: number[] | null;
+}): ClassificationData {
+  const n = args.labels.length;
+  const C = args.classes.length;
+  const probs = args.probs ? Float64Array.from(args.probs.flat()) : null;
+  let preds = args.preds;
+  if (!preds) {
+    if (!args.probs) throw new Error('makeData: preds or probs needed');
+    preds = args.probs.map((row) => row.indexOf(Math.max(...row)));
+  }
+  if (probs && probs.length !== n * C) throw new Error('makeData: probs shape');
+  return {
+    file: 'test.csv',
+    n,
+    classes: args.classes,
+    labels: Int32Array.from(args.labels),
+    preds: Int32Array.from(preds),
+    probs,
+    fromLogits: false,
+    scoreColumn: null,
+    scoreColumnName: null,
+    weights: args.weights ? Float64Array.from(args.weights) : null,
+    accept: null,
+    groupColumn: null,
+    split: null,
+    ids: null,
+    lines: Int32Array.from({ length: n }, (_, i) => i + 2),
+  };
+}
+
+export function config(extra: Partial<ResolvedConfig> = {}): ResolvedConfig {
+  return {
+    ...(CONFIG_DEFAULTS as unknown as ResolvedConfig),
+    bootstrap: { ...CONFIG_DEFAULTS.bootstrap },
+    configFile: '/work/eval-lens.json',
+    ...extra,
+  } as ResolvedConfig;
+}
+
+export function classNames(C: number): string[] {
+  return Array.from({ length: C }, (_, c) => String(c));
+}
+
+/** Random data: labels skewed, probabilities from a softmax of noisy logits, optional weights. */
+export function randomData(rng: Rng, n: number, C: number, opts: { weighted?: boolean; ties?: boolean; noisyPred?: boolean } = {}): ClassificationData {
+  const labels: number[] = [];
+  const probs: number[][] = [];
+  const preds: number[] = [];
+  for (let i = 0; i < n; i++) {
+    // skewed labels: class c with chance ∝ 1/(c+1)
+    let y = 0;
+    const u = rng.next() * harmonic(C);
+    let acc = 0;
+    for (let c = 0; c < C; c++) {
+      acc += 1 / (c + 1);
+      if (u < acc) {
+        y = c;
+        break;
+      }
+    }
+    labels.push(y);
+    const z = Array.from({ length: C }, (_, c) => {
+      const x = 2 * rng.next() + (c === y ? 1.5 : 0);
+      return opts.ties ? Math.round(x * 2) / 2 : x;
+    });
+    const m = Math.max(...z);
+    const e = z.map((x) => Math.exp(x - m));
+    const s = e.reduce((a, b) => a + b, 0);
+    const p = e.map((x) => x / s);
+    probs.push(p);
+    preds.push(opts.noisyPred && rng.next() < 0.3 ? rng.int(C) : p.indexOf(Math.max(...p)));
+  }
+  const weights = opts.weighted ? Array.from({ length: n }, () => (rng.next() < 0.1 ? 0 : 3 * rng.next())) : null;
+  return makeData({ classes: classNames(C), labels, preds, probs, weights });
+}
+
+function harmonic(C: number): number {
+  let s = 0;
+  for (let c = 0; c < C; c++) s += 1 / (c + 1);
+  return s;
+}
+
+export { createRng };
+
+/** assert |a − b| ≤ tol (numbers or nulls). */
+export function close(actual: number | null | undefined, expected: number | null, tol = 1e-12, what = ''): void {
+  if (expected === null || actual === null || actual === undefined) {
+    if (actual !== expected) throw new Error(`${what}: expected ${expected}, got ${actual}`);
+    return;
+  }
+  if (!(Math.abs(actual - expected) <= tol * Math.max(1, Math.abs(expected)))) {
+    throw new Error(`${what}: expected ${expected}, got ${actual} (diff ${actual - expected})`);
+  }
+}

@@ -1,0 +1,291 @@
+/**
+ * The report webview: renders a {@link ReportModel} sent by the host (header, headline cards,
+ * one tab per metric family with charts and tables). It never computes metrics. UI state (tab,
+ * chart/table toggles, selects) is kept with setState so a hidden or reloaded panel comes back as
+ * it was.
+ */
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-tabs/index.js';
+import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
+import '@vscode-elements/elements/dist/vscode-tab-panel/index.js';
+import '@vscode-elements/elements/dist/vscode-table/index.js';
+import '@vscode-elements/elements/dist/vscode-table-header/index.js';
+import '@vscode-elements/elements/dist/vscode-table-header-cell/index.js';
+import '@vscode-elements/elements/dist/vscode-table-body/index.js';
+import '@vscode-elements/elements/dist/vscode-table-row/index.js';
+import '@vscode-elements/elements/dist/vscode-table-cell/index.js';
+import type { CardModel, ChartModel, ReportModel, TabModel } from '../src/shared/model';
+import { isHostMessage, isWebviewState, type HostMessage, type WebviewState } from '../src/shared/protocol';
+import { canvasPng, drawChart, type Drawn } from './charts';
+import { el } from './dom';
+import { renderTable } from './tables';
+import { readTheme } from './theme';
+import { request, settle, vscode } from './vscodeApi';
+
+const app = document.getElementById('app')!;
+let model: ReportModel | undefined;
+let state: WebviewState = { uri: '' };
+/** Charts drawn in the visible tab, by chart id (redrawn on theme change). */
+const drawn = new Map<string, Drawn>();
+const drawnTabs = new Set<string>();
+
+function saveState(): void {
+  vscode.setState(state);
+}
+
+const statusLine = el('div', { class: 'status', role: 'status', 'aria-live': 'polite' });
+let statusTimer: number | undefined;
+function status(text: string): void {
+  statusLine.textContent = text;
+  window.clearTimeout(statusTimer);
+  statusTimer = window.setTimeout(() => (statusLine.textContent = ''), 4000);
+}
+
+function cardEl(c: CardModel): HTMLElement {
+  const arrow = c.direction === 'higher' ? '↑' : '↓';
+  return el(
+    'div',
+    { class: 'card', 'data-metric': c.key, 'data-value': c.value === null ? 'null' : String(c.value), tabindex: '0', title: c.note ?? '', role: 'group', 'aria-label': `${c.key} ${c.text}${c.ci ? `, interval ${c.ci}` : ''}, ${c.direction} is better` },
+    el('div', { class: 'card-key' }, c.key, el('span', { class: 'dir', 'aria-hidden': 'true' }, ` ${arrow}`)),
+    el('div', { class: 'card-value' }, c.text),
+    c.ci ? el('div', { class: 'card-ci' }, c.ci) : null,
+    ...(c.extra ?? []).map((x) => el('div', { class: 'card-extra' }, x)),
+    c.caveat ? el('div', { class: 'card-caveat' }, c.caveat) : null,
+  );
+}
+
+function headerEl(m: ReportModel): HTMLElement {
+  const actions = el('div', { class: 'actions' });
+  const button = (label: string, command: 'export' | 'revealJson' | 'reevaluate', title: string): void => {
+    const b = el('vscode-button', { secondary: true, title }, label);
+    b.addEventListener('click', () => vscode.postMessage({ type: 'command', command }));
+    actions.append(b);
+  };
+  button('Export…', 'export', 'Export the report as HTML, Markdown or CSV');
+  button('Open JSON', 'revealJson', 'Open the results JSON');
+  if (m.kind === 'results') button('Re-evaluate', 'reevaluate', 'Evaluate the prediction file again');
+  const h = el('header', { class: 'report-header' }, el('div', { class: 'title-row' }, el('h1', {}, m.header.title), actions));
+  h.append(el('dl', { class: 'meta' }, ...m.header.lines.flatMap((l) => [el('dt', {}, l.label), el('dd', {}, l.value)])));
+  if (m.header.warnings.length > 0) {
+    h.append(el('details', { class: 'warnings' }, el('summary', {}, `${m.header.warnings.length} warning${m.header.warnings.length === 1 ? '' : 's'}`), el('ul', {}, ...m.header.warnings.map((w) => el('li', {}, w)))));
+  }
+  return h;
+}
+
+/** A chart figure: canvas (keyboard-reachable, labelled) with a table alternative and PNG export. */
+function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
+  const fig = el('figure', { class: 'chart', id: `chart-${c.id}`, 'data-chart': c.id });
+  const showTable = state.tableView?.includes(c.id) ?? false;
+  const toggle = el('vscode-button', { secondary: true, 'data-act': 'toggle', title: 'Switch between the chart and its data table' }, showTable ? 'Show chart' : 'Show table');
+  const png = el('vscode-button', { secondary: true, 'data-act': 'png', title: 'Save the chart as a PNG image' }, 'Save PNG');
+  const actions = el('div', { class: 'actions' });
+  if (group && group.length > 1) {
+    const select = el('vscode-single-select', { 'aria-label': c.group?.title ?? 'Variant', class: 'variant' });
+    for (const g of group) select.append(el('vscode-option', { value: g.id, ...(g.id === c.id ? { selected: true } : {}) }, g.group?.option ?? g.title));
+    select.addEventListener('change', () => {
+      const id = (select as unknown as { value: string }).value;
+      const next = group.find((g) => g.id === id);
+      if (!next || !c.group) return;
+      state.selected = { ...(state.selected ?? {}), [c.group.id]: id };
+      saveState();
+      drawn.get(c.id)?.destroy();
+      drawn.delete(c.id);
+      const fresh = chartFigure(next, group);
+      fig.replaceWith(fresh);
+      drawFigure(fresh, next);
+    });
+    actions.append(select);
+  }
+  actions.append(toggle, png);
+  const canvas = el('canvas', { tabindex: '0', role: 'img', 'aria-label': `${c.title}. ${c.description} Press Enter for the data table.` });
+  const box = el('div', { class: `canvas-box${c.heatmap ? ' heatmap' : ''}`, ...(showTable ? { hidden: true } : {}) }, canvas);
+  const tableBox = el('div', { class: 'table-alt', ...(showTable ? {} : { hidden: true }) }, renderTable(c.table, status));
+  fig.append(el('div', { class: 'chart-head' }, el('figcaption', {}, c.title), actions), box, tableBox);
+  if (c.note) fig.append(el('p', { class: 'note' }, c.note));
+  const setTable = (on: boolean): void => {
+    box.hidden = on;
+    tableBox.hidden = !on;
+    toggle.textContent = on ? 'Show chart' : 'Show table';
+    const set = new Set(state.tableView ?? []);
+    if (on) set.add(c.id);
+    else set.delete(c.id);
+    state.tableView = [...set];
+    saveState();
+    if (!on && !drawn.has(c.id)) drawFigure(fig, c);
+  };
+  toggle.addEventListener('click', () => setTable(box.hidden === false));
+  canvas.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      setTable(true);
+      (tableBox.querySelector('vscode-button') as HTMLElement | null)?.focus();
+    }
+  });
+  png.addEventListener('click', async () => {
+    if (box.hidden) setTable(false);
+    const dataUrl = canvasPng(canvas, readTheme().background);
+    const name = `${(model?.title ?? 'report').replace(/\.(eval|compare)\.json$/, '')}-${c.id}.png`;
+    const r = await request((seq) => ({ type: 'savePng', seq, fileName: name, dataUrl }));
+    status(r.message ?? (r.ok ? 'Saved.' : 'Not saved.'));
+  });
+  return fig;
+}
+
+function drawFigure(fig: HTMLElement, c: ChartModel): void {
+  const canvas = fig.querySelector('canvas');
+  if (!canvas || (fig.querySelector('.canvas-box') as HTMLElement).hidden) return;
+  drawn.get(c.id)?.destroy();
+  try {
+    drawn.set(c.id, drawChart(canvas, c, readTheme()));
+  } catch (err) {
+    vscode.postMessage({ type: 'log', level: 'error', message: `chart ${c.id}: ${(err as Error).message}` });
+  }
+}
+
+function tabPanel(t: TabModel): HTMLElement {
+  const panel = el('vscode-tab-panel', { id: `tab-${t.id}`, 'data-tab': t.id });
+  if (t.cards.length > 0) panel.append(el('section', { class: 'cards' }, ...t.cards.map(cardEl)));
+  const groups = new Map<string, ChartModel[]>();
+  for (const c of t.charts) if (c.group) groups.set(c.group.id, [...(groups.get(c.group.id) ?? []), c]);
+  const done = new Set<string>();
+  for (const c of t.charts) {
+    if (c.group) {
+      if (done.has(c.group.id)) continue;
+      done.add(c.group.id);
+      const members = groups.get(c.group.id)!;
+      const chosen = members.find((m) => m.id === state.selected?.[c.group!.id]) ?? members[0]!;
+      panel.append(chartFigure(chosen, members));
+    } else {
+      panel.append(chartFigure(c));
+    }
+  }
+  for (const tbl of t.tables) panel.append(renderTable(tbl, status));
+  for (const n of t.notes) panel.append(el('p', { class: 'note' }, n));
+  return panel;
+}
+
+/** Draws the charts of a tab the first time it is visible (a hidden canvas has no size). */
+function drawTab(tabId: string): void {
+  if (!model || drawnTabs.has(tabId)) return;
+  const t = model.tabs.find((x) => x.id === tabId);
+  const panel = document.getElementById(`tab-${tabId}`);
+  if (!t || !panel) return;
+  drawnTabs.add(tabId);
+  for (const fig of panel.querySelectorAll<HTMLElement>('figure.chart')) {
+    const c = t.charts.find((x) => x.id === fig.dataset.chart);
+    if (c) drawFigure(fig, c);
+  }
+}
+
+function selectTab(tabs: HTMLElement, index: number): void {
+  const t = model?.tabs[index];
+  if (!t) return;
+  (tabs as unknown as { selectedIndex: number }).selectedIndex = index;
+  state.tab = t.id;
+  saveState();
+  // Let the panel become visible before measuring it.
+  requestAnimationFrame(() => drawTab(t.id));
+}
+
+function focusTarget(target: string): void {
+  if (!model) return;
+  const where = model.targets[target] ?? (model.tabs.some((t) => t.id === target) ? { tab: target } : undefined);
+  const tabs = document.querySelector('vscode-tabs') as HTMLElement | null;
+  if (!where || !tabs) return;
+  const i = model.tabs.findIndex((t) => t.id === where.tab);
+  if (i >= 0) selectTab(tabs, i);
+  requestAnimationFrame(() => {
+    const node = (where.element ? document.getElementById(`chart-${where.element}`) : null) ?? document.querySelector<HTMLElement>(`#tab-${CSS.escape(where.tab)} .card[data-metric="${CSS.escape(target)}"]`);
+    if (!node) return;
+    node.scrollIntoView({ block: 'center' });
+    const focusable = node.matches('.card') ? node : node.querySelector<HTMLElement>('canvas');
+    focusable?.focus();
+    node.classList.add('flash');
+    window.setTimeout(() => node.classList.remove('flash'), 1600);
+  });
+}
+
+function render(m: ReportModel, uri: string, focus: string | undefined): void {
+  for (const d of drawn.values()) d.destroy();
+  drawn.clear();
+  drawnTabs.clear();
+  model = m;
+  const prev = vscode.getState();
+  state = isWebviewState(prev) && prev.uri === uri ? prev : { uri };
+  saveState();
+  app.replaceChildren();
+  app.setAttribute('aria-busy', 'false');
+  app.append(headerEl(m));
+  if (m.headline.length > 0) app.append(el('section', { class: 'cards headline', 'aria-label': 'Headline metrics' }, ...m.headline.map(cardEl)));
+  const tabs = el('vscode-tabs', { class: 'family-tabs' });
+  for (const t of m.tabs) tabs.append(el('vscode-tab-header', { slot: 'header', id: `tab-header-${t.id}`, 'data-tab': t.id }, t.title));
+  for (const t of m.tabs) tabs.append(tabPanel(t));
+  tabs.addEventListener('vsc-tabs-select', (e) => {
+    const i = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;
+    const t = m.tabs[i];
+    if (!t) return;
+    state.tab = t.id;
+    saveState();
+    requestAnimationFrame(() => drawTab(t.id));
+  });
+  app.append(tabs, statusLine);
+  const initial = Math.max(0, m.tabs.findIndex((t) => t.id === state.tab));
+  customElements.whenDefined('vscode-tabs').then(() => {
+    selectTab(tabs, initial);
+    if (focus) focusTarget(focus);
+  });
+}
+
+function redrawForTheme(): void {
+  if (!model) return;
+  for (const [id, d] of drawn) {
+    d.destroy();
+    drawn.delete(id);
+    const fig = document.getElementById(`chart-${id}`);
+    const c = model.tabs.flatMap((t) => t.charts).find((x) => x.id === id);
+    if (fig && c) drawFigure(fig, c);
+  }
+}
+
+window.addEventListener('message', (e: MessageEvent<unknown>) => {
+  const msg = e.data;
+  if (!isHostMessage(msg)) return;
+  handle(msg);
+});
+
+function handle(msg: HostMessage): void {
+  switch (msg.type) {
+    case 'show':
+      render(msg.model, msg.uri, msg.focus);
+      break;
+    case 'focus':
+      focusTarget(msg.target);
+      break;
+    case 'reply':
+      settle(msg.seq, msg.ok, msg.message);
+      break;
+    case 'error':
+      app.replaceChildren(el('div', { class: 'error', role: 'alert' }, msg.message));
+      break;
+  }
+}
+
+document.addEventListener('securitypolicyviolation', (e) => {
+  vscode.postMessage({ type: 'cspViolation', directive: e.violatedDirective, blocked: e.blockedURI || e.sourceFile || 'inline' });
+});
+window.addEventListener('error', (e) => vscode.postMessage({ type: 'log', level: 'error', message: `${e.message} (${e.filename}:${e.lineno})` }));
+// VS Code switches the body's theme class; chart colours are read again.
+new MutationObserver(redrawForTheme).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+let resizeTimer: number | undefined;
+window.addEventListener('resize', () => {
+  window.clearTimeout(resizeTimer);
+  // Only the heatmaps size themselves; chart.js charts follow their box.
+  resizeTimer = window.setTimeout(() => {
+    if (!model) return;
+    for (const [id] of drawn) if (id === 'confusion') redrawForTheme();
+  }, 200);
+});
+
+vscode.postMessage({ type: 'ready' });

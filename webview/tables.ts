@@ -1,0 +1,44 @@
+/** Tables with `@vscode-elements/elements` (`vscode-table`), plus Copy as Markdown / CSV. */
+import type { TableModel } from '../src/shared/model';
+import { formatCell, tableToCsv, tableToMarkdown } from '../src/shared/tableText';
+import { el } from './dom';
+import { request } from './vscodeApi';
+
+/** Very wide tables (a confusion matrix) read better as a plain scrolling table. */
+const MAX_COMPONENT_COLUMNS = 14;
+
+export function renderTable(t: TableModel, status: (text: string) => void): HTMLElement {
+  const wrap = el('div', { class: 'table-block', 'data-table': t.id });
+  const copyMd = el('vscode-button', { secondary: true, 'data-act': 'copy-md', title: 'Copy the table as GitHub Markdown' }, 'Copy Markdown');
+  const copyCsv = el('vscode-button', { secondary: true, 'data-act': 'copy-csv', title: 'Copy the table as CSV' }, 'Copy CSV');
+  const copy = async (text: string, what: string): Promise<void> => {
+    const r = await request((seq) => ({ type: 'copy', seq, text, what }));
+    status(r.message ?? (r.ok ? 'Copied.' : 'Not copied.'));
+  };
+  copyMd.addEventListener('click', () => void copy(tableToMarkdown(t), `${t.title} as Markdown`));
+  copyCsv.addEventListener('click', () => void copy(tableToCsv(t), `${t.title} as CSV`));
+  wrap.append(el('div', { class: 'table-head' }, el('h3', {}, t.title), el('div', { class: 'actions' }, copyMd, copyCsv)));
+  const cls = (i: number, j: number): string => {
+    const kind = t.kinds[j] ?? 'text';
+    const place = t.marks?.[i]?.[j];
+    return [kind === 'text' ? '' : 'num', place ? `place-${place}` : ''].filter(Boolean).join(' ');
+  };
+  const text = (i: number, j: number): string => formatCell(t.rows[i]![j]!, t.kinds[j]) + (t.suffixes?.[i]?.[j] ?? '');
+  if (t.columns.length <= MAX_COMPONENT_COLUMNS) {
+    const table = el('vscode-table', { zebra: true, 'bordered-columns': true, resizable: true, class: `rows-${Math.min(t.rows.length, 20)}` });
+    table.append(el('vscode-table-header', { slot: 'header' }, ...t.columns.map((c, j) => el('vscode-table-header-cell', { class: (t.kinds[j] ?? 'text') === 'text' ? '' : 'num' }, c))));
+    const body = el('vscode-table-body', { slot: 'body' });
+    t.rows.forEach((r, i) => body.append(el('vscode-table-row', {}, ...r.map((_, j) => el('vscode-table-cell', { class: cls(i, j) }, text(i, j))))));
+    table.append(body);
+    wrap.append(table);
+  } else {
+    const table = el('table', { class: 'plain' });
+    table.append(el('thead', {}, el('tr', {}, ...t.columns.map((c) => el('th', { scope: 'col' }, c)))));
+    const body = el('tbody');
+    t.rows.forEach((r, i) => body.append(el('tr', {}, ...r.map((_, j) => (j === 0 ? el('th', { scope: 'row' }, text(i, j)) : el('td', { class: cls(i, j) }, text(i, j)))))));
+    table.append(body);
+    wrap.append(el('div', { class: 'scroll-x' }, table));
+  }
+  if (t.note) wrap.append(el('p', { class: 'note' }, t.note));
+  return wrap;
+}
