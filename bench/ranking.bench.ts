@@ -11,7 +11,7 @@
 // difference between the values both compute.
 //   node --import tsx --expose-gc bench/ranking.bench.ts [--peer] [--no-bootstrap]
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, existsSync, mkdtempSync } from 'node:fs';
+import { readFileSync, statSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EvalConfig } from '../src/core/config/types';
@@ -36,7 +36,7 @@ async function once(label: string, overrides: EvalConfig, valuesOut?: string): P
   if (valuesOut) {
     const v: Record<string, number | null> = {};
     for (const [k, m] of Object.entries(results.metrics)) v[k] = m.value;
-    require('node:fs').writeFileSync(valuesOut, JSON.stringify(v));
+    writeFileSync(valuesOut, JSON.stringify(v));
   }
 }
 

@@ -140,12 +140,13 @@ function drawFigure(fig: HTMLElement, c: ChartModel): void {
   try {
     drawn.set(c.id, drawChart(canvas, c, readTheme()));
   } catch (err) {
+    console.error(`Eval Lens chart ${c.id}:`, err);
     vscode.postMessage({ type: 'log', level: 'error', message: `chart ${c.id}: ${(err as Error).message}` });
   }
 }
 
 function tabPanel(t: TabModel): HTMLElement {
-  const panel = el('vscode-tab-panel', { id: `tab-${t.id}`, 'data-tab': t.id });
+  const panel = el('vscode-tab-panel', { 'data-tab': t.id });
   if (t.cards.length > 0) panel.append(el('section', { class: 'cards' }, ...t.cards.map(cardEl)));
   const groups = new Map<string, ChartModel[]>();
   for (const c of t.charts) if (c.group) groups.set(c.group.id, [...(groups.get(c.group.id) ?? []), c]);
@@ -170,7 +171,7 @@ function tabPanel(t: TabModel): HTMLElement {
 function drawTab(tabId: string): void {
   if (!model || drawnTabs.has(tabId)) return;
   const t = model.tabs.find((x) => x.id === tabId);
-  const panel = document.getElementById(`tab-${tabId}`);
+  const panel = document.querySelector<HTMLElement>(`vscode-tab-panel[data-tab="${CSS.escape(tabId)}"]`);
   if (!t || !panel) return;
   drawnTabs.add(tabId);
   for (const fig of panel.querySelectorAll<HTMLElement>('figure.chart')) {
@@ -197,7 +198,7 @@ function focusTarget(target: string): void {
   const i = model.tabs.findIndex((t) => t.id === where.tab);
   if (i >= 0) selectTab(tabs, i);
   requestAnimationFrame(() => {
-    const node = (where.element ? document.getElementById(`chart-${where.element}`) : null) ?? document.querySelector<HTMLElement>(`#tab-${CSS.escape(where.tab)} .card[data-metric="${CSS.escape(target)}"]`);
+    const node = (where.element ? document.getElementById(`chart-${where.element}`) : null) ?? document.querySelector<HTMLElement>(`vscode-tab-panel[data-tab="${CSS.escape(where.tab)}"] .card[data-metric="${CSS.escape(target)}"]`);
     if (!node) return;
     node.scrollIntoView({ block: 'center' });
     const focusable = node.matches('.card') ? node : node.querySelector<HTMLElement>('canvas');
@@ -220,7 +221,7 @@ function render(m: ReportModel, uri: string, focus: string | undefined): void {
   app.append(headerEl(m));
   if (m.headline.length > 0) app.append(el('section', { class: 'cards headline', 'aria-label': 'Headline metrics' }, ...m.headline.map(cardEl)));
   const tabs = el('vscode-tabs', { class: 'family-tabs' });
-  for (const t of m.tabs) tabs.append(el('vscode-tab-header', { slot: 'header', id: `tab-header-${t.id}`, 'data-tab': t.id }, t.title));
+  for (const t of m.tabs) tabs.append(el('vscode-tab-header', { slot: 'header', 'data-tab': t.id }, t.title));
   for (const t of m.tabs) tabs.append(tabPanel(t));
   tabs.addEventListener('vsc-tabs-select', (e) => {
     const i = (e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex;

@@ -34,7 +34,7 @@ export const QUIET_SETTINGS = {
   'workbench.welcomePage.walkthroughs.openOnInstall': false,
   'workbench.enableExperiments': false,
   'workbench.tips.enabled': false,
-  'workbench.colorTheme': 'Default Dark Modern',
+  'workbench.colorTheme': 'Dark Modern', // VS Code 1.139's id (was "Default Dark Modern")
   'chat.disableAIFeatures': true,
   'chat.commandCenter.enabled': false,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',

@@ -82,24 +82,31 @@ export function makeFolder(name: string, files: Record<string, string> = {}, cop
 
 /**
  * Runs a command that shows quick picks / input boxes and answers each with its default (the
- * first, detected, item) by accepting, as a person pressing Enter would, until `done()` is true
- * or the command's promise settles. The command's promise is not awaited: some commands end with
- * an information message that stays open until a person closes it.
+ * first, detected, item) by accepting, as a person pressing Enter would, until `done()` is true.
+ * The command's promise is not awaited: some commands end with an information message that stays
+ * open until a person closes it. An accept that lands before the picker has its items ends the
+ * command without a result (as Escape would); the command is then run again (3 attempts).
  */
 export async function runAccepting(command: string, args: unknown[], done: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
-  let settled = false;
-  let failure: unknown;
-  void Promise.resolve(vscode.commands.executeCommand(command, ...args)).then(
-    () => { settled = true; },
-    (err) => { settled = true; failure = err; },
-  );
   const end = Date.now() + timeoutMs;
-  while (!settled && !(await done())) {
-    if (Date.now() > end) throw new Error(`${command} did not finish within ${timeoutMs} ms`);
-    await sleep(400);
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    let settled = false;
+    let failure: unknown;
+    void Promise.resolve(vscode.commands.executeCommand(command, ...args)).then(
+      () => { settled = true; },
+      (err) => { settled = true; failure = err; },
+    );
+    await sleep(1000 * attempt);
+    while (!settled && !(await done())) {
+      if (Date.now() > end) throw new Error(`${command} did not finish within ${timeoutMs} ms`);
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await sleep(500);
+    }
+    if (failure) throw failure;
+    // Settled: give a write that follows the last answer a moment, then check.
+    if (await waitFor(`${command} result`, done, 5_000).then(() => true, () => false)) return;
   }
-  if (failure) throw failure;
+  throw new Error(`${command} ended three times without its result`);
 }
 
 /** All open tabs whose input is an Eval Lens report webview. */

@@ -29,10 +29,16 @@ export function eceBinIndex(conf: number, B: number): number {
   return b;
 }
 
-/** Bin index per sorted position (see {@link eceBinIndex}). */
-export function binIndices(rows: SortedRows, B: number): Int16Array | Int32Array {
-  const out = B < 32768 ? new Int16Array(rows.n) : new Int32Array(rows.n);
-  for (let p = 0; p < rows.n; p++) out[p] = eceBinIndex(rows.score[p], B);
+/**
+ * Bin index per sorted position (see {@link eceBinIndex}), with B (an extra, ignored bin) for a
+ * confidence in no bin, so the per-resample loop has no branch.
+ */
+export function binIndices(rows: SortedRows, B: number): Int32Array {
+  const out = new Int32Array(rows.n);
+  for (let p = 0; p < rows.n; p++) {
+    const b = eceBinIndex(rows.score[p], B);
+    out[p] = b < 0 ? B : b;
+  }
   return out;
 }
 
@@ -55,26 +61,26 @@ export interface CalibrationValues {
  *   rest: ece = (|0 − 0.2| + |2 − 2.4|)/4 = 0.15, mce = max(0.2, |2/3 − 0.8|) = 0.2; adaptive
  *   chunks {0.2, 0.6}, {0.9, 0.9}: (|1 − 0.8| + |1 − 1.8|)/4 = 0.25.
  */
-export function calibrationValues(rows: SortedRows, B: number, mult: Float64Array | null = null, bins: ArrayLike<number> | null = null): CalibrationValues {
+export function calibrationValues(rows: SortedRows, B: number, mult: Float64Array | null = null, bins: Int32Array | null = null): CalibrationValues {
   if (!Number.isInteger(B) || B < 1) throw new RangeError(`Expected \`eceBins\` to be a positive integer, but got ${B}.`);
   const n = rows.n;
   const w = rows.weight;
   const conf = rows.score;
   const wrong = rows.wrong;
-  const diff = new Float64Array(B);
-  const mass = new Float64Array(B);
+  const bin = bins ?? binIndices(rows, B);
+  // bin B collects the confidences in no bin (0); it counts in W but not in the ECE
+  const diff = new Float64Array(B + 1);
+  const mass = new Float64Array(B + 1);
   let W = 0;
   let N = 0;
   for (let p = 0; p < n; p++) {
-    const c = mult ? mult[p] : 1;
-    if (c === 0) continue;
-    const m = (w ? w[p] : 1) * c;
+    const c = mult === null ? 1 : mult[p];
+    const m = (w === null ? 1 : w[p]) * c;
     W += m;
     N += c;
-    const b = bins ? bins[p] : eceBinIndex(conf[p], B);
-    if (b < 0) continue;
+    const b = bin[p];
     mass[b] += m;
-    diff[b] += m * ((wrong[p] ? 0 : 1) - conf[p]);
+    diff[b] += m * (1 - wrong[p] - conf[p]);
   }
   if (!(W > 0)) return { ece: NaN, mce: NaN, eceAdaptive: NaN };
   let ece = 0;
@@ -92,27 +98,39 @@ export function calibrationValues(rows: SortedRows, B: number, mult: Float64Arra
 function adaptiveEce(rows: SortedRows, B: number, N: number, W: number, mult: Float64Array | null): number {
   const bs = rows.blockStart;
   const w = rows.weight;
+  const conf = rows.score;
+  const wrong = rows.wrong;
   const base = Math.floor(N / B);
   const extra = N - base * B;
+  // chunk k holds items [start_k, end_k), end_k = (k+1)·base + min(k+1, extra)
+  const endOf = (k: number): number => (k + 1) * base + Math.min(k + 1, extra);
   let chunk = 0;
-  let cap = base + (extra > 0 ? 1 : 0);
+  let chunkEnd = endOf(0);
+  let K = 0;
   let acc = 0;
   let total = 0;
   // ascending stable order: blocks from the last (lowest score) to the first, rows in order inside
   for (let b = bs.length - 2; b >= 0; b--) {
-    for (let p = bs[b]; p < bs[b + 1]; p++) {
-      let c = mult ? mult[p] : 1;
-      const unit = (w ? w[p] : 1) * ((rows.wrong[p] ? 0 : 1) - rows.score[p]);
+    const end = bs[b + 1];
+    for (let p = bs[b]; p < end; p++) {
+      let c = mult === null ? 1 : mult[p];
+      const unit = (w === null ? 1 : w[p]) * (1 - wrong[p] - conf[p]);
+      if (K + c <= chunkEnd) {
+        acc += unit * c;
+        K += c;
+        continue;
+      }
+      // the row's items cross one or more chunk ends
       while (c > 0) {
-        while (cap === 0) {
+        while (K === chunkEnd && chunk < B - 1) {
           total += Math.abs(acc);
           acc = 0;
           chunk++;
-          cap = base + (chunk < extra ? 1 : 0);
+          chunkEnd = endOf(chunk);
         }
-        const take = c < cap ? c : cap;
+        const take = Math.min(c, chunkEnd - K);
         acc += unit * take;
-        cap -= take;
+        K += take;
         c -= take;
       }
     }

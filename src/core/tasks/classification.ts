@@ -57,7 +57,8 @@ function list(xs: string[]): string {
 /**
  * Every section-1 scalar (classification, long tail, evolving) of a resample given by multiplicities
  * `counts` (null = the full data). O(n + T·C) for the expected shift protocol; the sampled protocol
- * re-draws its test sets from the resample (O(T·5·N^tst·log n)).
+ * re-draws its test sets from the resample with the same seed each time (common random numbers):
+ * O(T·5·C·√N_c) without a weight column (binomial draws), O(T·5·N^tst·log n) with one.
  */
 export function scalarMetricsFor(run: ClassificationRun, counts: ArrayLike<number> | null): Record<string, number | null> {
   const agg = counts ? aggregateClassification(run.prepared, counts) : run.point;
@@ -91,6 +92,7 @@ const classificationStep: ClassificationStep = (run, ctx) => {
     results.metric('classification', 'nll', v.nll, { note: `mean −ln max(p_true, 1e-15); ${how}` });
     results.metric('classification', 'brier', v.brier, { note: 'mean over rows of Σ_c (p_c − 1[y=c])² (multi-class, range [0, 2])' });
   }
+  results.table('confusion', { labels: data.classes, matrix: confusionMatrix(prepared) });
 };
 
 const longTailStep: ClassificationStep = (run, ctx) => {
@@ -131,8 +133,8 @@ const longTailStep: ClassificationStep = (run, ctx) => {
       }
     }
   }
+  // After the long-tail setup, so the table carries train count, rank, shot and group.
   results.table('perClass', perClassTable(run));
-  results.table('confusion', { labels: data.classes, matrix: confusionMatrix(run.prepared) });
 };
 
 function perClassTable(run: ClassificationRun): PerClassRow[] {
@@ -214,6 +216,7 @@ export async function prepareRun(data: ClassificationData, ctx: TaskContext): Pr
   const { config, results, warnings } = ctx;
   const prepared = results.time('classification.prepare', () => prepareClassification(data, { topK: config.topK ?? CONFIG_DEFAULTS.topK }));
   const point = results.time('classification.aggregate', () => aggregateClassification(prepared));
+  checkLongTailConfig(config);
   const train = await resolveTrainDistribution(data.classes, config, ctx.baseDir);
   const groups = await resolveGroups(data.classes, config, train, ctx.baseDir);
   const longTail = prepareLongTail(data.classes.length, train, groups, {
@@ -228,7 +231,6 @@ export async function prepareRun(data: ClassificationData, ctx: TaskContext): Pr
     for (let i = 0; i < data.n; i++) testRows[data.labels[i]]++;
     // A class whose rows all weigh 0 has no accuracy either.
     for (let c = 0; c < testRows.length; c++) if (!(point.stats.support[c] > 0)) testRows[c] = 0;
-    checkEvolvingConfig(config.T, config.imbalanceRatio, config.configFile);
     const setup = results.time('evolving.prepare', () =>
       prepareEvolving(train, data.classes, testRows, { imbalanceRatio: config.imbalanceRatio, T: config.T, protocol, seed: config.bootstrap?.seed ?? 0 }),
     );
@@ -242,10 +244,19 @@ export async function prepareRun(data: ClassificationData, ctx: TaskContext): Pr
   return { data, prepared, point, train, groups, longTail, evolving, classRows };
 }
 
-function checkEvolvingConfig(T: number | undefined, rho: number | undefined, file: string | undefined): void {
-  const where = file ?? 'the evaluation config';
-  if (T !== undefined && (!Number.isInteger(T) || T < 1)) throw new EvalLensError('invalid-config', `${where}: \`T\` must be a positive integer, got ${T}.`, { file: where, column: 'T' });
-  if (rho !== undefined && !(rho > 0 && Number.isFinite(rho))) throw new EvalLensError('invalid-config', `${where}: \`imbalanceRatio\` must be a positive number, got ${rho}.`, { file: where, column: 'imbalanceRatio' });
+/** Values the config schema may not catch (types pass, meaning does not). */
+function checkLongTailConfig(config: TaskContext['config']): void {
+  const where = config.configFile ?? 'the evaluation config';
+  const bad = (key: string, what: string): never => {
+    throw new EvalLensError('invalid-config', `${where}: \`${key}\` ${what}`, { file: where, column: key });
+  };
+  const { T, imbalanceRatio: rho, reweightEpsilon: eps } = config;
+  if (T !== undefined && (!Number.isInteger(T) || T < 1)) bad('T', `must be a positive integer, got ${T}.`);
+  if (rho !== undefined && !(rho > 0 && Number.isFinite(rho))) bad('imbalanceRatio', `must be a positive number, got ${rho}.`);
+  if (eps !== undefined && !(eps >= 0 && Number.isFinite(eps))) bad('reweightEpsilon', `must be a number ≥ 0, got ${eps}.`);
+  const t = { ...CONFIG_DEFAULTS.shotThresholds, ...config.shotThresholds };
+  if (!Number.isFinite(t.many) || !Number.isFinite(t.few)) bad('shotThresholds', `needs numbers \`many\` and \`few\`, got ${JSON.stringify(config.shotThresholds)}.`);
+  if (t.few > t.many + 1) bad('shotThresholds', `has few = ${t.few} above many = ${t.many}: a class with many < n_c < few would be both many- and few-shot.`);
 }
 
 export const runClassification: TaskRunner = async (ctx) => {
@@ -256,8 +267,10 @@ export const runClassification: TaskRunner = async (ctx) => {
     checkCancelled(ctx.progress);
     ctx.progress?.report?.(name, 0);
     const t0 = performance.now();
+    const before = ctx.results.timings[name];
     await step(run, ctx);
-    ctx.results.timings[name] = (ctx.results.timings[name] ?? 0) + (performance.now() - t0) / 1000;
+    // A step that times itself under its own name (e.g. `bootstrap`) is not counted twice.
+    if (ctx.results.timings[name] === before) ctx.results.timings[name] = (before ?? 0) + (performance.now() - t0) / 1000;
   }
   const { data, prepared } = run;
   ctx.results.perItem = {

@@ -48,7 +48,7 @@ export interface SelectiveSetup {
   /** False when the selective family cannot rank rows (no scores): only operating-point keys. */
   ranked: boolean;
   /** Calibration input (all rows, probability scores only), or null. */
-  calib: { rows: SortedRows; bins: Int16Array | Int32Array; B: number } | null;
+  calib: { rows: SortedRows; bins: Int32Array; B: number } | null;
 }
 
 const VAL_NAMES = new Set(['val', 'valid', 'validation', 'dev']);
@@ -339,6 +339,11 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
     }
     results.curve('riskCoverage', curve);
     const grid = config.costGrid ?? defaultCostGrid();
+    const bad = grid.find((c) => !(typeof c === 'number' && c >= 0 && c <= 1));
+    if (bad !== undefined || grid.length === 0) {
+      const cfgName = config.configFile ?? 'the config';
+      throw new EvalLensError('invalid-config', `${cfgName}: \`costGrid\` must be a non-empty list of costs in [0, 1], got ${bad === undefined ? '[]' : JSON.stringify(bad)}.`, { file: cfgName, column: 'costGrid' });
+    }
     const sw = costSweep(s.rows, grid, { probability: s.isProbability });
     const sweep: Curve = {
       x: 'rejection cost',

@@ -36,7 +36,7 @@ import { ciForStatistics, resampleProgress } from '../stats/bootstrap';
 import type { TaskContext, TaskRunner } from './types';
 
 /** Maximum number of per-user values kept in `perItem` (users × keys). */
-export const PER_ITEM_BUDGET = 2_000_000;
+export const PER_ITEM_BUDGET = 1_000_000;
 
 export const runRanking: TaskRunner = async (ctx) => {
   const { config, warnings, results } = ctx;
@@ -78,7 +78,7 @@ export const runRanking: TaskRunner = async (ctx) => {
       ['random', () => randomLists(users, train, data.items.ids, maxK, config.bootstrap.seed), `seeded random (seed ${config.bootstrap.seed}), seen items excluded`],
     ];
     for (const [name, make, note] of makers) {
-      const ev = results.time('baselines', () => evaluateLists(make(), data, opts));
+      const ev = results.time('baselines', () => evaluateLists(make(), data, { ...opts, keepPerUser: false }));
       const m: Record<string, MetricValue> = {};
       for (const [key, value] of ev.values) {
         if (key === 'users_evaluated' || key === 'users_skipped') continue;
@@ -183,33 +183,55 @@ export function userMeanCis(
   n: number,
   opts: { n: number; confidence: number; seed: number; onResample?: (done: number, total: number) => void },
 ): Record<string, [number, number] | null> {
-  const m = keys.length;
-  const mat = new Float64Array(n * m);
-  keys.forEach((key, q) => {
+  // Keys defined for every user (the accuracy metrics) share one denominator Σ c; the others
+  // (novelty, diversity, alignment may be undefined for some users) count their own.
+  const dense = keys.filter((k) => !perUser[k].some((x) => Number.isNaN(x)));
+  const sparse = keys.filter((k) => !dense.includes(k));
+  const md = dense.length;
+  const ms = sparse.length;
+  const matD = new Float64Array(n * md);
+  const matS = new Float64Array(n * ms);
+  dense.forEach((key, q) => {
     const v = perUser[key];
-    for (let i = 0; i < n; i++) mat[i * m + q] = v[i];
+    for (let i = 0; i < n; i++) matD[i * md + q] = v[i];
   });
-  const num = new Float64Array(m);
-  const den = new Float64Array(m);
-  const out = new Float64Array(m);
+  sparse.forEach((key, q) => {
+    const v = perUser[key];
+    for (let i = 0; i < n; i++) matS[i * ms + q] = v[i];
+  });
+  const numD = new Float64Array(md);
+  const numS = new Float64Array(ms);
+  const denS = new Float64Array(ms);
+  const out = new Float64Array(keys.length);
+  const slot = keys.map((k) => (dense.includes(k) ? dense.indexOf(k) : md + sparse.indexOf(k)));
+  const stat = new Float64Array(md + ms);
   return ciForStatistics(
     n,
     (counts) => {
-      num.fill(0);
-      den.fill(0);
+      numD.fill(0);
+      numS.fill(0);
+      denS.fill(0);
+      let total = 0;
       for (let i = 0; i < n; i++) {
         const c = counts[i];
         if (c === 0) continue;
-        const base = i * m;
-        for (let q = 0; q < m; q++) {
-          const x = mat[base + q];
-          if (x === x) {
-            num[q] += c * x;
-            den[q] += c;
+        total += c;
+        const bd = i * md;
+        for (let q = 0; q < md; q++) numD[q] += c * matD[bd + q];
+        if (ms > 0) {
+          const bs = i * ms;
+          for (let q = 0; q < ms; q++) {
+            const x = matS[bs + q];
+            if (x === x) {
+              numS[q] += c * x;
+              denS[q] += c;
+            }
           }
         }
       }
-      for (let q = 0; q < m; q++) out[q] = den[q] > 0 ? num[q] / den[q] : NaN;
+      for (let q = 0; q < md; q++) stat[q] = total > 0 ? numD[q] / total : NaN;
+      for (let q = 0; q < ms; q++) stat[md + q] = denS[q] > 0 ? numS[q] / denS[q] : NaN;
+      for (let q = 0; q < keys.length; q++) out[q] = stat[slot[q]];
       return out;
     },
     keys,

@@ -111,3 +111,19 @@ test('scalarMetricsFor(run, null) reproduces the point estimates; counts give a 
   const twice = scalarMetricsFor(run, new Float64Array(data.n).fill(2));
   for (const [k, v] of Object.entries(point)) close(twice[k], v, 1e-12, `twice ${k}`);
 });
+
+test('runClassification: meaningless long-tail settings are errors naming the key', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'evallens-task-'));
+  writeFileSync(join(dir, 'p.csv'), 'label,pred\n0,0\n1,1\n');
+  const file = join(dir, 'eval-lens.json');
+  const cases: [Partial<ResolvedConfig>, RegExp][] = [
+    [{ T: 0 }, /`T` must be a positive integer, got 0/],
+    [{ imbalanceRatio: -2 }, /`imbalanceRatio` must be a positive number/],
+    [{ reweightEpsilon: -1 }, /`reweightEpsilon` must be a number ≥ 0/],
+    [{ shotThresholds: { many: 10, few: 50 } }, /`shotThresholds` has few = 50 above many = 10/],
+  ];
+  for (const [extra, re] of cases) {
+    const ctx = ctxFor(join(dir, 'p.csv'), config({ trainCounts: [5, 3], configFile: file, ...extra }), dir);
+    await assert.rejects(runClassification(ctx), re);
+  }
+});

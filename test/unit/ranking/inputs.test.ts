@@ -241,3 +241,24 @@ test('CSV/TREC errors name file, line and column', async () => {
   assert.deepEqual(w.lines, [3]);
   assert.equal(r.metrics['recall@1'].value, 1);
 });
+
+test('ByteInterner: ids of every length, many of them, agree with the string index', async () => {
+  const { ByteInterner } = await import('../../../src/core/io/ranking/byteInterner');
+  const index = new IdIndex();
+  const bi = new ByteInterner(index);
+  const rng = createRng(3);
+  const ids: string[] = [];
+  for (let i = 0; i < 20000; i++) {
+    const len = 1 + rng.int(20);
+    let s = '';
+    for (let q = 0; q < len; q++) s += String.fromCharCode(rng.int(3) === 0 ? 0xe9 + rng.int(3) : 97 + rng.int(4)); // é ê ë / a-d: many near-duplicates
+    ids.push(s);
+  }
+  for (let round = 0; round < 2; round++)
+    for (const s of ids) {
+      const b = Buffer.from(`,${s},`);
+      const k = bi.intern(b, 1, b.length - 1);
+      assert.equal(index.ids[k], s);
+      assert.equal(index.get(s), k);
+    }
+});

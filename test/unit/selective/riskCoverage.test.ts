@@ -167,3 +167,20 @@ test('exact RC curve is O(n log n): 200,000 rows in well under a second', () => 
   aurcValues(r);
   assert.ok(performance.now() - t0 < 3000);
 });
+
+test('unit-mass fast path (no groups, no weights, with multiplicities) agrees with the general loop', () => {
+  const rng = createRng(16);
+  for (let rep = 0; rep < 20; rep++) {
+    const n = 50 + rng.int(3000);
+    const d = randomRows(rng, n, { levels: 5 + rng.int(n) });
+    const mult = Float64Array.from({ length: n }, () => rng.int(4));
+    const plain = sortRowsByScore(d.scores, d.wrong);
+    // the same rows with unit weights take the general loop
+    const general = sortRowsByScore(d.scores, d.wrong, { weights: new Float64Array(n).fill(1) });
+    const a = aurcValues(plain, mult);
+    const b = aurcValues(general, mult);
+    close(a.aurc, b.aurc, 1e-9, `aurc rep ${rep}`);
+    close(a.eaurc, b.eaurc, 1e-8, `eaurc rep ${rep}`);
+    close(a.aurcOptimal, b.aurcOptimal, 1e-12, `opt rep ${rep}`);
+  }
+});

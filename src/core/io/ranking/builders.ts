@@ -81,6 +81,24 @@ export class ChunkedIntVec {
   }
 }
 
+/** An Int32 value per dense index (users), 0 = unset, growing as indices appear. */
+export class DenseIntMap {
+  data = new Int32Array(1 << 12);
+  get(k: number): number {
+    return k < this.data.length ? this.data[k] : 0;
+  }
+  set(k: number, v: number): void {
+    if (k >= this.data.length) {
+      let n = this.data.length * 2;
+      while (n <= k) n *= 2;
+      const next = new Int32Array(n);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[k] = v;
+  }
+}
+
 /** Up to 20 first lines plus a count: the shape of a warning about many rows. */
 export class LineTally {
   count = 0;
@@ -97,7 +115,7 @@ export class ListBuilder {
   private readonly lines = new IntVec();
   private readonly offsets = new IntVec();
   private readonly items: ChunkedIntVec;
-  private readonly seenUser = new Set<number>();
+  private readonly seenUser = new DenseIntMap();
   readonly duplicateUsers = new LineTally();
 
   /** `itemCapacity`: expected number of list slots (a hint; more is fine). */
@@ -108,11 +126,11 @@ export class ListBuilder {
 
   /** Starts a list; false (and the list must not be filled) when the user already has one. */
   begin(user: number, line: number): boolean {
-    if (this.seenUser.has(user)) {
+    if (this.seenUser.get(user) !== 0) {
       this.duplicateUsers.add(line);
       return false;
     }
-    this.seenUser.add(user);
+    this.seenUser.set(user, 1);
     this.users.push(user);
     this.lines.push(line);
     return true;
@@ -191,12 +209,12 @@ export class RelBuilder {
   private readonly grades = new FloatVec();
   private readonly lines = new IntVec();
   /** Users that appear at all (even with grade 0 only), with their first line. */
-  private readonly firstLine = new Map<number, number>();
+  private readonly firstLine = new DenseIntMap();
   readonly negative = new LineTally();
 
   /** Records that the user is in the ground truth (even when none of its items is relevant). */
   touch(user: number, line: number): void {
-    if (!this.firstLine.has(user)) this.firstLine.set(user, line);
+    if (this.firstLine.get(user) === 0) this.firstLine.set(user, line);
   }
 
   add(user: number, item: number, grade: number, line: number): void {
@@ -258,7 +276,9 @@ export class RelBuilder {
     for (let i = 0; i < w; i++) if (relGrades[i] !== 1) binary = false;
     const inGroundTruth = new Uint8Array(nUsers);
     const relLine = new Int32Array(nUsers);
-    for (const [user, line] of this.firstLine) {
+    for (let user = 0; user < nUsers; user++) {
+      const line = this.firstLine.get(user);
+      if (line === 0) continue;
       inGroundTruth[user] = 1;
       relLine[user] = line;
     }

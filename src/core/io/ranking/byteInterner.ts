@@ -14,8 +14,11 @@ export const FNV_PRIME = 0x01000193;
 
 export class ByteInterner {
   /**
-   * Open-addressing table, 4 ints a slot so that a probe touches one cache line:
-   * [hash, length, pool offset, value + 1] (value + 1 = 0 marks an empty slot).
+   * Open-addressing table (load ≤ 3/4), 4 ints a slot so that a probe touches one cache line:
+   * [hash, w0, w1, meta]. An id of ≤ 8 bytes is stored in the slot itself (its bytes packed
+   * little-endian into w0, w1; meta = (value + 1) << 4 | length), so finding it never reads the
+   * byte pool; a longer id has w0 = pool offset, w1 = length, meta = (value + 1) << 4 | 15.
+   * meta = 0 marks an empty slot.
    */
   private table: Int32Array;
   private mask: number;
@@ -39,40 +42,65 @@ export class ByteInterner {
   internHashed(buf: Uint8Array, start: number, end: number, h: number): number {
     const len = end - start;
     const table = this.table;
-    const pool = this.pool;
     let slot = h & this.mask;
+    if (len <= 8) {
+      let w0 = 0;
+      let w1 = 0;
+      for (let i = 0; i < len; i++) {
+        const c = buf[start + i];
+        if (i < 4) w0 |= c << (i << 3);
+        else w1 |= c << ((i - 4) << 3);
+      }
+      for (;;) {
+        const at = slot << 2;
+        const meta = table[at + 3];
+        if (meta === 0) break;
+        if (table[at] === h && (meta & 15) === len && table[at + 1] === w0 && table[at + 2] === w1) return (meta >>> 4) - 1;
+        slot = (slot + 1) & this.mask;
+      }
+      const value = this.decode(buf, start, len);
+      this.store(slot, h, w0, w1, ((value + 1) << 4) | len);
+      return value;
+    }
+    const pool = this.pool;
     for (;;) {
       const at = slot << 2;
-      const v = table[at + 3];
-      if (v === 0) break;
-      if (table[at] === h && table[at + 1] === len) {
-        const s = table[at + 2];
+      const meta = table[at + 3];
+      if (meta === 0) break;
+      if (table[at] === h && (meta & 15) === 15 && table[at + 2] === len) {
+        const s = table[at + 1];
         let i = 0;
         while (i < len && pool[s + i] === buf[start + i]) i++;
-        if (i === len) return v - 1;
+        if (i === len) return (meta >>> 4) - 1;
       }
       slot = (slot + 1) & this.mask;
     }
-    const value = this.index.intern(Buffer.from(buf.buffer, buf.byteOffset + start, len).toString('utf8'));
-    this.insert(slot, h, buf, start, len, value);
-    return value;
-  }
-
-  private insert(slot: number, h: number, buf: Uint8Array, start: number, len: number, value: number): void {
+    const value = this.decode(buf, start, len);
     while (this.poolUsed + len > this.pool.length) {
       const b = new Uint8Array(this.pool.length * 2);
       b.set(this.pool);
       this.pool = b;
     }
     this.pool.set(buf.subarray(start, start + len), this.poolUsed);
+    this.store(slot, h, this.poolUsed, len, ((value + 1) << 4) | 15);
+    this.poolUsed += len;
+    return value;
+  }
+
+  private decode(buf: Uint8Array, start: number, len: number): number {
+    const value = this.index.intern(Buffer.from(buf.buffer, buf.byteOffset + start, len).toString('utf8'));
+    if (value >= 1 << 27) throw new RangeError('More than 2^27 distinct ids.');
+    return value;
+  }
+
+  private store(slot: number, h: number, w0: number, w1: number, meta: number): void {
     const at = slot << 2;
     this.table[at] = h;
-    this.table[at + 1] = len;
-    this.table[at + 2] = this.poolUsed;
-    this.table[at + 3] = value + 1;
-    this.poolUsed += len;
+    this.table[at + 1] = w0;
+    this.table[at + 2] = w1;
+    this.table[at + 3] = meta;
     this.count++;
-    if (this.count * 2 > this.mask + 1) this.rehash();
+    if (this.count * 4 > (this.mask + 1) * 3) this.rehash();
   }
 
   private rehash(): void {

@@ -63,6 +63,10 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
   let rows = 0;
   const skipped = new LineTally();
   const cuts = new Int32Array(256);
+  // Rows are usually grouped by user: the previous row's user bytes and id skip most lookups.
+  const prevUser = new Uint8Array(256);
+  let prevLen = -1;
+  let prevId = -1;
 
   const badValue = (line: number, got: string): boolean => {
     if (spec.invalidRows === 'skip') {
@@ -138,7 +142,18 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
           value = raw === '' ? NaN : Number(raw);
           if (!Number.isFinite(value) && !badValue(lineNo, raw)) return;
         }
-        sink(users.intern(buf, us, ue), items.intern(buf, is, ie), value, lineNo);
+        let uid: number;
+        const ulen = ue - us;
+        if (ulen === prevLen && sameBytes(prevUser, buf, us, ulen)) uid = prevId;
+        else {
+          uid = users.intern(buf, us, ue);
+          if (ulen <= prevUser.length) {
+            prevUser.set(buf.subarray(us, ue));
+            prevLen = ulen;
+            prevId = uid;
+          } else prevLen = -1;
+        }
+        sink(uid, items.intern(buf, is, ie), value, lineNo);
         return;
       }
       const cells = splitDelimited(buf.toString('utf8', start, end), delimStr, label, lineNo);
@@ -172,7 +187,8 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
   return { rows, columns, valueRole, skipped };
 }
 
-function findColumn(header: string[], spec: ColumnSpec): number {
+/** Index of the column for `spec` in `header` (explicit name first, else aliases, case-insensitive); -1 if none. */
+export function findColumn(header: string[], spec: ColumnSpec): number {
   const lower = header.map((h) => h.toLowerCase());
   if (spec.explicit) return header.indexOf(spec.explicit) >= 0 ? header.indexOf(spec.explicit) : lower.indexOf(spec.explicit.toLowerCase());
   for (const a of spec.aliases) {
@@ -180,6 +196,11 @@ function findColumn(header: string[], spec: ColumnSpec): number {
     if (i >= 0) return i;
   }
   return -1;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array, start: number, len: number): boolean {
+  for (let i = 0; i < len; i++) if (a[i] !== b[start + i]) return false;
+  return true;
 }
 
 function isBlank(buf: Buffer, start: number, end: number): boolean {

@@ -95,7 +95,6 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
   const fast = new FastLineParser(itemInterner, roleOf, s);
   let relMode: boolean | null = null;
   let rows = 0;
-  let fallbacks = 0;
   const unsorted = new LineTally();
   const usedKeys: Partial<Record<Role, string>> = {};
 
@@ -108,11 +107,10 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
       rows++;
       s.reset();
       if (!fast.parse(buf, i, end)) {
-        fallbacks++;
         s.reset();
         slowLine(buf.toString('utf8', start, end), lineNo, label, roleOf, ctx.items, s);
       }
-      for (const r of Object.keys(s.keys) as Role[]) usedKeys[r] ??= s.keys[r];
+      if (rows === 1) for (const r of Object.keys(s.keys) as Role[]) usedKeys[r] = s.keys[r];
       if (s.user === null) fail('missing-key', { file: label, line: lineNo }, `expected a "user" key (or ${ALIASES.user.slice(1).join(', ')}), got none.`);
       if (!s.hasItems) fail('missing-key', { file: label, line: lineNo }, `expected an "items" key with the ranked list (or ${ALIASES.items.slice(1).join(', ')}), got none.`);
       if (relMode === null) relMode = s.hasRel;

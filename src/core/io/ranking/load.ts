@@ -9,11 +9,13 @@ import { fail, type Progress, type Warnings } from '../../diagnostics';
 import type { ResolvedConfig } from '../../config/types';
 import { resolveConfigPath } from '../../config/load';
 import { IdIndex, type RankingData, type TrainData } from '../../data/rankingData';
-import { IntVec, FloatVec, RelBuilder } from './builders';
+import { stat } from 'node:fs/promises';
+import { ChunkedIntVec, IntVec, FloatVec, RelBuilder } from './builders';
 import { readEmbeddings } from './embeddings';
 import { ITEM_ALIASES, USER_ALIASES, readIdTable } from './idTable';
 import { readJsonlRun, type RankingReadContext, type RunRead } from './jsonl';
 import { groupAndOrder, readQrels, readTrecRun, sniffRankingFormat } from './trec';
+import { finishTrainRead, startTrainRead, type TrainRead } from './trainWorker';
 
 export interface LoadRankingInput {
   /** Main input path (absolute or relative to the working directory). */
@@ -22,6 +24,8 @@ export interface LoadRankingInput {
   baseDir: string;
   /** Workspace root config paths must stay inside (default `baseDir`). */
   root?: string;
+  /** Read the train file on this thread (tests use it to compare both ways). */
+  noWorker?: boolean;
   config: ResolvedConfig;
   warnings: Warnings;
   progress?: Progress;
@@ -33,7 +37,6 @@ const REL_ALIASES = ['rel', 'relevance', 'grade', 'label', 'rating', 'score'];
 
 export async function loadRanking(input: LoadRankingInput): Promise<RankingData> {
   const { config, warnings, progress } = input;
-  const label = input.path;
   const users = new IdIndex();
   const items = new IdIndex();
   const ctx: RankingReadContext = { users, items, warnings, progress, columns: config.columns };
@@ -41,6 +44,27 @@ export async function loadRanking(input: LoadRankingInput): Promise<RankingData>
     resolveConfigPath(value, input.baseDir, { key, configFile: config.configFile, root: input.root });
   const extraFiles: { role: string; path: string }[] = [];
 
+  // The train file is read in a worker while the run is parsed here (see trainWorker.ts).
+  const trainAbs = config.train ? cfgPath('train', config.train) : null;
+  const trainRead = trainAbs && !input.noWorker ? startTrainRead(trainAbs, { user: config.columns?.user, item: config.columns?.item }) : null;
+  try {
+    return await loadWith(input, ctx, trainAbs, trainRead, cfgPath, extraFiles);
+  } finally {
+    trainRead?.cancel();
+  }
+}
+
+async function loadWith(
+  input: LoadRankingInput,
+  ctx: RankingReadContext,
+  trainAbs: string | null,
+  trainRead: TrainRead | null,
+  cfgPath: (key: 'relevant' | 'train' | 'itemEmbeddings' | 'userEmbeddings', value: string) => string,
+  extraFiles: { role: string; path: string }[],
+): Promise<RankingData> {
+  const { config, warnings } = input;
+  const label = input.path;
+  const { users, items } = ctx;
   const format = await sniffRankingFormat(input.path, label);
   let run: RunRead;
   let outFormat: RankingData['format'];
@@ -63,7 +87,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<RankingData>
 
   let rel: RelBuilder;
   let relevantFile: string | null = null;
-  let relRows = 0;
+  let relRows: number;
   const columns: Record<string, string | string[]> = { ...run.columns };
   if (config.relevant) {
     const abs = cfgPath('relevant', config.relevant);
@@ -109,10 +133,10 @@ export async function loadRanking(input: LoadRankingInput): Promise<RankingData>
   }
 
   let train: TrainData | null = null;
-  if (config.train) {
-    const abs = cfgPath('train', config.train);
-    extraFiles.push({ role: 'train', path: abs });
-    train = await readTrain(abs, config.train, ctx, config);
+  if (config.train && trainAbs) {
+    extraFiles.push({ role: 'train', path: trainAbs });
+    const pairs = trainRead ? await finishTrainRead(trainRead, users, items) : null;
+    train = pairs ? pendingTrain(config.train, pairs.rows, pairs.users, pairs.items) : await readTrain(trainAbs, config.train, ctx, config);
     columns.train = config.train;
   }
 
@@ -204,8 +228,10 @@ interface PendingTrain extends TrainData {
 }
 
 async function readTrain(abs: string, label: string, ctx: RankingReadContext, config: ResolvedConfig): Promise<TrainData> {
-  const u = new IntVec(1 << 16);
-  const it = new IntVec(1 << 16);
+  // Rows of "user,item" take ~12+ bytes: the hint sizes the first chunk (no copy when it fits).
+  const hint = (await stat(abs).then((s) => s.size).catch(() => 0)) / 12;
+  const u = new ChunkedIntVec(hint);
+  const it = new ChunkedIntVec(hint);
   const t = await readIdTable(
     abs,
     label,
@@ -221,18 +247,21 @@ async function readTrain(abs: string, label: string, ctx: RankingReadContext, co
       it.push(item);
     },
   );
-  const pending: PendingTrain = {
+  return pendingTrain(label, t.rows, u.toArray(), it.toArray());
+}
+
+function pendingTrain(label: string, rows: number, pairUsers: Int32Array, pairItems: Int32Array): PendingTrain {
+  return {
     file: label,
-    rows: t.rows,
+    rows,
     itemCounts: new Int32Array(0),
-    total: t.rows,
+    total: rows,
     seenOffsets: new Int32Array(0),
     seenItems: new Int32Array(0),
     userCounts: new Int32Array(0),
-    pairUsers: u.toArray(),
-    pairItems: it.toArray(),
+    pairUsers,
+    pairItems,
   };
-  return pending;
 }
 
 /** Counts per item and per user (rows), and the distinct seen items per user (CSR). */

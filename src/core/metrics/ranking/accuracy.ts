@@ -44,6 +44,8 @@ export interface AccuracyOptions {
   mapNormaliser?: MapNormaliser;
   /** Number of item indices (size of the scratch lookup). */
   nItems: number;
+  /** Keep the per-user vectors (default true); false keeps only means and curves (baselines). */
+  keepPerUser?: boolean;
 }
 
 export const ACCURACY_METRICS = ['recall', 'precision', 'ndcg', 'map', 'hit_rate'] as const;
@@ -54,8 +56,10 @@ export interface AccuracyResult {
   evaluated: Int32Array;
   /** Indices of skipped lists (user with no relevant item). */
   skipped: Int32Array;
-  /** `recall@K`, … for each K in ks, and `mrr`; aligned with `evaluated`. */
+  /** `recall@K`, … for each K in ks, and `mrr`; aligned with `evaluated` (empty when not kept). */
   perUser: Record<string, Float64Array>;
+  /** Mean over evaluated users of each of those keys (NaN when no user is evaluated). */
+  means: Record<string, number>;
   /** Mean over evaluated users of each metric at K = 1..maxK (index K−1). */
   curves: Record<AccuracyMetric, Float64Array>;
   /** Per K of ks: evaluated users whose list is shorter than K. */
@@ -101,10 +105,16 @@ export function rankingAccuracy(lists: RankedLists, rel: RelevanceCsr, opts: Acc
     else skipList.push(j);
   }
   const nEval = evalList.length;
+  const keep = opts.keepPerUser !== false;
   const perUser: Record<string, Float64Array> = {};
-  const cols: Float64Array[][] = ACCURACY_METRICS.map((m) => ks.map((k) => (perUser[`${m}@${k}`] = new Float64Array(nEval))));
+  // Without keepPerUser every user writes slot 0 of one-element columns; the sums are kept apart.
+  const colLen = keep ? nEval : 1;
+  const cols: Float64Array[][] = ACCURACY_METRICS.map((m) => ks.map((k) => (perUser[`${m}@${k}`] = new Float64Array(colLen))));
+  const colSums: Float64Array[] = ACCURACY_METRICS.map(() => new Float64Array(ks.length));
+  const [sumRecall, sumPrecision, sumNdcg, sumMap, sumHit] = colSums;
   const [recallCols, precisionCols, ndcgCols, mapCols, hitCols] = cols;
-  const mrr = (perUser.mrr = new Float64Array(nEval));
+  const mrr = (perUser.mrr = new Float64Array(colLen));
+  let mrrSum = 0;
   // Curves: each user's metric is a step function of K that changes only at its hits (and, for
   // NDCG and MAP-min, at every K below m = min(|R_u|, maxK), where the normaliser still grows).
   // Below m the values are added directly; from m on, only the changes are added (difference
@@ -166,7 +176,9 @@ export function rankingAccuracy(lists: RankedLists, rel: RelevanceCsr, opts: Acc
           break;
         }
       }
-    mrr[e] = rr;
+    const w = keep ? e : 0;
+    mrr[w] = rr;
+    mrrSum += rr;
     for (let p = r0; p < r1; p++) gradeOf[rel.items[p]] = 0;
 
     // Values at the cutoffs.
@@ -183,12 +195,22 @@ export function rankingAccuracy(lists: RankedLists, rel: RelevanceCsr, opts: Acc
           ap += h / (hitPos[q] + 1);
           q++;
         }
-        recallCols[kj][e] = h / nRel;
-        precisionCols[kj][e] = h / k;
-        ndcgCols[kj][e] = dcg / ideal[(k < m ? k : m) - 1];
+        const vRecall = h / nRel;
+        const vPrecision = h / k;
+        const vNdcg = dcg / ideal[(k < m ? k : m) - 1];
         const d = norm === 'min' ? (nRel < k ? nRel : k) : norm === 'all' ? nRel : h;
-        mapCols[kj][e] = d > 0 ? ap / d : 0;
-        hitCols[kj][e] = h > 0 ? 1 : 0;
+        const vMap = d > 0 ? ap / d : 0;
+        const vHit = h > 0 ? 1 : 0;
+        recallCols[kj][w] = vRecall;
+        precisionCols[kj][w] = vPrecision;
+        ndcgCols[kj][w] = vNdcg;
+        mapCols[kj][w] = vMap;
+        hitCols[kj][w] = vHit;
+        sumRecall[kj] += vRecall;
+        sumPrecision[kj] += vPrecision;
+        sumNdcg[kj] += vNdcg;
+        sumMap[kj] += vMap;
+        sumHit[kj] += vHit;
         if (len < k) shorter[kj]++;
       }
     }
@@ -256,18 +278,16 @@ export function rankingAccuracy(lists: RankedLists, rel: RelevanceCsr, opts: Acc
     curves[mName] = c;
   }
   // At the cutoffs the curve holds exactly the metric's value (the same sum in the same order).
+  const means: Record<string, number> = { mrr: nEval > 0 ? mrrSum / nEval : NaN };
   ACCURACY_METRICS.forEach((mName, qm) =>
     ks.forEach((k, kj) => {
-      if (nEval > 0) curves[mName][k - 1] = meanOf(cols[qm][kj]);
+      const mean = nEval > 0 ? colSums[qm][kj] / nEval : NaN;
+      means[`${mName}@${k}`] = mean;
+      curves[mName][k - 1] = mean;
     }),
   );
-  return { evaluated: Int32Array.from(evalList), skipped: Int32Array.from(skipList), perUser, curves, shorter };
-}
-
-function meanOf(v: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i];
-  return s / v.length;
+  if (!keep) for (const key of Object.keys(perUser)) delete perUser[key];
+  return { evaluated: Int32Array.from(evalList), skipped: Int32Array.from(skipList), perUser, means, curves, shorter };
 }
 
 /**

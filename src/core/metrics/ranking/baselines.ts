@@ -54,6 +54,8 @@ export function randomLists(users: Int32Array, train: TrainData, itemIds: string
   // Pool in id order, so the draws do not depend on the order the files met the items.
   pool.sort((a, b) => (itemIds[a] < itemIds[b] ? -1 : itemIds[a] > itemIds[b] ? 1 : 0));
   const P = pool.length;
+  const poolArr = Int32Array.from(pool);
+  const limit = P > 0 ? 4294967296 - (4294967296 % P) : 0;
   const rng = createRng(seed);
   const offsets = new Int32Array(users.length + 1);
   const items = new Int32Array(users.length * Math.min(maxK, P));
@@ -67,10 +69,13 @@ export function randomLists(users: Int32Array, train: TrainData, itemIds: string
     const available = P - seenInPool;
     const want = Math.min(maxK, available);
     if (want * 2 <= available) {
-      // Few draws from a large pool: rejection sampling (expected < 2 tries a draw).
+      // Few draws from a large pool: rejection sampling (expected < 2 tries a draw). The uniform
+      // index is rng.int(P) inlined: a 32-bit draw below the largest multiple of P, modulo P.
       let got = 0;
       while (got < want) {
-        const it = pool[rng.int(P)];
+        const x = rng.next() * 4294967296;
+        if (x >= limit) continue;
+        const it = poolArr[x % P];
         if (stamp[it] === tag) continue;
         stamp[it] = tag;
         items[w++] = it;

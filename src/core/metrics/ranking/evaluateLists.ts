@@ -18,6 +18,8 @@ export interface EvaluateListsOptions {
   mapNormaliser: MapNormaliser;
   coldThreshold: number;
   catalog: CatalogDefinition;
+  /** Keep per-user vectors (default true); baselines need only means and curves. */
+  keepPerUser?: boolean;
 }
 
 /** The catalog used by coverage (shared by the run and its baselines). */
@@ -67,7 +69,7 @@ export function defineCatalog(data: RankingData, catalogSize: number | undefined
 export function evaluateLists(lists: RankedLists, data: RankingData, opts: EvaluateListsOptions): ListEvaluation {
   const ks = checkCutoffs(opts.ks);
   const nItems = data.items.size;
-  const acc = rankingAccuracy(lists, { offsets: data.relOffsets, items: data.relItems, grades: data.relGrades }, { ks, gain: opts.gain, mapNormaliser: opts.mapNormaliser, nItems });
+  const acc = rankingAccuracy(lists, { offsets: data.relOffsets, items: data.relItems, grades: data.relGrades }, { ks, gain: opts.gain, mapNormaliser: opts.mapNormaliser, nItems, keepPerUser: opts.keepPerUser });
   const cat = catalogMetrics(lists, acc.evaluated, {
     ks,
     nItems,
@@ -86,12 +88,12 @@ export function evaluateLists(lists: RankedLists, data: RankingData, opts: Evalu
   for (const m of ACCURACY_METRICS)
     for (const k of ks) {
       const key = `${m}@${k}`;
-      perUser[key] = acc.perUser[key];
-      values.set(key, meanDefined(acc.perUser[key]));
+      if (acc.perUser[key]) perUser[key] = acc.perUser[key];
+      values.set(key, nullIfNaN(acc.means[key]));
       notes[key] = accuracyNote(m, k, opts, graded);
     }
-  perUser.mrr = acc.perUser.mrr;
-  values.set('mrr', meanDefined(acc.perUser.mrr));
+  if (acc.perUser.mrr) perUser.mrr = acc.perUser.mrr;
+  values.set('mrr', nullIfNaN(acc.means.mrr));
   notes.mrr = 'reciprocal rank of the first relevant item in the whole list (0 when none)';
   ks.forEach((k, q) => {
     values.set(`coverage@${k}`, cat.coverage[q]);
@@ -149,6 +151,10 @@ function accuracyNote(m: string, k: number, opts: EvaluateListsOptions, graded: 
     default:
       return 'share of users with a relevant item in the top K';
   }
+}
+
+function nullIfNaN(x: number): number | null {
+  return Number.isNaN(x) ? null : x;
 }
 
 /** Mean of the non-NaN values; null when there is none. */

@@ -8,7 +8,7 @@ export interface Histogram {
   edges: number[];
   counts: number[];
   /** Users whose value is undefined (not counted in a bin). */
-  undefined: number;
+  undefinedUsers: number;
   /** Mean of the defined values. */
   mean: number | null;
 }
@@ -42,7 +42,7 @@ export function histogram(values: Float64Array, bins = 20): Histogram {
     if (b < 0) b = 0;
     counts[b]++;
   }
-  return { edges, counts, undefined: values.length - n, mean: n ? sum / n : null };
+  return { edges, counts, undefinedUsers: values.length - n, mean: n ? sum / n : null };
 }
 
 /**

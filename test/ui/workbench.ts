@@ -1,0 +1,144 @@
+/// <reference lib="dom" />
+/**
+ * Driving the VS Code workbench (code-server) in Debian's Chromium the way a person does: the
+ * explorer, its context menu, the command palette, quick picks, the side panel, and the report
+ * webview (two iframes deep). Selectors are VS Code's own DOM classes; each helper waits for what
+ * it needs rather than sleeping a fixed time where it can.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { BrowserContext, Frame, Locator, Page } from 'playwright-core';
+import { launchChromium, sleep, workbenchUrl, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
+
+export interface Workbench {
+  browser: BrowserContext;
+  page: Page;
+  folder: string;
+}
+
+/** Opens `folder` in the workbench and waits for the explorer to show it. */
+export async function openWorkbench(server: CodeServer, folder: string): Promise<Workbench> {
+  const browser = await launchChromium({ viewport: { width: 1440, height: 900 } });
+  const page = browser.pages()[0] ?? (await browser.newPage());
+  await page.goto(workbenchUrl(server, folder));
+  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 90_000 });
+  return { browser, page, folder };
+}
+
+/** The explorer row of a file or folder (by its name, optionally its depth: 1 = top level). */
+export function explorerRow(page: Page, name: string, level?: number): Locator {
+  const sel = `.explorer-folders-view .monaco-list-row[aria-label="${name}"]${level ? `[aria-level="${level + 1}"]` : ''}`;
+  return page.locator(sel).first();
+}
+
+/** Expands a folder of the explorer (no-op when open). */
+export async function expandFolder(page: Page, name: string): Promise<void> {
+  const row = explorerRow(page, name);
+  await row.waitFor({ timeout: 30_000 });
+  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
+  await page.waitForFunction((n) => document.querySelector(`.explorer-folders-view .monaco-list-row[aria-label="${n}"]`)?.getAttribute('aria-expanded') === 'true', name);
+}
+
+/** Right-clicks `target` and returns the labels of its context menu. */
+export async function contextMenu(page: Page, target: Locator): Promise<string[]> {
+  await target.click({ button: 'right' });
+  const items = page.locator('.monaco-menu .action-item .action-label');
+  await items.first().waitFor({ timeout: 15_000 });
+  return (await items.allInnerTexts()).map((s) => s.trim()).filter(Boolean);
+}
+
+/** Clicks an item of the open context menu by its label. */
+export async function clickMenuItem(page: Page, label: string): Promise<void> {
+  await page.locator('.monaco-menu .action-item .action-label', { hasText: label }).first().click();
+}
+
+/** Presses Enter in the open quick pick / input box (the default item), once it is shown. */
+export async function acceptQuickPick(page: Page, timeout = 30_000): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  await widget.waitFor({ state: 'visible', timeout });
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout });
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * Runs a command from the palette by its title. The palette can open before the extension has
+ * registered its commands: on "No matching commands", Escape and try again.
+ */
+export async function runCommand(page: Page, title: string, attempts = 10): Promise<void> {
+  for (let i = 0; i < attempts; i++) {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    await sleep(400);
+    // The row whose label is exactly the title (fuzzy matching ranks others too).
+    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) }).first();
+    if (await row.isVisible().catch(() => false)) {
+      await row.click();
+      return;
+    }
+    await page.keyboard.press('Escape');
+    await sleep(1000);
+  }
+  throw new Error(`command "${title}" not found in the palette`);
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Waits for a file to exist (and parse, for JSON) and returns its text. */
+export async function waitForFile(file: string, timeout = 180_000): Promise<string> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (existsSync(file)) {
+      const text = readFileSync(file, 'utf8');
+      try {
+        if (file.endsWith('.json')) JSON.parse(text);
+        return text;
+      } catch {
+        // being written
+      }
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${file}`);
+    await sleep(250);
+  }
+}
+
+/**
+ * The frame of the report webview showing `title` (its `h1`), found by scanning every frame: a
+ * webview's content is two iframes deep (`…/webview/browser/pre/fake.html`).
+ */
+export async function reportFrame(page: Page, title: RegExp, timeout = 60_000): Promise<Frame> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    for (const f of page.frames()) {
+      try {
+        const h1 = await f.evaluate(() => document.querySelector('.report-header h1')?.textContent ?? null);
+        if (h1 && title.test(h1)) return f;
+      } catch {
+        // detached or cross-origin during load
+      }
+    }
+    if (Date.now() > end) throw new Error(`no report webview titled ${title} within ${timeout} ms`);
+    await sleep(300);
+  }
+}
+
+/** Every metric card of a report: key, the value it carries, and the text it shows. */
+export async function reportCards(frame: Frame): Promise<{ key: string; value: string; text: string; headline: boolean }[]> {
+  return frame.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.card[data-metric]')].map((c) => ({
+      key: c.dataset.metric ?? '',
+      value: c.dataset.value ?? '',
+      text: c.querySelector('.card-value')?.textContent?.trim() ?? '',
+      headline: !!c.closest('.headline'),
+    })),
+  );
+}
+
+/** Saves a screenshot of the page under `file` (folders made as needed). */
+export async function screenshot(page: Page, file: string): Promise<void> {
+  mkdirSync(dirname(file), { recursive: true });
+  await page.screenshot({ path: file });
+}
