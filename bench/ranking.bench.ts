@@ -64,12 +64,18 @@ async function main(): Promise<void> {
   if (!peer || !off) return;
   const peerJson = valuesFile.replace('ours.json', 'peer.json');
   const p0 = performance.now();
-  const r = spawnSync('/usr/bin/python3', ['../shared/bench/peer_bench.py', 'bench/data', '--only', 'rank', '--bootstrap', '0', '--json', peerJson], { encoding: 'utf8' });
+  // bash's `time` gives the peer's CPU time too: on a shared machine wall times swing with the load.
+  const peerCmd = `/usr/bin/python3 ../shared/bench/peer_bench.py bench/data --only rank --bootstrap 0 --json '${peerJson}'`;
+  const r = spawnSync('bash', ['-c', `TIMEFORMAT='PEERCPU %U %S'; time ${peerCmd}`], { encoding: 'utf8' });
   const peerWall = (performance.now() - p0) / 1000;
   process.stdout.write(`-- Python peer (peer_bench.py --only rank --bootstrap 0)\n${r.stdout}`);
   const total = /TOTAL\s+([\d.]+) s/.exec(r.stdout ?? '');
+  const cpuMatch = /PEERCPU ([\d.]+) ([\d.]+)/.exec(r.stderr ?? '');
+  const peerCpu = cpuMatch ? Number(cpuMatch[1]) + Number(cpuMatch[2]) : NaN;
   const peerSeconds = total ? Number(total[1]) : peerWall;
-  console.log(`ranking: Eval Lens ${off.seconds.toFixed(2)} s (bootstrap off, every key) vs peer ${peerSeconds.toFixed(2)} s → ${(off.seconds / peerSeconds).toFixed(3)} of the peer's time (goal ≤ 0.25); peak RSS ${off.rssMB.toFixed(0)} MB = ${(off.rssMB / off.inputMB).toFixed(2)}× the input (goal < 2)`);
+  console.log(`ranking: Eval Lens ${off.seconds.toFixed(2)} s (bootstrap off, every key) vs peer ${peerSeconds.toFixed(2)} s → ${(off.seconds / peerSeconds).toFixed(3)} of the peer's time (goal ≤ 0.25)`);
+  console.log(`ranking: CPU time ${off.cpu.toFixed(2)} s vs peer ${peerCpu.toFixed(2)} s (whole process, imports included) → ${(off.cpu / peerCpu).toFixed(3)}`);
+  console.log(`ranking: peak RSS ${off.rssMB.toFixed(0)} MB = ${(off.rssMB / off.inputMB).toFixed(2)}× the input (run + train; goal < 2); the peer's: see above`);
   const ours = JSON.parse(readFileSync(valuesFile, 'utf8')) as Record<string, number | null>;
   const theirs = JSON.parse(readFileSync(peerJson, 'utf8')) as Record<string, number | null>;
   let worst = 0;

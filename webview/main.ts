@@ -241,7 +241,7 @@ function render(m: ReportModel, uri: string, focus: string | undefined): void {
 
 function redrawForTheme(): void {
   if (!model) return;
-  for (const [id, d] of drawn) {
+  for (const [id, d] of [...drawn]) {
     d.destroy();
     drawn.delete(id);
     const fig = document.getElementById(`chart-${id}`);
@@ -285,7 +285,7 @@ window.addEventListener('resize', () => {
   // Only the heatmaps size themselves; chart.js charts follow their box.
   resizeTimer = window.setTimeout(() => {
     if (!model) return;
-    for (const [id] of drawn) if (id === 'confusion') redrawForTheme();
+    if (drawn.has('confusion')) redrawForTheme();
   }, 200);
 });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Embeddings, RankedLists, TrainData } from '../../../src/core/data/rankingData';
 import { catalogMetrics } from '../../../src/core/metrics/ranking/catalog';
 import { embeddingMetrics } from '../../../src/core/metrics/ranking/embedding';
-import { popularityLists, popularityOrder, randomLists } from '../../../src/core/metrics/ranking/baselines';
+import { idOrderRank, popularityLists, popularityOrder, randomLists } from '../../../src/core/metrics/ranking/baselines';
 import { activityBins, defaultActivityBoundaries, histogram } from '../../../src/core/metrics/ranking/perUser';
 import { createRng } from '../../../src/core/stats/rng';
 
@@ -145,7 +145,7 @@ test('popularity baseline: count desc, id asc on ties, seen items excluded', () 
   const ids = ['b', 'a', 'c', 'd', 'e'];
   // counts: b 2, a 2, c 3, d 1, e 0
   const train = trainOf([[0, 2, 2], [1, 1, 0, 2, 3]], 5);
-  const order = popularityOrder(train, ids);
+  const order = popularityOrder(train, idOrderRank(ids));
   assert.deepEqual(Array.from(order).map((i) => ids[i]), ['c', 'a', 'b', 'd']);
   const l = popularityLists(Int32Array.from([0, 1]), train, order, 3, 5);
   const listOf = (j: number) => Array.from(l.items.subarray(l.offsets[j], l.offsets[j + 1])).map((i) => ids[i]);
@@ -159,10 +159,11 @@ test('random baseline: seeded, distinct, unseen train items only, same for any i
   const rows = Array.from({ length: 20 }, (_, u) => Array.from({ length: 3 + (u % 5) }, (_, q) => (u * 7 + q * 3) % 45));
   const train = trainOf(rows, nItems);
   const users = Int32Array.from(rows.map((_, i) => i));
-  const a = randomLists(users, train, ids, 10, 42);
-  const b = randomLists(users, train, ids, 10, 42);
+  const rank = idOrderRank(ids);
+  const a = randomLists(users, train, rank, 10, 42);
+  const b = randomLists(users, train, rank, 10, 42);
   assert.deepEqual(a, b);
-  const c = randomLists(users, train, ids, 10, 43);
+  const c = randomLists(users, train, rank, 10, 43);
   assert.notDeepEqual(a.items, c.items);
   for (let j = 0; j < rows.length; j++) {
     const l = Array.from(a.items.subarray(a.offsets[j], a.offsets[j + 1]));
@@ -176,7 +177,7 @@ test('random baseline: seeded, distinct, unseen train items only, same for any i
   }
   // a user who has seen almost the whole pool gets the rest (Fisher–Yates branch)
   const t2 = trainOf([[0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 2, 3, 4, 5]], 8);
-  const l2 = randomLists(Int32Array.from([1]), t2, ids.slice(0, 8), 10, 1);
+  const l2 = randomLists(Int32Array.from([1]), t2, idOrderRank(ids.slice(0, 8)), 10, 1);
   assert.deepEqual(Array.from(l2.items).sort(), [6, 7]);
 });
 

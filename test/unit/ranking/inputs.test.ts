@@ -262,3 +262,21 @@ test('ByteInterner: ids of every length, many of them, agree with the string ind
       assert.equal(index.get(s), k);
     }
 });
+
+test('ChunkedIntVec: the first chunk is returned without a copy; more chunks are joined in order', async () => {
+  const { ChunkedIntVec } = await import('../../../src/core/io/ranking/builders');
+  const small = new ChunkedIntVec(2000);
+  for (let i = 0; i < 1500; i++) small.push(i);
+  const a = small.toArray();
+  assert.equal(a.length, 1500);
+  assert.equal(a[1499], 1499);
+  const big = new ChunkedIntVec(1024);
+  const src = Int32Array.from({ length: 700_000 }, (_, i) => i);
+  big.pushMany(src, 700_000); // crosses from the 1,024 first chunk into 1M chunks
+  for (let i = 0; i < 600_000; i++) big.push(700_000 + i);
+  big.pushMany(src, 5);
+  const b = big.toArray();
+  assert.equal(b.length, 1_300_005);
+  for (let i = 0; i < 1_300_000; i += 997) assert.equal(b[i], i);
+  assert.deepEqual(Array.from(b.subarray(1_300_000)), [0, 1, 2, 3, 4]);
+});

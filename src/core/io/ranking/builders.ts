@@ -68,6 +68,22 @@ export class ChunkedIntVec {
     this.cur[this.at++] = v;
     this.length++;
   }
+  /** Appends `src[0, n)`. */
+  pushMany(src: Int32Array, n: number): void {
+    let from = 0;
+    while (from < n) {
+      if (this.at === this.cur.length) {
+        this.cur = new Int32Array(1 << 20);
+        this.chunks.push(this.cur);
+        this.at = 0;
+      }
+      const take = Math.min(n - from, this.cur.length - this.at);
+      this.cur.set(src.subarray(from, from + take), this.at);
+      this.at += take;
+      from += take;
+    }
+    this.length += n;
+  }
   toArray(): Int32Array {
     if (this.chunks.length === 1) return this.chunks[0].subarray(0, this.length);
     const out = new Int32Array(this.length);
@@ -137,6 +153,10 @@ export class ListBuilder {
   }
   item(item: number): void {
     this.items.push(item);
+  }
+  /** Appends `items[0, n)` to the open list. */
+  itemsFrom(items: Int32Array, n: number): void {
+    this.items.pushMany(items, n);
   }
   end(): void {
     this.offsets.push(this.items.length);

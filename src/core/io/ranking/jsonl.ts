@@ -112,7 +112,13 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
       }
       if (rows === 1) for (const r of Object.keys(s.keys) as Role[]) usedKeys[r] = s.keys[r];
       if (s.user === null) fail('missing-key', { file: label, line: lineNo }, `expected a "user" key (or ${ALIASES.user.slice(1).join(', ')}), got none.`);
-      if (!s.hasItems) fail('missing-key', { file: label, line: lineNo }, `expected an "items" key with the ranked list (or ${ALIASES.items.slice(1).join(', ')}), got none.`);
+      if (!s.hasItems)
+        fail(
+          'missing-key',
+          { file: label, line: lineNo },
+          `expected an "items" key with the ranked list (or ${ALIASES.items.slice(1).join(', ')}), got none. ` +
+            'A JSONL run holds one user a line; for one (user, item, rank|score) row a line, write a CSV file.',
+        );
       if (relMode === null) relMode = s.hasRel;
       else if (relMode !== s.hasRel)
         fail('missing-key', { file: label, line: lineNo }, relMode ? 'expected a "relevant" key as on the first line, got none.' : 'got a "relevant" key, but the first line had none (give it on every line or on none).');
@@ -128,8 +134,7 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
       }
       const user = ctx.users.intern(s.user);
       if (lists.begin(user, lineNo)) {
-        const it = s.items.data;
-        for (let p = 0; p < s.items.length; p++) lists.item(it[p]);
+        lists.itemsFrom(s.items.data, s.items.length);
         lists.end();
         if (s.hasRel) {
           rel.touch(user, lineNo);

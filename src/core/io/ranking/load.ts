@@ -15,7 +15,6 @@ import { readEmbeddings } from './embeddings';
 import { ITEM_ALIASES, USER_ALIASES, readIdTable } from './idTable';
 import { readJsonlRun, type RankingReadContext, type RunRead } from './jsonl';
 import { groupAndOrder, readQrels, readTrecRun, sniffRankingFormat } from './trec';
-import { finishTrainRead, startTrainRead, type TrainRead } from './trainWorker';
 
 export interface LoadRankingInput {
   /** Main input path (absolute or relative to the working directory). */
@@ -24,8 +23,6 @@ export interface LoadRankingInput {
   baseDir: string;
   /** Workspace root config paths must stay inside (default `baseDir`). */
   root?: string;
-  /** Read the train file on this thread (tests use it to compare both ways). */
-  noWorker?: boolean;
   config: ResolvedConfig;
   warnings: Warnings;
   progress?: Progress;
@@ -37,6 +34,7 @@ const REL_ALIASES = ['rel', 'relevance', 'grade', 'label', 'rating', 'score'];
 
 export async function loadRanking(input: LoadRankingInput): Promise<RankingData> {
   const { config, warnings, progress } = input;
+  const label = input.path;
   const users = new IdIndex();
   const items = new IdIndex();
   const ctx: RankingReadContext = { users, items, warnings, progress, columns: config.columns };
@@ -44,27 +42,6 @@ export async function loadRanking(input: LoadRankingInput): Promise<RankingData>
     resolveConfigPath(value, input.baseDir, { key, configFile: config.configFile, root: input.root });
   const extraFiles: { role: string; path: string }[] = [];
 
-  // The train file is read in a worker while the run is parsed here (see trainWorker.ts).
-  const trainAbs = config.train ? cfgPath('train', config.train) : null;
-  const trainRead = trainAbs && !input.noWorker ? startTrainRead(trainAbs, { user: config.columns?.user, item: config.columns?.item }) : null;
-  try {
-    return await loadWith(input, ctx, trainAbs, trainRead, cfgPath, extraFiles);
-  } finally {
-    trainRead?.cancel();
-  }
-}
-
-async function loadWith(
-  input: LoadRankingInput,
-  ctx: RankingReadContext,
-  trainAbs: string | null,
-  trainRead: TrainRead | null,
-  cfgPath: (key: 'relevant' | 'train' | 'itemEmbeddings' | 'userEmbeddings', value: string) => string,
-  extraFiles: { role: string; path: string }[],
-): Promise<RankingData> {
-  const { config, warnings } = input;
-  const label = input.path;
-  const { users, items } = ctx;
   const format = await sniffRankingFormat(input.path, label);
   let run: RunRead;
   let outFormat: RankingData['format'];
@@ -133,10 +110,10 @@ async function loadWith(
   }
 
   let train: TrainData | null = null;
-  if (config.train && trainAbs) {
-    extraFiles.push({ role: 'train', path: trainAbs });
-    const pairs = trainRead ? await finishTrainRead(trainRead, users, items) : null;
-    train = pairs ? pendingTrain(config.train, pairs.rows, pairs.users, pairs.items) : await readTrain(trainAbs, config.train, ctx, config);
+  if (config.train) {
+    const abs = cfgPath('train', config.train);
+    extraFiles.push({ role: 'train', path: abs });
+    train = await readTrain(abs, config.train, ctx, config);
     columns.train = config.train;
   }
 

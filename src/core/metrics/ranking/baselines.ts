@@ -16,12 +16,23 @@
 import type { RankedLists, TrainData } from '../../data/rankingData';
 import { createRng } from '../../stats/rng';
 
-/** Train items by popularity (count desc, id asc). */
-export function popularityOrder(train: TrainData, itemIds: string[]): Int32Array {
+/**
+ * The rank of each item id in string order (UTF-16 code units), computed once so that the
+ * baselines' tie-breaks compare integers instead of strings.
+ */
+export function idOrderRank(itemIds: string[]): Int32Array {
+  const order = Array.from(itemIds.keys()).sort((a, b) => (itemIds[a] < itemIds[b] ? -1 : itemIds[a] > itemIds[b] ? 1 : 0));
+  const rank = new Int32Array(itemIds.length);
+  order.forEach((it, r) => (rank[it] = r));
+  return rank;
+}
+
+/** Train items by popularity (count desc, id asc; `idRank` from {@link idOrderRank}). */
+export function popularityOrder(train: TrainData, idRank: Int32Array): Int32Array {
   const out: number[] = [];
   for (let it = 0; it < train.itemCounts.length; it++) if (train.itemCounts[it] > 0) out.push(it);
   const c = train.itemCounts;
-  out.sort((a, b) => c[b] - c[a] || (itemIds[a] < itemIds[b] ? -1 : itemIds[a] > itemIds[b] ? 1 : 0));
+  out.sort((a, b) => c[b] - c[a] || idRank[a] - idRank[b]);
   return Int32Array.from(out);
 }
 
@@ -47,12 +58,12 @@ export function popularityLists(users: Int32Array, train: TrainData, order: Int3
 }
 
 /** Seeded random lists for `users`, seen items excluded. */
-export function randomLists(users: Int32Array, train: TrainData, itemIds: string[], maxK: number, seed: number): RankedLists {
-  const nItems = itemIds.length;
+export function randomLists(users: Int32Array, train: TrainData, idRank: Int32Array, maxK: number, seed: number): RankedLists {
+  const nItems = idRank.length;
   const pool: number[] = [];
   for (let it = 0; it < train.itemCounts.length; it++) if (train.itemCounts[it] > 0) pool.push(it);
   // Pool in id order, so the draws do not depend on the order the files met the items.
-  pool.sort((a, b) => (itemIds[a] < itemIds[b] ? -1 : itemIds[a] > itemIds[b] ? 1 : 0));
+  pool.sort((a, b) => idRank[a] - idRank[b]);
   const P = pool.length;
   const poolArr = Int32Array.from(pool);
   const limit = P > 0 ? 4294967296 - (4294967296 % P) : 0;
