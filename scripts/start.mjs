@@ -58,7 +58,7 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 const server = await startCodeServer({
   stateDir, installExtension: true, port: portArg,
-  settings: { 'workbench.colorTheme': 'Default Dark Modern' },
+  settings: { 'workbench.colorTheme': 'Dark Modern' },
   onLog: argv.includes('--verbose') ? (l) => console.log(`[code-server] ${l}`) : undefined,
 });
 const url = `${server.url}?folder=${encodeURIComponent(workspace)}`;

@@ -111,9 +111,9 @@ function checkValuesShape(v: unknown, where: string, key: string, config: Resolv
   configError(config, key, `(from ${where}) expected an array in class order or a class→value object, got ${JSON.stringify(v)}.`);
 }
 
-/** A path from the config, relative to `baseDir` and kept inside it (config/load.ts's rule). */
-function resolvePath(p: string, baseDir: string, key: string, config: ResolvedConfig): string {
-  return resolveConfigPath(p, baseDir, { key, configFile: config.configFile });
+/** A path from the config, relative to `baseDir` and kept inside the workspace `root` (config/load.ts's rule; default: baseDir). */
+function resolvePath(p: string, baseDir: string, key: string, config: ResolvedConfig, root?: string): string {
+  return resolveConfigPath(p, baseDir, { key, configFile: config.configFile, root });
 }
 
 /** Values in class order from an array or class→value map; errors name the key. */
@@ -187,14 +187,14 @@ export function trainDistributionFromValues(
 }
 
 /** Resolves `trainCounts` / `classWeights` (reading a file when given a path); null when neither is set. */
-export async function resolveTrainDistribution(classes: string[], config: ResolvedConfig, baseDir: string): Promise<TrainDistribution | null> {
+export async function resolveTrainDistribution(classes: string[], config: ResolvedConfig, baseDir: string, root?: string): Promise<TrainDistribution | null> {
   if (config.trainCounts !== undefined && config.classWeights !== undefined) {
     configError(config, 'classWeights', 'cannot be given together with `trainCounts`; keep one of them.');
   }
   const source = config.trainCounts !== undefined ? 'trainCounts' : config.classWeights !== undefined ? 'classWeights' : null;
   if (!source) return null;
   const raw = config[source] as Values | string;
-  const values = typeof raw === 'string' ? await readValuesFile(resolvePath(raw, baseDir, source, config), source, config) : checkValuesShape(raw, 'the config', source, config);
+  const values = typeof raw === 'string' ? await readValuesFile(resolvePath(raw, baseDir, source, config, root), source, config) : checkValuesShape(raw, 'the config', source, config);
   return trainDistributionFromValues(values, classes, source, config);
 }
 
@@ -263,11 +263,11 @@ export function groupsFromMap(map: Record<string, string>, classes: string[], co
 }
 
 /** Resolves `groups` (+ `groupNames`); null when `groups` is not set. */
-export async function resolveGroups(classes: string[], config: ResolvedConfig, train: TrainDistribution | null, baseDir: string): Promise<GroupSpec | null> {
+export async function resolveGroups(classes: string[], config: ResolvedConfig, train: TrainDistribution | null, baseDir: string, root?: string): Promise<GroupSpec | null> {
   let g: unknown = config.groups;
   if (g === undefined) return null;
   if (typeof g === 'string') {
-    const path = resolvePath(g, baseDir, 'groups', config);
+    const path = resolvePath(g, baseDir, 'groups', config, root);
     let text: string;
     try {
       text = await readFile(path, 'utf8');

@@ -217,8 +217,8 @@ export async function prepareRun(data: ClassificationData, ctx: TaskContext): Pr
   const prepared = results.time('classification.prepare', () => prepareClassification(data, { topK: config.topK ?? CONFIG_DEFAULTS.topK }));
   const point = results.time('classification.aggregate', () => aggregateClassification(prepared));
   checkLongTailConfig(config);
-  const train = await resolveTrainDistribution(data.classes, config, ctx.baseDir);
-  const groups = await resolveGroups(data.classes, config, train, ctx.baseDir);
+  const train = await resolveTrainDistribution(data.classes, config, ctx.baseDir, ctx.root);
+  const groups = await resolveGroups(data.classes, config, train, ctx.baseDir, ctx.root);
   const longTail = prepareLongTail(data.classes.length, train, groups, {
     shotThresholds: { ...CONFIG_DEFAULTS.shotThresholds, ...config.shotThresholds },
     reweightEpsilon: config.reweightEpsilon ?? CONFIG_DEFAULTS.reweightEpsilon,
