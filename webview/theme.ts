@@ -56,7 +56,7 @@ export function readTheme(): Theme {
     alpha: (c, a) => withAlpha(c in VARS ? get(c as Colour) : c, a),
     foreground,
     muted: cssVar('--vscode-descriptionForeground') || foreground,
-    grid: highContrast ? cssVar('--vscode-contrastBorder') || foreground : withAlpha(cssVar('--vscode-editorWidget-border') || cssVar('--vscode-panel-border') || foreground, 0.5),
+    grid: highContrast ? cssVar('--vscode-contrastBorder') || foreground : withAlpha(cssVar('--vscode-editorWidget-border') || cssVar('--vscode-panel-border') || foreground, 0.35),
     background: cssVar('--vscode-editor-background') || '#1e1e1e',
     font: cssVar('--vscode-font-family') || 'sans-serif',
     highContrast,

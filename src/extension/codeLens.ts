@@ -4,11 +4,11 @@
  * JSON (`metrics.json`, `results.json`, `*_metrics.json`, …) a summary of the numeric leaves and
  * "Open as Table". Lenses are placed cheaply and their commands resolved lazily.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { formatCi, formatNumber } from '../shared/format';
 import { headlineKeys } from '../shared/headline';
 import { leafSummary, numericLeaves } from '../shared/leafModel';
+import { jsonKind } from '../shared/outputName';
 import { Command } from './commandIds';
 import type { EvalLensContext } from './context';
 import { parseResultsText } from './resultsIndex';
@@ -20,16 +20,6 @@ class EvalLens extends vscode.CodeLens {
   constructor(range: vscode.Range, readonly doc: vscode.Uri, readonly version: number, readonly lens: LensKind) {
     super(range);
   }
-}
-
-/** Which results JSON a file name is: ours, a comparison, another tool's, or none. */
-export function jsonKind(fileName: string): 'results' | 'compare' | 'foreign' | undefined {
-  const base = path.basename(fileName).toLowerCase();
-  if (base.endsWith('.eval.json')) return 'results';
-  if (base.endsWith('.compare.json')) return 'compare';
-  if (base === 'eval-lens.json' || base === 'package.json' || base === 'package-lock.json' || base.startsWith('tsconfig')) return undefined;
-  if (/(^|[_.-])(metrics?|results?|scores?|eval|evaluation|summary)([_.-]|$)/.test(base.replace(/\.json$/, '.'))) return 'foreign';
-  return undefined;
 }
 
 class ResultsCodeLens implements vscode.CodeLensProvider<EvalLens> {

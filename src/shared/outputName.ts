@@ -39,3 +39,17 @@ export function compareFileName(runNames: readonly string[]): string {
   const first = stem(runNames[0] ?? 'runs');
   return runNames.length === 2 ? `${first}-vs-${stem(runNames[1]!)}.compare.json` : `${first}-and-${runNames.length - 1}-more.compare.json`;
 }
+
+/**
+ * Which results JSON a file is, by name: ours (`*.eval.json`), a comparison (`*.compare.json`),
+ * another tool's results (`metrics.json`, `results.json`, `eval_results.json`, `test_scores.json`,
+ * `summary.json`…), or none (configs, manifests and every other JSON get no CodeLens).
+ */
+export function jsonKind(fileName: string): 'results' | 'compare' | 'foreign' | undefined {
+  const base = (fileName.split(/[\\/]/).pop() ?? fileName).toLowerCase();
+  if (base.endsWith('.eval.json')) return 'results';
+  if (base.endsWith('.compare.json')) return 'compare';
+  if (!base.endsWith('.json') || base === 'eval-lens.json' || /^(package(-lock)?|tsconfig.*|jsconfig|composer|manifest)\.json$/.test(base)) return undefined;
+  if (/(^|[_.-])(metrics?|results?|scores?|eval|evaluation|summary)([_.-]|$)/.test(base.replace(/\.json$/, '.'))) return 'foreign';
+  return undefined;
+}

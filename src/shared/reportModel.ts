@@ -33,7 +33,8 @@ export const FAMILY_TITLES: Record<string, string> = {
 
 /** Statistics of extremes, whose percentile bootstrap interval deserves a caveat. */
 const EXTREME_KEYS = /^(worst_error|aurc_worst.*|mce|shift_max|shift_min|shift_dr)$/;
-export const EXTREME_CAVEAT = 'Interval of a max/min: a percentile bootstrap interval can miss the true value of an extreme; read it as rough.';
+export const EXTREME_CAVEAT = 'CI of a max/min: may miss the point (see note)';
+const EXTREME_NOTE = 'This metric is a maximum or minimum over groups, bins or distributions. A percentile bootstrap interval of an extreme is biased and can miss the true value; read it as rough.';
 
 /** Upper limit of classes drawn as a full confusion heatmap; above it, the top confusions. */
 export const FULL_HEATMAP_MAX = 20;
@@ -41,7 +42,10 @@ export const FULL_HEATMAP_MAX = 20;
 export function card(key: string, m: MetricValue, family: string, extra?: string[]): CardModel {
   const c: CardModel = { key, family, value: m.value, text: formatNumber(m.value, key), ci: formatCi(m.ci, key), direction: m.direction };
   if (m.note) c.note = m.note;
-  if (m.ci && EXTREME_KEYS.test(key)) c.caveat = EXTREME_CAVEAT;
+  if (m.ci && EXTREME_KEYS.test(key)) {
+    c.caveat = EXTREME_CAVEAT;
+    c.note = c.note ? `${c.note}. ${EXTREME_NOTE}` : EXTREME_NOTE;
+  }
   if (extra && extra.length > 0) c.extra = extra;
   return c;
 }
@@ -103,6 +107,18 @@ const pts = (xs: readonly number[], ys: readonly (number | null)[]): { x: number
 // ---------------------------------------------------------------------------------------------
 // Classification and long tail
 
+/** The largest 1, 2 or 5 × 10^k not above `v` (log-axis bounds that get tick labels). */
+export function niceLogFloor(v: number): number {
+  const e = 10 ** Math.floor(Math.log10(v));
+  return [5, 2, 1].map((f) => f * e).find((x) => x <= v * (1 + 1e-12)) ?? e;
+}
+
+/** The smallest 1, 2 or 5 × 10^k not below `v`. */
+export function niceLogCeil(v: number): number {
+  const e = 10 ** Math.floor(Math.log10(v));
+  return [1, 2, 5, 10].map((f) => f * e).find((x) => x >= v * (1 - 1e-12)) ?? 10 * e;
+}
+
 function perClassVsTrain(rows: PerClassRow[], results: Results): ChartModel | undefined {
   const withCounts = rows.filter((r) => typeof r.trainCount === 'number' && r.trainCount > 0);
   if (withCounts.length === 0) return undefined;
@@ -117,8 +133,8 @@ function perClassVsTrain(rows: PerClassRow[], results: Results): ChartModel | un
   const rest = withCounts.filter((r) => !shots.includes(r.shot as (typeof shots)[number]));
   if (rest.length > 0) series.push({ label: 'classes', colour: 'blue', style: 'points', points: rest.map((r) => ({ x: r.trainCount!, y: r.accuracy })), pointLabels: rest.map((r) => `class ${r.class}`) });
   const counts = withCounts.map((r) => r.trainCount!);
-  const lo = Math.min(...counts) / 1.5;
-  const hi = Math.max(...counts) * 1.5;
+  const lo = niceLogFloor(Math.min(...counts));
+  const hi = niceLogCeil(Math.max(...counts) * 1.05);
   const th = results.config?.shotThresholds ?? {};
   const few = th.few ?? 20;
   const many = th.many ?? 100;

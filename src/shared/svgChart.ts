@@ -26,7 +26,8 @@ export function niceTicks(lo: number, hi: number, n = 5): number[] {
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((f) => f * mag).find((s) => s >= raw)!;
   const out: number[] = [];
-  for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  // Integer multiples of the step, rounded, so 3 × 0.2 prints as 0.6.
+  for (let i = Math.ceil(lo / step - 1e-9); i * step <= hi + step * 1e-9; i++) out.push(i === 0 ? 0 : Number((i * step).toPrecision(12)));
   return out;
 }
 

@@ -9,7 +9,7 @@
  * `Σ_b |B_b|/n · |acc(B_b) − conf(B_b)|`.
  */
 import type { ReliabilityBin } from '../results/types';
-import type { SortedRows } from './sortedRows';
+import type { Multiplicities, SortedRows } from './sortedRows';
 
 /**
  * Equal-width bin of a confidence: bin b holds (b/B, (b+1)/B], so a value exactly on an edge k/B
@@ -61,7 +61,7 @@ export interface CalibrationValues {
  *   rest: ece = (|0 − 0.2| + |2 − 2.4|)/4 = 0.15, mce = max(0.2, |2/3 − 0.8|) = 0.2; adaptive
  *   chunks {0.2, 0.6}, {0.9, 0.9}: (|1 − 0.8| + |1 − 1.8|)/4 = 0.25.
  */
-export function calibrationValues(rows: SortedRows, B: number, mult: Float64Array | null = null, bins: Int32Array | null = null): CalibrationValues {
+export function calibrationValues(rows: SortedRows, B: number, mult: Multiplicities | null = null, bins: Int32Array | null = null): CalibrationValues {
   if (!Number.isInteger(B) || B < 1) throw new RangeError(`Expected \`eceBins\` to be a positive integer, but got ${B}.`);
   const n = rows.n;
   const w = rows.weight;
@@ -95,7 +95,7 @@ export function calibrationValues(rows: SortedRows, B: number, mult: Float64Arra
   return { ece: ece / W, mce, eceAdaptive: adaptiveEce(rows, B, N, W, mult) };
 }
 
-function adaptiveEce(rows: SortedRows, B: number, N: number, W: number, mult: Float64Array | null): number {
+function adaptiveEce(rows: SortedRows, B: number, N: number, W: number, mult: Multiplicities | null): number {
   const bs = rows.blockStart;
   const w = rows.weight;
   const conf = rows.score;

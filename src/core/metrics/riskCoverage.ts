@@ -10,7 +10,7 @@
  * multiplicities 1 this is `(1/n) Σ_{k=1..n} risk(top-k)`, and inside a tied block the standard
  * risk equals its expectation over the orders of the block.
  */
-import type { SortedRows } from './sortedRows';
+import type { Multiplicities, SortedRows } from './sortedRows';
 
 /** Error of a group with accepted mass `a` and error mass `e`; 1.0 for no accepted mass (seed 002). */
 export function groupError(e: number, a: number): number {
@@ -38,7 +38,7 @@ export interface RiskCoverageCurve {
  * @example scores [0.9, 0.8, 0.8, 0.3], wrong [0, 1, 0, 1] →
  *   coverage [1/4, 3/4, 1], risk [0, 1/3, 2/4].
  */
-export function exactRiskCoverage(rows: SortedRows, mult: Float64Array | null = null): RiskCoverageCurve {
+export function exactRiskCoverage(rows: SortedRows, mult: Multiplicities | null = null): RiskCoverageCurve {
   const { blockStart, wrong, group, nGroups: G } = rows;
   const w = rows.weight;
   const nb = blockStart.length - 1;
@@ -122,7 +122,7 @@ export interface AurcValues {
  * @example scores [0.9, 0.8, 0.8, 0.3], wrong [0, 1, 0, 1]:
  *   aurc = (0/1 + (0 + 1/2)/2 + 1/3 + 2/4)/4 = 13/48; aurc* = (1/3 + 2/4)/4 = 5/24; eaurc = 1/16.
  */
-export function aurcValues(rows: SortedRows, mult: Float64Array | null = null): AurcValues {
+export function aurcValues(rows: SortedRows, mult: Multiplicities | null = null): AurcValues {
   const G = rows.nGroups;
   if (G === 0 && rows.weight === null && mult !== null) return aurcUnitMass(rows, mult);
   const acc = new AurcAccumulator(G);
@@ -235,7 +235,7 @@ function harmonic(size: number): Float64Array {
  * E·ΔH + (e/m)·(m − K·ΔH), ΔH = H[K+m] − H[K]. Agrees with the general loop to about 1e-10
  * (the harmonic differences lose a few digits), which is far below any bootstrap interval's width.
  */
-function aurcUnitMass(rows: SortedRows, mult: Float64Array): AurcValues {
+function aurcUnitMass(rows: SortedRows, mult: Multiplicities): AurcValues {
   const bs = rows.blockStart;
   const wrong = rows.wrong;
   const nb = bs.length - 1;
@@ -296,7 +296,7 @@ class AurcAccumulator {
    * Enters sorted positions [from, to) as one tied block with the fractional-count rule; `st` holds
    * [W0, E0, aurc, aBal, aWorst, sumErr, wrongItems] and is updated.
    */
-  block(rows: SortedRows, mult: Float64Array | null, from: number, to: number, st: Float64Array): void {
+  block(rows: SortedRows, mult: Multiplicities | null, from: number, to: number, st: Float64Array): void {
     const { wrong, group } = rows;
     const w = rows.weight;
     const { G, gW, gE, gErr, bW, bE, touchedFlag, touched } = this;
@@ -407,7 +407,7 @@ export const GRID_POINTS = 101;
  * Returns null when N < 101 (the first grid points would accept no row). Balanced/worst are NaN
  * without groups.
  */
-export function aurcGrid101(rows: SortedRows, mult: Float64Array | null = null): Grid101Values | null {
+export function aurcGrid101(rows: SortedRows, mult: Multiplicities | null = null): Grid101Values | null {
   const { wrong, group, nGroups: G } = rows;
   const w = rows.weight;
   const n = rows.n;

@@ -6,7 +6,7 @@
  * prefix length `end`.
  */
 import type { GroupAnalysisRow } from '../results/types';
-import type { SortedRows } from './sortedRows';
+import type { Multiplicities, SortedRows } from './sortedRows';
 
 /** Accepted rows: the first `end` sorted positions, or an explicit mask over sorted positions. */
 export type Acceptance = { kind: 'prefix'; end: number } | { kind: 'mask'; mask: Uint8Array };
@@ -36,7 +36,7 @@ export function thresholdEnd(rows: SortedRows, t: number): number {
  * @example scores [0.9, 0.8, 0.8, 0.8, 0.1], c = 0.5 → the prefix reaching 0.5 ends at the
  *   third row (score 0.8), t = 0.8, four rows accepted: coverage 0.8.
  */
-export function targetCoverageEnd(rows: SortedRows, c: number, mult: Float64Array | null = null): { end: number; threshold: number } {
+export function targetCoverageEnd(rows: SortedRows, c: number, mult: Multiplicities | null = null): { end: number; threshold: number } {
   if (!(c > 0 && c <= 1)) throw new RangeError(`Expected \`targetCoverage\` in (0, 1], but got ${c}.`);
   const w = rows.weight;
   const bs = rows.blockStart;
@@ -86,7 +86,7 @@ export interface OperatingPointOptions {
  * @example seed 000 at its operating point (reweight, 10 accepted rows): head 0.117/0.247 = 0.4737,
  *   tail 0.0017/0.0030 = 0.5667.
  */
-export function operatingPoint(rows: SortedRows, acc: Acceptance, mult: Float64Array | null = null, opts: OperatingPointOptions = {}): OperatingPoint {
+export function operatingPoint(rows: SortedRows, acc: Acceptance, mult: Multiplicities | null = null, opts: OperatingPointOptions = {}): OperatingPoint {
   const { wrong, group, nGroups: G } = rows;
   const w = rows.weight;
   const gwArr = opts.reweight ? (rows.groupWeight ?? w) : w;

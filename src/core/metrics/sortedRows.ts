@@ -5,6 +5,12 @@
  * position (`mult`, a bootstrap resample's counts), so resampling never sorts again.
  */
 
+/**
+ * A bootstrap resample's multiplicity per sorted position: Float64 (gathered from file-order counts)
+ * or Int32 (drawn directly in sorted order by stats/resampleDraws.ts, the fast path).
+ */
+export type Multiplicities = Float64Array | Int32Array;
+
 export interface SortedRows {
   /** Rows held (positions 0..n-1). */
   n: number;

@@ -12,10 +12,15 @@
  * label. With `targetCoverage` the threshold is re-chosen on every resample (the interval covers the
  * whole procedure, so `coverage` varies little); `acceptThreshold` and an `accept` column stay fixed.
  */
-import { ciForStatistics, resampleProgress, strataOf } from '../stats/bootstrap';
+import { ciForStatistics, percentileInterval, resampleProgress, strataOf } from '../stats/bootstrap';
+import { evaluateResamples, stratumPositions } from '../stats/resampleDraws';
 import type { MetricFamily } from '../results/types';
-import { scalarMetricsFor, type ClassificationStep } from './classification';
-import { selectiveScalars, selectiveScratch } from './classificationSelective';
+import type { PreparedClassification } from '../metrics/classification';
+import { rowsByClass } from '../metrics/evolving';
+import type { SortedRows } from '../metrics/sortedRows';
+import { scalarMetricsFor, type ClassificationRun, type ClassificationStep } from './classification';
+import { selectiveScalars, selectiveScalarsSorted, selectiveScratch, sortedResamplingApplies, type SelectiveSetup } from './classificationSelective';
+import type { TaskContext } from './types';
 
 /** Families whose scalar keys get intervals here. */
 export const CI_FAMILIES: readonly MetricFamily[] = ['classification', 'longtail', 'evolving', 'selective', 'calibration'];
@@ -30,9 +35,10 @@ export const classificationCiStep: ClassificationStep = (run, ctx) => {
   if (keys.length === 0 || data.n === 0) return;
   const strata = bs.stratified ? (data.groupColumn ? strataOf(data.groupColumn) : data.labels) : null;
   const sel = run.selective ?? null;
-  const scratch = sel ? selectiveScratch(sel) : undefined;
+  const fast = !sel || sortedResamplingApplies(sel, data.n);
+  const scratch = sel && !fast ? selectiveScratch(sel) : undefined;
   const cis = results.time('bootstrap', () =>
-    ciForStatistics(
+    fast ? sortedOrderCis(run, sel, keys, strata, ctx) : ciForStatistics(
       data.n,
       (counts) => {
         const v: Record<string, number | null> = scalarMetricsFor(run, counts);
@@ -56,3 +62,82 @@ export const classificationCiStep: ClassificationStep = (run, ctx) => {
     warnings.note('ci-undefined', `No bootstrap interval for ${missing.join(', ')}: the value is undefined in more than half of the ${bs.n} resamples.`, { count: missing.length });
   }
 };
+
+/**
+ * The fast path (stats/resampleDraws.ts): every per-row vector is permuted ONCE into the selective
+ * score order (rows are exchangeable for the draw), multiplicities are drawn directly per sorted
+ * position, and every statistic walks that order with Int32 multiplicities: no sort, gather or copy
+ * per resample. Resample b depends only on (seed, b), so the intervals do not depend on how the
+ * resamples are batched. They differ from the file-order draws of `ciForStatistics` (another
+ * stream over the same distribution); the seed still fixes them.
+ */
+function sortedOrderCis(run: ClassificationRun, sel: SelectiveSetup | null, keys: string[], strata: ArrayLike<number> | null, ctx: TaskContext): Record<string, [number, number] | null> {
+  const bs = ctx.config.bootstrap;
+  const n = run.data.n;
+  const order = sel ? sel.rows.rowIndex : null;
+  const sRun = order ? permuteRun(run, order) : run;
+  const sSel = sel && order ? { ...sel, rows: identityRows(sel.rows), calib: sel.calib ? { ...sel.calib, rows: identityRows(sel.calib.rows) } : null } : null;
+  if (sSel && sel!.calib && sel!.calib.rows === sel!.rows) sSel.calib!.rows = sSel.rows;
+  let st: Int32Array | null = null;
+  if (strata) {
+    st = new Int32Array(n);
+    for (let p = 0; p < n; p++) st[p] = strata[order ? order[p] : p];
+  }
+  const K = keys.length;
+  const progress = resampleProgress(ctx.progress, 'bootstrap');
+  const values = evaluateResamples(
+    n,
+    K,
+    (counts, out) => {
+      const v: Record<string, number | null> = scalarMetricsFor(sRun, counts);
+      if (sSel) Object.assign(v, selectiveScalarsSorted(sSel, counts));
+      for (let k = 0; k < K; k++) {
+        const x = v[keys[k]];
+        out[k] = x === undefined || x === null ? NaN : x;
+      }
+    },
+    { seed: bs.seed, strata: stratumPositions(n, st), range: { from: 0, to: bs.n }, onResample: (done) => progress(done, bs.n) },
+  );
+  return intervalsOf(values, keys, bs.n, bs.confidence);
+}
+
+/** Percentile interval per key from resample-major values (`values[b·K + k]`). */
+export function intervalsOf(values: Float64Array, keys: readonly string[], nResamples: number, confidence: number): Record<string, [number, number] | null> {
+  const K = keys.length;
+  const col = new Float64Array(nResamples);
+  const out: Record<string, [number, number] | null> = {};
+  keys.forEach((key, k) => {
+    for (let b = 0; b < nResamples; b++) col[b] = values[b * K + k];
+    out[key] = percentileInterval(col, confidence);
+  });
+  return out;
+}
+
+/** The rows with position p standing for "row p" (the caller's numbering is the sorted order). */
+function identityRows(rows: SortedRows): SortedRows {
+  const rowIndex = new Int32Array(rows.n);
+  for (let p = 0; p < rows.n; p++) rowIndex[p] = p;
+  return { ...rows, rowIndex };
+}
+
+/** The run with every per-row vector of section 1 permuted into `order` (row p = old row order[p]). */
+function permuteRun(run: ClassificationRun, order: Int32Array): ClassificationRun {
+  const pr = run.prepared;
+  const perm = <T extends Int32Array | Float64Array | Uint8Array>(a: T | null): T | null => {
+    if (!a) return null;
+    const b = new (a.constructor as new (n: number) => T)(order.length);
+    for (let p = 0; p < order.length; p++) b[p] = a[order[p]];
+    return b;
+  };
+  const prepared: PreparedClassification = {
+    ...pr,
+    labels: perm(pr.labels)!,
+    preds: perm(pr.preds)!,
+    weights: perm(pr.weights),
+    correct: perm(pr.correct)!,
+    nllTerm: perm(pr.nllTerm),
+    brierTerm: perm(pr.brierTerm),
+    trueRank: perm(pr.trueRank),
+  };
+  return { ...run, prepared, classRows: run.classRows ? rowsByClass(prepared) : null };
+}

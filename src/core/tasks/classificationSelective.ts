@@ -16,7 +16,7 @@ import { binIndices, calibrationValues, reliabilityBins } from '../metrics/calib
 import { costSweep, defaultCostGrid } from '../metrics/costSweep';
 import { aurcGrid101, aurcValues, exactRiskCoverage, GRID_POINTS } from '../metrics/riskCoverage';
 import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd, type Acceptance } from '../metrics/selective';
-import { gatherCounts, sortRowsByScore, type SortedRows } from '../metrics/sortedRows';
+import { gatherCounts, sortRowsByScore, type Multiplicities, type SortedRows } from '../metrics/sortedRows';
 import type { Curve } from '../results/types';
 import type { ClassificationRun, ClassificationStep } from './classification';
 import type { TaskContext } from './types';
@@ -179,7 +179,7 @@ export function selectiveScratch(s: SelectiveSetup): SelectiveScratch {
 }
 
 /** The acceptance under multiplicities `mult` (re-chosen per resample for `targetCoverage`). */
-export function acceptanceFor(s: SelectiveSetup, mult: Float64Array | null, valMult: Float64Array | null): { acc: Acceptance; threshold: number | null } {
+export function acceptanceFor(s: SelectiveSetup, mult: Multiplicities | null, valMult: Multiplicities | null): { acc: Acceptance; threshold: number | null } {
   const r = s.rule;
   switch (r.kind) {
     case 'column':
@@ -205,10 +205,32 @@ export function acceptanceFor(s: SelectiveSetup, mult: Float64Array | null, valM
  * Undefined values are NaN. O(n·G) per call.
  */
 export function selectiveScalars(s: SelectiveSetup, counts: ArrayLike<number> | null, scratch?: SelectiveScratch): Record<string, number> {
-  const out: Record<string, number> = {};
   const sc = counts ? (scratch ?? selectiveScratch(s)) : null;
   const mult = sc ? gatherCounts(s.rows, counts!, sc.mult) : null;
   const valMult = sc && s.rule.kind === 'split-target' ? gatherCounts(s.rule.valRows, counts!, sc.valMult!) : null;
+  const calibMult = !sc || !s.calib ? null : s.calib.rows === s.rows ? mult : gatherCounts(s.calib.rows, counts!, sc.calibMult!);
+  return scalarsOf(s, mult, valMult, calibMult);
+}
+
+/**
+ * Whether {@link selectiveScalarsSorted} applies: the selective rows are every row and one score
+ * order serves the selective and calibration metrics (no val/test protocol).
+ */
+export function sortedResamplingApplies(s: SelectiveSetup, nRows: number): boolean {
+  return !s.subset && s.rows.n === nRows && s.rule.kind !== 'split-target' && (s.calib === null || s.calib.rows === s.rows);
+}
+
+/**
+ * {@link selectiveScalars} of a resample whose multiplicities are already in the score order of
+ * `s.rows` (`mult[p]` = multiplicity of sorted position p), as the fast bootstrap draws them: no
+ * gather. Needs {@link sortedResamplingApplies}.
+ */
+export function selectiveScalarsSorted(s: SelectiveSetup, mult: Multiplicities): Record<string, number> {
+  return scalarsOf(s, mult, null, s.calib ? mult : null);
+}
+
+function scalarsOf(s: SelectiveSetup, mult: Multiplicities | null, valMult: Multiplicities | null, calibMult: Multiplicities | null): Record<string, number> {
+  const out: Record<string, number> = {};
   const { acc } = acceptanceFor(s, mult, valMult);
   const op = operatingPoint(s.rows, acc, mult, { reweight: s.reweight, epsilon: s.epsilon });
   out.coverage = op.coverage;
@@ -239,8 +261,7 @@ export function selectiveScalars(s: SelectiveSetup, counts: ArrayLike<number> | 
     }
   }
   if (s.calib) {
-    const cm = !sc ? null : s.calib.rows === s.rows ? mult : gatherCounts(s.calib.rows, counts!, sc.calibMult!);
-    const c = calibrationValues(s.calib.rows, s.calib.B, cm, s.calib.bins);
+    const c = calibrationValues(s.calib.rows, s.calib.B, calibMult, s.calib.bins);
     out.ece = c.ece;
     out.mce = c.mce;
     out.ece_adaptive = c.eceAdaptive;

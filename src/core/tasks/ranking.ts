@@ -179,8 +179,10 @@ function perItemValues(run: ListEvaluation, ks: number[], nUsers: number): Recor
 }
 
 /**
- * Percentile intervals of user means: a resample is a multiplicity vector over users, so each
- * statistic is Σ c_u·v_u / Σ c_u over users with a defined value (row-major values, one pass).
+ * Percentile intervals of user means: a resample is a multiplicity vector `c` over users, and each
+ * statistic is Σ c_u·v_u / Σ c_u over the users with a defined value. Column by column with four
+ * running sums (twice as fast as one), which fixes the order of the additions: the same data and
+ * seed give the same interval.
  */
 export function userMeanCis(
   perUser: Record<string, Float64Array>,
@@ -188,60 +190,67 @@ export function userMeanCis(
   n: number,
   opts: { n: number; confidence: number; seed: number; onResample?: (done: number, total: number) => void },
 ): Record<string, [number, number] | null> {
-  // Keys defined for every user (the accuracy metrics) share one denominator Σ c; the others
-  // (novelty, diversity, alignment may be undefined for some users) count their own.
-  const dense = keys.filter((k) => !perUser[k].some((x) => Number.isNaN(x)));
-  const sparse = keys.filter((k) => !dense.includes(k));
-  const md = dense.length;
-  const ms = sparse.length;
-  const matD = new Float64Array(n * md);
-  const matS = new Float64Array(n * ms);
-  dense.forEach((key, q) => {
+  // A key undefined for some users (novelty, diversity, alignment) gets its values with 0 in the
+  // undefined places and a 0/1 mask: Σ c·v / Σ c·mask, without a branch per user.
+  const values: Float64Array[] = [];
+  const masks: (Float64Array | null)[] = [];
+  for (const key of keys) {
     const v = perUser[key];
-    for (let i = 0; i < n; i++) matD[i * md + q] = v[i];
-  });
-  sparse.forEach((key, q) => {
-    const v = perUser[key];
-    for (let i = 0; i < n; i++) matS[i * ms + q] = v[i];
-  });
-  const numD = new Float64Array(md);
-  const numS = new Float64Array(ms);
-  const denS = new Float64Array(ms);
+    if (!v.some((x) => Number.isNaN(x))) {
+      values.push(v);
+      masks.push(null);
+    } else {
+      values.push(v.map((x) => (Number.isNaN(x) ? 0 : x)));
+      masks.push(v.map((x) => (Number.isNaN(x) ? 0 : 1)));
+    }
+  }
   const out = new Float64Array(keys.length);
-  const slot = keys.map((k) => (dense.includes(k) ? dense.indexOf(k) : md + sparse.indexOf(k)));
-  const stat = new Float64Array(md + ms);
   return ciForStatistics(
     n,
     (counts) => {
-      numD.fill(0);
-      numS.fill(0);
-      denS.fill(0);
-      let total = 0;
-      for (let i = 0; i < n; i++) {
-        const c = counts[i];
-        if (c === 0) continue;
-        total += c;
-        const bd = i * md;
-        for (let q = 0; q < md; q++) numD[q] += c * matD[bd + q];
-        if (ms > 0) {
-          const bs = i * ms;
-          for (let q = 0; q < ms; q++) {
-            const x = matS[bs + q];
-            if (x === x) {
-              numS[q] += c * x;
-              denS[q] += c;
-            }
-          }
-        }
+      const total = sum4(counts, n);
+      for (let q = 0; q < keys.length; q++) {
+        const mask = masks[q];
+        const den = mask ? dot4(counts, mask, n) : total;
+        out[q] = den > 0 ? dot4(counts, values[q], n) / den : NaN;
       }
-      for (let q = 0; q < md; q++) stat[q] = total > 0 ? numD[q] / total : NaN;
-      for (let q = 0; q < ms; q++) stat[md + q] = denS[q] > 0 ? numS[q] / denS[q] : NaN;
-      for (let q = 0; q < keys.length; q++) out[q] = stat[slot[q]];
       return out;
     },
     keys,
     opts,
   );
+}
+
+function dot4(a: Float64Array, b: Float64Array, n: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += a[i] * b[i];
+    s1 += a[i + 1] * b[i + 1];
+    s2 += a[i + 2] * b[i + 2];
+    s3 += a[i + 3] * b[i + 3];
+  }
+  for (; i < n; i++) s0 += a[i] * b[i];
+  return s0 + s1 + (s2 + s3);
+}
+
+function sum4(a: Float64Array, n: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += a[i];
+    s1 += a[i + 1];
+    s2 += a[i + 2];
+    s3 += a[i + 3];
+  }
+  for (; i < n; i++) s0 += a[i];
+  return s0 + s1 + (s2 + s3);
 }
 
 /** The warnings a user needs about the run (METRICS.md section 4; issue 5). */

@@ -1,0 +1,170 @@
+/**
+ * The fast resampling engine of the bootstrap (METRICS.md section 5): multiplicity vectors drawn
+ * straight into an Int32Array with an inlined xoshiro128** and Lemire's multiply-shift, and a
+ * generator per resample, so that resample b is the same whichever thread or batch computes it.
+ *
+ * Why a second engine beside {@link bootstrapDistribution}: that one reproduces `createRng(seed).int`
+ * draw by draw (a unit test pins its stream) and hands the statistic Float64 counts in the caller's
+ * row order. Here the caller chooses the row order (rows are exchangeable for the draw: a family
+ * permutes its per-row arrays once into the order its statistic walks, e.g. descending score), so
+ * no gather or copy happens per resample, and the loop counters stay small integers.
+ *
+ * Conventions (the same as bootstrap.ts): resampling with replacement to the same size, per
+ * stratum when strata are given. Draws are exactly uniform: Lemire's "nearly divisionless" method
+ * (x·m = hi·2^32 + lo; reject when lo < (2^32 − m) mod m, return hi) has no bias. The product x·m is
+ * exact in float64 for m ≤ 2^21; above that the draw falls back to rejection + modulo (rng.ts's
+ * method), also exact.
+ */
+
+/** Largest m for which x·m (x < 2^32) is exact in float64 (< 2^53). */
+const LEMIRE_MAX = 2 ** 21;
+const TWO32 = 4294967296;
+const INV_TWO32 = 1 / TWO32;
+
+function mix32(z: number): number {
+  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+  return (z ^ (z >>> 16)) >>> 0;
+}
+
+/**
+ * The xoshiro128** state of resample `b` under `seed`: splitmix32 seeded with a hash of (seed, b).
+ * Written into `state` (4 words).
+ */
+export function resampleState(seed: number, b: number, state: Int32Array): void {
+  let s = mix32((mix32((Math.trunc(seed) | 0) ^ 0x5bd1e995) + Math.imul(b + 1, 0x9e3779b9)) | 0);
+  for (let k = 0; k < 4; k++) {
+    s = (s + 0x9e3779b9) >>> 0;
+    state[k] = mix32(s);
+  }
+  if ((state[0] | state[1] | state[2] | state[3]) === 0) state[0] = 1;
+}
+
+/**
+ * Adds m uniform draws over [0, m) to `counts` — `counts[at[r]]` when `at` (a stratum's positions)
+ * is given, else `counts[r]` — continuing the generator in `state`.
+ */
+export function addUniformDraws(state: Int32Array, counts: Int32Array, m: number, at: Int32Array | null): void {
+  if (m <= 0) return;
+  if (m > LEMIRE_MAX) return addDrawsModulo(state, counts, m, at);
+  const reject = (TWO32 - m) % m;
+  let a = state[0];
+  let b = state[1];
+  let c = state[2];
+  let d = state[3];
+  for (let j = 0; j < m; j++) {
+    const bb = Math.imul(b, 5);
+    const x = Math.imul((bb << 7) | (bb >>> 25), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = (d << 11) | (d >>> 21);
+    const prod = x * m;
+    const hi = (prod * INV_TWO32) | 0;
+    if (prod - hi * TWO32 < reject) {
+      j--; // rare (probability < m/2^32): draw again
+      continue;
+    }
+    if (at === null) counts[hi]++;
+    else counts[at[hi]]++;
+  }
+  state[0] = a;
+  state[1] = b;
+  state[2] = c;
+  state[3] = d;
+}
+
+function addDrawsModulo(state: Int32Array, counts: Int32Array, m: number, at: Int32Array | null): void {
+  const limit = TWO32 - (TWO32 % m);
+  let a = state[0];
+  let b = state[1];
+  let c = state[2];
+  let d = state[3];
+  for (let j = 0; j < m; j++) {
+    let x: number;
+    do {
+      const bb = Math.imul(b, 5);
+      x = Math.imul((bb << 7) | (bb >>> 25), 9) >>> 0;
+      const t = b << 9;
+      c ^= a;
+      d ^= b;
+      b ^= c;
+      a ^= d;
+      c ^= t;
+      d = (d << 11) | (d >>> 21);
+    } while (x >= limit);
+    let r = x - Math.floor(x / m) * m;
+    if (r < 0) r += m;
+    else if (r >= m) r -= m;
+    if (at === null) counts[r]++;
+    else counts[at[r]]++;
+  }
+  state[0] = a;
+  state[1] = b;
+  state[2] = c;
+  state[3] = d;
+}
+
+/** Positions of each stratum (strata 0..S-1 in increasing order), or null for one stratum of all rows. */
+export function stratumPositions(nRows: number, strata: Int32Array | null | undefined): Int32Array[] | null {
+  if (!strata) return null;
+  if (strata.length !== nRows) throw new RangeError(`Expected \`strata\` to have ${nRows} entries, but got ${strata.length}.`);
+  const ids = [...new Set(strata)].sort((x, y) => x - y);
+  const index = new Map(ids.map((k, i) => [k, i]));
+  const size = new Int32Array(ids.length);
+  for (let i = 0; i < nRows; i++) size[index.get(strata[i])!]++;
+  const lists = Array.from(size, (s) => new Int32Array(s));
+  const fill = new Int32Array(ids.length);
+  for (let i = 0; i < nRows; i++) {
+    const k = index.get(strata[i])!;
+    lists[k][fill[k]++] = i;
+  }
+  return lists;
+}
+
+/**
+ * Resample `b`'s multiplicities over `nRows` rows into `counts` (overwritten): n draws with
+ * replacement, or each stratum's size from its own positions. Depends only on (seed, b, strata).
+ */
+export function drawResample(seed: number, b: number, counts: Int32Array, strata: Int32Array[] | null, state: Int32Array = new Int32Array(4)): void {
+  counts.fill(0);
+  resampleState(seed, b, state);
+  if (strata === null) addUniformDraws(state, counts, counts.length, null);
+  else for (const at of strata) addUniformDraws(state, counts, at.length, at);
+}
+
+export interface ResampleRange {
+  /** First resample index (inclusive). */
+  from: number;
+  /** Last resample index (exclusive). */
+  to: number;
+}
+
+/**
+ * Evaluates `stat` on resamples [from, to) of (seed, strata) over `nRows` rows; `stat` receives the
+ * multiplicities (reused buffer: read it, do not keep it) and writes its K values into `out`
+ * (NaN where undefined). Returns the values, resample-major: `values[(b − from)·K + k]`.
+ */
+export function evaluateResamples(
+  nRows: number,
+  K: number,
+  stat: (counts: Int32Array, out: Float64Array) => void,
+  opts: { seed: number; strata: Int32Array[] | null; range: ResampleRange; onResample?: (done: number) => void },
+): Float64Array {
+  const { from, to } = opts.range;
+  const values = new Float64Array(Math.max(0, to - from) * K);
+  const counts = new Int32Array(nRows);
+  const state = new Int32Array(4);
+  const out = new Float64Array(K);
+  for (let b = from; b < to; b++) {
+    drawResample(opts.seed, b, counts, opts.strata, state);
+    out.fill(NaN);
+    stat(counts, out);
+    values.set(out, (b - from) * K);
+    opts.onResample?.(b - from + 1);
+  }
+  return values;
+}

@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildCompareModel } from '../../../src/shared/compareModel';
+import { reportToHtml } from '../../../src/shared/exportHtml';
+import { buildReportModel } from '../../../src/shared/reportModel';
+import { chartToSvg, escapeXml, niceTicks } from '../../../src/shared/svgChart';
+import { classificationResults, compareResults, rankingResults } from './fixtures';
+
+/** Anything that would make the page load something from elsewhere or run code. */
+const EXTERNAL = /<script|<link|<img|<iframe|\ssrc=|\shref=|url\(|@import/i;
+
+test('exported HTML is self-contained: inline CSS, inline SVG charts, no script or external resource', () => {
+  for (const model of [buildReportModel(classificationResults()), buildReportModel(rankingResults()), buildCompareModel(compareResults())]) {
+    const html = reportToHtml(model, { generator: 'Eval Lens test' });
+    assert.doesNotMatch(html, EXTERNAL);
+    assert.match(html, /^<!DOCTYPE html>/);
+    assert.match(html, /<style>/);
+    const charts = model.tabs.reduce((n, t) => n + t.charts.length, 0);
+    assert.equal((html.match(/<svg /g) ?? []).length, charts);
+  }
+});
+
+test('exported HTML shows the values and escapes text from the results', () => {
+  const r = classificationResults();
+  r.source.path = 'runs/<b>evil</b>.csv';
+  const html = reportToHtml(buildReportModel(r));
+  assert.match(html, /data-metric="accuracy"><div class="k">accuracy ↑<\/div><div class="v">0\.6667<\/div><div class="ci">\[0\.5000, 0\.8333\]<\/div>/);
+  assert.ok(!html.includes('<b>evil</b>'));
+  assert.ok(html.includes('&lt;b&gt;evil&lt;/b&gt;'));
+  // the comparison marks best/second/third with classes
+  const cmp = reportToHtml(buildCompareModel(compareResults()));
+  assert.match(cmp, /<td class="n p1">0\.8000\*<\/td>/);
+});
+
+test('SVG charts: a title for screen readers, one path per line series, heatmap cells', () => {
+  const m = buildReportModel(classificationResults());
+  const rc = m.tabs.find((t) => t.id === 'selective')!.charts[0]!;
+  const svg = chartToSvg(rc);
+  assert.match(svg, /^<svg [^>]*role="img" aria-label="[^"]+"><title>/);
+  assert.equal((svg.match(/class="line c-blue"/g) ?? []).length, 1);
+  assert.equal((svg.match(/class="area c-blue"/g) ?? []).length, 1);
+  const heat = chartToSvg(m.tabs[0]!.charts.find((c) => c.id === 'confusion')!);
+  assert.equal((heat.match(/class="cell"/g) ?? []).length, 9);
+  assert.equal(escapeXml(`<a href="x">&'`), '&lt;a href=&quot;x&quot;&gt;&amp;&#39;');
+});
+
+test('niceTicks: steps of 1, 2 or 5 × 10^k covering the range', () => {
+  assert.deepEqual(niceTicks(0, 1), [0, 0.2, 0.4, 0.6, 0.8, 1]);
+  assert.deepEqual(niceTicks(-0.03, 0.18), [0, 0.05, 0.1, 0.15]);
+  assert.deepEqual(niceTicks(0, 100), [0, 20, 40, 60, 80, 100]);
+  assert.deepEqual(niceTicks(3, 3), [3]);
+});
