@@ -9,7 +9,10 @@
 // 2. the config as written (1,000 bootstrap resamples of every user-mean metric).
 // With --peer, runs the peer on the same data right after and prints the time ratio and the largest
 // difference between the values both compute.
-//   node --import tsx --expose-gc bench/ranking.bench.ts [--peer] [--no-bootstrap]
+// The measured runs execute this file bundled by esbuild (out/bench/ranking.bench.js), as the CLI
+// and the extension run the core: under tsx the loader alone adds ~45 MB of RSS and compile time
+// that users never pay. --tsx measures through tsx instead (for comparison).
+//   node --import tsx --expose-gc bench/ranking.bench.ts [--peer] [--no-bootstrap] [--tsx]
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,11 +28,27 @@ async function once(label: string, overrides: EvalConfig, valuesOut?: string): P
   const bytes = statSync(FILE).size + statSync(join(DIR, 'train.csv')).size;
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const results = await evaluateFile(FILE, { overrides });
+  // Stage marks from the progress reports: CPU time since the start and RSS when each stage began,
+  // and the largest RSS seen during it (sampled at its reports).
+  const stages: { stage: string; cpu: number; rss: number; maxRss: number }[] = [];
+  const progress = {
+    report(stage: string): void {
+      const rss = process.memoryUsage.rss() / 2 ** 20;
+      const last = stages[stages.length - 1];
+      if (last && last.stage === stage) last.maxRss = Math.max(last.maxRss, rss);
+      else {
+        const u = process.cpuUsage(c0);
+        stages.push({ stage, cpu: (u.user + u.system) / 1e6, rss, maxRss: rss });
+      }
+    },
+  };
+  const results = await evaluateFile(FILE, { overrides, progress });
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(c0);
   console.log(`-- ${label}`);
   for (const [stage, s] of Object.entries(results.timings ?? {})) console.log(`  ${stage.padEnd(32)} ${s.toFixed(3).padStart(8)} s`);
+  if (process.env.RANK_BENCH_STAGES)
+    for (const st of stages) console.log(`  stage ${st.stage.padEnd(28)} from cpu ${st.cpu.toFixed(3)} s, rss ${st.rss.toFixed(0)}–${st.maxRss.toFixed(0)} MB`);
   report(`evaluateFile total (${label})`, seconds, bytes, results.source.rows);
   console.log(`  cpu (user+sys) ${((cpu.user + cpu.system) / 1e6).toFixed(3)} s; metrics: ${Object.keys(results.metrics).length}, warnings: ${results.warnings.length}; input ${(bytes / 1e6).toFixed(1)} MB (run + train)`);
   console.log(`RESULT ${JSON.stringify({ label, seconds, cpu: (cpu.user + cpu.system) / 1e6, rssMB: process.resourceUsage().maxRSS / 1024, inputMB: bytes / 2 ** 20 })}`);
@@ -40,8 +59,18 @@ async function once(label: string, overrides: EvalConfig, valuesOut?: string): P
   }
 }
 
+/** Bundles this file into out/bench/ (once per bench run); the children run the bundle. */
+async function bundle(): Promise<string> {
+  const out = join('out', 'bench', 'ranking.bench.js');
+  const esbuild = await import('esbuild');
+  await esbuild.build({ entryPoints: [__filename], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', external: ['esbuild'] });
+  return out;
+}
+
+let childArgv: string[] = [];
+
 function child(mode: string, extra: string[] = []): { seconds: number; cpu: number; rssMB: number; inputMB: number } | null {
-  const r = spawnSync(process.execPath, [...process.execArgv, __filename, mode, ...extra], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...childArgv, mode, ...extra], { encoding: 'utf8' });
   process.stdout.write(r.stdout ?? '');
   process.stderr.write(r.stderr ?? '');
   if (r.status !== 0) process.exit(r.status ?? 1);
@@ -58,6 +87,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const peer = process.argv.includes('--peer');
+  childArgv = process.argv.includes('--tsx') ? [...process.execArgv, __filename] : ['--expose-gc', await bundle()];
+  console.log(`ranking bench: node ${childArgv.join(' ')}`);
   const valuesFile = join(mkdtempSync(join(tmpdir(), 'rank-bench-')), 'ours.json');
   const off = child('off', peer ? [valuesFile] : []);
   if (!process.argv.includes('--no-bootstrap')) child('on');

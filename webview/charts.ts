@@ -124,7 +124,7 @@ function scaleOptions(axis: Axis, theme: Theme): Partial<ScaleOptionsByType<'lin
     border: { color: theme.grid },
     ticks: { color: theme.muted, font: { family: theme.font } },
   };
-  if (axis.type === 'category') return { ...common, type: 'category', labels: axis.categories ?? [] } as Partial<ScaleOptionsByType<'category'>>;
+  if (axis.type === 'category') return { ...common, type: 'category', labels: axis.categories ?? [], offset: true } as Partial<ScaleOptionsByType<'category'>>;
   const o: Record<string, unknown> = { ...common, type: axis.type === 'log' ? 'logarithmic' : 'linear' };
   if (axis.min !== undefined) o.min = axis.min;
   if (axis.max !== undefined) o.max = axis.max;
@@ -146,7 +146,7 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
       borderColor: colour,
       backgroundColor: s.style === 'bar' ? theme.alpha(colour, 0.7) : s.fill ? theme.alpha(colour, 0.18) : colour,
       borderWidth: s.style === 'bar' ? 1 : 2,
-      borderDash: s.dashed ? [6, 4] : [],
+      borderDash: s.dotted ? [2, 3] : s.dashed ? [6, 4] : [],
       showLine: s.style !== 'points' && s.style !== 'bar',
       stepped: s.style === 'step' ? ('before' as const) : false,
       fill: s.fill ? 'origin' : false,

@@ -5,7 +5,7 @@ import { el } from './dom';
 import { request } from './vscodeApi';
 
 /** Very wide tables (a confusion matrix) read better as a plain scrolling table. */
-const MAX_COMPONENT_COLUMNS = 14;
+const MAX_COMPONENT_COLUMNS = 10;
 
 export function renderTable(t: TableModel, status: (text: string) => void): HTMLElement {
   const wrap = el('div', { class: 'table-block', 'data-table': t.id });

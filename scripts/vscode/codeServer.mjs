@@ -174,7 +174,7 @@ export async function startCodeServer(o = {}) {
   for (;;) {
     if (exited !== null) throw new Error(`code-server exited (${exited}) before it was ready:\n${output}`);
     try {
-      const r = await fetch(`${server.url}healthz`);
+      const r = await globalThis.fetch(`${server.url}healthz`);
       if (r.ok) break;
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) {
@@ -243,6 +243,8 @@ export async function launchChromium({ viewport = { width: 1440, height: 900 }, 
     executablePath: chromiumPath,
     headless: true,
     args: CHROMIUM_ARGS,
+    // Chromium keeps crash reports and caches under XDG folders: not in the home folder.
+    env: { ...process.env, XDG_CONFIG_HOME: join(profile, '.config'), XDG_CACHE_HOME: join(profile, '.cache') },
     viewport,
     colorScheme,
   });

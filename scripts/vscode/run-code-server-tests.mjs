@@ -10,7 +10,8 @@
 // 4. exits with the suite's status (2 on timeout / infrastructure error) and ALWAYS tears down.
 //
 // Options: --grep <re> (mocha grep), --no-build, --timeout <s> (default 900), --verbose (all
-// workbench log lines). Writes the counts to $EVAL_LENS_RESULTS_FILE when set (for test-all).
+// workbench log lines), --extension <dir> (the extension to test, default the project: used to
+// check that a deliberately broken build makes the suite fail). Writes the counts to $EVAL_LENS_RESULTS_FILE when set (for test-all).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,7 +67,7 @@ async function main() {
   console.log(`code-server ${server.url} ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; workspace ${workspace}`);
 
   let browser;
-  let status = 2;
+  let status;
   try {
     browser = await launchChromium();
     const page = browser.pages()[0] ?? (await browser.newPage());
@@ -88,7 +89,8 @@ async function main() {
     await page.exposeFunction('codeAutomationExit', (code) => finish(Number(code)));
     page.on('console', (m) => relay(m.text(), 'console'));
     page.on('pageerror', (e) => { if (verbose) console.log(`[pageerror] ${e.message}`); });
-    const url = workbenchUrl(server, workspace, { extensionDevelopmentPath: root, extensionTestsPath: suite });
+    const extensionDevelopmentPath = opt('--extension') ?? root;
+    const url = workbenchUrl(server, workspace, { extensionDevelopmentPath, extensionTestsPath: suite });
     await page.goto(url);
     const timer = new Promise((r) => setTimeout(() => r('timeout'), timeoutS * 1000));
     const result = await Promise.race([done, timer]);

@@ -41,7 +41,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'eval-lens-electron-'));
 const workspace = join(tmp, 'examples');
 cpSync(join(root, 'examples'), workspace, { recursive: true, filter: (s) => !/\.(eval|compare)\.json$/.test(s) });
 const resultsFile = join(tmp, 'results.json');
-let code = 1;
+let code;
 try {
   code = await runTests({
     vscodeExecutablePath: executable,

@@ -1,6 +1,6 @@
 /**
- * CodeLens on results JSON: on `*.eval.json` the headline metrics (each opens the report at its
- * chart) and "Open Report"; on `*.compare.json` the best run per metric; on other tools' results
+ * CodeLens on results JSON: on `*.eval.json` "Open Report" and the headline metrics (each opens
+ * the report at its chart); on `*.compare.json` the best run per metric; on other tools' results
  * JSON (`metrics.json`, `results.json`, `*_metrics.json`, …) a summary of the numeric leaves and
  * "Open as Table". Lenses are placed cheaply and their commands resolved lazily.
  */
@@ -55,10 +55,9 @@ class ResultsCodeLens implements vscode.CodeLensProvider<EvalLens> {
     }
     // Ours: one lens per headline metric, then "Open Report". Keys are found when resolving.
     const entry = parseResultsText(doc.uri, doc.getText());
-    const lenses: EvalLens[] = [];
-    if (entry.kind === 'results') for (const key of headlineKeys(entry.results, 4)) lenses.push(new EvalLens(top, doc.uri, doc.version, { kind: 'metric', key }));
+    const lenses: EvalLens[] = [new EvalLens(top, doc.uri, doc.version, { kind: 'open' })];
+    if (entry.kind === 'results') for (const key of headlineKeys(entry.results, 3)) lenses.push(new EvalLens(top, doc.uri, doc.version, { kind: 'metric', key }));
     if (entry.kind === 'compare') for (const key of entry.compare.metrics.slice(0, 3)) lenses.push(new EvalLens(top, doc.uri, doc.version, { kind: 'metric', key }));
-    lenses.push(new EvalLens(top, doc.uri, doc.version, { kind: 'open' }));
     return lenses;
   }
 

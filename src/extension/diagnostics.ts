@@ -8,6 +8,13 @@ import * as vscode from 'vscode';
 import type { EvalWarning } from '../core/diagnostics';
 import type { SerializedError } from './workerProtocol';
 
+/** The message without its leading `file:line[:col][, column "x"]: ` (the Problems panel shows where). */
+export function withoutLocation(message: string, file?: string): string {
+  if (!file) return message;
+  const esc = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return message.replace(new RegExp(`^${esc}(:\\d+)?(:\\d+)?(, column "[^"]*")?: `), '');
+}
+
 export class EvalDiagnostics implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('eval-lens');
   /** Input fsPath → files that carry diagnostics from its evaluation. */
@@ -22,7 +29,7 @@ export class EvalDiagnostics implements vscode.Disposable {
   reportError(input: vscode.Uri, err: SerializedError): void {
     const file = err.location?.file ? vscode.Uri.file(err.location.file) : input;
     const line = Math.max(0, (err.location?.line ?? 1) - 1);
-    const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), err.message, vscode.DiagnosticSeverity.Error);
+    const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), withoutLocation(err.message, err.location?.file), vscode.DiagnosticSeverity.Error);
     d.source = 'Eval Lens';
     if (err.code) d.code = err.code;
     this.set(input, new Map([[file.fsPath, [d]]]));

@@ -74,7 +74,13 @@ export async function evaluateInput(ctx: EvalLensContext, input: vscode.Uri, opt
     const e = err instanceof JobFailed ? err.error : { name: 'Error', message: String(err) };
     ctx.log.error(`Evaluation of ${input.fsPath} failed: ${e.message}${e.stack && !e.code ? `\n${e.stack}` : ''}`);
     ctx.diagnostics.reportError(input, e);
-    if (!opts.quiet) void reportFailure(ctx, name, e.message, e.location?.file ? vscode.Uri.file(e.location.file) : input, e.location?.line);
+    // An EvalLensError (with a code) is about the input; anything else is a bug of ours.
+    const shown = !e.code
+      ? `Eval Lens hit an internal error (${e.message}). The details are in the log (Eval Lens: Show Log); please report it.`
+      : e.location?.file
+        ? e.message.split(e.location.file).join(vscode.workspace.asRelativePath(e.location.file, false))
+        : e.message;
+    if (!opts.quiet) void reportFailure(ctx, name, shown, e.location?.file ? vscode.Uri.file(e.location.file) : input, e.location?.line);
     return undefined;
   }
   results.source.path = displayPath(input);

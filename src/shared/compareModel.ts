@@ -12,29 +12,47 @@ export function decidingP(t: CompareTest): number | null {
   return t.p_holm !== undefined ? t.p_holm : t.p_t;
 }
 
+/** Above this many metrics the table is turned: metrics as rows, runs as columns (it stays readable). */
+export const TRANSPOSE_ABOVE = 12;
+
+/**
+ * The runs × metrics table (the papers' layout); with more than {@link TRANSPOSE_ABOVE} metrics,
+ * metrics × runs. Marks and stars follow the cells either way.
+ */
 export function compareTable(c: CompareResults): TableModel {
   const byRunMetric = new Map(c.tests.map((t) => [`${t.run}\u0000${t.metric}`, t]));
+  const runLabel = (run: string, i: number): string => (run === c.baseline ? `${c.names[i] ?? run} (baseline)` : (c.names[i] ?? run));
+  const star = (run: string, m: string): string => {
+    const t = byRunMetric.get(`${run}\u0000${m}`);
+    return t ? significanceMark(decidingP(t)) : '';
+  };
   const rows: CellValue[][] = [];
   const marks: (Place | null)[][] = [];
   const suffixes: string[][] = [];
-  c.runs.forEach((run, i) => {
-    const name = c.names[i] ?? run;
-    rows.push([run === c.baseline ? `${name} (baseline)` : name, ...c.metrics.map((m) => c.table[run]?.[m] ?? null)]);
-    marks.push([null, ...c.metrics.map((m) => c.marks[m]?.[run] ?? null)]);
-    suffixes.push(['', ...c.metrics.map((m) => {
-      const t = byRunMetric.get(`${run}\u0000${m}`);
-      return t ? significanceMark(decidingP(t)) : '';
-    })]);
-  });
+  const transpose = c.metrics.length > TRANSPOSE_ABOVE;
+  if (!transpose) {
+    c.runs.forEach((run, i) => {
+      rows.push([runLabel(run, i), ...c.metrics.map((m) => c.table[run]?.[m] ?? null)]);
+      marks.push([null, ...c.metrics.map((m) => c.marks[m]?.[run] ?? null)]);
+      suffixes.push(['', ...c.metrics.map((m) => star(run, m))]);
+    });
+  } else {
+    for (const m of c.metrics) {
+      rows.push([`${m} ${c.directions[m] === 'lower' ? '↓' : c.directions[m] === 'higher' ? '↑' : ''}`.trim(), ...c.runs.map((run) => c.table[run]?.[m] ?? null)]);
+      marks.push([null, ...c.runs.map((run) => c.marks[m]?.[run] ?? null)]);
+      suffixes.push(['', ...c.runs.map((run) => star(run, m))]);
+    }
+  }
+  const where = transpose ? 'row' : 'column';
   return {
     id: 'compare.table',
-    title: 'Runs × metrics',
-    columns: ['run', ...c.metrics],
-    kinds: ['text', ...c.metrics.map(() => 'num' as const)],
+    title: transpose ? 'Metrics × runs' : 'Runs × metrics',
+    columns: transpose ? ['metric', ...c.runs.map(runLabel)] : ['run', ...c.metrics],
+    kinds: ['text', ...(transpose ? c.runs : c.metrics).map(() => 'num' as const)],
     rows,
     marks,
     suffixes,
-    note: 'Bold = best, underlined = second, italic = third in the column (by each metric\'s direction). Stars: paired test against the baseline, *** p < 0.001, ** p < 0.01, * p < 0.05 (Holm-adjusted within the metric when several runs are tested).',
+    note: `Bold = best, underlined = second, italic = third in the ${where} (by each metric's direction). Stars: paired test against the baseline, *** p < 0.001, ** p < 0.01, * p < 0.05 (Holm-adjusted within the metric when several runs are tested).`,
   };
 }
 
@@ -70,12 +88,15 @@ function diffCharts(c: CompareResults): ChartModel[] {
   return metrics.map((metric) => {
     const tests = c.tests.filter((t) => t.metric === metric);
     const diffs = tests.map((t) => (t.mean !== null && t.mean_baseline !== null ? t.mean - t.mean_baseline : null));
+    // The axis spans zero (the "no difference" line) and every interval.
+    const ends = [0, ...diffs.filter((d): d is number => d !== null), ...tests.flatMap((t) => (t.ci_diff ? [t.ci_diff[0], t.ci_diff[1]] : []))];
+    const pad = (Math.max(...ends) - Math.min(...ends)) * 0.1 || 0.01;
     return {
       id: `diff.${metric}`,
       title: `Paired difference: ${metric}`,
       description: `Mean paired difference in ${metric} of each run minus ${name(c.baseline)}, with bootstrap intervals, for ${tests.length} runs.`,
       x: { label: 'run', type: 'category', categories: tests.map((t) => name(t.run)) },
-      y: { label: `${metric}: run − baseline`, type: 'linear' },
+      y: { label: `${metric}: run − baseline`, type: 'linear', min: Math.min(...ends) - pad, max: Math.max(...ends) + pad },
       series: [{
         label: 'mean difference',
         colour: 'blue',
@@ -112,7 +133,8 @@ export function buildCompareModel(c: CompareResults): ReportModel {
     const best = Object.entries(c.marks[m] ?? {}).find(([, p]) => p === 1)?.[0];
     if (!best) return [];
     const v = c.table[best]?.[m] ?? null;
-    return [{ key: m, family: 'compare', value: v, text: formatNumber(v, m), ci: '', direction: c.directions[m] ?? 'higher', note: `best: ${c.names[c.runs.indexOf(best)] ?? best}` }];
+    const name = c.names[c.runs.indexOf(best)] ?? best;
+    return [{ key: m, family: 'compare', value: v, text: formatNumber(v, m), ci: '', direction: c.directions[m] ?? 'higher', note: `best: ${name}`, extra: [`best: ${name}`] }];
   });
   return {
     kind: 'compare',

@@ -50,6 +50,8 @@ export interface Series {
   /** Shade the area under the line (AURC). */
   fill?: boolean;
   dashed?: boolean;
+  /** A finer dash than `dashed` (a second baseline beside the first). */
+  dotted?: boolean;
   /** Vertical error bars aligned with `points`. */
   errorBars?: ({ lo: number; hi: number } | null)[];
   /** Text per point for tooltips (class names, bin ranges). */

@@ -102,6 +102,18 @@ function curveTable(id: string, title: string, c: Curve): TableModel {
   return table(id, title, cols, rows, c.note);
 }
 
+/**
+ * Labels `lo–hi` for bins, with the same number of decimals for every edge: enough to tell
+ * neighbouring edges apart (0.05 steps → 2 decimals, 0.5 steps → 1, integer steps → 0).
+ */
+export function binLabels(los: readonly number[], his: readonly number[]): string[] {
+  const widths = los.map((lo, i) => Math.abs(his[i]! - lo)).filter((w) => w > 0);
+  const step = widths.length > 0 ? Math.min(...widths) : 1;
+  const d = Math.min(6, Math.max(0, Math.ceil(-Math.log10(step) - 1e-9)));
+  const f = (v: number): string => (Number.isFinite(v) ? v.toFixed(d) : String(v));
+  return los.map((lo, i) => `${f(lo)}–${f(his[i]!)}`);
+}
+
 const pts = (xs: readonly number[], ys: readonly (number | null)[]): { x: number; y: number | null }[] => xs.map((x, i) => ({ x, y: ys[i] ?? null }));
 
 // ---------------------------------------------------------------------------------------------
@@ -328,7 +340,7 @@ function reliabilityCharts(bins: ReliabilityBin[] | undefined, c: Curve | undefi
       id: 'reliabilityCounts',
       title: 'Rows per confidence bin',
       description: `Bar chart of the number of rows in each of ${bins.length} confidence bins.`,
-      x: { label: 'confidence bin', type: 'category', categories: bins.map((b) => `${formatNumber(b.lo, '', 2)}–${formatNumber(b.hi, '', 2)}`) },
+      x: { label: 'confidence bin', type: 'category', categories: binLabels(bins.map((b) => b.lo), bins.map((b) => b.hi)) },
       y: { label: 'rows', type: 'linear', min: 0 },
       series: [{ label: 'rows', colour: 'purple', style: 'bar', points: bins.map((b, i) => ({ x: i, y: b.count })) }],
       table: binTable,
@@ -371,8 +383,38 @@ function pairedCurveChart(id: string, title: string, weighted: Curve | undefined
 // ---------------------------------------------------------------------------------------------
 // Ranking
 
-/** Metric-vs-K curves from the `name@K` keys, with each baseline dashed. */
+/**
+ * Metric-vs-K curves, baselines dashed in the same colour: from the ranking family's dense curves
+ * `metricVsK.<metric>` (one point per K, baselines in `extra`) when present, else from the
+ * `name@K` metric keys.
+ */
 export function metricVsKChart(results: Results): ChartModel | undefined {
+  const dense = Object.entries(results.curves).filter(([name, c]) => name.startsWith('metricVsK.') && c && Array.isArray(c.xs) && c.xs.length > 0);
+  if (dense.length > 0) {
+    const series: Series[] = [];
+    const rows: CellValue[][] = [];
+    dense.forEach(([name, c], i) => {
+      const metric = name.slice('metricVsK.'.length);
+      const colour = SERIES_COLOURS[i % SERIES_COLOURS.length]!;
+      series.push({ label: metric, colour, style: 'line', points: pts(c.xs, c.ys) });
+      c.xs.forEach((k, j) => rows.push([metric, 'run', k, c.ys[j] ?? null]));
+      for (const [bi, [b, ys]] of Object.entries(c.extra ?? {}).entries()) {
+        series.push({ label: `${metric} (${b})`, colour, style: 'line', dashed: true, ...(bi > 0 ? { dotted: true } : {}), points: pts(c.xs, ys) });
+        c.xs.forEach((k, j) => rows.push([metric, b, k, ys[j] ?? null]));
+      }
+    });
+    const ks = dense.flatMap(([, c]) => c.xs);
+    return {
+      id: 'metricVsK',
+      title: 'Metrics vs K',
+      description: `${dense.length} ranking metrics (y) at each cutoff K from ${Math.min(...ks)} to ${Math.max(...ks)} (x), baselines dashed.`,
+      x: { label: 'K', type: 'linear' },
+      y: { label: 'mean over users', type: 'linear', min: 0 },
+      series,
+      table: table('metricVsK.table', 'Metrics vs K', [['metric', 'text'], ['ranking', 'text'], ['K', 'int'], ['value', 'num']], rows),
+      note: dense[0]![1].note,
+    };
+  }
   const ks = cutoffsOf(results.metrics);
   if (ks.length < 2) return undefined;
   const names = [...new Set(Object.keys(results.metrics).filter((k) => /@\d+$/.test(k)).map((k) => k.replace(/@\d+$/, '')))];
@@ -403,6 +445,59 @@ export function metricVsKChart(results: Results): ChartModel | undefined {
   };
 }
 
+interface StoredHistogram {
+  edges: number[];
+  counts: number[];
+  undefinedUsers?: number;
+  mean?: number;
+}
+
+function isStoredHistogram(v: unknown): v is StoredHistogram {
+  const h = v as StoredHistogram;
+  return !!h && Array.isArray(h.edges) && Array.isArray(h.counts) && h.edges.length === h.counts.length + 1;
+}
+
+/** The ranking family's own per-user histograms (`tables.perUserHistograms`: metric → edges, counts). */
+function storedHistograms(value: unknown): ChartModel[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, unknown>).filter(([, h]) => isStoredHistogram(h)).map(([key, raw]) => {
+    const h = raw as StoredHistogram;
+    const cats = binLabels(h.edges.slice(0, -1), h.edges.slice(1));
+    const users = h.counts.reduce((a, b) => a + b, 0);
+    const extra = [h.mean !== undefined ? `mean ${formatNumber(h.mean, key)}` : '', h.undefinedUsers ? `${formatCount(h.undefinedUsers)} users undefined` : ''].filter(Boolean).join(', ');
+    return {
+      id: `perUser.${key}`,
+      title: `Per-user ${key}`,
+      description: `Histogram of ${key} over ${formatCount(users)} users in ${h.counts.length} bins.`,
+      x: { label: key, type: 'category' as const, categories: cats },
+      y: { label: 'users', type: 'linear' as const, min: 0 },
+      series: [{ label: 'users', colour: 'blue' as const, style: 'bar' as const, points: h.counts.map((c, i) => ({ x: i, y: c })) }],
+      table: table(`perUser.${key}.table`, `Per-user ${key}`, [['bin', 'text'], ['users', 'int']], h.counts.map((c, i) => [cats[i]!, c])),
+      ...(extra ? { note: extra } : {}),
+      group: { id: 'perUser', title: 'Per-user distribution', option: key },
+    };
+  });
+}
+
+/** Headline ranking metrics per user-activity bin (`tables.activityBins`: bin, users, metric columns). */
+function activityChart(value: unknown, results: Results): ChartModel | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const rows = value as Record<string, unknown>[];
+  if (!rows.every((r) => typeof r.bin === 'string')) return undefined;
+  const keys = headlineKeys(results, 3).filter((k) => rows.some((r) => typeof r[k] === 'number'));
+  if (keys.length === 0) return undefined;
+  const generic = genericTable('activityBins.table', 'Metrics by user activity', value)!;
+  return {
+    id: 'activityBins',
+    title: 'Metrics by user activity (train interactions)',
+    description: `Bars of ${keys.join(', ')} for ${rows.length} bins of users by their number of train interactions.`,
+    x: { label: 'train interactions per user', type: 'category', categories: rows.map((r) => `${r.bin as string}${typeof r.users === 'number' ? ` (${formatCount(r.users)} users)` : ''}`) },
+    y: { label: 'value', type: 'linear', min: 0 },
+    series: keys.map((k, i) => ({ label: k, colour: SERIES_COLOURS[i % SERIES_COLOURS.length]!, style: 'bar' as const, points: rows.map((r, j) => ({ x: j, y: typeof r[k] === 'number' ? (r[k] as number) : null })) })),
+    table: generic,
+  };
+}
+
 /**
  * Histogram counts of `values` in `bins` equal-width bins over [lo, hi]; a value equal to `hi`
  * goes in the last bin; non-finite values are left out.
@@ -429,7 +524,7 @@ function perUserHistograms(results: Results): ChartModel[] {
     const bins = 10;
     const counts = histogram(finite, bins, lo, hi);
     const edges = counts.map((_, i) => [lo + ((hi - lo) * i) / bins, lo + ((hi - lo) * (i + 1)) / bins] as const);
-    const cats = edges.map(([a, b]) => `${formatNumber(a, '', 2)}–${formatNumber(b, '', 2)}`);
+    const cats = binLabels(edges.map((e) => e[0]), edges.map((e) => e[1]));
     return {
       id: `perUser.${key}`,
       title: `Per-user ${key}`,
@@ -486,9 +581,9 @@ function genericCurveChart(name: string, c: Curve): ChartModel {
 // ---------------------------------------------------------------------------------------------
 
 const KNOWN_CURVES = new Set(['shift', 'riskCoverage', 'costSweep', 'reliability', 'pr', 'pr_unweighted', 'roc', 'roc_unweighted']);
-const KNOWN_TABLES = new Set(['perClass', 'confusion', 'groupAnalysis', 'reliability']);
+const KNOWN_TABLES = new Set(['perClass', 'confusion', 'groupAnalysis', 'reliability', 'perUserHistograms', 'activityBins']);
 /** Where unknown curves/tables of a family go, by name prefix. */
-const RANKING_NAMES = /^(metricVsK|perUser|activity|users|cold|popularity)/i;
+const RANKING_NAMES = /^(metricVsK|perUser|activity|users|cold|popularity|ranking)/i;
 
 /** Builds the whole report model of one results object. */
 export function buildReportModel(results: Results): ReportModel {
@@ -538,10 +633,12 @@ export function buildReportModel(results: Results): ReportModel {
   place('importance', pairedCurveChart('pr', 'Precision–recall', curves.pr, curves.pr_unweighted, false, 'Precision (y) against recall (x)'), (k) => /^(aupr_trapz|average_precision|precision|recall|f1)$/.test(k));
   place('importance', pairedCurveChart('roc', 'ROC', curves.roc, curves.roc_unweighted, true, 'True positive rate (y) against false positive rate (x)'), (k) => k === 'roc_auc');
   if (results.task === 'ranking' || cutoffsOf(results.metrics).length >= 2) place('ranking', metricVsKChart(results), (k) => /@\d+$/.test(k));
-  for (const h of perUserHistograms(results)) place('ranking', h);
+  const stored = storedHistograms(t.perUserHistograms);
+  for (const h of stored.length > 0 ? stored : perUserHistograms(results)) place('ranking', h);
+  place('ranking', activityChart(t.activityBins, results));
   // Whatever else the results hold.
   for (const [name, c] of Object.entries(curves)) {
-    if (KNOWN_CURVES.has(name) || name === 'metricVsK' || !c || !Array.isArray(c.xs)) continue;
+    if (KNOWN_CURVES.has(name) || name === 'metricVsK' || name.startsWith('metricVsK.') || !c || !Array.isArray(c.xs)) continue;
     place(RANKING_NAMES.test(name) ? 'ranking' : 'other', genericCurveChart(name, c));
   }
   for (const [name, v] of Object.entries(t)) {

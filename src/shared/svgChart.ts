@@ -124,7 +124,7 @@ export function chartToSvg(chart: ChartModel): string {
         else d += `L${X},${Y}`;
       });
       if (s.fill) parts.push(`<path class="area ${c}" d="${d}V${sy.map(0).toFixed(1)}H${sx.map(valid[0]!.x).toFixed(1)}Z"/>`);
-      parts.push(`<path class="line ${c}${s.dashed ? ' dashed' : ''}" d="${d}"/>`);
+      parts.push(`<path class="line ${c}${s.dotted ? ' dotted' : s.dashed ? ' dashed' : ''}" d="${d}"/>`);
     }
     if (s.style === 'points' || valid.length <= 30) for (const p of valid) parts.push(`<circle class="dot ${c}" cx="${sx.map(p.x).toFixed(1)}" cy="${sy.map(p.y).toFixed(1)}" r="3"/>`);
     s.errorBars?.forEach((e, i) => {

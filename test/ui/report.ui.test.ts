@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 /**
  * UI tests in a real VS Code (code-server) driven by Debian's Chromium: what a person does and
  * sees. The extension is installed the way a user's is (in the extensions folder), the workspace
@@ -16,9 +17,9 @@ import type { Frame, Page } from 'playwright-core';
 import type { CompareResults } from '../../src/core/compare/types';
 import type { Results } from '../../src/core/results/types';
 import { formatNumber } from '../../src/shared/format';
-import { copyExamples, root, sleep, startCodeServer, updateSettings, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
+import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import {
-  acceptQuickPick, clickMenuItem, contextMenu, expandFolder, explorerRow, openWorkbench, reportCards, reportFrame, screenshot,
+  acceptQuickPick, clickMenuItem, contextMenu, expandFolder, explorerRow, openWorkbench, reportCards, reportFrame, runCommand, screenshot,
   waitForFile, type Workbench,
 } from './workbench';
 
@@ -28,30 +29,58 @@ const README_SHOTS = join(root, 'media/screenshots');
 // called them "Default Light Modern" / "Default Dark Modern"; an unknown id silently falls back).
 const LIGHT = 'Light Modern';
 const DARK = 'Dark Modern';
-const THEME_CLASS: Record<string, string> = { [LIGHT]: 'vscode-theme-defaults-themes-light_modern-json', [DARK]: 'vscode-theme-defaults-themes-dark_modern-json' };
 
 let server: CodeServer;
 let wb: Workbench;
 let page: Page;
 let ws: string;
 
+/**
+ * Switches the colour theme as a person does (Preferences: Color Theme, pick by name), then waits
+ * for the workbench's theme class (vs / vs-dark) and the webview's body class (vscode-light /
+ * vscode-dark). Rewriting settings.json also works but depends on the server's file watcher,
+ * which under load can take longer than a test should wait.
+ */
 async function setTheme(theme: string, frame?: Frame): Promise<void> {
-  updateSettings(server, { 'workbench.colorTheme': theme });
   const dark = theme === DARK;
-  // The workbench applies the settings file live (in about 3 s): wait for the theme's class on
-  // the workbench, then for the webview's body class.
-  await page.waitForFunction((c) => document.querySelector('.monaco-workbench')?.classList.contains(c) ?? false, THEME_CLASS[theme]!, { timeout: 30_000 });
-  if (frame) await frame.waitForFunction((d) => document.body.classList.contains(d ? 'vscode-dark' : 'vscode-light'), dark, { timeout: 30_000 });
+  const isDark = (): Promise<boolean> => page.evaluate(() => document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ?? false);
+  if ((await isDark()) !== dark) {
+    await runCommand(page, 'Preferences: Color Theme');
+    await page.locator('.quick-input-widget input').fill(theme);
+    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) }).first();
+    await row.waitFor({ timeout: 30_000 });
+    await row.click();
+  }
+  await page.waitForFunction((d) => {
+    const c = document.querySelector('.monaco-workbench')?.classList;
+    return !!c && (d ? c.contains('vs-dark') : c.contains('vs') && !c.contains('vs-dark'));
+  }, dark, { timeout: 30_000 });
+  if (frame) {
+    const want = dark ? 'vscode-dark' : 'vscode-light';
+    await frame.waitForFunction((w) => document.body.classList.contains(w), want, { timeout: 30_000 }).catch(async (err: Error) => {
+      const has = await frame.evaluate(() => document.body.className).catch(() => '(frame gone)');
+      throw new Error(`webview body class is "${has}", expected ${want}: ${err.message}`);
+    });
+  }
   await sleep(1500); // charts redraw on the theme change
 }
 
 /** Screenshots in both themes, ending in the light theme. */
 async function shootBothThemes(name: string, frame: Frame): Promise<void> {
+  // The report's editor group (the active one: a report opens focused) fills the window, as a
+  // person reading it would arrange it; restored afterwards.
+  // With one editor group the command is not offered (nothing to maximize over).
+  const maximized = await runCommand(page, 'View: Toggle Maximize Editor Group', 2).then(() => true, async () => {
+    await page.keyboard.press('Escape');
+    return false;
+  });
+  await sleep(1000);
   await setTheme(LIGHT, frame);
   await screenshot(page, join(SHOTS, `${name}-light.png`));
   await setTheme(DARK, frame);
   await screenshot(page, join(SHOTS, `${name}-dark.png`));
   await setTheme(LIGHT, frame);
+  if (maximized) await runCommand(page, 'View: Toggle Maximize Editor Group');
 }
 
 /** Every card's carried value equals the results file's; its text is that value formatted. */
@@ -70,10 +99,28 @@ async function assertCardsMatch(frame: Frame, r: Results): Promise<number> {
 /** Evaluates an explorer file through its context menu, as a person does. */
 async function evaluateFromExplorer(folder: string, file: string): Promise<void> {
   await expandFolder(page, folder);
-  const row = explorerRow(page, file);
-  const labels = await contextMenu(page, row);
-  assert.ok(labels.includes('Evaluate Prediction File…'), `menu: ${labels.join(' | ')}`);
+  await openMenuWith(explorerRow(page, file), 'Evaluate Prediction File…');
   await clickMenuItem(page, 'Evaluate Prediction File…');
+}
+
+/**
+ * Opens the context menu of `row` until it lists `label` (menus contributed by the extension
+ * appear once the workbench has read its manifest); fails with the labels seen.
+ */
+async function openMenuWith(row: ReturnType<Page['locator']>, label: string, timeout = 30_000): Promise<void> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const labels = await contextMenu(page, row);
+    if (labels.includes(label)) return;
+    await page.keyboard.press('Escape');
+    if (Date.now() > end) assert.fail(`no "${label}" in the menu: ${labels.join(' | ')}`);
+    await sleep(1000);
+  }
+}
+
+/** The activity-bar entry of the extension: its contributions (menus, views) are loaded. */
+function activityBarEntry(): ReturnType<Page['locator']> {
+  return page.locator('.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]').first();
 }
 
 describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000 }, () => {
@@ -82,6 +129,7 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
     wb = await openWorkbench(server, ws);
     page = wb.page;
+    await activityBarEntry().waitFor({ timeout: 90_000 });
   });
 
   after(async () => {
@@ -125,9 +173,9 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     await expandFolder(page, 'digits-lt');
     await explorerRow(page, 'logreg.csv').click();
     await explorerRow(page, 'svc_rbf.csv').click({ modifiers: ['Control'] });
-    const labels = await contextMenu(page, explorerRow(page, 'svc_rbf.csv'));
-    assert.ok(labels.includes('Compare Runs…'), `menu: ${labels.join(' | ')}`);
+    await openMenuWith(explorerRow(page, 'svc_rbf.csv'), 'Compare Runs…');
     await clickMenuItem(page, 'Compare Runs…');
+    await screenshot(page, join(SHOTS, 'compare-baseline-pick.png'));
     await acceptQuickPick(page); // the baseline: the default item
     const end = Date.now() + 180_000;
     let file: string | undefined;
@@ -148,7 +196,7 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
   });
 
   it('the side panel lists the results files with their headline metric', async () => {
-    await page.locator('.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]').first().click();
+    await activityBarEntry().click();
     const row = page.locator('.monaco-list-row', { hasText: 'logreg.eval.json' }).first();
     await row.waitFor({ timeout: 30_000 });
     await page.locator('.monaco-list-row', { hasText: 'popularity.eval.json' }).first().waitFor({ timeout: 30_000 });

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
 /**
  * Driving the VS Code workbench (code-server) in Debian's Chromium the way a person does: the
  * explorer, its context menu, the command palette, quick picks, the side panel, and the report
@@ -49,7 +50,20 @@ export async function contextMenu(page: Page, target: Locator): Promise<string[]
 
 /** Clicks an item of the open context menu by its label. */
 export async function clickMenuItem(page: Page, label: string): Promise<void> {
-  await page.locator('.monaco-menu .action-item .action-label', { hasText: label }).first().click();
+  const item = page.locator('.monaco-menu .action-item .action-label', { hasText: label }).first();
+  const menu = page.locator('.context-view .monaco-menu').first();
+  await item.hover();
+  await item.click();
+  // A click that lands while the menu is still laying out is lost: the item is focused by the
+  // hover, so Enter runs it.
+  if (await menu.isVisible().catch(() => false)) {
+    await sleep(300);
+    if (await menu.isVisible().catch(() => false)) {
+      await item.hover();
+      await page.keyboard.press('Enter');
+    }
+  }
+  await menu.waitFor({ state: 'hidden', timeout: 10_000 });
 }
 
 /** Presses Enter in the open quick pick / input box (the default item), once it is shown. */
@@ -70,10 +84,9 @@ export async function runCommand(page: Page, title: string, attempts = 10): Prom
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible' });
     await input.fill(`>${title}`);
-    await sleep(400);
     // The row whose label is exactly the title (fuzzy matching ranks others too).
     const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) }).first();
-    if (await row.isVisible().catch(() => false)) {
+    if (await row.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) {
       await row.click();
       return;
     }

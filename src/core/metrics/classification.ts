@@ -201,26 +201,36 @@ export function aggregateClassification(prep: PreparedClassification, counts?: A
   let total = 0;
   let nll = 0;
   let brier = 0;
-  // One fused pass (the bootstrap calls this once per resample).
-  for (let i = 0; i < n; i++) {
-    let w: number;
-    if (counts) {
-      const m = counts[i];
-      if (m === 0) continue;
-      w = weights ? weights[i] * m : m;
-    } else w = weights ? weights[i] : 1;
-    const y = labels[i];
-    const p = preds[i];
-    support[y] += w;
-    predicted[p] += w;
-    if (correct[i]) correctW[y] += w;
-    present[y] = 1;
-    present[p] = 1;
-    total += w;
-    if (scored) {
-      rankHist[trueRank[i]] += w;
-      nll += w * nllTerm[i];
-      brier += w * brierTerm[i];
+  if (counts instanceof Int32Array && weights === null) {
+    // The bootstrap's fast path (integer multiplicities, no weight column): no branch per row.
+    const sums = new Float64Array(3);
+    accumulateUnitRows(prep, counts, support, correctW, predicted, rankHist, sums, scored);
+    total = sums[0];
+    nll = sums[1];
+    brier = sums[2];
+    for (let c = 0; c < C; c++) present[c] = support[c] > 0 || predicted[c] > 0 ? 1 : 0;
+  } else {
+    // One fused pass (the bootstrap calls this once per resample).
+    for (let i = 0; i < n; i++) {
+      let w: number;
+      if (counts) {
+        const m = counts[i];
+        if (m === 0) continue;
+        w = weights ? weights[i] * m : m;
+      } else w = weights ? weights[i] : 1;
+      const y = labels[i];
+      const p = preds[i];
+      support[y] += w;
+      predicted[p] += w;
+      if (correct[i]) correctW[y] += w;
+      present[y] = 1;
+      present[p] = 1;
+      total += w;
+      if (scored) {
+        rankHist[trueRank[i]] += w;
+        nll += w * nllTerm[i];
+        brier += w * brierTerm[i];
+      }
     }
   }
   const stats: ClassStats = { support, correct: correctW, predicted, present, total };
@@ -240,6 +250,54 @@ export function aggregateClassification(prep: PreparedClassification, counts?: A
     values.brier = total > 0 ? brier / total : null;
   }
   return { values, stats };
+}
+
+/**
+ * The per-class sums of {@link aggregateClassification} for unit weights and integer multiplicities
+ * (row weight = its multiplicity): `sums` receives [total, Σ m·nll, Σ m·brier].
+ */
+function accumulateUnitRows(
+  prep: PreparedClassification,
+  counts: Int32Array,
+  support: Float64Array,
+  correctW: Float64Array,
+  predicted: Float64Array,
+  rankHist: Float64Array,
+  sums: Float64Array,
+  scored: boolean,
+): void {
+  const { n, labels, preds, correct } = prep;
+  let total = 0;
+  let nll = 0;
+  let brier = 0;
+  if (scored) {
+    const trueRank = prep.trueRank!;
+    const nllTerm = prep.nllTerm!;
+    const brierTerm = prep.brierTerm!;
+    for (let i = 0; i < n; i++) {
+      const m = counts[i];
+      const y = labels[i];
+      support[y] += m;
+      predicted[preds[i]] += m;
+      correctW[y] += m * correct[i];
+      total += m;
+      rankHist[trueRank[i]] += m;
+      nll += m * nllTerm[i];
+      brier += m * brierTerm[i];
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const m = counts[i];
+      const y = labels[i];
+      support[y] += m;
+      predicted[preds[i]] += m;
+      correctW[y] += m * correct[i];
+      total += m;
+    }
+  }
+  sums[0] = total;
+  sums[1] = nll;
+  sums[2] = brier;
 }
 
 /** Weighted confusion matrix, rows = true class, columns = predicted class (class order). */

@@ -497,7 +497,7 @@ export function trapz(y: ArrayLike<number>, x: ArrayLike<number>, from: number):
 }
 
 /** Seed 002's `calculate_aurc_from_02` on a monotone x: trapz over the points with x ≥ lo, / (1 − lo). */
-function trapzFrom(y: Float64Array, x: Float64Array, lo: number): number {
+export function trapzFrom(y: Float64Array, x: Float64Array, lo: number): number {
   let from = 0;
   while (from < x.length && !(x[from] >= lo)) from++;
   return trapz(y, x, from) / (1 - lo);

@@ -13,19 +13,22 @@
  * whole procedure, so `coverage` varies little); `acceptThreshold` and an `accept` column stay fixed.
  */
 import { ciForStatistics, percentileInterval, resampleProgress, strataOf } from '../stats/bootstrap';
-import { evaluateResamples, stratumPositions } from '../stats/resampleDraws';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { stratumPositions } from '../stats/resampleDraws';
+import { parallelResamples } from '../stats/parallelBootstrap';
 import type { MetricFamily } from '../results/types';
 import type { PreparedClassification } from '../metrics/classification';
 import { rowsByClass } from '../metrics/evolving';
 import type { SortedRows } from '../metrics/sortedRows';
 import { scalarMetricsFor, type ClassificationRun, type ClassificationStep } from './classification';
-import { selectiveScalars, selectiveScalarsSorted, selectiveScratch, sortedResamplingApplies, type SelectiveSetup } from './classificationSelective';
+import { selectiveResamplerFor, selectiveScalars, selectiveScalarsSorted, selectiveScratch, sortedResamplingApplies, type SelectiveSetup } from './classificationSelective';
 import type { TaskContext } from './types';
 
 /** Families whose scalar keys get intervals here. */
 export const CI_FAMILIES: readonly MetricFamily[] = ['classification', 'longtail', 'evolving', 'selective', 'calibration'];
 
-export const classificationCiStep: ClassificationStep = (run, ctx) => {
+export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const { config, results, warnings } = ctx;
   const bs = config.bootstrap;
   if (!bs || !(bs.n > 0)) return;
@@ -37,8 +40,10 @@ export const classificationCiStep: ClassificationStep = (run, ctx) => {
   const sel = run.selective ?? null;
   const fast = !sel || sortedResamplingApplies(sel, data.n);
   const scratch = sel && !fast ? selectiveScratch(sel) : undefined;
-  const cis = results.time('bootstrap', () =>
-    fast ? sortedOrderCis(run, sel, keys, strata, ctx) : ciForStatistics(
+  const t0 = performance.now();
+  const cis = fast
+    ? await sortedOrderCis(run, keys, strata, ctx)
+    : ciForStatistics(
       data.n,
       (counts) => {
         const v: Record<string, number | null> = scalarMetricsFor(run, counts);
@@ -50,8 +55,8 @@ export const classificationCiStep: ClassificationStep = (run, ctx) => {
       },
       keys,
       { n: bs.n, confidence: bs.confidence, seed: bs.seed, strata, onResample: resampleProgress(ctx.progress, 'bootstrap') },
-    ),
-  );
+    );
+  results.timings.bootstrap = (results.timings.bootstrap ?? 0) + (performance.now() - t0) / 1000;
   const missing: string[] = [];
   for (const k of keys) {
     const ci = cis[k];
@@ -64,41 +69,92 @@ export const classificationCiStep: ClassificationStep = (run, ctx) => {
 };
 
 /**
+ * What a resample's statistic needs, in score order, without the n×C probability matrix: the
+ * section-1 per-row vectors and setups, and the selective setup with positions as row numbers.
+ * Plain data, so it can be sent to a worker (classificationCiWorker.ts).
+ */
+export interface CiJob {
+  n: number;
+  keys: string[];
+  run: Pick<ClassificationRun, 'prepared' | 'point' | 'longTail' | 'evolving' | 'classRows'>;
+  selective: SelectiveSetup | null;
+}
+
+/** The statistic of one resample (multiplicities in the job's row order) → the job's keys' values. */
+export function ciResampleStat(job: CiJob): (counts: Int32Array, out: Float64Array) => void {
+  const { keys, n } = job;
+  const K = keys.length;
+  const run = job.run as ClassificationRun;
+  const sel = job.selective;
+  const resampler = sel ? selectiveResamplerFor(sel) : null;
+  return (counts, out) => {
+    const v: Record<string, number | null> = scalarMetricsFor(run, counts);
+    if (sel) Object.assign(v, selectiveScalarsSorted(sel, counts, resampler, n));
+    for (let k = 0; k < K; k++) {
+      const x = v[keys[k]];
+      out[k] = x === undefined || x === null ? NaN : x;
+    }
+  };
+}
+
+/** The worker script next to this module: the bundle's `ciWorker.js`, or the .ts source under tsx. */
+export function ciWorkerFile(): string | null {
+  for (const f of [join(__dirname, 'ciWorker.js'), join(__dirname, 'classificationCiWorker.ts')]) if (existsSync(f)) return f;
+  return null;
+}
+
+/**
  * The fast path (stats/resampleDraws.ts): every per-row vector is permuted ONCE into the selective
  * score order (rows are exchangeable for the draw), multiplicities are drawn directly per sorted
- * position, and every statistic walks that order with Int32 multiplicities: no sort, gather or copy
- * per resample. Resample b depends only on (seed, b), so the intervals do not depend on how the
- * resamples are batched. They differ from the file-order draws of `ciForStatistics` (another
- * stream over the same distribution); the seed still fixes them.
+ * position, and every statistic walks that order with Int32 multiplicities — the selective and
+ * calibration keys in one pass (metrics/selectiveResample.ts): no sort, gather or copy per
+ * resample. Resample b depends only on (seed, b), so the resamples can be split across threads
+ * (stats/parallelBootstrap.ts) and the intervals stay the same. They differ from the file-order
+ * draws of `ciForStatistics` (another stream over the same distribution); the seed fixes them.
  */
-function sortedOrderCis(run: ClassificationRun, sel: SelectiveSetup | null, keys: string[], strata: ArrayLike<number> | null, ctx: TaskContext): Record<string, [number, number] | null> {
+async function sortedOrderCis(run: ClassificationRun, keys: string[], strata: ArrayLike<number> | null, ctx: TaskContext): Promise<Record<string, [number, number] | null>> {
   const bs = ctx.config.bootstrap;
+  const { job, strata: st } = sortedCiJob(run, keys, strata);
+  const values = await parallelResamples({
+    nRows: job.n,
+    K: keys.length,
+    nResamples: bs.n,
+    seed: bs.seed,
+    strata: st,
+    stat: ciResampleStat(job),
+    job,
+    workerFile: ciWorkerFile(),
+    onResample: resampleProgress(ctx.progress, 'bootstrap'),
+  });
+  return intervalsOf(values, keys, bs.n, bs.confidence);
+}
+
+/**
+ * The {@link CiJob} of a run in its selective score order (file order without a selective setup),
+ * with the stratum positions in that order. `order[p]` = the file row at position p.
+ */
+export function sortedCiJob(run: ClassificationRun, keys: string[], strata: ArrayLike<number> | null): { job: CiJob; strata: Int32Array[] | null; order: Int32Array | null } {
   const n = run.data.n;
+  const sel = run.selective ?? null;
   const order = sel ? sel.rows.rowIndex : null;
   const sRun = order ? permuteRun(run, order) : run;
-  const sSel = sel && order ? { ...sel, rows: identityRows(sel.rows), calib: sel.calib ? { ...sel.calib, rows: identityRows(sel.calib.rows) } : null } : null;
-  if (sSel && sel!.calib && sel!.calib.rows === sel!.rows) sSel.calib!.rows = sSel.rows;
+  let sSel: SelectiveSetup | null = null;
+  if (sel && order) {
+    const rows = identityRows(sel.rows);
+    sSel = { ...sel, rows, calib: sel.calib ? { ...sel.calib, rows } : null };
+  }
   let st: Int32Array | null = null;
   if (strata) {
     st = new Int32Array(n);
     for (let p = 0; p < n; p++) st[p] = strata[order ? order[p] : p];
   }
-  const K = keys.length;
-  const progress = resampleProgress(ctx.progress, 'bootstrap');
-  const values = evaluateResamples(
+  const job: CiJob = {
     n,
-    K,
-    (counts, out) => {
-      const v: Record<string, number | null> = scalarMetricsFor(sRun, counts);
-      if (sSel) Object.assign(v, selectiveScalarsSorted(sSel, counts));
-      for (let k = 0; k < K; k++) {
-        const x = v[keys[k]];
-        out[k] = x === undefined || x === null ? NaN : x;
-      }
-    },
-    { seed: bs.seed, strata: stratumPositions(n, st), range: { from: 0, to: bs.n }, onResample: (done) => progress(done, bs.n) },
-  );
-  return intervalsOf(values, keys, bs.n, bs.confidence);
+    keys,
+    run: { prepared: sRun.prepared, point: sRun.point, longTail: sRun.longTail, evolving: sRun.evolving, classRows: sRun.classRows },
+    selective: sSel,
+  };
+  return { job, strata: stratumPositions(n, st), order };
 }
 
 /** Percentile interval per key from resample-major values (`values[b·K + k]`). */

@@ -17,6 +17,7 @@ import { costSweep, defaultCostGrid } from '../metrics/costSweep';
 import { aurcGrid101, aurcValues, exactRiskCoverage, GRID_POINTS } from '../metrics/riskCoverage';
 import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd, type Acceptance } from '../metrics/selective';
 import { gatherCounts, sortRowsByScore, type Multiplicities, type SortedRows } from '../metrics/sortedRows';
+import { selectiveResampler, selectiveResampleValues, type PrefixAcceptance, type SelectiveResampler } from '../metrics/selectiveResample';
 import type { Curve } from '../results/types';
 import type { ClassificationRun, ClassificationStep } from './classification';
 import type { TaskContext } from './types';
@@ -225,8 +226,50 @@ export function sortedResamplingApplies(s: SelectiveSetup, nRows: number): boole
  * `s.rows` (`mult[p]` = multiplicity of sorted position p), as the fast bootstrap draws them: no
  * gather. Needs {@link sortedResamplingApplies}.
  */
-export function selectiveScalarsSorted(s: SelectiveSetup, mult: Multiplicities): Record<string, number> {
-  return scalarsOf(s, mult, null, s.calib ? mult : null);
+export function selectiveScalarsSorted(s: SelectiveSetup, mult: Int32Array, resampler: SelectiveResampler | null = null, items?: number): Record<string, number> {
+  if (!resampler) return scalarsOf(s, mult, null, s.calib ? mult : null);
+  const v = selectiveResampleValues(resampler, mult, items);
+  const out: Record<string, number> = { coverage: v.coverage, selective_risk: v.risk };
+  const G = s.groupNames.length;
+  if (G > 0) {
+    s.groupNames.forEach((g, gi) => (out[`error_group.${g}`] = v.groupError[gi]));
+    out.balanced_error = v.balanced;
+    out.worst_error = v.worst;
+  }
+  out.aurc = v.aurc;
+  out.eaurc = v.eaurc;
+  out.aurc_grid101 = v.grid;
+  out['aurc_grid101_0.2_1'] = v.grid02;
+  if (G > 0) {
+    out.aurc_balanced = v.aurcBalanced;
+    out.aurc_worst = v.aurcWorst;
+    out.aurc_balanced_grid101 = v.gridBalanced;
+    out['aurc_balanced_grid101_0.2_1'] = v.gridBalanced02;
+    out.aurc_worst_grid101 = v.gridWorst;
+    out['aurc_worst_grid101_0.2_1'] = v.gridWorst02;
+  }
+  if (s.calib) {
+    out.ece = v.ece;
+    out.mce = v.mce;
+    out.ece_adaptive = v.eceAdaptive;
+  }
+  return out;
+}
+
+/**
+ * The one-pass resampler (metrics/selectiveResample.ts) for this setup, or null when it does not
+ * apply (no scores, an `accept` column, `reweight`, or the val/test protocol): then
+ * {@link selectiveScalarsSorted} runs the separate metric functions.
+ */
+export function selectiveResamplerFor(s: SelectiveSetup): SelectiveResampler | null {
+  if (!s.ranked || s.reweight || s.subset || (s.calib !== null && s.calib.rows !== s.rows)) return null;
+  const r = s.rule;
+  let accept: PrefixAcceptance;
+  if (r.kind === 'all') accept = { kind: 'end', end: s.rows.n };
+  else if (r.kind === 'threshold') accept = { kind: 'end', end: thresholdEnd(s.rows, r.threshold) };
+  else if (r.kind === 'target') accept = { kind: 'target', target: r.target };
+  else return null;
+  return selectiveResampler(s.rows, accept, s.calib ? { B: s.calib.B } : null);
 }
 
 function scalarsOf(s: SelectiveSetup, mult: Multiplicities | null, valMult: Multiplicities | null, calibMult: Multiplicities | null): Record<string, number> {

@@ -62,8 +62,10 @@ export const runRanking: TaskRunner = async (ctx) => {
   const run = results.time('metrics', () => evaluateLists(data.lists, data, opts));
   warnAboutRun(ctx, data, run, ks, coldThreshold, config.catalogSize);
 
-  // Every metric that reads the run's slots is done: release them (40 MB for 100,000 × 100) before
-  // the baselines allocate theirs, to lower the peak memory. Users and offsets stay.
+  // Every metric that reads the run's slots is done: their array (40 MB for 100,000 × 100) becomes
+  // the baselines' slots, one baseline after the other, instead of two new arrays beside garbage
+  // not yet collected (peak memory). Users and offsets stay.
+  let scratch: Int32Array | undefined = data.lists.items;
   data.lists.items = new Int32Array(0);
 
   const family = 'ranking' as const;
@@ -79,10 +81,11 @@ export const runRanking: TaskRunner = async (ctx) => {
     results.baselines = {};
     const idRank = results.time('baselines', () => idOrderRank(data.items.ids));
     const makers: [string, () => RankedLists, string][] = [
-      ['popularity', () => popularityLists(users, train, popularityOrder(train, idRank), maxK, data.items.size), 'most frequent train items, seen items excluded'],
-      ['random', () => randomLists(users, train, idRank, maxK, config.bootstrap.seed), `seeded random (seed ${config.bootstrap.seed}), seen items excluded`],
+      ['popularity', () => popularityLists(users, train, popularityOrder(train, idRank), maxK, data.items.size, scratch), 'most frequent train items, seen items excluded'],
+      ['random', () => randomLists(users, train, idRank, maxK, config.bootstrap.seed, scratch), `seeded random (seed ${config.bootstrap.seed}), seen items excluded`],
     ];
     for (const [name, make, note] of makers) {
+      ctx.progress?.report?.(`baseline: ${name}`, 0);
       const ev = results.time('baselines', () => evaluateLists(make(), data, { ...opts, keepPerUser: false }));
       const m: Record<string, MetricValue> = {};
       for (const [key, value] of ev.values) {
@@ -92,6 +95,7 @@ export const runRanking: TaskRunner = async (ctx) => {
       results.baselines[name] = m;
       baselines[name] = { curves: ev.curves };
     }
+    scratch = undefined;
   } else {
     warnings.note('no-train', `${data.file}: no \`train\` file in the config: no popularity/random baselines, no cold-start coverage, no novelty, no activity bins, no seen-item check.`);
   }
@@ -106,6 +110,7 @@ export const runRanking: TaskRunner = async (ctx) => {
   }
 
   // Per-user analysis.
+  ctx.progress?.report?.('per-user tables', 0);
   const evaluatedUsers = Array.from(run.evaluated, (j) => data.users.ids[data.lists.user[j]]);
   results.time('per-user', () => {
     const hist: Record<string, Histogram> = {};
@@ -143,7 +148,9 @@ export const runRanking: TaskRunner = async (ctx) => {
     }
   }
 
-  const extra = await Promise.all(data.extraFiles.map(async (f) => ({ role: f.role, path: f.path, ...(await fileInfo(f.path)) })));
+  ctx.progress?.report?.('hashing inputs', 0);
+  // The train file was hashed as it was parsed (one read, no worker); the others are hashed here.
+  const extra = await Promise.all(data.extraFiles.map(async (f) => ({ role: f.role, path: f.path, ...(data.hashed.get(f.path) ?? (await fileInfo(f.path))) })));
   return {
     path: ctx.path,
     format: data.format,

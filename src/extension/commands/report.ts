@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import { renderCsvTable, renderMarkdownTable, renderMarkdownTests } from '../../core/compare/render';
 import { formatCsv, formatMarkdown } from '../../core/results/format';
 import { reportToHtml } from '../../shared/exportHtml';
-import { formatCi, formatNumber } from '../../shared/format';
 import type { EvalLensContext } from '../context';
 import { loadModel } from '../report/panels';
 import { readEntry } from '../resultsIndex';
@@ -105,9 +104,4 @@ export async function exportReportCommand(ctx: EvalLensContext, arg0?: unknown, 
     if (open) await vscode.commands.executeCommand('vscode.open', dest);
   }
   return dest;
-}
-
-/** For tests and CodeLens tooltips: a metric as one line. */
-export function metricLine(key: string, value: number | null, ci?: [number, number]): string {
-  return `${key} ${formatNumber(value, key)}${ci ? ` ${formatCi(ci, key)}` : ''}`;
 }

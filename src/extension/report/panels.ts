@@ -25,7 +25,7 @@ export async function loadModel(uri: vscode.Uri): Promise<ReportModel> {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${path.basename(uri.fsPath)} is not valid JSON (${(err as Error).message}); fix it and reopen the report.`);
+    throw new Error(`${path.basename(uri.fsPath)} is not valid JSON (${(err as Error).message}); fix it and reopen the report.`, { cause: err });
   }
   return buildLeafModel(path.basename(uri.fsPath), value);
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildCompareModel, compareTable, decidingP, testsTable } from '../../../src/shared/compareModel';
+import { buildCompareModel, compareTable, decidingP, testsTable, TRANSPOSE_ABOVE } from '../../../src/shared/compareModel';
 import { compareResults } from './fixtures';
 
 test('comparison table: runs × metrics with best/second/third and stars from the Holm-adjusted p', () => {
@@ -34,4 +34,19 @@ test('tests table and paired-difference charts', () => {
   assert.deepEqual(diff.series[0]!.errorBars, [{ lo: 0.02, hi: 0.18 }, { lo: -0.03, hi: 0.13 }]);
   assert.deepEqual(diff.lines, [{ axis: 'y', value: 0, label: 'no difference', colour: 'foreground' }]);
   assert.deepEqual(m.headline.map((h) => [h.key, h.text, h.note]), [['accuracy', '0.8000', 'best: b'], ['nll', '0.7000', 'best: b']]);
+});
+
+test('with many metrics the table turns: metrics as rows, runs as columns, marks and stars follow', () => {
+  const c = compareResults();
+  const extra = Array.from({ length: TRANSPOSE_ABOVE }, (_, i) => `m${i}`);
+  c.metrics = [...c.metrics, ...extra];
+  for (const m of extra) c.directions[m] = 'higher';
+  const t = compareTable(c);
+  assert.equal(t.title, 'Metrics × runs');
+  assert.deepEqual(t.columns, ['metric', 'a (baseline)', 'b', 'c']);
+  assert.deepEqual(t.rows[0], ['accuracy ↑', 0.7, 0.8, 0.75]);
+  assert.deepEqual(t.rows[1], ['nll ↓', 0.9, 0.7, null]);
+  assert.deepEqual(t.marks![0], [null, 3, 1, 2]);
+  assert.deepEqual(t.suffixes![0], ['', '', '*', '']);
+  assert.deepEqual(t.rows[2], ['m0 ↑', null, null, null]);
 });

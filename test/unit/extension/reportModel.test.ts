@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { ConfusionMatrix } from '../../../src/core/results/types';
 import { headlineKeys, primaryKey } from '../../../src/shared/headline';
 import {
+  binLabels,
   buildReportModel,
   confusionChart,
   EXTREME_CAVEAT,
@@ -67,6 +68,11 @@ test('per-class vs train count: log axis, one series per shot, shot bands at the
   assert.deepEqual(c.bands!.map((b) => [b.from, b.to]), [[5, 20], [20, 100], [100, 1000]]);
 });
 
+test('bin labels share their decimals', () => {
+  assert.deepEqual(binLabels([0, 0.05, 0.1], [0.05, 0.1, 0.15]), ['0.00–0.05', '0.05–0.10', '0.10–0.15']);
+  assert.deepEqual(binLabels([0, 5], [5, 10]), ['0–5', '5–10']);
+});
+
 test('nice log bounds are 1, 2 or 5 × 10^k', () => {
   assert.equal(niceLogFloor(3), 2);
   assert.equal(niceLogFloor(5), 5);
@@ -93,7 +99,7 @@ test('confusion heatmap: full matrix up to the limit, else the classes of the to
   assert.deepEqual(small.heatmap!.values, [[1, 2], [3, 4]]);
   const k = 100;
   const labels = Array.from({ length: k }, (_, i) => `c${i}`);
-  const matrix = labels.map((_, i) => labels.map((__, j) => (i === j ? 50 : 0)));
+  const matrix: number[][] = labels.map((_, i) => labels.map((__, j) => (i === j ? 50 : 0)));
   matrix[10]![70] = 9; // the largest confusion
   matrix[3]![4] = 5;
   matrix[99]![0] = 1;
@@ -142,4 +148,23 @@ test('genericTable: records, columnar arrays, scalar maps; other shapes are left
   assert.deepEqual(genericTable('t', 'T', { threshold: 0.5, nested: { a: 1 } })!.rows, [['threshold', 0.5], ['nested', '{"a":1}']]);
   assert.equal(genericTable('t', 'T', 3), undefined);
   assert.equal(genericTable('t', 'T', []), undefined);
+});
+
+test('ranking family output: dense metric-vs-K curves with baselines, stored per-user histograms, activity bins', () => {
+  const r = rankingResults();
+  r.curves['metricVsK.ndcg'] = { x: 'K', y: 'ndcg', xs: [1, 2, 3], ys: [0.5, 0.4, 0.45], extra: { popularity: [0.1, 0.12, 0.13] } };
+  r.tables.perUserHistograms = { 'ndcg@10': { edges: [0, 0.5, 1], counts: [3, 1], undefinedUsers: 0, mean: 0.3 } };
+  r.tables.activityBins = [{ bin: '[0, 6)', lo: 0, hi: 6, users: 3, 'ndcg@10': 0.2 }, { bin: '[6, ∞)', lo: 6, hi: null, users: 1, 'ndcg@10': 0.6 }];
+  const m = buildReportModel(r);
+  const rank = m.tabs.find((t) => t.id === 'ranking')!;
+  const vsK = rank.charts.find((c) => c.id === 'metricVsK')!;
+  assert.deepEqual(vsK.series.map((s) => [s.label, Boolean(s.dashed), s.points.length]), [['ndcg', false, 3], ['ndcg (popularity)', true, 3]]);
+  assert.ok(!rank.charts.some((c) => c.id.startsWith('curve.metricVsK')), 'the dense curves are not drawn twice');
+  const hist = rank.charts.filter((c) => c.group?.id === 'perUser');
+  assert.deepEqual(hist.map((h) => h.id), ['perUser.ndcg@10']);
+  assert.deepEqual(hist[0]!.x.categories, ['0.0–0.5', '0.5–1.0']);
+  assert.deepEqual(hist[0]!.series[0]!.points.map((p) => p.y), [3, 1]);
+  const act = rank.charts.find((c) => c.id === 'activityBins')!;
+  assert.deepEqual(act.x.categories, ['[0, 6) (3 users)', '[6, ∞) (1 users)']);
+  assert.deepEqual(act.series.map((s) => [s.label, s.points.map((p) => p.y)]), [['ndcg@10', [0.2, 0.6]]]);
 });

@@ -4,13 +4,39 @@
  * items). A miss decodes the bytes once and goes through the shared {@link IdIndex}, so ids read
  * from bytes and ids read as strings (by the slower, general paths) always get the same integer.
  *
- * Open addressing over a power-of-two table, FNV-1a hashes, bytes kept in one pool.
+ * Open addressing over a power-of-two table, bytes of long ids kept in one pool. An id of at most
+ * 8 bytes (the common case: "i12345", "u000042") is packed into two 32-bit words, which are its
+ * key and, mixed, its hash: no per-byte hashing and no second read of the bytes. Longer ids are
+ * hashed with FNV-1a. Which scheme an id gets depends only on its length, so an id always hashes
+ * the same way whatever reader met it.
  */
 import type { IdIndex } from '../../data/rankingData';
 
-/** FNV-1a 32-bit offset basis and prime (as signed 32-bit integers). */
+/** FNV-1a 32-bit offset basis and prime (as signed 32-bit integers), for ids longer than 8 bytes. */
 export const FNV_OFFSET = 0x811c9dc5 | 0;
 export const FNV_PRIME = 0x01000193;
+
+/** The hash of a packed short id (murmur3's finaliser over the two words and the length). */
+export function shortIdHash(w0: number, w1: number, len: number): number {
+  let h = Math.imul(w0, 0x9e3779b1) ^ Math.imul(w1 + len, 0x85ebca77);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
+  return h ^ (h >>> 16);
+}
+
+const shared = new WeakMap<IdIndex, ByteInterner>();
+
+/**
+ * The byte interner of `index`, shared by every reader of one evaluation: the train file then
+ * finds the users and items the run already met without decoding their bytes again.
+ */
+export function byteInternerOf(index: IdIndex): ByteInterner {
+  let b = shared.get(index);
+  if (!b) shared.set(index, (b = new ByteInterner(index)));
+  return b;
+}
 
 export class ByteInterner {
   /**
@@ -33,36 +59,47 @@ export class ByteInterner {
 
   /** The integer of the id whose UTF-8 bytes are `buf[start, end)`. */
   intern(buf: Uint8Array, start: number, end: number): number {
-    let h = FNV_OFFSET;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], FNV_PRIME);
-    return this.internHashed(buf, start, end, h);
-  }
-
-  /** As {@link intern}, with the FNV-1a hash `h` of the bytes already computed by the caller's scan. */
-  internHashed(buf: Uint8Array, start: number, end: number, h: number): number {
     const len = end - start;
-    const table = this.table;
-    let slot = h & this.mask;
     if (len <= 8) {
       let w0 = 0;
       let w1 = 0;
-      for (let i = 0; i < len; i++) {
-        const c = buf[start + i];
-        if (i < 4) w0 |= c << (i << 3);
-        else w1 |= c << ((i - 4) << 3);
-      }
-      for (;;) {
-        const at = slot << 2;
-        const meta = table[at + 3];
-        if (meta === 0) break;
-        if (table[at] === h && (meta & 15) === len && table[at + 1] === w0 && table[at + 2] === w1) return (meta >>> 4) - 1;
-        slot = (slot + 1) & this.mask;
-      }
-      const value = this.decode(buf, start, len);
-      this.store(slot, h, w0, w1, ((value + 1) << 4) | len);
-      return value;
+      const m = len < 4 ? len : 4;
+      for (let i = 0; i < m; i++) w0 |= buf[start + i] << (i << 3);
+      for (let i = 4; i < len; i++) w1 |= buf[start + i] << ((i - 4) << 3);
+      return this.internShort(buf, start, len, w0, w1);
     }
+    let h = FNV_OFFSET;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], FNV_PRIME);
+    return this.internLong(buf, start, end, h);
+  }
+
+  /**
+   * The integer of a short id (`len` ≤ 8 bytes at `buf[start…]`) whose bytes the caller packed
+   * little-endian into `w0` (bytes 0–3) and `w1` (bytes 4–7), zeros beyond the length.
+   */
+  internShort(buf: Uint8Array, start: number, len: number, w0: number, w1: number): number {
+    const h = shortIdHash(w0, w1, len);
+    const table = this.table;
+    const mask = this.mask;
+    let slot = h & mask;
+    for (;;) {
+      const at = slot << 2;
+      const meta = table[at + 3];
+      if (meta === 0) break;
+      if (table[at + 1] === w0 && table[at + 2] === w1 && (meta & 15) === len) return (meta >>> 4) - 1;
+      slot = (slot + 1) & mask;
+    }
+    const value = this.decode(buf, start, len);
+    this.store(slot, h, w0, w1, ((value + 1) << 4) | len);
+    return value;
+  }
+
+  /** The integer of an id longer than 8 bytes, `h` being the FNV-1a hash of its bytes. */
+  internLong(buf: Uint8Array, start: number, end: number, h: number): number {
+    const len = end - start;
+    const table = this.table;
     const pool = this.pool;
+    let slot = h & this.mask;
     for (;;) {
       const at = slot << 2;
       const meta = table[at + 3];

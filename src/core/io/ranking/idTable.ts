@@ -7,8 +7,9 @@
  * Rows without quotes are cut as bytes and their ids interned from bytes (the train file of the
  * benchmark has 1.75 million rows); a row with a quote goes through the RFC 4180 splitter.
  */
+import { createHash } from 'node:crypto';
 import { fail } from '../../diagnostics';
-import { ByteInterner } from './byteInterner';
+import { byteInternerOf } from './byteInterner';
 import { LineTally } from './builders';
 import type { RankingReadContext } from './jsonl';
 import { forEachLineBytes, splitDelimited } from './lines';
@@ -32,6 +33,8 @@ export interface IdTableSpec {
   valueRequired?: boolean;
   /** `skip` drops rows with a bad value (listed in a warning) instead of failing. */
   invalidRows?: 'error' | 'skip';
+  /** Also compute the file's SHA-256 from the bytes as they are read (see {@link IdTableRead.sha256}). */
+  hash?: boolean;
 }
 
 export type IdRowSink = (user: number, item: number, value: number, line: number) => void;
@@ -43,14 +46,17 @@ export interface IdTableRead {
   /** The value column's role (`rank`, `score`, `rel`), or null when there is none. */
   valueRole: string | null;
   skipped: LineTally;
+  /** With `hash`: the file's size and SHA-256 (hex), from the same single read as the rows. */
+  size?: number;
+  sha256?: string;
 }
 
 export const USER_ALIASES = ['user', 'user_id', 'userid', 'uid', 'qid', 'query_id', 'query'];
 export const ITEM_ALIASES = ['item', 'item_id', 'itemid', 'iid', 'doc', 'docno', 'doc_id', 'docid'];
 
 export async function readIdTable(path: string, label: string, spec: IdTableSpec, ctx: RankingReadContext, sink: IdRowSink): Promise<IdTableRead> {
-  const users = new ByteInterner(ctx.users);
-  const items = new ByteInterner(ctx.items);
+  const users = byteInternerOf(ctx.users);
+  const items = byteInternerOf(ctx.items);
   let header: string[] | null = null;
   let delim = 44;
   let delimStr = ',';
@@ -63,6 +69,14 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
   let rows = 0;
   const skipped = new LineTally();
   const cuts = new Int32Array(256);
+  const hash = spec.hash ? createHash('sha256') : null;
+  let size = 0;
+  const onBytes = hash
+    ? (bytes: Buffer) => {
+        hash.update(bytes);
+        size += bytes.length;
+      }
+    : undefined;
   // Rows are usually grouped by user: the previous row's user bytes and id skip most lookups.
   const prevUser = new Uint8Array(256);
   let prevLen = -1;
@@ -148,7 +162,7 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
         else {
           uid = users.intern(buf, us, ue);
           if (ulen <= prevUser.length) {
-            prevUser.set(buf.subarray(us, ue));
+            for (let q = 0; q < ulen; q++) prevUser[q] = buf[us + q]; // no Buffer view per new user
             prevLen = ulen;
             prevId = uid;
           } else prevLen = -1;
@@ -170,7 +184,7 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
       }
       sink(ctx.users.intern(u), ctx.items.intern(it), value, lineNo);
     },
-    { progress: ctx.progress, stage: `reading ${spec.what}`, label },
+    { progress: ctx.progress, stage: `reading ${spec.what}`, label, onBytes },
   );
   if (header === null) fail('empty-file', { file: label }, `expected a header line (${spec.user.role},${spec.item.role}…) and rows, got an empty file.`);
   if (skipped.count > 0) {
@@ -184,7 +198,7 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
       lines: skipped.lines,
     });
   }
-  return { rows, columns, valueRole, skipped };
+  return { rows, columns, valueRole, skipped, ...(hash ? { size, sha256: hash.digest('hex') } : {}) };
 }
 
 /** Index of the column for `spec` in `header` (explicit name first, else aliases, case-insensitive); -1 if none. */

@@ -23,7 +23,7 @@ import { stat } from 'node:fs/promises';
 import { fail, type Progress, type Warnings } from '../../diagnostics';
 import type { ColumnsConfig } from '../../config/types';
 import type { IdIndex } from '../../data/rankingData';
-import { ByteInterner } from './byteInterner';
+import { byteInternerOf, type ByteInterner } from './byteInterner';
 import { FloatVec, IntVec, LineTally, ListBuilder, RelBuilder } from './builders';
 import { forEachLineBytes } from './lines';
 
@@ -66,6 +66,8 @@ function roleTable(columns: ColumnsConfig | undefined): Map<string, Role> {
 /** What one line holds, filled by either path. */
 class LineScratch {
   user: string | null = null;
+  /** The user's integer when the fast path interned it from its bytes (then `user` stays null). */
+  userIndex = -1;
   hasItems = false;
   hasRel = false;
   hasScores = false;
@@ -76,6 +78,7 @@ class LineScratch {
   readonly keys: Partial<Record<Role, string>> = {};
   reset(): void {
     this.user = null;
+    this.userIndex = -1;
     this.hasItems = this.hasRel = this.hasScores = false;
     this.items.length = this.relItems.length = this.relGrades.length = this.scores.length = 0;
   }
@@ -86,13 +89,13 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
   const lowerRoles = new Map<string, Role>();
   for (const [k, r] of roles) lowerRoles.set(k.toLowerCase(), r);
   const roleOf = (key: string): Role | undefined => roles.get(key) ?? lowerRoles.get(key.toLowerCase());
-  const itemInterner = new ByteInterner(ctx.items);
+  const itemInterner = byteInternerOf(ctx.items);
   // A JSONL slot takes at least 8 bytes in practice ("i12345", plus the comma); the hint only
   // sizes the first chunk, so a file of shorter ids just grows in more chunks.
   const lists = new ListBuilder((await stat(path).then((s) => s.size).catch(() => 0)) / 8);
   const rel = new RelBuilder();
   const s = new LineScratch();
-  const fast = new FastLineParser(itemInterner, roleOf, s);
+  const fast = new FastLineParser(itemInterner, byteInternerOf(ctx.users), roleOf, s);
   let relMode: boolean | null = null;
   let rows = 0;
   const unsorted = new LineTally();
@@ -111,7 +114,7 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
         slowLine(buf.toString('utf8', start, end), lineNo, label, roleOf, ctx.items, s);
       }
       if (rows === 1) for (const r of Object.keys(s.keys) as Role[]) usedKeys[r] = s.keys[r];
-      if (s.user === null) fail('missing-key', { file: label, line: lineNo }, `expected a "user" key (or ${ALIASES.user.slice(1).join(', ')}), got none.`);
+      if (s.user === null && s.userIndex < 0) fail('missing-key', { file: label, line: lineNo }, `expected a "user" key (or ${ALIASES.user.slice(1).join(', ')}), got none.`);
       if (!s.hasItems)
         fail(
           'missing-key',
@@ -132,7 +135,7 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
             break;
           }
       }
-      const user = ctx.users.intern(s.user);
+      const user = s.userIndex >= 0 ? s.userIndex : ctx.users.intern(s.user!);
       if (lists.begin(user, lineNo)) {
         lists.itemsFrom(s.items.data, s.items.length);
         lists.end();
@@ -234,6 +237,10 @@ const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 const QUOTE = 34;
 const BACKSLASH = 92;
+/** 1 for the bytes that end a plain string's content: the quote, a backslash, control bytes. */
+const STOP = new Uint8Array(256);
+for (let c = 0; c < 32; c++) STOP[c] = 1;
+STOP[QUOTE] = STOP[BACKSLASH] = 1;
 
 /**
  * A strict byte-level parser for the common line shape. `parse` returns false (and the caller
@@ -246,9 +253,13 @@ class FastLineParser {
   private buf!: Buffer;
   private i = 0;
   private end = 0;
+  private readonly keyBytes: Uint8Array[] = [];
+  private readonly keyNames: string[] = [];
+  private readonly keyRoles: (Role | undefined)[] = [];
 
   constructor(
     private readonly items: ByteInterner,
+    private readonly users: ByteInterner,
     private readonly roleOf: (k: string) => Role | undefined,
     private readonly s: LineScratch,
   ) {}
@@ -264,12 +275,13 @@ class FastLineParser {
       this.ws();
       const ks = this.plainString();
       if (ks < 0) return false;
-      const key = buf.toString('latin1', ks, this.i - 1);
+      const known = this.knownKey(buf, ks, this.i - 1);
+      if (known < 0) return false;
+      const key = this.keyNames[known];
+      const role = this.keyRoles[known];
       this.ws();
       if (buf[this.i++] !== 58) return false; // :
       this.ws();
-      const role = this.roleOf(key);
-      if (role !== undefined && /[^\x20-\x7e]/.test(key)) return false;
       let ok: boolean;
       switch (role) {
         case 'user':
@@ -299,6 +311,33 @@ class FastLineParser {
       this.ws();
       return this.i === this.end;
     }
+  }
+
+  /**
+   * The index in the key cache of the key whose bytes are `buf[ks, ke)`, adding it when new; -1
+   * for a key the fast path leaves to JSON.parse (a known role spelled with non-ASCII bytes). The
+   * same few keys start every line: no string, map lookup or check per key and line.
+   */
+  private knownKey(buf: Buffer, ks: number, ke: number): number {
+    const len = ke - ks;
+    for (let k = 0; k < this.keyBytes.length; k++) {
+      const kb = this.keyBytes[k];
+      if (kb.length !== len) continue;
+      let i = 0;
+      while (i < len && kb[i] === buf[ks + i]) i++;
+      if (i === len) return k;
+    }
+    const key = buf.toString('latin1', ks, ke);
+    const role = this.roleOf(key);
+    if (role !== undefined && /[^\x20-\x7e]/.test(key)) return -1;
+    if (this.keyBytes.length >= 32) {
+      // Many distinct (unknown) keys: the last slot takes turns.
+      this.keyBytes.length = this.keyNames.length = this.keyRoles.length = 31;
+    }
+    this.keyBytes.push(Uint8Array.from(buf.subarray(ks, ke)));
+    this.keyNames.push(key);
+    this.keyRoles.push(role);
+    return this.keyBytes.length - 1;
   }
 
   private ws(): void {
@@ -348,13 +387,15 @@ class FastLineParser {
     if (b[this.i] === QUOTE) {
       const st = this.plainString();
       if (st < 0) return false;
-      this.s.user = b.toString('utf8', st, this.i - 1);
+      this.s.userIndex = this.users.intern(b, st, this.i - 1);
+      this.s.user = null; // a repeated key: the last one wins, as in JSON.parse
       return true;
     }
     const st = this.i;
     const e = this.integerToken();
     if (e < 0) return false;
     this.s.user = String(Number(b.toString('latin1', st, e)));
+    this.s.userIndex = -1;
     this.i = e;
     return true;
   }
@@ -390,18 +431,40 @@ class FastLineParser {
     for (;;) {
       while (i < end && (b[i] === 32 || b[i] === 9)) i++;
       if (i < end && b[i] === QUOTE) {
-        // One pass finds the closing quote and hashes the id's bytes.
+        // One pass finds the closing quote and packs the first 8 bytes (the whole id, usually)
+        // into two words for the interner; a longer id is hashed as it is scanned on.
         const st = ++i;
-        let h = FNV_OFFSET;
-        for (;;) {
-          if (i >= end) return false;
-          const c = b[i];
-          if (c === QUOTE) break;
-          if (c === BACKSLASH || c < 32) return false;
-          h = Math.imul(h ^ c, FNV_PRIME);
-          i++;
+        let w0 = 0;
+        let w1 = 0;
+        let c = 0;
+        let long = false;
+        for (; i < end; i++) {
+          c = b[i];
+          if (STOP[c] !== 0) break;
+          const n = i - st;
+          if (n < 4) w0 |= c << (n << 3);
+          else if (n < 8) w1 |= c << ((n - 4) << 3);
+          else {
+            long = true;
+            break;
+          }
         }
-        out.push(interner.internHashed(b, st, i, h));
+        if (!long) {
+          if (i >= end || c !== QUOTE) return false;
+          out.push(interner.internShort(b, st, i - st, w0, w1));
+        } else {
+          let h = FNV_OFFSET;
+          let q = st;
+          for (; q < i; q++) h = Math.imul(h ^ b[q], FNV_PRIME);
+          for (; q < end; q++) {
+            c = b[q];
+            if (STOP[c] !== 0) break;
+            h = Math.imul(h ^ c, FNV_PRIME);
+          }
+          if (q >= end || c !== QUOTE) return false;
+          i = q;
+          out.push(interner.internLong(b, st, i, h));
+        }
         i++;
       } else {
         this.i = i;

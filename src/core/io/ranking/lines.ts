@@ -143,8 +143,14 @@ export type ByteLineSink = (buf: Buffer, start: number, end: number, lineNo: num
 /**
  * Like {@link forEachLine} but hands out byte ranges, so a caller that scans bytes (the JSONL and
  * CSV fast paths) never pays for decoding. A UTF-8 byte-order mark at the start is skipped.
+ * `onBytes` sees every byte of the file once, in order, as read (e.g. to hash the file while it is
+ * parsed instead of reading it a second time).
  */
-export async function forEachLineBytes(path: string, sink: ByteLineSink, opts: { progress?: Progress; stage?: string; label?: string } = {}): Promise<number> {
+export async function forEachLineBytes(
+  path: string,
+  sink: ByteLineSink,
+  opts: { progress?: Progress; stage?: string; label?: string; onBytes?: (bytes: Buffer) => void } = {},
+): Promise<number> {
   const label = opts.label ?? path;
   let fh;
   try {
@@ -169,6 +175,7 @@ export async function forEachLineBytes(path: string, sink: ByteLineSink, opts: {
       const { bytesRead } = await fh.read(buf, have, buf.length - have, pos);
       pos += bytesRead;
       if (bytesRead === 0) eof = true;
+      else opts.onBytes?.(buf.subarray(have, have + bytesRead));
       const limit = have + bytesRead;
       let start = 0;
       if (first && limit >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3;

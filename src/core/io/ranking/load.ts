@@ -28,11 +28,17 @@ export interface LoadRankingInput {
   progress?: Progress;
 }
 
+/** {@link RankingData} plus the size and SHA-256 of the extra files hashed while they were read. */
+export interface LoadedRanking extends RankingData {
+  /** Absolute path → size and SHA-256 (hex); files not in it are hashed by the caller. */
+  hashed: Map<string, { size: number; sha256: string }>;
+}
+
 const RANK_ALIASES = ['rank', 'position', 'pos'];
 const SCORE_ALIASES = ['score', 'prediction', 'pred', 'rating', 'sim'];
 const REL_ALIASES = ['rel', 'relevance', 'grade', 'label', 'rating', 'score'];
 
-export async function loadRanking(input: LoadRankingInput): Promise<RankingData> {
+export async function loadRanking(input: LoadRankingInput): Promise<LoadedRanking> {
   const { config, warnings, progress } = input;
   const label = input.path;
   const users = new IdIndex();
@@ -41,6 +47,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<RankingData>
   const cfgPath = (key: 'relevant' | 'train' | 'itemEmbeddings' | 'userEmbeddings', value: string) =>
     resolveConfigPath(value, input.baseDir, { key, configFile: config.configFile, root: input.root });
   const extraFiles: { role: string; path: string }[] = [];
+  const hashed = new Map<string, { size: number; sha256: string }>();
 
   const format = await sniffRankingFormat(input.path, label);
   let run: RunRead;
@@ -113,7 +120,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<RankingData>
   if (config.train) {
     const abs = cfgPath('train', config.train);
     extraFiles.push({ role: 'train', path: abs });
-    train = await readTrain(abs, config.train, ctx, config);
+    train = await readTrain(abs, config.train, ctx, config, hashed);
     columns.train = config.train;
   }
 
@@ -162,6 +169,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<RankingData>
     columns,
     rows: run.rows,
     extraFiles,
+    hashed,
   };
 }
 
@@ -204,7 +212,7 @@ interface PendingTrain extends TrainData {
   pairItems?: Int32Array;
 }
 
-async function readTrain(abs: string, label: string, ctx: RankingReadContext, config: ResolvedConfig): Promise<TrainData> {
+async function readTrain(abs: string, label: string, ctx: RankingReadContext, config: ResolvedConfig, hashed: LoadedRanking['hashed']): Promise<TrainData> {
   // Rows of "user,item" take ~12+ bytes: the hint sizes the first chunk (no copy when it fits).
   const hint = (await stat(abs).then((s) => s.size).catch(() => 0)) / 12;
   const u = new ChunkedIntVec(hint);
@@ -214,6 +222,7 @@ async function readTrain(abs: string, label: string, ctx: RankingReadContext, co
     label,
     {
       what: 'train',
+      hash: true,
       user: { role: 'user', aliases: USER_ALIASES, explicit: config.columns?.user },
       item: { role: 'item', aliases: ITEM_ALIASES, explicit: config.columns?.item },
       invalidRows: config.invalidRows,
@@ -224,6 +233,7 @@ async function readTrain(abs: string, label: string, ctx: RankingReadContext, co
       it.push(item);
     },
   );
+  if (t.sha256 !== undefined && t.size !== undefined) hashed.set(abs, { size: t.size, sha256: t.sha256 });
   return pendingTrain(label, t.rows, u.toArray(), it.toArray());
 }
 

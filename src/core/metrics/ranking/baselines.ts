@@ -36,10 +36,14 @@ export function popularityOrder(train: TrainData, idRank: Int32Array): Int32Arra
   return Int32Array.from(out);
 }
 
-/** Popularity lists for `users` (user indices), seen items excluded. */
-export function popularityLists(users: Int32Array, train: TrainData, order: Int32Array, maxK: number, nItems: number): RankedLists {
+/**
+ * Popularity lists for `users` (user indices), seen items excluded. `reuse`, when at least
+ * users × min(maxK, items) long, holds the slots instead of a new array (its contents are
+ * overwritten; the lists' `items` is a view of it).
+ */
+export function popularityLists(users: Int32Array, train: TrainData, order: Int32Array, maxK: number, nItems: number, reuse?: Int32Array): RankedLists {
   const offsets = new Int32Array(users.length + 1);
-  const items = new Int32Array(users.length * Math.min(maxK, order.length));
+  const items = slots(users.length * Math.min(maxK, order.length), reuse);
   const stamp = new Int32Array(nItems);
   let w = 0;
   for (let j = 0; j < users.length; j++) {
@@ -54,11 +58,11 @@ export function popularityLists(users: Int32Array, train: TrainData, order: Int3
     }
     offsets[j + 1] = w;
   }
-  return { user: Int32Array.from(users), offsets, items: items.slice(0, w) };
+  return { user: Int32Array.from(users), offsets, items: exact(items, w) };
 }
 
-/** Seeded random lists for `users`, seen items excluded. */
-export function randomLists(users: Int32Array, train: TrainData, idRank: Int32Array, maxK: number, seed: number): RankedLists {
+/** Seeded random lists for `users`, seen items excluded; `reuse` as for {@link popularityLists}. */
+export function randomLists(users: Int32Array, train: TrainData, idRank: Int32Array, maxK: number, seed: number, reuse?: Int32Array): RankedLists {
   const nItems = idRank.length;
   const pool: number[] = [];
   for (let it = 0; it < train.itemCounts.length; it++) if (train.itemCounts[it] > 0) pool.push(it);
@@ -69,7 +73,7 @@ export function randomLists(users: Int32Array, train: TrainData, idRank: Int32Ar
   const limit = P > 0 ? 4294967296 - (4294967296 % P) : 0;
   const rng = createRng(seed);
   const offsets = new Int32Array(users.length + 1);
-  const items = new Int32Array(users.length * Math.min(maxK, P));
+  const items = slots(users.length * Math.min(maxK, P), reuse);
   const stamp = new Int32Array(nItems);
   const scratch: number[] = [];
   let w = 0;
@@ -86,7 +90,9 @@ export function randomLists(users: Int32Array, train: TrainData, idRank: Int32Ar
       while (got < want) {
         const x = rng.next() * 4294967296;
         if (x >= limit) continue;
-        const it = poolArr[x % P];
+        // x % P without a float modulo (a call into C in V8): for integers x < 2^32 the rounding
+        // error of x / P is below 1 / P, so the floor is exact and this is the same integer.
+        const it = poolArr[x - Math.floor(x / P) * P];
         if (stamp[it] === tag) continue;
         stamp[it] = tag;
         items[w++] = it;
@@ -106,7 +112,17 @@ export function randomLists(users: Int32Array, train: TrainData, idRank: Int32Ar
     }
     offsets[j + 1] = w;
   }
-  return { user: Int32Array.from(users), offsets, items: items.slice(0, w) };
+  return { user: Int32Array.from(users), offsets, items: exact(items, w) };
+}
+
+/** An array of `n` slots: a view of `reuse` when it is long enough, else a new one. */
+function slots(n: number, reuse: Int32Array | undefined): Int32Array {
+  return reuse && reuse.length >= n ? reuse.subarray(0, n) : new Int32Array(n);
+}
+
+/** The first `w` entries: the array itself when full, else a view (a copy would double the peak). */
+function exact(items: Int32Array, w: number): Int32Array {
+  return w === items.length ? items : items.subarray(0, w);
 }
 
 /** Stamps user u's train items with `tag`; returns how many of them are train items (all are). */

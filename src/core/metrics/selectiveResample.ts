@@ -1,0 +1,622 @@
+/**
+ * Every selective and calibration scalar of one bootstrap resample in ONE pass over the rows in
+ * descending score order (the bootstrap's hot path; METRICS.md sections 2 and 5).
+ *
+ * The definitions are those of riskCoverage.ts (`aurcValues`, `aurcGrid101`), selective.ts
+ * (`targetCoverageEnd`, `operatingPoint` with a prefix acceptance) and calibration.ts
+ * (`calibrationValues`), which stay the reference: a unit test compares this pass with them on
+ * random inputs with ties, weights, groups and multiplicities. Why one pass is enough: with rows
+ * in descending score order every quantity is a running sum read at known places — the operating
+ * point at the end of the accepted prefix, the grid points at item counts floor(N·i/101), the
+ * equal-width ECE bins by each row's bin, the adaptive-ECE chunks by each item's index in the
+ * ascending order (N − items before its block − block items + offset in the block: inside a tied
+ * block the rows keep their order in both directions).
+ *
+ * Multiplicities are an Int32Array over sorted positions (stats/resampleDraws.ts), so loop counters
+ * stay small integers; nothing is allocated per resample.
+ */
+import { eceBinIndex } from './calibration';
+import { groupError, GRID_POINTS, optimalAurc, trapz, trapzFrom } from './riskCoverage';
+import type { SortedRows } from './sortedRows';
+
+/** Acceptance as a prefix of the sorted rows: fixed length, or re-chosen per resample by `targetCoverage`. */
+export type PrefixAcceptance = { kind: 'end'; end: number } | { kind: 'target'; target: number };
+
+export interface SelectiveResampleValues {
+  coverage: number;
+  risk: number;
+  /** `error_group.<g>` per group index. */
+  groupError: Float64Array;
+  balanced: number;
+  worst: number;
+  aurc: number;
+  eaurc: number;
+  aurcBalanced: number;
+  aurcWorst: number;
+  /** Six grid keys, all NaN when N < 101. */
+  grid: number;
+  grid02: number;
+  gridBalanced: number;
+  gridBalanced02: number;
+  gridWorst: number;
+  gridWorst02: number;
+  ece: number;
+  mce: number;
+  eceAdaptive: number;
+}
+
+/** Per-setup buffers and constants; build once with {@link selectiveResampler}, reuse per resample. */
+export interface SelectiveResampler {
+  rows: SortedRows;
+  accept: PrefixAcceptance;
+  /** ECE bins (null: no calibration keys). */
+  B: number;
+  bins: Int32Array | null;
+  /** `1 − wrong − conf` per position (calibration). */
+  unit: Float64Array | null;
+  values: SelectiveResampleValues;
+  // scratch
+  gW: Float64Array;
+  gE: Float64Array;
+  gErr: Float64Array;
+  bW: Float64Array;
+  bE: Float64Array;
+  touched: Int32Array;
+  touchedFlag: Uint8Array;
+  gridK: Float64Array;
+  xs: Float64Array;
+  rStd: Float64Array;
+  rBal: Float64Array;
+  rWorst: Float64Array;
+  diff: Float64Array;
+  mass: Float64Array;
+  chunk: Float64Array;
+  state: Float64Array;
+  /** H[k] = Σ_{j≤k} 1/j for k = 0..N (unit masses only), grown on demand. */
+  harmonic: Float64Array;
+}
+
+/** Prepares a {@link SelectiveResampler}; `calibration` gives the ECE bin count (null = no ECE keys). */
+export function selectiveResampler(rows: SortedRows, accept: PrefixAcceptance, calibration: { B: number } | null): SelectiveResampler {
+  const G = rows.nGroups;
+  const B = calibration ? calibration.B : 0;
+  let bins: Int32Array | null = null;
+  let unit: Float64Array | null = null;
+  if (calibration) {
+    bins = new Int32Array(rows.n);
+    unit = new Float64Array(rows.n);
+    for (let p = 0; p < rows.n; p++) {
+      const b = eceBinIndex(rows.score[p], B);
+      bins[p] = b < 0 ? B : b;
+      unit[p] = 1 - rows.wrong[p] - rows.score[p];
+    }
+  }
+  const f = (k: number) => new Float64Array(k);
+  return {
+    rows,
+    accept,
+    B,
+    bins,
+    unit,
+    values: {
+      coverage: NaN, risk: NaN, groupError: f(G), balanced: NaN, worst: NaN, aurc: NaN, eaurc: NaN, aurcBalanced: NaN, aurcWorst: NaN,
+      grid: NaN, grid02: NaN, gridBalanced: NaN, gridBalanced02: NaN, gridWorst: NaN, gridWorst02: NaN, ece: NaN, mce: NaN, eceAdaptive: NaN,
+    },
+    gW: f(G), gE: f(G), gErr: f(G), bW: f(G), bE: f(G),
+    touched: new Int32Array(G), touchedFlag: new Uint8Array(G),
+    gridK: f(GRID_POINTS), xs: f(GRID_POINTS), rStd: f(GRID_POINTS), rBal: f(GRID_POINTS), rWorst: f(GRID_POINTS),
+    diff: f(B + 1), mass: f(B + 1), chunk: f(Math.max(B, 1)), state: f(14), harmonic: f(1),
+  };
+}
+
+/**
+ * The values of one resample (`mult[p]` = multiplicity of sorted position p; `items` = Σ mult when
+ * the caller knows it, e.g. the resample size). Written into `r.values` (returned).
+ */
+export function selectiveResampleValues(r: SelectiveResampler, mult: Int32Array, items?: number): SelectiveResampleValues {
+  const { rows, values: out } = r;
+  const { n, nGroups: G } = rows;
+  const w = rows.weight;
+  const { gW, gE, gErr, gridK, diff, mass, chunk, bins } = r;
+  const B = r.B;
+  // totals (the same summation order as targetCoverageEnd / operatingPoint / calibrationValues)
+  let N = 0;
+  let W = 0;
+  if (w === null && items !== undefined) {
+    N = items;
+    W = items;
+  } else {
+    for (let p = 0; p < n; p++) {
+      const c = mult[p];
+      N += c;
+      W += (w === null ? 1 : w[p]) * c;
+    }
+  }
+  gW.fill(0);
+  gE.fill(0);
+  gErr.fill(1);
+  diff.fill(0);
+  mass.fill(0);
+  chunk.fill(0);
+  const gridOn = N >= GRID_POINTS;
+  for (let i = 1; i <= GRID_POINTS; i++) gridK[i - 1] = Math.floor(N * (i / GRID_POINTS));
+  // the pass, then the values from its sums (separate functions: V8 optimises the hot loop alone)
+  if (rows.weight === null && r.harmonic.length <= N) r.harmonic = harmonicTable(N);
+  mainPass(r, mult, N, W);
+  const st = r.state;
+  const W0 = st[0];
+  const E0 = st[1];
+  const aurc = st[2];
+  const aBal = st[3];
+  const aWorst = st[4];
+  const wrongItems = st[6];
+  let gi = st[7];
+  if (gridOn) while (gi < GRID_POINTS) gridPoint(r, gi++, W, W0, E0, 0, 0, false, -1);
+
+  if (W > 0) {
+    const opt = optimalAurc(W0, E0, wrongItems);
+    out.aurc = aurc / W0;
+    out.eaurc = out.aurc - opt;
+    out.aurcBalanced = G > 0 ? aBal / G / W0 : NaN;
+    out.aurcWorst = G > 0 ? aWorst / W0 : NaN;
+  } else {
+    out.aurc = out.eaurc = out.aurcBalanced = out.aurcWorst = NaN;
+  }
+  if (gridOn) {
+    const { xs, rStd, rBal, rWorst } = r;
+    out.grid = trapz(rStd, xs, 0);
+    out.grid02 = trapzFrom(rStd, xs, 0.2);
+    out.gridBalanced = G > 0 ? trapz(rBal, xs, 0) : NaN;
+    out.gridBalanced02 = G > 0 ? trapzFrom(rBal, xs, 0.2) : NaN;
+    out.gridWorst = G > 0 ? trapz(rWorst, xs, 0) : NaN;
+    out.gridWorst02 = G > 0 ? trapzFrom(rWorst, xs, 0.2) : NaN;
+  } else {
+    out.grid = out.grid02 = out.gridBalanced = out.gridBalanced02 = out.gridWorst = out.gridWorst02 = NaN;
+  }
+  if (bins !== null && W > 0) {
+    let ece = 0;
+    let mce = NaN;
+    for (let b = 0; b < B; b++) {
+      ece += Math.abs(diff[b]);
+      if (mass[b] > 0) {
+        const gap = Math.abs(diff[b]) / mass[b];
+        if (!(gap <= mce)) mce = gap;
+      }
+    }
+    let total = 0;
+    for (let c = 0; c < B; c++) total += Math.abs(chunk[c]);
+    out.ece = ece / W;
+    out.mce = mce;
+    out.eceAdaptive = total / W;
+  } else {
+    out.ece = out.mce = out.eceAdaptive = NaN;
+  }
+  return out;
+}
+
+/** The operating point from the row-level sums at the end of the accepted prefix (operatingPoint's rules). */
+function setOperatingPoint(r: SelectiveResampler, W: number, WA: number, EA: number): void {
+  const out = r.values;
+  const G = r.rows.nGroups;
+  out.coverage = W > 0 ? WA / W : NaN;
+  out.risk = WA > 0 ? EA / WA : NaN;
+  let sum = 0;
+  let mx = -Infinity;
+  for (let g = 0; g < G; g++) {
+    const e = r.gW[g] > 0 ? r.gE[g] / r.gW[g] : 1.0;
+    out.groupError[g] = e;
+    sum += e;
+    if (e > mx) mx = e;
+  }
+  out.balanced = G > 0 ? sum / G : NaN;
+  out.worst = G > 0 && Number.isFinite(sum) ? mx : NaN;
+}
+
+/** Grid point i: the row-level sums plus `part` items (of mass wp each) of the next row (aurcGrid101's rules). */
+function gridPoint(r: SelectiveResampler, i: number, W: number, rW: number, rE: number, part: number, wp: number, isWrong: boolean, pg: number): void {
+  const G = r.rows.nGroups;
+  let aW = rW;
+  let aE = rE;
+  let pW = 0;
+  let pE = 0;
+  if (part > 0) {
+    pW = wp * part;
+    pE = isWrong ? pW : 0;
+    aW += pW;
+    aE += pE;
+  } else pg = -1;
+  r.xs[i] = aW / W;
+  r.rStd[i] = aW > 0 ? aE / aW : NaN;
+  if (G > 0) {
+    let s = 0;
+    let mx = -Infinity;
+    for (let g = 0; g < G; g++) {
+      const e = g === pg ? groupError(r.gE[g] + pE, r.gW[g] + pW) : groupError(r.gE[g], r.gW[g]);
+      s += e;
+      if (e > mx) mx = e;
+    }
+    r.rBal[i] = s / G;
+    r.rWorst[i] = mx;
+  } else {
+    r.rBal[i] = NaN;
+    r.rWorst[i] = NaN;
+  }
+}
+
+/** First ascending item of adaptive chunk k (chunks of base + 1 items first, `extra` of them). */
+function chunkStart(k: number, base: number, extra: number): number {
+  return k * base + Math.min(k, extra);
+}
+
+/**
+ * A tied block [p0, p1): the AURC steps by the fractional-count rule (AurcAccumulator.block) from
+ * the sums at the block's start, then the rows one by one for the cuts (grid points, ECE bins,
+ * adaptive chunks: inside the block the ascending order keeps the rows' order). State in `r.state`:
+ * [W0, E0, aurc, aBal·G, aWorst, sumErr, wrongItems, next grid point, items entered, N, W].
+ */
+function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: number, base: number, extra: number): void {
+  const { rows, state: st, gW, gE, gErr, bW, bE, touched, touchedFlag, bins, unit, mass, diff, chunk, gridK } = r;
+  const { wrong, group, nGroups: G } = rows;
+  const w = rows.weight;
+  let nTouched = 0;
+  let m = 0;
+  let Wb = 0;
+  let Eb = 0;
+  for (let p = p0; p < p1; p++) {
+    const c = mult[p];
+    if (c === 0) continue;
+    m += c;
+    const wm = (w === null ? 1 : w[p]) * c;
+    Wb += wm;
+    const isWrong = wrong[p] === 1;
+    if (isWrong) {
+      Eb += wm;
+      st[6] += c;
+    }
+    const g = group[p];
+    if (g >= 0) {
+      if (!touchedFlag[g]) {
+        touchedFlag[g] = 1;
+        touched[nTouched++] = g;
+      }
+      bW[g] += wm;
+      if (isWrong) bE[g] += wm;
+    }
+  }
+  if (m === 0) return;
+  const step = Wb / m;
+  if (step > 0) {
+    const W0 = st[0];
+    const E0 = st[1];
+    for (let j = 1; j <= m; j++) {
+      const f = j / m;
+      st[2] += (step * (E0 + Eb * f)) / (W0 + Wb * f);
+      if (G > 0) {
+        for (let t = 0; t < nTouched; t++) {
+          const g = touched[t];
+          const e = groupError(gE[g] + bE[g] * f, gW[g] + bW[g] * f);
+          st[5] += e - gErr[g];
+          gErr[g] = e;
+        }
+        let mx = -Infinity;
+        for (let k = 0; k < G; k++) if (gErr[k] > mx) mx = gErr[k];
+        st[3] += step * st[5];
+        st[4] += step * mx;
+      }
+    }
+  }
+  for (let t = 0; t < nTouched; t++) {
+    bW[touched[t]] = 0;
+    bE[touched[t]] = 0;
+    touchedFlag[touched[t]] = 0;
+  }
+  // the rows one by one
+  const N = st[9];
+  const W = st[10];
+  const K = st[8];
+  let k = K;
+  let a = N - K - m; // ascending index of the block's first item
+  let gi = st[7];
+  for (let p = p0; p < p1; p++) {
+    const c = mult[p];
+    if (c === 0) continue;
+    const wp = w === null ? 1 : w[p];
+    const isWrong = wrong[p] === 1;
+    const g = group[p];
+    while (gi < GRID_POINTS && N >= GRID_POINTS && gridK[gi] < k + c) {
+      gridPoint(r, gi, W, st[0], st[1], gridK[gi] - k, wp, isWrong, g);
+      gi++;
+    }
+    const wm = wp * c;
+    st[0] += wm;
+    if (isWrong) st[1] += wm;
+    if (g >= 0) {
+      gW[g] += wm;
+      if (isWrong) gE[g] += wm;
+    }
+    if (bins !== null) {
+      const bin = bins[p];
+      mass[bin] += wm;
+      diff[bin] += wm * unit![p];
+      const u = wp * unit![p];
+      let left = c;
+      let at = a;
+      while (left > 0) {
+        const bigEnd = extra * (base + 1);
+        const chi = at < bigEnd ? Math.floor(at / (base + 1)) : extra + Math.floor((at - bigEnd) / base);
+        const take = Math.min(left, chunkStart(chi + 1, base, extra) - at);
+        chunk[chi] += u * take;
+        at += take;
+        left -= take;
+      }
+    }
+    a += c;
+    k += c;
+  }
+  st[7] = gi;
+  st[8] = K + m;
+  if (nTouched > 0) {
+    for (let g = 0; g < G; g++) gErr[g] = groupError(gE[g], gW[g]);
+    let s = 0;
+    for (let g = 0; g < G; g++) s += gErr[g];
+    st[5] = s; // re-anchor: no drift
+  }
+}
+
+/**
+ * The pass over the blocks. Leaves [W0, E0, aurc, aBal·G, aWorst, sumErr, wrongItems, next grid
+ * point] in `r.state` and sets the operating point, the grid points reached, ECE bins and chunks.
+ */
+function mainPass(r: SelectiveResampler, mult: Int32Array, N: number, W: number): void {
+  const st = r.state;
+  const B = r.B;
+  const base = B > 0 ? Math.floor(N / B) : 0;
+  const extra = N - base * B;
+  const acc = r.accept;
+  st.fill(0);
+  st[5] = r.rows.nGroups; // sumErr: every group error starts at 1
+  st[9] = N;
+  st[10] = W;
+  st[11] = B - 1;
+  st[12] = B > 0 ? N - chunkStart(B - 1, base, extra) : 0;
+  if ((acc.kind === 'end' && acc.end === 0) || !(W > 0)) {
+    setOperatingPoint(r, W, 0, 0);
+    st[13] = 1;
+  }
+  // In slices: V8 then optimises passSlice as an ordinary hot function (a single long call would
+  // run on on-stack-replacement code, which deoptimises at every exit path it has not yet seen).
+  const nb = r.rows.blockStart.length - 1;
+  for (let b0 = 0; b0 < nb; b0 += PASS_SLICE) passSlice(r, mult, b0, Math.min(nb, b0 + PASS_SLICE));
+  if (!st[13]) setOperatingPoint(r, W, st[0], st[1]);
+}
+
+const PASS_SLICE = 4096;
+
+/**
+ * Blocks [b0, b1) of the pass; the running state lives in `r.state`: [W0, E0, aurc, aBal·G, aWorst,
+ * sumErr, wrongItems, next grid point, items entered, N, W, chunk, chunk's upper descending item,
+ * operating point done].
+ */
+function passSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: number): void {
+  const { rows, gW, gE, gErr, gridK, diff, mass, chunk, bins, unit, B } = r;
+  const { wrong, group, blockStart: bs, nGroups: G } = rows;
+  const w = rows.weight;
+  const st = r.state;
+  const N = st[9];
+  const W = st[10];
+  const gridOn = N >= GRID_POINTS;
+  // adaptive-ECE chunks: the first `extra` chunks hold base + 1 items, the others base
+  const base = B > 0 ? Math.floor(N / B) : 0;
+  const extra = N - base * B;
+  // operating point: at the end of the accepted prefix
+  const acc = r.accept;
+  const isTarget = acc.kind === 'target';
+  const goal = acc.kind === 'target' ? acc.target * W * (1 - 1e-12) : 0;
+  const endFixed = acc.kind === 'end' ? acc.end : -1;
+  let opDone = st[13] === 1;
+  // Running sums over the rows entered so far, row by row (for a singleton block these are exactly
+  // aurcValues' sums; after a tied block they equal its block sums up to the order of additions).
+  let W0 = st[0];
+  let E0 = st[1];
+  let aurc = st[2];
+  let aBal = st[3];
+  let aWorst = st[4];
+  let sumErr = st[5];
+  let wrongItems = st[6];
+  let gi = st[7];
+  let K = st[8] | 0; // items entered (descending order)
+  let nextCut = gridOn && gi < GRID_POINTS ? gridK[gi] : Infinity;
+  // adaptive ECE: descending item d (of a singleton row) is ascending item N − 1 − d; chunk ch holds
+  // descending items below chHi = N − start(ch), chunks visited from B − 1 down
+  let ch = st[11];
+  let chHi = st[12];
+  const H = w === null ? r.harmonic : null;
+  for (let b = b0; b < b1; b++) {
+    const p0 = bs[b];
+    const p1 = bs[b + 1];
+    if (p1 - p0 !== 1) {
+      st[0] = W0;
+      st[1] = E0;
+      st[2] = aurc;
+      st[3] = aBal;
+      st[4] = aWorst;
+      st[5] = sumErr;
+      st[6] = wrongItems;
+      st[7] = gi;
+      st[8] = K;
+      st[9] = N;
+      st[10] = W;
+      tiedBlock(r, mult, p0, p1, base, extra);
+      W0 = st[0];
+      E0 = st[1];
+      aurc = st[2];
+      aBal = st[3];
+      aWorst = st[4];
+      sumErr = st[5];
+      wrongItems = st[6];
+      gi = st[7];
+      K = st[8] | 0;
+      nextCut = gi < GRID_POINTS && gridOn ? gridK[gi] : Infinity;
+    } else {
+      const c = mult[p0];
+      if (H !== null) {
+        // Unit masses: the c copies' steps in closed form, no per-item loop and no branch on c
+        // (a random multiplicity is an unpredictable branch): Σ_{j=1..c} (E + e·j)/(K + j) =
+        // E·ΔH + e·(c − K·ΔH), ΔH = H[K+c] − H[K] (aurcUnitMass's identity).
+        if (K + c > nextCut) {
+          while (K + c > nextCut) {
+            gridPoint(r, gi, W, W0, E0, nextCut - K, 1, wrong[p0] === 1, G > 0 ? group[p0] : -1);
+            gi++;
+            nextCut = gi < GRID_POINTS ? gridK[gi] : Infinity;
+          }
+        }
+        const wr = wrong[p0];
+        const dH = H[(K + c) | 0] - H[K];
+        aurc += E0 * dH + wr * (c - K * dH);
+        if (G > 0) {
+          const g = group[p0];
+          if (g >= 0) {
+            const gw = gW[g];
+            const ge = gE[g];
+            const dHg = H[(gw + c) | 0] - H[gw | 0];
+            // the group's error after each copy j: e_j = (ge + wr·j)/(gw + j); Σ_j e_j in closed form
+            const sumEg = ge * dHg + wr * (c - gw * dHg);
+            const others = sumErr - gErr[g];
+            aBal += c * others + sumEg; // Σ over items of the sum of group errors (÷ G at the end)
+            let mxOther = -Infinity;
+            if (G === 2) mxOther = gErr[1 - g];
+            else for (let k = 0; k < G; k++) if (k !== g && gErr[k] > mxOther) mxOther = gErr[k];
+            // e_j is monotone in j: compare its ends e_1, e_c with the other groups' max (multiplied
+            // out: the denominators are positive)
+            const lo1 = ge + wr <= mxOther * (gw + 1);
+            const loC = ge + wr * c <= mxOther * (gw + c);
+            if (lo1 && loC) aWorst += c * mxOther;
+            else if (ge + wr >= mxOther * (gw + 1) && ge + wr * c >= mxOther * (gw + c)) aWorst += sumEg;
+            else for (let j = 1; j <= c; j++) aWorst += Math.max(mxOther, (ge + wr * j) / (gw + j));
+            const nw = gw + c;
+            gW[g] = nw;
+            gE[g] = ge + wr * c;
+            if (nw > 0) {
+              const e = gE[g] / nw;
+              sumErr = others + e;
+              gErr[g] = e;
+            }
+          } else {
+            let mx = -Infinity;
+            for (let k = 0; k < G; k++) if (gErr[k] > mx) mx = gErr[k];
+            aBal += c * sumErr;
+            aWorst += c * mx;
+          }
+        }
+        W0 += c;
+        E0 += wr * c;
+        wrongItems += wr * c;
+        if (bins !== null) {
+          const bin = bins[p0];
+          const u1 = unit![p0];
+          mass[bin] += c;
+          diff[bin] += c * u1;
+          if (K + c <= chHi) chunk[ch] += u1 * c;
+          else {
+            let d = K;
+            let left = c;
+            while (left > 0) {
+              while (d >= chHi) {
+                ch--;
+                chHi = N - chunkStart(ch, base, extra);
+              }
+              const take = Math.min(left, chHi - d);
+              chunk[ch] += u1 * take;
+              d += take;
+              left -= take;
+            }
+          }
+        }
+        K = (K + c) | 0;
+      } else if (c > 0) {
+        // one row drawn c times (aurcValues' singleton step: a tie of c copies)
+        const wp = w === null ? 1 : w[p0];
+        const isWrong = wrong[p0] === 1;
+        const em = isWrong ? wp : 0;
+        if (isWrong) wrongItems += c;
+        const g = G > 0 ? group[p0] : -1;
+        while (K + c > nextCut) {
+          gridPoint(r, gi, W, W0, E0, nextCut - K, wp, isWrong, g);
+          gi++;
+          nextCut = gi < GRID_POINTS ? gridK[gi] : Infinity;
+        }
+        if (wp > 0) {
+          for (let j = 1; j <= c; j++) {
+            aurc += (wp * (E0 + em * j)) / (W0 + wp * j);
+            if (G > 0) {
+              if (g >= 0) {
+                const e = (gE[g] + em * j) / (gW[g] + wp * j);
+                sumErr += e - gErr[g];
+                gErr[g] = e;
+              }
+              let mx = gErr[0];
+              for (let k = 1; k < G; k++) if (gErr[k] > mx) mx = gErr[k];
+              aBal += wp * sumErr;
+              aWorst += wp * mx;
+            }
+          }
+        }
+        const wm = wp * c;
+        W0 += wm;
+        E0 += em * c;
+        if (g >= 0) {
+          gW[g] += wm;
+          gE[g] += em * c;
+          if (gW[g] > 0) {
+            const e = gE[g] / gW[g];
+            sumErr += e - gErr[g];
+            gErr[g] = e;
+          }
+        }
+        if (bins !== null) {
+          const bin = bins[p0];
+          const u1 = unit![p0];
+          mass[bin] += wm;
+          diff[bin] += wm * u1;
+          const u = wp * u1;
+          let d = K;
+          let left = c;
+          while (left > 0) {
+            while (d >= chHi) {
+              ch--;
+              chHi = N - chunkStart(ch, base, extra);
+            }
+            const take = Math.min(left, chHi - d);
+            chunk[ch] += u * take;
+            d += take;
+            left -= take;
+          }
+        }
+        K = (K + c) | 0;
+      }
+    }
+    if (!opDone && (isTarget ? W0 >= goal && W0 > 0 : p1 === endFixed)) {
+      setOperatingPoint(r, W, W0, E0);
+      opDone = true;
+    }
+  }
+  st[0] = W0;
+  st[1] = E0;
+  st[2] = aurc;
+  st[3] = aBal;
+  st[4] = aWorst;
+  st[5] = sumErr;
+  st[6] = wrongItems;
+  st[7] = gi;
+  st[8] = K;
+  st[11] = ch;
+  st[12] = chHi;
+  st[13] = opDone ? 1 : 0;
+}
+
+/** H[k] = Σ_{j=1..k} 1/j, k = 0..size. */
+function harmonicTable(size: number): Float64Array {
+  const h = new Float64Array(size + 1);
+  for (let k = 1; k <= size; k++) h[k] = h[k - 1] + 1 / k;
+  return h;
+}
