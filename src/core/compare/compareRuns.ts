@@ -13,7 +13,8 @@
  * - Holm: the family is one metric's tests, one per run tested against the baseline; `p_holm`
  *   adjusts the t-test's two-sided `p_t` and is present only when that family has ≥ 2 tests.
  * - `ci_diff`: percentile interval of mean(run − baseline) over matched pairs resampled with
- *   replacement (`stats/bootstrap.ts`), when `bootstrap.n > 0`.
+ *   replacement (`fastBootstrapDistribution` of `stats/bootstrap.ts`: a stream fixed by the seed), when
+ *   `bootstrap.n > 0`.
  * - Non-finite statistics (t = ±∞ when every difference is equal, NaN when all are zero or n < 2)
  *   are written as null, and a warning says what the value was.
  */
@@ -21,7 +22,7 @@ import { basename } from 'node:path';
 import { checkCancelled, fail, type EvalWarning } from '../diagnostics';
 import type { Results, Direction } from '../results/types';
 import { directionOf } from '../results/directions';
-import { bootstrapDistribution, percentileInterval } from '../stats/bootstrap';
+import { fastBootstrapDistribution, percentileInterval } from '../stats/bootstrap';
 import { cohensDPooled, cohensDz, holmAdjust, pairedTTest, wilcoxonSignedRank } from '../stats/tests';
 import { TOOL_VERSION } from '../version';
 import { markTable } from './marks';
@@ -228,14 +229,12 @@ function pairedEntry(
   };
   if (opts.bootstrap && opts.bootstrap.n > 0 && n > 0) {
     const d = Float64Array.from(a, (x, k) => x - b[k]);
-    const [dist] = bootstrapDistribution(n, (counts) => {
+    // Fast engine (stats/resampleDraws.ts): Int32 multiplicities over the matched pairs, so a
+    // pair is drawn as a whole. Σ counts = n for every resample (same size), hence the division.
+    const [dist] = fastBootstrapDistribution(n, 1, (counts, out) => {
       let s = 0;
-      let c = 0;
-      for (let k = 0; k < n; k++) {
-        s += counts[k] * d[k];
-        c += counts[k];
-      }
-      return s / c;
+      for (let k = 0; k < n; k++) s += counts[k] * d[k];
+      out[0] = s / n;
     }, {
       ...opts.bootstrap,
       onResample: (done, total) => {

@@ -160,7 +160,8 @@ export function precisionRecallAt(
 export interface SortedResampler {
   /** Stratum of each sorted position (pass to the bootstrap), or null. */
   strata: Int32Array | null;
-  stat(counts: Float64Array): Float64Array;
+  /** The bootstrap passes Int32 multiplicities (stats/resampleDraws.ts); tests may pass Float64. */
+  stat(counts: Int32Array | Float64Array): Float64Array;
 }
 
 export function sortedResampler(
@@ -187,7 +188,7 @@ export function sortedResampler(
   const { blockStart, nBlocks } = so;
   return {
     strata: st,
-    stat(counts: Float64Array): Float64Array {
+    stat(counts: Int32Array | Float64Array): Float64Array {
       let tpW = 0;
       let fpW = 0;
       let tpU = 0;

@@ -11,6 +11,7 @@
  * than half of them are defined. Same data, options and seed → the same interval.
  */
 import { checkCancelled, type Progress } from '../diagnostics';
+import { evaluateResamples, stratumPositions } from './resampleDraws';
 
 export interface BootstrapOptions {
   /** Number of resamples (≥ 1). */
@@ -222,6 +223,56 @@ export function ciForStatistics(
   const out: Record<string, [number, number] | null> = {};
   keys.forEach((key, k) => {
     out[key] = dist[k] ? percentileInterval(dist[k], opts.confidence) : null;
+  });
+  return out;
+}
+
+/**
+ * The fast counterpart of {@link bootstrapDistribution} (stats/resampleDraws.ts): the same
+ * resampling definition (with replacement to the same size; per stratum, each stratum to its own
+ * size, when `strata` is given) drawn by the inlined xoshiro128** + Lemire kernel straight into
+ * Int32 multiplicities, with a generator per resample (resample b depends only on (seed, b,
+ * strata)). Another stream than `bootstrapDistribution`'s (which reproduces `createRng(seed).int`
+ * and is kept for the callers and the test that pin it); the seed still fixes every value.
+ *
+ * `stat(counts, out)` writes its `K` values into `out` (pre-filled with NaN; NaN = undefined) and
+ * must not keep `counts` (a reused buffer). Returns, per statistic, the values over resamples.
+ */
+export function fastBootstrapDistribution(
+  nRows: number,
+  K: number,
+  stat: (counts: Int32Array, out: Float64Array) => void,
+  opts: BootstrapOptions,
+): Float64Array[] {
+  if (!Number.isInteger(opts.n) || opts.n < 1) throw new RangeError(`Expected \`n\` to be a positive integer, but got ${opts.n}.`);
+  const B = opts.n;
+  const onResample = opts.onResample;
+  const values = evaluateResamples(nRows, K, stat, {
+    seed: opts.seed,
+    strata: stratumPositions(nRows, opts.strata ?? null),
+    range: { from: 0, to: B },
+    onResample: onResample ? (done) => onResample(done, B) : undefined,
+  });
+  const out = Array.from({ length: K }, () => new Float64Array(B));
+  for (let b = 0; b < B; b++) for (let k = 0; k < K; k++) out[k][b] = values[b * K + k];
+  return out;
+}
+
+/**
+ * {@link ciForStatistics} on the fast engine ({@link fastBootstrapDistribution}): one percentile
+ * interval per key (null when fewer than half the resamples define it), the statistic reading
+ * Int32 multiplicities and writing `keys.length` values into `out`.
+ */
+export function fastCiForStatistics(
+  nRows: number,
+  stat: (counts: Int32Array, out: Float64Array) => void,
+  keys: readonly string[],
+  opts: BootstrapOptions,
+): Record<string, [number, number] | null> {
+  const dist = fastBootstrapDistribution(nRows, keys.length, stat, opts);
+  const out: Record<string, [number, number] | null> = {};
+  keys.forEach((key, k) => {
+    out[key] = percentileInterval(dist[k], opts.confidence);
   });
   return out;
 }

@@ -30,7 +30,7 @@ import {
   type ScoreOrder,
 } from '../metrics/binaryCurve';
 import { IW_KEYS, metricVector, sortedResampler, stratumWeights, type IwKey } from '../metrics/importance';
-import { bootstrapDistribution, percentileInterval } from '../stats/bootstrap';
+import { fastBootstrapDistribution, percentileInterval } from '../stats/bootstrap';
 import type { Curve, MetricValue } from '../results/types';
 import { directionOf } from '../results/directions';
 import type { TaskRunner } from './types';
@@ -227,7 +227,9 @@ export const runIwBinary: TaskRunner = async (ctx) => {
       // weights of a resample are w × counts and nothing is re-sorted (strata permuted alike).
       const resampler = sortedResampler(so, data.labels, w.weights, data.strata, nAbove);
       const K = IW_KEYS.length;
-      const dist = bootstrapDistribution(data.n, (counts) => resampler.stat(counts), {
+      // The fast engine (stats/resampleDraws.ts): Int32 multiplicities per sorted position, each
+      // stratum resampled to its own size; resample b depends only on (seed, b, strata).
+      const dist = fastBootstrapDistribution(data.n, 2 * K, (counts, out) => out.set(resampler.stat(counts)), {
         n: bs.n,
         confidence: bs.confidence,
         seed: bs.seed,

@@ -96,6 +96,11 @@ export const runRanking: TaskRunner = async (ctx) => {
       baselines[name] = { curves: ev.curves };
     }
     scratch = undefined;
+    // Nothing below reads the seen items or the ground truth: let them go before the per-user
+    // tables allocate (peak memory). Counts and sizes stay.
+    train.seenItems = train.seenOffsets = new Int32Array(0);
+    data.relItems = data.relLine = data.listLines = new Int32Array(0);
+    data.relGrades = new Float64Array(0);
   } else {
     warnings.note('no-train', `${data.file}: no \`train\` file in the config: no popularity/random baselines, no cold-start coverage, no novelty, no activity bins, no seen-item check.`);
   }
