@@ -1,7 +1,7 @@
 // `npm start`: the real extension in a real VS Code, in the browser, for people without VS Code
 // desktop. Builds the extension, installs code-server on first use (≈3 min), starts it on
 // 127.0.0.1 with the extension installed (a symlink to this folder) and prints the address.
-// Ctrl-C stops it (the whole process group) .
+// Ctrl-C stops it (the whole process group).
 //
 //   npm start                     the examples, in a git-ignored copy (.cache/start/workspace) that
 //                                 persists between runs: your evaluations stay, the repo stays clean

@@ -3,8 +3,8 @@
 // desktop, most CI services). On machines without that network access it fails at the download
 // and says so, pointing at `npm run test:vscode` (code-server from npm), which runs the same suite.
 //
-// Options: --grep <re>, --no-build, --version <vscode version> (default: the engine's minimum is
-// not used — "stable", as most users run). Headless Linux needs a display: run under `xvfb-run -a`.
+// Options: --grep <re>, --no-build, --version <vscode version> (default "stable", as most users
+// run). Headless Linux needs a display: run under `xvfb-run -a`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -118,8 +118,11 @@ export async function closeAllEditors(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
 
-/** Evaluates a workspace file through the extension's command and returns the results file path. */
-export async function evaluate(rel: string, resultsRel: string, timeoutMs = 120_000): Promise<Results> {
+/**
+ * Evaluates a workspace file through the extension's command and returns the results written.
+ * The command resolves once the evaluation is done and written, so the wait after it is short.
+ */
+export async function evaluate(rel: string, resultsRel: string, timeoutMs = 10_000): Promise<Results> {
   const out = ws(resultsRel);
   const before = mtime(out);
   await vscode.commands.executeCommand('evalLens.evaluate', uri(rel));
