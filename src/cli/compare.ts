@@ -5,7 +5,8 @@
  * it (inspection mode). `--out` writes the `*.compare.json`; nothing else is written.
  * Exit codes as `evaluate`: 0 ok, 1 bad input, 2 usage.
  */
-import { mkdir, readFile, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { checkInput, real } from './files';
+import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { EvalLensError } from '../core/diagnostics';
@@ -163,23 +164,7 @@ export function renderInspection(r: TableInspection, format: CompareFormat): str
   }
 }
 
-async function checkInput(input: string, given: string): Promise<void> {
-  let st;
-  try {
-    st = await stat(input);
-  } catch {
-    throw new EvalLensError('input-read', `${given}: no such file.`, { file: given });
-  }
-  if (!st.isFile()) throw new EvalLensError('input-read', `${given}: not a file (a folder?).`, { file: given });
-}
 
-async function real(p: string): Promise<string> {
-  try {
-    return await realpath(p);
-  } catch {
-    return p;
-  }
-}
 
 /** `--out` must not be an input and must not replace a file that is not a comparison file. */
 async function checkOut(out: string, given: string, inputs: (string | undefined)[]): Promise<void> {

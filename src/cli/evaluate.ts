@@ -2,7 +2,8 @@
  * `eval-lens evaluate FILE`: evaluates one prediction file and prints the results; `--out` also
  * writes the results JSON. Without `--out` nothing is written (the results go to stdout only).
  */
-import { mkdir, open, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { checkInput, real } from './files';
+import { mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { EvalLensError, type Progress } from '../core/diagnostics';
@@ -88,24 +89,7 @@ function defaultRoot(cwd: string, anchor: string): string {
   return inside(cwd, anchor) ? cwd : dirname(anchor);
 }
 
-async function checkInput(input: string, given: string): Promise<void> {
-  let st;
-  try {
-    st = await stat(input);
-  } catch {
-    throw new EvalLensError('input-read', `${given}: no such file.`, { file: given });
-  }
-  if (!st.isFile()) throw new EvalLensError('input-read', `${given}: not a file (a folder?).`, { file: given });
-}
 
-/** The real path when the file exists (symlinks resolved), else the path itself. */
-async function real(p: string): Promise<string> {
-  try {
-    return await realpath(p);
-  } catch {
-    return p;
-  }
-}
 
 /**
  * `--out` must not be an input (the prediction file, the config) and must not replace a file
