@@ -27,6 +27,7 @@ singular vectors x singular values of the item x user train matrix) with `_item_
 Deterministic: fixed seed, sorted inputs, stable tie-breaking. Prints the index file's SHA-256 and
 the counts, so a later run on a different index can be told apart.
 """
+import glob
 import hashlib
 import json
 import os
@@ -37,7 +38,9 @@ from collections import Counter
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-INDEX = "/var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_binary-amd64_Packages.lz4"
+# apt's local index of bookworm's main amd64 packages (written by `apt-get update`; the file name
+# starts with the mirror's name, so it is found by its suffix).
+INDEX = next(iter(sorted(glob.glob("/var/lib/apt/lists/*_dists_bookworm_main_binary-amd64_Packages*"))), None)
 TOP = 20
 SEED = 5
 
@@ -72,6 +75,8 @@ def deps_of(p):
 
 
 def main():
+    if INDEX is None:
+        raise SystemExit("No apt index for bookworm main amd64 in /var/lib/apt/lists: run `apt-get update` first.")
     raw = open(INDEX, "rb").read()
     print(f"index {INDEX}\nsha256 {hashlib.sha256(raw).hexdigest()}")
     text = subprocess.run(["/usr/lib/apt/apt-helper", "cat-file", INDEX], check=True,
