@@ -35,6 +35,9 @@ export interface EvaluateOptions {
   progress?: Progress;
 }
 
+/** Tasks whose runner may return the input's size and SHA-256 itself. */
+const SELF_HASHING: ReadonlySet<Task> = new Set<Task>(['ranking']);
+
 const RUNNERS: Record<Task, TaskRunner> = {
   classification: runClassification,
   'iw-binary': runIwBinary,
@@ -55,9 +58,11 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   config.task = task;
   const baseDir = configPath ? dirname(configPath) : dirname(input);
   opts.progress?.report?.('reading', 0);
-  const [info, partial] = await Promise.all([
-    fileInfo(input),
-    RUNNERS[task]({ path, baseDir, root: opts.root ? resolve(opts.root) : baseDir, config, warnings, results, progress: opts.progress }),
-  ]);
+  const run = RUNNERS[task]({ path, baseDir, root: opts.root ? resolve(opts.root) : baseDir, config, warnings, results, progress: opts.progress });
+  // The ranking reader hashes its input while parsing it (one read, no hashing worker and its
+  // memory); the other tasks' inputs are hashed beside the parse.
+  const [info, partial] = SELF_HASHING.has(task)
+    ? await run.then(async (p) => [p.sha256 !== undefined && p.size !== undefined ? { size: p.size, sha256: p.sha256 } : await fileInfo(input), p] as const)
+    : await Promise.all([fileInfo(input), run]);
   return results.build({ source: { ...partial, ...info }, task, config, warnings: warnings.list });
 }

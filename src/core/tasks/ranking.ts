@@ -20,6 +20,7 @@
  *   `tables.activityBins` (metric means by bins of users' train interactions:
  *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts).
  */
+import { resolve } from 'node:path';
 import { fail } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
 import type { RankedLists, RankingData } from '../data/rankingData';
@@ -156,7 +157,9 @@ export const runRanking: TaskRunner = async (ctx) => {
   ctx.progress?.report?.('hashing inputs', 0);
   // The train file was hashed as it was parsed (one read, no worker); the others are hashed here.
   const extra = await Promise.all(data.extraFiles.map(async (f) => ({ role: f.role, path: f.path, ...(data.hashed.get(f.path) ?? (await fileInfo(f.path))) })));
+  const own = data.hashed.get(resolve(ctx.path));
   return {
+    ...(own ?? {}),
     path: ctx.path,
     format: data.format,
     rows: data.rows,

@@ -25,4 +25,4 @@ export interface TaskContext {
 }
 
 /** A task runner returns the description of its main source (hash and size are added by the caller). */
-export type TaskRunner = (ctx: TaskContext) => Promise<Omit<SourceInfo, 'size' | 'sha256'>>;
+export type TaskRunner = (ctx: TaskContext) => Promise<Omit<SourceInfo, 'size' | 'sha256'> & Partial<Pick<SourceInfo, 'size' | 'sha256'>>>;

@@ -19,6 +19,7 @@
  * values, literals, odd numbers) is handed to `JSON.parse` and read by the general path, which
  * also produces every error message. Both paths give the same result for the same line.
  */
+import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { fail, type Progress, type Warnings } from '../../diagnostics';
 import type { ColumnsConfig } from '../../config/types';
@@ -41,6 +42,8 @@ export interface RunRead {
   rel: RelBuilder | null;
   rows: number;
   columns: Record<string, string>;
+  /** Size and SHA-256 of the run file, computed from the bytes as they were parsed (one read). */
+  hashed?: { size: number; sha256: string };
 }
 
 type Role = 'user' | 'items' | 'relevant' | 'scores';
@@ -99,6 +102,8 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
   let relMode: boolean | null = null;
   let rows = 0;
   const unsorted = new LineTally();
+  const hash = createHash('sha256');
+  let size = 0;
   const usedKeys: Partial<Record<Role, string>> = {};
 
   await forEachLineBytes(
@@ -145,7 +150,7 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
         }
       }
     },
-    { progress: ctx.progress, stage: 'reading run', label },
+    { progress: ctx.progress, stage: 'reading run', label, onBytes: (b) => { hash.update(b); size += b.length; } },
   );
   if (rows === 0) fail('empty-file', { file: label }, 'expected at least one JSON line with a user and a ranked list, got an empty file.');
   if (unsorted.count > 0) {
@@ -163,7 +168,7 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
   if (usedKeys.items) columns.items = usedKeys.items;
   if (usedKeys.relevant) columns.relevant = usedKeys.relevant;
   if (usedKeys.scores) columns.scores = usedKeys.scores;
-  return { lists, rel: relMode ? rel : null, rows, columns };
+  return { lists, rel: relMode ? rel : null, rows, columns, hashed: { size, sha256: hash.digest('hex') } };
 }
 
 /** The general path: JSON.parse, with an error message for every way a line can be wrong. */

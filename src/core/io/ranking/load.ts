@@ -4,7 +4,7 @@
  * the `relevant` file: qrels or CSV `user,item[,rel]`), the optional `train` interactions
  * (CSV `user,item`) and embeddings. Config paths are relative to the config file's folder.
  */
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { fail, type Progress, type Warnings } from '../../diagnostics';
 import type { ResolvedConfig } from '../../config/types';
 import { resolveConfigPath } from '../../config/load';
@@ -68,6 +68,9 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     run = await readLongRun(input.path, label, ctx, config);
     outFormat = format;
   }
+
+  // The JSONL reader hashes the run as it parses it: the caller needs no second read.
+  if (run.hashed) hashed.set(resolve(input.path), run.hashed);
 
   let rel: RelBuilder;
   let relevantFile: string | null = null;
