@@ -5,11 +5,10 @@
  * it (inspection mode). `--out` writes the `*.compare.json`; nothing else is written.
  * Exit codes as `evaluate`: 0 ok, 1 bad input, 2 usage.
  */
-import { checkInput, real } from './files';
-import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, extname, isAbsolute, relative, resolve } from 'node:path';
+import { checkInput, real, writeAtomically } from './files';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, extname, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { EvalLensError } from '../core/diagnostics';
 import type { CompareConfig } from '../core/config/types';
 import { findConfigBeside, loadConfigFile } from '../core/config/load';
 import { compareFiles, isResultsPath } from '../core/compare/files';
@@ -102,7 +101,7 @@ export function registerCompare(program: Command): void {
       }
       for (const w of json.warnings) process.stderr.write(`warning: ${w.message}\n`);
       if (out) {
-        await writeAtomically(out, JSON.stringify(json, null, 2) + '\n');
+        await writeAtomically(out, JSON.stringify(json, null, 2) + '\n', 'the comparison');
         process.stderr.write(`Comparison written to ${relative(cwd, out) || out}\n`);
       }
       process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -190,14 +189,3 @@ async function checkOut(out: string, given: string, inputs: (string | undefined)
   if (schema !== COMPARE_SCHEMA_ID) throw new UsageError(`--out ${given} exists and is not an Eval Lens comparison file; refusing to overwrite it.`);
 }
 
-async function writeAtomically(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(tmp, text, 'utf8');
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw new EvalLensError('output-write', `${isAbsolute(path) ? path : resolve(path)}: cannot write the comparison: ${(err as Error).message}`, { file: path });
-  }
-}

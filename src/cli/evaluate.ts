@@ -2,11 +2,11 @@
  * `eval-lens evaluate FILE`: evaluates one prediction file and prints the results; `--out` also
  * writes the results JSON. Without `--out` nothing is written (the results go to stdout only).
  */
-import { checkInput, real } from './files';
-import { mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { checkInput, real, writeAtomically } from './files';
+import { open, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { EvalLensError, type Progress } from '../core/diagnostics';
+import type { Progress } from '../core/diagnostics';
 import { evaluateFile } from '../core/evaluate';
 import { findConfigBeside } from '../core/config/load';
 import { RESULTS_SCHEMA_ID, type Results } from '../core/results/types';
@@ -58,7 +58,7 @@ export function registerEvaluate(program: Command): void {
       progress?.done();
     }
     if (out) {
-      await writeAtomically(out, JSON.stringify(results, null, 2) + '\n');
+      await writeAtomically(out, JSON.stringify(results, null, 2) + '\n', 'the results');
       process.stderr.write(`Results written to ${inside(cwd, out) ? relative(cwd, out) : out}\n`);
     }
     const maxWidth = process.stdout.isTTY ? process.stdout.columns : undefined;
@@ -130,18 +130,6 @@ async function readHead(path: string, bytes: number): Promise<string> {
   }
 }
 
-/** Writes to a temporary file beside `path`, then renames it over `path` (never half a file). */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(tmp, text, 'utf8');
-    await rename(tmp, path);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw new EvalLensError('output-write', `${path}: cannot write the results: ${(err as Error).message}`, { file: path });
-  }
-}
 
 /** A one-line progress display on stderr (only used when stderr is a terminal). */
 function ttyProgress(): { progress: Progress; done: () => void } {

@@ -14,69 +14,11 @@ export type LineSink = (line: string, lineNo: number) => void;
 
 /**
  * Calls `sink` for every line of `path` (the last line even without a final newline; a file
- * ending in a newline has no extra empty line). Returns the number of lines.
+ * ending in a newline has no extra empty line; a trailing `\r` and a leading BOM are dropped).
+ * Returns the number of lines. The text form of {@link forEachLineBytes}.
  */
 export async function forEachLine(path: string, sink: LineSink, opts: { progress?: Progress; stage?: string; label?: string } = {}): Promise<number> {
-  const label = opts.label ?? path;
-  let fh;
-  try {
-    fh = await open(path, 'r');
-  } catch (e) {
-    fail('file-not-found', { file: label }, `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`);
-  }
-  try {
-    const size = (await fh.stat()).size;
-    const buf = Buffer.allocUnsafe(CHUNK);
-    let carry: Buffer | null = null;
-    let lineNo = 0;
-    let pos = 0;
-    let first = true;
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
-      if (bytesRead === 0) break;
-      pos += bytesRead;
-      let data = buf.subarray(0, bytesRead);
-      if (carry) {
-        data = Buffer.concat([carry, data]);
-        carry = null;
-      }
-      const last = data.lastIndexOf(10);
-      if (last < 0) {
-        carry = Buffer.from(data);
-        continue;
-      }
-      let text = data.toString('utf8', 0, last);
-      if (last + 1 < data.length) carry = Buffer.from(data.subarray(last + 1));
-      if (first) {
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        first = false;
-      }
-      lineNo = emit(text, lineNo, sink);
-      opts.progress?.report?.(opts.stage ?? 'reading', pos / Math.max(1, size));
-      checkCancelled(opts.progress);
-    }
-    if (carry && carry.length > 0) {
-      let text = carry.toString('utf8');
-      if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      lineNo = emit(text, lineNo, sink);
-    }
-    return lineNo;
-  } finally {
-    await fh.close();
-  }
-}
-
-function emit(text: string, lineNo: number, sink: LineSink): number {
-  let start = 0;
-  for (;;) {
-    const nl = text.indexOf('\n', start);
-    const end = nl < 0 ? text.length : nl;
-    let line = text.slice(start, end);
-    if (line.length > 0 && line.charCodeAt(line.length - 1) === 13) line = line.slice(0, -1);
-    sink(line, ++lineNo);
-    if (nl < 0) return lineNo;
-    start = nl + 1;
-  }
+  return forEachLineBytes(path, (buf, start, end, lineNo) => sink(buf.toString('utf8', start, end), lineNo), opts);
 }
 
 /**
