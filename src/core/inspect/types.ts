@@ -89,7 +89,7 @@ export interface RowPage {
   /** Rows matching the filter (all pages). */
   total: number;
   /** Rows in the file (after skipped rows). */
-  rows_in_file: number;
+  rowsInFile: number;
   offset: number;
   rows: RowView[];
 }
