@@ -1,5 +1,6 @@
 /** Tables as text: what the report's "Copy as Markdown / CSV" buttons put on the clipboard. */
 import { formatNumber, formatP } from './format';
+import { csvCell } from './csvCell';
 import type { CellValue, ColumnKind, TableModel } from './model';
 
 /** A cell as shown on screen. */
@@ -33,9 +34,6 @@ export function tableToMarkdown(t: TableModel): string {
   return [head, rule, ...body].join('\n') + '\n';
 }
 
-function csvCell(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 /** RFC 4180 CSV with full-precision numbers and empty cells for missing values. */
 export function tableToCsv(t: TableModel): string {

@@ -6,6 +6,7 @@
  * Pure string functions: the CLI prints them, the extension's export uses them.
  */
 import type { CompareTest, Place, RunTable } from './types';
+import { csvCell } from '../../shared/csvCell';
 
 const ARROW = { higher: '↑', lower: '↓' } as const;
 
@@ -125,9 +126,6 @@ export function renderLatexTable(t: RunTable, opts: { baseline?: string; caption
   return lines.join('\n');
 }
 
-function csvCell(s: string): string {
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 /** CSV: `run`, then per metric its value and `<metric>_place` (1, 2, 3 or empty). */
 export function renderCsvTable(t: RunTable): string {
