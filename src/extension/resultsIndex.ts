@@ -5,6 +5,8 @@
 import * as vscode from 'vscode';
 import type { CompareResults } from '../core/compare/types';
 import type { Results } from '../core/results/types';
+import { EvalLensError } from '../core/diagnostics';
+import { parseEvalLensJson } from '../core/results/validate';
 
 export type IndexEntry =
   | { kind: 'results'; uri: vscode.Uri; results: Results }
@@ -14,14 +16,20 @@ export type IndexEntry =
 const GLOB = '**/*.{eval,compare}.json';
 const EXCLUDE = '{**/node_modules/**,**/.git/**}';
 
+/**
+ * A results or comparison file, checked against its schema before anything in it is used (the
+ * file may come from a cloned repository); a file that fails is an `invalid` entry whose error
+ * names the field, shown as an error in the tree and never rendered.
+ */
 export function parseResultsText(uri: vscode.Uri, text: string): IndexEntry {
+  const name = vscode.workspace.asRelativePath(uri, false);
   try {
-    const obj = JSON.parse(text) as { schema?: unknown };
-    if (obj && obj.schema === 'eval-lens/results@1' && typeof obj === 'object' && 'metrics' in obj) return { kind: 'results', uri, results: obj as unknown as Results };
-    if (obj && obj.schema === 'eval-lens/compare@1') return { kind: 'compare', uri, compare: obj as unknown as CompareResults };
-    return { kind: 'invalid', uri, error: `not an Eval Lens results file (schema ${JSON.stringify(obj?.schema ?? null)})` };
+    const parsed = parseEvalLensJson(name, text);
+    if (parsed.kind === 'results') return { kind: 'results', uri, results: parsed.results };
+    if (parsed.kind === 'compare') return { kind: 'compare', uri, compare: parsed.compare };
+    return { kind: 'invalid', uri, error: `${name}: an inspection of a table of runs × metrics; the report shows comparisons of evaluated runs (print it with \`eval-lens compare ${parsed.inspection.source}\`).` };
   } catch (err) {
-    return { kind: 'invalid', uri, error: `invalid JSON: ${(err as Error).message}` };
+    return { kind: 'invalid', uri, error: err instanceof EvalLensError ? err.message : `${name}: ${(err as Error).message}` };
   }
 }
 

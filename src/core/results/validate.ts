@@ -1,33 +1,75 @@
 /**
  * Checks a results object against `schemas/eval-lens.results.schema.json` (`eval-lens/results@1`)
  * plus what a schema cannot say: every key listed in `families` is in `metrics`, a curve's columns
- * are aligned, an interval's lower end is not above its upper end.
+ * are aligned, an interval's lower end is not above its upper end. Also checks comparison files
+ * against `schemas/eval-lens.compare.schema.json` (`eval-lens/compare@1`).
+ *
+ * Results and comparison files come from other people (cloned repositories, pull requests), so
+ * every one the CLI or the extension reads goes through {@link parseEvalLensJson} before any
+ * field is used.
  */
 import { readFile } from 'node:fs/promises';
-import Ajv, { type ValidateFunction } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import resultsSchema from '../../../schemas/eval-lens.results.schema.json';
+import compareSchema from '../../../schemas/eval-lens.compare.schema.json';
 import { EvalLensError } from '../diagnostics';
 import { describeValue, explain, keyPath } from '../config/check';
 import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
 import { RESULTS_SCHEMA_ID, type Results } from './types';
+import { COMPARE_SCHEMA_ID, type CompareResults } from '../compare/types';
+import type { TableInspection } from '../compare/inspect';
 
 /** The results JSON Schema as shipped (registered for `*.eval.json` in the editor). */
 export const RESULTS_SCHEMA: object = resultsSchema;
 
 const ISO_DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
-let compiled: ValidateFunction | undefined;
-function validator(): ValidateFunction {
-  if (!compiled) {
-    const ajv = new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true, strict: true });
-    ajv.addFormat('date-time', ISO_DATE_TIME);
-    compiled = ajv.compile(resultsSchema);
+let ajv: Ajv | undefined;
+const compiled = new Map<object, ValidateFunction>();
+function validator(schema: object = resultsSchema): ValidateFunction {
+  let v = compiled.get(schema);
+  if (!v) {
+    ajv ??= new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true, strict: true }).addFormat('date-time', ISO_DATE_TIME);
+    v = ajv.compile(schema);
+    compiled.set(schema, v);
   }
-  return compiled;
+  return v;
 }
 
-function where(pointer: string): string {
-  return pointer === '' ? 'results' : `results.${keyPath(pointer)}`;
+function where(pointer: string, root = 'results'): string {
+  return pointer === '' ? root : `${root}.${keyPath(pointer)}`;
+}
+
+/** ajv's errors as one line each, naming the path under `root`. */
+function describeErrors(errors: readonly ErrorObject[], root: string): string[] {
+  const out: string[] = [];
+  for (const e of errors) {
+    if (e.keyword === 'additionalProperties') {
+      const name = (e.params as { additionalProperty: string }).additionalProperty;
+      out.push(`${where(e.instancePath, root)}: unknown key \`${printable(name)}\``);
+    } else if (e.keyword === 'required') {
+      out.push(`${where(e.instancePath, root)}: missing \`${(e.params as { missingProperty: string }).missingProperty}\``);
+    } else if (e.keyword === 'const') {
+      out.push(`${where(e.instancePath, root)}: expected ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}, got ${printable(describeValue(e.data))}`);
+    } else if (e.keyword === 'anyOf') {
+      out.push(`${where(e.instancePath, root)}: expected a string or an array of strings, got ${printable(describeValue(e.data))}`);
+    } else if (e.keyword === 'format' || e.keyword === 'pattern') {
+      out.push(`${where(e.instancePath, root)}: expected ${e.keyword === 'format' ? 'an ISO date-time' : 'a lower-case hex SHA-256 (64 characters)'}, got ${printable(describeValue(e.data))}`);
+    } else {
+      out.push(`${where(e.instancePath, root)}: ${printable(explain(e))}`);
+    }
+  }
+  return [...new Set(out)];
+}
+
+/**
+ * Text from a file made safe to print in a message: control characters (which could move the
+ * cursor or recolour a terminal) become `\u00XX` escapes, and long text is cut at 200 characters.
+ */
+export function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  const t = s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return t.length > 200 ? `${t.slice(0, 200)}…` : t;
 }
 
 /**
@@ -37,25 +79,7 @@ function where(pointer: string): string {
 export function validateResults(obj: unknown): string[] {
   const validate = validator();
   const out: string[] = [];
-  if (!validate(obj)) {
-    for (const e of validate.errors ?? []) {
-      if (e.keyword === 'additionalProperties') {
-        const name = (e.params as { additionalProperty: string }).additionalProperty;
-        out.push(`${where(e.instancePath)}: unknown key \`${name}\``);
-      } else if (e.keyword === 'required') {
-        out.push(`${where(e.instancePath)}: missing \`${(e.params as { missingProperty: string }).missingProperty}\``);
-      } else if (e.keyword === 'const') {
-        out.push(`${where(e.instancePath)}: expected ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}, got ${describeValue(e.data)}`);
-      } else if (e.keyword === 'anyOf') {
-        out.push(`${where(e.instancePath)}: expected a string or an array of strings, got ${describeValue(e.data)}`);
-      } else if (e.keyword === 'format' || e.keyword === 'pattern') {
-        out.push(`${where(e.instancePath)}: expected ${e.keyword === 'format' ? 'an ISO date-time' : 'a lower-case hex SHA-256 (64 characters)'}, got ${describeValue(e.data)}`);
-      } else {
-        out.push(`${where(e.instancePath)}: ${explain(e)}`);
-      }
-    }
-    return [...new Set(out)].slice(0, 50);
-  }
+  if (!validate(obj)) return describeErrors(validate.errors ?? [], 'results').slice(0, 50);
   const r = obj as Results;
   for (const [family, keys] of Object.entries(r.families)) {
     for (const key of keys ?? []) if (!(key in r.metrics)) out.push(`results.families.${family}: lists \`${key}\`, which is not in results.metrics`);
@@ -76,46 +100,107 @@ export function validateResults(obj: unknown): string[] {
   return out.slice(0, 50);
 }
 
+/** The comparison JSON Schema as shipped (registered for `*.compare.json` in the editor). */
+export const COMPARE_SCHEMA: object = compareSchema;
+
+const COMPARE_VARIANTS: object[] = compareSchema.oneOf.map((variant, i) => ({
+  $id: `${COMPARE_SCHEMA_ID}#variant${i}`,
+  definitions: compareSchema.definitions,
+  ...variant,
+}));
+
 /**
- * Reads an Eval Lens results file and checks it.
- * @throws EvalLensError `results-read`, `results-syntax` (with line and column),
- *   `results-not-eval-lens` (valid JSON of another kind), `results-invalid` (lists the problems).
+ * Problems of `obj` as a comparison file (`kind` "comparison" or "inspection"); empty means valid.
+ * Only the errors of the variant named by `kind` are listed, then what the schema cannot say: the
+ * baseline is one of the runs, `names` is aligned with `runs`.
  */
-export async function readResultsFile(path: string): Promise<Results> {
-  let text: string;
+export function validateCompare(obj: unknown): string[] {
+  const kind = obj !== null && typeof obj === 'object' && !Array.isArray(obj) ? (obj as { kind?: unknown }).kind : undefined;
+  if (kind !== 'comparison' && kind !== 'inspection') return [`comparison.kind: expected "comparison" or "inspection", got ${printable(describeValue(kind))}`];
+  // Each variant on its own, so that the messages are those of the variant the file says it is.
+  const validate = validator(COMPARE_VARIANTS[kind === 'comparison' ? 0 : 1]!);
+  if (!validate(obj)) return describeErrors(validate.errors ?? [], 'comparison').slice(0, 50);
+  const c = obj as CompareResults | TableInspection;
+  const out: string[] = [];
+  if (c.names.length !== c.runs.length) out.push(`comparison.names: has ${c.names.length} names for ${c.runs.length} runs`);
+  if (c.kind === 'comparison' && !c.runs.includes(c.baseline)) out.push(`comparison.baseline: ${JSON.stringify(printable(c.baseline))} is not one of comparison.runs`);
+  return out;
+}
+
+/** A results or comparison file, checked. */
+export type EvalLensJson =
+  | { kind: 'results'; results: Results }
+  | { kind: 'compare'; compare: CompareResults }
+  | { kind: 'inspection'; inspection: TableInspection };
+
+function syntaxError(path: string, text: string, err: unknown): EvalLensError {
+  // JSON.parse's message has no line on Node 20; the located parser (only on this error path) does.
+  let syntax: JsonSyntaxError | undefined;
   try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new EvalLensError('results-read', `${path}: cannot read the results file: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}.`, { file: path });
+    parseJsonWithLocations(text);
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) syntax = e;
   }
+  const at = syntax ? `:${syntax.line}:${syntax.column}: invalid JSON at line ${syntax.line}, column ${syntax.column}` : ': invalid JSON';
+  return new EvalLensError('results-syntax', `${path}${at}: ${printable(syntax?.message ?? (err as Error).message)}.`, { file: path, line: syntax?.line });
+}
+
+/**
+ * Parses and checks the text of a results (`eval-lens/results@1`) or comparison
+ * (`eval-lens/compare@1`) file. Nothing in it is used before this returns.
+ * @throws EvalLensError `results-syntax` (with line and column), `results-not-eval-lens` (valid
+ *   JSON of another kind), `results-invalid` (lists the problems, each naming its field).
+ */
+export function parseEvalLensJson(path: string, text: string, accept: 'results' | 'any' = 'any'): EvalLensJson {
   let obj: unknown;
   try {
     obj = JSON.parse(text);
   } catch (err) {
-    // JSON.parse's message has no line on Node 20; the located parser (only on this error path) does.
-    let syntax: JsonSyntaxError | undefined;
-    try {
-      parseJsonWithLocations(text);
-    } catch (e) {
-      if (e instanceof JsonSyntaxError) syntax = e;
-    }
-    const at = syntax ? `:${syntax.line}:${syntax.column}: invalid JSON at line ${syntax.line}, column ${syntax.column}` : ': invalid JSON';
-    throw new EvalLensError('results-syntax', `${path}${at}: ${syntax?.message ?? (err as Error).message}.`, { file: path, line: syntax?.line });
+    throw syntaxError(path, text, err);
   }
-  const schema = obj !== null && typeof obj === 'object' ? (obj as { schema?: unknown }).schema : undefined;
-  if (schema !== RESULTS_SCHEMA_ID) {
+  const schema = obj !== null && typeof obj === 'object' && !Array.isArray(obj) ? (obj as { schema?: unknown }).schema : undefined;
+  const isResults = schema === RESULTS_SCHEMA_ID;
+  if (!isResults && (accept === 'results' || schema !== COMPARE_SCHEMA_ID)) {
     throw new EvalLensError(
       'results-not-eval-lens',
-      `${path}: not an Eval Lens results file: expected "schema": "${RESULTS_SCHEMA_ID}", got ${schema === undefined ? 'no "schema" key' : describeValue(schema)}.`,
+      `${path}: not an Eval Lens results file: expected "schema": "${RESULTS_SCHEMA_ID}"${accept === 'any' ? ` or "${COMPARE_SCHEMA_ID}"` : ''}, got ${schema === undefined ? 'no "schema" key' : printable(describeValue(schema))}.`,
       { file: path },
     );
   }
-  const problems = validateResults(obj);
+  const problems = isResults ? validateResults(obj) : validateCompare(obj);
   if (problems.length > 0) {
+    const id = isResults ? RESULTS_SCHEMA_ID : COMPARE_SCHEMA_ID;
     const shown = problems.slice(0, 10).map((p) => `\n  ${p}`).join('');
     const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
-    throw new EvalLensError('results-invalid', `${path}: the results do not match ${RESULTS_SCHEMA_ID} (${problems.length} problem${problems.length === 1 ? '' : 's'}):${shown}${more}`, { file: path });
+    throw new EvalLensError('results-invalid', `${path}: the ${isResults ? 'results' : 'comparison'} do not match ${id} (${problems.length} problem${problems.length === 1 ? '' : 's'}):${shown}${more}`, { file: path });
   }
-  return obj as Results;
+  if (isResults) return { kind: 'results', results: obj as Results };
+  const c = obj as CompareResults | TableInspection;
+  return c.kind === 'comparison' ? { kind: 'compare', compare: c } : { kind: 'inspection', inspection: c };
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new EvalLensError('results-read', `${path}: cannot read the results file: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}.`, { file: path });
+  }
+}
+
+/** Reads and checks a results or comparison file ({@link parseEvalLensJson}). */
+export async function readEvalLensFile(path: string, accept: 'results' | 'any' = 'any'): Promise<EvalLensJson> {
+  return parseEvalLensJson(path, await readText(path), accept);
+}
+
+/**
+ * Reads an Eval Lens results file and checks it.
+ * @throws EvalLensError `results-read`, `results-syntax` (with line and column),
+ *   `results-not-eval-lens` (valid JSON of another kind, a comparison included), `results-invalid`
+ *   (lists the problems).
+ */
+export async function readResultsFile(path: string): Promise<Results> {
+  const parsed = await readEvalLensFile(path, 'results');
+  if (parsed.kind !== 'results') throw new Error('unreachable: accept "results" returns results');
+  return parsed.results;
 }

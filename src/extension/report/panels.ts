@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildCompareModel } from '../../shared/compareModel';
 import { buildLeafModel } from '../../shared/leafModel';
+import { jsonKind } from '../../shared/outputName';
 import type { ReportModel } from '../../shared/model';
 import { isWebviewMessage, isWebviewState, REPORT_VIEW_TYPE, type HostMessage, type WebviewMessage } from '../../shared/protocol';
 import { buildReportModel } from '../../shared/reportModel';
@@ -20,6 +21,8 @@ export async function loadModel(uri: vscode.Uri): Promise<ReportModel> {
   const entry = await readEntry(uri);
   if (entry.kind === 'results') return buildReportModel(entry.results);
   if (entry.kind === 'compare') return buildCompareModel(entry.compare);
+  // A results or comparison file that failed its schema is an error, never rendered as plain JSON.
+  if (entry.kind === 'invalid' && jsonKind(uri.fsPath) !== 'foreign' && jsonKind(uri.fsPath) !== undefined) throw new Error(entry.error);
   const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   let value: unknown;
   try {
