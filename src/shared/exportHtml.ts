@@ -30,13 +30,20 @@ function cardHtml(c: CardModel): string {
   return `<div class="card" data-metric="${esc(c.key)}"><div class="k">${esc(c.key)} ${c.direction === 'higher' ? '↑' : '↓'}</div><div class="v">${esc(c.text)}</div>${c.ci ? `<div class="ci">${esc(c.ci)}</div>` : ''}${(c.extra ?? []).map((x) => `<div class="x">${esc(x)}</div>`).join('')}${c.caveat ? `<div class="cav">${esc(c.caveat)}</div>` : ''}</div>`;
 }
 
+/**
+ * The class of a best / second / third cell. An allow-list, not string building: a mark comes from
+ * a comparison file that someone else wrote, and anything but 1, 2, 3 must not reach an attribute.
+ */
+function placeClass(place: unknown): string {
+  return place === 1 ? 'p1' : place === 2 ? 'p2' : place === 3 ? 'p3' : '';
+}
+
 export function tableHtml(t: TableModel): string {
   const head = `<tr>${t.columns.map((c) => `<th scope="col">${esc(c)}</th>`).join('')}</tr>`;
   const body = t.rows
     .map((r, i) => `<tr>${r.map((v, j) => {
       const kind = t.kinds[j] ?? 'text';
-      const place = t.marks?.[i]?.[j];
-      const classes = [kind !== 'text' ? 'n' : '', place ? `p${place}` : ''].filter(Boolean).join(' ');
+      const classes = [kind !== 'text' ? 'n' : '', placeClass(t.marks?.[i]?.[j])].filter(Boolean).join(' ');
       return `<td${classes ? ` class="${classes}"` : ''}>${esc(formatCell(v, kind))}${esc(t.suffixes?.[i]?.[j] ?? '')}</td>`;
     }).join('')}</tr>`)
     .join('\n');

@@ -162,7 +162,7 @@ function heatmapSvg(chart: ChartModel): string {
     row.forEach((v, j) => {
       const op = v === 0 ? 0.03 : 0.12 + 0.88 * (v / max);
       parts.push(`<rect class="cell" x="${left + j * size}" y="${top + i * size}" width="${size - 1}" height="${size - 1}" fill-opacity="${op.toFixed(3)}"><title>${escapeXml(`${h.rowTitle} ${h.rows[i]} → ${h.colTitle} ${h.cols[j]}: ${v}`)}</title></rect>`);
-      if (size >= 20 && v > 0) parts.push(`<text class="cell-label${op > 0.55 ? ' on-dark' : ''}" x="${left + j * size + size / 2}" y="${top + i * size + size / 2 + 4}" text-anchor="middle">${v}</text>`);
+      if (size >= 20 && v > 0) parts.push(`<text class="cell-label${op > 0.55 ? ' on-dark' : ''}" x="${left + j * size + size / 2}" y="${top + i * size + size / 2 + 4}" text-anchor="middle">${escapeXml(String(v))}</text>`);
     }),
   );
   h.rows.forEach((r, i) => parts.push(`<text class="tick" x="${left - 4}" y="${top + i * size + size / 2 + 4}" text-anchor="end">${escapeXml(r)}</text>`));

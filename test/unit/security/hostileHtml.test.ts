@@ -1,0 +1,116 @@
+// A hostile results file and a hostile comparison file exported as HTML: parsed with a real HTML
+// parser (parse5, WHATWG), the page holds only elements, attributes and class names the project
+// writes, and the hostile text shows up as text. The marks are fed to the renderer directly as
+// well (as if a file had skipped validation): only 1, 2, 3 become a class name.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import { buildCompareModel } from '../../../src/shared/compareModel';
+import { reportToHtml, tableHtml } from '../../../src/shared/exportHtml';
+import { buildReportModel } from '../../../src/shared/reportModel';
+import type { CompareResults } from '../../../src/core/compare/types';
+import { parseEvalLensJson } from '../../../src/core/results/validate';
+import { classificationResults, compareResults } from '../extension/fixtures';
+
+type Node = DefaultTreeAdapterMap['node'];
+
+const EVIL = `"><script>alert(1)</script><img src=x onerror="alert(2)">'&<svg onload=alert(3)>`;
+
+const ELEMENTS = new Set([
+  'html', 'head', 'body', 'meta', 'title', 'style', 'h1', 'h2', 'h3', 'dl', 'dt', 'dd', 'div', 'strong', 'ul', 'li',
+  'section', 'figure', 'figcaption', 'p', 'details', 'summary', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td',
+  'svg', 'g', 'text', 'tspan', 'rect', 'line', 'path', 'circle',
+]);
+const ATTRIBUTES = new Set([
+  'lang', 'charset', 'name', 'content', 'class', 'data-metric', 'id', 'scope', 'xmlns', 'viewBox', 'role', 'aria-label',
+  'transform', 'x', 'y', 'x1', 'x2', 'y1', 'y2', 'width', 'height', 'text-anchor', 'd', 'cx', 'cy', 'r', 'dx', 'fill-opacity',
+]);
+const COLOURS = ['blue', 'red', 'green', 'yellow', 'orange', 'purple', 'foreground'];
+const CLASSES = new Set([
+  'p1', 'p2', 'p3', 'n', 'card', 'k', 'v', 'ci', 'x', 'cav', 'cards', 'headline', 'warnings', 'header', 'note',
+  'line', 'dashed', 'dotted', 'ref', 'band', 'area', 'band-label', 'cell', 'cell-label', 'on-dark', 'tick', 'grid', 'axis',
+  'axis-label', 'legend', 'dot', 'bar', 'ref-label', ...COLOURS.flatMap((c) => [`c-${c}`, `c-${c}-text`]),
+]);
+
+/** Every element, attribute and class token of the parsed page that the project does not write. */
+function foreign(html: string): string[] {
+  const out: string[] = [];
+  const walk = (n: Node): void => {
+    if ('tagName' in n) {
+      if (!ELEMENTS.has(n.tagName)) out.push(`element <${n.tagName}>`);
+      for (const a of n.attrs) {
+        if (!ATTRIBUTES.has(a.name)) out.push(`attribute ${a.name} on <${n.tagName}>`);
+        if (a.name === 'class') for (const c of a.value.split(/\s+/).filter(Boolean)) if (!CLASSES.has(c)) out.push(`class ${JSON.stringify(c)}`);
+      }
+      if (n.tagName === 'style' && n.childNodes.some((c) => 'value' in c && c.value.includes('alert'))) out.push('hostile text inside <style>');
+    }
+    if ('childNodes' in n) for (const c of n.childNodes) walk(c);
+    if ('content' in n && n.content) walk(n.content as Node);
+  };
+  walk(parse(html));
+  return out;
+}
+
+function textOf(html: string): string {
+  let s = '';
+  const walk = (n: Node): void => {
+    if (n.nodeName === '#text' && 'value' in n) s += n.value;
+    if ('childNodes' in n) for (const c of n.childNodes) walk(c);
+  };
+  walk(parse(html));
+  return s;
+}
+
+function hostileResults() {
+  const r = classificationResults();
+  r.source.path = `runs/${EVIL}.csv`;
+  r.metrics[EVIL] = { value: 0.5, direction: 'higher', note: EVIL };
+  r.families.classification!.push(EVIL);
+  r.tables.perClass![0]!.class = EVIL;
+  r.tables.confusion!.labels[0] = EVIL;
+  r.warnings.push({ code: EVIL, message: EVIL, file: EVIL, line: 2 });
+  return r;
+}
+
+function hostileCompare(): CompareResults {
+  const c = compareResults();
+  c.runs[1] = EVIL;
+  c.names[1] = EVIL;
+  c.table[EVIL] = c.table['b.csv']!;
+  c.metrics[0] = EVIL;
+  c.directions[EVIL] = 'higher';
+  c.table['a.csv']![EVIL] = 0.7;
+  c.table[EVIL]![EVIL] = 0.8;
+  c.marks[EVIL] = { [EVIL]: 1, 'a.csv': 2 };
+  c.tests[0]!.run = EVIL;
+  c.tests[0]!.metric = EVIL;
+  c.warnings.push({ code: 'x', message: EVIL });
+  return c;
+}
+
+test('the hostile files are valid against their schemas (free text is allowed), so the export must escape them', () => {
+  assert.equal(parseEvalLensJson('r.eval.json', JSON.stringify(hostileResults())).kind, 'results');
+  assert.equal(parseEvalLensJson('c.compare.json', JSON.stringify(hostileCompare())).kind, 'compare');
+});
+
+test('exported HTML of a hostile results file: only the project\'s elements and attributes; the text shown as text', () => {
+  const html = reportToHtml(buildReportModel(hostileResults()), { generator: EVIL });
+  assert.deepEqual(foreign(html), []);
+  assert.ok(textOf(html).includes(EVIL), 'the hostile text is shown, as text');
+});
+
+test('exported HTML of a hostile comparison file: only the project\'s elements and attributes', () => {
+  const html = reportToHtml(buildCompareModel(hostileCompare()));
+  assert.deepEqual(foreign(html), []);
+  assert.ok(textOf(html).includes(EVIL));
+});
+
+test('a mark that is not 1, 2 or 3 never becomes a class name (allow-list), even past validation', () => {
+  const c = hostileCompare();
+  (c.marks as Record<string, Record<string, unknown>>)['nll'] = { 'a.csv': `1" onmouseover="alert(1)`, 'c.csv': 'p1 x' };
+  const html = reportToHtml(buildCompareModel(c));
+  assert.deepEqual(foreign(html), []);
+  const t = tableHtml({ id: 't', title: 't', columns: ['a'], kinds: ['num'], rows: [[1]], marks: [[`3"><script>x</script>` as unknown as 1]] });
+  assert.deepEqual(foreign(`<table>${t}</table>`), []);
+  assert.equal(t.includes('class="n"'), true);
+});
