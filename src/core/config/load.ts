@@ -71,12 +71,20 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/**
+ * Sets an own property, also for keys such as `__proto__` (a class named so in a class→count map):
+ * a plain assignment would replace the object's prototype instead.
+ */
+function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+}
+
 /** Copies without undefined members, one level deep for plain objects, arrays copied. */
 function definedCopy(v: unknown): unknown {
   if (Array.isArray(v)) return [...v];
   if (isPlainObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = definedCopy(x);
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) setOwn(out, k, definedCopy(x));
     return out;
   }
   return v;
@@ -97,11 +105,11 @@ export function resolveConfig(layers: EvalConfig[], configFile?: string): Resolv
         const merged = { ...(out[key] as Record<string, unknown>) };
         for (const [k, x] of Object.entries(value)) {
           if (x === undefined) continue;
-          merged[k] = key === 'compare' && k === 'directions' && isPlainObject(x) && isPlainObject(merged[k]) ? { ...merged[k], ...(definedCopy(x) as object) } : definedCopy(x);
+          setOwn(merged, k, key === 'compare' && k === 'directions' && isPlainObject(x) && isPlainObject(merged[k]) ? { ...merged[k], ...(definedCopy(x) as object) } : definedCopy(x));
         }
-        out[key] = merged;
+        setOwn(out, key, merged);
       } else {
-        out[key] = definedCopy(value);
+        setOwn(out, key, definedCopy(value));
       }
     }
   }
