@@ -124,3 +124,26 @@ test('a class→count CSV file with a class named constructor or __proto__', asy
   assert.equal(r.metrics.acc_many!.value, 1);
   assert.equal(r.metrics.acc_few!.value, 0);
 });
+
+test('all-zero weights: every weighted metric is null (macro_f1 included, never 0), with a warning', async () => {
+  const csv = tmpFile('zerow.csv', 'label,pred,prob_a,prob_b,weight\na,a,0.9,0.1,0\nb,a,0.6,0.4,0\n');
+  const r = await evaluateFile(csv, { overrides: { bootstrap: { n: 0 } } });
+  for (const k of ['accuracy', 'balanced_accuracy', 'macro_f1', 'nll', 'brier', 'top1_accuracy']) {
+    if (r.metrics[k]) assert.equal(r.metrics[k]!.value, null, k);
+  }
+  assert.equal(r.metrics.macro_f1!.value, null);
+  const w = r.warnings.find((x) => x.code === 'zero-total-weight');
+  assert.ok(w, JSON.stringify(r.warnings.map((x) => x.code)));
+  assert.equal(w.column, 'weight');
+});
+
+test('weights whose sum overflows a double: an input error naming the weight column, not a silent null', async () => {
+  const e = await loadError('bigw.csv', 'label,pred,weight\na,a,6e299\nb,a,6e299\na,a,1e308\n');
+  assert.equal(e.code, 'weights-overflow');
+  assert.equal(e.location?.column, 'weight');
+  assert.equal(e.location?.line, 3, 'the line where the running sum passed the limit');
+  assert.match(e.message, /divide/);
+  // large but summable weights give the same accuracy as unit weights
+  const ok = await evaluateFile(tmpFile('bigok.csv', 'label,pred,weight\na,a,1e290\nb,a,1e290\na,a,1e290\n'), { overrides: { bootstrap: { n: 0 } } });
+  assert.ok(Math.abs(ok.metrics.accuracy!.value! - 2 / 3) < 1e-15, String(ok.metrics.accuracy!.value));
+});
