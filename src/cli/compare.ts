@@ -5,7 +5,7 @@
  * it (inspection mode). `--out` writes the `*.compare.json`; nothing else is written.
  * Exit codes as `evaluate`: 0 ok, 1 bad input, 2 usage.
  */
-import { checkInput, real, writeAtomically } from './files';
+import { checkInput, real, workspaceRoot, writeAtomically } from './files';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
@@ -62,7 +62,7 @@ export function registerCompare(program: Command): void {
     .option('--bootstrap-n <n>', 'resamples of the paired bootstrap of the difference (0: no interval; default: the baseline\'s bootstrap.n)')
     .option('--confidence <level>', 'confidence level of the interval, in (0, 1)')
     .option('--seed <n>', 'seed of the bootstrap generator')
-    .option('--root <dir>', 'workspace root: paths in the config must stay inside it (default: the current folder)')
+    .option('--root <dir>', 'workspace root: paths in the config must stay inside it (default: the current folder, or the config\'s folder when the config lies outside it)')
     .action(async (runs: string[], opts: CompareFlags) => {
       const cwd = process.cwd();
       const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : undefined;
@@ -94,7 +94,7 @@ export function registerCompare(program: Command): void {
           matchBy: opts.matchBy,
           onMismatch: opts.onMismatch,
           bootstrap: bootstrapFlags(opts),
-          root: opts.root !== undefined ? resolve(cwd, opts.root) : cwd,
+          root: workspaceRoot(cwd, opts.root, configPath ?? (await findConfigBeside(resolve(cwd, given[0]!))) ?? resolve(cwd, given[0]!)),
         });
         json = r;
         text = renderComparison(r, opts.format);
