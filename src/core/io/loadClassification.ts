@@ -35,6 +35,8 @@ import { detectFormat, type TableFormat } from './format';
 import { COLUMN_ALIASES, findColumn, findWideColumns, listNames, requireColumn, type ColumnRole } from './columns';
 import { parseDecimalBytes, parseNumberText } from './numbers';
 import { argmaxRows, softmaxRows } from './scores';
+import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
+import { printable } from '../results/validate';
 
 export interface LoadedClassification {
   data: ClassificationData;
@@ -58,6 +60,11 @@ export const PROB_RANGE_TOLERANCE = 1e-6;
  * −ln 1e-15 ≈ 34.5, so the limit keeps every sum well inside a double (max ≈ 1.8e308).
  */
 export const MAX_WEIGHT_SUM = 1e300;
+/**
+ * Most classes evaluated. The confusion matrix and the per-class sums are dense (C² cells, and the
+ * bootstrap repeats them), so 10,000 classes already mean 10⁸ cells; past that, refuse.
+ */
+export const MAX_CLASSES = 10000;
 /** How many lines a warning lists (EvalWarning.lines). */
 const FIRST_LINES = 20;
 
@@ -118,8 +125,18 @@ async function estimateRows(path: string, format: TableFormat): Promise<number> 
   }
 }
 
+/** A cell for a message: quoted, control characters escaped, at most 200 characters. */
 function show(cell: Cell): string {
-  if (typeof cell === 'string') return `"${cell}"`;
+  if (typeof cell === 'string') return `"${printable(cell)}"`;
+  if (cell !== null && typeof cell === 'object') {
+    let text: string;
+    try {
+      text = JSON.stringify(cell);
+    } catch {
+      return Array.isArray(cell) ? 'a nested array' : 'a nested object';
+    }
+    return printable(text);
+  }
   return JSON.stringify(cell);
 }
 
@@ -291,6 +308,9 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   }
 
   private setClasses(classes: string[]): void {
+    if (classes.length > MAX_CLASSES) {
+      fail('too-many-classes', { file: this.file }, `${classes.length} classes, more than the ${MAX_CLASSES} that Eval Lens evaluates (the confusion matrix and per-class sums are dense, C² cells). Group rare classes, or evaluate a subset of the classes.`);
+    }
     const index = new Map<string, number>();
     classes.forEach((c, i) => {
       if (index.has(c)) fail('duplicate-classes', { file: this.config.configFile ?? this.file }, `class "${c}" appears twice in the class list (expected distinct class names).`);
@@ -454,6 +474,10 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   private putArray(j: number, cell: Cell): void {
     let arr: Cell = cell;
     if (typeof cell === 'string') {
+      if (jsonDepth(cell) > MAX_JSON_DEPTH) {
+        this.invalid(j, 'json-too-deep', TOO_DEEP);
+        return;
+      }
       try {
         arr = JSON.parse(cell) as Cell;
       } catch {
@@ -470,6 +494,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
         this.invalid(j, 'invalid-array', `expected a non-empty array of class ${what}, got [].`);
         return;
       }
+      if (arr.length > MAX_CLASSES) fail('too-many-classes', { file: this.file, line: this.line, column: this.names[j] }, `an array of ${arr.length} class ${what}, more than the ${MAX_CLASSES} classes that Eval Lens evaluates.`);
       this.C = arr.length;
       this.probs = new Float64Array(this.cap * this.C);
     }

@@ -21,6 +21,8 @@ import { StringDecoder } from 'node:string_decoder';
 import Papa from 'papaparse';
 import { CancelledError, EvalLensError, fail, type Progress } from '../diagnostics';
 import { detectFormat, type TableFormat } from './format';
+import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
+import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
 
 export type Cell = string | number | boolean | null | Cell[] | { [k: string]: Cell };
 
@@ -284,6 +286,7 @@ async function readJsonLines(path: string, size: number, sink: TableSink, progre
     line++;
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text.trim() === '') return;
+    if (jsonDepth(text) > MAX_JSON_DEPTH) fail('json-too-deep', { file: path, line }, TOO_DEEP);
     let obj: unknown;
     try {
       obj = JSON.parse(text);
@@ -342,20 +345,41 @@ function describeJson(v: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // JSON document
 
+/**
+ * Largest `.json` input read as one document. A JSON document is parsed whole (text, then every
+ * row object at once: several times the file in memory); larger inputs belong in JSONL, which is
+ * streamed line by line.
+ */
+export const MAX_JSON_DOCUMENT_BYTES = 256 * 1024 * 1024;
+
 async function readJsonDocument(path: string, sink: TableSink, progress?: Progress): Promise<number> {
   let text: string;
   try {
+    const size = (await stat(path)).size;
+    if (size > MAX_JSON_DOCUMENT_BYTES) {
+      fail('json-too-large', { file: path }, `the file is ${Math.round(size / 2 ** 20)} MB, more than the ${MAX_JSON_DOCUMENT_BYTES / 2 ** 20} MB read as one JSON document. Save the rows as JSONL (one JSON object per line, extension .jsonl), which is read line by line.`);
+    }
     text = await readFile(path, 'utf8');
   } catch (e) {
+    if (e instanceof EvalLensError) throw e;
     throw cannotOpen(path, e);
   }
   tick(progress, 0, text.length);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') fail('empty-file', { file: path }, 'the file is empty (expected a JSON array of rows or an object of columns).');
+  if (jsonDepth(text) > MAX_JSON_DEPTH) fail('json-too-deep', { file: path }, TOO_DEEP);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
+    // JSON.parse names a character offset; the located parser (only on this path) a line and column.
+    let at: JsonSyntaxError | undefined;
+    try {
+      parseJsonWithLocations(text);
+    } catch (e2) {
+      if (e2 instanceof JsonSyntaxError) at = e2;
+    }
+    if (at) fail('malformed-json', { file: path, line: at.line }, `the file is not valid JSON: at line ${at.line}, column ${at.column}: ${at.message}.`);
     fail('malformed-json', { file: path }, `the file is not valid JSON (${(e as Error).message}).`);
   }
   const starts = valueStartLines(text);
