@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import resultsSchema from '../../../schemas/eval-lens.results.schema.json';
 import compareSchema from '../../../schemas/eval-lens.compare.schema.json';
-import { EvalLensError } from '../diagnostics';
+import { EvalLensError, escapeControl } from '../diagnostics';
 import { describeValue, explain, keyPath } from '../config/check';
 import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
 import { RESULTS_SCHEMA_ID, type Results } from './types';
@@ -67,8 +67,7 @@ function describeErrors(errors: readonly ErrorObject[], root: string): string[] 
  * cursor or recolour a terminal) become `\u00XX` escapes, and long text is cut at 200 characters.
  */
 export function printable(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  const t = s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const t = escapeControl(s.replace(/\n/g, '\\n'));
   return t.length > 200 ? `${t.slice(0, 200)}…` : t;
 }
 
