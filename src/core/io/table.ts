@@ -289,7 +289,7 @@ async function readJsonLines(path: string, size: number, sink: TableSink, progre
     if (jsonDepth(text) > MAX_JSON_DEPTH) fail('json-too-deep', { file: path, line }, TOO_DEEP);
     let obj: unknown;
     try {
-      obj = JSON.parse(text);
+      obj = JSON.parse(LONG_DIGITS.test(text) ? bigIntegersAsText(text) : text);
     } catch (e) {
       fail('malformed-json', { file: path, line }, `expected one JSON object on this line, but it does not parse (${(e as Error).message}).`);
     }
@@ -344,6 +344,19 @@ function describeJson(v: unknown): string {
 
 // ---------------------------------------------------------------------------------------------
 // JSON document
+
+const LONG_DIGITS = /\d{16}/;
+const BIG_INTEGER_OR_STRING = /"(?:[^"\\]|\\.)*"|(?<![\w.+-])-?\d{16,}(?![\w.])/g;
+
+/**
+ * A JSON line with integers of 16 digits or more written as strings: `JSON.parse` would round them
+ * to the nearest double (beyond 2^53 ≈ 9.0e15), so two ids such as 12345678901234567891 and
+ * …892 would collide. As text an id keeps its digits; a numeric column still reads the text as
+ * the same number.
+ */
+export function bigIntegersAsText(text: string): string {
+  return text.replace(BIG_INTEGER_OR_STRING, (m) => (m.charCodeAt(0) === 34 ? m : `"${m}"`));
+}
 
 /**
  * Largest `.json` input read as one document. A JSON document is parsed whole (text, then every

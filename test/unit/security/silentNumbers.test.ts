@@ -147,3 +147,12 @@ test('weights whose sum overflows a double: an input error naming the weight col
   const ok = await evaluateFile(tmpFile('bigok.csv', 'label,pred,weight\na,a,1e290\nb,a,1e290\na,a,1e290\n'), { overrides: { bootstrap: { n: 0 } } });
   assert.ok(Math.abs(ok.metrics.accuracy!.value! - 2 / 3) < 1e-15, String(ok.metrics.accuracy!.value));
 });
+
+test('large integer ids in JSONL keep their digits (read as text), so they do not collide', async () => {
+  const r = await load('ids.jsonl', '{"id": 12345678901234567891, "label": "a", "pred": "a", "note": ""}\n{"id": 12345678901234567892, "label": "b", "pred": "a", "note": "x 12345678901234567893"}\n{"id": -98765432109876543210, "label": "a", "pred": "a", "note": "\\"12345678901234567894\\""}\n');
+  assert.deepEqual(r.data.ids, ['12345678901234567891', '12345678901234567892', '-98765432109876543210']);
+  assert.equal(r.warnings.find((w) => w.code === 'duplicate-ids'), undefined);
+  const small = await load('ids2.jsonl', '{"id": 7, "label": "a", "pred": "a", "weight": 1234567890123456789}\n');
+  assert.deepEqual(small.data.ids, ['7']);
+  assert.equal(small.data.weights![0], 1234567890123456789);
+});
