@@ -154,5 +154,5 @@ test('large integer ids in JSONL keep their digits (read as text), so they do no
   assert.equal(r.warnings.find((w) => w.code === 'duplicate-ids'), undefined);
   const small = await load('ids2.jsonl', '{"id": 7, "label": "a", "pred": "a", "weight": 1234567890123456789}\n');
   assert.deepEqual(small.data.ids, ['7']);
-  assert.equal(small.data.weights![0], 1234567890123456789);
+  assert.equal(small.data.weights![0], Number('1234567890123456789'));
 });
