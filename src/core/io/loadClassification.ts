@@ -36,6 +36,7 @@ import { COLUMN_ALIASES, findColumn, findWideColumns, listNames, requireColumn, 
 import { parseDecimalBytes, parseNumberText } from './numbers';
 import { argmaxRows, softmaxRows } from './scores';
 import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
+import { checkWeightSum } from './weights';
 import { printable } from '../results/validate';
 
 export interface LoadedClassification {
@@ -55,11 +56,6 @@ export const PROB_SUM_TOLERANCE = 1e-3;
  * written as text (`1.0000001`, `-1e-9`), which is used as written.
  */
 export const PROB_RANGE_TOLERANCE = 1e-6;
-/**
- * Largest sum of the weight column. Weighted sums also multiply weights by per-row terms up to
- * −ln 1e-15 ≈ 34.5, so the limit keeps every sum well inside a double (max ≈ 1.8e308).
- */
-export const MAX_WEIGHT_SUM = 1e300;
 /**
  * Most classes evaluated. The confusion matrix and the per-class sums are dense (C² cells, and the
  * bootstrap repeats them), so 10,000 classes already mean 10⁸ cells; past that, refuse.
@@ -637,7 +633,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
 
     if (this.group) this.group.length = n;
     if (this.split) this.split.length = n;
-    if (this.weight) this.checkWeightSum(this.weight, n, lines, warnings);
+    if (this.weight) checkWeightSum(this.file, this.used.weight as string, this.weight, n, lines, warnings);
     if (this.ids) {
       this.ids.length = n;
       this.checkDuplicateIds(this.ids, lines, warnings);
@@ -714,27 +710,6 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
       count,
       lines: first,
     });
-  }
-
-  /** A weight sum past {@link MAX_WEIGHT_SUM} is an error; an all-zero weight column a warning. */
-  private checkWeightSum(w: Float64Array, n: number, lines: Int32Array, warnings: Warnings): void {
-    const column = this.used.weight as string;
-    let sum = 0;
-    for (let i = 0; i < n; i++) {
-      sum += w[i];
-      if (!(sum <= MAX_WEIGHT_SUM)) {
-        fail('weights-overflow', { file: this.file, line: lines[i], column }, `the weights sum to more than ${MAX_WEIGHT_SUM} by this line, too large to add up exactly in double precision; divide every weight by one constant (e.g. the largest weight): the weighted metrics are ratios and do not change.`);
-      }
-    }
-    if (sum === 0) {
-      warnings.add({
-        code: 'zero-total-weight',
-        message: `${basename(this.file)}: every weight in column "${column}" is 0, so every weighted metric (accuracy, F1, nll, …) is undefined and shown as null.`,
-        file: this.file,
-        column,
-        count: n,
-      });
-    }
   }
 
   /** A `pred` that is not one of the row's maximal class scores: one warning (count, first lines). */

@@ -156,3 +156,14 @@ test('large integer ids in JSONL keep their digits (read as text), so they do no
   assert.deepEqual(small.data.ids, ['7']);
   assert.equal(small.data.weights![0], Number('1234567890123456789'));
 });
+
+test('importance-weighted binary: a weight sum that overflows is an error at its line; all-zero weights are an error there', async () => {
+  const big = tmpFile('iw-big.csv', 'label,score,weight\n1,0.9,6e299\n0,0.2,6e299\n1,0.4,1\n');
+  await assert.rejects(evaluateFile(big, { overrides: { task: 'iw-binary', bootstrap: { n: 0 } } }), (e: unknown) => {
+    assert.ok(e instanceof EvalLensError, String(e));
+    assert.equal(e.code, 'weights-overflow');
+    assert.equal(e.location?.line, 3);
+    return true;
+  });
+  await assert.rejects(evaluateFile(tmpFile('iw-zero.csv', 'label,score,weight\n1,0.9,0\n0,0.2,0\n'), { overrides: { task: 'iw-binary', bootstrap: { n: 0 } } }), /expected some weight > 0/);
+});
