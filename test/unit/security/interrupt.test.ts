@@ -22,7 +22,7 @@ test('Ctrl-C during the write of the results leaves no *.tmp file and exits 130'
     await writeAtomically(${JSON.stringify(join(dir, 'out.eval.json'))}, '{}', 'the results', async (tmp, text) => {
       await writeFile(tmp, text.slice(0, 1));
       process.stdout.write('writing\\n');
-      await new Promise(() => undefined);
+      await new Promise(() => setInterval(() => undefined, 1000)); // a write in progress keeps the process alive
     });
   `;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
