@@ -167,3 +167,16 @@ test('importance-weighted binary: a weight sum that overflows is an error at its
   });
   await assert.rejects(evaluateFile(tmpFile('iw-zero.csv', 'label,score,weight\n1,0.9,0\n0,0.2,0\n'), { overrides: { task: 'iw-binary', bootstrap: { n: 0 } } }), /expected some weight > 0/);
 });
+
+test('ranking JSONL: large integer user and item ids keep their digits on both parsing paths', async () => {
+  const dir = dirname(tmpFile('z', ''));
+  const sub = join(dir, 'rank-ids');
+  mkdirSync(sub, { recursive: true });
+  // line 1 takes the byte-level fast path; line 2 (an escaped key) the JSON.parse path
+  writeFileSync(join(sub, 'run.jsonl'), '{"user": 12345678901234567891, "items": [98765432109876543211, 2], "relevant": [98765432109876543211]}\n{"us\\u0065r": 12345678901234567892, "items": [2, 98765432109876543212], "relevant": [98765432109876543212]}\n');
+  writeFileSync(join(sub, 'eval-lens.json'), '{"task": "ranking", "k": [1], "bootstrap": {"n": 0}}');
+  const r = await evaluateFile(join(sub, 'run.jsonl'));
+  assert.deepEqual(r.perItem!.ids, ['12345678901234567891', '12345678901234567892']);
+  assert.equal(r.metrics.mrr!.value, (1 + 1 / 2) / 2);
+  assert.equal(r.warnings.find((w) => w.code === 'duplicate-user'), undefined);
+});
