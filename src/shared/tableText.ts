@@ -1,4 +1,5 @@
 /** Tables as text: what the report's "Copy as Markdown / CSV" buttons put on the clipboard. */
+import { csvCell } from './csvCell';
 import { formatNumber, formatP } from './format';
 import type { CellValue, ColumnKind, TableModel } from './model';
 
@@ -31,10 +32,6 @@ export function tableToMarkdown(t: TableModel): string {
     return `| ${cells.join(' | ')} |`;
   });
   return [head, rule, ...body].join('\n') + '\n';
-}
-
-function csvCell(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** RFC 4180 CSV with full-precision numbers and empty cells for missing values. */

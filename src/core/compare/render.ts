@@ -5,6 +5,7 @@
  * `[1]`, `[2]`, `[3]` in the plain table; CSV has a `<metric>_place` column beside each metric.
  * Pure string functions: the CLI prints them, the extension's export uses them.
  */
+import { csvCell } from '../../shared/csvCell';
 import type { CompareTest, Place, RunTable } from './types';
 
 const ARROW = { higher: '↑', lower: '↓' } as const;
@@ -123,10 +124,6 @@ export function renderLatexTable(t: RunTable, opts: { baseline?: string; caption
   });
   lines.push('\\hline', '\\end{tabular}', '\\end{table}');
   return lines.join('\n');
-}
-
-function csvCell(s: string): string {
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** CSV: `run`, then per metric its value and `<metric>_place` (1, 2, 3 or empty). */

@@ -8,6 +8,7 @@
  * fractions stored in the results; percentages only with `percent: true`, and then only for the
  * keys that are rates (not `nll`, `brier`, `novelty@K`, user counts).
  */
+import { csvCell } from '../../shared/csvCell';
 import type { MetricFamily, MetricValue, Results } from './types';
 
 export interface FormatOptions {
@@ -178,10 +179,6 @@ export function formatMarkdown(results: Results, opts: FormatOptions = {}): stri
     for (const w of results.warnings) out.push(`- ${mdCell(warningLine(w))}`);
   }
   return out.join('\n') + '\n';
-}
-
-function csvCell(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 function csvNumber(v: number | null | undefined): string {
