@@ -6,6 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { resolveRecordedSource } from '../core/workspacePath';
 import type { Results } from '../core/results/types';
 import { resultsFileName } from '../shared/outputName';
 import { Command } from './commandIds';
@@ -112,26 +113,19 @@ async function reportFailure(ctx: EvalLensContext, name: string, message: string
   }
 }
 
-/** The prediction file a results file came from: its recorded path, else a same-named file beside it. */
-export async function inputOfResults(ctx: EvalLensContext, resultsUri: vscode.Uri): Promise<vscode.Uri | undefined> {
+/**
+ * The prediction file a results file came from: its recorded path, else a same-named file beside
+ * it. The recorded path comes from the file (maybe from a cloned repository), so one that leads
+ * outside the workspace (absolute, `..`, a symbolic link) is refused with a message: never
+ * evaluated, never written beside.
+ */
+export async function inputOfResults(ctx: EvalLensContext, resultsUri: vscode.Uri): Promise<vscode.Uri | { refused: string } | undefined> {
   for (const e of ctx.evaluated.values()) if (e.output.fsPath === resultsUri.fsPath) return e.input;
   const entry = ctx.index.get(resultsUri) ?? (await ctx.index.load(resultsUri));
   if (entry.kind !== 'results') return undefined;
-  const recorded = entry.results.source.path;
-  const candidates: vscode.Uri[] = [];
-  if (path.isAbsolute(recorded)) candidates.push(vscode.Uri.file(recorded));
-  else {
-    const folder = vscode.workspace.getWorkspaceFolder(resultsUri);
-    if (folder) candidates.push(vscode.Uri.joinPath(folder.uri, recorded));
-    candidates.push(vscode.Uri.file(path.join(path.dirname(resultsUri.fsPath), path.basename(recorded))));
-  }
-  for (const c of candidates) {
-    try {
-      await vscode.workspace.fs.stat(c);
-      return c;
-    } catch {
-      // try the next
-    }
-  }
-  return undefined;
+  const folder = vscode.workspace.getWorkspaceFolder(resultsUri);
+  if (!folder) return { refused: 'the results file is not inside a workspace folder' };
+  const found = await resolveRecordedSource(entry.results.source.path, resultsUri.fsPath, folder.uri.fsPath);
+  if ('refused' in found) return { refused: found.refused };
+  return 'path' in found ? vscode.Uri.file(found.path) : undefined;
 }

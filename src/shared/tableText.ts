@@ -1,6 +1,7 @@
 /** Tables as text: what the report's "Copy as Markdown / CSV" buttons put on the clipboard. */
 import { formatNumber, formatP } from './format';
 import { csvCell } from './csvCell';
+import { escapeMarkdown } from './markdownText';
 import type { CellValue, ColumnKind, TableModel } from './model';
 
 /** A cell as shown on screen. */
@@ -12,17 +13,14 @@ export function formatCell(v: CellValue, kind: ColumnKind = 'num'): string {
   return formatNumber(v);
 }
 
-function mdEscape(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
 
 /** GitHub Markdown; best bold, second underlined (`<u>`), third italic; numbers right-aligned. */
 export function tableToMarkdown(t: TableModel): string {
-  const head = `| ${t.columns.map(mdEscape).join(' | ')} |`;
+  const head = `| ${t.columns.map(escapeMarkdown).join(' | ')} |`;
   const rule = `|${t.kinds.map((k) => (k === 'text' ? '---|' : '---:|')).join('')}`;
   const body = t.rows.map((r, i) => {
     const cells = r.map((v, j) => {
-      let s = mdEscape(formatCell(v, t.kinds[j])) + (t.suffixes?.[i]?.[j] ?? '');
+      let s = escapeMarkdown(formatCell(v, t.kinds[j])) + (t.suffixes?.[i]?.[j] ?? '');
       const place = t.marks?.[i]?.[j];
       if (place === 1) s = `**${s}**`;
       else if (place === 2) s = `<u>${s}</u>`;

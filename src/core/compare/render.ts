@@ -7,6 +7,7 @@
  */
 import type { CompareTest, Place, RunTable } from './types';
 import { csvCell } from '../../shared/csvCell';
+import { escapeMarkdown } from '../../shared/markdownText';
 
 const ARROW = { higher: '↑', lower: '↓' } as const;
 
@@ -77,18 +78,17 @@ function nameOf(t: RunTable, run: string): string {
   return i >= 0 ? t.names[i] : run;
 }
 
-const escMd = (s: string): string => s.replace(/\|/g, '\\|');
 
 /** Markdown table: best **bold**, second <u>underlined</u>, third *italic*. */
 export function renderMarkdownTable(t: RunTable, opts: { baseline?: string } = {}): string {
   const wrap = (s: string, p: Place | undefined): string => (p === 1 ? `**${s}**` : p === 2 ? `<u>${s}</u>` : p === 3 ? `*${s}*` : s);
   const lines = [
-    `| run | ${t.metrics.map((m) => escMd(header(t, m))).join(' | ')} |`,
+    `| run | ${t.metrics.map((m) => escapeMarkdown(header(t, m))).join(' | ')} |`,
     `|---|${t.metrics.map(() => '---:').join('|')}|`,
   ];
   t.runs.forEach((run, i) => {
-    const name = escMd(t.names[i]) + (opts.baseline === run ? ' (baseline)' : '');
-    lines.push(`| ${name} | ${t.metrics.map((m) => wrap(escMd(cellText(t, run, m)), placeOf(t, run, m))).join(' | ')} |`);
+    const name = escapeMarkdown(t.names[i]) + (opts.baseline === run ? ' (baseline)' : '');
+    lines.push(`| ${name} | ${t.metrics.map((m) => wrap(escapeMarkdown(cellText(t, run, m)), placeOf(t, run, m))).join(' | ')} |`);
   });
   lines.push('', `**Bold**, <u>underlined</u>, *italic*: ${LEGEND}.`);
   return lines.join('\n');
@@ -174,11 +174,11 @@ export function renderMarkdownTests(t: RunTable, tests: readonly CompareTest[], 
   if (tests.length === 0) return '_No paired tests (no per-item values for the compared metrics)._';
   const rows = testRows(t, tests);
   return [
-    `Paired tests against **${escMd(nameOf(t, baseline))}**:`,
+    `Paired tests against **${escapeMarkdown(nameOf(t, baseline))}**:`,
     '',
-    `| ${rows[0].join(' | ')} |`,
+    `| ${rows[0].map(escapeMarkdown).join(' | ')} |`,
     `|${rows[0].map((_, j) => (j < 2 ? '---' : '---:')).join('|')}|`,
-    ...rows.slice(1).map((r) => `| ${r.map(escMd).join(' | ')} |`),
+    ...rows.slice(1).map((r) => `| ${r.map(escapeMarkdown).join(' | ')} |`),
   ].join('\n');
 }
 

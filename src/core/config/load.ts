@@ -10,8 +10,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { EvalLensError } from '../diagnostics';
+import { isInside, linkedOutside } from '../workspacePath';
 import { CONFIG_DEFAULTS, type EvalConfig, type ResolvedConfig } from './types';
 import { configProblems, throwConfigProblems } from './check';
 import { JsonSyntaxError, lineOf, parseJsonWithLocations } from './jsonWithLocations';
@@ -71,12 +72,20 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/**
+ * Sets an own property, also for keys such as `__proto__` (a class named so in a class→count map):
+ * a plain assignment would replace the object's prototype instead.
+ */
+function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+}
+
 /** Copies without undefined members, one level deep for plain objects, arrays copied. */
 function definedCopy(v: unknown): unknown {
   if (Array.isArray(v)) return [...v];
   if (isPlainObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) if (x !== undefined) out[k] = definedCopy(x);
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) setOwn(out, k, definedCopy(x));
     return out;
   }
   return v;
@@ -97,11 +106,11 @@ export function resolveConfig(layers: EvalConfig[], configFile?: string): Resolv
         const merged = { ...(out[key] as Record<string, unknown>) };
         for (const [k, x] of Object.entries(value)) {
           if (x === undefined) continue;
-          merged[k] = key === 'compare' && k === 'directions' && isPlainObject(x) && isPlainObject(merged[k]) ? { ...merged[k], ...(definedCopy(x) as object) } : definedCopy(x);
+          setOwn(merged, k, key === 'compare' && k === 'directions' && isPlainObject(x) && isPlainObject(merged[k]) ? { ...merged[k], ...(definedCopy(x) as object) } : definedCopy(x));
         }
-        out[key] = merged;
+        setOwn(out, key, merged);
       } else {
-        out[key] = definedCopy(value);
+        setOwn(out, key, definedCopy(value));
       }
     }
   }
@@ -114,7 +123,8 @@ export function resolveConfig(layers: EvalConfig[], configFile?: string): Resolv
  * relative path is taken from `baseDir` (the config file's folder); the result must lie inside
  * `opts.root` (the workspace root; default `baseDir`). A `..` escape or an absolute path outside
  * the root is an error naming the key (and its line, when `configFile` is given and holds it).
- * Symbolic links are not followed (the check is on the path as written).
+ * So is a symbolic link (the file or a folder on its way) whose real path is outside the root; the
+ * linked file is not read, so none of its content can appear in a message.
  */
 export function resolveConfigPath(value: string, baseDir: string, opts: { root?: string; key?: string; configFile?: string } = {}): string {
   const key = opts.key ?? 'path';
@@ -127,13 +137,15 @@ export function resolveConfigPath(value: string, baseDir: string, opts: { root?:
   if (typeof value !== 'string' || value.trim() === '') problem(`expected a path, got ${JSON.stringify(value)}.`);
   if (value.includes('\0')) problem('the path contains a NUL character.');
   const abs = isAbsolute(value) ? resolve(value) : resolve(baseDir, value);
-  const rel = relative(root, abs);
-  const outside = rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
-  if (outside) {
+  if (!isInside(root, abs)) {
     problem(
       `the path ${JSON.stringify(value)} resolves to ${abs}, outside the workspace ${root}. ` +
         'Paths in eval-lens.json are relative to the config file and must stay inside the workspace; move the file into the workspace.',
     );
+  }
+  const real = linkedOutside(root, abs);
+  if (real !== null) {
+    problem(`the path ${JSON.stringify(value)} is a symbolic link to ${real}, outside the workspace ${root}; it was not read. Copy the file into the workspace.`);
   }
   return abs;
 }

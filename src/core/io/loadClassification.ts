@@ -62,6 +62,17 @@ export interface LoadClassificationOptions {
 
 /** Tolerance of the probability-sum check (METRICS.md section 0). */
 export const PROB_SUM_TOLERANCE = 1e-3;
+/**
+ * A probability below 0 or above 1 by more than this is an invalid value (an error naming file,
+ * line and column; skipped rows under `invalidRows: "skip"`). The slack accepts a float32 softmax
+ * written as text (`1.0000001`, `-1e-9`), which is used as written.
+ */
+export const PROB_RANGE_TOLERANCE = 1e-6;
+/**
+ * Largest sum of the weight column. Weighted sums also multiply weights by per-row terms up to
+ * −ln 1e-15 ≈ 34.5, so the limit keeps every sum well inside a double (max ≈ 1.8e308).
+ */
+export const MAX_WEIGHT_SUM = 1e300;
 /** How many lines a warning lists (EvalWarning.lines). */
 const FIRST_LINES = 20;
 
@@ -145,7 +156,16 @@ function classText(cell: Cell): string | null {
   return null;
 }
 
+/**
+ * A label code with a leading zero (`01`, `007`, `-05`) is text, not a number: `01` and `1` are
+ * different labels. Only numbers as numbers are written (`1`, `1.0`, `1e0`) are merged.
+ */
+function isCodeText(s: string): boolean {
+  return /^[+-]?0\d/.test(s);
+}
+
 function isIntegerText(s: string): boolean {
+  if (isCodeText(s)) return false;
   const v = parseNumberText(s);
   return Number.isInteger(v);
 }
@@ -338,7 +358,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   /** Index of a class name, trying the canonical number form as a fallback; -1 when absent. */
   private lookup(s: string): number {
     const i = this.classIndex.get(s);
-    if (i !== undefined) return i;
+    if (i !== undefined || isCodeText(s)) return i ?? -1;
     const v = parseNumberText(s);
     if (Number.isFinite(v)) {
       const j = this.classIndex.get(String(v));
@@ -415,8 +435,10 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
 
   /** A numeric cell already parsed (byte path): class score, score or weight. */
   private putNumber(j: number, kind: number, v: number): void {
-    if (kind === CLASS_SCORE) this.probs![this.n * this.C + this.classPos[j]] = v;
-    else if (kind === SCORE) this.score![this.n] = v;
+    if (kind === CLASS_SCORE) {
+      if (this.scoreKind === 'probs' && !inProbRange(v)) this.invalid(j, 'invalid-probability', probRangeMessage(v));
+      else this.probs![this.n * this.C + this.classPos[j]] = v;
+    } else if (kind === SCORE) this.score![this.n] = v;
     else if (v >= 0) this.weight![this.n] = v;
     else this.invalid(j, 'invalid-weight', `expected a finite weight ≥ 0, got ${v}.`);
   }
@@ -511,6 +533,10 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
         this.invalid(j, 'invalid-number', `expected finite class ${what}, got ${show(arr[c])} at position ${c}.`);
         return;
       }
+      if (this.scoreKind === 'probs' && !inProbRange(v)) {
+        this.invalid(j, 'invalid-probability', `${probRangeMessage(v)} (at position ${c})`);
+        return;
+      }
       P[o + c] = v;
     }
   }
@@ -597,7 +623,6 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   finish(warnings: Warnings): ClassificationData {
     const { file } = this;
     const n = this.n;
-    for (const w of this.pendingWarnings) warnings.add(w);
     if (this.skipped.length > 0) {
       const k = this.skipped.length;
       warnings.add({
@@ -626,17 +651,21 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
       labels = idx(this.labelRaw!);
       if (this.predRaw) preds = idx(this.predRaw);
     }
+    for (const w of this.pendingWarnings) warnings.add(w);
     const C = this.C;
     const lines = trimmed(this.lines, n);
     labels = trimmed(labels!, n);
     const probs = this.probs ? trimmed(this.probs, n * C) : null;
     if (probs && this.scoreKind === 'logits') softmaxRows(probs, C, n);
     if (probs && this.scoreKind === 'probs') this.checkSums(probs, C, n, lines, warnings);
-    if (preds) preds = trimmed(preds, n);
-    else preds = argmaxRows(probs!, C, n);
+    if (preds) {
+      preds = trimmed(preds, n);
+      if (probs) this.checkPredIsArgmax(preds, probs, C, n, lines, warnings);
+    } else preds = argmaxRows(probs!, C, n);
 
     if (this.group) this.group.length = n;
     if (this.split) this.split.length = n;
+    if (this.weight) this.checkWeightSum(this.weight, n, lines, warnings);
     if (this.ids) {
       this.ids.length = n;
       this.checkDuplicateIds(this.ids, lines, warnings);
@@ -673,7 +702,16 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     if (this.arrayCol < 0) return classes;
     const L = this.C;
     if (allInt && classes.every((c) => Number(c) >= 0 && Number(c) < L)) return Array.from({ length: L }, (_, c) => String(c));
-    if (classes.length === L) return classes;
+    if (classes.length === L) {
+      // As for wide columns named by suffix, say which class each array entry was taken to be.
+      this.pendingWarnings.push({
+        code: 'class-order-assumed',
+        message: `${basename(this.file)}: the class-score arrays of column "${this.names[this.arrayCol]}" do not name their classes; entry k is taken to be the k-th class in sorted order (${listNames(classes)}). If the model's order differs, set \`classes\` in eval-lens.json (in array order).`,
+        file: this.file,
+        column: this.names[this.arrayCol],
+      });
+      return classes;
+    }
     fail(
       'class-set-unknown',
       { file: this.file, column: this.names[this.arrayCol] },
@@ -706,6 +744,53 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     });
   }
 
+  /** A weight sum past {@link MAX_WEIGHT_SUM} is an error; an all-zero weight column a warning. */
+  private checkWeightSum(w: Float64Array, n: number, lines: Int32Array, warnings: Warnings): void {
+    const column = this.used.weight as string;
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      sum += w[i];
+      if (!(sum <= MAX_WEIGHT_SUM)) {
+        fail('weights-overflow', { file: this.file, line: lines[i], column }, `the weights sum to more than ${MAX_WEIGHT_SUM} by this line, too large to add up exactly in double precision; divide every weight by one constant (e.g. the largest weight): the weighted metrics are ratios and do not change.`);
+      }
+    }
+    if (sum === 0) {
+      warnings.add({
+        code: 'zero-total-weight',
+        message: `${basename(this.file)}: every weight in column "${column}" is 0, so every weighted metric (accuracy, F1, nll, …) is undefined and shown as null.`,
+        file: this.file,
+        column,
+        count: n,
+      });
+    }
+  }
+
+  /** A `pred` that is not one of the row's maximal class scores: one warning (count, first lines). */
+  private checkPredIsArgmax(preds: Int32Array, P: Float64Array, C: number, n: number, lines: Int32Array, warnings: Warnings): void {
+    let count = 0;
+    const first: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const o = i * C;
+      let max = P[o];
+      for (let c = 1; c < C; c++) if (P[o + c] > max) max = P[o + c];
+      if (P[o + preds[i]] < max) {
+        if (count < FIRST_LINES) first.push(lines[i]);
+        count++;
+      }
+    }
+    if (count === 0) return;
+    const what = this.scoreKind === 'logits' ? 'logits' : 'probabilities';
+    warnings.add({
+      code: 'pred-not-argmax',
+      message: `${basename(this.file)}: on ${count} row${count === 1 ? '' : 's'} the \`pred\` column is not the class with the highest ${what.replace(/s$/, '')} (first: line ${first[0]}). The metrics of the predicted class (accuracy, F1, confusion matrix, per-class and long-tail accuracy) use the \`pred\` column; the metrics of the scores (nll, brier, top-k, confidence, calibration) use the ${what}.`,
+      file: this.file,
+      line: first[0],
+      column: this.used.pred as string,
+      count,
+      lines: first,
+    });
+  }
+
   private checkDuplicateIds(ids: string[], lines: Int32Array, warnings: Warnings): void {
     const seen = new Set<string>();
     let count = 0;
@@ -730,6 +815,14 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
       lines: first,
     });
   }
+}
+
+function inProbRange(v: number): boolean {
+  return v >= -PROB_RANGE_TOLERANCE && v <= 1 + PROB_RANGE_TOLERANCE;
+}
+
+function probRangeMessage(v: number): string {
+  return `expected a probability in [0, 1], got ${v}. Probabilities are used as written; if these are logits or unnormalised scores, name the columns logit_<class> (or an array column logits), or set \`columns.logits\` in eval-lens.json.`;
 }
 
 function acceptValue(cell: Cell): number {

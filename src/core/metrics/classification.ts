@@ -239,7 +239,8 @@ export function aggregateClassification(prep: PreparedClassification, counts?: A
   for (let c = 0; c < C; c++) correctTotal += correctW[c];
   values.accuracy = total > 0 ? correctTotal / total : null;
   values.balanced_accuracy = balancedAccuracy(stats);
-  values.macro_f1 = macroF1(stats);
+  // All weights 0: F1's "0 where undefined" would report 0 for an undefined value.
+  values.macro_f1 = total > 0 ? macroF1(stats) : null;
   if (scored) {
     for (const k of prep.topK) {
       let hit = 0;

@@ -89,8 +89,9 @@ function parseValuesTable(text: string, path: string, key: string, config: Resol
     if (r.cells.length !== 2) throw new EvalLensError('invalid-config', `${path}:${r.line}: expected 2 cells (class, value) for \`${key}\`, got ${r.cells.length}.`, { file: path, line: r.line });
     const x = Number(r.cells[1]);
     if (r.cells[1] === '' || !Number.isFinite(x)) throw new EvalLensError('invalid-config', `${path}:${r.line}: expected a number for class "${r.cells[0]}" in \`${key}\`, got "${r.cells[1]}".`, { file: path, line: r.line });
-    if (r.cells[0] in map) throw new EvalLensError('invalid-config', `${path}:${r.line}: class "${r.cells[0]}" appears twice in \`${key}\`.`, { file: path, line: r.line });
-    map[r.cells[0]] = x;
+    if (Object.hasOwn(map, r.cells[0])) throw new EvalLensError('invalid-config', `${path}:${r.line}: class "${r.cells[0]}" appears twice in \`${key}\`.`, { file: path, line: r.line });
+    // defineProperty: a class named `__proto__` is an ordinary key, not the prototype.
+    Object.defineProperty(map, r.cells[0], { value: x, enumerable: true, writable: true, configurable: true });
   }
   return map;
 }

@@ -10,6 +10,7 @@
  */
 import type { MetricFamily, MetricValue, Results } from './types';
 import { csvCell } from '../../shared/csvCell';
+import { escapeMarkdown } from '../../shared/markdownText';
 
 export interface FormatOptions {
   /** Digits after the decimal point (default 4; with `percent`, 2). */
@@ -152,31 +153,28 @@ export function formatTable(results: Results, opts: FormatOptions = {}): string 
   return out.join('\n') + '\n';
 }
 
-function mdCell(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
 
 /** Markdown: a heading, the source line, one table per family, the warnings as a list. */
 export function formatMarkdown(results: Results, opts: FormatOptions = {}): string {
   const baselineNames = Object.keys(results.baselines ?? {});
   const out: string[] = [
-    `## Eval Lens results: \`${results.source.path}\``,
+    `## Eval Lens results: ${escapeMarkdown(results.source.path)}`,
     '',
-    `${mdCell(sourceLine(results))}  `,
-    `${mdCell(configLine(results))} · Eval Lens ${results.tool.version} · ${results.createdAt}`,
+    `${escapeMarkdown(sourceLine(results))}  `,
+    `${escapeMarkdown(configLine(results))} · Eval Lens ${results.tool.version} · ${results.createdAt}`,
   ];
   for (const s of metricSections(results)) {
     out.push('', `### ${s.title}`, '');
-    out.push(`| Metric | Value | ${baselineNames.map((b) => `${mdCell(b)} | `).join('')}${ciTitle(results)} | Better | Note |`);
+    out.push(`| Metric | Value | ${baselineNames.map((b) => `${escapeMarkdown(b)} | `).join('')}${ciTitle(results)} | Better | Note |`);
     out.push(`|---|---:|${baselineNames.map(() => '---:|').join('')}---|:-:|---|`);
     for (const r of s.rows) {
       const base = r.baselines.map((b) => `${fmtValue(b, r.key, opts)} | `).join('');
-      out.push(`| ${mdCell(r.key)} | ${fmtValue(r.m, r.key, opts)} | ${base}${fmtCi(r.m, r.key, opts)} | ${ARROW[r.m.direction]} | ${mdCell(r.m.note ?? '')} |`);
+      out.push(`| ${escapeMarkdown(r.key)} | ${fmtValue(r.m, r.key, opts)} | ${base}${fmtCi(r.m, r.key, opts)} | ${ARROW[r.m.direction]} | ${escapeMarkdown(r.m.note ?? '')} |`);
     }
   }
   if (results.warnings.length > 0) {
     out.push('', `### Warnings (${results.warnings.length})`, '');
-    for (const w of results.warnings) out.push(`- ${mdCell(warningLine(w))}`);
+    for (const w of results.warnings) out.push(`- ${escapeMarkdown(warningLine(w))}`);
   }
   return out.join('\n') + '\n';
 }

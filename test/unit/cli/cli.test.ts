@@ -160,7 +160,7 @@ test('--format json, markdown and csv', () => {
   assert.equal(results.metrics.accuracy!.ci, undefined, '--bootstrap-n 0 turns intervals off');
   const md = cli(['evaluate', preds, '--format', 'markdown', '--bootstrap-n', '0']);
   assert.equal(md.status, 0);
-  assert.match(md.stdout, /^## Eval Lens results: `/);
+  assert.match(md.stdout, /^## Eval Lens results: \S*preds\.csv\n/);
   assert.match(md.stdout, new RegExp(`\\| accuracy \\| ${EXPECTED_ACCURACY.toFixed(4)} \\|`));
   const csv = cli(['evaluate', preds, '-f', 'csv', '--bootstrap-n', '0']);
   assert.equal(csv.status, 0);
