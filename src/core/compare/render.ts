@@ -106,7 +106,7 @@ export function escapeLatex(s: string): string {
       case '^': return '\\textasciicircum{}';
       default: return `\\${c}`;
     }
-  }).replace(/↑/g, '$\\uparrow$').replace(/↓/g, '$\\downarrow$').replace(/±/g, '$\\pm$').replace(/–/g, '--').replace(/−/g, '-');
+  }).replace(/↑/g, '$\\uparrow$').replace(/↓/g, '$\\downarrow$').replace(/±/g, '$\\pm$').replace(/Δ/g, '$\\Delta$').replace(/–/g, '--').replace(/−/g, '-');
 }
 
 export interface LatexTableOptions {
@@ -239,11 +239,11 @@ export function renderLatexTests(t: RunTable, tests: readonly CompareTest[], bas
     '\\centering',
     `\\caption{Paired tests against ${escapeLatex(nameOf(t, baseline))}.}`,
     `\\begin{tabular}{ll${'r'.repeat(rows[0].length - 2)}}`,
-    '\\hline',
+    '\\toprule',
     `${rows[0].map(escapeLatex).join(' & ')} \\\\`,
-    '\\hline',
-    ...rows.slice(1).map((r) => `${r.map((c) => escapeLatex(c.replace(/–/g, '--'))).join(' & ')} \\\\`),
-    '\\hline',
+    '\\midrule',
+    ...rows.slice(1).map((r) => `${r.map((c) => escapeLatex(c)).join(' & ')} \\\\`),
+    '\\bottomrule',
     '\\end{tabular}',
     '\\end{table}',
   ].join('\n');
