@@ -8,6 +8,7 @@ import { EXIT, reportError } from './errors';
 import { registerEvaluate } from './evaluate';
 import { registerCompare } from './compare';
 import { registerRows } from './rows';
+import { registerReport } from './report';
 
 export function createProgram(): Command {
   const program = new Command('eval-lens')
@@ -21,6 +22,7 @@ export function createProgram(): Command {
   registerEvaluate(program);
   registerCompare(program);
   registerRows(program);
+  registerReport(program);
   return program;
 }
 

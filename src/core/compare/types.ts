@@ -9,7 +9,7 @@
  */
 import type { EvalWarning, Progress } from '../diagnostics';
 import type { Task } from '../config/types';
-import type { Direction } from '../results/types';
+import type { Curve, Direction } from '../results/types';
 
 export const COMPARE_SCHEMA_ID = 'eval-lens/compare@1';
 
@@ -90,6 +90,12 @@ export interface CompareResults extends RunTable {
     onMismatch: 'error' | 'intersect';
   };
   warnings: EvalWarning[];
+  /** run → metric → the run's own interval of the metric (from its results), when it has one. */
+  intervals?: Record<string, Record<string, [number, number]>>;
+  /** Compared metrics without per-item values in some run: in the table, not tested. */
+  untested?: string[];
+  /** Curve name (`riskCoverage`, `reliability`, `pr`, `metricVsK.<m>`) → run → curve, thinned (curves.ts). */
+  curves?: Record<string, Record<string, Curve>>;
 }
 
 export interface CompareOptions {

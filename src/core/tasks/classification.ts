@@ -28,6 +28,7 @@ import type { PerClassRow } from '../results/types';
 import type { TaskContext, TaskRunner } from './types';
 import { calibrationStep, selectiveStep, type SelectiveSetup } from './classificationSelective';
 import { classificationCiStep } from './classificationCi';
+import { classificationPerRow } from './classificationPerItem';
 
 /** Everything computed for one classification file, shared by the family steps. */
 export interface ClassificationRun {
@@ -277,7 +278,7 @@ export const runClassification: TaskRunner = async (ctx) => {
     kind: 'row',
     ids: data.ids,
     labels: Array.from(data.labels, (y) => data.classes[y]),
-    values: { accuracy: Array.from(prepared.correct) },
+    values: classificationPerRow(prepared, ctx.results.metrics),
   };
   return { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: data.n, columns: loaded.columns };
 };
