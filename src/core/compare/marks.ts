@@ -1,6 +1,6 @@
 /**
- * Best / second / third per column, as the long-tail paper's tables mark them (seed 001: red,
- * green, blue), by the metric's direction.
+ * Best / second / third per column, as the long-tail paper's tables mark them (Fang et al.
+ * 2023: red, green, blue), by the metric's direction.
  *
  * Rule (standard competition ranking, "1224"): a run's place in a column is 1 + the number of runs
  * with a strictly better value. Equal values share a place and the following place is skipped:

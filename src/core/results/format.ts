@@ -108,7 +108,7 @@ export function sourceLine(results: Results): string {
 
 function configLine(results: Results): string {
   const b = results.config.bootstrap;
-  const boot = b.n > 0 ? `bootstrap ${b.n} resamples, ${ciTitle(results)}, seed ${b.seed}${b.stratified ? ', stratified' : ''}` : 'no bootstrap intervals';
+  const boot = b.n > 0 ? `bootstrap ${b.n} resamples, ${ciTitle(results)}, seed = ${b.seed}${b.stratified ? ', stratified' : ''}` : 'no bootstrap intervals';
   return `${results.config.configFile ? `config ${results.config.configFile}` : 'no config file'} · ${boot}`;
 }
 

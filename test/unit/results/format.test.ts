@@ -19,7 +19,7 @@ test('formatTable: source line, aligned rows with value, CI, direction, note; wa
   const lines = t.split('\n');
   assert.equal(lines[0], 'Eval Lens 0.1.0 results');
   assert.equal(lines[1], '  preds.csv · task classification · 5 rows · csv · sha256 abababababab');
-  assert.equal(lines[2], '  config /w/eval-lens.json · bootstrap 1000 resamples, 95% CI, seed 0');
+  assert.equal(lines[2], '  config /w/eval-lens.json · bootstrap 1000 resamples, 95% CI, seed = 0');
   assert.ok(lines.includes('Classification'));
   const acc = lines.find((l) => l.startsWith('  accuracy '))!;
   assert.match(acc, /^ {2}accuracy +0\.8000 {2}\[0\.7000, 0\.9000\] {2}↑$/);
