@@ -7,6 +7,7 @@ import { TOOL_VERSION } from '../core/version';
 import { EXIT, reportError } from './errors';
 import { registerEvaluate } from './evaluate';
 import { registerCompare } from './compare';
+import { registerExplain } from './explain';
 
 export function createProgram(): Command {
   const program = new Command('eval-lens')
@@ -19,6 +20,7 @@ export function createProgram(): Command {
   // Subcommands: one line each.
   registerEvaluate(program);
   registerCompare(program);
+  registerExplain(program);
   return program;
 }
 
