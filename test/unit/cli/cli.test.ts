@@ -49,7 +49,7 @@ test('--help and --version exit 0', () => {
   assert.match(r.stdout, /evaluate \[options\] <file>/);
   r = cli(['evaluate', '--help']);
   assert.equal(r.status, 0);
-  for (const flag of ['--config <file>', '--out <file>', '--format <format>', '--top-k <list>', '--bootstrap-n <n>', '--train-counts <list|map|path>', '--t <integer>', '--map-normaliser <min|all|hits>']) {
+  for (const flag of ['--config <file>', '--out <file>', '--format <format>', '--top-k <list>', '--bootstrap-n <n>', '--train-counts <list|map|path>', '--shift-points <integer>', '--map-normaliser <min|all|hits>']) {
     assert.ok(r.stdout.includes(flag), flag);
   }
   r = cli(['--version']);
