@@ -130,7 +130,7 @@ function runComparisonDemo(root, cli, examples, failures) {
   }
   const table = join('test', 'fixtures', 'compare', 'fang2023_table4_rho0.1.csv');
   if (existsSync(join(root, table))) {
-    console.log('\n######## inspection: Table 4 of the long-tail paper (seed 001), best / second / third per column');
+    console.log('\n######## inspection: Table 4 of the long-tail paper (Fang et al. 2023), best / second / third per column');
     compare('inspect the paper table', [table, '--format', 'markdown']);
   }
   return n;

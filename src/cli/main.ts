@@ -9,6 +9,7 @@ import { registerEvaluate } from './evaluate';
 import { registerCompare } from './compare';
 import { registerRows } from './rows';
 import { registerReport } from './report';
+import { registerExplain } from './explain';
 
 export function createProgram(): Command {
   const program = new Command('eval-lens')
@@ -23,6 +24,7 @@ export function createProgram(): Command {
   registerCompare(program);
   registerRows(program);
   registerReport(program);
+  registerExplain(program);
   return program;
 }
 

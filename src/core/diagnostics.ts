@@ -1,7 +1,7 @@
 /**
  * Errors and warnings of the metric core. Every problem with an input names the file, the
  * 1-based physical line (the header is line 1) and, where it applies, the column, and says what
- * was expected (METRICS.md section 0). The extension turns these into Problems-panel entries; the
+ * was expected (docs/inputs.md). The extension turns these into Problems-panel entries; the
  * CLI prints them.
  */
 

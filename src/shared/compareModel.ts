@@ -244,7 +244,7 @@ export function buildCompareModel(c: CompareResults): ReportModel {
         { label: 'Baseline', value: baselineName },
         { label: 'Task', value: c.task },
         { label: 'Paired by', value: c.matchBy },
-        { label: 'Tests', value: `paired t-test, Wilcoxon signed-rank; ${c.settings?.holm ?? ''}${boot && boot.n > 0 ? `; paired bootstrap ${boot.n} resamples, ${formatLevel(boot.confidence)}, seed ${boot.seed}` : ''}` },
+        { label: 'Tests', value: `paired t-test, Wilcoxon signed-rank; ${c.settings?.holm ?? ''}${boot && boot.n > 0 ? `; paired bootstrap ${boot.n} resamples, ${formatLevel(boot.confidence)}, seed = ${boot.seed}` : ''}` },
         { label: 'Compared', value: `${c.createdAt} · Eval Lens ${c.tool.version}` },
       ],
       warnings: c.warnings.map((w) => `${w.code}: ${w.message}`),

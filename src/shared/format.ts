@@ -1,6 +1,6 @@
 /**
  * Number formatting for everything a person reads in the extension: report cards, tree items,
- * CodeLens, the status bar, exported HTML. Values stay the stored fractions (METRICS.md section 6),
+ * CodeLens, the status bar, exported HTML. Values stay the stored fractions (the stable metric keys of src/core/glossary),
  * printed with 4 decimals like the CLI's table, so a number on screen can be found in the JSON.
  */
 

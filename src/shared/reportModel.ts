@@ -76,7 +76,7 @@ function header(results: Results): HeaderModel {
     { label: 'Config', value: results.config?.configFile ?? 'no config file (defaults and settings)' },
     {
       label: 'Intervals',
-      value: b && b.n > 0 ? `percentile bootstrap, ${formatCount(b.n)} resamples, ${formatLevel(b.confidence)}, seed ${b.seed}${b.stratified ? ', stratified' : ''}` : 'none (bootstrap off)',
+      value: b && b.n > 0 ? `percentile bootstrap, ${formatCount(b.n)} resamples, ${formatLevel(b.confidence)}, seed = ${b.seed}${b.stratified ? ', stratified' : ''}` : 'none (bootstrap off)',
     },
     { label: 'Evaluated', value: `${results.createdAt} · Eval Lens ${results.tool.version}` },
   ];
@@ -151,7 +151,7 @@ function perClassVsTrain(rows: PerClassRow[], results: Results): ChartModel | un
   const few = th.few ?? 20;
   const many = th.many ?? 100;
   const bands: Band[] = [];
-  // Shots: few n_c < few, medium few ≤ n_c ≤ many, many n_c > many (METRICS.md section 1).
+  // Shots: few n_c < few, medium few ≤ n_c ≤ many, many n_c > many (docs/metrics/classification.md).
   if (lo < few) bands.push({ from: lo, to: Math.min(few, hi), label: `few (< ${few})`, colour: 'orange' });
   if (hi > few && lo < many) bands.push({ from: Math.max(few, lo), to: Math.min(many, hi), label: `medium (${few}–${many})`, colour: 'green' });
   if (hi > many) bands.push({ from: Math.max(many, lo), to: hi, label: `many (> ${many})`, colour: 'blue' });

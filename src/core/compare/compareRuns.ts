@@ -1,5 +1,5 @@
 /**
- * Comparing evaluated runs (METRICS.md section 5): the run × metric table with best / second /
+ * Comparing evaluated runs (docs/comparisons.md): the run × metric table with best / second /
  * third per column, and for each run other than the baseline and each compared metric that has
  * per-item values, the paired tests of `stats/tests.ts` on the matched items.
  *

@@ -1,6 +1,7 @@
 /**
  * The evaluation configuration (`eval-lens.json`, CLI flags, VS Code settings). Every key of
- * DESIGN.md's configuration section; definitions in METRICS.md. The JSON Schema that validates it
+ * documented configuration (docs/configuration.md); the metrics it drives are defined in
+ * docs/metrics/. The JSON Schema that validates it
  * is `schemas/eval-lens.config.schema.json`; keep the two in step (a unit test checks that every
  * key here is in the schema).
  */

@@ -1,6 +1,6 @@
 /**
- * Reads a classification prediction file into {@link ClassificationData}, applying METRICS.md
- * section 0 (docs/inputs.md has the user-facing version):
+ * Reads a classification prediction file into {@link ClassificationData}, applying the input
+ * rules of docs/inputs.md:
  *
  * - **Class set**: config `classes` in that order; else the suffixes of the wide class-score columns
  *   in column order; else the sorted union of labels and predictions (numeric order when every value
@@ -60,7 +60,7 @@ export interface LoadClassificationOptions {
   keepOther?: boolean;
 }
 
-/** Tolerance of the probability-sum check (METRICS.md section 0). */
+/** Tolerance of the probability-sum check (docs/inputs.md). */
 export const PROB_SUM_TOLERANCE = 1e-3;
 /**
  * A probability below 0 or above 1 by more than this is an invalid value (an error naming file,

@@ -1,11 +1,11 @@
 /**
- * Reads an importance-weighted binary file (METRICS.md sections 0 and 3) into {@link IwBinaryData}:
+ * Reads an importance-weighted binary file (docs/inputs.md and docs/metrics/importance.md) into {@link IwBinaryData}:
  * columns `label`, `score`, `stratum` (B / Bc), optional `weight` and `id`, found by name
  * (case-insensitive, with aliases) or given in `columns`. Rows stream through
  * {@link IwRowCollector}, a {@link TableSink} of the generic reader, so large files are never held
  * as text.
  *
- * Row rules (section 0): a bad label, score, stratum or weight is an error naming the file, the
+ * Row rules (docs/inputs.md): a bad label, score, stratum or weight is an error naming the file, the
  * 1-based physical line and the column, unless `invalidRows: "skip"`, which drops the row and lists
  * the dropped lines in one warning.
  * - label: 0/1 (numbers, "0"/"1", booleans); with `positiveLabel`, the value equal to it is positive

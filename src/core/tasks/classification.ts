@@ -5,7 +5,7 @@
  * Extending it (selective, calibration, bootstrap CIs): add a {@link ClassificationStep} to
  * {@link CLASSIFICATION_STEPS}. A step receives the {@link ClassificationRun} — the data, the
  * prepared per-row vectors and setups of every family already run — and the task context. For a
- * bootstrap, {@link scalarMetricsFor}(run, counts) gives every section-1 scalar of a resample
+ * bootstrap, {@link scalarMetricsFor}(run, counts) gives every classification, long-tail and evolving scalar of a resample
  * without touching the probability matrix.
  */
 import { checkCancelled, EvalLensError } from '../diagnostics';
@@ -61,7 +61,7 @@ function list(xs: string[]): string {
 }
 
 /**
- * Every section-1 scalar (classification, long tail, evolving) of a resample given by multiplicities
+ * Every classification, long-tail and evolving scalar of a resample given by multiplicities
  * `counts` (null = the full data). O(n + T·C) for the expected shift protocol; the sampled protocol
  * re-draws its test sets from the resample with the same seed each time (common random numbers):
  * O(T·5·C·√N_c) without a weight column (binomial draws), O(T·5·N^tst·log n) with one.
@@ -135,7 +135,7 @@ const longTailStep: ClassificationStep = (run, ctx) => {
         for (let c = 0; c < data.classes.length; c++) if (groups.groupOf[c] === gi) rows += run.point.stats.support[c];
         if (!(rows > 0)) warnings.note('empty-group', `${key}: group "${g}" has no test rows; by convention its error is 1.0.`);
         else if (lt[key] === null) warnings.note('empty-group', `${key}: every test row of group "${g}" has train share 0; the value is null.`);
-        results.metric('longtail', key, lt[key], { note: `e_g(w^trn) of seed 000 with every row accepted, ε = ${run.longTail.epsilon}` });
+        results.metric('longtail', key, lt[key], { note: `e_g(w^trn), the group's error weighted by train class frequency n_y/N_train, every row accepted, ε = ${run.longTail.epsilon}` });
       }
     }
   }
@@ -168,9 +168,9 @@ const evolvingStep: ClassificationStep = (run, ctx) => {
   const proto =
     ev.protocol === 'expected'
       ? `expected protocol (V_t = Σ_c q^tst_c·acc_c), ρ = ${round(ev.rho)}, T = ${ev.T}`
-      : `sampled protocol (N^tst = ${round(ev.sampled?.nTest ?? NaN)}, ${SAMPLED_DRAWS} draws with replacement, seed ${ev.seed}), ρ = ${round(ev.rho)}, T = ${ev.T}`;
+      : `sampled protocol (N^tst = ${round(ev.sampled?.nTest ?? NaN)}, ${SAMPLED_DRAWS} draws with replacement, seed = ${ev.seed}), ρ = ${round(ev.rho)}, T = ${ev.T}`;
   const notes: Record<string, string> = {
-    shift_auc: `Eq. 9: trapezoid of V_t over δ_t sorted ascending, divided by δ_last − δ_first; δ = symmetric KL; ${proto}`,
+    shift_auc: `trapezoid of V_t over δ_t sorted ascending, divided by δ_last − δ_first; δ = symmetric KL; ${proto}`,
     shift_avg: `mean of V_t; ${proto}`,
     shift_std: `population SD of V_t; ${proto}`,
     shift_max: `max of V_t; ${proto}`,
@@ -185,7 +185,7 @@ const evolvingStep: ClassificationStep = (run, ctx) => {
     if (agg.values[key] === null) warnings.note('evolving-undefined', `${key} is undefined for this data (${key === 'shift_auc' ? 'all δ_t are equal' : 'zero maximum'}); the value is null.`);
     results.metric('evolving', key, agg.values[key], { note });
   }
-  // Points in the order of Eq. 9 (δ ascending), so the curve can be drawn as a line.
+  // Points in the order of shift_auc's integral (δ ascending), so the curve can be drawn as a line.
   const o = Array.from(ev.byDelta);
   results.curve('shift', {
     x: 'shift (symmetric KL)',
@@ -193,7 +193,7 @@ const evolvingStep: ClassificationStep = (run, ctx) => {
     xs: o.map((t) => ev.delta[t]),
     ys: o.map((t) => agg.V[t]),
     extra: { t: o.map((t) => t + 1), alpha: o.map((t) => ev.alpha[t]), js: o.map((t) => ev.js[t]) },
-    note: `δ_t is Σ_c (q^trn_c − q^tst_c)·ln(q^trn_c/q^tst_c), the paper's "JS divergence" (Eq. 1 without its minus sign), a symmetric KL; extra.js is the true Jensen–Shannon divergence (natural log). ${proto}.`,
+    note: `δ_t is Σ_c (q^trn_c − q^tst_c)·ln(q^trn_c/q^tst_c), which Fang et al. (2023) call a JS divergence (their formula without its stray minus sign): a symmetric KL divergence; extra.js is the true Jensen–Shannon divergence (natural log). ${proto}.`,
   });
 };
 

@@ -1,6 +1,6 @@
 /**
- * The selective and calibration families of the classification task (METRICS.md section 2):
- * scores, acceptance, operating-point metrics, exact RC curve and AURC keys, seed-compatible grid
+ * The selective and calibration families of the classification task (docs/metrics/selective.md):
+ * scores, acceptance, operating-point metrics, exact RC curve and AURC keys, 101-point grid
  * keys, Chow's cost sweep, the val/test protocol, ECE/MCE/adaptive ECE and the reliability bins.
  *
  * {@link prepareSelective} builds everything that does not depend on the rows' multiplicities (the
@@ -22,7 +22,7 @@ import type { Curve } from '../results/types';
 import type { ClassificationRun, ClassificationStep } from './classification';
 import type { TaskContext } from './types';
 
-/** How rows are accepted (METRICS.md section 2, in this order of precedence). */
+/** How rows are accepted (docs/metrics/selective.md, in this order of precedence). */
 export type AcceptanceRule =
   | { kind: 'column' }
   | { kind: 'threshold'; threshold: number }
@@ -201,7 +201,7 @@ export function acceptanceFor(s: SelectiveSetup, mult: Multiplicities | null, va
 }
 
 /**
- * Every scalar of the selective and calibration families, keyed as METRICS.md section 6, for the
+ * Every scalar of the selective and calibration families, keyed as the stable metric keys of src/core/glossary, for the
  * full data (`counts` null) or a resample (`counts[i]` = multiplicity of row i, file order).
  * Undefined values are NaN. O(n·G) per call.
  */
@@ -355,8 +355,8 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   results.metric('selective', 'selective_risk', v.selective_risk, { note: `Σw·A·1[ŷ≠y] / Σw·A${rowsNote}` });
   const G = s.groupNames.length;
   if (G > 0) {
-    const how = s.reweight ? `e_g(w^trn) of seed 000 (w = w_i·n_y/N_train, ε = ${s.epsilon})` : 'error on the accepted rows whose true class is in the group';
-    for (const gi of op.emptyGroups) warnings.note('empty-group', `error_group.${s.groupNames[gi]}: group "${s.groupNames[gi]}" has no accepted row; its error is 1.0 by convention (seed 002), which also enters balanced_error and worst_error.`);
+    const how = s.reweight ? `e_g(w^trn), the error weighted by train class frequency (w = w_i·n_y/N_train, ε = ${s.epsilon})` : 'error on the accepted rows whose true class is in the group';
+    for (const gi of op.emptyGroups) warnings.note('empty-group', `error_group.${s.groupNames[gi]}: group "${s.groupNames[gi]}" has no accepted row; its error is 1.0 by convention (nothing accepted counts as a total failure), which also enters balanced_error and worst_error.`);
     s.groupNames.forEach((g, gi) => {
       const key = `error_group.${g}`;
       if (!Number.isFinite(v[key])) warnings.note('empty-group', `${key}: every accepted row of group "${g}" has train share 0; the value is null.`);
@@ -378,12 +378,12 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   }
   const gridKeys = ['aurc_grid101', 'aurc_grid101_0.2_1', ...(G > 0 ? ['aurc_balanced_grid101', 'aurc_balanced_grid101_0.2_1', 'aurc_worst_grid101', 'aurc_worst_grid101_0.2_1'] : [])];
   if (s.rows.n < GRID_POINTS) {
-    warnings.note('grid-too-few-rows', `${file}: the seed-compatible *_grid101 keys need at least ${GRID_POINTS} rows (the seed's first grid points would accept no row); there are ${s.rows.n}, so they are null.`);
+    warnings.note('grid-too-few-rows', `${file}: the 101-point grid keys (*_grid101) need at least ${GRID_POINTS} rows (with fewer, the first grid points accept no row); there are ${s.rows.n}, so they are null.`);
   }
   for (const k of gridKeys) {
     const from02 = k.endsWith('_0.2_1');
     results.metric('selective', k, v[k], {
-      note: `seed 002's generate_rc_curve: 101 points, int(n·(i/101)) rows of a stable descending sort, x = accepted fraction, np.trapz${from02 ? '; points with x ≥ 0.2 only, divided by 0.8' : ''}${where}`,
+      note: `101 evenly spaced coverages (the first ⌊n·i/101⌋ rows of a stable descending sort), trapezoid rule${from02 ? ' over coverage 0.2–1, divided by 0.8' : ''}${where}`,
     });
   }
   results.time('selective.curves', () => {

@@ -1,5 +1,5 @@
 /**
- * Runner of the iw-binary task (METRICS.md section 3, seed 003): importance-weighted precision,
+ * Runner of the iw-binary task (docs/metrics/importance.md): importance-weighted precision,
  * recall, F1 at the threshold, PR and ROC curves, `aupr_trapz`, `average_precision`, `roc_auc`,
  * each with a stratified bootstrap interval; the unweighted values beside them.
  *

@@ -1,5 +1,5 @@
 /**
- * Runner of the ranking task (METRICS.md section 4, seed 004): top-K recommendation lists per
+ * Runner of the ranking task (docs/metrics/ranking.md): top-K recommendation lists per
  * user against held-out relevant items.
  *
  * Results written:
@@ -83,7 +83,7 @@ export const runRanking: TaskRunner = async (ctx) => {
     const idRank = results.time('baselines', () => idOrderRank(data.items.ids));
     const makers: [string, () => RankedLists, string][] = [
       ['popularity', () => popularityLists(users, train, popularityOrder(train, idRank), maxK, data.items.size, scratch), 'most frequent train items, seen items excluded'],
-      ['random', () => randomLists(users, train, idRank, maxK, config.bootstrap.seed, scratch), `seeded random (seed ${config.bootstrap.seed}), seen items excluded`],
+      ['random', () => randomLists(users, train, idRank, maxK, config.bootstrap.seed, scratch), `seeded random (seed = ${config.bootstrap.seed}), seen items excluded`],
     ];
     for (const [name, make, note] of makers) {
       ctx.progress?.report?.(`baseline: ${name}`, 0);
@@ -268,7 +268,7 @@ function sum4(a: Float64Array, n: number): number {
   return s0 + s1 + (s2 + s3);
 }
 
-/** The warnings a user needs about the run (METRICS.md section 4; issue 5). */
+/** The warnings a user needs about the run (docs/metrics/ranking.md). */
 function warnAboutRun(ctx: TaskContext, data: RankingData, run: ListEvaluation, ks: number[], coldThreshold: number, catalogSize: number | undefined): void {
   const w = ctx.warnings;
   const file = data.file;
