@@ -220,10 +220,12 @@ export function confusionChart(c: ConfusionMatrix): ChartModel {
   let idx: number[];
   let note: string | undefined;
   const top = topConfusions(c, 30);
+  const pos = new Map(c.labels.map((l, i) => [l, i]));
+  const rowTotals = c.matrix.map((r) => r.reduce((a, b) => a + b, 0));
+  const colTotals = c.labels.map((_, j) => c.matrix.reduce((a, r) => a + (r[j] ?? 0), 0));
   if (k <= FULL_HEATMAP_MAX) {
     idx = c.labels.map((_, i) => i);
   } else {
-    const pos = new Map(c.labels.map((l, i) => [l, i]));
     const chosen = new Set<number>();
     for (const t of top) {
       for (const i of [pos.get(t.true)!, pos.get(t.pred)!]) if (chosen.size < FULL_HEATMAP_MAX || chosen.has(i)) chosen.add(i);
@@ -234,11 +236,21 @@ export function confusionChart(c: ConfusionMatrix): ChartModel {
   const chart: ChartModel = {
     id: 'confusion',
     title: k <= FULL_HEATMAP_MAX ? 'Confusion matrix' : 'Confusion matrix (top confusions)',
-    description: `Heatmap of counts, rows = true class, columns = predicted class, ${idx.length} classes.`,
+    description: `Confusion matrix of ${idx.length} classes: rows are the true class, columns the predicted class; each cell is a button.`,
     x: { label: 'predicted', type: 'category', categories: idx.map((i) => c.labels[i]!) },
     y: { label: 'true', type: 'category', categories: idx.map((i) => c.labels[i]!) },
     series: [],
-    heatmap: { rowTitle: 'true', colTitle: 'predicted', rows: idx.map((i) => c.labels[i]!), cols: idx.map((i) => c.labels[i]!), values: idx.map((i) => idx.map((j) => c.matrix[i]![j]!)) },
+    heatmap: {
+      rowTitle: 'true class',
+      colTitle: 'predicted class',
+      rows: idx.map((i) => c.labels[i]!),
+      cols: idx.map((i) => c.labels[i]!),
+      values: idx.map((i) => idx.map((j) => c.matrix[i]![j]!)),
+      rowTotals: idx.map((i) => rowTotals[i]!),
+      colTotals: idx.map((j) => colTotals[j]!),
+      classes: k,
+      top: top.slice(0, k <= FULL_HEATMAP_MAX ? 10 : 30).map((t) => ({ ...t, share: rowTotals[pos.get(t.true)!]! > 0 ? t.count / rowTotals[pos.get(t.true)!]! : null })),
+    },
     table:
       k <= FULL_HEATMAP_MAX
         ? table('confusion.table', 'Confusion matrix (rows: true, columns: predicted)', [['true \\ predicted', 'text'], ...c.labels.map((l) => [l, 'int'] as [string, ColumnKind])], c.matrix.map((r, i) => [c.labels[i]!, ...r]))
