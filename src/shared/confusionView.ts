@@ -17,7 +17,7 @@ import { formatCount } from './format';
 export type ConfusionNorm = 'counts' | 'true' | 'pred';
 
 export const CONFUSION_NORMS: readonly { id: ConfusionNorm; label: string; legend: string }[] = [
-  { id: 'counts', label: 'Counts', legend: 'rows' },
+  { id: 'counts', label: 'Counts', legend: 'number of rows' },
   { id: 'true', label: 'Share of the true class (rows sum to 1; diagonal = recall)', legend: 'share of the true class' },
   { id: 'pred', label: 'Share of the predicted class (columns sum to 1; diagonal = precision)', legend: 'share of the predicted class' },
 ];

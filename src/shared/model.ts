@@ -126,6 +126,8 @@ export interface TabModel {
   id: string;
   title: string;
   cards: CardModel[];
+  /** Tables shown right after the cards, before the charts (the ranking metric × K table). */
+  leadTables?: TableModel[];
   charts: ChartModel[];
   tables: TableModel[];
   notes: string[];
