@@ -73,7 +73,7 @@ class ReportPanel {
     );
   }
 
-  private async showInStatusBar(): Promise<void> {
+  async showInStatusBar(): Promise<void> {
     const entry = this.ctx.index.get(this.uri) ?? (await this.ctx.index.load(this.uri));
     if (entry.kind === 'results') this.ctx.status.show(entry.results, this.uri);
   }
@@ -178,10 +178,11 @@ export class ReportPanels implements vscode.Disposable {
     const existing = this.panels.get(uri.toString());
     if (existing) {
       existing.focus(focus);
+      void existing.showInStatusBar();
       return;
     }
     const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')}`, reportViewColumn(), { enableScripts: true, enableFindWidget: true });
-    this.adopt(panel, uri, focus);
+    void this.adopt(panel, uri, focus).showInStatusBar();
   }
 
   /** The URI shown in the active report panel, if any. */
