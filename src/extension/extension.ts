@@ -10,6 +10,7 @@ import type { EvalLensContext, EvaluatedInput } from './context';
 import { EvalDiagnostics } from './diagnostics';
 import { ReportPanels } from './report/panels';
 import { ResultsIndex } from './resultsIndex';
+import { registerRowsContext } from './rowsContext';
 import { StatusBar } from './statusBar';
 import { registerViews } from './tree';
 
@@ -38,6 +39,7 @@ export function activate(extension: vscode.ExtensionContext): EvalLensContext {
     ...registerViews(ctx),
     ...registerCodeLens(ctx),
     ...registerAutoReevaluate(ctx),
+    ...registerRowsContext(ctx),
   );
   void ctx.index.ready();
   log.info(`Eval Lens ${extension.extension.packageJSON.version as string} activated`);

@@ -77,6 +77,7 @@ export function reportToHtml(model: ReportModel, opts: { generator?: string; the
   for (const tab of model.tabs) {
     out.push(`<section id="${esc(tab.id)}"><h2>${esc(tab.title)}</h2>`);
     if (tab.cards.length > 0) out.push(`<div class="cards">${tab.cards.map(cardHtml).join('')}</div>`);
+    for (const t of tab.leadTables ?? []) out.push(`<h3>${esc(t.title)}</h3>`, tableHtml(t));
     for (const c of tab.charts) {
       out.push(`<figure id="${esc(c.id)}"><figcaption>${esc(c.title)}</figcaption>${chartToSvg(c)}${c.note ? `<p class="note">${esc(c.note)}</p>` : ''}<details><summary>Data</summary>${tableHtml(c.table)}</details></figure>`);
     }

@@ -41,3 +41,15 @@ export function headlineKeys(results: Pick<Results, 'task' | 'metrics'>, max = 4
 export function primaryKey(results: Pick<Results, 'task' | 'metrics'>): string | undefined {
   return headlineKeys(results, 1)[0];
 }
+
+/**
+ * The report's headline cards: few. Ranking: NDCG, recall and MAP at the headline K, MRR and the
+ * number of users (the rest is in the metric × K table); other tasks: {@link headlineKeys}.
+ */
+export function reportHeadlineKeys(results: Pick<Results, 'task' | 'metrics'>): string[] {
+  if (results.task !== 'ranking') return headlineKeys(results, 6);
+  const ks = cutoffsOf(results.metrics);
+  const k = ks.find((x) => x >= 10) ?? ks[ks.length - 1];
+  const keys = [`ndcg@${k}`, `recall@${k}`, `map@${k}`, 'mrr', 'users_evaluated'].filter((x) => x in results.metrics);
+  return keys.length > 0 ? keys : headlineKeys(results, 6);
+}

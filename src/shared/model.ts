@@ -80,6 +80,13 @@ export interface HeatmapModel {
   rows: string[];
   cols: string[];
   values: number[][];
+  /** Totals of the shown rows / columns over the whole matrix (normalising a sub-matrix needs them). */
+  rowTotals?: number[];
+  colTotals?: number[];
+  /** Number of classes of the whole matrix (more than shown when only the largest confusions are). */
+  classes?: number;
+  /** The largest off-diagonal cells, largest first; `share` = count / the true class's total. */
+  top?: { true: string; pred: string; count: number; share: number | null }[];
 }
 
 export interface ChartModel {
@@ -119,6 +126,8 @@ export interface TabModel {
   id: string;
   title: string;
   cards: CardModel[];
+  /** Tables shown right after the cards, before the charts (the ranking metric × K table). */
+  leadTables?: TableModel[];
   charts: ChartModel[];
   tables: TableModel[];
   notes: string[];

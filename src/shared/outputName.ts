@@ -72,3 +72,18 @@ export function jsonKind(fileName: string): 'results' | 'compare' | 'foreign' | 
   if (/(^|[_.-])(metrics?|results?|scores?|eval|evaluation|summary)([_.-]|$)/.test(base.replace(/\.json$/, '.'))) return 'foreign';
   return undefined;
 }
+
+/**
+ * The file name of a saved chart, after the report and the chart's title:
+ * `chartFileName('logreg.csv', 'Risk–coverage') === 'logreg-risk-coverage.png'`.
+ */
+export function chartFileName(reportTitle: string, chartTitle: string): string {
+  const slug = (s: string): string =>
+    s
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '');
+  const stem = slug(reportTitle.replace(/\.(eval|compare)\.json$/i, '').replace(/\.[a-z0-9]{1,8}$/i, '')) || 'report';
+  return `${stem}-${slug(chartTitle) || 'chart'}.png`;
+}

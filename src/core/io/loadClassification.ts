@@ -27,7 +27,7 @@
  */
 import { basename } from 'node:path';
 import { open, stat } from 'node:fs/promises';
-import { EvalLensError, fail, type Progress, type Warnings } from '../diagnostics';
+import { EvalLensError, fail, failMany, MAX_LISTED_PROBLEMS, type LocatedProblem, type Progress, type Warnings } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import type { ClassificationData } from '../data/classificationData';
 import { cannotOpen, readTable, type ByteRowHandler, type Cell, type TableSink } from './table';
@@ -224,6 +224,8 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   private line = 0;
   private bad = false;
   private readonly skipped: number[] = [];
+  /** Error mode: the bad cells and rows found so far (one per row). */
+  private readonly problems: LocatedProblem[] = [];
   private firstReason = '';
   private readonly parsed = { end: 0 };
   private readonly pendingWarnings: Parameters<Warnings['add']>[0][] = [];
@@ -385,6 +387,14 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     this.cap = cap;
   }
 
+  /** Records a problem (the first of its row only); throws at the cap. */
+  private problem(p: LocatedProblem): void {
+    const last = this.problems[this.problems.length - 1];
+    if (last && last.location.line === p.location.line) return;
+    this.problems.push(p);
+    if (this.problems.length >= MAX_LISTED_PROBLEMS) failMany(this.problems, true);
+  }
+
   private end(): void {
     if (this.bad) {
       this.skipped.push(this.line);
@@ -393,10 +403,14 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     this.lines[this.n++] = this.line;
   }
 
-  /** An invalid cell: an error, or (skip mode) the row is marked to be dropped. */
+  /**
+   * An invalid cell: an error, or (skip mode) the row is marked to be dropped. In error mode the
+   * reading goes on to list every bad row (up to {@link MAX_LISTED_PROBLEMS}); the error is thrown
+   * at the cap or when the file is read.
+   */
   private invalid(j: number, code: string, what: string): void {
     const column = this.names[j];
-    if (!this.skip) fail(code, { file: this.file, line: this.line, column }, what);
+    if (!this.skip) this.problem({ code, location: { file: this.file, line: this.line, column }, what });
     if (!this.bad) {
       this.bad = true;
       if (this.skipped.length === 0) this.firstReason = `line ${this.line}, column "${column}": ${what}`;
@@ -406,7 +420,11 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   /** Ragged row (both paths): an error, or a dropped row in skip mode. */
   ragged(line: number, got: number, expected: number): void {
     const what = `expected ${expected} fields (as in the header), got ${got}.`;
-    if (!this.skip) fail('ragged-row', { file: this.file, line }, what);
+    if (!this.skip) {
+      // The ragged row is the real problem of its line (its cells are misaligned): it replaces cell problems there.
+      while (this.problems.length > 0 && this.problems[this.problems.length - 1]!.location.line === line) this.problems.pop();
+      this.problem({ code: 'ragged-row', location: { file: this.file, line }, what });
+    }
     if (this.skipped.length === 0) this.firstReason = `line ${line}: ${what}`;
     if (this.bad) return; // already recorded by end()
     this.skipped.push(line);
@@ -619,6 +637,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   // ------------------------------------------------------------------ finish
 
   finish(warnings: Warnings): ClassificationData {
+    if (this.problems.length > 0) failMany(this.problems, false);
     const { file } = this;
     const n = this.n;
     if (this.skipped.length > 0) {

@@ -88,9 +88,12 @@ const classificationStep: ClassificationStep = (run, ctx) => {
   results.metric('classification', 'accuracy', v.accuracy, v.accuracy === null ? { note: undefinedNote } : {});
   results.metric('classification', 'balanced_accuracy', v.balanced_accuracy, { note: 'mean of per-class accuracy over classes with test rows' });
   results.metric('classification', 'macro_f1', v.macro_f1, { note: "F1 per label over the union of true and predicted labels, 0 where undefined (scikit-learn's default)" });
+  // A k not smaller than the number of classes makes every row a hit: that metric is skipped, with one note for all such k.
+  const trivial = prepared.trueRank ? prepared.topK.filter((k) => k >= data.classes.length) : [];
+  if (trivial.length > 0) warnings.note('topk-skipped', `top-k accuracy not reported for k = ${trivial.join(', ')}: with ${data.classes.length} classes every row would be a hit.`);
   for (const k of prepared.topK) {
     if (!prepared.trueRank) break;
-    if (k >= data.classes.length) warnings.note('topk-trivial', `top${k}_accuracy: k = ${k} is not smaller than the number of classes (${data.classes.length}), so every row is a hit.`);
+    if (k >= data.classes.length) continue;
     results.metric('classification', `top${k}_accuracy`, v[`top${k}_accuracy`], { note: 'rank = 1 + #classes with a strictly higher score (ties count as hits)' });
   }
   if (prepared.nllTerm) {

@@ -18,7 +18,8 @@
  *   to max(k), y = the run, `extra.popularity` / `extra.random` = the baselines.
  * - `tables.perUserHistograms` (per metric: 20 bins, edges + counts, undefined count, mean),
  *   `tables.activityBins` (metric means by bins of users' train interactions:
- *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts).
+ *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts, and the
+ *   longest list: metric-vs-K charts end there).
  */
 import { resolve } from 'node:path';
 import { fail } from '../diagnostics';
@@ -133,6 +134,7 @@ export const runRanking: TaskRunner = async (ctx) => {
   results.table('rankingSummary', {
     users: data.users.size,
     listsInRun: data.lists.user.length,
+    longestList: longestList(data.lists),
     usersEvaluated: run.evaluated.length,
     usersSkipped: run.skipped.length,
     items: data.items.size,
@@ -421,4 +423,11 @@ function warnAboutRun(ctx: TaskContext, data: RankingData, run: ListEvaluation, 
       });
   }
   for (const [key, v] of run.values) if (v === null && !key.startsWith('novelty@') && !key.startsWith('cold_start_coverage@')) w.note('metric-undefined', `${file}: ${key} is undefined (no user or item it could be computed on).`, { file });
+}
+
+/** Slots of the longest list (CSR offsets: list j spans offsets[j]…offsets[j + 1]). */
+function longestList(lists: RankedLists): number {
+  let max = 0;
+  for (let j = 0; j + 1 < lists.offsets.length; j++) max = Math.max(max, lists.offsets[j + 1]! - lists.offsets[j]!);
+  return max;
 }

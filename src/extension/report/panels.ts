@@ -14,6 +14,7 @@ import { buildReportModel } from '../../shared/reportModel';
 import { Command } from '../commandIds';
 import type { EvalLensContext } from '../context';
 import { readEntry } from '../resultsIndex';
+import { reportColumn } from './column';
 import { reportHtml } from './html';
 
 /** Builds the model of any shown file: results, comparison, or another tool's JSON. */
@@ -31,6 +32,13 @@ export async function loadModel(uri: vscode.Uri): Promise<ReportModel> {
     throw new Error(`${path.basename(uri.fsPath)} is not valid JSON (${(err as Error).message}); fix it and reopen the report.`, { cause: err });
   }
   return buildLeafModel(path.basename(uri.fsPath), value);
+}
+
+/** The column of a new report: an existing other group, else beside the active one. */
+function reportViewColumn(): vscode.ViewColumn {
+  const groups = vscode.window.tabGroups.all.map((g) => g.viewColumn);
+  const c = reportColumn(groups, vscode.window.tabGroups.activeTabGroup?.viewColumn);
+  return c === 'beside' ? vscode.ViewColumn.Beside : (c as vscode.ViewColumn);
 }
 
 class ReportPanel {
@@ -57,11 +65,20 @@ class ReportPanel {
         }
         void this.handle(m);
       }),
+      // The status bar shows the headline of the report in front.
+      panel.onDidChangeViewState((e) => {
+        if (e.webviewPanel.active) void this.showInStatusBar();
+      }),
       panel.onDidDispose(() => {
         for (const s of this.subs) s.dispose();
         onDispose();
       }),
     );
+  }
+
+  async showInStatusBar(): Promise<void> {
+    const entry = this.ctx.index.get(this.uri) ?? (await this.ctx.index.load(this.uri));
+    if (entry.kind === 'results') this.ctx.status.show(entry.results, this.uri);
   }
 
   private post(m: HostMessage): void {
@@ -83,6 +100,7 @@ class ReportPanel {
       const focus = this.pendingFocus;
       this.pendingFocus = undefined;
       this.post({ type: 'show', model, uri: this.uri.toString(), ...(focus ? { focus } : {}) });
+      if (this.panel.active) void this.showInStatusBar();
     } catch (err) {
       this.ctx.log.error(`Report for ${this.uri.fsPath}: ${(err as Error).message}`);
       this.post({ type: 'error', message: `Cannot show ${path.basename(this.uri.fsPath)}: ${(err as Error).message}` });
@@ -163,10 +181,11 @@ export class ReportPanels implements vscode.Disposable {
     const existing = this.panels.get(uri.toString());
     if (existing) {
       existing.focus(focus);
+      void existing.showInStatusBar();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')}`, vscode.ViewColumn.Beside, { enableScripts: true, enableFindWidget: true });
-    this.adopt(panel, uri, focus);
+    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')}`, reportViewColumn(), { enableScripts: true, enableFindWidget: true });
+    void this.adopt(panel, uri, focus).showInStatusBar();
   }
 
   /** The URI shown in the active report panel, if any. */
