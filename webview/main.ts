@@ -20,9 +20,10 @@ import type { CardModel, ChartModel, ReportModel, TabModel } from '../src/shared
 import { isHostMessage, isWebviewState, type HostMessage, type WebviewState } from '../src/shared/protocol';
 import { canvasPng, drawChart, type Drawn } from './charts';
 import { el } from './dom';
+import { ReportLens } from './inspect';
 import { renderTable } from './tables';
 import { readTheme } from './theme';
-import { request, settle, vscode } from './vscodeApi';
+import { answer, request, vscode } from './vscodeApi';
 
 const app = document.getElementById('app')!;
 let model: ReportModel | undefined;
@@ -208,6 +209,9 @@ function focusTarget(target: string): void {
   });
 }
 
+/** Drill-down from the numbers to the rows behind them, and the Slices tab. */
+const lens = new ReportLens(app, status);
+
 function render(m: ReportModel, uri: string, focus: string | undefined): void {
   for (const d of drawn.values()) d.destroy();
   drawn.clear();
@@ -232,6 +236,7 @@ function render(m: ReportModel, uri: string, focus: string | undefined): void {
     requestAnimationFrame(() => drawTab(t.id));
   });
   app.append(tabs, statusLine);
+  lens.attach(m);
   const initial = Math.max(0, m.tabs.findIndex((t) => t.id === state.tab));
   customElements.whenDefined('vscode-tabs').then(() => {
     selectTab(tabs, initial);
@@ -265,7 +270,10 @@ function handle(msg: HostMessage): void {
       focusTarget(msg.target);
       break;
     case 'reply':
-      settle(msg.seq, msg.ok, msg.message);
+    case 'rows':
+    case 'sliceCandidates':
+    case 'slices':
+      answer(msg);
       break;
     case 'error':
       app.replaceChildren(el('div', { class: 'error', role: 'alert' }, msg.message));

@@ -4,6 +4,7 @@
  * computed on demand). Plain JSON; built on the host, read by the webview. No vscode, no DOM.
  */
 import type { FilterTerm } from '../core/inspect/types';
+import type { DrillTargets } from './drillTargets';
 
 /** A column the report can be sliced by (a non-role column with few distinct values). */
 export interface SliceCandidate {
@@ -46,6 +47,8 @@ export interface InspectModel {
   minSliceSize: number;
   /** The results' own slice table, when the evaluation sliced. */
   slices?: SliceTable;
+  /** Chart points, table rows and cards that open the rows behind them. */
+  drill: DrillTargets;
   /** The report shows only the rows matching this filter (a slice click); absent = the whole file. */
   subset?: { where: FilterTerm[]; rows: number };
 }

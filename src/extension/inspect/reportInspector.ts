@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FilterTerm, RowQuery } from '../../core/inspect/types';
 import type { Results } from '../../core/results/types';
+import { drillTargets } from '../../shared/drillTargets';
 import { readSliceTable, type InspectModel } from '../../shared/inspectModel';
 import type { ReportModel } from '../../shared/model';
 import type { HostMessage } from '../../shared/protocol';
@@ -22,6 +23,12 @@ export const DEFAULT_MIN_SLICE_SIZE = 30;
 
 function directions(results: Results): Record<string, 'higher' | 'lower'> {
   return Object.fromEntries(Object.entries(results.metrics).map(([k, m]) => [k, m.direction]));
+}
+
+/** The Slices tab (filled by the webview from `inspect.slices`, or from slices computed on demand). */
+function withSlicesTab(model: ReportModel): ReportModel {
+  if (model.tabs.some((t) => t.id === 'slices')) return model;
+  return { ...model, tabs: [...model.tabs, { id: 'slices', title: 'Slices', cards: [], charts: [], tables: [], notes: [] }], targets: { ...model.targets, slices: { tab: 'slices' } } };
 }
 
 export class ReportInspector implements vscode.Disposable {
@@ -44,15 +51,16 @@ export class ReportInspector implements vscode.Disposable {
     if (!results) return model;
     if (this.results && this.results.source.sha256 !== results.source.sha256) this.subset = undefined;
     this.results = results;
-    const base: InspectModel = {
+    const base: Omit<InspectModel, 'drill'> = {
       task: results.task,
       minSliceSize: vscode.workspace.getConfiguration(SECTION, this.resultsUri).get<number>('minSliceSize', DEFAULT_MIN_SLICE_SIZE),
     };
     const slices = readSliceTable((results.tables as Record<string, unknown>).slices, directions(results));
     if (slices) base.slices = slices;
-    if (!this.subset) return { ...model, inspect: base };
-    const sub = buildReportModel(this.subset.results);
-    return { ...sub, title: model.title, header: { ...sub.header, title: model.header.title }, inspect: { ...base, subset: { where: this.subset.where, rows: this.subset.results.source.rowsUsed } } };
+    if (!this.subset) return withSlicesTab({ ...model, inspect: { ...base, drill: drillTargets(results, model) } });
+    const shown = this.subset.results;
+    const sub = buildReportModel(shown);
+    return withSlicesTab({ ...sub, title: model.title, header: { ...sub.header, title: model.header.title }, inspect: { ...base, drill: drillTargets(shown, sub), subset: { where: this.subset.where, rows: shown.source.rowsUsed } } });
   }
 
   /** The prediction file behind the results and how it was evaluated; throws a readable error when it is gone. */
