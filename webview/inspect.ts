@@ -11,7 +11,7 @@ import type { InspectModel } from '../src/shared/inspectModel';
 import type { ReportModel } from '../src/shared/model';
 import { formatCount } from '../src/shared/format';
 import { el } from './dom';
-import { formatTerm } from './filterText';
+import { formatTerm } from '../src/core/inspect/where';
 import { RowsPanel } from './rows';
 import { renderSlices } from './slices';
 import { request, vscode } from './vscodeApi';

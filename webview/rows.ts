@@ -9,7 +9,7 @@ import type { ClassificationRowView, FilterTerm, RankingRowView, RowPage, RowSor
 import type { DrillSpec } from '../src/shared/drillTargets';
 import { formatCount, formatNumber } from '../src/shared/format';
 import { el } from './dom';
-import { formatTerm } from './filterText';
+import { formatTerm } from '../src/core/inspect/where';
 import { ask, vscode } from './vscodeApi';
 
 /** Rows per page. */

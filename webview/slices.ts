@@ -12,7 +12,7 @@ import type { ChartModel, ReportModel } from '../src/shared/model';
 import { formatCi, formatCount, formatNumber } from '../src/shared/format';
 import { drawChart, type Drawn } from './charts';
 import { el } from './dom';
-import { formatTerm } from './filterText';
+import { formatTerm } from '../src/core/inspect/where';
 import { readTheme } from './theme';
 import { ask, request } from './vscodeApi';
 

@@ -8,6 +8,7 @@
 import { stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { EvalLensError } from '../../core/diagnostics';
+import { StaleSourceError } from '../../core/inspect';
 import { fileInfo } from '../../core/io/fileInfo';
 import type { SerializedError } from '../workerProtocol';
 import { loadInspection, type Inspection } from './backend';
@@ -18,53 +19,53 @@ const MAX_LOADED = 3;
 
 interface Loaded {
   key: string;
-  /** Size and mtime when hashed: a change of either means hashing again. */
+  /** Size and mtime of the file when it was read: a change of either means checking its hash again. */
   size: number;
   mtimeMs: number;
-  sha256: string;
   inspection: Promise<Inspection>;
 }
 
 /** path → loaded file, in least-recently-used order (Map keeps insertion order). */
 const loaded = new Map<string, Loaded>();
-/** path → the last hash seen with the size and mtime it was computed for. */
-const hashes = new Map<string, { size: number; mtimeMs: number; sha256: string }>();
 
-class StaleError extends Error {
-  constructor(source: InspectSource, actual: string) {
-    super(`${source.path} changed since it was evaluated (SHA-256 ${actual.slice(0, 12)}…, the results record ${source.sha256.slice(0, 12)}…). Re-evaluate it to inspect its rows.`);
-    this.name = 'StaleError';
-  }
+function keyOf(source: InspectSource): string {
+  return `${source.sha256}\n${source.configPath ?? ''}\n${JSON.stringify(source.defaults)}`;
 }
 
-async function currentHash(path: string): Promise<{ size: number; mtimeMs: number; sha256: string }> {
-  const st = await stat(path);
-  const known = hashes.get(path);
-  if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) return known;
-  const info = await fileInfo(path);
-  const h = { size: st.size, mtimeMs: st.mtimeMs, sha256: info.sha256 };
-  hashes.set(path, h);
-  return h;
+function remember(path: string, entry: Loaded): void {
+  loaded.delete(path);
+  loaded.set(path, entry);
+  while (loaded.size > MAX_LOADED) loaded.delete(loaded.keys().next().value!);
 }
 
+/**
+ * The loaded file of `source`, read again when it is new or changed on disk. An unchanged size
+ * and mtime keep what is held (a query then costs no read); a changed one is hashed again, and a
+ * hash that differs from the results' is a StaleSourceError.
+ */
 async function inspectionOf(source: InspectSource): Promise<Inspection> {
-  const h = await currentHash(source.path);
-  if (h.sha256 !== source.sha256) throw new StaleError(source, h.sha256);
-  const key = `${source.path}\n${h.sha256}\n${source.configPath ?? ''}\n${JSON.stringify(source.defaults)}`;
+  const st = await stat(source.path);
+  const key = keyOf(source);
   const hit = loaded.get(source.path);
   if (hit && hit.key === key) {
+    if (hit.size === st.size && hit.mtimeMs === st.mtimeMs) {
+      remember(source.path, hit);
+      return hit.inspection;
+    }
+    const now = await fileInfo(source.path);
+    if (now.sha256 === source.sha256) {
+      remember(source.path, { ...hit, size: st.size, mtimeMs: st.mtimeMs });
+      return hit.inspection;
+    }
     loaded.delete(source.path);
-    loaded.set(source.path, hit);
-    return hit.inspection;
+    throw new StaleSourceError(source.path, source.sha256, now.sha256);
   }
-  const entry: Loaded = { key, ...h, inspection: loadInspection(source) };
-  loaded.delete(source.path);
-  loaded.set(source.path, entry);
+  const entry: Loaded = { key, size: st.size, mtimeMs: st.mtimeMs, inspection: loadInspection(source) };
+  remember(source.path, entry);
   // A failed load is not kept: the next request tries again (the person may have fixed the file).
   entry.inspection.catch(() => {
     if (loaded.get(source.path) === entry) loaded.delete(source.path);
   });
-  while (loaded.size > MAX_LOADED) loaded.delete(loaded.keys().next().value!);
   return entry.inspection;
 }
 
@@ -96,7 +97,7 @@ parentPort!.on('message', (req: InspectRequest) => {
     try {
       res = { id: req.id, ok: true, value: await answer(req) };
     } catch (err) {
-      res = { id: req.id, ok: false, error: serialize(err), ...(err instanceof StaleError ? { stale: true } : {}) };
+      res = { id: req.id, ok: false, error: serialize(err), ...(err instanceof StaleSourceError ? { stale: true } : {}) };
     }
     parentPort!.postMessage(res);
   });
