@@ -26,9 +26,12 @@ function directions(results: Results): Record<string, 'higher' | 'lower'> {
   return Object.fromEntries(Object.entries(results.metrics).map(([k, m]) => [k, m.direction]));
 }
 
-/** The Slices tab (filled by the webview from `inspect.slices`, or from slices computed on demand). */
+/**
+ * The Slices tab, filled by the webview from the results' slice table. (Its picker of candidate
+ * columns, for results without one, waits for the core's slicing of a loaded file.)
+ */
 function withSlicesTab(model: ReportModel): ReportModel {
-  if (model.tabs.some((t) => t.id === 'slices')) return model;
+  if (!model.inspect?.slices || model.tabs.some((t) => t.id === 'slices')) return model;
   return { ...model, tabs: [...model.tabs, { id: 'slices', title: 'Slices', cards: [], charts: [], tables: [], notes: [] }], targets: { ...model.targets, slices: { tab: 'slices' } } };
 }
 
