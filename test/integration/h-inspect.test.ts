@@ -9,7 +9,9 @@
 import * as assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
+import { evaluateFile } from '../../src/core/evaluate';
 import type { ClassificationRowView } from '../../src/core/inspect/types';
+import { buildReportModel } from '../../src/shared/reportModel';
 import type { HostMessage } from '../../src/shared/protocol';
 import { activate, closeAllEditors, evaluate, makeFolder, readResults, uri, waitFor, ws } from './helpers';
 
@@ -111,3 +113,77 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
     await waitFor('the inspection worker to stop', () => !ctx.inspect.running, 10_000);
   });
 });
+
+describe('slices and subsets (a slice click shows the report of its rows)', function () {
+  this.timeout(240_000);
+  before(async () => {
+    await activate();
+    const config = JSON.parse(readFileSync(ws('digits-lt/eval-lens.json'), 'utf8')) as Record<string, unknown>;
+    makeFolder('inspect-slices', { 'eval-lens.json': JSON.stringify({ ...config, slices: ['split'], bootstrap: { n: 200 } }) }, { 'preds.csv': 'digits-lt/logreg.csv' });
+    await evaluate('inspect-slices/preds.csv', 'inspect-slices/preds.eval.json', 60_000);
+    await closeAllEditors();
+  });
+  after(closeAllEditors);
+
+  it('the results\' slice table reaches the report, one row per split value', async () => {
+    const p = await openPanel('inspect-slices/preds.eval.json');
+    const r = readResults(ws('inspect-slices/preds.eval.json'));
+    const model = p.inspector.decorate(buildReportModel(r), r);
+    const slices = model.inspect!.slices!;
+    assert.deepEqual(slices.rows.map((s) => [s.slice, s.value]).sort(), [['split', 'test'], ['split', 'val']]);
+    const text = readFileSync(ws('inspect-slices/preds.csv'), 'utf8');
+    for (const s of slices.rows) {
+      const c = countCsv(text, s.value);
+      assert.equal(s.n, c.rows);
+      assert.equal(s.metrics.accuracy!.value, c.hits / c.rows);
+      assert.deepEqual(s.where, [{ key: 'split', op: '=', value: s.value }]);
+    }
+    assert.ok(model.tabs.some((t) => t.id === 'slices'));
+  });
+
+  it('evaluateSubset → the report of the slice: accuracy equals the core\'s subset evaluation and a count of the rows', async () => {
+    const p = await openPanel('inspect-slices/preds.eval.json');
+    const where = [{ key: 'split', op: '=' as const, value: 'test' }];
+    const reply = await p.inspector.evaluateSubset(11, where, () => p.refresh());
+    assert.equal(reply.type, 'reply');
+    assert.equal((reply as Extract<HostMessage, { type: 'reply' }>).ok, true, JSON.stringify(reply));
+    const shown = p.inspector.subset!.results;
+    const direct = await evaluateFile(ws('inspect-slices/preds.csv'), { subset: where });
+    assert.equal(shown.metrics.accuracy!.value, direct.metrics.accuracy!.value);
+    assert.equal(shown.metrics.macro_f1!.value, direct.metrics.macro_f1!.value);
+    const c = countCsv(readFileSync(ws('inspect-slices/preds.csv'), 'utf8'), 'test');
+    assert.equal(shown.source.rowsUsed, c.rows);
+    assert.equal(shown.metrics.accuracy!.value, c.hits / c.rows);
+    // The model the webview gets: the subset's cards, and the filter for the header.
+    const full = readResults(ws('inspect-slices/preds.eval.json'));
+    const model = p.inspector.decorate(buildReportModel(full), full);
+    assert.deepEqual(model.inspect!.subset, { where, rows: c.rows });
+    assert.equal(model.headline.find((k) => k.key === 'accuracy')!.value, c.hits / c.rows);
+    // An empty filter goes back to the whole file.
+    await p.inspector.evaluateSubset(12, [], () => p.refresh());
+    assert.equal(p.inspector.subset, undefined);
+  });
+
+  it('slices on demand: candidates and a slice table computed by the worker for a file evaluated without slices', async () => {
+    makeFolder('inspect-ondemand', {
+      'preds.csv': readFileSync(ws('digits-lt/logreg.csv'), 'utf8').trimEnd().split('\n').map((l, i) => `${l},${i === 0 ? 'scanner' : 'ABC'[i % 3]}`).join('\n') + '\n',
+    });
+    await evaluate('inspect-ondemand/preds.csv', 'inspect-ondemand/preds.eval.json', 60_000);
+    const p = await openPanel('inspect-ondemand/preds.eval.json');
+    const cand = await p.inspector.sliceCandidates(13);
+    assert.equal(cand.type, 'sliceCandidates', JSON.stringify(cand));
+    assert.deepEqual((cand as Extract<HostMessage, { type: 'sliceCandidates' }>).candidates, [{ column: 'scanner', distinct: 3, numeric: false }]);
+    const t = await p.inspector.computeSlices(14, ['scanner']);
+    assert.equal(t.type, 'slices', JSON.stringify(t));
+    const rows = (t as Extract<HostMessage, { type: 'slices' }>).table.rows;
+    assert.deepEqual(rows.map((r) => r.value).sort(), ['A', 'B', 'C']);
+    assert.equal(rows.reduce((a, r) => a + r.n, 0), 300);
+    assert.equal(rows.find((r) => r.value === 'B')!.n, 100);
+  });
+});
+
+/** Rows and correct rows of a split in the digits-lt CSV (columns id,label,pred,split,…), counted here. */
+function countCsv(text: string, split: string): { rows: number; hits: number } {
+  const rows = text.trimEnd().split('\n').slice(1).map((l) => l.split(',')).filter((c) => c[3] === split);
+  return { rows: rows.length, hits: rows.filter((c) => c[1] === c[2]).length };
+}
