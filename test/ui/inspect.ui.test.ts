@@ -10,7 +10,7 @@
  * Run: npm run test:ui (node's test runner; this file starts and always stops its own server).
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
@@ -74,6 +74,12 @@ async function rowsPanel(frame: Frame): Promise<{ total: number; rows: number; c
 describe('row inspection in the browser (code-server + Chromium)', { timeout: 900_000 }, () => {
   before(async () => {
     ws = copyExamples();
+    // A file with a slice column: the digits predictions with a (made-up) scanner per row, sliced by split and scanner.
+    mkdirSync(join(ws, 'slices-demo'));
+    const lines = readFileSync(join(ws, 'digits-lt/logreg.csv'), 'utf8').trimEnd().split('\n');
+    writeFileSync(join(ws, 'slices-demo/preds.csv'), lines.map((l, i) => `${l},${i === 0 ? 'scanner' : ['north', 'south', 'east'][i % 3]}`).join('\n') + '\n');
+    const config = JSON.parse(readFileSync(join(ws, 'digits-lt/eval-lens.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(ws, 'slices-demo/eval-lens.json'), JSON.stringify({ ...config, slices: ['split', 'scanner'] }, null, 2));
     server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
     wb = await openWorkbench(server, ws);
     page = wb.page;
@@ -156,5 +162,52 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     assert.equal(panel.total, Math.round((1 - r.metrics.accuracy!.value!) * r.source.rowsUsed));
     const conf = await frame.evaluate(() => [...document.querySelectorAll('.rows-panel tbody tr')].map((tr) => Number(tr.children[6]?.textContent)));
     for (let i = 1; i < conf.length; i++) assert.ok(conf[i - 1]! >= conf[i]!, `sorted by confidence at ${i}: ${conf.join(', ')}`);
+  });
+
+  it('the Slices tab lists the slices worst first; a click shows the report of the slice\'s rows', async () => {
+    // One report on screen (the screenshots show it alone).
+    await runCommand(page, 'View: Close All Editors');
+    await expandFolder(page, 'slices-demo');
+    const end = Date.now() + 30_000;
+    for (;;) {
+      const labels = await contextMenu(page, explorerRow(page, 'preds.csv'));
+      if (labels.includes('Evaluate Prediction File…')) break;
+      await page.keyboard.press('Escape');
+      if (Date.now() > end) assert.fail(`no Evaluate in the menu: ${labels.join(' | ')}`);
+      await sleep(1000);
+    }
+    await clickMenuItem(page, 'Evaluate Prediction File…');
+    const r = JSON.parse(await waitForFile(join(ws, 'slices-demo/preds.eval.json'))) as Results;
+    const slices = r.tables.slices as { slice: string; value: string; n: number; accuracy: { value: number } }[];
+    assert.equal(slices.length, 5);
+    const frame = await reportFrame(page, /^preds\.csv$/);
+    await frame.locator('vscode-tab-header', { hasText: 'Slices' }).click();
+    await frame.waitForFunction(() => document.querySelectorAll('.slice-table tbody tr').length > 0, undefined, { timeout: 30_000 });
+    // Worst first: the table's accuracy column ascends.
+    const shown = await frame.evaluate(() => [...document.querySelectorAll<HTMLElement>('.slice-table tbody tr')].map((tr) => [tr.dataset.slice, Number(tr.querySelector<HTMLElement>('td[data-value]')?.dataset.value)] as [string, number]));
+    assert.equal(shown.length, 5);
+    for (let i = 1; i < shown.length; i++) assert.ok(shown[i - 1]![1] <= shown[i]![1], `worst first: ${JSON.stringify(shown)}`);
+    for (const [name, v] of shown) assert.equal(v, slices.find((x) => `${x.slice}=${x.value}` === name)!.accuracy.value, name);
+    await frame.waitForFunction(() => [...document.querySelectorAll<HTMLCanvasElement>('vscode-tab-panel[data-tab="slices"] canvas')].some((c) => c.width > 0), undefined, { timeout: 30_000 });
+    await frame.evaluate(() => document.querySelector('.slice-controls')?.scrollIntoView({ block: 'start' }));
+    await shootBothThemes('inspect-slices', frame);
+
+    // Keyboard: Enter on the slice split = test → the report of those rows; its accuracy counted here.
+    const lines = readFileSync(join(ws, 'slices-demo/preds.csv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split(','));
+    const test = lines.filter((c) => c[3] === 'test');
+    const accuracy = test.filter((c) => c[1] === c[2]).length / test.length;
+    await frame.locator('.slice-table tr[data-slice="split=test"]').focus();
+    await page.keyboard.press('Enter');
+    await frame.waitForSelector('.subset-bar', { timeout: 120_000 });
+    const bar = await frame.locator('.subset-bar').getAttribute('data-subset');
+    assert.equal(bar, 'split = test');
+    const acc = await frame.locator('.headline .card[data-metric="accuracy"]').getAttribute('data-value');
+    assert.equal(Number(acc), accuracy);
+    await frame.evaluate(() => window.scrollTo(0, 0));
+    await sleep(500);
+    await screenshot(page, join(SHOTS, 'inspect-subset-light.png'));
+    await frame.locator('vscode-button[data-act="clear-subset"]').click();
+    await frame.waitForFunction(() => !document.querySelector('.subset-bar'), undefined, { timeout: 60_000 });
+    assert.equal(Number(await frame.locator('.headline .card[data-metric="accuracy"]').getAttribute('data-value')), r.metrics.accuracy!.value);
   });
 });

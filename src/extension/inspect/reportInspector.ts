@@ -59,7 +59,9 @@ export class ReportInspector implements vscode.Disposable {
       task: results.task,
       minSliceSize: vscode.workspace.getConfiguration(SECTION, this.resultsUri).get<number>('minSliceSize', DEFAULT_MIN_SLICE_SIZE),
     };
-    const slices = readSliceTable((results.tables as Record<string, unknown>).slices, directions(results));
+    // The slices of what is shown: the subset's own when a subset is shown.
+    const shownResults = this.subset?.results ?? results;
+    const slices = readSliceTable((shownResults.tables as Record<string, unknown>).slices, directions(shownResults));
     if (slices) base.slices = slices;
     if (!this.subset) return withSlicesTab({ ...model, inspect: { ...base, drill: drillTargets(results, model) } });
     const shown = this.subset.results;
