@@ -46,13 +46,22 @@ function sorted(v: View): SliceRow[] {
 
 function sliceChart(v: View, rows: SliceRow[], whole: number | null): ChartModel {
   const cats = rows.map((r) => `${r.slice} = ${r.value}`);
+  const points = rows.map((r, i) => ({ x: i, y: r.metrics[v.metric]?.value ?? null }));
+  const errorBars = rows.map((r) => {
+    const ci = r.metrics[v.metric]?.ci;
+    return ci ? { lo: ci[0], hi: ci[1] } : null;
+  });
   return {
     id: 'slices',
     title: `${v.metric} per slice`,
     description: `Bars of ${v.metric} for ${rows.length} slices with their intervals, worst first${whole !== null ? `, and the whole file's value as a line` : ''}.`,
     x: { label: 'slice', type: 'category', categories: cats },
     y: { label: v.metric, type: 'linear', min: 0 },
-    series: [{ label: v.metric, colour: 'blue', style: 'bar', points: rows.map((r, i) => ({ x: i, y: r.metrics[v.metric]?.value ?? null })), errorBars: rows.map((r) => { const ci = r.metrics[v.metric]?.ci; return ci ? { lo: ci[0], hi: ci[1] } : null; }) }],
+    series: [
+      { label: v.metric, colour: 'blue', style: 'bar', points },
+      // The intervals in the text colour, on a dot at the value: readable over the bar in every theme.
+      ...(errorBars.some((e) => e !== null) ? [{ label: 'bootstrap interval', colour: 'foreground' as const, style: 'points' as const, points, errorBars }] : []),
+    ],
     ...(whole !== null ? { lines: [{ axis: 'y' as const, value: whole, label: `whole file ${formatNumber(whole, v.metric)}`, colour: 'orange' as const }] } : {}),
     table: { id: 'slices.table', title: 'Slices', columns: [], kinds: [], rows: [] },
   };
