@@ -23,9 +23,10 @@ import { confusionPng, renderConfusion, type ConfusionView } from './confusion';
 import { isConfusionNorm } from '../src/shared/confusionView';
 import { chartFileName } from '../src/shared/outputName';
 import { el } from './dom';
+import { ReportLens } from './inspect';
 import { renderTable } from './tables';
 import { readTheme } from './theme';
-import { request, settle, vscode } from './vscodeApi';
+import { answer, request, vscode } from './vscodeApi';
 
 const app = document.getElementById('app')!;
 let model: ReportModel | undefined;
@@ -233,6 +234,9 @@ function focusTarget(target: string): void {
   });
 }
 
+/** Drill-down from the numbers to the rows behind them, and the Slices tab. */
+const lens = new ReportLens(app, status);
+
 function render(m: ReportModel, uri: string, focus: string | undefined): void {
   for (const d of drawn.values()) d.destroy();
   drawn.clear();
@@ -257,10 +261,12 @@ function render(m: ReportModel, uri: string, focus: string | undefined): void {
     requestAnimationFrame(() => drawTab(t.id));
   });
   app.append(tabs, statusLine);
+  lens.attach(m);
   const initial = Math.max(0, m.tabs.findIndex((t) => t.id === state.tab));
   customElements.whenDefined('vscode-tabs').then(() => {
     selectTab(tabs, initial);
     if (focus) focusTarget(focus);
+    if (focus) lens.drillTo(focus);
   });
 }
 
@@ -288,9 +294,13 @@ function handle(msg: HostMessage): void {
       break;
     case 'focus':
       focusTarget(msg.target);
+      lens.drillTo(msg.target);
       break;
     case 'reply':
-      settle(msg.seq, msg.ok, msg.message);
+    case 'rows':
+    case 'sliceCandidates':
+    case 'slices':
+      answer(msg);
       break;
     case 'error':
       app.replaceChildren(el('div', { class: 'error', role: 'alert' }, msg.message));

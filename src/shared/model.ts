@@ -4,6 +4,7 @@
  * `reportModel.ts` / `compareModel.ts`. Plain JSON so that it crosses `postMessage` as is; no
  * vscode, no DOM.
  */
+import type { InspectModel } from './inspectModel';
 
 export type CellValue = string | number | null;
 /** How a column's numbers are printed: `int` counts, `num` 4 decimals, `p` p-values, `text` as is. */
@@ -147,4 +148,6 @@ export interface ReportModel {
   tabs: TabModel[];
   /** Metric key / chart id → where it is shown: for "open the report at that chart". */
   targets: Record<string, { tab: string; element?: string }>;
+  /** Row drill-down and slices (set by the extension host for results reports). */
+  inspect?: InspectModel;
 }

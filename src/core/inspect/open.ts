@@ -108,6 +108,9 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
   }
   if (opts.expectSha256 !== undefined && opts.expectSha256 !== info.sha256) throw new StaleSourceError(input, opts.expectSha256, info.sha256);
   const runner = new QueryRunner(table);
+  // The report's default view, the most confident mistakes, sorts by confidence: build that order
+  // with the rest of the loading (tens of milliseconds for 200,000 rows) rather than on the first page.
+  runner.prepareSort('confidence', 'desc');
   const check = (results: { source: { sha256: string } }): Freshness => ({ fresh: results.source.sha256 === info.sha256, sha256: info.sha256, resultsSha256: results.source.sha256 });
   return {
     task,
