@@ -22,6 +22,7 @@ import { canvasPng, drawChart, type Drawn } from './charts';
 import { el } from './dom';
 import { renderTable } from './tables';
 import { readTheme } from './theme';
+import { thresholdExplorer, type ExplorerHost } from './thresholdExplorer';
 import { request, settle, vscode } from './vscodeApi';
 
 const app = document.getElementById('app')!;
@@ -145,9 +146,23 @@ function drawFigure(fig: HTMLElement, c: ChartModel): void {
   }
 }
 
+/** What the threshold explorer may touch: the charts (for its marker), the status line, its state. */
+function explorerHost(m: ReportModel): ExplorerHost {
+  return {
+    charts: m.tabs.flatMap((t) => t.charts),
+    status,
+    recall: (key) => state.selected?.[key],
+    remember: (key, value) => {
+      state.selected = { ...(state.selected ?? {}), [key]: value };
+      saveState();
+    },
+  };
+}
+
 function tabPanel(t: TabModel): HTMLElement {
   const panel = el('vscode-tab-panel', { 'data-tab': t.id });
   if (t.cards.length > 0) panel.append(el('section', { class: 'cards' }, ...t.cards.map(cardEl)));
+  if (t.explorer && model) panel.append(thresholdExplorer(t.explorer, explorerHost(model)));
   const groups = new Map<string, ChartModel[]>();
   for (const c of t.charts) if (c.group) groups.set(c.group.id, [...(groups.get(c.group.id) ?? []), c]);
   const done = new Set<string>();

@@ -4,6 +4,7 @@
  * `reportModel.ts` / `compareModel.ts`. Plain JSON so that it crosses `postMessage` as is; no
  * vscode, no DOM.
  */
+import type { OperatingPointModel } from './operatingPoint';
 
 export type CellValue = string | number | null;
 /** How a column's numbers are printed: `int` counts, `num` 4 decimals, `p` p-values, `text` as is. */
@@ -122,6 +123,8 @@ export interface TabModel {
   charts: ChartModel[];
   tables: TableModel[];
   notes: string[];
+  /** The threshold explorer of this tab (selective, importance-weighted). */
+  explorer?: OperatingPointModel;
 }
 
 export interface HeaderModel {

@@ -37,7 +37,12 @@ export type WebviewMessage =
   | { type: 'copy'; seq: number; text: string; what: string }
   | { type: 'command'; command: HostCommand }
   | { type: 'cspViolation'; directive: string; blocked: string }
-  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  | { type: 'useOperatingPoint'; seq: number; key: OperatingPointKey; value: number };
+
+/** Config keys the threshold explorer writes. */
+export type OperatingPointKey = 'acceptThreshold' | 'targetCoverage' | 'threshold';
+const OPERATING_POINT_KEYS: readonly OperatingPointKey[] = ['acceptThreshold', 'targetCoverage', 'threshold'];
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -62,6 +67,8 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return isStr(x.directive) && isStr(x.blocked);
     case 'log':
       return LEVELS.includes(x.level as (typeof LEVELS)[number]) && isStr(x.message);
+    case 'useOperatingPoint':
+      return isSeq(x.seq) && OPERATING_POINT_KEYS.includes(x.key as OperatingPointKey) && typeof x.value === 'number' && Number.isFinite(x.value);
     default:
       return false;
   }

@@ -6,6 +6,7 @@
 import type { ConfusionMatrix, Curve, GroupAnalysisRow, MetricValue, PerClassRow, ReliabilityBin, Results } from '../core/results/types';
 import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from './format';
 import { cutoffsOf, headlineKeys } from './headline';
+import { operatingPointModel } from './operatingPoint';
 import {
   SERIES_COLOURS,
   type Band,
@@ -646,6 +647,8 @@ export function buildReportModel(results: Results): ReportModel {
     const g = genericTable(`table.${name}`, name, v);
     if (g) tab(RANKING_NAMES.test(name) ? 'ranking' : results.task === 'iw-binary' ? 'importance' : 'other').tables.push(g);
   }
+  const explorer = operatingPointModel(results);
+  if (explorer && tabs.has(explorer.tab)) tab(explorer.tab).explorer = explorer;
   const order = ['classification', 'longtail', 'evolving', 'selective', 'calibration', 'importance', 'ranking', 'other'];
   const sorted = [...tabs.values()].sort((a, b) => (order.indexOf(a.id) + 99) % 99 - (order.indexOf(b.id) + 99) % 99);
   const head = header(results);

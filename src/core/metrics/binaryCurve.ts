@@ -198,8 +198,8 @@ export function prPoints(so: ScoreOrder, c: BlockCounts): CurvePoints | null {
     out.x.push(c.tp[b] / pos);
     out.y.push(c.tp[b] / (c.tp[b] + c.fp[b]));
     out.threshold.push(so.blockScore[b]);
-    // FN = pos − TP, so 2TP + FP + FN = TP + FP + pos
-    out.f1!.push((2 * c.tp[b]) / (c.tp[b] + c.fp[b] + pos));
+    // the same float operations as the f1 metric (importance.ts thresholdRates), FN = pos − TP
+    out.f1!.push((2 * c.tp[b]) / (2 * c.tp[b] + c.fp[b] + (pos - c.tp[b])));
   }
   return out;
 }

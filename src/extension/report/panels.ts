@@ -14,6 +14,7 @@ import { Command } from '../commandIds';
 import type { EvalLensContext } from '../context';
 import { readEntry } from '../resultsIndex';
 import { reportHtml } from './html';
+import { useOperatingPoint } from './operatingPointWriter';
 
 /** Builds the model of any shown file: results, comparison, or another tool's JSON. */
 export async function loadModel(uri: vscode.Uri): Promise<ReportModel> {
@@ -119,6 +120,11 @@ class ReportPanel {
       case 'log':
         this.ctx.log[m.level](`Report webview: ${m.message}`);
         return;
+      case 'useOperatingPoint': {
+        const r = await useOperatingPoint(this.ctx, this.uri, m.key, m.value);
+        this.post({ type: 'reply', seq: m.seq, ...r });
+        return;
+      }
     }
   }
 }
