@@ -20,6 +20,8 @@ const entries = [
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...node, entryPoints: { worker: 'src/extension/worker.ts' }, outdir: 'dist', external: ['vscode'] },
+  // the long-lived row inspection worker (one per window, while a report is open)
+  { ...node, entryPoints: { inspectWorker: 'src/extension/inspect/inspectWorker.ts' }, outdir: 'dist', external: ['vscode'] },
   // the bootstrap's resampling threads (started by the CLI and by the evaluation worker)
   { ...node, entryPoints: { ciWorker: 'src/core/tasks/classificationCiWorker.ts' }, outdir: 'dist' },
   {

@@ -206,6 +206,8 @@ function drawHeatmap(canvas: HTMLCanvasElement, model: ChartModel, theme: Theme)
     canvas.width = width * dpr;
     canvas.height = height * dpr;
     canvas.classList.add('heatmap-canvas');
+    // The cell geometry, for finding the cell under a click (drill-down).
+    canvas.dataset.grid = `${left},24,${cell},${n},${m}`;
     canvas.style.width = `${width}px`;
     canvas.style.height = `${height}px`;
     const g = canvas.getContext('2d')!;

@@ -20,10 +20,11 @@ import type { CardModel, ChartModel, ReportModel, TabModel } from '../src/shared
 import { isHostMessage, isWebviewState, type HostMessage, type WebviewState } from '../src/shared/protocol';
 import { canvasPng, drawChart, type Drawn } from './charts';
 import { el } from './dom';
+import { ReportLens } from './inspect';
 import { renderTable } from './tables';
 import { readTheme } from './theme';
 import { thresholdExplorer, type ExplorerHost } from './thresholdExplorer';
-import { request, settle, vscode } from './vscodeApi';
+import { answer, request, vscode } from './vscodeApi';
 
 const app = document.getElementById('app')!;
 let model: ReportModel | undefined;
@@ -223,6 +224,9 @@ function focusTarget(target: string): void {
   });
 }
 
+/** Drill-down from the numbers to the rows behind them, and the Slices tab. */
+const lens = new ReportLens(app, status);
+
 function render(m: ReportModel, uri: string, focus: string | undefined): void {
   for (const d of drawn.values()) d.destroy();
   drawn.clear();
@@ -247,6 +251,7 @@ function render(m: ReportModel, uri: string, focus: string | undefined): void {
     requestAnimationFrame(() => drawTab(t.id));
   });
   app.append(tabs, statusLine);
+  lens.attach(m);
   const initial = Math.max(0, m.tabs.findIndex((t) => t.id === state.tab));
   customElements.whenDefined('vscode-tabs').then(() => {
     selectTab(tabs, initial);
@@ -280,7 +285,10 @@ function handle(msg: HostMessage): void {
       focusTarget(msg.target);
       break;
     case 'reply':
-      settle(msg.seq, msg.ok, msg.message);
+    case 'rows':
+    case 'sliceCandidates':
+    case 'slices':
+      answer(msg);
       break;
     case 'error':
       app.replaceChildren(el('div', { class: 'error', role: 'alert' }, msg.message));

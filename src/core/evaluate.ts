@@ -8,7 +8,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { Warnings, type Progress } from './diagnostics';
-import type { EvalConfig, Task } from './config/types';
+import type { EvalConfig, ResolvedConfig, Task } from './config/types';
 import { findConfigBeside, loadConfigFile, resolveConfig } from './config/load';
 import { checkConfig } from './config/check';
 import { fileInfo } from './io/fileInfo';
@@ -44,7 +44,19 @@ const RUNNERS: Record<Task, TaskRunner> = {
   ranking: runRanking,
 };
 
-export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Promise<Results> {
+/** The config of an evaluation, resolved as {@link evaluateFile} resolves it (shared with the row inspection). */
+export interface ResolvedEvaluation {
+  /** Absolute path of the input. */
+  input: string;
+  configPath: string | undefined;
+  config: ResolvedConfig;
+  task: Task;
+  /** Folder relative config paths are resolved against. */
+  baseDir: string;
+  root: string;
+}
+
+export async function resolveEvaluation(path: string, opts: Pick<EvaluateOptions, 'configPath' | 'defaults' | 'overrides' | 'root'> = {}): Promise<ResolvedEvaluation> {
   const input = resolve(path);
   const configPath = opts.configPath ? resolve(opts.configPath) : await findConfigBeside(input);
   const fileConfig = configPath ? await loadConfigFile(configPath) : {};
@@ -52,13 +64,18 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   const defaults = checkConfig(opts.defaults ?? {}, 'the default settings (evalLens.*)');
   const overrides = checkConfig(opts.overrides ?? {}, 'the overriding options');
   const config = resolveConfig([defaults, fileConfig, overrides], configPath);
-  const warnings = new Warnings();
-  const results = new ResultsBuilder();
   const task = config.task ?? (await detectTask(path, config));
   config.task = task;
   const baseDir = configPath ? dirname(configPath) : dirname(input);
+  return { input, configPath, config, task, baseDir, root: opts.root ? resolve(opts.root) : baseDir };
+}
+
+export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Promise<Results> {
+  const { input, config, task, baseDir, root } = await resolveEvaluation(path, opts);
+  const warnings = new Warnings();
+  const results = new ResultsBuilder();
   opts.progress?.report?.('reading', 0);
-  const run = RUNNERS[task]({ path, baseDir, root: opts.root ? resolve(opts.root) : baseDir, config, warnings, results, progress: opts.progress });
+  const run = RUNNERS[task]({ path, baseDir, root, config, warnings, results, progress: opts.progress });
   // The ranking reader hashes its input while parsing it (one read, no hashing worker and its
   // memory); the other tasks' inputs are hashed beside the parse.
   const [info, partial] = SELF_HASHING.has(task)

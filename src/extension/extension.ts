@@ -8,6 +8,7 @@ import { registerCodeLens } from './codeLens';
 import { registerCommands } from './commands';
 import type { EvalLensContext, EvaluatedInput } from './context';
 import { EvalDiagnostics } from './diagnostics';
+import { InspectClient } from './inspect/inspectClient';
 import { ReportPanels } from './report/panels';
 import { ResultsIndex } from './resultsIndex';
 import { StatusBar } from './statusBar';
@@ -23,6 +24,7 @@ export function activate(extension: vscode.ExtensionContext): EvalLensContext {
     index: new ResultsIndex(log),
     panels: new ReportPanels(),
     status: new StatusBar(),
+    inspect: new InspectClient(extension.extensionPath, log),
     evaluated: new Map(),
     onDidEvaluate: evaluatedEmitter.event,
     fireEvaluated: (e) => evaluatedEmitter.fire(e),
@@ -33,6 +35,7 @@ export function activate(extension: vscode.ExtensionContext): EvalLensContext {
     ctx.diagnostics,
     ctx.index,
     ctx.status,
+    ctx.inspect,
     ctx.panels.attach(ctx),
     ...registerCommands(ctx),
     ...registerViews(ctx),

@@ -5,6 +5,7 @@
  * vscode, no DOM.
  */
 import type { OperatingPointModel } from './operatingPoint';
+import type { InspectModel } from './inspectModel';
 
 export type CellValue = string | number | null;
 /** How a column's numbers are printed: `int` counts, `num` 4 decimals, `p` p-values, `text` as is. */
@@ -141,4 +142,6 @@ export interface ReportModel {
   tabs: TabModel[];
   /** Metric key / chart id → where it is shown: for "open the report at that chart". */
   targets: Record<string, { tab: string; element?: string }>;
+  /** Row drill-down and slices (set by the extension host for results reports). */
+  inspect?: InspectModel;
 }

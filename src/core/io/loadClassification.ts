@@ -35,6 +35,7 @@ import { detectFormat, type TableFormat } from './format';
 import { COLUMN_ALIASES, findColumn, findWideColumns, listNames, requireColumn, type ColumnRole } from './columns';
 import { parseDecimalBytes, parseNumberText } from './numbers';
 import { argmaxRows, softmaxRows } from './scores';
+import { cellAsText, TextColumnBuilder, type TextColumn } from '../data/textColumn';
 
 export interface LoadedClassification {
   data: ClassificationData;
@@ -43,6 +44,20 @@ export interface LoadedClassification {
   format: TableFormat;
   /** Data rows read (before skipping). */
   rows: number;
+  /** Every column name of the file, in header order. */
+  header: string[];
+  /** The columns asked for by {@link LoadClassificationOptions.keepText}, as written, by name. */
+  text: Record<string, TextColumn>;
+}
+
+export interface LoadClassificationOptions {
+  /**
+   * Columns to keep as written (dictionary-encoded text), for slicing and row inspection:
+   * `'other'` = every column without a role (not label, pred, class scores, score, weight,
+   * accept, group, split or id); a list = those columns by name (a name not in the file is an
+   * error naming the columns there are).
+   */
+  keepText?: 'other' | string[];
 }
 
 /** Tolerance of the probability-sum check (METRICS.md section 0). */
@@ -62,6 +77,7 @@ const GROUP = 7;
 const SPLIT = 8;
 const ID = 9;
 const ARRAY = 10;
+const TEXT = 11;
 
 const LF = 10;
 const CR = 13;
@@ -71,10 +87,11 @@ export async function loadClassification(
   config: ResolvedConfig,
   warnings: Warnings,
   progress?: Progress,
+  opts: LoadClassificationOptions = {},
 ): Promise<LoadedClassification> {
   const format = detectFormat(path);
   const capacity = await estimateRows(path, format);
-  const col = new ClassificationCollector(path, config, format, capacity);
+  const col = new ClassificationCollector(path, config, format, capacity, opts.keepText);
   const { rows } = await readTable(path, col, {
     format,
     progress,
@@ -82,7 +99,7 @@ export async function loadClassification(
     byteRows: () => (format === 'csv' || format === 'tsv' ? col : undefined),
   });
   const data = col.finish(warnings);
-  return { data, columns: col.used, format, rows };
+  return { data, columns: col.used, format, rows, header: col.header, text: col.textColumns(data.n) };
 }
 
 /** Initial row capacity: file size over the mean length of the first lines (+2%). */
@@ -180,6 +197,9 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   private split: string[] | null = null;
   private ids: string[] | null = null;
 
+  /** Kept text columns by column index (TEXT in the plan). */
+  private text: (TextColumnBuilder | undefined)[] = [];
+
   // Current row.
   private line = 0;
   private bad = false;
@@ -193,6 +213,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     private readonly config: ResolvedConfig,
     format: TableFormat,
     capacity: number,
+    private readonly keepText?: 'other' | string[],
   ) {
     this.skip = config.invalidRows === 'skip';
     this.delimiter = format === 'tsv' ? 9 : 44;
@@ -258,6 +279,18 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
         `Cannot evaluate ${basename(file)}: no pred column and no class scores. Found: ${listNames(names)}. Accepted: ${COLUMN_ALIASES.pred.join(', ')}; wide prob_<class>, p_<class>, logit_<class> columns; or an array column ${[...COLUMN_ALIASES.probsArray, ...COLUMN_ALIASES.logitsArray].join(', ')}. Set \`columns.pred\` or \`columns.probs\` in eval-lens.json.`,
         { file, line: 1 },
       );
+    }
+    if (this.keepText) {
+      const want = this.keepText === 'other' ? null : new Set(this.keepText);
+      if (want) {
+        const missing = [...want].filter((w) => !names.includes(w));
+        if (missing.length > 0) fail('missing-column', { file, line: 1 }, `no column ${listNames(missing)} to slice or inspect by (expected one of ${listNames(names)}).`);
+      }
+      this.text = names.map((name, j) => ((want ? want.has(name) : plan[j] === SKIP) ? new TextColumnBuilder(name, this.cap) : undefined));
+      // A role column named in a list is kept as text too, without losing its role.
+      names.forEach((_, j) => {
+        if (this.text[j] && plan[j] === SKIP) plan[j] = TEXT;
+      });
     }
     this.plan = plan;
     if (this.classes) {
@@ -365,7 +398,19 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     this.begin(line);
     const plan = this.plan;
     for (let j = 0; j < plan.length; j++) if (plan[j] !== SKIP) this.put(j, cells[j]);
+    for (let j = 0; j < this.text.length; j++) if (this.text[j] && plan[j] !== TEXT) this.text[j]!.set(this.n, cellAsText(cells[j]));
     this.end();
+  }
+
+  /** Every column name of the file, in header order. */
+  get header(): string[] {
+    return this.names;
+  }
+
+  textColumns(n: number): Record<string, TextColumn> {
+    const out: Record<string, TextColumn> = {};
+    for (const b of this.text) if (b) out[b.name] = b.finish(n);
+    return out;
   }
 
   /** A numeric cell already parsed (byte path): class score, score or weight. */
@@ -425,6 +470,9 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
         return;
       case ARRAY:
         this.putArray(j, cell);
+        return;
+      case TEXT:
+        this.text[j]!.set(this.n, cellAsText(cell));
         return;
     }
   }
@@ -501,7 +549,8 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
         for (;;) {
           const kind = j < ncols ? plan[j] : SKIP;
           let fe: number;
-          if (kind === CLASS_SCORE || kind === SCORE || kind === WEIGHT) {
+          const keep = this.text[j];
+          if ((kind === CLASS_SCORE || kind === SCORE || kind === WEIGHT) && !keep) {
             const v = parseDecimalBytes(buf, p, parsed);
             fe = parsed.end;
             c = buf[fe];
@@ -512,7 +561,11 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
             }
           } else {
             fe = fieldEnd(buf, p, delim);
-            if (kind !== SKIP) this.put(j, buf.toString('utf8', p, stripCr(buf, p, fe)));
+            if (kind !== SKIP) {
+              const t = buf.toString('utf8', p, stripCr(buf, p, fe));
+              this.put(j, t);
+              if (keep && kind !== TEXT) keep.set(this.n, t);
+            }
           }
           c = buf[fe];
           if (c === delim) {

@@ -18,7 +18,8 @@ import { EvalLensError, fail, type Progress, type Warnings } from '../diagnostic
 import type { ColumnsConfig } from '../config/types';
 import { STRATUM_B, STRATUM_BC, type IwBinaryData } from '../data/iwBinaryData';
 import { readTable, type Cell, type TableSink } from './table';
-import { COLUMN_ALIASES, findColumn, missingColumn } from './columns';
+import { COLUMN_ALIASES, findColumn, listNames, missingColumn } from './columns';
+import { cellAsText, TextColumnBuilder, type TextColumn } from '../data/textColumn';
 
 /**
  * Accepted column names per role, lower-case, in order of preference: the shared aliases of
@@ -40,6 +41,11 @@ export interface IwReadOptions {
   invalidRows: 'error' | 'skip';
   /** The label value that is positive (`positiveLabel`); default: labels must be 0/1. */
   positiveLabel?: string | number;
+  /**
+   * Columns to keep as written (dictionary-encoded text), for slicing and row inspection:
+   * `'other'` = every column without a role; a list = those columns by name.
+   */
+  keepText?: 'other' | string[];
 }
 
 const B_NAMES = new Set(['b', 'biased']);
@@ -84,6 +90,10 @@ class RowProblem {
  */
 export class IwRowCollector implements TableSink {
   private col: Partial<Record<Role, { name: string; index: number }>> = {};
+  /** Kept text columns by column index. */
+  private text: (TextColumnBuilder | undefined)[] = [];
+  /** Column names of the header. */
+  header: string[] = [];
   private readonly labels: number[] = [];
   private readonly scores: number[] = [];
   private readonly strata: number[] = [];
@@ -113,6 +123,23 @@ export class IwRowCollector implements TableSink {
       const e = missingColumn(names, 'stratum', this.file, IW_COLUMN_ALIASES.stratum);
       throw new EvalLensError(e.code, `${e.message.replace(/\.$/, '')} (values B / Bc), or give a \`weight\` column with the importance weights.`, e.location);
     }
+    this.header = names;
+    const keep = this.opts.keepText;
+    if (keep) {
+      const roles = new Set(Object.values(this.col).map((c) => c!.index));
+      const want = keep === 'other' ? null : new Set(keep);
+      if (want) {
+        const missing = [...want].filter((w) => !names.includes(w));
+        if (missing.length > 0) fail('missing-column', { file: this.file, line: 1 }, `no column ${listNames(missing)} to slice or inspect by (expected one of ${listNames(names)}).`);
+      }
+      this.text = names.map((name, j) => ((want ? want.has(name) : !roles.has(j)) ? new TextColumnBuilder(name, 1024) : undefined));
+    }
+  }
+
+  textColumns(): Record<string, TextColumn> {
+    const out: Record<string, TextColumn> = {};
+    for (const b of this.text) if (b) out[b.name] = b.finish(this.lines.length);
+    return out;
   }
 
   row(cells: Cell[], line: number): void {
@@ -156,6 +183,7 @@ export class IwRowCollector implements TableSink {
     this.weights.push(weight);
     this.ids.push(id);
     this.lines.push(line);
+    for (let j = 0; j < this.text.length; j++) this.text[j]?.set(this.lines.length - 1, cellAsText(cells[j]));
   }
 
   private parseLabel(c: Cell | undefined): number {
@@ -278,6 +306,10 @@ export interface LoadedIwBinary {
   format: 'csv' | 'tsv' | 'jsonl' | 'json';
   /** Data rows read (before skipping). */
   rows: number;
+  /** Every column name of the file, in header order. */
+  header: string[];
+  /** The columns asked for by `keepText`, as written, by name. */
+  text: Record<string, TextColumn>;
 }
 
 /** Streams `path` through an {@link IwRowCollector}. */
@@ -287,5 +319,6 @@ export async function loadIwBinary(path: string, opts: IwReadOptions & { warning
     progress: opts.progress,
     onRagged: opts.invalidRows === 'skip' ? (line, got, expected) => sink.ragged(line, got, expected) : undefined,
   });
-  return { data: sink.finish(opts.warnings), format: r.format, rows: r.rows };
+  const data = sink.finish(opts.warnings);
+  return { data, format: r.format, rows: r.rows, header: sink.header, text: sink.textColumns() };
 }

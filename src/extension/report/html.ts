@@ -25,6 +25,7 @@ export function reportHtml(webview: vscode.Webview, extensionUri: vscode.Uri): s
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'report.css'));
   const explorerStyle = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'explorer.css'));
+  const inspectStyle = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'inspect.css'));
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -33,6 +34,7 @@ export function reportHtml(webview: vscode.Webview, extensionUri: vscode.Uri): s
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style}">
 <link rel="stylesheet" href="${explorerStyle}">
+<link rel="stylesheet" href="${inspectStyle}">
 <title>Eval Lens report</title>
 </head>
 <body>

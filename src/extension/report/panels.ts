@@ -7,19 +7,30 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildCompareModel } from '../../shared/compareModel';
 import { buildLeafModel } from '../../shared/leafModel';
+import type { Results } from '../../core/results/types';
 import type { ReportModel } from '../../shared/model';
 import { isWebviewMessage, isWebviewState, REPORT_VIEW_TYPE, type HostMessage, type WebviewMessage } from '../../shared/protocol';
 import { buildReportModel } from '../../shared/reportModel';
 import { Command } from '../commandIds';
 import type { EvalLensContext } from '../context';
+import { ReportInspector } from '../inspect/reportInspector';
 import { readEntry } from '../resultsIndex';
 import { reportHtml } from './html';
 import { useOperatingPoint } from './operatingPointWriter';
 
 /** Builds the model of any shown file: results, comparison, or another tool's JSON. */
 export async function loadModel(uri: vscode.Uri): Promise<ReportModel> {
+  return (await loadShown(uri)).model;
+}
+
+/** The model of a shown file, with its results when it is a results file (for row inspection). */
+async function loadShown(uri: vscode.Uri): Promise<{ model: ReportModel; results?: Results }> {
   const entry = await readEntry(uri);
-  if (entry.kind === 'results') return buildReportModel(entry.results);
+  if (entry.kind === 'results') return { model: buildReportModel(entry.results), results: entry.results };
+  return { model: await loadOtherModel(uri, entry) };
+}
+
+async function loadOtherModel(uri: vscode.Uri, entry: Awaited<ReturnType<typeof readEntry>>): Promise<ReportModel> {
   if (entry.kind === 'compare') return buildCompareModel(entry.compare);
   const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   let value: unknown;
@@ -35,6 +46,8 @@ class ReportPanel {
   private ready = false;
   private pendingFocus: string | undefined;
   private readonly subs: vscode.Disposable[] = [];
+  /** Answers the webview's row, line, slice and subset requests. */
+  readonly inspector: ReportInspector;
 
   constructor(
     private readonly ctx: EvalLensContext,
@@ -47,7 +60,9 @@ class ReportPanel {
     panel.iconPath = vscode.Uri.joinPath(ctx.extension.extensionUri, 'media', 'eval-lens.svg');
     panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(ctx.extension.extensionUri, 'dist'), vscode.Uri.joinPath(ctx.extension.extensionUri, 'media')] };
     panel.webview.html = reportHtml(panel.webview, ctx.extension.extensionUri);
+    this.inspector = new ReportInspector(ctx, uri, panel, (m) => this.post(m));
     this.subs.push(
+      this.inspector,
       panel.webview.onDidReceiveMessage((m: unknown) => {
         if (!isWebviewMessage(m)) {
           ctx.log.warn(`Report: dropped an unexpected message ${JSON.stringify(m).slice(0, 200)}`);
@@ -76,7 +91,8 @@ class ReportPanel {
   async refresh(): Promise<void> {
     if (!this.ready) return;
     try {
-      const model = await loadModel(this.uri);
+      const shown = await loadShown(this.uri);
+      const model = this.inspector.decorate(shown.model, shown.results);
       this.panel.title = `Report: ${model.title}`;
       const focus = this.pendingFocus;
       this.pendingFocus = undefined;
@@ -125,6 +141,17 @@ class ReportPanel {
         this.post({ type: 'reply', seq: m.seq, ...r });
         return;
       }
+      case 'queryRows':
+        return this.inspector.queryRows(m.seq, m.query);
+      case 'openLine':
+        await this.inspector.openLine(m.line);
+        return;
+      case 'evaluateSubset':
+        return this.inspector.evaluateSubset(m.seq, m.where, () => this.refresh());
+      case 'sliceCandidates':
+        return this.inspector.sliceCandidates(m.seq);
+      case 'computeSlices':
+        return this.inspector.computeSlices(m.seq, m.by);
     }
   }
 }
@@ -170,6 +197,11 @@ export class ReportPanels implements vscode.Disposable {
     }
     const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')}`, vscode.ViewColumn.Beside, { enableScripts: true, enableFindWidget: true });
     this.adopt(panel, uri, focus);
+  }
+
+  /** The panel showing `uri` (its webview panel and its inspection handlers), if open. */
+  panelFor(uri: vscode.Uri): { panel: vscode.WebviewPanel; inspector: ReportInspector } | undefined {
+    return this.panels.get(uri.toString());
   }
 
   /** The URI shown in the active report panel, if any. */

@@ -1,0 +1,9 @@
+/**
+ * Row inspection: everything the CLI's `rows` command and the extension's inspection worker use,
+ * from one module. See open.ts (the inspection object), where.ts (the filter language),
+ * slices.ts (metrics per slice value) and types.ts (the plain-JSON pages).
+ */
+export * from './types';
+export { parseWhere, formatWhere, formatTerm, WhereSyntaxError } from './where';
+export { QueryError, StaleSourceError } from './errors';
+export { openInspection, type Inspection, type InspectionOptions, type Freshness } from './open';
