@@ -24,6 +24,7 @@ import { ReportLens } from './inspect';
 import { renderTable } from './tables';
 import { readTheme } from './theme';
 import { thresholdExplorer, type ExplorerHost } from './thresholdExplorer';
+import { userInspector } from './userInspector';
 import { answer, request, vscode } from './vscodeApi';
 
 const app = document.getElementById('app')!;
@@ -164,6 +165,7 @@ function tabPanel(t: TabModel): HTMLElement {
   const panel = el('vscode-tab-panel', { 'data-tab': t.id });
   if (t.cards.length > 0) panel.append(el('section', { class: 'cards' }, ...t.cards.map(cardEl)));
   if (t.explorer && model) panel.append(thresholdExplorer(t.explorer, explorerHost(model)));
+  if (t.userInspector && model?.inspect) panel.append(userInspector(t.userInspector, explorerHost(model)));
   const groups = new Map<string, ChartModel[]>();
   for (const c of t.charts) if (c.group) groups.set(c.group.id, [...(groups.get(c.group.id) ?? []), c]);
   const done = new Set<string>();

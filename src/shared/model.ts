@@ -5,6 +5,7 @@
  * vscode, no DOM.
  */
 import type { OperatingPointModel } from './operatingPoint';
+import type { UserInspectorModel } from './userInspector';
 import type { InspectModel } from './inspectModel';
 
 export type CellValue = string | number | null;
@@ -126,6 +127,8 @@ export interface TabModel {
   notes: string[];
   /** The threshold explorer of this tab (selective, importance-weighted). */
   explorer?: OperatingPointModel;
+  /** The user inspector of this tab (ranking). */
+  userInspector?: UserInspectorModel;
 }
 
 export interface HeaderModel {

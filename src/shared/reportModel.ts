@@ -7,6 +7,7 @@ import type { ConfusionMatrix, Curve, GroupAnalysisRow, MetricValue, PerClassRow
 import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from './format';
 import { cutoffsOf, headlineKeys } from './headline';
 import { operatingPointModel } from './operatingPoint';
+import { userInspectorModel } from './userInspector';
 import {
   SERIES_COLOURS,
   type Band,
@@ -649,6 +650,8 @@ export function buildReportModel(results: Results): ReportModel {
   }
   const explorer = operatingPointModel(results);
   if (explorer && tabs.has(explorer.tab)) tab(explorer.tab).explorer = explorer;
+  const users = userInspectorModel(results);
+  if (users && tabs.has('ranking')) tab('ranking').userInspector = users;
   const order = ['classification', 'longtail', 'evolving', 'selective', 'calibration', 'importance', 'ranking', 'other'];
   const sorted = [...tabs.values()].sort((a, b) => (order.indexOf(a.id) + 99) % 99 - (order.indexOf(b.id) + 99) % 99);
   const head = header(results);
