@@ -46,7 +46,8 @@ export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): H
   const section = el('section', { class: 'explorer', 'aria-labelledby': `explorer-title-${m.family}`, 'data-explorer': m.family });
   const title = el('h3', { id: `explorer-title-${m.family}` }, 'Threshold explorer');
   const slider = el('input', { type: 'range', class: 'explorer-slider', step: 'any' });
-  const box = el('vscode-textfield', { type: 'number', class: 'explorer-value', step: 'any' }) as HTMLElement & { value: string };
+  // a text field: the number type's step check would mark every score as invalid
+  const box = el('vscode-textfield', { class: 'explorer-value', inputmode: 'decimal' }) as HTMLElement & { value: string };
   const boxLabel = el('label', { class: 'explorer-box-label' });
   const modes = el('div', { class: 'explorer-modes', role: 'radiogroup', 'aria-label': 'Move the operating point by' });
   const modeButtons = new Map<Mode, HTMLElement>();
@@ -197,7 +198,7 @@ export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): H
   where.textContent = `${stored} Arrow keys move one point, Page Up/Down a twentieth of them.`;
   section.append(
     el('div', { class: 'explorer-head' }, title),
-    el('div', { class: 'explorer-controls' }, modes, slider, el('div', { class: 'explorer-box' }, boxLabel, box), use, m.current >= 0 ? back : null),
+    el('div', { class: 'explorer-controls' }, modeList.length > 1 ? modes : null, slider, el('div', { class: 'explorer-box' }, boxLabel, box), use, m.current >= 0 ? back : null),
     readout,
     where,
     ...(m.locked ? [el('p', { class: 'note' }, m.locked)] : []),
