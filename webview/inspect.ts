@@ -80,6 +80,20 @@ export class ReportLens {
     if (slicesPanel) renderSlices(slicesPanel, model, insp, this.status);
   }
 
+  /**
+   * "Open the report at `acc_few`" (tree, CodeLens) also lists the rows behind it when the metric
+   * stands for a set of rows (few-shot rows, a group's rows, the mistakes).
+   */
+  drillTo(target: string): void {
+    const spec = this.inspect?.drill.cards[target];
+    if (!spec) return;
+    requestAnimationFrame(() => {
+      const card = [...this.app.querySelectorAll<HTMLElement>('.card[data-metric]')].find((c) => c.dataset.metric === target && c.offsetParent !== null);
+      const anchor = card?.closest<HTMLElement>('section.cards') ?? this.app.querySelector<HTMLElement>('vscode-tabs');
+      if (anchor) this.open(spec, anchor, card);
+    });
+  }
+
   /** Opens the rows of `spec` under `anchor` (the figure, table or cards that hold the number). */
   open(spec: DrillSpec, anchor: HTMLElement, origin?: HTMLElement): void {
     this.rows.open(spec, anchor, origin);

@@ -258,6 +258,7 @@ function render(m: ReportModel, uri: string, focus: string | undefined): void {
   customElements.whenDefined('vscode-tabs').then(() => {
     selectTab(tabs, initial);
     if (focus) focusTarget(focus);
+    if (focus) lens.drillTo(focus);
   });
 }
 
@@ -285,6 +286,7 @@ function handle(msg: HostMessage): void {
       break;
     case 'focus':
       focusTarget(msg.target);
+      lens.drillTo(msg.target);
       break;
     case 'reply':
     case 'rows':

@@ -85,7 +85,7 @@ function inside(root: string, p: string): boolean {
 }
 
 /** The current folder when the config (or the input, without a config) is inside it, else its folder. */
-function defaultRoot(cwd: string, anchor: string): string {
+export function defaultRoot(cwd: string, anchor: string): string {
   return inside(cwd, anchor) ? cwd : dirname(anchor);
 }
 

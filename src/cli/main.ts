@@ -7,6 +7,7 @@ import { TOOL_VERSION } from '../core/version';
 import { EXIT, reportError } from './errors';
 import { registerEvaluate } from './evaluate';
 import { registerCompare } from './compare';
+import { registerRows } from './rows';
 
 export function createProgram(): Command {
   const program = new Command('eval-lens')
@@ -19,6 +20,7 @@ export function createProgram(): Command {
   // Subcommands: one line each.
   registerEvaluate(program);
   registerCompare(program);
+  registerRows(program);
   return program;
 }
 

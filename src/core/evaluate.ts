@@ -7,7 +7,7 @@
  * (CLI flags).
  */
 import { dirname, resolve } from 'node:path';
-import { Warnings, type Progress } from './diagnostics';
+import { EvalLensError, Warnings, type Progress } from './diagnostics';
 import type { EvalConfig, ResolvedConfig, Task } from './config/types';
 import { findConfigBeside, loadConfigFile, resolveConfig } from './config/load';
 import { checkConfig } from './config/check';
@@ -19,6 +19,9 @@ import type { TaskRunner } from './tasks/types';
 import { runClassification } from './tasks/classification';
 import { runIwBinary } from './tasks/iwBinary';
 import { runRanking } from './tasks/ranking';
+import type { FilterTerm } from './inspect/types';
+import { formatWhere } from './inspect/where';
+import { rowSubset } from './inspect/subset';
 
 export interface EvaluateOptions {
   /** Explicit config file; when absent, `eval-lens.json` beside the input is used if present. */
@@ -33,6 +36,11 @@ export interface EvaluateOptions {
    */
   root?: string;
   progress?: Progress;
+  /**
+   * Evaluate only the rows matching these filter terms (classification and iw-binary files), as if
+   * the file held only them; the results record the filter in `source.filter`.
+   */
+  subset?: FilterTerm[];
 }
 
 /** Tasks whose runner may return the input's size and SHA-256 itself. */
@@ -74,12 +82,17 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   const { input, config, task, baseDir, root } = await resolveEvaluation(path, opts);
   const warnings = new Warnings();
   const results = new ResultsBuilder();
+  const subset = opts.subset && opts.subset.length > 0 ? opts.subset : undefined;
+  if (subset && task === 'ranking') throw new EvalLensError('subset-unsupported', `${path}: evaluating a subset of rows is available for classification and importance-weighted binary files, not for ranking runs.`, { file: path });
+  if (config.slices?.length && task === 'ranking') warnings.note('slices-unavailable', `${path}: \`slices\` applies to classification and importance-weighted binary files (a ranking run has no row columns to slice by); no slice table.`);
   opts.progress?.report?.('reading', 0);
-  const run = RUNNERS[task]({ path, baseDir, root, config, warnings, results, progress: opts.progress });
+  const run = RUNNERS[task]({ path, baseDir, root, config, warnings, results, progress: opts.progress, subset: subset ? rowSubset(subset) : undefined });
   // The ranking reader hashes its input while parsing it (one read, no hashing worker and its
   // memory); the other tasks' inputs are hashed beside the parse.
   const [info, partial] = SELF_HASHING.has(task)
     ? await run.then(async (p) => [p.sha256 !== undefined && p.size !== undefined ? { size: p.size, sha256: p.sha256 } : await fileInfo(input), p] as const)
     : await Promise.all([fileInfo(input), run]);
-  return results.build({ source: { ...partial, ...info }, task, config, warnings: warnings.list });
+  const source = { ...partial, ...info };
+  if (subset) source.filter = { where: subset, expression: formatWhere(subset) };
+  return results.build({ source, task, config, warnings: warnings.list });
 }

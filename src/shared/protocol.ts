@@ -77,7 +77,8 @@ const LEVELS = ['info', 'warn', 'error'] as const;
 const OPS: readonly FilterOp[] = ['=', '!=', '<', '<=', '>', '>='];
 /** Rows per request: a page crosses the boundary at a time, never the whole file. */
 export const MAX_PAGE_ROWS = 1000;
-const MAX_TERMS = 32;
+/** A slice "other" is every kept value excluded: up to 50 terms. */
+const MAX_TERMS = 64;
 const isCount = (x: unknown, max = Number.MAX_SAFE_INTEGER): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= max;
 const isShortStr = (x: unknown): x is string => isStr(x) && x.length > 0 && x.length <= 1000;
 

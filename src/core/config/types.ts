@@ -95,6 +95,13 @@ export interface EvalConfig {
   mapNormaliser?: 'min' | 'all' | 'hits';
   gain?: 'linear' | 'exp';
   activityBins?: number[];
+  // slices
+  /** Columns to slice the headline metrics by (`tables.slices`). */
+  slices?: string[];
+  /** Quantile bins of a numeric slice column. Default 4. */
+  sliceBins?: number;
+  /** Slice values with fewer rows are left out of `tables.slices`. Default 30. */
+  minSliceSize?: number;
   // comparisons
   compare?: CompareConfig;
 }
@@ -115,6 +122,8 @@ export const CONFIG_DEFAULTS = {
   mapNormaliser: 'min',
   gain: 'linear',
   threshold: 0.5,
+  sliceBins: 4,
+  minSliceSize: 30,
 } as const;
 
 /** The config after defaults, as stored in the results (`config`). */

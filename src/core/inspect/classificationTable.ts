@@ -4,11 +4,10 @@
  * operating point from the selective setup (`prepareSelective` / `acceptanceFor`), shot and group
  * from the long-tail setup — so that a filter selects exactly the rows behind each number.
  */
-import { CONFIG_DEFAULTS } from '../config/types';
 import { Warnings } from '../diagnostics';
 import type { TextColumn } from '../data/textColumn';
 import type { LoadedClassification } from '../io/loadClassification';
-import { deriveScores } from '../io/scores';
+import { rowScores } from './rowScores';
 import { SHOTS } from '../metrics/longtail';
 import { ResultsBuilder } from '../results/builder';
 import { prepareRun, type ClassificationRun } from '../tasks/classification';
@@ -53,8 +52,7 @@ export async function classificationRowValues(loaded: LoadedClassification, ctx:
   const quiet: TaskContext = { ...ctx, warnings: new Warnings(), results: new ResultsBuilder() };
   const run = await prepareRun(loaded.data, quiet);
   const data = run.data;
-  // The score as the selective family uses it: a confidence/score/margin column wins, else derived.
-  const confidence = data.scoreColumn ?? (data.probs ? deriveScores(data, ctx.config.score ?? CONFIG_DEFAULTS.score) : null);
+  const confidence = rowScores(data, ctx.config);
   const s = prepareSelective(run, quiet);
   let accepted: Uint8Array | null = null;
   if (s) {

@@ -83,7 +83,7 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
   } else if (task === 'iw-binary') {
     const [fi, loaded] = await Promise.all([
       fileInfo(input),
-      loadIwBinary(path, { columns: config.columns, invalidRows: config.invalidRows, positiveLabel: config.positiveLabel, warnings: ctx.warnings, progress: opts.progress, keepText: 'other' }),
+      loadIwBinary(path, { columns: config.columns, invalidRows: config.invalidRows, positiveLabel: config.positiveLabel, warnings: ctx.warnings, progress: opts.progress, keepOther: true }),
     ]);
     info = fi;
     table = iwTable(loaded, config);
@@ -91,7 +91,7 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
     const label = table.fields.get('label');
     classes = label?.kind === 'category' ? [...label.names] : null;
   } else {
-    const [fi, loaded] = await Promise.all([fileInfo(input), loadClassification(path, config, ctx.warnings, opts.progress, { keepText: 'other' })]);
+    const [fi, loaded] = await Promise.all([fileInfo(input), loadClassification(path, config, ctx.warnings, opts.progress, { keepOther: true })]);
     info = fi;
     table = classificationTable(loaded, await classificationRowValues(loaded, ctx));
     header = loaded.header;

@@ -118,7 +118,7 @@ export function parseWhere(expr: string): FilterTerm[] {
     skip();
     if (i >= n) return terms;
     const hadSpace = i > beforeSpace;
-    if (hadSpace && /^and(?=\s)/i.test(expr.slice(i, i + 4))) {
+    if (hadSpace && /^and(?=\s|$)/i.test(expr.slice(i, i + 4))) {
       i += 3;
       skip();
       if (i >= n) throw new WhereSyntaxError(expr, i, EXPECT_KEY, describe(expr, i));

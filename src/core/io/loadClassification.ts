@@ -46,18 +46,18 @@ export interface LoadedClassification {
   rows: number;
   /** Every column name of the file, in header order. */
   header: string[];
-  /** The columns asked for by {@link LoadClassificationOptions.keepText}, as written, by name. */
+  /** The columns asked for by {@link LoadClassificationOptions}, as written, by name. */
   text: Record<string, TextColumn>;
 }
 
 export interface LoadClassificationOptions {
   /**
-   * Columns to keep as written (dictionary-encoded text), for slicing and row inspection:
-   * `'other'` = every column without a role (not label, pred, class scores, score, weight,
-   * accept, group, split or id); a list = those columns by name (a name not in the file is an
-   * error naming the columns there are).
+   * Columns to keep as written (dictionary-encoded text) by name, for slicing and row filters; a
+   * role column keeps its role too. A name not in the file is an error naming the columns there are.
    */
-  keepText?: 'other' | string[];
+  keepText?: string[];
+  /** Also keep every column without a role (not label, pred, class scores, score, weight, accept, group, split or id). */
+  keepOther?: boolean;
 }
 
 /** Tolerance of the probability-sum check (METRICS.md section 0). */
@@ -91,7 +91,7 @@ export async function loadClassification(
 ): Promise<LoadedClassification> {
   const format = detectFormat(path);
   const capacity = await estimateRows(path, format);
-  const col = new ClassificationCollector(path, config, format, capacity, opts.keepText);
+  const col = new ClassificationCollector(path, config, format, capacity, opts);
   const { rows } = await readTable(path, col, {
     format,
     progress,
@@ -213,7 +213,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     private readonly config: ResolvedConfig,
     format: TableFormat,
     capacity: number,
-    private readonly keepText?: 'other' | string[],
+    private readonly keep: LoadClassificationOptions = {},
   ) {
     this.skip = config.invalidRows === 'skip';
     this.delimiter = format === 'tsv' ? 9 : 44;
@@ -280,14 +280,12 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
         { file, line: 1 },
       );
     }
-    if (this.keepText) {
-      const want = this.keepText === 'other' ? null : new Set(this.keepText);
-      if (want) {
-        const missing = [...want].filter((w) => !names.includes(w));
-        if (missing.length > 0) fail('missing-column', { file, line: 1 }, `no column ${listNames(missing)} to slice or inspect by (expected one of ${listNames(names)}).`);
-      }
-      this.text = names.map((name, j) => ((want ? want.has(name) : plan[j] === SKIP) ? new TextColumnBuilder(name, this.cap) : undefined));
-      // A role column named in a list is kept as text too, without losing its role.
+    if (this.keep.keepText?.length || this.keep.keepOther) {
+      const want = new Set(this.keep.keepText ?? []);
+      const missing = [...want].filter((w) => !names.includes(w));
+      if (missing.length > 0) fail('missing-column', { file, line: 1 }, `no column ${listNames(missing)} to slice or filter by (expected one of ${listNames(names)}).`);
+      this.text = names.map((name, j) => (want.has(name) || (this.keep.keepOther && plan[j] === SKIP) ? new TextColumnBuilder(name, this.cap) : undefined));
+      // A role column named in the list is kept as text too, without losing its role.
       names.forEach((_, j) => {
         if (this.text[j] && plan[j] === SKIP) plan[j] = TEXT;
       });

@@ -41,11 +41,10 @@ export interface IwReadOptions {
   invalidRows: 'error' | 'skip';
   /** The label value that is positive (`positiveLabel`); default: labels must be 0/1. */
   positiveLabel?: string | number;
-  /**
-   * Columns to keep as written (dictionary-encoded text), for slicing and row inspection:
-   * `'other'` = every column without a role; a list = those columns by name.
-   */
-  keepText?: 'other' | string[];
+  /** Columns to keep as written (dictionary-encoded text) by name, for slicing and row filters. */
+  keepText?: string[];
+  /** Also keep every column without a role. */
+  keepOther?: boolean;
 }
 
 const B_NAMES = new Set(['b', 'biased']);
@@ -124,15 +123,12 @@ export class IwRowCollector implements TableSink {
       throw new EvalLensError(e.code, `${e.message.replace(/\.$/, '')} (values B / Bc), or give a \`weight\` column with the importance weights.`, e.location);
     }
     this.header = names;
-    const keep = this.opts.keepText;
-    if (keep) {
+    if (this.opts.keepText?.length || this.opts.keepOther) {
       const roles = new Set(Object.values(this.col).map((c) => c!.index));
-      const want = keep === 'other' ? null : new Set(keep);
-      if (want) {
-        const missing = [...want].filter((w) => !names.includes(w));
-        if (missing.length > 0) fail('missing-column', { file: this.file, line: 1 }, `no column ${listNames(missing)} to slice or inspect by (expected one of ${listNames(names)}).`);
-      }
-      this.text = names.map((name, j) => ((want ? want.has(name) : !roles.has(j)) ? new TextColumnBuilder(name, 1024) : undefined));
+      const want = new Set(this.opts.keepText ?? []);
+      const missing = [...want].filter((w) => !names.includes(w));
+      if (missing.length > 0) fail('missing-column', { file: this.file, line: 1 }, `no column ${listNames(missing)} to slice or filter by (expected one of ${listNames(names)}).`);
+      this.text = names.map((name, j) => (want.has(name) || (this.opts.keepOther && !roles.has(j)) ? new TextColumnBuilder(name, 1024) : undefined));
     }
   }
 

@@ -9,6 +9,7 @@
  * keys that are rates (not `nll`, `brier`, `novelty@K`, user counts).
  */
 import type { MetricFamily, MetricValue, Results } from './types';
+import { csvCell } from './csvCell';
 
 export interface FormatOptions {
   /** Digits after the decimal point (default 4; with `percent`, 2). */
@@ -180,9 +181,6 @@ export function formatMarkdown(results: Results, opts: FormatOptions = {}): stri
   return out.join('\n') + '\n';
 }
 
-function csvCell(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 function csvNumber(v: number | null | undefined): string {
   return v === null || v === undefined ? '' : String(v);

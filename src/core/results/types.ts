@@ -48,6 +48,11 @@ export interface SourceInfo {
   columns: Record<string, string | string[]>;
   /** Other input files used (ground truth, train, embeddings), with their hashes. */
   extra?: { role: string; path: string; size: number; sha256: string }[];
+  /**
+   * Present when only the rows matching a filter were evaluated: the filter's terms and the same
+   * filter as text. `rowsUsed` is then the number of matching rows.
+   */
+  filter?: { where: { key: string; op: '=' | '!=' | '<' | '<=' | '>' | '>='; value: string }[]; expression: string };
 }
 
 /** A series of (x, y) points with named extra columns; kept columnar for size. */

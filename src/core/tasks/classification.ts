@@ -28,6 +28,9 @@ import type { PerClassRow } from '../results/types';
 import type { TaskContext, TaskRunner } from './types';
 import { calibrationStep, selectiveStep, type SelectiveSetup } from './classificationSelective';
 import { classificationCiStep } from './classificationCi';
+import type { TextColumn } from '../data/textColumn';
+import { classificationSlicesStep } from '../inspect/slicesStep';
+import { subsetClassification } from '../inspect/subset';
 
 /** Everything computed for one classification file, shared by the family steps. */
 export interface ClassificationRun {
@@ -45,6 +48,8 @@ export interface ClassificationRun {
   classRows: Int32Array[] | null;
   /** Selective/calibration setup (score order, acceptance), set by the selective step; null when not computed. */
   selective?: SelectiveSetup | null;
+  /** Columns kept as written (the `slices` columns), by name. */
+  text?: Record<string, TextColumn>;
 }
 
 export type ClassificationStep = (run: ClassificationRun, ctx: TaskContext) => void | Promise<void>;
@@ -207,6 +212,8 @@ export const CLASSIFICATION_STEPS: { name: string; step: ClassificationStep }[] 
   { name: 'evolving', step: evolvingStep },
   { name: 'selective', step: selectiveStep },
   { name: 'calibration', step: calibrationStep },
+  // after selective and calibration: a slice's ECE and AURC exist when the file's do
+  { name: 'slices', step: (run, ctx) => classificationSlicesStep(run, ctx) },
   // last, after every metric exists; called through a closure because classificationCi imports this module
   { name: 'bootstrap', step: (run, ctx) => classificationCiStep(run, ctx) },
 ];
@@ -260,9 +267,11 @@ function checkLongTailConfig(config: TaskContext['config']): void {
 }
 
 export const runClassification: TaskRunner = async (ctx) => {
-  const loaded = await loadClassification(ctx.path, ctx.config, ctx.warnings, ctx.progress);
+  let loaded = await loadClassification(ctx.path, ctx.config, ctx.warnings, ctx.progress, { keepText: ctx.config.slices, keepOther: ctx.subset !== undefined });
   checkCancelled(ctx.progress);
+  if (ctx.subset) loaded = subsetClassification(loaded, await ctx.subset.classificationRows(loaded, ctx));
   const run = await prepareRun(loaded.data, ctx);
+  run.text = loaded.text;
   for (const { name, step } of CLASSIFICATION_STEPS) {
     checkCancelled(ctx.progress);
     ctx.progress?.report?.(name, 0);

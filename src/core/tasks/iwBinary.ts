@@ -14,6 +14,8 @@
  * - `perItem`: per-row correctness at the threshold under `accuracy` (1 when the prediction
  *   `score ≥ threshold` equals the label), with ids when the file has them.
  */
+import { iwSlicesStep } from '../inspect/slicesStep';
+import { subsetIwBinary } from '../inspect/subset';
 import { checkCancelled, fail, type Warnings } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import { CONFIG_DEFAULTS } from '../config/types';
@@ -172,13 +174,16 @@ function warnScoreRange(data: IwBinaryData, t: number, warnings: Warnings): void
 export const runIwBinary: TaskRunner = async (ctx) => {
   const { config, warnings, results } = ctx;
   const t = config.threshold ?? CONFIG_DEFAULTS.threshold;
-  const loaded = await loadIwBinary(ctx.path, {
+  let loaded = await loadIwBinary(ctx.path, {
     columns: config.columns,
     invalidRows: config.invalidRows,
     positiveLabel: config.positiveLabel,
     warnings,
     progress: ctx.progress,
+    keepText: config.slices,
+    keepOther: ctx.subset !== undefined,
   });
+  if (ctx.subset) loaded = subsetIwBinary(loaded, ctx.subset.iwRows(loaded, ctx));
   const data = loaded.data;
   const w = resolveIwWeights(data, config, warnings);
   warnScoreRange(data, t, warnings);
@@ -219,6 +224,8 @@ export const runIwBinary: TaskRunner = async (ctx) => {
     labels: Array.from(data.labels, (y) => (y === 1 ? data.positiveLabel : (data.negativeLabel ?? '0'))),
     values: { accuracy: correct },
   };
+
+  if (config.slices?.length) results.time('slices', () => iwSlicesStep(loaded, w.weights, t, ctx));
 
   const bs = config.bootstrap;
   if (bs.n > 0) {

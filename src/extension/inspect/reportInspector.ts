@@ -14,6 +14,7 @@ import type { HostMessage } from '../../shared/protocol';
 import { buildReportModel } from '../../shared/reportModel';
 import type { EvalLensContext } from '../context';
 import { configFor, inputOfResults } from '../evaluation';
+import { readEntry } from '../resultsIndex';
 import { readSettings, SECTION } from '../settings';
 import { InspectFailed } from './inspectClient';
 import type { InspectSource } from './inspectProtocol';
@@ -25,9 +26,12 @@ function directions(results: Results): Record<string, 'higher' | 'lower'> {
   return Object.fromEntries(Object.entries(results.metrics).map(([k, m]) => [k, m.direction]));
 }
 
-/** The Slices tab (filled by the webview from `inspect.slices`, or from slices computed on demand). */
+/**
+ * The Slices tab (classification and importance-weighted files), filled by the webview from the
+ * results' slice table, or from a table computed on demand by a column picked there.
+ */
 function withSlicesTab(model: ReportModel): ReportModel {
-  if (model.tabs.some((t) => t.id === 'slices')) return model;
+  if (!model.inspect || model.inspect.task === 'ranking' || model.tabs.some((t) => t.id === 'slices')) return model;
   return { ...model, tabs: [...model.tabs, { id: 'slices', title: 'Slices', cards: [], charts: [], tables: [], notes: [] }], targets: { ...model.targets, slices: { tab: 'slices' } } };
 }
 
@@ -35,7 +39,7 @@ export class ReportInspector implements vscode.Disposable {
   private readonly lease: vscode.Disposable;
   private results: Results | undefined;
   /** The subset the report shows (a slice click), until cleared. */
-  private subset: { where: FilterTerm[]; results: Results } | undefined;
+  subset: { where: FilterTerm[]; results: Results } | undefined;
 
   constructor(
     private readonly ctx: EvalLensContext,
@@ -55,7 +59,9 @@ export class ReportInspector implements vscode.Disposable {
       task: results.task,
       minSliceSize: vscode.workspace.getConfiguration(SECTION, this.resultsUri).get<number>('minSliceSize', DEFAULT_MIN_SLICE_SIZE),
     };
-    const slices = readSliceTable((results.tables as Record<string, unknown>).slices, directions(results));
+    // The slices of what is shown: the subset's own when a subset is shown.
+    const shownResults = this.subset?.results ?? results;
+    const slices = readSliceTable((shownResults.tables as Record<string, unknown>).slices, directions(shownResults));
     if (slices) base.slices = slices;
     if (!this.subset) return withSlicesTab({ ...model, inspect: { ...base, drill: drillTargets(results, model) } });
     const shown = this.subset.results;
@@ -63,51 +69,65 @@ export class ReportInspector implements vscode.Disposable {
     return withSlicesTab({ ...sub, title: model.title, header: { ...sub.header, title: model.header.title }, inspect: { ...base, drill: drillTargets(shown, sub), subset: { where: this.subset.where, rows: shown.source.rowsUsed } } });
   }
 
+  /** The results shown (read from the results file when the webview has not been shown them yet). */
+  private async currentResults(): Promise<Results> {
+    if (this.results) return this.results;
+    const entry = await readEntry(this.resultsUri);
+    if (entry.kind !== 'results') throw new Error(`${path.basename(this.resultsUri.fsPath)} holds no evaluation results to inspect.`);
+    this.results = entry.results;
+    return entry.results;
+  }
+
   /** The prediction file behind the results and how it was evaluated; throws a readable error when it is gone. */
   private async source(): Promise<InspectSource> {
-    const results = this.results;
-    if (!results) throw new Error('This report has no results to inspect.');
+    const results = await this.currentResults();
     const input = await inputOfResults(this.ctx, this.resultsUri);
     if (!input) throw new Error(`The prediction file ${results.source.path} was not found; rows cannot be shown. Evaluate the prediction file again to inspect it.`);
     const configPath = await configFor(input);
     return { path: input.fsPath, sha256: results.source.sha256, ...(configPath ? { configPath } : {}), defaults: readSettings(input).defaults };
   }
 
-  private fail(seq: number, err: unknown): void {
+  /** Posts `m` to the webview and returns it (the integration tests read the answers here). */
+  private send(m: HostMessage): HostMessage {
+    this.post(m);
+    return m;
+  }
+
+  private fail(seq: number, err: unknown): HostMessage {
     const stale = err instanceof InspectFailed && err.stale;
     const message = err instanceof Error ? err.message : String(err);
     if (!stale) this.ctx.log.error(`Report ${path.basename(this.resultsUri.fsPath)}: ${message}`);
-    this.post({ type: 'reply', seq, ok: false, message, ...(stale ? { stale: true as const } : {}) });
+    return this.send({ type: 'reply', seq, ok: false, message, ...(stale ? { stale: true as const } : {}) });
   }
 
-  async queryRows(seq: number, query: RowQuery): Promise<void> {
+  async queryRows(seq: number, query: RowQuery): Promise<HostMessage> {
     try {
       const started = Date.now();
       const page = await this.ctx.inspect.request('query', { source: await this.source(), query });
       this.ctx.log.debug(`Rows ${JSON.stringify(query.where)} sort ${query.sort ? `${query.sort.key}:${query.sort.dir}` : 'line'} offset ${query.offset}: ${page.rows.length} of ${page.total} in ${Date.now() - started} ms`);
-      this.post({ type: 'rows', seq, page });
+      return this.send({ type: 'rows', seq, page });
     } catch (err) {
-      this.fail(seq, err);
+      return this.fail(seq, err);
     }
   }
 
-  async sliceCandidates(seq: number): Promise<void> {
+  async sliceCandidates(seq: number): Promise<HostMessage> {
     try {
       const candidates = await this.ctx.inspect.request('sliceCandidates', { source: await this.source() });
-      this.post({ type: 'sliceCandidates', seq, candidates });
+      return this.send({ type: 'sliceCandidates', seq, candidates });
     } catch (err) {
-      this.fail(seq, err);
+      return this.fail(seq, err);
     }
   }
 
-  async computeSlices(seq: number, by: string[]): Promise<void> {
+  async computeSlices(seq: number, by: string[]): Promise<HostMessage> {
     try {
       const raw = await this.ctx.inspect.request('slices', { source: await this.source(), by });
       const table = readSliceTable(raw, this.results ? directions(this.results) : {});
       if (!table) throw new Error(`The slice table by ${by.join(', ')} could not be read.`);
-      this.post({ type: 'slices', seq, table });
+      return this.send({ type: 'slices', seq, table });
     } catch (err) {
-      this.fail(seq, err);
+      return this.fail(seq, err);
     }
   }
 
@@ -115,27 +135,26 @@ export class ReportInspector implements vscode.Disposable {
    * Evaluates the rows matching `where` (same config) and shows their report; an empty `where`
    * shows the whole file again. `refresh` posts the model.
    */
-  async evaluateSubset(seq: number, where: FilterTerm[], refresh: () => Promise<void>): Promise<void> {
+  async evaluateSubset(seq: number, where: FilterTerm[], refresh: () => Promise<void>): Promise<HostMessage> {
     if (where.length === 0) {
       this.subset = undefined;
       await refresh();
-      this.post({ type: 'reply', seq, ok: true, message: 'Showing the whole file.' });
-      return;
+      return this.send({ type: 'reply', seq, ok: true, message: 'Showing the whole file.' });
     }
     try {
       const source = await this.source();
       const results = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Eval Lens: evaluating the slice' }, () => this.ctx.inspect.request('subset', { source, where }));
       this.subset = { where, results };
       await refresh();
-      this.post({ type: 'reply', seq, ok: true, message: `Showing ${results.source.rowsUsed.toLocaleString('en-US')} rows.` });
+      return this.send({ type: 'reply', seq, ok: true, message: `Showing ${results.source.rowsUsed.toLocaleString('en-US')} rows.` });
     } catch (err) {
-      this.fail(seq, err);
+      return this.fail(seq, err);
     }
   }
 
   /** Reveals `line` (1-based) of the prediction file beside the report, the whole line selected. */
   async openLine(line: number): Promise<vscode.TextEditor | undefined> {
-    const input = this.results ? await inputOfResults(this.ctx, this.resultsUri) : undefined;
+    const input = await inputOfResults(this.ctx, this.resultsUri);
     if (!input) {
       void vscode.window.showErrorMessage(`Cannot open the line: the prediction file of ${path.basename(this.resultsUri.fsPath)} was not found.`);
       return undefined;

@@ -142,16 +142,20 @@ class ReportPanel {
         return;
       }
       case 'queryRows':
-        return this.inspector.queryRows(m.seq, m.query);
+        await this.inspector.queryRows(m.seq, m.query);
+        return;
       case 'openLine':
         await this.inspector.openLine(m.line);
         return;
       case 'evaluateSubset':
-        return this.inspector.evaluateSubset(m.seq, m.where, () => this.refresh());
+        await this.inspector.evaluateSubset(m.seq, m.where, () => this.refresh());
+        return;
       case 'sliceCandidates':
-        return this.inspector.sliceCandidates(m.seq);
+        await this.inspector.sliceCandidates(m.seq);
+        return;
       case 'computeSlices':
-        return this.inspector.computeSlices(m.seq, m.by);
+        await this.inspector.computeSlices(m.seq, m.by);
+        return;
     }
   }
 }
@@ -200,7 +204,7 @@ export class ReportPanels implements vscode.Disposable {
   }
 
   /** The panel showing `uri` (its webview panel and its inspection handlers), if open. */
-  panelFor(uri: vscode.Uri): { panel: vscode.WebviewPanel; inspector: ReportInspector } | undefined {
+  panelFor(uri: vscode.Uri): { panel: vscode.WebviewPanel; inspector: ReportInspector; refresh(): Promise<void> } | undefined {
     return this.panels.get(uri.toString());
   }
 

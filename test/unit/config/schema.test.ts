@@ -19,6 +19,7 @@ const EVAL_CONFIG_KEYS = [
   'score', 'acceptThreshold', 'targetCoverage', 'topK', 'eceBins', 'costGrid',
   'populationSize', 'biasedSize', 'threshold', 'positiveLabel',
   'k', 'relevant', 'train', 'itemEmbeddings', 'userEmbeddings', 'items', 'coldThreshold', 'catalogSize', 'mapNormaliser', 'gain', 'activityBins',
+  'slices', 'sliceBins', 'minSliceSize',
   'compare',
 ] as const satisfies readonly (keyof EvalConfig)[];
 type MissingFromList = Exclude<keyof EvalConfig, (typeof EVAL_CONFIG_KEYS)[number]>;

@@ -54,6 +54,7 @@ test('inspection requests from the webview: valid ones are accepted', () => {
     { type: 'openLine', line: 200_001 },
     { type: 'evaluateSubset', seq: 3, where },
     { type: 'evaluateSubset', seq: 4, where: [] },
+    { type: 'evaluateSubset', seq: 4, where: Array.from({ length: 50 }, (_, i) => ({ key: 'city', op: '!=', value: `c${i}` })) },
     { type: 'sliceCandidates', seq: 5 },
     { type: 'computeSlices', seq: 6, by: ['split'] },
   ]) assert.equal(isWebviewMessage(m), true, JSON.stringify(m));
@@ -73,7 +74,7 @@ test('inspection requests from the webview: malformed ones are rejected', () => 
     { type: 'queryRows', seq: 1, query: { ...q, where: [{ key: 'label', op: '=', value: 1 }] } },
     { type: 'queryRows', seq: 1, query: { ...q, where: [{ key: '', op: '=', value: '1' }] } },
     { type: 'queryRows', seq: 1, query: { ...q, where: [{ key: 'label', op: '=', value: '1', extra: 'x' }] } },
-    { type: 'queryRows', seq: 1, query: { ...q, where: Array.from({ length: 33 }, () => ({ key: 'a', op: '=', value: '1' })) } },
+    { type: 'queryRows', seq: 1, query: { ...q, where: Array.from({ length: 65 }, () => ({ key: 'a', op: '!=', value: '1' })) } },
     { type: 'queryRows', seq: 1, query: { ...q, sort: { key: 'confidence', dir: 'up' } } },
     { type: 'queryRows', seq: 1, query: { ...q, sort: 'confidence' } },
     { type: 'openLine', line: 0 },
