@@ -13,7 +13,7 @@ import { basename, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PREDICTION_EXTENSIONS = new Set(['.csv', '.tsv', '.jsonl', '.json', '.trec', '.run']);
-const PATH_KEYS = ['trainCounts', 'classWeights', 'groups', 'relevant', 'train', 'itemEmbeddings', 'userEmbeddings'];
+const PATH_KEYS = ['trainCounts', 'classWeights', 'groups', 'relevant', 'train', 'itemEmbeddings', 'userEmbeddings', 'items'];
 
 /**
  * Examples under `examplesDir`, each `{ name, dir, config, files: [{ path, outName }] }`, sorted.

@@ -26,6 +26,8 @@ import { el } from './dom';
 import { ReportLens } from './inspect';
 import { renderTable } from './tables';
 import { readTheme } from './theme';
+import { thresholdExplorer, type ExplorerHost } from './thresholdExplorer';
+import { userInspector } from './userInspector';
 import { answer, request, vscode } from './vscodeApi';
 
 const app = document.getElementById('app')!;
@@ -170,10 +172,25 @@ function drawFigure(fig: HTMLElement, c: ChartModel): void {
   }
 }
 
+/** What the threshold explorer may touch: the charts (for its marker), the status line, its state. */
+function explorerHost(m: ReportModel): ExplorerHost {
+  return {
+    charts: m.tabs.flatMap((t) => t.charts),
+    status,
+    recall: (key) => state.selected?.[key],
+    remember: (key, value) => {
+      state.selected = { ...(state.selected ?? {}), [key]: value };
+      saveState();
+    },
+  };
+}
+
 function tabPanel(t: TabModel): HTMLElement {
   const panel = el('vscode-tab-panel', { 'data-tab': t.id });
   if (t.cards.length > 0) panel.append(el('section', { class: 'cards' }, ...t.cards.map(cardEl)));
   for (const tbl of t.leadTables ?? []) panel.append(renderTable(tbl, status));
+  if (t.explorer && model) panel.append(thresholdExplorer(t.explorer, explorerHost(model)));
+  if (t.userInspector && model?.inspect) panel.append(userInspector(t.userInspector, explorerHost(model)));
   const groups = new Map<string, ChartModel[]>();
   for (const c of t.charts) if (c.group) groups.set(c.group.id, [...(groups.get(c.group.id) ?? []), c]);
   const done = new Set<string>();

@@ -4,6 +4,8 @@
  * `reportModel.ts` / `compareModel.ts`. Plain JSON so that it crosses `postMessage` as is; no
  * vscode, no DOM.
  */
+import type { OperatingPointModel } from './operatingPoint';
+import type { UserInspectorModel } from './userInspector';
 import type { InspectModel } from './inspectModel';
 
 export type CellValue = string | number | null;
@@ -132,6 +134,10 @@ export interface TabModel {
   charts: ChartModel[];
   tables: TableModel[];
   notes: string[];
+  /** The threshold explorer of this tab (selective, importance-weighted). */
+  explorer?: OperatingPointModel;
+  /** The user inspector of this tab (ranking). */
+  userInspector?: UserInspectorModel;
 }
 
 export interface HeaderModel {

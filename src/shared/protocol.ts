@@ -50,6 +50,8 @@ export type WebviewMessage =
   | { type: 'command'; command: HostCommand }
   | { type: 'cspViolation'; directive: string; blocked: string }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  /** Write a config key of the threshold explorer and evaluate again; answered by a `reply`. */
+  | { type: 'useOperatingPoint'; seq: number; key: OperatingPointKey; value: number }
   /** One page of the rows behind a number; answered by `rows` or by a `reply` with ok false. */
   | { type: 'queryRows'; seq: number; query: RowQuery }
   /** Reveal a 1-based line of the source file in an editor beside the report, selected. */
@@ -61,6 +63,10 @@ export type WebviewMessage =
   | { type: 'evaluateSubset'; seq: number; where: FilterTerm[] }
   | { type: 'sliceCandidates'; seq: number }
   | { type: 'computeSlices'; seq: number; by: string[] };
+
+/** Config keys the threshold explorer writes. */
+export type OperatingPointKey = 'acceptThreshold' | 'targetCoverage' | 'threshold';
+const OPERATING_POINT_KEYS: readonly OperatingPointKey[] = ['acceptThreshold', 'targetCoverage', 'threshold'];
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -105,6 +111,8 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return isStr(x.directive) && isStr(x.blocked);
     case 'log':
       return LEVELS.includes(x.level as (typeof LEVELS)[number]) && isStr(x.message);
+    case 'useOperatingPoint':
+      return isSeq(x.seq) && OPERATING_POINT_KEYS.includes(x.key as OperatingPointKey) && typeof x.value === 'number' && Number.isFinite(x.value);
     case 'queryRows':
       return isSeq(x.seq) && isRowQuery(x.query);
     case 'openLine':

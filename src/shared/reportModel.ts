@@ -7,6 +7,8 @@ import type { ConfusionMatrix, Curve, GroupAnalysisRow, MetricValue, PerClassRow
 import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from './format';
 import { cutoffsOf, headlineKeys, reportHeadlineKeys } from './headline';
 import { inRankingTable, rankingTable } from './rankingTable';
+import { operatingPointModel } from './operatingPoint';
+import { userInspectorModel } from './userInspector';
 import {
   SERIES_COLOURS,
   type Band,
@@ -679,6 +681,10 @@ export function buildReportModel(results: Results): ReportModel {
     const g = genericTable(`table.${name}`, name, v);
     if (g) tab(RANKING_NAMES.test(name) ? 'ranking' : results.task === 'iw-binary' ? 'importance' : 'other').tables.push(g);
   }
+  const explorer = operatingPointModel(results);
+  if (explorer && tabs.has(explorer.tab)) tab(explorer.tab).explorer = explorer;
+  const users = userInspectorModel(results);
+  if (users && tabs.has('ranking')) tab('ranking').userInspector = users;
   const order = ['classification', 'longtail', 'evolving', 'selective', 'calibration', 'importance', 'ranking', 'other'];
   const sorted = [...tabs.values()].sort((a, b) => (order.indexOf(a.id) + 99) % 99 - (order.indexOf(b.id) + 99) % 99);
   const head = header(results);

@@ -89,6 +89,8 @@ export interface EvalConfig {
   train?: string;
   itemEmbeddings?: string;
   userEmbeddings?: string;
+  /** Item metadata table (`item,<columns>`, CSV/TSV/JSONL) shown beside item ids when inspecting users. */
+  items?: string;
   coldThreshold?: number;
   catalogSize?: number;
   mapNormaliser?: 'min' | 'all' | 'hits';

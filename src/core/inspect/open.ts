@@ -86,7 +86,7 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
   if (task === 'ranking') {
     const data = await loadRanking({ path, baseDir: ev.baseDir, root: ev.root, config, warnings: ctx.warnings, progress: opts.progress });
     info = data.hashed.get(input) ?? (await fileInfo(input));
-    table = rankingTable(rankingRows(data, config), config);
+    table = rankingTable(rankingRows(data, config), config, data.itemMeta);
   } else if (task === 'iw-binary') {
     const [fi, loaded] = await Promise.all([
       fileInfo(input),

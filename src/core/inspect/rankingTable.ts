@@ -7,6 +7,7 @@
 import { CONFIG_DEFAULTS, type ResolvedConfig } from '../config/types';
 import { VOID_ITEM, type RankingData } from '../data/rankingData';
 import { defineCatalog, evaluateLists, type ListEvaluation } from '../metrics/ranking/evaluateLists';
+import type { ItemMetadata } from '../io/ranking/items';
 import type { Field } from './fields';
 import type { RowTable } from './rowTable';
 import type { RankingRowView } from './types';
@@ -38,7 +39,8 @@ export function rankingRows(data: RankingData, config: ResolvedConfig): RankingR
   return { data, evaluation, metrics, ks };
 }
 
-export function rankingTable(rows: RankingRows, config: ResolvedConfig): RowTable {
+/** `itemMeta`: the `items` metadata table, attached to each shown item that has a row. */
+export function rankingTable(rows: RankingRows, config: ResolvedConfig, itemMeta: ItemMetadata | null = null): RowTable {
   const { data, metrics, ks } = rows;
   const n = data.lists.user.length;
   const maxK = ks[ks.length - 1];
@@ -78,6 +80,8 @@ export function rankingTable(rows: RankingRows, config: ResolvedConfig): RowTabl
       const g = grade.get(it);
       const entry: RankingRowView['items'][number] = { item: data.items.ids[it], hit: g !== undefined };
       if (g !== undefined && !data.binary) entry.rel = g;
+      const md = itemMeta?.byItem.get(entry.item);
+      if (md) entry.meta = md;
       if (train) {
         const c = train.itemCounts[it] ?? 0;
         entry.trainCount = c;
@@ -90,6 +94,14 @@ export function rankingTable(rows: RankingRows, config: ResolvedConfig): RowTabl
     const m: Record<string, number> = {};
     for (const [key, v] of Object.entries(metrics)) if (v[j] === v[j]) m[key] = v[j];
     const out: RankingRowView = { kind: 'ranking', line: data.listLines[j], user: data.users.ids[u], items, missed, metrics: m };
+    if (itemMeta) {
+      const mm: Record<string, Record<string, string>> = {};
+      for (const id of missed) {
+        const md = itemMeta.byItem.get(id);
+        if (md) mm[id] = md;
+      }
+      out.missedMeta = mm;
+    }
     if (train) out.trainCount = train.userCounts[u] ?? 0;
     return out;
   };

@@ -15,6 +15,7 @@ import { deriveScores, type ScoreKind } from '../io/scores';
 import { binIndices, calibrationValues, reliabilityBins } from '../metrics/calibration';
 import { costSweep, defaultCostGrid } from '../metrics/costSweep';
 import { aurcGrid101, aurcValues, exactRiskCoverage, GRID_POINTS } from '../metrics/riskCoverage';
+import { operatingPointColumns } from '../metrics/operatingPoints';
 import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd, type Acceptance } from '../metrics/selective';
 import { gatherCounts, sortRowsByScore, type Multiplicities, type SortedRows } from '../metrics/sortedRows';
 import { selectiveResampler, selectiveResampleValues, type PrefixAcceptance, type SelectiveResampler } from '../metrics/selectiveResample';
@@ -320,6 +321,28 @@ function thin(len: number): number[] {
   return Array.from({ length: MAX_CURVE_POINTS }, (_, k) => Math.round((k * (len - 1)) / (MAX_CURVE_POINTS - 1)));
 }
 
+/** {@link thin}, plus point `extra` (the configured operating point) when it was thinned out. */
+function keptPoints(len: number, extra: number): number[] {
+  const k = thin(len);
+  if (extra < 0 || extra >= len || k.length === len) return k;
+  const at = k.findIndex((i) => i >= extra);
+  if (k[at] !== extra) k.splice(at < 0 ? k.length : at, 0, extra);
+  return k;
+}
+
+/** Index of the curve point (tied block) whose acceptance is the prefix `end`; -1 for none. */
+function pointOfPrefix(rows: SortedRows, end: number): number {
+  const bs = rows.blockStart;
+  let lo = 1;
+  let hi = bs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (bs[mid] < end) lo = mid + 1;
+    else hi = mid;
+  }
+  return end > 0 && bs[lo] === end ? lo - 1 : -1;
+}
+
 const nul = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 function describeRule(s: SelectiveSetup, threshold: number | null, ctx: TaskContext, n: number): string {
@@ -388,19 +411,23 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   }
   results.time('selective.curves', () => {
     const c = exactRiskCoverage(s.rows);
-    const keep = thin(c.coverage.length).filter((i) => Number.isFinite(c.risk[i]));
+    const opc = operatingPointColumns(s.rows, s.calib ? s.calib.B : null);
+    const keep = keptPoints(c.coverage.length, acc.kind === 'prefix' ? pointOfPrefix(s.rows, acc.end) : -1).filter((i) => Number.isFinite(c.risk[i]));
+    const stored = keep.length < c.coverage.length ? `; ${keep.length} of its ${c.coverage.length} points are stored (evenly spaced by index, plus the configured operating point), each exact` : '';
     const curve: Curve = {
       x: 'coverage',
       y: 'risk',
       xs: keep.map((i) => c.coverage[i]),
       ys: keep.map((i) => c.risk[i]),
-      extra: { threshold: keep.map((i) => c.threshold[i]) },
-      note: `exact curve: one point per distinct score (ties enter together), accept score ≥ threshold; ${scoreNote}${where}${c.coverage.length > MAX_CURVE_POINTS ? `; ${MAX_CURVE_POINTS} of its ${c.coverage.length} points are stored (evenly spaced by index)` : ''}`,
+      extra: { threshold: keep.map((i) => c.threshold[i]), accepted: keep.map((i) => opc.accepted[i]) },
+      note: `exact curve: one point per distinct score (ties enter together), accept score ≥ threshold; accepted = rows with score ≥ threshold${opc.ece ? `; ece_accepted = ECE of the accepted rows (${s.calib!.B} equal-width bins, as ece)` : ''}; ${scoreNote}${where}${stored}`,
     };
     if (G > 0) {
       curve.extra!.risk_balanced = keep.map((i) => nul(c.riskBalanced[i]));
       curve.extra!.risk_worst = keep.map((i) => nul(c.riskWorst[i]));
+      s.groupNames.forEach((g, gi) => (curve.extra![`error_group.${g}`] = keep.map((i) => nul(opc.groupError[gi]![i]!))));
     }
+    if (opc.ece) curve.extra!.ece_accepted = keep.map((i) => nul(opc.ece![i]!));
     results.curve('riskCoverage', curve);
     const grid = config.costGrid ?? defaultCostGrid();
     const bad = grid.find((c) => !(typeof c === 'number' && c >= 0 && c <= 1));

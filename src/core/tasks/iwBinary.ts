@@ -117,7 +117,7 @@ export function resolveIwWeights(data: IwBinaryData, config: Pick<ResolvedConfig
 
 function toCurve(p: CurvePoints | null, x: string, y: string, note: string): Curve | null {
   if (!p) return null;
-  return { x, y, xs: p.x, ys: p.y, extra: { threshold: p.threshold }, note };
+  return { x, y, xs: p.x, ys: p.y, extra: { threshold: p.threshold, ...(p.f1 ? { f1: p.f1 } : {}) }, note };
 }
 
 const CONVENTION: Record<IwKey, (t: number) => string> = {
@@ -207,8 +207,8 @@ export const runIwBinary: TaskRunner = async (ctx) => {
   const cw = blockCounts(so, data.labels, w.weights);
   const cu = blockCounts(so, data.labels, null);
   const curves: [string, Curve | null][] = [
-    ['pr', toCurve(prPoints(so, cw), 'recall', 'precision', `importance-weighted (${w.describe}); start point (0, 1); one point per distinct score`)],
-    ['pr_unweighted', toCurve(prPoints(so, cu), 'recall', 'precision', 'unweighted; start point (0, 1); one point per distinct score')],
+    ['pr', toCurve(prPoints(so, cw), 'recall', 'precision', `importance-weighted (${w.describe}); start point (0, 1); one point per distinct score; f1 = 2TP/(2TP + FP + FN) at each point`)],
+    ['pr_unweighted', toCurve(prPoints(so, cu), 'recall', 'precision', 'unweighted; start point (0, 1); one point per distinct score; f1 = 2TP/(2TP + FP + FN) at each point')],
     ['roc', toCurve(rocPoints(so, cw), 'fpr', 'tpr', `importance-weighted (${w.describe}); one point per distinct score`)],
     ['roc_unweighted', toCurve(rocPoints(so, cu), 'fpr', 'tpr', 'unweighted; one point per distinct score')],
   ];

@@ -18,6 +18,7 @@ import { ReportInspector } from '../inspect/reportInspector';
 import { readEntry } from '../resultsIndex';
 import { reportColumn } from './column';
 import { reportHtml } from './html';
+import { useOperatingPoint } from './operatingPointWriter';
 
 /** Builds the model of any shown file: results, comparison, or another tool's JSON. */
 export async function loadModel(uri: vscode.Uri): Promise<ReportModel> {
@@ -156,6 +157,11 @@ class ReportPanel {
       case 'log':
         this.ctx.log[m.level](`Report webview: ${m.message}`);
         return;
+      case 'useOperatingPoint': {
+        const r = await useOperatingPoint(this.ctx, this.uri, m.key, m.value);
+        this.post({ type: 'reply', seq: m.seq, ...r });
+        return;
+      }
       case 'queryRows':
         await this.inspector.queryRows(m.seq, m.query);
         return;
