@@ -13,7 +13,7 @@ import { basename, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PREDICTION_EXTENSIONS = new Set(['.csv', '.tsv', '.jsonl', '.json', '.trec', '.run']);
-const PATH_KEYS = ['trainCounts', 'classWeights', 'groups', 'relevant', 'train', 'itemEmbeddings', 'userEmbeddings'];
+const PATH_KEYS = ['trainCounts', 'classWeights', 'groups', 'relevant', 'train', 'itemEmbeddings', 'userEmbeddings', 'items'];
 
 /**
  * Examples under `examplesDir`, each `{ name, dir, config, files: [{ path, outName }] }`, sorted.
@@ -130,7 +130,7 @@ function runComparisonDemo(root, cli, examples, failures) {
   }
   const table = join('test', 'fixtures', 'compare', 'fang2023_table4_rho0.1.csv');
   if (existsSync(join(root, table))) {
-    console.log('\n######## inspection: Table 4 of the long-tail paper (seed 001), best / second / third per column');
+    console.log('\n######## inspection: Table 4 of the long-tail paper (Fang et al. 2023), best / second / third per column');
     compare('inspect the paper table', [table, '--format', 'markdown']);
   }
   return n;

@@ -1,7 +1,9 @@
 /**
  * Drawing a {@link ChartModel}: chart.js for x–y and bar charts (with small plugins for shot-group
- * bands, reference lines and error bars), a plain canvas for the confusion heatmap. Colours come
- * from the theme; canvas sizes from CSS classes (no inline styles in the markup).
+ * bands, reference lines and error bars); the confusion matrix is an HTML grid (confusion.ts).
+ * Colours come from the theme, kept at 3:1 contrast against the background; every colour also has
+ * its own point marker (a second channel for readers who cannot tell the colours apart). Canvas
+ * sizes come from CSS classes (no inline styles in the markup).
  */
 import {
   BarController,
@@ -23,14 +25,15 @@ import {
   type ScaleOptionsByType,
 } from 'chart.js';
 import type { Axis, ChartModel } from '../src/shared/model';
-import { formatNumber } from '../src/shared/format';
-import type { Theme } from './theme';
+import { formatAxisValue, formatNumber } from '../src/shared/format';
+import { paperTheme, type Theme } from './theme';
 
 Chart.register(LineController, BarController, ScatterController, LineElement, BarElement, PointElement, LinearScale, LogarithmicScale, CategoryScale, Filler, Legend, Tooltip);
 
 /** Something drawn on a canvas that can be redrawn and removed. */
 export interface Drawn {
-  canvas: HTMLCanvasElement;
+  /** The chart's canvas; null for the confusion matrix (an HTML grid). */
+  canvas: HTMLCanvasElement | null;
   destroy(): void;
 }
 
@@ -117,6 +120,21 @@ function linesPlugin(model: ChartModel, theme: Theme): Plugin<'line'> {
   };
 }
 
+/** Paints the background (PNG export: a PNG has none of its own). */
+function backgroundPlugin(colour: string | undefined): Plugin<'line'> {
+  return {
+    id: 'evalLensBackground',
+    beforeDraw(chart) {
+      if (!colour) return;
+      const g = chart.ctx;
+      g.save();
+      g.fillStyle = colour;
+      g.fillRect(0, 0, chart.width, chart.height);
+      g.restore();
+    },
+  };
+}
+
 function scaleOptions(axis: Axis, theme: Theme): Partial<ScaleOptionsByType<'linear' | 'logarithmic' | 'category'>> {
   const common = {
     title: { display: true, text: axis.label, color: theme.muted, font: { family: theme.font } },
@@ -132,25 +150,45 @@ function scaleOptions(axis: Axis, theme: Theme): Partial<ScaleOptionsByType<'lin
   return o as Partial<ScaleOptionsByType<'linear'>>;
 }
 
-export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: Theme): Drawn {
-  if (model.heatmap) return drawHeatmap(canvas, model, theme);
+/** Point markers, one per colour in order of first use: shape tells series apart without colour. */
+const MARKERS = ['circle', 'triangle', 'rect', 'rectRot', 'crossRot', 'star', 'rectRounded', 'cross'] as const;
+
+/** Markers on at most ~12 points of a long line (every point would hide the line). */
+function markerEvery(n: number): number {
+  return n <= 24 ? 1 : Math.ceil(n / 12);
+}
+
+export interface DrawOptions {
+  /** Fixed size in CSS pixels (not responsive): for PNG export. */
+  width?: number;
+  height?: number;
+}
+
+export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: Theme, opts: DrawOptions = {}): Drawn {
+  if (model.heatmap) throw new Error('the confusion matrix is drawn by confusion.ts');
   const category = model.x.type === 'category';
+  const markerOf = new Map<string, (typeof MARKERS)[number]>();
+  for (const s of model.series) if (!markerOf.has(s.colour) && s.colour !== 'foreground') markerOf.set(s.colour, MARKERS[markerOf.size % MARKERS.length]!);
   const datasets = model.series.map((s) => {
     const colour = theme.colour(s.colour);
     const data = category ? s.points.map((p) => p.y) : s.points.map((p) => ({ x: p.x, y: p.y }));
-    const many = s.points.length > 60;
+    const every = markerEvery(s.points.length);
+    const reference = s.colour === 'foreground' && s.points.length <= 2;
+    const radius = s.style === 'points' ? 4 : reference ? 0 : 3;
     return {
       type: s.style === 'bar' ? ('bar' as const) : ('line' as const),
       label: s.label,
       data,
       borderColor: colour,
       backgroundColor: s.style === 'bar' ? theme.alpha(colour, 0.7) : s.fill ? theme.alpha(colour, 0.18) : colour,
+      pointBackgroundColor: colour,
       borderWidth: s.style === 'bar' ? 1 : 2,
       borderDash: s.dotted ? [2, 3] : s.dashed ? [6, 4] : [],
       showLine: s.style !== 'points' && s.style !== 'bar',
       stepped: s.style === 'step' ? ('before' as const) : false,
       fill: s.fill ? 'origin' : false,
-      pointRadius: s.style === 'points' ? 4 : many ? 0 : 2.5,
+      pointStyle: markerOf.get(s.colour) ?? 'circle',
+      pointRadius: every === 1 ? radius : (ctx: { dataIndex: number }) => (ctx.dataIndex % every === 0 ? radius : 0),
       pointHoverRadius: 5,
       spanGaps: false,
       tension: 0,
@@ -161,8 +199,9 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
     type: 'line',
     data: { datasets: datasets as unknown as ChartConfiguration<'line'>['data']['datasets'], ...(category ? { labels: model.x.categories ?? [] } : {}) },
     options: {
-      responsive: true,
+      responsive: opts.width === undefined,
       maintainAspectRatio: false,
+      ...(opts.width !== undefined ? { devicePixelRatio: canvas.width / opts.width } : {}),
       animation: false,
       parsing: category ? undefined : false,
       normalized: true,
@@ -171,86 +210,48 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
       font: { family: theme.font },
       scales: { x: scaleOptions(model.x, theme), y: scaleOptions(model.y, theme) } as never,
       plugins: {
-        legend: { display: model.series.length > 1, labels: { color: theme.foreground, boxWidth: 14, font: { family: theme.font } } },
+        legend: { display: model.series.length > 1, labels: { color: theme.foreground, boxWidth: 14, usePointStyle: true, pointStyleWidth: 18, font: { family: theme.font } } },
         tooltip: {
           callbacks: {
             label: (item) => {
               const extra = labels(item.dataIndex, item.datasetIndex);
               const y = item.parsed.y;
-              const x = category ? model.x.categories?.[item.dataIndex] : formatNumber(item.parsed.x);
-              return `${item.dataset.label}: ${formatNumber(y)} at ${model.x.label} ${x}${extra ? ` (${extra})` : ''}`;
+              const x = category ? model.x.categories?.[item.dataIndex] : formatAxisValue(item.parsed.x);
+              // A count axis (users, rows) prints integers; a rate keeps its 4 decimals.
+              const yText = Number.isInteger(y) && model.y.max !== 1 ? formatAxisValue(y) : formatNumber(y);
+              return `${item.dataset.label}: ${yText} at ${model.x.label} ${x}${extra ? ` (${extra})` : ''}`;
             },
           },
         },
       },
     },
-    plugins: [bandsPlugin(model, theme), linesPlugin(model, theme)],
+    plugins: [bandsPlugin(model, theme), linesPlugin(model, theme), backgroundPlugin(opts.width !== undefined ? theme.background : undefined)],
   };
   const chart = new Chart(canvas, config);
   return { canvas, destroy: () => chart.destroy() };
 }
 
-/** Confusion heatmap on a plain canvas: counts shaded from the background to the theme's blue. */
-function drawHeatmap(canvas: HTMLCanvasElement, model: ChartModel, theme: Theme): Drawn {
-  const h = model.heatmap!;
-  const render = (): void => {
-    const box = canvas.parentElement!.getBoundingClientRect();
-    const n = h.rows.length;
-    const m = h.cols.length;
-    const left = Math.min(120, 14 + 7 * Math.max(...h.rows.map((r) => r.length)));
-    const bottom = Math.min(120, 20 + 6 * Math.max(...h.cols.map((c) => c.length)));
-    const cell = Math.max(6, Math.min(36, Math.floor(Math.min((box.width - left - 10) / m, 560 / n))));
-    const width = left + m * cell + 10;
-    const height = 24 + n * cell + bottom;
-    const dpr = window.devicePixelRatio || 1;
-    canvas.width = width * dpr;
-    canvas.height = height * dpr;
-    canvas.classList.add('heatmap-canvas');
-    canvas.style.width = `${width}px`;
-    canvas.style.height = `${height}px`;
-    const g = canvas.getContext('2d')!;
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, width, height);
-    const max = Math.max(1, ...h.values.flat());
-    g.font = `11px ${theme.font}`;
-    g.fillStyle = theme.muted;
-    g.fillText(`rows: ${h.rowTitle} · columns: ${h.colTitle}`, left, 14);
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < m; j++) {
-        const v = h.values[i]![j]!;
-        const a = v === 0 ? 0.04 : 0.15 + 0.85 * (v / max);
-        g.fillStyle = theme.alpha(i === j ? 'green' : 'blue', a);
-        g.fillRect(left + j * cell, 24 + i * cell, cell - 1, cell - 1);
-        if (cell >= 22 && v > 0) {
-          g.fillStyle = a > 0.6 ? theme.background : theme.foreground;
-          g.textAlign = 'center';
-          g.fillText(String(v), left + j * cell + cell / 2, 24 + i * cell + cell / 2 + 4);
-        }
-      }
-    }
-    g.fillStyle = theme.foreground;
-    g.textAlign = 'right';
-    h.rows.forEach((r, i) => g.fillText(r, left - 6, 24 + i * cell + cell / 2 + 4));
-    h.cols.forEach((c, j) => {
-      g.save();
-      g.translate(left + j * cell + cell / 2 + 3, 24 + n * cell + 6);
-      g.rotate(-Math.PI / 3);
-      g.fillText(c, 0, 0);
-      g.restore();
-    });
-  };
-  render();
-  return { canvas, destroy: () => undefined };
-}
-
-/** A PNG of the canvas on the theme's background (a transparent PNG is unreadable in the other theme). */
-export function canvasPng(canvas: HTMLCanvasElement, background: string): string {
-  const out = document.createElement('canvas');
-  out.width = canvas.width;
-  out.height = canvas.height;
-  const g = out.getContext('2d')!;
-  g.fillStyle = background;
-  g.fillRect(0, 0, out.width, out.height);
-  g.drawImage(canvas, 0, 0);
-  return out.toDataURL('image/png');
+/**
+ * A PNG of the chart for a paper: drawn again off screen at a fixed size (960 × 540 CSS pixels,
+ * twice the density) with {@link paperTheme}: white background and dark text in every editor theme.
+ */
+export function chartPng(model: ChartModel, font: string): string {
+  const canvas = document.createElement('canvas');
+  const w = 960;
+  const h = 540;
+  canvas.width = w * 2;
+  canvas.height = h * 2;
+  // chart.js sizes a non-responsive chart from the canvas; an off-DOM holder keeps it out of view.
+  const holder = document.createElement('div');
+  holder.className = 'png-holder';
+  holder.append(canvas);
+  document.body.append(holder);
+  try {
+    const d = drawChart(canvas, model, paperTheme(font), { width: w, height: h });
+    const url = canvas.toDataURL('image/png');
+    d.destroy();
+    return url;
+  } finally {
+    holder.remove();
+  }
 }

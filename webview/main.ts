@@ -18,11 +18,17 @@ import '@vscode-elements/elements/dist/vscode-table-row/index.js';
 import '@vscode-elements/elements/dist/vscode-table-cell/index.js';
 import type { CardModel, ChartModel, ReportModel, TabModel } from '../src/shared/model';
 import { isHostMessage, isWebviewState, type HostMessage, type WebviewState } from '../src/shared/protocol';
-import { canvasPng, drawChart, type Drawn } from './charts';
+import { chartPng, drawChart, type Drawn } from './charts';
+import { confusionPng, renderConfusion, type ConfusionView } from './confusion';
+import { isConfusionNorm } from '../src/shared/confusionView';
+import { chartFileName } from '../src/shared/outputName';
 import { el } from './dom';
+import { ReportLens } from './inspect';
 import { renderTable } from './tables';
 import { readTheme } from './theme';
-import { request, settle, vscode } from './vscodeApi';
+import { thresholdExplorer, type ExplorerHost } from './thresholdExplorer';
+import { userInspector } from './userInspector';
+import { answer, request, vscode } from './vscodeApi';
 
 const app = document.getElementById('app')!;
 let model: ReportModel | undefined;
@@ -30,6 +36,8 @@ let state: WebviewState = { uri: '' };
 /** Charts drawn in the visible tab, by chart id (redrawn on theme change). */
 const drawn = new Map<string, Drawn>();
 const drawnTabs = new Set<string>();
+/** Confusion-matrix grids by their figure (repainted on theme change). */
+const confusionViews = new WeakMap<HTMLElement, ConfusionView>();
 
 function saveState(): void {
   vscode.setState(state);
@@ -100,7 +108,19 @@ function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
   }
   actions.append(toggle, png);
   const canvas = el('canvas', { tabindex: '0', role: 'img', 'aria-label': `${c.title}. ${c.description} Press Enter for the data table.` });
-  const box = el('div', { class: `canvas-box${c.heatmap ? ' heatmap' : ''}`, ...(showTable ? { hidden: true } : {}) }, canvas);
+  const box = el('div', { class: `canvas-box${c.heatmap ? ' heatmap' : ''}`, ...(showTable ? { hidden: true } : {}) });
+  let matrix: ConfusionView | undefined;
+  if (c.heatmap) {
+    const norm = state.selected?.[`${c.id}.norm`];
+    matrix = renderConfusion(c.heatmap, isConfusionNorm(norm) ? norm : 'counts', (n) => {
+      state.selected = { ...(state.selected ?? {}), [`${c.id}.norm`]: n };
+      saveState();
+    }, readTheme());
+    confusionViews.set(fig, matrix);
+    box.append(matrix.element);
+  } else {
+    box.append(canvas);
+  }
   const tableBox = el('div', { class: 'table-alt', ...(showTable ? {} : { hidden: true }) }, renderTable(c.table, status));
   fig.append(el('div', { class: 'chart-head' }, el('figcaption', {}, c.title), actions), box, tableBox);
   if (c.note) fig.append(el('p', { class: 'note' }, c.note));
@@ -125,8 +145,9 @@ function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
   });
   png.addEventListener('click', async () => {
     if (box.hidden) setTable(false);
-    const dataUrl = canvasPng(canvas, readTheme().background);
-    const name = `${(model?.title ?? 'report').replace(/\.(eval|compare)\.json$/, '')}-${c.id}.png`;
+    const font = readTheme().font;
+    const dataUrl = c.heatmap ? confusionPng(c.heatmap, matrix?.norm() ?? 'counts', font) : chartPng(c, font);
+    const name = chartFileName(model?.title ?? 'report', c.title);
     const r = await request((seq) => ({ type: 'savePng', seq, fileName: name, dataUrl }));
     status(r.message ?? (r.ok ? 'Saved.' : 'Not saved.'));
   });
@@ -134,6 +155,12 @@ function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
 }
 
 function drawFigure(fig: HTMLElement, c: ChartModel): void {
+  const matrix = confusionViews.get(fig);
+  if (matrix) {
+    matrix.paint(readTheme());
+    drawn.set(c.id, { canvas: null, destroy: () => undefined });
+    return;
+  }
   const canvas = fig.querySelector('canvas');
   if (!canvas || (fig.querySelector('.canvas-box') as HTMLElement).hidden) return;
   drawn.get(c.id)?.destroy();
@@ -145,9 +172,25 @@ function drawFigure(fig: HTMLElement, c: ChartModel): void {
   }
 }
 
+/** What the threshold explorer may touch: the charts (for its marker), the status line, its state. */
+function explorerHost(m: ReportModel): ExplorerHost {
+  return {
+    charts: m.tabs.flatMap((t) => t.charts),
+    status,
+    recall: (key) => state.selected?.[key],
+    remember: (key, value) => {
+      state.selected = { ...(state.selected ?? {}), [key]: value };
+      saveState();
+    },
+  };
+}
+
 function tabPanel(t: TabModel): HTMLElement {
   const panel = el('vscode-tab-panel', { 'data-tab': t.id });
   if (t.cards.length > 0) panel.append(el('section', { class: 'cards' }, ...t.cards.map(cardEl)));
+  for (const tbl of t.leadTables ?? []) panel.append(renderTable(tbl, status));
+  if (t.explorer && model) panel.append(thresholdExplorer(t.explorer, explorerHost(model)));
+  if (t.userInspector && model?.inspect) panel.append(userInspector(t.userInspector, explorerHost(model)));
   const groups = new Map<string, ChartModel[]>();
   for (const c of t.charts) if (c.group) groups.set(c.group.id, [...(groups.get(c.group.id) ?? []), c]);
   const done = new Set<string>();
@@ -201,12 +244,15 @@ function focusTarget(target: string): void {
     const node = (where.element ? document.getElementById(`chart-${where.element}`) : null) ?? document.querySelector<HTMLElement>(`vscode-tab-panel[data-tab="${CSS.escape(where.tab)}"] .card[data-metric="${CSS.escape(target)}"]`);
     if (!node) return;
     node.scrollIntoView({ block: 'center' });
-    const focusable = node.matches('.card') ? node : node.querySelector<HTMLElement>('canvas');
+    const focusable = node.matches('.card') ? node : node.querySelector<HTMLElement>('canvas, td.cm-cell[tabindex="0"]');
     focusable?.focus();
     node.classList.add('flash');
     window.setTimeout(() => node.classList.remove('flash'), 1600);
   });
 }
+
+/** Drill-down from the numbers to the rows behind them, and the Slices tab. */
+const lens = new ReportLens(app, status);
 
 function render(m: ReportModel, uri: string, focus: string | undefined): void {
   for (const d of drawn.values()) d.destroy();
@@ -232,10 +278,12 @@ function render(m: ReportModel, uri: string, focus: string | undefined): void {
     requestAnimationFrame(() => drawTab(t.id));
   });
   app.append(tabs, statusLine);
+  lens.attach(m);
   const initial = Math.max(0, m.tabs.findIndex((t) => t.id === state.tab));
   customElements.whenDefined('vscode-tabs').then(() => {
     selectTab(tabs, initial);
     if (focus) focusTarget(focus);
+    if (focus) lens.drillTo(focus);
   });
 }
 
@@ -263,9 +311,13 @@ function handle(msg: HostMessage): void {
       break;
     case 'focus':
       focusTarget(msg.target);
+      lens.drillTo(msg.target);
       break;
     case 'reply':
-      settle(msg.seq, msg.ok, msg.message);
+    case 'rows':
+    case 'sliceCandidates':
+    case 'slices':
+      answer(msg);
       break;
     case 'error':
       app.replaceChildren(el('div', { class: 'error', role: 'alert' }, msg.message));
@@ -279,14 +331,4 @@ document.addEventListener('securitypolicyviolation', (e) => {
 window.addEventListener('error', (e) => vscode.postMessage({ type: 'log', level: 'error', message: `${e.message} (${e.filename}:${e.lineno})` }));
 // VS Code switches the body's theme class; chart colours are read again.
 new MutationObserver(redrawForTheme).observe(document.body, { attributes: true, attributeFilter: ['class'] });
-let resizeTimer: number | undefined;
-window.addEventListener('resize', () => {
-  window.clearTimeout(resizeTimer);
-  // Only the heatmaps size themselves; chart.js charts follow their box.
-  resizeTimer = window.setTimeout(() => {
-    if (!model) return;
-    if (drawn.has('confusion')) redrawForTheme();
-  }, 200);
-});
-
 vscode.postMessage({ type: 'ready' });

@@ -6,6 +6,8 @@ import { request } from './vscodeApi';
 
 /** Very wide tables (a confusion matrix) read better as a plain scrolling table. */
 const MAX_COMPONENT_COLUMNS = 10;
+/** `vscode-table` scrolls inside a fixed height of up to 20 rows; longer tables are plain, shown whole. */
+const MAX_COMPONENT_ROWS = 20;
 
 export function renderTable(t: TableModel, status: (text: string) => void): HTMLElement {
   const wrap = el('div', { class: 'table-block', 'data-table': t.id });
@@ -24,8 +26,13 @@ export function renderTable(t: TableModel, status: (text: string) => void): HTML
     return [kind === 'text' ? '' : 'num', place ? `place-${place}` : ''].filter(Boolean).join(' ');
   };
   const text = (i: number, j: number): string => formatCell(t.rows[i]![j]!, t.kinds[j]) + (t.suffixes?.[i]?.[j] ?? '');
-  if (t.columns.length <= MAX_COMPONENT_COLUMNS) {
+  if (t.columns.length <= MAX_COMPONENT_COLUMNS && t.rows.length <= MAX_COMPONENT_ROWS) {
     const table = el('vscode-table', { zebra: true, 'bordered-columns': true, resizable: true, class: `rows-${Math.min(t.rows.length, 20)}` });
+    // Column widths in proportion to the longest text of each column (header included), so a
+    // header is cut only when the panel is too narrow for all of them.
+    const widths = t.columns.map((c, j) => Math.max(c.length + 3, ...t.rows.map((_, i) => text(i, j).length + 2)));
+    const sum = widths.reduce((a, b) => a + b, 0);
+    (table as unknown as { columns: string[] }).columns = widths.map((w) => `${((100 * w) / sum).toFixed(2)}%`);
     table.append(el('vscode-table-header', { slot: 'header' }, ...t.columns.map((c, j) => el('vscode-table-header-cell', { class: (t.kinds[j] ?? 'text') === 'text' ? '' : 'num' }, c))));
     const body = el('vscode-table-body', { slot: 'body' });
     t.rows.forEach((r, i) => body.append(el('vscode-table-row', {}, ...r.map((_, j) => el('vscode-table-cell', { class: cls(i, j) }, text(i, j))))));

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Make the importance-weighting example in examples/iw-breast-cancer.
 
-Real data, real classifiers, a simulated biased labelling process (METRICS.md section 3, seed 003):
+Real data, real classifiers, a simulated biased labelling process (docs/metrics/importance.md):
 
 * Data: scikit-learn's bundled Wisconsin breast-cancer dataset (load_breast_cancer: 569 tumours,
   30 features; no download). Positive = malignant.

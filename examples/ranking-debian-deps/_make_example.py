@@ -21,12 +21,15 @@ train items excluded:
   cooccurrence.jsonl   item-item collaborative filtering: score(u, j) = sum over the user's train
                        items i of cos(i, j), the cosine between the item columns of the binary
                        user x item train matrix; ties by name.
+Item metadata for the user inspector: `items.csv` (item, section, priority, description: the
+dependency's own stanza in the same index; dependencies without one have no row).
 Item embeddings for diversity/alignment: `_item_embeddings.npy` (float32, 16 dims: the left
 singular vectors x singular values of the item x user train matrix) with `_item_embeddings.ids.txt`.
 
 Deterministic: fixed seed, sorted inputs, stable tie-breaking. Prints the index file's SHA-256 and
 the counts, so a later run on a different index can be told apart.
 """
+import csv
 import glob
 import hashlib
 import json
@@ -82,7 +85,9 @@ def main():
     text = subprocess.run(["/usr/lib/apt/apt-helper", "cat-file", INDEX], check=True,
                           capture_output=True, text=True).stdout
     users = {}
+    meta = {}
     for p in packages(text):
+        meta.setdefault(p["Package"], p)
         if p.get("Section") != "python":
             continue
         d = deps_of(p)
@@ -146,7 +151,19 @@ def main():
     with open(os.path.join(HERE, "_item_embeddings.ids.txt"), "w") as f:
         f.write("\n".join(items) + "\n")
 
-    cfg = {"task": "ranking", "k": [5, 10, 20], "train": "_train.csv",
+    # item metadata for the user inspector: each dependency's Section, Priority and one-line
+    # Description from the same index; a dependency with no stanza of its own (a virtual package
+    # such as python3:any's providers) has no row
+    all_items = sorted({i for u in names for i in users[u]})
+    with open(os.path.join(HERE, "items.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["item", "section", "priority", "description"])
+        for it in all_items:
+            p = meta.get(it)
+            if p is not None:
+                w.writerow([it, p.get("Section", ""), p.get("Priority", ""), p.get("Description", "")])
+
+    cfg = {"task": "ranking", "k": [5, 10, 20], "train": "_train.csv", "items": "items.csv",
            "itemEmbeddings": "_item_embeddings.npy", "coldThreshold": 5,
            "mapNormaliser": "min", "gain": "linear", "bootstrap": {"n": 1000, "seed": 0}}
     with open(os.path.join(HERE, "eval-lens.json"), "w") as f:

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Golden values for the classification metrics (METRICS.md section 1), from scikit-learn 1.2.1.
+"""Golden values for the classification metrics (docs/metrics/classification.md), from scikit-learn 1.2.1.
 
 Run with Debian's python (it has scikit-learn):  /usr/bin/python3 scripts/golden/classification.py
 
@@ -150,7 +150,7 @@ def read_example(path, cfg):
     if pred_col:
         pred = np.array([index[r[pred_col]] for r in rows])
     else:
-        pred = probs.argmax(axis=1)  # first maximum on ties, as METRICS.md section 0
+        pred = probs.argmax(axis=1)  # first maximum on ties, as docs/inputs.md
     wcol = lower.get('weight')
     w = np.array([float(r[wcol]) for r in rows]) if wcol else None
     return classes, y, pred, probs, w

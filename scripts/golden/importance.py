@@ -13,7 +13,7 @@ Writes, deterministically (seeded):
   sample_weight=w.
 - test/fixtures/iw/golden_strata_<k>.csv + test/golden/importance_e2e.json: files with a stratum
   column and the sizes |U| and |B| for the end-to-end runner; the weights are computed here from
-  METRICS.md section 3 (w_B = (|B|/b)/|U|, w_Bc = ((|U|-|B|)/m)/|U|), independently of the TS code.
+  docs/metrics/importance.md (w_B = (|B|/b)/|U|, w_Bc = ((|U|-|B|)/m)/|U|), independently of the TS code.
 
 Conventions where scikit-learn has no answer: precision with no positive prediction is null (the
 tool's value; scikit-learn returns 0 with a warning); the keys undefined for a case are null.

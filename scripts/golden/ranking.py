@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Golden NDCG values for the ranking metrics (METRICS.md section 4), from scikit-learn 1.2.1.
+"""Golden NDCG values for the ranking metrics (docs/metrics/ranking.md), from scikit-learn 1.2.1.
 
 Run with Debian's python (it has scikit-learn):  /usr/bin/python3 scripts/golden/ranking.py
 

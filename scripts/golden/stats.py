@@ -104,8 +104,72 @@ cases.append(case("all-zero-diff", [1, 0, 1, 1], [1, 0, 1, 1], "identical runs: 
 cases.append(case("n1", [0.7], [0.4], "n=1: t and p undefined (NaN)"))
 cases.append(case("n2", [0.7, 0.2], [0.4, 0.1], "n=2: df=1"))
 
+# Paired comparisons of real runs, per-item metric by per-item metric: the per-row values are
+# computed here from the prediction files (independently of Eval Lens), then tested with scipy.
+# Per-row values: accuracy = 1[pred = label]; top<k>_accuracy = 1[rank <= k] with rank = 1 + the
+# number of classes whose probability is strictly higher than the true class's; nll =
+# -ln max(p_true, 1e-15); brier = sum_c (p_c - 1[label = c])^2. Holm (1979) over each metric's
+# tests, one per run against the baseline, adjusting the two-sided t-test p-value.
+def read_run(path):
+    import csv
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    classes = [c[len("prob_"):] for c in rows[0].keys() if c.startswith("prob_")]
+    ids = [r["id"] for r in rows]
+    label = np.array([classes.index(r["label"]) for r in rows])
+    pred = np.array([classes.index(r["pred"]) for r in rows])
+    prob = np.array([[float(r["prob_" + c]) for c in classes] for r in rows])
+    order = np.argsort(np.array(ids, dtype=int), kind="stable")
+    return np.array(ids)[order], label[order], pred[order], prob[order]
+
+
+def per_row(label, pred, prob, ks):
+    n = len(label)
+    p_true = prob[np.arange(n), label]
+    rank = 1 + np.sum(prob > p_true[:, None], axis=1)
+    onehot = np.zeros_like(prob)
+    onehot[np.arange(n), label] = 1
+    out = {"accuracy": (pred == label).astype(float)}
+    for k in ks:
+        out["top%d_accuracy" % k] = (rank <= k).astype(float)
+    out["nll"] = -np.log(np.maximum(p_true, 1e-15))
+    out["brier"] = np.sum((prob - onehot) ** 2, axis=1)
+    return out
+
+
+def holm(ps):
+    m = len(ps)
+    order = sorted(range(m), key=lambda i: ps[i])
+    adj = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * ps[i]))
+        adj[i] = running
+    return adj
+
+
+root = os.path.join(os.path.dirname(__file__), "..", "..")
+folder = os.path.join(root, "examples", "digits-lt")
+run_names = ["logreg.csv", "knn.csv", "random_forest.csv"]
+loaded = {r: read_run(os.path.join(folder, r)) for r in run_names}
+values = {r: per_row(l, p, pr, [2, 3]) for r, (_, l, p, pr) in loaded.items()}
+comparison = []
+for metric in ["accuracy", "top2_accuracy", "top3_accuracy", "nll", "brier"]:
+    entries = []
+    for run in run_names[1:]:
+        e = case(run + " vs logreg.csv: " + metric, values[run][metric], values["logreg.csv"][metric], "digits-lt, paired by id")
+        e.pop("a")
+        e.pop("b")
+        e.update({"run": run, "baseline": "logreg.csv", "metric": metric,
+                  "mean": float(np.mean(values[run][metric])), "mean_baseline": float(np.mean(values["logreg.csv"][metric]))})
+        entries.append(e)
+    for e, adj in zip(entries, holm([e["p_t"] for e in entries])):
+        e["p_holm"] = adj
+    comparison.extend(entries)
+
 out = {
     "generator": "scripts/golden/stats.py",
+    "comparison": {"folder": "examples/digits-lt", "runs": run_names, "baseline": "logreg.csv", "tests": comparison},
     "scipy": __import__("scipy").__version__,
     "numpy": np.__version__,
     "cases": cases,

@@ -16,12 +16,12 @@ import { inspectTable, type TableInspection } from '../core/compare/inspect';
 import {
   renderCsvTable,
   renderLatexTable,
-  renderLatexTests,
   renderMarkdownTable,
-  renderMarkdownTests,
   renderTextTable,
   renderTextTests,
+  untestedNote,
 } from '../core/compare/render';
+import { exportReport } from '../shared/exportReport';
 import { COMPARE_SCHEMA_ID, type CompareResults } from '../core/compare/types';
 import { UsageError } from './errors';
 
@@ -41,6 +41,7 @@ interface CompareFlags {
   confidence?: string;
   seed?: string;
   root?: string;
+  ci?: boolean;
 }
 
 const TABLE_EXTENSIONS = new Set(['.csv', '.tsv', '.txt']);
@@ -53,7 +54,7 @@ export function registerCompare(program: Command): void {
     .argument('[runs...]', 'prediction files or *.eval.json results (default: compare.runs of the config); or one CSV/TSV table of runs x metrics')
     .option('-b, --baseline <run>', 'the run the others are tested against: one of RUN as given, its file name, or a 0-based index (default: the first run)')
     .option('-c, --config <file>', 'config file: its `compare` section and, for prediction files, the evaluation settings (default: eval-lens.json beside each file)')
-    .option('-m, --metrics <keys>', 'metric keys to compare, comma-separated (e.g. accuracy,ndcg@10); default: every key all runs have')
+    .option('-m, --metrics <keys>', 'metric keys to compare, comma-separated (e.g. accuracy,ndcg@10); default: every key all runs have (the LaTeX table: the headline metrics)')
     .option('-o, --out <file>', 'also write the comparison JSON here (e.g. runs.compare.json)')
     .addOption(new Option('-f, --format <format>', 'what to print on stdout').choices(COMPARE_FORMATS).default('table'))
     .addOption(new Option('--match-by <how>', 'how rows are paired (default: id/user when the runs have them, else position)').choices(['id', 'position', 'user']))
@@ -62,6 +63,7 @@ export function registerCompare(program: Command): void {
     .option('--bootstrap-n <n>', 'resamples of the paired bootstrap of the difference (0: no interval; default: the baseline\'s bootstrap.n)')
     .option('--confidence <level>', 'confidence level of the interval, in (0, 1)')
     .option('--seed <n>', 'seed of the bootstrap generator')
+    .option('--ci', 'LaTeX: follow each value by ± half the width of the run\'s bootstrap interval')
     .option('--root <dir>', 'workspace root: paths in the config must stay inside it (default: the current folder, or the config\'s folder when the config lies outside it)')
     .action(async (runs: string[], opts: CompareFlags) => {
       const cwd = process.cwd();
@@ -97,7 +99,7 @@ export function registerCompare(program: Command): void {
           root: workspaceRoot(cwd, opts.root, configPath ?? (await findConfigBeside(resolve(cwd, given[0]!))) ?? resolve(cwd, given[0]!)),
         });
         json = r;
-        text = renderComparison(r, opts.format);
+        text = renderComparison(r, opts.format, { metrics, ci: opts.ci === true });
       }
       for (const w of json.warnings) process.stderr.write(`warning: ${w.message}\n`);
       if (out) {
@@ -131,18 +133,21 @@ function bootstrapFlags(opts: CompareFlags): { n: number; confidence: number; se
 }
 
 /** The comparison in the chosen format. */
-export function renderComparison(r: CompareResults, format: CompareFormat): string {
+export function renderComparison(r: CompareResults, format: CompareFormat, opts: { metrics?: string[]; ci?: boolean } = {}): string {
   switch (format) {
     case 'json':
       return JSON.stringify(r, null, 2);
     case 'markdown':
-      return `${renderMarkdownTable(r, { baseline: r.baseline })}\n\n${renderMarkdownTests(r, r.tests, r.baseline)}`;
+      return exportReport({ kind: 'compare', compare: r }, 'md');
     case 'latex':
-      return `${renderLatexTable(r, { baseline: r.baseline })}\n\n${renderLatexTests(r, r.tests, r.baseline)}`;
+      // The paper table: the metrics asked for, else the headline ones.
+      return exportReport({ kind: 'compare', compare: r }, 'latex', { metrics: opts.metrics, ci: opts.ci });
     case 'csv':
       return renderCsvTable(r);
-    default:
-      return `${renderTextTable(r, { baseline: r.baseline })}\n\n${renderTextTests(r, r.tests, r.baseline)}`;
+    default: {
+      const note = untestedNote(r.untested);
+      return `${renderTextTable(r, { baseline: r.baseline })}${note ? `\n${note}` : ''}\n\n${renderTextTests(r, r.tests, r.baseline)}`;
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * Every top-level key of the config schema as a command-line flag: `fooBar` → `--foo-bar <value>`
- * (`T` → `--t`). A value is parsed as JSON when it parses (`--top-k [1,5]`, `--columns
+ * Every top-level key of the config schema as a command-line flag: `fooBar` → `--foo-bar <value>`;
+ * a key too terse to read as a word gets a word (`T` → `--shift-points`, `k` → `--cutoffs`), and
+ * its old spelling (`--t`, `--k`) stays accepted as a hidden alias. A value is parsed as JSON when it parses (`--top-k [1,5]`, `--columns
  * '{"label":"y"}'`), else taken as a string; for a key that takes a list, `5` becomes `[5]` and
  * `a,b,c` becomes `["a","b","c"]`. A path given as a flag is relative to the current folder.
  * Derived from the schema, so a key added there is a flag here with no code change.
@@ -18,6 +19,16 @@ export interface ConfigFlag {
   flag: string;
   /** Commander's attribute name for it. */
   attribute: string;
+  /** The hidden old spelling's attribute, when the flag was renamed to a word (`--t` → `t`). */
+  aliasAttribute?: string;
+}
+
+/** Config keys whose kebab-case name is not a word a reader understands, and the word used instead. */
+const WORD_FLAGS: Readonly<Record<string, string>> = { T: 'shift-points', k: 'cutoffs' };
+
+/** The long flag of a config key: `topK` → `--top-k`, `T` → `--shift-points`. */
+export function flagOf(key: string): string {
+  return `--${WORD_FLAGS[key] ?? kebab(key)}`;
 }
 
 /** `topK` → `top-k`, `T` → `t`, `eceBins` → `ece-bins`. */
@@ -80,10 +91,16 @@ export function addConfigFlags(cmd: Command): ConfigFlag[] {
   for (const key of configKeys()) {
     const s = configKeySchema(key);
     const hint = valueHint(key, s);
-    const flag = `--${kebab(key)}`;
+    const flag = flagOf(key);
     const opt = new Option(`${flag} <${hint}>`, `${firstSentence(s?.description)}${takesPath(key) ? ' (a path is relative to the current folder)' : ''}`).helpGroup('Config keys (override eval-lens.json; values are JSON or plain strings):');
     cmd.addOption(opt);
-    flags.push({ key, flag, attribute: opt.attributeName() });
+    const entry: ConfigFlag = { key, flag, attribute: opt.attributeName() };
+    if (WORD_FLAGS[key]) {
+      const alias = new Option(`--${kebab(key)} <${hint}>`).hideHelp();
+      cmd.addOption(alias);
+      entry.aliasAttribute = alias.attributeName();
+    }
+    flags.push(entry);
   }
   return flags;
 }
@@ -137,7 +154,7 @@ export function parseFlagValue(key: string, raw: string): unknown {
 export function configFromFlags(opts: Record<string, unknown>, flags: ConfigFlag[], cwd: string): EvalConfig {
   const config: Record<string, unknown> = {};
   for (const f of flags) {
-    const raw = opts[f.attribute];
+    const raw = opts[f.attribute] ?? (f.aliasAttribute ? opts[f.aliasAttribute] : undefined);
     if (raw === undefined) continue;
     let value = parseFlagValue(f.key, String(raw));
     if (typeof value === 'string' && takesPath(f.key)) value = resolve(cwd, value);
@@ -153,13 +170,13 @@ export function configFromFlags(opts: Record<string, unknown>, flags: ConfigFlag
   if (Object.keys(bootstrap).length > 0) config.bootstrap = bootstrap;
   const problems = configProblems(config);
   if (problems.length > 0) {
-    const flagOf = (pointer: string): string => {
+    const flagOfPointer = (pointer: string): string => {
       const top = pointer.split('/')[1] ?? '';
       const sub = pointer.split('/')[2];
       if (top === 'bootstrap' && sub && ['n', 'confidence', 'seed'].includes(sub) && opts[sub === 'n' ? 'bootstrapN' : sub] !== undefined) return sub === 'n' ? '--bootstrap-n' : `--${sub}`;
       return flags.find((f) => f.key === top)?.flag ?? keyPath(pointer);
     };
-    const lines = problems.map((p) => `invalid value for ${flagOf(p.pointer)}: ${p.message}`);
+    const lines = problems.map((p) => `invalid value for ${flagOfPointer(p.pointer)}: ${p.message}`);
     throw new UsageError(lines.join('\n'));
   }
   return config as EvalConfig;

@@ -12,7 +12,11 @@ import { findConfigBeside } from '../core/config/load';
 import { RESULTS_SCHEMA_ID, type Results } from '../core/results/types';
 import { formatCsv, formatMarkdown, formatTable } from '../core/results/format';
 import { addConfigFlags, configFromFlags } from './configFlags';
+import { TOOL_VERSION } from '../core/version';
+import { HTML_THEMES, type HtmlTheme } from '../shared/exportHtml';
+import { exportReport } from '../shared/exportReport';
 import { UsageError } from './errors';
+import { formatSliceTable } from './sliceTable';
 
 export const FORMATS = ['table', 'json', 'markdown', 'csv'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
@@ -20,6 +24,8 @@ export type OutputFormat = (typeof FORMATS)[number];
 interface EvaluateFlags {
   config?: string;
   out?: string;
+  html?: string;
+  theme?: HtmlTheme;
   format: OutputFormat;
   percent?: boolean;
   root?: string;
@@ -34,22 +40,32 @@ export function registerEvaluate(program: Command): void {
     .argument('<file>', 'the prediction file')
     .option('-c, --config <file>', 'config file (default: eval-lens.json beside FILE, if any)')
     .option('-o, --out <file>', 'also write the results JSON here (e.g. preds.eval.json); without it nothing is written')
+    .option('--html <file>', 'also write the report as one self-contained HTML file (no script, charts as SVG), as "eval-lens report" does')
+    .addOption(new Option('--theme <theme>', 'colours of the --html report: auto follows the reader\'s light/dark setting').choices(HTML_THEMES).default('auto'))
     .addOption(new Option('-f, --format <format>', 'what to print on stdout').choices(FORMATS).default('table'))
     .option('--percent', 'show rates as percentages in table and markdown output')
     .option('--root <dir>', 'workspace root: paths in the config must stay inside it (default: the current folder, or the config\'s folder when the config lies outside it)')
     .option('--bootstrap-n <n>', 'bootstrap resamples (0 turns intervals off); same as --bootstrap \'{"n": N}\'')
     .option('--confidence <level>', 'confidence level of the intervals, in (0, 1)')
-    .option('--seed <n>', 'seed of the bootstrap generator');
+    .option('--seed <n>', 'seed of the bootstrap generator')
+    .option('--slice-by <columns>', 'slice the headline metrics by these columns (comma-separated) and print the slice table after the metrics; same as --slices');
   const flags = addConfigFlags(cmd);
   cmd.action(async (file: string, opts: EvaluateFlags) => {
     const cwd = process.cwd();
     const overrides = configFromFlags(opts, flags, cwd);
+    if (typeof opts.sliceBy === 'string') {
+      const cols = opts.sliceBy.split(',').map((c) => c.trim()).filter((c) => c !== '');
+      if (cols.length === 0) throw new UsageError(`--slice-by expects column names separated by commas, got "${opts.sliceBy}".`);
+      overrides.slices = cols;
+    }
     const input = resolve(cwd, file);
     await checkInput(input, file);
     const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : await findConfigBeside(input);
     const root = workspaceRoot(cwd, opts.root, configPath ?? input);
     const out = opts.out !== undefined ? resolve(cwd, opts.out) : undefined;
     if (out) await checkOut(out, opts.out!, [input, configPath]);
+    const html = opts.html !== undefined ? resolve(cwd, opts.html) : undefined;
+    if (html) await checkHtmlOut(html, opts.html!, [input, configPath, out]);
     const progress = process.stderr.isTTY ? ttyProgress() : undefined;
     let results: Results;
     try {
@@ -61,8 +77,13 @@ export function registerEvaluate(program: Command): void {
       await writeAtomically(out, JSON.stringify(results, null, 2) + '\n', 'the results');
       process.stderr.write(`Results written to ${inside(cwd, out) ? relative(cwd, out) : out}\n`);
     }
+    if (html) {
+      await writeAtomically(html, exportReport({ kind: 'results', results }, 'html', { generator: `Eval Lens ${TOOL_VERSION}`, theme: opts.theme }), 'the report');
+      process.stderr.write(`Report written to ${inside(cwd, html) ? relative(cwd, html) : html}\n`);
+    }
     const maxWidth = process.stdout.isTTY ? process.stdout.columns : undefined;
     process.stdout.write(render(results, opts.format, { percent: opts.percent === true, maxWidth }));
+    if (opts.format === 'table' || opts.format === 'markdown') process.stdout.write(formatSliceTable(results));
   });
 }
 
@@ -112,6 +133,21 @@ async function checkOut(out: string, given: string, inputs: (string | undefined)
   if (!new RegExp(`^\\s*\\{\\s*"schema"\\s*:\\s*"${RESULTS_SCHEMA_ID.replace(/[/.@]/g, '\\$&')}"`).test(head)) {
     throw new UsageError(`--out ${given} exists and is not an Eval Lens results file; refusing to overwrite it.`);
   }
+}
+
+/** `--html` must not be an input or the results file, and must not replace a file that is not HTML. */
+async function checkHtmlOut(html: string, given: string, others: (string | undefined)[]): Promise<void> {
+  const target = await real(html);
+  for (const o of others) if (o && (await real(o)) === target) throw new UsageError(`--html ${given} is another file of this evaluation (${basename(o)}); choose another name, e.g. report.html.`);
+  let head: string;
+  try {
+    if ((await stat(html)).isDirectory()) throw new UsageError(`--html ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/report.html.`);
+    head = await readHead(html, 1024);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    return;
+  }
+  if (head.trim() !== '' && !/^\s*<!DOCTYPE html>/i.test(head)) throw new UsageError(`--html ${given} exists and is not an HTML file; refusing to overwrite it.`);
 }
 
 async function readHead(path: string, bytes: number): Promise<string> {

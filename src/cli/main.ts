@@ -7,6 +7,9 @@ import { TOOL_VERSION } from '../core/version';
 import { EXIT, reportError } from './errors';
 import { registerEvaluate } from './evaluate';
 import { registerCompare } from './compare';
+import { registerRows } from './rows';
+import { registerReport } from './report';
+import { registerExplain } from './explain';
 
 export function createProgram(): Command {
   const program = new Command('eval-lens')
@@ -19,6 +22,9 @@ export function createProgram(): Command {
   // Subcommands: one line each.
   registerEvaluate(program);
   registerCompare(program);
+  registerRows(program);
+  registerReport(program);
+  registerExplain(program);
   return program;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Errors and warnings of the metric core. Every problem with an input names the file, the
  * 1-based physical line (the header is line 1) and, where it applies, the column, and says what
- * was expected (METRICS.md section 0). The extension turns these into Problems-panel entries; the
+ * was expected (docs/inputs.md). The extension turns these into Problems-panel entries; the
  * CLI prints them.
  */
 
@@ -41,14 +41,36 @@ export function escapeControl(s: string): string {
 export class EvalLensError extends Error {
   readonly code: string;
   readonly location?: Location;
+  /** Every located problem found before stopping (the first is this error's own), when more than one. */
+  readonly problems?: LocatedProblem[];
 
-  constructor(code: string, message: string, location?: Location) {
+  constructor(code: string, message: string, location?: Location, problems?: LocatedProblem[]) {
     // Every message may quote file content; it is printed to terminals and shown in the editor.
     super(escapeControl(message));
     this.name = 'EvalLensError';
     this.code = code;
     this.location = location;
+    if (problems && problems.length > 1) this.problems = problems;
   }
+}
+
+/** One bad cell or row: its code, where it is, and what was expected (without the location prefix). */
+export interface LocatedProblem {
+  code: string;
+  location: Location;
+  what: string;
+}
+
+/** How many bad rows a loader lists before it stops reading. */
+export const MAX_LISTED_PROBLEMS = 100;
+
+/** One error for several problems: the first one's message, plus how many more and where. */
+export function failMany(problems: readonly LocatedProblem[], capped: boolean): never {
+  const first = problems[0]!;
+  const rest = problems.slice(1);
+  const lines = rest.map((p) => p.location.line).filter((l): l is number => l !== undefined);
+  const more = rest.length === 0 ? '' : ` ${capped ? 'At least' : 'And'} ${rest.length} more invalid row${rest.length === 1 ? '' : 's'}${lines.length > 0 ? ` (line${lines.length === 1 ? '' : 's'} ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''})` : ''}${capped ? '; reading stopped there' : ''}.`;
+  throw new EvalLensError(first.code, `${where(first.location)}: ${first.what}${more}`, first.location, [...problems]);
 }
 
 /** `file:line` / `file:line, column "x"` prefix used in every message. */

@@ -7,8 +7,8 @@
  * (CLI flags).
  */
 import { dirname, resolve } from 'node:path';
-import { Warnings, type Progress } from './diagnostics';
-import type { EvalConfig, Task } from './config/types';
+import { EvalLensError, Warnings, type Progress } from './diagnostics';
+import type { EvalConfig, ResolvedConfig, Task } from './config/types';
 import { findConfigBeside, loadConfigFile, resolveConfig } from './config/load';
 import { checkConfig } from './config/check';
 import { fileInfo } from './io/fileInfo';
@@ -20,6 +20,9 @@ import type { TaskRunner } from './tasks/types';
 import { runClassification } from './tasks/classification';
 import { runIwBinary } from './tasks/iwBinary';
 import { runRanking } from './tasks/ranking';
+import type { FilterTerm } from './inspect/types';
+import { formatWhere } from './inspect/where';
+import { rowSubset } from './inspect/subset';
 
 export interface EvaluateOptions {
   /** Explicit config file; when absent, `eval-lens.json` beside the input is used if present. */
@@ -34,6 +37,11 @@ export interface EvaluateOptions {
    */
   root?: string;
   progress?: Progress;
+  /**
+   * Evaluate only the rows matching these filter terms (classification and iw-binary files), as if
+   * the file held only them; the results record the filter in `source.filter`.
+   */
+  subset?: FilterTerm[];
 }
 
 /** Tasks whose runner may return the input's size and SHA-256 itself. */
@@ -48,7 +56,19 @@ const RUNNERS: Record<Task, TaskRunner> = {
   ranking: runRanking,
 };
 
-export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Promise<Results> {
+/** The config of an evaluation, resolved as {@link evaluateFile} resolves it (shared with the row inspection). */
+export interface ResolvedEvaluation {
+  /** Absolute path of the input. */
+  input: string;
+  configPath: string | undefined;
+  config: ResolvedConfig;
+  task: Task;
+  /** Folder relative config paths are resolved against. */
+  baseDir: string;
+  root: string;
+}
+
+export async function resolveEvaluation(path: string, opts: Pick<EvaluateOptions, 'configPath' | 'defaults' | 'overrides' | 'root'> = {}): Promise<ResolvedEvaluation> {
   const input = resolve(path);
   if (TEXT_EXTENSIONS.test(input)) await checkTextEncoding(path);
   const configPath = opts.configPath ? resolve(opts.configPath) : await findConfigBeside(input);
@@ -57,17 +77,27 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   const defaults = checkConfig(opts.defaults ?? {}, 'the default settings (evalLens.*)');
   const overrides = checkConfig(opts.overrides ?? {}, 'the overriding options');
   const config = resolveConfig([defaults, fileConfig, overrides], configPath);
-  const warnings = new Warnings();
-  const results = new ResultsBuilder();
   const task = config.task ?? (await detectTask(path, config));
   config.task = task;
   const baseDir = configPath ? dirname(configPath) : dirname(input);
+  return { input, configPath, config, task, baseDir, root: opts.root ? resolve(opts.root) : baseDir };
+}
+
+export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Promise<Results> {
+  const { input, config, task, baseDir, root } = await resolveEvaluation(path, opts);
+  const warnings = new Warnings();
+  const results = new ResultsBuilder();
+  const subset = opts.subset && opts.subset.length > 0 ? opts.subset : undefined;
+  if (subset && task === 'ranking') throw new EvalLensError('subset-unsupported', `${path}: evaluating a subset of rows is available for classification and importance-weighted binary files, not for ranking runs.`, { file: path });
+  if (config.slices?.length && task === 'ranking') warnings.note('slices-unavailable', `${path}: \`slices\` applies to classification and importance-weighted binary files (a ranking run has no row columns to slice by); no slice table.`);
   opts.progress?.report?.('reading', 0);
-  const run = RUNNERS[task]({ path, baseDir, root: opts.root ? resolve(opts.root) : baseDir, config, warnings, results, progress: opts.progress });
+  const run = RUNNERS[task]({ path, baseDir, root, config, warnings, results, progress: opts.progress, subset: subset ? rowSubset(subset) : undefined });
   // The ranking reader hashes its input while parsing it (one read, no hashing worker and its
   // memory); the other tasks' inputs are hashed beside the parse.
   const [info, partial] = SELF_HASHING.has(task)
     ? await run.then(async (p) => [p.sha256 !== undefined && p.size !== undefined ? { size: p.size, sha256: p.sha256 } : await fileInfo(input), p] as const)
     : await Promise.all([fileInfo(input), run]);
-  return results.build({ source: { ...partial, ...info }, task, config, warnings: warnings.list });
+  const source = { ...partial, ...info };
+  if (subset) source.filter = { where: subset, expression: formatWhere(subset) };
+  return results.build({ source, task, config, warnings: warnings.list });
 }

@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { EvalDiagnostics } from './diagnostics';
+import type { InspectClient } from './inspect/inspectClient';
 import type { ResultsIndex } from './resultsIndex';
 import type { ReportPanels } from './report/panels';
 import type { StatusBar } from './statusBar';
@@ -22,6 +23,8 @@ export interface EvalLensContext {
   readonly index: ResultsIndex;
   readonly panels: ReportPanels;
   readonly status: StatusBar;
+  /** The row inspection worker, shared by the report panels (started on demand). */
+  readonly inspect: InspectClient;
   /** Input fsPath → its last evaluation in this session. */
   readonly evaluated: Map<string, EvaluatedInput>;
   /** Fires after an input is evaluated (auto re-evaluation watches it). */

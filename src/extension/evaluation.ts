@@ -33,7 +33,7 @@ function displayPath(uri: vscode.Uri): string {
 }
 
 /** The explicit config (setting `evalLens.configFile`), used only when none is beside the input. */
-async function configFor(input: vscode.Uri): Promise<string | undefined> {
+export async function configFor(input: vscode.Uri): Promise<string | undefined> {
   const beside = vscode.Uri.file(path.join(path.dirname(input.fsPath), 'eval-lens.json'));
   try {
     await vscode.workspace.fs.stat(beside);

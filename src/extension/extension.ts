@@ -8,8 +8,10 @@ import { registerCodeLens } from './codeLens';
 import { registerCommands } from './commands';
 import type { EvalLensContext, EvaluatedInput } from './context';
 import { EvalDiagnostics } from './diagnostics';
+import { InspectClient } from './inspect/inspectClient';
 import { ReportPanels } from './report/panels';
 import { ResultsIndex } from './resultsIndex';
+import { registerRowsContext } from './rowsContext';
 import { StatusBar } from './statusBar';
 import { registerViews } from './tree';
 
@@ -23,6 +25,7 @@ export function activate(extension: vscode.ExtensionContext): EvalLensContext {
     index: new ResultsIndex(log),
     panels: new ReportPanels(),
     status: new StatusBar(),
+    inspect: new InspectClient(extension.extensionPath, log),
     evaluated: new Map(),
     onDidEvaluate: evaluatedEmitter.event,
     fireEvaluated: (e) => evaluatedEmitter.fire(e),
@@ -33,11 +36,13 @@ export function activate(extension: vscode.ExtensionContext): EvalLensContext {
     ctx.diagnostics,
     ctx.index,
     ctx.status,
+    ctx.inspect,
     ctx.panels.attach(ctx),
     ...registerCommands(ctx),
     ...registerViews(ctx),
     ...registerCodeLens(ctx),
     ...registerAutoReevaluate(ctx),
+    ...registerRowsContext(ctx),
   );
   void ctx.index.ready();
   log.info(`Eval Lens ${extension.extension.packageJSON.version as string} activated`);

@@ -24,7 +24,7 @@ const progress: Progress = {
 };
 
 function serialize(err: unknown): SerializedError {
-  if (err instanceof EvalLensError) return { name: err.name, message: err.message, code: err.code, location: err.location, stack: err.stack };
+  if (err instanceof EvalLensError) return { name: err.name, message: err.message, code: err.code, location: err.location, ...(err.problems ? { problems: err.problems } : {}), stack: err.stack };
   if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
   return { name: 'Error', message: String(err) };
 }

@@ -6,7 +6,7 @@
  */
 import type { EvalConfig } from '../core/config/types';
 import type { CompareResults } from '../core/compare/types';
-import type { Location } from '../core/diagnostics';
+import type { LocatedProblem, Location } from '../core/diagnostics';
 import type { Results } from '../core/results/types';
 
 export type WorkerJob =
@@ -24,6 +24,8 @@ export interface SerializedError {
   message: string;
   code?: string;
   location?: Location;
+  /** Every bad cell or row found before stopping, when more than one. */
+  problems?: LocatedProblem[];
   stack?: string;
 }
 

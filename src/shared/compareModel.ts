@@ -1,11 +1,15 @@
 /**
  * Comparison (`eval-lens/compare@1`) → {@link ReportModel}: the runs × metrics table with best /
- * second / third marked and significance stars against the baseline, the paired tests, and one
- * paired-difference chart per metric (mean difference with its bootstrap interval).
+ * second / third marked and significance stars against the baseline, the differences against the
+ * baseline (Δ with its paired-bootstrap interval), the paired tests, one paired-difference chart
+ * per metric, and the runs' curves overlaid on one chart each.
  */
+import { UNRANKED_KEYS } from '../core/compare/marks';
+import { delta, formatDelta, untestedNote } from '../core/compare/render';
 import type { CompareResults, CompareTest } from '../core/compare/types';
+import type { Curve } from '../core/results/types';
 import { formatLevel, formatNumber, formatP, significanceMark } from './format';
-import type { CardModel, CellValue, ChartModel, Place, ReportModel, TabModel, TableModel } from './model';
+import { SERIES_COLOURS, type CardModel, type CellValue, type ChartModel, type ColumnKind, type Place, type ReportModel, type Series, type TabModel, type TableModel } from './model';
 
 /** The p-value that decides the stars: Holm-adjusted when present, else the paired t-test's. */
 export function decidingP(t: CompareTest): number | null {
@@ -44,16 +48,107 @@ export function compareTable(c: CompareResults): TableModel {
     }
   }
   const where = transpose ? 'row' : 'column';
+  // Counts (users evaluated / skipped) print as integers; a transposed table's rows mix kinds, so
+  // its numbers stay 'num' and the count rows are formatted here.
+  const kind = (m: string): ColumnKind => (UNRANKED_KEYS.has(m) ? 'int' : 'num');
+  if (transpose) {
+    c.metrics.forEach((m, i) => {
+      if (UNRANKED_KEYS.has(m)) rows[i] = rows[i]!.map((v, j) => (j > 0 && typeof v === 'number' ? formatNumber(v, m) : v));
+    });
+  }
+  const untested = untestedNote(c.untested);
   return {
     id: 'compare.table',
     title: transpose ? 'Metrics × runs' : 'Runs × metrics',
     columns: transpose ? ['metric', ...c.runs.map(runLabel)] : ['run', ...c.metrics],
-    kinds: ['text', ...(transpose ? c.runs : c.metrics).map(() => 'num' as const)],
+    kinds: ['text', ...(transpose ? c.runs.map(() => 'num' as const) : c.metrics.map(kind))],
     rows,
     marks,
     suffixes,
-    note: `Bold = best, underlined = second, italic = third in the ${where} (by each metric's direction). Stars: paired test against the baseline, *** p < 0.001, ** p < 0.01, * p < 0.05 (Holm-adjusted within the metric when several runs are tested).`,
+    note: `Bold = best, underlined = second, italic = third in the ${where} (by each metric's direction; equal values share a place, and a run is marked only when it beats another). Stars: paired test against the baseline, *** p < 0.001, ** p < 0.01, * p < 0.05 (Holm-adjusted within the metric when several runs are tested).${untested ? ` ${untested}` : ''}`,
   };
+}
+
+/**
+ * Δ against the baseline: one row per tested metric, the baseline's value, then per other run the
+ * mean paired difference (run − baseline) with its paired-bootstrap interval and stars.
+ */
+export function deltaTable(c: CompareResults): TableModel | undefined {
+  const metrics = c.metrics.filter((m) => c.tests.some((t) => t.metric === m));
+  if (metrics.length === 0) return undefined;
+  const others = c.runs.filter((r) => r !== c.baseline);
+  const name = (run: string): string => c.names[c.runs.indexOf(run)] ?? run;
+  const byRunMetric = new Map(c.tests.map((t) => [`${t.run}\u0000${t.metric}`, t]));
+  const boot = c.settings?.bootstrap;
+  const rows: CellValue[][] = metrics.map((m) => [
+    `${m} ${c.directions[m] === 'lower' ? '↓' : c.directions[m] === 'higher' ? '↑' : ''}`.trim(),
+    c.table[c.baseline]?.[m] ?? null,
+    ...others.map((run) => {
+      const t = byRunMetric.get(`${run}\u0000${m}`);
+      if (!t) return '';
+      const ci = t.ci_diff ? ` [${formatDelta(t.ci_diff[0])}, ${formatDelta(t.ci_diff[1])}]` : '';
+      return `${formatDelta(delta(t))}${ci}${significanceMark(decidingP(t))}`;
+    }),
+  ]);
+  return {
+    id: 'compare.delta',
+    title: `Δ against ${name(c.baseline)}`,
+    columns: ['metric', `${name(c.baseline)} (baseline)`, ...others.map((r) => `Δ ${name(r)}`)],
+    kinds: ['text', 'num', ...others.map(() => 'text' as const)],
+    rows,
+    note: `Δ = mean over matched items of run − baseline${boot && boot.n > 0 ? `, with its paired-bootstrap ${formatLevel(boot.confidence)} percentile interval (${boot.n} resamples of the matched pairs)` : ''}; stars as in the table. Only metrics that are a mean over rows or users have per-item values and get a Δ.`,
+  };
+}
+
+/** Axes of the overlay charts; `metricVsK.<m>` charts take K and the metric. */
+const OVERLAYS: Record<string, { title: string; x: string; y: string; unit?: boolean; diagonal?: boolean }> = {
+  riskCoverage: { title: 'Risk–coverage', x: 'coverage', y: 'selective risk' },
+  reliability: { title: 'Reliability diagram', x: 'confidence', y: 'accuracy', unit: true, diagonal: true },
+  pr: { title: 'Precision–recall', x: 'recall', y: 'precision', unit: true },
+};
+
+/** One chart per curve the runs share, every run a series (colour and dash tell runs apart). */
+export function overlayCharts(c: CompareResults): ChartModel[] {
+  const name = (run: string): string => c.names[c.runs.indexOf(run)] ?? run;
+  const out: ChartModel[] = [];
+  const names = Object.keys(c.curves ?? {}).sort((a, b) => (a in OVERLAYS ? 0 : 1) - (b in OVERLAYS ? 0 : 1));
+  for (const curveName of names) {
+    const byRun = c.curves![curveName]!;
+    const runs = c.runs.filter((r) => byRun[r]);
+    if (runs.length < 2) continue;
+    const metric = curveName.startsWith('metricVsK.') ? curveName.slice('metricVsK.'.length) : undefined;
+    const spec = OVERLAYS[curveName] ?? { title: `${metric ?? curveName} against K`, x: 'K', y: metric ?? curveName };
+    const series: Series[] = runs.map((run, i) => {
+      const cv: Curve = byRun[run]!;
+      return {
+        label: run === c.baseline ? `${name(run)} (baseline)` : name(run),
+        colour: SERIES_COLOURS[i % SERIES_COLOURS.length]!,
+        style: 'line',
+        dashed: i % 2 === 1,
+        points: cv.xs.map((x, k) => ({ x, y: cv.ys[k] ?? null })),
+      };
+    });
+    if (spec.diagonal) series.unshift({ label: 'perfect calibration', colour: 'foreground', style: 'line', dotted: true, points: [{ x: 0, y: 0 }, { x: 1, y: 1 }] });
+    const id = `overlay.${curveName}`;
+    out.push({
+      id,
+      title: `${spec.title}: ${runs.length} runs`,
+      description: `${spec.y} (y) against ${spec.x} (x) for ${runs.length} runs on one chart.`,
+      x: { label: spec.x, type: 'linear', ...(curveName === 'riskCoverage' || spec.unit ? { min: 0, max: 1 } : {}) },
+      y: { label: spec.y, type: 'linear', min: 0, ...(spec.unit ? { max: 1 } : {}) },
+      series,
+      table: {
+        id: `${id}.table`,
+        title: `${spec.title}: points per run`,
+        columns: ['run', spec.x, spec.y],
+        kinds: ['text', metric ? 'int' : 'num', 'num'],
+        rows: runs.flatMap((run) => byRun[run]!.xs.map((x, k): CellValue[] => [name(run), x, byRun[run]!.ys[k] ?? null])),
+      },
+      note: byRun[runs[0]!]!.xs.length >= 400 ? 'Curves thinned to 400 points per run for the chart; the exact curves are in each run\'s results.' : undefined,
+      group: metric ? { id: 'overlay.metricVsK', title: 'Metric', option: metric } : undefined,
+    });
+  }
+  return out;
 }
 
 export function testsTable(c: CompareResults): TableModel {
@@ -122,12 +217,15 @@ export function buildCompareModel(c: CompareResults): ReportModel {
   const baselineName = c.names[c.runs.indexOf(c.baseline)] ?? c.baseline;
   const boot = c.settings?.bootstrap;
   const tabs: TabModel[] = [
-    { id: 'table', title: 'Comparison', cards: [], charts: [], tables: [compareTable(c)], notes: [] },
-    { id: 'tests', title: 'Paired tests', cards: [], charts: diffCharts(c), tables: [testsTable(c)], notes: [] },
+    { id: 'table', title: 'Comparison', cards: [], charts: [], tables: [compareTable(c), ...(deltaTable(c) ? [deltaTable(c)!] : [])], notes: [] },
+    { id: 'tests', title: 'Paired tests', cards: [], charts: diffCharts(c), tables: [testsTable(c)], notes: c.untested?.length ? [untestedNote(c.untested)] : [] },
   ];
+  const overlays = overlayCharts(c);
+  if (overlays.length > 0) tabs.push({ id: 'curves', title: 'Curves', cards: [], charts: overlays, tables: [], notes: [] });
   const targets: ReportModel['targets'] = {};
   for (const m of c.metrics) targets[m] = { tab: 'table' };
   for (const ch of tabs[1]!.charts) targets[ch.id] = { tab: 'tests', element: ch.id };
+  for (const ch of overlays) targets[ch.id] = { tab: 'curves', element: ch.id };
   // Headline: the first metric, best run.
   const headline: CardModel[] = c.metrics.slice(0, 4).flatMap((m) => {
     const best = Object.entries(c.marks[m] ?? {}).find(([, p]) => p === 1)?.[0];
@@ -146,7 +244,7 @@ export function buildCompareModel(c: CompareResults): ReportModel {
         { label: 'Baseline', value: baselineName },
         { label: 'Task', value: c.task },
         { label: 'Paired by', value: c.matchBy },
-        { label: 'Tests', value: `paired t-test, Wilcoxon signed-rank; ${c.settings?.holm ?? ''}${boot && boot.n > 0 ? `; paired bootstrap ${boot.n} resamples, ${formatLevel(boot.confidence)}, seed ${boot.seed}` : ''}` },
+        { label: 'Tests', value: `paired t-test, Wilcoxon signed-rank; ${c.settings?.holm ?? ''}${boot && boot.n > 0 ? `; paired bootstrap ${boot.n} resamples, ${formatLevel(boot.confidence)}, seed = ${boot.seed}` : ''}` },
         { label: 'Compared', value: `${c.createdAt} · Eval Lens ${c.tool.version}` },
       ],
       warnings: c.warnings.map((w) => `${w.code}: ${w.message}`),

@@ -22,3 +22,8 @@ export function csvCell(s: string): string {
   const t = neutraliseFormula(s);
   return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
 }
+
+/** One CSV line (no line end). */
+export function csvLine(cells: readonly string[]): string {
+  return cells.map(csvCell).join(',');
+}

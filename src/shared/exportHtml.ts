@@ -1,15 +1,29 @@
 /**
- * The report as one self-contained HTML file ("Export Report → HTML"): inline CSS, charts as
- * inline SVG with their data tables, no script and no external resource, readable in light and
- * dark (`prefers-color-scheme`) and printable.
+ * The report as one self-contained HTML file ("Export Report → HTML", `eval-lens report`): inline
+ * CSS, charts as inline SVG at a fixed size (640 px wide, as drawn: legible, never scaled down with
+ * the page; a narrow window scrolls the chart) with their data tables, no script and no external
+ * resource, readable in light and dark (`prefers-color-scheme`, or a fixed theme) and printable.
+ * Every text from the data is escaped, in attributes too; class names come from fixed lists.
  */
 import { chartToSvg, escapeXml as esc } from './svgChart';
 import type { CardModel, ReportModel, TableModel } from './model';
 import { formatCell } from './tableText';
 
+/** Light and dark palettes: every series colour keeps a contrast of at least 3:1 with the background. */
+const LIGHT = '--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--border:#d1d9e0;--blue:#0969da;--red:#cf222e;--green:#1a7f37;--yellow:#9a6700;--orange:#bc4c00;--purple:#8250df;--foreground:#1f2328';
+const DARK = '--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#151b23;--border:#3d444d;--blue:#4493f8;--red:#f85149;--green:#3fb950;--yellow:#d29922;--orange:#db6d28;--purple:#ab7df8;--foreground:#e6edf3';
+
+/** `auto` follows the reader's system setting (prefers-color-scheme); `light` / `dark` fix it. */
+export type HtmlTheme = 'auto' | 'light' | 'dark';
+export const HTML_THEMES: readonly HtmlTheme[] = ['auto', 'light', 'dark'];
+
+function themeCss(theme: HtmlTheme): string {
+  if (theme === 'light') return `:root{color-scheme:light;${LIGHT}}`;
+  if (theme === 'dark') return `:root{color-scheme:dark;${DARK}}`;
+  return `:root{color-scheme:light dark;${LIGHT}}\n@media (prefers-color-scheme:dark){:root{${DARK}}}`;
+}
+
 const CSS = `
-:root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--border:#d1d9e0;--blue:#0969da;--red:#cf222e;--green:#1a7f37;--yellow:#9a6700;--orange:#bc4c00;--purple:#8250df;--foreground:#1f2328}
-@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#151b23;--border:#3d444d;--blue:#4493f8;--red:#f85149;--green:#3fb950;--yellow:#d29922;--orange:#db6d28;--purple:#ab7df8;--foreground:#e6edf3}}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);background:var(--bg);margin:24px auto;max-width:1100px;padding:0 16px}
 h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid var(--border);padding-bottom:4px}h3{font-size:15px;margin:20px 0 6px}
 dl.header{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0 0 12px}dl.header dt{color:var(--muted)}dl.header dd{margin:0;word-break:break-all}
@@ -18,7 +32,7 @@ dl.header{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin
 .card .k{color:var(--muted);font-size:12px}.card .v{font-size:20px;font-variant-numeric:tabular-nums}.card .ci,.card .x{color:var(--muted);font-size:12px}.card .cav{color:var(--yellow);font-size:11px;max-width:220px}
 table{border-collapse:collapse;margin:6px 0 12px;font-variant-numeric:tabular-nums}th,td{border:1px solid var(--border);padding:2px 8px}th{background:var(--panel);text-align:left}td.n{text-align:right}
 td.p1{font-weight:700}td.p2{text-decoration:underline}td.p3{font-style:italic}
-figure{margin:12px 0}figure svg{max-width:100%;height:auto;font-size:11px}figcaption{font-weight:600}.note{color:var(--muted);font-size:12px}
+figure{margin:12px 0;overflow-x:auto}figure svg{display:block;flex:none;max-width:none;font-size:11px}figcaption{font-weight:600}.note{color:var(--muted);font-size:12px}
 details summary{cursor:pointer;color:var(--muted)}
 svg text{fill:var(--fg)}svg .tick{fill:var(--muted)}svg .grid{stroke:var(--border);stroke-width:.5}svg .axis{stroke:var(--muted)}
 svg .line{fill:none;stroke-width:1.8}svg .dashed{stroke-dasharray:5 4}svg .dotted{stroke-dasharray:2 3}svg .ref{stroke-dasharray:3 3;stroke-width:1}svg .band{opacity:.1}svg .area{opacity:.18;stroke:none}svg .band-label{fill:var(--muted);font-size:10px}
@@ -51,11 +65,11 @@ export function tableHtml(t: TableModel): string {
 }
 
 /** The whole report; `generator` goes in a meta tag. */
-export function reportToHtml(model: ReportModel, opts: { generator?: string } = {}): string {
+export function reportToHtml(model: ReportModel, opts: { generator?: string; theme?: HtmlTheme } = {}): string {
   const out: string[] = [];
   out.push('<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8">', '<meta name="viewport" content="width=device-width, initial-scale=1">');
   if (opts.generator) out.push(`<meta name="generator" content="${esc(opts.generator)}">`);
-  out.push(`<title>${esc(model.title)} — Eval Lens report</title>`, `<style>${CSS}</style>`, '</head>', '<body>');
+  out.push(`<title>${esc(model.title)} — Eval Lens report</title>`, `<style>${themeCss(opts.theme ?? 'auto')}${CSS}</style>`, '</head>', '<body>');
   out.push(`<h1>${esc(model.header.title)}</h1>`);
   out.push(`<dl class="header">${model.header.lines.map((l) => `<dt>${esc(l.label)}</dt><dd>${esc(l.value)}</dd>`).join('')}</dl>`);
   if (model.header.warnings.length > 0) out.push(`<div class="warnings"><strong>Warnings (${model.header.warnings.length})</strong><ul>${model.header.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`);
@@ -63,6 +77,7 @@ export function reportToHtml(model: ReportModel, opts: { generator?: string } = 
   for (const tab of model.tabs) {
     out.push(`<section id="${esc(tab.id)}"><h2>${esc(tab.title)}</h2>`);
     if (tab.cards.length > 0) out.push(`<div class="cards">${tab.cards.map(cardHtml).join('')}</div>`);
+    for (const t of tab.leadTables ?? []) out.push(`<h3>${esc(t.title)}</h3>`, tableHtml(t));
     for (const c of tab.charts) {
       out.push(`<figure id="${esc(c.id)}"><figcaption>${esc(c.title)}</figcaption>${chartToSvg(c)}${c.note ? `<p class="note">${esc(c.note)}</p>` : ''}<details><summary>Data</summary>${tableHtml(c.table)}</details></figure>`);
     }

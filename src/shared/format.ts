@@ -1,11 +1,11 @@
 /**
  * Number formatting for everything a person reads in the extension: report cards, tree items,
- * CodeLens, the status bar, exported HTML. Values stay the stored fractions (METRICS.md section 6),
+ * CodeLens, the status bar, exported HTML. Values stay the stored fractions (the stable metric keys of src/core/glossary),
  * printed with 4 decimals like the CLI's table, so a number on screen can be found in the JSON.
  */
 
 /** Keys whose values are counts or unbounded quantities, printed as integers when integral. */
-const COUNT_KEYS = /^(users_evaluated|users_skipped)$/;
+const COUNT_KEYS = /^(users_evaluated|users_skipped|users|rows|support|count|epochs?|steps?|k)$/i;
 
 /** `0.8200`; `—` for null/undefined/non-finite; integers as integers for count keys; tiny values as `1.23e-5`. */
 export function formatNumber(v: number | null | undefined, key = '', digits = 4): string {
@@ -16,10 +16,30 @@ export function formatNumber(v: number | null | undefined, key = '', digits = 4)
   return v.toFixed(digits);
 }
 
-/** `[0.7812, 0.8590]`, or '' without an interval. */
+/**
+ * `[0.7812, 0.8590]`, or '' without an interval. Both bounds in one notation: fixed decimals,
+ * unless one bound needs an exponent (then both get one), so `[8.32e-4, 0.0012]` cannot happen.
+ */
 export function formatCi(ci: readonly [number, number] | undefined | null, key = '', digits = 4): string {
   if (!ci) return '';
-  return `[${formatNumber(ci[0], key, digits)}, ${formatNumber(ci[1], key, digits)}]`;
+  const [lo, hi] = ci;
+  if (COUNT_KEYS.test(key) && Number.isInteger(lo) && Number.isInteger(hi)) return `[${formatCount(lo)}, ${formatCount(hi)}]`;
+  const needsExp = (v: number): boolean => Number.isFinite(v) && ((v !== 0 && Math.abs(v) < 10 ** -(digits - 1)) || Math.abs(v) >= 1e6);
+  if (needsExp(lo) || needsExp(hi)) {
+    const e = (v: number): string => (Number.isFinite(v) ? (v === 0 ? '0' : v.toExponential(2)) : '—');
+    return `[${e(lo)}, ${e(hi)}]`;
+  }
+  return `[${formatNumber(lo, key, digits)}, ${formatNumber(hi, key, digits)}]`;
+}
+
+/**
+ * A value on a chart axis or in a tooltip: integers as integers (`epoch 10`, `users 200`,
+ * `K 20`), other numbers as {@link formatNumber}.
+ */
+export function formatAxisValue(v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  if (Number.isInteger(v)) return Math.abs(v) >= 1e4 ? formatCount(v) : String(v);
+  return formatNumber(v);
 }
 
 /** `12,345`. */

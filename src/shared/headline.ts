@@ -1,6 +1,6 @@
 /**
  * Which metrics are "headline" numbers: shown in CodeLens, the status bar, the report's first
- * cards. Chosen per task from METRICS.md section 6, first present wins; ranking takes the
+ * cards. Chosen per task from the stable metric keys of src/core/glossary, first present wins; ranking takes the
  * smallest cutoff K ≥ 10 that was evaluated (else the largest).
  */
 import type { Results } from '../core/results/types';
@@ -40,4 +40,16 @@ export function headlineKeys(results: Pick<Results, 'task' | 'metrics'>, max = 4
 /** The single number for the status bar. */
 export function primaryKey(results: Pick<Results, 'task' | 'metrics'>): string | undefined {
   return headlineKeys(results, 1)[0];
+}
+
+/**
+ * The report's headline cards: few. Ranking: NDCG, recall and MAP at the headline K, MRR and the
+ * number of users (the rest is in the metric × K table); other tasks: {@link headlineKeys}.
+ */
+export function reportHeadlineKeys(results: Pick<Results, 'task' | 'metrics'>): string[] {
+  if (results.task !== 'ranking') return headlineKeys(results, 6);
+  const ks = cutoffsOf(results.metrics);
+  const k = ks.find((x) => x >= 10) ?? ks[ks.length - 1];
+  const keys = [`ndcg@${k}`, `recall@${k}`, `map@${k}`, 'mrr', 'users_evaluated'].filter((x) => x in results.metrics);
+  return keys.length > 0 ? keys : headlineKeys(results, 6);
 }

@@ -4,6 +4,9 @@
  * `reportModel.ts` / `compareModel.ts`. Plain JSON so that it crosses `postMessage` as is; no
  * vscode, no DOM.
  */
+import type { OperatingPointModel } from './operatingPoint';
+import type { UserInspectorModel } from './userInspector';
+import type { InspectModel } from './inspectModel';
 
 export type CellValue = string | number | null;
 /** How a column's numbers are printed: `int` counts, `num` 4 decimals, `p` p-values, `text` as is. */
@@ -80,6 +83,13 @@ export interface HeatmapModel {
   rows: string[];
   cols: string[];
   values: number[][];
+  /** Totals of the shown rows / columns over the whole matrix (normalising a sub-matrix needs them). */
+  rowTotals?: number[];
+  colTotals?: number[];
+  /** Number of classes of the whole matrix (more than shown when only the largest confusions are). */
+  classes?: number;
+  /** The largest off-diagonal cells, largest first; `share` = count / the true class's total. */
+  top?: { true: string; pred: string; count: number; share: number | null }[];
 }
 
 export interface ChartModel {
@@ -119,9 +129,15 @@ export interface TabModel {
   id: string;
   title: string;
   cards: CardModel[];
+  /** Tables shown right after the cards, before the charts (the ranking metric × K table). */
+  leadTables?: TableModel[];
   charts: ChartModel[];
   tables: TableModel[];
   notes: string[];
+  /** The threshold explorer of this tab (selective, importance-weighted). */
+  explorer?: OperatingPointModel;
+  /** The user inspector of this tab (ranking). */
+  userInspector?: UserInspectorModel;
 }
 
 export interface HeaderModel {
@@ -138,4 +154,6 @@ export interface ReportModel {
   tabs: TabModel[];
   /** Metric key / chart id → where it is shown: for "open the report at that chart". */
   targets: Record<string, { tab: string; element?: string }>;
+  /** Row drill-down and slices (set by the extension host for results reports). */
+  inspect?: InspectModel;
 }

@@ -33,11 +33,30 @@ export function resultsFileName(inputName: string, siblings: readonly string[]):
   return clash ? `${inputName}.eval.json` : `${stem}.eval.json`;
 }
 
-/** `a.compare.json` name for a comparison of runs: `<first>-vs-<n-1>.compare.json`. */
-export function compareFileName(runNames: readonly string[]): string {
-  const stem = (n: string): string => n.replace(/\.eval\.json$/i, '').replace(/\.[^.]+$/, '');
-  const first = stem(runNames[0] ?? 'runs');
-  return runNames.length === 2 ? `${first}-vs-${stem(runNames[1]!)}.compare.json` : `${first}-and-${runNames.length - 1}-more.compare.json`;
+/** FNV-1a 32-bit hash of a string, as 8 hex digits: a short, stable tag for a set of paths. */
+function fnv1a(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+/**
+ * The comparison file of a set of runs (paths or names): the same file whatever the order in
+ * which the runs were chosen (and whichever is the baseline), so comparing them again replaces
+ * it. Up to three runs: their stems in sorted order, `a-vs-b.compare.json`; more: the first stem,
+ * the count and a hash of the sorted paths, `a-and-3-more-1f2e3d4c.compare.json`.
+ *
+ * @example compareFileName(['b.csv', 'a.csv']) === compareFileName(['a.csv', 'b.csv']) === 'a-vs-b.compare.json'
+ */
+export function compareFileName(runs: readonly string[]): string {
+  const stem = (n: string): string => (n.split(/[\\/]/).pop() ?? n).replace(/\.eval\.json$/i, '').replace(/\.[^.]+$/, '');
+  const sorted = [...runs].sort((x, y) => (stem(x) < stem(y) ? -1 : stem(x) > stem(y) ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  if (sorted.length === 0) return 'runs.compare.json';
+  if (sorted.length <= 3) return `${sorted.map(stem).join('-vs-')}.compare.json`;
+  return `${stem(sorted[0]!)}-and-${sorted.length - 1}-more-${fnv1a(sorted.join('\n'))}.compare.json`;
 }
 
 /**
@@ -52,4 +71,19 @@ export function jsonKind(fileName: string): 'results' | 'compare' | 'foreign' | 
   if (!base.endsWith('.json') || base === 'eval-lens.json' || /^(package(-lock)?|tsconfig.*|jsconfig|composer|manifest)\.json$/.test(base)) return undefined;
   if (/(^|[_.-])(metrics?|results?|scores?|eval|evaluation|summary)([_.-]|$)/.test(base.replace(/\.json$/, '.'))) return 'foreign';
   return undefined;
+}
+
+/**
+ * The file name of a saved chart, after the report and the chart's title:
+ * `chartFileName('logreg.csv', 'Risk–coverage') === 'logreg-risk-coverage.png'`.
+ */
+export function chartFileName(reportTitle: string, chartTitle: string): string {
+  const slug = (s: string): string =>
+    s
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '');
+  const stem = slug(reportTitle.replace(/\.(eval|compare)\.json$/i, '').replace(/\.[a-z0-9]{1,8}$/i, '')) || 'report';
+  return `${stem}-${slug(chartTitle) || 'chart'}.png`;
 }

@@ -6,7 +6,9 @@
  * Order: the webview posts `ready`; only then does the host post `show`. Requests the host must
  * answer (`savePng`, `copy`) carry a sequence number `seq`, echoed in the `reply`.
  */
+import type { FilterOp, FilterTerm, RowPage, RowQuery } from '../core/inspect/types';
 import type { ReportModel } from './model';
+import type { SliceCandidate, SliceTable } from './inspectModel';
 
 /** The panel's view type (package.json does not list it; the serializer registers it). */
 export const REPORT_VIEW_TYPE = 'evalLens.report';
@@ -26,8 +28,18 @@ export interface WebviewState {
 export type HostMessage =
   | { type: 'show'; model: ReportModel; uri: string; focus?: string }
   | { type: 'focus'; target: string }
-  | { type: 'reply'; seq: number; ok: boolean; message?: string }
-  | { type: 'error'; message: string };
+  /**
+   * `stale`: the source file changed since the results were written (its SHA-256 differs); the
+   * webview offers Re-evaluate instead of rows.
+   */
+  | { type: 'reply'; seq: number; ok: boolean; message?: string; stale?: boolean }
+  | { type: 'error'; message: string }
+  /** One page of rows, the answer to `queryRows`. */
+  | { type: 'rows'; seq: number; page: RowPage }
+  /** The columns a report can be sliced by, the answer to `sliceCandidates`. */
+  | { type: 'sliceCandidates'; seq: number; candidates: SliceCandidate[] }
+  /** A slice table computed on demand, the answer to `computeSlices`. */
+  | { type: 'slices'; seq: number; table: SliceTable };
 
 export type HostCommand = 'export' | 'revealJson' | 'reevaluate' | 'openSource';
 
@@ -37,7 +49,24 @@ export type WebviewMessage =
   | { type: 'copy'; seq: number; text: string; what: string }
   | { type: 'command'; command: HostCommand }
   | { type: 'cspViolation'; directive: string; blocked: string }
-  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  /** Write a config key of the threshold explorer and evaluate again; answered by a `reply`. */
+  | { type: 'useOperatingPoint'; seq: number; key: OperatingPointKey; value: number }
+  /** One page of the rows behind a number; answered by `rows` or by a `reply` with ok false. */
+  | { type: 'queryRows'; seq: number; query: RowQuery }
+  /** Reveal a 1-based line of the source file in an editor beside the report, selected. */
+  | { type: 'openLine'; line: number }
+  /**
+   * Show the report of the rows matching `where` (evaluated anew, same config); an empty `where`
+   * goes back to the whole file. Answered by a `show` and a `reply`.
+   */
+  | { type: 'evaluateSubset'; seq: number; where: FilterTerm[] }
+  | { type: 'sliceCandidates'; seq: number }
+  | { type: 'computeSlices'; seq: number; by: string[] };
+
+/** Config keys the threshold explorer writes. */
+export type OperatingPointKey = 'acceptThreshold' | 'targetCoverage' | 'threshold';
+const OPERATING_POINT_KEYS: readonly OperatingPointKey[] = ['acceptThreshold', 'targetCoverage', 'threshold'];
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -45,6 +74,26 @@ const isStr = (x: unknown): x is string => typeof x === 'string';
 const isSeq = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
 const HOST_COMMANDS: readonly HostCommand[] = ['export', 'revealJson', 'reevaluate', 'openSource'];
 const LEVELS = ['info', 'warn', 'error'] as const;
+const OPS: readonly FilterOp[] = ['=', '!=', '<', '<=', '>', '>='];
+/** Rows per request: a page crosses the boundary at a time, never the whole file. */
+export const MAX_PAGE_ROWS = 1000;
+/** A slice "other" is every kept value excluded: up to 50 terms. */
+const MAX_TERMS = 64;
+const isCount = (x: unknown, max = Number.MAX_SAFE_INTEGER): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= max;
+const isShortStr = (x: unknown): x is string => isStr(x) && x.length > 0 && x.length <= 1000;
+
+export function isFilterTerm(x: unknown): x is FilterTerm {
+  return isObj(x) && isShortStr(x.key) && OPS.includes(x.op as FilterOp) && isStr(x.value) && x.value.length <= 1000 && Object.keys(x).length === 3;
+}
+
+const isWhere = (x: unknown): x is FilterTerm[] => Array.isArray(x) && x.length <= MAX_TERMS && x.every(isFilterTerm);
+
+export function isRowQuery(x: unknown): x is RowQuery {
+  if (!isObj(x) || !isWhere(x.where) || !isCount(x.offset) || !isCount(x.limit, MAX_PAGE_ROWS) || x.limit === 0) return false;
+  if (x.sort === undefined) return true;
+  const s = x.sort;
+  return isObj(s) && isShortStr(s.key) && (s.dir === 'asc' || s.dir === 'desc');
+}
 
 /** Checks a message from the webview; anything else is dropped by the host. */
 export function isWebviewMessage(x: unknown): x is WebviewMessage {
@@ -62,6 +111,18 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return isStr(x.directive) && isStr(x.blocked);
     case 'log':
       return LEVELS.includes(x.level as (typeof LEVELS)[number]) && isStr(x.message);
+    case 'useOperatingPoint':
+      return isSeq(x.seq) && OPERATING_POINT_KEYS.includes(x.key as OperatingPointKey) && typeof x.value === 'number' && Number.isFinite(x.value);
+    case 'queryRows':
+      return isSeq(x.seq) && isRowQuery(x.query);
+    case 'openLine':
+      return isCount(x.line) && x.line >= 1;
+    case 'evaluateSubset':
+      return isSeq(x.seq) && isWhere(x.where);
+    case 'sliceCandidates':
+      return isSeq(x.seq);
+    case 'computeSlices':
+      return isSeq(x.seq) && Array.isArray(x.by) && x.by.length >= 1 && x.by.length <= 4 && x.by.every(isShortStr);
     default:
       return false;
   }
@@ -76,9 +137,17 @@ export function isHostMessage(x: unknown): x is HostMessage {
     case 'focus':
       return isStr(x.target);
     case 'reply':
-      return isSeq(x.seq) && typeof x.ok === 'boolean' && (x.message === undefined || isStr(x.message));
+      return isSeq(x.seq) && typeof x.ok === 'boolean' && (x.message === undefined || isStr(x.message)) && (x.stale === undefined || x.stale === true);
     case 'error':
       return isStr(x.message);
+    case 'rows': {
+      const p = x.page as Obj;
+      return isSeq(x.seq) && isObj(p) && isCount(p.total) && isCount(p.rowsInFile) && isCount(p.offset) && Array.isArray(p.rows) && p.rows.length <= MAX_PAGE_ROWS && p.rows.every((r) => isObj(r) && (r.kind === 'classification' || r.kind === 'ranking') && isCount(r.line));
+    }
+    case 'sliceCandidates':
+      return isSeq(x.seq) && Array.isArray(x.candidates) && x.candidates.every((c) => isObj(c) && isStr(c.column));
+    case 'slices':
+      return isSeq(x.seq) && isObj(x.table) && Array.isArray((x.table as Obj).rows);
     default:
       return false;
   }

@@ -5,7 +5,10 @@
  */
 import type { ConfusionMatrix, Curve, GroupAnalysisRow, MetricValue, PerClassRow, ReliabilityBin, Results } from '../core/results/types';
 import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from './format';
-import { cutoffsOf, headlineKeys } from './headline';
+import { cutoffsOf, headlineKeys, reportHeadlineKeys } from './headline';
+import { inRankingTable, rankingTable } from './rankingTable';
+import { operatingPointModel } from './operatingPoint';
+import { userInspectorModel } from './userInspector';
 import {
   SERIES_COLOURS,
   type Band,
@@ -76,7 +79,7 @@ function header(results: Results): HeaderModel {
     { label: 'Config', value: results.config?.configFile ?? 'no config file (defaults and settings)' },
     {
       label: 'Intervals',
-      value: b && b.n > 0 ? `percentile bootstrap, ${formatCount(b.n)} resamples, ${formatLevel(b.confidence)}, seed ${b.seed}${b.stratified ? ', stratified' : ''}` : 'none (bootstrap off)',
+      value: b && b.n > 0 ? `percentile bootstrap, ${formatCount(b.n)} resamples, ${formatLevel(b.confidence)}, seed = ${b.seed}${b.stratified ? ', stratified' : ''}` : 'none (bootstrap off)',
     },
     { label: 'Evaluated', value: `${results.createdAt} · Eval Lens ${results.tool.version}` },
   ];
@@ -151,7 +154,7 @@ function perClassVsTrain(rows: PerClassRow[], results: Results): ChartModel | un
   const few = th.few ?? 20;
   const many = th.many ?? 100;
   const bands: Band[] = [];
-  // Shots: few n_c < few, medium few ≤ n_c ≤ many, many n_c > many (METRICS.md section 1).
+  // Shots: few n_c < few, medium few ≤ n_c ≤ many, many n_c > many (docs/metrics/classification.md).
   if (lo < few) bands.push({ from: lo, to: Math.min(few, hi), label: `few (< ${few})`, colour: 'orange' });
   if (hi > few && lo < many) bands.push({ from: Math.max(few, lo), to: Math.min(many, hi), label: `medium (${few}–${many})`, colour: 'green' });
   if (hi > many) bands.push({ from: Math.max(many, lo), to: hi, label: `many (> ${many})`, colour: 'blue' });
@@ -174,8 +177,10 @@ function perClassBar(rows: PerClassRow[]): ChartModel {
     description: `Bar chart of accuracy for each of ${rows.length} classes.`,
     x: { label: 'class', type: 'category', categories: rows.map((r) => r.class) },
     y: { label: 'accuracy', type: 'linear', min: 0, max: 1 },
-    series: [{ label: 'accuracy', colour: 'blue', style: 'bar', points: rows.map((r, i) => ({ x: i, y: r.accuracy })) }],
+    series: [{ label: 'accuracy', colour: 'blue', style: 'bar', points: rows.map((r, i) => ({ x: i, y: r.accuracy })), pointLabels: rows.map((r) => `${formatCount(r.support)} test rows`) }],
     table: perClassTable(rows, 'perClassAccuracy.table'),
+    // The results hold bootstrap intervals for the scalar metrics only; none is drawn rather than one made up.
+    note: 'No interval bars: the results file holds confidence intervals for the overall metrics, not per class. Each bar is the share of the class\u2019s test rows predicted correctly.',
   };
 }
 
@@ -220,10 +225,12 @@ export function confusionChart(c: ConfusionMatrix): ChartModel {
   let idx: number[];
   let note: string | undefined;
   const top = topConfusions(c, 30);
+  const pos = new Map(c.labels.map((l, i) => [l, i]));
+  const rowTotals = c.matrix.map((r) => r.reduce((a, b) => a + b, 0));
+  const colTotals = c.labels.map((_, j) => c.matrix.reduce((a, r) => a + (r[j] ?? 0), 0));
   if (k <= FULL_HEATMAP_MAX) {
     idx = c.labels.map((_, i) => i);
   } else {
-    const pos = new Map(c.labels.map((l, i) => [l, i]));
     const chosen = new Set<number>();
     for (const t of top) {
       for (const i of [pos.get(t.true)!, pos.get(t.pred)!]) if (chosen.size < FULL_HEATMAP_MAX || chosen.has(i)) chosen.add(i);
@@ -234,11 +241,21 @@ export function confusionChart(c: ConfusionMatrix): ChartModel {
   const chart: ChartModel = {
     id: 'confusion',
     title: k <= FULL_HEATMAP_MAX ? 'Confusion matrix' : 'Confusion matrix (top confusions)',
-    description: `Heatmap of counts, rows = true class, columns = predicted class, ${idx.length} classes.`,
+    description: `Confusion matrix of ${idx.length} classes: rows are the true class, columns the predicted class; each cell is a button.`,
     x: { label: 'predicted', type: 'category', categories: idx.map((i) => c.labels[i]!) },
     y: { label: 'true', type: 'category', categories: idx.map((i) => c.labels[i]!) },
     series: [],
-    heatmap: { rowTitle: 'true', colTitle: 'predicted', rows: idx.map((i) => c.labels[i]!), cols: idx.map((i) => c.labels[i]!), values: idx.map((i) => idx.map((j) => c.matrix[i]![j]!)) },
+    heatmap: {
+      rowTitle: 'true class',
+      colTitle: 'predicted class',
+      rows: idx.map((i) => c.labels[i]!),
+      cols: idx.map((i) => c.labels[i]!),
+      values: idx.map((i) => idx.map((j) => c.matrix[i]![j]!)),
+      rowTotals: idx.map((i) => rowTotals[i]!),
+      colTotals: idx.map((j) => colTotals[j]!),
+      classes: k,
+      top: top.slice(0, k <= FULL_HEATMAP_MAX ? 10 : 30).map((t) => ({ ...t, share: rowTotals[pos.get(t.true)!]! > 0 ? t.count / rowTotals[pos.get(t.true)!]! : null })),
+    },
     table:
       k <= FULL_HEATMAP_MAX
         ? table('confusion.table', 'Confusion matrix (rows: true, columns: predicted)', [['true \\ predicted', 'text'], ...c.labels.map((l) => [l, 'int'] as [string, ColumnKind])], c.matrix.map((r, i) => [c.labels[i]!, ...r]))
@@ -276,9 +293,13 @@ function shiftChart(c: Curve, m: Results['metrics']): ChartModel {
 }
 
 function riskCoverageChart(c: Curve, m: Results['metrics']): ChartModel {
-  const series: Series[] = [{ label: `standard (AURC ${formatNumber(m.aurc?.value)})`, colour: 'blue', style: 'line', fill: true, points: pts(c.xs, c.ys) }];
-  if (c.extra?.risk_balanced) series.push({ label: `balanced (AURC ${formatNumber(m.aurc_balanced?.value)})`, colour: 'orange', style: 'line', points: pts(c.xs, c.extra.risk_balanced) });
-  if (c.extra?.risk_worst) series.push({ label: `worst group (AURC ${formatNumber(m.aurc_worst?.value)})`, colour: 'red', style: 'line', dashed: true, points: pts(c.xs, c.extra.risk_worst) });
+  // The tooltip names the score threshold of each point (accept rows with score ≥ threshold).
+  const th = c.extra?.threshold;
+  const pointLabels = th ? c.xs.map((_, i) => (typeof th[i] === 'number' ? `threshold ${formatNumber(th[i])}` : '')) : undefined;
+  const withLabels = pointLabels ? { pointLabels } : {};
+  const series: Series[] = [{ label: `standard (AURC ${formatNumber(m.aurc?.value)})`, colour: 'blue', style: 'line', fill: true, points: pts(c.xs, c.ys), ...withLabels }];
+  if (c.extra?.risk_balanced) series.push({ label: `balanced (AURC ${formatNumber(m.aurc_balanced?.value)})`, colour: 'orange', style: 'line', points: pts(c.xs, c.extra.risk_balanced), ...withLabels });
+  if (c.extra?.risk_worst) series.push({ label: `worst group (AURC ${formatNumber(m.aurc_worst?.value)})`, colour: 'red', style: 'line', dashed: true, points: pts(c.xs, c.extra.risk_worst), ...withLabels });
   return {
     id: 'riskCoverage',
     title: 'Risk–coverage',
@@ -404,11 +425,15 @@ export function metricVsKChart(results: Results): ChartModel | undefined {
       }
     });
     const ks = dense.flatMap(([, c]) => c.xs);
+    // The axis ends at the last K with data (the longest list, when the run records it), not at a rounded-up tick.
+    const longest = longestList(results);
+    const maxK = Math.min(Math.max(...ks), longest ?? Infinity);
+    if (longest !== undefined && longest < Math.max(...ks)) for (const s of series) s.points = s.points.filter((p) => p.x <= maxK);
     return {
       id: 'metricVsK',
       title: 'Metrics vs K',
-      description: `${dense.length} ranking metrics (y) at each cutoff K from ${Math.min(...ks)} to ${Math.max(...ks)} (x), baselines dashed.`,
-      x: { label: 'K', type: 'linear' },
+      description: `${dense.length} ranking metrics (y) at each cutoff K from ${Math.min(...ks)} to ${maxK} (x), baselines dashed.`,
+      x: { label: 'K', type: 'linear', min: Math.min(...ks), max: maxK },
       y: { label: 'mean over users', type: 'linear', min: 0 },
       series,
       table: table('metricVsK.table', 'Metrics vs K', [['metric', 'text'], ['ranking', 'text'], ['K', 'int'], ['value', 'num']], rows),
@@ -438,11 +463,17 @@ export function metricVsKChart(results: Results): ChartModel | undefined {
     id: 'metricVsK',
     title: 'Metrics vs K',
     description: `${names.length} ranking metrics (y) at cutoffs K = ${ks.join(', ')} (x), baselines dashed.`,
-    x: { label: 'K', type: ks[ks.length - 1]! / ks[0]! >= 20 ? 'log' : 'linear' },
+    x: { label: 'K', type: ks[ks.length - 1]! / ks[0]! >= 20 ? 'log' : 'linear', min: ks[0]!, max: ks[ks.length - 1]! },
     y: { label: 'value', type: 'linear', min: 0 },
     series,
     table: table('metricVsK.table', 'Metrics vs K', cols, rows),
   };
+}
+
+/** The longest recommendation list of the run (`tables.rankingSummary.longestList`), when recorded. */
+function longestList(results: Results): number | undefined {
+  const s = results.tables.rankingSummary as { longestList?: unknown } | undefined;
+  return s && typeof s.longestList === 'number' && s.longestList > 0 ? s.longestList : undefined;
 }
 
 interface StoredHistogram {
@@ -596,13 +627,17 @@ export function buildReportModel(results: Results): ReportModel {
   };
   // Cards, in the order of results.families; keys that no family lists go to "other".
   const seen = new Set<string>();
+  // Ranking: the metric@K keys go into one metric × K table instead of a card each.
+  const byK = results.task === 'ranking' ? rankingTable(results) : undefined;
+  if (byK) tab('ranking').leadTables = [byK];
   for (const [family, keys] of Object.entries(results.families)) {
     for (const key of keys ?? []) {
       const m = results.metrics[key];
       if (!m || seen.has(key)) continue;
       seen.add(key);
-      tab(family).cards.push(card(key, m, family, baselineExtras(results, key)));
       targets[key] = { tab: family };
+      if (byK && inRankingTable(key)) continue;
+      tab(family).cards.push(card(key, m, family, baselineExtras(results, key)));
     }
   }
   for (const [key, m] of Object.entries(results.metrics)) {
@@ -646,6 +681,10 @@ export function buildReportModel(results: Results): ReportModel {
     const g = genericTable(`table.${name}`, name, v);
     if (g) tab(RANKING_NAMES.test(name) ? 'ranking' : results.task === 'iw-binary' ? 'importance' : 'other').tables.push(g);
   }
+  const explorer = operatingPointModel(results);
+  if (explorer && tabs.has(explorer.tab)) tab(explorer.tab).explorer = explorer;
+  const users = userInspectorModel(results);
+  if (users && tabs.has('ranking')) tab('ranking').userInspector = users;
   const order = ['classification', 'longtail', 'evolving', 'selective', 'calibration', 'importance', 'ranking', 'other'];
   const sorted = [...tabs.values()].sort((a, b) => (order.indexOf(a.id) + 99) % 99 - (order.indexOf(b.id) + 99) % 99);
   const head = header(results);
@@ -653,7 +692,7 @@ export function buildReportModel(results: Results): ReportModel {
     kind: 'results',
     title: head.title,
     header: head,
-    headline: headlineKeys(results, 6).map((k) => card(k, results.metrics[k]!, familyOf(results, k), baselineExtras(results, k))),
+    headline: reportHeadlineKeys(results).map((k) => card(k, results.metrics[k]!, familyOf(results, k), baselineExtras(results, k))),
     tabs: sorted,
     targets,
   };

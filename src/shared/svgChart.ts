@@ -65,7 +65,43 @@ function scale(axis: Axis, values: number[], from: number, to: number): Scale {
   return { map: (v) => from + ((v - lo) / span) * (to - from), ticks: niceTicks(lo, hi).map((v) => ({ v, label: tickLabel(v) })) };
 }
 
-const cls = (c: Colour): string => `c-${c}`;
+const COLOURS: ReadonlySet<string> = new Set<Colour>(['blue', 'red', 'green', 'yellow', 'orange', 'purple', 'foreground']);
+/** The CSS class of a colour; anything outside the palette becomes `c-foreground` (class names come from an allow-list). */
+const cls = (c: Colour): string => `c-${COLOURS.has(c) ? c : 'foreground'}`;
+
+/** Longest tick or legend label drawn in full; longer ones are cut with "…" and the full text in a `<title>`. */
+const MAX_LABEL = 24;
+/** Approximate advance of one character of the 11 px chart font, to lay out legends. */
+const CHAR_W = 6.4;
+
+function cut(s: string, max = MAX_LABEL): string {
+  const chars = [...s];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : s;
+}
+
+/** A text label cut to `max` characters, with the full text as its tooltip when cut. */
+function labelText(s: string, max = MAX_LABEL): string {
+  const c = cut(s, max);
+  return c === s ? escapeXml(s) : `<title>${escapeXml(s)}</title>${escapeXml(c)}`;
+}
+
+/** Legend entries laid out in rows that fit the chart's width: `<text>` elements and the height used. */
+function legendSvg(series: ChartModel['series'], x0: number, width: number): { svg: string; height: number } {
+  const rows: string[][] = [[]];
+  let used = 0;
+  for (const s of series) {
+    const label = `■ ${cut(s.label, 48)}`;
+    const w = [...label].length * CHAR_W + 14;
+    if (used > 0 && used + w > width) {
+      rows.push([]);
+      used = 0;
+    }
+    rows[rows.length - 1]!.push(`<tspan class="${cls(s.colour)}-text" x="${(x0 + used).toFixed(1)}">${s.dashed || s.dotted ? '╌' : '■'} ${escapeXml(cut(s.label, 48))}</tspan>`);
+    used += w;
+  }
+  const svg = rows.map((r, i) => `<text class="legend" y="${12 + i * 16}">${r.join('')}</text>`).join('');
+  return { svg, height: rows.length * 16 + 2 };
+}
 
 /** The chart as `<svg>…</svg>` with a `<title>` (its description) for screen readers. */
 export function chartToSvg(chart: ChartModel): string {
@@ -93,7 +129,7 @@ export function chartToSvg(chart: ChartModel): string {
   for (const t of sx.ticks) {
     const x = sx.map(t.v).toFixed(1);
     parts.push(chart.x.type === 'category'
-      ? `<text class="tick" transform="translate(${x},${y0 + 12}) rotate(-35)" text-anchor="end">${escapeXml(t.label)}</text>`
+      ? `<text class="tick" transform="translate(${x},${y0 + 12}) rotate(-35)" text-anchor="end">${labelText(t.label, 14)}</text>`
       : `<line class="grid" x1="${x}" x2="${x}" y1="${y0}" y2="${y1}"/><text class="tick" x="${x}" y="${y0 + 16}" text-anchor="middle">${escapeXml(t.label)}</text>`);
   }
   parts.push(`<line class="axis" x1="${x0}" x2="${x1}" y1="${y0}" y2="${y0}"/><line class="axis" x1="${x0}" x2="${x0}" y1="${y0}" y2="${y1}"/>`);
@@ -145,8 +181,9 @@ export function chartToSvg(chart: ChartModel): string {
   }
   parts.push(`<text class="axis-label" x="${(x0 + x1) / 2}" y="${H - 6}" text-anchor="middle">${escapeXml(chart.x.label)}</text>`);
   parts.push(`<text class="axis-label" transform="translate(14,${(y0 + y1) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(chart.y.label)}</text>`);
-  const legend = chart.series.map((s, i) => `<tspan class="${cls(s.colour)}-text" dx="${i ? 14 : 0}">■ ${escapeXml(s.label)}</tspan>`).join('');
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H + 18}" role="img" aria-label="${escapeXml(chart.description)}"><title>${escapeXml(chart.description)}</title><g transform="translate(0,18)">${parts.join('')}</g><text class="legend" x="${M.l}" y="12">${legend}</text></svg>`;
+  const legend = legendSvg(chart.series, M.l, W - M.l - M.r);
+  const height = H + legend.height;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}" role="img" aria-label="${escapeXml(chart.description)}"><title>${escapeXml(chart.description)}</title><g transform="translate(0,${legend.height})">${parts.join('')}</g>${legend.svg}</svg>`;
 }
 
 function heatmapSvg(chart: ChartModel): string {
@@ -154,7 +191,8 @@ function heatmapSvg(chart: ChartModel): string {
   const n = h.rows.length;
   const m = h.cols.length;
   const size = Math.max(8, Math.min(28, Math.floor(480 / Math.max(n, m))));
-  const left = 90;
+  // Room for the longest row name (cut at 16 characters) so that none is clipped.
+  const left = 12 + Math.min(16, Math.max(1, ...h.rows.map((r) => [...r].length))) * CHAR_W;
   const top = 20;
   const max = Math.max(1, ...h.values.flat());
   const parts: string[] = [];
@@ -162,13 +200,16 @@ function heatmapSvg(chart: ChartModel): string {
     row.forEach((v, j) => {
       const op = v === 0 ? 0.03 : 0.12 + 0.88 * (v / max);
       parts.push(`<rect class="cell" x="${left + j * size}" y="${top + i * size}" width="${size - 1}" height="${size - 1}" fill-opacity="${op.toFixed(3)}"><title>${escapeXml(`${h.rowTitle} ${h.rows[i]} → ${h.colTitle} ${h.cols[j]}: ${v}`)}</title></rect>`);
-      if (size >= 20 && v > 0) parts.push(`<text class="cell-label${op > 0.55 ? ' on-dark' : ''}" x="${left + j * size + size / 2}" y="${top + i * size + size / 2 + 4}" text-anchor="middle">${escapeXml(String(v))}</text>`);
+      // A count is written in its cell only when it fits (about 6 px per digit at 10 px).
+      if (v > 0 && String(v).length * 6 + 2 <= size) parts.push(`<text class="cell-label${op > 0.55 ? ' on-dark' : ''}" x="${left + j * size + size / 2}" y="${top + i * size + size / 2 + 4}" text-anchor="middle">${v}</text>`);
     }),
   );
-  h.rows.forEach((r, i) => parts.push(`<text class="tick" x="${left - 4}" y="${top + i * size + size / 2 + 4}" text-anchor="end">${escapeXml(r)}</text>`));
-  h.cols.forEach((c, j) => parts.push(`<text class="tick" transform="translate(${left + j * size + size / 2},${top + n * size + 8}) rotate(-50)" text-anchor="end">${escapeXml(c)}</text>`));
-  const width = left + m * size + 20;
-  const height = top + n * size + 70;
-  parts.push(`<text class="axis-label" x="${left}" y="12">${escapeXml(`rows: ${h.rowTitle}, columns: ${h.colTitle}`)}</text>`);
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(chart.description)}"><title>${escapeXml(chart.description)}</title>${parts.join('')}</svg>`;
+  h.rows.forEach((r, i) => parts.push(`<text class="tick" x="${(left - 4).toFixed(1)}" y="${top + i * size + size / 2 + 4}" text-anchor="end">${labelText(r, 16)}</text>`));
+  h.cols.forEach((c, j) => parts.push(`<text class="tick" transform="translate(${left + j * size + size / 2},${top + n * size + 8}) rotate(-50)" text-anchor="end">${labelText(c, 16)}</text>`));
+  // Column names are rotated by 50°: their drop is about sin 50° × their length.
+  const drop = Math.min(16, Math.max(1, ...h.cols.map((c) => [...c].length))) * CHAR_W * 0.77 + 24;
+  const width = Math.ceil(Math.max(left + m * size + 20, 12 + [...`rows: ${h.rowTitle}, columns: ${h.colTitle}`].length * CHAR_W));
+  const height = Math.ceil(top + n * size + 8 + drop);
+  parts.push(`<text class="axis-label" x="12" y="12">${escapeXml(`rows: ${h.rowTitle}, columns: ${h.colTitle}`)}</text>`);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(chart.description)}"><title>${escapeXml(chart.description)}</title>${parts.join('')}</svg>`;
 }

@@ -8,7 +8,8 @@ import type { CellValue, ColumnKind, TableModel } from './model';
 export function formatCell(v: CellValue, kind: ColumnKind = 'num'): string {
   if (v === null) return '—';
   if (typeof v === 'string') return v;
-  if (kind === 'int' && Number.isInteger(v)) return String(v);
+  // Integers print as integers in count columns and in mixed (text) columns such as key/value tables.
+  if ((kind === 'int' || kind === 'text') && Number.isInteger(v)) return String(v);
   if (kind === 'p') return formatP(v);
   return formatNumber(v);
 }

@@ -1,5 +1,5 @@
 /**
- * Comparing evaluated runs (METRICS.md section 5): the run × metric table with best / second /
+ * Comparing evaluated runs (docs/comparisons.md): the run × metric table with best / second /
  * third per column, and for each run other than the baseline and each compared metric that has
  * per-item values, the paired tests of `stats/tests.ts` on the matched items.
  *
@@ -25,7 +25,8 @@ import { directionOf } from '../results/directions';
 import { fastBootstrapDistribution, percentileInterval } from '../stats/bootstrap';
 import { cohensDPooled, cohensDz, holmAdjust, pairedTTest, wilcoxonSignedRank } from '../stats/tests';
 import { TOOL_VERSION } from '../version';
-import { markTable } from './marks';
+import { markTable, UNRANKED_KEYS } from './marks';
+import { overlayCurves } from './curves';
 import { matchItems, defaultMatchBy, type MatchedPairs } from './match';
 import { COMPARE_SCHEMA_ID, type CompareOptions, type CompareResults, type CompareTest } from './types';
 
@@ -119,22 +120,16 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
     table[runs[i]] = row;
   });
 
-  // Paired tests of each run against the baseline.
+  // Paired tests of each run against the baseline, on every metric both sides have per-item values of.
   const tests: CompareTest[] = [];
   const base = results[b];
   let matchBy = opts.matchBy ?? (base.perItem ? defaultMatchBy(base.perItem, base.perItem) : 'id');
-  const explicit = opts.metrics !== undefined && opts.metrics.length > 0;
   const untested = new Set<string>();
   for (let i = 0; i < results.length; i++) {
     if (i === b) continue;
     const run = results[i];
-    if (!run.perItem || !base.perItem) {
-      const without = !run.perItem ? runs[i] : baseline;
-      warnings.push({ code: 'compare-no-per-item', message: `${without} holds no per-item values: ${runs[i]} is in the table but not tested against ${baseline}.`, file: without });
-      continue;
-    }
     const testable = metrics.filter((m) => run.perItem?.values[m] && base.perItem?.values[m]);
-    if (explicit) for (const m of metrics) if (!testable.includes(m)) untested.add(m);
+    for (const m of metrics) if (!testable.includes(m) && !UNRANKED_KEYS.has(m)) untested.add(m);
     if (testable.length === 0) continue;
     const pairs: MatchedPairs = matchItems({ path: runs[i], items: run.perItem! }, { path: baseline, items: base.perItem! }, { matchBy: opts.matchBy, onMismatch: opts.onMismatch });
     matchBy = pairs.matchBy;
@@ -142,10 +137,6 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
     for (const m of testable) tests.push(pairedEntry(runs[i], baseline, m, run.perItem!.values[m], base.perItem!.values[m], pairs, opts, warnings));
   }
 
-  if (untested.size > 0) {
-    const list = [...untested].map((m) => `"${m}"`).join(', ');
-    warnings.push({ code: 'compare-no-per-item', message: `No per-item values of ${list} (the results keep per-row/per-user values only for some metrics, e.g. accuracy and the ranking metrics): in the table, not tested.`, count: untested.size });
-  }
   for (const m of metrics) {
     const family = tests.filter((t) => t.metric === m);
     if (family.length < 2) continue;
@@ -154,6 +145,16 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
   }
 
   const runTable = { runs, names, metrics, directions, table };
+  const intervals: NonNullable<CompareResults['intervals']> = {};
+  results.forEach((r, i) => {
+    const row: Record<string, [number, number]> = {};
+    for (const m of metrics) {
+      const ci = r.metrics[m]?.ci;
+      if (ci) row[m] = [ci[0], ci[1]];
+    }
+    if (Object.keys(row).length > 0) intervals[runs[i]] = row;
+  });
+  const curves = overlayCurves(results, runs);
   const out: CompareResults = {
     schema: COMPARE_SCHEMA_ID,
     kind: 'comparison',
@@ -168,6 +169,9 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
     settings: { holm: HOLM_NOTE, onMismatch: opts.onMismatch ?? 'error' },
     warnings,
   };
+  if (Object.keys(intervals).length > 0) out.intervals = intervals;
+  if (untested.size > 0) out.untested = metrics.filter((m) => untested.has(m));
+  if (Object.keys(curves).length > 0) out.curves = curves;
   if (opts.bootstrap && opts.bootstrap.n > 0) out.settings.bootstrap = { ...opts.bootstrap };
   return out;
 }

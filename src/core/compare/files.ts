@@ -5,7 +5,7 @@
  *
  * Settings, strongest first: `opts`, the config's `compare` section (`opts.configPath`, else
  * `eval-lens.json` beside the first run), and for the paired bootstrap the baseline's own
- * `config.bootstrap` (the evaluated defaults: 1,000 resamples, 95%, seed 0).
+ * `config.bootstrap` (the evaluated defaults: 1,000 resamples, 95%, generator seed = 0).
  */
 import { resolve } from 'node:path';
 import type { Progress } from '../diagnostics';

@@ -1,6 +1,6 @@
 /**
- * Inspection of an existing table of runs × metrics (a CSV/TSV such as seed 004's
- * `reports/cf_eval_summary.csv`, or a paper's table typed in): the same best / second / third
+ * Inspection of an existing table of runs × metrics (a CSV/TSV summary written by a
+ * training script, or a paper's table typed in): the same best / second / third
  * marking as a comparison, with each column's direction inferred from its name.
  *
  * Reading rules (docs/comparisons.md):

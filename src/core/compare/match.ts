@@ -1,5 +1,5 @@
 /**
- * Pairing the items (rows or users) of a run with those of the baseline (METRICS.md section 5).
+ * Pairing the items (rows or users) of a run with those of the baseline (docs/comparisons.md).
  *
  * Rules:
  * - `id` / `user`: items are paired by id. Both runs must have ids. A duplicate id in either run

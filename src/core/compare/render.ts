@@ -94,7 +94,10 @@ export function renderMarkdownTable(t: RunTable, opts: { baseline?: string } = {
   return lines.join('\n');
 }
 
-/** Escapes LaTeX's special characters in text. */
+/**
+ * Escapes LaTeX's special characters in text (`\ { } $ & # ^ _ % ~`), and writes ↑ ↓ ± – as
+ * math or text commands, so any run or metric name compiles.
+ */
 export function escapeLatex(s: string): string {
   return s.replace(/[\\{}$&#^_%~]/g, (c) => {
     switch (c) {
@@ -103,26 +106,54 @@ export function escapeLatex(s: string): string {
       case '^': return '\\textasciicircum{}';
       default: return `\\${c}`;
     }
-  }).replace(/↑/g, '$\\uparrow$').replace(/↓/g, '$\\downarrow$').replace(/±/g, '$\\pm$');
+  }).replace(/↑/g, '$\\uparrow$').replace(/↓/g, '$\\downarrow$').replace(/±/g, '$\\pm$').replace(/Δ/g, '$\\Delta$').replace(/–/g, '--').replace(/−/g, '-');
 }
 
-/** LaTeX tabular: best `\textbf`, second `\underline`, third `\textit`. */
-export function renderLatexTable(t: RunTable, opts: { baseline?: string; caption?: string } = {}): string {
-  const wrap = (s: string, p: Place | undefined): string => (p === 1 ? `\\textbf{${s}}` : p === 2 ? `\\underline{${s}}` : p === 3 ? `\\textit{${s}}` : s);
+export interface LatexTableOptions {
+  baseline?: string;
+  caption?: string;
+  /** The columns, in this order (default: every metric of the table). */
+  metrics?: readonly string[];
+  /** run → metric → interval: printed as ± half its width after the value. */
+  intervals?: Record<string, Record<string, readonly [number, number]>>;
+  /** Confidence of `intervals`, for the caption (e.g. 0.95). */
+  confidence?: number;
+}
+
+/**
+ * LaTeX table as the long-tail papers print them: `booktabs` rules (`\toprule`, `\midrule`,
+ * `\bottomrule`; add `\usepackage{booktabs}`), best in `\textbf`, second `\underline`, and with
+ * `intervals` each value followed by `± h`, h = half the width of its interval (the caption says
+ * which interval). Every name is escaped.
+ */
+export function renderLatexTable(t: RunTable, opts: LatexTableOptions = {}): string {
+  const metrics = opts.metrics ? opts.metrics.filter((m) => t.metrics.includes(m)) : t.metrics;
+  const wrap = (s: string, p: Place | undefined): string => (p === 1 ? `\\textbf{${s}}` : p === 2 ? `\\underline{${s}}` : s);
+  const cell = (run: string, m: string): string => {
+    const text = cellText(t, run, m);
+    if (text === '–') return '--';
+    let out = wrap(escapeLatex(text), placeOf(t, run, m));
+    const ci = opts.intervals?.[run]?.[m];
+    if (ci && Number.isFinite(ci[0]) && Number.isFinite(ci[1])) out += `\\,{\\scriptsize$\\pm$${escapeLatex(formatValue((ci[1] - ci[0]) / 2))}}`;
+    return out;
+  };
+  const withCi = metrics.some((m) => t.runs.some((r) => opts.intervals?.[r]?.[m]));
+  const level = opts.confidence !== undefined ? `${Number((opts.confidence * 100).toPrecision(4))}\\% ` : '';
+  const ciText = withCi ? ` $\\pm$: half the width of each run's ${level}bootstrap percentile interval.` : '';
   const lines = [
     '\\begin{table}[t]',
     '\\centering',
-    `\\caption{${escapeLatex(opts.caption ?? 'Comparison of runs.')} Best in \\textbf{bold}, second \\underline{underlined}, third in \\textit{italics}.}`,
-    `\\begin{tabular}{l${'r'.repeat(t.metrics.length)}}`,
-    '\\hline',
-    `Run & ${t.metrics.map((m) => escapeLatex(header(t, m))).join(' & ')} \\\\`,
-    '\\hline',
+    `\\caption{${escapeLatex(opts.caption ?? 'Comparison of runs.')} Best in \\textbf{bold}, second \\underline{underlined} ($\\uparrow$ higher is better, $\\downarrow$ lower is better).${ciText}}`,
+    `\\begin{tabular}{l${'r'.repeat(metrics.length)}}`,
+    '\\toprule',
+    `Run & ${metrics.map((m) => escapeLatex(header(t, m))).join(' & ')} \\\\`,
+    '\\midrule',
   ];
   t.runs.forEach((run, i) => {
     const name = escapeLatex(t.names[i]) + (opts.baseline === run ? ' (baseline)' : '');
-    lines.push(`${name} & ${t.metrics.map((m) => wrap(escapeLatex(cellText(t, run, m)), placeOf(t, run, m))).join(' & ')} \\\\`);
+    lines.push(`${name} & ${metrics.map((m) => cell(run, m)).join(' & ')} \\\\`);
   });
-  lines.push('\\hline', '\\end{tabular}', '\\end{table}');
+  lines.push('\\bottomrule', '\\end{tabular}', '\\end{table}');
   return lines.join('\n');
 }
 
@@ -142,22 +173,40 @@ export function renderCsvTable(t: RunTable): string {
   return lines.join('\n') + '\n';
 }
 
+/** mean − mean_baseline over the matched pairs, or null. */
+export function delta(x: CompareTest): number | null {
+  return x.mean !== null && x.mean_baseline !== null ? x.mean - x.mean_baseline : null;
+}
+
+/** A difference with its sign: `+0.0200`, `−0.0150` (4 decimals), `–` when undefined. */
+export function formatDelta(v: number | null): string {
+  if (v === null || !Number.isFinite(v)) return '–';
+  const s = Math.abs(v) >= 1000 ? Math.abs(v).toFixed(2) : Math.abs(v).toFixed(4);
+  return Number(s) === 0 ? s : `${v > 0 ? '+' : '−'}${s}`;
+}
+
+/** The note on metrics without per-item values, or '' when every compared metric was tested. */
+export function untestedNote(untested: readonly string[] | undefined): string {
+  if (!untested || untested.length === 0) return '';
+  return `Not tested (no per-item values: not a mean over rows or users): ${untested.join(', ')}.`;
+}
+
 function testRows(t: RunTable, tests: readonly CompareTest[]): string[][] {
   const holm = tests.some((x) => x.p_holm !== undefined);
   const ci = tests.some((x) => x.ci_diff !== undefined);
-  const head = ['run', 'metric', 'n', 'mean', 'baseline', 'impr.', 't', 'p_t', 'p_t (>)', 'W', 'p_W', 'd_z', 'd_pooled'];
+  const head = ['run', 'metric', 'n', 'mean', 'baseline', 'Δ', 'impr.', 't', 'p_t', 'p_t (>)', 'W', 'p_W', 'd_z', 'd_pooled'];
   if (holm) head.push('p_holm');
-  if (ci) head.push('CI of difference');
+  if (ci) head.push('Δ interval');
   const rows = [head];
   for (const x of tests) {
     const r = [
-      nameOf(t, x.run), x.metric, String(x.n), formatValue(x.mean), formatValue(x.mean_baseline),
+      nameOf(t, x.run), x.metric, String(x.n), formatValue(x.mean), formatValue(x.mean_baseline), formatDelta(delta(x)),
       x.improvement === null ? '–' : `${(x.improvement * 100).toFixed(1)}%`,
       formatStat(x.t), formatP(x.p_t), formatP(x.p_t_one_sided), formatStat(x.wilcoxon, 1), formatP(x.p_wilcoxon),
       formatStat(x.d_z), formatStat(x.d_pooled),
     ];
     if (holm) r.push(formatP(x.p_holm));
-    if (ci) r.push(x.ci_diff ? `[${formatValue(x.ci_diff[0])}, ${formatValue(x.ci_diff[1])}]` : '–');
+    if (ci) r.push(x.ci_diff ? `[${formatDelta(x.ci_diff[0])}, ${formatDelta(x.ci_diff[1])}]` : '–');
     rows.push(r);
   }
   return rows;
@@ -191,11 +240,11 @@ export function renderLatexTests(t: RunTable, tests: readonly CompareTest[], bas
     '\\centering',
     `\\caption{Paired tests against ${escapeLatex(nameOf(t, baseline))}.}`,
     `\\begin{tabular}{ll${'r'.repeat(rows[0].length - 2)}}`,
-    '\\hline',
+    '\\toprule',
     `${rows[0].map(escapeLatex).join(' & ')} \\\\`,
-    '\\hline',
-    ...rows.slice(1).map((r) => `${r.map((c) => escapeLatex(c.replace(/–/g, '--'))).join(' & ')} \\\\`),
-    '\\hline',
+    '\\midrule',
+    ...rows.slice(1).map((r) => `${r.map((c) => escapeLatex(c)).join(' & ')} \\\\`),
+    '\\bottomrule',
     '\\end{tabular}',
     '\\end{table}',
   ].join('\n');

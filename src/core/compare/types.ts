@@ -1,15 +1,15 @@
 /**
- * Comparison results, schema `eval-lens/compare@1` (METRICS.md section 5), written as
+ * Comparison results, schema `eval-lens/compare@1` (docs/comparisons.md), written as
  * `*.compare.json` by `eval-lens compare` and shown by the extension's Compare command. The JSON
  * Schema is `schemas/eval-lens.compare.schema.json`.
  *
- * The keys METRICS.md names (`runs`, `baseline`, `table`, `tests` and the fields of each test) are
- * exactly as written there; the other top-level keys (`names`, `metrics`, `directions`, `marks`,
+ * The core keys (`runs`, `baseline`, `table`, `tests` and the fields of each test) are stable and
+ * documented in docs/comparisons.md; the other top-level keys (`names`, `metrics`, `directions`, `marks`,
  * `matchBy`, `settings`, `warnings`, …) are additions that readers may ignore.
  */
 import type { EvalWarning, Progress } from '../diagnostics';
 import type { Task } from '../config/types';
-import type { Direction } from '../results/types';
+import type { Curve, Direction } from '../results/types';
 
 export const COMPARE_SCHEMA_ID = 'eval-lens/compare@1';
 
@@ -37,7 +37,7 @@ export interface RunTable {
   display?: Record<string, Record<string, string>>;
 }
 
-/** One paired test of a run against the baseline on one metric (METRICS.md section 5). */
+/** One paired test of a run against the baseline on one metric (docs/comparisons.md). */
 export interface CompareTest {
   run: string;
   baseline: string;
@@ -90,6 +90,12 @@ export interface CompareResults extends RunTable {
     onMismatch: 'error' | 'intersect';
   };
   warnings: EvalWarning[];
+  /** run → metric → the run's own interval of the metric (from its results), when it has one. */
+  intervals?: Record<string, Record<string, [number, number]>>;
+  /** Compared metrics without per-item values in some run: in the table, not tested. */
+  untested?: string[];
+  /** Curve name (`riskCoverage`, `reliability`, `pr`, `metricVsK.<m>`) → run → curve, thinned (curves.ts). */
+  curves?: Record<string, Record<string, Curve>>;
 }
 
 export interface CompareOptions {

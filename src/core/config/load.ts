@@ -1,5 +1,5 @@
 /**
- * Finding, reading, checking and layering `eval-lens.json` (DESIGN.md "Configuration").
+ * Finding, reading, checking and layering `eval-lens.json` (docs/configuration.md).
  *
  * - `loadConfigFile` reads one file: JSON syntax errors carry the 1-based line and column; every
  *   schema violation names the key path, the line of the key, what was expected and what was

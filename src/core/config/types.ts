@@ -1,6 +1,7 @@
 /**
  * The evaluation configuration (`eval-lens.json`, CLI flags, VS Code settings). Every key of
- * DESIGN.md's configuration section; definitions in METRICS.md. The JSON Schema that validates it
+ * documented configuration (docs/configuration.md); the metrics it drives are defined in
+ * docs/metrics/. The JSON Schema that validates it
  * is `schemas/eval-lens.config.schema.json`; keep the two in step (a unit test checks that every
  * key here is in the schema).
  */
@@ -88,11 +89,20 @@ export interface EvalConfig {
   train?: string;
   itemEmbeddings?: string;
   userEmbeddings?: string;
+  /** Item metadata table (`item,<columns>`, CSV/TSV/JSONL) shown beside item ids when inspecting users. */
+  items?: string;
   coldThreshold?: number;
   catalogSize?: number;
   mapNormaliser?: 'min' | 'all' | 'hits';
   gain?: 'linear' | 'exp';
   activityBins?: number[];
+  // slices
+  /** Columns to slice the headline metrics by (`tables.slices`). */
+  slices?: string[];
+  /** Quantile bins of a numeric slice column. Default 4. */
+  sliceBins?: number;
+  /** Slice values with fewer rows are left out of `tables.slices`. Default 30. */
+  minSliceSize?: number;
   // comparisons
   compare?: CompareConfig;
 }
@@ -113,6 +123,8 @@ export const CONFIG_DEFAULTS = {
   mapNormaliser: 'min',
   gain: 'linear',
   threshold: 0.5,
+  sliceBins: 4,
+  minSliceSize: 30,
 } as const;
 
 /** The config after defaults, as stored in the results (`config`). */

@@ -1,5 +1,5 @@
 /**
- * The typed columns of a classification prediction file after section 0 of METRICS.md has been
+ * The typed columns of a classification prediction file after the input rules of docs/inputs.md has been
  * applied (class set, prediction, score, invalid rows). Metric families read only this.
  * Arrays are indexed by row 0..n-1 in file order (skipped rows removed).
  */

@@ -1,5 +1,5 @@
 /**
- * The typed columns of an importance-weighted binary file (METRICS.md sections 0 and 3) after the
+ * The typed columns of an importance-weighted binary file (docs/inputs.md and docs/metrics/importance.md) after the
  * rows have been checked: labels as 0/1, finite scores, strata, optional weights and ids. Arrays are
  * indexed by row 0..n-1 in file order (skipped rows removed). Metric code reads only this.
  */

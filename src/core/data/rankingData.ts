@@ -1,5 +1,5 @@
 /**
- * The typed bundle of a ranking evaluation (METRICS.md section 4) after the input files have been
+ * The typed bundle of a ranking evaluation (docs/metrics/ranking.md) after the input files have been
  * read: ranked lists, relevance, train interactions and embeddings, with item and user ids
  * interned to integers. Metric functions read only this.
  *

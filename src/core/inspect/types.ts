@@ -74,9 +74,11 @@ export interface RankingRowView {
   line: number;
   user: string;
   /** The user's top-K list (K = the largest cutoff), hits marked, with the item's train count. */
-  items: { item: string; hit: boolean; rel?: number; trainCount?: number; cold?: boolean }[];
+  items: { item: string; hit: boolean; rel?: number; trainCount?: number; cold?: boolean; meta?: Record<string, string> }[];
   /** Relevant items not in the top K. */
   missed: string[];
+  /** Item metadata (the `items` table) of the missed items that have a row, by item id. */
+  missedMeta?: Record<string, Record<string, string>>;
   /** Train interactions of the user, when train data is given. */
   trainCount?: number;
   /** Per-user metric values (`recall@10`, `ndcg@10`, …). */

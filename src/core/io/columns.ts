@@ -1,5 +1,5 @@
 /**
- * Column detection (DESIGN.md "Inputs"): each role is found by name, case-insensitively, from a
+ * Column detection (docs/inputs.md): each role is found by name, case-insensitively, from a
  * list of aliases in order of preference; `columns` in eval-lens.json names a column explicitly and
  * wins over detection. What was found is returned so it can be shown and stored in the results.
  *

@@ -1,6 +1,6 @@
 /**
- * Reads a classification prediction file into {@link ClassificationData}, applying METRICS.md
- * section 0 (docs/inputs.md has the user-facing version):
+ * Reads a classification prediction file into {@link ClassificationData}, applying the input
+ * rules of docs/inputs.md:
  *
  * - **Class set**: config `classes` in that order; else the suffixes of the wide class-score columns
  *   in column order; else the sorted union of labels and predictions (numeric order when every value
@@ -27,7 +27,7 @@
  */
 import { basename } from 'node:path';
 import { open, stat } from 'node:fs/promises';
-import { EvalLensError, fail, type Progress, type Warnings } from '../diagnostics';
+import { EvalLensError, fail, failMany, MAX_LISTED_PROBLEMS, type LocatedProblem, type Progress, type Warnings } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import type { ClassificationData } from '../data/classificationData';
 import { cannotOpen, readTable, type ByteRowHandler, type Cell, type TableSink } from './table';
@@ -38,6 +38,7 @@ import { argmaxRows, softmaxRows } from './scores';
 import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
 import { checkWeightSum } from './weights';
 import { printable } from '../results/validate';
+import { cellAsText, TextColumnBuilder, type TextColumn } from '../data/textColumn';
 
 export interface LoadedClassification {
   data: ClassificationData;
@@ -46,9 +47,23 @@ export interface LoadedClassification {
   format: TableFormat;
   /** Data rows read (before skipping). */
   rows: number;
+  /** Every column name of the file, in header order. */
+  header: string[];
+  /** The columns asked for by {@link LoadClassificationOptions}, as written, by name. */
+  text: Record<string, TextColumn>;
 }
 
-/** Tolerance of the probability-sum check (METRICS.md section 0). */
+export interface LoadClassificationOptions {
+  /**
+   * Columns to keep as written (dictionary-encoded text) by name, for slicing and row filters; a
+   * role column keeps its role too. A name not in the file is an error naming the columns there are.
+   */
+  keepText?: string[];
+  /** Also keep every column without a role (not label, pred, class scores, score, weight, accept, group, split or id). */
+  keepOther?: boolean;
+}
+
+/** Tolerance of the probability-sum check (docs/inputs.md). */
 export const PROB_SUM_TOLERANCE = 1e-3;
 /**
  * A probability below 0 or above 1 by more than this is an invalid value (an error naming file,
@@ -76,6 +91,7 @@ const GROUP = 7;
 const SPLIT = 8;
 const ID = 9;
 const ARRAY = 10;
+const TEXT = 11;
 
 const LF = 10;
 const CR = 13;
@@ -85,10 +101,11 @@ export async function loadClassification(
   config: ResolvedConfig,
   warnings: Warnings,
   progress?: Progress,
+  opts: LoadClassificationOptions = {},
 ): Promise<LoadedClassification> {
   const format = detectFormat(path);
   const capacity = await estimateRows(path, format);
-  const col = new ClassificationCollector(path, config, format, capacity);
+  const col = new ClassificationCollector(path, config, format, capacity, opts);
   const { rows } = await readTable(path, col, {
     format,
     progress,
@@ -96,7 +113,7 @@ export async function loadClassification(
     byteRows: () => (format === 'csv' || format === 'tsv' ? col : undefined),
   });
   const data = col.finish(warnings);
-  return { data, columns: col.used, format, rows };
+  return { data, columns: col.used, format, rows, header: col.header, text: col.textColumns(data.n) };
 }
 
 /** Initial row capacity: file size over the mean length of the first lines (+2%). */
@@ -213,10 +230,15 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   private split: string[] | null = null;
   private ids: string[] | null = null;
 
+  /** Kept text columns by column index (TEXT in the plan). */
+  private text: (TextColumnBuilder | undefined)[] = [];
+
   // Current row.
   private line = 0;
   private bad = false;
   private readonly skipped: number[] = [];
+  /** Error mode: the bad cells and rows found so far (one per row). */
+  private readonly problems: LocatedProblem[] = [];
   private firstReason = '';
   private readonly parsed = { end: 0 };
   private readonly pendingWarnings: Parameters<Warnings['add']>[0][] = [];
@@ -226,6 +248,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     private readonly config: ResolvedConfig,
     format: TableFormat,
     capacity: number,
+    private readonly keep: LoadClassificationOptions = {},
   ) {
     this.skip = config.invalidRows === 'skip';
     this.delimiter = format === 'tsv' ? 9 : 44;
@@ -291,6 +314,16 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
         `Cannot evaluate ${basename(file)}: no pred column and no class scores. Found: ${listNames(names)}. Accepted: ${COLUMN_ALIASES.pred.join(', ')}; wide prob_<class>, p_<class>, logit_<class> columns; or an array column ${[...COLUMN_ALIASES.probsArray, ...COLUMN_ALIASES.logitsArray].join(', ')}. Set \`columns.pred\` or \`columns.probs\` in eval-lens.json.`,
         { file, line: 1 },
       );
+    }
+    if (this.keep.keepText?.length || this.keep.keepOther) {
+      const want = new Set(this.keep.keepText ?? []);
+      const missing = [...want].filter((w) => !names.includes(w));
+      if (missing.length > 0) fail('missing-column', { file, line: 1 }, `no column ${listNames(missing)} to slice or filter by (expected one of ${listNames(names)}).`);
+      this.text = names.map((name, j) => (want.has(name) || (this.keep.keepOther && plan[j] === SKIP) ? new TextColumnBuilder(name, this.cap) : undefined));
+      // A role column named in the list is kept as text too, without losing its role.
+      names.forEach((_, j) => {
+        if (this.text[j] && plan[j] === SKIP) plan[j] = TEXT;
+      });
     }
     this.plan = plan;
     if (this.classes) {
@@ -370,6 +403,14 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     this.cap = cap;
   }
 
+  /** Records a problem (the first of its row only); throws at the cap. */
+  private problem(p: LocatedProblem): void {
+    const last = this.problems[this.problems.length - 1];
+    if (last && last.location.line === p.location.line) return;
+    this.problems.push(p);
+    if (this.problems.length >= MAX_LISTED_PROBLEMS) failMany(this.problems, true);
+  }
+
   private end(): void {
     if (this.bad) {
       this.skipped.push(this.line);
@@ -378,10 +419,14 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     this.lines[this.n++] = this.line;
   }
 
-  /** An invalid cell: an error, or (skip mode) the row is marked to be dropped. */
+  /**
+   * An invalid cell: an error, or (skip mode) the row is marked to be dropped. In error mode the
+   * reading goes on to list every bad row (up to {@link MAX_LISTED_PROBLEMS}); the error is thrown
+   * at the cap or when the file is read.
+   */
   private invalid(j: number, code: string, what: string): void {
     const column = this.names[j];
-    if (!this.skip) fail(code, { file: this.file, line: this.line, column }, what);
+    if (!this.skip) this.problem({ code, location: { file: this.file, line: this.line, column }, what });
     if (!this.bad) {
       this.bad = true;
       if (this.skipped.length === 0) this.firstReason = `line ${this.line}, column "${column}": ${what}`;
@@ -391,7 +436,11 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   /** Ragged row (both paths): an error, or a dropped row in skip mode. */
   ragged(line: number, got: number, expected: number): void {
     const what = `expected ${expected} fields (as in the header), got ${got}.`;
-    if (!this.skip) fail('ragged-row', { file: this.file, line }, what);
+    if (!this.skip) {
+      // The ragged row is the real problem of its line (its cells are misaligned): it replaces cell problems there.
+      while (this.problems.length > 0 && this.problems[this.problems.length - 1]!.location.line === line) this.problems.pop();
+      this.problem({ code: 'ragged-row', location: { file: this.file, line }, what });
+    }
     if (this.skipped.length === 0) this.firstReason = `line ${line}: ${what}`;
     if (this.bad) return; // already recorded by end()
     this.skipped.push(line);
@@ -401,7 +450,19 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     this.begin(line);
     const plan = this.plan;
     for (let j = 0; j < plan.length; j++) if (plan[j] !== SKIP) this.put(j, cells[j]);
+    for (let j = 0; j < this.text.length; j++) if (this.text[j] && plan[j] !== TEXT) this.text[j]!.set(this.n, cellAsText(cells[j]));
     this.end();
+  }
+
+  /** Every column name of the file, in header order. */
+  get header(): string[] {
+    return this.names;
+  }
+
+  textColumns(n: number): Record<string, TextColumn> {
+    const out: Record<string, TextColumn> = {};
+    for (const b of this.text) if (b) out[b.name] = b.finish(n);
+    return out;
   }
 
   /** A numeric cell already parsed (byte path): class score, score or weight. */
@@ -463,6 +524,9 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
         return;
       case ARRAY:
         this.putArray(j, cell);
+        return;
+      case TEXT:
+        this.text[j]!.set(this.n, cellAsText(cell));
         return;
     }
   }
@@ -548,7 +612,8 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
         for (;;) {
           const kind = j < ncols ? plan[j] : SKIP;
           let fe: number;
-          if (kind === CLASS_SCORE || kind === SCORE || kind === WEIGHT) {
+          const keep = this.text[j];
+          if ((kind === CLASS_SCORE || kind === SCORE || kind === WEIGHT) && !keep) {
             const v = parseDecimalBytes(buf, p, parsed);
             fe = parsed.end;
             c = buf[fe];
@@ -559,7 +624,11 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
             }
           } else {
             fe = fieldEnd(buf, p, delim);
-            if (kind !== SKIP) this.put(j, buf.toString('utf8', p, stripCr(buf, p, fe)));
+            if (kind !== SKIP) {
+              const t = buf.toString('utf8', p, stripCr(buf, p, fe));
+              this.put(j, t);
+              if (keep && kind !== TEXT) keep.set(this.n, t);
+            }
           }
           c = buf[fe];
           if (c === delim) {
@@ -589,6 +658,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   // ------------------------------------------------------------------ finish
 
   finish(warnings: Warnings): ClassificationData {
+    if (this.problems.length > 0) failMany(this.problems, false);
     const { file } = this;
     const n = this.n;
     if (this.skipped.length > 0) {

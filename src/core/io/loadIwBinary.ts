@@ -1,11 +1,11 @@
 /**
- * Reads an importance-weighted binary file (METRICS.md sections 0 and 3) into {@link IwBinaryData}:
+ * Reads an importance-weighted binary file (docs/inputs.md and docs/metrics/importance.md) into {@link IwBinaryData}:
  * columns `label`, `score`, `stratum` (B / Bc), optional `weight` and `id`, found by name
  * (case-insensitive, with aliases) or given in `columns`. Rows stream through
  * {@link IwRowCollector}, a {@link TableSink} of the generic reader, so large files are never held
  * as text.
  *
- * Row rules (section 0): a bad label, score, stratum or weight is an error naming the file, the
+ * Row rules (docs/inputs.md): a bad label, score, stratum or weight is an error naming the file, the
  * 1-based physical line and the column, unless `invalidRows: "skip"`, which drops the row and lists
  * the dropped lines in one warning.
  * - label: 0/1 (numbers, "0"/"1", booleans); with `positiveLabel`, the value equal to it is positive
@@ -19,7 +19,8 @@ import { EvalLensError, fail, type Progress, type Warnings } from '../diagnostic
 import type { ColumnsConfig } from '../config/types';
 import { STRATUM_B, STRATUM_BC, type IwBinaryData } from '../data/iwBinaryData';
 import { readTable, type Cell, type TableSink } from './table';
-import { COLUMN_ALIASES, findColumn, missingColumn } from './columns';
+import { COLUMN_ALIASES, findColumn, listNames, missingColumn } from './columns';
+import { cellAsText, TextColumnBuilder, type TextColumn } from '../data/textColumn';
 
 /**
  * Accepted column names per role, lower-case, in order of preference: the shared aliases of
@@ -41,6 +42,10 @@ export interface IwReadOptions {
   invalidRows: 'error' | 'skip';
   /** The label value that is positive (`positiveLabel`); default: labels must be 0/1. */
   positiveLabel?: string | number;
+  /** Columns to keep as written (dictionary-encoded text) by name, for slicing and row filters. */
+  keepText?: string[];
+  /** Also keep every column without a role. */
+  keepOther?: boolean;
 }
 
 const B_NAMES = new Set(['b', 'biased']);
@@ -85,6 +90,10 @@ class RowProblem {
  */
 export class IwRowCollector implements TableSink {
   private col: Partial<Record<Role, { name: string; index: number }>> = {};
+  /** Kept text columns by column index. */
+  private text: (TextColumnBuilder | undefined)[] = [];
+  /** Column names of the header. */
+  header: string[] = [];
   private readonly labels: number[] = [];
   private readonly scores: number[] = [];
   private readonly strata: number[] = [];
@@ -114,6 +123,20 @@ export class IwRowCollector implements TableSink {
       const e = missingColumn(names, 'stratum', this.file, IW_COLUMN_ALIASES.stratum);
       throw new EvalLensError(e.code, `${e.message.replace(/\.$/, '')} (values B / Bc), or give a \`weight\` column with the importance weights.`, e.location);
     }
+    this.header = names;
+    if (this.opts.keepText?.length || this.opts.keepOther) {
+      const roles = new Set(Object.values(this.col).map((c) => c!.index));
+      const want = new Set(this.opts.keepText ?? []);
+      const missing = [...want].filter((w) => !names.includes(w));
+      if (missing.length > 0) fail('missing-column', { file: this.file, line: 1 }, `no column ${listNames(missing)} to slice or filter by (expected one of ${listNames(names)}).`);
+      this.text = names.map((name, j) => (want.has(name) || (this.opts.keepOther && !roles.has(j)) ? new TextColumnBuilder(name, 1024) : undefined));
+    }
+  }
+
+  textColumns(): Record<string, TextColumn> {
+    const out: Record<string, TextColumn> = {};
+    for (const b of this.text) if (b) out[b.name] = b.finish(this.lines.length);
+    return out;
   }
 
   row(cells: Cell[], line: number): void {
@@ -157,6 +180,7 @@ export class IwRowCollector implements TableSink {
     this.weights.push(weight);
     this.ids.push(id);
     this.lines.push(line);
+    for (let j = 0; j < this.text.length; j++) this.text[j]?.set(this.lines.length - 1, cellAsText(cells[j]));
   }
 
   private parseLabel(c: Cell | undefined): number {
@@ -280,6 +304,10 @@ export interface LoadedIwBinary {
   format: 'csv' | 'tsv' | 'jsonl' | 'json';
   /** Data rows read (before skipping). */
   rows: number;
+  /** Every column name of the file, in header order. */
+  header: string[];
+  /** The columns asked for by `keepText`, as written, by name. */
+  text: Record<string, TextColumn>;
 }
 
 /** Streams `path` through an {@link IwRowCollector}. */
@@ -289,5 +317,6 @@ export async function loadIwBinary(path: string, opts: IwReadOptions & { warning
     progress: opts.progress,
     onRagged: opts.invalidRows === 'skip' ? (line, got, expected) => sink.ragged(line, got, expected) : undefined,
   });
-  return { data: sink.finish(opts.warnings), format: r.format, rows: r.rows };
+  const data = sink.finish(opts.warnings);
+  return { data, format: r.format, rows: r.rows, header: sink.header, text: sink.textColumns() };
 }

@@ -1,5 +1,5 @@
 /**
- * Confidence scores and the softmax of METRICS.md section 0.
+ * Confidence scores and the softmax of docs/inputs.md.
  *
  * Precedence: a `confidence`/`score`/`margin` column, when the file has one, IS the score (whatever
  * `kind` asks for); otherwise the score is derived from the class probabilities by `kind`:

@@ -180,22 +180,26 @@ export interface CurvePoints {
   x: number[];
   y: number[];
   threshold: (number | null)[];
+  /** PR curve only: F1 = 2TP/(2TP + FP + FN) at each point (null at the start point). */
+  f1?: (number | null)[];
 }
 
 /**
  * PR curve in order of increasing recall: the start point (recall 0, precision 1), then one point
- * per block with positive weight, threshold = the block's score (rows with `s ≥ threshold` are
+ * per block with positive weight (with its F1), threshold = the block's score (rows with `s ≥ threshold` are
  * predicted positive). Null when there is no positive weight (recall undefined).
  */
 export function prPoints(so: ScoreOrder, c: BlockCounts): CurvePoints | null {
   const { pos } = totals(c);
   if (!(pos > 0)) return null;
-  const out: CurvePoints = { x: [0], y: [1], threshold: [null] };
+  const out: CurvePoints = { x: [0], y: [1], threshold: [null], f1: [null] };
   for (let b = 0; b < so.nBlocks; b++) {
     if (!c.live[b]) continue;
     out.x.push(c.tp[b] / pos);
     out.y.push(c.tp[b] / (c.tp[b] + c.fp[b]));
     out.threshold.push(so.blockScore[b]);
+    // the same float operations as the f1 metric (importance.ts thresholdRates), FN = pos − TP
+    out.f1!.push((2 * c.tp[b]) / (2 * c.tp[b] + c.fp[b] + (pos - c.tp[b])));
   }
   return out;
 }

@@ -1,5 +1,5 @@
 /**
- * Calibration of the top-label confidence (METRICS.md section 2): `ece`, `mce`, `ece_adaptive` and
+ * Calibration of the top-label confidence (docs/metrics/selective.md): `ece`, `mce`, `ece_adaptive` and
  * the reliability-diagram bins. The confidence is the score used for selection, sorted once in a
  * {@link SortedRows} (descending); a row is correct when `wrong` is 0.
  *
@@ -13,7 +13,7 @@ import type { Multiplicities, SortedRows } from './sortedRows';
 
 /**
  * Equal-width bin of a confidence: bin b holds (b/B, (b+1)/B], so a value exactly on an edge k/B
- * goes to the LOWER bin (as seed 002's `conf > lo & conf <= hi`). Edges are k/B in float64.
+ * goes to the LOWER bin (`conf > lo & conf <= hi`, as Guo et al. 2017's reference code bins). Edges are k/B in float64.
  * Returns -1 for a confidence ≤ 0 (in no bin); a confidence above 1 goes to the last bin.
  *
  * @example B = 15: 0.4 (= 6/15) → bin 5, i.e. (5/15, 6/15]; 0.41 → bin 6; 1 → bin 14; 0 → -1.

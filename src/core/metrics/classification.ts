@@ -1,5 +1,5 @@
 /**
- * Classification metrics of METRICS.md section 1: accuracy, per-class accuracy, balanced accuracy,
+ * Classification metrics of docs/metrics/classification.md: accuracy, per-class accuracy, balanced accuracy,
  * macro F1, top-k accuracy, NLL, Brier, confusion matrix, per-class precision/recall/F1.
  *
  * Two steps, so that the bootstrap (src/core/stats/bootstrap.ts) never touches the n×C probability
@@ -15,7 +15,7 @@
 import type { ClassificationData } from '../data/classificationData';
 import { EvalLensError } from '../diagnostics';
 
-/** Probabilities below this are raised to it before the log in `nll` (METRICS.md section 1). */
+/** Probabilities below this are raised to it before the log in `nll` (docs/metrics/classification.md). */
 export const NLL_FLOOR = 1e-15;
 
 export interface ClassificationOptions {
@@ -59,7 +59,7 @@ export interface ClassStats {
   total: number;
 }
 
-/** Scalar values keyed by METRICS.md section-6 keys, plus the per-class sums they came from. */
+/** Scalar values keyed by the stable metric keys, plus the per-class sums they came from. */
 export interface ClassificationAggregate {
   values: Record<string, number | null>;
   stats: ClassStats;
@@ -78,7 +78,7 @@ function checkTopK(topK: readonly number[]): number[] {
  * Step 1: per-row quantities from the full data (one pass over the probability matrix).
  *
  * The true class's rank is `1 + #{c : p_ic > p_{i,y_i}}` — ties count in the model's favour and do
- * not depend on class order (METRICS.md section 1). scikit-learn's `top_k_accuracy_score` breaks
+ * not depend on class order (docs/metrics/classification.md). scikit-learn's `top_k_accuracy_score` breaks
  * ties by class index instead, so the two agree whenever scores are distinct.
  */
 export function prepareClassification(data: ClassificationData, opts: ClassificationOptions = {}): PreparedClassification {

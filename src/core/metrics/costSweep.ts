@@ -1,5 +1,5 @@
 /**
- * Rejection-cost sweep by Chow's rule (METRICS.md section 2). With error cost 1 and rejection cost
+ * Rejection-cost sweep by Chow's rule (docs/metrics/selective.md). With error cost 1 and rejection cost
  * c, the Bayes-optimal rule for a calibrated top-label probability s rejects when s < 1 − c; so for
  * each c in `costGrid` we accept s ≥ 1 − c and record the coverage, the risks and Chow's loss
  * `(error mass + c · rejected mass) / total mass`.
@@ -9,15 +9,16 @@
  * so c = 0 accepts only the top score and c = 1 accepts every row — the same end points as 1 − c on
  * [0, 1].
  *
- * Seed 002's `generate_rc_curve_paper_methodology` is not a sweep: it subtracts c from every margin
- * and then cuts at the quantile for a fixed target coverage, and shifting all scores by the same c
+ * A "sweep" that subtracts c from every margin and then cuts at the quantile for a fixed target
+ * coverage is not a sweep: it
+ * shifts all scores by the same c, which
  * moves the quantile by the same c, so every c accepts the same rows and gives the same point.
  */
 import { groupError } from './riskCoverage';
 import { thresholdEnd } from './selective';
 import type { SortedRows } from './sortedRows';
 
-/** The default grid: 81 evenly spaced costs in [0, 1] (seed 002's `np.linspace(0, 1, 81)`). */
+/** The default grid: 81 evenly spaced costs in [0, 1] (0, 0.0125, …, 1). */
 export function defaultCostGrid(): number[] {
   return Array.from({ length: 81 }, (_, i) => i / 80);
 }

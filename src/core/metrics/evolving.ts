@@ -1,5 +1,6 @@
 /**
- * Evolving test distributions (METRICS.md section 1.2; seed 001, Fang et al., Eqs. 1–9).
+ * Evolving test distributions (docs/metrics/classification.md; Fang et al. 2023,
+ * arXiv:2302.01507).
  *
  * A series of T synthetic test distributions q^tst(α_t) peaked at class rank α_t; the accuracy V_t
  * under each, its shift δ_t from the train distribution, and summaries: `shift_avg`, `shift_std`,
@@ -46,7 +47,7 @@ export interface EvolvingSetup {
   alpha: Float64Array;
   /** q^tst_c(α_t), row-major T×C in class order. */
   qTest: Float64Array;
-  /** δ_t: symmetric KL divergence between q^trn and q^tst(α_t) (the paper's Eq. 1/5 without its minus sign). */
+  /** δ_t: symmetric KL divergence between q^trn and q^tst(α_t) (Fang et al. call it a JS divergence; their formula has a stray minus sign). */
   delta: Float64Array;
   /** The true Jensen–Shannon divergence (natural log) between the same two distributions. */
   js: Float64Array;
@@ -74,7 +75,7 @@ export function effectiveRho(train: TrainDistribution, imbalanceRatio?: number):
 }
 
 /**
- * q^tst over ranks 1..C for peak α: `q_r ∝ ρ^{−|r−α|/(C−1)}` (Eq. 2), normalised.
+ * q^tst over ranks 1..C for peak α: `q_r ∝ ρ^{−|r−α|/(C−1)}`, normalised.
  * @example C = 3, ρ = 4, α = 1: weights 1, 1/2, 1/4 → q = [4/7, 2/7, 1/7].
  */
 export function testDistributionByRank(C: number, rho: number, alpha: number): Float64Array {
@@ -113,7 +114,7 @@ export function jensenShannon(p: ArrayLike<number>, q: ArrayLike<number>): numbe
  *
  * Sampled protocol: `N_max` = the largest number of test rows of a class in the file (the paper's
  * N^tst_max is the per-class size of its source test set), `N^tst = Σ_{r=1..C} N_max·ρ^{−(r−1)/(C−1)}`
- * (Eq. 3), `N_c = round(N^tst·q^tst_c)` (half up).
+ * (the sampled test-set size), `N_c = round(N^tst·q^tst_c)` (half up).
  */
 export function prepareEvolving(
   train: TrainDistribution,
@@ -340,9 +341,9 @@ function sampledV(setup: EvolvingSetup, input: SampledInput, stats: ClassStats):
  * Every evolving-distribution scalar. Expected protocol: `V_t = Σ_c q^tst_c(α_t)·acc_c` from the
  * per-class sums. Sampled protocol: needs `sampled` (rows and multiplicities).
  *
- * `shift_auc` (Eq. 9): the V_t sorted by δ_t (stable), trapezoid over δ, divided by δ_last − δ_first
+ * `shift_auc`: the V_t sorted by δ_t (stable), trapezoid over δ, divided by δ_last − δ_first
  * (null when that is 0, e.g. T = 1 or ρ = 1). `shift_dr` = (max − min)/max (null when max = 0).
- * `shift_std` is the population SD (Eq. 8). `btd` = `acc_uniform` = mean acc_c;
+ * `shift_std` is the population SD (divide by T). `btd` = `acc_uniform` = mean acc_c;
  * `acc_forward` = Σ q^trn_c acc_c; `acc_backward` = Σ q^trn_{c'} acc_c with c' the class at the
  * mirrored rank C + 1 − rank(c).
  */
@@ -408,7 +409,7 @@ export function aggregateEvolving(setup: EvolvingSetup, stats: ClassStats, sampl
   return { values, V };
 }
 
-/** Eq. 9: trapezoid of V over δ (sorted ascending, stable) divided by δ_last − δ_first; null when that is 0. */
+/** shift_auc: trapezoid of V over δ (sorted ascending, stable) divided by δ_last − δ_first; null when that is 0. */
 export function shiftAuc(setup: Pick<EvolvingSetup, 'delta' | 'byDelta'>, V: ArrayLike<number>): number | null {
   const o = setup.byDelta;
   const T = o.length;

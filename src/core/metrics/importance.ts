@@ -1,5 +1,5 @@
 /**
- * Importance-weighted binary evaluation under selection bias (METRICS.md section 3, seed 003).
+ * Importance-weighted binary evaluation under selection bias (docs/metrics/importance.md; Horvitz & Thompson 1952).
  *
  * A labelled set is the union of `B` (every row a biased process selected, or a sample of them)
  * and `Bc` (a uniform sample of the rest of the population `U`). Each row gets the weight of the
@@ -30,7 +30,7 @@ import {
   type ThresholdCounts,
 } from './binaryCurve';
 
-/** The metric keys of the family, in display order (METRICS.md section 6). */
+/** The metric keys of the family, in display order (the stable metric keys of src/core/glossary). */
 export const IW_KEYS = ['precision', 'recall', 'f1', 'aupr_trapz', 'average_precision', 'roc_auc'] as const;
 export type IwKey = (typeof IW_KEYS)[number];
 
@@ -116,8 +116,8 @@ export function averagePrecision(labels: ArrayLike<number>, scores: ArrayLike<nu
 }
 
 /**
- * Trapezoidal area under the weighted PR curve, starting at (recall 0, precision 1) — seed 003's
- * AUPR and scikit-learn's `auc(recall, precision)` on `precision_recall_curve(y, s, sample_weight=w)`.
+ * Trapezoidal area under the weighted PR curve, starting at (recall 0, precision 1) — the
+ * usual trapezoid AUPR and scikit-learn's `auc(recall, precision)` on `precision_recall_curve(y, s, sample_weight=w)`.
  * Null when there is no positive weight.
  *
  * @example auprTrapz([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])

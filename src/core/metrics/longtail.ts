@@ -1,7 +1,7 @@
 /**
- * Long-tail metrics of METRICS.md section 1 and 1.1: shot groups (`acc_many|medium|few`), class
+ * Long-tail metrics of docs/metrics/classification.md: shot groups (`acc_many|medium|few`), class
  * groups (`acc_group.<g>`) and train-frequency reweighting (`weighted_accuracy`,
- * `weighted_error_group.<g>`, seed 000).
+ * `weighted_error_group.<g>`).
  *
  * Every value here is a function of the per-class weighted sums ({@link ClassStats}), so the
  * bootstrap calls {@link aggregateLongTail} with the stats of each resample: O(C).
@@ -65,11 +65,11 @@ export function classMeanAccuracy(stats: ClassStats, member: (c: number) => bool
 }
 
 /**
- * e_g(w) of seed 000 with every row accepted (A = 1) and w = w_i·w^trn_{y_i}:
+ * The reweighted group error e_g(w) with every row accepted (A = 1) and w = w_i·w^trn_{y_i}:
  * `Σ_{i∈g} w·1[ŷ≠y] / (Σ_{i∈g} w + ε)`. A group with no rows (zero total row weight) is 1.0
- * (seed 002's convention); a group whose rows all have train share 0 is null (0/ε would be a silent 0).
+ * (nothing accepted counts as a total failure); a group whose rows all have train share 0 is null (0/ε would be a silent 0).
  *
- * @example seed 000: head rows with train weights [0.046, 0.044, 0.042, 0.040, 0.038, 0.037], the
+ * @example CIFAR-100-LT head/tail: head rows with train weights [0.046, 0.044, 0.042, 0.040, 0.038, 0.037], the
  * last three wrong → (0.042+0.038+0.037)/0.247 = 0.4737.
  */
 export function reweightedGroupError(stats: ClassStats, trainWeight: ArrayLike<number>, member: (c: number) => boolean, epsilon: number): number | null {

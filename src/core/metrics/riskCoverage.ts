@@ -1,5 +1,5 @@
 /**
- * Risk–coverage curve and the areas under it (METRICS.md section 2), over {@link SortedRows}.
+ * Risk–coverage curve and the areas under it (docs/metrics/selective.md), over {@link SortedRows}.
  *
  * Weighted form used throughout (so that a bootstrap resample, given as multiplicities, is the
  * same number as the resampled data set written out): every row p is `mult[p]` items (1 when
@@ -12,7 +12,7 @@
  */
 import type { Multiplicities, SortedRows } from './sortedRows';
 
-/** Error of a group with accepted mass `a` and error mass `e`; 1.0 for no accepted mass (seed 002). */
+/** Error of a group with accepted mass `a` and error mass `e`; 1.0 for no accepted mass (nothing accepted counts as a total failure). */
 export function groupError(e: number, a: number): number {
   return a > 0 ? e / a : 1.0;
 }
@@ -117,7 +117,7 @@ export interface AurcValues {
  *
  * `aurc* = (1/W) Σ_{j=1..m_w} (E/m_w)·(E·j/m_w)/(W − E + E·j/m_w)`, with E the wrong mass and m_w the
  * wrong items: the correct rows first (risk 0), then the wrong rows as one block. Unweighted this is
- * `(1/n) Σ_{k=1..n} max(0, k − (n − r))/k` (METRICS.md), whatever order the wrong rows take.
+ * `(1/n) Σ_{k=1..n} max(0, k − (n − r))/k` (Geifman, Uziel & El-Yaniv 2019), whatever order the wrong rows take.
  *
  * @example scores [0.9, 0.8, 0.8, 0.3], wrong [0, 1, 0, 1]:
  *   aurc = (0/1 + (0 + 1/2)/2 + 1/3 + 2/4)/4 = 13/48; aurc* = (1/3 + 2/4)/4 = 5/24; eaurc = 1/16.
@@ -393,13 +393,13 @@ export interface Grid101Values {
   worstFrom02: number;
 }
 
-/** Number of grid points of seed 002's `generate_rc_curve`. */
+/** Number of evenly spaced coverages of the grid AURC keys (`*_grid101`). */
 export const GRID_POINTS = 101;
 
 /**
- * Seed 002's `generate_rc_curve` + `calculate_aurc` / `calculate_aurc_from_02`, reproduced:
- * for i = 1..101 accept the first `int(N·(i/101))` items of the stable descending sort (the seed's
- * floating-point expression: `int(total_samples * coverage_target)`, which for some N, i is one
+ * The 101-point grid AURC, the discretisation common in selective-classification code:
+ * for i = 1..101 accept the first `int(N·(i/101))` items of the stable descending sort (computed in
+ * floating point as `int(N * (i/101))`, which for some N, i is one
  * less than the exact floor(N·i/101), e.g. N = 101, i = 29 → 28), x = accepted mass / total mass,
  * risk on the accepted items (a group with nothing accepted has error 1.0), `np.trapz(risk, x)`;
  * the `_0.2_1` variant keeps the points with x ≥ 0.2 and divides by 0.8.
@@ -496,7 +496,7 @@ export function trapz(y: ArrayLike<number>, x: ArrayLike<number>, from: number):
   return s;
 }
 
-/** Seed 002's `calculate_aurc_from_02` on a monotone x: trapz over the points with x ≥ lo, / (1 − lo). */
+/** The grid AURC restricted to coverage ≥ lo, on a monotone x: trapz over the points with x ≥ lo, / (1 − lo). */
 export function trapzFrom(y: Float64Array, x: Float64Array, lo: number): number {
   let from = 0;
   while (from < x.length && !(x[from] >= lo)) from++;

@@ -1,5 +1,5 @@
 /**
- * Selective classification at one operating point (METRICS.md section 2, seeds 002 and 000):
+ * Selective classification at one operating point (docs/metrics/selective.md):
  * which rows are accepted, and `coverage`, `selective_risk`, `error_group.<g>`, `balanced_error`,
  * `worst_error`, plus the group-analysis table. Everything runs over {@link SortedRows}; since
  * "accept s ≥ t" is a prefix of the descending order, a threshold-based acceptance is just the
@@ -70,20 +70,20 @@ export interface OperatingPoint {
 export interface OperatingPointOptions {
   /**
    * Use the rows' `groupWeight` (w^trn) for the group errors, as `e_g(w) = Σ w·wrong·A / (Σ w·A + ε)`
-   * (seed 000). Without it the group error is the plain ratio with the sample weights.
+   * (train-frequency reweighting). Without it the group error is the plain ratio with the sample weights.
    */
   reweight?: boolean;
-  /** ε of seed 000 (default 1e-12). */
+  /** ε of the reweighted group error (default 1e-12). */
   epsilon?: number;
 }
 
 /**
  * Metrics at one acceptance. A group with no accepted row (no accepted sample-weight mass) gets
- * error 1.0 (seed 002's rule, also when `reweight` is on, where the formula alone would give 0);
+ * error 1.0 (nothing accepted counts as a total failure, also when `reweight` is on, where the formula alone would give 0);
  * with `reweight`, a group whose accepted rows all have train share 0 is NaN (0/ε would be a silent
  * 0; the same rule as `weighted_error_group.<g>`). O(n).
  *
- * @example seed 000 at its operating point (reweight, 10 accepted rows): head 0.117/0.247 = 0.4737,
+ * @example CIFAR-100-LT head/tail, 10 accepted rows, train weights n_y/N_train (reweight): head 0.117/0.247 = 0.4737,
  *   tail 0.0017/0.0030 = 0.5667.
  */
 export function operatingPoint(rows: SortedRows, acc: Acceptance, mult: Multiplicities | null = null, opts: OperatingPointOptions = {}): OperatingPoint {
@@ -142,7 +142,7 @@ export function operatingPoint(rows: SortedRows, acc: Acceptance, mult: Multipli
 }
 
 /**
- * The group-analysis table (seed 002's `analyze_group_performance`): per group of the true class,
+ * The group-analysis table: per group of the true class,
  * size (rows), coverage, error (the `error_group.<g>` value passed in), TPR = accepted∧correct /
  * correct, FPR = accepted∧wrong / wrong (sample-weighted; null when 0/0), and score mean, standard
  * deviation (n − 1, as torch's default `std`; null below 2 rows), min, max over all the group's rows.

@@ -1,6 +1,6 @@
 /**
  * Every selective and calibration scalar of one bootstrap resample in ONE pass over the rows in
- * descending score order (the bootstrap's hot path; METRICS.md sections 2 and 5).
+ * descending score order (the bootstrap's hot path; docs/metrics/selective.md and docs/comparisons.md).
  *
  * The definitions are those of riskCoverage.ts (`aurcValues`, `aurcGrid101`), selective.ts
  * (`targetCoverageEnd`, `operatingPoint` with a prefix acceptance) and calibration.ts

@@ -1,5 +1,5 @@
 /**
- * The prepared input of every selective and calibration metric (METRICS.md section 2): the rows
+ * The prepared input of every selective and calibration metric (docs/metrics/selective.md): the rows
  * sorted ONCE by score, descending and stable (ties in row order), with the tied blocks marked.
  * Every metric then runs over these arrays in one pass, optionally with a multiplicity per sorted
  * position (`mult`, a bootstrap resample's counts), so resampling never sorts again.
@@ -26,7 +26,7 @@ export interface SortedRows {
   /** Sample weight per sorted position, or null for all 1. */
   weight: Float64Array | null;
   /**
-   * Per-row weights for the group errors when `reweight` is on (e_g(w) of seed 000), in sorted
+   * Per-row weights for the group errors when `reweight` is on (train-frequency reweighting e_g(w)), in sorted
    * order, or null (then `weight` is used).
    */
   groupWeight: Float64Array | null;

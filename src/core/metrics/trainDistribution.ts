@@ -1,5 +1,5 @@
 /**
- * The train distribution and the class groups of METRICS.md section 1, resolved from the config:
+ * The train distribution and the class groups of docs/metrics/classification.md, resolved from the config:
  * `trainCounts` (array in class order, class→count map, or a path to a JSON/CSV file holding either)
  * or `classWeights` (train frequencies, same forms; with `trainTotal` they become counts), `groups`
  * (boundary list on the train rank, class→group map, or a path to a JSON file holding either) and
@@ -206,7 +206,7 @@ export function defaultGroupNames(m: number): string[] {
 
 /**
  * Groups from a boundary list on the train rank: boundaries b_1 < … < b_{m−1} (integers in 1..C−1)
- * give groups ranks 1..b_1, b_1+1..b_2, …, b_{m−1}+1..C (seed 000: `[69]` → 1–69 head, 70–100 tail).
+ * give groups ranks 1..b_1, b_1+1..b_2, …, b_{m−1}+1..C (CIFAR-100-LT: `[69]` → 1–69 head, 70–100 tail).
  */
 export function groupsFromBoundaries(boundaries: number[], train: TrainDistribution | null, classes: string[], config: ResolvedConfig): GroupSpec {
   const C = classes.length;

@@ -1,6 +1,6 @@
 /**
  * Assembles a {@link Results} object. Metric families call `metric()` with stable keys
- * (METRICS.md section 6); a null value must come with a warning (the family adds it).
+ * (the stable metric keys of src/core/glossary); a null value must come with a warning (the family adds it).
  */
 import type { EvalWarning } from '../diagnostics';
 import type { ResolvedConfig, Task } from '../config/types';

@@ -1,5 +1,5 @@
 /**
- * Which way is better for a metric key (METRICS.md section 5: error, risk, AURC, ECE, NLL, Brier,
+ * Which way is better for a metric key (docs/comparisons.md: error, risk, AURC, ECE, NLL, Brier,
  * STD, DR are lower-is-better). Used for `direction` in results and for best/second/third marking.
  */
 import type { Direction } from './types';

@@ -4,13 +4,16 @@
  *
  * Metrics are grouped by family in the order of `results.families` (keys no family lists come
  * last, under "Other"); each row has the value, the bootstrap interval, the direction and the
- * note. Ranking baselines (`results.baselines`) become extra value columns. Values are the
+ * note. In the terminal table the note is the metric's name from the glossary (one line; the
+ * definition is one `eval-lens explain KEY` away), and what the notes of a family share — the
+ * operating point, the protocol — is stated once under the family's title. Ranking baselines (`results.baselines`) become extra value columns. Values are the
  * fractions stored in the results; percentages only with `percent: true`, and then only for the
  * keys that are rates (not `nll`, `brier`, `novelty@K`, user counts).
  */
 import type { MetricFamily, MetricValue, Results } from './types';
 import { csvCell } from '../../shared/csvCell';
 import { escapeMarkdown } from '../../shared/markdownText';
+import { GLOSSARY, explainKey } from '../glossary';
 
 export interface FormatOptions {
   /** Digits after the decimal point (default 4; with `percent`, 2). */
@@ -110,7 +113,7 @@ export function sourceLine(results: Results): string {
 
 function configLine(results: Results): string {
   const b = results.config.bootstrap;
-  const boot = b.n > 0 ? `bootstrap ${b.n} resamples, ${ciTitle(results)}, seed ${b.seed}${b.stratified ? ', stratified' : ''}` : 'no bootstrap intervals';
+  const boot = b.n > 0 ? `bootstrap ${b.n} resamples, ${ciTitle(results)}, seed = ${b.seed}${b.stratified ? ', stratified' : ''}` : 'no bootstrap intervals';
   return `${results.config.configFile ? `config ${results.config.configFile}` : 'no config file'} · ${boot}`;
 }
 
@@ -122,13 +125,70 @@ function warningLine(w: Results['warnings'][number]): string {
   return `${w.code}: ${w.message}${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;
 }
 
+/** A note's clauses: split at "; " and at ". " before a capital, trailing full stops dropped. */
+function clauses(note: string | undefined): string[] {
+  return (note ?? '')
+    .split(/;\s+|\.\s+(?=[A-Z])/)
+    .map((c) => c.trim().replace(/\.$/, ''))
+    .filter((c) => c.length > 0);
+}
+
+/** Metrics of one kind share a glossary formula (`recall@5` and `recall@10`; the three 101-point grid AURCs). */
+function kindOf(key: string): string {
+  const pattern = explainKey(key)?.pattern;
+  return GLOSSARY.find((e) => e.pattern === pattern)?.formula ?? key;
+}
+
+/**
+ * The clauses that the notes of at least two different kinds of metric in a section share: the
+ * operating point, the protocol, the bins, the rows used. In order of first appearance.
+ */
+export function sharedClauses(rows: readonly { key: string; m: MetricValue }[]): string[] {
+  const kinds = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const kind = kindOf(r.key);
+    for (const c of clauses(r.m.note)) {
+      let set = kinds.get(c);
+      if (!set) kinds.set(c, (set = new Set()));
+      set.add(kind);
+    }
+  }
+  return [...kinds].filter(([, k]) => k.size >= 2).map(([c]) => c);
+}
+
+/**
+ * The one-line note of a table row: the glossary name; for an undefined value also the note's own
+ * clauses (they say why). A key the glossary does not know keeps its note, minus the shared clauses.
+ */
+function shortNote(key: string, m: MetricValue, shared: readonly string[]): string {
+  const own = clauses(m.note).filter((c) => !shared.includes(c));
+  const name = explainKey(key)?.name;
+  if (!name) return own.join('; ');
+  return m.value === null && own.length > 0 ? `${name} — ${own.join('; ')}` : name;
+}
+
+/** `text` broken at spaces into lines of at most `width` characters (a longer word stays whole). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let cur = '';
+  for (const word of text.split(' ')) {
+    if (cur && cur.length + 1 + word.length > width) {
+      lines.push(cur);
+      cur = word;
+    } else cur = cur ? `${cur} ${word}` : word;
+  }
+  if (cur) lines.push(cur);
+  return lines;
+}
+
 /** A plain-text table for terminals (monospace), one section per family, then the warnings. */
 export function formatTable(results: Results, opts: FormatOptions = {}): string {
   const baselineNames = Object.keys(results.baselines ?? {});
   const sections = metricSections(results);
   const header = ['metric', 'value', ...baselineNames, ciTitle(results), 'better', 'note'];
-  const cells = sections.map((s) =>
-    s.rows.map((r) => [r.key, fmtValue(r.m, r.key, opts), ...r.baselines.map((b) => fmtValue(b, r.key, opts)), fmtCi(r.m, r.key, opts), ARROW[r.m.direction], r.m.note ?? '']),
+  const shared = sections.map((s) => sharedClauses(s.rows));
+  const cells = sections.map((s, i) =>
+    s.rows.map((r) => [r.key, fmtValue(r.m, r.key, opts), ...r.baselines.map((b) => fmtValue(b, r.key, opts)), fmtCi(r.m, r.key, opts), ARROW[r.m.direction], shortNote(r.key, r.m, shared[i]!)]),
   );
   const widths = header.map((h, i) => Math.max(h.length, ...cells.flat().map((c) => c[i]!.length)));
   const numeric = (i: number): boolean => i >= 1 && i <= 1 + baselineNames.length;
@@ -144,8 +204,10 @@ export function formatTable(results: Results, opts: FormatOptions = {}): string 
   const out: string[] = [`Eval Lens ${results.tool.version} results`, `  ${sourceLine(results)}`, `  ${configLine(results)}`];
   if (sections.length === 0) out.push('', '  (no metrics)');
   sections.forEach((s, i) => {
-    out.push('', s.title, line(header), ...cells[i]!.map(line));
+    const common = shared[i]!.length > 0 ? wrap(`Common to these rows: ${shared[i]!.join('; ')}`, Math.max(40, (opts.maxWidth ?? 100) - 2)).map((l) => `  ${l}`) : [];
+    out.push('', s.title, ...common, line(header), ...cells[i]!.map(line));
   });
+  if (sections.length > 0) out.push('', 'Definitions and references: eval-lens explain KEY. The results JSON keeps each metric\'s full note.');
   if (results.warnings.length > 0) {
     out.push('', `Warnings (${results.warnings.length})`);
     for (const w of results.warnings) out.push(`  ! ${warningLine(w)}`);

@@ -1,6 +1,6 @@
 /**
- * The results object, schema `eval-lens/results@1` (DESIGN.md "Results JSON", METRICS.md
- * section 6). Written as `<input>.eval.json` by the CLI and the extension, read by the webview, the
+ * The results object, schema `eval-lens/results@1` (the metric keys and their
+ * meaning are in src/core/glossary). Written as `<input>.eval.json` by the CLI and the extension, read by the webview, the
  * tree view and CodeLens. The JSON Schema is `schemas/eval-lens.results.schema.json`.
  *
  * Designed for the four metric families: every family fills `metrics` (flat, stable keys) and may
@@ -13,7 +13,7 @@ export const RESULTS_SCHEMA_ID = 'eval-lens/results@1';
 
 export type Direction = 'higher' | 'lower';
 
-/** One entry of `results.metrics` (METRICS.md section 6). */
+/** One entry of `results.metrics` (the stable metric keys of src/core/glossary). */
 export interface MetricValue {
   value: number | null;
   /** Percentile bootstrap interval [lo, hi] at `config.bootstrap.confidence`. */
@@ -48,6 +48,11 @@ export interface SourceInfo {
   columns: Record<string, string | string[]>;
   /** Other input files used (ground truth, train, embeddings), with their hashes. */
   extra?: { role: string; path: string; size: number; sha256: string }[];
+  /**
+   * Present when only the rows matching a filter were evaluated: the filter's terms and the same
+   * filter as text. `rowsUsed` is then the number of matching rows.
+   */
+  filter?: { where: { key: string; op: '=' | '!=' | '<' | '<=' | '>' | '>='; value: string }[]; expression: string };
 }
 
 /** A series of (x, y) points with named extra columns; kept columnar for size. */
@@ -87,7 +92,7 @@ export interface ConfusionMatrix {
   matrix: number[][];
 }
 
-/** One row of the selective group-analysis table (METRICS.md section 2). */
+/** One row of the selective group-analysis table (docs/metrics/selective.md). */
 export interface GroupAnalysisRow {
   group: string;
   size: number;
@@ -109,7 +114,7 @@ export interface ReliabilityBin {
   confidence: number | null;
 }
 
-/** Per-row / per-user values kept for paired comparisons (METRICS.md section 5). */
+/** Per-row / per-user values kept for paired comparisons (docs/comparisons.md). */
 export interface PerItemValues {
   kind: 'row' | 'user';
   /** Ids (`id` column / user) aligned with the values, or null when matched by position. */

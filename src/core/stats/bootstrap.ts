@@ -1,5 +1,5 @@
 /**
- * Percentile bootstrap (METRICS.md section 5). Every family uses this one module: a resample is
+ * Percentile bootstrap (docs/comparisons.md). Every family uses this one module: a resample is
  * represented by a multiplicity vector `counts` (counts[i] = how many times row i was drawn), so a
  * statistic written over weighted rows (weights × counts) needs no copying and can keep a sort
  * order computed once on the full data.

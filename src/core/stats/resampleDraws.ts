@@ -1,5 +1,5 @@
 /**
- * The fast resampling engine of the bootstrap (METRICS.md section 5): multiplicity vectors drawn
+ * The fast resampling engine of the bootstrap (docs/comparisons.md): multiplicity vectors drawn
  * straight into an Int32Array with an inlined xoshiro128** and Lemire's multiply-shift, and a
  * generator per resample, so that resample b is the same whichever thread or batch computes it.
  *

@@ -1,6 +1,6 @@
 /**
  * Paired significance tests, effect sizes and the Holm correction used to compare runs
- * (METRICS.md section 5). Each function follows scipy 1.10 where scipy has the function, and the
+ * (docs/comparisons.md). Each function follows scipy 1.10 where scipy has the function, and the
  * golden values of `scripts/golden/stats.py` check that it does.
  *
  * Undefined values follow scipy rather than being hidden: a statistic whose denominator is zero

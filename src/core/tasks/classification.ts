@@ -5,7 +5,7 @@
  * Extending it (selective, calibration, bootstrap CIs): add a {@link ClassificationStep} to
  * {@link CLASSIFICATION_STEPS}. A step receives the {@link ClassificationRun} — the data, the
  * prepared per-row vectors and setups of every family already run — and the task context. For a
- * bootstrap, {@link scalarMetricsFor}(run, counts) gives every section-1 scalar of a resample
+ * bootstrap, {@link scalarMetricsFor}(run, counts) gives every classification, long-tail and evolving scalar of a resample
  * without touching the probability matrix.
  */
 import { checkCancelled, EvalLensError } from '../diagnostics';
@@ -28,6 +28,10 @@ import type { PerClassRow } from '../results/types';
 import type { TaskContext, TaskRunner } from './types';
 import { calibrationStep, selectiveStep, type SelectiveSetup } from './classificationSelective';
 import { classificationCiStep } from './classificationCi';
+import { classificationPerRow } from './classificationPerItem';
+import type { TextColumn } from '../data/textColumn';
+import { classificationSlicesStep } from '../inspect/slicesStep';
+import { subsetClassification } from '../inspect/subset';
 
 /** Everything computed for one classification file, shared by the family steps. */
 export interface ClassificationRun {
@@ -45,6 +49,8 @@ export interface ClassificationRun {
   classRows: Int32Array[] | null;
   /** Selective/calibration setup (score order, acceptance), set by the selective step; null when not computed. */
   selective?: SelectiveSetup | null;
+  /** Columns kept as written (the `slices` columns), by name. */
+  text?: Record<string, TextColumn>;
 }
 
 export type ClassificationStep = (run: ClassificationRun, ctx: TaskContext) => void | Promise<void>;
@@ -55,7 +61,7 @@ function list(xs: string[]): string {
 }
 
 /**
- * Every section-1 scalar (classification, long tail, evolving) of a resample given by multiplicities
+ * Every classification, long-tail and evolving scalar of a resample given by multiplicities
  * `counts` (null = the full data). O(n + T·C) for the expected shift protocol; the sampled protocol
  * re-draws its test sets from the resample with the same seed each time (common random numbers):
  * O(T·5·C·√N_c) without a weight column (binomial draws), O(T·5·N^tst·log n) with one.
@@ -82,9 +88,12 @@ const classificationStep: ClassificationStep = (run, ctx) => {
   results.metric('classification', 'accuracy', v.accuracy, v.accuracy === null ? { note: undefinedNote } : {});
   results.metric('classification', 'balanced_accuracy', v.balanced_accuracy, { note: 'mean of per-class accuracy over classes with test rows' });
   results.metric('classification', 'macro_f1', v.macro_f1, { note: "F1 per label over the union of true and predicted labels, 0 where undefined (scikit-learn's default)" });
+  // A k not smaller than the number of classes makes every row a hit: that metric is skipped, with one note for all such k.
+  const trivial = prepared.trueRank ? prepared.topK.filter((k) => k >= data.classes.length) : [];
+  if (trivial.length > 0) warnings.note('topk-skipped', `top-k accuracy not reported for k = ${trivial.join(', ')}: with ${data.classes.length} classes every row would be a hit.`);
   for (const k of prepared.topK) {
     if (!prepared.trueRank) break;
-    if (k >= data.classes.length) warnings.note('topk-trivial', `top${k}_accuracy: k = ${k} is not smaller than the number of classes (${data.classes.length}), so every row is a hit.`);
+    if (k >= data.classes.length) continue;
     results.metric('classification', `top${k}_accuracy`, v[`top${k}_accuracy`], { note: 'rank = 1 + #classes with a strictly higher score (ties count as hits)' });
   }
   if (prepared.nllTerm) {
@@ -129,7 +138,7 @@ const longTailStep: ClassificationStep = (run, ctx) => {
         for (let c = 0; c < data.classes.length; c++) if (groups.groupOf[c] === gi) rows += run.point.stats.support[c];
         if (!(rows > 0)) warnings.note('empty-group', `${key}: group "${g}" has no test rows; by convention its error is 1.0.`);
         else if (lt[key] === null) warnings.note('empty-group', `${key}: every test row of group "${g}" has train share 0; the value is null.`);
-        results.metric('longtail', key, lt[key], { note: `e_g(w^trn) of seed 000 with every row accepted, ε = ${run.longTail.epsilon}` });
+        results.metric('longtail', key, lt[key], { note: `e_g(w^trn), the group's error weighted by train class frequency n_y/N_train, every row accepted, ε = ${run.longTail.epsilon}` });
       }
     }
   }
@@ -162,9 +171,9 @@ const evolvingStep: ClassificationStep = (run, ctx) => {
   const proto =
     ev.protocol === 'expected'
       ? `expected protocol (V_t = Σ_c q^tst_c·acc_c), ρ = ${round(ev.rho)}, T = ${ev.T}`
-      : `sampled protocol (N^tst = ${round(ev.sampled?.nTest ?? NaN)}, ${SAMPLED_DRAWS} draws with replacement, seed ${ev.seed}), ρ = ${round(ev.rho)}, T = ${ev.T}`;
+      : `sampled protocol (N^tst = ${round(ev.sampled?.nTest ?? NaN)}, ${SAMPLED_DRAWS} draws with replacement, seed = ${ev.seed}), ρ = ${round(ev.rho)}, T = ${ev.T}`;
   const notes: Record<string, string> = {
-    shift_auc: `Eq. 9: trapezoid of V_t over δ_t sorted ascending, divided by δ_last − δ_first; δ = symmetric KL; ${proto}`,
+    shift_auc: `trapezoid of V_t over δ_t sorted ascending, divided by δ_last − δ_first; δ = symmetric KL; ${proto}`,
     shift_avg: `mean of V_t; ${proto}`,
     shift_std: `population SD of V_t; ${proto}`,
     shift_max: `max of V_t; ${proto}`,
@@ -179,7 +188,7 @@ const evolvingStep: ClassificationStep = (run, ctx) => {
     if (agg.values[key] === null) warnings.note('evolving-undefined', `${key} is undefined for this data (${key === 'shift_auc' ? 'all δ_t are equal' : 'zero maximum'}); the value is null.`);
     results.metric('evolving', key, agg.values[key], { note });
   }
-  // Points in the order of Eq. 9 (δ ascending), so the curve can be drawn as a line.
+  // Points in the order of shift_auc's integral (δ ascending), so the curve can be drawn as a line.
   const o = Array.from(ev.byDelta);
   results.curve('shift', {
     x: 'shift (symmetric KL)',
@@ -187,7 +196,7 @@ const evolvingStep: ClassificationStep = (run, ctx) => {
     xs: o.map((t) => ev.delta[t]),
     ys: o.map((t) => agg.V[t]),
     extra: { t: o.map((t) => t + 1), alpha: o.map((t) => ev.alpha[t]), js: o.map((t) => ev.js[t]) },
-    note: `δ_t is Σ_c (q^trn_c − q^tst_c)·ln(q^trn_c/q^tst_c), the paper's "JS divergence" (Eq. 1 without its minus sign), a symmetric KL; extra.js is the true Jensen–Shannon divergence (natural log). ${proto}.`,
+    note: `δ_t is Σ_c (q^trn_c − q^tst_c)·ln(q^trn_c/q^tst_c), which Fang et al. (2023) call a JS divergence (their formula without its stray minus sign): a symmetric KL divergence; extra.js is the true Jensen–Shannon divergence (natural log). ${proto}.`,
   });
 };
 
@@ -207,6 +216,8 @@ export const CLASSIFICATION_STEPS: { name: string; step: ClassificationStep }[] 
   { name: 'evolving', step: evolvingStep },
   { name: 'selective', step: selectiveStep },
   { name: 'calibration', step: calibrationStep },
+  // after selective and calibration: a slice's ECE and AURC exist when the file's do
+  { name: 'slices', step: (run, ctx) => classificationSlicesStep(run, ctx) },
   // last, after every metric exists; called through a closure because classificationCi imports this module
   { name: 'bootstrap', step: (run, ctx) => classificationCiStep(run, ctx) },
 ];
@@ -260,9 +271,11 @@ function checkLongTailConfig(config: TaskContext['config']): void {
 }
 
 export const runClassification: TaskRunner = async (ctx) => {
-  const loaded = await loadClassification(ctx.path, ctx.config, ctx.warnings, ctx.progress);
+  let loaded = await loadClassification(ctx.path, ctx.config, ctx.warnings, ctx.progress, { keepText: ctx.config.slices, keepOther: ctx.subset !== undefined });
   checkCancelled(ctx.progress);
+  if (ctx.subset) loaded = subsetClassification(loaded, await ctx.subset.classificationRows(loaded, ctx));
   const run = await prepareRun(loaded.data, ctx);
+  run.text = loaded.text;
   for (const { name, step } of CLASSIFICATION_STEPS) {
     checkCancelled(ctx.progress);
     ctx.progress?.report?.(name, 0);
@@ -277,7 +290,7 @@ export const runClassification: TaskRunner = async (ctx) => {
     kind: 'row',
     ids: data.ids,
     labels: Array.from(data.labels, (y) => data.classes[y]),
-    values: { accuracy: Array.from(prepared.correct) },
+    values: classificationPerRow(prepared, ctx.results.metrics),
   };
   return { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: data.n, columns: loaded.columns };
 };

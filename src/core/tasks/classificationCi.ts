@@ -1,9 +1,9 @@
 /**
- * Bootstrap confidence intervals for every scalar of the classification task (METRICS.md sections
- * 1, 1.1, 1.2, 2 and the bootstrap part of 5). One set of resamples serves every key: each resample
+ * Bootstrap confidence intervals for every scalar of the classification task (classification, long
+ * tail, evolving distributions, selective, calibration; percentile bootstrap as in docs/comparisons.md). One set of resamples serves every key: each resample
  * is a multiplicity vector over the rows (src/core/stats/bootstrap.ts), and every family computes
  * its statistics as weighted statistics (sample weight × multiplicity) from data prepared once —
- * section 1 through `scalarMetricsFor`, sections 2 through `selectiveScalars` (the score order is
+ * the classification families through `scalarMetricsFor`, the selective ones through `selectiveScalars` (the score order is
  * never recomputed).
  *
  * Conventions: `bootstrap.n` resamples (0 = no intervals), percentile interval at
@@ -70,7 +70,7 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
 
 /**
  * What a resample's statistic needs, in score order, without the n×C probability matrix: the
- * section-1 per-row vectors and setups, and the selective setup with positions as row numbers.
+ * classification per-row vectors and setups, and the selective setup with positions as row numbers.
  * Plain data, so it can be sent to a worker (classificationCiWorker.ts).
  */
 export interface CiJob {
@@ -176,7 +176,7 @@ function identityRows(rows: SortedRows): SortedRows {
   return { ...rows, rowIndex };
 }
 
-/** The run with every per-row vector of section 1 permuted into `order` (row p = old row order[p]). */
+/** The run with every classification per-row vector permuted into `order` (row p = old row order[p]). */
 function permuteRun(run: ClassificationRun, order: Int32Array): ClassificationRun {
   const pr = run.prepared;
   const perm = <T extends Int32Array | Float64Array | Uint8Array>(a: T | null): T | null => {

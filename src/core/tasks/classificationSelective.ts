@@ -1,6 +1,6 @@
 /**
- * The selective and calibration families of the classification task (METRICS.md section 2):
- * scores, acceptance, operating-point metrics, exact RC curve and AURC keys, seed-compatible grid
+ * The selective and calibration families of the classification task (docs/metrics/selective.md):
+ * scores, acceptance, operating-point metrics, exact RC curve and AURC keys, 101-point grid
  * keys, Chow's cost sweep, the val/test protocol, ECE/MCE/adaptive ECE and the reliability bins.
  *
  * {@link prepareSelective} builds everything that does not depend on the rows' multiplicities (the
@@ -15,6 +15,7 @@ import { deriveScores, type ScoreKind } from '../io/scores';
 import { binIndices, calibrationValues, reliabilityBins } from '../metrics/calibration';
 import { costSweep, defaultCostGrid } from '../metrics/costSweep';
 import { aurcGrid101, aurcValues, exactRiskCoverage, GRID_POINTS } from '../metrics/riskCoverage';
+import { operatingPointColumns } from '../metrics/operatingPoints';
 import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd, type Acceptance } from '../metrics/selective';
 import { gatherCounts, sortRowsByScore, type Multiplicities, type SortedRows } from '../metrics/sortedRows';
 import { selectiveResampler, selectiveResampleValues, type PrefixAcceptance, type SelectiveResampler } from '../metrics/selectiveResample';
@@ -22,7 +23,7 @@ import type { Curve } from '../results/types';
 import type { ClassificationRun, ClassificationStep } from './classification';
 import type { TaskContext } from './types';
 
-/** How rows are accepted (METRICS.md section 2, in this order of precedence). */
+/** How rows are accepted (docs/metrics/selective.md, in this order of precedence). */
 export type AcceptanceRule =
   | { kind: 'column' }
   | { kind: 'threshold'; threshold: number }
@@ -201,7 +202,7 @@ export function acceptanceFor(s: SelectiveSetup, mult: Multiplicities | null, va
 }
 
 /**
- * Every scalar of the selective and calibration families, keyed as METRICS.md section 6, for the
+ * Every scalar of the selective and calibration families, keyed as the stable metric keys of src/core/glossary, for the
  * full data (`counts` null) or a resample (`counts[i]` = multiplicity of row i, file order).
  * Undefined values are NaN. O(n·G) per call.
  */
@@ -320,6 +321,28 @@ function thin(len: number): number[] {
   return Array.from({ length: MAX_CURVE_POINTS }, (_, k) => Math.round((k * (len - 1)) / (MAX_CURVE_POINTS - 1)));
 }
 
+/** {@link thin}, plus point `extra` (the configured operating point) when it was thinned out. */
+function keptPoints(len: number, extra: number): number[] {
+  const k = thin(len);
+  if (extra < 0 || extra >= len || k.length === len) return k;
+  const at = k.findIndex((i) => i >= extra);
+  if (k[at] !== extra) k.splice(at < 0 ? k.length : at, 0, extra);
+  return k;
+}
+
+/** Index of the curve point (tied block) whose acceptance is the prefix `end`; -1 for none. */
+function pointOfPrefix(rows: SortedRows, end: number): number {
+  const bs = rows.blockStart;
+  let lo = 1;
+  let hi = bs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (bs[mid] < end) lo = mid + 1;
+    else hi = mid;
+  }
+  return end > 0 && bs[lo] === end ? lo - 1 : -1;
+}
+
 const nul = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 function describeRule(s: SelectiveSetup, threshold: number | null, ctx: TaskContext, n: number): string {
@@ -355,8 +378,8 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   results.metric('selective', 'selective_risk', v.selective_risk, { note: `Σw·A·1[ŷ≠y] / Σw·A${rowsNote}` });
   const G = s.groupNames.length;
   if (G > 0) {
-    const how = s.reweight ? `e_g(w^trn) of seed 000 (w = w_i·n_y/N_train, ε = ${s.epsilon})` : 'error on the accepted rows whose true class is in the group';
-    for (const gi of op.emptyGroups) warnings.note('empty-group', `error_group.${s.groupNames[gi]}: group "${s.groupNames[gi]}" has no accepted row; its error is 1.0 by convention (seed 002), which also enters balanced_error and worst_error.`);
+    const how = s.reweight ? `e_g(w^trn), the error weighted by train class frequency (w = w_i·n_y/N_train, ε = ${s.epsilon})` : 'error on the accepted rows whose true class is in the group';
+    for (const gi of op.emptyGroups) warnings.note('empty-group', `error_group.${s.groupNames[gi]}: group "${s.groupNames[gi]}" has no accepted row; its error is 1.0 by convention (nothing accepted counts as a total failure), which also enters balanced_error and worst_error.`);
     s.groupNames.forEach((g, gi) => {
       const key = `error_group.${g}`;
       if (!Number.isFinite(v[key])) warnings.note('empty-group', `${key}: every accepted row of group "${g}" has train share 0; the value is null.`);
@@ -378,29 +401,33 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   }
   const gridKeys = ['aurc_grid101', 'aurc_grid101_0.2_1', ...(G > 0 ? ['aurc_balanced_grid101', 'aurc_balanced_grid101_0.2_1', 'aurc_worst_grid101', 'aurc_worst_grid101_0.2_1'] : [])];
   if (s.rows.n < GRID_POINTS) {
-    warnings.note('grid-too-few-rows', `${file}: the seed-compatible *_grid101 keys need at least ${GRID_POINTS} rows (the seed's first grid points would accept no row); there are ${s.rows.n}, so they are null.`);
+    warnings.note('grid-too-few-rows', `${file}: the 101-point grid keys (*_grid101) need at least ${GRID_POINTS} rows (with fewer, the first grid points accept no row); there are ${s.rows.n}, so they are null.`);
   }
   for (const k of gridKeys) {
     const from02 = k.endsWith('_0.2_1');
     results.metric('selective', k, v[k], {
-      note: `seed 002's generate_rc_curve: 101 points, int(n·(i/101)) rows of a stable descending sort, x = accepted fraction, np.trapz${from02 ? '; points with x ≥ 0.2 only, divided by 0.8' : ''}${where}`,
+      note: `101 evenly spaced coverages (the first ⌊n·i/101⌋ rows of a stable descending sort), trapezoid rule${from02 ? ' over coverage 0.2–1, divided by 0.8' : ''}${where}`,
     });
   }
   results.time('selective.curves', () => {
     const c = exactRiskCoverage(s.rows);
-    const keep = thin(c.coverage.length).filter((i) => Number.isFinite(c.risk[i]));
+    const opc = operatingPointColumns(s.rows, s.calib ? s.calib.B : null);
+    const keep = keptPoints(c.coverage.length, acc.kind === 'prefix' ? pointOfPrefix(s.rows, acc.end) : -1).filter((i) => Number.isFinite(c.risk[i]));
+    const stored = keep.length < c.coverage.length ? `; ${keep.length} of its ${c.coverage.length} points are stored (evenly spaced by index, plus the configured operating point), each exact` : '';
     const curve: Curve = {
       x: 'coverage',
       y: 'risk',
       xs: keep.map((i) => c.coverage[i]),
       ys: keep.map((i) => c.risk[i]),
-      extra: { threshold: keep.map((i) => c.threshold[i]) },
-      note: `exact curve: one point per distinct score (ties enter together), accept score ≥ threshold; ${scoreNote}${where}${c.coverage.length > MAX_CURVE_POINTS ? `; ${MAX_CURVE_POINTS} of its ${c.coverage.length} points are stored (evenly spaced by index)` : ''}`,
+      extra: { threshold: keep.map((i) => c.threshold[i]), accepted: keep.map((i) => opc.accepted[i]) },
+      note: `exact curve: one point per distinct score (ties enter together), accept score ≥ threshold; accepted = rows with score ≥ threshold${opc.ece ? `; ece_accepted = ECE of the accepted rows (${s.calib!.B} equal-width bins, as ece)` : ''}; ${scoreNote}${where}${stored}`,
     };
     if (G > 0) {
       curve.extra!.risk_balanced = keep.map((i) => nul(c.riskBalanced[i]));
       curve.extra!.risk_worst = keep.map((i) => nul(c.riskWorst[i]));
+      s.groupNames.forEach((g, gi) => (curve.extra![`error_group.${g}`] = keep.map((i) => nul(opc.groupError[gi]![i]!))));
     }
+    if (opc.ece) curve.extra!.ece_accepted = keep.map((i) => nul(opc.ece![i]!));
     results.curve('riskCoverage', curve);
     const grid = config.costGrid ?? defaultCostGrid();
     const bad = grid.find((c) => !(typeof c === 'number' && c >= 0 && c <= 1));

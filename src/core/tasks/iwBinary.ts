@@ -1,5 +1,5 @@
 /**
- * Runner of the iw-binary task (METRICS.md section 3, seed 003): importance-weighted precision,
+ * Runner of the iw-binary task (docs/metrics/importance.md): importance-weighted precision,
  * recall, F1 at the threshold, PR and ROC curves, `aupr_trapz`, `average_precision`, `roc_auc`,
  * each with a stratified bootstrap interval; the unweighted values beside them.
  *
@@ -14,6 +14,8 @@
  * - `perItem`: per-row correctness at the threshold under `accuracy` (1 when the prediction
  *   `score ≥ threshold` equals the label), with ids when the file has them.
  */
+import { iwSlicesStep } from '../inspect/slicesStep';
+import { subsetIwBinary } from '../inspect/subset';
 import { checkCancelled, fail, type Warnings } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import { CONFIG_DEFAULTS } from '../config/types';
@@ -115,7 +117,7 @@ export function resolveIwWeights(data: IwBinaryData, config: Pick<ResolvedConfig
 
 function toCurve(p: CurvePoints | null, x: string, y: string, note: string): Curve | null {
   if (!p) return null;
-  return { x, y, xs: p.x, ys: p.y, extra: { threshold: p.threshold }, note };
+  return { x, y, xs: p.x, ys: p.y, extra: { threshold: p.threshold, ...(p.f1 ? { f1: p.f1 } : {}) }, note };
 }
 
 const CONVENTION: Record<IwKey, (t: number) => string> = {
@@ -172,13 +174,16 @@ function warnScoreRange(data: IwBinaryData, t: number, warnings: Warnings): void
 export const runIwBinary: TaskRunner = async (ctx) => {
   const { config, warnings, results } = ctx;
   const t = config.threshold ?? CONFIG_DEFAULTS.threshold;
-  const loaded = await loadIwBinary(ctx.path, {
+  let loaded = await loadIwBinary(ctx.path, {
     columns: config.columns,
     invalidRows: config.invalidRows,
     positiveLabel: config.positiveLabel,
     warnings,
     progress: ctx.progress,
+    keepText: config.slices,
+    keepOther: ctx.subset !== undefined,
   });
+  if (ctx.subset) loaded = subsetIwBinary(loaded, ctx.subset.iwRows(loaded, ctx));
   const data = loaded.data;
   const w = resolveIwWeights(data, config, warnings);
   warnScoreRange(data, t, warnings);
@@ -202,8 +207,8 @@ export const runIwBinary: TaskRunner = async (ctx) => {
   const cw = blockCounts(so, data.labels, w.weights);
   const cu = blockCounts(so, data.labels, null);
   const curves: [string, Curve | null][] = [
-    ['pr', toCurve(prPoints(so, cw), 'recall', 'precision', `importance-weighted (${w.describe}); start point (0, 1); one point per distinct score`)],
-    ['pr_unweighted', toCurve(prPoints(so, cu), 'recall', 'precision', 'unweighted; start point (0, 1); one point per distinct score')],
+    ['pr', toCurve(prPoints(so, cw), 'recall', 'precision', `importance-weighted (${w.describe}); start point (0, 1); one point per distinct score; f1 = 2TP/(2TP + FP + FN) at each point`)],
+    ['pr_unweighted', toCurve(prPoints(so, cu), 'recall', 'precision', 'unweighted; start point (0, 1); one point per distinct score; f1 = 2TP/(2TP + FP + FN) at each point')],
     ['roc', toCurve(rocPoints(so, cw), 'fpr', 'tpr', `importance-weighted (${w.describe}); one point per distinct score`)],
     ['roc_unweighted', toCurve(rocPoints(so, cu), 'fpr', 'tpr', 'unweighted; one point per distinct score')],
   ];
@@ -219,6 +224,8 @@ export const runIwBinary: TaskRunner = async (ctx) => {
     labels: Array.from(data.labels, (y) => (y === 1 ? data.positiveLabel : (data.negativeLabel ?? '0'))),
     values: { accuracy: correct },
   };
+
+  if (config.slices?.length) results.time('slices', () => iwSlicesStep(loaded, w.weights, t, ctx));
 
   const bs = config.bootstrap;
   if (bs.n > 0) {

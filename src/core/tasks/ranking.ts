@@ -1,5 +1,5 @@
 /**
- * Runner of the ranking task (METRICS.md section 4, seed 004): top-K recommendation lists per
+ * Runner of the ranking task (docs/metrics/ranking.md): top-K recommendation lists per
  * user against held-out relevant items.
  *
  * Results written:
@@ -18,7 +18,8 @@
  *   to max(k), y = the run, `extra.popularity` / `extra.random` = the baselines.
  * - `tables.perUserHistograms` (per metric: 20 bins, edges + counts, undefined count, mean),
  *   `tables.activityBins` (metric means by bins of users' train interactions:
- *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts).
+ *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts, and the
+ *   longest list: metric-vs-K charts end there).
  */
 import { resolve } from 'node:path';
 import { fail } from '../diagnostics';
@@ -83,7 +84,7 @@ export const runRanking: TaskRunner = async (ctx) => {
     const idRank = results.time('baselines', () => idOrderRank(data.items.ids));
     const makers: [string, () => RankedLists, string][] = [
       ['popularity', () => popularityLists(users, train, popularityOrder(train, idRank), maxK, data.items.size, scratch), 'most frequent train items, seen items excluded'],
-      ['random', () => randomLists(users, train, idRank, maxK, config.bootstrap.seed, scratch), `seeded random (seed ${config.bootstrap.seed}), seen items excluded`],
+      ['random', () => randomLists(users, train, idRank, maxK, config.bootstrap.seed, scratch), `seeded random (seed = ${config.bootstrap.seed}), seen items excluded`],
     ];
     for (const [name, make, note] of makers) {
       ctx.progress?.report?.(`baseline: ${name}`, 0);
@@ -133,6 +134,7 @@ export const runRanking: TaskRunner = async (ctx) => {
   results.table('rankingSummary', {
     users: data.users.size,
     listsInRun: data.lists.user.length,
+    longestList: longestList(data.lists),
     usersEvaluated: run.evaluated.length,
     usersSkipped: run.skipped.length,
     items: data.items.size,
@@ -268,7 +270,7 @@ function sum4(a: Float64Array, n: number): number {
   return s0 + s1 + (s2 + s3);
 }
 
-/** The warnings a user needs about the run (METRICS.md section 4; issue 5). */
+/** The warnings a user needs about the run (docs/metrics/ranking.md). */
 function warnAboutRun(ctx: TaskContext, data: RankingData, run: ListEvaluation, ks: number[], coldThreshold: number, catalogSize: number | undefined): void {
   const w = ctx.warnings;
   const file = data.file;
@@ -421,4 +423,11 @@ function warnAboutRun(ctx: TaskContext, data: RankingData, run: ListEvaluation, 
       });
   }
   for (const [key, v] of run.values) if (v === null && !key.startsWith('novelty@') && !key.startsWith('cold_start_coverage@')) w.note('metric-undefined', `${file}: ${key} is undefined (no user or item it could be computed on).`, { file });
+}
+
+/** Slots of the longest list (CSR offsets: list j spans offsets[j]…offsets[j + 1]). */
+function longestList(lists: RankedLists): number {
+  let max = 0;
+  for (let j = 0; j + 1 < lists.offsets.length; j++) max = Math.max(max, lists.offsets[j + 1]! - lists.offsets[j]!);
+  return max;
 }

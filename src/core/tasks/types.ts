@@ -6,6 +6,20 @@ import type { Progress, Warnings } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import type { ResultsBuilder } from '../results/builder';
 import type { SourceInfo } from '../results/types';
+import type { LoadedClassification } from '../io/loadClassification';
+import type { LoadedIwBinary } from '../io/loadIwBinary';
+import type { FilterTerm } from '../inspect/types';
+
+/**
+ * Evaluate only the rows matching a filter (the row query's filter language). The runner loads
+ * the file, asks for the matching rows (row indices, file order) and evaluates them as if they
+ * were the whole file.
+ */
+export interface RowSubset {
+  where: FilterTerm[];
+  classificationRows(loaded: LoadedClassification, ctx: TaskContext): Promise<Int32Array>;
+  iwRows(loaded: LoadedIwBinary, ctx: TaskContext): Int32Array;
+}
 
 export interface TaskContext {
   /** Path of the main input file (as given; resolve relative paths against `baseDir`). */
@@ -22,6 +36,8 @@ export interface TaskContext {
   warnings: Warnings;
   results: ResultsBuilder;
   progress?: Progress;
+  /** Evaluate only these rows (classification and iw-binary). */
+  subset?: RowSubset;
 }
 
 /** A task runner returns the description of its main source (hash and size are added by the caller). */

@@ -6,7 +6,7 @@ import { compareFileName } from '../../shared/outputName';
 import type { EvalLensContext } from '../context';
 import { readSettings, resolveSettingPath } from '../settings';
 import { JobCancelled, JobFailed, runJob } from '../workerClient';
-import { isPredictionUri, isResultsUri, pickRuns, uriArgs } from './pick';
+import { isPredictionUri, isResultsUri, pickRuns, taskOfResults, uriArgs } from './pick';
 
 async function chooseBaseline(runs: vscode.Uri[]): Promise<vscode.Uri | undefined> {
   const items = runs.map((u, i) => ({ label: path.basename(u.fsPath), description: i === 0 ? 'first selected' : vscode.workspace.asRelativePath(path.dirname(u.fsPath)), uri: u }));
@@ -20,7 +20,8 @@ export async function compareUris(ctx: EvalLensContext, runs: vscode.Uri[]): Pro
   const ordered = [baseline, ...runs.filter((u) => u.fsPath !== baseline.fsPath)];
   const settings = readSettings(ordered[0]);
   const dir = resolveSettingPath(settings.outputFolder, ordered[0]!) ?? path.dirname(ordered[0]!.fsPath);
-  const out = vscode.Uri.file(path.join(dir, compareFileName(ordered.map((u) => path.basename(u.fsPath)))));
+  // Named after the set of runs, so the same runs in another order (or with another baseline) reuse the file.
+  const out = vscode.Uri.file(path.join(dir, compareFileName(ordered.map((u) => vscode.workspace.asRelativePath(u, false)))));
   const paths = ordered.map((u) => u.fsPath);
   ctx.log.info(`Comparing ${paths.join(', ')} (baseline ${baseline.fsPath})`);
   let compare: CompareResults;
@@ -45,6 +46,8 @@ export async function compareUris(ctx: EvalLensContext, runs: vscode.Uri[]): Pro
   compare.table = mapRun(compare.table);
   for (const m of Object.keys(compare.marks)) compare.marks[m] = mapRun(compare.marks[m]!);
   if (compare.display) compare.display = mapRun(compare.display);
+  if (compare.intervals) compare.intervals = mapRun(compare.intervals);
+  for (const name of Object.keys(compare.curves ?? {})) compare.curves![name] = mapRun(compare.curves![name]!);
   compare.tests = compare.tests.map((t) => ({ ...t, run: renamed.get(t.run) ?? t.run, baseline: renamed.get(t.baseline) ?? t.baseline }));
   compare.baseline = renamed.get(compare.baseline) ?? compare.baseline;
   compare.runs = compare.runs.map((r) => renamed.get(r) ?? r);
@@ -57,7 +60,9 @@ export async function compareUris(ctx: EvalLensContext, runs: vscode.Uri[]): Pro
 export async function compareCommand(ctx: EvalLensContext, arg0?: unknown, arg1?: unknown): Promise<void> {
   let runs = uriArgs(arg0, arg1).filter((u) => isPredictionUri(u) || isResultsUri(u));
   if (runs.length < 2) {
-    const picked = await pickRuns(ctx, 'Eval Lens: Compare Runs', runs);
+    await ctx.index.ready();
+    const task = runs[0] ? taskOfResults(ctx, runs[0]) : undefined;
+    const picked = await pickRuns(ctx, 'Eval Lens: Compare Runs', runs, task);
     if (!picked) return;
     runs = [...runs, ...picked];
   }
@@ -67,6 +72,7 @@ export async function compareCommand(ctx: EvalLensContext, arg0?: unknown, arg1?
 export async function compareWithCommand(ctx: EvalLensContext, arg0?: unknown): Promise<void> {
   const first = arg0 instanceof vscode.Uri ? arg0 : (arg0 as { entry?: { uri?: vscode.Uri } } | undefined)?.entry?.uri;
   if (!first) return compareCommand(ctx);
-  const others = await pickRuns(ctx, `Eval Lens: Compare ${path.basename(first.fsPath)} With…`, [first]);
+  await ctx.index.ready();
+  const others = await pickRuns(ctx, `Eval Lens: Compare ${path.basename(first.fsPath)} With…`, [first], taskOfResults(ctx, first));
   if (others) await compareUris(ctx, [first, ...others]);
 }

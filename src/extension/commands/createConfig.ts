@@ -7,11 +7,11 @@ import { open, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import Papa from 'papaparse';
 import * as vscode from 'vscode';
-import { checkConfig } from '../../core/config/check';
 import type { Task } from '../../core/config/types';
 import { COLUMN_ALIASES } from '../../core/io/columns';
 import { detectTask } from '../../core/io/detectTask';
 import { draftConfig, parseIntList, type ConfigAnswers } from '../../shared/configDraft';
+import { writeConfig } from '../configWriter';
 import type { EvalLensContext } from '../context';
 import { isPredictionUri, pickPredictionFile, uriArgs } from './pick';
 
@@ -158,13 +158,12 @@ export async function createConfigCommand(ctx: EvalLensContext, arg0?: unknown, 
   }
   const config = draftConfig(answers);
   try {
-    checkConfig(config, 'the new eval-lens.json');
+    await writeConfig(target, config);
   } catch (err) {
     ctx.log.error(`Create config: the draft is not valid: ${(err as Error).message}`);
     void vscode.window.showErrorMessage(`Cannot write eval-lens.json: ${(err as Error).message}`);
     return;
   }
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(JSON.stringify(config, null, 2) + '\n'));
   ctx.log.info(`Config written to ${target.fsPath}: ${JSON.stringify(config)}`);
   await vscode.window.showTextDocument(target);
   const go = await vscode.window.showInformationMessage(`Wrote ${vscode.workspace.asRelativePath(target)}. Evaluate ${name} with it now?`, 'Evaluate');

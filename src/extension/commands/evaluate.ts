@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EvalLensContext } from '../context';
 import { evaluateInput, inputOfResults } from '../evaluation';
+import { jsonHoldsRows } from '../rowsContext';
 import { activeUri, isPredictionUri, isResultsUri, pickPredictionFile, uriArgs } from './pick';
 
 export async function evaluateCommand(ctx: EvalLensContext, arg0?: unknown, arg1?: unknown): Promise<void> {
@@ -16,6 +17,18 @@ export async function evaluateCommand(ctx: EvalLensContext, arg0?: unknown, arg1
     if (!picked) return;
     targets = [picked];
   }
+  // A .json that is not rows (another tool's metrics, a config, train counts): say so, evaluate the rest.
+  const rowsOnly: vscode.Uri[] = [];
+  for (const t of targets) {
+    if (t.fsPath.toLowerCase().endsWith('.json') && !(await jsonHoldsRows(t.fsPath))) {
+      void vscode.window.showInformationMessage(
+        `${path.basename(t.fsPath)} holds no prediction rows, so there is nothing to evaluate. A JSON prediction file is an array of row objects ([{"label": …, "pred": …}, …]) or an object of column arrays ({"label": […], "pred": […]}). To view a JSON of results, use Open as Table.`,
+      );
+      continue;
+    }
+    rowsOnly.push(t);
+  }
+  targets = rowsOnly;
   // Several files: one after another (each in its own worker), only the last report opened.
   for (let i = 0; i < targets.length; i++) await evaluateInput(ctx, targets[i]!, { open: i === targets.length - 1 });
 }

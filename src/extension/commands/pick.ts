@@ -58,13 +58,23 @@ export async function pickPredictionFile(title: string): Promise<vscode.Uri | un
   return picked?.[0];
 }
 
-/** Several runs: results files of the index and prediction files, at least two. */
-export async function pickRuns(ctx: EvalLensContext, title: string, exclude: vscode.Uri[] = []): Promise<vscode.Uri[] | undefined> {
+/** The task of a results file known to the index, if `uri` is one. */
+export function taskOfResults(ctx: EvalLensContext, uri: vscode.Uri): string | undefined {
+  const e = ctx.index.all().find((x) => x.uri.fsPath === uri.fsPath);
+  return e?.kind === 'results' ? e.results.task : undefined;
+}
+
+/**
+ * Several runs: results files of the index and prediction files, at least two. With `task`, only
+ * results of that task are offered (runs of different tasks cannot be compared); prediction files
+ * are offered too, their task being known only once they are evaluated.
+ */
+export async function pickRuns(ctx: EvalLensContext, title: string, exclude: vscode.Uri[] = [], task?: string): Promise<vscode.Uri[] | undefined> {
   await ctx.index.ready();
   const skip = new Set(exclude.map((u) => u.fsPath));
-  const results = ctx.index.all().filter((e) => e.kind === 'results' && !skip.has(e.uri.fsPath));
+  const results = ctx.index.all().filter((e) => e.kind === 'results' && !skip.has(e.uri.fsPath) && (task === undefined || e.results.task === task));
   const items: FileItem[] = [];
-  if (results.length > 0) items.push({ label: 'Results', kind: vscode.QuickPickItemKind.Separator });
+  if (results.length > 0) items.push({ label: task ? `Results (${task})` : 'Results', kind: vscode.QuickPickItemKind.Separator });
   for (const e of results) items.push(item(e.uri, e.kind === 'results' ? `${e.results.task} · ${e.results.source.path}` : undefined));
   const preds = (await findPredictionFiles()).filter((u) => !skip.has(u.fsPath));
   if (preds.length > 0) items.push({ label: 'Prediction files (evaluated first)', kind: vscode.QuickPickItemKind.Separator });

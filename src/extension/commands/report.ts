@@ -1,12 +1,10 @@
 /** Open Report (at a chart), Open as Table, Export Report, Reveal JSON, Copy Value, Show Log. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { renderCsvTable, renderMarkdownTable, renderMarkdownTests } from '../../core/compare/render';
-import { formatCsv, formatMarkdown } from '../../core/results/format';
 import { reportToHtml } from '../../shared/exportHtml';
+import { exportReport, reportInputFromJson, type ReportFormat, type ReportInput } from '../../shared/exportReport';
 import type { EvalLensContext } from '../context';
 import { loadModel } from '../report/panels';
-import { readEntry } from '../resultsIndex';
 import type { Node } from '../tree';
 import { activeUri, isReportableUri, uriArgs } from './pick';
 
@@ -63,7 +61,21 @@ export async function copyValueCommand(_ctx: EvalLensContext, arg0?: unknown): P
   vscode.window.setStatusBarMessage(`Copied ${node.key} = ${text}`, 3000);
 }
 
-type Format = 'html' | 'md' | 'csv';
+type Format = ReportFormat;
+
+/** The file as a report input (checked against its schema), or undefined for a foreign JSON. */
+async function readReportInput(uri: vscode.Uri): Promise<ReportInput | undefined> {
+  const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  let obj: unknown;
+  try {
+    obj = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${path.basename(uri.fsPath)} is not valid JSON (${(err as Error).message}).`, { cause: err });
+  }
+  const schema = obj !== null && typeof obj === 'object' ? (obj as { schema?: unknown }).schema : undefined;
+  if (typeof schema !== 'string' || !schema.startsWith('eval-lens/')) return undefined;
+  return reportInputFromJson(obj, path.basename(uri.fsPath));
+}
 
 export async function exportReportCommand(ctx: EvalLensContext, arg0?: unknown, format?: Format, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
   const uri = uriArgs(arg0, undefined)[0] ?? (await pickReportable(ctx, 'Eval Lens: Export Report'));
@@ -71,31 +83,31 @@ export async function exportReportCommand(ctx: EvalLensContext, arg0?: unknown, 
   if (!format) {
     const choice = await vscode.window.showQuickPick(
       [
-        { label: 'HTML', description: 'self-contained page: cards, charts as SVG, tables', format: 'html' as const },
-        { label: 'Markdown', description: 'tables per metric family', format: 'md' as const },
+        { label: 'HTML', description: 'self-contained page: cards, charts as SVG, tables; no script', format: 'html' as const },
+        { label: 'Markdown', description: 'metric, per-class and slice tables; for a comparison the tests', format: 'md' as const },
         { label: 'CSV', description: 'one row per metric (value, CI, direction)', format: 'csv' as const },
+        { label: 'LaTeX', description: 'the headline metrics as a booktabs table (best bold, second underlined)', format: 'latex' as const },
       ],
       { title: `Export ${path.basename(uri.fsPath)}`, placeHolder: 'Format' },
     );
     if (!choice) return undefined;
     format = choice.format;
   }
-  const entry = await readEntry(uri);
+  const generator = `Eval Lens ${ctx.extension.extension.packageJSON.version as string}`;
   let text: string;
-  if (format === 'html') {
-    text = reportToHtml(await loadModel(uri), { generator: `Eval Lens ${ctx.extension.extension.packageJSON.version as string}` });
-  } else if (entry.kind === 'results') {
-    text = format === 'md' ? formatMarkdown(entry.results) : formatCsv(entry.results);
-  } else if (entry.kind === 'compare') {
-    const c = entry.compare;
-    text = format === 'md' ? `${renderMarkdownTable(c, { baseline: c.baseline })}\n${renderMarkdownTests(c, c.tests, c.baseline)}` : renderCsvTable(c);
-  } else {
-    void vscode.window.showErrorMessage(`Cannot export ${path.basename(uri.fsPath)}: ${entry.error}.`);
+  try {
+    const input = await readReportInput(uri);
+    if (input) text = exportReport(input, format, { generator });
+    else if (format === 'html') text = reportToHtml(await loadModel(uri), { generator });
+    else throw new Error(`${path.basename(uri.fsPath)} is not an Eval Lens results or comparison file; only HTML export is available for it`);
+  } catch (err) {
+    ctx.log.error(`Export failed: ${(err as Error).message}`);
+    void vscode.window.showErrorMessage(`Cannot export ${path.basename(uri.fsPath)}: ${(err as Error).message}`);
     return undefined;
   }
   const stem = path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$|\.json$/i, '');
-  const ext = { html: 'html', md: 'md', csv: 'csv' }[format];
-  const dest = target ?? (await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(path.join(path.dirname(uri.fsPath), `${stem}.report.${ext}`)), filters: { [ext.toUpperCase()]: [ext] }, title: 'Export report' }));
+  const ext = { html: 'html', md: 'md', csv: 'csv', latex: 'tex' }[format];
+  const dest = target ?? (await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(path.join(path.dirname(uri.fsPath), `${stem}.report.${ext}`)), filters: { [format === 'latex' ? 'LaTeX' : ext.toUpperCase()]: [ext] }, title: 'Export report' }));
   if (!dest) return undefined;
   await vscode.workspace.fs.writeFile(dest, new TextEncoder().encode(text));
   ctx.log.info(`Report exported to ${dest.fsPath}`);

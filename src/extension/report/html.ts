@@ -24,6 +24,8 @@ export function reportHtml(webview: vscode.Webview, extensionUri: vscode.Uri): s
   const n = nonce();
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'report.css'));
+  const explorerStyle = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'explorer.css'));
+  const inspectStyle = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'inspect.css'));
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -31,6 +33,8 @@ export function reportHtml(webview: vscode.Webview, extensionUri: vscode.Uri): s
 <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(webview.cspSource, n)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style}">
+<link rel="stylesheet" href="${explorerStyle}">
+<link rel="stylesheet" href="${inspectStyle}">
 <title>Eval Lens report</title>
 </head>
 <body>

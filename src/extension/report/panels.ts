@@ -8,18 +8,31 @@ import * as vscode from 'vscode';
 import { buildCompareModel } from '../../shared/compareModel';
 import { buildLeafModel } from '../../shared/leafModel';
 import { jsonKind } from '../../shared/outputName';
+import type { Results } from '../../core/results/types';
 import type { ReportModel } from '../../shared/model';
 import { isWebviewMessage, isWebviewState, REPORT_VIEW_TYPE, type HostMessage, type WebviewMessage } from '../../shared/protocol';
 import { buildReportModel } from '../../shared/reportModel';
 import { Command } from '../commandIds';
 import type { EvalLensContext } from '../context';
+import { ReportInspector } from '../inspect/reportInspector';
 import { readEntry } from '../resultsIndex';
+import { reportColumn } from './column';
 import { reportHtml } from './html';
+import { useOperatingPoint } from './operatingPointWriter';
 
 /** Builds the model of any shown file: results, comparison, or another tool's JSON. */
 export async function loadModel(uri: vscode.Uri): Promise<ReportModel> {
+  return (await loadShown(uri)).model;
+}
+
+/** The model of a shown file, with its results when it is a results file (for row inspection). */
+async function loadShown(uri: vscode.Uri): Promise<{ model: ReportModel; results?: Results }> {
   const entry = await readEntry(uri);
-  if (entry.kind === 'results') return buildReportModel(entry.results);
+  if (entry.kind === 'results') return { model: buildReportModel(entry.results), results: entry.results };
+  return { model: await loadOtherModel(uri, entry) };
+}
+
+async function loadOtherModel(uri: vscode.Uri, entry: Awaited<ReturnType<typeof readEntry>>): Promise<ReportModel> {
   if (entry.kind === 'compare') return buildCompareModel(entry.compare);
   // A results or comparison file that failed its schema is an error, never rendered as plain JSON.
   if (entry.kind === 'invalid' && jsonKind(uri.fsPath) !== 'foreign' && jsonKind(uri.fsPath) !== undefined) throw new Error(entry.error);
@@ -33,10 +46,19 @@ export async function loadModel(uri: vscode.Uri): Promise<ReportModel> {
   return buildLeafModel(path.basename(uri.fsPath), value);
 }
 
+/** The column of a new report: an existing other group, else beside the active one. */
+function reportViewColumn(): vscode.ViewColumn {
+  const groups = vscode.window.tabGroups.all.map((g) => g.viewColumn);
+  const c = reportColumn(groups, vscode.window.tabGroups.activeTabGroup?.viewColumn);
+  return c === 'beside' ? vscode.ViewColumn.Beside : (c as vscode.ViewColumn);
+}
+
 class ReportPanel {
   private ready = false;
   private pendingFocus: string | undefined;
   private readonly subs: vscode.Disposable[] = [];
+  /** Answers the webview's row, line, slice and subset requests. */
+  readonly inspector: ReportInspector;
 
   constructor(
     private readonly ctx: EvalLensContext,
@@ -49,7 +71,9 @@ class ReportPanel {
     panel.iconPath = vscode.Uri.joinPath(ctx.extension.extensionUri, 'media', 'eval-lens.svg');
     panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(ctx.extension.extensionUri, 'dist'), vscode.Uri.joinPath(ctx.extension.extensionUri, 'media')] };
     panel.webview.html = reportHtml(panel.webview, ctx.extension.extensionUri);
+    this.inspector = new ReportInspector(ctx, uri, panel, (m) => this.post(m));
     this.subs.push(
+      this.inspector,
       panel.webview.onDidReceiveMessage((m: unknown) => {
         if (!isWebviewMessage(m)) {
           ctx.log.warn(`Report: dropped an unexpected message ${JSON.stringify(m).slice(0, 200)}`);
@@ -57,11 +81,20 @@ class ReportPanel {
         }
         void this.handle(m);
       }),
+      // The status bar shows the headline of the report in front.
+      panel.onDidChangeViewState((e) => {
+        if (e.webviewPanel.active) void this.showInStatusBar();
+      }),
       panel.onDidDispose(() => {
         for (const s of this.subs) s.dispose();
         onDispose();
       }),
     );
+  }
+
+  async showInStatusBar(): Promise<void> {
+    const entry = this.ctx.index.get(this.uri) ?? (await this.ctx.index.load(this.uri));
+    if (entry.kind === 'results') this.ctx.status.show(entry.results, this.uri);
   }
 
   private post(m: HostMessage): void {
@@ -78,11 +111,13 @@ class ReportPanel {
   async refresh(): Promise<void> {
     if (!this.ready) return;
     try {
-      const model = await loadModel(this.uri);
+      const shown = await loadShown(this.uri);
+      const model = this.inspector.decorate(shown.model, shown.results);
       this.panel.title = `Report: ${model.title}`;
       const focus = this.pendingFocus;
       this.pendingFocus = undefined;
       this.post({ type: 'show', model, uri: this.uri.toString(), ...(focus ? { focus } : {}) });
+      if (this.panel.active) void this.showInStatusBar();
     } catch (err) {
       this.ctx.log.error(`Report for ${this.uri.fsPath}: ${(err as Error).message}`);
       this.post({ type: 'error', message: `Cannot show ${path.basename(this.uri.fsPath)}: ${(err as Error).message}` });
@@ -121,6 +156,26 @@ class ReportPanel {
         return;
       case 'log':
         this.ctx.log[m.level](`Report webview: ${m.message}`);
+        return;
+      case 'useOperatingPoint': {
+        const r = await useOperatingPoint(this.ctx, this.uri, m.key, m.value);
+        this.post({ type: 'reply', seq: m.seq, ...r });
+        return;
+      }
+      case 'queryRows':
+        await this.inspector.queryRows(m.seq, m.query);
+        return;
+      case 'openLine':
+        await this.inspector.openLine(m.line);
+        return;
+      case 'evaluateSubset':
+        await this.inspector.evaluateSubset(m.seq, m.where, () => this.refresh());
+        return;
+      case 'sliceCandidates':
+        await this.inspector.sliceCandidates(m.seq);
+        return;
+      case 'computeSlices':
+        await this.inspector.computeSlices(m.seq, m.by);
         return;
     }
   }
@@ -163,10 +218,16 @@ export class ReportPanels implements vscode.Disposable {
     const existing = this.panels.get(uri.toString());
     if (existing) {
       existing.focus(focus);
+      void existing.showInStatusBar();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')}`, vscode.ViewColumn.Beside, { enableScripts: true, enableFindWidget: true });
-    this.adopt(panel, uri, focus);
+    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')}`, reportViewColumn(), { enableScripts: true, enableFindWidget: true });
+    void this.adopt(panel, uri, focus).showInStatusBar();
+  }
+
+  /** The panel showing `uri` (its webview panel and its inspection handlers), if open. */
+  panelFor(uri: vscode.Uri): { panel: vscode.WebviewPanel; inspector: ReportInspector; refresh(): Promise<void> } | undefined {
+    return this.panels.get(uri.toString());
   }
 
   /** The URI shown in the active report panel, if any. */

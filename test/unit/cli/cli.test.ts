@@ -49,7 +49,7 @@ test('--help and --version exit 0', () => {
   assert.match(r.stdout, /evaluate \[options\] <file>/);
   r = cli(['evaluate', '--help']);
   assert.equal(r.status, 0);
-  for (const flag of ['--config <file>', '--out <file>', '--format <format>', '--top-k <list>', '--bootstrap-n <n>', '--train-counts <list|map|path>', '--t <integer>', '--map-normaliser <min|all|hits>']) {
+  for (const flag of ['--config <file>', '--out <file>', '--format <format>', '--top-k <list>', '--bootstrap-n <n>', '--train-counts <list|map|path>', '--shift-points <integer>', '--map-normaliser <min|all|hits>']) {
     assert.ok(r.stdout.includes(flag), flag);
   }
   r = cli(['--version']);
@@ -103,7 +103,7 @@ test('evaluate prints a table and writes nothing without --out', () => {
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^Eval Lens \d+\.\d+\.\d+ results\n/);
   assert.match(r.stdout, new RegExp(`accuracy +${EXPECTED_ACCURACY.toFixed(4)} +\\[`));
-  assert.match(r.stdout, /bootstrap 50 resamples, 95% CI, seed 0/);
+  assert.match(r.stdout, /bootstrap 50 resamples, 95% CI, seed = 0/);
   assert.deepEqual(readdirSync(join(dir, 'basic')).sort(), before);
   assert.equal(r.stderr, '');
 });

@@ -18,9 +18,26 @@ test('one flag per config key, derived from the schema', () => {
   const flags = addConfigFlags(cmd);
   assert.deepEqual(flags.map((f) => f.key), configKeys());
   assert.deepEqual(flags.find((f) => f.key === 'topK'), { key: 'topK', flag: '--top-k', attribute: 'topK' });
-  assert.deepEqual(flags.find((f) => f.key === 'T'), { key: 'T', flag: '--t', attribute: 't' });
-  cmd.exitOverride().parse(['--top-k', '1,5', '--t', '7'], { from: 'user' });
-  assert.deepEqual(cmd.opts(), { topK: '1,5', t: '7' });
+  assert.deepEqual(flags.find((f) => f.key === 'T'), { key: 'T', flag: '--shift-points', attribute: 'shiftPoints', aliasAttribute: 't' });
+  assert.deepEqual(flags.find((f) => f.key === 'k'), { key: 'k', flag: '--cutoffs', attribute: 'cutoffs', aliasAttribute: 'k' });
+  cmd.exitOverride().parse(['--top-k', '1,5', '--shift-points', '7'], { from: 'user' });
+  assert.deepEqual(cmd.opts(), { topK: '1,5', shiftPoints: '7' });
+});
+
+test('terse keys read as words; the old spelling is a hidden alias that still works', () => {
+  const cmd = new Command('x');
+  const flags = addConfigFlags(cmd);
+  const help = cmd.helpInformation();
+  assert.match(help, /--shift-points </);
+  assert.match(help, /--cutoffs </);
+  assert.doesNotMatch(help, /--t </);
+  assert.doesNotMatch(help, /--k </);
+  cmd.exitOverride().parse(['--t', '7', '--k', '5,10'], { from: 'user' });
+  assert.deepEqual(configFromFlags(cmd.opts(), flags, '/w'), { T: 7, k: [5, 10] });
+  const cmd2 = new Command('y');
+  const flags2 = addConfigFlags(cmd2);
+  cmd2.exitOverride().parse(['--shift-points', '0'], { from: 'user' });
+  assert.throws(() => configFromFlags(cmd2.opts(), flags2, '/w'), /invalid value for --shift-points/);
 });
 
 test('parseFlagValue: JSON when it parses, else a string; lists from scalars and commas', () => {

@@ -203,14 +203,17 @@ test('table and marks: values from each run, directions from the results, missin
   const r = compareRuns(runs, { metrics: ['accuracy', 'ece'] });
   assert.deepEqual(r.directions, { accuracy: 'higher', ece: 'lower' });
   assert.equal(r.table['d.csv'].ece, null);
+  // The last of each column (d in accuracy, b in ece) beats nobody: unmarked.
   assert.deepEqual(r.marks.accuracy, { 'b.csv': 1, 'c.csv': 2, 'a.csv': 3 });
-  assert.deepEqual(r.marks.ece, { 'c.csv': 1, 'a.csv': 2, 'b.csv': 3 });
+  assert.deepEqual(r.marks.ece, { 'c.csv': 1, 'a.csv': 2 });
   assert.ok(r.warnings.some((w) => w.code === 'compare-missing-metric' && w.file === 'd.csv'));
-  assert.ok(r.warnings.some((w) => w.code === 'compare-no-per-item'));
+  // No per-item values: said once, in `untested` (the table note), not as a warning per run.
+  assert.ok(!r.warnings.some((w) => w.code === 'compare-no-per-item'));
+  assert.deepEqual(r.untested, ['accuracy', 'ece']);
   assert.equal(r.tests.length, 0);
   // Override of a direction (config compare.directions).
   const o = compareRuns(runs, { metrics: ['ece'], directions: { ece: 'higher' } });
-  assert.deepEqual(o.marks.ece, { 'b.csv': 1, 'a.csv': 2, 'c.csv': 3 });
+  assert.deepEqual(o.marks.ece, { 'b.csv': 1, 'a.csv': 2 });
 });
 
 test('the paired bootstrap reports progress and can be cancelled', () => {

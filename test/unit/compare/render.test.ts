@@ -21,14 +21,15 @@ function table(): RunTable {
   return { ...t, marks: markTable(t) };
 }
 
-test('text: [1]/[2]/[3] markers, tie for best then third, baseline named, empty cell as –', () => {
+test('text: [1]/[2]/[3] markers, tie for best then third, the last unmarked, baseline named, empty cell as –', () => {
   const s = renderTextTable(table(), { baseline: 'runs/d.csv' });
   const lines = s.split('\n');
   assert.match(lines[0], /^run\s+accuracy ↑\s+ece ↓$/);
   assert.match(lines[1], /^a_1\s+0\.9000 \[1\]\s+0\.0500 \[2\]$/);
   assert.match(lines[2], /^b\s+0\.9000 \[1\]\s+0\.0200 \[1\]$/);
   assert.match(lines[3], /^c\s+0\.8000 \[3\]\s+–$/);
-  assert.match(lines[4], /^d \(baseline\)\s+0\.7000\s+0\.1000 \[3\]$/);
+  // ece: 0.1 is the last of three values, so unmarked.
+  assert.match(lines[4], /^d \(baseline\)\s+0\.7000\s+0\.1000$/);
   assert.match(lines[5], /best \/ second \/ third/);
 });
 
@@ -44,15 +45,35 @@ test('markdown: **best**, <u>second</u>, *third*', () => {
   assert.ok(s.includes('| a\\_1 | **0.9000** | <u>0.0500</u> |'), 'the underscore of the run name is escaped, the marks are not');
   assert.ok(s.includes('| b | **0.9000** | **0.0200** |'));
   assert.ok(s.includes('| c | *0.8000* | – |'));
-  assert.ok(s.includes('| d | 0.7000 | *0.1000* |'));
+  assert.ok(s.includes('| d | 0.7000 | 0.1000 |'));
 });
 
-test('latex: \\textbf, \\underline, \\textit, special characters escaped', () => {
+test('latex: booktabs rules, \\textbf best, \\underline second, third plain, special characters escaped', () => {
   const s = renderLatexTable(table());
+  const lines = s.split('\n');
+  assert.deepEqual(lines.filter((l) => /^\\(top|mid|bottom)rule$/.test(l)), ['\\toprule', '\\midrule', '\\bottomrule']);
+  assert.ok(!s.includes('\\hline'));
+  assert.ok(lines.indexOf('\\toprule') < lines.indexOf('Run & accuracy $\\uparrow$ & ece $\\downarrow$ \\\\'));
   assert.ok(s.includes('a\\_1 & \\textbf{0.9000} & \\underline{0.0500} \\\\'));
-  assert.ok(s.includes('c & \\textit{0.8000} & – \\\\'));
-  assert.ok(s.includes('Run & accuracy $\\uparrow$ & ece $\\downarrow$ \\\\'));
-  assert.equal(escapeLatex('48.8% & DR_1 #2 {x} ~ ^'), '48.8\\% \\& DR\\_1 \\#2 \\{x\\} \\textasciitilde{} \\textasciicircum{}');
+  assert.ok(s.includes('c & 0.8000 & -- \\\\'));
+  assert.ok(!s.includes('\\textit'));
+  assert.equal(escapeLatex('48.8% & DR_1 #2 {x} ~ ^ \\ $'), '48.8\\% \\& DR\\_1 \\#2 \\{x\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{} \\$');
+});
+
+test('latex: a chosen subset of metrics in the given order, ± half the interval width, hostile names escaped', () => {
+  const t = table();
+  t.names[1] = 'b_$\\input{/etc/passwd}%';
+  const s = renderLatexTable(t, {
+    metrics: ['ece', 'accuracy'],
+    intervals: { 'runs/b.csv': { accuracy: [0.85, 0.93] } },
+    confidence: 0.95,
+  });
+  assert.ok(s.includes('Run & ece $\\downarrow$ & accuracy $\\uparrow$ \\\\'));
+  // (0.93 − 0.85)/2 = 0.04
+  assert.ok(s.includes('b\\_\\$\\textbackslash{}input\\{/etc/passwd\\}\\% & \\textbf{0.0200} & \\textbf{0.9000}\\,{\\scriptsize$\\pm$0.0400} \\\\'), s);
+  assert.match(s, /half the width of each run's 95\\% bootstrap percentile interval/);
+  assert.ok(!s.includes('\\input{'));
+  assert.equal(s.match(/\\begin\{tabular\}\{l(r*)\}/)![1], 'rr');
 });
 
 test('csv: values as numbers and a place column per metric; quoting', () => {
@@ -64,7 +85,7 @@ test('csv: values as numbers and a place column per metric; quoting', () => {
     '"a, ""one""",0.9,1,0.05,2',
     'b,0.9,1,0.02,1',
     'c,0.8,3,,',
-    'd,0.7,,0.1,3',
+    'd,0.7,,0.1,',
     '',
   ].join('\n'));
 });

@@ -12,7 +12,18 @@ test('results file names: <stem>.eval.json, the full name when a sibling shares 
   assert.equal(resultsFileName('run.jsonl', ['run.eval.json', 'other.csv']), 'run.eval.json');
   assert.equal(resultsFileName('noext', []), 'noext.eval.json');
   assert.equal(compareFileName(['a.csv', 'b.eval.json']), 'a-vs-b.compare.json');
-  assert.equal(compareFileName(['a.csv', 'b.csv', 'c.csv']), 'a-and-2-more.compare.json');
+  assert.equal(compareFileName(['a.csv', 'b.csv', 'c.csv']), 'a-vs-b-vs-c.compare.json');
+});
+
+test('the comparison file is named after the set of runs: any order (any baseline) gives the same file', () => {
+  assert.equal(compareFileName(['runs/b.csv', 'runs/a.eval.json']), 'a-vs-b.compare.json');
+  assert.equal(compareFileName(['c.csv', 'a.csv', 'b.csv']), compareFileName(['b.csv', 'c.csv', 'a.csv']));
+  const four = ['x/d.csv', 'x/a.csv', 'x/c.csv', 'x/b.csv'];
+  const name = compareFileName(four);
+  assert.match(name, /^a-and-3-more-[0-9a-f]{8}\.compare\.json$/);
+  assert.equal(compareFileName([...four].reverse()), name);
+  // Another set with the same first run and count: another file.
+  assert.notEqual(compareFileName(['x/e.csv', 'x/a.csv', 'x/c.csv', 'x/b.csv']), name);
 });
 
 test('which JSON files get CodeLens', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isHostMessage, isWebviewMessage, isWebviewState, pngBytes } from '../../../src/shared/protocol';
+import { isHostMessage, isWebviewMessage, isWebviewState, MAX_PAGE_ROWS, pngBytes } from '../../../src/shared/protocol';
 
 test('webview messages: every valid kind is accepted', () => {
   for (const m of [
@@ -43,4 +43,66 @@ test('host messages and state', () => {
 test('pngBytes decodes the base64 payload', () => {
   const bytes = pngBytes(`data:image/png;base64,${Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64')}`);
   assert.deepEqual([...bytes], [0x89, 0x50, 0x4e, 0x47]);
+});
+
+test('inspection requests from the webview: valid ones are accepted', () => {
+  const where = [{ key: 'label', op: '=', value: '3' }, { key: 'confidence', op: '>=', value: '0.9' }];
+  for (const m of [
+    { type: 'queryRows', seq: 1, query: { where, offset: 0, limit: 100 } },
+    { type: 'queryRows', seq: 2, query: { where: [], sort: { key: 'confidence', dir: 'desc' }, offset: 200, limit: MAX_PAGE_ROWS } },
+    { type: 'openLine', line: 1 },
+    { type: 'openLine', line: 200_001 },
+    { type: 'evaluateSubset', seq: 3, where },
+    { type: 'evaluateSubset', seq: 4, where: [] },
+    { type: 'evaluateSubset', seq: 4, where: Array.from({ length: 50 }, (_, i) => ({ key: 'city', op: '!=', value: `c${i}` })) },
+    { type: 'sliceCandidates', seq: 5 },
+    { type: 'computeSlices', seq: 6, by: ['split'] },
+  ]) assert.equal(isWebviewMessage(m), true, JSON.stringify(m));
+});
+
+test('inspection requests from the webview: malformed ones are rejected', () => {
+  const q = { where: [], offset: 0, limit: 10 };
+  for (const m of [
+    { type: 'queryRows', seq: 1 },
+    { type: 'queryRows', seq: -1, query: q },
+    { type: 'queryRows', seq: 1, query: { ...q, limit: 0 } },
+    { type: 'queryRows', seq: 1, query: { ...q, limit: MAX_PAGE_ROWS + 1 } },
+    { type: 'queryRows', seq: 1, query: { ...q, offset: -5 } },
+    { type: 'queryRows', seq: 1, query: { ...q, offset: 1.5 } },
+    { type: 'queryRows', seq: 1, query: { ...q, where: {} } },
+    { type: 'queryRows', seq: 1, query: { ...q, where: [{ key: 'label', op: '~', value: '1' }] } },
+    { type: 'queryRows', seq: 1, query: { ...q, where: [{ key: 'label', op: '=', value: 1 }] } },
+    { type: 'queryRows', seq: 1, query: { ...q, where: [{ key: '', op: '=', value: '1' }] } },
+    { type: 'queryRows', seq: 1, query: { ...q, where: [{ key: 'label', op: '=', value: '1', extra: 'x' }] } },
+    { type: 'queryRows', seq: 1, query: { ...q, where: Array.from({ length: 65 }, () => ({ key: 'a', op: '!=', value: '1' })) } },
+    { type: 'queryRows', seq: 1, query: { ...q, sort: { key: 'confidence', dir: 'up' } } },
+    { type: 'queryRows', seq: 1, query: { ...q, sort: 'confidence' } },
+    { type: 'openLine', line: 0 },
+    { type: 'openLine', line: 2.5 },
+    { type: 'openLine', line: '3' },
+    { type: 'evaluateSubset', seq: 1 },
+    { type: 'evaluateSubset', seq: 1, where: [{ key: 'x', op: '=', value: null }] },
+    { type: 'sliceCandidates' },
+    { type: 'computeSlices', seq: 1, by: [] },
+    { type: 'computeSlices', seq: 1, by: [''] },
+    { type: 'computeSlices', seq: 1, by: 'split' },
+    { type: 'computeSlices', seq: 1, by: ['a', 'b', 'c', 'd', 'e'] },
+  ]) assert.equal(isWebviewMessage(m), false, JSON.stringify(m));
+});
+
+test('inspection answers from the host', () => {
+  const row = { kind: 'classification', line: 2, id: '7', label: '1', pred: '4', correct: false, confidence: 0.3, loss: 3.6, top: [['4', 0.3]], columns: {} };
+  const page = { total: 1, rowsInFile: 300, offset: 0, rows: [row] };
+  assert.equal(isHostMessage({ type: 'rows', seq: 1, page }), true);
+  assert.equal(isHostMessage({ type: 'rows', seq: 1, page: { ...page, rows: [{ ...row, kind: 'other' }] } }), false);
+  assert.equal(isHostMessage({ type: 'rows', seq: 1, page: { ...page, rows: [{ ...row, line: -1 }] } }), false);
+  assert.equal(isHostMessage({ type: 'rows', seq: 1, page: { ...page, total: '1' } }), false);
+  assert.equal(isHostMessage({ type: 'rows', seq: 1, page: { ...page, rows: Array.from({ length: MAX_PAGE_ROWS + 1 }, () => row) } }), false);
+  assert.equal(isHostMessage({ type: 'rows', seq: 1 }), false);
+  assert.equal(isHostMessage({ type: 'reply', seq: 2, ok: false, message: 'changed', stale: true }), true);
+  assert.equal(isHostMessage({ type: 'reply', seq: 2, ok: false, message: 'changed', stale: 'yes' }), false);
+  assert.equal(isHostMessage({ type: 'sliceCandidates', seq: 3, candidates: [{ column: 'split', distinct: 2, numeric: false }] }), true);
+  assert.equal(isHostMessage({ type: 'sliceCandidates', seq: 3, candidates: [{ distinct: 2 }] }), false);
+  assert.equal(isHostMessage({ type: 'slices', seq: 4, table: { metrics: [], rows: [] } }), true);
+  assert.equal(isHostMessage({ type: 'slices', seq: 4, table: [] }), false);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatCsv, formatMarkdown, formatTable, metricSections } from '../../../src/core/results/format';
+import { formatCsv, formatMarkdown, formatTable, metricSections, sharedClauses } from '../../../src/core/results/format';
 import { classificationResults, rankingResults, selectiveResults } from './sampleResults';
 
 test('sections follow results.families; unlisted metrics come last under Other', () => {
@@ -19,13 +19,13 @@ test('formatTable: source line, aligned rows with value, CI, direction, note; wa
   const lines = t.split('\n');
   assert.equal(lines[0], 'Eval Lens 0.1.0 results');
   assert.equal(lines[1], '  preds.csv · task classification · 5 rows · csv · sha256 abababababab');
-  assert.equal(lines[2], '  config /w/eval-lens.json · bootstrap 1000 resamples, 95% CI, seed 0');
+  assert.equal(lines[2], '  config /w/eval-lens.json · bootstrap 1000 resamples, 95% CI, seed = 0');
   assert.ok(lines.includes('Classification'));
   const acc = lines.find((l) => l.startsWith('  accuracy '))!;
-  assert.match(acc, /^ {2}accuracy +0\.8000 {2}\[0\.7000, 0\.9000\] {2}↑$/);
+  assert.match(acc, /^ {2}accuracy +0\.8000 {2}\[0\.7000, 0\.9000\] {2}↑ +Accuracy$/, 'the note is the glossary name');
   assert.match(lines.find((l) => l.startsWith('  top5_accuracy'))!, / 1\.0000 /, 'a rate of 1 keeps its decimals');
-  assert.match(lines.find((l) => l.startsWith('  nll'))!, /0\.4321 +↓$/);
-  assert.match(lines.find((l) => l.startsWith('  acc_few'))!, /— +↑ +no few-shot class has test rows$/);
+  assert.match(lines.find((l) => l.startsWith('  nll'))!, /0\.4321 +↓ +Negative log-likelihood$/);
+  assert.match(lines.find((l) => l.startsWith('  acc_few'))!, /— +↑ +Few-shot accuracy — no few-shot class has test rows$/, 'an undefined value keeps the reason');
   assert.match(lines.find((l) => l.startsWith('  ece'))!, /5\.00e-5/, 'tiny values are not shown as 0.0000');
   const header = lines.find((l) => l.startsWith('  metric'))!;
   assert.equal(header.indexOf('value') + 'value'.length, acc.indexOf('0.8000') + '0.8000'.length, 'values are right-aligned under their header');
@@ -82,13 +82,39 @@ test('formatCsv: one row per metric, full precision, quoted where needed, baseli
 
 test('formatTable: maxWidth cuts long notes with an ellipsis, keeping at least 20 characters', () => {
   const r = classificationResults();
-  r.metrics.accuracy!.note = 'x'.repeat(200);
+  r.metrics.mystery = { value: 1, direction: 'higher', note: 'x'.repeat(200) };
   const full = formatTable(r);
-  assert.ok(full.includes('x'.repeat(200)));
+  assert.ok(full.includes('x'.repeat(200)), 'a key the glossary does not know keeps its note');
   const cut = formatTable(r, { maxWidth: 80 });
-  const acc = cut.split('\n').find((l) => l.startsWith('  accuracy '))!;
+  const acc = cut.split('\n').find((l) => l.startsWith('  mystery '))!;
   assert.equal(acc.length, 80);
   assert.ok(acc.endsWith('x…'));
-  const narrow = formatTable(r, { maxWidth: 10 }).split('\n').find((l) => l.startsWith('  accuracy '))!;
+  const narrow = formatTable(r, { maxWidth: 10 }).split('\n').find((l) => l.startsWith('  mystery '))!;
   assert.ok(narrow.endsWith(`${'x'.repeat(19)}…`));
+});
+
+test('formatTable: what the notes of a family share is stated once, under its title; the rows keep only the name', () => {
+  const r = selectiveResults();
+  const op = 'accept score ≥ 0.5 (acceptThreshold)';
+  r.metrics.coverage = { value: 0.8, direction: 'higher', note: `Σw·A / Σw; ${op}; all 10 rows` };
+  r.metrics.selective_risk = { value: 0.125, direction: 'lower', note: `Σw·A·1[ŷ≠y] / Σw·A; ${op}; all 10 rows` };
+  r.metrics.aurc_grid101 = { value: null, direction: 'lower', note: '101 evenly spaced coverages, trapezoid rule' };
+  r.metrics.aurc_worst_grid101 = { value: null, direction: 'lower', note: '101 evenly spaced coverages, trapezoid rule' };
+  r.families.selective = ['coverage', 'selective_risk', 'aurc_grid101', 'aurc_worst_grid101'];
+  const lines = formatTable(r).split('\n');
+  const title = lines.indexOf('Selective classification');
+  assert.equal(lines[title + 1], `  Common to these rows: ${op}; all 10 rows`);
+  assert.match(lines.find((l) => l.startsWith('  coverage '))!, /↑ +Coverage$/);
+  assert.match(lines.find((l) => l.startsWith('  selective_risk '))!, /↓ +Selective risk$/);
+  assert.equal(lines.filter((l) => l.includes(op)).length, 1, 'the operating point appears once');
+  // The grid AURCs are one kind of metric (one glossary formula): their shared definition is not hoisted.
+  assert.match(lines.find((l) => l.startsWith('  aurc_grid101 '))!, /AURC, 101-point grid — 101 evenly spaced coverages, trapezoid rule$/);
+  assert.ok(formatTable(r).includes('Definitions and references: eval-lens explain KEY.'));
+});
+
+test('sharedClauses: clauses shared by two kinds of metric; two cutoffs of one metric are one kind', () => {
+  const m = (note: string) => ({ value: 1, direction: 'higher' as const, note });
+  assert.deepEqual(sharedClauses([{ key: 'recall@5', m: m('a; all users') }, { key: 'recall@10', m: m('a; all users') }]), []);
+  assert.deepEqual(sharedClauses([{ key: 'recall@5', m: m('a; all users') }, { key: 'ndcg@5', m: m('b; all users') }]), ['all users']);
+  assert.deepEqual(sharedClauses([{ key: 'worst_error', m: m('max; t = 0.5. A max is biased') }, { key: 'coverage', m: m('Σ; t = 0.5') }]), ['t = 0.5']);
 });

@@ -13,6 +13,7 @@ import { stat } from 'node:fs/promises';
 import { ChunkedIntVec, IntVec, FloatVec, RelBuilder } from './builders';
 import { readEmbeddings } from './embeddings';
 import { ITEM_ALIASES, USER_ALIASES, readIdTable } from './idTable';
+import { loadItemMetadata, warnItemsWithoutMetadata, type ItemMetadata } from './items';
 import { readJsonlRun, type RankingReadContext, type RunRead } from './jsonl';
 import { groupAndOrder, readQrels, readTrecRun, sniffRankingFormat } from './trec';
 
@@ -32,6 +33,8 @@ export interface LoadRankingInput {
 export interface LoadedRanking extends RankingData {
   /** Absolute path → size and SHA-256 (hex); files not in it are hashed by the caller. */
   hashed: Map<string, { size: number; sha256: string }>;
+  /** The `items` metadata table, when configured. */
+  itemMeta: ItemMetadata | null;
 }
 
 const RANK_ALIASES = ['rank', 'position', 'pos'];
@@ -44,7 +47,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
   const users = new IdIndex();
   const items = new IdIndex();
   const ctx: RankingReadContext = { users, items, warnings, progress, columns: config.columns };
-  const cfgPath = (key: 'relevant' | 'train' | 'itemEmbeddings' | 'userEmbeddings', value: string) =>
+  const cfgPath = (key: 'relevant' | 'train' | 'itemEmbeddings' | 'userEmbeddings' | 'items', value: string) =>
     resolveConfigPath(value, input.baseDir, { key, configFile: config.configFile, root: input.root });
   const extraFiles: { role: string; path: string }[] = [];
   const hashed = new Map<string, { size: number; sha256: string }>();
@@ -152,6 +155,15 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     columns.userEmbeddings = `${config.userEmbeddings}${r.idFile ? ` (ids: ${basename(r.idFile)})` : ''}`;
   }
 
+  let itemMeta: ItemMetadata | null = null;
+  if (config.items) {
+    const abs = cfgPath('items', config.items);
+    itemMeta = await loadItemMetadata(abs, config.items);
+    extraFiles.push({ role: 'items', path: abs });
+    columns.items = `${config.items} (${itemMeta.columns.join(', ') || 'no columns'})`;
+    warnItemsWithoutMetadata(itemMeta, items.ids, warnings);
+  }
+
   return {
     file: label,
     format: outFormat,
@@ -173,6 +185,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     rows: run.rows,
     extraFiles,
     hashed,
+    itemMeta,
   };
 }
 

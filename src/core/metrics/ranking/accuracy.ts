@@ -1,5 +1,5 @@
 /**
- * Per-user accuracy metrics of ranked lists against relevant items (METRICS.md section 4), in one
+ * Per-user accuracy metrics of ranked lists against relevant items (docs/metrics/ranking.md), in one
  * pass over each list: `recall@K`, `precision@K`, `ndcg@K`, `map@K`, `hit_rate@K` at every cutoff
  * of `ks`, `mrr` over the whole list, and the mean of each metric at every K = 1..max(ks) (the
  * metric-vs-K curves) as a by-product.
@@ -14,7 +14,7 @@
  *   exp (2^rel − 1); IDCG@K is the DCG of R_u's grades sorted descending, cut at K.
  * - `map@K`: `AP@K = Σ_{k≤K} P@k·1[item k is a hit] / D`, D by `mapNormaliser`: `min` =
  *   min(|R_u|, K) (the usual recsys AP@K), `all` = |R_u| (trec_eval's AP when K ≥ the list),
- *   `hits` = hits in the top K (seed 004's text; AP = 0 when there is none). Grades do not
+ *   `hits` = hits in the top K (AP = 0 when there is none). Grades do not
  *   matter to AP, recall, precision, hit rate or MRR: a relevant item counts 1.
  * - `mrr` = 1/rank of the first hit anywhere in the list, 0 when there is none.
  * - Repeated items were turned into void slots by the reader (VOID_ITEM < 0): never a hit.

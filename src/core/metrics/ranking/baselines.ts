@@ -1,6 +1,5 @@
 /**
- * Baseline recommenders built from the train interactions (METRICS.md section 4, seed 004
- * "Baseline Comparisons"), producing lists for the same users as the run so that every metric
+ * Baseline recommenders built from the train interactions (docs/metrics/ranking.md), producing lists for the same users as the run so that every metric
  * can be computed on them with the same code.
  *
  * - Popularity: items ordered by train interactions descending, ties by item id ascending

@@ -1,5 +1,5 @@
 /**
- * Catalog-level metrics of ranked lists over the evaluated users (METRICS.md section 4):
+ * Catalog-level metrics of ranked lists over the evaluated users (docs/metrics/ranking.md):
  * `coverage@K`, `cold_start_coverage@K` and `novelty@K`.
  *
  * - `coverage@K = |∪_u L_u[:K]| / |catalog|`. The catalog is `catalogSize` when given (then
@@ -7,7 +7,7 @@
  *   train: ∪ R_u ∪ the lists), and only recommended items inside it count (those outside are
  *   reported in a warning). Void (repeated) slots never count.
  * - `cold_start_coverage@K` = recommended cold items / cold items, cold = items with
- *   1 ≤ train count < `coldThreshold` (seed 004's `compute_cold_start_coverage`, with items that
+ *   1 ≤ train count < `coldThreshold` (with items that
  *   never occur in train left out: "cold" needs a count). Null when there is no cold item.
  * - `novelty@K`: per user, the mean over its top-K items of `−log2 p_i`, where `p_i` =
  *   (train interactions of item i) / (all train interactions) — the item's share of the train

@@ -1,17 +1,17 @@
 /**
- * Embedding-based list metrics (METRICS.md section 4, seed 004 "Hybrid metrics"):
+ * Embedding-based list metrics (docs/metrics/ranking.md):
  *
  * - `diversity@K` (intra-list diversity): per user, `1 − mean_{i<j} cos(x_i, x_j)` over the
- *   items of L_u[:K] that have an embedding (seed 004's `compute_diversity_bert`); mean over users.
+ *   items of L_u[:K] that have an embedding (Ziegler et al. 2005); mean over users.
  *   Computed in O(K·d) per user with `Σ_{i≠j} x̂_i·x̂_j = ‖Σ x̂_i‖² − m` for m unit vectors, so the
  *   mean pairwise cosine is `(‖Σ x̂_i‖² − m) / (m(m − 1))`. A user with fewer than two such
- *   items has no diversity (NaN, left out of the mean; seed 004 returns 0 there, which would
+ *   items has no diversity (NaN, left out of the mean; returning 0 there, as some code does, would
  *   reward a list of one item as "not diverse" and bias the mean — a warning counts them).
  * - `alignment@K`: per user, the mean cosine between the user's profile vector and each item of
- *   L_u[:K] that has an embedding (seed 004's `compute_semantic_alignment`), computed as
+ *   L_u[:K] that has an embedding (content-based profile matching), computed as
  *   `û · Σ x̂_i / m`. The profile is the `userEmbeddings` vector; without user embeddings (or for a
  *   user without one) and with train interactions, the normalised mean of the unit embeddings of
- *   the user's train items (seed 004's user profile from the items a user interacted with).
+ *   the user's train items (a profile from the items the user interacted with).
  *   A user with no profile or no embedded item in its top K has no alignment (NaN).
  *
  * @example

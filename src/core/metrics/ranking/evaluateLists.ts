@@ -1,5 +1,5 @@
 /**
- * Every ranking metric of METRICS.md section 4 for one set of ranked lists (the run, or a
+ * Every ranking metric of docs/metrics/ranking.md for one set of ranked lists (the run, or a
  * baseline's lists for the same users), from a {@link RankingData}: accuracy at every K, MRR,
  * catalog metrics, embedding metrics, with per-user vectors and metric-vs-K curves.
  *
@@ -147,7 +147,7 @@ function accuracyNote(m: string, k: number, opts: EvaluateListsOptions, graded: 
     case 'ndcg':
       return `gain ${opts.gain}${graded ? ' of graded relevance' : ''}; discount 1/log2(rank+1); IDCG from the best ordering of R_u`;
     case 'map':
-      return `mapNormaliser ${opts.mapNormaliser}: AP@K divided by ${opts.mapNormaliser === 'min' ? 'min(|R_u|, K)' : opts.mapNormaliser === 'all' ? '|R_u| (trec_eval)' : 'the hits in the top K (seed 004)'}`;
+      return `mapNormaliser ${opts.mapNormaliser}: AP@K divided by ${opts.mapNormaliser === 'min' ? 'min(|R_u|, K)' : opts.mapNormaliser === 'all' ? '|R_u| (trec_eval)' : 'the hits in the top K'}`;
     default:
       return 'share of users with a relevant item in the top K';
   }

@@ -1,5 +1,5 @@
 /**
- * Per-user analysis (METRICS.md section 4, seed 004 "Per-User Analysis"): histograms of per-user
+ * Per-user analysis (docs/metrics/ranking.md): histograms of per-user
  * metric values and metric means by bins of user activity (train interactions).
  */
 
@@ -46,8 +46,8 @@ export function histogram(values: Float64Array, bins = 20): Histogram {
 }
 
 /**
- * Default activity-bin boundaries: the 1/3 and 2/3 quantiles of the users' train counts (the
- * seed's low / medium / high users), rounded up, distinct and > 0. Bins are then
+ * Default activity-bin boundaries: the 1/3 and 2/3 quantiles of the users' train counts (low / medium /
+ * high activity users), rounded up, distinct and > 0. Bins are then
  * [0, b1), [b1, b2), [b2, ∞).
  */
 export function defaultActivityBoundaries(counts: ArrayLike<number>): number[] {

@@ -1,0 +1,279 @@
+/**
+ * Metrics per slice value (`tables.slices`): for each value of each `slices` column (sliceValues.ts),
+ * n, the task's headline metrics with bootstrap intervals, and the difference to the whole file
+ * with its interval.
+ *
+ * Every value — slice and whole file — is computed by the evaluation's own metric functions
+ * (`aggregateClassification`, `calibrationValues`, `aurcValues`, `metricVector`) over the rows of
+ * the slice, in file order, as if the slice were a file of its own; the whole-file values are
+ * computed the same way over all rows.
+ *
+ * Intervals: one bootstrap of the whole file (the configured resamples, confidence and seed; per
+ * stratum for iw-binary files and for a `stratified` classification bootstrap with a group column).
+ * In each resample the slice's metric is computed on the resampled rows that fall in the slice,
+ * and the difference is taken to the whole file's metric of the same resample (a paired
+ * bootstrap), so the interval of the difference accounts for the slice being part of the file.
+ * Percentile intervals (Efron & Tibshirani, "An Introduction to the Bootstrap", 1993).
+ */
+import { Warnings } from '../diagnostics';
+import type { ResolvedConfig } from '../config/types';
+import { CONFIG_DEFAULTS } from '../config/types';
+import type { TextColumn } from '../data/textColumn';
+import { blocksAtOrAbove, scoreOrder } from '../metrics/binaryCurve';
+import { binIndices, calibrationValues } from '../metrics/calibration';
+import { aggregateClassification, type PreparedClassification } from '../metrics/classification';
+import { IW_KEYS, metricVector } from '../metrics/importance';
+import { aurcValues } from '../metrics/riskCoverage';
+import { gatherCounts, sortRowsByScore } from '../metrics/sortedRows';
+import type { Direction } from '../results/types';
+import { bootstrapDistribution, percentileInterval, strataOf } from '../stats/bootstrap';
+import { sliceValues } from './sliceValues';
+import type { FilterTerm } from './types';
+
+export interface SliceMetricValue {
+  value: number | null;
+  ci?: [number, number];
+}
+
+/** One row of `tables.slices`. */
+export interface SliceRow {
+  /** The column sliced by. */
+  slice: string;
+  /** The slice value: a column value, a range `[lo, hi)`, `other` or `(empty)`. */
+  value: string;
+  /** Rows in the slice. */
+  n: number;
+  /** Filter terms selecting the slice's rows (for the row query and the subset evaluation). */
+  where: FilterTerm[];
+  /** Slice metric minus whole-file metric, per headline metric. */
+  diff: Record<string, SliceMetricValue>;
+  /** Headline metrics, by key. */
+  [metric: string]: SliceMetricValue | Record<string, SliceMetricValue> | FilterTerm[] | string | number;
+}
+
+/**
+ * A task's headline metrics over a set of rows. `prepare(rows)` gets the rows of a slice (file
+ * order) and returns a function of their multiplicities (null = each row once) giving one value
+ * per key (NaN = undefined).
+ */
+export interface SliceMetrics {
+  keys: string[];
+  directions: Direction[];
+  prepare(rows: Int32Array): (mult: Float64Array | null) => number[];
+  /** Stratum per row for the bootstrap, or null. */
+  strata: Int32Array | null;
+}
+
+function pick<T extends ArrayLike<number> | null>(a: T, rows: Int32Array): T {
+  if (a === null) return a;
+  const out = new (a as unknown as { constructor: new (n: number) => T & { [i: number]: number } }).constructor(rows.length);
+  for (let j = 0; j < rows.length; j++) out[j] = (a as ArrayLike<number>)[rows[j]];
+  return out;
+}
+
+export interface ClassificationSliceInput {
+  prepared: PreparedClassification;
+  /** The selective score per row, or null. */
+  scores: Float64Array | null;
+  /** ECE is defined (the score is a probability) with this many bins; null = no ECE. */
+  eceBins: number | null;
+  strata: Int32Array | null;
+}
+
+/** Classification: accuracy, macro_f1, ece (probability scores), aurc (any score). */
+export function classificationSliceMetrics(input: ClassificationSliceInput): SliceMetrics {
+  const { prepared: P, scores, eceBins } = input;
+  const keys = ['accuracy', 'macro_f1', ...(scores && eceBins ? ['ece'] : []), ...(scores ? ['aurc'] : [])];
+  const directions: Direction[] = keys.map((k) => (k === 'ece' || k === 'aurc' ? 'lower' : 'higher'));
+  return {
+    keys,
+    directions,
+    strata: input.strata,
+    prepare(rows) {
+      const sub: PreparedClassification = {
+        ...P,
+        n: rows.length,
+        labels: pick(P.labels, rows),
+        preds: pick(P.preds, rows),
+        weights: pick(P.weights, rows),
+        correct: pick(P.correct, rows),
+        nllTerm: pick(P.nllTerm, rows),
+        brierTerm: pick(P.brierTerm, rows),
+        trueRank: pick(P.trueRank, rows),
+      };
+      const wrong = new Uint8Array(rows.length);
+      for (let j = 0; j < rows.length; j++) wrong[j] = sub.correct[j] ? 0 : 1;
+      const sorted = scores && rows.length > 0 ? sortRowsByScore(pick(scores, rows), wrong, { weights: sub.weights }) : null;
+      const bins = sorted && eceBins ? binIndices(sorted, eceBins) : null;
+      const buf = sorted ? new Float64Array(sorted.n) : null;
+      return (mult) => {
+        const v = aggregateClassification(sub, mult).values;
+        const out = [v.accuracy ?? NaN, v.macro_f1 ?? NaN];
+        const m = mult && sorted ? gatherCounts(sorted, mult, buf!) : null;
+        if (scores && eceBins) out.push(sorted ? calibrationValues(sorted, eceBins, m, bins).ece : NaN);
+        if (scores) out.push(sorted ? aurcValues(sorted, m).aurc : NaN);
+        return out;
+      };
+    },
+  };
+}
+
+export interface IwSliceInput {
+  labels: Uint8Array;
+  scores: Float64Array;
+  /** The importance weights of the headline (weighted) metrics. */
+  weights: Float64Array;
+  threshold: number;
+  strata: Int32Array | null;
+}
+
+const IW_HEADLINE = ['precision', 'recall', 'average_precision'] as const;
+
+/** Importance-weighted binary: weighted precision and recall at the threshold, average precision. */
+export function iwSliceMetrics(input: IwSliceInput): SliceMetrics {
+  const at = IW_HEADLINE.map((k) => IW_KEYS.indexOf(k));
+  return {
+    keys: [...IW_HEADLINE],
+    directions: IW_HEADLINE.map(() => 'higher'),
+    strata: input.strata,
+    prepare(rows) {
+      const labels = pick(input.labels, rows);
+      const w = pick(input.weights, rows);
+      const so = scoreOrder(pick(input.scores, rows));
+      const nAbove = blocksAtOrAbove(so, input.threshold);
+      const wm = new Float64Array(rows.length);
+      return (mult) => {
+        let weights = w;
+        if (mult) {
+          for (let j = 0; j < rows.length; j++) wm[j] = w[j] * mult[j];
+          weights = wm;
+        }
+        const v = rows.length > 0 ? metricVector(so, labels, weights, nAbove) : null;
+        return at.map((j) => (v ? v[j] : NaN));
+      };
+    },
+  };
+}
+
+export interface SliceOptions {
+  bins: number;
+  minSize: number;
+  bootstrap: ResolvedConfig['bootstrap'];
+  /**
+   * The whole file's values of `metrics.keys` when the evaluation already has them over the same
+   * rows by the same code (NaN = undefined); computed here otherwise.
+   */
+  wholePoint?: number[];
+}
+
+export function sliceOptions(config: ResolvedConfig): SliceOptions {
+  return { bins: config.sliceBins ?? CONFIG_DEFAULTS.sliceBins, minSize: config.minSliceSize ?? CONFIG_DEFAULTS.minSliceSize, bootstrap: config.bootstrap };
+}
+
+const nul = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+/**
+ * The slice table: every slice value of every column with at least `minSize` rows, worst first by
+ * the first headline metric (nulls last; ties by column, then value order). Values of smaller
+ * slices are left out and counted in one warning.
+ */
+export function computeSlices(columns: TextColumn[], metrics: SliceMetrics, n: number, opts: SliceOptions, warnings: Warnings, file: string): SliceRow[] {
+  interface Slice {
+    column: string;
+    label: string;
+    where: FilterTerm[];
+    rows: Int32Array;
+    ev: (mult: Float64Array | null) => number[];
+    buf: Float64Array;
+  }
+  const slices: Slice[] = [];
+  const small: string[] = [];
+  for (const col of columns) {
+    const sv = sliceValues(col, opts.bins);
+    const size = new Int32Array(sv.labels.length);
+    for (let i = 0; i < n; i++) size[sv.codes[i]]++;
+    const members = sv.labels.map((_, s) => new Int32Array(size[s]));
+    const fill = new Int32Array(sv.labels.length);
+    for (let i = 0; i < n; i++) {
+      const s = sv.codes[i];
+      members[s][fill[s]++] = i;
+    }
+    sv.labels.forEach((label, s) => {
+      if (size[s] === 0) return;
+      if (size[s] < opts.minSize) {
+        small.push(`${col.name} = ${label} (${size[s]})`);
+        return;
+      }
+      const rows = members[s];
+      slices.push({ column: col.name, label, where: sv.where[s], rows, ev: metrics.prepare(rows), buf: new Float64Array(rows.length) });
+    });
+  }
+  if (small.length > 0) {
+    warnings.note('small-slices', `${file}: ${small.length} slice value${small.length === 1 ? ' has' : 's have'} fewer than ${opts.minSize} rows (minSliceSize) and ${small.length === 1 ? 'is' : 'are'} left out of the slice table: ${small.slice(0, 10).join(', ')}${small.length > 10 ? ', …' : ''}.`, { count: small.length });
+  }
+  const K = metrics.keys.length;
+  const B = opts.bootstrap.n;
+  // The whole file again only when the evaluation's values cannot serve or the bootstrap needs it.
+  const whole = B > 0 || !opts.wholePoint ? metrics.prepare(Int32Array.from({ length: n }, (_, i) => i)) : null;
+  const wholePoint = opts.wholePoint ?? whole!(null);
+  const point = slices.map((s) => s.ev(null));
+
+  let cis: ([number, number] | null)[] | null = null;
+  if (whole && B > 0 && slices.length > 0) {
+    // Layout of one resample's statistics: per slice, K values then K differences.
+    const stats = new Float64Array(slices.length * 2 * K);
+    const dist = bootstrapDistribution(
+      n,
+      (counts) => {
+        const w = whole(counts);
+        slices.forEach((s, q) => {
+          for (let j = 0; j < s.rows.length; j++) s.buf[j] = counts[s.rows[j]];
+          const v = s.ev(s.buf);
+          for (let k = 0; k < K; k++) {
+            stats[q * 2 * K + k] = v[k];
+            stats[q * 2 * K + K + k] = v[k] - w[k];
+          }
+        });
+        return stats;
+      },
+      { n: B, confidence: opts.bootstrap.confidence, seed: opts.bootstrap.seed, strata: metrics.strata },
+    );
+    cis = dist.map((d) => percentileInterval(d, opts.bootstrap.confidence));
+  }
+  const rows: SliceRow[] = slices.map((s, q) => {
+    const row: SliceRow = { slice: s.column, value: s.label, n: s.rows.length, where: s.where, diff: {} };
+    metrics.keys.forEach((key, k) => {
+      const v: SliceMetricValue = { value: nul(point[q][k]) };
+      const d: SliceMetricValue = { value: nul(point[q][k] - wholePoint[k]) };
+      const ci = cis?.[q * 2 * K + k];
+      const dci = cis?.[q * 2 * K + K + k];
+      if (ci && v.value !== null && Number.isFinite(ci[0]) && Number.isFinite(ci[1])) v.ci = ci;
+      if (dci && d.value !== null && Number.isFinite(dci[0]) && Number.isFinite(dci[1])) d.ci = dci;
+      row[key] = v;
+      row.diff[key] = d;
+    });
+    return row;
+  });
+  // Worst first by the primary metric; stable, so ties keep column and value order.
+  const primary = metrics.keys[0];
+  const sign = metrics.directions[0] === 'higher' ? 1 : -1;
+  const val = (r: SliceRow): number => (r[primary] as SliceMetricValue).value ?? NaN;
+  return rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => {
+      const x = val(a.r);
+      const y = val(b.r);
+      if (Number.isNaN(x) !== Number.isNaN(y)) return Number.isNaN(x) ? 1 : -1;
+      return (Number.isNaN(x) ? 0 : sign * (x - y)) || a.i - b.i;
+    })
+    .map((e) => e.r);
+}
+
+/**
+ * Strata of the classification bootstrap, as the evaluation's intervals use them: with
+ * `stratified`, the group column when the file has one, else the true class; otherwise none.
+ */
+export function classificationStrata(config: ResolvedConfig, groupColumn: string[] | null, labels: Int32Array): Int32Array | null {
+  if (!config.bootstrap.stratified) return null;
+  return groupColumn ? strataOf(groupColumn) : Int32Array.from(labels);
+}

@@ -1,0 +1,108 @@
+/**
+ * Subset evaluation: the rows of a file matching a filter, evaluated with the same config as if
+ * they were the whole file. The rows are chosen by the row query (the same filter, the same
+ * per-row values — acceptance and shot groups of the whole file), then every per-row array is
+ * cut to them, so the metric code sees a file holding only those rows.
+ *
+ * The class set stays the whole file's (a property of the task, not of the rows): a file holding
+ * only the subset would infer a smaller class set from its labels when `classes` and class-score
+ * columns do not fix it, which changes only the per-class table (classes without rows) — accuracy,
+ * macro-F1 (over the labels present) and the other scalars are the same.
+ */
+import { EvalLensError } from '../diagnostics';
+import type { ClassificationData } from '../data/classificationData';
+import type { IwBinaryData } from '../data/iwBinaryData';
+import { STRATUM_B } from '../data/iwBinaryData';
+import type { TextColumn } from '../data/textColumn';
+import type { LoadedClassification } from '../io/loadClassification';
+import type { LoadedIwBinary } from '../io/loadIwBinary';
+import type { RowSubset } from '../tasks/types';
+import { classificationRowValues, classificationTable } from './classificationTable';
+import { iwTable } from './iwTable';
+import { matchingRows } from './rowTable';
+import type { FilterTerm } from './types';
+import { formatWhere } from './where';
+
+export function rowSubset(where: FilterTerm[]): RowSubset {
+  return {
+    where,
+    async classificationRows(loaded, ctx) {
+      const rows = matchingRows(classificationTable(loaded, await classificationRowValues(loaded, ctx)), where);
+      if (rows.length === 0) throw noRows(loaded.data.file, where);
+      return rows;
+    },
+    iwRows(loaded, ctx) {
+      const rows = matchingRows(iwTable(loaded, ctx.config), where);
+      if (rows.length === 0) throw noRows(loaded.data.file, where);
+      return rows;
+    },
+  };
+}
+
+function noRows(file: string, where: FilterTerm[]): EvalLensError {
+  return new EvalLensError('empty-subset', `${file}: no row matches the filter ${formatWhere(where)} (expected at least one row to evaluate).`, { file });
+}
+
+type Numeric = Float64Array | Int32Array | Uint8Array;
+
+function cut<T extends Numeric>(a: T, rows: Int32Array, stride = 1): T {
+  const out = new (a.constructor as new (n: number) => T)(rows.length * stride);
+  if (stride === 1) for (let j = 0; j < rows.length; j++) out[j] = a[rows[j]];
+  else for (let j = 0; j < rows.length; j++) out.set(a.subarray(rows[j] * stride, rows[j] * stride + stride), j * stride);
+  return out;
+}
+
+function cutOrNull<T extends Numeric>(a: T | null, rows: Int32Array): T | null {
+  return a ? cut(a, rows) : null;
+}
+
+function cutList<T>(a: T[] | null, rows: Int32Array): T[] | null {
+  return a ? Array.from(rows, (i) => a[i]) : null;
+}
+
+function cutText(text: Record<string, TextColumn>, rows: Int32Array): Record<string, TextColumn> {
+  const out: Record<string, TextColumn> = {};
+  for (const [k, c] of Object.entries(text)) out[k] = { ...c, codes: cut(c.codes, rows) };
+  return out;
+}
+
+export function subsetClassification(loaded: LoadedClassification, rows: Int32Array): LoadedClassification {
+  const d = loaded.data;
+  const data: ClassificationData = {
+    ...d,
+    n: rows.length,
+    labels: cut(d.labels, rows),
+    preds: cut(d.preds, rows),
+    probs: d.probs ? cut(d.probs, rows, d.classes.length) : null,
+    scoreColumn: cutOrNull(d.scoreColumn, rows),
+    weights: cutOrNull(d.weights, rows),
+    accept: cutOrNull(d.accept, rows),
+    groupColumn: cutList(d.groupColumn, rows),
+    split: cutList(d.split, rows),
+    ids: cutList(d.ids, rows),
+    lines: cut(d.lines, rows),
+  };
+  return { ...loaded, data, text: cutText(loaded.text, rows) };
+}
+
+export function subsetIwBinary(loaded: LoadedIwBinary, rows: Int32Array): LoadedIwBinary {
+  const d = loaded.data;
+  const strata = cutOrNull(d.strata, rows);
+  let b = 0;
+  let m = 0;
+  if (strata) for (let j = 0; j < strata.length; j++) if (strata[j] === STRATUM_B) b++;
+  if (strata) m = strata.length - b;
+  const data: IwBinaryData = {
+    ...d,
+    n: rows.length,
+    labels: cut(d.labels, rows),
+    scores: cut(d.scores, rows),
+    strata,
+    weightColumn: cutOrNull(d.weightColumn, rows),
+    ids: cutList(d.ids, rows),
+    lines: cut(d.lines, rows),
+    b,
+    m,
+  };
+  return { ...loaded, data, text: cutText(loaded.text, rows) };
+}

@@ -1,0 +1,40 @@
+/**
+ * Messages between the extension host and its long-lived inspection worker
+ * (`dist/inspectWorker.js`). Every request carries an `id` echoed in its response; the worker
+ * answers one request at a time, in order. Rows cross the boundary a page at a time.
+ */
+import type { EvalConfig } from '../../core/config/types';
+import type { FilterTerm, RowPage, RowQuery } from '../../core/inspect/types';
+import type { Results } from '../../core/results/types';
+import type { SliceCandidate } from '../../shared/inspectModel';
+import type { SerializedError } from '../workerProtocol';
+
+/** The prediction file behind a results file, and how it was evaluated. */
+export interface InspectSource {
+  /** Absolute path of the prediction file (read, never written). */
+  path: string;
+  /** SHA-256 recorded in the results: the file must still have it, or rows would be stale. */
+  sha256: string;
+  configPath?: string;
+  defaults: EvalConfig;
+}
+
+export type InspectRequest =
+  | { id: number; op: 'query'; source: InspectSource; query: RowQuery }
+  | { id: number; op: 'sliceCandidates'; source: InspectSource }
+  /** The slice table by these columns (raw rows, read on the host with `readSliceTable`). */
+  | { id: number; op: 'slices'; source: InspectSource; by: string[] }
+  /** Evaluates only the rows matching `where`, with the same config. */
+  | { id: number; op: 'subset'; source: InspectSource; where: FilterTerm[] };
+
+export interface InspectAnswers {
+  query: RowPage;
+  sliceCandidates: SliceCandidate[];
+  slices: unknown;
+  subset: Results;
+}
+
+export type InspectResponse =
+  | { id: number; ok: true; value: unknown }
+  /** `stale`: the file's SHA-256 differs from the results'. */
+  | { id: number; ok: false; error: SerializedError; stale?: boolean };

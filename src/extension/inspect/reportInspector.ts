@@ -1,0 +1,177 @@
+/**
+ * The report panel's answers to the webview's inspection requests: a page of rows, a line opened
+ * in the source file, the report of a subset of rows (a slice click), slice candidates and slice
+ * tables. Each request goes to the shared inspection worker; each failure becomes a message.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { FilterTerm, RowQuery } from '../../core/inspect/types';
+import type { Results } from '../../core/results/types';
+import { drillTargets } from '../../shared/drillTargets';
+import { readSliceTable, type InspectModel } from '../../shared/inspectModel';
+import type { ReportModel } from '../../shared/model';
+import type { HostMessage } from '../../shared/protocol';
+import { buildReportModel } from '../../shared/reportModel';
+import type { EvalLensContext } from '../context';
+import { configFor, inputOfResults } from '../evaluation';
+import { readEntry } from '../resultsIndex';
+import { readSettings, SECTION } from '../settings';
+import { InspectFailed } from './inspectClient';
+import type { InspectSource } from './inspectProtocol';
+
+/** Default of the setting `evalLens.minSliceSize`. */
+export const DEFAULT_MIN_SLICE_SIZE = 30;
+
+function directions(results: Results): Record<string, 'higher' | 'lower'> {
+  return Object.fromEntries(Object.entries(results.metrics).map(([k, m]) => [k, m.direction]));
+}
+
+/**
+ * The Slices tab (classification and importance-weighted files), filled by the webview from the
+ * results' slice table, or from a table computed on demand by a column picked there.
+ */
+function withSlicesTab(model: ReportModel): ReportModel {
+  if (!model.inspect || model.inspect.task === 'ranking' || model.tabs.some((t) => t.id === 'slices')) return model;
+  return { ...model, tabs: [...model.tabs, { id: 'slices', title: 'Slices', cards: [], charts: [], tables: [], notes: [] }], targets: { ...model.targets, slices: { tab: 'slices' } } };
+}
+
+export class ReportInspector implements vscode.Disposable {
+  private readonly lease: vscode.Disposable;
+  private results: Results | undefined;
+  /** The subset the report shows (a slice click), until cleared. */
+  subset: { where: FilterTerm[]; results: Results } | undefined;
+
+  constructor(
+    private readonly ctx: EvalLensContext,
+    private readonly resultsUri: vscode.Uri,
+    private readonly panel: vscode.WebviewPanel,
+    private readonly post: (m: HostMessage) => void,
+  ) {
+    this.lease = ctx.inspect.lease();
+  }
+
+  /** The inspection part of the model of `results`; the subset's model instead when one is shown. */
+  decorate(model: ReportModel, results: Results | undefined): ReportModel {
+    if (!results) return model;
+    if (this.results && this.results.source.sha256 !== results.source.sha256) this.subset = undefined;
+    this.results = results;
+    const base: Omit<InspectModel, 'drill'> = {
+      task: results.task,
+      minSliceSize: vscode.workspace.getConfiguration(SECTION, this.resultsUri).get<number>('minSliceSize', DEFAULT_MIN_SLICE_SIZE),
+    };
+    // The slices of what is shown: the subset's own when a subset is shown.
+    const shownResults = this.subset?.results ?? results;
+    const slices = readSliceTable((shownResults.tables as Record<string, unknown>).slices, directions(shownResults));
+    if (slices) base.slices = slices;
+    if (!this.subset) return withSlicesTab({ ...model, inspect: { ...base, drill: drillTargets(results, model) } });
+    const shown = this.subset.results;
+    const sub = buildReportModel(shown);
+    return withSlicesTab({ ...sub, title: model.title, header: { ...sub.header, title: model.header.title }, inspect: { ...base, drill: drillTargets(shown, sub), subset: { where: this.subset.where, rows: shown.source.rowsUsed } } });
+  }
+
+  /** The results shown (read from the results file when the webview has not been shown them yet). */
+  private async currentResults(): Promise<Results> {
+    if (this.results) return this.results;
+    const entry = await readEntry(this.resultsUri);
+    if (entry.kind !== 'results') throw new Error(`${path.basename(this.resultsUri.fsPath)} holds no evaluation results to inspect.`);
+    this.results = entry.results;
+    return entry.results;
+  }
+
+  /** The prediction file behind the results and how it was evaluated; throws a readable error when it is gone. */
+  private async source(): Promise<InspectSource> {
+    const results = await this.currentResults();
+    const input = await inputOfResults(this.ctx, this.resultsUri);
+    if (!input) throw new Error(`The prediction file ${results.source.path} was not found; rows cannot be shown. Evaluate the prediction file again to inspect it.`);
+    if ('refused' in input) throw new Error(`Rows cannot be shown: the recorded prediction file is refused (${input.refused}). Eval Lens only reads files inside the workspace.`);
+    const configPath = await configFor(input);
+    return { path: input.fsPath, sha256: results.source.sha256, ...(configPath ? { configPath } : {}), defaults: readSettings(input).defaults };
+  }
+
+  /** Posts `m` to the webview and returns it (the integration tests read the answers here). */
+  private send(m: HostMessage): HostMessage {
+    this.post(m);
+    return m;
+  }
+
+  private fail(seq: number, err: unknown): HostMessage {
+    const stale = err instanceof InspectFailed && err.stale;
+    const message = err instanceof Error ? err.message : String(err);
+    if (!stale) this.ctx.log.error(`Report ${path.basename(this.resultsUri.fsPath)}: ${message}`);
+    return this.send({ type: 'reply', seq, ok: false, message, ...(stale ? { stale: true as const } : {}) });
+  }
+
+  async queryRows(seq: number, query: RowQuery): Promise<HostMessage> {
+    try {
+      const started = Date.now();
+      const page = await this.ctx.inspect.request('query', { source: await this.source(), query });
+      this.ctx.log.debug(`Rows ${JSON.stringify(query.where)} sort ${query.sort ? `${query.sort.key}:${query.sort.dir}` : 'line'} offset ${query.offset}: ${page.rows.length} of ${page.total} in ${Date.now() - started} ms`);
+      return this.send({ type: 'rows', seq, page });
+    } catch (err) {
+      return this.fail(seq, err);
+    }
+  }
+
+  async sliceCandidates(seq: number): Promise<HostMessage> {
+    try {
+      const candidates = await this.ctx.inspect.request('sliceCandidates', { source: await this.source() });
+      return this.send({ type: 'sliceCandidates', seq, candidates });
+    } catch (err) {
+      return this.fail(seq, err);
+    }
+  }
+
+  async computeSlices(seq: number, by: string[]): Promise<HostMessage> {
+    try {
+      const raw = await this.ctx.inspect.request('slices', { source: await this.source(), by });
+      const table = readSliceTable(raw, this.results ? directions(this.results) : {});
+      if (!table) throw new Error(`The slice table by ${by.join(', ')} could not be read.`);
+      return this.send({ type: 'slices', seq, table });
+    } catch (err) {
+      return this.fail(seq, err);
+    }
+  }
+
+  /**
+   * Evaluates the rows matching `where` (same config) and shows their report; an empty `where`
+   * shows the whole file again. `refresh` posts the model.
+   */
+  async evaluateSubset(seq: number, where: FilterTerm[], refresh: () => Promise<void>): Promise<HostMessage> {
+    if (where.length === 0) {
+      this.subset = undefined;
+      await refresh();
+      return this.send({ type: 'reply', seq, ok: true, message: 'Showing the whole file.' });
+    }
+    try {
+      const source = await this.source();
+      const results = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Eval Lens: evaluating the slice' }, () => this.ctx.inspect.request('subset', { source, where }));
+      this.subset = { where, results };
+      await refresh();
+      return this.send({ type: 'reply', seq, ok: true, message: `Showing ${results.source.rowsUsed.toLocaleString('en-US')} rows.` });
+    } catch (err) {
+      return this.fail(seq, err);
+    }
+  }
+
+  /** Reveals `line` (1-based) of the prediction file beside the report, the whole line selected. */
+  async openLine(line: number): Promise<vscode.TextEditor | undefined> {
+    const input = await inputOfResults(this.ctx, this.resultsUri);
+    if (!input || 'refused' in input) {
+      void vscode.window.showErrorMessage(`Cannot open the line: the prediction file of ${path.basename(this.resultsUri.fsPath)} ${input ? `is refused (${input.refused})` : 'was not found'}.`);
+      return undefined;
+    }
+    const doc = await vscode.workspace.openTextDocument(input);
+    const l = Math.min(Math.max(0, line - 1), doc.lineCount - 1);
+    const range = new vscode.Range(l, 0, l, doc.lineAt(l).text.length);
+    // Beside the report: where the file is already shown, else a column next to the report.
+    const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === input.fsPath);
+    const column = shown?.viewColumn ?? (this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One);
+    const editor = await vscode.window.showTextDocument(doc, { viewColumn: column, selection: range, preserveFocus: false, preview: true });
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    return editor;
+  }
+
+  dispose(): void {
+    this.lease.dispose();
+  }
+}

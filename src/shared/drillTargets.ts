@@ -1,0 +1,183 @@
+/**
+ * From each number of a report to the rows behind it: for every chart point, heatmap cell, table
+ * row and metric card that stands for a set of rows, the filter that selects them. Built from the
+ * results (exact bin edges and thresholds, not the rounded text of the tables) and aligned with
+ * the charts and tables of `reportModel.ts`. Pure; no vscode, no DOM.
+ */
+import type { FilterTerm, RowSort } from '../core/inspect/types';
+import type { Results } from '../core/results/types';
+import { formatNumber } from './format';
+import type { ChartModel, ReportModel } from './model';
+
+/** The rows behind one number: a title for the rows panel, the filter, and the sort to show them in. */
+export interface DrillSpec {
+  title: string;
+  where: FilterTerm[];
+  sort?: RowSort;
+}
+
+export interface ChartDrill {
+  /** By series, then point (category) index; null where a point has no rows behind it. */
+  points?: (DrillSpec | null)[][];
+  /** Heatmap cells, [row][column]. */
+  cells?: (DrillSpec | null)[][];
+}
+
+export interface TableDrill {
+  /** One spec per table row. */
+  rows?: (DrillSpec | null)[];
+  /** One spec per table cell, [row][column] (the confusion matrix's counts). */
+  cells?: (DrillSpec | null)[][];
+}
+
+export interface DrillTargets {
+  charts: Record<string, ChartDrill>;
+  tables: Record<string, TableDrill>;
+  /** Metric key → the rows behind it. */
+  cards: Record<string, DrillSpec>;
+  /** The classic error-analysis view: the most confident mistakes (classification). */
+  mistakes?: DrillSpec;
+}
+
+const t = (key: string, op: FilterTerm['op'], value: string | number): FilterTerm => ({ key, op, value: String(value) });
+const BY_CONFIDENCE: RowSort = { key: 'confidence', dir: 'desc' };
+/** Mistakes first, most confident first: the rows most worth reading. */
+export const MISTAKES: DrillSpec = { title: 'Most confident mistakes', where: [t('correct', '=', 'false')], sort: BY_CONFIDENCE };
+
+function labelCell(label: string): DrillSpec {
+  return { title: `True class ${label}`, where: [t('label', '=', label)], sort: BY_CONFIDENCE };
+}
+
+/** The rows of one confusion-matrix cell: true class `truth`, predicted class `pred`. */
+export function confusionCell(truth: string, pred: string): DrillSpec {
+  return { title: `True ${truth}, predicted ${pred}`, where: [t('label', '=', truth), t('pred', '=', pred)], sort: BY_CONFIDENCE };
+}
+
+/** Rows in a reliability bin (lo, hi] of the confidence (the bins' own convention). */
+function reliabilityBin(lo: number, hi: number): DrillSpec {
+  return { title: `Confidence in (${formatNumber(lo, '', 3)}, ${formatNumber(hi, '', 3)}]`, where: [t('confidence', '>', lo), t('confidence', '<=', hi)], sort: BY_CONFIDENCE };
+}
+
+/** Users whose `key` lies in [lo, hi), the last bin closed. */
+function userBin(key: string, lo: number, hi: number, last: boolean): DrillSpec {
+  return { title: `Users with ${key} in [${formatNumber(lo, '', 3)}, ${formatNumber(hi, '', 3)}${last ? ']' : ')'}`, where: [t(key, '>=', lo), t(key, last ? '<=' : '<', hi)], sort: { key, dir: 'asc' } };
+}
+
+function perClassFrom(chart: ChartModel): ChartDrill {
+  return { points: chart.series.map((s) => s.points.map((_, i) => {
+    const cls = s.pointLabels?.[i]?.replace(/^class /, '') ?? chart.x.categories?.[s.points[i]!.x];
+    return cls === undefined ? null : labelCell(cls);
+  })) };
+}
+
+/**
+ * The rows the selective family measured: with `targetCoverage` and a split column holding both
+ * validation and test rows, the threshold is chosen on the validation rows and everything is
+ * measured on the test rows (the curve's note says so); otherwise every row.
+ */
+function selectiveRows(results: Results): FilterTerm[] {
+  const note = results.curves.riskCoverage?.note ?? results.metrics.selective_risk?.note ?? '';
+  return /\bthe \d+ test rows\b/.test(note) ? [t('split', '=', 'test')] : [];
+}
+
+/** The drill-down targets of the report of `results` (`model` is that report's model). */
+export function drillTargets(results: Results, model: ReportModel): DrillTargets {
+  const out: DrillTargets = { charts: {}, tables: {}, cards: {} };
+  const charts = new Map(model.tabs.flatMap((tab) => tab.charts).map((c) => [c.id, c]));
+  const tbl = results.tables;
+  const ranking = results.task === 'ranking';
+  if (!ranking) out.mistakes = MISTAKES;
+
+  // Classification: per class, confusion cells.
+  const perClass = tbl.perClass ?? [];
+  const perClassRows = perClass.map((r) => labelCell(r.class));
+  if (perClass.length > 0) out.tables.perClass = { rows: perClassRows };
+  const bar = charts.get('perClassAccuracy');
+  if (bar) {
+    out.charts.perClassAccuracy = perClassFrom(bar);
+    out.tables['perClassAccuracy.table'] = { rows: perClassRows };
+  }
+  const scatter = charts.get('perClassVsTrain');
+  if (scatter) {
+    out.charts.perClassVsTrain = perClassFrom(scatter);
+    out.tables['perClassVsTrain.table'] = { rows: perClassRows };
+  }
+  const conf = charts.get('confusion');
+  if (conf?.heatmap && tbl.confusion) {
+    const h = conf.heatmap;
+    out.charts.confusion = { cells: h.rows.map((r) => h.cols.map((c) => confusionCell(r, c))) };
+    const table = conf.table;
+    out.tables['confusion.table'] = table.columns[0] === 'true' && table.columns[1] === 'predicted'
+      ? { rows: table.rows.map((r) => confusionCell(String(r[0]), String(r[1]))) }
+      : { cells: table.rows.map((r) => table.columns.map((c, j) => (j === 0 ? null : confusionCell(String(r[0]), c)))) };
+  }
+
+  // Calibration: reliability bins with their exact edges.
+  const bins = tbl.reliability;
+  if (bins) {
+    const specs = bins.map((b) => reliabilityBin(b.lo, b.hi));
+    const nonEmpty = bins.map((b, i) => (b.count > 0 && b.accuracy !== null && b.confidence !== null ? specs[i]! : undefined)).filter((s): s is DrillSpec => s !== undefined);
+    if (charts.has('reliability')) out.charts.reliability = { points: [[null, null], nonEmpty] };
+    if (charts.has('reliabilityCounts')) out.charts.reliabilityCounts = { points: [specs] };
+    out.tables['reliability.table'] = { rows: specs };
+  }
+
+  // Selective: the rows accepted at a risk–coverage point (score at least the point's threshold),
+  // among the rows the selective family measured (the test rows under the val/test protocol).
+  const rc = results.curves.riskCoverage;
+  const rcChart = charts.get('riskCoverage');
+  const thresholds = rc?.extra?.threshold;
+  const measured = selectiveRows(results);
+  if (rc && rcChart && thresholds) {
+    const specs = rc.xs.map((cov, i) => {
+      const th = thresholds[i];
+      return typeof th === 'number' && Number.isFinite(th) ? { title: `Accepted at coverage ${formatNumber(cov, '', 3)} (confidence ≥ ${formatNumber(th, '', 4)})`, where: [...measured, t('confidence', '>=', th)], sort: { key: 'confidence', dir: 'asc' } as RowSort } : null;
+    });
+    out.charts.riskCoverage = { points: rcChart.series.map(() => specs) };
+    out.tables['riskCoverage.table'] = { rows: specs };
+  }
+
+  // Long tail and selective cards.
+  for (const key of Object.keys(results.metrics)) {
+    const shot = /^acc_(many|medium|few)$/.exec(key);
+    const group = /^acc_group\.(.+)$/.exec(key);
+    if (shot) out.cards[key] = { title: `${shot[1]}-shot rows`, where: [t('shot', '=', shot[1]!)], sort: BY_CONFIDENCE };
+    else if (group) out.cards[key] = { title: `Rows of group ${group[1]}`, where: [t('group', '=', group[1]!)], sort: BY_CONFIDENCE };
+    else if (!ranking && /^(accuracy|error_rate|balanced_accuracy|macro_f1|top\d+_accuracy)$/.test(key)) out.cards[key] = MISTAKES;
+    else if (!ranking && /^(selective_risk|risk)$/.test(key)) out.cards[key] = { title: 'Accepted mistakes', where: [...measured, t('accepted', '=', 'true'), t('correct', '=', 'false')], sort: BY_CONFIDENCE };
+  }
+
+  // Ranking: per-user histogram bars and user-activity bins.
+  for (const [id, chart] of charts) {
+    const m = /^perUser\.(.+)$/.exec(id);
+    if (!m) continue;
+    const key = m[1]!;
+    const stored = (tbl.perUserHistograms as Record<string, { edges?: number[] }> | undefined)?.[key]?.edges;
+    const n = chart.series[0]?.points.length ?? 0;
+    let edges = stored && stored.length === n + 1 ? stored : undefined;
+    if (!edges) {
+      // The report's own 10 equal-width bins (reportModel.perUserHistograms).
+      const values = results.perItem?.kind === 'user' ? (results.perItem.values[key] ?? []).filter(Number.isFinite) : [];
+      const inUnit = values.every((v) => v >= 0 && v <= 1);
+      const lo = inUnit ? 0 : Math.min(...values, 0);
+      const hi = inUnit ? 1 : Math.max(...values, 1);
+      edges = Array.from({ length: n + 1 }, (_, i) => lo + ((hi - lo) * i) / n);
+    }
+    const specs = Array.from({ length: n }, (_, i) => userBin(key, edges![i]!, edges![i + 1]!, i === n - 1));
+    out.charts[id] = { points: [specs] };
+    out.tables[`${id}.table`] = { rows: specs };
+  }
+  const activity = tbl.activityBins as { lo?: unknown; hi?: unknown; bin?: unknown }[] | undefined;
+  const actChart = charts.get('activityBins');
+  if (Array.isArray(activity) && actChart) {
+    const specs = activity.map((r) => {
+      if (typeof r.lo !== 'number') return null;
+      const where = [t('trainCount', '>=', r.lo)];
+      if (typeof r.hi === 'number') where.push(t('trainCount', '<', r.hi));
+      return { title: `Users with ${typeof r.bin === 'string' ? r.bin : r.lo} train interactions`, where, sort: { key: 'line', dir: 'asc' } as RowSort };
+    });
+    out.charts.activityBins = { points: actChart.series.map(() => specs) };
+    out.tables['activityBins.table'] = { rows: specs };
+  }
+  return out;
+}

@@ -1,0 +1,223 @@
+/**
+ * The report as a file, the same from the extension's "Export Report…" and from `eval-lens report`
+ * / `eval-lens evaluate --html`: self-contained HTML, Markdown (metrics, per-class, group and slice
+ * tables; for a comparison the marked table, Δ against the baseline and the paired tests), CSV
+ * (spreadsheet-safe cells) or LaTeX (booktabs, best bold, second underlined).
+ *
+ * The input is a parsed JSON object that is checked against its schema first
+ * ({@link reportInputFromJson}): a hand-edited or hostile file gives a message naming the field,
+ * never a broken page.
+ */
+import { renderCsvTable, renderLatexTable, renderLatexTests, renderMarkdownTable, renderMarkdownTests, untestedNote } from '../core/compare/render';
+import type { TableInspection } from '../core/compare/inspect';
+import type { CompareResults, RunTable } from '../core/compare/types';
+import { validateCompare } from '../core/compare/validate';
+import { EvalLensError } from '../core/diagnostics';
+import { formatCsv, formatMarkdown } from '../core/results/format';
+import { RESULTS_SCHEMA_ID, type Results } from '../core/results/types';
+import { validateResults } from '../core/results/validate';
+import { buildCompareModel, deltaTable } from './compareModel';
+import { reportToHtml, type HtmlTheme } from './exportHtml';
+import { formatCi } from './format';
+import { headlineKeys } from './headline';
+import type { CellValue, ReportModel, TableModel } from './model';
+import { buildReportModel } from './reportModel';
+import { tableToMarkdown } from './tableText';
+
+export const REPORT_FORMATS = ['html', 'md', 'csv', 'latex'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export type ReportInput =
+  | { kind: 'results'; results: Results }
+  | { kind: 'compare'; compare: CompareResults }
+  | { kind: 'inspection'; table: TableInspection };
+
+export interface ExportOptions {
+  /** Written in a `<meta name="generator">` of the HTML. */
+  generator?: string;
+  /** HTML colours: the reader's system setting (default), or fixed light / dark. */
+  theme?: HtmlTheme;
+  /** LaTeX: the metric columns (default: the headline metrics). */
+  metrics?: string[];
+  /** LaTeX: add ± half the width of each value's interval. */
+  ci?: boolean;
+}
+
+/**
+ * A results or comparison object, checked against its schema.
+ * @throws EvalLensError `report-invalid-input` naming the file and the failing fields.
+ */
+export function reportInputFromJson(obj: unknown, file: string): ReportInput {
+  const schema = obj !== null && typeof obj === 'object' ? (obj as { schema?: unknown }).schema : undefined;
+  const fail = (problems: string[], what: string): never => {
+    const shown = problems.slice(0, 10).map((p) => `\n  ${p}`).join('');
+    const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
+    throw new EvalLensError('report-invalid-input', `${file}: not a valid ${what} (${problems.length} problem${problems.length === 1 ? '' : 's'}):${shown}${more}`, { file });
+  };
+  if (schema === RESULTS_SCHEMA_ID) {
+    const problems = validateResults(obj);
+    if (problems.length > 0) fail(problems, `${RESULTS_SCHEMA_ID} results file`);
+    return { kind: 'results', results: obj as Results };
+  }
+  const problems = validateCompare(obj);
+  if (problems.length > 0) {
+    if (typeof schema !== 'string' || !schema.startsWith('eval-lens/compare')) {
+      throw new EvalLensError('report-invalid-input', `${file}: not an Eval Lens results or comparison file: expected "schema": "${RESULTS_SCHEMA_ID}" or "eval-lens/compare@1", got ${schema === undefined ? 'no "schema" key' : JSON.stringify(schema)}.`, { file });
+    }
+    fail(problems, 'eval-lens/compare@1 comparison file');
+  }
+  const c = obj as CompareResults | TableInspection;
+  return c.kind === 'inspection' ? { kind: 'inspection', table: c } : { kind: 'compare', compare: c };
+}
+
+/**
+ * `tables.slices` (metrics per slice of the rows) as a table: `slice`, `value`, `n`, then each
+ * metric of the rows (`{value, ci}`) with its interval. Undefined when absent or not rows.
+ */
+export function slicesTable(value: unknown): TableModel | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const rows = value.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r));
+  if (rows.length === 0) return undefined;
+  const isMetric = (v: unknown): v is { value: number | null; ci?: [number, number] | null } =>
+    v !== null && typeof v === 'object' && 'value' in v && (typeof (v as { value: unknown }).value === 'number' || (v as { value: unknown }).value === null);
+  const metrics: string[] = [];
+  for (const r of rows) for (const [k, v] of Object.entries(r)) if (isMetric(v) && !metrics.includes(k)) metrics.push(k);
+  const hasCi = (m: string): boolean => rows.some((r) => isMetric(r[m]) && Array.isArray((r[m] as { ci?: unknown }).ci));
+  const text = (v: unknown): CellValue => (typeof v === 'string' ? v : typeof v === 'number' ? v : v === null || v === undefined ? null : JSON.stringify(v));
+  const columns = ['slice', 'value', 'n'];
+  const kinds: TableModel['kinds'] = ['text', 'text', 'int'];
+  for (const m of metrics) {
+    columns.push(m);
+    kinds.push('num');
+    if (hasCi(m)) {
+      columns.push(`${m} interval`);
+      kinds.push('text');
+    }
+  }
+  return {
+    id: 'slices',
+    title: 'Metrics per slice',
+    columns,
+    kinds,
+    rows: rows.map((r) => {
+      const n = typeof r.n === 'number' ? r.n : null;
+      const out: CellValue[] = [text(r.slice), text(r.value), n];
+      for (const m of metrics) {
+        const v = isMetric(r[m]) ? (r[m] as { value: number | null; ci?: [number, number] | null }) : undefined;
+        out.push(v?.value ?? null);
+        if (hasCi(m)) out.push(v?.ci && Array.isArray(v.ci) && v.ci.length === 2 ? formatCi(v.ci, m) : '');
+      }
+      return out;
+    }),
+  };
+}
+
+/** The report model of a results file, with the slice table when the results hold one. */
+export function resultsModel(results: Results): ReportModel {
+  const model = buildReportModel(results);
+  const slices = slicesTable(results.tables?.slices);
+  if (slices && !model.tabs.some((t) => t.tables.some((x) => x.id === 'slices'))) {
+    const tab = model.tabs[0];
+    if (tab) tab.tables.push(slices);
+    else model.tabs.push({ id: 'slices', title: 'Slices', cards: [], charts: [], tables: [slices], notes: [] });
+  }
+  return model;
+}
+
+/** The marked runs × metrics table of an inspected table, as a report model. */
+function inspectionModel(t: TableInspection): ReportModel {
+  const table: TableModel = {
+    id: 'inspection.table',
+    title: 'Runs × metrics',
+    columns: ['run', ...t.metrics],
+    kinds: ['text', ...t.metrics.map(() => 'num' as const)],
+    rows: t.runs.map((run, i) => [t.names[i] ?? run, ...t.metrics.map((m) => t.display?.[run]?.[m] ?? t.table[run]?.[m] ?? null)]),
+    marks: t.runs.map((run) => [null, ...t.metrics.map((m) => t.marks[m]?.[run] ?? null)]),
+    note: `Bold = best, underlined = second, italic = third in the column, by each metric's direction.${t.unmarked.length > 0 ? ` Not marked (no known direction): ${t.unmarked.join(', ')}.` : ''}`,
+  };
+  return {
+    kind: 'table',
+    title: `Runs of ${t.source}`,
+    header: { title: `Runs of ${t.source}`, lines: [{ label: 'Table', value: t.source }, { label: 'Run column', value: t.runColumn }], warnings: t.warnings.map((w) => w.message) },
+    headline: [],
+    tabs: [{ id: 'table', title: 'Table', cards: [], charts: [], tables: [table], notes: [] }],
+    targets: {},
+  };
+}
+
+export function reportModel(input: ReportInput): ReportModel {
+  return input.kind === 'results' ? resultsModel(input.results) : input.kind === 'compare' ? buildCompareModel(input.compare) : inspectionModel(input.table);
+}
+
+function tableSection(t: TableModel): string {
+  return `### ${t.title.replace(/[\r\n]+/g, ' ')}\n\n${tableToMarkdown(t)}${t.note ? `\n${t.note.replace(/[\r\n]+/g, ' ')}\n` : ''}`;
+}
+
+/** Markdown of a results file: the metric tables, then every table of the report (per class, groups, slices). */
+function resultsMarkdown(results: Results): string {
+  const out = [formatMarkdown(results)];
+  const model = resultsModel(results);
+  for (const tab of model.tabs) for (const t of tab.tables) out.push(tableSection(t));
+  return out.join('\n');
+}
+
+function compareMarkdown(c: CompareResults): string {
+  const note = untestedNote(c.untested);
+  const parts = [`## Comparison of ${c.runs.length} runs\n`, renderMarkdownTable(c, { baseline: c.baseline }) + (note ? `\n\n${note}` : '')];
+  const d = deltaTable(c);
+  if (d) parts.push(tableSection(d));
+  parts.push(renderMarkdownTests(c, c.tests, c.baseline));
+  return parts.join('\n\n') + '\n';
+}
+
+/** The metrics of a LaTeX table: those asked for (that exist), else the headline ones. */
+function latexMetrics(task: Results['task'] | undefined, available: readonly string[], asked: readonly string[] | undefined): string[] {
+  if (asked && asked.length > 0) {
+    const missing = asked.filter((m) => !available.includes(m));
+    if (missing.length > 0) throw new EvalLensError('report-unknown-metric', `expected metric keys of the report, but ${missing.map((m) => `"${m}"`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not among them. Known keys: ${available.join(', ')}.`);
+    return [...asked];
+  }
+  return task ? headlineKeys({ task, metrics: Object.fromEntries(available.map((m) => [m, { value: null, direction: 'higher' as const }])) }, 6) : [...available];
+}
+
+function resultsLatex(r: Results, opts: ExportOptions): string {
+  const metrics = latexMetrics(r.task, Object.keys(r.metrics), opts.metrics);
+  const run = r.source.path;
+  const name = run.split(/[\\/]/).pop()!.replace(/\.[^.]+$/, '');
+  const t: RunTable = {
+    runs: [run],
+    names: [name],
+    metrics,
+    directions: Object.fromEntries(metrics.map((m) => [m, r.metrics[m]!.direction])),
+    table: { [run]: Object.fromEntries(metrics.map((m) => [m, r.metrics[m]!.value])) },
+    marks: {},
+  };
+  const intervals = opts.ci ? { [run]: Object.fromEntries(metrics.flatMap((m) => (r.metrics[m]!.ci ? [[m, r.metrics[m]!.ci!]] : []))) } : undefined;
+  return renderLatexTable(t, { metrics, intervals, confidence: r.config?.bootstrap?.confidence, caption: `Results of ${name}.` }) + '\n';
+}
+
+function compareLatex(c: CompareResults, opts: ExportOptions): string {
+  const metrics = latexMetrics(c.task, c.metrics, opts.metrics);
+  const table = renderLatexTable(c, { baseline: c.baseline, metrics, intervals: opts.ci ? c.intervals : undefined, confidence: c.settings?.bootstrap?.confidence });
+  const tests = c.tests.filter((t) => metrics.includes(t.metric));
+  return `${table}\n\n${renderLatexTests(c, tests, c.baseline)}\n`;
+}
+
+/** The report in `format`. */
+export function exportReport(input: ReportInput, format: ReportFormat, opts: ExportOptions = {}): string {
+  switch (format) {
+    case 'html':
+      return reportToHtml(reportModel(input), { generator: opts.generator, theme: opts.theme });
+    case 'md':
+      if (input.kind === 'results') return resultsMarkdown(input.results);
+      if (input.kind === 'compare') return compareMarkdown(input.compare);
+      return renderMarkdownTable(input.table) + '\n';
+    case 'csv':
+      if (input.kind === 'results') return formatCsv(input.results);
+      return renderCsvTable(input.kind === 'compare' ? input.compare : input.table);
+    case 'latex':
+      if (input.kind === 'results') return resultsLatex(input.results, opts);
+      if (input.kind === 'compare') return compareLatex(input.compare, opts);
+      return renderLatexTable(input.table, { metrics: opts.metrics, caption: `Runs of ${input.table.source}.` }) + '\n';
+  }
+}

@@ -1,0 +1,232 @@
+/// <reference types="mocha" />
+/**
+ * Row inspection through the report panel's host handlers (the answers the webview gets): a
+ * confusion cell's filter lists exactly that cell's count of rows, the most confident mistakes
+ * come sorted, Open at line selects the row's line in an editor beside the report, a file changed
+ * since its evaluation answers "stale" (offering Re-evaluate) instead of rows, and the inspection
+ * worker stops when the last report closes.
+ */
+import * as assert from 'node:assert/strict';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import * as vscode from 'vscode';
+import { evaluateFile } from '../../src/core/evaluate';
+import type { ClassificationRowView } from '../../src/core/inspect/types';
+import { drillTargets, type DrillSpec } from '../../src/shared/drillTargets';
+import { buildReportModel } from '../../src/shared/reportModel';
+import type { HostMessage } from '../../src/shared/protocol';
+import { activate, closeAllEditors, evaluate, makeFolder, readResults, uri, waitFor, ws } from './helpers';
+
+type RowsMessage = Extract<HostMessage, { type: 'rows' }>;
+
+async function openPanel(rel: string): Promise<NonNullable<ReturnType<Awaited<ReturnType<typeof activate>>['panels']['panelFor']>>> {
+  const ctx = await activate();
+  await vscode.commands.executeCommand('evalLens.openReport', uri(rel));
+  return waitFor(`the report panel of ${rel}`, () => ctx.panels.panelFor(uri(rel)), 30_000);
+}
+
+describe('row inspection (drill-down, Open at line, stale files)', function () {
+  this.timeout(180_000);
+  before(async () => {
+    await activate();
+    if (!existsSync(ws('digits-lt/logreg.eval.json'))) await evaluate('digits-lt/logreg.csv', 'digits-lt/logreg.eval.json');
+    await closeAllEditors();
+  });
+  after(closeAllEditors);
+
+  it('a confusion cell lists exactly its count of rows, and every row is in that cell', async () => {
+    const p = await openPanel('digits-lt/logreg.eval.json');
+    const results = readResults(ws('digits-lt/logreg.eval.json'));
+    const c = results.tables.confusion!;
+    let cells = 0;
+    for (let i = 0; i < c.labels.length; i++) {
+      for (let j = 0; j < c.labels.length; j++) {
+        if (c.matrix[i]![j] === 0 && i !== j) continue;
+        const m = await p.inspector.queryRows(1, { where: [{ key: 'label', op: '=', value: c.labels[i]! }, { key: 'pred', op: '=', value: c.labels[j]! }], offset: 0, limit: 1000 });
+        assert.equal(m.type, 'rows', JSON.stringify(m));
+        const page = (m as RowsMessage).page;
+        assert.equal(page.total, c.matrix[i]![j], `cell ${c.labels[i]} → ${c.labels[j]}`);
+        assert.equal(page.rows.length, page.total);
+        for (const r of page.rows as ClassificationRowView[]) assert.deepEqual([r.label, r.pred, r.correct], [c.labels[i], c.labels[j], i === j]);
+        cells++;
+      }
+    }
+    assert.ok(cells > c.labels.length, 'some off-diagonal cells were checked');
+  });
+
+  it('every drill-down target lists the rows its number counts: reliability bins, risk–coverage points, per-class bars, shot cards', async () => {
+    const p = await openPanel('digits-lt/logreg.eval.json');
+    const r = readResults(ws('digits-lt/logreg.eval.json'));
+    const d = drillTargets(r, buildReportModel(r));
+    const total = async (spec: DrillSpec): Promise<number> => {
+      const m = await p.inspector.queryRows(20, { where: spec.where, ...(spec.sort ? { sort: spec.sort } : {}), offset: 0, limit: 1 });
+      assert.equal(m.type, 'rows', `${spec.title}: ${JSON.stringify(m)}`);
+      return (m as RowsMessage).page.total;
+    };
+    const bins = r.tables.reliability!;
+    for (const [i, spec] of d.tables['reliability.table']!.rows!.entries()) assert.equal(await total(spec!), bins[i]!.count, spec!.title);
+    const rc = r.curves.riskCoverage!;
+    // Coverage is a share of the rows the selective family measured (here the 150 test rows of the val/test protocol).
+    const measured = d.charts.riskCoverage!.points![0]![0]!.where.slice(0, -1);
+    assert.deepEqual(measured, [{ key: 'split', op: '=', value: 'test' }]);
+    const n = await total({ title: 'measured rows', where: measured });
+    assert.equal(n, 150);
+    for (const i of [0, Math.floor(rc.xs.length / 2), rc.xs.length - 1]) assert.equal(await total(d.charts.riskCoverage!.points![0]![i]!), Math.round(rc.xs[i]! * n), `coverage ${rc.xs[i]}`);
+    for (const [i, row] of r.tables.perClass!.entries()) assert.equal(await total(d.tables.perClass!.rows![i]!), row.support, `class ${row.class}`);
+    const shots = r.tables.perClass!.reduce<Record<string, number>>((a, row) => ({ ...a, [row.shot!]: (a[row.shot!] ?? 0) + row.support }), {});
+    for (const shot of ['many', 'medium', 'few']) if (d.cards[`acc_${shot}`]) assert.equal(await total(d.cards[`acc_${shot}`]!), shots[shot], `${shot}-shot rows`);
+  });
+
+  it('ranking: a per-user histogram bar and an activity bin list as many users as the bar counts', async () => {
+    if (!existsSync(ws('ranking-debian-deps/popularity.eval.json'))) await evaluate('ranking-debian-deps/popularity.jsonl', 'ranking-debian-deps/popularity.eval.json', 120_000);
+    const p = await openPanel('ranking-debian-deps/popularity.eval.json');
+    const r = readResults(ws('ranking-debian-deps/popularity.eval.json'));
+    const d = drillTargets(r, buildReportModel(r));
+    const hist = (r.tables.perUserHistograms as Record<string, { counts: number[] }>)['ndcg@10']!;
+    const specs = d.charts['perUser.ndcg@10']!.points![0]!;
+    for (const i of [0, hist.counts.length - 1]) {
+      const m = (await p.inspector.queryRows(21, { where: specs[i]!.where, offset: 0, limit: 5 })) as RowsMessage;
+      assert.equal(m.page.total, hist.counts[i], specs[i]!.title);
+      assert.equal(m.page.rows[0]?.kind, 'ranking');
+    }
+    const act = r.tables.activityBins as { users: number }[];
+    for (const [i, spec] of d.tables['activityBins.table']!.rows!.entries()) {
+      const m = (await p.inspector.queryRows(22, { where: spec!.where, offset: 0, limit: 1 })) as RowsMessage;
+      assert.equal(m.page.total, act[i]!.users, spec!.title);
+    }
+  });
+
+  it('Mistakes: every wrong row, most confident first, a page at a time', async () => {
+    const p = await openPanel('digits-lt/logreg.eval.json');
+    const results = readResults(ws('digits-lt/logreg.eval.json'));
+    const wrong = Math.round((1 - results.metrics.accuracy!.value!) * results.source.rowsUsed);
+    const first = (await p.inspector.queryRows(2, { where: [{ key: 'correct', op: '=', value: 'false' }], sort: { key: 'confidence', dir: 'desc' }, offset: 0, limit: 50 })) as RowsMessage;
+    assert.equal(first.page.total, wrong);
+    assert.equal(first.page.rows.length, Math.min(50, wrong));
+    const second = (await p.inspector.queryRows(3, { where: [{ key: 'correct', op: '=', value: 'false' }], sort: { key: 'confidence', dir: 'desc' }, offset: 50, limit: 50 })) as RowsMessage;
+    const conf = [...first.page.rows, ...second.page.rows].map((r) => (r as ClassificationRowView).confidence!);
+    assert.equal(conf.length, wrong);
+    for (let i = 1; i < conf.length; i++) assert.ok(conf[i - 1]! >= conf[i]!, `sorted at ${i}`);
+  });
+
+  it('Open at line selects that row\'s line of the prediction file in an editor beside the report', async () => {
+    const p = await openPanel('digits-lt/logreg.eval.json');
+    const m = (await p.inspector.queryRows(4, { where: [{ key: 'label', op: '=', value: '1' }, { key: 'pred', op: '=', value: '4' }], sort: { key: 'confidence', dir: 'desc' }, offset: 0, limit: 10 })) as RowsMessage;
+    const row = m.page.rows[0] as ClassificationRowView;
+    assert.ok(row && row.line > 1);
+    await p.inspector.openLine(row.line);
+    const editor = await waitFor('the prediction file in an editor', () => {
+      const e = vscode.window.activeTextEditor;
+      return e && e.document.uri.fsPath === ws('digits-lt/logreg.csv') ? e : undefined;
+    });
+    assert.equal(editor.selection.start.line, row.line - 1);
+    assert.equal(editor.selection.start.character, 0);
+    assert.equal(editor.selection.end.line, row.line - 1);
+    const text = editor.document.lineAt(row.line - 1).text;
+    assert.equal(editor.selection.end.character, text.length);
+    // The physical line in the file is that row: its id, label and prediction.
+    const physical = readFileSync(ws('digits-lt/logreg.csv'), 'utf8').split('\n')[row.line - 1]!;
+    assert.equal(text, physical.replace(/\r$/, ''));
+    assert.deepEqual(physical.split(',').slice(0, 3), [row.id, row.label, row.pred]);
+    assert.notEqual(editor.viewColumn, p.panel.viewColumn, 'beside the report, not in its place');
+  });
+
+  it('a file changed since its evaluation answers stale (Re-evaluate), not rows', async () => {
+    makeFolder('inspect-stale', {}, { 'preds.csv': 'digits-lt/logreg.csv', 'eval-lens.json': 'digits-lt/eval-lens.json' });
+    await evaluate('inspect-stale/preds.csv', 'inspect-stale/preds.eval.json');
+    const p = await openPanel('inspect-stale/preds.eval.json');
+    const ok = await p.inspector.queryRows(5, { where: [], offset: 0, limit: 5 });
+    assert.equal(ok.type, 'rows');
+    const lines = readFileSync(ws('inspect-stale/preds.csv'), 'utf8').trimEnd().split('\n');
+    appendFileSync(ws('inspect-stale/preds.csv'), `${lines[1]}\n`);
+    const stale = await p.inspector.queryRows(6, { where: [], offset: 0, limit: 5 });
+    assert.equal(stale.type, 'reply');
+    assert.equal((stale as Extract<HostMessage, { type: 'reply' }>).ok, false);
+    assert.equal((stale as Extract<HostMessage, { type: 'reply' }>).stale, true);
+    assert.match((stale as Extract<HostMessage, { type: 'reply' }>).message ?? '', /changed since it was evaluated/);
+  });
+
+  it('a bad filter key becomes a message, and the worker stops when the reports close', async () => {
+    const ctx = await activate();
+    const p = await openPanel('digits-lt/logreg.eval.json');
+    const bad = await p.inspector.queryRows(7, { where: [{ key: 'no_such_column', op: '=', value: '1' }], offset: 0, limit: 5 });
+    assert.equal(bad.type, 'reply');
+    assert.match((bad as Extract<HostMessage, { type: 'reply' }>).message ?? '', /no_such_column/);
+    assert.equal(ctx.inspect.running, true);
+    await closeAllEditors();
+    await waitFor('the inspection worker to stop', () => !ctx.inspect.running, 10_000);
+  });
+});
+
+describe('slices and subsets (a slice click shows the report of its rows)', function () {
+  this.timeout(240_000);
+  before(async () => {
+    await activate();
+    const config = JSON.parse(readFileSync(ws('digits-lt/eval-lens.json'), 'utf8')) as Record<string, unknown>;
+    makeFolder('inspect-slices', { 'eval-lens.json': JSON.stringify({ ...config, slices: ['split'], bootstrap: { n: 200 } }) }, { 'preds.csv': 'digits-lt/logreg.csv' });
+    await evaluate('inspect-slices/preds.csv', 'inspect-slices/preds.eval.json', 60_000);
+    await closeAllEditors();
+  });
+  after(closeAllEditors);
+
+  it('the results\' slice table reaches the report, one row per split value', async () => {
+    const p = await openPanel('inspect-slices/preds.eval.json');
+    const r = readResults(ws('inspect-slices/preds.eval.json'));
+    const model = p.inspector.decorate(buildReportModel(r), r);
+    const slices = model.inspect!.slices!;
+    assert.deepEqual(slices.rows.map((s) => [s.slice, s.value]).sort(), [['split', 'test'], ['split', 'val']]);
+    const text = readFileSync(ws('inspect-slices/preds.csv'), 'utf8');
+    for (const s of slices.rows) {
+      const c = countCsv(text, s.value);
+      assert.equal(s.n, c.rows);
+      assert.equal(s.metrics.accuracy!.value, c.hits / c.rows);
+      assert.deepEqual(s.where, [{ key: 'split', op: '=', value: s.value }]);
+    }
+    assert.ok(model.tabs.some((t) => t.id === 'slices'));
+  });
+
+  it('evaluateSubset → the report of the slice: accuracy equals the core\'s subset evaluation and a count of the rows', async () => {
+    const p = await openPanel('inspect-slices/preds.eval.json');
+    const where = [{ key: 'split', op: '=' as const, value: 'test' }];
+    const reply = await p.inspector.evaluateSubset(11, where, () => p.refresh());
+    assert.equal(reply.type, 'reply');
+    assert.equal((reply as Extract<HostMessage, { type: 'reply' }>).ok, true, JSON.stringify(reply));
+    const shown = p.inspector.subset!.results;
+    const direct = await evaluateFile(ws('inspect-slices/preds.csv'), { subset: where });
+    assert.equal(shown.metrics.accuracy!.value, direct.metrics.accuracy!.value);
+    assert.equal(shown.metrics.macro_f1!.value, direct.metrics.macro_f1!.value);
+    const c = countCsv(readFileSync(ws('inspect-slices/preds.csv'), 'utf8'), 'test');
+    assert.equal(shown.source.rowsUsed, c.rows);
+    assert.equal(shown.metrics.accuracy!.value, c.hits / c.rows);
+    // The model the webview gets: the subset's cards, and the filter for the header.
+    const full = readResults(ws('inspect-slices/preds.eval.json'));
+    const model = p.inspector.decorate(buildReportModel(full), full);
+    assert.deepEqual(model.inspect!.subset, { where, rows: c.rows });
+    assert.equal(model.headline.find((k) => k.key === 'accuracy')!.value, c.hits / c.rows);
+    // An empty filter goes back to the whole file.
+    await p.inspector.evaluateSubset(12, [], () => p.refresh());
+    assert.equal(p.inspector.subset, undefined);
+  });
+
+  it('slices on demand: candidates and a slice table computed by the worker for a file evaluated without slices', async () => {
+    makeFolder('inspect-ondemand', {
+      'preds.csv': readFileSync(ws('digits-lt/logreg.csv'), 'utf8').trimEnd().split('\n').map((l, i) => `${l},${i === 0 ? 'scanner' : 'ABC'[i % 3]}`).join('\n') + '\n',
+    });
+    await evaluate('inspect-ondemand/preds.csv', 'inspect-ondemand/preds.eval.json', 60_000);
+    const p = await openPanel('inspect-ondemand/preds.eval.json');
+    const cand = await p.inspector.sliceCandidates(13);
+    assert.equal(cand.type, 'sliceCandidates', JSON.stringify(cand));
+    assert.deepEqual((cand as Extract<HostMessage, { type: 'sliceCandidates' }>).candidates, [{ column: 'scanner', distinct: 3, numeric: false }]);
+    const t = await p.inspector.computeSlices(14, ['scanner']);
+    assert.equal(t.type, 'slices', JSON.stringify(t));
+    const rows = (t as Extract<HostMessage, { type: 'slices' }>).table.rows;
+    assert.deepEqual(rows.map((r) => r.value).sort(), ['A', 'B', 'C']);
+    assert.equal(rows.reduce((a, r) => a + r.n, 0), 300);
+    assert.equal(rows.find((r) => r.value === 'B')!.n, 100);
+  });
+});
+
+/** Rows and correct rows of a split in the digits-lt CSV (columns id,label,pred,split,…), counted here. */
+function countCsv(text: string, split: string): { rows: number; hits: number } {
+  const rows = text.trimEnd().split('\n').slice(1).map((l) => l.split(',')).filter((c) => c[3] === split);
+  return { rows: rows.length, hits: rows.filter((c) => c[1] === c[2]).length };
+}

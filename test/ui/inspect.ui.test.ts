@@ -1,0 +1,213 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/**
+ * Row inspection as a person uses it, in code-server driven by Debian's Chromium: click a cell of
+ * the confusion matrix → the rows panel lists exactly that cell's count of rows, with the filter
+ * as chips; Enter on a row of the grid opens the prediction file at that row's line; the keyboard
+ * path (the chart's table, Enter on a row) opens the same panel; the Slices tab. Screenshots of the
+ * rows panel and the slices in light and dark go to test-artifacts/screenshots/.
+ *
+ * Run: npm run test:ui (node's test runner; this file starts and always stops its own server).
+ */
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import type { Results } from '../../src/core/results/types';
+import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
+import { clickMenuItem, contextMenu, expandFolder, explorerRow, openWorkbench, reportFrame, runCommand, screenshot, waitForFile, type Workbench } from './workbench';
+
+const SHOTS = join(root, 'test-artifacts/screenshots');
+const README_SHOTS = join(root, 'media/screenshots');
+const LIGHT = 'Light Modern';
+const DARK = 'Dark Modern';
+
+let server: CodeServer;
+let wb: Workbench;
+let page: Page;
+let ws: string;
+
+async function setTheme(theme: string, frame: Frame): Promise<void> {
+  const dark = theme === DARK;
+  const isDark = (): Promise<boolean> => page.evaluate(() => document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ?? false);
+  if ((await isDark()) !== dark) {
+    await runCommand(page, 'Preferences: Color Theme');
+    await page.locator('.quick-input-widget input').fill(theme);
+    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) }).first();
+    await row.waitFor({ timeout: 30_000 });
+    await row.click();
+  }
+  await frame.waitForFunction((w) => document.body.classList.contains(w), dark ? 'vscode-dark' : 'vscode-light', { timeout: 30_000 });
+  await sleep(1500);
+}
+
+async function shootBothThemes(name: string, frame: Frame): Promise<void> {
+  await setTheme(LIGHT, frame);
+  await screenshot(page, join(SHOTS, `${name}-light.png`));
+  await setTheme(DARK, frame);
+  await screenshot(page, join(SHOTS, `${name}-dark.png`));
+  await setTheme(LIGHT, frame);
+  if (process.env.EVAL_LENS_README_SHOTS === '1') {
+    mkdirSync(README_SHOTS, { recursive: true });
+    for (const t of ['light', 'dark']) copyFileSync(join(SHOTS, `${name}-${t}.png`), join(README_SHOTS, `${name}-${t}.png`));
+  }
+}
+
+/** The rows panel's total and the rows it lists, once loaded. */
+async function rowsPanel(frame: Frame): Promise<{ total: number; rows: number; chips: string[]; title: string }> {
+  await frame.waitForFunction(() => {
+    const p = document.querySelector('.rows-panel');
+    return !!p && p.getAttribute('aria-busy') === 'false' && !!p.querySelector('.page-info[data-total]');
+  }, undefined, { timeout: 60_000 });
+  return frame.evaluate(() => {
+    const p = document.querySelector('.rows-panel')!;
+    return {
+      total: Number(p.querySelector<HTMLElement>('.page-info')!.dataset.total),
+      rows: p.querySelectorAll('[role="grid"] tbody tr').length,
+      chips: [...p.querySelectorAll('.chip-text')].map((c) => c.textContent ?? ''),
+      title: p.querySelector('.rows-title')?.textContent ?? '',
+    };
+  });
+}
+
+describe('row inspection in the browser (code-server + Chromium)', { timeout: 900_000 }, () => {
+  before(async () => {
+    ws = copyExamples();
+    // A file with a slice column: the digits predictions with a (made-up) scanner per row, sliced by split and scanner.
+    mkdirSync(join(ws, 'slices-demo'));
+    const lines = readFileSync(join(ws, 'digits-lt/logreg.csv'), 'utf8').trimEnd().split('\n');
+    writeFileSync(join(ws, 'slices-demo/preds.csv'), lines.map((l, i) => `${l},${i === 0 ? 'scanner' : ['north', 'south', 'east'][i % 3]}`).join('\n') + '\n');
+    const config = JSON.parse(readFileSync(join(ws, 'digits-lt/eval-lens.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(ws, 'slices-demo/eval-lens.json'), JSON.stringify({ ...config, slices: ['split', 'scanner'] }, null, 2));
+    server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
+    wb = await openWorkbench(server, ws);
+    page = wb.page;
+    await page.locator('.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]').first().waitFor({ timeout: 90_000 });
+    await expandFolder(page, 'digits-lt');
+    const end = Date.now() + 30_000;
+    for (;;) {
+      const labels = await contextMenu(page, explorerRow(page, 'logreg.csv'));
+      if (labels.includes('Evaluate Prediction File…')) break;
+      await page.keyboard.press('Escape');
+      if (Date.now() > end) assert.fail(`no Evaluate in the menu: ${labels.join(' | ')}`);
+      await sleep(1000);
+    }
+    await clickMenuItem(page, 'Evaluate Prediction File…');
+    await waitForFile(join(ws, 'digits-lt/logreg.eval.json'));
+  });
+
+  after(async () => {
+    await wb?.browser.close().catch(() => undefined);
+    await server?.stop();
+  });
+
+  it('a click on a confusion cell lists exactly that cell\'s rows; Enter on a row opens its line', async () => {
+    const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
+    const c = r.tables.confusion!;
+    // The largest off-diagonal cell.
+    let best: [number, number] = [0, 1];
+    c.matrix.forEach((row, i) => row.forEach((v, j) => { if (i !== j && v > c.matrix[best[0]]![best[1]]!) best = [i, j]; }));
+    const [ti, pj] = best;
+    const count = c.matrix[ti]![pj]!;
+    const frame = await reportFrame(page, /^logreg\.csv$/);
+    const canvas = frame.locator('figure[data-chart="confusion"] canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    await frame.waitForFunction(() => !!document.querySelector<HTMLCanvasElement>('figure[data-chart="confusion"] canvas')?.dataset.grid, undefined, { timeout: 30_000 });
+    const grid = (await canvas.getAttribute('data-grid'))!.split(',').map(Number);
+    const [left, top, cell] = grid as [number, number, number];
+    await canvas.click({ position: { x: left + pj * cell + cell / 2, y: top + ti * cell + cell / 2 } });
+    const panel = await rowsPanel(frame);
+    assert.equal(panel.total, count, `true ${c.labels[ti]}, predicted ${c.labels[pj]}`);
+    assert.equal(panel.rows, Math.min(count, 50));
+    assert.deepEqual(panel.chips, [`label = ${c.labels[ti]}`, `pred = ${c.labels[pj]}`]);
+    const labels = await frame.evaluate(() => [...document.querySelectorAll('.rows-panel tbody tr')].map((tr) => [tr.children[3]?.textContent, tr.children[4]?.textContent]));
+    for (const l of labels) assert.deepEqual(l, [c.labels[ti], c.labels[pj]]);
+    await frame.locator('.rows-panel').scrollIntoViewIfNeeded();
+    await shootBothThemes('inspect-rows', frame);
+
+    // Keyboard: the grid has focus on its first row; ArrowDown then Enter opens the second row's line.
+    const line = Number(await frame.locator('.rows-panel tbody tr').nth(count > 1 ? 1 : 0).getAttribute('data-line'));
+    await frame.locator('.rows-panel tbody tr').first().locator('button.open-line').focus();
+    if (count > 1) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    // The editor beside the report shows logreg.csv with that line selected (status bar: Ln N, Col 1 (… selected)).
+    const tab = page.locator('.tabs-container .tab', { hasText: 'logreg.csv' }).filter({ hasNotText: 'eval' });
+    await tab.first().waitFor({ timeout: 30_000 });
+    const status = page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+/ }).first();
+    await page.waitForFunction((want) => [...document.querySelectorAll('.statusbar-item')].some((e) => new RegExp(`Ln ${want}, Col \\d+ \\(\\d+ selected\\)`).test(e.textContent ?? '')), line, { timeout: 30_000 }).catch(async (err: Error) => {
+      throw new Error(`status bar shows "${await status.textContent()}", expected line ${line} selected: ${err.message}`);
+    });
+    await screenshot(page, join(SHOTS, 'inspect-open-line.png'));
+  });
+
+  it('keyboard: Enter on a row of a chart\'s table opens the same rows panel', async () => {
+    const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
+    const frame = await reportFrame(page, /^logreg\.csv$/);
+    const perClass = r.tables.perClass!;
+    const row = frame.locator('[data-table="perClass"] [data-drill-row="0"]');
+    await row.scrollIntoViewIfNeeded();
+    await row.focus();
+    await page.keyboard.press('Enter');
+    const panel = await rowsPanel(frame);
+    assert.equal(panel.total, perClass[0]!.support, `class ${perClass[0]!.class}`);
+    assert.deepEqual(panel.chips, [`label = ${perClass[0]!.class}`]);
+  });
+
+  it('Mistakes lists the wrong rows, most confident first', async () => {
+    const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
+    const frame = await reportFrame(page, /^logreg\.csv$/);
+    await frame.locator('vscode-button[data-act="mistakes"]').click();
+    const panel = await rowsPanel(frame);
+    assert.equal(panel.total, Math.round((1 - r.metrics.accuracy!.value!) * r.source.rowsUsed));
+    const conf = await frame.evaluate(() => [...document.querySelectorAll('.rows-panel tbody tr')].map((tr) => Number(tr.children[6]?.textContent)));
+    for (let i = 1; i < conf.length; i++) assert.ok(conf[i - 1]! >= conf[i]!, `sorted by confidence at ${i}: ${conf.join(', ')}`);
+  });
+
+  it('the Slices tab lists the slices worst first; a click shows the report of the slice\'s rows', async () => {
+    // One report on screen (the screenshots show it alone).
+    await runCommand(page, 'View: Close All Editors');
+    await expandFolder(page, 'slices-demo');
+    const end = Date.now() + 30_000;
+    for (;;) {
+      const labels = await contextMenu(page, explorerRow(page, 'preds.csv'));
+      if (labels.includes('Evaluate Prediction File…')) break;
+      await page.keyboard.press('Escape');
+      if (Date.now() > end) assert.fail(`no Evaluate in the menu: ${labels.join(' | ')}`);
+      await sleep(1000);
+    }
+    await clickMenuItem(page, 'Evaluate Prediction File…');
+    const r = JSON.parse(await waitForFile(join(ws, 'slices-demo/preds.eval.json'))) as Results;
+    const slices = r.tables.slices as { slice: string; value: string; n: number; accuracy: { value: number } }[];
+    assert.equal(slices.length, 5);
+    const frame = await reportFrame(page, /^preds\.csv$/);
+    await frame.locator('vscode-tab-header', { hasText: 'Slices' }).click();
+    await frame.waitForFunction(() => document.querySelectorAll('.slice-table tbody tr').length > 0, undefined, { timeout: 30_000 });
+    // Worst first: the table's accuracy column ascends.
+    const shown = await frame.evaluate(() => [...document.querySelectorAll<HTMLElement>('.slice-table tbody tr')].map((tr) => [tr.dataset.slice, Number(tr.querySelector<HTMLElement>('td[data-value]')?.dataset.value)] as [string, number]));
+    assert.equal(shown.length, 5);
+    for (let i = 1; i < shown.length; i++) assert.ok(shown[i - 1]![1] <= shown[i]![1], `worst first: ${JSON.stringify(shown)}`);
+    for (const [name, v] of shown) assert.equal(v, slices.find((x) => `${x.slice}=${x.value}` === name)!.accuracy.value, name);
+    await frame.waitForFunction(() => [...document.querySelectorAll<HTMLCanvasElement>('vscode-tab-panel[data-tab="slices"] canvas')].some((c) => c.width > 0), undefined, { timeout: 30_000 });
+    await frame.evaluate(() => document.querySelector('.slice-controls')?.scrollIntoView({ block: 'start' }));
+    await shootBothThemes('inspect-slices', frame);
+
+    // Keyboard: Enter on the slice split = test → the report of those rows; its accuracy counted here.
+    const lines = readFileSync(join(ws, 'slices-demo/preds.csv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split(','));
+    const test = lines.filter((c) => c[3] === 'test');
+    const accuracy = test.filter((c) => c[1] === c[2]).length / test.length;
+    await frame.locator('.slice-table tr[data-slice="split=test"]').focus();
+    await page.keyboard.press('Enter');
+    await frame.waitForSelector('.subset-bar', { timeout: 120_000 });
+    const bar = await frame.locator('.subset-bar').getAttribute('data-subset');
+    assert.equal(bar, 'split = test');
+    const acc = await frame.locator('.headline .card[data-metric="accuracy"]').getAttribute('data-value');
+    assert.equal(Number(acc), accuracy);
+    await frame.evaluate(() => window.scrollTo(0, 0));
+    await sleep(500);
+    await screenshot(page, join(SHOTS, 'inspect-subset-light.png'));
+    await frame.locator('vscode-button[data-act="clear-subset"]').click();
+    await frame.waitForFunction(() => !document.querySelector('.subset-bar'), undefined, { timeout: 60_000 });
+    assert.equal(Number(await frame.locator('.headline .card[data-metric="accuracy"]').getAttribute('data-value')), r.metrics.accuracy!.value);
+  });
+});

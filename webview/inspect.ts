@@ -1,0 +1,220 @@
+/**
+ * Makes a rendered report a lens: metric cards, chart points, heatmap cells and table rows that
+ * stand for a set of rows open those rows in the rows panel (click, or Enter on the focused
+ * element); the classification tab gets a "Mistakes" view; a report of a subset shows its filter
+ * in the header with a way back to the whole file; the Slices tab is filled. The targets come from
+ * the host (`model.inspect.drill`); nothing here reads files or computes metrics.
+ */
+import { Chart } from 'chart.js';
+import { confusionCell, type DrillSpec } from '../src/shared/drillTargets';
+import type { InspectModel } from '../src/shared/inspectModel';
+import type { ReportModel } from '../src/shared/model';
+import { formatCount } from '../src/shared/format';
+import { el } from './dom';
+import { formatTerm } from '../src/core/inspect/where';
+import { RowsPanel } from './rows';
+import { renderSlices } from './slices';
+import { request, vscode } from './vscodeApi';
+
+const ROWS_HINT = 'Press Enter (or click) to list the rows behind it.';
+
+/** The drill-down behind a point of a chart.js chart under a mouse event. */
+function chartPoint(canvas: HTMLCanvasElement, e: MouseEvent, points: (DrillSpec | null)[][]): DrillSpec | undefined {
+  const chart = Chart.getChart(canvas);
+  if (!chart) return undefined;
+  const category = (chart.options.scales?.x as { type?: string } | undefined)?.type === 'category';
+  const hits = chart.getElementsAtEventForMode(e, category ? 'index' : 'nearest', { intersect: false, axis: 'x' }, false);
+  for (const h of hits) {
+    const spec = points[h.datasetIndex]?.[h.index];
+    if (spec) return spec;
+  }
+  return undefined;
+}
+
+export class ReportLens {
+  private readonly rows: RowsPanel;
+  private model: ReportModel | undefined;
+  private observer: MutationObserver | undefined;
+
+  constructor(private readonly app: HTMLElement, private readonly status: (text: string) => void) {
+    this.rows = new RowsPanel(() => vscode.postMessage({ type: 'command', command: 'reevaluate' }));
+    app.addEventListener('click', (e) => this.onClick(e));
+    app.addEventListener('keydown', (e) => this.onKey(e));
+    app.addEventListener('mousemove', (e) => this.onHover(e));
+  }
+
+  private get inspect(): InspectModel | undefined {
+    return this.model?.inspect;
+  }
+
+  /** Wires a freshly rendered report. */
+  attach(model: ReportModel): void {
+    this.model = model;
+    this.rows.close();
+    this.observer?.disconnect();
+    const insp = model.inspect;
+    if (!insp) return;
+    this.subsetBar(insp);
+    this.mistakesButton(insp);
+    this.markCards(insp);
+    this.markTables(this.app);
+    // Figures are replaced when a variant is chosen or the theme changes: mark their tables again.
+    this.observer = new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n !== this.rows.root) this.markTables(n);
+    });
+    this.observer.observe(this.app, { childList: true, subtree: true });
+    const slicesPanel = this.app.querySelector<HTMLElement>('vscode-tab-panel[data-tab="slices"]');
+    if (slicesPanel) renderSlices(slicesPanel, model, insp, this.status);
+  }
+
+  /**
+   * "Open the report at `acc_few`" (tree, CodeLens) also lists the rows behind it when the metric
+   * stands for a set of rows (few-shot rows, a group's rows, the mistakes).
+   */
+  drillTo(target: string): void {
+    const spec = this.inspect?.drill.cards[target];
+    if (!spec) return;
+    requestAnimationFrame(() => {
+      const card = [...this.app.querySelectorAll<HTMLElement>('.card[data-metric]')].find((c) => c.dataset.metric === target && c.offsetParent !== null);
+      const anchor = card?.closest<HTMLElement>('section.cards') ?? this.app.querySelector<HTMLElement>('vscode-tabs');
+      if (anchor) this.open(spec, anchor, card);
+    });
+  }
+
+  /** Opens the rows of `spec` under `anchor` (the figure, table or cards that hold the number). */
+  open(spec: DrillSpec, anchor: HTMLElement, origin?: HTMLElement): void {
+    this.rows.open(spec, anchor, origin);
+  }
+
+  private subsetBar(insp: InspectModel): void {
+    const sub = insp.subset;
+    const header = this.app.querySelector('.report-header');
+    if (!sub || !header) return;
+    const clear = el('vscode-button', { 'data-act': 'clear-subset', title: 'Show the report of the whole file again' }, 'Show whole file');
+    clear.addEventListener('click', async () => {
+      const r = await request((seq) => ({ type: 'evaluateSubset', seq, where: [] }));
+      if (!r.ok) this.status(r.message ?? 'Could not show the whole file.');
+    });
+    header.append(el('div', { class: 'subset-bar', role: 'note', 'data-subset': sub.where.map(formatTerm).join(' and ') },
+      el('span', { class: 'subset-label' }, `Subset of ${formatCount(sub.rows)} rows:`),
+      ...sub.where.map((t) => el('span', { class: 'chip' }, formatTerm(t))),
+      clear));
+  }
+
+  private mistakesButton(insp: InspectModel): void {
+    const spec = insp.drill.mistakes;
+    const panel = this.app.querySelector<HTMLElement>('vscode-tab-panel[data-tab="classification"]');
+    if (!spec || !panel) return;
+    const button = el('vscode-button', { 'data-act': 'mistakes', title: 'List the rows the model got wrong, most confident first' }, 'Mistakes');
+    const bar = el('div', { class: 'inspect-bar' }, button, el('span', { class: 'note' }, 'Click a bar, a cell, a point or a card — or press Enter on it or on a row of its table — to list the rows behind it.'));
+    button.addEventListener('click', () => this.open(spec, bar, button));
+    panel.prepend(bar);
+  }
+
+  private markCards(insp: InspectModel): void {
+    for (const card of this.app.querySelectorAll<HTMLElement>('.card[data-metric]')) {
+      const spec = insp.drill.cards[card.dataset.metric!];
+      if (!spec) continue;
+      card.classList.add('drillable');
+      card.setAttribute('aria-description', `${spec.title}. ${ROWS_HINT}`);
+      card.title = card.title ? `${card.title}\n${spec.title}: click for the rows` : `${spec.title}: click for the rows`;
+    }
+  }
+
+  /** Table rows (and confusion cells) with rows behind them become focusable and activatable. */
+  private markTables(root: HTMLElement): void {
+    const insp = this.inspect;
+    if (!insp) return;
+    const blocks = root.matches('[data-table]') ? [root] : [...root.querySelectorAll<HTMLElement>('[data-table]')];
+    for (const block of blocks) {
+      const drill = insp.drill.tables[block.dataset.table!];
+      if (!drill) continue;
+      const rows = [...block.querySelectorAll<HTMLElement>('vscode-table-row, tbody tr')];
+      rows.forEach((row, i) => {
+        if (drill.rows?.[i]) {
+          row.tabIndex = 0;
+          row.classList.add('drillable');
+          row.dataset.drillRow = String(i);
+          row.setAttribute('aria-description', `${drill.rows[i]!.title}. ${ROWS_HINT}`);
+        }
+        if (drill.cells?.[i]) {
+          [...row.children].forEach((cell, j) => {
+            const spec = drill.cells![i]![j];
+            if (!spec || !(cell instanceof HTMLElement)) return;
+            cell.tabIndex = 0;
+            cell.classList.add('drillable');
+            cell.dataset.drillCell = `${i},${j}`;
+            cell.setAttribute('aria-description', `${spec.title}. ${ROWS_HINT}`);
+          });
+        }
+      });
+    }
+  }
+
+  /** The spec and anchor of a click or key on `target`, if it stands for rows. */
+  private specAt(target: HTMLElement, e?: MouseEvent): { spec: DrillSpec; anchor: HTMLElement } | undefined {
+    const insp = this.inspect;
+    if (!insp || target.closest('.rows-panel, vscode-button, button, .actions')) return undefined;
+    const card = target.closest<HTMLElement>('.card.drillable');
+    if (card) {
+      const spec = insp.drill.cards[card.dataset.metric!];
+      return spec ? { spec, anchor: card.closest<HTMLElement>('section.cards') ?? card } : undefined;
+    }
+    const cell = target.closest<HTMLElement>('[data-drill-cell]');
+    const row = target.closest<HTMLElement>('[data-drill-row]');
+    const block = target.closest<HTMLElement>('[data-table]');
+    const anchorOf = (b: HTMLElement): HTMLElement => b.closest<HTMLElement>('figure.chart') ?? b;
+    if (block && (cell || row)) {
+      const drill = insp.drill.tables[block.dataset.table!];
+      if (cell) {
+        const [i, j] = cell.dataset.drillCell!.split(',').map(Number) as [number, number];
+        const spec = drill?.cells?.[i]?.[j];
+        if (spec) return { spec, anchor: anchorOf(block) };
+      }
+      if (row) {
+        const spec = drill?.rows?.[Number(row.dataset.drillRow)];
+        if (spec) return { spec, anchor: anchorOf(block) };
+      }
+    }
+    // The confusion matrix is an HTML grid: a cell (or an entry of the largest confusions) names
+    // its true and predicted class; Enter on a focused cell arrives here as a click.
+    const cm = target.closest<HTMLElement>('td.cm-cell, li.cm-top');
+    if (cm) {
+      const fig = cm.closest<HTMLElement>('figure.chart');
+      const drill = fig ? insp.drill.charts[fig.dataset.chart!] : undefined;
+      return fig && drill?.cells && cm.dataset.true !== undefined && cm.dataset.pred !== undefined ? { spec: confusionCell(cm.dataset.true, cm.dataset.pred), anchor: fig } : undefined;
+    }
+    if (e && target instanceof HTMLCanvasElement) {
+      const fig = target.closest<HTMLElement>('figure.chart');
+      const drill = fig ? insp.drill.charts[fig.dataset.chart!] : undefined;
+      if (!fig || !drill) return undefined;
+      if (drill.points) {
+        const spec = chartPoint(target, e, drill.points);
+        return spec ? { spec, anchor: fig } : undefined;
+      }
+    }
+    return undefined;
+  }
+
+  private onClick(e: MouseEvent): void {
+    const hit = this.specAt(e.target as HTMLElement, e);
+    if (!hit) return;
+    this.open(hit.spec, hit.anchor, (e.target as HTMLElement).closest<HTMLElement>('[tabindex]') ?? undefined);
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    const target = e.target as HTMLElement;
+    if (!target.matches('.drillable')) return;
+    const hit = this.specAt(target);
+    if (!hit) return;
+    e.preventDefault();
+    this.open(hit.spec, hit.anchor, target);
+  }
+
+  private onHover(e: MouseEvent): void {
+    const t = e.target;
+    if (!(t instanceof HTMLCanvasElement)) return;
+    t.classList.toggle('pointing', this.specAt(t, e) !== undefined);
+  }
+}
