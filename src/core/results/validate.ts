@@ -96,6 +96,14 @@ export function validateResults(obj: unknown): string[] {
       if (values.length !== c.xs.length) out.push(`results.curves.${name}.extra.${col}: has ${values.length} values, expected ${c.xs.length} (one per point)`);
     }
   }
+  const cm = r.tables.confusion;
+  if (cm) {
+    const L = cm.labels.length;
+    if (cm.matrix.length !== L) out.push(`results.tables.confusion.matrix: has ${cm.matrix.length} rows, expected ${L} (one per label)`);
+    cm.matrix.forEach((row, i) => {
+      if (row.length !== L) out.push(`results.tables.confusion.matrix[${i}]: has ${row.length} cells, expected ${L} (one per label)`);
+    });
+  }
   return out.slice(0, 50);
 }
 

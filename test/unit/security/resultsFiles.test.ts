@@ -57,3 +57,11 @@ test('syntax errors name line and column; control characters are escaped in mess
   assert.ok(!e.message.includes('\u001b'), e.message);
   assert.equal(printable('a\u001b[2Jb\u0007'), 'a\\u001b[2Jb\\u0007');
 });
+
+test('a results file whose confusion matrix does not match its labels is refused (the report would fail on it)', () => {
+  const r = classificationResults();
+  r.tables.confusion!.matrix = [[1, 0], [0, 1]];
+  const e = parseError(r);
+  assert.match(e.message, /results\.tables\.confusion\.matrix: has 2 rows, expected 3/);
+  assert.match(e.message, /results\.tables\.confusion\.matrix\[0\]: has 2 cells, expected 3/);
+});
