@@ -150,3 +150,27 @@ test('ranking slices by the number of relevant items and by train interactions',
   assert.ok(bins.every((b) => /^\[\d+, \d+[)\]]$/.test(b.value)));
   assert.ok(res.warnings.some((w) => w.code === 'slices-unavailable' && /"colour" is not one/.test(w.message)));
 });
+
+test('ranking subset: the users of a filter evaluate as a run file holding only their lines', async () => {
+  const { evaluateFile } = await import('../../../src/core/evaluate');
+  const { readFileSync } = await import('node:fs');
+  const { path, users } = write(3);
+  const lines = readFileSync(path, 'utf8').split('\n');
+  for (const [expr, keep] of [
+    ['trainCount>=3', (u: RefUser) => u.train >= 3],
+    ['recall@10<0.5', (u: RefUser) => u.relevant.length > 0 && recall(u, 10) < 0.5],
+  ] as const) {
+    const only = join(dir, 'only.jsonl');
+    writeFileSync(only, users.filter(keep).map((u) => lines[u.line - 1]).join('\n') + '\n');
+    const a = await evaluateFile(path, { subset: parseWhere(expr), overrides: { bootstrap: { n: 50 } } });
+    const b = await evaluateFile(only, { overrides: { bootstrap: { n: 50 } } });
+    assert.equal(a.source.rowsUsed, users.filter(keep).length, expr);
+    assert.equal(a.source.filter?.where.length, 1);
+    assert.deepEqual(Object.keys(a.metrics), Object.keys(b.metrics), expr);
+    for (const k of Object.keys(b.metrics)) {
+      assert.equal(a.metrics[k].value, b.metrics[k].value, `${expr}: ${k}`);
+      assert.deepEqual(a.metrics[k].ci, b.metrics[k].ci, `${expr}: ci of ${k}`);
+    }
+    assert.deepEqual(a.baselines, b.baselines, expr);
+  }
+});
