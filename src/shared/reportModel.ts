@@ -6,6 +6,7 @@
 import type { ConfusionMatrix, Curve, GroupAnalysisRow, MetricValue, PerClassRow, ReliabilityBin, Results } from '../core/results/types';
 import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from './format';
 import { cutoffsOf, headlineKeys } from './headline';
+import { metricHover, metricName } from '../core/glossary';
 import {
   SERIES_COLOURS,
   type Band,
@@ -40,7 +41,9 @@ const EXTREME_NOTE = 'This metric is a maximum or minimum over groups, bins or d
 export const FULL_HEATMAP_MAX = 20;
 
 export function card(key: string, m: MetricValue, family: string, extra?: string[]): CardModel {
-  const c: CardModel = { key, family, value: m.value, text: formatNumber(m.value, key), ci: formatCi(m.ci, key), direction: m.direction };
+  const c: CardModel = { key, name: metricName(key), family, value: m.value, text: formatNumber(m.value, key), ci: formatCi(m.ci, key), direction: m.direction };
+  const explain = metricHover(key);
+  if (explain) c.explain = explain;
   if (m.note) c.note = m.note;
   if (m.ci && EXTREME_KEYS.test(key)) {
     c.caveat = EXTREME_CAVEAT;
@@ -151,7 +154,7 @@ function perClassVsTrain(rows: PerClassRow[], results: Results): ChartModel | un
   const few = th.few ?? 20;
   const many = th.many ?? 100;
   const bands: Band[] = [];
-  // Shots: few n_c < few, medium few ≤ n_c ≤ many, many n_c > many (docs/metrics/classification.md).
+  // Shots: few n_c < few, medium few ≤ n_c ≤ many, many n_c > many (Liu et al. 2019; docs/metrics/classification.md).
   if (lo < few) bands.push({ from: lo, to: Math.min(few, hi), label: `few (< ${few})`, colour: 'orange' });
   if (hi > few && lo < many) bands.push({ from: Math.max(few, lo), to: Math.min(many, hi), label: `medium (${few}–${many})`, colour: 'green' });
   if (hi > many) bands.push({ from: Math.max(many, lo), to: hi, label: `many (> ${many})`, colour: 'blue' });

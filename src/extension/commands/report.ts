@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { renderCsvTable, renderMarkdownTable, renderMarkdownTests } from '../../core/compare/render';
 import { formatCsv, formatMarkdown } from '../../core/results/format';
+import { metricName } from '../../core/glossary';
 import { reportToHtml } from '../../shared/exportHtml';
 import type { EvalLensContext } from '../context';
 import { loadModel } from '../report/panels';
@@ -60,7 +61,7 @@ export async function copyValueCommand(_ctx: EvalLensContext, arg0?: unknown): P
   if (!node || node.kind !== 'metric') return;
   const text = node.value === null ? 'null' : String(node.value);
   await vscode.env.clipboard.writeText(text);
-  vscode.window.setStatusBarMessage(`Copied ${node.key} = ${text}`, 3000);
+  vscode.window.setStatusBarMessage(`Copied ${metricName(node.key)} (${node.key}) = ${text}`, 3000);
 }
 
 type Format = 'html' | 'md' | 'csv';
