@@ -27,11 +27,11 @@ export function renderTable(t: TableModel, status: (text: string) => void): HTML
   // A metric's name is shown; its key (as in the results JSON and the copies) is the hover text.
   const head = (c: string, j: number): [string, { title?: string }] => {
     const name = t.columnNames?.[j];
-    return name && name !== c ? [name, { title: c }] : [c, {}];
+    return name && name !== c ? [name, { title: `${name} (${c})` }] : [c, {}];
   };
   const first = (i: number): [string, { title?: string }] => {
     const name = t.rowNames?.[i];
-    return name ? [name + (t.suffixes?.[i]?.[0] ?? ''), { title: formatCell(t.rows[i]![0]!, t.kinds[0]) }] : [text(i, 0), {}];
+    return name ? [name + (t.suffixes?.[i]?.[0] ?? ''), { title: `${name} (${formatCell(t.rows[i]![0]!, t.kinds[0])})` }] : [text(i, 0), {}];
   };
   const cellText = (i: number, j: number): string => (j === 0 ? first(i)[0] : text(i, j));
   if (t.columns.length <= MAX_COMPONENT_COLUMNS) {
