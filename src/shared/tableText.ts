@@ -1,5 +1,6 @@
 /** Tables as text: what the report's "Copy as Markdown / CSV" buttons put on the clipboard. */
 import { csvCell } from './csvCell';
+import { escapeMarkdownCell } from './markdownCell';
 import { formatNumber, formatP } from './format';
 import type { CellValue, ColumnKind, TableModel } from './model';
 
@@ -12,9 +13,7 @@ export function formatCell(v: CellValue, kind: ColumnKind = 'num'): string {
   return formatNumber(v);
 }
 
-function mdEscape(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
+const mdEscape = escapeMarkdownCell;
 
 /** GitHub Markdown; best bold, second underlined (`<u>`), third italic; numbers right-aligned. */
 export function tableToMarkdown(t: TableModel): string {
@@ -22,7 +21,7 @@ export function tableToMarkdown(t: TableModel): string {
   const rule = `|${t.kinds.map((k) => (k === 'text' ? '---|' : '---:|')).join('')}`;
   const body = t.rows.map((r, i) => {
     const cells = r.map((v, j) => {
-      let s = mdEscape(formatCell(v, t.kinds[j])) + (t.suffixes?.[i]?.[j] ?? '');
+      let s = mdEscape(formatCell(v, t.kinds[j]) + (t.suffixes?.[i]?.[j] ?? ''));
       const place = t.marks?.[i]?.[j];
       if (place === 1) s = `**${s}**`;
       else if (place === 2) s = `<u>${s}</u>`;

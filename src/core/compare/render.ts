@@ -6,6 +6,7 @@
  * Pure string functions: the CLI prints them, the extension's export uses them.
  */
 import { csvCell } from '../../shared/csvCell';
+import { escapeMarkdownCell } from '../../shared/markdownCell';
 import type { CompareTest, Place, RunTable } from './types';
 
 const ARROW = { higher: '↑', lower: '↓' } as const;
@@ -77,7 +78,7 @@ function nameOf(t: RunTable, run: string): string {
   return i >= 0 ? t.names[i] : run;
 }
 
-const escMd = (s: string): string => s.replace(/\|/g, '\\|');
+const escMd = escapeMarkdownCell;
 
 /** Markdown table: best **bold**, second <u>underlined</u>, third *italic*. */
 export function renderMarkdownTable(t: RunTable, opts: { baseline?: string } = {}): string {

@@ -9,6 +9,7 @@
  * keys that are rates (not `nll`, `brier`, `novelty@K`, user counts).
  */
 import { csvCell } from '../../shared/csvCell';
+import { escapeMarkdownCell } from '../../shared/markdownCell';
 import type { MetricFamily, MetricValue, Results } from './types';
 
 export interface FormatOptions {
@@ -152,9 +153,7 @@ export function formatTable(results: Results, opts: FormatOptions = {}): string 
   return out.join('\n') + '\n';
 }
 
-function mdCell(s: string): string {
-  return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
+const mdCell = escapeMarkdownCell;
 
 /** Markdown: a heading, the source line, one table per family, the warnings as a list. */
 export function formatMarkdown(results: Results, opts: FormatOptions = {}): string {

@@ -42,7 +42,7 @@ test('text: a table wider than maxWidth puts metrics in rows', () => {
 
 test('markdown: **best**, <u>second</u>, *third*', () => {
   const s = renderMarkdownTable(table());
-  assert.ok(s.includes('| a_1 | **0.9000** | <u>0.0500</u> |'));
+  assert.ok(s.includes('| a\\_1 | **0.9000** | <u>0.0500</u> |'));
   assert.ok(s.includes('| b | **0.9000** | **0.0200** |'));
   assert.ok(s.includes('| c | *0.8000* | – |'));
   assert.ok(s.includes('| d | 0.7000 | 0.1000 |'));

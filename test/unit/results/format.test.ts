@@ -55,7 +55,7 @@ test('formatMarkdown: heading, one table per family, escaped cells, baselines, w
   const md = formatMarkdown(classificationResults());
   assert.ok(md.startsWith('## Eval Lens results: `preds.csv`\n\npreds.csv · task classification · 5 rows · csv · sha256 abababababab  \n'));
   assert.ok(md.includes('### Classification\n\n| Metric | Value | 95% CI | Better | Note |\n|---|---:|---|:-:|---|\n| accuracy | 0.8000 | [0.7000, 0.9000] | ↑ |  |\n'));
-  assert.ok(md.includes('| worst_error | 0.5000 | [0.5200, 0.6000] | ↓ | percentile interval of a max \\| may miss the estimate |'));
+  assert.ok(md.includes('| worst\\_error | 0.5000 | [0.5200, 0.6000] | ↓ | percentile interval of a max \\| may miss the estimate |'));
   assert.ok(md.includes('### Warnings (1)\n\n- empty-class: class b has no test rows (preds.csv:2; count 1)\n'));
   const rk = formatMarkdown(rankingResults());
   assert.ok(rk.includes('| Metric | Value | popularity | random | 95% CI | Better | Note |\n|---|---:|---:|---:|---|:-:|---|\n| recall@10 | 0.3100 | 0.1200 | 0.0100 | [0.2800, 0.3400] | ↑ |  |'));
