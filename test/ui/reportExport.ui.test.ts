@@ -19,7 +19,6 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext } from 'playwright-core';
 import { compareRuns } from '../../src/core/compare/compareRuns';
-import { evaluateFile } from '../../src/core/evaluate';
 import type { Results } from '../../src/core/results/types';
 import { launchChromium, root } from '../../scripts/vscode/codeServer.mjs';
 
