@@ -53,10 +53,14 @@ function status(text: string): void {
 
 function cardEl(c: CardModel): HTMLElement {
   const arrow = c.direction === 'higher' ? '↑' : '↓';
+  const name = c.name ?? c.key;
+  // The name is the title; the key (what the results JSON, the CLI and `explain` use) is on hover and under it.
+  const title = [`${name} (${c.key})`, c.explain, c.note].filter((x) => !!x).join('\n\n');
   return el(
     'div',
-    { class: 'card', 'data-metric': c.key, 'data-value': c.value === null ? 'null' : String(c.value), tabindex: '0', title: c.note ?? '', role: 'group', 'aria-label': `${c.key} ${c.text}${c.ci ? `, interval ${c.ci}` : ''}, ${c.direction} is better` },
-    el('div', { class: 'card-key' }, c.key, el('span', { class: 'dir', 'aria-hidden': 'true' }, ` ${arrow}`)),
+    { class: 'card', 'data-metric': c.key, 'data-value': c.value === null ? 'null' : String(c.value), tabindex: '0', title, role: 'group', 'aria-label': `${name} (${c.key}) ${c.text}${c.ci ? `, interval ${c.ci}` : ''}, ${c.direction} is better` },
+    el('div', { class: 'card-name' }, name, el('span', { class: 'dir', 'aria-hidden': 'true' }, ` ${arrow}`)),
+    name !== c.key ? el('div', { class: 'card-key' }, c.key) : null,
     el('div', { class: 'card-value' }, c.text),
     c.ci ? el('div', { class: 'card-ci' }, c.ci) : null,
     ...(c.extra ?? []).map((x) => el('div', { class: 'card-extra' }, x)),

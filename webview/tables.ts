@@ -26,23 +26,33 @@ export function renderTable(t: TableModel, status: (text: string) => void): HTML
     return [kind === 'text' ? '' : 'num', place ? `place-${place}` : ''].filter(Boolean).join(' ');
   };
   const text = (i: number, j: number): string => formatCell(t.rows[i]![j]!, t.kinds[j]) + (t.suffixes?.[i]?.[j] ?? '');
+  // A metric's name is shown; its key (as in the results JSON and the copies) is the hover text.
+  const head = (c: string, j: number): [string, { title?: string }] => {
+    const name = t.columnNames?.[j];
+    return name && name !== c ? [name, { title: `${name} (${c})` }] : [c, {}];
+  };
+  const first = (i: number): [string, { title?: string }] => {
+    const name = t.rowNames?.[i];
+    return name ? [name + (t.suffixes?.[i]?.[0] ?? ''), { title: `${name} (${formatCell(t.rows[i]![0]!, t.kinds[0])})` }] : [text(i, 0), {}];
+  };
+  const cellText = (i: number, j: number): string => (j === 0 ? first(i)[0] : text(i, j));
   if (t.columns.length <= MAX_COMPONENT_COLUMNS && t.rows.length <= MAX_COMPONENT_ROWS) {
     const table = el('vscode-table', { zebra: true, 'bordered-columns': true, resizable: true, class: `rows-${Math.min(t.rows.length, 20)}` });
     // Column widths in proportion to the longest text of each column (header included), so a
     // header is cut only when the panel is too narrow for all of them.
-    const widths = t.columns.map((c, j) => Math.max(c.length + 3, ...t.rows.map((_, i) => text(i, j).length + 2)));
+    const widths = t.columns.map((c, j) => Math.max(head(c, j)[0].length + 3, ...t.rows.map((_, i) => cellText(i, j).length + 2)));
     const sum = widths.reduce((a, b) => a + b, 0);
     (table as unknown as { columns: string[] }).columns = widths.map((w) => `${((100 * w) / sum).toFixed(2)}%`);
-    table.append(el('vscode-table-header', { slot: 'header' }, ...t.columns.map((c, j) => el('vscode-table-header-cell', { class: (t.kinds[j] ?? 'text') === 'text' ? '' : 'num' }, c))));
+    table.append(el('vscode-table-header', { slot: 'header' }, ...t.columns.map((c, j) => el('vscode-table-header-cell', { class: (t.kinds[j] ?? 'text') === 'text' ? '' : 'num', ...head(c, j)[1] }, head(c, j)[0]))));
     const body = el('vscode-table-body', { slot: 'body' });
-    t.rows.forEach((r, i) => body.append(el('vscode-table-row', {}, ...r.map((_, j) => el('vscode-table-cell', { class: cls(i, j) }, text(i, j))))));
+    t.rows.forEach((r, i) => body.append(el('vscode-table-row', {}, ...r.map((_, j) => el('vscode-table-cell', { class: cls(i, j), ...(j === 0 ? first(i)[1] : {}) }, cellText(i, j))))));
     table.append(body);
     wrap.append(table);
   } else {
     const table = el('table', { class: 'plain' });
-    table.append(el('thead', {}, el('tr', {}, ...t.columns.map((c) => el('th', { scope: 'col' }, c)))));
+    table.append(el('thead', {}, el('tr', {}, ...t.columns.map((c, j) => el('th', { scope: 'col', ...head(c, j)[1] }, head(c, j)[0])))));
     const body = el('tbody');
-    t.rows.forEach((r, i) => body.append(el('tr', {}, ...r.map((_, j) => (j === 0 ? el('th', { scope: 'row' }, text(i, j)) : el('td', { class: cls(i, j) }, text(i, j)))))));
+    t.rows.forEach((r, i) => body.append(el('tr', {}, ...r.map((_, j) => (j === 0 ? el('th', { scope: 'row', ...first(i)[1] }, cellText(i, j)) : el('td', { class: cls(i, j) }, text(i, j)))))));
     table.append(body);
     wrap.append(el('div', { class: 'scroll-x' }, table));
   }

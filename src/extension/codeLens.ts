@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { formatCi, formatNumber } from '../shared/format';
 import { headlineKeys } from '../shared/headline';
+import { explainKey, metricName } from '../core/glossary';
 import { leafSummary, numericLeaves } from '../shared/leafModel';
 import { jsonKind } from '../shared/outputName';
 import { Command } from './commandIds';
@@ -77,15 +78,18 @@ class ResultsCodeLens implements vscode.CodeLensProvider<EvalLens> {
       case 'metric': {
         const key = lens.lens.key;
         const obj = value as { metrics?: Record<string, { value: number | null; ci?: [number, number] }>; table?: Record<string, Record<string, number | null>>; marks?: Record<string, Record<string, number>>; names?: string[]; runs?: string[] } | undefined;
-        let title = key;
+        // The lens shows the metric's name; the key and the meaning are in the tooltip.
+        const name = metricName(key);
+        let title = name;
         if (obj?.metrics?.[key]) {
           const m = obj.metrics[key]!;
-          title = `${key} ${formatNumber(m.value, key)}${m.ci ? ` ${formatCi(m.ci, key)}` : ''}`;
+          title = `${name} ${formatNumber(m.value, key)}${m.ci ? ` ${formatCi(m.ci, key)}` : ''}`;
         } else if (obj?.marks?.[key]) {
           const best = Object.entries(obj.marks[key]!).find(([, p]) => p === 1)?.[0];
-          if (best) title = `${key}: best ${obj.names?.[obj.runs?.indexOf(best) ?? -1] ?? best} ${formatNumber(obj.table?.[best]?.[key] ?? null, key)}`;
+          if (best) title = `${name}: best ${obj.names?.[obj.runs?.indexOf(best) ?? -1] ?? best} ${formatNumber(obj.table?.[best]?.[key] ?? null, key)}`;
         }
-        lens.command = { title, tooltip: `Open the report at ${key}`, command: Command.openReportAt, arguments: [{ uri: lens.doc, key }] };
+        const meaning = explainKey(key)?.meaning;
+        lens.command = { title, tooltip: `${name} (${key})${meaning ? ` — ${meaning}` : ''} Click to open the report at this metric.`, command: Command.openReportAt, arguments: [{ uri: lens.doc, key }] };
         break;
       }
     }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Results } from '../core/results/types';
 import { formatCi, formatNumber } from '../shared/format';
 import { headlineKeys } from '../shared/headline';
+import { metricName } from '../core/glossary';
 import { Command } from './commandIds';
 
 export class StatusBar implements vscode.Disposable {
@@ -17,11 +18,11 @@ export class StatusBar implements vscode.Disposable {
     const first = keys[0];
     if (!first) return;
     const m = results.metrics[first]!;
-    this.item.text = `$(graph) ${first} ${formatNumber(m.value, first)}`;
+    this.item.text = `$(graph) ${metricName(first)} ${formatNumber(m.value, first)}`;
     const md = new vscode.MarkdownString(`**Eval Lens** — ${results.source.path}\n\n`);
     for (const k of keys) {
       const v = results.metrics[k]!;
-      md.appendMarkdown(`- \`${k}\` ${formatNumber(v.value, k)} ${formatCi(v.ci, k)}\n`);
+      md.appendMarkdown(`- ${metricName(k)} (\`${k}\`) ${formatNumber(v.value, k)} ${formatCi(v.ci, k)}\n`);
     }
     md.appendMarkdown('\nClick to open the report.');
     this.item.tooltip = md;

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Results } from '../core/results/types';
 import { formatCi, formatNumber } from '../shared/format';
 import { headlineKeys } from '../shared/headline';
+import { citationsOf, explainKey, metricName } from '../core/glossary';
 import { FAMILY_TITLES } from '../shared/reportModel';
 import { Command, ItemKind, View } from './commandIds';
 import type { EvalLensContext } from './context';
@@ -119,9 +120,15 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
         return item;
       }
       case 'metric': {
-        const item = new vscode.TreeItem(node.key, vscode.TreeItemCollapsibleState.None);
+        // The metric's name as the label; the key (as in the results JSON and the CLI) in the tooltip.
+        const e = explainKey(node.key);
+        const item = new vscode.TreeItem(e?.name ?? node.key, vscode.TreeItemCollapsibleState.None);
         item.description = node.ci ? `${node.text} ${node.ci}` : node.text;
-        item.tooltip = new vscode.MarkdownString(`**${node.key}** = ${node.text}${node.ci ? ` ${node.ci}` : ''} (${node.direction} is better)${node.note ? `\n\n${node.note}` : ''}`);
+        const tip = new vscode.MarkdownString();
+        tip.appendMarkdown(`**${escapeMd(e?.name ?? node.key)}** (`).appendText(node.key).appendMarkdown(`) = ${escapeMd(node.text)}${node.ci ? ` ${escapeMd(node.ci)}` : ''} (${node.direction} is better)`);
+        if (e) tip.appendMarkdown('\n\n').appendText(`${e.meaning}\n${e.formula}\n${citationsOf(e)}`);
+        if (node.note) tip.appendMarkdown('\n\n').appendText(node.note);
+        item.tooltip = tip;
         item.contextValue = ItemKind.metric;
         item.iconPath = new vscode.ThemeIcon(node.direction === 'higher' ? 'arrow-up' : 'arrow-down');
         item.id = `${node.uri.toString()}#${node.family}#${node.key}`;
@@ -139,7 +146,7 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
     if (entry.kind === 'results') {
       const r = entry.results;
       const k = headlineKeys(r, 1)[0];
-      item.description = k ? `${k} ${formatNumber(r.metrics[k]!.value, k)}` : r.task;
+      item.description = k ? `${metricName(k)} ${formatNumber(r.metrics[k]!.value, k)}` : r.task;
       item.tooltip = new vscode.MarkdownString(`**${name}**\n\n${r.source.path} · ${r.task} · ${r.source.rows.toLocaleString('en-US')} rows\n\nEvaluated ${r.createdAt}${r.warnings.length ? `\n\n${r.warnings.length} warning(s)` : ''}`);
       item.iconPath = new vscode.ThemeIcon(r.warnings.length ? 'warning' : 'graph');
       item.contextValue = ItemKind.results;
@@ -170,4 +177,9 @@ export function registerViews(ctx: EvalLensContext): vscode.Disposable[] {
     await ctx.index.rescan();
     tree.refresh();
   })];
+}
+
+/** Text shown in a Markdown tooltip as written (no emphasis, links or HTML from names or values). */
+function escapeMd(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }

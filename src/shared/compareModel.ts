@@ -10,6 +10,7 @@ import type { CompareResults, CompareTest } from '../core/compare/types';
 import type { Curve } from '../core/results/types';
 import { formatLevel, formatNumber, formatP, significanceMark } from './format';
 import { SERIES_COLOURS, type CardModel, type CellValue, type ChartModel, type ColumnKind, type Place, type ReportModel, type Series, type TabModel, type TableModel } from './model';
+import { metricHover, metricName } from '../core/glossary';
 
 /** The p-value that decides the stars: Holm-adjusted when present, else the paired t-test's. */
 export function decidingP(t: CompareTest): number | null {
@@ -65,6 +66,8 @@ export function compareTable(c: CompareResults): TableModel {
     rows,
     marks,
     suffixes,
+    // Names shown, keys on hover and in copies.
+    ...(transpose ? { rowNames: c.metrics.map((m) => `${metricName(m)} ${c.directions[m] === 'lower' ? '↓' : c.directions[m] === 'higher' ? '↑' : ''}`.trim()) } : { columnNames: [null, ...c.metrics.map(metricName)] }),
     note: `Bold = best, underlined = second, italic = third in the ${where} (by each metric's direction; equal values share a place, and a run is marked only when it beats another). Stars: paired test against the baseline, *** p < 0.001, ** p < 0.01, * p < 0.05 (Holm-adjusted within the metric when several runs are tested).${untested ? ` ${untested}` : ''}`,
   };
 }
@@ -160,7 +163,7 @@ export function testsTable(c: CompareResults): TableModel {
     kinds: ['text', 'text', 'int', 'num', 'num', 'num', 'text', 'text', 'num', 'p', 'p', 'p', 'num', 'text'],
     rows: c.tests.map((t) => [
       name(t.run),
-      t.metric,
+      metricName(t.metric),
       t.n,
       t.mean,
       t.mean_baseline,
@@ -188,8 +191,8 @@ function diffCharts(c: CompareResults): ChartModel[] {
     const pad = (Math.max(...ends) - Math.min(...ends)) * 0.1 || 0.01;
     return {
       id: `diff.${metric}`,
-      title: `Paired difference: ${metric}`,
-      description: `Mean paired difference in ${metric} of each run minus ${name(c.baseline)}, with bootstrap intervals, for ${tests.length} runs.`,
+      title: `Paired difference: ${metricName(metric)}`,
+      description: `Mean paired difference in ${metricName(metric)} (${metric}) of each run minus ${name(c.baseline)}, with bootstrap intervals, for ${tests.length} runs.`,
       x: { label: 'run', type: 'category', categories: tests.map((t) => name(t.run)) },
       y: { label: `${metric}: run − baseline`, type: 'linear', min: Math.min(...ends) - pad, max: Math.max(...ends) + pad },
       series: [{
@@ -203,12 +206,12 @@ function diffCharts(c: CompareResults): ChartModel[] {
       lines: [{ axis: 'y', value: 0, label: 'no difference', colour: 'foreground' }],
       table: {
         id: `diff.${metric}.table`,
-        title: `Paired difference: ${metric}`,
+        title: `Paired difference: ${metricName(metric)}`,
         columns: ['run', 'difference', 'CI low', 'CI high', 'p'],
         kinds: ['text', 'num', 'num', 'num', 'p'],
         rows: tests.map((t, i) => [name(t.run), diffs[i]!, t.ci_diff?.[0] ?? null, t.ci_diff?.[1] ?? null, decidingP(t)]),
       },
-      group: { id: 'diff', title: 'Metric', option: metric },
+      group: { id: 'diff', title: 'Metric', option: metricName(metric) },
     };
   });
 }
@@ -232,7 +235,7 @@ export function buildCompareModel(c: CompareResults): ReportModel {
     if (!best) return [];
     const v = c.table[best]?.[m] ?? null;
     const name = c.names[c.runs.indexOf(best)] ?? best;
-    return [{ key: m, family: 'compare', value: v, text: formatNumber(v, m), ci: '', direction: c.directions[m] ?? 'higher', note: `best: ${name}`, extra: [`best: ${name}`] }];
+    return [{ key: m, name: metricName(m), ...(metricHover(m) ? { explain: metricHover(m) } : {}), family: 'compare', value: v, text: formatNumber(v, m), ci: '', direction: c.directions[m] ?? 'higher', note: `best: ${name}`, extra: [`best: ${name}`] }];
   });
   return {
     kind: 'compare',

@@ -65,7 +65,8 @@ function userBin(key: string, lo: number, hi: number, last: boolean): DrillSpec 
 
 function perClassFrom(chart: ChartModel): ChartDrill {
   return { points: chart.series.map((s) => s.points.map((_, i) => {
-    const cls = s.pointLabels?.[i]?.replace(/^class /, '') ?? chart.x.categories?.[s.points[i]!.x];
+    // A bar chart names its classes on the category axis; a scatter names them in its point labels.
+    const cls = chart.x.type === 'category' ? chart.x.categories?.[s.points[i]!.x] : s.pointLabels?.[i]?.replace(/^class /, '');
     return cls === undefined ? null : labelCell(cls);
   })) };
 }

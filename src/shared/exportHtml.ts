@@ -29,7 +29,7 @@ h1{font-size:22px;margin:0 0 8px}h2{font-size:18px;margin:32px 0 8px;border-bott
 dl.header{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0 0 12px}dl.header dt{color:var(--muted)}dl.header dd{margin:0;word-break:break-all}
 .warnings{border-left:3px solid var(--yellow);padding:4px 12px;background:var(--panel)}
 .cards{display:flex;flex-wrap:wrap;gap:8px}.card{border:1px solid var(--border);background:var(--panel);border-radius:6px;padding:8px 12px;min-width:150px}
-.card .k{color:var(--muted);font-size:12px}.card .v{font-size:20px;font-variant-numeric:tabular-nums}.card .ci,.card .x{color:var(--muted);font-size:12px}.card .cav{color:var(--yellow);font-size:11px;max-width:220px}
+.card .k{color:var(--fg);font-weight:600;font-size:12px}.card .key{color:var(--muted);font-size:11px;font-family:monospace;word-break:break-all}.card .v{font-size:20px;font-variant-numeric:tabular-nums}.card .ci,.card .x{color:var(--muted);font-size:12px}.card .cav{color:var(--yellow);font-size:11px;max-width:220px}
 table{border-collapse:collapse;margin:6px 0 12px;font-variant-numeric:tabular-nums}th,td{border:1px solid var(--border);padding:2px 8px}th{background:var(--panel);text-align:left}td.n{text-align:right}
 td.p1{font-weight:700}td.p2{text-decoration:underline}td.p3{font-style:italic}
 figure{margin:12px 0;overflow-x:auto}figure svg{display:block;flex:none;max-width:none;font-size:11px}figcaption{font-weight:600}.note{color:var(--muted);font-size:12px}
@@ -41,7 +41,7 @@ ${['blue', 'red', 'green', 'yellow', 'orange', 'purple', 'foreground'].map((c) =
 @media print{body{margin:0}}`;
 
 function cardHtml(c: CardModel): string {
-  return `<div class="card" data-metric="${esc(c.key)}"><div class="k">${esc(c.key)} ${c.direction === 'higher' ? '↑' : '↓'}</div><div class="v">${esc(c.text)}</div>${c.ci ? `<div class="ci">${esc(c.ci)}</div>` : ''}${(c.extra ?? []).map((x) => `<div class="x">${esc(x)}</div>`).join('')}${c.caveat ? `<div class="cav">${esc(c.caveat)}</div>` : ''}</div>`;
+  return `<div class="card" data-metric="${esc(c.key)}" title="${esc([`${c.name ?? c.key} (${c.key})`, c.explain].filter((x) => !!x).join('\n'))}"><div class="k">${esc(c.name ?? c.key)} ${c.direction === 'higher' ? '↑' : '↓'}</div>${c.name && c.name !== c.key ? `<div class="key">${esc(c.key)}</div>` : ''}<div class="v">${esc(c.text)}</div>${c.ci ? `<div class="ci">${esc(c.ci)}</div>` : ''}${(c.extra ?? []).map((x) => `<div class="x">${esc(x)}</div>`).join('')}${c.caveat ? `<div class="cav">${esc(c.caveat)}</div>` : ''}</div>`;
 }
 
 /**

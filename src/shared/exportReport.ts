@@ -112,15 +112,24 @@ export function slicesTable(value: unknown): TableModel | undefined {
   };
 }
 
-/** The report model of a results file, with the slice table when the results hold one. */
+/**
+ * The report model of a results file, with the slice table when the results hold one (it takes
+ * the place of the generic rendering of an unknown table, if the report drew it that way).
+ */
 export function resultsModel(results: Results): ReportModel {
   const model = buildReportModel(results);
   const slices = slicesTable(results.tables?.slices);
-  if (slices && !model.tabs.some((t) => t.tables.some((x) => x.id === 'slices'))) {
-    const tab = model.tabs[0];
-    if (tab) tab.tables.push(slices);
-    else model.tabs.push({ id: 'slices', title: 'Slices', cards: [], charts: [], tables: [slices], notes: [] });
+  if (!slices || model.tabs.some((t) => t.tables.some((x) => x.id === 'slices'))) return model;
+  for (const tab of model.tabs) {
+    const at = tab.tables.findIndex((x) => x.id === 'table.slices');
+    if (at >= 0) {
+      tab.tables[at] = slices;
+      return model;
+    }
   }
+  const tab = model.tabs[0];
+  if (tab) tab.tables.push(slices);
+  else model.tabs.push({ id: 'slices', title: 'Slices', cards: [], charts: [], tables: [slices], notes: [] });
   return model;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Which metrics are "headline" numbers: shown in CodeLens, the status bar, the report's first
- * cards. Chosen per task from the stable metric keys of src/core/glossary, first present wins; ranking takes the
+ * cards. Chosen per task from the results' metric keys, first present wins; ranking takes the
  * smallest cutoff K ≥ 10 that was evaluated (else the largest).
  */
 import type { Results } from '../core/results/types';

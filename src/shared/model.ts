@@ -24,6 +24,13 @@ export interface TableModel {
   marks?: (Place | null)[][];
   /** Optional text appended to a cell (significance stars), aligned with `rows`. */
   suffixes?: string[][];
+  /**
+   * Display names of the columns (a metric key's glossary name), aligned with `columns`; `columns`
+   * keep the keys, which are shown on hover and used when the table is copied.
+   */
+  columnNames?: (string | null)[];
+  /** Display names of each row's first cell, likewise (the cell keeps the key). */
+  rowNames?: (string | null)[];
   note?: string;
 }
 
@@ -113,6 +120,10 @@ export interface ChartModel {
 
 export interface CardModel {
   key: string;
+  /** Human name from the glossary ("AURC, 101-point grid, coverage 0.2–1"); the key when unknown. */
+  name?: string;
+  /** Hover text from the glossary: meaning, formula, short citation. */
+  explain?: string;
   family: string;
   value: number | null;
   text: string;

@@ -9,6 +9,7 @@ import { cutoffsOf, headlineKeys, reportHeadlineKeys } from './headline';
 import { inRankingTable, rankingTable } from './rankingTable';
 import { operatingPointModel } from './operatingPoint';
 import { userInspectorModel } from './userInspector';
+import { metricHover, metricName } from '../core/glossary';
 import {
   SERIES_COLOURS,
   type Band,
@@ -43,7 +44,9 @@ const EXTREME_NOTE = 'This metric is a maximum or minimum over groups, bins or d
 export const FULL_HEATMAP_MAX = 20;
 
 export function card(key: string, m: MetricValue, family: string, extra?: string[]): CardModel {
-  const c: CardModel = { key, family, value: m.value, text: formatNumber(m.value, key), ci: formatCi(m.ci, key), direction: m.direction };
+  const c: CardModel = { key, name: metricName(key), family, value: m.value, text: formatNumber(m.value, key), ci: formatCi(m.ci, key), direction: m.direction };
+  const explain = metricHover(key);
+  if (explain) c.explain = explain;
   if (m.note) c.note = m.note;
   if (m.ci && EXTREME_KEYS.test(key)) {
     c.caveat = EXTREME_CAVEAT;
@@ -154,7 +157,7 @@ function perClassVsTrain(rows: PerClassRow[], results: Results): ChartModel | un
   const few = th.few ?? 20;
   const many = th.many ?? 100;
   const bands: Band[] = [];
-  // Shots: few n_c < few, medium few ≤ n_c ≤ many, many n_c > many (docs/metrics/classification.md).
+  // Shots: few n_c < few, medium few ≤ n_c ≤ many, many n_c > many (Liu et al. 2019; docs/metrics/classification.md).
   if (lo < few) bands.push({ from: lo, to: Math.min(few, hi), label: `few (< ${few})`, colour: 'orange' });
   if (hi > few && lo < many) bands.push({ from: Math.max(few, lo), to: Math.min(many, hi), label: `medium (${few}–${many})`, colour: 'green' });
   if (hi > many) bands.push({ from: Math.max(many, lo), to: hi, label: `many (> ${many})`, colour: 'blue' });
@@ -404,6 +407,11 @@ function pairedCurveChart(id: string, title: string, weighted: Curve | undefined
 // ---------------------------------------------------------------------------------------------
 // Ranking
 
+/** The name of a ranking metric without its cutoff: `ndcg` → "NDCG" (from the glossary's `ndcg@<K>`). */
+function cutoffMetricName(base: string): string {
+  return metricName(`${base}@1`).replace(/ at 1$/, '').replace(/@1$/, '');
+}
+
 /**
  * Metric-vs-K curves, baselines dashed in the same colour: from the ranking family's dense curves
  * `metricVsK.<metric>` (one point per K, baselines in `extra`) when present, else from the
@@ -417,10 +425,10 @@ export function metricVsKChart(results: Results): ChartModel | undefined {
     dense.forEach(([name, c], i) => {
       const metric = name.slice('metricVsK.'.length);
       const colour = SERIES_COLOURS[i % SERIES_COLOURS.length]!;
-      series.push({ label: metric, colour, style: 'line', points: pts(c.xs, c.ys) });
+      series.push({ label: cutoffMetricName(metric), colour, style: 'line', points: pts(c.xs, c.ys) });
       c.xs.forEach((k, j) => rows.push([metric, 'run', k, c.ys[j] ?? null]));
       for (const [bi, [b, ys]] of Object.entries(c.extra ?? {}).entries()) {
-        series.push({ label: `${metric} (${b})`, colour, style: 'line', dashed: true, ...(bi > 0 ? { dotted: true } : {}), points: pts(c.xs, ys) });
+        series.push({ label: `${cutoffMetricName(metric)} (${b})`, colour, style: 'line', dashed: true, ...(bi > 0 ? { dotted: true } : {}), points: pts(c.xs, ys) });
         c.xs.forEach((k, j) => rows.push([metric, b, k, ys[j] ?? null]));
       }
     });
@@ -449,12 +457,12 @@ export function metricVsKChart(results: Results): ChartModel | undefined {
   names.forEach((name, i) => {
     const colour = SERIES_COLOURS[i % SERIES_COLOURS.length]!;
     const valueAt = (src: Record<string, MetricValue>, k: number): number | null => src[`${name}@${k}`]?.value ?? null;
-    series.push({ label: name, colour, style: 'line', points: ks.map((k) => ({ x: k, y: valueAt(results.metrics, k) })) });
+    series.push({ label: cutoffMetricName(name), colour, style: 'line', points: ks.map((k) => ({ x: k, y: valueAt(results.metrics, k) })) });
     cols.push([name, 'num']);
     ks.forEach((k, r) => rows[r]!.push(valueAt(results.metrics, k)));
     for (const [b, src] of Object.entries(results.baselines ?? {})) {
       if (!ks.some((k) => src[`${name}@${k}`] !== undefined)) continue;
-      series.push({ label: `${name} (${b})`, colour, style: 'line', dashed: true, points: ks.map((k) => ({ x: k, y: valueAt(src, k) })) });
+      series.push({ label: `${cutoffMetricName(name)} (${b})`, colour, style: 'line', dashed: true, points: ks.map((k) => ({ x: k, y: valueAt(src, k) })) });
       cols.push([`${name} (${b})`, 'num']);
       ks.forEach((k, r) => rows[r]!.push(valueAt(src, k)));
     }
@@ -498,14 +506,14 @@ function storedHistograms(value: unknown): ChartModel[] {
     const extra = [h.mean !== undefined ? `mean ${formatNumber(h.mean, key)}` : '', h.undefinedUsers ? `${formatCount(h.undefinedUsers)} users undefined` : ''].filter(Boolean).join(', ');
     return {
       id: `perUser.${key}`,
-      title: `Per-user ${key}`,
-      description: `Histogram of ${key} over ${formatCount(users)} users in ${h.counts.length} bins.`,
-      x: { label: key, type: 'category' as const, categories: cats },
+      title: `Per-user ${metricName(key)}`,
+      description: `Histogram of ${metricName(key)} (${key}) over ${formatCount(users)} users in ${h.counts.length} bins.`,
+      x: { label: metricName(key), type: 'category' as const, categories: cats },
       y: { label: 'users', type: 'linear' as const, min: 0 },
       series: [{ label: 'users', colour: 'blue' as const, style: 'bar' as const, points: h.counts.map((c, i) => ({ x: i, y: c })) }],
       table: table(`perUser.${key}.table`, `Per-user ${key}`, [['bin', 'text'], ['users', 'int']], h.counts.map((c, i) => [cats[i]!, c])),
       ...(extra ? { note: extra } : {}),
-      group: { id: 'perUser', title: 'Per-user distribution', option: key },
+      group: { id: 'perUser', title: 'Per-user distribution', option: metricName(key) },
     };
   });
 }
@@ -521,10 +529,10 @@ function activityChart(value: unknown, results: Results): ChartModel | undefined
   return {
     id: 'activityBins',
     title: 'Metrics by user activity (train interactions)',
-    description: `Bars of ${keys.join(', ')} for ${rows.length} bins of users by their number of train interactions.`,
+    description: `Bars of ${keys.map(metricName).join(', ')} for ${rows.length} bins of users by their number of train interactions.`,
     x: { label: 'train interactions per user', type: 'category', categories: rows.map((r) => `${r.bin as string}${typeof r.users === 'number' ? ` (${formatCount(r.users)} users)` : ''}`) },
     y: { label: 'value', type: 'linear', min: 0 },
-    series: keys.map((k, i) => ({ label: k, colour: SERIES_COLOURS[i % SERIES_COLOURS.length]!, style: 'bar' as const, points: rows.map((r, j) => ({ x: j, y: typeof r[k] === 'number' ? (r[k] as number) : null })) })),
+    series: keys.map((k, i) => ({ label: metricName(k), colour: SERIES_COLOURS[i % SERIES_COLOURS.length]!, style: 'bar' as const, points: rows.map((r, j) => ({ x: j, y: typeof r[k] === 'number' ? (r[k] as number) : null })) })),
     table: generic,
   };
 }
@@ -558,13 +566,13 @@ function perUserHistograms(results: Results): ChartModel[] {
     const cats = binLabels(edges.map((e) => e[0]), edges.map((e) => e[1]));
     return {
       id: `perUser.${key}`,
-      title: `Per-user ${key}`,
-      description: `Histogram of ${key} over ${formatCount(finite.length)} users in ${bins} bins.`,
-      x: { label: key, type: 'category' as const, categories: cats },
+      title: `Per-user ${metricName(key)}`,
+      description: `Histogram of ${metricName(key)} (${key}) over ${formatCount(finite.length)} users in ${bins} bins.`,
+      x: { label: metricName(key), type: 'category' as const, categories: cats },
       y: { label: 'users', type: 'linear' as const, min: 0 },
       series: [{ label: 'users', colour: 'blue' as const, style: 'bar' as const, points: counts.map((c, i) => ({ x: i, y: c })) }],
       table: table(`perUser.${key}.table`, `Per-user ${key}`, [['bin', 'text'], ['users', 'int']], counts.map((c, i) => [cats[i]!, c])),
-      group: { id: 'perUser', title: 'Per-user distribution', option: key },
+      group: { id: 'perUser', title: 'Per-user distribution', option: metricName(key) },
     };
   });
 }

@@ -21,7 +21,7 @@ export function tableToMarkdown(t: TableModel): string {
   const rule = `|${t.kinds.map((k) => (k === 'text' ? '---|' : '---:|')).join('')}`;
   const body = t.rows.map((r, i) => {
     const cells = r.map((v, j) => {
-      let s = escapeMarkdown(formatCell(v, t.kinds[j])) + (t.suffixes?.[i]?.[j] ?? '');
+      let s = escapeMarkdown(formatCell(v, t.kinds[j]) + (t.suffixes?.[i]?.[j] ?? ''));
       const place = t.marks?.[i]?.[j];
       if (place === 1) s = `**${s}**`;
       else if (place === 2) s = `<u>${s}</u>`;

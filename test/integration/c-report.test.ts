@@ -5,12 +5,12 @@
  * answers with the default item, as a person pressing Enter would.
  */
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import * as vscode from 'vscode';
 import compareSchema from '../../schemas/eval-lens.compare.schema.json';
 import configSchema from '../../schemas/eval-lens.config.schema.json';
-import { activate, closeAllEditors, evaluate, makeFolder, readJson, reportTabs, runAccepting, uri, waitFor, ws } from './helpers';
+import { activate, closeAllEditors, evaluate, makeFolder, mtime, readJson, reportTabs, runAccepting, uri, waitFor, ws } from './helpers';
 
 interface Compare { schema: string; runs: string[]; baseline: string; metrics: string[]; table: Record<string, Record<string, number | null>>; marks: Record<string, Record<string, number>> }
 
@@ -49,6 +49,19 @@ describe('compare, report, export, config', function () {
     const ctx = await activate();
     await waitFor('the comparison\'s report panel to be the active one', () => ctx.panels.activeUri()?.fsPath === out, 30_000);
     assert.ok(reportTabs().length >= 1);
+    // Two runs: only the better one is marked.
+    assert.deepEqual(Object.values(c.marks.accuracy ?? {}), [1]);
+  });
+
+  it('the same runs in the other order (the other baseline) replace the same comparison file', async () => {
+    const out = ws('digits-lt/logreg-vs-svc_rbf.compare.json');
+    const before = mtime(out);
+    const a = uri('digits-lt/logreg.eval.json');
+    const b = uri('digits-lt/svc_rbf.eval.json');
+    await runAccepting('evalLens.compare', [b, [b, a]], () => existsSync(out) && mtime(out) > before);
+    const c = await waitFor('the rewritten comparison', () => (mtime(out) > before ? readJson<Compare>(out) : undefined));
+    assert.match(c.baseline, /svc_rbf/);
+    assert.ok(!readdirSync(ws('digits-lt')).includes('svc_rbf-vs-logreg.compare.json'));
   });
 
   it('Open Report opens one report panel per results file (no duplicate when opened twice)', async () => {
@@ -77,6 +90,9 @@ describe('compare, report, export, config', function () {
     const accRow = lines.find((l) => l.split(',')[header.indexOf('metric')] === 'accuracy');
     assert.ok(accRow, `a CSV row for accuracy; header ${lines[0]}`);
     assert.equal(Number(accRow.split(',')[header.indexOf('value')]), 0.84);
+    const tex = (await vscode.commands.executeCommand<vscode.Uri>('evalLens.exportReport', src, 'latex', uri('exports/svc.tex')))!;
+    const t = readFileSync(tex.fsPath, 'utf8');
+    assert.match(t, /\\toprule[\s\S]*accuracy \$\\uparrow\$[\s\S]*\\midrule[\s\S]*0\.8400[\s\S]*\\bottomrule/);
   });
 
   it('Create Evaluation Config writes a schema-valid eval-lens.json from the detected columns', async () => {

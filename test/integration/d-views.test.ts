@@ -63,7 +63,7 @@ describe('tree, CodeLens, diagnostics', function () {
     }, 30_000);
     const titles = lenses.map((l) => l.command!.title);
     assert.ok(lenses.some((l) => l.command!.command === 'evalLens.openReport'), titles.join(' | '));
-    assert.ok(titles.some((t) => /accuracy/.test(t) && /0\.75|75(\.0)?\s*%/.test(t)), titles.join(' | '));
+    assert.ok(titles.some((t) => /^Accuracy /.test(t) && /0\.75|75(\.0)?\s*%/.test(t)), titles.join(' | '));
   });
 
   it('CodeLens can be turned off by the setting evalLens.codeLens.enabled', async () => {

@@ -111,12 +111,11 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     const [ti, pj] = best;
     const count = c.matrix[ti]![pj]!;
     const frame = await reportFrame(page, /^logreg\.csv$/);
-    const canvas = frame.locator('figure[data-chart="confusion"] canvas');
-    await canvas.scrollIntoViewIfNeeded();
-    await frame.waitForFunction(() => !!document.querySelector<HTMLCanvasElement>('figure[data-chart="confusion"] canvas')?.dataset.grid, undefined, { timeout: 30_000 });
-    const grid = (await canvas.getAttribute('data-grid'))!.split(',').map(Number);
-    const [left, top, cell] = grid as [number, number, number];
-    await canvas.click({ position: { x: left + pj * cell + cell / 2, y: top + ti * cell + cell / 2 } });
+    // The confusion matrix is an HTML grid: each cell names its true and predicted class.
+    const cell = frame.locator(`figure[data-chart="confusion"] td.cm-cell[data-true="${c.labels[ti]}"][data-pred="${c.labels[pj]}"]`);
+    await cell.scrollIntoViewIfNeeded();
+    assert.equal(Number(await cell.getAttribute('data-count')), count);
+    await cell.click();
     const panel = await rowsPanel(frame);
     assert.equal(panel.total, count, `true ${c.labels[ti]}, predicted ${c.labels[pj]}`);
     assert.equal(panel.rows, Math.min(count, 50));

@@ -195,6 +195,38 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     await shootBothThemes('report-compare', frame);
   });
 
+  it('Compare Runs… on three runs with a tie: both tied runs best, the last unmarked (light and dark)', async () => {
+    await page.keyboard.press('Escape');
+    await expandFolder(page, 'digits-lt');
+    // logreg.csv and logreg_logits.csv are the same model (probabilities vs logits): equal accuracy.
+    await explorerRow(page, 'logreg.csv').click();
+    await explorerRow(page, 'logreg_logits.csv').click({ modifiers: ['Control'] });
+    await explorerRow(page, 'knn.csv').click({ modifiers: ['Control'] });
+    await openMenuWith(explorerRow(page, 'knn.csv'), 'Compare Runs…');
+    await clickMenuItem(page, 'Compare Runs…');
+    await acceptQuickPick(page);
+    const path = join(ws, 'digits-lt', 'knn-vs-logreg-vs-logreg_logits.compare.json');
+    const c = JSON.parse(await waitForFile(path, 180_000)) as CompareResults;
+    const name = (run: string): string => run.replace(/^.*\//, '');
+    const accMarks = Object.fromEntries(Object.entries(c.marks.accuracy ?? {}).map(([run, p]) => [name(run), p]));
+    assert.deepEqual(accMarks, { 'logreg.csv': 1, 'logreg_logits.csv': 1 });
+    const frame = await reportFrame(page, /^Comparison of 3 runs$/);
+    // The accuracy row: 0.7500 twice (both bold), 0.7067 unmarked.
+    const row = await frame.evaluate(() => {
+      const rows = [...document.querySelectorAll('vscode-table-row, tr')];
+      // Cells may carry significance stars after the value.
+      const r = rows.find((x) => {
+        const t = [...x.children].map((c) => c.textContent?.trim() ?? '');
+        return t.filter((v) => /^0\.7500\**$/.test(v)).length === 2 && t.some((v) => /^0\.7067\**$/.test(v));
+      });
+      return r ? [...r.children].map((c) => ({ text: c.textContent?.trim() ?? '', cls: c.getAttribute('class') ?? '' })) : null;
+    });
+    assert.ok(row, 'the accuracy row');
+    assert.deepEqual(row.filter((c) => /place-1/.test(c.cls)).map((c) => c.text.replace(/\*+$/, '')), ['0.7500', '0.7500']);
+    assert.ok(!row.some((c) => c.text.startsWith('0.7067') && /place-/.test(c.cls)), 'the last run is not marked');
+    await shootBothThemes('report-compare-tie', frame);
+  });
+
   it('the side panel lists the results files with their headline metric', async () => {
     await activityBarEntry().click();
     const row = page.locator('.monaco-list-row', { hasText: 'logreg.eval.json' }).first();

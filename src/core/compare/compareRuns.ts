@@ -1,12 +1,16 @@
 /**
- * Comparing evaluated runs (docs/comparisons.md): the run × metric table with best / second /
- * third per column, and for each run other than the baseline and each compared metric that has
- * per-item values, the paired tests of `stats/tests.ts` on the matched items.
+ * Comparing evaluated runs: the run × metric table with best / second / third per column (ties
+ * share a place, the last place is never marked: marks.ts), and for each run other than the
+ * baseline and each compared metric that has per-item values, the paired tests of
+ * `stats/tests.ts` on the matched items, with the bootstrap interval of the difference Δ.
  *
  * Conventions (docs/comparisons.md):
- * - Per-item values come from `results.perItem.values[metric]` (row correctness for `accuracy`,
- *   per-user values for ranking keys). Pairs with a non-finite value on either side are left out
- *   with a warning.
+ * - Per-item values come from `results.perItem.values[metric]` (classification: per-row
+ *   `accuracy`, `top<k>_accuracy`, `nll`, `brier`; ranking: per-user values). A compared metric
+ *   without them on either side is listed once in `untested` (the report's table note), not
+ *   warned about per run. Pairs with a non-finite value on either side are left out with a warning.
+ * - `intervals` copies each run's own metric intervals (for `± h` in the LaTeX table); `curves`
+ *   keeps the runs' curves, thinned, for overlay charts (curves.ts).
  * - `mean`, `mean_baseline` and `improvement` = (mean − mean_baseline)/mean_baseline are over the
  *   matched pairs; the table holds each run's own metric value (over all its rows, with weights if
  *   any), so the two can differ when weights are used or rows were left out.

@@ -5,6 +5,7 @@
  * `[1]`, `[2]`, `[3]` in the plain table; CSV has a `<metric>_place` column beside each metric.
  * Pure string functions: the CLI prints them, the extension's export uses them.
  */
+import { UNRANKED_KEYS } from './marks';
 import type { CompareTest, Place, RunTable } from './types';
 import { csvCell } from '../../shared/csvCell';
 import { escapeMarkdown } from '../../shared/markdownText';
@@ -30,7 +31,10 @@ function formatStat(v: number | null | undefined, digits = 3): string {
 }
 
 function cellText(t: RunTable, run: string, m: string): string {
-  return t.display?.[run]?.[m] ?? formatValue(t.table[run]?.[m] ?? null);
+  const v = t.table[run]?.[m] ?? null;
+  // Counts (users evaluated / skipped) print as integers, 0 and 1 included.
+  if (v !== null && UNRANKED_KEYS.has(m) && Number.isInteger(v)) return t.display?.[run]?.[m] ?? String(v);
+  return t.display?.[run]?.[m] ?? formatValue(v);
 }
 
 function header(t: RunTable, m: string): string {

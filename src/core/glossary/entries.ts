@@ -232,7 +232,7 @@ const evolving: GlossaryEntry[] = [
     meaning: 'Expected accuracy on a test set whose class shares equal the train shares (head-heavy).',
     formula: 'Σ_c q^trn_c·acc_c, q^trn_c = n_c / N_train',
     convention: 'The forward long-tailed test distribution of Fang et al. (2023), from per-class accuracies (no resampling).',
-    notThis: 'Not `weighted_accuracy` when sample weights differ within a class; numerically equal otherwise.',
+    notThis: 'Not `weighted_accuracy` (a row-weighted ratio), which equals it only when every class has the same number of test rows.',
     direction: 'higher',
     kind: 'rate',
     refs: ['fang2023'],

@@ -103,14 +103,10 @@ export function citationsOf(entry: GlossaryEntry): string {
   return referencesOf(entry).map(citeShort).join('; ');
 }
 
-/**
- * A short hover text for a card or a table cell: the name, the meaning, the formula and the
- * short citation, one per line, then the key (so it can be found in the results JSON).
- */
-export function explainShort(key: string): string {
+/** Hover text of a metric (a card, a chart): its meaning, formula and short citation; undefined when unknown. */
+export function metricHover(key: string): string | undefined {
   const e = explainKey(key);
-  if (!e) return key;
-  return [`${e.name}`, e.meaning, e.formula, citationsOf(e), `key: ${key}`].join('\n');
+  return e ? `${e.meaning}\n${e.formula}\n${citationsOf(e)}` : undefined;
 }
 
 const DIRECTION_TEXT = { higher: 'higher is better', lower: 'lower is better', none: 'neither (a count or a test statistic)' } as const;

@@ -1,6 +1,7 @@
 /** Open Report (at a chart), Open as Table, Export Report, Reveal JSON, Copy Value, Show Log. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { metricName } from '../../core/glossary';
 import { reportToHtml } from '../../shared/exportHtml';
 import { exportReport, reportInputFromJson, type ReportFormat, type ReportInput } from '../../shared/exportReport';
 import type { EvalLensContext } from '../context';
@@ -58,7 +59,7 @@ export async function copyValueCommand(_ctx: EvalLensContext, arg0?: unknown): P
   if (!node || node.kind !== 'metric') return;
   const text = node.value === null ? 'null' : String(node.value);
   await vscode.env.clipboard.writeText(text);
-  vscode.window.setStatusBarMessage(`Copied ${node.key} = ${text}`, 3000);
+  vscode.window.setStatusBarMessage(`Copied ${metricName(node.key)} (${node.key}) = ${text}`, 3000);
 }
 
 type Format = ReportFormat;

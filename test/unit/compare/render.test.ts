@@ -107,3 +107,18 @@ test('number formats', () => {
   assert.equal(formatP(0), '0');
   assert.equal(formatP(null), '–');
 });
+
+test('counts print as integers and carry no mark', () => {
+  const t: RunTable = {
+    runs: ['a', 'b'], names: ['a', 'b'], metrics: ['users_evaluated', 'users_skipped'],
+    directions: { users_evaluated: 'higher', users_skipped: 'lower' },
+    table: { a: { users_evaluated: 200, users_skipped: 0 }, b: { users_evaluated: 199, users_skipped: 1 } },
+    marks: {},
+  };
+  t.marks = markTable(t);
+  assert.deepEqual(t.marks, {});
+  const s = renderTextTable(t);
+  assert.match(s, /\na\s+200\s+0\n/);
+  assert.match(s, /\nb\s+199\s+1\n/);
+  assert.ok(renderMarkdownTable(t).includes('| a | 200 | 0 |'));
+});

@@ -43,3 +43,20 @@ test('the schema rejects a test entry without its p-value', () => {
   delete bad.tests[0].p_t;
   assert.equal(validate(bad), false);
 });
+
+test('a comparison of evaluated runs with intervals, untested metrics and curves validates; the reader checks it', async () => {
+  const { compareFiles } = await import('../../../src/core/compare/files');
+  const { validateCompare } = await import('../../../src/core/compare/validate');
+  const r = await compareFiles(['examples/digits-lt/logreg.csv', 'examples/digits-lt/knn.csv'], { overrides: { bootstrap: { n: 20 } } });
+  assert.ok(r.intervals && r.untested && r.curves);
+  assert.deepEqual(Object.keys(r.curves).sort(), ['reliability', 'riskCoverage']);
+  for (const byRun of Object.values(r.curves)) for (const c of Object.values(byRun)) assert.ok(c.xs.length <= 400 && c.xs.length === c.ys.length);
+  check(r);
+  assert.deepEqual(validateCompare(JSON.parse(JSON.stringify(r))), []);
+  const bad = JSON.parse(JSON.stringify(r));
+  bad.curves.riskCoverage[r.runs[0]!].xs = 'many';
+  bad.names = ['only one'];
+  assert.deepEqual(validateCompare(bad), ['compare.curves.riskCoverage.examples/digits-lt/logreg.csv.xs: expected an array, got "many"']);
+  bad.curves = r.curves;
+  assert.deepEqual(validateCompare(bad), ['compare.names: has 1 names for 2 runs']);
+});

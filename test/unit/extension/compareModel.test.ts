@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildCompareModel, compareTable, decidingP, testsTable, TRANSPOSE_ABOVE } from '../../../src/shared/compareModel';
+import { buildCompareModel, compareTable, decidingP, deltaTable, overlayCharts, testsTable, TRANSPOSE_ABOVE } from '../../../src/shared/compareModel';
 import { compareResults } from './fixtures';
 
 test('comparison table: runs × metrics with best/second/third and stars from the Holm-adjusted p', () => {
@@ -49,4 +49,54 @@ test('with many metrics the table turns: metrics as rows, runs as columns, marks
   assert.deepEqual(t.marks![0], [null, 3, 1, 2]);
   assert.deepEqual(t.suffixes![0], ['', '', '*', '']);
   assert.deepEqual(t.rows[2], ['m0 ↑', null, null, null]);
+});
+
+test('Δ table: one row per tested metric, the baseline value, then Δ [interval] and stars per run', () => {
+  const c = compareResults();
+  const d = deltaTable(c)!;
+  assert.deepEqual(d.columns, ['metric', 'a (baseline)', 'Δ b', 'Δ c']);
+  // 0.8 − 0.7 = +0.1 with [0.02, 0.18], Holm p 0.028 → *; 0.75 − 0.7 = +0.05, p 0.2 → no star.
+  assert.deepEqual(d.rows, [['accuracy ↑', 0.7, '+0.1000 [+0.0200, +0.1800]*', '+0.0500 [−0.0300, +0.1300]']]);
+  assert.match(d.note!, /paired-bootstrap 95% percentile interval \(1000 resamples/);
+  // No tests: no Δ table.
+  assert.equal(deltaTable({ ...c, tests: [] }), undefined);
+});
+
+test('the untested metrics are named once, in the table note and the tests tab', () => {
+  const c = { ...compareResults(), untested: ['nll'] };
+  const m = buildCompareModel(c);
+  assert.match(compareTable(c).note!, /Not tested \(no per-item values: not a mean over rows or users\): nll\./);
+  assert.deepEqual(m.tabs.find((t) => t.id === 'tests')!.notes, ['Not tested (no per-item values: not a mean over rows or users): nll.']);
+  assert.ok(!m.header.warnings.some((w) => /per-item/.test(w)));
+});
+
+test('overlays: one chart per curve the runs share, a series per run, baseline named; metric-vs-K charts grouped', () => {
+  const c = compareResults();
+  c.curves = {
+    riskCoverage: { 'a.csv': { x: 'coverage', y: 'risk', xs: [0.5, 1], ys: [0.1, 0.3] }, 'b.csv': { x: 'coverage', y: 'risk', xs: [0.5, 1], ys: [0.05, 0.2] } },
+    reliability: { 'a.csv': { x: 'confidence', y: 'accuracy', xs: [0.6], ys: [0.5] }, 'c.csv': { x: 'confidence', y: 'accuracy', xs: [0.7], ys: [0.8] } },
+    'metricVsK.ndcg': { 'a.csv': { x: 'K', y: 'ndcg', xs: [1, 2], ys: [0.1, 0.2] }, 'b.csv': { x: 'K', y: 'ndcg', xs: [1, 2], ys: [0.2, 0.3] } },
+  };
+  const charts = overlayCharts(c);
+  assert.deepEqual(charts.map((x) => x.id), ['overlay.riskCoverage', 'overlay.reliability', 'overlay.metricVsK.ndcg']);
+  const rc = charts[0]!;
+  assert.deepEqual(rc.series.map((s) => s.label), ['a (baseline)', 'b']);
+  assert.deepEqual(rc.series.map((s) => s.dashed), [false, true]);
+  assert.deepEqual(rc.series[1]!.points, [{ x: 0.5, y: 0.05 }, { x: 1, y: 0.2 }]);
+  assert.equal(rc.table.rows.length, 4);
+  // The reliability chart has the diagonal first.
+  assert.equal(charts[1]!.series[0]!.label, 'perfect calibration');
+  assert.deepEqual(charts[2]!.group, { id: 'overlay.metricVsK', title: 'Metric', option: 'ndcg' });
+  const m = buildCompareModel(c);
+  assert.deepEqual(m.tabs.map((t) => t.id), ['table', 'tests', 'curves']);
+  assert.equal(m.targets['overlay.riskCoverage']!.tab, 'curves');
+});
+
+test('counts print as integers in the comparison table', () => {
+  const c = compareResults();
+  c.metrics = ['accuracy', 'users_evaluated'];
+  c.directions.users_evaluated = 'higher';
+  for (const [run, v] of [['a.csv', 200], ['b.csv', 199], ['c.csv', 1]] as const) c.table[run]!.users_evaluated = v;
+  const t = compareTable(c);
+  assert.deepEqual(t.kinds, ['text', 'num', 'int']);
 });

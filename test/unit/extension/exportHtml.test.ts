@@ -24,7 +24,8 @@ test('exported HTML shows the values and escapes text from the results', () => {
   const r = classificationResults();
   r.source.path = 'runs/<b>evil</b>.csv';
   const html = reportToHtml(buildReportModel(r));
-  assert.match(html, /data-metric="accuracy"><div class="k">accuracy ↑<\/div><div class="v">0\.6667<\/div><div class="ci">\[0\.5000, 0\.8333\]<\/div>/);
+  // The card shows the glossary name, the key under it and on hover.
+  assert.match(html, /data-metric="accuracy" title="Accuracy \(accuracy\)\nShare of rows whose predicted class is the true class\.[^"]*"><div class="k">Accuracy ↑<\/div><div class="key">accuracy<\/div><div class="v">0\.6667<\/div><div class="ci">\[0\.5000, 0\.8333\]<\/div>/);
   assert.ok(!html.includes('<b>evil</b>'));
   assert.ok(html.includes('&lt;b&gt;evil&lt;/b&gt;'));
   // the comparison marks best/second/third with classes

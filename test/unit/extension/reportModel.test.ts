@@ -120,13 +120,13 @@ test('histogram: equal-width bins, the top edge in the last bin, non-finite and 
 test('ranking: metric-vs-K from the @K keys with baselines dashed, per-user histograms as a select group', () => {
   const r = rankingResults();
   const c = metricVsKChart(r)!;
-  assert.deepEqual(c.series.map((s) => [s.label, Boolean(s.dashed)]), [['ndcg', false], ['ndcg (popularity)', true], ['recall', false]]);
+  assert.deepEqual(c.series.map((s) => [s.label, Boolean(s.dashed)]), [['NDCG', false], ['NDCG (popularity)', true], ['Recall', false]], 'series carry the glossary names');
   assert.deepEqual(c.series[0]!.points, [{ x: 5, y: 0.1 }, { x: 10, y: 0.2 }, { x: 20, y: 0.4 }]);
   assert.deepEqual(c.table.rows[1], [10, 0.2, 0.02, 0.1]);
   const m = buildReportModel(r);
   const rank = m.tabs.find((t) => t.id === 'ranking')!;
   const hist = rank.charts.filter((x) => x.group?.id === 'perUser');
-  assert.deepEqual(hist.map((h) => h.group!.option), ['ndcg@10', 'mrr']);
+  assert.deepEqual(hist.map((h) => h.group!.option), ['NDCG at 10', 'Mean reciprocal rank']);
   // ndcg@10 per user 0, 0.25, 1, 1 in 10 bins of [0, 1]
   assert.deepEqual(hist[0]!.series[0]!.points.map((p) => p.y), [1, 0, 1, 0, 0, 0, 0, 0, 0, 2]);
   // headline: ndcg@10 first, then recall@10, mrr
@@ -158,7 +158,7 @@ test('ranking family output: dense metric-vs-K curves with baselines, stored per
   const m = buildReportModel(r);
   const rank = m.tabs.find((t) => t.id === 'ranking')!;
   const vsK = rank.charts.find((c) => c.id === 'metricVsK')!;
-  assert.deepEqual(vsK.series.map((s) => [s.label, Boolean(s.dashed), s.points.length]), [['ndcg', false, 3], ['ndcg (popularity)', true, 3]]);
+  assert.deepEqual(vsK.series.map((s) => [s.label, Boolean(s.dashed), s.points.length]), [['NDCG', false, 3], ['NDCG (popularity)', true, 3]]);
   assert.ok(!rank.charts.some((c) => c.id.startsWith('curve.metricVsK')), 'the dense curves are not drawn twice');
   const hist = rank.charts.filter((c) => c.group?.id === 'perUser');
   assert.deepEqual(hist.map((h) => h.id), ['perUser.ndcg@10']);
@@ -166,5 +166,5 @@ test('ranking family output: dense metric-vs-K curves with baselines, stored per
   assert.deepEqual(hist[0]!.series[0]!.points.map((p) => p.y), [3, 1]);
   const act = rank.charts.find((c) => c.id === 'activityBins')!;
   assert.deepEqual(act.x.categories, ['[0, 6) (3 users)', '[6, ∞) (1 users)']);
-  assert.deepEqual(act.series.map((s) => [s.label, s.points.map((p) => p.y)]), [['ndcg@10', [0.2, 0.6]]]);
+  assert.deepEqual(act.series.map((s) => [s.label, s.points.map((p) => p.y)]), [['NDCG at 10', [0.2, 0.6]]]);
 });

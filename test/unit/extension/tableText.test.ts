@@ -24,7 +24,7 @@ test('cells as shown on screen', () => {
 test('Markdown: pipes escaped, numbers right-aligned, best bold, second underlined, stars kept', () => {
   assert.equal(
     tableToMarkdown(t),
-    '| run | acc | n | p |\n|---|---:|---:|---:|\n| a\\|b | **0.5000*** | 3 | \\< 0.0001 |\n| c, "d" | <u>—</u> | 4 | 0.2000 |\n',
+    '| run | acc | n | p |\n|---|---:|---:|---:|\n| a\\|b | **0.5000\\*** | 3 | \\< 0.0001 |\n| c, "d" | <u>—</u> | 4 | 0.2000 |\n',
   );
 });
 

@@ -35,3 +35,12 @@ test('the generated tables show each key with its glossary name', () => {
   assert.ok(md.includes('- Y. Geifman, G. Uziel, R. El-Yaniv (2019). Bias-Reduced Uncertainty Estimation for Deep Neural Classifiers.'));
   assert.equal(metricName('eaurc'), 'Excess AURC (E-AURC)');
 });
+
+test('the comparison JSON Schema describes each paired-test field by its glossary name and meaning', () => {
+  const schema = JSON.parse(readFileSync('schemas/eval-lens.compare.schema.json', 'utf8')) as { definitions: { test: { properties: Record<string, { description?: string }> } } };
+  const props = schema.definitions.test.properties;
+  for (const e of GLOSSARY.filter((x) => x.family === 'comparison')) {
+    assert.ok(props[e.pattern], `schema has no field ${e.pattern}`);
+    assert.ok(props[e.pattern]!.description?.startsWith(`${e.name}. ${e.meaning} ${e.formula}.`), `${e.pattern}: ${props[e.pattern]!.description}`);
+  }
+});
