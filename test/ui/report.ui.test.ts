@@ -312,7 +312,7 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
       await shootBothThemes(name, frame, { hc: true, before: () => scrollTo(frame, 'chart-confusion') });
       await closeReports();
       // Later tests find files by name in the explorer (cifar100-lt-like has a logreg.csv too).
-      if (folder !== 'digits-lt') await collapseFolder(folder);
+      await collapseFolder(folder);
     });
   }
 
