@@ -159,7 +159,7 @@ function markerEvery(n: number): number {
 }
 
 export interface DrawOptions {
-  /** Fixed size in CSS pixels (not responsive): for PNG export. */
+  /** Fixed size in CSS pixels (not responsive, twice the pixel density): for PNG export. */
   width?: number;
   height?: number;
 }
@@ -201,7 +201,7 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
     options: {
       responsive: opts.width === undefined,
       maintainAspectRatio: false,
-      ...(opts.width !== undefined ? { devicePixelRatio: canvas.width / opts.width } : {}),
+      ...(opts.width !== undefined ? { devicePixelRatio: 2 } : {}),
       animation: false,
       parsing: category ? undefined : false,
       normalized: true,
@@ -210,7 +210,7 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
       font: { family: theme.font },
       scales: { x: scaleOptions(model.x, theme), y: scaleOptions(model.y, theme) } as never,
       plugins: {
-        legend: { display: model.series.length > 1, labels: { color: theme.foreground, boxWidth: 14, usePointStyle: true, pointStyleWidth: 18, font: { family: theme.font } } },
+        legend: { display: model.series.length > 1, labels: { color: theme.foreground, boxWidth: 8, boxHeight: 8, usePointStyle: true, font: { family: theme.font } } },
         tooltip: {
           callbacks: {
             label: (item) => {
@@ -239,8 +239,9 @@ export function chartPng(model: ChartModel, font: string): string {
   const canvas = document.createElement('canvas');
   const w = 960;
   const h = 540;
-  canvas.width = w * 2;
-  canvas.height = h * 2;
+  // A non-responsive chart takes its CSS size from the canvas attributes and multiplies them by devicePixelRatio.
+  canvas.width = w;
+  canvas.height = h;
   // chart.js sizes a non-responsive chart from the canvas; an off-DOM holder keeps it out of view.
   const holder = document.createElement('div');
   holder.className = 'png-holder';
