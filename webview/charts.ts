@@ -150,6 +150,36 @@ function scaleOptions(axis: Axis, theme: Theme): Partial<ScaleOptionsByType<'lin
   return o as Partial<ScaleOptionsByType<'linear'>>;
 }
 
+/** The event a click on a chart's bar or point fires (for drill-down handlers). */
+export const CHART_POINT_EVENT = 'evallens:point';
+
+/**
+ * What was clicked: the chart id, the series, the point's index and values; `category` is the
+ * x category (a class name on per-class bars, a bin label on binned charts), `label` the point's
+ * tooltip text (a threshold on risk–coverage).
+ */
+export interface ChartPointDetail {
+  chart: string;
+  series: string;
+  seriesIndex: number;
+  index: number;
+  x: number;
+  y: number | null;
+  category?: string;
+  label?: string;
+}
+
+export function pointDetail(model: ChartModel, seriesIndex: number, index: number): ChartPointDetail {
+  const s = model.series[seriesIndex]!;
+  const p = s.points[index]!;
+  const d: ChartPointDetail = { chart: model.id, series: s.label, seriesIndex, index, x: p.x, y: p.y };
+  const category = model.x.type === 'category' ? model.x.categories?.[index] : undefined;
+  if (category !== undefined) d.category = category;
+  const label = s.pointLabels?.[index];
+  if (label) d.label = label;
+  return d;
+}
+
 /** Point markers, one per colour in order of first use: shape tells series apart without colour. */
 const MARKERS = ['circle', 'triangle', 'rect', 'rectRot', 'crossRot', 'star', 'rectRounded', 'cross'] as const;
 
@@ -206,6 +236,12 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
       parsing: category ? undefined : false,
       normalized: true,
       interaction: { mode: 'nearest', intersect: false },
+      // Drill-down hook: a click on a bar or point fires `evallens:point` on the canvas (bubbling).
+      onClick: (_event, elements) => {
+        const hit = elements[0];
+        if (!hit || opts.width !== undefined) return;
+        canvas.dispatchEvent(new CustomEvent<ChartPointDetail>(CHART_POINT_EVENT, { bubbles: true, detail: pointDetail(model, hit.datasetIndex, hit.index) }));
+      },
       color: theme.foreground,
       font: { family: theme.font },
       scales: { x: scaleOptions(model.x, theme), y: scaleOptions(model.y, theme) } as never,
