@@ -239,7 +239,7 @@ export function confusionChart(c: ConfusionMatrix): ChartModel {
       for (const i of [pos.get(t.true)!, pos.get(t.pred)!]) if (chosen.size < FULL_HEATMAP_MAX || chosen.has(i)) chosen.add(i);
     }
     idx = [...chosen].sort((a, b) => a - b);
-    note = `${k} classes: showing the ${idx.length} classes involved in the largest confusions; the table lists the top ${top.length} confusions.`;
+    note = `${k} classes: the grid shows the ${idx.length} classes involved in the largest confusions (shares still divide by the totals of the whole matrix); the list and the table name the top ${top.length} confusions.`;
   }
   const chart: ChartModel = {
     id: 'confusion',
