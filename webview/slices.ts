@@ -61,14 +61,22 @@ function sliceChart(v: View, rows: SliceRow[], whole: number | null): ChartModel
       { label: v.metric, colour: 'blue', style: 'bar', points },
       // The intervals in the text colour, on a dot at the value: readable over the bar in every theme.
       ...(errorBars.some((e) => e !== null) ? [{ label: 'bootstrap interval', colour: 'foreground' as const, style: 'points' as const, points, errorBars }] : []),
+      // The whole file's value as a dashed line named in the legend (a label on the plot would sit under a bar).
+      ...(whole !== null ? [{ label: `whole file ${formatNumber(whole, v.metric)}`, colour: 'orange' as const, style: 'line' as const, dashed: true, points: rows.map((_, i) => ({ x: i, y: whole })) }] : []),
     ],
-    ...(whole !== null ? { lines: [{ axis: 'y' as const, value: whole, label: `whole file ${formatNumber(whole, v.metric)}`, colour: 'orange' as const }] } : {}),
+
     table: { id: 'slices.table', title: 'Slices', columns: [], kinds: [], rows: [] },
   };
 }
 
+/** Redraws the shown slices chart (set by the latest render). */
+let redrawShown: (() => void) | undefined;
+// VS Code switches the body's theme class; the chart's colours are read again.
+new MutationObserver(() => redrawShown?.()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
 export function renderSlices(panel: HTMLElement, model: ReportModel, insp: InspectModel, status: (text: string) => void): void {
   let drawn: Drawn | undefined;
+  redrawShown = undefined;
   const body = el('div', { class: 'slices-body' });
   panel.replaceChildren(body);
 
@@ -153,6 +161,9 @@ export function renderSlices(panel: HTMLElement, model: ReportModel, insp: Inspe
         const r = hit ? rows[hit.index] : undefined;
         if (r) void choose(r);
       };
+    };
+    redrawShown = () => {
+      if (drawn) redraw();
     };
     metricSelect.addEventListener('change', () => {
       v.metric = metricSelect.value;
