@@ -210,4 +210,28 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await frame.waitForFunction(() => !document.querySelector('.subset-bar'), undefined, { timeout: 60_000 });
     assert.equal(Number(await frame.locator('.headline .card[data-metric="accuracy"]').getAttribute('data-value')), r.metrics.accuracy!.value);
   });
+
+  it('the side panel: a click on acc_few opens the report with the few-shot rows listed', async () => {
+    await runCommand(page, 'View: Close All Editors');
+    const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
+    const few = r.tables.perClass!.filter((c) => c.shot === 'few').reduce((a, c) => a + c.support, 0);
+    await page.locator('.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]').first().click();
+    const tree = page.locator('.pane-body .monaco-list').first();
+    const row = (text: string): ReturnType<Page['locator']> => tree.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+    // Expand by the twisties (a click on the results file's label opens its report and takes the focus).
+    const expand = async (name: string): Promise<void> => {
+      const r = row(name);
+      await r.waitFor({ timeout: 30_000 });
+      if ((await r.getAttribute('aria-expanded')) !== 'true') await r.locator('.monaco-tl-twistie').click();
+    };
+    await expand('logreg.eval.json');
+    await expand('Long tail');
+    await screenshot(page, join(SHOTS, 'inspect-tree.png'));
+    await row('acc_few').click();
+    const frame = await reportFrame(page, /^logreg\.csv$/);
+    const panel = await rowsPanel(frame);
+    assert.deepEqual(panel.chips, ['shot = few']);
+    assert.equal(panel.total, few);
+    assert.match(panel.title, /few-shot rows/);
+  });
 });
