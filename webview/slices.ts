@@ -189,7 +189,14 @@ export function renderSlices(panel: HTMLElement, model: ReportModel, insp: Inspe
   const picker = el('div', { class: 'slice-picker' });
   body.append(el('p', {}, 'This evaluation was not sliced. Choose a column to slice by: each of its values (a numeric column: quantile bins) gets its own metrics with intervals.'), picker);
   picker.append(el('p', { class: 'note' }, 'Looking for columns to slice by…'));
-  void ask((seq) => ({ type: 'sliceCandidates', seq })).then((a) => {
+  // Asked only when the tab is shown: finding the candidates reads the whole file.
+  const seen = new IntersectionObserver((entries) => {
+    if (!entries.some((x) => x.isIntersecting)) return;
+    seen.disconnect();
+    void findCandidates();
+  });
+  seen.observe(picker);
+  const findCandidates = (): Promise<void> => ask((seq) => ({ type: 'sliceCandidates', seq })).then((a) => {
     if (a.type !== 'sliceCandidates') {
       picker.replaceChildren(el('p', { class: 'error' }, a.type === 'reply' ? (a.message ?? 'No slice candidates.') : 'No slice candidates.'));
       return;
