@@ -78,8 +78,11 @@ export class ReportInspector implements vscode.Disposable {
     return entry.results;
   }
 
-  /** The prediction file behind the results and how it was evaluated; throws a readable error when it is gone. */
-  private async source(): Promise<InspectSource> {
+  /**
+   * The prediction file behind the results and how it was evaluated (what every inspection
+   * request names); throws a readable error when it is gone.
+   */
+  async source(): Promise<InspectSource> {
     const results = await this.currentResults();
     const input = await inputOfResults(this.ctx, this.resultsUri);
     if (!input) throw new Error(`The prediction file ${results.source.path} was not found; rows cannot be shown. Evaluate the prediction file again to inspect it.`);
