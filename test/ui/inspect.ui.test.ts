@@ -234,4 +234,37 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     assert.equal(panel.total, few);
     assert.match(panel.title, /few-shot rows/);
   });
+
+  it('ranking: Enter on a per-user histogram bin lists that many users, with their top-K and hits', async () => {
+    await runCommand(page, 'View: Close All Editors');
+    await page.locator('.activitybar .action-item a[aria-label^="Explorer"], .activitybar .action-item[aria-label^="Explorer"]').first().click();
+    await expandFolder(page, 'ranking-debian-deps');
+    const end = Date.now() + 30_000;
+    for (;;) {
+      const labels = await contextMenu(page, explorerRow(page, 'popularity.jsonl'));
+      if (labels.includes('Evaluate Prediction File…')) break;
+      await page.keyboard.press('Escape');
+      if (Date.now() > end) assert.fail(`no Evaluate in the menu: ${labels.join(' | ')}`);
+      await sleep(1000);
+    }
+    await clickMenuItem(page, 'Evaluate Prediction File…');
+    const r = JSON.parse(await waitForFile(join(ws, 'ranking-debian-deps/popularity.eval.json'))) as Results;
+    const hist = (r.tables.perUserHistograms as Record<string, { counts: number[] }>)['recall@5']!;
+    const frame = await reportFrame(page, /^popularity\.jsonl$/);
+    const fig = frame.locator('figure[data-chart="perUser.recall@5"]');
+    await fig.scrollIntoViewIfNeeded();
+    await fig.locator('vscode-button[data-act="toggle"]').click();
+    const last = hist.counts.length - 1;
+    const row = fig.locator(`[data-table="perUser.recall@5.table"] [data-drill-row="${last}"]`);
+    await row.focus();
+    await page.keyboard.press('Enter');
+    const panel = await rowsPanel(frame);
+    assert.equal(panel.total, hist.counts[last]);
+    assert.equal(panel.chips.length, 2);
+    assert.match(panel.chips[0]!, /^recall@5 >= /);
+    const hits = await frame.evaluate(() => [...document.querySelectorAll('.rows-panel tbody tr')].map((tr) => Number(tr.children[3]?.textContent)));
+    assert.ok(hits.every((h) => h >= 1), 'users with recall@5 in the top bin have a hit');
+    await frame.locator('.rows-panel').scrollIntoViewIfNeeded();
+    await screenshot(page, join(SHOTS, 'inspect-ranking-rows-light.png'));
+  });
 });
