@@ -7,7 +7,7 @@
  * (CLI flags).
  */
 import { dirname, resolve } from 'node:path';
-import { EvalLensError, Warnings, type Progress } from './diagnostics';
+import { Warnings, type Progress } from './diagnostics';
 import type { EvalConfig, ResolvedConfig, Task } from './config/types';
 import { findConfigBeside, loadConfigFile, resolveConfig } from './config/load';
 import { checkConfig } from './config/check';
@@ -37,8 +37,8 @@ export interface EvaluateOptions {
   root?: string;
   progress?: Progress;
   /**
-   * Evaluate only the rows matching these filter terms (classification and iw-binary files), as if
-   * the file held only them; the results record the filter in `source.filter`.
+   * Evaluate only the rows matching these filter terms (ranking: the users' lists), as if the file
+   * held only them; the results record the filter in `source.filter`.
    */
   subset?: FilterTerm[];
 }
@@ -83,8 +83,6 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   const warnings = new Warnings();
   const results = new ResultsBuilder();
   const subset = opts.subset && opts.subset.length > 0 ? opts.subset : undefined;
-  if (subset && task === 'ranking') throw new EvalLensError('subset-unsupported', `${path}: evaluating a subset of rows is available for classification and importance-weighted binary files, not for ranking runs.`, { file: path });
-  if (config.slices?.length && task === 'ranking') warnings.note('slices-unavailable', `${path}: \`slices\` applies to classification and importance-weighted binary files (a ranking run has no row columns to slice by); no slice table.`);
   opts.progress?.report?.('reading', 0);
   const run = RUNNERS[task]({ path, baseDir, root, config, warnings, results, progress: opts.progress, subset: subset ? rowSubset(subset) : undefined });
   // The ranking reader hashes its input while parsing it (one read, no hashing worker and its

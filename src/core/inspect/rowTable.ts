@@ -45,7 +45,10 @@ export function matchingRows(table: RowTable, where: readonly FilterTerm[]): Int
   return out.slice(0, k);
 }
 
-/** Runs queries against one table, caching one sort permutation per key. */
+/** Queries whose matching rows are kept for paging. */
+const RECENT_QUERIES = 4;
+
+/** Runs queries against one table, caching one sort permutation per key and the last few answers. */
 export class QueryRunner {
   private readonly orders = new Map<string, { order: Int32Array; key: Float64Array }>();
   private readonly directedOrders = new Map<string, Int32Array>();
@@ -59,27 +62,40 @@ export class QueryRunner {
     this.inLineOrder = ok;
   }
 
+  /** Matching rows in order for the last few (filter, sort) pairs: the next page is a slice of it. */
+  private readonly recent = new Map<string, Int32Array>();
+
   query(q: RowQuery): RowPage {
     const { table } = this;
     const offset = Math.max(0, Math.floor(q.offset ?? 0));
     const limit = Math.max(0, Math.floor(q.limit ?? 50));
+    const id = JSON.stringify([q.where ?? [], q.sort ?? null]);
+    let rows = this.recent.get(id);
+    if (rows) this.recent.delete(id); // re-inserted below as the most recent
+    else rows = this.matching(q);
+    this.recent.set(id, rows);
+    if (this.recent.size > RECENT_QUERIES) this.recent.delete(this.recent.keys().next().value as string);
+    const page = rows.subarray(Math.min(offset, rows.length), Math.min(offset + limit, rows.length));
+    return { total: rows.length, rowsInFile: table.n, offset, rows: Array.from(page, (i) => table.view(i)) };
+  }
+
+  /** Every row matching the query's filter, in its sort order (ties in line order). */
+  private matching(q: RowQuery): Int32Array {
+    const { table } = this;
     const pred = compileWhere(table, q.where ?? []);
-    const picked: number[] = [];
-    const end = offset + limit;
-    let total = 0;
     const sort = q.sort;
     const byLine = !sort || sort.key === 'line';
     // Row order is line order for most files: then sorting by line needs no permutation.
     const perm = byLine && this.inLineOrder ? null : this.sorted(sort?.key ?? 'line', sort?.dir ?? 'asc');
     const desc = perm === null && sort?.dir === 'desc';
     const n = table.n;
+    const out = new Int32Array(n);
+    let k = 0;
     for (let p = 0; p < n; p++) {
       const i = perm ? perm[p] : desc ? n - 1 - p : p;
-      if (pred && !pred(i)) continue;
-      if (total >= offset && total < end) picked.push(i);
-      total++;
+      if (!pred || pred(i)) out[k++] = i;
     }
-    return { total, rowsInFile: table.n, offset, rows: picked.map((i) => table.view(i)) };
+    return k === n ? out : out.slice(0, k);
   }
 
   /** Builds (and caches) a sort order ahead of the first query that needs it. */

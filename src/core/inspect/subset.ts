@@ -19,6 +19,8 @@ import type { LoadedIwBinary } from '../io/loadIwBinary';
 import type { RowSubset } from '../tasks/types';
 import { classificationRowValues, classificationTable } from './classificationTable';
 import { iwTable } from './iwTable';
+import { rankingRows, rankingTable } from './rankingTable';
+import type { RankingData } from '../data/rankingData';
 import { matchingRows } from './rowTable';
 import type { FilterTerm } from './types';
 import { formatWhere } from './where';
@@ -36,7 +38,46 @@ export function rowSubset(where: FilterTerm[]): RowSubset {
       if (rows.length === 0) throw noRows(loaded.data.file, where);
       return rows;
     },
+    rankingLists(data, ctx) {
+      const rows = matchingRows(rankingTable(rankingRows(data, ctx.config), ctx.config), where);
+      if (rows.length === 0) throw noRows(data.file, where);
+      return rows;
+    },
   };
+}
+
+/**
+ * Keeps only the lists `keep` (indices into `data.lists`, increasing), in place. With the ground
+ * truth inline in the run (no separate `relevant` file), the relevance of the other users goes too,
+ * as in a run file holding only those lines; a separate ground-truth file stays whole.
+ */
+export function subsetRanking(data: RankingData, keep: Int32Array): void {
+  const { lists } = data;
+  const offsets = new Int32Array(keep.length + 1);
+  for (let j = 0; j < keep.length; j++) offsets[j + 1] = offsets[j] + lists.offsets[keep[j] + 1] - lists.offsets[keep[j]];
+  const items = new Int32Array(offsets[keep.length]);
+  for (let j = 0; j < keep.length; j++) items.set(lists.items.subarray(lists.offsets[keep[j]], lists.offsets[keep[j] + 1]), offsets[j]);
+  const users = cut(lists.user, keep);
+  data.lists = { user: users, offsets, items };
+  data.listLines = cut(data.listLines, keep);
+  if (data.relevantFile !== null) return;
+  const U = data.relOffsets.length - 1;
+  const mine = new Uint8Array(U);
+  for (const u of users) mine[u] = 1;
+  const relOffsets = new Int32Array(U + 1);
+  for (let u = 0; u < U; u++) relOffsets[u + 1] = relOffsets[u] + (mine[u] ? data.relOffsets[u + 1] - data.relOffsets[u] : 0);
+  const relItems = new Int32Array(relOffsets[U]);
+  const relGrades = new Float64Array(relOffsets[U]);
+  for (let u = 0; u < U; u++) {
+    if (!mine[u]) continue;
+    relItems.set(data.relItems.subarray(data.relOffsets[u], data.relOffsets[u + 1]), relOffsets[u]);
+    relGrades.set(data.relGrades.subarray(data.relOffsets[u], data.relOffsets[u + 1]), relOffsets[u]);
+  }
+  data.relOffsets = relOffsets;
+  data.relItems = relItems;
+  data.relGrades = relGrades;
+  data.inGroundTruth = Uint8Array.from(data.inGroundTruth, (v, u) => (u < U && mine[u] ? v : 0));
+  data.relLine = Int32Array.from(data.relLine, (v, u) => (u < U && mine[u] ? v : 0));
 }
 
 function noRows(file: string, where: FilterTerm[]): EvalLensError {

@@ -20,6 +20,8 @@
  *   `tables.activityBins` (metric means by bins of users' train interactions:
  *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts).
  */
+import { rankingSlicesStep } from '../inspect/slicesStep';
+import { subsetRanking } from '../inspect/subset';
 import { resolve } from 'node:path';
 import { fail } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
@@ -53,6 +55,7 @@ export const runRanking: TaskRunner = async (ctx) => {
 
   const t0 = performance.now();
   const data = await loadRanking({ path: ctx.path, baseDir: ctx.baseDir, root: ctx.root, config, warnings, progress: ctx.progress });
+  if (ctx.subset) subsetRanking(data, ctx.subset.rankingLists(data, ctx));
   results.timings.read = (performance.now() - t0) / 1000;
   if (data.itemEmbeddings && data.userEmbeddings && data.itemEmbeddings.dim !== data.userEmbeddings.dim)
     fail('bad-value', { file: data.userEmbeddings.file }, `expected user vectors of the item vectors' length ${data.itemEmbeddings.dim}, got ${data.userEmbeddings.dim}.`);
@@ -130,6 +133,7 @@ export const runRanking: TaskRunner = async (ctx) => {
     }
     results.perItem = { kind: 'user', ids: evaluatedUsers, values: perItemValues(run, ks, evaluatedUsers.length) };
   });
+  if (config.slices?.length) results.time('slices', () => rankingSlicesStep(data, run, ks, ctx));
   results.table('rankingSummary', {
     users: data.users.size,
     listsInRun: data.lists.user.length,
@@ -163,7 +167,7 @@ export const runRanking: TaskRunner = async (ctx) => {
     path: ctx.path,
     format: data.format,
     rows: data.rows,
-    rowsUsed: data.rows,
+    rowsUsed: ctx.subset ? data.lists.user.length : data.rows,
     columns: data.columns,
     ...(extra.length > 0 ? { extra } : {}),
   };

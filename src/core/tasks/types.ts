@@ -8,6 +8,7 @@ import type { ResultsBuilder } from '../results/builder';
 import type { SourceInfo } from '../results/types';
 import type { LoadedClassification } from '../io/loadClassification';
 import type { LoadedIwBinary } from '../io/loadIwBinary';
+import type { RankingData } from '../data/rankingData';
 import type { FilterTerm } from '../inspect/types';
 
 /**
@@ -19,6 +20,8 @@ export interface RowSubset {
   where: FilterTerm[];
   classificationRows(loaded: LoadedClassification, ctx: TaskContext): Promise<Int32Array>;
   iwRows(loaded: LoadedIwBinary, ctx: TaskContext): Int32Array;
+  /** Ranking: the lists (users) to keep, indices into `data.lists`. */
+  rankingLists(data: RankingData, ctx: TaskContext): Int32Array;
 }
 
 export interface TaskContext {
@@ -36,7 +39,7 @@ export interface TaskContext {
   warnings: Warnings;
   results: ResultsBuilder;
   progress?: Progress;
-  /** Evaluate only these rows (classification and iw-binary). */
+  /** Evaluate only these rows (or, for ranking, these users' lists). */
   subset?: RowSubset;
 }
 
