@@ -202,11 +202,11 @@ export function renderSlices(panel: HTMLElement, model: ReportModel, insp: Inspe
       return;
     }
     if (a.candidates.length === 0) {
-      picker.replaceChildren(el('p', { class: 'note' }, 'The file has no column besides the evaluated ones with at most 50 distinct values.'));
+      picker.replaceChildren(el('p', { class: 'note' }, model.inspect?.task === 'ranking' ? 'This run has no per-user number to slice by (train interactions need a `train` file in the config).' : 'The file has no column besides the evaluated ones with at most 50 distinct values.'));
       return;
     }
     const select = el('select', { class: 'slice-column', 'aria-label': 'Column to slice by' });
-    for (const c of a.candidates) select.append(el('option', { value: c.column }, `${c.column} (${c.numeric ? 'numeric, quantile bins' : `${formatCount(c.distinct)} values`})`));
+    for (const c of a.candidates) select.append(el('option', { value: c.column }, `${c.column} (${c.numeric ? 'quantile bins' : `${formatCount(c.distinct ?? 0)} distinct values`})`));
     const go = el('vscode-button', { 'data-act': 'compute-slices' }, 'Slice');
     go.addEventListener('click', async () => {
       go.setAttribute('disabled', '');

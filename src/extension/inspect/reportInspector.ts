@@ -27,11 +27,11 @@ function directions(results: Results): Record<string, 'higher' | 'lower'> {
 }
 
 /**
- * The Slices tab (classification and importance-weighted files), filled by the webview from the
- * results' slice table, or from a table computed on demand by a column picked there.
+ * The Slices tab, filled by the webview from the results' slice table, or from a table computed on
+ * demand by a column picked there.
  */
 function withSlicesTab(model: ReportModel): ReportModel {
-  if (!model.inspect || model.inspect.task === 'ranking' || model.tabs.some((t) => t.id === 'slices')) return model;
+  if (!model.inspect || model.tabs.some((t) => t.id === 'slices')) return model;
   return { ...model, tabs: [...model.tabs, { id: 'slices', title: 'Slices', cards: [], charts: [], tables: [], notes: [] }], targets: { ...model.targets, slices: { tab: 'slices' } } };
 }
 
