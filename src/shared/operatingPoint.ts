@@ -21,7 +21,7 @@ export interface OperatingMarker {
   chart: string;
   /** x of the marker per point (in the chart's x units). */
   x: (number | null)[];
-  /** What the marker's label says before the value, e.g. `t`. */
+  /** What the marker's label says before the value, e.g. `coverage`; `accept ≥` marks a threshold. */
   label: string;
 }
 
@@ -102,7 +102,7 @@ function selectiveModel(results: Results): OperatingPointModel | undefined {
   let current = c.xs.findIndex((x, i) => x === cov && c.ys[i] === risk);
   if (current < 0 && finite(cov)) current = nearestPoint(c.xs, cov);
   const markers: OperatingMarker[] = [{ chart: 'riskCoverage', x: c.xs, label: 'coverage' }];
-  if (ex.ece_accepted) markers.push({ chart: 'reliability', x: th, label: 't' });
+  if (ex.ece_accepted) markers.push({ chart: 'reliability', x: th, label: 'accept ≥' });
   const notes: string[] = [];
   const accept = results.source.columns?.accept;
   const locked = accept ? `The file's \`${String(accept)}\` column decides which rows are accepted, so acceptThreshold and targetCoverage have no effect on the evaluation.` : undefined;
