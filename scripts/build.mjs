@@ -24,6 +24,8 @@ const entries = [
   { ...node, entryPoints: { inspectWorker: 'src/extension/inspect/inspectWorker.ts' }, outdir: 'dist', external: ['vscode'] },
   // the bootstrap's resampling threads (started by the CLI and by the evaluation worker)
   { ...node, entryPoints: { ciWorker: 'src/core/tasks/classificationCiWorker.ts' }, outdir: 'dist' },
+  // the metric core as a library, for the benchmarks (bench/*.bench.mjs measure the bundled code)
+  ...(production ? [] : [{ ...node, entryPoints: { core: 'src/core/library.ts' }, outdir: 'dist' }]),
   {
     bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: !production,
     minify: production, logLevel: 'warning', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist',

@@ -46,20 +46,37 @@ function sorted(v: View): SliceRow[] {
 
 function sliceChart(v: View, rows: SliceRow[], whole: number | null): ChartModel {
   const cats = rows.map((r) => `${r.slice} = ${r.value}`);
+  const points = rows.map((r, i) => ({ x: i, y: r.metrics[v.metric]?.value ?? null }));
+  const errorBars = rows.map((r) => {
+    const ci = r.metrics[v.metric]?.ci;
+    return ci ? { lo: ci[0], hi: ci[1] } : null;
+  });
   return {
     id: 'slices',
     title: `${v.metric} per slice`,
     description: `Bars of ${v.metric} for ${rows.length} slices with their intervals, worst first${whole !== null ? `, and the whole file's value as a line` : ''}.`,
     x: { label: 'slice', type: 'category', categories: cats },
     y: { label: v.metric, type: 'linear', min: 0 },
-    series: [{ label: v.metric, colour: 'blue', style: 'bar', points: rows.map((r, i) => ({ x: i, y: r.metrics[v.metric]?.value ?? null })), errorBars: rows.map((r) => { const ci = r.metrics[v.metric]?.ci; return ci ? { lo: ci[0], hi: ci[1] } : null; }) }],
-    ...(whole !== null ? { lines: [{ axis: 'y' as const, value: whole, label: `whole file ${formatNumber(whole, v.metric)}`, colour: 'orange' as const }] } : {}),
+    series: [
+      { label: v.metric, colour: 'blue', style: 'bar', points },
+      // The intervals in the text colour, on a dot at the value: readable over the bar in every theme.
+      ...(errorBars.some((e) => e !== null) ? [{ label: 'bootstrap interval', colour: 'foreground' as const, style: 'points' as const, points, errorBars }] : []),
+      // The whole file's value as a dashed line named in the legend (a label on the plot would sit under a bar).
+      ...(whole !== null ? [{ label: `whole file ${formatNumber(whole, v.metric)}`, colour: 'orange' as const, style: 'line' as const, dashed: true, points: rows.map((_, i) => ({ x: i, y: whole })) }] : []),
+    ],
+
     table: { id: 'slices.table', title: 'Slices', columns: [], kinds: [], rows: [] },
   };
 }
 
+/** Redraws the shown slices chart (set by the latest render). */
+let redrawShown: (() => void) | undefined;
+// VS Code switches the body's theme class; the chart's colours are read again.
+new MutationObserver(() => redrawShown?.()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
 export function renderSlices(panel: HTMLElement, model: ReportModel, insp: InspectModel, status: (text: string) => void): void {
   let drawn: Drawn | undefined;
+  redrawShown = undefined;
   const body = el('div', { class: 'slices-body' });
   panel.replaceChildren(body);
 
@@ -144,6 +161,9 @@ export function renderSlices(panel: HTMLElement, model: ReportModel, insp: Inspe
         const r = hit ? rows[hit.index] : undefined;
         if (r) void choose(r);
       };
+    };
+    redrawShown = () => {
+      if (drawn) redraw();
     };
     metricSelect.addEventListener('change', () => {
       v.metric = metricSelect.value;

@@ -13,6 +13,7 @@ import { RESULTS_SCHEMA_ID, type Results } from '../core/results/types';
 import { formatCsv, formatMarkdown, formatTable } from '../core/results/format';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { UsageError } from './errors';
+import { formatSliceTable } from './sliceTable';
 
 export const FORMATS = ['table', 'json', 'markdown', 'csv'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
@@ -39,11 +40,17 @@ export function registerEvaluate(program: Command): void {
     .option('--root <dir>', 'workspace root: paths in the config must stay inside it (default: the current folder, or the config\'s folder when the config lies outside it)')
     .option('--bootstrap-n <n>', 'bootstrap resamples (0 turns intervals off); same as --bootstrap \'{"n": N}\'')
     .option('--confidence <level>', 'confidence level of the intervals, in (0, 1)')
-    .option('--seed <n>', 'seed of the bootstrap generator');
+    .option('--seed <n>', 'seed of the bootstrap generator')
+    .option('--slice-by <columns>', 'slice the headline metrics by these columns (comma-separated) and print the slice table after the metrics; same as --slices');
   const flags = addConfigFlags(cmd);
   cmd.action(async (file: string, opts: EvaluateFlags) => {
     const cwd = process.cwd();
     const overrides = configFromFlags(opts, flags, cwd);
+    if (typeof opts.sliceBy === 'string') {
+      const cols = opts.sliceBy.split(',').map((c) => c.trim()).filter((c) => c !== '');
+      if (cols.length === 0) throw new UsageError(`--slice-by expects column names separated by commas, got "${opts.sliceBy}".`);
+      overrides.slices = cols;
+    }
     const input = resolve(cwd, file);
     await checkInput(input, file);
     const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : await findConfigBeside(input);
@@ -63,6 +70,7 @@ export function registerEvaluate(program: Command): void {
     }
     const maxWidth = process.stdout.isTTY ? process.stdout.columns : undefined;
     process.stdout.write(render(results, opts.format, { percent: opts.percent === true, maxWidth }));
+    if (opts.format === 'table' || opts.format === 'markdown') process.stdout.write(formatSliceTable(results));
   });
 }
 

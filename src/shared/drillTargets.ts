@@ -69,6 +69,16 @@ function perClassFrom(chart: ChartModel): ChartDrill {
   })) };
 }
 
+/**
+ * The rows the selective family measured: with `targetCoverage` and a split column holding both
+ * validation and test rows, the threshold is chosen on the validation rows and everything is
+ * measured on the test rows (the curve's note says so); otherwise every row.
+ */
+function selectiveRows(results: Results): FilterTerm[] {
+  const note = results.curves.riskCoverage?.note ?? results.metrics.selective_risk?.note ?? '';
+  return /\bthe \d+ test rows\b/.test(note) ? [t('split', '=', 'test')] : [];
+}
+
 /** The drill-down targets of the report of `results` (`model` is that report's model). */
 export function drillTargets(results: Results, model: ReportModel): DrillTargets {
   const out: DrillTargets = { charts: {}, tables: {}, cards: {} };
@@ -111,14 +121,16 @@ export function drillTargets(results: Results, model: ReportModel): DrillTargets
     out.tables['reliability.table'] = { rows: specs };
   }
 
-  // Selective: the rows accepted at a risk–coverage point (score at least the point's threshold).
+  // Selective: the rows accepted at a risk–coverage point (score at least the point's threshold),
+  // among the rows the selective family measured (the test rows under the val/test protocol).
   const rc = results.curves.riskCoverage;
   const rcChart = charts.get('riskCoverage');
   const thresholds = rc?.extra?.threshold;
+  const measured = selectiveRows(results);
   if (rc && rcChart && thresholds) {
     const specs = rc.xs.map((cov, i) => {
       const th = thresholds[i];
-      return typeof th === 'number' && Number.isFinite(th) ? { title: `Accepted at coverage ${formatNumber(cov, '', 3)} (confidence ≥ ${formatNumber(th, '', 4)})`, where: [t('confidence', '>=', th)], sort: { key: 'confidence', dir: 'asc' } as RowSort } : null;
+      return typeof th === 'number' && Number.isFinite(th) ? { title: `Accepted at coverage ${formatNumber(cov, '', 3)} (confidence ≥ ${formatNumber(th, '', 4)})`, where: [...measured, t('confidence', '>=', th)], sort: { key: 'confidence', dir: 'asc' } as RowSort } : null;
     });
     out.charts.riskCoverage = { points: rcChart.series.map(() => specs) };
     out.tables['riskCoverage.table'] = { rows: specs };
@@ -131,7 +143,7 @@ export function drillTargets(results: Results, model: ReportModel): DrillTargets
     if (shot) out.cards[key] = { title: `${shot[1]}-shot rows`, where: [t('shot', '=', shot[1]!)], sort: BY_CONFIDENCE };
     else if (group) out.cards[key] = { title: `Rows of group ${group[1]}`, where: [t('group', '=', group[1]!)], sort: BY_CONFIDENCE };
     else if (!ranking && /^(accuracy|error_rate|balanced_accuracy|macro_f1|top\d+_accuracy)$/.test(key)) out.cards[key] = MISTAKES;
-    else if (!ranking && /^(selective_risk|risk)$/.test(key)) out.cards[key] = { title: 'Accepted mistakes', where: [t('accepted', '=', 'true'), t('correct', '=', 'false')], sort: BY_CONFIDENCE };
+    else if (!ranking && /^(selective_risk|risk)$/.test(key)) out.cards[key] = { title: 'Accepted mistakes', where: [...measured, t('accepted', '=', 'true'), t('correct', '=', 'false')], sort: BY_CONFIDENCE };
   }
 
   // Ranking: per-user histogram bars and user-activity bins.

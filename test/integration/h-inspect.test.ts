@@ -11,6 +11,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { evaluateFile } from '../../src/core/evaluate';
 import type { ClassificationRowView } from '../../src/core/inspect/types';
+import { drillTargets, type DrillSpec } from '../../src/shared/drillTargets';
 import { buildReportModel } from '../../src/shared/reportModel';
 import type { HostMessage } from '../../src/shared/protocol';
 import { activate, closeAllEditors, evaluate, makeFolder, readResults, uri, waitFor, ws } from './helpers';
@@ -50,6 +51,48 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
       }
     }
     assert.ok(cells > c.labels.length, 'some off-diagonal cells were checked');
+  });
+
+  it('every drill-down target lists the rows its number counts: reliability bins, risk–coverage points, per-class bars, shot cards', async () => {
+    const p = await openPanel('digits-lt/logreg.eval.json');
+    const r = readResults(ws('digits-lt/logreg.eval.json'));
+    const d = drillTargets(r, buildReportModel(r));
+    const total = async (spec: DrillSpec): Promise<number> => {
+      const m = await p.inspector.queryRows(20, { where: spec.where, ...(spec.sort ? { sort: spec.sort } : {}), offset: 0, limit: 1 });
+      assert.equal(m.type, 'rows', `${spec.title}: ${JSON.stringify(m)}`);
+      return (m as RowsMessage).page.total;
+    };
+    const bins = r.tables.reliability!;
+    for (const [i, spec] of d.tables['reliability.table']!.rows!.entries()) assert.equal(await total(spec!), bins[i]!.count, spec!.title);
+    const rc = r.curves.riskCoverage!;
+    // Coverage is a share of the rows the selective family measured (here the 150 test rows of the val/test protocol).
+    const measured = d.charts.riskCoverage!.points![0]![0]!.where.slice(0, -1);
+    assert.deepEqual(measured, [{ key: 'split', op: '=', value: 'test' }]);
+    const n = await total({ title: 'measured rows', where: measured });
+    assert.equal(n, 150);
+    for (const i of [0, Math.floor(rc.xs.length / 2), rc.xs.length - 1]) assert.equal(await total(d.charts.riskCoverage!.points![0]![i]!), Math.round(rc.xs[i]! * n), `coverage ${rc.xs[i]}`);
+    for (const [i, row] of r.tables.perClass!.entries()) assert.equal(await total(d.tables.perClass!.rows![i]!), row.support, `class ${row.class}`);
+    const shots = r.tables.perClass!.reduce<Record<string, number>>((a, row) => ({ ...a, [row.shot!]: (a[row.shot!] ?? 0) + row.support }), {});
+    for (const shot of ['many', 'medium', 'few']) if (d.cards[`acc_${shot}`]) assert.equal(await total(d.cards[`acc_${shot}`]!), shots[shot], `${shot}-shot rows`);
+  });
+
+  it('ranking: a per-user histogram bar and an activity bin list as many users as the bar counts', async () => {
+    if (!existsSync(ws('ranking-debian-deps/popularity.eval.json'))) await evaluate('ranking-debian-deps/popularity.jsonl', 'ranking-debian-deps/popularity.eval.json', 120_000);
+    const p = await openPanel('ranking-debian-deps/popularity.eval.json');
+    const r = readResults(ws('ranking-debian-deps/popularity.eval.json'));
+    const d = drillTargets(r, buildReportModel(r));
+    const hist = (r.tables.perUserHistograms as Record<string, { counts: number[] }>)['ndcg@10']!;
+    const specs = d.charts['perUser.ndcg@10']!.points![0]!;
+    for (const i of [0, hist.counts.length - 1]) {
+      const m = (await p.inspector.queryRows(21, { where: specs[i]!.where, offset: 0, limit: 5 })) as RowsMessage;
+      assert.equal(m.page.total, hist.counts[i], specs[i]!.title);
+      assert.equal(m.page.rows[0]?.kind, 'ranking');
+    }
+    const act = r.tables.activityBins as { users: number }[];
+    for (const [i, spec] of d.tables['activityBins.table']!.rows!.entries()) {
+      const m = (await p.inspector.queryRows(22, { where: spec!.where, offset: 0, limit: 1 })) as RowsMessage;
+      assert.equal(m.page.total, act[i]!.users, spec!.title);
+    }
   });
 
   it('Mistakes: every wrong row, most confident first, a page at a time', async () => {

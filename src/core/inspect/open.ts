@@ -22,6 +22,7 @@ import { StaleSourceError } from './errors';
 import { iwTable } from './iwTable';
 import { rankingRows, rankingTable } from './rankingTable';
 import { QueryRunner, matchingRows, type RowTable } from './rowTable';
+import { sliceCandidates } from './sliceValues';
 import type { FilterTerm, RowPage, RowQuery } from './types';
 
 export interface InspectionOptions extends Pick<EvaluateOptions, 'configPath' | 'defaults' | 'overrides' | 'root' | 'progress'> {
@@ -56,6 +57,11 @@ export interface Inspection {
   readonly filterKeys: string[];
   /** Keys the rows may be sorted by. */
   readonly sortKeys: string[];
+  /**
+   * Columns a report may offer for slicing when the config names no `slices`: every column
+   * without a role with at most 50 distinct values (header order), with its distinct count.
+   */
+  readonly sliceCandidates: { column: string; distinct: number }[];
   /** One page of rows. Synchronous; throws a QueryError for an unknown key or a value that does not fit. */
   query(q: RowQuery): RowPage;
   /** Indices (0-based, file order) of the rows matching a filter. */
@@ -75,6 +81,7 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
   let table: RowTable;
   let header: string[] = [];
   let classes: string[] | null = null;
+  let candidates: { column: string; distinct: number }[] = [];
   let info: { size: number; sha256: string };
   if (task === 'ranking') {
     const data = await loadRanking({ path, baseDir: ev.baseDir, root: ev.root, config, warnings: ctx.warnings, progress: opts.progress });
@@ -88,6 +95,7 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
     info = fi;
     table = iwTable(loaded, config);
     header = loaded.header;
+    candidates = sliceCandidates(loaded.text);
     const label = table.fields.get('label');
     classes = label?.kind === 'category' ? [...label.names] : null;
   } else {
@@ -96,9 +104,13 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
     table = classificationTable(loaded, await classificationRowValues(loaded, ctx));
     header = loaded.header;
     classes = loaded.data.classes;
+    candidates = sliceCandidates(loaded.text);
   }
   if (opts.expectSha256 !== undefined && opts.expectSha256 !== info.sha256) throw new StaleSourceError(input, opts.expectSha256, info.sha256);
   const runner = new QueryRunner(table);
+  // The report's default view, the most confident mistakes, sorts by confidence: build that order
+  // with the rest of the loading (tens of milliseconds for 200,000 rows) rather than on the first page.
+  runner.prepareSort('confidence', 'desc');
   const check = (results: { source: { sha256: string } }): Freshness => ({ fresh: results.source.sha256 === info.sha256, sha256: info.sha256, resultsSha256: results.source.sha256 });
   return {
     task,
@@ -111,6 +123,7 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
     classes,
     filterKeys: [...table.fields.keys()],
     sortKeys: table.sortKeys,
+    sliceCandidates: candidates,
     query: (q) => runner.query(q),
     rowsMatching: (where) => matchingRows(table, where),
     checkFresh: check,

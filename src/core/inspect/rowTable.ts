@@ -5,7 +5,7 @@
  * permutation, and only the rows of the page become objects.
  */
 import { QueryError } from './errors';
-import { ascendingOrder, termPredicate, walk, type Field, type RowPredicate } from './fields';
+import { ascendingOrder, directed, termPredicate, type Field, type RowPredicate } from './fields';
 import type { FilterTerm, RowPage, RowQuery, RowView } from './types';
 
 export interface RowTable {
@@ -48,6 +48,7 @@ export function matchingRows(table: RowTable, where: readonly FilterTerm[]): Int
 /** Runs queries against one table, caching one sort permutation per key. */
 export class QueryRunner {
   private readonly orders = new Map<string, { order: Int32Array; key: Float64Array }>();
+  private readonly directedOrders = new Map<string, Int32Array>();
 
   /** Whether row order is line order (then sorting by line needs no permutation). */
   private readonly inLineOrder: boolean;
@@ -66,31 +67,40 @@ export class QueryRunner {
     const picked: number[] = [];
     const end = offset + limit;
     let total = 0;
-    const take = (i: number): void => {
-      if (pred && !pred(i)) return;
-      if (total >= offset && total < end) picked.push(i);
-      total++;
-    };
     const sort = q.sort;
     const byLine = !sort || sort.key === 'line';
-    if (byLine && this.inLineOrder && sort?.dir !== 'desc') {
-      for (let i = 0; i < table.n; i++) take(i);
-    } else if (byLine && this.inLineOrder) {
-      for (let i = table.n - 1; i >= 0; i--) take(i);
-    } else {
-      const o = this.order(sort?.key ?? 'line');
-      for (const i of walk(o.order, o.key, sort?.dir ?? 'asc')) take(i);
+    // Row order is line order for most files: then sorting by line needs no permutation.
+    const perm = byLine && this.inLineOrder ? null : this.sorted(sort?.key ?? 'line', sort?.dir ?? 'asc');
+    const desc = perm === null && sort?.dir === 'desc';
+    const n = table.n;
+    for (let p = 0; p < n; p++) {
+      const i = perm ? perm[p] : desc ? n - 1 - p : p;
+      if (pred && !pred(i)) continue;
+      if (total >= offset && total < end) picked.push(i);
+      total++;
     }
     return { total, rowsInFile: table.n, offset, rows: picked.map((i) => table.view(i)) };
   }
 
-  private order(key: string): { order: Int32Array; key: Float64Array } {
+  /** Builds (and caches) a sort order ahead of the first query that needs it. */
+  prepareSort(key: string, dir: 'asc' | 'desc'): void {
+    if (this.table.sortKeys.includes(key)) this.sorted(key, dir);
+  }
+
+  /** Rows in the order asked (cached per key and direction; the ascending order is shared). */
+  private sorted(key: string, dir: 'asc' | 'desc'): Int32Array {
+    const id = `${dir} ${key}`;
+    let d = this.directedOrders.get(id);
+    if (d) return d;
     let o = this.orders.get(key);
-    if (o) return o;
-    const f = this.table.sortKeys.includes(key) ? this.table.fields.get(key) : undefined;
-    if (!f) throw new QueryError(`cannot sort by "${key}"; expected one of: ${this.table.sortKeys.join(', ')}.`);
-    o = ascendingOrder(f, this.table.n);
-    this.orders.set(key, o);
-    return o;
+    if (!o) {
+      const f = this.table.sortKeys.includes(key) ? this.table.fields.get(key) : undefined;
+      if (!f) throw new QueryError(`cannot sort by "${key}"; expected one of: ${this.table.sortKeys.join(', ')}.`);
+      o = ascendingOrder(f, this.table.n);
+      this.orders.set(key, o);
+    }
+    d = directed(o.order, o.key, dir);
+    this.directedOrders.set(id, d);
+    return d;
   }
 }

@@ -159,6 +159,11 @@ export interface SliceOptions {
   bins: number;
   minSize: number;
   bootstrap: ResolvedConfig['bootstrap'];
+  /**
+   * The whole file's values of `metrics.keys` when the evaluation already has them over the same
+   * rows by the same code (NaN = undefined); computed here otherwise.
+   */
+  wholePoint?: number[];
 }
 
 export function sliceOptions(config: ResolvedConfig): SliceOptions {
@@ -206,15 +211,15 @@ export function computeSlices(columns: TextColumn[], metrics: SliceMetrics, n: n
   if (small.length > 0) {
     warnings.note('small-slices', `${file}: ${small.length} slice value${small.length === 1 ? ' has' : 's have'} fewer than ${opts.minSize} rows (minSliceSize) and ${small.length === 1 ? 'is' : 'are'} left out of the slice table: ${small.slice(0, 10).join(', ')}${small.length > 10 ? ', …' : ''}.`, { count: small.length });
   }
-  const all = Int32Array.from({ length: n }, (_, i) => i);
-  const whole = metrics.prepare(all);
   const K = metrics.keys.length;
-  const wholePoint = whole(null);
+  const B = opts.bootstrap.n;
+  // The whole file again only when the evaluation's values cannot serve or the bootstrap needs it.
+  const whole = B > 0 || !opts.wholePoint ? metrics.prepare(Int32Array.from({ length: n }, (_, i) => i)) : null;
+  const wholePoint = opts.wholePoint ?? whole!(null);
   const point = slices.map((s) => s.ev(null));
 
   let cis: ([number, number] | null)[] | null = null;
-  const B = opts.bootstrap.n;
-  if (B > 0 && slices.length > 0) {
+  if (whole && B > 0 && slices.length > 0) {
     // Layout of one resample's statistics: per slice, K values then K differences.
     const stats = new Float64Array(slices.length * 2 * K);
     const dist = bootstrapDistribution(

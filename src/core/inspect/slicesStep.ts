@@ -20,7 +20,11 @@ export function classificationSlicesStep(run: ClassificationRun, ctx: TaskContex
     eceBins: s?.calib ? s.calib.B : null,
     strata: classificationStrata(ctx.config, data.groupColumn, data.labels),
   });
-  ctx.results.table('slices', computeSlices(names.map((n) => run.text![n]), metrics, data.n, sliceOptions(ctx.config), ctx.warnings, data.file));
+  // Without the val/test protocol the evaluation measured every metric over all rows with the
+  // same functions: its values are the whole file's.
+  const m = ctx.results.metrics;
+  const wholePoint = s && !s.subset && metrics.keys.every((k) => k in m) ? metrics.keys.map((k) => m[k].value ?? NaN) : undefined;
+  ctx.results.table('slices', computeSlices(names.map((n) => run.text![n]), metrics, data.n, { ...sliceOptions(ctx.config), wholePoint }, ctx.warnings, data.file));
 }
 
 export function iwSlicesStep(loaded: LoadedIwBinary, weights: Float64Array, threshold: number, ctx: TaskContext): void {

@@ -96,3 +96,12 @@ test('intervalWhere: open and closed ends, infinite ends dropped, other text not
   assert.equal(intervalWhere('x', 'other'), undefined);
   assert.equal(intervalWhere('x', '1-2'), undefined);
 });
+
+test('under the val/test protocol the selective targets keep to the test rows', () => {
+  const r = classificationResults();
+  r.curves.riskCoverage!.note = 'exact curve: one point per distinct score; score: msp (max probability); the 150 test rows';
+  r.metrics.selective_risk = { value: 0.1, direction: 'lower' };
+  const d = drillTargets(r, buildReportModel(r));
+  assert.deepEqual(d.charts.riskCoverage!.points![0]![0]!.where, [term('split', '=', 'test'), term('confidence', '>=', '0.9')]);
+  assert.deepEqual(d.cards.selective_risk!.where, [term('split', '=', 'test'), term('accepted', '=', 'true'), term('correct', '=', 'false')]);
+});

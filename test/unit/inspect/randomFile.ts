@@ -23,16 +23,20 @@ export interface RefRow {
   city: string;
   age: string;
   note: string;
+  /** The row as written in the file (one or more physical lines). */
+  text: string;
 }
 
 function csvQuote(s: string): string {
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+export const HEADER = ['id', 'label', ...CLASSES.map((c) => `prob_${c}`), 'split', 'city', 'age', 'note'].join(',');
+
 export function writeRandomFile(dir: string, seed: number, n: number, eol = '\n'): { path: string; rows: RefRow[] } {
   const rng = createRng(seed);
   const rows: RefRow[] = [];
-  const out = [['id', 'label', ...CLASSES.map((c) => `prob_${c}`), 'split', 'city', 'age', 'note'].join(',')];
+  const out = [HEADER];
   let line = 2;
   for (let i = 0; i < n; i++) {
     const raw = CLASSES.map(() => Math.floor(rng.next() * 20) + (rng.next() < 0.1 ? 40 : 0));
@@ -41,9 +45,10 @@ export function writeRandomFile(dir: string, seed: number, n: number, eol = '\n'
     const probs = raw.map((x) => Math.round((x / sum) * 20) / 20);
     const label = CLASSES[rng.int(4)];
     const note = rng.next() < 0.1 ? `two${eol}lines` : rng.next() < 0.5 ? `n${rng.int(3)}` : '';
-    const r: RefRow = { line, id: `r${i}`, label, probs, split: rng.next() < 0.5 ? 'val' : 'test', city: CITIES[rng.int(CITIES.length)], age: String(18 + rng.int(60)), note };
+    const r: RefRow = { line, id: `r${i}`, label, probs, split: rng.next() < 0.5 ? 'val' : 'test', city: CITIES[rng.int(CITIES.length)], age: String(18 + rng.int(60)), note, text: '' };
     rows.push(r);
     const text = [r.id, r.label, ...probs.map(String), r.split, csvQuote(r.city), r.age, csvQuote(r.note)].join(',');
+    r.text = text;
     out.push(text);
     line += 1 + (text.split(eol).length - 1);
     if (rng.next() < 0.05) {

@@ -1,0 +1,118 @@
+/**
+ * The row query over a ranking run: one row per user with the line of its list, filters on the
+ * user, per-user metric ranges and train counts against a slow reference (recall@K and NDCG@K by
+ * their textbook formulas), sorts by a metric (stable), and the user's view: top K with hits, the
+ * relevant items missed, item train counts and cold marks.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openInspection, parseWhere, type RankingRowView } from '../../../src/core/inspect/index';
+import { createRng } from '../../../src/core/stats/rng';
+
+const dir = mkdtempSync(join(tmpdir(), 'eval-lens-rank-inspect-'));
+
+interface RefUser {
+  user: string;
+  line: number;
+  items: string[];
+  relevant: string[];
+  train: number;
+}
+
+function write(seed: number): { path: string; users: RefUser[]; itemCount: Map<string, number> } {
+  const rng = createRng(seed);
+  const items = Array.from({ length: 40 }, (_, i) => `i${i}`);
+  const users: RefUser[] = [];
+  const lines: string[] = [];
+  const train: string[] = ['user,item'];
+  const itemCount = new Map<string, number>();
+  for (let u = 0; u < 60; u++) {
+    if (rng.next() < 0.1) lines.push(''); // blank lines are counted
+    const pool = [...items].sort(() => rng.next() - 0.5);
+    const list = pool.slice(0, 12);
+    const relevant = rng.next() < 0.1 ? [] : [...new Set(Array.from({ length: 1 + rng.int(4) }, () => items[rng.int(items.length)]))];
+    const t = rng.int(8);
+    for (let k = 0; k < t; k++) {
+      const it = items[rng.int(items.length)];
+      train.push(`u${u},${it}`);
+      itemCount.set(it, (itemCount.get(it) ?? 0) + 1);
+    }
+    lines.push(JSON.stringify({ user: `u${u}`, items: list, relevant }));
+    users.push({ user: `u${u}`, line: lines.length, items: list, relevant, train: t });
+  }
+  const path = join(dir, `run-${seed}.jsonl`);
+  writeFileSync(path, lines.join('\n') + '\n');
+  writeFileSync(join(dir, 'train.csv'), train.join('\n') + '\n');
+  writeFileSync(join(dir, 'eval-lens.json'), JSON.stringify({ task: 'ranking', k: [5, 10], train: 'train.csv', bootstrap: { n: 0 } }));
+  return { path, users, itemCount };
+}
+
+function recall(u: RefUser, K: number): number {
+  return u.items.slice(0, K).filter((i) => u.relevant.includes(i)).length / u.relevant.length;
+}
+
+function ndcg(u: RefUser, K: number): number {
+  let dcg = 0;
+  u.items.slice(0, K).forEach((it, r) => {
+    if (u.relevant.includes(it)) dcg += 1 / Math.log2(r + 2);
+  });
+  let idcg = 0;
+  for (let r = 0; r < Math.min(u.relevant.length, K); r++) idcg += 1 / Math.log2(r + 2);
+  return dcg / idcg;
+}
+
+test('ranking filters and sorts equal the reference', async () => {
+  const { path, users, itemCount } = write(1);
+  const ins = await openInspection(path);
+  assert.equal(ins.task, 'ranking');
+  assert.equal(ins.rowsInFile, users.length);
+  const evaluated = (u: RefUser) => u.relevant.length > 0;
+  const cases: [string, (u: RefUser) => boolean][] = [
+    ['user=u7', (u) => u.user === 'u7'],
+    ['recall@5<0.5', (u) => evaluated(u) && recall(u, 5) < 0.5],
+    ['recall@10>=0.5 and ndcg@10<0.6', (u) => evaluated(u) && recall(u, 10) >= 0.5 && ndcg(u, 10) < 0.6],
+    ['ndcg@5>0', (u) => evaluated(u) && ndcg(u, 5) > 0],
+    ['trainCount>=4', (u) => u.train >= 4],
+    ['evaluated=false', (u) => !evaluated(u)],
+    ['relevant>2', (u) => u.relevant.length > 2],
+  ];
+  for (const [expr, keep] of cases) {
+    const page = ins.query({ where: parseWhere(expr), offset: 0, limit: 1000 });
+    assert.deepEqual(
+      page.rows.map((r) => r.line),
+      users.filter(keep).map((u) => u.line),
+      expr,
+    );
+  }
+  // sorted by recall@10, descending; ties by line; users without a value last
+  const page = ins.query({ where: [], sort: { key: 'recall@10', dir: 'desc' }, offset: 0, limit: 1000 });
+  const want = [...users.filter(evaluated).sort((a, b) => recall(b, 10) - recall(a, 10) || a.line - b.line), ...users.filter((u) => !evaluated(u))];
+  assert.deepEqual(
+    page.rows.map((r) => (r as RankingRowView).user),
+    want.map((u) => u.user),
+  );
+
+  // one user's view
+  for (const u of users.slice(0, 20)) {
+    const v = ins.query({ where: [{ key: 'user', op: '=', value: u.user }], offset: 0, limit: 1 }).rows[0] as RankingRowView;
+    assert.equal(v.line, u.line);
+    assert.equal(v.trainCount, u.train);
+    assert.deepEqual(
+      v.items.map((x) => [x.item, x.hit, x.trainCount, x.cold]),
+      u.items.slice(0, 10).map((it) => {
+        const c = itemCount.get(it) ?? 0;
+        return [it, u.relevant.includes(it), c, c >= 1 && c < 5];
+      }),
+    );
+    assert.deepEqual(v.missed.sort(), u.relevant.filter((it) => !u.items.slice(0, 10).includes(it)).sort());
+    if (evaluated(u)) {
+      for (const K of [5, 10]) {
+        assert.ok(Math.abs(v.metrics[`recall@${K}`] - recall(u, K)) < 1e-12);
+        assert.ok(Math.abs(v.metrics[`ndcg@${K}`] - ndcg(u, K)) < 1e-12);
+      }
+    } else assert.equal(v.metrics['recall@5'], undefined);
+  }
+});
