@@ -84,7 +84,6 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   const results = new ResultsBuilder();
   const subset = opts.subset && opts.subset.length > 0 ? opts.subset : undefined;
   if (subset && task === 'ranking') throw new EvalLensError('subset-unsupported', `${path}: evaluating a subset of rows is available for classification and importance-weighted binary files, not for ranking runs.`, { file: path });
-  if (config.slices?.length && task === 'ranking') warnings.note('slices-unavailable', `${path}: \`slices\` applies to classification and importance-weighted binary files (a ranking run has no row columns to slice by); no slice table.`);
   opts.progress?.report?.('reading', 0);
   const run = RUNNERS[task]({ path, baseDir, root, config, warnings, results, progress: opts.progress, subset: subset ? rowSubset(subset) : undefined });
   // The ranking reader hashes its input while parsing it (one read, no hashing worker and its

@@ -119,52 +119,74 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
   if (typeof used.group === 'string' && groupColumn) byName(used.group, { kind: 'category', ...groupColumn });
   if (typeof used.split === 'string') byName(used.split, fields.get('split'));
   if (typeof used.id === 'string') byName(used.id, fields.get('id'));
-  const wide = (used.probs ?? used.logits) as string[] | undefined;
-  if (Array.isArray(wide) && data.probs && wide.length === C) {
-    // A class-score column by name: the row's probability of that class (after softmax for logits).
-    wide.forEach((name, c) => {
-      const col = new Float64Array(n);
-      for (let i = 0; i < n; i++) col[i] = data.probs![i * C + c];
-      byName(name, { kind: 'number', values: col });
-    });
-  }
   const text: TextColumn[] = Object.values(loaded.text);
   for (const t of text) byName(t.name, { kind: 'category', codes: t.codes, names: t.values });
 
   const sortKeys = ['line', ...['confidence', 'loss', 'id', 'label', 'pred', 'weight'].filter((k) => fields.has(k))];
-  const P = data.probs;
+  // The three best classes of every row, computed once, so that the table keeps 36 bytes per row
+  // instead of the n×C probability matrix (a long-lived worker holds it).
+  const { topClass, topScore } = topThree(data.probs, n, C);
+  // The view reads only these arrays (not `data` or `run`), so the rest can be collected.
+  const { classes, labels, preds, lines, weights } = data;
+  const idList = data.ids;
+  const splitList = data.split;
+  const { correct, nllTerm } = run.prepared;
   const view = (i: number): ClassificationRowView => {
     const top: [string, number][] = [];
-    if (P) {
-      // the three highest scores, first class on ties
-      const picked: number[] = [];
-      for (let r = 0; r < Math.min(3, C); r++) {
-        let best = -1;
-        for (let c = 0; c < C; c++) if (!picked.includes(c) && (best < 0 || P[i * C + c] > P[i * C + best])) best = c;
-        picked.push(best);
-        top.push([data.classes[best], P[i * C + best]]);
-      }
-    }
+    for (let r = 0; r < 3; r++) if (topClass[i * 3 + r] >= 0) top.push([classes[topClass[i * 3 + r]], topScore[i * 3 + r]]);
     const columns: Record<string, string> = {};
     for (const t of text) columns[t.name] = t.values[t.codes[i]];
     const v: ClassificationRowView = {
       kind: 'classification',
-      line: data.lines[i],
-      id: data.ids ? data.ids[i] : null,
-      label: data.classes[data.labels[i]],
-      pred: data.classes[data.preds[i]],
-      correct: run.prepared.correct[i] === 1,
+      line: lines[i],
+      id: idList ? idList[i] : null,
+      label: classes[labels[i]],
+      pred: classes[preds[i]],
+      correct: correct[i] === 1,
       confidence: confidence ? confidence[i] : null,
-      loss: run.prepared.nllTerm ? run.prepared.nllTerm[i] : null,
+      loss: nllTerm ? nllTerm[i] : null,
       top,
       columns,
     };
-    if (data.weights) v.weight = data.weights[i];
+    if (weights) v.weight = weights[i];
     if (group && group.codes[i] >= 0) v.group = group.names[group.codes[i]];
     if (shot && shot.codes[i] >= 0) v.shot = shot.names[shot.codes[i]];
-    if (data.split) v.split = data.split[i];
+    if (splitList) v.split = splitList[i];
     if (accepted) v.accepted = accepted[i] === 1;
     return v;
   };
   return { n, lines: data.lines, fields, sortKeys, view };
+}
+
+/** Class index (−1 = none) and score of the three highest-scoring classes per row, best first, the first class on ties. */
+function topThree(P: Float64Array | null, n: number, C: number): { topClass: Int32Array; topScore: Float64Array } {
+  const topClass = new Int32Array(n * 3).fill(-1);
+  const topScore = new Float64Array(n * 3);
+  if (!P) return { topClass, topScore };
+  for (let i = 0; i < n; i++) {
+    const o = i * C;
+    let a = -1;
+    let b = -1;
+    let c = -1;
+    for (let k = 0; k < C; k++) {
+      const p = P[o + k];
+      // strict comparisons keep the earlier class ahead on ties
+      if (a < 0 || p > P[o + a]) {
+        c = b;
+        b = a;
+        a = k;
+      } else if (b < 0 || p > P[o + b]) {
+        c = b;
+        b = k;
+      } else if (c < 0 || p > P[o + c]) c = k;
+    }
+    const t = i * 3;
+    topClass[t] = a;
+    topClass[t + 1] = b;
+    topClass[t + 2] = c;
+    topScore[t] = a >= 0 ? P[o + a] : NaN;
+    topScore[t + 1] = b >= 0 ? P[o + b] : NaN;
+    topScore[t + 2] = c >= 0 ? P[o + c] : NaN;
+  }
+  return { topClass, topScore };
 }

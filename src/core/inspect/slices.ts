@@ -155,6 +155,35 @@ export function iwSliceMetrics(input: IwSliceInput): SliceMetrics {
   };
 }
 
+/**
+ * Ranking: means over users of per-user values (the evaluation's per-user vectors, NaN = the user
+ * has no value and is left out), e.g. `recall@K` and `ndcg@K` at every cutoff.
+ */
+export function userMeanSliceMetrics(perUser: Record<string, Float64Array>, keys: string[]): SliceMetrics {
+  const vectors = keys.map((k) => perUser[k]);
+  return {
+    keys,
+    directions: keys.map(() => 'higher'),
+    strata: null,
+    prepare(rows) {
+      const vals = vectors.map((v) => pick(v, rows));
+      return (mult) =>
+        vals.map((v) => {
+          let s = 0;
+          let w = 0;
+          for (let j = 0; j < v.length; j++) {
+            const x = v[j];
+            if (x !== x) continue;
+            const m = mult ? mult[j] : 1;
+            s += m * x;
+            w += m;
+          }
+          return w > 0 ? s / w : NaN;
+        });
+    },
+  };
+}
+
 export interface SliceOptions {
   bins: number;
   minSize: number;

@@ -6,7 +6,10 @@ import type { LoadedIwBinary } from '../io/loadIwBinary';
 import type { ClassificationRun } from '../tasks/classification';
 import type { TaskContext } from '../tasks/types';
 import { rowScores } from './rowScores';
-import { classificationSliceMetrics, classificationStrata, computeSlices, iwSliceMetrics, sliceOptions } from './slices';
+import { classificationSliceMetrics, classificationStrata, computeSlices, iwSliceMetrics, sliceOptions, userMeanSliceMetrics } from './slices';
+import type { RankingData } from '../data/rankingData';
+import type { ListEvaluation } from '../metrics/ranking/evaluateLists';
+import type { TextColumn } from '../data/textColumn';
 
 export function classificationSlicesStep(run: ClassificationRun, ctx: TaskContext): void {
   const names = ctx.config.slices;
@@ -33,4 +36,53 @@ export function iwSlicesStep(loaded: LoadedIwBinary, weights: Float64Array, thre
   const { data } = loaded;
   const metrics = iwSliceMetrics({ labels: data.labels, scores: data.scores, weights, threshold, strata: data.strata });
   ctx.results.table('slices', computeSlices(names.map((n) => loaded.text[n]), metrics, data.n, sliceOptions(ctx.config), ctx.warnings, data.file));
+}
+
+/** Per-user attributes a ranking run can be sliced by (a run has no other per-user columns). */
+export const RANKING_SLICE_COLUMNS = ['trainCount', 'relevant'] as const;
+
+/** A number per user as a text column (for the slice bins). */
+function numberColumn(name: string, values: ArrayLike<number>): TextColumn {
+  const index = new Map<number, number>();
+  const texts: string[] = [];
+  const codes = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    let k = index.get(values[i]);
+    if (k === undefined) {
+      k = texts.length;
+      index.set(values[i], k);
+      texts.push(String(values[i]));
+    }
+    codes[i] = k;
+  }
+  return { name, values: texts, codes };
+}
+
+/**
+ * Ranking slices: the evaluated users cut by their train interactions (`trainCount`, needs
+ * `train`) or their number of relevant items (`relevant`); recall@K and NDCG@K at every cutoff,
+ * means over the slice's users, with the users' bootstrap (resampling users, as the intervals of
+ * the ranking metrics).
+ */
+export function rankingSlicesStep(data: RankingData, run: ListEvaluation, ks: number[], ctx: TaskContext): void {
+  const names = ctx.config.slices;
+  if (!names?.length) return;
+  const users = Int32Array.from(run.evaluated, (j) => data.lists.user[j]);
+  const columns: TextColumn[] = [];
+  for (const name of names) {
+    if (name === 'trainCount' && data.train) columns.push(numberColumn(name, Array.from(users, (u) => data.train!.userCounts[u] ?? 0)));
+    else if (name === 'relevant') columns.push(numberColumn(name, Array.from(users, (u) => data.relOffsets[u + 1] - data.relOffsets[u])));
+    else {
+      ctx.warnings.note(
+        'slices-unavailable',
+        `${data.file}: a ranking run is sliced by per-user attributes: ${name === 'trainCount' ? '`trainCount` needs a `train` file in the config' : `"${name}" is not one (expected ${RANKING_SLICE_COLUMNS.join(' or ')})`}; no slices by it.`,
+      );
+    }
+  }
+  if (columns.length === 0) return;
+  const keys = ks.flatMap((k) => [`recall@${k}`, `ndcg@${k}`]).filter((k) => run.perUser[k]);
+  const metrics = userMeanSliceMetrics(run.perUser, keys);
+  const m = ctx.results.metrics;
+  const wholePoint = keys.every((k) => k in m) ? keys.map((k) => m[k].value ?? NaN) : undefined;
+  ctx.results.table('slices', computeSlices(columns, metrics, users.length, { ...sliceOptions(ctx.config), wholePoint }, ctx.warnings, data.file));
 }

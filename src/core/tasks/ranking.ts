@@ -20,6 +20,7 @@
  *   `tables.activityBins` (metric means by bins of users' train interactions:
  *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts).
  */
+import { rankingSlicesStep } from '../inspect/slicesStep';
 import { resolve } from 'node:path';
 import { fail } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
@@ -130,6 +131,7 @@ export const runRanking: TaskRunner = async (ctx) => {
     }
     results.perItem = { kind: 'user', ids: evaluatedUsers, values: perItemValues(run, ks, evaluatedUsers.length) };
   });
+  if (config.slices?.length) results.time('slices', () => rankingSlicesStep(data, run, ks, ctx));
   results.table('rankingSummary', {
     users: data.users.size,
     listsInRun: data.lists.user.length,

@@ -39,7 +39,6 @@ const FILTERS: [string, (r: Ref) => boolean][] = [
   ['note=""', (r) => r.note === ''],
   ['line<=40', (r) => r.line <= 40],
   ['id=r7', (r) => r.id === 'r7'],
-  ['prob_b>0.3', (r) => r.probs[1] > 0.3],
   ['label=a AND correct=false and shot=many', (r) => r.label === 'a' && !r.correct && r.shot === 'many'],
 ];
 

@@ -116,3 +116,37 @@ test('ranking filters and sorts equal the reference', async () => {
     } else assert.equal(v.metrics['recall@5'], undefined);
   }
 });
+
+test('ranking slices by the number of relevant items and by train interactions', async () => {
+  const { evaluateFile } = await import('../../../src/core/evaluate');
+  const { path, users } = write(2);
+  const res = await evaluateFile(path, { overrides: { slices: ['relevant', 'trainCount', 'colour'], minSliceSize: 3, sliceBins: 4 } });
+  const table = res.tables.slices as import('../../../src/core/inspect/index').SliceRow[];
+  const evaluated = users.filter((u) => u.relevant.length > 0);
+  const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  for (const size of new Set(evaluated.map((u) => u.relevant.length))) {
+    const sub = evaluated.filter((u) => u.relevant.length === size);
+    const row = table.find((t) => t.slice === 'relevant' && t.value === String(size));
+    if (sub.length < 3) {
+      assert.equal(row, undefined);
+      continue;
+    }
+    assert.ok(row, `relevant = ${size}`);
+    assert.equal(row.n, sub.length);
+    for (const K of [5, 10]) {
+      const r = row[`recall@${K}`] as { value: number };
+      const d = row[`ndcg@${K}`] as { value: number };
+      assert.ok(Math.abs(r.value - mean(sub.map((u) => recall(u, K)))) < 1e-12);
+      assert.ok(Math.abs(d.value - mean(sub.map((u) => ndcg(u, K)))) < 1e-12);
+      assert.ok(Math.abs(row.diff[`recall@${K}`].value! - (r.value - res.metrics[`recall@${K}`].value!)) < 1e-12);
+    }
+  }
+  // trainCount: 0…7 → 4 quantile bins over the evaluated users
+  const bins = table.filter((t) => t.slice === 'trainCount');
+  assert.equal(
+    bins.reduce((s, b) => s + b.n, 0),
+    evaluated.length,
+  );
+  assert.ok(bins.every((b) => /^\[\d+, \d+[)\]]$/.test(b.value)));
+  assert.ok(res.warnings.some((w) => w.code === 'slices-unavailable' && /"colour" is not one/.test(w.message)));
+});
