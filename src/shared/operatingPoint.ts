@@ -153,6 +153,17 @@ function importanceModel(results: Results): OperatingPointModel | undefined {
   };
 }
 
+/**
+ * Why a report that has a risk–coverage or PR curve has no explorer: results written before the
+ * curves carried their operating-point columns. Undefined when there is nothing to say.
+ */
+export function explorerMissingNote(results: Results): string | undefined {
+  if (operatingPointModel(results)) return undefined;
+  const c = results.task === 'iw-binary' ? results.curves.pr : results.curves.riskCoverage;
+  if (!c || !c.extra?.threshold) return undefined;
+  return 'These results were written without the operating-point columns the threshold explorer reads; Re-evaluate to explore thresholds.';
+}
+
 /** The explorer of a results object, or undefined when it has no curve with exact operating points. */
 export function operatingPointModel(results: Results): OperatingPointModel | undefined {
   if (results.task === 'iw-binary') return importanceModel(results);
