@@ -7,7 +7,7 @@ import type { ConfusionMatrix, Curve, GroupAnalysisRow, MetricValue, PerClassRow
 import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from './format';
 import { cutoffsOf, headlineKeys, reportHeadlineKeys } from './headline';
 import { inRankingTable, rankingTable } from './rankingTable';
-import { operatingPointModel } from './operatingPoint';
+import { explorerMissingNote, operatingPointModel } from './operatingPoint';
 import { userInspectorModel } from './userInspector';
 import { metricHover, metricName } from '../core/glossary';
 import {
@@ -691,6 +691,8 @@ export function buildReportModel(results: Results): ReportModel {
   }
   const explorer = operatingPointModel(results);
   if (explorer && tabs.has(explorer.tab)) tab(explorer.tab).explorer = explorer;
+  const noExplorer = explorerMissingNote(results);
+  if (noExplorer) tab(results.task === 'iw-binary' ? 'importance' : 'selective').notes.push(noExplorer);
   const users = userInspectorModel(results);
   if (users && tabs.has('ranking')) tab('ranking').userInspector = users;
   const order = ['classification', 'longtail', 'evolving', 'selective', 'calibration', 'importance', 'ranking', 'other'];
