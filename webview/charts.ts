@@ -150,6 +150,36 @@ function scaleOptions(axis: Axis, theme: Theme): Partial<ScaleOptionsByType<'lin
   return o as Partial<ScaleOptionsByType<'linear'>>;
 }
 
+/** The event a click on a chart's bar or point fires (for drill-down handlers). */
+export const CHART_POINT_EVENT = 'evallens:point';
+
+/**
+ * What was clicked: the chart id, the series, the point's index and values; `category` is the
+ * x category (a class name on per-class bars, a bin label on binned charts), `label` the point's
+ * tooltip text (a threshold on risk–coverage).
+ */
+export interface ChartPointDetail {
+  chart: string;
+  series: string;
+  seriesIndex: number;
+  index: number;
+  x: number;
+  y: number | null;
+  category?: string;
+  label?: string;
+}
+
+export function pointDetail(model: ChartModel, seriesIndex: number, index: number): ChartPointDetail {
+  const s = model.series[seriesIndex]!;
+  const p = s.points[index]!;
+  const d: ChartPointDetail = { chart: model.id, series: s.label, seriesIndex, index, x: p.x, y: p.y };
+  const category = model.x.type === 'category' ? model.x.categories?.[index] : undefined;
+  if (category !== undefined) d.category = category;
+  const label = s.pointLabels?.[index];
+  if (label) d.label = label;
+  return d;
+}
+
 /** Point markers, one per colour in order of first use: shape tells series apart without colour. */
 const MARKERS = ['circle', 'triangle', 'rect', 'rectRot', 'crossRot', 'star', 'rectRounded', 'cross'] as const;
 
@@ -159,7 +189,7 @@ function markerEvery(n: number): number {
 }
 
 export interface DrawOptions {
-  /** Fixed size in CSS pixels (not responsive): for PNG export. */
+  /** Fixed size in CSS pixels (not responsive, twice the pixel density): for PNG export. */
   width?: number;
   height?: number;
 }
@@ -201,16 +231,22 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
     options: {
       responsive: opts.width === undefined,
       maintainAspectRatio: false,
-      ...(opts.width !== undefined ? { devicePixelRatio: canvas.width / opts.width } : {}),
+      ...(opts.width !== undefined ? { devicePixelRatio: 2 } : {}),
       animation: false,
       parsing: category ? undefined : false,
       normalized: true,
       interaction: { mode: 'nearest', intersect: false },
+      // Drill-down hook: a click on a bar or point fires `evallens:point` on the canvas (bubbling).
+      onClick: (_event, elements) => {
+        const hit = elements[0];
+        if (!hit || opts.width !== undefined) return;
+        canvas.dispatchEvent(new CustomEvent<ChartPointDetail>(CHART_POINT_EVENT, { bubbles: true, detail: pointDetail(model, hit.datasetIndex, hit.index) }));
+      },
       color: theme.foreground,
       font: { family: theme.font },
       scales: { x: scaleOptions(model.x, theme), y: scaleOptions(model.y, theme) } as never,
       plugins: {
-        legend: { display: model.series.length > 1, labels: { color: theme.foreground, boxWidth: 14, usePointStyle: true, pointStyleWidth: 18, font: { family: theme.font } } },
+        legend: { display: model.series.length > 1, labels: { color: theme.foreground, boxWidth: 8, boxHeight: 8, usePointStyle: true, font: { family: theme.font } } },
         tooltip: {
           callbacks: {
             label: (item) => {
@@ -239,8 +275,9 @@ export function chartPng(model: ChartModel, font: string): string {
   const canvas = document.createElement('canvas');
   const w = 960;
   const h = 540;
-  canvas.width = w * 2;
-  canvas.height = h * 2;
+  // A non-responsive chart takes its CSS size from the canvas attributes and multiplies them by devicePixelRatio.
+  canvas.width = w;
+  canvas.height = h;
   // chart.js sizes a non-responsive chart from the canvas; an off-DOM holder keeps it out of view.
   const holder = document.createElement('div');
   holder.className = 'png-holder';

@@ -53,7 +53,8 @@ export function renderConfusion(h: HeatmapModel, initial: ConfusionNorm, onNorm:
   const n = h.rows.length;
   const m = h.cols.length;
   const grid = el('table', { class: 'cm-grid', role: 'grid', 'aria-label': `Confusion matrix: rows ${h.rowTitle}, columns ${h.colTitle}` });
-  const longCols = h.cols.some((c) => c.length > 3);
+  // Few classes: column labels read horizontally (cells widen to them); many: vertical, so cells stay narrow.
+  const longCols = m > 8 && h.cols.some((c) => c.length > 4);
   const thead = el('thead', {},
     el('tr', {}, el('td', { class: 'cm-corner', colspan: '2', rowspan: '2' }), el('th', { class: 'cm-axis cm-axis-x', colspan: String(m), scope: 'colgroup' }, `${h.colTitle} →`)),
     el('tr', {}, ...h.cols.map((c, j) => el('th', { class: `cm-col${longCols ? ' cm-vertical' : ''}`, scope: 'col', 'data-col': String(j), 'data-pred': c }, label(c, 'cm-label')))),
@@ -89,10 +90,8 @@ export function renderConfusion(h: HeatmapModel, initial: ConfusionNorm, onNorm:
   const legendCaption = el('span', { class: 'cm-legend-caption' });
   const legend = el('div', { class: 'cm-legend', role: 'img' }, legendCaption, el('div', { class: 'cm-legend-scale' }, legendBar, legendTicksBox));
 
-  const shown = h.classes !== undefined && h.classes > n ? el('p', { class: 'note' }, `Showing ${n} of ${h.classes} classes: those involved in the largest confusions. Shares divide by the totals of the whole matrix.`) : null;
   const top = h.top && h.top.length > 0 && (h.classes ?? n) >= 10 ? topList(h) : null;
   root.append(controls, el('div', { class: 'cm-scroll' }, grid), legend);
-  if (shown) root.append(shown);
   if (top) root.append(top);
 
   const fill = (): void => {

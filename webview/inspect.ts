@@ -106,7 +106,7 @@ export class ReportLens {
     const panel = this.app.querySelector<HTMLElement>('vscode-tab-panel[data-tab="classification"]');
     if (!spec || !panel) return;
     const button = el('vscode-button', { 'data-act': 'mistakes', title: 'List the rows the model got wrong, most confident first' }, 'Mistakes');
-    const bar = el('div', { class: 'inspect-bar' }, button, el('span', { class: 'note' }, 'Click a bar, a cell, a point or a card — or press Enter on it or on a row of its table — to list the rows behind it.'));
+    const bar = el('div', { class: 'inspect-bar' }, button, el('span', { class: 'note' }, 'Click a bar, a cell, a point or a card to list the rows behind it. Keyboard: Enter on a card, or on a row of a chart\'s table (Enter on a chart shows its table).'));
     button.addEventListener('click', () => this.open(spec, bar, button));
     panel.prepend(bar);
   }

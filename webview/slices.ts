@@ -61,14 +61,22 @@ function sliceChart(v: View, rows: SliceRow[], whole: number | null): ChartModel
       { label: v.metric, colour: 'blue', style: 'bar', points },
       // The intervals in the text colour, on a dot at the value: readable over the bar in every theme.
       ...(errorBars.some((e) => e !== null) ? [{ label: 'bootstrap interval', colour: 'foreground' as const, style: 'points' as const, points, errorBars }] : []),
+      // The whole file's value as a dashed line named in the legend (a label on the plot would sit under a bar).
+      ...(whole !== null ? [{ label: `whole file ${formatNumber(whole, v.metric)}`, colour: 'orange' as const, style: 'line' as const, dashed: true, points: rows.map((_, i) => ({ x: i, y: whole })) }] : []),
     ],
-    ...(whole !== null ? { lines: [{ axis: 'y' as const, value: whole, label: `whole file ${formatNumber(whole, v.metric)}`, colour: 'orange' as const }] } : {}),
+
     table: { id: 'slices.table', title: 'Slices', columns: [], kinds: [], rows: [] },
   };
 }
 
+/** Redraws the shown slices chart (set by the latest render). */
+let redrawShown: (() => void) | undefined;
+// VS Code switches the body's theme class; the chart's colours are read again.
+new MutationObserver(() => redrawShown?.()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+
 export function renderSlices(panel: HTMLElement, model: ReportModel, insp: InspectModel, status: (text: string) => void): void {
   let drawn: Drawn | undefined;
+  redrawShown = undefined;
   const body = el('div', { class: 'slices-body' });
   panel.replaceChildren(body);
 
@@ -154,6 +162,9 @@ export function renderSlices(panel: HTMLElement, model: ReportModel, insp: Inspe
         if (r) void choose(r);
       };
     };
+    redrawShown = () => {
+      if (drawn) redraw();
+    };
     metricSelect.addEventListener('change', () => {
       v.metric = metricSelect.value;
       redraw();
@@ -178,17 +189,24 @@ export function renderSlices(panel: HTMLElement, model: ReportModel, insp: Inspe
   const picker = el('div', { class: 'slice-picker' });
   body.append(el('p', {}, 'This evaluation was not sliced. Choose a column to slice by: each of its values (a numeric column: quantile bins) gets its own metrics with intervals.'), picker);
   picker.append(el('p', { class: 'note' }, 'Looking for columns to slice by…'));
-  void ask((seq) => ({ type: 'sliceCandidates', seq })).then((a) => {
+  // Asked only when the tab is shown: finding the candidates reads the whole file.
+  const seen = new IntersectionObserver((entries) => {
+    if (!entries.some((x) => x.isIntersecting)) return;
+    seen.disconnect();
+    void findCandidates();
+  });
+  seen.observe(picker);
+  const findCandidates = (): Promise<void> => ask((seq) => ({ type: 'sliceCandidates', seq })).then((a) => {
     if (a.type !== 'sliceCandidates') {
       picker.replaceChildren(el('p', { class: 'error' }, a.type === 'reply' ? (a.message ?? 'No slice candidates.') : 'No slice candidates.'));
       return;
     }
     if (a.candidates.length === 0) {
-      picker.replaceChildren(el('p', { class: 'note' }, 'The file has no column besides the evaluated ones with at most 50 distinct values.'));
+      picker.replaceChildren(el('p', { class: 'note' }, model.inspect?.task === 'ranking' ? 'This run has no per-user number to slice by (train interactions need a `train` file in the config).' : 'The file has no column besides the evaluated ones with at most 50 distinct values.'));
       return;
     }
     const select = el('select', { class: 'slice-column', 'aria-label': 'Column to slice by' });
-    for (const c of a.candidates) select.append(el('option', { value: c.column }, `${c.column} (${c.numeric ? 'numeric, quantile bins' : `${formatCount(c.distinct)} values`})`));
+    for (const c of a.candidates) select.append(el('option', { value: c.column }, `${c.column} (${c.numeric ? 'quantile bins' : `${formatCount(c.distinct ?? 0)} distinct values`})`));
     const go = el('vscode-button', { 'data-act': 'compute-slices' }, 'Slice');
     go.addEventListener('click', async () => {
       go.setAttribute('disabled', '');

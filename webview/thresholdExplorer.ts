@@ -95,7 +95,7 @@ export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): H
       const old = markerLines.get(mk.chart);
       chart.lines = (chart.lines ?? []).filter((l) => l !== old);
       if (typeof x === 'number' && Number.isFinite(x)) {
-        const line: RefLine = { axis: 'x', value: x, label: `${mk.label} ${mk.label === 't' ? formatThreshold(x) : formatNumber(x)}`, colour: 'purple' };
+        const line: RefLine = { axis: 'x', value: x, label: `${mk.label} ${mk.label === 'accept ≥' ? formatThreshold(x) : formatNumber(x)}`, colour: 'purple' };
         chart.lines.push(line);
         markerLines.set(mk.chart, line);
       }

@@ -6,10 +6,9 @@
  */
 import { open } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { looksLikeRows, SNIFF_CHARS } from '../shared/rowsSniff';
+import { looksLikeRows, ROWS_JSON_KEY, SNIFF_CHARS } from '../shared/rowsSniff';
 import type { EvalLensContext } from './context';
 
-export const ROWS_JSON_KEY = 'evalLens.rowsJsonFiles';
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/.cache/**}';
 
 /** The first {@link SNIFF_CHARS} characters of a file ('' when unreadable). */

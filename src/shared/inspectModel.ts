@@ -9,8 +9,9 @@ import type { DrillTargets } from './drillTargets';
 /** A column the report can be sliced by (a non-role column with few distinct values). */
 export interface SliceCandidate {
   column: string;
-  /** Distinct values in the file (numeric columns are cut into quantile bins instead). */
-  distinct: number;
+  /** Distinct values in the file, when counted. */
+  distinct?: number;
+  /** A per-row number cut into quantile bins (ranking: per-user numbers). */
   numeric: boolean;
 }
 

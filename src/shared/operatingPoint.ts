@@ -21,7 +21,7 @@ export interface OperatingMarker {
   chart: string;
   /** x of the marker per point (in the chart's x units). */
   x: (number | null)[];
-  /** What the marker's label says before the value, e.g. `t`. */
+  /** What the marker's label says before the value, e.g. `coverage`; `accept ≥` marks a threshold. */
   label: string;
 }
 
@@ -102,7 +102,7 @@ function selectiveModel(results: Results): OperatingPointModel | undefined {
   let current = c.xs.findIndex((x, i) => x === cov && c.ys[i] === risk);
   if (current < 0 && finite(cov)) current = nearestPoint(c.xs, cov);
   const markers: OperatingMarker[] = [{ chart: 'riskCoverage', x: c.xs, label: 'coverage' }];
-  if (ex.ece_accepted) markers.push({ chart: 'reliability', x: th, label: 't' });
+  if (ex.ece_accepted) markers.push({ chart: 'reliability', x: th, label: 'accept ≥' });
   const notes: string[] = [];
   const accept = results.source.columns?.accept;
   const locked = accept ? `The file's \`${String(accept)}\` column decides which rows are accepted, so acceptThreshold and targetCoverage have no effect on the evaluation.` : undefined;
@@ -151,6 +151,17 @@ function importanceModel(results: Results): OperatingPointModel | undefined {
     keys: { threshold: 'threshold' },
     notes: [],
   };
+}
+
+/**
+ * Why a report that has a risk–coverage or PR curve has no explorer: results written before the
+ * curves carried their operating-point columns. Undefined when there is nothing to say.
+ */
+export function explorerMissingNote(results: Results): string | undefined {
+  if (operatingPointModel(results)) return undefined;
+  const c = results.task === 'iw-binary' ? results.curves.pr : results.curves.riskCoverage;
+  if (!c || !c.extra?.threshold) return undefined;
+  return 'These results were written without the operating-point columns the threshold explorer reads; Re-evaluate to explore thresholds.';
 }
 
 /** The explorer of a results object, or undefined when it has no curve with exact operating points. */

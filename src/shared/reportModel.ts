@@ -7,7 +7,7 @@ import type { ConfusionMatrix, Curve, GroupAnalysisRow, MetricValue, PerClassRow
 import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from './format';
 import { cutoffsOf, headlineKeys, reportHeadlineKeys } from './headline';
 import { inRankingTable, rankingTable } from './rankingTable';
-import { operatingPointModel } from './operatingPoint';
+import { explorerMissingNote, operatingPointModel } from './operatingPoint';
 import { userInspectorModel } from './userInspector';
 import { metricHover, metricName } from '../core/glossary';
 import {
@@ -239,7 +239,7 @@ export function confusionChart(c: ConfusionMatrix): ChartModel {
       for (const i of [pos.get(t.true)!, pos.get(t.pred)!]) if (chosen.size < FULL_HEATMAP_MAX || chosen.has(i)) chosen.add(i);
     }
     idx = [...chosen].sort((a, b) => a - b);
-    note = `${k} classes: showing the ${idx.length} classes involved in the largest confusions; the table lists the top ${top.length} confusions.`;
+    note = `${k} classes: the grid shows the ${idx.length} classes involved in the largest confusions (shares still divide by the totals of the whole matrix); the list and the table name the top ${top.length} confusions.`;
   }
   const chart: ChartModel = {
     id: 'confusion',
@@ -691,6 +691,8 @@ export function buildReportModel(results: Results): ReportModel {
   }
   const explorer = operatingPointModel(results);
   if (explorer && tabs.has(explorer.tab)) tab(explorer.tab).explorer = explorer;
+  const noExplorer = explorerMissingNote(results);
+  if (noExplorer) tab(results.task === 'iw-binary' ? 'importance' : 'selective').notes.push(noExplorer);
   const users = userInspectorModel(results);
   if (users && tabs.has('ranking')) tab('ranking').userInspector = users;
   const order = ['classification', 'longtail', 'evolving', 'selective', 'calibration', 'importance', 'ranking', 'other'];

@@ -45,3 +45,6 @@ export function looksLikeRows(head: string): boolean {
   }
   return values > 0;
 }
+
+/** The context key listing the `.json` files that hold rows (menus: `resourcePath in evalLens.rowsJsonFiles`). */
+export const ROWS_JSON_KEY = 'evalLens.rowsJsonFiles';

@@ -93,6 +93,14 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
       const m = (await p.inspector.queryRows(22, { where: spec!.where, offset: 0, limit: 1 })) as RowsMessage;
       assert.equal(m.page.total, act[i]!.users, spec!.title);
     }
+    // Slices of a run: its per-user numbers; the report of an activity bin's users.
+    const cand = (await p.inspector.sliceCandidates(23)) as Extract<HostMessage, { type: 'sliceCandidates' }>;
+    assert.deepEqual(cand.candidates.map((c) => c.column).sort(), ['relevant', 'trainCount']);
+    const first = d.tables['activityBins.table']!.rows![0]!;
+    const reply = await p.inspector.evaluateSubset(24, first.where, () => p.refresh());
+    assert.equal((reply as Extract<HostMessage, { type: 'reply' }>).ok, true, JSON.stringify(reply));
+    assert.equal(p.inspector.subset!.results.source.rowsUsed, act[0]!.users);
+    await p.inspector.evaluateSubset(25, [], () => p.refresh());
   });
 
   it('Mistakes: every wrong row, most confident first, a page at a time', async () => {

@@ -166,6 +166,13 @@ describe('Threshold explorer and user inspector (code-server + Chromium)', { tim
     assertSelectivePoint(await readout(frame, 'selective'), c, k);
     await frame.locator('.explorer[data-explorer="selective"] .explorer-mode[data-mode="threshold"]').click();
     await shootBothThemes('threshold-explorer', frame, '.explorer[data-explorer="selective"]');
+    // the reliability diagram (Calibration tab) marks the same point's threshold
+    await openTab(frame, 'calibration');
+    await frame.waitForFunction(() => [...document.querySelectorAll<HTMLCanvasElement>('#chart-reliability canvas')].some((c) => c.width > 0), undefined, { timeout: 30_000 });
+    await frame.evaluate(() => document.getElementById('chart-reliability')?.scrollIntoView({ block: 'start' }));
+    await sleep(500);
+    await screenshot(page, join(SHOTS, 'threshold-explorer-reliability-light.png'));
+    await openTab(frame, 'selective');
   });
 
   it('"Use this operating point" writes acceptThreshold into eval-lens.json and the report re-renders', async () => {

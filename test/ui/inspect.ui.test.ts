@@ -209,4 +209,61 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await frame.waitForFunction(() => !document.querySelector('.subset-bar'), undefined, { timeout: 60_000 });
     assert.equal(Number(await frame.locator('.headline .card[data-metric="accuracy"]').getAttribute('data-value')), r.metrics.accuracy!.value);
   });
+
+  it('the side panel: a click on acc_few opens the report with the few-shot rows listed', async () => {
+    await runCommand(page, 'View: Close All Editors');
+    const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
+    const few = r.tables.perClass!.filter((c) => c.shot === 'few').reduce((a, c) => a + c.support, 0);
+    await page.locator('.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]').first().click();
+    const tree = page.locator('.pane-body .monaco-list').first();
+    const row = (text: string): ReturnType<Page['locator']> => tree.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+    // Expand by the twisties (a click on the results file's label opens its report and takes the focus).
+    const expand = async (name: string): Promise<void> => {
+      const r = row(name);
+      await r.waitFor({ timeout: 30_000 });
+      if ((await r.getAttribute('aria-expanded')) !== 'true') await r.locator('.monaco-tl-twistie').click();
+    };
+    await expand('logreg.eval.json');
+    await expand('Long tail');
+    await screenshot(page, join(SHOTS, 'inspect-tree.png'));
+    await row('acc_few').click();
+    const frame = await reportFrame(page, /^logreg\.csv$/);
+    const panel = await rowsPanel(frame);
+    assert.deepEqual(panel.chips, ['shot = few']);
+    assert.equal(panel.total, few);
+    assert.match(panel.title, /few-shot rows/);
+  });
+
+  it('ranking: Enter on a per-user histogram bin lists that many users, with their top-K and hits', async () => {
+    await runCommand(page, 'View: Close All Editors');
+    await page.locator('.activitybar .action-item a[aria-label^="Explorer"], .activitybar .action-item[aria-label^="Explorer"]').first().click();
+    await expandFolder(page, 'ranking-debian-deps');
+    const end = Date.now() + 30_000;
+    for (;;) {
+      const labels = await contextMenu(page, explorerRow(page, 'popularity.jsonl'));
+      if (labels.includes('Evaluate Prediction File…')) break;
+      await page.keyboard.press('Escape');
+      if (Date.now() > end) assert.fail(`no Evaluate in the menu: ${labels.join(' | ')}`);
+      await sleep(1000);
+    }
+    await clickMenuItem(page, 'Evaluate Prediction File…');
+    const r = JSON.parse(await waitForFile(join(ws, 'ranking-debian-deps/popularity.eval.json'))) as Results;
+    const hist = (r.tables.perUserHistograms as Record<string, { counts: number[] }>)['recall@5']!;
+    const frame = await reportFrame(page, /^popularity\.jsonl$/);
+    const fig = frame.locator('figure[data-chart="perUser.recall@5"]');
+    await fig.scrollIntoViewIfNeeded();
+    await fig.locator('vscode-button[data-act="toggle"]').click();
+    const last = hist.counts.length - 1;
+    const row = fig.locator(`[data-table="perUser.recall@5.table"] [data-drill-row="${last}"]`);
+    await row.focus();
+    await page.keyboard.press('Enter');
+    const panel = await rowsPanel(frame);
+    assert.equal(panel.total, hist.counts[last]);
+    assert.equal(panel.chips.length, 2);
+    assert.match(panel.chips[0]!, /^recall@5 >= /);
+    const hits = await frame.evaluate(() => [...document.querySelectorAll('.rows-panel tbody tr')].map((tr) => Number(tr.children[3]?.textContent)));
+    assert.ok(hits.every((h) => h >= 1), 'users with recall@5 in the top bin have a hit');
+    await frame.locator('.rows-panel').scrollIntoViewIfNeeded();
+    await screenshot(page, join(SHOTS, 'inspect-ranking-rows-light.png'));
+  });
 });

@@ -10,7 +10,7 @@
  * Run: npm run test:ui (node's test runner; this file starts and always stops its own server).
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
@@ -18,6 +18,7 @@ import type { CompareResults } from '../../src/core/compare/types';
 import type { Results } from '../../src/core/results/types';
 import { formatNumber } from '../../src/shared/format';
 import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
+import { LONG_CLASS_NAME, writeUiFixtures } from './fixtures';
 import {
   acceptQuickPick, clickMenuItem, contextMenu, expandFolder, explorerRow, openWorkbench, reportCards, reportFrame, runCommand, screenshot,
   waitForFile, type Workbench,
@@ -29,6 +30,13 @@ const README_SHOTS = join(root, 'media/screenshots');
 // called them "Default Light Modern" / "Default Dark Modern"; an unknown id silently falls back).
 const LIGHT = 'Light Modern';
 const DARK = 'Dark Modern';
+const HC = 'Dark High Contrast';
+/** Each theme's workbench class and the webview body class VS Code sets for it. */
+const THEME_CLASSES: Record<string, { workbench: string; body: string }> = {
+  [LIGHT]: { workbench: 'vs', body: 'vscode-light' },
+  [DARK]: { workbench: 'vs-dark', body: 'vscode-dark' },
+  [HC]: { workbench: 'hc-black', body: 'vscode-high-contrast' },
+};
 
 let server: CodeServer;
 let wb: Workbench;
@@ -37,36 +45,43 @@ let ws: string;
 
 /**
  * Switches the colour theme as a person does (Preferences: Color Theme, pick by name), then waits
- * for the workbench's theme class (vs / vs-dark) and the webview's body class (vscode-light /
- * vscode-dark). Rewriting settings.json also works but depends on the server's file watcher,
- * which under load can take longer than a test should wait.
+ * for the workbench's theme class (vs / vs-dark / hc-black) and the webview's body class. Rewriting
+ * settings.json also works but depends on the server's file watcher, which under load can take
+ * longer than a test should wait.
  */
 async function setTheme(theme: string, frame?: Frame): Promise<void> {
-  const dark = theme === DARK;
-  const isDark = (): Promise<boolean> => page.evaluate(() => document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ?? false);
-  if ((await isDark()) !== dark) {
+  const want = THEME_CLASSES[theme]!;
+  const current = (): Promise<string> => page.evaluate(() => {
+    const c = document.querySelector('.monaco-workbench')?.classList;
+    return !c ? '' : c.contains('hc-black') ? 'hc-black' : c.contains('hc-light') ? 'hc-light' : c.contains('vs-dark') ? 'vs-dark' : c.contains('vs') ? 'vs' : '';
+  });
+  if ((await current()) !== want.workbench) {
     await runCommand(page, 'Preferences: Color Theme');
     await page.locator('.quick-input-widget input').fill(theme);
     const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) }).first();
     await row.waitFor({ timeout: 30_000 });
     await row.click();
   }
-  await page.waitForFunction((d) => {
+  await page.waitForFunction((w) => {
     const c = document.querySelector('.monaco-workbench')?.classList;
-    return !!c && (d ? c.contains('vs-dark') : c.contains('vs') && !c.contains('vs-dark'));
-  }, dark, { timeout: 30_000 });
+    if (!c) return false;
+    const now = c.contains('hc-black') ? 'hc-black' : c.contains('hc-light') ? 'hc-light' : c.contains('vs-dark') ? 'vs-dark' : 'vs';
+    return now === w;
+  }, want.workbench, { timeout: 30_000 });
   if (frame) {
-    const want = dark ? 'vscode-dark' : 'vscode-light';
-    await frame.waitForFunction((w) => document.body.classList.contains(w), want, { timeout: 30_000 }).catch(async (err: Error) => {
+    await frame.waitForFunction((w) => document.body.classList.contains(w), want.body, { timeout: 30_000 }).catch(async (err: Error) => {
       const has = await frame.evaluate(() => document.body.className).catch(() => '(frame gone)');
-      throw new Error(`webview body class is "${has}", expected ${want}: ${err.message}`);
+      throw new Error(`webview body class is "${has}", expected ${want.body}: ${err.message}`);
     });
   }
   await sleep(1500); // charts redraw on the theme change
 }
 
-/** Screenshots in both themes, ending in the light theme. */
-async function shootBothThemes(name: string, frame: Frame): Promise<void> {
+/**
+ * Screenshots in the light and dark themes (and high contrast with `hc`), ending in the light
+ * theme; `before` runs before each shot (scrolling the part to show into view).
+ */
+async function shootBothThemes(name: string, frame: Frame, opts: { hc?: boolean; before?: () => Promise<void> } = {}): Promise<void> {
   // The report's editor group (the active one: a report opens focused) fills the window, as a
   // person reading it would arrange it; restored afterwards.
   // With one editor group the command is not offered (nothing to maximize over).
@@ -75,12 +90,54 @@ async function shootBothThemes(name: string, frame: Frame): Promise<void> {
     return false;
   });
   await sleep(1000);
-  await setTheme(LIGHT, frame);
-  await screenshot(page, join(SHOTS, `${name}-light.png`));
-  await setTheme(DARK, frame);
-  await screenshot(page, join(SHOTS, `${name}-dark.png`));
+  const themes: [string, string][] = [[LIGHT, 'light'], [DARK, 'dark'], ...(opts.hc ? [[HC, 'hc'] as [string, string]] : [])];
+  for (const [theme, suffix] of themes) {
+    await setTheme(theme, frame);
+    await opts.before?.();
+    await screenshot(page, join(SHOTS, `${name}-${suffix}.png`));
+  }
   await setTheme(LIGHT, frame);
   if (maximized) await runCommand(page, 'View: Toggle Maximize Editor Group');
+}
+
+/** Scrolls the report so that the element with `id` is at the top. */
+async function scrollTo(frame: Frame, id: string): Promise<void> {
+  await frame.evaluate((i) => document.getElementById(i)?.scrollIntoView({ block: 'start' }), id);
+  await sleep(300);
+}
+
+/** What the confusion grid shows: cell texts fit, labels, captions, data attributes. */
+async function confusionFacts(frame: Frame): Promise<{ cells: number; rows: number; cols: number; overflowing: string[]; truncated: { text: string; title: string }[]; captions: { text: string; clipped: boolean; w: number; h: number }[]; attrs: boolean }> {
+  return frame.evaluate(() => {
+    const grid = document.querySelector('#chart-confusion table.cm-grid')!;
+    const cells = [...grid.querySelectorAll<HTMLElement>('td.cm-cell')];
+    const labels = [...grid.querySelectorAll<HTMLElement>('.cm-label')];
+    const captions = [...grid.querySelectorAll<HTMLElement>('th.cm-axis')].map((th) => {
+      const inner = th.querySelector('span') ?? th;
+      const r = inner.getBoundingClientRect();
+      return { text: inner.textContent ?? '', clipped: inner.scrollWidth > inner.clientWidth + 1 || inner.scrollHeight > inner.clientHeight + 1, w: r.width, h: r.height };
+    });
+    return {
+      cells: cells.length,
+      rows: grid.querySelectorAll('th.cm-row').length,
+      cols: grid.querySelectorAll('th.cm-col').length,
+      overflowing: cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent ?? ''),
+      truncated: labels.filter((l) => (l.textContent ?? '').endsWith('…')).map((l) => ({ text: l.textContent ?? '', title: l.title })),
+      captions,
+      attrs: cells.every((c) => c.dataset.true !== undefined && c.dataset.pred !== undefined && c.dataset.count !== undefined && c.getAttribute('role') === 'gridcell'),
+    };
+  });
+}
+
+/** Switches the grid's cell values (counts / true / pred) and returns the shown numbers. */
+async function confusionValues(frame: Frame, norm: string): Promise<(number | null)[][]> {
+  return frame.evaluate((n) => {
+    const select = document.querySelector('#chart-confusion vscode-single-select.cm-norm') as unknown as HTMLElement & { value: string };
+    select.value = n;
+    select.dispatchEvent(new Event('change'));
+    const rows = [...document.querySelectorAll('#chart-confusion table.cm-grid tbody tr')];
+    return rows.map((r) => [...r.querySelectorAll<HTMLElement>('td.cm-cell')].map((c) => (c.textContent === '—' ? null : Number((c.textContent ?? '').replace(/,/g, '')))));
+  }, norm);
 }
 
 /** Every card's carried value equals the results file's; its text is that value formatted. */
@@ -94,6 +151,19 @@ async function assertCardsMatch(frame: Frame, r: Results): Promise<number> {
     assert.equal(c.text, formatNumber(m.value, c.key), `card ${c.key} shows the file's value`);
   }
   return ours.length;
+}
+
+/** Collapses an explorer folder (no-op when closed). */
+async function collapseFolder(name: string): Promise<void> {
+  const row = explorerRow(page, name);
+  if ((await row.getAttribute('aria-expanded')) === 'true') await row.click();
+  await page.waitForFunction((n) => document.querySelector(`.explorer-folders-view .monaco-list-row[aria-label="${n}"]`)?.getAttribute('aria-expanded') !== 'true', name);
+}
+
+/** Closes every editor (the next report opens in a single group, as the first did). */
+async function closeReports(): Promise<void> {
+  await runCommand(page, 'View: Close All Editors');
+  await sleep(500);
 }
 
 /** Evaluates an explorer file through its context menu, as a person does. */
@@ -126,6 +196,10 @@ function activityBarEntry(): ReturnType<Page['locator']> {
 describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000 }, () => {
   before(async () => {
     ws = copyExamples();
+    writeUiFixtures(ws);
+    mkdirSync(join(ws, 'json-kinds'), { recursive: true });
+    writeFileSync(join(ws, 'json-kinds/metrics.json'), '{"accuracy": 0.91, "f1": 0.88}\n');
+    writeFileSync(join(ws, 'json-kinds/preds.json'), JSON.stringify([{ label: 'a', pred: 'a' }, { label: 'b', pred: 'a' }, { label: 'b', pred: 'b' }]) + '\n');
     server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
     wb = await openWorkbench(server, ws);
     page = wb.page;
@@ -155,7 +229,7 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     assert.equal(acc?.value, '0.75');
     // Charts are drawn (canvas with pixels) in the first tab.
     await frame.waitForFunction(() => [...document.querySelectorAll('canvas')].some((c) => c.width > 0 && c.height > 0), undefined, { timeout: 30_000 });
-    await shootBothThemes('report-classification', frame);
+    await shootBothThemes('report-classification', frame, { hc: true });
   });
 
   it('the ranking report shows the values of its results file (light and dark)', async () => {
@@ -165,7 +239,99 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     const r = JSON.parse(readFileSync(join(ws, 'ranking-debian-deps/popularity.eval.json'), 'utf8')) as Results;
     assert.equal(r.task, 'ranking');
     await assertCardsMatch(frame, r);
-    await shootBothThemes('report-ranking', frame);
+    // Few headline cards; the metric@K values are in one metric x K table, with the file's values.
+    const head = (await reportCards(frame)).filter((c) => c.headline).map((c) => c.key);
+    assert.deepEqual(head, ['ndcg@10', 'recall@10', 'map@10', 'mrr', 'users_evaluated']);
+    const table = await frame.evaluate(() => [...document.querySelectorAll('[data-table="rankingByK"] tr')].map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent?.trim() ?? '')));
+    assert.deepEqual(table[0], ['metric', 'ranking', '@5', '@10', '@20']);
+    const recall = table.find((row) => row[0] === 'recall' && row[1] === 'run')!;
+    assert.ok(recall[3]!.startsWith(formatNumber(r.metrics['recall@10']!.value)), recall.join(' | '));
+    const users = (await reportCards(frame)).find((c) => c.key === 'users_evaluated' && c.headline)!;
+    assert.match(users.text, /^\d{1,3}(,\d{3})*$/, 'users print as an integer');
+    await shootBothThemes('report-ranking', frame, { hc: true });
+  });
+
+  for (const [n, folder, file, title] of [
+    [3, 'ui-fixtures', 'three-classes.csv', /^three-classes\.csv$/],
+    [20, 'ui-fixtures', 'twenty-classes.csv', /^twenty-classes\.csv$/],
+    [100, 'cifar100-lt-like', 'mlp.csv', /^mlp\.csv$/],
+  ] as const) {
+    it(`confusion matrix of ${n} classes: cells fit their counts, labels cut with the full name on hover, normalisations, keyboard (light, dark, high contrast)`, async () => {
+      await page.keyboard.press('Escape');
+      await closeReports();
+      await evaluateFromExplorer(folder, file);
+      const out = join(ws, folder, file.replace(/\.csv$/, '.eval.json'));
+      await waitForFile(out);
+      const frame = await reportFrame(page, title);
+      await frame.waitForSelector('#chart-confusion td.cm-cell', { timeout: 30_000 });
+      const r = JSON.parse(readFileSync(out, 'utf8')) as Results;
+      const cm = r.tables.confusion!;
+      const f = await confusionFacts(frame);
+      const shown = Math.min(n, 20);
+      assert.equal(f.rows, shown);
+      assert.equal(f.cols, shown);
+      assert.equal(f.cells, shown * shown);
+      assert.ok(f.attrs, 'every cell carries data-true, data-pred, data-count and role gridcell');
+      assert.deepEqual(f.overflowing, [], 'every cell text fits its cell');
+      for (const c of f.captions) assert.ok(!c.clipped && c.w > 0 && c.h > 0, `caption "${c.text}" shown whole`);
+      if (n === 20) assert.deepEqual(f.truncated.map((t) => t.title), [LONG_CLASS_NAME, LONG_CLASS_NAME], 'the 60-character name is cut in both axes, whole in the tooltip');
+      if (n === 3) {
+        // Five-digit counts, as in the file.
+        const counts = await confusionValues(frame, 'counts');
+        assert.deepEqual(counts, cm.matrix);
+        assert.ok(cm.matrix.flat().some((v) => v >= 10000));
+      }
+      if (n <= 20) {
+        // Shares of the true class: rows sum to 1 (2 decimals each); of the predicted class: columns.
+        const rows = await confusionValues(frame, 'true');
+        rows.forEach((row, i) => assert.ok(Math.abs(row.reduce<number>((a, b) => a + (b ?? 0), 0) - 1) <= 0.005 * shown + 1e-9, `row ${i} sums to 1`));
+        const cols = await confusionValues(frame, 'pred');
+        for (let j = 0; j < shown; j++) assert.ok(Math.abs(cols.reduce((a, row) => a + (row[j] ?? 0), 0) - 1) <= 0.005 * shown + 1e-9, `column ${j} sums to 1`);
+        await confusionValues(frame, 'counts');
+      } else {
+        // Many classes: the largest confusions are listed.
+        assert.ok((await frame.locator('#chart-confusion li.cm-top').count()) >= 10);
+      }
+      // Keyboard: one tab stop, arrows move, Enter is a click (what drill-down handlers listen to).
+      const activated = await frame.evaluate(async () => {
+        const first = document.querySelector<HTMLElement>('#chart-confusion td.cm-cell[tabindex="0"]')!;
+        let clicked = '';
+        document.querySelector('#chart-confusion table.cm-grid')!.addEventListener('click', (e) => {
+          const td = (e.target as HTMLElement).closest<HTMLElement>('td.cm-cell');
+          if (td) clicked = `${td.dataset.row},${td.dataset.col}`;
+        });
+        first.focus();
+        first.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+        const now = document.activeElement as HTMLElement;
+        now.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
+        (document.activeElement as HTMLElement).dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+        return clicked;
+      });
+      assert.equal(activated, '1,1');
+      const name = `confusion-${n}-classes`;
+      await shootBothThemes(name, frame, { hc: true, before: () => scrollTo(frame, 'chart-confusion') });
+      await closeReports();
+      // Later tests find files by name in the explorer (cifar100-lt-like has a logreg.csv too).
+      await collapseFolder(folder);
+    });
+  }
+
+  it('explorer menu: Evaluate on a JSON of rows, not on another tool\u2019s metrics.json nor on a config', async () => {
+    await page.keyboard.press('Escape');
+    await expandFolder(page, 'json-kinds');
+    await openMenuWith(explorerRow(page, 'preds.json'), 'Evaluate Prediction File…', 60_000);
+    await page.keyboard.press('Escape');
+    const metrics = await contextMenu(page, explorerRow(page, 'metrics.json'));
+    await page.keyboard.press('Escape');
+    assert.ok(!metrics.includes('Evaluate Prediction File…'), `metrics.json menu: ${metrics.join(' | ')}`);
+    await expandFolder(page, 'cifar100-lt-like');
+    for (const f of ['train_counts.json', 'eval-lens.json']) {
+      const labels = await contextMenu(page, explorerRow(page, f));
+      await page.keyboard.press('Escape');
+      assert.ok(!labels.includes('Evaluate Prediction File…'), `${f} menu: ${labels.join(' | ')}`);
+    }
+    await collapseFolder('cifar100-lt-like');
+    await collapseFolder('json-kinds');
   });
 
   it('Compare Runs… on two selected files writes a comparison and shows both runs\' accuracy', async () => {
@@ -255,7 +421,10 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
   after(() => {
     if (process.env.EVAL_LENS_README_SHOTS !== '1') return;
     mkdirSync(README_SHOTS, { recursive: true });
-    for (const f of ['report-classification-light.png', 'report-classification-dark.png', 'report-ranking-light.png', 'report-ranking-dark.png', 'report-compare-light.png', 'report-compare-dark.png']) {
+    for (const f of [
+      'report-classification-light.png', 'report-classification-dark.png', 'report-ranking-light.png', 'report-ranking-dark.png', 'report-ranking-hc.png',
+      'report-compare-light.png', 'report-compare-dark.png', 'confusion-20-classes-light.png', 'confusion-20-classes-dark.png', 'confusion-3-classes-hc.png', 'confusion-100-classes-dark.png',
+    ]) {
       copyFileSync(join(SHOTS, f), join(README_SHOTS, f));
     }
   });

@@ -2,14 +2,9 @@
  * The inspection worker's view of the core: one loaded prediction file that answers row queries,
  * slice requests and subset evaluations. The one place that calls `src/core/inspect`.
  */
-import { CONFIG_DEFAULTS } from '../../core/config/types';
-import { Warnings } from '../../core/diagnostics';
 import { evaluateFile } from '../../core/evaluate';
 import { openInspection, type FilterTerm, type RowPage, type RowQuery } from '../../core/inspect';
-import { sliceCandidates } from '../../core/inspect/sliceValues';
-import { parseNumberText } from '../../core/io/numbers';
-import { loadClassification } from '../../core/io/loadClassification';
-import { loadIwBinary } from '../../core/io/loadIwBinary';
+import { RANKING_SLICE_COLUMNS } from '../../core/inspect/slicesStep';
 import type { Results } from '../../core/results/types';
 import type { SliceCandidate } from '../../shared/inspectModel';
 import type { InspectSource } from './inspectProtocol';
@@ -28,30 +23,15 @@ export interface Inspection {
 export async function loadInspection(source: InspectSource): Promise<Inspection> {
   const opts = { ...(source.configPath ? { configPath: source.configPath } : {}), defaults: source.defaults };
   const insp = await openInspection(source.path, { ...opts, expectSha256: source.sha256 });
-  let candidates: Promise<SliceCandidate[]> | undefined;
   return {
     sha256: insp.sha256,
     query: (q) => insp.query(q),
-    // The columns without a role, read as text once (a second parse, only when the picker asks).
-    sliceCandidates() {
-      if (insp.task === 'ranking') return Promise.resolve([]);
-      candidates ??= (async () => {
-        const warnings = new Warnings();
-        const c = insp.config;
-        const text = insp.task === 'iw-binary'
-          ? (await loadIwBinary(source.path, { columns: c.columns, invalidRows: c.invalidRows, positiveLabel: c.positiveLabel, warnings, keepOther: true })).text
-          : (await loadClassification(source.path, c, warnings, undefined, { keepOther: true })).text;
-        const bins = c.sliceBins ?? CONFIG_DEFAULTS.sliceBins;
-        return sliceCandidates(text).map(({ column, distinct }) => {
-          const values = text[column]!.values;
-          const numbers = values.map((v) => parseNumberText(v.trim()));
-          // Numeric columns with more distinct values than bins are cut into quantile bins.
-          const numeric = values.every((v, k) => v.trim() === '' || Number.isFinite(numbers[k])) && new Set(numbers.filter(Number.isFinite)).size > bins;
-          return { column, distinct, numeric };
-        });
-      })();
-      return candidates;
-    },
+    // Classification and iw-binary: the columns without a role with few values (counted while
+    // opening). Ranking: the per-user numbers a run can be sliced by (cut into quantile bins).
+    sliceCandidates: async () =>
+      insp.task === 'ranking'
+        ? RANKING_SLICE_COLUMNS.filter((c) => insp.filterKeys.includes(c)).map((column) => ({ column, numeric: true }))
+        : insp.sliceCandidates.map(({ column, distinct }) => ({ column, distinct, numeric: false })),
     // The evaluation's own slice table, computed anew with `slices` set (nothing is written).
     async slices(by) {
       const results = await evaluateFile(source.path, { ...opts, overrides: { slices: by, minSliceSize: 1 } });

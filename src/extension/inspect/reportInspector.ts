@@ -27,11 +27,11 @@ function directions(results: Results): Record<string, 'higher' | 'lower'> {
 }
 
 /**
- * The Slices tab (classification and importance-weighted files), filled by the webview from the
- * results' slice table, or from a table computed on demand by a column picked there.
+ * The Slices tab, filled by the webview from the results' slice table, or from a table computed on
+ * demand by a column picked there.
  */
 function withSlicesTab(model: ReportModel): ReportModel {
-  if (!model.inspect || model.inspect.task === 'ranking' || model.tabs.some((t) => t.id === 'slices')) return model;
+  if (!model.inspect || model.tabs.some((t) => t.id === 'slices')) return model;
   return { ...model, tabs: [...model.tabs, { id: 'slices', title: 'Slices', cards: [], charts: [], tables: [], notes: [] }], targets: { ...model.targets, slices: { tab: 'slices' } } };
 }
 
@@ -78,8 +78,11 @@ export class ReportInspector implements vscode.Disposable {
     return entry.results;
   }
 
-  /** The prediction file behind the results and how it was evaluated; throws a readable error when it is gone. */
-  private async source(): Promise<InspectSource> {
+  /**
+   * The prediction file behind the results and how it was evaluated (what every inspection
+   * request names); throws a readable error when it is gone.
+   */
+  async source(): Promise<InspectSource> {
     const results = await this.currentResults();
     const input = await inputOfResults(this.ctx, this.resultsUri);
     if (!input) throw new Error(`The prediction file ${results.source.path} was not found; rows cannot be shown. Evaluate the prediction file again to inspect it.`);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluateFile } from '../../../src/core/evaluate';
-import { nearestPoint, operatingPointModel, pointAtThreshold } from '../../../src/shared/operatingPoint';
+import { explorerMissingNote, nearestPoint, operatingPointModel, pointAtThreshold } from '../../../src/shared/operatingPoint';
 import { isWebviewMessage } from '../../../src/shared/protocol';
 import { buildReportModel } from '../../../src/shared/reportModel';
 
@@ -54,6 +54,19 @@ test('importance-weighted explorer (iw-breast-cancer): precision, recall, F1 of 
   for (const k of ['precision', 'recall', 'f1']) assert.equal(col(k)[m.current], r.metrics[k]!.value, k);
   assert.deepEqual(m.keys, { threshold: 'threshold' });
   assert.ok(buildReportModel(r).tabs.find((t) => t.id === 'importance')!.explorer);
+});
+
+test('results written without the operating-point columns: no explorer, a note saying to re-evaluate', async () => {
+  const r = await evaluateFile('examples/cifar100-lt-like/logreg.csv', { overrides: { bootstrap: { n: 0 } } });
+  const old = structuredClone(r);
+  const ex = old.curves.riskCoverage!.extra!;
+  for (const k of Object.keys(ex)) if (k !== 'threshold' && k !== 'risk_balanced' && k !== 'risk_worst') delete ex[k];
+  assert.equal(operatingPointModel(old), undefined);
+  assert.match(explorerMissingNote(old)!, /Re-evaluate to explore thresholds/);
+  const tab = buildReportModel(old).tabs.find((t) => t.id === 'selective')!;
+  assert.equal(tab.explorer, undefined);
+  assert.ok(tab.notes.some((n) => /Re-evaluate/.test(n)));
+  assert.equal(explorerMissingNote(r), undefined);
 });
 
 test('protocol: useOperatingPoint is checked (known key, finite value, sequence id)', () => {

@@ -12,11 +12,11 @@ const ELEMENTS = new Set([
 ]);
 const ATTRIBUTES = new Set([
   'lang', 'charset', 'name', 'content', 'class', 'data-metric', 'id', 'scope', 'xmlns', 'viewBox', 'role', 'aria-label',
-  'transform', 'x', 'y', 'x1', 'x2', 'y1', 'y2', 'width', 'height', 'text-anchor', 'd', 'cx', 'cy', 'r', 'dx', 'fill-opacity',
+  'title', 'transform', 'x', 'y', 'x1', 'x2', 'y1', 'y2', 'width', 'height', 'text-anchor', 'd', 'cx', 'cy', 'r', 'dx', 'fill-opacity',
 ]);
 const COLOURS = ['blue', 'red', 'green', 'yellow', 'orange', 'purple', 'foreground'];
 const CLASSES = new Set([
-  'p1', 'p2', 'p3', 'n', 'card', 'k', 'v', 'ci', 'x', 'cav', 'cards', 'headline', 'warnings', 'header', 'note',
+  'p1', 'p2', 'p3', 'n', 'card', 'k', 'key', 'v', 'ci', 'x', 'cav', 'cards', 'headline', 'warnings', 'header', 'note',
   'line', 'dashed', 'dotted', 'ref', 'band', 'area', 'band-label', 'cell', 'cell-label', 'on-dark', 'tick', 'grid', 'axis',
   'axis-label', 'legend', 'dot', 'bar', 'ref-label', ...COLOURS.flatMap((c) => [`c-${c}`, `c-${c}-text`]),
 ]);

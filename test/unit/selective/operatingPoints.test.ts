@@ -12,6 +12,7 @@ import { ResultsBuilder } from '../../../src/core/results/builder';
 import { Warnings } from '../../../src/core/diagnostics';
 import type { ResolvedConfig } from '../../../src/core/config/types';
 import type { ClassificationData } from '../../../src/core/data/classificationData';
+import { operatingPointModel } from '../../../src/shared/operatingPoint';
 import { config, randomData } from '../classification/helpers';
 import { createRng } from './helpers';
 
@@ -150,4 +151,12 @@ test('riskCoverage in the results: a thinned curve still holds the configured op
   assert.ok(k >= 0, 'the operating point is a stored point');
   assert.equal(c.ys[k], r.metrics.selective_risk!.value);
   assert.equal(c.extra!.accepted![k], Math.round(cov * 3000));
+  // the explorer's model: snaps to the stored points, says how many of how many, starts at the evaluated one
+  const m = operatingPointModel(r)!;
+  const C = data.classes.length;
+  const msp = new Set(Array.from({ length: data.n }, (_, i) => Math.max(...data.probs!.subarray(i * C, (i + 1) * C))));
+  assert.equal(m.stored, c.xs.length);
+  assert.equal(m.total, msp.size, 'one exact point per distinct score');
+  assert.ok(m.total > m.stored, `${m.stored} of ${m.total}`);
+  assert.equal(m.current, k);
 });

@@ -61,3 +61,22 @@ test('the ranking report: a few headline cards, the table instead of one card pe
   // Classification reports are unchanged: no lead table.
   assert.ok(buildReportModel(classificationResults()).tabs.every((t) => !t.leadTables));
 });
+
+test('risk-coverage tooltips name the threshold; metric-vs-K ends at the longest list; per-class bars say they have no interval', () => {
+  const c = classificationResults();
+  const m = buildReportModel(c);
+  const rc = m.tabs.flatMap((t) => t.charts).find((x) => x.id === 'riskCoverage')!;
+  assert.deepEqual(rc.series[0]!.pointLabels, ['threshold 0.9000', 'threshold 0.4000']);
+  const bars = m.tabs.flatMap((t) => t.charts).find((x) => x.id === 'perClassAccuracy')!;
+  assert.match(bars.note!, /No interval bars/);
+  const r = rankingResults();
+  const xs = Array.from({ length: 50 }, (_, i) => i + 1);
+  r.curves['metricVsK.ndcg'] = { x: 'K', y: 'ndcg', xs, ys: xs.map((k) => Math.min(k, 12) / 100), extra: { popularity: xs.map(() => 0.01) } };
+  r.tables.rankingSummary = { longestList: 12 };
+  const mk = buildReportModel(r).tabs.flatMap((t) => t.charts).find((x) => x.id === 'metricVsK')!;
+  assert.equal(mk.x.max, 12);
+  assert.equal(mk.x.min, 1);
+  for (const s of mk.series) assert.equal(Math.max(...s.points.map((p) => p.x)), 12);
+  delete r.tables.rankingSummary;
+  assert.equal(buildReportModel(r).tabs.flatMap((t) => t.charts).find((x) => x.id === 'metricVsK')!.x.max, 50);
+});
