@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { EvalLensError } from '../core/diagnostics';
+import { jsonSyntaxError } from '../core/results/validate';
 import { TOOL_VERSION } from '../core/version';
 import { HTML_THEMES, type HtmlTheme } from '../shared/exportHtml';
 import { exportReport, REPORT_FORMATS, reportInputFromJson, type ReportFormat } from '../shared/exportReport';
@@ -35,11 +36,13 @@ export function reportFormat(format: ReportFormat | undefined, out: string | und
 /** Reads, validates and renders `file`; the text of the report. */
 export async function renderReportFile(file: string, given: string, format: ReportFormat, opts: { theme?: HtmlTheme; metrics?: string[]; ci?: boolean } = {}): Promise<string> {
   await checkInput(file, given);
+  const text = await readFile(file, 'utf8');
   let obj: unknown;
   try {
-    obj = JSON.parse(await readFile(file, 'utf8'));
+    obj = JSON.parse(text);
   } catch (err) {
-    throw new EvalLensError('report-invalid-input', `${given}: invalid JSON: ${(err as Error).message}. Expected an Eval Lens results (*.eval.json) or comparison (*.compare.json) file.`, { file: given });
+    const at = jsonSyntaxError(given, text, err); // names the line and column
+    throw new EvalLensError('report-invalid-input', `${at.message.replace(/\.$/, '')}. Expected an Eval Lens results (*.eval.json) or comparison (*.compare.json) file.`, at.location);
   }
   return exportReport(reportInputFromJson(obj, given), format, { generator: `Eval Lens ${TOOL_VERSION}`, ...opts });
 }

@@ -113,7 +113,8 @@ export type EvalLensJson =
   | { kind: 'compare'; compare: CompareResults }
   | { kind: 'inspection'; inspection: TableInspection };
 
-function syntaxError(path: string, text: string, err: unknown): EvalLensError {
+/** A JSON syntax error of a results or comparison file, with its line and column. */
+export function jsonSyntaxError(path: string, text: string, err: unknown): EvalLensError {
   // JSON.parse's message has no line on Node 20; the located parser (only on this error path) does.
   let syntax: JsonSyntaxError | undefined;
   try {
@@ -136,7 +137,7 @@ export function parseEvalLensJson(path: string, text: string, accept: 'results' 
   try {
     obj = JSON.parse(text);
   } catch (err) {
-    throw syntaxError(path, text, err);
+    throw jsonSyntaxError(path, text, err);
   }
   const schema = obj !== null && typeof obj === 'object' && !Array.isArray(obj) ? (obj as { schema?: unknown }).schema : undefined;
   const isResults = schema === RESULTS_SCHEMA_ID;

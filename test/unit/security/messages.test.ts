@@ -44,3 +44,14 @@ test('control characters from a file are escaped in errors and warnings', async 
     return true;
   });
 });
+
+test('eval-lens report: a broken results file names the line and column', async () => {
+  const { renderReportFile } = await import('../../../src/cli/report');
+  const p = tmpFile('broken.eval.json', '{\n  "schema": "eval-lens/results@1",\n  "metrics": {,}\n}\n');
+  await assert.rejects(renderReportFile(p, 'broken.eval.json', 'html'), (e: unknown) => {
+    assert.ok(e instanceof EvalLensError);
+    assert.match(e.message, /^broken\.eval\.json:3:15: invalid JSON at line 3, column 15/);
+    assert.equal(e.location?.line, 3);
+    return true;
+  });
+});
