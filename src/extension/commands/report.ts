@@ -1,4 +1,5 @@
 /** Open Report (at a chart), Open as Table, Export Report, Reveal JSON, Copy Value, Show Log. */
+import { jsonSyntaxError } from '../../core/results/validate';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { metricName } from '../../core/glossary';
@@ -71,7 +72,7 @@ async function readReportInput(uri: vscode.Uri): Promise<ReportInput | undefined
   try {
     obj = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${path.basename(uri.fsPath)} is not valid JSON (${(err as Error).message}).`, { cause: err });
+    throw jsonSyntaxError(path.basename(uri.fsPath), text, err); // names the line and column
   }
   const schema = obj !== null && typeof obj === 'object' ? (obj as { schema?: unknown }).schema : undefined;
   if (typeof schema !== 'string' || !schema.startsWith('eval-lens/')) return undefined;
