@@ -5,7 +5,7 @@
  * it (inspection mode). `--out` writes the `*.compare.json`; nothing else is written.
  * Exit codes as `evaluate`: 0 ok, 1 bad input, 2 usage.
  */
-import { checkInput, real, writeAtomically } from './files';
+import { checkInput, real, workspaceRoot, writeAtomically } from './files';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
@@ -64,7 +64,7 @@ export function registerCompare(program: Command): void {
     .option('--confidence <level>', 'confidence level of the interval, in (0, 1)')
     .option('--seed <n>', 'seed of the bootstrap generator')
     .option('--ci', 'LaTeX: follow each value by ± half the width of the run\'s bootstrap interval')
-    .option('--root <dir>', 'workspace root: paths in the config must stay inside it (default: the current folder)')
+    .option('--root <dir>', 'workspace root: paths in the config must stay inside it (default: the current folder, or the config\'s folder when the config lies outside it)')
     .action(async (runs: string[], opts: CompareFlags) => {
       const cwd = process.cwd();
       const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : undefined;
@@ -96,7 +96,7 @@ export function registerCompare(program: Command): void {
           matchBy: opts.matchBy,
           onMismatch: opts.onMismatch,
           bootstrap: bootstrapFlags(opts),
-          root: opts.root !== undefined ? resolve(cwd, opts.root) : cwd,
+          root: workspaceRoot(cwd, opts.root, configPath ?? (await findConfigBeside(resolve(cwd, given[0]!))) ?? resolve(cwd, given[0]!)),
         });
         json = r;
         text = renderComparison(r, opts.format, { metrics, ci: opts.ci === true });

@@ -2,9 +2,9 @@
  * `eval-lens evaluate FILE`: evaluates one prediction file and prints the results; `--out` also
  * writes the results JSON. Without `--out` nothing is written (the results go to stdout only).
  */
-import { checkInput, real, writeAtomically } from './files';
+import { checkInput, real, workspaceRoot, writeAtomically } from './files';
 import { open, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { basename, isAbsolute, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Progress } from '../core/diagnostics';
 import { evaluateFile } from '../core/evaluate';
@@ -61,7 +61,7 @@ export function registerEvaluate(program: Command): void {
     const input = resolve(cwd, file);
     await checkInput(input, file);
     const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : await findConfigBeside(input);
-    const root = opts.root !== undefined ? resolve(cwd, opts.root) : defaultRoot(cwd, configPath ?? input);
+    const root = workspaceRoot(cwd, opts.root, configPath ?? input);
     const out = opts.out !== undefined ? resolve(cwd, opts.out) : undefined;
     if (out) await checkOut(out, opts.out!, [input, configPath]);
     const html = opts.html !== undefined ? resolve(cwd, opts.html) : undefined;
@@ -103,11 +103,6 @@ function render(results: Results, format: OutputFormat, opts: { percent: boolean
 function inside(root: string, p: string): boolean {
   const rel = relative(root, p);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
-/** The current folder when the config (or the input, without a config) is inside it, else its folder. */
-export function defaultRoot(cwd: string, anchor: string): string {
-  return inside(cwd, anchor) ? cwd : dirname(anchor);
 }
 
 

@@ -1,6 +1,7 @@
 /** File checks shared by the CLI's subcommands. */
+import { unlinkSync } from 'node:fs';
 import { mkdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { EvalLensError } from '../core/diagnostics';
 
 /** An input must exist and be a regular file; the message names the path as the user gave it. */
@@ -14,6 +15,24 @@ export async function checkInput(input: string, given: string): Promise<void> {
   if (!st.isFile()) throw new EvalLensError('input-read', `${given}: not a file (a folder?).`, { file: given });
 }
 
+function inside(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** The current folder when `anchor` (the config, else the first input) is inside it, else the anchor's folder. */
+export function defaultRoot(cwd: string, anchor: string): string {
+  return inside(cwd, anchor) ? cwd : dirname(anchor);
+}
+
+/**
+ * The workspace root of every command (paths in a config must stay inside it): `--root` when
+ * given, else {@link defaultRoot} of the config, or of the first input when there is no config.
+ */
+export function workspaceRoot(cwd: string, rootFlag: string | undefined, anchor: string): string {
+  return rootFlag !== undefined ? resolve(cwd, rootFlag) : defaultRoot(cwd, anchor);
+}
+
 /** The real path when the file exists (symlinks resolved), else the path itself. */
 export async function real(p: string): Promise<string> {
   try {
@@ -25,16 +44,36 @@ export async function real(p: string): Promise<string> {
 
 /**
  * Writes to a temporary file beside `path`, then renames it over `path`, so an interrupted run
- * never leaves half a file. `what` names the content in the error ("the results").
+ * never leaves half a file. Ctrl-C (SIGINT) while the temporary file exists removes it and exits
+ * 130; otherwise the CLI installs no SIGINT handler (see main.ts). `what` names the content in the
+ * error ("the results"). `write` is the step that fills the temporary file (a test replaces it).
  */
-export async function writeAtomically(path: string, text: string, what: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+export async function writeAtomically(
+  path: string,
+  text: string,
+  what: string,
+  write: (tmp: string, text: string) => Promise<void> = (tmp, t) => writeFile(tmp, t, 'utf8'),
+): Promise<void> {
   const tmp = `${path}.${process.pid}.tmp`;
+  const onSigint = (): void => {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // not created yet, or already renamed
+    }
+    process.exit(130);
+  };
+  process.once('SIGINT', onSigint);
   try {
-    await writeFile(tmp, text, 'utf8');
+    await mkdir(dirname(path), { recursive: true });
+    await write(tmp, text);
     await rename(tmp, path);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
-    throw new EvalLensError('output-write', `${resolve(path)}: cannot write ${what}: ${(err as Error).message}`, { file: path });
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? `a part of the folder path ${dirname(path)} is a file, not a folder` : (err as Error).message;
+    throw new EvalLensError('output-write', `${resolve(path)}: cannot write ${what}: ${why}.`, { file: path });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
   }
 }

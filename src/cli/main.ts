@@ -32,7 +32,8 @@ async function main(argv: string[]): Promise<number> {
   const debug = argv.includes('--debug');
   // Ctrl-C: no SIGINT handler on purpose. The metric core runs synchronous stretches (a bootstrap)
   // during which a handler could not run; the default action stops at once, and the shell reports
-  // 130 (128 + SIGINT). --out is written atomically, so no half-written results are left.
+  // 130 (128 + SIGINT). --out is written atomically, so no half-written results are left; only
+  // while its temporary file exists does writeAtomically (files.ts) hold a handler that removes it.
   // A CancelledError from the core (the Progress hook) also exits 130 (errors.ts).
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(EXIT.ok); // e.g. `eval-lens evaluate f | head`

@@ -13,7 +13,7 @@ import { csvLine } from '../shared/csvCell';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { UsageError } from './errors';
 import { checkInput } from './files';
-import { defaultRoot } from './evaluate';
+import { workspaceRoot } from './files';
 
 export const ROW_FORMATS = ['table', 'json', 'csv'] as const;
 type RowFormat = (typeof ROW_FORMATS)[number];
@@ -71,7 +71,7 @@ export function registerRows(program: Command): void {
     const input = resolve(cwd, file);
     await checkInput(input, file);
     const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : await findConfigBeside(input);
-    const inspection = await openInspection(file, { configPath, overrides, root: opts.root !== undefined ? resolve(cwd, opts.root) : defaultRoot(cwd, configPath ?? input) });
+    const inspection = await openInspection(file, { configPath, overrides, root: workspaceRoot(cwd, opts.root, configPath ?? input) });
     let page: RowPage;
     try {
       page = inspection.query({ where, sort, offset, limit });

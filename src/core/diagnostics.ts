@@ -28,6 +28,16 @@ export interface EvalWarning {
 }
 
 /** A bad input that stops the evaluation. Caught by the CLI (exit 1) and the extension. */
+/**
+ * Control characters from a file (ESC sequences that recolour or clear a terminal, a carriage
+ * return that overwrites the line, NUL, …) as `\u00XX` escapes; line breaks are kept, since
+ * messages list problems one per line.
+ */
+export function escapeControl(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export class EvalLensError extends Error {
   readonly code: string;
   readonly location?: Location;
@@ -35,7 +45,8 @@ export class EvalLensError extends Error {
   readonly problems?: LocatedProblem[];
 
   constructor(code: string, message: string, location?: Location, problems?: LocatedProblem[]) {
-    super(message);
+    // Every message may quote file content; it is printed to terminals and shown in the editor.
+    super(escapeControl(message));
     this.name = 'EvalLensError';
     this.code = code;
     this.location = location;
@@ -80,12 +91,12 @@ export class Warnings {
   readonly list: EvalWarning[] = [];
 
   add(w: EvalWarning): void {
-    this.list.push(w);
+    this.list.push({ ...w, message: escapeControl(w.message) });
   }
 
   /** Convenience: a warning with a message only. */
   note(code: string, message: string, extra: Omit<EvalWarning, 'code' | 'message'> = {}): void {
-    this.list.push({ code, message, ...extra });
+    this.list.push({ code, message: escapeControl(message), ...extra });
   }
 }
 

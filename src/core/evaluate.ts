@@ -13,6 +13,7 @@ import { findConfigBeside, loadConfigFile, resolveConfig } from './config/load';
 import { checkConfig } from './config/check';
 import { fileInfo } from './io/fileInfo';
 import { detectTask } from './io/detectTask';
+import { checkTextEncoding } from './io/encoding';
 import { ResultsBuilder } from './results/builder';
 import type { Results } from './results/types';
 import type { TaskRunner } from './tasks/types';
@@ -46,6 +47,9 @@ export interface EvaluateOptions {
 /** Tasks whose runner may return the input's size and SHA-256 itself. */
 const SELF_HASHING: ReadonlySet<Task> = new Set<Task>(['ranking']);
 
+/** Inputs read as text (UTF-8); binary inputs (.npy, .npz, .parquet) are not checked. */
+const TEXT_EXTENSIONS = /\.(csv|tsv|txt|jsonl|ndjson|json|trec|qrels|run)$/i;
+
 const RUNNERS: Record<Task, TaskRunner> = {
   classification: runClassification,
   'iw-binary': runIwBinary,
@@ -66,6 +70,7 @@ export interface ResolvedEvaluation {
 
 export async function resolveEvaluation(path: string, opts: Pick<EvaluateOptions, 'configPath' | 'defaults' | 'overrides' | 'root'> = {}): Promise<ResolvedEvaluation> {
   const input = resolve(path);
+  if (TEXT_EXTENSIONS.test(input)) await checkTextEncoding(path);
   const configPath = opts.configPath ? resolve(opts.configPath) : await findConfigBeside(input);
   const fileConfig = configPath ? await loadConfigFile(configPath) : {};
   // Settings and flags are checked like a file (no lines to name): families get schema-valid keys.

@@ -158,7 +158,9 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
       item.contextValue = ItemKind.compare;
       item.command = { command: Command.openReport, title: 'Open Report', arguments: [entry.uri] };
     } else {
-      item.description = 'unreadable';
+      // A schema failure names its first field right in the tree; the tooltip lists them all.
+      const firstProblem = entry.error.split('\n')[1]?.trim();
+      item.description = firstProblem ? `invalid: ${firstProblem}` : 'unreadable';
       item.tooltip = entry.error;
       item.iconPath = new vscode.ThemeIcon('error');
       item.contextValue = 'invalid';

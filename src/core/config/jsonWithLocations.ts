@@ -7,6 +7,8 @@
  * reported (JSON.parse would silently keep the last one, which hides typos in a config).
  */
 
+import { MAX_JSON_DEPTH } from '../io/jsonDepth';
+
 /** Position of a key and of its value; 1-based line and column. */
 export interface JsonLocation {
   line: number;
@@ -104,6 +106,8 @@ class Parser {
     }
   }
 
+  private depth = 0;
+
   private parseValue(pointer: string, keyLoc?: { line: number; column: number }): unknown {
     const loc: JsonLocation = { line: this.line, column: this.column() };
     if (keyLoc) {
@@ -112,8 +116,13 @@ class Parser {
     }
     this.locations.set(pointer, loc);
     const c = this.text[this.pos];
-    if (c === '{') return this.parseObject(pointer);
-    if (c === '[') return this.parseArray(pointer);
+    if (c === '{' || c === '[') {
+      // A bound instead of a stack overflow: no meaningful config or input nests this deep.
+      if (++this.depth > MAX_JSON_DEPTH) throw this.error(`nested deeper than ${MAX_JSON_DEPTH} levels (expected at most ${MAX_JSON_DEPTH})`);
+      const v = c === '{' ? this.parseObject(pointer) : this.parseArray(pointer);
+      this.depth--;
+      return v;
+    }
     if (c === '"') return this.parseString();
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.parseNumber();
     for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {

@@ -35,6 +35,9 @@ import { detectFormat, type TableFormat } from './format';
 import { COLUMN_ALIASES, findColumn, findWideColumns, listNames, requireColumn, type ColumnRole } from './columns';
 import { parseDecimalBytes, parseNumberText } from './numbers';
 import { argmaxRows, softmaxRows } from './scores';
+import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
+import { checkWeightSum } from './weights';
+import { printable } from '../results/validate';
 import { cellAsText, TextColumnBuilder, type TextColumn } from '../data/textColumn';
 
 export interface LoadedClassification {
@@ -69,10 +72,10 @@ export const PROB_SUM_TOLERANCE = 1e-3;
  */
 export const PROB_RANGE_TOLERANCE = 1e-6;
 /**
- * Largest sum of the weight column. Weighted sums also multiply weights by per-row terms up to
- * −ln 1e-15 ≈ 34.5, so the limit keeps every sum well inside a double (max ≈ 1.8e308).
+ * Most classes evaluated. The confusion matrix and the per-class sums are dense (C² cells, and the
+ * bootstrap repeats them), so 10,000 classes already mean 10⁸ cells; past that, refuse.
  */
-export const MAX_WEIGHT_SUM = 1e300;
+export const MAX_CLASSES = 10000;
 /** How many lines a warning lists (EvalWarning.lines). */
 const FIRST_LINES = 20;
 
@@ -135,8 +138,18 @@ async function estimateRows(path: string, format: TableFormat): Promise<number> 
   }
 }
 
+/** A cell for a message: quoted, control characters escaped, at most 200 characters. */
 function show(cell: Cell): string {
-  if (typeof cell === 'string') return `"${cell}"`;
+  if (typeof cell === 'string') return `"${printable(cell)}"`;
+  if (cell !== null && typeof cell === 'object') {
+    let text: string;
+    try {
+      text = JSON.stringify(cell);
+    } catch {
+      return Array.isArray(cell) ? 'a nested array' : 'a nested object';
+    }
+    return printable(text);
+  }
   return JSON.stringify(cell);
 }
 
@@ -324,6 +337,9 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   }
 
   private setClasses(classes: string[]): void {
+    if (classes.length > MAX_CLASSES) {
+      fail('too-many-classes', { file: this.file }, `${classes.length} classes, more than the ${MAX_CLASSES} that Eval Lens evaluates (the confusion matrix and per-class sums are dense, C² cells). Group rare classes, or evaluate a subset of the classes.`);
+    }
     const index = new Map<string, number>();
     classes.forEach((c, i) => {
       if (index.has(c)) fail('duplicate-classes', { file: this.config.configFile ?? this.file }, `class "${c}" appears twice in the class list (expected distinct class names).`);
@@ -518,6 +534,10 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   private putArray(j: number, cell: Cell): void {
     let arr: Cell = cell;
     if (typeof cell === 'string') {
+      if (jsonDepth(cell) > MAX_JSON_DEPTH) {
+        this.invalid(j, 'json-too-deep', TOO_DEEP);
+        return;
+      }
       try {
         arr = JSON.parse(cell) as Cell;
       } catch {
@@ -534,6 +554,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
         this.invalid(j, 'invalid-array', `expected a non-empty array of class ${what}, got [].`);
         return;
       }
+      if (arr.length > MAX_CLASSES) fail('too-many-classes', { file: this.file, line: this.line, column: this.names[j] }, `an array of ${arr.length} class ${what}, more than the ${MAX_CLASSES} classes that Eval Lens evaluates.`);
       this.C = arr.length;
       this.probs = new Float64Array(this.cap * this.C);
     }
@@ -682,7 +703,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
 
     if (this.group) this.group.length = n;
     if (this.split) this.split.length = n;
-    if (this.weight) this.checkWeightSum(this.weight, n, lines, warnings);
+    if (this.weight) checkWeightSum(this.file, this.used.weight as string, this.weight, n, lines, warnings);
     if (this.ids) {
       this.ids.length = n;
       this.checkDuplicateIds(this.ids, lines, warnings);
@@ -759,27 +780,6 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
       count,
       lines: first,
     });
-  }
-
-  /** A weight sum past {@link MAX_WEIGHT_SUM} is an error; an all-zero weight column a warning. */
-  private checkWeightSum(w: Float64Array, n: number, lines: Int32Array, warnings: Warnings): void {
-    const column = this.used.weight as string;
-    let sum = 0;
-    for (let i = 0; i < n; i++) {
-      sum += w[i];
-      if (!(sum <= MAX_WEIGHT_SUM)) {
-        fail('weights-overflow', { file: this.file, line: lines[i], column }, `the weights sum to more than ${MAX_WEIGHT_SUM} by this line, too large to add up exactly in double precision; divide every weight by one constant (e.g. the largest weight): the weighted metrics are ratios and do not change.`);
-      }
-    }
-    if (sum === 0) {
-      warnings.add({
-        code: 'zero-total-weight',
-        message: `${basename(this.file)}: every weight in column "${column}" is 0, so every weighted metric (accuracy, F1, nll, …) is undefined and shown as null.`,
-        file: this.file,
-        column,
-        count: n,
-      });
-    }
   }
 
   /** A `pred` that is not one of the row's maximal class scores: one warning (count, first lines). */

@@ -14,6 +14,7 @@
  * - stratum: `B` / `biased` → B; `Bc` / `B^c` / `B_c` / `random` / `complement` → Bc (case-insensitive).
  * - weight: a finite number ≥ 0.
  */
+import { checkWeightSum } from './weights';
 import { EvalLensError, fail, type Progress, type Warnings } from '../diagnostics';
 import type { ColumnsConfig } from '../config/types';
 import { STRATUM_B, STRATUM_BC, type IwBinaryData } from '../data/iwBinaryData';
@@ -276,6 +277,7 @@ export class IwRowCollector implements TableSink {
         });
       }
     }
+    if (this.col.weight) checkWeightSum(this.file, this.col.weight.name, this.weights, n, this.lines, warnings);
     const columns: Record<string, string> = {};
     for (const [role, c] of Object.entries(this.col)) if (c) columns[role] = c.name;
     const pos = this.opts.positiveLabel;

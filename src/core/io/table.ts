@@ -21,6 +21,8 @@ import { StringDecoder } from 'node:string_decoder';
 import Papa from 'papaparse';
 import { CancelledError, EvalLensError, fail, type Progress } from '../diagnostics';
 import { detectFormat, type TableFormat } from './format';
+import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
+import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
 
 export type Cell = string | number | boolean | null | Cell[] | { [k: string]: Cell };
 
@@ -284,9 +286,10 @@ async function readJsonLines(path: string, size: number, sink: TableSink, progre
     line++;
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text.trim() === '') return;
+    if (jsonDepth(text) > MAX_JSON_DEPTH) fail('json-too-deep', { file: path, line }, TOO_DEEP);
     let obj: unknown;
     try {
-      obj = JSON.parse(text);
+      obj = JSON.parse(LONG_DIGITS.test(text) ? bigIntegersAsText(text) : text);
     } catch (e) {
       fail('malformed-json', { file: path, line }, `expected one JSON object on this line, but it does not parse (${(e as Error).message}).`);
     }
@@ -342,20 +345,54 @@ function describeJson(v: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // JSON document
 
+const LONG_DIGITS = /\d{16}/;
+const BIG_INTEGER_OR_STRING = /"(?:[^"\\]|\\.)*"|(?<![\w.+-])-?\d{16,}(?![\w.])/g;
+
+/**
+ * A JSON line with integers of 16 digits or more written as strings: `JSON.parse` would round them
+ * to the nearest double (beyond 2^53 ≈ 9.0e15), so two ids such as 12345678901234567891 and
+ * …892 would collide. As text an id keeps its digits; a numeric column still reads the text as
+ * the same number.
+ */
+export function bigIntegersAsText(text: string): string {
+  return text.replace(BIG_INTEGER_OR_STRING, (m) => (m.charCodeAt(0) === 34 ? m : `"${m}"`));
+}
+
+/**
+ * Largest `.json` input read as one document. A JSON document is parsed whole (text, then every
+ * row object at once: several times the file in memory); larger inputs belong in JSONL, which is
+ * streamed line by line.
+ */
+export const MAX_JSON_DOCUMENT_BYTES = 256 * 1024 * 1024;
+
 async function readJsonDocument(path: string, sink: TableSink, progress?: Progress): Promise<number> {
   let text: string;
   try {
+    const size = (await stat(path)).size;
+    if (size > MAX_JSON_DOCUMENT_BYTES) {
+      fail('json-too-large', { file: path }, `the file is ${Math.round(size / 2 ** 20)} MB, more than the ${MAX_JSON_DOCUMENT_BYTES / 2 ** 20} MB read as one JSON document. Save the rows as JSONL (one JSON object per line, extension .jsonl), which is read line by line.`);
+    }
     text = await readFile(path, 'utf8');
   } catch (e) {
+    if (e instanceof EvalLensError) throw e;
     throw cannotOpen(path, e);
   }
   tick(progress, 0, text.length);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') fail('empty-file', { file: path }, 'the file is empty (expected a JSON array of rows or an object of columns).');
+  if (jsonDepth(text) > MAX_JSON_DEPTH) fail('json-too-deep', { file: path }, TOO_DEEP);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
+    // JSON.parse names a character offset; the located parser (only on this path) a line and column.
+    let at: JsonSyntaxError | undefined;
+    try {
+      parseJsonWithLocations(text);
+    } catch (e2) {
+      if (e2 instanceof JsonSyntaxError) at = e2;
+    }
+    if (at) fail('malformed-json', { file: path, line: at.line }, `the file is not valid JSON: at line ${at.line}, column ${at.column}: ${at.message}.`);
     fail('malformed-json', { file: path }, `the file is not valid JSON (${(e as Error).message}).`);
   }
   const starts = valueStartLines(text);

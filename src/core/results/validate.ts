@@ -1,8 +1,8 @@
 /**
  * Checks a results object against `schemas/eval-lens.results.schema.json` (`eval-lens/results@1`)
  * plus what a schema cannot say: every key listed in `families` is in `metrics`, a curve's columns
- * are aligned, an interval's lower end is not above its upper end. Also checks comparison files
- * against `schemas/eval-lens.compare.schema.json` (`eval-lens/compare@1`).
+ * are aligned, an interval's lower end is not above its upper end. {@link parseEvalLensJson}
+ * reads either a results file or a comparison file (checked by `../compare/validate.ts`).
  *
  * Results and comparison files come from other people (cloned repositories, pull requests), so
  * every one the CLI or the extension reads goes through {@link parseEvalLensJson} before any
@@ -11,12 +11,12 @@
 import { readFile } from 'node:fs/promises';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import resultsSchema from '../../../schemas/eval-lens.results.schema.json';
-import compareSchema from '../../../schemas/eval-lens.compare.schema.json';
-import { EvalLensError } from '../diagnostics';
+import { EvalLensError, escapeControl } from '../diagnostics';
 import { describeValue, explain, keyPath } from '../config/check';
 import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
 import { RESULTS_SCHEMA_ID, type Results } from './types';
 import { COMPARE_SCHEMA_ID, type CompareResults } from '../compare/types';
+import { validateCompare } from '../compare/validate';
 import type { TableInspection } from '../compare/inspect';
 
 /** The results JSON Schema as shipped (registered for `*.eval.json` in the editor). */
@@ -67,8 +67,7 @@ function describeErrors(errors: readonly ErrorObject[], root: string): string[] 
  * cursor or recolour a terminal) become `\u00XX` escapes, and long text is cut at 200 characters.
  */
 export function printable(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  const t = s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const t = escapeControl(s.replace(/\n/g, '\\n'));
   return t.length > 200 ? `${t.slice(0, 200)}…` : t;
 }
 
@@ -97,34 +96,15 @@ export function validateResults(obj: unknown): string[] {
       if (values.length !== c.xs.length) out.push(`results.curves.${name}.extra.${col}: has ${values.length} values, expected ${c.xs.length} (one per point)`);
     }
   }
+  const cm = r.tables.confusion;
+  if (cm) {
+    const L = cm.labels.length;
+    if (cm.matrix.length !== L) out.push(`results.tables.confusion.matrix: has ${cm.matrix.length} rows, expected ${L} (one per label)`);
+    cm.matrix.forEach((row, i) => {
+      if (row.length !== L) out.push(`results.tables.confusion.matrix[${i}]: has ${row.length} cells, expected ${L} (one per label)`);
+    });
+  }
   return out.slice(0, 50);
-}
-
-/** The comparison JSON Schema as shipped (registered for `*.compare.json` in the editor). */
-export const COMPARE_SCHEMA: object = compareSchema;
-
-const COMPARE_VARIANTS: object[] = compareSchema.oneOf.map((variant, i) => ({
-  $id: `${COMPARE_SCHEMA_ID}#variant${i}`,
-  definitions: compareSchema.definitions,
-  ...variant,
-}));
-
-/**
- * Problems of `obj` as a comparison file (`kind` "comparison" or "inspection"); empty means valid.
- * Only the errors of the variant named by `kind` are listed, then what the schema cannot say: the
- * baseline is one of the runs, `names` is aligned with `runs`.
- */
-export function validateCompare(obj: unknown): string[] {
-  const kind = obj !== null && typeof obj === 'object' && !Array.isArray(obj) ? (obj as { kind?: unknown }).kind : undefined;
-  if (kind !== 'comparison' && kind !== 'inspection') return [`comparison.kind: expected "comparison" or "inspection", got ${printable(describeValue(kind))}`];
-  // Each variant on its own, so that the messages are those of the variant the file says it is.
-  const validate = validator(COMPARE_VARIANTS[kind === 'comparison' ? 0 : 1]!);
-  if (!validate(obj)) return describeErrors(validate.errors ?? [], 'comparison').slice(0, 50);
-  const c = obj as CompareResults | TableInspection;
-  const out: string[] = [];
-  if (c.names.length !== c.runs.length) out.push(`comparison.names: has ${c.names.length} names for ${c.runs.length} runs`);
-  if (c.kind === 'comparison' && !c.runs.includes(c.baseline)) out.push(`comparison.baseline: ${JSON.stringify(printable(c.baseline))} is not one of comparison.runs`);
-  return out;
 }
 
 /** A results or comparison file, checked. */

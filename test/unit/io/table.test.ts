@@ -134,7 +134,8 @@ test('JSON: object of columns, lengths must agree', async () => {
   await rejectsWith(read('e.json', '{"a": 1}'), 'malformed-json', undefined, 'array of column values');
   await rejectsWith(read('f.json', '[1, 2]'), 'malformed-json', 1, 'row object');
   await rejectsWith(read('g.json', '[]'), 'no-data-rows', undefined, 'no rows');
-  await rejectsWith(read('h.json', '{"a": [1,'), 'malformed-json', undefined, 'not valid JSON');
+  await rejectsWith(read('h.json', '{"a": [1,'), 'malformed-json', 1, 'at line 1, column 10');
+  await rejectsWith(read('h2.json', '[\n {"a": 1},\n {"a": 2,,}\n]'), 'malformed-json', 3, 'at line 3, column 10');
 });
 
 test('valueStartLines: nested values and strings with brackets do not confuse it', () => {

@@ -147,3 +147,36 @@ test('weights whose sum overflows a double: an input error naming the weight col
   const ok = await evaluateFile(tmpFile('bigok.csv', 'label,pred,weight\na,a,1e290\nb,a,1e290\na,a,1e290\n'), { overrides: { bootstrap: { n: 0 } } });
   assert.ok(Math.abs(ok.metrics.accuracy!.value! - 2 / 3) < 1e-15, String(ok.metrics.accuracy!.value));
 });
+
+test('large integer ids in JSONL keep their digits (read as text), so they do not collide', async () => {
+  const r = await load('ids.jsonl', '{"id": 12345678901234567891, "label": "a", "pred": "a", "note": ""}\n{"id": 12345678901234567892, "label": "b", "pred": "a", "note": "x 12345678901234567893"}\n{"id": -98765432109876543210, "label": "a", "pred": "a", "note": "\\"12345678901234567894\\""}\n');
+  assert.deepEqual(r.data.ids, ['12345678901234567891', '12345678901234567892', '-98765432109876543210']);
+  assert.equal(r.warnings.find((w) => w.code === 'duplicate-ids'), undefined);
+  const small = await load('ids2.jsonl', '{"id": 7, "label": "a", "pred": "a", "weight": 1234567890123456789}\n');
+  assert.deepEqual(small.data.ids, ['7']);
+  assert.equal(small.data.weights![0], Number('1234567890123456789'));
+});
+
+test('importance-weighted binary: a weight sum that overflows is an error at its line; all-zero weights are an error there', async () => {
+  const big = tmpFile('iw-big.csv', 'label,score,weight\n1,0.9,6e299\n0,0.2,6e299\n1,0.4,1\n');
+  await assert.rejects(evaluateFile(big, { overrides: { task: 'iw-binary', bootstrap: { n: 0 } } }), (e: unknown) => {
+    assert.ok(e instanceof EvalLensError, String(e));
+    assert.equal(e.code, 'weights-overflow');
+    assert.equal(e.location?.line, 3);
+    return true;
+  });
+  await assert.rejects(evaluateFile(tmpFile('iw-zero.csv', 'label,score,weight\n1,0.9,0\n0,0.2,0\n'), { overrides: { task: 'iw-binary', bootstrap: { n: 0 } } }), /expected some weight > 0/);
+});
+
+test('ranking JSONL: large integer user and item ids keep their digits on both parsing paths', async () => {
+  const dir = dirname(tmpFile('z', ''));
+  const sub = join(dir, 'rank-ids');
+  mkdirSync(sub, { recursive: true });
+  // line 1 takes the byte-level fast path; line 2 (an escaped key) the JSON.parse path
+  writeFileSync(join(sub, 'run.jsonl'), '{"user": 12345678901234567891, "items": [98765432109876543211, 2], "relevant": [98765432109876543211]}\n{"us\\u0065r": 12345678901234567892, "items": [2, 98765432109876543212], "relevant": [98765432109876543212]}\n');
+  writeFileSync(join(sub, 'eval-lens.json'), '{"task": "ranking", "k": [1], "bootstrap": {"n": 0}}');
+  const r = await evaluateFile(join(sub, 'run.jsonl'));
+  assert.deepEqual(r.perItem!.ids, ['12345678901234567891', '12345678901234567892']);
+  assert.equal(r.metrics.mrr!.value, (1 + 1 / 2) / 2);
+  assert.equal(r.warnings.find((w) => w.code === 'duplicate-user'), undefined);
+});

@@ -19,6 +19,7 @@
  * values, literals, odd numbers) is handed to `JSON.parse` and read by the general path, which
  * also produces every error message. Both paths give the same result for the same line.
  */
+import { bigIntegersAsText } from '../table';
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { fail, type Progress, type Warnings } from '../../diagnostics';
@@ -175,7 +176,8 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
 function slowLine(text: string, lineNo: number, file: string, roleOf: (k: string) => Role | undefined, items: IdIndex, s: LineScratch): void {
   let obj: unknown;
   try {
-    obj = JSON.parse(text);
+    // Integers of 16+ digits as text: ids beyond 2^53 keep their digits (as on the fast path).
+    obj = JSON.parse(/\d{16}/.test(text) ? bigIntegersAsText(text) : text);
   } catch (e) {
     fail('bad-json', { file, line: lineNo }, `expected one JSON object per line, got invalid JSON (${(e as Error).message}).`);
   }
@@ -399,7 +401,9 @@ class FastLineParser {
     const st = this.i;
     const e = this.integerToken();
     if (e < 0) return false;
-    this.s.user = String(Number(b.toString('latin1', st, e)));
+    const t = b.toString('latin1', st, e);
+    // A long integer id keeps its digits; a short one is the number's canonical text ("-0" → "0").
+    this.s.user = e - st >= 16 ? t : String(Number(t));
     this.s.userIndex = -1;
     this.i = e;
     return true;

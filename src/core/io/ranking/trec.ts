@@ -4,12 +4,13 @@
  * - Run: `qid Q0 docno rank score tag`, whitespace-separated, no header. As trec_eval does, the
  *   rank column is ignored: a query's documents are ordered by score descending, ties broken by
  *   docno in *descending* string order (trec_eval's `comp_sim_docno`:
- *   `strcmp(ptr2->docno, ptr1->docno)`). Ids compare by UTF-16 code units, which is strcmp's byte
- *   order for every id made of characters below U+10000.
+ *   `strcmp(ptr2->docno, ptr1->docno)`). Ids compare in the byte order of their UTF-8 text, as
+ *   strcmp does ({@link compareUtf8}).
  * - Qrels: `qid iter docno rel`, whitespace-separated; the iter column is ignored; rel ≤ 0 is not
  *   relevant (negative grades give a warning).
  */
 import { open } from 'node:fs/promises';
+import { compareUtf8 } from './utf8Order';
 import { extname } from 'node:path';
 import { fail } from '../../diagnostics';
 import { FloatVec, IntVec, ListBuilder, RelBuilder } from './builders';
@@ -141,9 +142,7 @@ export function groupAndOrder(
         : (a: number, b: number) => {
             const d = values[b] - values[a];
             if (d !== 0) return d;
-            const x = names[items[a]];
-            const y = names[items[b]];
-            return x < y ? 1 : x > y ? -1 : a - b;
+            return compareUtf8(names[items[b]], names[items[a]]) || a - b;
           };
   const lb = new ListBuilder(n);
   for (const u of userOrder) {
