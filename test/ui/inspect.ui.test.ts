@@ -17,6 +17,7 @@ import type { Frame, Page } from 'playwright-core';
 import type { Results } from '../../src/core/results/types';
 import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import { clickMenuItem, contextMenu, expandFolder, explorerRow, openWorkbench, reportFrame, runCommand, screenshot, waitForFile, type Workbench } from './workbench';
+import { metricName } from '../../src/core/glossary';
 
 const SHOTS = join(root, 'test-artifacts/screenshots');
 const README_SHOTS = join(root, 'media/screenshots');
@@ -226,7 +227,8 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await expand('logreg.eval.json');
     await expand('Long tail');
     await screenshot(page, join(SHOTS, 'inspect-tree.png'));
-    await row('acc_few').click();
+    // The tree shows the metric's name (the key is in its tooltip).
+    await row(metricName('acc_few')).click();
     const frame = await reportFrame(page, /^logreg\.csv$/);
     const panel = await rowsPanel(frame);
     assert.deepEqual(panel.chips, ['shot = few']);

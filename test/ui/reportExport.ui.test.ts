@@ -32,9 +32,9 @@ function cli(args: string[]): void {
 
 /** What the exporter writes: the page's elements, attributes and class names. */
 const TAGS = new Set(['html', 'head', 'meta', 'title', 'style', 'body', 'h1', 'h2', 'h3', 'dl', 'dt', 'dd', 'div', 'strong', 'ul', 'li', 'section', 'figure', 'figcaption', 'p', 'details', 'summary', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td', 'svg', 'g', 'text', 'tspan', 'line', 'rect', 'path', 'circle']);
-const ATTRIBUTES = new Set(['lang', 'charset', 'name', 'content', 'id', 'class', 'data-metric', 'scope', 'xmlns', 'width', 'height', 'viewBox', 'role', 'aria-label', 'transform', 'x', 'y', 'x1', 'x2', 'y1', 'y2', 'cx', 'cy', 'r', 'd', 'text-anchor', 'fill-opacity', 'dx']);
+const ATTRIBUTES = new Set(['lang', 'charset', 'name', 'content', 'id', 'class', 'data-metric', 'scope', 'xmlns', 'width', 'height', 'viewBox', 'role', 'aria-label', 'title', 'transform', 'x', 'y', 'x1', 'x2', 'y1', 'y2', 'cx', 'cy', 'r', 'd', 'text-anchor', 'fill-opacity', 'dx']);
 const COLOURS = '(blue|red|green|yellow|orange|purple|foreground)';
-const CLASS = new RegExp(`^(header|warnings|cards|headline|card|k|v|ci|x|cav|note|n|p1|p2|p3|band|band-label|grid|tick|axis|axis-label|bar|line|dashed|dotted|area|dot|ref|ref-label|cell|cell-label|on-dark|legend|c-${COLOURS}|c-${COLOURS}-text)$`);
+const CLASS = new RegExp(`^(header|warnings|cards|headline|card|k|key|v|ci|x|cav|note|n|p1|p2|p3|band|band-label|grid|tick|axis|axis-label|bar|line|dashed|dotted|area|dot|ref|ref-label|cell|cell-label|on-dark|legend|c-${COLOURS}|c-${COLOURS}-text)$`);
 
 interface PageFacts {
   tags: string[];
@@ -200,7 +200,7 @@ describe('eval-lens report → HTML in Chromium', { timeout: 300_000 }, () => {
     r.tables.confusion!.labels[0] = '<svg><script>alert(10)</script></svg>';
     r.metrics.accuracy!.note = '<b style="x">bold</b>';
     r.warnings.push({ code: 'w', message: '</td></tr></table><script>alert(11)</script>' });
-    (r.tables as Record<string, unknown>).slices = [{ slice: '<u>', value: '"><img src=x>', n: 1, accuracy: { value: 1 } }];
+    (r.tables as Record<string, unknown>).slices = [{ slice: '<u>', value: '"><img src=x>', n: 1, where: [{ key: '<u>', op: '=', value: '"><img src=x>' }], accuracy: { value: 1 }, diff: { accuracy: { value: 0.25 } } }];
     const resultsPath = join(dir, 'evil.eval.json');
     writeFileSync(resultsPath, JSON.stringify(r));
     const resultsHtml = join(dir, 'evil-results.html');
