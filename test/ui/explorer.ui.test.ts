@@ -18,31 +18,16 @@ import type { Frame, Page } from 'playwright-core';
 import type { Curve, Results } from '../../src/core/results/types';
 import { pointAtThreshold } from '../../src/shared/operatingPoint';
 import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
-import { clickMenuItem, contextMenu, expandFolder, explorerRow, openWorkbench, reportFrame, runCommand, screenshot, waitForFile, type Workbench } from './workbench';
+import { clickMenuItem, contextMenu, DARK, expandFolder, explorerRow, LIGHT, openWorkbench, reportFrame, runCommand, screenshot, setTheme, waitForFile, type Workbench } from './workbench';
 
 const SHOTS = join(root, 'test-artifacts/screenshots');
 const README_SHOTS = join(root, 'media/screenshots');
-const LIGHT = 'Light Modern';
-const DARK = 'Dark Modern';
 
 let server: CodeServer;
 let wb: Workbench;
 let page: Page;
 let ws: string;
 
-async function setTheme(theme: string, frame: Frame): Promise<void> {
-  const dark = theme === DARK;
-  const isDark = (): Promise<boolean> => page.evaluate(() => document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ?? false);
-  if ((await isDark()) !== dark) {
-    await runCommand(page, 'Preferences: Color Theme');
-    await page.locator('.quick-input-widget input').fill(theme);
-    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) }).first();
-    await row.waitFor({ timeout: 30_000 });
-    await row.click();
-  }
-  await frame.waitForFunction((w) => document.body.classList.contains(w), dark ? 'vscode-dark' : 'vscode-light', { timeout: 30_000 });
-  await sleep(1500);
-}
 
 /** Screenshots of the report scrolled to `selector`, in both themes, ending in the light theme. */
 async function shootBothThemes(name: string, frame: Frame, selector: string): Promise<void> {
@@ -52,12 +37,12 @@ async function shootBothThemes(name: string, frame: Frame, selector: string): Pr
   });
   await sleep(1000);
   for (const theme of [LIGHT, DARK]) {
-    await setTheme(theme, frame);
+    await setTheme(page, theme, frame);
     await frame.evaluate((s) => document.querySelector(s)?.scrollIntoView({ block: 'start' }), selector);
     await sleep(500);
     await screenshot(page, join(SHOTS, `${name}-${theme === DARK ? 'dark' : 'light'}.png`));
   }
-  await setTheme(LIGHT, frame);
+  await setTheme(page, LIGHT, frame);
   if (maximized) await runCommand(page, 'View: Toggle Maximize Editor Group');
 }
 

@@ -16,39 +16,24 @@ import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import type { Results } from '../../src/core/results/types';
 import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
-import { clickMenuItem, contextMenu, expandFolder, explorerRow, openWorkbench, reportFrame, runCommand, screenshot, waitForFile, type Workbench } from './workbench';
+import { clickMenuItem, contextMenu, DARK, expandFolder, explorerRow, LIGHT, openWorkbench, reportFrame, runCommand, screenshot, setTheme, waitForFile, type Workbench } from './workbench';
 import { metricName } from '../../src/core/glossary';
 
 const SHOTS = join(root, 'test-artifacts/screenshots');
 const README_SHOTS = join(root, 'media/screenshots');
-const LIGHT = 'Light Modern';
-const DARK = 'Dark Modern';
 
 let server: CodeServer;
 let wb: Workbench;
 let page: Page;
 let ws: string;
 
-async function setTheme(theme: string, frame: Frame): Promise<void> {
-  const dark = theme === DARK;
-  const isDark = (): Promise<boolean> => page.evaluate(() => document.querySelector('.monaco-workbench')?.classList.contains('vs-dark') ?? false);
-  if ((await isDark()) !== dark) {
-    await runCommand(page, 'Preferences: Color Theme');
-    await page.locator('.quick-input-widget input').fill(theme);
-    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) }).first();
-    await row.waitFor({ timeout: 30_000 });
-    await row.click();
-  }
-  await frame.waitForFunction((w) => document.body.classList.contains(w), dark ? 'vscode-dark' : 'vscode-light', { timeout: 30_000 });
-  await sleep(1500);
-}
 
 async function shootBothThemes(name: string, frame: Frame): Promise<void> {
-  await setTheme(LIGHT, frame);
+  await setTheme(page, LIGHT, frame);
   await screenshot(page, join(SHOTS, `${name}-light.png`));
-  await setTheme(DARK, frame);
+  await setTheme(page, DARK, frame);
   await screenshot(page, join(SHOTS, `${name}-dark.png`));
-  await setTheme(LIGHT, frame);
+  await setTheme(page, LIGHT, frame);
   if (process.env.EVAL_LENS_README_SHOTS === '1') {
     mkdirSync(README_SHOTS, { recursive: true });
     for (const t of ['light', 'dark']) copyFileSync(join(SHOTS, `${name}-${t}.png`), join(README_SHOTS, `${name}-${t}.png`));

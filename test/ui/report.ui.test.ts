@@ -20,62 +20,17 @@ import { formatNumber } from '../../src/shared/format';
 import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import { LONG_CLASS_NAME, writeUiFixtures } from './fixtures';
 import {
-  acceptQuickPick, clickMenuItem, contextMenu, expandFolder, explorerRow, openWorkbench, reportCards, reportFrame, runCommand, screenshot,
-  waitForFile, type Workbench,
+  acceptQuickPick, clickMenuItem, contextMenu, DARK, expandFolder, explorerRow, HC, LIGHT, openWorkbench, reportCards, reportFrame, runCommand,
+  screenshot, setTheme, waitForFile, type Workbench,
 } from './workbench';
 
 const SHOTS = join(root, 'test-artifacts/screenshots');
 const README_SHOTS = join(root, 'media/screenshots');
-// Theme ids of VS Code 1.139 (code-server 4.139.1): "Light Modern" / "Dark Modern" (older VS Code
-// called them "Default Light Modern" / "Default Dark Modern"; an unknown id silently falls back).
-const LIGHT = 'Light Modern';
-const DARK = 'Dark Modern';
-const HC = 'Dark High Contrast';
-/** Each theme's workbench class and the webview body class VS Code sets for it. */
-const THEME_CLASSES: Record<string, { workbench: string; body: string }> = {
-  [LIGHT]: { workbench: 'vs', body: 'vscode-light' },
-  [DARK]: { workbench: 'vs-dark', body: 'vscode-dark' },
-  [HC]: { workbench: 'hc-black', body: 'vscode-high-contrast' },
-};
-
 let server: CodeServer;
 let wb: Workbench;
 let page: Page;
 let ws: string;
 
-/**
- * Switches the colour theme as a person does (Preferences: Color Theme, pick by name), then waits
- * for the workbench's theme class (vs / vs-dark / hc-black) and the webview's body class. Rewriting
- * settings.json also works but depends on the server's file watcher, which under load can take
- * longer than a test should wait.
- */
-async function setTheme(theme: string, frame?: Frame): Promise<void> {
-  const want = THEME_CLASSES[theme]!;
-  const current = (): Promise<string> => page.evaluate(() => {
-    const c = document.querySelector('.monaco-workbench')?.classList;
-    return !c ? '' : c.contains('hc-black') ? 'hc-black' : c.contains('hc-light') ? 'hc-light' : c.contains('vs-dark') ? 'vs-dark' : c.contains('vs') ? 'vs' : '';
-  });
-  if ((await current()) !== want.workbench) {
-    await runCommand(page, 'Preferences: Color Theme');
-    await page.locator('.quick-input-widget input').fill(theme);
-    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) }).first();
-    await row.waitFor({ timeout: 30_000 });
-    await row.click();
-  }
-  await page.waitForFunction((w) => {
-    const c = document.querySelector('.monaco-workbench')?.classList;
-    if (!c) return false;
-    const now = c.contains('hc-black') ? 'hc-black' : c.contains('hc-light') ? 'hc-light' : c.contains('vs-dark') ? 'vs-dark' : 'vs';
-    return now === w;
-  }, want.workbench, { timeout: 30_000 });
-  if (frame) {
-    await frame.waitForFunction((w) => document.body.classList.contains(w), want.body, { timeout: 30_000 }).catch(async (err: Error) => {
-      const has = await frame.evaluate(() => document.body.className).catch(() => '(frame gone)');
-      throw new Error(`webview body class is "${has}", expected ${want.body}: ${err.message}`);
-    });
-  }
-  await sleep(1500); // charts redraw on the theme change
-}
 
 /**
  * Screenshots in the light and dark themes (and high contrast with `hc`), ending in the light
@@ -92,11 +47,11 @@ async function shootBothThemes(name: string, frame: Frame, opts: { hc?: boolean;
   await sleep(1000);
   const themes: [string, string][] = [[LIGHT, 'light'], [DARK, 'dark'], ...(opts.hc ? [[HC, 'hc'] as [string, string]] : [])];
   for (const [theme, suffix] of themes) {
-    await setTheme(theme, frame);
+    await setTheme(page, theme, frame);
     await opts.before?.();
     await screenshot(page, join(SHOTS, `${name}-${suffix}.png`));
   }
-  await setTheme(LIGHT, frame);
+  await setTheme(page, LIGHT, frame);
   if (maximized) await runCommand(page, 'View: Toggle Maximize Editor Group');
 }
 
