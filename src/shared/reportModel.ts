@@ -173,17 +173,24 @@ function perClassVsTrain(rows: PerClassRow[], results: Results): ChartModel | un
   };
 }
 
-function perClassBar(rows: PerClassRow[]): ChartModel {
+function perClassBar(rows: PerClassRow[], results: Results): ChartModel {
+  const withCi = rows.some((r) => r.ci);
+  const level = formatLevel(results.config.bootstrap?.confidence);
   return {
     id: 'perClassAccuracy',
     title: 'Per-class accuracy',
-    description: `Bar chart of accuracy for each of ${rows.length} classes.`,
+    description: `Bar chart of accuracy for each of ${rows.length} classes${withCi ? `, with ${level} bootstrap intervals` : ''}.`,
     x: { label: 'class', type: 'category', categories: rows.map((r) => r.class) },
     y: { label: 'accuracy', type: 'linear', min: 0, max: 1 },
-    series: [{ label: 'accuracy', colour: 'blue', style: 'bar', points: rows.map((r, i) => ({ x: i, y: r.accuracy })), pointLabels: rows.map((r) => `${formatCount(r.support)} test rows`) }],
+    series: [{
+      label: 'accuracy', colour: 'blue', style: 'bar', points: rows.map((r, i) => ({ x: i, y: r.accuracy })),
+      pointLabels: rows.map((r) => `${formatCount(r.support)} test rows${r.ci ? `, interval ${formatCi(r.ci)}` : ''}`),
+      ...(withCi ? { errorBars: rows.map((r) => (r.ci ? { lo: r.ci[0], hi: r.ci[1] } : null)) } : {}),
+    }],
     table: perClassTable(rows, 'perClassAccuracy.table'),
-    // The results hold bootstrap intervals for the scalar metrics only; none is drawn rather than one made up.
-    note: 'No interval bars: the results file holds confidence intervals for the overall metrics, not per class. Each bar is the share of the class\u2019s test rows predicted correctly.',
+    note: withCi
+      ? `Each bar is the share of the class\u2019s test rows predicted correctly; the whiskers are its ${level} percentile bootstrap interval (the same resamples as the overall metrics' intervals).`
+      : 'No interval bars: these results were evaluated without bootstrap intervals. Each bar is the share of the class\u2019s test rows predicted correctly.',
   };
 }
 
@@ -198,8 +205,9 @@ export function perClassTable(rows: PerClassRow[], id = 'perClass'): TableModel 
     ['f1', 'num'],
   ];
   const present = optional.filter(([k]) => rows.some((r) => r[k] !== undefined));
-  const cols: [string, ColumnKind][] = [['class', 'text'], ['support', 'int'], ['accuracy', 'num'], ...present.map(([k, kind]) => [String(k), kind] as [string, ColumnKind])];
-  return table(id, 'Per-class results', cols, rows.map((r) => [r.class, r.support, r.accuracy, ...present.map(([k]) => (r[k] ?? null) as CellValue)]));
+  const ci = rows.some((r) => r.ci);
+  const cols: [string, ColumnKind][] = [['class', 'text'], ['support', 'int'], ['accuracy', 'num'], ...(ci ? [['accuracy interval', 'text'] as [string, ColumnKind]] : []), ...present.map(([k, kind]) => [String(k), kind] as [string, ColumnKind])];
+  return table(id, 'Per-class results', cols, rows.map((r) => [r.class, r.support, r.accuracy, ...(ci ? [r.ci ? formatCi(r.ci) : ''] : []), ...present.map(([k]) => (r[k] ?? null) as CellValue)]));
 }
 
 export interface Confusion {
@@ -664,7 +672,7 @@ export function buildReportModel(results: Results): ReportModel {
   const ltTab = results.families.longtail ? 'longtail' : 'classification';
   if (perClass && perClass.length > 0) {
     place(ltTab, perClassVsTrain(perClass, results), (k) => /^(acc_many|acc_medium|acc_few|acc_group\.|weighted_)/.test(k));
-    place('classification', perClassBar(perClass), (k) => /^(accuracy|balanced_accuracy|macro_f1)$/.test(k));
+    place('classification', perClassBar(perClass, results), (k) => /^(accuracy|balanced_accuracy|macro_f1)$/.test(k));
     tab('classification').tables.push(perClassTable(perClass));
   }
   if (t.confusion && t.confusion.labels.length > 0) place('classification', confusionChart(t.confusion));

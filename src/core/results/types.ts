@@ -73,6 +73,8 @@ export interface PerClassRow {
   support: number;
   /** Per-class accuracy, null when the class has no test rows. */
   accuracy: number | null;
+  /** Percentile bootstrap interval of the per-class accuracy (same resamples as the metrics' intervals). */
+  ci?: [number, number];
   /** Train count `n_c`, when known. */
   trainCount?: number;
   /** Rank by train count (1 = most frequent). */

@@ -66,14 +66,27 @@ function list(xs: string[]): string {
  * re-draws its test sets from the resample with the same seed each time (common random numbers):
  * O(T·5·C·√N_c) without a weight column (binomial draws), O(T·5·N^tst·log n) with one.
  */
-export function scalarMetricsFor(run: ClassificationRun, counts: ArrayLike<number> | null): Record<string, number | null> {
+export function scalarMetricsFor(run: ClassificationRun, counts: ArrayLike<number> | null, opts: { perClass?: boolean } = {}): Record<string, number | null> {
   const agg = counts ? aggregateClassification(run.prepared, counts) : run.point;
   const out: Record<string, number | null> = { ...agg.values, ...aggregateLongTail(run.longTail, agg.stats) };
+  if (opts.perClass) {
+    // Per-class accuracy Σ w·1[ŷ=y] / Σ w over the rows of class c, from the sums the resample already has.
+    const { support, correct } = agg.stats;
+    for (let c = 0; c < support.length; c++) out[classAccuracyKey(c)] = support[c]! > 0 ? correct[c]! / support[c]! : null;
+  }
   if (run.evolving) {
     const ev = aggregateEvolving(run.evolving, agg.stats, run.classRows ? { prep: run.prepared, classRows: run.classRows, counts } : undefined);
     Object.assign(out, ev.values);
   }
   return out;
+}
+
+/**
+ * The key of class c's accuracy among a resample's values (`scalarMetricsFor` with `perClass`).
+ * Internal: it never becomes a results metric; its interval goes to the per-class table.
+ */
+export function classAccuracyKey(c: number): string {
+  return `#class_accuracy.${c}`;
 }
 
 const classificationStep: ClassificationStep = (run, ctx) => {

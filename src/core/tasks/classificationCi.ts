@@ -21,7 +21,8 @@ import type { MetricFamily } from '../results/types';
 import type { PreparedClassification } from '../metrics/classification';
 import { rowsByClass } from '../metrics/evolving';
 import type { SortedRows } from '../metrics/sortedRows';
-import { scalarMetricsFor, type ClassificationRun, type ClassificationStep } from './classification';
+import { classAccuracyKey, scalarMetricsFor, type ClassificationRun, type ClassificationStep } from './classification';
+import type { PerClassRow } from '../results/types';
 import { selectiveResamplerFor, selectiveScalars, selectiveScalarsSorted, selectiveScratch, sortedResamplingApplies, type SelectiveSetup } from './classificationSelective';
 import type { TaskContext } from './types';
 
@@ -36,6 +37,10 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const keys: string[] = [];
   for (const f of CI_FAMILIES) for (const k of results.families[f] ?? []) if (results.metrics[k]?.value !== null) keys.push(k);
   if (keys.length === 0 || data.n === 0) return;
+  // Per-class accuracy gets an interval too (for the per-class chart's bars), from the same resamples.
+  const perClass = results.tables.perClass as PerClassRow[] | undefined;
+  const classKeys = perClass ? perClass.flatMap((r, c) => (r.accuracy === null ? [] : [classAccuracyKey(c)])) : [];
+  keys.push(...classKeys);
   const strata = bs.stratified ? (data.groupColumn ? strataOf(data.groupColumn) : data.labels) : null;
   const sel = run.selective ?? null;
   const fast = !sel || sortedResamplingApplies(sel, data.n);
@@ -46,7 +51,7 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
     : ciForStatistics(
       data.n,
       (counts) => {
-        const v: Record<string, number | null> = scalarMetricsFor(run, counts);
+        const v: Record<string, number | null> = scalarMetricsFor(run, counts, { perClass: classKeys.length > 0 });
         if (sel) Object.assign(v, selectiveScalars(sel, counts, scratch));
         return keys.map((k) => {
           const x = v[k];
@@ -58,7 +63,12 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
     );
   results.timings.bootstrap = (results.timings.bootstrap ?? 0) + (performance.now() - t0) / 1000;
   const missing: string[] = [];
+  for (const [c, row] of (perClass ?? []).entries()) {
+    const ci = cis[classAccuracyKey(c)];
+    if (ci) row.ci = ci;
+  }
   for (const k of keys) {
+    if (classKeys.includes(k)) continue;
     const ci = cis[k];
     if (ci) results.setCi(k, ci);
     else missing.push(k);
@@ -87,8 +97,9 @@ export function ciResampleStat(job: CiJob): (counts: Int32Array, out: Float64Arr
   const run = job.run as ClassificationRun;
   const sel = job.selective;
   const resampler = sel ? selectiveResamplerFor(sel) : null;
+  const perClass = keys.some((k) => k.startsWith(classAccuracyKey(0).replace(/0$/, '')));
   return (counts, out) => {
-    const v: Record<string, number | null> = scalarMetricsFor(run, counts);
+    const v: Record<string, number | null> = scalarMetricsFor(run, counts, { perClass });
     if (sel) Object.assign(v, selectiveScalarsSorted(sel, counts, resampler, n));
     for (let k = 0; k < K; k++) {
       const x = v[keys[k]];
