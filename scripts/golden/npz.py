@@ -12,6 +12,8 @@ Files (the same rows as the CSV; the golden test compares their metrics with the
 - bad-dtype.npz: probs as complex128 (an error naming the array and its dtype).
 - ragged.npz: y_true with one row fewer than probs.
 - no-labels.npz: probs only.
+- bad-value.npz: 5 rows, NaN in probs on data row 2 (an error naming "row 2").
+- not-a-zip.npz: text bytes.
 """
 import csv
 import os
@@ -44,4 +46,9 @@ np.savez(os.path.join(out, "digits-logreg-f32.npz"), y_true=y.astype(">i8"), pro
 np.savez(os.path.join(out, "bad-dtype.npz"), y_true=y[:5], probs=probs[:5].astype(np.complex128))
 np.savez(os.path.join(out, "ragged.npz"), y_true=y[:4], probs=probs[:5])
 np.savez(os.path.join(out, "no-labels.npz"), probs=probs[:5])
+bad = probs[:5].copy()
+bad[1, 4] = np.nan
+np.savez(os.path.join(out, "bad-value.npz"), y_true=y[:5], probs=bad)
+with open(os.path.join(out, "not-a-zip.npz"), "w") as f:
+    f.write("y_true,probs\n")
 print("wrote", out)

@@ -7,9 +7,13 @@
 // Files (the same rows as the CSV; the golden test compares their metrics with the CSV's):
 // - digits-logreg-wide.<codec>.parquet: the columns of examples/digits-lt/logreg.csv as written
 //   (id, label, pred: INT64; split: string; prob_0…prob_9: DOUBLE), one per compression codec.
-// - digits-logreg-list.parquet: id, label, pred, split and `probs` as a list<double> column, in row
-//   groups of 64 rows (several row groups, the last one short).
+// - digits-logreg-list.parquet: id, label, pred, split and `probs` as a list<double> column.
+// - digits-logreg-groups.parquet: the list file's rows 14 times over (4,200 rows), in row groups of
+//   2,048 rows (DuckDB's smallest), so that reading by row group is exercised: two full groups and one
+//   of 104 rows (fewer repeats, and DuckDB writes a single group).
 // - iw-logreg.parquet: examples/iw-breast-cancer/logreg.csv (iw-binary), snappy.
+// - bad-prob.parquet: the first 5 rows of the list file, with probs[1] = 1.5 on data row 3 (an
+//   error naming "row 3" and the column).
 import { DuckDBInstance } from '@duckdb/node-api';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -29,8 +33,10 @@ for (const codec of ['uncompressed', 'snappy', 'gzip', 'zstd']) {
   await q(`COPY (${wide}) TO ${lit(`${out}/digits-logreg-wide.${codec}.parquet`)} (FORMAT parquet, COMPRESSION ${codec})`);
 }
 const list = `SELECT CAST(id AS BIGINT) AS id, CAST(label AS BIGINT) AS label, CAST(pred AS BIGINT) AS pred, split, [${probs.map((p) => `CAST(${p} AS DOUBLE)`).join(', ')}] AS probs FROM digits`;
-await q(`COPY (${list}) TO ${lit(`${out}/digits-logreg-list.parquet`)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 64)`);
+await q(`COPY (${list}) TO ${lit(`${out}/digits-logreg-list.parquet`)} (FORMAT parquet, COMPRESSION zstd)`);
+await q(`COPY (SELECT l.* FROM range(14) r, (${list}) l ORDER BY r.range) TO ${lit(`${out}/digits-logreg-groups.parquet`)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 2048)`);
 
 await q(`CREATE TABLE iw AS SELECT * FROM read_csv(${lit(resolve('examples/iw-breast-cancer/logreg.csv'))}, header = true, all_varchar = true)`);
 await q(`COPY (SELECT id, CAST(label AS BIGINT) AS label, CAST(score AS DOUBLE) AS score, stratum FROM iw) TO ${lit(`${out}/iw-logreg.parquet`)} (FORMAT parquet, COMPRESSION snappy)`);
+await q(`COPY (SELECT id, label, pred, split, CASE WHEN rn = 3 THEN list_concat([probs[1], 1.5], probs[3:]) ELSE probs END AS probs FROM (SELECT *, row_number() OVER () AS rn FROM (${list} LIMIT 5))) TO ${lit(`${out}/bad-prob.parquet`)} (FORMAT parquet)`);
 console.log(`wrote Parquet files to ${out}`);

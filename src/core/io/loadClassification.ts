@@ -141,6 +141,8 @@ async function estimateRows(path: string, format: TableFormat): Promise<number> 
 /** A cell for a message: quoted, control characters escaped, at most 200 characters. */
 function show(cell: Cell): string {
   if (typeof cell === 'string') return `"${printable(cell)}"`;
+  // NaN and ±Infinity (from Parquet or .npz; JSON has none) as themselves, not as JSON's null.
+  if (typeof cell === 'number') return String(cell);
   if (cell !== null && typeof cell === 'object') {
     let text: string;
     try {
