@@ -12,6 +12,10 @@
 //   2,048 rows (DuckDB's smallest), so that reading by row group is exercised: two full groups and one
 //   of 104 rows (fewer repeats, and DuckDB writes a single group).
 // - iw-logreg.parquet: examples/iw-breast-cancer/logreg.csv (iw-binary), snappy.
+// - debian-run.parquet, debian-gt.parquet, debian-train.parquet: examples/ranking-debian-deps as
+//   long-format tables: the run's lists of cooccurrence.jsonl as (user, item, rank) rows, its
+//   `relevant` items as (user, item, rel = 1) rows, and _train.csv as (user, item) rows; zstd,
+//   snappy and gzip. The same evaluation as the JSONL run with the CSV train file.
 // - bad-prob.parquet: the first 5 rows of the list file, with probs[1] = 1.5 on data row 3 (an
 //   error naming "row 3" and the column).
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -39,4 +43,9 @@ await q(`COPY (SELECT l.* FROM range(14) r, (${list}) l ORDER BY r.range) TO ${l
 await q(`CREATE TABLE iw AS SELECT * FROM read_csv(${lit(resolve('examples/iw-breast-cancer/logreg.csv'))}, header = true, all_varchar = true)`);
 await q(`COPY (SELECT id, CAST(label AS BIGINT) AS label, CAST(score AS DOUBLE) AS score, stratum FROM iw) TO ${lit(`${out}/iw-logreg.parquet`)} (FORMAT parquet, COMPRESSION snappy)`);
 await q(`COPY (SELECT id, label, pred, split, CASE WHEN rn = 3 THEN list_concat([probs[1], 1.5], probs[3:]) ELSE probs END AS probs FROM (SELECT *, row_number() OVER () AS rn FROM (${list} LIMIT 5))) TO ${lit(`${out}/bad-prob.parquet`)} (FORMAT parquet)`);
+const deb = resolve('examples/ranking-debian-deps');
+await q(`CREATE TABLE deb AS SELECT * FROM read_json(${lit(`${deb}/cooccurrence.jsonl`)}, format = 'newline_delimited', columns = {user: 'VARCHAR', items: 'VARCHAR[]', relevant: 'VARCHAR[]'})`);
+await q(`COPY (SELECT "user", unnest(items) AS item, unnest(generate_series(1, len(items))) AS rank FROM deb) TO ${lit(`${out}/debian-run.parquet`)} (FORMAT parquet, COMPRESSION zstd)`);
+await q(`COPY (SELECT "user", unnest(relevant) AS item, 1 AS rel FROM deb) TO ${lit(`${out}/debian-gt.parquet`)} (FORMAT parquet, COMPRESSION snappy)`);
+await q(`COPY (SELECT * FROM read_csv(${lit(`${deb}/_train.csv`)}, header = true, all_varchar = true)) TO ${lit(`${out}/debian-train.parquet`)} (FORMAT parquet, COMPRESSION gzip)`);
 console.log(`wrote Parquet files to ${out}`);

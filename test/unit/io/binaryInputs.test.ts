@@ -157,3 +157,17 @@ test('columns in the config name .npz arrays as they name columns', async () => 
   assert.equal(JSON.stringify(named.metrics), JSON.stringify(csv.metrics));
   assert.equal(named.source.columns.label, 'labels');
 });
+
+test('golden: a ranking run, ground truth and train interactions as Parquet give the metrics of the JSONL run and CSV train file', async () => {
+  const deb = join(ROOT, 'examples/ranking-debian-deps');
+  const common = { task: 'ranking', k: [5, 10, 20], coldThreshold: 5, mapNormaliser: 'min', gain: 'linear', bootstrap: { n: 200, seed: 1 } };
+  const jsonlCfg = tmpFile('eval-lens.json', JSON.stringify({ ...common, train: join(deb, '_train.csv') }));
+  const pqCfg = tmpFile('eval-lens.json', JSON.stringify({ ...common, relevant: join(PQ, 'debian-gt.parquet'), train: join(PQ, 'debian-train.parquet') }));
+  const a = await evaluateFile(join(deb, 'cooccurrence.jsonl'), { configPath: jsonlCfg, root: '/' });
+  const b = await evaluateFile(join(PQ, 'debian-run.parquet'), { configPath: pqCfg, root: '/' });
+  assert.equal(b.source.format, 'parquet');
+  assert.equal(b.source.rows, 1202 * 20);
+  assert.ok(JSON.stringify(a.metrics).length > 1000);
+  assert.equal(JSON.stringify(b.metrics), JSON.stringify(a.metrics));
+  assert.equal(await detectTask(join(PQ, 'debian-run.parquet'), {}), 'ranking');
+});
