@@ -16,6 +16,7 @@
 //   long-format tables: the run's lists of cooccurrence.jsonl as (user, item, rank) rows, its
 //   `relevant` items as (user, item, rel = 1) rows, and _train.csv as (user, item) rows; zstd,
 //   snappy and gzip. The same evaluation as the JSONL run with the CSV train file.
+// - bad-rank.parquet: a 3-row long-format run with an empty (null) rank on data row 2.
 // - bad-prob.parquet: the first 5 rows of the list file, with probs[1] = 1.5 on data row 3 (an
 //   error naming "row 3" and the column).
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -48,4 +49,5 @@ await q(`CREATE TABLE deb AS SELECT * FROM read_json(${lit(`${deb}/cooccurrence.
 await q(`COPY (SELECT "user", unnest(items) AS item, unnest(generate_series(1, len(items))) AS rank FROM deb) TO ${lit(`${out}/debian-run.parquet`)} (FORMAT parquet, COMPRESSION zstd)`);
 await q(`COPY (SELECT "user", unnest(relevant) AS item, 1 AS rel FROM deb) TO ${lit(`${out}/debian-gt.parquet`)} (FORMAT parquet, COMPRESSION snappy)`);
 await q(`COPY (SELECT * FROM read_csv(${lit(`${deb}/_train.csv`)}, header = true, all_varchar = true)) TO ${lit(`${out}/debian-train.parquet`)} (FORMAT parquet, COMPRESSION gzip)`);
+await q(`COPY (SELECT * FROM (VALUES ('u1', 'a', 1), ('u1', 'b', NULL), ('u2', 'a', 1)) t("user", item, rank)) TO ${lit(`${out}/bad-rank.parquet`)} (FORMAT parquet)`);
 console.log(`wrote Parquet files to ${out}`);

@@ -171,3 +171,11 @@ test('golden: a ranking run, ground truth and train interactions as Parquet give
   assert.equal(JSON.stringify(b.metrics), JSON.stringify(a.metrics));
   assert.equal(await detectTask(join(PQ, 'debian-run.parquet'), {}), 'ranking');
 });
+
+test('ranking Parquet: a bad value is reported by data row', async () => {
+  const cfg = tmpFile('eval-lens.json', JSON.stringify({ task: 'ranking', relevant: join(PQ, 'debian-gt.parquet') }));
+  await assert.rejects(
+    evaluateFile(join(PQ, 'bad-rank.parquet'), { configPath: cfg, root: '/' }),
+    (e: unknown) => e instanceof EvalLensError && e.message === `${join(PQ, 'bad-rank.parquet')}, row 2, column "rank": expected a finite number, got an empty cell.`,
+  );
+});
