@@ -68,15 +68,32 @@ export const MAX_LISTED_PROBLEMS = 100;
 export function failMany(problems: readonly LocatedProblem[], capped: boolean): never {
   const first = problems[0]!;
   const rest = problems.slice(1);
-  const lines = rest.map((p) => p.location.line).filter((l): l is number => l !== undefined);
-  const more = rest.length === 0 ? '' : ` ${capped ? 'At least' : 'And'} ${rest.length} more invalid row${rest.length === 1 ? '' : 's'}${lines.length > 0 ? ` (line${lines.length === 1 ? '' : 's'} ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''})` : ''}${capped ? '; reading stopped there' : ''}.`;
+  const byRow = isRowAddressedFile(first.location.file);
+  const lines = rest.map((p) => p.location.line).filter((l): l is number => l !== undefined).map((l) => (byRow ? l - 1 : l));
+  const unit = byRow ? 'row' : 'line';
+  const more = rest.length === 0 ? '' : ` ${capped ? 'At least' : 'And'} ${rest.length} more invalid row${rest.length === 1 ? '' : 's'}${lines.length > 0 ? ` (${unit}${lines.length === 1 ? '' : 's'} ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''})` : ''}${capped ? '; reading stopped there' : ''}.`;
   throw new EvalLensError(first.code, `${where(first.location)}: ${first.what}${more}`, first.location, [...problems]);
 }
 
-/** `file:line` / `file:line, column "x"` prefix used in every message. */
+/**
+ * Binary inputs without lines (Parquet, NumPy `.npz`): their rows are located as if the schema
+ * were line 1, so data row N is `line` N + 1, and messages say "row N".
+ */
+export function isRowAddressedFile(file: string): boolean {
+  return /\.(parquet|pq|npz)$/i.test(file);
+}
+
+/** "line 7" for a text file; "row 6" (the 1-based data row) for a Parquet or `.npz` file. */
+export function lineRef(file: string | undefined, line: number): string {
+  return file !== undefined && isRowAddressedFile(file) ? `row ${line - 1}` : `line ${line}`;
+}
+
+/** `file:line` / `file:line, column "x"` prefix used in every message (`file, row N` for Parquet/.npz). */
 export function where(loc: Location): string {
   let s = loc.file;
-  if (loc.line !== undefined) s += `:${loc.line}`;
+  if (loc.line !== undefined && isRowAddressedFile(loc.file)) {
+    if (loc.line > 1) s += `, row ${loc.line - 1}`;
+  } else if (loc.line !== undefined) s += `:${loc.line}`;
   if (loc.column !== undefined) s += `, column "${loc.column}"`;
   return s;
 }

@@ -32,7 +32,7 @@ export type ColumnRole =
 
 /** Accepted names per role, lower-case, in order of preference. */
 export const COLUMN_ALIASES: Readonly<Record<ColumnRole, readonly string[]>> = {
-  label: ['label', 'y_true', 'target', 'gt'],
+  label: ['label', 'y_true', 'target', 'gt', 'labels'],
   pred: ['pred', 'y_pred', 'prediction'],
   score: ['confidence', 'score', 'margin'],
   accept: ['accept'],

@@ -10,7 +10,9 @@
  *    and 5th are numbers (`qid Q0 doc rank score tag`) → `ranking` (TREC run).
  * 4. CSV/TSV header: a `stratum` column (alias or `columns.stratum`) → `iw-binary`; `user` and `item`
  *    columns → `ranking` (long format).
- * 5. Otherwise `classification`.
+ * 5. Parquet: the same rule on the schema's column names (an `items` list column → `ranking`).
+ *    NumPy `.npz`: `classification` (score matrices).
+ * 6. Otherwise `classification`.
  */
 import { open } from 'node:fs/promises';
 import Papa from 'papaparse';
@@ -18,6 +20,7 @@ import type { EvalConfig, Task } from '../config/types';
 import { cannotOpen } from './table';
 import { formatOf } from './format';
 import { findColumn } from './columns';
+import { parquetColumnNames, readParquetMetadata } from './parquet';
 
 const PEEK = 64 * 1024;
 
@@ -85,6 +88,8 @@ function isTrecRunLine(line: string): boolean {
 export async function detectTask(path: string, config: EvalConfig): Promise<Task> {
   if (config.task) return config.task;
   const format = formatOf(path);
+  if (format === 'npz') return 'classification';
+  if (format === 'parquet') return taskOfKeys(parquetColumnNames(await readParquetMetadata(path)), config) ?? 'classification';
   const text = await peek(path);
   if (format === 'jsonl' || format === 'json') {
     const keys = firstObjectKeys(text, format);

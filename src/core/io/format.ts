@@ -6,7 +6,7 @@
 import { extname, basename } from 'node:path';
 import { EvalLensError } from '../diagnostics';
 
-export type TableFormat = 'csv' | 'tsv' | 'jsonl' | 'json';
+export type TableFormat = 'csv' | 'tsv' | 'jsonl' | 'json' | 'parquet' | 'npz';
 
 /** Extension (lower-case, with the dot) → format. */
 export const FORMAT_BY_EXTENSION: Readonly<Record<string, TableFormat>> = {
@@ -16,7 +16,15 @@ export const FORMAT_BY_EXTENSION: Readonly<Record<string, TableFormat>> = {
   '.jsonl': 'jsonl',
   '.ndjson': 'jsonl',
   '.json': 'json',
+  '.parquet': 'parquet',
+  '.pq': 'parquet',
+  '.npz': 'npz',
 };
+
+/** Binary formats without lines: rows are located by their 1-based data row ("row N"). */
+export function isRowAddressed(format: TableFormat): boolean {
+  return format === 'parquet' || format === 'npz';
+}
 
 /** The format of `path` by extension, or null when the extension is not a table format. */
 export function formatOf(path: string): TableFormat | null {

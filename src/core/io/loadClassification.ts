@@ -27,7 +27,7 @@
  */
 import { basename } from 'node:path';
 import { open, stat } from 'node:fs/promises';
-import { EvalLensError, fail, failMany, MAX_LISTED_PROBLEMS, type LocatedProblem, type Progress, type Warnings } from '../diagnostics';
+import { EvalLensError, fail, failMany, isRowAddressedFile, lineRef, MAX_LISTED_PROBLEMS, type LocatedProblem, type Progress, type Warnings } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import type { ClassificationData } from '../data/classificationData';
 import { cannotOpen, readTable, type ByteRowHandler, type Cell, type TableSink } from './table';
@@ -124,7 +124,7 @@ async function estimateRows(path: string, format: TableFormat): Promise<number> 
   } catch (e) {
     throw cannotOpen(path, e);
   }
-  if (size === 0 || format === 'json') return 1024;
+  if (size === 0 || format === 'json' || format === 'parquet' || format === 'npz') return 1024;
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.alloc(Math.min(size, 1 << 18));
@@ -141,6 +141,8 @@ async function estimateRows(path: string, format: TableFormat): Promise<number> 
 /** A cell for a message: quoted, control characters escaped, at most 200 characters. */
 function show(cell: Cell): string {
   if (typeof cell === 'string') return `"${printable(cell)}"`;
+  // NaN and ±Infinity (from Parquet or .npz; JSON has none) as themselves, not as JSON's null.
+  if (typeof cell === 'number') return String(cell);
   if (cell !== null && typeof cell === 'object') {
     let text: string;
     try {
@@ -429,7 +431,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     if (!this.skip) this.problem({ code, location: { file: this.file, line: this.line, column }, what });
     if (!this.bad) {
       this.bad = true;
-      if (this.skipped.length === 0) this.firstReason = `line ${this.line}, column "${column}": ${what}`;
+      if (this.skipped.length === 0) this.firstReason = `${lineRef(this.file, this.line)}, column "${column}": ${what}`;
     }
   }
 
@@ -441,7 +443,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
       while (this.problems.length > 0 && this.problems[this.problems.length - 1]!.location.line === line) this.problems.pop();
       this.problem({ code: 'ragged-row', location: { file: this.file, line }, what });
     }
-    if (this.skipped.length === 0) this.firstReason = `line ${line}: ${what}`;
+    if (this.skipped.length === 0) this.firstReason = `${lineRef(this.file, line)}: ${what}`;
     if (this.bad) return; // already recorded by end()
     this.skipped.push(line);
   }
@@ -665,7 +667,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
       const k = this.skipped.length;
       warnings.add({
         code: 'rows-skipped',
-        message: `${basename(file)}: ${k} invalid row${k === 1 ? '' : 's'} skipped (invalidRows: "skip"), at line${k === 1 ? '' : 's'} ${this.skipped.slice(0, FIRST_LINES).join(', ')}${k > FIRST_LINES ? ', …' : ''}. First: ${this.firstReason}`,
+        message: `${basename(file)}: ${k} invalid row${k === 1 ? '' : 's'} skipped (invalidRows: "skip"), at ${isRowAddressedFile(file) ? 'row' : 'line'}${k === 1 ? '' : 's'} ${this.skipped.slice(0, FIRST_LINES).map((l) => (isRowAddressedFile(file) ? l - 1 : l)).join(', ')}${k > FIRST_LINES ? ', …' : ''}. First: ${this.firstReason}`,
         file,
         line: this.skipped[0],
         count: k,
@@ -774,7 +776,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     if (count === 0) return;
     warnings.add({
       code: 'probabilities-not-normalised',
-      message: `${basename(this.file)}: ${count} row${count === 1 ? '' : 's'} of class probabilities do${count === 1 ? 'es' : ''} not sum to 1 (off by more than ${PROB_SUM_TOLERANCE}); they are used as written. First: line ${first[0]} (sum ${+firstSum.toPrecision(6)}).`,
+      message: `${basename(this.file)}: ${count} row${count === 1 ? '' : 's'} of class probabilities do${count === 1 ? 'es' : ''} not sum to 1 (off by more than ${PROB_SUM_TOLERANCE}); they are used as written. First: ${lineRef(this.file, first[0])} (sum ${+firstSum.toPrecision(6)}).`,
       file: this.file,
       line: first[0],
       count,
@@ -799,7 +801,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     const what = this.scoreKind === 'logits' ? 'logits' : 'probabilities';
     warnings.add({
       code: 'pred-not-argmax',
-      message: `${basename(this.file)}: on ${count} row${count === 1 ? '' : 's'} the \`pred\` column is not the class with the highest ${what.replace(/s$/, '')} (first: line ${first[0]}). The metrics of the predicted class (accuracy, F1, confusion matrix, per-class and long-tail accuracy) use the \`pred\` column; the metrics of the scores (nll, brier, top-k, confidence, calibration) use the ${what}.`,
+      message: `${basename(this.file)}: on ${count} row${count === 1 ? '' : 's'} the \`pred\` column is not the class with the highest ${what.replace(/s$/, '')} (first: ${lineRef(this.file, first[0])}). The metrics of the predicted class (accuracy, F1, confusion matrix, per-class and long-tail accuracy) use the \`pred\` column; the metrics of the scores (nll, brier, top-k, confidence, calibration) use the ${what}.`,
       file: this.file,
       line: first[0],
       column: this.used.pred as string,
@@ -824,7 +826,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     if (count === 0) return;
     warnings.add({
       code: 'duplicate-ids',
-      message: `${basename(this.file)}: ${count} row${count === 1 ? ' repeats an' : 's repeat an'} id seen on an earlier line (first: "${example}" at line ${first[0]}). Runs cannot be matched by id while ids repeat.`,
+      message: `${basename(this.file)}: ${count} row${count === 1 ? ' repeats an' : 's repeat an'} id seen on an earlier line (first: "${example}" at ${lineRef(this.file, first[0])}). Runs cannot be matched by id while ids repeat.`,
       file: this.file,
       line: first[0],
       column: this.used.id as string,

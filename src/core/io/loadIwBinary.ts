@@ -19,6 +19,7 @@ import { EvalLensError, fail, type Progress, type Warnings } from '../diagnostic
 import type { ColumnsConfig } from '../config/types';
 import { STRATUM_B, STRATUM_BC, type IwBinaryData } from '../data/iwBinaryData';
 import { readTable, type Cell, type TableSink } from './table';
+import type { TableFormat } from './format';
 import { COLUMN_ALIASES, findColumn, listNames, missingColumn } from './columns';
 import { cellAsText, TextColumnBuilder, type TextColumn } from '../data/textColumn';
 
@@ -301,7 +302,7 @@ export class IwRowCollector implements TableSink {
 
 export interface LoadedIwBinary {
   data: IwBinaryData;
-  format: 'csv' | 'tsv' | 'jsonl' | 'json';
+  format: TableFormat;
   /** Data rows read (before skipping). */
   rows: number;
   /** Every column name of the file, in header order. */

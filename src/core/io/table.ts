@@ -11,6 +11,10 @@
  * - JSONL: one JSON object per line, blank lines skipped. The columns are the keys of the first
  *   object; a later object may omit keys (read as null) but a key the first object lacks is an
  *   error (a column cannot appear after the header has been announced).
+ * - Parquet (`.parquet`, `.pq`): read by row group (./parquet.ts); list columns give array cells.
+ *   `line` is the 1-based data row + 1 (as if the schema were line 1); messages say "row N".
+ * - NumPy `.npz`: each 1-D array is a column, each 2-D array an array-valued column (./npz.ts);
+ *   located like Parquet rows.
  * - JSON: an array of row objects (columns = keys of the first, same rule as JSONL; `line` = the line
  *   where each object starts), or an object of equal-length column arrays `{col: [v…]}` (`line` =
  *   the line where the row's value in the first column's array starts).
@@ -21,6 +25,8 @@ import { StringDecoder } from 'node:string_decoder';
 import Papa from 'papaparse';
 import { CancelledError, EvalLensError, fail, type Progress } from '../diagnostics';
 import { detectFormat, type TableFormat } from './format';
+import { readParquet } from './parquet';
+import { readNpz } from './npz';
 import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
 import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
 
@@ -79,6 +85,8 @@ export async function readTable(
   let rows: number;
   if (format === 'csv' || format === 'tsv') rows = await readDelimited(path, format === 'tsv' ? '\t' : ',', size, sink, opts);
   else if (format === 'jsonl') rows = await readJsonLines(path, size, sink, opts.progress);
+  else if (format === 'parquet') rows = await readParquet(path, sink, opts.progress);
+  else if (format === 'npz') rows = await readNpz(path, sink, opts);
   else rows = await readJsonDocument(path, sink, opts.progress);
   return { format, rows };
 }

@@ -11,6 +11,7 @@
  * keys that are rates (not `nll`, `brier`, `novelty@K`, user counts).
  */
 import type { MetricFamily, MetricValue, Results } from './types';
+import { where } from '../diagnostics';
 import { csvCell } from '../../shared/csvCell';
 import { escapeMarkdown } from '../../shared/markdownText';
 import { GLOSSARY, explainKey } from '../glossary';
@@ -119,7 +120,7 @@ function configLine(results: Results): string {
 
 function warningLine(w: Results['warnings'][number]): string {
   const parts: string[] = [];
-  if (w.file) parts.push(`${w.file}${w.line !== undefined ? `:${w.line}` : ''}${w.column ? `, column "${w.column}"` : ''}`);
+  if (w.file) parts.push(where({ file: w.file, line: w.line, column: w.column }));
   else if (w.line !== undefined) parts.push(`line ${w.line}`);
   if (w.count !== undefined) parts.push(`count ${thousands(w.count)}`);
   return `${w.code}: ${w.message}${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;

@@ -3,20 +3,26 @@
  * label column, score, train counts file, groups, K…), then a valid `eval-lens.json` beside it,
  * checked against the config schema before it is written, and opened.
  */
-import { open, readdir } from 'node:fs/promises';
+import { open, readdir, readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import Papa from 'papaparse';
 import * as vscode from 'vscode';
 import type { Task } from '../../core/config/types';
 import { COLUMN_ALIASES } from '../../core/io/columns';
 import { detectTask } from '../../core/io/detectTask';
+import { zipMembers } from '../../core/io/npz';
+import { parquetColumnNames, readParquetMetadata } from '../../core/io/parquet';
 import { draftConfig, parseIntList, type ConfigAnswers } from '../../shared/configDraft';
 import { writeConfig } from '../configWriter';
 import type { EvalLensContext } from '../context';
 import { isPredictionUri, pickPredictionFile, uriArgs } from './pick';
 
-/** Column names from the first 64 KiB: CSV/TSV header, first JSONL object, first JSON row. */
+/** Column names from the first 64 KiB: CSV/TSV header, first JSONL object, first JSON row; a Parquet schema; .npz array names. */
 export async function peekColumns(file: string): Promise<string[]> {
+  const binExt = path.extname(file).toLowerCase();
+  // Binary tables: the Parquet schema from the footer; the array names of an .npz archive.
+  if (binExt === '.parquet' || binExt === '.pq') return parquetColumnNames(await readParquetMetadata(file));
+  if (binExt === '.npz') return zipMembers(await readFile(file), file).map((m) => m.name.replace(/\.npy$/i, ''));
   const fh = await open(file, 'r');
   let text: string;
   try {
@@ -150,7 +156,7 @@ export async function createConfigCommand(ctx: EvalLensContext, arg0?: unknown, 
     if (!hasInline) {
       const rel = await pick(title, 'Ground truth (relevant items) file', [
         { label: 'None', description: 'relevance is inline in the file', value: '' },
-        ...siblings.filter((f) => /\.(csv|tsv|jsonl|qrels|txt)$/i.test(f)).map((f) => ({ label: f, value: f })),
+        ...siblings.filter((f) => /\.(csv|tsv|jsonl|qrels|txt|parquet|pq)$/i.test(f)).map((f) => ({ label: f, value: f })),
       ]);
       if (rel === undefined) return;
       if (rel) answers.relevant = rel;

@@ -9,7 +9,7 @@ test('aliases, case-insensitive, first alias in preference order', () => {
   assert.equal(findColumn(['prediction', 'y_pred'], 'pred'), 1);
   assert.equal(findColumn(['margin', 'Confidence'], 'score'), 1);
   assert.equal(findColumn(['a'], 'weight'), -1);
-  assert.deepEqual(COLUMN_ALIASES.label, ['label', 'y_true', 'target', 'gt']);
+  assert.deepEqual(COLUMN_ALIASES.label, ['label', 'y_true', 'target', 'gt', 'labels']);
 });
 
 test('explicit columns override detection and must exist', () => {
@@ -21,7 +21,7 @@ test('explicit columns override detection and must exist', () => {
 test('missing required column: the house-style message', () => {
   const names = ['id', 'y', 'p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9'];
   assert.throws(() => requireColumn(names, 'label', {}, 'runs/preds.csv'), (e: EvalLensError) => {
-    assert.equal(e.message, 'Cannot evaluate preds.csv: no label column. Found: id, y, p0, p1, p2, p3, p4, p5, … (4 more). Accepted: label, y_true, target, gt. Set `columns.label` in eval-lens.json.');
+    assert.equal(e.message, 'Cannot evaluate preds.csv: no label column. Found: id, y, p0, p1, p2, p3, p4, p5, … (4 more). Accepted: label, y_true, target, gt, labels. Set `columns.label` in eval-lens.json.');
     assert.equal(e.location?.line, 1);
     return true;
   });

@@ -8,7 +8,7 @@ import { EvalLensError, Warnings } from '../../../src/core/diagnostics';
 import type { EvalConfig } from '../../../src/core/config/types';
 import { IdIndex, VOID_ITEM } from '../../../src/core/data/rankingData';
 import { readJsonlRun } from '../../../src/core/io/ranking/jsonl';
-import { parseNpy } from '../../../src/core/io/ranking/npy';
+import { parseNpy } from '../../../src/core/io/npy';
 import { readEmbeddings } from '../../../src/core/io/ranking/embeddings';
 import { sniffRankingFormat, trecShapeOf } from '../../../src/core/io/ranking/trec';
 import { splitDelimited } from '../../../src/core/io/ranking/lines';

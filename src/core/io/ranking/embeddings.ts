@@ -17,7 +17,7 @@ import { extname } from 'node:path';
 import { fail, type Warnings } from '../../diagnostics';
 import type { Embeddings, IdIndex } from '../../data/rankingData';
 import { delimiterOf, forEachLine, splitDelimited } from './lines';
-import { readNpy } from './npy';
+import { readNpy } from '../npy';
 
 /** Candidate id-list files for a `.npy` path, in the order they are tried. */
 export function npyIdListCandidates(npyPath: string): string[] {

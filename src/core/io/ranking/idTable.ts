@@ -4,6 +4,8 @@
  * (`user,item`). The first non-empty line is the header; columns are found by name,
  * case-insensitively, with aliases, or named in `columns`. Other columns are ignored.
  *
+ * Parquet tables (`.parquet`, `.pq`) go to ./idTableParquet.ts under the same rules.
+ *
  * Rows without quotes are cut as bytes and their ids interned from bytes (the train file of the
  * benchmark has 1.75 million rows); a row with a quote goes through the RFC 4180 splitter.
  */
@@ -13,6 +15,7 @@ import { byteInternerOf } from './byteInterner';
 import { LineTally } from './builders';
 import type { RankingReadContext } from './jsonl';
 import { forEachLineBytes, splitDelimited } from './lines';
+import { isParquetPath, readIdTableParquet } from './idTableParquet';
 
 export interface ColumnSpec {
   /** Role name used in messages and in `columns` of the results, e.g. `user`, `rank`. */
@@ -55,6 +58,7 @@ export const USER_ALIASES = ['user', 'user_id', 'userid', 'uid', 'qid', 'query_i
 export const ITEM_ALIASES = ['item', 'item_id', 'itemid', 'iid', 'doc', 'docno', 'doc_id', 'docid'];
 
 export async function readIdTable(path: string, label: string, spec: IdTableSpec, ctx: RankingReadContext, sink: IdRowSink): Promise<IdTableRead> {
+  if (isParquetPath(path)) return readIdTableParquet(path, label, spec, ctx, sink);
   const users = byteInternerOf(ctx.users);
   const items = byteInternerOf(ctx.items);
   let header: string[] | null = null;

@@ -90,7 +90,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
       rel = q.rel;
       relRows = q.rows;
       columns.relevant = `${config.relevant} (qrels)`;
-    } else if (gtFormat === 'csv' || gtFormat === 'tsv') {
+    } else if (gtFormat === 'csv' || gtFormat === 'tsv' || gtFormat === 'parquet') {
       rel = new RelBuilder();
       const r = rel;
       const t = await readIdTable(

@@ -17,7 +17,7 @@ import { FloatVec, IntVec, ListBuilder, RelBuilder } from './builders';
 import type { RankingReadContext, RunRead } from './jsonl';
 import { forEachLine } from './lines';
 
-export type RankingFileFormat = 'jsonl' | 'csv' | 'tsv' | 'trec-run' | 'qrels';
+export type RankingFileFormat = 'jsonl' | 'csv' | 'tsv' | 'parquet' | 'trec-run' | 'qrels';
 
 /** Splits on runs of spaces/tabs, dropping empty fields. */
 export function splitWs(line: string): string[] {
@@ -47,12 +47,13 @@ export function trecShapeOf(line: string): 'trec-run' | 'qrels' | null {
 }
 
 /**
- * The format of a ranking file: `.jsonl`/`.ndjson` by name; otherwise by the first non-empty line:
+ * The format of a ranking file: `.jsonl`/`.ndjson` and `.parquet`/`.pq` by name; otherwise by the first non-empty line:
  * `{` → JSONL, a TREC run or qrels shape → that, else CSV (TSV when the line has tabs and no commas).
  */
 export async function sniffRankingFormat(path: string, label: string): Promise<RankingFileFormat> {
   const ext = extname(path).toLowerCase();
   if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
+  if (ext === '.parquet' || ext === '.pq') return 'parquet';
   let fh;
   try {
     fh = await open(path, 'r');

@@ -1,0 +1,103 @@
+/**
+ * Parquet (user, item[, value]) tables: long-format runs, ground truth and train interactions
+ * stored as Parquet. The rules are those of the delimited reader ({@link readIdTable}): columns by
+ * name (aliases, or `columns` in the config), ids as text (an INT64 id 42 is the id "42", as the
+ * CSV cell `42` is), values as finite numbers, empty ids an error. Rows are located by data row
+ * (`line` = row + 1; messages say "row N"). The file is read row group by row group.
+ */
+import { fail } from '../../diagnostics';
+import { readParquet } from '../parquet';
+import type { Cell } from '../table';
+import { LineTally } from './builders';
+import { findColumn, type IdRowSink, type IdTableRead, type IdTableSpec } from './idTable';
+import type { RankingReadContext } from './jsonl';
+
+export function isParquetPath(path: string): boolean {
+  return /\.(parquet|pq)$/i.test(path);
+}
+
+function idText(cell: Cell): string {
+  if (typeof cell === 'string') return cell.trim();
+  if (typeof cell === 'number' || typeof cell === 'boolean') return String(cell);
+  return cell === null ? '' : JSON.stringify(cell);
+}
+
+function valueOf(cell: Cell): number {
+  if (typeof cell === 'number') return cell;
+  if (typeof cell === 'string') return cell.trim() === '' ? NaN : Number(cell.trim());
+  return NaN;
+}
+
+export async function readIdTableParquet(path: string, label: string, spec: IdTableSpec, ctx: RankingReadContext, sink: IdRowSink): Promise<IdTableRead> {
+  let uCol = -1;
+  let iCol = -1;
+  let vCol = -1;
+  let valueRole: string | null = null;
+  const columns: Record<string, string> = {};
+  const skipped = new LineTally();
+  let rows = 0;
+  await readParquet(
+    path,
+    {
+      columns(header: string[]): void {
+        uCol = findColumn(header, spec.user);
+        iCol = findColumn(header, spec.item);
+        if (uCol < 0 || iCol < 0) {
+          const miss = uCol < 0 ? spec.user : spec.item;
+          fail(
+            'missing-column',
+            { file: label },
+            `expected a ${miss.role} column in the ${spec.what} file (${miss.explicit ? `"${miss.explicit}" from columns.${miss.role}` : `one of ${miss.aliases.join(', ')}`}), got columns ${header.join(', ')}.`,
+          );
+        }
+        columns.user = header[uCol];
+        columns.item = header[iCol];
+        for (const v of spec.values ?? []) {
+          const c = findColumn(header, v);
+          if (c >= 0) {
+            vCol = c;
+            valueRole = v.role;
+            columns[v.role] = header[c];
+            break;
+          }
+        }
+        if (vCol < 0 && spec.valueRequired) {
+          const names = (spec.values ?? []).map((v) => (v.explicit ? `"${v.explicit}"` : v.aliases.join('/'))).join(' or ');
+          fail('missing-column', { file: label }, `expected a ${(spec.values ?? []).map((v) => v.role).join(' or ')} column (${names}), got columns ${header.join(', ')}.`);
+        }
+      },
+      row(cells: Cell[], line: number): void {
+        rows++;
+        const u = idText(cells[uCol]);
+        const it = idText(cells[iCol]);
+        if (u === '') fail('bad-value', { file: label, line, column: columns.user }, 'expected a user id, got an empty cell.');
+        if (it === '') fail('bad-value', { file: label, line, column: columns.item }, 'expected an item id, got an empty cell.');
+        let value = 1;
+        if (vCol >= 0) {
+          value = valueOf(cells[vCol]);
+          if (!Number.isFinite(value)) {
+            if (spec.invalidRows === 'skip') {
+              skipped.add(line);
+              return;
+            }
+            fail('bad-value', { file: label, line, column: columns[valueRole!] }, `expected a finite number, got ${cells[vCol] === null ? 'an empty cell' : `"${idText(cells[vCol])}"`}.`);
+          }
+        }
+        sink(ctx.users.intern(u), ctx.items.intern(it), value, line);
+      },
+    },
+    ctx.progress,
+  );
+  if (skipped.count > 0) {
+    ctx.warnings.add({
+      code: 'invalid-rows-skipped',
+      message: `${label}: ${skipped.count} row(s) with a bad ${valueRole} value were skipped (invalidRows: "skip").`,
+      file: label,
+      line: skipped.lines[0],
+      column: valueRole ? columns[valueRole] : undefined,
+      count: skipped.count,
+      lines: skipped.lines,
+    });
+  }
+  return { rows, columns, valueRole, skipped };
+}
