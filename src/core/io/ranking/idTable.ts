@@ -104,32 +104,7 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
         delim = delimStr.charCodeAt(0);
         header = splitDelimited(text, delimStr, label, lineNo);
         nCols = header.length;
-        uCol = findColumn(header, spec.user);
-        iCol = findColumn(header, spec.item);
-        if (uCol < 0 || iCol < 0) {
-          const miss = uCol < 0 ? spec.user : spec.item;
-          fail(
-            'missing-column',
-            { file: label, line: lineNo },
-            `expected a ${miss.role} column in the ${spec.what} file (${miss.explicit ? `"${miss.explicit}" from columns.${miss.role}` : `one of ${miss.aliases.join(', ')}`}), ` +
-              `got columns ${header.join(', ')}.`,
-          );
-        }
-        columns.user = header[uCol];
-        columns.item = header[iCol];
-        for (const v of spec.values ?? []) {
-          const c = findColumn(header, v);
-          if (c >= 0) {
-            vCol = c;
-            valueRole = v.role;
-            columns[v.role] = header[c];
-            break;
-          }
-        }
-        if (vCol < 0 && spec.valueRequired) {
-          const names = (spec.values ?? []).map((v) => (v.explicit ? `"${v.explicit}"` : v.aliases.join('/'))).join(' or ');
-          fail('missing-column', { file: label, line: lineNo }, `expected a ${(spec.values ?? []).map((v) => v.role).join(' or ')} column (${names}), got columns ${header.join(', ')}.`);
-        }
+        ({ uCol, iCol, vCol, valueRole } = resolveIdColumns(header, spec, columns, { file: label, line: lineNo }));
         return;
       }
       rows++;
@@ -234,4 +209,49 @@ function trimStart(buf: Buffer, s: number, e: number): number {
 function trimEnd(buf: Buffer, s: number, e: number): number {
   while (e > s && buf[e - 1] === 32) e--;
   return e;
+}
+
+/** Column positions of a (user, item[, value]) table. */
+export interface IdColumns {
+  uCol: number;
+  iCol: number;
+  /** −1 when the table has no value column. */
+  vCol: number;
+  valueRole: string | null;
+}
+
+/**
+ * Finds the user, item and value columns of a header by name (aliases, or `columns` in the config)
+ * and records the names used in `columns`; a missing required column is an error at `at` that
+ * names what was expected and what the file has. One rule for the delimited and the Parquet tables.
+ */
+export function resolveIdColumns(header: string[], spec: IdTableSpec, columns: Record<string, string>, at: { file: string; line?: number }): IdColumns {
+  const uCol = findColumn(header, spec.user);
+  const iCol = findColumn(header, spec.item);
+  if (uCol < 0 || iCol < 0) {
+    const miss = uCol < 0 ? spec.user : spec.item;
+    fail(
+      'missing-column',
+      at,
+      `expected a ${miss.role} column in the ${spec.what} file (${miss.explicit ? `"${miss.explicit}" from columns.${miss.role}` : `one of ${miss.aliases.join(', ')}`}), got columns ${header.join(', ')}.`,
+    );
+  }
+  columns.user = header[uCol]!;
+  columns.item = header[iCol]!;
+  let vCol = -1;
+  let valueRole: string | null = null;
+  for (const v of spec.values ?? []) {
+    const c = findColumn(header, v);
+    if (c >= 0) {
+      vCol = c;
+      valueRole = v.role;
+      columns[v.role] = header[c]!;
+      break;
+    }
+  }
+  if (vCol < 0 && spec.valueRequired) {
+    const names = (spec.values ?? []).map((v) => (v.explicit ? `"${v.explicit}"` : v.aliases.join('/'))).join(' or ');
+    fail('missing-column', at, `expected a ${(spec.values ?? []).map((v) => v.role).join(' or ')} column (${names}), got columns ${header.join(', ')}.`);
+  }
+  return { uCol, iCol, vCol, valueRole };
 }

@@ -9,7 +9,7 @@ import { fail } from '../../diagnostics';
 import { readParquet } from '../parquet';
 import type { Cell } from '../table';
 import { LineTally } from './builders';
-import { findColumn, type IdRowSink, type IdTableRead, type IdTableSpec } from './idTable';
+import { resolveIdColumns, type IdRowSink, type IdTableRead, type IdTableSpec } from './idTable';
 import type { RankingReadContext } from './jsonl';
 
 export function isParquetPath(path: string): boolean {
@@ -40,31 +40,7 @@ export async function readIdTableParquet(path: string, label: string, spec: IdTa
     path,
     {
       columns(header: string[]): void {
-        uCol = findColumn(header, spec.user);
-        iCol = findColumn(header, spec.item);
-        if (uCol < 0 || iCol < 0) {
-          const miss = uCol < 0 ? spec.user : spec.item;
-          fail(
-            'missing-column',
-            { file: label },
-            `expected a ${miss.role} column in the ${spec.what} file (${miss.explicit ? `"${miss.explicit}" from columns.${miss.role}` : `one of ${miss.aliases.join(', ')}`}), got columns ${header.join(', ')}.`,
-          );
-        }
-        columns.user = header[uCol];
-        columns.item = header[iCol];
-        for (const v of spec.values ?? []) {
-          const c = findColumn(header, v);
-          if (c >= 0) {
-            vCol = c;
-            valueRole = v.role;
-            columns[v.role] = header[c];
-            break;
-          }
-        }
-        if (vCol < 0 && spec.valueRequired) {
-          const names = (spec.values ?? []).map((v) => (v.explicit ? `"${v.explicit}"` : v.aliases.join('/'))).join(' or ');
-          fail('missing-column', { file: label }, `expected a ${(spec.values ?? []).map((v) => v.role).join(' or ')} column (${names}), got columns ${header.join(', ')}.`);
-        }
+        ({ uCol, iCol, vCol, valueRole } = resolveIdColumns(header, spec, columns, { file: label }));
       },
       row(cells: Cell[], line: number): void {
         rows++;
