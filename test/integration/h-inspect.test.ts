@@ -7,7 +7,8 @@
  * worker stops when the last report closes.
  */
 import * as assert from 'node:assert/strict';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { evaluateFile } from '../../src/core/evaluate';
 import type { ClassificationRowView } from '../../src/core/inspect/types';
@@ -15,6 +16,9 @@ import { drillTargets, type DrillSpec } from '../../src/shared/drillTargets';
 import { buildReportModel } from '../../src/shared/reportModel';
 import type { HostMessage } from '../../src/shared/protocol';
 import { activate, closeAllEditors, evaluate, makeFolder, readResults, uri, waitFor, ws } from './helpers';
+
+/** The repository (this file runs from out/test/integration/). */
+const REPO = path.resolve(__dirname, '../../..');
 
 type RowsMessage = Extract<HostMessage, { type: 'rows' }>;
 
@@ -136,6 +140,18 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
     assert.equal(text, physical.replace(/\r$/, ''));
     assert.deepEqual(physical.split(',').slice(0, 3), [row.id, row.label, row.pred]);
     assert.notEqual(editor.viewColumn, p.panel.viewColumn, 'beside the report, not in its place');
+  });
+
+  it('Open on a row of a Parquet file says the file is binary and opens no editor', async () => {
+    const dir = makeFolder('parquet-open', { 'eval-lens.json': readFileSync(ws('digits-lt/eval-lens.json'), 'utf8') });
+    copyFileSync(path.join(REPO, 'test/fixtures/parquet/digits-logreg-wide.snappy.parquet'), path.join(dir, 'preds.parquet'));
+    await evaluate('parquet-open/preds.parquet', 'parquet-open/preds.eval.json', 60_000);
+    const p = await openPanel('parquet-open/preds.eval.json');
+    const m = (await p.inspector.queryRows(5, { where: [], offset: 0, limit: 1 })) as RowsMessage;
+    assert.equal(m.type, 'rows');
+    const row = m.page.rows[0]!;
+    assert.equal(await p.inspector.openLine(row.line), undefined);
+    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === path.join(dir, 'preds.parquet')), 'the binary file is not opened as text');
   });
 
   it('a file changed since its evaluation answers stale (Re-evaluate), not rows', async () => {

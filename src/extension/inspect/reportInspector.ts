@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FilterTerm, RowQuery } from '../../core/inspect/types';
 import type { Results } from '../../core/results/types';
+import { isRowAddressedFile } from '../../core/diagnostics';
 import { drillTargets } from '../../shared/drillTargets';
 import { readSliceTable, type InspectModel } from '../../shared/inspectModel';
 import type { ReportModel } from '../../shared/model';
@@ -161,6 +162,11 @@ export class ReportInspector implements vscode.Disposable {
     const input = await inputOfResults(this.ctx, this.resultsUri);
     if (!input || 'refused' in input) {
       void vscode.window.showErrorMessage(`Cannot open the line: the prediction file of ${path.basename(this.resultsUri.fsPath)} ${input ? `is refused (${input.refused})` : 'was not found'}.`);
+      return undefined;
+    }
+    // Parquet and NumPy files are binary: their rows have numbers, not lines a text editor can show.
+    if (isRowAddressedFile(input.fsPath)) {
+      void vscode.window.showInformationMessage(`${path.basename(input.fsPath)} is a binary file: this is its data row ${line - 1}, which a text editor cannot show. The row's values are in the rows panel.`);
       return undefined;
     }
     const doc = await vscode.workspace.openTextDocument(input);
