@@ -134,7 +134,8 @@ export function niceLogFloor(v: number): number {
 /** The smallest 1, 2 or 5 × 10^k not below `v`. */
 export function niceLogCeil(v: number): number {
   const e = 10 ** Math.floor(Math.log10(v));
-  return [1, 2, 5, 10].map((f) => f * e).find((x) => x >= v * (1 - 1e-12)) ?? 10 * e;
+  // Near the largest double, 2·10^308 overflows to Infinity: the value itself is then the bound.
+  return [1, 2, 5, 10].map((f) => f * e).find((x) => Number.isFinite(x) && x >= v * (1 - 1e-12)) ?? v;
 }
 
 function perClassVsTrain(rows: PerClassRow[], results: Results): ChartModel | undefined {

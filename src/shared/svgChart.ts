@@ -48,8 +48,11 @@ function scale(axis: Axis, values: number[], from: number, to: number): Scale {
   const finite = values.filter(Number.isFinite);
   if (axis.type === 'log') {
     const pos = finite.filter((v) => v > 0);
-    const lo = Math.log10(axis.min ?? (pos.length ? Math.min(...pos) : 1));
-    const hi = Math.log10(axis.max ?? (pos.length ? Math.max(...pos) : 10));
+    // Decades of finite doubles only: a bound read from a file can be 0 or Infinity, and one tick
+    // per decade must stay a bounded loop.
+    const decade = (v: number, fallback: number): number => { const d = Math.log10(v); return Number.isFinite(d) ? Math.min(308, Math.max(-324, d)) : fallback; };
+    const lo = decade(axis.min ?? (pos.length ? Math.min(...pos) : 1), 0);
+    const hi = Math.max(lo, decade(axis.max ?? (pos.length ? Math.max(...pos) : 10), 308));
     const span = hi - lo || 1;
     const ticks: { v: number; label: string }[] = [];
     for (let e = Math.floor(lo); e <= Math.ceil(hi); e++) if (e >= lo - 1e-9 && e <= hi + 1e-9) ticks.push({ v: 10 ** e, label: tickLabel(10 ** e) });
