@@ -13,6 +13,7 @@ import { basename, join, relative } from 'node:path';
 import { EvalLensError } from '../../../src/core/diagnostics';
 import { evaluateFile } from '../../../src/core/evaluate';
 import { validateResults } from '../../../src/core/results/validate';
+import { createRng } from '../../../src/core/stats/rng';
 
 const SEED = 20260124;
 const CASES = 320;
@@ -20,16 +21,10 @@ const ROOT = process.cwd();
 const dir = mkdtempSync(join(tmpdir(), 'eval-lens-fuzz-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** mulberry32: a small seeded generator, so a failing case can be replayed by its number. */
+/** The project's seeded generator, as a function: a failing case replays from its number. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const g = createRng(seed);
+  return () => g.next();
 }
 
 function headLines(path: string, n: number): string {

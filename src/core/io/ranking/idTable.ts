@@ -166,17 +166,7 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
     { progress: ctx.progress, stage: `reading ${spec.what}`, label, onBytes },
   );
   if (header === null) fail('empty-file', { file: label }, `expected a header line (${spec.user.role},${spec.item.role}…) and rows, got an empty file.`);
-  if (skipped.count > 0) {
-    ctx.warnings.add({
-      code: 'invalid-rows-skipped',
-      message: `${label}: ${skipped.count} row(s) with a bad ${valueRole} value were skipped (invalidRows: "skip").`,
-      file: label,
-      line: skipped.lines[0],
-      column: valueRole ? columns[valueRole] : undefined,
-      count: skipped.count,
-      lines: skipped.lines,
-    });
-  }
+  warnSkippedIdRows(ctx, label, skipped, valueRole, columns);
   return { rows, columns, valueRole, skipped, ...(hash ? { size, sha256: hash.digest('hex') } : {}) };
 }
 
@@ -254,4 +244,18 @@ export function resolveIdColumns(header: string[], spec: IdTableSpec, columns: R
     fail('missing-column', at, `expected a ${(spec.values ?? []).map((v) => v.role).join(' or ')} column (${names}), got columns ${header.join(', ')}.`);
   }
   return { uCol, iCol, vCol, valueRole };
+}
+
+/** One warning for the rows of an id table dropped by `invalidRows: "skip"` (count and first lines). */
+export function warnSkippedIdRows(ctx: RankingReadContext, label: string, skipped: LineTally, valueRole: string | null, columns: Record<string, string>): void {
+  if (skipped.count === 0) return;
+  ctx.warnings.add({
+    code: 'invalid-rows-skipped',
+    message: `${label}: ${skipped.count} row(s) with a bad ${valueRole} value were skipped (invalidRows: "skip").`,
+    file: label,
+    line: skipped.lines[0],
+    column: valueRole ? columns[valueRole] : undefined,
+    count: skipped.count,
+    lines: skipped.lines,
+  });
 }

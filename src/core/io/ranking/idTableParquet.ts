@@ -9,7 +9,7 @@ import { fail } from '../../diagnostics';
 import { readParquet } from '../parquet';
 import type { Cell } from '../table';
 import { LineTally } from './builders';
-import { resolveIdColumns, type IdRowSink, type IdTableRead, type IdTableSpec } from './idTable';
+import { resolveIdColumns, warnSkippedIdRows, type IdRowSink, type IdTableRead, type IdTableSpec } from './idTable';
 import type { RankingReadContext } from './jsonl';
 
 export function isParquetPath(path: string): boolean {
@@ -64,16 +64,6 @@ export async function readIdTableParquet(path: string, label: string, spec: IdTa
     },
     ctx.progress,
   );
-  if (skipped.count > 0) {
-    ctx.warnings.add({
-      code: 'invalid-rows-skipped',
-      message: `${label}: ${skipped.count} row(s) with a bad ${valueRole} value were skipped (invalidRows: "skip").`,
-      file: label,
-      line: skipped.lines[0],
-      column: valueRole ? columns[valueRole] : undefined,
-      count: skipped.count,
-      lines: skipped.lines,
-    });
-  }
+  warnSkippedIdRows(ctx, label, skipped, valueRole, columns);
   return { rows, columns, valueRole, skipped };
 }
