@@ -20,7 +20,7 @@ import { formatNumber } from '../../src/shared/format';
 import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import { LONG_CLASS_NAME, writeUiFixtures } from './fixtures';
 import {
-  acceptQuickPick, clickMenuItem, contextMenu, DARK, expandFolder, explorerRow, HC, LIGHT, openWorkbench, reportCards, reportFrame, runCommand,
+  acceptQuickPick, clickExplorerRow, clickMenuItem, contextMenu, DARK, expandFolder, explorerRow, HC, LIGHT, openWorkbench, reportCards, reportFrame, revealExplorerRow, runCommand,
   screenshot, setTheme, waitForFile, type Workbench,
 } from './workbench';
 
@@ -111,6 +111,7 @@ async function assertCardsMatch(frame: Frame, r: Results): Promise<number> {
 /** Collapses an explorer folder (no-op when closed). */
 async function collapseFolder(name: string): Promise<void> {
   const row = explorerRow(page, name);
+  await revealExplorerRow(page, row);
   if ((await row.getAttribute('aria-expanded')) === 'true') await row.click();
   await page.waitForFunction((n) => document.querySelector(`.explorer-folders-view .monaco-list-row[aria-label="${n}"]`)?.getAttribute('aria-expanded') !== 'true', name);
 }
@@ -292,8 +293,8 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
   it('Compare Runs… on two selected files writes a comparison and shows both runs\' accuracy', async () => {
     await page.keyboard.press('Escape');
     await expandFolder(page, 'digits-lt');
-    await explorerRow(page, 'logreg.csv').click();
-    await explorerRow(page, 'svc_rbf.csv').click({ modifiers: ['Control'] });
+    await clickExplorerRow(page, 'logreg.csv');
+    await clickExplorerRow(page, 'svc_rbf.csv', { add: true });
     await openMenuWith(explorerRow(page, 'svc_rbf.csv'), 'Compare Runs…');
     await clickMenuItem(page, 'Compare Runs…');
     await screenshot(page, join(SHOTS, 'compare-baseline-pick.png'));
@@ -320,9 +321,9 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     await page.keyboard.press('Escape');
     await expandFolder(page, 'digits-lt');
     // logreg.csv and logreg_logits.csv are the same model (probabilities vs logits): equal accuracy.
-    await explorerRow(page, 'logreg.csv').click();
-    await explorerRow(page, 'logreg_logits.csv').click({ modifiers: ['Control'] });
-    await explorerRow(page, 'knn.csv').click({ modifiers: ['Control'] });
+    await clickExplorerRow(page, 'logreg.csv');
+    await clickExplorerRow(page, 'logreg_logits.csv', { add: true });
+    await clickExplorerRow(page, 'knn.csv', { add: true });
     await openMenuWith(explorerRow(page, 'knn.csv'), 'Compare Runs…');
     await clickMenuItem(page, 'Compare Runs…');
     await acceptQuickPick(page);

@@ -32,9 +32,42 @@ export function explorerRow(page: Page, name: string, level?: number): Locator {
   return page.locator(sel).first();
 }
 
+/**
+ * Scrolls the explorer until `row` is rendered. The explorer is a virtual list: a row scrolled out
+ * of view is not in the DOM at all, so waiting for it never ends once folders above it are open.
+ * Wheels from the top down, a few rows at a time; a row that never appears is left to the caller's
+ * own wait to report.
+ */
+export async function revealExplorerRow(page: Page, row: Locator): Promise<void> {
+  if ((await row.count()) > 0) {
+    await row.scrollIntoViewIfNeeded().catch(() => undefined);
+    return;
+  }
+  const list = page.locator('.explorer-folders-view .monaco-list').first();
+  if ((await list.count()) === 0) return;
+  const box = await list.boundingBox();
+  if (!box) return;
+  await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 200));
+  await page.mouse.wheel(0, -100_000);
+  await sleep(150);
+  for (let i = 0; i < 60 && (await row.count()) === 0; i++) {
+    await page.mouse.wheel(0, 110);
+    await sleep(120);
+  }
+  if ((await row.count()) > 0) await row.scrollIntoViewIfNeeded().catch(() => undefined);
+}
+
+/** Clicks an explorer row by name (Control held to add it to the selection), scrolling to it first. */
+export async function clickExplorerRow(page: Page, name: string, opts: { add?: boolean } = {}): Promise<void> {
+  const row = explorerRow(page, name);
+  await revealExplorerRow(page, row);
+  await row.click(opts.add ? { modifiers: ['Control'] } : {});
+}
+
 /** Expands a folder of the explorer (no-op when open). */
 export async function expandFolder(page: Page, name: string): Promise<void> {
   const row = explorerRow(page, name);
+  await revealExplorerRow(page, row);
   await row.waitFor({ timeout: 30_000 });
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
   await page.waitForFunction((n) => document.querySelector(`.explorer-folders-view .monaco-list-row[aria-label="${n}"]`)?.getAttribute('aria-expanded') === 'true', name);
@@ -42,6 +75,7 @@ export async function expandFolder(page: Page, name: string): Promise<void> {
 
 /** Right-clicks `target` and returns the labels of its context menu. */
 export async function contextMenu(page: Page, target: Locator): Promise<string[]> {
+  await revealExplorerRow(page, target);
   await target.click({ button: 'right' });
   const items = page.locator('.monaco-menu .action-item .action-label');
   await items.first().waitFor({ timeout: 15_000 });

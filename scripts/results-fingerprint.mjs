@@ -1,0 +1,77 @@
+// `node scripts/results-fingerprint.mjs --save FILE | --check FILE [--also PATH…]` (after
+// `npm run build`): evaluates every example prediction file (the files `npm run demo` evaluates,
+// plus any `--also` file) with the built CLI, drops what may differ between two runs of the same
+// code — `createdAt` and `timings` — and either saves the results, one per file, as one JSON
+// document, or compares them with a saved document and lists every key whose value differs.
+//
+// Why: refactors and speed work must not change a single number. Comparing the serialised results
+// (bootstrap intervals included) is stricter than any tolerance a test could pick.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { discoverExamples } from './demo.mjs';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const cli = join(root, 'dist', 'cli.js');
+
+function usage(msg) {
+  if (msg) console.error(msg);
+  console.error('usage: node scripts/results-fingerprint.mjs (--save FILE | --check FILE) [--also PATH]…');
+  process.exit(2);
+}
+
+const args = process.argv.slice(2);
+let mode;
+let file;
+const also = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--save' || args[i] === '--check') {
+    mode = args[i].slice(2);
+    file = args[++i];
+  } else if (args[i] === '--also') also.push(args[++i]);
+  else usage(`unknown argument ${args[i]}`);
+}
+if (!mode || !file) usage();
+
+const paths = [...discoverExamples(join(root, 'examples')).flatMap((ex) => ex.files.map((f) => relative(root, f.path))), ...also];
+const now = {};
+for (const rel of paths) {
+  const r = spawnSync(process.execPath, [cli, 'evaluate', rel, '--format', 'json'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) {
+    console.error(`${rel}: exit ${r.status}\n${r.stderr}`);
+    process.exit(1);
+  }
+  const results = JSON.parse(r.stdout);
+  delete results.createdAt;
+  delete results.timings;
+  now[rel] = results;
+}
+
+if (mode === 'save') {
+  writeFileSync(file, JSON.stringify(now, null, 1) + '\n');
+  console.log(`saved the results of ${paths.length} files to ${file}`);
+  process.exit(0);
+}
+
+const before = JSON.parse(readFileSync(file, 'utf8'));
+const diffs = [];
+function walk(a, b, at) {
+  if (diffs.length > 50) return;
+  if (typeof a !== typeof b || Array.isArray(a) !== Array.isArray(b) || (a === null) !== (b === null)) {
+    diffs.push(`${at}: ${JSON.stringify(a)?.slice(0, 80)} → ${JSON.stringify(b)?.slice(0, 80)}`);
+    return;
+  }
+  if (a && typeof a === 'object') {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of keys) walk(a[k], b[k], `${at}.${k}`);
+    return;
+  }
+  if (a !== b) diffs.push(`${at}: ${JSON.stringify(a)} → ${JSON.stringify(b)}`);
+}
+for (const rel of new Set([...Object.keys(before), ...Object.keys(now)])) walk(before[rel], now[rel], rel);
+if (diffs.length) {
+  console.error(`results differ from ${file}:\n  ${diffs.join('\n  ')}`);
+  process.exit(1);
+}
+console.log(`the results of ${paths.length} files are identical to ${file} (apart from createdAt and timings)`);
