@@ -1,3 +1,5 @@
+import { QUOTE } from './bytes';
+
 /**
  * The nesting bound of JSON read from inputs and configs. `JSON.parse` itself survives deep
  * nesting, but every recursive step after it (printing a value in a message, writing results,
@@ -14,8 +16,8 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
     const c = text.charCodeAt(i);
     if (inString) {
       if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
     else if (c === 91 || c === 123) {
       if (++depth > max) {
         max = depth;

@@ -37,6 +37,7 @@ import { parseDecimalBytes, parseNumberText } from './numbers';
 import { argmaxRows, softmaxRows } from './scores';
 import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
 import { checkWeightSum } from './weights';
+import { COMMA, CR, LF, SPACE, TAB } from './bytes';
 import { printable } from '../results/validate';
 import { cellAsText, TextColumnBuilder, type TextColumn } from '../data/textColumn';
 
@@ -92,9 +93,6 @@ const SPLIT = 8;
 const ID = 9;
 const ARRAY = 10;
 const TEXT = 11;
-
-const LF = 10;
-const CR = 13;
 
 export async function loadClassification(
   path: string,
@@ -253,7 +251,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     private readonly keep: LoadClassificationOptions = {},
   ) {
     this.skip = config.invalidRows === 'skip';
-    this.delimiter = format === 'tsv' ? 9 : 44;
+    this.delimiter = format === 'tsv' ? TAB : COMMA;
     this.cap = Math.max(16, capacity);
     this.lines = new Int32Array(this.cap);
   }
@@ -599,7 +597,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
           p++;
           continue;
         }
-        if (c === CR || c === 32 || (c === 9 && delim !== 9)) {
+        if (c === CR || c === SPACE || (c === TAB && delim !== TAB)) {
           const q = blankLineEnd(buf, p, delim);
           if (q > 0) {
             // a line of spaces is blank, as on the string path
@@ -867,7 +865,7 @@ function fieldEnd(buf: Uint8Array, p: number, delim: number): number {
 /** End (after `\n`) of the line at `p` when it holds only spaces, `\r` and (unless they delimit) tabs; else -1. */
 function blankLineEnd(buf: Uint8Array, p: number, delim: number): number {
   let c = buf[p];
-  while (c === 32 || c === CR || (c === 9 && delim !== 9)) c = buf[++p];
+  while (c === SPACE || c === CR || (c === TAB && delim !== TAB)) c = buf[++p];
   return c === LF ? p + 1 : -1;
 }
 

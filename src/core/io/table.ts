@@ -28,6 +28,7 @@ import { detectFormat, type TableFormat } from './format';
 import { readParquet } from './parquet';
 import { readNpz } from './npz';
 import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
+import { COMMA, CR, LF, QUOTE, SPACE, TAB } from './bytes';
 import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
 
 export type Cell = string | number | boolean | null | Cell[] | { [k: string]: Cell };
@@ -113,10 +114,6 @@ async function* chunksOf(path: string): AsyncGenerator<Buffer> {
     stream.destroy();
   }
 }
-
-const LF = 10;
-const CR = 13;
-const QUOTE = 34;
 
 function hasBom(b: Buffer): boolean {
   return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
@@ -363,7 +360,7 @@ const BIG_INTEGER_OR_STRING = /"(?:[^"\\]|\\.)*"|(?<![\w.+-])-?\d{16,}(?![\w.])/
  * the same number.
  */
 export function bigIntegersAsText(text: string): string {
-  return text.replace(BIG_INTEGER_OR_STRING, (m) => (m.charCodeAt(0) === 34 ? m : `"${m}"`));
+  return text.replace(BIG_INTEGER_OR_STRING, (m) => (m.charCodeAt(0) === QUOTE ? m : `"${m}"`));
 }
 
 /**
@@ -464,22 +461,22 @@ export function valueStartLines(text: string): number[] {
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 10) {
+    if (c === LF) {
       line++;
       continue;
     }
     if (inString) {
       if (c === 92) i++; // backslash: skip the escaped char (never a raw newline inside JSON strings)
-      else if (c === 34) inString = false;
+      else if (c === QUOTE) inString = false;
       continue;
     }
-    if (c === 32 || c === 9 || c === 13) continue;
+    if (c === SPACE || c === TAB || c === CR) continue;
     const target = topIsArray ? depth === 1 : depth === 2 && firstMember;
     if (expectValue && target && c !== 93) {
       out.push(line);
       expectValue = false;
     }
-    if (c === 34) inString = true;
+    if (c === QUOTE) inString = true;
     else if (c === 91 || c === 123) {
       if (depth === 0) topIsArray = c === 91;
       depth++;
@@ -488,7 +485,7 @@ export function valueStartLines(text: string): number[] {
       depth--;
       expectValue = false;
       if (!topIsArray && depth === 1) firstMember = false;
-    } else if (c === 44 && ((topIsArray && depth === 1) || (!topIsArray && depth === 2 && firstMember))) {
+    } else if (c === COMMA && ((topIsArray && depth === 1) || (!topIsArray && depth === 2 && firstMember))) {
       expectValue = true;
     }
   }
