@@ -101,6 +101,20 @@ export function copyExamples(into = tempDir('ws')) {
   return ws;
 }
 
+/**
+ * A multi-root workspace in a temp folder: two folders, `alpha` (a copy of the ranking example)
+ * and `beta` (empty; the multi-root tests write into it), and the `.code-workspace` file naming
+ * them. Returns the workspace file's path.
+ */
+export function multiRootWorkspace(into = tempDir('mr')) {
+  const alpha = join(into, 'alpha');
+  cpSync(join(root, 'examples/ranking-debian-deps'), alpha, { recursive: true, filter: (src) => !/\.(eval|compare)\.json$/.test(src) && !src.endsWith('.pyc') });
+  mkdirSync(join(into, 'beta'), { recursive: true });
+  const file = join(into, 'two-folders.code-workspace');
+  writeFileSync(file, JSON.stringify({ folders: [{ path: 'alpha' }, { path: 'beta' }] }, null, 2));
+  return file;
+}
+
 const live = new Set();
 
 /**
@@ -255,7 +269,9 @@ export async function launchChromium({ viewport = { width: 1440, height: 900 }, 
  * test suite) that the smoke-test driver lets the URL carry. The remote authority is `remote`.
  */
 export function workbenchUrl(server, folder, { extensionDevelopmentPath, extensionTestsPath } = {}) {
-  let url = `${server.url}?folder=${encodeURIComponent(folder)}`;
+  // A `.code-workspace` file opens as a (multi-root) workspace, anything else as a folder.
+  const kind = folder.endsWith('.code-workspace') ? 'workspace' : 'folder';
+  let url = `${server.url}?${kind}=${encodeURIComponent(folder)}`;
   const payload = [];
   if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', `vscode-remote://remote${extensionDevelopmentPath}`]);
   if (extensionTestsPath) payload.push(['extensionTestsPath', `vscode-remote://remote${extensionTestsPath}`]);

@@ -10,13 +10,13 @@
 // 4. exits with the suite's status (2 on timeout / infrastructure error) and ALWAYS tears down.
 //
 // Options: --grep <re> (mocha grep), --no-build, --timeout <s> (default 900), --verbose (all
-// workbench log lines), --extension <dir> (the extension to test, default the project: used to
+// workbench log lines), --multi-root-only / --no-multi-root (run one of the two passes), --extension <dir> (the extension to test, default the project: used to
 // check that a deliberately broken build makes the suite fail). Writes the counts to $EVAL_LENS_RESULTS_FILE when set (for test-all).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  chromiumMissing, codeServerInstalled, copyExamples, ensureCodeServer, launchChromium, removeTempDirs,
+  chromiumMissing, codeServerInstalled, copyExamples, ensureCodeServer, launchChromium, multiRootWorkspace, removeTempDirs,
   root, startCodeServer, tempDir, workbenchUrl,
 } from './codeServer.mjs';
 
@@ -66,6 +66,45 @@ async function main() {
   });
   console.log(`code-server ${server.url} ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; workspace ${workspace}`);
 
+  // Two passes on one server: the examples folder (every suite but the multi-root one), then a
+  // `.code-workspace` with two folders (the multi-root suite only; the suite picks its files by
+  // what the window has open). --multi-root-only runs the second pass alone.
+  const passes = [];
+  if (!argv.includes('--multi-root-only')) passes.push(['folder', workspace]);
+  if (!argv.includes('--no-multi-root')) passes.push(['multi-root workspace', multiRootWorkspace()]);
+  let status = 0;
+  const total = { passed: 0, failed: 0, skipped: 0 };
+  let unfinished = false;
+  try {
+    for (const [label, target] of passes) {
+      rmSync(resultsFile, { force: true });
+      const pass = await runPass(server, target);
+      if (pass.status !== 0 && status === 0) status = pass.status;
+      let counts = null;
+      try { counts = JSON.parse(readFileSync(resultsFile, 'utf8')); } catch { /* suite did not get to write it */ }
+      if (counts) {
+        for (const f of counts.failures) console.error(`FAILED ${f.title}\n${f.error}\n`);
+        console.log(`integration (${label}): ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
+        total.passed += counts.passed; total.failed += counts.failed; total.skipped += counts.skipped;
+      } else {
+        // No end: count what was printed, plus one failure for the unfinished run.
+        console.error(`integration (${label}): the suite did not finish; before it stopped: ${pass.partial.passed} passed, ${pass.partial.failed} failed`);
+        total.passed += pass.partial.passed; total.failed += pass.partial.failed + 1; total.skipped += pass.partial.skipped;
+        unfinished = true;
+        if (status === 0) status = 2;
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  console.log(`integration: ${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  writeCounts({ ...total, ...(unfinished ? { error: 'unfinished' } : {}) });
+  removeTempDirs();
+  return status;
+}
+
+/** Opens the workbench on `target` (a folder or a `.code-workspace`) and runs the suite once. */
+async function runPass(server, target) {
   let browser;
   let status;
   const partial = { passed: 0, failed: 0, skipped: 0 };
@@ -100,7 +139,7 @@ async function main() {
     page.on('console', (m) => relay(m.text(), 'console'));
     page.on('pageerror', (e) => { if (verbose) console.log(`[pageerror] ${e.message}`); });
     const extensionDevelopmentPath = opt('--extension') ?? root;
-    const url = workbenchUrl(server, workspace, { extensionDevelopmentPath, extensionTestsPath: suite });
+    const url = workbenchUrl(server, target, { extensionDevelopmentPath, extensionTestsPath: join(root, 'out/test/integration/index.js') });
     await page.goto(url);
     const timer = new Promise((r) => setTimeout(() => r('timeout'), timeoutS * 1000));
     const result = await Promise.race([done, timer]);
@@ -110,22 +149,8 @@ async function main() {
     } else status = result;
   } finally {
     if (browser) await browser.close().catch(() => {});
-    await server.stop();
   }
-  let counts = null;
-  try { counts = JSON.parse(readFileSync(resultsFile, 'utf8')); } catch { /* suite did not get to write it */ }
-  if (counts) {
-    for (const f of counts.failures) console.error(`FAILED ${f.title}\n${f.error}\n`);
-    console.log(`integration: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
-    writeCounts({ passed: counts.passed, failed: counts.failed, skipped: counts.skipped });
-  } else {
-    // No end: count what was printed, plus one failure for the unfinished run.
-    console.error(`integration: the suite did not finish; before it stopped: ${partial.passed} passed, ${partial.failed} failed`);
-    writeCounts({ passed: partial.passed, failed: partial.failed + 1, skipped: partial.skipped, error: 'unfinished' });
-    if (status === 0) status = 2;
-  }
-  removeTempDirs();
-  return status;
+  return { status, partial };
 }
 
 main().then(

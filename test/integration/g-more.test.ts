@@ -5,10 +5,8 @@
  * on a change of the input or its `eval-lens.json`; the report host's answers to the webview's
  * `copy` and `savePng` requests; and the empty tree behind the welcome view.
  *
- * Not here: multi-root. `updateWorkspaceFolders` adding a folder to this single-folder window
- * returned true, but the workbench has to enter a new untitled workspace for it (in the browser
- * that opens the workspace anew) and `onDidChangeWorkspaceFolders` never fired in this extension
- * host within 3 minutes; the runner opens folders only (`?folder=`).
+ * Not here: multi-root. It is in multiroot.test.ts, run by the runner in a second window opened on
+ * a `.code-workspace` file with two folders (`?workspace=`), not by adding a folder at run time.
  */
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

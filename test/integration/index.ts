@@ -11,6 +11,7 @@
 import Mocha from 'mocha';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as vscode from 'vscode';
 
 /** Prefix of every line this suite prints (runners filter on it). */
 export const MARK = '[eval-lens-it]';
@@ -31,7 +32,11 @@ export function run(): Promise<void> {
     for (const l of line.replace(/\s+$/, '').split('\n')) log(`${MARK} ${l}`);
   };
   const dir = __dirname;
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.test.js')).sort()) mocha.addFile(join(dir, f));
+  // A window on a `.code-workspace` with several folders runs the multi-root files only; a window
+  // on one folder (the examples) runs every other file. The runner opens one window of each.
+  const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+  const files = readdirSync(dir).filter((n) => n.endsWith('.test.js') && n.startsWith('multiroot') === multiRoot).sort();
+  for (const f of files) mocha.addFile(join(dir, f));
   return new Promise((resolve, reject) => {
     const counts: Counts = { passed: 0, failed: 0, skipped: 0, failures: [] };
     const runner = mocha.run((failures) => {
