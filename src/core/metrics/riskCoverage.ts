@@ -218,7 +218,7 @@ export function aurcValues(rows: SortedRows, mult: Multiplicities | null = null)
 let harmonicTable = new Float64Array(1);
 
 /** H[k] = Σ_{j=1..k} 1/j for k = 0..size (memoised; only grows). */
-function harmonic(size: number): Float64Array {
+export function harmonic(size: number): Float64Array {
   if (harmonicTable.length <= size) {
     const h = new Float64Array(size + 1);
     h.set(harmonicTable);

@@ -16,7 +16,7 @@
  * stay small integers; nothing is allocated per resample.
  */
 import { eceBinIndex } from './calibration';
-import { groupError, GRID_POINTS, optimalAurc, trapz, trapzFrom } from './riskCoverage';
+import { groupError, GRID_POINTS, harmonic, optimalAurc, trapz, trapzFrom } from './riskCoverage';
 import type { SortedRows } from './sortedRows';
 
 /** Acceptance as a prefix of the sorted rows: fixed length, or re-chosen per resample by `targetCoverage`. */
@@ -76,6 +76,41 @@ export interface SelectiveResampler {
   harmonic: Float64Array;
 }
 
+/**
+ * The running state of one resample's pass, in `SelectiveResampler.state` (one Float64Array so the
+ * hot loop reads and writes plain slots; the names below are the only layout definition).
+ */
+/** Σ mass of the rows entered so far (descending score). */
+const ST_W0 = 0;
+/** Σ mass of the wrong rows entered so far. */
+const ST_E0 = 1;
+/** AURC numerator: Σ step · risk over the items entered. */
+const ST_AURC = 2;
+/** Balanced-AURC numerator, times the group count. */
+const ST_A_BAL = 3;
+/** Worst-group-AURC numerator. */
+const ST_A_WORST = 4;
+/** Σ of the current group errors (every group error starts at 1). */
+const ST_SUM_ERR = 5;
+/** Wrong items entered (integer count, for the optimal AURC). */
+const ST_WRONG_ITEMS = 6;
+/** Index of the next risk-coverage grid point to reach. */
+const ST_GRID_NEXT = 7;
+/** Items entered so far (descending order). */
+const ST_ITEMS = 8;
+/** Items in the resample. */
+const ST_N = 9;
+/** Total mass of the resample. */
+const ST_W = 10;
+/** Current adaptive-ECE chunk (visited from B − 1 down). */
+const ST_CHUNK = 11;
+/** The current chunk holds the descending items below this one. */
+const ST_CHUNK_HI = 12;
+/** 1 once the operating point is set. */
+const ST_OP_DONE = 13;
+/** Number of slots. */
+const ST_SIZE = 14;
+
 /** Prepares a {@link SelectiveResampler}; `calibration` gives the ECE bin count (null = no ECE keys). */
 export function selectiveResampler(rows: SortedRows, accept: PrefixAcceptance, calibration: { B: number } | null): SelectiveResampler {
   const G = rows.nGroups;
@@ -105,7 +140,7 @@ export function selectiveResampler(rows: SortedRows, accept: PrefixAcceptance, c
     gW: f(G), gE: f(G), gErr: f(G), bW: f(G), bE: f(G),
     touched: new Int32Array(G), touchedFlag: new Uint8Array(G),
     gridK: f(GRID_POINTS), xs: f(GRID_POINTS), rStd: f(GRID_POINTS), rBal: f(GRID_POINTS), rWorst: f(GRID_POINTS),
-    diff: f(B + 1), mass: f(B + 1), chunk: f(Math.max(B, 1)), state: f(14), harmonic: f(1),
+    diff: f(B + 1), mass: f(B + 1), chunk: f(Math.max(B, 1)), state: f(ST_SIZE), harmonic: f(1),
   };
 }
 
@@ -141,16 +176,16 @@ export function selectiveResampleValues(r: SelectiveResampler, mult: Int32Array,
   const gridOn = N >= GRID_POINTS;
   for (let i = 1; i <= GRID_POINTS; i++) gridK[i - 1] = Math.floor(N * (i / GRID_POINTS));
   // the pass, then the values from its sums (separate functions: V8 optimises the hot loop alone)
-  if (rows.weight === null && r.harmonic.length <= N) r.harmonic = harmonicTable(N);
+  if (rows.weight === null && r.harmonic.length <= N) r.harmonic = harmonic(N);
   mainPass(r, mult, N, W);
   const st = r.state;
-  const W0 = st[0];
-  const E0 = st[1];
-  const aurc = st[2];
-  const aBal = st[3];
-  const aWorst = st[4];
-  const wrongItems = st[6];
-  let gi = st[7];
+  const W0 = st[ST_W0];
+  const E0 = st[ST_E0];
+  const aurc = st[ST_AURC];
+  const aBal = st[ST_A_BAL];
+  const aWorst = st[ST_A_WORST];
+  const wrongItems = st[ST_WRONG_ITEMS];
+  let gi = st[ST_GRID_NEXT];
   if (gridOn) while (gi < GRID_POINTS) gridPoint(r, gi++, W, W0, E0, 0, 0, false, -1);
 
   if (W > 0) {
@@ -251,8 +286,8 @@ function chunkStart(k: number, base: number, extra: number): number {
 /**
  * A tied block [p0, p1): the AURC steps by the fractional-count rule (AurcAccumulator.block) from
  * the sums at the block's start, then the rows one by one for the cuts (grid points, ECE bins,
- * adaptive chunks: inside the block the ascending order keeps the rows' order). State in `r.state`:
- * [W0, E0, aurc, aBal·G, aWorst, sumErr, wrongItems, next grid point, items entered, N, W].
+ * adaptive chunks: inside the block the ascending order keeps the rows' order). State in `r.state`
+ * (the `ST_*` slots up to `ST_W`).
  */
 function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: number, base: number, extra: number): void {
   const { rows, state: st, gW, gE, gErr, bW, bE, touched, touchedFlag, bins, unit, mass, diff, chunk, gridK } = r;
@@ -271,7 +306,7 @@ function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: numb
     const isWrong = wrong[p] === 1;
     if (isWrong) {
       Eb += wm;
-      st[6] += c;
+      st[ST_WRONG_ITEMS] += c;
     }
     const g = group[p];
     if (g >= 0) {
@@ -286,22 +321,22 @@ function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: numb
   if (m === 0) return;
   const step = Wb / m;
   if (step > 0) {
-    const W0 = st[0];
-    const E0 = st[1];
+    const W0 = st[ST_W0];
+    const E0 = st[ST_E0];
     for (let j = 1; j <= m; j++) {
       const f = j / m;
-      st[2] += (step * (E0 + Eb * f)) / (W0 + Wb * f);
+      st[ST_AURC] += (step * (E0 + Eb * f)) / (W0 + Wb * f);
       if (G > 0) {
         for (let t = 0; t < nTouched; t++) {
           const g = touched[t];
           const e = groupError(gE[g] + bE[g] * f, gW[g] + bW[g] * f);
-          st[5] += e - gErr[g];
+          st[ST_SUM_ERR] += e - gErr[g];
           gErr[g] = e;
         }
         let mx = -Infinity;
         for (let k = 0; k < G; k++) if (gErr[k] > mx) mx = gErr[k];
-        st[3] += step * st[5];
-        st[4] += step * mx;
+        st[ST_A_BAL] += step * st[ST_SUM_ERR];
+        st[ST_A_WORST] += step * mx;
       }
     }
   }
@@ -311,12 +346,12 @@ function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: numb
     touchedFlag[touched[t]] = 0;
   }
   // the rows one by one
-  const N = st[9];
-  const W = st[10];
-  const K = st[8];
+  const N = st[ST_N];
+  const W = st[ST_W];
+  const K = st[ST_ITEMS];
   let k = K;
   let a = N - K - m; // ascending index of the block's first item
-  let gi = st[7];
+  let gi = st[ST_GRID_NEXT];
   for (let p = p0; p < p1; p++) {
     const c = mult[p];
     if (c === 0) continue;
@@ -324,12 +359,12 @@ function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: numb
     const isWrong = wrong[p] === 1;
     const g = group[p];
     while (gi < GRID_POINTS && N >= GRID_POINTS && gridK[gi] < k + c) {
-      gridPoint(r, gi, W, st[0], st[1], gridK[gi] - k, wp, isWrong, g);
+      gridPoint(r, gi, W, st[ST_W0], st[ST_E0], gridK[gi] - k, wp, isWrong, g);
       gi++;
     }
     const wm = wp * c;
-    st[0] += wm;
-    if (isWrong) st[1] += wm;
+    st[ST_W0] += wm;
+    if (isWrong) st[ST_E0] += wm;
     if (g >= 0) {
       gW[g] += wm;
       if (isWrong) gE[g] += wm;
@@ -353,19 +388,18 @@ function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: numb
     a += c;
     k += c;
   }
-  st[7] = gi;
-  st[8] = K + m;
+  st[ST_GRID_NEXT] = gi;
+  st[ST_ITEMS] = K + m;
   if (nTouched > 0) {
     for (let g = 0; g < G; g++) gErr[g] = groupError(gE[g], gW[g]);
     let s = 0;
     for (let g = 0; g < G; g++) s += gErr[g];
-    st[5] = s; // re-anchor: no drift
+    st[ST_SUM_ERR] = s; // re-anchor: no drift
   }
 }
 
 /**
- * The pass over the blocks. Leaves [W0, E0, aurc, aBal·G, aWorst, sumErr, wrongItems, next grid
- * point] in `r.state` and sets the operating point, the grid points reached, ECE bins and chunks.
+ * The pass over the blocks. Leaves the sums (the `ST_*` slots) in `r.state` and sets the operating point, the grid points reached, ECE bins and chunks.
  */
 function mainPass(r: SelectiveResampler, mult: Int32Array, N: number, W: number): void {
   const st = r.state;
@@ -374,36 +408,34 @@ function mainPass(r: SelectiveResampler, mult: Int32Array, N: number, W: number)
   const extra = N - base * B;
   const acc = r.accept;
   st.fill(0);
-  st[5] = r.rows.nGroups; // sumErr: every group error starts at 1
-  st[9] = N;
-  st[10] = W;
-  st[11] = B - 1;
-  st[12] = B > 0 ? N - chunkStart(B - 1, base, extra) : 0;
+  st[ST_SUM_ERR] = r.rows.nGroups; // sumErr: every group error starts at 1
+  st[ST_N] = N;
+  st[ST_W] = W;
+  st[ST_CHUNK] = B - 1;
+  st[ST_CHUNK_HI] = B > 0 ? N - chunkStart(B - 1, base, extra) : 0;
   if ((acc.kind === 'end' && acc.end === 0) || !(W > 0)) {
     setOperatingPoint(r, W, 0, 0);
-    st[13] = 1;
+    st[ST_OP_DONE] = 1;
   }
   // In slices: V8 then optimises passSlice as an ordinary hot function (a single long call would
   // run on on-stack-replacement code, which deoptimises at every exit path it has not yet seen).
   const nb = r.rows.blockStart.length - 1;
   for (let b0 = 0; b0 < nb; b0 += PASS_SLICE) passSlice(r, mult, b0, Math.min(nb, b0 + PASS_SLICE));
-  if (!st[13]) setOperatingPoint(r, W, st[0], st[1]);
+  if (!st[ST_OP_DONE]) setOperatingPoint(r, W, st[ST_W0], st[ST_E0]);
 }
 
 const PASS_SLICE = 4096;
 
 /**
- * Blocks [b0, b1) of the pass; the running state lives in `r.state`: [W0, E0, aurc, aBal·G, aWorst,
- * sumErr, wrongItems, next grid point, items entered, N, W, chunk, chunk's upper descending item,
- * operating point done].
+ * Blocks [b0, b1) of the pass; the running state lives in `r.state` (the `ST_*` slots).
  */
 function passSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: number): void {
   const { rows, gW, gE, gErr, gridK, diff, mass, chunk, bins, unit, B } = r;
   const { wrong, group, blockStart: bs, nGroups: G } = rows;
   const w = rows.weight;
   const st = r.state;
-  const N = st[9];
-  const W = st[10];
+  const N = st[ST_N];
+  const W = st[ST_W];
   const gridOn = N >= GRID_POINTS;
   // adaptive-ECE chunks: the first `extra` chunks hold base + 1 items, the others base
   const base = B > 0 ? Math.floor(N / B) : 0;
@@ -413,49 +445,49 @@ function passSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: numb
   const isTarget = acc.kind === 'target';
   const goal = acc.kind === 'target' ? acc.target * W * (1 - 1e-12) : 0;
   const endFixed = acc.kind === 'end' ? acc.end : -1;
-  let opDone = st[13] === 1;
+  let opDone = st[ST_OP_DONE] === 1;
   // Running sums over the rows entered so far, row by row (for a singleton block these are exactly
   // aurcValues' sums; after a tied block they equal its block sums up to the order of additions).
-  let W0 = st[0];
-  let E0 = st[1];
-  let aurc = st[2];
-  let aBal = st[3];
-  let aWorst = st[4];
-  let sumErr = st[5];
-  let wrongItems = st[6];
-  let gi = st[7];
-  let K = st[8] | 0; // items entered (descending order)
+  let W0 = st[ST_W0];
+  let E0 = st[ST_E0];
+  let aurc = st[ST_AURC];
+  let aBal = st[ST_A_BAL];
+  let aWorst = st[ST_A_WORST];
+  let sumErr = st[ST_SUM_ERR];
+  let wrongItems = st[ST_WRONG_ITEMS];
+  let gi = st[ST_GRID_NEXT];
+  let K = st[ST_ITEMS] | 0; // items entered (descending order)
   let nextCut = gridOn && gi < GRID_POINTS ? gridK[gi] : Infinity;
   // adaptive ECE: descending item d (of a singleton row) is ascending item N − 1 − d; chunk ch holds
   // descending items below chHi = N − start(ch), chunks visited from B − 1 down
-  let ch = st[11];
-  let chHi = st[12];
+  let ch = st[ST_CHUNK];
+  let chHi = st[ST_CHUNK_HI];
   const H = w === null ? r.harmonic : null;
   for (let b = b0; b < b1; b++) {
     const p0 = bs[b];
     const p1 = bs[b + 1];
     if (p1 - p0 !== 1) {
-      st[0] = W0;
-      st[1] = E0;
-      st[2] = aurc;
-      st[3] = aBal;
-      st[4] = aWorst;
-      st[5] = sumErr;
-      st[6] = wrongItems;
-      st[7] = gi;
-      st[8] = K;
-      st[9] = N;
-      st[10] = W;
+      st[ST_W0] = W0;
+      st[ST_E0] = E0;
+      st[ST_AURC] = aurc;
+      st[ST_A_BAL] = aBal;
+      st[ST_A_WORST] = aWorst;
+      st[ST_SUM_ERR] = sumErr;
+      st[ST_WRONG_ITEMS] = wrongItems;
+      st[ST_GRID_NEXT] = gi;
+      st[ST_ITEMS] = K;
+      st[ST_N] = N;
+      st[ST_W] = W;
       tiedBlock(r, mult, p0, p1, base, extra);
-      W0 = st[0];
-      E0 = st[1];
-      aurc = st[2];
-      aBal = st[3];
-      aWorst = st[4];
-      sumErr = st[5];
-      wrongItems = st[6];
-      gi = st[7];
-      K = st[8] | 0;
+      W0 = st[ST_W0];
+      E0 = st[ST_E0];
+      aurc = st[ST_AURC];
+      aBal = st[ST_A_BAL];
+      aWorst = st[ST_A_WORST];
+      sumErr = st[ST_SUM_ERR];
+      wrongItems = st[ST_WRONG_ITEMS];
+      gi = st[ST_GRID_NEXT];
+      K = st[ST_ITEMS] | 0;
       nextCut = gi < GRID_POINTS && gridOn ? gridK[gi] : Infinity;
     } else {
       const c = mult[p0];
@@ -600,23 +632,16 @@ function passSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: numb
       opDone = true;
     }
   }
-  st[0] = W0;
-  st[1] = E0;
-  st[2] = aurc;
-  st[3] = aBal;
-  st[4] = aWorst;
-  st[5] = sumErr;
-  st[6] = wrongItems;
-  st[7] = gi;
-  st[8] = K;
-  st[11] = ch;
-  st[12] = chHi;
-  st[13] = opDone ? 1 : 0;
-}
-
-/** H[k] = Σ_{j=1..k} 1/j, k = 0..size. */
-function harmonicTable(size: number): Float64Array {
-  const h = new Float64Array(size + 1);
-  for (let k = 1; k <= size; k++) h[k] = h[k - 1] + 1 / k;
-  return h;
+  st[ST_W0] = W0;
+  st[ST_E0] = E0;
+  st[ST_AURC] = aurc;
+  st[ST_A_BAL] = aBal;
+  st[ST_A_WORST] = aWorst;
+  st[ST_SUM_ERR] = sumErr;
+  st[ST_WRONG_ITEMS] = wrongItems;
+  st[ST_GRID_NEXT] = gi;
+  st[ST_ITEMS] = K;
+  st[ST_CHUNK] = ch;
+  st[ST_CHUNK_HI] = chHi;
+  st[ST_OP_DONE] = opDone ? 1 : 0;
 }
