@@ -46,7 +46,7 @@ for (const f of files) {
   let script = join('bench', f);
   if (f.endsWith('.ts')) {
     script = join('dist', `bench-${f.replace(/\.ts$/, '.cjs')}`);
-    await esbuild.build({ entryPoints: [join('bench', f)], outfile: script, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' });
+    await esbuild.build({ entryPoints: [join('bench', f)], outfile: script, bundle: true, platform: 'node', target: 'node20', format: 'cjs', packages: 'external', logLevel: 'warning' });
   }
   const argv = ['--expose-gc', script];
   if (run(process.execPath, argv) !== 0) {
