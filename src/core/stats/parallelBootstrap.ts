@@ -9,6 +9,10 @@
  * One thread is used when `Worker` is unavailable, the work is small (worker start-up costs tens
  * of milliseconds), the machine has one core, or the worker script is not found; a worker that
  * fails is recomputed on the calling thread, so the result never depends on the threads.
+ *
+ * With the environment variable EVAL_LENS_REQUIRE_WORKERS=1 (set by the benchmarks) a worker that
+ * cannot start, fails, or whose script is missing is an error instead: a measurement that claims
+ * two threads must not quietly run on one.
  */
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -56,8 +60,16 @@ export function threadsFor(nRows: number, nResamples: number, requested?: number
 }
 
 /** Values of resamples 0..nResamples-1, resample-major (`values[b·K + k]`). */
+/** True when a worker that cannot do its range must be an error (benchmarks), not recomputed here. */
+function workersRequired(): boolean {
+  return typeof process !== 'undefined' && process.env.EVAL_LENS_REQUIRE_WORKERS === '1';
+}
+
 export async function parallelResamples<J>(opts: ParallelResamplesOptions<J>): Promise<Float64Array> {
   const { nRows, K, nResamples, seed, strata } = opts;
+  if (workersRequired() && opts.workerFile && !existsSync(opts.workerFile)) {
+    throw new Error(`bootstrap worker script not found: ${opts.workerFile}`);
+  }
   const T = opts.workerFile && existsSync(opts.workerFile) ? threadsFor(nRows, nResamples, opts.threads) : 1;
   const ranges: ResampleRange[] = [];
   for (let t = 0; t < T; t++) ranges.push({ from: Math.floor((t * nResamples) / T), to: Math.floor(((t + 1) * nResamples) / T) });
@@ -69,15 +81,18 @@ export async function parallelResamples<J>(opts: ParallelResamplesOptions<J>): P
       let w: Worker | null;
       try {
         w = new WorkerCtor(opts.workerFile!, { workerData: input });
-      } catch {
+      } catch (e) {
+        if (workersRequired()) throw e;
         w = null; // e.g. no threads in this host: the range is computed here
       }
-      const result = new Promise<Float64Array | null>((resolve) => {
+      const result = new Promise<Float64Array | null>((resolve, reject) => {
         if (!w) return resolve(null);
-        w.once('message', (m: unknown) => resolve(m instanceof Float64Array && m.length === (range.to - range.from) * K ? m : null));
-        w.once('error', () => resolve(null));
-        w.once('exit', () => resolve(null));
+        const fail = (why: string) => (workersRequired() ? reject(new Error(`bootstrap worker failed: ${why}`)) : resolve(null));
+        w.once('message', (m: unknown) => (m instanceof Float64Array && m.length === (range.to - range.from) * K ? resolve(m) : fail('unexpected message')));
+        w.once('error', (e: Error) => fail(e.message));
+        w.once('exit', (code: number) => fail(`exited with code ${code}`));
       });
+      result.catch(() => undefined); // awaited below; avoids an unhandled rejection before then
       pending.push({ range, result, stop: () => void w?.terminate() });
     }
   }
