@@ -51,6 +51,9 @@ test('factor model: same metrics as the NumPy lists written as a JSONL run', asy
   const fromRun = await evaluateFile(join(dir, 'run.jsonl'), { configPath: join(dir, 'run.json') });
   assert.deepEqual(fromFactors.metrics, fromRun.metrics);
   assert.ok(Object.keys(fromFactors.metrics).length > 5);
+  // 9 items: a block holds min(1024, 4·2^20 / 9) = 1024 users.
+  assert.equal(fromFactors.source.columns?.blockUsers, '1024');
+  assert.equal(fromFactors.source.columns?.userFactors, 'U.npy');
 });
 
 test('factor model: dimension mismatch and id count errors name the file', async () => {
