@@ -89,6 +89,11 @@ export interface EvalConfig {
   train?: string;
   itemEmbeddings?: string;
   userEmbeddings?: string;
+  /** Factor model (a generated run): user and item factor matrices (.npy) and their id lists (text, one id a line). */
+  userFactors?: string;
+  itemFactors?: string;
+  userIds?: string;
+  itemIds?: string;
   /** Item metadata table (`item,<columns>`, CSV/TSV/JSONL) shown beside item ids when inspecting users. */
   items?: string;
   coldThreshold?: number;

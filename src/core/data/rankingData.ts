@@ -79,7 +79,7 @@ export interface Embeddings {
 export interface RankingData {
   /** Main input as given (used in messages). */
   file: string;
-  format: 'jsonl' | 'csv' | 'tsv' | 'parquet' | 'trec';
+  format: 'jsonl' | 'csv' | 'tsv' | 'parquet' | 'trec' | 'npy';
   /** Ground-truth file when not inline (long CSV `relevant`, TREC qrels). */
   relevantFile: string | null;
   users: IdIndex;

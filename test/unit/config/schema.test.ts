@@ -18,7 +18,7 @@ const EVAL_CONFIG_KEYS = [
   'trainCounts', 'classWeights', 'trainTotal', 'shotThresholds', 'groups', 'groupNames', 'imbalanceRatio', 'T', 'shiftProtocol', 'reweight', 'reweightEpsilon',
   'score', 'acceptThreshold', 'targetCoverage', 'topK', 'eceBins', 'costGrid',
   'populationSize', 'biasedSize', 'threshold', 'positiveLabel',
-  'k', 'relevant', 'train', 'itemEmbeddings', 'userEmbeddings', 'items', 'coldThreshold', 'catalogSize', 'mapNormaliser', 'gain', 'activityBins',
+  'k', 'relevant', 'train', 'itemEmbeddings', 'userEmbeddings', 'userFactors', 'itemFactors', 'userIds', 'itemIds', 'items', 'coldThreshold', 'catalogSize', 'mapNormaliser', 'gain', 'activityBins',
   'slices', 'sliceBins', 'minSliceSize',
   'compare',
 ] as const satisfies readonly (keyof EvalConfig)[];

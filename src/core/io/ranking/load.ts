@@ -16,6 +16,7 @@ import { ITEM_ALIASES, USER_ALIASES, readIdTable } from './idTable';
 import { loadItemMetadata, warnItemsWithoutMetadata, type ItemMetadata } from './items';
 import { readJsonlRun, type RankingReadContext, type RunRead } from './jsonl';
 import { groupAndOrder, readQrels, readTrecRun, sniffRankingFormat } from './trec';
+import { factorRun, internFactorIds, readFactorMatrix, readIdList } from './factors';
 
 export interface LoadRankingInput {
   /** Main input path (absolute or relative to the working directory). */
@@ -47,15 +48,52 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
   const users = new IdIndex();
   const items = new IdIndex();
   const ctx: RankingReadContext = { users, items, warnings, progress, columns: config.columns };
-  const cfgPath = (key: 'relevant' | 'train' | 'itemEmbeddings' | 'userEmbeddings' | 'items', value: string) =>
+  const cfgPath = (key: 'relevant' | 'train' | 'itemEmbeddings' | 'userEmbeddings' | 'items' | 'userFactors' | 'itemFactors' | 'userIds' | 'itemIds', value: string) =>
     resolveConfigPath(value, input.baseDir, { key, configFile: config.configFile, root: input.root });
   const extraFiles: { role: string; path: string }[] = [];
   const hashed = new Map<string, { size: number; sha256: string }>();
 
-  const format = await sniffRankingFormat(input.path, label);
   let run: RunRead;
   let outFormat: RankingData['format'];
-  if (format === 'jsonl') {
+  // A factor model: the lists are generated (top-K of U·Vᵀ, train masked) instead of read. The ids
+  // are interned first so that item index = position in itemIds (the tie rule), and train is read
+  // before scoring because it is masked.
+  let train: TrainData | null = null;
+  const factors = config.userFactors !== undefined;
+  const format = factors ? 'factors' : await sniffRankingFormat(input.path, label);
+  if (format === 'factors') {
+    const need = (key: 'itemFactors' | 'userIds' | 'itemIds'): string =>
+      config[key] ?? fail('config-missing', { file: config.configFile ?? label }, `\`userFactors\` needs \`${key}\` too (${key === 'itemFactors' ? 'the item factor matrix' : 'a text file, one id per line, row i of the matrix for line i'}).`);
+    const files = { userFactors: config.userFactors!, itemFactors: need('itemFactors'), userIds: need('userIds'), itemIds: need('itemIds') };
+    const abs = Object.fromEntries(Object.entries(files).map(([key, v]) => [key, cfgPath(key as keyof typeof files, v)])) as typeof files;
+    for (const key of Object.keys(files) as (keyof typeof files)[]) extraFiles.push({ role: key, path: abs[key] });
+    const U = await readFactorMatrix(abs.userFactors, files.userFactors);
+    const V = await readFactorMatrix(abs.itemFactors, files.itemFactors);
+    const userIds = await readIdList(abs.userIds, files.userIds);
+    const itemIds = await readIdList(abs.itemIds, files.itemIds);
+    internFactorIds({ U, V, userIds, itemIds, userIdsLabel: files.userIds, itemIdsLabel: files.itemIds, users, items });
+    if (config.train) {
+      const t = cfgPath('train', config.train);
+      extraFiles.push({ role: 'train', path: t });
+      train = await readTrain(t, config.train, ctx, config, hashed);
+    }
+    const pending = train as PendingTrain | null;
+    const k = Math.max(...(config.k ?? [10]));
+    run = factorRun({
+      U,
+      V,
+      userIds,
+      itemIds,
+      userIdsLabel: files.userIds,
+      itemIdsLabel: files.itemIds,
+      k,
+      users,
+      items,
+      trainPairs: pending ? { users: pending.pairUsers!, items: pending.pairItems! } : undefined,
+      progress,
+    });
+    outFormat = 'npy';
+  } else if (format === 'jsonl') {
     run = await readJsonlRun(input.path, label, ctx);
     outFormat = 'jsonl';
   } else if (format === 'trec-run') {
@@ -122,13 +160,12 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     );
   }
 
-  let train: TrainData | null = null;
-  if (config.train) {
+  if (config.train && !factors) {
     const abs = cfgPath('train', config.train);
     extraFiles.push({ role: 'train', path: abs });
     train = await readTrain(abs, config.train, ctx, config, hashed);
-    columns.train = config.train;
   }
+  if (config.train) columns.train = config.train;
 
   const nUsers = users.size;
   const nItems = items.size;
