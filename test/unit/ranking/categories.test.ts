@@ -63,3 +63,29 @@ test('category cells and column names', () => {
   assert.equal(categoryColumn(['name', 'genre', 'Category']), 'Category');
   assert.equal(categoryColumn(['name']), null);
 });
+
+test('through evaluation: tables.categoryBreakdown at the largest K from the items table (a "Section" column)', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { evaluateFile } = await import('../../../src/core/evaluate');
+  const ws = mkdtempSync(join(tmpdir(), 'eval-lens-categories-'));
+  writeFileSync(join(ws, 'run.jsonl'), '{"user": "u1", "items": ["a", "b", "c"], "relevant": ["b"]}\n{"user": "u2", "items": ["c", "a"], "relevant": ["d"]}\n');
+  writeFileSync(join(ws, 'items.csv'), 'item,Section\na,fruit\nb,fruit|yellow\nc,\ne,veg\n');
+  const r = await evaluateFile(join(ws, 'run.jsonl'), { overrides: { task: 'ranking', k: [1, 2], items: 'items.csv', bootstrap: { n: 0 } }, root: ws });
+  const t = r.tables.categoryBreakdown!;
+  assert.equal(t.column, 'Section');
+  assert.equal(t.k, 2);
+  assert.equal(t.users, 2);
+  // Top-2 lists: u1 [a, b], u2 [c, a] → 4 slots; known items a, b, c, d; e only in the table.
+  assert.deepEqual(t.rows, [
+    { category: NO_CATEGORY, catalogItems: 2, recommendedItems: 1, coverage: 1 / 2, share: 1 / 4, relevant: 1, hits: 0, recall: 0 },
+    { category: 'fruit', catalogItems: 2, recommendedItems: 2, coverage: 1, share: 3 / 4, relevant: 1, hits: 1, recall: 1 },
+    { category: 'veg', catalogItems: 1, recommendedItems: 0, coverage: 0, share: 0, relevant: 0, hits: 0, recall: null },
+    { category: 'yellow', catalogItems: 1, recommendedItems: 1, coverage: 1, share: 1 / 4, relevant: 1, hits: 1, recall: 1 },
+  ]);
+  // Without a category column there is no table.
+  writeFileSync(join(ws, 'names.csv'), 'item,name\na,Apple\n');
+  const plain = await evaluateFile(join(ws, 'run.jsonl'), { overrides: { task: 'ranking', k: [2], items: 'names.csv', bootstrap: { n: 0 } }, root: ws });
+  assert.equal(plain.tables.categoryBreakdown, undefined);
+});
