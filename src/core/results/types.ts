@@ -8,6 +8,7 @@
  */
 import type { EvalWarning } from '../diagnostics';
 import type { ResolvedConfig, Task } from '../config/types';
+import type { CategoryBreakdown } from '../metrics/ranking/categories';
 
 export const RESULTS_SCHEMA_ID = 'eval-lens/results@1';
 
@@ -146,6 +147,7 @@ export interface Results {
     confusion?: ConfusionMatrix;
     groupAnalysis?: GroupAnalysisRow[];
     reliability?: ReliabilityBin[];
+    categoryBreakdown?: CategoryBreakdown;
     [name: string]: unknown;
   };
   /** Baselines evaluated with the same metrics (ranking: `popularity`, `random`). */

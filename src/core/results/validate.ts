@@ -104,6 +104,13 @@ export function validateResults(obj: unknown): string[] {
       if (row.length !== L) out.push(`results.tables.confusion.matrix[${i}]: has ${row.length} cells, expected ${L} (one per label)`);
     });
   }
+  const cb = r.tables.categoryBreakdown;
+  if (cb && Array.isArray(cb.rows)) {
+    cb.rows.forEach((row, i) => {
+      if (row.hits > row.relevant) out.push(`results.tables.categoryBreakdown.rows[${i}]: ${row.hits} hits, expected at most the ${row.relevant} relevant items`);
+      if (row.recommendedItems > row.catalogItems) out.push(`results.tables.categoryBreakdown.rows[${i}]: ${row.recommendedItems} recommended items, expected at most the ${row.catalogItems} catalogue items`);
+    });
+  }
   return out.slice(0, 50);
 }
 

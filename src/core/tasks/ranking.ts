@@ -20,6 +20,9 @@
  *   `tables.activityBins` (metric means by bins of users' train interactions:
  *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts, and the
  *   longest list: metric-vs-K charts end there).
+ * - `tables.categoryBreakdown` (when the `items` table has a category column: `category`,
+ *   `categories`, `section` or `genre`): per category, catalogue items, items recommended at the
+ *   largest K, coverage, share of recommendations and micro recall (see metrics/ranking/categories).
  */
 import { rankingSlicesStep } from '../inspect/slicesStep';
 import { subsetRanking } from '../inspect/subset';
@@ -34,6 +37,7 @@ import { checkCutoffs, type Gain, type MapNormaliser } from '../metrics/ranking/
 import { idOrderRank, popularityLists, popularityOrder, randomLists } from '../metrics/ranking/baselines';
 import { defineCatalog, evaluateLists, type EvaluateListsOptions, type ListEvaluation } from '../metrics/ranking/evaluateLists';
 import { activityBins, defaultActivityBoundaries, histogram, type Histogram } from '../metrics/ranking/perUser';
+import { categoryBreakdown, categoryColumn } from '../metrics/ranking/categories';
 import { directionOf } from '../results/directions';
 import type { Curve, MetricValue } from '../results/types';
 import { ciForStatistics, resampleProgress } from '../stats/bootstrap';
@@ -66,6 +70,23 @@ export const runRanking: TaskRunner = async (ctx) => {
   ctx.progress?.report?.('ranking metrics', 0);
   const run = results.time('metrics', () => evaluateLists(data.lists, data, opts));
   warnAboutRun(ctx, data, run, ks, coldThreshold, config.catalogSize);
+  // Coverage and recall by item category, while the lists and the ground truth are still held.
+  const catColumn = data.itemMeta ? categoryColumn(data.itemMeta.columns) : null;
+  if (data.itemMeta && catColumn !== null) {
+    const meta = data.itemMeta;
+    const breakdown = categoryBreakdown({
+      lists: data.lists,
+      evaluated: run.evaluated,
+      relOffsets: data.relOffsets,
+      relItems: data.relItems,
+      itemIds: data.items.ids,
+      categoryOf: (id) => meta.byItem.get(id)?.[catColumn],
+      metadataIds: meta.byItem.keys(),
+      column: catColumn,
+      k: ks[ks.length - 1],
+    });
+    results.table('categoryBreakdown', breakdown);
+  }
 
   // Every metric that reads the run's slots is done: their array (40 MB for 100,000 × 100) becomes
   // the baselines' slots, one baseline after the other, instead of two new arrays beside garbage
