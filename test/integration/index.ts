@@ -15,6 +15,20 @@ import { join } from 'node:path';
 /** Prefix of every line this suite prints (runners filter on it). */
 export const MARK = '[eval-lens-it]';
 
+/** The order the test files run in (compiled names). */
+const ORDER = [
+  'activation.test.js',
+  'evaluate.test.js',
+  'compare-report-export.test.js',
+  'tree-codelens-diagnostics.test.js',
+  'settings-cancellation.test.js',
+  'tree-actions-auto-reevaluate.test.js',
+  'row-inspection-slices.test.js',
+  'untrusted-results.test.js',
+  'walkthrough.test.js',
+  'threshold-explorer.test.js',
+];
+
 interface Counts { passed: number; failed: number; skipped: number; failures: { title: string; error: string }[] }
 
 export function run(): Promise<void> {
@@ -31,7 +45,11 @@ export function run(): Promise<void> {
     for (const l of line.replace(/\s+$/, '').split('\n')) log(`${MARK} ${l}`);
   };
   const dir = __dirname;
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.test.js')).sort()) mocha.addFile(join(dir, f));
+  // Activation first (later files rely on the activated extension), then the order below; a test
+  // file not in the list runs after them, alphabetically.
+  const present = readdirSync(dir).filter((n) => n.endsWith('.test.js'));
+  const ordered = ORDER.filter((n) => present.includes(n));
+  for (const f of [...ordered, ...present.filter((n) => !ORDER.includes(n)).sort()]) mocha.addFile(join(dir, f));
   return new Promise((resolve, reject) => {
     const counts: Counts = { passed: 0, failed: 0, skipped: 0, failures: [] };
     const runner = mocha.run((failures) => {
