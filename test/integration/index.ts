@@ -16,6 +16,20 @@ import * as vscode from 'vscode';
 /** Prefix of every line this suite prints (runners filter on it). */
 export const MARK = '[eval-lens-it]';
 
+/** The order the test files run in (compiled names). */
+const ORDER = [
+  'activation.test.js',
+  'evaluate.test.js',
+  'compare-report-export.test.js',
+  'tree-codelens-diagnostics.test.js',
+  'settings-cancellation.test.js',
+  'tree-actions-auto-reevaluate.test.js',
+  'row-inspection-slices.test.js',
+  'untrusted-results.test.js',
+  'walkthrough.test.js',
+  'threshold-explorer.test.js',
+];
+
 interface Counts { passed: number; failed: number; skipped: number; failures: { title: string; error: string }[] }
 
 export function run(): Promise<void> {
@@ -34,9 +48,12 @@ export function run(): Promise<void> {
   const dir = __dirname;
   // A window on a `.code-workspace` with several folders runs the multi-root files only; a window
   // on one folder (the examples) runs every other file. The runner opens one window of each.
+  // Activation first (later files rely on the activated extension), then the order below; a test
+  // file not in the list runs after them, alphabetically.
   const multiRoot = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
-  const files = readdirSync(dir).filter((n) => n.endsWith('.test.js') && n.startsWith('multiroot') === multiRoot).sort();
-  for (const f of files) mocha.addFile(join(dir, f));
+  const present = readdirSync(dir).filter((n) => n.endsWith('.test.js') && n.startsWith('multiroot') === multiRoot);
+  const ordered = ORDER.filter((n) => present.includes(n));
+  for (const f of [...ordered, ...present.filter((n) => !ORDER.includes(n)).sort()]) mocha.addFile(join(dir, f));
   return new Promise((resolve, reject) => {
     const counts: Counts = { passed: 0, failed: 0, skipped: 0, failures: [] };
     const runner = mocha.run((failures) => {

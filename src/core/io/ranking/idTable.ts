@@ -4,7 +4,8 @@
  * (`user,item`). The first non-empty line is the header; columns are found by name,
  * case-insensitively, with aliases, or named in `columns`. Other columns are ignored.
  *
- * Parquet tables (`.parquet`, `.pq`) go to ./idTableParquet.ts under the same rules.
+ * Parquet tables (`.parquet`, `.pq`) go to ./idTableParquet.ts under the same column rules
+ * (./idColumns.ts).
  *
  * Rows without quotes are cut as bytes and their ids interned from bytes (the train file of the
  * benchmark has 1.75 million rows); a row with a quote goes through the RFC 4180 splitter.
@@ -16,46 +17,9 @@ import { LineTally } from './builders';
 import type { RankingReadContext } from './jsonl';
 import { forEachLineBytes, splitDelimited } from './lines';
 import { isParquetPath, readIdTableParquet } from './idTableParquet';
+import { resolveIdColumns, warnSkippedIdRows, type IdRowSink, type IdTableRead, type IdTableSpec } from './idColumns';
 
-export interface ColumnSpec {
-  /** Role name used in messages and in `columns` of the results, e.g. `user`, `rank`. */
-  role: string;
-  aliases: string[];
-  /** Explicit name from the config's `columns`, which wins. */
-  explicit?: string;
-}
-
-export interface IdTableSpec {
-  /** What the file is, for messages: `run`, `ground truth`, `train`. */
-  what: string;
-  user: ColumnSpec;
-  item: ColumnSpec;
-  /** Value columns tried in order (the first found is used), e.g. rank then score. */
-  values?: ColumnSpec[];
-  /** When true, a missing value column is an error. */
-  valueRequired?: boolean;
-  /** `skip` drops rows with a bad value (listed in a warning) instead of failing. */
-  invalidRows?: 'error' | 'skip';
-  /** Also compute the file's SHA-256 from the bytes as they are read (see {@link IdTableRead.sha256}). */
-  hash?: boolean;
-}
-
-export type IdRowSink = (user: number, item: number, value: number, line: number) => void;
-
-export interface IdTableRead {
-  rows: number;
-  /** Role → column name used. */
-  columns: Record<string, string>;
-  /** The value column's role (`rank`, `score`, `rel`), or null when there is none. */
-  valueRole: string | null;
-  skipped: LineTally;
-  /** With `hash`: the file's size and SHA-256 (hex), from the same single read as the rows. */
-  size?: number;
-  sha256?: string;
-}
-
-export const USER_ALIASES = ['user', 'user_id', 'userid', 'uid', 'qid', 'query_id', 'query'];
-export const ITEM_ALIASES = ['item', 'item_id', 'itemid', 'iid', 'doc', 'docno', 'doc_id', 'docid'];
+export * from './idColumns';
 
 export async function readIdTable(path: string, label: string, spec: IdTableSpec, ctx: RankingReadContext, sink: IdRowSink): Promise<IdTableRead> {
   if (isParquetPath(path)) return readIdTableParquet(path, label, spec, ctx, sink);
@@ -170,17 +134,6 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
   return { rows, columns, valueRole, skipped, ...(hash ? { size, sha256: hash.digest('hex') } : {}) };
 }
 
-/** Index of the column for `spec` in `header` (explicit name first, else aliases, case-insensitive); -1 if none. */
-export function findColumn(header: string[], spec: ColumnSpec): number {
-  const lower = header.map((h) => h.toLowerCase());
-  if (spec.explicit) return header.indexOf(spec.explicit) >= 0 ? header.indexOf(spec.explicit) : lower.indexOf(spec.explicit.toLowerCase());
-  for (const a of spec.aliases) {
-    const i = lower.indexOf(a);
-    if (i >= 0) return i;
-  }
-  return -1;
-}
-
 function sameBytes(a: Uint8Array, b: Uint8Array, start: number, len: number): boolean {
   for (let i = 0; i < len; i++) if (a[i] !== b[start + i]) return false;
   return true;
@@ -199,63 +152,4 @@ function trimStart(buf: Buffer, s: number, e: number): number {
 function trimEnd(buf: Buffer, s: number, e: number): number {
   while (e > s && buf[e - 1] === 32) e--;
   return e;
-}
-
-/** Column positions of a (user, item[, value]) table. */
-export interface IdColumns {
-  uCol: number;
-  iCol: number;
-  /** −1 when the table has no value column. */
-  vCol: number;
-  valueRole: string | null;
-}
-
-/**
- * Finds the user, item and value columns of a header by name (aliases, or `columns` in the config)
- * and records the names used in `columns`; a missing required column is an error at `at` that
- * names what was expected and what the file has. One rule for the delimited and the Parquet tables.
- */
-export function resolveIdColumns(header: string[], spec: IdTableSpec, columns: Record<string, string>, at: { file: string; line?: number }): IdColumns {
-  const uCol = findColumn(header, spec.user);
-  const iCol = findColumn(header, spec.item);
-  if (uCol < 0 || iCol < 0) {
-    const miss = uCol < 0 ? spec.user : spec.item;
-    fail(
-      'missing-column',
-      at,
-      `expected a ${miss.role} column in the ${spec.what} file (${miss.explicit ? `"${miss.explicit}" from columns.${miss.role}` : `one of ${miss.aliases.join(', ')}`}), got columns ${header.join(', ')}.`,
-    );
-  }
-  columns.user = header[uCol]!;
-  columns.item = header[iCol]!;
-  let vCol = -1;
-  let valueRole: string | null = null;
-  for (const v of spec.values ?? []) {
-    const c = findColumn(header, v);
-    if (c >= 0) {
-      vCol = c;
-      valueRole = v.role;
-      columns[v.role] = header[c]!;
-      break;
-    }
-  }
-  if (vCol < 0 && spec.valueRequired) {
-    const names = (spec.values ?? []).map((v) => (v.explicit ? `"${v.explicit}"` : v.aliases.join('/'))).join(' or ');
-    fail('missing-column', at, `expected a ${(spec.values ?? []).map((v) => v.role).join(' or ')} column (${names}), got columns ${header.join(', ')}.`);
-  }
-  return { uCol, iCol, vCol, valueRole };
-}
-
-/** One warning for the rows of an id table dropped by `invalidRows: "skip"` (count and first lines). */
-export function warnSkippedIdRows(ctx: RankingReadContext, label: string, skipped: LineTally, valueRole: string | null, columns: Record<string, string>): void {
-  if (skipped.count === 0) return;
-  ctx.warnings.add({
-    code: 'invalid-rows-skipped',
-    message: `${label}: ${skipped.count} row(s) with a bad ${valueRole} value were skipped (invalidRows: "skip").`,
-    file: label,
-    line: skipped.lines[0],
-    column: valueRole ? columns[valueRole] : undefined,
-    count: skipped.count,
-    lines: skipped.lines,
-  });
 }

@@ -9,7 +9,7 @@ import { fail } from '../../diagnostics';
 import { readParquet } from '../parquet';
 import type { Cell } from '../table';
 import { LineTally } from './builders';
-import { resolveIdColumns, warnSkippedIdRows, type IdRowSink, type IdTableRead, type IdTableSpec } from './idTable';
+import { resolveIdColumns, warnSkippedIdRows, type IdRowSink, type IdTableRead, type IdTableSpec } from './idColumns';
 import type { RankingReadContext } from './jsonl';
 
 export function isParquetPath(path: string): boolean {
