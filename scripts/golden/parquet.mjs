@@ -17,6 +17,9 @@
 //   `relevant` items as (user, item, rel = 1) rows, and _train.csv as (user, item) rows; zstd,
 //   snappy and gzip. The same evaluation as the JSONL run with the CSV train file.
 // - bad-rank.parquet: a 3-row long-format run with an empty (null) rank on data row 2.
+// - debian-lists.parquet: the run of cooccurrence.jsonl with one user a row: user, items and
+//   relevant as list<varchar> columns, zstd (the JSONL run's metrics).
+// - bad-list.parquet: a list-form run whose data row 2 has a null `items` list.
 // - debian-items.parquet: examples/ranking-debian-deps/items.csv as text columns (empty cells as
 //   null), zstd: the same item metadata as the CSV (the user inspector shows the same rows).
 // - items-typed.parquet: item ids as INT64, a DOUBLE, a BOOLEAN and a null (values shown as text).
@@ -63,4 +66,6 @@ await q(`COPY (SELECT * FROM (VALUES ('a', 'A'), (NULL, 'B')) t(item, name)) TO 
 await q(`COPY (SELECT * FROM (VALUES ('a', ['x', 'y'])) t(item, tags)) TO ${lit(`${out}/items-list.parquet`)} (FORMAT parquet)`);
 await q(`COPY (SELECT * FROM (VALUES ('a', 'A')) t(sku, name)) TO ${lit(`${out}/items-nocol.parquet`)} (FORMAT parquet)`);
 await q(`COPY (SELECT * FROM (VALUES ('a', 'A')) t(item, name) LIMIT 0) TO ${lit(`${out}/items-empty.parquet`)} (FORMAT parquet)`);
+await q(`COPY (SELECT "user", items, relevant FROM deb) TO ${lit(`${out}/debian-lists.parquet`)} (FORMAT parquet, COMPRESSION zstd)`);
+await q(`COPY (SELECT * FROM (VALUES ('u1', ['a', 'b'], ['a']), ('u2', NULL, ['b'])) t("user", items, relevant)) TO ${lit(`${out}/bad-list.parquet`)} (FORMAT parquet)`);
 console.log(`wrote Parquet files to ${out}`);

@@ -89,7 +89,7 @@ export interface EvalConfig {
   train?: string;
   itemEmbeddings?: string;
   userEmbeddings?: string;
-  /** Item metadata table (`item,<columns>`, CSV/TSV/JSONL) shown beside item ids when inspecting users. */
+  /** Item metadata table (`item,<columns>`, CSV/TSV/JSONL/Parquet) shown beside item ids when inspecting users. */
   items?: string;
   coldThreshold?: number;
   catalogSize?: number;
