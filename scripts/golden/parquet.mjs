@@ -17,6 +17,15 @@
 //   `relevant` items as (user, item, rel = 1) rows, and _train.csv as (user, item) rows; zstd,
 //   snappy and gzip. The same evaluation as the JSONL run with the CSV train file.
 // - bad-rank.parquet: a 3-row long-format run with an empty (null) rank on data row 2.
+// - debian-lists.parquet: the run of cooccurrence.jsonl with one user a row: user, items and
+//   relevant as list<varchar> columns, zstd (the JSONL run's metrics).
+// - bad-list.parquet: a list-form run whose data row 2 has a null `items` list.
+// - debian-items.parquet: examples/ranking-debian-deps/items.csv as text columns (empty cells as
+//   null), zstd: the same item metadata as the CSV (the user inspector shows the same rows).
+// - items-typed.parquet: item ids as INT64, a DOUBLE, a BOOLEAN and a null (values shown as text).
+// - items-dup.parquet, items-noid.parquet, items-list.parquet, items-nocol.parquet: a repeated item
+//   id on data row 3, a null id on data row 2, a list cell on data row 1, no item id column.
+// - items-empty.parquet: the columns item, name and no rows.
 // - bad-prob.parquet: the first 5 rows of the list file, with probs[1] = 1.5 on data row 3 (an
 //   error naming "row 3" and the column).
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -50,4 +59,13 @@ await q(`COPY (SELECT "user", unnest(items) AS item, unnest(generate_series(1, l
 await q(`COPY (SELECT "user", unnest(relevant) AS item, 1 AS rel FROM deb) TO ${lit(`${out}/debian-gt.parquet`)} (FORMAT parquet, COMPRESSION snappy)`);
 await q(`COPY (SELECT * FROM read_csv(${lit(`${deb}/_train.csv`)}, header = true, all_varchar = true)) TO ${lit(`${out}/debian-train.parquet`)} (FORMAT parquet, COMPRESSION gzip)`);
 await q(`COPY (SELECT * FROM (VALUES ('u1', 'a', 1), ('u1', 'b', NULL), ('u2', 'a', 1)) t("user", item, rank)) TO ${lit(`${out}/bad-rank.parquet`)} (FORMAT parquet)`);
+await q(`COPY (SELECT * FROM read_csv(${lit(`${deb}/items.csv`)}, header = true, all_varchar = true)) TO ${lit(`${out}/debian-items.parquet`)} (FORMAT parquet, COMPRESSION zstd)`);
+await q(`COPY (SELECT * FROM (VALUES (CAST(7 AS BIGINT), 2.5, true, 'Zed'), (CAST(8 AS BIGINT), NULL, false, NULL)) t(item, price, "new", brand)) TO ${lit(`${out}/items-typed.parquet`)} (FORMAT parquet)`);
+await q(`COPY (SELECT * FROM (VALUES ('a', 'A'), ('b', 'B'), ('a', 'C')) t(item, name)) TO ${lit(`${out}/items-dup.parquet`)} (FORMAT parquet)`);
+await q(`COPY (SELECT * FROM (VALUES ('a', 'A'), (NULL, 'B')) t(item, name)) TO ${lit(`${out}/items-noid.parquet`)} (FORMAT parquet)`);
+await q(`COPY (SELECT * FROM (VALUES ('a', ['x', 'y'])) t(item, tags)) TO ${lit(`${out}/items-list.parquet`)} (FORMAT parquet)`);
+await q(`COPY (SELECT * FROM (VALUES ('a', 'A')) t(sku, name)) TO ${lit(`${out}/items-nocol.parquet`)} (FORMAT parquet)`);
+await q(`COPY (SELECT * FROM (VALUES ('a', 'A')) t(item, name) LIMIT 0) TO ${lit(`${out}/items-empty.parquet`)} (FORMAT parquet)`);
+await q(`COPY (SELECT "user", items, relevant FROM deb) TO ${lit(`${out}/debian-lists.parquet`)} (FORMAT parquet, COMPRESSION zstd)`);
+await q(`COPY (SELECT * FROM (VALUES ('u1', ['a', 'b'], ['a']), ('u2', NULL, ['b'])) t("user", items, relevant)) TO ${lit(`${out}/bad-list.parquet`)} (FORMAT parquet)`);
 console.log(`wrote Parquet files to ${out}`);

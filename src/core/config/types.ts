@@ -94,7 +94,7 @@ export interface EvalConfig {
   itemFactors?: string;
   userIds?: string;
   itemIds?: string;
-  /** Item metadata table (`item,<columns>`, CSV/TSV/JSONL) shown beside item ids when inspecting users. */
+  /** Item metadata table (`item,<columns>`, CSV/TSV/JSONL/Parquet) shown beside item ids when inspecting users. */
   items?: string;
   coldThreshold?: number;
   catalogSize?: number;

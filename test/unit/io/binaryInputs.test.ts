@@ -172,6 +172,25 @@ test('golden: a ranking run, ground truth and train interactions as Parquet give
   assert.equal(await detectTask(join(PQ, 'debian-run.parquet'), {}), 'ranking');
 });
 
+test('golden: a ranking run with one user a row (items and relevant as list columns) gives the metrics of the JSONL run', async () => {
+  const deb = join(ROOT, 'examples/ranking-debian-deps');
+  const cfg = tmpFile('eval-lens.json', JSON.stringify({ task: 'ranking', k: [5, 10, 20], coldThreshold: 5, mapNormaliser: 'min', gain: 'linear', train: join(deb, '_train.csv'), bootstrap: { n: 200, seed: 1 } }));
+  const a = await evaluateFile(join(deb, 'cooccurrence.jsonl'), { configPath: cfg, root: '/' });
+  const b = await evaluateFile(join(PQ, 'debian-lists.parquet'), { configPath: cfg, root: '/' });
+  assert.equal(b.source.format, 'parquet');
+  assert.equal(b.source.rows, 1202);
+  assert.deepEqual(b.source.columns, a.source.columns);
+  assert.ok(JSON.stringify(a.metrics).length > 1000);
+  assert.equal(JSON.stringify(b.metrics), JSON.stringify(a.metrics));
+  assert.deepEqual(b.perItem, a.perItem);
+  assert.equal(await detectTask(join(PQ, 'debian-lists.parquet'), {}), 'ranking');
+  const bad = join(PQ, 'bad-list.parquet');
+  await assert.rejects(
+    evaluateFile(bad, { overrides: { task: 'ranking' }, root: '/' }),
+    (e: unknown) => e instanceof EvalLensError && e.message.startsWith(`${bad}, row 2: expected an "items" key with the ranked list`),
+  );
+});
+
 test('ranking Parquet: a bad value is reported by data row', async () => {
   const cfg = tmpFile('eval-lens.json', JSON.stringify({ task: 'ranking', relevant: join(PQ, 'debian-gt.parquet') }));
   await assert.rejects(

@@ -1,12 +1,16 @@
 /**
  * The item metadata table of the `items` config key: one row per item, `item,<any columns>`
- * (name, category, brand…), as CSV/TSV with a header or as JSONL (`{"item": …, "name": …}`). The
- * columns are shown beside each item id when a user's recommendations are inspected; they never
- * enter a metric. Every value is kept as text, exactly as written.
+ * (name, category, brand…), as CSV/TSV with a header, as JSONL (`{"item": …, "name": …}`) or as
+ * Parquet (the same column rules as the CSV header; rows are located by data row). The columns are
+ * shown beside each item id when a user's recommendations are inspected; they never enter a metric.
+ * Every value is kept as text, exactly as written (a Parquet number as its shortest decimal text).
  */
 import { extname } from 'node:path';
-import { fail, type Warnings } from '../../diagnostics';
+import { fail, type Location, type Warnings } from '../../diagnostics';
+import { parquetColumnNames, readParquet, readParquetMetadata } from '../parquet';
+import type { Cell } from '../table';
 import { ITEM_ALIASES } from './idTable';
+import { isParquetPath } from './idTableParquet';
 import { delimiterOf, forEachLine, splitDelimited } from './lines';
 
 export interface ItemMetadata {
@@ -23,14 +27,35 @@ export async function loadItemMetadata(path: string, label: string): Promise<Ite
   const ext = extname(path).toLowerCase();
   if (ext === '.jsonl' || ext === '.ndjson') return readJsonl(path, label);
   if (ext === '.csv' || ext === '.tsv' || ext === '.txt') return readDelimited(path, label, ext === '.tsv' ? '\t' : null);
-  return fail('items-format', { file: label }, `expected an item metadata table as .csv, .tsv or .jsonl, got "${ext || 'no extension'}".`);
+  if (isParquetPath(path)) return readParquetItems(path, label);
+  return fail('items-format', { file: label }, `expected an item metadata table as .csv, .tsv, .jsonl or .parquet, got "${ext || 'no extension'}".`);
 }
 
 function addItem(out: ItemMetadata, firstLine: Map<string, number>, id: string, meta: Record<string, string>, line: number): void {
   const seen = firstLine.get(id);
-  if (seen !== undefined) fail('items-duplicate', { file: out.file, line }, `expected each item once, got item "${id}" again (first at line ${seen}).`);
+  // A Parquet row is at `line` = data row + 1 (see readParquet); its message names the data row.
+  const first = isParquetPath(out.file) ? `row ${seen === undefined ? 0 : seen - 1}` : `line ${seen}`;
+  if (seen !== undefined) fail('items-duplicate', { file: out.file, line }, `expected each item once, got item "${id}" again (first at ${first}).`);
   firstLine.set(id, line);
   out.byItem.set(id, meta);
+}
+
+/**
+ * The header rules of every item table: one item id column (by alias, case-insensitive); the other
+ * columns named and distinct. Returns the index of the item column.
+ */
+function itemHeader(header: string[], loc: Location): number {
+  const lower = header.map((h) => h.toLowerCase());
+  const itemCol = lower.findIndex((h) => ITEM_ALIASES.includes(h));
+  if (itemCol < 0) fail('items-header', loc, `expected an item id column (${ITEM_ALIASES.join(', ')}), got the columns ${header.map((h) => JSON.stringify(h)).join(', ')}.`);
+  const names = new Set<string>();
+  header.forEach((h, j) => {
+    if (j === itemCol) return;
+    if (h === '') fail('items-header', loc, `expected a name for column ${j + 1}, got an empty header cell.`);
+    if (names.has(h)) fail('items-header', loc, `expected distinct column names, got "${h}" twice.`);
+    names.add(h);
+  });
+  return itemCol;
 }
 
 async function readDelimited(path: string, label: string, delim: string | null): Promise<ItemMetadata> {
@@ -44,16 +69,7 @@ async function readDelimited(path: string, label: string, delim: string | null):
       if (line.trim() === '') fail('items-header', { file: label, line: lineNo }, 'expected a header line (item,<columns>…), got an empty line.');
       d = delim ?? delimiterOf(line);
       header = splitDelimited(line, d, label, lineNo);
-      const lower = header.map((h) => h.toLowerCase());
-      itemCol = lower.findIndex((h) => ITEM_ALIASES.includes(h));
-      if (itemCol < 0) fail('items-header', { file: label, line: lineNo }, `expected an item id column (${ITEM_ALIASES.join(', ')}), got the columns ${header.map((h) => JSON.stringify(h)).join(', ')}.`);
-      const names = new Set<string>();
-      header.forEach((h, j) => {
-        if (j === itemCol) return;
-        if (h === '') fail('items-header', { file: label, line: lineNo }, `expected a name for column ${j + 1}, got an empty header cell.`);
-        if (names.has(h)) fail('items-header', { file: label, line: lineNo }, `expected distinct column names, got "${h}" twice.`);
-        names.add(h);
-      });
+      itemCol = itemHeader(header, { file: label, line: lineNo });
       out.columns = header.filter((_, j) => j !== itemCol);
       return;
     }
@@ -70,6 +86,48 @@ async function readDelimited(path: string, label: string, delim: string | null):
     addItem(out, firstLine, id, meta, lineNo);
   });
   if (header === null) fail('items-header', { file: label, line: 1 }, 'expected a header line (item,<columns>…), got an empty file.');
+  return out;
+}
+
+/** A Parquet cell as metadata text: null and '' are absent (as an empty CSV cell); lists and structs are refused. */
+function parquetText(cell: Cell, column: string, loc: Location): string | null {
+  if (cell === null || cell === '') return null;
+  if (typeof cell === 'object') fail('items-row', { ...loc, column }, `expected text, a number or a boolean, got ${Array.isArray(cell) ? 'a list' : 'a struct'}.`);
+  return String(cell);
+}
+
+async function readParquetItems(path: string, label: string): Promise<ItemMetadata> {
+  const out: ItemMetadata = { file: label, columns: [], byItem: new Map() };
+  const firstLine = new Map<string, number>();
+  let header: string[] = [];
+  let itemCol = -1;
+  const setHeader = (names: string[]): void => {
+    header = names;
+    itemCol = itemHeader(names, { file: label });
+    out.columns = names.filter((_, j) => j !== itemCol);
+  };
+  // A table with columns and no rows is an empty item table, as a CSV header without rows is
+  // (the shared Parquet reader refuses it, as a prediction file without rows is refused).
+  const metadata = await readParquetMetadata(path);
+  if (Number(metadata.num_rows) === 0) {
+    setHeader(parquetColumnNames(metadata));
+    return out;
+  }
+  await readParquet(path, {
+    columns: setHeader,
+    row(cells: Cell[], line: number): void {
+      const loc = { file: label, line };
+      const id = parquetText(cells[itemCol]!, header[itemCol]!, loc);
+      if (id === null) fail('items-row', loc, `expected an item id in column "${header[itemCol]}", got an empty cell.`);
+      const meta: Record<string, string> = {};
+      cells.forEach((c, j) => {
+        if (j === itemCol) return;
+        const v = parquetText(c, header[j]!, loc);
+        if (v !== null) meta[header[j]!] = v;
+      });
+      addItem(out, firstLine, id, meta, line);
+    },
+  });
   return out;
 }
 

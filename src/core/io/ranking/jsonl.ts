@@ -28,6 +28,8 @@ import type { IdIndex } from '../../data/rankingData';
 import { byteInternerOf, type ByteInterner } from './byteInterner';
 import { FloatVec, IntVec, LineTally, ListBuilder, RelBuilder } from './builders';
 import { forEachLineBytes } from './lines';
+import { readParquet } from '../parquet';
+import type { Cell } from '../table';
 
 export interface RankingReadContext {
   users: IdIndex;
@@ -88,24 +90,96 @@ class LineScratch {
   }
 }
 
-export async function readJsonlRun(path: string, label: string, ctx: RankingReadContext): Promise<RunRead> {
-  const roles = roleTable(ctx.columns);
+/**
+ * What every list-form reader does with one parsed row (a JSONL line or a Parquet row): the checks
+ * (user and items present, `relevant` on every row or none, one score per item) and the lists.
+ */
+class ListRows {
+  readonly lists: ListBuilder;
+  readonly rel = new RelBuilder();
+  relMode: boolean | null = null;
+  rows = 0;
+  readonly unsorted = new LineTally();
+  readonly usedKeys: Partial<Record<Role, string>> = {};
+
+  constructor(
+    private readonly label: string,
+    private readonly ctx: RankingReadContext,
+    slotsHint: number,
+    /** The hint of the missing-items error: how to write one (user, item) row a line instead. */
+    private readonly longFormHint: string,
+  ) {
+    this.lists = new ListBuilder(slotsHint);
+  }
+
+  accept(s: LineScratch, lineNo: number): void {
+    const { label, ctx, lists, rel } = this;
+    this.rows++;
+    if (this.rows === 1) for (const r of Object.keys(s.keys) as Role[]) this.usedKeys[r] = s.keys[r];
+    if (s.user === null && s.userIndex < 0) fail('missing-key', { file: label, line: lineNo }, `expected a "user" key (or ${ALIASES.user.slice(1).join(', ')}), got none.`);
+    if (!s.hasItems) fail('missing-key', { file: label, line: lineNo }, `expected an "items" key with the ranked list (or ${ALIASES.items.slice(1).join(', ')}), got none. ${this.longFormHint}`);
+    if (this.relMode === null) this.relMode = s.hasRel;
+    else if (this.relMode !== s.hasRel)
+      fail('missing-key', { file: label, line: lineNo }, this.relMode ? 'expected a "relevant" key as on the first line, got none.' : 'got a "relevant" key, but the first line had none (give it on every line or on none).');
+    if (s.hasScores) {
+      if (s.scores.length !== s.items.length) fail('bad-value', { file: label, line: lineNo, column: 'scores' }, `expected ${s.items.length} scores (one per item), got ${s.scores.length}.`);
+      const sc = s.scores.data;
+      for (let p = 1; p < s.scores.length; p++)
+        if (sc[p] > sc[p - 1]) {
+          this.unsorted.add(lineNo);
+          break;
+        }
+    }
+    const user = s.userIndex >= 0 ? s.userIndex : ctx.users.intern(s.user!);
+    if (lists.begin(user, lineNo)) {
+      lists.itemsFrom(s.items.data, s.items.length);
+      lists.end();
+      if (s.hasRel) {
+        rel.touch(user, lineNo);
+        for (let p = 0; p < s.relItems.length; p++) rel.add(user, s.relItems.data[p], s.relGrades.data[p], lineNo);
+      }
+    }
+  }
+
+  finish(emptyWhat: string, hashed?: RunRead['hashed']): RunRead {
+    const { label, ctx, unsorted, usedKeys } = this;
+    if (this.rows === 0) fail('empty-file', { file: label }, emptyWhat);
+    if (unsorted.count > 0) {
+      ctx.warnings.add({
+        code: 'scores-not-sorted',
+        message: `${label}: in ${unsorted.count} list(s) the scores increase somewhere along "items"; the order of "items" is used as the ranking.`,
+        file: label,
+        line: unsorted.lines[0],
+        count: unsorted.count,
+        lines: unsorted.lines,
+      });
+    }
+    const columns: Record<string, string> = {};
+    if (usedKeys.user) columns.user = usedKeys.user;
+    if (usedKeys.items) columns.items = usedKeys.items;
+    if (usedKeys.relevant) columns.relevant = usedKeys.relevant;
+    if (usedKeys.scores) columns.scores = usedKeys.scores;
+    return { lists: this.lists, rel: this.relMode ? this.rel : null, rows: this.rows, columns, hashed };
+  }
+}
+
+function roleLookup(columns: ColumnsConfig | undefined): (key: string) => Role | undefined {
+  const roles = roleTable(columns);
   const lowerRoles = new Map<string, Role>();
   for (const [k, r] of roles) lowerRoles.set(k.toLowerCase(), r);
-  const roleOf = (key: string): Role | undefined => roles.get(key) ?? lowerRoles.get(key.toLowerCase());
+  return (key: string): Role | undefined => roles.get(key) ?? lowerRoles.get(key.toLowerCase());
+}
+
+export async function readJsonlRun(path: string, label: string, ctx: RankingReadContext): Promise<RunRead> {
+  const roleOf = roleLookup(ctx.columns);
   const itemInterner = byteInternerOf(ctx.items);
   // A JSONL slot takes at least 8 bytes in practice ("i12345", plus the comma); the hint only
   // sizes the first chunk, so a file of shorter ids just grows in more chunks.
-  const lists = new ListBuilder((await stat(path).then((s) => s.size).catch(() => 0)) / 8);
-  const rel = new RelBuilder();
+  const out = new ListRows(label, ctx, (await stat(path).then((s) => s.size).catch(() => 0)) / 8, 'A JSONL run holds one user a line; for one (user, item, rank|score) row a line, write a CSV file.');
   const s = new LineScratch();
   const fast = new FastLineParser(itemInterner, byteInternerOf(ctx.users), roleOf, s);
-  let relMode: boolean | null = null;
-  let rows = 0;
-  const unsorted = new LineTally();
   const hash = createHash('sha256');
   let size = 0;
-  const usedKeys: Partial<Record<Role, string>> = {};
 
   await forEachLineBytes(
     path,
@@ -113,63 +187,54 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
       let i = start;
       while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
       if (i === end) return;
-      rows++;
       s.reset();
       if (!fast.parse(buf, i, end)) {
         s.reset();
         slowLine(buf.toString('utf8', start, end), lineNo, label, roleOf, ctx.items, s);
       }
-      if (rows === 1) for (const r of Object.keys(s.keys) as Role[]) usedKeys[r] = s.keys[r];
-      if (s.user === null && s.userIndex < 0) fail('missing-key', { file: label, line: lineNo }, `expected a "user" key (or ${ALIASES.user.slice(1).join(', ')}), got none.`);
-      if (!s.hasItems)
-        fail(
-          'missing-key',
-          { file: label, line: lineNo },
-          `expected an "items" key with the ranked list (or ${ALIASES.items.slice(1).join(', ')}), got none. ` +
-            'A JSONL run holds one user a line; for one (user, item, rank|score) row a line, write a CSV file.',
-        );
-      if (relMode === null) relMode = s.hasRel;
-      else if (relMode !== s.hasRel)
-        fail('missing-key', { file: label, line: lineNo }, relMode ? 'expected a "relevant" key as on the first line, got none.' : 'got a "relevant" key, but the first line had none (give it on every line or on none).');
-      if (s.hasScores) {
-        if (s.scores.length !== s.items.length)
-          fail('bad-value', { file: label, line: lineNo, column: 'scores' }, `expected ${s.items.length} scores (one per item), got ${s.scores.length}.`);
-        const sc = s.scores.data;
-        for (let p = 1; p < s.scores.length; p++)
-          if (sc[p] > sc[p - 1]) {
-            unsorted.add(lineNo);
-            break;
-          }
-      }
-      const user = s.userIndex >= 0 ? s.userIndex : ctx.users.intern(s.user!);
-      if (lists.begin(user, lineNo)) {
-        lists.itemsFrom(s.items.data, s.items.length);
-        lists.end();
-        if (s.hasRel) {
-          rel.touch(user, lineNo);
-          for (let p = 0; p < s.relItems.length; p++) rel.add(user, s.relItems.data[p], s.relGrades.data[p], lineNo);
-        }
-      }
+      out.accept(s, lineNo);
     },
     { progress: ctx.progress, stage: 'reading run', label, onBytes: (b) => { hash.update(b); size += b.length; } },
   );
-  if (rows === 0) fail('empty-file', { file: label }, 'expected at least one JSON line with a user and a ranked list, got an empty file.');
-  if (unsorted.count > 0) {
-    ctx.warnings.add({
-      code: 'scores-not-sorted',
-      message: `${label}: in ${unsorted.count} list(s) the scores increase somewhere along "items"; the order of "items" is used as the ranking.`,
-      file: label,
-      line: unsorted.lines[0],
-      count: unsorted.count,
-      lines: unsorted.lines,
-    });
-  }
-  const columns: Record<string, string> = {};
-  if (usedKeys.user) columns.user = usedKeys.user;
-  if (usedKeys.items) columns.items = usedKeys.items;
-  if (usedKeys.relevant) columns.relevant = usedKeys.relevant;
-  if (usedKeys.scores) columns.scores = usedKeys.scores;
-  return { lists, rel: relMode ? rel : null, rows, columns, hashed: { size, sha256: hash.digest('hex') } };
+  return out.finish('expected at least one JSON line with a user and a ranked list, got an empty file.', { size, sha256: hash.digest('hex') });
+}
+
+/**
+ * The name of the ranked-list column when a Parquet run holds one user a row (`user`, `items` as a
+ * list column, optionally `relevant` and `scores` lists), else null (a long-format run).
+ */
+export function parquetListColumn(names: string[], isList: (j: number) => boolean, columns: ColumnsConfig | undefined): string | null {
+  const roleOf = roleLookup(columns);
+  const j = names.findIndex((n, k) => roleOf(n) === 'items' && isList(k));
+  return j < 0 ? null : names[j]!;
+}
+
+/**
+ * A Parquet run with one user a row: each row's cells (lists as arrays) are read by the rules of a
+ * JSONL line, row group by row group; rows are located by data row.
+ */
+export async function readParquetListRun(path: string, label: string, ctx: RankingReadContext): Promise<RunRead> {
+  const roleOf = roleLookup(ctx.columns);
+  const out = new ListRows(label, ctx, 1 << 16, 'A Parquet run holds either one user a row with an "items" list column, or one (user, item, rank|score) row each.');
+  const s = new LineScratch();
+  let names: string[] = [];
+  await readParquet(
+    path,
+    {
+      columns(n: string[]): void {
+        names = n;
+      },
+      row(cells: Cell[], line: number): void {
+        const obj: Record<string, unknown> = {};
+        for (let j = 0; j < names.length; j++) if (cells[j] !== null) obj[names[j]!] = cells[j];
+        s.reset();
+        readObject(obj, line, label, roleOf, ctx.items, s);
+        out.accept(s, line);
+      },
+    },
+    ctx.progress,
+  );
+  return out.finish('expected at least one row with a user and a ranked list, got none.');
 }
 
 /** The general path: JSON.parse, with an error message for every way a line can be wrong. */
@@ -182,7 +247,12 @@ function slowLine(text: string, lineNo: number, file: string, roleOf: (k: string
     fail('bad-json', { file, line: lineNo }, `expected one JSON object per line, got invalid JSON (${(e as Error).message}).`);
   }
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) fail('bad-json', { file, line: lineNo }, `expected a JSON object, got ${Array.isArray(obj) ? 'an array' : JSON.stringify(obj)?.slice(0, 40)}.`);
-  for (const [key, v] of Object.entries(obj as Record<string, unknown>)) {
+  readObject(obj as Record<string, unknown>, lineNo, file, roleOf, items, s);
+}
+
+/** One row as an object (a parsed JSONL line or a Parquet row): every rule and error message of a line. */
+function readObject(obj: Record<string, unknown>, lineNo: number, file: string, roleOf: (k: string) => Role | undefined, items: IdIndex, s: LineScratch): void {
+  for (const [key, v] of Object.entries(obj)) {
     const role = roleOf(key);
     if (!role) continue;
     s.keys[role] = key;

@@ -14,7 +14,9 @@ import { ChunkedIntVec, IntVec, FloatVec, RelBuilder } from './builders';
 import { readEmbeddings } from './embeddings';
 import { ITEM_ALIASES, USER_ALIASES, readIdTable } from './idTable';
 import { loadItemMetadata, warnItemsWithoutMetadata, type ItemMetadata } from './items';
-import { readJsonlRun, type RankingReadContext, type RunRead } from './jsonl';
+import { parquetListColumn, readJsonlRun, readParquetListRun, type RankingReadContext, type RunRead } from './jsonl';
+import { parquetColumnNames, readParquetMetadata } from '../parquet';
+import { parquetSchema } from 'hyparquet';
 import { groupAndOrder, readQrels, readTrecRun, sniffRankingFormat } from './trec';
 import { factorRun, internFactorIds, readFactorMatrix, readIdList } from './factors';
 
@@ -105,6 +107,9 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
       { file: label, line: 1 },
       'expected a run (ranked lists), got a TREC qrels file ("qid iter docno rel"). Evaluate the run file and name this file in `relevant` of eval-lens.json.',
     );
+  } else if (format === 'parquet' && (await isParquetListRun(input.path, config))) {
+    run = await readParquetListRun(input.path, label, ctx);
+    outFormat = 'parquet';
   } else {
     run = await readLongRun(input.path, label, ctx, config);
     outFormat = format;
@@ -224,6 +229,13 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     hashed,
     itemMeta,
   };
+}
+
+/** A Parquet run with one user a row: an `items` (or alias) column of list type. */
+async function isParquetListRun(path: string, config: ResolvedConfig): Promise<boolean> {
+  const metadata = await readParquetMetadata(path);
+  const nested = parquetSchema(metadata).children.map((c) => c.children.length > 0);
+  return parquetListColumn(parquetColumnNames(metadata), (j) => nested[j] === true, config.columns) !== null;
 }
 
 /** Long CSV/TSV run `user,item,rank|score`: rank ascending, else score descending; file order on ties. */
