@@ -66,7 +66,7 @@ function ensurePolars() {
   };
   let err = existsSync(join(PEER, 'node_modules', 'nodejs-polars')) ? tryLoad() : 'not installed';
   if (err === null) return null;
-  const npm = (pkgs) => spawnSync('npm', ['install', '--no-save', '--prefix', PEER, ...pkgs], { encoding: 'utf8' });
+  const npm = (pkgs) => spawnSync('npm', ['install', '--prefix', PEER, ...pkgs], { encoding: 'utf8' });
   console.log(`installing nodejs-polars into ${PEER} (not a project dependency)…`);
   let r = npm(['nodejs-polars']);
   if (r.status !== 0) return `npm install nodejs-polars failed: ${(r.stderr || '').trim().split('\n').pop()}`;
@@ -76,7 +76,7 @@ function ensurePolars() {
   const missing = err && /Cannot find module '(nodejs-polars-[\w-]+)'/.exec(err);
   if (missing) {
     const version = JSON.parse(readFileSync(join(PEER, 'node_modules', 'nodejs-polars', 'package.json'), 'utf8')).version;
-    r = npm([`${missing[1]}@${version}`]);
+    r = npm([`nodejs-polars@${version}`, `${missing[1]}@${version}`]);
     if (r.status !== 0) return `npm install ${missing[1]}@${version} failed: ${(r.stderr || '').trim().split('\n').pop()}`;
     err = tryLoad();
   }
