@@ -4,3 +4,7 @@
  */
 export { evaluateFile } from './evaluate';
 export * from './inspect/index';
+// the CSV reader on its own (bench/read.bench.mjs)
+export { loadClassification } from './io/loadClassification';
+export { resolveConfig } from './config/load';
+export { Warnings } from './diagnostics';

@@ -20,7 +20,7 @@
  *   the line where the row's value in the first column's array starts).
  */
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import Papa from 'papaparse';
 import { CancelledError, EvalLensError, fail, type Progress } from '../diagnostics';
@@ -65,6 +65,11 @@ export interface ReadTableOptions {
   onRagged?(line: number, got: number, expected: number): void;
   /** CSV/TSV only: see {@link ByteRowHandler}. Set by the time `columns()` returns. */
   byteRows?: () => ByteRowHandler | undefined;
+  /**
+   * CSV/TSV only: size in bytes of the read buffer (default 1 MiB). A line longer than the buffer
+   * grows it. Small values let tests cut lines, quotes and UTF-8 characters at every position.
+   */
+  chunkBytes?: number;
 }
 
 const CHUNK_BYTES = 1 << 20;
@@ -115,6 +120,13 @@ async function* chunksOf(path: string): AsyncGenerator<Buffer> {
   }
 }
 
+/** A buffer twice as long holding the first `len` bytes of `buf`. */
+function grown(buf: Buffer, len: number): Buffer {
+  const next = Buffer.allocUnsafe(buf.length * 2);
+  buf.copy(next, 0, 0, len);
+  return next;
+}
+
 function hasBom(b: Buffer): boolean {
   return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
 }
@@ -155,7 +167,6 @@ async function readDelimited(
   let rows = 0;
   let bytes = 0;
   let fast: ByteRowHandler | undefined;
-  let carry: Buffer | null = null;
   let decoder: StringDecoder | null = null; // set once the string (papaparse) path takes over
   let textCarry = '';
   const parser = new Papa.Parser({ delimiter, newline: '\n', quoteChar: '"' });
@@ -212,63 +223,86 @@ async function readDelimited(
     }
   };
 
-  for await (const chunk of chunksOf(path)) {
-    bytes += chunk.length;
-    tick(opts.progress, bytes, size);
-    if (decoder) {
-      parseText(decoder.write(chunk), false);
-      continue;
-    }
-    const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
-    carry = null;
-    let pos = 0;
-    if (ncols < 0) {
-      if (hasBom(buf)) pos = 3;
-      const end = endOfQuotedLine(buf, pos);
-      if (end < 0) {
-        carry = buf;
+  // One buffer for the whole file: each read fills it after the unfinished last line of the
+  // previous read (moved to the front), so no chunk is allocated or concatenated per read. It grows
+  // only when a single line (or the header) is longer than the buffer.
+  let buf: Buffer = Buffer.allocUnsafe(Math.max(4, opts.chunkBytes ?? CHUNK_BYTES));
+  let len = 0; // bytes of the file held in buf[0, len)
+  let fh: FileHandle;
+  try {
+    fh = await open(path, 'r');
+  } catch (e) {
+    throw cannotOpen(path, e);
+  }
+  try {
+    for (;;) {
+      if (len === buf.length) buf = grown(buf, len);
+      let got: number;
+      try {
+        got = (await fh.read(buf, len, buf.length - len, null)).bytesRead;
+      } catch (e) {
+        throw cannotOpen(path, e);
+      }
+      if (got === 0) break;
+      bytes += got;
+      tick(opts.progress, bytes, size);
+      if (decoder) {
+        parseText(decoder.write(buf.subarray(0, got)), false);
         continue;
       }
-      header(buf.toString('utf8', pos, end));
-      pos = end;
+      len += got;
+      const view = buf.subarray(0, len);
+      let keep = len; // start of the bytes still to be handled (moved to the front)
+      let pos = 0;
+      if (ncols < 0) {
+        if (hasBom(view)) pos = 3;
+        const end = endOfQuotedLine(view, pos);
+        if (end < 0) continue; // the header line is not complete yet
+        header(view.toString('utf8', pos, end));
+        pos = end;
+      }
+      if (!fast) {
+        decoder = new StringDecoder('utf8');
+        parseText(decoder.write(view.subarray(pos)), false);
+      } else {
+        const end = view.lastIndexOf(LF) + 1;
+        const q = end <= pos ? -1 : view.indexOf(QUOTE, pos);
+        if (end <= pos) keep = pos;
+        else if (q === -1 || q >= end) {
+          line = fast.rows(view, pos, end, line);
+          keep = end;
+        } else {
+          // Quotes from here on: whole lines before the quote stay on the fast path, the rest of the
+          // file goes through papaparse (a quoted field may hold newlines, so bytes cannot be cut at \n).
+          const lineStart = view.lastIndexOf(LF, q) + 1;
+          if (lineStart > pos) line = fast.rows(view, pos, lineStart, line);
+          decoder = new StringDecoder('utf8');
+          parseText(decoder.write(view.subarray(Math.max(lineStart, pos))), false);
+        }
+      }
+      if (keep > 0) {
+        buf.copyWithin(0, keep, len);
+        len -= keep;
+      }
     }
-    if (!fast) {
-      decoder = new StringDecoder('utf8');
-      parseText(decoder.write(buf.subarray(pos)), false);
-      continue;
-    }
-    const lastLf = buf.lastIndexOf(LF);
-    const end = lastLf + 1;
-    if (end <= pos) {
-      carry = Buffer.from(buf.subarray(pos));
-      continue;
-    }
-    const q = buf.indexOf(QUOTE, pos);
-    if (q === -1 || q >= end) {
-      line = fast.rows(buf, pos, end, line);
-      carry = end < buf.length ? Buffer.from(buf.subarray(end)) : null;
-    } else {
-      // Quotes from here on: whole lines before the quote stay on the fast path, the rest of the
-      // file goes through papaparse (a quoted field may hold newlines, so bytes cannot be cut at \n).
-      const lineStart = buf.lastIndexOf(LF, q) + 1;
-      if (lineStart > pos) line = fast.rows(buf, pos, lineStart, line);
-      decoder = new StringDecoder('utf8');
-      parseText(decoder.write(buf.subarray(Math.max(lineStart, pos))), false);
-    }
+  } finally {
+    await fh.close();
   }
   if (ncols < 0) {
     // No newline ends the header: the file is one line (or only a BOM).
-    const text = carry ? carry.toString('utf8', hasBom(carry) ? 3 : 0) : '';
+    const text = buf.toString('utf8', hasBom(buf.subarray(0, len)) ? 3 : 0, len);
     if (text.trim() === '') fail('empty-file', { file: path }, 'the file is empty (expected a header and data rows).');
     header(text);
   } else if (decoder) {
     parseText(decoder.end(), true);
-  } else if (carry && carry.length > 0) {
-    if (fast) {
-      const q = carry.indexOf(QUOTE);
-      if (q === -1) line = fast.rows(Buffer.concat([carry, Buffer.from([LF])]), 0, carry.length + 1, line);
-      else parseText(carry.toString('utf8'), true);
-    } else parseText(carry.toString('utf8'), true);
+  } else if (len > 0) {
+    const rest = buf.subarray(0, len);
+    if (fast && rest.indexOf(QUOTE) === -1) {
+      // the last line has no newline: give it one, as the byte path expects whole lines
+      if (len === buf.length) buf = grown(buf, len);
+      buf[len] = LF;
+      line = fast.rows(buf.subarray(0, len + 1), 0, len + 1, line);
+    } else parseText(rest.toString('utf8'), true);
   }
   const total = rows + (fast ? fast.count : 0);
   if (total === 0) fail('no-data-rows', { file: path }, 'the file has a header but no data rows.');

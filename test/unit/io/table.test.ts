@@ -161,3 +161,94 @@ test('progress: bytes reported; cancellation throws CancelledError', async () =>
   let calls = 0;
   await assert.rejects(readTable(path, collector(), { progress: { isCancelled: () => ++calls > 1 } }), CancelledError);
 });
+
+// ---------------------------------------------------------------------------------------------
+// One reused read buffer: tiny buffer sizes force many reads, so every line end, CRLF pair, quote,
+// BOM and UTF-8 character is cut somewhere. Each result must equal the expected rows and lines and
+// the one-read result, on both the string path and the byte path (quote-free lines as bytes).
+
+/** A slow, obvious byte-row handler: decode the lines, skip blank ones, split at the delimiter. */
+function byteCollector(delim: string) {
+  const sink = collector();
+  const handler = {
+    count: 0,
+    rows(buf: Buffer, start: number, end: number, line: number): number {
+      const text = buf.toString('utf8', start, end);
+      assert.equal(text[text.length - 1], '\n', 'the byte path gets whole lines');
+      assert.ok(!text.includes('"'), 'the byte path gets quote-free lines');
+      for (const l of text.slice(0, -1).split('\n')) {
+        if (l.trim() !== '') {
+          sink.row(l.replace(/\r$/, '').split(delim), line);
+          handler.count++;
+        }
+        line++;
+      }
+      return line;
+    },
+  };
+  return { sink, handler };
+}
+
+async function readAllWays(name: string, content: string | Buffer, expected: { names: string[]; rows: string[][]; lines: number[] }) {
+  const path = tmpFile(name, content);
+  const delim = name.endsWith('.tsv') ? '\t' : ',';
+  for (const chunkBytes of [4, 5, 7, 16, 1 << 20]) {
+    const plain = collector();
+    const r1 = await readTable(path, plain, { chunkBytes });
+    assert.deepEqual({ names: plain.names, rows: plain.rows, lines: plain.lines }, expected, `string path, ${chunkBytes}-byte buffer`);
+    assert.equal(r1.rows, expected.rows.length);
+    const { sink, handler } = byteCollector(delim);
+    const r2 = await readTable(path, sink, { chunkBytes, byteRows: () => handler });
+    assert.deepEqual({ names: sink.names, rows: sink.rows, lines: sink.lines }, expected, `byte path, ${chunkBytes}-byte buffer`);
+    assert.equal(r2.rows, expected.rows.length);
+  }
+}
+
+test('read buffer: a line longer than the buffer grows it; rows and lines unchanged', async () => {
+  const long = 'v'.repeat(1000);
+  await readAllWays('long.csv', `id,text\n1,a\n2,${long}\n3,b\n`, {
+    names: ['id', 'text'],
+    rows: [['1', 'a'], ['2', long], ['3', 'b']],
+    lines: [2, 3, 4],
+  });
+  // a header longer than the buffer
+  const wide = Array.from({ length: 50 }, (_, i) => `column${i}`);
+  await readAllWays('wide.csv', `${wide.join(',')}\n${wide.map((_, i) => i).join(',')}\n`, {
+    names: wide,
+    rows: [wide.map((_, i) => String(i))],
+    lines: [2],
+  });
+});
+
+test('read buffer: CRLF pairs split across reads, blank CRLF lines counted and skipped', async () => {
+  await readAllWays('crlf.csv', 'ab,cd\r\n1,22\r\n333,4\r\n\r\n55,6666\r\n7,8\r\n', {
+    names: ['ab', 'cd'],
+    rows: [['1', '22'], ['333', '4'], ['55', '6666'], ['7', '8']],
+    lines: [2, 3, 5, 6],
+  });
+});
+
+test('read buffer: quoted newlines and quotes split across reads; lines before the first quote on the byte path', async () => {
+  await readAllWays('quoted.csv', 'id,t\n1,plain\n2,more\n3,"x\ny\r\nz"\n4,"a ""q"" b"\n5,"\n"\n6,end\n', {
+    names: ['id', 't'],
+    rows: [['1', 'plain'], ['2', 'more'], ['3', 'x\ny\r\nz'], ['4', 'a "q" b'], ['5', '\n'], ['6', 'end']],
+    lines: [2, 3, 4, 7, 8, 10],
+  });
+});
+
+test('read buffer: the last line without a newline (quote-free and quoted), and a file of one header line', async () => {
+  await readAllWays('last.csv', 'a,b\n1,2\n3,4', { names: ['a', 'b'], rows: [['1', '2'], ['3', '4']], lines: [2, 3] });
+  await readAllWays('lastq.csv', 'a,b\n1,2\n"3\n3",4', { names: ['a', 'b'], rows: [['1', '2'], ['3\n3', '4']], lines: [2, 3] });
+  await readAllWays('lastcr.tsv', 'a\tb\r\n1\t2\r\n3\t4\r', { names: ['a', 'b'], rows: [['1', '2'], ['3', '4']], lines: [2, 3] });
+  for (const chunkBytes of [4, 5, 1 << 20]) {
+    await rejectsWith(readTable(tmpFile('hdr.csv', 'alpha,beta,gamma'), collector(), { chunkBytes }), 'no-data-rows', undefined, 'no data rows');
+  }
+});
+
+test('read buffer: a BOM cut by the first reads, and multi-byte UTF-8 cut at every position', async () => {
+  const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+  await readAllWays('bom.csv', Buffer.concat([bom, Buffer.from('x,y\n1,2\n')]), { names: ['x', 'y'], rows: [['1', '2']], lines: [2] });
+  await readAllWays('bomq.csv', Buffer.concat([bom, Buffer.from('"x",y\n"1",2\n')]), { names: ['x', 'y'], rows: [['1', '2']], lines: [2] });
+  const rows = Array.from({ length: 9 }, (_, i) => ['é'.repeat(i), '日本', '😀'.repeat(9 - i)]);
+  await readAllWays('utf8.csv', `a,b,c\n${rows.map((r) => r.join(',')).join('\n')}\n`, { names: ['a', 'b', 'c'], rows, lines: rows.map((_, i) => i + 2) });
+});
