@@ -38,11 +38,6 @@ function resolveSpec(from, spec) {
 }
 
 const KNOWN = [
-  ['src/core/io/npz.ts', 'src/core/io/parquet.ts', 'src/core/io/table.ts'],
-  ['src/core/inspect/classificationTable.ts', 'src/core/inspect/iwTable.ts', 'src/core/inspect/slicesStep.ts',
-    'src/core/inspect/subset.ts', 'src/core/tasks/classification.ts', 'src/core/tasks/classificationCi.ts',
-    'src/core/tasks/classificationSelective.ts'],
-  ['src/shared/drillTargets.ts', 'src/shared/inspectModel.ts', 'src/shared/model.ts'],
   ['src/extension/configWriter.ts', 'src/extension/context.ts', 'src/extension/evaluation.ts',
     'src/extension/inspect/reportInspector.ts', 'src/extension/report/operatingPointWriter.ts',
     'src/extension/report/panels.ts'],

@@ -7,37 +7,10 @@
 import type { FilterTerm, RowSort } from '../core/inspect/types';
 import type { Results } from '../core/results/types';
 import { formatNumber } from './format';
+import type { ChartDrill, DrillSpec, DrillTargets } from './drillSpec';
 import type { ChartModel, ReportModel } from './model';
 
-/** The rows behind one number: a title for the rows panel, the filter, and the sort to show them in. */
-export interface DrillSpec {
-  title: string;
-  where: FilterTerm[];
-  sort?: RowSort;
-}
-
-export interface ChartDrill {
-  /** By series, then point (category) index; null where a point has no rows behind it. */
-  points?: (DrillSpec | null)[][];
-  /** Heatmap cells, [row][column]. */
-  cells?: (DrillSpec | null)[][];
-}
-
-export interface TableDrill {
-  /** One spec per table row. */
-  rows?: (DrillSpec | null)[];
-  /** One spec per table cell, [row][column] (the confusion matrix's counts). */
-  cells?: (DrillSpec | null)[][];
-}
-
-export interface DrillTargets {
-  charts: Record<string, ChartDrill>;
-  tables: Record<string, TableDrill>;
-  /** Metric key → the rows behind it. */
-  cards: Record<string, DrillSpec>;
-  /** The classic error-analysis view: the most confident mistakes (classification). */
-  mistakes?: DrillSpec;
-}
+export type { ChartDrill, DrillSpec, DrillTargets, TableDrill } from './drillSpec';
 
 const t = (key: string, op: FilterTerm['op'], value: string | number): FilterTerm => ({ key, op, value: String(value) });
 const BY_CONFIDENCE: RowSort = { key: 'confidence', dir: 'desc' };

@@ -4,7 +4,7 @@
  * computed on demand). Plain JSON; built on the host, read by the webview. No vscode, no DOM.
  */
 import type { FilterTerm } from '../core/inspect/types';
-import type { DrillTargets } from './drillTargets';
+import type { DrillTargets } from './drillSpec';
 
 /** A column the report can be sliced by (a non-role column with few distinct values). */
 export interface SliceCandidate {

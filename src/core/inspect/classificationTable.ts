@@ -10,7 +10,7 @@ import type { LoadedClassification } from '../io/loadClassification';
 import { rowScores } from './rowScores';
 import { SHOTS } from '../metrics/longtail';
 import { ResultsBuilder } from '../results/builder';
-import { prepareRun, type ClassificationRun } from '../tasks/classification';
+import { prepareRun, type ClassificationRun } from '../tasks/classificationRun';
 import { acceptanceFor, prepareSelective } from '../tasks/classificationSelective';
 import type { TaskContext } from '../tasks/types';
 import type { Field } from './fields';

@@ -3,7 +3,7 @@
  * named by `slices` (kept as text by the loaders). See slices.ts for the definitions.
  */
 import type { LoadedIwBinary } from '../io/loadIwBinary';
-import type { ClassificationRun } from '../tasks/classification';
+import type { ClassificationRun } from '../tasks/classificationRun';
 import type { TaskContext } from '../tasks/types';
 import { rowScores } from './rowScores';
 import { classificationSliceMetrics, classificationStrata, computeSlices, iwSliceMetrics, sliceOptions, userMeanSliceMetrics } from './slices';

@@ -17,7 +17,7 @@ import { readFile } from 'node:fs/promises';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { CancelledError, EvalLensError, fail, type Progress } from '../diagnostics';
 import { dtypeName, parseNpyArray, type NpyArray } from './npy';
-import { cannotOpen, type Cell, type TableSink } from './table';
+import { cannotOpen, type Cell, type TableSink } from './tableSink';
 
 export interface ZipMember {
   name: string;

@@ -19,7 +19,7 @@
 import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, parquetSchema, type FileMetaData } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { CancelledError, EvalLensError, fail, type Progress } from '../diagnostics';
-import type { Cell, TableSink } from './table';
+import type { Cell, TableSink } from './tableSink';
 
 /** Why a file could not be read as Parquet, as an error naming the file. */
 function badParquet(path: string, e: unknown): EvalLensError {

@@ -30,15 +30,8 @@ import { readNpz } from './npz';
 import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
 import { COMMA, CR, LF, QUOTE, SPACE, TAB } from './bytes';
 import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
-
-export type Cell = string | number | boolean | null | Cell[] | { [k: string]: Cell };
-
-export interface TableSink {
-  /** Column names, once, before any row. */
-  columns(names: string[]): void;
-  /** One data row; cells aligned with the column names (CSV/TSV cells are raw strings, JSON cells as parsed; a missing JSON key is null). `line` = 1-based physical line where the row starts (header = line 1). */
-  row(cells: Cell[], line: number): void;
-}
+import { cannotOpen, type Cell, type TableSink } from './tableSink';
+export { cannotOpen, type Cell, type TableSink };
 
 /**
  * A fast path for delimited files: complete, quote-free lines handed over as bytes instead of
@@ -95,12 +88,6 @@ export async function readTable(
   else if (format === 'npz') rows = await readNpz(path, sink, opts);
   else rows = await readJsonDocument(path, sink, opts.progress);
   return { format, rows };
-}
-
-export function cannotOpen(path: string, e: unknown): EvalLensError {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : String((e as Error)?.message ?? e);
-  return new EvalLensError('cannot-open', `Cannot read ${path}: ${why}.`, { file: path });
 }
 
 function tick(progress: Progress | undefined, done: number, total: number): void {

@@ -8,85 +8,27 @@
  * bootstrap, {@link scalarMetricsFor}(run, counts) gives every classification, long-tail and evolving scalar of a resample
  * without touching the probability matrix.
  */
-import { checkCancelled, EvalLensError } from '../diagnostics';
+import { checkCancelled } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
-import type { ClassificationData } from '../data/classificationData';
 import { loadClassification } from '../io/loadClassification';
-import {
-  aggregateClassification,
-  classesWithoutRows,
-  confusionMatrix,
-  perClassScores,
-  prepareClassification,
-  type ClassificationAggregate,
-  type PreparedClassification,
-} from '../metrics/classification';
-import { aggregateLongTail, prepareLongTail, SHOTS, type LongTailSetup } from '../metrics/longtail';
-import { aggregateEvolving, prepareEvolving, rowsByClass, SAMPLED_DRAWS, type EvolvingSetup } from '../metrics/evolving';
-import { resolveGroups, resolveTrainDistribution, type GroupSpec, type TrainDistribution } from '../metrics/trainDistribution';
+import { classesWithoutRows, confusionMatrix, perClassScores } from '../metrics/classification';
+import { aggregateLongTail, SHOTS } from '../metrics/longtail';
+import { aggregateEvolving, SAMPLED_DRAWS } from '../metrics/evolving';
 import type { PerClassRow } from '../results/types';
-import type { TaskContext, TaskRunner } from './types';
-import { calibrationStep, selectiveStep, type SelectiveSetup } from './classificationSelective';
+import type { TaskRunner } from './types';
+import { prepareRun, type ClassificationRun, type ClassificationStep } from './classificationRun';
+import { calibrationStep, selectiveStep } from './classificationSelective';
 import { classificationCiStep } from './classificationCi';
 import { classificationPerRow } from './classificationPerItem';
-import type { TextColumn } from '../data/textColumn';
 import { classificationSlicesStep } from '../inspect/slicesStep';
 import { subsetClassification } from '../inspect/subset';
 
-/** Everything computed for one classification file, shared by the family steps. */
-export interface ClassificationRun {
-  data: ClassificationData;
-  /** Per-row vectors (correctness, NLL/Brier terms, true-class rank), computed once. */
-  prepared: PreparedClassification;
-  /** Aggregate of the full data (counts = null): values and per-class sums. */
-  point: ClassificationAggregate;
-  train: TrainDistribution | null;
-  groups: GroupSpec | null;
-  longTail: LongTailSetup;
-  /** Null when the evolving family is not computed (no train distribution, or unavailable). */
-  evolving: EvolvingSetup | null;
-  /** Rows per true class (sampled shift protocol only). */
-  classRows: Int32Array[] | null;
-  /** Selective/calibration setup (score order, acceptance), set by the selective step; null when not computed. */
-  selective?: SelectiveSetup | null;
-  /** Columns kept as written (the `slices` columns), by name. */
-  text?: Record<string, TextColumn>;
-}
-
-export type ClassificationStep = (run: ClassificationRun, ctx: TaskContext) => void | Promise<void>;
+// Re-exported so callers that know the runner need not know where the run is built.
+export { classAccuracyKey, prepareRun, scalarMetricsFor, type ClassificationRun, type ClassificationStep } from './classificationRun';
 
 const fmt = (c: string) => `"${c}"`;
 function list(xs: string[]): string {
   return xs.length <= 10 ? xs.map(fmt).join(', ') : `${xs.slice(0, 10).map(fmt).join(', ')}, … (${xs.length} in all)`;
-}
-
-/**
- * Every classification, long-tail and evolving scalar of a resample given by multiplicities
- * `counts` (null = the full data). O(n + T·C) for the expected shift protocol; the sampled protocol
- * re-draws its test sets from the resample with the same seed each time (common random numbers):
- * O(T·5·C·√N_c) without a weight column (binomial draws), O(T·5·N^tst·log n) with one.
- */
-export function scalarMetricsFor(run: ClassificationRun, counts: ArrayLike<number> | null, opts: { perClass?: boolean } = {}): Record<string, number | null> {
-  const agg = counts ? aggregateClassification(run.prepared, counts) : run.point;
-  const out: Record<string, number | null> = { ...agg.values, ...aggregateLongTail(run.longTail, agg.stats) };
-  if (opts.perClass) {
-    // Per-class accuracy Σ w·1[ŷ=y] / Σ w over the rows of class c, from the sums the resample already has.
-    const { support, correct } = agg.stats;
-    for (let c = 0; c < support.length; c++) out[classAccuracyKey(c)] = support[c]! > 0 ? correct[c]! / support[c]! : null;
-  }
-  if (run.evolving) {
-    const ev = aggregateEvolving(run.evolving, agg.stats, run.classRows ? { prep: run.prepared, classRows: run.classRows, counts } : undefined);
-    Object.assign(out, ev.values);
-  }
-  return out;
-}
-
-/**
- * The key of class c's accuracy among a resample's values (`scalarMetricsFor` with `perClass`).
- * Internal: it never becomes a results metric; its interval goes to the per-class table.
- */
-export function classAccuracyKey(c: number): string {
-  return `#class_accuracy.${c}`;
 }
 
 const classificationStep: ClassificationStep = (run, ctx) => {
@@ -230,58 +172,10 @@ export const CLASSIFICATION_STEPS: { name: string; step: ClassificationStep }[] 
   { name: 'selective', step: selectiveStep },
   { name: 'calibration', step: calibrationStep },
   // after selective and calibration: a slice's ECE and AURC exist when the file's do
-  { name: 'slices', step: (run, ctx) => classificationSlicesStep(run, ctx) },
-  // last, after every metric exists; called through a closure because classificationCi imports this module
-  { name: 'bootstrap', step: (run, ctx) => classificationCiStep(run, ctx) },
+  { name: 'slices', step: classificationSlicesStep },
+  // last, after every metric exists
+  { name: 'bootstrap', step: classificationCiStep },
 ];
-
-/** Builds the {@link ClassificationRun}: per-row preparation, train distribution, groups, setups. */
-export async function prepareRun(data: ClassificationData, ctx: TaskContext): Promise<ClassificationRun> {
-  const { config, results, warnings } = ctx;
-  const prepared = results.time('classification.prepare', () => prepareClassification(data, { topK: config.topK ?? CONFIG_DEFAULTS.topK }));
-  const point = results.time('classification.aggregate', () => aggregateClassification(prepared));
-  checkLongTailConfig(config);
-  const train = await resolveTrainDistribution(data.classes, config, ctx.baseDir, ctx.root);
-  const groups = await resolveGroups(data.classes, config, train, ctx.baseDir, ctx.root);
-  const longTail = prepareLongTail(data.classes.length, train, groups, {
-    shotThresholds: { ...CONFIG_DEFAULTS.shotThresholds, ...config.shotThresholds },
-    reweightEpsilon: config.reweightEpsilon ?? CONFIG_DEFAULTS.reweightEpsilon,
-  });
-  let evolving: EvolvingSetup | null = null;
-  let classRows: Int32Array[] | null = null;
-  if (train) {
-    const protocol = config.shiftProtocol ?? CONFIG_DEFAULTS.shiftProtocol;
-    const testRows = new Float64Array(data.classes.length);
-    for (let i = 0; i < data.n; i++) testRows[data.labels[i]]++;
-    // A class whose rows all weigh 0 has no accuracy either.
-    for (let c = 0; c < testRows.length; c++) if (!(point.stats.support[c] > 0)) testRows[c] = 0;
-    const setup = results.time('evolving.prepare', () =>
-      prepareEvolving(train, data.classes, testRows, { imbalanceRatio: config.imbalanceRatio, T: config.T, protocol, seed: config.bootstrap?.seed ?? 0 }),
-    );
-    if ('unavailable' in setup) {
-      warnings.note('evolving-not-computed', `The evolving-distribution metrics (shift_*, btd, acc_forward/uniform/backward) are not computed: ${setup.unavailable}.`);
-    } else {
-      evolving = setup;
-      if (protocol === 'sampled') classRows = rowsByClass(prepared);
-    }
-  }
-  return { data, prepared, point, train, groups, longTail, evolving, classRows };
-}
-
-/** Values the config schema may not catch (types pass, meaning does not). */
-function checkLongTailConfig(config: TaskContext['config']): void {
-  const where = config.configFile ?? 'the evaluation config';
-  const bad = (key: string, what: string): never => {
-    throw new EvalLensError('invalid-config', `${where}: \`${key}\` ${what}`, { file: where, column: key });
-  };
-  const { T, imbalanceRatio: rho, reweightEpsilon: eps } = config;
-  if (T !== undefined && (!Number.isInteger(T) || T < 1)) bad('T', `must be a positive integer, got ${T}.`);
-  if (rho !== undefined && !(rho > 0 && Number.isFinite(rho))) bad('imbalanceRatio', `must be a positive number, got ${rho}.`);
-  if (eps !== undefined && !(eps >= 0 && Number.isFinite(eps))) bad('reweightEpsilon', `must be a number ≥ 0, got ${eps}.`);
-  const t = { ...CONFIG_DEFAULTS.shotThresholds, ...config.shotThresholds };
-  if (!Number.isFinite(t.many) || !Number.isFinite(t.few)) bad('shotThresholds', `needs numbers \`many\` and \`few\`, got ${JSON.stringify(config.shotThresholds)}.`);
-  if (t.few > t.many + 1) bad('shotThresholds', `has few = ${t.few} above many = ${t.many}: a class with many < n_c < few would be both many- and few-shot.`);
-}
 
 export const runClassification: TaskRunner = async (ctx) => {
   let loaded = await loadClassification(ctx.path, ctx.config, ctx.warnings, ctx.progress, { keepText: ctx.config.slices, keepOther: ctx.subset !== undefined });

@@ -21,7 +21,7 @@ import type { MetricFamily } from '../results/types';
 import type { PreparedClassification } from '../metrics/classification';
 import { rowsByClass } from '../metrics/evolving';
 import type { SortedRows } from '../metrics/sortedRows';
-import { classAccuracyKey, scalarMetricsFor, type ClassificationRun, type ClassificationStep } from './classification';
+import { classAccuracyKey, scalarMetricsFor, type ClassificationRun, type ClassificationStep } from './classificationRun';
 import type { PerClassRow } from '../results/types';
 import { selectiveResamplerFor, selectiveScalars, selectiveScalarsSorted, selectiveScratch, sortedResamplingApplies, type SelectiveSetup } from './classificationSelective';
 import type { TaskContext } from './types';

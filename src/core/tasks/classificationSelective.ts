@@ -11,7 +11,7 @@
 import { CONFIG_DEFAULTS } from '../config/types';
 import { EvalLensError } from '../diagnostics';
 import type { ClassificationData } from '../data/classificationData';
-import { deriveScores, type ScoreKind } from '../io/scores';
+import { deriveScores } from '../io/scores';
 import { binIndices, calibrationValues, reliabilityBins } from '../metrics/calibration';
 import { costSweep, defaultCostGrid } from '../metrics/costSweep';
 import { aurcGrid101, aurcValues, exactRiskCoverage, GRID_POINTS } from '../metrics/riskCoverage';
@@ -20,38 +20,10 @@ import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd, type Ac
 import { gatherCounts, sortRowsByScore, type Multiplicities, type SortedRows } from '../metrics/sortedRows';
 import { selectiveResampler, selectiveResampleValues, type PrefixAcceptance, type SelectiveResampler } from '../metrics/selectiveResample';
 import type { Curve } from '../results/types';
-import type { ClassificationRun, ClassificationStep } from './classification';
+import type { AcceptanceRule, ClassificationRun, ClassificationStep, SelectiveSetup } from './classificationRun';
 import type { TaskContext } from './types';
 
-/** How rows are accepted (docs/metrics/selective.md, in this order of precedence). */
-export type AcceptanceRule =
-  | { kind: 'column' }
-  | { kind: 'threshold'; threshold: number }
-  | { kind: 'target'; target: number }
-  | { kind: 'split-target'; target: number; valRows: SortedRows }
-  | { kind: 'all' };
-
-export interface SelectiveSetup {
-  /** `column` when a confidence/score/margin column is used, else the derived kind. */
-  scoreKind: 'column' | ScoreKind | 'none';
-  scoreName: string;
-  /** Scores are probabilities of the top label (msp, or a [0,1] column not named like a margin). */
-  isProbability: boolean;
-  /** The rows the selective metrics are measured on (all rows, or the `test` rows of the protocol). */
-  rows: SortedRows;
-  /** Whether `rows` is a subset (val/test protocol). */
-  subset: boolean;
-  rule: AcceptanceRule;
-  /** The `accept` column in sorted order (rule `column`). */
-  mask: Uint8Array | null;
-  groupNames: string[];
-  reweight: boolean;
-  epsilon: number;
-  /** False when the selective family cannot rank rows (no scores): only operating-point keys. */
-  ranked: boolean;
-  /** Calibration input (all rows, probability scores only), or null. */
-  calib: { rows: SortedRows; bins: Int32Array; B: number } | null;
-}
+export type { AcceptanceRule, SelectiveSetup } from './classificationRun';
 
 const VAL_NAMES = new Set(['val', 'valid', 'validation', 'dev']);
 const TEST_NAMES = new Set(['test']);

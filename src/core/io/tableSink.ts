@@ -1,0 +1,21 @@
+/**
+ * What every table reader hands its rows to ({@link TableSink}), the cell values it hands over, and
+ * the message for a file that cannot be opened. In a module of their own so the format readers
+ * (`table.ts`, `parquet.ts`, `npz.ts`) share them without importing one another.
+ */
+import { EvalLensError } from '../diagnostics';
+
+export type Cell = string | number | boolean | null | Cell[] | { [k: string]: Cell };
+
+export interface TableSink {
+  /** Column names, once, before any row. */
+  columns(names: string[]): void;
+  /** One data row; cells aligned with the column names (CSV/TSV cells are raw strings, JSON cells as parsed; a missing JSON key is null). `line` = 1-based physical line where the row starts (header = line 1). */
+  row(cells: Cell[], line: number): void;
+}
+
+export function cannotOpen(path: string, e: unknown): EvalLensError {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : String((e as Error)?.message ?? e);
+  return new EvalLensError('cannot-open', `Cannot read ${path}: ${why}.`, { file: path });
+}

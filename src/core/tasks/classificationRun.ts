@@ -1,0 +1,148 @@
+/**
+ * What every family step of the classification task shares: the {@link ClassificationRun} (the data,
+ * the per-row vectors prepared once and the setups of the families already run), the step type,
+ * {@link prepareRun} that builds the run, and {@link scalarMetricsFor}, every classification,
+ * long-tail and evolving scalar of one resample. In a module of their own so the steps
+ * (`classificationSelective.ts`, `classificationCi.ts`, the row inspector) and the runner in
+ * `classification.ts` import them without importing one another.
+ */
+import { EvalLensError } from '../diagnostics';
+import { CONFIG_DEFAULTS } from '../config/types';
+import type { ClassificationData } from '../data/classificationData';
+import type { TextColumn } from '../data/textColumn';
+import type { ScoreKind } from '../io/scores';
+import { aggregateClassification, prepareClassification, type ClassificationAggregate, type PreparedClassification } from '../metrics/classification';
+import { aggregateLongTail, prepareLongTail, type LongTailSetup } from '../metrics/longtail';
+import { aggregateEvolving, prepareEvolving, rowsByClass, type EvolvingSetup } from '../metrics/evolving';
+import type { SortedRows } from '../metrics/sortedRows';
+import { resolveGroups, resolveTrainDistribution, type GroupSpec, type TrainDistribution } from '../metrics/trainDistribution';
+import type { TaskContext } from './types';
+
+/** Everything computed for one classification file, shared by the family steps. */
+export interface ClassificationRun {
+  data: ClassificationData;
+  /** Per-row vectors (correctness, NLL/Brier terms, true-class rank), computed once. */
+  prepared: PreparedClassification;
+  /** Aggregate of the full data (counts = null): values and per-class sums. */
+  point: ClassificationAggregate;
+  train: TrainDistribution | null;
+  groups: GroupSpec | null;
+  longTail: LongTailSetup;
+  /** Null when the evolving family is not computed (no train distribution, or unavailable). */
+  evolving: EvolvingSetup | null;
+  /** Rows per true class (sampled shift protocol only). */
+  classRows: Int32Array[] | null;
+  /** Selective/calibration setup (score order, acceptance), set by the selective step; null when not computed. */
+  selective?: SelectiveSetup | null;
+  /** Columns kept as written (the `slices` columns), by name. */
+  text?: Record<string, TextColumn>;
+}
+
+export type ClassificationStep = (run: ClassificationRun, ctx: TaskContext) => void | Promise<void>;
+
+/** How rows are accepted (docs/metrics/selective.md, in this order of precedence). */
+export type AcceptanceRule =
+  | { kind: 'column' }
+  | { kind: 'threshold'; threshold: number }
+  | { kind: 'target'; target: number }
+  | { kind: 'split-target'; target: number; valRows: SortedRows }
+  | { kind: 'all' };
+
+export interface SelectiveSetup {
+  /** `column` when a confidence/score/margin column is used, else the derived kind. */
+  scoreKind: 'column' | ScoreKind | 'none';
+  scoreName: string;
+  /** Scores are probabilities of the top label (msp, or a [0,1] column not named like a margin). */
+  isProbability: boolean;
+  /** The rows the selective metrics are measured on (all rows, or the `test` rows of the protocol). */
+  rows: SortedRows;
+  /** Whether `rows` is a subset (val/test protocol). */
+  subset: boolean;
+  rule: AcceptanceRule;
+  /** The `accept` column in sorted order (rule `column`). */
+  mask: Uint8Array | null;
+  groupNames: string[];
+  reweight: boolean;
+  epsilon: number;
+  /** False when the selective family cannot rank rows (no scores): only operating-point keys. */
+  ranked: boolean;
+  /** Calibration input (all rows, probability scores only), or null. */
+  calib: { rows: SortedRows; bins: Int32Array; B: number } | null;
+}
+
+/**
+ * Every classification, long-tail and evolving scalar of a resample given by multiplicities
+ * `counts` (null = the full data). O(n + T·C) for the expected shift protocol; the sampled protocol
+ * re-draws its test sets from the resample with the same seed each time (common random numbers):
+ * O(T·5·C·√N_c) without a weight column (binomial draws), O(T·5·N^tst·log n) with one.
+ */
+export function scalarMetricsFor(run: ClassificationRun, counts: ArrayLike<number> | null, opts: { perClass?: boolean } = {}): Record<string, number | null> {
+  const agg = counts ? aggregateClassification(run.prepared, counts) : run.point;
+  const out: Record<string, number | null> = { ...agg.values, ...aggregateLongTail(run.longTail, agg.stats) };
+  if (opts.perClass) {
+    // Per-class accuracy Σ w·1[ŷ=y] / Σ w over the rows of class c, from the sums the resample already has.
+    const { support, correct } = agg.stats;
+    for (let c = 0; c < support.length; c++) out[classAccuracyKey(c)] = support[c]! > 0 ? correct[c]! / support[c]! : null;
+  }
+  if (run.evolving) {
+    const ev = aggregateEvolving(run.evolving, agg.stats, run.classRows ? { prep: run.prepared, classRows: run.classRows, counts } : undefined);
+    Object.assign(out, ev.values);
+  }
+  return out;
+}
+
+/**
+ * The key of class c's accuracy among a resample's values (`scalarMetricsFor` with `perClass`).
+ * Internal: it never becomes a results metric; its interval goes to the per-class table.
+ */
+export function classAccuracyKey(c: number): string {
+  return `#class_accuracy.${c}`;
+}
+
+/** Builds the {@link ClassificationRun}: per-row preparation, train distribution, groups, setups. */
+export async function prepareRun(data: ClassificationData, ctx: TaskContext): Promise<ClassificationRun> {
+  const { config, results, warnings } = ctx;
+  const prepared = results.time('classification.prepare', () => prepareClassification(data, { topK: config.topK ?? CONFIG_DEFAULTS.topK }));
+  const point = results.time('classification.aggregate', () => aggregateClassification(prepared));
+  checkLongTailConfig(config);
+  const train = await resolveTrainDistribution(data.classes, config, ctx.baseDir, ctx.root);
+  const groups = await resolveGroups(data.classes, config, train, ctx.baseDir, ctx.root);
+  const longTail = prepareLongTail(data.classes.length, train, groups, {
+    shotThresholds: { ...CONFIG_DEFAULTS.shotThresholds, ...config.shotThresholds },
+    reweightEpsilon: config.reweightEpsilon ?? CONFIG_DEFAULTS.reweightEpsilon,
+  });
+  let evolving: EvolvingSetup | null = null;
+  let classRows: Int32Array[] | null = null;
+  if (train) {
+    const protocol = config.shiftProtocol ?? CONFIG_DEFAULTS.shiftProtocol;
+    const testRows = new Float64Array(data.classes.length);
+    for (let i = 0; i < data.n; i++) testRows[data.labels[i]]++;
+    // A class whose rows all weigh 0 has no accuracy either.
+    for (let c = 0; c < testRows.length; c++) if (!(point.stats.support[c] > 0)) testRows[c] = 0;
+    const setup = results.time('evolving.prepare', () =>
+      prepareEvolving(train, data.classes, testRows, { imbalanceRatio: config.imbalanceRatio, T: config.T, protocol, seed: config.bootstrap?.seed ?? 0 }),
+    );
+    if ('unavailable' in setup) {
+      warnings.note('evolving-not-computed', `The evolving-distribution metrics (shift_*, btd, acc_forward/uniform/backward) are not computed: ${setup.unavailable}.`);
+    } else {
+      evolving = setup;
+      if (protocol === 'sampled') classRows = rowsByClass(prepared);
+    }
+  }
+  return { data, prepared, point, train, groups, longTail, evolving, classRows };
+}
+
+/** Values the config schema may not catch (types pass, meaning does not). */
+function checkLongTailConfig(config: TaskContext['config']): void {
+  const where = config.configFile ?? 'the evaluation config';
+  const bad = (key: string, what: string): never => {
+    throw new EvalLensError('invalid-config', `${where}: \`${key}\` ${what}`, { file: where, column: key });
+  };
+  const { T, imbalanceRatio: rho, reweightEpsilon: eps } = config;
+  if (T !== undefined && (!Number.isInteger(T) || T < 1)) bad('T', `must be a positive integer, got ${T}.`);
+  if (rho !== undefined && !(rho > 0 && Number.isFinite(rho))) bad('imbalanceRatio', `must be a positive number, got ${rho}.`);
+  if (eps !== undefined && !(eps >= 0 && Number.isFinite(eps))) bad('reweightEpsilon', `must be a number ≥ 0, got ${eps}.`);
+  const t = { ...CONFIG_DEFAULTS.shotThresholds, ...config.shotThresholds };
+  if (!Number.isFinite(t.many) || !Number.isFinite(t.few)) bad('shotThresholds', `needs numbers \`many\` and \`few\`, got ${JSON.stringify(config.shotThresholds)}.`);
+  if (t.few > t.many + 1) bad('shotThresholds', `has few = ${t.few} above many = ${t.many}: a class with many < n_c < few would be both many- and few-shot.`);
+}
