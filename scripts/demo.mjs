@@ -5,15 +5,16 @@
 // An example is a folder directly under examples/ holding an eval-lens.json. Its prediction files
 // are the .csv/.tsv/.jsonl/.json/.trec/.run files at its top level, except eval-lens.json,
 // *.eval.json, *.compare.json, files named by a path-valued config key (trainCounts, classWeights,
-// groups, relevant, train, itemEmbeddings, userEmbeddings), and files whose name starts with `_`.
-// Files in subfolders are not evaluated.
+// groups, relevant, train, itemEmbeddings, userEmbeddings, items, and the factor keys), and files
+// whose name starts with `_`. Files in subfolders are not evaluated. A folder whose config names
+// factor matrices (`userFactors`) is evaluated from that file: its lists are generated, not read.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PREDICTION_EXTENSIONS = new Set(['.csv', '.tsv', '.jsonl', '.json', '.trec', '.run']);
-const PATH_KEYS = ['trainCounts', 'classWeights', 'groups', 'relevant', 'train', 'itemEmbeddings', 'userEmbeddings', 'items'];
+const PATH_KEYS = ['trainCounts', 'classWeights', 'groups', 'relevant', 'train', 'itemEmbeddings', 'userEmbeddings', 'items', 'userFactors', 'itemFactors', 'userIds', 'itemIds'];
 
 /**
  * Examples under `examplesDir`, each `{ name, dir, config, files: [{ path, outName }] }`, sorted.
@@ -40,6 +41,7 @@ export function discoverExamples(examplesDir) {
       .filter((f) => f !== 'eval-lens.json' && !f.endsWith('.eval.json') && !f.endsWith('.compare.json') && !f.startsWith('_'))
       .filter((f) => !referenced.has(resolve(dir, f)))
       .sort();
+    if (typeof parsed?.userFactors === 'string' && existsSync(resolve(dir, parsed.userFactors))) names.push(parsed.userFactors);
     const stem = (f) => basename(f, extname(f));
     const files = names.map((f) => ({
       path: join(dir, f),

@@ -1,13 +1,15 @@
 /**
  * `eval-lens evaluate FILE`: evaluates one prediction file and prints the results; `--out` also
- * writes the results JSON. Without `--out` nothing is written (the results go to stdout only).
+ * writes the results JSON, `--write-run` the top-K lists generated from factor matrices. Without
+ * them nothing is written (the results go to stdout only).
  */
 import { checkInput, real, workspaceRoot, writeAtomically } from './files';
 import { open, stat } from 'node:fs/promises';
-import { basename, isAbsolute, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Progress } from '../core/diagnostics';
-import { evaluateFile } from '../core/evaluate';
+import { evaluateFile, resolveEvaluation, type EvaluateOptions } from '../core/evaluate';
+import { formatRunJsonl, snapshotLists, type RankedListsSnapshot } from '../core/io/ranking/writeRun';
 import { findConfigBeside } from '../core/config/load';
 import { RESULTS_SCHEMA_ID, type Results } from '../core/results/types';
 import { formatCsv, formatMarkdown, formatTable } from '../core/results/format';
@@ -25,6 +27,7 @@ interface EvaluateFlags {
   config?: string;
   out?: string;
   html?: string;
+  writeRun?: string;
   theme?: HtmlTheme;
   format: OutputFormat;
   percent?: boolean;
@@ -41,6 +44,7 @@ export function registerEvaluate(program: Command): void {
     .option('-c, --config <file>', 'config file (default: eval-lens.json beside FILE, if any)')
     .option('-o, --out <file>', 'also write the results JSON here (e.g. preds.eval.json); without it nothing is written')
     .option('--html <file>', 'also write the report as one self-contained HTML file (no script, charts as SVG), as "eval-lens report" does')
+    .option('--write-run <file>', 'ranking from factor matrices (userFactors/itemFactors): also write the generated top-K lists here as a JSONL run ({"user", "items"} per line)')
     .addOption(new Option('--theme <theme>', 'colours of the --html report: auto follows the reader\'s light/dark setting').choices(HTML_THEMES).default('auto'))
     .addOption(new Option('-f, --format <format>', 'what to print on stdout').choices(FORMATS).default('table'))
     .option('--percent', 'show rates as percentages in table and markdown output')
@@ -66,16 +70,24 @@ export function registerEvaluate(program: Command): void {
     if (out) await checkOut(out, opts.out!, [input, configPath]);
     const html = opts.html !== undefined ? resolve(cwd, opts.html) : undefined;
     if (html) await checkHtmlOut(html, opts.html!, [input, configPath, out]);
+    const writeRun = opts.writeRun !== undefined ? resolve(cwd, opts.writeRun) : undefined;
+    if (writeRun) await checkWriteRun(writeRun, opts.writeRun!, file, { configPath, overrides, root }, [out, html]);
+    let written: RankedListsSnapshot | undefined;
+    const onRankedLists: EvaluateOptions['onRankedLists'] = writeRun ? (lists, userIds, itemIds) => void (written = snapshotLists(lists, userIds, itemIds)) : undefined;
     const progress = process.stderr.isTTY ? ttyProgress() : undefined;
     let results: Results;
     try {
-      results = await evaluateFile(file, { configPath, overrides, root, progress: progress?.progress });
+      results = await evaluateFile(file, { configPath, overrides, root, progress: progress?.progress, onRankedLists });
     } finally {
       progress?.done();
     }
     if (out) {
       await writeAtomically(out, JSON.stringify(results, null, 2) + '\n', 'the results');
       process.stderr.write(`Results written to ${inside(cwd, out) ? relative(cwd, out) : out}\n`);
+    }
+    if (writeRun && written) {
+      await writeAtomically(writeRun, formatRunJsonl(written), 'the run');
+      process.stderr.write(`Run written to ${inside(cwd, writeRun) ? relative(cwd, writeRun) : writeRun} (${written.lists.user.length.toLocaleString('en-US')} lists)\n`);
     }
     if (html) {
       await writeAtomically(html, exportReport({ kind: 'results', results }, 'html', { generator: `Eval Lens ${TOOL_VERSION}`, theme: opts.theme }), 'the report');
@@ -148,6 +160,46 @@ async function checkHtmlOut(html: string, given: string, others: (string | undef
     return;
   }
   if (head.trim() !== '' && !/^\s*<!DOCTYPE html>/i.test(head)) throw new UsageError(`--html ${given} exists and is not an HTML file; refusing to overwrite it.`);
+}
+
+/** Config keys naming input files of a ranking evaluation: `--write-run` never replaces one of them. */
+const RANKING_INPUT_KEYS = ['userFactors', 'itemFactors', 'userIds', 'itemIds', 'train', 'relevant', 'items', 'itemEmbeddings', 'userEmbeddings'] as const;
+
+/**
+ * `--write-run` is for ranking from factor matrices only: a run file's lists are already on disk
+ * (copy the file). It must not be an input, `--out` or `--html`, and must not replace a file that
+ * is not a JSONL run (an empty file or one whose first line starts with `{"user"`).
+ */
+async function checkWriteRun(
+  target: string,
+  given: string,
+  file: string,
+  ev: Pick<EvaluateOptions, 'configPath' | 'overrides' | 'root'>,
+  others: (string | undefined)[],
+): Promise<void> {
+  const { config, task, baseDir, input, configPath } = await resolveEvaluation(file, ev);
+  if (task !== 'ranking' || config.userFactors === undefined)
+    throw new UsageError(
+      `--write-run writes the top-K lists generated from factor matrices (\`userFactors\` and \`itemFactors\` in the config); ${basename(file)} is ${task === 'ranking' ? 'a ranking run, whose lists are already in that file' : `a ${task} input, which has no ranked lists`}.`,
+    );
+  const t = await real(target);
+  const inputs: string[] = [input];
+  if (configPath) inputs.push(configPath);
+  for (const key of RANKING_INPUT_KEYS) {
+    const v = config[key];
+    if (typeof v === 'string') inputs.push(resolve(baseDir, v));
+  }
+  for (const i of inputs) if ((await real(i)) === t) throw new UsageError(`--write-run ${given} is an input of this evaluation (${basename(i)}); refusing to overwrite it. Choose another file, e.g. ${join(dirname(given), 'run.jsonl')}.`);
+  for (const o of others) if (o && (await real(o)) === t) throw new UsageError(`--write-run ${given} is another output of this evaluation (${basename(o)}); choose another name, e.g. run.jsonl.`);
+  let head: string;
+  try {
+    if ((await stat(target)).isDirectory()) throw new UsageError(`--write-run ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/run.jsonl.`);
+    head = await readHead(target, 1024);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    return; // does not exist yet
+  }
+  if (head.trim() !== '' && !/^\s*\{\s*"user"\s*:/.test(head)) throw new UsageError(`--write-run ${given} exists and is not a JSONL run; refusing to overwrite it.`);
 }
 
 async function readHead(path: string, bytes: number): Promise<string> {

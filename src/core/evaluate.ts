@@ -16,7 +16,7 @@ import { detectTask } from './io/detectTask';
 import { checkTextEncoding } from './io/encoding';
 import { ResultsBuilder } from './results/builder';
 import type { Results } from './results/types';
-import type { TaskRunner } from './tasks/types';
+import type { TaskContext, TaskRunner } from './tasks/types';
 import { runClassification } from './tasks/classification';
 import { runIwBinary } from './tasks/iwBinary';
 import { runRanking } from './tasks/ranking';
@@ -42,6 +42,11 @@ export interface EvaluateOptions {
    * held only them; the results record the filter in `source.filter`.
    */
   subset?: FilterTerm[];
+  /**
+   * Ranking: called once with the ranked lists that are evaluated (a run's lists as read, or the
+   * lists generated from factor matrices), before the metrics reuse their arrays; copy what is kept.
+   */
+  onRankedLists?: TaskContext['onRankedLists'];
 }
 
 /** Tasks whose runner may return the input's size and SHA-256 itself. */
@@ -89,7 +94,7 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   const results = new ResultsBuilder();
   const subset = opts.subset && opts.subset.length > 0 ? opts.subset : undefined;
   opts.progress?.report?.('reading', 0);
-  const run = RUNNERS[task]({ path, baseDir, root, config, warnings, results, progress: opts.progress, subset: subset ? rowSubset(subset) : undefined });
+  const run = RUNNERS[task]({ path, baseDir, root, config, warnings, results, progress: opts.progress, subset: subset ? rowSubset(subset) : undefined, onRankedLists: opts.onRankedLists });
   // The ranking reader hashes its input while parsing it (one read, no hashing worker and its
   // memory); the other tasks' inputs are hashed beside the parse.
   const [info, partial] = SELF_HASHING.has(task)

@@ -61,6 +61,8 @@ export const runRanking: TaskRunner = async (ctx) => {
   const t0 = performance.now();
   const data = await loadRanking({ path: ctx.path, baseDir: ctx.baseDir, root: ctx.root, config, warnings, progress: ctx.progress });
   if (ctx.subset) subsetRanking(data, ctx.subset.rankingLists(data, ctx));
+  // Before any metric: the run's slot array is reused by the baselines further down.
+  ctx.onRankedLists?.(data.lists, data.users.ids, data.items.ids);
   results.timings.read = (performance.now() - t0) / 1000;
   if (data.itemEmbeddings && data.userEmbeddings && data.itemEmbeddings.dim !== data.userEmbeddings.dim)
     fail('bad-value', { file: data.userEmbeddings.file }, `expected user vectors of the item vectors' length ${data.itemEmbeddings.dim}, got ${data.userEmbeddings.dim}.`);

@@ -8,7 +8,7 @@ import type { ResultsBuilder } from '../results/builder';
 import type { SourceInfo } from '../results/types';
 import type { LoadedClassification } from '../io/loadClassification';
 import type { LoadedIwBinary } from '../io/loadIwBinary';
-import type { RankingData } from '../data/rankingData';
+import type { RankedLists, RankingData } from '../data/rankingData';
 import type { FilterTerm } from '../inspect/types';
 
 /**
@@ -41,6 +41,8 @@ export interface TaskContext {
   progress?: Progress;
   /** Evaluate only these rows (or, for ranking, these users' lists). */
   subset?: RowSubset;
+  /** Ranking: called once with the lists to be evaluated (read or generated from factors), before any metric. */
+  onRankedLists?: (lists: RankedLists, userIds: readonly string[], itemIds: readonly string[]) => void;
 }
 
 /** A task runner returns the description of its main source (hash and size are added by the caller). */
