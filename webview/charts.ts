@@ -244,14 +244,16 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
       },
       color: theme.foreground,
       font: { family: theme.font },
-      scales: { x: scaleOptions(model.x, theme), y: scaleOptions(model.y, theme) } as never,
+      // Horizontal bars: the categories go down the y axis and the values across the x axis.
+      ...(model.horizontal ? { indexAxis: 'y' as const } : {}),
+      scales: (model.horizontal ? { x: scaleOptions(model.y, theme), y: scaleOptions(model.x, theme) } : { x: scaleOptions(model.x, theme), y: scaleOptions(model.y, theme) }) as never,
       plugins: {
         legend: { display: model.series.length > 1, labels: { color: theme.foreground, boxWidth: 8, boxHeight: 8, usePointStyle: true, font: { family: theme.font } } },
         tooltip: {
           callbacks: {
             label: (item) => {
               const extra = labels(item.dataIndex, item.datasetIndex);
-              const y = item.parsed.y;
+              const y = model.horizontal ? item.parsed.x : item.parsed.y;
               const x = category ? model.x.categories?.[item.dataIndex] : formatAxisValue(item.parsed.x);
               // A count axis (users, rows) prints integers; a rate keeps its 4 decimals.
               const yText = Number.isInteger(y) && model.y.max !== 1 ? formatAxisValue(y) : formatNumber(y);

@@ -112,7 +112,10 @@ function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
   }
   actions.append(toggle, png);
   const canvas = el('canvas', { tabindex: '0', role: 'img', 'aria-label': `${c.title}. ${c.description} Press Enter for the data table.` });
+  // Horizontal bars need room for every category row (about 28 px each, two bars per row).
   const box = el('div', { class: `canvas-box${c.heatmap ? ' heatmap' : ''}`, ...(showTable ? { hidden: true } : {}) });
+  // Set through the CSSOM: the webview's content security policy allows no inline style attribute.
+  if (c.horizontal) box.style.height = `${Math.max(240, 60 + 28 * (c.x.categories?.length ?? 0))}px`;
   let matrix: ConfusionView | undefined;
   if (c.heatmap) {
     const norm = state.selected?.[`${c.id}.norm`];

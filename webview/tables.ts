@@ -35,6 +35,10 @@ export function renderTable(t: TableModel, status: (text: string) => void): HTML
     const name = t.rowNames?.[i];
     return name ? [name + (t.suffixes?.[i]?.[0] ?? ''), { title: `${name} (${formatCell(t.rows[i]![0]!, t.kinds[0])})` }] : [text(i, 0), {}];
   };
+  const tip = (i: number, j: number): { title?: string } => {
+    const why = t.cellTitles?.[i]?.[j];
+    return why ? { title: why } : {};
+  };
   const cellText = (i: number, j: number): string => (j === 0 ? first(i)[0] : text(i, j));
   if (t.columns.length <= MAX_COMPONENT_COLUMNS && t.rows.length <= MAX_COMPONENT_ROWS) {
     const table = el('vscode-table', { zebra: true, 'bordered-columns': true, resizable: true, class: `rows-${Math.min(t.rows.length, 20)}` });
@@ -45,14 +49,14 @@ export function renderTable(t: TableModel, status: (text: string) => void): HTML
     (table as unknown as { columns: string[] }).columns = widths.map((w) => `${((100 * w) / sum).toFixed(2)}%`);
     table.append(el('vscode-table-header', { slot: 'header' }, ...t.columns.map((c, j) => el('vscode-table-header-cell', { class: (t.kinds[j] ?? 'text') === 'text' ? '' : 'num', ...head(c, j)[1] }, head(c, j)[0]))));
     const body = el('vscode-table-body', { slot: 'body' });
-    t.rows.forEach((r, i) => body.append(el('vscode-table-row', {}, ...r.map((_, j) => el('vscode-table-cell', { class: cls(i, j), ...(j === 0 ? first(i)[1] : {}) }, cellText(i, j))))));
+    t.rows.forEach((r, i) => body.append(el('vscode-table-row', {}, ...r.map((_, j) => el('vscode-table-cell', { class: cls(i, j), ...(j === 0 ? first(i)[1] : {}), ...tip(i, j) }, cellText(i, j))))));
     table.append(body);
     wrap.append(table);
   } else {
     const table = el('table', { class: 'plain' });
     table.append(el('thead', {}, el('tr', {}, ...t.columns.map((c, j) => el('th', { scope: 'col', ...head(c, j)[1] }, head(c, j)[0])))));
     const body = el('tbody');
-    t.rows.forEach((r, i) => body.append(el('tr', {}, ...r.map((_, j) => (j === 0 ? el('th', { scope: 'row', ...first(i)[1] }, cellText(i, j)) : el('td', { class: cls(i, j) }, text(i, j)))))));
+    t.rows.forEach((r, i) => body.append(el('tr', {}, ...r.map((_, j) => (j === 0 ? el('th', { scope: 'row', ...first(i)[1] }, cellText(i, j)) : el('td', { class: cls(i, j), ...tip(i, j) }, text(i, j)))))));
     table.append(body);
     wrap.append(el('div', { class: 'scroll-x' }, table));
   }

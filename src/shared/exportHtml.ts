@@ -58,7 +58,8 @@ export function tableHtml(t: TableModel): string {
     .map((r, i) => `<tr>${r.map((v, j) => {
       const kind = t.kinds[j] ?? 'text';
       const classes = [kind !== 'text' ? 'n' : '', placeClass(t.marks?.[i]?.[j])].filter(Boolean).join(' ');
-      return `<td${classes ? ` class="${classes}"` : ''}>${esc(formatCell(v, kind))}${esc(t.suffixes?.[i]?.[j] ?? '')}</td>`;
+      const why = t.cellTitles?.[i]?.[j];
+      return `<td${classes ? ` class="${classes}"` : ''}${why ? ` title="${esc(why)}"` : ''}>${esc(formatCell(v, kind))}${esc(t.suffixes?.[i]?.[j] ?? '')}</td>`;
     }).join('')}</tr>`)
     .join('\n');
   return `<table><caption class="note">${esc(t.title)}</caption><thead>${head}</thead><tbody>${body}</tbody></table>${t.note ? `<p class="note">${esc(t.note)}</p>` : ''}`;

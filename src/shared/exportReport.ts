@@ -23,6 +23,8 @@ import { headlineKeys } from './headline';
 import type { CellValue, ReportModel, TableModel } from './model';
 import { buildReportModel } from './reportModel';
 import { tableToMarkdown } from './tableText';
+import { categoryTable } from './categoryTable';
+import { csvCell } from './csvCell';
 
 export const REPORT_FORMATS = ['html', 'md', 'csv', 'latex'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -179,6 +181,25 @@ function compareMarkdown(c: CompareResults): string {
   return parts.join('\n\n') + '\n';
 }
 
+/**
+ * The category breakdown as more rows of the metrics CSV (same columns, so the file stays one
+ * table): family `category`, metric `coverage@K [category: name]` (likewise `share`, `recall`),
+ * the counts behind each rate in the note column; an undefined recall has an empty value.
+ */
+function categoryCsvRows(results: Results): string {
+  const t = categoryTable(results.tables?.categoryBreakdown);
+  const b = results.tables?.categoryBreakdown;
+  if (!t || !b) return '';
+  const pad = Object.keys(results.baselines ?? {}).map(() => '');
+  const num = (v: number | null): string => (v === null ? '' : String(v));
+  const rows = b.rows.flatMap((r) => [
+    ['category', `coverage@${b.k} [category: ${r.category}]`, num(r.coverage), '', '', 'higher', `${r.recommendedItems} of ${r.catalogItems} catalogue items recommended`, ...pad],
+    ['category', `share@${b.k} [category: ${r.category}]`, num(r.share), '', '', '', 'share of all recommendation slots', ...pad],
+    ['category', `recall@${b.k} [category: ${r.category}]`, num(r.recall), '', '', 'higher', r.recall === null ? 'undefined: no evaluated user has a relevant item in this category' : `${r.hits} of ${r.relevant} relevant items found`, ...pad],
+  ]);
+  return rows.map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
+}
+
 /** The metrics of a LaTeX table: those asked for (that exist), else the headline ones. */
 function latexMetrics(task: Results['task'] | undefined, available: readonly string[], asked: readonly string[] | undefined): string[] {
   if (asked && asked.length > 0) {
@@ -222,7 +243,7 @@ export function exportReport(input: ReportInput, format: ReportFormat, opts: Exp
       if (input.kind === 'compare') return compareMarkdown(input.compare);
       return renderMarkdownTable(input.table) + '\n';
     case 'csv':
-      if (input.kind === 'results') return formatCsv(input.results);
+      if (input.kind === 'results') return formatCsv(input.results) + categoryCsvRows(input.results);
       return renderCsvTable(input.kind === 'compare' ? input.compare : input.table);
     case 'latex':
       if (input.kind === 'results') return resultsLatex(input.results, opts);

@@ -31,6 +31,8 @@ export interface TableModel {
   columnNames?: (string | null)[];
   /** Display names of each row's first cell, likewise (the cell keeps the key). */
   rowNames?: (string | null)[];
+  /** Optional hover text per cell, aligned with `rows` (why a value is missing). */
+  cellTitles?: (string | null)[][];
   note?: string;
 }
 
@@ -114,6 +116,8 @@ export interface ChartModel {
   /** The same data as a table (the accessible alternative and the copy source). */
   table: TableModel;
   note?: string;
+  /** Bars drawn along the y axis (categories down the side, values across): long category names stay legible. */
+  horizontal?: boolean;
   /** Charts sharing a group are alternatives chosen with a select (per-user histograms). */
   group?: { id: string; title: string; option: string };
 }

@@ -7,6 +7,7 @@ import type { ConfusionMatrix, Curve, GroupAnalysisRow, MetricValue, PerClassRow
 import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from './format';
 import { cutoffsOf, headlineKeys, reportHeadlineKeys } from './headline';
 import { inRankingTable, rankingTable } from './rankingTable';
+import { categoryChart, categoryTable } from './categoryTable';
 import { explorerMissingNote, operatingPointModel } from './operatingPoint';
 import { userInspectorModel } from './userInspector';
 import { metricHover, metricName } from '../core/glossary';
@@ -629,7 +630,7 @@ function genericCurveChart(name: string, c: Curve): ChartModel {
 // ---------------------------------------------------------------------------------------------
 
 const KNOWN_CURVES = new Set(['shift', 'riskCoverage', 'costSweep', 'reliability', 'pr', 'pr_unweighted', 'roc', 'roc_unweighted']);
-const KNOWN_TABLES = new Set(['perClass', 'confusion', 'groupAnalysis', 'reliability', 'perUserHistograms', 'activityBins']);
+const KNOWN_TABLES = new Set(['perClass', 'confusion', 'groupAnalysis', 'reliability', 'perUserHistograms', 'activityBins', 'categoryBreakdown']);
 /** Where unknown curves/tables of a family go, by name prefix. */
 const RANKING_NAMES = /^(metricVsK|perUser|activity|users|cold|popularity|ranking)/i;
 
@@ -688,6 +689,9 @@ export function buildReportModel(results: Results): ReportModel {
   const stored = storedHistograms(t.perUserHistograms);
   for (const h of stored.length > 0 ? stored : perUserHistograms(results)) place('ranking', h);
   place('ranking', activityChart(t.activityBins, results));
+  place('ranking', categoryChart(t.categoryBreakdown));
+  const categories = categoryTable(t.categoryBreakdown);
+  if (categories) tab('ranking').tables.push(categories);
   // Whatever else the results hold.
   for (const [name, c] of Object.entries(curves)) {
     if (KNOWN_CURVES.has(name) || name === 'metricVsK' || name.startsWith('metricVsK.') || !c || !Array.isArray(c.xs)) continue;

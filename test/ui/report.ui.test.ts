@@ -204,6 +204,20 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     assert.ok(recall[3]!.startsWith(formatNumber(r.metrics['recall@10']!.value)), recall.join(' | '));
     const users = (await reportCards(frame)).find((c) => c.key === 'users_evaluated' && c.headline)!;
     assert.match(users.text, /^\d{1,3}(,\d{3})*$/, 'users print as an integer');
+    // Coverage and recall by item category: one row per category of the results file, in its
+    // order, values formatted like the other tables; an undefined recall is a dash with its reason on hover.
+    const breakdown = r.tables.categoryBreakdown!;
+    assert.ok(breakdown.rows.length > 1, 'the example has item categories');
+    const cats = await frame.evaluate(() => [...document.querySelectorAll('[data-table="categoryBreakdown"] tr')].map((tr) => [...tr.querySelectorAll('th, td, vscode-table-header-cell, vscode-table-cell')].map((c) => ({ text: c.textContent?.trim() ?? '', title: c.getAttribute('title') ?? '' }))));
+    assert.deepEqual(cats[0]!.map((c) => c.text), ['category', 'catalogue items', 'recommended', 'coverage', 'share of recommendations', 'recall', 'hits', 'relevant']);
+    assert.deepEqual(cats.slice(1).map((row) => row[0]!.text), breakdown.rows.map((b) => b.category));
+    breakdown.rows.forEach((b, i) => {
+      const row = cats[i + 1]!;
+      assert.equal(row[3]!.text, formatNumber(b.coverage), `coverage of ${b.category}`);
+      assert.equal(row[5]!.text, b.recall === null ? '—' : formatNumber(b.recall), `recall of ${b.category}`);
+      if (b.recall === null) assert.match(row[5]!.title, /no evaluated user has a relevant item/);
+    });
+    await frame.waitForSelector('[data-chart="categoryBreakdown.chart"] canvas');
     await shootBothThemes('report-ranking', frame, { hc: true });
   });
 
