@@ -15,7 +15,7 @@
  * Multiplicities are an Int32Array over sorted positions (stats/resampleDraws.ts), so loop counters
  * stay small integers; nothing is allocated per resample.
  */
-import { eceBinIndex } from './calibration';
+import { binnedCalibration, eceBinIndex } from './calibration';
 import { groupError, GRID_POINTS, harmonic, optimalAurc, trapz, trapzFrom } from './riskCoverage';
 import type { SortedRows } from './sortedRows';
 
@@ -209,19 +209,9 @@ export function selectiveResampleValues(r: SelectiveResampler, mult: Int32Array,
     out.grid = out.grid02 = out.gridBalanced = out.gridBalanced02 = out.gridWorst = out.gridWorst02 = NaN;
   }
   if (bins !== null && W > 0) {
-    let ece = 0;
-    let mce = NaN;
-    for (let b = 0; b < B; b++) {
-      ece += Math.abs(diff[b]);
-      if (mass[b] > 0) {
-        const gap = Math.abs(diff[b]) / mass[b];
-        if (!(gap <= mce)) mce = gap;
-      }
-    }
+    binnedCalibration(diff, mass, B, W, out);
     let total = 0;
     for (let c = 0; c < B; c++) total += Math.abs(chunk[c]);
-    out.ece = ece / W;
-    out.mce = mce;
     out.eceAdaptive = total / W;
   } else {
     out.ece = out.mce = out.eceAdaptive = NaN;
