@@ -16,7 +16,7 @@
  * stay small integers; nothing is allocated per resample.
  */
 import { binnedCalibration, eceBinIndex } from './calibration';
-import { groupError, GRID_POINTS, harmonic, optimalAurc, trapz, trapzFrom } from './riskCoverage';
+import { groupError, GRID_POINTS, harmonic, optimalAurc, tiedBlockSteps, trapz, trapzFrom } from './riskCoverage';
 import type { SortedRows } from './sortedRows';
 
 /** Acceptance as a prefix of the sorted rows: fixed length, or re-chosen per resample by `targetCoverage`. */
@@ -78,7 +78,8 @@ export interface SelectiveResampler {
 
 /**
  * The running state of one resample's pass, in `SelectiveResampler.state` (one Float64Array so the
- * hot loop reads and writes plain slots; the names below are the only layout definition).
+ * hot loop reads and writes plain slots; the names below are the only layout definition). Slots 0–6
+ * are the layout riskCoverage's tiedBlockSteps reads and updates.
  */
 /** Σ mass of the rows entered so far (descending score). */
 const ST_W0 = 0;
@@ -273,6 +274,9 @@ function chunkStart(k: number, base: number, extra: number): number {
   return k * base + Math.min(k, extra);
 }
 
+/** [items, mass, wrong mass] of the tied block being entered (written by tiedBlockSteps). */
+const blockSums = new Float64Array(3);
+
 /**
  * A tied block [p0, p1): the AURC steps by the fractional-count rule (AurcAccumulator.block) from
  * the sums at the block's start, then the rows one by one for the cuts (grid points, ECE bins,
@@ -283,53 +287,10 @@ function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: numb
   const { rows, state: st, gW, gE, gErr, bW, bE, touched, touchedFlag, bins, unit, mass, diff, chunk, gridK } = r;
   const { wrong, group, nGroups: G } = rows;
   const w = rows.weight;
-  let nTouched = 0;
-  let m = 0;
-  let Wb = 0;
-  let Eb = 0;
-  for (let p = p0; p < p1; p++) {
-    const c = mult[p];
-    if (c === 0) continue;
-    m += c;
-    const wm = (w === null ? 1 : w[p]) * c;
-    Wb += wm;
-    const isWrong = wrong[p] === 1;
-    if (isWrong) {
-      Eb += wm;
-      st[ST_WRONG_ITEMS] += c;
-    }
-    const g = group[p];
-    if (g >= 0) {
-      if (!touchedFlag[g]) {
-        touchedFlag[g] = 1;
-        touched[nTouched++] = g;
-      }
-      bW[g] += wm;
-      if (isWrong) bE[g] += wm;
-    }
-  }
+  // the balanced sum is divided by G once at the end of the pass (see resampleValues)
+  const nTouched = tiedBlockSteps(rows, mult, p0, p1, st, r, false, blockSums);
+  const m = blockSums[0];
   if (m === 0) return;
-  const step = Wb / m;
-  if (step > 0) {
-    const W0 = st[ST_W0];
-    const E0 = st[ST_E0];
-    for (let j = 1; j <= m; j++) {
-      const f = j / m;
-      st[ST_AURC] += (step * (E0 + Eb * f)) / (W0 + Wb * f);
-      if (G > 0) {
-        for (let t = 0; t < nTouched; t++) {
-          const g = touched[t];
-          const e = groupError(gE[g] + bE[g] * f, gW[g] + bW[g] * f);
-          st[ST_SUM_ERR] += e - gErr[g];
-          gErr[g] = e;
-        }
-        let mx = -Infinity;
-        for (let k = 0; k < G; k++) if (gErr[k] > mx) mx = gErr[k];
-        st[ST_A_BAL] += step * st[ST_SUM_ERR];
-        st[ST_A_WORST] += step * mx;
-      }
-    }
-  }
   for (let t = 0; t < nTouched; t++) {
     bW[touched[t]] = 0;
     bE[touched[t]] = 0;
