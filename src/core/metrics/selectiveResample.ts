@@ -274,6 +274,27 @@ function chunkStart(k: number, base: number, extra: number): number {
   return k * base + Math.min(k, extra);
 }
 
+/**
+ * Adds `c` copies of a row's adaptive-ECE term `u`, descending items d, d+1, …, d+c−1, to the chunks
+ * they fall in, from chunk `ch` (which holds the descending items below chHi = N − start(ch)) down.
+ * The rare path of the singleton step, where the copies cross a chunk boundary; returns the chunk of
+ * the last copy.
+ */
+function spreadOverChunks(chunk: Float64Array, ch: number, chHi: number, d: number, c: number, u: number, N: number, base: number, extra: number): number {
+  let left = c;
+  while (left > 0) {
+    while (d >= chHi) {
+      ch--;
+      chHi = N - chunkStart(ch, base, extra);
+    }
+    const take = Math.min(left, chHi - d);
+    chunk[ch] += u * take;
+    d += take;
+    left -= take;
+  }
+  return ch;
+}
+
 /** [items, mass, wrong mass] of the tied block being entered (written by tiedBlockSteps). */
 const blockSums = new Float64Array(3);
 
@@ -501,18 +522,8 @@ function passSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: numb
           diff[bin] += c * u1;
           if (K + c <= chHi) chunk[ch] += u1 * c;
           else {
-            let d = K;
-            let left = c;
-            while (left > 0) {
-              while (d >= chHi) {
-                ch--;
-                chHi = N - chunkStart(ch, base, extra);
-              }
-              const take = Math.min(left, chHi - d);
-              chunk[ch] += u1 * take;
-              d += take;
-              left -= take;
-            }
+            ch = spreadOverChunks(chunk, ch, chHi, K, c, u1, N, base, extra);
+            chHi = N - chunkStart(ch, base, extra);
           }
         }
         K = (K + c) | 0;
@@ -562,17 +573,10 @@ function passSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: numb
           mass[bin] += wm;
           diff[bin] += wm * u1;
           const u = wp * u1;
-          let d = K;
-          let left = c;
-          while (left > 0) {
-            while (d >= chHi) {
-              ch--;
-              chHi = N - chunkStart(ch, base, extra);
-            }
-            const take = Math.min(left, chHi - d);
-            chunk[ch] += u * take;
-            d += take;
-            left -= take;
+          if (K + c <= chHi) chunk[ch] += u * c;
+          else {
+            ch = spreadOverChunks(chunk, ch, chHi, K, c, u, N, base, extra);
+            chHi = N - chunkStart(ch, base, extra);
           }
         }
         K = (K + c) | 0;
