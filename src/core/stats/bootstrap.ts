@@ -11,6 +11,7 @@
  * than half of them are defined. Same data, options and seed → the same interval.
  */
 import { checkCancelled, type Progress } from '../diagnostics';
+import { splitmix32 } from './rng';
 import { addDrawsModulo, evaluateResamples, stratumPositions } from './resampleDraws';
 
 export interface BootstrapOptions {
@@ -67,14 +68,7 @@ class Xoshiro {
   private readonly state = new Int32Array(4);
 
   constructor(seed: number) {
-    let s = (Math.trunc(seed) | 0) >>> 0;
-    const sm = (): number => {
-      s = (s + 0x9e3779b9) >>> 0;
-      let z = s;
-      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-      return (z ^ (z >>> 16)) >>> 0;
-    };
+    const sm = splitmix32(Math.trunc(seed) | 0);
     const st = this.state;
     for (let k = 0; k < 4; k++) st[k] = sm();
     if ((st[0] | st[1] | st[2] | st[3]) === 0) st[0] = 1;
