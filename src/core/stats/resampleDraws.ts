@@ -48,6 +48,8 @@ export function addUniformDraws(state: Int32Array, counts: Int32Array, m: number
   if (m <= 0) return;
   if (m > LEMIRE_MAX) return addDrawsModulo(state, counts, m, at);
   const reject = (TWO32 - m) % m;
+  // rng.ts's xoshiroNext written out over locals: calling it (state in the Int32Array) made this
+  // loop about 1.5x slower in V8 (200,000 draws: 20 vs 13 ms per 20 resamples, best of 96)
   let a = state[0];
   let b = state[1];
   let c = state[2];
