@@ -82,7 +82,20 @@ export function calibrationValues(rows: SortedRows, B: number, mult: Multiplicit
     mass[b] += m;
     diff[b] += m * (1 - wrong[p] - conf[p]);
   }
-  if (!(W > 0)) return { ece: NaN, mce: NaN, eceAdaptive: NaN };
+  const out: CalibrationValues = { ece: NaN, mce: NaN, eceAdaptive: NaN };
+  if (!(W > 0)) return out;
+  binnedCalibration(diff, mass, B, W, out);
+  out.eceAdaptive = adaptiveEce(rows, B, N, W, mult);
+  return out;
+}
+
+/**
+ * The end-of-pass sums over the B confidence bins, shared by {@link calibrationValues} and the
+ * resampling fast path: `ece` = Σ_b |diff_b| / W and `mce` = the largest |diff_b| / mass_b over the
+ * bins with mass (NaN when none has), where diff_b = Σ m·(correct − confidence) and mass_b = Σ m in
+ * bin b. Writes into `out` so a resample loop allocates nothing. Requires W > 0.
+ */
+export function binnedCalibration(diff: Float64Array, mass: Float64Array, B: number, W: number, out: { ece: number; mce: number }): void {
   let ece = 0;
   let mce = NaN;
   for (let b = 0; b < B; b++) {
@@ -92,7 +105,8 @@ export function calibrationValues(rows: SortedRows, B: number, mult: Multiplicit
       if (!(gap <= mce)) mce = gap;
     }
   }
-  return { ece: ece / W, mce, eceAdaptive: adaptiveEce(rows, B, N, W, mult) };
+  out.ece = ece / W;
+  out.mce = mce;
 }
 
 function adaptiveEce(rows: SortedRows, B: number, N: number, W: number, mult: Multiplicities | null): number {

@@ -277,10 +277,12 @@ class AurcAccumulator {
   readonly gW: Float64Array;
   readonly gE: Float64Array;
   readonly gErr: Float64Array;
-  private readonly bW: Float64Array;
-  private readonly bE: Float64Array;
-  private readonly touchedFlag: Uint8Array;
-  private readonly touched: Int32Array;
+  readonly bW: Float64Array;
+  readonly bE: Float64Array;
+  readonly touchedFlag: Uint8Array;
+  readonly touched: Int32Array;
+  /** [items, mass, wrong mass] of the block being entered (see {@link tiedBlockSteps}). */
+  private readonly sums = new Float64Array(3);
 
   constructor(readonly G: number) {
     this.gW = new Float64Array(G);
@@ -297,52 +299,11 @@ class AurcAccumulator {
    * [W0, E0, aurc, aBal, aWorst, sumErr, wrongItems] and is updated.
    */
   block(rows: SortedRows, mult: Multiplicities | null, from: number, to: number, st: Float64Array): void {
-    const { wrong, group } = rows;
-    const w = rows.weight;
-    const { G, gW, gE, gErr, bW, bE, touchedFlag, touched } = this;
-    let nTouched = 0;
-    let m = 0;
-    let Wb = 0;
-    let Eb = 0;
-    for (let p = from; p < to; p++) {
-      const c = mult ? mult[p] : 1;
-      if (c === 0) continue;
-      m += c;
-      const wm = (w ? w[p] : 1) * c;
-      Wb += wm;
-      const isWrong = wrong[p] === 1;
-      if (isWrong) {
-        Eb += wm;
-        st[6] += c;
-      }
-      const g = group[p];
-      if (g >= 0) {
-        if (!touchedFlag[g]) {
-          touchedFlag[g] = 1;
-          touched[nTouched++] = g;
-        }
-        bW[g] += wm;
-        if (isWrong) bE[g] += wm;
-      }
-    }
-    if (m === 0) return;
-    const step = Wb / m;
-    if (step > 0) {
-      for (let j = 1; j <= m; j++) {
-        const f = j / m;
-        st[2] += (step * (st[1] + Eb * f)) / (st[0] + Wb * f);
-        if (G > 0) {
-          for (let t = 0; t < nTouched; t++) {
-            const g = touched[t];
-            const e = groupError(gE[g] + bE[g] * f, gW[g] + bW[g] * f);
-            st[5] += e - gErr[g];
-            gErr[g] = e;
-          }
-          st[3] += (step * st[5]) / G;
-          st[4] += step * maxOf(gErr);
-        }
-      }
-    }
+    const { G, gW, gE, gErr, bW, bE, touchedFlag, touched, sums } = this;
+    const nTouched = tiedBlockSteps(rows, mult, from, to, st, this, true, sums);
+    if (sums[0] === 0) return;
+    const Wb = sums[1];
+    const Eb = sums[2];
     st[0] += Wb;
     st[1] += Eb;
     for (let t = 0; t < nTouched; t++) {
@@ -360,6 +321,86 @@ class AurcAccumulator {
       st[5] = s; // re-anchor: no drift
     }
   }
+}
+
+/** Per-group running sums and the scratch of the block being entered, as {@link tiedBlockSteps} uses them. */
+export interface TiedBlockScratch {
+  /** Accepted mass and wrong mass per group before the block. */
+  readonly gW: Float64Array;
+  readonly gE: Float64Array;
+  /** Error per group, updated in place step by step. */
+  readonly gErr: Float64Array;
+  /** The block's mass and wrong mass per group; left filled for the caller, which clears them. */
+  readonly bW: Float64Array;
+  readonly bE: Float64Array;
+  /** The groups the block touches, `touchedFlag[g]` = 1 for each; left set for the caller. */
+  readonly touched: Int32Array;
+  readonly touchedFlag: Uint8Array;
+}
+
+/**
+ * The AURC steps of one tied block [from, to) by the fractional-count rule: the block's m items enter
+ * as m equal steps of mass Wb/m whose risk is read at the fractions f = j/m of the block's sums. The
+ * one implementation behind the plain metric ({@link aurcValues}) and the resampling fast path.
+ * `st` holds [W0, E0, aurc, aBal, aWorst, sumErr, wrongItems] at the block's start; aurc, aBal,
+ * aWorst, sumErr and wrongItems are updated, W0 and E0 are left for the caller to advance. With
+ * `balancedPerStep` each balanced step is divided by the group count as it is added (the plain
+ * metric's order of operations); without, the caller divides the total once (the fast path's order).
+ * Writes [m, Wb, Eb] into `sums` and returns how many groups the block touches.
+ */
+export function tiedBlockSteps(rows: SortedRows, mult: Multiplicities | null, from: number, to: number, st: Float64Array, scratch: TiedBlockScratch, balancedPerStep: boolean, sums: Float64Array): number {
+  const { wrong, group, nGroups: G } = rows;
+  const w = rows.weight;
+  const { gW, gE, gErr, bW, bE, touchedFlag, touched } = scratch;
+  let nTouched = 0;
+  let m = 0;
+  let Wb = 0;
+  let Eb = 0;
+  for (let p = from; p < to; p++) {
+    const c = mult === null ? 1 : mult[p];
+    if (c === 0) continue;
+    m += c;
+    const wm = (w === null ? 1 : w[p]) * c;
+    Wb += wm;
+    const isWrong = wrong[p] === 1;
+    if (isWrong) {
+      Eb += wm;
+      st[6] += c;
+    }
+    const g = group[p];
+    if (g >= 0) {
+      if (!touchedFlag[g]) {
+        touchedFlag[g] = 1;
+        touched[nTouched++] = g;
+      }
+      bW[g] += wm;
+      if (isWrong) bE[g] += wm;
+    }
+  }
+  sums[0] = m;
+  sums[1] = Wb;
+  sums[2] = Eb;
+  if (m === 0) return nTouched;
+  const step = Wb / m;
+  if (step > 0) {
+    const W0 = st[0];
+    const E0 = st[1];
+    for (let j = 1; j <= m; j++) {
+      const f = j / m;
+      st[2] += (step * (E0 + Eb * f)) / (W0 + Wb * f);
+      if (G > 0) {
+        for (let t = 0; t < nTouched; t++) {
+          const g = touched[t];
+          const e = groupError(gE[g] + bE[g] * f, gW[g] + bW[g] * f);
+          st[5] += e - gErr[g];
+          gErr[g] = e;
+        }
+        st[3] += balancedPerStep ? (step * st[5]) / G : step * st[5];
+        st[4] += step * maxOf(gErr);
+      }
+    }
+  }
+  return nTouched;
 }
 
 /** `aurc*` for total mass W, wrong mass E spread over `wrongItems` equal steps (see {@link aurcValues}). */

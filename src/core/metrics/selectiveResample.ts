@@ -15,8 +15,8 @@
  * Multiplicities are an Int32Array over sorted positions (stats/resampleDraws.ts), so loop counters
  * stay small integers; nothing is allocated per resample.
  */
-import { eceBinIndex } from './calibration';
-import { groupError, GRID_POINTS, harmonic, optimalAurc, trapz, trapzFrom } from './riskCoverage';
+import { binnedCalibration, eceBinIndex } from './calibration';
+import { groupError, GRID_POINTS, harmonic, optimalAurc, tiedBlockSteps, trapz, trapzFrom } from './riskCoverage';
 import type { SortedRows } from './sortedRows';
 
 /** Acceptance as a prefix of the sorted rows: fixed length, or re-chosen per resample by `targetCoverage`. */
@@ -78,7 +78,8 @@ export interface SelectiveResampler {
 
 /**
  * The running state of one resample's pass, in `SelectiveResampler.state` (one Float64Array so the
- * hot loop reads and writes plain slots; the names below are the only layout definition).
+ * hot loop reads and writes plain slots; the names below are the only layout definition). Slots 0–6
+ * are the layout riskCoverage's tiedBlockSteps reads and updates.
  */
 /** Σ mass of the rows entered so far (descending score). */
 const ST_W0 = 0;
@@ -209,19 +210,9 @@ export function selectiveResampleValues(r: SelectiveResampler, mult: Int32Array,
     out.grid = out.grid02 = out.gridBalanced = out.gridBalanced02 = out.gridWorst = out.gridWorst02 = NaN;
   }
   if (bins !== null && W > 0) {
-    let ece = 0;
-    let mce = NaN;
-    for (let b = 0; b < B; b++) {
-      ece += Math.abs(diff[b]);
-      if (mass[b] > 0) {
-        const gap = Math.abs(diff[b]) / mass[b];
-        if (!(gap <= mce)) mce = gap;
-      }
-    }
+    binnedCalibration(diff, mass, B, W, out);
     let total = 0;
     for (let c = 0; c < B; c++) total += Math.abs(chunk[c]);
-    out.ece = ece / W;
-    out.mce = mce;
     out.eceAdaptive = total / W;
   } else {
     out.ece = out.mce = out.eceAdaptive = NaN;
@@ -284,6 +275,30 @@ function chunkStart(k: number, base: number, extra: number): number {
 }
 
 /**
+ * Adds `c` copies of a row's adaptive-ECE term `u`, descending items d, d+1, …, d+c−1, to the chunks
+ * they fall in, from chunk `ch` (which holds the descending items below chHi = N − start(ch)) down.
+ * The rare path of the singleton step, where the copies cross a chunk boundary; returns the chunk of
+ * the last copy.
+ */
+function spreadOverChunks(chunk: Float64Array, ch: number, chHi: number, d: number, c: number, u: number, N: number, base: number, extra: number): number {
+  let left = c;
+  while (left > 0) {
+    while (d >= chHi) {
+      ch--;
+      chHi = N - chunkStart(ch, base, extra);
+    }
+    const take = Math.min(left, chHi - d);
+    chunk[ch] += u * take;
+    d += take;
+    left -= take;
+  }
+  return ch;
+}
+
+/** [items, mass, wrong mass] of the tied block being entered (written by tiedBlockSteps). */
+const blockSums = new Float64Array(3);
+
+/**
  * A tied block [p0, p1): the AURC steps by the fractional-count rule (AurcAccumulator.block) from
  * the sums at the block's start, then the rows one by one for the cuts (grid points, ECE bins,
  * adaptive chunks: inside the block the ascending order keeps the rows' order). State in `r.state`
@@ -293,53 +308,10 @@ function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: numb
   const { rows, state: st, gW, gE, gErr, bW, bE, touched, touchedFlag, bins, unit, mass, diff, chunk, gridK } = r;
   const { wrong, group, nGroups: G } = rows;
   const w = rows.weight;
-  let nTouched = 0;
-  let m = 0;
-  let Wb = 0;
-  let Eb = 0;
-  for (let p = p0; p < p1; p++) {
-    const c = mult[p];
-    if (c === 0) continue;
-    m += c;
-    const wm = (w === null ? 1 : w[p]) * c;
-    Wb += wm;
-    const isWrong = wrong[p] === 1;
-    if (isWrong) {
-      Eb += wm;
-      st[ST_WRONG_ITEMS] += c;
-    }
-    const g = group[p];
-    if (g >= 0) {
-      if (!touchedFlag[g]) {
-        touchedFlag[g] = 1;
-        touched[nTouched++] = g;
-      }
-      bW[g] += wm;
-      if (isWrong) bE[g] += wm;
-    }
-  }
+  // the balanced sum is divided by G once at the end of the pass (see resampleValues)
+  const nTouched = tiedBlockSteps(rows, mult, p0, p1, st, r, false, blockSums);
+  const m = blockSums[0];
   if (m === 0) return;
-  const step = Wb / m;
-  if (step > 0) {
-    const W0 = st[ST_W0];
-    const E0 = st[ST_E0];
-    for (let j = 1; j <= m; j++) {
-      const f = j / m;
-      st[ST_AURC] += (step * (E0 + Eb * f)) / (W0 + Wb * f);
-      if (G > 0) {
-        for (let t = 0; t < nTouched; t++) {
-          const g = touched[t];
-          const e = groupError(gE[g] + bE[g] * f, gW[g] + bW[g] * f);
-          st[ST_SUM_ERR] += e - gErr[g];
-          gErr[g] = e;
-        }
-        let mx = -Infinity;
-        for (let k = 0; k < G; k++) if (gErr[k] > mx) mx = gErr[k];
-        st[ST_A_BAL] += step * st[ST_SUM_ERR];
-        st[ST_A_WORST] += step * mx;
-      }
-    }
-  }
   for (let t = 0; t < nTouched; t++) {
     bW[touched[t]] = 0;
     bE[touched[t]] = 0;
@@ -550,18 +522,8 @@ function passSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: numb
           diff[bin] += c * u1;
           if (K + c <= chHi) chunk[ch] += u1 * c;
           else {
-            let d = K;
-            let left = c;
-            while (left > 0) {
-              while (d >= chHi) {
-                ch--;
-                chHi = N - chunkStart(ch, base, extra);
-              }
-              const take = Math.min(left, chHi - d);
-              chunk[ch] += u1 * take;
-              d += take;
-              left -= take;
-            }
+            ch = spreadOverChunks(chunk, ch, chHi, K, c, u1, N, base, extra);
+            chHi = N - chunkStart(ch, base, extra);
           }
         }
         K = (K + c) | 0;
@@ -611,17 +573,10 @@ function passSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: numb
           mass[bin] += wm;
           diff[bin] += wm * u1;
           const u = wp * u1;
-          let d = K;
-          let left = c;
-          while (left > 0) {
-            while (d >= chHi) {
-              ch--;
-              chHi = N - chunkStart(ch, base, extra);
-            }
-            const take = Math.min(left, chHi - d);
-            chunk[ch] += u * take;
-            d += take;
-            left -= take;
+          if (K + c <= chHi) chunk[ch] += u * c;
+          else {
+            ch = spreadOverChunks(chunk, ch, chHi, K, c, u, N, base, extra);
+            chHi = N - chunkStart(ch, base, extra);
           }
         }
         K = (K + c) | 0;

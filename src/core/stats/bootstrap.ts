@@ -11,7 +11,8 @@
  * than half of them are defined. Same data, options and seed → the same interval.
  */
 import { checkCancelled, type Progress } from '../diagnostics';
-import { evaluateResamples, stratumPositions } from './resampleDraws';
+import { splitmix32 } from './rng';
+import { addDrawsModulo, evaluateResamples, stratumPositions } from './resampleDraws';
 
 export interface BootstrapOptions {
   /** Number of resamples (≥ 1). */
@@ -59,98 +60,31 @@ export function bootstrapDistribution(
 }
 
 /**
- * The generator of stats/rng.ts (splitmix32 seeding, xoshiro128**), the same stream, with the state
- * in fields so the draw loop is a tight loop: resampling 200,000 rows is the bulk of a resample's
- * cost. A unit test checks that the draws equal `createRng(seed).int(m)`.
+ * The generator of stats/rng.ts (splitmix32 seeding, xoshiro128**), the same stream; the draws are
+ * resampleDraws' rejection + modulo loop, the one implementation of `int(m)` over a state array.
+ * A unit test checks that the draws equal `createRng(seed).int(m)`.
  */
 class Xoshiro {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
+  private readonly state = new Int32Array(4);
 
   constructor(seed: number) {
-    let s = (Math.trunc(seed) | 0) >>> 0;
-    const sm = (): number => {
-      s = (s + 0x9e3779b9) >>> 0;
-      let z = s;
-      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-      return (z ^ (z >>> 16)) >>> 0;
-    };
-    this.a = sm();
-    this.b = sm();
-    this.c = sm();
-    this.d = sm();
-    if ((this.a | this.b | this.c | this.d) === 0) this.a = 1;
+    const sm = splitmix32(Math.trunc(seed) | 0);
+    const st = this.state;
+    for (let k = 0; k < 4; k++) st[k] = sm();
+    if ((st[0] | st[1] | st[2] | st[3]) === 0) st[0] = 1;
   }
 
-  /**
-   * {@link addDraws} over rows 0..m-1 (no strata): the same draws without the indirection. The
-   * generator step is written out in both loops on purpose: this is the hottest loop of every
-   * bootstrap, and a shared step function or index callback made it measurably slower in V8.
-   */
+  /** m draws over rows 0..m-1 (no strata), added to `counts`. */
   addDrawsIdentity(counts: Int32Array, m: number): void {
-    if (m === 0) return;
-    const limit = 4294967296 - (4294967296 % m);
-    let { a, b, c, d } = this;
-    for (let j = 0; j < m; j++) {
-      let x: number;
-      do {
-        const bb = Math.imul(b, 5);
-        const r1 = (bb << 7) | (bb >>> 25);
-        x = Math.imul(r1, 9) >>> 0;
-        const t = b << 9;
-        c ^= a;
-        d ^= b;
-        b ^= c;
-        a ^= d;
-        c ^= t;
-        d = (d << 11) | (d >>> 21);
-      } while (x >= limit);
-      let r = x - Math.floor(x / m) * m;
-      if (r < 0) r += m;
-      else if (r >= m) r -= m;
-      counts[r] += 1;
-    }
-    this.a = a;
-    this.b = b;
-    this.c = c;
-    this.d = d;
+    addDrawsModulo(this.state, counts, m, null);
   }
 
   /**
    * Adds `rows.length` draws, each `rows[int(m)]`, to `counts`; `int(m)` as rng.ts: rejection above
-   * the largest multiple of m below 2^32, then x mod m (here by a division: fmod is slow).
+   * the largest multiple of m below 2^32, then x mod m.
    */
   addDraws(counts: Int32Array, rows: Int32Array): void {
-    const m = rows.length;
-    if (m === 0) return;
-    const limit = 4294967296 - (4294967296 % m);
-    let { a, b, c, d } = this;
-    for (let j = 0; j < m; j++) {
-      let x: number;
-      do {
-        const bb = Math.imul(b, 5);
-        const r1 = (bb << 7) | (bb >>> 25);
-        x = Math.imul(r1, 9) >>> 0;
-        const t = b << 9;
-        c ^= a;
-        d ^= b;
-        b ^= c;
-        a ^= d;
-        c ^= t;
-        d = (d << 11) | (d >>> 21);
-      } while (x >= limit);
-      let r = x - Math.floor(x / m) * m;
-      if (r < 0) r += m;
-      else if (r >= m) r -= m;
-      counts[rows[r]] += 1;
-    }
-    this.a = a;
-    this.b = b;
-    this.c = c;
-    this.d = d;
+    addDrawsModulo(this.state, counts, rows.length, rows);
   }
 }
 

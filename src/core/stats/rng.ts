@@ -10,7 +10,8 @@ export interface Rng {
   int(n: number): number;
 }
 
-function splitmix32(seed: number): () => number {
+/** splitmix32: the seeding sequence of the xoshiro128** state (Vigna's recommended seeder). */
+export function splitmix32(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x9e3779b9) >>> 0;
@@ -24,19 +25,10 @@ function splitmix32(seed: number): () => number {
 /** Creates a generator from an integer seed (non-integers are truncated; negatives wrap). */
 export function createRng(seed: number): Rng {
   const sm = splitmix32(Math.trunc(seed) | 0);
-  let a = sm(), b = sm(), c = sm(), d = sm();
-  if ((a | b | c | d) === 0) a = 1;
-  const u32 = (): number => {
-    const r = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = rotl(d, 11);
-    return r;
-  };
+  const state = new Int32Array(4);
+  for (let k = 0; k < 4; k++) state[k] = sm();
+  if ((state[0] | state[1] | state[2] | state[3]) === 0) state[0] = 1;
+  const u32 = (): number => xoshiroNext(state);
   return {
     next: () => u32() / 4294967296,
     int: (n: number) => {
@@ -50,6 +42,23 @@ export function createRng(seed: number): Rng {
   };
 }
 
-function rotl(x: number, k: number): number {
-  return ((x << k) | (x >>> (32 - k))) >>> 0;
+/**
+ * One xoshiro128** step on the 4-word state `s` (Blackman & Vigna, "Scrambled linear pseudorandom
+ * number generators", ACM TOMS 47(4), 2021, https://doi.org/10.1145/3460772): returns the next
+ * 32-bit output (as an unsigned number) and advances `s`. The draw loops of resampleDraws.ts keep
+ * this step written out over local variables, their hottest loop (see there).
+ */
+export function xoshiroNext(s: Int32Array): number {
+  const b = s[1];
+  const bb = Math.imul(b, 5);
+  const r = Math.imul((bb << 7) | (bb >>> 25), 9) >>> 0;
+  const t = b << 9;
+  s[2] ^= s[0];
+  s[3] ^= b;
+  s[1] = b ^ s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  const d = s[3];
+  s[3] = (d << 11) | (d >>> 21);
+  return r;
 }
