@@ -10,6 +10,7 @@
  */
 import { checkCancelled, EvalLensError } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
+import type { RunnerSource } from './stages';
 import type { ClassificationData } from '../data/classificationData';
 import { loadClassification } from '../io/loadClassification';
 import {
@@ -51,6 +52,8 @@ export interface ClassificationRun {
   selective?: SelectiveSetup | null;
   /** Columns kept as written (the `slices` columns), by name. */
   text?: Record<string, TextColumn>;
+  /** The source description the runner returns (for snapshots of the results in stages). */
+  source?: RunnerSource;
 }
 
 export type ClassificationStep = (run: ClassificationRun, ctx: TaskContext) => void | Promise<void>;
@@ -289,6 +292,7 @@ export const runClassification: TaskRunner = async (ctx) => {
   if (ctx.subset) loaded = subsetClassification(loaded, await ctx.subset.classificationRows(loaded, ctx));
   const run = await prepareRun(loaded.data, ctx);
   run.text = loaded.text;
+  run.source = { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: loaded.data.n, columns: loaded.columns };
   for (const { name, step } of CLASSIFICATION_STEPS) {
     checkCancelled(ctx.progress);
     ctx.progress?.report?.(name, 0);
@@ -305,5 +309,5 @@ export const runClassification: TaskRunner = async (ctx) => {
     labels: Array.from(data.labels, (y) => data.classes[y]),
     values: classificationPerRow(prepared, ctx.results.metrics),
   };
-  return { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: data.n, columns: loaded.columns };
+  return run.source;
 };
