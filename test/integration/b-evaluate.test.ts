@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { evaluateFile } from '../../src/core/evaluate';
 import { validateResults } from '../../src/core/results/validate';
 import type { Results } from '../../src/core/results/types';
-import { activate, closeAllEditors, evaluate, mtime, readResults, reportTabs, uri, waitFor, ws } from './helpers';
+import { activate, closeAllEditors, evaluate, makeFolder, mtime, readResults, reportTabs, uri, waitFor, ws } from './helpers';
 
 describe('evaluate', function () {
   this.timeout(180_000);
@@ -59,9 +59,11 @@ describe('evaluate', function () {
       seen.push({ label, intervals: Object.values(r.metrics).filter((m) => m.ci).length });
       original(u, r, label);
     };
+    // A folder of its own: the other tests expect the examples' results files where they left them.
+    makeFolder('stages', { 'eval-lens.json': JSON.stringify({ bootstrap: { n: 1000 } }) }, { 'preds.csv': 'digits-lt/logreg.csv' });
     const started = Date.now();
     try {
-      const r = await evaluate('digits-lt/knn.csv', 'digits-lt/knn.eval.json', 30_000);
+      const r = await evaluate('stages/preds.csv', 'stages/preds.eval.json', 30_000);
       assert.ok(r.config.bootstrap.n > 200, 'more than 200 resamples configured');
       assert.deepEqual(
         seen.map((s) => s.label),
@@ -70,7 +72,7 @@ describe('evaluate', function () {
       assert.equal(seen[0]!.intervals, 0, 'no interval in the point stage');
       assert.ok(seen[1]!.intervals > 0);
       console.log(`    stages shown: ${seen.map((s) => s.label).join(' → ')}; final after ${Date.now() - started} ms`);
-      const file = uri('digits-lt/knn.eval.json');
+      const file = uri('stages/preds.eval.json');
       await waitFor('the report title without a stage', () => {
         const p = ctx.panels.panelFor(file);
         return p !== undefined && !/intervals/.test(p.panel.title);
