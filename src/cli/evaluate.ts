@@ -8,7 +8,7 @@ import { open, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Progress } from '../core/diagnostics';
-import { evaluateFile, resolveEvaluation, type EvaluateOptions } from '../core/evaluate';
+import { evaluateFile, resolveEvaluation, type EvaluateOptions, type EvaluationStage } from '../core/evaluate';
 import { formatRunJsonl, snapshotLists, type RankedListsSnapshot } from '../core/io/ranking/writeRun';
 import { findConfigBeside } from '../core/config/load';
 import { RESULTS_SCHEMA_ID, type Results } from '../core/results/types';
@@ -32,6 +32,7 @@ interface EvaluateFlags {
   format: OutputFormat;
   percent?: boolean;
   root?: string;
+  progress?: boolean;
   [key: string]: unknown;
 }
 
@@ -52,7 +53,8 @@ export function registerEvaluate(program: Command): void {
     .option('--bootstrap-n <n>', 'bootstrap resamples (0 turns intervals off); same as --bootstrap \'{"n": N}\'')
     .option('--confidence <level>', 'confidence level of the intervals, in (0, 1)')
     .option('--seed <n>', 'seed of the bootstrap generator')
-    .option('--slice-by <columns>', 'slice the headline metrics by these columns (comma-separated) and print the slice table after the metrics; same as --slices');
+    .option('--slice-by <columns>', 'slice the headline metrics by these columns (comma-separated) and print the slice table after the metrics; same as --slices')
+    .option('--progress', 'print a line on stderr at each stage: point estimates ready, provisional intervals (after the first 200 resamples), final intervals; the output is unchanged');
   const flags = addConfigFlags(cmd);
   cmd.action(async (file: string, opts: EvaluateFlags) => {
     const cwd = process.cwd();
@@ -75,9 +77,14 @@ export function registerEvaluate(program: Command): void {
     let written: RankedListsSnapshot | undefined;
     const onRankedLists: EvaluateOptions['onRankedLists'] = writeRun ? (lists, userIds, itemIds) => void (written = snapshotLists(lists, userIds, itemIds)) : undefined;
     const progress = process.stderr.isTTY ? ttyProgress() : undefined;
+    const t0 = performance.now();
+    const say = (line: string): void => {
+      progress?.done();
+      process.stderr.write(`${line} (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+    };
     let results: Results;
     try {
-      results = await evaluateFile(file, { configPath, overrides, root, progress: progress?.progress, onRankedLists });
+      results = await evaluateFile(file, { configPath, overrides, root, progress: progress?.progress, onRankedLists, onStage: opts.progress ? (stage, r, info) => say(stageLine(stage, r, info)) : undefined });
     } finally {
       progress?.done();
     }
@@ -214,6 +221,21 @@ async function readHead(path: string, bytes: number): Promise<string> {
 }
 
 
+/** The `--progress` line of a stage (the caller appends the elapsed time). */
+export function stageLine(stage: EvaluationStage, results: Results, info: { resamples?: { done: number; total: number } }): string {
+  const n = results.config.bootstrap?.n ?? 0;
+  switch (stage) {
+    case 'point':
+      return 'eval-lens: point estimates ready';
+    case 'provisional': {
+      const { done, total } = info.resamples ?? { done: 0, total: n };
+      return `intervals: provisional, ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} resamples`;
+    }
+    default:
+      return n > 0 ? `intervals: final, ${n.toLocaleString('en-US')} resamples` : 'eval-lens: done, no bootstrap intervals (bootstrap.n is 0)';
+  }
+}
+
 /** A one-line progress display on stderr (only used when stderr is a terminal). */
 function ttyProgress(): { progress: Progress; done: () => void } {
   let last = 0;
@@ -231,6 +253,7 @@ function ttyProgress(): { progress: Progress; done: () => void } {
     },
     done() {
       if (shown) process.stderr.write('\r\x1b[K');
+      shown = false;
     },
   };
 }

@@ -15,7 +15,8 @@ import { fileInfo } from './io/fileInfo';
 import { detectTask } from './io/detectTask';
 import { checkTextEncoding } from './io/encoding';
 import { ResultsBuilder } from './results/builder';
-import type { Results } from './results/types';
+import type { Results, SourceInfo } from './results/types';
+import type { RunnerSource, StageEmitter } from './tasks/stages';
 import type { TaskContext, TaskRunner } from './tasks/types';
 import { runClassification } from './tasks/classification';
 import { runIwBinary } from './tasks/iwBinary';
@@ -47,7 +48,16 @@ export interface EvaluateOptions {
    * lists generated from factor matrices), before the metrics reuse their arrays; copy what is kept.
    */
   onRankedLists?: TaskContext['onRankedLists'];
+  /**
+   * Results in stages, each a separate snapshot: `point` as soon as every point estimate exists
+   * (no bootstrap interval yet), `provisional` with intervals from the first 200 resamples (only
+   * when more are configured; `resamples` says how many of how many), `final` with the returned
+   * results. The final results are the same with or without this option.
+   */
+  onStage?: (stage: EvaluationStage, results: Results, info: { resamples?: { done: number; total: number } }) => void;
 }
+
+export type EvaluationStage = 'point' | 'provisional' | 'final';
 
 /** Tasks whose runner may return the input's size and SHA-256 itself. */
 const SELF_HASHING: ReadonlySet<Task> = new Set<Task>(['ranking']);
@@ -94,13 +104,40 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   const results = new ResultsBuilder();
   const subset = opts.subset && opts.subset.length > 0 ? opts.subset : undefined;
   opts.progress?.report?.('reading', 0);
-  const run = RUNNERS[task]({ path, baseDir, root, config, warnings, results, progress: opts.progress, subset: subset ? rowSubset(subset) : undefined, onRankedLists: opts.onRankedLists });
   // The ranking reader hashes its input while parsing it (one read, no hashing worker and its
   // memory); the other tasks' inputs are hashed beside the parse.
-  const [info, partial] = SELF_HASHING.has(task)
-    ? await run.then(async (p) => [p.sha256 !== undefined && p.size !== undefined ? { size: p.size, sha256: p.sha256 } : await fileInfo(input), p] as const)
-    : await Promise.all([fileInfo(input), run]);
-  const source = { ...partial, ...info };
-  if (subset) source.filter = { where: subset, expression: formatWhere(subset) };
-  return results.build({ source, task, config, warnings: warnings.list });
+  const hashing = SELF_HASHING.has(task) ? null : fileInfo(input);
+  const infoOf = async (p: RunnerSource): Promise<{ size: number; sha256: string }> =>
+    p.sha256 !== undefined && p.size !== undefined ? { size: p.size, sha256: p.sha256 } : await (hashing ?? fileInfo(input));
+  const sourceOf = (p: RunnerSource, info: { size: number; sha256: string }): SourceInfo => {
+    const source: SourceInfo = { ...p, ...info };
+    if (subset) source.filter = { where: subset, expression: formatWhere(subset) };
+    return source;
+  };
+  const onStage = opts.onStage;
+  let pointSource: SourceInfo | null = null;
+  // A snapshot is a copy: the builder keeps filling its own objects afterwards.
+  const snapshot = (source: SourceInfo): Results => structuredClone(results.build({ source, task, config, warnings: warnings.list }));
+  const stages: StageEmitter | undefined = onStage && {
+    point: async (p) => {
+      if (pointSource) return;
+      pointSource = sourceOf(p, await infoOf(p));
+      onStage('point', snapshot(pointSource), {});
+    },
+    provisional: (done, total, apply) => {
+      if (!pointSource) return;
+      const r = snapshot(pointSource);
+      apply(r);
+      onStage('provisional', r, { resamples: { done, total } });
+    },
+  };
+  const run = RUNNERS[task]({ path, baseDir, root, config, warnings, results, progress: opts.progress, subset: subset ? rowSubset(subset) : undefined, onRankedLists: opts.onRankedLists, stages });
+  const [info, partial] = hashing ? await Promise.all([hashing, run]) : await run.then(async (p) => [await infoOf(p), p] as const);
+  const final = results.build({ source: sourceOf(partial, info), task, config, warnings: warnings.list });
+  if (onStage) {
+    // Without intervals to wait for, the point estimates are the final results.
+    if (!pointSource) onStage('point', structuredClone(final), {});
+    onStage('final', final, {});
+  }
+  return final;
 }

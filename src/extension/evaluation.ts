@@ -64,9 +64,26 @@ export async function evaluateInput(ctx: EvalLensContext, input: vscode.Uri, opt
   }
   ctx.log.info(`Evaluating ${input.fsPath}${configPath ? ` with ${configPath}` : ''}; settings defaults ${JSON.stringify(settings.defaults)}`);
   let results: Results;
+  // The report opens on the point estimates and refines in place (provisional, then final intervals).
+  const staged = opts.write !== false && opts.open !== false;
   try {
-    results = await runJob(ctx.extension.extensionPath, { type: 'evaluate', path: input.fsPath, ...(configPath ? { configPath } : {}), defaults: settings.defaults }, `Eval Lens: evaluating ${name}`, ctx.log, { silent: opts.quiet });
+    results = await runJob(
+      ctx.extension.extensionPath,
+      { type: 'evaluate', path: input.fsPath, ...(configPath ? { configPath } : {}), defaults: settings.defaults, stages: staged },
+      `Eval Lens: evaluating ${name}`,
+      ctx.log,
+      {
+        silent: opts.quiet,
+        onStage: staged
+          ? (m) => {
+            m.results.source.path = displayPath(input);
+            ctx.panels.showStage(output, m.results, m.stage === 'point' ? 'point estimates, intervals pending' : 'provisional intervals');
+          }
+          : undefined,
+      },
+    );
   } catch (err) {
+    if (staged) ctx.panels.endStages(output, false);
     if (err instanceof JobCancelled) {
       ctx.log.info(`Evaluation of ${name} cancelled`);
       if (!opts.quiet) void vscode.window.showInformationMessage(`Evaluation of ${name} cancelled; nothing was written.`);
@@ -92,6 +109,7 @@ export async function evaluateInput(ctx: EvalLensContext, input: vscode.Uri, opt
     await vscode.workspace.fs.writeFile(output, new TextEncoder().encode(JSON.stringify(results, null, 2) + '\n'));
     ctx.log.info(`Results written to ${output.fsPath} (${results.warnings.length} warnings)`);
     ctx.evaluated.set(input.fsPath, evaluated);
+    if (staged) ctx.panels.endStages(output, true);
     await ctx.index.load(output);
     ctx.status.show(results, output);
     ctx.fireEvaluated(evaluated);

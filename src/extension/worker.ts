@@ -33,7 +33,12 @@ async function main(): Promise<void> {
   const job = input.job;
   try {
     if (job.type === 'evaluate') {
-      const results = await evaluateFile(job.path, { configPath: job.configPath, defaults: job.defaults, progress });
+      const results = await evaluateFile(job.path, {
+        configPath: job.configPath,
+        defaults: job.defaults,
+        progress,
+        onStage: job.stages ? (stage, r, info) => stage !== 'final' && post({ type: 'stage', stage, results: r, ...info }) : undefined,
+      });
       post({ type: 'evaluated', results });
     } else {
       const compare = await compareFiles(job.paths, { configPath: job.configPath, defaults: job.defaults, baseline: job.baseline, progress, onMismatch: 'intersect' });

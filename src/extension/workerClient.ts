@@ -41,7 +41,20 @@ export type JobResult<J extends WorkerJob> = J extends { type: 'evaluate' } ? Re
  * Runs the job, showing `title` in a progress notification with a Cancel button.
  * @throws JobCancelled | JobFailed
  */
-export function runJob<J extends WorkerJob>(extensionPath: string, job: J, title: string, log: vscode.LogOutputChannel, opts: { silent?: boolean } = {}): Promise<JobResult<J>> {
+/** What the progress notification says is showing, before the final results. */
+export function stageShown(m: Extract<WorkerMessage, { type: 'stage' }>): string {
+  if (m.stage === 'point') return 'showing point estimates, intervals pending';
+  const r = m.resamples;
+  return r ? `showing provisional intervals (${r.done.toLocaleString('en-US')} of ${r.total.toLocaleString('en-US')} resamples)` : 'showing provisional intervals';
+}
+
+export function runJob<J extends WorkerJob>(
+  extensionPath: string,
+  job: J,
+  title: string,
+  log: vscode.LogOutputChannel,
+  opts: { silent?: boolean; onStage?: (m: Extract<WorkerMessage, { type: 'stage' }>) => void } = {},
+): Promise<JobResult<J>> {
   const work = (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken): Promise<JobResult<J>> =>
     new Promise((resolve, reject) => {
       const cancel = new SharedArrayBuffer(4);
@@ -49,6 +62,8 @@ export function runJob<J extends WorkerJob>(extensionPath: string, job: J, title
       const worker = new Worker(path.join(extensionPath, 'dist', 'worker.js'), { workerData: { job, cancel } satisfies WorkerInput });
       let settled = false;
       let lastFraction = 0;
+      /** The stage shown in the report, said in front of every later progress message. */
+      let shown = '';
       const finish = (f: () => void): void => {
         if (settled) return;
         settled = true;
@@ -67,9 +82,15 @@ export function runJob<J extends WorkerJob>(extensionPath: string, job: J, title
             const fraction = m.total ? m.done / m.total : m.done <= 1 ? m.done : undefined;
             const increment = fraction !== undefined && fraction > lastFraction ? (fraction - lastFraction) * 100 : undefined;
             if (fraction !== undefined) lastFraction = Math.max(lastFraction, fraction);
-            progress.report({ message: stageText(m.stage, m.done, m.total), ...(increment ? { increment } : {}) });
+            progress.report({ message: `${shown}${stageText(m.stage, m.done, m.total)}`, ...(increment ? { increment } : {}) });
             break;
           }
+          case 'stage':
+            log.info(`${title}: ${stageShown(m)} after ${((Date.now() - started) / 1000).toFixed(2)} s`);
+            shown = `${stageShown(m)}; `;
+            progress.report({ message: stageShown(m) });
+            opts.onStage?.(m);
+            break;
           case 'evaluated':
             log.info(`${title}: done in ${((Date.now() - started) / 1000).toFixed(2)} s`);
             finish(() => resolve(m.results as JobResult<J>));

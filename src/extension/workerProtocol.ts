@@ -10,7 +10,8 @@ import type { LocatedProblem, Location } from '../core/diagnostics';
 import type { Results } from '../core/results/types';
 
 export type WorkerJob =
-  | { type: 'evaluate'; path: string; configPath?: string; defaults: EvalConfig }
+  /** `stages`: also post the point estimates and the provisional intervals as they are ready. */
+  | { type: 'evaluate'; path: string; configPath?: string; defaults: EvalConfig; stages?: boolean }
   | { type: 'compare'; paths: string[]; configPath?: string; defaults: EvalConfig; baseline?: string };
 
 /** `workerData` of the worker: the job and the cancellation flag (Int32Array over it, index 0). */
@@ -31,6 +32,8 @@ export interface SerializedError {
 
 export type WorkerMessage =
   | { type: 'progress'; stage: string; done: number; total?: number }
+  /** Results before the final ones: point estimates, then provisional intervals (a snapshot each). */
+  | { type: 'stage'; stage: 'point' | 'provisional'; results: Results; resamples?: { done: number; total: number } }
   | { type: 'evaluated'; results: Results }
   | { type: 'compared'; compare: CompareResults }
   | { type: 'failed'; error: SerializedError };

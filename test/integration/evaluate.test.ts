@@ -11,7 +11,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { evaluateFile } from '../../src/core/evaluate';
 import { validateResults } from '../../src/core/results/validate';
-import { activate, closeAllEditors, evaluate, mtime, readResults, reportTabs, uri, waitFor, ws } from './helpers';
+import type { Results } from '../../src/core/results/types';
+import { activate, closeAllEditors, evaluate, makeFolder, mtime, readResults, reportTabs, uri, waitFor, ws } from './helpers';
 
 describe('evaluate', function () {
   this.timeout(180_000);
@@ -47,6 +48,38 @@ describe('evaluate', function () {
     await waitFor('a report tab', () => reportTabs().length > 0, 30_000);
     const tab = reportTabs()[0]!;
     assert.match(tab.label, /logreg/);
+  });
+
+  it('the report opens on the point estimates, then provisional intervals, then the final results', async () => {
+    const ctx = await activate();
+    const panels = ctx.panels as unknown as { showStage: (u: vscode.Uri, r: Results, label: string) => void };
+    const seen: { label: string; intervals: number }[] = [];
+    const original = panels.showStage.bind(ctx.panels);
+    panels.showStage = (u, r, label) => {
+      seen.push({ label, intervals: Object.values(r.metrics).filter((m) => m.ci).length });
+      original(u, r, label);
+    };
+    // A folder of its own: the other tests expect the examples' results files where they left them.
+    makeFolder('stages', { 'eval-lens.json': JSON.stringify({ bootstrap: { n: 1000 } }) }, { 'preds.csv': 'digits-lt/logreg.csv' });
+    const started = Date.now();
+    try {
+      const r = await evaluate('stages/preds.csv', 'stages/preds.eval.json', 30_000);
+      assert.ok(r.config.bootstrap.n > 200, 'more than 200 resamples configured');
+      assert.deepEqual(
+        seen.map((s) => s.label),
+        ['point estimates, intervals pending', 'provisional intervals'],
+      );
+      assert.equal(seen[0]!.intervals, 0, 'no interval in the point stage');
+      assert.ok(seen[1]!.intervals > 0);
+      console.log(`    stages shown: ${seen.map((s) => s.label).join(' → ')}; final after ${Date.now() - started} ms`);
+      const file = uri('stages/preds.eval.json');
+      await waitFor('the report title without a stage', () => {
+        const p = ctx.panels.panelFor(file);
+        return p !== undefined && !/intervals/.test(p.panel.title);
+      }, 20_000);
+    } finally {
+      panels.showStage = original;
+    }
   });
 
   it('evaluates a JSONL file (same probabilities as the CSV → same metrics), named logreg.jsonl.eval.json', async () => {

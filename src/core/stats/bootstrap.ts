@@ -24,6 +24,39 @@ export interface BootstrapOptions {
   strata?: Int32Array | null;
   /** Called after each resample (for progress and cancellation; throw to stop). */
   onResample?: (done: number, total: number) => void;
+  /**
+   * Called once, after the first `at` resamples when `n` > `at`, with each statistic's values over
+   * those resamples: the same values as a run of `at` resamples with the same seed, so intervals
+   * from them are provisional intervals that the remaining resamples refine.
+   */
+  provisional?: ProvisionalHook;
+}
+
+export interface ProvisionalHook {
+  at: number;
+  onDistribution: (dist: Float64Array[]) => void;
+}
+
+/** Default number of resamples behind provisional intervals. */
+export const PROVISIONAL_RESAMPLES = 200;
+
+/** A {@link ProvisionalHook} handing over percentile intervals per key (as {@link ciForStatistics} computes them). */
+export function provisionalIntervals(
+  keys: readonly string[],
+  confidence: number,
+  onIntervals: (cis: Record<string, [number, number] | null>, done: number) => void,
+  at = PROVISIONAL_RESAMPLES,
+): ProvisionalHook {
+  return {
+    at,
+    onDistribution: (dist) => {
+      const out: Record<string, [number, number] | null> = {};
+      keys.forEach((key, k) => {
+        out[key] = dist[k] ? percentileInterval(dist[k], confidence) : null;
+      });
+      onIntervals(out, at);
+    },
+  };
 }
 
 /**
@@ -55,6 +88,10 @@ export function bootstrapDistribution(
     out ??= Array.from({ length: arr.length }, () => new Float64Array(opts.n));
     for (let s = 0; s < arr.length; s++) out[s][b] = arr[s];
     opts.onResample?.(b + 1, opts.n);
+    if (opts.provisional && b + 1 === opts.provisional.at && opts.n > b + 1) {
+      const at = b + 1;
+      opts.provisional.onDistribution(out.map((d) => d.subarray(0, at)));
+    }
   }
   return out ?? [];
 }
@@ -185,15 +222,24 @@ export function fastBootstrapDistribution(
   if (!Number.isInteger(opts.n) || opts.n < 1) throw new RangeError(`Expected \`n\` to be a positive integer, but got ${opts.n}.`);
   const B = opts.n;
   const onResample = opts.onResample;
-  const values = evaluateResamples(nRows, K, stat, {
-    seed: opts.seed,
-    strata: stratumPositions(nRows, opts.strata ?? null),
-    range: { from: 0, to: B },
-    onResample: onResample ? (done) => onResample(done, B) : undefined,
-  });
-  const out = Array.from({ length: K }, () => new Float64Array(B));
-  for (let b = 0; b < B; b++) for (let k = 0; k < K; k++) out[k][b] = values[b * K + k];
-  return out;
+  const strata = stratumPositions(nRows, opts.strata ?? null);
+  // Resample b depends only on (seed, b): with a provisional hook the resamples run in two
+  // ranges, and the values are the same as in one.
+  const at = opts.provisional && opts.provisional.at < B ? opts.provisional.at : B;
+  const run = (from: number, to: number): Float64Array =>
+    evaluateResamples(nRows, K, stat, { seed: opts.seed, strata, range: { from, to }, onResample: onResample ? (done) => onResample(from + done, B) : undefined });
+  const columns = (values: Float64Array, nb: number): Float64Array[] => {
+    const out = Array.from({ length: K }, () => new Float64Array(nb));
+    for (let b = 0; b < nb; b++) for (let k = 0; k < K; k++) out[k][b] = values[b * K + k];
+    return out;
+  };
+  const head = run(0, at);
+  if (at === B) return columns(head, B);
+  opts.provisional!.onDistribution(columns(head, at));
+  const values = new Float64Array(B * K);
+  values.set(head);
+  values.set(run(at, B), at * K);
+  return columns(values, B);
 }
 
 /**

@@ -27,6 +27,8 @@ export interface ParallelResamplesOptions<J> {
   /** Values per resample. */
   K: number;
   nResamples: number;
+  /** Index of the first resample (default 0): resamples first..first+nResamples-1 are computed. */
+  first?: number;
   seed: number;
   strata: Int32Array[] | null;
   /** The statistic on this thread. */
@@ -59,20 +61,21 @@ export function threadsFor(nRows: number, nResamples: number, requested?: number
   return Math.max(1, Math.min(cores, nResamples));
 }
 
-/** Values of resamples 0..nResamples-1, resample-major (`values[b·K + k]`). */
 /** True when a worker that cannot do its range must be an error (benchmarks), not recomputed here. */
 function workersRequired(): boolean {
   return typeof process !== 'undefined' && process.env.EVAL_LENS_REQUIRE_WORKERS === '1';
 }
 
+/** Values of resamples first..first+nResamples-1, resample-major (`values[(b − first)·K + k]`). */
 export async function parallelResamples<J>(opts: ParallelResamplesOptions<J>): Promise<Float64Array> {
   const { nRows, K, nResamples, seed, strata } = opts;
+  const first = opts.first ?? 0;
   if (workersRequired() && opts.workerFile && !existsSync(opts.workerFile)) {
     throw new Error(`bootstrap worker script not found: ${opts.workerFile}`);
   }
   const T = opts.workerFile && existsSync(opts.workerFile) ? threadsFor(nRows, nResamples, opts.threads) : 1;
   const ranges: ResampleRange[] = [];
-  for (let t = 0; t < T; t++) ranges.push({ from: Math.floor((t * nResamples) / T), to: Math.floor(((t + 1) * nResamples) / T) });
+  for (let t = 0; t < T; t++) ranges.push({ from: first + Math.floor((t * nResamples) / T), to: first + Math.floor(((t + 1) * nResamples) / T) });
   const WorkerCtor = T > 1 && typeof Worker === 'function' ? Worker : null;
   const pending: { range: ResampleRange; result: Promise<Float64Array | null>; stop: () => void }[] = [];
   if (WorkerCtor) {
@@ -108,12 +111,12 @@ export async function parallelResamples<J>(opts: ParallelResamplesOptions<J>): P
         range,
         onResample: (d) => opts.onResample?.(Math.min(nResamples - 1, Math.round(((done + d) * nResamples) / share)), nResamples),
       });
-      values.set(v, range.from * K);
+      values.set(v, (range.from - first) * K);
       done += range.to - range.from;
     }
     for (const p of pending) {
       const v = (await p.result) ?? evaluateResamples(nRows, K, opts.stat, { seed, strata, range: p.range });
-      values.set(v, p.range.from * K);
+      values.set(v, (p.range.from - first) * K);
       p.stop();
     }
   } catch (e) {

@@ -183,6 +183,7 @@ export const runClassification: TaskRunner = async (ctx) => {
   if (ctx.subset) loaded = subsetClassification(loaded, await ctx.subset.classificationRows(loaded, ctx));
   const run = await prepareRun(loaded.data, ctx);
   run.text = loaded.text;
+  run.source = { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: loaded.data.n, columns: loaded.columns };
   for (const { name, step } of CLASSIFICATION_STEPS) {
     checkCancelled(ctx.progress);
     ctx.progress?.report?.(name, 0);
@@ -199,5 +200,5 @@ export const runClassification: TaskRunner = async (ctx) => {
     labels: Array.from(data.labels, (y) => data.classes[y]),
     values: classificationPerRow(prepared, ctx.results.metrics),
   };
-  return { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: data.n, columns: loaded.columns };
+  return run.source;
 };

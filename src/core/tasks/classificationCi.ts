@@ -12,7 +12,8 @@
  * label. With `targetCoverage` the threshold is re-chosen on every resample (the interval covers the
  * whole procedure, so `coverage` varies little); `acceptThreshold` and an `accept` column stay fixed.
  */
-import { ciForStatistics, percentileInterval, resampleProgress, strataOf } from '../stats/bootstrap';
+import { ciForStatistics, percentileInterval, PROVISIONAL_RESAMPLES, provisionalIntervals, resampleProgress, strataOf } from '../stats/bootstrap';
+import { setSnapshotCi } from './stages';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { stratumPositions } from '../stats/resampleDraws';
@@ -45,9 +46,20 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const sel = run.selective ?? null;
   const fast = !sel || sortedResamplingApplies(sel, data.n);
   const scratch = sel && !fast ? selectiveScratch(sel) : undefined;
+  if (ctx.stages && run.source) await ctx.stages.point(run.source);
+  // Provisional intervals go into a snapshot only: per-class accuracy into its table row, the rest onto the metric.
+  const onProvisional = (pcis: Record<string, [number, number] | null>, done: number): void =>
+    ctx.stages?.provisional(done, bs.n, (snap) => {
+      const rows = snap.tables.perClass as PerClassRow[] | undefined;
+      for (const [c, row] of (rows ?? []).entries()) {
+        const ci = pcis[classAccuracyKey(c)];
+        if (ci) row.ci = ci;
+      }
+      for (const k of keys) if (!classKeys.includes(k)) setSnapshotCi(snap, k, pcis[k]);
+    });
   const t0 = performance.now();
   const cis = fast
-    ? await sortedOrderCis(run, keys, strata, ctx)
+    ? await sortedOrderCis(run, keys, strata, ctx, ctx.stages ? onProvisional : undefined)
     : ciForStatistics(
       data.n,
       (counts) => {
@@ -59,7 +71,14 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
         });
       },
       keys,
-      { n: bs.n, confidence: bs.confidence, seed: bs.seed, strata, onResample: resampleProgress(ctx.progress, 'bootstrap') },
+      {
+        n: bs.n,
+        confidence: bs.confidence,
+        seed: bs.seed,
+        strata,
+        onResample: resampleProgress(ctx.progress, 'bootstrap'),
+        provisional: ctx.stages ? provisionalIntervals(keys, bs.confidence, onProvisional) : undefined,
+      },
     );
   results.timings.bootstrap = (results.timings.bootstrap ?? 0) + (performance.now() - t0) / 1000;
   const missing: string[] = [];
@@ -123,20 +142,39 @@ export function ciWorkerFile(): string | null {
  * (stats/parallelBootstrap.ts) and the intervals stay the same. They differ from the file-order
  * draws of `ciForStatistics` (another stream over the same distribution); the seed fixes them.
  */
-async function sortedOrderCis(run: ClassificationRun, keys: string[], strata: ArrayLike<number> | null, ctx: TaskContext): Promise<Record<string, [number, number] | null>> {
+async function sortedOrderCis(
+  run: ClassificationRun,
+  keys: string[],
+  strata: ArrayLike<number> | null,
+  ctx: TaskContext,
+  onProvisional?: (cis: Record<string, [number, number] | null>, done: number) => void,
+): Promise<Record<string, [number, number] | null>> {
   const bs = ctx.config.bootstrap;
   const { job, strata: st } = sortedCiJob(run, keys, strata);
-  const values = await parallelResamples({
-    nRows: job.n,
-    K: keys.length,
-    nResamples: bs.n,
-    seed: bs.seed,
-    strata: st,
-    stat: ciResampleStat(job),
-    job,
-    workerFile: ciWorkerFile(),
-    onResample: resampleProgress(ctx.progress, 'bootstrap'),
-  });
+  const K = keys.length;
+  const progress = resampleProgress(ctx.progress, 'bootstrap');
+  const block = (first: number, count: number): Promise<Float64Array> =>
+    parallelResamples({
+      nRows: job.n,
+      K,
+      nResamples: count,
+      first,
+      seed: bs.seed,
+      strata: st,
+      stat: ciResampleStat(job),
+      job,
+      workerFile: ciWorkerFile(),
+      onResample: (done) => progress(Math.min(first + done, bs.n), bs.n),
+    });
+  // Resample b depends only on (seed, b): the first block alone is a run of that many resamples
+  // (the provisional intervals), and the two blocks joined are the values of one run of bs.n.
+  const at = onProvisional && bs.n > PROVISIONAL_RESAMPLES ? PROVISIONAL_RESAMPLES : bs.n;
+  const head = await block(0, at);
+  if (at === bs.n) return intervalsOf(head, keys, bs.n, bs.confidence);
+  onProvisional!(intervalsOf(head, keys, at, bs.confidence), at);
+  const values = new Float64Array(bs.n * K);
+  values.set(head);
+  values.set(await block(at, bs.n - at), at * K);
   return intervalsOf(values, keys, bs.n, bs.confidence);
 }
 

@@ -9,6 +9,7 @@
 import { EvalLensError } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
 import type { ClassificationData } from '../data/classificationData';
+import type { RunnerSource } from './stages';
 import type { TextColumn } from '../data/textColumn';
 import type { ScoreKind } from '../io/scores';
 import { aggregateClassification, prepareClassification, type ClassificationAggregate, type PreparedClassification } from '../metrics/classification';
@@ -36,6 +37,8 @@ export interface ClassificationRun {
   selective?: SelectiveSetup | null;
   /** Columns kept as written (the `slices` columns), by name. */
   text?: Record<string, TextColumn>;
+  /** The source description the runner returns (for snapshots of the results in stages). */
+  source?: RunnerSource;
 }
 
 export type ClassificationStep = (run: ClassificationRun, ctx: TaskContext) => void | Promise<void>;

@@ -32,7 +32,8 @@ import {
   type ScoreOrder,
 } from '../metrics/binaryCurve';
 import { IW_KEYS, metricVector, sortedResampler, stratumWeights, type IwKey } from '../metrics/importance';
-import { fastBootstrapDistribution, percentileInterval } from '../stats/bootstrap';
+import { fastBootstrapDistribution, percentileInterval, PROVISIONAL_RESAMPLES } from '../stats/bootstrap';
+import { setSnapshotCi } from './stages';
 import type { Curve, MetricValue } from '../results/types';
 import { directionOf } from '../results/directions';
 import type { TaskRunner } from './types';
@@ -228,7 +229,9 @@ export const runIwBinary: TaskRunner = async (ctx) => {
   if (config.slices?.length) results.time('slices', () => iwSlicesStep(loaded, w.weights, t, ctx));
 
   const bs = config.bootstrap;
+  const source = { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: data.n, columns: data.columns };
   if (bs.n > 0) {
+    if (ctx.stages) await ctx.stages.point(source);
     results.time('bootstrap', () => {
       // Rows in score order once; a resample is a multiplicity per sorted position, so the
       // weights of a resample are w × counts and nothing is re-sorted (strata permuted alike).
@@ -247,6 +250,21 @@ export const runIwBinary: TaskRunner = async (ctx) => {
             ctx.progress?.report?.('bootstrap', done, total);
           }
         },
+        provisional: ctx.stages
+          ? {
+            at: PROVISIONAL_RESAMPLES,
+            onDistribution: (head) =>
+              ctx.stages?.provisional(PROVISIONAL_RESAMPLES, bs.n, (snap) => {
+                const unweighted = snap.baselines?.unweighted;
+                IW_KEYS.forEach((k, j) => {
+                  if (snap.metrics[k]?.value !== null) setSnapshotCi(snap, k, percentileInterval(head[j], bs.confidence));
+                  const cu2 = percentileInterval(head[K + j], bs.confidence);
+                  const b = unweighted?.[k];
+                  if (b && cu2 && b.value !== null && Number.isFinite(cu2[0]) && Number.isFinite(cu2[1])) b.ci = cu2;
+                });
+              }),
+          }
+          : undefined,
       });
       IW_KEYS.forEach((k, j) => {
         const ci = percentileInterval(dist[j], bs.confidence);
@@ -260,5 +278,5 @@ export const runIwBinary: TaskRunner = async (ctx) => {
     }
   }
 
-  return { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: data.n, columns: data.columns };
+  return source;
 };

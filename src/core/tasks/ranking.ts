@@ -40,7 +40,8 @@ import { activityBins, defaultActivityBoundaries, histogram, type Histogram } fr
 import { categoryBreakdown, categoryColumn } from '../metrics/ranking/categories';
 import { directionOf } from '../results/directions';
 import type { Curve, MetricValue } from '../results/types';
-import { ciForStatistics, resampleProgress } from '../stats/bootstrap';
+import { ciForStatistics, provisionalIntervals, resampleProgress, type ProvisionalHook } from '../stats/bootstrap';
+import { setSnapshotCi } from './stages';
 import type { TaskContext, TaskRunner } from './types';
 
 /** Maximum number of per-user values kept in `perItem` (users × keys). */
@@ -172,22 +173,12 @@ export const runRanking: TaskRunner = async (ctx) => {
     trainInteractions: data.train?.rows ?? null,
   });
 
-  // Bootstrap intervals over users for the mean-type metrics.
-  const nBoot = config.bootstrap.n;
-  if (nBoot > 0 && run.evaluated.length > 0) {
-    const keys = Object.keys(run.perUser);
-    const cis = results.time('bootstrap', () => userMeanCis(run.perUser, keys, run.evaluated.length, { n: nBoot, confidence: config.bootstrap.confidence, seed: config.bootstrap.seed, onResample: resampleProgress(ctx.progress, 'bootstrap') }));
-    for (const key of keys) {
-      const ci = cis[key];
-      if (ci) results.setCi(key, ci);
-    }
-  }
-
   ctx.progress?.report?.('hashing inputs', 0);
-  // The train file was hashed as it was parsed (one read, no worker); the others are hashed here.
+  // The train file was hashed as it was parsed (one read, no worker); the others are hashed here
+  // (before the bootstrap, so that the point-estimate stage has the complete source).
   const extra = await Promise.all(data.extraFiles.map(async (f) => ({ role: f.role, path: f.path, ...(data.hashed.get(f.path) ?? (await fileInfo(f.path))) })));
   const own = data.hashed.get(resolve(ctx.path));
-  return {
+  const source = {
     ...(own ?? {}),
     path: ctx.path,
     format: data.format,
@@ -196,6 +187,24 @@ export const runRanking: TaskRunner = async (ctx) => {
     columns: data.columns,
     ...(extra.length > 0 ? { extra } : {}),
   };
+
+  // Bootstrap intervals over users for the mean-type metrics.
+  const nBoot = config.bootstrap.n;
+  if (nBoot > 0 && run.evaluated.length > 0) {
+    const keys = Object.keys(run.perUser);
+    if (ctx.stages) await ctx.stages.point(source);
+    const provisional = ctx.stages
+      ? provisionalIntervals(keys, config.bootstrap.confidence, (pcis, done) => ctx.stages?.provisional(done, nBoot, (snap) => keys.forEach((k) => setSnapshotCi(snap, k, pcis[k]))))
+      : undefined;
+    const cis = results.time('bootstrap', () =>
+      userMeanCis(run.perUser, keys, run.evaluated.length, { n: nBoot, confidence: config.bootstrap.confidence, seed: config.bootstrap.seed, onResample: resampleProgress(ctx.progress, 'bootstrap'), provisional }),
+    );
+    for (const key of keys) {
+      const ci = cis[key];
+      if (ci) results.setCi(key, ci);
+    }
+  }
+  return source;
 };
 
 function validCutoffs(k: unknown, file: string): number[] {
@@ -232,7 +241,7 @@ export function userMeanCis(
   perUser: Record<string, Float64Array>,
   keys: string[],
   n: number,
-  opts: { n: number; confidence: number; seed: number; onResample?: (done: number, total: number) => void },
+  opts: { n: number; confidence: number; seed: number; onResample?: (done: number, total: number) => void; provisional?: ProvisionalHook },
 ): Record<string, [number, number] | null> {
   // A key undefined for some users (novelty, diversity, alignment) gets its values with 0 in the
   // undefined places and a 0/1 mask: Σ c·v / Σ c·mask, without a branch per user.

@@ -5,11 +5,11 @@
 import type { Progress, Warnings } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import type { ResultsBuilder } from '../results/builder';
-import type { SourceInfo } from '../results/types';
 import type { LoadedClassification } from '../io/loadClassification';
 import type { LoadedIwBinary } from '../io/loadIwBinary';
 import type { RankedLists, RankingData } from '../data/rankingData';
 import type { FilterTerm } from '../inspect/types';
+import type { RunnerSource, StageEmitter } from './stages';
 
 /**
  * Evaluate only the rows matching a filter (the row query's filter language). The runner loads
@@ -43,7 +43,9 @@ export interface TaskContext {
   subset?: RowSubset;
   /** Ranking: called once with the lists to be evaluated (read or generated from factors), before any metric. */
   onRankedLists?: (lists: RankedLists, userIds: readonly string[], itemIds: readonly string[]) => void;
+  /** Present when the caller wants the results in stages (point estimates, provisional intervals). */
+  stages?: StageEmitter;
 }
 
 /** A task runner returns the description of its main source (hash and size are added by the caller). */
-export type TaskRunner = (ctx: TaskContext) => Promise<Omit<SourceInfo, 'size' | 'sha256'> & Partial<Pick<SourceInfo, 'size' | 'sha256'>>>;
+export type TaskRunner = (ctx: TaskContext) => Promise<RunnerSource>;

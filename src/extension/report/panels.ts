@@ -55,6 +55,11 @@ function reportViewColumn(): vscode.ViewColumn {
 
 class ReportPanel {
   private ready = false;
+  /**
+   * Results shown before the results file exists (point estimates, then provisional intervals),
+   * with the stage said in the panel title; cleared when the final file is written.
+   */
+  staged: { results: Results; label: string } | undefined;
   private pendingFocus: string | undefined;
   private readonly subs: vscode.Disposable[] = [];
   /** Answers the webview's row, line, slice and subset requests. */
@@ -93,6 +98,7 @@ class ReportPanel {
   }
 
   async showInStatusBar(): Promise<void> {
+    if (this.staged) return; // no results file yet
     const entry = this.ctx.index.get(this.uri) ?? (await this.ctx.index.load(this.uri));
     if (entry.kind === 'results') this.ctx.status.show(entry.results, this.uri);
   }
@@ -111,9 +117,10 @@ class ReportPanel {
   async refresh(): Promise<void> {
     if (!this.ready) return;
     try {
-      const shown = await loadShown(this.uri);
+      const staged = this.staged;
+      const shown = staged ? { model: buildReportModel(staged.results), results: staged.results } : await loadShown(this.uri);
       const model = this.inspector.decorate(shown.model, shown.results);
-      this.panel.title = `Report: ${model.title}`;
+      this.panel.title = staged ? `Report: ${model.title} (${staged.label})` : `Report: ${model.title}`;
       const focus = this.pendingFocus;
       this.pendingFocus = undefined;
       this.post({ type: 'show', model, uri: this.uri.toString(), ...(focus ? { focus } : {}) });
@@ -183,6 +190,8 @@ class ReportPanel {
 
 export class ReportPanels implements vscode.Disposable {
   private readonly panels = new Map<string, ReportPanel>();
+  /** Panels opened to show stages, whose results file may not exist yet. */
+  private readonly stagedOnly = new Set<string>();
   private ctx!: EvalLensContext;
   private readonly subs: vscode.Disposable[] = [];
 
@@ -223,6 +232,35 @@ export class ReportPanels implements vscode.Disposable {
     }
     const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')}`, reportViewColumn(), { enableScripts: true, enableFindWidget: true });
     void this.adopt(panel, uri, focus).showInStatusBar();
+  }
+
+  /**
+   * Shows results that are not final yet in the report of `uri` (opened if needed, updated in
+   * place if open); `label` says which stage is showing. The results file need not exist yet.
+   */
+  showStage(uri: vscode.Uri, results: Results, label: string): void {
+    let p = this.panels.get(uri.toString());
+    if (!p) {
+      const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')} (${label})`, reportViewColumn(), { enableScripts: true, enableFindWidget: true });
+      p = this.adopt(panel, uri, undefined);
+      this.stagedOnly.add(uri.toString());
+    }
+    p.staged = { results, label };
+    void p.refresh();
+  }
+
+  /**
+   * Ends the stages of `uri`: with `written`, the panel shows the results file from now on;
+   * without (failed or cancelled), a panel opened only for the stages is closed.
+   */
+  endStages(uri: vscode.Uri, written: boolean): void {
+    const key = uri.toString();
+    const p = this.panels.get(key);
+    const openedForStages = this.stagedOnly.delete(key);
+    if (!p || !p.staged) return;
+    p.staged = undefined;
+    if (!written && openedForStages) p.panel.dispose();
+    else void p.refresh();
   }
 
   /** The panel showing `uri` (its webview panel and its inspection handlers), if open. */

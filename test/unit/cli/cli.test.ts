@@ -49,7 +49,7 @@ test('--help and --version exit 0', () => {
   assert.match(r.stdout, /evaluate \[options\] <file>/);
   r = cli(['evaluate', '--help']);
   assert.equal(r.status, 0);
-  for (const flag of ['--config <file>', '--out <file>', '--format <format>', '--top-k <list>', '--bootstrap-n <n>', '--train-counts <list|map|path>', '--shift-points <integer>', '--map-normaliser <min|all|hits>']) {
+  for (const flag of ['--config <file>', '--out <file>', '--format <format>', '--top-k <list>', '--bootstrap-n <n>', '--train-counts <list|map|path>', '--shift-points <integer>', '--map-normaliser <min|all|hits>', '--progress']) {
     assert.ok(r.stdout.includes(flag), flag);
   }
   r = cli(['--version']);
@@ -106,6 +106,29 @@ test('evaluate prints a table and writes nothing without --out', () => {
   assert.match(r.stdout, /bootstrap 50 resamples, 95% CI, seed = 0/);
   assert.deepEqual(readdirSync(join(dir, 'basic')).sort(), before);
   assert.equal(r.stderr, '');
+});
+
+test('--progress prints the stages on stderr and leaves stdout unchanged', () => {
+  const plain = cli(['evaluate', preds, '--bootstrap-n', '1000']);
+  assert.equal(plain.status, 0, plain.stderr);
+  const r = cli(['evaluate', preds, '--bootstrap-n', '1000', '--progress']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, plain.stdout);
+  const lines = r.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 3, r.stderr);
+  assert.match(lines[0], /^eval-lens: point estimates ready \(\d+\.\d s\)$/);
+  assert.match(lines[1], /^intervals: provisional, 200 of 1,000 resamples \(\d+\.\d s\)$/);
+  assert.match(lines[2], /^intervals: final, 1,000 resamples \(\d+\.\d s\)$/);
+  const small = cli(['evaluate', preds, '--bootstrap-n', '100', '--progress']);
+  assert.deepEqual(
+    small.stderr.trimEnd().split('\n').map((l) => l.replace(/ \(\d+\.\d s\)$/, '')),
+    ['eval-lens: point estimates ready', 'intervals: final, 100 resamples'],
+  );
+  const none = cli(['evaluate', preds, '--bootstrap-n', '0', '--progress']);
+  assert.deepEqual(
+    none.stderr.trimEnd().split('\n').map((l) => l.replace(/ \(\d+\.\d s\)$/, '')),
+    ['eval-lens: point estimates ready', 'eval-lens: done, no bootstrap intervals (bootstrap.n is 0)'],
+  );
 });
 
 test('--out writes valid results (folders created); the same seed gives the same intervals', () => {
