@@ -10,7 +10,15 @@
 //    `bucket` (g0…g9, g = (row index × 2654435761 mod 2³²) mod 10), is written once beside it as
 //    bench/data/cls/bucket/preds.csv (git-ignored, like all of bench/data), with the same config.
 import { performance } from 'node:perf_hooks';
-import { copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  renameSync,
+  statSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
@@ -24,7 +32,9 @@ const BUCKETS = join(DIR, 'preds.csv');
 
 function line(name, seconds, goal) {
   const rss = process.resourceUsage().maxRSS / 1024;
-  console.log(`${name.padEnd(58)} ${seconds.toFixed(3).padStart(8)} s${goal ? `  (goal ${goal})` : ''}  peak RSS ${rss.toFixed(0)} MB`);
+  console.log(
+    `${name.padEnd(58)} ${seconds.toFixed(3).padStart(8)} s${goal ? `  (goal ${goal})` : ''}  peak RSS ${rss.toFixed(0)} MB`,
+  );
 }
 
 async function writeBuckets() {
@@ -57,9 +67,16 @@ async function main() {
   ins.query({ ...q, offset: 50 });
   line(`row query: next page (matching rows kept)`, (performance.now() - t0) / 1000);
   t0 = performance.now();
-  ins.query({ where: core.parseWhere('label=7 and pred!=7'), sort: { key: 'loss', dir: 'desc' }, offset: 0, limit: 50 });
+  ins.query({
+    where: core.parseWhere('label=7 and pred!=7'),
+    sort: { key: 'loss', dir: 'desc' },
+    offset: 0,
+    limit: 50,
+  });
   line(`row query: a confusion-matrix row by loss (new sort)`, (performance.now() - t0) / 1000, '< 0.2 s');
-  console.log(`  ${page.total.toLocaleString('en')} mistakes; the first at line ${page.rows[0].line} (confidence ${page.rows[0].confidence})`);
+  console.log(
+    `  ${page.total.toLocaleString('en')} mistakes; the first at line ${page.rows[0].line} (confidence ${page.rows[0].confidence})`,
+  );
 
   // 2. slicing cost, bootstrap off; alternate the two runs and keep each one's best of 3 (times
   // drift on a shared machine), and print the slice step's own time from results.timings
@@ -71,16 +88,21 @@ async function main() {
     for (const kind of ['plain', 'sliced']) {
       globalThis.gc?.();
       t0 = performance.now();
-      const res = await core.evaluateFile(BUCKETS, { overrides: { bootstrap: { n: 0 }, ...(kind === 'sliced' ? { slices: ['bucket'] } : {}) } });
+      const res = await core.evaluateFile(BUCKETS, {
+        overrides: { bootstrap: { n: 0 }, ...(kind === 'sliced' ? { slices: ['bucket'] } : {}) },
+      });
       best[kind] = Math.min(best[kind], (performance.now() - t0) / 1000);
-      if (kind === 'sliced' && res.tables.slices.length !== 10) throw new Error(`expected 10 slice values, got ${res.tables.slices.length}`);
+      if (kind === 'sliced' && res.tables.slices.length !== 10)
+        throw new Error(`expected 10 slice values, got ${res.tables.slices.length}`);
       if (kind === 'sliced') step = Math.min(step, res.timings.slices);
     }
   }
   line('evaluation, bootstrap off, without slices (best of 3)', best.plain);
   line('evaluation, bootstrap off, sliced by a 10-value column', best.sliced);
   line('  of which the slice step (results.timings.slices)', step);
-  console.log(`  slicing adds ${(100 * (best.sliced / best.plain - 1)).toFixed(1)} % in all, the slice step ${((100 * step) / best.plain).toFixed(1)} % (goal < 20 %)`);
+  console.log(
+    `  slicing adds ${(100 * (best.sliced / best.plain - 1)).toFixed(1)} % in all, the slice step ${((100 * step) / best.plain).toFixed(1)} % (goal < 20 %)`,
+  );
 }
 
 main().catch((e) => {

@@ -46,12 +46,20 @@ async function once(label: string, overrides: EvalConfig, valuesOut?: string): P
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(c0);
   console.log(`-- ${label}`);
-  for (const [stage, s] of Object.entries(results.timings ?? {})) console.log(`  ${stage.padEnd(32)} ${s.toFixed(3).padStart(8)} s`);
+  for (const [stage, s] of Object.entries(results.timings ?? {}))
+    console.log(`  ${stage.padEnd(32)} ${s.toFixed(3).padStart(8)} s`);
   if (process.env.RANK_BENCH_STAGES)
-    for (const st of stages) console.log(`  stage ${st.stage.padEnd(28)} from cpu ${st.cpu.toFixed(3)} s, rss ${st.rss.toFixed(0)}–${st.maxRss.toFixed(0)} MB`);
+    for (const st of stages)
+      console.log(
+        `  stage ${st.stage.padEnd(28)} from cpu ${st.cpu.toFixed(3)} s, rss ${st.rss.toFixed(0)}–${st.maxRss.toFixed(0)} MB`,
+      );
   report(`evaluateFile total (${label})`, seconds, bytes, results.source.rows);
-  console.log(`  cpu (user+sys) ${((cpu.user + cpu.system) / 1e6).toFixed(3)} s; metrics: ${Object.keys(results.metrics).length}, warnings: ${results.warnings.length}; input ${(bytes / 1e6).toFixed(1)} MB (run + train)`);
-  console.log(`RESULT ${JSON.stringify({ label, seconds, cpu: (cpu.user + cpu.system) / 1e6, rssMB: process.resourceUsage().maxRSS / 1024, inputMB: bytes / 2 ** 20 })}`);
+  console.log(
+    `  cpu (user+sys) ${((cpu.user + cpu.system) / 1e6).toFixed(3)} s; metrics: ${Object.keys(results.metrics).length}, warnings: ${results.warnings.length}; input ${(bytes / 1e6).toFixed(1)} MB (run + train)`,
+  );
+  console.log(
+    `RESULT ${JSON.stringify({ label, seconds, cpu: (cpu.user + cpu.system) / 1e6, rssMB: process.resourceUsage().maxRSS / 1024, inputMB: bytes / 2 ** 20 })}`,
+  );
   if (valuesOut) {
     const v: Record<string, number | null> = {};
     for (const [k, m] of Object.entries(results.metrics)) v[k] = m.value;
@@ -63,13 +71,26 @@ async function once(label: string, overrides: EvalConfig, valuesOut?: string): P
 async function bundle(): Promise<string> {
   const out = join('out', 'bench', 'ranking.bench.js');
   const esbuild = await import('esbuild');
-  await esbuild.build({ entryPoints: [__filename], outfile: out, bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning', external: ['esbuild'] });
+  await esbuild.build({
+    entryPoints: [__filename],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: true,
+    logLevel: 'warning',
+    external: ['esbuild'],
+  });
   return out;
 }
 
 let childArgv: string[] = [];
 
-function child(mode: string, extra: string[] = []): { seconds: number; cpu: number; rssMB: number; inputMB: number } | null {
+function child(
+  mode: string,
+  extra: string[] = [],
+): { seconds: number; cpu: number; rssMB: number; inputMB: number } | null {
   const r = spawnSync(process.execPath, [...childArgv, mode, ...extra], { encoding: 'utf8' });
   process.stdout.write(r.stdout ?? '');
   process.stderr.write(r.stderr ?? '');
@@ -104,9 +125,15 @@ async function main(): Promise<void> {
   const cpuMatch = /PEERCPU ([\d.]+) ([\d.]+)/.exec(r.stderr ?? '');
   const peerCpu = cpuMatch ? Number(cpuMatch[1]) + Number(cpuMatch[2]) : NaN;
   const peerSeconds = total ? Number(total[1]) : peerWall;
-  console.log(`ranking: Eval Lens ${off.seconds.toFixed(2)} s (bootstrap off, every key) vs peer ${peerSeconds.toFixed(2)} s → ${(off.seconds / peerSeconds).toFixed(3)} of the peer's time (goal ≤ 0.25)`);
-  console.log(`ranking: CPU time ${off.cpu.toFixed(2)} s vs peer ${peerCpu.toFixed(2)} s (whole process, imports included) → ${(off.cpu / peerCpu).toFixed(3)}`);
-  console.log(`ranking: peak RSS ${off.rssMB.toFixed(0)} MB = ${(off.rssMB / off.inputMB).toFixed(2)}× the input (run + train; goal < 2); the peer's: see above`);
+  console.log(
+    `ranking: Eval Lens ${off.seconds.toFixed(2)} s (bootstrap off, every key) vs peer ${peerSeconds.toFixed(2)} s → ${(off.seconds / peerSeconds).toFixed(3)} of the peer's time (goal ≤ 0.25)`,
+  );
+  console.log(
+    `ranking: CPU time ${off.cpu.toFixed(2)} s vs peer ${peerCpu.toFixed(2)} s (whole process, imports included) → ${(off.cpu / peerCpu).toFixed(3)}`,
+  );
+  console.log(
+    `ranking: peak RSS ${off.rssMB.toFixed(0)} MB = ${(off.rssMB / off.inputMB).toFixed(2)}× the input (run + train; goal < 2); the peer's: see above`,
+  );
   const ours = JSON.parse(readFileSync(valuesFile, 'utf8')) as Record<string, number | null>;
   const theirs = JSON.parse(readFileSync(peerJson, 'utf8')) as Record<string, number | null>;
   let worst = 0;
@@ -118,7 +145,9 @@ async function main(): Promise<void> {
     const d = Math.abs((ours[k] as number) - v);
     if (d > worst) [worst, worstKey] = [d, k];
   }
-  console.log(`values: ${n} keys in common, largest |difference| ${worst.toExponential(2)}${worstKey ? ` (${worstKey})` : ''}`);
+  console.log(
+    `values: ${n} keys in common, largest |difference| ${worst.toExponential(2)}${worstKey ? ` (${worstKey})` : ''}`,
+  );
 }
 
 main().catch((e) => {

@@ -61,7 +61,11 @@ function polars(file) {
 /** Installs nodejs-polars into bench/.peer once; returns why not when it cannot load. */
 function ensurePolars() {
   const tryLoad = () => {
-    const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(join(PEER, 'node_modules', 'nodejs-polars'))})`], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      ['-e', `require(${JSON.stringify(join(PEER, 'node_modules', 'nodejs-polars'))})`],
+      { encoding: 'utf8' },
+    );
     return r.status === 0 ? null : r.stderr;
   };
   let err = existsSync(join(PEER, 'node_modules', 'nodejs-polars')) ? tryLoad() : 'not installed';
@@ -75,12 +79,22 @@ function ensurePolars() {
   // omitted by configuration); install the one the loader names, at the same version.
   const missing = err && /Cannot find module '(nodejs-polars-[\w-]+)'/.exec(err);
   if (missing) {
-    const version = JSON.parse(readFileSync(join(PEER, 'node_modules', 'nodejs-polars', 'package.json'), 'utf8')).version;
+    const version = JSON.parse(
+      readFileSync(join(PEER, 'node_modules', 'nodejs-polars', 'package.json'), 'utf8'),
+    ).version;
     r = npm([`nodejs-polars@${version}`, `${missing[1]}@${version}`]);
-    if (r.status !== 0) return `npm install ${missing[1]}@${version} failed: ${(r.stderr || '').trim().split('\n').pop()}`;
+    if (r.status !== 0)
+      return `npm install ${missing[1]}@${version} failed: ${(r.stderr || '').trim().split('\n').pop()}`;
     err = tryLoad();
   }
-  return err === null ? null : `nodejs-polars does not load: ${err.trim().split('\n').find((l) => /Error/.test(l)) ?? err.trim()}`;
+  return err === null
+    ? null
+    : `nodejs-polars does not load: ${
+        err
+          .trim()
+          .split('\n')
+          .find((l) => /Error/.test(l)) ?? err.trim()
+      }`;
 }
 
 async function child(mode, file) {
@@ -93,7 +107,9 @@ async function child(mode, file) {
 function measure(mode, file) {
   let best = null;
   for (let k = 0; k < REPEAT; k++) {
-    const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), mode, file], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), mode, file], {
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`${mode} on ${file} failed:\n${r.stderr}`);
     const m = JSON.parse(r.stdout.trim().split('\n').pop());
     if (!best || m.seconds < best.seconds) best = { ...m, rssMb: Math.max(m.rssMb, best?.rssMb ?? 0) };
@@ -102,7 +118,9 @@ function measure(mode, file) {
 }
 
 function row(label, m, mb, ratios) {
-  console.log(`${label.padEnd(34)} ${m.seconds.toFixed(3).padStart(7)} s  ${(mb / m.seconds).toFixed(0).padStart(5)} MB/s  peak RSS ${m.rssMb.toFixed(0).padStart(5)} MB (${(m.rssMb / mb).toFixed(2)}× file)${ratios}`);
+  console.log(
+    `${label.padEnd(34)} ${m.seconds.toFixed(3).padStart(7)} s  ${(mb / m.seconds).toFixed(0).padStart(5)} MB/s  peak RSS ${m.rssMb.toFixed(0).padStart(5)} MB (${(m.rssMb / mb).toFixed(2)}× file)${ratios}`,
+  );
 }
 
 async function main() {
@@ -120,10 +138,18 @@ async function main() {
     const s = measure('scan', f);
     const l = measure('load', f);
     const p = noPolars ? null : measure('polars', f);
-    if (l.rows > s.rows || (p && p.rows !== l.rows)) throw new Error(`row counts disagree: scan ${s.rows} lines, loader ${l.rows}, Polars ${p?.rows}`);
-    console.log(`${f} (${mb.toFixed(0)} MB, ${l.rows.toLocaleString('en')} rows; fastest of ${REPEAT}, each in its own process)`);
+    if (l.rows > s.rows || (p && p.rows !== l.rows))
+      throw new Error(`row counts disagree: scan ${s.rows} lines, loader ${l.rows}, Polars ${p?.rows}`);
+    console.log(
+      `${f} (${mb.toFixed(0)} MB, ${l.rows.toLocaleString('en')} rows; fastest of ${REPEAT}, each in its own process)`,
+    );
     row('byte scan (readSync, reused buffer)', s, mb, '');
-    row('loadClassification (Eval Lens)', l, mb, `  ${(l.seconds / s.seconds).toFixed(2)}× scan${p ? `, ${(l.seconds / p.seconds).toFixed(2)}× Polars (goal ≤ 1.5×)` : ''}`);
+    row(
+      'loadClassification (Eval Lens)',
+      l,
+      mb,
+      `  ${(l.seconds / s.seconds).toFixed(2)}× scan${p ? `, ${(l.seconds / p.seconds).toFixed(2)}× Polars (goal ≤ 1.5×)` : ''}`,
+    );
     if (p) row('Polars readCSV', p, mb, `  ${(p.seconds / s.seconds).toFixed(2)}× scan`);
     else console.log('Polars readCSV                     not measured (see above)');
   }

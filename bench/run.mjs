@@ -28,7 +28,10 @@ function run(cmd, argv) {
   return r.status ?? 1;
 }
 
-for (const [part, probe] of [['cls', 'bench/data/cls/preds.csv'], ['rank', 'bench/data/rank/recs.jsonl']]) {
+for (const [part, probe] of [
+  ['cls', 'bench/data/cls/preds.csv'],
+  ['rank', 'bench/data/rank/recs.jsonl'],
+]) {
   if (!existsSync(probe)) {
     console.log(`== generating bench/data/${part} (not committed; about 20–40 s)`);
     if (run(PY, [join(SHARED, 'gen_large.py'), 'bench/data', '--only', part]) !== 0) process.exit(1);
@@ -46,7 +49,16 @@ for (const f of files) {
   let script = join('bench', f);
   if (f.endsWith('.ts')) {
     script = join('dist', `bench-${f.replace(/\.ts$/, '.cjs')}`);
-    await esbuild.build({ entryPoints: [join('bench', f)], outfile: script, bundle: true, platform: 'node', target: 'node20', format: 'cjs', packages: 'external', logLevel: 'warning' });
+    await esbuild.build({
+      entryPoints: [join('bench', f)],
+      outfile: script,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      packages: 'external',
+      logLevel: 'warning',
+    });
   }
   const argv = ['--expose-gc', script];
   if (run(process.execPath, argv) !== 0) {
@@ -58,6 +70,8 @@ for (const f of files) {
 if (peer) {
   console.log('\n== Python peer (pandas + numpy + scikit-learn): ../shared/bench/peer_bench.py bench/data');
   if (run(PY, [join(SHARED, 'peer_bench.py'), 'bench/data']) !== 0) failed++;
-  console.log('\nCompare like with like: the peer\'s "cls.read_csv" with parse.bench "loadClassification", and its cls.* total with classification.bench "total".');
+  console.log(
+    '\nCompare like with like: the peer\'s "cls.read_csv" with parse.bench "loadClassification", and its cls.* total with classification.bench "total".',
+  );
 }
 process.exit(failed ? 1 : 0);

@@ -35,7 +35,9 @@ const cpu = () => {
 };
 const mb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
 function line(name: string, seconds: number, extra = ''): void {
-  console.log(`selective  ${name.padEnd(46)} ${seconds.toFixed(3).padStart(8)} s${extra ? `  ${extra}` : ''}  (rss ${mb()} MB)`);
+  console.log(
+    `selective  ${name.padEnd(46)} ${seconds.toFixed(3).padStart(8)} s${extra ? `  ${extra}` : ''}  (rss ${mb()} MB)`,
+  );
 }
 
 function millionRows(): void {
@@ -74,11 +76,16 @@ async function bootstrapOnFile(): Promise<void> {
   const dir = resolve('bench/data/cls');
   const file = join(dir, 'preds.csv');
   if (!existsSync(file)) {
-    console.log(`selective  (skipped: ${file} not found; run /usr/bin/python3 ../shared/bench/gen_large.py bench/data --only cls)`);
+    console.log(
+      `selective  (skipped: ${file} not found; run /usr/bin/python3 ../shared/bench/gen_large.py bench/data --only cls)`,
+    );
     return;
   }
   const cfgPath = join(dir, 'eval-lens.json');
-  const config = resolveConfig([await loadConfigFile(cfgPath), { bootstrap: { n: 1000, confidence: 0.95, seed: 0 } }], cfgPath);
+  const config = resolveConfig(
+    [await loadConfigFile(cfgPath), { bootstrap: { n: 1000, confidence: 0.95, seed: 0 } }],
+    cfgPath,
+  );
   const warnings = new Warnings();
   let t = now();
   let c0: number;
@@ -119,15 +126,27 @@ async function bootstrapOnFile(): Promise<void> {
   );
   const tb = now() - t;
   const aurcCol = Float64Array.from({ length: 1000 }, (_, b) => dist[b * 3 + 1]);
-  line('200k file: 1,000 resamples accuracy+AURC+ECE', tb, `cpu ${(cpu() - c0).toFixed(3)} s; one thread; aurc CI ${fmt(percentileInterval(aurcCol, 0.95))}`);
+  line(
+    '200k file: 1,000 resamples accuracy+AURC+ECE',
+    tb,
+    `cpu ${(cpu() - c0).toFixed(3)} s; one thread; aurc CI ${fmt(percentileInterval(aurcCol, 0.95))}`,
+  );
 
   // AURC alone (the peer's "cls.bootstrap aurc x1000" stage)
   const aurcOnly = selectiveResampler(rows, { kind: 'end', end: n }, null);
   t = now();
   c0 = cpu();
-  evaluateResamples(n, 1, (counts, out) => (out[0] = selectiveResampleValues(aurcOnly, counts, n).aurc), { seed: 0, strata: null, range: { from: 0, to: 1000 } });
+  evaluateResamples(n, 1, (counts, out) => (out[0] = selectiveResampleValues(aurcOnly, counts, n).aurc), {
+    seed: 0,
+    strata: null,
+    range: { from: 0, to: 1000 },
+  });
   const ta = now() - t;
-  line('200k file: 1,000 resamples AURC only', ta, `cpu ${(cpu() - c0).toFixed(3)} s; one thread (peer: bench/peer_selective.py)`);
+  line(
+    '200k file: 1,000 resamples AURC only',
+    ta,
+    `cpu ${(cpu() - c0).toFixed(3)} s; one thread (peer: bench/peer_selective.py)`,
+  );
 
   // every scalar of the task, as `evaluate` runs it
   for (const { name, step } of CLASSIFICATION_STEPS) if (name !== 'bootstrap') await step(run, ctx);
@@ -137,7 +156,11 @@ async function bootstrapOnFile(): Promise<void> {
   c0 = cpu();
   await classificationCiStep(run, ctx);
   const tAll = now() - t;
-  line(`200k file: 1,000 resamples of all ${nKeys} scalar keys`, tAll, `cpu ${(cpu() - c0).toFixed(3)} s (all threads); ${threadsFor(n, 1000)} threads`);
+  line(
+    `200k file: 1,000 resamples of all ${nKeys} scalar keys`,
+    tAll,
+    `cpu ${(cpu() - c0).toFixed(3)} s (all threads); ${threadsFor(n, 1000)} threads`,
+  );
 }
 
 function fmt(ci: [number, number] | null): string {

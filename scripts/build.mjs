@@ -21,14 +21,26 @@ const entries = [
   { ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...node, entryPoints: { worker: 'src/extension/worker.ts' }, outdir: 'dist', external: ['vscode'] },
   // the long-lived row inspection worker (one per window, while a report is open)
-  { ...node, entryPoints: { inspectWorker: 'src/extension/inspect/inspectWorker.ts' }, outdir: 'dist', external: ['vscode'] },
+  {
+    ...node,
+    entryPoints: { inspectWorker: 'src/extension/inspect/inspectWorker.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+  },
   // the bootstrap's resampling threads (started by the CLI and by the evaluation worker)
   { ...node, entryPoints: { ciWorker: 'src/core/tasks/classificationCiWorker.ts' }, outdir: 'dist' },
   // the metric core as a library, for the benchmarks (bench/*.bench.mjs measure the bundled code)
   ...(production ? [] : [{ ...node, entryPoints: { core: 'src/core/library.ts' }, outdir: 'dist' }]),
   {
-    bundle: true, platform: 'browser', target: 'es2022', format: 'iife', sourcemap: !production,
-    minify: production, logLevel: 'warning', entryPoints: { webview: 'webview/main.ts' }, outdir: 'dist',
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+    entryPoints: { webview: 'webview/main.ts' },
+    outdir: 'dist',
   },
 ].filter((e) => Object.values(e.entryPoints).every((p) => existsSync(p)));
 

@@ -38,16 +38,24 @@ function resolveSpec(from, spec) {
 }
 
 const KNOWN = [
-  ['src/extension/configWriter.ts', 'src/extension/context.ts', 'src/extension/evaluation.ts',
-    'src/extension/inspect/reportInspector.ts', 'src/extension/report/operatingPointWriter.ts',
-    'src/extension/report/panels.ts'],
+  [
+    'src/extension/configWriter.ts',
+    'src/extension/context.ts',
+    'src/extension/evaluation.ts',
+    'src/extension/inspect/reportInspector.ts',
+    'src/extension/report/operatingPointWriter.ts',
+    'src/extension/report/panels.ts',
+  ],
 ];
 
-const importRe = /(?:^|[\s;])(?:import|export)\s[^'"]*?\sfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+const importRe =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?\sfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 const files = roots.flatMap((r) => walk(join(root, r), []));
 const graph = new Map();
 for (const f of files) {
-  const text = readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const text = readFileSync(f, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
   const deps = new Set();
   for (const m of text.matchAll(importRe)) {
     const target = resolveSpec(f, m[1] ?? m[2] ?? m[3]);
@@ -59,18 +67,31 @@ for (const f of files) {
 // Tarjan's strongly connected components: every component with more than one module (or a module
 // importing itself) holds a cycle.
 let index = 0;
-const idx = new Map(), low = new Map(), onStack = new Set(), stack = [], components = [];
+const idx = new Map(),
+  low = new Map(),
+  onStack = new Set(),
+  stack = [],
+  components = [];
 function connect(v) {
-  idx.set(v, index); low.set(v, index); index++;
-  stack.push(v); onStack.add(v);
+  idx.set(v, index);
+  low.set(v, index);
+  index++;
+  stack.push(v);
+  onStack.add(v);
   for (const w of graph.get(v) ?? []) {
-    if (!idx.has(w)) { connect(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-    else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    if (!idx.has(w)) {
+      connect(w);
+      low.set(v, Math.min(low.get(v), low.get(w)));
+    } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
   }
   if (low.get(v) === idx.get(v)) {
     const comp = [];
     let w;
-    do { w = stack.pop(); onStack.delete(w); comp.push(w); } while (w !== v);
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      comp.push(w);
+    } while (w !== v);
     if (comp.length > 1 || (graph.get(v) ?? []).includes(v)) components.push(comp);
   }
 }

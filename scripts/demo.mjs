@@ -14,7 +14,20 @@ import { basename, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PREDICTION_EXTENSIONS = new Set(['.csv', '.tsv', '.jsonl', '.json', '.trec', '.run']);
-const PATH_KEYS = ['trainCounts', 'classWeights', 'groups', 'relevant', 'train', 'itemEmbeddings', 'userEmbeddings', 'items', 'userFactors', 'itemFactors', 'userIds', 'itemIds'];
+const PATH_KEYS = [
+  'trainCounts',
+  'classWeights',
+  'groups',
+  'relevant',
+  'train',
+  'itemEmbeddings',
+  'userEmbeddings',
+  'items',
+  'userFactors',
+  'itemFactors',
+  'userIds',
+  'itemIds',
+];
 
 /**
  * Examples under `examplesDir`, each `{ name, dir, config, files: [{ path, outName }] }`, sorted.
@@ -34,14 +47,22 @@ export function discoverExamples(examplesDir) {
     } catch {
       // A broken config is reported by the CLI when the files are evaluated.
     }
-    const referenced = new Set(PATH_KEYS.map((k) => parsed?.[k]).filter((v) => typeof v === 'string').map((v) => resolve(dir, v)));
+    const referenced = new Set(
+      PATH_KEYS.map((k) => parsed?.[k])
+        .filter((v) => typeof v === 'string')
+        .map((v) => resolve(dir, v)),
+    );
     const names = readdirSync(dir)
       .filter((f) => statSync(join(dir, f)).isFile())
       .filter((f) => PREDICTION_EXTENSIONS.has(extname(f).toLowerCase()))
-      .filter((f) => f !== 'eval-lens.json' && !f.endsWith('.eval.json') && !f.endsWith('.compare.json') && !f.startsWith('_'))
+      .filter(
+        (f) =>
+          f !== 'eval-lens.json' && !f.endsWith('.eval.json') && !f.endsWith('.compare.json') && !f.startsWith('_'),
+      )
       .filter((f) => !referenced.has(resolve(dir, f)))
       .sort();
-    if (typeof parsed?.userFactors === 'string' && existsSync(resolve(dir, parsed.userFactors))) names.push(parsed.userFactors);
+    if (typeof parsed?.userFactors === 'string' && existsSync(resolve(dir, parsed.userFactors)))
+      names.push(parsed.userFactors);
     const stem = (f) => basename(f, extname(f));
     const files = names.map((f) => ({
       path: join(dir, f),
@@ -67,13 +88,18 @@ function main() {
   const failures = [];
   let count = 0;
   for (const ex of examples) {
-    console.log(`\n######## examples/${ex.name} (${ex.files.length} prediction file${ex.files.length === 1 ? '' : 's'})`);
+    console.log(
+      `\n######## examples/${ex.name} (${ex.files.length} prediction file${ex.files.length === 1 ? '' : 's'})`,
+    );
     for (const f of ex.files) {
       const rel = relative(root, f.path);
       const out = join('out', 'demo', ex.name, `${f.outName}.eval.json`);
       console.log(`\n==== ${rel}  →  ${out}\n`);
       count++;
-      const r = spawnSync(process.execPath, [cli, 'evaluate', rel, '--format', 'table', '--out', out], { cwd: root, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [cli, 'evaluate', rel, '--format', 'table', '--out', out], {
+        cwd: root,
+        encoding: 'utf8',
+      });
       process.stdout.write(r.stdout ?? '');
       if (r.status !== 0) {
         process.stdout.write(r.stderr ?? '');
@@ -84,7 +110,9 @@ function main() {
 
   // ---- Comparison demo (helper H8): append the `eval-lens compare …` runs here. -------------
   const comparisons = runComparisonDemo(root, cli, examples, failures);
-  console.log(`\n${comparisons} comparison${comparisons === 1 ? '' : 's'} (written under out/demo/<example>/runs.compare.json).`);
+  console.log(
+    `\n${comparisons} comparison${comparisons === 1 ? '' : 's'} (written under out/demo/<example>/runs.compare.json).`,
+  );
   // ---- end of the comparison demo ------------------------------------------------------------
 
   console.log(`\n${count} evaluation${count === 1 ? '' : 's'}, ${failures.length} failed. Results under out/demo/.`);
@@ -116,13 +144,25 @@ function runComparisonDemo(root, cli, examples, failures) {
     n++;
     const r = spawnSync(process.execPath, [cli, 'compare', ...args], { cwd: root, encoding: 'utf8' });
     process.stdout.write(r.stdout ?? '');
-    if (r.stderr) process.stdout.write(r.stderr.split('\n').filter((l) => l.trim() !== '').slice(0, 6).map((l) => `  ${l}`).join('\n') + '\n');
+    if (r.stderr)
+      process.stdout.write(
+        r.stderr
+          .split('\n')
+          .filter((l) => l.trim() !== '')
+          .slice(0, 6)
+          .map((l) => `  ${l}`)
+          .join('\n') + '\n',
+      );
     if (r.status !== 0) failures.push(`${label} (exit ${r.status ?? r.signal})`);
   };
   for (const ex of examples) {
-    const evaluated = ex.files.map((f) => ({ name: f.outName, path: join('out', 'demo', ex.name, `${f.outName}.eval.json`) })).filter((f) => existsSync(join(root, f.path)));
+    const evaluated = ex.files
+      .map((f) => ({ name: f.outName, path: join('out', 'demo', ex.name, `${f.outName}.eval.json`) }))
+      .filter((f) => existsSync(join(root, f.path)));
     const preset = COMPARE_PRESETS[ex.name];
-    const runs = preset ? preset.runs.map((name) => evaluated.find((f) => f.name === name || f.name === `${name}.csv`)).filter(Boolean) : evaluated;
+    const runs = preset
+      ? preset.runs.map((name) => evaluated.find((f) => f.name === name || f.name === `${name}.csv`)).filter(Boolean)
+      : evaluated;
     if (runs.length < 2) continue;
     console.log(`\n######## comparison: examples/${ex.name} (${runs.length} runs, baseline ${runs[0].name})`);
     const out = join('out', 'demo', ex.name, 'runs.compare.json');
@@ -132,7 +172,9 @@ function runComparisonDemo(root, cli, examples, failures) {
   }
   const table = join('test', 'fixtures', 'compare', 'fang2023_table4_rho0.1.csv');
   if (existsSync(join(root, table))) {
-    console.log('\n######## inspection: Table 4 of the long-tail paper (Fang et al. 2023), best / second / third per column');
+    console.log(
+      '\n######## inspection: Table 4 of the long-tail paper (Fang et al. 2023), best / second / third per column',
+    );
     compare('inspect the paper table', [table, '--format', 'markdown']);
   }
   return n;

@@ -34,10 +34,17 @@ for (let i = 0; i < args.length; i++) {
 }
 if (!mode || !file) usage();
 
-const paths = [...discoverExamples(join(root, 'examples')).flatMap((ex) => ex.files.map((f) => relative(root, f.path))), ...also];
+const paths = [
+  ...discoverExamples(join(root, 'examples')).flatMap((ex) => ex.files.map((f) => relative(root, f.path))),
+  ...also,
+];
 const now = {};
 for (const rel of paths) {
-  const r = spawnSync(process.execPath, [cli, 'evaluate', rel, '--format', 'json'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(process.execPath, [cli, 'evaluate', rel, '--format', 'json'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
   if (r.status !== 0) {
     console.error(`${rel}: exit ${r.status}\n${r.stderr}`);
     process.exit(1);

@@ -15,10 +15,14 @@ function find(dir) {
 }
 
 const filter = process.argv.slice(2);
-const files = find('test/unit').filter((f) => filter.length === 0 || filter.some((s) => f.includes(s))).sort();
+const files = find('test/unit')
+  .filter((f) => filter.length === 0 || filter.some((s) => f.includes(s)))
+  .sort();
 if (files.length === 0) {
   console.error('No unit test files found.');
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+});
 process.exit(r.status ?? 1);

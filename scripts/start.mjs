@@ -57,7 +57,9 @@ const build = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, st
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const server = await startCodeServer({
-  stateDir, installExtension: true, port: portArg,
+  stateDir,
+  installExtension: true,
+  port: portArg,
   settings: { 'workbench.colorTheme': 'Dark Modern' },
   onLog: argv.includes('--verbose') ? (l) => console.log(`[code-server] ${l}`) : undefined,
 });

@@ -21,7 +21,10 @@ function run(cmd, args, env = {}) {
   return new Promise((resolve) => {
     const p = spawn(cmd, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    const tee = (stream) => (b) => { out += b; stream.write(b); };
+    const tee = (stream) => (b) => {
+      out += b;
+      stream.write(b);
+    };
     p.stdout.on('data', tee(process.stdout));
     p.stderr.on('data', tee(process.stderr));
     p.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), out }));
@@ -30,7 +33,8 @@ function run(cmd, args, env = {}) {
 
 /** Counts from node's test runner (`ℹ pass N`, `ℹ fail N`, `ℹ skipped N`, `ℹ todo N`, `ℹ cancelled N`). */
 function nodeCounts(out) {
-  const n = (name) => [...out.matchAll(new RegExp(`^\\S*\\s*ℹ ${name} (\\d+)`, 'gm'))].reduce((s, m) => s + Number(m[1]), 0);
+  const n = (name) =>
+    [...out.matchAll(new RegExp(`^\\S*\\s*ℹ ${name} (\\d+)`, 'gm'))].reduce((s, m) => s + Number(m[1]), 0);
   return { passed: n('pass'), failed: n('fail') + n('cancelled'), skipped: n('skipped') + n('todo') };
 }
 
@@ -82,9 +86,15 @@ if (vscodeReason) skip('integration (code-server)', vscodeReason);
 else {
   banner('integration tests in VS Code (code-server)');
   const file = join(tmp, 'integration.json');
-  const { code } = await run(process.execPath, ['scripts/vscode/run-code-server-tests.mjs'], { EVAL_LENS_RESULTS_FILE: file });
+  const { code } = await run(process.execPath, ['scripts/vscode/run-code-server-tests.mjs'], {
+    EVAL_LENS_RESULTS_FILE: file,
+  });
   let c = { passed: 0, failed: 0, skipped: 0 };
-  try { c = JSON.parse(readFileSync(file, 'utf8')); } catch { /* runner crashed before writing */ }
+  try {
+    c = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    /* runner crashed before writing */
+  }
   if (c.skipped === true) {
     stages.push({ name: 'integration (code-server)', passed: 0, failed: 0, skipped: 0, skippedStage: c.reason });
     console.log(`SKIPPED integration: ${c.reason}`);
@@ -105,13 +115,18 @@ rmSync(tmp, { recursive: true, force: true });
 banner(`summary (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
 for (const s of stages) {
   if (s.skippedStage) console.log(`  ${s.name.padEnd(28)} SKIPPED — ${s.skippedStage}`);
-  else console.log(`  ${s.name.padEnd(28)} ${s.passed} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`);
+  else
+    console.log(
+      `  ${s.name.padEnd(28)} ${s.passed} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`,
+    );
 }
 const skippedStages = stages.filter((s) => s.skippedStage);
 if (skippedStages.length > 0) {
-  console.log(allowSkip
-    ? `\n${skippedStages.length} stage(s) skipped; EVAL_LENS_ALLOW_SKIP=1, so the run may pass without them.`
-    : `\n${skippedStages.length} stage(s) skipped: NOT a full run. Fix the reason above, or set EVAL_LENS_ALLOW_SKIP=1 to accept it.`);
+  console.log(
+    allowSkip
+      ? `\n${skippedStages.length} stage(s) skipped; EVAL_LENS_ALLOW_SKIP=1, so the run may pass without them.`
+      : `\n${skippedStages.length} stage(s) skipped: NOT a full run. Fix the reason above, or set EVAL_LENS_ALLOW_SKIP=1 to accept it.`,
+  );
 }
 const passed = stages.reduce((s, x) => s + x.passed, 0);
 const failed = stages.reduce((s, x) => s + x.failed, 0);

@@ -28,7 +28,20 @@ import type { Axis, ChartModel } from '../src/shared/model';
 import { formatAxisValue, formatNumber } from '../src/shared/format';
 import { paperTheme, type Theme } from './theme';
 
-Chart.register(LineController, BarController, ScatterController, LineElement, BarElement, PointElement, LinearScale, LogarithmicScale, CategoryScale, Filler, Legend, Tooltip);
+Chart.register(
+  LineController,
+  BarController,
+  ScatterController,
+  LineElement,
+  BarElement,
+  PointElement,
+  LinearScale,
+  LogarithmicScale,
+  CategoryScale,
+  Filler,
+  Legend,
+  Tooltip,
+);
 
 /** Something drawn on a canvas that can be redrawn and removed. */
 export interface Drawn {
@@ -142,11 +155,24 @@ function scaleOptions(axis: Axis, theme: Theme): Partial<ScaleOptionsByType<'lin
     border: { color: theme.grid },
     ticks: { color: theme.muted, font: { family: theme.font } },
   };
-  if (axis.type === 'category') return { ...common, type: 'category', labels: axis.categories ?? [], offset: true } as Partial<ScaleOptionsByType<'category'>>;
+  if (axis.type === 'category')
+    return { ...common, type: 'category', labels: axis.categories ?? [], offset: true } as Partial<
+      ScaleOptionsByType<'category'>
+    >;
   const o: Record<string, unknown> = { ...common, type: axis.type === 'log' ? 'logarithmic' : 'linear' };
   if (axis.min !== undefined) o.min = axis.min;
   if (axis.max !== undefined) o.max = axis.max;
-  if (axis.type === 'log') o.ticks = { ...common.ticks, callback: (v: number | string) => { const n = Number(v); const e = Math.log10(n); return Math.abs(e - Math.round(e)) < 1e-9 || [2, 5].includes(Math.round(n / 10 ** Math.floor(e))) ? String(n) : ''; } };
+  if (axis.type === 'log')
+    o.ticks = {
+      ...common.ticks,
+      callback: (v: number | string) => {
+        const n = Number(v);
+        const e = Math.log10(n);
+        return Math.abs(e - Math.round(e)) < 1e-9 || [2, 5].includes(Math.round(n / 10 ** Math.floor(e)))
+          ? String(n)
+          : '';
+      },
+    };
   return o as Partial<ScaleOptionsByType<'linear'>>;
 }
 
@@ -198,7 +224,9 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
   if (model.heatmap) throw new Error('the confusion matrix is drawn by confusion.ts');
   const category = model.x.type === 'category';
   const markerOf = new Map<string, (typeof MARKERS)[number]>();
-  for (const s of model.series) if (!markerOf.has(s.colour) && s.colour !== 'foreground') markerOf.set(s.colour, MARKERS[markerOf.size % MARKERS.length]!);
+  for (const s of model.series)
+    if (!markerOf.has(s.colour) && s.colour !== 'foreground')
+      markerOf.set(s.colour, MARKERS[markerOf.size % MARKERS.length]!);
   const datasets = model.series.map((s) => {
     const colour = theme.colour(s.colour);
     const data = category ? s.points.map((p) => p.y) : s.points.map((p) => ({ x: p.x, y: p.y }));
@@ -227,7 +255,10 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
   const labels = (i: number, di: number): string | undefined => model.series[di]?.pointLabels?.[i];
   const config: ChartConfiguration<'line'> = {
     type: 'line',
-    data: { datasets: datasets as unknown as ChartConfiguration<'line'>['data']['datasets'], ...(category ? { labels: model.x.categories ?? [] } : {}) },
+    data: {
+      datasets: datasets as unknown as ChartConfiguration<'line'>['data']['datasets'],
+      ...(category ? { labels: model.x.categories ?? [] } : {}),
+    },
     options: {
       responsive: opts.width === undefined,
       maintainAspectRatio: false,
@@ -240,15 +271,31 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
       onClick: (_event, elements) => {
         const hit = elements[0];
         if (!hit || opts.width !== undefined) return;
-        canvas.dispatchEvent(new CustomEvent<ChartPointDetail>(CHART_POINT_EVENT, { bubbles: true, detail: pointDetail(model, hit.datasetIndex, hit.index) }));
+        canvas.dispatchEvent(
+          new CustomEvent<ChartPointDetail>(CHART_POINT_EVENT, {
+            bubbles: true,
+            detail: pointDetail(model, hit.datasetIndex, hit.index),
+          }),
+        );
       },
       color: theme.foreground,
       font: { family: theme.font },
       // Horizontal bars: the categories go down the y axis and the values across the x axis.
       ...(model.horizontal ? { indexAxis: 'y' as const } : {}),
-      scales: (model.horizontal ? { x: scaleOptions(model.y, theme), y: scaleOptions(model.x, theme) } : { x: scaleOptions(model.x, theme), y: scaleOptions(model.y, theme) }) as never,
+      scales: (model.horizontal
+        ? { x: scaleOptions(model.y, theme), y: scaleOptions(model.x, theme) }
+        : { x: scaleOptions(model.x, theme), y: scaleOptions(model.y, theme) }) as never,
       plugins: {
-        legend: { display: model.series.length > 1, labels: { color: theme.foreground, boxWidth: 8, boxHeight: 8, usePointStyle: true, font: { family: theme.font } } },
+        legend: {
+          display: model.series.length > 1,
+          labels: {
+            color: theme.foreground,
+            boxWidth: 8,
+            boxHeight: 8,
+            usePointStyle: true,
+            font: { family: theme.font },
+          },
+        },
         tooltip: {
           callbacks: {
             label: (item) => {
@@ -263,7 +310,11 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
         },
       },
     },
-    plugins: [bandsPlugin(model, theme), linesPlugin(model, theme), backgroundPlugin(opts.width !== undefined ? theme.background : undefined)],
+    plugins: [
+      bandsPlugin(model, theme),
+      linesPlugin(model, theme),
+      backgroundPlugin(opts.width !== undefined ? theme.background : undefined),
+    ],
   };
   const chart = new Chart(canvas, config);
   return { canvas, destroy: () => chart.destroy() };

@@ -12,7 +12,17 @@
  * keyboard. Arrow keys, Home/End and PageUp/PageDown move between cells (one tab stop).
  */
 import { bestContrast, over } from '../src/shared/contrast';
-import { CONFUSION_NORMS, confusionCellText, isConfusionNorm, legendTicks, normaliseConfusion, scaleMax, shade, widestCellText, type ConfusionNorm } from '../src/shared/confusionView';
+import {
+  CONFUSION_NORMS,
+  confusionCellText,
+  isConfusionNorm,
+  legendTicks,
+  normaliseConfusion,
+  scaleMax,
+  shade,
+  widestCellText,
+  type ConfusionNorm,
+} from '../src/shared/confusionView';
 import type { HeatmapModel } from '../src/shared/model';
 import { el } from './dom';
 import type { Theme } from './theme';
@@ -33,8 +43,14 @@ function cellColour(theme: Theme, s: number, zero: boolean): { fill: string; tex
   const base = theme.rgb(theme.colour('blue'));
   const bg = theme.rgb(theme.background);
   const fill = over({ ...base, a: alpha }, bg);
-  const text = bestContrast(fill, [theme.rgb(theme.foreground), bg, { r: 0, g: 0, b: 0, a: 1 }, { r: 255, g: 255, b: 255, a: 1 }]);
-  const css = (c: { r: number; g: number; b: number }): string => `rgb(${Math.round(c.r)}, ${Math.round(c.g)}, ${Math.round(c.b)})`;
+  const text = bestContrast(fill, [
+    theme.rgb(theme.foreground),
+    bg,
+    { r: 0, g: 0, b: 0, a: 1 },
+    { r: 255, g: 255, b: 255, a: 1 },
+  ]);
+  const css = (c: { r: number; g: number; b: number }): string =>
+    `rgb(${Math.round(c.r)}, ${Math.round(c.g)}, ${Math.round(c.b)})`;
   return { fill: css(fill), text: css(text) };
 }
 
@@ -43,28 +59,73 @@ function label(text: string, cls: string): HTMLElement {
   return el('span', { class: cls, title: text }, cut);
 }
 
-export function renderConfusion(h: HeatmapModel, initial: ConfusionNorm, onNorm: (n: ConfusionNorm) => void, theme: Theme): ConfusionView {
+export function renderConfusion(
+  h: HeatmapModel,
+  initial: ConfusionNorm,
+  onNorm: (n: ConfusionNorm) => void,
+  theme: Theme,
+): ConfusionView {
   let norm: ConfusionNorm = initial;
   const root = el('div', { class: 'confusion' });
   const select = el('vscode-single-select', { 'aria-label': 'Cell values', class: 'cm-norm' });
-  for (const n of CONFUSION_NORMS) select.append(el('vscode-option', { value: n.id, ...(n.id === norm ? { selected: true } : {}) }, n.label));
-  const controls = el('div', { class: 'cm-controls' }, el('span', { class: 'cm-controls-label' }, 'Cells show'), select);
+  for (const n of CONFUSION_NORMS)
+    select.append(el('vscode-option', { value: n.id, ...(n.id === norm ? { selected: true } : {}) }, n.label));
+  const controls = el(
+    'div',
+    { class: 'cm-controls' },
+    el('span', { class: 'cm-controls-label' }, 'Cells show'),
+    select,
+  );
 
   const n = h.rows.length;
   const m = h.cols.length;
-  const grid = el('table', { class: 'cm-grid', role: 'grid', 'aria-label': `Confusion matrix: rows ${h.rowTitle}, columns ${h.colTitle}` });
+  const grid = el('table', {
+    class: 'cm-grid',
+    role: 'grid',
+    'aria-label': `Confusion matrix: rows ${h.rowTitle}, columns ${h.colTitle}`,
+  });
   // Few classes: column labels read horizontally (cells widen to them); many: vertical, so cells stay narrow.
   const longCols = m > 8 && h.cols.some((c) => c.length > 4);
-  const thead = el('thead', {},
-    el('tr', {}, el('td', { class: 'cm-corner', colspan: '2', rowspan: '2' }), el('th', { class: 'cm-axis cm-axis-x', colspan: String(m), scope: 'colgroup' }, `${h.colTitle} →`)),
-    el('tr', {}, ...h.cols.map((c, j) => el('th', { class: `cm-col${longCols ? ' cm-vertical' : ''}`, scope: 'col', 'data-col': String(j), 'data-pred': c }, label(c, 'cm-label')))),
+  const thead = el(
+    'thead',
+    {},
+    el(
+      'tr',
+      {},
+      el('td', { class: 'cm-corner', colspan: '2', rowspan: '2' }),
+      el('th', { class: 'cm-axis cm-axis-x', colspan: String(m), scope: 'colgroup' }, `${h.colTitle} →`),
+    ),
+    el(
+      'tr',
+      {},
+      ...h.cols.map((c, j) =>
+        el(
+          'th',
+          { class: `cm-col${longCols ? ' cm-vertical' : ''}`, scope: 'col', 'data-col': String(j), 'data-pred': c },
+          label(c, 'cm-label'),
+        ),
+      ),
+    ),
   );
   const body = el('tbody');
   const cells: HTMLTableCellElement[][] = [];
   for (let i = 0; i < n; i++) {
     const tr = el('tr');
-    if (i === 0) tr.append(el('th', { class: 'cm-axis cm-axis-y', rowspan: String(n), scope: 'rowgroup' }, el('span', {}, `${h.rowTitle} →`)));
-    tr.append(el('th', { class: 'cm-row', scope: 'row', 'data-row': String(i), 'data-true': h.rows[i]! }, label(h.rows[i]!, 'cm-label')));
+    if (i === 0)
+      tr.append(
+        el(
+          'th',
+          { class: 'cm-axis cm-axis-y', rowspan: String(n), scope: 'rowgroup' },
+          el('span', {}, `${h.rowTitle} →`),
+        ),
+      );
+    tr.append(
+      el(
+        'th',
+        { class: 'cm-row', scope: 'row', 'data-row': String(i), 'data-true': h.rows[i]! },
+        label(h.rows[i]!, 'cm-label'),
+      ),
+    );
     const row: HTMLTableCellElement[] = [];
     for (let j = 0; j < m; j++) {
       const td = el('td', {
@@ -88,7 +149,12 @@ export function renderConfusion(h: HeatmapModel, initial: ConfusionNorm, onNorm:
   const legendBar = el('div', { class: 'cm-legend-bar', 'aria-hidden': 'true' });
   const legendTicksBox = el('div', { class: 'cm-legend-ticks', 'aria-hidden': 'true' });
   const legendCaption = el('span', { class: 'cm-legend-caption' });
-  const legend = el('div', { class: 'cm-legend', role: 'img' }, legendCaption, el('div', { class: 'cm-legend-scale' }, legendBar, legendTicksBox));
+  const legend = el(
+    'div',
+    { class: 'cm-legend', role: 'img' },
+    legendCaption,
+    el('div', { class: 'cm-legend-scale' }, legendBar, legendTicksBox),
+  );
 
   const top = h.top && h.top.length > 0 && (h.classes ?? n) >= 10 ? topList(h) : null;
   root.append(controls, el('div', { class: 'cm-scroll' }, grid), legend);
@@ -108,7 +174,10 @@ export function renderConfusion(h: HeatmapModel, initial: ConfusionNorm, onNorm:
         td.textContent = text;
         td.dataset.value = v === null ? '' : String(v);
         td.classList.toggle('cm-zero', count === 0);
-        const share = norm === 'counts' ? '' : `, ${text} of the ${norm === 'true' ? `true class ${h.rows[i]}` : `predicted class ${h.cols[j]}`}`;
+        const share =
+          norm === 'counts'
+            ? ''
+            : `, ${text} of the ${norm === 'true' ? `true class ${h.rows[i]}` : `predicted class ${h.cols[j]}`}`;
         const what = `true ${h.rows[i]}, predicted ${h.cols[j]}: ${confusionCellText(count, 'counts')} rows${share}`;
         td.setAttribute('aria-label', what);
         td.title = what;
@@ -116,12 +185,17 @@ export function renderConfusion(h: HeatmapModel, initial: ConfusionNorm, onNorm:
     }
     const meta = CONFUSION_NORMS.find((x) => x.id === norm)!;
     legendCaption.textContent = `Shade: ${meta.legend}`;
-    legend.setAttribute('aria-label', `Colour scale from ${confusionCellText(0, norm)} (lightest) to ${confusionCellText(max, norm)} (darkest), ${meta.legend}`);
-    legendTicksBox.replaceChildren(...legendTicks(max, norm).map((t) => {
-      const s = el('span', { class: 'cm-tick' }, t.text);
-      s.style.left = `${(t.at * 100).toFixed(1)}%`;
-      return s;
-    }));
+    legend.setAttribute(
+      'aria-label',
+      `Colour scale from ${confusionCellText(0, norm)} (lightest) to ${confusionCellText(max, norm)} (darkest), ${meta.legend}`,
+    );
+    legendTicksBox.replaceChildren(
+      ...legendTicks(max, norm).map((t) => {
+        const s = el('span', { class: 'cm-tick' }, t.text);
+        s.style.left = `${(t.at * 100).toFixed(1)}%`;
+        return s;
+      }),
+    );
   };
 
   const paint = (t: Theme): void => {
@@ -158,14 +232,32 @@ export function renderConfusion(h: HeatmapModel, initial: ConfusionNorm, onNorm:
     let ni = i;
     let nj = j;
     switch (e.key) {
-      case 'ArrowUp': ni = Math.max(0, i - 1); break;
-      case 'ArrowDown': ni = Math.min(n - 1, i + 1); break;
-      case 'ArrowLeft': nj = Math.max(0, j - 1); break;
-      case 'ArrowRight': nj = Math.min(m - 1, j + 1); break;
-      case 'Home': nj = 0; if (e.ctrlKey) ni = 0; break;
-      case 'End': nj = m - 1; if (e.ctrlKey) ni = n - 1; break;
-      case 'PageUp': ni = 0; break;
-      case 'PageDown': ni = n - 1; break;
+      case 'ArrowUp':
+        ni = Math.max(0, i - 1);
+        break;
+      case 'ArrowDown':
+        ni = Math.min(n - 1, i + 1);
+        break;
+      case 'ArrowLeft':
+        nj = Math.max(0, j - 1);
+        break;
+      case 'ArrowRight':
+        nj = Math.min(m - 1, j + 1);
+        break;
+      case 'Home':
+        nj = 0;
+        if (e.ctrlKey) ni = 0;
+        break;
+      case 'End':
+        nj = m - 1;
+        if (e.ctrlKey) ni = n - 1;
+        break;
+      case 'PageUp':
+        ni = 0;
+        break;
+      case 'PageDown':
+        ni = n - 1;
+        break;
       case 'Enter':
       case ' ':
         e.preventDefault();
@@ -196,8 +288,20 @@ function topList(h: HeatmapModel): HTMLElement {
   const list = el('ol', { class: 'cm-top-list' });
   for (const t of h.top!) {
     const share = t.share === null ? '' : ` (${(t.share * 100).toFixed(1)}% of ${t.true})`;
-    const li = el('li', { class: 'cm-top', role: 'button', tabindex: '0', 'data-true': t.true, 'data-pred': t.pred, 'data-count': String(t.count), title: `true ${t.true}, predicted ${t.pred}` },
-      el('span', { class: 'cm-top-pair' }, `${t.true} → ${t.pred}`), el('span', { class: 'cm-top-count' }, `${confusionCellText(t.count, 'counts')}${share}`));
+    const li = el(
+      'li',
+      {
+        class: 'cm-top',
+        role: 'button',
+        tabindex: '0',
+        'data-true': t.true,
+        'data-pred': t.pred,
+        'data-count': String(t.count),
+        title: `true ${t.true}, predicted ${t.pred}`,
+      },
+      el('span', { class: 'cm-top-pair' }, `${t.true} → ${t.pred}`),
+      el('span', { class: 'cm-top-count' }, `${confusionCellText(t.count, 'counts')}${share}`),
+    );
     li.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') {
         e.preventDefault();
@@ -206,7 +310,12 @@ function topList(h: HeatmapModel): HTMLElement {
     });
     list.append(li);
   }
-  return el('section', { class: 'cm-top-confusions', 'aria-label': 'Largest confusions' }, el('h4', {}, `Largest confusions (true → predicted)`), list);
+  return el(
+    'section',
+    { class: 'cm-top-confusions', 'aria-label': 'Largest confusions' },
+    el('h4', {}, `Largest confusions (true → predicted)`),
+    list,
+  );
 }
 
 /**
@@ -242,8 +351,10 @@ export function confusionPng(h: HeatmapModel, norm: ConfusionNorm, font: string)
   g.fillRect(0, 0, width, height);
   const base = { r: 26, g: 133, b: 255, a: 1 };
   const white = { r: 255, g: 255, b: 255, a: 1 };
-  const colourAt = (s: number, zero: boolean): { r: number; g: number; b: number; a: number } => over({ ...base, a: zero ? 0 : 0.1 + 0.9 * s }, white);
-  const css = (c: { r: number; g: number; b: number }): string => `rgb(${Math.round(c.r)}, ${Math.round(c.g)}, ${Math.round(c.b)})`;
+  const colourAt = (s: number, zero: boolean): { r: number; g: number; b: number; a: number } =>
+    over({ ...base, a: zero ? 0 : 0.1 + 0.9 * s }, white);
+  const css = (c: { r: number; g: number; b: number }): string =>
+    `rgb(${Math.round(c.r)}, ${Math.round(c.g)}, ${Math.round(c.b)})`;
   g.font = `12px ${font}`;
   g.textBaseline = 'middle';
   // Captions.

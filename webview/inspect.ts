@@ -23,7 +23,12 @@ function chartPoint(canvas: HTMLCanvasElement, e: MouseEvent, points: (DrillSpec
   const chart = Chart.getChart(canvas);
   if (!chart) return undefined;
   const category = (chart.options.scales?.x as { type?: string } | undefined)?.type === 'category';
-  const hits = chart.getElementsAtEventForMode(e, category ? 'index' : 'nearest', { intersect: false, axis: 'x' }, false);
+  const hits = chart.getElementsAtEventForMode(
+    e,
+    category ? 'index' : 'nearest',
+    { intersect: false, axis: 'x' },
+    false,
+  );
   for (const h of hits) {
     const spec = points[h.datasetIndex]?.[h.index];
     if (spec) return spec;
@@ -36,7 +41,10 @@ export class ReportLens {
   private model: ReportModel | undefined;
   private observer: MutationObserver | undefined;
 
-  constructor(private readonly app: HTMLElement, private readonly status: (text: string) => void) {
+  constructor(
+    private readonly app: HTMLElement,
+    private readonly status: (text: string) => void,
+  ) {
     this.rows = new RowsPanel(() => vscode.postMessage({ type: 'command', command: 'reevaluate' }));
     app.addEventListener('click', (e) => this.onClick(e));
     app.addEventListener('keydown', (e) => this.onKey(e));
@@ -60,7 +68,8 @@ export class ReportLens {
     this.markTables(this.app);
     // Figures are replaced when a variant is chosen or the theme changes: mark their tables again.
     this.observer = new MutationObserver((records) => {
-      for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n !== this.rows.root) this.markTables(n);
+      for (const r of records)
+        for (const n of r.addedNodes) if (n instanceof HTMLElement && n !== this.rows.root) this.markTables(n);
     });
     this.observer.observe(this.app, { childList: true, subtree: true });
     const slicesPanel = this.app.querySelector<HTMLElement>('vscode-tab-panel[data-tab="slices"]');
@@ -75,7 +84,9 @@ export class ReportLens {
     const spec = this.inspect?.drill.cards[target];
     if (!spec) return;
     requestAnimationFrame(() => {
-      const card = [...this.app.querySelectorAll<HTMLElement>('.card[data-metric]')].find((c) => c.dataset.metric === target && c.offsetParent !== null);
+      const card = [...this.app.querySelectorAll<HTMLElement>('.card[data-metric]')].find(
+        (c) => c.dataset.metric === target && c.offsetParent !== null,
+      );
       const anchor = card?.closest<HTMLElement>('section.cards') ?? this.app.querySelector<HTMLElement>('vscode-tabs');
       if (anchor) this.open(spec, anchor, card);
     });
@@ -90,23 +101,45 @@ export class ReportLens {
     const sub = insp.subset;
     const header = this.app.querySelector('.report-header');
     if (!sub || !header) return;
-    const clear = el('vscode-button', { 'data-act': 'clear-subset', title: 'Show the report of the whole file again' }, 'Show whole file');
+    const clear = el(
+      'vscode-button',
+      { 'data-act': 'clear-subset', title: 'Show the report of the whole file again' },
+      'Show whole file',
+    );
     clear.addEventListener('click', async () => {
       const r = await request((seq) => ({ type: 'evaluateSubset', seq, where: [] }));
       if (!r.ok) this.status(r.message ?? 'Could not show the whole file.');
     });
-    header.append(el('div', { class: 'subset-bar', role: 'note', 'data-subset': sub.where.map(formatTerm).join(' and ') },
-      el('span', { class: 'subset-label' }, `Subset of ${formatCount(sub.rows)} rows:`),
-      ...sub.where.map((t) => el('span', { class: 'chip' }, formatTerm(t))),
-      clear));
+    header.append(
+      el(
+        'div',
+        { class: 'subset-bar', role: 'note', 'data-subset': sub.where.map(formatTerm).join(' and ') },
+        el('span', { class: 'subset-label' }, `Subset of ${formatCount(sub.rows)} rows:`),
+        ...sub.where.map((t) => el('span', { class: 'chip' }, formatTerm(t))),
+        clear,
+      ),
+    );
   }
 
   private mistakesButton(insp: InspectModel): void {
     const spec = insp.drill.mistakes;
     const panel = this.app.querySelector<HTMLElement>('vscode-tab-panel[data-tab="classification"]');
     if (!spec || !panel) return;
-    const button = el('vscode-button', { 'data-act': 'mistakes', title: 'List the rows the model got wrong, most confident first' }, 'Mistakes');
-    const bar = el('div', { class: 'inspect-bar' }, button, el('span', { class: 'note' }, 'Click a bar, a cell, a point or a card to list the rows behind it. Keyboard: Enter on a card, or on a row of a chart\'s table (Enter on a chart shows its table).'));
+    const button = el(
+      'vscode-button',
+      { 'data-act': 'mistakes', title: 'List the rows the model got wrong, most confident first' },
+      'Mistakes',
+    );
+    const bar = el(
+      'div',
+      { class: 'inspect-bar' },
+      button,
+      el(
+        'span',
+        { class: 'note' },
+        "Click a bar, a cell, a point or a card to list the rows behind it. Keyboard: Enter on a card, or on a row of a chart's table (Enter on a chart shows its table).",
+      ),
+    );
     button.addEventListener('click', () => this.open(spec, bar, button));
     panel.prepend(bar);
   }
@@ -117,7 +150,9 @@ export class ReportLens {
       if (!spec) continue;
       card.classList.add('drillable');
       card.setAttribute('aria-description', `${spec.title}. ${ROWS_HINT}`);
-      card.title = card.title ? `${card.title}\n${spec.title}: click for the rows` : `${spec.title}: click for the rows`;
+      card.title = card.title
+        ? `${card.title}\n${spec.title}: click for the rows`
+        : `${spec.title}: click for the rows`;
     }
   }
 
@@ -182,7 +217,9 @@ export class ReportLens {
     if (cm) {
       const fig = cm.closest<HTMLElement>('figure.chart');
       const drill = fig ? insp.drill.charts[fig.dataset.chart!] : undefined;
-      return fig && drill?.cells && cm.dataset.true !== undefined && cm.dataset.pred !== undefined ? { spec: confusionCell(cm.dataset.true, cm.dataset.pred), anchor: fig } : undefined;
+      return fig && drill?.cells && cm.dataset.true !== undefined && cm.dataset.pred !== undefined
+        ? { spec: confusionCell(cm.dataset.true, cm.dataset.pred), anchor: fig }
+        : undefined;
     }
     if (e && target instanceof HTMLCanvasElement) {
       const fig = target.closest<HTMLElement>('figure.chart');

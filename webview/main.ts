@@ -58,7 +58,15 @@ function cardEl(c: CardModel): HTMLElement {
   const title = [`${name} (${c.key})`, c.explain, c.note].filter((x) => !!x).join('\n\n');
   return el(
     'div',
-    { class: 'card', 'data-metric': c.key, 'data-value': c.value === null ? 'null' : String(c.value), tabindex: '0', title, role: 'group', 'aria-label': `${name} (${c.key}) ${c.text}${c.ci ? `, interval ${c.ci}` : ''}, ${c.direction} is better` },
+    {
+      class: 'card',
+      'data-metric': c.key,
+      'data-value': c.value === null ? 'null' : String(c.value),
+      tabindex: '0',
+      title,
+      role: 'group',
+      'aria-label': `${name} (${c.key}) ${c.text}${c.ci ? `, interval ${c.ci}` : ''}, ${c.direction} is better`,
+    },
     el('div', { class: 'card-name' }, name, el('span', { class: 'dir', 'aria-hidden': 'true' }, ` ${arrow}`)),
     name !== c.key ? el('div', { class: 'card-key' }, c.key) : null,
     el('div', { class: 'card-value' }, c.text),
@@ -78,10 +86,23 @@ function headerEl(m: ReportModel): HTMLElement {
   button('Export…', 'export', 'Export the report as HTML, Markdown or CSV');
   button('Open JSON', 'revealJson', 'Open the results JSON');
   if (m.kind === 'results') button('Re-evaluate', 'reevaluate', 'Evaluate the prediction file again');
-  const h = el('header', { class: 'report-header' }, el('div', { class: 'title-row' }, el('h1', {}, m.header.title), actions));
-  h.append(el('dl', { class: 'meta' }, ...m.header.lines.flatMap((l) => [el('dt', {}, l.label), el('dd', {}, l.value)])));
+  const h = el(
+    'header',
+    { class: 'report-header' },
+    el('div', { class: 'title-row' }, el('h1', {}, m.header.title), actions),
+  );
+  h.append(
+    el('dl', { class: 'meta' }, ...m.header.lines.flatMap((l) => [el('dt', {}, l.label), el('dd', {}, l.value)])),
+  );
   if (m.header.warnings.length > 0) {
-    h.append(el('details', { class: 'warnings' }, el('summary', {}, `${m.header.warnings.length} warning${m.header.warnings.length === 1 ? '' : 's'}`), el('ul', {}, ...m.header.warnings.map((w) => el('li', {}, w)))));
+    h.append(
+      el(
+        'details',
+        { class: 'warnings' },
+        el('summary', {}, `${m.header.warnings.length} warning${m.header.warnings.length === 1 ? '' : 's'}`),
+        el('ul', {}, ...m.header.warnings.map((w) => el('li', {}, w))),
+      ),
+    );
   }
   return h;
 }
@@ -90,12 +111,23 @@ function headerEl(m: ReportModel): HTMLElement {
 function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
   const fig = el('figure', { class: 'chart', id: `chart-${c.id}`, 'data-chart': c.id });
   const showTable = state.tableView?.includes(c.id) ?? false;
-  const toggle = el('vscode-button', { secondary: true, 'data-act': 'toggle', title: 'Switch between the chart and its data table' }, showTable ? 'Show chart' : 'Show table');
-  const png = el('vscode-button', { secondary: true, 'data-act': 'png', title: 'Save the chart as a PNG image' }, 'Save PNG');
+  const toggle = el(
+    'vscode-button',
+    { secondary: true, 'data-act': 'toggle', title: 'Switch between the chart and its data table' },
+    showTable ? 'Show chart' : 'Show table',
+  );
+  const png = el(
+    'vscode-button',
+    { secondary: true, 'data-act': 'png', title: 'Save the chart as a PNG image' },
+    'Save PNG',
+  );
   const actions = el('div', { class: 'actions' });
   if (group && group.length > 1) {
     const select = el('vscode-single-select', { 'aria-label': c.group?.title ?? 'Variant', class: 'variant' });
-    for (const g of group) select.append(el('vscode-option', { value: g.id, ...(g.id === c.id ? { selected: true } : {}) }, g.group?.option ?? g.title));
+    for (const g of group)
+      select.append(
+        el('vscode-option', { value: g.id, ...(g.id === c.id ? { selected: true } : {}) }, g.group?.option ?? g.title),
+      );
     select.addEventListener('change', () => {
       const id = (select as unknown as { value: string }).value;
       const next = group.find((g) => g.id === id);
@@ -111,7 +143,11 @@ function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
     actions.append(select);
   }
   actions.append(toggle, png);
-  const canvas = el('canvas', { tabindex: '0', role: 'img', 'aria-label': `${c.title}. ${c.description} Press Enter for the data table.` });
+  const canvas = el('canvas', {
+    tabindex: '0',
+    role: 'img',
+    'aria-label': `${c.title}. ${c.description} Press Enter for the data table.`,
+  });
   // Horizontal bars need room for every category row (about 28 px each, two bars per row).
   const box = el('div', { class: `canvas-box${c.heatmap ? ' heatmap' : ''}`, ...(showTable ? { hidden: true } : {}) });
   // Set through the CSSOM: the webview's content security policy allows no inline style attribute.
@@ -119,16 +155,25 @@ function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
   let matrix: ConfusionView | undefined;
   if (c.heatmap) {
     const norm = state.selected?.[`${c.id}.norm`];
-    matrix = renderConfusion(c.heatmap, isConfusionNorm(norm) ? norm : 'counts', (n) => {
-      state.selected = { ...(state.selected ?? {}), [`${c.id}.norm`]: n };
-      saveState();
-    }, readTheme());
+    matrix = renderConfusion(
+      c.heatmap,
+      isConfusionNorm(norm) ? norm : 'counts',
+      (n) => {
+        state.selected = { ...(state.selected ?? {}), [`${c.id}.norm`]: n };
+        saveState();
+      },
+      readTheme(),
+    );
     confusionViews.set(fig, matrix);
     box.append(matrix.element);
   } else {
     box.append(canvas);
   }
-  const tableBox = el('div', { class: 'table-alt', ...(showTable ? {} : { hidden: true }) }, renderTable(c.table, status));
+  const tableBox = el(
+    'div',
+    { class: 'table-alt', ...(showTable ? {} : { hidden: true }) },
+    renderTable(c.table, status),
+  );
   fig.append(el('div', { class: 'chart-head' }, el('figcaption', {}, c.title), actions), box, tableBox);
   if (c.note) fig.append(el('p', { class: 'note' }, c.note));
   const setTable = (on: boolean): void => {
@@ -248,10 +293,16 @@ function focusTarget(target: string): void {
   const i = model.tabs.findIndex((t) => t.id === where.tab);
   if (i >= 0) selectTab(tabs, i);
   requestAnimationFrame(() => {
-    const node = (where.element ? document.getElementById(`chart-${where.element}`) : null) ?? document.querySelector<HTMLElement>(`vscode-tab-panel[data-tab="${CSS.escape(where.tab)}"] .card[data-metric="${CSS.escape(target)}"]`);
+    const node =
+      (where.element ? document.getElementById(`chart-${where.element}`) : null) ??
+      document.querySelector<HTMLElement>(
+        `vscode-tab-panel[data-tab="${CSS.escape(where.tab)}"] .card[data-metric="${CSS.escape(target)}"]`,
+      );
     if (!node) return;
     node.scrollIntoView({ block: 'center' });
-    const focusable = node.matches('.card') ? node : node.querySelector<HTMLElement>('canvas, td.cm-cell[tabindex="0"]');
+    const focusable = node.matches('.card')
+      ? node
+      : node.querySelector<HTMLElement>('canvas, td.cm-cell[tabindex="0"]');
     focusable?.focus();
     node.classList.add('flash');
     window.setTimeout(() => node.classList.remove('flash'), 1600);
@@ -272,7 +323,8 @@ function render(m: ReportModel, uri: string, focus: string | undefined): void {
   app.replaceChildren();
   app.setAttribute('aria-busy', 'false');
   app.append(headerEl(m));
-  if (m.headline.length > 0) app.append(el('section', { class: 'cards headline', 'aria-label': 'Headline metrics' }, ...m.headline.map(cardEl)));
+  if (m.headline.length > 0)
+    app.append(el('section', { class: 'cards headline', 'aria-label': 'Headline metrics' }, ...m.headline.map(cardEl)));
   const tabs = el('vscode-tabs', { class: 'family-tabs' });
   for (const t of m.tabs) tabs.append(el('vscode-tab-header', { slot: 'header', 'data-tab': t.id }, t.title));
   for (const t of m.tabs) tabs.append(tabPanel(t));
@@ -286,7 +338,10 @@ function render(m: ReportModel, uri: string, focus: string | undefined): void {
   });
   app.append(tabs, statusLine);
   lens.attach(m);
-  const initial = Math.max(0, m.tabs.findIndex((t) => t.id === state.tab));
+  const initial = Math.max(
+    0,
+    m.tabs.findIndex((t) => t.id === state.tab),
+  );
   customElements.whenDefined('vscode-tabs').then(() => {
     selectTab(tabs, initial);
     if (focus) focusTarget(focus);
@@ -333,9 +388,15 @@ function handle(msg: HostMessage): void {
 }
 
 document.addEventListener('securitypolicyviolation', (e) => {
-  vscode.postMessage({ type: 'cspViolation', directive: e.violatedDirective, blocked: e.blockedURI || e.sourceFile || 'inline' });
+  vscode.postMessage({
+    type: 'cspViolation',
+    directive: e.violatedDirective,
+    blocked: e.blockedURI || e.sourceFile || 'inline',
+  });
 });
-window.addEventListener('error', (e) => vscode.postMessage({ type: 'log', level: 'error', message: `${e.message} (${e.filename}:${e.lineno})` }));
+window.addEventListener('error', (e) =>
+  vscode.postMessage({ type: 'log', level: 'error', message: `${e.message} (${e.filename}:${e.lineno})` }),
+);
 // VS Code switches the body's theme class; chart colours are read again.
 new MutationObserver(redrawForTheme).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 vscode.postMessage({ type: 'ready' });

@@ -5,7 +5,14 @@
  * the visible page is ever in the webview, whatever the file's size. Every value from the file is
  * set as text.
  */
-import type { ClassificationRowView, FilterTerm, RankingRowView, RowPage, RowSort, RowView } from '../src/core/inspect/types';
+import type {
+  ClassificationRowView,
+  FilterTerm,
+  RankingRowView,
+  RowPage,
+  RowSort,
+  RowView,
+} from '../src/core/inspect/types';
 import type { DrillSpec } from '../src/shared/drillTargets';
 import { formatCount, formatNumber } from '../src/shared/format';
 import { el } from './dom';
@@ -36,7 +43,8 @@ interface PanelState {
   focus: [number, number];
 }
 
-const fmt = (v: number | null | undefined, digits = 4): string => (v === null || v === undefined ? '—' : formatNumber(v, '', digits));
+const fmt = (v: number | null | undefined, digits = 4): string =>
+  v === null || v === undefined ? '—' : formatNumber(v, '', digits);
 
 function classificationColumns(rows: ClassificationRowView[]): Column[] {
   const cols: Column[] = [
@@ -45,19 +53,35 @@ function classificationColumns(rows: ClassificationRowView[]): Column[] {
     { id: 'label', title: 'label', text: (r) => (r as ClassificationRowView).label },
     { id: 'pred', title: 'pred', text: (r) => (r as ClassificationRowView).pred },
     { id: 'correct', title: 'correct', text: (r) => ((r as ClassificationRowView).correct ? '✓ yes' : '✗ no') },
-    { id: 'confidence', title: 'confidence', sort: 'confidence', num: true, text: (r) => fmt((r as ClassificationRowView).confidence) },
+    {
+      id: 'confidence',
+      title: 'confidence',
+      sort: 'confidence',
+      num: true,
+      text: (r) => fmt((r as ClassificationRowView).confidence),
+    },
     { id: 'loss', title: 'loss', sort: 'loss', num: true, text: (r) => fmt((r as ClassificationRowView).loss) },
-    { id: 'top', title: 'top 3', text: (r) => (r as ClassificationRowView).top.map(([c, p]) => `${c} ${fmt(p, 3)}`).join(' · ') },
+    {
+      id: 'top',
+      title: 'top 3',
+      text: (r) => (r as ClassificationRowView).top.map(([c, p]) => `${c} ${fmt(p, 3)}`).join(' · '),
+    },
   ];
   for (const k of ['weight', 'group', 'shot', 'split', 'stratum', 'accepted'] as const) {
     if (!rows.some((r) => r[k] !== undefined)) continue;
-    cols.push({ id: k, title: k, num: k === 'weight', text: (r) => {
-      const v = (r as ClassificationRowView)[k];
-      return v === undefined ? '—' : typeof v === 'number' ? fmt(v) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : v;
-    } });
+    cols.push({
+      id: k,
+      title: k,
+      num: k === 'weight',
+      text: (r) => {
+        const v = (r as ClassificationRowView)[k];
+        return v === undefined ? '—' : typeof v === 'number' ? fmt(v) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : v;
+      },
+    });
   }
   const extra = [...new Set(rows.flatMap((r) => Object.keys(r.columns)))].slice(0, MAX_EXTRA_COLUMNS);
-  for (const k of extra) cols.push({ id: `col:${k}`, title: k, text: (r) => (r as ClassificationRowView).columns[k] ?? '' });
+  for (const k of extra)
+    cols.push({ id: `col:${k}`, title: k, text: (r) => (r as ClassificationRowView).columns[k] ?? '' });
   return cols;
 }
 
@@ -65,13 +89,36 @@ function rankingColumns(rows: RankingRowView[]): Column[] {
   const cols: Column[] = [
     { id: 'line', title: 'line', sort: 'line', num: true, text: (r) => String(r.line) },
     { id: 'user', title: 'user', text: (r) => (r as RankingRowView).user },
-    { id: 'hits', title: 'hits', num: true, text: (r) => String((r as RankingRowView).items.filter((i) => i.hit).length) },
-    { id: 'items', title: 'top K (✓ = relevant)', text: (r) => (r as RankingRowView).items.map((i) => `${i.hit ? '✓' : ''}${i.item}`).join(' · ') },
-    { id: 'missed', title: 'missed relevant', text: (r) => { const m = (r as RankingRowView).missed; return m.length <= 5 ? m.join(' · ') : `${m.slice(0, 5).join(' · ')} … (${m.length})`; } },
+    {
+      id: 'hits',
+      title: 'hits',
+      num: true,
+      text: (r) => String((r as RankingRowView).items.filter((i) => i.hit).length),
+    },
+    {
+      id: 'items',
+      title: 'top K (✓ = relevant)',
+      text: (r) => (r as RankingRowView).items.map((i) => `${i.hit ? '✓' : ''}${i.item}`).join(' · '),
+    },
+    {
+      id: 'missed',
+      title: 'missed relevant',
+      text: (r) => {
+        const m = (r as RankingRowView).missed;
+        return m.length <= 5 ? m.join(' · ') : `${m.slice(0, 5).join(' · ')} … (${m.length})`;
+      },
+    },
   ];
-  if (rows.some((r) => r.trainCount !== undefined)) cols.push({ id: 'trainCount', title: 'train interactions', num: true, text: (r) => ((r as RankingRowView).trainCount === undefined ? '—' : String((r as RankingRowView).trainCount)) });
+  if (rows.some((r) => r.trainCount !== undefined))
+    cols.push({
+      id: 'trainCount',
+      title: 'train interactions',
+      num: true,
+      text: (r) => ((r as RankingRowView).trainCount === undefined ? '—' : String((r as RankingRowView).trainCount)),
+    });
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r.metrics)))];
-  for (const k of keys) cols.push({ id: `m:${k}`, title: k, sort: k, num: true, text: (r) => fmt((r as RankingRowView).metrics[k]) });
+  for (const k of keys)
+    cols.push({ id: `m:${k}`, title: k, sort: k, num: true, text: (r) => fmt((r as RankingRowView).metrics[k]) });
   return cols;
 }
 
@@ -90,9 +137,19 @@ export class RowsPanel {
   private requestNo = 0;
 
   constructor(private readonly onReevaluate: () => void) {
-    const close = el('vscode-button', { secondary: true, 'data-act': 'close-rows', title: 'Close the rows panel (Escape)' }, 'Close');
+    const close = el(
+      'vscode-button',
+      { secondary: true, 'data-act': 'close-rows', title: 'Close the rows panel (Escape)' },
+      'Close',
+    );
     close.addEventListener('click', () => this.close());
-    this.root.append(el('div', { class: 'rows-head' }, this.title, el('div', { class: 'actions' }, close)), this.chips, this.message, this.gridBox, this.pager);
+    this.root.append(
+      el('div', { class: 'rows-head' }, this.title, el('div', { class: 'actions' }, close)),
+      this.chips,
+      this.message,
+      this.gridBox,
+      this.pager,
+    );
     this.root.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') {
         e.preventDefault();
@@ -131,14 +188,25 @@ export class RowsPanel {
     if (s.where.length === 0) this.chips.append(el('span', { class: 'chip chip-all', role: 'listitem' }, 'all rows'));
     s.where.forEach((term, i) => {
       const text = formatTerm(term);
-      const remove = el('button', { class: 'chip-remove', type: 'button', 'aria-label': `Remove filter ${text}`, title: `Remove ${text}` }, '×');
+      const remove = el(
+        'button',
+        { class: 'chip-remove', type: 'button', 'aria-label': `Remove filter ${text}`, title: `Remove ${text}` },
+        '×',
+      );
       remove.addEventListener('click', () => {
         s.where.splice(i, 1);
         s.offset = 0;
         this.title.textContent = s.where.length === 0 ? 'All rows' : `${s.spec.title} (filter changed)`;
-        void this.load(false).then(() => (this.chips.querySelector<HTMLElement>('.chip-remove') ?? this.gridBox.querySelector<HTMLElement>('[tabindex="0"]'))?.focus());
+        void this.load(false).then(() =>
+          (
+            this.chips.querySelector<HTMLElement>('.chip-remove') ??
+            this.gridBox.querySelector<HTMLElement>('[tabindex="0"]')
+          )?.focus(),
+        );
       });
-      this.chips.append(el('span', { class: 'chip', role: 'listitem' }, el('span', { class: 'chip-text' }, text), remove));
+      this.chips.append(
+        el('span', { class: 'chip', role: 'listitem' }, el('span', { class: 'chip-text' }, text), remove),
+      );
     });
   }
 
@@ -150,11 +218,16 @@ export class RowsPanel {
     const no = ++this.requestNo;
     this.message.textContent = 'Loading rows…';
     this.root.setAttribute('aria-busy', 'true');
-    const answer = await ask((seq) => ({ type: 'queryRows', seq, query: { where: s.where, ...(s.sort ? { sort: s.sort } : {}), offset: s.offset, limit: PAGE_ROWS } }));
+    const answer = await ask((seq) => ({
+      type: 'queryRows',
+      seq,
+      query: { where: s.where, ...(s.sort ? { sort: s.sort } : {}), offset: s.offset, limit: PAGE_ROWS },
+    }));
     if (no !== this.requestNo || this.state !== s) return;
     this.root.setAttribute('aria-busy', 'false');
     if (answer.type !== 'rows') {
-      const message = answer.type === 'reply' ? (answer.message ?? 'The rows could not be read.') : 'The rows could not be read.';
+      const message =
+        answer.type === 'reply' ? (answer.message ?? 'The rows could not be read.') : 'The rows could not be read.';
       this.message.replaceChildren(el('span', {}, message));
       this.gridBox.replaceChildren();
       this.pager.replaceChildren();
@@ -174,25 +247,52 @@ export class RowsPanel {
 
   private columns(): Column[] {
     const rows = this.state?.page?.rows ?? [];
-    return rows[0]?.kind === 'ranking' ? rankingColumns(rows as RankingRowView[]) : classificationColumns(rows as ClassificationRowView[]);
+    return rows[0]?.kind === 'ranking'
+      ? rankingColumns(rows as RankingRowView[])
+      : classificationColumns(rows as ClassificationRowView[]);
   }
 
   private renderGrid(): void {
     const s = this.state!;
     const page = s.page!;
     const cols = this.columns();
-    const grid = el('table', { class: 'rows-grid', role: 'grid', 'aria-label': s.spec.title, 'aria-rowcount': String(page.total + 1), 'aria-colcount': String(cols.length + 1) });
+    const grid = el('table', {
+      class: 'rows-grid',
+      role: 'grid',
+      'aria-label': s.spec.title,
+      'aria-rowcount': String(page.total + 1),
+      'aria-colcount': String(cols.length + 1),
+    });
     const head = el('tr', { role: 'row', 'aria-rowindex': '1' });
-    head.append(el('th', { role: 'columnheader', scope: 'col', 'aria-colindex': '1', tabindex: '-1' }, el('span', { class: 'sr-only' }, 'open')));
+    head.append(
+      el(
+        'th',
+        { role: 'columnheader', scope: 'col', 'aria-colindex': '1', tabindex: '-1' },
+        el('span', { class: 'sr-only' }, 'open'),
+      ),
+    );
     cols.forEach((c, j) => {
-      const th = el('th', { role: 'columnheader', scope: 'col', 'aria-colindex': String(j + 2), tabindex: '-1', class: c.num ? 'num' : '' });
+      const th = el('th', {
+        role: 'columnheader',
+        scope: 'col',
+        'aria-colindex': String(j + 2),
+        tabindex: '-1',
+        class: c.num ? 'num' : '',
+      });
       if (c.sort) {
         const active = s.sort?.key === c.sort;
         th.setAttribute('aria-sort', active ? (s.sort!.dir === 'asc' ? 'ascending' : 'descending') : 'none');
         th.classList.add('sortable');
         th.dataset.sort = c.sort;
         th.title = `Sort by ${c.title} (Enter)`;
-        th.append(c.title, el('span', { class: 'sort-mark', 'aria-hidden': 'true' }, active ? (s.sort!.dir === 'asc' ? ' ▲' : ' ▼') : ' ↕'));
+        th.append(
+          c.title,
+          el(
+            'span',
+            { class: 'sort-mark', 'aria-hidden': 'true' },
+            active ? (s.sort!.dir === 'asc' ? ' ▲' : ' ▼') : ' ↕',
+          ),
+        );
         th.addEventListener('click', () => this.sortBy(c.sort!));
       } else th.append(c.title);
       head.append(th);
@@ -201,11 +301,32 @@ export class RowsPanel {
     page.rows.forEach((r, i) => {
       const tr = el('tr', { role: 'row', 'aria-rowindex': String(page.offset + i + 2), 'data-line': String(r.line) });
       if (r.kind === 'classification' && !r.correct) tr.classList.add('wrong');
-      const open = el('button', { type: 'button', class: 'open-line', tabindex: '-1', title: `Open line ${r.line} of the prediction file beside the report`, 'aria-label': `Open at line ${r.line}` }, 'Open');
+      const open = el(
+        'button',
+        {
+          type: 'button',
+          class: 'open-line',
+          tabindex: '-1',
+          title: `Open line ${r.line} of the prediction file beside the report`,
+          'aria-label': `Open at line ${r.line}`,
+        },
+        'Open',
+      );
       open.addEventListener('click', () => this.openLine(r.line));
       tr.append(el('td', { role: 'gridcell', 'aria-colindex': '1' }, open));
-      cols.forEach((c, j) => tr.append(el('td', { role: 'gridcell', 'aria-colindex': String(j + 2), tabindex: '-1', class: c.num ? 'num' : '' }, c.text(r))));
-      if (r.kind === 'classification' && Object.keys(r.columns).length > MAX_EXTRA_COLUMNS) tr.title = Object.entries(r.columns).map(([k, v]) => `${k}: ${v}`).join('\n');
+      cols.forEach((c, j) =>
+        tr.append(
+          el(
+            'td',
+            { role: 'gridcell', 'aria-colindex': String(j + 2), tabindex: '-1', class: c.num ? 'num' : '' },
+            c.text(r),
+          ),
+        ),
+      );
+      if (r.kind === 'classification' && Object.keys(r.columns).length > MAX_EXTRA_COLUMNS)
+        tr.title = Object.entries(r.columns)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('\n');
       body.append(tr);
     });
     grid.append(el('thead', {}, head), body);
@@ -313,7 +434,10 @@ export class RowsPanel {
 
   private sortBy(key: string): void {
     const s = this.state!;
-    s.sort = s.sort?.key === key ? { key, dir: s.sort.dir === 'desc' ? 'asc' : 'desc' } : { key, dir: key === 'line' || key === 'id' ? 'asc' : 'desc' };
+    s.sort =
+      s.sort?.key === key
+        ? { key, dir: s.sort.dir === 'desc' ? 'asc' : 'desc' }
+        : { key, dir: key === 'line' || key === 'id' ? 'asc' : 'desc' };
     s.offset = 0;
     const col = s.focus[1];
     s.focus = [-1, col];
@@ -325,8 +449,16 @@ export class RowsPanel {
     const page = s.page!;
     const from = page.total === 0 ? 0 : page.offset + 1;
     const to = page.offset + page.rows.length;
-    const prev = el('vscode-button', { secondary: true, 'data-act': 'prev-page', ...(page.offset === 0 ? { disabled: true } : {}) }, 'Previous');
-    const next = el('vscode-button', { secondary: true, 'data-act': 'next-page', ...(to >= page.total ? { disabled: true } : {}) }, 'Next');
+    const prev = el(
+      'vscode-button',
+      { secondary: true, 'data-act': 'prev-page', ...(page.offset === 0 ? { disabled: true } : {}) },
+      'Previous',
+    );
+    const next = el(
+      'vscode-button',
+      { secondary: true, 'data-act': 'next-page', ...(to >= page.total ? { disabled: true } : {}) },
+      'Next',
+    );
     prev.addEventListener('click', () => {
       s.offset = Math.max(0, s.offset - PAGE_ROWS);
       void this.load(false);
@@ -335,7 +467,10 @@ export class RowsPanel {
       s.offset += PAGE_ROWS;
       void this.load(false);
     });
-    const info = page.total === 0 ? `no rows (${formatCount(page.rowsInFile)} in the file)` : `rows ${formatCount(from)}–${formatCount(to)} of ${formatCount(page.total)}${page.total === page.rowsInFile ? '' : ` matching (${formatCount(page.rowsInFile)} in the file)`}`;
+    const info =
+      page.total === 0
+        ? `no rows (${formatCount(page.rowsInFile)} in the file)`
+        : `rows ${formatCount(from)}–${formatCount(to)} of ${formatCount(page.total)}${page.total === page.rowsInFile ? '' : ` matching (${formatCount(page.rowsInFile)} in the file)`}`;
     this.pager.replaceChildren(prev, el('span', { class: 'page-info', 'data-total': String(page.total) }, info), next);
   }
 

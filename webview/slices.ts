@@ -35,7 +35,14 @@ function sorted(v: View): SliceRow[] {
   const rows = worstFirst(v.table, v.metric, v.minSize);
   if (!v.sort) return rows;
   const { key, dir } = v.sort;
-  const val = (r: SliceRow): number | string | null => (key === 'n' ? r.n : key === 'name' ? `${r.slice} ${r.value}` : key === 'diff' ? (r.metrics[v.metric]?.diff ?? null) : (r.metrics[v.metric]?.value ?? null));
+  const val = (r: SliceRow): number | string | null =>
+    key === 'n'
+      ? r.n
+      : key === 'name'
+        ? `${r.slice} ${r.value}`
+        : key === 'diff'
+          ? (r.metrics[v.metric]?.diff ?? null)
+          : (r.metrics[v.metric]?.value ?? null);
   return rows.sort((a, b) => {
     const x = val(a);
     const y = val(b);
@@ -60,9 +67,21 @@ function sliceChart(v: View, rows: SliceRow[], whole: number | null): ChartModel
     series: [
       { label: v.metric, colour: 'blue', style: 'bar', points },
       // The intervals in the text colour, on a dot at the value: readable over the bar in every theme.
-      ...(errorBars.some((e) => e !== null) ? [{ label: 'bootstrap interval', colour: 'foreground' as const, style: 'points' as const, points, errorBars }] : []),
+      ...(errorBars.some((e) => e !== null)
+        ? [{ label: 'bootstrap interval', colour: 'foreground' as const, style: 'points' as const, points, errorBars }]
+        : []),
       // The whole file's value as a dashed line named in the legend (a label on the plot would sit under a bar).
-      ...(whole !== null ? [{ label: `whole file ${formatNumber(whole, v.metric)}`, colour: 'orange' as const, style: 'line' as const, dashed: true, points: rows.map((_, i) => ({ x: i, y: whole })) }] : []),
+      ...(whole !== null
+        ? [
+            {
+              label: `whole file ${formatNumber(whole, v.metric)}`,
+              colour: 'orange' as const,
+              style: 'line' as const,
+              dashed: true,
+              points: rows.map((_, i) => ({ x: i, y: whole })),
+            },
+          ]
+        : []),
     ],
 
     table: { id: 'slices.table', title: 'Slices', columns: [], kinds: [], rows: [] },
@@ -74,7 +93,12 @@ let redrawShown: (() => void) | undefined;
 // VS Code switches the body's theme class; the chart's colours are read again.
 new MutationObserver(() => redrawShown?.()).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
-export function renderSlices(panel: HTMLElement, model: ReportModel, insp: InspectModel, status: (text: string) => void): void {
+export function renderSlices(
+  panel: HTMLElement,
+  model: ReportModel,
+  insp: InspectModel,
+  status: (text: string) => void,
+): void {
   let drawn: Drawn | undefined;
   redrawShown = undefined;
   const body = el('div', { class: 'slices-body' });
@@ -92,18 +116,41 @@ export function renderSlices(panel: HTMLElement, model: ReportModel, insp: Inspe
 
   const show = (table: SliceTable, note?: string): void => {
     const headline = model.headline.map((c) => c.key).find((k) => table.metrics.some((m) => m.key === k));
-    const v: View = { table, metric: headline ?? table.metrics[0]?.key ?? '', minSize: insp.minSliceSize, sort: undefined };
+    const v: View = {
+      table,
+      metric: headline ?? table.metrics[0]?.key ?? '',
+      minSize: insp.minSliceSize,
+      sort: undefined,
+    };
     const controls = el('div', { class: 'slice-controls' });
     const metricSelect = el('select', { class: 'slice-metric', 'aria-label': 'Metric' });
-    for (const m of table.metrics) metricSelect.append(el('option', { value: m.key, ...(m.key === v.metric ? { selected: true } : {}) }, m.key));
-    const minInput = el('input', { type: 'number', min: '1', step: '1', value: String(v.minSize), class: 'slice-min', 'aria-label': 'Minimum slice size (rows)' });
+    for (const m of table.metrics)
+      metricSelect.append(el('option', { value: m.key, ...(m.key === v.metric ? { selected: true } : {}) }, m.key));
+    const minInput = el('input', {
+      type: 'number',
+      min: '1',
+      step: '1',
+      value: String(v.minSize),
+      class: 'slice-min',
+      'aria-label': 'Minimum slice size (rows)',
+    });
     controls.append(el('label', {}, 'Metric ', metricSelect), el('label', {}, 'Minimum slice size ', minInput));
     const chartBox = el('div', { class: 'canvas-box' });
-    const canvas = el('canvas', { tabindex: '-1', role: 'img', 'aria-label': 'Slices chart; the table below holds the same values.' });
+    const canvas = el('canvas', {
+      tabindex: '-1',
+      role: 'img',
+      'aria-label': 'Slices chart; the table below holds the same values.',
+    });
     chartBox.append(canvas);
     const tableBox = el('div', { class: 'slice-table-box' });
     const info = el('p', { class: 'note' });
-    body.replaceChildren(controls, info, chartBox, tableBox, ...(note || table.note ? [el('p', { class: 'note' }, note ?? table.note!)] : []));
+    body.replaceChildren(
+      controls,
+      info,
+      chartBox,
+      tableBox,
+      ...(note || table.note ? [el('p', { class: 'note' }, note ?? table.note!)] : []),
+    );
 
     const redraw = (): void => {
       const rows = sorted(v);
@@ -112,27 +159,71 @@ export function renderSlices(panel: HTMLElement, model: ReportModel, insp: Inspe
       const dir = table.metrics.find((m) => m.key === v.metric)?.direction ?? 'higher';
       const head = (label: string, key: SortKey, num: boolean): HTMLElement => {
         const active = v.sort?.key === key;
-        const b = el('button', { type: 'button', class: 'sort-button', 'data-sort': key, title: `Sort by ${label}` }, label, el('span', { 'aria-hidden': 'true' }, active ? (v.sort!.dir === 1 ? ' ▲' : ' ▼') : ''));
+        const b = el(
+          'button',
+          { type: 'button', class: 'sort-button', 'data-sort': key, title: `Sort by ${label}` },
+          label,
+          el('span', { 'aria-hidden': 'true' }, active ? (v.sort!.dir === 1 ? ' ▲' : ' ▼') : ''),
+        );
         b.addEventListener('click', () => {
           v.sort = active ? { key, dir: v.sort!.dir === 1 ? -1 : 1 } : { key, dir: key === 'n' ? -1 : 1 };
           redraw();
           (tableBox.querySelector(`button[data-sort="${key}"]`) as HTMLElement | null)?.focus();
         });
-        return el('th', { scope: 'col', class: num ? 'num' : '', 'aria-sort': active ? (v.sort!.dir === 1 ? 'ascending' : 'descending') : 'none' }, b);
+        return el(
+          'th',
+          {
+            scope: 'col',
+            class: num ? 'num' : '',
+            'aria-sort': active ? (v.sort!.dir === 1 ? 'ascending' : 'descending') : 'none',
+          },
+          b,
+        );
       };
       const t = el('table', { class: 'plain slice-table', 'data-metric': v.metric });
-      t.append(el('thead', {}, el('tr', {}, head('slice', 'name', false), el('th', { scope: 'col' }, 'value'), head('rows', 'n', true), head(`${v.metric} ${dir === 'higher' ? '↑' : '↓'}`, 'metric', true), el('th', { scope: 'col', class: 'num' }, 'interval'), head('Δ vs whole file', 'diff', true), el('th', { scope: 'col', class: 'num' }, 'Δ interval'))));
+      t.append(
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            head('slice', 'name', false),
+            el('th', { scope: 'col' }, 'value'),
+            head('rows', 'n', true),
+            head(`${v.metric} ${dir === 'higher' ? '↑' : '↓'}`, 'metric', true),
+            el('th', { scope: 'col', class: 'num' }, 'interval'),
+            head('Δ vs whole file', 'diff', true),
+            el('th', { scope: 'col', class: 'num' }, 'Δ interval'),
+          ),
+        ),
+      );
       const tb = el('tbody');
       for (const r of rows) {
         const c = r.metrics[v.metric];
-        const tr = el('tr', { tabindex: '0', class: 'drillable slice-row', 'data-slice': `${r.slice}=${r.value}`, 'aria-description': 'Press Enter (or click) to show the report of this slice.' });
+        const tr = el('tr', {
+          tabindex: '0',
+          class: 'drillable slice-row',
+          'data-slice': `${r.slice}=${r.value}`,
+          'aria-description': 'Press Enter (or click) to show the report of this slice.',
+        });
         tr.append(
           el('th', { scope: 'row' }, r.slice),
           el('td', {}, r.value),
           el('td', { class: 'num' }, formatCount(r.n)),
-          el('td', { class: 'num', 'data-value': c?.value === null || c?.value === undefined ? 'null' : String(c.value) }, formatNumber(c?.value ?? null, v.metric)),
+          el(
+            'td',
+            { class: 'num', 'data-value': c?.value === null || c?.value === undefined ? 'null' : String(c.value) },
+            formatNumber(c?.value ?? null, v.metric),
+          ),
           el('td', { class: 'num' }, c?.ci ? formatCi(c.ci, v.metric) : ''),
-          el('td', { class: 'num' }, c?.diff === undefined || c.diff === null ? '—' : `${c.diff > 0 ? '+' : ''}${formatNumber(c.diff, v.metric)}`),
+          el(
+            'td',
+            { class: 'num' },
+            c?.diff === undefined || c.diff === null
+              ? '—'
+              : `${c.diff > 0 ? '+' : ''}${formatNumber(c.diff, v.metric)}`,
+          ),
           el('td', { class: 'num' }, c?.diffCi ? formatCi(c.diffCi, v.metric) : ''),
         );
         tr.addEventListener('click', () => void choose(r));
@@ -187,7 +278,14 @@ export function renderSlices(panel: HTMLElement, model: ReportModel, insp: Inspe
   }
   // No slices in the results: offer the file's candidate columns.
   const picker = el('div', { class: 'slice-picker' });
-  body.append(el('p', {}, 'This evaluation was not sliced. Choose a column to slice by: each of its values (a numeric column: quantile bins) gets its own metrics with intervals.'), picker);
+  body.append(
+    el(
+      'p',
+      {},
+      'This evaluation was not sliced. Choose a column to slice by: each of its values (a numeric column: quantile bins) gets its own metrics with intervals.',
+    ),
+    picker,
+  );
   picker.append(el('p', { class: 'note' }, 'Looking for columns to slice by…'));
   // Asked only when the tab is shown: finding the candidates reads the whole file.
   const seen = new IntersectionObserver((entries) => {
@@ -196,28 +294,53 @@ export function renderSlices(panel: HTMLElement, model: ReportModel, insp: Inspe
     void findCandidates();
   });
   seen.observe(picker);
-  const findCandidates = (): Promise<void> => ask((seq) => ({ type: 'sliceCandidates', seq })).then((a) => {
-    if (a.type !== 'sliceCandidates') {
-      picker.replaceChildren(el('p', { class: 'error' }, a.type === 'reply' ? (a.message ?? 'No slice candidates.') : 'No slice candidates.'));
-      return;
-    }
-    if (a.candidates.length === 0) {
-      picker.replaceChildren(el('p', { class: 'note' }, model.inspect?.task === 'ranking' ? 'This run has no per-user number to slice by (train interactions need a `train` file in the config).' : 'The file has no column besides the evaluated ones with at most 50 distinct values.'));
-      return;
-    }
-    const select = el('select', { class: 'slice-column', 'aria-label': 'Column to slice by' });
-    for (const c of a.candidates) select.append(el('option', { value: c.column }, `${c.column} (${c.numeric ? 'quantile bins' : `${formatCount(c.distinct ?? 0)} distinct values`})`));
-    const go = el('vscode-button', { 'data-act': 'compute-slices' }, 'Slice');
-    go.addEventListener('click', async () => {
-      go.setAttribute('disabled', '');
-      status(`Slicing by ${select.value}…`);
-      const r = await ask((seq) => ({ type: 'computeSlices', seq, by: [select.value] }));
-      go.removeAttribute('disabled');
-      if (r.type === 'slices') {
-        status('');
-        show(r.table, `Sliced by ${select.value} on demand (not stored in the results file; add "slices" to eval-lens.json to keep it).`);
-      } else status(r.type === 'reply' ? (r.message ?? 'Slicing failed.') : 'Slicing failed.');
+  const findCandidates = (): Promise<void> =>
+    ask((seq) => ({ type: 'sliceCandidates', seq })).then((a) => {
+      if (a.type !== 'sliceCandidates') {
+        picker.replaceChildren(
+          el(
+            'p',
+            { class: 'error' },
+            a.type === 'reply' ? (a.message ?? 'No slice candidates.') : 'No slice candidates.',
+          ),
+        );
+        return;
+      }
+      if (a.candidates.length === 0) {
+        picker.replaceChildren(
+          el(
+            'p',
+            { class: 'note' },
+            model.inspect?.task === 'ranking'
+              ? 'This run has no per-user number to slice by (train interactions need a `train` file in the config).'
+              : 'The file has no column besides the evaluated ones with at most 50 distinct values.',
+          ),
+        );
+        return;
+      }
+      const select = el('select', { class: 'slice-column', 'aria-label': 'Column to slice by' });
+      for (const c of a.candidates)
+        select.append(
+          el(
+            'option',
+            { value: c.column },
+            `${c.column} (${c.numeric ? 'quantile bins' : `${formatCount(c.distinct ?? 0)} distinct values`})`,
+          ),
+        );
+      const go = el('vscode-button', { 'data-act': 'compute-slices' }, 'Slice');
+      go.addEventListener('click', async () => {
+        go.setAttribute('disabled', '');
+        status(`Slicing by ${select.value}…`);
+        const r = await ask((seq) => ({ type: 'computeSlices', seq, by: [select.value] }));
+        go.removeAttribute('disabled');
+        if (r.type === 'slices') {
+          status('');
+          show(
+            r.table,
+            `Sliced by ${select.value} on demand (not stored in the results file; add "slices" to eval-lens.json to keep it).`,
+          );
+        } else status(r.type === 'reply' ? (r.message ?? 'Slicing failed.') : 'Slicing failed.');
+      });
+      picker.replaceChildren(el('label', {}, 'Column ', select), go);
     });
-    picker.replaceChildren(el('label', {}, 'Column ', select), go);
-  });
 }

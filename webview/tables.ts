@@ -11,15 +11,25 @@ const MAX_COMPONENT_ROWS = 20;
 
 export function renderTable(t: TableModel, status: (text: string) => void): HTMLElement {
   const wrap = el('div', { class: 'table-block', 'data-table': t.id });
-  const copyMd = el('vscode-button', { secondary: true, 'data-act': 'copy-md', title: 'Copy the table as GitHub Markdown' }, 'Copy Markdown');
-  const copyCsv = el('vscode-button', { secondary: true, 'data-act': 'copy-csv', title: 'Copy the table as CSV' }, 'Copy CSV');
+  const copyMd = el(
+    'vscode-button',
+    { secondary: true, 'data-act': 'copy-md', title: 'Copy the table as GitHub Markdown' },
+    'Copy Markdown',
+  );
+  const copyCsv = el(
+    'vscode-button',
+    { secondary: true, 'data-act': 'copy-csv', title: 'Copy the table as CSV' },
+    'Copy CSV',
+  );
   const copy = async (text: string, what: string): Promise<void> => {
     const r = await request((seq) => ({ type: 'copy', seq, text, what }));
     status(r.message ?? (r.ok ? 'Copied.' : 'Not copied.'));
   };
   copyMd.addEventListener('click', () => void copy(tableToMarkdown(t), `${t.title} as Markdown`));
   copyCsv.addEventListener('click', () => void copy(tableToCsv(t), `${t.title} as CSV`));
-  wrap.append(el('div', { class: 'table-head' }, el('h3', {}, t.title), el('div', { class: 'actions' }, copyMd, copyCsv)));
+  wrap.append(
+    el('div', { class: 'table-head' }, el('h3', {}, t.title), el('div', { class: 'actions' }, copyMd, copyCsv)),
+  );
   const cls = (i: number, j: number): string => {
     const kind = t.kinds[j] ?? 'text';
     const place = t.marks?.[i]?.[j];
@@ -33,7 +43,9 @@ export function renderTable(t: TableModel, status: (text: string) => void): HTML
   };
   const first = (i: number): [string, { title?: string }] => {
     const name = t.rowNames?.[i];
-    return name ? [name + (t.suffixes?.[i]?.[0] ?? ''), { title: `${name} (${formatCell(t.rows[i]![0]!, t.kinds[0])})` }] : [text(i, 0), {}];
+    return name
+      ? [name + (t.suffixes?.[i]?.[0] ?? ''), { title: `${name} (${formatCell(t.rows[i]![0]!, t.kinds[0])})` }]
+      : [text(i, 0), {}];
   };
   const tip = (i: number, j: number): { title?: string } => {
     const why = t.cellTitles?.[i]?.[j];
@@ -41,22 +53,73 @@ export function renderTable(t: TableModel, status: (text: string) => void): HTML
   };
   const cellText = (i: number, j: number): string => (j === 0 ? first(i)[0] : text(i, j));
   if (t.columns.length <= MAX_COMPONENT_COLUMNS && t.rows.length <= MAX_COMPONENT_ROWS) {
-    const table = el('vscode-table', { zebra: true, 'bordered-columns': true, resizable: true, class: `rows-${Math.min(t.rows.length, 20)}` });
+    const table = el('vscode-table', {
+      zebra: true,
+      'bordered-columns': true,
+      resizable: true,
+      class: `rows-${Math.min(t.rows.length, 20)}`,
+    });
     // Column widths in proportion to the longest text of each column (header included), so a
     // header is cut only when the panel is too narrow for all of them.
-    const widths = t.columns.map((c, j) => Math.max(head(c, j)[0].length + 3, ...t.rows.map((_, i) => cellText(i, j).length + 2)));
+    const widths = t.columns.map((c, j) =>
+      Math.max(head(c, j)[0].length + 3, ...t.rows.map((_, i) => cellText(i, j).length + 2)),
+    );
     const sum = widths.reduce((a, b) => a + b, 0);
     (table as unknown as { columns: string[] }).columns = widths.map((w) => `${((100 * w) / sum).toFixed(2)}%`);
-    table.append(el('vscode-table-header', { slot: 'header' }, ...t.columns.map((c, j) => el('vscode-table-header-cell', { class: (t.kinds[j] ?? 'text') === 'text' ? '' : 'num', ...head(c, j)[1] }, head(c, j)[0]))));
+    table.append(
+      el(
+        'vscode-table-header',
+        { slot: 'header' },
+        ...t.columns.map((c, j) =>
+          el(
+            'vscode-table-header-cell',
+            { class: (t.kinds[j] ?? 'text') === 'text' ? '' : 'num', ...head(c, j)[1] },
+            head(c, j)[0],
+          ),
+        ),
+      ),
+    );
     const body = el('vscode-table-body', { slot: 'body' });
-    t.rows.forEach((r, i) => body.append(el('vscode-table-row', {}, ...r.map((_, j) => el('vscode-table-cell', { class: cls(i, j), ...(j === 0 ? first(i)[1] : {}), ...tip(i, j) }, cellText(i, j))))));
+    t.rows.forEach((r, i) =>
+      body.append(
+        el(
+          'vscode-table-row',
+          {},
+          ...r.map((_, j) =>
+            el(
+              'vscode-table-cell',
+              { class: cls(i, j), ...(j === 0 ? first(i)[1] : {}), ...tip(i, j) },
+              cellText(i, j),
+            ),
+          ),
+        ),
+      ),
+    );
     table.append(body);
     wrap.append(table);
   } else {
     const table = el('table', { class: 'plain' });
-    table.append(el('thead', {}, el('tr', {}, ...t.columns.map((c, j) => el('th', { scope: 'col', ...head(c, j)[1] }, head(c, j)[0])))));
+    table.append(
+      el(
+        'thead',
+        {},
+        el('tr', {}, ...t.columns.map((c, j) => el('th', { scope: 'col', ...head(c, j)[1] }, head(c, j)[0]))),
+      ),
+    );
     const body = el('tbody');
-    t.rows.forEach((r, i) => body.append(el('tr', {}, ...r.map((_, j) => (j === 0 ? el('th', { scope: 'row', ...first(i)[1] }, cellText(i, j)) : el('td', { class: cls(i, j), ...tip(i, j) }, text(i, j)))))));
+    t.rows.forEach((r, i) =>
+      body.append(
+        el(
+          'tr',
+          {},
+          ...r.map((_, j) =>
+            j === 0
+              ? el('th', { scope: 'row', ...first(i)[1] }, cellText(i, j))
+              : el('td', { class: cls(i, j), ...tip(i, j) }, text(i, j)),
+          ),
+        ),
+      ),
+    );
     table.append(body);
     wrap.append(el('div', { class: 'scroll-x' }, table));
   }

@@ -16,7 +16,15 @@ const VARS: Record<Colour, string> = {
   purple: '--vscode-charts-purple',
   foreground: '--vscode-charts-foreground',
 };
-const FALLBACK: Record<Colour, string> = { blue: '#3794ff', red: '#f14c4c', green: '#89d185', yellow: '#cca700', orange: '#d18616', purple: '#b180d7', foreground: '#cccccc' };
+const FALLBACK: Record<Colour, string> = {
+  blue: '#3794ff',
+  red: '#f14c4c',
+  green: '#89d185',
+  yellow: '#cca700',
+  orange: '#d18616',
+  purple: '#b180d7',
+  foreground: '#cccccc',
+};
 
 export interface Theme {
   /** A series colour with at least 3:1 contrast against {@link Theme.background}. */
@@ -33,7 +41,10 @@ export interface Theme {
 }
 
 function cssVar(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || getComputedStyle(document.body).getPropertyValue(name).trim();
+  return (
+    getComputedStyle(document.documentElement).getPropertyValue(name).trim() ||
+    getComputedStyle(document.body).getPropertyValue(name).trim()
+  );
 }
 
 const probe = document.createElement('canvas').getContext('2d')!;
@@ -63,7 +74,8 @@ export function toRgb(colour: string): Rgb {
 export function readTheme(): Theme {
   const background = cssVar('--vscode-editor-background') || '#1e1e1e';
   const bg = toRgb(background);
-  const raw = (c: Colour): string => cssVar(VARS[c]) || (c === 'foreground' ? cssVar('--vscode-foreground') : '') || FALLBACK[c];
+  const raw = (c: Colour): string =>
+    cssVar(VARS[c]) || (c === 'foreground' ? cssVar('--vscode-foreground') : '') || FALLBACK[c];
   const cache = new Map<Colour, string>();
   const get = (c: Colour): string => {
     let v = cache.get(c);
@@ -71,13 +83,17 @@ export function readTheme(): Theme {
     return v;
   };
   const foreground = cssVar('--vscode-foreground') || '#cccccc';
-  const highContrast = document.body.classList.contains('vscode-high-contrast') || document.body.classList.contains('vscode-high-contrast-light');
+  const highContrast =
+    document.body.classList.contains('vscode-high-contrast') ||
+    document.body.classList.contains('vscode-high-contrast-light');
   return {
     colour: get,
     alpha: (c, a) => withAlpha(c in VARS ? get(c as Colour) : c, a),
     foreground,
     muted: cssVar('--vscode-descriptionForeground') || foreground,
-    grid: highContrast ? cssVar('--vscode-contrastBorder') || foreground : withAlpha(cssVar('--vscode-editorWidget-border') || cssVar('--vscode-panel-border') || foreground, 0.35),
+    grid: highContrast
+      ? cssVar('--vscode-contrastBorder') || foreground
+      : withAlpha(cssVar('--vscode-editorWidget-border') || cssVar('--vscode-panel-border') || foreground, 0.35),
     background,
     font: cssVar('--vscode-font-family') || 'sans-serif',
     highContrast,
@@ -91,7 +107,15 @@ export function readTheme(): Theme {
  */
 export function paperTheme(font: string): Theme {
   const white = { r: 255, g: 255, b: 255, a: 1 };
-  const light: Record<Colour, string> = { blue: '#1a85ff', red: '#e51400', green: '#388a34', yellow: '#bf8803', orange: '#d18616', purple: '#652d90', foreground: '#1f1f1f' };
+  const light: Record<Colour, string> = {
+    blue: '#1a85ff',
+    red: '#e51400',
+    green: '#388a34',
+    yellow: '#bf8803',
+    orange: '#d18616',
+    purple: '#652d90',
+    foreground: '#1f1f1f',
+  };
   const colour = (c: Colour): string => ensureContrast(parseColour(light[c])!, white);
   return {
     colour,

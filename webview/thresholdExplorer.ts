@@ -41,32 +41,59 @@ export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): H
   const hasCoverage = m.coverage !== undefined && m.keys.coverage !== undefined;
   let mode: Mode = hasCoverage && host.recall('explorer.mode') === 'coverage' ? 'coverage' : 'threshold';
   const remembered = Number(host.recall('explorer.threshold'));
-  let index = Number.isFinite(remembered) && host.recall('explorer.threshold') !== undefined ? Math.max(0, pointAtThreshold(m.threshold, remembered)) : m.current >= 0 ? m.current : n - 1;
+  let index =
+    Number.isFinite(remembered) && host.recall('explorer.threshold') !== undefined
+      ? Math.max(0, pointAtThreshold(m.threshold, remembered))
+      : m.current >= 0
+        ? m.current
+        : n - 1;
 
-  const section = el('section', { class: 'explorer', 'aria-labelledby': `explorer-title-${m.family}`, 'data-explorer': m.family });
+  const section = el('section', {
+    class: 'explorer',
+    'aria-labelledby': `explorer-title-${m.family}`,
+    'data-explorer': m.family,
+  });
   const title = el('h3', { id: `explorer-title-${m.family}` }, 'Threshold explorer');
   const slider = el('input', { type: 'range', class: 'explorer-slider', step: 'any' });
   // a text field: the number type's step check would mark every score as invalid
-  const box = el('vscode-textfield', { class: 'explorer-value', inputmode: 'decimal' }) as HTMLElement & { value: string };
+  const box = el('vscode-textfield', { class: 'explorer-value', inputmode: 'decimal' }) as HTMLElement & {
+    value: string;
+  };
   const boxLabel = el('label', { class: 'explorer-box-label' });
   const modes = el('div', { class: 'explorer-modes', role: 'radiogroup', 'aria-label': 'Move the operating point by' });
   const modeButtons = new Map<Mode, HTMLElement>();
   const modeList: Mode[] = hasCoverage ? ['threshold', 'coverage'] : ['threshold'];
   for (const md of modeList) {
-    const b = el('button', { type: 'button', role: 'radio', class: 'explorer-mode', 'data-mode': md }, md === 'threshold' ? 'Score threshold' : 'Coverage');
+    const b = el(
+      'button',
+      { type: 'button', role: 'radio', class: 'explorer-mode', 'data-mode': md },
+      md === 'threshold' ? 'Score threshold' : 'Coverage',
+    );
     b.addEventListener('click', () => setMode(md));
     b.addEventListener('keydown', (e) => {
       if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft' && e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
       e.preventDefault();
-      const next = modeList[(modeList.indexOf(md) + (e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : modeList.length - 1)) % modeList.length]!;
+      const next =
+        modeList[
+          (modeList.indexOf(md) + (e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : modeList.length - 1)) %
+            modeList.length
+        ]!;
       setMode(next);
       modeButtons.get(next)?.focus();
     });
     modeButtons.set(md, b);
     modes.append(b);
   }
-  const use = el('vscode-button', { class: 'explorer-use', title: 'Write this point into eval-lens.json and evaluate again' }, 'Use this operating point');
-  const back = el('vscode-button', { secondary: true, class: 'explorer-back', title: 'Go back to the operating point of the evaluation' }, 'Evaluated point');
+  const use = el(
+    'vscode-button',
+    { class: 'explorer-use', title: 'Write this point into eval-lens.json and evaluate again' },
+    'Use this operating point',
+  );
+  const back = el(
+    'vscode-button',
+    { secondary: true, class: 'explorer-back', title: 'Go back to the operating point of the evaluation' },
+    'Evaluated point',
+  );
   const readout = el('dl', { class: 'explorer-readout', 'aria-live': 'polite' });
   const cells = new Map<string, HTMLElement>();
   const row = (key: string, label: string): void => {
@@ -84,7 +111,8 @@ export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): H
   };
   const valueOf = (i: number): number => (mode === 'coverage' ? m.coverage![i]! : m.threshold[i]!);
   /** The point a typed or dragged value selects, by the rule the config key would apply. */
-  const pointFor = (v: number): number => (mode === 'coverage' ? pointAtCoverage(m.coverage!, v) : Math.max(0, pointAtThreshold(m.threshold, v)));
+  const pointFor = (v: number): number =>
+    mode === 'coverage' ? pointAtCoverage(m.coverage!, v) : Math.max(0, pointAtThreshold(m.threshold, v));
 
   const markerLines = new Map<string, RefLine>();
   const mark = (): void => {
@@ -95,7 +123,12 @@ export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): H
       const old = markerLines.get(mk.chart);
       chart.lines = (chart.lines ?? []).filter((l) => l !== old);
       if (typeof x === 'number' && Number.isFinite(x)) {
-        const line: RefLine = { axis: 'x', value: x, label: `${mk.label} ${mk.label === 'accept ≥' ? formatThreshold(x) : formatNumber(x)}`, colour: 'purple' };
+        const line: RefLine = {
+          axis: 'x',
+          value: x,
+          label: `${mk.label} ${mk.label === 'accept ≥' ? formatThreshold(x) : formatNumber(x)}`,
+          colour: 'purple',
+        };
         chart.lines.push(line);
         markerLines.set(mk.chart, line);
       }
@@ -120,7 +153,10 @@ export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): H
     const v = valueOf(index);
     if (from !== 'slider') slider.value = String(v);
     if (from !== 'box') box.value = mode === 'coverage' ? String(Number(v.toPrecision(6))) : formatThreshold(v);
-    slider.setAttribute('aria-valuetext', `${mode === 'coverage' ? 'coverage' : 'threshold'} ${mode === 'coverage' ? formatNumber(v) : formatThreshold(v)}, point ${index + 1} of ${n}`);
+    slider.setAttribute(
+      'aria-valuetext',
+      `${mode === 'coverage' ? 'coverage' : 'threshold'} ${mode === 'coverage' ? formatNumber(v) : formatThreshold(v)}, point ${index + 1} of ${n}`,
+    );
     host.remember('explorer.threshold', String(t));
     mark();
   };
@@ -151,7 +187,14 @@ export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): H
   slider.addEventListener('keydown', (e) => {
     const up = mode === 'coverage' ? 1 : -1; // direction of the index when the value grows
     const page = Math.max(1, Math.round(n / 20));
-    const moves: Record<string, number> = { ArrowRight: up, ArrowUp: up, ArrowLeft: -up, ArrowDown: -up, PageUp: up * page, PageDown: -up * page };
+    const moves: Record<string, number> = {
+      ArrowRight: up,
+      ArrowUp: up,
+      ArrowLeft: -up,
+      ArrowDown: -up,
+      PageUp: up * page,
+      PageDown: -up * page,
+    };
     if (e.key in moves) {
       e.preventDefault();
       show(index + moves[e.key]!, 'other');
@@ -170,7 +213,10 @@ export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): H
     const i = pointFor(v);
     show(i, 'other');
     const got = valueOf(i);
-    if (got !== v) host.status(`No stored point at ${v}: the nearest exact point by the rule of ${mode === 'coverage' ? m.keys.coverage : m.keys.threshold} is ${mode === 'coverage' ? formatNumber(got) : formatThreshold(got)}.`);
+    if (got !== v)
+      host.status(
+        `No stored point at ${v}: the nearest exact point by the rule of ${mode === 'coverage' ? m.keys.coverage : m.keys.threshold} is ${mode === 'coverage' ? formatNumber(got) : formatThreshold(got)}.`,
+      );
   };
   box.addEventListener('change', fromBox);
   box.addEventListener('keydown', (e) => {
@@ -194,11 +240,22 @@ export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): H
     use.title = m.locked;
   }
 
-  const stored = m.stored < m.total ? `The slider snaps to ${formatCount(m.stored)} exact points stored in the results (of ${formatCount(m.total)}, one per distinct score); values are never interpolated.` : `Every one of the ${formatCount(m.total)} exact points (one per distinct score) is stored; the slider snaps to them.`;
+  const stored =
+    m.stored < m.total
+      ? `The slider snaps to ${formatCount(m.stored)} exact points stored in the results (of ${formatCount(m.total)}, one per distinct score); values are never interpolated.`
+      : `Every one of the ${formatCount(m.total)} exact points (one per distinct score) is stored; the slider snaps to them.`;
   where.textContent = `${stored} Arrow keys move one point, Page Up/Down a twentieth of them.`;
   section.append(
     el('div', { class: 'explorer-head' }, title),
-    el('div', { class: 'explorer-controls' }, modeList.length > 1 ? modes : null, slider, el('div', { class: 'explorer-box' }, boxLabel, box), use, m.current >= 0 ? back : null),
+    el(
+      'div',
+      { class: 'explorer-controls' },
+      modeList.length > 1 ? modes : null,
+      slider,
+      el('div', { class: 'explorer-box' }, boxLabel, box),
+      use,
+      m.current >= 0 ? back : null,
+    ),
     readout,
     where,
     ...(m.locked ? [el('p', { class: 'note' }, m.locked)] : []),

@@ -23,12 +23,23 @@ export function userInspector(m: UserInspectorModel, host: UserInspectorHost): H
   const id = ++instances;
   const section = el('section', { class: 'explorer user-inspector', 'aria-labelledby': `user-inspector-title-${id}` });
   const listId = `user-suggestions-${id}`;
-  const input = el('input', { type: 'search', class: 'user-search', list: listId, placeholder: 'user id', 'aria-label': 'User id (suggestions as you type; Enter to show)', autocomplete: 'off', spellcheck: 'false' });
+  const input = el('input', {
+    type: 'search',
+    class: 'user-search',
+    list: listId,
+    placeholder: 'user id',
+    'aria-label': 'User id (suggestions as you type; Enter to show)',
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
   const datalist = el('datalist', { id: listId });
   for (const u of m.users) datalist.append(el('option', { value: u }));
   const show = el('vscode-button', { class: 'user-show' }, 'Show user');
   const result = el('div', { class: 'user-result', 'aria-live': 'polite' });
-  const hint = m.users.length < m.totalUsers ? `Suggestions list the first ${formatCount(m.users.length)} of ${formatCount(m.totalUsers)} evaluated users; any user id can be typed in full.` : `${formatCount(m.totalUsers)} evaluated users; users without a relevant item can be typed too.`;
+  const hint =
+    m.users.length < m.totalUsers
+      ? `Suggestions list the first ${formatCount(m.users.length)} of ${formatCount(m.totalUsers)} evaluated users; any user id can be typed in full.`
+      : `${formatCount(m.totalUsers)} evaluated users; users without a relevant item can be typed too.`;
 
   const lookUp = async (): Promise<void> => {
     const user = input.value.trim();
@@ -38,7 +49,11 @@ export function userInspector(m: UserInspectorModel, host: UserInspectorHost): H
     }
     host.remember('userInspector.user', user);
     result.replaceChildren(el('p', { class: 'note' }, `Looking up ${user}…`));
-    const a = await ask((seq) => ({ type: 'queryRows', seq, query: { where: [{ key: 'user', op: '=', value: user }], offset: 0, limit: 1 } }));
+    const a = await ask((seq) => ({
+      type: 'queryRows',
+      seq,
+      query: { where: [{ key: 'user', op: '=', value: user }], offset: 0, limit: 1 },
+    }));
     if (a.type === 'reply') {
       result.replaceChildren(el('p', { class: 'error' }, a.message ?? 'The rows cannot be read.'));
       return;
@@ -82,7 +97,11 @@ function metaColumns(row: RankingRowView): string[] {
 function renderUser(row: RankingRowView, m: UserInspectorModel): HTMLElement {
   const wrap = el('div', { class: 'user-view', 'data-user': row.user });
   const hits = row.items.filter((i) => i.hit).length;
-  const open = el('vscode-button', { secondary: true, title: 'Reveal the user\'s line in the run file' }, `Open at line ${row.line}`);
+  const open = el(
+    'vscode-button',
+    { secondary: true, title: "Reveal the user's line in the run file" },
+    `Open at line ${row.line}`,
+  );
   open.addEventListener('click', () => vscode.postMessage({ type: 'openLine', line: row.line }));
   const facts = [
     `${row.items.length} recommended`,
@@ -90,13 +109,24 @@ function renderUser(row: RankingRowView, m: UserInspectorModel): HTMLElement {
     `${row.missed.length} relevant missed`,
     ...(row.trainCount !== undefined ? [`${formatCount(row.trainCount)} train interactions`] : []),
   ];
-  wrap.append(el('div', { class: 'user-head' }, el('strong', {}, row.user), el('span', { class: 'note', 'data-hits': String(hits) }, facts.join(' · ')), open));
+  wrap.append(
+    el(
+      'div',
+      { class: 'user-head' },
+      el('strong', {}, row.user),
+      el('span', { class: 'note', 'data-hits': String(hits) }, facts.join(' · ')),
+      open,
+    ),
+  );
 
   const cols = metaColumns(row);
   const graded = row.items.some((i) => i.rel !== undefined);
   const hasTrain = row.items.some((i) => i.trainCount !== undefined);
   const head = ['rank', 'item', 'hit', ...(graded ? ['rel'] : []), ...(hasTrain ? ['train count'] : []), ...cols];
-  const table = el('table', { class: 'plain user-items', 'aria-label': `Top ${row.items.length} recommendations of ${row.user}` });
+  const table = el('table', {
+    class: 'plain user-items',
+    'aria-label': `Top ${row.items.length} recommendations of ${row.user}`,
+  });
   table.append(el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))));
   const body = el('tbody');
   row.items.forEach((it, i) => {
@@ -106,7 +136,22 @@ function renderUser(row: RankingRowView, m: UserInspectorModel): HTMLElement {
       el('th', { scope: 'row' }, it.item),
       el('td', { class: 'hit-cell' }, it.hit ? '✓ hit' : ''),
       ...(graded ? [el('td', {}, it.rel === undefined ? '' : String(it.rel))] : []),
-      ...(hasTrain ? [el('td', {}, it.trainCount === undefined ? '—' : formatCount(it.trainCount), it.cold ? el('span', { class: 'cold', title: `cold: fewer than ${m.coldThreshold} train interactions` }, ' cold') : null)] : []),
+      ...(hasTrain
+        ? [
+            el(
+              'td',
+              {},
+              it.trainCount === undefined ? '—' : formatCount(it.trainCount),
+              it.cold
+                ? el(
+                    'span',
+                    { class: 'cold', title: `cold: fewer than ${m.coldThreshold} train interactions` },
+                    ' cold',
+                  )
+                : null,
+            ),
+          ]
+        : []),
       ...cols.map((c) => el('td', { class: 'meta' }, it.meta?.[c] ?? '')),
     );
     body.append(tr);
@@ -117,20 +162,60 @@ function renderUser(row: RankingRowView, m: UserInspectorModel): HTMLElement {
   wrap.append(el('h4', {}, `Relevant items missed (${row.missed.length})`));
   if (row.missed.length === 0) wrap.append(el('p', { class: 'note' }, 'None: every relevant item is in the list.'));
   else {
-    const t = el('table', { class: 'plain user-missed', 'aria-label': `Relevant items of ${row.user} not in the list` });
-    t.append(el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'item'), ...cols.map((c) => el('th', { scope: 'col' }, c)))));
+    const t = el('table', {
+      class: 'plain user-missed',
+      'aria-label': `Relevant items of ${row.user} not in the list`,
+    });
+    t.append(
+      el(
+        'thead',
+        {},
+        el('tr', {}, el('th', { scope: 'col' }, 'item'), ...cols.map((c) => el('th', { scope: 'col' }, c))),
+      ),
+    );
     const tb = el('tbody');
-    for (const item of row.missed) tb.append(el('tr', { 'data-item': item }, el('th', { scope: 'row' }, item), ...cols.map((c) => el('td', { class: 'meta' }, row.missedMeta?.[item]?.[c] ?? ''))));
+    for (const item of row.missed)
+      tb.append(
+        el(
+          'tr',
+          { 'data-item': item },
+          el('th', { scope: 'row' }, item),
+          ...cols.map((c) => el('td', { class: 'meta' }, row.missedMeta?.[item]?.[c] ?? '')),
+        ),
+      );
     t.append(tb);
     wrap.append(el('div', { class: 'scroll-x' }, t));
   }
 
-  const mt = el('table', { class: 'plain user-metrics', 'aria-label': `Per-user metrics of ${row.user} and of the population` });
-  mt.append(el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'metric'), el('th', { scope: 'col' }, 'this user'), el('th', { scope: 'col' }, 'population (mean over users)'))));
+  const mt = el('table', {
+    class: 'plain user-metrics',
+    'aria-label': `Per-user metrics of ${row.user} and of the population`,
+  });
+  mt.append(
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'col' }, 'metric'),
+        el('th', { scope: 'col' }, 'this user'),
+        el('th', { scope: 'col' }, 'population (mean over users)'),
+      ),
+    ),
+  );
   const mb = el('tbody');
   for (const { key, value } of m.population) {
     const mine = row.metrics[key];
-    mb.append(el('tr', { 'data-metric': key, 'data-value': mine === undefined ? 'null' : String(mine) }, el('th', { scope: 'row' }, key), el('td', {}, mine === undefined ? '— (not evaluated)' : formatNumber(mine, key)), el('td', {}, formatNumber(value, key))));
+    mb.append(
+      el(
+        'tr',
+        { 'data-metric': key, 'data-value': mine === undefined ? 'null' : String(mine) },
+        el('th', { scope: 'row' }, key),
+        el('td', {}, mine === undefined ? '— (not evaluated)' : formatNumber(mine, key)),
+        el('td', {}, formatNumber(value, key)),
+      ),
+    );
   }
   mt.append(mb);
   wrap.append(el('h4', {}, 'Metrics'), mt);

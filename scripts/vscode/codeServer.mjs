@@ -4,7 +4,17 @@
 // playwright-core. Every runner (integration suite, UI tests, `npm start`) goes through here, so
 // isolation and teardown are written once. See ../../docs/testing.md and TESTING.md.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -19,8 +29,14 @@ export const chromiumPath = process.env.EVAL_LENS_CHROMIUM ?? '/usr/bin/chromium
 
 /** Chromium flags measured on these machines (TESTING.md); Playwright refuses --user-data-dir. */
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 /** User settings of every isolated instance: nothing phones home, nothing pops up. */
@@ -65,7 +81,9 @@ export function ensureCodeServer() {
 
 /** Null when Debian's Chromium is present, else the reason the browser stages cannot run. */
 export function chromiumMissing() {
-  return existsSync(chromiumPath) ? null : `no Chromium at ${chromiumPath} (Debian package "chromium"; or set EVAL_LENS_CHROMIUM)`;
+  return existsSync(chromiumPath)
+    ? null
+    : `no Chromium at ${chromiumPath} (Debian package "chromium"; or set EVAL_LENS_CHROMIUM)`;
 }
 
 /** A free TCP port on 127.0.0.1, picked at random in 20000–40000 (other agents run servers too). */
@@ -108,7 +126,10 @@ export function copyExamples(into = tempDir('ws')) {
  */
 export function multiRootWorkspace(into = tempDir('mr')) {
   const alpha = join(into, 'alpha');
-  cpSync(join(root, 'examples/ranking-debian-deps'), alpha, { recursive: true, filter: (src) => !/\.(eval|compare)\.json$/.test(src) && !src.endsWith('.pyc') });
+  cpSync(join(root, 'examples/ranking-debian-deps'), alpha, {
+    recursive: true,
+    filter: (src) => !/\.(eval|compare)\.json$/.test(src) && !src.endsWith('.pyc'),
+  });
   mkdirSync(join(into, 'beta'), { recursive: true });
   const file = join(into, 'two-folders.code-workspace');
   writeFileSync(file, JSON.stringify({ folders: [{ path: 'alpha' }, { path: 'beta' }] }, null, 2));
@@ -152,19 +173,37 @@ export async function startCodeServer(o = {}) {
   if (o.installExtension) {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     const link = join(dirs.extensions, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
-    try { unlinkSync(link); } catch { /* no earlier link */ }
+    try {
+      unlinkSync(link);
+    } catch {
+      /* no earlier link */
+    }
     symlinkSync(root, link, 'dir');
   }
   const args = [
-    entry, '--config', config, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust',
-    '--disable-getting-started-override', '--ignore-last-opened',
-    '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions,
+    entry,
+    '--config',
+    config,
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+    '--user-data-dir',
+    dirs.userData,
+    '--extensions-dir',
+    dirs.extensions,
   ];
   if (o.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
   const env = {
     ...process.env,
-    XDG_CONFIG_HOME: dirs.xdgConfig, XDG_DATA_HOME: dirs.xdgData, XDG_CACHE_HOME: dirs.xdgCache,
+    XDG_CONFIG_HOME: dirs.xdgConfig,
+    XDG_DATA_HOME: dirs.xdgData,
+    XDG_CACHE_HOME: dirs.xdgCache,
     PATH: `${dirname(node24)}:${process.env.PATH}`,
     ...(o.env ?? {}),
   };
@@ -181,7 +220,9 @@ export async function startCodeServer(o = {}) {
   proc.stdout.on('data', onData);
   proc.stderr.on('data', onData);
   let exited = null;
-  proc.once('exit', (code, sig) => { exited = code ?? sig; });
+  proc.once('exit', (code, sig) => {
+    exited = code ?? sig;
+  });
   server.stop = () => stopServer(server);
 
   const deadline = Date.now() + 60_000;
@@ -190,7 +231,9 @@ export async function startCodeServer(o = {}) {
     try {
       const r = await globalThis.fetch(`${server.url}healthz`);
       if (r.ok) break;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > deadline) {
       await server.stop();
       throw new Error(`code-server did not answer on ${server.url} within 60 s:\n${output}`);
@@ -207,11 +250,21 @@ export function updateSettings(server, patch) {
 }
 
 function alive(pid) {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function groupAlive(pgid) {
-  try { process.kill(-pgid, 0); return true; } catch { return false; }
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Ends the whole process group (one SIGTERM to the wrapper is not enough), then SIGKILL. */
@@ -221,16 +274,29 @@ export async function stopServer(server) {
   live.delete(server);
   const pgid = server.proc.pid;
   if (pgid === undefined) return;
-  try { process.kill(-pgid, 'SIGTERM'); } catch { /* already gone */ }
+  try {
+    process.kill(-pgid, 'SIGTERM');
+  } catch {
+    /* already gone */
+  }
   for (let i = 0; i < 40 && groupAlive(pgid); i++) await sleep(100);
-  if (groupAlive(pgid)) try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ }
+  if (groupAlive(pgid))
+    try {
+      process.kill(-pgid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
   for (let i = 0; i < 20 && (groupAlive(pgid) || alive(pgid)); i++) await sleep(100);
 }
 
 /** Synchronous last-resort teardown for process exit paths. */
 function killAllSync() {
   for (const s of live) {
-    try { process.kill(-s.proc.pid, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(-s.proc.pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
   }
   live.clear();
   removeTempDirs();
@@ -243,7 +309,10 @@ export function removeTempDirs() {
 
 process.once('exit', killAllSync);
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.once(sig, () => { killAllSync(); process.exit(sig === 'SIGINT' ? 130 : 143); });
+  process.once(sig, () => {
+    killAllSync();
+    process.exit(sig === 'SIGINT' ? 130 : 143);
+  });
 }
 
 /**
@@ -273,7 +342,8 @@ export function workbenchUrl(server, folder, { extensionDevelopmentPath, extensi
   const kind = folder.endsWith('.code-workspace') ? 'workspace' : 'folder';
   let url = `${server.url}?${kind}=${encodeURIComponent(folder)}`;
   const payload = [];
-  if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', `vscode-remote://remote${extensionDevelopmentPath}`]);
+  if (extensionDevelopmentPath)
+    payload.push(['extensionDevelopmentPath', `vscode-remote://remote${extensionDevelopmentPath}`]);
   if (extensionTestsPath) payload.push(['extensionTestsPath', `vscode-remote://remote${extensionTestsPath}`]);
   if (payload.length) url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   return url;

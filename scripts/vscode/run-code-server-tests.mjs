@@ -16,13 +16,25 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  chromiumMissing, codeServerInstalled, copyExamples, ensureCodeServer, launchChromium, multiRootWorkspace, removeTempDirs,
-  root, startCodeServer, tempDir, workbenchUrl,
+  chromiumMissing,
+  codeServerInstalled,
+  copyExamples,
+  ensureCodeServer,
+  launchChromium,
+  multiRootWorkspace,
+  removeTempDirs,
+  root,
+  startCodeServer,
+  tempDir,
+  workbenchUrl,
 } from './codeServer.mjs';
 
 const MARK = '[eval-lens-it]';
 const argv = process.argv.slice(2);
-const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
+const opt = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
 const verbose = argv.includes('--verbose');
 const timeoutS = Number(opt('--timeout') ?? process.env.EVAL_LENS_IT_TIMEOUT ?? 900);
 
@@ -47,11 +59,17 @@ async function main() {
   if (!argv.includes('--no-build')) {
     for (const cmd of [['scripts/build.mjs'], ['test/integration/build.mjs']]) {
       const r = spawnSync(process.execPath, cmd, { cwd: root, stdio: 'inherit' });
-      if (r.status !== 0) { console.error(`build failed: node ${cmd.join(' ')}`); process.exit(2); }
+      if (r.status !== 0) {
+        console.error(`build failed: node ${cmd.join(' ')}`);
+        process.exit(2);
+      }
     }
   }
   const suite = join(root, 'out/test/integration/index.js');
-  if (!existsSync(suite)) { console.error(`no compiled suite at ${suite}`); process.exit(2); }
+  if (!existsSync(suite)) {
+    console.error(`no compiled suite at ${suite}`);
+    process.exit(2);
+  }
 
   const workspace = copyExamples();
   const resultsFile = join(tempDir('it-results'), 'results.json');
@@ -81,15 +99,27 @@ async function main() {
       const pass = await runPass(server, target);
       if (pass.status !== 0 && status === 0) status = pass.status;
       let counts = null;
-      try { counts = JSON.parse(readFileSync(resultsFile, 'utf8')); } catch { /* suite did not get to write it */ }
+      try {
+        counts = JSON.parse(readFileSync(resultsFile, 'utf8'));
+      } catch {
+        /* suite did not get to write it */
+      }
       if (counts) {
         for (const f of counts.failures) console.error(`FAILED ${f.title}\n${f.error}\n`);
-        console.log(`integration (${label}): ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
-        total.passed += counts.passed; total.failed += counts.failed; total.skipped += counts.skipped;
+        console.log(
+          `integration (${label}): ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`,
+        );
+        total.passed += counts.passed;
+        total.failed += counts.failed;
+        total.skipped += counts.skipped;
       } else {
         // No end: count what was printed, plus one failure for the unfinished run.
-        console.error(`integration (${label}): the suite did not finish; before it stopped: ${pass.partial.passed} passed, ${pass.partial.failed} failed`);
-        total.passed += pass.partial.passed; total.failed += pass.partial.failed + 1; total.skipped += pass.partial.skipped;
+        console.error(
+          `integration (${label}): the suite did not finish; before it stopped: ${pass.partial.passed} passed, ${pass.partial.failed} failed`,
+        );
+        total.passed += pass.partial.passed;
+        total.failed += pass.partial.failed + 1;
+        total.skipped += pass.partial.skipped;
         unfinished = true;
         if (status === 0) status = 2;
       }
@@ -97,7 +127,9 @@ async function main() {
   } finally {
     await server.stop();
   }
-  console.log(`integration: ${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  console.log(
+    `integration: ${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''} (${((Date.now() - t0) / 1000).toFixed(0)} s)`,
+  );
   writeCounts({ ...total, ...(unfinished ? { error: 'unfinished' } : {}) });
   removeTempDirs();
   return status;
@@ -125,21 +157,30 @@ async function runPass(server, target) {
           else if (/^\s+\d+\) /.test(text) && !summaryStarted) partial.failed++;
           else if (/^\s+- /.test(text)) partial.skipped++;
           if (/^\s+\d+ passing/.test(text)) summaryStarted = true;
-        }
-        else if (verbose && i < 0) console.log(`[${channel}] ${line}`);
+        } else if (verbose && i < 0) console.log(`[${channel}] ${line}`);
       }
     };
     let finish;
-    const done = new Promise((r) => { finish = r; });
+    const done = new Promise((r) => {
+      finish = r;
+    });
     // Both functions must exist before the workbench loads: expose them, then navigate.
     await page.exposeFunction('codeAutomationLog', (type, args) => {
-      relay((Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '), 'workbench');
+      relay(
+        (Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '),
+        'workbench',
+      );
     });
     await page.exposeFunction('codeAutomationExit', (code) => finish(Number(code)));
     page.on('console', (m) => relay(m.text(), 'console'));
-    page.on('pageerror', (e) => { if (verbose) console.log(`[pageerror] ${e.message}`); });
+    page.on('pageerror', (e) => {
+      if (verbose) console.log(`[pageerror] ${e.message}`);
+    });
     const extensionDevelopmentPath = opt('--extension') ?? root;
-    const url = workbenchUrl(server, target, { extensionDevelopmentPath, extensionTestsPath: join(root, 'out/test/integration/index.js') });
+    const url = workbenchUrl(server, target, {
+      extensionDevelopmentPath,
+      extensionTestsPath: join(root, 'out/test/integration/index.js'),
+    });
     await page.goto(url);
     const timer = new Promise((r) => setTimeout(() => r('timeout'), timeoutS * 1000));
     const result = await Promise.race([done, timer]);
@@ -155,5 +196,9 @@ async function runPass(server, target) {
 
 main().then(
   (code) => process.exit(code),
-  (err) => { console.error(err?.stack ?? err); removeTempDirs(); process.exit(2); },
+  (err) => {
+    console.error(err?.stack ?? err);
+    removeTempDirs();
+    process.exit(2);
+  },
 );

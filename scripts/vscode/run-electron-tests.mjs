@@ -13,12 +13,18 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const argv = process.argv.slice(2);
-const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
+const opt = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
 
 if (!argv.includes('--no-build')) {
   for (const cmd of [['scripts/build.mjs'], ['test/integration/build.mjs']]) {
     const r = spawnSync(process.execPath, cmd, { cwd: root, stdio: 'inherit' });
-    if (r.status !== 0) { console.error(`build failed: node ${cmd.join(' ')}`); process.exit(2); }
+    if (r.status !== 0) {
+      console.error(`build failed: node ${cmd.join(' ')}`);
+      process.exit(2);
+    }
   }
 }
 
@@ -47,17 +53,33 @@ try {
     vscodeExecutablePath: executable,
     extensionDevelopmentPath: root,
     extensionTestsPath: join(root, 'out/test/integration/index.js'),
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome',
-      '--skip-release-notes', '--user-data-dir', join(tmp, 'user-data'), '--extensions-dir', join(tmp, 'extensions')],
+    launchArgs: [
+      workspace,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      '--skip-welcome',
+      '--skip-release-notes',
+      '--user-data-dir',
+      join(tmp, 'user-data'),
+      '--extensions-dir',
+      join(tmp, 'extensions'),
+    ],
     extensionTestsEnv: {
       EVAL_LENS_TEST_RESULTS: resultsFile,
       ...(opt('--grep') ? { EVAL_LENS_TEST_GREP: opt('--grep') } : {}),
     },
-  }).then(() => 0, () => 1);
+  }).then(
+    () => 0,
+    () => 1,
+  );
   try {
     const c = JSON.parse(readFileSync(resultsFile, 'utf8'));
-    console.log(`integration (VS Code desktop): ${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`);
-  } catch { /* the suite did not write counts */ }
+    console.log(
+      `integration (VS Code desktop): ${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ''}`,
+    );
+  } catch {
+    /* the suite did not write counts */
+  }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -25,7 +25,14 @@ if (!argv.includes('--no-build')) {
   const r = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(2);
 }
-const files = readdirSync(join(root, 'test/ui')).filter((f) => f.endsWith('.ui.test.ts')).sort().map((f) => join('test/ui', f));
+const files = readdirSync(join(root, 'test/ui'))
+  .filter((f) => f.endsWith('.ui.test.ts'))
+  .sort()
+  .map((f) => join('test/ui', f));
 const env = { ...process.env, ...(argv.includes('--update-readme-shots') ? { EVAL_LENS_README_SHOTS: '1' } : {}) };
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], { cwd: root, stdio: 'inherit', env });
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files],
+  { cwd: root, stdio: 'inherit', env },
+);
 process.exit(r.status ?? 1);

@@ -50,44 +50,83 @@ const TABLE_EXTENSIONS = new Set(['.csv', '.tsv', '.txt']);
 export function registerCompare(program: Command): void {
   program
     .command('compare')
-    .description('Compare runs against a baseline (table with best/second/third, paired t-test, Wilcoxon, Cohen\'s d, Holm, bootstrap CI of the difference); with one CSV table of runs x metrics, mark its best/second/third.')
-    .argument('[runs...]', 'prediction files or *.eval.json results (default: compare.runs of the config); or one CSV/TSV table of runs x metrics')
-    .option('-b, --baseline <run>', 'the run the others are tested against: one of RUN as given, its file name, or a 0-based index (default: the first run)')
-    .option('-c, --config <file>', 'config file: its `compare` section and, for prediction files, the evaluation settings (default: eval-lens.json beside each file)')
-    .option('-m, --metrics <keys>', 'metric keys to compare, comma-separated (e.g. accuracy,ndcg@10); default: every key all runs have (the LaTeX table: the headline metrics)')
+    .description(
+      "Compare runs against a baseline (table with best/second/third, paired t-test, Wilcoxon, Cohen's d, Holm, bootstrap CI of the difference); with one CSV table of runs x metrics, mark its best/second/third.",
+    )
+    .argument(
+      '[runs...]',
+      'prediction files or *.eval.json results (default: compare.runs of the config); or one CSV/TSV table of runs x metrics',
+    )
+    .option(
+      '-b, --baseline <run>',
+      'the run the others are tested against: one of RUN as given, its file name, or a 0-based index (default: the first run)',
+    )
+    .option(
+      '-c, --config <file>',
+      'config file: its `compare` section and, for prediction files, the evaluation settings (default: eval-lens.json beside each file)',
+    )
+    .option(
+      '-m, --metrics <keys>',
+      'metric keys to compare, comma-separated (e.g. accuracy,ndcg@10); default: every key all runs have (the LaTeX table: the headline metrics)',
+    )
     .option('-o, --out <file>', 'also write the comparison JSON here (e.g. runs.compare.json)')
     .addOption(new Option('-f, --format <format>', 'what to print on stdout').choices(COMPARE_FORMATS).default('table'))
-    .addOption(new Option('--match-by <how>', 'how rows are paired (default: id/user when the runs have them, else position)').choices(['id', 'position', 'user']))
-    .addOption(new Option('--on-mismatch <what>', 'when the runs do not hold the same ids: stop, or test on the common ids').choices(['error', 'intersect']).default('error'))
+    .addOption(
+      new Option(
+        '--match-by <how>',
+        'how rows are paired (default: id/user when the runs have them, else position)',
+      ).choices(['id', 'position', 'user']),
+    )
+    .addOption(
+      new Option('--on-mismatch <what>', 'when the runs do not hold the same ids: stop, or test on the common ids')
+        .choices(['error', 'intersect'])
+        .default('error'),
+    )
     .option('--table', 'treat the single RUN as a table of runs x metrics (inspection), whatever its extension')
-    .option('--bootstrap-n <n>', 'resamples of the paired bootstrap of the difference (0: no interval; default: the baseline\'s bootstrap.n)')
+    .option(
+      '--bootstrap-n <n>',
+      "resamples of the paired bootstrap of the difference (0: no interval; default: the baseline's bootstrap.n)",
+    )
     .option('--confidence <level>', 'confidence level of the interval, in (0, 1)')
     .option('--seed <n>', 'seed of the bootstrap generator')
-    .option('--ci', 'LaTeX: follow each value by ± half the width of the run\'s bootstrap interval')
-    .option('--root <dir>', 'workspace root: paths in the config must stay inside it (default: the current folder, or the config\'s folder when the config lies outside it)')
+    .option('--ci', "LaTeX: follow each value by ± half the width of the run's bootstrap interval")
+    .option(
+      '--root <dir>',
+      "workspace root: paths in the config must stay inside it (default: the current folder, or the config's folder when the config lies outside it)",
+    )
     .action(async (runs: string[], opts: CompareFlags) => {
       const cwd = process.cwd();
       const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : undefined;
-      const config = configPath ? (await loadConfigFile(configPath)).compare ?? {} : undefined;
+      const config = configPath ? ((await loadConfigFile(configPath)).compare ?? {}) : undefined;
       const given = runs.length > 0 ? runs : configRuns(config, configPath, cwd);
-      const metrics = opts.metrics?.split(',').map((m) => m.trim()).filter((m) => m !== '');
+      const metrics = opts.metrics
+        ?.split(',')
+        .map((m) => m.trim())
+        .filter((m) => m !== '');
       const out = opts.out !== undefined ? resolve(cwd, opts.out) : undefined;
       for (const r of given) await checkInput(resolve(cwd, r), r);
       if (out) await checkOut(out, opts.out!, [...given.map((r) => resolve(cwd, r)), configPath]);
 
       let text: string;
       let json: TableInspection | CompareResults;
-      if (given.length === 1 && (opts.table || (TABLE_EXTENSIONS.has(extname(given[0]).toLowerCase()) && !isResultsPath(given[0])))) {
+      if (
+        given.length === 1 &&
+        (opts.table || (TABLE_EXTENSIONS.has(extname(given[0]).toLowerCase()) && !isResultsPath(given[0])))
+      ) {
         const cfg = config ?? (await configBeside(resolve(cwd, given[0])));
         const r = await inspectTable(given[0], { directions: cfg.directions, metrics: metrics ?? cfg.metrics });
         if (Object.keys(r.directions).length === 0) {
-          throw new UsageError(`compare needs at least two runs (prediction files or *.eval.json), or one table of runs x metrics; ${given[0]} has no metric column (no known metric name, no ↑/↓ in the header): is it a prediction file? Name a second run, or set compare.directions for its columns.`);
+          throw new UsageError(
+            `compare needs at least two runs (prediction files or *.eval.json), or one table of runs x metrics; ${given[0]} has no metric column (no known metric name, no ↑/↓ in the header): is it a prediction file? Name a second run, or set compare.directions for its columns.`,
+          );
         }
         json = r;
         text = renderInspection(r, opts.format);
       } else {
         if (given.length < 2) {
-          throw new UsageError(`compare needs at least two runs (prediction files or *.eval.json), or one CSV/TSV table of runs x metrics; got ${given.length === 0 ? 'none' : `only ${given[0]}`}.`);
+          throw new UsageError(
+            `compare needs at least two runs (prediction files or *.eval.json), or one CSV/TSV table of runs x metrics; got ${given.length === 0 ? 'none' : `only ${given[0]}`}.`,
+          );
         }
         const r = await compareFiles(given, {
           configPath,
@@ -96,7 +135,11 @@ export function registerCompare(program: Command): void {
           matchBy: opts.matchBy,
           onMismatch: opts.onMismatch,
           bootstrap: bootstrapFlags(opts),
-          root: workspaceRoot(cwd, opts.root, configPath ?? (await findConfigBeside(resolve(cwd, given[0]!))) ?? resolve(cwd, given[0]!)),
+          root: workspaceRoot(
+            cwd,
+            opts.root,
+            configPath ?? (await findConfigBeside(resolve(cwd, given[0]!))) ?? resolve(cwd, given[0]!),
+          ),
         });
         json = r;
         text = renderComparison(r, opts.format, { metrics, ci: opts.ci === true });
@@ -118,7 +161,7 @@ function configRuns(config: CompareConfig | undefined, configPath: string | unde
 
 async function configBeside(file: string): Promise<CompareConfig> {
   const p = await findConfigBeside(file);
-  return p ? (await loadConfigFile(p)).compare ?? {} : {};
+  return p ? ((await loadConfigFile(p)).compare ?? {}) : {};
 }
 
 function bootstrapFlags(opts: CompareFlags): { n: number; confidence: number; seed: number } | undefined {
@@ -126,14 +169,20 @@ function bootstrapFlags(opts: CompareFlags): { n: number; confidence: number; se
   const n = opts.bootstrapN === undefined ? 1000 : Number(opts.bootstrapN);
   const confidence = opts.confidence === undefined ? 0.95 : Number(opts.confidence);
   const seed = opts.seed === undefined ? 0 : Number(opts.seed);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`invalid value for --bootstrap-n: expected a non-negative integer, got ${opts.bootstrapN}.`);
-  if (!(confidence > 0 && confidence < 1)) throw new UsageError(`invalid value for --confidence: expected a number in (0, 1), got ${opts.confidence}.`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`invalid value for --bootstrap-n: expected a non-negative integer, got ${opts.bootstrapN}.`);
+  if (!(confidence > 0 && confidence < 1))
+    throw new UsageError(`invalid value for --confidence: expected a number in (0, 1), got ${opts.confidence}.`);
   if (!Number.isInteger(seed)) throw new UsageError(`invalid value for --seed: expected an integer, got ${opts.seed}.`);
   return { n, confidence, seed };
 }
 
 /** The comparison in the chosen format. */
-export function renderComparison(r: CompareResults, format: CompareFormat, opts: { metrics?: string[]; ci?: boolean } = {}): string {
+export function renderComparison(
+  r: CompareResults,
+  format: CompareFormat,
+  opts: { metrics?: string[]; ci?: boolean } = {},
+): string {
   switch (format) {
     case 'json':
       return JSON.stringify(r, null, 2);
@@ -168,18 +217,22 @@ export function renderInspection(r: TableInspection, format: CompareFormat): str
   }
 }
 
-
-
 /** `--out` must not be an input and must not replace a file that is not a comparison file. */
 async function checkOut(out: string, given: string, inputs: (string | undefined)[]): Promise<void> {
   const target = await real(out);
   for (const i of inputs) {
-    if (i && (await real(i)) === target) throw new UsageError(`--out ${given} is an input of this comparison; refusing to overwrite it. Choose another file, e.g. runs.compare.json.`);
+    if (i && (await real(i)) === target)
+      throw new UsageError(
+        `--out ${given} is an input of this comparison; refusing to overwrite it. Choose another file, e.g. runs.compare.json.`,
+      );
   }
   let existing: string;
   try {
     const st = await stat(out);
-    if (st.isDirectory()) throw new UsageError(`--out ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/runs.compare.json.`);
+    if (st.isDirectory())
+      throw new UsageError(
+        `--out ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/runs.compare.json.`,
+      );
     existing = await readFile(out, 'utf8');
   } catch (err) {
     if (err instanceof UsageError) throw err;
@@ -191,6 +244,6 @@ async function checkOut(out: string, given: string, inputs: (string | undefined)
   } catch {
     schema = undefined;
   }
-  if (schema !== COMPARE_SCHEMA_ID) throw new UsageError(`--out ${given} exists and is not an Eval Lens comparison file; refusing to overwrite it.`);
+  if (schema !== COMPARE_SCHEMA_ID)
+    throw new UsageError(`--out ${given} exists and is not an Eval Lens comparison file; refusing to overwrite it.`);
 }
-

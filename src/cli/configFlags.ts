@@ -8,7 +8,14 @@
  */
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { CONFIG_SCHEMA, configKeys, configKeySchema, configProblems, keyPath, type JsonSchema } from '../core/config/check';
+import {
+  CONFIG_SCHEMA,
+  configKeys,
+  configKeySchema,
+  configProblems,
+  keyPath,
+  type JsonSchema,
+} from '../core/config/check';
 import type { EvalConfig } from '../core/config/types';
 import { UsageError } from './errors';
 
@@ -92,7 +99,10 @@ export function addConfigFlags(cmd: Command): ConfigFlag[] {
     const s = configKeySchema(key);
     const hint = valueHint(key, s);
     const flag = flagOf(key);
-    const opt = new Option(`${flag} <${hint}>`, `${firstSentence(s?.description)}${takesPath(key) ? ' (a path is relative to the current folder)' : ''}`).helpGroup('Config keys (override eval-lens.json; values are JSON or plain strings):');
+    const opt = new Option(
+      `${flag} <${hint}>`,
+      `${firstSentence(s?.description)}${takesPath(key) ? ' (a path is relative to the current folder)' : ''}`,
+    ).helpGroup('Config keys (override eval-lens.json; values are JSON or plain strings):');
     cmd.addOption(opt);
     const entry: ConfigFlag = { key, flag, attribute: opt.attributeName() };
     if (WORD_FLAGS[key]) {
@@ -131,7 +141,13 @@ export function parseFlagValue(key: string, raw: string): unknown {
       }
     });
   // `10,5,1` is a list even where a path is also accepted (trainCounts); `a,b` only where it is not.
-  if (types.has('array') && !isJson && raw.includes(',') && types.has('string') && pieces().every((x) => typeof x === 'number')) {
+  if (
+    types.has('array') &&
+    !isJson &&
+    raw.includes(',') &&
+    types.has('string') &&
+    pieces().every((x) => typeof x === 'number')
+  ) {
     return pieces();
   }
   if (!types.has(kind(value))) {
@@ -161,7 +177,11 @@ export function configFromFlags(opts: Record<string, unknown>, flags: ConfigFlag
     config[f.key] = value;
   }
   const bootstrap: Record<string, unknown> = { ...((config.bootstrap as object | undefined) ?? {}) };
-  for (const [attr, name] of [['bootstrapN', 'n'], ['confidence', 'confidence'], ['seed', 'seed']] as const) {
+  for (const [attr, name] of [
+    ['bootstrapN', 'n'],
+    ['confidence', 'confidence'],
+    ['seed', 'seed'],
+  ] as const) {
     const raw = opts[attr];
     if (raw === undefined) continue;
     const n = Number(raw);
@@ -173,7 +193,13 @@ export function configFromFlags(opts: Record<string, unknown>, flags: ConfigFlag
     const flagOfPointer = (pointer: string): string => {
       const top = pointer.split('/')[1] ?? '';
       const sub = pointer.split('/')[2];
-      if (top === 'bootstrap' && sub && ['n', 'confidence', 'seed'].includes(sub) && opts[sub === 'n' ? 'bootstrapN' : sub] !== undefined) return sub === 'n' ? '--bootstrap-n' : `--${sub}`;
+      if (
+        top === 'bootstrap' &&
+        sub &&
+        ['n', 'confidence', 'seed'].includes(sub) &&
+        opts[sub === 'n' ? 'bootstrapN' : sub] !== undefined
+      )
+        return sub === 'n' ? '--bootstrap-n' : `--${sub}`;
       return flags.find((f) => f.key === top)?.flag ?? keyPath(pointer);
     };
     const lines = problems.map((p) => `invalid value for ${flagOfPointer(p.pointer)}: ${p.message}`);

@@ -37,7 +37,9 @@ export function reportError(err: unknown, writeErr: (s: string) => void, debug: 
     return EXIT.cancelled;
   }
   const message = err instanceof Error ? err.message : String(err);
-  writeErr(`eval-lens: unexpected error: ${message}\nThis is a bug in Eval Lens; please report it with the command you ran${debug ? '' : ' and the output of the same command with --debug'}.\n`);
+  writeErr(
+    `eval-lens: unexpected error: ${message}\nThis is a bug in Eval Lens; please report it with the command you ran${debug ? '' : ' and the output of the same command with --debug'}.\n`,
+  );
   if (debug && err instanceof Error && err.stack) writeErr(`${err.stack}\n`);
   return EXIT.badInput;
 }

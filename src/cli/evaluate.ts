@@ -43,25 +43,51 @@ export function registerEvaluate(program: Command): void {
     .description('Evaluate a prediction file (CSV, TSV, JSONL, JSON, TREC run) and print its metrics.')
     .argument('<file>', 'the prediction file')
     .option('-c, --config <file>', 'config file (default: eval-lens.json beside FILE, if any)')
-    .option('-o, --out <file>', 'also write the results JSON here (e.g. preds.eval.json); without it nothing is written')
-    .option('--html <file>', 'also write the report as one self-contained HTML file (no script, charts as SVG), as "eval-lens report" does')
-    .option('--write-run <file>', 'ranking from factor matrices (userFactors/itemFactors): also write the generated top-K lists here as a JSONL run ({"user", "items"} per line)')
-    .addOption(new Option('--theme <theme>', 'colours of the --html report: auto follows the reader\'s light/dark setting').choices(HTML_THEMES).default('auto'))
+    .option(
+      '-o, --out <file>',
+      'also write the results JSON here (e.g. preds.eval.json); without it nothing is written',
+    )
+    .option(
+      '--html <file>',
+      'also write the report as one self-contained HTML file (no script, charts as SVG), as "eval-lens report" does',
+    )
+    .option(
+      '--write-run <file>',
+      'ranking from factor matrices (userFactors/itemFactors): also write the generated top-K lists here as a JSONL run ({"user", "items"} per line)',
+    )
+    .addOption(
+      new Option('--theme <theme>', "colours of the --html report: auto follows the reader's light/dark setting")
+        .choices(HTML_THEMES)
+        .default('auto'),
+    )
     .addOption(new Option('-f, --format <format>', 'what to print on stdout').choices(FORMATS).default('table'))
     .option('--percent', 'show rates as percentages in table and markdown output')
-    .option('--root <dir>', 'workspace root: paths in the config must stay inside it (default: the current folder, or the config\'s folder when the config lies outside it)')
+    .option(
+      '--root <dir>',
+      "workspace root: paths in the config must stay inside it (default: the current folder, or the config's folder when the config lies outside it)",
+    )
     .option('--bootstrap-n <n>', 'bootstrap resamples (0 turns intervals off); same as --bootstrap \'{"n": N}\'')
     .option('--confidence <level>', 'confidence level of the intervals, in (0, 1)')
     .option('--seed <n>', 'seed of the bootstrap generator')
-    .option('--slice-by <columns>', 'slice the headline metrics by these columns (comma-separated) and print the slice table after the metrics; same as --slices')
-    .option('--progress', 'print a line on stderr at each stage: point estimates ready, provisional intervals (after the first 200 resamples), final intervals; the output is unchanged');
+    .option(
+      '--slice-by <columns>',
+      'slice the headline metrics by these columns (comma-separated) and print the slice table after the metrics; same as --slices',
+    )
+    .option(
+      '--progress',
+      'print a line on stderr at each stage: point estimates ready, provisional intervals (after the first 200 resamples), final intervals; the output is unchanged',
+    );
   const flags = addConfigFlags(cmd);
   cmd.action(async (file: string, opts: EvaluateFlags) => {
     const cwd = process.cwd();
     const overrides = configFromFlags(opts, flags, cwd);
     if (typeof opts.sliceBy === 'string') {
-      const cols = opts.sliceBy.split(',').map((c) => c.trim()).filter((c) => c !== '');
-      if (cols.length === 0) throw new UsageError(`--slice-by expects column names separated by commas, got "${opts.sliceBy}".`);
+      const cols = opts.sliceBy
+        .split(',')
+        .map((c) => c.trim())
+        .filter((c) => c !== '');
+      if (cols.length === 0)
+        throw new UsageError(`--slice-by expects column names separated by commas, got "${opts.sliceBy}".`);
       overrides.slices = cols;
     }
     const input = resolve(cwd, file);
@@ -75,7 +101,9 @@ export function registerEvaluate(program: Command): void {
     const writeRun = opts.writeRun !== undefined ? resolve(cwd, opts.writeRun) : undefined;
     if (writeRun) await checkWriteRun(writeRun, opts.writeRun!, file, { configPath, overrides, root }, [out, html]);
     let written: RankedListsSnapshot | undefined;
-    const onRankedLists: EvaluateOptions['onRankedLists'] = writeRun ? (lists, userIds, itemIds) => void (written = snapshotLists(lists, userIds, itemIds)) : undefined;
+    const onRankedLists: EvaluateOptions['onRankedLists'] = writeRun
+      ? (lists, userIds, itemIds) => void (written = snapshotLists(lists, userIds, itemIds))
+      : undefined;
     const progress = process.stderr.isTTY ? ttyProgress() : undefined;
     const t0 = performance.now();
     const say = (line: string): void => {
@@ -84,7 +112,14 @@ export function registerEvaluate(program: Command): void {
     };
     let results: Results;
     try {
-      results = await evaluateFile(file, { configPath, overrides, root, progress: progress?.progress, onRankedLists, onStage: opts.progress ? (stage, r, info) => say(stageLine(stage, r, info)) : undefined });
+      results = await evaluateFile(file, {
+        configPath,
+        overrides,
+        root,
+        progress: progress?.progress,
+        onRankedLists,
+        onStage: opts.progress ? (stage, r, info) => say(stageLine(stage, r, info)) : undefined,
+      });
     } finally {
       progress?.done();
     }
@@ -94,10 +129,19 @@ export function registerEvaluate(program: Command): void {
     }
     if (writeRun && written) {
       await writeAtomically(writeRun, formatRunJsonl(written), 'the run');
-      process.stderr.write(`Run written to ${inside(cwd, writeRun) ? relative(cwd, writeRun) : writeRun} (${written.lists.user.length.toLocaleString('en-US')} lists)\n`);
+      process.stderr.write(
+        `Run written to ${inside(cwd, writeRun) ? relative(cwd, writeRun) : writeRun} (${written.lists.user.length.toLocaleString('en-US')} lists)\n`,
+      );
     }
     if (html) {
-      await writeAtomically(html, exportReport({ kind: 'results', results }, 'html', { generator: `Eval Lens ${TOOL_VERSION}`, theme: opts.theme }), 'the report');
+      await writeAtomically(
+        html,
+        exportReport({ kind: 'results', results }, 'html', {
+          generator: `Eval Lens ${TOOL_VERSION}`,
+          theme: opts.theme,
+        }),
+        'the report',
+      );
       process.stderr.write(`Report written to ${inside(cwd, html) ? relative(cwd, html) : html}\n`);
     }
     const maxWidth = process.stdout.isTTY ? process.stdout.columns : undefined;
@@ -124,8 +168,6 @@ function inside(root: string, p: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-
-
 /**
  * `--out` must not be an input (the prediction file, the config) and must not replace a file
  * that is not an Eval Lens results file.
@@ -135,13 +177,18 @@ async function checkOut(out: string, given: string, inputs: (string | undefined)
   for (const i of inputs) {
     if (i && (await real(i)) === target) {
       const suggestion = `${basename(inputs[0]!).replace(/\.[^.]*$/, '')}.eval.json`;
-      throw new UsageError(`--out ${given} is an input of this evaluation (${basename(i)}); refusing to overwrite it. Choose another file, e.g. ${suggestion}.`);
+      throw new UsageError(
+        `--out ${given} is an input of this evaluation (${basename(i)}); refusing to overwrite it. Choose another file, e.g. ${suggestion}.`,
+      );
     }
   }
   let head: string;
   try {
     const st = await stat(out);
-    if (st.isDirectory()) throw new UsageError(`--out ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/results.eval.json.`);
+    if (st.isDirectory())
+      throw new UsageError(
+        `--out ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/results.eval.json.`,
+      );
     head = await readHead(out, 64 * 1024);
   } catch (err) {
     if (err instanceof UsageError) throw err;
@@ -157,20 +204,38 @@ async function checkOut(out: string, given: string, inputs: (string | undefined)
 /** `--html` must not be an input or the results file, and must not replace a file that is not HTML. */
 async function checkHtmlOut(html: string, given: string, others: (string | undefined)[]): Promise<void> {
   const target = await real(html);
-  for (const o of others) if (o && (await real(o)) === target) throw new UsageError(`--html ${given} is another file of this evaluation (${basename(o)}); choose another name, e.g. report.html.`);
+  for (const o of others)
+    if (o && (await real(o)) === target)
+      throw new UsageError(
+        `--html ${given} is another file of this evaluation (${basename(o)}); choose another name, e.g. report.html.`,
+      );
   let head: string;
   try {
-    if ((await stat(html)).isDirectory()) throw new UsageError(`--html ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/report.html.`);
+    if ((await stat(html)).isDirectory())
+      throw new UsageError(
+        `--html ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/report.html.`,
+      );
     head = await readHead(html, 1024);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     return;
   }
-  if (head.trim() !== '' && !/^\s*<!DOCTYPE html>/i.test(head)) throw new UsageError(`--html ${given} exists and is not an HTML file; refusing to overwrite it.`);
+  if (head.trim() !== '' && !/^\s*<!DOCTYPE html>/i.test(head))
+    throw new UsageError(`--html ${given} exists and is not an HTML file; refusing to overwrite it.`);
 }
 
 /** Config keys naming input files of a ranking evaluation: `--write-run` never replaces one of them. */
-const RANKING_INPUT_KEYS = ['userFactors', 'itemFactors', 'userIds', 'itemIds', 'train', 'relevant', 'items', 'itemEmbeddings', 'userEmbeddings'] as const;
+const RANKING_INPUT_KEYS = [
+  'userFactors',
+  'itemFactors',
+  'userIds',
+  'itemIds',
+  'train',
+  'relevant',
+  'items',
+  'itemEmbeddings',
+  'userEmbeddings',
+] as const;
 
 /**
  * `--write-run` is for ranking from factor matrices only: a run file's lists are already on disk
@@ -196,17 +261,29 @@ async function checkWriteRun(
     const v = config[key];
     if (typeof v === 'string') inputs.push(resolve(baseDir, v));
   }
-  for (const i of inputs) if ((await real(i)) === t) throw new UsageError(`--write-run ${given} is an input of this evaluation (${basename(i)}); refusing to overwrite it. Choose another file, e.g. ${join(dirname(given), 'run.jsonl')}.`);
-  for (const o of others) if (o && (await real(o)) === t) throw new UsageError(`--write-run ${given} is another output of this evaluation (${basename(o)}); choose another name, e.g. run.jsonl.`);
+  for (const i of inputs)
+    if ((await real(i)) === t)
+      throw new UsageError(
+        `--write-run ${given} is an input of this evaluation (${basename(i)}); refusing to overwrite it. Choose another file, e.g. ${join(dirname(given), 'run.jsonl')}.`,
+      );
+  for (const o of others)
+    if (o && (await real(o)) === t)
+      throw new UsageError(
+        `--write-run ${given} is another output of this evaluation (${basename(o)}); choose another name, e.g. run.jsonl.`,
+      );
   let head: string;
   try {
-    if ((await stat(target)).isDirectory()) throw new UsageError(`--write-run ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/run.jsonl.`);
+    if ((await stat(target)).isDirectory())
+      throw new UsageError(
+        `--write-run ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/run.jsonl.`,
+      );
     head = await readHead(target, 1024);
   } catch (err) {
     if (err instanceof UsageError) throw err;
     return; // does not exist yet
   }
-  if (head.trim() !== '' && !/^\s*\{\s*"user"\s*:/.test(head)) throw new UsageError(`--write-run ${given} exists and is not a JSONL run; refusing to overwrite it.`);
+  if (head.trim() !== '' && !/^\s*\{\s*"user"\s*:/.test(head))
+    throw new UsageError(`--write-run ${given} exists and is not a JSONL run; refusing to overwrite it.`);
 }
 
 async function readHead(path: string, bytes: number): Promise<string> {
@@ -220,9 +297,12 @@ async function readHead(path: string, bytes: number): Promise<string> {
   }
 }
 
-
 /** The `--progress` line of a stage (the caller appends the elapsed time). */
-export function stageLine(stage: EvaluationStage, results: Results, info: { resamples?: { done: number; total: number } }): string {
+export function stageLine(
+  stage: EvaluationStage,
+  results: Results,
+  info: { resamples?: { done: number; total: number } },
+): string {
   const n = results.config.bootstrap?.n ?? 0;
   switch (stage) {
     case 'point':
@@ -232,7 +312,9 @@ export function stageLine(stage: EvaluationStage, results: Results, info: { resa
       return `intervals: provisional, ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} resamples`;
     }
     default:
-      return n > 0 ? `intervals: final, ${n.toLocaleString('en-US')} resamples` : 'eval-lens: done, no bootstrap intervals (bootstrap.n is 0)';
+      return n > 0
+        ? `intervals: final, ${n.toLocaleString('en-US')} resamples`
+        : 'eval-lens: done, no bootstrap intervals (bootstrap.n is 0)';
   }
 }
 
@@ -246,7 +328,11 @@ function ttyProgress(): { progress: Progress; done: () => void } {
         const now = Date.now();
         if (now - last < 100) return;
         last = now;
-        const amount = total ? ` ${Math.floor((100 * done) / total)}%` : done > 1 ? ` ${done.toLocaleString('en-US')}` : '';
+        const amount = total
+          ? ` ${Math.floor((100 * done) / total)}%`
+          : done > 1
+            ? ` ${done.toLocaleString('en-US')}`
+            : '';
         process.stderr.write(`\r\x1b[K${stage}${amount}`);
         shown = true;
       },

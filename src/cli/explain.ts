@@ -5,7 +5,14 @@
  * the report and the docs show.
  */
 import { Option, type Command } from 'commander';
-import { GLOSSARY, explainKey, formatExplanation, formatGlossaryIndex, referencesOf, referenceLink } from '../core/glossary';
+import {
+  GLOSSARY,
+  explainKey,
+  formatExplanation,
+  formatGlossaryIndex,
+  referencesOf,
+  referenceLink,
+} from '../core/glossary';
 import { UsageError } from './errors';
 
 interface ExplainFlags {
@@ -17,7 +24,8 @@ function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length]!;
@@ -38,18 +46,29 @@ function suggestions(key: string): string[] {
 export function registerExplain(program: Command): void {
   program
     .command('explain')
-    .description('Explain a metric key: name, meaning, formula, convention, direction and published references. Without KEY, list every key.')
-    .argument('[key]', 'a metric key as it appears in results, e.g. aurc_grid101_0.2_1, recall@10, error_group.tail, p_holm')
-    .addOption(new Option('-f, --format <format>', 'text, or the entry as JSON').choices(['text', 'json']).default('text'))
+    .description(
+      'Explain a metric key: name, meaning, formula, convention, direction and published references. Without KEY, list every key.',
+    )
+    .argument(
+      '[key]',
+      'a metric key as it appears in results, e.g. aurc_grid101_0.2_1, recall@10, error_group.tail, p_holm',
+    )
+    .addOption(
+      new Option('-f, --format <format>', 'text, or the entry as JSON').choices(['text', 'json']).default('text'),
+    )
     .action((key: string | undefined, flags: ExplainFlags) => {
       if (key === undefined) {
-        process.stdout.write(flags.format === 'json' ? `${JSON.stringify(GLOSSARY, null, 2)}\n` : formatGlossaryIndex());
+        process.stdout.write(
+          flags.format === 'json' ? `${JSON.stringify(GLOSSARY, null, 2)}\n` : formatGlossaryIndex(),
+        );
         return;
       }
       const e = explainKey(key);
       if (!e) {
         const near = suggestions(key);
-        throw new UsageError(`unknown metric key "${key}".${near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ''} Run \`eval-lens explain\` to list every key.`);
+        throw new UsageError(
+          `unknown metric key "${key}".${near.length > 0 ? ` Did you mean: ${near.join(', ')}?` : ''} Run \`eval-lens explain\` to list every key.`,
+        );
       }
       if (flags.format === 'json') {
         const references = referencesOf(e).map((r) => ({ ...r, link: referenceLink(r) }));

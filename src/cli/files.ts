@@ -71,7 +71,10 @@ export async function writeAtomically(
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'EEXIST' || code === 'ENOTDIR' ? `a part of the folder path ${dirname(path)} is a file, not a folder` : (err as Error).message;
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? `a part of the folder path ${dirname(path)} is a file, not a folder`
+        : (err as Error).message;
     throw new EvalLensError('output-write', `${resolve(path)}: cannot write ${what}: ${why}.`, { file: path });
   } finally {
     process.removeListener('SIGINT', onSigint);

@@ -13,7 +13,9 @@ import { registerExplain } from './explain';
 
 export function createProgram(): Command {
   const program = new Command('eval-lens')
-    .description('Evaluate ML prediction files: metrics with confidence intervals, long-tail breakdowns, selective and calibration curves, importance-weighted PR, ranking metrics.')
+    .description(
+      'Evaluate ML prediction files: metrics with confidence intervals, long-tail breakdowns, selective and calibration curves, importance-weighted PR, ranking metrics.',
+    )
     .version(TOOL_VERSION, '-V, --version', 'print the version')
     .option('--debug', 'print stack traces of unexpected errors')
     .exitOverride()

@@ -29,12 +29,19 @@ const EXTENSIONS: Record<ReportFormat, string> = { html: '.html', md: '.md', csv
 export function reportFormat(format: ReportFormat | undefined, out: string | undefined): ReportFormat {
   if (format) return format;
   const ext = out?.toLowerCase().match(/\.[^./\\]+$/)?.[0];
-  const byExt = (Object.entries(EXTENSIONS) as [ReportFormat, string][]).find(([, e]) => e === ext || (ext === '.htm' && e === '.html') || (ext === '.markdown' && e === '.md'));
+  const byExt = (Object.entries(EXTENSIONS) as [ReportFormat, string][]).find(
+    ([, e]) => e === ext || (ext === '.htm' && e === '.html') || (ext === '.markdown' && e === '.md'),
+  );
   return byExt?.[0] ?? 'html';
 }
 
 /** Reads, validates and renders `file`; the text of the report. */
-export async function renderReportFile(file: string, given: string, format: ReportFormat, opts: { theme?: HtmlTheme; metrics?: string[]; ci?: boolean } = {}): Promise<string> {
+export async function renderReportFile(
+  file: string,
+  given: string,
+  format: ReportFormat,
+  opts: { theme?: HtmlTheme; metrics?: string[]; ci?: boolean } = {},
+): Promise<string> {
   await checkInput(file, given);
   const text = await readFile(file, 'utf8');
   let obj: unknown;
@@ -42,25 +49,43 @@ export async function renderReportFile(file: string, given: string, format: Repo
     obj = JSON.parse(text);
   } catch (err) {
     const at = jsonSyntaxError(given, text, err); // names the line and column
-    throw new EvalLensError('report-invalid-input', `${at.message.replace(/\.$/, '')}. Expected an Eval Lens results (*.eval.json) or comparison (*.compare.json) file.`, at.location);
+    throw new EvalLensError(
+      'report-invalid-input',
+      `${at.message.replace(/\.$/, '')}. Expected an Eval Lens results (*.eval.json) or comparison (*.compare.json) file.`,
+      at.location,
+    );
   }
   return exportReport(reportInputFromJson(obj, given), format, { generator: `Eval Lens ${TOOL_VERSION}`, ...opts });
 }
 
 /** `--out` must not be the input. */
 export async function checkReportOut(out: string, given: string, input: string): Promise<void> {
-  if ((await real(out)) === (await real(input))) throw new UsageError(`--out ${given} is the input of this report; refusing to overwrite it. Choose another file, e.g. report.html.`);
+  if ((await real(out)) === (await real(input)))
+    throw new UsageError(
+      `--out ${given} is the input of this report; refusing to overwrite it. Choose another file, e.g. report.html.`,
+    );
 }
 
 /** Registers `report` on the program. */
 export function registerReport(program: Command): void {
   program
     .command('report')
-    .description('Write the report of a results file (*.eval.json) or a comparison (*.compare.json): self-contained HTML (no script, charts as SVG), Markdown, CSV or LaTeX.')
+    .description(
+      'Write the report of a results file (*.eval.json) or a comparison (*.compare.json): self-contained HTML (no script, charts as SVG), Markdown, CSV or LaTeX.',
+    )
     .argument('<file>', 'a results file (*.eval.json) or a comparison file (*.compare.json)')
-    .addOption(new Option('-f, --format <format>', 'html, md, csv or latex (default: from the extension of --out, else html)').choices(REPORT_FORMATS))
+    .addOption(
+      new Option(
+        '-f, --format <format>',
+        'html, md, csv or latex (default: from the extension of --out, else html)',
+      ).choices(REPORT_FORMATS),
+    )
     .option('-o, --out <file>', 'write the report here (default: stdout)')
-    .addOption(new Option('--theme <theme>', 'HTML colours: auto follows the reader\'s light/dark setting').choices(HTML_THEMES).default('auto'))
+    .addOption(
+      new Option('--theme <theme>', "HTML colours: auto follows the reader's light/dark setting")
+        .choices(HTML_THEMES)
+        .default('auto'),
+    )
     .option('-m, --metrics <keys>', 'LaTeX: the metric columns, comma-separated (default: the headline metrics)')
     .option('--ci', 'LaTeX: follow each value by ± half the width of its bootstrap interval')
     .action(async (file: string, opts: ReportFlags) => {
@@ -69,7 +94,10 @@ export function registerReport(program: Command): void {
       const out = opts.out !== undefined ? resolve(cwd, opts.out) : undefined;
       if (out) await checkReportOut(out, opts.out!, input);
       const format = reportFormat(opts.format, opts.out);
-      const metrics = opts.metrics?.split(',').map((m) => m.trim()).filter((m) => m !== '');
+      const metrics = opts.metrics
+        ?.split(',')
+        .map((m) => m.trim())
+        .filter((m) => m !== '');
       const text = await renderReportFile(input, file, format, { theme: opts.theme, metrics, ci: opts.ci === true });
       if (out) {
         await writeAtomically(out, text, 'the report');

@@ -8,7 +8,15 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { findConfigBeside } from '../core/config/load';
-import { openInspection, parseWhere, QueryError, WhereSyntaxError, type RowPage, type RowSort, type RowView } from '../core/inspect/index';
+import {
+  openInspection,
+  parseWhere,
+  QueryError,
+  WhereSyntaxError,
+  type RowPage,
+  type RowSort,
+  type RowView,
+} from '../core/inspect/index';
 import { csvLine } from '../shared/csvCell';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { UsageError } from './errors';
@@ -31,7 +39,8 @@ interface RowsFlags {
 
 function count(flag: string, raw: string, min: number): number {
   const v = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(v) || v < min) throw new UsageError(`${flag} expects a whole number ≥ ${min}, got "${raw}".`);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(v) || v < min)
+    throw new UsageError(`${flag} expects a whole number ≥ ${min}, got "${raw}".`);
   return v;
 }
 
@@ -45,15 +54,23 @@ export function parseSort(raw: string): RowSort {
 export function registerRows(program: Command): void {
   const cmd = program
     .command('rows')
-    .description('List the rows of a prediction file behind the metrics: filter, sort and page them (e.g. the most confident mistakes).')
+    .description(
+      'List the rows of a prediction file behind the metrics: filter, sort and page them (e.g. the most confident mistakes).',
+    )
     .argument('<file>', 'the prediction file')
     .option('-c, --config <file>', 'config file (default: eval-lens.json beside FILE, if any)')
-    .option('-w, --where <expr>', 'filter: key op value terms joined by "and", e.g. "correct=false and confidence>=0.9" (see docs/cli.md)')
+    .option(
+      '-w, --where <expr>',
+      'filter: key op value terms joined by "and", e.g. "correct=false and confidence>=0.9" (see docs/cli.md)',
+    )
     .option('-s, --sort <key>', 'sort key with an optional direction, e.g. confidence:desc (default: line order)')
     .option('-n, --limit <n>', 'rows to print', '20')
     .option('--offset <n>', 'matching rows to skip first', '0')
     .addOption(new Option('-f, --format <format>', 'what to print on stdout').choices(ROW_FORMATS).default('table'))
-    .option('--root <dir>', 'workspace root: paths in the config must stay inside it (default: the current folder, or the config\'s folder when the config lies outside it)');
+    .option(
+      '--root <dir>',
+      "workspace root: paths in the config must stay inside it (default: the current folder, or the config's folder when the config lies outside it)",
+    );
   const flags = addConfigFlags(cmd);
   cmd.action(async (file: string, opts: RowsFlags) => {
     const cwd = process.cwd();
@@ -71,12 +88,17 @@ export function registerRows(program: Command): void {
     const input = resolve(cwd, file);
     await checkInput(input, file);
     const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : await findConfigBeside(input);
-    const inspection = await openInspection(file, { configPath, overrides, root: workspaceRoot(cwd, opts.root, configPath ?? input) });
+    const inspection = await openInspection(file, {
+      configPath,
+      overrides,
+      root: workspaceRoot(cwd, opts.root, configPath ?? input),
+    });
     let page: RowPage;
     try {
       page = inspection.query({ where, sort, offset, limit });
     } catch (e) {
-      if (e instanceof QueryError) throw new UsageError(`${opts.sort !== undefined && !e.term ? '--sort' : '--where'}: ${e.message}`);
+      if (e instanceof QueryError)
+        throw new UsageError(`${opts.sort !== undefined && !e.term ? '--sort' : '--where'}: ${e.message}`);
       throw e;
     }
     process.stdout.write(renderRows(page, opts.format));
@@ -95,7 +117,10 @@ export function renderRows(page: RowPage, format: RowFormat): string {
   if (format === 'json') return JSON.stringify({ total: page.total, rows: page.rows.map(plain) }, null, 2) + '\n';
   const { head, cells } = tabulate(page.rows);
   if (format === 'csv') return [csvLine(head), ...cells.map(csvLine)].join('\n') + '\n';
-  const footer = page.rows.length === 0 ? `no row of ${page.total} matching` : `rows ${page.offset + 1}–${page.offset + page.rows.length} of ${page.total} matching (${page.rowsInFile} in the file)`;
+  const footer =
+    page.rows.length === 0
+      ? `no row of ${page.total} matching`
+      : `rows ${page.offset + 1}–${page.offset + page.rows.length} of ${page.total} matching (${page.rowsInFile} in the file)`;
   if (page.rows.length === 0) return `${footer}\n`;
   return textTable(head, cells) + `${footer}\n`;
 }
@@ -110,17 +135,53 @@ function tabulate(rows: RowView[]): { head: string[]; cells: string[][] } {
     const cells = rows.map((r) => {
       if (r.kind !== 'ranking') return [];
       const top = r.items.map((it) => `${it.hit ? '*' : ''}${it.item}${it.cold ? ' (cold)' : ''}`).join(' ');
-      return [String(r.line), r.user, num(r.trainCount), ...metricKeys.map((k) => num(r.metrics[k])), top, r.missed.join(' ')];
+      return [
+        String(r.line),
+        r.user,
+        num(r.trainCount),
+        ...metricKeys.map((k) => num(r.metrics[k])),
+        top,
+        r.missed.join(' '),
+      ];
     });
     return { head, cells };
   }
-  const optional = (['weight', 'group', 'shot', 'split', 'stratum', 'accepted'] as const).filter((k) => rows.some((r) => r.kind === 'classification' && r[k] !== undefined));
+  const optional = (['weight', 'group', 'shot', 'split', 'stratum', 'accepted'] as const).filter((k) =>
+    rows.some((r) => r.kind === 'classification' && r[k] !== undefined),
+  );
   const other = [...new Set(rows.flatMap((r) => (r.kind === 'classification' ? Object.keys(r.columns) : [])))];
-  const head = ['line', 'id', 'label', 'pred', 'correct', 'confidence', 'loss', 'top_1', 'top_1_score', 'top_2', 'top_2_score', 'top_3', 'top_3_score', ...optional, ...other];
+  const head = [
+    'line',
+    'id',
+    'label',
+    'pred',
+    'correct',
+    'confidence',
+    'loss',
+    'top_1',
+    'top_1_score',
+    'top_2',
+    'top_2_score',
+    'top_3',
+    'top_3_score',
+    ...optional,
+    ...other,
+  ];
   const cells = rows.map((r) => {
     if (r.kind !== 'classification') return [];
     const top = [0, 1, 2].flatMap((k) => (r.top[k] ? [r.top[k][0], String(r.top[k][1])] : ['', '']));
-    return [String(r.line), r.id ?? '', r.label, r.pred, String(r.correct), num(r.confidence), num(r.loss), ...top, ...optional.map((k) => (r[k] === undefined ? '' : String(r[k]))), ...other.map((c) => r.columns[c] ?? '')];
+    return [
+      String(r.line),
+      r.id ?? '',
+      r.label,
+      r.pred,
+      String(r.correct),
+      num(r.confidence),
+      num(r.loss),
+      ...top,
+      ...optional.map((k) => (r[k] === undefined ? '' : String(r[k]))),
+      ...other.map((c) => r.columns[c] ?? ''),
+    ];
   });
   return { head, cells };
 }
@@ -133,6 +194,10 @@ function textTable(head: string[], rows: string[][]): string {
   };
   const body = rows.map((r) => r.map(show));
   const width = head.map((h, j) => Math.max(h.length, ...body.map((r) => (r[j] ?? '').length)));
-  const line = (cells: string[]): string => cells.map((c, j) => c.padEnd(width[j])).join('  ').trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, j) => c.padEnd(width[j]))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(width.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n') + '\n';
 }

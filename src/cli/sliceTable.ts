@@ -24,9 +24,18 @@ export function formatSliceTable(results: Results, digits = 4): string {
   if (rows.length === 0) return '\nSlices: no slice value has enough rows (minSliceSize).\n';
   const keys = Object.keys(rows[0].diff);
   const head = ['slice', 'value', 'n', ...keys.flatMap((k) => [k, `Δ ${k}`])];
-  const body = rows.map((r) => [r.slice, r.value.replace(/\r?\n/g, '\\n'), String(r.n), ...keys.flatMap((k) => [cell(r[k] as SliceMetricValue, digits), cell(r.diff[k], digits, true)])]);
+  const body = rows.map((r) => [
+    r.slice,
+    r.value.replace(/\r?\n/g, '\\n'),
+    String(r.n),
+    ...keys.flatMap((k) => [cell(r[k] as SliceMetricValue, digits), cell(r.diff[k], digits, true)]),
+  ]);
   const width = head.map((h, j) => Math.max(h.length, ...body.map((b) => b[j].length)));
-  const line = (cells: string[]) => cells.map((c, j) => (j === 2 ? c.padStart(width[j]) : c.padEnd(width[j]))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, j) => (j === 2 ? c.padStart(width[j]) : c.padEnd(width[j])))
+      .join('  ')
+      .trimEnd();
   const level = Math.round(results.config.bootstrap.confidence * 100);
   const title = `Slices (worst first by ${keys[0]}; Δ = slice − whole file${results.config.bootstrap.n > 0 ? `; ${level}% bootstrap intervals, paired for Δ` : ''})`;
   return `\n${title}\n${line(head)}\n${line(width.map((w) => '-'.repeat(w)))}\n${body.map(line).join('\n')}\n`;

@@ -34,8 +34,11 @@ export interface EvalWarning {
  * messages list problems one per line.
  */
 export function escapeControl(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return s.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export class EvalLensError extends Error {
@@ -69,9 +72,15 @@ export function failMany(problems: readonly LocatedProblem[], capped: boolean): 
   const first = problems[0]!;
   const rest = problems.slice(1);
   const byRow = isRowAddressedFile(first.location.file);
-  const lines = rest.map((p) => p.location.line).filter((l): l is number => l !== undefined).map((l) => (byRow ? l - 1 : l));
+  const lines = rest
+    .map((p) => p.location.line)
+    .filter((l): l is number => l !== undefined)
+    .map((l) => (byRow ? l - 1 : l));
   const unit = byRow ? 'row' : 'line';
-  const more = rest.length === 0 ? '' : ` ${capped ? 'At least' : 'And'} ${rest.length} more invalid row${rest.length === 1 ? '' : 's'}${lines.length > 0 ? ` (${unit}${lines.length === 1 ? '' : 's'} ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''})` : ''}${capped ? '; reading stopped there' : ''}.`;
+  const more =
+    rest.length === 0
+      ? ''
+      : ` ${capped ? 'At least' : 'And'} ${rest.length} more invalid row${rest.length === 1 ? '' : 's'}${lines.length > 0 ? ` (${unit}${lines.length === 1 ? '' : 's'} ${lines.slice(0, 10).join(', ')}${lines.length > 10 ? ', …' : ''})` : ''}${capped ? '; reading stopped there' : ''}.`;
   throw new EvalLensError(first.code, `${where(first.location)}: ${first.what}${more}`, first.location, [...problems]);
 }
 

@@ -83,7 +83,10 @@ export interface ResolvedEvaluation {
   root: string;
 }
 
-export async function resolveEvaluation(path: string, opts: Pick<EvaluateOptions, 'configPath' | 'defaults' | 'overrides' | 'root'> = {}): Promise<ResolvedEvaluation> {
+export async function resolveEvaluation(
+  path: string,
+  opts: Pick<EvaluateOptions, 'configPath' | 'defaults' | 'overrides' | 'root'> = {},
+): Promise<ResolvedEvaluation> {
   const input = resolve(path);
   if (TEXT_EXTENSIONS.test(input)) await checkTextEncoding(path);
   const configPath = opts.configPath ? resolve(opts.configPath) : await findConfigBeside(input);
@@ -108,7 +111,9 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   // memory); the other tasks' inputs are hashed beside the parse.
   const hashing = SELF_HASHING.has(task) ? null : fileInfo(input);
   const infoOf = async (p: RunnerSource): Promise<{ size: number; sha256: string }> =>
-    p.sha256 !== undefined && p.size !== undefined ? { size: p.size, sha256: p.sha256 } : await (hashing ?? fileInfo(input));
+    p.sha256 !== undefined && p.size !== undefined
+      ? { size: p.size, sha256: p.sha256 }
+      : await (hashing ?? fileInfo(input));
   const sourceOf = (p: RunnerSource, info: { size: number; sha256: string }): SourceInfo => {
     const source: SourceInfo = { ...p, ...info };
     if (subset) source.filter = { where: subset, expression: formatWhere(subset) };
@@ -117,7 +122,8 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   const onStage = opts.onStage;
   let pointSource: SourceInfo | null = null;
   // A snapshot is a copy: the builder keeps filling its own objects afterwards.
-  const snapshot = (source: SourceInfo): Results => structuredClone(results.build({ source, task, config, warnings: warnings.list }));
+  const snapshot = (source: SourceInfo): Results =>
+    structuredClone(results.build({ source, task, config, warnings: warnings.list }));
   const stages: StageEmitter | undefined = onStage && {
     point: async (p) => {
       if (pointSource) return;
@@ -131,8 +137,21 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
       onStage('provisional', r, { resamples: { done, total } });
     },
   };
-  const run = RUNNERS[task]({ path, baseDir, root, config, warnings, results, progress: opts.progress, subset: subset ? rowSubset(subset) : undefined, onRankedLists: opts.onRankedLists, stages });
-  const [info, partial] = hashing ? await Promise.all([hashing, run]) : await run.then(async (p) => [await infoOf(p), p] as const);
+  const run = RUNNERS[task]({
+    path,
+    baseDir,
+    root,
+    config,
+    warnings,
+    results,
+    progress: opts.progress,
+    subset: subset ? rowSubset(subset) : undefined,
+    onRankedLists: opts.onRankedLists,
+    stages,
+  });
+  const [info, partial] = hashing
+    ? await Promise.all([hashing, run])
+    : await run.then(async (p) => [await infoOf(p), p] as const);
   const final = results.build({ source: sourceOf(partial, info), task, config, warnings: warnings.list });
   if (onStage) {
     // Without intervals to wait for, the point estimates are the final results.

@@ -43,15 +43,27 @@ export type RecordedSource = { path: string } | { refused: string } | { missing:
  * a results file from a cloned repository must not make the extension read, or write beside, a
  * file elsewhere on the machine.
  */
-export async function resolveRecordedSource(recorded: string, resultsFile: string, root: string): Promise<RecordedSource> {
+export async function resolveRecordedSource(
+  recorded: string,
+  resultsFile: string,
+  root: string,
+): Promise<RecordedSource> {
   const ws = resolve(root);
   if (recorded.includes('\0')) return { refused: 'the recorded source path contains a NUL character' };
   const written = isAbsolute(recorded) ? resolve(recorded) : resolve(ws, recorded);
   // A path that leads outside is refused outright, not replaced by a same-named file elsewhere.
-  if (!isInside(ws, written)) return { refused: `the recorded source ${JSON.stringify(recorded)} resolves to ${written}, outside the workspace ${ws}` };
+  if (!isInside(ws, written))
+    return {
+      refused: `the recorded source ${JSON.stringify(recorded)} resolves to ${written}, outside the workspace ${ws}`,
+    };
   const linked = linkedOutside(ws, written);
-  if (linked !== null) return { refused: `the recorded source ${JSON.stringify(recorded)} is a symbolic link to ${linked}, outside the workspace ${ws}` };
-  const candidates = isAbsolute(recorded) ? [written] : [written, join(resolve(resultsFile, '..'), recorded.split(/[\\/]/).pop() ?? recorded)];
+  if (linked !== null)
+    return {
+      refused: `the recorded source ${JSON.stringify(recorded)} is a symbolic link to ${linked}, outside the workspace ${ws}`,
+    };
+  const candidates = isAbsolute(recorded)
+    ? [written]
+    : [written, join(resolve(resultsFile, '..'), recorded.split(/[\\/]/).pop() ?? recorded)];
   let refusal: string | undefined;
   for (const c of candidates) {
     if (!isInside(ws, c)) continue;

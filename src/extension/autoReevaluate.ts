@@ -24,25 +24,28 @@ export function registerAutoReevaluate(ctx: EvalLensContext): vscode.Disposable[
   const schedule = (input: vscode.Uri, quiet: boolean): void => {
     const key = input.fsPath;
     clearTimeout(timers.get(key));
-    timers.set(key, setTimeout(async () => {
-      timers.delete(key);
-      if (running.has(key)) {
-        pending.set(key, (pending.get(key) ?? true) && quiet);
-        return;
-      }
-      running.add(key);
-      try {
-        if (quiet) await evaluateInput(ctx, input, { quiet: true, write: false, open: false });
-        else await evaluateInput(ctx, input, { open: false });
-      } finally {
-        running.delete(key);
-        const again = pending.get(key);
-        if (again !== undefined) {
-          pending.delete(key);
-          schedule(input, again);
+    timers.set(
+      key,
+      setTimeout(async () => {
+        timers.delete(key);
+        if (running.has(key)) {
+          pending.set(key, (pending.get(key) ?? true) && quiet);
+          return;
         }
-      }
-    }, DEBOUNCE_MS));
+        running.add(key);
+        try {
+          if (quiet) await evaluateInput(ctx, input, { quiet: true, write: false, open: false });
+          else await evaluateInput(ctx, input, { open: false });
+        } finally {
+          running.delete(key);
+          const again = pending.get(key);
+          if (again !== undefined) {
+            pending.delete(key);
+            schedule(input, again);
+          }
+        }
+      }, DEBOUNCE_MS),
+    );
   };
 
   const watch = (e: EvaluatedInput): void => {
@@ -64,9 +67,11 @@ export function registerAutoReevaluate(ctx: EvalLensContext): vscode.Disposable[
     vscode.workspace.onDidSaveTextDocument((doc) => {
       for (const input of ctx.diagnostics.inputsWithProblemsIn(doc.uri)) schedule(vscode.Uri.file(input), true);
     }),
-    { dispose: () => {
-      for (const w of watchers.values()) w.dispose();
-      for (const t of timers.values()) clearTimeout(t);
-    } },
+    {
+      dispose: () => {
+        for (const w of watchers.values()) w.dispose();
+        for (const t of timers.values()) clearTimeout(t);
+      },
+    },
   ];
 }

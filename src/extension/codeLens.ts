@@ -18,7 +18,12 @@ import { readSettings, SECTION } from './settings';
 type LensKind = { kind: 'metric'; key: string } | { kind: 'open' } | { kind: 'summary' } | { kind: 'table' };
 
 class EvalLens extends vscode.CodeLens {
-  constructor(range: vscode.Range, readonly doc: vscode.Uri, readonly version: number, readonly lens: LensKind) {
+  constructor(
+    range: vscode.Range,
+    readonly doc: vscode.Uri,
+    readonly version: number,
+    readonly lens: LensKind,
+  ) {
     super(range);
   }
 }
@@ -33,7 +38,8 @@ class ResultsCodeLens implements vscode.CodeLensProvider<EvalLens> {
   }
 
   private parsed(doc: vscode.TextDocument): unknown {
-    if (this.cache && this.cache.uri === doc.uri.toString() && this.cache.version === doc.version) return this.cache.value;
+    if (this.cache && this.cache.uri === doc.uri.toString() && this.cache.version === doc.version)
+      return this.cache.value;
     let value: unknown;
     try {
       value = JSON.parse(doc.getText());
@@ -52,13 +58,20 @@ class ResultsCodeLens implements vscode.CodeLensProvider<EvalLens> {
     if (kind === 'foreign') {
       // Only worth a lens when the JSON parses and holds numbers.
       if (doc.getText().length > 5_000_000 || numericLeaves(this.parsed(doc), 1).length === 0) return [];
-      return [new EvalLens(top, doc.uri, doc.version, { kind: 'summary' }), new EvalLens(top, doc.uri, doc.version, { kind: 'table' })];
+      return [
+        new EvalLens(top, doc.uri, doc.version, { kind: 'summary' }),
+        new EvalLens(top, doc.uri, doc.version, { kind: 'table' }),
+      ];
     }
     // Ours: one lens per headline metric, then "Open Report". Keys are found when resolving.
     const entry = parseResultsText(doc.uri, doc.getText());
     const lenses: EvalLens[] = [new EvalLens(top, doc.uri, doc.version, { kind: 'open' })];
-    if (entry.kind === 'results') for (const key of headlineKeys(entry.results, 3)) lenses.push(new EvalLens(top, doc.uri, doc.version, { kind: 'metric', key }));
-    if (entry.kind === 'compare') for (const key of entry.compare.metrics.slice(0, 3)) lenses.push(new EvalLens(top, doc.uri, doc.version, { kind: 'metric', key }));
+    if (entry.kind === 'results')
+      for (const key of headlineKeys(entry.results, 3))
+        lenses.push(new EvalLens(top, doc.uri, doc.version, { kind: 'metric', key }));
+    if (entry.kind === 'compare')
+      for (const key of entry.compare.metrics.slice(0, 3))
+        lenses.push(new EvalLens(top, doc.uri, doc.version, { kind: 'metric', key }));
     return lenses;
   }
 
@@ -73,11 +86,24 @@ class ResultsCodeLens implements vscode.CodeLensProvider<EvalLens> {
         lens.command = { title: '$(table) Open as Table', command: Command.openAsTable, arguments: [lens.doc] };
         break;
       case 'summary':
-        lens.command = { title: leafSummary(numericLeaves(value)), tooltip: 'Numeric values in this JSON', command: Command.openAsTable, arguments: [lens.doc] };
+        lens.command = {
+          title: leafSummary(numericLeaves(value)),
+          tooltip: 'Numeric values in this JSON',
+          command: Command.openAsTable,
+          arguments: [lens.doc],
+        };
         break;
       case 'metric': {
         const key = lens.lens.key;
-        const obj = value as { metrics?: Record<string, { value: number | null; ci?: [number, number] }>; table?: Record<string, Record<string, number | null>>; marks?: Record<string, Record<string, number>>; names?: string[]; runs?: string[] } | undefined;
+        const obj = value as
+          | {
+              metrics?: Record<string, { value: number | null; ci?: [number, number] }>;
+              table?: Record<string, Record<string, number | null>>;
+              marks?: Record<string, Record<string, number>>;
+              names?: string[];
+              runs?: string[];
+            }
+          | undefined;
         // The lens shows the metric's name; the key and the meaning are in the tooltip.
         const name = metricName(key);
         let title = name;
@@ -86,10 +112,16 @@ class ResultsCodeLens implements vscode.CodeLensProvider<EvalLens> {
           title = `${name} ${formatNumber(m.value, key)}${m.ci ? ` ${formatCi(m.ci, key)}` : ''}`;
         } else if (obj?.marks?.[key]) {
           const best = Object.entries(obj.marks[key]!).find(([, p]) => p === 1)?.[0];
-          if (best) title = `${name}: best ${obj.names?.[obj.runs?.indexOf(best) ?? -1] ?? best} ${formatNumber(obj.table?.[best]?.[key] ?? null, key)}`;
+          if (best)
+            title = `${name}: best ${obj.names?.[obj.runs?.indexOf(best) ?? -1] ?? best} ${formatNumber(obj.table?.[best]?.[key] ?? null, key)}`;
         }
         const meaning = explainKey(key)?.meaning;
-        lens.command = { title, tooltip: `${name} (${key})${meaning ? ` — ${meaning}` : ''} Click to open the report at this metric.`, command: Command.openReportAt, arguments: [{ uri: lens.doc, key }] };
+        lens.command = {
+          title,
+          tooltip: `${name} (${key})${meaning ? ` — ${meaning}` : ''} Click to open the report at this metric.`,
+          command: Command.openReportAt,
+          arguments: [{ uri: lens.doc, key }],
+        };
         break;
       }
     }
@@ -100,7 +132,13 @@ class ResultsCodeLens implements vscode.CodeLensProvider<EvalLens> {
 export function registerCodeLens(_ctx: EvalLensContext): vscode.Disposable[] {
   const provider = new ResultsCodeLens();
   return [
-    vscode.languages.registerCodeLensProvider([{ language: 'json', scheme: 'file' }, { language: 'jsonc', scheme: 'file' }], provider),
+    vscode.languages.registerCodeLensProvider(
+      [
+        { language: 'json', scheme: 'file' },
+        { language: 'jsonc', scheme: 'file' },
+      ],
+      provider,
+    ),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(`${SECTION}.codeLens`)) provider.refresh();
     }),

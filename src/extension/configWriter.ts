@@ -35,7 +35,11 @@ export async function writeConfig(target: vscode.Uri, config: EvalConfig): Promi
  * Sets top-level keys of the config at `target` (created when absent) and removes `remove`,
  * keeping every other key and the file's layout.
  */
-export async function setConfigKeys(target: vscode.Uri, set: Record<string, unknown>, remove: readonly string[] = []): Promise<EvalConfig> {
+export async function setConfigKeys(
+  target: vscode.Uri,
+  set: Record<string, unknown>,
+  remove: readonly string[] = [],
+): Promise<EvalConfig> {
   const text = await readText(target);
   return checkAndWrite(target, editConfigText(text, set, remove, vscode.workspace.asRelativePath(target, false)));
 }

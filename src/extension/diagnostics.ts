@@ -62,7 +62,16 @@ export class EvalDiagnostics implements vscode.Disposable {
    * lists several, each starting at the cell and naming its column.
    */
   reportError(input: vscode.Uri, err: SerializedError): void {
-    const problems = err.problems && err.problems.length > 0 ? err.problems : [{ code: err.code ?? '', location: err.location ?? { file: input.fsPath }, what: withoutLocation(err.message, err.location?.file) }];
+    const problems =
+      err.problems && err.problems.length > 0
+        ? err.problems
+        : [
+            {
+              code: err.code ?? '',
+              location: err.location ?? { file: input.fsPath },
+              what: withoutLocation(err.message, err.location?.file),
+            },
+          ];
     const lines = new LineReader();
     const files = new Map<string, vscode.Diagnostic[]>();
     for (const p of problems) {
@@ -76,7 +85,11 @@ export class EvalDiagnostics implements vscode.Disposable {
         const span = cellSpan(file.fsPath, lines.get(file.fsPath, 0), lines.get(file.fsPath, line) ?? '', column);
         if (span) range = new vscode.Range(line, span[0], line, span[1]);
       }
-      const d = new vscode.Diagnostic(range, column !== undefined ? `Column "${column}": ${text}` : text, vscode.DiagnosticSeverity.Error);
+      const d = new vscode.Diagnostic(
+        range,
+        column !== undefined ? `Column "${column}": ${text}` : text,
+        vscode.DiagnosticSeverity.Error,
+      );
       d.source = 'Eval Lens';
       if (p.code) d.code = p.code;
       files.set(file.fsPath, [...(files.get(file.fsPath) ?? []), d]);
@@ -91,7 +104,11 @@ export class EvalDiagnostics implements vscode.Disposable {
       if (w.line === undefined) continue;
       const file = w.file ? vscode.Uri.file(w.file).fsPath : input.fsPath;
       const line = Math.max(0, w.line - 1);
-      const d = new vscode.Diagnostic(new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER), `${w.message}${w.count !== undefined && w.count > 1 ? ` (${w.count} rows)` : ''}`, vscode.DiagnosticSeverity.Warning);
+      const d = new vscode.Diagnostic(
+        new vscode.Range(line, 0, line, Number.MAX_SAFE_INTEGER),
+        `${w.message}${w.count !== undefined && w.count > 1 ? ` (${w.count} rows)` : ''}`,
+        vscode.DiagnosticSeverity.Warning,
+      );
       d.source = 'Eval Lens';
       d.code = w.code;
       const list = files.get(file) ?? [];
@@ -113,7 +130,10 @@ export class EvalDiagnostics implements vscode.Disposable {
     for (const f of touched) {
       // A file may carry entries of several inputs (a shared config): merge them, and the same
       // problem found by several inputs' evaluations (a config typo) is listed once.
-      this.collection.set(vscode.Uri.file(f), uniqueDiagnostics([...this.byInput.values()].flatMap((m) => m.get(f) ?? [])));
+      this.collection.set(
+        vscode.Uri.file(f),
+        uniqueDiagnostics([...this.byInput.values()].flatMap((m) => m.get(f) ?? [])),
+      );
     }
   }
 

@@ -53,32 +53,50 @@ export interface EvaluateOptions {
 }
 
 /** Evaluates `input`; returns undefined when it failed or was cancelled (already reported). */
-export async function evaluateInput(ctx: EvalLensContext, input: vscode.Uri, opts: EvaluateOptions = {}): Promise<{ evaluated: EvaluatedInput; results: Results } | undefined> {
+export async function evaluateInput(
+  ctx: EvalLensContext,
+  input: vscode.Uri,
+  opts: EvaluateOptions = {},
+): Promise<{ evaluated: EvaluatedInput; results: Results } | undefined> {
   const name = path.basename(input.fsPath);
   const settings = readSettings(input);
   const configPath = await configFor(input);
   const output = await outputUriFor(input);
   if (output.fsPath === input.fsPath) {
-    void vscode.window.showErrorMessage(`Cannot evaluate ${name}: its results file would overwrite it. Rename the file or set "evalLens.outputFolder".`);
+    void vscode.window.showErrorMessage(
+      `Cannot evaluate ${name}: its results file would overwrite it. Rename the file or set "evalLens.outputFolder".`,
+    );
     return undefined;
   }
-  ctx.log.info(`Evaluating ${input.fsPath}${configPath ? ` with ${configPath}` : ''}; settings defaults ${JSON.stringify(settings.defaults)}`);
+  ctx.log.info(
+    `Evaluating ${input.fsPath}${configPath ? ` with ${configPath}` : ''}; settings defaults ${JSON.stringify(settings.defaults)}`,
+  );
   let results: Results;
   // The report opens on the point estimates and refines in place (provisional, then final intervals).
   const staged = opts.write !== false && opts.open !== false;
   try {
     results = await runJob(
       ctx.extension.extensionPath,
-      { type: 'evaluate', path: input.fsPath, ...(configPath ? { configPath } : {}), defaults: settings.defaults, stages: staged },
+      {
+        type: 'evaluate',
+        path: input.fsPath,
+        ...(configPath ? { configPath } : {}),
+        defaults: settings.defaults,
+        stages: staged,
+      },
       `Eval Lens: evaluating ${name}`,
       ctx.log,
       {
         silent: opts.quiet,
         onStage: staged
           ? (m) => {
-            m.results.source.path = displayPath(input);
-            ctx.panels.showStage(output, m.results, m.stage === 'point' ? 'point estimates, intervals pending' : 'provisional intervals');
-          }
+              m.results.source.path = displayPath(input);
+              ctx.panels.showStage(
+                output,
+                m.results,
+                m.stage === 'point' ? 'point estimates, intervals pending' : 'provisional intervals',
+              );
+            }
           : undefined,
       },
     );
@@ -86,7 +104,8 @@ export async function evaluateInput(ctx: EvalLensContext, input: vscode.Uri, opt
     if (staged) ctx.panels.endStages(output, false);
     if (err instanceof JobCancelled) {
       ctx.log.info(`Evaluation of ${name} cancelled`);
-      if (!opts.quiet) void vscode.window.showInformationMessage(`Evaluation of ${name} cancelled; nothing was written.`);
+      if (!opts.quiet)
+        void vscode.window.showInformationMessage(`Evaluation of ${name} cancelled; nothing was written.`);
       return undefined;
     }
     const e = err instanceof JobFailed ? err.error : { name: 'Error', message: String(err) };
@@ -98,7 +117,14 @@ export async function evaluateInput(ctx: EvalLensContext, input: vscode.Uri, opt
       : e.location?.file
         ? e.message.split(e.location.file).join(vscode.workspace.asRelativePath(e.location.file, false))
         : e.message;
-    if (!opts.quiet) void reportFailure(ctx, name, shown, e.location?.file ? vscode.Uri.file(e.location.file) : input, e.location?.line);
+    if (!opts.quiet)
+      void reportFailure(
+        ctx,
+        name,
+        shown,
+        e.location?.file ? vscode.Uri.file(e.location.file) : input,
+        e.location?.line,
+      );
     return undefined;
   }
   results.source.path = displayPath(input);
@@ -118,9 +144,20 @@ export async function evaluateInput(ctx: EvalLensContext, input: vscode.Uri, opt
   return { evaluated, results };
 }
 
-async function reportFailure(ctx: EvalLensContext, name: string, message: string, file: vscode.Uri, line?: number): Promise<void> {
+async function reportFailure(
+  ctx: EvalLensContext,
+  name: string,
+  message: string,
+  file: vscode.Uri,
+  line?: number,
+): Promise<void> {
   const openFile = `Open ${path.basename(file.fsPath)}${line ? `:${line}` : ''}`;
-  const choice = await vscode.window.showErrorMessage(`Cannot evaluate ${name}: ${message}`, openFile, 'Create Evaluation Config', 'Show Log');
+  const choice = await vscode.window.showErrorMessage(
+    `Cannot evaluate ${name}: ${message}`,
+    openFile,
+    'Create Evaluation Config',
+    'Show Log',
+  );
   if (choice === openFile) {
     const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
     await vscode.window.showTextDocument(file, { selection: new vscode.Range(pos, pos) });
@@ -137,7 +174,10 @@ async function reportFailure(ctx: EvalLensContext, name: string, message: string
  * outside the workspace (absolute, `..`, a symbolic link) is refused with a message: never
  * evaluated, never written beside.
  */
-export async function inputOfResults(ctx: EvalLensContext, resultsUri: vscode.Uri): Promise<vscode.Uri | { refused: string } | undefined> {
+export async function inputOfResults(
+  ctx: EvalLensContext,
+  resultsUri: vscode.Uri,
+): Promise<vscode.Uri | { refused: string } | undefined> {
   for (const e of ctx.evaluated.values()) if (e.output.fsPath === resultsUri.fsPath) return e.input;
   const entry = ctx.index.get(resultsUri) ?? (await ctx.index.load(resultsUri));
   if (entry.kind !== 'results') return undefined;

@@ -27,9 +27,17 @@ export function parseResultsText(uri: vscode.Uri, text: string): IndexEntry {
     const parsed = parseEvalLensJson(name, text);
     if (parsed.kind === 'results') return { kind: 'results', uri, results: parsed.results };
     if (parsed.kind === 'compare') return { kind: 'compare', uri, compare: parsed.compare };
-    return { kind: 'invalid', uri, error: `${name}: an inspection of a table of runs × metrics; the report shows comparisons of evaluated runs (print it with \`eval-lens compare ${parsed.inspection.source}\`).` };
+    return {
+      kind: 'invalid',
+      uri,
+      error: `${name}: an inspection of a table of runs × metrics; the report shows comparisons of evaluated runs (print it with \`eval-lens compare ${parsed.inspection.source}\`).`,
+    };
   } catch (err) {
-    return { kind: 'invalid', uri, error: err instanceof EvalLensError ? err.message : `${name}: ${(err as Error).message}` };
+    return {
+      kind: 'invalid',
+      uri,
+      error: err instanceof EvalLensError ? err.message : `${name}: ${(err as Error).message}`,
+    };
   }
 }
 

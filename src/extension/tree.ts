@@ -18,7 +18,17 @@ export type Node =
   | { kind: 'folder'; dir: string; label: string }
   | { kind: 'entry'; entry: IndexEntry }
   | { kind: 'family'; uri: vscode.Uri; results: Results; family: string; keys: string[] }
-  | { kind: 'metric'; uri: vscode.Uri; key: string; value: number | null; text: string; ci: string; note?: string; direction: 'higher' | 'lower'; family: string };
+  | {
+      kind: 'metric';
+      uri: vscode.Uri;
+      key: string;
+      value: number | null;
+      text: string;
+      ci: string;
+      note?: string;
+      direction: 'higher' | 'lower';
+      family: string;
+    };
 
 /** Exported for the integration tests, which read the tree through this provider. */
 export class ResultsTree implements vscode.TreeDataProvider<Node> {
@@ -37,15 +47,25 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
     if (!node) {
       const folders = vscode.workspace.workspaceFolders ?? [];
       if (folders.length > 1) {
-        return folders.filter((f) => entries.some((e) => vscode.workspace.getWorkspaceFolder(e.uri)?.uri.toString() === f.uri.toString())).map((folder) => ({ kind: 'root', folder }));
+        return folders
+          .filter((f) =>
+            entries.some((e) => vscode.workspace.getWorkspaceFolder(e.uri)?.uri.toString() === f.uri.toString()),
+          )
+          .map((folder) => ({ kind: 'root', folder }));
       }
       return this.folderNodes(entries);
     }
     switch (node.kind) {
       case 'root':
-        return this.folderNodes(entries.filter((e) => vscode.workspace.getWorkspaceFolder(e.uri)?.uri.toString() === node.folder.uri.toString()));
+        return this.folderNodes(
+          entries.filter(
+            (e) => vscode.workspace.getWorkspaceFolder(e.uri)?.uri.toString() === node.folder.uri.toString(),
+          ),
+        );
       case 'folder':
-        return entries.filter((e) => path.dirname(e.uri.fsPath) === node.dir).map((entry) => ({ kind: 'entry', entry }));
+        return entries
+          .filter((e) => path.dirname(e.uri.fsPath) === node.dir)
+          .map((entry) => ({ kind: 'entry', entry }));
       case 'entry':
         return this.entryChildren(node.entry);
       case 'family':
@@ -65,7 +85,17 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
 
   private metricNode(uri: vscode.Uri, key: string, results: Results, family: string): Node {
     const m = results.metrics[key]!;
-    return { kind: 'metric', uri, key, value: m.value, text: formatNumber(m.value, key), ci: formatCi(m.ci, key), direction: m.direction, family, ...(m.note ? { note: m.note } : {}) };
+    return {
+      kind: 'metric',
+      uri,
+      key,
+      value: m.value,
+      text: formatNumber(m.value, key),
+      ci: formatCi(m.ci, key),
+      direction: m.direction,
+      family,
+      ...(m.note ? { note: m.note } : {}),
+    };
   }
 
   private entryChildren(entry: IndexEntry): Node[] {
@@ -88,7 +118,16 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
         const best = Object.entries(c.marks[key] ?? {}).find(([, p]) => p === 1)?.[0];
         const v = best ? (c.table[best]?.[key] ?? null) : null;
         const name = best ? (c.names[c.runs.indexOf(best)] ?? best) : '—';
-        return { kind: 'metric', uri: entry.uri, key, value: v, text: `${formatNumber(v, key)} (${name})`, ci: '', direction: c.directions[key] ?? 'higher', family: 'compare' } satisfies Node;
+        return {
+          kind: 'metric',
+          uri: entry.uri,
+          key,
+          value: v,
+          text: `${formatNumber(v, key)} (${name})`,
+          ci: '',
+          direction: c.directions[key] ?? 'higher',
+          family: 'compare',
+        } satisfies Node;
       });
     }
     return [];
@@ -112,7 +151,10 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
       case 'entry':
         return this.entryItem(node.entry);
       case 'family': {
-        const item = new vscode.TreeItem(FAMILY_TITLES[node.family] ?? node.family, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(
+          FAMILY_TITLES[node.family] ?? node.family,
+          vscode.TreeItemCollapsibleState.Collapsed,
+        );
         item.description = `${node.keys.length} metric${node.keys.length === 1 ? '' : 's'}`;
         item.contextValue = ItemKind.family;
         item.iconPath = new vscode.ThemeIcon('symbol-namespace');
@@ -125,7 +167,12 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
         const item = new vscode.TreeItem(e?.name ?? node.key, vscode.TreeItemCollapsibleState.None);
         item.description = node.ci ? `${node.text} ${node.ci}` : node.text;
         const tip = new vscode.MarkdownString();
-        tip.appendMarkdown(`**${escapeMd(e?.name ?? node.key)}** (`).appendText(node.key).appendMarkdown(`) = ${escapeMd(node.text)}${node.ci ? ` ${escapeMd(node.ci)}` : ''} (${node.direction} is better)`);
+        tip
+          .appendMarkdown(`**${escapeMd(e?.name ?? node.key)}** (`)
+          .appendText(node.key)
+          .appendMarkdown(
+            `) = ${escapeMd(node.text)}${node.ci ? ` ${escapeMd(node.ci)}` : ''} (${node.direction} is better)`,
+          );
         if (e) tip.appendMarkdown('\n\n').appendText(`${e.meaning}\n${e.formula}\n${citationsOf(e)}`);
         if (node.note) tip.appendMarkdown('\n\n').appendText(node.note);
         item.tooltip = tip;
@@ -140,14 +187,19 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
 
   private entryItem(entry: IndexEntry): vscode.TreeItem {
     const name = path.basename(entry.uri.fsPath);
-    const item = new vscode.TreeItem(name, entry.kind === 'invalid' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed);
+    const item = new vscode.TreeItem(
+      name,
+      entry.kind === 'invalid' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Collapsed,
+    );
     item.resourceUri = entry.uri;
     item.id = entry.uri.toString();
     if (entry.kind === 'results') {
       const r = entry.results;
       const k = headlineKeys(r, 1)[0];
       item.description = k ? `${metricName(k)} ${formatNumber(r.metrics[k]!.value, k)}` : r.task;
-      item.tooltip = new vscode.MarkdownString(`**${name}**\n\n${r.source.path} · ${r.task} · ${r.source.rows.toLocaleString('en-US')} rows\n\nEvaluated ${r.createdAt}${r.warnings.length ? `\n\n${r.warnings.length} warning(s)` : ''}`);
+      item.tooltip = new vscode.MarkdownString(
+        `**${name}**\n\n${r.source.path} · ${r.task} · ${r.source.rows.toLocaleString('en-US')} rows\n\nEvaluated ${r.createdAt}${r.warnings.length ? `\n\n${r.warnings.length} warning(s)` : ''}`,
+      );
       item.iconPath = new vscode.ThemeIcon(r.warnings.length ? 'warning' : 'graph');
       item.contextValue = ItemKind.results;
       item.command = { command: Command.openReport, title: 'Open Report', arguments: [entry.uri] };
@@ -172,11 +224,19 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
 
 export function registerViews(ctx: EvalLensContext): vscode.Disposable[] {
   const tree = new ResultsTree(ctx);
-  const view = vscode.window.createTreeView(View.results, { treeDataProvider: tree, showCollapseAll: true, canSelectMany: false });
-  return [view, ctx.index.onDidChange(() => tree.refresh()), vscode.commands.registerCommand(Command.refreshResults, async () => {
-    await ctx.index.rescan();
-    tree.refresh();
-  })];
+  const view = vscode.window.createTreeView(View.results, {
+    treeDataProvider: tree,
+    showCollapseAll: true,
+    canSelectMany: false,
+  });
+  return [
+    view,
+    ctx.index.onDidChange(() => tree.refresh()),
+    vscode.commands.registerCommand(Command.refreshResults, async () => {
+      await ctx.index.rescan();
+      tree.refresh();
+    }),
+  ];
 }
 
 /** Text shown in a Markdown tooltip as written (no emphasis, links or HTML from names or values). */

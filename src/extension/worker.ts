@@ -24,7 +24,15 @@ const progress: Progress = {
 };
 
 function serialize(err: unknown): SerializedError {
-  if (err instanceof EvalLensError) return { name: err.name, message: err.message, code: err.code, location: err.location, ...(err.problems ? { problems: err.problems } : {}), stack: err.stack };
+  if (err instanceof EvalLensError)
+    return {
+      name: err.name,
+      message: err.message,
+      code: err.code,
+      location: err.location,
+      ...(err.problems ? { problems: err.problems } : {}),
+      stack: err.stack,
+    };
   if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
   return { name: 'Error', message: String(err) };
 }
@@ -37,11 +45,19 @@ async function main(): Promise<void> {
         configPath: job.configPath,
         defaults: job.defaults,
         progress,
-        onStage: job.stages ? (stage, r, info) => stage !== 'final' && post({ type: 'stage', stage, results: r, ...info }) : undefined,
+        onStage: job.stages
+          ? (stage, r, info) => stage !== 'final' && post({ type: 'stage', stage, results: r, ...info })
+          : undefined,
       });
       post({ type: 'evaluated', results });
     } else {
-      const compare = await compareFiles(job.paths, { configPath: job.configPath, defaults: job.defaults, baseline: job.baseline, progress, onMismatch: 'intersect' });
+      const compare = await compareFiles(job.paths, {
+        configPath: job.configPath,
+        defaults: job.defaults,
+        baseline: job.baseline,
+        progress,
+        onMismatch: 'intersect',
+      });
       post({ type: 'compared', compare });
     }
   } catch (err) {

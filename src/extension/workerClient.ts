@@ -29,7 +29,8 @@ export class JobFailed extends Error {
 const CANCEL_GRACE_MS = 1500;
 
 function stageText(stage: string, done: number, total?: number): string {
-  if (total !== undefined && total > 0) return `${stage} ${Math.round(done).toLocaleString('en-US')} / ${Math.round(total).toLocaleString('en-US')}`;
+  if (total !== undefined && total > 0)
+    return `${stage} ${Math.round(done).toLocaleString('en-US')} / ${Math.round(total).toLocaleString('en-US')}`;
   if (done > 0 && done <= 1) return `${stage} ${Math.round(done * 100)}%`;
   if (done > 1) return `${stage}: ${Math.round(done).toLocaleString('en-US')} rows`;
   return stage;
@@ -45,7 +46,9 @@ export type JobResult<J extends WorkerJob> = J extends { type: 'evaluate' } ? Re
 export function stageShown(m: Extract<WorkerMessage, { type: 'stage' }>): string {
   if (m.stage === 'point') return 'showing point estimates, intervals pending';
   const r = m.resamples;
-  return r ? `showing provisional intervals (${r.done.toLocaleString('en-US')} of ${r.total.toLocaleString('en-US')} resamples)` : 'showing provisional intervals';
+  return r
+    ? `showing provisional intervals (${r.done.toLocaleString('en-US')} of ${r.total.toLocaleString('en-US')} resamples)`
+    : 'showing provisional intervals';
 }
 
 export function runJob<J extends WorkerJob>(
@@ -55,11 +58,16 @@ export function runJob<J extends WorkerJob>(
   log: vscode.LogOutputChannel,
   opts: { silent?: boolean; onStage?: (m: Extract<WorkerMessage, { type: 'stage' }>) => void } = {},
 ): Promise<JobResult<J>> {
-  const work = (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken): Promise<JobResult<J>> =>
+  const work = (
+    progress: vscode.Progress<{ message?: string; increment?: number }>,
+    token: vscode.CancellationToken,
+  ): Promise<JobResult<J>> =>
     new Promise((resolve, reject) => {
       const cancel = new SharedArrayBuffer(4);
       const started = Date.now();
-      const worker = new Worker(path.join(extensionPath, 'dist', 'worker.js'), { workerData: { job, cancel } satisfies WorkerInput });
+      const worker = new Worker(path.join(extensionPath, 'dist', 'worker.js'), {
+        workerData: { job, cancel } satisfies WorkerInput,
+      });
       let settled = false;
       let lastFraction = 0;
       /** The stage shown in the report, said in front of every later progress message. */
@@ -80,9 +88,13 @@ export function runJob<J extends WorkerJob>(
         switch (m.type) {
           case 'progress': {
             const fraction = m.total ? m.done / m.total : m.done <= 1 ? m.done : undefined;
-            const increment = fraction !== undefined && fraction > lastFraction ? (fraction - lastFraction) * 100 : undefined;
+            const increment =
+              fraction !== undefined && fraction > lastFraction ? (fraction - lastFraction) * 100 : undefined;
             if (fraction !== undefined) lastFraction = Math.max(lastFraction, fraction);
-            progress.report({ message: `${shown}${stageText(m.stage, m.done, m.total)}`, ...(increment ? { increment } : {}) });
+            progress.report({
+              message: `${shown}${stageText(m.stage, m.done, m.total)}`,
+              ...(increment ? { increment } : {}),
+            });
             break;
           }
           case 'stage':
@@ -100,16 +112,33 @@ export function runJob<J extends WorkerJob>(
             finish(() => resolve(m.compare as JobResult<J>));
             break;
           case 'failed':
-            finish(() => (m.error.name === 'CancelledError' ? reject(new JobCancelled()) : reject(new JobFailed(m.error))));
+            finish(() =>
+              m.error.name === 'CancelledError' ? reject(new JobCancelled()) : reject(new JobFailed(m.error)),
+            );
             break;
         }
       });
-      worker.on('error', (err) => finish(() => reject(new JobFailed({ name: err.name, message: err.message, stack: err.stack }))));
-      worker.on('exit', (code) => finish(() => reject(token.isCancellationRequested ? new JobCancelled() : new JobFailed({ name: 'Error', message: `The evaluation worker stopped unexpectedly (exit code ${code}).` }))));
+      worker.on('error', (err) =>
+        finish(() => reject(new JobFailed({ name: err.name, message: err.message, stack: err.stack }))),
+      );
+      worker.on('exit', (code) =>
+        finish(() =>
+          reject(
+            token.isCancellationRequested
+              ? new JobCancelled()
+              : new JobFailed({
+                  name: 'Error',
+                  message: `The evaluation worker stopped unexpectedly (exit code ${code}).`,
+                }),
+          ),
+        ),
+      );
     });
   if (opts.silent) {
     const cts = new vscode.CancellationTokenSource();
     return work({ report: () => undefined }, cts.token).finally(() => cts.dispose());
   }
-  return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, work));
+  return Promise.resolve(
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, work),
+  );
 }

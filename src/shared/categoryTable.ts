@@ -18,7 +18,13 @@ const WHY = {
 
 function isBreakdown(v: unknown): v is CategoryBreakdown {
   const b = v as CategoryBreakdown;
-  return !!b && typeof b === 'object' && Array.isArray(b.rows) && typeof b.k === 'number' && b.rows.every((r) => r && typeof r.category === 'string');
+  return (
+    !!b &&
+    typeof b === 'object' &&
+    Array.isArray(b.rows) &&
+    typeof b.k === 'number' &&
+    b.rows.every((r) => r && typeof r.category === 'string')
+  );
 }
 
 /** The table: one row per category, in the stored order (largest catalogue first). Undefined when absent or malformed. */
@@ -34,8 +40,26 @@ export function categoryTable(value: unknown): TableModel | undefined {
     ['hits', 'int'],
     ['relevant', 'int'],
   ];
-  const rows: CellValue[][] = value.rows.map((r) => [r.category, r.catalogItems, r.recommendedItems, r.coverage, r.share, r.recall, r.hits, r.relevant]);
-  const cellTitles = value.rows.map((r) => [null, null, null, r.coverage === null ? WHY.coverage : null, r.share === null ? WHY.share : null, r.recall === null ? WHY.recall : null, null, null]);
+  const rows: CellValue[][] = value.rows.map((r) => [
+    r.category,
+    r.catalogItems,
+    r.recommendedItems,
+    r.coverage,
+    r.share,
+    r.recall,
+    r.hits,
+    r.relevant,
+  ]);
+  const cellTitles = value.rows.map((r) => [
+    null,
+    null,
+    null,
+    r.coverage === null ? WHY.coverage : null,
+    r.share === null ? WHY.share : null,
+    r.recall === null ? WHY.recall : null,
+    null,
+    null,
+  ]);
   const undefinedRecall = value.rows.filter((r) => r.recall === null).length;
   return {
     id: 'categoryBreakdown',
@@ -48,7 +72,9 @@ export function categoryTable(value: unknown): TableModel | undefined {
       `Top-${value.k} lists of ${formatCount(value.users)} evaluated users; categories from the item metadata column \u201c${value.column}\u201d (an item with several categories counts in each). ` +
       'Coverage: recommended items of the category / its catalogue items. Share: the part of all recommendation slots holding an item of the category. ' +
       'Recall: hits / relevant, summed over users (micro average).' +
-      (undefinedRecall > 0 ? ` Recall \u2014: no evaluated user has a relevant item in the category (${undefinedRecall} ${undefinedRecall === 1 ? 'category' : 'categories'}).` : ''),
+      (undefinedRecall > 0
+        ? ` Recall \u2014: no evaluated user has a relevant item in the category (${undefinedRecall} ${undefinedRecall === 1 ? 'category' : 'categories'}).`
+        : ''),
   };
 }
 
@@ -65,8 +91,26 @@ export function categoryChart(value: unknown): ChartModel | undefined {
     y: { label: 'value', type: 'linear', min: 0, max: 1 },
     horizontal: true,
     series: [
-      { label: 'coverage', colour: 'blue', style: 'bar', points: rows.map((r, i) => ({ x: i, y: r.coverage })), pointLabels: rows.map((r) => `${formatCount(r.recommendedItems)} of ${formatCount(r.catalogItems)} items recommended`) },
-      { label: 'recall', colour: 'orange', style: 'bar', points: rows.map((r, i) => ({ x: i, y: r.recall })), pointLabels: rows.map((r) => (r.recall === null ? 'no relevant item' : `${formatCount(r.hits)} of ${formatCount(r.relevant)} relevant items found`)) },
+      {
+        label: 'coverage',
+        colour: 'blue',
+        style: 'bar',
+        points: rows.map((r, i) => ({ x: i, y: r.coverage })),
+        pointLabels: rows.map(
+          (r) => `${formatCount(r.recommendedItems)} of ${formatCount(r.catalogItems)} items recommended`,
+        ),
+      },
+      {
+        label: 'recall',
+        colour: 'orange',
+        style: 'bar',
+        points: rows.map((r, i) => ({ x: i, y: r.recall })),
+        pointLabels: rows.map((r) =>
+          r.recall === null
+            ? 'no relevant item'
+            : `${formatCount(r.hits)} of ${formatCount(r.relevant)} relevant items found`,
+        ),
+      },
     ],
     table: { ...t, id: 'categoryBreakdown.chart.table' },
   };

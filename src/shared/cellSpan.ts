@@ -32,7 +32,12 @@ function unquote(s: string): string {
  * The span of `column`'s cell in `line`: for `.csv`/`.tsv` by its position in `header`; for
  * `.jsonl`/`.json` the span of the `"column": value` member. Undefined when it cannot be found.
  */
-export function cellSpan(fileName: string, header: string | undefined, line: string, column: string): [number, number] | undefined {
+export function cellSpan(
+  fileName: string,
+  header: string | undefined,
+  line: string,
+  column: string,
+): [number, number] | undefined {
   const ext = fileName.toLowerCase().split('.').pop();
   if (ext === 'csv' || ext === 'tsv' || ext === 'txt') {
     if (header === undefined) return undefined;

@@ -9,7 +9,18 @@ import { delta, formatDelta, untestedNote } from '../core/compare/render';
 import type { CompareResults, CompareTest } from '../core/compare/types';
 import type { Curve } from '../core/results/types';
 import { formatLevel, formatNumber, formatP, significanceMark } from './format';
-import { SERIES_COLOURS, type CardModel, type CellValue, type ChartModel, type ColumnKind, type Place, type ReportModel, type Series, type TabModel, type TableModel } from './model';
+import {
+  SERIES_COLOURS,
+  type CardModel,
+  type CellValue,
+  type ChartModel,
+  type ColumnKind,
+  type Place,
+  type ReportModel,
+  type Series,
+  type TabModel,
+  type TableModel,
+} from './model';
 import { metricHover, metricName } from '../core/glossary';
 
 /** The p-value that decides the stars: Holm-adjusted when present, else the paired t-test's. */
@@ -26,7 +37,8 @@ export const TRANSPOSE_ABOVE = 12;
  */
 export function compareTable(c: CompareResults): TableModel {
   const byRunMetric = new Map(c.tests.map((t) => [`${t.run}\u0000${t.metric}`, t]));
-  const runLabel = (run: string, i: number): string => (run === c.baseline ? `${c.names[i] ?? run} (baseline)` : (c.names[i] ?? run));
+  const runLabel = (run: string, i: number): string =>
+    run === c.baseline ? `${c.names[i] ?? run} (baseline)` : (c.names[i] ?? run);
   const star = (run: string, m: string): string => {
     const t = byRunMetric.get(`${run}\u0000${m}`);
     return t ? significanceMark(decidingP(t)) : '';
@@ -43,7 +55,10 @@ export function compareTable(c: CompareResults): TableModel {
     });
   } else {
     for (const m of c.metrics) {
-      rows.push([`${m} ${c.directions[m] === 'lower' ? '↓' : c.directions[m] === 'higher' ? '↑' : ''}`.trim(), ...c.runs.map((run) => c.table[run]?.[m] ?? null)]);
+      rows.push([
+        `${m} ${c.directions[m] === 'lower' ? '↓' : c.directions[m] === 'higher' ? '↑' : ''}`.trim(),
+        ...c.runs.map((run) => c.table[run]?.[m] ?? null),
+      ]);
       marks.push([null, ...c.runs.map((run) => c.marks[m]?.[run] ?? null)]);
       suffixes.push(['', ...c.runs.map((run) => star(run, m))]);
     }
@@ -54,7 +69,8 @@ export function compareTable(c: CompareResults): TableModel {
   const kind = (m: string): ColumnKind => (UNRANKED_KEYS.has(m) ? 'int' : 'num');
   if (transpose) {
     c.metrics.forEach((m, i) => {
-      if (UNRANKED_KEYS.has(m)) rows[i] = rows[i]!.map((v, j) => (j > 0 && typeof v === 'number' ? formatNumber(v, m) : v));
+      if (UNRANKED_KEYS.has(m))
+        rows[i] = rows[i]!.map((v, j) => (j > 0 && typeof v === 'number' ? formatNumber(v, m) : v));
     });
   }
   const untested = untestedNote(c.untested);
@@ -67,7 +83,13 @@ export function compareTable(c: CompareResults): TableModel {
     marks,
     suffixes,
     // Names shown, keys on hover and in copies.
-    ...(transpose ? { rowNames: c.metrics.map((m) => `${metricName(m)} ${c.directions[m] === 'lower' ? '↓' : c.directions[m] === 'higher' ? '↑' : ''}`.trim()) } : { columnNames: [null, ...c.metrics.map(metricName)] }),
+    ...(transpose
+      ? {
+          rowNames: c.metrics.map((m) =>
+            `${metricName(m)} ${c.directions[m] === 'lower' ? '↓' : c.directions[m] === 'higher' ? '↑' : ''}`.trim(),
+          ),
+        }
+      : { columnNames: [null, ...c.metrics.map(metricName)] }),
     note: `Bold = best, underlined = second, italic = third in the ${where} (by each metric's direction; equal values share a place, and a run is marked only when it beats another). Stars: paired test against the baseline, *** p < 0.001, ** p < 0.01, * p < 0.05 (Holm-adjusted within the metric when several runs are tested).${untested ? ` ${untested}` : ''}`,
   };
 }
@@ -131,7 +153,17 @@ export function overlayCharts(c: CompareResults): ChartModel[] {
         points: cv.xs.map((x, k) => ({ x, y: cv.ys[k] ?? null })),
       };
     });
-    if (spec.diagonal) series.unshift({ label: 'perfect calibration', colour: 'foreground', style: 'line', dotted: true, points: [{ x: 0, y: 0 }, { x: 1, y: 1 }] });
+    if (spec.diagonal)
+      series.unshift({
+        label: 'perfect calibration',
+        colour: 'foreground',
+        style: 'line',
+        dotted: true,
+        points: [
+          { x: 0, y: 0 },
+          { x: 1, y: 1 },
+        ],
+      });
     const id = `overlay.${curveName}`;
     out.push({
       id,
@@ -145,9 +177,14 @@ export function overlayCharts(c: CompareResults): ChartModel[] {
         title: `${spec.title}: points per run`,
         columns: ['run', spec.x, spec.y],
         kinds: ['text', metric ? 'int' : 'num', 'num'],
-        rows: runs.flatMap((run) => byRun[run]!.xs.map((x, k): CellValue[] => [name(run), x, byRun[run]!.ys[k] ?? null])),
+        rows: runs.flatMap((run) =>
+          byRun[run]!.xs.map((x, k): CellValue[] => [name(run), x, byRun[run]!.ys[k] ?? null]),
+        ),
       },
-      note: byRun[runs[0]!]!.xs.length >= 400 ? 'Curves thinned to 400 points per run for the chart; the exact curves are in each run\'s results.' : undefined,
+      note:
+        byRun[runs[0]!]!.xs.length >= 400
+          ? "Curves thinned to 400 points per run for the chart; the exact curves are in each run's results."
+          : undefined,
       group: metric ? { id: 'overlay.metricVsK', title: 'Metric', option: metric } : undefined,
     });
   }
@@ -159,7 +196,22 @@ export function testsTable(c: CompareResults): TableModel {
   return {
     id: 'compare.tests',
     title: `Paired tests against ${name(c.baseline)}`,
-    columns: ['run', 'metric', 'n', 'mean', 'baseline mean', 'difference', 'difference CI', 'improvement', 't', 'p (t)', 'p (Holm)', 'p (Wilcoxon)', 'd_z', 'sig.'],
+    columns: [
+      'run',
+      'metric',
+      'n',
+      'mean',
+      'baseline mean',
+      'difference',
+      'difference CI',
+      'improvement',
+      't',
+      'p (t)',
+      'p (Holm)',
+      'p (Wilcoxon)',
+      'd_z',
+      'sig.',
+    ],
     kinds: ['text', 'text', 'int', 'num', 'num', 'num', 'text', 'text', 'num', 'p', 'p', 'p', 'num', 'text'],
     rows: c.tests.map((t) => [
       name(t.run),
@@ -187,29 +239,46 @@ function diffCharts(c: CompareResults): ChartModel[] {
     const tests = c.tests.filter((t) => t.metric === metric);
     const diffs = tests.map((t) => (t.mean !== null && t.mean_baseline !== null ? t.mean - t.mean_baseline : null));
     // The axis spans zero (the "no difference" line) and every interval.
-    const ends = [0, ...diffs.filter((d): d is number => d !== null), ...tests.flatMap((t) => (t.ci_diff ? [t.ci_diff[0], t.ci_diff[1]] : []))];
+    const ends = [
+      0,
+      ...diffs.filter((d): d is number => d !== null),
+      ...tests.flatMap((t) => (t.ci_diff ? [t.ci_diff[0], t.ci_diff[1]] : [])),
+    ];
     const pad = (Math.max(...ends) - Math.min(...ends)) * 0.1 || 0.01;
     return {
       id: `diff.${metric}`,
       title: `Paired difference: ${metricName(metric)}`,
       description: `Mean paired difference in ${metricName(metric)} (${metric}) of each run minus ${name(c.baseline)}, with bootstrap intervals, for ${tests.length} runs.`,
       x: { label: 'run', type: 'category', categories: tests.map((t) => name(t.run)) },
-      y: { label: `${metric}: run − baseline`, type: 'linear', min: Math.min(...ends) - pad, max: Math.max(...ends) + pad },
-      series: [{
-        label: 'mean difference',
-        colour: 'blue',
-        style: 'points',
-        points: diffs.map((y, i) => ({ x: i, y })),
-        errorBars: tests.map((t) => (t.ci_diff ? { lo: t.ci_diff[0], hi: t.ci_diff[1] } : null)),
-        pointLabels: tests.map((t) => `p = ${formatP(decidingP(t))}`),
-      }],
+      y: {
+        label: `${metric}: run − baseline`,
+        type: 'linear',
+        min: Math.min(...ends) - pad,
+        max: Math.max(...ends) + pad,
+      },
+      series: [
+        {
+          label: 'mean difference',
+          colour: 'blue',
+          style: 'points',
+          points: diffs.map((y, i) => ({ x: i, y })),
+          errorBars: tests.map((t) => (t.ci_diff ? { lo: t.ci_diff[0], hi: t.ci_diff[1] } : null)),
+          pointLabels: tests.map((t) => `p = ${formatP(decidingP(t))}`),
+        },
+      ],
       lines: [{ axis: 'y', value: 0, label: 'no difference', colour: 'foreground' }],
       table: {
         id: `diff.${metric}.table`,
         title: `Paired difference: ${metricName(metric)}`,
         columns: ['run', 'difference', 'CI low', 'CI high', 'p'],
         kinds: ['text', 'num', 'num', 'num', 'p'],
-        rows: tests.map((t, i) => [name(t.run), diffs[i]!, t.ci_diff?.[0] ?? null, t.ci_diff?.[1] ?? null, decidingP(t)]),
+        rows: tests.map((t, i) => [
+          name(t.run),
+          diffs[i]!,
+          t.ci_diff?.[0] ?? null,
+          t.ci_diff?.[1] ?? null,
+          decidingP(t),
+        ]),
       },
       group: { id: 'diff', title: 'Metric', option: metricName(metric) },
     };
@@ -220,11 +289,26 @@ export function buildCompareModel(c: CompareResults): ReportModel {
   const baselineName = c.names[c.runs.indexOf(c.baseline)] ?? c.baseline;
   const boot = c.settings?.bootstrap;
   const tabs: TabModel[] = [
-    { id: 'table', title: 'Comparison', cards: [], charts: [], tables: [compareTable(c), ...(deltaTable(c) ? [deltaTable(c)!] : [])], notes: [] },
-    { id: 'tests', title: 'Paired tests', cards: [], charts: diffCharts(c), tables: [testsTable(c)], notes: c.untested?.length ? [untestedNote(c.untested)] : [] },
+    {
+      id: 'table',
+      title: 'Comparison',
+      cards: [],
+      charts: [],
+      tables: [compareTable(c), ...(deltaTable(c) ? [deltaTable(c)!] : [])],
+      notes: [],
+    },
+    {
+      id: 'tests',
+      title: 'Paired tests',
+      cards: [],
+      charts: diffCharts(c),
+      tables: [testsTable(c)],
+      notes: c.untested?.length ? [untestedNote(c.untested)] : [],
+    },
   ];
   const overlays = overlayCharts(c);
-  if (overlays.length > 0) tabs.push({ id: 'curves', title: 'Curves', cards: [], charts: overlays, tables: [], notes: [] });
+  if (overlays.length > 0)
+    tabs.push({ id: 'curves', title: 'Curves', cards: [], charts: overlays, tables: [], notes: [] });
   const targets: ReportModel['targets'] = {};
   for (const m of c.metrics) targets[m] = { tab: 'table' };
   for (const ch of tabs[1]!.charts) targets[ch.id] = { tab: 'tests', element: ch.id };
@@ -235,7 +319,20 @@ export function buildCompareModel(c: CompareResults): ReportModel {
     if (!best) return [];
     const v = c.table[best]?.[m] ?? null;
     const name = c.names[c.runs.indexOf(best)] ?? best;
-    return [{ key: m, name: metricName(m), ...(metricHover(m) ? { explain: metricHover(m) } : {}), family: 'compare', value: v, text: formatNumber(v, m), ci: '', direction: c.directions[m] ?? 'higher', note: `best: ${name}`, extra: [`best: ${name}`] }];
+    return [
+      {
+        key: m,
+        name: metricName(m),
+        ...(metricHover(m) ? { explain: metricHover(m) } : {}),
+        family: 'compare',
+        value: v,
+        text: formatNumber(v, m),
+        ci: '',
+        direction: c.directions[m] ?? 'higher',
+        note: `best: ${name}`,
+        extra: [`best: ${name}`],
+      },
+    ];
   });
   return {
     kind: 'compare',
@@ -247,7 +344,10 @@ export function buildCompareModel(c: CompareResults): ReportModel {
         { label: 'Baseline', value: baselineName },
         { label: 'Task', value: c.task },
         { label: 'Paired by', value: c.matchBy },
-        { label: 'Tests', value: `paired t-test, Wilcoxon signed-rank; ${c.settings?.holm ?? ''}${boot && boot.n > 0 ? `; paired bootstrap ${boot.n} resamples, ${formatLevel(boot.confidence)}, seed = ${boot.seed}` : ''}` },
+        {
+          label: 'Tests',
+          value: `paired t-test, Wilcoxon signed-rank; ${c.settings?.holm ?? ''}${boot && boot.n > 0 ? `; paired bootstrap ${boot.n} resamples, ${formatLevel(boot.confidence)}, seed = ${boot.seed}` : ''}`,
+        },
         { label: 'Compared', value: `${c.createdAt} · Eval Lens ${c.tool.version}` },
       ],
       warnings: c.warnings.map((w) => `${w.code}: ${w.message}`),

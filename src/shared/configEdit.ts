@@ -91,7 +91,10 @@ function parseObject(text: string, what: string): Record<string, unknown> {
   } catch (err) {
     throw new ConfigEditError(`${what} is not valid JSON (${(err as Error).message}); fix it first.`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigEditError(`${what} must hold one JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}.`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new ConfigEditError(
+      `${what} must hold one JSON object, got ${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value}.`,
+    );
   return value as Record<string, unknown>;
 }
 
@@ -141,7 +144,12 @@ function setKey(text: string, key: string, value: unknown): string {
  *   { acceptThreshold: 0.9 }, ['targetCoverage'])
  *   → '{\n  "task": "classification",\n  "acceptThreshold": 0.9\n}\n'
  */
-export function editConfigText(text: string | null, set: Record<string, unknown>, remove: readonly string[] = [], what = 'eval-lens.json'): string {
+export function editConfigText(
+  text: string | null,
+  set: Record<string, unknown>,
+  remove: readonly string[] = [],
+  what = 'eval-lens.json',
+): string {
   let out = text ?? '{}\n';
   const before = parseObject(out, what);
   for (const k of remove) if (!(k in set)) out = removeKey(out, k);
@@ -150,10 +158,15 @@ export function editConfigText(text: string | null, set: Record<string, unknown>
   for (const k of remove) delete expected[k];
   Object.assign(expected, set);
   const after = parseObject(out, what);
-  if (JSON.stringify(sortKeys(after)) !== JSON.stringify(sortKeys(expected))) throw new ConfigEditError(`Cannot edit ${what} in place (its layout was not understood); nothing was written.`);
+  if (JSON.stringify(sortKeys(after)) !== JSON.stringify(sortKeys(expected)))
+    throw new ConfigEditError(`Cannot edit ${what} in place (its layout was not understood); nothing was written.`);
   return out;
 }
 
 function sortKeys(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
 }

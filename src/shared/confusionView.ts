@@ -18,8 +18,16 @@ export type ConfusionNorm = 'counts' | 'true' | 'pred';
 
 export const CONFUSION_NORMS: readonly { id: ConfusionNorm; label: string; legend: string }[] = [
   { id: 'counts', label: 'Counts', legend: 'number of rows' },
-  { id: 'true', label: 'Share of the true class (rows sum to 1; diagonal = recall)', legend: 'share of the true class' },
-  { id: 'pred', label: 'Share of the predicted class (columns sum to 1; diagonal = precision)', legend: 'share of the predicted class' },
+  {
+    id: 'true',
+    label: 'Share of the true class (rows sum to 1; diagonal = recall)',
+    legend: 'share of the true class',
+  },
+  {
+    id: 'pred',
+    label: 'Share of the predicted class (columns sum to 1; diagonal = precision)',
+    legend: 'share of the predicted class',
+  },
 ];
 
 export function isConfusionNorm(x: unknown): x is ConfusionNorm {
@@ -31,14 +39,21 @@ export function isConfusionNorm(x: unknown): x is ConfusionNorm {
  * rows / columns over the whole matrix (a sub-matrix of the largest confusions still divides by
  * the full class totals); without them, the sums of `values`.
  */
-export function normaliseConfusion(values: readonly (readonly number[])[], norm: ConfusionNorm, rowTotals?: readonly number[], colTotals?: readonly number[]): (number | null)[][] {
+export function normaliseConfusion(
+  values: readonly (readonly number[])[],
+  norm: ConfusionNorm,
+  rowTotals?: readonly number[],
+  colTotals?: readonly number[],
+): (number | null)[][] {
   if (norm === 'counts') return values.map((r) => [...r]);
   const rows = rowTotals ?? values.map((r) => r.reduce((a, b) => a + b, 0));
   const cols = colTotals ?? (values[0] ?? []).map((_, j) => values.reduce((a, r) => a + (r[j] ?? 0), 0));
-  return values.map((r, i) => r.map((v, j) => {
-    const total = norm === 'true' ? rows[i]! : cols[j]!;
-    return total > 0 ? v / total : null;
-  }));
+  return values.map((r, i) =>
+    r.map((v, j) => {
+      const total = norm === 'true' ? rows[i]! : cols[j]!;
+      return total > 0 ? v / total : null;
+    }),
+  );
 }
 
 /** A cell's text: counts as integers (`12,345`), shares with 2 decimals (`0.95`, as scikit-learn's display), `—` when undefined. */

@@ -36,7 +36,8 @@ export function parseColour(text: string): Rgb | undefined {
     const parts = fn[1]!.split(/[\s,/]+/).filter(Boolean);
     if (parts.length < 3) return undefined;
     const ch = (p: string): number => (p.endsWith('%') ? (parseFloat(p) / 100) * 255 : parseFloat(p));
-    const alpha = parts[3] === undefined ? 1 : parts[3].endsWith('%') ? parseFloat(parts[3]) / 100 : parseFloat(parts[3]);
+    const alpha =
+      parts[3] === undefined ? 1 : parts[3].endsWith('%') ? parseFloat(parts[3]) / 100 : parseFloat(parts[3]);
     const c = { r: ch(parts[0]!), g: ch(parts[1]!), b: ch(parts[2]!), a: alpha };
     return [c.r, c.g, c.b, c.a].every(Number.isFinite) ? c : undefined;
   }
@@ -45,14 +46,22 @@ export function parseColour(text: string): Rgb | undefined {
 
 /** `#rrggbb` of an opaque colour (channels rounded and clamped). */
 export function toHex(c: Rgb): string {
-  const h = (v: number): string => Math.round(Math.min(255, Math.max(0, v))).toString(16).padStart(2, '0');
+  const h = (v: number): string =>
+    Math.round(Math.min(255, Math.max(0, v)))
+      .toString(16)
+      .padStart(2, '0');
   return `#${h(c.r)}${h(c.g)}${h(c.b)}`;
 }
 
 /** A translucent colour painted over an opaque background: the colour a reader sees. */
 export function over(c: Rgb, background: Rgb): Rgb {
   const a = Math.min(1, Math.max(0, c.a));
-  return { r: c.r * a + background.r * (1 - a), g: c.g * a + background.g * (1 - a), b: c.b * a + background.b * (1 - a), a: 1 };
+  return {
+    r: c.r * a + background.r * (1 - a),
+    g: c.g * a + background.g * (1 - a),
+    b: c.b * a + background.b * (1 - a),
+    a: 1,
+  };
 }
 
 /** WCAG relative luminance: 0.2126 R + 0.7152 G + 0.0722 B of the linearised sRGB channels. */

@@ -12,10 +12,18 @@ import type { ChartModel, ReportModel } from './model';
 
 export type { ChartDrill, DrillSpec, DrillTargets, TableDrill } from './drillSpec';
 
-const t = (key: string, op: FilterTerm['op'], value: string | number): FilterTerm => ({ key, op, value: String(value) });
+const t = (key: string, op: FilterTerm['op'], value: string | number): FilterTerm => ({
+  key,
+  op,
+  value: String(value),
+});
 const BY_CONFIDENCE: RowSort = { key: 'confidence', dir: 'desc' };
 /** Mistakes first, most confident first: the rows most worth reading. */
-export const MISTAKES: DrillSpec = { title: 'Most confident mistakes', where: [t('correct', '=', 'false')], sort: BY_CONFIDENCE };
+export const MISTAKES: DrillSpec = {
+  title: 'Most confident mistakes',
+  where: [t('correct', '=', 'false')],
+  sort: BY_CONFIDENCE,
+};
 
 function labelCell(label: string): DrillSpec {
   return { title: `True class ${label}`, where: [t('label', '=', label)], sort: BY_CONFIDENCE };
@@ -23,25 +31,44 @@ function labelCell(label: string): DrillSpec {
 
 /** The rows of one confusion-matrix cell: true class `truth`, predicted class `pred`. */
 export function confusionCell(truth: string, pred: string): DrillSpec {
-  return { title: `True ${truth}, predicted ${pred}`, where: [t('label', '=', truth), t('pred', '=', pred)], sort: BY_CONFIDENCE };
+  return {
+    title: `True ${truth}, predicted ${pred}`,
+    where: [t('label', '=', truth), t('pred', '=', pred)],
+    sort: BY_CONFIDENCE,
+  };
 }
 
 /** Rows in a reliability bin (lo, hi] of the confidence (the bins' own convention). */
 function reliabilityBin(lo: number, hi: number): DrillSpec {
-  return { title: `Confidence in (${formatNumber(lo, '', 3)}, ${formatNumber(hi, '', 3)}]`, where: [t('confidence', '>', lo), t('confidence', '<=', hi)], sort: BY_CONFIDENCE };
+  return {
+    title: `Confidence in (${formatNumber(lo, '', 3)}, ${formatNumber(hi, '', 3)}]`,
+    where: [t('confidence', '>', lo), t('confidence', '<=', hi)],
+    sort: BY_CONFIDENCE,
+  };
 }
 
 /** Users whose `key` lies in [lo, hi), the last bin closed. */
 function userBin(key: string, lo: number, hi: number, last: boolean): DrillSpec {
-  return { title: `Users with ${key} in [${formatNumber(lo, '', 3)}, ${formatNumber(hi, '', 3)}${last ? ']' : ')'}`, where: [t(key, '>=', lo), t(key, last ? '<=' : '<', hi)], sort: { key, dir: 'asc' } };
+  return {
+    title: `Users with ${key} in [${formatNumber(lo, '', 3)}, ${formatNumber(hi, '', 3)}${last ? ']' : ')'}`,
+    where: [t(key, '>=', lo), t(key, last ? '<=' : '<', hi)],
+    sort: { key, dir: 'asc' },
+  };
 }
 
 function perClassFrom(chart: ChartModel): ChartDrill {
-  return { points: chart.series.map((s) => s.points.map((_, i) => {
-    // A bar chart names its classes on the category axis; a scatter names them in its point labels.
-    const cls = chart.x.type === 'category' ? chart.x.categories?.[s.points[i]!.x] : s.pointLabels?.[i]?.replace(/^class /, '');
-    return cls === undefined ? null : labelCell(cls);
-  })) };
+  return {
+    points: chart.series.map((s) =>
+      s.points.map((_, i) => {
+        // A bar chart names its classes on the category axis; a scatter names them in its point labels.
+        const cls =
+          chart.x.type === 'category'
+            ? chart.x.categories?.[s.points[i]!.x]
+            : s.pointLabels?.[i]?.replace(/^class /, '');
+        return cls === undefined ? null : labelCell(cls);
+      }),
+    ),
+  };
 }
 
 /**
@@ -81,16 +108,23 @@ export function drillTargets(results: Results, model: ReportModel): DrillTargets
     const h = conf.heatmap;
     out.charts.confusion = { cells: h.rows.map((r) => h.cols.map((c) => confusionCell(r, c))) };
     const table = conf.table;
-    out.tables['confusion.table'] = table.columns[0] === 'true' && table.columns[1] === 'predicted'
-      ? { rows: table.rows.map((r) => confusionCell(String(r[0]), String(r[1]))) }
-      : { cells: table.rows.map((r) => table.columns.map((c, j) => (j === 0 ? null : confusionCell(String(r[0]), c)))) };
+    out.tables['confusion.table'] =
+      table.columns[0] === 'true' && table.columns[1] === 'predicted'
+        ? { rows: table.rows.map((r) => confusionCell(String(r[0]), String(r[1]))) }
+        : {
+            cells: table.rows.map((r) =>
+              table.columns.map((c, j) => (j === 0 ? null : confusionCell(String(r[0]), c))),
+            ),
+          };
   }
 
   // Calibration: reliability bins with their exact edges.
   const bins = tbl.reliability;
   if (bins) {
     const specs = bins.map((b) => reliabilityBin(b.lo, b.hi));
-    const nonEmpty = bins.map((b, i) => (b.count > 0 && b.accuracy !== null && b.confidence !== null ? specs[i]! : undefined)).filter((s): s is DrillSpec => s !== undefined);
+    const nonEmpty = bins
+      .map((b, i) => (b.count > 0 && b.accuracy !== null && b.confidence !== null ? specs[i]! : undefined))
+      .filter((s): s is DrillSpec => s !== undefined);
     if (charts.has('reliability')) out.charts.reliability = { points: [[null, null], nonEmpty] };
     if (charts.has('reliabilityCounts')) out.charts.reliabilityCounts = { points: [specs] };
     out.tables['reliability.table'] = { rows: specs };
@@ -105,7 +139,13 @@ export function drillTargets(results: Results, model: ReportModel): DrillTargets
   if (rc && rcChart && thresholds) {
     const specs = rc.xs.map((cov, i) => {
       const th = thresholds[i];
-      return typeof th === 'number' && Number.isFinite(th) ? { title: `Accepted at coverage ${formatNumber(cov, '', 3)} (confidence ≥ ${formatNumber(th, '', 4)})`, where: [...measured, t('confidence', '>=', th)], sort: { key: 'confidence', dir: 'asc' } as RowSort } : null;
+      return typeof th === 'number' && Number.isFinite(th)
+        ? {
+            title: `Accepted at coverage ${formatNumber(cov, '', 3)} (confidence ≥ ${formatNumber(th, '', 4)})`,
+            where: [...measured, t('confidence', '>=', th)],
+            sort: { key: 'confidence', dir: 'asc' } as RowSort,
+          }
+        : null;
     });
     out.charts.riskCoverage = { points: rcChart.series.map(() => specs) };
     out.tables['riskCoverage.table'] = { rows: specs };
@@ -115,10 +155,18 @@ export function drillTargets(results: Results, model: ReportModel): DrillTargets
   for (const key of Object.keys(results.metrics)) {
     const shot = /^acc_(many|medium|few)$/.exec(key);
     const group = /^acc_group\.(.+)$/.exec(key);
-    if (shot) out.cards[key] = { title: `${shot[1]}-shot rows`, where: [t('shot', '=', shot[1]!)], sort: BY_CONFIDENCE };
-    else if (group) out.cards[key] = { title: `Rows of group ${group[1]}`, where: [t('group', '=', group[1]!)], sort: BY_CONFIDENCE };
-    else if (!ranking && /^(accuracy|error_rate|balanced_accuracy|macro_f1|top\d+_accuracy)$/.test(key)) out.cards[key] = MISTAKES;
-    else if (!ranking && /^(selective_risk|risk)$/.test(key)) out.cards[key] = { title: 'Accepted mistakes', where: [...measured, t('accepted', '=', 'true'), t('correct', '=', 'false')], sort: BY_CONFIDENCE };
+    if (shot)
+      out.cards[key] = { title: `${shot[1]}-shot rows`, where: [t('shot', '=', shot[1]!)], sort: BY_CONFIDENCE };
+    else if (group)
+      out.cards[key] = { title: `Rows of group ${group[1]}`, where: [t('group', '=', group[1]!)], sort: BY_CONFIDENCE };
+    else if (!ranking && /^(accuracy|error_rate|balanced_accuracy|macro_f1|top\d+_accuracy)$/.test(key))
+      out.cards[key] = MISTAKES;
+    else if (!ranking && /^(selective_risk|risk)$/.test(key))
+      out.cards[key] = {
+        title: 'Accepted mistakes',
+        where: [...measured, t('accepted', '=', 'true'), t('correct', '=', 'false')],
+        sort: BY_CONFIDENCE,
+      };
   }
 
   // Ranking: per-user histogram bars and user-activity bins.
@@ -131,7 +179,8 @@ export function drillTargets(results: Results, model: ReportModel): DrillTargets
     let edges = stored && stored.length === n + 1 ? stored : undefined;
     if (!edges) {
       // The report's own 10 equal-width bins (reportModel.perUserHistograms).
-      const values = results.perItem?.kind === 'user' ? (results.perItem.values[key] ?? []).filter(Number.isFinite) : [];
+      const values =
+        results.perItem?.kind === 'user' ? (results.perItem.values[key] ?? []).filter(Number.isFinite) : [];
       const inUnit = values.every((v) => v >= 0 && v <= 1);
       const lo = inUnit ? 0 : Math.min(...values, 0);
       const hi = inUnit ? 1 : Math.max(...values, 1);
@@ -148,7 +197,11 @@ export function drillTargets(results: Results, model: ReportModel): DrillTargets
       if (typeof r.lo !== 'number') return null;
       const where = [t('trainCount', '>=', r.lo)];
       if (typeof r.hi === 'number') where.push(t('trainCount', '<', r.hi));
-      return { title: `Users with ${typeof r.bin === 'string' ? r.bin : r.lo} train interactions`, where, sort: { key: 'line', dir: 'asc' } as RowSort };
+      return {
+        title: `Users with ${typeof r.bin === 'string' ? r.bin : r.lo} train interactions`,
+        where,
+        sort: { key: 'line', dir: 'asc' } as RowSort,
+      };
     });
     out.charts.activityBins = { points: actChart.series.map(() => specs) };
     out.tables['activityBins.table'] = { rows: specs };

@@ -10,8 +10,10 @@ import type { CardModel, ReportModel, TableModel } from './model';
 import { formatCell } from './tableText';
 
 /** Light and dark palettes: every series colour keeps a contrast of at least 3:1 with the background. */
-const LIGHT = '--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--border:#d1d9e0;--blue:#0969da;--red:#cf222e;--green:#1a7f37;--yellow:#9a6700;--orange:#bc4c00;--purple:#8250df;--foreground:#1f2328';
-const DARK = '--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#151b23;--border:#3d444d;--blue:#4493f8;--red:#f85149;--green:#3fb950;--yellow:#d29922;--orange:#db6d28;--purple:#ab7df8;--foreground:#e6edf3';
+const LIGHT =
+  '--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--border:#d1d9e0;--blue:#0969da;--red:#cf222e;--green:#1a7f37;--yellow:#9a6700;--orange:#bc4c00;--purple:#8250df;--foreground:#1f2328';
+const DARK =
+  '--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#151b23;--border:#3d444d;--blue:#4493f8;--red:#f85149;--green:#3fb950;--yellow:#d29922;--orange:#db6d28;--purple:#ab7df8;--foreground:#e6edf3';
 
 /** `auto` follows the reader's system setting (prefers-color-scheme); `light` / `dark` fix it. */
 export type HtmlTheme = 'auto' | 'light' | 'dark';
@@ -55,12 +57,17 @@ function placeClass(place: unknown): string {
 export function tableHtml(t: TableModel): string {
   const head = `<tr>${t.columns.map((c) => `<th scope="col">${esc(c)}</th>`).join('')}</tr>`;
   const body = t.rows
-    .map((r, i) => `<tr>${r.map((v, j) => {
-      const kind = t.kinds[j] ?? 'text';
-      const classes = [kind !== 'text' ? 'n' : '', placeClass(t.marks?.[i]?.[j])].filter(Boolean).join(' ');
-      const why = t.cellTitles?.[i]?.[j];
-      return `<td${classes ? ` class="${classes}"` : ''}${why ? ` title="${esc(why)}"` : ''}>${esc(formatCell(v, kind))}${esc(t.suffixes?.[i]?.[j] ?? '')}</td>`;
-    }).join('')}</tr>`)
+    .map(
+      (r, i) =>
+        `<tr>${r
+          .map((v, j) => {
+            const kind = t.kinds[j] ?? 'text';
+            const classes = [kind !== 'text' ? 'n' : '', placeClass(t.marks?.[i]?.[j])].filter(Boolean).join(' ');
+            const why = t.cellTitles?.[i]?.[j];
+            return `<td${classes ? ` class="${classes}"` : ''}${why ? ` title="${esc(why)}"` : ''}>${esc(formatCell(v, kind))}${esc(t.suffixes?.[i]?.[j] ?? '')}</td>`;
+          })
+          .join('')}</tr>`,
+    )
     .join('\n');
   return `<table><caption class="note">${esc(t.title)}</caption><thead>${head}</thead><tbody>${body}</tbody></table>${t.note ? `<p class="note">${esc(t.note)}</p>` : ''}`;
 }
@@ -68,19 +75,37 @@ export function tableHtml(t: TableModel): string {
 /** The whole report; `generator` goes in a meta tag. */
 export function reportToHtml(model: ReportModel, opts: { generator?: string; theme?: HtmlTheme } = {}): string {
   const out: string[] = [];
-  out.push('<!DOCTYPE html>', '<html lang="en">', '<head>', '<meta charset="utf-8">', '<meta name="viewport" content="width=device-width, initial-scale=1">');
+  out.push(
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+  );
   if (opts.generator) out.push(`<meta name="generator" content="${esc(opts.generator)}">`);
-  out.push(`<title>${esc(model.title)} — Eval Lens report</title>`, `<style>${themeCss(opts.theme ?? 'auto')}${CSS}</style>`, '</head>', '<body>');
+  out.push(
+    `<title>${esc(model.title)} — Eval Lens report</title>`,
+    `<style>${themeCss(opts.theme ?? 'auto')}${CSS}</style>`,
+    '</head>',
+    '<body>',
+  );
   out.push(`<h1>${esc(model.header.title)}</h1>`);
-  out.push(`<dl class="header">${model.header.lines.map((l) => `<dt>${esc(l.label)}</dt><dd>${esc(l.value)}</dd>`).join('')}</dl>`);
-  if (model.header.warnings.length > 0) out.push(`<div class="warnings"><strong>Warnings (${model.header.warnings.length})</strong><ul>${model.header.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`);
+  out.push(
+    `<dl class="header">${model.header.lines.map((l) => `<dt>${esc(l.label)}</dt><dd>${esc(l.value)}</dd>`).join('')}</dl>`,
+  );
+  if (model.header.warnings.length > 0)
+    out.push(
+      `<div class="warnings"><strong>Warnings (${model.header.warnings.length})</strong><ul>${model.header.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`,
+    );
   if (model.headline.length > 0) out.push(`<div class="cards headline">${model.headline.map(cardHtml).join('')}</div>`);
   for (const tab of model.tabs) {
     out.push(`<section id="${esc(tab.id)}"><h2>${esc(tab.title)}</h2>`);
     if (tab.cards.length > 0) out.push(`<div class="cards">${tab.cards.map(cardHtml).join('')}</div>`);
     for (const t of tab.leadTables ?? []) out.push(`<h3>${esc(t.title)}</h3>`, tableHtml(t));
     for (const c of tab.charts) {
-      out.push(`<figure id="${esc(c.id)}"><figcaption>${esc(c.title)}</figcaption>${chartToSvg(c)}${c.note ? `<p class="note">${esc(c.note)}</p>` : ''}<details><summary>Data</summary>${tableHtml(c.table)}</details></figure>`);
+      out.push(
+        `<figure id="${esc(c.id)}"><figcaption>${esc(c.title)}</figcaption>${chartToSvg(c)}${c.note ? `<p class="note">${esc(c.note)}</p>` : ''}<details><summary>Data</summary>${tableHtml(c.table)}</details></figure>`,
+      );
     }
     for (const t of tab.tables) out.push(`<h3>${esc(t.title)}</h3>`, tableHtml(t));
     for (const n of tab.notes) out.push(`<p class="note">${esc(n)}</p>`);

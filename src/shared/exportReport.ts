@@ -8,7 +8,14 @@
  * ({@link reportInputFromJson}): a hand-edited or hostile file gives a message naming the field,
  * never a broken page.
  */
-import { renderCsvTable, renderLatexTable, renderLatexTests, renderMarkdownTable, renderMarkdownTests, untestedNote } from '../core/compare/render';
+import {
+  renderCsvTable,
+  renderLatexTable,
+  renderLatexTests,
+  renderMarkdownTable,
+  renderMarkdownTests,
+  untestedNote,
+} from '../core/compare/render';
 import type { TableInspection } from '../core/compare/inspect';
 import type { CompareResults, RunTable } from '../core/compare/types';
 import { validateCompare } from '../core/compare/validate';
@@ -52,9 +59,16 @@ export interface ExportOptions {
 export function reportInputFromJson(obj: unknown, file: string): ReportInput {
   const schema = obj !== null && typeof obj === 'object' ? (obj as { schema?: unknown }).schema : undefined;
   const fail = (problems: string[], what: string): never => {
-    const shown = problems.slice(0, 10).map((p) => `\n  ${p}`).join('');
+    const shown = problems
+      .slice(0, 10)
+      .map((p) => `\n  ${p}`)
+      .join('');
     const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
-    throw new EvalLensError('report-invalid-input', `${file}: not a valid ${what} (${problems.length} problem${problems.length === 1 ? '' : 's'}):${shown}${more}`, { file });
+    throw new EvalLensError(
+      'report-invalid-input',
+      `${file}: not a valid ${what} (${problems.length} problem${problems.length === 1 ? '' : 's'}):${shown}${more}`,
+      { file },
+    );
   };
   if (schema === RESULTS_SCHEMA_ID) {
     const problems = validateResults(obj);
@@ -64,7 +78,11 @@ export function reportInputFromJson(obj: unknown, file: string): ReportInput {
   const problems = validateCompare(obj);
   if (problems.length > 0) {
     if (typeof schema !== 'string' || !schema.startsWith('eval-lens/compare')) {
-      throw new EvalLensError('report-invalid-input', `${file}: not an Eval Lens results or comparison file: expected "schema": "${RESULTS_SCHEMA_ID}" or "eval-lens/compare@1", got ${schema === undefined ? 'no "schema" key' : JSON.stringify(schema)}.`, { file });
+      throw new EvalLensError(
+        'report-invalid-input',
+        `${file}: not an Eval Lens results or comparison file: expected "schema": "${RESULTS_SCHEMA_ID}" or "eval-lens/compare@1", got ${schema === undefined ? 'no "schema" key' : JSON.stringify(schema)}.`,
+        { file },
+      );
     }
     fail(problems, 'eval-lens/compare@1 comparison file');
   }
@@ -78,14 +96,22 @@ export function reportInputFromJson(obj: unknown, file: string): ReportInput {
  */
 export function slicesTable(value: unknown): TableModel | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
-  const rows = value.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r));
+  const rows = value.filter(
+    (r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r),
+  );
   if (rows.length === 0) return undefined;
   const isMetric = (v: unknown): v is { value: number | null; ci?: [number, number] | null } =>
-    v !== null && typeof v === 'object' && 'value' in v && (typeof (v as { value: unknown }).value === 'number' || (v as { value: unknown }).value === null);
+    v !== null &&
+    typeof v === 'object' &&
+    'value' in v &&
+    (typeof (v as { value: unknown }).value === 'number' || (v as { value: unknown }).value === null);
   const metrics: string[] = [];
-  for (const r of rows) for (const [k, v] of Object.entries(r)) if (isMetric(v) && !metrics.includes(k)) metrics.push(k);
-  const hasCi = (m: string): boolean => rows.some((r) => isMetric(r[m]) && Array.isArray((r[m] as { ci?: unknown }).ci));
-  const text = (v: unknown): CellValue => (typeof v === 'string' ? v : typeof v === 'number' ? v : v === null || v === undefined ? null : JSON.stringify(v));
+  for (const r of rows)
+    for (const [k, v] of Object.entries(r)) if (isMetric(v) && !metrics.includes(k)) metrics.push(k);
+  const hasCi = (m: string): boolean =>
+    rows.some((r) => isMetric(r[m]) && Array.isArray((r[m] as { ci?: unknown }).ci));
+  const text = (v: unknown): CellValue =>
+    typeof v === 'string' ? v : typeof v === 'number' ? v : v === null || v === undefined ? null : JSON.stringify(v);
   const columns = ['slice', 'value', 'n'];
   const kinds: TableModel['kinds'] = ['text', 'text', 'int'];
   for (const m of metrics) {
@@ -142,14 +168,24 @@ function inspectionModel(t: TableInspection): ReportModel {
     title: 'Runs × metrics',
     columns: ['run', ...t.metrics],
     kinds: ['text', ...t.metrics.map(() => 'num' as const)],
-    rows: t.runs.map((run, i) => [t.names[i] ?? run, ...t.metrics.map((m) => t.display?.[run]?.[m] ?? t.table[run]?.[m] ?? null)]),
+    rows: t.runs.map((run, i) => [
+      t.names[i] ?? run,
+      ...t.metrics.map((m) => t.display?.[run]?.[m] ?? t.table[run]?.[m] ?? null),
+    ]),
     marks: t.runs.map((run) => [null, ...t.metrics.map((m) => t.marks[m]?.[run] ?? null)]),
     note: `Bold = best, underlined = second, italic = third in the column, by each metric's direction.${t.unmarked.length > 0 ? ` Not marked (no known direction): ${t.unmarked.join(', ')}.` : ''}`,
   };
   return {
     kind: 'table',
     title: `Runs of ${t.source}`,
-    header: { title: `Runs of ${t.source}`, lines: [{ label: 'Table', value: t.source }, { label: 'Run column', value: t.runColumn }], warnings: t.warnings.map((w) => w.message) },
+    header: {
+      title: `Runs of ${t.source}`,
+      lines: [
+        { label: 'Table', value: t.source },
+        { label: 'Run column', value: t.runColumn },
+      ],
+      warnings: t.warnings.map((w) => w.message),
+    },
     headline: [],
     tabs: [{ id: 'table', title: 'Table', cards: [], charts: [], tables: [table], notes: [] }],
     targets: {},
@@ -157,7 +193,11 @@ function inspectionModel(t: TableInspection): ReportModel {
 }
 
 export function reportModel(input: ReportInput): ReportModel {
-  return input.kind === 'results' ? resultsModel(input.results) : input.kind === 'compare' ? buildCompareModel(input.compare) : inspectionModel(input.table);
+  return input.kind === 'results'
+    ? resultsModel(input.results)
+    : input.kind === 'compare'
+      ? buildCompareModel(input.compare)
+      : inspectionModel(input.table);
 }
 
 function tableSection(t: TableModel): string {
@@ -174,7 +214,10 @@ function resultsMarkdown(results: Results): string {
 
 function compareMarkdown(c: CompareResults): string {
   const note = untestedNote(c.untested);
-  const parts = [`## Comparison of ${c.runs.length} runs\n`, renderMarkdownTable(c, { baseline: c.baseline }) + (note ? `\n\n${note}` : '')];
+  const parts = [
+    `## Comparison of ${c.runs.length} runs\n`,
+    renderMarkdownTable(c, { baseline: c.baseline }) + (note ? `\n\n${note}` : ''),
+  ];
   const d = deltaTable(c);
   if (d) parts.push(tableSection(d));
   parts.push(renderMarkdownTests(c, c.tests, c.baseline));
@@ -193,27 +236,72 @@ function categoryCsvRows(results: Results): string {
   const pad = Object.keys(results.baselines ?? {}).map(() => '');
   const num = (v: number | null): string => (v === null ? '' : String(v));
   const rows = b.rows.flatMap((r) => [
-    ['category', `coverage@${b.k} [category: ${r.category}]`, num(r.coverage), '', '', 'higher', `${r.recommendedItems} of ${r.catalogItems} catalogue items recommended`, ...pad],
-    ['category', `share@${b.k} [category: ${r.category}]`, num(r.share), '', '', '', 'share of all recommendation slots', ...pad],
-    ['category', `recall@${b.k} [category: ${r.category}]`, num(r.recall), '', '', 'higher', r.recall === null ? 'undefined: no evaluated user has a relevant item in this category' : `${r.hits} of ${r.relevant} relevant items found`, ...pad],
+    [
+      'category',
+      `coverage@${b.k} [category: ${r.category}]`,
+      num(r.coverage),
+      '',
+      '',
+      'higher',
+      `${r.recommendedItems} of ${r.catalogItems} catalogue items recommended`,
+      ...pad,
+    ],
+    [
+      'category',
+      `share@${b.k} [category: ${r.category}]`,
+      num(r.share),
+      '',
+      '',
+      '',
+      'share of all recommendation slots',
+      ...pad,
+    ],
+    [
+      'category',
+      `recall@${b.k} [category: ${r.category}]`,
+      num(r.recall),
+      '',
+      '',
+      'higher',
+      r.recall === null
+        ? 'undefined: no evaluated user has a relevant item in this category'
+        : `${r.hits} of ${r.relevant} relevant items found`,
+      ...pad,
+    ],
   ]);
   return rows.map((r) => r.map(csvCell).join(',')).join('\n') + '\n';
 }
 
 /** The metrics of a LaTeX table: those asked for (that exist), else the headline ones. */
-function latexMetrics(task: Results['task'] | undefined, available: readonly string[], asked: readonly string[] | undefined): string[] {
+function latexMetrics(
+  task: Results['task'] | undefined,
+  available: readonly string[],
+  asked: readonly string[] | undefined,
+): string[] {
   if (asked && asked.length > 0) {
     const missing = asked.filter((m) => !available.includes(m));
-    if (missing.length > 0) throw new EvalLensError('report-unknown-metric', `expected metric keys of the report, but ${missing.map((m) => `"${m}"`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not among them. Known keys: ${available.join(', ')}.`);
+    if (missing.length > 0)
+      throw new EvalLensError(
+        'report-unknown-metric',
+        `expected metric keys of the report, but ${missing.map((m) => `"${m}"`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} not among them. Known keys: ${available.join(', ')}.`,
+      );
     return [...asked];
   }
-  return task ? headlineKeys({ task, metrics: Object.fromEntries(available.map((m) => [m, { value: null, direction: 'higher' as const }])) }, 6) : [...available];
+  return task
+    ? headlineKeys(
+        { task, metrics: Object.fromEntries(available.map((m) => [m, { value: null, direction: 'higher' as const }])) },
+        6,
+      )
+    : [...available];
 }
 
 function resultsLatex(r: Results, opts: ExportOptions): string {
   const metrics = latexMetrics(r.task, Object.keys(r.metrics), opts.metrics);
   const run = r.source.path;
-  const name = run.split(/[\\/]/).pop()!.replace(/\.[^.]+$/, '');
+  const name = run
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.[^.]+$/, '');
   const t: RunTable = {
     runs: [run],
     names: [name],
@@ -222,13 +310,27 @@ function resultsLatex(r: Results, opts: ExportOptions): string {
     table: { [run]: Object.fromEntries(metrics.map((m) => [m, r.metrics[m]!.value])) },
     marks: {},
   };
-  const intervals = opts.ci ? { [run]: Object.fromEntries(metrics.flatMap((m) => (r.metrics[m]!.ci ? [[m, r.metrics[m]!.ci!]] : []))) } : undefined;
-  return renderLatexTable(t, { metrics, intervals, confidence: r.config?.bootstrap?.confidence, caption: `Results of ${name}.` }) + '\n';
+  const intervals = opts.ci
+    ? { [run]: Object.fromEntries(metrics.flatMap((m) => (r.metrics[m]!.ci ? [[m, r.metrics[m]!.ci!]] : []))) }
+    : undefined;
+  return (
+    renderLatexTable(t, {
+      metrics,
+      intervals,
+      confidence: r.config?.bootstrap?.confidence,
+      caption: `Results of ${name}.`,
+    }) + '\n'
+  );
 }
 
 function compareLatex(c: CompareResults, opts: ExportOptions): string {
   const metrics = latexMetrics(c.task, c.metrics, opts.metrics);
-  const table = renderLatexTable(c, { baseline: c.baseline, metrics, intervals: opts.ci ? c.intervals : undefined, confidence: c.settings?.bootstrap?.confidence });
+  const table = renderLatexTable(c, {
+    baseline: c.baseline,
+    metrics,
+    intervals: opts.ci ? c.intervals : undefined,
+    confidence: c.settings?.bootstrap?.confidence,
+  });
   const tests = c.tests.filter((t) => metrics.includes(t.metric));
   return `${table}\n\n${renderLatexTests(c, tests, c.baseline)}\n`;
 }

@@ -23,8 +23,10 @@ export function formatNumber(v: number | null | undefined, key = '', digits = 4)
 export function formatCi(ci: readonly [number, number] | undefined | null, key = '', digits = 4): string {
   if (!ci) return '';
   const [lo, hi] = ci;
-  if (COUNT_KEYS.test(key) && Number.isInteger(lo) && Number.isInteger(hi)) return `[${formatCount(lo)}, ${formatCount(hi)}]`;
-  const needsExp = (v: number): boolean => Number.isFinite(v) && ((v !== 0 && Math.abs(v) < 10 ** -(digits - 1)) || Math.abs(v) >= 1e6);
+  if (COUNT_KEYS.test(key) && Number.isInteger(lo) && Number.isInteger(hi))
+    return `[${formatCount(lo)}, ${formatCount(hi)}]`;
+  const needsExp = (v: number): boolean =>
+    Number.isFinite(v) && ((v !== 0 && Math.abs(v) < 10 ** -(digits - 1)) || Math.abs(v) >= 1e6);
   if (needsExp(lo) || needsExp(hi)) {
     const e = (v: number): string => (Number.isFinite(v) ? (v === 0 ? '0' : v.toExponential(2)) : '—');
     return `[${e(lo)}, ${e(hi)}]`;

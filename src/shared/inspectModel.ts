@@ -57,7 +57,8 @@ export interface InspectModel {
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
-const pair = (x: unknown): [number, number] | undefined => (Array.isArray(x) && x.length === 2 && typeof x[0] === 'number' && typeof x[1] === 'number' ? [x[0], x[1]] : undefined);
+const pair = (x: unknown): [number, number] | undefined =>
+  Array.isArray(x) && x.length === 2 && typeof x[0] === 'number' && typeof x[1] === 'number' ? [x[0], x[1]] : undefined;
 const ROW_FIELDS = new Set(['slice', 'value', 'n', 'where', 'diff', 'delta']);
 
 /**
@@ -65,7 +66,10 @@ const ROW_FIELDS = new Set(['slice', 'value', 'n', 'where', 'diff', 'delta']);
  * when the text is not an interval.
  */
 export function intervalWhere(column: string, text: string): FilterTerm[] | undefined {
-  const m = /^\s*([[(])\s*(-?[\d.eE+-]+|-inf(?:inity)?|−∞|-∞)\s*,\s*(-?[\d.eE+-]+|\+?inf(?:inity)?|∞|\+∞)\s*([\])])\s*$/i.exec(text);
+  const m =
+    /^\s*([[(])\s*(-?[\d.eE+-]+|-inf(?:inity)?|−∞|-∞)\s*,\s*(-?[\d.eE+-]+|\+?inf(?:inity)?|∞|\+∞)\s*([\])])\s*$/i.exec(
+      text,
+    );
   if (!m) return undefined;
   const out: FilterTerm[] = [];
   const lo = Number(m[2]);
@@ -77,7 +81,13 @@ export function intervalWhere(column: string, text: string): FilterTerm[] | unde
 
 /** The filter of one slice row: its own `where` when given, else `column = value` or the bin's interval. */
 function whereOf(r: Obj, slice: string, value: string): FilterTerm[] {
-  if (Array.isArray(r.where) && r.where.every((t) => isObj(t) && typeof t.key === 'string' && typeof t.op === 'string' && typeof t.value === 'string')) return r.where as FilterTerm[];
+  if (
+    Array.isArray(r.where) &&
+    r.where.every(
+      (t) => isObj(t) && typeof t.key === 'string' && typeof t.op === 'string' && typeof t.value === 'string',
+    )
+  )
+    return r.where as FilterTerm[];
   if (slice.includes(' × ') || slice.includes(',')) return [];
   return intervalWhere(slice, value) ?? [{ key: slice, op: '=', value }];
 }
@@ -93,7 +103,13 @@ export function readSliceTable(value: unknown, directions: Record<string, 'highe
   const rows: SliceRow[] = [];
   const keys: string[] = [];
   for (const r of list) {
-    if (!isObj(r) || (typeof r.slice !== 'string' && !Array.isArray(r.slice)) || r.value === undefined || typeof r.n !== 'number') return undefined;
+    if (
+      !isObj(r) ||
+      (typeof r.slice !== 'string' && !Array.isArray(r.slice)) ||
+      r.value === undefined ||
+      typeof r.n !== 'number'
+    )
+      return undefined;
     const slice = Array.isArray(r.slice) ? r.slice.map(String).join(' × ') : r.slice;
     const v = Array.isArray(r.value) ? r.value.map(String).join(' × ') : String(r.value);
     const diffs = isObj(r.diff) ? r.diff : isObj(r.delta) ? r.delta : {};
@@ -103,7 +119,13 @@ export function readSliceTable(value: unknown, directions: Record<string, 'highe
       const cell: SliceCell = { value: num(m.value) };
       const ci = pair(m.ci);
       if (ci) cell.ci = ci;
-      const d = isObj(m.diff) ? m.diff : isObj(diffs[k]) ? (diffs[k] as Obj) : typeof m.diff === 'number' ? { value: m.diff, ci: m.diffCi } : undefined;
+      const d = isObj(m.diff)
+        ? m.diff
+        : isObj(diffs[k])
+          ? (diffs[k] as Obj)
+          : typeof m.diff === 'number'
+            ? { value: m.diff, ci: m.diffCi }
+            : undefined;
       if (d) {
         cell.diff = num(d.value);
         const dci = pair(d.ci);
@@ -114,7 +136,13 @@ export function readSliceTable(value: unknown, directions: Record<string, 'highe
     }
     rows.push({ slice, value: v, n: r.n, metrics, where: whereOf(r, slice, v) });
   }
-  return { metrics: keys.map((key) => ({ key, direction: directions[key] ?? (/(error|risk|loss|ece|mce|brier|aurc)/i.test(key) ? 'lower' : 'higher') })), rows };
+  return {
+    metrics: keys.map((key) => ({
+      key,
+      direction: directions[key] ?? (/(error|risk|loss|ece|mce|brier|aurc)/i.test(key) ? 'lower' : 'higher'),
+    })),
+    rows,
+  };
 }
 
 /**
@@ -131,6 +159,10 @@ export function worstFirst(t: SliceTable, metric: string, minSize: number): Slic
       const x = v(a);
       const y = v(b);
       if (x === null || y === null) return x === null && y === null ? 0 : x === null ? 1 : -1;
-      return (dir === 'higher' ? x - y : y - x) || b.n - a.n || `${a.slice}=${a.value}`.localeCompare(`${b.slice}=${b.value}`);
+      return (
+        (dir === 'higher' ? x - y : y - x) ||
+        b.n - a.n ||
+        `${a.slice}=${a.value}`.localeCompare(`${b.slice}=${b.value}`)
+      );
     });
 }

@@ -93,10 +93,15 @@ function selectiveModel(results: Results): OperatingPointModel | undefined {
     { key: 'coverage', label: 'coverage', kind: 'num', values: c.xs },
     { key: 'selective_risk', label: 'selective risk', kind: 'num', values: c.ys },
   ];
-  if (ex.risk_balanced) columns.push({ key: 'balanced_error', label: 'balanced error', kind: 'num', values: ex.risk_balanced });
-  if (ex.risk_worst) columns.push({ key: 'worst_error', label: 'worst-group error', kind: 'num', values: ex.risk_worst });
-  for (const [k, v] of Object.entries(ex)) if (k.startsWith('error_group.')) columns.push({ key: k, label: `error of group ${k.slice('error_group.'.length)}`, kind: 'num', values: v });
-  if (ex.ece_accepted) columns.push({ key: 'ece_accepted', label: 'ECE of the accepted rows', kind: 'num', values: ex.ece_accepted });
+  if (ex.risk_balanced)
+    columns.push({ key: 'balanced_error', label: 'balanced error', kind: 'num', values: ex.risk_balanced });
+  if (ex.risk_worst)
+    columns.push({ key: 'worst_error', label: 'worst-group error', kind: 'num', values: ex.risk_worst });
+  for (const [k, v] of Object.entries(ex))
+    if (k.startsWith('error_group.'))
+      columns.push({ key: k, label: `error of group ${k.slice('error_group.'.length)}`, kind: 'num', values: v });
+  if (ex.ece_accepted)
+    columns.push({ key: 'ece_accepted', label: 'ECE of the accepted rows', kind: 'num', values: ex.ece_accepted });
   const cov = results.metrics.coverage?.value;
   const risk = results.metrics.selective_risk?.value;
   let current = c.xs.findIndex((x, i) => x === cov && c.ys[i] === risk);
@@ -105,9 +110,17 @@ function selectiveModel(results: Results): OperatingPointModel | undefined {
   if (ex.ece_accepted) markers.push({ chart: 'reliability', x: th, label: 'accept ≥' });
   const notes: string[] = [];
   const accept = results.source.columns?.accept;
-  const locked = accept ? `The file's \`${String(accept)}\` column decides which rows are accepted, so acceptThreshold and targetCoverage have no effect on the evaluation.` : undefined;
-  if (results.source.columns?.split) notes.push('With a split column, targetCoverage picks its threshold on the validation rows and the metrics are measured on the test rows; the points here are those of the rows the curve was measured on.');
-  if (results.config?.reweight) notes.push('The group errors here are plain error rates; the error_group metrics above are train-frequency reweighted (reweight is on).');
+  const locked = accept
+    ? `The file's \`${String(accept)}\` column decides which rows are accepted, so acceptThreshold and targetCoverage have no effect on the evaluation.`
+    : undefined;
+  if (results.source.columns?.split)
+    notes.push(
+      'With a split column, targetCoverage picks its threshold on the validation rows and the metrics are measured on the test rows; the points here are those of the rows the curve was measured on.',
+    );
+  if (results.config?.reweight)
+    notes.push(
+      'The group errors here are plain error rates; the error_group metrics above are train-frequency reweighted (reweight is on).',
+    );
   return {
     family: 'selective',
     tab: 'selective',

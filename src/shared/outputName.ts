@@ -6,7 +6,19 @@
  */
 
 /** Extensions of files the extension offers to evaluate (explorer menu, file picker). */
-export const PREDICTION_EXTENSIONS = ['csv', 'tsv', 'jsonl', 'json', 'trec', 'qrels', 'run', 'txt', 'npy', 'npz', 'parquet'] as const;
+export const PREDICTION_EXTENSIONS = [
+  'csv',
+  'tsv',
+  'jsonl',
+  'json',
+  'trec',
+  'qrels',
+  'run',
+  'txt',
+  'npy',
+  'npz',
+  'parquet',
+] as const;
 
 function splitName(name: string): { stem: string; ext: string } {
   const i = name.lastIndexOf('.');
@@ -52,8 +64,11 @@ function fnv1a(s: string): string {
  * @example compareFileName(['b.csv', 'a.csv']) === compareFileName(['a.csv', 'b.csv']) === 'a-vs-b.compare.json'
  */
 export function compareFileName(runs: readonly string[]): string {
-  const stem = (n: string): string => (n.split(/[\\/]/).pop() ?? n).replace(/\.eval\.json$/i, '').replace(/\.[^.]+$/, '');
-  const sorted = [...runs].sort((x, y) => (stem(x) < stem(y) ? -1 : stem(x) > stem(y) ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  const stem = (n: string): string =>
+    (n.split(/[\\/]/).pop() ?? n).replace(/\.eval\.json$/i, '').replace(/\.[^.]+$/, '');
+  const sorted = [...runs].sort((x, y) =>
+    stem(x) < stem(y) ? -1 : stem(x) > stem(y) ? 1 : x < y ? -1 : x > y ? 1 : 0,
+  );
   if (sorted.length === 0) return 'runs.compare.json';
   if (sorted.length <= 3) return `${sorted.map(stem).join('-vs-')}.compare.json`;
   return `${stem(sorted[0]!)}-and-${sorted.length - 1}-more-${fnv1a(sorted.join('\n'))}.compare.json`;
@@ -68,8 +83,14 @@ export function jsonKind(fileName: string): 'results' | 'compare' | 'foreign' | 
   const base = (fileName.split(/[\\/]/).pop() ?? fileName).toLowerCase();
   if (base.endsWith('.eval.json')) return 'results';
   if (base.endsWith('.compare.json')) return 'compare';
-  if (!base.endsWith('.json') || base === 'eval-lens.json' || /^(package(-lock)?|tsconfig.*|jsconfig|composer|manifest)\.json$/.test(base)) return undefined;
-  if (/(^|[_.-])(metrics?|results?|scores?|eval|evaluation|summary)([_.-]|$)/.test(base.replace(/\.json$/, '.'))) return 'foreign';
+  if (
+    !base.endsWith('.json') ||
+    base === 'eval-lens.json' ||
+    /^(package(-lock)?|tsconfig.*|jsconfig|composer|manifest)\.json$/.test(base)
+  )
+    return undefined;
+  if (/(^|[_.-])(metrics?|results?|scores?|eval|evaluation|summary)([_.-]|$)/.test(base.replace(/\.json$/, '.')))
+    return 'foreign';
   return undefined;
 }
 

@@ -79,17 +79,26 @@ const OPS: readonly FilterOp[] = ['=', '!=', '<', '<=', '>', '>='];
 export const MAX_PAGE_ROWS = 1000;
 /** A slice "other" is every kept value excluded: up to 50 terms. */
 const MAX_TERMS = 64;
-const isCount = (x: unknown, max = Number.MAX_SAFE_INTEGER): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= max;
+const isCount = (x: unknown, max = Number.MAX_SAFE_INTEGER): x is number =>
+  typeof x === 'number' && Number.isInteger(x) && x >= 0 && x <= max;
 const isShortStr = (x: unknown): x is string => isStr(x) && x.length > 0 && x.length <= 1000;
 
 export function isFilterTerm(x: unknown): x is FilterTerm {
-  return isObj(x) && isShortStr(x.key) && OPS.includes(x.op as FilterOp) && isStr(x.value) && x.value.length <= 1000 && Object.keys(x).length === 3;
+  return (
+    isObj(x) &&
+    isShortStr(x.key) &&
+    OPS.includes(x.op as FilterOp) &&
+    isStr(x.value) &&
+    x.value.length <= 1000 &&
+    Object.keys(x).length === 3
+  );
 }
 
 const isWhere = (x: unknown): x is FilterTerm[] => Array.isArray(x) && x.length <= MAX_TERMS && x.every(isFilterTerm);
 
 export function isRowQuery(x: unknown): x is RowQuery {
-  if (!isObj(x) || !isWhere(x.where) || !isCount(x.offset) || !isCount(x.limit, MAX_PAGE_ROWS) || x.limit === 0) return false;
+  if (!isObj(x) || !isWhere(x.where) || !isCount(x.offset) || !isCount(x.limit, MAX_PAGE_ROWS) || x.limit === 0)
+    return false;
   if (x.sort === undefined) return true;
   const s = x.sort;
   return isObj(s) && isShortStr(s.key) && (s.dir === 'asc' || s.dir === 'desc');
@@ -112,7 +121,12 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
     case 'log':
       return LEVELS.includes(x.level as (typeof LEVELS)[number]) && isStr(x.message);
     case 'useOperatingPoint':
-      return isSeq(x.seq) && OPERATING_POINT_KEYS.includes(x.key as OperatingPointKey) && typeof x.value === 'number' && Number.isFinite(x.value);
+      return (
+        isSeq(x.seq) &&
+        OPERATING_POINT_KEYS.includes(x.key as OperatingPointKey) &&
+        typeof x.value === 'number' &&
+        Number.isFinite(x.value)
+      );
     case 'queryRows':
       return isSeq(x.seq) && isRowQuery(x.query);
     case 'openLine':
@@ -133,16 +147,35 @@ export function isHostMessage(x: unknown): x is HostMessage {
   if (!isObj(x)) return false;
   switch (x.type) {
     case 'show':
-      return isObj(x.model) && isStr(x.uri) && Array.isArray((x.model as Obj).tabs) && (x.focus === undefined || isStr(x.focus));
+      return (
+        isObj(x.model) &&
+        isStr(x.uri) &&
+        Array.isArray((x.model as Obj).tabs) &&
+        (x.focus === undefined || isStr(x.focus))
+      );
     case 'focus':
       return isStr(x.target);
     case 'reply':
-      return isSeq(x.seq) && typeof x.ok === 'boolean' && (x.message === undefined || isStr(x.message)) && (x.stale === undefined || x.stale === true);
+      return (
+        isSeq(x.seq) &&
+        typeof x.ok === 'boolean' &&
+        (x.message === undefined || isStr(x.message)) &&
+        (x.stale === undefined || x.stale === true)
+      );
     case 'error':
       return isStr(x.message);
     case 'rows': {
       const p = x.page as Obj;
-      return isSeq(x.seq) && isObj(p) && isCount(p.total) && isCount(p.rowsInFile) && isCount(p.offset) && Array.isArray(p.rows) && p.rows.length <= MAX_PAGE_ROWS && p.rows.every((r) => isObj(r) && (r.kind === 'classification' || r.kind === 'ranking') && isCount(r.line));
+      return (
+        isSeq(x.seq) &&
+        isObj(p) &&
+        isCount(p.total) &&
+        isCount(p.rowsInFile) &&
+        isCount(p.offset) &&
+        Array.isArray(p.rows) &&
+        p.rows.length <= MAX_PAGE_ROWS &&
+        p.rows.every((r) => isObj(r) && (r.kind === 'classification' || r.kind === 'ranking') && isCount(r.line))
+      );
     }
     case 'sliceCandidates':
       return isSeq(x.seq) && Array.isArray(x.candidates) && x.candidates.every((c) => isObj(c) && isStr(c.column));
@@ -155,7 +188,12 @@ export function isHostMessage(x: unknown): x is HostMessage {
 
 /** Checks a state object restored by the serializer. */
 export function isWebviewState(x: unknown): x is WebviewState {
-  return isObj(x) && isStr(x.uri) && (x.tab === undefined || isStr(x.tab)) && (x.tableView === undefined || (Array.isArray(x.tableView) && x.tableView.every(isStr)));
+  return (
+    isObj(x) &&
+    isStr(x.uri) &&
+    (x.tab === undefined || isStr(x.tab)) &&
+    (x.tableView === undefined || (Array.isArray(x.tableView) && x.tableView.every(isStr)))
+  );
 }
 
 /** The PNG bytes of a `data:image/png;base64,…` URL. */

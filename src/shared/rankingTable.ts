@@ -9,7 +9,18 @@ import { cutoffsOf } from './headline';
 import type { CellValue, ColumnKind, TableModel } from './model';
 
 /** Accuracy metrics first, in the order papers print them; beyond-accuracy ones after; others last, by name. */
-const ORDER = ['recall', 'precision', 'ndcg', 'map', 'hit_rate', 'coverage', 'cold_start_coverage', 'novelty', 'diversity', 'alignment'];
+const ORDER = [
+  'recall',
+  'precision',
+  'ndcg',
+  'map',
+  'hit_rate',
+  'coverage',
+  'cold_start_coverage',
+  'novelty',
+  'diversity',
+  'alignment',
+];
 
 /** The metric names that appear with a cutoff (`name@K`), in {@link ORDER}. */
 export function metricsAtK(metrics: Record<string, unknown>): string[] {
@@ -28,7 +39,9 @@ export function metricsAtK(metrics: Record<string, unknown>): string[] {
  * results have no `name@K` key.
  */
 export function rankingTable(results: Pick<Results, 'metrics' | 'baselines'>): TableModel | undefined {
-  const ks = cutoffsOf(results.metrics).filter((k) => Object.keys(results.metrics).some((key) => key.endsWith(`@${k}`)));
+  const ks = cutoffsOf(results.metrics).filter((k) =>
+    Object.keys(results.metrics).some((key) => key.endsWith(`@${k}`)),
+  );
   const names = metricsAtK(results.metrics);
   if (ks.length === 0 || names.length === 0) return undefined;
   const rows: CellValue[][] = [];
@@ -36,10 +49,14 @@ export function rankingTable(results: Pick<Results, 'metrics' | 'baselines'>): T
   const baselines = Object.entries(results.baselines ?? {});
   for (const name of names) {
     rows.push([name, 'run', ...ks.map((k) => results.metrics[`${name}@${k}`]?.value ?? null)]);
-    suffixes.push(['', '', ...ks.map((k) => {
-      const ci = results.metrics[`${name}@${k}`]?.ci;
-      return ci ? ` ${formatCi(ci, name)}` : '';
-    })]);
+    suffixes.push([
+      '',
+      '',
+      ...ks.map((k) => {
+        const ci = results.metrics[`${name}@${k}`]?.ci;
+        return ci ? ` ${formatCi(ci, name)}` : '';
+      }),
+    ]);
     for (const [b, m] of baselines) {
       if (!ks.some((k) => m[`${name}@${k}`] !== undefined)) continue;
       rows.push(['', b, ...ks.map((k) => m[`${name}@${k}`]?.value ?? null)]);
@@ -49,7 +66,9 @@ export function rankingTable(results: Pick<Results, 'metrics' | 'baselines'>): T
   const columns = ['metric', 'ranking', ...ks.map((k) => `@${k}`)];
   const kinds: ColumnKind[] = ['text', 'text', ...ks.map(() => 'num' as const)];
   const withCi = suffixes.some((r) => r.some(Boolean));
-  const catalog = names.some((n) => /coverage/.test(n)) ? ' Coverage is a share of the catalog, not a mean over users.' : '';
+  const catalog = names.some((n) => /coverage/.test(n))
+    ? ' Coverage is a share of the catalog, not a mean over users.'
+    : '';
   return {
     id: 'rankingByK',
     title: 'Ranking metrics by cutoff K',

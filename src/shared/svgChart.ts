@@ -11,7 +11,12 @@ const H = 360;
 const M = { l: 56, r: 16, t: 16, b: 64 };
 
 export function escapeXml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 interface Scale {
@@ -27,12 +32,15 @@ export function niceTicks(lo: number, hi: number, n = 5): number[] {
   const step = [1, 2, 5, 10].map((f) => f * mag).find((s) => s >= raw)!;
   const out: number[] = [];
   // Integer multiples of the step, rounded, so 3 × 0.2 prints as 0.6.
-  for (let i = Math.ceil(lo / step - 1e-9); i * step <= hi + step * 1e-9; i++) out.push(i === 0 ? 0 : Number((i * step).toPrecision(12)));
+  for (let i = Math.ceil(lo / step - 1e-9); i * step <= hi + step * 1e-9; i++)
+    out.push(i === 0 ? 0 : Number((i * step).toPrecision(12)));
   return out;
 }
 
 function tickLabel(v: number): string {
-  return Math.abs(v) >= 1000 || (Number.isInteger(v) && Math.abs(v) >= 1) ? String(Math.round(v * 1e6) / 1e6) : formatNumber(v, '', 2).replace(/0+$/, '').replace(/\.$/, '');
+  return Math.abs(v) >= 1000 || (Number.isInteger(v) && Math.abs(v) >= 1)
+    ? String(Math.round(v * 1e6) / 1e6)
+    : formatNumber(v, '', 2).replace(/0+$/, '').replace(/\.$/, '');
 }
 
 function scale(axis: Axis, values: number[], from: number, to: number): Scale {
@@ -50,12 +58,16 @@ function scale(axis: Axis, values: number[], from: number, to: number): Scale {
     const pos = finite.filter((v) => v > 0);
     // Decades of finite doubles only: a bound read from a file can be 0 or Infinity, and one tick
     // per decade must stay a bounded loop.
-    const decade = (v: number, fallback: number): number => { const d = Math.log10(v); return Number.isFinite(d) ? Math.min(308, Math.max(-324, d)) : fallback; };
+    const decade = (v: number, fallback: number): number => {
+      const d = Math.log10(v);
+      return Number.isFinite(d) ? Math.min(308, Math.max(-324, d)) : fallback;
+    };
     const lo = decade(axis.min ?? (pos.length ? Math.min(...pos) : 1), 0);
     const hi = Math.max(lo, decade(axis.max ?? (pos.length ? Math.max(...pos) : 10), 308));
     const span = hi - lo || 1;
     const ticks: { v: number; label: string }[] = [];
-    for (let e = Math.floor(lo); e <= Math.ceil(hi); e++) if (e >= lo - 1e-9 && e <= hi + 1e-9) ticks.push({ v: 10 ** e, label: tickLabel(10 ** e) });
+    for (let e = Math.floor(lo); e <= Math.ceil(hi); e++)
+      if (e >= lo - 1e-9 && e <= hi + 1e-9) ticks.push({ v: 10 ** e, label: tickLabel(10 ** e) });
     return { map: (v) => from + ((Math.log10(Math.max(v, 1e-300)) - lo) / span) * (to - from), ticks };
   }
   let lo = axis.min ?? (finite.length ? Math.min(...finite) : 0);
@@ -65,10 +77,21 @@ function scale(axis: Axis, values: number[], from: number, to: number): Scale {
     hi += 0.5;
   }
   const span = hi - lo;
-  return { map: (v) => from + ((v - lo) / span) * (to - from), ticks: niceTicks(lo, hi).map((v) => ({ v, label: tickLabel(v) })) };
+  return {
+    map: (v) => from + ((v - lo) / span) * (to - from),
+    ticks: niceTicks(lo, hi).map((v) => ({ v, label: tickLabel(v) })),
+  };
 }
 
-const COLOURS: ReadonlySet<string> = new Set<Colour>(['blue', 'red', 'green', 'yellow', 'orange', 'purple', 'foreground']);
+const COLOURS: ReadonlySet<string> = new Set<Colour>([
+  'blue',
+  'red',
+  'green',
+  'yellow',
+  'orange',
+  'purple',
+  'foreground',
+]);
 /** The CSS class of a colour; anything outside the palette becomes `c-foreground` (class names come from an allow-list). */
 const cls = (c: Colour): string => `c-${COLOURS.has(c) ? c : 'foreground'}`;
 
@@ -99,7 +122,9 @@ function legendSvg(series: ChartModel['series'], x0: number, width: number): { s
       rows.push([]);
       used = 0;
     }
-    rows[rows.length - 1]!.push(`<tspan class="${cls(s.colour)}-text" x="${(x0 + used).toFixed(1)}">${s.dashed || s.dotted ? '╌' : '■'} ${escapeXml(cut(s.label, 48))}</tspan>`);
+    rows[rows.length - 1]!.push(
+      `<tspan class="${cls(s.colour)}-text" x="${(x0 + used).toFixed(1)}">${s.dashed || s.dotted ? '╌' : '■'} ${escapeXml(cut(s.label, 48))}</tspan>`,
+    );
     used += w;
   }
   const svg = rows.map((r, i) => `<text class="legend" y="${12 + i * 16}">${r.join('')}</text>`).join('');
@@ -115,27 +140,40 @@ export function chartToSvg(chart: ChartModel): string {
   const y1 = M.t;
   if (chart.heatmap) return heatmapSvg(chart);
   const xs = chart.series.flatMap((s) => s.points.map((p) => p.x));
-  const ys = chart.series.flatMap((s) => [
-    ...s.points.map((p) => p.y ?? NaN),
-    ...(s.errorBars ?? []).flatMap((e) => (e ? [e.lo, e.hi] : [])),
-    ...(s.style === 'bar' ? [0] : []),
-  ]).concat((chart.lines ?? []).filter((l) => l.axis === 'y').map((l) => l.value));
+  const ys = chart.series
+    .flatMap((s) => [
+      ...s.points.map((p) => p.y ?? NaN),
+      ...(s.errorBars ?? []).flatMap((e) => (e ? [e.lo, e.hi] : [])),
+      ...(s.style === 'bar' ? [0] : []),
+    ])
+    .concat((chart.lines ?? []).filter((l) => l.axis === 'y').map((l) => l.value));
   const sx = scale(chart.x, xs.concat((chart.bands ?? []).flatMap((b) => [b.from, b.to])), x0, x1);
   const sy = scale(chart.y, ys, y0, y1);
   for (const b of chart.bands ?? []) {
     const a = sx.map(b.from);
     const z = sx.map(b.to);
-    parts.push(`<rect class="band ${cls(b.colour)}" x="${a.toFixed(1)}" y="${y1}" width="${Math.max(0, z - a).toFixed(1)}" height="${y0 - y1}"/>`);
-    parts.push(`<text class="band-label" x="${((a + z) / 2).toFixed(1)}" y="${y1 + 12}" text-anchor="middle">${escapeXml(b.label)}</text>`);
+    parts.push(
+      `<rect class="band ${cls(b.colour)}" x="${a.toFixed(1)}" y="${y1}" width="${Math.max(0, z - a).toFixed(1)}" height="${y0 - y1}"/>`,
+    );
+    parts.push(
+      `<text class="band-label" x="${((a + z) / 2).toFixed(1)}" y="${y1 + 12}" text-anchor="middle">${escapeXml(b.label)}</text>`,
+    );
   }
-  for (const t of sy.ticks) parts.push(`<line class="grid" x1="${x0}" x2="${x1}" y1="${sy.map(t.v).toFixed(1)}" y2="${sy.map(t.v).toFixed(1)}"/><text class="tick" x="${x0 - 6}" y="${(sy.map(t.v) + 4).toFixed(1)}" text-anchor="end">${escapeXml(t.label)}</text>`);
+  for (const t of sy.ticks)
+    parts.push(
+      `<line class="grid" x1="${x0}" x2="${x1}" y1="${sy.map(t.v).toFixed(1)}" y2="${sy.map(t.v).toFixed(1)}"/><text class="tick" x="${x0 - 6}" y="${(sy.map(t.v) + 4).toFixed(1)}" text-anchor="end">${escapeXml(t.label)}</text>`,
+    );
   for (const t of sx.ticks) {
     const x = sx.map(t.v).toFixed(1);
-    parts.push(chart.x.type === 'category'
-      ? `<text class="tick" transform="translate(${x},${y0 + 12}) rotate(-35)" text-anchor="end">${labelText(t.label, 14)}</text>`
-      : `<line class="grid" x1="${x}" x2="${x}" y1="${y0}" y2="${y1}"/><text class="tick" x="${x}" y="${y0 + 16}" text-anchor="middle">${escapeXml(t.label)}</text>`);
+    parts.push(
+      chart.x.type === 'category'
+        ? `<text class="tick" transform="translate(${x},${y0 + 12}) rotate(-35)" text-anchor="end">${labelText(t.label, 14)}</text>`
+        : `<line class="grid" x1="${x}" x2="${x}" y1="${y0}" y2="${y1}"/><text class="tick" x="${x}" y="${y0 + 16}" text-anchor="middle">${escapeXml(t.label)}</text>`,
+    );
   }
-  parts.push(`<line class="axis" x1="${x0}" x2="${x1}" y1="${y0}" y2="${y0}"/><line class="axis" x1="${x0}" x2="${x0}" y1="${y0}" y2="${y1}"/>`);
+  parts.push(
+    `<line class="axis" x1="${x0}" x2="${x1}" y1="${y0}" y2="${y0}"/><line class="axis" x1="${x0}" x2="${x0}" y1="${y0}" y2="${y1}"/>`,
+  );
   const nBars = chart.series.filter((s) => s.style === 'bar').length;
   let barIndex = 0;
   for (const s of chart.series) {
@@ -148,7 +186,9 @@ export function chartToSvg(chart: ChartModel): string {
       for (const p of valid) {
         const x = sx.map(p.x) - band * 0.4 + barIndex * w;
         const y = sy.map(Math.max(0, p.y));
-        parts.push(`<rect class="bar ${c}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${w.toFixed(1)}" height="${Math.max(0, sy.map(0) - y).toFixed(1)}"/>`);
+        parts.push(
+          `<rect class="bar ${c}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${w.toFixed(1)}" height="${Math.max(0, sy.map(0) - y).toFixed(1)}"/>`,
+        );
       }
       barIndex++;
       continue;
@@ -162,10 +202,13 @@ export function chartToSvg(chart: ChartModel): string {
         else if (s.style === 'step') d += `H${X}V${Y}`;
         else d += `L${X},${Y}`;
       });
-      if (s.fill) parts.push(`<path class="area ${c}" d="${d}V${sy.map(0).toFixed(1)}H${sx.map(valid[0]!.x).toFixed(1)}Z"/>`);
+      if (s.fill)
+        parts.push(`<path class="area ${c}" d="${d}V${sy.map(0).toFixed(1)}H${sx.map(valid[0]!.x).toFixed(1)}Z"/>`);
       parts.push(`<path class="line ${c}${s.dotted ? ' dotted' : s.dashed ? ' dashed' : ''}" d="${d}"/>`);
     }
-    if (s.style === 'points' || valid.length <= 30) for (const p of valid) parts.push(`<circle class="dot ${c}" cx="${sx.map(p.x).toFixed(1)}" cy="${sy.map(p.y).toFixed(1)}" r="3"/>`);
+    if (s.style === 'points' || valid.length <= 30)
+      for (const p of valid)
+        parts.push(`<circle class="dot ${c}" cx="${sx.map(p.x).toFixed(1)}" cy="${sy.map(p.y).toFixed(1)}" r="3"/>`);
     s.errorBars?.forEach((e, i) => {
       const p = s.points[i];
       if (!e || !p) return;
@@ -176,14 +219,20 @@ export function chartToSvg(chart: ChartModel): string {
   for (const l of chart.lines ?? []) {
     if (l.axis === 'y') {
       const y = sy.map(l.value).toFixed(1);
-      parts.push(`<line class="ref ${cls(l.colour)}" x1="${x0}" x2="${x1}" y1="${y}" y2="${y}"/><text class="ref-label ${cls(l.colour)}" x="${x1 - 4}" y="${Number(y) - 4}" text-anchor="end">${escapeXml(l.label)}</text>`);
+      parts.push(
+        `<line class="ref ${cls(l.colour)}" x1="${x0}" x2="${x1}" y1="${y}" y2="${y}"/><text class="ref-label ${cls(l.colour)}" x="${x1 - 4}" y="${Number(y) - 4}" text-anchor="end">${escapeXml(l.label)}</text>`,
+      );
     } else {
       const x = sx.map(l.value).toFixed(1);
       parts.push(`<line class="ref ${cls(l.colour)}" x1="${x}" x2="${x}" y1="${y0}" y2="${y1}"/>`);
     }
   }
-  parts.push(`<text class="axis-label" x="${(x0 + x1) / 2}" y="${H - 6}" text-anchor="middle">${escapeXml(chart.x.label)}</text>`);
-  parts.push(`<text class="axis-label" transform="translate(14,${(y0 + y1) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(chart.y.label)}</text>`);
+  parts.push(
+    `<text class="axis-label" x="${(x0 + x1) / 2}" y="${H - 6}" text-anchor="middle">${escapeXml(chart.x.label)}</text>`,
+  );
+  parts.push(
+    `<text class="axis-label" transform="translate(14,${(y0 + y1) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(chart.y.label)}</text>`,
+  );
   const legend = legendSvg(chart.series, M.l, W - M.l - M.r);
   const height = H + legend.height;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}" role="img" aria-label="${escapeXml(chart.description)}"><title>${escapeXml(chart.description)}</title><g transform="translate(0,${legend.height})">${parts.join('')}</g>${legend.svg}</svg>`;
@@ -202,17 +251,34 @@ function heatmapSvg(chart: ChartModel): string {
   h.values.forEach((row, i) =>
     row.forEach((v, j) => {
       const op = v === 0 ? 0.03 : 0.12 + 0.88 * (v / max);
-      parts.push(`<rect class="cell" x="${left + j * size}" y="${top + i * size}" width="${size - 1}" height="${size - 1}" fill-opacity="${op.toFixed(3)}"><title>${escapeXml(`${h.rowTitle} ${h.rows[i]} → ${h.colTitle} ${h.cols[j]}: ${v}`)}</title></rect>`);
+      parts.push(
+        `<rect class="cell" x="${left + j * size}" y="${top + i * size}" width="${size - 1}" height="${size - 1}" fill-opacity="${op.toFixed(3)}"><title>${escapeXml(`${h.rowTitle} ${h.rows[i]} → ${h.colTitle} ${h.cols[j]}: ${v}`)}</title></rect>`,
+      );
       // A count is written in its cell only when it fits (about 6 px per digit at 10 px).
-      if (v > 0 && String(v).length * 6 + 2 <= size) parts.push(`<text class="cell-label${op > 0.55 ? ' on-dark' : ''}" x="${left + j * size + size / 2}" y="${top + i * size + size / 2 + 4}" text-anchor="middle">${v}</text>`);
+      if (v > 0 && String(v).length * 6 + 2 <= size)
+        parts.push(
+          `<text class="cell-label${op > 0.55 ? ' on-dark' : ''}" x="${left + j * size + size / 2}" y="${top + i * size + size / 2 + 4}" text-anchor="middle">${v}</text>`,
+        );
     }),
   );
-  h.rows.forEach((r, i) => parts.push(`<text class="tick" x="${(left - 4).toFixed(1)}" y="${top + i * size + size / 2 + 4}" text-anchor="end">${labelText(r, 16)}</text>`));
-  h.cols.forEach((c, j) => parts.push(`<text class="tick" transform="translate(${left + j * size + size / 2},${top + n * size + 8}) rotate(-50)" text-anchor="end">${labelText(c, 16)}</text>`));
+  h.rows.forEach((r, i) =>
+    parts.push(
+      `<text class="tick" x="${(left - 4).toFixed(1)}" y="${top + i * size + size / 2 + 4}" text-anchor="end">${labelText(r, 16)}</text>`,
+    ),
+  );
+  h.cols.forEach((c, j) =>
+    parts.push(
+      `<text class="tick" transform="translate(${left + j * size + size / 2},${top + n * size + 8}) rotate(-50)" text-anchor="end">${labelText(c, 16)}</text>`,
+    ),
+  );
   // Column names are rotated by 50°: their drop is about sin 50° × their length.
   const drop = Math.min(16, Math.max(1, ...h.cols.map((c) => [...c].length))) * CHAR_W * 0.77 + 24;
-  const width = Math.ceil(Math.max(left + m * size + 20, 12 + [...`rows: ${h.rowTitle}, columns: ${h.colTitle}`].length * CHAR_W));
+  const width = Math.ceil(
+    Math.max(left + m * size + 20, 12 + [...`rows: ${h.rowTitle}, columns: ${h.colTitle}`].length * CHAR_W),
+  );
   const height = Math.ceil(top + n * size + 8 + drop);
-  parts.push(`<text class="axis-label" x="12" y="12">${escapeXml(`rows: ${h.rowTitle}, columns: ${h.colTitle}`)}</text>`);
+  parts.push(
+    `<text class="axis-label" x="12" y="12">${escapeXml(`rows: ${h.rowTitle}, columns: ${h.colTitle}`)}</text>`,
+  );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(chart.description)}"><title>${escapeXml(chart.description)}</title>${parts.join('')}</svg>`;
 }

@@ -14,7 +14,6 @@ export function formatCell(v: CellValue, kind: ColumnKind = 'num'): string {
   return formatNumber(v);
 }
 
-
 /** GitHub Markdown; best bold, second underlined (`<u>`), third italic; numbers right-aligned. */
 export function tableToMarkdown(t: TableModel): string {
   const head = `| ${t.columns.map(escapeMarkdown).join(' | ')} |`;
@@ -32,7 +31,6 @@ export function tableToMarkdown(t: TableModel): string {
   });
   return [head, rule, ...body].join('\n') + '\n';
 }
-
 
 /** RFC 4180 CSV with full-precision numbers and empty cells for missing values. */
 export function tableToCsv(t: TableModel): string {

@@ -18,13 +18,22 @@ describe('activation', () => {
 
   it('registers every command of package.json contributes.commands', async () => {
     await activate();
-    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { commands: { command: string }[] } };
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as {
+      contributes: { commands: { command: string }[] };
+    };
     const declared = pkg.contributes.commands.map((c) => c.command);
     assert.ok(declared.length >= 6, `only ${declared.length} commands declared`);
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = declared.filter((c) => !registered.has(c));
     assert.deepEqual(missing, [], `declared but not registered: ${missing.join(', ')}`);
-    for (const id of ['evalLens.evaluate', 'evalLens.compare', 'evalLens.openReport', 'evalLens.reevaluate', 'evalLens.exportReport', 'evalLens.createConfig']) {
+    for (const id of [
+      'evalLens.evaluate',
+      'evalLens.compare',
+      'evalLens.openReport',
+      'evalLens.reevaluate',
+      'evalLens.exportReport',
+      'evalLens.createConfig',
+    ]) {
       assert.ok(registered.has(id), `${id} not registered`);
     }
   });

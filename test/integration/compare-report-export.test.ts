@@ -10,9 +10,28 @@ import Ajv from 'ajv';
 import * as vscode from 'vscode';
 import compareSchema from '../../schemas/eval-lens.compare.schema.json';
 import configSchema from '../../schemas/eval-lens.config.schema.json';
-import { activate, closeAllEditors, evaluate, makeFolder, mtime, readJson, reportTabs, runAccepting, uri, waitFor, ws } from './helpers';
+import {
+  activate,
+  closeAllEditors,
+  evaluate,
+  makeFolder,
+  mtime,
+  readJson,
+  reportTabs,
+  runAccepting,
+  uri,
+  waitFor,
+  ws,
+} from './helpers';
 
-interface Compare { schema: string; runs: string[]; baseline: string; metrics: string[]; table: Record<string, Record<string, number | null>>; marks: Record<string, Record<string, number>> }
+interface Compare {
+  schema: string;
+  runs: string[];
+  baseline: string;
+  metrics: string[];
+  table: Record<string, Record<string, number | null>>;
+  marks: Record<string, Record<string, number>>;
+}
 
 describe('compare, report, export, config', function () {
   this.timeout(240_000);
@@ -20,12 +39,13 @@ describe('compare, report, export, config', function () {
     await activate();
     // Two runs of the same held-out rows (the compare needs results; the evaluate suite may have
     // run first, but each file of tests stands alone).
-    if (!existsSync(ws('digits-lt/logreg.eval.json'))) await evaluate('digits-lt/logreg.csv', 'digits-lt/logreg.eval.json');
+    if (!existsSync(ws('digits-lt/logreg.eval.json')))
+      await evaluate('digits-lt/logreg.csv', 'digits-lt/logreg.eval.json');
     await evaluate('digits-lt/svc_rbf.csv', 'digits-lt/svc_rbf.eval.json');
   });
   after(closeAllEditors);
 
-  it('compares two runs → logreg-vs-svc_rbf.compare.json, schema-valid, with the runs\' own accuracies', async () => {
+  it("compares two runs → logreg-vs-svc_rbf.compare.json, schema-valid, with the runs' own accuracies", async () => {
     const out = ws('digits-lt/logreg-vs-svc_rbf.compare.json');
     const a = uri('digits-lt/logreg.eval.json');
     const b = uri('digits-lt/svc_rbf.eval.json');
@@ -39,7 +59,9 @@ describe('compare, report, export, config', function () {
     assert.equal(c.runs.length, 2);
     assert.match(c.baseline, /logreg/);
     assert.ok(c.metrics.includes('accuracy'));
-    const acc = Object.fromEntries(Object.entries(c.table).map(([run, row]) => [run.replace(/^.*\//, ''), row.accuracy]));
+    const acc = Object.fromEntries(
+      Object.entries(c.table).map(([run, row]) => [run.replace(/^.*\//, ''), row.accuracy]),
+    );
     // examples/README.md: logreg 0.7500, svc_rbf 0.8400 on all 300 rows.
     assert.equal(acc['logreg.eval.json'] ?? acc['logreg.csv'] ?? acc.logreg, 0.75);
     assert.equal(acc['svc_rbf.eval.json'] ?? acc['svc_rbf.csv'] ?? acc.svc_rbf, 0.84);
@@ -47,7 +69,11 @@ describe('compare, report, export, config', function () {
     const best = Object.entries(c.marks.accuracy ?? {}).find(([, m]) => m === 1)?.[0];
     assert.match(best ?? '', /svc_rbf/);
     const ctx = await activate();
-    await waitFor('the comparison\'s report panel to be the active one', () => ctx.panels.activeUri()?.fsPath === out, 30_000);
+    await waitFor(
+      "the comparison's report panel to be the active one",
+      () => ctx.panels.activeUri()?.fsPath === out,
+      30_000,
+    );
     assert.ok(reportTabs().length >= 1);
     // Two runs: only the better one is marked.
     assert.deepEqual(Object.values(c.marks.accuracy ?? {}), [1]);
@@ -59,7 +85,9 @@ describe('compare, report, export, config', function () {
     const a = uri('digits-lt/logreg.eval.json');
     const b = uri('digits-lt/svc_rbf.eval.json');
     await runAccepting('evalLens.compare', [b, [b, a]], () => existsSync(out) && mtime(out) > before);
-    const c = await waitFor('the rewritten comparison', () => (mtime(out) > before ? readJson<Compare>(out) : undefined));
+    const c = await waitFor('the rewritten comparison', () =>
+      mtime(out) > before ? readJson<Compare>(out) : undefined,
+    );
     assert.match(c.baseline, /svc_rbf/);
     assert.ok(!readdirSync(ws('digits-lt')).includes('svc_rbf-vs-logreg.compare.json'));
   });
@@ -74,11 +102,26 @@ describe('compare, report, export, config', function () {
     assert.match(reportTabs()[0]!.label, /svc_rbf/);
   });
 
-  it('exports HTML, Markdown and CSV with the file\'s accuracy in each', async () => {
+  it("exports HTML, Markdown and CSV with the file's accuracy in each", async () => {
     const src = uri('digits-lt/svc_rbf.eval.json');
-    const html = (await vscode.commands.executeCommand<vscode.Uri>('evalLens.exportReport', src, 'html', uri('exports/svc.html')))!;
-    const md = (await vscode.commands.executeCommand<vscode.Uri>('evalLens.exportReport', src, 'md', uri('exports/svc.md')))!;
-    const csv = (await vscode.commands.executeCommand<vscode.Uri>('evalLens.exportReport', src, 'csv', uri('exports/svc.csv')))!;
+    const html = (await vscode.commands.executeCommand<vscode.Uri>(
+      'evalLens.exportReport',
+      src,
+      'html',
+      uri('exports/svc.html'),
+    ))!;
+    const md = (await vscode.commands.executeCommand<vscode.Uri>(
+      'evalLens.exportReport',
+      src,
+      'md',
+      uri('exports/svc.md'),
+    ))!;
+    const csv = (await vscode.commands.executeCommand<vscode.Uri>(
+      'evalLens.exportReport',
+      src,
+      'csv',
+      uri('exports/svc.csv'),
+    ))!;
     assert.equal(html.fsPath, ws('exports/svc.html'));
     const h = readFileSync(ws('exports/svc.html'), 'utf8');
     assert.match(h, /^<!doctype html>/i);
@@ -90,7 +133,12 @@ describe('compare, report, export, config', function () {
     const accRow = lines.find((l) => l.split(',')[header.indexOf('metric')] === 'accuracy');
     assert.ok(accRow, `a CSV row for accuracy; header ${lines[0]}`);
     assert.equal(Number(accRow.split(',')[header.indexOf('value')]), 0.84);
-    const tex = (await vscode.commands.executeCommand<vscode.Uri>('evalLens.exportReport', src, 'latex', uri('exports/svc.tex')))!;
+    const tex = (await vscode.commands.executeCommand<vscode.Uri>(
+      'evalLens.exportReport',
+      src,
+      'latex',
+      uri('exports/svc.tex'),
+    ))!;
     const t = readFileSync(tex.fsPath, 'utf8');
     assert.match(t, /\\toprule[\s\S]*accuracy \$\\uparrow\$[\s\S]*\\midrule[\s\S]*0\.8400[\s\S]*\\bottomrule/);
   });
@@ -99,7 +147,9 @@ describe('compare, report, export, config', function () {
     const dir = makeFolder('config-check', {}, { 'preds.csv': 'digits-lt/logreg.csv' });
     const target = `${dir}/eval-lens.json`;
     await runAccepting('evalLens.createConfig', [uri('config-check/preds.csv')], () => existsSync(target));
-    const cfg = await waitFor('eval-lens.json', () => (existsSync(target) ? readJson<Record<string, unknown>>(target) : undefined));
+    const cfg = await waitFor('eval-lens.json', () =>
+      existsSync(target) ? readJson<Record<string, unknown>>(target) : undefined,
+    );
     const ajv = new Ajv({ allErrors: true, strict: false });
     assert.ok(ajv.validate(configSchema, cfg), JSON.stringify(ajv.errors?.slice(0, 5)));
     assert.equal(cfg.task, 'classification');

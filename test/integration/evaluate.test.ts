@@ -12,7 +12,18 @@ import * as vscode from 'vscode';
 import { evaluateFile } from '../../src/core/evaluate';
 import { validateResults } from '../../src/core/results/validate';
 import type { Results } from '../../src/core/results/types';
-import { activate, closeAllEditors, evaluate, makeFolder, mtime, readResults, reportTabs, uri, waitFor, ws } from './helpers';
+import {
+  activate,
+  closeAllEditors,
+  evaluate,
+  makeFolder,
+  mtime,
+  readResults,
+  reportTabs,
+  uri,
+  waitFor,
+  ws,
+} from './helpers';
 
 describe('evaluate', function () {
   this.timeout(180_000);
@@ -60,7 +71,11 @@ describe('evaluate', function () {
       original(u, r, label);
     };
     // A folder of its own: the other tests expect the examples' results files where they left them.
-    makeFolder('stages', { 'eval-lens.json': JSON.stringify({ bootstrap: { n: 1000 } }) }, { 'preds.csv': 'digits-lt/logreg.csv' });
+    makeFolder(
+      'stages',
+      { 'eval-lens.json': JSON.stringify({ bootstrap: { n: 1000 } }) },
+      { 'preds.csv': 'digits-lt/logreg.csv' },
+    );
     const started = Date.now();
     try {
       const r = await evaluate('stages/preds.csv', 'stages/preds.eval.json', 30_000);
@@ -73,10 +88,14 @@ describe('evaluate', function () {
       assert.ok(seen[1]!.intervals > 0);
       console.log(`    stages shown: ${seen.map((s) => s.label).join(' → ')}; final after ${Date.now() - started} ms`);
       const file = uri('stages/preds.eval.json');
-      await waitFor('the report title without a stage', () => {
-        const p = ctx.panels.panelFor(file);
-        return p !== undefined && !/intervals/.test(p.panel.title);
-      }, 20_000);
+      await waitFor(
+        'the report title without a stage',
+        () => {
+          const p = ctx.panels.panelFor(file);
+          return p !== undefined && !/intervals/.test(p.panel.title);
+        },
+        20_000,
+      );
     } finally {
       panels.showStage = original;
     }
@@ -108,13 +127,20 @@ describe('evaluate', function () {
     assert.deepEqual(validateResults(r), []);
     assert.equal(r.task, 'ranking');
     // Slow obvious reference: per user, |top5 ∩ relevant| / 5 and [top5 ∩ relevant ≠ ∅].
-    const rows = readFileSync(ws('ranking-debian-deps/popularity.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { items: string[]; relevant: string[] });
-    let n = 0, p = 0, hit = 0;
+    const rows = readFileSync(ws('ranking-debian-deps/popularity.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { items: string[]; relevant: string[] });
+    let n = 0,
+      p = 0,
+      hit = 0;
     for (const row of rows) {
       const rel = new Set(row.relevant);
       if (rel.size === 0) continue;
       const h = row.items.slice(0, 5).filter((i) => rel.has(i)).length;
-      n++; p += h / 5; hit += h > 0 ? 1 : 0;
+      n++;
+      p += h / 5;
+      hit += h > 0 ? 1 : 0;
     }
     assert.ok(Math.abs(r.metrics['precision@5']!.value! - p / n) < 1e-12);
     assert.ok(Math.abs(r.metrics['hit_rate@5']!.value! - hit / n) < 1e-12);

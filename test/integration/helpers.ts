@@ -44,7 +44,12 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls `check` until it returns a truthy value (returned) or `timeoutMs` passes (throws). */
-export async function waitFor<T>(what: string, check: () => T | Promise<T>, timeoutMs = 60_000, everyMs = 100): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  timeoutMs = 60_000,
+  everyMs = 100,
+): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -54,7 +59,8 @@ export async function waitFor<T>(what: string, check: () => T | Promise<T>, time
     } catch (err) {
       last = err;
     }
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > end)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await sleep(everyMs);
   }
 }
@@ -72,7 +78,11 @@ export function mtime(file: string): number {
 }
 
 /** Copies workspace files into a new workspace subfolder (for tests that need their own folder). */
-export function makeFolder(name: string, files: Record<string, string> = {}, copies: Record<string, string> = {}): string {
+export function makeFolder(
+  name: string,
+  files: Record<string, string> = {},
+  copies: Record<string, string> = {},
+): string {
   const dir = ws(name);
   mkdirSync(dir, { recursive: true });
   for (const [n, text] of Object.entries(files)) writeFileSync(path.join(dir, n), text);
@@ -87,14 +97,24 @@ export function makeFolder(name: string, files: Record<string, string> = {}, cop
  * open until a person closes it. An accept that lands before the picker has its items ends the
  * command without a result (as Escape would); the command is then run again (3 attempts).
  */
-export async function runAccepting(command: string, args: unknown[], done: () => boolean | Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+export async function runAccepting(
+  command: string,
+  args: unknown[],
+  done: () => boolean | Promise<boolean>,
+  timeoutMs = 120_000,
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   for (let attempt = 1; attempt <= 3; attempt++) {
     let settled = false;
     let failure: unknown;
     void Promise.resolve(vscode.commands.executeCommand(command, ...args)).then(
-      () => { settled = true; },
-      (err) => { settled = true; failure = err; },
+      () => {
+        settled = true;
+      },
+      (err) => {
+        settled = true;
+        failure = err;
+      },
     );
     await sleep(1000 * attempt);
     while (!settled && !(await done())) {
@@ -104,14 +124,22 @@ export async function runAccepting(command: string, args: unknown[], done: () =>
     }
     if (failure) throw failure;
     // Settled: give a write that follows the last answer a moment, then check.
-    if (await waitFor(`${command} result`, done, 5_000).then(() => true, () => false)) return;
+    if (
+      await waitFor(`${command} result`, done, 5_000).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
   }
   throw new Error(`${command} ended three times without its result`);
 }
 
 /** All open tabs whose input is an Eval Lens report webview. */
 export function reportTabs(): vscode.Tab[] {
-  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('evalLens.report'));
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('evalLens.report'));
 }
 
 export async function closeAllEditors(): Promise<void> {

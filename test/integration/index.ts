@@ -30,7 +30,12 @@ const ORDER = [
   'threshold-explorer.test.js',
 ];
 
-interface Counts { passed: number; failed: number; skipped: number; failures: { title: string; error: string }[] }
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  failures: { title: string; error: string }[];
+}
 
 export function run(): Promise<void> {
   const grep = process.env.EVAL_LENS_TEST_GREP;
@@ -42,7 +47,8 @@ export function run(): Promise<void> {
     const text = a.map((x) => (typeof x === 'string' ? x : String(x))).join(' ');
     // printf-style spec output: substitute %s/%d the way console.log would.
     let i = 1;
-    const line = typeof a[0] === 'string' ? a[0].replace(/%[sd]/g, () => String(a[i++] ?? '')) + ' ' + a.slice(i).join(' ') : text;
+    const line =
+      typeof a[0] === 'string' ? a[0].replace(/%[sd]/g, () => String(a[i++] ?? '')) + ' ' + a.slice(i).join(' ') : text;
     for (const l of line.replace(/\s+$/, '').split('\n')) log(`${MARK} ${l}`);
   };
   const dir = __dirname;
@@ -63,8 +69,12 @@ export function run(): Promise<void> {
       if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
       else resolve();
     });
-    runner.on('pass', () => { counts.passed++; });
-    runner.on('pending', () => { counts.skipped++; });
+    runner.on('pass', () => {
+      counts.passed++;
+    });
+    runner.on('pending', () => {
+      counts.skipped++;
+    });
     runner.on('fail', (t, err: Error) => {
       counts.failed++;
       counts.failures.push({ title: t.fullTitle(), error: String(err?.stack ?? err) });

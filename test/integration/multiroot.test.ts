@@ -19,7 +19,10 @@ import { activate, mtime, readResults, waitFor } from './helpers';
 
 function folder(name: string): string {
   const f = vscode.workspace.workspaceFolders?.find((w) => w.name === name);
-  assert.ok(f, `workspace folder ${name} in ${(vscode.workspace.workspaceFolders ?? []).map((w) => w.name).join(', ')}`);
+  assert.ok(
+    f,
+    `workspace folder ${name} in ${(vscode.workspace.workspaceFolders ?? []).map((w) => w.name).join(', ')}`,
+  );
   return f.uri.fsPath;
 }
 
@@ -30,14 +33,18 @@ async function evaluateAt(input: string, output: string, timeoutMs = 60_000): Pr
   return readResults(output);
 }
 
-const keysAt = (r: { metrics: Record<string, unknown> }, k: number): string[] => Object.keys(r.metrics).filter((m) => m.endsWith(`@${k}`));
+const keysAt = (r: { metrics: Record<string, unknown> }, k: number): string[] =>
+  Object.keys(r.metrics).filter((m) => m.endsWith(`@${k}`));
 
 describe('multi-root workspace (two folders from a .code-workspace file)', function () {
   this.timeout(180_000);
 
   it('opens both folders from the workspace file', () => {
     assert.ok(vscode.workspace.workspaceFile, 'a workspace file is open');
-    assert.deepEqual((vscode.workspace.workspaceFolders ?? []).map((f) => f.name), ['alpha', 'beta']);
+    assert.deepEqual(
+      (vscode.workspace.workspaceFolders ?? []).map((f) => f.name),
+      ['alpha', 'beta'],
+    );
   });
 
   it("each folder's eval-lens.json applies to its own files; results land beside the input; the tree groups by folder", async () => {
@@ -48,7 +55,10 @@ describe('multi-root workspace (two folders from a .code-workspace file)', funct
     mkdirSync(path.join(beta, 'data'), { recursive: true });
     copyFileSync(path.join(alpha, 'popularity.jsonl'), path.join(beta, 'popularity.jsonl'));
     copyFileSync(path.join(alpha, '_train.csv'), path.join(beta, 'data', 'train.csv'));
-    writeFileSync(path.join(beta, 'eval-lens.json'), JSON.stringify({ task: 'ranking', k: [3], train: 'data/train.csv' }, null, 2));
+    writeFileSync(
+      path.join(beta, 'eval-lens.json'),
+      JSON.stringify({ task: 'ranking', k: [3], train: 'data/train.csv' }, null, 2),
+    );
 
     const a = await evaluateAt(path.join(alpha, 'popularity.jsonl'), path.join(alpha, 'popularity.eval.json'));
     const alphaWritten = mtime(path.join(alpha, 'popularity.eval.json'));
@@ -56,12 +66,20 @@ describe('multi-root workspace (two folders from a .code-workspace file)', funct
 
     // alpha's config asks k = 5, 10, 20; beta's asks k = 3 only.
     assert.ok(keysAt(a, 5).length > 0 && keysAt(a, 3).length === 0, `alpha keys: ${Object.keys(a.metrics).join(', ')}`);
-    assert.ok(keysAt(b, 3).length > 0 && keysAt(b, 5).length === 0 && keysAt(b, 10).length === 0, `beta keys: ${Object.keys(b.metrics).join(', ')}`);
+    assert.ok(
+      keysAt(b, 3).length > 0 && keysAt(b, 5).length === 0 && keysAt(b, 10).length === 0,
+      `beta keys: ${Object.keys(b.metrics).join(', ')}`,
+    );
     // beta's numbers are the core's on beta's input with beta's config (train read from beta/data).
-    const direct = await evaluateFile(path.join(beta, 'popularity.jsonl'), { configPath: path.join(beta, 'eval-lens.json') });
+    const direct = await evaluateFile(path.join(beta, 'popularity.jsonl'), {
+      configPath: path.join(beta, 'eval-lens.json'),
+    });
     assert.deepEqual(b.metrics, direct.metrics);
     // The train file was used: its path is the one resolved inside beta.
-    assert.ok(readFileSync(path.join(beta, 'popularity.eval.json'), 'utf8').includes('train.csv'), 'beta results record its train file');
+    assert.ok(
+      readFileSync(path.join(beta, 'popularity.eval.json'), 'utf8').includes('train.csv'),
+      'beta results record its train file',
+    );
     // Evaluating beta wrote nothing in alpha.
     assert.equal(mtime(path.join(alpha, 'popularity.eval.json')), alphaWritten);
 
@@ -71,7 +89,10 @@ describe('multi-root workspace (two folders from a .code-workspace file)', funct
       const r = await tree.getChildren();
       return r.length === 2 && r.every((n) => n.kind === 'root') ? r : undefined;
     });
-    assert.deepEqual(roots.map((n) => String(tree.getTreeItem(n).label)), ['alpha', 'beta']);
+    assert.deepEqual(
+      roots.map((n) => String(tree.getTreeItem(n).label)),
+      ['alpha', 'beta'],
+    );
     for (const [i, dir] of [alpha, beta].entries()) {
       const files: string[] = [];
       for (const f of await tree.getChildren(roots[i])) {
@@ -92,7 +113,10 @@ describe('multi-root workspace (two folders from a .code-workspace file)', funct
     const input = vscode.Uri.file(path.join(dir, 'run.jsonl'));
     await vscode.commands.executeCommand('evalLens.evaluate', input);
     const diag = await waitFor('a diagnostic on the escaping config', () => {
-      const all = [...vscode.languages.getDiagnostics(vscode.Uri.file(config)), ...vscode.languages.getDiagnostics(input)];
+      const all = [
+        ...vscode.languages.getDiagnostics(vscode.Uri.file(config)),
+        ...vscode.languages.getDiagnostics(input),
+      ];
       return all.find((d) => d.source === 'Eval Lens');
     });
     assert.match(diag.message, /\.\.\/\.\.\/alpha\/_train\.csv/);

@@ -22,7 +22,9 @@ const REPO = path.resolve(__dirname, '../../..');
 
 type RowsMessage = Extract<HostMessage, { type: 'rows' }>;
 
-async function openPanel(rel: string): Promise<NonNullable<ReturnType<Awaited<ReturnType<typeof activate>>['panels']['panelFor']>>> {
+async function openPanel(
+  rel: string,
+): Promise<NonNullable<ReturnType<Awaited<ReturnType<typeof activate>>['panels']['panelFor']>>> {
   const ctx = await activate();
   await vscode.commands.executeCommand('evalLens.openReport', uri(rel));
   return waitFor(`the report panel of ${rel}`, () => ctx.panels.panelFor(uri(rel)), 30_000);
@@ -32,7 +34,8 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
   this.timeout(180_000);
   before(async () => {
     await activate();
-    if (!existsSync(ws('digits-lt/logreg.eval.json'))) await evaluate('digits-lt/logreg.csv', 'digits-lt/logreg.eval.json');
+    if (!existsSync(ws('digits-lt/logreg.eval.json')))
+      await evaluate('digits-lt/logreg.csv', 'digits-lt/logreg.eval.json');
     await closeAllEditors();
   });
   after(closeAllEditors);
@@ -45,12 +48,20 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
     for (let i = 0; i < c.labels.length; i++) {
       for (let j = 0; j < c.labels.length; j++) {
         if (c.matrix[i]![j] === 0 && i !== j) continue;
-        const m = await p.inspector.queryRows(1, { where: [{ key: 'label', op: '=', value: c.labels[i]! }, { key: 'pred', op: '=', value: c.labels[j]! }], offset: 0, limit: 1000 });
+        const m = await p.inspector.queryRows(1, {
+          where: [
+            { key: 'label', op: '=', value: c.labels[i]! },
+            { key: 'pred', op: '=', value: c.labels[j]! },
+          ],
+          offset: 0,
+          limit: 1000,
+        });
         assert.equal(m.type, 'rows', JSON.stringify(m));
         const page = (m as RowsMessage).page;
         assert.equal(page.total, c.matrix[i]![j], `cell ${c.labels[i]} → ${c.labels[j]}`);
         assert.equal(page.rows.length, page.total);
-        for (const r of page.rows as ClassificationRowView[]) assert.deepEqual([r.label, r.pred, r.correct], [c.labels[i], c.labels[j], i === j]);
+        for (const r of page.rows as ClassificationRowView[])
+          assert.deepEqual([r.label, r.pred, r.correct], [c.labels[i], c.labels[j], i === j]);
         cells++;
       }
     }
@@ -62,26 +73,43 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
     const r = readResults(ws('digits-lt/logreg.eval.json'));
     const d = drillTargets(r, buildReportModel(r));
     const total = async (spec: DrillSpec): Promise<number> => {
-      const m = await p.inspector.queryRows(20, { where: spec.where, ...(spec.sort ? { sort: spec.sort } : {}), offset: 0, limit: 1 });
+      const m = await p.inspector.queryRows(20, {
+        where: spec.where,
+        ...(spec.sort ? { sort: spec.sort } : {}),
+        offset: 0,
+        limit: 1,
+      });
       assert.equal(m.type, 'rows', `${spec.title}: ${JSON.stringify(m)}`);
       return (m as RowsMessage).page.total;
     };
     const bins = r.tables.reliability!;
-    for (const [i, spec] of d.tables['reliability.table']!.rows!.entries()) assert.equal(await total(spec!), bins[i]!.count, spec!.title);
+    for (const [i, spec] of d.tables['reliability.table']!.rows!.entries())
+      assert.equal(await total(spec!), bins[i]!.count, spec!.title);
     const rc = r.curves.riskCoverage!;
     // Coverage is a share of the rows the selective family measured (here the 150 test rows of the val/test protocol).
     const measured = d.charts.riskCoverage!.points![0]![0]!.where.slice(0, -1);
     assert.deepEqual(measured, [{ key: 'split', op: '=', value: 'test' }]);
     const n = await total({ title: 'measured rows', where: measured });
     assert.equal(n, 150);
-    for (const i of [0, Math.floor(rc.xs.length / 2), rc.xs.length - 1]) assert.equal(await total(d.charts.riskCoverage!.points![0]![i]!), Math.round(rc.xs[i]! * n), `coverage ${rc.xs[i]}`);
-    for (const [i, row] of r.tables.perClass!.entries()) assert.equal(await total(d.tables.perClass!.rows![i]!), row.support, `class ${row.class}`);
-    const shots = r.tables.perClass!.reduce<Record<string, number>>((a, row) => ({ ...a, [row.shot!]: (a[row.shot!] ?? 0) + row.support }), {});
-    for (const shot of ['many', 'medium', 'few']) if (d.cards[`acc_${shot}`]) assert.equal(await total(d.cards[`acc_${shot}`]!), shots[shot], `${shot}-shot rows`);
+    for (const i of [0, Math.floor(rc.xs.length / 2), rc.xs.length - 1])
+      assert.equal(
+        await total(d.charts.riskCoverage!.points![0]![i]!),
+        Math.round(rc.xs[i]! * n),
+        `coverage ${rc.xs[i]}`,
+      );
+    for (const [i, row] of r.tables.perClass!.entries())
+      assert.equal(await total(d.tables.perClass!.rows![i]!), row.support, `class ${row.class}`);
+    const shots = r.tables.perClass!.reduce<Record<string, number>>(
+      (a, row) => ({ ...a, [row.shot!]: (a[row.shot!] ?? 0) + row.support }),
+      {},
+    );
+    for (const shot of ['many', 'medium', 'few'])
+      if (d.cards[`acc_${shot}`]) assert.equal(await total(d.cards[`acc_${shot}`]!), shots[shot], `${shot}-shot rows`);
   });
 
   it('ranking: a per-user histogram bar and an activity bin list as many users as the bar counts', async () => {
-    if (!existsSync(ws('ranking-debian-deps/popularity.eval.json'))) await evaluate('ranking-debian-deps/popularity.jsonl', 'ranking-debian-deps/popularity.eval.json', 120_000);
+    if (!existsSync(ws('ranking-debian-deps/popularity.eval.json')))
+      await evaluate('ranking-debian-deps/popularity.jsonl', 'ranking-debian-deps/popularity.eval.json', 120_000);
     const p = await openPanel('ranking-debian-deps/popularity.eval.json');
     const r = readResults(ws('ranking-debian-deps/popularity.eval.json'));
     const d = drillTargets(r, buildReportModel(r));
@@ -111,18 +139,36 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
     const p = await openPanel('digits-lt/logreg.eval.json');
     const results = readResults(ws('digits-lt/logreg.eval.json'));
     const wrong = Math.round((1 - results.metrics.accuracy!.value!) * results.source.rowsUsed);
-    const first = (await p.inspector.queryRows(2, { where: [{ key: 'correct', op: '=', value: 'false' }], sort: { key: 'confidence', dir: 'desc' }, offset: 0, limit: 50 })) as RowsMessage;
+    const first = (await p.inspector.queryRows(2, {
+      where: [{ key: 'correct', op: '=', value: 'false' }],
+      sort: { key: 'confidence', dir: 'desc' },
+      offset: 0,
+      limit: 50,
+    })) as RowsMessage;
     assert.equal(first.page.total, wrong);
     assert.equal(first.page.rows.length, Math.min(50, wrong));
-    const second = (await p.inspector.queryRows(3, { where: [{ key: 'correct', op: '=', value: 'false' }], sort: { key: 'confidence', dir: 'desc' }, offset: 50, limit: 50 })) as RowsMessage;
+    const second = (await p.inspector.queryRows(3, {
+      where: [{ key: 'correct', op: '=', value: 'false' }],
+      sort: { key: 'confidence', dir: 'desc' },
+      offset: 50,
+      limit: 50,
+    })) as RowsMessage;
     const conf = [...first.page.rows, ...second.page.rows].map((r) => (r as ClassificationRowView).confidence!);
     assert.equal(conf.length, wrong);
     for (let i = 1; i < conf.length; i++) assert.ok(conf[i - 1]! >= conf[i]!, `sorted at ${i}`);
   });
 
-  it('Open at line selects that row\'s line of the prediction file in an editor beside the report', async () => {
+  it("Open at line selects that row's line of the prediction file in an editor beside the report", async () => {
     const p = await openPanel('digits-lt/logreg.eval.json');
-    const m = (await p.inspector.queryRows(4, { where: [{ key: 'label', op: '=', value: '1' }, { key: 'pred', op: '=', value: '4' }], sort: { key: 'confidence', dir: 'desc' }, offset: 0, limit: 10 })) as RowsMessage;
+    const m = (await p.inspector.queryRows(4, {
+      where: [
+        { key: 'label', op: '=', value: '1' },
+        { key: 'pred', op: '=', value: '4' },
+      ],
+      sort: { key: 'confidence', dir: 'desc' },
+      offset: 0,
+      limit: 10,
+    })) as RowsMessage;
     const row = m.page.rows[0] as ClassificationRowView;
     assert.ok(row && row.line > 1);
     await p.inspector.openLine(row.line);
@@ -144,18 +190,28 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
 
   it('Open on a row of a Parquet file says the file is binary and opens no editor', async () => {
     const dir = makeFolder('parquet-open', { 'eval-lens.json': readFileSync(ws('digits-lt/eval-lens.json'), 'utf8') });
-    copyFileSync(path.join(REPO, 'test/fixtures/parquet/digits-logreg-wide.snappy.parquet'), path.join(dir, 'preds.parquet'));
+    copyFileSync(
+      path.join(REPO, 'test/fixtures/parquet/digits-logreg-wide.snappy.parquet'),
+      path.join(dir, 'preds.parquet'),
+    );
     await evaluate('parquet-open/preds.parquet', 'parquet-open/preds.eval.json', 60_000);
     const p = await openPanel('parquet-open/preds.eval.json');
     const m = (await p.inspector.queryRows(5, { where: [], offset: 0, limit: 1 })) as RowsMessage;
     assert.equal(m.type, 'rows');
     const row = m.page.rows[0]!;
     assert.equal(await p.inspector.openLine(row.line), undefined);
-    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === path.join(dir, 'preds.parquet')), 'the binary file is not opened as text');
+    assert.ok(
+      !vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === path.join(dir, 'preds.parquet')),
+      'the binary file is not opened as text',
+    );
   });
 
   it('a file changed since its evaluation answers stale (Re-evaluate), not rows', async () => {
-    makeFolder('inspect-stale', {}, { 'preds.csv': 'digits-lt/logreg.csv', 'eval-lens.json': 'digits-lt/eval-lens.json' });
+    makeFolder(
+      'inspect-stale',
+      {},
+      { 'preds.csv': 'digits-lt/logreg.csv', 'eval-lens.json': 'digits-lt/eval-lens.json' },
+    );
     await evaluate('inspect-stale/preds.csv', 'inspect-stale/preds.eval.json');
     const p = await openPanel('inspect-stale/preds.eval.json');
     const ok = await p.inspector.queryRows(5, { where: [], offset: 0, limit: 5 });
@@ -172,7 +228,11 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
   it('a bad filter key becomes a message, and the worker stops when the reports close', async () => {
     const ctx = await activate();
     const p = await openPanel('digits-lt/logreg.eval.json');
-    const bad = await p.inspector.queryRows(7, { where: [{ key: 'no_such_column', op: '=', value: '1' }], offset: 0, limit: 5 });
+    const bad = await p.inspector.queryRows(7, {
+      where: [{ key: 'no_such_column', op: '=', value: '1' }],
+      offset: 0,
+      limit: 5,
+    });
     assert.equal(bad.type, 'reply');
     assert.match((bad as Extract<HostMessage, { type: 'reply' }>).message ?? '', /no_such_column/);
     assert.equal(ctx.inspect.running, true);
@@ -186,18 +246,25 @@ describe('slices and subsets (a slice click shows the report of its rows)', func
   before(async () => {
     await activate();
     const config = JSON.parse(readFileSync(ws('digits-lt/eval-lens.json'), 'utf8')) as Record<string, unknown>;
-    makeFolder('inspect-slices', { 'eval-lens.json': JSON.stringify({ ...config, slices: ['split'], bootstrap: { n: 200 } }) }, { 'preds.csv': 'digits-lt/logreg.csv' });
+    makeFolder(
+      'inspect-slices',
+      { 'eval-lens.json': JSON.stringify({ ...config, slices: ['split'], bootstrap: { n: 200 } }) },
+      { 'preds.csv': 'digits-lt/logreg.csv' },
+    );
     await evaluate('inspect-slices/preds.csv', 'inspect-slices/preds.eval.json', 60_000);
     await closeAllEditors();
   });
   after(closeAllEditors);
 
-  it('the results\' slice table reaches the report, one row per split value', async () => {
+  it("the results' slice table reaches the report, one row per split value", async () => {
     const p = await openPanel('inspect-slices/preds.eval.json');
     const r = readResults(ws('inspect-slices/preds.eval.json'));
     const model = p.inspector.decorate(buildReportModel(r), r);
     const slices = model.inspect!.slices!;
-    assert.deepEqual(slices.rows.map((s) => [s.slice, s.value]).sort(), [['split', 'test'], ['split', 'val']]);
+    assert.deepEqual(slices.rows.map((s) => [s.slice, s.value]).sort(), [
+      ['split', 'test'],
+      ['split', 'val'],
+    ]);
     const text = readFileSync(ws('inspect-slices/preds.csv'), 'utf8');
     for (const s of slices.rows) {
       const c = countCsv(text, s.value);
@@ -208,7 +275,7 @@ describe('slices and subsets (a slice click shows the report of its rows)', func
     assert.ok(model.tabs.some((t) => t.id === 'slices'));
   });
 
-  it('evaluateSubset → the report of the slice: accuracy equals the core\'s subset evaluation and a count of the rows', async () => {
+  it("evaluateSubset → the report of the slice: accuracy equals the core's subset evaluation and a count of the rows", async () => {
     const p = await openPanel('inspect-slices/preds.eval.json');
     const where = [{ key: 'split', op: '=' as const, value: 'test' }];
     const reply = await p.inspector.evaluateSubset(11, where, () => p.refresh());
@@ -233,24 +300,39 @@ describe('slices and subsets (a slice click shows the report of its rows)', func
 
   it('slices on demand: candidates and a slice table computed by the worker for a file evaluated without slices', async () => {
     makeFolder('inspect-ondemand', {
-      'preds.csv': readFileSync(ws('digits-lt/logreg.csv'), 'utf8').trimEnd().split('\n').map((l, i) => `${l},${i === 0 ? 'scanner' : 'ABC'[i % 3]}`).join('\n') + '\n',
+      'preds.csv':
+        readFileSync(ws('digits-lt/logreg.csv'), 'utf8')
+          .trimEnd()
+          .split('\n')
+          .map((l, i) => `${l},${i === 0 ? 'scanner' : 'ABC'[i % 3]}`)
+          .join('\n') + '\n',
     });
     await evaluate('inspect-ondemand/preds.csv', 'inspect-ondemand/preds.eval.json', 60_000);
     const p = await openPanel('inspect-ondemand/preds.eval.json');
     const cand = await p.inspector.sliceCandidates(13);
     assert.equal(cand.type, 'sliceCandidates', JSON.stringify(cand));
-    assert.deepEqual((cand as Extract<HostMessage, { type: 'sliceCandidates' }>).candidates, [{ column: 'scanner', distinct: 3, numeric: false }]);
+    assert.deepEqual((cand as Extract<HostMessage, { type: 'sliceCandidates' }>).candidates, [
+      { column: 'scanner', distinct: 3, numeric: false },
+    ]);
     const t = await p.inspector.computeSlices(14, ['scanner']);
     assert.equal(t.type, 'slices', JSON.stringify(t));
     const rows = (t as Extract<HostMessage, { type: 'slices' }>).table.rows;
     assert.deepEqual(rows.map((r) => r.value).sort(), ['A', 'B', 'C']);
-    assert.equal(rows.reduce((a, r) => a + r.n, 0), 300);
+    assert.equal(
+      rows.reduce((a, r) => a + r.n, 0),
+      300,
+    );
     assert.equal(rows.find((r) => r.value === 'B')!.n, 100);
   });
 });
 
 /** Rows and correct rows of a split in the digits-lt CSV (columns id,label,pred,split,…), counted here. */
 function countCsv(text: string, split: string): { rows: number; hits: number } {
-  const rows = text.trimEnd().split('\n').slice(1).map((l) => l.split(',')).filter((c) => c[3] === split);
+  const rows = text
+    .trimEnd()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','))
+    .filter((c) => c[3] === split);
   return { rows: rows.length, hits: rows.filter((c) => c[1] === c[2]).length };
 }

@@ -62,7 +62,9 @@ describe('settings and cancellation', function () {
     const file = uri('big/big.csv');
     let settled = false;
     const started = Date.now();
-    void Promise.resolve(vscode.commands.executeCommand('evalLens.evaluate', file)).finally(() => { settled = true; });
+    void Promise.resolve(vscode.commands.executeCommand('evalLens.evaluate', file)).finally(() => {
+      settled = true;
+    });
     await sleep(3000);
     assert.ok(!settled, 'the evaluation of 150k rows should still be running after 3 s');
     // The progress notification's primary action is its Cancel button.

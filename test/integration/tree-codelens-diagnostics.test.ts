@@ -15,7 +15,8 @@ describe('tree, CodeLens, diagnostics', function () {
   this.timeout(180_000);
   before(async () => {
     await activate();
-    if (!existsSync(ws('digits-lt/logreg.eval.json'))) await evaluate('digits-lt/logreg.csv', 'digits-lt/logreg.eval.json');
+    if (!existsSync(ws('digits-lt/logreg.eval.json')))
+      await evaluate('digits-lt/logreg.csv', 'digits-lt/logreg.eval.json');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -43,7 +44,9 @@ describe('tree, CodeLens, diagnostics', function () {
     assert.ok(famLabels.length >= 4, famLabels.join(', '));
     const classification = families[0]!;
     const metrics = await tree.getChildren(classification);
-    const acc = metrics.find((n): n is Extract<Node, { kind: 'metric' }> => n.kind === 'metric' && n.key === 'accuracy');
+    const acc = metrics.find(
+      (n): n is Extract<Node, { kind: 'metric' }> => n.kind === 'metric' && n.key === 'accuracy',
+    );
     assert.ok(acc, 'accuracy in the first family');
     assert.equal(acc.value, 0.75);
     const item = tree.getTreeItem(acc);
@@ -57,20 +60,38 @@ describe('tree, CodeLens, diagnostics', function () {
   it('CodeLens on a results file: headline metrics and Open Report', async () => {
     const doc = await vscode.workspace.openTextDocument(uri('digits-lt/logreg.eval.json'));
     await vscode.window.showTextDocument(doc);
-    const lenses = await waitFor('code lenses', async () => {
-      const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri, 10);
-      return l && l.length > 1 && l.every((x) => x.command) ? l : undefined;
-    }, 30_000);
+    const lenses = await waitFor(
+      'code lenses',
+      async () => {
+        const l = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+          'vscode.executeCodeLensProvider',
+          doc.uri,
+          10,
+        );
+        return l && l.length > 1 && l.every((x) => x.command) ? l : undefined;
+      },
+      30_000,
+    );
     const titles = lenses.map((l) => l.command!.title);
-    assert.ok(lenses.some((l) => l.command!.command === 'evalLens.openReport'), titles.join(' | '));
-    assert.ok(titles.some((t) => /^Accuracy /.test(t) && /0\.75|75(\.0)?\s*%/.test(t)), titles.join(' | '));
+    assert.ok(
+      lenses.some((l) => l.command!.command === 'evalLens.openReport'),
+      titles.join(' | '),
+    );
+    assert.ok(
+      titles.some((t) => /^Accuracy /.test(t) && /0\.75|75(\.0)?\s*%/.test(t)),
+      titles.join(' | '),
+    );
   });
 
   it('CodeLens can be turned off by the setting evalLens.codeLens.enabled', async () => {
     const cfg = vscode.workspace.getConfiguration('evalLens');
     await cfg.update('codeLens.enabled', false, vscode.ConfigurationTarget.Workspace);
     try {
-      const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri('digits-lt/logreg.eval.json'), 10);
+      const l = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+        'vscode.executeCodeLensProvider',
+        uri('digits-lt/logreg.eval.json'),
+        10,
+      );
       assert.equal(l.filter((x) => x.command?.command.startsWith('evalLens.')).length, 0);
     } finally {
       await cfg.update('codeLens.enabled', undefined, vscode.ConfigurationTarget.Workspace);
@@ -86,10 +107,14 @@ describe('tree, CodeLens, diagnostics', function () {
     const dir = makeFolder('bad-data', { 'broken.csv': bad.join('\n') + '\n' });
     const file = vscode.Uri.file(path.join(dir, 'broken.csv'));
     await vscode.commands.executeCommand('evalLens.evaluate', file);
-    const diags = await waitFor('a diagnostic on broken.csv', () => {
-      const d = vscode.languages.getDiagnostics(file).filter((x) => x.source === 'Eval Lens');
-      return d.length > 0 ? d : undefined;
-    }, 60_000);
+    const diags = await waitFor(
+      'a diagnostic on broken.csv',
+      () => {
+        const d = vscode.languages.getDiagnostics(file).filter((x) => x.source === 'Eval Lens');
+        return d.length > 0 ? d : undefined;
+      },
+      60_000,
+    );
     assert.equal(diags[0]!.severity, vscode.DiagnosticSeverity.Error);
     assert.equal(diags[0]!.range.start.line, 4, `0-based line 4 (physical line 5): ${diags[0]!.message}`);
     assert.match(diags[0]!.message, /not-a-number|numeric|number/i);
@@ -97,7 +122,11 @@ describe('tree, CodeLens, diagnostics', function () {
     writeFileSync(file.fsPath, lines.join('\n') + '\n');
     await vscode.commands.executeCommand('evalLens.evaluate', file);
     await waitFor('results of the fixed file', () => existsSync(path.join(dir, 'broken.eval.json')), 60_000);
-    await waitFor('diagnostics cleared', () => vscode.languages.getDiagnostics(file).filter((x) => x.source === 'Eval Lens').length === 0, 10_000);
+    await waitFor(
+      'diagnostics cleared',
+      () => vscode.languages.getDiagnostics(file).filter((x) => x.source === 'Eval Lens').length === 0,
+      10_000,
+    );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

@@ -19,10 +19,22 @@ describe('untrusted results files', function () {
   it('a comparison file with a crafted mark is invalid: the tree names the field, the report refuses it', async () => {
     const ctx = await activate();
     const compare = {
-      schema: 'eval-lens/compare@1', kind: 'comparison', tool: { name: 'eval-lens', version: '0.1.0' }, createdAt: '2026-01-01T00:00:00.000Z', task: 'classification',
-      runs: ['a.csv', 'b.csv'], names: ['a', 'b'], metrics: ['accuracy'], directions: { accuracy: 'higher' },
-      table: { 'a.csv': { accuracy: 0.7 }, 'b.csv': { accuracy: 0.8 } }, marks: { accuracy: { 'b.csv': '1"><img src=x onerror=alert(1)>' } },
-      baseline: 'a.csv', matchBy: 'position', tests: [], settings: { holm: 'p_t', onMismatch: 'error' }, warnings: [],
+      schema: 'eval-lens/compare@1',
+      kind: 'comparison',
+      tool: { name: 'eval-lens', version: '0.1.0' },
+      createdAt: '2026-01-01T00:00:00.000Z',
+      task: 'classification',
+      runs: ['a.csv', 'b.csv'],
+      names: ['a', 'b'],
+      metrics: ['accuracy'],
+      directions: { accuracy: 'higher' },
+      table: { 'a.csv': { accuracy: 0.7 }, 'b.csv': { accuracy: 0.8 } },
+      marks: { accuracy: { 'b.csv': '1"><img src=x onerror=alert(1)>' } },
+      baseline: 'a.csv',
+      matchBy: 'position',
+      tests: [],
+      settings: { holm: 'p_t', onMismatch: 'error' },
+      warnings: [],
     };
     makeFolder('security-check', { 'hostile.compare.json': JSON.stringify(compare) });
     const entry = await ctx.index.load(uri('security-check/hostile.compare.json'));
@@ -38,9 +50,13 @@ describe('untrusted results files', function () {
 
   it('Re-evaluate refuses a results file whose source path leads outside the workspace', async () => {
     const ctx = await activate();
-    if (!existsSync(ws('digits-lt/logreg.eval.json'))) await evaluate('digits-lt/logreg.csv', 'digits-lt/logreg.eval.json');
+    if (!existsSync(ws('digits-lt/logreg.eval.json')))
+      await evaluate('digits-lt/logreg.csv', 'digits-lt/logreg.eval.json');
     const results = JSON.parse(readFileSync(ws('digits-lt/logreg.eval.json'), 'utf8')) as { source: { path: string } };
-    for (const [name, recorded] of [['abs.eval.json', '/etc/hostname'], ['up.eval.json', '../../outside.csv']] as const) {
+    for (const [name, recorded] of [
+      ['abs.eval.json', '/etc/hostname'],
+      ['up.eval.json', '../../outside.csv'],
+    ] as const) {
       results.source.path = recorded;
       makeFolder('security-check', { [name]: JSON.stringify(results) });
       await ctx.index.load(uri('security-check', name));

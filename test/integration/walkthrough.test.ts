@@ -11,7 +11,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { activate, closeAllEditors, evaluate, makeFolder, reportTabs, sleep, uri, waitFor, ws } from './helpers';
 
-const problems = (file: vscode.Uri): vscode.Diagnostic[] => vscode.languages.getDiagnostics(file).filter((d) => d.source === 'Eval Lens');
+const problems = (file: vscode.Uri): vscode.Diagnostic[] =>
+  vscode.languages.getDiagnostics(file).filter((d) => d.source === 'Eval Lens');
 
 describe('walkthrough: menus, problems, editor groups, status bar', function () {
   this.timeout(180_000);
@@ -23,7 +24,13 @@ describe('walkthrough: menus, problems, editor groups, status bar', function () 
   it('Evaluate on a JSON without rows (a config, train counts, another tool\u2019s metrics) writes nothing; on a JSON of rows it evaluates', async () => {
     const dir = makeFolder('json-kinds', {
       'metrics.json': '{"accuracy": 0.91, "f1": 0.88}\n',
-      'preds.json': JSON.stringify([{ label: 'a', pred: 'a' }, { label: 'b', pred: 'a' }, { label: 'b', pred: 'b' }, { label: 'a', pred: 'a' }]) + '\n',
+      'preds.json':
+        JSON.stringify([
+          { label: 'a', pred: 'a' },
+          { label: 'b', pred: 'a' },
+          { label: 'b', pred: 'b' },
+          { label: 'a', pred: 'a' },
+        ]) + '\n',
     });
     // (eval-lens.json is never a prediction file by name: the command would ask for one instead.)
     for (const rel of ['json-kinds/metrics.json', 'cifar100-lt-like/train_counts.json']) {
@@ -53,10 +60,18 @@ describe('walkthrough: menus, problems, editor groups, status bar', function () 
     const dir = makeFolder('many-bad', { 'broken.csv': lines.join('\n') + '\n' });
     const file = vscode.Uri.file(path.join(dir, 'broken.csv'));
     await vscode.commands.executeCommand('evalLens.evaluate', file);
-    const diags = await waitFor('three entries on broken.csv', () => (problems(file).length >= 3 ? problems(file) : undefined), 60_000);
+    const diags = await waitFor(
+      'three entries on broken.csv',
+      () => (problems(file).length >= 3 ? problems(file) : undefined),
+      60_000,
+    );
     assert.equal(diags.length, 3, diags.map((d) => d.message).join(' | '));
     const offset = (i: number, name: string): number => lines[i]!.split(',').slice(0, col(name)).join(',').length + 1;
-    for (const [d, i, name] of [[diags[0]!, 3, 'prob_1'], [diags[1]!, 9, 'prob_4'], [diags[2]!, 20, 'prob_9']] as const) {
+    for (const [d, i, name] of [
+      [diags[0]!, 3, 'prob_1'],
+      [diags[1]!, 9, 'prob_4'],
+      [diags[2]!, 20, 'prob_9'],
+    ] as const) {
       assert.equal(d.range.start.line, i);
       assert.equal(d.range.start.character, offset(i, name), `${name} starts at its cell`);
       assert.equal(d.range.end.character, offset(i, name) + 'oops'.length);
@@ -74,7 +89,13 @@ describe('walkthrough: menus, problems, editor groups, status bar', function () 
     await waitFor('the typo reported', () => problems(config).length > 0, 60_000);
     await vscode.commands.executeCommand('evalLens.evaluate', vscode.Uri.file(path.join(dir, 'b.csv')));
     await sleep(1500);
-    assert.equal(problems(config).length, 1, problems(config).map((d) => d.message).join(' | '));
+    assert.equal(
+      problems(config).length,
+      1,
+      problems(config)
+        .map((d) => d.message)
+        .join(' | '),
+    );
     await closeAllEditors();
   });
 
@@ -96,12 +117,20 @@ describe('walkthrough: menus, problems, editor groups, status bar', function () 
     const text = (): string => (ctx.status as unknown as { item: vscode.StatusBarItem }).item.text;
     await evaluate('digits-lt/knn.csv', 'digits-lt/knn.eval.json', 60_000);
     await evaluate('digits-lt/svc_rbf.csv', 'digits-lt/svc_rbf.eval.json', 60_000);
-    const knn = JSON.parse(readFileSync(ws('digits-lt/knn.eval.json'), 'utf8')) as { metrics: { accuracy: { value: number } } };
-    const svc = JSON.parse(readFileSync(ws('digits-lt/svc_rbf.eval.json'), 'utf8')) as { metrics: { accuracy: { value: number } } };
+    const knn = JSON.parse(readFileSync(ws('digits-lt/knn.eval.json'), 'utf8')) as {
+      metrics: { accuracy: { value: number } };
+    };
+    const svc = JSON.parse(readFileSync(ws('digits-lt/svc_rbf.eval.json'), 'utf8')) as {
+      metrics: { accuracy: { value: number } };
+    };
     assert.notEqual(knn.metrics.accuracy.value, svc.metrics.accuracy.value);
     await waitFor('status: svc_rbf', () => text().includes(svc.metrics.accuracy.value.toFixed(4)), 10_000);
     await vscode.commands.executeCommand('evalLens.openReport', uri('digits-lt/knn.eval.json'));
-    await waitFor('status follows the knn report', () => text().includes(knn.metrics.accuracy.value.toFixed(4)), 20_000);
+    await waitFor(
+      'status follows the knn report',
+      () => text().includes(knn.metrics.accuracy.value.toFixed(4)),
+      20_000,
+    );
     await closeAllEditors();
   });
 });

@@ -18,7 +18,21 @@ import type { Frame, Page } from 'playwright-core';
 import type { Curve, Results } from '../../src/core/results/types';
 import { pointAtThreshold } from '../../src/shared/operatingPoint';
 import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
-import { clickMenuItem, contextMenu, DARK, expandFolder, explorerRow, LIGHT, openWorkbench, reportFrame, runCommand, screenshot, setTheme, waitForFile, type Workbench } from './workbench';
+import {
+  clickMenuItem,
+  contextMenu,
+  DARK,
+  expandFolder,
+  explorerRow,
+  LIGHT,
+  openWorkbench,
+  reportFrame,
+  runCommand,
+  screenshot,
+  setTheme,
+  waitForFile,
+  type Workbench,
+} from './workbench';
 
 const SHOTS = join(root, 'test-artifacts/screenshots');
 const README_SHOTS = join(root, 'media/screenshots');
@@ -28,13 +42,15 @@ let wb: Workbench;
 let page: Page;
 let ws: string;
 
-
 /** Screenshots of the report scrolled to `selector`, in both themes, ending in the light theme. */
 async function shootBothThemes(name: string, frame: Frame, selector: string): Promise<void> {
-  const maximized = await runCommand(page, 'View: Toggle Maximize Editor Group', 2).then(() => true, async () => {
-    await page.keyboard.press('Escape');
-    return false;
-  });
+  const maximized = await runCommand(page, 'View: Toggle Maximize Editor Group', 2).then(
+    () => true,
+    async () => {
+      await page.keyboard.press('Escape');
+      return false;
+    },
+  );
   await sleep(1000);
   for (const theme of [LIGHT, DARK]) {
     await setTheme(page, theme, frame);
@@ -68,7 +84,11 @@ async function evaluateFromExplorer(folder: string, file: string): Promise<Resul
 
 async function openTab(frame: Frame, tab: string): Promise<void> {
   await frame.locator(`vscode-tab-header[data-tab="${tab}"]`).click();
-  await frame.waitForFunction((t) => !!document.querySelector(`vscode-tab-panel[data-tab="${t}"]`)?.checkVisibility(), tab, { timeout: 30_000 });
+  await frame.waitForFunction(
+    (t) => !!document.querySelector(`vscode-tab-panel[data-tab="${t}"]`)?.checkVisibility(),
+    tab,
+    { timeout: 30_000 },
+  );
 }
 
 interface Readout {
@@ -82,7 +102,11 @@ async function readout(frame: Frame, family: string): Promise<Readout> {
     const s = document.querySelector<HTMLElement>(`.explorer[data-explorer="${f}"]`)!;
     const values: Record<string, string> = {};
     for (const dd of s.querySelectorAll<HTMLElement>('dd[data-key]')) values[dd.dataset.key!] = dd.dataset.value!;
-    return { index: Number(s.dataset.index), values, slider: s.querySelector<HTMLInputElement>('.explorer-slider')!.value };
+    return {
+      index: Number(s.dataset.index),
+      values,
+      slider: s.querySelector<HTMLInputElement>('.explorer-slider')!.value,
+    };
   }, family);
 }
 
@@ -93,7 +117,14 @@ function assertSelectivePoint(r: Readout, c: Curve, k: number): void {
   assert.equal(r.values.threshold, s(c.extra!.threshold![k]), 'threshold');
   assert.equal(r.values.coverage, s(c.xs[k]), 'coverage');
   assert.equal(r.values.selective_risk, s(c.ys[k]), 'selective risk');
-  for (const [key, col] of [['accepted', 'accepted'], ['balanced_error', 'risk_balanced'], ['worst_error', 'risk_worst'], ['ece_accepted', 'ece_accepted'], ['error_group.head', 'error_group.head'], ['error_group.tail', 'error_group.tail']]) {
+  for (const [key, col] of [
+    ['accepted', 'accepted'],
+    ['balanced_error', 'risk_balanced'],
+    ['worst_error', 'risk_worst'],
+    ['ece_accepted', 'ece_accepted'],
+    ['error_group.head', 'error_group.head'],
+    ['error_group.tail', 'error_group.tail'],
+  ]) {
     assert.equal(r.values[key!], s(c.extra![col!]![k]), key);
   }
 }
@@ -104,7 +135,12 @@ describe('Threshold explorer and user inspector (code-server + Chromium)', { tim
     server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
     wb = await openWorkbench(server, ws);
     page = wb.page;
-    await page.locator('.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]').first().waitFor({ timeout: 90_000 });
+    await page
+      .locator(
+        '.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]',
+      )
+      .first()
+      .waitFor({ timeout: 90_000 });
   });
 
   after(async () => {
@@ -115,7 +151,7 @@ describe('Threshold explorer and user inspector (code-server + Chromium)', { tim
   let r: Results;
   let frame: Frame;
 
-  it('the slider and the number box move the point; the readout is the curve\'s stored point', async () => {
+  it("the slider and the number box move the point; the readout is the curve's stored point", async () => {
     r = await evaluateFromExplorer('cifar100-lt-like', 'logreg.csv');
     frame = await reportFrame(page, /^logreg\.csv$/);
     await openTab(frame, 'selective');
@@ -153,7 +189,11 @@ describe('Threshold explorer and user inspector (code-server + Chromium)', { tim
     await shootBothThemes('threshold-explorer', frame, '.explorer[data-explorer="selective"]');
     // the reliability diagram (Calibration tab) marks the same point's threshold
     await openTab(frame, 'calibration');
-    await frame.waitForFunction(() => [...document.querySelectorAll<HTMLCanvasElement>('#chart-reliability canvas')].some((c) => c.width > 0), undefined, { timeout: 30_000 });
+    await frame.waitForFunction(
+      () => [...document.querySelectorAll<HTMLCanvasElement>('#chart-reliability canvas')].some((c) => c.width > 0),
+      undefined,
+      { timeout: 30_000 },
+    );
     await frame.evaluate(() => document.getElementById('chart-reliability')?.scrollIntoView({ block: 'start' }));
     await sleep(500);
     await screenshot(page, join(SHOTS, 'threshold-explorer-reliability-light.png'));
@@ -188,7 +228,11 @@ describe('Threshold explorer and user inspector (code-server + Chromium)', { tim
     assert.equal(again.metrics.selective_risk!.value, c.ys[k]);
     // the report re-rendered: the coverage card carries the new value
     const f = await reportFrame(page, /^logreg\.csv$/);
-    await f.waitForFunction((v) => document.querySelector<HTMLElement>('.card[data-metric="coverage"]')?.dataset.value === v, String(c.xs[k]), { timeout: 60_000 });
+    await f.waitForFunction(
+      (v) => document.querySelector<HTMLElement>('.card[data-metric="coverage"]')?.dataset.value === v,
+      String(c.xs[k]),
+      { timeout: 60_000 },
+    );
     r = again;
     frame = f;
   });
@@ -217,7 +261,7 @@ describe('Threshold explorer and user inspector (code-server + Chromium)', { tim
     await shootBothThemes('threshold-explorer-pr', f, '.explorer[data-explorer="importance"]');
   });
 
-  it('the user inspector shows a user\'s hits, equal to a direct count from the JSONL', async () => {
+  it("the user inspector shows a user's hits, equal to a direct count from the JSONL", async () => {
     const res = await evaluateFromExplorer('ranking-debian-deps', 'cooccurrence.jsonl');
     assert.equal(res.task, 'ranking');
     const f = await reportFrame(page, /^cooccurrence\.jsonl$/);
@@ -237,7 +281,10 @@ describe('Threshold explorer and user inspector (code-server + Chromium)', { tim
       hits: [...document.querySelectorAll<HTMLElement>('.user-items tr[data-hit="true"]')].map((t) => t.dataset.item),
       items: document.querySelectorAll('.user-items tbody tr').length,
       missed: [...document.querySelectorAll<HTMLElement>('.user-missed tbody tr')].map((t) => t.dataset.item),
-      meta: [...document.querySelectorAll<HTMLElement>('.user-items tbody tr')].map((t) => [t.dataset.item, [...t.querySelectorAll('td.meta')].map((d) => d.textContent)]),
+      meta: [...document.querySelectorAll<HTMLElement>('.user-items tbody tr')].map((t) => [
+        t.dataset.item,
+        [...t.querySelectorAll('td.meta')].map((d) => d.textContent),
+      ]),
       recall: document.querySelector<HTMLElement>('.user-metrics tr[data-metric="recall@20"]')?.dataset.value,
     }));
     assert.deepEqual(shown.hits, hits);
@@ -245,7 +292,17 @@ describe('Threshold explorer and user inspector (code-server + Chromium)', { tim
     assert.deepEqual(new Set(shown.missed), new Set(pick.relevant.filter((i) => !pick.items.slice(0, 20).includes(i))));
     assert.equal(Number(shown.recall), hits.length / pick.relevant.length);
     // the description column of items.csv beside the items (the loader's own test checks every cell)
-    const desc = new Map(readFileSync(join(ws, 'ranking-debian-deps/items.csv'), 'utf8').trim().split('\n').slice(1).filter((l) => !l.includes('"')).map((l) => { const c = l.split(','); return [c[0]!, c[3]!] as const; }));
+    const desc = new Map(
+      readFileSync(join(ws, 'ranking-debian-deps/items.csv'), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .filter((l) => !l.includes('"'))
+        .map((l) => {
+          const c = l.split(',');
+          return [c[0]!, c[3]!] as const;
+        }),
+    );
     let checked = 0;
     for (const [item, cells] of shown.meta as [string, string[]][]) {
       if (!desc.has(item)) continue;
@@ -259,6 +316,12 @@ describe('Threshold explorer and user inspector (code-server + Chromium)', { tim
   after(() => {
     if (process.env.EVAL_LENS_README_SHOTS !== '1') return;
     mkdirSync(README_SHOTS, { recursive: true });
-    for (const f of ['threshold-explorer-light.png', 'threshold-explorer-dark.png', 'user-inspector-light.png', 'user-inspector-dark.png']) copyFileSync(join(SHOTS, f), join(README_SHOTS, f));
+    for (const f of [
+      'threshold-explorer-light.png',
+      'threshold-explorer-dark.png',
+      'user-inspector-light.png',
+      'user-inspector-dark.png',
+    ])
+      copyFileSync(join(SHOTS, f), join(README_SHOTS, f));
   });
 });

@@ -35,9 +35,27 @@ export function writeUiFixtures(workspace: string): { three: string; twenty: str
   const dir = join(workspace, 'ui-fixtures');
   mkdirSync(dir, { recursive: true });
   const three = join(dir, 'three-classes.csv');
-  writeFileSync(three, rows(['setosa', 'versicolor', 'virginica'], (c) => [14000, 11000, 12500][c]!, (c) => [0.97, 0.88, 0.91][c]!, 42));
-  const names = Array.from({ length: 20 }, (_, i) => (i === 7 ? LONG_CLASS_NAME : `species_${String(i).padStart(2, '0')}`));
+  writeFileSync(
+    three,
+    rows(
+      ['setosa', 'versicolor', 'virginica'],
+      (c) => [14000, 11000, 12500][c]!,
+      (c) => [0.97, 0.88, 0.91][c]!,
+      42,
+    ),
+  );
+  const names = Array.from({ length: 20 }, (_, i) =>
+    i === 7 ? LONG_CLASS_NAME : `species_${String(i).padStart(2, '0')}`,
+  );
   const twenty = join(dir, 'twenty-classes.csv');
-  writeFileSync(twenty, rows(names, (c) => 40 + 15 * c, (c) => 0.55 + 0.02 * c, 7));
+  writeFileSync(
+    twenty,
+    rows(
+      names,
+      (c) => 40 + 15 * c,
+      (c) => 0.55 + 0.02 * c,
+      7,
+    ),
+  );
   return { three, twenty };
 }

@@ -16,7 +16,21 @@ import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import type { Results } from '../../src/core/results/types';
 import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
-import { clickMenuItem, contextMenu, DARK, expandFolder, explorerRow, LIGHT, openWorkbench, reportFrame, runCommand, screenshot, setTheme, waitForFile, type Workbench } from './workbench';
+import {
+  clickMenuItem,
+  contextMenu,
+  DARK,
+  expandFolder,
+  explorerRow,
+  LIGHT,
+  openWorkbench,
+  reportFrame,
+  runCommand,
+  screenshot,
+  setTheme,
+  waitForFile,
+  type Workbench,
+} from './workbench';
 import { metricName } from '../../src/core/glossary';
 
 const SHOTS = join(root, 'test-artifacts/screenshots');
@@ -27,7 +41,6 @@ let wb: Workbench;
 let page: Page;
 let ws: string;
 
-
 async function shootBothThemes(name: string, frame: Frame): Promise<void> {
   await setTheme(page, LIGHT, frame);
   await screenshot(page, join(SHOTS, `${name}-light.png`));
@@ -36,16 +49,21 @@ async function shootBothThemes(name: string, frame: Frame): Promise<void> {
   await setTheme(page, LIGHT, frame);
   if (process.env.EVAL_LENS_README_SHOTS === '1') {
     mkdirSync(README_SHOTS, { recursive: true });
-    for (const t of ['light', 'dark']) copyFileSync(join(SHOTS, `${name}-${t}.png`), join(README_SHOTS, `${name}-${t}.png`));
+    for (const t of ['light', 'dark'])
+      copyFileSync(join(SHOTS, `${name}-${t}.png`), join(README_SHOTS, `${name}-${t}.png`));
   }
 }
 
 /** The rows panel's total and the rows it lists, once loaded. */
 async function rowsPanel(frame: Frame): Promise<{ total: number; rows: number; chips: string[]; title: string }> {
-  await frame.waitForFunction(() => {
-    const p = document.querySelector('.rows-panel');
-    return !!p && p.getAttribute('aria-busy') === 'false' && !!p.querySelector('.page-info[data-total]');
-  }, undefined, { timeout: 60_000 });
+  await frame.waitForFunction(
+    () => {
+      const p = document.querySelector('.rows-panel');
+      return !!p && p.getAttribute('aria-busy') === 'false' && !!p.querySelector('.page-info[data-total]');
+    },
+    undefined,
+    { timeout: 60_000 },
+  );
   return frame.evaluate(() => {
     const p = document.querySelector('.rows-panel')!;
     return {
@@ -63,13 +81,24 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     // A file with a slice column: the digits predictions with a (made-up) scanner per row, sliced by split and scanner.
     mkdirSync(join(ws, 'slices-demo'));
     const lines = readFileSync(join(ws, 'digits-lt/logreg.csv'), 'utf8').trimEnd().split('\n');
-    writeFileSync(join(ws, 'slices-demo/preds.csv'), lines.map((l, i) => `${l},${i === 0 ? 'scanner' : ['north', 'south', 'east'][i % 3]}`).join('\n') + '\n');
+    writeFileSync(
+      join(ws, 'slices-demo/preds.csv'),
+      lines.map((l, i) => `${l},${i === 0 ? 'scanner' : ['north', 'south', 'east'][i % 3]}`).join('\n') + '\n',
+    );
     const config = JSON.parse(readFileSync(join(ws, 'digits-lt/eval-lens.json'), 'utf8')) as Record<string, unknown>;
-    writeFileSync(join(ws, 'slices-demo/eval-lens.json'), JSON.stringify({ ...config, slices: ['split', 'scanner'] }, null, 2));
+    writeFileSync(
+      join(ws, 'slices-demo/eval-lens.json'),
+      JSON.stringify({ ...config, slices: ['split', 'scanner'] }, null, 2),
+    );
     server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
     wb = await openWorkbench(server, ws);
     page = wb.page;
-    await page.locator('.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]').first().waitFor({ timeout: 90_000 });
+    await page
+      .locator(
+        '.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]',
+      )
+      .first()
+      .waitFor({ timeout: 90_000 });
     await expandFolder(page, 'digits-lt');
     const end = Date.now() + 30_000;
     for (;;) {
@@ -88,17 +117,23 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await server?.stop();
   });
 
-  it('a click on a confusion cell lists exactly that cell\'s rows; Enter on a row opens its line', async () => {
+  it("a click on a confusion cell lists exactly that cell's rows; Enter on a row opens its line", async () => {
     const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
     const c = r.tables.confusion!;
     // The largest off-diagonal cell.
     let best: [number, number] = [0, 1];
-    c.matrix.forEach((row, i) => row.forEach((v, j) => { if (i !== j && v > c.matrix[best[0]]![best[1]]!) best = [i, j]; }));
+    c.matrix.forEach((row, i) =>
+      row.forEach((v, j) => {
+        if (i !== j && v > c.matrix[best[0]]![best[1]]!) best = [i, j];
+      }),
+    );
     const [ti, pj] = best;
     const count = c.matrix[ti]![pj]!;
     const frame = await reportFrame(page, /^logreg\.csv$/);
     // The confusion matrix is an HTML grid: each cell names its true and predicted class.
-    const cell = frame.locator(`figure[data-chart="confusion"] td.cm-cell[data-true="${c.labels[ti]}"][data-pred="${c.labels[pj]}"]`);
+    const cell = frame.locator(
+      `figure[data-chart="confusion"] td.cm-cell[data-true="${c.labels[ti]}"][data-pred="${c.labels[pj]}"]`,
+    );
     await cell.scrollIntoViewIfNeeded();
     assert.equal(Number(await cell.getAttribute('data-count')), count);
     await cell.click();
@@ -106,13 +141,23 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     assert.equal(panel.total, count, `true ${c.labels[ti]}, predicted ${c.labels[pj]}`);
     assert.equal(panel.rows, Math.min(count, 50));
     assert.deepEqual(panel.chips, [`label = ${c.labels[ti]}`, `pred = ${c.labels[pj]}`]);
-    const labels = await frame.evaluate(() => [...document.querySelectorAll('.rows-panel tbody tr')].map((tr) => [tr.children[3]?.textContent, tr.children[4]?.textContent]));
+    const labels = await frame.evaluate(() =>
+      [...document.querySelectorAll('.rows-panel tbody tr')].map((tr) => [
+        tr.children[3]?.textContent,
+        tr.children[4]?.textContent,
+      ]),
+    );
     for (const l of labels) assert.deepEqual(l, [c.labels[ti], c.labels[pj]]);
     await frame.locator('.rows-panel').scrollIntoViewIfNeeded();
     await shootBothThemes('inspect-rows', frame);
 
     // Keyboard: the grid has focus on its first row; ArrowDown then Enter opens the second row's line.
-    const line = Number(await frame.locator('.rows-panel tbody tr').nth(count > 1 ? 1 : 0).getAttribute('data-line'));
+    const line = Number(
+      await frame
+        .locator('.rows-panel tbody tr')
+        .nth(count > 1 ? 1 : 0)
+        .getAttribute('data-line'),
+    );
     await frame.locator('.rows-panel tbody tr').first().locator('button.open-line').focus();
     if (count > 1) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
@@ -120,13 +165,24 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     const tab = page.locator('.tabs-container .tab', { hasText: 'logreg.csv' }).filter({ hasNotText: 'eval' });
     await tab.first().waitFor({ timeout: 30_000 });
     const status = page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+/ }).first();
-    await page.waitForFunction((want) => [...document.querySelectorAll('.statusbar-item')].some((e) => new RegExp(`Ln ${want}, Col \\d+ \\(\\d+ selected\\)`).test(e.textContent ?? '')), line, { timeout: 30_000 }).catch(async (err: Error) => {
-      throw new Error(`status bar shows "${await status.textContent()}", expected line ${line} selected: ${err.message}`);
-    });
+    await page
+      .waitForFunction(
+        (want) =>
+          [...document.querySelectorAll('.statusbar-item')].some((e) =>
+            new RegExp(`Ln ${want}, Col \\d+ \\(\\d+ selected\\)`).test(e.textContent ?? ''),
+          ),
+        line,
+        { timeout: 30_000 },
+      )
+      .catch(async (err: Error) => {
+        throw new Error(
+          `status bar shows "${await status.textContent()}", expected line ${line} selected: ${err.message}`,
+        );
+      });
     await screenshot(page, join(SHOTS, 'inspect-open-line.png'));
   });
 
-  it('keyboard: Enter on a row of a chart\'s table opens the same rows panel', async () => {
+  it("keyboard: Enter on a row of a chart's table opens the same rows panel", async () => {
     const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
     const frame = await reportFrame(page, /^logreg\.csv$/);
     const perClass = r.tables.perClass!;
@@ -145,11 +201,14 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await frame.locator('vscode-button[data-act="mistakes"]').click();
     const panel = await rowsPanel(frame);
     assert.equal(panel.total, Math.round((1 - r.metrics.accuracy!.value!) * r.source.rowsUsed));
-    const conf = await frame.evaluate(() => [...document.querySelectorAll('.rows-panel tbody tr')].map((tr) => Number(tr.children[6]?.textContent)));
-    for (let i = 1; i < conf.length; i++) assert.ok(conf[i - 1]! >= conf[i]!, `sorted by confidence at ${i}: ${conf.join(', ')}`);
+    const conf = await frame.evaluate(() =>
+      [...document.querySelectorAll('.rows-panel tbody tr')].map((tr) => Number(tr.children[6]?.textContent)),
+    );
+    for (let i = 1; i < conf.length; i++)
+      assert.ok(conf[i - 1]! >= conf[i]!, `sorted by confidence at ${i}: ${conf.join(', ')}`);
   });
 
-  it('the Slices tab lists the slices worst first; a click shows the report of the slice\'s rows', async () => {
+  it("the Slices tab lists the slices worst first; a click shows the report of the slice's rows", async () => {
     // One report on screen (the screenshots show it alone).
     await runCommand(page, 'View: Close All Editors');
     await expandFolder(page, 'slices-demo');
@@ -167,18 +226,41 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     assert.equal(slices.length, 5);
     const frame = await reportFrame(page, /^preds\.csv$/);
     await frame.locator('vscode-tab-header', { hasText: 'Slices' }).click();
-    await frame.waitForFunction(() => document.querySelectorAll('.slice-table tbody tr').length > 0, undefined, { timeout: 30_000 });
+    await frame.waitForFunction(() => document.querySelectorAll('.slice-table tbody tr').length > 0, undefined, {
+      timeout: 30_000,
+    });
     // Worst first: the table's accuracy column ascends.
-    const shown = await frame.evaluate(() => [...document.querySelectorAll<HTMLElement>('.slice-table tbody tr')].map((tr) => [tr.dataset.slice, Number(tr.querySelector<HTMLElement>('td[data-value]')?.dataset.value)] as [string, number]));
+    const shown = await frame.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.slice-table tbody tr')].map(
+        (tr) =>
+          [tr.dataset.slice, Number(tr.querySelector<HTMLElement>('td[data-value]')?.dataset.value)] as [
+            string,
+            number,
+          ],
+      ),
+    );
     assert.equal(shown.length, 5);
-    for (let i = 1; i < shown.length; i++) assert.ok(shown[i - 1]![1] <= shown[i]![1], `worst first: ${JSON.stringify(shown)}`);
-    for (const [name, v] of shown) assert.equal(v, slices.find((x) => `${x.slice}=${x.value}` === name)!.accuracy.value, name);
-    await frame.waitForFunction(() => [...document.querySelectorAll<HTMLCanvasElement>('vscode-tab-panel[data-tab="slices"] canvas')].some((c) => c.width > 0), undefined, { timeout: 30_000 });
+    for (let i = 1; i < shown.length; i++)
+      assert.ok(shown[i - 1]![1] <= shown[i]![1], `worst first: ${JSON.stringify(shown)}`);
+    for (const [name, v] of shown)
+      assert.equal(v, slices.find((x) => `${x.slice}=${x.value}` === name)!.accuracy.value, name);
+    await frame.waitForFunction(
+      () =>
+        [...document.querySelectorAll<HTMLCanvasElement>('vscode-tab-panel[data-tab="slices"] canvas')].some(
+          (c) => c.width > 0,
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
     await frame.evaluate(() => document.querySelector('.slice-controls')?.scrollIntoView({ block: 'start' }));
     await shootBothThemes('inspect-slices', frame);
 
     // Keyboard: Enter on the slice split = test → the report of those rows; its accuracy counted here.
-    const lines = readFileSync(join(ws, 'slices-demo/preds.csv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split(','));
+    const lines = readFileSync(join(ws, 'slices-demo/preds.csv'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     const test = lines.filter((c) => c[3] === 'test');
     const accuracy = test.filter((c) => c[1] === c[2]).length / test.length;
     await frame.locator('.slice-table tr[data-slice="split=test"]').focus();
@@ -193,16 +275,29 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await screenshot(page, join(SHOTS, 'inspect-subset-light.png'));
     await frame.locator('vscode-button[data-act="clear-subset"]').click();
     await frame.waitForFunction(() => !document.querySelector('.subset-bar'), undefined, { timeout: 60_000 });
-    assert.equal(Number(await frame.locator('.headline .card[data-metric="accuracy"]').getAttribute('data-value')), r.metrics.accuracy!.value);
+    assert.equal(
+      Number(await frame.locator('.headline .card[data-metric="accuracy"]').getAttribute('data-value')),
+      r.metrics.accuracy!.value,
+    );
   });
 
   it('the side panel: a click on acc_few opens the report with the few-shot rows listed', async () => {
     await runCommand(page, 'View: Close All Editors');
     const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
     const few = r.tables.perClass!.filter((c) => c.shot === 'few').reduce((a, c) => a + c.support, 0);
-    await page.locator('.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]').first().click();
+    await page
+      .locator(
+        '.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]',
+      )
+      .first()
+      .click();
     const tree = page.locator('.pane-body .monaco-list').first();
-    const row = (text: string): ReturnType<Page['locator']> => tree.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+    const row = (text: string): ReturnType<Page['locator']> =>
+      tree
+        .locator('.monaco-list-row', {
+          has: page.locator('.label-name', { hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+        })
+        .first();
     // Expand by the twisties (a click on the results file's label opens its report and takes the focus).
     const expand = async (name: string): Promise<void> => {
       const r = row(name);
@@ -223,7 +318,10 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
 
   it('ranking: Enter on a per-user histogram bin lists that many users, with their top-K and hits', async () => {
     await runCommand(page, 'View: Close All Editors');
-    await page.locator('.activitybar .action-item a[aria-label^="Explorer"], .activitybar .action-item[aria-label^="Explorer"]').first().click();
+    await page
+      .locator('.activitybar .action-item a[aria-label^="Explorer"], .activitybar .action-item[aria-label^="Explorer"]')
+      .first()
+      .click();
     await expandFolder(page, 'ranking-debian-deps');
     const end = Date.now() + 30_000;
     for (;;) {
@@ -248,8 +346,13 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     assert.equal(panel.total, hist.counts[last]);
     assert.equal(panel.chips.length, 2);
     assert.match(panel.chips[0]!, /^recall@5 >= /);
-    const hits = await frame.evaluate(() => [...document.querySelectorAll('.rows-panel tbody tr')].map((tr) => Number(tr.children[3]?.textContent)));
-    assert.ok(hits.every((h) => h >= 1), 'users with recall@5 in the top bin have a hit');
+    const hits = await frame.evaluate(() =>
+      [...document.querySelectorAll('.rows-panel tbody tr')].map((tr) => Number(tr.children[3]?.textContent)),
+    );
+    assert.ok(
+      hits.every((h) => h >= 1),
+      'users with recall@5 in the top bin have a hit',
+    );
     await frame.locator('.rows-panel').scrollIntoViewIfNeeded();
     await screenshot(page, join(SHOTS, 'inspect-ranking-rows-light.png'));
   });

@@ -20,8 +20,24 @@ import { formatNumber } from '../../src/shared/format';
 import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import { LONG_CLASS_NAME, writeUiFixtures } from './fixtures';
 import {
-  acceptQuickPick, clickExplorerRow, clickMenuItem, contextMenu, DARK, expandFolder, explorerRow, HC, LIGHT, openWorkbench, reportCards, reportFrame, revealExplorerRow, runCommand,
-  screenshot, setTheme, waitForFile, type Workbench,
+  acceptQuickPick,
+  clickExplorerRow,
+  clickMenuItem,
+  contextMenu,
+  DARK,
+  expandFolder,
+  explorerRow,
+  HC,
+  LIGHT,
+  openWorkbench,
+  reportCards,
+  reportFrame,
+  revealExplorerRow,
+  runCommand,
+  screenshot,
+  setTheme,
+  waitForFile,
+  type Workbench,
 } from './workbench';
 
 const SHOTS = join(root, 'test-artifacts/screenshots');
@@ -31,21 +47,31 @@ let wb: Workbench;
 let page: Page;
 let ws: string;
 
-
 /**
  * Screenshots in the light and dark themes (and high contrast with `hc`), ending in the light
  * theme; `before` runs before each shot (scrolling the part to show into view).
  */
-async function shootBothThemes(name: string, frame: Frame, opts: { hc?: boolean; before?: () => Promise<void> } = {}): Promise<void> {
+async function shootBothThemes(
+  name: string,
+  frame: Frame,
+  opts: { hc?: boolean; before?: () => Promise<void> } = {},
+): Promise<void> {
   // The report's editor group (the active one: a report opens focused) fills the window, as a
   // person reading it would arrange it; restored afterwards.
   // With one editor group the command is not offered (nothing to maximize over).
-  const maximized = await runCommand(page, 'View: Toggle Maximize Editor Group', 2).then(() => true, async () => {
-    await page.keyboard.press('Escape');
-    return false;
-  });
+  const maximized = await runCommand(page, 'View: Toggle Maximize Editor Group', 2).then(
+    () => true,
+    async () => {
+      await page.keyboard.press('Escape');
+      return false;
+    },
+  );
   await sleep(1000);
-  const themes: [string, string][] = [[LIGHT, 'light'], [DARK, 'dark'], ...(opts.hc ? [[HC, 'hc'] as [string, string]] : [])];
+  const themes: [string, string][] = [
+    [LIGHT, 'light'],
+    [DARK, 'dark'],
+    ...(opts.hc ? [[HC, 'hc'] as [string, string]] : []),
+  ];
   for (const [theme, suffix] of themes) {
     await setTheme(page, theme, frame);
     await opts.before?.();
@@ -62,7 +88,15 @@ async function scrollTo(frame: Frame, id: string): Promise<void> {
 }
 
 /** What the confusion grid shows: cell texts fit, labels, captions, data attributes. */
-async function confusionFacts(frame: Frame): Promise<{ cells: number; rows: number; cols: number; overflowing: string[]; truncated: { text: string; title: string }[]; captions: { text: string; clipped: boolean; w: number; h: number }[]; attrs: boolean }> {
+async function confusionFacts(frame: Frame): Promise<{
+  cells: number;
+  rows: number;
+  cols: number;
+  overflowing: string[];
+  truncated: { text: string; title: string }[];
+  captions: { text: string; clipped: boolean; w: number; h: number }[];
+  attrs: boolean;
+}> {
   return frame.evaluate(() => {
     const grid = document.querySelector('#chart-confusion table.cm-grid')!;
     const cells = [...grid.querySelectorAll<HTMLElement>('td.cm-cell')];
@@ -70,16 +104,29 @@ async function confusionFacts(frame: Frame): Promise<{ cells: number; rows: numb
     const captions = [...grid.querySelectorAll<HTMLElement>('th.cm-axis')].map((th) => {
       const inner = th.querySelector('span') ?? th;
       const r = inner.getBoundingClientRect();
-      return { text: inner.textContent ?? '', clipped: inner.scrollWidth > inner.clientWidth + 1 || inner.scrollHeight > inner.clientHeight + 1, w: r.width, h: r.height };
+      return {
+        text: inner.textContent ?? '',
+        clipped: inner.scrollWidth > inner.clientWidth + 1 || inner.scrollHeight > inner.clientHeight + 1,
+        w: r.width,
+        h: r.height,
+      };
     });
     return {
       cells: cells.length,
       rows: grid.querySelectorAll('th.cm-row').length,
       cols: grid.querySelectorAll('th.cm-col').length,
       overflowing: cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent ?? ''),
-      truncated: labels.filter((l) => (l.textContent ?? '').endsWith('…')).map((l) => ({ text: l.textContent ?? '', title: l.title })),
+      truncated: labels
+        .filter((l) => (l.textContent ?? '').endsWith('…'))
+        .map((l) => ({ text: l.textContent ?? '', title: l.title })),
       captions,
-      attrs: cells.every((c) => c.dataset.true !== undefined && c.dataset.pred !== undefined && c.dataset.count !== undefined && c.getAttribute('role') === 'gridcell'),
+      attrs: cells.every(
+        (c) =>
+          c.dataset.true !== undefined &&
+          c.dataset.pred !== undefined &&
+          c.dataset.count !== undefined &&
+          c.getAttribute('role') === 'gridcell',
+      ),
     };
   });
 }
@@ -87,11 +134,17 @@ async function confusionFacts(frame: Frame): Promise<{ cells: number; rows: numb
 /** Switches the grid's cell values (counts / true / pred) and returns the shown numbers. */
 async function confusionValues(frame: Frame, norm: string): Promise<(number | null)[][]> {
   return frame.evaluate((n) => {
-    const select = document.querySelector('#chart-confusion vscode-single-select.cm-norm') as unknown as HTMLElement & { value: string };
+    const select = document.querySelector('#chart-confusion vscode-single-select.cm-norm') as unknown as HTMLElement & {
+      value: string;
+    };
     select.value = n;
     select.dispatchEvent(new Event('change'));
     const rows = [...document.querySelectorAll('#chart-confusion table.cm-grid tbody tr')];
-    return rows.map((r) => [...r.querySelectorAll<HTMLElement>('td.cm-cell')].map((c) => (c.textContent === '—' ? null : Number((c.textContent ?? '').replace(/,/g, '')))));
+    return rows.map((r) =>
+      [...r.querySelectorAll<HTMLElement>('td.cm-cell')].map((c) =>
+        c.textContent === '—' ? null : Number((c.textContent ?? '').replace(/,/g, '')),
+      ),
+    );
   }, norm);
 }
 
@@ -99,7 +152,13 @@ async function confusionValues(frame: Frame, norm: string): Promise<(number | nu
 async function assertCardsMatch(frame: Frame, r: Results): Promise<number> {
   const cards = await reportCards(frame);
   const ours = cards.filter((c) => c.key in r.metrics);
-  assert.ok(ours.filter((c) => c.headline).length >= 3, `headline cards: ${cards.filter((c) => c.headline).map((c) => c.key).join(', ')}`);
+  assert.ok(
+    ours.filter((c) => c.headline).length >= 3,
+    `headline cards: ${cards
+      .filter((c) => c.headline)
+      .map((c) => c.key)
+      .join(', ')}`,
+  );
   for (const c of ours) {
     const m = r.metrics[c.key]!;
     assert.equal(c.value, m.value === null ? 'null' : String(m.value), `card ${c.key} carries the file's value`);
@@ -113,7 +172,13 @@ async function collapseFolder(name: string): Promise<void> {
   const row = explorerRow(page, name);
   await revealExplorerRow(page, row);
   if ((await row.getAttribute('aria-expanded')) === 'true') await row.click();
-  await page.waitForFunction((n) => document.querySelector(`.explorer-folders-view .monaco-list-row[aria-label="${n}"]`)?.getAttribute('aria-expanded') !== 'true', name);
+  await page.waitForFunction(
+    (n) =>
+      document
+        .querySelector(`.explorer-folders-view .monaco-list-row[aria-label="${n}"]`)
+        ?.getAttribute('aria-expanded') !== 'true',
+    name,
+  );
 }
 
 /** Closes every editor (the next report opens in a single group, as the first did). */
@@ -146,7 +211,9 @@ async function openMenuWith(row: ReturnType<Page['locator']>, label: string, tim
 
 /** The activity-bar entry of the extension: its contributions (menus, views) are loaded. */
 function activityBarEntry(): ReturnType<Page['locator']> {
-  return page.locator('.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]').first();
+  return page
+    .locator('.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]')
+    .first();
 }
 
 describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000 }, () => {
@@ -155,7 +222,14 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     writeUiFixtures(ws);
     mkdirSync(join(ws, 'json-kinds'), { recursive: true });
     writeFileSync(join(ws, 'json-kinds/metrics.json'), '{"accuracy": 0.91, "f1": 0.88}\n');
-    writeFileSync(join(ws, 'json-kinds/preds.json'), JSON.stringify([{ label: 'a', pred: 'a' }, { label: 'b', pred: 'a' }, { label: 'b', pred: 'b' }]) + '\n');
+    writeFileSync(
+      join(ws, 'json-kinds/preds.json'),
+      JSON.stringify([
+        { label: 'a', pred: 'a' },
+        { label: 'b', pred: 'a' },
+        { label: 'b', pred: 'b' },
+      ]) + '\n',
+    );
     server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
     wb = await openWorkbench(server, ws);
     page = wb.page;
@@ -184,7 +258,11 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     const acc = (await reportCards(frame)).find((c) => c.key === 'accuracy' && c.headline);
     assert.equal(acc?.value, '0.75');
     // Charts are drawn (canvas with pixels) in the first tab.
-    await frame.waitForFunction(() => [...document.querySelectorAll('canvas')].some((c) => c.width > 0 && c.height > 0), undefined, { timeout: 30_000 });
+    await frame.waitForFunction(
+      () => [...document.querySelectorAll('canvas')].some((c) => c.width > 0 && c.height > 0),
+      undefined,
+      { timeout: 30_000 },
+    );
     await shootBothThemes('report-classification', frame, { hc: true });
   });
 
@@ -198,7 +276,11 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     // Few headline cards; the metric@K values are in one metric x K table, with the file's values.
     const head = (await reportCards(frame)).filter((c) => c.headline).map((c) => c.key);
     assert.deepEqual(head, ['ndcg@10', 'recall@10', 'map@10', 'mrr', 'users_evaluated']);
-    const table = await frame.evaluate(() => [...document.querySelectorAll('[data-table="rankingByK"] tr')].map((tr) => [...tr.querySelectorAll('th, td')].map((c) => c.textContent?.trim() ?? '')));
+    const table = await frame.evaluate(() =>
+      [...document.querySelectorAll('[data-table="rankingByK"] tr')].map((tr) =>
+        [...tr.querySelectorAll('th, td')].map((c) => c.textContent?.trim() ?? ''),
+      ),
+    );
     assert.deepEqual(table[0], ['metric', 'ranking', '@5', '@10', '@20']);
     const recall = table.find((row) => row[0] === 'recall' && row[1] === 'run')!;
     assert.ok(recall[3]!.startsWith(formatNumber(r.metrics['recall@10']!.value)), recall.join(' | '));
@@ -208,9 +290,31 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     // order, values formatted like the other tables; an undefined recall is a dash with its reason on hover.
     const breakdown = r.tables.categoryBreakdown!;
     assert.ok(breakdown.rows.length > 1, 'the example has item categories');
-    const cats = await frame.evaluate(() => [...document.querySelectorAll('[data-table="categoryBreakdown"] tr')].map((tr) => [...tr.querySelectorAll('th, td, vscode-table-header-cell, vscode-table-cell')].map((c) => ({ text: c.textContent?.trim() ?? '', title: c.getAttribute('title') ?? '' }))));
-    assert.deepEqual(cats[0]!.map((c) => c.text), ['category', 'catalogue items', 'recommended', 'coverage', 'share of recommendations', 'recall', 'hits', 'relevant']);
-    assert.deepEqual(cats.slice(1).map((row) => row[0]!.text), breakdown.rows.map((b) => b.category));
+    const cats = await frame.evaluate(() =>
+      [...document.querySelectorAll('[data-table="categoryBreakdown"] tr')].map((tr) =>
+        [...tr.querySelectorAll('th, td, vscode-table-header-cell, vscode-table-cell')].map((c) => ({
+          text: c.textContent?.trim() ?? '',
+          title: c.getAttribute('title') ?? '',
+        })),
+      ),
+    );
+    assert.deepEqual(
+      cats[0]!.map((c) => c.text),
+      [
+        'category',
+        'catalogue items',
+        'recommended',
+        'coverage',
+        'share of recommendations',
+        'recall',
+        'hits',
+        'relevant',
+      ],
+    );
+    assert.deepEqual(
+      cats.slice(1).map((row) => row[0]!.text),
+      breakdown.rows.map((b) => b.category),
+    );
     breakdown.rows.forEach((b, i) => {
       const row = cats[i + 1]!;
       assert.equal(row[3]!.text, formatNumber(b.coverage), `coverage of ${b.category}`);
@@ -244,7 +348,12 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
       assert.ok(f.attrs, 'every cell carries data-true, data-pred, data-count and role gridcell');
       assert.deepEqual(f.overflowing, [], 'every cell text fits its cell');
       for (const c of f.captions) assert.ok(!c.clipped && c.w > 0 && c.h > 0, `caption "${c.text}" shown whole`);
-      if (n === 20) assert.deepEqual(f.truncated.map((t) => t.title), [LONG_CLASS_NAME, LONG_CLASS_NAME], 'the 60-character name is cut in both axes, whole in the tooltip');
+      if (n === 20)
+        assert.deepEqual(
+          f.truncated.map((t) => t.title),
+          [LONG_CLASS_NAME, LONG_CLASS_NAME],
+          'the 60-character name is cut in both axes, whole in the tooltip',
+        );
       if (n === 3) {
         // Five-digit counts, as in the file.
         const counts = await confusionValues(frame, 'counts');
@@ -254,9 +363,18 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
       if (n <= 20) {
         // Shares of the true class: rows sum to 1 (2 decimals each); of the predicted class: columns.
         const rows = await confusionValues(frame, 'true');
-        rows.forEach((row, i) => assert.ok(Math.abs(row.reduce<number>((a, b) => a + (b ?? 0), 0) - 1) <= 0.005 * shown + 1e-9, `row ${i} sums to 1`));
+        rows.forEach((row, i) =>
+          assert.ok(
+            Math.abs(row.reduce<number>((a, b) => a + (b ?? 0), 0) - 1) <= 0.005 * shown + 1e-9,
+            `row ${i} sums to 1`,
+          ),
+        );
         const cols = await confusionValues(frame, 'pred');
-        for (let j = 0; j < shown; j++) assert.ok(Math.abs(cols.reduce((a, row) => a + (row[j] ?? 0), 0) - 1) <= 0.005 * shown + 1e-9, `column ${j} sums to 1`);
+        for (let j = 0; j < shown; j++)
+          assert.ok(
+            Math.abs(cols.reduce((a, row) => a + (row[j] ?? 0), 0) - 1) <= 0.005 * shown + 1e-9,
+            `column ${j} sums to 1`,
+          );
         await confusionValues(frame, 'counts');
       } else {
         // Many classes: the largest confusions are listed.
@@ -274,7 +392,9 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
         first.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
         const now = document.activeElement as HTMLElement;
         now.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
-        (document.activeElement as HTMLElement).dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+        (document.activeElement as HTMLElement).dispatchEvent(
+          new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }),
+        );
         return clicked;
       });
       assert.equal(activated, '1,1');
@@ -304,7 +424,7 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     await collapseFolder('json-kinds');
   });
 
-  it('Compare Runs… on two selected files writes a comparison and shows both runs\' accuracy', async () => {
+  it("Compare Runs… on two selected files writes a comparison and shows both runs' accuracy", async () => {
     await page.keyboard.press('Escape');
     await expandFolder(page, 'digits-lt');
     await clickExplorerRow(page, 'logreg.csv');
@@ -322,10 +442,15 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     assert.ok(file, 'a .compare.json in digits-lt');
     const c = JSON.parse(await waitForFile(join(ws, 'digits-lt', file))) as CompareResults;
     const frame = await reportFrame(page, /^Comparison of 2 runs$/);
-    const cells = await frame.evaluate(() => [...document.querySelectorAll('vscode-table-cell, td, th')].map((e) => e.textContent?.trim() ?? ''));
+    const cells = await frame.evaluate(() =>
+      [...document.querySelectorAll('vscode-table-cell, td, th')].map((e) => e.textContent?.trim() ?? ''),
+    );
     for (const run of c.runs) {
       const acc = c.table[run]?.accuracy ?? null;
-      assert.ok(cells.includes(formatNumber(acc, 'accuracy')), `${run}: accuracy ${formatNumber(acc, 'accuracy')} shown`);
+      assert.ok(
+        cells.includes(formatNumber(acc, 'accuracy')),
+        `${run}: accuracy ${formatNumber(acc, 'accuracy')} shown`,
+      );
     }
     assert.deepEqual(new Set(c.runs.map((run) => c.table[run]?.accuracy)), new Set([0.75, 0.84]));
     await shootBothThemes('report-compare', frame);
@@ -355,10 +480,15 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
         const t = [...x.children].map((c) => c.textContent?.trim() ?? '');
         return t.filter((v) => /^0\.7500\**$/.test(v)).length === 2 && t.some((v) => /^0\.7067\**$/.test(v));
       });
-      return r ? [...r.children].map((c) => ({ text: c.textContent?.trim() ?? '', cls: c.getAttribute('class') ?? '' })) : null;
+      return r
+        ? [...r.children].map((c) => ({ text: c.textContent?.trim() ?? '', cls: c.getAttribute('class') ?? '' }))
+        : null;
     });
     assert.ok(row, 'the accuracy row');
-    assert.deepEqual(row.filter((c) => /place-1/.test(c.cls)).map((c) => c.text.replace(/\*+$/, '')), ['0.7500', '0.7500']);
+    assert.deepEqual(
+      row.filter((c) => /place-1/.test(c.cls)).map((c) => c.text.replace(/\*+$/, '')),
+      ['0.7500', '0.7500'],
+    );
     assert.ok(!row.some((c) => c.text.startsWith('0.7067') && /place-/.test(c.cls)), 'the last run is not marked');
     await shootBothThemes('report-compare-tie', frame);
   });
@@ -392,8 +522,17 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     if (process.env.EVAL_LENS_README_SHOTS !== '1') return;
     mkdirSync(README_SHOTS, { recursive: true });
     for (const f of [
-      'report-classification-light.png', 'report-classification-dark.png', 'report-ranking-light.png', 'report-ranking-dark.png', 'report-ranking-hc.png',
-      'report-compare-light.png', 'report-compare-dark.png', 'confusion-20-classes-light.png', 'confusion-20-classes-dark.png', 'confusion-3-classes-hc.png', 'confusion-100-classes-dark.png',
+      'report-classification-light.png',
+      'report-classification-dark.png',
+      'report-ranking-light.png',
+      'report-ranking-dark.png',
+      'report-ranking-hc.png',
+      'report-compare-light.png',
+      'report-compare-dark.png',
+      'confusion-20-classes-light.png',
+      'confusion-20-classes-dark.png',
+      'confusion-3-classes-hc.png',
+      'confusion-100-classes-dark.png',
     ]) {
       copyFileSync(join(SHOTS, f), join(README_SHOTS, f));
     }

@@ -26,15 +26,88 @@ const SHOTS = join(root, 'test-artifacts/report-export');
 const dir = mkdtempSync(join(tmpdir(), 'eval-lens-report-html-'));
 
 function cli(args: string[]): void {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), ...args], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli/main.ts'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, `eval-lens ${args.join(' ')}: ${r.stderr}`);
 }
 
 /** What the exporter writes: the page's elements, attributes and class names. */
-const TAGS = new Set(['html', 'head', 'meta', 'title', 'style', 'body', 'h1', 'h2', 'h3', 'dl', 'dt', 'dd', 'div', 'strong', 'ul', 'li', 'section', 'figure', 'figcaption', 'p', 'details', 'summary', 'table', 'caption', 'thead', 'tbody', 'tr', 'th', 'td', 'svg', 'g', 'text', 'tspan', 'line', 'rect', 'path', 'circle']);
-const ATTRIBUTES = new Set(['lang', 'charset', 'name', 'content', 'id', 'class', 'data-metric', 'scope', 'xmlns', 'width', 'height', 'viewBox', 'role', 'aria-label', 'title', 'transform', 'x', 'y', 'x1', 'x2', 'y1', 'y2', 'cx', 'cy', 'r', 'd', 'text-anchor', 'fill-opacity', 'dx']);
+const TAGS = new Set([
+  'html',
+  'head',
+  'meta',
+  'title',
+  'style',
+  'body',
+  'h1',
+  'h2',
+  'h3',
+  'dl',
+  'dt',
+  'dd',
+  'div',
+  'strong',
+  'ul',
+  'li',
+  'section',
+  'figure',
+  'figcaption',
+  'p',
+  'details',
+  'summary',
+  'table',
+  'caption',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'svg',
+  'g',
+  'text',
+  'tspan',
+  'line',
+  'rect',
+  'path',
+  'circle',
+]);
+const ATTRIBUTES = new Set([
+  'lang',
+  'charset',
+  'name',
+  'content',
+  'id',
+  'class',
+  'data-metric',
+  'scope',
+  'xmlns',
+  'width',
+  'height',
+  'viewBox',
+  'role',
+  'aria-label',
+  'title',
+  'transform',
+  'x',
+  'y',
+  'x1',
+  'x2',
+  'y1',
+  'y2',
+  'cx',
+  'cy',
+  'r',
+  'd',
+  'text-anchor',
+  'fill-opacity',
+  'dx',
+]);
 const COLOURS = '(blue|red|green|yellow|orange|purple|foreground)';
-const CLASS = new RegExp(`^(header|warnings|cards|headline|card|k|key|v|ci|x|cav|note|n|p1|p2|p3|band|band-label|grid|tick|axis|axis-label|bar|line|dashed|dotted|area|dot|ref|ref-label|cell|cell-label|on-dark|legend|c-${COLOURS}|c-${COLOURS}-text)$`);
+const CLASS = new RegExp(
+  `^(header|warnings|cards|headline|card|k|key|v|ci|x|cav|note|n|p1|p2|p3|band|band-label|grid|tick|axis|axis-label|bar|line|dashed|dotted|area|dot|ref|ref-label|cell|cell-label|on-dark|legend|c-${COLOURS}|c-${COLOURS}-text)$`,
+);
 
 interface PageFacts {
   tags: string[];
@@ -82,7 +155,11 @@ const PAGE_FACTS = `() => {
 
 let browser: BrowserContext;
 
-async function facts(file: string, colorScheme: 'light' | 'dark', shot: string): Promise<{ facts: PageFacts; requests: string[]; dialogs: number }> {
+async function facts(
+  file: string,
+  colorScheme: 'light' | 'dark',
+  shot: string,
+): Promise<{ facts: PageFacts; requests: string[]; dialogs: number }> {
   const page = await browser.newPage();
   await page.emulateMedia({ colorScheme });
   const requests: string[] = [];
@@ -101,15 +178,20 @@ async function facts(file: string, colorScheme: 'light' | 'dark', shot: string):
   await page.screenshot({ path: join(SHOTS, `${shot}-${colorScheme}.png`), fullPage: false });
   // A chart on its own, as a reader sees it.
   const firstChart = page.locator('figure > svg').first();
-  if ((await firstChart.count()) > 0) await firstChart.screenshot({ path: join(SHOTS, `${shot}-${colorScheme}-chart.png`) });
+  if ((await firstChart.count()) > 0)
+    await firstChart.screenshot({ path: join(SHOTS, `${shot}-${colorScheme}-chart.png`) });
   const overlays = page.locator('figure[id^="overlay."] > svg');
-  for (let i = 0; i < Math.min(3, await overlays.count()); i++) await overlays.nth(i).screenshot({ path: join(SHOTS, `${shot}-${colorScheme}-overlay${i + 1}.png`) });
+  for (let i = 0; i < Math.min(3, await overlays.count()); i++)
+    await overlays.nth(i).screenshot({ path: join(SHOTS, `${shot}-${colorScheme}-overlay${i + 1}.png`) });
   await page.close();
   return { facts: f, requests: requests.filter((r) => r !== url), dialogs };
 }
 
 function luminance(css: string): number {
-  const [r, g, b] = (css.match(/[\d.]+/g) ?? ['0', '0', '0']).slice(0, 3).map((v) => Number(v) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = (css.match(/[\d.]+/g) ?? ['0', '0', '0'])
+    .slice(0, 3)
+    .map((v) => Number(v) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 }
 function contrast(a: string, b: string): number {
@@ -131,15 +213,41 @@ describe('eval-lens report → HTML in Chromium', { timeout: 300_000 }, () => {
   before(async () => {
     browser = await launchChromium({ viewport: { width: 1100, height: 900 } });
     // A results file and a comparison of three runs, written by the CLI as a CI job would.
-    for (const run of ['logreg', 'knn', 'random_forest']) cli(['evaluate', `examples/digits-lt/${run}.csv`, '--bootstrap-n', '100', '--out', join(dir, `${run}.eval.json`), '--format', 'json']);
+    for (const run of ['logreg', 'knn', 'random_forest'])
+      cli([
+        'evaluate',
+        `examples/digits-lt/${run}.csv`,
+        '--bootstrap-n',
+        '100',
+        '--out',
+        join(dir, `${run}.eval.json`),
+        '--format',
+        'json',
+      ]);
     files.results = join(dir, 'logreg.html');
     cli(['report', join(dir, 'logreg.eval.json'), '--out', files.results]);
     const compare = join(dir, 'runs.compare.json');
-    cli(['compare', ...['logreg', 'knn', 'random_forest'].map((r) => join(dir, `${r}.eval.json`)), '--out', compare, '--format', 'json']);
+    cli([
+      'compare',
+      ...['logreg', 'knn', 'random_forest'].map((r) => join(dir, `${r}.eval.json`)),
+      '--out',
+      compare,
+      '--format',
+      'json',
+    ]);
     files.compare = join(dir, 'compare.html');
     cli(['report', compare, '--out', files.compare]);
     files.evaluate = join(dir, 'evaluate.html');
-    cli(['evaluate', 'examples/iw-breast-cancer/logreg.csv', '--bootstrap-n', '50', '--html', files.evaluate, '--format', 'json']);
+    cli([
+      'evaluate',
+      'examples/iw-breast-cancer/logreg.csv',
+      '--bootstrap-n',
+      '50',
+      '--html',
+      files.evaluate,
+      '--format',
+      'json',
+    ]);
   });
   after(async () => {
     await browser?.close();
@@ -160,11 +268,19 @@ describe('eval-lens report → HTML in Chromium', { timeout: 300_000 }, () => {
           assert.deepEqual(c.outside, [], `${c.id}: labels inside the chart`);
         }
         assert.ok(contrast(f.colours.fg, f.colours.bg) >= 7, `text ${f.colours.fg} on ${f.colours.bg}`);
-        assert.ok(contrast(f.colours.svgText, f.colours.bg) >= 4.5, `chart text ${f.colours.svgText} on ${f.colours.bg}`);
+        assert.ok(
+          contrast(f.colours.svgText, f.colours.bg) >= 4.5,
+          `chart text ${f.colours.svgText} on ${f.colours.bg}`,
+        );
         for (const s of f.colours.series) assert.ok(contrast(s, f.colours.bg) >= 3, `series ${s} on ${f.colours.bg}`);
-        if (scheme === 'dark') assert.ok(luminance(f.colours.bg) < 0.05, 'dark background when the reader prefers dark');
+        if (scheme === 'dark')
+          assert.ok(luminance(f.colours.bg) < 0.05, 'dark background when the reader prefers dark');
         if (kind === 'compare') {
-          for (const id of ['overlay.riskCoverage', 'overlay.reliability']) assert.ok(f.charts.some((c) => c.id === id), `${id} overlay`);
+          for (const id of ['overlay.riskCoverage', 'overlay.reliability'])
+            assert.ok(
+              f.charts.some((c) => c.id === id),
+              `${id} overlay`,
+            );
           assert.match(f.text, /Δ against logreg/);
         }
       });
@@ -172,15 +288,25 @@ describe('eval-lens report → HTML in Chromium', { timeout: 300_000 }, () => {
   }
 
   it('a hostile comparison (markup and quotes in names, crafted marks) and a hostile results file: only generated markup', async () => {
-    const evil = ['<img src=x onerror=alert(1)>.csv', '" onmouseover="alert(2)" x=".csv', "'><svg onload=alert(3)>.csv"];
+    const evil = [
+      '<img src=x onerror=alert(1)>.csv',
+      '" onmouseover="alert(2)" x=".csv',
+      "'><svg onload=alert(3)>.csv",
+    ];
     const metric = 'acc"><script>alert(4)<';
     const base = JSON.parse(readFileSync(join(dir, 'logreg.eval.json'), 'utf8')) as Results;
     const runs = evil.map((_, i) => {
       const r = structuredClone(base);
-      r.metrics = { accuracy: { ...r.metrics.accuracy!, value: 0.5 + i / 10 }, [metric]: { value: 0.2 + i / 10, direction: 'higher' } };
+      r.metrics = {
+        accuracy: { ...r.metrics.accuracy!, value: 0.5 + i / 10 },
+        [metric]: { value: 0.2 + i / 10, direction: 'higher' },
+      };
       r.families = { classification: ['accuracy', metric] };
       r.perItem!.values = { accuracy: r.perItem!.values.accuracy!, [metric]: r.perItem!.values.accuracy! };
-      r.curves = { riskCoverage: r.curves.riskCoverage!, [`metricVsK.<b onclick=alert(5)>`]: { x: 'K', y: 'v', xs: [1, 2], ys: [0.1 * i, 0.2] } };
+      r.curves = {
+        riskCoverage: r.curves.riskCoverage!,
+        [`metricVsK.<b onclick=alert(5)>`]: { x: 'K', y: 'v', xs: [1, 2], ys: [0.1 * i, 0.2] },
+      };
       return r;
     });
     const c = compareRuns(runs, { runs: evil, bootstrap: { n: 20, confidence: 0.95, seed: 0 } });
@@ -196,20 +322,51 @@ describe('eval-lens report → HTML in Chromium', { timeout: 300_000 }, () => {
 
     const r = structuredClone(base);
     r.source.path = '<script>alert(7)</script>.csv';
-    r.tables.perClass = r.tables.perClass!.map((row, i) => ({ ...row, class: i === 0 ? '<img src=x onerror=alert(8)>' : i === 1 ? '" onfocus="alert(9)' : row.class }));
+    r.tables.perClass = r.tables.perClass!.map((row, i) => ({
+      ...row,
+      class: i === 0 ? '<img src=x onerror=alert(8)>' : i === 1 ? '" onfocus="alert(9)' : row.class,
+    }));
     r.tables.confusion!.labels[0] = '<svg><script>alert(10)</script></svg>';
     r.metrics.accuracy!.note = '<b style="x">bold</b>';
     r.warnings.push({ code: 'w', message: '</td></tr></table><script>alert(11)</script>' });
-    (r.tables as Record<string, unknown>).slices = [{ slice: '<u>', value: '"><img src=x>', n: 1, where: [{ key: '<u>', op: '=', value: '"><img src=x>' }], accuracy: { value: 1 }, diff: { accuracy: { value: 0.25 } } }];
+    (r.tables as Record<string, unknown>).slices = [
+      {
+        slice: '<u>',
+        value: '"><img src=x>',
+        n: 1,
+        where: [{ key: '<u>', op: '=', value: '"><img src=x>' }],
+        accuracy: { value: 1 },
+        diff: { accuracy: { value: 0.25 } },
+      },
+    ];
     const resultsPath = join(dir, 'evil.eval.json');
     writeFileSync(resultsPath, JSON.stringify(r));
     const resultsHtml = join(dir, 'evil-results.html');
     cli(['report', resultsPath, '--out', resultsHtml]);
 
-    for (const [file, shown] of [[compareHtml, [...evil.map((e) => e.slice(0, -4)), metric, '<iframe src="https://example.com"></iframe>', 'ghost']], [resultsHtml, ['<script>alert(7)</script>.csv', '<img src=x onerror=alert(8)>', '" onfocus="alert(9)', '</td></tr></table><script>alert(11)</script>', '"><img src=x>']]] as const) {
+    for (const [file, shown] of [
+      [
+        compareHtml,
+        [...evil.map((e) => e.slice(0, -4)), metric, '<iframe src="https://example.com"></iframe>', 'ghost'],
+      ],
+      [
+        resultsHtml,
+        [
+          '<script>alert(7)</script>.csv',
+          '<img src=x onerror=alert(8)>',
+          '" onfocus="alert(9)',
+          '</td></tr></table><script>alert(11)</script>',
+          '"><img src=x>',
+        ],
+      ],
+    ] as const) {
       const html = readFileSync(file, 'utf8');
       assert.doesNotMatch(html, /<script|<img|<iframe|<a /i, file);
-      const { facts: f, requests, dialogs } = await facts(file, 'light', file.endsWith('evil-compare.html') ? 'hostile-compare' : 'hostile-results');
+      const {
+        facts: f,
+        requests,
+        dialogs,
+      } = await facts(file, 'light', file.endsWith('evil-compare.html') ? 'hostile-compare' : 'hostile-results');
       assert.deepEqual(requests, []);
       assert.equal(dialogs, 0);
       checkGenerated(f, file);

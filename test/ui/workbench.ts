@@ -70,7 +70,13 @@ export async function expandFolder(page: Page, name: string): Promise<void> {
   await revealExplorerRow(page, row);
   await row.waitFor({ timeout: 30_000 });
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.click();
-  await page.waitForFunction((n) => document.querySelector(`.explorer-folders-view .monaco-list-row[aria-label="${n}"]`)?.getAttribute('aria-expanded') === 'true', name);
+  await page.waitForFunction(
+    (n) =>
+      document
+        .querySelector(`.explorer-folders-view .monaco-list-row[aria-label="${n}"]`)
+        ?.getAttribute('aria-expanded') === 'true',
+    name,
+  );
 }
 
 /** Right-clicks `target` and returns the labels of its context menu. */
@@ -119,8 +125,16 @@ export async function runCommand(page: Page, title: string, attempts = 10): Prom
     await input.waitFor({ state: 'visible' });
     await input.fill(`>${title}`);
     // The row whose label is exactly the title (fuzzy matching ranks others too).
-    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) }).first();
-    if (await row.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false)) {
+    const row = page
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) })
+      .first();
+    if (
+      await row.waitFor({ state: 'visible', timeout: 3000 }).then(
+        () => true,
+        () => false,
+      )
+    ) {
       await row.click();
       return;
     }
@@ -173,7 +187,9 @@ export async function reportFrame(page: Page, title: RegExp, timeout = 60_000): 
 }
 
 /** Every metric card of a report: key, the value it carries, and the text it shows. */
-export async function reportCards(frame: Frame): Promise<{ key: string; value: string; text: string; headline: boolean }[]> {
+export async function reportCards(
+  frame: Frame,
+): Promise<{ key: string; value: string; text: string; headline: boolean }[]> {
   return frame.evaluate(() =>
     [...document.querySelectorAll<HTMLElement>('.card[data-metric]')].map((c) => ({
       key: c.dataset.metric ?? '',
@@ -210,28 +226,54 @@ const THEME_CLASSES: Record<string, { workbench: string; body: string }> = {
  */
 export async function setTheme(page: Page, theme: string, frame?: Frame): Promise<void> {
   const want = THEME_CLASSES[theme]!;
-  const current = (): Promise<string> => page.evaluate(() => {
-    const c = document.querySelector('.monaco-workbench')?.classList;
-    return !c ? '' : c.contains('hc-black') ? 'hc-black' : c.contains('hc-light') ? 'hc-light' : c.contains('vs-dark') ? 'vs-dark' : c.contains('vs') ? 'vs' : '';
-  });
+  const current = (): Promise<string> =>
+    page.evaluate(() => {
+      const c = document.querySelector('.monaco-workbench')?.classList;
+      return !c
+        ? ''
+        : c.contains('hc-black')
+          ? 'hc-black'
+          : c.contains('hc-light')
+            ? 'hc-light'
+            : c.contains('vs-dark')
+              ? 'vs-dark'
+              : c.contains('vs')
+                ? 'vs'
+                : '';
+    });
   if ((await current()) !== want.workbench) {
     await runCommand(page, 'Preferences: Color Theme');
     await page.locator('.quick-input-widget input').fill(theme);
-    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) }).first();
+    const row = page
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) })
+      .first();
     await row.waitFor({ timeout: 30_000 });
     await row.click();
   }
-  await page.waitForFunction((w) => {
-    const c = document.querySelector('.monaco-workbench')?.classList;
-    if (!c) return false;
-    const now = c.contains('hc-black') ? 'hc-black' : c.contains('hc-light') ? 'hc-light' : c.contains('vs-dark') ? 'vs-dark' : 'vs';
-    return now === w;
-  }, want.workbench, { timeout: 30_000 });
+  await page.waitForFunction(
+    (w) => {
+      const c = document.querySelector('.monaco-workbench')?.classList;
+      if (!c) return false;
+      const now = c.contains('hc-black')
+        ? 'hc-black'
+        : c.contains('hc-light')
+          ? 'hc-light'
+          : c.contains('vs-dark')
+            ? 'vs-dark'
+            : 'vs';
+      return now === w;
+    },
+    want.workbench,
+    { timeout: 30_000 },
+  );
   if (frame) {
-    await frame.waitForFunction((w) => document.body.classList.contains(w), want.body, { timeout: 30_000 }).catch(async (err: Error) => {
-      const has = await frame.evaluate(() => document.body.className).catch(() => '(frame gone)');
-      throw new Error(`webview body class is "${has}", expected ${want.body}: ${err.message}`);
-    });
+    await frame
+      .waitForFunction((w) => document.body.classList.contains(w), want.body, { timeout: 30_000 })
+      .catch(async (err: Error) => {
+        const has = await frame.evaluate(() => document.body.className).catch(() => '(frame gone)');
+        throw new Error(`webview body class is "${has}", expected ${want.body}: ${err.message}`);
+      });
   }
   await sleep(1500); // charts redraw on the theme change
 }

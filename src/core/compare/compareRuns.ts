@@ -34,7 +34,8 @@ import { overlayCurves } from './curves';
 import { matchItems, defaultMatchBy, type MatchedPairs } from './match';
 import { COMPARE_SCHEMA_ID, type CompareOptions, type CompareResults, type CompareTest } from './types';
 
-const HOLM_NOTE = "Holm over each metric's tests (one per run against the baseline), adjusting p_t; present when a metric has two or more tests.";
+const HOLM_NOTE =
+  "Holm over each metric's tests (one per run against the baseline), adjusting p_t; present when a metric has two or more tests.";
 
 /** Short display name of a run path: the file name without `.eval.json` or its extension. */
 export function runName(path: string): string {
@@ -51,7 +52,11 @@ export function runNames(runs: readonly string[]): string[] {
 }
 
 /** Resolves `baseline` (a run as given, its display name, or a 0-based index) to an index. */
-export function resolveBaseline(runs: readonly string[], names: readonly string[], baseline: string | undefined): number {
+export function resolveBaseline(
+  runs: readonly string[],
+  names: readonly string[],
+  baseline: string | undefined,
+): number {
   if (baseline === undefined || baseline === '') return 0;
   let i = runs.indexOf(baseline);
   if (i < 0) i = names.indexOf(baseline);
@@ -61,7 +66,11 @@ export function resolveBaseline(runs: readonly string[], names: readonly string[
   }
   if (i < 0 && /^\d+$/.test(baseline) && Number(baseline) < runs.length) i = Number(baseline);
   if (i < 0) {
-    fail('compare-unknown-baseline', { file: baseline }, `expected the baseline to be one of the runs compared (${runs.join(', ')}) or a 0-based index, but got "${baseline}".`);
+    fail(
+      'compare-unknown-baseline',
+      { file: baseline },
+      `expected the baseline to be one of the runs compared (${runs.join(', ')}) or a 0-based index, but got "${baseline}".`,
+    );
   }
   return i;
 }
@@ -82,13 +91,25 @@ function fmtInf(x: number): string {
  */
 export function compareRuns(results: readonly Results[], opts: CompareOptions = {}): CompareResults {
   const runs = opts.runs ? [...opts.runs] : results.map((r) => r.source.path);
-  if (runs.length !== results.length) throw new RangeError(`Expected \`runs\` to have ${results.length} entries, but got ${runs.length}.`);
-  if (results.length < 2) fail('compare-too-few-runs', { file: runs[0] ?? '(none)' }, `expected at least two runs to compare, but got ${results.length}.`);
+  if (runs.length !== results.length)
+    throw new RangeError(`Expected \`runs\` to have ${results.length} entries, but got ${runs.length}.`);
+  if (results.length < 2)
+    fail(
+      'compare-too-few-runs',
+      { file: runs[0] ?? '(none)' },
+      `expected at least two runs to compare, but got ${results.length}.`,
+    );
   const dup = runs.find((r, i) => runs.indexOf(r) !== i);
-  if (dup !== undefined) fail('compare-duplicate-run', { file: dup }, 'expected each run once, but this run is given twice.');
+  if (dup !== undefined)
+    fail('compare-duplicate-run', { file: dup }, 'expected each run once, but this run is given twice.');
   const task = results[0].task;
   results.forEach((r, i) => {
-    if (r.task !== task) fail('compare-task-mismatch', { file: runs[i] }, `expected a ${task} run as ${runs[0]}, but this run is ${r.task}.`);
+    if (r.task !== task)
+      fail(
+        'compare-task-mismatch',
+        { file: runs[i] },
+        `expected a ${task} run as ${runs[0]}, but this run is ${r.task}.`,
+      );
   });
   const names = runNames(runs);
   const b = resolveBaseline(runs, names, opts.baseline);
@@ -102,7 +123,11 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
     for (const m of metrics) {
       if (!results.some((r) => m in r.metrics)) {
         const known = Object.keys(results[0].metrics);
-        fail('compare-unknown-metric', { file: runs[0] }, `expected metric keys that the runs have, but "${m}" is in none of them. Known keys: ${known.join(', ')}.`);
+        fail(
+          'compare-unknown-metric',
+          { file: runs[0] },
+          `expected metric keys that the runs have, but "${m}" is in none of them. Known keys: ${known.join(', ')}.`,
+        );
       }
     }
   } else {
@@ -119,7 +144,12 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
     for (const m of metrics) {
       const v = r.metrics[m];
       row[m] = v && v.value !== null && Number.isFinite(v.value) ? v.value : null;
-      if (!v) warnings.push({ code: 'compare-missing-metric', message: `${runs[i]} has no metric "${m}": shown as empty.`, file: runs[i] });
+      if (!v)
+        warnings.push({
+          code: 'compare-missing-metric',
+          message: `${runs[i]} has no metric "${m}": shown as empty.`,
+          file: runs[i],
+        });
     }
     table[runs[i]] = row;
   });
@@ -135,10 +165,17 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
     const testable = metrics.filter((m) => run.perItem?.values[m] && base.perItem?.values[m]);
     for (const m of metrics) if (!testable.includes(m) && !UNRANKED_KEYS.has(m)) untested.add(m);
     if (testable.length === 0) continue;
-    const pairs: MatchedPairs = matchItems({ path: runs[i], items: run.perItem! }, { path: baseline, items: base.perItem! }, { matchBy: opts.matchBy, onMismatch: opts.onMismatch });
+    const pairs: MatchedPairs = matchItems(
+      { path: runs[i], items: run.perItem! },
+      { path: baseline, items: base.perItem! },
+      { matchBy: opts.matchBy, onMismatch: opts.onMismatch },
+    );
     matchBy = pairs.matchBy;
     warnings.push(...pairs.warnings);
-    for (const m of testable) tests.push(pairedEntry(runs[i], baseline, m, run.perItem!.values[m], base.perItem!.values[m], pairs, opts, warnings));
+    for (const m of testable)
+      tests.push(
+        pairedEntry(runs[i], baseline, m, run.perItem!.values[m], base.perItem!.values[m], pairs, opts, warnings),
+      );
   }
 
   for (const m of metrics) {
@@ -202,7 +239,13 @@ function pairedEntry(
     } else dropped++;
   }
   const what = `${run} vs ${baseline}, ${metric}`;
-  if (dropped > 0) warnings.push({ code: 'compare-undefined-values', message: `${what}: ${dropped} pairs without a finite value on both sides were left out.`, file: run, count: dropped });
+  if (dropped > 0)
+    warnings.push({
+      code: 'compare-undefined-values',
+      message: `${what}: ${dropped} pairs without a finite value on both sides were left out.`,
+      file: run,
+      count: dropped,
+    });
   const n = a.length;
   const mean = n > 0 ? a.reduce((s, x) => s + x, 0) / n : NaN;
   const meanBase = n > 0 ? b.reduce((s, x) => s + x, 0) / n : NaN;
@@ -211,13 +254,32 @@ function pairedEntry(
   const dz = cohensDz(a, b);
   const dp = cohensDPooled(a, b);
   const improvement = meanBase !== 0 ? (mean - meanBase) / meanBase : NaN;
-  if (n < 2) warnings.push({ code: 'compare-too-few-pairs', message: `${what}: ${n} matched pairs; the tests need at least 2.`, file: run });
+  if (n < 2)
+    warnings.push({
+      code: 'compare-too-few-pairs',
+      message: `${what}: ${n} matched pairs; the tests need at least 2.`,
+      file: run,
+    });
   else {
     if (!Number.isFinite(t.t)) {
-      warnings.push({ code: 'compare-degenerate-test', message: `${what}: every difference is ${t.meanDiff === 0 ? 'zero' : 'the same'} (sd 0): t = ${fmtInf(t.t)}, d_z = ${fmtInf(dz)} (written as null); p_t = ${t.p}.`, file: run });
+      warnings.push({
+        code: 'compare-degenerate-test',
+        message: `${what}: every difference is ${t.meanDiff === 0 ? 'zero' : 'the same'} (sd 0): t = ${fmtInf(t.t)}, d_z = ${fmtInf(dz)} (written as null); p_t = ${t.p}.`,
+        file: run,
+      });
     }
-    if (w.nUsed === 0) warnings.push({ code: 'compare-degenerate-test', message: `${what}: every difference is zero: the Wilcoxon test is undefined (null).`, file: run });
-    if (meanBase === 0) warnings.push({ code: 'compare-zero-baseline', message: `${what}: the baseline mean is 0: improvement undefined (null).`, file: run });
+    if (w.nUsed === 0)
+      warnings.push({
+        code: 'compare-degenerate-test',
+        message: `${what}: every difference is zero: the Wilcoxon test is undefined (null).`,
+        file: run,
+      });
+    if (meanBase === 0)
+      warnings.push({
+        code: 'compare-zero-baseline',
+        message: `${what}: the baseline mean is 0: improvement undefined (null).`,
+        file: run,
+      });
   }
   const entry: CompareTest = {
     run,
@@ -239,19 +301,24 @@ function pairedEntry(
     const d = Float64Array.from(a, (x, k) => x - b[k]);
     // Fast engine (stats/resampleDraws.ts): Int32 multiplicities over the matched pairs, so a
     // pair is drawn as a whole. Σ counts = n for every resample (same size), hence the division.
-    const [dist] = fastBootstrapDistribution(n, 1, (counts, out) => {
-      let s = 0;
-      for (let k = 0; k < n; k++) s += counts[k] * d[k];
-      out[0] = s / n;
-    }, {
-      ...opts.bootstrap,
-      onResample: (done, total) => {
-        if (done % 50 === 0 || done === total) {
-          opts.progress?.report?.(`bootstrap ${run} ${metric}`, done, total);
-          checkCancelled(opts.progress);
-        }
+    const [dist] = fastBootstrapDistribution(
+      n,
+      1,
+      (counts, out) => {
+        let s = 0;
+        for (let k = 0; k < n; k++) s += counts[k] * d[k];
+        out[0] = s / n;
       },
-    });
+      {
+        ...opts.bootstrap,
+        onResample: (done, total) => {
+          if (done % 50 === 0 || done === total) {
+            opts.progress?.report?.(`bootstrap ${run} ${metric}`, done, total);
+            checkCancelled(opts.progress);
+          }
+        },
+      },
+    );
     entry.ci_diff = percentileInterval(dist, opts.bootstrap.confidence);
   }
   return entry;

@@ -36,7 +36,10 @@ function thin(c: Curve): Curve {
 }
 
 /** Curve name → run → the run's curve (thinned), for the curves at least two runs have. */
-export function overlayCurves(results: readonly Results[], runs: readonly string[]): Record<string, Record<string, Curve>> {
+export function overlayCurves(
+  results: readonly Results[],
+  runs: readonly string[],
+): Record<string, Record<string, Curve>> {
   const names = new Set<string>(OVERLAY_CURVES);
   for (const r of results) for (const n of Object.keys(r.curves ?? {})) if (n.startsWith('metricVsK.')) names.add(n);
   const out: Record<string, Record<string, Curve>> = {};

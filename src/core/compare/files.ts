@@ -35,9 +35,18 @@ export function isResultsPath(path: string): boolean {
 }
 
 /** Reads or evaluates one run. */
-export async function loadRun(path: string, opts: Pick<CompareFilesOptions, 'configPath' | 'overrides' | 'defaults' | 'root' | 'progress'> = {}): Promise<Results> {
+export async function loadRun(
+  path: string,
+  opts: Pick<CompareFilesOptions, 'configPath' | 'overrides' | 'defaults' | 'root' | 'progress'> = {},
+): Promise<Results> {
   if (isResultsPath(path)) return readResultsFile(path);
-  return evaluateFile(path, { configPath: opts.configPath, overrides: opts.overrides, defaults: opts.defaults, root: opts.root, progress: opts.progress });
+  return evaluateFile(path, {
+    configPath: opts.configPath,
+    overrides: opts.overrides,
+    defaults: opts.defaults,
+    root: opts.root,
+    progress: opts.progress,
+  });
 }
 
 /**
@@ -46,8 +55,12 @@ export async function loadRun(path: string, opts: Pick<CompareFilesOptions, 'con
  * @example compareFiles(['a.csv', 'b.csv'], { baseline: 'a.csv' })
  */
 export async function compareFiles(paths: readonly string[], opts: CompareFilesOptions = {}): Promise<CompareResults> {
-  const configPath = opts.configPath ? resolve(opts.configPath) : paths[0] ? await findConfigBeside(resolve(paths[0])) : undefined;
-  const cfg = configPath ? (await loadConfigFile(configPath)).compare ?? {} : {};
+  const configPath = opts.configPath
+    ? resolve(opts.configPath)
+    : paths[0]
+      ? await findConfigBeside(resolve(paths[0]))
+      : undefined;
+  const cfg = configPath ? ((await loadConfigFile(configPath)).compare ?? {}) : {};
   const results: Results[] = [];
   for (let i = 0; i < paths.length; i++) {
     opts.progress?.report?.('evaluating runs', i, paths.length);

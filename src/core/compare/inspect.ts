@@ -106,11 +106,68 @@ export function normaliseColumnName(name: string): string {
 // Words that name a metric (either direction); a column whose name contains none of them has no
 // inferred direction. The lower-is-better words are those `directionOf` knows.
 const METRIC_WORDS = new Set([
-  'accuracy', 'acc', 'auc', 'aupr', 'auroc', 'roc', 'ap', 'map', 'f1', 'precision', 'prec', 'recall', 'ndcg', 'dcg',
-  'mrr', 'hit', 'hits', 'hr', 'hit_rate', 'coverage', 'btd', 'avg', 'mean', 'max', 'min', 'iou', 'bleu', 'rouge',
-  'novelty', 'diversity', 'alignment', 'tpr', 'kappa', 'mcc', 'r2', 'uniform', 'forward', 'backward', 'auca', 'top1', 'top5',
-  'error', 'err', 'risk', 'aurc', 'eaurc', 'e_aurc', 'ece', 'mce', 'nll', 'brier', 'std', 'dr', 'loss', 'fpr', 'mse', 'rmse', 'mae',
-  'f1_score', 'macro_f1', 'balanced_accuracy', 'shift_auc',
+  'accuracy',
+  'acc',
+  'auc',
+  'aupr',
+  'auroc',
+  'roc',
+  'ap',
+  'map',
+  'f1',
+  'precision',
+  'prec',
+  'recall',
+  'ndcg',
+  'dcg',
+  'mrr',
+  'hit',
+  'hits',
+  'hr',
+  'hit_rate',
+  'coverage',
+  'btd',
+  'avg',
+  'mean',
+  'max',
+  'min',
+  'iou',
+  'bleu',
+  'rouge',
+  'novelty',
+  'diversity',
+  'alignment',
+  'tpr',
+  'kappa',
+  'mcc',
+  'r2',
+  'uniform',
+  'forward',
+  'backward',
+  'auca',
+  'top1',
+  'top5',
+  'error',
+  'err',
+  'risk',
+  'aurc',
+  'eaurc',
+  'e_aurc',
+  'ece',
+  'mce',
+  'nll',
+  'brier',
+  'std',
+  'dr',
+  'loss',
+  'fpr',
+  'mse',
+  'rmse',
+  'mae',
+  'f1_score',
+  'macro_f1',
+  'balanced_accuracy',
+  'shift_auc',
 ]);
 
 /** True when the normalised name contains a metric word (tokens split on non-alphanumerics; `@K` ignored). */
@@ -144,7 +201,12 @@ function uniquify(names: string[], what: string, file: string, warnings: EvalWar
     return `${n} (${k})`;
   });
   if (dups.length > 0) {
-    warnings.push({ code: 'inspect-duplicate-name', message: `${file}: repeated ${what} ${[...new Set(dups)].map((d) => `"${d}"`).join(', ')} shown with (2), (3)… appended.`, file, count: dups.length });
+    warnings.push({
+      code: 'inspect-duplicate-name',
+      message: `${file}: repeated ${what} ${[...new Set(dups)].map((d) => `"${d}"`).join(', ')} shown with (2), (3)… appended.`,
+      file,
+      count: dups.length,
+    });
   }
   return out;
 }
@@ -153,26 +215,49 @@ function uniquify(names: string[], what: string, file: string, warnings: EvalWar
 export function inspectTableText(text: string, file: string, opts: InspectOptions = {}): TableInspection {
   const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: false, delimiter: '' });
   // Row r of `parsed.data` is physical line r + 1 (no quoted field in these tables spans lines).
-  const rows = parsed.data.map((cells, r) => ({ cells, line: r + 1 })).filter((x) => x.cells.some((c) => c.trim() !== ''));
-  if (rows.length < 2) fail('inspect-empty-table', { file }, `expected a header and at least one row of runs, but got ${rows.length === 0 ? 'no lines' : 'only a header'}.`);
+  const rows = parsed.data
+    .map((cells, r) => ({ cells, line: r + 1 }))
+    .filter((x) => x.cells.some((c) => c.trim() !== ''));
+  if (rows.length < 2)
+    fail(
+      'inspect-empty-table',
+      { file },
+      `expected a header and at least one row of runs, but got ${rows.length === 0 ? 'no lines' : 'only a header'}.`,
+    );
   const warnings: EvalWarning[] = [];
   const header = rows[0].cells.map((h) => h.trim());
   const body = rows.slice(1);
   for (const r of body) {
     if (r.cells.length !== header.length) {
-      fail('inspect-ragged-row', { file, line: r.line }, `expected ${header.length} cells as in the header, but got ${r.cells.length}.`);
+      fail(
+        'inspect-ragged-row',
+        { file, line: r.line },
+        `expected ${header.length} cells as in the header, but got ${r.cells.length}.`,
+      );
     }
   }
   const columns = uniquify(header, 'column name', file, warnings);
   let runCol: number;
   if (opts.runColumn !== undefined) {
-    runCol = header.findIndex((h) => h === opts.runColumn || normaliseColumnName(h) === normaliseColumnName(opts.runColumn!));
-    if (runCol < 0) fail('inspect-no-run-column', { file, line: 1, column: opts.runColumn }, `expected a run column "${opts.runColumn}", but the header has: ${header.join(', ')}.`);
+    runCol = header.findIndex(
+      (h) => h === opts.runColumn || normaliseColumnName(h) === normaliseColumnName(opts.runColumn!),
+    );
+    if (runCol < 0)
+      fail(
+        'inspect-no-run-column',
+        { file, line: 1, column: opts.runColumn },
+        `expected a run column "${opts.runColumn}", but the header has: ${header.join(', ')}.`,
+      );
   } else {
     runCol = header.findIndex((h) => /^(model|method|run|name|system|experiment|approach)s?$/i.test(h.trim()));
     if (runCol < 0) runCol = 0;
   }
-  const runs = uniquify(body.map((r) => stripMarkup(r.cells[runCol])), 'run name', file, warnings);
+  const runs = uniquify(
+    body.map((r) => stripMarkup(r.cells[runCol])),
+    'run name',
+    file,
+    warnings,
+  );
 
   const numeric: number[] = [];
   const textColumns: string[] = [];
@@ -198,12 +283,21 @@ export function inspectTableText(text: string, file: string, opts: InspectOption
   if (wanted) {
     for (const w of wanted) {
       if (!metrics.some((m) => m === w || normaliseColumnName(m) === normaliseColumnName(w))) {
-        fail('inspect-unknown-column', { file, line: 1, column: w }, `expected a numeric column "${w}", but the numeric columns are: ${numeric.map((j) => columns[j]).join(', ')}.`);
+        fail(
+          'inspect-unknown-column',
+          { file, line: 1, column: w },
+          `expected a numeric column "${w}", but the numeric columns are: ${numeric.map((j) => columns[j]).join(', ')}.`,
+        );
       }
     }
   }
   if (unmarked.length > 0) {
-    warnings.push({ code: 'inspect-unknown-direction', message: `${file}: no direction known for ${unmarked.map((u) => `"${u}"`).join(', ')} (not a metric name, no ↑/↓ in the header): shown but not marked. Set compare.directions in eval-lens.json to mark them.`, file, line: 1 });
+    warnings.push({
+      code: 'inspect-unknown-direction',
+      message: `${file}: no direction known for ${unmarked.map((u) => `"${u}"`).join(', ')} (not a metric name, no ↑/↓ in the header): shown but not marked. Set compare.directions in eval-lens.json to mark them.`,
+      file,
+      line: 1,
+    });
   }
 
   const table: RunTable['table'] = {};
@@ -247,7 +341,11 @@ export async function inspectTable(path: string, opts: InspectOptions = {}): Pro
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    fail('inspect-unreadable', { file: path }, `expected a readable table file, but reading failed: ${(e as Error).message}`);
+    fail(
+      'inspect-unreadable',
+      { file: path },
+      `expected a readable table file, but reading failed: ${(e as Error).message}`,
+    );
   }
   return inspectTableText(text, path, opts);
 }

@@ -52,7 +52,10 @@ export function markTable(t: Pick<RunTable, 'runs' | 'metrics' | 'directions' | 
   for (const m of t.metrics) {
     const dir = t.directions[m];
     if (!dir || UNRANKED_KEYS.has(m)) continue;
-    const places = placesOf(t.runs.map((r) => t.table[r]?.[m] ?? null), dir);
+    const places = placesOf(
+      t.runs.map((r) => t.table[r]?.[m] ?? null),
+      dir,
+    );
     const col: Record<string, Place> = {};
     places.forEach((p, i) => {
       if (p !== null) col[t.runs[i]] = p;

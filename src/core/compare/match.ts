@@ -54,7 +54,11 @@ function indexIds(side: Side): Map<string, number> {
     else map.set(id, i);
   });
   if (dups.length > 0) {
-    fail('compare-duplicate-id', { file: side.path }, `expected unique ${side.items.kind === 'user' ? 'users' : 'ids'} to pair runs by id, but ${dups.length} ${dups.length === 1 ? 'is' : 'are'} repeated (first: ${firstFew(dups)}).`);
+    fail(
+      'compare-duplicate-id',
+      { file: side.path },
+      `expected unique ${side.items.kind === 'user' ? 'users' : 'ids'} to pair runs by id, but ${dups.length} ${dups.length === 1 ? 'is' : 'are'} repeated (first: ${firstFew(dups)}).`,
+    );
   }
   return map;
 }
@@ -63,11 +67,19 @@ function indexIds(side: Side): Map<string, number> {
  * Pairs `run` with `baseline`. `explicit` is the matchBy the user asked for, if any.
  * Throws EvalLensError on the mismatches listed in the module comment.
  */
-export function matchItems(run: Side, baseline: Side, opts: { matchBy?: MatchBy; onMismatch?: 'error' | 'intersect' } = {}): MatchedPairs {
+export function matchItems(
+  run: Side,
+  baseline: Side,
+  opts: { matchBy?: MatchBy; onMismatch?: 'error' | 'intersect' } = {},
+): MatchedPairs {
   const a = run.items;
   const b = baseline.items;
   if (a.kind !== b.kind) {
-    fail('compare-kind-mismatch', { file: run.path }, `expected per-${b.kind} values as in the baseline ${baseline.path}, but this run has per-${a.kind} values: runs of different tasks cannot be compared.`);
+    fail(
+      'compare-kind-mismatch',
+      { file: run.path },
+      `expected per-${b.kind} values as in the baseline ${baseline.path}, but this run has per-${a.kind} values: runs of different tasks cannot be compared.`,
+    );
   }
   const matchBy = opts.matchBy ?? defaultMatchBy(a, b);
   const warnings: EvalWarning[] = [];
@@ -77,9 +89,13 @@ export function matchItems(run: Side, baseline: Side, opts: { matchBy?: MatchBy;
     const without = !a.ids ? run.path : baseline.path;
     const withIds = !a.ids ? baseline.path : run.path;
     const both = !a.ids && !b.ids;
-    fail('compare-missing-ids', { file: without }, both
-      ? `expected ids to pair the runs by ${matchBy}, but neither run has an id column; compare by position instead (matchBy "position").`
-      : `expected an id column, as ${withIds} has, to pair the rows by ${matchBy}; a run with ids and a run without cannot be paired.`);
+    fail(
+      'compare-missing-ids',
+      { file: without },
+      both
+        ? `expected ids to pair the runs by ${matchBy}, but neither run has an id column; compare by position instead (matchBy "position").`
+        : `expected an id column, as ${withIds} has, to pair the rows by ${matchBy}; a run with ids and a run without cannot be paired.`,
+    );
   }
   const mapA = indexIds(run);
   const mapB = indexIds(baseline);
@@ -91,7 +107,11 @@ export function matchItems(run: Side, baseline: Side, opts: { matchBy?: MatchBy;
     if (onlyA.length > 0) parts.push(`${onlyA.length} ${what} only in ${run.path} (first: ${firstFew(onlyA)})`);
     if (onlyB.length > 0) parts.push(`${onlyB.length} only in ${baseline.path} (first: ${firstFew(onlyB)})`);
     if ((opts.onMismatch ?? 'error') === 'error') {
-      fail('compare-id-mismatch', { file: run.path }, `expected the same ${what} as the baseline ${baseline.path}, but found ${parts.join('; ')}. Compare runs on the same rows, or pair only the common ${what} (onMismatch "intersect", CLI --on-mismatch intersect).`);
+      fail(
+        'compare-id-mismatch',
+        { file: run.path },
+        `expected the same ${what} as the baseline ${baseline.path}, but found ${parts.join('; ')}. Compare runs on the same rows, or pair only the common ${what} (onMismatch "intersect", CLI --on-mismatch intersect).`,
+      );
     }
     warnings.push({
       code: 'compare-id-mismatch',
@@ -112,7 +132,11 @@ export function matchItems(run: Side, baseline: Side, opts: { matchBy?: MatchBy;
     rb.push(j);
   });
   if (badLabels.length > 0) {
-    fail('compare-label-mismatch', { file: run.path }, `expected the same label for each id as in the baseline ${baseline.path}, but ${badLabels.length} ${badLabels.length === 1 ? 'id differs' : 'ids differ'} (first: ${firstFew(badLabels)}): the runs were not made on the same data.`);
+    fail(
+      'compare-label-mismatch',
+      { file: run.path },
+      `expected the same label for each id as in the baseline ${baseline.path}, but ${badLabels.length} ${badLabels.length === 1 ? 'id differs' : 'ids differ'} (first: ${firstFew(badLabels)}): the runs were not made on the same data.`,
+    );
   }
   return { run: Int32Array.from(ra), base: Int32Array.from(rb), matchBy, warnings };
 }
@@ -130,21 +154,37 @@ function matchByPosition(run: Side, baseline: Side, explicit: boolean, warnings:
   const na = itemCount(a);
   const nb = itemCount(b);
   if (na !== nb) {
-    fail('compare-length-mismatch', { file: run.path }, `expected ${nb} rows as in the baseline ${baseline.path} to pair rows by position, but got ${na}.`);
+    fail(
+      'compare-length-mismatch',
+      { file: run.path },
+      `expected ${nb} rows as in the baseline ${baseline.path} to pair rows by position, but got ${na}.`,
+    );
   }
   if (!a.labels || !b.labels) {
     const msg = `cannot check that the rows of ${run.path} and ${baseline.path} are the same rows: ${!a.labels ? run.path : baseline.path} has no labels`;
     if (!explicit) {
-      fail('compare-position-unchecked', { file: run.path }, `${msg}. Add an id column to both runs, or ask for matchBy "position" explicitly.`);
+      fail(
+        'compare-position-unchecked',
+        { file: run.path },
+        `${msg}. Add an id column to both runs, or ask for matchBy "position" explicitly.`,
+      );
     }
-    warnings.push({ code: 'compare-position-unchecked', message: `${msg}; paired by position as asked.`, file: run.path });
+    warnings.push({
+      code: 'compare-position-unchecked',
+      message: `${msg}; paired by position as asked.`,
+      file: run.path,
+    });
   } else {
     const bad: number[] = [];
     for (let i = 0; i < na; i++) if (a.labels[i] !== b.labels[i]) bad.push(i);
     if (bad.length > 0) {
       // Row i of the per-item vectors is data line i + 2 when no row was skipped.
       const first = bad.slice(0, SHOW).map((i) => `row ${i + 1} (${a.labels![i]} vs ${b.labels![i]})`);
-      fail('compare-label-mismatch', { file: run.path }, `expected the labels of the baseline ${baseline.path} row by row to pair rows by position, but ${bad.length} ${bad.length === 1 ? 'row differs' : 'rows differ'} (first: ${first.join(', ')}${bad.length > SHOW ? ', …' : ''}). Add an id column to both runs to pair them by id.`);
+      fail(
+        'compare-label-mismatch',
+        { file: run.path },
+        `expected the labels of the baseline ${baseline.path} row by row to pair rows by position, but ${bad.length} ${bad.length === 1 ? 'row differs' : 'rows differ'} (first: ${first.join(', ')}${bad.length > SHOW ? ', …' : ''}). Add an id column to both runs to pair them by id.`,
+      );
     }
   }
   const idx = Int32Array.from({ length: na }, (_, i) => i);

@@ -48,7 +48,14 @@ function placeOf(t: RunTable, run: string, m: string): Place | undefined {
 
 function pad(rows: string[][]): string {
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => [...r[j]].length)));
-  return rows.map((r) => r.map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, j) => (j === 0 ? c.padEnd(widths[j]) : c.padStart(widths[j])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 const LEGEND = 'best / second / third per column by direction (↑ higher is better, ↓ lower is better)';
@@ -82,17 +89,19 @@ function nameOf(t: RunTable, run: string): string {
   return i >= 0 ? t.names[i] : run;
 }
 
-
 /** Markdown table: best **bold**, second <u>underlined</u>, third *italic*. */
 export function renderMarkdownTable(t: RunTable, opts: { baseline?: string } = {}): string {
-  const wrap = (s: string, p: Place | undefined): string => (p === 1 ? `**${s}**` : p === 2 ? `<u>${s}</u>` : p === 3 ? `*${s}*` : s);
+  const wrap = (s: string, p: Place | undefined): string =>
+    p === 1 ? `**${s}**` : p === 2 ? `<u>${s}</u>` : p === 3 ? `*${s}*` : s;
   const lines = [
     `| run | ${t.metrics.map((m) => escapeMarkdown(header(t, m))).join(' | ')} |`,
     `|---|${t.metrics.map(() => '---:').join('|')}|`,
   ];
   t.runs.forEach((run, i) => {
     const name = escapeMarkdown(t.names[i]) + (opts.baseline === run ? ' (baseline)' : '');
-    lines.push(`| ${name} | ${t.metrics.map((m) => wrap(escapeMarkdown(cellText(t, run, m)), placeOf(t, run, m))).join(' | ')} |`);
+    lines.push(
+      `| ${name} | ${t.metrics.map((m) => wrap(escapeMarkdown(cellText(t, run, m)), placeOf(t, run, m))).join(' | ')} |`,
+    );
   });
   lines.push('', `**Bold**, <u>underlined</u>, *italic*: ${LEGEND}.`);
   return lines.join('\n');
@@ -103,14 +112,25 @@ export function renderMarkdownTable(t: RunTable, opts: { baseline?: string } = {
  * math or text commands, so any run or metric name compiles.
  */
 export function escapeLatex(s: string): string {
-  return s.replace(/[\\{}$&#^_%~]/g, (c) => {
-    switch (c) {
-      case '\\': return '\\textbackslash{}';
-      case '~': return '\\textasciitilde{}';
-      case '^': return '\\textasciicircum{}';
-      default: return `\\${c}`;
-    }
-  }).replace(/↑/g, '$\\uparrow$').replace(/↓/g, '$\\downarrow$').replace(/±/g, '$\\pm$').replace(/Δ/g, '$\\Delta$').replace(/–/g, '--').replace(/−/g, '-');
+  return s
+    .replace(/[\\{}$&#^_%~]/g, (c) => {
+      switch (c) {
+        case '\\':
+          return '\\textbackslash{}';
+        case '~':
+          return '\\textasciitilde{}';
+        case '^':
+          return '\\textasciicircum{}';
+        default:
+          return `\\${c}`;
+      }
+    })
+    .replace(/↑/g, '$\\uparrow$')
+    .replace(/↓/g, '$\\downarrow$')
+    .replace(/±/g, '$\\pm$')
+    .replace(/Δ/g, '$\\Delta$')
+    .replace(/–/g, '--')
+    .replace(/−/g, '-');
 }
 
 export interface LatexTableOptions {
@@ -132,13 +152,15 @@ export interface LatexTableOptions {
  */
 export function renderLatexTable(t: RunTable, opts: LatexTableOptions = {}): string {
   const metrics = opts.metrics ? opts.metrics.filter((m) => t.metrics.includes(m)) : t.metrics;
-  const wrap = (s: string, p: Place | undefined): string => (p === 1 ? `\\textbf{${s}}` : p === 2 ? `\\underline{${s}}` : s);
+  const wrap = (s: string, p: Place | undefined): string =>
+    p === 1 ? `\\textbf{${s}}` : p === 2 ? `\\underline{${s}}` : s;
   const cell = (run: string, m: string): string => {
     const text = cellText(t, run, m);
     if (text === '–') return '--';
     let out = wrap(escapeLatex(text), placeOf(t, run, m));
     const ci = opts.intervals?.[run]?.[m];
-    if (ci && Number.isFinite(ci[0]) && Number.isFinite(ci[1])) out += `\\,{\\scriptsize$\\pm$${escapeLatex(formatValue((ci[1] - ci[0]) / 2))}}`;
+    if (ci && Number.isFinite(ci[0]) && Number.isFinite(ci[1]))
+      out += `\\,{\\scriptsize$\\pm$${escapeLatex(formatValue((ci[1] - ci[0]) / 2))}}`;
     return out;
   };
   const withCi = metrics.some((m) => t.runs.some((r) => opts.intervals?.[r]?.[m]));
@@ -160,7 +182,6 @@ export function renderLatexTable(t: RunTable, opts: LatexTableOptions = {}): str
   lines.push('\\bottomrule', '\\end{tabular}', '\\end{table}');
   return lines.join('\n');
 }
-
 
 /** CSV: `run`, then per metric its value and `<metric>_place` (1, 2, 3 or empty). */
 export function renderCsvTable(t: RunTable): string {
@@ -198,16 +219,41 @@ export function untestedNote(untested: readonly string[] | undefined): string {
 function testRows(t: RunTable, tests: readonly CompareTest[]): string[][] {
   const holm = tests.some((x) => x.p_holm !== undefined);
   const ci = tests.some((x) => x.ci_diff !== undefined);
-  const head = ['run', 'metric', 'n', 'mean', 'baseline', 'Δ', 'impr.', 't', 'p_t', 'p_t (>)', 'W', 'p_W', 'd_z', 'd_pooled'];
+  const head = [
+    'run',
+    'metric',
+    'n',
+    'mean',
+    'baseline',
+    'Δ',
+    'impr.',
+    't',
+    'p_t',
+    'p_t (>)',
+    'W',
+    'p_W',
+    'd_z',
+    'd_pooled',
+  ];
   if (holm) head.push('p_holm');
   if (ci) head.push('Δ interval');
   const rows = [head];
   for (const x of tests) {
     const r = [
-      nameOf(t, x.run), x.metric, String(x.n), formatValue(x.mean), formatValue(x.mean_baseline), formatDelta(delta(x)),
+      nameOf(t, x.run),
+      x.metric,
+      String(x.n),
+      formatValue(x.mean),
+      formatValue(x.mean_baseline),
+      formatDelta(delta(x)),
       x.improvement === null ? '–' : `${(x.improvement * 100).toFixed(1)}%`,
-      formatStat(x.t), formatP(x.p_t), formatP(x.p_t_one_sided), formatStat(x.wilcoxon, 1), formatP(x.p_wilcoxon),
-      formatStat(x.d_z), formatStat(x.d_pooled),
+      formatStat(x.t),
+      formatP(x.p_t),
+      formatP(x.p_t_one_sided),
+      formatStat(x.wilcoxon, 1),
+      formatP(x.p_wilcoxon),
+      formatStat(x.d_z),
+      formatStat(x.d_pooled),
     ];
     if (holm) r.push(formatP(x.p_holm));
     if (ci) r.push(x.ci_diff ? `[${formatDelta(x.ci_diff[0])}, ${formatDelta(x.ci_diff[1])}]` : '–');

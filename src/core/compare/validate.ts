@@ -19,9 +19,15 @@ const validators = new Map<Kind, ValidateFunction>();
 function validator(kind: Kind): ValidateFunction {
   let v = validators.get(kind);
   if (!v) {
-    const schema = compareSchema as unknown as { definitions: object; oneOf: { properties: { kind: { const: string } } }[] };
+    const schema = compareSchema as unknown as {
+      definitions: object;
+      oneOf: { properties: { kind: { const: string } } }[];
+    };
     const branch = schema.oneOf.find((b) => b.properties.kind.const === kind)!;
-    v = new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true, strict: true }).compile({ definitions: schema.definitions, ...branch });
+    v = new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true, strict: true }).compile({
+      definitions: schema.definitions,
+      ...branch,
+    });
     validators.set(kind, v);
   }
   return v;
@@ -31,18 +37,33 @@ const where = (pointer: string): string => (pointer === '' ? 'compare' : `compar
 
 /** Problems of `obj` as a comparison file; empty when valid. At most 50. */
 export function validateCompare(obj: unknown): string[] {
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return [`compare: expected an object, got ${describeValue(obj)}`];
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
+    return [`compare: expected an object, got ${describeValue(obj)}`];
   const o = obj as Record<string, unknown>;
-  if (o.schema !== COMPARE_SCHEMA_ID) return [`compare.schema: expected "${COMPARE_SCHEMA_ID}", got ${o.schema === undefined ? 'no "schema" key' : describeValue(o.schema)}`];
-  if (o.kind !== 'comparison' && o.kind !== 'inspection') return [`compare.kind: expected "comparison" or "inspection", got ${o.kind === undefined ? 'no "kind" key' : describeValue(o.kind)}`];
+  if (o.schema !== COMPARE_SCHEMA_ID)
+    return [
+      `compare.schema: expected "${COMPARE_SCHEMA_ID}", got ${o.schema === undefined ? 'no "schema" key' : describeValue(o.schema)}`,
+    ];
+  if (o.kind !== 'comparison' && o.kind !== 'inspection')
+    return [
+      `compare.kind: expected "comparison" or "inspection", got ${o.kind === undefined ? 'no "kind" key' : describeValue(o.kind)}`,
+    ];
   const validate = validator(o.kind);
   const out: string[] = [];
   if (!validate(obj)) {
     for (const e of validate.errors ?? []) {
-      if (e.keyword === 'additionalProperties') out.push(`${where(e.instancePath)}: unknown key \`${(e.params as { additionalProperty: string }).additionalProperty}\``);
-      else if (e.keyword === 'required') out.push(`${where(e.instancePath)}: missing \`${(e.params as { missingProperty: string }).missingProperty}\``);
-      else if (e.keyword === 'const') out.push(`${where(e.instancePath)}: expected ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}, got ${describeValue(e.data)}`);
-      else if (e.keyword === 'oneOf' || e.keyword === 'anyOf') out.push(`${where(e.instancePath)}: got ${describeValue(e.data)}, which matches none of the allowed forms`);
+      if (e.keyword === 'additionalProperties')
+        out.push(
+          `${where(e.instancePath)}: unknown key \`${(e.params as { additionalProperty: string }).additionalProperty}\``,
+        );
+      else if (e.keyword === 'required')
+        out.push(`${where(e.instancePath)}: missing \`${(e.params as { missingProperty: string }).missingProperty}\``);
+      else if (e.keyword === 'const')
+        out.push(
+          `${where(e.instancePath)}: expected ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}, got ${describeValue(e.data)}`,
+        );
+      else if (e.keyword === 'oneOf' || e.keyword === 'anyOf')
+        out.push(`${where(e.instancePath)}: got ${describeValue(e.data)}, which matches none of the allowed forms`);
       else out.push(`${where(e.instancePath)}: ${explain(e)}`);
     }
     return [...new Set(out)].slice(0, 50);
@@ -50,7 +71,8 @@ export function validateCompare(obj: unknown): string[] {
   const runs = o.runs as string[];
   const names = o.names as string[];
   if (names.length !== runs.length) out.push(`compare.names: has ${names.length} names for ${runs.length} runs`);
-  if (o.kind === 'comparison' && !runs.includes(o.baseline as string)) out.push(`compare.baseline: expected one of compare.runs, got ${describeValue(o.baseline)}`);
+  if (o.kind === 'comparison' && !runs.includes(o.baseline as string))
+    out.push(`compare.baseline: expected one of compare.runs, got ${describeValue(o.baseline)}`);
   return out;
 }
 
@@ -64,7 +86,11 @@ export async function readCompareFile(path: string): Promise<CompareResults | Ta
     text = await readFile(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new EvalLensError('compare-read', `${path}: cannot read the comparison file: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}.`, { file: path });
+    throw new EvalLensError(
+      'compare-read',
+      `${path}: cannot read the comparison file: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}.`,
+      { file: path },
+    );
   }
   let obj: unknown;
   try {
@@ -74,9 +100,16 @@ export async function readCompareFile(path: string): Promise<CompareResults | Ta
   }
   const problems = validateCompare(obj);
   if (problems.length > 0) {
-    const shown = problems.slice(0, 10).map((p) => `\n  ${p}`).join('');
+    const shown = problems
+      .slice(0, 10)
+      .map((p) => `\n  ${p}`)
+      .join('');
     const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
-    throw new EvalLensError('compare-invalid', `${path}: not a valid ${COMPARE_SCHEMA_ID} file (${problems.length} problem${problems.length === 1 ? '' : 's'}):${shown}${more}`, { file: path });
+    throw new EvalLensError(
+      'compare-invalid',
+      `${path}: not a valid ${COMPARE_SCHEMA_ID} file (${problems.length} problem${problems.length === 1 ? '' : 's'}):${shown}${more}`,
+      { file: path },
+    );
   }
   return obj as CompareResults | TableInspection;
 }

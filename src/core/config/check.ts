@@ -167,8 +167,7 @@ export function explain(e: ErrorObject): string {
       return `expected at least ${p.limit} entr${p.limit === 1 ? 'y' : 'ies'}, got an empty object`;
     case 'minLength':
       return `expected a non-empty string, got ${got}`;
-    case 'uniqueItems':
-    {
+    case 'uniqueItems': {
       const [a, b] = [p.i as number, p.j as number].sort((x, y) => x - y);
       return `expected no repeated items, got ${JSON.stringify((e.data as unknown[])[a!])} twice (items ${a} and ${b})`;
     }
@@ -178,7 +177,11 @@ export function explain(e: ErrorObject): string {
 }
 
 /** One ajv error (not a union) as a problem: unknown keys get the nearest known key. */
-function describeError(e: ErrorObject, line: (pointer: string) => number | undefined, at: (pointer: string) => string): ConfigProblem {
+function describeError(
+  e: ErrorObject,
+  line: (pointer: string) => number | undefined,
+  at: (pointer: string) => string,
+): ConfigProblem {
   if (e.keyword === 'additionalProperties') {
     const name = (e.params as { additionalProperty: string }).additionalProperty;
     const pointer = `${e.instancePath}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
@@ -191,9 +194,19 @@ function describeError(e: ErrorObject, line: (pointer: string) => number | undef
       : known.length <= 20
         ? ` Known keys${inside}: ${known.join(', ')}.`
         : ' See docs/configuration.md for the keys.';
-    return { code: 'config-unknown-key', pointer, line: l, message: `Unknown key \`${name}\`${inside}${l !== undefined ? ` at line ${l}` : ''}.${tail}` };
+    return {
+      code: 'config-unknown-key',
+      pointer,
+      line: l,
+      message: `Unknown key \`${name}\`${inside}${l !== undefined ? ` at line ${l}` : ''}.${tail}`,
+    };
   }
-  return { code: 'config-invalid', pointer: e.instancePath, line: line(e.instancePath), message: `${at(e.instancePath)}: ${explain(e)}` };
+  return {
+    code: 'config-invalid',
+    pointer: e.instancePath,
+    line: line(e.instancePath),
+    message: `${at(e.instancePath)}: ${explain(e)}`,
+  };
 }
 
 /**
@@ -220,7 +233,11 @@ export function configProblems(value: unknown, parsed?: ParsedJson): ConfigProbl
     errors.forEach((e, idx) => {
       if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') return;
       used.add(e);
-      const related = errors.slice(0, idx).filter((r) => !used.has(r) && (r.instancePath === e.instancePath || r.instancePath.startsWith(`${e.instancePath}/`)));
+      const related = errors
+        .slice(0, idx)
+        .filter(
+          (r) => !used.has(r) && (r.instancePath === e.instancePath || r.instancePath.startsWith(`${e.instancePath}/`)),
+        );
       related.forEach((r) => used.add(r));
       const telling = related.filter((r) => !(r.keyword === 'type' && r.instancePath === e.instancePath));
       if (telling.length > 0) {
@@ -228,7 +245,8 @@ export function configProblems(value: unknown, parsed?: ParsedJson): ConfigProbl
       } else {
         const branches = (e.schema as JsonSchema[]).map(describeSchema);
         const message = `${at(e.instancePath)}: expected ${orList(branches)}, got ${describeValue(e.data)}`;
-        if (!problems.some((q) => q.pointer === e.instancePath && q.message === message)) problems.push({ code: 'config-invalid', pointer: e.instancePath, line: line(e.instancePath), message });
+        if (!problems.some((q) => q.pointer === e.instancePath && q.message === message))
+          problems.push({ code: 'config-invalid', pointer: e.instancePath, line: line(e.instancePath), message });
       }
     });
     for (const e of errors) if (!used.has(e)) emit(e);
@@ -236,20 +254,38 @@ export function configProblems(value: unknown, parsed?: ParsedJson): ConfigProbl
   }
   const c = value as EvalConfig;
   if (c.trainCounts !== undefined && c.classWeights !== undefined) {
-    problems.push({ code: 'config-invalid', pointer: '/classWeights', line: line('/classWeights'), message: `${at('/classWeights')}: give \`trainCounts\` or \`classWeights\`, not both` });
+    problems.push({
+      code: 'config-invalid',
+      pointer: '/classWeights',
+      line: line('/classWeights'),
+      message: `${at('/classWeights')}: give \`trainCounts\` or \`classWeights\`, not both`,
+    });
   }
   if (c.acceptThreshold !== undefined && c.targetCoverage !== undefined) {
-    problems.push({ code: 'config-invalid', pointer: '/targetCoverage', line: line('/targetCoverage'), message: `${at('/targetCoverage')}: give \`acceptThreshold\` or \`targetCoverage\`, not both` });
+    problems.push({
+      code: 'config-invalid',
+      pointer: '/targetCoverage',
+      line: line('/targetCoverage'),
+      message: `${at('/targetCoverage')}: give \`acceptThreshold\` or \`targetCoverage\`, not both`,
+    });
   }
   const st = c.shotThresholds;
   if (st?.few !== undefined && st.many !== undefined && st.few > st.many) {
-    problems.push({ code: 'config-invalid', pointer: '/shotThresholds/few', line: line('/shotThresholds/few'), message: `${at('/shotThresholds/few')}: expected a number ≤ shotThresholds.many (${st.many}), got ${st.few}` });
+    problems.push({
+      code: 'config-invalid',
+      pointer: '/shotThresholds/few',
+      line: line('/shotThresholds/few'),
+      message: `${at('/shotThresholds/few')}: expected a number ≤ shotThresholds.many (${st.many}), got ${st.few}`,
+    });
   }
   return sortByLine(problems);
 }
 
 function sortByLine(p: ConfigProblem[]): ConfigProblem[] {
-  return p.map((x, i) => [x, i] as const).sort((a, b) => (a[0].line ?? 0) - (b[0].line ?? 0) || a[1] - b[1]).map(([x]) => x);
+  return p
+    .map((x, i) => [x, i] as const)
+    .sort((a, b) => (a[0].line ?? 0) - (b[0].line ?? 0) || a[1] - b[1])
+    .map(([x]) => x);
 }
 
 /**

@@ -70,7 +70,8 @@ class Parser {
     if (this.pos >= this.text.length) throw this.error('the file holds no JSON value');
     const value = this.parseValue('');
     this.skipSpace();
-    if (this.pos < this.text.length) throw this.error(`expected the end of the file after the JSON value, got ${this.describeHere()}`);
+    if (this.pos < this.text.length)
+      throw this.error(`expected the end of the file after the JSON value, got ${this.describeHere()}`);
     return { value, locations: this.locations };
   }
 
@@ -118,14 +119,19 @@ class Parser {
     const c = this.text[this.pos];
     if (c === '{' || c === '[') {
       // A bound instead of a stack overflow: no meaningful config or input nests this deep.
-      if (++this.depth > MAX_JSON_DEPTH) throw this.error(`nested deeper than ${MAX_JSON_DEPTH} levels (expected at most ${MAX_JSON_DEPTH})`);
+      if (++this.depth > MAX_JSON_DEPTH)
+        throw this.error(`nested deeper than ${MAX_JSON_DEPTH} levels (expected at most ${MAX_JSON_DEPTH})`);
       const v = c === '{' ? this.parseObject(pointer) : this.parseArray(pointer);
       this.depth--;
       return v;
     }
     if (c === '"') return this.parseString();
     if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.parseNumber();
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.text.startsWith(word, this.pos)) {
         this.pos += word.length;
         return v;
@@ -133,7 +139,9 @@ class Parser {
     }
     if (c === "'") throw this.error('strings must use double quotes (")');
     if (c === '}' || c === ']') throw this.error(`expected a value, got \`${c}\` (a trailing comma?)`);
-    throw this.error(`expected a value (object, array, string, number, true, false or null), got ${this.describeHere()}`);
+    throw this.error(
+      `expected a value (object, array, string, number, true, false or null), got ${this.describeHere()}`,
+    );
   }
 
   private parseObject(pointer: string): Record<string, unknown> {
@@ -159,7 +167,8 @@ class Parser {
       }
       seen.set(key, keyLoc.line);
       this.skipSpace();
-      if (this.text[this.pos] !== ':') throw this.error(`expected \`:\` after the key \`${key}\`, got ${this.describeHere()}`);
+      if (this.text[this.pos] !== ':')
+        throw this.error(`expected \`:\` after the key \`${key}\`, got ${this.describeHere()}`);
       this.pos++;
       this.skipSpace();
       const value = this.parseValue(`${pointer}/${pointerSegment(key)}`, keyLoc);
@@ -223,7 +232,16 @@ class Parser {
       if (c === '\\') {
         out += t.slice(chunk, this.pos);
         const e = t[this.pos + 1];
-        const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+        const simple: Record<string, string> = {
+          '"': '"',
+          '\\': '\\',
+          '/': '/',
+          b: '\b',
+          f: '\f',
+          n: '\n',
+          r: '\r',
+          t: '\t',
+        };
         if (e !== undefined && e in simple) {
           out += simple[e];
           this.pos += 2;

@@ -41,23 +41,36 @@ export async function loadConfigFile(path: string): Promise<EvalConfig> {
     text = await readFile(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder, not a file' : (err as Error).message;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder, not a file' : (err as Error).message;
     throw new EvalLensError('config-read', `${path}: cannot read the config file: ${why}.`, { file: path });
   }
   if (text.replace(/^\uFEFF/, '').trim() === '') {
-    throw new EvalLensError('config-empty', `${path}:1: the config file is empty; write {} or the keys you need, e.g. {"bootstrap": {"n": 1000}}.`, { file: path, line: 1 });
+    throw new EvalLensError(
+      'config-empty',
+      `${path}:1: the config file is empty; write {} or the keys you need, e.g. {"bootstrap": {"n": 1000}}.`,
+      { file: path, line: 1 },
+    );
   }
   let parsed;
   try {
     parsed = parseJsonWithLocations(text);
   } catch (err) {
     if (!(err instanceof JsonSyntaxError)) throw err;
-    throw new EvalLensError('config-syntax', `${path}:${err.line}:${err.column}: invalid JSON at line ${err.line}, column ${err.column}: ${err.message}.`, { file: path, line: err.line });
+    throw new EvalLensError(
+      'config-syntax',
+      `${path}:${err.line}:${err.column}: invalid JSON at line ${err.line}, column ${err.column}: ${err.message}.`,
+      { file: path, line: err.line },
+    );
   }
   const value = parsed.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value;
-    throw new EvalLensError('config-invalid', `${path}:${lineOf(parsed, '') ?? 1}: expected a JSON object ({ … }) at the top of the config, got ${got}.`, { file: path, line: lineOf(parsed, '') ?? 1 });
+    throw new EvalLensError(
+      'config-invalid',
+      `${path}:${lineOf(parsed, '') ?? 1}: expected a JSON object ({ … }) at the top of the config, got ${got}.`,
+      { file: path, line: lineOf(parsed, '') ?? 1 },
+    );
   }
   const problems = configProblems(value, parsed);
   if (problems.length > 0) throwConfigProblems(problems, path);
@@ -106,7 +119,13 @@ export function resolveConfig(layers: EvalConfig[], configFile?: string): Resolv
         const merged = { ...(out[key] as Record<string, unknown>) };
         for (const [k, x] of Object.entries(value)) {
           if (x === undefined) continue;
-          setOwn(merged, k, key === 'compare' && k === 'directions' && isPlainObject(x) && isPlainObject(merged[k]) ? { ...merged[k], ...(definedCopy(x) as object) } : definedCopy(x));
+          setOwn(
+            merged,
+            k,
+            key === 'compare' && k === 'directions' && isPlainObject(x) && isPlainObject(merged[k])
+              ? { ...merged[k], ...(definedCopy(x) as object) }
+              : definedCopy(x),
+          );
         }
         setOwn(out, key, merged);
       } else {
@@ -126,13 +145,21 @@ export function resolveConfig(layers: EvalConfig[], configFile?: string): Resolv
  * So is a symbolic link (the file or a folder on its way) whose real path is outside the root; the
  * linked file is not read, so none of its content can appear in a message.
  */
-export function resolveConfigPath(value: string, baseDir: string, opts: { root?: string; key?: string; configFile?: string } = {}): string {
+export function resolveConfigPath(
+  value: string,
+  baseDir: string,
+  opts: { root?: string; key?: string; configFile?: string } = {},
+): string {
   const key = opts.key ?? 'path';
   const file = opts.configFile ?? baseDir;
   const root = resolve(opts.root ?? baseDir);
   const problem = (what: string): never => {
     const line = opts.configFile && opts.key ? keyLine(opts.configFile, opts.key) : undefined;
-    throw new EvalLensError('config-path', `${file}${line !== undefined ? `:${line}` : ''}: \`${key}\`${line !== undefined ? ` at line ${line}` : ''}: ${what}`, { file, line });
+    throw new EvalLensError(
+      'config-path',
+      `${file}${line !== undefined ? `:${line}` : ''}: \`${key}\`${line !== undefined ? ` at line ${line}` : ''}: ${what}`,
+      { file, line },
+    );
   };
   if (typeof value !== 'string' || value.trim() === '') problem(`expected a path, got ${JSON.stringify(value)}.`);
   if (value.includes('\0')) problem('the path contains a NUL character.');
@@ -145,7 +172,9 @@ export function resolveConfigPath(value: string, baseDir: string, opts: { root?:
   }
   const real = linkedOutside(root, abs);
   if (real !== null) {
-    problem(`the path ${JSON.stringify(value)} is a symbolic link to ${real}, outside the workspace ${root}; it was not read. Copy the file into the workspace.`);
+    problem(
+      `the path ${JSON.stringify(value)} is a symbolic link to ${real}, outside the workspace ${root}; it was not read. Copy the file into the workspace.`,
+    );
   }
   return abs;
 }
@@ -154,7 +183,12 @@ export function resolveConfigPath(value: string, baseDir: string, opts: { root?:
 function keyLine(configFile: string, key: string): number | undefined {
   try {
     const parsed = parseJsonWithLocations(readFileSync(configFile, 'utf8'));
-    const pointer = '/' + key.split('.').map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    const pointer =
+      '/' +
+      key
+        .split('.')
+        .map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1'))
+        .join('/');
     return lineOf(parsed, pointer);
   } catch {
     return undefined;

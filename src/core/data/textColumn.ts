@@ -52,6 +52,10 @@ export class TextColumnBuilder {
   }
 
   finish(n: number): TextColumn {
-    return { name: this.name, values: this.values, codes: this.codes.length === n ? this.codes : this.codes.slice(0, n) };
+    return {
+      name: this.name,
+      values: this.values,
+      codes: this.codes.length === n ? this.codes : this.codes.slice(0, n),
+    };
   }
 }

@@ -48,14 +48,23 @@ const SCORE_BUDGET = 4 * 1024 * 1024; // scores per block (32 MB of float64)
 /** Throws a clear error if U and V cannot be multiplied or hold a non-finite value. */
 export function checkFactors(U: FactorMatrix, V: FactorMatrix): void {
   if (U.cols !== V.cols) {
-    fail('bad-factors', { file: V.label }, `expected ${U.cols} factors per item (the number of columns of ${U.label}), got ${V.cols}.`);
+    fail(
+      'bad-factors',
+      { file: V.label },
+      `expected ${U.cols} factors per item (the number of columns of ${U.label}), got ${V.cols}.`,
+    );
   }
   for (const m of [U, V]) {
-    if (m.data.length !== m.rows * m.cols) fail('bad-factors', { file: m.label }, `expected ${m.rows} × ${m.cols} values, got ${m.data.length}.`);
+    if (m.data.length !== m.rows * m.cols)
+      fail('bad-factors', { file: m.label }, `expected ${m.rows} × ${m.cols} values, got ${m.data.length}.`);
     for (let p = 0; p < m.data.length; p++) {
       if (!Number.isFinite(m.data[p])) {
         const row = Math.floor(p / m.cols);
-        fail('bad-factors', { file: m.label }, `row ${row + 1}, factor ${(p % m.cols) + 1}: expected a finite number, got ${m.data[p]}.`);
+        fail(
+          'bad-factors',
+          { file: m.label },
+          `row ${row + 1}, factor ${(p % m.cols) + 1}: expected a finite number, got ${m.data[p]}.`,
+        );
       }
     }
   }

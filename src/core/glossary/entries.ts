@@ -17,8 +17,10 @@ const classification: GlossaryEntry[] = [
     name: 'Accuracy',
     meaning: 'Share of rows whose predicted class is the true class.',
     formula: 'Σ w·1[ŷ = y] / Σ w',
-    convention: 'Every row counts, whatever the acceptance rule of the selective metrics; sample weights when the file has a weight column.',
-    notThis: 'Not the accuracy on accepted rows only (that is 1 − selective risk), not a class mean (that is balanced accuracy).',
+    convention:
+      'Every row counts, whatever the acceptance rule of the selective metrics; sample weights when the file has a weight column.',
+    notThis:
+      'Not the accuracy on accepted rows only (that is 1 − selective risk), not a class mean (that is balanced accuracy).',
     direction: 'higher',
     kind: 'rate',
     refs: ['sokolova2009', 'pedregosa2011'],
@@ -41,8 +43,10 @@ const classification: GlossaryEntry[] = [
     name: 'Macro F1',
     meaning: 'Mean over labels of the per-label F1 score, the harmonic mean of precision and recall.',
     formula: 'mean_c 2·P_c·R_c / (P_c + R_c) over the union of true and predicted labels',
-    convention: "A label whose F1 is undefined (no true and no predicted row) counts 0, as scikit-learn's default `zero_division`.",
-    notThis: 'Not micro F1 (which equals accuracy for single-label data), not the F1 of the macro precision and macro recall.',
+    convention:
+      "A label whose F1 is undefined (no true and no predicted row) counts 0, as scikit-learn's default `zero_division`.",
+    notThis:
+      'Not micro F1 (which equals accuracy for single-label data), not the F1 of the macro precision and macro recall.',
     direction: 'higher',
     kind: 'rate',
     refs: ['vanRijsbergen1979', 'sokolova2009', 'pedregosa2011'],
@@ -53,7 +57,8 @@ const classification: GlossaryEntry[] = [
     name: 'Top-<k> accuracy',
     meaning: 'Share of rows whose true class is among the <k> highest-scored classes.',
     formula: 'Σ w·1[rank_i ≤ <k>] / Σ w, rank_i = 1 + #{classes with a strictly higher score than the true class}',
-    convention: "Ties count in the model's favour, independent of class order; with <k> ≥ the number of classes every row is a hit.",
+    convention:
+      "Ties count in the model's favour, independent of class order; with <k> ≥ the number of classes every row is a hit.",
     notThis: "Not scikit-learn's `top_k_accuracy_score` on ties, which breaks them by class order.",
     direction: 'higher',
     kind: 'rate',
@@ -65,8 +70,10 @@ const classification: GlossaryEntry[] = [
     name: 'Negative log-likelihood',
     meaning: 'Mean of −ln of the probability given to the true class (log loss); lower means confident and right.',
     formula: 'Σ w·(−ln max(p_{i,y_i}, 1e-15)) / Σ w',
-    convention: 'Probabilities used as written (never renormalised); the true-class probability is raised to 1e-15 before the log. Natural log.',
-    notThis: "Not scikit-learn's `log_loss` on rows that do not sum to 1 (it renormalises and clips at 1 − 1e-15); not in bits.",
+    convention:
+      'Probabilities used as written (never renormalised); the true-class probability is raised to 1e-15 before the log. Natural log.',
+    notThis:
+      "Not scikit-learn's `log_loss` on rows that do not sum to 1 (it renormalises and clips at 1 − 1e-15); not in bits.",
     direction: 'lower',
     kind: 'score',
     refs: ['good1952', 'pedregosa2011'],
@@ -86,27 +93,27 @@ const classification: GlossaryEntry[] = [
 ];
 
 const longtail: GlossaryEntry[] = [
-  ...(['many', 'medium', 'few'] as const).map(
-    (shot): GlossaryEntry => ({
-      pattern: `acc_${shot}`,
-      family: 'longtail',
-      name: `${shot[0]!.toUpperCase()}${shot.slice(1)}-shot accuracy`,
-      meaning: `Mean accuracy of the ${shot}-shot classes (${shot === 'many' ? 'more than `many`' : shot === 'few' ? 'fewer than `few`' : 'between `few` and `many`'} train examples).`,
-      formula: `mean of acc_c over the ${shot}-shot classes that have test rows; many: n_c > many, medium: few ≤ n_c ≤ many, few: n_c < few`,
-      convention: 'A class mean (each class weighs the same), with the thresholds of `shotThresholds` (default many 100, few 20), as the open long-tailed recognition benchmark reports shot accuracy.',
-      notThis: "Not the accuracy over the group's rows (a row mean), which lets the larger classes dominate.",
-      direction: 'higher',
-      kind: 'rate',
-      refs: ['liu2019'],
-    }),
-  ),
+  ...(['many', 'medium', 'few'] as const).map((shot): GlossaryEntry => ({
+    pattern: `acc_${shot}`,
+    family: 'longtail',
+    name: `${shot[0]!.toUpperCase()}${shot.slice(1)}-shot accuracy`,
+    meaning: `Mean accuracy of the ${shot}-shot classes (${shot === 'many' ? 'more than `many`' : shot === 'few' ? 'fewer than `few`' : 'between `few` and `many`'} train examples).`,
+    formula: `mean of acc_c over the ${shot}-shot classes that have test rows; many: n_c > many, medium: few ≤ n_c ≤ many, few: n_c < few`,
+    convention:
+      'A class mean (each class weighs the same), with the thresholds of `shotThresholds` (default many 100, few 20), as the open long-tailed recognition benchmark reports shot accuracy.',
+    notThis: "Not the accuracy over the group's rows (a row mean), which lets the larger classes dominate.",
+    direction: 'higher',
+    kind: 'rate',
+    refs: ['liu2019'],
+  })),
   {
     pattern: 'acc_group.<g>',
     family: 'longtail',
     name: 'Accuracy, group <g>',
     meaning: 'Mean accuracy of the classes in group <g> (e.g. head or tail by train frequency).',
     formula: 'mean of acc_c over the classes of group <g> that have test rows',
-    convention: 'Groups from `groups`: boundaries on the train-frequency rank (e.g. ranks 1–69 head, 70–100 tail) or a class → group map. A class mean, as the shot accuracies.',
+    convention:
+      'Groups from `groups`: boundaries on the train-frequency rank (e.g. ranks 1–69 head, 70–100 tail) or a class → group map. A class mean, as the shot accuracies.',
     notThis: "Not the accuracy over the group's rows (a row mean).",
     direction: 'higher',
     kind: 'rate',
@@ -116,9 +123,11 @@ const longtail: GlossaryEntry[] = [
     pattern: 'weighted_accuracy',
     family: 'longtail',
     name: 'Accuracy reweighted to the train distribution',
-    meaning: 'Accuracy with each row weighted by its class’s share of the training set, as if the test set followed the long-tailed train distribution.',
+    meaning:
+      'Accuracy with each row weighted by its class’s share of the training set, as if the test set followed the long-tailed train distribution.',
     formula: 'Σ w·w^trn·1[ŷ = y] / Σ w·w^trn, w^trn_i = n_{y_i} / N_train',
-    convention: 'Importance weighting of the test rows by the train label distribution; every row counts (no rejection).',
+    convention:
+      'Importance weighting of the test rows by the train label distribution; every row counts (no rejection).',
     notThis: 'Not balanced accuracy (equal class weights) and not plain accuracy (the test set’s own class shares).',
     direction: 'higher',
     kind: 'rate',
@@ -128,27 +137,34 @@ const longtail: GlossaryEntry[] = [
     pattern: 'weighted_error_group.<g>',
     family: 'longtail',
     name: 'Error of group <g>, reweighted to the train distribution',
-    meaning: 'Error rate of the rows whose true class is in group <g>, each row weighted by its class’s train share, every row accepted.',
+    meaning:
+      'Error rate of the rows whose true class is in group <g>, each row weighted by its class’s train share, every row accepted.',
     formula: 'e_g = Σ_{i∈g} w·w^trn·1[ŷ ≠ y] / (Σ_{i∈g} w·w^trn + ε), ε = reweightEpsilon (1e-12)',
-    convention: 'A group with no test rows counts 1.0 (nothing evaluated counts as a total failure); a group whose rows all have train share 0 is undefined (null), not 0/ε = 0.',
-    notThis: 'Not the selective group error `error_group.<g>` (which uses only accepted rows); not the unweighted group error.',
+    convention:
+      'A group with no test rows counts 1.0 (nothing evaluated counts as a total failure); a group whose rows all have train share 0 is undefined (null), not 0/ε = 0.',
+    notThis:
+      'Not the selective group error `error_group.<g>` (which uses only accepted rows); not the unweighted group error.',
     direction: 'lower',
     kind: 'rate',
     refs: ['shimodaira2000', 'lipton2018'],
   },
 ];
 
-const FANG = 'Fang et al. (2023) evaluate a model on T synthetic test distributions that move from the train distribution (peak at the head) through uniform to its reverse (peak at the tail)';
+const FANG =
+  'Fang et al. (2023) evaluate a model on T synthetic test distributions that move from the train distribution (peak at the head) through uniform to its reverse (peak at the tail)';
 
 const evolving: GlossaryEntry[] = [
   {
     pattern: 'shift_auc',
     family: 'evolving',
     name: 'Area under accuracy vs. shift',
-    meaning: 'Average accuracy over the evolving test distributions, weighted by how far each moves from the train distribution.',
-    formula: 'V_t sorted by δ_t ascending; trapezoid of V over δ, divided by δ_last − δ_first; δ_t = Σ_c (q^trn_c − q^tst_c)·ln(q^trn_c / q^tst_c)',
+    meaning:
+      'Average accuracy over the evolving test distributions, weighted by how far each moves from the train distribution.',
+    formula:
+      'V_t sorted by δ_t ascending; trapezoid of V over δ, divided by δ_last − δ_first; δ_t = Σ_c (q^trn_c − q^tst_c)·ln(q^trn_c / q^tst_c)',
     convention: `${FANG}. δ is the symmetric KL divergence (the paper's shift formula without its stray minus sign); V_t the expected accuracy Σ_c q^tst_c(α_t)·acc_c (the default "expected" protocol).`,
-    notThis: 'Not an area over the index t; δ is not the Jensen–Shannon divergence (reported beside it in the curve data).',
+    notThis:
+      'Not an area over the index t; δ is not the Jensen–Shannon divergence (reported beside it in the curve data).',
     direction: 'higher',
     kind: 'rate',
     refs: ['fang2023'],
@@ -217,9 +233,11 @@ const evolving: GlossaryEntry[] = [
     pattern: 'btd',
     family: 'evolving',
     name: 'Accuracy on a balanced test distribution',
-    meaning: 'Accuracy the model would have if every class were equally frequent in the test set; equals balanced accuracy.',
+    meaning:
+      'Accuracy the model would have if every class were equally frequent in the test set; equals balanced accuracy.',
     formula: 'BTD = (1/C) Σ_c acc_c',
-    convention: 'The balanced-test-distribution accuracy of Fang et al. (2023), computed exactly from the per-class accuracies.',
+    convention:
+      'The balanced-test-distribution accuracy of Fang et al. (2023), computed exactly from the per-class accuracies.',
     notThis: 'Not accuracy on the file’s own class shares.',
     direction: 'higher',
     kind: 'rate',
@@ -231,8 +249,10 @@ const evolving: GlossaryEntry[] = [
     name: 'Accuracy under the train distribution',
     meaning: 'Expected accuracy on a test set whose class shares equal the train shares (head-heavy).',
     formula: 'Σ_c q^trn_c·acc_c, q^trn_c = n_c / N_train',
-    convention: 'The forward long-tailed test distribution of Fang et al. (2023), from per-class accuracies (no resampling).',
-    notThis: 'Not `weighted_accuracy` (a row-weighted ratio), which equals it only when every class has the same number of test rows.',
+    convention:
+      'The forward long-tailed test distribution of Fang et al. (2023), from per-class accuracies (no resampling).',
+    notThis:
+      'Not `weighted_accuracy` (a row-weighted ratio), which equals it only when every class has the same number of test rows.',
     direction: 'higher',
     kind: 'rate',
     refs: ['fang2023'],
@@ -253,7 +273,8 @@ const evolving: GlossaryEntry[] = [
     pattern: 'acc_backward',
     family: 'evolving',
     name: 'Accuracy under the reversed train distribution',
-    meaning: 'Expected accuracy on a test set whose class shares are the train shares reversed over the frequency rank (tail-heavy).',
+    meaning:
+      'Expected accuracy on a test set whose class shares are the train shares reversed over the frequency rank (tail-heavy).',
     formula: 'Σ_c q^trn_{c′}·acc_c, c′ the class at rank C + 1 − rank(c)',
     convention: 'The backward long-tailed test distribution of Fang et al. (2023).',
     notThis: 'Not a per-class mean.',
@@ -297,7 +318,8 @@ const selectiveBase: GlossaryEntry[] = [
     name: 'Selective error, group <g>',
     meaning: 'Error rate on the accepted rows whose true class is in group <g>.',
     formula: 'Σ_{i∈g} w·A·1[ŷ ≠ y] / Σ_{i∈g} w·A; with `reweight`, w·w^trn and + ε in the denominator',
-    convention: 'A group with no accepted row counts 1.0 (nothing accepted counts as a total failure), with a warning, because that 1.0 enters balanced and worst error.',
+    convention:
+      'A group with no accepted row counts 1.0 (nothing accepted counts as a total failure), with a warning, because that 1.0 enters balanced and worst error.',
     notThis: 'Not `weighted_error_group.<g>` (all rows accepted); grouped by the true class, not the predicted one.',
     direction: 'lower',
     kind: 'rate',
@@ -321,7 +343,8 @@ const selectiveBase: GlossaryEntry[] = [
     name: 'Worst-group selective error',
     meaning: 'Largest group error on the accepted rows.',
     formula: 'max_g error_group.g',
-    convention: 'A maximum is a biased statistic: its bootstrap percentile interval may not contain the point estimate, and the report says so.',
+    convention:
+      'A maximum is a biased statistic: its bootstrap percentile interval may not contain the point estimate, and the report says so.',
     notThis: 'Not the error of the worst single class.',
     direction: 'lower',
     kind: 'rate',
@@ -331,10 +354,13 @@ const selectiveBase: GlossaryEntry[] = [
     pattern: 'aurc',
     family: 'selective',
     name: 'AURC (area under risk–coverage)',
-    meaning: 'Mean selective risk over every coverage from one row to all rows, the model’s rows sorted by confidence; lower means the confident rows are the right ones.',
+    meaning:
+      'Mean selective risk over every coverage from one row to all rows, the model’s rows sorted by confidence; lower means the confident rows are the right ones.',
     formula: '(1/n) Σ_{k=1..n} risk(top k rows by score)',
-    convention: 'Exact: every k from 1 to n; inside a block of tied scores the top k takes an equal fraction of every tied row (the expectation over orders within the block).',
-    notThis: 'Not the 101-point grid AURC (`aurc_grid101`), which starts at coverage 1/101 and breaks ties by file order.',
+    convention:
+      'Exact: every k from 1 to n; inside a block of tied scores the top k takes an equal fraction of every tied row (the expectation over orders within the block).',
+    notThis:
+      'Not the 101-point grid AURC (`aurc_grid101`), which starts at coverage 1/101 and breaks ties by file order.',
     direction: 'lower',
     kind: 'rate',
     refs: ['geifman2017', 'geifman2019'],
@@ -343,7 +369,8 @@ const selectiveBase: GlossaryEntry[] = [
     pattern: 'eaurc',
     family: 'selective',
     name: 'Excess AURC (E-AURC)',
-    meaning: 'AURC minus the AURC of an ideal confidence that ranks every correct row first: the part due to the confidence ranking, not the error rate.',
+    meaning:
+      'AURC minus the AURC of an ideal confidence that ranks every correct row first: the part due to the confidence ranking, not the error rate.',
     formula: 'aurc − aurc*, aurc* = (1/n) Σ_{k=1..n} max(0, k − (n − r)) / k, r the wrong rows',
     convention: 'aurc* computed with the same weights and tie rule as aurc.',
     notThis: 'Not normalised by aurc*; not the AURC of a random ranking.',
@@ -420,8 +447,10 @@ const calibration: GlossaryEntry[] = [
     name: 'Expected calibration error',
     meaning: 'Average gap between confidence and accuracy, over equal-width confidence bins weighted by their size.',
     formula: 'Σ_b |B_b|/n · |acc(B_b) − conf(B_b)|, B = eceBins (default 15) bins (lo, hi]',
-    convention: 'Top-label confidence; equal-width bins closed on the right, so a value on an edge goes to the lower bin; a confidence of 0 is in no bin but counts in n. Only for probability scores.',
-    notThis: 'Not the classwise or adaptive ECE; not computed for margins or entropies, which are not probabilities of being right.',
+    convention:
+      'Top-label confidence; equal-width bins closed on the right, so a value on an edge goes to the lower bin; a confidence of 0 is in no bin but counts in n. Only for probability scores.',
+    notThis:
+      'Not the classwise or adaptive ECE; not computed for margins or entropies, which are not probabilities of being right.',
     direction: 'lower',
     kind: 'rate',
     refs: ['naeini2015', 'guo2017'],
@@ -452,17 +481,20 @@ const calibration: GlossaryEntry[] = [
   },
 ];
 
-const IW = 'Rows are weighted to the population: a stratum-B row (labelled by the biased process) stands for |B|/b population items, a Bc row (uniform sample of the rest) for (|U| − |B|)/m; a `weight` column overrides.';
+const IW =
+  'Rows are weighted to the population: a stratum-B row (labelled by the biased process) stands for |B|/b population items, a Bc row (uniform sample of the rest) for (|U| − |B|)/m; a `weight` column overrides.';
 
 const importance: GlossaryEntry[] = [
   {
     pattern: 'precision',
     family: 'importance',
     name: 'Precision (importance-weighted)',
-    meaning: 'Estimated share of the population’s predicted positives that are truly positive, correcting for how the labelled rows were selected.',
+    meaning:
+      'Estimated share of the population’s predicted positives that are truly positive, correcting for how the labelled rows were selected.',
     formula: 'Σ w·1[y = 1, s ≥ t] / Σ w·1[s ≥ t]',
     convention: `${IW} Positive iff s ≥ threshold. Null when nothing is predicted positive.`,
-    notThis: 'Not the precision on the labelled rows as if they were a random sample; not the ranking metric `precision@<K>`.',
+    notThis:
+      'Not the precision on the labelled rows as if they were a random sample; not the ranking metric `precision@<K>`.',
     direction: 'higher',
     kind: 'rate',
     refs: ['horvitz1952', 'sugiyama2007'],
@@ -529,7 +561,8 @@ const importance: GlossaryEntry[] = [
   },
 ];
 
-const PER_USER = 'Mean over evaluated users (users with at least one relevant item); a list shorter than K counts its missing slots as misses.';
+const PER_USER =
+  'Mean over evaluated users (users with at least one relevant item); a list shorter than K counts its missing slots as misses.';
 
 const ranking: GlossaryEntry[] = [
   {
@@ -562,7 +595,8 @@ const ranking: GlossaryEntry[] = [
     name: 'NDCG at <K>',
     meaning: 'Discounted gain of the relevant items in the top <K>, relative to the best possible ordering.',
     formula: 'DCG@<K> / IDCG@<K>, DCG = Σ_{i≤<K>} gain(rel_i) / log2(i + 1); gain = rel (linear) or 2^rel − 1 (exp)',
-    convention: 'IDCG from all of the user’s relevant items sorted by grade, cut at <K>; `gain` linear by default. Equals scikit-learn’s `ndcg_score`.',
+    convention:
+      'IDCG from all of the user’s relevant items sorted by grade, cut at <K>; `gain` linear by default. Equals scikit-learn’s `ndcg_score`.',
     notThis: 'Not normalised by the ideal ordering of the retrieved items only.',
     direction: 'higher',
     kind: 'rate',
@@ -574,8 +608,10 @@ const ranking: GlossaryEntry[] = [
     name: 'Mean average precision at <K>',
     meaning: 'Mean over users of the precision at each hit in the top <K>, normalised by the number of hits possible.',
     formula: 'AP@<K> = Σ_{k≤<K>} P@k·1[rank k is a hit] / D; D = min(|R_u|, <K>) (default)',
-    convention: '`mapNormaliser`: `min` divides by min(|R_u|, K) (default); `all` by |R_u|, as trec_eval; `hits` by the hits in the top K.',
-    notThis: 'With the default, not trec_eval’s AP (which divides by all relevant items); the note names the normaliser used.',
+    convention:
+      '`mapNormaliser`: `min` divides by min(|R_u|, K) (default); `all` by |R_u|, as trec_eval; `hits` by the hits in the top K.',
+    notThis:
+      'With the default, not trec_eval’s AP (which divides by all relevant items); the note names the normaliser used.',
     direction: 'higher',
     kind: 'rate',
     refs: ['manning2008', 'trecEval'],
@@ -610,7 +646,8 @@ const ranking: GlossaryEntry[] = [
     name: 'Catalog coverage at <K>',
     meaning: 'Share of the catalog that appears in some evaluated user’s top <K>.',
     formula: '|∪_u L_u[:<K>]| / catalog',
-    convention: 'Catalog = `catalogSize` when given, else the items in train ∪ every R_u (without train: ∪ R_u ∪ the lists).',
+    convention:
+      'Catalog = `catalogSize` when given, else the items in train ∪ every R_u (without train: ∪ R_u ∪ the lists).',
     notThis: 'Not the selective `coverage` (share of rows answered).',
     direction: 'higher',
     kind: 'rate',
@@ -632,7 +669,8 @@ const ranking: GlossaryEntry[] = [
     pattern: 'novelty@<K>',
     family: 'ranking',
     name: 'Novelty at <K>',
-    meaning: 'Mean self-information of the recommended items’ popularity: higher means less popular items are recommended.',
+    meaning:
+      'Mean self-information of the recommended items’ popularity: higher means less popular items are recommended.',
     formula: 'mean_u mean_{i∈L_u[:<K>]} −log2 p_i, p_i = train interactions of i / all train interactions',
     convention: 'Items without a train interaction are left out (their −log2 0 is infinite), with a warning.',
     notThis: 'Not normalised to [0, 1]; not a user-specific unexpectedness.',
@@ -658,7 +696,8 @@ const ranking: GlossaryEntry[] = [
     name: 'Profile alignment at <K>',
     meaning: 'Mean cosine similarity between a user’s profile embedding and the items in its top <K>.',
     formula: 'mean_u mean_{i∈L_u[:<K>]} cos(profile_u, x_i)',
-    convention: 'Profile = the user’s embedding when given, else the normalised mean of the embeddings of the user’s train items.',
+    convention:
+      'Profile = the user’s embedding when given, else the normalised mean of the embeddings of the user’s train items.',
     notThis: 'Not a relevance measure: it rewards items similar to what the user already had.',
     direction: 'higher',
     kind: 'score',
@@ -671,7 +710,8 @@ const ranking: GlossaryEntry[] = [
     meaning: 'Number of users of the run with at least one relevant item; every ranking mean is over them.',
     formula: '#{u in the run : |R_u| > 0}',
     convention: 'A count, not a quality measure: no run wins on it.',
-    notThis: 'Not the number of users in the ground truth (users without a list are not evaluated, as trec_eval without -c).',
+    notThis:
+      'Not the number of users in the ground truth (users without a list are not evaluated, as trec_eval without -c).',
     direction: 'none',
     kind: 'count',
     refs: ['trecEval'],
@@ -690,22 +730,168 @@ const ranking: GlossaryEntry[] = [
   },
 ];
 
-const PAIRED = 'Paired over items matched by id (rows) or user; pairs with a missing value on either side are left out.';
+const PAIRED =
+  'Paired over items matched by id (rows) or user; pairs with a missing value on either side are left out.';
 
 const comparison: GlossaryEntry[] = [
-  { pattern: 'n', family: 'comparison', name: 'Pairs', meaning: 'Number of matched item pairs the test used.', formula: '#{matched pairs with finite values}', convention: PAIRED, notThis: 'Not the number of rows of either file.', direction: 'none', kind: 'count', refs: ['student1908'] },
-  { pattern: 'mean', family: 'comparison', name: 'Mean (run)', meaning: 'Mean of the run’s per-item values over the pairs.', formula: '(1/n) Σ a_i', convention: PAIRED, notThis: 'Not the run’s metric when that metric is not a mean of per-item values.', direction: 'none', kind: 'statistic', refs: ['student1908'] },
-  { pattern: 'mean_baseline', family: 'comparison', name: 'Mean (baseline)', meaning: 'Mean of the baseline’s per-item values over the pairs.', formula: '(1/n) Σ b_i', convention: PAIRED, notThis: 'Not the baseline’s full-file metric when some items were not matched.', direction: 'none', kind: 'statistic', refs: ['student1908'] },
-  { pattern: 'improvement', family: 'comparison', name: 'Relative improvement', meaning: 'Relative change of the run’s mean over the baseline’s.', formula: '(mean − mean_baseline) / mean_baseline', convention: 'Not sign-flipped for lower-is-better metrics; null when the baseline mean is 0.', notThis: 'Not a difference in percentage points.', direction: 'none', kind: 'statistic', refs: ['student1908'] },
-  { pattern: 't', family: 'comparison', name: 'Paired t statistic', meaning: 'Mean per-item difference in units of its standard error.', formula: 't = mean(d) / (sd(d) / √n), d_i = a_i − b_i, sd with n − 1', convention: "As scipy's `ttest_rel`.", notThis: 'Not the unpaired (Welch) t.', direction: 'none', kind: 'statistic', refs: ['student1908', 'virtanen2020'] },
-  { pattern: 'p_t', family: 'comparison', name: 'p-value, paired t-test (two-sided)', meaning: 'Probability of a t at least this extreme if the run and the baseline were equal on average.', formula: '2·(1 − F_{t,n−1}(|t|))', convention: "Two-sided, as scipy's `ttest_rel`.", notThis: 'Not adjusted for testing several runs (see the Holm-adjusted p).', direction: 'none', kind: 'p-value', refs: ['student1908', 'virtanen2020'] },
-  { pattern: 'p_t_one_sided', family: 'comparison', name: 'p-value, paired t-test (run > baseline)', meaning: 'One-sided p-value for the run being better on average than the baseline.', formula: '1 − F_{t,n−1}(t)', convention: '"Greater" alternative on the raw difference run − baseline.', notThis: 'Not direction-aware: for a lower-is-better metric a small value means the run is worse.', direction: 'none', kind: 'p-value', refs: ['student1908', 'virtanen2020'] },
-  { pattern: 'wilcoxon', family: 'comparison', name: 'Wilcoxon signed-rank statistic', meaning: 'Smaller of the rank sums of the positive and of the negative differences.', formula: 'min(W+, W−), ranks of |d_i| over non-zero differences', convention: "Zero differences dropped; as scipy's `wilcoxon` reports for the two-sided test.", notThis: 'Not the rank-sum (Mann–Whitney) test of unpaired samples.', direction: 'none', kind: 'statistic', refs: ['wilcoxon1945', 'virtanen2020'] },
-  { pattern: 'p_wilcoxon', family: 'comparison', name: 'p-value, Wilcoxon signed-rank', meaning: 'Two-sided p-value of the signed-rank test, which does not assume normal differences.', formula: 'normal approximation of W with tie correction', convention: 'Normal approximation with tie correction, no continuity correction (scipy’s defaults for such data).', notThis: 'Not the exact distribution; not continuity-corrected.', direction: 'none', kind: 'p-value', refs: ['wilcoxon1945', 'virtanen2020'] },
-  { pattern: 'd_z', family: 'comparison', name: "Cohen's d_z (paired effect size)", meaning: 'Mean per-item difference in units of the differences’ standard deviation.', formula: 'mean(d) / sd(d), sd with n − 1', convention: 'The paired (within-subject) effect size.', notThis: 'Not the pooled d of independent groups.', direction: 'none', kind: 'statistic', refs: ['cohen1988', 'lakens2013'] },
-  { pattern: 'd_pooled', family: 'comparison', name: "Cohen's d (pooled SD)", meaning: 'Difference of means in units of the average of the two standard deviations.', formula: '(mean_a − mean_b) / √((s_a² + s_b²) / 2), SDs with n − 1', convention: 'Average-variance form, comparable with effect sizes of unpaired designs.', notThis: 'Not d_z; not Hedges’ g (no small-sample correction).', direction: 'none', kind: 'statistic', refs: ['cohen1988', 'lakens2013'] },
-  { pattern: 'p_holm', family: 'comparison', name: 'p-value, Holm-adjusted', meaning: 'Paired t-test p-value adjusted for testing several runs against the same baseline on this metric.', formula: 'sorted p_(1) ≤ … ≤ p_(m): adj_(i) = max_{j≤i} min(1, (m − j + 1)·p_(j))', convention: 'Holm’s step-down procedure over the runs tested on one metric; present when more than one run is tested.', notThis: 'Not Bonferroni (more conservative); not adjusted across metrics.', direction: 'none', kind: 'p-value', refs: ['holm1979'] },
-  { pattern: 'ci_diff', family: 'comparison', name: 'Interval of the difference (paired bootstrap)', meaning: 'Percentile bootstrap interval of mean(run) − mean(baseline), resampling item pairs.', formula: 'percentiles (1 ∓ level)/2 of mean(a* − b*) over B paired resamples', convention: 'Pairs resampled together with replacement; seeded generator, so the same inputs give the same interval.', notThis: 'Not the difference of two separate intervals.', direction: 'none', kind: 'interval', refs: ['efron1993'] },
+  {
+    pattern: 'n',
+    family: 'comparison',
+    name: 'Pairs',
+    meaning: 'Number of matched item pairs the test used.',
+    formula: '#{matched pairs with finite values}',
+    convention: PAIRED,
+    notThis: 'Not the number of rows of either file.',
+    direction: 'none',
+    kind: 'count',
+    refs: ['student1908'],
+  },
+  {
+    pattern: 'mean',
+    family: 'comparison',
+    name: 'Mean (run)',
+    meaning: 'Mean of the run’s per-item values over the pairs.',
+    formula: '(1/n) Σ a_i',
+    convention: PAIRED,
+    notThis: 'Not the run’s metric when that metric is not a mean of per-item values.',
+    direction: 'none',
+    kind: 'statistic',
+    refs: ['student1908'],
+  },
+  {
+    pattern: 'mean_baseline',
+    family: 'comparison',
+    name: 'Mean (baseline)',
+    meaning: 'Mean of the baseline’s per-item values over the pairs.',
+    formula: '(1/n) Σ b_i',
+    convention: PAIRED,
+    notThis: 'Not the baseline’s full-file metric when some items were not matched.',
+    direction: 'none',
+    kind: 'statistic',
+    refs: ['student1908'],
+  },
+  {
+    pattern: 'improvement',
+    family: 'comparison',
+    name: 'Relative improvement',
+    meaning: 'Relative change of the run’s mean over the baseline’s.',
+    formula: '(mean − mean_baseline) / mean_baseline',
+    convention: 'Not sign-flipped for lower-is-better metrics; null when the baseline mean is 0.',
+    notThis: 'Not a difference in percentage points.',
+    direction: 'none',
+    kind: 'statistic',
+    refs: ['student1908'],
+  },
+  {
+    pattern: 't',
+    family: 'comparison',
+    name: 'Paired t statistic',
+    meaning: 'Mean per-item difference in units of its standard error.',
+    formula: 't = mean(d) / (sd(d) / √n), d_i = a_i − b_i, sd with n − 1',
+    convention: "As scipy's `ttest_rel`.",
+    notThis: 'Not the unpaired (Welch) t.',
+    direction: 'none',
+    kind: 'statistic',
+    refs: ['student1908', 'virtanen2020'],
+  },
+  {
+    pattern: 'p_t',
+    family: 'comparison',
+    name: 'p-value, paired t-test (two-sided)',
+    meaning: 'Probability of a t at least this extreme if the run and the baseline were equal on average.',
+    formula: '2·(1 − F_{t,n−1}(|t|))',
+    convention: "Two-sided, as scipy's `ttest_rel`.",
+    notThis: 'Not adjusted for testing several runs (see the Holm-adjusted p).',
+    direction: 'none',
+    kind: 'p-value',
+    refs: ['student1908', 'virtanen2020'],
+  },
+  {
+    pattern: 'p_t_one_sided',
+    family: 'comparison',
+    name: 'p-value, paired t-test (run > baseline)',
+    meaning: 'One-sided p-value for the run being better on average than the baseline.',
+    formula: '1 − F_{t,n−1}(t)',
+    convention: '"Greater" alternative on the raw difference run − baseline.',
+    notThis: 'Not direction-aware: for a lower-is-better metric a small value means the run is worse.',
+    direction: 'none',
+    kind: 'p-value',
+    refs: ['student1908', 'virtanen2020'],
+  },
+  {
+    pattern: 'wilcoxon',
+    family: 'comparison',
+    name: 'Wilcoxon signed-rank statistic',
+    meaning: 'Smaller of the rank sums of the positive and of the negative differences.',
+    formula: 'min(W+, W−), ranks of |d_i| over non-zero differences',
+    convention: "Zero differences dropped; as scipy's `wilcoxon` reports for the two-sided test.",
+    notThis: 'Not the rank-sum (Mann–Whitney) test of unpaired samples.',
+    direction: 'none',
+    kind: 'statistic',
+    refs: ['wilcoxon1945', 'virtanen2020'],
+  },
+  {
+    pattern: 'p_wilcoxon',
+    family: 'comparison',
+    name: 'p-value, Wilcoxon signed-rank',
+    meaning: 'Two-sided p-value of the signed-rank test, which does not assume normal differences.',
+    formula: 'normal approximation of W with tie correction',
+    convention: 'Normal approximation with tie correction, no continuity correction (scipy’s defaults for such data).',
+    notThis: 'Not the exact distribution; not continuity-corrected.',
+    direction: 'none',
+    kind: 'p-value',
+    refs: ['wilcoxon1945', 'virtanen2020'],
+  },
+  {
+    pattern: 'd_z',
+    family: 'comparison',
+    name: "Cohen's d_z (paired effect size)",
+    meaning: 'Mean per-item difference in units of the differences’ standard deviation.',
+    formula: 'mean(d) / sd(d), sd with n − 1',
+    convention: 'The paired (within-subject) effect size.',
+    notThis: 'Not the pooled d of independent groups.',
+    direction: 'none',
+    kind: 'statistic',
+    refs: ['cohen1988', 'lakens2013'],
+  },
+  {
+    pattern: 'd_pooled',
+    family: 'comparison',
+    name: "Cohen's d (pooled SD)",
+    meaning: 'Difference of means in units of the average of the two standard deviations.',
+    formula: '(mean_a − mean_b) / √((s_a² + s_b²) / 2), SDs with n − 1',
+    convention: 'Average-variance form, comparable with effect sizes of unpaired designs.',
+    notThis: 'Not d_z; not Hedges’ g (no small-sample correction).',
+    direction: 'none',
+    kind: 'statistic',
+    refs: ['cohen1988', 'lakens2013'],
+  },
+  {
+    pattern: 'p_holm',
+    family: 'comparison',
+    name: 'p-value, Holm-adjusted',
+    meaning: 'Paired t-test p-value adjusted for testing several runs against the same baseline on this metric.',
+    formula: 'sorted p_(1) ≤ … ≤ p_(m): adj_(i) = max_{j≤i} min(1, (m − j + 1)·p_(j))',
+    convention:
+      'Holm’s step-down procedure over the runs tested on one metric; present when more than one run is tested.',
+    notThis: 'Not Bonferroni (more conservative); not adjusted across metrics.',
+    direction: 'none',
+    kind: 'p-value',
+    refs: ['holm1979'],
+  },
+  {
+    pattern: 'ci_diff',
+    family: 'comparison',
+    name: 'Interval of the difference (paired bootstrap)',
+    meaning: 'Percentile bootstrap interval of mean(run) − mean(baseline), resampling item pairs.',
+    formula: 'percentiles (1 ∓ level)/2 of mean(a* − b*) over B paired resamples',
+    convention:
+      'Pairs resampled together with replacement; seeded generator, so the same inputs give the same interval.',
+    notThis: 'Not the difference of two separate intervals.',
+    direction: 'none',
+    kind: 'interval',
+    refs: ['efron1993'],
+  },
 ];
 
 /** Every entry, families in report order. */

@@ -19,13 +19,36 @@ export { GLOSSARY };
 /** Title and one line per family, in report order. */
 export const GLOSSARY_FAMILIES: Readonly<Record<GlossaryFamily, { title: string; summary: string }>> = {
   classification: { title: 'Classification', summary: 'Accuracy-type metrics and proper scores over every row.' },
-  longtail: { title: 'Long tail', summary: 'Accuracy by train-frequency group (many/medium/few shots, head/tail) and errors reweighted to the train distribution.' },
-  evolving: { title: 'Evolving test distributions', summary: 'Accuracy over a series of test distributions moving from the train distribution to its reverse (Fang et al. 2023).' },
-  selective: { title: 'Selective classification', summary: 'Risk when the model may abstain: at one operating point, and over every coverage (risk–coverage curve, AURC).' },
+  longtail: {
+    title: 'Long tail',
+    summary:
+      'Accuracy by train-frequency group (many/medium/few shots, head/tail) and errors reweighted to the train distribution.',
+  },
+  evolving: {
+    title: 'Evolving test distributions',
+    summary:
+      'Accuracy over a series of test distributions moving from the train distribution to its reverse (Fang et al. 2023).',
+  },
+  selective: {
+    title: 'Selective classification',
+    summary:
+      'Risk when the model may abstain: at one operating point, and over every coverage (risk–coverage curve, AURC).',
+  },
   calibration: { title: 'Calibration', summary: 'Whether the top-label confidence matches the observed accuracy.' },
-  importance: { title: 'Importance-weighted binary', summary: 'Precision, recall and curves of a binary classifier corrected for a biased selection of the labelled rows.' },
-  ranking: { title: 'Ranking', summary: 'Top-K recommendation or retrieval quality per user, averaged over users, and beyond-accuracy list properties.' },
-  comparison: { title: 'Comparison tests', summary: 'Fields of a paired test of a run against the baseline on one metric.' },
+  importance: {
+    title: 'Importance-weighted binary',
+    summary:
+      'Precision, recall and curves of a binary classifier corrected for a biased selection of the labelled rows.',
+  },
+  ranking: {
+    title: 'Ranking',
+    summary:
+      'Top-K recommendation or retrieval quality per user, averaged over users, and beyond-accuracy list properties.',
+  },
+  comparison: {
+    title: 'Comparison tests',
+    summary: 'Fields of a paired test of a run against the baseline on one metric.',
+  },
 };
 
 const PLACEHOLDER: Readonly<Record<string, string>> = { k: '(\\d+)', K: '(\\d+)', g: '(.+)' };
@@ -109,7 +132,11 @@ export function metricHover(key: string): string | undefined {
   return e ? `${e.meaning}\n${e.formula}\n${citationsOf(e)}` : undefined;
 }
 
-const DIRECTION_TEXT = { higher: 'higher is better', lower: 'lower is better', none: 'neither (a count or a test statistic)' } as const;
+const DIRECTION_TEXT = {
+  higher: 'higher is better',
+  lower: 'lower is better',
+  none: 'neither (a count or a test statistic)',
+} as const;
 
 /** The full entry as plain text, for `eval-lens explain KEY` and exported reports. */
 export function formatExplanation(e: ExplainedKey): string {
@@ -133,7 +160,10 @@ export function formatExplanation(e: ExplainedKey): string {
 /** Every family with its key patterns and names, for `eval-lens explain` without a key. */
 export function formatGlossaryIndex(): string {
   const out: string[] = [];
-  for (const [family, info] of Object.entries(GLOSSARY_FAMILIES) as [GlossaryFamily, { title: string; summary: string }][]) {
+  for (const [family, info] of Object.entries(GLOSSARY_FAMILIES) as [
+    GlossaryFamily,
+    { title: string; summary: string },
+  ][]) {
     const entries = GLOSSARY.filter((e) => e.family === family);
     out.push(`${info.title} — ${info.summary}`);
     const width = Math.max(...entries.map((e) => e.pattern.length));

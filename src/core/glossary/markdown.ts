@@ -17,7 +17,8 @@ export const GLOSSARY_PAGES: Readonly<Record<string, readonly GlossaryFamily[]>>
   'docs/comparisons.md': ['comparison'],
 };
 
-export const GLOSSARY_START = '<!-- glossary:start — generated from src/core/glossary by `node --import tsx scripts/glossary-docs.mjs`; edit the glossary, not this section -->';
+export const GLOSSARY_START =
+  '<!-- glossary:start — generated from src/core/glossary by `node --import tsx scripts/glossary-docs.mjs`; edit the glossary, not this section -->';
 export const GLOSSARY_END = '<!-- glossary:end -->';
 
 const ARROW = { higher: '↑', lower: '↓', none: '–' } as const;
@@ -40,7 +41,10 @@ export function glossaryMarkdown(families: readonly GlossaryFamily[]): string {
     '',
     '| Key | Name | Better | References |',
     '|---|---|:-:|---|',
-    ...entries.map((e) => `| \`${e.pattern}\` | ${cell(e.name)} | ${ARROW[e.direction]} | ${cell(e.refs.map((r) => citeShort(REFERENCES[r])).join('; '))} |`),
+    ...entries.map(
+      (e) =>
+        `| \`${e.pattern}\` | ${cell(e.name)} | ${ARROW[e.direction]} | ${cell(e.refs.map((r) => citeShort(REFERENCES[r])).join('; '))} |`,
+    ),
     '',
     '### References',
     '',

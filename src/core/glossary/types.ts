@@ -6,7 +6,8 @@
 import type { ReferenceId } from './references';
 
 /** The metric families of results, plus the fields of a paired comparison test. */
-export type GlossaryFamily = 'classification' | 'longtail' | 'evolving' | 'selective' | 'calibration' | 'importance' | 'ranking' | 'comparison';
+export type GlossaryFamily =
+  'classification' | 'longtail' | 'evolving' | 'selective' | 'calibration' | 'importance' | 'ranking' | 'comparison';
 
 /** `none` for counts and test statistics, which no run should "win". */
 export type GlossaryDirection = 'higher' | 'lower' | 'none';

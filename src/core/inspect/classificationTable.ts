@@ -48,7 +48,10 @@ export interface ClassificationRowValues {
  * The per-row values, computed quietly (warnings and timings go to throw-away collectors: the
  * evaluation reports them).
  */
-export async function classificationRowValues(loaded: LoadedClassification, ctx: TaskContext): Promise<ClassificationRowValues> {
+export async function classificationRowValues(
+  loaded: LoadedClassification,
+  ctx: TaskContext,
+): Promise<ClassificationRowValues> {
   const quiet: TaskContext = { ...ctx, warnings: new Warnings(), results: new ResultsBuilder() };
   const run = await prepareRun(loaded.data, quiet);
   const data = run.data;
@@ -60,7 +63,8 @@ export async function classificationRowValues(loaded: LoadedClassification, ctx:
     accepted = new Uint8Array(data.n);
     // Rows outside the measured rows (the validation rows of the val/test protocol) are accepted
     // by the same rule, score ≥ the chosen threshold.
-    if (s.subset && confidence && threshold !== null && Number.isFinite(threshold)) for (let i = 0; i < data.n; i++) accepted[i] = confidence[i] >= threshold ? 1 : 0;
+    if (s.subset && confidence && threshold !== null && Number.isFinite(threshold))
+      for (let i = 0; i < data.n; i++) accepted[i] = confidence[i] >= threshold ? 1 : 0;
     const idx = s.rows.rowIndex;
     for (let p = 0; p < s.rows.n; p++) accepted[idx[p]] = acc.kind === 'prefix' ? (p < acc.end ? 1 : 0) : acc.mask[p];
   }
@@ -133,7 +137,8 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
   const { correct, nllTerm } = run.prepared;
   const view = (i: number): ClassificationRowView => {
     const top: [string, number][] = [];
-    for (let r = 0; r < 3; r++) if (topClass[i * 3 + r] >= 0) top.push([classes[topClass[i * 3 + r]], topScore[i * 3 + r]]);
+    for (let r = 0; r < 3; r++)
+      if (topClass[i * 3 + r] >= 0) top.push([classes[topClass[i * 3 + r]], topScore[i * 3 + r]]);
     const columns: Record<string, string> = {};
     for (const t of text) columns[t.name] = t.values[t.codes[i]];
     const v: ClassificationRowView = {

@@ -27,7 +27,11 @@ export class StaleSourceError extends EvalLensError {
   readonly actual: string;
 
   constructor(file: string, expected: string, actual: string) {
-    super('stale-source', `${file}: the file changed since it was evaluated (SHA-256 ${actual.slice(0, 12)}…, the results were computed from ${expected.slice(0, 12)}…); re-evaluate it to inspect its rows.`, { file });
+    super(
+      'stale-source',
+      `${file}: the file changed since it was evaluated (SHA-256 ${actual.slice(0, 12)}…, the results were computed from ${expected.slice(0, 12)}…); re-evaluate it to inspect its rows.`,
+      { file },
+    );
     this.name = 'StaleSourceError';
     this.file = file;
     this.expected = expected;

@@ -51,15 +51,21 @@ export function termPredicate(field: Field, term: FilterTerm): RowPredicate {
   switch (field.kind) {
     case 'number': {
       const v = num(value);
-      if (!Number.isFinite(v)) throw new QueryError(`\`${term.key}\` is a number; expected a number after ${op}, got "${value}".`, term);
+      if (!Number.isFinite(v))
+        throw new QueryError(`\`${term.key}\` is a number; expected a number after ${op}, got "${value}".`, term);
       const a = field.values;
       return (i) => compareNumbers(op, a[i], v);
     }
     case 'bool': {
       const t = value.trim().toLowerCase();
       const b = TRUE.has(t) ? 1 : FALSE.has(t) ? 0 : -1;
-      if (b < 0) throw new QueryError(`\`${term.key}\` is true or false; expected true/false (or 1/0, yes/no), got "${value}".`, term);
-      if (op !== '=' && op !== '!=') throw new QueryError(`\`${term.key}\` is true or false; expected = or !=, got ${op}.`, term);
+      if (b < 0)
+        throw new QueryError(
+          `\`${term.key}\` is true or false; expected true/false (or 1/0, yes/no), got "${value}".`,
+          term,
+        );
+      if (op !== '=' && op !== '!=')
+        throw new QueryError(`\`${term.key}\` is true or false; expected = or !=, got ${op}.`, term);
       const a = field.values;
       return op === '=' ? (i) => a[i] === b : (i) => a[i] !== b && a[i] !== 255;
     }
@@ -74,7 +80,11 @@ export function termPredicate(field: Field, term: FilterTerm): RowPredicate {
           hit[k] = (op === '=') === eq ? 1 : 0;
         }
       } else {
-        if (!Number.isFinite(v)) throw new QueryError(`expected a number after ${op} (\`${term.key}\` is compared as numbers), got "${value}".`, term);
+        if (!Number.isFinite(v))
+          throw new QueryError(
+            `expected a number after ${op} (\`${term.key}\` is compared as numbers), got "${value}".`,
+            term,
+          );
         for (let k = 0; k < names.length; k++) {
           const x = num(names[k]);
           hit[k] = Number.isFinite(x) && compareNumbers(op, x, v) ? 1 : 0;
@@ -109,7 +119,11 @@ export function ascendingOrder(field: Field, n: number): { order: Int32Array; ke
     idx.sort((a, b) => (allNum ? nums[a] - nums[b] : names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0));
     const rank = new Float64Array(names.length);
     // equal names (numeric `1` and `1.0`) share a rank
-    idx.forEach((k, r) => (rank[k] = r > 0 && (allNum ? nums[idx[r - 1]] === nums[k] : names[idx[r - 1]] === names[k]) ? rank[idx[r - 1]] : r));
+    idx.forEach(
+      (k, r) =>
+        (rank[k] =
+          r > 0 && (allNum ? nums[idx[r - 1]] === nums[k] : names[idx[r - 1]] === names[k]) ? rank[idx[r - 1]] : r),
+    );
     for (let i = 0; i < n; i++) {
       const c = field.codes[i];
       key[i] = c >= 0 ? rank[c] : NaN;

@@ -18,7 +18,10 @@ export function iwTable(loaded: LoadedIwBinary, config: ResolvedConfig): RowTabl
   const data = loaded.data;
   const n = data.n;
   const t = config.threshold ?? CONFIG_DEFAULTS.threshold;
-  const names = [data.negativeLabel ?? (config.positiveLabel === undefined ? '0' : 'negative'), config.positiveLabel === undefined ? '1' : data.positiveLabel];
+  const names = [
+    data.negativeLabel ?? (config.positiveLabel === undefined ? '0' : 'negative'),
+    config.positiveLabel === undefined ? '1' : data.positiveLabel,
+  ];
   const labels = Int32Array.from(data.labels);
   const preds = new Int32Array(n);
   const correct = new Uint8Array(n);
@@ -31,7 +34,8 @@ export function iwTable(loaded: LoadedIwBinary, config: ResolvedConfig): RowTabl
   let loss: Float64Array | null = null;
   if (probability) {
     loss = new Float64Array(n);
-    for (let i = 0; i < n; i++) loss[i] = -Math.log(Math.max(labels[i] === 1 ? data.scores[i] : 1 - data.scores[i], 1e-15));
+    for (let i = 0; i < n; i++)
+      loss[i] = -Math.log(Math.max(labels[i] === 1 ? data.scores[i] : 1 - data.scores[i], 1e-15));
   }
   const fields = new Map<string, Field>();
   fields.set('label', { kind: 'category', codes: labels, names });
@@ -69,7 +73,12 @@ export function iwTable(loaded: LoadedIwBinary, config: ResolvedConfig): RowTabl
       correct: correct[i] === 1,
       confidence: s,
       loss: loss ? loss[i] : null,
-      top: probability ? ([[names[1], s], [names[0], 1 - s]].sort((a, b) => (b[1] as number) - (a[1] as number)) as [string, number][]) : [],
+      top: probability
+        ? ([
+            [names[1], s],
+            [names[0], 1 - s],
+          ].sort((a, b) => (b[1] as number) - (a[1] as number)) as [string, number][])
+        : [],
       columns,
     };
     if (data.weightColumn) v.weight = data.weightColumn[i];

@@ -25,7 +25,10 @@ import { QueryRunner, matchingRows, type RowTable } from './rowTable';
 import { sliceCandidates } from './sliceValues';
 import type { FilterTerm, RowPage, RowQuery } from './types';
 
-export interface InspectionOptions extends Pick<EvaluateOptions, 'configPath' | 'defaults' | 'overrides' | 'root' | 'progress'> {
+export interface InspectionOptions extends Pick<
+  EvaluateOptions,
+  'configPath' | 'defaults' | 'overrides' | 'root' | 'progress'
+> {
   /** The SHA-256 the results were computed from: opening fails with a {@link StaleSourceError} when the file differs. */
   expectSha256?: string;
 }
@@ -77,20 +80,42 @@ export interface Inspection {
 export async function openInspection(path: string, opts: InspectionOptions = {}): Promise<Inspection> {
   const ev = await resolveEvaluation(path, opts);
   const { input, config, task } = ev;
-  const ctx: TaskContext = { path, baseDir: ev.baseDir, root: ev.root, config, warnings: new Warnings(), results: new ResultsBuilder(), progress: opts.progress };
+  const ctx: TaskContext = {
+    path,
+    baseDir: ev.baseDir,
+    root: ev.root,
+    config,
+    warnings: new Warnings(),
+    results: new ResultsBuilder(),
+    progress: opts.progress,
+  };
   let table: RowTable;
   let header: string[] = [];
   let classes: string[] | null = null;
   let candidates: { column: string; distinct: number }[] = [];
   let info: { size: number; sha256: string };
   if (task === 'ranking') {
-    const data = await loadRanking({ path, baseDir: ev.baseDir, root: ev.root, config, warnings: ctx.warnings, progress: opts.progress });
+    const data = await loadRanking({
+      path,
+      baseDir: ev.baseDir,
+      root: ev.root,
+      config,
+      warnings: ctx.warnings,
+      progress: opts.progress,
+    });
     info = data.hashed.get(input) ?? (await fileInfo(input));
     table = rankingTable(rankingRows(data, config), config, data.itemMeta);
   } else if (task === 'iw-binary') {
     const [fi, loaded] = await Promise.all([
       fileInfo(input),
-      loadIwBinary(path, { columns: config.columns, invalidRows: config.invalidRows, positiveLabel: config.positiveLabel, warnings: ctx.warnings, progress: opts.progress, keepOther: true }),
+      loadIwBinary(path, {
+        columns: config.columns,
+        invalidRows: config.invalidRows,
+        positiveLabel: config.positiveLabel,
+        warnings: ctx.warnings,
+        progress: opts.progress,
+        keepOther: true,
+      }),
     ]);
     info = fi;
     table = iwTable(loaded, config);
@@ -99,19 +124,27 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
     const label = table.fields.get('label');
     classes = label?.kind === 'category' ? [...label.names] : null;
   } else {
-    const [fi, loaded] = await Promise.all([fileInfo(input), loadClassification(path, config, ctx.warnings, opts.progress, { keepOther: true })]);
+    const [fi, loaded] = await Promise.all([
+      fileInfo(input),
+      loadClassification(path, config, ctx.warnings, opts.progress, { keepOther: true }),
+    ]);
     info = fi;
     table = classificationTable(loaded, await classificationRowValues(loaded, ctx));
     header = loaded.header;
     classes = loaded.data.classes;
     candidates = sliceCandidates(loaded.text);
   }
-  if (opts.expectSha256 !== undefined && opts.expectSha256 !== info.sha256) throw new StaleSourceError(input, opts.expectSha256, info.sha256);
+  if (opts.expectSha256 !== undefined && opts.expectSha256 !== info.sha256)
+    throw new StaleSourceError(input, opts.expectSha256, info.sha256);
   const runner = new QueryRunner(table);
   // The report's default view, the most confident mistakes, sorts by confidence: build that order
   // with the rest of the loading (tens of milliseconds for 200,000 rows) rather than on the first page.
   runner.prepareSort('confidence', 'desc');
-  const check = (results: { source: { sha256: string } }): Freshness => ({ fresh: results.source.sha256 === info.sha256, sha256: info.sha256, resultsSha256: results.source.sha256 });
+  const check = (results: { source: { sha256: string } }): Freshness => ({
+    fresh: results.source.sha256 === info.sha256,
+    sha256: info.sha256,
+    resultsSha256: results.source.sha256,
+  });
   return {
     task,
     path: input,

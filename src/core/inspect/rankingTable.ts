@@ -40,7 +40,11 @@ export function rankingRows(data: RankingData, config: ResolvedConfig): RankingR
 }
 
 /** `itemMeta`: the `items` metadata table, attached to each shown item that has a row. */
-export function rankingTable(rows: RankingRows, config: ResolvedConfig, itemMeta: ItemMetadata | null = null): RowTable {
+export function rankingTable(
+  rows: RankingRows,
+  config: ResolvedConfig,
+  itemMeta: ItemMetadata | null = null,
+): RowTable {
   const { data, metrics, ks } = rows;
   const n = data.lists.user.length;
   const maxK = ks[ks.length - 1];
@@ -93,7 +97,14 @@ export function rankingTable(rows: RankingRows, config: ResolvedConfig, itemMeta
     for (const it of grade.keys()) if (!shown.has(it)) missed.push(data.items.ids[it]);
     const m: Record<string, number> = {};
     for (const [key, v] of Object.entries(metrics)) if (v[j] === v[j]) m[key] = v[j];
-    const out: RankingRowView = { kind: 'ranking', line: data.listLines[j], user: data.users.ids[u], items, missed, metrics: m };
+    const out: RankingRowView = {
+      kind: 'ranking',
+      line: data.listLines[j],
+      user: data.users.ids[u],
+      items,
+      missed,
+      metrics: m,
+    };
     if (itemMeta) {
       const mm: Record<string, Record<string, string>> = {};
       for (const id of missed) {

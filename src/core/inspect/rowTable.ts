@@ -71,7 +71,8 @@ export class QueryRunner {
     const limit = Math.max(0, Math.floor(q.limit ?? 50));
     const id = JSON.stringify([q.where ?? [], q.sort ?? null]);
     let rows = this.recent.get(id);
-    if (rows) this.recent.delete(id); // re-inserted below as the most recent
+    if (rows)
+      this.recent.delete(id); // re-inserted below as the most recent
     else rows = this.matching(q);
     this.recent.set(id, rows);
     if (this.recent.size > RECENT_QUERIES) this.recent.delete(this.recent.keys().next().value as string);

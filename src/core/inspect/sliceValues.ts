@@ -50,7 +50,9 @@ export function sliceValues(col: TextColumn, bins: number): SliceValues {
 
   const counts = new Float64Array(values.length);
   for (let i = 0; i < n; i++) counts[codes[i]]++;
-  const order = values.map((_, k) => k).sort((a, b) => counts[b] - counts[a] || (values[a] < values[b] ? -1 : values[a] > values[b] ? 1 : 0));
+  const order = values
+    .map((_, k) => k)
+    .sort((a, b) => counts[b] - counts[a] || (values[a] < values[b] ? -1 : values[a] > values[b] ? 1 : 0));
   const kept = order.slice(0, MAX_SLICE_VALUES);
   const slot = new Int32Array(values.length).fill(kept.length);
   kept.forEach((k, s) => (slot[k] = s));
@@ -81,7 +83,9 @@ function quantileBins(col: TextColumn, asNum: number[], B: number): SliceValues 
     if (edges.length === 0 || e > edges[edges.length - 1]) edges.push(e);
   }
   const max = sorted[N - 1];
-  const labels = edges.map((lo, j) => (j + 1 < edges.length ? `[${short(lo)}, ${short(edges[j + 1])})` : `[${short(lo)}, ${short(max)}]`));
+  const labels = edges.map((lo, j) =>
+    j + 1 < edges.length ? `[${short(lo)}, ${short(edges[j + 1])})` : `[${short(lo)}, ${short(max)}]`,
+  );
   const where: FilterTerm[][] = edges.map((lo, j) => [
     { key: name, op: '>=', value: String(lo) },
     ...(j + 1 < edges.length ? [{ key: name, op: '<' as const, value: String(edges[j + 1]) }] : []),
@@ -117,7 +121,11 @@ function quantileBins(col: TextColumn, asNum: number[], B: number): SliceValues 
  * Columns a report may offer for slicing when `slices` is not given: every column without a role
  * that has at most {@link MAX_SLICE_VALUES} distinct values (in header order), with its count.
  */
-export function sliceCandidates(columns: Record<string, TextColumn> | TextColumn[]): { column: string; distinct: number }[] {
+export function sliceCandidates(
+  columns: Record<string, TextColumn> | TextColumn[],
+): { column: string; distinct: number }[] {
   const list = Array.isArray(columns) ? columns : Object.values(columns);
-  return list.filter((c) => c.values.length <= MAX_SLICE_VALUES).map((c) => ({ column: c.name, distinct: c.values.length }));
+  return list
+    .filter((c) => c.values.length <= MAX_SLICE_VALUES)
+    .map((c) => ({ column: c.name, distinct: c.values.length }));
 }

@@ -66,7 +66,9 @@ export interface SliceMetrics {
 
 function pick<T extends ArrayLike<number> | null>(a: T, rows: Int32Array): T {
   if (a === null) return a;
-  const out = new (a as unknown as { constructor: new (n: number) => T & { [i: number]: number } }).constructor(rows.length);
+  const out = new (a as unknown as { constructor: new (n: number) => T & { [i: number]: number } }).constructor(
+    rows.length,
+  );
   for (let j = 0; j < rows.length; j++) out[j] = (a as ArrayLike<number>)[rows[j]];
   return out;
 }
@@ -103,7 +105,8 @@ export function classificationSliceMetrics(input: ClassificationSliceInput): Sli
       };
       const wrong = new Uint8Array(rows.length);
       for (let j = 0; j < rows.length; j++) wrong[j] = sub.correct[j] ? 0 : 1;
-      const sorted = scores && rows.length > 0 ? sortRowsByScore(pick(scores, rows), wrong, { weights: sub.weights }) : null;
+      const sorted =
+        scores && rows.length > 0 ? sortRowsByScore(pick(scores, rows), wrong, { weights: sub.weights }) : null;
       const bins = sorted && eceBins ? binIndices(sorted, eceBins) : null;
       const buf = sorted ? new Float64Array(sorted.n) : null;
       return (mult) => {
@@ -196,7 +199,11 @@ export interface SliceOptions {
 }
 
 export function sliceOptions(config: ResolvedConfig): SliceOptions {
-  return { bins: config.sliceBins ?? CONFIG_DEFAULTS.sliceBins, minSize: config.minSliceSize ?? CONFIG_DEFAULTS.minSliceSize, bootstrap: config.bootstrap };
+  return {
+    bins: config.sliceBins ?? CONFIG_DEFAULTS.sliceBins,
+    minSize: config.minSliceSize ?? CONFIG_DEFAULTS.minSliceSize,
+    bootstrap: config.bootstrap,
+  };
 }
 
 const nul = (x: number): number | null => (Number.isFinite(x) ? x : null);
@@ -206,7 +213,14 @@ const nul = (x: number): number | null => (Number.isFinite(x) ? x : null);
  * the first headline metric (nulls last; ties by column, then value order). Values of smaller
  * slices are left out and counted in one warning.
  */
-export function computeSlices(columns: TextColumn[], metrics: SliceMetrics, n: number, opts: SliceOptions, warnings: Warnings, file: string): SliceRow[] {
+export function computeSlices(
+  columns: TextColumn[],
+  metrics: SliceMetrics,
+  n: number,
+  opts: SliceOptions,
+  warnings: Warnings,
+  file: string,
+): SliceRow[] {
   interface Slice {
     column: string;
     label: string;
@@ -234,11 +248,22 @@ export function computeSlices(columns: TextColumn[], metrics: SliceMetrics, n: n
         return;
       }
       const rows = members[s];
-      slices.push({ column: col.name, label, where: sv.where[s], rows, ev: metrics.prepare(rows), buf: new Float64Array(rows.length) });
+      slices.push({
+        column: col.name,
+        label,
+        where: sv.where[s],
+        rows,
+        ev: metrics.prepare(rows),
+        buf: new Float64Array(rows.length),
+      });
     });
   }
   if (small.length > 0) {
-    warnings.note('small-slices', `${file}: ${small.length} slice value${small.length === 1 ? ' has' : 's have'} fewer than ${opts.minSize} rows (minSliceSize) and ${small.length === 1 ? 'is' : 'are'} left out of the slice table: ${small.slice(0, 10).join(', ')}${small.length > 10 ? ', …' : ''}.`, { count: small.length });
+    warnings.note(
+      'small-slices',
+      `${file}: ${small.length} slice value${small.length === 1 ? ' has' : 's have'} fewer than ${opts.minSize} rows (minSliceSize) and ${small.length === 1 ? 'is' : 'are'} left out of the slice table: ${small.slice(0, 10).join(', ')}${small.length > 10 ? ', …' : ''}.`,
+      { count: small.length },
+    );
   }
   const K = metrics.keys.length;
   const B = opts.bootstrap.n;
@@ -302,7 +327,11 @@ export function computeSlices(columns: TextColumn[], metrics: SliceMetrics, n: n
  * Strata of the classification bootstrap, as the evaluation's intervals use them: with
  * `stratified`, the group column when the file has one, else the true class; otherwise none.
  */
-export function classificationStrata(config: ResolvedConfig, groupColumn: string[] | null, labels: Int32Array): Int32Array | null {
+export function classificationStrata(
+  config: ResolvedConfig,
+  groupColumn: string[] | null,
+  labels: Int32Array,
+): Int32Array | null {
   if (!config.bootstrap.stratified) return null;
   return groupColumn ? strataOf(groupColumn) : Int32Array.from(labels);
 }

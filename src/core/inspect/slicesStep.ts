@@ -6,7 +6,14 @@ import type { LoadedIwBinary } from '../io/loadIwBinary';
 import type { ClassificationRun } from '../tasks/classificationRun';
 import type { TaskContext } from '../tasks/types';
 import { rowScores } from './rowScores';
-import { classificationSliceMetrics, classificationStrata, computeSlices, iwSliceMetrics, sliceOptions, userMeanSliceMetrics } from './slices';
+import {
+  classificationSliceMetrics,
+  classificationStrata,
+  computeSlices,
+  iwSliceMetrics,
+  sliceOptions,
+  userMeanSliceMetrics,
+} from './slices';
 import type { RankingData } from '../data/rankingData';
 import type { ListEvaluation } from '../metrics/ranking/evaluateLists';
 import type { TextColumn } from '../data/textColumn';
@@ -26,8 +33,19 @@ export function classificationSlicesStep(run: ClassificationRun, ctx: TaskContex
   // Without the val/test protocol the evaluation measured every metric over all rows with the
   // same functions: its values are the whole file's.
   const m = ctx.results.metrics;
-  const wholePoint = s && !s.subset && metrics.keys.every((k) => k in m) ? metrics.keys.map((k) => m[k].value ?? NaN) : undefined;
-  ctx.results.table('slices', computeSlices(names.map((n) => run.text![n]), metrics, data.n, { ...sliceOptions(ctx.config), wholePoint }, ctx.warnings, data.file));
+  const wholePoint =
+    s && !s.subset && metrics.keys.every((k) => k in m) ? metrics.keys.map((k) => m[k].value ?? NaN) : undefined;
+  ctx.results.table(
+    'slices',
+    computeSlices(
+      names.map((n) => run.text![n]),
+      metrics,
+      data.n,
+      { ...sliceOptions(ctx.config), wholePoint },
+      ctx.warnings,
+      data.file,
+    ),
+  );
 }
 
 export function iwSlicesStep(loaded: LoadedIwBinary, weights: Float64Array, threshold: number, ctx: TaskContext): void {
@@ -35,7 +53,17 @@ export function iwSlicesStep(loaded: LoadedIwBinary, weights: Float64Array, thre
   if (!names?.length) return;
   const { data } = loaded;
   const metrics = iwSliceMetrics({ labels: data.labels, scores: data.scores, weights, threshold, strata: data.strata });
-  ctx.results.table('slices', computeSlices(names.map((n) => loaded.text[n]), metrics, data.n, sliceOptions(ctx.config), ctx.warnings, data.file));
+  ctx.results.table(
+    'slices',
+    computeSlices(
+      names.map((n) => loaded.text[n]),
+      metrics,
+      data.n,
+      sliceOptions(ctx.config),
+      ctx.warnings,
+      data.file,
+    ),
+  );
 }
 
 /** Per-user attributes a ranking run can be sliced by (a run has no other per-user columns). */
@@ -70,8 +98,20 @@ export function rankingSlicesStep(data: RankingData, run: ListEvaluation, ks: nu
   const users = Int32Array.from(run.evaluated, (j) => data.lists.user[j]);
   const columns: TextColumn[] = [];
   for (const name of names) {
-    if (name === 'trainCount' && data.train) columns.push(numberColumn(name, Array.from(users, (u) => data.train!.userCounts[u] ?? 0)));
-    else if (name === 'relevant') columns.push(numberColumn(name, Array.from(users, (u) => data.relOffsets[u + 1] - data.relOffsets[u])));
+    if (name === 'trainCount' && data.train)
+      columns.push(
+        numberColumn(
+          name,
+          Array.from(users, (u) => data.train!.userCounts[u] ?? 0),
+        ),
+      );
+    else if (name === 'relevant')
+      columns.push(
+        numberColumn(
+          name,
+          Array.from(users, (u) => data.relOffsets[u + 1] - data.relOffsets[u]),
+        ),
+      );
     else {
       ctx.warnings.note(
         'slices-unavailable',
@@ -84,5 +124,8 @@ export function rankingSlicesStep(data: RankingData, run: ListEvaluation, ks: nu
   const metrics = userMeanSliceMetrics(run.perUser, keys);
   const m = ctx.results.metrics;
   const wholePoint = keys.every((k) => k in m) ? keys.map((k) => m[k].value ?? NaN) : undefined;
-  ctx.results.table('slices', computeSlices(columns, metrics, users.length, { ...sliceOptions(ctx.config), wholePoint }, ctx.warnings, data.file));
+  ctx.results.table(
+    'slices',
+    computeSlices(columns, metrics, users.length, { ...sliceOptions(ctx.config), wholePoint }, ctx.warnings, data.file),
+  );
 }

@@ -54,9 +54,11 @@ export function rowSubset(where: FilterTerm[]): RowSubset {
 export function subsetRanking(data: RankingData, keep: Int32Array): void {
   const { lists } = data;
   const offsets = new Int32Array(keep.length + 1);
-  for (let j = 0; j < keep.length; j++) offsets[j + 1] = offsets[j] + lists.offsets[keep[j] + 1] - lists.offsets[keep[j]];
+  for (let j = 0; j < keep.length; j++)
+    offsets[j + 1] = offsets[j] + lists.offsets[keep[j] + 1] - lists.offsets[keep[j]];
   const items = new Int32Array(offsets[keep.length]);
-  for (let j = 0; j < keep.length; j++) items.set(lists.items.subarray(lists.offsets[keep[j]], lists.offsets[keep[j] + 1]), offsets[j]);
+  for (let j = 0; j < keep.length; j++)
+    items.set(lists.items.subarray(lists.offsets[keep[j]], lists.offsets[keep[j] + 1]), offsets[j]);
   const users = cut(lists.user, keep);
   data.lists = { user: users, offsets, items };
   data.listLines = cut(data.listLines, keep);
@@ -65,7 +67,8 @@ export function subsetRanking(data: RankingData, keep: Int32Array): void {
   const mine = new Uint8Array(U);
   for (const u of users) mine[u] = 1;
   const relOffsets = new Int32Array(U + 1);
-  for (let u = 0; u < U; u++) relOffsets[u + 1] = relOffsets[u] + (mine[u] ? data.relOffsets[u + 1] - data.relOffsets[u] : 0);
+  for (let u = 0; u < U; u++)
+    relOffsets[u + 1] = relOffsets[u] + (mine[u] ? data.relOffsets[u + 1] - data.relOffsets[u] : 0);
   const relItems = new Int32Array(relOffsets[U]);
   const relGrades = new Float64Array(relOffsets[U]);
   for (let u = 0; u < U; u++) {
@@ -81,7 +84,11 @@ export function subsetRanking(data: RankingData, keep: Int32Array): void {
 }
 
 function noRows(file: string, where: FilterTerm[]): EvalLensError {
-  return new EvalLensError('empty-subset', `${file}: no row matches the filter ${formatWhere(where)} (expected at least one row to evaluate).`, { file });
+  return new EvalLensError(
+    'empty-subset',
+    `${file}: no row matches the filter ${formatWhere(where)} (expected at least one row to evaluate).`,
+    { file },
+  );
 }
 
 type Numeric = Float64Array | Int32Array | Uint8Array;
@@ -89,7 +96,8 @@ type Numeric = Float64Array | Int32Array | Uint8Array;
 function cut<T extends Numeric>(a: T, rows: Int32Array, stride = 1): T {
   const out = new (a.constructor as new (n: number) => T)(rows.length * stride);
   if (stride === 1) for (let j = 0; j < rows.length; j++) out[j] = a[rows[j]];
-  else for (let j = 0; j < rows.length; j++) out.set(a.subarray(rows[j] * stride, rows[j] * stride + stride), j * stride);
+  else
+    for (let j = 0; j < rows.length; j++) out.set(a.subarray(rows[j] * stride, rows[j] * stride + stride), j * stride);
   return out;
 }
 

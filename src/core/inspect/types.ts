@@ -74,7 +74,14 @@ export interface RankingRowView {
   line: number;
   user: string;
   /** The user's top-K list (K = the largest cutoff), hits marked, with the item's train count. */
-  items: { item: string; hit: boolean; rel?: number; trainCount?: number; cold?: boolean; meta?: Record<string, string> }[];
+  items: {
+    item: string;
+    hit: boolean;
+    rel?: number;
+    trainCount?: number;
+    cold?: boolean;
+    meta?: Record<string, string>;
+  }[];
   /** Relevant items not in the top K. */
   missed: string[];
   /** Item metadata (the `items` table) of the missed items that have a row, by item id. */

@@ -31,7 +31,9 @@ export class WhereSyntaxError extends Error {
   readonly expected: string;
 
   constructor(expression: string, position: number, expected: string, found: string) {
-    super(`${expected} at character ${position + 1} (1-based), found ${found}:\n  ${expression}\n  ${' '.repeat(caretOffset(expression, position))}^`);
+    super(
+      `${expected} at character ${position + 1} (1-based), found ${found}:\n  ${expression}\n  ${' '.repeat(caretOffset(expression, position))}^`,
+    );
     this.name = 'WhereSyntaxError';
     this.expression = expression;
     this.position = position;
@@ -124,7 +126,12 @@ export function parseWhere(expr: string): FilterTerm[] {
       if (i >= n) throw new WhereSyntaxError(expr, i, EXPECT_KEY, describe(expr, i));
       continue;
     }
-    throw new WhereSyntaxError(expr, hadSpace ? i : beforeSpace, EXPECT_AND, describe(expr, hadSpace ? i : beforeSpace));
+    throw new WhereSyntaxError(
+      expr,
+      hadSpace ? i : beforeSpace,
+      EXPECT_AND,
+      describe(expr, hadSpace ? i : beforeSpace),
+    );
   }
 
   function readQuoted(): string {
@@ -140,7 +147,13 @@ export function parseWhere(expr: string): FilterTerm[] {
         i += 2;
       } else out += expr[i++];
     }
-    if (i >= n) throw new WhereSyntaxError(expr, n, `expected a closing ${q} for the quote opened at character ${open + 1}`, 'the end of the expression');
+    if (i >= n)
+      throw new WhereSyntaxError(
+        expr,
+        n,
+        `expected a closing ${q} for the quote opened at character ${open + 1}`,
+        'the end of the expression',
+      );
     i++;
     return out;
   }

@@ -179,7 +179,8 @@ export function findWideColumns(
       for (let j = 0; j < lower.length; j++) {
         if (!exclude.has(j) && lower[j].startsWith(prefix) && lower[j].length > prefix.length) indices.push(j);
       }
-      if (indices.length >= 2) return { kind, indices, suffixes: indices.map((j) => names[j].slice(prefix.length)), prefix };
+      if (indices.length >= 2)
+        return { kind, indices, suffixes: indices.map((j) => names[j].slice(prefix.length)), prefix };
     }
   }
   return null;
@@ -189,7 +190,8 @@ function explicitSuffixes(cols: readonly string[]): string[] {
   const us = cols.map((c) => c.indexOf('_'));
   if (us.every((u) => u > 0)) {
     const pre = cols[0].slice(0, us[0] + 1).toLowerCase();
-    if (cols.every((c) => c.toLowerCase().startsWith(pre) && c.length > pre.length)) return cols.map((c) => c.slice(pre.length));
+    if (cols.every((c) => c.toLowerCase().startsWith(pre) && c.length > pre.length))
+      return cols.map((c) => c.slice(pre.length));
   }
   return [...cols];
 }

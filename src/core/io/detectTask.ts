@@ -89,7 +89,8 @@ export async function detectTask(path: string, config: EvalConfig): Promise<Task
   if (config.task) return config.task;
   const format = formatOf(path);
   if (format === 'npz') return 'classification';
-  if (format === 'parquet') return taskOfKeys(parquetColumnNames(await readParquetMetadata(path)), config) ?? 'classification';
+  if (format === 'parquet')
+    return taskOfKeys(parquetColumnNames(await readParquetMetadata(path)), config) ?? 'classification';
   const text = await peek(path);
   if (format === 'jsonl' || format === 'json') {
     const keys = firstObjectKeys(text, format);
@@ -98,6 +99,12 @@ export async function detectTask(path: string, config: EvalConfig): Promise<Task
   const firstLine = text.split('\n').find((l) => l.trim() !== '') ?? '';
   if (format === null) return isTrecRunLine(firstLine) ? 'ranking' : 'classification';
   if (isTrecRunLine(firstLine) && format === 'tsv') return 'ranking';
-  const header = Papa.parse<string[]>(firstLine.replace(/\r$/, ''), { delimiter: format === 'tsv' ? '\t' : ',' }).data[0] ?? [];
-  return taskOfKeys(header.map((h) => h.trim()), config) ?? 'classification';
+  const header =
+    Papa.parse<string[]>(firstLine.replace(/\r$/, ''), { delimiter: format === 'tsv' ? '\t' : ',' }).data[0] ?? [];
+  return (
+    taskOfKeys(
+      header.map((h) => h.trim()),
+      config,
+    ) ?? 'classification'
+  );
 }

@@ -9,8 +9,10 @@ import { fail } from '../diagnostics';
 /** The encoding of a byte order mark or of the NUL pattern of ASCII text, or null (UTF-8 or unknown). */
 export function wideEncoding(head: Uint8Array): string | null {
   const b = head;
-  if (b.length >= 4 && b[0] === 0x00 && b[1] === 0x00 && b[2] === 0xfe && b[3] === 0xff) return 'UTF-32 (big-endian, with a byte order mark)';
-  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xfe && b[2] === 0x00 && b[3] === 0x00) return 'UTF-32 (little-endian, with a byte order mark)';
+  if (b.length >= 4 && b[0] === 0x00 && b[1] === 0x00 && b[2] === 0xfe && b[3] === 0xff)
+    return 'UTF-32 (big-endian, with a byte order mark)';
+  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xfe && b[2] === 0x00 && b[3] === 0x00)
+    return 'UTF-32 (little-endian, with a byte order mark)';
   if (b.length >= 2 && b[0] === 0xff && b[1] === 0xfe) return 'UTF-16 (little-endian, with a byte order mark)';
   if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff) return 'UTF-16 (big-endian, with a byte order mark)';
   // ASCII text in a wide encoding without a mark: NUL bytes in a fixed pattern among the first bytes.
@@ -47,5 +49,10 @@ export async function checkTextEncoding(path: string): Promise<void> {
     return;
   }
   const enc = wideEncoding(head);
-  if (enc) fail('not-utf8', { file: path, line: 1 }, `the file is encoded as ${enc}; Eval Lens reads UTF-8. Save it as UTF-8 (in VS Code: "Save with Encoding" → UTF-8; with iconv: iconv -f UTF-16 -t UTF-8).`);
+  if (enc)
+    fail(
+      'not-utf8',
+      { file: path, line: 1 },
+      `the file is encoded as ${enc}; Eval Lens reads UTF-8. Save it as UTF-8 (in VS Code: "Save with Encoding" → UTF-8; with iconv: iconv -f UTF-16 -t UTF-8).`,
+    );
 }

@@ -15,7 +15,8 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
+      if (c === 92)
+        i++; // backslash: skip the escaped character
       else if (c === QUOTE) inString = false;
     } else if (c === QUOTE) inString = true;
     else if (c === 91 || c === 123) {

@@ -27,7 +27,17 @@
  */
 import { basename } from 'node:path';
 import { open, stat } from 'node:fs/promises';
-import { EvalLensError, fail, failMany, isRowAddressedFile, lineRef, MAX_LISTED_PROBLEMS, type LocatedProblem, type Progress, type Warnings } from '../diagnostics';
+import {
+  EvalLensError,
+  fail,
+  failMany,
+  isRowAddressedFile,
+  lineRef,
+  MAX_LISTED_PROBLEMS,
+  type LocatedProblem,
+  type Progress,
+  type Warnings,
+} from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import type { ClassificationData } from '../data/classificationData';
 import { cannotOpen, readTable, type ByteRowHandler, type Cell, type TableSink } from './table';
@@ -289,7 +299,10 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
       this.used[wide.kind] = wide.indices.map((j) => names[j]);
       if (!this.classes) this.setClasses(wide.suffixes.map((s) => s.trim()));
       this.classPos = new Int32Array(names.length).fill(-1);
-      const pos = this.matchWideToClasses(wide.suffixes, wide.indices.map((j) => names[j]));
+      const pos = this.matchWideToClasses(
+        wide.suffixes,
+        wide.indices.map((j) => names[j]),
+      );
       wide.indices.forEach((j, k) => {
         plan[j] = CLASS_SCORE;
         this.classPos[j] = pos[k];
@@ -318,8 +331,15 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     if (this.keep.keepText?.length || this.keep.keepOther) {
       const want = new Set(this.keep.keepText ?? []);
       const missing = [...want].filter((w) => !names.includes(w));
-      if (missing.length > 0) fail('missing-column', { file, line: 1 }, `no column ${listNames(missing)} to slice or filter by (expected one of ${listNames(names)}).`);
-      this.text = names.map((name, j) => (want.has(name) || (this.keep.keepOther && plan[j] === SKIP) ? new TextColumnBuilder(name, this.cap) : undefined));
+      if (missing.length > 0)
+        fail(
+          'missing-column',
+          { file, line: 1 },
+          `no column ${listNames(missing)} to slice or filter by (expected one of ${listNames(names)}).`,
+        );
+      this.text = names.map((name, j) =>
+        want.has(name) || (this.keep.keepOther && plan[j] === SKIP) ? new TextColumnBuilder(name, this.cap) : undefined,
+      );
       // A role column named in the list is kept as text too, without losing its role.
       names.forEach((_, j) => {
         if (this.text[j] && plan[j] === SKIP) plan[j] = TEXT;
@@ -338,11 +358,20 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
 
   private setClasses(classes: string[]): void {
     if (classes.length > MAX_CLASSES) {
-      fail('too-many-classes', { file: this.file }, `${classes.length} classes, more than the ${MAX_CLASSES} that Eval Lens evaluates (the confusion matrix and per-class sums are dense, C² cells). Group rare classes, or evaluate a subset of the classes.`);
+      fail(
+        'too-many-classes',
+        { file: this.file },
+        `${classes.length} classes, more than the ${MAX_CLASSES} that Eval Lens evaluates (the confusion matrix and per-class sums are dense, C² cells). Group rare classes, or evaluate a subset of the classes.`,
+      );
     }
     const index = new Map<string, number>();
     classes.forEach((c, i) => {
-      if (index.has(c)) fail('duplicate-classes', { file: this.config.configFile ?? this.file }, `class "${c}" appears twice in the class list (expected distinct class names).`);
+      if (index.has(c))
+        fail(
+          'duplicate-classes',
+          { file: this.config.configFile ?? this.file },
+          `class "${c}" appears twice in the class list (expected distinct class names).`,
+        );
       index.set(c, i);
     });
     this.classes = classes;
@@ -357,7 +386,11 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     if (byName.every((p) => p >= 0) && new Set(byName).size === byName.length) {
       if (byName.length === C) return byName;
       const missing = this.classes!.filter((_, c) => !byName.includes(c));
-      fail('missing-class-column', { file: this.file, line: 1 }, `no class-score column for class(es) ${listNames(missing)} (expected one column per class of \`classes\`; found ${listNames(colNames)}).`);
+      fail(
+        'missing-class-column',
+        { file: this.file, line: 1 },
+        `no class-score column for class(es) ${listNames(missing)} (expected one column per class of \`classes\`; found ${listNames(colNames)}).`,
+      );
     }
     if (suffixes.length === C) {
       this.pendingWarnings.push({
@@ -368,7 +401,11 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
       });
       return suffixes.map((_, k) => k);
     }
-    fail('class-columns-mismatch', { file: this.file, line: 1 }, `expected ${C} class-score columns (one per class of \`classes\`), got ${suffixes.length}: ${listNames(colNames)}.`);
+    fail(
+      'class-columns-mismatch',
+      { file: this.file, line: 1 },
+      `expected ${C} class-score columns (one per class of \`classes\`), got ${suffixes.length}: ${listNames(colNames)}.`,
+    );
   }
 
   /** Index of a class name, trying the canonical number form as a fallback; -1 when absent. */
@@ -438,7 +475,8 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     const what = `expected ${expected} fields (as in the header), got ${got}.`;
     if (!this.skip) {
       // The ragged row is the real problem of its line (its cells are misaligned): it replaces cell problems there.
-      while (this.problems.length > 0 && this.problems[this.problems.length - 1]!.location.line === line) this.problems.pop();
+      while (this.problems.length > 0 && this.problems[this.problems.length - 1]!.location.line === line)
+        this.problems.pop();
       this.problem({ code: 'ragged-row', location: { file: this.file, line }, what });
     }
     if (this.skipped.length === 0) this.firstReason = `${lineRef(this.file, line)}: ${what}`;
@@ -450,7 +488,8 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     this.begin(line);
     const plan = this.plan;
     for (let j = 0; j < plan.length; j++) if (plan[j] !== SKIP) this.put(j, cells[j]);
-    for (let j = 0; j < this.text.length; j++) if (this.text[j] && plan[j] !== TEXT) this.text[j]!.set(this.n, cellAsText(cells[j]));
+    for (let j = 0; j < this.text.length; j++)
+      if (this.text[j] && plan[j] !== TEXT) this.text[j]!.set(this.n, cellAsText(cells[j]));
     this.end();
   }
 
@@ -484,7 +523,14 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
         const v = cellNumber(cell);
         if (Number.isFinite(v)) this.putNumber(j, kind, v);
         else {
-          const what = kind === CLASS_SCORE ? (this.scoreKind === 'logits' ? 'logit' : 'probability') : kind === SCORE ? 'score' : 'weight ≥ 0';
+          const what =
+            kind === CLASS_SCORE
+              ? this.scoreKind === 'logits'
+                ? 'logit'
+                : 'probability'
+              : kind === SCORE
+                ? 'score'
+                : 'weight ≥ 0';
           this.invalid(j, 'invalid-number', `expected a finite ${what}, got ${show(cell)}.`);
         }
         return;
@@ -500,7 +546,11 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
         if (this.classes) {
           const c = this.lookup(s);
           if (c < 0) {
-            this.invalid(j, kind === LABEL ? 'label-not-in-classes' : 'pred-not-in-classes', `expected a ${role} in the class set (${listNames(this.classes)}), got "${s}".`);
+            this.invalid(
+              j,
+              kind === LABEL ? 'label-not-in-classes' : 'pred-not-in-classes',
+              `expected a ${role} in the class set (${listNames(this.classes)}), got "${s}".`,
+            );
             return;
           }
           (kind === LABEL ? this.labels! : this.preds!)[this.n] = c;
@@ -554,7 +604,12 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
         this.invalid(j, 'invalid-array', `expected a non-empty array of class ${what}, got [].`);
         return;
       }
-      if (arr.length > MAX_CLASSES) fail('too-many-classes', { file: this.file, line: this.line, column: this.names[j] }, `an array of ${arr.length} class ${what}, more than the ${MAX_CLASSES} classes that Eval Lens evaluates.`);
+      if (arr.length > MAX_CLASSES)
+        fail(
+          'too-many-classes',
+          { file: this.file, line: this.line, column: this.names[j] },
+          `an array of ${arr.length} class ${what}, more than the ${MAX_CLASSES} classes that Eval Lens evaluates.`,
+        );
       this.C = arr.length;
       this.probs = new Float64Array(this.cap * this.C);
     }
@@ -665,14 +720,22 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
       const k = this.skipped.length;
       warnings.add({
         code: 'rows-skipped',
-        message: `${basename(file)}: ${k} invalid row${k === 1 ? '' : 's'} skipped (invalidRows: "skip"), at ${isRowAddressedFile(file) ? 'row' : 'line'}${k === 1 ? '' : 's'} ${this.skipped.slice(0, FIRST_LINES).map((l) => (isRowAddressedFile(file) ? l - 1 : l)).join(', ')}${k > FIRST_LINES ? ', …' : ''}. First: ${this.firstReason}`,
+        message: `${basename(file)}: ${k} invalid row${k === 1 ? '' : 's'} skipped (invalidRows: "skip"), at ${isRowAddressedFile(file) ? 'row' : 'line'}${k === 1 ? '' : 's'} ${this.skipped
+          .slice(0, FIRST_LINES)
+          .map((l) => (isRowAddressedFile(file) ? l - 1 : l))
+          .join(', ')}${k > FIRST_LINES ? ', …' : ''}. First: ${this.firstReason}`,
         file,
         line: this.skipped[0],
         count: k,
         lines: this.skipped.slice(0, FIRST_LINES),
       });
     }
-    if (n === 0) fail('no-valid-rows', { file }, `no valid rows are left after skipping ${this.skipped.length} invalid row(s) (expected at least one).`);
+    if (n === 0)
+      fail(
+        'no-valid-rows',
+        { file },
+        `no valid rows are left after skipping ${this.skipped.length} invalid row(s) (expected at least one).`,
+      );
 
     // Class set from the values when nothing gave it.
     let labels = this.labels;
@@ -735,11 +798,13 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     const values = [...distinct];
     const allInt = values.every(isIntegerText);
     let classes: string[];
-    if (allInt) classes = [...new Set(values.map((s) => String(parseNumberText(s))))].sort((a, b) => Number(a) - Number(b));
+    if (allInt)
+      classes = [...new Set(values.map((s) => String(parseNumberText(s))))].sort((a, b) => Number(a) - Number(b));
     else classes = values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (this.arrayCol < 0) return classes;
     const L = this.C;
-    if (allInt && classes.every((c) => Number(c) >= 0 && Number(c) < L)) return Array.from({ length: L }, (_, c) => String(c));
+    if (allInt && classes.every((c) => Number(c) >= 0 && Number(c) < L))
+      return Array.from({ length: L }, (_, c) => String(c));
     if (classes.length === L) {
       // As for wide columns named by suffix, say which class each array entry was taken to be.
       this.pendingWarnings.push({
@@ -783,7 +848,14 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   }
 
   /** A `pred` that is not one of the row's maximal class scores: one warning (count, first lines). */
-  private checkPredIsArgmax(preds: Int32Array, P: Float64Array, C: number, n: number, lines: Int32Array, warnings: Warnings): void {
+  private checkPredIsArgmax(
+    preds: Int32Array,
+    P: Float64Array,
+    C: number,
+    n: number,
+    lines: Int32Array,
+    warnings: Warnings,
+  ): void {
     let count = 0;
     const first: number[] = [];
     for (let i = 0; i < n; i++) {

@@ -82,7 +82,10 @@ function sameLabel(a: string, b: string): boolean {
 
 /** Why a row is invalid: the column and what was expected. */
 class RowProblem {
-  constructor(readonly column: string, readonly what: string) {}
+  constructor(
+    readonly column: string,
+    readonly what: string,
+  ) {}
 }
 
 /**
@@ -122,15 +125,26 @@ export class IwRowCollector implements TableSink {
     if (!this.col.score) throw missingColumn(names, 'score', this.file, IW_COLUMN_ALIASES.score);
     if (!this.col.stratum && !this.col.weight) {
       const e = missingColumn(names, 'stratum', this.file, IW_COLUMN_ALIASES.stratum);
-      throw new EvalLensError(e.code, `${e.message.replace(/\.$/, '')} (values B / Bc), or give a \`weight\` column with the importance weights.`, e.location);
+      throw new EvalLensError(
+        e.code,
+        `${e.message.replace(/\.$/, '')} (values B / Bc), or give a \`weight\` column with the importance weights.`,
+        e.location,
+      );
     }
     this.header = names;
     if (this.opts.keepText?.length || this.opts.keepOther) {
       const roles = new Set(Object.values(this.col).map((c) => c!.index));
       const want = new Set(this.opts.keepText ?? []);
       const missing = [...want].filter((w) => !names.includes(w));
-      if (missing.length > 0) fail('missing-column', { file: this.file, line: 1 }, `no column ${listNames(missing)} to slice or filter by (expected one of ${listNames(names)}).`);
-      this.text = names.map((name, j) => (want.has(name) || (this.opts.keepOther && !roles.has(j)) ? new TextColumnBuilder(name, 1024) : undefined));
+      if (missing.length > 0)
+        fail(
+          'missing-column',
+          { file: this.file, line: 1 },
+          `no column ${listNames(missing)} to slice or filter by (expected one of ${listNames(names)}).`,
+        );
+      this.text = names.map((name, j) =>
+        want.has(name) || (this.opts.keepOther && !roles.has(j)) ? new TextColumnBuilder(name, 1024) : undefined,
+      );
     }
   }
 
@@ -147,7 +161,8 @@ export class IwRowCollector implements TableSink {
     } catch (e) {
       if (!(e instanceof RowProblem)) throw e;
       const msg = `${this.file}:${line}, column "${e.column}": ${e.what}`;
-      if (this.opts.invalidRows !== 'skip') throw new EvalLensError('invalid-value', msg, { file: this.file, line, column: e.column });
+      if (this.opts.invalidRows !== 'skip')
+        throw new EvalLensError('invalid-value', msg, { file: this.file, line, column: e.column });
       this.skip(line, msg);
     }
   }
@@ -195,7 +210,10 @@ export class IwRowCollector implements TableSink {
       if (t === 'false') return 0;
       const v = asNumber(c as Cell);
       if (v === 0 || v === 1) return v;
-      throw new RowProblem(name, `expected 0 or 1 (set \`positiveLabel\` for other label values), got "${cellText(c as Cell)}"`);
+      throw new RowProblem(
+        name,
+        `expected 0 or 1 (set \`positiveLabel\` for other label values), got "${cellText(c as Cell)}"`,
+      );
     }
     const text = cellText(c as Cell).trim();
     if (sameLabel(text, String(pos))) return 1;
@@ -221,7 +239,9 @@ export class IwRowCollector implements TableSink {
   private parseStratum(c: Cell | undefined): number {
     const name = this.col.stratum!.name;
     if (isMissing(c)) throw new RowProblem(name, 'expected a stratum (B or Bc), got an empty cell');
-    const t = cellText(c as Cell).trim().toLowerCase();
+    const t = cellText(c as Cell)
+      .trim()
+      .toLowerCase();
     if (B_NAMES.has(t)) return STRATUM_B;
     if (BC_NAMES.has(t)) return STRATUM_BC;
     throw new RowProblem(name, `expected a stratum B or Bc (also biased / random), got "${cellText(c as Cell)}"`);
@@ -230,7 +250,8 @@ export class IwRowCollector implements TableSink {
   private parseWeight(c: Cell | undefined): number {
     const name = this.col.weight!.name;
     const v = isMissing(c) ? NaN : asNumber(c as Cell);
-    if (!(Number.isFinite(v) && v >= 0)) throw new RowProblem(name, `expected a finite weight ≥ 0, got "${cellText(c ?? null)}"`);
+    if (!(Number.isFinite(v) && v >= 0))
+      throw new RowProblem(name, `expected a finite weight ≥ 0, got "${cellText(c ?? null)}"`);
     return v;
   }
 
@@ -248,7 +269,13 @@ export class IwRowCollector implements TableSink {
       });
     }
     if (n === 0) {
-      fail('no-rows', { file: this.file }, this.rowsSeen === 0 ? 'expected data rows, got none.' : `expected valid rows, but all ${this.rowsSeen} were skipped.`);
+      fail(
+        'no-rows',
+        { file: this.file },
+        this.rowsSeen === 0
+          ? 'expected data rows, got none.'
+          : `expected valid rows, but all ${this.rowsSeen} were skipped.`,
+      );
     }
     const strata = this.col.stratum ? Int32Array.from(this.strata) : null;
     let b = 0;
@@ -312,7 +339,10 @@ export interface LoadedIwBinary {
 }
 
 /** Streams `path` through an {@link IwRowCollector}. */
-export async function loadIwBinary(path: string, opts: IwReadOptions & { warnings: Warnings; progress?: Progress }): Promise<LoadedIwBinary> {
+export async function loadIwBinary(
+  path: string,
+  opts: IwReadOptions & { warnings: Warnings; progress?: Progress },
+): Promise<LoadedIwBinary> {
   const sink = new IwRowCollector(path, opts);
   const r = await readTable(path, sink, {
     progress: opts.progress,

@@ -45,7 +45,19 @@ export function dtypeName(descr: string): string {
   if (!m) return descr;
   const [, k, n] = m;
   const bits = Number(n) * 8;
-  const names: Record<string, string> = { f: `float${bits}`, i: `int${bits}`, u: `uint${bits}`, b: 'bool', c: `complex${bits}`, U: `str${n}`, S: `bytes${n}`, O: 'object', M: 'datetime64', m: 'timedelta64', V: 'void' };
+  const names: Record<string, string> = {
+    f: `float${bits}`,
+    i: `int${bits}`,
+    u: `uint${bits}`,
+    b: 'bool',
+    c: `complex${bits}`,
+    U: `str${n}`,
+    S: `bytes${n}`,
+    O: 'object',
+    M: 'datetime64',
+    m: 'timedelta64',
+    V: 'void',
+  };
   return names[k] ?? descr;
 }
 
@@ -63,7 +75,8 @@ interface NpyHeader {
 /** The header dict of a `.npy` file (magic and version checked). */
 function parseNpyHeader(bytes: Uint8Array, label: string): NpyHeader {
   const magic = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];
-  if (bytes.length < 10 || magic.some((b, i) => bytes[i] !== b)) fail('bad-npy', { file: label }, 'expected a NumPy .npy file (magic "\\x93NUMPY"), got other bytes.');
+  if (bytes.length < 10 || magic.some((b, i) => bytes[i] !== b))
+    fail('bad-npy', { file: label }, 'expected a NumPy .npy file (magic "\\x93NUMPY"), got other bytes.');
   const major = bytes[6];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let headerLen: number;
@@ -75,19 +88,25 @@ function parseNpyHeader(bytes: Uint8Array, label: string): NpyHeader {
     headerLen = view.getUint32(8, true);
     at = 12;
   } else return fail('bad-npy', { file: label }, `expected .npy format version 1, 2 or 3, got ${major}.${bytes[7]}.`);
-  if (at + headerLen > bytes.length) fail('bad-npy', { file: label }, 'expected a complete header, got a truncated file.');
+  if (at + headerLen > bytes.length)
+    fail('bad-npy', { file: label }, 'expected a complete header, got a truncated file.');
   const header = Buffer.from(bytes.buffer, bytes.byteOffset + at, headerLen).toString(major === 3 ? 'utf8' : 'latin1');
   const descr = /'descr'\s*:\s*'([^']*)'/.exec(header)?.[1];
   const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(header)?.[1];
   const shapeText = /'shape'\s*:\s*\(([^)]*)\)/.exec(header)?.[1];
   if (descr === undefined || fortran === undefined || shapeText === undefined)
-    return fail('bad-npy', { file: label }, `expected a header dict with descr, fortran_order and shape, got ${JSON.stringify(header.trim())}.`);
+    return fail(
+      'bad-npy',
+      { file: label },
+      `expected a header dict with descr, fortran_order and shape, got ${JSON.stringify(header.trim())}.`,
+    );
   const shape = shapeText
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '')
     .map(Number);
-  if (shape.some((d) => !Number.isSafeInteger(d) || d < 0)) fail('bad-npy', { file: label }, `expected a shape of non-negative integers, got (${shapeText.trim()}).`);
+  if (shape.some((d) => !Number.isSafeInteger(d) || d < 0))
+    fail('bad-npy', { file: label }, `expected a shape of non-negative integers, got (${shapeText.trim()}).`);
   return { descr, fortran: fortran === 'True', shape, shapeText: shapeText.trim(), start: at + headerLen };
 }
 
@@ -95,13 +114,25 @@ function parseNpyHeader(bytes: Uint8Array, label: string): NpyHeader {
 export function parseNpyArray(bytes: Uint8Array, label: string): NpyArray {
   const { descr, fortran, shape, shapeText, start } = parseNpyHeader(bytes, label);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (shape.length > 2) fail('bad-npy-shape', { file: label }, `expected a 1-D or 2-D array, got shape (${shapeText}) (${shape.length}-D).`);
+  if (shape.length > 2)
+    fail(
+      'bad-npy-shape',
+      { file: label },
+      `expected a 1-D or 2-D array, got shape (${shapeText}) (${shape.length}-D).`,
+    );
   const m = /^([<>|=])([a-zA-Z])(\d+)$/.exec(descr);
   const kind = m?.[2];
   const size = m ? Number(m[3]) : 0;
-  const ok = m !== null && kind !== undefined && ((NUMERIC_SIZES[kind]?.includes(size) ?? false) || ((kind === 'U' || kind === 'S') && size > 0));
+  const ok =
+    m !== null &&
+    kind !== undefined &&
+    ((NUMERIC_SIZES[kind]?.includes(size) ?? false) || ((kind === 'U' || kind === 'S') && size > 0));
   if (!ok)
-    fail('bad-npy-dtype', { file: label }, `unsupported dtype "${descr}" (${dtypeName(descr)}); expected float32/float64, int8…int64, uint8…uint64 or bool numbers, or fixed-width strings (<U, |S) for labels.`);
+    fail(
+      'bad-npy-dtype',
+      { file: label },
+      `unsupported dtype "${descr}" (${dtypeName(descr)}); expected float32/float64, int8…int64, uint8…uint64 or bool numbers, or fixed-width strings (<U, |S) for labels.`,
+    );
   // '=' is native order; '|' only occurs for one-byte types; every machine Node runs on here is little-endian.
   const little = m![1] !== '>';
   const itemBytes = kind === 'U' ? size * 4 : size;
@@ -109,7 +140,11 @@ export function parseNpyArray(bytes: Uint8Array, label: string): NpyArray {
   const cols = shape.length === 2 ? shape[1] : 1;
   const count = rows * cols;
   if (start + count * itemBytes > bytes.length)
-    fail('bad-npy', { file: label }, `expected ${count * itemBytes} data bytes for shape (${shape.join(', ')}), got ${bytes.length - start} (a truncated file).`);
+    fail(
+      'bad-npy',
+      { file: label },
+      `expected ${count * itemBytes} data bytes for shape (${shape.join(', ')}), got ${bytes.length - start} (a truncated file).`,
+    );
   const isFortran = fortran && shape.length === 2;
   const source = (r: number, c: number): number => start + (isFortran ? c * rows + r : r * cols + c) * itemBytes;
   if (kind === 'U' || kind === 'S') {
@@ -163,8 +198,14 @@ export function parseNpyArray(bytes: Uint8Array, label: string): NpyArray {
 /** Parses the bytes of a `.npy` file into a row-major float64 matrix. `label` is used in messages. */
 export function parseNpy(bytes: Uint8Array, label: string): NpyMatrix {
   const h = parseNpyHeader(bytes, label);
-  if (h.shape.length !== 2) fail('bad-npy', { file: label }, `expected a 2-D matrix (one row per id), got shape (${h.shapeText}).`);
-  if (!/^[<>|=](f[48]|i[48])$/.test(h.descr)) fail('bad-npy', { file: label }, `expected float32/float64/int32/int64 values (descr <f4, <f8, >f4, >f8, <i4, <i8…), got "${h.descr}".`);
+  if (h.shape.length !== 2)
+    fail('bad-npy', { file: label }, `expected a 2-D matrix (one row per id), got shape (${h.shapeText}).`);
+  if (!/^[<>|=](f[48]|i[48])$/.test(h.descr))
+    fail(
+      'bad-npy',
+      { file: label },
+      `expected float32/float64/int32/int64 values (descr <f4, <f8, >f4, >f8, <i4, <i8…), got "${h.descr}".`,
+    );
   const a = parseNpyArray(bytes, label);
   return { rows: a.shape[0], cols: a.shape[1], data: a.data!, dtype: a.dtype };
 }
@@ -174,7 +215,11 @@ export async function readNpy(path: string, label: string): Promise<NpyMatrix> {
   try {
     bytes = await readFile(path);
   } catch (e) {
-    return fail('file-not-found', { file: label }, `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`);
+    return fail(
+      'file-not-found',
+      { file: label },
+      `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
+    );
   }
   return parseNpy(bytes, label);
 }

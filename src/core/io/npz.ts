@@ -35,7 +35,12 @@ const EOCD64_LOCATOR = 0x07064b50;
 
 /** The members listed in the central directory of a zip archive. */
 export function zipMembers(buf: Buffer, path: string): ZipMember[] {
-  const bad = (what: string): never => fail('bad-npz', { file: path }, `cannot read the file as .npz (expected a zip archive of .npy arrays, as np.savez writes): ${what}.`);
+  const bad = (what: string): never =>
+    fail(
+      'bad-npz',
+      { file: path },
+      `cannot read the file as .npz (expected a zip archive of .npy arrays, as np.savez writes): ${what}.`,
+    );
   if (buf.length < 22 || buf.readUInt32LE(0) !== LOCAL) bad('it does not start with a zip local header');
   let eocd = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
@@ -108,7 +113,10 @@ export function zipMemberBytes(buf: Buffer, m: ZipMember, path: string): Buffer 
     } catch (e) {
       return bad(`its deflate data is damaged (${(e as Error).message})`);
     }
-  } else return bad(`zip compression method ${m.method} is not supported (expected 0, stored, as np.savez writes, or 8, deflate, as np.savez_compressed writes)`);
+  } else
+    return bad(
+      `zip compression method ${m.method} is not supported (expected 0, stored, as np.savez writes, or 8, deflate, as np.savez_compressed writes)`,
+    );
   if (data.length !== m.size) bad(`expected ${m.size} bytes once uncompressed, got ${data.length}`);
   if (crc32(data) >>> 0 !== m.crc >>> 0) bad('its CRC-32 checksum does not match (a damaged file)');
   return data;
@@ -121,7 +129,12 @@ function arrayName(member: string): string {
 /** The arrays of an `.npz` file by name, in archive order. */
 export function parseNpz(buf: Buffer, path: string, progress?: Progress): Map<string, NpyArray> {
   const members = zipMembers(buf, path).filter((m) => !m.name.endsWith('/'));
-  if (members.length === 0) fail('bad-npz', { file: path }, 'the archive holds no arrays (expected .npy members such as y_true.npy and probs.npy).');
+  if (members.length === 0)
+    fail(
+      'bad-npz',
+      { file: path },
+      'the archive holds no arrays (expected .npy members such as y_true.npy and probs.npy).',
+    );
   const arrays = new Map<string, NpyArray>();
   members.forEach((m, i) => {
     if (progress?.isCancelled?.()) throw new CancelledError();
@@ -152,12 +165,20 @@ export async function readNpz(path: string, sink: TableSink, opts: { progress?: 
   let first = '';
   for (const [name, a] of arrays) {
     if (a.shape.length === 0)
-      fail('npz-shape', { file: path }, `array "${name}" is a scalar (dtype ${dtypeName(a.dtype)}); expected one value (1-D) or one row of class scores (2-D) per sample.`);
+      fail(
+        'npz-shape',
+        { file: path },
+        `array "${name}" is a scalar (dtype ${dtypeName(a.dtype)}); expected one value (1-D) or one row of class scores (2-D) per sample.`,
+      );
     if (rows < 0) {
       rows = a.shape[0];
       first = name;
     } else if (a.shape[0] !== rows)
-      fail('npz-shape', { file: path }, `array "${name}" has ${a.shape[0]} rows (shape (${a.shape.join(', ')})), expected ${rows} as array "${first}" (one entry per sample in every array).`);
+      fail(
+        'npz-shape',
+        { file: path },
+        `array "${name}" has ${a.shape[0]} rows (shape (${a.shape.join(', ')})), expected ${rows} as array "${first}" (one entry per sample in every array).`,
+      );
   }
   if (rows === 0) fail('no-data-rows', { file: path }, 'the arrays have no rows.');
   sink.columns(names);

@@ -25,7 +25,11 @@ import type { Cell, TableSink } from './tableSink';
 function badParquet(path: string, e: unknown): EvalLensError {
   if (e instanceof EvalLensError || e instanceof CancelledError) return e as EvalLensError;
   const why = e instanceof Error ? e.message : String(e);
-  return new EvalLensError('bad-parquet', `${path}: cannot read the file as Parquet (expected an Apache Parquet file with a "PAR1" footer and readable pages): ${why}.`, { file: path });
+  return new EvalLensError(
+    'bad-parquet',
+    `${path}: cannot read the file as Parquet (expected an Apache Parquet file with a "PAR1" footer and readable pages): ${why}.`,
+    { file: path },
+  );
 }
 
 /** A Parquet value as a table cell (see the module comment for the rules). */
@@ -79,7 +83,8 @@ export async function readParquet(path: string, sink: TableSink, progress?: Prog
     throw badParquet(path, e);
   }
   const names = parquetColumnNames(metadata);
-  if (names.length === 0) fail('empty-file', { file: path }, 'the Parquet file has no columns (expected a label column and class scores).');
+  if (names.length === 0)
+    fail('empty-file', { file: path }, 'the Parquet file has no columns (expected a label column and class scores).');
   const total = Number(metadata.num_rows);
   if (total === 0) fail('no-data-rows', { file: path }, 'the Parquet file has columns but no data rows.');
   sink.columns(names);

@@ -82,7 +82,8 @@ export async function readTable(
   }
   if (size === 0) fail('empty-file', { file: path }, 'the file is empty (expected a header and data rows).');
   let rows: number;
-  if (format === 'csv' || format === 'tsv') rows = await readDelimited(path, format === 'tsv' ? '\t' : ',', size, sink, opts);
+  if (format === 'csv' || format === 'tsv')
+    rows = await readDelimited(path, format === 'tsv' ? '\t' : ',', size, sink, opts);
   else if (format === 'jsonl') rows = await readJsonLines(path, size, sink, opts.progress);
   else if (format === 'parquet') rows = await readParquet(path, sink, opts.progress);
   else if (format === 'npz') rows = await readNpz(path, sink, opts);
@@ -126,7 +127,8 @@ function endOfQuotedLine(buf: Buffer, from: number): number {
   let inQuotes = false;
   for (let i = from; i < buf.length; i++) {
     const c = buf[i];
-    if (c === QUOTE) inQuotes = !inQuotes; // a doubled quote toggles twice: same state
+    if (c === QUOTE)
+      inQuotes = !inQuotes; // a doubled quote toggles twice: same state
     else if (c === LF && !inQuotes) return i + 1;
   }
   return -1;
@@ -201,7 +203,13 @@ async function readDelimited(
     }
     for (const e of r.errors) {
       const at = e.row !== undefined && e.row < startLines.length ? startLines[e.row] : line;
-      fail('malformed-quotes', { file: path, line: at }, e.code === 'MissingQuotes' ? 'a quoted field is never closed (expected a closing ").' : 'a closing quote is followed by other characters (expected a delimiter or the end of the line after it).');
+      fail(
+        'malformed-quotes',
+        { file: path, line: at },
+        e.code === 'MissingQuotes'
+          ? 'a quoted field is never closed (expected a closing ").'
+          : 'a closing quote is followed by other characters (expected a delimiter or the end of the line after it).',
+      );
     }
     for (let i = 0; i < r.data.length; i++) {
       const cells = r.data[i];
@@ -317,7 +325,11 @@ async function readJsonLines(path: string, size: number, sink: TableSink, progre
     try {
       obj = JSON.parse(LONG_DIGITS.test(text) ? bigIntegersAsText(text) : text);
     } catch (e) {
-      fail('malformed-json', { file: path, line }, `expected one JSON object on this line, but it does not parse (${(e as Error).message}).`);
+      fail(
+        'malformed-json',
+        { file: path, line },
+        `expected one JSON object on this line, but it does not parse (${(e as Error).message}).`,
+      );
     }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
       fail('malformed-json', { file: path, line }, `expected a JSON object on this line, got ${describeJson(obj)}.`);
@@ -350,12 +362,22 @@ async function readJsonLines(path: string, size: number, sink: TableSink, progre
   return rows;
 }
 
-function alignObject(o: Record<string, Cell>, names: string[], index: Map<string, number>, path: string, line: number): Cell[] {
+function alignObject(
+  o: Record<string, Cell>,
+  names: string[],
+  index: Map<string, number>,
+  path: string,
+  line: number,
+): Cell[] {
   const cells: Cell[] = new Array(names.length).fill(null);
   for (const k in o) {
     const j = index.get(k);
     if (j === undefined) {
-      fail('unexpected-key', { file: path, line, column: k }, `key "${k}" is not in the first row (expected only the keys of the first row: ${names.join(', ')}; missing keys are read as null).`);
+      fail(
+        'unexpected-key',
+        { file: path, line, column: k },
+        `key "${k}" is not in the first row (expected only the keys of the first row: ${names.join(', ')}; missing keys are read as null).`,
+      );
     }
     cells[j] = o[k] ?? null;
   }
@@ -396,7 +418,11 @@ async function readJsonDocument(path: string, sink: TableSink, progress?: Progre
   try {
     const size = (await stat(path)).size;
     if (size > MAX_JSON_DOCUMENT_BYTES) {
-      fail('json-too-large', { file: path }, `the file is ${Math.round(size / 2 ** 20)} MB, more than the ${MAX_JSON_DOCUMENT_BYTES / 2 ** 20} MB read as one JSON document. Save the rows as JSONL (one JSON object per line, extension .jsonl), which is read line by line.`);
+      fail(
+        'json-too-large',
+        { file: path },
+        `the file is ${Math.round(size / 2 ** 20)} MB, more than the ${MAX_JSON_DOCUMENT_BYTES / 2 ** 20} MB read as one JSON document. Save the rows as JSONL (one JSON object per line, extension .jsonl), which is read line by line.`,
+      );
     }
     text = await readFile(path, 'utf8');
   } catch (e) {
@@ -405,7 +431,8 @@ async function readJsonDocument(path: string, sink: TableSink, progress?: Progre
   }
   tick(progress, 0, text.length);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === '') fail('empty-file', { file: path }, 'the file is empty (expected a JSON array of rows or an object of columns).');
+  if (text.trim() === '')
+    fail('empty-file', { file: path }, 'the file is empty (expected a JSON array of rows or an object of columns).');
   if (jsonDepth(text) > MAX_JSON_DEPTH) fail('json-too-deep', { file: path }, TOO_DEEP);
   let doc: unknown;
   try {
@@ -418,7 +445,12 @@ async function readJsonDocument(path: string, sink: TableSink, progress?: Progre
     } catch (e2) {
       if (e2 instanceof JsonSyntaxError) at = e2;
     }
-    if (at) fail('malformed-json', { file: path, line: at.line }, `the file is not valid JSON: at line ${at.line}, column ${at.column}: ${at.message}.`);
+    if (at)
+      fail(
+        'malformed-json',
+        { file: path, line: at.line },
+        `the file is not valid JSON: at line ${at.line}, column ${at.column}: ${at.message}.`,
+      );
     fail('malformed-json', { file: path }, `the file is not valid JSON (${(e as Error).message}).`);
   }
   const starts = valueStartLines(text);
@@ -430,7 +462,11 @@ async function readJsonDocument(path: string, sink: TableSink, progress?: Progre
       const o = doc[i] as unknown;
       const line = starts[i] ?? 1;
       if (o === null || typeof o !== 'object' || Array.isArray(o)) {
-        fail('malformed-json', { file: path, line }, `expected each element of the array to be a row object, got ${describeJson(o)}.`);
+        fail(
+          'malformed-json',
+          { file: path, line },
+          `expected each element of the array to be a row object, got ${describeJson(o)}.`,
+        );
       }
       if (!names) {
         names = Object.keys(o);
@@ -449,9 +485,19 @@ async function readJsonDocument(path: string, sink: TableSink, progress?: Progre
     let n = -1;
     for (const k of names) {
       const v = cols[k];
-      if (!Array.isArray(v)) fail('malformed-json', { file: path, column: k }, `expected every value of the object to be an array of column values, got ${describeJson(v)}.`);
+      if (!Array.isArray(v))
+        fail(
+          'malformed-json',
+          { file: path, column: k },
+          `expected every value of the object to be an array of column values, got ${describeJson(v)}.`,
+        );
       if (n < 0) n = v.length;
-      else if (v.length !== n) fail('column-length-mismatch', { file: path, column: k }, `expected ${n} values (as in column "${names[0]}"), got ${v.length}.`);
+      else if (v.length !== n)
+        fail(
+          'column-length-mismatch',
+          { file: path, column: k },
+          `expected ${n} values (as in column "${names[0]}"), got ${v.length}.`,
+        );
     }
     if (n === 0) fail('no-data-rows', { file: path }, 'the JSON columns have no values.');
     sink.columns(names);
@@ -464,7 +510,11 @@ async function readJsonDocument(path: string, sink: TableSink, progress?: Progre
     }
     return n;
   }
-  fail('malformed-json', { file: path }, `expected a JSON array of row objects or an object of column arrays, got ${describeJson(doc)}.`);
+  fail(
+    'malformed-json',
+    { file: path },
+    `expected a JSON array of row objects or an object of column arrays, got ${describeJson(doc)}.`,
+  );
 }
 
 /**
@@ -487,7 +537,8 @@ export function valueStartLines(text: string): number[] {
       continue;
     }
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped char (never a raw newline inside JSON strings)
+      if (c === 92)
+        i++; // backslash: skip the escaped char (never a raw newline inside JSON strings)
       else if (c === QUOTE) inString = false;
       continue;
     }

@@ -16,6 +16,7 @@ export interface TableSink {
 
 export function cannotOpen(path: string, e: unknown): EvalLensError {
   const code = (e as NodeJS.ErrnoException)?.code;
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : String((e as Error)?.message ?? e);
+  const why =
+    code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : String((e as Error)?.message ?? e);
   return new EvalLensError('cannot-open', `Cannot read ${path}: ${why}.`, { file: path });
 }

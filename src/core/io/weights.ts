@@ -13,12 +13,23 @@ export const MAX_WEIGHT_SUM = 1e300;
  * (the sums would otherwise overflow to ∞ and every metric become a silent null); a column of
  * zeros is a `zero-total-weight` warning (every weighted metric is then null, never 0).
  */
-export function checkWeightSum(file: string, column: string, w: ArrayLike<number>, n: number, lines: ArrayLike<number>, warnings: Warnings): void {
+export function checkWeightSum(
+  file: string,
+  column: string,
+  w: ArrayLike<number>,
+  n: number,
+  lines: ArrayLike<number>,
+  warnings: Warnings,
+): void {
   let sum = 0;
   for (let i = 0; i < n; i++) {
     sum += w[i];
     if (!(sum <= MAX_WEIGHT_SUM)) {
-      fail('weights-overflow', { file, line: lines[i], column }, `the weights sum to more than ${MAX_WEIGHT_SUM} by this line, too large to add up exactly in double precision; divide every weight by one constant (e.g. the largest weight): the weighted metrics are ratios and do not change.`);
+      fail(
+        'weights-overflow',
+        { file, line: lines[i], column },
+        `the weights sum to more than ${MAX_WEIGHT_SUM} by this line, too large to add up exactly in double precision; divide every weight by one constant (e.g. the largest weight): the weighted metrics are ratios and do not change.`,
+      );
     }
   }
   if (n > 0 && sum === 0) {

@@ -33,13 +33,24 @@ export interface BlockCounts {
 }
 
 /** Checks that scores are finite and that aligned arrays have the same length. */
-export function checkBinaryInputs(labels: ArrayLike<number>, scores: ArrayLike<number>, weights?: ArrayLike<number> | null): void {
-  if (labels.length !== scores.length) throw new RangeError(`Expected \`labels\` and \`scores\` to have the same length, but got ${labels.length} and ${scores.length}.`);
-  if (weights && weights.length !== scores.length) throw new RangeError(`Expected \`weights\` to have ${scores.length} entries, but got ${weights.length}.`);
+export function checkBinaryInputs(
+  labels: ArrayLike<number>,
+  scores: ArrayLike<number>,
+  weights?: ArrayLike<number> | null,
+): void {
+  if (labels.length !== scores.length)
+    throw new RangeError(
+      `Expected \`labels\` and \`scores\` to have the same length, but got ${labels.length} and ${scores.length}.`,
+    );
+  if (weights && weights.length !== scores.length)
+    throw new RangeError(`Expected \`weights\` to have ${scores.length} entries, but got ${weights.length}.`);
   for (let i = 0; i < scores.length; i++) {
-    if (!Number.isFinite(scores[i])) throw new RangeError(`Expected finite scores, but got ${scores[i]} at index ${i}.`);
-    if (labels[i] !== 0 && labels[i] !== 1) throw new RangeError(`Expected labels in {0, 1}, but got ${labels[i]} at index ${i}.`);
-    if (weights && !(weights[i] >= 0 && Number.isFinite(weights[i]))) throw new RangeError(`Expected finite non-negative weights, but got ${weights[i]} at index ${i}.`);
+    if (!Number.isFinite(scores[i]))
+      throw new RangeError(`Expected finite scores, but got ${scores[i]} at index ${i}.`);
+    if (labels[i] !== 0 && labels[i] !== 1)
+      throw new RangeError(`Expected labels in {0, 1}, but got ${labels[i]} at index ${i}.`);
+    if (weights && !(weights[i] >= 0 && Number.isFinite(weights[i])))
+      throw new RangeError(`Expected finite non-negative weights, but got ${weights[i]} at index ${i}.`);
   }
 }
 
@@ -85,7 +96,12 @@ export function allocBlockCounts(so: ScoreOrder): BlockCounts {
  * Cumulative weighted positives/negatives per block, summed sequentially in sorted order in
  * float64 (as numpy's `cumsum`). `weights` null means 1 per row.
  */
-export function blockCounts(so: ScoreOrder, labels: ArrayLike<number>, weights: ArrayLike<number> | null, out: BlockCounts = allocBlockCounts(so)): BlockCounts {
+export function blockCounts(
+  so: ScoreOrder,
+  labels: ArrayLike<number>,
+  weights: ArrayLike<number> | null,
+  out: BlockCounts = allocBlockCounts(so),
+): BlockCounts {
   const { order, blockStart, nBlocks } = so;
   let tp = 0;
   let fp = 0;

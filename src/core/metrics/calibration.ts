@@ -61,8 +61,14 @@ export interface CalibrationValues {
  *   rest: ece = (|0 − 0.2| + |2 − 2.4|)/4 = 0.15, mce = max(0.2, |2/3 − 0.8|) = 0.2; adaptive
  *   chunks {0.2, 0.6}, {0.9, 0.9}: (|1 − 0.8| + |1 − 1.8|)/4 = 0.25.
  */
-export function calibrationValues(rows: SortedRows, B: number, mult: Multiplicities | null = null, bins: Int32Array | null = null): CalibrationValues {
-  if (!Number.isInteger(B) || B < 1) throw new RangeError(`Expected \`eceBins\` to be a positive integer, but got ${B}.`);
+export function calibrationValues(
+  rows: SortedRows,
+  B: number,
+  mult: Multiplicities | null = null,
+  bins: Int32Array | null = null,
+): CalibrationValues {
+  if (!Number.isInteger(B) || B < 1)
+    throw new RangeError(`Expected \`eceBins\` to be a positive integer, but got ${B}.`);
   const n = rows.n;
   const w = rows.weight;
   const conf = rows.score;
@@ -95,7 +101,13 @@ export function calibrationValues(rows: SortedRows, B: number, mult: Multiplicit
  * bins with mass (NaN when none has), where diff_b = Σ m·(correct − confidence) and mass_b = Σ m in
  * bin b. Writes into `out` so a resample loop allocates nothing. Requires W > 0.
  */
-export function binnedCalibration(diff: Float64Array, mass: Float64Array, B: number, W: number, out: { ece: number; mce: number }): void {
+export function binnedCalibration(
+  diff: Float64Array,
+  mass: Float64Array,
+  B: number,
+  W: number,
+  out: { ece: number; mce: number },
+): void {
   let ece = 0;
   let mce = NaN;
   for (let b = 0; b < B; b++) {
@@ -175,7 +187,13 @@ export function reliabilityBins(rows: SortedRows, B: number): ReliabilityBin[] {
   const out: ReliabilityBin[] = [];
   for (let b = 0; b < B; b++) {
     const has = mass[b] > 0;
-    out.push({ lo: b / B, hi: (b + 1) / B, count: count[b], accuracy: has ? corr[b] / mass[b] : null, confidence: has ? cs[b] / mass[b] : null });
+    out.push({
+      lo: b / B,
+      hi: (b + 1) / B,
+      count: count[b],
+      accuracy: has ? corr[b] / mass[b] : null,
+      confidence: has ? cs[b] / mass[b] : null,
+    });
   }
   return out;
 }

@@ -68,7 +68,10 @@ export interface ClassificationAggregate {
 function checkTopK(topK: readonly number[]): number[] {
   for (const k of topK) {
     if (!Number.isInteger(k) || k < 1) {
-      throw new EvalLensError('invalid-config', `Expected every \`topK\` entry to be a positive integer, but got ${k}.`);
+      throw new EvalLensError(
+        'invalid-config',
+        `Expected every \`topK\` entry to be a positive integer, but got ${k}.`,
+      );
     }
   }
   return [...new Set(topK)].sort((a, b) => a - b);
@@ -81,7 +84,10 @@ function checkTopK(topK: readonly number[]): number[] {
  * not depend on class order (docs/metrics/classification.md). scikit-learn's `top_k_accuracy_score` breaks
  * ties by class index instead, so the two agree whenever scores are distinct.
  */
-export function prepareClassification(data: ClassificationData, opts: ClassificationOptions = {}): PreparedClassification {
+export function prepareClassification(
+  data: ClassificationData,
+  opts: ClassificationOptions = {},
+): PreparedClassification {
   const { n, labels, preds, probs } = data;
   const C = data.classes.length;
   const topK = checkTopK(opts.topK ?? []);
@@ -110,11 +116,27 @@ export function prepareClassification(data: ClassificationData, opts: Classifica
       nllTerm[i] = -Math.log(Math.max(py, NLL_FLOOR));
     }
   }
-  return { n, C, classes: data.classes, labels, preds, weights: data.weights, correct, nllTerm, brierTerm, trueRank, topK };
+  return {
+    n,
+    C,
+    classes: data.classes,
+    labels,
+    preds,
+    weights: data.weights,
+    correct,
+    nllTerm,
+    brierTerm,
+    trueRank,
+    topK,
+  };
 }
 
 /** Row weight `w_i × counts_i` (either factor may be absent = 1). */
-export function rowWeight(weights: Float64Array | null, counts: ArrayLike<number> | null | undefined, i: number): number {
+export function rowWeight(
+  weights: Float64Array | null,
+  counts: ArrayLike<number> | null | undefined,
+  i: number,
+): number {
   const w = weights ? weights[i] : 1;
   return counts ? w * counts[i] : w;
 }
@@ -187,7 +209,10 @@ export function macroF1(stats: ClassStats): number | null {
  * @example 3 rows, labels [0,1,1], preds [0,0,1]: accuracy = 2/3, balanced_accuracy = (1 + 1/2)/2 = 0.75,
  * macro_f1 = (2·1/(1+2) + 2·1/(2+1))/2 = 2/3.
  */
-export function aggregateClassification(prep: PreparedClassification, counts?: ArrayLike<number> | null): ClassificationAggregate {
+export function aggregateClassification(
+  prep: PreparedClassification,
+  counts?: ArrayLike<number> | null,
+): ClassificationAggregate {
   const { n, C, weights, labels, preds, correct } = prep;
   const support = new Float64Array(C);
   const correctW = new Float64Array(C);

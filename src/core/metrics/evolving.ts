@@ -125,9 +125,15 @@ export function prepareEvolving(
   const C = classes.length;
   if (C < 2) return { unavailable: `it needs at least 2 classes, got ${C}` };
   const zeroTrain = classes.filter((_, c) => !(train.shares[c] > 0));
-  if (zeroTrain.length > 0) return { unavailable: `class${zeroTrain.length > 1 ? 'es' : ''} ${names(zeroTrain)} ha${zeroTrain.length > 1 ? 've' : 's'} train count 0` };
+  if (zeroTrain.length > 0)
+    return {
+      unavailable: `class${zeroTrain.length > 1 ? 'es' : ''} ${names(zeroTrain)} ha${zeroTrain.length > 1 ? 've' : 's'} train count 0`,
+    };
   const noRows = classes.filter((_, c) => !(testRows[c] > 0));
-  if (noRows.length > 0) return { unavailable: `class${noRows.length > 1 ? 'es' : ''} ${names(noRows)} ha${noRows.length > 1 ? 've' : 's'} no test rows` };
+  if (noRows.length > 0)
+    return {
+      unavailable: `class${noRows.length > 1 ? 'es' : ''} ${names(noRows)} ha${noRows.length > 1 ? 've' : 's'} no test rows`,
+    };
   const T = opts.T ?? C;
   const rho = effectiveRho(train, opts.imbalanceRatio);
   const protocol = opts.protocol ?? 'expected';
@@ -147,7 +153,21 @@ export function prepareEvolving(
     js[t] = jensenShannon(qTrain, qt);
   }
   const byDelta = Int32Array.from(Array.from({ length: T }, (_, t) => t).sort((a, b) => delta[a] - delta[b] || a - b));
-  const setup: EvolvingSetup = { C, T, rho, protocol, seed: opts.seed ?? 0, qTrain, rank: train.rank, order: train.order, alpha, qTest, delta, js, byDelta };
+  const setup: EvolvingSetup = {
+    C,
+    T,
+    rho,
+    protocol,
+    seed: opts.seed ?? 0,
+    qTrain,
+    rank: train.rank,
+    order: train.order,
+    alpha,
+    qTest,
+    delta,
+    js,
+    byDelta,
+  };
   if (protocol === 'sampled') {
     let nMax = 0;
     for (let c = 0; c < C; c++) nMax = Math.max(nMax, testRows[c]);
@@ -221,7 +241,9 @@ export function binomialDraw(rng: Rng, N: number, p: number): number {
     return k;
   }
   const mode = Math.min(N, Math.floor((N + 1) * p));
-  const pm = Math.exp(logGamma(N + 1) - logGamma(mode + 1) - logGamma(N - mode + 1) + mode * Math.log(p) + (N - mode) * Math.log1p(-p));
+  const pm = Math.exp(
+    logGamma(N + 1) - logGamma(mode + 1) - logGamma(N - mode + 1) + mode * Math.log(p) + (N - mode) * Math.log1p(-p),
+  );
   const r = p / (1 - p);
   let u = rng.next() - pm;
   if (u < 0) return mode;

@@ -84,7 +84,13 @@ export function thresholdRates(k: ThresholdCounts): { precision: number; recall:
  * Every key of {@link IW_KEYS} (in that order) for one weight vector, NaN where undefined.
  * `nAbove` = {@link blocksAtOrAbove}(so, threshold). `scratch` is reused when given.
  */
-export function metricVector(so: ScoreOrder, labels: ArrayLike<number>, weights: ArrayLike<number> | null, nAbove: number, scratch?: BlockCounts): Float64Array {
+export function metricVector(
+  so: ScoreOrder,
+  labels: ArrayLike<number>,
+  weights: ArrayLike<number> | null,
+  nAbove: number,
+  scratch?: BlockCounts,
+): Float64Array {
   const out = new Float64Array(IW_KEYS.length);
   fillFromCounts(blockCounts(so, labels, weights, scratch), nAbove, out, 0);
   return out;
@@ -99,7 +105,11 @@ export interface WeightOption {
   weights?: ArrayLike<number> | null;
 }
 
-function curveCounts(labels: ArrayLike<number>, scores: ArrayLike<number>, weights: ArrayLike<number> | null): BlockCounts {
+function curveCounts(
+  labels: ArrayLike<number>,
+  scores: ArrayLike<number>,
+  weights: ArrayLike<number> | null,
+): BlockCounts {
   checkBinaryInputs(labels, scores, weights);
   return blockCounts(scoreOrder(scores), labels, weights);
 }
@@ -111,7 +121,11 @@ function curveCounts(labels: ArrayLike<number>, scores: ArrayLike<number>, weigh
  *
  * @example averagePrecision([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]) // (1/2)·1 + (1/2)·(2/3) = 5/6
  */
-export function averagePrecision(labels: ArrayLike<number>, scores: ArrayLike<number>, opts: WeightOption = {}): number | null {
+export function averagePrecision(
+  labels: ArrayLike<number>,
+  scores: ArrayLike<number>,
+  opts: WeightOption = {},
+): number | null {
   return orNull(averagePrecisionFromCounts(curveCounts(labels, scores, opts.weights ?? null)));
 }
 
@@ -123,7 +137,11 @@ export function averagePrecision(labels: ArrayLike<number>, scores: ArrayLike<nu
  * @example auprTrapz([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
  *   // (1/2)(1+1)/2 + 0 + (1/2)(1/2+2/3)/2 = 1/2 + 7/24 = 19/24
  */
-export function auprTrapz(labels: ArrayLike<number>, scores: ArrayLike<number>, opts: WeightOption = {}): number | null {
+export function auprTrapz(
+  labels: ArrayLike<number>,
+  scores: ArrayLike<number>,
+  opts: WeightOption = {},
+): number | null {
   return orNull(auprTrapzFromCounts(curveCounts(labels, scores, opts.weights ?? null)));
 }
 

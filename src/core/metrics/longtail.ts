@@ -40,7 +40,12 @@ export function shotOfCounts(counts: ArrayLike<number>, thresholds: { many?: num
   return out;
 }
 
-export function prepareLongTail(C: number, train: TrainDistribution | null, groups: GroupSpec | null, opts: LongTailOptions = {}): LongTailSetup {
+export function prepareLongTail(
+  C: number,
+  train: TrainDistribution | null,
+  groups: GroupSpec | null,
+  opts: LongTailOptions = {},
+): LongTailSetup {
   return {
     C,
     train,
@@ -72,7 +77,12 @@ export function classMeanAccuracy(stats: ClassStats, member: (c: number) => bool
  * @example CIFAR-100-LT head/tail: head rows with train weights [0.046, 0.044, 0.042, 0.040, 0.038, 0.037], the
  * last three wrong → (0.042+0.038+0.037)/0.247 = 0.4737.
  */
-export function reweightedGroupError(stats: ClassStats, trainWeight: ArrayLike<number>, member: (c: number) => boolean, epsilon: number): number | null {
+export function reweightedGroupError(
+  stats: ClassStats,
+  trainWeight: ArrayLike<number>,
+  member: (c: number) => boolean,
+  epsilon: number,
+): number | null {
   let num = 0;
   let den = 0;
   let rows = 0;
@@ -115,7 +125,12 @@ export function aggregateLongTail(setup: LongTailSetup, stats: ClassStats): Reco
     out.weighted_accuracy = den > 0 ? num / den : null;
     if (groups) {
       groups.names.forEach((g, gi) => {
-        out[`weighted_error_group.${g}`] = reweightedGroupError(stats, trainWeight, (c) => groups.groupOf[c] === gi, setup.epsilon);
+        out[`weighted_error_group.${g}`] = reweightedGroupError(
+          stats,
+          trainWeight,
+          (c) => groups.groupOf[c] === gi,
+          setup.epsilon,
+        );
       });
     }
   }

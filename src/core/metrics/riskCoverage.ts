@@ -348,7 +348,16 @@ export interface TiedBlockScratch {
  * metric's order of operations); without, the caller divides the total once (the fast path's order).
  * Writes [m, Wb, Eb] into `sums` and returns how many groups the block touches.
  */
-export function tiedBlockSteps(rows: SortedRows, mult: Multiplicities | null, from: number, to: number, st: Float64Array, scratch: TiedBlockScratch, balancedPerStep: boolean, sums: Float64Array): number {
+export function tiedBlockSteps(
+  rows: SortedRows,
+  mult: Multiplicities | null,
+  from: number,
+  to: number,
+  st: Float64Array,
+  scratch: TiedBlockScratch,
+  balancedPerStep: boolean,
+  sums: Float64Array,
+): number {
   const { wrong, group, nGroups: G } = rows;
   const w = rows.weight;
   const { gW, gE, gErr, bW, bE, touchedFlag, touched } = scratch;

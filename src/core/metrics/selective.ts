@@ -36,7 +36,11 @@ export function thresholdEnd(rows: SortedRows, t: number): number {
  * @example scores [0.9, 0.8, 0.8, 0.8, 0.1], c = 0.5 → the prefix reaching 0.5 ends at the
  *   third row (score 0.8), t = 0.8, four rows accepted: coverage 0.8.
  */
-export function targetCoverageEnd(rows: SortedRows, c: number, mult: Multiplicities | null = null): { end: number; threshold: number } {
+export function targetCoverageEnd(
+  rows: SortedRows,
+  c: number,
+  mult: Multiplicities | null = null,
+): { end: number; threshold: number } {
   if (!(c > 0 && c <= 1)) throw new RangeError(`Expected \`targetCoverage\` in (0, 1], but got ${c}.`);
   const w = rows.weight;
   const bs = rows.blockStart;
@@ -86,7 +90,12 @@ export interface OperatingPointOptions {
  * @example CIFAR-100-LT head/tail, 10 accepted rows, train weights n_y/N_train (reweight): head 0.117/0.247 = 0.4737,
  *   tail 0.0017/0.0030 = 0.5667.
  */
-export function operatingPoint(rows: SortedRows, acc: Acceptance, mult: Multiplicities | null = null, opts: OperatingPointOptions = {}): OperatingPoint {
+export function operatingPoint(
+  rows: SortedRows,
+  acc: Acceptance,
+  mult: Multiplicities | null = null,
+  opts: OperatingPointOptions = {},
+): OperatingPoint {
   const { wrong, group, nGroups: G } = rows;
   const w = rows.weight;
   const gwArr = opts.reweight ? (rows.groupWeight ?? w) : w;
@@ -147,7 +156,12 @@ export function operatingPoint(rows: SortedRows, acc: Acceptance, mult: Multipli
  * correct, FPR = accepted∧wrong / wrong (sample-weighted; null when 0/0), and score mean, standard
  * deviation (n − 1, as torch's default `std`; null below 2 rows), min, max over all the group's rows.
  */
-export function groupAnalysis(rows: SortedRows, acc: Acceptance, groupNames: readonly string[], groupErrors: ArrayLike<number>): GroupAnalysisRow[] {
+export function groupAnalysis(
+  rows: SortedRows,
+  acc: Acceptance,
+  groupNames: readonly string[],
+  groupErrors: ArrayLike<number>,
+): GroupAnalysisRow[] {
   const G = rows.nGroups;
   const w = rows.weight;
   const mask = acc.kind === 'mask' ? acc.mask : null;

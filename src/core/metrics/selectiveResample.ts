@@ -113,7 +113,11 @@ const ST_OP_DONE = 13;
 const ST_SIZE = 14;
 
 /** Prepares a {@link SelectiveResampler}; `calibration` gives the ECE bin count (null = no ECE keys). */
-export function selectiveResampler(rows: SortedRows, accept: PrefixAcceptance, calibration: { B: number } | null): SelectiveResampler {
+export function selectiveResampler(
+  rows: SortedRows,
+  accept: PrefixAcceptance,
+  calibration: { B: number } | null,
+): SelectiveResampler {
   const G = rows.nGroups;
   const B = calibration ? calibration.B : 0;
   let bins: Int32Array | null = null;
@@ -135,13 +139,42 @@ export function selectiveResampler(rows: SortedRows, accept: PrefixAcceptance, c
     bins,
     unit,
     values: {
-      coverage: NaN, risk: NaN, groupError: f(G), balanced: NaN, worst: NaN, aurc: NaN, eaurc: NaN, aurcBalanced: NaN, aurcWorst: NaN,
-      grid: NaN, grid02: NaN, gridBalanced: NaN, gridBalanced02: NaN, gridWorst: NaN, gridWorst02: NaN, ece: NaN, mce: NaN, eceAdaptive: NaN,
+      coverage: NaN,
+      risk: NaN,
+      groupError: f(G),
+      balanced: NaN,
+      worst: NaN,
+      aurc: NaN,
+      eaurc: NaN,
+      aurcBalanced: NaN,
+      aurcWorst: NaN,
+      grid: NaN,
+      grid02: NaN,
+      gridBalanced: NaN,
+      gridBalanced02: NaN,
+      gridWorst: NaN,
+      gridWorst02: NaN,
+      ece: NaN,
+      mce: NaN,
+      eceAdaptive: NaN,
     },
-    gW: f(G), gE: f(G), gErr: f(G), bW: f(G), bE: f(G),
-    touched: new Int32Array(G), touchedFlag: new Uint8Array(G),
-    gridK: f(GRID_POINTS), xs: f(GRID_POINTS), rStd: f(GRID_POINTS), rBal: f(GRID_POINTS), rWorst: f(GRID_POINTS),
-    diff: f(B + 1), mass: f(B + 1), chunk: f(Math.max(B, 1)), state: f(ST_SIZE), harmonic: f(1),
+    gW: f(G),
+    gE: f(G),
+    gErr: f(G),
+    bW: f(G),
+    bE: f(G),
+    touched: new Int32Array(G),
+    touchedFlag: new Uint8Array(G),
+    gridK: f(GRID_POINTS),
+    xs: f(GRID_POINTS),
+    rStd: f(GRID_POINTS),
+    rBal: f(GRID_POINTS),
+    rWorst: f(GRID_POINTS),
+    diff: f(B + 1),
+    mass: f(B + 1),
+    chunk: f(Math.max(B, 1)),
+    state: f(ST_SIZE),
+    harmonic: f(1),
   };
 }
 
@@ -149,7 +182,11 @@ export function selectiveResampler(rows: SortedRows, accept: PrefixAcceptance, c
  * The values of one resample (`mult[p]` = multiplicity of sorted position p; `items` = Σ mult when
  * the caller knows it, e.g. the resample size). Written into `r.values` (returned).
  */
-export function selectiveResampleValues(r: SelectiveResampler, mult: Int32Array, items?: number): SelectiveResampleValues {
+export function selectiveResampleValues(
+  r: SelectiveResampler,
+  mult: Int32Array,
+  items?: number,
+): SelectiveResampleValues {
   const { rows, values: out } = r;
   const { n, nGroups: G } = rows;
   const w = rows.weight;
@@ -239,7 +276,17 @@ function setOperatingPoint(r: SelectiveResampler, W: number, WA: number, EA: num
 }
 
 /** Grid point i: the row-level sums plus `part` items (of mass wp each) of the next row (aurcGrid101's rules). */
-function gridPoint(r: SelectiveResampler, i: number, W: number, rW: number, rE: number, part: number, wp: number, isWrong: boolean, pg: number): void {
+function gridPoint(
+  r: SelectiveResampler,
+  i: number,
+  W: number,
+  rW: number,
+  rE: number,
+  part: number,
+  wp: number,
+  isWrong: boolean,
+  pg: number,
+): void {
   const G = r.rows.nGroups;
   let aW = rW;
   let aE = rE;
@@ -280,7 +327,17 @@ function chunkStart(k: number, base: number, extra: number): number {
  * The rare path of the singleton step, where the copies cross a chunk boundary; returns the chunk of
  * the last copy.
  */
-function spreadOverChunks(chunk: Float64Array, ch: number, chHi: number, d: number, c: number, u: number, N: number, base: number, extra: number): number {
+function spreadOverChunks(
+  chunk: Float64Array,
+  ch: number,
+  chHi: number,
+  d: number,
+  c: number,
+  u: number,
+  N: number,
+  base: number,
+  extra: number,
+): number {
   let left = c;
   while (left > 0) {
     while (d >= chHi) {

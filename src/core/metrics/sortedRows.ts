@@ -50,7 +50,11 @@ export interface SortRowsOptions {
  * rank, then a counting sort by rank — which is stable and yields the blocks directly.
  * `wrong[i]` is 1 when row i is misclassified. -0 and +0 are one value.
  */
-export function sortRowsByScore(scores: ArrayLike<number>, wrong: ArrayLike<number>, opts: SortRowsOptions = {}): SortedRows {
+export function sortRowsByScore(
+  scores: ArrayLike<number>,
+  wrong: ArrayLike<number>,
+  opts: SortRowsOptions = {},
+): SortedRows {
   const sel = opts.rows ?? null;
   const n = sel ? sel.length : scores.length;
   const rowAt = (j: number): number => (sel ? sel[j] : j);
@@ -102,7 +106,17 @@ export function sortRowsByScore(scores: ArrayLike<number>, wrong: ArrayLike<numb
     if (w) w[p] = opts.weights![i];
     if (gw) gw[p] = opts.groupWeights![i];
   }
-  return { n, rowIndex, score, wrong: wr, group, nGroups: opts.groups ? (opts.nGroups ?? maxPlusOne(opts.groups)) : 0, weight: w, groupWeight: gw, blockStart };
+  return {
+    n,
+    rowIndex,
+    score,
+    wrong: wr,
+    group,
+    nGroups: opts.groups ? (opts.nGroups ?? maxPlusOne(opts.groups)) : 0,
+    weight: w,
+    groupWeight: gw,
+    blockStart,
+  };
 }
 
 function maxPlusOne(a: Int32Array): number {
@@ -115,7 +129,11 @@ function maxPlusOne(a: Int32Array): number {
  * Multiplicities in sorted order from a bootstrap count vector over the caller's rows:
  * `out[p] = counts[rowIndex[p]]`.
  */
-export function gatherCounts(rows: SortedRows, counts: ArrayLike<number>, out: Float64Array = new Float64Array(rows.n)): Float64Array {
+export function gatherCounts(
+  rows: SortedRows,
+  counts: ArrayLike<number>,
+  out: Float64Array = new Float64Array(rows.n),
+): Float64Array {
   const idx = rows.rowIndex;
   for (let p = 0; p < rows.n; p++) out[p] = counts[idx[p]];
   return out;

@@ -39,7 +39,10 @@ export function configSource(config: ResolvedConfig): string {
 }
 
 function configError(config: ResolvedConfig, key: string, what: string): never {
-  throw new EvalLensError('invalid-config', `${configSource(config)}: \`${key}\` ${what}`, { file: configSource(config), column: key });
+  throw new EvalLensError('invalid-config', `${configSource(config)}: \`${key}\` ${what}`, {
+    file: configSource(config),
+    column: key,
+  });
 }
 
 type Values = number[] | Record<string, number>;
@@ -60,7 +63,8 @@ export async function readValuesFile(path: string, key: string, config: Resolved
     } catch (e) {
       configError(config, key, `names ${path}, which is not valid JSON (${(e as Error).message}).`);
     }
-    if (v && typeof v === 'object' && !Array.isArray(v) && key in (v as object)) v = (v as Record<string, unknown>)[key];
+    if (v && typeof v === 'object' && !Array.isArray(v) && key in (v as object))
+      v = (v as Record<string, unknown>)[key];
     return checkValuesShape(v, `${path}`, key, config);
   }
   return parseValuesTable(text, path, key, config, ext === '.tsv' ? '\t' : ',');
@@ -74,22 +78,43 @@ function parseValuesTable(text: string, path: string, key: string, config: Resol
   });
   if (rows.length === 0) configError(config, key, `names ${path}, which is empty.`);
   // A header is a first row whose last cell is not a number.
-  const hasHeader = !Number.isFinite(Number(rows[0].cells[rows[0].cells.length - 1])) || rows[0].cells[rows[0].cells.length - 1] === '';
+  const hasHeader =
+    !Number.isFinite(Number(rows[0].cells[rows[0].cells.length - 1])) || rows[0].cells[rows[0].cells.length - 1] === '';
   const body = hasHeader ? rows.slice(1) : rows;
   const width = body[0]?.cells.length ?? 0;
   if (width === 1) {
     return body.map((r) => {
       const x = Number(r.cells[0]);
-      if (r.cells[0] === '' || !Number.isFinite(x)) throw new EvalLensError('invalid-config', `${path}:${r.line}: expected a number for \`${key}\`, got "${r.cells[0]}".`, { file: path, line: r.line });
+      if (r.cells[0] === '' || !Number.isFinite(x))
+        throw new EvalLensError(
+          'invalid-config',
+          `${path}:${r.line}: expected a number for \`${key}\`, got "${r.cells[0]}".`,
+          { file: path, line: r.line },
+        );
       return x;
     });
   }
   const map: Record<string, number> = {};
   for (const r of body) {
-    if (r.cells.length !== 2) throw new EvalLensError('invalid-config', `${path}:${r.line}: expected 2 cells (class, value) for \`${key}\`, got ${r.cells.length}.`, { file: path, line: r.line });
+    if (r.cells.length !== 2)
+      throw new EvalLensError(
+        'invalid-config',
+        `${path}:${r.line}: expected 2 cells (class, value) for \`${key}\`, got ${r.cells.length}.`,
+        { file: path, line: r.line },
+      );
     const x = Number(r.cells[1]);
-    if (r.cells[1] === '' || !Number.isFinite(x)) throw new EvalLensError('invalid-config', `${path}:${r.line}: expected a number for class "${r.cells[0]}" in \`${key}\`, got "${r.cells[1]}".`, { file: path, line: r.line });
-    if (Object.hasOwn(map, r.cells[0])) throw new EvalLensError('invalid-config', `${path}:${r.line}: class "${r.cells[0]}" appears twice in \`${key}\`.`, { file: path, line: r.line });
+    if (r.cells[1] === '' || !Number.isFinite(x))
+      throw new EvalLensError(
+        'invalid-config',
+        `${path}:${r.line}: expected a number for class "${r.cells[0]}" in \`${key}\`, got "${r.cells[1]}".`,
+        { file: path, line: r.line },
+      );
+    if (Object.hasOwn(map, r.cells[0]))
+      throw new EvalLensError(
+        'invalid-config',
+        `${path}:${r.line}: class "${r.cells[0]}" appears twice in \`${key}\`.`,
+        { file: path, line: r.line },
+      );
     // defineProperty: a class named `__proto__` is an ordinary key, not the prototype.
     Object.defineProperty(map, r.cells[0], { value: x, enumerable: true, writable: true, configurable: true });
   }
@@ -99,17 +124,27 @@ function parseValuesTable(text: string, path: string, key: string, config: Resol
 function checkValuesShape(v: unknown, where: string, key: string, config: ResolvedConfig): Values {
   if (Array.isArray(v)) {
     v.forEach((x, i) => {
-      if (typeof x !== 'number' || !Number.isFinite(x)) configError(config, key, `(from ${where}) expected a finite number at index ${i}, got ${JSON.stringify(x)}.`);
+      if (typeof x !== 'number' || !Number.isFinite(x))
+        configError(config, key, `(from ${where}) expected a finite number at index ${i}, got ${JSON.stringify(x)}.`);
     });
     return v as number[];
   }
   if (v && typeof v === 'object') {
     for (const [k, x] of Object.entries(v)) {
-      if (typeof x !== 'number' || !Number.isFinite(x)) configError(config, key, `(from ${where}) expected a finite number for class "${k}", got ${JSON.stringify(x)}.`);
+      if (typeof x !== 'number' || !Number.isFinite(x))
+        configError(
+          config,
+          key,
+          `(from ${where}) expected a finite number for class "${k}", got ${JSON.stringify(x)}.`,
+        );
     }
     return v as Record<string, number>;
   }
-  configError(config, key, `(from ${where}) expected an array in class order or a class→value object, got ${JSON.stringify(v)}.`);
+  configError(
+    config,
+    key,
+    `(from ${where}) expected an array in class order or a class→value object, got ${JSON.stringify(v)}.`,
+  );
 }
 
 /** A path from the config, relative to `baseDir` and kept inside the workspace `root` (config/load.ts's rule; default: baseDir). */
@@ -118,26 +153,39 @@ function resolvePath(p: string, baseDir: string, key: string, config: ResolvedCo
 }
 
 /** Values in class order from an array or class→value map; errors name the key. */
-export function valuesInClassOrder(values: Values, classes: string[], key: string, config: ResolvedConfig): Float64Array {
+export function valuesInClassOrder(
+  values: Values,
+  classes: string[],
+  key: string,
+  config: ResolvedConfig,
+): Float64Array {
   const C = classes.length;
   const out = new Float64Array(C);
   if (Array.isArray(values)) {
-    if (values.length !== C) configError(config, key, `has ${values.length} entries, but there are ${C} classes (${preview(classes)}).`);
+    if (values.length !== C)
+      configError(config, key, `has ${values.length} entries, but there are ${C} classes (${preview(classes)}).`);
     values.forEach((x, i) => (out[i] = x));
   } else {
     const index = new Map(classes.map((c, i) => [c, i]));
     const seen = new Uint8Array(C);
     for (const [k, x] of Object.entries(values)) {
       const i = index.get(k);
-      if (i === undefined) configError(config, key, `names class "${k}", which is not one of the ${C} classes (${preview(classes)}).`);
+      if (i === undefined)
+        configError(config, key, `names class "${k}", which is not one of the ${C} classes (${preview(classes)}).`);
       out[i] = x;
       seen[i] = 1;
     }
     const missing = classes.filter((_, i) => !seen[i]);
-    if (missing.length > 0) configError(config, key, `has no entry for class${missing.length > 1 ? 'es' : ''} ${preview(missing.map((m) => `"${m}"`))}; give every class a value (0 is allowed).`);
+    if (missing.length > 0)
+      configError(
+        config,
+        key,
+        `has no entry for class${missing.length > 1 ? 'es' : ''} ${preview(missing.map((m) => `"${m}"`))}; give every class a value (0 is allowed).`,
+      );
   }
   for (let c = 0; c < C; c++) {
-    if (!(out[c] >= 0) || !Number.isFinite(out[c])) configError(config, key, `must be ≥ 0 for every class, but class "${classes[c]}" has ${out[c]}.`);
+    if (!(out[c] >= 0) || !Number.isFinite(out[c]))
+      configError(config, key, `must be ≥ 0 for every class, but class "${classes[c]}" has ${out[c]}.`);
   }
   return out;
 }
@@ -175,7 +223,8 @@ export function trainDistributionFromValues(
   let counts: Float64Array | null = null;
   if (source === 'trainCounts') counts = v;
   else if (config.trainTotal !== undefined) {
-    if (!(config.trainTotal > 0) || !Number.isFinite(config.trainTotal)) configError(config, 'trainTotal', `must be a positive number, got ${config.trainTotal}.`);
+    if (!(config.trainTotal > 0) || !Number.isFinite(config.trainTotal))
+      configError(config, 'trainTotal', `must be a positive number, got ${config.trainTotal}.`);
     counts = v.map((w) => Math.round(w * (config.trainTotal as number)));
   }
   const base = counts ?? v;
@@ -188,14 +237,23 @@ export function trainDistributionFromValues(
 }
 
 /** Resolves `trainCounts` / `classWeights` (reading a file when given a path); null when neither is set. */
-export async function resolveTrainDistribution(classes: string[], config: ResolvedConfig, baseDir: string, root?: string): Promise<TrainDistribution | null> {
+export async function resolveTrainDistribution(
+  classes: string[],
+  config: ResolvedConfig,
+  baseDir: string,
+  root?: string,
+): Promise<TrainDistribution | null> {
   if (config.trainCounts !== undefined && config.classWeights !== undefined) {
     configError(config, 'classWeights', 'cannot be given together with `trainCounts`; keep one of them.');
   }
-  const source = config.trainCounts !== undefined ? 'trainCounts' : config.classWeights !== undefined ? 'classWeights' : null;
+  const source =
+    config.trainCounts !== undefined ? 'trainCounts' : config.classWeights !== undefined ? 'classWeights' : null;
   if (!source) return null;
   const raw = config[source] as Values | string;
-  const values = typeof raw === 'string' ? await readValuesFile(resolvePath(raw, baseDir, source, config, root), source, config) : checkValuesShape(raw, 'the config', source, config);
+  const values =
+    typeof raw === 'string'
+      ? await readValuesFile(resolvePath(raw, baseDir, source, config, root), source, config)
+      : checkValuesShape(raw, 'the config', source, config);
   return trainDistributionFromValues(values, classes, source, config);
 }
 
@@ -208,12 +266,24 @@ export function defaultGroupNames(m: number): string[] {
  * Groups from a boundary list on the train rank: boundaries b_1 < … < b_{m−1} (integers in 1..C−1)
  * give groups ranks 1..b_1, b_1+1..b_2, …, b_{m−1}+1..C (CIFAR-100-LT: `[69]` → 1–69 head, 70–100 tail).
  */
-export function groupsFromBoundaries(boundaries: number[], train: TrainDistribution | null, classes: string[], config: ResolvedConfig): GroupSpec {
+export function groupsFromBoundaries(
+  boundaries: number[],
+  train: TrainDistribution | null,
+  classes: string[],
+  config: ResolvedConfig,
+): GroupSpec {
   const C = classes.length;
-  if (!train) configError(config, 'groups', 'is a boundary list on the train rank, which needs `trainCounts` or `classWeights`.');
+  if (!train)
+    configError(config, 'groups', 'is a boundary list on the train rank, which needs `trainCounts` or `classWeights`.');
   boundaries.forEach((b, i) => {
-    if (!Number.isInteger(b) || b < 1 || b > C - 1) configError(config, 'groups', `boundaries must be integers in 1..${C - 1} (C = ${C} classes), but entry ${i} is ${b}.`);
-    if (i > 0 && b <= boundaries[i - 1]) configError(config, 'groups', `boundaries must be strictly increasing, but ${b} follows ${boundaries[i - 1]}.`);
+    if (!Number.isInteger(b) || b < 1 || b > C - 1)
+      configError(
+        config,
+        'groups',
+        `boundaries must be integers in 1..${C - 1} (C = ${C} classes), but entry ${i} is ${b}.`,
+      );
+    if (i > 0 && b <= boundaries[i - 1])
+      configError(config, 'groups', `boundaries must be strictly increasing, but ${b} follows ${boundaries[i - 1]}.`);
   });
   const m = boundaries.length + 1;
   const names = groupNamesFor(m, config);
@@ -229,7 +299,8 @@ export function groupsFromBoundaries(boundaries: number[], train: TrainDistribut
 
 function groupNamesFor(m: number, config: ResolvedConfig): string[] {
   if (config.groupNames === undefined) return defaultGroupNames(m);
-  if (config.groupNames.length !== m) configError(config, 'groupNames', `has ${config.groupNames.length} names, but \`groups\` defines ${m} groups.`);
+  if (config.groupNames.length !== m)
+    configError(config, 'groupNames', `has ${config.groupNames.length} names, but \`groups\` defines ${m} groups.`);
   if (new Set(config.groupNames).size !== m) configError(config, 'groupNames', 'has a repeated name.');
   return config.groupNames.map(String);
 }
@@ -244,17 +315,33 @@ export function groupsFromMap(map: Record<string, string>, classes: string[], co
   const byClass: (string | undefined)[] = new Array(classes.length);
   for (const [k, g] of Object.entries(map)) {
     const i = index.get(k);
-    if (i === undefined) configError(config, 'groups', `names class "${k}", which is not one of the ${classes.length} classes (${preview(classes)}).`);
-    if (typeof g !== 'string' && typeof g !== 'number') configError(config, 'groups', `expected a group name for class "${k}", got ${JSON.stringify(g)}.`);
+    if (i === undefined)
+      configError(
+        config,
+        'groups',
+        `names class "${k}", which is not one of the ${classes.length} classes (${preview(classes)}).`,
+      );
+    if (typeof g !== 'string' && typeof g !== 'number')
+      configError(config, 'groups', `expected a group name for class "${k}", got ${JSON.stringify(g)}.`);
     byClass[i] = String(g);
   }
   const missing = classes.filter((_, i) => byClass[i] === undefined);
-  if (missing.length > 0) configError(config, 'groups', `has no group for class${missing.length > 1 ? 'es' : ''} ${preview(missing.map((m) => `"${m}"`))}.`);
+  if (missing.length > 0)
+    configError(
+      config,
+      'groups',
+      `has no group for class${missing.length > 1 ? 'es' : ''} ${preview(missing.map((m) => `"${m}"`))}.`,
+    );
   let names: string[];
   if (config.groupNames !== undefined) {
     names = config.groupNames.map(String);
     const unknown = [...new Set(byClass as string[])].filter((g) => !names.includes(g));
-    if (unknown.length > 0) configError(config, 'groupNames', `does not list group${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} used in \`groups\`.`);
+    if (unknown.length > 0)
+      configError(
+        config,
+        'groupNames',
+        `does not list group${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')} used in \`groups\`.`,
+      );
   } else {
     names = [...new Set(byClass as string[])];
   }
@@ -264,7 +351,13 @@ export function groupsFromMap(map: Record<string, string>, classes: string[], co
 }
 
 /** Resolves `groups` (+ `groupNames`); null when `groups` is not set. */
-export async function resolveGroups(classes: string[], config: ResolvedConfig, train: TrainDistribution | null, baseDir: string, root?: string): Promise<GroupSpec | null> {
+export async function resolveGroups(
+  classes: string[],
+  config: ResolvedConfig,
+  train: TrainDistribution | null,
+  baseDir: string,
+  root?: string,
+): Promise<GroupSpec | null> {
   let g: unknown = config.groups;
   if (g === undefined) return null;
   if (typeof g === 'string') {
@@ -280,9 +373,14 @@ export async function resolveGroups(classes: string[], config: ResolvedConfig, t
     } catch (e) {
       configError(config, 'groups', `names ${path}, which is not valid JSON (${(e as Error).message}).`);
     }
-    if (g && typeof g === 'object' && !Array.isArray(g) && 'groups' in (g as object)) g = (g as Record<string, unknown>).groups;
+    if (g && typeof g === 'object' && !Array.isArray(g) && 'groups' in (g as object))
+      g = (g as Record<string, unknown>).groups;
   }
   if (Array.isArray(g)) return groupsFromBoundaries(g as number[], train, classes, config);
   if (g && typeof g === 'object') return groupsFromMap(g as Record<string, string>, classes, config);
-  configError(config, 'groups', `expected a boundary list on the train rank or a class→group object, got ${JSON.stringify(g)}.`);
+  configError(
+    config,
+    'groups',
+    `expected a boundary list on the train rank or a class→group object, got ${JSON.stringify(g)}.`,
+  );
 }

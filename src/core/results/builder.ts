@@ -27,7 +27,12 @@ export class ResultsBuilder {
   readonly timings: Record<string, number> = {};
 
   /** Adds (or replaces) a metric. Non-finite numbers are stored as null. */
-  metric(family: MetricFamily, key: string, value: number | null, opts: { direction?: Direction; note?: string; ci?: [number, number] } = {}): void {
+  metric(
+    family: MetricFamily,
+    key: string,
+    value: number | null,
+    opts: { direction?: Direction; note?: string; ci?: [number, number] } = {},
+  ): void {
     const v = value === null || !Number.isFinite(value) ? null : value;
     const entry: MetricValue = { value: v, direction: opts.direction ?? directionOf(key) };
     if (opts.ci) entry.ci = opts.ci;

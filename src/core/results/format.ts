@@ -63,7 +63,9 @@ export function metricSections(results: Results): Section[] {
   });
   const sections: Section[] = [];
   for (const [family, keys] of Object.entries(results.families) as [MetricFamily, string[] | undefined][]) {
-    const rows = (keys ?? []).filter((k) => k in results.metrics && !seen.has(k)).map((k) => (seen.add(k), row(family, k)));
+    const rows = (keys ?? [])
+      .filter((k) => k in results.metrics && !seen.has(k))
+      .map((k) => (seen.add(k), row(family, k)));
     if (rows.length > 0) sections.push({ family, title: FAMILY_TITLES[family] ?? family, rows });
   }
   const rest = Object.keys(results.metrics).filter((k) => !seen.has(k));
@@ -108,13 +110,17 @@ function thousands(n: number): string {
 /** One line describing the source: path, task, rows, format, SHA-256 prefix. */
 export function sourceLine(results: Results): string {
   const s = results.source;
-  const rows = s.rowsUsed !== s.rows ? `${thousands(s.rows)} rows (${thousands(s.rowsUsed)} used)` : `${thousands(s.rows)} rows`;
+  const rows =
+    s.rowsUsed !== s.rows ? `${thousands(s.rows)} rows (${thousands(s.rowsUsed)} used)` : `${thousands(s.rows)} rows`;
   return `${s.path} · task ${results.task} · ${rows} · ${s.format} · sha256 ${s.sha256.slice(0, 12)}`;
 }
 
 function configLine(results: Results): string {
   const b = results.config.bootstrap;
-  const boot = b.n > 0 ? `bootstrap ${b.n} resamples, ${ciTitle(results)}, seed = ${b.seed}${b.stratified ? ', stratified' : ''}` : 'no bootstrap intervals';
+  const boot =
+    b.n > 0
+      ? `bootstrap ${b.n} resamples, ${ciTitle(results)}, seed = ${b.seed}${b.stratified ? ', stratified' : ''}`
+      : 'no bootstrap intervals';
   return `${results.config.configFile ? `config ${results.config.configFile}` : 'no config file'} · ${boot}`;
 }
 
@@ -189,7 +195,14 @@ export function formatTable(results: Results, opts: FormatOptions = {}): string 
   const header = ['metric', 'value', ...baselineNames, ciTitle(results), 'better', 'note'];
   const shared = sections.map((s) => sharedClauses(s.rows));
   const cells = sections.map((s, i) =>
-    s.rows.map((r) => [r.key, fmtValue(r.m, r.key, opts), ...r.baselines.map((b) => fmtValue(b, r.key, opts)), fmtCi(r.m, r.key, opts), ARROW[r.m.direction], shortNote(r.key, r.m, shared[i]!)]),
+    s.rows.map((r) => [
+      r.key,
+      fmtValue(r.m, r.key, opts),
+      ...r.baselines.map((b) => fmtValue(b, r.key, opts)),
+      fmtCi(r.m, r.key, opts),
+      ARROW[r.m.direction],
+      shortNote(r.key, r.m, shared[i]!),
+    ]),
   );
   const widths = header.map((h, i) => Math.max(h.length, ...cells.flat().map((c) => c[i]!.length)));
   const numeric = (i: number): boolean => i >= 1 && i <= 1 + baselineNames.length;
@@ -202,20 +215,29 @@ export function formatTable(results: Results, opts: FormatOptions = {}): string 
       .map((x, i) => (i === c.length - 1 ? cut(x) : numeric(i) ? x.padStart(widths[i]!) : x.padEnd(widths[i]!)))
       .join('  ')
       .trimEnd();
-  const out: string[] = [`Eval Lens ${results.tool.version} results`, `  ${sourceLine(results)}`, `  ${configLine(results)}`];
+  const out: string[] = [
+    `Eval Lens ${results.tool.version} results`,
+    `  ${sourceLine(results)}`,
+    `  ${configLine(results)}`,
+  ];
   if (sections.length === 0) out.push('', '  (no metrics)');
   sections.forEach((s, i) => {
-    const common = shared[i]!.length > 0 ? wrap(`Common to these rows: ${shared[i]!.join('; ')}`, Math.max(40, (opts.maxWidth ?? 100) - 2)).map((l) => `  ${l}`) : [];
+    const common =
+      shared[i]!.length > 0
+        ? wrap(`Common to these rows: ${shared[i]!.join('; ')}`, Math.max(40, (opts.maxWidth ?? 100) - 2)).map(
+            (l) => `  ${l}`,
+          )
+        : [];
     out.push('', s.title, ...common, line(header), ...cells[i]!.map(line));
   });
-  if (sections.length > 0) out.push('', 'Definitions and references: eval-lens explain KEY. The results JSON keeps each metric\'s full note.');
+  if (sections.length > 0)
+    out.push('', "Definitions and references: eval-lens explain KEY. The results JSON keeps each metric's full note.");
   if (results.warnings.length > 0) {
     out.push('', `Warnings (${results.warnings.length})`);
     for (const w of results.warnings) out.push(`  ! ${warningLine(w)}`);
   }
   return out.join('\n') + '\n';
 }
-
 
 /** Markdown: a heading, the source line, one table per family, the warnings as a list. */
 export function formatMarkdown(results: Results, opts: FormatOptions = {}): string {
@@ -228,11 +250,15 @@ export function formatMarkdown(results: Results, opts: FormatOptions = {}): stri
   ];
   for (const s of metricSections(results)) {
     out.push('', `### ${s.title}`, '');
-    out.push(`| Metric | Value | ${baselineNames.map((b) => `${escapeMarkdown(b)} | `).join('')}${ciTitle(results)} | Better | Note |`);
+    out.push(
+      `| Metric | Value | ${baselineNames.map((b) => `${escapeMarkdown(b)} | `).join('')}${ciTitle(results)} | Better | Note |`,
+    );
     out.push(`|---|---:|${baselineNames.map(() => '---:|').join('')}---|:-:|---|`);
     for (const r of s.rows) {
       const base = r.baselines.map((b) => `${fmtValue(b, r.key, opts)} | `).join('');
-      out.push(`| ${escapeMarkdown(r.key)} | ${fmtValue(r.m, r.key, opts)} | ${base}${fmtCi(r.m, r.key, opts)} | ${ARROW[r.m.direction]} | ${escapeMarkdown(r.m.note ?? '')} |`);
+      out.push(
+        `| ${escapeMarkdown(r.key)} | ${fmtValue(r.m, r.key, opts)} | ${base}${fmtCi(r.m, r.key, opts)} | ${ARROW[r.m.direction]} | ${escapeMarkdown(r.m.note ?? '')} |`,
+      );
     }
   }
   if (results.warnings.length > 0) {
@@ -241,7 +267,6 @@ export function formatMarkdown(results: Results, opts: FormatOptions = {}): stri
   }
   return out.join('\n') + '\n';
 }
-
 
 function csvNumber(v: number | null | undefined): string {
   return v === null || v === undefined ? '' : String(v);
@@ -255,10 +280,30 @@ function csvNumber(v: number | null | undefined): string {
  */
 export function formatCsv(results: Results): string {
   const baselineNames = Object.keys(results.baselines ?? {});
-  const rows = [['family', 'metric', 'value', 'ci_lower', 'ci_upper', 'direction', 'note', ...baselineNames.map((b) => `baseline_${b}`)]];
+  const rows = [
+    [
+      'family',
+      'metric',
+      'value',
+      'ci_lower',
+      'ci_upper',
+      'direction',
+      'note',
+      ...baselineNames.map((b) => `baseline_${b}`),
+    ],
+  ];
   for (const s of metricSections(results)) {
     for (const r of s.rows) {
-      rows.push([s.family, r.key, csvNumber(r.m.value), csvNumber(r.m.ci?.[0]), csvNumber(r.m.ci?.[1]), r.m.direction, r.m.note ?? '', ...r.baselines.map((b) => csvNumber(b?.value))]);
+      rows.push([
+        s.family,
+        r.key,
+        csvNumber(r.m.value),
+        csvNumber(r.m.ci?.[0]),
+        csvNumber(r.m.ci?.[1]),
+        r.m.direction,
+        r.m.note ?? '',
+        ...r.baselines.map((b) => csvNumber(b?.value)),
+      ]);
     }
   }
   return rows.map((r) => r.map(csvCell).join(',')).join('\n') + '\n';

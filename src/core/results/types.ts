@@ -25,13 +25,7 @@ export interface MetricValue {
 }
 
 export type MetricFamily =
-  | 'classification'
-  | 'longtail'
-  | 'evolving'
-  | 'selective'
-  | 'calibration'
-  | 'importance'
-  | 'ranking';
+  'classification' | 'longtail' | 'evolving' | 'selective' | 'calibration' | 'importance' | 'ranking';
 
 export interface SourceInfo {
   /** Path as given / relative to the working directory or workspace. */

@@ -29,7 +29,10 @@ const compiled = new Map<object, ValidateFunction>();
 function validator(schema: object = resultsSchema): ValidateFunction {
   let v = compiled.get(schema);
   if (!v) {
-    ajv ??= new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true, strict: true }).addFormat('date-time', ISO_DATE_TIME);
+    ajv ??= new Ajv({ allErrors: true, verbose: true, allowUnionTypes: true, strict: true }).addFormat(
+      'date-time',
+      ISO_DATE_TIME,
+    );
     v = ajv.compile(schema);
     compiled.set(schema, v);
   }
@@ -48,13 +51,21 @@ function describeErrors(errors: readonly ErrorObject[], root: string): string[] 
       const name = (e.params as { additionalProperty: string }).additionalProperty;
       out.push(`${where(e.instancePath, root)}: unknown key \`${printable(name)}\``);
     } else if (e.keyword === 'required') {
-      out.push(`${where(e.instancePath, root)}: missing \`${(e.params as { missingProperty: string }).missingProperty}\``);
+      out.push(
+        `${where(e.instancePath, root)}: missing \`${(e.params as { missingProperty: string }).missingProperty}\``,
+      );
     } else if (e.keyword === 'const') {
-      out.push(`${where(e.instancePath, root)}: expected ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}, got ${printable(describeValue(e.data))}`);
+      out.push(
+        `${where(e.instancePath, root)}: expected ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}, got ${printable(describeValue(e.data))}`,
+      );
     } else if (e.keyword === 'anyOf') {
-      out.push(`${where(e.instancePath, root)}: expected a string or an array of strings, got ${printable(describeValue(e.data))}`);
+      out.push(
+        `${where(e.instancePath, root)}: expected a string or an array of strings, got ${printable(describeValue(e.data))}`,
+      );
     } else if (e.keyword === 'format' || e.keyword === 'pattern') {
-      out.push(`${where(e.instancePath, root)}: expected ${e.keyword === 'format' ? 'an ISO date-time' : 'a lower-case hex SHA-256 (64 characters)'}, got ${printable(describeValue(e.data))}`);
+      out.push(
+        `${where(e.instancePath, root)}: expected ${e.keyword === 'format' ? 'an ISO date-time' : 'a lower-case hex SHA-256 (64 characters)'}, got ${printable(describeValue(e.data))}`,
+      );
     } else {
       out.push(`${where(e.instancePath, root)}: ${printable(explain(e))}`);
     }
@@ -81,34 +92,49 @@ export function validateResults(obj: unknown): string[] {
   if (!validate(obj)) return describeErrors(validate.errors ?? [], 'results').slice(0, 50);
   const r = obj as Results;
   for (const [family, keys] of Object.entries(r.families)) {
-    for (const key of keys ?? []) if (!(key in r.metrics)) out.push(`results.families.${family}: lists \`${key}\`, which is not in results.metrics`);
+    for (const key of keys ?? [])
+      if (!(key in r.metrics))
+        out.push(`results.families.${family}: lists \`${key}\`, which is not in results.metrics`);
   }
   const checkCi = (map: Record<string, { ci?: [number, number] }>, path: string): void => {
     for (const [key, m] of Object.entries(map)) {
-      if (m.ci && m.ci[0] > m.ci[1]) out.push(`${path}.${key}.ci: expected lower ≤ upper, got [${m.ci[0]}, ${m.ci[1]}]`);
+      if (m.ci && m.ci[0] > m.ci[1])
+        out.push(`${path}.${key}.ci: expected lower ≤ upper, got [${m.ci[0]}, ${m.ci[1]}]`);
     }
   };
   checkCi(r.metrics, 'results.metrics');
   for (const [name, map] of Object.entries(r.baselines ?? {})) checkCi(map, `results.baselines.${name}`);
   for (const [name, c] of Object.entries(r.curves)) {
-    if (c.xs.length !== c.ys.length) out.push(`results.curves.${name}: xs has ${c.xs.length} points but ys has ${c.ys.length}`);
+    if (c.xs.length !== c.ys.length)
+      out.push(`results.curves.${name}: xs has ${c.xs.length} points but ys has ${c.ys.length}`);
     for (const [col, values] of Object.entries(c.extra ?? {})) {
-      if (values.length !== c.xs.length) out.push(`results.curves.${name}.extra.${col}: has ${values.length} values, expected ${c.xs.length} (one per point)`);
+      if (values.length !== c.xs.length)
+        out.push(
+          `results.curves.${name}.extra.${col}: has ${values.length} values, expected ${c.xs.length} (one per point)`,
+        );
     }
   }
   const cm = r.tables.confusion;
   if (cm) {
     const L = cm.labels.length;
-    if (cm.matrix.length !== L) out.push(`results.tables.confusion.matrix: has ${cm.matrix.length} rows, expected ${L} (one per label)`);
+    if (cm.matrix.length !== L)
+      out.push(`results.tables.confusion.matrix: has ${cm.matrix.length} rows, expected ${L} (one per label)`);
     cm.matrix.forEach((row, i) => {
-      if (row.length !== L) out.push(`results.tables.confusion.matrix[${i}]: has ${row.length} cells, expected ${L} (one per label)`);
+      if (row.length !== L)
+        out.push(`results.tables.confusion.matrix[${i}]: has ${row.length} cells, expected ${L} (one per label)`);
     });
   }
   const cb = r.tables.categoryBreakdown;
   if (cb && Array.isArray(cb.rows)) {
     cb.rows.forEach((row, i) => {
-      if (row.hits > row.relevant) out.push(`results.tables.categoryBreakdown.rows[${i}]: ${row.hits} hits, expected at most the ${row.relevant} relevant items`);
-      if (row.recommendedItems > row.catalogItems) out.push(`results.tables.categoryBreakdown.rows[${i}]: ${row.recommendedItems} recommended items, expected at most the ${row.catalogItems} catalogue items`);
+      if (row.hits > row.relevant)
+        out.push(
+          `results.tables.categoryBreakdown.rows[${i}]: ${row.hits} hits, expected at most the ${row.relevant} relevant items`,
+        );
+      if (row.recommendedItems > row.catalogItems)
+        out.push(
+          `results.tables.categoryBreakdown.rows[${i}]: ${row.recommendedItems} recommended items, expected at most the ${row.catalogItems} catalogue items`,
+        );
     });
   }
   return out.slice(0, 50);
@@ -129,8 +155,13 @@ export function jsonSyntaxError(path: string, text: string, err: unknown): EvalL
   } catch (e) {
     if (e instanceof JsonSyntaxError) syntax = e;
   }
-  const at = syntax ? `:${syntax.line}:${syntax.column}: invalid JSON at line ${syntax.line}, column ${syntax.column}` : ': invalid JSON';
-  return new EvalLensError('results-syntax', `${path}${at}: ${printable(syntax?.message ?? (err as Error).message)}.`, { file: path, line: syntax?.line });
+  const at = syntax
+    ? `:${syntax.line}:${syntax.column}: invalid JSON at line ${syntax.line}, column ${syntax.column}`
+    : ': invalid JSON';
+  return new EvalLensError('results-syntax', `${path}${at}: ${printable(syntax?.message ?? (err as Error).message)}.`, {
+    file: path,
+    line: syntax?.line,
+  });
 }
 
 /**
@@ -146,7 +177,8 @@ export function parseEvalLensJson(path: string, text: string, accept: 'results' 
   } catch (err) {
     throw jsonSyntaxError(path, text, err);
   }
-  const schema = obj !== null && typeof obj === 'object' && !Array.isArray(obj) ? (obj as { schema?: unknown }).schema : undefined;
+  const schema =
+    obj !== null && typeof obj === 'object' && !Array.isArray(obj) ? (obj as { schema?: unknown }).schema : undefined;
   const isResults = schema === RESULTS_SCHEMA_ID;
   if (!isResults && (accept === 'results' || schema !== COMPARE_SCHEMA_ID)) {
     throw new EvalLensError(
@@ -158,9 +190,16 @@ export function parseEvalLensJson(path: string, text: string, accept: 'results' 
   const problems = isResults ? validateResults(obj) : validateCompare(obj);
   if (problems.length > 0) {
     const id = isResults ? RESULTS_SCHEMA_ID : COMPARE_SCHEMA_ID;
-    const shown = problems.slice(0, 10).map((p) => `\n  ${p}`).join('');
+    const shown = problems
+      .slice(0, 10)
+      .map((p) => `\n  ${p}`)
+      .join('');
     const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
-    throw new EvalLensError('results-invalid', `${path}: the ${isResults ? 'results' : 'comparison'} do not match ${id} (${problems.length} problem${problems.length === 1 ? '' : 's'}):${shown}${more}`, { file: path });
+    throw new EvalLensError(
+      'results-invalid',
+      `${path}: the ${isResults ? 'results' : 'comparison'} do not match ${id} (${problems.length} problem${problems.length === 1 ? '' : 's'}):${shown}${more}`,
+      { file: path },
+    );
   }
   if (isResults) return { kind: 'results', results: obj as Results };
   const c = obj as CompareResults | TableInspection;
@@ -172,7 +211,11 @@ async function readText(path: string): Promise<string> {
     return await readFile(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new EvalLensError('results-read', `${path}: cannot read the results file: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}.`, { file: path });
+    throw new EvalLensError(
+      'results-read',
+      `${path}: cannot read the results file: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}.`,
+      { file: path },
+    );
   }
 }
 

@@ -69,7 +69,8 @@ export function bootstrapDistribution(
   stat: (counts: Float64Array) => number | ArrayLike<number>,
   opts: BootstrapOptions,
 ): Float64Array[] {
-  if (!Number.isInteger(opts.n) || opts.n < 1) throw new RangeError(`Expected \`n\` to be a positive integer, but got ${opts.n}.`);
+  if (!Number.isInteger(opts.n) || opts.n < 1)
+    throw new RangeError(`Expected \`n\` to be a positive integer, but got ${opts.n}.`);
   const gen = new Xoshiro(opts.seed);
   const counts = new Float64Array(nRows);
   const members = strataMembers(nRows, opts.strata ?? null);
@@ -131,7 +132,8 @@ function strataMembers(nRows: number, strata: Int32Array | null): Int32Array[] {
     for (let i = 0; i < nRows; i++) all[i] = i;
     return [all];
   }
-  if (strata.length !== nRows) throw new RangeError(`Expected \`strata\` to have ${nRows} entries, but got ${strata.length}.`);
+  if (strata.length !== nRows)
+    throw new RangeError(`Expected \`strata\` to have ${nRows} entries, but got ${strata.length}.`);
   const sizes = new Map<number, number>();
   for (let i = 0; i < nRows; i++) sizes.set(strata[i], (sizes.get(strata[i]) ?? 0) + 1);
   const keys = [...sizes.keys()].sort((a, b) => a - b);
@@ -158,7 +160,8 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
 
 /** Percentile interval of a bootstrap distribution; null when fewer than half the values are defined. */
 export function percentileInterval(values: ArrayLike<number>, confidence: number): [number, number] | null {
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`Expected \`confidence\` in (0, 1), but got ${confidence}.`);
+  if (!(confidence > 0 && confidence < 1))
+    throw new RangeError(`Expected \`confidence\` in (0, 1), but got ${confidence}.`);
   const finite = Array.from(values).filter((v) => Number.isFinite(v));
   if (finite.length === 0 || finite.length * 2 < values.length) return null;
   const sorted = Float64Array.from(finite).sort();
@@ -186,7 +189,8 @@ export function ciForStatistics(
     nRows,
     (counts) => {
       const v = stat(counts);
-      if (v.length !== keys.length) throw new RangeError(`Expected the statistic to return ${keys.length} values, but got ${v.length}.`);
+      if (v.length !== keys.length)
+        throw new RangeError(`Expected the statistic to return ${keys.length} values, but got ${v.length}.`);
       for (let k = 0; k < keys.length; k++) {
         const x = v[k];
         buf[k] = x === null ? NaN : x;
@@ -219,7 +223,8 @@ export function fastBootstrapDistribution(
   stat: (counts: Int32Array, out: Float64Array) => void,
   opts: BootstrapOptions,
 ): Float64Array[] {
-  if (!Number.isInteger(opts.n) || opts.n < 1) throw new RangeError(`Expected \`n\` to be a positive integer, but got ${opts.n}.`);
+  if (!Number.isInteger(opts.n) || opts.n < 1)
+    throw new RangeError(`Expected \`n\` to be a positive integer, but got ${opts.n}.`);
   const B = opts.n;
   const onResample = opts.onResample;
   const strata = stratumPositions(nRows, opts.strata ?? null);
@@ -227,7 +232,12 @@ export function fastBootstrapDistribution(
   // ranges, and the values are the same as in one.
   const at = opts.provisional && opts.provisional.at < B ? opts.provisional.at : B;
   const run = (from: number, to: number): Float64Array =>
-    evaluateResamples(nRows, K, stat, { seed: opts.seed, strata, range: { from, to }, onResample: onResample ? (done) => onResample(from + done, B) : undefined });
+    evaluateResamples(nRows, K, stat, {
+      seed: opts.seed,
+      strata,
+      range: { from, to },
+      onResample: onResample ? (done) => onResample(from + done, B) : undefined,
+    });
   const columns = (values: Float64Array, nb: number): Float64Array[] => {
     const out = Array.from({ length: K }, () => new Float64Array(nb));
     for (let b = 0; b < nb; b++) for (let k = 0; k < K; k++) out[k][b] = values[b * K + k];

@@ -75,7 +75,8 @@ export async function parallelResamples<J>(opts: ParallelResamplesOptions<J>): P
   }
   const T = opts.workerFile && existsSync(opts.workerFile) ? threadsFor(nRows, nResamples, opts.threads) : 1;
   const ranges: ResampleRange[] = [];
-  for (let t = 0; t < T; t++) ranges.push({ from: first + Math.floor((t * nResamples) / T), to: first + Math.floor(((t + 1) * nResamples) / T) });
+  for (let t = 0; t < T; t++)
+    ranges.push({ from: first + Math.floor((t * nResamples) / T), to: first + Math.floor(((t + 1) * nResamples) / T) });
   const WorkerCtor = T > 1 && typeof Worker === 'function' ? Worker : null;
   const pending: { range: ResampleRange; result: Promise<Float64Array | null>; stop: () => void }[] = [];
   if (WorkerCtor) {
@@ -90,8 +91,13 @@ export async function parallelResamples<J>(opts: ParallelResamplesOptions<J>): P
       }
       const result = new Promise<Float64Array | null>((resolve, reject) => {
         if (!w) return resolve(null);
-        const fail = (why: string) => (workersRequired() ? reject(new Error(`bootstrap worker failed: ${why}`)) : resolve(null));
-        w.once('message', (m: unknown) => (m instanceof Float64Array && m.length === (range.to - range.from) * K ? resolve(m) : fail('unexpected message')));
+        const fail = (why: string) =>
+          workersRequired() ? reject(new Error(`bootstrap worker failed: ${why}`)) : resolve(null);
+        w.once('message', (m: unknown) =>
+          m instanceof Float64Array && m.length === (range.to - range.from) * K
+            ? resolve(m)
+            : fail('unexpected message'),
+        );
         w.once('error', (e: Error) => fail(e.message));
         w.once('exit', (code: number) => fail(`exited with code ${code}`));
       });
@@ -109,7 +115,8 @@ export async function parallelResamples<J>(opts: ParallelResamplesOptions<J>): P
         seed,
         strata,
         range,
-        onResample: (d) => opts.onResample?.(Math.min(nResamples - 1, Math.round(((done + d) * nResamples) / share)), nResamples),
+        onResample: (d) =>
+          opts.onResample?.(Math.min(nResamples - 1, Math.round(((done + d) * nResamples) / share)), nResamples),
       });
       values.set(v, (range.from - first) * K);
       done += range.to - range.from;

@@ -119,7 +119,8 @@ export function addDrawsModulo(state: Int32Array, counts: Int32Array, m: number,
 /** Positions of each stratum (strata 0..S-1 in increasing order), or null for one stratum of all rows. */
 export function stratumPositions(nRows: number, strata: Int32Array | null | undefined): Int32Array[] | null {
   if (!strata) return null;
-  if (strata.length !== nRows) throw new RangeError(`Expected \`strata\` to have ${nRows} entries, but got ${strata.length}.`);
+  if (strata.length !== nRows)
+    throw new RangeError(`Expected \`strata\` to have ${nRows} entries, but got ${strata.length}.`);
   const ids = [...new Set(strata)].sort((x, y) => x - y);
   const index = new Map(ids.map((k, i) => [k, i]));
   const size = new Int32Array(ids.length);
@@ -137,7 +138,13 @@ export function stratumPositions(nRows: number, strata: Int32Array | null | unde
  * Resample `b`'s multiplicities over `nRows` rows into `counts` (overwritten): n draws with
  * replacement, or each stratum's size from its own positions. Depends only on (seed, b, strata).
  */
-export function drawResample(seed: number, b: number, counts: Int32Array, strata: Int32Array[] | null, state: Int32Array = new Int32Array(4)): void {
+export function drawResample(
+  seed: number,
+  b: number,
+  counts: Int32Array,
+  strata: Int32Array[] | null,
+  state: Int32Array = new Int32Array(4),
+): void {
   counts.fill(0);
   resampleState(seed, b, state);
   if (strata === null) addUniformDraws(state, counts, counts.length, null);

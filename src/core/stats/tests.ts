@@ -127,7 +127,7 @@ export function wilcoxonSignedRank(a: Vec, b: Vec): WilcoxonResult {
   let wPlus = 0;
   let wMinus = 0;
   let tieTerm = 0;
-  for (let start = 0; start < m; ) {
+  for (let start = 0; start < m;) {
     let end = start + 1;
     while (end < m && Math.abs(nz[order[end]]) === Math.abs(nz[order[start]])) end++;
     const size = end - start;

@@ -24,7 +24,13 @@ import { classificationSlicesStep } from '../inspect/slicesStep';
 import { subsetClassification } from '../inspect/subset';
 
 // Re-exported so callers that know the runner need not know where the run is built.
-export { classAccuracyKey, prepareRun, scalarMetricsFor, type ClassificationRun, type ClassificationStep } from './classificationRun';
+export {
+  classAccuracyKey,
+  prepareRun,
+  scalarMetricsFor,
+  type ClassificationRun,
+  type ClassificationStep,
+} from './classificationRun';
 
 const fmt = (c: string) => `"${c}"`;
 function list(xs: string[]): string {
@@ -37,24 +43,42 @@ const classificationStep: ClassificationStep = (run, ctx) => {
   const v = point.values;
   const empty = classesWithoutRows(point.stats).map((c) => data.classes[c]);
   if (empty.length > 0) {
-    warnings.note('empty-class', `${data.file}: ${empty.length} class${empty.length > 1 ? 'es have' : ' has'} no test rows (or only rows of weight 0): ${list(empty)}. Their per-class accuracy is null and balanced accuracy averages the other classes.`, { count: empty.length });
+    warnings.note(
+      'empty-class',
+      `${data.file}: ${empty.length} class${empty.length > 1 ? 'es have' : ' has'} no test rows (or only rows of weight 0): ${list(empty)}. Their per-class accuracy is null and balanced accuracy averages the other classes.`,
+      { count: empty.length },
+    );
   }
   const undefinedNote = 'undefined: no rows with positive weight';
   results.metric('classification', 'accuracy', v.accuracy, v.accuracy === null ? { note: undefinedNote } : {});
-  results.metric('classification', 'balanced_accuracy', v.balanced_accuracy, { note: 'mean of per-class accuracy over classes with test rows' });
-  results.metric('classification', 'macro_f1', v.macro_f1, { note: "F1 per label over the union of true and predicted labels, 0 where undefined (scikit-learn's default)" });
+  results.metric('classification', 'balanced_accuracy', v.balanced_accuracy, {
+    note: 'mean of per-class accuracy over classes with test rows',
+  });
+  results.metric('classification', 'macro_f1', v.macro_f1, {
+    note: "F1 per label over the union of true and predicted labels, 0 where undefined (scikit-learn's default)",
+  });
   // A k not smaller than the number of classes makes every row a hit: that metric is skipped, with one note for all such k.
   const trivial = prepared.trueRank ? prepared.topK.filter((k) => k >= data.classes.length) : [];
-  if (trivial.length > 0) warnings.note('topk-skipped', `top-k accuracy not reported for k = ${trivial.join(', ')}: with ${data.classes.length} classes every row would be a hit.`);
+  if (trivial.length > 0)
+    warnings.note(
+      'topk-skipped',
+      `top-k accuracy not reported for k = ${trivial.join(', ')}: with ${data.classes.length} classes every row would be a hit.`,
+    );
   for (const k of prepared.topK) {
     if (!prepared.trueRank) break;
     if (k >= data.classes.length) continue;
-    results.metric('classification', `top${k}_accuracy`, v[`top${k}_accuracy`], { note: 'rank = 1 + #classes with a strictly higher score (ties count as hits)' });
+    results.metric('classification', `top${k}_accuracy`, v[`top${k}_accuracy`], {
+      note: 'rank = 1 + #classes with a strictly higher score (ties count as hits)',
+    });
   }
   if (prepared.nllTerm) {
-    const how = data.fromLogits ? 'probabilities from a stable softmax of the logits' : 'probabilities as written, not renormalised';
+    const how = data.fromLogits
+      ? 'probabilities from a stable softmax of the logits'
+      : 'probabilities as written, not renormalised';
     results.metric('classification', 'nll', v.nll, { note: `mean −ln max(p_true, 1e-15); ${how}` });
-    results.metric('classification', 'brier', v.brier, { note: 'mean over rows of Σ_c (p_c − 1[y=c])² (multi-class, range [0, 2])' });
+    results.metric('classification', 'brier', v.brier, {
+      note: 'mean over rows of Σ_c (p_c − 1[y=c])² (multi-class, range [0, 2])',
+    });
   }
   results.table('confusion', { labels: data.classes, matrix: confusionMatrix(prepared) });
 };
@@ -65,35 +89,49 @@ const longTailStep: ClassificationStep = (run, ctx) => {
   const lt = aggregateLongTail(run.longTail, run.point.stats);
   const cfgName = config.configFile ?? 'the config';
   if (train && !run.longTail.shotOf) {
-    warnings.note('shot-groups-need-counts', `${cfgName}: \`classWeights\` gives train frequencies without \`trainTotal\`, so the many/medium/few-shot accuracies (which need counts) are left out.`);
+    warnings.note(
+      'shot-groups-need-counts',
+      `${cfgName}: \`classWeights\` gives train frequencies without \`trainTotal\`, so the many/medium/few-shot accuracies (which need counts) are left out.`,
+    );
   }
   if (run.longTail.shotOf) {
     const t = { ...CONFIG_DEFAULTS.shotThresholds, ...config.shotThresholds };
     for (const s of SHOTS) {
       const key = `acc_${s}`;
       const note = `class mean of per-class accuracy; ${s === 'many' ? `n_c > ${t.many}` : s === 'few' ? `n_c < ${t.few}` : `${t.few} ≤ n_c ≤ ${t.many}`}`;
-      if (lt[key] === null) warnings.note('empty-shot-group', `${key}: no ${s}-shot class (${note.split('; ')[1]}) has test rows; the value is null.`);
+      if (lt[key] === null)
+        warnings.note(
+          'empty-shot-group',
+          `${key}: no ${s}-shot class (${note.split('; ')[1]}) has test rows; the value is null.`,
+        );
       results.metric('longtail', key, lt[key], { note });
     }
   }
   if (groups) {
     for (const g of groups.names) {
       const key = `acc_group.${g}`;
-      if (lt[key] === null) warnings.note('empty-group', `${key}: no class of group "${g}" has test rows; the value is null.`);
+      if (lt[key] === null)
+        warnings.note('empty-group', `${key}: no class of group "${g}" has test rows; the value is null.`);
       results.metric('longtail', key, lt[key], { note: 'class mean of per-class accuracy' });
     }
   }
   if (train) {
-    results.metric('longtail', 'weighted_accuracy', lt.weighted_accuracy, { note: 'rows weighted by the train share of their true class (w_i·n_y/N_train)' });
+    results.metric('longtail', 'weighted_accuracy', lt.weighted_accuracy, {
+      note: 'rows weighted by the train share of their true class (w_i·n_y/N_train)',
+    });
     if (groups) {
       for (const g of groups.names) {
         const key = `weighted_error_group.${g}`;
         const gi = groups.names.indexOf(g);
         let rows = 0;
         for (let c = 0; c < data.classes.length; c++) if (groups.groupOf[c] === gi) rows += run.point.stats.support[c];
-        if (!(rows > 0)) warnings.note('empty-group', `${key}: group "${g}" has no test rows; by convention its error is 1.0.`);
-        else if (lt[key] === null) warnings.note('empty-group', `${key}: every test row of group "${g}" has train share 0; the value is null.`);
-        results.metric('longtail', key, lt[key], { note: `e_g(w^trn), the group's error weighted by train class frequency n_y/N_train, every row accepted, ε = ${run.longTail.epsilon}` });
+        if (!(rows > 0))
+          warnings.note('empty-group', `${key}: group "${g}" has no test rows; by convention its error is 1.0.`);
+        else if (lt[key] === null)
+          warnings.note('empty-group', `${key}: every test row of group "${g}" has train share 0; the value is null.`);
+        results.metric('longtail', key, lt[key], {
+          note: `e_g(w^trn), the group's error weighted by train class frequency n_y/N_train, every row accepted, ε = ${run.longTail.epsilon}`,
+        });
       }
     }
   }
@@ -122,7 +160,11 @@ const evolvingStep: ClassificationStep = (run, ctx) => {
   const ev = run.evolving;
   if (!ev) return;
   const { results, warnings } = ctx;
-  const agg = aggregateEvolving(ev, run.point.stats, run.classRows ? { prep: run.prepared, classRows: run.classRows } : undefined);
+  const agg = aggregateEvolving(
+    ev,
+    run.point.stats,
+    run.classRows ? { prep: run.prepared, classRows: run.classRows } : undefined,
+  );
   const proto =
     ev.protocol === 'expected'
       ? `expected protocol (V_t = Σ_c q^tst_c·acc_c), ρ = ${round(ev.rho)}, T = ${ev.T}`
@@ -140,7 +182,11 @@ const evolvingStep: ClassificationStep = (run, ctx) => {
     acc_backward: 'Σ_c q^trn_(C+1−rank)·acc_c (train shares reversed over the rank)',
   };
   for (const [key, note] of Object.entries(notes)) {
-    if (agg.values[key] === null) warnings.note('evolving-undefined', `${key} is undefined for this data (${key === 'shift_auc' ? 'all δ_t are equal' : 'zero maximum'}); the value is null.`);
+    if (agg.values[key] === null)
+      warnings.note(
+        'evolving-undefined',
+        `${key} is undefined for this data (${key === 'shift_auc' ? 'all δ_t are equal' : 'zero maximum'}); the value is null.`,
+      );
     results.metric('evolving', key, agg.values[key], { note });
   }
   // Points in the order of shift_auc's integral (δ ascending), so the curve can be drawn as a line.
@@ -178,12 +224,21 @@ export const CLASSIFICATION_STEPS: { name: string; step: ClassificationStep }[] 
 ];
 
 export const runClassification: TaskRunner = async (ctx) => {
-  let loaded = await loadClassification(ctx.path, ctx.config, ctx.warnings, ctx.progress, { keepText: ctx.config.slices, keepOther: ctx.subset !== undefined });
+  let loaded = await loadClassification(ctx.path, ctx.config, ctx.warnings, ctx.progress, {
+    keepText: ctx.config.slices,
+    keepOther: ctx.subset !== undefined,
+  });
   checkCancelled(ctx.progress);
   if (ctx.subset) loaded = subsetClassification(loaded, await ctx.subset.classificationRows(loaded, ctx));
   const run = await prepareRun(loaded.data, ctx);
   run.text = loaded.text;
-  run.source = { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: loaded.data.n, columns: loaded.columns };
+  run.source = {
+    path: ctx.path,
+    format: loaded.format,
+    rows: loaded.rows,
+    rowsUsed: loaded.data.n,
+    columns: loaded.columns,
+  };
   for (const { name, step } of CLASSIFICATION_STEPS) {
     checkCancelled(ctx.progress);
     ctx.progress?.report?.(name, 0);
@@ -191,7 +246,8 @@ export const runClassification: TaskRunner = async (ctx) => {
     const before = ctx.results.timings[name];
     await step(run, ctx);
     // A step that times itself under its own name (e.g. `bootstrap`) is not counted twice.
-    if (ctx.results.timings[name] === before) ctx.results.timings[name] = (before ?? 0) + (performance.now() - t0) / 1000;
+    if (ctx.results.timings[name] === before)
+      ctx.results.timings[name] = (before ?? 0) + (performance.now() - t0) / 1000;
   }
   const { data, prepared } = run;
   ctx.results.perItem = {

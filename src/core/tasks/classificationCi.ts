@@ -12,7 +12,14 @@
  * label. With `targetCoverage` the threshold is re-chosen on every resample (the interval covers the
  * whole procedure, so `coverage` varies little); `acceptThreshold` and an `accept` column stay fixed.
  */
-import { ciForStatistics, percentileInterval, PROVISIONAL_RESAMPLES, provisionalIntervals, resampleProgress, strataOf } from '../stats/bootstrap';
+import {
+  ciForStatistics,
+  percentileInterval,
+  PROVISIONAL_RESAMPLES,
+  provisionalIntervals,
+  resampleProgress,
+  strataOf,
+} from '../stats/bootstrap';
 import { setSnapshotCi } from './stages';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,13 +29,31 @@ import type { MetricFamily } from '../results/types';
 import type { PreparedClassification } from '../metrics/classification';
 import { rowsByClass } from '../metrics/evolving';
 import type { SortedRows } from '../metrics/sortedRows';
-import { classAccuracyKey, scalarMetricsFor, type ClassificationRun, type ClassificationStep } from './classificationRun';
+import {
+  classAccuracyKey,
+  scalarMetricsFor,
+  type ClassificationRun,
+  type ClassificationStep,
+} from './classificationRun';
 import type { PerClassRow } from '../results/types';
-import { selectiveResamplerFor, selectiveScalars, selectiveScalarsSorted, selectiveScratch, sortedResamplingApplies, type SelectiveSetup } from './classificationSelective';
+import {
+  selectiveResamplerFor,
+  selectiveScalars,
+  selectiveScalarsSorted,
+  selectiveScratch,
+  sortedResamplingApplies,
+  type SelectiveSetup,
+} from './classificationSelective';
 import type { TaskContext } from './types';
 
 /** Families whose scalar keys get intervals here. */
-export const CI_FAMILIES: readonly MetricFamily[] = ['classification', 'longtail', 'evolving', 'selective', 'calibration'];
+export const CI_FAMILIES: readonly MetricFamily[] = [
+  'classification',
+  'longtail',
+  'evolving',
+  'selective',
+  'calibration',
+];
 
 export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const { config, results, warnings } = ctx;
@@ -36,7 +61,8 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   if (!bs || !(bs.n > 0)) return;
   const { data } = run;
   const keys: string[] = [];
-  for (const f of CI_FAMILIES) for (const k of results.families[f] ?? []) if (results.metrics[k]?.value !== null) keys.push(k);
+  for (const f of CI_FAMILIES)
+    for (const k of results.families[f] ?? []) if (results.metrics[k]?.value !== null) keys.push(k);
   if (keys.length === 0 || data.n === 0) return;
   // Per-class accuracy gets an interval too (for the per-class chart's bars), from the same resamples.
   const perClass = results.tables.perClass as PerClassRow[] | undefined;
@@ -61,25 +87,25 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const cis = fast
     ? await sortedOrderCis(run, keys, strata, ctx, ctx.stages ? onProvisional : undefined)
     : ciForStatistics(
-      data.n,
-      (counts) => {
-        const v: Record<string, number | null> = scalarMetricsFor(run, counts, { perClass: classKeys.length > 0 });
-        if (sel) Object.assign(v, selectiveScalars(sel, counts, scratch));
-        return keys.map((k) => {
-          const x = v[k];
-          return x === undefined || x === null ? NaN : x;
-        });
-      },
-      keys,
-      {
-        n: bs.n,
-        confidence: bs.confidence,
-        seed: bs.seed,
-        strata,
-        onResample: resampleProgress(ctx.progress, 'bootstrap'),
-        provisional: ctx.stages ? provisionalIntervals(keys, bs.confidence, onProvisional) : undefined,
-      },
-    );
+        data.n,
+        (counts) => {
+          const v: Record<string, number | null> = scalarMetricsFor(run, counts, { perClass: classKeys.length > 0 });
+          if (sel) Object.assign(v, selectiveScalars(sel, counts, scratch));
+          return keys.map((k) => {
+            const x = v[k];
+            return x === undefined || x === null ? NaN : x;
+          });
+        },
+        keys,
+        {
+          n: bs.n,
+          confidence: bs.confidence,
+          seed: bs.seed,
+          strata,
+          onResample: resampleProgress(ctx.progress, 'bootstrap'),
+          provisional: ctx.stages ? provisionalIntervals(keys, bs.confidence, onProvisional) : undefined,
+        },
+      );
   results.timings.bootstrap = (results.timings.bootstrap ?? 0) + (performance.now() - t0) / 1000;
   const missing: string[] = [];
   for (const [c, row] of (perClass ?? []).entries()) {
@@ -93,7 +119,11 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
     else missing.push(k);
   }
   if (missing.length > 0) {
-    warnings.note('ci-undefined', `No bootstrap interval for ${missing.join(', ')}: the value is undefined in more than half of the ${bs.n} resamples.`, { count: missing.length });
+    warnings.note(
+      'ci-undefined',
+      `No bootstrap interval for ${missing.join(', ')}: the value is undefined in more than half of the ${bs.n} resamples.`,
+      { count: missing.length },
+    );
   }
 };
 
@@ -129,7 +159,8 @@ export function ciResampleStat(job: CiJob): (counts: Int32Array, out: Float64Arr
 
 /** The worker script next to this module: the bundle's `ciWorker.js`, or the .ts source under tsx. */
 export function ciWorkerFile(): string | null {
-  for (const f of [join(__dirname, 'ciWorker.js'), join(__dirname, 'classificationCiWorker.ts')]) if (existsSync(f)) return f;
+  for (const f of [join(__dirname, 'ciWorker.js'), join(__dirname, 'classificationCiWorker.ts')])
+    if (existsSync(f)) return f;
   return null;
 }
 
@@ -182,7 +213,11 @@ async function sortedOrderCis(
  * The {@link CiJob} of a run in its selective score order (file order without a selective setup),
  * with the stratum positions in that order. `order[p]` = the file row at position p.
  */
-export function sortedCiJob(run: ClassificationRun, keys: string[], strata: ArrayLike<number> | null): { job: CiJob; strata: Int32Array[] | null; order: Int32Array | null } {
+export function sortedCiJob(
+  run: ClassificationRun,
+  keys: string[],
+  strata: ArrayLike<number> | null,
+): { job: CiJob; strata: Int32Array[] | null; order: Int32Array | null } {
   const n = run.data.n;
   const sel = run.selective ?? null;
   const order = sel ? sel.rows.rowIndex : null;
@@ -200,14 +235,25 @@ export function sortedCiJob(run: ClassificationRun, keys: string[], strata: Arra
   const job: CiJob = {
     n,
     keys,
-    run: { prepared: sRun.prepared, point: sRun.point, longTail: sRun.longTail, evolving: sRun.evolving, classRows: sRun.classRows },
+    run: {
+      prepared: sRun.prepared,
+      point: sRun.point,
+      longTail: sRun.longTail,
+      evolving: sRun.evolving,
+      classRows: sRun.classRows,
+    },
     selective: sSel,
   };
   return { job, strata: stratumPositions(n, st), order };
 }
 
 /** Percentile interval per key from resample-major values (`values[b·K + k]`). */
-export function intervalsOf(values: Float64Array, keys: readonly string[], nResamples: number, confidence: number): Record<string, [number, number] | null> {
+export function intervalsOf(
+  values: Float64Array,
+  keys: readonly string[],
+  nResamples: number,
+  confidence: number,
+): Record<string, [number, number] | null> {
   const K = keys.length;
   const col = new Float64Array(nResamples);
   const out: Record<string, [number, number] | null> = {};

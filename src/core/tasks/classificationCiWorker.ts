@@ -8,5 +8,9 @@ import type { ResampleWorkerInput } from '../stats/parallelBootstrap';
 import { ciResampleStat, type CiJob } from './classificationCi';
 
 const input = workerData as ResampleWorkerInput<CiJob>;
-const values = evaluateResamples(input.nRows, input.K, ciResampleStat(input.job), { seed: input.seed, strata: input.strata, range: input.range });
+const values = evaluateResamples(input.nRows, input.K, ciResampleStat(input.job), {
+  seed: input.seed,
+  strata: input.strata,
+  range: input.range,
+});
 parentPort!.postMessage(values, [values.buffer as ArrayBuffer]);

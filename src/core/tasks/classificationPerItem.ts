@@ -21,14 +21,18 @@ import type { PreparedClassification } from '../metrics/classification';
 export const PER_ROW_BUDGET = 1_000_000;
 
 /** Metric key → per-row values, for the keys present in `metrics`. */
-export function classificationPerRow(prepared: PreparedClassification, metrics: Record<string, unknown>): Record<string, number[]> {
+export function classificationPerRow(
+  prepared: PreparedClassification,
+  metrics: Record<string, unknown>,
+): Record<string, number[]> {
   const out: Record<string, number[]> = { accuracy: Array.from(prepared.correct) };
   const candidates: [string, () => number[]][] = [];
   if (prepared.nllTerm) candidates.push(['nll', () => Array.from(prepared.nllTerm!)]);
   if (prepared.brierTerm) candidates.push(['brier', () => Array.from(prepared.brierTerm!)]);
   if (prepared.trueRank) {
     const rank = prepared.trueRank;
-    for (const k of prepared.topK) candidates.push([`top${k}_accuracy`, () => Array.from(rank, (r) => (r <= k ? 1 : 0))]);
+    for (const k of prepared.topK)
+      candidates.push([`top${k}_accuracy`, () => Array.from(rank, (r) => (r <= k ? 1 : 0))]);
   }
   let kept = prepared.n;
   for (const [key, values] of candidates) {

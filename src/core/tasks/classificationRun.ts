@@ -12,11 +12,21 @@ import type { ClassificationData } from '../data/classificationData';
 import type { RunnerSource } from './stages';
 import type { TextColumn } from '../data/textColumn';
 import type { ScoreKind } from '../io/scores';
-import { aggregateClassification, prepareClassification, type ClassificationAggregate, type PreparedClassification } from '../metrics/classification';
+import {
+  aggregateClassification,
+  prepareClassification,
+  type ClassificationAggregate,
+  type PreparedClassification,
+} from '../metrics/classification';
 import { aggregateLongTail, prepareLongTail, type LongTailSetup } from '../metrics/longtail';
 import { aggregateEvolving, prepareEvolving, rowsByClass, type EvolvingSetup } from '../metrics/evolving';
 import type { SortedRows } from '../metrics/sortedRows';
-import { resolveGroups, resolveTrainDistribution, type GroupSpec, type TrainDistribution } from '../metrics/trainDistribution';
+import {
+  resolveGroups,
+  resolveTrainDistribution,
+  type GroupSpec,
+  type TrainDistribution,
+} from '../metrics/trainDistribution';
 import type { TaskContext } from './types';
 
 /** Everything computed for one classification file, shared by the family steps. */
@@ -79,16 +89,25 @@ export interface SelectiveSetup {
  * re-draws its test sets from the resample with the same seed each time (common random numbers):
  * O(T·5·C·√N_c) without a weight column (binomial draws), O(T·5·N^tst·log n) with one.
  */
-export function scalarMetricsFor(run: ClassificationRun, counts: ArrayLike<number> | null, opts: { perClass?: boolean } = {}): Record<string, number | null> {
+export function scalarMetricsFor(
+  run: ClassificationRun,
+  counts: ArrayLike<number> | null,
+  opts: { perClass?: boolean } = {},
+): Record<string, number | null> {
   const agg = counts ? aggregateClassification(run.prepared, counts) : run.point;
   const out: Record<string, number | null> = { ...agg.values, ...aggregateLongTail(run.longTail, agg.stats) };
   if (opts.perClass) {
     // Per-class accuracy Σ w·1[ŷ=y] / Σ w over the rows of class c, from the sums the resample already has.
     const { support, correct } = agg.stats;
-    for (let c = 0; c < support.length; c++) out[classAccuracyKey(c)] = support[c]! > 0 ? correct[c]! / support[c]! : null;
+    for (let c = 0; c < support.length; c++)
+      out[classAccuracyKey(c)] = support[c]! > 0 ? correct[c]! / support[c]! : null;
   }
   if (run.evolving) {
-    const ev = aggregateEvolving(run.evolving, agg.stats, run.classRows ? { prep: run.prepared, classRows: run.classRows, counts } : undefined);
+    const ev = aggregateEvolving(
+      run.evolving,
+      agg.stats,
+      run.classRows ? { prep: run.prepared, classRows: run.classRows, counts } : undefined,
+    );
     Object.assign(out, ev.values);
   }
   return out;
@@ -105,7 +124,9 @@ export function classAccuracyKey(c: number): string {
 /** Builds the {@link ClassificationRun}: per-row preparation, train distribution, groups, setups. */
 export async function prepareRun(data: ClassificationData, ctx: TaskContext): Promise<ClassificationRun> {
   const { config, results, warnings } = ctx;
-  const prepared = results.time('classification.prepare', () => prepareClassification(data, { topK: config.topK ?? CONFIG_DEFAULTS.topK }));
+  const prepared = results.time('classification.prepare', () =>
+    prepareClassification(data, { topK: config.topK ?? CONFIG_DEFAULTS.topK }),
+  );
   const point = results.time('classification.aggregate', () => aggregateClassification(prepared));
   checkLongTailConfig(config);
   const train = await resolveTrainDistribution(data.classes, config, ctx.baseDir, ctx.root);
@@ -123,10 +144,18 @@ export async function prepareRun(data: ClassificationData, ctx: TaskContext): Pr
     // A class whose rows all weigh 0 has no accuracy either.
     for (let c = 0; c < testRows.length; c++) if (!(point.stats.support[c] > 0)) testRows[c] = 0;
     const setup = results.time('evolving.prepare', () =>
-      prepareEvolving(train, data.classes, testRows, { imbalanceRatio: config.imbalanceRatio, T: config.T, protocol, seed: config.bootstrap?.seed ?? 0 }),
+      prepareEvolving(train, data.classes, testRows, {
+        imbalanceRatio: config.imbalanceRatio,
+        T: config.T,
+        protocol,
+        seed: config.bootstrap?.seed ?? 0,
+      }),
     );
     if ('unavailable' in setup) {
-      warnings.note('evolving-not-computed', `The evolving-distribution metrics (shift_*, btd, acc_forward/uniform/backward) are not computed: ${setup.unavailable}.`);
+      warnings.note(
+        'evolving-not-computed',
+        `The evolving-distribution metrics (shift_*, btd, acc_forward/uniform/backward) are not computed: ${setup.unavailable}.`,
+      );
     } else {
       evolving = setup;
       if (protocol === 'sampled') classRows = rowsByClass(prepared);
@@ -143,9 +172,16 @@ function checkLongTailConfig(config: TaskContext['config']): void {
   };
   const { T, imbalanceRatio: rho, reweightEpsilon: eps } = config;
   if (T !== undefined && (!Number.isInteger(T) || T < 1)) bad('T', `must be a positive integer, got ${T}.`);
-  if (rho !== undefined && !(rho > 0 && Number.isFinite(rho))) bad('imbalanceRatio', `must be a positive number, got ${rho}.`);
-  if (eps !== undefined && !(eps >= 0 && Number.isFinite(eps))) bad('reweightEpsilon', `must be a number ≥ 0, got ${eps}.`);
+  if (rho !== undefined && !(rho > 0 && Number.isFinite(rho)))
+    bad('imbalanceRatio', `must be a positive number, got ${rho}.`);
+  if (eps !== undefined && !(eps >= 0 && Number.isFinite(eps)))
+    bad('reweightEpsilon', `must be a number ≥ 0, got ${eps}.`);
   const t = { ...CONFIG_DEFAULTS.shotThresholds, ...config.shotThresholds };
-  if (!Number.isFinite(t.many) || !Number.isFinite(t.few)) bad('shotThresholds', `needs numbers \`many\` and \`few\`, got ${JSON.stringify(config.shotThresholds)}.`);
-  if (t.few > t.many + 1) bad('shotThresholds', `has few = ${t.few} above many = ${t.many}: a class with many < n_c < few would be both many- and few-shot.`);
+  if (!Number.isFinite(t.many) || !Number.isFinite(t.few))
+    bad('shotThresholds', `needs numbers \`many\` and \`few\`, got ${JSON.stringify(config.shotThresholds)}.`);
+  if (t.few > t.many + 1)
+    bad(
+      'shotThresholds',
+      `has few = ${t.few} above many = ${t.many}: a class with many < n_c < few would be both many- and few-shot.`,
+    );
 }

@@ -18,7 +18,12 @@ import { aurcGrid101, aurcValues, exactRiskCoverage, GRID_POINTS } from '../metr
 import { operatingPointColumns } from '../metrics/operatingPoints';
 import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd, type Acceptance } from '../metrics/selective';
 import { gatherCounts, sortRowsByScore, type Multiplicities, type SortedRows } from '../metrics/sortedRows';
-import { selectiveResampler, selectiveResampleValues, type PrefixAcceptance, type SelectiveResampler } from '../metrics/selectiveResample';
+import {
+  selectiveResampler,
+  selectiveResampleValues,
+  type PrefixAcceptance,
+  type SelectiveResampler,
+} from '../metrics/selectiveResample';
 import type { Curve } from '../results/types';
 import type { AcceptanceRule, ClassificationRun, ClassificationStep, SelectiveSetup } from './classificationRun';
 import type { TaskContext } from './types';
@@ -44,13 +49,24 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
     const kind = config.score ?? CONFIG_DEFAULTS.score;
     scores = deriveScores(data, kind);
     scoreKind = kind;
-    scoreName = kind === 'msp' ? 'msp (max probability)' : kind === 'margin' ? 'margin (top-1 − top-2 probability)' : 'negative entropy of the probabilities';
+    scoreName =
+      kind === 'msp'
+        ? 'msp (max probability)'
+        : kind === 'margin'
+          ? 'margin (top-1 − top-2 probability)'
+          : 'negative entropy of the probabilities';
   }
   if (!scores && !data.accept) {
-    warnings.note('no-scores', `${data.file}: no confidence scores (no class probabilities and no confidence/score/margin column) and no \`accept\` column, so the selective and calibration metrics are not computed.`);
+    warnings.note(
+      'no-scores',
+      `${data.file}: no confidence scores (no class probabilities and no confidence/score/margin column) and no \`accept\` column, so the selective and calibration metrics are not computed.`,
+    );
     return null;
   }
-  const isProbability = scores !== null && (scoreKind === 'msp' || (scoreKind === 'column' && !/margin/i.test(data.scoreColumnName ?? '') && inUnitInterval(scores)));
+  const isProbability =
+    scores !== null &&
+    (scoreKind === 'msp' ||
+      (scoreKind === 'column' && !/margin/i.test(data.scoreColumnName ?? '') && inUnitInterval(scores)));
 
   const wrong = new Uint8Array(data.n);
   for (let i = 0; i < data.n; i++) wrong[i] = run.prepared.correct[i] ? 0 : 1;
@@ -66,7 +82,10 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
   if (config.reweight) {
     const share = run.longTail.trainWeight;
     if (!share || !groups) {
-      warnings.note('reweight-unavailable', `${cfgName}: \`reweight\` is on but ${share ? 'no `groups` are' : 'no train distribution (`trainCounts` / `classWeights`) is'} given, so error_group.<g> is not reweighted.`);
+      warnings.note(
+        'reweight-unavailable',
+        `${cfgName}: \`reweight\` is on but ${share ? 'no `groups` are' : 'no train distribution (`trainCounts` / `classWeights`) is'} given, so error_group.<g> is not reweighted.`,
+      );
     } else {
       reweight = true;
       groupWeights = new Float64Array(data.n);
@@ -83,23 +102,41 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
   if (data.accept) {
     rule = { kind: 'column' };
     if (config.acceptThreshold !== undefined || config.targetCoverage !== undefined) {
-      warnings.note('accept-column-wins', `${data.file}: the \`accept\` column decides acceptance; \`acceptThreshold\` / \`targetCoverage\` in ${cfgName} are ignored.`);
+      warnings.note(
+        'accept-column-wins',
+        `${data.file}: the \`accept\` column decides acceptance; \`acceptThreshold\` / \`targetCoverage\` in ${cfgName} are ignored.`,
+      );
     }
   } else if (config.acceptThreshold !== undefined && scores) {
     rule = { kind: 'threshold', threshold: config.acceptThreshold };
   } else if (config.targetCoverage !== undefined && scores) {
     const c = config.targetCoverage;
-    if (!(c > 0 && c <= 1)) throw new EvalLensError('invalid-config', `${cfgName}: \`targetCoverage\` must be in (0, 1], got ${c}.`, { file: cfgName, column: 'targetCoverage' });
+    if (!(c > 0 && c <= 1))
+      throw new EvalLensError('invalid-config', `${cfgName}: \`targetCoverage\` must be in (0, 1], got ${c}.`, {
+        file: cfgName,
+        column: 'targetCoverage',
+      });
     const split = splitRows(data);
     if (split && split.val.length > 0 && split.test.length > 0) {
-      rule = { kind: 'split-target', target: c, valRows: sortRowsByScore(allScores, wrong, { ...sortOpts, rows: split.val }) };
+      rule = {
+        kind: 'split-target',
+        target: c,
+        valRows: sortRowsByScore(allScores, wrong, { ...sortOpts, rows: split.val }),
+      };
       evalRows = split.test;
     } else {
-      if (split) warnings.note('split-protocol-unavailable', `${data.file}: the \`split\` column has ${split.val.length} validation rows (val/valid/validation/dev) and ${split.test.length} test rows; both are needed for the val/test protocol, so the threshold for \`targetCoverage\` is chosen on all rows.`);
+      if (split)
+        warnings.note(
+          'split-protocol-unavailable',
+          `${data.file}: the \`split\` column has ${split.val.length} validation rows (val/valid/validation/dev) and ${split.test.length} test rows; both are needed for the val/test protocol, so the threshold for \`targetCoverage\` is chosen on all rows.`,
+        );
       rule = { kind: 'target', target: c };
     }
   } else if ((config.acceptThreshold !== undefined || config.targetCoverage !== undefined) && !scores) {
-    warnings.note('no-scores', `${data.file}: \`acceptThreshold\` / \`targetCoverage\` need confidence scores, which this file does not have; every row is accepted.`);
+    warnings.note(
+      'no-scores',
+      `${data.file}: \`acceptThreshold\` / \`targetCoverage\` need confidence scores, which this file does not have; every row is accepted.`,
+    );
   }
   const rows = sortRowsByScore(allScores, wrong, { ...sortOpts, rows: evalRows });
   let mask: Uint8Array | null = null;
@@ -110,14 +147,34 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
 
   let calib: SelectiveSetup['calib'] = null;
   const B = config.eceBins ?? CONFIG_DEFAULTS.eceBins;
-  if (!Number.isInteger(B) || B < 1) throw new EvalLensError('invalid-config', `${cfgName}: \`eceBins\` must be a positive integer, got ${B}.`, { file: cfgName, column: 'eceBins' });
+  if (!Number.isInteger(B) || B < 1)
+    throw new EvalLensError('invalid-config', `${cfgName}: \`eceBins\` must be a positive integer, got ${B}.`, {
+      file: cfgName,
+      column: 'eceBins',
+    });
   if (scores && isProbability) {
     const cRows = evalRows ? sortRowsByScore(allScores, wrong, { weights: data.weights }) : rows;
     calib = { rows: cRows, bins: binIndices(cRows, B), B };
   } else if (scores) {
-    warnings.note('calibration-skipped', `${data.file}: the score used (${scoreName}) is not a probability, so ece, mce and ece_adaptive are not computed. Calibration needs the top-label probability (score "msp", or a confidence column with values in [0, 1]).`);
+    warnings.note(
+      'calibration-skipped',
+      `${data.file}: the score used (${scoreName}) is not a probability, so ece, mce and ece_adaptive are not computed. Calibration needs the top-label probability (score "msp", or a confidence column with values in [0, 1]).`,
+    );
   }
-  return { scoreKind, scoreName, isProbability, rows, subset: evalRows !== null, rule, mask, groupNames, reweight, epsilon, ranked: scores !== null, calib };
+  return {
+    scoreKind,
+    scoreName,
+    isProbability,
+    rows,
+    subset: evalRows !== null,
+    rule,
+    mask,
+    groupNames,
+    reweight,
+    epsilon,
+    ranked: scores !== null,
+    calib,
+  };
 }
 
 function inUnitInterval(s: Float64Array): boolean {
@@ -153,7 +210,11 @@ export function selectiveScratch(s: SelectiveSetup): SelectiveScratch {
 }
 
 /** The acceptance under multiplicities `mult` (re-chosen per resample for `targetCoverage`). */
-export function acceptanceFor(s: SelectiveSetup, mult: Multiplicities | null, valMult: Multiplicities | null): { acc: Acceptance; threshold: number | null } {
+export function acceptanceFor(
+  s: SelectiveSetup,
+  mult: Multiplicities | null,
+  valMult: Multiplicities | null,
+): { acc: Acceptance; threshold: number | null } {
   const r = s.rule;
   switch (r.kind) {
     case 'column':
@@ -166,7 +227,10 @@ export function acceptanceFor(s: SelectiveSetup, mult: Multiplicities | null, va
     }
     case 'split-target': {
       const t = targetCoverageEnd(r.valRows, r.target, valMult);
-      return { acc: { kind: 'prefix', end: Number.isNaN(t.threshold) ? 0 : thresholdEnd(s.rows, t.threshold) }, threshold: t.threshold };
+      return {
+        acc: { kind: 'prefix', end: Number.isNaN(t.threshold) ? 0 : thresholdEnd(s.rows, t.threshold) },
+        threshold: t.threshold,
+      };
     }
     case 'all':
       return { acc: { kind: 'prefix', end: s.rows.n }, threshold: null };
@@ -178,11 +242,16 @@ export function acceptanceFor(s: SelectiveSetup, mult: Multiplicities | null, va
  * full data (`counts` null) or a resample (`counts[i]` = multiplicity of row i, file order).
  * Undefined values are NaN. O(n·G) per call.
  */
-export function selectiveScalars(s: SelectiveSetup, counts: ArrayLike<number> | null, scratch?: SelectiveScratch): Record<string, number> {
+export function selectiveScalars(
+  s: SelectiveSetup,
+  counts: ArrayLike<number> | null,
+  scratch?: SelectiveScratch,
+): Record<string, number> {
   const sc = counts ? (scratch ?? selectiveScratch(s)) : null;
   const mult = sc ? gatherCounts(s.rows, counts!, sc.mult) : null;
   const valMult = sc && s.rule.kind === 'split-target' ? gatherCounts(s.rule.valRows, counts!, sc.valMult!) : null;
-  const calibMult = !sc || !s.calib ? null : s.calib.rows === s.rows ? mult : gatherCounts(s.calib.rows, counts!, sc.calibMult!);
+  const calibMult =
+    !sc || !s.calib ? null : s.calib.rows === s.rows ? mult : gatherCounts(s.calib.rows, counts!, sc.calibMult!);
   return scalarsOf(s, mult, valMult, calibMult);
 }
 
@@ -191,7 +260,9 @@ export function selectiveScalars(s: SelectiveSetup, counts: ArrayLike<number> | 
  * order serves the selective and calibration metrics (no val/test protocol).
  */
 export function sortedResamplingApplies(s: SelectiveSetup, nRows: number): boolean {
-  return !s.subset && s.rows.n === nRows && s.rule.kind !== 'split-target' && (s.calib === null || s.calib.rows === s.rows);
+  return (
+    !s.subset && s.rows.n === nRows && s.rule.kind !== 'split-target' && (s.calib === null || s.calib.rows === s.rows)
+  );
 }
 
 /**
@@ -199,7 +270,12 @@ export function sortedResamplingApplies(s: SelectiveSetup, nRows: number): boole
  * `s.rows` (`mult[p]` = multiplicity of sorted position p), as the fast bootstrap draws them: no
  * gather. Needs {@link sortedResamplingApplies}.
  */
-export function selectiveScalarsSorted(s: SelectiveSetup, mult: Int32Array, resampler: SelectiveResampler | null = null, items?: number): Record<string, number> {
+export function selectiveScalarsSorted(
+  s: SelectiveSetup,
+  mult: Int32Array,
+  resampler: SelectiveResampler | null = null,
+  items?: number,
+): Record<string, number> {
   if (!resampler) return scalarsOf(s, mult, null, s.calib ? mult : null);
   const v = selectiveResampleValues(resampler, mult, items);
   const out: Record<string, number> = { coverage: v.coverage, selective_risk: v.risk };
@@ -245,7 +321,12 @@ export function selectiveResamplerFor(s: SelectiveSetup): SelectiveResampler | n
   return selectiveResampler(s.rows, accept, s.calib ? { B: s.calib.B } : null);
 }
 
-function scalarsOf(s: SelectiveSetup, mult: Multiplicities | null, valMult: Multiplicities | null, calibMult: Multiplicities | null): Record<string, number> {
+function scalarsOf(
+  s: SelectiveSetup,
+  mult: Multiplicities | null,
+  valMult: Multiplicities | null,
+  calibMult: Multiplicities | null,
+): Record<string, number> {
   const out: Record<string, number> = {};
   const { acc } = acceptanceFor(s, mult, valMult);
   const op = operatingPoint(s.rows, acc, mult, { reweight: s.reweight, epsilon: s.epsilon });
@@ -343,21 +424,41 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   const { acc, threshold } = acceptanceFor(s, null, null);
   const op = operatingPoint(s.rows, acc, null, { reweight: s.reweight, epsilon: s.epsilon });
   const v = selectiveScalars(s, null);
-  const rowsNote = s.subset ? `; ${describeRule(s, threshold, ctx, s.rows.n)}` : `; ${describeRule(s, threshold, ctx, s.rows.n)}; all ${s.rows.n} rows`;
+  const rowsNote = s.subset
+    ? `; ${describeRule(s, threshold, ctx, s.rows.n)}`
+    : `; ${describeRule(s, threshold, ctx, s.rows.n)}; all ${s.rows.n} rows`;
   const scoreNote = s.ranked ? `score: ${s.scoreName}` : 'no scores';
   results.metric('selective', 'coverage', v.coverage, { note: `Σw·A / Σw${rowsNote}` });
-  if (!Number.isFinite(v.selective_risk)) warnings.note('nothing-accepted', `${file}: no row is accepted (${describeRule(s, threshold, ctx, s.rows.n)}), so selective_risk is undefined (null).`);
+  if (!Number.isFinite(v.selective_risk))
+    warnings.note(
+      'nothing-accepted',
+      `${file}: no row is accepted (${describeRule(s, threshold, ctx, s.rows.n)}), so selective_risk is undefined (null).`,
+    );
   results.metric('selective', 'selective_risk', v.selective_risk, { note: `Σw·A·1[ŷ≠y] / Σw·A${rowsNote}` });
   const G = s.groupNames.length;
   if (G > 0) {
-    const how = s.reweight ? `e_g(w^trn), the error weighted by train class frequency (w = w_i·n_y/N_train, ε = ${s.epsilon})` : 'error on the accepted rows whose true class is in the group';
-    for (const gi of op.emptyGroups) warnings.note('empty-group', `error_group.${s.groupNames[gi]}: group "${s.groupNames[gi]}" has no accepted row; its error is 1.0 by convention (nothing accepted counts as a total failure), which also enters balanced_error and worst_error.`);
+    const how = s.reweight
+      ? `e_g(w^trn), the error weighted by train class frequency (w = w_i·n_y/N_train, ε = ${s.epsilon})`
+      : 'error on the accepted rows whose true class is in the group';
+    for (const gi of op.emptyGroups)
+      warnings.note(
+        'empty-group',
+        `error_group.${s.groupNames[gi]}: group "${s.groupNames[gi]}" has no accepted row; its error is 1.0 by convention (nothing accepted counts as a total failure), which also enters balanced_error and worst_error.`,
+      );
     s.groupNames.forEach((g, gi) => {
       const key = `error_group.${g}`;
-      if (!Number.isFinite(v[key])) warnings.note('empty-group', `${key}: every accepted row of group "${g}" has train share 0; the value is null.`);
-      results.metric('selective', key, v[key], { note: `${how}${op.emptyGroups.includes(gi) ? '; no accepted row: 1.0 by convention' : ''}${rowsNote}` });
+      if (!Number.isFinite(v[key]))
+        warnings.note(
+          'empty-group',
+          `${key}: every accepted row of group "${g}" has train share 0; the value is null.`,
+        );
+      results.metric('selective', key, v[key], {
+        note: `${how}${op.emptyGroups.includes(gi) ? '; no accepted row: 1.0 by convention' : ''}${rowsNote}`,
+      });
     });
-    results.metric('selective', 'balanced_error', v.balanced_error, { note: `mean of error_group over ${G} groups (plain mean)${rowsNote}` });
+    results.metric('selective', 'balanced_error', v.balanced_error, {
+      note: `mean of error_group over ${G} groups (plain mean)${rowsNote}`,
+    });
     results.metric('selective', 'worst_error', v.worst_error, {
       note: `max of error_group over ${G} groups${rowsNote}. A max is a biased statistic: its bootstrap percentile interval may not contain the point estimate.`,
     });
@@ -365,15 +466,32 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   }
   if (!s.ranked) return;
   const where = s.subset ? `; the ${s.rows.n} test rows` : '';
-  results.metric('selective', 'aurc', v.aurc, { note: `mean over k = 1..n of the risk of the top-k by score, fractional counts inside tied blocks; ${scoreNote}${where}` });
-  results.metric('selective', 'eaurc', v.eaurc, { note: `aurc − aurc*, aurc* = the AURC of an order with every correct row first${where}` });
+  results.metric('selective', 'aurc', v.aurc, {
+    note: `mean over k = 1..n of the risk of the top-k by score, fractional counts inside tied blocks; ${scoreNote}${where}`,
+  });
+  results.metric('selective', 'eaurc', v.eaurc, {
+    note: `aurc − aurc*, aurc* = the AURC of an order with every correct row first${where}`,
+  });
   if (G > 0) {
-    results.metric('selective', 'aurc_balanced', v.aurc_balanced, { note: `as aurc, with the balanced risk from fractional group counts (empty group: 1.0)${where}` });
-    results.metric('selective', 'aurc_worst', v.aurc_worst, { note: `as aurc, with the worst-group risk from fractional group counts (empty group: 1.0)${where}` });
+    results.metric('selective', 'aurc_balanced', v.aurc_balanced, {
+      note: `as aurc, with the balanced risk from fractional group counts (empty group: 1.0)${where}`,
+    });
+    results.metric('selective', 'aurc_worst', v.aurc_worst, {
+      note: `as aurc, with the worst-group risk from fractional group counts (empty group: 1.0)${where}`,
+    });
   }
-  const gridKeys = ['aurc_grid101', 'aurc_grid101_0.2_1', ...(G > 0 ? ['aurc_balanced_grid101', 'aurc_balanced_grid101_0.2_1', 'aurc_worst_grid101', 'aurc_worst_grid101_0.2_1'] : [])];
+  const gridKeys = [
+    'aurc_grid101',
+    'aurc_grid101_0.2_1',
+    ...(G > 0
+      ? ['aurc_balanced_grid101', 'aurc_balanced_grid101_0.2_1', 'aurc_worst_grid101', 'aurc_worst_grid101_0.2_1']
+      : []),
+  ];
   if (s.rows.n < GRID_POINTS) {
-    warnings.note('grid-too-few-rows', `${file}: the 101-point grid keys (*_grid101) need at least ${GRID_POINTS} rows (with fewer, the first grid points accept no row); there are ${s.rows.n}, so they are null.`);
+    warnings.note(
+      'grid-too-few-rows',
+      `${file}: the 101-point grid keys (*_grid101) need at least ${GRID_POINTS} rows (with fewer, the first grid points accept no row); there are ${s.rows.n}, so they are null.`,
+    );
   }
   for (const k of gridKeys) {
     const from02 = k.endsWith('_0.2_1');
@@ -384,8 +502,13 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   results.time('selective.curves', () => {
     const c = exactRiskCoverage(s.rows);
     const opc = operatingPointColumns(s.rows, s.calib ? s.calib.B : null);
-    const keep = keptPoints(c.coverage.length, acc.kind === 'prefix' ? pointOfPrefix(s.rows, acc.end) : -1).filter((i) => Number.isFinite(c.risk[i]));
-    const stored = keep.length < c.coverage.length ? `; ${keep.length} of its ${c.coverage.length} points are stored (evenly spaced by index, plus the configured operating point), each exact` : '';
+    const keep = keptPoints(c.coverage.length, acc.kind === 'prefix' ? pointOfPrefix(s.rows, acc.end) : -1).filter(
+      (i) => Number.isFinite(c.risk[i]),
+    );
+    const stored =
+      keep.length < c.coverage.length
+        ? `; ${keep.length} of its ${c.coverage.length} points are stored (evenly spaced by index, plus the configured operating point), each exact`
+        : '';
     const curve: Curve = {
       x: 'coverage',
       y: 'risk',
@@ -397,7 +520,9 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
     if (G > 0) {
       curve.extra!.risk_balanced = keep.map((i) => nul(c.riskBalanced[i]));
       curve.extra!.risk_worst = keep.map((i) => nul(c.riskWorst[i]));
-      s.groupNames.forEach((g, gi) => (curve.extra![`error_group.${g}`] = keep.map((i) => nul(opc.groupError[gi]![i]!))));
+      s.groupNames.forEach(
+        (g, gi) => (curve.extra![`error_group.${g}`] = keep.map((i) => nul(opc.groupError[gi]![i]!))),
+      );
     }
     if (opc.ece) curve.extra!.ece_accepted = keep.map((i) => nul(opc.ece![i]!));
     results.curve('riskCoverage', curve);
@@ -405,7 +530,11 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
     const bad = grid.find((c) => !(typeof c === 'number' && c >= 0 && c <= 1));
     if (bad !== undefined || grid.length === 0) {
       const cfgName = config.configFile ?? 'the config';
-      throw new EvalLensError('invalid-config', `${cfgName}: \`costGrid\` must be a non-empty list of costs in [0, 1], got ${bad === undefined ? '[]' : JSON.stringify(bad)}.`, { file: cfgName, column: 'costGrid' });
+      throw new EvalLensError(
+        'invalid-config',
+        `${cfgName}: \`costGrid\` must be a non-empty list of costs in [0, 1], got ${bad === undefined ? '[]' : JSON.stringify(bad)}.`,
+        { file: cfgName, column: 'costGrid' },
+      );
     }
     const sw = costSweep(s.rows, grid, { probability: s.isProbability });
     const sweep: Curve = {
@@ -413,7 +542,11 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
       y: 'coverage',
       xs: Array.from(sw.cost),
       ys: Array.from(sw.coverage),
-      extra: { threshold: Array.from(sw.threshold, nul), risk: Array.from(sw.risk, nul), loss: Array.from(sw.loss, nul) },
+      extra: {
+        threshold: Array.from(sw.threshold, nul),
+        risk: Array.from(sw.risk, nul),
+        loss: Array.from(sw.loss, nul),
+      },
       note: s.isProbability
         ? `Chow's rule: accept score ≥ 1 − c; loss = (errors + c·rejected)/n${where}`
         : `score is not a probability: accept score ≥ s_max − c·(s_max − s_min) (the grid spans the score range); loss = (errors + c·rejected)/n${where}`,
@@ -436,9 +569,15 @@ export const calibrationStep: ClassificationStep = (run, ctx) => {
   const v = { ece: c.ece, mce: c.mce, ece_adaptive: c.eceAdaptive };
   const which = `${B} equal-width bins (lo, hi], an edge value in the lower bin, confidence 0 in no bin but counted in n; confidence = ${s.scoreName}; all ${rows.n} rows`;
   results.metric('calibration', 'ece', v.ece, { note: which });
-  if (!Number.isFinite(v.mce)) warnings.note('calibration-empty', `${run.data.file}: every confidence is 0, so every calibration bin is empty and mce is null.`);
+  if (!Number.isFinite(v.mce))
+    warnings.note(
+      'calibration-empty',
+      `${run.data.file}: every confidence is 0, so every calibration bin is empty and mce is null.`,
+    );
   results.metric('calibration', 'mce', v.mce, { note: `max |acc − conf| over non-empty bins; ${which}` });
-  results.metric('calibration', 'ece_adaptive', v.ece_adaptive, { note: `${B} equal-count chunks of the stable ascending sort by confidence (sizes differ by at most one, the first n mod ${B} larger); all ${rows.n} rows` });
+  results.metric('calibration', 'ece_adaptive', v.ece_adaptive, {
+    note: `${B} equal-count chunks of the stable ascending sort by confidence (sizes differ by at most one, the first n mod ${B} larger); all ${rows.n} rows`,
+  });
   const bins = reliabilityBins(rows, B);
   results.table('reliability', bins);
   const ne = bins.filter((b) => b.count > 0 && b.accuracy !== null);

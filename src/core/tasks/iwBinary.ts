@@ -55,7 +55,11 @@ const fmt = (v: number | null): string => (v === null ? 'null' : Number(v.toPrec
  * weight column (which overrides them). Throws an {@link EvalLensError} naming the key to set
  * when the sizes are missing or contradict the file.
  */
-export function resolveIwWeights(data: IwBinaryData, config: Pick<ResolvedConfig, 'populationSize' | 'biasedSize' | 'configFile'>, warnings: Warnings): ResolvedIwWeights {
+export function resolveIwWeights(
+  data: IwBinaryData,
+  config: Pick<ResolvedConfig, 'populationSize' | 'biasedSize' | 'configFile'>,
+  warnings: Warnings,
+): ResolvedIwWeights {
   const cfgLoc = { file: config.configFile ?? data.file };
   if (data.weightColumn) {
     const w = data.weightColumn;
@@ -68,9 +72,14 @@ export function resolveIwWeights(data: IwBinaryData, config: Pick<ResolvedConfig
       max = Math.max(max, w[i]);
     }
     const col = data.columns.weight;
-    if (!(sum > 0)) fail('invalid-weights', { file: data.file, column: col }, 'expected some weight > 0, got all weights 0.');
+    if (!(sum > 0))
+      fail('invalid-weights', { file: data.file, column: col }, 'expected some weight > 0, got all weights 0.');
     if (config.populationSize !== undefined || config.biasedSize !== undefined) {
-      warnings.note('weights-from-column', `The weight column "${col}" overrides the stratum weights from populationSize/biasedSize.`, { file: data.file, column: col });
+      warnings.note(
+        'weights-from-column',
+        `The weight column "${col}" overrides the stratum weights from populationSize/biasedSize.`,
+        { file: data.file, column: col },
+      );
     }
     return {
       weights: w,
@@ -89,17 +98,43 @@ export function resolveIwWeights(data: IwBinaryData, config: Pick<ResolvedConfig
   }
   const Bsize = config.biasedSize ?? data.b;
   const { b, m, n } = data;
-  if (!(Number.isInteger(U) && U > 0)) fail('invalid-config', cfgLoc, `expected \`populationSize\` to be a positive integer, got ${U}.`);
-  if (!(Number.isInteger(Bsize) && Bsize >= 0)) fail('invalid-config', cfgLoc, `expected \`biasedSize\` to be an integer ≥ 0, got ${Bsize}.`);
+  if (!(Number.isInteger(U) && U > 0))
+    fail('invalid-config', cfgLoc, `expected \`populationSize\` to be a positive integer, got ${U}.`);
+  if (!(Number.isInteger(Bsize) && Bsize >= 0))
+    fail('invalid-config', cfgLoc, `expected \`biasedSize\` to be an integer ≥ 0, got ${Bsize}.`);
   if (m === 0) {
-    fail('no-bc-rows', { file: data.file, column: data.columns.stratum }, `expected rows of stratum Bc (a uniform sample of the population outside B), got none (${b} B rows). Without them the rest of the population cannot be estimated.`);
+    fail(
+      'no-bc-rows',
+      { file: data.file, column: data.columns.stratum },
+      `expected rows of stratum Bc (a uniform sample of the population outside B), got none (${b} B rows). Without them the rest of the population cannot be estimated.`,
+    );
   }
-  if (b > Bsize) fail('inconsistent-sizes', cfgLoc, `\`biasedSize\` is ${Bsize} but ${data.file} has ${b} B rows: B rows cannot outnumber |B|.`);
-  if (Bsize > 0 && b === 0) fail('inconsistent-sizes', cfgLoc, `\`biasedSize\` is ${Bsize} but ${data.file} has no B rows: expected a sample of B.`);
-  if (U < n) fail('inconsistent-sizes', cfgLoc, `\`populationSize\` is ${U} but ${data.file} has ${n} rows: the population cannot be smaller than the labelled rows.`);
-  if (U < Bsize) fail('inconsistent-sizes', cfgLoc, `\`populationSize\` (${U}) is smaller than \`biasedSize\` (${Bsize}).`);
+  if (b > Bsize)
+    fail(
+      'inconsistent-sizes',
+      cfgLoc,
+      `\`biasedSize\` is ${Bsize} but ${data.file} has ${b} B rows: B rows cannot outnumber |B|.`,
+    );
+  if (Bsize > 0 && b === 0)
+    fail(
+      'inconsistent-sizes',
+      cfgLoc,
+      `\`biasedSize\` is ${Bsize} but ${data.file} has no B rows: expected a sample of B.`,
+    );
+  if (U < n)
+    fail(
+      'inconsistent-sizes',
+      cfgLoc,
+      `\`populationSize\` is ${U} but ${data.file} has ${n} rows: the population cannot be smaller than the labelled rows.`,
+    );
+  if (U < Bsize)
+    fail('inconsistent-sizes', cfgLoc, `\`populationSize\` (${U}) is smaller than \`biasedSize\` (${Bsize}).`);
   if (m > U - Bsize) {
-    fail('inconsistent-sizes', cfgLoc, `${data.file} has ${m} Bc rows but the complement of B holds only populationSize − biasedSize = ${U - Bsize} items.`);
+    fail(
+      'inconsistent-sizes',
+      cfgLoc,
+      `${data.file} has ${m} Bc rows but the complement of B holds only populationSize − biasedSize = ${U - Bsize} items.`,
+    );
   }
   const { wB, wBc } = stratumWeights({ populationSize: U, biasedSize: Bsize, b, m });
   const weights = new Float64Array(n);
@@ -135,16 +170,30 @@ function warnUndefined(data: IwBinaryData, v: Float64Array, u: Float64Array, t: 
   const at = (k: IwKey) => IW_KEYS.indexOf(k);
   const isNull = (x: Float64Array, k: IwKey) => !Number.isFinite(x[at(k)]);
   if (isNull(v, 'precision') || isNull(u, 'precision')) {
-    warnings.note('no-positive-prediction', `No row has score ≥ threshold ${t}${isNull(v, 'precision') && !isNull(u, 'precision') ? ' with weight > 0' : ''}: precision is undefined (null).`, { file: data.file });
+    warnings.note(
+      'no-positive-prediction',
+      `No row has score ≥ threshold ${t}${isNull(v, 'precision') && !isNull(u, 'precision') ? ' with weight > 0' : ''}: precision is undefined (null).`,
+      { file: data.file },
+    );
   }
   if (isNull(v, 'recall') || isNull(u, 'recall')) {
-    warnings.note('no-positive-labels', `No positive row${isNull(v, 'recall') && !isNull(u, 'recall') ? ' with weight > 0' : ''}: recall, aupr_trapz, average_precision and roc_auc are undefined (null).`, { file: data.file });
+    warnings.note(
+      'no-positive-labels',
+      `No positive row${isNull(v, 'recall') && !isNull(u, 'recall') ? ' with weight > 0' : ''}: recall, aupr_trapz, average_precision and roc_auc are undefined (null).`,
+      { file: data.file },
+    );
   }
   if (!isNull(v, 'recall') && isNull(v, 'roc_auc')) {
-    warnings.note('no-negative-labels', 'No negative row with weight > 0: roc_auc and the ROC curve are undefined (null).', { file: data.file });
+    warnings.note(
+      'no-negative-labels',
+      'No negative row with weight > 0: roc_auc and the ROC curve are undefined (null).',
+      { file: data.file },
+    );
   }
   if (isNull(v, 'f1') && !isNull(v, 'recall')) {
-    warnings.note('f1-undefined', 'F1 is undefined: no positive rows and no positive predictions.', { file: data.file });
+    warnings.note('f1-undefined', 'F1 is undefined: no positive rows and no positive predictions.', {
+      file: data.file,
+    });
   }
 }
 
@@ -199,8 +248,14 @@ export const runIwBinary: TaskRunner = async (ctx) => {
   IW_KEYS.forEach((k, j) => {
     const wv = Number.isFinite(weighted[j]) ? weighted[j] : null;
     const uv = Number.isFinite(unweighted[j]) ? unweighted[j] : null;
-    results.metric('importance', k, wv, { note: `weighted (${w.describe}); ${CONVENTION[k](t)}; unweighted: ${fmt(uv)}` });
-    baseline[k] = { value: uv, direction: directionOf(k), note: `unweighted (every row weight 1); ${CONVENTION[k](t)}` };
+    results.metric('importance', k, wv, {
+      note: `weighted (${w.describe}); ${CONVENTION[k](t)}; unweighted: ${fmt(uv)}`,
+    });
+    baseline[k] = {
+      value: uv,
+      direction: directionOf(k),
+      note: `unweighted (every row weight 1); ${CONVENTION[k](t)}`,
+    };
   });
   results.baselines = { ...(results.baselines ?? {}), unweighted: baseline };
 
@@ -208,14 +263,37 @@ export const runIwBinary: TaskRunner = async (ctx) => {
   const cw = blockCounts(so, data.labels, w.weights);
   const cu = blockCounts(so, data.labels, null);
   const curves: [string, Curve | null][] = [
-    ['pr', toCurve(prPoints(so, cw), 'recall', 'precision', `importance-weighted (${w.describe}); start point (0, 1); one point per distinct score; f1 = 2TP/(2TP + FP + FN) at each point`)],
-    ['pr_unweighted', toCurve(prPoints(so, cu), 'recall', 'precision', 'unweighted; start point (0, 1); one point per distinct score; f1 = 2TP/(2TP + FP + FN) at each point')],
-    ['roc', toCurve(rocPoints(so, cw), 'fpr', 'tpr', `importance-weighted (${w.describe}); one point per distinct score`)],
+    [
+      'pr',
+      toCurve(
+        prPoints(so, cw),
+        'recall',
+        'precision',
+        `importance-weighted (${w.describe}); start point (0, 1); one point per distinct score; f1 = 2TP/(2TP + FP + FN) at each point`,
+      ),
+    ],
+    [
+      'pr_unweighted',
+      toCurve(
+        prPoints(so, cu),
+        'recall',
+        'precision',
+        'unweighted; start point (0, 1); one point per distinct score; f1 = 2TP/(2TP + FP + FN) at each point',
+      ),
+    ],
+    [
+      'roc',
+      toCurve(rocPoints(so, cw), 'fpr', 'tpr', `importance-weighted (${w.describe}); one point per distinct score`),
+    ],
     ['roc_unweighted', toCurve(rocPoints(so, cu), 'fpr', 'tpr', 'unweighted; one point per distinct score')],
   ];
   for (const [name, c] of curves) if (c) results.curve(name, c);
   results.table('importanceWeights', w.table);
-  results.table('thresholdCounts', { threshold: t, weighted: countsAtBlocks(cw, nAbove), unweighted: countsAtBlocks(cu, nAbove) });
+  results.table('thresholdCounts', {
+    threshold: t,
+    weighted: countsAtBlocks(cw, nAbove),
+    unweighted: countsAtBlocks(cu, nAbove),
+  });
 
   const correct: number[] = new Array(data.n);
   for (let i = 0; i < data.n; i++) correct[i] = (data.scores[i] >= t ? 1 : 0) === data.labels[i] ? 1 : 0;
@@ -252,29 +330,35 @@ export const runIwBinary: TaskRunner = async (ctx) => {
         },
         provisional: ctx.stages
           ? {
-            at: PROVISIONAL_RESAMPLES,
-            onDistribution: (head) =>
-              ctx.stages?.provisional(PROVISIONAL_RESAMPLES, bs.n, (snap) => {
-                const unweighted = snap.baselines?.unweighted;
-                IW_KEYS.forEach((k, j) => {
-                  if (snap.metrics[k]?.value !== null) setSnapshotCi(snap, k, percentileInterval(head[j], bs.confidence));
-                  const cu2 = percentileInterval(head[K + j], bs.confidence);
-                  const b = unweighted?.[k];
-                  if (b && cu2 && b.value !== null && Number.isFinite(cu2[0]) && Number.isFinite(cu2[1])) b.ci = cu2;
-                });
-              }),
-          }
+              at: PROVISIONAL_RESAMPLES,
+              onDistribution: (head) =>
+                ctx.stages?.provisional(PROVISIONAL_RESAMPLES, bs.n, (snap) => {
+                  const unweighted = snap.baselines?.unweighted;
+                  IW_KEYS.forEach((k, j) => {
+                    if (snap.metrics[k]?.value !== null)
+                      setSnapshotCi(snap, k, percentileInterval(head[j], bs.confidence));
+                    const cu2 = percentileInterval(head[K + j], bs.confidence);
+                    const b = unweighted?.[k];
+                    if (b && cu2 && b.value !== null && Number.isFinite(cu2[0]) && Number.isFinite(cu2[1])) b.ci = cu2;
+                  });
+                }),
+            }
           : undefined,
       });
       IW_KEYS.forEach((k, j) => {
         const ci = percentileInterval(dist[j], bs.confidence);
         if (ci && results.metrics[k]?.value !== null) results.setCi(k, ci);
         const cu2 = percentileInterval(dist[K + j], bs.confidence);
-        if (cu2 && baseline[k].value !== null && Number.isFinite(cu2[0]) && Number.isFinite(cu2[1])) baseline[k].ci = cu2;
+        if (cu2 && baseline[k].value !== null && Number.isFinite(cu2[0]) && Number.isFinite(cu2[1]))
+          baseline[k].ci = cu2;
       });
     });
     if (!data.strata) {
-      warnings.note('bootstrap-unstratified', 'No stratum column: the bootstrap resamples all rows together (weights from the weight column).', { file: data.file });
+      warnings.note(
+        'bootstrap-unstratified',
+        'No stratum column: the bootstrap resamples all rows together (weights from the weight column).',
+        { file: data.file },
+      );
     }
   }
 

@@ -35,7 +35,12 @@ import { LineTally } from '../io/ranking/builders';
 import { loadRanking } from '../io/ranking/load';
 import { checkCutoffs, type Gain, type MapNormaliser } from '../metrics/ranking/accuracy';
 import { idOrderRank, popularityLists, popularityOrder, randomLists } from '../metrics/ranking/baselines';
-import { defineCatalog, evaluateLists, type EvaluateListsOptions, type ListEvaluation } from '../metrics/ranking/evaluateLists';
+import {
+  defineCatalog,
+  evaluateLists,
+  type EvaluateListsOptions,
+  type ListEvaluation,
+} from '../metrics/ranking/evaluateLists';
 import { activityBins, defaultActivityBoundaries, histogram, type Histogram } from '../metrics/ranking/perUser';
 import { categoryBreakdown, categoryColumn } from '../metrics/ranking/categories';
 import { directionOf } from '../results/directions';
@@ -54,19 +59,40 @@ export const runRanking: TaskRunner = async (ctx) => {
   const gain: Gain = config.gain ?? CONFIG_DEFAULTS.gain;
   const mapNormaliser: MapNormaliser = config.mapNormaliser ?? CONFIG_DEFAULTS.mapNormaliser;
   const coldThreshold = config.coldThreshold ?? CONFIG_DEFAULTS.coldThreshold;
-  if (!['linear', 'exp'].includes(gain)) fail('bad-config', { file: where }, `\`gain\`: expected "linear" or "exp", got ${JSON.stringify(gain)}.`);
-  if (!['min', 'all', 'hits'].includes(mapNormaliser)) fail('bad-config', { file: where }, `\`mapNormaliser\`: expected "min", "all" or "hits", got ${JSON.stringify(mapNormaliser)}.`);
+  if (!['linear', 'exp'].includes(gain))
+    fail('bad-config', { file: where }, `\`gain\`: expected "linear" or "exp", got ${JSON.stringify(gain)}.`);
+  if (!['min', 'all', 'hits'].includes(mapNormaliser))
+    fail(
+      'bad-config',
+      { file: where },
+      `\`mapNormaliser\`: expected "min", "all" or "hits", got ${JSON.stringify(mapNormaliser)}.`,
+    );
   if (config.catalogSize !== undefined && !(Number.isInteger(config.catalogSize) && config.catalogSize > 0))
-    fail('bad-config', { file: where }, `\`catalogSize\`: expected a positive integer, got ${JSON.stringify(config.catalogSize)}.`);
+    fail(
+      'bad-config',
+      { file: where },
+      `\`catalogSize\`: expected a positive integer, got ${JSON.stringify(config.catalogSize)}.`,
+    );
 
   const t0 = performance.now();
-  const data = await loadRanking({ path: ctx.path, baseDir: ctx.baseDir, root: ctx.root, config, warnings, progress: ctx.progress });
+  const data = await loadRanking({
+    path: ctx.path,
+    baseDir: ctx.baseDir,
+    root: ctx.root,
+    config,
+    warnings,
+    progress: ctx.progress,
+  });
   if (ctx.subset) subsetRanking(data, ctx.subset.rankingLists(data, ctx));
   // Before any metric: the run's slot array is reused by the baselines further down.
   ctx.onRankedLists?.(data.lists, data.users.ids, data.items.ids);
   results.timings.read = (performance.now() - t0) / 1000;
   if (data.itemEmbeddings && data.userEmbeddings && data.itemEmbeddings.dim !== data.userEmbeddings.dim)
-    fail('bad-value', { file: data.userEmbeddings.file }, `expected user vectors of the item vectors' length ${data.itemEmbeddings.dim}, got ${data.userEmbeddings.dim}.`);
+    fail(
+      'bad-value',
+      { file: data.userEmbeddings.file },
+      `expected user vectors of the item vectors' length ${data.itemEmbeddings.dim}, got ${data.userEmbeddings.dim}.`,
+    );
 
   const catalog = defineCatalog(data, config.catalogSize);
   const opts: EvaluateListsOptions = { ks, gain, mapNormaliser, coldThreshold, catalog };
@@ -110,8 +136,16 @@ export const runRanking: TaskRunner = async (ctx) => {
     results.baselines = {};
     const idRank = results.time('baselines', () => idOrderRank(data.items.ids));
     const makers: [string, () => RankedLists, string][] = [
-      ['popularity', () => popularityLists(users, train, popularityOrder(train, idRank), maxK, data.items.size, scratch), 'most frequent train items, seen items excluded'],
-      ['random', () => randomLists(users, train, idRank, maxK, config.bootstrap.seed, scratch), `seeded random (seed = ${config.bootstrap.seed}), seen items excluded`],
+      [
+        'popularity',
+        () => popularityLists(users, train, popularityOrder(train, idRank), maxK, data.items.size, scratch),
+        'most frequent train items, seen items excluded',
+      ],
+      [
+        'random',
+        () => randomLists(users, train, idRank, maxK, config.bootstrap.seed, scratch),
+        `seeded random (seed = ${config.bootstrap.seed}), seen items excluded`,
+      ],
     ];
     for (const [name, make, note] of makers) {
       ctx.progress?.report?.(`baseline: ${name}`, 0);
@@ -131,15 +165,25 @@ export const runRanking: TaskRunner = async (ctx) => {
     data.relItems = data.relLine = data.listLines = new Int32Array(0);
     data.relGrades = new Float64Array(0);
   } else {
-    warnings.note('no-train', `${data.file}: no \`train\` file in the config: no popularity/random baselines, no cold-start coverage, no novelty, no activity bins, no seen-item check.`);
+    warnings.note(
+      'no-train',
+      `${data.file}: no \`train\` file in the config: no popularity/random baselines, no cold-start coverage, no novelty, no activity bins, no seen-item check.`,
+    );
   }
 
   // Curves: metric vs K, baselines beside.
   const maxK = ks[ks.length - 1];
   const xs = Array.from({ length: maxK }, (_, i) => i + 1);
   for (const m of ['recall', 'precision', 'ndcg', 'map', 'hit_rate', 'coverage']) {
-    const c: Curve = { x: 'K', y: m, xs, ys: toList(run.curves[m]), note: m === 'coverage' ? catalog.note : 'mean over evaluated users at each K' };
-    if (baselines) c.extra = { popularity: toList(baselines.popularity.curves[m]), random: toList(baselines.random.curves[m]) };
+    const c: Curve = {
+      x: 'K',
+      y: m,
+      xs,
+      ys: toList(run.curves[m]),
+      note: m === 'coverage' ? catalog.note : 'mean over evaluated users at each K',
+    };
+    if (baselines)
+      c.extra = { popularity: toList(baselines.popularity.curves[m]), random: toList(baselines.random.curves[m]) };
     results.curve(`metricVsK.${m}`, c);
   }
 
@@ -176,7 +220,13 @@ export const runRanking: TaskRunner = async (ctx) => {
   ctx.progress?.report?.('hashing inputs', 0);
   // The train file was hashed as it was parsed (one read, no worker); the others are hashed here
   // (before the bootstrap, so that the point-estimate stage has the complete source).
-  const extra = await Promise.all(data.extraFiles.map(async (f) => ({ role: f.role, path: f.path, ...(data.hashed.get(f.path) ?? (await fileInfo(f.path))) })));
+  const extra = await Promise.all(
+    data.extraFiles.map(async (f) => ({
+      role: f.role,
+      path: f.path,
+      ...(data.hashed.get(f.path) ?? (await fileInfo(f.path))),
+    })),
+  );
   const own = data.hashed.get(resolve(ctx.path));
   const source = {
     ...(own ?? {}),
@@ -194,10 +244,18 @@ export const runRanking: TaskRunner = async (ctx) => {
     const keys = Object.keys(run.perUser);
     if (ctx.stages) await ctx.stages.point(source);
     const provisional = ctx.stages
-      ? provisionalIntervals(keys, config.bootstrap.confidence, (pcis, done) => ctx.stages?.provisional(done, nBoot, (snap) => keys.forEach((k) => setSnapshotCi(snap, k, pcis[k]))))
+      ? provisionalIntervals(keys, config.bootstrap.confidence, (pcis, done) =>
+          ctx.stages?.provisional(done, nBoot, (snap) => keys.forEach((k) => setSnapshotCi(snap, k, pcis[k]))),
+        )
       : undefined;
     const cis = results.time('bootstrap', () =>
-      userMeanCis(run.perUser, keys, run.evaluated.length, { n: nBoot, confidence: config.bootstrap.confidence, seed: config.bootstrap.seed, onResample: resampleProgress(ctx.progress, 'bootstrap'), provisional }),
+      userMeanCis(run.perUser, keys, run.evaluated.length, {
+        n: nBoot,
+        confidence: config.bootstrap.confidence,
+        seed: config.bootstrap.seed,
+        onResample: resampleProgress(ctx.progress, 'bootstrap'),
+        provisional,
+      }),
     );
     for (const key of keys) {
       const ci = cis[key];
@@ -241,7 +299,13 @@ export function userMeanCis(
   perUser: Record<string, Float64Array>,
   keys: string[],
   n: number,
-  opts: { n: number; confidence: number; seed: number; onResample?: (done: number, total: number) => void; provisional?: ProvisionalHook },
+  opts: {
+    n: number;
+    confidence: number;
+    seed: number;
+    onResample?: (done: number, total: number) => void;
+    provisional?: ProvisionalHook;
+  },
 ): Record<string, [number, number] | null> {
   // A key undefined for some users (novelty, diversity, alignment) gets its values with 0 in the
   // undefined places and a 0/1 mask: Σ c·v / Σ c·mask, without a branch per user.
@@ -307,7 +371,14 @@ function sum4(a: Float64Array, n: number): number {
 }
 
 /** The warnings a user needs about the run (docs/metrics/ranking.md). */
-function warnAboutRun(ctx: TaskContext, data: RankingData, run: ListEvaluation, ks: number[], coldThreshold: number, catalogSize: number | undefined): void {
+function warnAboutRun(
+  ctx: TaskContext,
+  data: RankingData,
+  run: ListEvaluation,
+  ks: number[],
+  coldThreshold: number,
+  catalogSize: number | undefined,
+): void {
   const w = ctx.warnings;
   const file = data.file;
   const lists = data.lists;
@@ -423,10 +494,19 @@ function warnAboutRun(ctx: TaskContext, data: RankingData, run: ListEvaluation, 
         { file, count: run.catalog.unknownSlots },
       );
     if (run.catalog.coldItems === 0)
-      w.note('no-cold-items', `${train.file}: no item has 1 ≤ train count < ${coldThreshold}; cold_start_coverage@K is null.`, { file: train.file });
+      w.note(
+        'no-cold-items',
+        `${train.file}: no item has 1 ≤ train count < ${coldThreshold}; cold_start_coverage@K is null.`,
+        { file: train.file },
+      );
     for (const k of ks) {
       const v = run.values.get(`novelty@${k}`);
-      if (v === null) w.note('novelty-undefined', `${file}: no evaluated user has a top-${k} item with a train count; novelty@${k} is null.`, { file });
+      if (v === null)
+        w.note(
+          'novelty-undefined',
+          `${file}: no evaluated user has a top-${k} item with a train count; novelty@${k} is null.`,
+          { file },
+        );
     }
   }
 
@@ -438,27 +518,46 @@ function warnAboutRun(ctx: TaskContext, data: RankingData, run: ListEvaluation, 
       { file, count: run.catalog.outsideCatalog },
     );
   if (catalogSize !== undefined && run.catalog.recommended > catalogSize)
-    w.note('catalog-size-too-small', `${file}: ${run.catalog.recommended} distinct items are recommended, more than catalogSize ${catalogSize}; coverage@K can exceed 1.`, { file });
+    w.note(
+      'catalog-size-too-small',
+      `${file}: ${run.catalog.recommended} distinct items are recommended, more than catalogSize ${catalogSize}; coverage@K can exceed 1.`,
+      { file },
+    );
 
   // Embeddings.
   const emb = run.embedding;
   if (emb) {
     if (emb.missingSlots > 0)
-      w.note('embedding-missing', `${file}: ${emb.missingSlots} top-${maxK} slot(s) hold items without a usable embedding; they are left out of diversity@K and alignment@K.`, {
-        file,
-        count: emb.missingSlots,
-      });
+      w.note(
+        'embedding-missing',
+        `${file}: ${emb.missingSlots} top-${maxK} slot(s) hold items without a usable embedding; they are left out of diversity@K and alignment@K.`,
+        {
+          file,
+          count: emb.missingSlots,
+        },
+      );
     ks.forEach((k, q) => {
       const n = emb.diversityUndefined[q];
-      if (n > 0) w.note('diversity-undefined', `${file}: ${n} user(s) have fewer than two embedded items in the top ${k}; their diversity@${k} is undefined and left out of the mean.`, { file, count: n });
+      if (n > 0)
+        w.note(
+          'diversity-undefined',
+          `${file}: ${n} user(s) have fewer than two embedded items in the top ${k}; their diversity@${k} is undefined and left out of the mean.`,
+          { file, count: n },
+        );
     });
     if (emb.alignment && emb.profiles.none > 0)
-      w.note('alignment-no-profile', `${file}: ${emb.profiles.none} user(s) have no profile vector (no user embedding, no embedded train item); they are left out of alignment@K.`, {
-        file,
-        count: emb.profiles.none,
-      });
+      w.note(
+        'alignment-no-profile',
+        `${file}: ${emb.profiles.none} user(s) have no profile vector (no user embedding, no embedded train item); they are left out of alignment@K.`,
+        {
+          file,
+          count: emb.profiles.none,
+        },
+      );
   }
-  for (const [key, v] of run.values) if (v === null && !key.startsWith('novelty@') && !key.startsWith('cold_start_coverage@')) w.note('metric-undefined', `${file}: ${key} is undefined (no user or item it could be computed on).`, { file });
+  for (const [key, v] of run.values)
+    if (v === null && !key.startsWith('novelty@') && !key.startsWith('cold_start_coverage@'))
+      w.note('metric-undefined', `${file}: ${key} is undefined (no user or item it could be computed on).`, { file });
 }
 
 /** Slots of the longest list (CSR offsets: list j spans offsets[j]…offsets[j + 1]). */

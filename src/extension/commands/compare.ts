@@ -9,8 +9,15 @@ import { JobCancelled, JobFailed, runJob } from '../workerClient';
 import { isPredictionUri, isResultsUri, pickRuns, taskOfResults, uriArgs } from './pick';
 
 async function chooseBaseline(runs: vscode.Uri[]): Promise<vscode.Uri | undefined> {
-  const items = runs.map((u, i) => ({ label: path.basename(u.fsPath), description: i === 0 ? 'first selected' : vscode.workspace.asRelativePath(path.dirname(u.fsPath)), uri: u }));
-  const choice = await vscode.window.showQuickPick(items, { title: 'Eval Lens: Compare Runs — baseline', placeHolder: 'Which run is the baseline the others are tested against?' });
+  const items = runs.map((u, i) => ({
+    label: path.basename(u.fsPath),
+    description: i === 0 ? 'first selected' : vscode.workspace.asRelativePath(path.dirname(u.fsPath)),
+    uri: u,
+  }));
+  const choice = await vscode.window.showQuickPick(items, {
+    title: 'Eval Lens: Compare Runs — baseline',
+    placeHolder: 'Which run is the baseline the others are tested against?',
+  });
   return choice?.uri;
 }
 
@@ -21,12 +28,19 @@ export async function compareUris(ctx: EvalLensContext, runs: vscode.Uri[]): Pro
   const settings = readSettings(ordered[0]);
   const dir = resolveSettingPath(settings.outputFolder, ordered[0]!) ?? path.dirname(ordered[0]!.fsPath);
   // Named after the set of runs, so the same runs in another order (or with another baseline) reuse the file.
-  const out = vscode.Uri.file(path.join(dir, compareFileName(ordered.map((u) => vscode.workspace.asRelativePath(u, false)))));
+  const out = vscode.Uri.file(
+    path.join(dir, compareFileName(ordered.map((u) => vscode.workspace.asRelativePath(u, false)))),
+  );
   const paths = ordered.map((u) => u.fsPath);
   ctx.log.info(`Comparing ${paths.join(', ')} (baseline ${baseline.fsPath})`);
   let compare: CompareResults;
   try {
-    compare = await runJob(ctx.extension.extensionPath, { type: 'compare', paths, defaults: settings.defaults, baseline: baseline.fsPath }, `Eval Lens: comparing ${ordered.length} runs`, ctx.log);
+    compare = await runJob(
+      ctx.extension.extensionPath,
+      { type: 'compare', paths, defaults: settings.defaults, baseline: baseline.fsPath },
+      `Eval Lens: comparing ${ordered.length} runs`,
+      ctx.log,
+    );
   } catch (err) {
     if (err instanceof JobCancelled) {
       void vscode.window.showInformationMessage('Comparison cancelled; nothing was written.');
@@ -34,7 +48,8 @@ export async function compareUris(ctx: EvalLensContext, runs: vscode.Uri[]): Pro
     }
     const msg = err instanceof JobFailed ? err.error.message : String(err);
     ctx.log.error(`Comparison failed: ${msg}`);
-    if (err instanceof JobFailed && err.error.location?.file) ctx.diagnostics.reportError(vscode.Uri.file(err.error.location.file), err.error);
+    if (err instanceof JobFailed && err.error.location?.file)
+      ctx.diagnostics.reportError(vscode.Uri.file(err.error.location.file), err.error);
     const choice = await vscode.window.showErrorMessage(`Cannot compare the runs: ${msg}`, 'Show Log');
     if (choice) ctx.log.show();
     return;
@@ -42,13 +57,18 @@ export async function compareUris(ctx: EvalLensContext, runs: vscode.Uri[]): Pro
   // Show runs by their workspace-relative path rather than the absolute one.
   const rel = (p: string): string => vscode.workspace.asRelativePath(p, false);
   const renamed = new Map(compare.runs.map((r) => [r, rel(r)]));
-  const mapRun = <T>(rec: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(rec).map(([k, v]) => [renamed.get(k) ?? k, v]));
+  const mapRun = <T>(rec: Record<string, T>): Record<string, T> =>
+    Object.fromEntries(Object.entries(rec).map(([k, v]) => [renamed.get(k) ?? k, v]));
   compare.table = mapRun(compare.table);
   for (const m of Object.keys(compare.marks)) compare.marks[m] = mapRun(compare.marks[m]!);
   if (compare.display) compare.display = mapRun(compare.display);
   if (compare.intervals) compare.intervals = mapRun(compare.intervals);
   for (const name of Object.keys(compare.curves ?? {})) compare.curves![name] = mapRun(compare.curves![name]!);
-  compare.tests = compare.tests.map((t) => ({ ...t, run: renamed.get(t.run) ?? t.run, baseline: renamed.get(t.baseline) ?? t.baseline }));
+  compare.tests = compare.tests.map((t) => ({
+    ...t,
+    run: renamed.get(t.run) ?? t.run,
+    baseline: renamed.get(t.baseline) ?? t.baseline,
+  }));
   compare.baseline = renamed.get(compare.baseline) ?? compare.baseline;
   compare.runs = compare.runs.map((r) => renamed.get(r) ?? r);
   await vscode.workspace.fs.writeFile(out, new TextEncoder().encode(JSON.stringify(compare, null, 2) + '\n'));
@@ -73,6 +93,11 @@ export async function compareWithCommand(ctx: EvalLensContext, arg0?: unknown): 
   const first = arg0 instanceof vscode.Uri ? arg0 : (arg0 as { entry?: { uri?: vscode.Uri } } | undefined)?.entry?.uri;
   if (!first) return compareCommand(ctx);
   await ctx.index.ready();
-  const others = await pickRuns(ctx, `Eval Lens: Compare ${path.basename(first.fsPath)} With…`, [first], taskOfResults(ctx, first));
+  const others = await pickRuns(
+    ctx,
+    `Eval Lens: Compare ${path.basename(first.fsPath)} With…`,
+    [first],
+    taskOfResults(ctx, first),
+  );
   if (others) await compareUris(ctx, [first, ...others]);
 }

@@ -82,7 +82,11 @@ export async function createConfigCommand(ctx: EvalLensContext, arg0?: unknown, 
   const target = vscode.Uri.file(path.join(dir, 'eval-lens.json'));
   try {
     await vscode.workspace.fs.stat(target);
-    const ok = await vscode.window.showWarningMessage(`${vscode.workspace.asRelativePath(target)} exists. Replace it?`, { modal: true }, 'Replace');
+    const ok = await vscode.window.showWarningMessage(
+      `${vscode.workspace.asRelativePath(target)} exists. Replace it?`,
+      { modal: true },
+      'Replace',
+    );
     if (ok !== 'Replace') return;
   } catch {
     // no config yet
@@ -107,39 +111,69 @@ export async function createConfigCommand(ctx: EvalLensContext, arg0?: unknown, 
     ] as const
   ).map(([t, d]) => ({ label: t, description: t === guess ? `${d} · detected` : d, value: t }));
   tasks.sort((a, b) => Number(b.value === guess) - Number(a.value === guess));
-  const task = await pick(title, `Task (found columns: ${columns.slice(0, 8).join(', ')}${columns.length > 8 ? ', …' : ''})`, tasks);
+  const task = await pick(
+    title,
+    `Task (found columns: ${columns.slice(0, 8).join(', ')}${columns.length > 8 ? ', …' : ''})`,
+    tasks,
+  );
   if (!task) return;
   const answers: ConfigAnswers = { task };
   const siblings = (await readdir(dir)).filter((f) => f !== name);
 
   if (task !== 'ranking' && columns.length > 0) {
     const det = detected(columns, 'label');
-    const label = await pick(title, 'Which column holds the true label?', columns.map((c) => ({ label: c, description: c === det ? 'detected' : '', value: c })).sort((a, b) => Number(b.value === det) - Number(a.value === det)));
+    const label = await pick(
+      title,
+      'Which column holds the true label?',
+      columns
+        .map((c) => ({ label: c, description: c === det ? 'detected' : '', value: c }))
+        .sort((a, b) => Number(b.value === det) - Number(a.value === det)),
+    );
     if (label === undefined) return;
     answers.label = label;
     answers.detectedLabel = det;
   }
   if (task === 'classification') {
     const detScore = detected(columns, 'score');
-    const scoreType = await pick(title, detScore ? `Confidence score for selective metrics (the file has "${detScore}", which is used when present)` : 'Confidence score for selective classification', [
-      { label: 'msp', description: 'maximum softmax probability (default)', value: 'msp' as const },
-      { label: 'margin', description: 'top-1 minus top-2 probability', value: 'margin' as const },
-      { label: 'entropy', description: 'negative entropy of the probabilities', value: 'entropy' as const },
-    ]);
+    const scoreType = await pick(
+      title,
+      detScore
+        ? `Confidence score for selective metrics (the file has "${detScore}", which is used when present)`
+        : 'Confidence score for selective classification',
+      [
+        { label: 'msp', description: 'maximum softmax probability (default)', value: 'msp' as const },
+        { label: 'margin', description: 'top-1 minus top-2 probability', value: 'margin' as const },
+        { label: 'entropy', description: 'negative entropy of the probabilities', value: 'entropy' as const },
+      ],
+    );
     if (!scoreType) return;
     answers.scoreType = scoreType;
     const looksLikeCounts = (f: string): boolean => /count|freq|train/i.test(f);
     const countFiles = siblings
       .filter((f) => /\.(json|csv|txt)$/i.test(f) && !/\.(eval|compare)\.json$/i.test(f) && f !== 'eval-lens.json')
       .sort((a, b) => Number(looksLikeCounts(b)) - Number(looksLikeCounts(a)));
-    const train = await pick(title, 'Train counts per class (for long-tail, shot groups and shifted-distribution metrics)', [
-      { label: 'None', description: 'no long-tail metrics', value: '' },
-      ...countFiles.map((f) => ({ label: f, description: looksLikeCounts(f) ? 'looks like train counts' : '', value: f })),
-    ]);
+    const train = await pick(
+      title,
+      'Train counts per class (for long-tail, shot groups and shifted-distribution metrics)',
+      [
+        { label: 'None', description: 'no long-tail metrics', value: '' },
+        ...countFiles.map((f) => ({
+          label: f,
+          description: looksLikeCounts(f) ? 'looks like train counts' : '',
+          value: f,
+        })),
+      ],
+    );
     if (train === undefined) return;
     if (train) {
       answers.trainCounts = train;
-      const boundary = await vscode.window.showInputBox({ title, prompt: 'Group boundaries on the train-frequency rank (e.g. "6": the 6 most frequent classes are the head). Empty for none.', ignoreFocusOut: true, validateInput: (v) => (parseIntList(v) ? undefined : 'Positive integers separated by commas') });
+      const boundary = await vscode.window.showInputBox({
+        title,
+        prompt:
+          'Group boundaries on the train-frequency rank (e.g. "6": the 6 most frequent classes are the head). Empty for none.',
+        ignoreFocusOut: true,
+        validateInput: (v) => (parseIntList(v) ? undefined : 'Positive integers separated by commas'),
+      });
       if (boundary === undefined) return;
       const groups = parseIntList(boundary) ?? [];
       if (groups.length > 0) {
@@ -149,14 +183,22 @@ export async function createConfigCommand(ctx: EvalLensContext, arg0?: unknown, 
     }
   }
   if (task === 'ranking') {
-    const k = await vscode.window.showInputBox({ title, prompt: 'Cutoffs K for ranking metrics', value: '5, 10, 20, 50', ignoreFocusOut: true, validateInput: (v) => (parseIntList(v)?.length ? undefined : 'Positive integers separated by commas') });
+    const k = await vscode.window.showInputBox({
+      title,
+      prompt: 'Cutoffs K for ranking metrics',
+      value: '5, 10, 20, 50',
+      ignoreFocusOut: true,
+      validateInput: (v) => (parseIntList(v)?.length ? undefined : 'Positive integers separated by commas'),
+    });
     if (k === undefined) return;
     answers.k = parseIntList(k);
     const hasInline = columns.some((c) => /^relevant$/i.test(c));
     if (!hasInline) {
       const rel = await pick(title, 'Ground truth (relevant items) file', [
         { label: 'None', description: 'relevance is inline in the file', value: '' },
-        ...siblings.filter((f) => /\.(csv|tsv|jsonl|qrels|txt|parquet|pq)$/i.test(f)).map((f) => ({ label: f, value: f })),
+        ...siblings
+          .filter((f) => /\.(csv|tsv|jsonl|qrels|txt|parquet|pq)$/i.test(f))
+          .map((f) => ({ label: f, value: f })),
       ]);
       if (rel === undefined) return;
       if (rel) answers.relevant = rel;
@@ -172,6 +214,9 @@ export async function createConfigCommand(ctx: EvalLensContext, arg0?: unknown, 
   }
   ctx.log.info(`Config written to ${target.fsPath}: ${JSON.stringify(config)}`);
   await vscode.window.showTextDocument(target);
-  const go = await vscode.window.showInformationMessage(`Wrote ${vscode.workspace.asRelativePath(target)}. Evaluate ${name} with it now?`, 'Evaluate');
+  const go = await vscode.window.showInformationMessage(
+    `Wrote ${vscode.workspace.asRelativePath(target)}. Evaluate ${name} with it now?`,
+    'Evaluate',
+  );
   if (go) await vscode.commands.executeCommand('evalLens.evaluate', file);
 }

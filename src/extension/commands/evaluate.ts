@@ -40,12 +40,16 @@ export async function reevaluateCommand(ctx: EvalLensContext, arg0?: unknown): P
     const found = await inputOfResults(ctx, uri);
     if (found && 'refused' in found) {
       ctx.log.warn(`Re-evaluate ${uri.fsPath}: refused: ${found.refused}.`);
-      void vscode.window.showErrorMessage(`Cannot re-evaluate ${path.basename(uri.fsPath)}: ${found.refused}. Eval Lens only evaluates files inside the workspace; evaluate the prediction file itself (Eval Lens: Evaluate Prediction File…).`);
+      void vscode.window.showErrorMessage(
+        `Cannot re-evaluate ${path.basename(uri.fsPath)}: ${found.refused}. Eval Lens only evaluates files inside the workspace; evaluate the prediction file itself (Eval Lens: Evaluate Prediction File…).`,
+      );
       return;
     }
     input = found;
     if (!input) {
-      void vscode.window.showErrorMessage(`Cannot re-evaluate ${path.basename(uri.fsPath)}: its prediction file was not found. Evaluate the prediction file itself (Eval Lens: Evaluate Prediction File…).`);
+      void vscode.window.showErrorMessage(
+        `Cannot re-evaluate ${path.basename(uri.fsPath)}: its prediction file was not found. Evaluate the prediction file itself (Eval Lens: Evaluate Prediction File…).`,
+      );
       return;
     }
   } else if (uri && isPredictionUri(uri)) {

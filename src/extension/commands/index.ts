@@ -5,7 +5,14 @@ import type { EvalLensContext } from '../context';
 import { compareCommand, compareWithCommand } from './compare';
 import { createConfigCommand } from './createConfig';
 import { evaluateCommand, reevaluateCommand } from './evaluate';
-import { copyValueCommand, exportReportCommand, openAsTableCommand, openReportAtCommand, openReportCommand, revealJsonCommand } from './report';
+import {
+  copyValueCommand,
+  exportReportCommand,
+  openAsTableCommand,
+  openReportAtCommand,
+  openReportCommand,
+  revealJsonCommand,
+} from './report';
 
 type Handler = (ctx: EvalLensContext, ...args: unknown[]) => Promise<unknown>;
 
@@ -15,7 +22,8 @@ const HANDLERS: Record<Exclude<CommandId, typeof Command.refreshResults>, Handle
   [Command.compare]: compareCommand,
   [Command.openReport]: openReportCommand,
   [Command.reevaluate]: reevaluateCommand,
-  [Command.exportReport]: (ctx, a0, format, target) => exportReportCommand(ctx, a0, format as 'html' | 'md' | 'csv' | undefined, target as vscode.Uri | undefined),
+  [Command.exportReport]: (ctx, a0, format, target) =>
+    exportReportCommand(ctx, a0, format as 'html' | 'md' | 'csv' | undefined, target as vscode.Uri | undefined),
   [Command.createConfig]: createConfigCommand,
   [Command.compareWith]: compareWithCommand,
   [Command.revealJson]: revealJsonCommand,

@@ -10,7 +10,11 @@ const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/.cache/**}';
 export function isPredictionUri(uri: vscode.Uri): boolean {
   const base = path.basename(uri.fsPath);
   const ext = path.extname(base).slice(1).toLowerCase();
-  return (PREDICTION_EXTENSIONS as readonly string[]).includes(ext) && !isEvalLensJson(base) && !/^(package(-lock)?|tsconfig.*)\.json$/i.test(base);
+  return (
+    (PREDICTION_EXTENSIONS as readonly string[]).includes(ext) &&
+    !isEvalLensJson(base) &&
+    !/^(package(-lock)?|tsconfig.*)\.json$/i.test(base)
+  );
 }
 
 export function isResultsUri(uri: vscode.Uri): boolean {
@@ -44,17 +48,33 @@ export async function findPredictionFiles(): Promise<vscode.Uri[]> {
 }
 
 function item(uri: vscode.Uri, detail?: string): FileItem {
-  return { label: path.basename(uri.fsPath), description: vscode.workspace.asRelativePath(path.dirname(uri.fsPath)), uri, ...(detail ? { detail } : {}) };
+  return {
+    label: path.basename(uri.fsPath),
+    description: vscode.workspace.asRelativePath(path.dirname(uri.fsPath)),
+    uri,
+    ...(detail ? { detail } : {}),
+  };
 }
 
 /** One prediction file from a quick pick (with "Browse…" for files outside the workspace). */
 export async function pickPredictionFile(title: string): Promise<vscode.Uri | undefined> {
   const items: FileItem[] = (await findPredictionFiles()).map((u) => item(u));
   items.push({ label: '$(folder-opened) Browse…', alwaysShow: true });
-  const choice = await vscode.window.showQuickPick(items, { title, placeHolder: items.length > 1 ? 'Choose a prediction file (CSV, TSV, JSONL, JSON, TREC run)' : 'No prediction files found in the workspace: browse for one', matchOnDescription: true });
+  const choice = await vscode.window.showQuickPick(items, {
+    title,
+    placeHolder:
+      items.length > 1
+        ? 'Choose a prediction file (CSV, TSV, JSONL, JSON, TREC run)'
+        : 'No prediction files found in the workspace: browse for one',
+    matchOnDescription: true,
+  });
   if (!choice) return undefined;
   if (choice.uri) return choice.uri;
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, title, filters: { 'Prediction files': PREDICTION_EXTENSIONS.slice() } });
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    title,
+    filters: { 'Prediction files': PREDICTION_EXTENSIONS.slice() },
+  });
   return picked?.[0];
 }
 
@@ -69,18 +89,33 @@ export function taskOfResults(ctx: EvalLensContext, uri: vscode.Uri): string | u
  * results of that task are offered (runs of different tasks cannot be compared); prediction files
  * are offered too, their task being known only once they are evaluated.
  */
-export async function pickRuns(ctx: EvalLensContext, title: string, exclude: vscode.Uri[] = [], task?: string): Promise<vscode.Uri[] | undefined> {
+export async function pickRuns(
+  ctx: EvalLensContext,
+  title: string,
+  exclude: vscode.Uri[] = [],
+  task?: string,
+): Promise<vscode.Uri[] | undefined> {
   await ctx.index.ready();
   const skip = new Set(exclude.map((u) => u.fsPath));
-  const results = ctx.index.all().filter((e) => e.kind === 'results' && !skip.has(e.uri.fsPath) && (task === undefined || e.results.task === task));
+  const results = ctx.index
+    .all()
+    .filter((e) => e.kind === 'results' && !skip.has(e.uri.fsPath) && (task === undefined || e.results.task === task));
   const items: FileItem[] = [];
-  if (results.length > 0) items.push({ label: task ? `Results (${task})` : 'Results', kind: vscode.QuickPickItemKind.Separator });
-  for (const e of results) items.push(item(e.uri, e.kind === 'results' ? `${e.results.task} · ${e.results.source.path}` : undefined));
+  if (results.length > 0)
+    items.push({ label: task ? `Results (${task})` : 'Results', kind: vscode.QuickPickItemKind.Separator });
+  for (const e of results)
+    items.push(item(e.uri, e.kind === 'results' ? `${e.results.task} · ${e.results.source.path}` : undefined));
   const preds = (await findPredictionFiles()).filter((u) => !skip.has(u.fsPath));
-  if (preds.length > 0) items.push({ label: 'Prediction files (evaluated first)', kind: vscode.QuickPickItemKind.Separator });
+  if (preds.length > 0)
+    items.push({ label: 'Prediction files (evaluated first)', kind: vscode.QuickPickItemKind.Separator });
   for (const u of preds) items.push(item(u));
   const need = Math.max(1, 2 - exclude.length);
-  const chosen = await vscode.window.showQuickPick(items, { title, canPickMany: true, placeHolder: `Choose ${need === 1 ? 'one or more runs' : 'two or more runs'} to compare`, matchOnDescription: true });
+  const chosen = await vscode.window.showQuickPick(items, {
+    title,
+    canPickMany: true,
+    placeHolder: `Choose ${need === 1 ? 'one or more runs' : 'two or more runs'} to compare`,
+    matchOnDescription: true,
+  });
   if (!chosen) return undefined;
   const uris = chosen.flatMap((c) => (c.uri ? [c.uri] : []));
   if (uris.length < need) {

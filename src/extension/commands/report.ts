@@ -16,12 +16,19 @@ async function pickReportable(ctx: EvalLensContext, title: string): Promise<vsco
   await ctx.index.ready();
   const entries = ctx.index.all().filter((e) => e.kind !== 'invalid');
   if (entries.length === 0) {
-    const go = await vscode.window.showInformationMessage('No Eval Lens results in this workspace yet. Evaluate a prediction file first.', 'Evaluate Prediction File…');
+    const go = await vscode.window.showInformationMessage(
+      'No Eval Lens results in this workspace yet. Evaluate a prediction file first.',
+      'Evaluate Prediction File…',
+    );
     if (go) await vscode.commands.executeCommand('evalLens.evaluate');
     return undefined;
   }
   const choice = await vscode.window.showQuickPick(
-    entries.map((e) => ({ label: path.basename(e.uri.fsPath), description: vscode.workspace.asRelativePath(path.dirname(e.uri.fsPath)), uri: e.uri })),
+    entries.map((e) => ({
+      label: path.basename(e.uri.fsPath),
+      description: vscode.workspace.asRelativePath(path.dirname(e.uri.fsPath)),
+      uri: e.uri,
+    })),
     { title, placeHolder: 'Choose a results or comparison file' },
   );
   return choice?.uri;
@@ -50,7 +57,8 @@ export async function openAsTableCommand(ctx: EvalLensContext, arg0?: unknown): 
 }
 
 export async function revealJsonCommand(ctx: EvalLensContext, arg0?: unknown): Promise<void> {
-  const uri = uriArgs(arg0, undefined)[0] ?? (arg0 as { entry?: { uri: vscode.Uri } } | undefined)?.entry?.uri ?? activeUri(ctx);
+  const uri =
+    uriArgs(arg0, undefined)[0] ?? (arg0 as { entry?: { uri: vscode.Uri } } | undefined)?.entry?.uri ?? activeUri(ctx);
   if (!uri) return;
   await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One, preview: false });
 }
@@ -79,16 +87,33 @@ async function readReportInput(uri: vscode.Uri): Promise<ReportInput | undefined
   return reportInputFromJson(obj, path.basename(uri.fsPath));
 }
 
-export async function exportReportCommand(ctx: EvalLensContext, arg0?: unknown, format?: Format, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+export async function exportReportCommand(
+  ctx: EvalLensContext,
+  arg0?: unknown,
+  format?: Format,
+  target?: vscode.Uri,
+): Promise<vscode.Uri | undefined> {
   const uri = uriArgs(arg0, undefined)[0] ?? (await pickReportable(ctx, 'Eval Lens: Export Report'));
   if (!uri) return undefined;
   if (!format) {
     const choice = await vscode.window.showQuickPick(
       [
-        { label: 'HTML', description: 'self-contained page: cards, charts as SVG, tables; no script', format: 'html' as const },
-        { label: 'Markdown', description: 'metric, per-class and slice tables; for a comparison the tests', format: 'md' as const },
+        {
+          label: 'HTML',
+          description: 'self-contained page: cards, charts as SVG, tables; no script',
+          format: 'html' as const,
+        },
+        {
+          label: 'Markdown',
+          description: 'metric, per-class and slice tables; for a comparison the tests',
+          format: 'md' as const,
+        },
         { label: 'CSV', description: 'one row per metric (value, CI, direction)', format: 'csv' as const },
-        { label: 'LaTeX', description: 'the headline metrics as a booktabs table (best bold, second underlined)', format: 'latex' as const },
+        {
+          label: 'LaTeX',
+          description: 'the headline metrics as a booktabs table (best bold, second underlined)',
+          format: 'latex' as const,
+        },
       ],
       { title: `Export ${path.basename(uri.fsPath)}`, placeHolder: 'Format' },
     );
@@ -101,7 +126,10 @@ export async function exportReportCommand(ctx: EvalLensContext, arg0?: unknown, 
     const input = await readReportInput(uri);
     if (input) text = exportReport(input, format, { generator });
     else if (format === 'html') text = reportToHtml(await loadModel(uri), { generator });
-    else throw new Error(`${path.basename(uri.fsPath)} is not an Eval Lens results or comparison file; only HTML export is available for it`);
+    else
+      throw new Error(
+        `${path.basename(uri.fsPath)} is not an Eval Lens results or comparison file; only HTML export is available for it`,
+      );
   } catch (err) {
     ctx.log.error(`Export failed: ${(err as Error).message}`);
     void vscode.window.showErrorMessage(`Cannot export ${path.basename(uri.fsPath)}: ${(err as Error).message}`);
@@ -109,12 +137,21 @@ export async function exportReportCommand(ctx: EvalLensContext, arg0?: unknown, 
   }
   const stem = path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$|\.json$/i, '');
   const ext = { html: 'html', md: 'md', csv: 'csv', latex: 'tex' }[format];
-  const dest = target ?? (await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(path.join(path.dirname(uri.fsPath), `${stem}.report.${ext}`)), filters: { [format === 'latex' ? 'LaTeX' : ext.toUpperCase()]: [ext] }, title: 'Export report' }));
+  const dest =
+    target ??
+    (await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.file(path.join(path.dirname(uri.fsPath), `${stem}.report.${ext}`)),
+      filters: { [format === 'latex' ? 'LaTeX' : ext.toUpperCase()]: [ext] },
+      title: 'Export report',
+    }));
   if (!dest) return undefined;
   await vscode.workspace.fs.writeFile(dest, new TextEncoder().encode(text));
   ctx.log.info(`Report exported to ${dest.fsPath}`);
   if (!target) {
-    const open = await vscode.window.showInformationMessage(`Report exported to ${path.basename(dest.fsPath)}.`, 'Open');
+    const open = await vscode.window.showInformationMessage(
+      `Report exported to ${path.basename(dest.fsPath)}.`,
+      'Open',
+    );
     if (open) await vscode.commands.executeCommand('vscode.open', dest);
   }
   return dest;

@@ -11,7 +11,10 @@ import type { InspectAnswers, InspectRequest, InspectResponse } from './inspectP
 
 /** A failed inspection request; `stale` when the prediction file changed since the evaluation. */
 export class InspectFailed extends Error {
-  constructor(readonly error: SerializedError, readonly stale: boolean) {
+  constructor(
+    readonly error: SerializedError,
+    readonly stale: boolean,
+  ) {
     super(error.message);
     this.name = 'InspectFailed';
   }
@@ -26,7 +29,10 @@ export class InspectClient implements vscode.Disposable {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private leases = 0;
 
-  constructor(private readonly extensionPath: string, private readonly log: vscode.LogOutputChannel) {}
+  constructor(
+    private readonly extensionPath: string,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
 
   /** Whether the worker thread is running (for the tests: it stops when the panels close). */
   get running(): boolean {
@@ -85,7 +91,8 @@ export class InspectClient implements vscode.Disposable {
     const w = this.worker;
     if (!w) return;
     this.worker = undefined;
-    for (const p of this.pending.values()) p.reject(new InspectFailed({ name: 'Error', message: 'The report was closed.' }, false));
+    for (const p of this.pending.values())
+      p.reject(new InspectFailed({ name: 'Error', message: 'The report was closed.' }, false));
     this.pending.clear();
     void w.terminate();
     this.log.info('Inspection worker stopped (no report open)');

@@ -70,7 +70,8 @@ async function inspectionOf(source: InspectSource): Promise<Inspection> {
 }
 
 function serialize(err: unknown): SerializedError {
-  if (err instanceof EvalLensError) return { name: err.name, message: err.message, code: err.code, location: err.location, stack: err.stack };
+  if (err instanceof EvalLensError)
+    return { name: err.name, message: err.message, code: err.code, location: err.location, stack: err.stack };
   if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
   return { name: 'Error', message: String(err) };
 }
@@ -97,7 +98,12 @@ parentPort!.on('message', (req: InspectRequest) => {
     try {
       res = { id: req.id, ok: true, value: await answer(req) };
     } catch (err) {
-      res = { id: req.id, ok: false, error: serialize(err), ...(err instanceof StaleSourceError ? { stale: true } : {}) };
+      res = {
+        id: req.id,
+        ok: false,
+        error: serialize(err),
+        ...(err instanceof StaleSourceError ? { stale: true } : {}),
+      };
     }
     parentPort!.postMessage(res);
   });

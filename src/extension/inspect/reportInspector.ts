@@ -33,7 +33,11 @@ function directions(results: Results): Record<string, 'higher' | 'lower'> {
  */
 function withSlicesTab(model: ReportModel): ReportModel {
   if (!model.inspect || model.tabs.some((t) => t.id === 'slices')) return model;
-  return { ...model, tabs: [...model.tabs, { id: 'slices', title: 'Slices', cards: [], charts: [], tables: [], notes: [] }], targets: { ...model.targets, slices: { tab: 'slices' } } };
+  return {
+    ...model,
+    tabs: [...model.tabs, { id: 'slices', title: 'Slices', cards: [], charts: [], tables: [], notes: [] }],
+    targets: { ...model.targets, slices: { tab: 'slices' } },
+  };
 }
 
 export class ReportInspector implements vscode.Disposable {
@@ -58,7 +62,9 @@ export class ReportInspector implements vscode.Disposable {
     this.results = results;
     const base: Omit<InspectModel, 'drill'> = {
       task: results.task,
-      minSliceSize: vscode.workspace.getConfiguration(SECTION, this.resultsUri).get<number>('minSliceSize', DEFAULT_MIN_SLICE_SIZE),
+      minSliceSize: vscode.workspace
+        .getConfiguration(SECTION, this.resultsUri)
+        .get<number>('minSliceSize', DEFAULT_MIN_SLICE_SIZE),
     };
     // The slices of what is shown: the subset's own when a subset is shown.
     const shownResults = this.subset?.results ?? results;
@@ -67,14 +73,24 @@ export class ReportInspector implements vscode.Disposable {
     if (!this.subset) return withSlicesTab({ ...model, inspect: { ...base, drill: drillTargets(results, model) } });
     const shown = this.subset.results;
     const sub = buildReportModel(shown);
-    return withSlicesTab({ ...sub, title: model.title, header: { ...sub.header, title: model.header.title }, inspect: { ...base, drill: drillTargets(shown, sub), subset: { where: this.subset.where, rows: shown.source.rowsUsed } } });
+    return withSlicesTab({
+      ...sub,
+      title: model.title,
+      header: { ...sub.header, title: model.header.title },
+      inspect: {
+        ...base,
+        drill: drillTargets(shown, sub),
+        subset: { where: this.subset.where, rows: shown.source.rowsUsed },
+      },
+    });
   }
 
   /** The results shown (read from the results file when the webview has not been shown them yet). */
   private async currentResults(): Promise<Results> {
     if (this.results) return this.results;
     const entry = await readEntry(this.resultsUri);
-    if (entry.kind !== 'results') throw new Error(`${path.basename(this.resultsUri.fsPath)} holds no evaluation results to inspect.`);
+    if (entry.kind !== 'results')
+      throw new Error(`${path.basename(this.resultsUri.fsPath)} holds no evaluation results to inspect.`);
     this.results = entry.results;
     return entry.results;
   }
@@ -86,10 +102,21 @@ export class ReportInspector implements vscode.Disposable {
   async source(): Promise<InspectSource> {
     const results = await this.currentResults();
     const input = await inputOfResults(this.ctx, this.resultsUri);
-    if (!input) throw new Error(`The prediction file ${results.source.path} was not found; rows cannot be shown. Evaluate the prediction file again to inspect it.`);
-    if ('refused' in input) throw new Error(`Rows cannot be shown: the recorded prediction file is refused (${input.refused}). Eval Lens only reads files inside the workspace.`);
+    if (!input)
+      throw new Error(
+        `The prediction file ${results.source.path} was not found; rows cannot be shown. Evaluate the prediction file again to inspect it.`,
+      );
+    if ('refused' in input)
+      throw new Error(
+        `Rows cannot be shown: the recorded prediction file is refused (${input.refused}). Eval Lens only reads files inside the workspace.`,
+      );
     const configPath = await configFor(input);
-    return { path: input.fsPath, sha256: results.source.sha256, ...(configPath ? { configPath } : {}), defaults: readSettings(input).defaults };
+    return {
+      path: input.fsPath,
+      sha256: results.source.sha256,
+      ...(configPath ? { configPath } : {}),
+      defaults: readSettings(input).defaults,
+    };
   }
 
   /** Posts `m` to the webview and returns it (the integration tests read the answers here). */
@@ -109,7 +136,9 @@ export class ReportInspector implements vscode.Disposable {
     try {
       const started = Date.now();
       const page = await this.ctx.inspect.request('query', { source: await this.source(), query });
-      this.ctx.log.debug(`Rows ${JSON.stringify(query.where)} sort ${query.sort ? `${query.sort.key}:${query.sort.dir}` : 'line'} offset ${query.offset}: ${page.rows.length} of ${page.total} in ${Date.now() - started} ms`);
+      this.ctx.log.debug(
+        `Rows ${JSON.stringify(query.where)} sort ${query.sort ? `${query.sort.key}:${query.sort.dir}` : 'line'} offset ${query.offset}: ${page.rows.length} of ${page.total} in ${Date.now() - started} ms`,
+      );
       return this.send({ type: 'rows', seq, page });
     } catch (err) {
       return this.fail(seq, err);
@@ -148,10 +177,18 @@ export class ReportInspector implements vscode.Disposable {
     }
     try {
       const source = await this.source();
-      const results = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Eval Lens: evaluating the slice' }, () => this.ctx.inspect.request('subset', { source, where }));
+      const results = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: 'Eval Lens: evaluating the slice' },
+        () => this.ctx.inspect.request('subset', { source, where }),
+      );
       this.subset = { where, results };
       await refresh();
-      return this.send({ type: 'reply', seq, ok: true, message: `Showing ${results.source.rowsUsed.toLocaleString('en-US')} rows.` });
+      return this.send({
+        type: 'reply',
+        seq,
+        ok: true,
+        message: `Showing ${results.source.rowsUsed.toLocaleString('en-US')} rows.`,
+      });
     } catch (err) {
       return this.fail(seq, err);
     }
@@ -161,12 +198,16 @@ export class ReportInspector implements vscode.Disposable {
   async openLine(line: number): Promise<vscode.TextEditor | undefined> {
     const input = await inputOfResults(this.ctx, this.resultsUri);
     if (!input || 'refused' in input) {
-      void vscode.window.showErrorMessage(`Cannot open the line: the prediction file of ${path.basename(this.resultsUri.fsPath)} ${input ? `is refused (${input.refused})` : 'was not found'}.`);
+      void vscode.window.showErrorMessage(
+        `Cannot open the line: the prediction file of ${path.basename(this.resultsUri.fsPath)} ${input ? `is refused (${input.refused})` : 'was not found'}.`,
+      );
       return undefined;
     }
     // Parquet and NumPy files are binary: their rows have numbers, not lines a text editor can show.
     if (isRowAddressedFile(input.fsPath)) {
-      void vscode.window.showInformationMessage(`${path.basename(input.fsPath)} is a binary file: this is its data row ${line - 1}, which a text editor cannot show. The row's values are in the rows panel.`);
+      void vscode.window.showInformationMessage(
+        `${path.basename(input.fsPath)} is a binary file: this is its data row ${line - 1}, which a text editor cannot show. The row's values are in the rows panel.`,
+      );
       return undefined;
     }
     const doc = await vscode.workspace.openTextDocument(input);
@@ -174,8 +215,15 @@ export class ReportInspector implements vscode.Disposable {
     const range = new vscode.Range(l, 0, l, doc.lineAt(l).text.length);
     // Beside the report: where the file is already shown, else a column next to the report.
     const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === input.fsPath);
-    const column = shown?.viewColumn ?? (this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One);
-    const editor = await vscode.window.showTextDocument(doc, { viewColumn: column, selection: range, preserveFocus: false, preview: true });
+    const column =
+      shown?.viewColumn ??
+      (this.panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Beside : vscode.ViewColumn.One);
+    const editor = await vscode.window.showTextDocument(doc, {
+      viewColumn: column,
+      selection: range,
+      preserveFocus: false,
+      preview: true,
+    });
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     return editor;
   }

@@ -18,10 +18,23 @@ const CONFLICTS: Record<OperatingPointKey, string[]> = {
   threshold: [],
 };
 
-export async function useOperatingPoint(ctx: EvalLensContext, resultsUri: vscode.Uri, key: OperatingPointKey, value: number): Promise<{ ok: boolean; message: string }> {
+export async function useOperatingPoint(
+  ctx: EvalLensContext,
+  resultsUri: vscode.Uri,
+  key: OperatingPointKey,
+  value: number,
+): Promise<{ ok: boolean; message: string }> {
   const input = await inputOfResults(ctx, resultsUri);
-  if (!input) return { ok: false, message: `The prediction file of ${path.basename(resultsUri.fsPath)} was not found; nothing was written.` };
-  if ('refused' in input) return { ok: false, message: `The recorded prediction file of ${path.basename(resultsUri.fsPath)} is refused (${input.refused}); nothing was written.` };
+  if (!input)
+    return {
+      ok: false,
+      message: `The prediction file of ${path.basename(resultsUri.fsPath)} was not found; nothing was written.`,
+    };
+  if ('refused' in input)
+    return {
+      ok: false,
+      message: `The recorded prediction file of ${path.basename(resultsUri.fsPath)} is refused (${input.refused}); nothing was written.`,
+    };
   const target = await configTargetFor(input);
   const name = vscode.workspace.asRelativePath(target, false);
   try {
@@ -30,8 +43,11 @@ export async function useOperatingPoint(ctx: EvalLensContext, resultsUri: vscode
     ctx.log.error(`Use operating point: ${(err as Error).message}`);
     return { ok: false, message: `Cannot write ${name}: ${(err as Error).message}` };
   }
-  const removed = CONFLICTS[key].length > 0 ? ` (${CONFLICTS[key].join(', ')} removed: one acceptance rule at a time)` : '';
+  const removed =
+    CONFLICTS[key].length > 0 ? ` (${CONFLICTS[key].join(', ')} removed: one acceptance rule at a time)` : '';
   ctx.log.info(`Use operating point: ${key} = ${value} written to ${target.fsPath}${removed}`);
   const done = await evaluateInput(ctx, input, { open: false });
-  return done ? { ok: true, message: `Wrote ${key} ${value} to ${name}${removed} and evaluated again.` } : { ok: false, message: `Wrote ${key} ${value} to ${name}; the evaluation did not finish (see the log).` };
+  return done
+    ? { ok: true, message: `Wrote ${key} ${value} to ${name}${removed} and evaluated again.` }
+    : { ok: false, message: `Wrote ${key} ${value} to ${name}; the evaluation did not finish (see the log).` };
 }

@@ -10,7 +10,13 @@ import { buildLeafModel } from '../../shared/leafModel';
 import { jsonKind } from '../../shared/outputName';
 import type { Results } from '../../core/results/types';
 import type { ReportModel } from '../../shared/model';
-import { isWebviewMessage, isWebviewState, REPORT_VIEW_TYPE, type HostMessage, type WebviewMessage } from '../../shared/protocol';
+import {
+  isWebviewMessage,
+  isWebviewState,
+  REPORT_VIEW_TYPE,
+  type HostMessage,
+  type WebviewMessage,
+} from '../../shared/protocol';
 import { buildReportModel } from '../../shared/reportModel';
 import { Command } from '../commandIds';
 import type { EvalLensContext } from '../context';
@@ -35,13 +41,17 @@ async function loadShown(uri: vscode.Uri): Promise<{ model: ReportModel; results
 async function loadOtherModel(uri: vscode.Uri, entry: Awaited<ReturnType<typeof readEntry>>): Promise<ReportModel> {
   if (entry.kind === 'compare') return buildCompareModel(entry.compare);
   // A results or comparison file that failed its schema is an error, never rendered as plain JSON.
-  if (entry.kind === 'invalid' && jsonKind(uri.fsPath) !== 'foreign' && jsonKind(uri.fsPath) !== undefined) throw new Error(entry.error);
+  if (entry.kind === 'invalid' && jsonKind(uri.fsPath) !== 'foreign' && jsonKind(uri.fsPath) !== undefined)
+    throw new Error(entry.error);
   const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${path.basename(uri.fsPath)} is not valid JSON (${(err as Error).message}); fix it and reopen the report.`, { cause: err });
+    throw new Error(
+      `${path.basename(uri.fsPath)} is not valid JSON (${(err as Error).message}); fix it and reopen the report.`,
+      { cause: err },
+    );
   }
   return buildLeafModel(path.basename(uri.fsPath), value);
 }
@@ -74,7 +84,13 @@ class ReportPanel {
   ) {
     this.pendingFocus = focus;
     panel.iconPath = vscode.Uri.joinPath(ctx.extension.extensionUri, 'media', 'eval-lens.svg');
-    panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(ctx.extension.extensionUri, 'dist'), vscode.Uri.joinPath(ctx.extension.extensionUri, 'media')] };
+    panel.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(ctx.extension.extensionUri, 'dist'),
+        vscode.Uri.joinPath(ctx.extension.extensionUri, 'media'),
+      ],
+    };
     panel.webview.html = reportHtml(panel.webview, ctx.extension.extensionUri);
     this.inspector = new ReportInspector(ctx, uri, panel, (m) => this.post(m));
     this.subs.push(
@@ -118,7 +134,9 @@ class ReportPanel {
     if (!this.ready) return;
     try {
       const staged = this.staged;
-      const shown = staged ? { model: buildReportModel(staged.results), results: staged.results } : await loadShown(this.uri);
+      const shown = staged
+        ? { model: buildReportModel(staged.results), results: staged.results }
+        : await loadShown(this.uri);
       const model = this.inspector.decorate(shown.model, shown.results);
       this.panel.title = staged ? `Report: ${model.title} (${staged.label})` : `Report: ${model.title}`;
       const focus = this.pendingFocus;
@@ -143,18 +161,30 @@ class ReportPanel {
         return;
       case 'savePng': {
         const dir = path.dirname(this.uri.fsPath);
-        const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(path.join(dir, m.fileName.replace(/[^\w.-]+/g, '_'))), filters: { 'PNG image': ['png'] }, title: 'Save chart as PNG' });
+        const target = await vscode.window.showSaveDialog({
+          defaultUri: vscode.Uri.file(path.join(dir, m.fileName.replace(/[^\w.-]+/g, '_'))),
+          filters: { 'PNG image': ['png'] },
+          title: 'Save chart as PNG',
+        });
         if (!target) {
           this.post({ type: 'reply', seq: m.seq, ok: false, message: 'Not saved.' });
           return;
         }
-        await vscode.workspace.fs.writeFile(target, Buffer.from(m.dataUrl.slice('data:image/png;base64,'.length), 'base64'));
+        await vscode.workspace.fs.writeFile(
+          target,
+          Buffer.from(m.dataUrl.slice('data:image/png;base64,'.length), 'base64'),
+        );
         this.ctx.log.info(`Chart saved to ${target.fsPath}`);
         this.post({ type: 'reply', seq: m.seq, ok: true, message: `Saved ${path.basename(target.fsPath)}.` });
         return;
       }
       case 'command': {
-        const id = { export: Command.exportReport, revealJson: Command.revealJson, reevaluate: Command.reevaluate, openSource: Command.revealJson }[m.command];
+        const id = {
+          export: Command.exportReport,
+          revealJson: Command.revealJson,
+          reevaluate: Command.reevaluate,
+          openSource: Command.revealJson,
+        }[m.command];
         await vscode.commands.executeCommand(id, this.uri);
         return;
       }
@@ -230,7 +260,12 @@ export class ReportPanels implements vscode.Disposable {
       void existing.showInStatusBar();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')}`, reportViewColumn(), { enableScripts: true, enableFindWidget: true });
+    const panel = vscode.window.createWebviewPanel(
+      REPORT_VIEW_TYPE,
+      `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')}`,
+      reportViewColumn(),
+      { enableScripts: true, enableFindWidget: true },
+    );
     void this.adopt(panel, uri, focus).showInStatusBar();
   }
 
@@ -241,7 +276,12 @@ export class ReportPanels implements vscode.Disposable {
   showStage(uri: vscode.Uri, results: Results, label: string): void {
     let p = this.panels.get(uri.toString());
     if (!p) {
-      const panel = vscode.window.createWebviewPanel(REPORT_VIEW_TYPE, `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')} (${label})`, reportViewColumn(), { enableScripts: true, enableFindWidget: true });
+      const panel = vscode.window.createWebviewPanel(
+        REPORT_VIEW_TYPE,
+        `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')} (${label})`,
+        reportViewColumn(),
+        { enableScripts: true, enableFindWidget: true },
+      );
       p = this.adopt(panel, uri, undefined);
       this.stagedOnly.add(uri.toString());
     }
@@ -264,7 +304,9 @@ export class ReportPanels implements vscode.Disposable {
   }
 
   /** The panel showing `uri` (its webview panel and its inspection handlers), if open. */
-  panelFor(uri: vscode.Uri): { panel: vscode.WebviewPanel; inspector: ReportInspector; refresh(): Promise<void> } | undefined {
+  panelFor(
+    uri: vscode.Uri,
+  ): { panel: vscode.WebviewPanel; inspector: ReportInspector; refresh(): Promise<void> } | undefined {
     return this.panels.get(uri.toString());
   }
 

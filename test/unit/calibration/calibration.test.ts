@@ -5,7 +5,8 @@ import { sortRowsByScore } from '../../../src/core/metrics/sortedRows';
 import { binIndices, calibrationValues, eceBinIndex, reliabilityBins } from '../../../src/core/metrics/calibration';
 import { createRng, expand } from '../selective/helpers';
 
-const close = (a: number, b: number, tol = 1e-12) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+const close = (a: number, b: number, tol = 1e-12) =>
+  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
 
 /** Seed 002's calculate_ece, transcribed (bin edges k/B in float64, conf > lo & conf <= hi). */
 function seedEce(conf: number[], correct: number[], B: number): number {
@@ -24,7 +25,11 @@ function seedEce(conf: number[], correct: number[], B: number): number {
 }
 
 function rowsOf(conf: number[], correct: number[], weights?: number[]) {
-  return sortRowsByScore(conf, correct.map((c) => 1 - c), { weights: weights ?? null });
+  return sortRowsByScore(
+    conf,
+    correct.map((c) => 1 - c),
+    { weights: weights ?? null },
+  );
 }
 
 test('bin edges: a confidence exactly on an edge goes to the LOWER bin; 0 is in no bin', () => {
@@ -55,7 +60,10 @@ test('confidence 0: in no bin but counts in n', () => {
   close(v.ece, 0.5 * 0.2);
   close(v.mce, 0.2);
   const bins = reliabilityBins(rowsOf([0.8, 0], [1, 0]), 15);
-  assert.equal(bins.reduce((a, b) => a + b.count, 0), 1);
+  assert.equal(
+    bins.reduce((a, b) => a + b.count, 0),
+    1,
+  );
   // every confidence 0: every bin empty, mce undefined
   const z = calibrationValues(rowsOf([0, 0], [1, 0]), 15);
   assert.equal(z.ece, 0);
@@ -108,7 +116,17 @@ test('weighted form: multiplicities equal the expanded data; unit weights equal 
     close(a.eceAdaptive, b.eceAdaptive);
     if (Number.isNaN(b.mce)) assert.ok(Number.isNaN(a.mce));
     else close(a.mce, b.mce);
-    assert.deepEqual(calibrationValues(rowsOf(conf, correct, conf.map(() => 1)), B), calibrationValues(r, B));
+    assert.deepEqual(
+      calibrationValues(
+        rowsOf(
+          conf,
+          correct,
+          conf.map(() => 1),
+        ),
+        B,
+      ),
+      calibrationValues(r, B),
+    );
   }
 });
 

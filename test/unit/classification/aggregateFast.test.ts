@@ -8,7 +8,12 @@ import { makeData } from './helpers';
 
 test('Int32 multiplicities (fast path) give the same values and class sums as Float64 ones', () => {
   const rng = createRng(4);
-  for (const [n, C, withProbs] of [[1, 2, true], [40, 3, true], [300, 7, false], [500, 12, true]] as const) {
+  for (const [n, C, withProbs] of [
+    [1, 2, true],
+    [40, 3, true],
+    [300, 7, false],
+    [500, 12, true],
+  ] as const) {
     const classes = Array.from({ length: C }, (_, c) => `c${c}`);
     const labels = Array.from({ length: n }, () => rng.int(C));
     const probs = Array.from({ length: n }, () => {
@@ -17,7 +22,9 @@ test('Int32 multiplicities (fast path) give the same values and class sums as Fl
       return r.map((x) => x / s);
     });
     const preds = withProbs ? undefined : Array.from({ length: n }, () => rng.int(C));
-    const prep = prepareClassification(makeData({ classes, labels, preds, probs: withProbs ? probs : null }), { topK: [1, 2] });
+    const prep = prepareClassification(makeData({ classes, labels, preds, probs: withProbs ? probs : null }), {
+      topK: [1, 2],
+    });
     for (let rep = 0; rep < 5; rep++) {
       const counts = new Int32Array(n);
       for (let j = 0; j < n; j++) counts[rng.int(n)]++;

@@ -12,7 +12,10 @@ function workspace(): { root: string; preds: string } {
   const root = mkdtempSync(join(tmpdir(), 'eval-lens-root-'));
   mkdirSync(join(root, 'runs'));
   writeFileSync(join(root, 'counts.json'), '[30, 10, 2]');
-  writeFileSync(join(root, 'runs', 'eval-lens.json'), JSON.stringify({ trainCounts: '../counts.json', bootstrap: { n: 0 } }));
+  writeFileSync(
+    join(root, 'runs', 'eval-lens.json'),
+    JSON.stringify({ trainCounts: '../counts.json', bootstrap: { n: 0 } }),
+  );
   const preds = join(root, 'runs', 'preds.csv');
   writeFileSync(preds, 'label,prob_0,prob_1,prob_2\n0,0.7,0.2,0.1\n1,0.2,0.5,0.3\n2,0.5,0.3,0.2\n');
   return { root, preds };
@@ -23,5 +26,8 @@ test('config paths may leave the config folder but not the workspace root', asyn
   const r = await evaluateFile(preds, { root });
   // n = [30, 10, 2]: weighted accuracy = (30·1 + 10·1 + 2·0) / (30 + 10 + 2)
   assert.equal(r.metrics.weighted_accuracy.value, 40 / 42);
-  await assert.rejects(evaluateFile(preds, { root: join(root, 'runs') }), (e: unknown) => e instanceof EvalLensError && /trainCounts/.test(e.message));
+  await assert.rejects(
+    evaluateFile(preds, { root: join(root, 'runs') }),
+    (e: unknown) => e instanceof EvalLensError && /trainCounts/.test(e.message),
+  );
 });

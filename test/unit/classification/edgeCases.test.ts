@@ -49,9 +49,17 @@ test('single class: everything defined, accuracy = top1 = 1 when all predicted',
   assert.equal(values.brier, 0);
 });
 
-test('ties at top-k count in the model\'s favour, independent of class order', () => {
+test("ties at top-k count in the model's favour, independent of class order", () => {
   // true class 2 ties with class 0 at the top; class 1 lower
-  const d = makeData({ classes: classNames(3), labels: [2, 0], preds: [0, 0], probs: [[0.4, 0.2, 0.4], [0.4, 0.2, 0.4]] });
+  const d = makeData({
+    classes: classNames(3),
+    labels: [2, 0],
+    preds: [0, 0],
+    probs: [
+      [0.4, 0.2, 0.4],
+      [0.4, 0.2, 0.4],
+    ],
+  });
   const { values } = aggregateClassification(prepareClassification(d, { topK: [1, 2] }));
   assert.equal(values.top1_accuracy, 1); // both rows: rank = 1 + #strictly higher = 1
   assert.equal(values.top2_accuracy, 1);
@@ -61,7 +69,12 @@ test('ties at top-k count in the model\'s favour, independent of class order', (
 test('all-equal probabilities: rank 1 for every class, NLL = ln C, Brier = 1 − 1/C', () => {
   const C = 4;
   const p = new Array(C).fill(1 / C);
-  const d = makeData({ classes: classNames(C), labels: [0, 1, 2, 3, 3], preds: [0, 0, 0, 0, 0], probs: [p, p, p, p, p] });
+  const d = makeData({
+    classes: classNames(C),
+    labels: [0, 1, 2, 3, 3],
+    preds: [0, 0, 0, 0, 0],
+    probs: [p, p, p, p, p],
+  });
   const { values } = aggregateClassification(prepareClassification(d, { topK: [1] }));
   assert.equal(values.top1_accuracy, 1);
   close(values.nll, Math.log(C));
@@ -85,7 +98,10 @@ test('string labels: the class set order is what it is given, metrics by index',
   const cfg = config();
   const groups = groupsFromMap({ zebra: 'big', ant: 'small', moth: 'small' }, d.classes, cfg);
   const train = trainDistributionFromValues({ ant: 10, moth: 5, zebra: 100 }, d.classes, 'trainCounts', cfg);
-  const lt = aggregateLongTail(prepareLongTail(3, train, groups), aggregateClassification(prepareClassification(d)).stats);
+  const lt = aggregateLongTail(
+    prepareLongTail(3, train, groups),
+    aggregateClassification(prepareClassification(d)).stats,
+  );
   close(lt['acc_group.big'], 1);
   close(lt['acc_group.small'], (0 + 1) / 2);
 });
@@ -105,7 +121,16 @@ test('zero-weight rows: they change no value, but their labels still count in th
 });
 
 test('all weights zero, or no rows: scalar metrics are null, never 0', () => {
-  const d = makeData({ classes: classNames(2), labels: [0, 1], preds: [0, 0], probs: [[0.6, 0.4], [0.7, 0.3]], weights: [0, 0] });
+  const d = makeData({
+    classes: classNames(2),
+    labels: [0, 1],
+    preds: [0, 0],
+    probs: [
+      [0.6, 0.4],
+      [0.7, 0.3],
+    ],
+    weights: [0, 0],
+  });
   const { values } = aggregateClassification(prepareClassification(d, { topK: [1] }));
   for (const k of ['accuracy', 'balanced_accuracy', 'top1_accuracy', 'nll', 'brier']) assert.equal(values[k], null, k);
   const empty = makeData({ classes: classNames(2), labels: [], preds: [] });
@@ -121,13 +146,23 @@ test('no probabilities: top-k, nll and brier are left out', () => {
 });
 
 test('k ≥ C: every row is a hit', () => {
-  const d = makeData({ classes: classNames(3), labels: [0, 1], probs: [[0.1, 0.2, 0.7], [0.5, 0.1, 0.4]] });
+  const d = makeData({
+    classes: classNames(3),
+    labels: [0, 1],
+    probs: [
+      [0.1, 0.2, 0.7],
+      [0.5, 0.1, 0.4],
+    ],
+  });
   assert.equal(aggregateClassification(prepareClassification(d, { topK: [3, 10] })).values.top10_accuracy, 1);
 });
 
 test('invalid topK is an error naming the key', () => {
   const d = makeData({ classes: classNames(2), labels: [0], preds: [0] });
-  assert.throws(() => prepareClassification(d, { topK: [0] }), (e: unknown) => e instanceof EvalLensError && /`topK`.*got 0/.test(e.message));
+  assert.throws(
+    () => prepareClassification(d, { topK: [0] }),
+    (e: unknown) => e instanceof EvalLensError && /`topK`.*got 0/.test(e.message),
+  );
   assert.throws(() => prepareClassification(d, { topK: [1.5] }), /positive integer, but got 1\.5/);
 });
 
@@ -137,7 +172,10 @@ test('long tail: a group with no test rows gets weighted error 1.0 and acc_group
   const cfg = config();
   const train = trainDistributionFromValues([400, 300, 10, 5], classes, 'trainCounts', cfg);
   const groups = groupsFromBoundaries([2], train, classes, cfg);
-  const lt = aggregateLongTail(prepareLongTail(4, train, groups), aggregateClassification(prepareClassification(d)).stats);
+  const lt = aggregateLongTail(
+    prepareLongTail(4, train, groups),
+    aggregateClassification(prepareClassification(d)).stats,
+  );
   assert.equal(lt['acc_group.tail'], null);
   assert.equal(lt['weighted_error_group.tail'], 1.0);
   assert.equal(lt.acc_few, null);
@@ -151,7 +189,10 @@ test('long tail: rows whose classes all have n_c = 0 give a null weighted error,
   const cfg = config();
   const train = trainDistributionFromValues([10, 5, 0], classes, 'trainCounts', cfg);
   const groups = groupsFromBoundaries([2], train, classes, cfg);
-  const lt = aggregateLongTail(prepareLongTail(3, train, groups), aggregateClassification(prepareClassification(d)).stats);
+  const lt = aggregateLongTail(
+    prepareLongTail(3, train, groups),
+    aggregateClassification(prepareClassification(d)).stats,
+  );
   assert.equal(lt['weighted_error_group.tail'], null);
   close(lt['weighted_error_group.head'], 0);
 });

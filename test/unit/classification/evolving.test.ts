@@ -53,7 +53,11 @@ test('symmetric KL and Jensen–Shannon by hand', () => {
   const q = [0.9, 0.1];
   close(symmetricKL(p, q), (0.5 - 0.9) * Math.log(0.5 / 0.9) + (0.5 - 0.1) * Math.log(0.5 / 0.1));
   // m = (p + q)/2 = [0.7, 0.3]
-  close(jensenShannon(p, q), 0.5 * (0.5 * Math.log(0.5 / 0.7) + 0.5 * Math.log(0.5 / 0.3)) + 0.5 * (0.9 * Math.log(0.9 / 0.7) + 0.1 * Math.log(0.1 / 0.3)));
+  close(
+    jensenShannon(p, q),
+    0.5 * (0.5 * Math.log(0.5 / 0.7) + 0.5 * Math.log(0.5 / 0.3)) +
+      0.5 * (0.9 * Math.log(0.9 / 0.7) + 0.1 * Math.log(0.1 / 0.3)),
+  );
   assert.equal(symmetricKL(p, p), 0);
   assert.ok(jensenShannon(p, q) <= Math.log(2));
 });
@@ -107,7 +111,10 @@ test("the paper's DR identity DR = (MAX − MIN)/MAX: CE on CIFAR10, Table 2 →
   close(values.shift_min, MIN, 1e-12);
   assert.equal((values.shift_dr! * 100).toFixed(1), '48.8');
   // and the identity on the other rows of Table 2 (CIFAR10): Focal 41.1%, PCL 8.5%
-  for (const [max, min, dr] of [[89.98, 52.98, '41.1'], [89.7, 82.07, '8.5']] as const) {
+  for (const [max, min, dr] of [
+    [89.98, 52.98, '41.1'],
+    [89.7, 82.07, '8.5'],
+  ] as const) {
     assert.equal((((max - min) / max) * 100).toFixed(1), dr);
   }
 });
@@ -224,7 +231,8 @@ test('sampled protocol: N^tst and N_c by Eq. 3, seeded and reproducible, close t
   assert.notDeepEqual(a.V, c.V);
   const expected = aggregateEvolving({ ...s, protocol: 'expected' }, stats);
   // 5 draws of ~1.9·N_max rows each: the sampled V_t stay within a few points of the expected V_t
-  for (let t = 0; t < s.T; t++) assert.ok(Math.abs(a.V[t] - expected.V[t]) < 0.03, `t=${t}: ${a.V[t]} vs ${expected.V[t]}`);
+  for (let t = 0; t < s.T; t++)
+    assert.ok(Math.abs(a.V[t] - expected.V[t]) < 0.03, `t=${t}: ${a.V[t]} vs ${expected.V[t]}`);
   // deterministic parts do not depend on the protocol
   close(a.values.btd, expected.values.btd);
 });
@@ -247,7 +255,11 @@ test('logGamma against known values; binomialDraw matches the exact pmf', () => 
   close(logGamma(10), Math.log(362880), 1e-13);
   close(logGamma(171), 706.5730622457874, 1e-13);
   const rng = createRng(17);
-  for (const [N, p] of [[40, 0.37], [2000, 0.8], [500, 0.02]] as const) {
+  for (const [N, p] of [
+    [40, 0.37],
+    [2000, 0.8],
+    [500, 0.02],
+  ] as const) {
     const draws = 20000;
     const hist = new Map<number, number>();
     let sum = 0;
@@ -266,7 +278,9 @@ test('logGamma against known values; binomialDraw matches the exact pmf', () => 
     assert.ok(Math.abs(v / (N * p * (1 - p)) - 1) < 0.05, `N=${N} var ${v}`);
     // the modal outcome's frequency vs its exact probability
     const mode = Math.floor((N + 1) * p);
-    const pm = Math.exp(logGamma(N + 1) - logGamma(mode + 1) - logGamma(N - mode + 1) + mode * Math.log(p) + (N - mode) * Math.log(1 - p));
+    const pm = Math.exp(
+      logGamma(N + 1) - logGamma(mode + 1) - logGamma(N - mode + 1) + mode * Math.log(p) + (N - mode) * Math.log(1 - p),
+    );
     const f = (hist.get(mode) ?? 0) / draws;
     assert.ok(Math.abs(f - pm) < 5 * Math.sqrt((pm * (1 - pm)) / draws), `N=${N} mode freq ${f} vs ${pm}`);
   }
@@ -284,7 +298,10 @@ test('sampled protocol with a weight column draws rows (weights all 1 ≈ the un
     const stats = computeClassStats(prep);
     const s = prepareEvolving(train, d.classes, Array.from(stats.support), { protocol: 'sampled', seed: 4 });
     if ('unavailable' in s) throw new Error();
-    return { r: aggregateEvolving(s, stats, { prep, classRows: rowsByClass(prep) }), e: aggregateEvolving({ ...s, protocol: 'expected' }, stats) };
+    return {
+      r: aggregateEvolving(s, stats, { prep, classRows: rowsByClass(prep) }),
+      e: aggregateEvolving({ ...s, protocol: 'expected' }, stats),
+    };
   };
   const a = run(d);
   const b = run(ones);

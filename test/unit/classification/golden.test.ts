@@ -53,8 +53,14 @@ function check(c: GoldenCase, data: ClassificationData, tol: number): void {
     if (g.log_loss_sklearn !== undefined) close(values.nll, g.log_loss_sklearn, 1e-9, `${c.name} sklearn log_loss`);
     for (const k of c.topK) {
       // Eval Lens counts ties as hits; scikit-learn breaks ties by class index: equal when no ties.
-      close(values[`top${k}_accuracy`], g[`top${k}_accuracy_ties_as_hits`], tol, `${c.name} top${k} (ties as hits, numpy)`);
-      if (g.topk_tie_rows === 0 && g[`top${k}_accuracy`] !== undefined) close(values[`top${k}_accuracy`], g[`top${k}_accuracy`], tol, `${c.name} top${k} (sklearn)`);
+      close(
+        values[`top${k}_accuracy`],
+        g[`top${k}_accuracy_ties_as_hits`],
+        tol,
+        `${c.name} top${k} (ties as hits, numpy)`,
+      );
+      if (g.topk_tie_rows === 0 && g[`top${k}_accuracy`] !== undefined)
+        close(values[`top${k}_accuracy`], g[`top${k}_accuracy`], tol, `${c.name} top${k} (sklearn)`);
     }
   }
   const cm = confusionMatrix(prep);
@@ -74,13 +80,17 @@ test('golden example files (scikit-learn), read with the real loader', async (t)
     t.skip('io/loadClassification.ts or the examples are not present yet');
     return;
   }
-  const { loadClassification } = (await import('../../../src/core/io/loadClassification')) as typeof import('../../../src/core/io/loadClassification');
+  const { loadClassification } =
+    (await import('../../../src/core/io/loadClassification')) as typeof import('../../../src/core/io/loadClassification');
   const { resolveConfig, loadConfigFile } = await import('../../../src/core/config/load');
   const { Warnings } = await import('../../../src/core/diagnostics');
   for (const c of golden.examples) {
     const file = join(ROOT, c.file);
     const cfgPath = join(file, '..', 'eval-lens.json');
-    const cfg = resolveConfig([existsSync(cfgPath) ? await loadConfigFile(cfgPath) : {}], existsSync(cfgPath) ? cfgPath : undefined);
+    const cfg = resolveConfig(
+      [existsSync(cfgPath) ? await loadConfigFile(cfgPath) : {}],
+      existsSync(cfgPath) ? cfgPath : undefined,
+    );
     const { data } = await loadClassification(file, cfg, new Warnings());
     assert.deepEqual(data.classes, c.classes, c.name);
     // the example files hold probabilities rounded to 6 digits: compare to 1e-9 relative

@@ -53,7 +53,12 @@ export function classNames(C: number): string[] {
 }
 
 /** Random data: labels skewed, probabilities from a softmax of noisy logits, optional weights. */
-export function randomData(rng: Rng, n: number, C: number, opts: { weighted?: boolean; ties?: boolean; noisyPred?: boolean } = {}): ClassificationData {
+export function randomData(
+  rng: Rng,
+  n: number,
+  C: number,
+  opts: { weighted?: boolean; ties?: boolean; noisyPred?: boolean } = {},
+): ClassificationData {
   const labels: number[] = [];
   const probs: number[][] = [];
   const preds: number[] = [];

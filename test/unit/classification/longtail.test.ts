@@ -31,8 +31,17 @@ import { classNames, close, config, createRng, makeData, randomData } from './he
  */
 function seedClassWeights(): number[] {
   const anchors: [number, number][] = [
-    [0, 0.0461], [5, 0.046], [10, 0.044], [20, 0.042], [30, 0.04], [40, 0.038], [50, 0.037],
-    [70, 0.0011], [75, 0.0008], [80, 0.0006], [99, 0.0005],
+    [0, 0.0461],
+    [5, 0.046],
+    [10, 0.044],
+    [20, 0.042],
+    [30, 0.04],
+    [40, 0.038],
+    [50, 0.037],
+    [70, 0.0011],
+    [75, 0.0008],
+    [80, 0.0006],
+    [99, 0.0005],
   ];
   const w: number[] = [];
   for (let c = 0; c < 100; c++) {
@@ -56,8 +65,14 @@ const seedRows = makeData({
 test("seed 000's worked example: head 0.117/0.247 = 0.4737, tail 0.0017/0.0030 = 0.5667", () => {
   const cw = seedClassWeights();
   // the seed's per-sample weights are its class weights
-  assert.deepEqual([5, 10, 20, 30, 40, 50].map((c) => cw[c]), [0.046, 0.044, 0.042, 0.04, 0.038, 0.037]);
-  assert.deepEqual([70, 75, 80, 99].map((c) => cw[c]), [0.0011, 0.0008, 0.0006, 0.0005]);
+  assert.deepEqual(
+    [5, 10, 20, 30, 40, 50].map((c) => cw[c]),
+    [0.046, 0.044, 0.042, 0.04, 0.038, 0.037],
+  );
+  assert.deepEqual(
+    [70, 75, 80, 99].map((c) => cw[c]),
+    [0.0011, 0.0008, 0.0006, 0.0005],
+  );
   const cfg = config({ classWeights: cw, groups: [69] });
   const train = trainDistributionFromValues(cw, seedRows.classes, 'classWeights', cfg);
   const groups = groupsFromBoundaries([69], train, seedRows.classes, cfg);
@@ -73,7 +88,10 @@ test("seed 000's worked example: head 0.117/0.247 = 0.4737, tail 0.0017/0.0030 =
   assert.equal(lt['weighted_error_group.tail']!.toFixed(4), '0.5667');
   // unweighted (uniform train distribution): 3/6 and 2/4
   const uniform = trainDistributionFromValues(new Array(100).fill(1), seedRows.classes, 'trainCounts', cfg);
-  const ltU = aggregateLongTail(prepareLongTail(100, uniform, groupsFromBoundaries([69], train, seedRows.classes, cfg)), stats);
+  const ltU = aggregateLongTail(
+    prepareLongTail(100, uniform, groupsFromBoundaries([69], train, seedRows.classes, cfg)),
+    stats,
+  );
   close(ltU['weighted_error_group.head'], 3 / 6, 1e-9);
   close(ltU['weighted_error_group.tail'], 2 / 4, 1e-9);
   // the class means: every class has one row here
@@ -109,7 +127,10 @@ test('acc_many/medium/few are class means of acc_c, not row means', () => {
   close(lt.acc_medium, 1 / 2);
   assert.equal(lt.acc_few, null);
   // weighted accuracy: w^trn = n_c/N, N = 555
-  close(lt.weighted_accuracy, ((300 / 555) * 3 + (50 / 555) * 1) / ((300 / 555) * 4 + (200 / 555) * 1 + (50 / 555) * 2));
+  close(
+    lt.weighted_accuracy,
+    ((300 / 555) * 3 + (50 / 555) * 1) / ((300 / 555) * 4 + (200 / 555) * 1 + (50 / 555) * 2),
+  );
 });
 
 test('groups: boundary lists on the rank (names g1…gm), maps with groupNames order', () => {
@@ -122,7 +143,11 @@ test('groups: boundary lists on the rank (names g1…gm), maps with groupNames o
   assert.deepEqual(Array.from(g.groupOf), [0, 1, 0, 2, 1, 2]);
   const named = groupsFromBoundaries([3], train, classes, config({ groupNames: ['frequent', 'rare'] }));
   assert.deepEqual(named.names, ['frequent', 'rare']);
-  const m = groupsFromMap({ 0: 'x', 1: 'y', 2: 'x', 3: 'z', 4: 'y', 5: 'z' }, classes, config({ groupNames: ['z', 'y', 'x'] }));
+  const m = groupsFromMap(
+    { 0: 'x', 1: 'y', 2: 'x', 3: 'z', 4: 'y', 5: 'z' },
+    classes,
+    config({ groupNames: ['z', 'y', 'x'] }),
+  );
   assert.deepEqual(m.names, ['z', 'y', 'x']);
   assert.deepEqual(Array.from(m.groupOf), [2, 1, 2, 0, 1, 0]);
 });
@@ -155,17 +180,47 @@ test('inconsistent train config: clear errors naming the config file and the key
   };
   const m1 = msg(() => trainDistributionFromValues([1, 2], classes, 'trainCounts', cfg));
   assert.match(m1, /^\/work\/eval-lens\.json: `trainCounts` has 2 entries, but there are 3 classes \(cat, dog, eel\)/);
-  assert.match(msg(() => trainDistributionFromValues({ cat: 1, dog: 2, emu: 3 }, classes, 'trainCounts', cfg)), /`trainCounts` names class "emu", which is not one of the 3 classes/);
-  assert.match(msg(() => trainDistributionFromValues({ cat: 1, dog: 2 }, classes, 'trainCounts', cfg)), /`trainCounts` has no entry for class "eel"/);
-  assert.match(msg(() => trainDistributionFromValues([1, -2, 3], classes, 'classWeights', cfg)), /`classWeights` must be ≥ 0 for every class, but class "dog" has -2/);
-  assert.match(msg(() => trainDistributionFromValues([0, 0, 0], classes, 'trainCounts', cfg)), /`trainCounts` sums to 0/);
+  assert.match(
+    msg(() => trainDistributionFromValues({ cat: 1, dog: 2, emu: 3 }, classes, 'trainCounts', cfg)),
+    /`trainCounts` names class "emu", which is not one of the 3 classes/,
+  );
+  assert.match(
+    msg(() => trainDistributionFromValues({ cat: 1, dog: 2 }, classes, 'trainCounts', cfg)),
+    /`trainCounts` has no entry for class "eel"/,
+  );
+  assert.match(
+    msg(() => trainDistributionFromValues([1, -2, 3], classes, 'classWeights', cfg)),
+    /`classWeights` must be ≥ 0 for every class, but class "dog" has -2/,
+  );
+  assert.match(
+    msg(() => trainDistributionFromValues([0, 0, 0], classes, 'trainCounts', cfg)),
+    /`trainCounts` sums to 0/,
+  );
   const train = trainDistributionFromValues([3, 2, 1], classes, 'trainCounts', cfg);
-  assert.match(msg(() => groupsFromBoundaries([3], train, classes, cfg)), /`groups` boundaries must be integers in 1\.\.2/);
-  assert.match(msg(() => groupsFromBoundaries([2, 1], train, classes, cfg)), /strictly increasing/);
-  assert.match(msg(() => groupsFromBoundaries([1], null, classes, cfg)), /needs `trainCounts` or `classWeights`/);
-  assert.match(msg(() => groupsFromBoundaries([1], train, classes, config({ groupNames: ['a', 'b', 'c'] }))), /`groupNames` has 3 names, but `groups` defines 2 groups/);
-  assert.match(msg(() => groupsFromMap({ cat: 'h', dog: 'h' }, classes, cfg)), /`groups` has no group for class "eel"/);
-  assert.match(msg(() => groupsFromMap({ cat: 'h', dog: 'h', eel: 't' }, classes, config({ groupNames: ['h'] }))), /`groupNames` does not list group "t"/);
+  assert.match(
+    msg(() => groupsFromBoundaries([3], train, classes, cfg)),
+    /`groups` boundaries must be integers in 1\.\.2/,
+  );
+  assert.match(
+    msg(() => groupsFromBoundaries([2, 1], train, classes, cfg)),
+    /strictly increasing/,
+  );
+  assert.match(
+    msg(() => groupsFromBoundaries([1], null, classes, cfg)),
+    /needs `trainCounts` or `classWeights`/,
+  );
+  assert.match(
+    msg(() => groupsFromBoundaries([1], train, classes, config({ groupNames: ['a', 'b', 'c'] }))),
+    /`groupNames` has 3 names, but `groups` defines 2 groups/,
+  );
+  assert.match(
+    msg(() => groupsFromMap({ cat: 'h', dog: 'h' }, classes, cfg)),
+    /`groups` has no group for class "eel"/,
+  );
+  assert.match(
+    msg(() => groupsFromMap({ cat: 'h', dog: 'h', eel: 't' }, classes, config({ groupNames: ['h'] }))),
+    /`groupNames` does not list group "t"/,
+  );
 });
 
 test('trainCounts and groups from files (JSON array, JSON map, CSV class,count, one-column CSV), relative to baseDir', async () => {
@@ -184,9 +239,22 @@ test('trainCounts and groups from files (JSON array, JSON map, CSV class,count, 
   }
   const g = await resolveGroups(classes, config({ groups: 'groups.json', configFile: cfgFile }), null, dir);
   assert.deepEqual(g!.names, ['head', 'tail']);
-  await assert.rejects(resolveTrainDistribution(classes, config({ trainCounts: 'bad.csv', configFile: cfgFile }), dir), /bad\.csv:3: expected a number for class "b" in `trainCounts`, got "x"/);
-  await assert.rejects(resolveTrainDistribution(classes, config({ trainCounts: 'missing.json', configFile: cfgFile }), dir), /`trainCounts` names the file .*missing\.json, which cannot be read/);
-  await assert.rejects(resolveTrainDistribution(classes, config({ trainCounts: [1, 2, 3], classWeights: [1, 2, 3], configFile: cfgFile }), dir), /cannot be given together/);
+  await assert.rejects(
+    resolveTrainDistribution(classes, config({ trainCounts: 'bad.csv', configFile: cfgFile }), dir),
+    /bad\.csv:3: expected a number for class "b" in `trainCounts`, got "x"/,
+  );
+  await assert.rejects(
+    resolveTrainDistribution(classes, config({ trainCounts: 'missing.json', configFile: cfgFile }), dir),
+    /`trainCounts` names the file .*missing\.json, which cannot be read/,
+  );
+  await assert.rejects(
+    resolveTrainDistribution(
+      classes,
+      config({ trainCounts: [1, 2, 3], classWeights: [1, 2, 3], configFile: cfgFile }),
+      dir,
+    ),
+    /cannot be given together/,
+  );
   assert.equal(await resolveTrainDistribution(classes, config(), dir), null);
 });
 
@@ -194,7 +262,14 @@ test('trainCounts and groups from files (JSON array, JSON map, CSV class,count, 
 // Slow reference vs fast code on random data, with and without weights, and bootstrap counts.
 // ---------------------------------------------------------------------------------------------
 
-function referenceLongTail(d: ClassificationData, counts: number[], groupOf: number[], names: string[], thresholds = { many: 100, few: 20 }, counts2?: number[]) {
+function referenceLongTail(
+  d: ClassificationData,
+  counts: number[],
+  groupOf: number[],
+  names: string[],
+  thresholds = { many: 100, few: 20 },
+  counts2?: number[],
+) {
   const C = d.classes.length;
   const N = counts.reduce((a, b) => a + b, 0);
   const mult = (i: number) => (counts2 ? counts2[i] : 1);
@@ -202,10 +277,11 @@ function referenceLongTail(d: ClassificationData, counts: number[], groupOf: num
   const accOf = (c: number) => {
     let s = 0;
     let k = 0;
-    for (let i = 0; i < d.n; i++) if (d.labels[i] === c) {
-      s += w(i);
-      if (d.preds[i] === c) k += w(i);
-    }
+    for (let i = 0; i < d.n; i++)
+      if (d.labels[i] === c) {
+        s += w(i);
+        if (d.preds[i] === c) k += w(i);
+      }
     return s > 0 ? k / s : null;
   };
   const mean = (cs: number[]) => {
@@ -251,7 +327,9 @@ test('long-tail aggregate = slow reference on random data (weights, counts)', ()
     const counts = Array.from({ length: C }, () => 1 + rng.int(300));
     const cfg = config();
     const train = trainDistributionFromValues(counts, d.classes, 'trainCounts', cfg);
-    const boundaries = [Math.max(1, Math.floor(C / 3)), Math.max(2, Math.floor((2 * C) / 3))].filter((b, i, a) => b < C && (i === 0 || b > a[i - 1]));
+    const boundaries = [Math.max(1, Math.floor(C / 3)), Math.max(2, Math.floor((2 * C) / 3))].filter(
+      (b, i, a) => b < C && (i === 0 || b > a[i - 1]),
+    );
     const groups = groupsFromBoundaries(boundaries, train, d.classes, cfg);
     const setup = prepareLongTail(C, train, groups);
     const prep = prepareClassification(d);

@@ -161,7 +161,11 @@ test('fast aggregate = slow reference on random data (unweighted, weighted, ties
   const rng = createRng(2024);
   for (let rep = 0; rep < 12; rep++) {
     const C = 2 + rng.int(9);
-    const d = randomData(rng, 20 + rng.int(300), C, { weighted: rep % 2 === 1, ties: rep % 3 === 0, noisyPred: rep % 4 === 0 });
+    const d = randomData(rng, 20 + rng.int(300), C, {
+      weighted: rep % 2 === 1,
+      ties: rep % 3 === 0,
+      noisyPred: rep % 4 === 0,
+    });
     const topK = [1, 2, 5];
     compare(aggregateClassification(prepareClassification(d, { topK })).values, reference(d, topK), `rep ${rep}`);
   }

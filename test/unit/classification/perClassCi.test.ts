@@ -19,7 +19,13 @@ for (const weighted of [false, true]) {
     const B = 80;
     const data = randomData(createRng(21), 400, 5, { weighted, ties: true });
     const cfg = config({ targetCoverage: 0.7, bootstrap: { n: B, confidence: 0.9, seed: 7, stratified: false } });
-    const ctx: TaskContext = { path: 'test.csv', baseDir: '/tmp', config: cfg, warnings: new Warnings(), results: new ResultsBuilder() };
+    const ctx: TaskContext = {
+      path: 'test.csv',
+      baseDir: '/tmp',
+      config: cfg,
+      warnings: new Warnings(),
+      results: new ResultsBuilder(),
+    };
     const run = await prepareRun(data, ctx);
     for (const { step } of CLASSIFICATION_STEPS) await step(run, ctx);
     const rows = ctx.results.tables.perClass as PerClassRow[];
@@ -42,12 +48,32 @@ for (const weighted of [false, true]) {
     rows.forEach((r, c) => {
       const ref = percentileInterval(Float64Array.from(per[c]!), 0.9)!;
       assert.ok(r.ci, `class ${r.class} has an interval`);
-      assert.ok(Math.abs(r.ci![0] - ref[0]) < 1e-12 && Math.abs(r.ci![1] - ref[1]) < 1e-12, `class ${r.class}: ${r.ci} vs ${ref}`);
+      assert.ok(
+        Math.abs(r.ci![0] - ref[0]) < 1e-12 && Math.abs(r.ci![1] - ref[1]) < 1e-12,
+        `class ${r.class}: ${r.ci} vs ${ref}`,
+      );
       assert.ok(r.ci![0] <= r.accuracy! + 1e-12 || r.ci![1] >= r.accuracy! - 1e-12);
     });
     // The report draws them as whiskers on the per-class bars.
-    const results = { schema: 'eval-lens/results@1', tool: { name: 'eval-lens', version: 't' }, createdAt: '', source: { path: 'test.csv', size: 0, sha256: '', format: 'csv', rows: data.n, rowsUsed: data.n, columns: {} }, task: 'classification', config: cfg, metrics: ctx.results.metrics, families: ctx.results.families, curves: ctx.results.curves, tables: ctx.results.tables, warnings: [] } as never;
-    const chart = buildReportModel(results).tabs.flatMap((t) => t.charts).find((c) => c.id === 'perClassAccuracy')!;
-    assert.deepEqual(chart.series[0]!.errorBars, rows.map((r) => ({ lo: r.ci![0], hi: r.ci![1] })));
+    const results = {
+      schema: 'eval-lens/results@1',
+      tool: { name: 'eval-lens', version: 't' },
+      createdAt: '',
+      source: { path: 'test.csv', size: 0, sha256: '', format: 'csv', rows: data.n, rowsUsed: data.n, columns: {} },
+      task: 'classification',
+      config: cfg,
+      metrics: ctx.results.metrics,
+      families: ctx.results.families,
+      curves: ctx.results.curves,
+      tables: ctx.results.tables,
+      warnings: [],
+    } as never;
+    const chart = buildReportModel(results)
+      .tabs.flatMap((t) => t.charts)
+      .find((c) => c.id === 'perClassAccuracy')!;
+    assert.deepEqual(
+      chart.series[0]!.errorBars,
+      rows.map((r) => ({ lo: r.ci![0], hi: r.ci![1] })),
+    );
   });
 }

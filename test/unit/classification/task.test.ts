@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runClassification, scalarMetricsFor, prepareRun, CLASSIFICATION_STEPS } from '../../../src/core/tasks/classification';
+import {
+  runClassification,
+  scalarMetricsFor,
+  prepareRun,
+  CLASSIFICATION_STEPS,
+} from '../../../src/core/tasks/classification';
 import { ResultsBuilder } from '../../../src/core/results/builder';
 import { Warnings } from '../../../src/core/diagnostics';
 import type { TaskContext } from '../../../src/core/tasks/types';
@@ -12,7 +17,13 @@ import { close, config, createRng, randomData } from './helpers';
 
 /** Bootstrap intervals off (they are another family's tests). */
 function ctxFor(path: string, cfg: ResolvedConfig, baseDir: string): TaskContext {
-  return { path, baseDir, config: { ...cfg, bootstrap: { ...cfg.bootstrap, n: 0 } }, warnings: new Warnings(), results: new ResultsBuilder() };
+  return {
+    path,
+    baseDir,
+    config: { ...cfg, bootstrap: { ...cfg.bootstrap, n: 0 } },
+    warnings: new Warnings(),
+    results: new ResultsBuilder(),
+  };
 }
 
 test('runClassification end to end: keys, families, tables, shift curve, per-row correctness, warnings', async () => {
@@ -46,19 +57,41 @@ test('runClassification end to end: keys, families, tables, shift curve, per-row
   close(m['acc_group.tail'].value, 1 / 2);
   assert.equal(m.nll.direction, 'lower');
   assert.equal(m.shift_dr, undefined); // evolving not computed: class 3 has no test rows
-  assert.deepEqual(ctx.results.families.classification, ['accuracy', 'balanced_accuracy', 'macro_f1', 'top2_accuracy', 'nll', 'brier']);
-  assert.deepEqual(ctx.results.families.longtail, ['acc_many', 'acc_medium', 'acc_few', 'acc_group.head', 'acc_group.tail', 'weighted_accuracy', 'weighted_error_group.head', 'weighted_error_group.tail']);
+  assert.deepEqual(ctx.results.families.classification, [
+    'accuracy',
+    'balanced_accuracy',
+    'macro_f1',
+    'top2_accuracy',
+    'nll',
+    'brier',
+  ]);
+  assert.deepEqual(ctx.results.families.longtail, [
+    'acc_many',
+    'acc_medium',
+    'acc_few',
+    'acc_group.head',
+    'acc_group.tail',
+    'weighted_accuracy',
+    'weighted_error_group.head',
+    'weighted_error_group.tail',
+  ]);
   const codes = ctx.warnings.list.map((w) => w.code);
   assert.ok(codes.includes('empty-class'));
   assert.ok(codes.includes('evolving-not-computed'));
-  assert.match(ctx.warnings.list.find((w) => w.code === 'evolving-not-computed')!.message, /class "3" has no test rows/);
+  assert.match(
+    ctx.warnings.list.find((w) => w.code === 'evolving-not-computed')!.message,
+    /class "3" has no test rows/,
+  );
   const per = ctx.results.tables.perClass!;
-  assert.deepEqual(per.map((r) => [r.class, r.trainCount, r.rank, r.shot, r.group, r.accuracy]), [
-    ['0', 300, 1, 'many', 'head', 0.5],
-    ['1', 60, 2, 'medium', 'head', 1],
-    ['2', 10, 3, 'few', 'tail', 0.5],
-    ['3', 5, 4, 'few', 'tail', null],
-  ]);
+  assert.deepEqual(
+    per.map((r) => [r.class, r.trainCount, r.rank, r.shot, r.group, r.accuracy]),
+    [
+      ['0', 300, 1, 'many', 'head', 0.5],
+      ['1', 60, 2, 'medium', 'head', 1],
+      ['2', 10, 3, 'few', 'tail', 0.5],
+      ['3', 5, 4, 'few', 'tail', null],
+    ],
+  );
   assert.deepEqual(ctx.results.tables.confusion!.matrix[0], [1, 1, 0, 0]);
   assert.deepEqual(ctx.results.perItem!.values.accuracy, [1, 0, 1, 1, 1, 0]);
   assert.deepEqual(ctx.results.perItem!.ids, ['a', 'b', 'c', 'd', 'e', 'f']);
@@ -68,19 +101,43 @@ test('runClassification end to end: keys, families, tables, shift curve, per-row
 test('runClassification: evolving family and shift curve when every class has rows', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'evallens-task-'));
   const lines = ['label,pred'];
-  const rows: [number, number][] = [[0, 0], [0, 0], [0, 1], [1, 1], [1, 0], [2, 2], [2, 2], [2, 2], [2, 0]];
+  const rows: [number, number][] = [
+    [0, 0],
+    [0, 0],
+    [0, 1],
+    [1, 1],
+    [1, 0],
+    [2, 2],
+    [2, 2],
+    [2, 2],
+    [2, 0],
+  ];
   for (const [y, p] of rows) lines.push(`${y},${p}`);
   writeFileSync(join(dir, 'p.csv'), lines.join('\n'));
   const cfg = config({ trainCounts: [100, 10, 1], T: 3, imbalanceRatio: 0.01 });
   const ctx = ctxFor(join(dir, 'p.csv'), cfg, dir);
   await runClassification(ctx);
   const m = ctx.results.metrics;
-  assert.deepEqual(ctx.results.families.evolving, ['shift_auc', 'shift_avg', 'shift_std', 'shift_max', 'shift_min', 'shift_dr', 'btd', 'acc_forward', 'acc_uniform', 'acc_backward']);
+  assert.deepEqual(ctx.results.families.evolving, [
+    'shift_auc',
+    'shift_avg',
+    'shift_std',
+    'shift_max',
+    'shift_min',
+    'shift_dr',
+    'btd',
+    'acc_forward',
+    'acc_uniform',
+    'acc_backward',
+  ]);
   close(m.btd.value, (2 / 3 + 1 / 2 + 3 / 4) / 3);
   close(m.acc_forward.value, (100 * (2 / 3) + 10 * (1 / 2) + 1 * (3 / 4)) / 111);
   const curve = ctx.results.curves.shift;
   assert.equal(curve.xs.length, 3);
-  assert.deepEqual([...curve.xs].sort((a, b) => a - b), curve.xs); // sorted by δ
+  assert.deepEqual(
+    [...curve.xs].sort((a, b) => a - b),
+    curve.xs,
+  ); // sorted by δ
   assert.deepEqual([...(curve.extra!.t as number[])].sort(), [1, 2, 3]);
   assert.ok(curve.extra!.js.every((x) => x !== null && x >= 0 && x <= Math.log(2)));
   close(m.shift_avg.value, curve.ys.reduce((a, b) => a + b, 0) / 3);
@@ -91,7 +148,11 @@ test('runClassification: evolving family and shift curve when every class has ro
 test('runClassification: a config error names the config file and key', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'evallens-task-'));
   writeFileSync(join(dir, 'p.csv'), 'label,pred\n0,0\n1,1\n');
-  const ctx = ctxFor(join(dir, 'p.csv'), config({ trainCounts: [1, 2, 3], configFile: join(dir, 'eval-lens.json') }), dir);
+  const ctx = ctxFor(
+    join(dir, 'p.csv'),
+    config({ trainCounts: [1, 2, 3], configFile: join(dir, 'eval-lens.json') }),
+    dir,
+  );
   await assert.rejects(runClassification(ctx), /eval-lens\.json: `trainCounts` has 3 entries, but there are 2 classes/);
 });
 

@@ -19,7 +19,11 @@ const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs'
 const dir = mkdtempSync(join(tmpdir(), 'eval-lens-cli-'));
 
 function cli(args: string[], cwd = ROOT): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', TSX, join(ROOT, 'src/cli/main.ts'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, ['--import', TSX, join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -49,7 +53,17 @@ test('--help and --version exit 0', () => {
   assert.match(r.stdout, /evaluate \[options\] <file>/);
   r = cli(['evaluate', '--help']);
   assert.equal(r.status, 0);
-  for (const flag of ['--config <file>', '--out <file>', '--format <format>', '--top-k <list>', '--bootstrap-n <n>', '--train-counts <list|map|path>', '--shift-points <integer>', '--map-normaliser <min|all|hits>', '--progress']) {
+  for (const flag of [
+    '--config <file>',
+    '--out <file>',
+    '--format <format>',
+    '--top-k <list>',
+    '--bootstrap-n <n>',
+    '--train-counts <list|map|path>',
+    '--shift-points <integer>',
+    '--map-normaliser <min|all|hits>',
+    '--progress',
+  ]) {
     assert.ok(r.stdout.includes(flag), flag);
   }
   r = cli(['--version']);
@@ -65,7 +79,10 @@ test('bad usage exits 2 with a message on stderr', () => {
     [['evaluate', preds, '--top-kk', '1'], /unknown option '--top-kk'[\s\S]*Did you mean --top-k\?/],
     [['evaluate', preds, '--format', 'xml'], /Allowed choices are table, json, markdown, csv/],
     [['evaluate', preds, '--top-k', '0'], /invalid value for --top-k: `topK\[0\]`: expected an integer ≥ 1, got 0/],
-    [['evaluate', preds, '--bootstrap-n', 'many'], /invalid value for --bootstrap-n: `bootstrap\.n`: expected an integer, got "many"/],
+    [
+      ['evaluate', preds, '--bootstrap-n', 'many'],
+      /invalid value for --bootstrap-n: `bootstrap\.n`: expected an integer, got "many"/,
+    ],
     [['evaluate', preds, '--task', 'clasification'], /invalid value for --task: .*Did you mean "classification"\?/],
     [['frobnicate'], /unknown command 'frobnicate'/],
   ];
@@ -86,7 +103,10 @@ test('bad input exits 1 with the message and no stack', () => {
   writeFileSync(join(bad, 'eval-lens.json'), '{\n  "task": "classification",\n  "trainCount": [1, 2, 3]\n}\n');
   r = cli(['evaluate', p]);
   assert.equal(r.status, 1);
-  assert.ok(r.stderr.includes('eval-lens.json:3: Unknown key `trainCount` at line 3. Did you mean `trainCounts`?'), r.stderr);
+  assert.ok(
+    r.stderr.includes('eval-lens.json:3: Unknown key `trainCount` at line 3. Did you mean `trainCounts`?'),
+    r.stderr,
+  );
   assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
   const ragged = join(dir, 'ragged');
   mkdirSync(ragged);
@@ -121,19 +141,38 @@ test('--progress prints the stages on stderr and leaves stdout unchanged', () =>
   assert.match(lines[2], /^intervals: final, 1,000 resamples \(\d+\.\d s\)$/);
   const small = cli(['evaluate', preds, '--bootstrap-n', '100', '--progress']);
   assert.deepEqual(
-    small.stderr.trimEnd().split('\n').map((l) => l.replace(/ \(\d+\.\d s\)$/, '')),
+    small.stderr
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.replace(/ \(\d+\.\d s\)$/, '')),
     ['eval-lens: point estimates ready', 'intervals: final, 100 resamples'],
   );
   const none = cli(['evaluate', preds, '--bootstrap-n', '0', '--progress']);
   assert.deepEqual(
-    none.stderr.trimEnd().split('\n').map((l) => l.replace(/ \(\d+\.\d s\)$/, '')),
+    none.stderr
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.replace(/ \(\d+\.\d s\)$/, '')),
     ['eval-lens: point estimates ready', 'eval-lens: done, no bootstrap intervals (bootstrap.n is 0)'],
   );
 });
 
 test('--out writes valid results (folders created); the same seed gives the same intervals', () => {
   const out = join(dir, 'results', 'nested', 'preds.eval.json');
-  const r = cli(['evaluate', preds, '--out', out, '--bootstrap-n', '100', '--seed', '3', '--confidence', '0.9', '--top-k', '1,2']);
+  const r = cli([
+    'evaluate',
+    preds,
+    '--out',
+    out,
+    '--bootstrap-n',
+    '100',
+    '--seed',
+    '3',
+    '--confidence',
+    '0.9',
+    '--top-k',
+    '1,2',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /Results written to /);
   const results = JSON.parse(readFileSync(out, 'utf8')) as Results;
@@ -146,9 +185,25 @@ test('--out writes valid results (folders created); the same seed gives the same
   assert.ok(results.metrics.accuracy!.ci);
   assert.match(r.stdout, /90% CI/);
   // Overwriting an earlier results file is fine, and deterministic.
-  const again = cli(['evaluate', preds, '--out', out, '--bootstrap-n', '100', '--seed', '3', '--confidence', '0.9', '--top-k', '1,2']);
+  const again = cli([
+    'evaluate',
+    preds,
+    '--out',
+    out,
+    '--bootstrap-n',
+    '100',
+    '--seed',
+    '3',
+    '--confidence',
+    '0.9',
+    '--top-k',
+    '1,2',
+  ]);
   assert.equal(again.status, 0);
-  assert.deepEqual((JSON.parse(readFileSync(out, 'utf8')) as Results).metrics.accuracy!.ci, results.metrics.accuracy!.ci);
+  assert.deepEqual(
+    (JSON.parse(readFileSync(out, 'utf8')) as Results).metrics.accuracy!.ci,
+    results.metrics.accuracy!.ci,
+  );
 });
 
 test('--out never overwrites the input, the config, or a file that is not a results file', () => {
@@ -160,7 +215,10 @@ test('--out never overwrites the input, the config, or a file that is not a resu
   const cases: [string, RegExp][] = [
     [p, /is an input of this evaluation \(preds\.csv\); refusing to overwrite it/],
     [join(folder, '..', 'guard', 'preds.csv'), /is an input of this evaluation/],
-    [join(folder, 'eval-lens.json'), /is an input of this evaluation \(eval-lens\.json\); refusing to overwrite it\. Choose another file, e\.g\. preds\.eval\.json\./],
+    [
+      join(folder, 'eval-lens.json'),
+      /is an input of this evaluation \(eval-lens\.json\); refusing to overwrite it\. Choose another file, e\.g\. preds\.eval\.json\./,
+    ],
     [join(folder, 'notes.txt'), /exists and is not an Eval Lens results file; refusing to overwrite it/],
     [folder, /is a folder/],
   ];
@@ -223,7 +281,10 @@ test('a path in the config may not leave the workspace root', () => {
   // Run from the example folder: the root is that folder, so ../counts.json escapes it.
   const r = cli(['evaluate', 'preds.csv'], folder);
   assert.equal(r.status, 1, r.stderr);
-  assert.match(r.stderr, /eval-lens\.json:3: `trainCounts` at line 3: the path "\.\.\/counts\.json" resolves to .*outside the workspace/);
+  assert.match(
+    r.stderr,
+    /eval-lens\.json:3: `trainCounts` at line 3: the path "\.\.\/counts\.json" resolves to .*outside the workspace/,
+  );
   assert.ok(existsSync(join(dir, 'escape', 'counts.json')));
   void p;
 });

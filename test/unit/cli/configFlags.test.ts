@@ -16,10 +16,22 @@ test('kebab: fooBar → foo-bar, T → t', () => {
 test('one flag per config key, derived from the schema', () => {
   const cmd = new Command('x');
   const flags = addConfigFlags(cmd);
-  assert.deepEqual(flags.map((f) => f.key), configKeys());
-  assert.deepEqual(flags.find((f) => f.key === 'topK'), { key: 'topK', flag: '--top-k', attribute: 'topK' });
-  assert.deepEqual(flags.find((f) => f.key === 'T'), { key: 'T', flag: '--shift-points', attribute: 'shiftPoints', aliasAttribute: 't' });
-  assert.deepEqual(flags.find((f) => f.key === 'k'), { key: 'k', flag: '--cutoffs', attribute: 'cutoffs', aliasAttribute: 'k' });
+  assert.deepEqual(
+    flags.map((f) => f.key),
+    configKeys(),
+  );
+  assert.deepEqual(
+    flags.find((f) => f.key === 'topK'),
+    { key: 'topK', flag: '--top-k', attribute: 'topK' },
+  );
+  assert.deepEqual(
+    flags.find((f) => f.key === 'T'),
+    { key: 'T', flag: '--shift-points', attribute: 'shiftPoints', aliasAttribute: 't' },
+  );
+  assert.deepEqual(
+    flags.find((f) => f.key === 'k'),
+    { key: 'k', flag: '--cutoffs', attribute: 'cutoffs', aliasAttribute: 'k' },
+  );
   cmd.exitOverride().parse(['--top-k', '1,5', '--shift-points', '7'], { from: 'user' });
   assert.deepEqual(cmd.opts(), { topK: '1,5', shiftPoints: '7' });
 });
@@ -62,14 +74,36 @@ test('configFromFlags: keys set, paths absolute from cwd, bootstrap shortcuts me
   const cmd = new Command('x');
   const flags = addConfigFlags(cmd);
   const cwd = resolve('/work/proj');
-  const c = configFromFlags({ topK: '1,2', train: 'data/train.csv', bootstrap: '{"stratified": true, "n": 10}', bootstrapN: '50', seed: '7', t: '4' }, flags, cwd);
-  assert.deepEqual(c, { topK: [1, 2], train: resolve(cwd, 'data/train.csv'), bootstrap: { stratified: true, n: 50, seed: 7 }, T: 4 });
+  const c = configFromFlags(
+    {
+      topK: '1,2',
+      train: 'data/train.csv',
+      bootstrap: '{"stratified": true, "n": 10}',
+      bootstrapN: '50',
+      seed: '7',
+      t: '4',
+    },
+    flags,
+    cwd,
+  );
+  assert.deepEqual(c, {
+    topK: [1, 2],
+    train: resolve(cwd, 'data/train.csv'),
+    bootstrap: { stratified: true, n: 50, seed: 7 },
+    T: 4,
+  });
   assert.deepEqual(configFromFlags({}, flags, cwd), {});
   const bad = (opts: Record<string, unknown>, re: RegExp): void =>
-    assert.throws(() => configFromFlags(opts, flags, cwd), (e: unknown) => e instanceof UsageError && re.test(e.message));
+    assert.throws(
+      () => configFromFlags(opts, flags, cwd),
+      (e: unknown) => e instanceof UsageError && re.test(e.message),
+    );
   bad({ eceBins: 'ten' }, /^invalid value for --ece-bins: `eceBins`: expected an integer, got "ten"$/);
   bad({ confidence: '95' }, /^invalid value for --confidence: `bootstrap\.confidence`: expected a number < 1, got 95$/);
   bad({ bootstrap: '{"n": -1}' }, /^invalid value for --bootstrap: `bootstrap\.n`: expected an integer ≥ 0, got -1$/);
-  bad({ columns: '{"lable": "y"}' }, /^invalid value for --columns: Unknown key `lable` in `columns`\. Did you mean `label`\?$/);
+  bad(
+    { columns: '{"lable": "y"}' },
+    /^invalid value for --columns: Unknown key `lable` in `columns`\. Did you mean `label`\?$/,
+  );
   bad({ acceptThreshold: '0.5', targetCoverage: '0.8' }, /not both/);
 });

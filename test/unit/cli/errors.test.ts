@@ -27,7 +27,10 @@ test('an unexpected error says it is a bug; the stack only with --debug', () => 
   const err = new TypeError("Cannot read properties of undefined (reading 'x')");
   let r = report(err);
   assert.equal(r.code, 1);
-  assert.match(r.text, /^eval-lens: unexpected error: Cannot read properties of undefined \(reading 'x'\)\nThis is a bug in Eval Lens; please report it with the command you ran and the output of the same command with --debug\.\n$/);
+  assert.match(
+    r.text,
+    /^eval-lens: unexpected error: Cannot read properties of undefined \(reading 'x'\)\nThis is a bug in Eval Lens; please report it with the command you ran and the output of the same command with --debug\.\n$/,
+  );
   assert.doesNotMatch(r.text, /\n\s+at /);
   r = report(err, true);
   assert.match(r.text, /\n\s+at /);

@@ -16,12 +16,19 @@ const ROOT = process.cwd();
 /** The `npx eval-lens` lines of the README's shell code blocks. */
 export function readmeCliLines(readme: string): string[] {
   const blocks = [...readme.matchAll(/```(?:sh|bash|shell)\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  return blocks.flatMap((b) => b.split('\n')).map((l) => l.trim()).filter((l) => l.startsWith('npx eval-lens '));
+  return blocks
+    .flatMap((b) => b.split('\n'))
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('npx eval-lens '));
 }
 
 test('the README has CLI examples for evaluate, report and compare', () => {
   const lines = readmeCliLines(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-  for (const cmd of ['evaluate', 'report', 'compare']) assert.ok(lines.some((l) => l.startsWith(`npx eval-lens ${cmd} `)), cmd);
+  for (const cmd of ['evaluate', 'report', 'compare'])
+    assert.ok(
+      lines.some((l) => l.startsWith(`npx eval-lens ${cmd} `)),
+      cmd,
+    );
   assert.ok(lines.some((l) => l.includes('--html')));
 });
 

@@ -18,14 +18,31 @@ const ROOT = process.cwd();
 const dir = mkdtempSync(join(tmpdir(), 'eval-lens-report-'));
 
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 // Slice rows in the results' shape (the filter of the rows, each metric, its difference to the whole file).
 const slices = [
-  { slice: 'split', value: 'test', n: 300, where: [{ key: 'split', op: '=', value: 'test' }], accuracy: { value: 0.75, ci: [0.7, 0.8] }, diff: { accuracy: { value: 0, ci: [-0.01, 0.01] } } },
-  { slice: 'label', value: 'a|b <img src=x onerror=alert(1)>', n: 12, where: [{ key: 'label', op: '=', value: 'a|b <img src=x onerror=alert(1)>' }], accuracy: { value: 0.5 }, diff: { accuracy: { value: -0.25 } } },
+  {
+    slice: 'split',
+    value: 'test',
+    n: 300,
+    where: [{ key: 'split', op: '=', value: 'test' }],
+    accuracy: { value: 0.75, ci: [0.7, 0.8] },
+    diff: { accuracy: { value: 0, ci: [-0.01, 0.01] } },
+  },
+  {
+    slice: 'label',
+    value: 'a|b <img src=x onerror=alert(1)>',
+    n: 12,
+    where: [{ key: 'label', op: '=', value: 'a|b <img src=x onerror=alert(1)>' }],
+    accuracy: { value: 0.5 },
+    diff: { accuracy: { value: -0.25 } },
+  },
 ];
 
 async function files(): Promise<{ results: string; compare: string }> {
@@ -33,7 +50,10 @@ async function files(): Promise<{ results: string; compare: string }> {
   (r.tables as Record<string, unknown>).slices = slices;
   const results = join(dir, 'logreg.eval.json');
   writeFileSync(results, JSON.stringify(r));
-  const c = await compareFiles(['examples/digits-lt/logreg.csv', 'examples/digits-lt/knn.csv'], { overrides: { bootstrap: { n: 50 } }, bootstrap: { n: 50, confidence: 0.95, seed: 0 } });
+  const c = await compareFiles(['examples/digits-lt/logreg.csv', 'examples/digits-lt/knn.csv'], {
+    overrides: { bootstrap: { n: 50 } },
+    bootstrap: { n: 50, confidence: 0.95, seed: 0 },
+  });
   const compare = join(dir, 'runs.compare.json');
   writeFileSync(compare, JSON.stringify(c));
   return { results, compare };
@@ -56,11 +76,20 @@ test('Markdown of a results file: the metric tables, the per-class table and the
   assert.match(md, /### Per-class[^\n]*\n\n\| class \|/i);
   assert.match(md, /### Metrics per slice\n\n\| slice \| value \| n \| accuracy \| accuracy interval \|/);
   assert.ok(md.includes('| split | test | 300 | 0.7500 | \\[0.7000, 0.8000\\] |'));
-  assert.ok(md.includes('| label | a\\|b \\<img src=x onerror=alert(1)\\> | 12 | 0.5000 |  |'), md.split('\n').filter((l) => l.startsWith('| label')).join('\n'));
+  assert.ok(
+    md.includes('| label | a\\|b \\<img src=x onerror=alert(1)\\> | 12 | 0.5000 |  |'),
+    md
+      .split('\n')
+      .filter((l) => l.startsWith('| label'))
+      .join('\n'),
+  );
 });
 
 test('slices: rows of {slice, value, n, <metric>: {value, ci}}, metrics in order of appearance; not rows: none', () => {
-  const t = slicesTable([{ slice: 's', value: 1, n: 3, nll: { value: 0.2 }, accuracy: { value: 0.5, ci: [0.4, 0.6] } }, { slice: 's', value: 2, n: 4, accuracy: { value: 1 } }])!;
+  const t = slicesTable([
+    { slice: 's', value: 1, n: 3, nll: { value: 0.2 }, accuracy: { value: 0.5, ci: [0.4, 0.6] } },
+    { slice: 's', value: 2, n: 4, accuracy: { value: 1 } },
+  ])!;
   assert.deepEqual(t.columns, ['slice', 'value', 'n', 'nll', 'accuracy', 'accuracy interval']);
   assert.deepEqual(t.rows[1], ['s', 2, 4, null, 1, '']);
   assert.equal(slicesTable({ not: 'rows' }), undefined);
@@ -74,15 +103,25 @@ test('Markdown and LaTeX of a comparison: the Δ table, the tests of every per-r
   // Markdown escapes the brackets and stars of the interval (rendered as written).
   assert.match(md, /\| nll ↓ \| 0\.7795 \| [+−]\d\.\d{4} \\\[[+−]\d\.\d{4}, [+−]\d\.\d{4}\\\](\\\*)*/);
   assert.match(md, /Not tested \(no per-item values: not a mean over rows or users\): balanced_accuracy, macro_f1/);
-  for (const m of ['accuracy', 'top2\\_accuracy', 'top3\\_accuracy', 'nll', 'brier']) assert.ok(md.includes(`| knn | ${m} | 300 |`), m);
+  for (const m of ['accuracy', 'top2\\_accuracy', 'top3\\_accuracy', 'nll', 'brier'])
+    assert.ok(md.includes(`| knn | ${m} | 300 |`), m);
   const tex = await renderReportFile(compare, 'runs.compare.json', 'latex', { ci: true });
   // Default columns: the headline metrics.
-  assert.match(tex, /Run & accuracy \$\\uparrow\$ & balanced\\_accuracy \$\\uparrow\$ & macro\\_f1 \$\\uparrow\$ & acc\\_few \$\\uparrow\$ & shift\\_auc \$\\uparrow\$ & aurc \$\\downarrow\$ \\\\/);
+  assert.match(
+    tex,
+    /Run & accuracy \$\\uparrow\$ & balanced\\_accuracy \$\\uparrow\$ & macro\\_f1 \$\\uparrow\$ & acc\\_few \$\\uparrow\$ & shift\\_auc \$\\uparrow\$ & aurc \$\\downarrow\$ \\\\/,
+  );
   assert.match(tex, /logreg \(baseline\) & \\textbf\{0\.7500\}\\,\{\\scriptsize\$\\pm\$0\.\d{4}\}/);
   const chosen = await renderReportFile(compare, 'runs.compare.json', 'latex', { metrics: ['nll', 'accuracy'] });
-  assert.match(chosen, /Run & nll \$\\downarrow\$ & accuracy \$\\uparrow\$ \\\\\nmidrule|Run & nll \$\\downarrow\$ & accuracy \$\\uparrow\$ \\\\/);
+  assert.match(
+    chosen,
+    /Run & nll \$\\downarrow\$ & accuracy \$\\uparrow\$ \\\\\nmidrule|Run & nll \$\\downarrow\$ & accuracy \$\\uparrow\$ \\\\/,
+  );
   assert.ok(!chosen.includes('\\pm'));
-  await assert.rejects(renderReportFile(compare, 'runs.compare.json', 'latex', { metrics: ['nope'] }), /"nope" is not among them/);
+  await assert.rejects(
+    renderReportFile(compare, 'runs.compare.json', 'latex', { metrics: ['nope'] }),
+    /"nope" is not among them/,
+  );
 });
 
 test('CSV cells that a spreadsheet would run as a formula get a leading quote', async () => {

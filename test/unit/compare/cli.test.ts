@@ -16,7 +16,11 @@ const ROOT = process.cwd();
 const dir = mkdtempSync(join(tmpdir(), 'eval-lens-compare-'));
 
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'compare', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'compare', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -81,7 +85,10 @@ test('one CSV table of runs × metrics: inspection mode; csv format has place co
   const r = cli(['test/fixtures/compare/cf_eval_summary.csv', '--format', 'csv']);
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stdout.trim().split('\n');
-  assert.equal(lines[0], 'run,factors,factors_place,reg,reg_place,alpha,alpha_place,recall@10,recall@10_place,recall@20,recall@20_place,ndcg@10,ndcg@10_place,ndcg@20,ndcg@20_place,coverage,coverage_place,training_time,training_time_place');
+  assert.equal(
+    lines[0],
+    'run,factors,factors_place,reg,reg_place,alpha,alpha_place,recall@10,recall@10_place,recall@20,recall@20_place,ndcg@10,ndcg@10_place,ndcg@20,ndcg@20_place,coverage,coverage_place,training_time,training_time_place',
+  );
   assert.equal(lines[2], 'bpr,64,,0.0001,,,,0.242,1,0.321,1,0.195,1,0.228,1,0.301,1,1824.5,');
   assert.match(r.stderr, /no direction known for "factors", "reg", "alpha", "training_time"/);
 });

@@ -29,10 +29,27 @@ const better = classificationRun('runs/better.csv', ids, labels, betterCorrect);
 
 test('matching by id: a run with shuffled rows gives exactly the tests of the aligned run', () => {
   const order = shuffled(ids, 9);
-  const shuffledRun = classificationRun('runs/better_shuffled.csv', order.map((i) => ids[i]), order.map((i) => labels[i]), order.map((i) => betterCorrect[i]));
+  const shuffledRun = classificationRun(
+    'runs/better_shuffled.csv',
+    order.map((i) => ids[i]),
+    order.map((i) => labels[i]),
+    order.map((i) => betterCorrect[i]),
+  );
   const aligned = compareRuns([base, better]).tests[0];
   const viaIds = compareRuns([base, shuffledRun]).tests[0];
-  for (const k of ['n', 'mean', 'mean_baseline', 'improvement', 't', 'p_t', 'p_t_one_sided', 'wilcoxon', 'p_wilcoxon', 'd_z', 'd_pooled'] as const) {
+  for (const k of [
+    'n',
+    'mean',
+    'mean_baseline',
+    'improvement',
+    't',
+    'p_t',
+    'p_t_one_sided',
+    'wilcoxon',
+    'p_wilcoxon',
+    'd_z',
+    'd_pooled',
+  ] as const) {
     assert.equal(viaIds[k], aligned[k], k);
   }
   // … and those are the statistics of the aligned vectors.
@@ -71,21 +88,35 @@ test('hand example: improvement, t and one-sided p of a 4-row comparison', () =>
 
 test('ids only in one run: an error naming the ids on each side', () => {
   const fewer = classificationRun('runs/fewer.csv', ids.slice(2), labels.slice(2), betterCorrect.slice(2));
-  assert.throws(() => compareRuns([base, fewer]), (e: unknown) => {
-    assert.ok(e instanceof EvalLensError);
-    assert.equal(e.code, 'compare-id-mismatch');
-    assert.match(e.message, /^runs\/fewer\.csv: expected the same ids as the baseline runs\/base\.csv, but found 2 only in runs\/base\.csv \(first: r1, r2\)/);
-    return true;
-  });
+  assert.throws(
+    () => compareRuns([base, fewer]),
+    (e: unknown) => {
+      assert.ok(e instanceof EvalLensError);
+      assert.equal(e.code, 'compare-id-mismatch');
+      assert.match(
+        e.message,
+        /^runs\/fewer\.csv: expected the same ids as the baseline runs\/base\.csv, but found 2 only in runs\/base\.csv \(first: r1, r2\)/,
+      );
+      return true;
+    },
+  );
 });
 
 test("onMismatch 'intersect': tests on the common ids, and a warning lists the dropped ones", () => {
-  const fewer = classificationRun('runs/fewer.csv', [...ids.slice(2), 'extra'], [...labels.slice(2), 'cat'], [...betterCorrect.slice(2), 1]);
+  const fewer = classificationRun(
+    'runs/fewer.csv',
+    [...ids.slice(2), 'extra'],
+    [...labels.slice(2), 'cat'],
+    [...betterCorrect.slice(2), 1],
+  );
   const r = compareRuns([base, fewer], { onMismatch: 'intersect' });
   assert.equal(r.tests[0].n, 38);
   const w = r.warnings.find((x) => x.code === 'compare-id-mismatch');
   assert.ok(w);
-  assert.match(w.message, /1 ids only in runs\/fewer\.csv \(first: extra\); 2 only in runs\/base\.csv \(first: r1, r2\)/);
+  assert.match(
+    w.message,
+    /1 ids only in runs\/fewer\.csv \(first: extra\); 2 only in runs\/base\.csv \(first: r1, r2\)/,
+  );
   assert.equal(r.settings.onMismatch, 'intersect');
 });
 
@@ -94,7 +125,10 @@ test('a different label for the same id is an error, even with intersect', () =>
   relabelled[4] = 'fish';
   const bad = classificationRun('runs/bad.csv', ids, relabelled, betterCorrect);
   for (const onMismatch of ['error', 'intersect'] as const) {
-    assert.throws(() => compareRuns([base, bad], { onMismatch }), /runs\/bad\.csv: expected the same label for each id as in the baseline runs\/base\.csv, but 1 id differs \(first: r5 \(fish vs dog\)\)/);
+    assert.throws(
+      () => compareRuns([base, bad], { onMismatch }),
+      /runs\/bad\.csv: expected the same label for each id as in the baseline runs\/base\.csv, but 1 id differs \(first: r5 \(fish vs dog\)\)/,
+    );
   }
 });
 
@@ -112,9 +146,15 @@ test('by position: only without ids, and only when labels agree row by row', () 
   const swapped = labels.slice();
   [swapped[0], swapped[1]] = [swapped[1], swapped[0]];
   const c = classificationRun('c.csv', null, swapped, betterCorrect);
-  assert.throws(() => compareRuns([a, c]), /c\.csv: expected the labels of the baseline a\.csv row by row .* 2 rows differ \(first: row 1 \(dog vs cat\), row 2 \(cat vs dog\)\)/);
+  assert.throws(
+    () => compareRuns([a, c]),
+    /c\.csv: expected the labels of the baseline a\.csv row by row .* 2 rows differ \(first: row 1 \(dog vs cat\), row 2 \(cat vs dog\)\)/,
+  );
   const short = classificationRun('short.csv', null, labels.slice(1), betterCorrect.slice(1));
-  assert.throws(() => compareRuns([a, short]), /short\.csv: expected 40 rows as in the baseline a\.csv to pair rows by position, but got 39/);
+  assert.throws(
+    () => compareRuns([a, short]),
+    /short\.csv: expected 40 rows as in the baseline a\.csv to pair rows by position, but got 39/,
+  );
 });
 
 test('one run with ids and one without cannot be paired', () => {
@@ -123,12 +163,25 @@ test('one run with ids and one without cannot be paired', () => {
 });
 
 test('runs of different tasks, duplicate runs, one run, unknown baseline or metric: errors', () => {
-  const ranking = makeResults('rank.jsonl', { 'ndcg@10': 0.3 }, { kind: 'user', ids: ['u1'], values: { 'ndcg@10': [0.3] } });
-  assert.throws(() => compareRuns([base, ranking]), /rank\.jsonl: expected a classification run as runs\/base\.csv, but this run is ranking/);
+  const ranking = makeResults(
+    'rank.jsonl',
+    { 'ndcg@10': 0.3 },
+    { kind: 'user', ids: ['u1'], values: { 'ndcg@10': [0.3] } },
+  );
+  assert.throws(
+    () => compareRuns([base, ranking]),
+    /rank\.jsonl: expected a classification run as runs\/base\.csv, but this run is ranking/,
+  );
   assert.throws(() => compareRuns([base, base]), /compare|given twice/);
   assert.throws(() => compareRuns([base]), /at least two runs/);
-  assert.throws(() => compareRuns([base, better], { baseline: 'nope.csv' }), /expected the baseline to be one of the runs compared/);
-  assert.throws(() => compareRuns([base, better], { metrics: ['acc'] }), /"acc" is in none of them\. Known keys: accuracy/);
+  assert.throws(
+    () => compareRuns([base, better], { baseline: 'nope.csv' }),
+    /expected the baseline to be one of the runs compared/,
+  );
+  assert.throws(
+    () => compareRuns([base, better], { metrics: ['acc'] }),
+    /"acc" is in none of them\. Known keys: accuracy/,
+  );
 });
 
 test('baseline by path, display name or 0-based index', () => {
@@ -142,7 +195,12 @@ test('baseline by path, display name or 0-based index', () => {
 
 test('Holm: with three runs against the baseline, p_holm = Holm of the three p_t; with one run, absent', () => {
   const other = classificationRun('runs/other.csv', ids, labels, otherCorrect);
-  const same = classificationRun('runs/same.csv', ids, labels, baseCorrect.map((c, i) => (i < 3 ? 1 - c : c)));
+  const same = classificationRun(
+    'runs/same.csv',
+    ids,
+    labels,
+    baseCorrect.map((c, i) => (i < 3 ? 1 - c : c)),
+  );
   const r = compareRuns([base, better, other, same]);
   assert.equal(r.tests.length, 3);
   const adj = holmAdjust(r.tests.map((t) => t.p_t));
@@ -165,8 +223,20 @@ test('paired bootstrap CI of the difference: seeded, reproducible, contains the 
 
 test('ranking: per-user values paired by user', () => {
   const users = ['u1', 'u2', 'u3', 'u4', 'u5'];
-  const a = makeResults('als.jsonl', { 'ndcg@10': 0.3, mrr: 0.4 }, { kind: 'user', ids: users, values: { 'ndcg@10': [0.1, 0.5, 0.2, 0.4, 0.3], mrr: [1, 0.5, 0.2, 0.25, 0.1] } });
-  const b = makeResults('bpr.jsonl', { 'ndcg@10': 0.36, mrr: 0.5 }, { kind: 'user', ids: ['u5', 'u4', 'u3', 'u2', 'u1'], values: { 'ndcg@10': [0.3, 0.5, 0.2, 0.6, 0.2], mrr: [0.1, 0.5, 1, 0.5, 1] } });
+  const a = makeResults(
+    'als.jsonl',
+    { 'ndcg@10': 0.3, mrr: 0.4 },
+    { kind: 'user', ids: users, values: { 'ndcg@10': [0.1, 0.5, 0.2, 0.4, 0.3], mrr: [1, 0.5, 0.2, 0.25, 0.1] } },
+  );
+  const b = makeResults(
+    'bpr.jsonl',
+    { 'ndcg@10': 0.36, mrr: 0.5 },
+    {
+      kind: 'user',
+      ids: ['u5', 'u4', 'u3', 'u2', 'u1'],
+      values: { 'ndcg@10': [0.3, 0.5, 0.2, 0.6, 0.2], mrr: [0.1, 0.5, 1, 0.5, 1] },
+    },
+  );
   const r = compareRuns([a, b], { baseline: 'als.jsonl' });
   assert.equal(r.matchBy, 'user');
   const ndcg = r.tests.find((t) => t.metric === 'ndcg@10')!;
@@ -190,8 +260,16 @@ test('identical runs: t, Wilcoxon and d_z are null with warnings saying why', ()
 });
 
 test('non-finite per-item values are left out of the pairs with a warning', () => {
-  const a = makeResults('a.jsonl', { 'ndcg@10': 0.3 }, { kind: 'user', ids: ['1', '2', '3', '4'], values: { 'ndcg@10': [0.1, NaN, 0.3, 0.5] } });
-  const b = makeResults('b.jsonl', { 'ndcg@10': 0.3 }, { kind: 'user', ids: ['1', '2', '3', '4'], values: { 'ndcg@10': [0.2, 0.4, 0.1, 0.2] } });
+  const a = makeResults(
+    'a.jsonl',
+    { 'ndcg@10': 0.3 },
+    { kind: 'user', ids: ['1', '2', '3', '4'], values: { 'ndcg@10': [0.1, NaN, 0.3, 0.5] } },
+  );
+  const b = makeResults(
+    'b.jsonl',
+    { 'ndcg@10': 0.3 },
+    { kind: 'user', ids: ['1', '2', '3', '4'], values: { 'ndcg@10': [0.2, 0.4, 0.1, 0.2] } },
+  );
   const r = compareRuns([a, b]);
   assert.equal(r.tests[0].n, 3);
   assert.ok(r.warnings.some((w) => w.code === 'compare-undefined-values' && w.count === 1));
@@ -199,7 +277,12 @@ test('non-finite per-item values are left out of the pairs with a warning', () =
 
 test('table and marks: values from each run, directions from the results, missing metric null', () => {
   const mk = (p: string, acc: number, ece: number) => makeResults(p, { accuracy: acc, ece });
-  const runs = [mk('a.csv', 0.8, 0.05), mk('b.csv', 0.9, 0.07), mk('c.csv', 0.85, 0.03), makeResults('d.csv', { accuracy: 0.7 })];
+  const runs = [
+    mk('a.csv', 0.8, 0.05),
+    mk('b.csv', 0.9, 0.07),
+    mk('c.csv', 0.85, 0.03),
+    makeResults('d.csv', { accuracy: 0.7 }),
+  ];
   const r = compareRuns(runs, { metrics: ['accuracy', 'ece'] });
   assert.deepEqual(r.directions, { accuracy: 'higher', ece: 'lower' });
   assert.equal(r.table['d.csv'].ece, null);
@@ -218,7 +301,17 @@ test('table and marks: values from each run, directions from the results, missin
 
 test('the paired bootstrap reports progress and can be cancelled', () => {
   const seen: number[] = [];
-  compareRuns([base, better], { bootstrap: { n: 100, confidence: 0.9, seed: 1 }, progress: { report: (_s, done) => seen.push(done) } });
+  compareRuns([base, better], {
+    bootstrap: { n: 100, confidence: 0.9, seed: 1 },
+    progress: { report: (_s, done) => seen.push(done) },
+  });
   assert.deepEqual(seen, [50, 100]);
-  assert.throws(() => compareRuns([base, better], { bootstrap: { n: 100, confidence: 0.9, seed: 1 }, progress: { isCancelled: () => true } }), /cancelled/);
+  assert.throws(
+    () =>
+      compareRuns([base, better], {
+        bootstrap: { n: 100, confidence: 0.9, seed: 1 },
+        progress: { isCancelled: () => true },
+      }),
+    /cancelled/,
+  );
 });

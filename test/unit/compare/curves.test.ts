@@ -19,8 +19,14 @@ test('overlayCurves: curves at least two runs have, thinned, extras dropped', ()
   const xs = Array.from({ length: 1001 }, (_, i) => i / 1000);
   const a = makeResults('a.csv', { accuracy: 0.5 });
   const b = makeResults('b.csv', { accuracy: 0.6 });
-  a.curves = { riskCoverage: { x: 'coverage', y: 'risk', xs, ys: xs.map((x) => x / 2), extra: { threshold: xs } }, pr: { x: 'recall', y: 'precision', xs: [0, 1], ys: [1, 0.5] } };
-  b.curves = { riskCoverage: { x: 'coverage', y: 'risk', xs: [0.5, 1], ys: [0.1, 0.2] }, 'metricVsK.ndcg': { x: 'K', y: 'ndcg', xs: [1], ys: [0.3] } };
+  a.curves = {
+    riskCoverage: { x: 'coverage', y: 'risk', xs, ys: xs.map((x) => x / 2), extra: { threshold: xs } },
+    pr: { x: 'recall', y: 'precision', xs: [0, 1], ys: [1, 0.5] },
+  };
+  b.curves = {
+    riskCoverage: { x: 'coverage', y: 'risk', xs: [0.5, 1], ys: [0.1, 0.2] },
+    'metricVsK.ndcg': { x: 'K', y: 'ndcg', xs: [1], ys: [0.3] },
+  };
   const c = overlayCurves([a, b], ['a.csv', 'b.csv']);
   assert.deepEqual(Object.keys(c), ['riskCoverage']);
   assert.equal(c.riskCoverage!['a.csv']!.xs.length, MAX_OVERLAY_POINTS);

@@ -23,7 +23,10 @@ test('a *.eval.json and a prediction file compare like two prediction files', as
   const evalA = join(dir, 'a.eval.json');
   writeFileSync(evalA, JSON.stringify(await evaluateFile(a, { overrides: { bootstrap: { n: 0 } } })));
   const both = await compareFiles([a, b], { metrics: ['accuracy'], bootstrap: { n: 0, confidence: 0.95, seed: 0 } });
-  const mixed = await compareFiles([evalA, b], { metrics: ['accuracy'], bootstrap: { n: 0, confidence: 0.95, seed: 0 } });
+  const mixed = await compareFiles([evalA, b], {
+    metrics: ['accuracy'],
+    bootstrap: { n: 0, confidence: 0.95, seed: 0 },
+  });
   assert.equal(both.tests[0].t, mixed.tests[0].t);
   assert.equal(mixed.table[evalA].accuracy, 8 / 12);
   assert.equal(mixed.table[b].accuracy, 11 / 12);
@@ -35,7 +38,13 @@ test("the config's compare section gives baseline, metrics and directions; the b
   const a = writeRun('c1.csv', [0, 1, 2, 3, 5]);
   const b = writeRun('c2.csv', [1, 3]);
   const cfg = join(dir, 'cmp.json');
-  writeFileSync(cfg, JSON.stringify({ bootstrap: { n: 300, seed: 5 }, compare: { baseline: 'c2.csv', metrics: ['accuracy'], directions: { accuracy: 'lower' } } }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      bootstrap: { n: 300, seed: 5 },
+      compare: { baseline: 'c2.csv', metrics: ['accuracy'], directions: { accuracy: 'lower' } },
+    }),
+  );
   const r = await compareFiles([a, b], { configPath: cfg });
   assert.equal(r.baseline, b);
   assert.deepEqual(r.metrics, ['accuracy']);

@@ -71,11 +71,17 @@ test("seed 004's cf_eval_summary.csv: metrics marked, hyper-parameters and time 
   }
   assert.equal(r.table.bpr.alpha, null);
   assert.equal(r.marks.training_time, undefined);
-  assert.ok(r.warnings.some((w) => w.code === 'inspect-unknown-direction' && /"factors", "reg", "alpha", "training_time"/.test(w.message)));
+  assert.ok(
+    r.warnings.some(
+      (w) => w.code === 'inspect-unknown-direction' && /"factors", "reg", "alpha", "training_time"/.test(w.message),
+    ),
+  );
 });
 
 test('config override (compare.directions) marks a column and can flip one', async () => {
-  const r = await inspectTable('test/fixtures/compare/cf_eval_summary.csv', { directions: { training_time: 'lower', coverage: 'lower' } });
+  const r = await inspectTable('test/fixtures/compare/cf_eval_summary.csv', {
+    directions: { training_time: 'lower', coverage: 'lower' },
+  });
   assert.deepEqual(r.marks.training_time, { popularity: 1, als: 2 });
   assert.deepEqual(r.marks.coverage, { popularity: 1, als: 2 });
 });
@@ -83,7 +89,10 @@ test('config override (compare.directions) marks a column and can flip one', asy
 test('metrics option keeps only the named columns', async () => {
   const r = await inspectTable('test/fixtures/compare/cf_eval_summary.csv', { metrics: ['ndcg@10', 'recall@10'] });
   assert.deepEqual(r.metrics, ['recall@10', 'ndcg@10']);
-  await assert.rejects(inspectTable('test/fixtures/compare/cf_eval_summary.csv', { metrics: ['ndcg@5'] }), /cf_eval_summary\.csv:1, column "ndcg@5": expected a numeric column "ndcg@5"/);
+  await assert.rejects(
+    inspectTable('test/fixtures/compare/cf_eval_summary.csv', { metrics: ['ndcg@5'] }),
+    /cf_eval_summary\.csv:1, column "ndcg@5": expected a numeric column "ndcg@5"/,
+  );
 });
 
 test('cell parsing: percent, ±, markup, missing, thousands, unicode minus, text', () => {
@@ -108,10 +117,23 @@ test('cell parsing: percent, ±, markup, missing, thousands, unicode minus, text
 test('column directions: arrows, names, overrides; directionOf knows the lower-is-better words', () => {
   assert.equal(columnDirection('AVG↑'), 'higher');
   assert.equal(columnDirection('STD↓'), 'lower');
-  for (const n of ['Top-1 error', 'top1_err', 'AURC', 'E-AURC', 'ECE', 'NLL', 'Brier', 'STD', 'DR', 'selective risk', 'RMSE']) {
+  for (const n of [
+    'Top-1 error',
+    'top1_err',
+    'AURC',
+    'E-AURC',
+    'ECE',
+    'NLL',
+    'Brier',
+    'STD',
+    'DR',
+    'selective risk',
+    'RMSE',
+  ]) {
     assert.equal(columnDirection(n), 'lower', n);
   }
-  for (const n of ['Accuracy', 'NDCG@10', 'Recall@20', 'MAP@10', 'MRR', 'BTD', 'AUC', 'macro_f1']) assert.equal(columnDirection(n), 'higher', n);
+  for (const n of ['Accuracy', 'NDCG@10', 'Recall@20', 'MAP@10', 'MRR', 'BTD', 'AUC', 'macro_f1'])
+    assert.equal(columnDirection(n), 'higher', n);
   assert.equal(columnDirection('factors'), null);
   assert.equal(columnDirection('factors', { factors: 'lower' }), 'lower');
   assert.equal(directionOf('top1_err'), 'lower');
@@ -119,7 +141,10 @@ test('column directions: arrows, names, overrides; directionOf knows the lower-i
 });
 
 test('bad tables: ragged row (line named), header only, unreadable file; duplicates renamed with a warning', async () => {
-  assert.throws(() => inspectTableText('model,acc\na,0.5\nb,0.6,7\n', 't.csv'), /^Error: t\.csv:3: expected 2 cells as in the header, but got 3\.$|t\.csv:3: expected 2 cells as in the header, but got 3\./);
+  assert.throws(
+    () => inspectTableText('model,acc\na,0.5\nb,0.6,7\n', 't.csv'),
+    /^Error: t\.csv:3: expected 2 cells as in the header, but got 3\.$|t\.csv:3: expected 2 cells as in the header, but got 3\./,
+  );
   assert.throws(() => inspectTableText('model,acc\n', 't.csv'), /only a header/);
   await assert.rejects(inspectTable('test/fixtures/compare/nope.csv'), /nope\.csv: expected a readable table file/);
   const r = inspectTableText('model,acc,acc\na,0.5,0.1\na,0.6,0.2\n', 'd.csv');

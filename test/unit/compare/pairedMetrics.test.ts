@@ -27,14 +27,21 @@ interface GoldenTest {
   d_pooled: number;
   p_holm: number;
 }
-const golden = JSON.parse(readFileSync('test/golden/stats.json', 'utf8')).comparison as { folder: string; runs: string[]; tests: GoldenTest[] };
+const golden = JSON.parse(readFileSync('test/golden/stats.json', 'utf8')).comparison as {
+  folder: string;
+  runs: string[];
+  tests: GoldenTest[];
+};
 
 function close(actual: number | null | undefined, expected: number, what: string, rel = 1e-9): void {
   assert.ok(typeof actual === 'number', `${what}: got ${actual}`);
-  assert.ok(Math.abs(actual - expected) <= rel * Math.max(1, Math.abs(expected)) || Math.abs(actual - expected) <= 1e-300, `${what}: ${actual} vs scipy ${expected}`);
+  assert.ok(
+    Math.abs(actual - expected) <= rel * Math.max(1, Math.abs(expected)) || Math.abs(actual - expected) <= 1e-300,
+    `${what}: ${actual} vs scipy ${expected}`,
+  );
 }
 
-test('digits-lt: t, Wilcoxon, Holm, Cohen\'s d of accuracy, top-k accuracy, nll and brier agree with scipy', async () => {
+test("digits-lt: t, Wilcoxon, Holm, Cohen's d of accuracy, top-k accuracy, nll and brier agree with scipy", async () => {
   const paths = golden.runs.map((r) => join(golden.folder, r));
   const c = await compareFiles(paths, { overrides: { bootstrap: { n: 0 } } });
   const metrics = [...new Set(golden.tests.map((t) => t.metric))];
@@ -75,8 +82,18 @@ test('Δ and its interval = a slow paired bootstrap: resample pairs as whole, me
   const ids = Array.from({ length: n }, (_, i) => `r${i}`);
   const labels = ids.map((_, i) => ['a', 'b', 'c'][i % 3]!);
   // Deterministic 0/1 correctness with some structure.
-  const base = classificationRun('base.csv', ids, labels, ids.map((_, i) => (i % 4 === 0 ? 0 : 1)));
-  const run = classificationRun('run.csv', ids, labels, ids.map((_, i) => (i % 7 === 0 ? 0 : 1)));
+  const base = classificationRun(
+    'base.csv',
+    ids,
+    labels,
+    ids.map((_, i) => (i % 4 === 0 ? 0 : 1)),
+  );
+  const run = classificationRun(
+    'run.csv',
+    ids,
+    labels,
+    ids.map((_, i) => (i % 7 === 0 ? 0 : 1)),
+  );
   const bootstrap = { n: 300, confidence: 0.9, seed: 17 };
   const c = compareRuns([base, run], { bootstrap });
   const t = c.tests[0]!;
@@ -98,7 +115,10 @@ test('Δ and its interval = a slow paired bootstrap: resample pairs as whole, me
   }
   const alpha = (1 - bootstrap.confidence) / 2;
   assert.ok(t.ci_diff);
-  assert.ok(Math.abs(t.ci_diff[0] - percentile(diffs, alpha)) < 1e-12, `${t.ci_diff[0]} vs ${percentile(diffs, alpha)}`);
+  assert.ok(
+    Math.abs(t.ci_diff[0] - percentile(diffs, alpha)) < 1e-12,
+    `${t.ci_diff[0]} vs ${percentile(diffs, alpha)}`,
+  );
   assert.ok(Math.abs(t.ci_diff[1] - percentile(diffs, 1 - alpha)) < 1e-12);
   assert.ok(t.ci_diff[0] <= t.mean! - t.mean_baseline! && t.mean! - t.mean_baseline! <= t.ci_diff[1]);
 });

@@ -10,7 +10,12 @@ const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / 
 test('digits-lt logreg: the per-row means are accuracy, nll, brier and top-k accuracy', async () => {
   const r = await evaluateFile('examples/digits-lt/logreg.csv', { overrides: { bootstrap: { n: 0 } } });
   const v = r.perItem!.values;
-  for (const key of ['accuracy', 'nll', 'brier', ...Object.keys(r.metrics).filter((k) => /^top\d+_accuracy$/.test(k))]) {
+  for (const key of [
+    'accuracy',
+    'nll',
+    'brier',
+    ...Object.keys(r.metrics).filter((k) => /^top\d+_accuracy$/.test(k)),
+  ]) {
     assert.ok(v[key], `per-row ${key}`);
     assert.equal(v[key].length, r.source.rowsUsed);
     const m = r.metrics[key].value!;
@@ -22,10 +27,19 @@ test('digits-lt logreg: the per-row means are accuracy, nll, brier and top-k acc
 
 test('the per-row terms by hand; top-k from the true-class rank; the budget keeps accuracy first', () => {
   const prepared = {
-    n: 3, C: 3, classes: ['a', 'b', 'c'], labels: Int32Array.from([0, 1, 2]), preds: Int32Array.from([0, 2, 2]), weights: null,
+    n: 3,
+    C: 3,
+    classes: ['a', 'b', 'c'],
+    labels: Int32Array.from([0, 1, 2]),
+    preds: Int32Array.from([0, 2, 2]),
+    weights: null,
     correct: Uint8Array.from([1, 0, 1]),
     nllTerm: Float64Array.from([-Math.log(0.7), -Math.log(0.2), -Math.log(0.5)]),
-    brierTerm: Float64Array.from([0.3 ** 2 + 0.2 ** 2 + 0.1 ** 2, 0.3 ** 2 + 0.8 ** 2 + 0.5 ** 2, 0.25 ** 2 + 0.25 ** 2 + 0.5 ** 2]),
+    brierTerm: Float64Array.from([
+      0.3 ** 2 + 0.2 ** 2 + 0.1 ** 2,
+      0.3 ** 2 + 0.8 ** 2 + 0.5 ** 2,
+      0.25 ** 2 + 0.25 ** 2 + 0.5 ** 2,
+    ]),
     trueRank: Int32Array.from([1, 2, 1]),
     topK: [1, 2],
   } as PreparedClassification;

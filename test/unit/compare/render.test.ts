@@ -1,7 +1,15 @@
 // Renderings of a run × metric table: markers, bold/underline/italic, escaping, CSV places.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeLatex, formatP, formatValue, renderCsvTable, renderLatexTable, renderMarkdownTable, renderTextTable } from '../../../src/core/compare/render';
+import {
+  escapeLatex,
+  formatP,
+  formatValue,
+  renderCsvTable,
+  renderLatexTable,
+  renderMarkdownTable,
+  renderTextTable,
+} from '../../../src/core/compare/render';
 import { markTable } from '../../../src/core/compare/marks';
 import type { RunTable } from '../../../src/core/compare/types';
 
@@ -42,7 +50,10 @@ test('text: a table wider than maxWidth puts metrics in rows', () => {
 
 test('markdown: **best**, <u>second</u>, *third*', () => {
   const s = renderMarkdownTable(table());
-  assert.ok(s.includes('| a\\_1 | **0.9000** | <u>0.0500</u> |'), 'the underscore of the run name is escaped, the marks are not');
+  assert.ok(
+    s.includes('| a\\_1 | **0.9000** | <u>0.0500</u> |'),
+    'the underscore of the run name is escaped, the marks are not',
+  );
   assert.ok(s.includes('| b | **0.9000** | **0.0200** |'));
   assert.ok(s.includes('| c | *0.8000* | – |'));
   assert.ok(s.includes('| d | 0.7000 | 0.1000 |'));
@@ -51,13 +62,19 @@ test('markdown: **best**, <u>second</u>, *third*', () => {
 test('latex: booktabs rules, \\textbf best, \\underline second, third plain, special characters escaped', () => {
   const s = renderLatexTable(table());
   const lines = s.split('\n');
-  assert.deepEqual(lines.filter((l) => /^\\(top|mid|bottom)rule$/.test(l)), ['\\toprule', '\\midrule', '\\bottomrule']);
+  assert.deepEqual(
+    lines.filter((l) => /^\\(top|mid|bottom)rule$/.test(l)),
+    ['\\toprule', '\\midrule', '\\bottomrule'],
+  );
   assert.ok(!s.includes('\\hline'));
   assert.ok(lines.indexOf('\\toprule') < lines.indexOf('Run & accuracy $\\uparrow$ & ece $\\downarrow$ \\\\'));
   assert.ok(s.includes('a\\_1 & \\textbf{0.9000} & \\underline{0.0500} \\\\'));
   assert.ok(s.includes('c & 0.8000 & -- \\\\'));
   assert.ok(!s.includes('\\textit'));
-  assert.equal(escapeLatex('48.8% & DR_1 #2 {x} ~ ^ \\ $'), '48.8\\% \\& DR\\_1 \\#2 \\{x\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{} \\$');
+  assert.equal(
+    escapeLatex('48.8% & DR_1 #2 {x} ~ ^ \\ $'),
+    '48.8\\% \\& DR\\_1 \\#2 \\{x\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{} \\$',
+  );
 });
 
 test('latex: a chosen subset of metrics in the given order, ± half the interval width, hostile names escaped', () => {
@@ -70,7 +87,12 @@ test('latex: a chosen subset of metrics in the given order, ± half the interval
   });
   assert.ok(s.includes('Run & ece $\\downarrow$ & accuracy $\\uparrow$ \\\\'));
   // (0.93 − 0.85)/2 = 0.04
-  assert.ok(s.includes('b\\_\\$\\textbackslash{}input\\{/etc/passwd\\}\\% & \\textbf{0.0200} & \\textbf{0.9000}\\,{\\scriptsize$\\pm$0.0400} \\\\'), s);
+  assert.ok(
+    s.includes(
+      'b\\_\\$\\textbackslash{}input\\{/etc/passwd\\}\\% & \\textbf{0.0200} & \\textbf{0.9000}\\,{\\scriptsize$\\pm$0.0400} \\\\',
+    ),
+    s,
+  );
   assert.match(s, /half the width of each run's 95\\% bootstrap percentile interval/);
   assert.ok(!s.includes('\\input{'));
   assert.equal(s.match(/\\begin\{tabular\}\{l(r*)\}/)![1], 'rr');
@@ -80,14 +102,17 @@ test('csv: values as numbers and a place column per metric; quoting', () => {
   const t = table();
   t.names[0] = 'a, "one"';
   const s = renderCsvTable(t);
-  assert.equal(s, [
-    'run,accuracy,accuracy_place,ece,ece_place',
-    '"a, ""one""",0.9,1,0.05,2',
-    'b,0.9,1,0.02,1',
-    'c,0.8,3,,',
-    'd,0.7,,0.1,',
-    '',
-  ].join('\n'));
+  assert.equal(
+    s,
+    [
+      'run,accuracy,accuracy_place,ece,ece_place',
+      '"a, ""one""",0.9,1,0.05,2',
+      'b,0.9,1,0.02,1',
+      'c,0.8,3,,',
+      'd,0.7,,0.1,',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('inspected tables keep the source text', () => {
@@ -110,7 +135,9 @@ test('number formats', () => {
 
 test('counts print as integers and carry no mark', () => {
   const t: RunTable = {
-    runs: ['a', 'b'], names: ['a', 'b'], metrics: ['users_evaluated', 'users_skipped'],
+    runs: ['a', 'b'],
+    names: ['a', 'b'],
+    metrics: ['users_evaluated', 'users_skipped'],
     directions: { users_evaluated: 'higher', users_skipped: 'lower' },
     table: { a: { users_evaluated: 200, users_skipped: 0 }, b: { users_evaluated: 199, users_skipped: 1 } },
     marks: {},

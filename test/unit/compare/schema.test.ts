@@ -28,7 +28,27 @@ test('a comparison with Holm, bootstrap and a degenerate test validates', () => 
   assert.ok(r.tests.every((t) => 'p_holm' in t && 'ci_diff' in t));
   check(r);
   // The METRICS.md section 5 fields, exactly.
-  assert.deepEqual(Object.keys(r.tests[0]).sort(), ['baseline', 'ci_diff', 'd_pooled', 'd_z', 'improvement', 'mean', 'mean_baseline', 'metric', 'n', 'p_holm', 'p_t', 'p_t_one_sided', 'p_wilcoxon', 'run', 't', 'wilcoxon'].sort());
+  assert.deepEqual(
+    Object.keys(r.tests[0]).sort(),
+    [
+      'baseline',
+      'ci_diff',
+      'd_pooled',
+      'd_z',
+      'improvement',
+      'mean',
+      'mean_baseline',
+      'metric',
+      'n',
+      'p_holm',
+      'p_t',
+      'p_t_one_sided',
+      'p_wilcoxon',
+      'run',
+      't',
+      'wilcoxon',
+    ].sort(),
+  );
 });
 
 test('an inspected table validates', async () => {
@@ -38,7 +58,10 @@ test('an inspected table validates', async () => {
 
 test('the schema rejects a test entry without its p-value', () => {
   const ids = ['1', '2', '3'];
-  const r = compareRuns([classificationRun('a.csv', ids, ids, [1, 0, 1]), classificationRun('b.csv', ids, ids, [1, 1, 0])]);
+  const r = compareRuns([
+    classificationRun('a.csv', ids, ids, [1, 0, 1]),
+    classificationRun('b.csv', ids, ids, [1, 1, 0]),
+  ]);
   const bad = JSON.parse(JSON.stringify(r));
   delete bad.tests[0].p_t;
   assert.equal(validate(bad), false);
@@ -47,16 +70,21 @@ test('the schema rejects a test entry without its p-value', () => {
 test('a comparison of evaluated runs with intervals, untested metrics and curves validates; the reader checks it', async () => {
   const { compareFiles } = await import('../../../src/core/compare/files');
   const { validateCompare } = await import('../../../src/core/compare/validate');
-  const r = await compareFiles(['examples/digits-lt/logreg.csv', 'examples/digits-lt/knn.csv'], { overrides: { bootstrap: { n: 20 } } });
+  const r = await compareFiles(['examples/digits-lt/logreg.csv', 'examples/digits-lt/knn.csv'], {
+    overrides: { bootstrap: { n: 20 } },
+  });
   assert.ok(r.intervals && r.untested && r.curves);
   assert.deepEqual(Object.keys(r.curves).sort(), ['reliability', 'riskCoverage']);
-  for (const byRun of Object.values(r.curves)) for (const c of Object.values(byRun)) assert.ok(c.xs.length <= 400 && c.xs.length === c.ys.length);
+  for (const byRun of Object.values(r.curves))
+    for (const c of Object.values(byRun)) assert.ok(c.xs.length <= 400 && c.xs.length === c.ys.length);
   check(r);
   assert.deepEqual(validateCompare(JSON.parse(JSON.stringify(r))), []);
   const bad = JSON.parse(JSON.stringify(r));
   bad.curves.riskCoverage[r.runs[0]!].xs = 'many';
   bad.names = ['only one'];
-  assert.deepEqual(validateCompare(bad), ['compare.curves.riskCoverage.examples/digits-lt/logreg.csv.xs: expected an array, got "many"']);
+  assert.deepEqual(validateCompare(bad), [
+    'compare.curves.riskCoverage.examples/digits-lt/logreg.csv.xs: expected an array, got "many"',
+  ]);
   bad.curves = r.curves;
   assert.deepEqual(validateCompare(bad), ['compare.names: has 1 names for 2 runs']);
 });

@@ -31,7 +31,25 @@ async function loadError(text: string): Promise<EvalLensError> {
 
 const FULL: EvalConfig = {
   task: 'classification',
-  columns: { label: 'y', pred: 'yhat', probs: ['p0', 'p1'], score: 'conf', accept: 'acc', group: 'g', weight: 'w', split: 's', id: 'id', stratum: 'st', user: 'u', item: 'i', rank: 'r', rel: 'rel', probsArray: 'pa', logitsArray: 'la', logits: ['l0', 'l1'] },
+  columns: {
+    label: 'y',
+    pred: 'yhat',
+    probs: ['p0', 'p1'],
+    score: 'conf',
+    accept: 'acc',
+    group: 'g',
+    weight: 'w',
+    split: 's',
+    id: 'id',
+    stratum: 'st',
+    user: 'u',
+    item: 'i',
+    rank: 'r',
+    rel: 'rel',
+    probsArray: 'pa',
+    logitsArray: 'la',
+    logits: ['l0', 'l1'],
+  },
   invalidRows: 'skip',
   bootstrap: { n: 200, confidence: 0.9, seed: 7, stratified: true },
   classes: ['a', 'b', 3],
@@ -64,7 +82,13 @@ const FULL: EvalConfig = {
   mapNormaliser: 'all',
   gain: 'exp',
   activityBins: [5, 20],
-  compare: { runs: ['a.csv', 'b.csv'], baseline: 'a.csv', matchBy: 'id', metrics: ['accuracy'], directions: { acc: 'higher' } },
+  compare: {
+    runs: ['a.csv', 'b.csv'],
+    baseline: 'a.csv',
+    matchBy: 'id',
+    metrics: ['accuracy'],
+    directions: { acc: 'higher' },
+  },
 };
 
 test('a full valid config loads unchanged; $schema is accepted and dropped', async () => {
@@ -100,7 +124,11 @@ test('JSON syntax errors give the 1-based line and column', async () => {
     const e = await loadError(text);
     assert.equal(e.code, 'config-syntax', text);
     assert.equal(e.location?.line, line, text);
-    assert.match(e.message, new RegExp(`:${line}:${column}: invalid JSON at line ${line}, column ${column}`), e.message);
+    assert.match(
+      e.message,
+      new RegExp(`:${line}:${column}: invalid JSON at line ${line}, column ${column}`),
+      e.message,
+    );
     assert.match(e.message, re, e.message);
   }
 });
@@ -113,7 +141,12 @@ test('the top level must be an object', async () => {
 
 test('each type error names the key path, its line, expected and got', async () => {
   const cases: [string, string, number, string][] = [
-    ['task', '"classify"', 2, '`task` at line 2: expected one of "classification", "iw-binary", "ranking", got "classify"'],
+    [
+      'task',
+      '"classify"',
+      2,
+      '`task` at line 2: expected one of "classification", "iw-binary", "ranking", got "classify"',
+    ],
     ['invalidRows', '"drop"', 2, '`invalidRows` at line 2: expected one of "error", "skip", got "drop"'],
     ['eceBins', '0', 2, '`eceBins` at line 2: expected an integer ≥ 1, got 0'],
     ['eceBins', '2.5', 2, '`eceBins` at line 2: expected an integer, got 2.5'],
@@ -123,11 +156,26 @@ test('each type error names the key path, its line, expected and got', async () 
     ['targetCoverage', '0', 2, '`targetCoverage` at line 2: expected a number > 0, got 0'],
     ['topK', '[]', 2, '`topK` at line 2: expected at least 1 item, got 0'],
     ['topK', '5', 2, '`topK` at line 2: expected an array, got 5'],
-    ['trainCounts', 'true', 2, '`trainCounts` at line 2: expected an array of numbers, an object mapping names to numbers or a path (string), got true'],
-    ['groupNames', '["a", "a"]', 2, '`groupNames` at line 2: expected no repeated items, got "a" twice (items 0 and 1)'],
+    [
+      'trainCounts',
+      'true',
+      2,
+      '`trainCounts` at line 2: expected an array of numbers, an object mapping names to numbers or a path (string), got true',
+    ],
+    [
+      'groupNames',
+      '["a", "a"]',
+      2,
+      '`groupNames` at line 2: expected no repeated items, got "a" twice (items 0 and 1)',
+    ],
     ['columns', '"label"', 2, '`columns` at line 2: expected an object, got "label"'],
     ['T', '0', 2, '`T` at line 2: expected an integer ≥ 1, got 0'],
-    ['mapNormaliser', '"Min"', 2, '`mapNormaliser` at line 2: expected one of "min", "all", "hits", got "Min". Did you mean "min"?'],
+    [
+      'mapNormaliser',
+      '"Min"',
+      2,
+      '`mapNormaliser` at line 2: expected one of "min", "all", "hits", got "Min". Did you mean "min"?',
+    ],
   ];
   for (const [key, value, line, message] of cases) {
     const e = await loadError(`{\n  "${key}": ${value}\n}`);
@@ -176,7 +224,12 @@ test('an unknown nested key names its parent and the nearest key there', async (
   assert.equal(e.location?.line, 4);
   assert.ok(e.message.endsWith('Unknown key `sed` in `bootstrap` at line 4. Did you mean `seed`?'), e.message);
   e = await loadError('{"shotThresholds": {"medium": 50}}');
-  assert.ok(e.message.endsWith('Unknown key `medium` in `shotThresholds` at line 1. Known keys in `shotThresholds`: many, few.'), e.message);
+  assert.ok(
+    e.message.endsWith(
+      'Unknown key `medium` in `shotThresholds` at line 1. Known keys in `shotThresholds`: many, few.',
+    ),
+    e.message,
+  );
   e = await loadError('{"zzzzqqq": 1}');
   assert.match(e.message, /Unknown key `zzzzqqq` at line 1\. See docs\/configuration\.md/);
 });
@@ -194,7 +247,10 @@ test('keys that contradict each other are rejected with the line', async () => {
 
 test('a missing config file is an EvalLensError', async () => {
   const p = join(dir, 'nope.json');
-  await assert.rejects(loadConfigFile(p), (e: unknown) => e instanceof EvalLensError && e.code === 'config-read' && /no such file/.test(e.message));
+  await assert.rejects(
+    loadConfigFile(p),
+    (e: unknown) => e instanceof EvalLensError && e.code === 'config-read' && /no such file/.test(e.message),
+  );
 });
 
 test('findConfigBeside finds eval-lens.json in the input folder only', async () => {
@@ -211,8 +267,19 @@ test('findConfigBeside finds eval-lens.json in the input folder only', async () 
 
 test('resolveConfig: defaults first, then layers weakest to strongest, nested objects merged by key', () => {
   const settings: EvalConfig = { eceBins: 20, bootstrap: { n: 500, seed: 3 }, topK: [3], columns: { label: 'y' } };
-  const file: EvalConfig = { eceBins: 10, bootstrap: { confidence: 0.9 }, columns: { pred: 'yhat' }, shotThresholds: { few: 10 }, compare: { directions: { a: 'lower' } } };
-  const flags: EvalConfig = { bootstrap: { seed: 9 }, topK: [1, 2], eceBins: undefined, compare: { directions: { b: 'higher' } } };
+  const file: EvalConfig = {
+    eceBins: 10,
+    bootstrap: { confidence: 0.9 },
+    columns: { pred: 'yhat' },
+    shotThresholds: { few: 10 },
+    compare: { directions: { a: 'lower' } },
+  };
+  const flags: EvalConfig = {
+    bootstrap: { seed: 9 },
+    topK: [1, 2],
+    eceBins: undefined,
+    compare: { directions: { b: 'higher' } },
+  };
   const r = resolveConfig([settings, file, flags], '/w/eval-lens.json');
   assert.equal(r.eceBins, 10, 'file beats settings; an undefined flag does not clear it');
   assert.deepEqual(r.bootstrap, { n: 500, confidence: 0.9, seed: 9, stratified: false });
@@ -245,7 +312,10 @@ test('resolveConfigPath: relative to the base folder, inside the root', () => {
   const base = resolve('/w/proj/runs');
   assert.equal(resolveConfigPath('train.json', base), join(base, 'train.json'));
   assert.equal(resolveConfigPath('./data/../train.json', base), join(base, 'train.json'));
-  assert.equal(resolveConfigPath('../shared/counts.json', base, { root: '/w/proj' }), resolve('/w/proj/shared/counts.json'));
+  assert.equal(
+    resolveConfigPath('../shared/counts.json', base, { root: '/w/proj' }),
+    resolve('/w/proj/shared/counts.json'),
+  );
   assert.equal(resolveConfigPath(resolve('/w/proj/x.json'), base, { root: '/w/proj' }), resolve('/w/proj/x.json'));
 });
 
@@ -263,8 +333,15 @@ test('resolveConfigPath: escapes and absolute paths outside the root are rejecte
       return true;
     });
   };
-  check(() => resolveConfigPath('../../etc/qrels', d, { key: 'relevant', configFile: cfg }), /:3: `relevant` at line 3: the path "..\/..\/etc\/qrels" resolves to .* outside the workspace/, 3);
-  check(() => resolveConfigPath('/etc/passwd', d, { key: 'train' }), /`train`: the path "\/etc\/passwd" resolves to \/etc\/passwd, outside the workspace/);
+  check(
+    () => resolveConfigPath('../../etc/qrels', d, { key: 'relevant', configFile: cfg }),
+    /:3: `relevant` at line 3: the path "..\/..\/etc\/qrels" resolves to .* outside the workspace/,
+    3,
+  );
+  check(
+    () => resolveConfigPath('/etc/passwd', d, { key: 'train' }),
+    /`train`: the path "\/etc\/passwd" resolves to \/etc\/passwd, outside the workspace/,
+  );
   check(() => resolveConfigPath('..', d, { key: 'train' }), /outside the workspace/);
   check(() => resolveConfigPath('', d, { key: 'train' }), /expected a path/);
   // A sibling folder whose name starts like the root's is still outside.
@@ -277,17 +354,32 @@ test('resolveConfigPath: escapes and absolute paths outside the root are rejecte
 test('checkConfig: settings and flags are checked without lines, naming their source', async () => {
   const { checkConfig } = await import('../../../src/core/config/check');
   assert.deepEqual(checkConfig({ eceBins: 5 }, 'settings'), { eceBins: 5 });
-  assert.throws(() => checkConfig({ eceBins: 0, topk: [1] }, 'settings'), (e: unknown) => {
-    assert.ok(e instanceof EvalLensError);
-    const lines = e.message.split('\n').sort();
-    assert.deepEqual(lines, ['  settings: `eceBins`: expected an integer ≥ 1, got 0', 'settings: Unknown key `topk`. Did you mean `topK`?']);
-    return true;
-  });
+  assert.throws(
+    () => checkConfig({ eceBins: 0, topk: [1] }, 'settings'),
+    (e: unknown) => {
+      assert.ok(e instanceof EvalLensError);
+      const lines = e.message.split('\n').sort();
+      assert.deepEqual(lines, [
+        '  settings: `eceBins`: expected an integer ≥ 1, got 0',
+        'settings: Unknown key `topk`. Did you mean `topK`?',
+      ]);
+      return true;
+    },
+  );
 });
 
 test('a config that is not an object, checked without a file, says so', async () => {
   const { configProblems } = await import('../../../src/core/config/check');
-  assert.deepEqual(configProblems('x').map((p) => p.message), ['the config: expected an object, got "x"']);
-  assert.deepEqual(configProblems({ groups: { a: 1 } }).map((p) => p.message), ['`groups.a`: expected a string, got 1']);
-  assert.deepEqual(configProblems({ groups: [] }).map((p) => p.message), ['`groups`: expected at least 1 item, got 0']);
+  assert.deepEqual(
+    configProblems('x').map((p) => p.message),
+    ['the config: expected an object, got "x"'],
+  );
+  assert.deepEqual(
+    configProblems({ groups: { a: 1 } }).map((p) => p.message),
+    ['`groups.a`: expected a string, got 1'],
+  );
+  assert.deepEqual(
+    configProblems({ groups: [] }).map((p) => p.message),
+    ['`groups`: expected at least 1 item, got 0'],
+  );
 });

@@ -14,12 +14,50 @@ import { configKeys, configKeySchema } from '../../../src/core/config/check';
  * check the schema against the list and against types.ts itself.
  */
 const EVAL_CONFIG_KEYS = [
-  'task', 'columns', 'invalidRows', 'bootstrap', 'classes',
-  'trainCounts', 'classWeights', 'trainTotal', 'shotThresholds', 'groups', 'groupNames', 'imbalanceRatio', 'T', 'shiftProtocol', 'reweight', 'reweightEpsilon',
-  'score', 'acceptThreshold', 'targetCoverage', 'topK', 'eceBins', 'costGrid',
-  'populationSize', 'biasedSize', 'threshold', 'positiveLabel',
-  'k', 'relevant', 'train', 'itemEmbeddings', 'userEmbeddings', 'userFactors', 'itemFactors', 'userIds', 'itemIds', 'items', 'coldThreshold', 'catalogSize', 'mapNormaliser', 'gain', 'activityBins',
-  'slices', 'sliceBins', 'minSliceSize',
+  'task',
+  'columns',
+  'invalidRows',
+  'bootstrap',
+  'classes',
+  'trainCounts',
+  'classWeights',
+  'trainTotal',
+  'shotThresholds',
+  'groups',
+  'groupNames',
+  'imbalanceRatio',
+  'T',
+  'shiftProtocol',
+  'reweight',
+  'reweightEpsilon',
+  'score',
+  'acceptThreshold',
+  'targetCoverage',
+  'topK',
+  'eceBins',
+  'costGrid',
+  'populationSize',
+  'biasedSize',
+  'threshold',
+  'positiveLabel',
+  'k',
+  'relevant',
+  'train',
+  'itemEmbeddings',
+  'userEmbeddings',
+  'userFactors',
+  'itemFactors',
+  'userIds',
+  'itemIds',
+  'items',
+  'coldThreshold',
+  'catalogSize',
+  'mapNormaliser',
+  'gain',
+  'activityBins',
+  'slices',
+  'sliceBins',
+  'minSliceSize',
   'compare',
 ] as const satisfies readonly (keyof EvalConfig)[];
 type MissingFromList = Exclude<keyof EvalConfig, (typeof EVAL_CONFIG_KEYS)[number]>;
@@ -27,13 +65,41 @@ const _exhaustive: [MissingFromList] extends [never] ? true : MissingFromList = 
 void _exhaustive;
 
 const NESTED_KEYS = {
-  columns: ['label', 'pred', 'probs', 'probsArray', 'logitsArray', 'logits', 'score', 'accept', 'group', 'weight', 'split', 'id', 'stratum', 'user', 'item', 'rank', 'rel'] satisfies (keyof ColumnsConfig)[],
+  columns: [
+    'label',
+    'pred',
+    'probs',
+    'probsArray',
+    'logitsArray',
+    'logits',
+    'score',
+    'accept',
+    'group',
+    'weight',
+    'split',
+    'id',
+    'stratum',
+    'user',
+    'item',
+    'rank',
+    'rel',
+  ] satisfies (keyof ColumnsConfig)[],
   bootstrap: ['n', 'confidence', 'seed', 'stratified'] satisfies (keyof BootstrapConfig)[],
   compare: ['runs', 'baseline', 'matchBy', 'metrics', 'directions'] satisfies (keyof CompareConfig)[],
   shotThresholds: ['many', 'few'] satisfies (keyof NonNullable<EvalConfig['shotThresholds']>)[],
 };
 
-type SchemaNode = { properties?: Record<string, SchemaNode>; additionalProperties?: unknown; description?: string; type?: unknown; $ref?: string; anyOf?: SchemaNode[]; items?: SchemaNode; default?: unknown; definitions?: Record<string, SchemaNode> };
+type SchemaNode = {
+  properties?: Record<string, SchemaNode>;
+  additionalProperties?: unknown;
+  description?: string;
+  type?: unknown;
+  $ref?: string;
+  anyOf?: SchemaNode[];
+  items?: SchemaNode;
+  default?: unknown;
+  definitions?: Record<string, SchemaNode>;
+};
 const root = schema as unknown as SchemaNode;
 
 /** Member names of an interface (or a type literal property) in types.ts, read with the TS parser. */
@@ -43,12 +109,15 @@ function membersIn(source: ts.SourceFile, iface: string, property?: string): str
     if (ts.isInterfaceDeclaration(node) && node.name.text === iface) {
       let members: ts.NodeArray<ts.TypeElement> = node.members;
       if (property) {
-        const prop = node.members.find((m) => m.name && ts.isIdentifier(m.name) && m.name.text === property) as ts.PropertySignature | undefined;
+        const prop = node.members.find((m) => m.name && ts.isIdentifier(m.name) && m.name.text === property) as
+          ts.PropertySignature | undefined;
         const t = prop?.type;
         if (!t || !ts.isTypeLiteralNode(t)) throw new Error(`${iface}.${property} is not a type literal`);
         members = t.members;
       }
-      found = members.map((m) => (m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) ? m.name.text : '?'));
+      found = members.map((m) =>
+        m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) ? m.name.text : '?',
+      );
     }
     ts.forEachChild(node, visit);
   };
@@ -57,7 +126,12 @@ function membersIn(source: ts.SourceFile, iface: string, property?: string): str
   return found;
 }
 
-const typesTs = ts.createSourceFile('types.ts', readFileSync('src/core/config/types.ts', 'utf8'), ts.ScriptTarget.ES2022, true);
+const typesTs = ts.createSourceFile(
+  'types.ts',
+  readFileSync('src/core/config/types.ts', 'utf8'),
+  ts.ScriptTarget.ES2022,
+  true,
+);
 
 test('the hand-kept key list matches EvalConfig in types.ts', () => {
   assert.deepEqual([...membersIn(typesTs, 'EvalConfig')].sort(), [...EVAL_CONFIG_KEYS].sort());
@@ -79,7 +153,10 @@ test('every key has a description, and every object level forbids unknown keys',
     if (node.properties) {
       assert.equal(node.additionalProperties, false, `${path} must set additionalProperties: false`);
       for (const [k, child] of Object.entries(node.properties)) {
-        assert.ok(typeof child.description === 'string' && child.description.length >= 15, `${path}.${k} needs a description`);
+        assert.ok(
+          typeof child.description === 'string' && child.description.length >= 15,
+          `${path}.${k} needs a description`,
+        );
         walk(child, `${path}.${k}`);
       }
     }
@@ -92,7 +169,8 @@ test('the schema compiles in strict ajv, and the defaults it states are CONFIG_D
   new Ajv({ strict: true, allowUnionTypes: true }).compile(schema);
   for (const [key, value] of Object.entries(CONFIG_DEFAULTS)) {
     if (key === 'bootstrap' || key === 'shotThresholds') {
-      for (const [k, v] of Object.entries(value)) assert.deepEqual(root.properties![key]!.properties![k]!.default, v, `${key}.${k}`);
+      for (const [k, v] of Object.entries(value))
+        assert.deepEqual(root.properties![key]!.properties![k]!.default, v, `${key}.${k}`);
     } else {
       assert.deepEqual(root.properties![key]!.default, value, key);
     }

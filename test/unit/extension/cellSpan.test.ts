@@ -3,9 +3,20 @@ import assert from 'node:assert/strict';
 import { cellSpan, fieldSpans } from '../../../src/shared/cellSpan';
 
 test('fieldSpans: delimiters inside quotes do not split', () => {
-  assert.deepEqual(fieldSpans('a,"b,c",d', ','), [[0, 1], [2, 7], [8, 9]]);
-  assert.deepEqual(fieldSpans('a,,', ','), [[0, 1], [2, 2], [3, 3]]);
-  assert.deepEqual(fieldSpans('"x""y",z', ','), [[0, 6], [7, 8]]);
+  assert.deepEqual(fieldSpans('a,"b,c",d', ','), [
+    [0, 1],
+    [2, 7],
+    [8, 9],
+  ]);
+  assert.deepEqual(fieldSpans('a,,', ','), [
+    [0, 1],
+    [2, 2],
+    [3, 3],
+  ]);
+  assert.deepEqual(fieldSpans('"x""y",z', ','), [
+    [0, 6],
+    [7, 8],
+  ]);
 });
 
 test('cellSpan in CSV, TSV and JSON Lines', () => {

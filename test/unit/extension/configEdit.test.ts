@@ -8,18 +8,25 @@ import { createRng } from '../../../src/core/stats/rng';
 
 test('the TSDoc example: acceptThreshold replaces targetCoverage where it stood', () => {
   const text = '{\n  "task": "classification",\n  "targetCoverage": 0.8\n}\n';
-  assert.equal(editConfigText(text, { acceptThreshold: 0.9 }, ['targetCoverage']), '{\n  "task": "classification",\n  "acceptThreshold": 0.9\n}\n');
+  assert.equal(
+    editConfigText(text, { acceptThreshold: 0.9 }, ['targetCoverage']),
+    '{\n  "task": "classification",\n  "acceptThreshold": 0.9\n}\n',
+  );
 });
 
 test('an existing key is replaced in place; a compact array and nested objects stay as written', () => {
-  const text = '{\n    "trainCounts": [500, 300, 200],\n    "acceptThreshold": 0.5,\n    "bootstrap": { "n": 100, "seed": 3 },\n    "groupNames": ["he}ad", "ta\\"il"]\n}';
+  const text =
+    '{\n    "trainCounts": [500, 300, 200],\n    "acceptThreshold": 0.5,\n    "bootstrap": { "n": 100, "seed": 3 },\n    "groupNames": ["he}ad", "ta\\"il"]\n}';
   const out = editConfigText(text, { acceptThreshold: 0.87654321 }, ['targetCoverage']);
   assert.equal(out, text.replace('0.5', '0.87654321'));
 });
 
-test('a new key is appended in the file\'s indentation and line ending (CRLF, BOM kept)', () => {
+test("a new key is appended in the file's indentation and line ending (CRLF, BOM kept)", () => {
   const text = '\uFEFF{\r\n\t"task": "classification",\r\n\t"eceBins": 10\r\n}\r\n';
-  assert.equal(editConfigText(text, { targetCoverage: 0.7 }), '\uFEFF{\r\n\t"task": "classification",\r\n\t"eceBins": 10,\r\n\t"targetCoverage": 0.7\r\n}\r\n');
+  assert.equal(
+    editConfigText(text, { targetCoverage: 0.7 }),
+    '\uFEFF{\r\n\t"task": "classification",\r\n\t"eceBins": 10,\r\n\t"targetCoverage": 0.7\r\n}\r\n',
+  );
 });
 
 test('removing the first, a middle, the last and the only key', () => {
@@ -38,7 +45,12 @@ test('a new file, an empty object, a one-line object', () => {
 });
 
 test('the example configs: every key kept, the value set, the other key gone', () => {
-  for (const f of ['examples/cifar100-lt-like/eval-lens.json', 'examples/digits-lt/eval-lens.json', 'examples/iw-breast-cancer/eval-lens.json', 'examples/ranking-debian-deps/eval-lens.json']) {
+  for (const f of [
+    'examples/cifar100-lt-like/eval-lens.json',
+    'examples/digits-lt/eval-lens.json',
+    'examples/iw-breast-cancer/eval-lens.json',
+    'examples/ranking-debian-deps/eval-lens.json',
+  ]) {
     const text = readFileSync(f, 'utf8');
     const before = JSON.parse(text) as Record<string, unknown>;
     const out = editConfigText(text, { acceptThreshold: 0.625 }, ['targetCoverage']);
@@ -71,6 +83,11 @@ test('random objects: the result parses to exactly the edited object (slow refer
 });
 
 test('not an object, not JSON: a clear error naming the file', () => {
-  assert.throws(() => editConfigText('[1, 2]', { a: 1 }, [], 'examples/x/eval-lens.json'), (e: Error) => e instanceof ConfigEditError && /examples\/x\/eval-lens\.json must hold one JSON object, got an array/.test(e.message));
+  assert.throws(
+    () => editConfigText('[1, 2]', { a: 1 }, [], 'examples/x/eval-lens.json'),
+    (e: Error) =>
+      e instanceof ConfigEditError &&
+      /examples\/x\/eval-lens\.json must hold one JSON object, got an array/.test(e.message),
+  );
   assert.throws(() => editConfigText('{"a": 1,}', { a: 1 }), /eval-lens\.json is not valid JSON/);
 });

@@ -4,7 +4,19 @@ import assert from 'node:assert/strict';
 import { csvCell, csvLine, neutraliseFormula } from '../../../src/shared/csvCell';
 
 test('cells a spreadsheet would evaluate get a leading single quote', () => {
-  for (const s of ['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '\rx', '=HYPERLINK("http://x")', '-', '+', '-nan', '--1']) {
+  for (const s of [
+    '=1+1',
+    '+cmd',
+    '-2+3',
+    '@SUM(A1)',
+    '\tx',
+    '\rx',
+    '=HYPERLINK("http://x")',
+    '-',
+    '+',
+    '-nan',
+    '--1',
+  ]) {
     assert.equal(neutraliseFormula(s), `'${s}`, s);
   }
 });

@@ -10,7 +10,11 @@ import { classificationResults, compareResults, rankingResults } from './fixture
 const EXTERNAL = /<script|<link|<img|<iframe|\ssrc=|\shref=|url\(|@import/i;
 
 test('exported HTML is self-contained: inline CSS, inline SVG charts, no script or external resource', () => {
-  for (const model of [buildReportModel(classificationResults()), buildReportModel(rankingResults()), buildCompareModel(compareResults())]) {
+  for (const model of [
+    buildReportModel(classificationResults()),
+    buildReportModel(rankingResults()),
+    buildCompareModel(compareResults()),
+  ]) {
     const html = reportToHtml(model, { generator: 'Eval Lens test' });
     assert.doesNotMatch(html, EXTERNAL);
     assert.match(html, /^<!DOCTYPE html>/);
@@ -25,7 +29,10 @@ test('exported HTML shows the values and escapes text from the results', () => {
   r.source.path = 'runs/<b>evil</b>.csv';
   const html = reportToHtml(buildReportModel(r));
   // The card shows the glossary name, the key under it and on hover.
-  assert.match(html, /data-metric="accuracy" title="Accuracy \(accuracy\)\nShare of rows whose predicted class is the true class\.[^"]*"><div class="k">Accuracy ↑<\/div><div class="key">accuracy<\/div><div class="v">0\.6667<\/div><div class="ci">\[0\.5000, 0\.8333\]<\/div>/);
+  assert.match(
+    html,
+    /data-metric="accuracy" title="Accuracy \(accuracy\)\nShare of rows whose predicted class is the true class\.[^"]*"><div class="k">Accuracy ↑<\/div><div class="key">accuracy<\/div><div class="v">0\.6667<\/div><div class="ci">\[0\.5000, 0\.8333\]<\/div>/,
+  );
   assert.ok(!html.includes('<b>evil</b>'));
   assert.ok(html.includes('&lt;b&gt;evil&lt;/b&gt;'));
   // the comparison marks best/second/third with classes

@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatAxisValue, formatBytes, formatCi, formatCount, formatLevel, formatNumber, formatP, significanceMark } from '../../../src/shared/format';
+import {
+  formatAxisValue,
+  formatBytes,
+  formatCi,
+  formatCount,
+  formatLevel,
+  formatNumber,
+  formatP,
+  significanceMark,
+} from '../../../src/shared/format';
 
 test('formatNumber: 4 decimals, dash for undefined, counts as integers, tiny as exponent', () => {
   assert.equal(formatNumber(2 / 3), '0.6667');

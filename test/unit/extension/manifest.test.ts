@@ -23,14 +23,20 @@ test('menus name only contributed commands and views; item menus use viewItem', 
       if (menu === 'view/item/context') assert.match(e.when ?? '', /viewItem/);
     }
   }
-  assert.ok(c.menus['explorer/context'].some((e: { command: string; when: string }) => e.command === Command.compare && /listMultiSelection/.test(e.when)));
+  assert.ok(
+    c.menus['explorer/context'].some(
+      (e: { command: string; when: string }) => e.command === Command.compare && /listMultiSelection/.test(e.when),
+    ),
+  );
   assert.equal(c.views[View.container][0].id, View.results);
   assert.ok(c.viewsWelcome.some((w: { view: string }) => w.view === View.results));
   assert.ok(existsSync(join(root, c.viewsContainers.activitybar[0].icon)));
 });
 
 test('JSON schemas registered for results, config and comparisons exist', () => {
-  const byMatch = Object.fromEntries(c.jsonValidation.map((j: { fileMatch: string; url: string }) => [j.fileMatch, j.url]));
+  const byMatch = Object.fromEntries(
+    c.jsonValidation.map((j: { fileMatch: string; url: string }) => [j.fileMatch, j.url]),
+  );
   assert.deepEqual(Object.keys(byMatch).sort(), ['*.compare.json', '*.eval.json', 'eval-lens.json']);
   for (const url of Object.values(byMatch)) assert.ok(existsSync(join(root, url as string)), url as string);
 });

@@ -9,7 +9,9 @@ const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../../../package.
 };
 
 test('Evaluate is offered on a .json only when the sniffed context key lists it; other extensions as before', () => {
-  const entries = Object.values(pkg.contributes.menus).flat().filter((m) => m.command === 'evalLens.evaluate' && m.when && m.when.includes('resourceExtname'));
+  const entries = Object.values(pkg.contributes.menus)
+    .flat()
+    .filter((m) => m.command === 'evalLens.evaluate' && m.when && m.when.includes('resourceExtname'));
   assert.ok(entries.length >= 3);
   for (const m of entries) {
     assert.ok(m.when!.includes(`resourceExtname == .json && resourcePath in ${ROWS_JSON_KEY_NAME}`), m.when);

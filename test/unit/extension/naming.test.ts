@@ -29,8 +29,24 @@ test('the comparison file is named after the set of runs: any order (any baselin
 test('which JSON files get CodeLens', () => {
   assert.equal(jsonKind('/w/x/preds.eval.json'), 'results');
   assert.equal(jsonKind('C:\\w\\runs.compare.json'), 'compare');
-  for (const f of ['metrics.json', 'all_results.json', 'eval_results.json', 'test-scores.json', 'summary.json', 'run1.metrics.json']) assert.equal(jsonKind(`/w/${f}`), 'foreign', f);
-  for (const f of ['eval-lens.json', 'package.json', 'tsconfig.json', 'train_counts.json', 'settings.json', 'metrics.txt']) assert.equal(jsonKind(`/w/${f}`), undefined, f);
+  for (const f of [
+    'metrics.json',
+    'all_results.json',
+    'eval_results.json',
+    'test-scores.json',
+    'summary.json',
+    'run1.metrics.json',
+  ])
+    assert.equal(jsonKind(`/w/${f}`), 'foreign', f);
+  for (const f of [
+    'eval-lens.json',
+    'package.json',
+    'tsconfig.json',
+    'train_counts.json',
+    'settings.json',
+    'metrics.txt',
+  ])
+    assert.equal(jsonKind(`/w/${f}`), undefined, f);
 });
 
 test('numeric leaves of a foreign results JSON, with paths, and their one-line summary', () => {
@@ -47,8 +63,23 @@ test('numeric leaves of a foreign results JSON, with paths, and their one-line s
 });
 
 test('the drafted eval-lens.json writes only decisions and passes the config schema', () => {
-  const c = draftConfig({ task: 'classification', label: 'y', detectedLabel: 'label', scoreType: 'margin', trainCounts: 'train_counts.json', groups: [6], groupNames: ['head', 'tail'] });
-  assert.deepEqual(c, { task: 'classification', columns: { label: 'y' }, score: 'margin', trainCounts: 'train_counts.json', groups: [6], groupNames: ['head', 'tail'] });
+  const c = draftConfig({
+    task: 'classification',
+    label: 'y',
+    detectedLabel: 'label',
+    scoreType: 'margin',
+    trainCounts: 'train_counts.json',
+    groups: [6],
+    groupNames: ['head', 'tail'],
+  });
+  assert.deepEqual(c, {
+    task: 'classification',
+    columns: { label: 'y' },
+    score: 'margin',
+    trainCounts: 'train_counts.json',
+    groups: [6],
+    groupNames: ['head', 'tail'],
+  });
   assert.deepEqual(checkConfig(c, 'draft'), c);
   const minimal = draftConfig({ task: 'classification', label: 'label', detectedLabel: 'label', scoreType: 'msp' });
   assert.deepEqual(minimal, { task: 'classification' });

@@ -3,7 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluateFile } from '../../../src/core/evaluate';
-import { explorerMissingNote, nearestPoint, operatingPointModel, pointAtThreshold } from '../../../src/shared/operatingPoint';
+import {
+  explorerMissingNote,
+  nearestPoint,
+  operatingPointModel,
+  pointAtThreshold,
+} from '../../../src/shared/operatingPoint';
 import { isWebviewMessage } from '../../../src/shared/protocol';
 import { buildReportModel } from '../../../src/shared/reportModel';
 
@@ -17,7 +22,7 @@ test('pointAtThreshold: accept score ≥ t selects the smallest stored threshold
   assert.equal(nearestPoint([0.1, 0.4, 0.9], 0.3), 1);
 });
 
-test('selective explorer (cifar100-lt-like, targetCoverage 0.7): columns are the curve\'s, the evaluated point is found', async () => {
+test("selective explorer (cifar100-lt-like, targetCoverage 0.7): columns are the curve's, the evaluated point is found", async () => {
   const r = await evaluateFile('examples/cifar100-lt-like/logreg.csv', { overrides: { bootstrap: { n: 0 } } });
   const m = operatingPointModel(r)!;
   const c = r.curves.riskCoverage!;
@@ -30,12 +35,22 @@ test('selective explorer (cifar100-lt-like, targetCoverage 0.7): columns are the
   assert.deepEqual(col('error_group.head'), c.extra!['error_group.head']);
   assert.deepEqual(col('ece_accepted'), c.extra!.ece_accepted);
   assert.ok(m.current >= 0);
-  for (const k of ['coverage', 'selective_risk', 'balanced_error', 'worst_error', 'error_group.head', 'error_group.tail'] as const) {
+  for (const k of [
+    'coverage',
+    'selective_risk',
+    'balanced_error',
+    'worst_error',
+    'error_group.head',
+    'error_group.tail',
+  ] as const) {
     assert.equal(col(k)[m.current], r.metrics[k]!.value, `${k} at the evaluated point`);
   }
   assert.deepEqual(m.keys, { threshold: 'acceptThreshold', coverage: 'targetCoverage' });
   assert.equal(m.locked, undefined);
-  assert.deepEqual(m.markers.map((x) => x.chart), ['riskCoverage', 'reliability']);
+  assert.deepEqual(
+    m.markers.map((x) => x.chart),
+    ['riskCoverage', 'reliability'],
+  );
   // on the Selective tab of the report model
   const tab = buildReportModel(r).tabs.find((t) => t.id === 'selective')!;
   assert.equal(tab.explorer?.stored, c.xs.length);

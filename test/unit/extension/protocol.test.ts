@@ -11,7 +11,8 @@ test('webview messages: every valid kind is accepted', () => {
     { type: 'command', command: 'reevaluate' },
     { type: 'cspViolation', directive: 'style-src', blocked: 'inline' },
     { type: 'log', level: 'warn', message: 'x' },
-  ]) assert.equal(isWebviewMessage(m), true, JSON.stringify(m));
+  ])
+    assert.equal(isWebviewMessage(m), true, JSON.stringify(m));
 });
 
 test('webview messages: malformed ones are rejected', () => {
@@ -26,7 +27,8 @@ test('webview messages: malformed ones are rejected', () => {
     { type: 'copy', seq: 1, text: 3, what: 'x' },
     { type: 'command', command: 'rm -rf' },
     { type: 'log', level: 'debug', message: 'x' },
-  ]) assert.equal(isWebviewMessage(m), false, JSON.stringify(m));
+  ])
+    assert.equal(isWebviewMessage(m), false, JSON.stringify(m));
 });
 
 test('host messages and state', () => {
@@ -46,18 +48,30 @@ test('pngBytes decodes the base64 payload', () => {
 });
 
 test('inspection requests from the webview: valid ones are accepted', () => {
-  const where = [{ key: 'label', op: '=', value: '3' }, { key: 'confidence', op: '>=', value: '0.9' }];
+  const where = [
+    { key: 'label', op: '=', value: '3' },
+    { key: 'confidence', op: '>=', value: '0.9' },
+  ];
   for (const m of [
     { type: 'queryRows', seq: 1, query: { where, offset: 0, limit: 100 } },
-    { type: 'queryRows', seq: 2, query: { where: [], sort: { key: 'confidence', dir: 'desc' }, offset: 200, limit: MAX_PAGE_ROWS } },
+    {
+      type: 'queryRows',
+      seq: 2,
+      query: { where: [], sort: { key: 'confidence', dir: 'desc' }, offset: 200, limit: MAX_PAGE_ROWS },
+    },
     { type: 'openLine', line: 1 },
     { type: 'openLine', line: 200_001 },
     { type: 'evaluateSubset', seq: 3, where },
     { type: 'evaluateSubset', seq: 4, where: [] },
-    { type: 'evaluateSubset', seq: 4, where: Array.from({ length: 50 }, (_, i) => ({ key: 'city', op: '!=', value: `c${i}` })) },
+    {
+      type: 'evaluateSubset',
+      seq: 4,
+      where: Array.from({ length: 50 }, (_, i) => ({ key: 'city', op: '!=', value: `c${i}` })),
+    },
     { type: 'sliceCandidates', seq: 5 },
     { type: 'computeSlices', seq: 6, by: ['split'] },
-  ]) assert.equal(isWebviewMessage(m), true, JSON.stringify(m));
+  ])
+    assert.equal(isWebviewMessage(m), true, JSON.stringify(m));
 });
 
 test('inspection requests from the webview: malformed ones are rejected', () => {
@@ -74,7 +88,11 @@ test('inspection requests from the webview: malformed ones are rejected', () => 
     { type: 'queryRows', seq: 1, query: { ...q, where: [{ key: 'label', op: '=', value: 1 }] } },
     { type: 'queryRows', seq: 1, query: { ...q, where: [{ key: '', op: '=', value: '1' }] } },
     { type: 'queryRows', seq: 1, query: { ...q, where: [{ key: 'label', op: '=', value: '1', extra: 'x' }] } },
-    { type: 'queryRows', seq: 1, query: { ...q, where: Array.from({ length: 65 }, () => ({ key: 'a', op: '!=', value: '1' })) } },
+    {
+      type: 'queryRows',
+      seq: 1,
+      query: { ...q, where: Array.from({ length: 65 }, () => ({ key: 'a', op: '!=', value: '1' })) },
+    },
     { type: 'queryRows', seq: 1, query: { ...q, sort: { key: 'confidence', dir: 'up' } } },
     { type: 'queryRows', seq: 1, query: { ...q, sort: 'confidence' } },
     { type: 'openLine', line: 0 },
@@ -87,21 +105,43 @@ test('inspection requests from the webview: malformed ones are rejected', () => 
     { type: 'computeSlices', seq: 1, by: [''] },
     { type: 'computeSlices', seq: 1, by: 'split' },
     { type: 'computeSlices', seq: 1, by: ['a', 'b', 'c', 'd', 'e'] },
-  ]) assert.equal(isWebviewMessage(m), false, JSON.stringify(m));
+  ])
+    assert.equal(isWebviewMessage(m), false, JSON.stringify(m));
 });
 
 test('inspection answers from the host', () => {
-  const row = { kind: 'classification', line: 2, id: '7', label: '1', pred: '4', correct: false, confidence: 0.3, loss: 3.6, top: [['4', 0.3]], columns: {} };
+  const row = {
+    kind: 'classification',
+    line: 2,
+    id: '7',
+    label: '1',
+    pred: '4',
+    correct: false,
+    confidence: 0.3,
+    loss: 3.6,
+    top: [['4', 0.3]],
+    columns: {},
+  };
   const page = { total: 1, rowsInFile: 300, offset: 0, rows: [row] };
   assert.equal(isHostMessage({ type: 'rows', seq: 1, page }), true);
   assert.equal(isHostMessage({ type: 'rows', seq: 1, page: { ...page, rows: [{ ...row, kind: 'other' }] } }), false);
   assert.equal(isHostMessage({ type: 'rows', seq: 1, page: { ...page, rows: [{ ...row, line: -1 }] } }), false);
   assert.equal(isHostMessage({ type: 'rows', seq: 1, page: { ...page, total: '1' } }), false);
-  assert.equal(isHostMessage({ type: 'rows', seq: 1, page: { ...page, rows: Array.from({ length: MAX_PAGE_ROWS + 1 }, () => row) } }), false);
+  assert.equal(
+    isHostMessage({
+      type: 'rows',
+      seq: 1,
+      page: { ...page, rows: Array.from({ length: MAX_PAGE_ROWS + 1 }, () => row) },
+    }),
+    false,
+  );
   assert.equal(isHostMessage({ type: 'rows', seq: 1 }), false);
   assert.equal(isHostMessage({ type: 'reply', seq: 2, ok: false, message: 'changed', stale: true }), true);
   assert.equal(isHostMessage({ type: 'reply', seq: 2, ok: false, message: 'changed', stale: 'yes' }), false);
-  assert.equal(isHostMessage({ type: 'sliceCandidates', seq: 3, candidates: [{ column: 'split', distinct: 2, numeric: false }] }), true);
+  assert.equal(
+    isHostMessage({ type: 'sliceCandidates', seq: 3, candidates: [{ column: 'split', distinct: 2, numeric: false }] }),
+    true,
+  );
   assert.equal(isHostMessage({ type: 'sliceCandidates', seq: 3, candidates: [{ distinct: 2 }] }), false);
   assert.equal(isHostMessage({ type: 'slices', seq: 4, table: { metrics: [], rows: [] } }), true);
   assert.equal(isHostMessage({ type: 'slices', seq: 4, table: [] }), false);

@@ -8,9 +8,18 @@ const t: TableModel = {
   title: 'T',
   columns: ['run', 'acc', 'n', 'p'],
   kinds: ['text', 'num', 'int', 'p'],
-  rows: [['a|b', 0.5, 3, 0.00001], ['c, "d"', null, 4, 0.2]],
-  marks: [[null, 1, null, null], [null, 2, null, null]],
-  suffixes: [['', '*', '', ''], ['', '', '', '']],
+  rows: [
+    ['a|b', 0.5, 3, 0.00001],
+    ['c, "d"', null, 4, 0.2],
+  ],
+  marks: [
+    [null, 1, null, null],
+    [null, 2, null, null],
+  ],
+  suffixes: [
+    ['', '*', '', ''],
+    ['', '', '', ''],
+  ],
 };
 
 test('cells as shown on screen', () => {

@@ -20,11 +20,18 @@ function npy(rows: number[][]): Buffer {
   return Buffer.concat([pre, h, Buffer.from(Float64Array.from(rows.flat()).buffer)]);
 }
 
-const g = (JSON.parse(readFileSync(join(__dirname, '../../golden/factors.json'), 'utf8')) as Record<string, { k: number; U: number[][]; V: number[][]; train: number[][]; topk: number[][] }>).ties;
+const g = (
+  JSON.parse(readFileSync(join(__dirname, '../../golden/factors.json'), 'utf8')) as Record<
+    string,
+    { k: number; U: number[][]; V: number[][]; train: number[][]; topk: number[][] }
+  >
+).ties;
 const userIds = g.U.map((_, u) => `u${u}`);
 const itemIds = g.V.map((_, i) => `item${i}`);
 // Relevant items: two per user from a fixed pattern, plus an id that is in no id list.
-const relevant = userIds.flatMap((u, j) => [`${u},item${(j * 2) % 9}`, `${u},item${(j * 5 + 3) % 9}`]).concat('u1,item-unknown');
+const relevant = userIds
+  .flatMap((u, j) => [`${u},item${(j * 2) % 9}`, `${u},item${(j * 5 + 3) % 9}`])
+  .concat('u1,item-unknown');
 
 function setup(extra: Record<string, unknown> = {}, U = g.U, V = g.V): string {
   const dir = mkdtempSync(join(tmpdir(), 'eval-lens-factors-'));
@@ -35,7 +42,18 @@ function setup(extra: Record<string, unknown> = {}, U = g.U, V = g.V): string {
   const train = g.train.flatMap((a, u) => a.map((i) => `u${u},item${i}`)).concat('nobody,item1', 'u0,item-unknown');
   writeFileSync(join(dir, 'train.csv'), ['user,item', ...train].join('\n') + '\n');
   writeFileSync(join(dir, 'relevant.csv'), ['user,item', ...relevant].join('\n') + '\n');
-  const cfg = { task: 'ranking', userFactors: 'U.npy', itemFactors: 'V.npy', userIds: 'users.txt', itemIds: 'items.txt', train: 'train.csv', relevant: 'relevant.csv', k: [1, 2, 4], bootstrap: { n: 0 }, ...extra };
+  const cfg = {
+    task: 'ranking',
+    userFactors: 'U.npy',
+    itemFactors: 'V.npy',
+    userIds: 'users.txt',
+    itemIds: 'items.txt',
+    train: 'train.csv',
+    relevant: 'relevant.csv',
+    k: [1, 2, 4],
+    bootstrap: { n: 0 },
+    ...extra,
+  };
   writeFileSync(join(dir, 'eval-lens.json'), JSON.stringify(cfg));
   return dir;
 }
@@ -43,7 +61,9 @@ function setup(extra: Record<string, unknown> = {}, U = g.U, V = g.V): string {
 test('factor model: same metrics as the NumPy lists written as a JSONL run', async () => {
   const dir = setup();
   const fromFactors = await evaluateFile(join(dir, 'U.npy'), { configPath: join(dir, 'eval-lens.json') });
-  const run = g.topk.map((items, u) => JSON.stringify({ user: userIds[u], items: items.map((i) => itemIds[i]) })).join('\n') + '\n';
+  const run =
+    g.topk.map((items, u) => JSON.stringify({ user: userIds[u], items: items.map((i) => itemIds[i]) })).join('\n') +
+    '\n';
   writeFileSync(join(dir, 'run.jsonl'), run);
   const cfg = JSON.parse(readFileSync(join(dir, 'eval-lens.json'), 'utf8')) as Record<string, unknown>;
   for (const key of ['userFactors', 'itemFactors', 'userIds', 'itemIds']) delete cfg[key];
@@ -57,12 +77,31 @@ test('factor model: same metrics as the NumPy lists written as a JSONL run', asy
 });
 
 test('factor model: dimension mismatch and id count errors name the file', async () => {
-  const bad = setup({}, g.U, g.V.map((r) => [...r, 0]));
-  await assert.rejects(evaluateFile(join(bad, 'U.npy'), { configPath: join(bad, 'eval-lens.json') }), /V\.npy: expected 3 factors per item \(the number of columns of U\.npy\), got 4/);
+  const bad = setup(
+    {},
+    g.U,
+    g.V.map((r) => [...r, 0]),
+  );
+  await assert.rejects(
+    evaluateFile(join(bad, 'U.npy'), { configPath: join(bad, 'eval-lens.json') }),
+    /V\.npy: expected 3 factors per item \(the number of columns of U\.npy\), got 4/,
+  );
   const few = setup({}, g.U.slice(0, 5));
-  await assert.rejects(evaluateFile(join(few, 'U.npy'), { configPath: join(few, 'eval-lens.json') }), /users\.txt: expected 5 ids \(one per row of U\.npy\), got 6/);
-  const nan = setup({}, g.U.map((r, u) => (u === 2 ? [r[0], NaN, r[2]] : r)));
-  await assert.rejects(evaluateFile(join(nan, 'U.npy'), { configPath: join(nan, 'eval-lens.json') }), /U\.npy: row 3, factor 2: expected a finite number, got NaN/);
+  await assert.rejects(
+    evaluateFile(join(few, 'U.npy'), { configPath: join(few, 'eval-lens.json') }),
+    /users\.txt: expected 5 ids \(one per row of U\.npy\), got 6/,
+  );
+  const nan = setup(
+    {},
+    g.U.map((r, u) => (u === 2 ? [r[0], NaN, r[2]] : r)),
+  );
+  await assert.rejects(
+    evaluateFile(join(nan, 'U.npy'), { configPath: join(nan, 'eval-lens.json') }),
+    /U\.npy: row 3, factor 2: expected a finite number, got NaN/,
+  );
   const missing = setup({ itemIds: undefined });
-  await assert.rejects(evaluateFile(join(missing, 'U.npy'), { configPath: join(missing, 'eval-lens.json') }), /`userFactors` needs `itemIds`/);
+  await assert.rejects(
+    evaluateFile(join(missing, 'U.npy'), { configPath: join(missing, 'eval-lens.json') }),
+    /`userFactors` needs `itemIds`/,
+  );
 });

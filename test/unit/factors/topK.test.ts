@@ -8,13 +8,32 @@ import { join } from 'node:path';
 import { checkFactors, factorTopK, type FactorMatrix } from '../../../src/core/factors/topK';
 import { CancelledError } from '../../../src/core/diagnostics';
 
-const mat = (rows: number[][], label: string): FactorMatrix => ({ rows: rows.length, cols: rows[0]?.length ?? 0, data: Float64Array.from(rows.flat()), label });
+const mat = (rows: number[][], label: string): FactorMatrix => ({
+  rows: rows.length,
+  cols: rows[0]?.length ?? 0,
+  data: Float64Array.from(rows.flat()),
+  label,
+});
 
 test('hand-computed: scores, mask, ties by item position', () => {
   // U = [[1, 0], [1, 1]], V = [[1, 0], [0, 1], [1, 0], [2, -1]]
   // user 0 scores: [1, 0, 1, 2]; user 1 scores: [1, 1, 1, 1] (all tied)
-  const U = mat([[1, 0], [1, 1]], 'U.npy');
-  const V = mat([[1, 0], [0, 1], [1, 0], [2, -1]], 'V.npy');
+  const U = mat(
+    [
+      [1, 0],
+      [1, 1],
+    ],
+    'U.npy',
+  );
+  const V = mat(
+    [
+      [1, 0],
+      [0, 1],
+      [1, 0],
+      [2, -1],
+    ],
+    'V.npy',
+  );
   const r = factorTopK(U, V, { k: 3, train: [[3], undefined] });
   // user 0: item 3 masked; 1 (item 0) ties 1 (item 2) → item 0 first; then item 1 (score 0).
   assert.deepEqual([...r.items[0]], [0, 2, 1]);
@@ -31,19 +50,43 @@ test('edge cases: all items in train, k > items, k = 0', () => {
   assert.deepEqual([...r.items[1]], [0, 2]);
   assert.deepEqual([...r.scores[1]], [6, 4]);
   const z = factorTopK(U, V, { k: 0 });
-  assert.deepEqual(z.items.map((a) => a.length), [0, 0]);
+  assert.deepEqual(
+    z.items.map((a) => a.length),
+    [0, 0],
+  );
 });
 
-interface GoldenCase { k: number; U: number[][]; V: number[][]; train: number[][]; scores: number[][]; topk: number[][]; topkScores: number[][] }
-const golden = JSON.parse(readFileSync(join(__dirname, '../../golden/factors.json'), 'utf8')) as Record<string, GoldenCase>;
+interface GoldenCase {
+  k: number;
+  U: number[][];
+  V: number[][];
+  train: number[][];
+  scores: number[][];
+  topk: number[][];
+  topkScores: number[][];
+}
+const golden = JSON.parse(readFileSync(join(__dirname, '../../golden/factors.json'), 'utf8')) as Record<
+  string,
+  GoldenCase
+>;
 
 for (const [name, g] of Object.entries(golden)) {
   for (const blockUsers of [1, 3, 1000]) {
     test(`NumPy reference "${name}", block of ${blockUsers} users`, () => {
       const r = factorTopK(mat(g.U, 'U.npy'), mat(g.V, 'V.npy'), { k: g.k, train: g.train, blockUsers });
       assert.equal(r.blockUsers, blockUsers);
-      assert.deepEqual(r.items.map((a) => [...a]), g.topk);
-      r.scores.forEach((s, u) => s.forEach((x, j) => assert.ok(Math.abs(x - g.topkScores[u][j]) <= 1e-12 * (1 + Math.abs(x)), `user ${u} rank ${j}: ${x} vs ${g.topkScores[u][j]}`)));
+      assert.deepEqual(
+        r.items.map((a) => [...a]),
+        g.topk,
+      );
+      r.scores.forEach((s, u) =>
+        s.forEach((x, j) =>
+          assert.ok(
+            Math.abs(x - g.topkScores[u][j]) <= 1e-12 * (1 + Math.abs(x)),
+            `user ${u} rank ${j}: ${x} vs ${g.topkScores[u][j]}`,
+          ),
+        ),
+      );
     });
   }
 }
@@ -55,18 +98,23 @@ test('a range of users equals the same users of the whole run; float32 data', ()
   const all = factorTopK(U, V, { k: g.k, train: g.train, blockUsers: 7 });
   const part = factorTopK(U, V, { k: g.k, train: g.train, userStart: 11, userEnd: 29, blockUsers: 4 });
   assert.deepEqual(part.items, all.items.slice(11, 29));
-  const f32 = factorTopK({ ...U, data: Float32Array.from(U.data) }, { ...V, data: Float32Array.from(V.data) }, { k: 5 });
+  const f32 = factorTopK(
+    { ...U, data: Float32Array.from(U.data) },
+    { ...V, data: Float32Array.from(V.data) },
+    { k: 5 },
+  );
   assert.equal(f32.items.length, 40);
 });
 
 test('heap equals a full sort on random integer factors (many ties)', () => {
   let seed = 12345;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let trial = 0; trial < 30; trial++) {
     const nU = 1 + Math.floor(rnd() * 8);
     const nI = 1 + Math.floor(rnd() * 30);
     const d = 1 + Math.floor(rnd() * 3);
-    const gen = (n: number) => Array.from({ length: n }, () => Array.from({ length: d }, () => Math.floor(rnd() * 4) - 1));
+    const gen = (n: number) =>
+      Array.from({ length: n }, () => Array.from({ length: d }, () => Math.floor(rnd() * 4) - 1));
     const Ur = gen(nU);
     const Vr = gen(nI);
     const train = Ur.map(() => Array.from({ length: nI }, (_, i) => i).filter(() => rnd() < 0.2));
@@ -84,15 +132,38 @@ test('heap equals a full sort on random integer factors (many ties)', () => {
 });
 
 test('bad inputs: dimension mismatch and NaN name the file', () => {
-  assert.throws(() => checkFactors(mat([[1, 2]], 'user.npy'), mat([[1, 2, 3]], 'item.npy')), /item\.npy: expected 2 factors per item \(the number of columns of user\.npy\), got 3/);
+  assert.throws(
+    () => checkFactors(mat([[1, 2]], 'user.npy'), mat([[1, 2, 3]], 'item.npy')),
+    /item\.npy: expected 2 factors per item \(the number of columns of user\.npy\), got 3/,
+  );
   assert.throws(() => factorTopK(mat([[1, 2]], 'user.npy'), mat([[1, 2, 3]], 'item.npy'), { k: 1 }), /item\.npy/);
-  assert.throws(() => checkFactors(mat([[1, 2], [3, NaN]], 'user.npy'), mat([[1, 2]], 'item.npy')), /user\.npy: row 2, factor 2: expected a finite number, got NaN/);
+  assert.throws(
+    () =>
+      checkFactors(
+        mat(
+          [
+            [1, 2],
+            [3, NaN],
+          ],
+          'user.npy',
+        ),
+        mat([[1, 2]], 'item.npy'),
+      ),
+    /user\.npy: row 2, factor 2: expected a finite number, got NaN/,
+  );
 });
 
 test('progress and cancellation', () => {
   const seen: number[] = [];
   const g = golden.random;
-  factorTopK(mat(g.U, 'U'), mat(g.V, 'V'), { k: 3, blockUsers: 16, progress: { report: (_s, done) => seen.push(done) } });
+  factorTopK(mat(g.U, 'U'), mat(g.V, 'V'), {
+    k: 3,
+    blockUsers: 16,
+    progress: { report: (_s, done) => seen.push(done) },
+  });
   assert.deepEqual(seen, [16, 32, 40]);
-  assert.throws(() => factorTopK(mat(g.U, 'U'), mat(g.V, 'V'), { k: 3, progress: { isCancelled: () => true } }), CancelledError);
+  assert.throws(
+    () => factorTopK(mat(g.U, 'U'), mat(g.V, 'V'), { k: 3, progress: { isCancelled: () => true } }),
+    CancelledError,
+  );
 });

@@ -16,7 +16,11 @@ const ROOT = process.cwd();
 const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 function cli(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', TSX, join(ROOT, 'src/cli/main.ts'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, ['--import', TSX, join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -32,7 +36,12 @@ function npy(rows: number[][]): Buffer {
   return Buffer.concat([pre, h, Buffer.from(Float64Array.from(rows.flat()).buffer)]);
 }
 
-const g = (JSON.parse(readFileSync(join(__dirname, '../../golden/factors.json'), 'utf8')) as Record<string, { k: number; U: number[][]; V: number[][]; train: number[][]; topk: number[][] }>).ties;
+const g = (
+  JSON.parse(readFileSync(join(__dirname, '../../golden/factors.json'), 'utf8')) as Record<
+    string,
+    { k: number; U: number[][]; V: number[][]; train: number[][]; topk: number[][] }
+  >
+).ties;
 const userIds = g.U.map((_, u) => `u${u}`);
 const itemIds = g.V.map((_, i) => `item${i}`);
 
@@ -46,7 +55,17 @@ function setup(): string {
   writeFileSync(join(dir, 'train.csv'), ['user,item', ...train].join('\n') + '\n');
   const relevant = userIds.flatMap((u, j) => [`${u},item${(j * 2) % 9}`, `${u},item${(j * 5 + 3) % 9}`]);
   writeFileSync(join(dir, 'relevant.csv'), ['user,item', ...relevant].join('\n') + '\n');
-  const cfg: Record<string, unknown> = { task: 'ranking', userFactors: 'U.npy', itemFactors: 'V.npy', userIds: 'users.txt', itemIds: 'items.txt', train: 'train.csv', relevant: 'relevant.csv', k: [1, 2, g.k], bootstrap: { n: 50 } };
+  const cfg: Record<string, unknown> = {
+    task: 'ranking',
+    userFactors: 'U.npy',
+    itemFactors: 'V.npy',
+    userIds: 'users.txt',
+    itemIds: 'items.txt',
+    train: 'train.csv',
+    relevant: 'relevant.csv',
+    k: [1, 2, g.k],
+    bootstrap: { n: 50 },
+  };
   writeFileSync(join(dir, 'eval-lens.json'), JSON.stringify(cfg));
   for (const key of ['userFactors', 'itemFactors', 'userIds', 'itemIds']) delete cfg[key];
   writeFileSync(join(dir, 'run.json'), JSON.stringify(cfg));
@@ -55,10 +74,15 @@ function setup(): string {
 
 test('--write-run writes the NumPy top-K lists, and the run evaluates to the same metrics', () => {
   const dir = setup();
-  const a = cli(['evaluate', 'U.npy', '--config', 'eval-lens.json', '--write-run', 'out/run.jsonl', '--format', 'json'], dir);
+  const a = cli(
+    ['evaluate', 'U.npy', '--config', 'eval-lens.json', '--write-run', 'out/run.jsonl', '--format', 'json'],
+    dir,
+  );
   assert.equal(a.status, 0, a.stderr);
   assert.match(a.stderr, /Run written to out\/run\.jsonl \(6 lists\)/);
-  const expected = g.topk.map((items, u) => JSON.stringify({ user: userIds[u], items: items.map((i) => itemIds[i]) })).join('\n') + '\n';
+  const expected =
+    g.topk.map((items, u) => JSON.stringify({ user: userIds[u], items: items.map((i) => itemIds[i]) })).join('\n') +
+    '\n';
   assert.equal(readFileSync(join(dir, 'out/run.jsonl'), 'utf8'), expected);
   const b = cli(['evaluate', 'out/run.jsonl', '--config', 'run.json', '--format', 'json'], dir);
   assert.equal(b.status, 0, b.stderr);
@@ -87,7 +111,10 @@ test('--write-run refuses inputs, other outputs, folders, other files and run-fi
     assert.match(r.stderr, why);
   }
   assert.equal(readFileSync(join(dir, 'relevant.csv'), 'utf8'), before);
-  const same = cli(['evaluate', 'U.npy', '--config', 'eval-lens.json', '--write-run', 'x.json', '--out', 'x.json'], dir);
+  const same = cli(
+    ['evaluate', 'U.npy', '--config', 'eval-lens.json', '--write-run', 'x.json', '--out', 'x.json'],
+    dir,
+  );
   assert.equal(same.status, 2);
   assert.match(same.stderr, /is another output of this evaluation \(x\.json\)/);
   mkdirSync(join(dir, 'folder'));
@@ -102,13 +129,19 @@ test('--write-run refuses inputs, other outputs, folders, other files and run-fi
   writeFileSync(join(dir, 'given.jsonl'), '{"user": "u0", "items": ["item1"]}\n');
   const run = cli(['evaluate', 'given.jsonl', '--config', 'run.json', '--write-run', 'copy.jsonl'], dir);
   assert.equal(run.status, 2);
-  assert.match(run.stderr, /--write-run writes the top-K lists generated from factor matrices .*given\.jsonl is a ranking run, whose lists are already in that file/);
+  assert.match(
+    run.stderr,
+    /--write-run writes the top-K lists generated from factor matrices .*given\.jsonl is a ranking run, whose lists are already in that file/,
+  );
   assert.ok(!existsSync(join(dir, 'copy.jsonl')));
 });
 
 test('formatRunJsonl: lists in order, empty lists kept, a repeated item refused', () => {
   const lists = { user: Int32Array.of(1, 0), offsets: Int32Array.of(0, 2, 2), items: Int32Array.of(2, 0) };
-  assert.equal(formatRunJsonl({ lists, userIds: ['a', 'b'], itemIds: ['x', 'y', 'z "q"'] }), '{"user":"b","items":["z \\"q\\"","x"]}\n{"user":"a","items":[]}\n');
+  assert.equal(
+    formatRunJsonl({ lists, userIds: ['a', 'b'], itemIds: ['x', 'y', 'z "q"'] }),
+    '{"user":"b","items":["z \\"q\\"","x"]}\n{"user":"a","items":[]}\n',
+  );
   const dup = { user: Int32Array.of(0), offsets: Int32Array.of(0, 2), items: Int32Array.of(1, -1) };
   assert.throws(() => formatRunJsonl({ lists: dup, userIds: ['a'], itemIds: ['x', 'y'] }), /user "a" repeats an item/);
 });

@@ -8,7 +8,14 @@ import { evaluateFile } from '../../../src/core/evaluate';
 import { compareRuns } from '../../../src/core/compare/compareRuns';
 import type { Results } from '../../../src/core/results/types';
 import type { EvalConfig } from '../../../src/core/config/types';
-import { GLOSSARY, REFERENCES, explainKey, metricName, referencesOf, formatExplanation } from '../../../src/core/glossary';
+import {
+  GLOSSARY,
+  REFERENCES,
+  explainKey,
+  metricName,
+  referencesOf,
+  formatExplanation,
+} from '../../../src/core/glossary';
 
 const EX = join(process.cwd(), 'examples');
 const NO_BOOT: EvalConfig = { bootstrap: { n: 0 } } as EvalConfig;
@@ -59,9 +66,15 @@ test('every metric key of every example (and of its baselines) has a glossary en
 });
 
 test('every field of a paired comparison test (with Holm and the bootstrap interval) has an entry', async () => {
-  const runs = await Promise.all(['logreg.csv', 'knn.csv', 'gaussian_nb.csv'].map((f) => evaluateFile(join(EX, 'digits-lt', f), { overrides: NO_BOOT })));
+  const runs = await Promise.all(
+    ['logreg.csv', 'knn.csv', 'gaussian_nb.csv'].map((f) =>
+      evaluateFile(join(EX, 'digits-lt', f), { overrides: NO_BOOT }),
+    ),
+  );
   const c = compareRuns(runs, { bootstrap: { n: 20, confidence: 0.95, seed: 1 } });
-  const fields = new Set(c.tests.flatMap((t) => Object.keys(t)).filter((f) => !['run', 'baseline', 'metric'].includes(f)));
+  const fields = new Set(
+    c.tests.flatMap((t) => Object.keys(t)).filter((f) => !['run', 'baseline', 'metric'].includes(f)),
+  );
   assert.ok(fields.has('p_holm') && fields.has('ci_diff'), 'three runs with a bootstrap give p_holm and ci_diff');
   for (const f of fields) {
     const e = explainKey(f, 'comparison');
@@ -93,10 +106,13 @@ test('entries: complete, one-sentence meanings, no project-internal names, every
   assert.equal(new Set(patterns).size, patterns.length, 'patterns are unique');
   const used = new Set<string>();
   for (const e of GLOSSARY) {
-    for (const f of ['name', 'meaning', 'formula', 'convention', 'notThis'] as const) assert.ok(e[f].trim().length > 0, `${e.pattern}.${f} is empty`);
+    for (const f of ['name', 'meaning', 'formula', 'convention', 'notThis'] as const)
+      assert.ok(e[f].trim().length > 0, `${e.pattern}.${f} is empty`);
     assert.match(e.meaning, /^[A-Z].*\.$/s, `${e.pattern}: the meaning is a sentence`);
     assert.ok(e.name.length <= 64, `${e.pattern}: name too long for a card title`);
-    const text = formatExplanation(explainKey(e.pattern.replace('<k>', '5').replace('<K>', '10').replace('<g>', 'tail'), e.family)!);
+    const text = formatExplanation(
+      explainKey(e.pattern.replace('<k>', '5').replace('<K>', '10').replace('<g>', 'tail'), e.family)!,
+    );
     assert.ok(!INTERNAL.test(text), `${e.pattern}: internal name in "${INTERNAL.exec(text)?.[0]}"`);
     e.refs.forEach((r) => used.add(r));
   }

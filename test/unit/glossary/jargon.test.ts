@@ -8,7 +8,15 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-const INTERNAL: readonly RegExp[] = [/seed 0/i, /seed-0/i, /METRICS\.md/i, /DESIGN\.md/i, /section [0-9]/i, /section-[0-9]/i, /\bEq\. ?[0-9]/];
+const INTERNAL: readonly RegExp[] = [
+  /seed 0/i,
+  /seed-0/i,
+  /METRICS\.md/i,
+  /DESIGN\.md/i,
+  /section [0-9]/i,
+  /section-[0-9]/i,
+  /\bEq\. ?[0-9]/,
+];
 
 function files(dir: string, exts: RegExp): string[] {
   if (!existsSync(dir)) return [];
@@ -25,7 +33,8 @@ function offences(label: string, text: string): string[] {
   const out: string[] = [];
   for (const re of INTERNAL) {
     const m = re.exec(text);
-    if (m) out.push(`${label}: "${text.slice(Math.max(0, m.index - 40), m.index + m[0].length + 40).replace(/\s+/g, ' ')}"`);
+    if (m)
+      out.push(`${label}: "${text.slice(Math.max(0, m.index - 40), m.index + m[0].length + 40).replace(/\s+/g, ' ')}"`);
   }
   return out;
 }
@@ -49,14 +58,25 @@ test('dist/ (the shipped bundles) names no project-internal things', (t) => {
 
 /** `eval-lens ARGS` run from the sources (main.ts runs on import, so it is spawned). */
 function cliHelp(args: string[]): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return r.stdout + r.stderr;
 }
 
 test('`--help` of eval-lens and of every subcommand names no project-internal things', () => {
   const top = cliHelp(['--help']);
-  const commands = [...(top.split(/^Commands:$/m)[1] ?? '').matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
-  assert.ok(['evaluate', 'compare', 'explain'].every((c) => commands.includes(c)), `subcommands found: ${commands.join(', ')}`);
-  const bad = [...offences('eval-lens --help', top), ...commands.flatMap((c) => offences(`eval-lens ${c} --help`, cliHelp([c, '--help'])))];
+  const commands = [...(top.split(/^Commands:$/m)[1] ?? '').matchAll(/^ {2}([a-z][a-z-]*)\b/gm)]
+    .map((m) => m[1]!)
+    .filter((c) => c !== 'help');
+  assert.ok(
+    ['evaluate', 'compare', 'explain'].every((c) => commands.includes(c)),
+    `subcommands found: ${commands.join(', ')}`,
+  );
+  const bad = [
+    ...offences('eval-lens --help', top),
+    ...commands.flatMap((c) => offences(`eval-lens ${c} --help`, cliHelp([c, '--help']))),
+  ];
   assert.deepEqual(bad, []);
 });

@@ -26,7 +26,11 @@ test('all positives: precision 1 everywhere, AP = AUPR = 1, ROC AUC null', () =>
   assert.equal(averagePrecision(y, s), 1);
   assert.equal(auprTrapz(y, s), 1);
   assert.equal(rocAuc(y, s), null);
-  assert.deepEqual(precisionRecallAt(y, s, { threshold: 0.5 }), { precision: 1, recall: 1 / 3, f1: (2 * 1) / (2 * 1 + 0 + 2) });
+  assert.deepEqual(precisionRecallAt(y, s, { threshold: 0.5 }), {
+    precision: 1,
+    recall: 1 / 3,
+    f1: (2 * 1) / (2 * 1 + 0 + 2),
+  });
 });
 
 test('a single row', () => {
@@ -66,15 +70,24 @@ test('zero weights: a block of only zero-weight rows makes no curve point (as sc
 });
 
 test('bad arguments are rejected with a message naming the argument', () => {
-  assert.throws(() => averagePrecision([1, 0], [0.5]), /Expected `labels` and `scores` to have the same length, but got 2 and 1/);
+  assert.throws(
+    () => averagePrecision([1, 0], [0.5]),
+    /Expected `labels` and `scores` to have the same length, but got 2 and 1/,
+  );
   assert.throws(() => rocAuc([1, 0], [0.5, NaN]), /Expected finite scores, but got NaN at index 1/);
   assert.throws(() => rocAuc([1, 2], [0.5, 0.4]), /Expected labels in \{0, 1\}, but got 2 at index 1/);
-  assert.throws(() => rocAuc([1, 0], [0.5, 0.4], { weights: [1, -1] }), /Expected finite non-negative weights, but got -1 at index 1/);
+  assert.throws(
+    () => rocAuc([1, 0], [0.5, 0.4], { weights: [1, -1] }),
+    /Expected finite non-negative weights, but got -1 at index 1/,
+  );
   assert.throws(() => rocAuc([1, 0], [0.5, 0.4], { weights: [1] }), /Expected `weights` to have 2 entries, but got 1/);
 });
 
 test('runner, all negatives: keys null with warnings, no PR/ROC curves', async () => {
-  const { results, warnings } = await runIw(tempFile('label,score,stratum\n0,0.9,B\n0,0.4,Bc\n0,0.1,Bc\n'), { populationSize: 10, bootstrapN: 30 });
+  const { results, warnings } = await runIw(tempFile('label,score,stratum\n0,0.9,B\n0,0.4,Bc\n0,0.1,Bc\n'), {
+    populationSize: 10,
+    bootstrapN: 30,
+  });
   assert.equal(results.metrics.recall.value, null);
   assert.equal(results.metrics.average_precision.value, null);
   assert.equal(results.metrics.aupr_trapz.value, null);
@@ -86,7 +99,9 @@ test('runner, all negatives: keys null with warnings, no PR/ROC curves', async (
 });
 
 test('runner, all positives: roc_auc null with a warning; PR curve kept', async () => {
-  const { results, warnings } = await runIw(tempFile('label,score,stratum\n1,0.9,B\n1,0.4,Bc\n1,0.1,Bc\n'), { populationSize: 10 });
+  const { results, warnings } = await runIw(tempFile('label,score,stratum\n1,0.9,B\n1,0.4,Bc\n1,0.1,Bc\n'), {
+    populationSize: 10,
+  });
   assert.equal(results.metrics.roc_auc.value, null);
   assert.equal(results.metrics.average_precision.value, 1);
   assert.ok(warnings.some((w) => w.code === 'no-negative-labels'));
@@ -95,7 +110,10 @@ test('runner, all positives: roc_auc null with a warning; PR curve kept', async 
 });
 
 test('runner, a single Bc row', async () => {
-  const { results, source } = await runIw(tempFile('label,score,stratum\n1,0.7,Bc\n'), { populationSize: 5, bootstrapN: 20 });
+  const { results, source } = await runIw(tempFile('label,score,stratum\n1,0.7,Bc\n'), {
+    populationSize: 5,
+    bootstrapN: 20,
+  });
   assert.equal(source.rowsUsed, 1);
   assert.equal(results.metrics.precision.value, 1);
   assert.equal(results.metrics.average_precision.value, 1);
@@ -103,7 +121,9 @@ test('runner, a single Bc row', async () => {
 });
 
 test('runner, constant scores', async () => {
-  const { results } = await runIw(tempFile('label,score,stratum\n1,0.5,B\n0,0.5,B\n0,0.5,Bc\n1,0.5,Bc\n'), { populationSize: 12 });
+  const { results } = await runIw(tempFile('label,score,stratum\n1,0.5,B\n0,0.5,B\n0,0.5,Bc\n1,0.5,Bc\n'), {
+    populationSize: 12,
+  });
   // w_B = (2/2)/12, w_Bc = (10/2)/12: weighted prevalence = (1/12 + 5/12) / 1 = 1/2
   assert.ok(Math.abs(results.metrics.average_precision.value! - 0.5) < 1e-15);
   assert.equal(results.metrics.roc_auc.value, 0.5);

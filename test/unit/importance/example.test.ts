@@ -8,7 +8,11 @@ import { IW_KEYS } from '../../../src/core/metrics/importance';
 import { runIw } from './helpers';
 
 const dir = 'examples/iw-breast-cancer';
-const cfg = JSON.parse(readFileSync(`${dir}/eval-lens.json`, 'utf8')) as { populationSize: number; biasedSize: number; threshold: number };
+const cfg = JSON.parse(readFileSync(`${dir}/eval-lens.json`, 'utf8')) as {
+  populationSize: number;
+  biasedSize: number;
+  threshold: number;
+};
 const truth = JSON.parse(readFileSync(`${dir}/_population_truth.json`, 'utf8')) as {
   models: Record<string, { weighted_estimate: Record<string, number>; unweighted: Record<string, number> }>;
 };
@@ -19,8 +23,14 @@ for (const model of Object.keys(truth.models)) {
     assert.equal(source.rowsUsed, 187);
     for (const k of IW_KEYS) {
       const m = results.metrics[k];
-      assert.ok(Math.abs(m.value! - truth.models[model].weighted_estimate[k]) < 1e-12, `${k}: ${m.value} vs ${truth.models[model].weighted_estimate[k]}`);
-      assert.ok(Math.abs(results.baselines!.unweighted[k].value! - truth.models[model].unweighted[k]) < 1e-12, `unweighted ${k}`);
+      assert.ok(
+        Math.abs(m.value! - truth.models[model].weighted_estimate[k]) < 1e-12,
+        `${k}: ${m.value} vs ${truth.models[model].weighted_estimate[k]}`,
+      );
+      assert.ok(
+        Math.abs(results.baselines!.unweighted[k].value! - truth.models[model].unweighted[k]) < 1e-12,
+        `unweighted ${k}`,
+      );
       assert.ok(m.ci && 0 <= m.ci[0] && m.ci[0] <= m.ci[1] && m.ci[1] <= 1, `${k} interval ${m.ci}`);
     }
   });

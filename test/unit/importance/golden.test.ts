@@ -41,9 +41,18 @@ function closeArray(actual: (number | null)[], expected: (number | null)[], what
 
 test('golden file has the cases the issue asks for', () => {
   assert.ok(golden.cases.length >= 12);
-  assert.ok(golden.cases.some((c) => c.precision === null), 'a case with no positive prediction');
-  assert.ok(golden.cases.some((c) => c.w.some((w) => w === 0)), 'a case with zero weights');
-  assert.ok(golden.cases.some((c) => new Set(c.s).size < c.s.length), 'a case with ties');
+  assert.ok(
+    golden.cases.some((c) => c.precision === null),
+    'a case with no positive prediction',
+  );
+  assert.ok(
+    golden.cases.some((c) => c.w.some((w) => w === 0)),
+    'a case with zero weights',
+  );
+  assert.ok(
+    golden.cases.some((c) => new Set(c.s).size < c.s.length),
+    'a case with ties',
+  );
 });
 
 for (const c of golden.cases) {
@@ -86,7 +95,8 @@ for (const c of golden.cases) {
 test('all weights equal ⇒ weighted = unweighted (golden equal_weights_ties vs unit_weights_ties)', () => {
   const eq = golden.cases.find((c) => c.name === 'equal_weights_ties')!;
   const unit = golden.cases.find((c) => c.name === 'unit_weights_ties')!;
-  for (const k of ['precision', 'recall', 'f1', 'average_precision', 'aupr_trapz', 'roc_auc'] as const) close(eq[k], unit[k], k);
+  for (const k of ['precision', 'recall', 'f1', 'average_precision', 'aupr_trapz', 'roc_auc'] as const)
+    close(eq[k], unit[k], k);
   close(averagePrecision(eq.y, eq.s, { weights: eq.w }), averagePrecision(eq.y, eq.s), 'average_precision');
   close(rocAuc(eq.y, eq.s, { weights: eq.w }), rocAuc(eq.y, eq.s), 'roc_auc');
   close(auprTrapz(eq.y, eq.s, { weights: eq.w }), auprTrapz(eq.y, eq.s), 'aupr_trapz');

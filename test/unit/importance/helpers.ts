@@ -34,6 +34,11 @@ export async function runIw(path: string, cfg: EvalConfig & { bootstrapN?: numbe
   const warnings = new Warnings();
   const results = new ResultsBuilder();
   const source = await runIwBinary({ path, baseDir: dir, config, warnings, results });
-  const built = results.build({ source: { ...source, size: 0, sha256: '' }, task: 'iw-binary', config, warnings: warnings.list });
+  const built = results.build({
+    source: { ...source, size: 0, sha256: '' },
+    task: 'iw-binary',
+    config,
+    warnings: warnings.list,
+  });
   return { source, results: built, warnings: warnings.list };
 }

@@ -7,7 +7,11 @@ import { readFileSync } from 'node:fs';
 import { runIw } from './helpers';
 
 const dir = 'examples/iw-breast-cancer';
-const cfg = JSON.parse(readFileSync(`${dir}/eval-lens.json`, 'utf8')) as { populationSize: number; biasedSize: number; threshold: number };
+const cfg = JSON.parse(readFileSync(`${dir}/eval-lens.json`, 'utf8')) as {
+  populationSize: number;
+  biasedSize: number;
+  threshold: number;
+};
 
 test('PR curve: f1 per point; the point of the configured threshold equals precision, recall, f1', async () => {
   const { results } = await runIw(`${dir}/logreg.csv`, { ...cfg, task: 'iw-binary', bootstrapN: 0 });

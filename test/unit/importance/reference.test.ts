@@ -72,7 +72,17 @@ function randomCase(seed: number) {
     y.push(yi);
     s.push(Math.min(1, Math.floor((0.3 * yi + rng.next() * 0.8) * levels) / levels));
     const kind = seed % 3;
-    w.push(kind === 0 ? (rng.next() < 0.5 ? 0.001 : 0.018) : kind === 1 ? rng.next() * 2 : rng.next() < 0.25 ? 0 : rng.next());
+    w.push(
+      kind === 0
+        ? rng.next() < 0.5
+          ? 0.001
+          : 0.018
+        : kind === 1
+          ? rng.next() * 2
+          : rng.next() < 0.25
+            ? 0
+            : rng.next(),
+    );
   }
   return { y, s, w, t: Math.floor(rng.next() * levels) / levels };
 }
@@ -90,7 +100,12 @@ test('fast metricVector = slow reference on 300 seeded random inputs (ties, weig
     const slow = reference(y, s, w, t);
     IW_KEYS.forEach((k, j) => sameOrBothNaN(fast[j], slow[j], `seed ${seed} ${k}`));
     const fastU = metricVector(so, y, null, blocksAtOrAbove(so, t));
-    const slowU = reference(y, s, y.map(() => 1), t);
+    const slowU = reference(
+      y,
+      s,
+      y.map(() => 1),
+      t,
+    );
     IW_KEYS.forEach((k, j) => sameOrBothNaN(fastU[j], slowU[j], `seed ${seed} unweighted ${k}`));
   }
 });
@@ -128,14 +143,22 @@ test('sortedResampler (the bootstrap statistic) = metricVector with w × counts,
     const strata = Int32Array.from(y, (_, i) => i % 2);
     const rs = sortedResampler(so, y, w, strata, nAbove);
     // counts are per sorted position
-    assert.deepEqual([...rs.strata!], [...so.order].map((i) => i % 2));
+    assert.deepEqual(
+      [...rs.strata!],
+      [...so.order].map((i) => i % 2),
+    );
     const rng = createRng(seed + 5000);
     const counts = new Float64Array(y.length);
     for (let j = 0; j < y.length; j++) counts[rng.int(y.length)] += 1;
     const byRow = new Float64Array(y.length);
     so.order.forEach((i, p) => (byRow[i] = counts[p]));
     const got = rs.stat(counts);
-    const wantW = metricVector(so, y, w.map((wi, i) => wi * byRow[i]), nAbove);
+    const wantW = metricVector(
+      so,
+      y,
+      w.map((wi, i) => wi * byRow[i]),
+      nAbove,
+    );
     const wantU = metricVector(so, y, byRow, nAbove);
     IW_KEYS.forEach((k, j) => {
       sameOrBothNaN(got[j], wantW[j], `seed ${seed} ${k}`);

@@ -27,7 +27,11 @@ const near = (a: number | null | undefined, b: number | null, what = '') => {
 
 for (const c of e2e.cases) {
   test(`end to end = scikit-learn with the METRICS.md weights — ${c.file}`, async () => {
-    const { results, source } = await runIw(c.file, { populationSize: c.populationSize, biasedSize: c.biasedSize, bootstrapN: 200 });
+    const { results, source } = await runIw(c.file, {
+      populationSize: c.populationSize,
+      biasedSize: c.biasedSize,
+      bootstrapN: 200,
+    });
     assert.equal(source.format, 'csv');
     assert.equal(source.rows, source.rowsUsed);
     assert.deepEqual(source.columns, { label: 'label', score: 'score', stratum: 'stratum', id: 'id' });
@@ -77,7 +81,10 @@ test('the worked example through the runner: w_B = 1/20, w_Bc = 1/5', async () =
   near(results.metrics.average_precision.value, 58 / 99);
   near(results.metrics.roc_auc.value, 31 / 42);
   near(results.baselines!.unweighted.precision.value, 3 / 5);
-  const tc = results.tables.thresholdCounts as { weighted: { tp: number; fp: number }; unweighted: { tp: number; fp: number } };
+  const tc = results.tables.thresholdCounts as {
+    weighted: { tp: number; fp: number };
+    unweighted: { tp: number; fp: number };
+  };
   near(tc.weighted.tp, 0.3);
   near(tc.weighted.fp, 0.25);
   assert.deepEqual(tc.unweighted, { tp: 3, fp: 2, fn: 0, tn: 3 });
@@ -109,7 +116,8 @@ test('biasedSize larger than the B rows: each B row stands for |B|/b items', asy
 });
 
 test('a weight column overrides the stratum weights, and says so', async () => {
-  const csv = 'label,score,stratum,weight\n1,0.9,B,1\n1,0.8,B,1\n0,0.7,B,1\n0,0.2,B,1\n1,0.6,Bc,4\n0,0.8,Bc,4\n0,0.4,Bc,4\n0,0.1,Bc,4\n';
+  const csv =
+    'label,score,stratum,weight\n1,0.9,B,1\n1,0.8,B,1\n0,0.7,B,1\n0,0.2,B,1\n1,0.6,Bc,4\n0,0.8,Bc,4\n0,0.4,Bc,4\n0,0.1,Bc,4\n';
   const { results, warnings } = await runIw(tempFile(csv), { populationSize: 999 });
   // weights ∝ (1/20, 1/5): the same ratios as the worked example
   near(results.metrics.average_precision.value, 58 / 99);
@@ -127,10 +135,16 @@ test('positiveLabel: the value equal to it is positive, one other value negative
   const { results } = await runIw(tempFile(csv), { populationSize: 20, positiveLabel: 'yes' });
   near(results.metrics.average_precision.value, 58 / 99);
   assert.deepEqual(results.perItem!.labels!.slice(0, 3), ['yes', 'yes', 'no']);
-  await assert.rejects(runIw(tempFile(csv + 'maybe,0.5,B\n'), { populationSize: 20, positiveLabel: 'yes' }), (e: Error) => {
-    assert.match(e.message, /:10, column "label": expected one of the two label values "yes" \(positive\) and "no" \(negative\), got "maybe"/);
-    return true;
-  });
+  await assert.rejects(
+    runIw(tempFile(csv + 'maybe,0.5,B\n'), { populationSize: 20, positiveLabel: 'yes' }),
+    (e: Error) => {
+      assert.match(
+        e.message,
+        /:10, column "label": expected one of the two label values "yes" \(positive\) and "no" \(negative\), got "maybe"/,
+      );
+      return true;
+    },
+  );
 });
 
 test('threshold with no positive prediction: precision null + warning', async () => {
@@ -175,25 +189,73 @@ async function rejectsWith(csv: string, cfg: Parameters<typeof runIw>[1], re: Re
 }
 
 test('errors name file, line, column and what was expected', async () => {
-  await rejectsWith(SMALL + '2,0.5,B\n', { populationSize: 20 }, /in\d+\.csv:10, column "label": expected 0 or 1 \(set `positiveLabel` for other label values\), got "2"/);
-  await rejectsWith(SMALL + '1,inf,B\n', { populationSize: 20 }, /:10, column "score": expected a finite number, got "inf"/);
-  await rejectsWith(SMALL + '1,NaN,B\n', { populationSize: 20 }, /:10, column "score": expected a finite number, got "NaN"/);
-  await rejectsWith(SMALL + '1,0.5,C\n', { populationSize: 20 }, /:10, column "stratum": expected a stratum B or Bc \(also biased \/ random\), got "C"/);
-  await rejectsWith(SMALL + '1,0.5,\n', { populationSize: 20 }, /:10, column "stratum": expected a stratum \(B or Bc\), got an empty cell/);
-  await rejectsWith('label,score\n1,0.5\n', { populationSize: 20 }, /no stratum column\. Found: label, score\. Accepted: stratum, strata\. .*or give a `weight` column/);
-  await rejectsWith('label,prob_x\n1,0.5\n', { populationSize: 20 }, /no score column\. Found: label, prob_x\. Accepted: confidence, score/);
-  await rejectsWith('label,score,stratum,weight\n1,0.5,B,-1\n', {}, /:2, column "weight": expected a finite weight ≥ 0, got "-1"/);
+  await rejectsWith(
+    SMALL + '2,0.5,B\n',
+    { populationSize: 20 },
+    /in\d+\.csv:10, column "label": expected 0 or 1 \(set `positiveLabel` for other label values\), got "2"/,
+  );
+  await rejectsWith(
+    SMALL + '1,inf,B\n',
+    { populationSize: 20 },
+    /:10, column "score": expected a finite number, got "inf"/,
+  );
+  await rejectsWith(
+    SMALL + '1,NaN,B\n',
+    { populationSize: 20 },
+    /:10, column "score": expected a finite number, got "NaN"/,
+  );
+  await rejectsWith(
+    SMALL + '1,0.5,C\n',
+    { populationSize: 20 },
+    /:10, column "stratum": expected a stratum B or Bc \(also biased \/ random\), got "C"/,
+  );
+  await rejectsWith(
+    SMALL + '1,0.5,\n',
+    { populationSize: 20 },
+    /:10, column "stratum": expected a stratum \(B or Bc\), got an empty cell/,
+  );
+  await rejectsWith(
+    'label,score\n1,0.5\n',
+    { populationSize: 20 },
+    /no stratum column\. Found: label, score\. Accepted: stratum, strata\. .*or give a `weight` column/,
+  );
+  await rejectsWith(
+    'label,prob_x\n1,0.5\n',
+    { populationSize: 20 },
+    /no score column\. Found: label, prob_x\. Accepted: confidence, score/,
+  );
+  await rejectsWith(
+    'label,score,stratum,weight\n1,0.5,B,-1\n',
+    {},
+    /:2, column "weight": expected a finite weight ≥ 0, got "-1"/,
+  );
 });
 
 test('errors about the sizes name the key to set', async () => {
   await rejectsWith(SMALL, {}, /set `populationSize`.*or give a `weight` column/);
-  await rejectsWith('label,score,stratum\n1,0.9,B\n0,0.2,B\n', { populationSize: 20 }, /expected rows of stratum Bc.*got none \(2 B rows\)/);
+  await rejectsWith(
+    'label,score,stratum\n1,0.9,B\n0,0.2,B\n',
+    { populationSize: 20 },
+    /expected rows of stratum Bc.*got none \(2 B rows\)/,
+  );
   await rejectsWith(SMALL, { populationSize: 20, biasedSize: 3 }, /`biasedSize` is 3 but .* has 4 B rows/);
   await rejectsWith(SMALL, { populationSize: 6, biasedSize: 4 }, /`populationSize` is 6 but .* has 8 rows/);
-  await rejectsWith(SMALL, { populationSize: 10, biasedSize: 12 }, /`populationSize` \(10\) is smaller than `biasedSize` \(12\)/);
-  await rejectsWith(SMALL, { populationSize: 10, biasedSize: 8 }, /has 4 Bc rows but the complement of B holds only populationSize − biasedSize = 2 items/);
+  await rejectsWith(
+    SMALL,
+    { populationSize: 10, biasedSize: 12 },
+    /`populationSize` \(10\) is smaller than `biasedSize` \(12\)/,
+  );
+  await rejectsWith(
+    SMALL,
+    { populationSize: 10, biasedSize: 8 },
+    /has 4 Bc rows but the complement of B holds only populationSize − biasedSize = 2 items/,
+  );
   await rejectsWith(SMALL, { populationSize: 20.5 }, /expected `populationSize` to be a positive integer, got 20.5/);
-  await rejectsWith('label,score,stratum\n1,0.9,Bc\n0,0.2,Bc\n', { populationSize: 20, biasedSize: 5 }, /`biasedSize` is 5 but .* has no B rows/);
+  await rejectsWith(
+    'label,score,stratum\n1,0.9,Bc\n0,0.2,Bc\n',
+    { populationSize: 20, biasedSize: 5 },
+    /`biasedSize` is 5 but .* has no B rows/,
+  );
 });
 
 test('no B rows and biasedSize 0: a uniform sample, weights all equal (= unweighted)', async () => {
@@ -232,5 +294,10 @@ test('JSON array input with boolean labels and explicit column names', async () 
   assert.equal(source.format, 'json');
   assert.deepEqual(source.columns, { label: 'truth', score: 'p', stratum: 'src' });
   near(results.metrics.average_precision.value, 58 / 99);
-  await rejectsWith(JSON.stringify(rows), { populationSize: 20, columns: { stratum: 'nope' } }, /the stratum column "nope" set in `columns.stratum` is not in the file/, 'json');
+  await rejectsWith(
+    JSON.stringify(rows),
+    { populationSize: 20, columns: { stratum: 'nope' } },
+    /the stratum column "nope" set in `columns.stratum` is not in the file/,
+    'json',
+  );
 });

@@ -16,7 +16,15 @@
 //   Bc       0  0.1     1/5
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { averagePrecision, auprTrapz, metricVector, precisionRecallAt, rocAuc, stratumWeights, IW_KEYS } from '../../../src/core/metrics/importance';
+import {
+  averagePrecision,
+  auprTrapz,
+  metricVector,
+  precisionRecallAt,
+  rocAuc,
+  stratumWeights,
+  IW_KEYS,
+} from '../../../src/core/metrics/importance';
 import { blockCounts, blocksAtOrAbove, prPoints, rocPoints, scoreOrder } from '../../../src/core/metrics/binaryCurve';
 
 const wB = 1 / 20;
@@ -97,7 +105,7 @@ test('roc_auc by hand: weighted pairs, the tie at 0.8 counts one half', () => {
   near(rocAuc(y, s, { weights: w }), 31 / 42);
   const so = scoreOrder(s);
   const roc = rocPoints(so, blockCounts(so, y, w))!;
-  near(roc.x[2], (wBc) / 0.7); // after the 0.8 block: FP = 1/5
+  near(roc.x[2], wBc / 0.7); // after the 0.8 block: FP = 1/5
   near(roc.y[2], (2 * wB) / 0.3); // TP = 2/20
 });
 

@@ -21,12 +21,31 @@ const { path, rows } = writeRandomFile(dir, 31, 200);
 const config = join(dir, 'random-31.json');
 
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', TSX, join(ROOT, 'src/cli/main.ts'), ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, ['--import', TSX, join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 test('rows --format json: {total, rows: [{line, id, label, pred, correct, confidence, top, columns, …}]}', () => {
-  const r = cli(['rows', path, '--config', config, '--where', 'correct=false and city!=Oslo', '--sort', 'confidence:desc', '--limit', '5', '--offset', '2', '--format', 'json']);
+  const r = cli([
+    'rows',
+    path,
+    '--config',
+    config,
+    '--where',
+    'correct=false and city!=Oslo',
+    '--sort',
+    'confidence:desc',
+    '--limit',
+    '5',
+    '--offset',
+    '2',
+    '--format',
+    'json',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout) as { total: number; rows: Record<string, unknown>[] };
   const want = rows
@@ -37,7 +56,16 @@ test('rows --format json: {total, rows: [{line, id, label, pred, correct, confid
   assert.equal(out.rows.length, 5);
   out.rows.forEach((row, j) => {
     const w = want[j + 2];
-    assert.deepEqual(Object.keys(row).slice(0, 8), ['line', 'id', 'label', 'pred', 'correct', 'confidence', 'top', 'columns']);
+    assert.deepEqual(Object.keys(row).slice(0, 8), [
+      'line',
+      'id',
+      'label',
+      'pred',
+      'correct',
+      'confidence',
+      'top',
+      'columns',
+    ]);
     assert.equal(row.line, w.line);
     assert.equal(row.id, w.id);
     assert.equal(row.label, w.label);

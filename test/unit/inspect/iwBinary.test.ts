@@ -35,11 +35,22 @@ function write(seed: number, n: number): { path: string; rows: Row[] } {
     const stratum = rng.next() < 0.4 ? 'B' : 'Bc';
     const weight = stratum === 'B' ? 0.5 : 1 + rng.int(4);
     const source = SOURCES[rng.int(3)];
-    rows.push({ line: i + 2, label, score, stratum, weight, source, text: `r${i},${label},${score},${stratum},${weight},${source}` });
+    rows.push({
+      line: i + 2,
+      label,
+      score,
+      stratum,
+      weight,
+      source,
+      text: `r${i},${label},${score},${stratum},${weight},${source}`,
+    });
   }
   const path = join(dir, `iw-${seed}.csv`);
   writeFileSync(path, [HEADER, ...rows.map((r) => r.text)].join('\n') + '\n');
-  writeFileSync(join(dir, 'eval-lens.json'), JSON.stringify({ task: 'iw-binary', threshold: 0.5, bootstrap: { n: 0 } }));
+  writeFileSync(
+    join(dir, 'eval-lens.json'),
+    JSON.stringify({ task: 'iw-binary', threshold: 0.5, bootstrap: { n: 0 } }),
+  );
   return { path, rows };
 }
 
@@ -92,8 +103,12 @@ test('iw-binary subset = a file of only those rows; slices = each slice evaluate
     const row = table.find((t) => t.value === s)!;
     for (const k of ['precision', 'recall', 'average_precision']) {
       assert.ok(Math.abs((row[k] as SliceMetricValue).value! - alone.metrics[k].value!) < 1e-12, `${s} ${k}`);
-      assert.ok(Math.abs(row.diff[k].value! - (alone.metrics[k].value! - res.metrics[k].value!)) < 1e-12, `${s} diff ${k}`);
+      assert.ok(
+        Math.abs(row.diff[k].value! - (alone.metrics[k].value! - res.metrics[k].value!)) < 1e-12,
+        `${s} diff ${k}`,
+      );
     }
   }
-  for (let i = 1; i < table.length; i++) assert.ok((table[i - 1].precision as SliceMetricValue).value! <= (table[i].precision as SliceMetricValue).value!);
+  for (let i = 1; i < table.length; i++)
+    assert.ok((table[i - 1].precision as SliceMetricValue).value! <= (table[i].precision as SliceMetricValue).value!);
 });

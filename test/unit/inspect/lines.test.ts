@@ -12,12 +12,19 @@ import { openInspection } from '../../../src/core/inspect/index';
 
 const dir = mkdtempSync(join(tmpdir(), 'eval-lens-lines-'));
 
-async function lines(name: string, text: string): Promise<{ line: number; id: string | null; columns: Record<string, string> }[]> {
+async function lines(
+  name: string,
+  text: string,
+): Promise<{ line: number; id: string | null; columns: Record<string, string> }[]> {
   const path = join(dir, name);
   writeFileSync(path, text);
   const ins = await openInspection(path, { overrides: { bootstrap: { n: 0 } } });
   const page = ins.query({ where: [], offset: 0, limit: 100 });
-  return page.rows.map((r) => (r.kind === 'classification' ? { line: r.line, id: r.id, columns: r.columns } : { line: r.line, id: null, columns: {} }));
+  return page.rows.map((r) =>
+    r.kind === 'classification'
+      ? { line: r.line, id: r.id, columns: r.columns }
+      : { line: r.line, id: null, columns: {} },
+  );
 }
 
 test('CSV with CRLF line ends', async () => {
@@ -34,7 +41,17 @@ test('CSV with CRLF line ends', async () => {
 
 test('CSV with quoted newlines inside cells (LF and CRLF)', async () => {
   for (const eol of ['\n', '\r\n']) {
-    const text = ['id,label,pred,text', 'r1,a,a,"one', 'two', 'three"', 'r2,b,b,plain', 'r3,a,b,"x,""y""', 'z"', 'r4,b,a,end'].join(eol) + eol;
+    const text =
+      [
+        'id,label,pred,text',
+        'r1,a,a,"one',
+        'two',
+        'three"',
+        'r2,b,b,plain',
+        'r3,a,b,"x,""y""',
+        'z"',
+        'r4,b,a,end',
+      ].join(eol) + eol;
     const rows = await lines(`quoted-${eol.length}.csv`, text);
     assert.deepEqual(
       rows.map((r) => [r.id, r.line]),
@@ -62,7 +79,8 @@ test('CSV with a UTF-8 byte order mark', async () => {
 });
 
 test('JSONL with blank lines (and a BOM)', async () => {
-  const text = '\uFEFF{"id":"r1","label":"a","pred":"a","note":"x"}\n\n{"id":"r2","label":"b","pred":"a","note":null}\n   \n\n{"id":"r3","label":"a","pred":"b","note":3.5}\n';
+  const text =
+    '\uFEFF{"id":"r1","label":"a","pred":"a","note":"x"}\n\n{"id":"r2","label":"b","pred":"a","note":null}\n   \n\n{"id":"r3","label":"a","pred":"b","note":3.5}\n';
   const rows = await lines('blank.jsonl', text);
   assert.deepEqual(
     rows.map((r) => [r.id, r.line]),

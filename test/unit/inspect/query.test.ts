@@ -61,7 +61,10 @@ for (const [seed, eol] of [
         expr,
       );
     }
-    assert.ok(ref.some((r) => r.note.includes('\n')), 'the file has quoted newlines');
+    assert.ok(
+      ref.some((r) => r.note.includes('\n')),
+      'the file has quoted newlines',
+    );
   });
 }
 
@@ -129,8 +132,15 @@ test('sorts are stable (ties by line) in both directions, and pages cut the sort
 test('query errors name the key and what was expected', async () => {
   const { path } = writeRandomFile(dir, 5, 50);
   const ins = await openInspection(path, { configPath: join(dir, 'random-5.json') });
-  const err = (q: Parameters<typeof ins.query>[0], re: RegExp) => assert.throws(() => ins.query(q), (e: unknown) => e instanceof QueryError && re.test(e.message));
-  err({ where: parseWhere('nope=1'), offset: 0, limit: 1 }, /unknown key "nope"; expected one of: label, pred, correct/);
+  const err = (q: Parameters<typeof ins.query>[0], re: RegExp) =>
+    assert.throws(
+      () => ins.query(q),
+      (e: unknown) => e instanceof QueryError && re.test(e.message),
+    );
+  err(
+    { where: parseWhere('nope=1'), offset: 0, limit: 1 },
+    /unknown key "nope"; expected one of: label, pred, correct/,
+  );
   err({ where: parseWhere('confidence>high'), offset: 0, limit: 1 }, /expected a number after >/);
   err({ where: parseWhere('correct=maybe'), offset: 0, limit: 1 }, /expected true\/false/);
   err({ where: parseWhere('correct<1'), offset: 0, limit: 1 }, /expected = or !=/);
@@ -144,7 +154,10 @@ test('freshness: the SHA-256 read is compared with the results', async () => {
   assert.equal(ins.checkFresh({ source: { sha256: '0'.repeat(64) } }).fresh, false);
   assert.throws(() => ins.assertFresh({ source: { sha256: '0'.repeat(64) } }), /changed since it was evaluated/);
   assert.equal(await ins.fileChanged(), false);
-  await assert.rejects(openInspection(path, { configPath: join(dir, 'random-6.json'), expectSha256: 'f'.repeat(64) }), /re-evaluate/);
+  await assert.rejects(
+    openInspection(path, { configPath: join(dir, 'random-6.json'), expectSha256: 'f'.repeat(64) }),
+    /re-evaluate/,
+  );
   writeRandomFile(dir, 7, 30); // another file; now overwrite this one
   const { writeFileSync, readFileSync } = await import('node:fs');
   writeFileSync(path, readFileSync(path, 'utf8') + 'r999,a,1,0,0,0,val,Oslo,20,\n');

@@ -45,7 +45,17 @@ export function writeRandomFile(dir: string, seed: number, n: number, eol = '\n'
     const probs = raw.map((x) => Math.round((x / sum) * 20) / 20);
     const label = CLASSES[rng.int(4)];
     const note = rng.next() < 0.1 ? `two${eol}lines` : rng.next() < 0.5 ? `n${rng.int(3)}` : '';
-    const r: RefRow = { line, id: `r${i}`, label, probs, split: rng.next() < 0.5 ? 'val' : 'test', city: CITIES[rng.int(CITIES.length)], age: String(18 + rng.int(60)), note, text: '' };
+    const r: RefRow = {
+      line,
+      id: `r${i}`,
+      label,
+      probs,
+      split: rng.next() < 0.5 ? 'val' : 'test',
+      city: CITIES[rng.int(CITIES.length)],
+      age: String(18 + rng.int(60)),
+      note,
+      text: '',
+    };
     rows.push(r);
     const text = [r.id, r.label, ...probs.map(String), r.split, csvQuote(r.city), r.age, csvQuote(r.note)].join(',');
     r.text = text;
@@ -58,7 +68,10 @@ export function writeRandomFile(dir: string, seed: number, n: number, eol = '\n'
   }
   const path = join(dir, `random-${seed}.csv`);
   writeFileSync(path, out.join(eol) + eol);
-  writeFileSync(join(dir, `random-${seed}.json`), JSON.stringify({ trainCounts: TRAIN, groups: GROUPS, acceptThreshold: 0.5, bootstrap: { n: 0 } }));
+  writeFileSync(
+    join(dir, `random-${seed}.json`),
+    JSON.stringify({ trainCounts: TRAIN, groups: GROUPS, acceptThreshold: 0.5, bootstrap: { n: 0 } }),
+  );
   return { path, rows };
 }
 

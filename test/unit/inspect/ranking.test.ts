@@ -33,7 +33,8 @@ function write(seed: number): { path: string; users: RefUser[]; itemCount: Map<s
     if (rng.next() < 0.1) lines.push(''); // blank lines are counted
     const pool = [...items].sort(() => rng.next() - 0.5);
     const list = pool.slice(0, 12);
-    const relevant = rng.next() < 0.1 ? [] : [...new Set(Array.from({ length: 1 + rng.int(4) }, () => items[rng.int(items.length)]))];
+    const relevant =
+      rng.next() < 0.1 ? [] : [...new Set(Array.from({ length: 1 + rng.int(4) }, () => items[rng.int(items.length)]))];
     const t = rng.int(8);
     for (let k = 0; k < t; k++) {
       const it = items[rng.int(items.length)];
@@ -46,7 +47,10 @@ function write(seed: number): { path: string; users: RefUser[]; itemCount: Map<s
   const path = join(dir, `run-${seed}.jsonl`);
   writeFileSync(path, lines.join('\n') + '\n');
   writeFileSync(join(dir, 'train.csv'), train.join('\n') + '\n');
-  writeFileSync(join(dir, 'eval-lens.json'), JSON.stringify({ task: 'ranking', k: [5, 10], train: 'train.csv', bootstrap: { n: 0 } }));
+  writeFileSync(
+    join(dir, 'eval-lens.json'),
+    JSON.stringify({ task: 'ranking', k: [5, 10], train: 'train.csv', bootstrap: { n: 0 } }),
+  );
   return { path, users, itemCount };
 }
 
@@ -89,7 +93,10 @@ test('ranking filters and sorts equal the reference', async () => {
   }
   // sorted by recall@10, descending; ties by line; users without a value last
   const page = ins.query({ where: [], sort: { key: 'recall@10', dir: 'desc' }, offset: 0, limit: 1000 });
-  const want = [...users.filter(evaluated).sort((a, b) => recall(b, 10) - recall(a, 10) || a.line - b.line), ...users.filter((u) => !evaluated(u))];
+  const want = [
+    ...users.filter(evaluated).sort((a, b) => recall(b, 10) - recall(a, 10) || a.line - b.line),
+    ...users.filter((u) => !evaluated(u)),
+  ];
   assert.deepEqual(
     page.rows.map((r) => (r as RankingRowView).user),
     want.map((u) => u.user),
@@ -97,7 +104,8 @@ test('ranking filters and sorts equal the reference', async () => {
 
   // one user's view
   for (const u of users.slice(0, 20)) {
-    const v = ins.query({ where: [{ key: 'user', op: '=', value: u.user }], offset: 0, limit: 1 }).rows[0] as RankingRowView;
+    const v = ins.query({ where: [{ key: 'user', op: '=', value: u.user }], offset: 0, limit: 1 })
+      .rows[0] as RankingRowView;
     assert.equal(v.line, u.line);
     assert.equal(v.trainCount, u.train);
     assert.deepEqual(
@@ -120,7 +128,9 @@ test('ranking filters and sorts equal the reference', async () => {
 test('ranking slices by the number of relevant items and by train interactions', async () => {
   const { evaluateFile } = await import('../../../src/core/evaluate');
   const { path, users } = write(2);
-  const res = await evaluateFile(path, { overrides: { slices: ['relevant', 'trainCount', 'colour'], minSliceSize: 3, sliceBins: 4 } });
+  const res = await evaluateFile(path, {
+    overrides: { slices: ['relevant', 'trainCount', 'colour'], minSliceSize: 3, sliceBins: 4 },
+  });
   const table = res.tables.slices as import('../../../src/core/inspect/index').SliceRow[];
   const evaluated = users.filter((u) => u.relevant.length > 0);
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -161,7 +171,13 @@ test('ranking subset: the users of a filter evaluate as a run file holding only 
     ['recall@10<0.5', (u: RefUser) => u.relevant.length > 0 && recall(u, 10) < 0.5],
   ] as const) {
     const only = join(dir, 'only.jsonl');
-    writeFileSync(only, users.filter(keep).map((u) => lines[u.line - 1]).join('\n') + '\n');
+    writeFileSync(
+      only,
+      users
+        .filter(keep)
+        .map((u) => lines[u.line - 1])
+        .join('\n') + '\n',
+    );
     const a = await evaluateFile(path, { subset: parseWhere(expr), overrides: { bootstrap: { n: 50 } } });
     const b = await evaluateFile(only, { overrides: { bootstrap: { n: 50 } } });
     assert.equal(a.source.rowsUsed, users.filter(keep).length, expr);

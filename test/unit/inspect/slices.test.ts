@@ -41,11 +41,26 @@ const close = (a: number | null, b: number | null, what: string) => {
 test('slices by a categorical and a numeric column equal the hand-computed group-by', async () => {
   const { path, rows } = writeRandomFile(dir, 21, 800);
   const config = join(dir, 'slices.json');
-  writeFileSync(config, JSON.stringify({ trainCounts: TRAIN, groups: GROUPS, acceptThreshold: 0.5, slices: ['city', 'age'], minSliceSize: 20, bootstrap: { n: 0 } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      trainCounts: TRAIN,
+      groups: GROUPS,
+      acceptThreshold: 0.5,
+      slices: ['city', 'age'],
+      minSliceSize: 20,
+      bootstrap: { n: 0 },
+    }),
+  );
   const res = await evaluateFile(path, { configPath: config });
   assert.deepEqual(validateResults(res), []);
   const table = res.tables.slices as SliceRow[];
-  const whole = { accuracy: res.metrics.accuracy.value, macro_f1: res.metrics.macro_f1.value, ece: res.metrics.ece.value, aurc: res.metrics.aurc.value };
+  const whole = {
+    accuracy: res.metrics.accuracy.value,
+    macro_f1: res.metrics.macro_f1.value,
+    ece: res.metrics.ece.value,
+    aurc: res.metrics.aurc.value,
+  };
 
   // city: by value
   const cities = [...new Set(rows.map((r) => r.city))];
@@ -79,18 +94,25 @@ test('slices by a categorical and a numeric column equal the hand-computed group
     const row = table.find((t) => t.slice === 'age' && t.value === label);
     assert.ok(row, label);
     assert.equal(row.n, sub.length, label);
-    assert.deepEqual(row.where, [{ key: 'age', op: '>=', value: String(lo) }, ...(hi === undefined ? [] : [{ key: 'age', op: '<', value: String(hi) }])]);
+    assert.deepEqual(row.where, [
+      { key: 'age', op: '>=', value: String(lo) },
+      ...(hi === undefined ? [] : [{ key: 'age', op: '<', value: String(hi) }]),
+    ]);
     close(metric(row, 'accuracy').value, accuracy(sub), `accuracy of age ${label}`);
     close(metric(row, 'macro_f1').value, macroF1(sub), `macro_f1 of age ${label}`);
   });
   assert.equal(table.length, cities.length + edges.length);
   // worst first by accuracy
-  for (let i = 1; i < table.length; i++) assert.ok(metric(table[i - 1], 'accuracy').value! <= metric(table[i], 'accuracy').value!);
+  for (let i = 1; i < table.length; i++)
+    assert.ok(metric(table[i - 1], 'accuracy').value! <= metric(table[i], 'accuracy').value!);
 });
 
 test('intervals: every slice metric and difference has a bootstrap interval around its value', async () => {
   const { path } = writeRandomFile(dir, 22, 400);
-  const res = await evaluateFile(path, { configPath: join(dir, 'random-22.json'), overrides: { slices: ['city'], minSliceSize: 10, bootstrap: { n: 200, seed: 1 } } });
+  const res = await evaluateFile(path, {
+    configPath: join(dir, 'random-22.json'),
+    overrides: { slices: ['city'], minSliceSize: 10, bootstrap: { n: 200, seed: 1 } },
+  });
   const table = res.tables.slices as SliceRow[];
   assert.ok(table.length >= 4);
   for (const row of table) {
@@ -99,11 +121,17 @@ test('intervals: every slice metric and difference has a bootstrap interval arou
       const d = row.diff[k];
       assert.ok(m.ci && m.ci[0] <= m.ci[1], `${row.value} ${k}`);
       assert.ok(d.ci && d.ci[0] <= d.ci[1], `${row.value} diff ${k}`);
-      assert.ok(m.ci[0] <= m.value! + 0.15 && m.ci[1] >= m.value! - 0.15, `${row.value} ${k}: ${m.value} in about ${m.ci}`);
+      assert.ok(
+        m.ci[0] <= m.value! + 0.15 && m.ci[1] >= m.value! - 0.15,
+        `${row.value} ${k}: ${m.value} in about ${m.ci}`,
+      );
     }
   }
   // Same seed, same intervals.
-  const again = await evaluateFile(path, { configPath: join(dir, 'random-22.json'), overrides: { slices: ['city'], minSliceSize: 10, bootstrap: { n: 200, seed: 1 } } });
+  const again = await evaluateFile(path, {
+    configPath: join(dir, 'random-22.json'),
+    overrides: { slices: ['city'], minSliceSize: 10, bootstrap: { n: 200, seed: 1 } },
+  });
   assert.deepEqual(again.tables.slices, res.tables.slices);
 });
 
@@ -138,8 +166,14 @@ test('small slices are left out with one warning; values beyond the 50 most freq
   assert.ok(warn, 'warning');
   assert.equal(warn.count, 49);
   // sliceValues directly: the 50 kept values are the most frequent, ties by value
-  assert.deepEqual(sliceValues({ name: 'x', values: ['b', 'a', 'c'], codes: Int32Array.from([0, 1, 1, 2]) }, 4).labels, ['a', 'b', 'c']);
-  assert.deepEqual(sliceValues({ name: 'x', values: ['b', 'a'], codes: Int32Array.from([0, 0, 0, 1]) }, 4).labels, ['b', 'a']);
+  assert.deepEqual(
+    sliceValues({ name: 'x', values: ['b', 'a', 'c'], codes: Int32Array.from([0, 1, 1, 2]) }, 4).labels,
+    ['a', 'b', 'c'],
+  );
+  assert.deepEqual(sliceValues({ name: 'x', values: ['b', 'a'], codes: Int32Array.from([0, 0, 0, 1]) }, 4).labels, [
+    'b',
+    'a',
+  ]);
 });
 
 test('sliceCandidates: columns without a role with at most 50 distinct values', async () => {

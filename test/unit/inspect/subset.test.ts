@@ -18,13 +18,20 @@ const dir = mkdtempSync(join(tmpdir(), 'eval-lens-subset-'));
 const CASES: [string, string, (r: RefRow) => boolean][] = [
   ['age>=40', 'age >= 40', (r) => Number(r.age) >= 40],
   ['shot=few and split=test', 'shot = few and split = test', (r) => derive(r).shot === 'few' && r.split === 'test'],
-  ['city!=Oslo and confidence>0.3', 'city != Oslo and confidence > 0.3', (r) => r.city !== 'Oslo' && derive(r).confidence > 0.3],
+  [
+    'city!=Oslo and confidence>0.3',
+    'city != Oslo and confidence > 0.3',
+    (r) => r.city !== 'Oslo' && derive(r).confidence > 0.3,
+  ],
 ];
 
 test('a subset evaluates as a file holding only its rows (values and intervals equal)', async () => {
   const { path, rows } = writeRandomFile(dir, 11, 600);
   const config = join(dir, 'subset.json');
-  writeFileSync(config, JSON.stringify({ trainCounts: TRAIN, groups: GROUPS, acceptThreshold: 0.5, bootstrap: { n: 200, seed: 3 } }));
+  writeFileSync(
+    config,
+    JSON.stringify({ trainCounts: TRAIN, groups: GROUPS, acceptThreshold: 0.5, bootstrap: { n: 200, seed: 3 } }),
+  );
   for (const [expr, written, keep] of CASES) {
     const only = join(dir, `only-${CASES.findIndex((c) => c[0] === expr)}.csv`);
     const kept = rows.filter(keep);
@@ -47,5 +54,8 @@ test('a subset evaluates as a file holding only its rows (values and intervals e
 
 test('a filter that matches no row is an error naming the filter', async () => {
   const { path } = writeRandomFile(dir, 12, 50);
-  await assert.rejects(evaluateFile(path, { configPath: join(dir, 'random-12.json'), subset: parseWhere('age>1000') }), /no row matches the filter age > 1000/);
+  await assert.rejects(
+    evaluateFile(path, { configPath: join(dir, 'random-12.json'), subset: parseWhere('age>1000') }),
+    /no row matches the filter age > 1000/,
+  );
 });

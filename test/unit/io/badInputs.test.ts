@@ -53,8 +53,12 @@ for (const [name, raw] of Object.entries(expected)) {
         assert.equal(err.code, e.error!.code, err.message);
         assert.equal(err.location?.line ?? null, e.error!.line, err.message);
         assert.equal(err.location?.column ?? null, e.error!.column, err.message);
-        assert.ok(err.message.includes(e.error!.message), `message ${JSON.stringify(err.message)} lacks ${JSON.stringify(e.error!.message)}`);
-        if (e.error!.line !== null) assert.ok(err.message.includes(`:${e.error!.line}`) || e.error!.line === 1, 'message names the line');
+        assert.ok(
+          err.message.includes(e.error!.message),
+          `message ${JSON.stringify(err.message)} lacks ${JSON.stringify(e.error!.message)}`,
+        );
+        if (e.error!.line !== null)
+          assert.ok(err.message.includes(`:${e.error!.line}`) || e.error!.line === 1, 'message names the line');
         return true;
       });
       return;
@@ -78,5 +82,8 @@ test('skip mode drops exactly the invalid rows and keeps the lines of the others
   assert.deepEqual(Array.from(r.data.lines), [2, 4, 8]);
   assert.deepEqual(r.data.ids, ['a1', 'a3', 'a7']);
   assert.deepEqual(Array.from(r.data.labels), [0, 2, 1]); // classes cat, dog, bird (suffix order)
-  assert.match(warnings.list[0].message, /4 invalid rows skipped .* at lines 3, 5, 6, 7\. First: line 3, column "prob_dog": expected a finite probability, got "oops"\./);
+  assert.match(
+    warnings.list[0].message,
+    /4 invalid rows skipped .* at lines 3, 5, 6, 7\. First: line 3, column "prob_dog": expected a finite probability, got "oops"\./,
+  );
 });

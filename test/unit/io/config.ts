@@ -2,5 +2,10 @@
 import { CONFIG_DEFAULTS, type EvalConfig, type ResolvedConfig } from '../../../src/core/config/types';
 
 export function configOf(extra: EvalConfig = {}): ResolvedConfig {
-  return { ...CONFIG_DEFAULTS, ...extra, invalidRows: extra.invalidRows ?? 'error', bootstrap: { ...CONFIG_DEFAULTS.bootstrap } } as ResolvedConfig;
+  return {
+    ...CONFIG_DEFAULTS,
+    ...extra,
+    invalidRows: extra.invalidRows ?? 'error',
+    bootstrap: { ...CONFIG_DEFAULTS.bootstrap },
+  } as ResolvedConfig;
 }

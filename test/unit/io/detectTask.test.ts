@@ -10,7 +10,10 @@ import { tmpFile } from './helpers';
 const cfg = configOf();
 
 test('JSONL / JSON with items → ranking; stratum → iw-binary; user+item → ranking', async () => {
-  assert.equal(await detectTask(tmpFile('r.jsonl', '\n{"user":"u1","items":["a","b"],"relevant":["a"]}\n'), cfg), 'ranking');
+  assert.equal(
+    await detectTask(tmpFile('r.jsonl', '\n{"user":"u1","items":["a","b"],"relevant":["a"]}\n'), cfg),
+    'ranking',
+  );
   assert.equal(await detectTask(tmpFile('r.json', '[{"user":"u1","items":["a"]}]'), cfg), 'ranking');
   assert.equal(await detectTask(tmpFile('s.jsonl', '{"label":1,"score":0.3,"stratum":"B"}\n'), cfg), 'iw-binary');
   assert.equal(await detectTask(tmpFile('c.jsonl', '{"label":1,"probs":[0.1,0.9]}\n'), cfg), 'classification');
@@ -26,11 +29,17 @@ test('TREC run (6 whitespace fields, numeric rank and score) → ranking', async
 
 test('CSV headers: stratum → iw-binary (also via columns.stratum); user,item → ranking; else classification', async () => {
   assert.equal(await detectTask(tmpFile('a.csv', '\uFEFFlabel,score,Stratum\n1,0.2,B\n'), cfg), 'iw-binary');
-  assert.equal(await detectTask(tmpFile('b.csv', 'label,score,sel\n1,0.2,B\n'), configOf({ columns: { stratum: 'sel' } })), 'iw-binary');
+  assert.equal(
+    await detectTask(tmpFile('b.csv', 'label,score,sel\n1,0.2,B\n'), configOf({ columns: { stratum: 'sel' } })),
+    'iw-binary',
+  );
   assert.equal(await detectTask(tmpFile('c.csv', 'user,item,rank\nu,i,1\n'), cfg), 'ranking');
   assert.equal(await detectTask(tmpFile('d.tsv', 'label\tpred\n1\t1\n'), cfg), 'classification');
   assert.equal(await detectTask(tmpFile('e.csv', 'id,label,prob_0,prob_1\n'), cfg), 'classification');
-  assert.equal(await detectTask(tmpFile('f.csv', 'label,score,stratum\n'), configOf({ task: 'classification' })), 'classification');
+  assert.equal(
+    await detectTask(tmpFile('f.csv', 'label,score,stratum\n'), configOf({ task: 'classification' })),
+    'classification',
+  );
 });
 
 test('fileInfo: size and streaming SHA-256 (small files here, large ones in a worker thread)', async () => {

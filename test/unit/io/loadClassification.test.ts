@@ -59,7 +59,10 @@ test('prediction: arg-max takes the first maximum on ties', async () => {
 });
 
 test('logits: stable softmax, huge values do not overflow', async () => {
-  const { d, warnings } = await load('a.csv', 'label,logit_a,logit_b\na,0,0\nb,1000,1001\na,1e308,-1e308\nb,-1000,-1000\n');
+  const { d, warnings } = await load(
+    'a.csv',
+    'label,logit_a,logit_b\na,0,0\nb,1000,1001\na,1e308,-1e308\nb,-1000,-1000\n',
+  );
   assert.equal(d.fromLogits, true);
   const P = arr(d.probs)!;
   const e = Math.exp(-1);
@@ -82,14 +85,43 @@ test('array columns: JSONL probs and logits, CSV "[…]" cells; classes = indice
   ({ d } = await load('c.csv', 'label,scores\nb,"[0.2, 0.8]"\na,"[0.7,0.3]"\n'));
   assert.deepEqual(d.classes, ['a', 'b']); // two distinct string labels for two entries: sorted
   assert.deepEqual(arr(d.preds), [1, 0]);
-  await assert.rejects(load('d.jsonl', '{"label":"x","probs":[0.5,0.5]}\n{"label":"y","probs":[0.5,0.5]}\n{"label":"z","probs":[0.5,0.5]}\n'), /Set `classes` in eval-lens.json/);
-  await assert.rejects(load('e.jsonl', '{"label":0,"probs":[0.5,0.5]}\n{"label":1,"probs":[1]}\n'), (e: EvalLensError) => e.code === 'invalid-array' && e.location?.line === 2);
+  await assert.rejects(
+    load(
+      'd.jsonl',
+      '{"label":"x","probs":[0.5,0.5]}\n{"label":"y","probs":[0.5,0.5]}\n{"label":"z","probs":[0.5,0.5]}\n',
+    ),
+    /Set `classes` in eval-lens.json/,
+  );
+  await assert.rejects(
+    load('e.jsonl', '{"label":0,"probs":[0.5,0.5]}\n{"label":1,"probs":[1]}\n'),
+    (e: EvalLensError) => e.code === 'invalid-array' && e.location?.line === 2,
+  );
 });
 
 test('JSON (array of rows and object of columns) loads like CSV', async () => {
   const csv = await load('a.csv', 'id,label,pred,prob_x,prob_y,weight\nr1,x,y,0.4,0.6,2\nr2,y,y,0.1,0.9,0.5\n');
-  const rows = await load('a.json', JSON.stringify([{ id: 'r1', label: 'x', pred: 'y', prob_x: 0.4, prob_y: 0.6, weight: 2 }, { id: 'r2', label: 'y', pred: 'y', prob_x: 0.1, prob_y: 0.9, weight: 0.5 }], null, 1));
-  const cols = await load('b.json', JSON.stringify({ id: ['r1', 'r2'], label: ['x', 'y'], pred: ['y', 'y'], prob_x: [0.4, 0.1], prob_y: [0.6, 0.9], weight: [2, 0.5] }));
+  const rows = await load(
+    'a.json',
+    JSON.stringify(
+      [
+        { id: 'r1', label: 'x', pred: 'y', prob_x: 0.4, prob_y: 0.6, weight: 2 },
+        { id: 'r2', label: 'y', pred: 'y', prob_x: 0.1, prob_y: 0.9, weight: 0.5 },
+      ],
+      null,
+      1,
+    ),
+  );
+  const cols = await load(
+    'b.json',
+    JSON.stringify({
+      id: ['r1', 'r2'],
+      label: ['x', 'y'],
+      pred: ['y', 'y'],
+      prob_x: [0.4, 0.1],
+      prob_y: [0.6, 0.9],
+      weight: [2, 0.5],
+    }),
+  );
   for (const o of [rows, cols]) {
     assert.deepEqual(o.d.classes, csv.d.classes);
     assert.deepEqual(arr(o.d.probs), arr(csv.d.probs));
@@ -111,7 +143,10 @@ test('probabilities are used as written; rows off by > 1e-3 give ONE warning wit
 });
 
 test('optional columns: score (confidence), weight, accept, group, split (lower-cased), id', async () => {
-  const { d, columns } = await load('a.csv', 'ID,Label,Pred,Confidence,Weight,Accept,Group,Split\nu, a ,a,0.9,1.5,1,g1,TEST\nv,b,a,0.2,0,false,g2,Val\nw,b,b,0.3,1,1.0,g2,val\n');
+  const { d, columns } = await load(
+    'a.csv',
+    'ID,Label,Pred,Confidence,Weight,Accept,Group,Split\nu, a ,a,0.9,1.5,1,g1,TEST\nv,b,a,0.2,0,false,g2,Val\nw,b,b,0.3,1,1.0,g2,val\n',
+  );
   assert.deepEqual(arr(d.scoreColumn), [0.9, 0.2, 0.3]);
   assert.equal(d.scoreColumnName, 'Confidence');
   assert.deepEqual(arr(d.weights), [1.5, 0, 1]);
@@ -120,34 +155,70 @@ test('optional columns: score (confidence), weight, accept, group, split (lower-
   assert.deepEqual(d.split, ['test', 'val', 'val']);
   assert.deepEqual(d.ids, ['u', 'v', 'w']);
   assert.equal(d.probs, null);
-  assert.deepEqual(columns, { label: 'Label', pred: 'Pred', score: 'Confidence', weight: 'Weight', accept: 'Accept', group: 'Group', split: 'Split', id: 'ID' });
+  assert.deepEqual(columns, {
+    label: 'Label',
+    pred: 'Pred',
+    score: 'Confidence',
+    weight: 'Weight',
+    accept: 'Accept',
+    group: 'Group',
+    split: 'Split',
+    id: 'ID',
+  });
 });
 
 test('`columns` in the config overrides detection', async () => {
-  const { d } = await load('a.csv', 'truth,guess,c1,c2\nx,y,0.1,0.9\n', { columns: { label: 'truth', pred: 'guess', probs: ['c1', 'c2'] }, classes: ['x', 'y'] });
+  const { d } = await load('a.csv', 'truth,guess,c1,c2\nx,y,0.1,0.9\n', {
+    columns: { label: 'truth', pred: 'guess', probs: ['c1', 'c2'] },
+    classes: ['x', 'y'],
+  });
   assert.deepEqual(arr(d.labels), [0]);
   assert.deepEqual(arr(d.preds), [1]);
   assert.deepEqual(arr(d.probs), [0.1, 0.9]);
 });
 
 test('invalid weight and accept values name line and column', async () => {
-  await assert.rejects(load('a.csv', 'label,pred,weight\na,a,1\na,a,-2\n'), (e: EvalLensError) => e.code === 'invalid-weight' && e.location?.line === 3 && e.location.column === 'weight');
-  await assert.rejects(load('b.csv', 'label,pred,weight\na,a,1\na,a,x\n'), (e: EvalLensError) => e.code === 'invalid-number' && e.location?.line === 3);
-  await assert.rejects(load('c.csv', 'label,pred,accept\na,a,yes\n'), (e: EvalLensError) => e.code === 'invalid-accept' && e.location?.line === 2);
-  await assert.rejects(load('d.csv', 'label,pred\na,a\n,a\n'), (e: EvalLensError) => e.code === 'missing-value' && e.location?.column === 'label');
-  await assert.rejects(load('e.csv', 'label,prob_a,prob_b\na,0.5,0.5\nb,0.5,\n'), (e: EvalLensError) => e.code === 'invalid-number' && e.location?.line === 3 && e.location.column === 'prob_b');
+  await assert.rejects(
+    load('a.csv', 'label,pred,weight\na,a,1\na,a,-2\n'),
+    (e: EvalLensError) => e.code === 'invalid-weight' && e.location?.line === 3 && e.location.column === 'weight',
+  );
+  await assert.rejects(
+    load('b.csv', 'label,pred,weight\na,a,1\na,a,x\n'),
+    (e: EvalLensError) => e.code === 'invalid-number' && e.location?.line === 3,
+  );
+  await assert.rejects(
+    load('c.csv', 'label,pred,accept\na,a,yes\n'),
+    (e: EvalLensError) => e.code === 'invalid-accept' && e.location?.line === 2,
+  );
+  await assert.rejects(
+    load('d.csv', 'label,pred\na,a\n,a\n'),
+    (e: EvalLensError) => e.code === 'missing-value' && e.location?.column === 'label',
+  );
+  await assert.rejects(
+    load('e.csv', 'label,prob_a,prob_b\na,0.5,0.5\nb,0.5,\n'),
+    (e: EvalLensError) => e.code === 'invalid-number' && e.location?.line === 3 && e.location.column === 'prob_b',
+  );
 });
 
 test('a ragged row is reported as ragged even when its cells would also be invalid', async () => {
-  await assert.rejects(load('a.csv', 'label,prob_a,prob_b\na,0.5,0.5\nb,x\n'), (e: EvalLensError) => e.code === 'ragged-row' && e.location?.line === 3);
+  await assert.rejects(
+    load('a.csv', 'label,prob_a,prob_b\na,0.5,0.5\nb,x\n'),
+    (e: EvalLensError) => e.code === 'ragged-row' && e.location?.line === 3,
+  );
 });
 
 test('config classes and wide columns: by position (with a warning) when suffixes are not class names', async () => {
   const { d, warnings } = await load('a.csv', 'label,p_0,p_1\ncat,0.9,0.1\n', { classes: ['cat', 'dog'] });
   assert.deepEqual(arr(d.probs), [0.9, 0.1]);
   assert.equal(warnings[0].code, 'class-columns-by-position');
-  await assert.rejects(load('b.csv', 'label,p_0,p_1\ncat,0.9,0.1\n', { classes: ['cat', 'dog', 'cow'] }), /expected 3 class-score columns/);
-  await assert.rejects(load('c.csv', 'label,prob_cat,prob_dog\ncat,0.9,0.1\n', { classes: ['cat', 'dog', 'cow'] }), /no class-score column for class\(es\) cow/);
+  await assert.rejects(
+    load('b.csv', 'label,p_0,p_1\ncat,0.9,0.1\n', { classes: ['cat', 'dog', 'cow'] }),
+    /expected 3 class-score columns/,
+  );
+  await assert.rejects(
+    load('c.csv', 'label,prob_cat,prob_dog\ncat,0.9,0.1\n', { classes: ['cat', 'dog', 'cow'] }),
+    /no class-score column for class\(es\) cow/,
+  );
 });
 
 test('skip mode with a large file: dropped lines listed once, first 20', async () => {
@@ -157,11 +228,18 @@ test('skip mode with a large file: dropped lines listed once, first 20', async (
   assert.equal(d.n, 960);
   assert.equal(warnings.length, 1);
   assert.equal(warnings[0].count, 40);
-  assert.deepEqual(warnings[0].lines, Array.from({ length: 20 }, (_, k) => 5 + 25 * k));
+  assert.deepEqual(
+    warnings[0].lines,
+    Array.from({ length: 20 }, (_, k) => 5 + 25 * k),
+  );
 });
 
 /** Random file text in a few number spellings; the same values as JSON rows. */
-function randomFile(seed: number, n: number, C: number): { csv: string; csvQuoted: string; tsv: string; jsonl: string } {
+function randomFile(
+  seed: number,
+  n: number,
+  C: number,
+): { csv: string; csvQuoted: string; tsv: string; jsonl: string } {
   const rng = createRng(seed);
   const spell = (v: number): string => {
     const k = rng.int(5);
@@ -180,9 +258,13 @@ function randomFile(seed: number, n: number, C: number): { csv: string; csvQuote
     lines.push(cells);
   }
   const csv = [head, ...lines].map((l) => l.join(',')).join('\n') + '\n';
-  const csvQuoted = [head, ...lines.map((l, i) => (i === 0 ? [`"${l[0]}"`, ...l.slice(1)] : l))].map((l) => l.join(',')).join('\r\n') + '\r\n';
+  const csvQuoted =
+    [head, ...lines.map((l, i) => (i === 0 ? [`"${l[0]}"`, ...l.slice(1)] : l))].map((l) => l.join(',')).join('\r\n') +
+    '\r\n';
   const tsv = [head, ...lines].map((l) => l.join('\t')).join('\n');
-  const jsonl = lines.map((l) => JSON.stringify(Object.fromEntries(head.map((h, j) => [h, j === 0 ? l[j] : Number(l[j])])))).join('\n');
+  const jsonl = lines
+    .map((l) => JSON.stringify(Object.fromEntries(head.map((h, j) => [h, j === 0 ? l[j] : Number(l[j])]))))
+    .join('\n');
   return { csv, csvQuoted, tsv, jsonl };
 }
 
@@ -197,7 +279,10 @@ test('byte fast path = papaparse path = JSONL path = a slow Number() reference, 
     // slow reference: split + Number + softmax written out
     const ref: number[] = [];
     for (const line of f.csv.trim().split('\n').slice(1)) {
-      const z = line.split(',').slice(3, 3 + C).map(Number);
+      const z = line
+        .split(',')
+        .slice(3, 3 + C)
+        .map(Number);
       const m = Math.max(...z);
       const e = z.map((v) => Math.exp(v - m));
       const s = e.reduce((a, b) => a + b, 0);
@@ -211,9 +296,15 @@ test('byte fast path = papaparse path = JSONL path = a slow Number() reference, 
       assert.deepEqual(arr(other.d.preds), arr(fast.d.preds));
       assert.deepEqual(other.d.ids, fast.d.ids);
     }
-    assert.deepEqual(arr(fast.d.lines), Array.from({ length: 3000 }, (_, i) => i + 2));
+    assert.deepEqual(
+      arr(fast.d.lines),
+      Array.from({ length: 3000 }, (_, i) => i + 2),
+    );
     assert.deepEqual(arr(papa.d.lines), arr(fast.d.lines));
-    assert.deepEqual(arr(jsonl.d.lines), Array.from({ length: 3000 }, (_, i) => i + 1));
+    assert.deepEqual(
+      arr(jsonl.d.lines),
+      Array.from({ length: 3000 }, (_, i) => i + 1),
+    );
   }
 });
 

@@ -26,11 +26,14 @@ test('three bad rows: one error listing all three, each located at its line and 
   const e = await errorOf('three.csv', 'label,prob_a,prob_b\na,0.9,0.1\na,x,0.1\nb,0.2,0.8\nb,0.3,oops\na,0.5,0.5,9\n');
   assert.equal(e.location?.line, 3);
   assert.equal(e.location?.column, 'prob_a');
-  assert.deepEqual(e.problems!.map((p) => [p.location.line, p.location.column ?? null, p.code]), [
-    [3, 'prob_a', e.code],
-    [5, 'prob_b', e.problems![1]!.code],
-    [6, null, 'ragged-row'],
-  ]);
+  assert.deepEqual(
+    e.problems!.map((p) => [p.location.line, p.location.column ?? null, p.code]),
+    [
+      [3, 'prob_a', e.code],
+      [5, 'prob_b', e.problems![1]!.code],
+      [6, null, 'ragged-row'],
+    ],
+  );
   assert.match(e.message, /And 2 more invalid rows \(lines 5, 6\)\.$/);
 });
 

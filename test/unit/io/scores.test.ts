@@ -10,9 +10,21 @@ import { createRng } from '../../../src/core/stats/rng';
 function data(probs: number[], C: number, scoreColumn: number[] | null = null): ClassificationData {
   const n = probs.length / C;
   return {
-    file: 'x.csv', n, classes: Array.from({ length: C }, (_, c) => String(c)), labels: new Int32Array(n), preds: new Int32Array(n),
-    probs: new Float64Array(probs), fromLogits: false, scoreColumn: scoreColumn ? new Float64Array(scoreColumn) : null,
-    scoreColumnName: scoreColumn ? 'confidence' : null, weights: null, accept: null, groupColumn: null, split: null, ids: null, lines: new Int32Array(n),
+    file: 'x.csv',
+    n,
+    classes: Array.from({ length: C }, (_, c) => String(c)),
+    labels: new Int32Array(n),
+    preds: new Int32Array(n),
+    probs: new Float64Array(probs),
+    fromLogits: false,
+    scoreColumn: scoreColumn ? new Float64Array(scoreColumn) : null,
+    scoreColumnName: scoreColumn ? 'confidence' : null,
+    weights: null,
+    accept: null,
+    groupColumn: null,
+    split: null,
+    ids: null,
+    lines: new Int32Array(n),
   };
 }
 
@@ -74,5 +86,6 @@ test('parseNumberText equals Number() on decimal text; NaN/inf spelled out; junk
   assert.equal(parseNumberText('1e400'), Infinity);
   assert.equal(parseNumberText('-Inf'), -Infinity);
   assert.equal(parseNumberText('inf'), Infinity);
-  for (const s of ['', ' ', 'abc', '0x10', '1,5', '1e', '--1', 'NaN', 'nan', '1.2.3']) assert.ok(Number.isNaN(parseNumberText(s)), s);
+  for (const s of ['', ' ', 'abc', '0x10', '1,5', '1e', '--1', 'NaN', 'nan', '1.2.3'])
+    assert.ok(Number.isNaN(parseNumberText(s)), s);
 });

@@ -2,11 +2,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rankingAccuracy, userMetrics, type Gain, type MapNormaliser } from '../../../src/core/metrics/ranking/accuracy';
+import {
+  rankingAccuracy,
+  userMetrics,
+  type Gain,
+  type MapNormaliser,
+} from '../../../src/core/metrics/ranking/accuracy';
 import type { RankedLists } from '../../../src/core/data/rankingData';
 import { createRng } from '../../../src/core/stats/rng';
 
-const close = (a: number | null | undefined, b: number, tol = 1e-12) => assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol, `expected ${b}, got ${a}`);
+const close = (a: number | null | undefined, b: number, tol = 1e-12) =>
+  assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol, `expected ${b}, got ${a}`);
 const log2 = Math.log2;
 
 test('hand-computed: L = [a, b, c, d], R = {b, d}', () => {
@@ -37,9 +43,9 @@ test('the three MAP normalisers differ on one example', () => {
   const min = userMetrics(L, R, { ks: [3], mapNormaliser: 'min' })!;
   const all = userMetrics(L, R, { ks: [3], mapNormaliser: 'all' })!;
   const hits = userMetrics(L, R, { ks: [3], mapNormaliser: 'hits' })!;
-  close(min['map@3'], (1 / 2) / Math.min(5, 3));
-  close(all['map@3'], (1 / 2) / 5);
-  close(hits['map@3'], (1 / 2) / 1);
+  close(min['map@3'], 1 / 2 / Math.min(5, 3));
+  close(all['map@3'], 1 / 2 / 5);
+  close(hits['map@3'], 1 / 2 / 1);
   // At K = 5: hits at 2 and 4 → Σ P@k·rel_k = 1/2 + 2/4
   close(userMetrics(L, R, { ks: [5], mapNormaliser: 'min' })!['map@5'], (1 / 2 + 2 / 4) / 5);
   close(userMetrics(L, R, { ks: [5], mapNormaliser: 'hits' })!['map@5'], (1 / 2 + 2 / 4) / 2);
@@ -81,8 +87,16 @@ test('precision divides by K even when the list is shorter; MRR uses the whole l
 test('a user with no relevant item is skipped', () => {
   assert.equal(userMetrics(['a', 'b'], [], { ks: [2] }), null);
   assert.equal(userMetrics(['a', 'b'], { a: 0 }, { ks: [2] }), null);
-  const lists: RankedLists = { user: Int32Array.from([0, 1]), offsets: Int32Array.from([0, 2, 4]), items: Int32Array.from([0, 1, 0, 1]) };
-  const r = rankingAccuracy(lists, { offsets: Int32Array.from([0, 1, 1]), items: Int32Array.from([1]), grades: Float64Array.from([1]) }, { ks: [2], nItems: 2 });
+  const lists: RankedLists = {
+    user: Int32Array.from([0, 1]),
+    offsets: Int32Array.from([0, 2, 4]),
+    items: Int32Array.from([0, 1, 0, 1]),
+  };
+  const r = rankingAccuracy(
+    lists,
+    { offsets: Int32Array.from([0, 1, 1]), items: Int32Array.from([1]), grades: Float64Array.from([1]) },
+    { ks: [2], nItems: 2 },
+  );
   assert.deepEqual(Array.from(r.evaluated), [0]);
   assert.deepEqual(Array.from(r.skipped), [1]);
   close(r.perUser['recall@2'][0], 1);
@@ -134,7 +148,9 @@ function reference(list: number[], rel: Map<number, number>, k: number, gain: Ga
   top.forEach((x, i) => {
     if (isRel(x)) dcg += gf(rel.get(x)!) / Math.log2(i + 2);
   });
-  const ideal = R.map(([, g]) => g).sort((a, b) => b - a).slice(0, k);
+  const ideal = R.map(([, g]) => g)
+    .sort((a, b) => b - a)
+    .slice(0, k);
   const idcg = ideal.reduce((s, g, i) => s + gf(g) / Math.log2(i + 2), 0);
   let ap = 0;
   for (let i = 0; i < k; i++) {
@@ -142,7 +158,14 @@ function reference(list: number[], rel: Map<number, number>, k: number, gain: Ga
   }
   const D = norm === 'min' ? Math.min(R.length, k) : norm === 'all' ? R.length : hits;
   const first = dedup.findIndex(isRel);
-  return { recall: hits / R.length, precision: hits / k, ndcg: dcg / idcg, map: D > 0 ? ap / D : 0, hit_rate: hits > 0 ? 1 : 0, mrr: first < 0 ? 0 : 1 / (first + 1) };
+  return {
+    recall: hits / R.length,
+    precision: hits / k,
+    ndcg: dcg / idcg,
+    map: D > 0 ? ap / D : 0,
+    hit_rate: hits > 0 ? 1 : 0,
+    mrr: first < 0 ? 0 : 1 / (first + 1),
+  };
 }
 
 test('fast one-pass code equals the obvious reference on random inputs', () => {
@@ -186,8 +209,16 @@ test('fast one-pass code equals the obvious reference on random inputs', () => {
           else s.add(voided[p]);
         }
       }
-      const lists: RankedLists = { user: Int32Array.from({ length: nUsers }, (_, i) => i), offsets: Int32Array.from(offsets), items: Int32Array.from(voided) };
-      const r = rankingAccuracy(lists, { offsets: Int32Array.from(relOff), items: Int32Array.from(relItems), grades: Float64Array.from(relGrades) }, { ks, gain, mapNormaliser: norm, nItems });
+      const lists: RankedLists = {
+        user: Int32Array.from({ length: nUsers }, (_, i) => i),
+        offsets: Int32Array.from(offsets),
+        items: Int32Array.from(voided),
+      };
+      const r = rankingAccuracy(
+        lists,
+        { offsets: Int32Array.from(relOff), items: Int32Array.from(relItems), grades: Float64Array.from(relGrades) },
+        { ks, gain, mapNormaliser: norm, nItems },
+      );
       let e = 0;
       for (let u = 0; u < nUsers; u++) {
         const t = truth[u];
@@ -198,7 +229,8 @@ test('fast one-pass code equals the obvious reference on random inputs', () => {
         assert.equal(r.evaluated[e], u);
         for (const k of ks) {
           const ref = reference(t.list, t.rel, k, gain, norm);
-          for (const m of ['recall', 'precision', 'ndcg', 'map', 'hit_rate'] as const) close(r.perUser[`${m}@${k}`][e], ref[m], 1e-12);
+          for (const m of ['recall', 'precision', 'ndcg', 'map', 'hit_rate'] as const)
+            close(r.perUser[`${m}@${k}`][e], ref[m], 1e-12);
         }
         close(r.perUser.mrr[e], reference(t.list, t.rel, 1, gain, norm).mrr);
         e++;
@@ -206,7 +238,11 @@ test('fast one-pass code equals the obvious reference on random inputs', () => {
       // curves at every K (computed from the hits by difference arrays) equal the means of the
       // per-user values computed with every K as a cutoff
       const every = Array.from({ length: 25 }, (_, i) => i + 1);
-      const all = rankingAccuracy(lists, { offsets: Int32Array.from(relOff), items: Int32Array.from(relItems), grades: Float64Array.from(relGrades) }, { ks: every, gain, mapNormaliser: norm, nItems });
+      const all = rankingAccuracy(
+        lists,
+        { offsets: Int32Array.from(relOff), items: Int32Array.from(relItems), grades: Float64Array.from(relGrades) },
+        { ks: every, gain, mapNormaliser: norm, nItems },
+      );
       for (const m of ['recall', 'precision', 'ndcg', 'map', 'hit_rate'] as const)
         for (const k of every) {
           const v = all.perUser[`${m}@${k}`];

@@ -8,10 +8,13 @@ import { join } from 'node:path';
 import { evaluateFile } from '../../../src/core/evaluate';
 
 const EDGE = join(__dirname, '../../fixtures/ranking/edge');
-const close = (a: number | null | undefined, b: number, tol = 1e-12) => assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol, `expected ${b}, got ${a}`);
+const close = (a: number | null | undefined, b: number, tol = 1e-12) =>
+  assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol, `expected ${b}, got ${a}`);
 
 test('edge cases: values', async () => {
-  const r = await evaluateFile(join(EDGE, 'edge.jsonl'), { overrides: { task: 'ranking', k: [1, 2, 5], train: 'train.csv', bootstrap: { n: 0 } } });
+  const r = await evaluateFile(join(EDGE, 'edge.jsonl'), {
+    overrides: { task: 'ranking', k: [1, 2, 5], train: 'train.csv', bootstrap: { n: 0 } },
+  });
   const m = r.metrics;
   // evaluated: empty-list, all-dups, 7, ünï, miss, neg; skipped: no-relevant
   assert.equal(m.users_evaluated.value, 6);
@@ -20,7 +23,8 @@ test('edge cases: values', async () => {
   assert.deepEqual(ids, ['empty-list', 'all-dups', '7', 'ünï', 'miss', 'neg']);
   const v = (key: string, user: string) => r.perItem!.values[key][ids.indexOf(user)];
   // empty list: every metric 0
-  for (const key of ['recall@5', 'precision@5', 'ndcg@5', 'map@5', 'hit_rate@5', 'mrr']) assert.equal(v(key, 'empty-list'), 0);
+  for (const key of ['recall@5', 'precision@5', 'ndcg@5', 'map@5', 'hit_rate@5', 'mrr'])
+    assert.equal(v(key, 'empty-list'), 0);
   // [a, a, a] with R = {a}: the repeats are void slots
   assert.equal(v('recall@1', 'all-dups'), 1);
   assert.equal(v('precision@2', 'all-dups'), 1 / 2);
@@ -50,7 +54,9 @@ test('edge cases: values', async () => {
 });
 
 test('edge cases: warnings', async () => {
-  const r = await evaluateFile(join(EDGE, 'edge.jsonl'), { overrides: { task: 'ranking', k: [1, 2, 5], train: 'train.csv', bootstrap: { n: 0 } } });
+  const r = await evaluateFile(join(EDGE, 'edge.jsonl'), {
+    overrides: { task: 'ranking', k: [1, 2, 5], train: 'train.csv', bootstrap: { n: 0 } },
+  });
   const w = new Map(r.warnings.map((x) => [x.code, x]));
   assert.deepEqual([w.get('duplicate-items-in-list')!.count, w.get('duplicate-items-in-list')!.lines], [2, [3]]);
   assert.deepEqual(w.get('duplicate-user')!.lines, [7]);

@@ -31,7 +31,8 @@ test('TREC run + qrels, JSONL, long CSV (rank) and long TSV (score) give the sam
   assert.equal(tsv.source.format, 'tsv');
   for (const other of [trec, csv, tsv]) {
     assert.deepEqual(Object.keys(other.metrics), Object.keys(jsonl.metrics));
-    for (const [k, v] of Object.entries(jsonl.metrics)) assert.deepEqual(other.metrics[k], v, `${other.source.path} ${k}`);
+    for (const [k, v] of Object.entries(jsonl.metrics))
+      assert.deepEqual(other.metrics[k], v, `${other.source.path} ${k}`);
     assert.deepEqual(other.baselines, jsonl.baselines);
     assert.deepEqual(other.perItem, jsonl.perItem);
   }
@@ -71,7 +72,9 @@ test('warnings: duplicates, short lists, run/ground-truth mismatch, seen items',
   const dir = mkdtempSync(join(tmpdir(), 'rank-'));
   writeFileSync(join(dir, 'run.csv'), 'user,item,rank\na,x,1\nb,y,1\n');
   writeFileSync(join(dir, 'gt.csv'), 'user,item\na,x\n');
-  const r2 = await evaluateFile(join(dir, 'run.csv'), { overrides: { task: 'ranking', relevant: 'gt.csv', k: [1], bootstrap: { n: 0 } } });
+  const r2 = await evaluateFile(join(dir, 'run.csv'), {
+    overrides: { task: 'ranking', relevant: 'gt.csv', k: [1], bootstrap: { n: 0 } },
+  });
   const miss = r2.warnings.find((w) => w.code === 'users-missing-from-ground-truth')!;
   assert.equal(miss.count, 1);
   assert.equal(miss.line, 3);
@@ -100,7 +103,10 @@ test('embeddings: JSON, CSV, .npy (<f4, >f8, Fortran order, v2 header) read the 
 });
 
 test('.npy reader: header checks and messages', () => {
-  assert.throws(() => parseNpy(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]), 'x.npy'), /x\.npy: expected a NumPy \.npy file/);
+  assert.throws(
+    () => parseNpy(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]), 'x.npy'),
+    /x\.npy: expected a NumPy \.npy file/,
+  );
   const bytes = readFileSync(join(SAME, 'items.npy'));
   const m = parseNpy(bytes, 'items.npy');
   assert.equal(m.rows, 9);
@@ -117,7 +123,10 @@ test('an .npy without its id list is an error naming the expected files', async 
   writeFileSync(join(dir, 'e.npy'), readFileSync(join(SAME, 'items.npy')));
   const items = new IdIndex();
   items.intern('i1');
-  await assert.rejects(readEmbeddings(join(dir, 'e.npy'), 'e.npy', items, new Warnings(), 'item'), /e\.ids\.txt, e\.ids\.json, e\.txt, e\.json/);
+  await assert.rejects(
+    readEmbeddings(join(dir, 'e.npy'), 'e.npy', items, new Warnings(), 'item'),
+    /e\.ids\.txt, e\.ids\.json, e\.txt, e\.json/,
+  );
 });
 
 test('format sniffing by shape', async () => {
@@ -148,12 +157,18 @@ async function readBack(text: string) {
   const { lists } = r.lists.finish(items.size, 'r.jsonl', new Warnings());
   const out: { user: string; items: (string | null)[] }[] = [];
   for (let j = 0; j < lists.user.length; j++)
-    out.push({ user: users.ids[lists.user[j]], items: Array.from(lists.items.subarray(lists.offsets[j], lists.offsets[j + 1]), (k) => (k === VOID_ITEM ? null : items.ids[k])) });
+    out.push({
+      user: users.ids[lists.user[j]],
+      items: Array.from(lists.items.subarray(lists.offsets[j], lists.offsets[j + 1]), (k) =>
+        k === VOID_ITEM ? null : items.ids[k],
+      ),
+    });
   const rel = r.rel!.finish(users.size, items.size, 'r.jsonl', new Warnings());
   const relOut: Record<string, Record<string, number>> = {};
   for (let u = 0; u < users.size; u++) {
     const m: Record<string, number> = {};
-    for (let p2 = rel.relOffsets[u]; p2 < rel.relOffsets[u + 1]; p2++) m[items.ids[rel.relItems[p2]]] = rel.relGrades[p2];
+    for (let p2 = rel.relOffsets[u]; p2 < rel.relOffsets[u + 1]; p2++)
+      m[items.ids[rel.relItems[p2]]] = rel.relGrades[p2];
     relOut[users.ids[u]] = m;
   }
   return { lists: out, rel: relOut };
@@ -176,14 +191,20 @@ test('JSONL fast byte path and JSON.parse agree on random lines (escapes, number
     const relIds = Array.from({ length: 1 + rng.int(3) }, () => id());
     const relevant = rng.int(2)
       ? `[${relIds.join(',')}]`
-      : `{${relIds.map((r) => `${r.startsWith('"') ? r : `"${r}"`}:${sp()}${[1, 2, 0.5, 3e0][rng.int(4)]}`).join(',')}}`;
+      : `{${relIds.map((r) => `${r.startsWith('"') ? r : `"${r}"`}:${sp()}${[1, 2, 0.5, 3][rng.int(4)]}`).join(',')}}`;
     const extra = rng.int(3) === 0 ? `,"note":${sp()}"x\\ty"` : rng.int(3) === 0 ? ',"meta":{"a":[1,2]}' : '';
-    lines.push(`{${sp()}"user":${sp()}"u${u}",${sp()}"items":${sp()}[${items.join(`,${sp()}`)}],"relevant":${relevant}${extra}${sp()}}`);
+    lines.push(
+      `{${sp()}"user":${sp()}"u${u}",${sp()}"items":${sp()}[${items.join(`,${sp()}`)}],"relevant":${relevant}${extra}${sp()}}`,
+    );
   }
   const got = await readBack(lines.join('\n') + '\n');
   // Reference: JSON.parse on each line, ids as strings.
   for (let u = 0; u < lines.length; u++) {
-    const o = JSON.parse(lines[u]) as { user: string; items: (string | number)[]; relevant: (string | number)[] | Record<string, number> };
+    const o = JSON.parse(lines[u]) as {
+      user: string;
+      items: (string | number)[];
+      relevant: (string | number)[] | Record<string, number>;
+    };
     const seen = new Set<string>();
     const expectItems = o.items.map((x) => {
       const s = String(x);
@@ -203,22 +224,44 @@ test('JSONL fast byte path and JSON.parse agree on random lines (escapes, number
 test('JSONL errors name file, line and what was expected', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rank-'));
   const cases: [string, RegExp][] = [
-    ['{"user":"a","items":["x"],"relevant":["x"]}\n{"user":"b","items":["x"]', /r\.jsonl:2: expected one JSON object per line, got invalid JSON/],
+    [
+      '{"user":"a","items":["x"],"relevant":["x"]}\n{"user":"b","items":["x"]',
+      /r\.jsonl:2: expected one JSON object per line, got invalid JSON/,
+    ],
     ['{"user":"a","items":"x","relevant":["x"]}\n', /r\.jsonl:1, column "items": expected the ranked list as an array/],
     ['{"items":["x"],"relevant":["x"]}\n', /r\.jsonl:1: expected a "user" key/],
     ['{"user":"a","relevant":["x"]}\n', /r\.jsonl:1: expected an "items" key/],
-    ['{"user":"a","items":["x"],"relevant":["x"]}\n\n{"user":"b","items":["x"]}\n', /r\.jsonl:3: expected a "relevant" key as on the first line/],
-    ['{"user":"a","items":["x", null],"relevant":["x"]}\n', /r\.jsonl:1, column "items": expected item 2 to be a string or number id, got null/],
-    ['{"user":"a","items":["x"],"relevant":{"x":"high"}}\n', /r\.jsonl:1, column "relevant": expected a finite number as the grade of item "x"/],
-    ['{"user":"a","items":["x","y"],"scores":[1],"relevant":["x"]}\n', /r\.jsonl:1, column "scores": expected 2 scores/],
+    [
+      '{"user":"a","items":["x"],"relevant":["x"]}\n\n{"user":"b","items":["x"]}\n',
+      /r\.jsonl:3: expected a "relevant" key as on the first line/,
+    ],
+    [
+      '{"user":"a","items":["x", null],"relevant":["x"]}\n',
+      /r\.jsonl:1, column "items": expected item 2 to be a string or number id, got null/,
+    ],
+    [
+      '{"user":"a","items":["x"],"relevant":{"x":"high"}}\n',
+      /r\.jsonl:1, column "relevant": expected a finite number as the grade of item "x"/,
+    ],
+    [
+      '{"user":"a","items":["x","y"],"scores":[1],"relevant":["x"]}\n',
+      /r\.jsonl:1, column "scores": expected 2 scores/,
+    ],
   ];
   for (const [text, re] of cases) {
     writeFileSync(join(dir, 'r.jsonl'), text);
-    await assert.rejects(readJsonlRun(join(dir, 'r.jsonl'), 'r.jsonl', { users: new IdIndex(), items: new IdIndex(), warnings: new Warnings() }), (e: unknown) => {
-      assert.ok(e instanceof EvalLensError, String(e));
-      assert.match(e.message, re);
-      return true;
-    });
+    await assert.rejects(
+      readJsonlRun(join(dir, 'r.jsonl'), 'r.jsonl', {
+        users: new IdIndex(),
+        items: new IdIndex(),
+        warnings: new Warnings(),
+      }),
+      (e: unknown) => {
+        assert.ok(e instanceof EvalLensError, String(e));
+        assert.match(e.message, re);
+        return true;
+      },
+    );
   }
 });
 
@@ -229,14 +272,33 @@ test('CSV/TREC errors name file, line and column', async () => {
     return evaluateFile(join(dir, name), { overrides: { task: 'ranking', bootstrap: { n: 0 }, ...extra } });
   };
   writeFileSync(join(dir, 'gt.csv'), 'user,item\na,x\n');
-  await assert.rejects(run('r1.csv', 'user,item,rank\na,x,1\na,y,oops\n', { relevant: 'gt.csv' }), /r1\.csv:3, column "rank": expected a finite number, got "oops"/);
-  await assert.rejects(run('r2.csv', 'user,thing,rank\na,x,1\n', { relevant: 'gt.csv' }), /r2\.csv:1: expected a item column .*got columns user, thing, rank/);
-  await assert.rejects(run('r3.csv', 'user,item\na,x\n', { relevant: 'gt.csv' }), /r3\.csv:1: expected a rank or score column/);
+  await assert.rejects(
+    run('r1.csv', 'user,item,rank\na,x,1\na,y,oops\n', { relevant: 'gt.csv' }),
+    /r1\.csv:3, column "rank": expected a finite number, got "oops"/,
+  );
+  await assert.rejects(
+    run('r2.csv', 'user,thing,rank\na,x,1\n', { relevant: 'gt.csv' }),
+    /r2\.csv:1: expected a item column .*got columns user, thing, rank/,
+  );
+  await assert.rejects(
+    run('r3.csv', 'user,item\na,x\n', { relevant: 'gt.csv' }),
+    /r3\.csv:1: expected a rank or score column/,
+  );
   await assert.rejects(run('r4.csv', 'user,item,rank\na,x,1\n'), /expected the relevant items/);
-  await assert.rejects(run('r5.csv', 'user,item,rank\na,x,1,9\n', { relevant: 'gt.csv' }), /r5\.csv:2: expected 3 cells as in the header, got 4/);
-  await assert.rejects(run('r6.trec', 'q Q0 d 1 2.0 t\nq Q0 e 2 abc t\n', { relevant: 'gt.csv' }), /r6\.trec:2, column "score": expected a finite number/);
+  await assert.rejects(
+    run('r5.csv', 'user,item,rank\na,x,1,9\n', { relevant: 'gt.csv' }),
+    /r5\.csv:2: expected 3 cells as in the header, got 4/,
+  );
+  await assert.rejects(
+    run('r6.trec', 'q Q0 d 1 2.0 t\nq Q0 e 2 abc t\n', { relevant: 'gt.csv' }),
+    /r6\.trec:2, column "score": expected a finite number/,
+  );
   // invalidRows: skip drops the bad row and lists it
-  const r = await run('r7.csv', 'user,item,rank\na,x,1\na,y,oops\n', { relevant: 'gt.csv', invalidRows: 'skip', k: [1] });
+  const r = await run('r7.csv', 'user,item,rank\na,x,1\na,y,oops\n', {
+    relevant: 'gt.csv',
+    invalidRows: 'skip',
+    k: [1],
+  });
   const w = r.warnings.find((x) => x.code === 'invalid-rows-skipped')!;
   assert.deepEqual(w.lines, [3]);
   assert.equal(r.metrics['recall@1'].value, 1);

@@ -11,9 +11,26 @@ const SAME = join(__dirname, '../../fixtures/ranking/same');
 const ev = (file: string, o: EvalConfig) => evaluateFile(join(SAME, file), { overrides: { task: 'ranking', ...o } });
 
 test('keys: all families with train and embeddings; absent when their inputs are absent', async () => {
-  const full = await ev('run.jsonl', { k: [1, 3], train: 'train.csv', itemEmbeddings: 'items.npy', userEmbeddings: 'users.csv', bootstrap: { n: 0 } });
+  const full = await ev('run.jsonl', {
+    k: [1, 3],
+    train: 'train.csv',
+    itemEmbeddings: 'items.npy',
+    userEmbeddings: 'users.csv',
+    bootstrap: { n: 0 },
+  });
   const keys = Object.keys(full.metrics);
-  for (const p of ['recall', 'precision', 'ndcg', 'map', 'hit_rate', 'coverage', 'cold_start_coverage', 'novelty', 'diversity', 'alignment'])
+  for (const p of [
+    'recall',
+    'precision',
+    'ndcg',
+    'map',
+    'hit_rate',
+    'coverage',
+    'cold_start_coverage',
+    'novelty',
+    'diversity',
+    'alignment',
+  ])
     for (const k of [1, 3]) assert.ok(keys.includes(`${p}@${k}`), `${p}@${k}`);
   for (const k of ['mrr', 'users_evaluated', 'users_skipped']) assert.ok(keys.includes(k));
   assert.deepEqual(full.families.ranking, keys);
@@ -27,7 +44,8 @@ test('keys: all families with train and embeddings; absent when their inputs are
 
   const bare = await ev('run.jsonl', { k: [1, 3], bootstrap: { n: 0 } });
   const bk = Object.keys(bare.metrics);
-  for (const p of ['cold_start_coverage', 'novelty', 'diversity', 'alignment']) assert.ok(!bk.some((k) => k.startsWith(p)), p);
+  for (const p of ['cold_start_coverage', 'novelty', 'diversity', 'alignment'])
+    assert.ok(!bk.some((k) => k.startsWith(p)), p);
   assert.equal(bare.baselines, undefined);
   assert.equal(bare.tables.activityBins, undefined);
   assert.ok(bare.warnings.some((w) => w.code === 'no-train'));
@@ -59,13 +77,19 @@ test('curves, per-user tables and perItem', async () => {
     assert.equal(c.extra!.random[0], r.baselines!.random[`${m}@1`].value);
   }
   const hist = r.tables.perUserHistograms as Record<string, { counts: number[] }>;
-  assert.equal(hist['ndcg@3'].counts.reduce((a, b) => a + b, 0), 4);
+  assert.equal(
+    hist['ndcg@3'].counts.reduce((a, b) => a + b, 0),
+    4,
+  );
   const bins = r.tables.activityBins as { bin: string; users: number }[];
   // train counts of the evaluated users u1..u4: 2, 2, 3, 1 → [0, 2): 1 user, ≥ 2: 3 users
-  assert.deepEqual(bins.map((b) => [b.bin, b.users]), [
-    ['[0, 2)', 1],
-    ['≥ 2', 3],
-  ]);
+  assert.deepEqual(
+    bins.map((b) => [b.bin, b.users]),
+    [
+      ['[0, 2)', 1],
+      ['≥ 2', 3],
+    ],
+  );
   assert.equal(r.perItem!.kind, 'user');
   assert.deepEqual(r.perItem!.ids, ['u1', 'u2', 'u3', 'u4']);
   assert.equal(r.perItem!.values['ndcg@3'].length, 4);
@@ -77,7 +101,11 @@ test('bootstrap intervals equal a direct percentile bootstrap of the user mean; 
   const r2 = await ev('run.jsonl', { k: [3], bootstrap: { n: 300, seed: 9, confidence: 0.9 } });
   assert.deepEqual(r1.metrics, r2.metrics);
   const v = r1.perItem!.values['ndcg@3'];
-  const dist = bootstrapDistribution(v.length, (c) => c.reduce((s, ci, i) => s + ci * v[i], 0) / c.reduce((s, x) => s + x, 0), { n: 300, confidence: 0.9, seed: 9 });
+  const dist = bootstrapDistribution(
+    v.length,
+    (c) => c.reduce((s, ci, i) => s + ci * v[i], 0) / c.reduce((s, x) => s + x, 0),
+    { n: 300, confidence: 0.9, seed: 9 },
+  );
   const direct = percentileInterval(dist[0], 0.9)!;
   const got = r1.metrics['ndcg@3'].ci!;
   // the tool adds in four running sums: the same numbers up to the last bits
@@ -91,7 +119,9 @@ test('bootstrap intervals equal a direct percentile bootstrap of the user mean; 
 test('task detection and config paths relative to the config file (inside the workspace only)', async () => {
   const jsonl = await evaluateFile(join(SAME, 'run.jsonl'), { overrides: { k: [3], bootstrap: { n: 0 } } });
   assert.equal(jsonl.task, 'ranking');
-  const trec = await evaluateFile(join(SAME, 'run.trec'), { overrides: { k: [3], relevant: 'qrels.txt', bootstrap: { n: 0 } } });
+  const trec = await evaluateFile(join(SAME, 'run.trec'), {
+    overrides: { k: [3], relevant: 'qrels.txt', bootstrap: { n: 0 } },
+  });
   assert.equal(trec.task, 'ranking');
 
   const root = mkdtempSync(join(tmpdir(), 'rank-ws-'));
@@ -99,11 +129,20 @@ test('task detection and config paths relative to the config file (inside the wo
   mkdirSync(join(root, 'cfg'));
   copyFileSync(join(SAME, 'run.csv'), join(root, 'data', 'run.csv'));
   copyFileSync(join(SAME, 'gt.csv'), join(root, 'data', 'gt.csv'));
-  writeFileSync(join(root, 'cfg', 'eval-lens.json'), JSON.stringify({ task: 'ranking', k: [3], relevant: '../data/gt.csv', bootstrap: { n: 0 } }));
-  const r = await evaluateFile(join(root, 'data', 'run.csv'), { configPath: join(root, 'cfg', 'eval-lens.json'), root });
+  writeFileSync(
+    join(root, 'cfg', 'eval-lens.json'),
+    JSON.stringify({ task: 'ranking', k: [3], relevant: '../data/gt.csv', bootstrap: { n: 0 } }),
+  );
+  const r = await evaluateFile(join(root, 'data', 'run.csv'), {
+    configPath: join(root, 'cfg', 'eval-lens.json'),
+    root,
+  });
   assert.equal(r.metrics.users_evaluated.value, 4);
   writeFileSync(join(root, 'cfg', 'bad.json'), JSON.stringify({ task: 'ranking', relevant: '../../outside.csv' }));
-  await assert.rejects(evaluateFile(join(root, 'data', 'run.csv'), { configPath: join(root, 'cfg', 'bad.json'), root }), /outside the workspace/);
+  await assert.rejects(
+    evaluateFile(join(root, 'data', 'run.csv'), { configPath: join(root, 'cfg', 'bad.json'), root }),
+    /outside the workspace/,
+  );
 });
 
 test('bad ranking config values are errors naming the key', async () => {

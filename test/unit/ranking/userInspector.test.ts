@@ -19,13 +19,24 @@ function itemsCsv(): Map<string, Record<string, string>> {
   for (const l of lines.slice(1)) {
     if (l.includes('"')) continue; // quoted cells: compared through the loader elsewhere
     const c = l.split(',');
-    out.set(c[0]!, Object.fromEntries(head.slice(1).map((h, j) => [h, c[j + 1]!]).filter(([, v]) => v !== '')));
+    out.set(
+      c[0]!,
+      Object.fromEntries(
+        head
+          .slice(1)
+          .map((h, j) => [h, c[j + 1]!])
+          .filter(([, v]) => v !== ''),
+      ),
+    );
   }
   return out;
 }
 
 test('user rows: hits, missed items and metadata equal a direct count from the JSONL', async () => {
-  const insp = await openInspection(`${dir}/cooccurrence.jsonl`, { overrides: { bootstrap: { n: 0 } }, root: process.cwd() });
+  const insp = await openInspection(`${dir}/cooccurrence.jsonl`, {
+    overrides: { bootstrap: { n: 0 } },
+    root: process.cwd(),
+  });
   const lines = readFileSync(`${dir}/cooccurrence.jsonl`, 'utf8').trim().split('\n');
   const meta = itemsCsv();
   let checkedMeta = 0;
@@ -37,7 +48,10 @@ test('user rows: hits, missed items and metadata equal a direct count from the J
     assert.equal(row.line, lineNo);
     const top = obj.items.slice(0, 20);
     const rel = new Set(obj.relevant);
-    assert.deepEqual(row.items.map((i) => i.item), top);
+    assert.deepEqual(
+      row.items.map((i) => i.item),
+      top,
+    );
     assert.equal(row.items.filter((i) => i.hit).length, top.filter((i) => rel.has(i)).length, `${obj.user}: hits`);
     assert.deepEqual(new Set(row.missed), new Set(obj.relevant.filter((i) => !top.includes(i))));
     for (const it of row.items) {
@@ -52,7 +66,7 @@ test('user rows: hits, missed items and metadata equal a direct count from the J
   assert.ok(checkedMeta > 50, `${checkedMeta} items' metadata checked`);
 });
 
-test('user inspector model: suggestions are the evaluated users, population values are the results\' means', async () => {
+test("user inspector model: suggestions are the evaluated users, population values are the results' means", async () => {
   const r = await evaluateFile(`${dir}/popularity.jsonl`, { overrides: { bootstrap: { n: 0 } }, root: process.cwd() });
   const m = userInspectorModel(r)!;
   assert.equal(m.totalUsers, r.perItem!.ids!.length);

@@ -19,7 +19,9 @@ interface Example {
 }
 
 test('every example file evaluates to schema-valid results', async () => {
-  const demo = (await import(pathToFileURL(join(process.cwd(), 'scripts', 'demo.mjs')).href)) as { discoverExamples(dir: string): Example[] };
+  const demo = (await import(pathToFileURL(join(process.cwd(), 'scripts', 'demo.mjs')).href)) as {
+    discoverExamples(dir: string): Example[];
+  };
   const examples = demo.discoverExamples(join(process.cwd(), 'examples'));
   assert.ok(examples.length > 0, 'examples/ has example folders');
   let n = 0;
@@ -38,35 +40,69 @@ test('every example file evaluates to schema-valid results', async () => {
 });
 
 test('the demo skips configs, results, referenced and underscore files', async () => {
-  const demo = (await import(pathToFileURL(join(process.cwd(), 'scripts', 'demo.mjs')).href)) as { discoverExamples(dir: string): Example[] };
+  const demo = (await import(pathToFileURL(join(process.cwd(), 'scripts', 'demo.mjs')).href)) as {
+    discoverExamples(dir: string): Example[];
+  };
   for (const ex of demo.discoverExamples(join(process.cwd(), 'examples'))) {
     for (const f of ex.files) {
       const base = f.path.slice(ex.dir.length + 1);
-      assert.ok(!base.includes('/') && !base.startsWith('_') && base !== 'eval-lens.json' && !base.endsWith('.eval.json') && !base.endsWith('.compare.json'), base);
+      assert.ok(
+        !base.includes('/') &&
+          !base.startsWith('_') &&
+          base !== 'eval-lens.json' &&
+          !base.endsWith('.eval.json') &&
+          !base.endsWith('.compare.json'),
+        base,
+      );
       assert.notEqual(base, 'train_counts.json');
     }
   }
 });
 
 test('demo discovery on a made-up examples folder', async () => {
-  const demo = (await import(pathToFileURL(join(process.cwd(), 'scripts', 'demo.mjs')).href)) as { discoverExamples(dir: string): Example[] };
+  const demo = (await import(pathToFileURL(join(process.cwd(), 'scripts', 'demo.mjs')).href)) as {
+    discoverExamples(dir: string): Example[];
+  };
   const root = mkdtempSync(join(tmpdir(), 'eval-lens-demo-'));
   const ex = join(root, 'ex1');
   mkdirSync(join(ex, 'sub'), { recursive: true });
   mkdirSync(join(root, 'noconfig'));
-  writeFileSync(join(ex, 'eval-lens.json'), JSON.stringify({ trainCounts: 'counts.json', relevant: 'qrels.tsv', train: './train.csv', groups: [3] }));
-  for (const f of ['a.csv', 'a.jsonl', 'counts.json', 'qrels.tsv', 'train.csv', '_b.csv', 'r.eval.json', 'c.compare.json', 'e.trec', 'f.run', 'g.TSV', 'readme.md', 'sub/d.csv']) {
+  writeFileSync(
+    join(ex, 'eval-lens.json'),
+    JSON.stringify({ trainCounts: 'counts.json', relevant: 'qrels.tsv', train: './train.csv', groups: [3] }),
+  );
+  for (const f of [
+    'a.csv',
+    'a.jsonl',
+    'counts.json',
+    'qrels.tsv',
+    'train.csv',
+    '_b.csv',
+    'r.eval.json',
+    'c.compare.json',
+    'e.trec',
+    'f.run',
+    'g.TSV',
+    'readme.md',
+    'sub/d.csv',
+  ]) {
     writeFileSync(join(ex, f), '');
   }
   writeFileSync(join(root, 'noconfig', 'x.csv'), '');
   const found = demo.discoverExamples(root);
-  assert.deepEqual(found.map((e) => e.name), ['ex1']);
-  assert.deepEqual(found[0]!.files.map((f) => [f.path.slice(ex.length + 1), f.outName]), [
-    ['a.csv', 'a.csv'],
-    ['a.jsonl', 'a.jsonl'],
-    ['e.trec', 'e'],
-    ['f.run', 'f'],
-    ['g.TSV', 'g'],
-  ]);
+  assert.deepEqual(
+    found.map((e) => e.name),
+    ['ex1'],
+  );
+  assert.deepEqual(
+    found[0]!.files.map((f) => [f.path.slice(ex.length + 1), f.outName]),
+    [
+      ['a.csv', 'a.csv'],
+      ['a.jsonl', 'a.jsonl'],
+      ['e.trec', 'e'],
+      ['f.run', 'f'],
+      ['g.TSV', 'g'],
+    ],
+  );
   assert.deepEqual(demo.discoverExamples(join(root, 'missing')), []);
 });

@@ -5,7 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluateFile, type EvaluationStage } from '../../../src/core/evaluate';
 import type { Results } from '../../../src/core/results/types';
-import { bootstrapDistribution, ciForStatistics, fastBootstrapDistribution, provisionalIntervals } from '../../../src/core/stats/bootstrap';
+import {
+  bootstrapDistribution,
+  ciForStatistics,
+  fastBootstrapDistribution,
+  provisionalIntervals,
+} from '../../../src/core/stats/bootstrap';
 import { parallelResamples } from '../../../src/core/stats/parallelBootstrap';
 
 const FILES = {
@@ -22,7 +27,10 @@ interface Stage {
 
 async function staged(path: string, n: number, seed: number): Promise<{ stages: Stage[]; returned: Results }> {
   const stages: Stage[] = [];
-  const returned = await evaluateFile(path, { overrides: { bootstrap: { n, seed } }, onStage: (stage, results, info) => stages.push({ stage, results, resamples: info.resamples }) });
+  const returned = await evaluateFile(path, {
+    overrides: { bootstrap: { n, seed } },
+    onStage: (stage, results, info) => stages.push({ stage, results, resamples: info.resamples }),
+  });
   return { stages, returned };
 }
 
@@ -34,7 +42,8 @@ function intervals(r: Results): Record<string, [number, number]> {
   perClass.forEach((row, c) => {
     if (row.ci) out[`perClass.${c}`] = row.ci;
   });
-  for (const [name, b] of Object.entries(r.baselines ?? {})) for (const [k, m] of Object.entries(b)) if (m.ci) out[`${name}.${k}`] = m.ci;
+  for (const [name, b] of Object.entries(r.baselines ?? {}))
+    for (const [k, m] of Object.entries(b)) if (m.ci) out[`${name}.${k}`] = m.ci;
   return out;
 }
 
@@ -101,18 +110,33 @@ test('bootstrap engines: the provisional hook sees the first 200 resamples of th
   const opts = { confidence: 0.9, seed: 5 };
   // The generator-stream engine (one generator for all resamples).
   let seen: Float64Array[] = [];
-  const full = bootstrapDistribution(n, mean, { ...opts, n: 500, provisional: { at: 200, onDistribution: (d) => (seen = d.map((a) => a.slice())) } });
+  const full = bootstrapDistribution(n, mean, {
+    ...opts,
+    n: 500,
+    provisional: { at: 200, onDistribution: (d) => (seen = d.map((a) => a.slice())) },
+  });
   assert.deepEqual(seen, bootstrapDistribution(n, mean, { ...opts, n: 200 }));
   assert.deepEqual(full, bootstrapDistribution(n, mean, { ...opts, n: 500 }));
   let cis: Record<string, [number, number] | null> = {};
-  ciForStatistics(n, (c) => [mean(c)], ['mean'], { ...opts, n: 500, provisional: provisionalIntervals(['mean'], 0.9, (c) => (cis = c)) });
-  assert.deepEqual(cis, ciForStatistics(n, (c) => [mean(c)], ['mean'], { ...opts, n: 200 }));
+  ciForStatistics(n, (c) => [mean(c)], ['mean'], {
+    ...opts,
+    n: 500,
+    provisional: provisionalIntervals(['mean'], 0.9, (c) => (cis = c)),
+  });
+  assert.deepEqual(
+    cis,
+    ciForStatistics(n, (c) => [mean(c)], ['mean'], { ...opts, n: 200 }),
+  );
   // The per-resample-seeded engine.
   const stat = (c: Int32Array, out: Float64Array): void => {
     out[0] = mean(c);
   };
   seen = [];
-  const fast = fastBootstrapDistribution(n, 1, stat, { ...opts, n: 500, provisional: { at: 200, onDistribution: (d) => (seen = d) } });
+  const fast = fastBootstrapDistribution(n, 1, stat, {
+    ...opts,
+    n: 500,
+    provisional: { at: 200, onDistribution: (d) => (seen = d) },
+  });
   assert.deepEqual(seen, fastBootstrapDistribution(n, 1, stat, { ...opts, n: 200 }));
   assert.deepEqual(fast, fastBootstrapDistribution(n, 1, stat, { ...opts, n: 500 }));
   // No hook call when the run is not longer than the provisional block.

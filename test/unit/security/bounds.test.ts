@@ -31,7 +31,9 @@ test('T above 10,000 and ranking k above 100,000 are config errors naming the ke
 test('more than 10,000 classes: an input error (the dense confusion matrix would need C² cells)', async () => {
   const rows = ['label,pred'];
   for (let i = 0; i < 10001; i++) rows.push(`c${i},c${(i + 1) % 10001}`);
-  const e = await inputError(evaluateFile(tmpFile('many.csv', rows.join('\n') + '\n'), { overrides: { bootstrap: { n: 0 } } }));
+  const e = await inputError(
+    evaluateFile(tmpFile('many.csv', rows.join('\n') + '\n'), { overrides: { bootstrap: { n: 0 } } }),
+  );
   assert.equal(e.code, 'too-many-classes');
   assert.match(e.message, /10001 classes/);
   assert.match(e.message, /10000/);
@@ -39,7 +41,9 @@ test('more than 10,000 classes: an input error (the dense confusion matrix would
 
 test('JSON nested deeper than 1,000 levels in a cell or a config: an input error, no stack overflow', async () => {
   const deep = '['.repeat(5000) + ']'.repeat(5000);
-  const cell = await inputError(evaluateFile(tmpFile('deep.csv', `label,probs\n0,"${deep}"\n`), { overrides: { bootstrap: { n: 0 } } }));
+  const cell = await inputError(
+    evaluateFile(tmpFile('deep.csv', `label,probs\n0,"${deep}"\n`), { overrides: { bootstrap: { n: 0 } } }),
+  );
   assert.equal(cell.location?.line, 2);
   assert.match(cell.message, /nested deeper than 1000/);
   const cfg = await inputError(loadConfigFile(tmpFile('eval-lens.json', `{"columns": ${deep}}`)));

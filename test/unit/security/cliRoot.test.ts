@@ -14,16 +14,26 @@ const dir = mkdtempSync(join(tmpdir(), 'eval-lens-root-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+  return spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
 }
 
-test('defaultRoot: the current folder when the anchor is inside it, else the anchor\'s folder', () => {
+test("defaultRoot: the current folder when the anchor is inside it, else the anchor's folder", () => {
   assert.equal(defaultRoot('/w', '/w/sub/eval-lens.json'), '/w');
   assert.equal(defaultRoot('/w', '/elsewhere/eval-lens.json'), '/elsewhere');
 });
 
 test('compare follows the documented --root default: a config outside the current folder with a relative trainCounts', () => {
-  const rows = (wrong: number[]) => ['id,label,pred', ...Array.from({ length: 12 }, (_, i) => `r${i},${'ab'[i % 2]},${wrong.includes(i) ? 'ab'[(i + 1) % 2] : 'ab'[i % 2]}`)].join('\n') + '\n';
+  const rows = (wrong: number[]) =>
+    [
+      'id,label,pred',
+      ...Array.from(
+        { length: 12 },
+        (_, i) => `r${i},${'ab'[i % 2]},${wrong.includes(i) ? 'ab'[(i + 1) % 2] : 'ab'[i % 2]}`,
+      ),
+    ].join('\n') + '\n';
   writeFileSync(join(dir, 'a.csv'), rows([1, 2, 3]));
   writeFileSync(join(dir, 'b.csv'), rows([1]));
   writeFileSync(join(dir, 'counts.json'), '{"a": 100, "b": 5}');

@@ -29,14 +29,27 @@ test('csvCell: neutralised, then quoted by RFC 4180 when it holds a comma, quote
 });
 
 test('report Copy CSV neutralises text cells', () => {
-  const csv = tableToCsv({ id: 't', title: 'T', columns: ['run', '=acc'], kinds: ['text', 'num'], rows: [['@x', -0.5], ['-1+1', 0.25]] });
+  const csv = tableToCsv({
+    id: 't',
+    title: 'T',
+    columns: ['run', '=acc'],
+    kinds: ['text', 'num'],
+    rows: [
+      ['@x', -0.5],
+      ['-1+1', 0.25],
+    ],
+  });
   assert.equal(csv, "run,'=acc\n'@x,-0.5\n'-1+1,0.25\n");
 });
 
 test('compare CSV neutralises run names and metric names', () => {
   const t = {
-    runs: ['a', 'b'], names: ['=evil()', '-0.5'], metrics: ['+m'], directions: {},
-    table: { a: { '+m': -0.25 }, b: { '+m': 0.5 } }, marks: {},
+    runs: ['a', 'b'],
+    names: ['=evil()', '-0.5'],
+    metrics: ['+m'],
+    directions: {},
+    table: { a: { '+m': -0.25 }, b: { '+m': 0.5 } },
+    marks: {},
   };
   assert.equal(renderCsvTable(t), "run,'+m,'+m_place\n'=evil(),-0.25,\n-0.5,0.5,\n");
 });

@@ -43,11 +43,48 @@ const SOURCES: Source[] = [
   { name: 'logreg_logits.csv', text: headLines('examples/digits-lt/logreg_logits.csv', 40), config: digitsConfig },
   { name: 'logreg.jsonl', text: headLines('examples/digits-lt/logreg.jsonl', 40), config: digitsConfig },
   { name: 'knn.csv', text: headLines('examples/digits-lt/knn.csv', 40), config: '{"bootstrap": {"n": 0}}' },
-  { name: 'iw.csv', text: headLines('examples/iw-breast-cancer/logreg.csv', 60), config: '{"task": "iw-binary", "populationSize": 342, "biasedSize": 87, "threshold": 0.5}' },
-  { name: 'popularity.jsonl', text: headLines('examples/ranking-debian-deps/popularity.jsonl', 15), config: '{"task": "ranking", "k": [5, 10]}' },
+  {
+    name: 'iw.csv',
+    text: headLines('examples/iw-breast-cancer/logreg.csv', 60),
+    config: '{"task": "iw-binary", "populationSize": 342, "biasedSize": 87, "threshold": 0.5}',
+  },
+  {
+    name: 'popularity.jsonl',
+    text: headLines('examples/ranking-debian-deps/popularity.jsonl', 15),
+    config: '{"task": "ranking", "k": [5, 10]}',
+  },
 ];
 
-const HOSTILE = ['', 'NaN', 'inf', '-Infinity', '-1', '1.5', '1e309', '-0.5', 'abc', '"', '""', '\u0000', '=1+1', '__proto__', 'constructor', '[[[[', '[]', '{}', '[1,2', '1,2', '\t', '\r', '01', '9'.repeat(30), 'x'.repeat(5000), '\u001b[31m', '💥', '\ufeff'];
+const HOSTILE = [
+  '',
+  'NaN',
+  'inf',
+  '-Infinity',
+  '-1',
+  '1.5',
+  '1e309',
+  '-0.5',
+  'abc',
+  '"',
+  '""',
+  '\u0000',
+  '=1+1',
+  '__proto__',
+  'constructor',
+  '[[[[',
+  '[]',
+  '{}',
+  '[1,2',
+  '1,2',
+  '\t',
+  '\r',
+  '01',
+  '9'.repeat(30),
+  'x'.repeat(5000),
+  '\u001b[31m',
+  '💥',
+  '\ufeff',
+];
 const BYTES = [',', '"', '\n', '\r', '\t', '\u0000', '[', '{', '}', ']', ':', '\\', 'ÿ', '-', 'e', '.'];
 
 function pick<T>(r: () => number, xs: readonly T[]): T {
@@ -100,11 +137,15 @@ function mutate(r: () => number, text: string): { bytes: Buffer; what: string } 
     case 7: {
       const enc = pick(r, ['utf16le-bom', 'utf16le', 'bom8', 'latin1', 'crlf'] as const);
       const b =
-        enc === 'utf16le-bom' ? Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])
-        : enc === 'utf16le' ? Buffer.from(text, 'utf16le')
-        : enc === 'bom8' ? Buffer.from('\ufeff' + text)
-        : enc === 'latin1' ? Buffer.from(text.replace(/a/, 'é'), 'latin1')
-        : Buffer.from(text.replace(/\n/g, '\r\n'));
+        enc === 'utf16le-bom'
+          ? Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])
+          : enc === 'utf16le'
+            ? Buffer.from(text, 'utf16le')
+            : enc === 'bom8'
+              ? Buffer.from('\ufeff' + text)
+              : enc === 'latin1'
+                ? Buffer.from(text.replace(/a/, 'é'), 'latin1')
+                : Buffer.from(text.replace(/\n/g, '\r\n'));
       return { bytes: b, what: `encoding ${enc}` };
     }
     default: {
@@ -126,8 +167,26 @@ function mutateConfig(r: () => number, config: string): { text: string; what: st
   if (r() >= 0.15) return { text: config, what: 'config as is' };
   const obj = JSON.parse(config) as Record<string, unknown>;
   const keys = Object.keys(obj);
-  const key = keys.length > 0 && r() < 0.8 ? pick(r, keys) : pick(r, ['T', 'topK', 'k', 'eceBins', 'trainCounts', 'groups', 'classes']);
-  const value = pick(r, [-1, 0, 1e9, 'x', '../../../etc/passwd', '/etc/passwd', [], [0], {}, { __proto__: 1 }, null, 10001, [100001], ['a', 'a']]);
+  const key =
+    keys.length > 0 && r() < 0.8
+      ? pick(r, keys)
+      : pick(r, ['T', 'topK', 'k', 'eceBins', 'trainCounts', 'groups', 'classes']);
+  const value = pick(r, [
+    -1,
+    0,
+    1e9,
+    'x',
+    '../../../etc/passwd',
+    '/etc/passwd',
+    [],
+    [0],
+    {},
+    { __proto__: 1 },
+    null,
+    10001,
+    [100001],
+    ['a', 'a'],
+  ]);
   obj[key] = value;
   return { text: JSON.stringify(obj), what: `config ${key} = ${JSON.stringify(value)}` };
 }
@@ -136,50 +195,79 @@ const sha = (p: string): string => createHash('sha256').update(readFileSync(p)).
 
 /** Every file under `d` (relative paths). */
 function listAll(d: string): string[] {
-  return readdirSync(d, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(d, f)).isFile()).sort();
+  return readdirSync(d, { recursive: true, encoding: 'utf8' })
+    .filter((f) => statSync(join(d, f)).isFile())
+    .sort();
 }
 
-const ROW_CODES = new Set(['invalid-number', 'invalid-probability', 'ragged-row', 'missing-value', 'label-not-in-classes', 'pred-not-in-classes', 'invalid-array', 'invalid-weight', 'invalid-accept', 'json-too-deep']);
+const ROW_CODES = new Set([
+  'invalid-number',
+  'invalid-probability',
+  'ragged-row',
+  'missing-value',
+  'label-not-in-classes',
+  'pred-not-in-classes',
+  'invalid-array',
+  'invalid-weight',
+  'invalid-accept',
+  'json-too-deep',
+]);
 
-test(`fuzz: ${CASES} seeded mutations of the example files give results or an input error naming the file`, { timeout: 120_000 }, async () => {
-  const r = rng(SEED);
-  const t0 = Date.now();
-  const written = new Set<string>();
-  const codes = new Map<string, number>();
-  let ok = 0;
-  for (let i = 0; i < CASES; i++) {
-    const src = SOURCES[i % SOURCES.length]!;
-    const { bytes, what } = mutate(r, src.text);
-    const cfg = mutateConfig(r, src.config);
-    const sub = join(dir, String(i));
-    mkdirSync(sub);
-    const input = join(sub, src.name);
-    const config = join(sub, 'eval-lens.json');
-    writeFileSync(input, bytes);
-    writeFileSync(config, cfg.text);
-    written.add(relative(dir, input)).add(relative(dir, config));
-    const before = [sha(input), sha(config)];
-    const label = `case ${i} (${src.name}; ${what}; ${cfg.what})`;
-    try {
-      const res = await evaluateFile(input, { overrides: { bootstrap: { n: 0 } }, root: sub });
-      assert.deepEqual(validateResults(JSON.parse(JSON.stringify(res))), [], `${label}: results valid against the schema`);
-      ok++;
-    } catch (e) {
-      if (!(e instanceof EvalLensError)) assert.fail(`${label}: internal error ${(e as Error)?.stack ?? String(e)}`);
-      codes.set(e.code, (codes.get(e.code) ?? 0) + 1);
-      assert.ok(e.location?.file, `${label}: the error names a file: ${e.message}`);
-      assert.ok(e.message.includes(basename(e.location.file)), `${label}: the message names the file: ${e.message}`);
-      if (ROW_CODES.has(e.code)) assert.ok(e.location.line !== undefined && e.message.includes(`:${e.location.line}`), `${label}: a row problem names its line: ${e.message}`);
-      // eslint-disable-next-line no-control-regex
-      assert.doesNotMatch(e.message, /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/, `${label}: no raw control characters in the message`);
+test(
+  `fuzz: ${CASES} seeded mutations of the example files give results or an input error naming the file`,
+  { timeout: 120_000 },
+  async () => {
+    const r = rng(SEED);
+    const t0 = Date.now();
+    const written = new Set<string>();
+    const codes = new Map<string, number>();
+    let ok = 0;
+    for (let i = 0; i < CASES; i++) {
+      const src = SOURCES[i % SOURCES.length]!;
+      const { bytes, what } = mutate(r, src.text);
+      const cfg = mutateConfig(r, src.config);
+      const sub = join(dir, String(i));
+      mkdirSync(sub);
+      const input = join(sub, src.name);
+      const config = join(sub, 'eval-lens.json');
+      writeFileSync(input, bytes);
+      writeFileSync(config, cfg.text);
+      written.add(relative(dir, input)).add(relative(dir, config));
+      const before = [sha(input), sha(config)];
+      const label = `case ${i} (${src.name}; ${what}; ${cfg.what})`;
+      try {
+        const res = await evaluateFile(input, { overrides: { bootstrap: { n: 0 } }, root: sub });
+        assert.deepEqual(
+          validateResults(JSON.parse(JSON.stringify(res))),
+          [],
+          `${label}: results valid against the schema`,
+        );
+        ok++;
+      } catch (e) {
+        if (!(e instanceof EvalLensError)) assert.fail(`${label}: internal error ${(e as Error)?.stack ?? String(e)}`);
+        codes.set(e.code, (codes.get(e.code) ?? 0) + 1);
+        assert.ok(e.location?.file, `${label}: the error names a file: ${e.message}`);
+        assert.ok(e.message.includes(basename(e.location.file)), `${label}: the message names the file: ${e.message}`);
+        if (ROW_CODES.has(e.code))
+          assert.ok(
+            e.location.line !== undefined && e.message.includes(`:${e.location.line}`),
+            `${label}: a row problem names its line: ${e.message}`,
+          );
+        assert.doesNotMatch(
+          e.message,
+          // eslint-disable-next-line no-control-regex
+          /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/,
+          `${label}: no raw control characters in the message`,
+        );
+      }
+      assert.deepEqual([sha(input), sha(config)], before, `${label}: the input and the config are not modified`);
     }
-    assert.deepEqual([sha(input), sha(config)], before, `${label}: the input and the config are not modified`);
-  }
-  assert.deepEqual(listAll(dir), [...written].sort(), 'no file written (no results, no *.tmp)');
-  assert.ok(ok > CASES / 10, `some mutations still evaluate (${ok})`);
-  assert.ok(codes.size >= 8, `many kinds of input error: ${JSON.stringify([...codes])}`);
-  assert.ok(Date.now() - t0 < 60_000, `under a minute (${Date.now() - t0} ms)`);
-});
+    assert.deepEqual(listAll(dir), [...written].sort(), 'no file written (no results, no *.tmp)');
+    assert.ok(ok > CASES / 10, `some mutations still evaluate (${ok})`);
+    assert.ok(codes.size >= 8, `many kinds of input error: ${JSON.stringify([...codes])}`);
+    assert.ok(Date.now() - t0 < 60_000, `under a minute (${Date.now() - t0} ms)`);
+  },
+);
 
 test('fuzz through the CLI: exit 1 with file and line, --out leaves nothing behind', () => {
   const r = rng(SEED + 1);
@@ -192,9 +280,28 @@ test('fuzz through the CLI: exit 1 with file and line, --out leaves nothing behi
   const input = join(sub, 'bad.csv');
   writeFileSync(input, lines.join('\n'));
   const before = sha(input);
-  const res = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'evaluate', input, '--bootstrap-n', '0', '--out', join(sub, 'bad.eval.json')], { cwd: ROOT, encoding: 'utf8' });
+  const res = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'src/cli/main.ts'),
+      'evaluate',
+      input,
+      '--bootstrap-n',
+      '0',
+      '--out',
+      join(sub, 'bad.eval.json'),
+    ],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   assert.equal(res.status, 1, res.stderr);
-  assert.match(res.stderr, new RegExp(`^eval-lens: ${input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6, column "prob_9": expected a probability in \\[0, 1\\], got -0\\.25`));
+  assert.match(
+    res.stderr,
+    new RegExp(
+      `^eval-lens: ${input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6, column "prob_9": expected a probability in \\[0, 1\\], got -0\\.25`,
+    ),
+  );
   assert.doesNotMatch(res.stderr, /bug/);
   assert.equal(sha(input), before);
   assert.deepEqual(readdirSync(sub).sort(), ['bad.csv', 'eval-lens.json']);

@@ -44,13 +44,13 @@ test('the hostile files are valid against their schemas (free text is allowed), 
   assert.equal(parseEvalLensJson('c.compare.json', JSON.stringify(hostileCompare())).kind, 'compare');
 });
 
-test('exported HTML of a hostile results file: only the project\'s elements and attributes; the text shown as text', () => {
+test("exported HTML of a hostile results file: only the project's elements and attributes; the text shown as text", () => {
   const html = reportToHtml(buildReportModel(hostileResults()), { generator: EVIL });
   assert.deepEqual(foreign(html), []);
   assert.ok(textOf(html).includes(EVIL), 'the hostile text is shown, as text');
 });
 
-test('exported HTML of a hostile comparison file: only the project\'s elements and attributes', () => {
+test("exported HTML of a hostile comparison file: only the project's elements and attributes", () => {
   const html = reportToHtml(buildCompareModel(hostileCompare()));
   assert.deepEqual(foreign(html), []);
   assert.ok(textOf(html).includes(EVIL));
@@ -58,10 +58,20 @@ test('exported HTML of a hostile comparison file: only the project\'s elements a
 
 test('a mark that is not 1, 2 or 3 never becomes a class name (allow-list), even past validation', () => {
   const c = hostileCompare();
-  (c.marks as Record<string, Record<string, unknown>>)['nll'] = { 'a.csv': `1" onmouseover="alert(1)`, 'c.csv': 'p1 x' };
+  (c.marks as Record<string, Record<string, unknown>>)['nll'] = {
+    'a.csv': `1" onmouseover="alert(1)`,
+    'c.csv': 'p1 x',
+  };
   const html = reportToHtml(buildCompareModel(c));
   assert.deepEqual(foreign(html), []);
-  const t = tableHtml({ id: 't', title: 't', columns: ['a'], kinds: ['num'], rows: [[1]], marks: [[`3"><script>x</script>` as unknown as 1]] });
+  const t = tableHtml({
+    id: 't',
+    title: 't',
+    columns: ['a'],
+    kinds: ['num'],
+    rows: [[1]],
+    marks: [[`3"><script>x</script>` as unknown as 1]],
+  });
   assert.deepEqual(foreign(`<table>${t}</table>`), []);
   assert.equal(t.includes('class="n"'), true);
 });

@@ -25,7 +25,10 @@ test('Ctrl-C during the write of the results leaves no *.tmp file and exits 130'
       await new Promise(() => setInterval(() => undefined, 1000)); // a write in progress keeps the process alive
     });
   `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (b) => (err += b));
   const started = await new Promise<boolean>((resolve) => {
@@ -33,17 +36,37 @@ test('Ctrl-C during the write of the results leaves no *.tmp file and exits 130'
     child.on('close', () => resolve(false));
   });
   assert.ok(started, err);
-  assert.ok(readdirSync(dir).some((f) => f.endsWith('.tmp')), 'the temporary file exists mid-write');
+  assert.ok(
+    readdirSync(dir).some((f) => f.endsWith('.tmp')),
+    'the temporary file exists mid-write',
+  );
   child.kill('SIGINT');
   const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
   assert.equal(code, 130, err);
-  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+    [],
+  );
   assert.deepEqual(readdirSync(dir), [], 'nothing written');
 });
 
 test('--out below a file (not a folder) is an input error naming the path', () => {
   writeFileSync(join(dir, 'p.csv'), 'label,pred\na,a\nb,b\n');
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'evaluate', join(dir, 'p.csv'), '--bootstrap-n', '0', '--out', join(dir, 'p.csv', 'x.eval.json')], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'src/cli/main.ts'),
+      'evaluate',
+      join(dir, 'p.csv'),
+      '--bootstrap-n',
+      '0',
+      '--out',
+      join(dir, 'p.csv', 'x.eval.json'),
+    ],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
   assert.notEqual(r.status, 0);
   assert.doesNotMatch(r.stderr, /bug/);
   assert.match(r.stderr, /p\.csv.*(is a file|not a folder)/);

@@ -4,14 +4,22 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { escapeMarkdown } from '../../../src/shared/markdownText';
 import { tableToMarkdown } from '../../../src/shared/tableText';
-import { renderLatexTable, renderLatexTests, renderMarkdownTable, renderMarkdownTests } from '../../../src/core/compare/render';
+import {
+  renderLatexTable,
+  renderLatexTests,
+  renderMarkdownTable,
+  renderMarkdownTests,
+} from '../../../src/core/compare/render';
 import { formatMarkdown } from '../../../src/core/results/format';
 import { classificationResults, compareResults } from '../extension/fixtures';
 
 const EVIL_MD = '<img src=x onerror=alert(1)> [link](javascript:alert(1)) `code` *em* a|b\nnext \\';
 
 test('escapeMarkdown: HTML, links, code, emphasis, table pipes and line breaks become plain text', () => {
-  assert.equal(escapeMarkdown(EVIL_MD), '\\<img src=x onerror=alert(1)\\> \\[link\\](javascript:alert(1)) \\`code\\` \\*em\\* a\\|b next \\\\');
+  assert.equal(
+    escapeMarkdown(EVIL_MD),
+    '\\<img src=x onerror=alert(1)\\> \\[link\\](javascript:alert(1)) \\`code\\` \\*em\\* a\\|b next \\\\',
+  );
   assert.equal(escapeMarkdown('a_b & c'), 'a\\_b \\& c');
 });
 

@@ -11,10 +11,19 @@ const CSV = 'label,pred\na,a\nb,a\n';
 
 test('UTF-16 and UTF-32 inputs (with or without a byte order mark) are named, with "save as UTF-8"', async () => {
   const cases: [Buffer, RegExp][] = [
-    [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(CSV, 'utf16le')]), /UTF-16 \(little-endian, with a byte order mark\)/],
+    [
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(CSV, 'utf16le')]),
+      /UTF-16 \(little-endian, with a byte order mark\)/,
+    ],
     [Buffer.from(CSV, 'utf16le'), /UTF-16 \(little-endian\)/],
     [Buffer.from(CSV, 'utf16le').swap16(), /UTF-16 \(big-endian\)/],
-    [Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from([...CSV].flatMap((c) => [c.charCodeAt(0), 0, 0, 0]))]), /UTF-32 \(little-endian, with a byte order mark\)/],
+    [
+      Buffer.concat([
+        Buffer.from([0xff, 0xfe, 0, 0]),
+        Buffer.from([...CSV].flatMap((c) => [c.charCodeAt(0), 0, 0, 0])),
+      ]),
+      /UTF-32 \(little-endian, with a byte order mark\)/,
+    ],
   ];
   for (const [bytes, enc] of cases) {
     await assert.rejects(evaluateFile(tmpFile('wide.csv', bytes)), (e: unknown) => {

@@ -27,15 +27,24 @@ symlinkSync(join(ws, 'inside.csv'), join(ws, 'alias.csv'));
 writeFileSync(join(ws, 'runs', 'preds.csv'), 'label,pred\na,a\nb,a\n');
 
 test('a config path that is a symbolic link to a file outside the workspace is refused, its content never shown', async () => {
-  assert.throws(() => resolveConfigPath('counts.csv', ws, { root: ws, key: 'trainCounts' }), (e: unknown) => {
-    assert.ok(e instanceof EvalLensError);
-    assert.equal(e.code, 'config-path');
-    assert.match(e.message, /symbolic link/);
-    assert.match(e.message, /outside the workspace/);
-    return true;
-  });
-  assert.throws(() => resolveConfigPath('linked/secret.csv', ws, { root: ws, key: 'trainCounts' }), /outside the workspace/);
-  writeFileSync(join(ws, 'runs', 'eval-lens.json'), JSON.stringify({ trainCounts: '../counts.csv', bootstrap: { n: 0 } }));
+  assert.throws(
+    () => resolveConfigPath('counts.csv', ws, { root: ws, key: 'trainCounts' }),
+    (e: unknown) => {
+      assert.ok(e instanceof EvalLensError);
+      assert.equal(e.code, 'config-path');
+      assert.match(e.message, /symbolic link/);
+      assert.match(e.message, /outside the workspace/);
+      return true;
+    },
+  );
+  assert.throws(
+    () => resolveConfigPath('linked/secret.csv', ws, { root: ws, key: 'trainCounts' }),
+    /outside the workspace/,
+  );
+  writeFileSync(
+    join(ws, 'runs', 'eval-lens.json'),
+    JSON.stringify({ trainCounts: '../counts.csv', bootstrap: { n: 0 } }),
+  );
   try {
     await assert.rejects(evaluateFile(join(ws, 'runs', 'preds.csv'), { root: ws }), (e: unknown) => {
       assert.ok(e instanceof EvalLensError, String(e));
@@ -56,7 +65,12 @@ test('re-evaluate: a recorded source path outside the workspace (absolute, .., s
   const results = join(ws, 'runs', 'preds.eval.json');
   const ok = await resolveRecordedSource('runs/preds.csv', results, ws);
   assert.deepEqual(ok, { path: join(ws, 'runs', 'preds.csv') });
-  for (const recorded of [join(outside, 'preds.csv'), '../outside/preds.csv', 'runs/../../outside/preds.csv', 'linked/preds.csv']) {
+  for (const recorded of [
+    join(outside, 'preds.csv'),
+    '../outside/preds.csv',
+    'runs/../../outside/preds.csv',
+    'linked/preds.csv',
+  ]) {
     const r = await resolveRecordedSource(recorded, results, ws);
     assert.ok('refused' in r, `${recorded}: ${JSON.stringify(r)}`);
     assert.match(r.refused, /outside the workspace/);

@@ -30,7 +30,10 @@ test('a comparison with a hostile marks value is refused, naming the field', () 
   assert.match(validateCompare(c)[0]!, /^compare\.marks\.accuracy\.a\.csv: expected one of 1, 2, 3, got /);
   const e = parseError(c);
   assert.equal(e.code, 'results-invalid');
-  assert.match(e.message, /^x\.compare\.json: the comparison do not match eval-lens\/compare@1 \(1 problem\):\n {2}compare\.marks\.accuracy\./);
+  assert.match(
+    e.message,
+    /^x\.compare\.json: the comparison do not match eval-lens\/compare@1 \(1 problem\):\n {2}compare\.marks\.accuracy\./,
+  );
 });
 
 test('a comparison missing its tests, or with a baseline that is not a run, is refused', () => {
@@ -40,7 +43,9 @@ test('a comparison missing its tests, or with a baseline that is not a run, is r
   const b = compareResults();
   b.baseline = 'elsewhere.csv';
   assert.deepEqual(validateCompare(b), ['compare.baseline: expected one of compare.runs, got "elsewhere.csv"']);
-  assert.deepEqual(validateCompare({ ...compareResults(), kind: 'other' }), ['compare.kind: expected "comparison" or "inspection", got "other"']);
+  assert.deepEqual(validateCompare({ ...compareResults(), kind: 'other' }), [
+    'compare.kind: expected "comparison" or "inspection", got "other"',
+  ]);
 });
 
 test('a results file with a string where a number belongs is refused before use', () => {
@@ -51,7 +56,10 @@ test('a results file with a string where a number belongs is refused before use'
 });
 
 test('syntax errors name line and column; control characters are escaped in messages', () => {
-  assert.throws(() => parseEvalLensJson('b.eval.json', '{\n  "schema": "x",\n  oops\n}'), /^EvalLensError: b\.eval\.json:3:3: invalid JSON at line 3, column 3/);
+  assert.throws(
+    () => parseEvalLensJson('b.eval.json', '{\n  "schema": "x",\n  oops\n}'),
+    /^EvalLensError: b\.eval\.json:3:3: invalid JSON at line 3, column 3/,
+  );
   const r = { schema: 'eval-lens/results@1\u001b[31m' };
   const e = parseError(r);
   assert.ok(!e.message.includes('\u001b'), e.message);
@@ -60,7 +68,10 @@ test('syntax errors name line and column; control characters are escaped in mess
 
 test('a results file whose confusion matrix does not match its labels is refused (the report would fail on it)', () => {
   const r = classificationResults();
-  r.tables.confusion!.matrix = [[1, 0], [0, 1]];
+  r.tables.confusion!.matrix = [
+    [1, 0],
+    [0, 1],
+  ];
   const e = parseError(r);
   assert.match(e.message, /results\.tables\.confusion\.matrix: has 2 rows, expected 3/);
   assert.match(e.message, /results\.tables\.confusion\.matrix\[0\]: has 2 cells, expected 3/);

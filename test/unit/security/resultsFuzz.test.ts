@@ -24,7 +24,28 @@ function rng(seed: number): () => number {
   return () => g.next();
 }
 
-const VALUES: unknown[] = [EVIL, `1" onmouseover="x`, 'p1 x', '', '__proto__', -1, 0, 1, 4, 1e308, -1e308, 0.5, null, true, [], [EVIL], {}, { [EVIL]: 1 }, '\u001b[2J', 'x'.repeat(3000)];
+const VALUES: unknown[] = [
+  EVIL,
+  `1" onmouseover="x`,
+  'p1 x',
+  '',
+  '__proto__',
+  -1,
+  0,
+  1,
+  4,
+  1e308,
+  -1e308,
+  0.5,
+  null,
+  true,
+  [],
+  [EVIL],
+  {},
+  { [EVIL]: 1 },
+  '\u001b[2J',
+  'x'.repeat(3000),
+];
 
 /** Every path to a value in `o`. */
 function paths(o: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
@@ -47,7 +68,12 @@ function mutate(r: () => number, obj: Record<string, unknown>): string {
   }
   if (kind < 0.3 && !Array.isArray(parent)) {
     const key = r() < 0.5 ? EVIL : '__proto__';
-    Object.defineProperty(parent, key, { value: VALUES[Math.floor(r() * VALUES.length)], enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(parent, key, {
+      value: VALUES[Math.floor(r() * VALUES.length)],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     return `add key ${JSON.stringify(key).slice(0, 20)} at ${p.slice(0, -1).join('.')}`;
   }
   const v = VALUES[Math.floor(r() * VALUES.length)];
@@ -55,30 +81,39 @@ function mutate(r: () => number, obj: Record<string, unknown>): string {
   return `${p.join('.')} = ${JSON.stringify(v)?.slice(0, 30)}`;
 }
 
-test(`${CASES} mutated results and comparison files: refused naming the file and a field, or rendered with nothing foreign`, { timeout: 120_000 }, () => {
-  const r = rng(SEED);
-  const makers = [classificationResults, rankingResults, compareResults] as (() => object)[];
-  let accepted = 0;
-  let refused = 0;
-  for (let i = 0; i < CASES; i++) {
-    const obj = JSON.parse(JSON.stringify(makers[i % makers.length]!())) as Record<string, unknown>;
-    const what = mutate(r, obj);
-    const text = JSON.stringify(obj);
-    const label = `case ${i} (${what})`;
-    let parsed;
-    try {
-      parsed = parseEvalLensJson('f.json', text);
-    } catch (e) {
-      if (!(e instanceof EvalLensError)) assert.fail(`${label}: internal error ${(e as Error).stack}`);
-      assert.match(e.message, /^f\.json: /, label);
-      refused++;
-      continue;
+test(
+  `${CASES} mutated results and comparison files: refused naming the file and a field, or rendered with nothing foreign`,
+  { timeout: 120_000 },
+  () => {
+    const r = rng(SEED);
+    const makers = [classificationResults, rankingResults, compareResults] as (() => object)[];
+    let accepted = 0;
+    let refused = 0;
+    for (let i = 0; i < CASES; i++) {
+      const obj = JSON.parse(JSON.stringify(makers[i % makers.length]!())) as Record<string, unknown>;
+      const what = mutate(r, obj);
+      const text = JSON.stringify(obj);
+      const label = `case ${i} (${what})`;
+      let parsed;
+      try {
+        parsed = parseEvalLensJson('f.json', text);
+      } catch (e) {
+        if (!(e instanceof EvalLensError)) assert.fail(`${label}: internal error ${(e as Error).stack}`);
+        assert.match(e.message, /^f\.json: /, label);
+        refused++;
+        continue;
+      }
+      accepted++;
+      const model =
+        parsed.kind === 'results'
+          ? buildReportModel(parsed.results)
+          : parsed.kind === 'compare'
+            ? buildCompareModel(parsed.compare)
+            : undefined;
+      if (model) assert.deepEqual(foreign(reportToHtml(model)), [], `${label}: extension export`);
+      const cli = exportReport(reportInputFromJson(JSON.parse(text), 'f.json'), 'html');
+      assert.deepEqual(foreign(cli), [], `${label}: CLI report`);
     }
-    accepted++;
-    const model = parsed.kind === 'results' ? buildReportModel(parsed.results) : parsed.kind === 'compare' ? buildCompareModel(parsed.compare) : undefined;
-    if (model) assert.deepEqual(foreign(reportToHtml(model)), [], `${label}: extension export`);
-    const cli = exportReport(reportInputFromJson(JSON.parse(text), 'f.json'), 'html');
-    assert.deepEqual(foreign(cli), [], `${label}: CLI report`);
-  }
-  assert.ok(accepted > 20 && refused > 20, `both outcomes occur (accepted ${accepted}, refused ${refused})`);
-});
+    assert.ok(accepted > 20 && refused > 20, `both outcomes occur (accepted ${accepted}, refused ${refused})`);
+  },
+);

@@ -39,7 +39,10 @@ test('a probability above 1 in an array column, and in JSONL, is an input error'
   const e = await loadError('arr.csv', 'label,probs\n0,"[0.5,0.5]"\n1,"[-0.25,1.25]"\n');
   assert.equal(e.code, 'invalid-probability');
   assert.equal(e.location?.line, 3);
-  const j = await loadError('p.jsonl', '{"label":"a","prob_a":0.5,"prob_b":0.5}\n{"label":"b","prob_a":-0.1,"prob_b":1.1}\n');
+  const j = await loadError(
+    'p.jsonl',
+    '{"label":"a","prob_a":0.5,"prob_b":0.5}\n{"label":"b","prob_a":-0.1,"prob_b":1.1}\n',
+  );
   assert.equal(j.location?.line, 2);
 });
 
@@ -60,7 +63,10 @@ test('logits may be any finite number', async () => {
 });
 
 test('a pred column that disagrees with the arg-max of the probabilities: a warning with count and first lines, saying which is used', async () => {
-  const r = await load('pred.csv', 'label,pred,prob_a,prob_b\na,a,0.9,0.1\nb,a,0.2,0.8\nb,b,0.5,0.5\na,b,0.5,0.5\nb,a,0.4,0.6\n');
+  const r = await load(
+    'pred.csv',
+    'label,pred,prob_a,prob_b\na,a,0.9,0.1\nb,a,0.2,0.8\nb,b,0.5,0.5\na,b,0.5,0.5\nb,a,0.4,0.6\n',
+  );
   const w = r.warnings.find((x) => x.code === 'pred-not-argmax');
   assert.ok(w, JSON.stringify(r.warnings));
   assert.equal(w.count, 2, 'rows 3 and 6; a tie counts as agreeing when pred is one of the maxima');
@@ -77,8 +83,13 @@ test('an array probability column with string labels: the class order is stated 
   assert.ok(w, JSON.stringify(r.warnings));
   assert.match(w.message, /cat, dog/);
   assert.match(w.message, /`classes`/);
-  const given = await load('arr-str2.csv', 'label,probs\ncat,"[0.9,0.1]"\ndog,"[0.2,0.8]"\n', { classes: ['dog', 'cat'] });
-  assert.equal(given.warnings.find((x) => x.code === 'class-order-assumed'), undefined);
+  const given = await load('arr-str2.csv', 'label,probs\ncat,"[0.9,0.1]"\ndog,"[0.2,0.8]"\n', {
+    classes: ['dog', 'cat'],
+  });
+  assert.equal(
+    given.warnings.find((x) => x.code === 'class-order-assumed'),
+    undefined,
+  );
   assert.deepEqual(given.data.classes, ['dog', 'cat']);
 });
 
@@ -99,16 +110,25 @@ test('class names __proto__, constructor, toString work as ordinary names, with 
   const sub = join(dir, 'proto');
   mkdirSync(sub, { recursive: true });
   const csv = join(sub, 'p.csv');
-  writeFileSync(csv, 'label,prob___proto__,prob_constructor,prob_toString\n__proto__,0.8,0.1,0.1\nconstructor,0.1,0.8,0.1\ntoString,0.1,0.1,0.8\n__proto__,0.1,0.8,0.1\n');
+  writeFileSync(
+    csv,
+    'label,prob___proto__,prob_constructor,prob_toString\n__proto__,0.8,0.1,0.1\nconstructor,0.1,0.8,0.1\ntoString,0.1,0.1,0.8\n__proto__,0.1,0.8,0.1\n',
+  );
   // Written as text: in an object literal `__proto__: 500` would not be a key.
-  writeFileSync(join(sub, 'eval-lens.json'), '{"classes": ["__proto__", "constructor", "toString"], "trainCounts": {"__proto__": 500, "constructor": 50, "toString": 5}, "bootstrap": {"n": 0}}');
+  writeFileSync(
+    join(sub, 'eval-lens.json'),
+    '{"classes": ["__proto__", "constructor", "toString"], "trainCounts": {"__proto__": 500, "constructor": 50, "toString": 5}, "bootstrap": {"n": 0}}',
+  );
   const r = await evaluateFile(csv);
   assert.equal(r.metrics.accuracy!.value, 3 / 4);
   assert.equal(r.metrics.acc_many!.value, 1 / 2);
   assert.equal(r.metrics.acc_medium!.value, 1);
   assert.equal(r.metrics.acc_few!.value, 1);
   const merged = resolveConfig([JSON.parse('{"trainCounts":{"__proto__":1,"constructor":2}}')]);
-  assert.deepEqual(Object.entries(merged.trainCounts as object), [['__proto__', 1], ['constructor', 2]]);
+  assert.deepEqual(Object.entries(merged.trainCounts as object), [
+    ['__proto__', 1],
+    ['constructor', 2],
+  ]);
   assert.equal(Object.getPrototypeOf(merged.trainCounts), Object.prototype);
 });
 
@@ -144,14 +164,22 @@ test('weights whose sum overflows a double: an input error naming the weight col
   assert.equal(e.location?.line, 3, 'the line where the running sum passed the limit');
   assert.match(e.message, /divide/);
   // large but summable weights give the same accuracy as unit weights
-  const ok = await evaluateFile(tmpFile('bigok.csv', 'label,pred,weight\na,a,1e290\nb,a,1e290\na,a,1e290\n'), { overrides: { bootstrap: { n: 0 } } });
+  const ok = await evaluateFile(tmpFile('bigok.csv', 'label,pred,weight\na,a,1e290\nb,a,1e290\na,a,1e290\n'), {
+    overrides: { bootstrap: { n: 0 } },
+  });
   assert.ok(Math.abs(ok.metrics.accuracy!.value! - 2 / 3) < 1e-15, String(ok.metrics.accuracy!.value));
 });
 
 test('large integer ids in JSONL keep their digits (read as text), so they do not collide', async () => {
-  const r = await load('ids.jsonl', '{"id": 12345678901234567891, "label": "a", "pred": "a", "note": ""}\n{"id": 12345678901234567892, "label": "b", "pred": "a", "note": "x 12345678901234567893"}\n{"id": -98765432109876543210, "label": "a", "pred": "a", "note": "\\"12345678901234567894\\""}\n');
+  const r = await load(
+    'ids.jsonl',
+    '{"id": 12345678901234567891, "label": "a", "pred": "a", "note": ""}\n{"id": 12345678901234567892, "label": "b", "pred": "a", "note": "x 12345678901234567893"}\n{"id": -98765432109876543210, "label": "a", "pred": "a", "note": "\\"12345678901234567894\\""}\n',
+  );
   assert.deepEqual(r.data.ids, ['12345678901234567891', '12345678901234567892', '-98765432109876543210']);
-  assert.equal(r.warnings.find((w) => w.code === 'duplicate-ids'), undefined);
+  assert.equal(
+    r.warnings.find((w) => w.code === 'duplicate-ids'),
+    undefined,
+  );
   const small = await load('ids2.jsonl', '{"id": 7, "label": "a", "pred": "a", "weight": 1234567890123456789}\n');
   assert.deepEqual(small.data.ids, ['7']);
   assert.equal(small.data.weights![0], Number('1234567890123456789'));
@@ -165,7 +193,12 @@ test('importance-weighted binary: a weight sum that overflows is an error at its
     assert.equal(e.location?.line, 3);
     return true;
   });
-  await assert.rejects(evaluateFile(tmpFile('iw-zero.csv', 'label,score,weight\n1,0.9,0\n0,0.2,0\n'), { overrides: { task: 'iw-binary', bootstrap: { n: 0 } } }), /expected some weight > 0/);
+  await assert.rejects(
+    evaluateFile(tmpFile('iw-zero.csv', 'label,score,weight\n1,0.9,0\n0,0.2,0\n'), {
+      overrides: { task: 'iw-binary', bootstrap: { n: 0 } },
+    }),
+    /expected some weight > 0/,
+  );
 });
 
 test('ranking JSONL: large integer user and item ids keep their digits on both parsing paths', async () => {
@@ -173,10 +206,16 @@ test('ranking JSONL: large integer user and item ids keep their digits on both p
   const sub = join(dir, 'rank-ids');
   mkdirSync(sub, { recursive: true });
   // line 1 takes the byte-level fast path; line 2 (an escaped key) the JSON.parse path
-  writeFileSync(join(sub, 'run.jsonl'), '{"user": 12345678901234567891, "items": [98765432109876543211, 2], "relevant": [98765432109876543211]}\n{"us\\u0065r": 12345678901234567892, "items": [2, 98765432109876543212], "relevant": [98765432109876543212]}\n');
+  writeFileSync(
+    join(sub, 'run.jsonl'),
+    '{"user": 12345678901234567891, "items": [98765432109876543211, 2], "relevant": [98765432109876543211]}\n{"us\\u0065r": 12345678901234567892, "items": [2, 98765432109876543212], "relevant": [98765432109876543212]}\n',
+  );
   writeFileSync(join(sub, 'eval-lens.json'), '{"task": "ranking", "k": [1], "bootstrap": {"n": 0}}');
   const r = await evaluateFile(join(sub, 'run.jsonl'));
   assert.deepEqual(r.perItem!.ids, ['12345678901234567891', '12345678901234567892']);
   assert.equal(r.metrics.mrr!.value, (1 + 1 / 2) / 2);
-  assert.equal(r.warnings.find((w) => w.code === 'duplicate-user'), undefined);
+  assert.equal(
+    r.warnings.find((w) => w.code === 'duplicate-user'),
+    undefined,
+  );
 });

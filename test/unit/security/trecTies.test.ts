@@ -16,7 +16,11 @@ test('compareUtf8 orders as the UTF-8 bytes (Buffer.compare)', () => {
   const ids = ['a', 'b', 'é', FULLWIDTH_A, GRIN, `x${GRIN}`, `x${FULLWIDTH_A}`, '\ud7ff', '\ue000', '', 'ab'];
   for (const x of ids) {
     for (const y of ids) {
-      assert.equal(Math.sign(compareUtf8(x, y)), Math.sign(Buffer.compare(Buffer.from(x), Buffer.from(y))), `${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
+      assert.equal(
+        Math.sign(compareUtf8(x, y)),
+        Math.sign(Buffer.compare(Buffer.from(x), Buffer.from(y))),
+        `${JSON.stringify(x)} vs ${JSON.stringify(y)}`,
+      );
     }
   }
 });
@@ -25,7 +29,10 @@ test('a TREC tie between U+FF21 and U+1F600: the emoji (larger UTF-8 bytes) rank
   const dir = mkdtempSync(join(tmpdir(), 'eval-lens-trec-'));
   writeFileSync(join(dir, 'run.trec'), `q1 Q0 ${FULLWIDTH_A} 1 1.0 t\nq1 Q0 ${GRIN} 2 1.0 t\n`);
   writeFileSync(join(dir, 'qrels.txt'), `q1 0 ${GRIN} 1\n`);
-  writeFileSync(join(dir, 'eval-lens.json'), JSON.stringify({ task: 'ranking', relevant: 'qrels.txt', k: [1], bootstrap: { n: 0 } }));
+  writeFileSync(
+    join(dir, 'eval-lens.json'),
+    JSON.stringify({ task: 'ranking', relevant: 'qrels.txt', k: [1], bootstrap: { n: 0 } }),
+  );
   const r = await evaluateFile(join(dir, 'run.trec'));
   assert.equal(r.metrics.mrr!.value, 1);
 });

@@ -18,7 +18,13 @@ import { createRng } from './helpers';
 
 async function ciRun(cfg: ResolvedConfig, n = 300, weighted = false) {
   const data = randomData(createRng(8), n, 5, { weighted, ties: true });
-  const ctx: TaskContext = { path: 'test.csv', baseDir: '/tmp', config: cfg, warnings: new Warnings(), results: new ResultsBuilder() };
+  const ctx: TaskContext = {
+    path: 'test.csv',
+    baseDir: '/tmp',
+    config: cfg,
+    warnings: new Warnings(),
+    results: new ResultsBuilder(),
+  };
   const run = await prepareRun(data, ctx);
   for (const { step } of CLASSIFICATION_STEPS) await step(run, ctx);
   return { run, ctx };
@@ -35,10 +41,16 @@ for (const [name, extra] of [
   test(`fast bootstrap = the same resamples through the separate metric functions (${name})`, async () => {
     const stratified = 'stratifiedCi' in extra;
     const { weightedData: _w, ...cfgExtra } = { weightedData: false, ...extra };
-    const cfg = config({ ...base, ...('stratifiedCi' in extra ? {} : cfgExtra), bootstrap: { n: 60, confidence: 0.9, seed: 3, stratified } });
+    const cfg = config({
+      ...base,
+      ...('stratifiedCi' in extra ? {} : cfgExtra),
+      bootstrap: { n: 60, confidence: 0.9, seed: 3, stratified },
+    });
     const { run, ctx } = await ciRun(cfg, 300, 'weightedData' in extra);
     const keys = Object.keys(ctx.results.metrics).filter((k) => ctx.results.metrics[k].ci);
-    assert.ok(keys.length > 30 && keys.includes('aurc_worst') && keys.includes('ece_adaptive') && keys.includes('accuracy'));
+    assert.ok(
+      keys.length > 30 && keys.includes('aurc_worst') && keys.includes('ece_adaptive') && keys.includes('accuracy'),
+    );
     const strata = stratified ? run.data.labels : null;
     const { job, strata: pos, order } = sortedCiJob(run, keys, strata);
     // reference: resample b's sorted-order multiplicities, mapped back to file order
@@ -49,14 +61,25 @@ for (const [name, extra] of [
     for (let b = 0; b < 60; b++) {
       drawResample(3, b, counts, pos);
       for (let p = 0; p < counts.length; p++) fileCounts[order![p]] = counts[p];
-      const v: Record<string, number | null> = { ...scalarMetricsFor(run, fileCounts), ...selectiveScalars(sel, fileCounts) };
+      const v: Record<string, number | null> = {
+        ...scalarMetricsFor(run, fileCounts),
+        ...selectiveScalars(sel, fileCounts),
+      };
       keys.forEach((k, i) => (ref[b * keys.length + i] = v[k] ?? NaN));
     }
-    const fast = evaluateResamples(run.data.n, keys.length, ciResampleStat(job), { seed: 3, strata: pos, range: { from: 0, to: 60 } });
+    const fast = evaluateResamples(run.data.n, keys.length, ciResampleStat(job), {
+      seed: 3,
+      strata: pos,
+      range: { from: 0, to: 60 },
+    });
     for (let i = 0; i < ref.length; i++) {
       const key = keys[i % keys.length];
       if (Number.isNaN(ref[i])) assert.ok(Number.isNaN(fast[i]), key);
-      else assert.ok(Math.abs(fast[i] - ref[i]) <= 1e-9 * Math.max(1, Math.abs(ref[i])), `${key}: ${fast[i]} vs ${ref[i]}`);
+      else
+        assert.ok(
+          Math.abs(fast[i] - ref[i]) <= 1e-9 * Math.max(1, Math.abs(ref[i])),
+          `${key}: ${fast[i]} vs ${ref[i]}`,
+        );
     }
     // and the step's intervals are the percentile intervals of these values
     const cis = intervalsOf(fast, keys, 60, 0.9);
@@ -68,11 +91,24 @@ for (const [name, extra] of [
 }
 
 test('threads: two threads (a worker) give exactly the values of one thread', async () => {
-  const cfg = config({ ...base, targetCoverage: 0.7, bootstrap: { n: 10, confidence: 0.9, seed: 4, stratified: false } });
+  const cfg = config({
+    ...base,
+    targetCoverage: 0.7,
+    bootstrap: { n: 10, confidence: 0.9, seed: 4, stratified: false },
+  });
   const { run, ctx } = await ciRun(cfg, 200);
   const keys = Object.keys(ctx.results.metrics).filter((k) => ctx.results.metrics[k].ci);
   const { job, strata } = sortedCiJob(run, keys, null);
-  const common = { nRows: 200, K: keys.length, nResamples: 24, seed: 4, strata, stat: ciResampleStat(job), job, workerFile: ciWorkerFile() };
+  const common = {
+    nRows: 200,
+    K: keys.length,
+    nResamples: 24,
+    seed: 4,
+    strata,
+    stat: ciResampleStat(job),
+    job,
+    workerFile: ciWorkerFile(),
+  };
   assert.ok(common.workerFile, 'worker script found');
   const one = await parallelResamples({ ...common, threads: 1 });
   const two = await parallelResamples({ ...common, threads: 2 });

@@ -15,7 +15,8 @@ import type { ResolvedConfig } from '../../../src/core/config/types';
 import type { ClassificationData } from '../../../src/core/data/classificationData';
 import { config, makeData } from '../classification/helpers';
 
-const close = (a: number, b: number, tol = 1e-12) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+const close = (a: number, b: number, tol = 1e-12) =>
+  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
 
 test('no rows: every value NaN, nothing throws', () => {
   const r = sortRowsByScore([], []);
@@ -68,7 +69,8 @@ test('no groups: balanced / worst are NaN', () => {
 function ctxFor(cfg: ResolvedConfig) {
   return { path: 'test.csv', baseDir: '/tmp', config: cfg, warnings: new Warnings(), results: new ResultsBuilder() };
 }
-const noCi = (extra: Partial<ResolvedConfig> = {}) => config({ bootstrap: { n: 0, confidence: 0.95, seed: 0, stratified: false }, ...extra });
+const noCi = (extra: Partial<ResolvedConfig> = {}) =>
+  config({ bootstrap: { n: 0, confidence: 0.95, seed: 0, stratified: false }, ...extra });
 
 async function run(data: ClassificationData, cfg: ResolvedConfig) {
   const ctx = ctxFor(cfg);
@@ -101,7 +103,10 @@ test('a margin / entropy score is not a probability: calibration skipped, cost s
     [0.4, 0.6],
     [0.55, 0.45],
   ];
-  const { m, codes, ctx } = await run(makeData({ classes: ['a', 'b'], labels: [0, 0, 1], probs }), noCi({ score: 'entropy' }));
+  const { m, codes, ctx } = await run(
+    makeData({ classes: ['a', 'b'], labels: [0, 0, 1], probs }),
+    noCi({ score: 'entropy' }),
+  );
   assert.equal(m.ece, undefined);
   assert.ok(codes.includes('calibration-skipped'));
   assert.match(ctx.results.curves.costSweep.note!, /not a probability/);
@@ -116,9 +121,18 @@ test('bad config values are EvalLensErrors naming the key', async () => {
     [0.4, 0.6],
   ];
   const data = makeData({ classes: ['a', 'b'], labels: [0, 1], probs });
-  await assert.rejects(run(data, noCi({ targetCoverage: 1.5 })), (e: unknown) => e instanceof EvalLensError && /targetCoverage/.test(e.message));
-  await assert.rejects(run(data, noCi({ eceBins: 0 })), (e: unknown) => e instanceof EvalLensError && /eceBins/.test(e.message));
-  await assert.rejects(run(data, noCi({ costGrid: [0.5, 2] })), (e: unknown) => e instanceof EvalLensError && /costGrid/.test(e.message));
+  await assert.rejects(
+    run(data, noCi({ targetCoverage: 1.5 })),
+    (e: unknown) => e instanceof EvalLensError && /targetCoverage/.test(e.message),
+  );
+  await assert.rejects(
+    run(data, noCi({ eceBins: 0 })),
+    (e: unknown) => e instanceof EvalLensError && /eceBins/.test(e.message),
+  );
+  await assert.rejects(
+    run(data, noCi({ costGrid: [0.5, 2] })),
+    (e: unknown) => e instanceof EvalLensError && /costGrid/.test(e.message),
+  );
 });
 
 test('split column without val rows: falls back to all rows with a warning', async () => {

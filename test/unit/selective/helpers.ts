@@ -13,7 +13,11 @@ export interface RandomRows {
 }
 
 /** Random rows with heavy ties (scores from `levels` values). classToGroup: class c → c % nGroups. */
-export function randomRows(rng: Rng, n: number, opts: { levels?: number; classes?: number; nGroups?: number; pWrong?: number } = {}): RandomRows {
+export function randomRows(
+  rng: Rng,
+  n: number,
+  opts: { levels?: number; classes?: number; nGroups?: number; pWrong?: number } = {},
+): RandomRows {
   const levels = opts.levels ?? 4;
   const C = opts.classes ?? 5;
   const G = opts.nGroups ?? 2;
@@ -47,7 +51,13 @@ export interface SeedMetrics {
 }
 
 /** `calculate_selective_errors(preds, labels, accepted_mask, class_to_group, num_groups)`. */
-export function seedCalculateSelectiveErrors(preds: number[], labels: number[], acceptedMask: boolean[], classToGroup: number[], numGroups: number): SeedMetrics {
+export function seedCalculateSelectiveErrors(
+  preds: number[],
+  labels: number[],
+  acceptedMask: boolean[],
+  classToGroup: number[],
+  numGroups: number,
+): SeedMetrics {
   const acceptedPreds: number[] = [];
   const acceptedLabels: number[] = [];
   for (let i = 0; i < labels.length; i++) {
@@ -87,7 +97,14 @@ export function seedCalculateSelectiveErrors(preds: number[], labels: number[], 
 }
 
 /** `generate_rc_curve(margins, preds, labels, class_to_group, num_groups, num_points=101)` with a stable argsort. */
-export function seedGenerateRcCurve(margins: number[], preds: number[], labels: number[], classToGroup: number[], numGroups: number, numPoints = 101): SeedMetrics[] {
+export function seedGenerateRcCurve(
+  margins: number[],
+  preds: number[],
+  labels: number[],
+  classToGroup: number[],
+  numGroups: number,
+  numPoints = 101,
+): SeedMetrics[] {
   const totalSamples = labels.length;
   const sortedIndices = margins.map((_, i) => i).sort((a, b) => margins[b] - margins[a] || a - b);
   const rcData: SeedMetrics[] = [];
@@ -112,13 +129,19 @@ type RiskKey = 'balanced_error' | 'worst_error' | 'overall_error';
 
 /** `calculate_aurc(rc_dataframe, risk_key)`. */
 export function seedCalculateAurc(rc: SeedMetrics[], riskKey: RiskKey = 'balanced_error'): number {
-  return npTrapz(rc.map((r) => r[riskKey]), rc.map((r) => r.coverage));
+  return npTrapz(
+    rc.map((r) => r[riskKey]),
+    rc.map((r) => r.coverage),
+  );
 }
 
 /** `calculate_aurc_from_02(rc_dataframe, risk_key)`. */
 export function seedCalculateAurcFrom02(rc: SeedMetrics[], riskKey: RiskKey = 'balanced_error'): number {
   const filtered = rc.filter((r) => r.coverage >= 0.2);
-  const aurcRaw = npTrapz(filtered.map((r) => r[riskKey]), filtered.map((r) => r.coverage));
+  const aurcRaw = npTrapz(
+    filtered.map((r) => r[riskKey]),
+    filtered.map((r) => r.coverage),
+  );
   const coverageRange = 1.0 - 0.2;
   return aurcRaw / coverageRange;
 }
@@ -181,7 +204,12 @@ export function aurcStarFormula(wrong: number[]): number {
  * recompute from scratch the fractional group counts of the top-k (whole blocks before, the
  * fraction j/m of every row of the block that k falls into).
  */
-export function slowFractionalAurc(scores: number[], wrong: number[], groups: number[], G: number): { balanced: number; worst: number; standard: number } {
+export function slowFractionalAurc(
+  scores: number[],
+  wrong: number[],
+  groups: number[],
+  G: number,
+): { balanced: number; worst: number; standard: number } {
   const n = scores.length;
   const distinct = [...new Set(scores)].sort((a, b) => b - a);
   let bal = 0;

@@ -16,7 +16,11 @@ import { operatingPointModel } from '../../../src/shared/operatingPoint';
 import { config, randomData } from '../classification/helpers';
 import { createRng } from './helpers';
 
-const close = (a: number, b: number, tol = 1e-12, msg = '') => assert.ok((Number.isNaN(a) && Number.isNaN(b)) || Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${msg} ${a} vs ${b}`);
+const close = (a: number, b: number, tol = 1e-12, msg = '') =>
+  assert.ok(
+    (Number.isNaN(a) && Number.isNaN(b)) || Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)),
+    `${msg} ${a} vs ${b}`,
+  );
 
 test('operating points: the TSDoc example, written as the formula', () => {
   // conf [0.9, 0.7, 0.7, 0.2], correct [1, 0, 1, 1], B = 2: bins (0, .5] and (.5, 1]
@@ -31,7 +35,10 @@ test('operating points: the TSDoc example, written as the formula', () => {
 
 test('operating points: group errors per point, 1.0 for a group with nothing accepted', () => {
   // groups of the true class: g0 = rows 0, 2; g1 = rows 1, 3. Row 1 wrong, row 3 wrong.
-  const rows = sortRowsByScore([0.9, 0.8, 0.8, 0.3], [0, 1, 0, 1], { groups: Int32Array.from([0, 1, 0, 1]), nGroups: 2 });
+  const rows = sortRowsByScore([0.9, 0.8, 0.8, 0.3], [0, 1, 0, 1], {
+    groups: Int32Array.from([0, 1, 0, 1]),
+    nGroups: 2,
+  });
   const c = operatingPointColumns(rows, null);
   assert.equal(c.ece, null);
   assert.deepEqual(Array.from(c.groupError[0]!), [0 / 1, 0 / 2, 0 / 2]);
@@ -39,11 +46,22 @@ test('operating points: group errors per point, 1.0 for a group with nothing acc
 });
 
 /** The slow reference: for each distinct score t, the accepted rows (s ≥ t) as their own data set. */
-function slowPoints(scores: number[], wrong: number[], groups: number[], G: number, weights: number[] | null, B: number) {
+function slowPoints(
+  scores: number[],
+  wrong: number[],
+  groups: number[],
+  G: number,
+  weights: number[] | null,
+  B: number,
+) {
   const ts = [...new Set(scores)].sort((a, b) => b - a);
   return ts.map((t) => {
     const acc = scores.map((s, i) => (s >= t ? i : -1)).filter((i) => i >= 0);
-    const sub = sortRowsByScore(acc.map((i) => scores[i]!), acc.map((i) => wrong[i]!), { weights: weights ? acc.map((i) => weights[i]!) : null });
+    const sub = sortRowsByScore(
+      acc.map((i) => scores[i]!),
+      acc.map((i) => wrong[i]!),
+      { weights: weights ? acc.map((i) => weights[i]!) : null },
+    );
     const ece = calibrationValues(sub, B).ece;
     const groupError = Array.from({ length: G }, (_, g) => {
       const inG = acc.filter((i) => groups[i] === g);
@@ -104,14 +122,26 @@ test('operating points: the last point accepts every row, so its ECE is the ECE 
 // In the results: extra columns of the riskCoverage curve
 
 async function evaluate(data: ClassificationData, cfg: ResolvedConfig) {
-  const ctx = { path: 'test.csv', baseDir: '/tmp', config: cfg, warnings: new Warnings(), results: new ResultsBuilder() };
+  const ctx = {
+    path: 'test.csv',
+    baseDir: '/tmp',
+    config: cfg,
+    warnings: new Warnings(),
+    results: new ResultsBuilder(),
+  };
   const run = await prepareRun(data, ctx);
   await selectiveStep(run, ctx);
   await calibrationStep(run, ctx);
-  return ctx.results.build({ source: { path: 'test.csv', size: 0, sha256: '', format: 'csv', rows: data.n, rowsUsed: data.n, columns: {} }, task: 'classification', config: cfg, warnings: ctx.warnings.list });
+  return ctx.results.build({
+    source: { path: 'test.csv', size: 0, sha256: '', format: 'csv', rows: data.n, rowsUsed: data.n, columns: {} },
+    task: 'classification',
+    config: cfg,
+    warnings: ctx.warnings.list,
+  });
 }
 
-const noCi = (extra: Partial<ResolvedConfig>): ResolvedConfig => config({ ...extra, bootstrap: { n: 0, confidence: 0.95, seed: 0, stratified: false } });
+const noCi = (extra: Partial<ResolvedConfig>): ResolvedConfig =>
+  config({ ...extra, bootstrap: { n: 0, confidence: 0.95, seed: 0, stratified: false } });
 
 test('riskCoverage in the results: accepted, error_group.<g>, ece_accepted; the configured point equals the metrics', async () => {
   const rng = createRng(99);
@@ -119,7 +149,16 @@ test('riskCoverage in the results: accepted, error_group.<g>, ece_accepted; the 
   const r = await evaluate(data, noCi({ trainCounts: [100, 50, 20, 10, 5], groups: [2], acceptThreshold: 0.5 }));
   const c = r.curves.riskCoverage!;
   const ex = c.extra!;
-  for (const k of ['threshold', 'accepted', 'risk_balanced', 'risk_worst', 'error_group.head', 'error_group.tail', 'ece_accepted']) assert.equal(ex[k]?.length, c.xs.length, k);
+  for (const k of [
+    'threshold',
+    'accepted',
+    'risk_balanced',
+    'risk_worst',
+    'error_group.head',
+    'error_group.tail',
+    'ece_accepted',
+  ])
+    assert.equal(ex[k]?.length, c.xs.length, k);
   // the last point accepts every row
   assert.equal(ex.accepted![c.xs.length - 1], 400);
   close(ex.ece_accepted![c.xs.length - 1]!, r.metrics.ece!.value!, 1e-12, 'ece');

@@ -8,7 +8,11 @@ import { sortRowsByScore } from '../../../src/core/metrics/sortedRows';
 import { aurcGrid101, aurcValues } from '../../../src/core/metrics/riskCoverage';
 import { operatingPoint, targetCoverageEnd, thresholdEnd } from '../../../src/core/metrics/selective';
 import { calibrationValues } from '../../../src/core/metrics/calibration';
-import { selectiveResampler, selectiveResampleValues, type PrefixAcceptance } from '../../../src/core/metrics/selectiveResample';
+import {
+  selectiveResampler,
+  selectiveResampleValues,
+  type PrefixAcceptance,
+} from '../../../src/core/metrics/selectiveResample';
 import { drawResample, evaluateResamples, stratumPositions } from '../../../src/core/stats/resampleDraws';
 import { createRng } from '../../../src/core/stats/rng';
 
@@ -26,18 +30,27 @@ test('one pass equals the separate metric functions (random inputs: ties, weight
         for (const accKind of ['all', 'threshold', 'target'] as const) {
           for (let rep = 0; rep < 3; rep++) {
             const levels = rep === 0 ? 3 : rep === 1 ? 20 : 1_000_000;
-            const scores = Array.from({ length: n }, () => (rep === 2 && rng.next() < 0.05 ? 0 : (1 + rng.int(levels)) / levels));
+            const scores = Array.from({ length: n }, () =>
+              rep === 2 && rng.next() < 0.05 ? 0 : (1 + rng.int(levels)) / levels,
+            );
             const wrong = Array.from({ length: n }, () => (rng.next() < 0.3 ? 1 : 0));
             const groups = G > 0 ? Int32Array.from({ length: n }, () => (rng.next() < 0.1 ? -1 : rng.int(G))) : null;
-            const weights = weighted ? Float64Array.from({ length: n }, () => (rng.next() < 0.1 ? 0 : 0.25 + 2 * rng.next())) : null;
+            const weights = weighted
+              ? Float64Array.from({ length: n }, () => (rng.next() < 0.1 ? 0 : 0.25 + 2 * rng.next()))
+              : null;
             const rows = sortRowsByScore(scores, wrong, { groups, nGroups: G, weights });
             const counts = new Int32Array(n);
-            if (rep === 1) for (let j = 0; j < 3 * n; j++) counts[rng.int(n)]++; // many copies
+            if (rep === 1)
+              for (let j = 0; j < 3 * n; j++) counts[rng.int(n)]++; // many copies
             else drawResample(rep + n, cases, counts, null);
             const mult = Float64Array.from(counts);
             const t = 0.2 + 0.6 * rng.next();
             const accept: PrefixAcceptance =
-              accKind === 'all' ? { kind: 'end', end: n } : accKind === 'threshold' ? { kind: 'end', end: thresholdEnd(rows, t) } : { kind: 'target', target: t };
+              accKind === 'all'
+                ? { kind: 'end', end: n }
+                : accKind === 'threshold'
+                  ? { kind: 'end', end: thresholdEnd(rows, t) }
+                  : { kind: 'target', target: t };
             const B = rep === 0 ? 4 : 15;
             const r = selectiveResampler(rows, accept, { B });
             let items = 0;
@@ -76,7 +89,10 @@ test('one pass equals the separate metric functions (random inputs: ties, weight
 
 test('one pass: every multiplicity 0 gives NaN values (nothing throws)', () => {
   const rows = sortRowsByScore([0.9, 0.5, 0.5], [0, 1, 0], { groups: Int32Array.from([0, 1, 0]), nGroups: 2 });
-  const v = selectiveResampleValues(selectiveResampler(rows, { kind: 'target', target: 0.5 }, { B: 15 }), new Int32Array(3));
+  const v = selectiveResampleValues(
+    selectiveResampler(rows, { kind: 'target', target: 0.5 }, { B: 15 }),
+    new Int32Array(3),
+  );
   assert.ok(Number.isNaN(v.aurc) && Number.isNaN(v.coverage) && Number.isNaN(v.ece) && Number.isNaN(v.grid));
 });
 
@@ -88,7 +104,10 @@ test('fast draws: a resample depends only on (seed, b); n draws in all, each str
   assert.deepEqual(a, b);
   drawResample(5, 18, b, null);
   assert.notDeepEqual(a, b);
-  assert.equal(a.reduce((s, x) => s + x, 0), 1000);
+  assert.equal(
+    a.reduce((s, x) => s + x, 0),
+    1000,
+  );
   const strata = Int32Array.from({ length: 1000 }, (_, i) => (i % 7 === 0 ? 2 : i % 3 === 0 ? 0 : 1));
   const pos = stratumPositions(1000, strata)!;
   for (let rep = 0; rep < 20; rep++) {
@@ -116,7 +135,10 @@ test('fast draws are uniform: chi-square over 50 cells, and Lemire / modulo path
   // m above 2^21 uses rejection + modulo: still n draws
   const big = new Int32Array(2 ** 21 + 3);
   drawResample(1, 0, big, null);
-  assert.equal(big.reduce((s, x) => s + x, 0), big.length);
+  assert.equal(
+    big.reduce((s, x) => s + x, 0),
+    big.length,
+  );
 });
 
 test('evaluateResamples: values do not depend on how the resamples are split into ranges', () => {

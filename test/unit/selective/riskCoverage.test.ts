@@ -15,7 +15,8 @@ import {
   slowFractionalAurc,
 } from './helpers';
 
-const close = (a: number, b: number, tol = 1e-12, msg = '') => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${msg} ${a} vs ${b}`);
+const close = (a: number, b: number, tol = 1e-12, msg = '') =>
+  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${msg} ${a} vs ${b}`);
 
 test('sortRowsByScore: stable descending order and tied blocks', () => {
   const r = sortRowsByScore([0.3, 0.8, 0.9, 0.8, -0, 0], [1, 0, 0, 1, 0, 0]);
@@ -89,10 +90,14 @@ test('weighted form: multiplicities equal the expanded data set; unit weights eq
     const base = sortRowsByScore(d.scores, d.wrong, { groups, nGroups: 3 });
     const m = new Float64Array(base.n);
     for (let p = 0; p < base.n; p++) m[p] = mult[base.rowIndex[p]];
-    const big = sortRowsByScore(expand(d.scores, mult), expand(d.wrong, mult), { groups: Int32Array.from(expand(d.groups, mult)), nGroups: 3 });
+    const big = sortRowsByScore(expand(d.scores, mult), expand(d.wrong, mult), {
+      groups: Int32Array.from(expand(d.groups, mult)),
+      nGroups: 3,
+    });
     const a = aurcValues(base, m);
     const b = aurcValues(big);
-    for (const k of ['aurc', 'aurcOptimal', 'eaurc', 'aurcBalanced', 'aurcWorst'] as const) close(a[k], b[k], 1e-11, `${k} rep ${rep}`);
+    for (const k of ['aurc', 'aurcOptimal', 'eaurc', 'aurcBalanced', 'aurcWorst'] as const)
+      close(a[k], b[k], 1e-11, `${k} rep ${rep}`);
     const ga = aurcGrid101(base, m);
     const gb = aurcGrid101(big);
     if (gb === null) assert.equal(ga, null);

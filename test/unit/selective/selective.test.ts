@@ -6,7 +6,8 @@ import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd } from '
 import { costSweep, defaultCostGrid } from '../../../src/core/metrics/costSweep';
 import { createRng, expand, randomRows, seedCalculateSelectiveErrors } from './helpers';
 
-const close = (a: number, b: number, tol = 1e-12) => assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+const close = (a: number, b: number, tol = 1e-12) =>
+  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
 
 test('acceptThreshold: accept s ≥ t is the prefix of the descending order', () => {
   const r = sortRowsByScore([0.2, 0.9, 0.5, 0.5, 0.7], [0, 0, 1, 0, 1]);
@@ -110,7 +111,11 @@ test('operating point with multiplicities equals the expanded data set', () => {
     const w = d.scores.map(() => 0.5 + rng.next());
     const r = sortRowsByScore(d.scores, d.wrong, { groups: Int32Array.from(d.groups), nGroups: 2, weights: w });
     const m = Float64Array.from(r.rowIndex, (i) => mult[i]);
-    const big = sortRowsByScore(expand(d.scores, mult), expand(d.wrong, mult), { groups: Int32Array.from(expand(d.groups, mult)), nGroups: 2, weights: expand(w, mult) });
+    const big = sortRowsByScore(expand(d.scores, mult), expand(d.wrong, mult), {
+      groups: Int32Array.from(expand(d.groups, mult)),
+      nGroups: 2,
+      weights: expand(w, mult),
+    });
     const a = targetCoverageEnd(r, 0.6, m);
     const b = targetCoverageEnd(big, 0.6);
     assert.equal(a.threshold, b.threshold);

@@ -15,7 +15,8 @@ import type { ClassificationData } from '../../../src/core/data/classificationDa
 import { config, makeData, randomData } from '../classification/helpers';
 import { createRng } from './helpers';
 
-const close = (a: number | null | undefined, b: number, tol = 1e-12) => assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+const close = (a: number | null | undefined, b: number, tol = 1e-12) =>
+  assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
 
 function ctxFor(cfg: ResolvedConfig): TaskContext {
   return { path: 'test.csv', baseDir: '/tmp', config: cfg, warnings: new Warnings(), results: new ResultsBuilder() };
@@ -34,7 +35,8 @@ async function runSteps(data: ClassificationData, cfg: ResolvedConfig, withCi = 
   return { ctx, run, m: ctx.results.metrics, codes: ctx.warnings.list.map((w) => w.code) };
 }
 
-const noCi = (extra: Partial<ResolvedConfig> = {}) => config({ bootstrap: { n: 0, confidence: 0.95, seed: 0, stratified: false }, ...extra });
+const noCi = (extra: Partial<ResolvedConfig> = {}) =>
+  config({ bootstrap: { n: 0, confidence: 0.95, seed: 0, stratified: false }, ...extra });
 
 test('targetCoverage with a split column: threshold chosen on val rows, metrics on test rows', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'evallens-sel-'));
@@ -52,12 +54,19 @@ test('targetCoverage with a split column: threshold chosen on val rows, metrics 
     '0,0,0.65,test',
   ].join('\n');
   writeFileSync(join(dir, 'p.csv'), csv);
-  const ctx: TaskContext = { ...ctxFor(noCi({ targetCoverage: 0.5, configFile: join(dir, 'eval-lens.json') })), path: join(dir, 'p.csv'), baseDir: dir };
+  const ctx: TaskContext = {
+    ...ctxFor(noCi({ targetCoverage: 0.5, configFile: join(dir, 'eval-lens.json') })),
+    path: join(dir, 'p.csv'),
+    baseDir: dir,
+  };
   await runClassification(ctx);
   const m = ctx.results.metrics;
   close(m.coverage.value, 2 / 4);
   close(m.selective_risk.value, 1 / 2);
-  assert.match(m.coverage.note!, /t = 0\.8 chosen for targetCoverage 0\.5 on the 4 val rows; measured on the 4 test rows/);
+  assert.match(
+    m.coverage.note!,
+    /t = 0\.8 chosen for targetCoverage 0\.5 on the 4 val rows; measured on the 4 test rows/,
+  );
   // AURC on the test rows only: order .95 ok, .85 wrong, .75 ok, .65 ok
   close(m.aurc.value, (0 + 1 / 2 + 1 / 3 + 1 / 4) / 4);
   // calibration on all 8 rows
@@ -79,7 +88,18 @@ test('targetCoverage without split: ties at the threshold are accepted (coverage
 test("reweight: seed 000's numbers through the config (classWeights, groups [69])", async () => {
   const C = 100;
   const classes = Array.from({ length: C }, (_, c) => String(c));
-  const seedW: Record<number, number> = { 5: 0.046, 10: 0.044, 20: 0.042, 30: 0.04, 40: 0.038, 50: 0.037, 70: 0.0011, 75: 0.0008, 80: 0.0006, 99: 0.0005 };
+  const seedW: Record<number, number> = {
+    5: 0.046,
+    10: 0.044,
+    20: 0.042,
+    30: 0.04,
+    40: 0.038,
+    50: 0.037,
+    70: 0.0011,
+    75: 0.0008,
+    80: 0.0006,
+    99: 0.0005,
+  };
   // Non-increasing train frequencies (each class takes the value of the next seed class), so the
   // train rank is the class order and the boundary [69] puts classes 0–68 in head, as in seed 000.
   const seedClasses = Object.keys(seedW).map(Number);
@@ -105,7 +125,10 @@ test("reweight: seed 000's numbers through the config (classWeights, groups [69]
 test('an empty group at the operating point: 1.0 with a warning; group table; curves', async () => {
   const rng = createRng(41);
   const data = randomData(rng, 300, 6);
-  const { m, ctx } = await runSteps(data, noCi({ trainCounts: [500, 300, 200, 50, 20, 5], groups: [3], acceptThreshold: 0.999999 }));
+  const { m, ctx } = await runSteps(
+    data,
+    noCi({ trainCounts: [500, 300, 200, 50, 20, 5], groups: [3], acceptThreshold: 0.999999 }),
+  );
   // nothing above 0.999999 in practice → both groups empty
   assert.equal(m.coverage.value, 0);
   assert.equal(m.selective_risk.value, null);
@@ -114,7 +137,10 @@ test('an empty group at the operating point: 1.0 with a warning; group table; cu
   assert.ok(ctx.warnings.list.some((w) => w.code === 'empty-group' && /error_group\.tail/.test(w.message)));
   assert.ok(ctx.warnings.list.some((w) => w.code === 'nothing-accepted'));
   const t = ctx.results.tables.groupAnalysis!;
-  assert.deepEqual(t.map((r) => r.group), ['head', 'tail']);
+  assert.deepEqual(
+    t.map((r) => r.group),
+    ['head', 'tail'],
+  );
   assert.equal(t[0].coverage, 0);
   const rc = ctx.results.curves.riskCoverage;
   assert.equal(rc.xs[rc.xs.length - 1], 1);
@@ -122,7 +148,19 @@ test('an empty group at the operating point: 1.0 with a warning; group table; cu
   assert.equal(ctx.results.curves.costSweep.xs.length, 81);
   assert.equal(ctx.results.tables.reliability!.length, 15);
   assert.ok(ctx.results.curves.reliability.xs.length > 0);
-  for (const k of ['aurc', 'eaurc', 'aurc_balanced', 'aurc_worst', 'aurc_grid101', 'aurc_grid101_0.2_1', 'aurc_balanced_grid101', 'aurc_worst_grid101_0.2_1', 'ece', 'mce', 'ece_adaptive']) {
+  for (const k of [
+    'aurc',
+    'eaurc',
+    'aurc_balanced',
+    'aurc_worst',
+    'aurc_grid101',
+    'aurc_grid101_0.2_1',
+    'aurc_balanced_grid101',
+    'aurc_worst_grid101_0.2_1',
+    'ece',
+    'mce',
+    'ece_adaptive',
+  ]) {
     assert.ok(m[k] && m[k].value !== null, k);
   }
   assert.equal(m.aurc.direction, 'lower');
@@ -148,7 +186,13 @@ test('bootstrap step: every scalar of sections 1 and 2 gets an interval; same se
   const rng = createRng(43);
   const data = randomData(rng, 400, 5);
   // top-k needs k below the 5 classes (k ≥ classes is not reported: every row would be a hit).
-  const cfg = config({ trainCounts: [300, 100, 40, 15, 5], groups: [2], targetCoverage: 0.7, topK: [3], bootstrap: { n: 200, confidence: 0.9, seed: 5, stratified: false } });
+  const cfg = config({
+    trainCounts: [300, 100, 40, 15, 5],
+    groups: [2],
+    targetCoverage: 0.7,
+    topK: [3],
+    bootstrap: { n: 200, confidence: 0.9, seed: 5, stratified: false },
+  });
   const a = await runSteps(data, cfg, true);
   const withValue = Object.entries(a.m).filter(([, v]) => v.value !== null);
   const inFamilies = new Set(CI_FAMILIES.flatMap((f) => a.ctx.results.families[f] ?? []));
@@ -159,7 +203,20 @@ test('bootstrap step: every scalar of sections 1 and 2 gets an interval; same se
     assert.ok(v.ci![0] <= v.ci![1], k);
   }
   assert.ok(a.m.shift_auc?.ci && a.m['weighted_error_group.head']?.ci && a.m.top3_accuracy?.ci);
-  for (const k of ['accuracy', 'coverage', 'selective_risk', 'aurc', 'eaurc', 'aurc_grid101', 'ece', 'ece_adaptive', 'mce', 'worst_error', 'error_group.tail']) assert.ok(a.m[k]?.ci, k);
+  for (const k of [
+    'accuracy',
+    'coverage',
+    'selective_risk',
+    'aurc',
+    'eaurc',
+    'aurc_grid101',
+    'ece',
+    'ece_adaptive',
+    'mce',
+    'worst_error',
+    'error_group.tail',
+  ])
+    assert.ok(a.m[k]?.ci, k);
   const b = await runSteps(data, cfg, true);
   for (const [k, v] of Object.entries(a.m)) assert.deepEqual(b.m[k].ci, v.ci, k);
   const c = await runSteps(data, { ...cfg, bootstrap: { ...cfg.bootstrap, seed: 6 } }, true);

@@ -2,7 +2,14 @@
 // stratified resampling, the multi-statistic helper, progress and cancellation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bootstrapDistribution, ciForStatistics, percentileInterval, quantileSorted, resampleProgress, strataOf } from '../../../src/core/stats/bootstrap';
+import {
+  bootstrapDistribution,
+  ciForStatistics,
+  percentileInterval,
+  quantileSorted,
+  resampleProgress,
+  strataOf,
+} from '../../../src/core/stats/bootstrap';
 import { createRng } from '../../../src/core/stats/rng';
 import { CancelledError } from '../../../src/core/diagnostics';
 
@@ -35,7 +42,9 @@ test('coverage: over 200 repetitions the 95% interval of a Bernoulli mean covers
   let covered = 0;
   for (let r = 0; r < reps; r++) {
     const x = Float64Array.from({ length: n }, () => (rng.next() < p ? 1 : 0));
-    const ci = ciForStatistics(n, (c) => [weightedMean(x, c)], ['mean'], { n: 400, confidence: 0.95, seed: r })['mean']!;
+    const ci = ciForStatistics(n, (c) => [weightedMean(x, c)], ['mean'], { n: 400, confidence: 0.95, seed: r })[
+      'mean'
+    ]!;
     if (ci[0] <= p && p <= ci[1]) covered++;
   }
   // Binomial(200, 0.95): sd ≈ 3.1; the percentile interval of a mean is slightly narrow at n = 200,
@@ -69,7 +78,12 @@ test('every resample has n rows; stratified resampling keeps every stratum size'
 
 test('ciForStatistics: one interval per key; null where fewer than half the resamples are defined', () => {
   const x = [1, 2, 3, 4, 5];
-  const out = ciForStatistics(5, (c) => [weightedMean(x, c), null, c[0] > 0 ? 1 : NaN], ['mean', 'never', 'sometimes'], { n: 300, confidence: 0.9, seed: 1 });
+  const out = ciForStatistics(
+    5,
+    (c) => [weightedMean(x, c), null, c[0] > 0 ? 1 : NaN],
+    ['mean', 'never', 'sometimes'],
+    { n: 300, confidence: 0.9, seed: 1 },
+  );
   assert.ok(out.mean![0] >= 1 && out.mean![1] <= 5 && out.mean![0] < out.mean![1]);
   assert.equal(out.never, null);
   // row 0 is drawn with probability 1 − 0.8^5 ≈ 0.67 > 1/2
@@ -94,7 +108,10 @@ test('resampleProgress reports and cancellation stops the bootstrap', () => {
   assert.equal(seen[seen.length - 1], 200);
   cancel = true;
   const hook2 = resampleProgress({ isCancelled: () => cancel }, 'bootstrap');
-  assert.throws(() => bootstrapDistribution(3, () => 0, { n: 10, confidence: 0.9, seed: 0, onResample: hook2 }), CancelledError);
+  assert.throws(
+    () => bootstrapDistribution(3, () => 0, { n: 10, confidence: 0.9, seed: 0, onResample: hook2 }),
+    CancelledError,
+  );
 });
 
 test('the resampling draws are exactly rng.int(m) (same stream as the generator)', () => {

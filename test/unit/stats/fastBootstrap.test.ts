@@ -35,7 +35,11 @@ test('fastBootstrapDistribution = the statistic on drawResample(seed, b), per ke
     3,
     (c, out) => {
       // each stratum resampled to its own size
-      for (const [id, size] of [[2, 13], [0, 12], [5, 12]]) {
+      for (const [id, size] of [
+        [2, 13],
+        [0, 12],
+        [5, 12],
+      ]) {
         let tot = 0;
         for (let i = 0; i < n; i++) if (strata[i] === id) tot += c[i];
         assert.equal(tot, size);
@@ -55,11 +59,24 @@ test('fastBootstrapDistribution = the statistic on drawResample(seed, b), per ke
     assert.ok(Number.isNaN(dist[2][b]));
   }
   // same seed → same values; another seed → other values
-  const again = fastBootstrapDistribution(n, 1, (c, out) => void (out[0] = weightedMean(x, c)), { n: 50, confidence: 0.9, seed: 11, strata });
+  const again = fastBootstrapDistribution(n, 1, (c, out) => void (out[0] = weightedMean(x, c)), {
+    n: 50,
+    confidence: 0.9,
+    seed: 11,
+    strata,
+  });
   assert.deepEqual(again[0], dist[0]);
-  const other = fastBootstrapDistribution(n, 1, (c, out) => void (out[0] = weightedMean(x, c)), { n: 50, confidence: 0.9, seed: 12, strata });
+  const other = fastBootstrapDistribution(n, 1, (c, out) => void (out[0] = weightedMean(x, c)), {
+    n: 50,
+    confidence: 0.9,
+    seed: 12,
+    strata,
+  });
   assert.notDeepEqual(other[0], dist[0]);
-  assert.throws(() => fastBootstrapDistribution(n, 1, () => {}, { n: 0, confidence: 0.9, seed: 1 }), /positive integer/);
+  assert.throws(
+    () => fastBootstrapDistribution(n, 1, () => {}, { n: 0, confidence: 0.9, seed: 1 }),
+    /positive integer/,
+  );
 });
 
 test('fastCiForStatistics: percentile interval per key, null when fewer than half are defined; progress and cancellation', () => {
@@ -79,12 +96,20 @@ test('fastCiForStatistics: percentile interval per key, null when fewer than hal
   for (let r = 0; r < 100; r++) {
     const g = createRng(100 + r);
     const u = Float64Array.from({ length: 60 }, () => g.next());
-    const ci = fastCiForStatistics(60, (c, out) => void (out[0] = weightedMean(u, c)), ['m'], { n: 300, confidence: 0.9, seed: r }).m!;
+    const ci = fastCiForStatistics(60, (c, out) => void (out[0] = weightedMean(u, c)), ['m'], {
+      n: 300,
+      confidence: 0.9,
+      seed: r,
+    }).m!;
     if (ci[0] <= 0.5 && 0.5 <= ci[1]) hits++;
   }
   assert.ok(hits >= 78 && hits <= 98, `90% intervals covered the mean ${hits}/100 times`);
   const seen: number[] = [];
-  fastCiForStatistics(8, stat, ['mean', 'never', 'sometimes'], { ...opts, n: 5, onResample: (done, total) => seen.push(done * 100 + total) });
+  fastCiForStatistics(8, stat, ['mean', 'never', 'sometimes'], {
+    ...opts,
+    n: 5,
+    onResample: (done, total) => seen.push(done * 100 + total),
+  });
   assert.deepEqual(seen, [105, 205, 305, 405, 505]);
   assert.throws(
     () =>
@@ -106,7 +131,10 @@ test('compare: ci_diff = percentile interval of mean(run − baseline) over the 
   const base = ids.map(() => (g.next() < 0.6 ? 1 : 0));
   const better = base.map((c) => (c === 1 || g.next() < 0.3 ? 1 : 0));
   const opts = { bootstrap: { n: 400, confidence: 0.95, seed: 21 } };
-  const r = compareRuns([classificationRun('base.csv', ids, labels, base), classificationRun('better.csv', ids, labels, better)], opts).tests[0];
+  const r = compareRuns(
+    [classificationRun('base.csv', ids, labels, base), classificationRun('better.csv', ids, labels, better)],
+    opts,
+  ).tests[0];
   const d = better.map((v, i) => v - base[i]);
   const counts = new Int32Array(n);
   const means = new Float64Array(400);
@@ -141,7 +169,10 @@ test('iw-binary: intervals = metricVector of the materialised stratified resampl
   const { results } = await runIw(tempFile(rows.join('\n') + '\n'), { bootstrapN: B, seed: 4, threshold: 0.5 });
   const so = scoreOrder(s);
   const nAbove = blocksAtOrAbove(so, 0.5);
-  const pos = stratumPositions(60, Int32Array.from(so.order, (i) => st[i]));
+  const pos = stratumPositions(
+    60,
+    Int32Array.from(so.order, (i) => st[i]),
+  );
   const counts = new Int32Array(60);
   const byRow = new Float64Array(60);
   const distW = IW_KEYS.map(() => new Float64Array(B));
@@ -149,7 +180,12 @@ test('iw-binary: intervals = metricVector of the materialised stratified resampl
   for (let b = 0; b < B; b++) {
     drawResample(4, b, counts, pos);
     so.order.forEach((i, p) => (byRow[i] = counts[p]));
-    const vw = metricVector(so, y, w.map((wi, i) => wi * byRow[i]), nAbove);
+    const vw = metricVector(
+      so,
+      y,
+      w.map((wi, i) => wi * byRow[i]),
+      nAbove,
+    );
     const vu = metricVector(so, y, byRow, nAbove);
     IW_KEYS.forEach((_, j) => {
       distW[j][b] = vw[j];
@@ -161,6 +197,7 @@ test('iw-binary: intervals = metricVector of the materialised stratified resampl
   };
   IW_KEYS.forEach((k, j) => {
     if (results.metrics[k].value !== null) close(results.metrics[k].ci, percentileInterval(distW[j], 0.95), k);
-    if (results.baselines!.unweighted[k].value !== null) close(results.baselines!.unweighted[k].ci, percentileInterval(distU[j], 0.95), `unweighted ${k}`);
+    if (results.baselines!.unweighted[k].value !== null)
+      close(results.baselines!.unweighted[k].ci, percentileInterval(distU[j], 0.95), `unweighted ${k}`);
   });
 });

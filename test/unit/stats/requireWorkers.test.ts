@@ -43,7 +43,10 @@ test('a worker that fails is an error when workers are required, recomputed here
   const dir = mkdtempSync(join(tmpdir(), 'eval-lens-worker-'));
   const bad = join(dir, 'bad.js');
   writeFileSync(bad, 'throw new Error("cannot start");\n');
-  await assert.rejects(withRequired(() => parallelResamples({ ...common, threads: 2, workerFile: bad })), /bootstrap worker failed: cannot start/);
+  await assert.rejects(
+    withRequired(() => parallelResamples({ ...common, threads: 2, workerFile: bad })),
+    /bootstrap worker failed: cannot start/,
+  );
   const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
   const fallback = await parallelResamples({ ...common, threads: 2, workerFile: bad });
   assert.deepEqual(fallback, one);

@@ -4,7 +4,10 @@ import assert from 'node:assert/strict';
 import { cohensDPooled, cohensDz, pairedTTest, wilcoxonSignedRank } from '../../../src/core/stats/tests';
 
 test('n = 0 and n = 1: every statistic undefined (NaN), as scipy', () => {
-  for (const [a, b] of [[[], []], [[0.7], [0.4]]] as [number[], number[]][]) {
+  for (const [a, b] of [
+    [[], []],
+    [[0.7], [0.4]],
+  ] as [number[], number[]][]) {
     const t = pairedTTest(a, b);
     assert.ok(Number.isNaN(t.t) && Number.isNaN(t.p) && Number.isNaN(t.pGreater));
     assert.ok(Number.isNaN(cohensDz(a, b)));

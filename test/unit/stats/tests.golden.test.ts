@@ -35,7 +35,10 @@ function num(v: number | string): number {
 function close(actual: number, expected: number | string, what: string, rel = 1e-10): void {
   const e = num(expected);
   if (Number.isNaN(e) || !Number.isFinite(e)) {
-    assert.ok(Object.is(actual, e) || (Number.isNaN(e) && Number.isNaN(actual)), `${what}: expected ${e}, got ${actual}`);
+    assert.ok(
+      Object.is(actual, e) || (Number.isNaN(e) && Number.isNaN(actual)),
+      `${what}: expected ${e}, got ${actual}`,
+    );
     return;
   }
   const tol = rel * Math.max(1, Math.abs(e));

@@ -46,7 +46,10 @@ test('Holm on the Wikipedia example (Holm–Bonferroni method, "Example": p = 0.
   // Adjusted p: 4·0.005 = 0.02, 3·0.01 = 0.03, max(0.03, 2·0.03) = 0.06, max(0.06, 1·0.04) = 0.06.
   const adj = holmAdjust([0.01, 0.04, 0.03, 0.005]) as number[];
   [0.03, 0.06, 0.06, 0.02].forEach((e, i) => near(adj[i], e, 1e-15));
-  assert.deepEqual(adj.map((p) => p < 0.05), [true, false, false, true]);
+  assert.deepEqual(
+    adj.map((p) => p < 0.05),
+    [true, false, false, true],
+  );
 });
 
 test('Holm: capped at 1, undefined p-values are outside the family, single test unchanged', () => {
@@ -106,7 +109,7 @@ test('paired t-test equals the one-sample formula on random data (seeded)', () =
     const m = d.reduce((s, x) => s + x, 0) / n;
     const sd = Math.sqrt(d.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1));
     const r = pairedTTest(a, b);
-    near(r.t, m / sd * Math.sqrt(n), 1e-9);
+    near(r.t, (m / sd) * Math.sqrt(n), 1e-9);
     near(r.p, Math.min(1, 2 * (1 - studentTCdf(Math.abs(r.t), n - 1))), 1e-9);
     near(cohensDz(a, b), r.t / Math.sqrt(n), 1e-9);
   }

@@ -18,19 +18,52 @@ const breakdown: CategoryBreakdown = {
   k: 2,
   users: 2,
   rows: [
-    { category: 'games', catalogItems: 4, recommendedItems: 2, coverage: 2 / 4, share: 3 / 4, relevant: 2, hits: 1, recall: 1 / 2 },
-    { category: NASTY, catalogItems: 2, recommendedItems: 1, coverage: 1 / 2, share: 1 / 4, relevant: 0, hits: 0, recall: null },
+    {
+      category: 'games',
+      catalogItems: 4,
+      recommendedItems: 2,
+      coverage: 2 / 4,
+      share: 3 / 4,
+      relevant: 2,
+      hits: 1,
+      recall: 1 / 2,
+    },
+    {
+      category: NASTY,
+      catalogItems: 2,
+      recommendedItems: 1,
+      coverage: 1 / 2,
+      share: 1 / 4,
+      relevant: 0,
+      hits: 0,
+      recall: null,
+    },
   ],
 };
 
 function results(): Results {
-  return classificationResults({ task: 'ranking', metrics: { 'recall@2': { value: 0.5, direction: 'higher' } }, families: { ranking: ['recall@2'] }, curves: {}, tables: { categoryBreakdown: breakdown } });
+  return classificationResults({
+    task: 'ranking',
+    metrics: { 'recall@2': { value: 0.5, direction: 'higher' } },
+    families: { ranking: ['recall@2'] },
+    curves: {},
+    tables: { categoryBreakdown: breakdown },
+  });
 }
 
 test('categoryTable: one row per category with counts, rates and the reason for an undefined recall', () => {
   const t = categoryTable(breakdown)!;
   assert.equal(t.title, CATEGORY_TITLE);
-  assert.deepEqual(t.columns, ['category', 'catalogue items', 'recommended', 'coverage', 'share of recommendations', 'recall', 'hits', 'relevant']);
+  assert.deepEqual(t.columns, [
+    'category',
+    'catalogue items',
+    'recommended',
+    'coverage',
+    'share of recommendations',
+    'recall',
+    'hits',
+    'relevant',
+  ]);
   assert.deepEqual(t.rows, [
     ['games', 4, 2, 0.5, 0.75, 0.5, 1, 2],
     [NASTY, 2, 1, 0.5, 0.25, null, 0, 0],
@@ -53,7 +86,13 @@ test('categoryChart: coverage and recall bars per category, horizontal, with the
   const c = categoryChart(breakdown)!;
   assert.equal(c.horizontal, true);
   assert.deepEqual(c.x.categories, ['games', NASTY]);
-  assert.deepEqual(c.series.map((s) => [s.label, s.points.map((p) => p.y)]), [['coverage', [0.5, 0.5]], ['recall', [0.5, null]]]);
+  assert.deepEqual(
+    c.series.map((s) => [s.label, s.points.map((p) => p.y)]),
+    [
+      ['coverage', [0.5, 0.5]],
+      ['recall', [0.5, null]],
+    ],
+  );
   assert.match(c.description, /2 item categories/);
   assert.equal(c.table.rows.length, 2);
 });
@@ -62,7 +101,10 @@ test('report model: the ranking tab holds the chart and the table, and no generi
   const m = buildReportModel(results());
   const tab = m.tabs.find((t) => t.id === 'ranking')!;
   assert.ok(tab.charts.some((c) => c.id === 'categoryBreakdown.chart'));
-  assert.deepEqual(tab.tables.map((t) => t.id), ['categoryBreakdown']);
+  assert.deepEqual(
+    tab.tables.map((t) => t.id),
+    ['categoryBreakdown'],
+  );
   assert.ok(!m.tabs.some((t) => t.tables.some((x) => x.id === 'table.categoryBreakdown')));
 });
 
@@ -78,7 +120,15 @@ test('exports: the category table is escaped in HTML, Markdown and CSV', () => {
   assert.equal(row.split(/(?<!\\)\|/).length - 2, 8);
   const csv = exportReport({ kind: 'results', results: results() }, 'csv');
   // The metrics CSV gets three rows per category in its own columns; the name is quoted, its quotes doubled.
-  assert.ok(csv.includes('\ncategory,"recall@2 [category: a|b <script>alert(1)</script>, ""q""]",,,,higher,undefined: no evaluated user has a relevant item in this category\n'), csv);
-  assert.ok(csv.includes('\ncategory,coverage@2 [category: games],0.5,,,higher,2 of 4 catalogue items recommended\n'), csv);
+  assert.ok(
+    csv.includes(
+      '\ncategory,"recall@2 [category: a|b <script>alert(1)</script>, ""q""]",,,,higher,undefined: no evaluated user has a relevant item in this category\n',
+    ),
+    csv,
+  );
+  assert.ok(
+    csv.includes('\ncategory,coverage@2 [category: games],0.5,,,higher,2 of 4 catalogue items recommended\n'),
+    csv,
+  );
   assert.ok(tableToCsv(categoryTable(breakdown)!).includes('"a|b <script>alert(1)</script>, ""q""",2,1,0.5,0.25,,0,0'));
 });

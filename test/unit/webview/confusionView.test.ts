@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { confusionCellText, legendTicks, normaliseConfusion, scaleMax, shade, widestCellText } from '../../../src/shared/confusionView';
+import {
+  confusionCellText,
+  legendTicks,
+  normaliseConfusion,
+  scaleMax,
+  shade,
+  widestCellText,
+} from '../../../src/shared/confusionView';
 import { chartFileName } from '../../../src/shared/outputName';
 import { confusionChart } from '../../../src/shared/reportModel';
 
@@ -20,16 +27,25 @@ test('row normalisation (normalize="true"): each row divided by its sum; rows su
 
 test('column normalisation (normalize="pred"): each column divided by its sum; columns sum to 1', () => {
   const c = normaliseConfusion(M, 'pred');
-  assert.deepEqual(c.map((r) => r[0]), [50 / 60, 10 / 60, 0]);
-  assert.deepEqual(c.map((r) => r[1]), [3 / 33, 30 / 33, 0]);
-  assert.deepEqual(c.map((r) => r[2]), [0, 1, 0]);
+  assert.deepEqual(
+    c.map((r) => r[0]),
+    [50 / 60, 10 / 60, 0],
+  );
+  assert.deepEqual(
+    c.map((r) => r[1]),
+    [3 / 33, 30 / 33, 0],
+  );
+  assert.deepEqual(
+    c.map((r) => r[2]),
+    [0, 1, 0],
+  );
   for (let j = 0; j < 3; j++) assert.ok(Math.abs(c.reduce((a, r) => a + (r[j] ?? 0), 0) - 1) < 1e-12);
   assert.deepEqual(normaliseConfusion(M, 'counts'), M);
 });
 
 test('normalisation on random matrices: the slow definition, row and column sums', () => {
   let seed = 7;
-  const rnd = (n: number): number => ((seed = (seed * 16807) % 2147483647) % n);
+  const rnd = (n: number): number => (seed = (seed * 16807) % 2147483647) % n;
   for (let t = 0; t < 50; t++) {
     const k = 1 + rnd(12);
     const m = Array.from({ length: k }, () => Array.from({ length: k }, () => (rnd(4) === 0 ? 0 : rnd(100000))));
@@ -50,11 +66,20 @@ test('normalisation on random matrices: the slow definition, row and column sums
 });
 
 test('a sub-matrix divides by the totals of the whole matrix', () => {
-  const sub = [[5, 1], [2, 8]];
+  const sub = [
+    [5, 1],
+    [2, 8],
+  ];
   const r = normaliseConfusion(sub, 'true', [10, 20], [7, 40]);
-  assert.deepEqual(r, [[0.5, 0.1], [0.1, 0.4]]);
+  assert.deepEqual(r, [
+    [0.5, 0.1],
+    [0.1, 0.4],
+  ]);
   const c = normaliseConfusion(sub, 'pred', [10, 20], [7, 40]);
-  assert.deepEqual(c, [[5 / 7, 1 / 40], [2 / 7, 8 / 40]]);
+  assert.deepEqual(c, [
+    [5 / 7, 1 / 40],
+    [2 / 7, 8 / 40],
+  ]);
 });
 
 test('cell texts, scale and legend', () => {
@@ -66,8 +91,18 @@ test('cell texts, scale and legend', () => {
   assert.equal(scaleMax(normaliseConfusion(M, 'true'), 'true'), 1);
   assert.equal(shade(25, 50), 0.5);
   assert.equal(shade(null, 50), 0);
-  assert.deepEqual(legendTicks(50, 'counts').map((t) => [t.at, t.text]), [[0, '0'], [0.5, '25'], [1, '50']]);
-  assert.deepEqual(legendTicks(1, 'true').map((t) => t.text), ['0.00', '0.50', '1.00']);
+  assert.deepEqual(
+    legendTicks(50, 'counts').map((t) => [t.at, t.text]),
+    [
+      [0, '0'],
+      [0.5, '25'],
+      [1, '50'],
+    ],
+  );
+  assert.deepEqual(
+    legendTicks(1, 'true').map((t) => t.text),
+    ['0.00', '0.50', '1.00'],
+  );
   assert.equal(widestCellText([[12345, 3]], 'counts'), '12,345'.length);
 });
 
@@ -82,7 +117,10 @@ test('confusionChart carries the class totals of the whole matrix and the top co
   assert.deepEqual(h.rows, ['c1', 'c3', 'c7', 'c9']);
   assert.deepEqual(h.rowTotals, [100, 125, 100, 105]);
   assert.deepEqual(h.colTotals, [105, 100, 125, 100]);
-  assert.deepEqual(h.top, [{ true: 'c3', pred: 'c7', count: 25, share: 25 / 125 }, { true: 'c9', pred: 'c1', count: 5, share: 5 / 105 }]);
+  assert.deepEqual(h.top, [
+    { true: 'c3', pred: 'c7', count: 25, share: 25 / 125 },
+    { true: 'c9', pred: 'c1', count: 5, share: 5 / 105 },
+  ]);
   // Row shares of the shown sub-matrix use the whole row: c3's diagonal is 100/125.
   assert.equal(normaliseConfusion(h.values, 'true', h.rowTotals, h.colTotals)[1]![1], 100 / 125);
 });
@@ -90,6 +128,9 @@ test('confusionChart carries the class totals of the whole matrix and the top co
 test('chartFileName: after the report and the chart title', () => {
   assert.equal(chartFileName('logreg.csv', 'Risk–coverage'), 'logreg-risk-coverage.png');
   assert.equal(chartFileName('logreg.eval.json', 'Confusion matrix'), 'logreg-confusion-matrix.png');
-  assert.equal(chartFileName('Comparison of 2 runs', 'Accuracy vs shift δ'), 'comparison-of-2-runs-accuracy-vs-shift.png');
+  assert.equal(
+    chartFileName('Comparison of 2 runs', 'Accuracy vs shift δ'),
+    'comparison-of-2-runs-accuracy-vs-shift.png',
+  );
   assert.equal(chartFileName('', ''), 'report-chart.png');
 });

@@ -1,6 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bestContrast, contrastRatio, ensureContrast, luminance, MIN_GRAPHIC_CONTRAST, over, parseColour, toHex, type Rgb } from '../../../src/shared/contrast';
+import {
+  bestContrast,
+  contrastRatio,
+  ensureContrast,
+  luminance,
+  MIN_GRAPHIC_CONTRAST,
+  over,
+  parseColour,
+  toHex,
+  type Rgb,
+} from '../../../src/shared/contrast';
 
 const rgb = (s: string): Rgb => parseColour(s)!;
 
@@ -39,8 +49,14 @@ test('over: a translucent colour on its background', () => {
 const THEMES: Record<string, { background: string; series: string[] }> = {
   'Light Modern': { background: '#ffffff', series: ['#1a85ff', '#d18616', '#388a34', '#652d90', '#e51400', '#bf8803'] },
   'Dark Modern': { background: '#1f1f1f', series: ['#3794ff', '#d18616', '#89d185', '#b180d7', '#f14c4c', '#cca700'] },
-  'High Contrast': { background: '#000000', series: ['#3794ff', '#d18616', '#89d185', '#b180d7', '#f14c4c', '#cca700'] },
-  'High Contrast Light': { background: '#ffffff', series: ['#0f4a85', '#b5200d', '#374e06', '#652d90', '#b5200d', '#895503'] },
+  'High Contrast': {
+    background: '#000000',
+    series: ['#3794ff', '#d18616', '#89d185', '#b180d7', '#f14c4c', '#cca700'],
+  },
+  'High Contrast Light': {
+    background: '#ffffff',
+    series: ['#0f4a85', '#b5200d', '#374e06', '#652d90', '#b5200d', '#895503'],
+  },
 };
 
 test('ensureContrast: every series of every theme reaches 3:1; colours that already do are kept', () => {
@@ -51,7 +67,8 @@ test('ensureContrast: every series of every theme reaches 3:1; colours that alre
       const ratio = contrastRatio(rgb(chosen), bg);
       assert.ok(ratio >= MIN_GRAPHIC_CONTRAST, `${name} ${s} → ${chosen}: ${ratio.toFixed(3)}`);
       if (contrastRatio(rgb(s), bg) >= MIN_GRAPHIC_CONTRAST) assert.equal(chosen, s, `${name} ${s} kept`);
-      else assert.ok(ratio < MIN_GRAPHIC_CONTRAST + 0.15, `${name} ${s} changed no more than needed: ${ratio.toFixed(3)}`);
+      else
+        assert.ok(ratio < MIN_GRAPHIC_CONTRAST + 0.15, `${name} ${s} changed no more than needed: ${ratio.toFixed(3)}`);
     }
   }
   // Light Modern's orange is below 3:1 on white (the case that made series hard to see): it darkens.

@@ -6,7 +6,11 @@ import { buildReportModel } from '../../../src/shared/reportModel';
 import { metricsAtK, rankingTable } from '../../../src/shared/rankingTable';
 import { classificationResults } from '../extension/fixtures';
 
-const mv = (value: number, ci?: [number, number]): MetricValue => ({ value, direction: 'higher', ...(ci ? { ci } : {}) });
+const mv = (value: number, ci?: [number, number]): MetricValue => ({
+  value,
+  direction: 'higher',
+  ...(ci ? { ci } : {}),
+});
 
 function rankingResults(): Results {
   const metrics: Record<string, MetricValue> = {};
@@ -20,11 +24,26 @@ function rankingResults(): Results {
   metrics.mrr = mv(0.3, [0.28, 0.32]);
   metrics.users_evaluated = mv(200);
   metrics.users_skipped = { value: 0, direction: 'lower' };
-  return classificationResults({ task: 'ranking', metrics, baselines: { popularity }, families: { ranking: Object.keys(metrics) }, curves: {}, tables: {} });
+  return classificationResults({
+    task: 'ranking',
+    metrics,
+    baselines: { popularity },
+    families: { ranking: Object.keys(metrics) },
+    curves: {},
+    tables: {},
+  });
 }
 
 test('metricsAtK: accuracy metrics in the papers\u2019 order, then beyond-accuracy ones', () => {
-  assert.deepEqual(metricsAtK(rankingResults().metrics), ['recall', 'precision', 'ndcg', 'map', 'hit_rate', 'coverage', 'novelty']);
+  assert.deepEqual(metricsAtK(rankingResults().metrics), [
+    'recall',
+    'precision',
+    'ndcg',
+    'map',
+    'hit_rate',
+    'coverage',
+    'novelty',
+  ]);
 });
 
 test('rankingTable: metric rows with baselines as sub-rows, one column per K, the run\u2019s intervals as suffixes', () => {
@@ -51,9 +70,15 @@ test('the ranking report: a few headline cards, the table instead of one card pe
   const r = rankingResults();
   assert.deepEqual(reportHeadlineKeys(r), ['ndcg@10', 'recall@10', 'map@10', 'mrr', 'users_evaluated']);
   const m = buildReportModel(r);
-  assert.deepEqual(m.headline.map((c) => c.key), ['ndcg@10', 'recall@10', 'map@10', 'mrr', 'users_evaluated']);
+  assert.deepEqual(
+    m.headline.map((c) => c.key),
+    ['ndcg@10', 'recall@10', 'map@10', 'mrr', 'users_evaluated'],
+  );
   const tab = m.tabs.find((t) => t.id === 'ranking')!;
-  assert.deepEqual(tab.cards.map((c) => c.key), ['mrr', 'users_evaluated', 'users_skipped']);
+  assert.deepEqual(
+    tab.cards.map((c) => c.key),
+    ['mrr', 'users_evaluated', 'users_skipped'],
+  );
   assert.equal(tab.leadTables?.[0]?.id, 'rankingByK');
   // Every metric@K still has a target (the tree's "open at").
   assert.equal(m.targets['ndcg@20']?.tab, 'ranking');
@@ -71,12 +96,25 @@ test('risk-coverage tooltips name the threshold; metric-vs-K ends at the longest
   assert.match(bars.note!, /No interval bars/);
   const r = rankingResults();
   const xs = Array.from({ length: 50 }, (_, i) => i + 1);
-  r.curves['metricVsK.ndcg'] = { x: 'K', y: 'ndcg', xs, ys: xs.map((k) => Math.min(k, 12) / 100), extra: { popularity: xs.map(() => 0.01) } };
+  r.curves['metricVsK.ndcg'] = {
+    x: 'K',
+    y: 'ndcg',
+    xs,
+    ys: xs.map((k) => Math.min(k, 12) / 100),
+    extra: { popularity: xs.map(() => 0.01) },
+  };
   r.tables.rankingSummary = { longestList: 12 };
-  const mk = buildReportModel(r).tabs.flatMap((t) => t.charts).find((x) => x.id === 'metricVsK')!;
+  const mk = buildReportModel(r)
+    .tabs.flatMap((t) => t.charts)
+    .find((x) => x.id === 'metricVsK')!;
   assert.equal(mk.x.max, 12);
   assert.equal(mk.x.min, 1);
   for (const s of mk.series) assert.equal(Math.max(...s.points.map((p) => p.x)), 12);
   delete r.tables.rankingSummary;
-  assert.equal(buildReportModel(r).tabs.flatMap((t) => t.charts).find((x) => x.id === 'metricVsK')!.x.max, 50);
+  assert.equal(
+    buildReportModel(r)
+      .tabs.flatMap((t) => t.charts)
+      .find((x) => x.id === 'metricVsK')!.x.max,
+    50,
+  );
 });

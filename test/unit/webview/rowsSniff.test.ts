@@ -27,7 +27,11 @@ test('the JSON files of examples/: configs and train counts are not rows', () =>
   const root = join(import.meta.dirname, '../../../examples');
   for (const dir of readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory())) {
     for (const f of readdirSync(join(root, dir.name)).filter((n) => n.endsWith('.json'))) {
-      assert.equal(looksLikeRows(readFileSync(join(root, dir.name, f), 'utf8').slice(0, 65536)), false, `${dir.name}/${f}`);
+      assert.equal(
+        looksLikeRows(readFileSync(join(root, dir.name, f), 'utf8').slice(0, 65536)),
+        false,
+        `${dir.name}/${f}`,
+      );
     }
   }
 });

@@ -121,7 +121,8 @@ export class LineTally {
   readonly lines: number[] = [];
   add(line: number, n = 1): void {
     this.count += n;
-    if (this.lines.length < 20 && (this.lines.length === 0 || this.lines[this.lines.length - 1] !== line)) this.lines.push(line);
+    if (this.lines.length < 20 && (this.lines.length === 0 || this.lines[this.lines.length - 1] !== line))
+      this.lines.push(line);
   }
 }
 
@@ -171,7 +172,11 @@ export class ListBuilder {
    * {@link VOID_ITEM} (first occurrence kept at its rank).
    */
   finish(nItems: number, file: string, warnings: Warnings): { lists: RankedLists; lines: Int32Array } {
-    const lists: RankedLists = { user: this.users.toArray(), offsets: this.offsets.toArray(), items: this.items.toArray() };
+    const lists: RankedLists = {
+      user: this.users.toArray(),
+      offsets: this.offsets.toArray(),
+      items: this.items.toArray(),
+    };
     const lines = this.lines.toArray();
     markRepeats(lists, lines, nItems, file, warnings);
     if (this.duplicateUsers.count > 0) {
@@ -189,7 +194,13 @@ export class ListBuilder {
 }
 
 /** Replaces repeats within each list by VOID_ITEM and warns with their count and first lines. */
-export function markRepeats(lists: RankedLists, lines: Int32Array, nItems: number, file: string, warnings: Warnings): void {
+export function markRepeats(
+  lists: RankedLists,
+  lines: Int32Array,
+  nItems: number,
+  file: string,
+  warnings: Warnings,
+): void {
   const stamp = new Int32Array(nItems);
   const tally = new LineTally();
   let listsWith = 0;

@@ -35,7 +35,13 @@ export interface EmbeddingsRead {
  * Reads embeddings for the ids of `index` (the index is not extended). `label` and `labelOf`
  * give the names used in messages (paths as the user wrote them).
  */
-export async function readEmbeddings(path: string, label: string, index: IdIndex, warnings: Warnings, what: 'item' | 'user'): Promise<EmbeddingsRead> {
+export async function readEmbeddings(
+  path: string,
+  label: string,
+  index: IdIndex,
+  warnings: Warnings,
+  what: 'item' | 'user',
+): Promise<EmbeddingsRead> {
   const ext = extname(path).toLowerCase();
   let dim = -1;
   let unit = new Float64Array(0);
@@ -47,7 +53,12 @@ export async function readEmbeddings(path: string, label: string, index: IdIndex
       dim = vec.length;
       if (dim === 0) fail('bad-value', loc, `expected a non-empty vector for ${what} "${id}", got an empty one.`);
       unit = new Float64Array(index.size * dim);
-    } else if (vec.length !== dim) fail('bad-value', loc, `expected a vector of length ${dim} (as the first one) for ${what} "${id}", got ${vec.length}.`);
+    } else if (vec.length !== dim)
+      fail(
+        'bad-value',
+        loc,
+        `expected a vector of length ${dim} (as the first one) for ${what} "${id}", got ${vec.length}.`,
+      );
     const k = index.get(id);
     if (k < 0) return;
     matched++;
@@ -75,20 +86,35 @@ export async function readEmbeddings(path: string, label: string, index: IdIndex
       }
     }
     if (!idFile)
-      fail('missing-file', { file: label }, `expected an id list beside the .npy (one of ${cands.map((c) => c.slice(c.lastIndexOf('/') + 1)).join(', ')}), got none.`);
+      fail(
+        'missing-file',
+        { file: label },
+        `expected an id list beside the .npy (one of ${cands.map((c) => c.slice(c.lastIndexOf('/') + 1)).join(', ')}), got none.`,
+      );
     const ids = await readIdList(idFile);
-    if (ids.length !== m.rows) fail('bad-value', { file: idFile }, `expected ${m.rows} ids (one per row of ${label}), got ${ids.length}.`);
+    if (ids.length !== m.rows)
+      fail('bad-value', { file: idFile }, `expected ${m.rows} ids (one per row of ${label}), got ${ids.length}.`);
     for (let r = 0; r < m.rows; r++) put(ids[r], m.data.subarray(r * m.cols, (r + 1) * m.cols), { file: label });
   } else if (ext === '.json') {
     let obj: unknown;
     try {
       obj = JSON.parse(await readFile(path, 'utf8'));
     } catch (e) {
-      fail('bad-json', { file: label }, `expected a JSON object {id: [numbers]}, got ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no file' : `invalid JSON (${(e as Error).message})`}.`);
+      fail(
+        'bad-json',
+        { file: label },
+        `expected a JSON object {id: [numbers]}, got ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no file' : `invalid JSON (${(e as Error).message})`}.`,
+      );
     }
-    if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) fail('bad-json', { file: label }, 'expected a JSON object {id: [numbers]}, got another value.');
+    if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
+      fail('bad-json', { file: label }, 'expected a JSON object {id: [numbers]}, got another value.');
     for (const [id, v] of Object.entries(obj as Record<string, unknown>)) {
-      if (!Array.isArray(v) || v.some((x) => typeof x !== 'number')) fail('bad-value', { file: label, column: id }, `expected an array of numbers for ${what} "${id}", got ${JSON.stringify(v).slice(0, 40)}.`);
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'number'))
+        fail(
+          'bad-value',
+          { file: label, column: id },
+          `expected an array of numbers for ${what} "${id}", got ${JSON.stringify(v).slice(0, 40)}.`,
+        );
       put(id, v as number[], { file: label });
     }
   } else {
@@ -106,15 +132,28 @@ export async function readEmbeddings(path: string, label: string, index: IdIndex
           if (nums.some((x) => !Number.isFinite(x))) return; // a header
         }
         const bad = nums.findIndex((x) => !Number.isFinite(x));
-        if (bad >= 0) fail('bad-value', { file: label, line: lineNo, column: `v${bad}` }, `expected a finite number, got "${cells[bad + 1]}".`);
+        if (bad >= 0)
+          fail(
+            'bad-value',
+            { file: label, line: lineNo, column: `v${bad}` },
+            `expected a finite number, got "${cells[bad + 1]}".`,
+          );
         put(cells[0], nums, { file: label, line: lineNo });
       },
       { label },
     );
   }
   if (dim < 0) fail('empty-file', { file: label }, `expected ${what} embeddings, got none.`);
-  if (zero > 0) warnings.note('embedding-zero-vector', `${label}: ${zero} ${what} vector(s) are all zeros or not finite; they are treated as missing.`, { file: label, count: zero });
-  if (matched === 0) warnings.note('embedding-no-match', `${label}: none of the ${what} ids matches an id of the evaluation.`, { file: label });
+  if (zero > 0)
+    warnings.note(
+      'embedding-zero-vector',
+      `${label}: ${zero} ${what} vector(s) are all zeros or not finite; they are treated as missing.`,
+      { file: label, count: zero },
+    );
+  if (matched === 0)
+    warnings.note('embedding-no-match', `${label}: none of the ${what} ids matches an id of the evaluation.`, {
+      file: label,
+    });
   return { emb: { file: label, dim, unit, present }, idFile };
 }
 
@@ -125,7 +164,11 @@ async function readIdList(path: string): Promise<string[]> {
     try {
       v = JSON.parse(text);
     } catch (e) {
-      return fail('bad-json', { file: path }, `expected a JSON array of ids, got invalid JSON (${(e as Error).message}).`);
+      return fail(
+        'bad-json',
+        { file: path },
+        `expected a JSON array of ids, got invalid JSON (${(e as Error).message}).`,
+      );
     }
     if (!Array.isArray(v)) fail('bad-json', { file: path }, 'expected a JSON array of ids, got another value.');
     return v.map(String);

@@ -20,23 +20,34 @@ export async function readIdList(abs: string, label: string): Promise<string[]> 
   try {
     text = await readFile(abs, 'utf8');
   } catch (e) {
-    return fail('file-not-found', { file: label }, `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`);
+    return fail(
+      'file-not-found',
+      { file: label },
+      `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
+    );
   }
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const seen = new Map<string, number>();
   lines.forEach((raw, j) => {
     const id = raw.trim();
-    if (id === '') fail('bad-ids', { file: label, line: j + 1 }, 'expected an id (one id per line), got an empty line.');
+    if (id === '')
+      fail('bad-ids', { file: label, line: j + 1 }, 'expected an id (one id per line), got an empty line.');
     const first = seen.get(id);
-    if (first !== undefined) fail('bad-ids', { file: label, line: j + 1 }, `expected each id once, got "${id}" again (first on line ${first}).`);
+    if (first !== undefined)
+      fail(
+        'bad-ids',
+        { file: label, line: j + 1 },
+        `expected each id once, got "${id}" again (first on line ${first}).`,
+      );
     seen.set(id, j + 1);
   });
   return lines.map((l) => l.trim());
 }
 
 export async function readFactorMatrix(abs: string, label: string): Promise<FactorMatrix> {
-  if (!/\.npy$/i.test(label)) fail('bad-factors', { file: label }, 'expected a .npy file (a 2-D array, one row per id).');
+  if (!/\.npy$/i.test(label))
+    fail('bad-factors', { file: label }, 'expected a .npy file (a 2-D array, one row per id).');
   const m = await readNpy(abs, label);
   return { rows: m.rows, cols: m.cols, data: m.data, label };
 }
@@ -58,11 +69,23 @@ export interface FactorRunInput {
 }
 
 /** Interns the ids (user i → index of userIds[i]) before anything else reads ids, then scores. */
-export function internFactorIds(input: Pick<FactorRunInput, 'U' | 'V' | 'userIds' | 'itemIds' | 'userIdsLabel' | 'itemIdsLabel' | 'users' | 'items'>): void {
+export function internFactorIds(
+  input: Pick<FactorRunInput, 'U' | 'V' | 'userIds' | 'itemIds' | 'userIdsLabel' | 'itemIdsLabel' | 'users' | 'items'>,
+): void {
   const { U, V } = input;
   checkFactors(U, V);
-  if (input.userIds.length !== U.rows) fail('bad-factors', { file: input.userIdsLabel }, `expected ${U.rows} ids (one per row of ${U.label}), got ${input.userIds.length}.`);
-  if (input.itemIds.length !== V.rows) fail('bad-factors', { file: input.itemIdsLabel }, `expected ${V.rows} ids (one per row of ${V.label}), got ${input.itemIds.length}.`);
+  if (input.userIds.length !== U.rows)
+    fail(
+      'bad-factors',
+      { file: input.userIdsLabel },
+      `expected ${U.rows} ids (one per row of ${U.label}), got ${input.userIds.length}.`,
+    );
+  if (input.itemIds.length !== V.rows)
+    fail(
+      'bad-factors',
+      { file: input.itemIdsLabel },
+      `expected ${V.rows} ids (one per row of ${V.label}), got ${input.itemIds.length}.`,
+    );
   if (input.users.size !== 0 || input.items.size !== 0) throw new Error('factor ids must be interned first');
   for (const id of input.userIds) input.users.intern(id);
   for (const id of input.itemIds) input.items.intern(id);
@@ -93,7 +116,13 @@ export function factorRun(input: FactorRunInput): RunRead & { blockUsers: number
     lists,
     rel: null,
     rows: nU,
-    columns: { userFactors: input.U.label, itemFactors: input.V.label, userIds: input.userIdsLabel, itemIds: input.itemIdsLabel, blockUsers: String(r.blockUsers) },
+    columns: {
+      userFactors: input.U.label,
+      itemFactors: input.V.label,
+      userIds: input.userIdsLabel,
+      itemIds: input.itemIdsLabel,
+      blockUsers: String(r.blockUsers),
+    },
     blockUsers: r.blockUsers,
   };
 }

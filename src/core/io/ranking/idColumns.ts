@@ -50,7 +50,10 @@ export const ITEM_ALIASES = ['item', 'item_id', 'itemid', 'iid', 'doc', 'docno',
 /** Index of the column for `spec` in `header` (explicit name first, else aliases, case-insensitive); -1 if none. */
 export function findColumn(header: string[], spec: ColumnSpec): number {
   const lower = header.map((h) => h.toLowerCase());
-  if (spec.explicit) return header.indexOf(spec.explicit) >= 0 ? header.indexOf(spec.explicit) : lower.indexOf(spec.explicit.toLowerCase());
+  if (spec.explicit)
+    return header.indexOf(spec.explicit) >= 0
+      ? header.indexOf(spec.explicit)
+      : lower.indexOf(spec.explicit.toLowerCase());
   for (const a of spec.aliases) {
     const i = lower.indexOf(a);
     if (i >= 0) return i;
@@ -72,7 +75,12 @@ export interface IdColumns {
  * and records the names used in `columns`; a missing required column is an error at `at` that
  * names what was expected and what the file has. One rule for the delimited and the Parquet tables.
  */
-export function resolveIdColumns(header: string[], spec: IdTableSpec, columns: Record<string, string>, at: { file: string; line?: number }): IdColumns {
+export function resolveIdColumns(
+  header: string[],
+  spec: IdTableSpec,
+  columns: Record<string, string>,
+  at: { file: string; line?: number },
+): IdColumns {
   const uCol = findColumn(header, spec.user);
   const iCol = findColumn(header, spec.item);
   if (uCol < 0 || iCol < 0) {
@@ -98,13 +106,23 @@ export function resolveIdColumns(header: string[], spec: IdTableSpec, columns: R
   }
   if (vCol < 0 && spec.valueRequired) {
     const names = (spec.values ?? []).map((v) => (v.explicit ? `"${v.explicit}"` : v.aliases.join('/'))).join(' or ');
-    fail('missing-column', at, `expected a ${(spec.values ?? []).map((v) => v.role).join(' or ')} column (${names}), got columns ${header.join(', ')}.`);
+    fail(
+      'missing-column',
+      at,
+      `expected a ${(spec.values ?? []).map((v) => v.role).join(' or ')} column (${names}), got columns ${header.join(', ')}.`,
+    );
   }
   return { uCol, iCol, vCol, valueRole };
 }
 
 /** One warning for the rows of an id table dropped by `invalidRows: "skip"` (count and first lines). */
-export function warnSkippedIdRows(ctx: RankingReadContext, label: string, skipped: LineTally, valueRole: string | null, columns: Record<string, string>): void {
+export function warnSkippedIdRows(
+  ctx: RankingReadContext,
+  label: string,
+  skipped: LineTally,
+  valueRole: string | null,
+  columns: Record<string, string>,
+): void {
   if (skipped.count === 0) return;
   ctx.warnings.add({
     code: 'invalid-rows-skipped',

@@ -21,7 +21,13 @@ import { resolveIdColumns, warnSkippedIdRows, type IdRowSink, type IdTableRead, 
 
 export * from './idColumns';
 
-export async function readIdTable(path: string, label: string, spec: IdTableSpec, ctx: RankingReadContext, sink: IdRowSink): Promise<IdTableRead> {
+export async function readIdTable(
+  path: string,
+  label: string,
+  spec: IdTableSpec,
+  ctx: RankingReadContext,
+  sink: IdRowSink,
+): Promise<IdTableRead> {
   if (isParquetPath(path)) return readIdTableParquet(path, label, spec, ctx, sink);
   const users = byteInternerOf(ctx.users);
   const items = byteInternerOf(ctx.items);
@@ -55,7 +61,11 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
       skipped.add(line);
       return false;
     }
-    return fail('bad-value', { file: label, line, column: columns[valueRole!] }, `expected a finite number, got "${got}".`);
+    return fail(
+      'bad-value',
+      { file: label, line, column: columns[valueRole!] },
+      `expected a finite number, got "${got}".`,
+    );
   };
 
   await forEachLineBytes(
@@ -85,14 +95,25 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
         }
       }
       if (!quoted) {
-        if (n !== nCols) fail('ragged-row', { file: label, line: lineNo }, `expected ${nCols} cells as in the header, got ${n}.`);
+        if (n !== nCols)
+          fail('ragged-row', { file: label, line: lineNo }, `expected ${nCols} cells as in the header, got ${n}.`);
         cuts[n] = end;
         const us = trimStart(buf, cuts[uCol] + 1, cuts[uCol + 1]);
         const ue = trimEnd(buf, us, cuts[uCol + 1]);
         const is = trimStart(buf, cuts[iCol] + 1, cuts[iCol + 1]);
         const ie = trimEnd(buf, is, cuts[iCol + 1]);
-        if (ue === us) fail('bad-value', { file: label, line: lineNo, column: columns.user }, 'expected a user id, got an empty cell.');
-        if (ie === is) fail('bad-value', { file: label, line: lineNo, column: columns.item }, 'expected an item id, got an empty cell.');
+        if (ue === us)
+          fail(
+            'bad-value',
+            { file: label, line: lineNo, column: columns.user },
+            'expected a user id, got an empty cell.',
+          );
+        if (ie === is)
+          fail(
+            'bad-value',
+            { file: label, line: lineNo, column: columns.item },
+            'expected an item id, got an empty cell.',
+          );
         let value = 1;
         if (vCol >= 0) {
           const raw = buf.toString('latin1', cuts[vCol] + 1, cuts[vCol + 1]).trim();
@@ -114,11 +135,26 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
         return;
       }
       const cells = splitDelimited(buf.toString('utf8', start, end), delimStr, label, lineNo);
-      if (cells.length !== nCols) fail('ragged-row', { file: label, line: lineNo }, `expected ${nCols} cells as in the header, got ${cells.length}.`);
+      if (cells.length !== nCols)
+        fail(
+          'ragged-row',
+          { file: label, line: lineNo },
+          `expected ${nCols} cells as in the header, got ${cells.length}.`,
+        );
       const u = cells[uCol];
       const it = cells[iCol];
-      if (u === '') fail('bad-value', { file: label, line: lineNo, column: columns.user }, 'expected a user id, got an empty cell.');
-      if (it === '') fail('bad-value', { file: label, line: lineNo, column: columns.item }, 'expected an item id, got an empty cell.');
+      if (u === '')
+        fail(
+          'bad-value',
+          { file: label, line: lineNo, column: columns.user },
+          'expected a user id, got an empty cell.',
+        );
+      if (it === '')
+        fail(
+          'bad-value',
+          { file: label, line: lineNo, column: columns.item },
+          'expected an item id, got an empty cell.',
+        );
       let value = 1;
       if (vCol >= 0) {
         const raw = cells[vCol];
@@ -129,7 +165,12 @@ export async function readIdTable(path: string, label: string, spec: IdTableSpec
     },
     { progress: ctx.progress, stage: `reading ${spec.what}`, label, onBytes },
   );
-  if (header === null) fail('empty-file', { file: label }, `expected a header line (${spec.user.role},${spec.item.role}…) and rows, got an empty file.`);
+  if (header === null)
+    fail(
+      'empty-file',
+      { file: label },
+      `expected a header line (${spec.user.role},${spec.item.role}…) and rows, got an empty file.`,
+    );
   warnSkippedIdRows(ctx, label, skipped, valueRole, columns);
   return { rows, columns, valueRole, skipped, ...(hash ? { size, sha256: hash.digest('hex') } : {}) };
 }

@@ -28,7 +28,13 @@ function valueOf(cell: Cell): number {
   return NaN;
 }
 
-export async function readIdTableParquet(path: string, label: string, spec: IdTableSpec, ctx: RankingReadContext, sink: IdRowSink): Promise<IdTableRead> {
+export async function readIdTableParquet(
+  path: string,
+  label: string,
+  spec: IdTableSpec,
+  ctx: RankingReadContext,
+  sink: IdRowSink,
+): Promise<IdTableRead> {
   let uCol = -1;
   let iCol = -1;
   let vCol = -1;
@@ -46,8 +52,10 @@ export async function readIdTableParquet(path: string, label: string, spec: IdTa
         rows++;
         const u = idText(cells[uCol]);
         const it = idText(cells[iCol]);
-        if (u === '') fail('bad-value', { file: label, line, column: columns.user }, 'expected a user id, got an empty cell.');
-        if (it === '') fail('bad-value', { file: label, line, column: columns.item }, 'expected an item id, got an empty cell.');
+        if (u === '')
+          fail('bad-value', { file: label, line, column: columns.user }, 'expected a user id, got an empty cell.');
+        if (it === '')
+          fail('bad-value', { file: label, line, column: columns.item }, 'expected an item id, got an empty cell.');
         let value = 1;
         if (vCol >= 0) {
           value = valueOf(cells[vCol]);
@@ -56,7 +64,11 @@ export async function readIdTableParquet(path: string, label: string, spec: IdTa
               skipped.add(line);
               return;
             }
-            fail('bad-value', { file: label, line, column: columns[valueRole!] }, `expected a finite number, got ${cells[vCol] === null ? 'an empty cell' : `"${idText(cells[vCol])}"`}.`);
+            fail(
+              'bad-value',
+              { file: label, line, column: columns[valueRole!] },
+              `expected a finite number, got ${cells[vCol] === null ? 'an empty cell' : `"${idText(cells[vCol])}"`}.`,
+            );
           }
         }
         sink(ctx.users.intern(u), ctx.items.intern(it), value, line);

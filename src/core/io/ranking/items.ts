@@ -26,16 +26,32 @@ export interface ItemMetadata {
 export async function loadItemMetadata(path: string, label: string): Promise<ItemMetadata> {
   const ext = extname(path).toLowerCase();
   if (ext === '.jsonl' || ext === '.ndjson') return readJsonl(path, label);
-  if (ext === '.csv' || ext === '.tsv' || ext === '.txt') return readDelimited(path, label, ext === '.tsv' ? '\t' : null);
+  if (ext === '.csv' || ext === '.tsv' || ext === '.txt')
+    return readDelimited(path, label, ext === '.tsv' ? '\t' : null);
   if (isParquetPath(path)) return readParquetItems(path, label);
-  return fail('items-format', { file: label }, `expected an item metadata table as .csv, .tsv, .jsonl or .parquet, got "${ext || 'no extension'}".`);
+  return fail(
+    'items-format',
+    { file: label },
+    `expected an item metadata table as .csv, .tsv, .jsonl or .parquet, got "${ext || 'no extension'}".`,
+  );
 }
 
-function addItem(out: ItemMetadata, firstLine: Map<string, number>, id: string, meta: Record<string, string>, line: number): void {
+function addItem(
+  out: ItemMetadata,
+  firstLine: Map<string, number>,
+  id: string,
+  meta: Record<string, string>,
+  line: number,
+): void {
   const seen = firstLine.get(id);
   // A Parquet row is at `line` = data row + 1 (see readParquet); its message names the data row.
   const first = isParquetPath(out.file) ? `row ${seen === undefined ? 0 : seen - 1}` : `line ${seen}`;
-  if (seen !== undefined) fail('items-duplicate', { file: out.file, line }, `expected each item once, got item "${id}" again (first at ${first}).`);
+  if (seen !== undefined)
+    fail(
+      'items-duplicate',
+      { file: out.file, line },
+      `expected each item once, got item "${id}" again (first at ${first}).`,
+    );
   firstLine.set(id, line);
   out.byItem.set(id, meta);
 }
@@ -47,7 +63,12 @@ function addItem(out: ItemMetadata, firstLine: Map<string, number>, id: string, 
 function itemHeader(header: string[], loc: Location): number {
   const lower = header.map((h) => h.toLowerCase());
   const itemCol = lower.findIndex((h) => ITEM_ALIASES.includes(h));
-  if (itemCol < 0) fail('items-header', loc, `expected an item id column (${ITEM_ALIASES.join(', ')}), got the columns ${header.map((h) => JSON.stringify(h)).join(', ')}.`);
+  if (itemCol < 0)
+    fail(
+      'items-header',
+      loc,
+      `expected an item id column (${ITEM_ALIASES.join(', ')}), got the columns ${header.map((h) => JSON.stringify(h)).join(', ')}.`,
+    );
   const names = new Set<string>();
   header.forEach((h, j) => {
     if (j === itemCol) return;
@@ -66,7 +87,12 @@ async function readDelimited(path: string, label: string, delim: string | null):
   const firstLine = new Map<string, number>();
   await forEachLine(path, (line, lineNo) => {
     if (header === null) {
-      if (line.trim() === '') fail('items-header', { file: label, line: lineNo }, 'expected a header line (item,<columns>…), got an empty line.');
+      if (line.trim() === '')
+        fail(
+          'items-header',
+          { file: label, line: lineNo },
+          'expected a header line (item,<columns>…), got an empty line.',
+        );
       d = delim ?? delimiterOf(line);
       header = splitDelimited(line, d, label, lineNo);
       itemCol = itemHeader(header, { file: label, line: lineNo });
@@ -76,23 +102,39 @@ async function readDelimited(path: string, label: string, delim: string | null):
     if (line.trim() === '') return;
     const cells = splitDelimited(line, d, label, lineNo);
     const h = header;
-    if (cells.length !== h.length) fail('items-row', { file: label, line: lineNo }, `expected ${h.length} cells (${h.join(d === '\t' ? ', ' : d)}), got ${cells.length}.`);
+    if (cells.length !== h.length)
+      fail(
+        'items-row',
+        { file: label, line: lineNo },
+        `expected ${h.length} cells (${h.join(d === '\t' ? ', ' : d)}), got ${cells.length}.`,
+      );
     const id = cells[itemCol]!;
-    if (id === '') fail('items-row', { file: label, line: lineNo }, `expected an item id in column "${h[itemCol]}", got an empty cell.`);
+    if (id === '')
+      fail(
+        'items-row',
+        { file: label, line: lineNo },
+        `expected an item id in column "${h[itemCol]}", got an empty cell.`,
+      );
     const meta: Record<string, string> = {};
     cells.forEach((c, j) => {
       if (j !== itemCol && c !== '') meta[h[j]!] = c;
     });
     addItem(out, firstLine, id, meta, lineNo);
   });
-  if (header === null) fail('items-header', { file: label, line: 1 }, 'expected a header line (item,<columns>…), got an empty file.');
+  if (header === null)
+    fail('items-header', { file: label, line: 1 }, 'expected a header line (item,<columns>…), got an empty file.');
   return out;
 }
 
 /** A Parquet cell as metadata text: null and '' are absent (as an empty CSV cell); lists and structs are refused. */
 function parquetText(cell: Cell, column: string, loc: Location): string | null {
   if (cell === null || cell === '') return null;
-  if (typeof cell === 'object') fail('items-row', { ...loc, column }, `expected text, a number or a boolean, got ${Array.isArray(cell) ? 'a list' : 'a struct'}.`);
+  if (typeof cell === 'object')
+    fail(
+      'items-row',
+      { ...loc, column },
+      `expected text, a number or a boolean, got ${Array.isArray(cell) ? 'a list' : 'a struct'}.`,
+    );
   return String(cell);
 }
 
@@ -141,18 +183,46 @@ async function readJsonl(path: string, label: string): Promise<ItemMetadata> {
     try {
       row = JSON.parse(line);
     } catch (err) {
-      fail('items-row', { file: label, line: lineNo }, `expected one JSON object per line, got invalid JSON (${(err as Error).message}).`);
+      fail(
+        'items-row',
+        { file: label, line: lineNo },
+        `expected one JSON object per line, got invalid JSON (${(err as Error).message}).`,
+      );
     }
-    if (row === null || typeof row !== 'object' || Array.isArray(row)) fail('items-row', { file: label, line: lineNo }, `expected a JSON object, got ${Array.isArray(row) ? 'an array' : JSON.stringify(row)}.`);
+    if (row === null || typeof row !== 'object' || Array.isArray(row))
+      fail(
+        'items-row',
+        { file: label, line: lineNo },
+        `expected a JSON object, got ${Array.isArray(row) ? 'an array' : JSON.stringify(row)}.`,
+      );
     const obj = row as Record<string, unknown>;
     const key = Object.keys(obj).find((k) => ITEM_ALIASES.includes(k.toLowerCase()));
-    if (key === undefined) fail('items-row', { file: label, line: lineNo }, `expected an item id key (${ITEM_ALIASES.join(', ')}), got the keys ${Object.keys(obj).map((k) => JSON.stringify(k)).join(', ') || 'none'}.`);
+    if (key === undefined)
+      fail(
+        'items-row',
+        { file: label, line: lineNo },
+        `expected an item id key (${ITEM_ALIASES.join(', ')}), got the keys ${
+          Object.keys(obj)
+            .map((k) => JSON.stringify(k))
+            .join(', ') || 'none'
+        }.`,
+      );
     const idv = obj[key];
-    if (!((typeof idv === 'string' && idv !== '') || (typeof idv === 'number' && Number.isFinite(idv)))) fail('items-row', { file: label, line: lineNo }, `expected "${key}" to be a non-empty string or a number, got ${JSON.stringify(idv)}.`);
+    if (!((typeof idv === 'string' && idv !== '') || (typeof idv === 'number' && Number.isFinite(idv))))
+      fail(
+        'items-row',
+        { file: label, line: lineNo },
+        `expected "${key}" to be a non-empty string or a number, got ${JSON.stringify(idv)}.`,
+      );
     const meta: Record<string, string> = {};
     for (const [k, v] of Object.entries(obj)) {
       if (k === key || v === null) continue;
-      if (typeof v === 'object') fail('items-row', { file: label, line: lineNo }, `expected "${k}" to be text, a number or a boolean, got ${Array.isArray(v) ? 'an array' : 'an object'}.`);
+      if (typeof v === 'object')
+        fail(
+          'items-row',
+          { file: label, line: lineNo },
+          `expected "${k}" to be text, a number or a boolean, got ${Array.isArray(v) ? 'an array' : 'an object'}.`,
+        );
       meta[k] = String(v);
       columns.add(k);
     }
@@ -175,7 +245,11 @@ export function warnItemsWithoutMetadata(meta: ItemMetadata, itemIds: readonly s
     if (missing.length < 5) missing.push(id);
   }
   if (count > 0) {
-    warnings.note('items-without-metadata', `${meta.file}: ${count} of the ${itemIds.length} items in the run and ground truth have no row in the item table (first: ${missing.map((m) => JSON.stringify(m)).join(', ')}); they are shown without metadata.`, { file: meta.file, count });
+    warnings.note(
+      'items-without-metadata',
+      `${meta.file}: ${count} of the ${itemIds.length} items in the run and ground truth have no row in the item table (first: ${missing.map((m) => JSON.stringify(m)).join(', ')}); they are shown without metadata.`,
+      { file: meta.file, count },
+    );
   }
   return count;
 }

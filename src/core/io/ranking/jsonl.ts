@@ -60,7 +60,12 @@ const ALIASES: Record<Role, string[]> = {
 
 function roleTable(columns: ColumnsConfig | undefined): Map<string, Role> {
   const m = new Map<string, Role>();
-  const explicit: Partial<Record<Role, string | undefined>> = { user: columns?.user, items: columns?.item, relevant: columns?.rel, scores: columns?.score };
+  const explicit: Partial<Record<Role, string | undefined>> = {
+    user: columns?.user,
+    items: columns?.item,
+    relevant: columns?.rel,
+    scores: columns?.score,
+  };
   for (const role of Object.keys(ALIASES) as Role[]) {
     const name = explicit[role];
     if (name) m.set(name, role);
@@ -116,13 +121,34 @@ class ListRows {
     const { label, ctx, lists, rel } = this;
     this.rows++;
     if (this.rows === 1) for (const r of Object.keys(s.keys) as Role[]) this.usedKeys[r] = s.keys[r];
-    if (s.user === null && s.userIndex < 0) fail('missing-key', { file: label, line: lineNo }, `expected a "user" key (or ${ALIASES.user.slice(1).join(', ')}), got none.`);
-    if (!s.hasItems) fail('missing-key', { file: label, line: lineNo }, `expected an "items" key with the ranked list (or ${ALIASES.items.slice(1).join(', ')}), got none. ${this.longFormHint}`);
+    if (s.user === null && s.userIndex < 0)
+      fail(
+        'missing-key',
+        { file: label, line: lineNo },
+        `expected a "user" key (or ${ALIASES.user.slice(1).join(', ')}), got none.`,
+      );
+    if (!s.hasItems)
+      fail(
+        'missing-key',
+        { file: label, line: lineNo },
+        `expected an "items" key with the ranked list (or ${ALIASES.items.slice(1).join(', ')}), got none. ${this.longFormHint}`,
+      );
     if (this.relMode === null) this.relMode = s.hasRel;
     else if (this.relMode !== s.hasRel)
-      fail('missing-key', { file: label, line: lineNo }, this.relMode ? 'expected a "relevant" key as on the first line, got none.' : 'got a "relevant" key, but the first line had none (give it on every line or on none).');
+      fail(
+        'missing-key',
+        { file: label, line: lineNo },
+        this.relMode
+          ? 'expected a "relevant" key as on the first line, got none.'
+          : 'got a "relevant" key, but the first line had none (give it on every line or on none).',
+      );
     if (s.hasScores) {
-      if (s.scores.length !== s.items.length) fail('bad-value', { file: label, line: lineNo, column: 'scores' }, `expected ${s.items.length} scores (one per item), got ${s.scores.length}.`);
+      if (s.scores.length !== s.items.length)
+        fail(
+          'bad-value',
+          { file: label, line: lineNo, column: 'scores' },
+          `expected ${s.items.length} scores (one per item), got ${s.scores.length}.`,
+        );
       const sc = s.scores.data;
       for (let p = 1; p < s.scores.length; p++)
         if (sc[p] > sc[p - 1]) {
@@ -175,7 +201,14 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
   const itemInterner = byteInternerOf(ctx.items);
   // A JSONL slot takes at least 8 bytes in practice ("i12345", plus the comma); the hint only
   // sizes the first chunk, so a file of shorter ids just grows in more chunks.
-  const out = new ListRows(label, ctx, (await stat(path).then((s) => s.size).catch(() => 0)) / 8, 'A JSONL run holds one user a line; for one (user, item, rank|score) row a line, write a CSV file.');
+  const out = new ListRows(
+    label,
+    ctx,
+    (await stat(path)
+      .then((s) => s.size)
+      .catch(() => 0)) / 8,
+    'A JSONL run holds one user a line; for one (user, item, rank|score) row a line, write a CSV file.',
+  );
   const s = new LineScratch();
   const fast = new FastLineParser(itemInterner, byteInternerOf(ctx.users), roleOf, s);
   const hash = createHash('sha256');
@@ -194,16 +227,31 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
       }
       out.accept(s, lineNo);
     },
-    { progress: ctx.progress, stage: 'reading run', label, onBytes: (b) => { hash.update(b); size += b.length; } },
+    {
+      progress: ctx.progress,
+      stage: 'reading run',
+      label,
+      onBytes: (b) => {
+        hash.update(b);
+        size += b.length;
+      },
+    },
   );
-  return out.finish('expected at least one JSON line with a user and a ranked list, got an empty file.', { size, sha256: hash.digest('hex') });
+  return out.finish('expected at least one JSON line with a user and a ranked list, got an empty file.', {
+    size,
+    sha256: hash.digest('hex'),
+  });
 }
 
 /**
  * The name of the ranked-list column when a Parquet run holds one user a row (`user`, `items` as a
  * list column, optionally `relevant` and `scores` lists), else null (a long-format run).
  */
-export function parquetListColumn(names: string[], isList: (j: number) => boolean, columns: ColumnsConfig | undefined): string | null {
+export function parquetListColumn(
+  names: string[],
+  isList: (j: number) => boolean,
+  columns: ColumnsConfig | undefined,
+): string | null {
   const roleOf = roleLookup(columns);
   const j = names.findIndex((n, k) => roleOf(n) === 'items' && isList(k));
   return j < 0 ? null : names[j]!;
@@ -215,7 +263,12 @@ export function parquetListColumn(names: string[], isList: (j: number) => boolea
  */
 export async function readParquetListRun(path: string, label: string, ctx: RankingReadContext): Promise<RunRead> {
   const roleOf = roleLookup(ctx.columns);
-  const out = new ListRows(label, ctx, 1 << 16, 'A Parquet run holds either one user a row with an "items" list column, or one (user, item, rank|score) row each.');
+  const out = new ListRows(
+    label,
+    ctx,
+    1 << 16,
+    'A Parquet run holds either one user a row with an "items" list column, or one (user, item, rank|score) row each.',
+  );
   const s = new LineScratch();
   let names: string[] = [];
   await readParquet(
@@ -238,20 +291,43 @@ export async function readParquetListRun(path: string, label: string, ctx: Ranki
 }
 
 /** The general path: JSON.parse, with an error message for every way a line can be wrong. */
-function slowLine(text: string, lineNo: number, file: string, roleOf: (k: string) => Role | undefined, items: IdIndex, s: LineScratch): void {
+function slowLine(
+  text: string,
+  lineNo: number,
+  file: string,
+  roleOf: (k: string) => Role | undefined,
+  items: IdIndex,
+  s: LineScratch,
+): void {
   let obj: unknown;
   try {
     // Integers of 16+ digits as text: ids beyond 2^53 keep their digits (as on the fast path).
     obj = JSON.parse(/\d{16}/.test(text) ? bigIntegersAsText(text) : text);
   } catch (e) {
-    fail('bad-json', { file, line: lineNo }, `expected one JSON object per line, got invalid JSON (${(e as Error).message}).`);
+    fail(
+      'bad-json',
+      { file, line: lineNo },
+      `expected one JSON object per line, got invalid JSON (${(e as Error).message}).`,
+    );
   }
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) fail('bad-json', { file, line: lineNo }, `expected a JSON object, got ${Array.isArray(obj) ? 'an array' : JSON.stringify(obj)?.slice(0, 40)}.`);
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
+    fail(
+      'bad-json',
+      { file, line: lineNo },
+      `expected a JSON object, got ${Array.isArray(obj) ? 'an array' : JSON.stringify(obj)?.slice(0, 40)}.`,
+    );
   readObject(obj as Record<string, unknown>, lineNo, file, roleOf, items, s);
 }
 
 /** One row as an object (a parsed JSONL line or a Parquet row): every rule and error message of a line. */
-function readObject(obj: Record<string, unknown>, lineNo: number, file: string, roleOf: (k: string) => Role | undefined, items: IdIndex, s: LineScratch): void {
+function readObject(
+  obj: Record<string, unknown>,
+  lineNo: number,
+  file: string,
+  roleOf: (k: string) => Role | undefined,
+  items: IdIndex,
+  s: LineScratch,
+): void {
   for (const [key, v] of Object.entries(obj)) {
     const role = roleOf(key);
     if (!role) continue;
@@ -262,7 +338,8 @@ function readObject(obj: Record<string, unknown>, lineNo: number, file: string, 
       else if (typeof v === 'number' && Number.isFinite(v)) s.user = String(v);
       else fail('bad-value', loc, `expected the user id as a string or number, got ${JSON.stringify(v)}.`);
     } else if (role === 'items') {
-      if (!Array.isArray(v)) fail('bad-value', loc, `expected the ranked list as an array of item ids, got ${describe(v)}.`);
+      if (!Array.isArray(v))
+        fail('bad-value', loc, `expected the ranked list as an array of item ids, got ${describe(v)}.`);
       s.hasItems = true;
       s.items.length = 0;
       for (let p = 0; p < v.length; p++) s.items.push(items.intern(idOf(v[p], loc, `item ${p + 1}`)));
@@ -276,18 +353,21 @@ function readObject(obj: Record<string, unknown>, lineNo: number, file: string, 
         }
       } else if (v !== null && typeof v === 'object') {
         for (const [id, g] of Object.entries(v as Record<string, unknown>)) {
-          if (typeof g !== 'number' || !Number.isFinite(g)) fail('bad-value', loc, `expected a finite number as the grade of item "${id}", got ${JSON.stringify(g)}.`);
+          if (typeof g !== 'number' || !Number.isFinite(g))
+            fail('bad-value', loc, `expected a finite number as the grade of item "${id}", got ${JSON.stringify(g)}.`);
           s.relItems.push(items.intern(id));
           s.relGrades.push(g);
         }
-      } else fail('bad-value', loc, `expected the relevant items as a list or an item → grade object, got ${describe(v)}.`);
+      } else
+        fail('bad-value', loc, `expected the relevant items as a list or an item → grade object, got ${describe(v)}.`);
     } else {
       if (!Array.isArray(v)) fail('bad-value', loc, `expected an array of numbers, got ${describe(v)}.`);
       s.hasScores = true;
       s.scores.length = 0;
       for (let p = 0; p < v.length; p++) {
         const x = v[p];
-        if (typeof x !== 'number' || !Number.isFinite(x)) fail('bad-value', loc, `expected a finite number as score ${p + 1}, got ${JSON.stringify(x)}.`);
+        if (typeof x !== 'number' || !Number.isFinite(x))
+          fail('bad-value', loc, `expected a finite number as score ${p + 1}, got ${JSON.stringify(x)}.`);
         s.scores.push(x);
       }
     }

@@ -17,7 +17,11 @@ export type LineSink = (line: string, lineNo: number) => void;
  * ending in a newline has no extra empty line; a trailing `\r` and a leading BOM are dropped).
  * Returns the number of lines. The text form of {@link forEachLineBytes}.
  */
-export async function forEachLine(path: string, sink: LineSink, opts: { progress?: Progress; stage?: string; label?: string } = {}): Promise<number> {
+export async function forEachLine(
+  path: string,
+  sink: LineSink,
+  opts: { progress?: Progress; stage?: string; label?: string } = {},
+): Promise<number> {
   return forEachLineBytes(path, (buf, start, end, lineNo) => sink(buf.toString('utf8', start, end), lineNo), opts);
 }
 
@@ -41,7 +45,8 @@ export function splitDelimited(line: string, delim: string, file: string, lineNo
       let s = '';
       i++;
       for (;;) {
-        if (i >= n) fail('bad-row', { file, line: lineNo }, 'expected a closing quote before the end of the line, got none.');
+        if (i >= n)
+          fail('bad-row', { file, line: lineNo }, 'expected a closing quote before the end of the line, got none.');
         const c = line[i];
         if (c === '"') {
           if (line[i + 1] === '"') {
@@ -58,7 +63,8 @@ export function splitDelimited(line: string, delim: string, file: string, lineNo
       while (i < n && line[i] === ' ') i++;
       out.push(s);
       if (i >= n) return out;
-      if (line[i] !== delim) fail('bad-row', { file, line: lineNo }, `expected "${delim}" after a quoted cell, got "${line[i]}".`);
+      if (line[i] !== delim)
+        fail('bad-row', { file, line: lineNo }, `expected "${delim}" after a quoted cell, got "${line[i]}".`);
       i++;
     } else {
       const e = line.indexOf(delim, i);
@@ -98,7 +104,11 @@ export async function forEachLineBytes(
   try {
     fh = await open(path, 'r');
   } catch (e) {
-    fail('file-not-found', { file: label }, `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`);
+    fail(
+      'file-not-found',
+      { file: label },
+      `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
+    );
   }
   try {
     const size = (await fh.stat()).size;

@@ -50,8 +50,19 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
   const users = new IdIndex();
   const items = new IdIndex();
   const ctx: RankingReadContext = { users, items, warnings, progress, columns: config.columns };
-  const cfgPath = (key: 'relevant' | 'train' | 'itemEmbeddings' | 'userEmbeddings' | 'items' | 'userFactors' | 'itemFactors' | 'userIds' | 'itemIds', value: string) =>
-    resolveConfigPath(value, input.baseDir, { key, configFile: config.configFile, root: input.root });
+  const cfgPath = (
+    key:
+      | 'relevant'
+      | 'train'
+      | 'itemEmbeddings'
+      | 'userEmbeddings'
+      | 'items'
+      | 'userFactors'
+      | 'itemFactors'
+      | 'userIds'
+      | 'itemIds',
+    value: string,
+  ) => resolveConfigPath(value, input.baseDir, { key, configFile: config.configFile, root: input.root });
   const extraFiles: { role: string; path: string }[] = [];
   const hashed = new Map<string, { size: number; sha256: string }>();
 
@@ -65,9 +76,21 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
   const format = factors ? 'factors' : await sniffRankingFormat(input.path, label);
   if (format === 'factors') {
     const need = (key: 'itemFactors' | 'userIds' | 'itemIds'): string =>
-      config[key] ?? fail('config-missing', { file: config.configFile ?? label }, `\`userFactors\` needs \`${key}\` too (${key === 'itemFactors' ? 'the item factor matrix' : 'a text file, one id per line, row i of the matrix for line i'}).`);
-    const files = { userFactors: config.userFactors!, itemFactors: need('itemFactors'), userIds: need('userIds'), itemIds: need('itemIds') };
-    const abs = Object.fromEntries(Object.entries(files).map(([key, v]) => [key, cfgPath(key as keyof typeof files, v)])) as typeof files;
+      config[key] ??
+      fail(
+        'config-missing',
+        { file: config.configFile ?? label },
+        `\`userFactors\` needs \`${key}\` too (${key === 'itemFactors' ? 'the item factor matrix' : 'a text file, one id per line, row i of the matrix for line i'}).`,
+      );
+    const files = {
+      userFactors: config.userFactors!,
+      itemFactors: need('itemFactors'),
+      userIds: need('userIds'),
+      itemIds: need('itemIds'),
+    };
+    const abs = Object.fromEntries(
+      Object.entries(files).map(([key, v]) => [key, cfgPath(key as keyof typeof files, v)]),
+    ) as typeof files;
     for (const key of Object.keys(files) as (keyof typeof files)[]) extraFiles.push({ role: key, path: abs[key] });
     const U = await readFactorMatrix(abs.userFactors, files.userFactors);
     const V = await readFactorMatrix(abs.itemFactors, files.itemFactors);
@@ -126,7 +149,12 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     const abs = cfgPath('relevant', config.relevant);
     relevantFile = config.relevant;
     extraFiles.push({ role: 'relevant', path: abs });
-    if (run.rel) warnings.note('relevant-inline-ignored', `${label}: the lines carry "relevant" items, but \`relevant\` names ${config.relevant}; the file is used.`, { file: label });
+    if (run.rel)
+      warnings.note(
+        'relevant-inline-ignored',
+        `${label}: the lines carry "relevant" items, but \`relevant\` names ${config.relevant}; the file is used.`,
+        { file: label },
+      );
     const gtFormat = await sniffRankingFormat(abs, config.relevant);
     if (gtFormat === 'qrels') {
       const q = await readQrels(abs, config.relevant, ctx);
@@ -152,9 +180,18 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
       relRows = t.rows;
       columns.relevant = `${config.relevant} (${[t.columns.user, t.columns.item, t.columns.rel].filter(Boolean).join(', ')})`;
     } else {
-      return fail('wrong-file', { file: config.relevant, line: 1 }, 'expected the ground truth as TREC qrels ("qid iter docno rel") or CSV "user,item[,rel]", got a JSONL file.');
+      return fail(
+        'wrong-file',
+        { file: config.relevant, line: 1 },
+        'expected the ground truth as TREC qrels ("qid iter docno rel") or CSV "user,item[,rel]", got a JSONL file.',
+      );
     }
-    if (relRows === 0) warnings.note('empty-ground-truth', `${config.relevant}: the ground-truth file has no rows; every user is skipped.`, { file: config.relevant });
+    if (relRows === 0)
+      warnings.note(
+        'empty-ground-truth',
+        `${config.relevant}: the ground-truth file has no rows; every user is skipped.`,
+        { file: config.relevant },
+      );
   } else if (run.rel) {
     rel = run.rel;
   } else {
@@ -239,7 +276,12 @@ async function isParquetListRun(path: string, config: ResolvedConfig): Promise<b
 }
 
 /** Long CSV/TSV run `user,item,rank|score`: rank ascending, else score descending; file order on ties. */
-async function readLongRun(path: string, label: string, ctx: RankingReadContext, config: ResolvedConfig): Promise<RunRead> {
+async function readLongRun(
+  path: string,
+  label: string,
+  ctx: RankingReadContext,
+  config: ResolvedConfig,
+): Promise<RunRead> {
   const u = new IntVec(1 << 16);
   const it = new IntVec(1 << 16);
   const v = new FloatVec(1 << 16);
@@ -266,8 +308,16 @@ async function readLongRun(path: string, label: string, ctx: RankingReadContext,
       ln.push(line);
     },
   );
-  if (t.rows === 0) fail('empty-file', { file: label }, 'expected rows "user,item,rank|score" after the header, got none.');
-  const lists = groupAndOrder(u.toArray(), it.toArray(), v.toArray(), ln.toArray(), ctx, t.valueRole === 'rank' ? 'rank' : 'score');
+  if (t.rows === 0)
+    fail('empty-file', { file: label }, 'expected rows "user,item,rank|score" after the header, got none.');
+  const lists = groupAndOrder(
+    u.toArray(),
+    it.toArray(),
+    v.toArray(),
+    ln.toArray(),
+    ctx,
+    t.valueRole === 'rank' ? 'rank' : 'score',
+  );
   return { lists, rel: null, rows: t.rows, columns: t.columns };
 }
 
@@ -277,9 +327,18 @@ interface PendingTrain extends TrainData {
   pairItems?: Int32Array;
 }
 
-async function readTrain(abs: string, label: string, ctx: RankingReadContext, config: ResolvedConfig, hashed: LoadedRanking['hashed']): Promise<TrainData> {
+async function readTrain(
+  abs: string,
+  label: string,
+  ctx: RankingReadContext,
+  config: ResolvedConfig,
+  hashed: LoadedRanking['hashed'],
+): Promise<TrainData> {
   // Rows of "user,item" take ~12+ bytes: the hint sizes the first chunk (no copy when it fits).
-  const hint = (await stat(abs).then((s) => s.size).catch(() => 0)) / 12;
+  const hint =
+    (await stat(abs)
+      .then((s) => s.size)
+      .catch(() => 0)) / 12;
   const u = new ChunkedIntVec(hint);
   const it = new ChunkedIntVec(hint);
   const t = await readIdTable(

@@ -58,7 +58,11 @@ export async function sniffRankingFormat(path: string, label: string): Promise<R
   try {
     fh = await open(path, 'r');
   } catch (e) {
-    return fail('file-not-found', { file: label }, `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`);
+    return fail(
+      'file-not-found',
+      { file: label },
+      `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
+    );
   }
   let text: string;
   try {
@@ -68,7 +72,10 @@ export async function sniffRankingFormat(path: string, label: string): Promise<R
   } finally {
     await fh.close();
   }
-  const first = text.split('\n').map((l) => l.replace(/\r$/, '')).find((l) => l.trim() !== '');
+  const first = text
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''))
+    .find((l) => l.trim() !== '');
   if (first === undefined) return fail('empty-file', { file: label }, 'expected ranking data, got an empty file.');
   if (first.trimStart().startsWith('{')) return 'jsonl';
   const shape = trecShapeOf(first);
@@ -90,9 +97,18 @@ export async function readTrecRun(path: string, label: string, ctx: RankingReadC
       if (line.trim() === '') return;
       const f = splitWs(line);
       if (f.length !== 6)
-        fail('bad-row', { file: label, line: lineNo }, `expected a TREC run line "qid Q0 docno rank score tag" (6 fields), got ${f.length} field(s).`);
+        fail(
+          'bad-row',
+          { file: label, line: lineNo },
+          `expected a TREC run line "qid Q0 docno rank score tag" (6 fields), got ${f.length} field(s).`,
+        );
       const score = Number(f[4]);
-      if (!NUM.test(f[4]) || !Number.isFinite(score)) fail('bad-value', { file: label, line: lineNo, column: 'score' }, `expected a finite number as the score (field 5), got "${f[4]}".`);
+      if (!NUM.test(f[4]) || !Number.isFinite(score))
+        fail(
+          'bad-value',
+          { file: label, line: lineNo, column: 'score' },
+          `expected a finite number as the score (field 5), got "${f[4]}".`,
+        );
       rows++;
       qUser.push(ctx.users.intern(f[0]));
       qDoc.push(ctx.items.intern(f[2]));
@@ -101,9 +117,15 @@ export async function readTrecRun(path: string, label: string, ctx: RankingReadC
     },
     { progress: ctx.progress, stage: 'reading run', label },
   );
-  if (rows === 0) fail('empty-file', { file: label }, 'expected TREC run lines "qid Q0 docno rank score tag", got none.');
+  if (rows === 0)
+    fail('empty-file', { file: label }, 'expected TREC run lines "qid Q0 docno rank score tag", got none.');
   const lists = groupAndOrder(qUser.toArray(), qDoc.toArray(), qScore.toArray(), qLine.toArray(), ctx, 'trec');
-  return { lists, rel: null, rows, columns: { user: 'qid (field 1)', item: 'docno (field 3)', score: 'score (field 5)' } };
+  return {
+    lists,
+    rel: null,
+    rows,
+    columns: { user: 'qid (field 1)', item: 'docno (field 3)', score: 'score (field 5)' },
+  };
 }
 
 /**
@@ -157,7 +179,11 @@ export function groupAndOrder(
 }
 
 /** Reads TREC qrels `qid iter docno rel` into a relevance builder. */
-export async function readQrels(path: string, label: string, ctx: RankingReadContext): Promise<{ rel: RelBuilder; rows: number }> {
+export async function readQrels(
+  path: string,
+  label: string,
+  ctx: RankingReadContext,
+): Promise<{ rel: RelBuilder; rows: number }> {
   const rel = new RelBuilder();
   let rows = 0;
   await forEachLine(
@@ -165,9 +191,19 @@ export async function readQrels(path: string, label: string, ctx: RankingReadCon
     (line, lineNo) => {
       if (line.trim() === '') return;
       const f = splitWs(line);
-      if (f.length !== 4) fail('bad-row', { file: label, line: lineNo }, `expected a qrels line "qid iter docno rel" (4 fields), got ${f.length} field(s).`);
+      if (f.length !== 4)
+        fail(
+          'bad-row',
+          { file: label, line: lineNo },
+          `expected a qrels line "qid iter docno rel" (4 fields), got ${f.length} field(s).`,
+        );
       const g = Number(f[3]);
-      if (!NUM.test(f[3]) || !Number.isFinite(g)) fail('bad-value', { file: label, line: lineNo, column: 'rel' }, `expected a number as the relevance (field 4), got "${f[3]}".`);
+      if (!NUM.test(f[3]) || !Number.isFinite(g))
+        fail(
+          'bad-value',
+          { file: label, line: lineNo, column: 'rel' },
+          `expected a number as the relevance (field 4), got "${f[3]}".`,
+        );
       rows++;
       rel.add(ctx.users.intern(f[0]), ctx.items.intern(f[2]), g, lineNo);
     },

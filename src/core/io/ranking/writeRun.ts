@@ -12,8 +12,16 @@ export interface RankedListsSnapshot {
   itemIds: readonly string[];
 }
 
-export function snapshotLists(lists: RankedLists, userIds: readonly string[], itemIds: readonly string[]): RankedListsSnapshot {
-  return { lists: { user: lists.user.slice(), offsets: lists.offsets.slice(), items: lists.items.slice() }, userIds, itemIds };
+export function snapshotLists(
+  lists: RankedLists,
+  userIds: readonly string[],
+  itemIds: readonly string[],
+): RankedListsSnapshot {
+  return {
+    lists: { user: lists.user.slice(), offsets: lists.offsets.slice(), items: lists.items.slice() },
+    userIds,
+    itemIds,
+  };
 }
 
 /**
@@ -27,7 +35,8 @@ export function formatRunJsonl(s: RankedListsSnapshot): string {
     const items: string[] = [];
     for (let p = lists.offsets[j]; p < lists.offsets[j + 1]; p++) {
       const it = lists.items[p];
-      if (it === VOID_ITEM) throw new Error(`the list of user "${userIds[lists.user[j]]}" repeats an item; it cannot be written as a run.`);
+      if (it === VOID_ITEM)
+        throw new Error(`the list of user "${userIds[lists.user[j]]}" repeats an item; it cannot be written as a run.`);
       items.push(itemIds[it]);
     }
     out.push(JSON.stringify({ user: userIds[lists.user[j]], items }));

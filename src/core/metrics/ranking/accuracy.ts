@@ -78,8 +78,10 @@ export function gainOf(grade: number, gain: Gain): number {
 }
 
 export function checkCutoffs(ks: number[]): number[] {
-  if (!Array.isArray(ks) || ks.length === 0) throw new RangeError('Expected `k` to be a non-empty list of positive integers, but got an empty list.');
-  for (const k of ks) if (!Number.isInteger(k) || k < 1) throw new RangeError(`Expected \`k\` to hold positive integers, but got ${k}.`);
+  if (!Array.isArray(ks) || ks.length === 0)
+    throw new RangeError('Expected `k` to be a non-empty list of positive integers, but got an empty list.');
+  for (const k of ks)
+    if (!Number.isInteger(k) || k < 1) throw new RangeError(`Expected \`k\` to hold positive integers, but got ${k}.`);
   return [...new Set(ks)].sort((a, b) => a - b);
 }
 
@@ -109,7 +111,9 @@ export function rankingAccuracy(lists: RankedLists, rel: RelevanceCsr, opts: Acc
   const perUser: Record<string, Float64Array> = {};
   // Without keepPerUser every user writes slot 0 of one-element columns; the sums are kept apart.
   const colLen = keep ? nEval : 1;
-  const cols: Float64Array[][] = ACCURACY_METRICS.map((m) => ks.map((k) => (perUser[`${m}@${k}`] = new Float64Array(colLen))));
+  const cols: Float64Array[][] = ACCURACY_METRICS.map((m) =>
+    ks.map((k) => (perUser[`${m}@${k}`] = new Float64Array(colLen))),
+  );
   const colSums: Float64Array[] = ACCURACY_METRICS.map(() => new Float64Array(ks.length));
   const [sumRecall, sumPrecision, sumNdcg, sumMap, sumHit] = colSums;
   const [recallCols, precisionCols, ndcgCols, mapCols, hitCols] = cols;
@@ -120,7 +124,13 @@ export function rankingAccuracy(lists: RankedLists, rel: RelevanceCsr, opts: Acc
   // Below m the values are added directly; from m on, only the changes are added (difference
   // arrays), so a user costs O(hits + m) instead of O(maxK) per metric.
   const direct = { ndcg: new Float64Array(maxK), map: new Float64Array(maxK) };
-  const diff = { recall: new Float64Array(maxK), precision: new Float64Array(maxK), ndcg: new Float64Array(maxK), map: new Float64Array(maxK), hit_rate: new Float64Array(maxK) };
+  const diff = {
+    recall: new Float64Array(maxK),
+    precision: new Float64Array(maxK),
+    ndcg: new Float64Array(maxK),
+    map: new Float64Array(maxK),
+    hit_rate: new Float64Array(maxK),
+  };
   const shorter = ks.map(() => 0);
   const ideal = new Float64Array(maxK);
   const hitPos = new Int32Array(maxK);
@@ -307,22 +317,35 @@ export function userMetrics(
     return k;
   };
   const seen = new Set<number>();
-  const items = Int32Array.from(ranked.map((s) => {
-    const k = id(s);
-    if (seen.has(k)) return -1;
-    seen.add(k);
-    return k;
-  }));
-  const pairs: [number, number][] = Array.isArray(relevant) ? relevant.map((s) => [id(s), 1]) : Object.entries(relevant).map(([s, g]) => [id(s), g]);
+  const items = Int32Array.from(
+    ranked.map((s) => {
+      const k = id(s);
+      if (seen.has(k)) return -1;
+      seen.add(k);
+      return k;
+    }),
+  );
+  const pairs: [number, number][] = Array.isArray(relevant)
+    ? relevant.map((s) => [id(s), 1])
+    : Object.entries(relevant).map(([s, g]) => [id(s), g]);
   const firstOf = new Set<number>();
   const pos = pairs.filter(([k, g]) => {
     if (firstOf.has(k)) return false;
     firstOf.add(k);
     return g > 0;
   });
-  const rel: RelevanceCsr = { offsets: Int32Array.from([0, pos.length]), items: Int32Array.from(pos.map((p) => p[0])), grades: Float64Array.from(pos.map((p) => p[1])) };
+  const rel: RelevanceCsr = {
+    offsets: Int32Array.from([0, pos.length]),
+    items: Int32Array.from(pos.map((p) => p[0])),
+    grades: Float64Array.from(pos.map((p) => p[1])),
+  };
   const lists: RankedLists = { user: Int32Array.from([0]), offsets: Int32Array.from([0, items.length]), items };
-  const r = rankingAccuracy(lists, rel, { ks: opts.ks, gain: opts.gain, mapNormaliser: opts.mapNormaliser, nItems: index.size });
+  const r = rankingAccuracy(lists, rel, {
+    ks: opts.ks,
+    gain: opts.gain,
+    mapNormaliser: opts.mapNormaliser,
+    nItems: index.size,
+  });
   if (r.evaluated.length === 0) return null;
   const out: Record<string, number> = {};
   for (const [k, v] of Object.entries(r.perUser)) out[k] = v[0];

@@ -20,7 +20,9 @@ import { createRng } from '../../stats/rng';
  * baselines' tie-breaks compare integers instead of strings.
  */
 export function idOrderRank(itemIds: string[]): Int32Array {
-  const order = Array.from(itemIds.keys()).sort((a, b) => (itemIds[a] < itemIds[b] ? -1 : itemIds[a] > itemIds[b] ? 1 : 0));
+  const order = Array.from(itemIds.keys()).sort((a, b) =>
+    itemIds[a] < itemIds[b] ? -1 : itemIds[a] > itemIds[b] ? 1 : 0,
+  );
   const rank = new Int32Array(itemIds.length);
   order.forEach((it, r) => (rank[it] = r));
   return rank;
@@ -40,7 +42,14 @@ export function popularityOrder(train: TrainData, idRank: Int32Array): Int32Arra
  * users × min(maxK, items) long, holds the slots instead of a new array (its contents are
  * overwritten; the lists' `items` is a view of it).
  */
-export function popularityLists(users: Int32Array, train: TrainData, order: Int32Array, maxK: number, nItems: number, reuse?: Int32Array): RankedLists {
+export function popularityLists(
+  users: Int32Array,
+  train: TrainData,
+  order: Int32Array,
+  maxK: number,
+  nItems: number,
+  reuse?: Int32Array,
+): RankedLists {
   const offsets = new Int32Array(users.length + 1);
   const items = slots(users.length * Math.min(maxK, order.length), reuse);
   const stamp = new Int32Array(nItems);
@@ -61,7 +70,14 @@ export function popularityLists(users: Int32Array, train: TrainData, order: Int3
 }
 
 /** Seeded random lists for `users`, seen items excluded; `reuse` as for {@link popularityLists}. */
-export function randomLists(users: Int32Array, train: TrainData, idRank: Int32Array, maxK: number, seed: number, reuse?: Int32Array): RankedLists {
+export function randomLists(
+  users: Int32Array,
+  train: TrainData,
+  idRank: Int32Array,
+  maxK: number,
+  seed: number,
+  reuse?: Int32Array,
+): RankedLists {
   const nItems = idRank.length;
   const pool: number[] = [];
   for (let it = 0; it < train.itemCounts.length; it++) if (train.itemCounts[it] > 0) pool.push(it);

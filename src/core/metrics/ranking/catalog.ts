@@ -63,7 +63,9 @@ export function catalogMetrics(lists: RankedLists, evaluated: Int32Array, opts: 
   const minPos = new Int32Array(nItems).fill(INF);
   const counts = opts.trainCounts;
   const surprisal = counts ? new Float64Array(nItems) : null;
-  if (counts && surprisal) for (let i = 0; i < nItems; i++) surprisal[i] = i < counts.length && counts[i] > 0 ? -Math.log2(counts[i] / opts.trainTotal) : NaN;
+  if (counts && surprisal)
+    for (let i = 0; i < nItems; i++)
+      surprisal[i] = i < counts.length && counts[i] > 0 ? -Math.log2(counts[i] / opts.trainTotal) : NaN;
   const novelty: Record<string, Float64Array> | null = counts ? {} : null;
   const novCols = novelty ? ks.map((k) => (novelty[`novelty@${k}`] = new Float64Array(evaluated.length))) : [];
   const isK = new Int32Array(maxK + 1).fill(-1);
@@ -129,5 +131,14 @@ export function catalogMetrics(lists: RankedLists, evaluated: Int32Array, opts: 
     }
     coldCoverage = ks.map((_, q) => (coldItems > 0 ? coldHit[q] / coldItems : null));
   }
-  return { coverage, coverageCurve, outsideCatalog: outside, recommended, coldCoverage, coldItems, novelty, unknownSlots };
+  return {
+    coverage,
+    coverageCurve,
+    outsideCatalog: outside,
+    recommended,
+    coldCoverage,
+    coldItems,
+    novelty,
+    unknownSlots,
+  };
 }

@@ -61,7 +61,14 @@ export interface CategoryInput {
 /** Splits a category cell into its distinct, trimmed, non-empty categories. */
 export function splitCategories(cell: string | undefined): string[] {
   if (cell === undefined) return [];
-  return [...new Set(cell.split('|').map((s) => s.trim()).filter((s) => s !== ''))];
+  return [
+    ...new Set(
+      cell
+        .split('|')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
 }
 
 export function categoryBreakdown(inp: CategoryInput): CategoryBreakdown {
@@ -137,7 +144,9 @@ export function categoryBreakdown(inp: CategoryInput): CategoryBreakdown {
       recall: relC > 0 ? hitC / relC : null,
     };
   });
-  rows.sort((a, b) => b.catalogItems - a.catalogItems || (a.category < b.category ? -1 : a.category > b.category ? 1 : 0));
+  rows.sort(
+    (a, b) => b.catalogItems - a.catalogItems || (a.category < b.category ? -1 : a.category > b.category ? 1 : 0),
+  );
   return { column: inp.column, k: inp.k, users: inp.evaluated.length, rows };
 }
 

@@ -104,7 +104,11 @@ export function embeddingMetrics(
 }
 
 /** Writes user u's unit profile into `out`; false when the user has none. */
-function profileOf(u: number, opts: { items: Embeddings; users: Embeddings | null; train: TrainData | null }, out: Float64Array): boolean {
+function profileOf(
+  u: number,
+  opts: { items: Embeddings; users: Embeddings | null; train: TrainData | null },
+  out: Float64Array,
+): boolean {
   const dim = out.length;
   const ue = opts.users;
   if (ue && u < ue.present.length && ue.present[u]) {

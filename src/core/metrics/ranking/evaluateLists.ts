@@ -8,7 +8,14 @@
  * train → no `alignment@K`).
  */
 import type { RankedLists, RankingData } from '../../data/rankingData';
-import { ACCURACY_METRICS, checkCutoffs, rankingAccuracy, type AccuracyResult, type Gain, type MapNormaliser } from './accuracy';
+import {
+  ACCURACY_METRICS,
+  checkCutoffs,
+  rankingAccuracy,
+  type AccuracyResult,
+  type Gain,
+  type MapNormaliser,
+} from './accuracy';
 import { catalogMetrics, type CatalogResult } from './catalog';
 import { embeddingMetrics, type EmbeddingMetricsResult } from './embedding';
 
@@ -48,7 +55,8 @@ export interface ListEvaluation {
 
 /** Builds the catalog: `catalogSize`, else train items ∪ relevant items, else relevant ∪ recommended. */
 export function defineCatalog(data: RankingData, catalogSize: number | undefined): CatalogDefinition {
-  if (catalogSize !== undefined && catalogSize !== null) return { size: catalogSize, members: null, note: `catalog = catalogSize (${catalogSize} items)` };
+  if (catalogSize !== undefined && catalogSize !== null)
+    return { size: catalogSize, members: null, note: `catalog = catalogSize (${catalogSize} items)` };
   const members = new Uint8Array(data.items.size);
   for (let p = 0; p < data.relItems.length; p++) members[data.relItems[p]] = 1;
   let what: string;
@@ -69,7 +77,11 @@ export function defineCatalog(data: RankingData, catalogSize: number | undefined
 export function evaluateLists(lists: RankedLists, data: RankingData, opts: EvaluateListsOptions): ListEvaluation {
   const ks = checkCutoffs(opts.ks);
   const nItems = data.items.size;
-  const acc = rankingAccuracy(lists, { offsets: data.relOffsets, items: data.relItems, grades: data.relGrades }, { ks, gain: opts.gain, mapNormaliser: opts.mapNormaliser, nItems, keepPerUser: opts.keepPerUser });
+  const acc = rankingAccuracy(
+    lists,
+    { offsets: data.relOffsets, items: data.relItems, grades: data.relGrades },
+    { ks, gain: opts.gain, mapNormaliser: opts.mapNormaliser, nItems, keepPerUser: opts.keepPerUser },
+  );
   const cat = catalogMetrics(lists, acc.evaluated, {
     ks,
     nItems,
@@ -79,7 +91,14 @@ export function evaluateLists(lists: RankedLists, data: RankingData, opts: Evalu
     trainTotal: data.train?.total ?? 0,
     coldThreshold: opts.coldThreshold,
   });
-  const emb = data.itemEmbeddings ? embeddingMetrics(lists, acc.evaluated, { ks, items: data.itemEmbeddings, users: data.userEmbeddings, train: data.train }) : null;
+  const emb = data.itemEmbeddings
+    ? embeddingMetrics(lists, acc.evaluated, {
+        ks,
+        items: data.itemEmbeddings,
+        users: data.userEmbeddings,
+        train: data.train,
+      })
+    : null;
 
   const perUser: Record<string, Float64Array> = {};
   const values = new Map<string, number | null>();
@@ -103,7 +122,9 @@ export function evaluateLists(lists: RankedLists, data: RankingData, opts: Evalu
     ks.forEach((k, q) => {
       values.set(`cold_start_coverage@${k}`, cat.coldCoverage![q]);
       notes[`cold_start_coverage@${k}`] =
-        cat.coldItems > 0 ? `cold = items with 1 ≤ train count < ${opts.coldThreshold} (${cat.coldItems} items)` : `no cold item (1 ≤ train count < ${opts.coldThreshold})`;
+        cat.coldItems > 0
+          ? `cold = items with 1 ≤ train count < ${opts.coldThreshold} (${cat.coldItems} items)`
+          : `no cold item (1 ≤ train count < ${opts.coldThreshold})`;
     });
   }
   if (cat.novelty) {
@@ -111,7 +132,8 @@ export function evaluateLists(lists: RankedLists, data: RankingData, opts: Evalu
       const key = `novelty@${k}`;
       perUser[key] = cat.novelty[key];
       values.set(key, meanDefined(cat.novelty[key]));
-      notes[key] = 'mean −log2(item train interactions / all train interactions) over the top K, mean over users; items without train interactions left out';
+      notes[key] =
+        'mean −log2(item train interactions / all train interactions) over the top K, mean over users; items without train interactions left out';
     }
   }
   if (emb) {
@@ -119,7 +141,8 @@ export function evaluateLists(lists: RankedLists, data: RankingData, opts: Evalu
       const key = `diversity@${k}`;
       perUser[key] = emb.diversity[key];
       values.set(key, meanDefined(emb.diversity[key]));
-      notes[key] = '1 − mean pairwise cosine of the item embeddings in the top K (users with < 2 embedded items left out)';
+      notes[key] =
+        '1 − mean pairwise cosine of the item embeddings in the top K (users with < 2 embedded items left out)';
     }
     if (emb.alignment) {
       const how = `profiles: ${emb.profiles.given} from userEmbeddings, ${emb.profiles.fromTrain} from the mean of train item embeddings, ${emb.profiles.none} without`;
@@ -135,7 +158,17 @@ export function evaluateLists(lists: RankedLists, data: RankingData, opts: Evalu
   values.set('users_skipped', acc.skipped.length);
   notes.users_skipped = 'users of the run with no relevant item (empty R_u)';
   const curves: Record<string, Float64Array> = { ...acc.curves, coverage: cat.coverageCurve };
-  return { evaluated: acc.evaluated, skipped: acc.skipped, perUser, values, notes, curves, accuracy: acc, catalog: cat, embedding: emb };
+  return {
+    evaluated: acc.evaluated,
+    skipped: acc.skipped,
+    perUser,
+    values,
+    notes,
+    curves,
+    accuracy: acc,
+    catalog: cat,
+    embedding: emb,
+  };
 }
 
 function accuracyNote(m: string, k: number, opts: EvaluateListsOptions, graded: boolean): string {

@@ -71,7 +71,11 @@ export interface ActivityBinRow {
  * Means of each per-user metric within activity bins. `boundaries` ascending, bins
  * [0, b1), [b1, b2), …, [b_last, ∞). NaN values are left out of a bin's mean (null when none).
  */
-export function activityBins(activity: ArrayLike<number>, perUser: Record<string, Float64Array>, boundaries: number[]): ActivityBinRow[] {
+export function activityBins(
+  activity: ArrayLike<number>,
+  perUser: Record<string, Float64Array>,
+  boundaries: number[],
+): ActivityBinRow[] {
   const b = [...new Set(boundaries)].filter((x) => Number.isFinite(x)).sort((x, y) => x - y);
   const edges = [0, ...b.filter((x) => x > 0)];
   const rows: ActivityBinRow[] = edges.map((lo, q) => {
