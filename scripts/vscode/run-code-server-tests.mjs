@@ -74,17 +74,21 @@ async function main() {
   const workspace = copyExamples();
   const resultsFile = join(tempDir('it-results'), 'results.json');
   const t0 = Date.now();
-  const server = await startCodeServer({
-    smokeTestDriver: true,
-    env: {
-      EVAL_LENS_TEST_RESULTS: resultsFile,
-      ...(opt('--grep') ? { EVAL_LENS_TEST_GREP: opt('--grep') } : {}),
-    },
-    onLog: verbose ? (l) => console.log(`[server] ${l}`) : undefined,
-  });
+  // One code-server per window: a window opened on a `.code-workspace` after a folder window on the
+  // same server came up with no folder at all (the server keeps the first window's state).
+  const serverFor = () =>
+    startCodeServer({
+      smokeTestDriver: true,
+      env: {
+        EVAL_LENS_TEST_RESULTS: resultsFile,
+        ...(opt('--grep') ? { EVAL_LENS_TEST_GREP: opt('--grep') } : {}),
+      },
+      onLog: verbose ? (l) => console.log(`[server] ${l}`) : undefined,
+    });
+  let server = await serverFor();
   console.log(`code-server ${server.url} ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; workspace ${workspace}`);
 
-  // Two passes on one server: the examples folder (every suite but the multi-root one), then a
+  // Two passes, each on its own server: the examples folder (every suite but the multi-root one), then a
   // `.code-workspace` with two folders (the multi-root suite only; the suite picks its files by
   // what the window has open). --multi-root-only runs the second pass alone.
   const passes = [];
@@ -94,8 +98,12 @@ async function main() {
   const total = { passed: 0, failed: 0, skipped: 0 };
   let unfinished = false;
   try {
-    for (const [label, target] of passes) {
+    for (const [i, [label, target]] of passes.entries()) {
       rmSync(resultsFile, { force: true });
+      if (i > 0) {
+        await server.stop();
+        server = await serverFor();
+      }
       const pass = await runPass(server, target);
       if (pass.status !== 0 && status === 0) status = pass.status;
       let counts = null;
