@@ -336,11 +336,21 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     const hist = (r.tables.perUserHistograms as Record<string, { counts: number[] }>)['recall@5']!;
     const frame = await reportFrame(page, /^popularity\.jsonl$/);
     const fig = frame.locator('figure[data-chart="perUser.recall@5"]');
-    await fig.scrollIntoViewIfNeeded();
-    await fig.locator('vscode-button[data-act="toggle"]').click();
     const last = hist.counts.length - 1;
     const row = fig.locator(`[data-table="perUser.recall@5.table"] [data-drill-row="${last}"]`);
-    await row.focus();
+    // The report is drawn again when the final intervals replace the provisional ones: an element
+    // found before that is detached, so the steps are tried again on the new drawing.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await fig.scrollIntoViewIfNeeded();
+        await fig.locator('vscode-button[data-act="toggle"]').click();
+        await row.focus();
+        break;
+      } catch (e) {
+        if (attempt >= 4) throw e;
+        await sleep(1000);
+      }
+    }
     await page.keyboard.press('Enter');
     const panel = await rowsPanel(frame);
     assert.equal(panel.total, hist.counts[last]);
