@@ -144,3 +144,8 @@ export class CancelledError extends Error {
 export function checkCancelled(p: Progress | undefined): void {
   if (p?.isCancelled?.()) throw new CancelledError();
 }
+
+/** "a user", "an item": the article a role or task name takes in a message. */
+export function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+}

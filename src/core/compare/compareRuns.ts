@@ -23,7 +23,7 @@
  *   are written as null, and a warning says what the value was.
  */
 import { basename } from 'node:path';
-import { checkCancelled, fail, type EvalWarning } from '../diagnostics';
+import { checkCancelled, fail, withArticle, type EvalWarning } from '../diagnostics';
 import type { Results, Direction } from '../results/types';
 import { directionOf } from '../results/directions';
 import { fastBootstrapDistribution, percentileInterval } from '../stats/bootstrap';
@@ -108,7 +108,7 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
       fail(
         'compare-task-mismatch',
         { file: runs[i] },
-        `expected a ${task} run as ${runs[0]}, but this run is ${r.task}.`,
+        `expected ${withArticle(task)} run as ${runs[0]}, but this run is ${r.task}.`,
       );
   });
   const names = runNames(runs);

@@ -278,7 +278,7 @@ test('CSV/TREC errors name file, line and column', async () => {
   );
   await assert.rejects(
     run('r2.csv', 'user,thing,rank\na,x,1\n', { relevant: 'gt.csv' }),
-    /r2\.csv:1: expected a item column .*got columns user, thing, rank/,
+    /r2\.csv:1: expected an item column .*got columns user, thing, rank/,
   );
   await assert.rejects(
     run('r3.csv', 'user,item\na,x\n', { relevant: 'gt.csv' }),

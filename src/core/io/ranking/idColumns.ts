@@ -3,7 +3,7 @@
  * in the config), how a header is resolved to positions, and the warning for skipped rows. One
  * rule for the delimited reader (./idTable.ts) and the Parquet reader (./idTableParquet.ts).
  */
-import { fail } from '../../diagnostics';
+import { fail, withArticle } from '../../diagnostics';
 import type { LineTally } from './builders';
 import type { RankingReadContext } from './jsonl';
 
@@ -88,7 +88,7 @@ export function resolveIdColumns(
     fail(
       'missing-column',
       at,
-      `expected a ${miss.role} column in the ${spec.what} file (${miss.explicit ? `"${miss.explicit}" from columns.${miss.role}` : `one of ${miss.aliases.join(', ')}`}), got columns ${header.join(', ')}.`,
+      `expected ${withArticle(miss.role)} column in the ${spec.what} file (${miss.explicit ? `"${miss.explicit}" from columns.${miss.role}` : `one of ${miss.aliases.join(', ')}`}), got columns ${header.join(', ')}.`,
     );
   }
   columns.user = header[uCol]!;
@@ -109,7 +109,7 @@ export function resolveIdColumns(
     fail(
       'missing-column',
       at,
-      `expected a ${(spec.values ?? []).map((v) => v.role).join(' or ')} column (${names}), got columns ${header.join(', ')}.`,
+      `expected ${withArticle((spec.values ?? []).map((v) => v.role).join(' or '))} column (${names}), got columns ${header.join(', ')}.`,
     );
   }
   return { uCol, iCol, vCol, valueRole };
