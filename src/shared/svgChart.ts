@@ -139,6 +139,7 @@ export function chartToSvg(chart: ChartModel): string {
   const y0 = H - M.b;
   const y1 = M.t;
   if (chart.heatmap) return heatmapSvg(chart);
+  if (chart.horizontal) return horizontalBarsSvg(chart);
   const xs = chart.series.flatMap((s) => s.points.map((p) => p.x));
   const ys = chart.series
     .flatMap((s) => [
@@ -281,4 +282,68 @@ function heatmapSvg(chart: ChartModel): string {
     `<text class="axis-label" x="12" y="12">${escapeXml(`rows: ${h.rowTitle}, columns: ${h.colTitle}`)}</text>`,
   );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(chart.description)}"><title>${escapeXml(chart.description)}</title>${parts.join('')}</svg>`;
+}
+
+/** Height of one category's band in horizontal bars, as the webview draws them. */
+const BAND_H = 28;
+
+/**
+ * Bars along the y axis (`chart.horizontal`): categories down the left side, values across, so long
+ * category names stay legible. Only bar series and their error bars are drawn; the page grows with
+ * the number of categories instead of squeezing them.
+ */
+function horizontalBarsSvg(chart: ChartModel): string {
+  const cats = chart.x.categories ?? [];
+  const n = Math.max(1, cats.length);
+  const bars = chart.series.filter((s) => s.style === 'bar');
+  const left = 16 + Math.min(MAX_LABEL, Math.max(1, ...cats.map((c) => [...c].length))) * CHAR_W;
+  const x0 = left;
+  const x1 = W - M.r;
+  const y1 = M.t;
+  const y0 = y1 + n * BAND_H;
+  const values = bars.flatMap((s) => [
+    ...s.points.map((p) => p.y ?? NaN),
+    ...(s.errorBars ?? []).flatMap((e) => (e ? [e.lo, e.hi] : [])),
+    0,
+  ]);
+  const sv = scale(chart.y, values, x0, x1);
+  const parts: string[] = [];
+  for (const t of sv.ticks) {
+    const x = sv.map(t.v).toFixed(1);
+    parts.push(
+      `<line class="grid" x1="${x}" x2="${x}" y1="${y0}" y2="${y1}"/><text class="tick" x="${x}" y="${y0 + 16}" text-anchor="middle">${escapeXml(t.label)}</text>`,
+    );
+  }
+  cats.forEach((c, i) =>
+    parts.push(
+      `<text class="tick" x="${x0 - 6}" y="${(y1 + BAND_H * (i + 0.5) + 4).toFixed(1)}" text-anchor="end">${labelText(c)}</text>`,
+    ),
+  );
+  parts.push(
+    `<line class="axis" x1="${x0}" x2="${x1}" y1="${y0}" y2="${y0}"/><line class="axis" x1="${x0}" x2="${x0}" y1="${y0}" y2="${y1}"/>`,
+  );
+  const h = (BAND_H * 0.8) / Math.max(1, bars.length);
+  bars.forEach((s, k) => {
+    const c = cls(s.colour);
+    s.points.forEach((p, i) => {
+      if (p.y === null || !Number.isFinite(p.y)) return;
+      const y = y1 + BAND_H * (p.x + 0.1) + k * h;
+      const a = sv.map(Math.min(0, p.y));
+      const z = sv.map(Math.max(0, p.y));
+      parts.push(
+        `<rect class="bar ${c}" x="${a.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(0, z - a).toFixed(1)}" height="${h.toFixed(1)}"/>`,
+      );
+      const e = s.errorBars?.[i];
+      if (e) {
+        const Y = (y + h / 2).toFixed(1);
+        parts.push(`<path class="line ${c}" d="M${sv.map(e.lo).toFixed(1)},${Y}H${sv.map(e.hi).toFixed(1)}"/>`);
+      }
+    });
+  });
+  parts.push(
+    `<text class="axis-label" x="${(x0 + x1) / 2}" y="${y0 + 36}" text-anchor="middle">${escapeXml(chart.y.label)}</text>`,
+  );
+  const legend = legendSvg(bars, x0, x1 - x0);
+  const height = Math.ceil(y0 + 44 + legend.height);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}" role="img" aria-label="${escapeXml(chart.description)}"><title>${escapeXml(chart.description)}</title><g transform="translate(0,${legend.height})">${parts.join('')}</g>${legend.svg}</svg>`;
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { buildCompareModel } from '../../../src/shared/compareModel';
 import { reportToHtml } from '../../../src/shared/exportHtml';
 import { buildReportModel } from '../../../src/shared/reportModel';
+import type { ChartModel } from '../../../src/shared/model';
 import { chartToSvg, escapeXml, niceTicks } from '../../../src/shared/svgChart';
 import { classificationResults, compareResults, rankingResults } from './fixtures';
 
@@ -57,4 +58,43 @@ test('niceTicks: steps of 1, 2 or 5 × 10^k covering the range', () => {
   assert.deepEqual(niceTicks(-0.03, 0.18), [0, 0.05, 0.1, 0.15]);
   assert.deepEqual(niceTicks(0, 100), [0, 20, 40, 60, 80, 100]);
   assert.deepEqual(niceTicks(3, 3), [3]);
+});
+
+test('SVG horizontal bars: categories down the side, bar lengths along the value axis, height grows with categories', () => {
+  const chart: ChartModel = {
+    id: 'h',
+    title: 'h',
+    description: 'two categories',
+    x: { label: 'category', type: 'category', categories: ['a', 'bb'] },
+    y: { label: 'value', type: 'linear', min: 0, max: 1 },
+    horizontal: true,
+    series: [
+      {
+        label: 'coverage',
+        colour: 'blue',
+        style: 'bar',
+        points: [
+          { x: 0, y: 0.5 },
+          { x: 1, y: 1 },
+        ],
+      },
+    ],
+    table: { id: 'h.table', title: 'h', columns: [], kinds: [], rows: [] },
+  };
+  const svg = chartToSvg(chart);
+  const rects = [
+    ...svg.matchAll(/<rect class="bar c-blue" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/g),
+  ];
+  assert.equal(rects.length, 2);
+  // Left edge = 16 + (longest name, 2 characters) × 6.4 = 28.8; right edge = 640 − 16 = 624.
+  const [x0, x1] = [16 + 2 * 6.4, 624];
+  assert.equal(Number(rects[0]![1]), Number(x0.toFixed(1)));
+  assert.equal(Number(rects[0]![3]), Number(((x1 - x0) * 0.5).toFixed(1)));
+  assert.equal(Number(rects[1]![3]), Number((x1 - x0).toFixed(1)));
+  // Bars stacked down the side: the second band starts one band (28 px) lower.
+  assert.ok(Math.abs(Number(rects[1]![2]) - Number(rects[0]![2]) - 28) < 0.11);
+  assert.match(svg, /text-anchor="end">bb<\/text>/);
+  const three = chartToSvg({ ...chart, x: { ...chart.x, categories: ['a', 'bb', 'c'] } });
+  const height = (s: string): number => Number(/height="(\d+)"/.exec(s)![1]);
+  assert.equal(height(three) - height(svg), 28);
 });
