@@ -8,7 +8,8 @@
  *
  * One thread is used when `Worker` is unavailable, the work is small (worker start-up costs tens
  * of milliseconds), the machine has one core, or the worker script is not found; a worker that
- * fails is recomputed on the calling thread, so the result never depends on the threads.
+ * fails is recomputed on the calling thread, so the result never depends on the threads; the
+ * caller hears of it through `onWorkerFallback` (the results then carry a warning saying so).
  *
  * With the environment variable EVAL_LENS_REQUIRE_WORKERS=1 (set by the benchmarks) a worker that
  * cannot start, fails, or whose script is missing is an error instead: a measurement that claims
@@ -41,6 +42,8 @@ export interface ParallelResamplesOptions<J> {
   threads?: number;
   /** Progress on this thread's range, scaled to the whole (done of nResamples); throw to stop. */
   onResample?: (done: number, total: number) => void;
+  /** A worker could not compute its range, which was then computed on the calling thread (same values, slower). */
+  onWorkerFallback?: (range: ResampleRange, why: string) => void;
 }
 
 /** Message a worker receives in `workerData`. */
@@ -78,21 +81,31 @@ export async function parallelResamples<J>(opts: ParallelResamplesOptions<J>): P
   for (let t = 0; t < T; t++)
     ranges.push({ from: first + Math.floor((t * nResamples) / T), to: first + Math.floor(((t + 1) * nResamples) / T) });
   const WorkerCtor = T > 1 && typeof Worker === 'function' ? Worker : null;
-  const pending: { range: ResampleRange; result: Promise<Float64Array | null>; stop: () => void }[] = [];
+  const pending: {
+    range: ResampleRange;
+    result: Promise<Float64Array | null>;
+    stop: () => void;
+    why: () => string;
+  }[] = [];
   if (WorkerCtor) {
     for (const range of ranges.slice(1)) {
       const input: ResampleWorkerInput<J> = { job: opts.job, nRows, K, seed, strata, range };
       let w: Worker | null;
+      let why = '';
       try {
         w = new WorkerCtor(opts.workerFile!, { workerData: input });
       } catch (e) {
         if (workersRequired()) throw e;
         w = null; // e.g. no threads in this host: the range is computed here
+        why = `the worker could not start (${e instanceof Error ? e.message : String(e)})`;
       }
       const result = new Promise<Float64Array | null>((resolve, reject) => {
         if (!w) return resolve(null);
-        const fail = (why: string) =>
-          workersRequired() ? reject(new Error(`bootstrap worker failed: ${why}`)) : resolve(null);
+        const fail = (reason: string) => {
+          if (workersRequired()) return reject(new Error(`bootstrap worker failed: ${reason}`));
+          why = `the worker failed (${reason})`;
+          resolve(null);
+        };
         w.once('message', (m: unknown) =>
           m instanceof Float64Array && m.length === (range.to - range.from) * K
             ? resolve(m)
@@ -102,7 +115,7 @@ export async function parallelResamples<J>(opts: ParallelResamplesOptions<J>): P
         w.once('exit', (code: number) => fail(`exited with code ${code}`));
       });
       result.catch(() => undefined); // awaited below; avoids an unhandled rejection before then
-      pending.push({ range, result, stop: () => void w?.terminate() });
+      pending.push({ range, result, stop: () => void w?.terminate(), why: () => why });
     }
   }
   const local = WorkerCtor ? [ranges[0]] : ranges;
@@ -122,7 +135,11 @@ export async function parallelResamples<J>(opts: ParallelResamplesOptions<J>): P
       done += range.to - range.from;
     }
     for (const p of pending) {
-      const v = (await p.result) ?? evaluateResamples(nRows, K, opts.stat, { seed, strata, range: p.range });
+      let v = await p.result;
+      if (!v) {
+        opts.onWorkerFallback?.(p.range, p.why());
+        v = evaluateResamples(nRows, K, opts.stat, { seed, strata, range: p.range });
+      }
       values.set(v, (p.range.from - first) * K);
       p.stop();
     }

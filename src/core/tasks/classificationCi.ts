@@ -196,6 +196,11 @@ async function sortedOrderCis(
       job,
       workerFile: ciWorkerFile(),
       onResample: (done) => progress(Math.min(first + done, bs.n), bs.n),
+      onWorkerFallback: (range, why) =>
+        ctx.warnings.note(
+          'bootstrap-worker-fallback',
+          `Resamples ${range.from + 1}–${range.to} were computed on the main thread because ${why}: the intervals are the same, the evaluation was slower.`,
+        ),
     });
   // Resample b depends only on (seed, b): the first block alone is a run of that many resamples
   // (the provisional intervals), and the two blocks joined are the values of one run of bs.n.

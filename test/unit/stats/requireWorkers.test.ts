@@ -48,6 +48,15 @@ test('a worker that fails is an error when workers are required, recomputed here
     /bootstrap worker failed: cannot start/,
   );
   const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
-  const fallback = await parallelResamples({ ...common, threads: 2, workerFile: bad });
+  const heard: string[] = [];
+  const fallback = await parallelResamples({
+    ...common,
+    threads: 2,
+    workerFile: bad,
+    onWorkerFallback: (range, why) => heard.push(`${range.from}-${range.to}: ${why}`),
+  });
   assert.deepEqual(fallback, one);
+  // Threads split 20 resamples as [0, 10) here and [10, 20) in the worker, which failed.
+  assert.equal(heard.length, 1);
+  assert.match(heard[0]!, /^10-20: the worker failed \(cannot start\)$/);
 });
