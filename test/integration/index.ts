@@ -28,6 +28,7 @@ const ORDER = [
   'untrusted-results.test.js',
   'walkthrough.test.js',
   'threshold-explorer.test.js',
+  'first-report-time.test.js',
 ];
 
 interface Counts {
