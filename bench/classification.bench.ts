@@ -26,8 +26,7 @@ async function once(label: string, overrides: EvalConfig): Promise<void> {
   });
   const seconds = (performance.now() - t0) / 1000;
   console.log(`-- ${label}`);
-  if (readDone)
-    console.log(`  ${'reading (parse, section 0)'.padEnd(32)} ${((readDone - t0) / 1000).toFixed(3).padStart(8)} s`);
+  if (readDone) console.log(`  ${'reading (parse)'.padEnd(32)} ${((readDone - t0) / 1000).toFixed(3).padStart(8)} s`);
   for (const [stage, s] of Object.entries(results.timings ?? {}))
     console.log(`  ${stage.padEnd(32)} ${s.toFixed(3).padStart(8)} s`);
   report(`evaluateFile total (${label})`, seconds, size, results.source.rows);

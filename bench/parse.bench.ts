@@ -1,5 +1,5 @@
 // Parsing the 200,000 × 103 classification CSV (268 MB): papaparse alone (the baseline: every cell
-// a string, nothing converted) against loadClassification (section 0 applied, typed arrays out).
+// a string, nothing converted) against loadClassification (input rules applied, typed arrays out).
 // Each runs in its own child process so that each peak RSS is its own.
 import { spawnSync } from 'node:child_process';
 import { createReadStream, readFileSync, statSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The whole ranking evaluation (issue 5) of 100,000 users × top-100 lists through evaluateFile, as
+// The whole ranking evaluation of 100,000 users × top-100 lists through evaluateFile, as
 // the CLI and the extension run it: bench/data/rank/recs.jsonl (~96 MB) + train.csv (~26 MB, 1.75M
 // rows) + eval-lens.json (k [5, 10, 20, 50], catalogSize, coldThreshold), made by
 //   /usr/bin/python3 ../shared/bench/gen_large.py bench/data --only rank

@@ -1,4 +1,4 @@
-// Benchmark of the selective family and the bootstrap (issue 3). Run from the project root:
+// Benchmark of the selective family and the bootstrap. Run from the project root:
 //   node --import tsx --expose-gc bench/selective.bench.ts
 // 1. The exact RC curve and every AURC key on 1,000,000 random rows.
 // 2. 1,000 bootstrap resamples of accuracy + AURC + ECE on bench/data/cls/preds.csv (200,000 rows;

@@ -70,7 +70,7 @@ test('confidence 0: in no bin but counts in n', () => {
   assert.ok(Number.isNaN(z.mce));
 });
 
-test('ECE equals seed 002 calculate_ece on random data (also with values on edges)', () => {
+test('ECE equals a literal per-bin loop (calculate_ece as selective-classification scripts write it) on random data (also with values on edges)', () => {
   const rng = createRng(31);
   for (let rep = 0; rep < 30; rep++) {
     const n = 1 + rng.int(300);

@@ -138,7 +138,7 @@ test('acc_backward reverses the train shares over the rank, whatever the class o
   close(values.acc_backward, 0.6 * 0.2 + 0.1 * 0.9 + 0.3 * 0.5);
 });
 
-// Slow reference of the expected protocol, straight from METRICS.md 1.2.
+// Slow reference of the expected protocol, straight from the definition in docs/metrics/classification.md.
 function referenceEvolving(counts: number[], acc: number[], rhoIn: number | undefined, T: number) {
   const C = counts.length;
   const N = counts.reduce((a, b) => a + b, 0);

@@ -2,7 +2,7 @@
  * Golden values from scikit-learn 1.2.1 (scripts/golden/classification.py → test/golden/classification.json).
  * Random cases: the script's own CSVs (test/fixtures/golden/classification_*.csv), read here with a
  * minimal parser so that these tests check the metrics alone. Example files (examples/*\/*.csv): read
- * with the real loader, when it is present, so they check section 0 and the metrics together.
+ * with the real loader, when it is present, so they check the input rules and the metrics together.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -62,7 +62,7 @@ const seedRows = makeData({
   preds: [5, 10, 22, 30, 42, 51, 71, 75, 82, 99],
 });
 
-test("seed 000's worked example: head 0.117/0.247 = 0.4737, tail 0.0017/0.0030 = 0.5667", () => {
+test('the long-tail reweighting worked example: head 0.117/0.247 = 0.4737, tail 0.0017/0.0030 = 0.5667', () => {
   const cw = seedClassWeights();
   // the seed's per-sample weights are its class weights
   assert.deepEqual(

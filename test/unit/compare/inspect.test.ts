@@ -1,4 +1,4 @@
-// Inspection of tables of runs × metrics: the paper's Table 4 and seed 004's summary CSV.
+// Inspection of tables of runs × metrics: the long-tail paper's Table 4 and a recommender evaluation's summary CSV.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { directionOf } from '../../../src/core/results/directions';
 
 const PAPER = 'test/fixtures/compare/fang2023_table4_rho0.1.csv';
 
-// Places read off Table 4 of seed 001 (ρ = 0.1) by each column's arrow (AUC: higher). The
+// Places read off Table 4 of Fang et al. (ρ = 0.1) by each column's arrow (AUC: higher). The
 // paper's own colours are lost in the text; its one surviving mark, PCL's bold 90.77 in
 // CIFAR10 AUC, is the best of that column here too.
 const EXPECTED: Record<string, Record<string, 1 | 2 | 3>> = {
@@ -59,7 +59,7 @@ test("the paper's table: percent cells are fractions, shown as written; DR = (MA
   }
 });
 
-test("seed 004's cf_eval_summary.csv: metrics marked, hyper-parameters and time listed as unmarked", async () => {
+test("a recommender evaluation's cf_eval_summary.csv: metrics marked, hyper-parameters and time listed as unmarked", async () => {
   const r = await inspectTable('test/fixtures/compare/cf_eval_summary.csv');
   assert.equal(r.runColumn, 'model');
   assert.deepEqual(r.runs, ['als', 'bpr', 'popularity']);

@@ -27,7 +27,7 @@ test('a comparison with Holm, bootstrap and a degenerate test validates', () => 
   assert.equal(r.tests.length, 2);
   assert.ok(r.tests.every((t) => 'p_holm' in t && 'ci_diff' in t));
   check(r);
-  // The METRICS.md section 5 fields, exactly.
+  // The documented comparison fields (docs/comparisons.md), exactly.
   assert.deepEqual(
     Object.keys(r.tests[0]).sort(),
     [

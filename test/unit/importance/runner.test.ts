@@ -1,6 +1,6 @@
 // The iw-binary task end to end: file → weights from the strata and sizes → metrics, unweighted
 // values, curves, stratified bootstrap intervals; checked against scikit-learn (golden files made
-// by scripts/golden/importance.py, which computes the weights from METRICS.md independently).
+// by scripts/golden/importance.py, which computes the weights from their definition independently).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -26,7 +26,7 @@ const near = (a: number | null | undefined, b: number | null, what = '') => {
 };
 
 for (const c of e2e.cases) {
-  test(`end to end = scikit-learn with the METRICS.md weights — ${c.file}`, async () => {
+  test(`end to end = scikit-learn with independently computed weights — ${c.file}`, async () => {
     const { results, source } = await runIw(c.file, {
       populationSize: c.populationSize,
       biasedSize: c.biasedSize,

@@ -1,4 +1,4 @@
-// A worked example small enough to check by hand, written as the formulas (METRICS.md section 3).
+// A worked example small enough to check by hand, written as the formulas (docs/metrics/importance.md).
 //
 // Population |U| = 20, biased set |B| = 4, all 4 B rows labelled (b = 4), and a uniform sample of
 // m = 4 rows from the 16 others (Bc):

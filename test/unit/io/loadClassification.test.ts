@@ -1,4 +1,4 @@
-// METRICS.md section 0 as applied by loadClassification: class set, prediction, scores, softmax,
+// The input rules (docs/inputs.md) as applied by loadClassification: class set, prediction, scores, softmax,
 // warnings, invalid rows, and the byte fast path against the papaparse and JSON paths.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

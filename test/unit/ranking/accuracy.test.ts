@@ -135,7 +135,7 @@ test('NDCG equals scikit-learn ndcg_score on the golden cases (linear, exp, bina
   assert.equal(n, g.users.length * g.ks.length * 3);
 });
 
-/** The obvious implementation, straight from METRICS.md section 4, for one user. */
+/** The obvious implementation, straight from the definitions in docs/metrics/ranking.md, for one user. */
 function reference(list: number[], rel: Map<number, number>, k: number, gain: Gain, norm: MapNormaliser) {
   const seen = new Set<number>();
   const dedup = list.map((x) => (seen.has(x) ? -1 : (seen.add(x), x)));

@@ -1,4 +1,4 @@
-// Test helpers for the selective family: random inputs, a LITERAL transcription of seed 002's
+// Test helpers for the selective family: random inputs, a LITERAL transcription of a selective-classification evaluation script's
 // `calculate_selective_errors` / `generate_rc_curve` / `calculate_aurc` / `calculate_aurc_from_02`,
 // and slow obvious references.
 import { createRng, type Rng } from '../../../src/core/stats/rng';
@@ -190,7 +190,7 @@ export function bruteForceAurc(scores: number[], wrong: number[]): number {
   return orders.reduce((a, o) => a + aurcOfOrder(o, wrong), 0) / orders.length;
 }
 
-/** METRICS.md's aurc* formula, literally. */
+/** The documented aurc* formula, literally. */
 export function aurcStarFormula(wrong: number[]): number {
   const n = wrong.length;
   const r = wrong.reduce((a, b) => a + b, 0);

@@ -118,13 +118,13 @@ test('weighted aurc: a row of weight 2 is one step of width 2/W (here equal to t
   close(aurcValues(sortRowsByScore([0.9, 0.9, 0.5], [1, 1, 0])).aurc, (1 + 1 + 2 / 3) / 3);
 });
 
-test('optimalAurc: unweighted it is METRICS.md aurc*; no wrong rows → 0; all wrong → 1', () => {
+test('optimalAurc: unweighted it is the documented aurc*; no wrong rows → 0; all wrong → 1', () => {
   close(optimalAurc(10, 3, 3), aurcStarFormula([1, 1, 1, 0, 0, 0, 0, 0, 0, 0]));
   assert.equal(optimalAurc(5, 0, 0), 0);
   close(optimalAurc(4, 4, 4), 1);
 });
 
-test('grid keys equal a literal transcription of seed 002 (generate_rc_curve + calculate_aurc[_from_02])', () => {
+test('grid keys equal a literal transcription of a selective evaluation script (generate_rc_curve + calculate_aurc[_from_02])', () => {
   const rng = createRng(14);
   for (let rep = 0; rep < 30; rep++) {
     const n = 101 + rng.int(400);

@@ -1,4 +1,4 @@
-// Acceptance rules, operating-point metrics, reweighted group errors (seed 000), group table, cost sweep.
+// Acceptance rules, operating-point metrics, reweighted group errors (the long-tail reweighting worked example), group table, cost sweep.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sortRowsByScore } from '../../../src/core/metrics/sortedRows';
@@ -38,7 +38,7 @@ test('targetCoverage with weights: coverage is the weight share', () => {
   assert.equal(targetCoverageEnd(r, 0.51).end, 2);
 });
 
-test('operating point: coverage, selective risk, group errors as seed 002 calculate_selective_errors', () => {
+test('operating point: coverage, selective risk, group errors as a literal calculate_selective_errors loop', () => {
   const rng = createRng(21);
   for (let rep = 0; rep < 30; rep++) {
     const n = 5 + rng.int(60);
@@ -69,8 +69,8 @@ test('an empty group: error 1.0, listed in emptyGroups', () => {
   assert.equal(op.worst, 1.0);
 });
 
-test('reweight on seed 000 at its operating point: head 0.117/0.247, tail 0.0017/0.0030', () => {
-  // The 10 accepted rows of seed 000 plus two rejected (wrong) rows that must not count.
+test('reweight on the long-tail worked example at its operating point: head 0.117/0.247, tail 0.0017/0.0030', () => {
+  // The 10 accepted rows of the worked example plus two rejected (wrong) rows that must not count.
   const labels = [5, 10, 20, 30, 40, 50, 70, 75, 80, 99, 1, 90];
   const preds = [5, 10, 22, 30, 42, 51, 71, 75, 82, 99, 2, 91];
   const wtrn = [0.046, 0.044, 0.042, 0.04, 0.038, 0.037, 0.0011, 0.0008, 0.0006, 0.0005, 0.046, 0.0006];
@@ -185,7 +185,7 @@ test('cost sweep on non-probability scores spans the score range; default grid h
   assert.equal(g[40], 0.5);
 });
 
-test("seed 002's fixed-coverage 'sweep' accepts the same rows for every c (why it is not a sweep)", () => {
+test("a selective evaluation script's fixed-coverage 'sweep' accepts the same rows for every c (why it is not a sweep)", () => {
   const rng = createRng(23);
   const margins = Array.from({ length: 200 }, () => rng.next());
   const quantile = (xs: number[], q: number) => {

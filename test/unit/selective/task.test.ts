@@ -85,7 +85,7 @@ test('targetCoverage without split: ties at the threshold are accepted (coverage
   assert.equal(m.aurc_grid101.value, null);
 });
 
-test("reweight: seed 000's numbers through the config (classWeights, groups [69])", async () => {
+test('reweight: the long-tail reweighting worked example through the config (classWeights, groups [69])', async () => {
   const C = 100;
   const classes = Array.from({ length: C }, (_, c) => String(c));
   const seedW: Record<number, number> = {
@@ -101,7 +101,7 @@ test("reweight: seed 000's numbers through the config (classWeights, groups [69]
     99: 0.0005,
   };
   // Non-increasing train frequencies (each class takes the value of the next seed class), so the
-  // train rank is the class order and the boundary [69] puts classes 0–68 in head, as in seed 000.
+  // train rank is the class order and the boundary [69] puts classes 0–68 in head, as in that worked example.
   const seedClasses = Object.keys(seedW).map(Number);
   const w = Array.from({ length: C }, (_, c) => seedW[seedClasses.find((k) => k >= c)!]);
   const labels = [5, 10, 20, 30, 40, 50, 70, 75, 80, 99, 1, 90];
