@@ -5,12 +5,15 @@
 // EVAL_LENS_REQUIRE_WORKERS=1 (a worker that cannot start is an error, never a silent recomputation
 // on the main thread), each in its own Node process (so
 // each peak RSS is its own), and with --peer runs the Python peer (../shared/bench/peer_bench.py)
-// on the same data afterwards so both can be read side by side.
+// on the same data afterwards so both can be read side by side, prints the ratios of our times to
+// the peer's for the goals (bench/peerRatios.mjs) and keeps them in bench/.last-peer.json
+// (git-ignored), so that the next run prints the change.
 //
 //   node bench/run.mjs [--peer] [name-substring…]
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { parsePeerStages, peerRatios, ratioLines } from './peerRatios.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,10 +25,26 @@ const filters = args.filter((a) => !a.startsWith('--'));
 const PY = '/usr/bin/python3';
 const SHARED = join('..', 'shared', 'bench');
 
-function run(cmd, argv) {
-  const r = spawnSync(cmd, argv, { stdio: 'inherit', env: { ...process.env, EVAL_LENS_REQUIRE_WORKERS: '1' } });
-  if (r.error) throw r.error;
-  return r.status ?? 1;
+/** Runs a command with its output shown as it comes; with `capture`, its standard output is also kept. */
+async function run(cmd, argv, capture) {
+  const env = { ...process.env, EVAL_LENS_REQUIRE_WORKERS: '1' };
+  if (!capture) {
+    const r = spawnSync(cmd, argv, { stdio: 'inherit', env });
+    if (r.error) throw r.error;
+    return r.status ?? 1;
+  }
+  const child = spawn(cmd, argv, { stdio: ['inherit', 'pipe', 'inherit'], env });
+  const chunks = [];
+  child.stdout.on('data', (b) => {
+    process.stdout.write(b);
+    chunks.push(b);
+  });
+  const status = await new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve(code ?? 1));
+  });
+  capture.text = Buffer.concat(chunks).toString('utf8');
+  return status;
 }
 
 for (const [part, probe] of [
@@ -34,7 +53,7 @@ for (const [part, probe] of [
 ]) {
   if (!existsSync(probe)) {
     console.log(`== generating bench/data/${part} (not committed; about 20–40 s)`);
-    if (run(PY, [join(SHARED, 'gen_large.py'), 'bench/data', '--only', part]) !== 0) process.exit(1);
+    if ((await run(PY, [join(SHARED, 'gen_large.py'), 'bench/data', '--only', part])) !== 0) process.exit(1);
   }
 }
 
@@ -43,6 +62,8 @@ const files = readdirSync('bench')
   .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
   .sort();
 let failed = 0;
+/** Standard output of each bench file, for the peer ratios. */
+const outputs = {};
 for (const f of files) {
   console.log(`\n== ${f}`);
   // *.bench.mjs import the bundled dist/core.js (built by `npm run bench`); *.bench.ts are bundled here
@@ -61,7 +82,10 @@ for (const f of files) {
     });
   }
   const argv = ['--expose-gc', script];
-  if (run(process.execPath, argv) !== 0) {
+  const captured = { text: '' };
+  const status = await run(process.execPath, argv, captured);
+  outputs[f] = captured.text;
+  if (status !== 0) {
     failed++;
     console.log(`!! ${f} failed`);
   }
@@ -69,9 +93,14 @@ for (const f of files) {
 
 if (peer) {
   console.log('\n== Python peer (pandas + numpy + scikit-learn): ../shared/bench/peer_bench.py bench/data');
-  if (run(PY, [join(SHARED, 'peer_bench.py'), 'bench/data']) !== 0) failed++;
-  console.log(
-    '\nCompare like with like: the peer\'s "cls.read_csv" with parse.bench "loadClassification", and its cls.* total with classification.bench "total".',
-  );
+  const captured = { text: '' };
+  if ((await run(PY, [join(SHARED, 'peer_bench.py'), 'bench/data'], captured)) !== 0) failed++;
+  const ratios = peerRatios(outputs, parsePeerStages(captured.text));
+  const last = 'bench/.last-peer.json';
+  const previous = existsSync(last) ? JSON.parse(readFileSync(last, 'utf8')) : null;
+  console.log(`\n== ratios to the peer, measured in this run${previous ? ` (and the last run, ${previous.at})` : ''}`);
+  for (const line of ratioLines(ratios, previous?.ratios)) console.log(line);
+  writeFileSync(last, JSON.stringify({ at: new Date().toISOString(), ratios }, null, 2) + '\n');
+  console.log(`(kept in ${last} for the next run)`);
 }
 process.exit(failed ? 1 : 0);
