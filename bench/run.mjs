@@ -10,6 +10,7 @@
 // (git-ignored), so that the next run prints the change.
 //
 //   node bench/run.mjs [--peer] [name-substring…]
+import { Buffer } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
