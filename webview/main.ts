@@ -16,6 +16,7 @@ import '@vscode-elements/elements/dist/vscode-table-header-cell/index.js';
 import '@vscode-elements/elements/dist/vscode-table-body/index.js';
 import '@vscode-elements/elements/dist/vscode-table-row/index.js';
 import '@vscode-elements/elements/dist/vscode-table-cell/index.js';
+import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { CardModel, ChartModel, ReportModel, TabModel } from '../src/shared/model';
 import { isHostMessage, isWebviewState, type HostMessage, type WebviewState } from '../src/shared/protocol';
 import { chartPng, drawChart, type Drawn } from './charts';
@@ -94,6 +95,21 @@ function headerEl(m: ReportModel): HTMLElement {
   h.append(
     el('dl', { class: 'meta' }, ...m.header.lines.flatMap((l) => [el('dt', {}, l.label), el('dd', {}, l.value)])),
   );
+  if (m.header.stage) {
+    // Announced by screen readers (role status) and replaced by the final report when it is ready.
+    h.append(
+      el(
+        'div',
+        { class: 'stage-banner', role: 'status' },
+        el('vscode-progress-ring', { 'aria-hidden': 'true' }),
+        el(
+          'span',
+          {},
+          `Showing ${m.header.stage} — this report updates by itself when the bootstrap intervals are ready.`,
+        ),
+      ),
+    );
+  }
   if (m.header.warnings.length > 0) {
     h.append(
       el(

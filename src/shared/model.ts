@@ -159,6 +159,11 @@ export interface HeaderModel {
   title: string;
   lines: { label: string; value: string }[];
   warnings: string[];
+  /**
+   * Set while the report shows results before the final ones ("point estimates, intervals
+   * pending", "provisional intervals"): the webview says so in a banner until the final results.
+   */
+  stage?: string;
 }
 
 export interface ReportModel {

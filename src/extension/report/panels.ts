@@ -138,6 +138,7 @@ class ReportPanel {
         ? { model: buildReportModel(staged.results), results: staged.results }
         : await loadShown(this.uri);
       const model = this.inspector.decorate(shown.model, shown.results);
+      if (staged) model.header.stage = staged.label;
       this.panel.title = staged ? `Report: ${model.title} (${staged.label})` : `Report: ${model.title}`;
       const focus = this.pendingFocus;
       this.pendingFocus = undefined;
