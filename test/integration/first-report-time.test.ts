@@ -9,53 +9,15 @@
  * come before the intervals, and the final results carry every interval.
  */
 import * as assert from 'node:assert/strict';
-import { closeSync, mkdirSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Results } from '../../src/core/results/types';
+import { writeLargePredictions } from '../fixtures/largePredictions';
 import { EXTENSION_ID, activate, closeAllEditors, evaluate, makeFolder, ws } from './helpers';
 
 const ROWS = 200_000;
 const CLASSES = 20;
-
-/** Writes the CSV: id, label, p_0 … p_19; long-tailed labels, probabilities that sum to 1 at 6 decimals. */
-function writeLargeCsv(file: string): void {
-  let s = 12345;
-  const rand = (): number => {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    return s / 4294967296;
-  };
-  const fd = openSync(file, 'w');
-  const header = ['id', 'label', ...Array.from({ length: CLASSES }, (_, c) => `p_${c}`)].join(',');
-  const lines: string[] = [header];
-  const w = new Float64Array(CLASSES);
-  for (let i = 0; i < ROWS; i++) {
-    // Class c drawn with weight ∝ 1/(c+1): a long tail.
-    let label = 0;
-    for (let u = rand() * 3.5977, c = 0; c < CLASSES; c++) {
-      u -= 1 / (c + 1);
-      label = c;
-      if (u <= 0) break;
-    }
-    let sum = 0;
-    for (let c = 0; c < CLASSES; c++) sum += w[c] = Math.exp(3 * rand() + (c === label ? 2.5 : 0));
-    let rest = 1_000_000;
-    const ints: number[] = [];
-    for (let c = 0; c < CLASSES - 1; c++) {
-      const v = Math.min(rest, Math.round((w[c]! / sum) * 1_000_000));
-      ints.push(v);
-      rest -= v;
-    }
-    ints.push(rest);
-    lines.push(`r${i},${label},${ints.map((v) => (v / 1_000_000).toFixed(6)).join(',')}`);
-    if (lines.length === 5000) {
-      writeSync(fd, lines.join('\n') + '\n');
-      lines.length = 0;
-    }
-  }
-  if (lines.length) writeSync(fd, lines.join('\n') + '\n');
-  closeSync(fd);
-}
 
 describe('time to the first report on a 34 MB file', function () {
   this.timeout(300_000);
@@ -68,7 +30,7 @@ describe('time to the first report on a 34 MB file', function () {
     const ctx = await activate();
     const dir = makeFolder('first-report', { 'eval-lens.json': JSON.stringify({ bootstrap: { n: 1000 } }) });
     const csv = path.join(dir, 'preds.csv');
-    writeLargeCsv(csv);
+    writeLargePredictions(csv, ROWS, CLASSES);
     const bytes = statSync(csv).size;
     const panels = ctx.panels as unknown as { showStage: (u: vscode.Uri, r: Results, label: string) => void };
     const original = panels.showStage.bind(ctx.panels);

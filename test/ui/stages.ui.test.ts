@@ -1,0 +1,86 @@
+/// <reference lib="dom" />
+/**
+ * The staged report in the browser: a predictions file large enough that its bootstrap takes a
+ * while (100,000 rows × 20 classes, 3,000 resamples) is evaluated from the explorer menu; the report
+ * opens on the point estimates with a banner that says which stage it shows (a status region, read
+ * by screen readers), and the banner is gone once the final intervals are in. Screenshots of the
+ * banner in light and dark go to test-artifacts/screenshots/.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
+import { writeLargePredictions } from '../fixtures/largePredictions';
+import {
+  clickMenuItem,
+  contextMenu,
+  DARK,
+  expandFolder,
+  explorerRow,
+  LIGHT,
+  openWorkbench,
+  reportFrame,
+  screenshot,
+  setTheme,
+  waitForFile,
+  type Workbench,
+} from './workbench';
+
+const SHOTS = join(root, 'test-artifacts/screenshots');
+
+let server: CodeServer;
+let wb: Workbench;
+let page: Page;
+let ws: string;
+
+describe('the staged report in the browser (code-server + Chromium)', { timeout: 600_000 }, () => {
+  before(async () => {
+    ws = copyExamples();
+    mkdirSync(join(ws, 'staged'));
+    writeLargePredictions(join(ws, 'staged/staged-run.csv'), 100_000, 20);
+    writeFileSync(join(ws, 'staged/eval-lens.json'), JSON.stringify({ bootstrap: { n: 3000 } }, null, 2));
+    server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
+    wb = await openWorkbench(server, ws);
+    page = wb.page;
+    await page
+      .locator(
+        '.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]',
+      )
+      .first()
+      .waitFor({ timeout: 90_000 });
+  });
+
+  after(async () => {
+    await wb?.browser.close().catch(() => undefined);
+    await server?.stop();
+  });
+
+  it('a banner names the stage shown until the final intervals replace it', async () => {
+    await expandFolder(page, 'staged');
+    // Menus contributed by the extension appear once the workbench has read its manifest.
+    for (let attempt = 0; ; attempt++) {
+      const labels = await contextMenu(page, explorerRow(page, 'staged-run.csv'));
+      if (labels.includes('Evaluate Prediction File…')) break;
+      await page.keyboard.press('Escape');
+      assert.ok(attempt < 30, `no Evaluate in the menu: ${labels.join(' | ')}`);
+      await sleep(1000);
+    }
+    await clickMenuItem(page, 'Evaluate Prediction File…');
+    const frame = await reportFrame(page, /^staged-run\.csv$/, 120_000);
+    const banner = await frame.waitForSelector('.stage-banner', { timeout: 60_000 });
+    assert.equal(await banner.getAttribute('role'), 'status');
+    assert.match(
+      (await banner.textContent()) ?? '',
+      /^Showing (point estimates, intervals pending|provisional intervals) — this report updates by itself when the bootstrap intervals are ready\.$/,
+    );
+    // While staged, the cards hold no interval yet, or provisional ones.
+    await screenshot(page, join(SHOTS, 'report-stage-banner-light.png'));
+    await setTheme(page, DARK, frame);
+    if (await frame.$('.stage-banner')) await screenshot(page, join(SHOTS, 'report-stage-banner-dark.png'));
+    await setTheme(page, LIGHT, frame);
+    await waitForFile(join(ws, 'staged/staged-run.eval.json'), 300_000);
+    await frame.waitForFunction(() => !document.querySelector('.stage-banner'), undefined, { timeout: 60_000 });
+  });
+});
