@@ -6,6 +6,9 @@ import { EvalLensError } from '../../../src/core/diagnostics';
 import { checkConfig } from '../../../src/core/config/check';
 import { evaluateFile } from '../../../src/core/evaluate';
 import { loadConfigFile } from '../../../src/core/config/load';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { tmpFile } from '../io/helpers';
 
 async function inputError(p: Promise<unknown>): Promise<EvalLensError> {
@@ -49,4 +52,40 @@ test('JSON nested deeper than 1,000 levels in a cell or a config: an input error
   const cfg = await inputError(loadConfigFile(tmpFile('eval-lens.json', `{"columns": ${deep}}`)));
   assert.match(cfg.message, /nested deeper than 1000/);
   assert.equal(cfg.location?.line, 1);
+});
+
+test('ranking K above the longest list: curves and baselines stop at the longest list, with a note; the metrics at K stay', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-kcap-'));
+  try {
+    // u1 lists a, b, c (relevant b); u2 lists a, c (relevant f). Longest list: 3.
+    writeFileSync(
+      join(dir, 'run.jsonl'),
+      '{"user":"u1","items":["a","b","c"],"relevant":["b"]}\n{"user":"u2","items":["a","c"],"relevant":["f"]}\n',
+    );
+    // Train counts: b 2; a, d, e, f, g 1. Popularity lists (seen items left out, ties by id):
+    // u1 (seen a) b, d, e, f, g; u2 (seen b) a, d, e, f, g — f is 4th, past the longest list.
+    writeFileSync(join(dir, 'train.csv'), 'user,item\nu1,a\nu2,b\nu3,b\nu3,d\nu3,e\nu3,f\nu3,g\n');
+    writeFileSync(
+      join(dir, 'eval-lens.json'),
+      JSON.stringify({ task: 'ranking', k: [2, 99999], train: 'train.csv', bootstrap: { n: 0 } }),
+    );
+    const t0 = Date.now();
+    const r = await evaluateFile(join(dir, 'run.jsonl'));
+    assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0} ms`);
+    assert.equal(r.metrics['recall@99999']!.value, (1 + 0) / 2);
+    assert.equal(r.metrics['precision@99999']!.value, (1 / 99999 + 0) / 2, 'precision@K still divides by K');
+    const curve = r.curves['metricVsK.recall']!;
+    assert.deepEqual(curve.xs, [1, 2, 3]);
+    assert.deepEqual(curve.ys, [0, 1 / 2, 1 / 2], "b is 2nd in u1's list; f is never listed for u2");
+    assert.equal(curve.extra!.popularity!.length, 3);
+    // The popularity baseline recommends 3 items, as many as the run's longest list: f (4th) is a miss.
+    assert.equal(r.baselines!.popularity!['recall@99999']!.value, (1 + 0) / 2);
+    assert.equal(r.baselines!.popularity!['recall@2']!.value, (1 + 0) / 2);
+    const w = r.warnings.find((x) => x.code === 'k-above-longest-list');
+    assert.ok(w, JSON.stringify(r.warnings.map((x) => x.code)));
+    assert.match(w.message, /K = 99999 of `k` in .*eval-lens\.json is above the longest list \(3 items\)/);
+    assert.ok(JSON.stringify(r).length < 100_000, `results of ${JSON.stringify(r).length} characters`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
