@@ -89,3 +89,37 @@ test('ranking K above the longest list: curves and baselines stop at the longest
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('ranking K of 100,000 over short lists: per-user work follows the lists, not K (novelty and diversity included)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-kwork-'));
+  try {
+    // 10,000 users with 3-item lists over 50 items; train counts and 2-d item vectors for every item (a JSON object).
+    const users = 10_000;
+    const lines: string[] = [];
+    const train = ['user,item'];
+    for (let u = 0; u < users; u++) {
+      const items = [u % 50, (u * 7 + 1) % 50, (u * 13 + 2) % 50].map((i) => `"i${i}"`);
+      lines.push(`{"user":"u${u}","items":[${[...new Set(items)].join(',')}],"relevant":["i${(u * 3) % 50}"]}`);
+      train.push(`u${u},i${(u * 11 + 5) % 50}`);
+    }
+    const emb = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`i${i}`, [Math.cos(i), Math.sin(i)]]));
+    writeFileSync(join(dir, 'run.jsonl'), lines.join('\n') + '\n');
+    writeFileSync(join(dir, 'train.csv'), train.join('\n') + '\n');
+    writeFileSync(join(dir, 'items.json'), JSON.stringify(emb));
+    const config = { task: 'ranking', train: 'train.csv', itemEmbeddings: 'items.json', bootstrap: { n: 0 } };
+    writeFileSync(join(dir, 'eval-lens.json'), JSON.stringify({ ...config, k: [3, 100000] }));
+    const t0 = Date.now();
+    const r = await evaluateFile(join(dir, 'run.jsonl'));
+    const ms = Date.now() - t0;
+    assert.ok(ms < 5000, `took ${ms} ms`);
+    // Past the end of every list nothing changes: the values at K = 100,000 are those at K = 3
+    // (precision aside, which divides by K).
+    for (const m of ['recall', 'ndcg', 'hit_rate', 'novelty', 'diversity', 'coverage'])
+      assert.equal(r.metrics[`${m}@100000`]!.value, r.metrics[`${m}@3`]!.value, m);
+    const p = r.metrics['precision@100000']!.value!;
+    const expected = (r.metrics['precision@3']!.value! * 3) / 100000;
+    assert.ok(Math.abs(p - expected) <= 1e-12 * expected, `${p} vs ${expected}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
