@@ -6,7 +6,7 @@ import { EvalLensError } from '../../../src/core/diagnostics';
 import { checkConfig } from '../../../src/core/config/check';
 import { evaluateFile } from '../../../src/core/evaluate';
 import { loadConfigFile } from '../../../src/core/config/load';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tmpFile } from '../io/helpers';
@@ -122,4 +122,32 @@ test('ranking K of 100,000 over short lists: per-user work follows the lists, no
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('JSON nested deeper than 1,000 levels in a .json input or a JSONL line: an input error naming the line', async () => {
+  const deep = '['.repeat(5000) + ']'.repeat(5000);
+  const doc = await inputError(
+    evaluateFile(tmpFile('deep.json', `[\n  {"label": "a", "pred": "a"},\n  {"label": ${deep}, "pred": "a"}\n]\n`)),
+  );
+  assert.equal(doc.code, 'json-too-deep');
+  assert.equal(doc.location?.line, 3);
+  assert.match(doc.message, /deep\.json:3: .*nested at most 1000/);
+  const line = await inputError(
+    evaluateFile(tmpFile('deep.jsonl', `{"label": "a", "pred": "a"}\n{"label": ${deep}, "pred": "a"}\n`)),
+  );
+  assert.equal(line.code, 'json-too-deep');
+  assert.equal(line.location?.line, 2);
+  // 1,000 levels are accepted (then the value is simply not a label)
+  const ok = '['.repeat(999) + ']'.repeat(999);
+  const at = await inputError(evaluateFile(tmpFile('ok.jsonl', `{"label": "a", "pred": "a"}\n{"label": ${ok}}\n`)));
+  assert.notEqual(at.code, 'json-too-deep');
+});
+
+test('a .json input larger than 256 MB: an input error pointing to JSONL, before anything is read', async () => {
+  // A sparse file: its size is 257 MB, none of it on disk; reading it would take seconds and memory.
+  const path = tmpFile('huge.json', '');
+  truncateSync(path, 257 * 2 ** 20);
+  const e = await inputError(evaluateFile(path));
+  assert.equal(e.code, 'json-too-large');
+  assert.match(e.message, /257 MB, more than the 256 MB read as one JSON document\. Save the rows as JSONL/);
 });
