@@ -94,7 +94,7 @@ export const runRanking: TaskRunner = async (ctx) => {
       `expected user vectors of the item vectors' length ${data.itemEmbeddings.dim}, got ${data.userEmbeddings.dim}.`,
     );
 
-  const depth = evaluationDepth(ks, longestList(data.lists), config.k === undefined, data.file, where, warnings);
+  const depth = evaluationDepth(ks, longestList(data.lists), data.file, warnings);
   const catalog = defineCatalog(data, config.catalogSize);
   const opts: EvaluateListsOptions = { ks, gain, mapNormaliser, coldThreshold, catalog };
   ctx.progress?.report?.('ranking metrics', 0);
@@ -282,21 +282,13 @@ function validCutoffs(k: unknown, file: string): number[] {
  * metrics at every K are still reported as defined (missing slots count as misses: precision@K
  * divides by K).
  */
-export function evaluationDepth(
-  ks: number[],
-  longest: number,
-  isDefault: boolean,
-  file: string,
-  configFile: string,
-  warnings: Warnings,
-): number {
+export function evaluationDepth(ks: number[], longest: number, file: string, warnings: Warnings): number {
   const maxK = ks[ks.length - 1]!;
   if (longest < 1 || maxK <= longest) return maxK;
   const above = ks.filter((k) => k > longest);
-  const which = isDefault ? 'of the default `k`' : `of \`k\` in ${configFile}`;
   warnings.note(
     'k-above-longest-list',
-    `${file}: K = ${above.join(', ')} ${which} ${above.length === 1 ? 'is' : 'are'} above the longest list (${longest} item${longest === 1 ? '' : 's'}): the metric-vs-K curves and the popularity and random baselines' lists stop at ${longest}. The metrics at K = ${above.join(', ')} are still given (every slot past a list's end is a miss, precision@K divides by K).`,
+    `${file}: K = ${above.join(', ')} of \`k\` ${above.length === 1 ? 'is' : 'are'} above the longest list (${longest} item${longest === 1 ? '' : 's'}): the metric-vs-K curves and the popularity and random baselines' lists stop at ${longest}. The metrics at K = ${above.join(', ')} are still given (every slot past a list's end is a miss, precision@K divides by K).`,
     { file },
   );
   return longest;

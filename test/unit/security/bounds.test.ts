@@ -83,8 +83,14 @@ test('ranking K above the longest list: curves and baselines stop at the longest
     assert.equal(r.baselines!.popularity!['recall@2']!.value, (1 + 0) / 2);
     const w = r.warnings.find((x) => x.code === 'k-above-longest-list');
     assert.ok(w, JSON.stringify(r.warnings.map((x) => x.code)));
-    assert.match(w.message, /K = 99999 of `k` in .*eval-lens\.json is above the longest list \(3 items\)/);
+    assert.match(w.message, /K = 99999 of `k` is above the longest list \(3 items\)/);
     assert.ok(JSON.stringify(r).length < 100_000, `results of ${JSON.stringify(r).length} characters`);
+    // Without `k`: the default cutoffs.
+    writeFileSync(join(dir, 'eval-lens.json'), JSON.stringify({ task: 'ranking', bootstrap: { n: 0 } }));
+    const d = await evaluateFile(join(dir, 'run.jsonl'));
+    const wd = d.warnings.find((x) => x.code === 'k-above-longest-list');
+    assert.match(wd?.message ?? '', /K = 5, 10, 20, 50 of `k` are above the longest list \(3 items\)/);
+    assert.deepEqual(d.curves['metricVsK.recall']!.xs, [1, 2, 3]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
