@@ -15,7 +15,8 @@
  *   every K plus `mrr` when users × keys ≤ {@link PER_ITEM_BUDGET}; otherwise `ndcg@K` and
  *   `recall@K` at every K plus `mrr`; if that is still too many, the K closest to 10 only.
  * - `curves['metricVsK.<m>']` for recall, precision, ndcg, map, hit_rate, coverage: x = K from 1
- *   to max(k), y = the run, `extra.popularity` / `extra.random` = the baselines.
+ *   to max(k), or to the longest list when max(k) is above it ({@link evaluationDepth}), y = the
+ *   run, `extra.popularity` / `extra.random` = the baselines.
  * - `tables.perUserHistograms` (per metric: 20 bins, edges + counts, undefined count, mean),
  *   `tables.activityBins` (metric means by bins of users' train interactions:
  *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts, and the
