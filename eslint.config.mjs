@@ -1,6 +1,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const NOT_HTML = 'File data must be rendered as text (textContent, createElement) or escaped, never parsed as HTML.';
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.cache/**', 'test-artifacts/**', 'bench/data/**', 'examples/**/*.py'] },
   js.configs.recommended,
@@ -14,6 +16,18 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    // Text from files reaches the webview and the exports: it is rendered with textContent or
+    // escaped by the export writers, never parsed as HTML.
+    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['innerHTML', 'outerHTML', 'insertAdjacentHTML'].map((property) => ({ property, message: NOT_HTML })),
+        ...['write', 'writeln'].map((property) => ({ object: 'document', property, message: NOT_HTML })),
+      ],
     },
   },
   {

@@ -22,7 +22,7 @@ import { validateCompare } from '../core/compare/validate';
 import { EvalLensError } from '../core/diagnostics';
 import { formatCsv, formatMarkdown } from '../core/results/format';
 import { RESULTS_SCHEMA_ID, type Results } from '../core/results/types';
-import { validateResults } from '../core/results/validate';
+import { invalidFileError, validateResults } from '../core/results/validate';
 import { buildCompareModel, deltaTable } from './compareModel';
 import { reportToHtml, type HtmlTheme } from './exportHtml';
 import { formatCi } from './format';
@@ -59,16 +59,7 @@ export interface ExportOptions {
 export function reportInputFromJson(obj: unknown, file: string): ReportInput {
   const schema = obj !== null && typeof obj === 'object' ? (obj as { schema?: unknown }).schema : undefined;
   const fail = (problems: string[], what: string): never => {
-    const shown = problems
-      .slice(0, 10)
-      .map((p) => `\n  ${p}`)
-      .join('');
-    const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
-    throw new EvalLensError(
-      'report-invalid-input',
-      `${file}: not a valid ${what} (${problems.length} problem${problems.length === 1 ? '' : 's'}):${shown}${more}`,
-      { file },
-    );
+    throw invalidFileError('report-invalid-input', file, what, problems);
   };
   if (schema === RESULTS_SCHEMA_ID) {
     const problems = validateResults(obj);

@@ -5,13 +5,10 @@
  * of a table); the file's `kind` picks the one its problems are reported against, so a message
  * names the failing field ("compare.tests[0].p_t: expected a number or null, got "x"").
  */
-import { readFile } from 'node:fs/promises';
 import Ajv, { type ValidateFunction } from 'ajv';
 import compareSchema from '../../../schemas/eval-lens.compare.schema.json';
-import { EvalLensError } from '../diagnostics';
 import { describeValue, explain, keyPath } from '../config/check';
-import type { TableInspection } from './inspect';
-import { COMPARE_SCHEMA_ID, type CompareResults } from './types';
+import { COMPARE_SCHEMA_ID } from './types';
 
 type Kind = 'comparison' | 'inspection';
 const validators = new Map<Kind, ValidateFunction>();
@@ -74,42 +71,4 @@ export function validateCompare(obj: unknown): string[] {
   if (o.kind === 'comparison' && !runs.includes(o.baseline as string))
     out.push(`compare.baseline: expected one of compare.runs, got ${describeValue(o.baseline)}`);
   return out;
-}
-
-/**
- * Reads a comparison file and checks it.
- * @throws EvalLensError `compare-read`, `compare-syntax`, `compare-invalid` (lists the problems).
- */
-export async function readCompareFile(path: string): Promise<CompareResults | TableInspection> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new EvalLensError(
-      'compare-read',
-      `${path}: cannot read the comparison file: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}.`,
-      { file: path },
-    );
-  }
-  let obj: unknown;
-  try {
-    obj = JSON.parse(text);
-  } catch (err) {
-    throw new EvalLensError('compare-syntax', `${path}: invalid JSON: ${(err as Error).message}.`, { file: path });
-  }
-  const problems = validateCompare(obj);
-  if (problems.length > 0) {
-    const shown = problems
-      .slice(0, 10)
-      .map((p) => `\n  ${p}`)
-      .join('');
-    const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
-    throw new EvalLensError(
-      'compare-invalid',
-      `${path}: not a valid ${COMPARE_SCHEMA_ID} file (${problems.length} problem${problems.length === 1 ? '' : 's'}):${shown}${more}`,
-      { file: path },
-    );
-  }
-  return obj as CompareResults | TableInspection;
 }

@@ -53,6 +53,16 @@ export async function checkTextEncoding(path: string): Promise<void> {
     fail(
       'not-utf8',
       { file: path, line: 1 },
-      `the file is encoded as ${enc}; Eval Lens reads UTF-8. Save it as UTF-8 (in VS Code: "Save with Encoding" → UTF-8; with iconv: iconv -f UTF-16 -t UTF-8).`,
+      `the file is encoded as ${enc}; Eval Lens reads UTF-8. Save it as UTF-8 (in VS Code: "Save with Encoding" → UTF-8; with iconv: iconv -f ${iconvName(enc)} -t UTF-8).`,
     );
+}
+
+/**
+ * iconv's name of a detected encoding. With a byte order mark the plain name lets iconv read the
+ * mark; without one the byte order must be named (UTF-16LE, UTF-32BE, …).
+ */
+function iconvName(enc: string): string {
+  const width = enc.startsWith('UTF-32') ? 'UTF-32' : 'UTF-16';
+  if (enc.includes('byte order mark')) return width;
+  return `${width}${enc.includes('little-endian') ? 'LE' : 'BE'}`;
 }

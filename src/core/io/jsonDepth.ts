@@ -7,10 +7,12 @@ import { QUOTE } from './bytes';
  */
 export const MAX_JSON_DEPTH = 1000;
 
-/** Deepest nesting of `[`/`{` in JSON text (strings skipped); stops counting past `limit`. */
-export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
+/**
+ * Where JSON text first nests deeper than `limit` (`[`/`{`, strings skipped): the index of the
+ * bracket that opens level `limit + 1`, or -1 when it never does.
+ */
+export function tooDeepAt(text: string, limit = MAX_JSON_DEPTH): number {
   let depth = 0;
-  let max = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -20,13 +22,10 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
       else if (c === QUOTE) inString = false;
     } else if (c === QUOTE) inString = true;
     else if (c === 91 || c === 123) {
-      if (++depth > max) {
-        max = depth;
-        if (max > limit) return max;
-      }
+      if (++depth > limit) return i;
     } else if (c === 93 || c === 125) depth--;
   }
-  return max;
+  return -1;
 }
 
 /** The message of a value nested too deep. */

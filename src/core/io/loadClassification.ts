@@ -45,7 +45,7 @@ import { detectFormat, type TableFormat } from './format';
 import { COLUMN_ALIASES, findColumn, findWideColumns, listNames, requireColumn, type ColumnRole } from './columns';
 import { parseDecimalBytes, parseNumberText } from './numbers';
 import { argmaxRows, softmaxRows } from './scores';
-import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
+import { tooDeepAt, TOO_DEEP } from './jsonDepth';
 import { checkWeightSum } from './weights';
 import { COMMA, CR, LF, SPACE, TAB } from './bytes';
 import { printable } from '../results/validate';
@@ -584,7 +584,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   private putArray(j: number, cell: Cell): void {
     let arr: Cell = cell;
     if (typeof cell === 'string') {
-      if (jsonDepth(cell) > MAX_JSON_DEPTH) {
+      if (tooDeepAt(cell) >= 0) {
         this.invalid(j, 'json-too-deep', TOO_DEEP);
         return;
       }

@@ -27,7 +27,7 @@ import { CancelledError, EvalLensError, fail, type Progress } from '../diagnosti
 import { detectFormat, type TableFormat } from './format';
 import { readParquet } from './parquet';
 import { readNpz } from './npz';
-import { jsonDepth, MAX_JSON_DEPTH, TOO_DEEP } from './jsonDepth';
+import { tooDeepAt, TOO_DEEP } from './jsonDepth';
 import { COMMA, CR, LF, QUOTE, SPACE, TAB } from './bytes';
 import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
 import { cannotOpen, type Cell, type TableSink } from './tableSink';
@@ -320,7 +320,7 @@ async function readJsonLines(path: string, size: number, sink: TableSink, progre
     line++;
     if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text.trim() === '') return;
-    if (jsonDepth(text) > MAX_JSON_DEPTH) fail('json-too-deep', { file: path, line }, TOO_DEEP);
+    if (tooDeepAt(text) >= 0) fail('json-too-deep', { file: path, line }, TOO_DEEP);
     let obj: unknown;
     try {
       obj = JSON.parse(LONG_DIGITS.test(text) ? bigIntegersAsText(text) : text);
@@ -413,6 +413,13 @@ export function bigIntegersAsText(text: string): string {
  */
 export const MAX_JSON_DOCUMENT_BYTES = 256 * 1024 * 1024;
 
+/** 1-based line of a character offset in `text`. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
 async function readJsonDocument(path: string, sink: TableSink, progress?: Progress): Promise<number> {
   let text: string;
   try {
@@ -433,7 +440,8 @@ async function readJsonDocument(path: string, sink: TableSink, progress?: Progre
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '')
     fail('empty-file', { file: path }, 'the file is empty (expected a JSON array of rows or an object of columns).');
-  if (jsonDepth(text) > MAX_JSON_DEPTH) fail('json-too-deep', { file: path }, TOO_DEEP);
+  const deep = tooDeepAt(text);
+  if (deep >= 0) fail('json-too-deep', { file: path, line: lineAt(text, deep) }, TOO_DEEP);
   let doc: unknown;
   try {
     doc = JSON.parse(text);

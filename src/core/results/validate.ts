@@ -188,22 +188,34 @@ export function parseEvalLensJson(path: string, text: string, accept: 'results' 
     );
   }
   const problems = isResults ? validateResults(obj) : validateCompare(obj);
-  if (problems.length > 0) {
-    const id = isResults ? RESULTS_SCHEMA_ID : COMPARE_SCHEMA_ID;
-    const shown = problems
-      .slice(0, 10)
-      .map((p) => `\n  ${p}`)
-      .join('');
-    const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
-    throw new EvalLensError(
+  if (problems.length > 0)
+    throw invalidFileError(
       'results-invalid',
-      `${path}: the ${isResults ? 'results' : 'comparison'} do not match ${id} (${problems.length} problem${problems.length === 1 ? '' : 's'}):${shown}${more}`,
-      { file: path },
+      path,
+      isResults ? `${RESULTS_SCHEMA_ID} results file` : `${COMPARE_SCHEMA_ID} comparison file`,
+      problems,
     );
-  }
   if (isResults) return { kind: 'results', results: obj as Results };
   const c = obj as CompareResults | TableInspection;
   return c.kind === 'comparison' ? { kind: 'compare', compare: c } : { kind: 'inspection', inspection: c };
+}
+
+/**
+ * The error for a results or comparison file that fails its schema, worded the same wherever such a
+ * file is read: `<file>: not a valid <what> (N problems):` and the first ten problems, each naming
+ * its field.
+ */
+export function invalidFileError(code: string, path: string, what: string, problems: string[]): EvalLensError {
+  const shown = problems
+    .slice(0, 10)
+    .map((p) => `\n  ${p}`)
+    .join('');
+  const more = problems.length > 10 ? `\n  … and ${problems.length - 10} more` : '';
+  return new EvalLensError(
+    code,
+    `${path}: not a valid ${what} (${problems.length} problem${problems.length === 1 ? '' : 's'}):${shown}${more}`,
+    { file: path },
+  );
 }
 
 async function readText(path: string): Promise<string> {

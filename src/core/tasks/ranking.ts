@@ -15,7 +15,8 @@
  *   every K plus `mrr` when users × keys ≤ {@link PER_ITEM_BUDGET}; otherwise `ndcg@K` and
  *   `recall@K` at every K plus `mrr`; if that is still too many, the K closest to 10 only.
  * - `curves['metricVsK.<m>']` for recall, precision, ndcg, map, hit_rate, coverage: x = K from 1
- *   to max(k), y = the run, `extra.popularity` / `extra.random` = the baselines.
+ *   to max(k), or to the longest list when max(k) is above it ({@link evaluationDepth}), y = the
+ *   run, `extra.popularity` / `extra.random` = the baselines.
  * - `tables.perUserHistograms` (per metric: 20 bins, edges + counts, undefined count, mean),
  *   `tables.activityBins` (metric means by bins of users' train interactions:
  *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts, and the
@@ -27,7 +28,7 @@
 import { rankingSlicesStep } from '../inspect/slicesStep';
 import { subsetRanking } from '../inspect/subset';
 import { resolve } from 'node:path';
-import { fail } from '../diagnostics';
+import { fail, type Warnings } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
 import type { RankedLists, RankingData } from '../data/rankingData';
 import { fileInfo } from '../io/fileInfo';
@@ -94,6 +95,7 @@ export const runRanking: TaskRunner = async (ctx) => {
       `expected user vectors of the item vectors' length ${data.itemEmbeddings.dim}, got ${data.userEmbeddings.dim}.`,
     );
 
+  const depth = evaluationDepth(ks, longestList(data.lists), data.file, warnings);
   const catalog = defineCatalog(data, config.catalogSize);
   const opts: EvaluateListsOptions = { ks, gain, mapNormaliser, coldThreshold, catalog };
   ctx.progress?.report?.('ranking metrics', 0);
@@ -131,19 +133,18 @@ export const runRanking: TaskRunner = async (ctx) => {
   if (data.train) {
     const train = data.train;
     const users = Int32Array.from(run.evaluated, (j) => data.lists.user[j]);
-    const maxK = ks[ks.length - 1];
     baselines = {};
     results.baselines = {};
     const idRank = results.time('baselines', () => idOrderRank(data.items.ids));
     const makers: [string, () => RankedLists, string][] = [
       [
         'popularity',
-        () => popularityLists(users, train, popularityOrder(train, idRank), maxK, data.items.size, scratch),
+        () => popularityLists(users, train, popularityOrder(train, idRank), depth, data.items.size, scratch),
         'most frequent train items, seen items excluded',
       ],
       [
         'random',
-        () => randomLists(users, train, idRank, maxK, config.bootstrap.seed, scratch),
+        () => randomLists(users, train, idRank, depth, config.bootstrap.seed, scratch),
         `seeded random (seed = ${config.bootstrap.seed}), seen items excluded`,
       ],
     ];
@@ -171,19 +172,21 @@ export const runRanking: TaskRunner = async (ctx) => {
     );
   }
 
-  // Curves: metric vs K, baselines beside.
-  const maxK = ks[ks.length - 1];
-  const xs = Array.from({ length: maxK }, (_, i) => i + 1);
+  // Curves: metric vs K up to the evaluation depth, baselines beside.
+  const xs = Array.from({ length: depth }, (_, i) => i + 1);
   for (const m of ['recall', 'precision', 'ndcg', 'map', 'hit_rate', 'coverage']) {
     const c: Curve = {
       x: 'K',
       y: m,
       xs,
-      ys: toList(run.curves[m]),
+      ys: toList(run.curves[m], depth),
       note: m === 'coverage' ? catalog.note : 'mean over evaluated users at each K',
     };
     if (baselines)
-      c.extra = { popularity: toList(baselines.popularity.curves[m]), random: toList(baselines.random.curves[m]) };
+      c.extra = {
+        popularity: toList(baselines.popularity.curves[m], depth),
+        random: toList(baselines.random.curves[m], depth),
+      };
     results.curve(`metricVsK.${m}`, c);
   }
 
@@ -271,8 +274,29 @@ function validCutoffs(k: unknown, file: string): number[] {
   return checkCutoffs(k as number[]);
 }
 
-function toList(a: Float64Array): (number | null)[] & number[] {
-  return Array.from(a, (v) => (Number.isFinite(v) ? v : null)) as (number | null)[] & number[];
+/**
+ * How deep the lists are evaluated beyond the cutoffs themselves: the metric-vs-K curves and the
+ * baselines' lists stop at the largest K, or at the longest list of the run when the largest K is
+ * above it (with a note). Past the longest list every slot of every list is a miss, so deeper curve
+ * points would add nothing but size (up to 100,000 points per curve), and baselines recommending
+ * more items than the run could not be compared with it and would need users × K slots. The
+ * metrics at every K are still reported as defined (missing slots count as misses: precision@K
+ * divides by K).
+ */
+export function evaluationDepth(ks: number[], longest: number, file: string, warnings: Warnings): number {
+  const maxK = ks[ks.length - 1]!;
+  if (longest < 1 || maxK <= longest) return maxK;
+  const above = ks.filter((k) => k > longest);
+  warnings.note(
+    'k-above-longest-list',
+    `${file}: K = ${above.join(', ')} of \`k\` ${above.length === 1 ? 'is' : 'are'} above the longest list (${longest} item${longest === 1 ? '' : 's'}): the metric-vs-K curves and the popularity and random baselines' lists stop at ${longest}. The metrics at K = ${above.join(', ')} are still given (every slot past a list's end is a miss, precision@K divides by K).`,
+    { file },
+  );
+  return longest;
+}
+
+function toList(a: Float64Array, length = a.length): (number | null)[] & number[] {
+  return Array.from(a.subarray(0, length), (v) => (Number.isFinite(v) ? v : null)) as (number | null)[] & number[];
 }
 
 /** The per-user vectors kept in `perItem`, within {@link PER_ITEM_BUDGET}. */

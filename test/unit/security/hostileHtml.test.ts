@@ -11,6 +11,11 @@ import type { CompareResults } from '../../../src/core/compare/types';
 import { parseEvalLensJson } from '../../../src/core/results/validate';
 import { classificationResults, compareResults } from '../extension/fixtures';
 import { EVIL, foreign, textOf } from './htmlCheck';
+import { exportReport, reportInputFromJson } from '../../../src/shared/exportReport';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 function hostileResults() {
   const r = classificationResults();
@@ -54,6 +59,45 @@ test("exported HTML of a hostile comparison file: only the project's elements an
   const html = reportToHtml(buildCompareModel(hostileCompare()));
   assert.deepEqual(foreign(html), []);
   assert.ok(textOf(html).includes(EVIL));
+});
+
+test("the CLI's HTML (eval-lens report, evaluate --html) of the hostile files: only the project's elements and attributes", () => {
+  for (const obj of [hostileResults(), hostileCompare()]) {
+    const html = exportReport(reportInputFromJson(JSON.parse(JSON.stringify(obj)), EVIL), 'html', { generator: EVIL });
+    assert.deepEqual(foreign(html), []);
+    assert.ok(textOf(html).includes(EVIL));
+  }
+});
+
+test('evaluate --html on a prediction file whose labels and file name are markup: only generated markup', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-hostile-'));
+  try {
+    const cell = `"${EVIL.replace(/"/g, '""')}"`;
+    const name = '<b onclick=x>.csv';
+    writeFileSync(join(dir, name), `label,pred\n${cell},${cell}\nb,${cell}\n${cell},b\n`);
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(process.cwd(), 'src/cli/main.ts'),
+        'evaluate',
+        join(dir, name),
+        '--bootstrap-n',
+        '0',
+        '--html',
+        join(dir, 'r.html'),
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(r.status, 0, r.stderr);
+    const html = readFileSync(join(dir, 'r.html'), 'utf8');
+    assert.deepEqual(foreign(html), []);
+    assert.ok(textOf(html).includes(EVIL), 'the label is shown, as text');
+    assert.ok(textOf(html).includes(name), 'the file name is shown, as text');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a mark that is not 1, 2 or 3 never becomes a class name (allow-list), even past validation', () => {

@@ -10,27 +10,36 @@ import { tmpFile } from '../io/helpers';
 const CSV = 'label,pred\na,a\nb,a\n';
 
 test('UTF-16 and UTF-32 inputs (with or without a byte order mark) are named, with "save as UTF-8"', async () => {
-  const cases: [Buffer, RegExp][] = [
+  // With the iconv command that converts each (the encoding it must be told to read).
+  const cases: [Buffer, RegExp, string][] = [
     [
       Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(CSV, 'utf16le')]),
       /UTF-16 \(little-endian, with a byte order mark\)/,
+      'iconv -f UTF-16 -t UTF-8',
     ],
-    [Buffer.from(CSV, 'utf16le'), /UTF-16 \(little-endian\)/],
-    [Buffer.from(CSV, 'utf16le').swap16(), /UTF-16 \(big-endian\)/],
+    [Buffer.from(CSV, 'utf16le'), /UTF-16 \(little-endian\)/, 'iconv -f UTF-16LE -t UTF-8'],
+    [Buffer.from(CSV, 'utf16le').swap16(), /UTF-16 \(big-endian\)/, 'iconv -f UTF-16BE -t UTF-8'],
     [
       Buffer.concat([
         Buffer.from([0xff, 0xfe, 0, 0]),
         Buffer.from([...CSV].flatMap((c) => [c.charCodeAt(0), 0, 0, 0])),
       ]),
       /UTF-32 \(little-endian, with a byte order mark\)/,
+      'iconv -f UTF-32 -t UTF-8',
+    ],
+    [
+      Buffer.from([...CSV].flatMap((c) => [0, 0, 0, c.charCodeAt(0)])),
+      /UTF-32 \(big-endian\)/,
+      'iconv -f UTF-32BE -t UTF-8',
     ],
   ];
-  for (const [bytes, enc] of cases) {
+  for (const [bytes, enc, iconv] of cases) {
     await assert.rejects(evaluateFile(tmpFile('wide.csv', bytes)), (e: unknown) => {
       assert.ok(e instanceof EvalLensError);
       assert.equal(e.code, 'not-utf8');
       assert.match(e.message, enc);
       assert.match(e.message, /Save it as UTF-8/);
+      assert.ok(e.message.includes(iconv), e.message);
       assert.equal(e.location?.line, 1);
       return true;
     });

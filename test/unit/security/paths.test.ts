@@ -5,7 +5,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { EvalLensError } from '../../../src/core/diagnostics';
 import { evaluateFile } from '../../../src/core/evaluate';
 import { resolveConfigPath } from '../../../src/core/config/load';
@@ -77,4 +77,45 @@ test('re-evaluate: a recorded source path outside the workspace (absolute, .., s
   }
   const missing = await resolveRecordedSource('runs/nothere.csv', results, ws);
   assert.ok('missing' in missing);
+});
+
+test('every config path key refuses a symbolic link out of the workspace, without showing the linked content', async () => {
+  // Each key points at a link to a file outside whose first line is a secret (and not valid for
+  // that key, so a read would quote it in a message).
+  symlinkSync(join(outside, 'secret.csv'), join(ws, 'secret-link.csv'));
+  writeFileSync(join(outside, 'secret.json'), `{"${SECRET}": "x"}`);
+  symlinkSync(join(outside, 'secret.json'), join(ws, 'secret-link.json'));
+  mkdirSync(join(ws, 'cls'), { recursive: true });
+  mkdirSync(join(ws, 'rank'), { recursive: true });
+  writeFileSync(join(ws, 'cls', 'p.csv'), 'label,pred\na,a\nb,a\n');
+  writeFileSync(join(ws, 'rank', 'run.jsonl'), '{"user":"u1","items":["a","b"],"relevant":["a"]}\n');
+  writeFileSync(join(ws, 'rank', 'norel.jsonl'), '{"user":"u1","items":["a","b"]}\n');
+  writeFileSync(join(ws, 'rank', 'train.csv'), 'user,item\nu1,c\n');
+  const cases: [string, string, Record<string, unknown>][] = [
+    ['cls/p.csv', 'trainCounts', {}],
+    ['cls/p.csv', 'classWeights', {}],
+    ['cls/p.csv', 'groups', { trainCounts: { a: 10, b: 1 } }],
+    ['rank/norel.jsonl', 'relevant', { task: 'ranking' }],
+    ['rank/run.jsonl', 'train', { task: 'ranking' }],
+    ['rank/run.jsonl', 'itemEmbeddings', { task: 'ranking' }],
+    ['rank/run.jsonl', 'userEmbeddings', { task: 'ranking', train: 'train.csv', itemEmbeddings: 'emb.json' }],
+    ['rank/run.jsonl', 'items', { task: 'ranking' }],
+  ];
+  writeFileSync(join(ws, 'rank', 'emb.json'), '{"a": [1, 0], "b": [0, 1], "c": [1, 1]}');
+  for (const [input, key, extra] of cases) {
+    const link = key === 'itemEmbeddings' || key === 'userEmbeddings' ? '../secret-link.json' : '../secret-link.csv';
+    const config = join(ws, dirname(input), 'eval-lens.json');
+    writeFileSync(config, JSON.stringify({ ...extra, [key]: link, bootstrap: { n: 0 } }));
+    try {
+      await assert.rejects(evaluateFile(join(ws, input), { root: ws }), (e: unknown) => {
+        assert.ok(e instanceof EvalLensError, `${key}: ${String(e)}`);
+        assert.equal(e.code, 'config-path', `${key}: ${e.message}`);
+        assert.match(e.message, new RegExp(`\`${key}\`.*symbolic link.*outside the workspace`), key);
+        assert.ok(!e.message.includes(SECRET), `${key}: ${e.message}`);
+        return true;
+      });
+    } finally {
+      rmSync(config);
+    }
+  }
 });

@@ -32,7 +32,7 @@ test('a comparison with a hostile marks value is refused, naming the field', () 
   assert.equal(e.code, 'results-invalid');
   assert.match(
     e.message,
-    /^x\.compare\.json: the comparison do not match eval-lens\/compare@1 \(1 problem\):\n {2}compare\.marks\.accuracy\./,
+    /^x\.compare\.json: not a valid eval-lens\/compare@1 comparison file \(1 problem\):\n {2}compare\.marks\.accuracy\./,
   );
 });
 

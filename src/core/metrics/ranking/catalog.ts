@@ -68,8 +68,6 @@ export function catalogMetrics(lists: RankedLists, evaluated: Int32Array, opts: 
       surprisal[i] = i < counts.length && counts[i] > 0 ? -Math.log2(counts[i] / opts.trainTotal) : NaN;
   const novelty: Record<string, Float64Array> | null = counts ? {} : null;
   const novCols = novelty ? ks.map((k) => (novelty[`novelty@${k}`] = new Float64Array(evaluated.length))) : [];
-  const isK = new Int32Array(maxK + 1).fill(-1);
-  ks.forEach((k, j) => (isK[k] = j));
   let unknownSlots = 0;
   for (let e = 0; e < evaluated.length; e++) {
     const j = evaluated[e];
@@ -77,8 +75,12 @@ export function catalogMetrics(lists: RankedLists, evaluated: Int32Array, opts: 
     const len = lists.offsets[j + 1] - l0;
     let sum = 0;
     let cnt = 0;
-    for (let i = 0; i < maxK; i++) {
-      if (i < len) {
+    // Slot by slot up to each cutoff; past the end of the list nothing changes, so a user costs
+    // O(list length + number of cutoffs), not O(max K) (K may be far above every list).
+    let i = 0;
+    for (let kj = 0; kj < ks.length; kj++) {
+      const end = ks[kj] < len ? ks[kj] : len;
+      for (; i < end; i++) {
         const it = lists.items[l0 + i];
         if (it >= 0) {
           if (i < minPos[it]) minPos[it] = i;
@@ -91,10 +93,7 @@ export function catalogMetrics(lists: RankedLists, evaluated: Int32Array, opts: 
           }
         }
       }
-      if (novelty) {
-        const kj = isK[i + 1];
-        if (kj >= 0) novCols[kj][e] = cnt > 0 ? sum / cnt : NaN;
-      }
+      if (novelty) novCols[kj][e] = cnt > 0 ? sum / cnt : NaN;
     }
   }
   const firstAt = new Float64Array(maxK);

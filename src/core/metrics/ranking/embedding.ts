@@ -39,10 +39,7 @@ export function embeddingMetrics(
   opts: { ks: number[]; items: Embeddings; users: Embeddings | null; train: TrainData | null },
 ): EmbeddingMetricsResult {
   const ks = [...opts.ks].sort((a, b) => a - b);
-  const maxK = ks[ks.length - 1];
   const { dim, unit, present } = opts.items;
-  const isK = new Int32Array(maxK + 1).fill(-1);
-  ks.forEach((k, j) => (isK[k] = j));
   const n = evaluated.length;
   const diversity: Record<string, Float64Array> = {};
   const divCols = ks.map((k) => (diversity[`diversity@${k}`] = new Float64Array(n)));
@@ -69,8 +66,12 @@ export function embeddingMetrics(
     let dotProfile = 0;
     const l0 = lists.offsets[j];
     const len = lists.offsets[j + 1] - l0;
-    for (let i = 0; i < maxK; i++) {
-      if (i < len) {
+    // Slot by slot up to each cutoff; past the end of the list nothing changes, so a user costs
+    // O(list length + number of cutoffs), not O(max K) (K may be far above every list).
+    let i = 0;
+    for (let kj = 0; kj < ks.length; kj++) {
+      const end = ks[kj] < len ? ks[kj] : len;
+      for (; i < end; i++) {
         const it = lists.items[l0 + i];
         if (it >= 0) {
           if (it < present.length && present[it]) {
@@ -86,18 +87,15 @@ export function embeddingMetrics(
           } else missingSlots++;
         }
       }
-      const kj = isK[i + 1];
-      if (kj >= 0) {
-        if (m >= 2) {
-          let ss = 0;
-          for (let q = 0; q < dim; q++) ss += sum[q] * sum[q];
-          divCols[kj][e] = 1 - (ss - m) / (m * (m - 1));
-        } else {
-          divCols[kj][e] = NaN;
-          diversityUndefined[kj]++;
-        }
-        if (alignment) alCols[kj][e] = hasProfile && m > 0 ? dotProfile / m : NaN;
+      if (m >= 2) {
+        let ss = 0;
+        for (let q = 0; q < dim; q++) ss += sum[q] * sum[q];
+        divCols[kj][e] = 1 - (ss - m) / (m * (m - 1));
+      } else {
+        divCols[kj][e] = NaN;
+        diversityUndefined[kj]++;
       }
+      if (alignment) alCols[kj][e] = hasProfile && m > 0 ? dotProfile / m : NaN;
     }
   }
   return { diversity, alignment, profiles, missingSlots, diversityUndefined };
