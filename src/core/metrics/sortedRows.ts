@@ -126,6 +126,92 @@ function maxPlusOne(a: Int32Array): number {
 }
 
 /**
+ * Sorted rows of subsets, cut from the sorted rows `whole` of a larger set instead of sorting
+ * again. The returned function gives, for increasing `rows` (all held by `whole`), exactly
+ * `sortRowsByScore(pick(scores, rows), wrong, { weights })`, where `whole` sorted `scores`,
+ * `pick(a, rows)[j] = a[rows[j]]`, and `wrong` and `weights` are the subset's (indexed
+ * 0..rows.length-1, as in that call). Restricting a stable descending order to some of its rows
+ * keeps it stable and descending (ties stay in row order, as `rows` is increasing), and the
+ * subset's tied blocks are the nonempty parts of `whole`'s blocks.
+ *
+ * The first call indexes `whole` (O(whole.n)); each call then costs O(whole.n) for a subset of at
+ * least 1/16 of `whole` (one scan) and O(k log k) for a smaller one of k rows (a sort of its
+ * integer positions), so many small slices of a large file stay cheap.
+ */
+export function sortedSubsets(
+  whole: SortedRows,
+): (rows: Int32Array, wrong: ArrayLike<number>, weights: ArrayLike<number> | null) => SortedRows {
+  let position: Int32Array | null = null; // row → its position in whole, -1 when whole lacks it
+  let blockOf: Int32Array | null = null; // position in whole → its tied block
+  let local: Int32Array | null = null; // row → its number in the current subset, -1 otherwise (reset after each call)
+  return (rows, wrong, weights) => {
+    if (!position || !blockOf || !local) {
+      let size = 0;
+      for (let p = 0; p < whole.n; p++) if (whole.rowIndex[p] >= size) size = whole.rowIndex[p] + 1;
+      position = new Int32Array(size).fill(-1);
+      for (let p = 0; p < whole.n; p++) position[whole.rowIndex[p]] = p;
+      blockOf = new Int32Array(whole.n);
+      for (let b = 0; b + 1 < whole.blockStart.length; b++)
+        blockOf.fill(b, whole.blockStart[b], whole.blockStart[b + 1]);
+      local = new Int32Array(size).fill(-1);
+    }
+    const n = rows.length;
+    let missing = 0;
+    for (let j = 0; j < n; j++) {
+      if (rows[j] < position.length && position[rows[j]] >= 0) local[rows[j]] = j;
+      else missing++;
+    }
+    if (missing > 0) {
+      for (let j = 0; j < n; j++) if (rows[j] < local.length) local[rows[j]] = -1;
+      throw new RangeError(`sortedSubsets: ${missing} of the ${n} rows are not in the sorted rows.`);
+    }
+    // The subset's positions in whole, in order: a scan of whole for a large subset (O(whole.n)),
+    // a sort of its positions for a small one (O(k log k)).
+    let at: Int32Array;
+    if (n * 16 >= whole.n) {
+      at = new Int32Array(n);
+      let q = 0;
+      for (let p = 0; p < whole.n; p++) if (local[whole.rowIndex[p]] >= 0) at[q++] = p;
+    } else {
+      at = new Int32Array(n);
+      for (let j = 0; j < n; j++) at[j] = position[rows[j]];
+      at.sort();
+    }
+    const rowIndex = new Int32Array(n);
+    const score = new Float64Array(n);
+    const wr = new Uint8Array(n);
+    const w = weights ? new Float64Array(n) : null;
+    const starts: number[] = [];
+    let block = -1;
+    for (let q = 0; q < n; q++) {
+      const p = at[q];
+      const j = local[whole.rowIndex[p]];
+      if (blockOf[p] !== block) {
+        starts.push(q);
+        block = blockOf[p];
+      }
+      rowIndex[q] = j;
+      score[q] = whole.score[p];
+      wr[q] = wrong[j] ? 1 : 0;
+      if (w) w[q] = weights![j];
+    }
+    starts.push(n);
+    for (let j = 0; j < n; j++) local[rows[j]] = -1;
+    return {
+      n,
+      rowIndex,
+      score,
+      wrong: wr,
+      group: new Int32Array(n).fill(-1),
+      nGroups: 0,
+      weight: w,
+      groupWeight: null,
+      blockStart: Int32Array.from(starts),
+    };
+  };
+}
+
+/**
  * Multiplicities in sorted order from a bootstrap count vector over the caller's rows:
  * `out[p] = counts[rowIndex[p]]`.
  */
