@@ -142,17 +142,13 @@ export function sortedSubsets(
   whole: SortedRows,
 ): (rows: Int32Array, wrong: ArrayLike<number>, weights: ArrayLike<number> | null) => SortedRows {
   let position: Int32Array | null = null; // row → its position in whole, -1 when whole lacks it
-  let blockOf: Int32Array | null = null; // position in whole → its tied block
   let local: Int32Array | null = null; // row → its number in the current subset, -1 otherwise (reset after each call)
   return (rows, wrong, weights) => {
-    if (!position || !blockOf || !local) {
+    if (!position || !local) {
       let size = 0;
       for (let p = 0; p < whole.n; p++) if (whole.rowIndex[p] >= size) size = whole.rowIndex[p] + 1;
       position = new Int32Array(size).fill(-1);
       for (let p = 0; p < whole.n; p++) position[whole.rowIndex[p]] = p;
-      blockOf = new Int32Array(whole.n);
-      for (let b = 0; b + 1 < whole.blockStart.length; b++)
-        blockOf.fill(b, whole.blockStart[b], whole.blockStart[b + 1]);
       local = new Int32Array(size).fill(-1);
     }
     const n = rows.length;
@@ -182,14 +178,11 @@ export function sortedSubsets(
     const wr = new Uint8Array(n);
     const w = weights ? new Float64Array(n) : null;
     const starts: number[] = [];
-    let block = -1;
     for (let q = 0; q < n; q++) {
       const p = at[q];
       const j = local[whole.rowIndex[p]];
-      if (blockOf[p] !== block) {
-        starts.push(q);
-        block = blockOf[p];
-      }
+      // a tied block of whole is a run of equal scores (−0 = +0), so the subset's blocks start where its score changes
+      if (q === 0 || whole.score[p] !== score[q - 1]) starts.push(q);
       rowIndex[q] = j;
       score[q] = whole.score[p];
       wr[q] = wrong[j] ? 1 : 0;
