@@ -141,20 +141,29 @@ function maxPlusOne(a: Int32Array): number {
 export function sortedSubsets(
   whole: SortedRows,
 ): (rows: Int32Array, wrong: ArrayLike<number>, weights: ArrayLike<number> | null) => SortedRows {
-  let position: Int32Array | null = null; // row → its position in whole, -1 when whole lacks it
-  let local: Int32Array | null = null; // row → its number in the current subset, -1 otherwise (reset after each call)
+  const N = whole.n;
+  const order = whole.rowIndex;
+  const wholeScore = whole.score;
+  let index: { position: Int32Array; local: Int32Array } | null = null;
+  /**
+   * `position`: row → its position in whole, -1 when whole lacks it; `local`: row → its number in
+   * the current subset, -1 otherwise (set at the start of each call and reset at its end).
+   */
+  const indexOf = (): { position: Int32Array; local: Int32Array } => {
+    let size = 0;
+    for (let p = 0; p < N; p++) if (order[p] >= size) size = order[p] + 1;
+    const position = new Int32Array(size).fill(-1);
+    for (let p = 0; p < N; p++) position[order[p]] = p;
+    return { position, local: new Int32Array(size).fill(-1) };
+  };
   return (rows, wrong, weights) => {
-    if (!position || !local) {
-      let size = 0;
-      for (let p = 0; p < whole.n; p++) if (whole.rowIndex[p] >= size) size = whole.rowIndex[p] + 1;
-      position = new Int32Array(size).fill(-1);
-      for (let p = 0; p < whole.n; p++) position[whole.rowIndex[p]] = p;
-      local = new Int32Array(size).fill(-1);
-    }
+    index ??= indexOf();
+    const { position, local } = index;
     const n = rows.length;
     let missing = 0;
     for (let j = 0; j < n; j++) {
-      if (rows[j] < position.length && position[rows[j]] >= 0) local[rows[j]] = j;
+      const i = rows[j];
+      if (i < position.length && position[i] >= 0) local[i] = j;
       else missing++;
     }
     if (missing > 0) {
@@ -163,13 +172,11 @@ export function sortedSubsets(
     }
     // The subset's positions in whole, in order: a scan of whole for a large subset (O(whole.n)),
     // a sort of its positions for a small one (O(k log k)).
-    let at: Int32Array;
-    if (n * 16 >= whole.n) {
-      at = new Int32Array(n);
+    const at = new Int32Array(n);
+    if (n * 16 >= N) {
       let q = 0;
-      for (let p = 0; p < whole.n; p++) if (local[whole.rowIndex[p]] >= 0) at[q++] = p;
+      for (let p = 0; p < N; p++) if (local[order[p]] >= 0) at[q++] = p;
     } else {
-      at = new Int32Array(n);
       for (let j = 0; j < n; j++) at[j] = position[rows[j]];
       at.sort();
     }
@@ -180,11 +187,12 @@ export function sortedSubsets(
     const starts: number[] = [];
     for (let q = 0; q < n; q++) {
       const p = at[q];
-      const j = local[whole.rowIndex[p]];
+      const j = local[order[p]];
+      const v = wholeScore[p];
       // a tied block of whole is a run of equal scores (−0 = +0), so the subset's blocks start where its score changes
-      if (q === 0 || whole.score[p] !== score[q - 1]) starts.push(q);
+      if (q === 0 || v !== score[q - 1]) starts.push(q);
       rowIndex[q] = j;
-      score[q] = whole.score[p];
+      score[q] = v;
       wr[q] = wrong[j] ? 1 : 0;
       if (w) w[q] = weights![j];
     }
