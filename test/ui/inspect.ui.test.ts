@@ -4,7 +4,8 @@
  * Row inspection as a person uses it, in code-server driven by Debian's Chromium: click a cell of
  * the confusion matrix → the rows panel lists exactly that cell's count of rows, with the filter
  * as chips; Enter on a row of the grid opens the prediction file at that row's line; the keyboard
- * path (the chart's table, Enter on a row) opens the same panel; the Slices tab. Screenshots of the
+ * path (the chart's table, Enter on a row) opens the same panel; a metric of the side panel and a
+ * CodeLens of the results file open their rows; the Slices tab. Screenshots of the
  * rows panel and the slices in light and dark go to test-artifacts/screenshots/.
  *
  * Run: npm run test:ui (node's test runner; this file starts and always stops its own server).
@@ -314,6 +315,27 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     assert.deepEqual(panel.chips, ['shot = few']);
     assert.equal(panel.total, few);
     assert.match(panel.title, /few-shot rows/);
+  });
+
+  it("CodeLens: a click on the accuracy lens of the results file opens the report's mistakes", async () => {
+    await runCommand(page, 'View: Close All Editors');
+    const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
+    const m = r.tables.confusion!.matrix;
+    const wrong = m.reduce((a, row, i) => a + row.reduce((b, x, j) => b + (i === j ? 0 : x), 0), 0);
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('digits-lt/logreg.eval.json');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'logreg.eval.json' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const lens = page.locator('.codelens-decoration a', { hasText: new RegExp(`^${metricName('accuracy')} \\d`) });
+    await lens.first().waitFor({ timeout: 60_000 });
+    await lens.first().click();
+    const frame = await reportFrame(page, /^logreg\.csv$/);
+    const panel = await rowsPanel(frame);
+    assert.deepEqual(panel.chips, ['correct = false']);
+    assert.equal(panel.total, wrong);
+    assert.match(panel.title, /mistakes/i);
   });
 
   it('ranking: Enter on a per-user histogram bin lists that many users, with their top-K and hits', async () => {

@@ -24,7 +24,7 @@ import { binIndices, calibrationValues } from '../metrics/calibration';
 import { aggregateClassification, type PreparedClassification } from '../metrics/classification';
 import { IW_KEYS, metricVector } from '../metrics/importance';
 import { aurcValues } from '../metrics/riskCoverage';
-import { gatherCounts, sortRowsByScore } from '../metrics/sortedRows';
+import { gatherCounts, sortedSubsets, sortRowsByScore, type SortedRows } from '../metrics/sortedRows';
 import type { Direction } from '../results/types';
 import { bootstrapDistribution, percentileInterval, strataOf } from '../stats/bootstrap';
 import { sliceValues } from './sliceValues';
@@ -75,8 +75,14 @@ function pick<T extends ArrayLike<number> | null>(a: T, rows: Int32Array): T {
 
 export interface ClassificationSliceInput {
   prepared: PreparedClassification;
-  /** The selective score per row, or null. */
+  /** The selective score per row, or null (see `order`). */
   scores: Float64Array | null;
+  /**
+   * Every row already sorted by the selective score (the selective family's order, descending, ties
+   * in row order), when the evaluation has it: each slice's order is then cut from it in one pass
+   * instead of sorting the slice again, and `scores` is not needed.
+   */
+  order?: SortedRows | null;
   /** ECE is defined (the score is a probability) with this many bins; null = no ECE. */
   eceBins: number | null;
   strata: Int32Array | null;
@@ -85,7 +91,10 @@ export interface ClassificationSliceInput {
 /** Classification: accuracy, macro_f1, ece (probability scores), aurc (any score). */
 export function classificationSliceMetrics(input: ClassificationSliceInput): SliceMetrics {
   const { prepared: P, scores, eceBins } = input;
-  const keys = ['accuracy', 'macro_f1', ...(scores && eceBins ? ['ece'] : []), ...(scores ? ['aurc'] : [])];
+  const order = input.order ?? null;
+  const cut = order ? sortedSubsets(order) : null;
+  const ranked = scores !== null || order !== null;
+  const keys = ['accuracy', 'macro_f1', ...(ranked && eceBins ? ['ece'] : []), ...(ranked ? ['aurc'] : [])];
   const directions: Direction[] = keys.map((k) => (k === 'ece' || k === 'aurc' ? 'lower' : 'higher'));
   return {
     keys,
@@ -106,15 +115,21 @@ export function classificationSliceMetrics(input: ClassificationSliceInput): Sli
       const wrong = new Uint8Array(rows.length);
       for (let j = 0; j < rows.length; j++) wrong[j] = sub.correct[j] ? 0 : 1;
       const sorted =
-        scores && rows.length > 0 ? sortRowsByScore(pick(scores, rows), wrong, { weights: sub.weights }) : null;
+        rows.length === 0
+          ? null
+          : cut
+            ? cut(rows, wrong, sub.weights)
+            : scores
+              ? sortRowsByScore(pick(scores, rows), wrong, { weights: sub.weights })
+              : null;
       const bins = sorted && eceBins ? binIndices(sorted, eceBins) : null;
       const buf = sorted ? new Float64Array(sorted.n) : null;
       return (mult) => {
         const v = aggregateClassification(sub, mult).values;
         const out = [v.accuracy ?? NaN, v.macro_f1 ?? NaN];
         const m = mult && sorted ? gatherCounts(sorted, mult, buf!) : null;
-        if (scores && eceBins) out.push(sorted ? calibrationValues(sorted, eceBins, m, bins).ece : NaN);
-        if (scores) out.push(sorted ? aurcValues(sorted, m).aurc : NaN);
+        if (ranked && eceBins) out.push(sorted ? calibrationValues(sorted, eceBins, m, bins).ece : NaN);
+        if (ranked) out.push(sorted ? aurcValues(sorted, m).aurc : NaN);
         return out;
       };
     },

@@ -23,10 +23,15 @@ export function classificationSlicesStep(run: ClassificationRun, ctx: TaskContex
   if (!names?.length || !run.text) return;
   const { data } = run;
   const s = run.selective;
+  // Every row in the order of the score the selective family ranks by (its own rows unless those
+  // are the test rows of the val/test protocol; then the calibration's, when it ran): each slice is
+  // cut from it instead of being sorted again. Otherwise the scores are derived again and sorted.
+  const order = s?.ranked ? (s.subset ? (s.calib?.rows ?? null) : s.rows) : null;
   const metrics = classificationSliceMetrics({
     prepared: run.prepared,
-    // the score the selective family ranks by; ECE only when the calibration family ran (a probability score)
-    scores: s?.ranked ? rowScores(data, ctx.config) : null,
+    // ECE only when the calibration family ran (a probability score)
+    scores: s?.ranked && !order ? rowScores(data, ctx.config) : null,
+    order,
     eceBins: s?.calib ? s.calib.B : null,
     strata: classificationStrata(ctx.config, data.groupColumn, data.labels),
   });

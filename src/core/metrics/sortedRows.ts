@@ -126,6 +126,93 @@ function maxPlusOne(a: Int32Array): number {
 }
 
 /**
+ * Sorted rows of subsets, cut from the sorted rows `whole` of a larger set instead of sorting
+ * again. The returned function gives, for increasing `rows` (all held by `whole`), exactly
+ * `sortRowsByScore(pick(scores, rows), wrong, { weights })`, where `whole` sorted `scores`,
+ * `pick(a, rows)[j] = a[rows[j]]`, and `wrong` and `weights` are the subset's (indexed
+ * 0..rows.length-1, as in that call). Restricting a stable descending order to some of its rows
+ * keeps it stable and descending (ties stay in row order, as `rows` is increasing), and the
+ * subset's tied blocks are the nonempty parts of `whole`'s blocks.
+ *
+ * The first call indexes `whole` (O(whole.n)); each call then costs O(whole.n) for a subset of at
+ * least 1/16 of `whole` (one scan) and O(k log k) for a smaller one of k rows (a sort of its
+ * integer positions), so many small slices of a large file stay cheap.
+ */
+export function sortedSubsets(
+  whole: SortedRows,
+): (rows: Int32Array, wrong: ArrayLike<number>, weights: ArrayLike<number> | null) => SortedRows {
+  const N = whole.n;
+  const order = whole.rowIndex;
+  const wholeScore = whole.score;
+  let index: { position: Int32Array; local: Int32Array } | null = null;
+  /**
+   * `position`: row → its position in whole, -1 when whole lacks it; `local`: row → its number in
+   * the current subset, -1 otherwise (set at the start of each call and reset at its end).
+   */
+  const indexOf = (): { position: Int32Array; local: Int32Array } => {
+    let size = 0;
+    for (let p = 0; p < N; p++) if (order[p] >= size) size = order[p] + 1;
+    const position = new Int32Array(size).fill(-1);
+    for (let p = 0; p < N; p++) position[order[p]] = p;
+    return { position, local: new Int32Array(size).fill(-1) };
+  };
+  return (rows, wrong, weights) => {
+    index ??= indexOf();
+    const { position, local } = index;
+    const n = rows.length;
+    let missing = 0;
+    for (let j = 0; j < n; j++) {
+      const i = rows[j];
+      if (i < position.length && position[i] >= 0) local[i] = j;
+      else missing++;
+    }
+    if (missing > 0) {
+      for (let j = 0; j < n; j++) if (rows[j] < local.length) local[rows[j]] = -1;
+      throw new RangeError(`sortedSubsets: ${missing} of the ${n} rows are not in the sorted rows.`);
+    }
+    // The subset's positions in whole, in order: a scan of whole for a large subset (O(whole.n)),
+    // a sort of its positions for a small one (O(k log k)).
+    const at = new Int32Array(n);
+    if (n * 16 >= N) {
+      let q = 0;
+      for (let p = 0; p < N; p++) if (local[order[p]] >= 0) at[q++] = p;
+    } else {
+      for (let j = 0; j < n; j++) at[j] = position[rows[j]];
+      at.sort();
+    }
+    const rowIndex = new Int32Array(n);
+    const score = new Float64Array(n);
+    const wr = new Uint8Array(n);
+    const w = weights ? new Float64Array(n) : null;
+    const starts: number[] = [];
+    for (let q = 0; q < n; q++) {
+      const p = at[q];
+      const j = local[order[p]];
+      const v = wholeScore[p];
+      // a tied block of whole is a run of equal scores (−0 = +0), so the subset's blocks start where its score changes
+      if (q === 0 || v !== score[q - 1]) starts.push(q);
+      rowIndex[q] = j;
+      score[q] = v;
+      wr[q] = wrong[j] ? 1 : 0;
+      if (w) w[q] = weights![j];
+    }
+    starts.push(n);
+    for (let j = 0; j < n; j++) local[rows[j]] = -1;
+    return {
+      n,
+      rowIndex,
+      score,
+      wrong: wr,
+      group: new Int32Array(n).fill(-1),
+      nGroups: 0,
+      weight: w,
+      groupWeight: null,
+      blockStart: Int32Array.from(starts),
+    };
+  };
+}
+
+/**
  * Multiplicities in sorted order from a bootstrap count vector over the caller's rows:
  * `out[p] = counts[rowIndex[p]]`.
  */
