@@ -1,4 +1,4 @@
-// Time to the first visible report in the extension, for the 200,000 × 20 predictions CSV (34 MB)
+// Time to the first visible report in the extension, for the 200,000 × 20 predictions CSV (38 MB)
 // with 1,000 bootstrap resamples. It is measured inside a real VS Code by the integration test
 // test/integration/first-report-time.test.ts (`npm run test:vscode`), which writes
 // test-artifacts/first-report.json; this bench prints that record (a bench cannot drive a VS Code
