@@ -6,7 +6,7 @@ import { EvalLensError } from '../../../src/core/diagnostics';
 import { checkConfig } from '../../../src/core/config/check';
 import { evaluateFile } from '../../../src/core/evaluate';
 import { loadConfigFile } from '../../../src/core/config/load';
-import { tmpFile } from '../io/helpers';
+import { tmpFile } from '../helpers/io';
 
 async function inputError(p: Promise<unknown>): Promise<EvalLensError> {
   const t0 = Date.now();
