@@ -1,6 +1,6 @@
 // Writes the "Names and references" section of each docs page from the glossary module
 // (src/core/glossary). Run after changing the glossary: node --import tsx scripts/glossary-docs.mjs
-// A unit test (test/unit/glossary/docs.test.ts) fails while a page is out of date.
+// A unit test (test/unit/core/glossary/markdown.test.ts) fails while a page is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { GLOSSARY_PAGES, withGlossarySection } from '../src/core/glossary/markdown.ts';
 

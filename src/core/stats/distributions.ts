@@ -5,7 +5,7 @@
  * `1 − cdf(x)`, so that small p-values keep their relative precision.
  *
  * Agreement with scipy 1.10 (`scipy.stats.t.cdf`, `norm.cdf`) is within a few ulps on the values
- * the tests check (test/unit/stats/tests.golden.test.ts).
+ * the tests check (test/unit/core/stats/tests.golden.test.ts).
  */
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import normalCdfStd from '@stdlib/stats-base-dists-normal-cdf';

@@ -9,7 +9,7 @@ import { loadConfigFile } from '../../../src/core/config/load';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { tmpFile } from '../io/helpers';
+import { tmpFile } from '../helpers/io';
 
 async function inputError(p: Promise<unknown>): Promise<EvalLensError> {
   const t0 = Date.now();

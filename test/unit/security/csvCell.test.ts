@@ -6,7 +6,7 @@ import { csvCell, neutraliseFormula } from '../../../src/shared/csvCell';
 import { tableToCsv } from '../../../src/shared/tableText';
 import { renderCsvTable } from '../../../src/core/compare/render';
 import { formatCsv } from '../../../src/core/results/format';
-import { classificationResults } from '../results/sampleResults';
+import { classificationResults } from '../helpers/sampleResults';
 
 const HOSTILE = ['=1+1', '+cmd|"/c calc"!A0', '-2+3', '@SUM(A1)', '\tx', '\rx', '=HYPERLINK("http://x")'];
 

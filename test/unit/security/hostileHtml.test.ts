@@ -9,7 +9,7 @@ import { reportToHtml, tableHtml } from '../../../src/shared/exportHtml';
 import { buildReportModel } from '../../../src/shared/reportModel';
 import type { CompareResults } from '../../../src/core/compare/types';
 import { parseEvalLensJson } from '../../../src/core/results/validate';
-import { classificationResults, compareResults } from '../extension/fixtures';
+import { classificationResults, compareResults } from '../helpers/reportFixtures';
 import { EVIL, foreign, textOf } from './htmlCheck';
 import { exportReport, reportInputFromJson } from '../../../src/shared/exportReport';
 import { spawnSync } from 'node:child_process';

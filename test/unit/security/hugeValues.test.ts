@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { buildReportModel } from '../../../src/shared/reportModel';
 import { reportToHtml } from '../../../src/shared/exportHtml';
 import type { Results } from '../../../src/core/results/types';
-import { classificationResults } from '../extension/fixtures';
+import { classificationResults } from '../helpers/reportFixtures';
 
 test('a train count of 1e308: finite log-axis bounds, and the export draws a bounded number of ticks', () => {
   const r = classificationResults() as Results;

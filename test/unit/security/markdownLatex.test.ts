@@ -11,7 +11,7 @@ import {
   renderMarkdownTests,
 } from '../../../src/core/compare/render';
 import { formatMarkdown } from '../../../src/core/results/format';
-import { classificationResults, compareResults } from '../extension/fixtures';
+import { classificationResults, compareResults } from '../helpers/reportFixtures';
 
 const EVIL_MD = '<img src=x onerror=alert(1)> [link](javascript:alert(1)) `code` *em* a|b\nnext \\';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { EvalLensError, Warnings, escapeControl } from '../../../src/core/diagnostics';
 import { evaluateFile } from '../../../src/core/evaluate';
 import { wideEncoding } from '../../../src/core/io/encoding';
-import { tmpFile } from '../io/helpers';
+import { tmpFile } from '../helpers/io';
 
 const CSV = 'label,pred\na,a\nb,a\n';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { EvalLensError } from '../../../src/core/diagnostics';
 import { parseEvalLensJson, printable } from '../../../src/core/results/validate';
 import { validateCompare } from '../../../src/core/compare/validate';
-import { classificationResults, compareResults } from '../extension/fixtures';
+import { classificationResults, compareResults } from '../helpers/reportFixtures';
 
 function parseError(obj: unknown): EvalLensError {
   try {

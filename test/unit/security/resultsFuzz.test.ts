@@ -11,7 +11,7 @@ import { reportToHtml } from '../../../src/shared/exportHtml';
 import { buildReportModel } from '../../../src/shared/reportModel';
 import { buildCompareModel } from '../../../src/shared/compareModel';
 import { exportReport, reportInputFromJson } from '../../../src/shared/exportReport';
-import { classificationResults, compareResults, rankingResults } from '../extension/fixtures';
+import { classificationResults, compareResults, rankingResults } from '../helpers/reportFixtures';
 import { EVIL, foreign } from './htmlCheck';
 import { createRng } from '../../../src/core/stats/rng';
 

@@ -8,8 +8,8 @@ import { EvalLensError, Warnings } from '../../../src/core/diagnostics';
 import { evaluateFile } from '../../../src/core/evaluate';
 import { loadClassification } from '../../../src/core/io/loadClassification';
 import { resolveConfig } from '../../../src/core/config/load';
-import { configOf } from '../io/config';
-import { tmpFile } from '../io/helpers';
+import { configOf } from '../helpers/ioConfig';
+import { tmpFile } from '../helpers/io';
 
 async function load(name: string, text: string, extra = {}) {
   const warnings = new Warnings();

@@ -1,0 +1,169 @@
+// Top-K lists from factor matrices: a hand-computed example, the NumPy reference of
+// scripts/golden/factors.py (scores, masking, ties broken by item position), a slow full sort vs the
+// heap on random inputs with many ties, block sizes and user ranges, and bad inputs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkFactors, factorTopK, type FactorMatrix } from '../../../../src/core/factors/topK';
+import { CancelledError } from '../../../../src/core/diagnostics';
+
+const mat = (rows: number[][], label: string): FactorMatrix => ({
+  rows: rows.length,
+  cols: rows[0]?.length ?? 0,
+  data: Float64Array.from(rows.flat()),
+  label,
+});
+
+test('hand-computed: scores, mask, ties by item position', () => {
+  // U = [[1, 0], [1, 1]], V = [[1, 0], [0, 1], [1, 0], [2, -1]]
+  // user 0 scores: [1, 0, 1, 2]; user 1 scores: [1, 1, 1, 1] (all tied)
+  const U = mat(
+    [
+      [1, 0],
+      [1, 1],
+    ],
+    'U.npy',
+  );
+  const V = mat(
+    [
+      [1, 0],
+      [0, 1],
+      [1, 0],
+      [2, -1],
+    ],
+    'V.npy',
+  );
+  const r = factorTopK(U, V, { k: 3, train: [[3], undefined] });
+  // user 0: item 3 masked; 1 (item 0) ties 1 (item 2) → item 0 first; then item 1 (score 0).
+  assert.deepEqual([...r.items[0]], [0, 2, 1]);
+  assert.deepEqual([...r.scores[0]], [1, 1, 0]);
+  // user 1: all scores 1 → the first three items in list order.
+  assert.deepEqual([...r.items[1]], [0, 1, 2]);
+});
+
+test('edge cases: all items in train, k > items, k = 0', () => {
+  const U = mat([[1], [2]], 'U.npy');
+  const V = mat([[3], [1], [2]], 'V.npy');
+  const r = factorTopK(U, V, { k: 10, train: [[0, 1, 2], [1]] });
+  assert.deepEqual([...r.items[0]], []);
+  assert.deepEqual([...r.items[1]], [0, 2]);
+  assert.deepEqual([...r.scores[1]], [6, 4]);
+  const z = factorTopK(U, V, { k: 0 });
+  assert.deepEqual(
+    z.items.map((a) => a.length),
+    [0, 0],
+  );
+});
+
+interface GoldenCase {
+  k: number;
+  U: number[][];
+  V: number[][];
+  train: number[][];
+  scores: number[][];
+  topk: number[][];
+  topkScores: number[][];
+}
+const golden = JSON.parse(readFileSync(join(__dirname, '../../../golden/factors.json'), 'utf8')) as Record<
+  string,
+  GoldenCase
+>;
+
+for (const [name, g] of Object.entries(golden)) {
+  for (const blockUsers of [1, 3, 1000]) {
+    test(`NumPy reference "${name}", block of ${blockUsers} users`, () => {
+      const r = factorTopK(mat(g.U, 'U.npy'), mat(g.V, 'V.npy'), { k: g.k, train: g.train, blockUsers });
+      assert.equal(r.blockUsers, blockUsers);
+      assert.deepEqual(
+        r.items.map((a) => [...a]),
+        g.topk,
+      );
+      r.scores.forEach((s, u) =>
+        s.forEach((x, j) =>
+          assert.ok(
+            Math.abs(x - g.topkScores[u][j]) <= 1e-12 * (1 + Math.abs(x)),
+            `user ${u} rank ${j}: ${x} vs ${g.topkScores[u][j]}`,
+          ),
+        ),
+      );
+    });
+  }
+}
+
+test('a range of users equals the same users of the whole run; float32 data', () => {
+  const g = golden.random;
+  const U = mat(g.U, 'U.npy');
+  const V = mat(g.V, 'V.npy');
+  const all = factorTopK(U, V, { k: g.k, train: g.train, blockUsers: 7 });
+  const part = factorTopK(U, V, { k: g.k, train: g.train, userStart: 11, userEnd: 29, blockUsers: 4 });
+  assert.deepEqual(part.items, all.items.slice(11, 29));
+  const f32 = factorTopK(
+    { ...U, data: Float32Array.from(U.data) },
+    { ...V, data: Float32Array.from(V.data) },
+    { k: 5 },
+  );
+  assert.equal(f32.items.length, 40);
+});
+
+test('heap equals a full sort on random integer factors (many ties)', () => {
+  let seed = 12345;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let trial = 0; trial < 30; trial++) {
+    const nU = 1 + Math.floor(rnd() * 8);
+    const nI = 1 + Math.floor(rnd() * 30);
+    const d = 1 + Math.floor(rnd() * 3);
+    const gen = (n: number) =>
+      Array.from({ length: n }, () => Array.from({ length: d }, () => Math.floor(rnd() * 4) - 1));
+    const Ur = gen(nU);
+    const Vr = gen(nI);
+    const train = Ur.map(() => Array.from({ length: nI }, (_, i) => i).filter(() => rnd() < 0.2));
+    const k = Math.floor(rnd() * (nI + 3));
+    const r = factorTopK(mat(Ur, 'U'), mat(Vr, 'V'), { k, train, blockUsers: 1 + Math.floor(rnd() * 4) });
+    Ur.forEach((uu, u) => {
+      const s = Vr.map((vv) => vv.reduce((a, x, f) => a + x * uu[f], 0));
+      const want = Array.from({ length: nI }, (_, i) => i)
+        .filter((i) => !train[u].includes(i))
+        .sort((a, b) => s[b] - s[a] || a - b)
+        .slice(0, k);
+      assert.deepEqual([...r.items[u]], want, `trial ${trial} user ${u}`);
+    });
+  }
+});
+
+test('bad inputs: dimension mismatch and NaN name the file', () => {
+  assert.throws(
+    () => checkFactors(mat([[1, 2]], 'user.npy'), mat([[1, 2, 3]], 'item.npy')),
+    /item\.npy: expected 2 factors per item \(the number of columns of user\.npy\), got 3/,
+  );
+  assert.throws(() => factorTopK(mat([[1, 2]], 'user.npy'), mat([[1, 2, 3]], 'item.npy'), { k: 1 }), /item\.npy/);
+  assert.throws(
+    () =>
+      checkFactors(
+        mat(
+          [
+            [1, 2],
+            [3, NaN],
+          ],
+          'user.npy',
+        ),
+        mat([[1, 2]], 'item.npy'),
+      ),
+    /user\.npy: row 2, factor 2: expected a finite number, got NaN/,
+  );
+});
+
+test('progress and cancellation', () => {
+  const seen: number[] = [];
+  const g = golden.random;
+  factorTopK(mat(g.U, 'U'), mat(g.V, 'V'), {
+    k: 3,
+    blockUsers: 16,
+    progress: { report: (_s, done) => seen.push(done) },
+  });
+  assert.deepEqual(seen, [16, 32, 40]);
+  assert.throws(
+    () => factorTopK(mat(g.U, 'U'), mat(g.V, 'V'), { k: 3, progress: { isCancelled: () => true } }),
+    CancelledError,
+  );
+});

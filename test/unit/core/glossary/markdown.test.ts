@@ -1,0 +1,75 @@
+// The docs pages agree with the glossary: each page's "Names and references" section is exactly
+// what the glossary generates (scripts/glossary-docs.mjs rewrites it), and the hand-written part
+// of each page defines every key of its families.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { GLOSSARY, metricName } from '../../../../src/core/glossary';
+import { GLOSSARY_PAGES, glossaryMarkdown, glossarySectionOf } from '../../../../src/core/glossary/markdown';
+
+for (const [path, families] of Object.entries(GLOSSARY_PAGES)) {
+  const page = readFileSync(path, 'utf8');
+
+  test(`${path}: the generated section is up to date (run \`node --import tsx scripts/glossary-docs.mjs\`)`, () => {
+    const section = glossarySectionOf(page);
+    assert.ok(section, `${path} has no glossary section`);
+    assert.equal(section, glossaryMarkdown(families));
+  });
+
+  test(`${path}: the page body defines every key of ${families.join(', ')}`, () => {
+    const section = glossarySectionOf(page) ?? '';
+    const body = page.replace(section, '');
+    // The prose writes ranking cutoffs as `ndcg@K`; top-k and groups keep their placeholders.
+    const spellings = (pattern: string): string[] => [
+      pattern,
+      pattern.replace(/<K>/g, 'K'),
+      pattern.replace(/<k>/g, 'k'),
+    ];
+    const missing = GLOSSARY.filter((e) => families.includes(e.family))
+      .filter(
+        (e) =>
+          !spellings(e.pattern).some(
+            (s) =>
+              body.includes(`\`${s}\``) ||
+              body.includes(`\`${s},`) ||
+              body.includes(` ${s} `) ||
+              body.includes(`${s}\``),
+          ),
+      )
+      .map((e) => e.pattern);
+    assert.deepEqual(missing, [], `${path}: keys the page does not define`);
+  });
+}
+
+test('the generated tables show each key with its glossary name', () => {
+  const md = glossaryMarkdown(['selective']);
+  assert.ok(
+    md.includes(
+      '| `aurc_grid101_0.2_1` | AURC, 101-point grid, coverage 0.2–1 | ↓ | Geifman & El-Yaniv 2017; Geifman et al. 2019 |',
+    ),
+  );
+  assert.ok(
+    md.includes('| `error_group.<g>` | Selective error, group &lt;g&gt; | ↓ |'),
+    'placeholders are escaped in the name cell',
+  );
+  assert.ok(
+    md.includes(
+      '- Y. Geifman, G. Uziel, R. El-Yaniv (2019). Bias-Reduced Uncertainty Estimation for Deep Neural Classifiers.',
+    ),
+  );
+  assert.equal(metricName('eaurc'), 'Excess AURC (E-AURC)');
+});
+
+test('the comparison JSON Schema describes each paired-test field by its glossary name and meaning', () => {
+  const schema = JSON.parse(readFileSync('schemas/eval-lens.compare.schema.json', 'utf8')) as {
+    definitions: { test: { properties: Record<string, { description?: string }> } };
+  };
+  const props = schema.definitions.test.properties;
+  for (const e of GLOSSARY.filter((x) => x.family === 'comparison')) {
+    assert.ok(props[e.pattern], `schema has no field ${e.pattern}`);
+    assert.ok(
+      props[e.pattern]!.description?.startsWith(`${e.name}. ${e.meaning} ${e.formula}.`),
+      `${e.pattern}: ${props[e.pattern]!.description}`,
+    );
+  }
+});

@@ -1,0 +1,91 @@
+// deriveScores (msp / margin / negative entropy, score-column precedence), softmaxRows, argmaxRows,
+// and the exact number parser.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { argmaxRows, deriveScores, softmaxRows } from '../../../../src/core/io/scores';
+import { parseDecimalBytes, parseNumberText } from '../../../../src/core/io/numbers';
+import type { ClassificationData } from '../../../../src/core/data/classificationData';
+import { createRng } from '../../../../src/core/stats/rng';
+
+function data(probs: number[], C: number, scoreColumn: number[] | null = null): ClassificationData {
+  const n = probs.length / C;
+  return {
+    file: 'x.csv',
+    n,
+    classes: Array.from({ length: C }, (_, c) => String(c)),
+    labels: new Int32Array(n),
+    preds: new Int32Array(n),
+    probs: new Float64Array(probs),
+    fromLogits: false,
+    scoreColumn: scoreColumn ? new Float64Array(scoreColumn) : null,
+    scoreColumnName: scoreColumn ? 'confidence' : null,
+    weights: null,
+    accept: null,
+    groupColumn: null,
+    split: null,
+    ids: null,
+    lines: new Int32Array(n),
+  };
+}
+
+test('msp, margin and negative entropy, by hand', () => {
+  const d = data([0.7, 0.2, 0.1, 1 / 3, 1 / 3, 1 / 3, 1, 0, 0], 3);
+  assert.deepEqual(Array.from(deriveScores(d, 'msp')), [0.7, 1 / 3, 1]);
+  const m = Array.from(deriveScores(d, 'margin'));
+  assert.ok(Math.abs(m[0] - (0.7 - 0.2)) < 1e-15 && m[1] === 0 && m[2] === 1);
+  const h = Array.from(deriveScores(d, 'entropy'));
+  assert.ok(Math.abs(h[0] - (0.7 * Math.log(0.7) + 0.2 * Math.log(0.2) + 0.1 * Math.log(0.1))) < 1e-15);
+  assert.ok(Math.abs(h[1] - Math.log(1 / 3)) < 1e-15); // −ln 3: the least confident
+  assert.equal(h[2], 0); // 0·ln 0 counts 0: the most confident
+});
+
+test('a score column wins over every derived kind', () => {
+  const d = data([0.7, 0.3], 2, [0.123]);
+  for (const k of ['msp', 'margin', 'entropy'] as const) assert.deepEqual(Array.from(deriveScores(d, k)), [0.123]);
+});
+
+test('no probabilities and no score column: a clear error', () => {
+  const d = { ...data([1, 0], 2), probs: null };
+  assert.throws(() => deriveScores(d, 'msp'), /neither class probabilities nor a confidence\/score\/margin column/);
+});
+
+test('softmaxRows: equal logits → 1/C; shift invariance; huge logits stay finite', () => {
+  const v = new Float64Array([2, 2, 2, 2, 1, 2, 3, 4, 1001, 1002, 1003, 1004, 1e308, -1e308, 0, 0]);
+  softmaxRows(v, 4);
+  assert.deepEqual(Array.from(v.subarray(0, 4)), [0.25, 0.25, 0.25, 0.25]);
+  assert.deepEqual(Array.from(v.subarray(4, 8)), Array.from(v.subarray(8, 12)));
+  assert.deepEqual(Array.from(v.subarray(12)), [1, 0, 0, 0]);
+  const e = [1, 2, 3, 4].map((z) => Math.exp(z));
+  const s = e.reduce((a, b) => a + b);
+  v.subarray(4, 8).forEach((p, i) => assert.ok(Math.abs(p - e[i] / s) < 1e-15));
+});
+
+test('argmaxRows: first maximum on ties', () => {
+  assert.deepEqual(Array.from(argmaxRows(new Float64Array([1, 3, 3, 0, 0, 0, 2, 1, 2]), 3, 3)), [1, 0, 0]);
+});
+
+test('parseNumberText equals Number() on decimal text; NaN/inf spelled out; junk is NaN', () => {
+  const rng = createRng(7);
+  for (let i = 0; i < 20000; i++) {
+    const v = (rng.next() - 0.5) * 10 ** (rng.int(40) - 20);
+    for (const s of [String(v), v.toExponential(rng.int(16)), v.toFixed(rng.int(20)), v.toPrecision(1 + rng.int(20))]) {
+      assert.equal(parseNumberText(s), Number(s), s);
+      const buf = Buffer.from(s + ',');
+      const out = { end: -1 };
+      const b = parseDecimalBytes(buf, 0, out);
+      if (b === b) {
+        assert.equal(b, Number(s), s);
+        assert.equal(out.end, s.length);
+      }
+    }
+  }
+  assert.equal(parseNumberText(' 1.5 '), 1.5);
+  assert.equal(parseNumberText('+2'), 2);
+  assert.equal(parseNumberText('.5'), 0.5);
+  assert.equal(parseNumberText('5.'), 5);
+  assert.equal(parseNumberText('1e400'), Infinity);
+  assert.equal(parseNumberText('-Inf'), -Infinity);
+  assert.equal(parseNumberText('inf'), Infinity);
+  for (const s of ['', ' ', 'abc', '0x10', '1,5', '1e', '--1', 'NaN', 'nan', '1.2.3'])
+    assert.ok(Number.isNaN(parseNumberText(s)), s);
+});

@@ -1,0 +1,146 @@
+// Edge cases of the selective and calibration families: empty input, all tied, all right / all
+// wrong, zero weights, no groups, no scores, non-probability scores, bad config.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sortRowsByScore } from '../../../../src/core/metrics/sortedRows';
+import { aurcGrid101, aurcValues, exactRiskCoverage } from '../../../../src/core/metrics/riskCoverage';
+import { operatingPoint, targetCoverageEnd } from '../../../../src/core/metrics/selective';
+import { calibrationValues } from '../../../../src/core/metrics/calibration';
+import { costSweep } from '../../../../src/core/metrics/costSweep';
+import { prepareRun } from '../../../../src/core/tasks/classification';
+import { calibrationStep, selectiveStep } from '../../../../src/core/tasks/classificationSelective';
+import { ResultsBuilder } from '../../../../src/core/results/builder';
+import { EvalLensError, Warnings } from '../../../../src/core/diagnostics';
+import type { ResolvedConfig } from '../../../../src/core/config/types';
+import type { ClassificationData } from '../../../../src/core/data/classificationData';
+import { config, makeData } from '../../helpers/classification';
+
+const close = (a: number, b: number, tol = 1e-12) =>
+  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+
+test('no rows: every value NaN, nothing throws', () => {
+  const r = sortRowsByScore([], []);
+  assert.equal(r.n, 0);
+  const a = aurcValues(r);
+  assert.ok(Number.isNaN(a.aurc) && Number.isNaN(a.eaurc));
+  assert.equal(exactRiskCoverage(r).coverage.length, 0);
+  assert.equal(aurcGrid101(r), null);
+  assert.ok(Number.isNaN(operatingPoint(r, { kind: 'prefix', end: 0 }).coverage));
+  assert.ok(Number.isNaN(calibrationValues(r, 15).ece));
+  assert.deepEqual(targetCoverageEnd(r, 0.5), { end: 0, threshold: NaN });
+  assert.equal(costSweep(r, [0.5], { probability: true }).coverage.length, 1);
+});
+
+test('every score tied: one RC point; aurc = the error rate (every order is equally likely)', () => {
+  const wrong = [1, 0, 0, 1, 0];
+  const r = sortRowsByScore([0.5, 0.5, 0.5, 0.5, 0.5], wrong);
+  const c = exactRiskCoverage(r);
+  assert.deepEqual(Array.from(c.coverage), [1]);
+  close(aurcValues(r).aurc, 2 / 5);
+  assert.deepEqual(targetCoverageEnd(r, 0.1), { end: 5, threshold: 0.5 });
+});
+
+test('all correct: aurc = aurc* = 0; all wrong: aurc = aurc* = 1, eaurc = 0', () => {
+  const ok = aurcValues(sortRowsByScore([0.9, 0.5, 0.1], [0, 0, 0]));
+  assert.equal(ok.aurc, 0);
+  assert.equal(ok.eaurc, 0);
+  const bad = aurcValues(sortRowsByScore([0.9, 0.5, 0.1], [1, 1, 1]));
+  close(bad.aurc, 1);
+  close(bad.eaurc, 0);
+});
+
+test('zero-weight rows add no mass: the curve starts where the first weighted row enters', () => {
+  const r = sortRowsByScore([0.9, 0.8, 0.7], [1, 0, 1], { weights: [0, 1, 1] });
+  const c = exactRiskCoverage(r);
+  assert.ok(Number.isNaN(c.risk[0])); // nothing with mass accepted yet
+  assert.equal(c.coverage[1], 0.5);
+  close(aurcValues(r).aurc, (0.5 * 0 + 0.5 * (1 / 2)) / 1);
+  const op = operatingPoint(r, { kind: 'prefix', end: 1 });
+  assert.equal(op.coverage, 0);
+  assert.ok(Number.isNaN(op.risk));
+});
+
+test('no groups: balanced / worst are NaN', () => {
+  const r = sortRowsByScore([0.9, 0.1], [0, 1]);
+  assert.ok(Number.isNaN(aurcValues(r).aurcBalanced));
+  assert.ok(Number.isNaN(operatingPoint(r, { kind: 'prefix', end: 2 }).worst));
+});
+
+function ctxFor(cfg: ResolvedConfig) {
+  return { path: 'test.csv', baseDir: '/tmp', config: cfg, warnings: new Warnings(), results: new ResultsBuilder() };
+}
+const noCi = (extra: Partial<ResolvedConfig> = {}) =>
+  config({ bootstrap: { n: 0, confidence: 0.95, seed: 0, stratified: false }, ...extra });
+
+async function run(data: ClassificationData, cfg: ResolvedConfig) {
+  const ctx = ctxFor(cfg);
+  const r = await prepareRun(data, ctx);
+  selectiveStep(r, ctx);
+  calibrationStep(r, ctx);
+  return { m: ctx.results.metrics, codes: ctx.warnings.list.map((w) => w.code), ctx };
+}
+
+test('no scores and no accept column: the families are skipped with a warning', async () => {
+  const { m, codes } = await run(makeData({ classes: ['a', 'b'], labels: [0, 1], preds: [0, 0] }), noCi());
+  assert.equal(m.coverage, undefined);
+  assert.equal(m.ece, undefined);
+  assert.ok(codes.includes('no-scores'));
+});
+
+test('accept column without scores: operating-point keys only', async () => {
+  const data = makeData({ classes: ['a', 'b'], labels: [0, 1, 1], preds: [0, 0, 1] });
+  data.accept = Uint8Array.from([1, 1, 0]);
+  const { m } = await run(data, noCi({ targetCoverage: 0.5 }));
+  close(m.coverage.value!, 2 / 3);
+  close(m.selective_risk.value!, 1 / 2);
+  assert.equal(m.aurc, undefined);
+  assert.match(m.coverage.note!, /accept/);
+});
+
+test('a margin / entropy score is not a probability: calibration skipped, cost sweep spans the range', async () => {
+  const probs = [
+    [0.7, 0.3],
+    [0.4, 0.6],
+    [0.55, 0.45],
+  ];
+  const { m, codes, ctx } = await run(
+    makeData({ classes: ['a', 'b'], labels: [0, 0, 1], probs }),
+    noCi({ score: 'entropy' }),
+  );
+  assert.equal(m.ece, undefined);
+  assert.ok(codes.includes('calibration-skipped'));
+  assert.match(ctx.results.curves.costSweep.note!, /not a probability/);
+  assert.ok(m.aurc.value !== null);
+  const msp = await run(makeData({ classes: ['a', 'b'], labels: [0, 0, 1], probs }), noCi());
+  assert.ok(msp.m.ece.value !== null);
+});
+
+test('bad config values are EvalLensErrors naming the key', async () => {
+  const probs = [
+    [0.7, 0.3],
+    [0.4, 0.6],
+  ];
+  const data = makeData({ classes: ['a', 'b'], labels: [0, 1], probs });
+  await assert.rejects(
+    run(data, noCi({ targetCoverage: 1.5 })),
+    (e: unknown) => e instanceof EvalLensError && /targetCoverage/.test(e.message),
+  );
+  await assert.rejects(
+    run(data, noCi({ eceBins: 0 })),
+    (e: unknown) => e instanceof EvalLensError && /eceBins/.test(e.message),
+  );
+  await assert.rejects(
+    run(data, noCi({ costGrid: [0.5, 2] })),
+    (e: unknown) => e instanceof EvalLensError && /costGrid/.test(e.message),
+  );
+});
+
+test('split column without val rows: falls back to all rows with a warning', async () => {
+  const data = makeData({ classes: ['a', 'b'], labels: [0, 1, 1, 0], preds: [0, 1, 0, 0] });
+  data.scoreColumn = Float64Array.from([0.9, 0.8, 0.7, 0.6]);
+  data.scoreColumnName = 'confidence';
+  data.split = ['test', 'test', 'train', 'test'];
+  const { m, codes } = await run(data, noCi({ targetCoverage: 0.5 }));
+  assert.ok(codes.includes('split-protocol-unavailable'));
+  close(m.coverage.value!, 2 / 4);
+});

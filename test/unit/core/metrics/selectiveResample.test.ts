@@ -1,0 +1,156 @@
+// The bootstrap's one-pass resampler (metrics/selectiveResample.ts) against the separate metric
+// functions it fuses (aurcValues, aurcGrid101, targetCoverageEnd + operatingPoint,
+// calibrationValues), on random inputs with ties, weights (some 0), groups (some rows in none),
+// zero and large multiplicities; and the fast draws (stats/resampleDraws.ts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sortRowsByScore } from '../../../../src/core/metrics/sortedRows';
+import { aurcGrid101, aurcValues } from '../../../../src/core/metrics/riskCoverage';
+import { operatingPoint, targetCoverageEnd, thresholdEnd } from '../../../../src/core/metrics/selective';
+import { calibrationValues } from '../../../../src/core/metrics/calibration';
+import {
+  selectiveResampler,
+  selectiveResampleValues,
+  type PrefixAcceptance,
+} from '../../../../src/core/metrics/selectiveResample';
+import { drawResample, evaluateResamples, stratumPositions } from '../../../../src/core/stats/resampleDraws';
+import { createRng } from '../../../../src/core/stats/rng';
+
+function close(a: number, b: number, what: string, tol = 1e-9): void {
+  if (Number.isNaN(b)) assert.ok(Number.isNaN(a), `${what}: got ${a}, expected NaN`);
+  else assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: got ${a}, expected ${b}`);
+}
+
+test('one pass equals the separate metric functions (random inputs: ties, weights, groups, multiplicities)', () => {
+  const rng = createRng(11);
+  let cases = 0;
+  for (const n of [1, 7, 60, 130, 500]) {
+    for (const G of [0, 2, 3]) {
+      for (const weighted of [false, true]) {
+        for (const accKind of ['all', 'threshold', 'target'] as const) {
+          for (let rep = 0; rep < 3; rep++) {
+            const levels = rep === 0 ? 3 : rep === 1 ? 20 : 1_000_000;
+            const scores = Array.from({ length: n }, () =>
+              rep === 2 && rng.next() < 0.05 ? 0 : (1 + rng.int(levels)) / levels,
+            );
+            const wrong = Array.from({ length: n }, () => (rng.next() < 0.3 ? 1 : 0));
+            const groups = G > 0 ? Int32Array.from({ length: n }, () => (rng.next() < 0.1 ? -1 : rng.int(G))) : null;
+            const weights = weighted
+              ? Float64Array.from({ length: n }, () => (rng.next() < 0.1 ? 0 : 0.25 + 2 * rng.next()))
+              : null;
+            const rows = sortRowsByScore(scores, wrong, { groups, nGroups: G, weights });
+            const counts = new Int32Array(n);
+            if (rep === 1)
+              for (let j = 0; j < 3 * n; j++) counts[rng.int(n)]++; // many copies
+            else drawResample(rep + n, cases, counts, null);
+            const mult = Float64Array.from(counts);
+            const t = 0.2 + 0.6 * rng.next();
+            const accept: PrefixAcceptance =
+              accKind === 'all'
+                ? { kind: 'end', end: n }
+                : accKind === 'threshold'
+                  ? { kind: 'end', end: thresholdEnd(rows, t) }
+                  : { kind: 'target', target: t };
+            const B = rep === 0 ? 4 : 15;
+            const r = selectiveResampler(rows, accept, { B });
+            let items = 0;
+            for (const c of counts) items += c;
+            const got = selectiveResampleValues(r, counts, weighted ? undefined : items);
+            const what = `n=${n} G=${G} w=${weighted} ${accKind} rep=${rep}`;
+            const a = aurcValues(rows, mult);
+            close(got.aurc, a.aurc, `${what} aurc`);
+            close(got.eaurc, a.eaurc, `${what} eaurc`);
+            close(got.aurcBalanced, a.aurcBalanced, `${what} aurc_balanced`);
+            close(got.aurcWorst, a.aurcWorst, `${what} aurc_worst`);
+            const g = aurcGrid101(rows, mult);
+            close(got.grid, g ? g.standard : NaN, `${what} grid`);
+            close(got.grid02, g ? g.standardFrom02 : NaN, `${what} grid02`);
+            close(got.gridBalanced, g ? g.balanced : NaN, `${what} gridBalanced`);
+            close(got.gridWorst02, g ? g.worstFrom02 : NaN, `${what} gridWorst02`);
+            const end = accept.kind === 'end' ? accept.end : targetCoverageEnd(rows, accept.target, mult).end;
+            const op = operatingPoint(rows, { kind: 'prefix', end }, mult);
+            close(got.coverage, op.coverage, `${what} coverage`);
+            close(got.risk, op.risk, `${what} risk`);
+            for (let k = 0; k < G; k++) close(got.groupError[k], op.groupError[k], `${what} error_group ${k}`);
+            close(got.balanced, op.balanced, `${what} balanced`);
+            close(got.worst, op.worst, `${what} worst`);
+            const cv = calibrationValues(rows, B, mult);
+            close(got.ece, cv.ece, `${what} ece`);
+            close(got.mce, cv.mce, `${what} mce`);
+            close(got.eceAdaptive, cv.eceAdaptive, `${what} ece_adaptive`);
+            cases++;
+          }
+        }
+      }
+    }
+  }
+  assert.equal(cases, 5 * 3 * 2 * 3 * 3);
+});
+
+test('one pass: every multiplicity 0 gives NaN values (nothing throws)', () => {
+  const rows = sortRowsByScore([0.9, 0.5, 0.5], [0, 1, 0], { groups: Int32Array.from([0, 1, 0]), nGroups: 2 });
+  const v = selectiveResampleValues(
+    selectiveResampler(rows, { kind: 'target', target: 0.5 }, { B: 15 }),
+    new Int32Array(3),
+  );
+  assert.ok(Number.isNaN(v.aurc) && Number.isNaN(v.coverage) && Number.isNaN(v.ece) && Number.isNaN(v.grid));
+});
+
+test('fast draws: a resample depends only on (seed, b); n draws in all, each stratum its own size', () => {
+  const a = new Int32Array(1000);
+  const b = new Int32Array(1000);
+  drawResample(5, 17, a, null);
+  drawResample(5, 17, b, null);
+  assert.deepEqual(a, b);
+  drawResample(5, 18, b, null);
+  assert.notDeepEqual(a, b);
+  assert.equal(
+    a.reduce((s, x) => s + x, 0),
+    1000,
+  );
+  const strata = Int32Array.from({ length: 1000 }, (_, i) => (i % 7 === 0 ? 2 : i % 3 === 0 ? 0 : 1));
+  const pos = stratumPositions(1000, strata)!;
+  for (let rep = 0; rep < 20; rep++) {
+    drawResample(1, rep, a, pos);
+    const per = [0, 0, 0];
+    a.forEach((c, i) => (per[strata[i]] += c));
+    assert.deepEqual(per, [pos[0].length, pos[1].length, pos[2].length]);
+  }
+});
+
+test('fast draws are uniform: chi-square over 50 cells, and Lemire / modulo paths agree in distribution', () => {
+  const m = 50;
+  const total = new Float64Array(m);
+  const counts = new Int32Array(m);
+  const R = 2000;
+  for (let b = 0; b < R; b++) {
+    drawResample(3, b, counts, null);
+    for (let i = 0; i < m; i++) total[i] += counts[i];
+  }
+  const e = R; // each cell expects R·m/m draws
+  let chi = 0;
+  for (let i = 0; i < m; i++) chi += (total[i] - e) ** 2 / e;
+  // chi-square with 49 df: mean 49, sd ≈ 9.9; 99.99% quantile ≈ 95
+  assert.ok(chi < 95, `chi-square ${chi}`);
+  // m above 2^21 uses rejection + modulo: still n draws
+  const big = new Int32Array(2 ** 21 + 3);
+  drawResample(1, 0, big, null);
+  assert.equal(
+    big.reduce((s, x) => s + x, 0),
+    big.length,
+  );
+});
+
+test('evaluateResamples: values do not depend on how the resamples are split into ranges', () => {
+  const x = Float64Array.from({ length: 300 }, (_, i) => (i * 7919) % 13);
+  const stat = (c: Int32Array, out: Float64Array) => {
+    let s = 0;
+    for (let i = 0; i < c.length; i++) s += c[i] * x[i];
+    out[0] = s / c.length;
+    out[1] = c[0];
+  };
+  const whole = evaluateResamples(300, 2, stat, { seed: 9, strata: null, range: { from: 0, to: 40 } });
+  const a = evaluateResamples(300, 2, stat, { seed: 9, strata: null, range: { from: 0, to: 13 } });
+  const b = evaluateResamples(300, 2, stat, { seed: 9, strata: null, range: { from: 13, to: 40 } });
+  assert.deepEqual(whole, Float64Array.from([...a, ...b]));
+});

@@ -1,0 +1,62 @@
+// EVAL_LENS_REQUIRE_WORKERS=1 (set by the benchmarks): a bootstrap worker that cannot do its range
+// is an error, not a silent recomputation on the calling thread; without it the values are the same
+// as on one thread.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parallelResamples } from '../../../../src/core/stats/parallelBootstrap';
+
+// statistic: mean of the row values under the resample counts
+const data = Float64Array.from({ length: 50 }, (_, i) => (i * 7) % 11);
+const stat = (counts: Int32Array, out: Float64Array): void => {
+  let s = 0;
+  let n = 0;
+  for (let i = 0; i < counts.length; i++) {
+    s += counts[i] * data[i];
+    n += counts[i];
+  }
+  out[0] = s / n;
+};
+const common = { nRows: data.length, K: 1, nResamples: 20, seed: 3, strata: null, stat, job: {} };
+
+async function withRequired<T>(f: () => Promise<T>): Promise<T> {
+  const before = process.env.EVAL_LENS_REQUIRE_WORKERS;
+  process.env.EVAL_LENS_REQUIRE_WORKERS = '1';
+  try {
+    return await f();
+  } finally {
+    if (before === undefined) delete process.env.EVAL_LENS_REQUIRE_WORKERS;
+    else process.env.EVAL_LENS_REQUIRE_WORKERS = before;
+  }
+}
+
+test('a missing worker script is an error when workers are required', async () => {
+  await assert.rejects(
+    withRequired(() => parallelResamples({ ...common, threads: 2, workerFile: '/nonexistent/worker.js' })),
+    /bootstrap worker script not found/,
+  );
+});
+
+test('a worker that fails is an error when workers are required, recomputed here otherwise', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-worker-'));
+  const bad = join(dir, 'bad.js');
+  writeFileSync(bad, 'throw new Error("cannot start");\n');
+  await assert.rejects(
+    withRequired(() => parallelResamples({ ...common, threads: 2, workerFile: bad })),
+    /bootstrap worker failed: cannot start/,
+  );
+  const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
+  const heard: string[] = [];
+  const fallback = await parallelResamples({
+    ...common,
+    threads: 2,
+    workerFile: bad,
+    onWorkerFallback: (range, why) => heard.push(`${range.from}-${range.to}: ${why}`),
+  });
+  assert.deepEqual(fallback, one);
+  // Threads split 20 resamples as [0, 10) here and [10, 20) in the worker, which failed.
+  assert.equal(heard.length, 1);
+  assert.match(heard[0]!, /^10-20: the worker failed \(cannot start\)$/);
+});

@@ -1,0 +1,118 @@
+// The classification bootstrap's fast path (score-ordered draws, one-pass selective statistics,
+// threads) against a slow reference: the same resamples mapped back to file order and evaluated
+// by the separate metric functions (scalarMetricsFor + selectiveScalars).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CLASSIFICATION_STEPS, prepareRun, scalarMetricsFor } from '../../../../src/core/tasks/classification';
+import { selectiveScalars } from '../../../../src/core/tasks/classificationSelective';
+import { ciResampleStat, ciWorkerFile, intervalsOf, sortedCiJob } from '../../../../src/core/tasks/classificationCi';
+import { percentileInterval } from '../../../../src/core/stats/bootstrap';
+import { drawResample, evaluateResamples } from '../../../../src/core/stats/resampleDraws';
+import { parallelResamples } from '../../../../src/core/stats/parallelBootstrap';
+import { ResultsBuilder } from '../../../../src/core/results/builder';
+import { Warnings } from '../../../../src/core/diagnostics';
+import type { TaskContext } from '../../../../src/core/tasks/types';
+import type { ResolvedConfig } from '../../../../src/core/config/types';
+import { config, randomData } from '../../helpers/classification';
+import { createRng } from '../../helpers/selective';
+
+async function ciRun(cfg: ResolvedConfig, n = 300, weighted = false) {
+  const data = randomData(createRng(8), n, 5, { weighted, ties: true });
+  const ctx: TaskContext = {
+    path: 'test.csv',
+    baseDir: '/tmp',
+    config: cfg,
+    warnings: new Warnings(),
+    results: new ResultsBuilder(),
+  };
+  const run = await prepareRun(data, ctx);
+  for (const { step } of CLASSIFICATION_STEPS) await step(run, ctx);
+  return { run, ctx };
+}
+
+const base = { trainCounts: [300, 100, 40, 15, 5], groups: [2] };
+
+for (const [name, extra] of [
+  ['targetCoverage', { targetCoverage: 0.7 }],
+  ['acceptThreshold', { acceptThreshold: 0.5 }],
+  ['every row accepted, stratified', { stratifiedCi: true }],
+  ['weight column, targetCoverage', { targetCoverage: 0.6, weightedData: true }],
+] as const) {
+  test(`fast bootstrap = the same resamples through the separate metric functions (${name})`, async () => {
+    const stratified = 'stratifiedCi' in extra;
+    const { weightedData: _w, ...cfgExtra } = { weightedData: false, ...extra };
+    const cfg = config({
+      ...base,
+      ...('stratifiedCi' in extra ? {} : cfgExtra),
+      bootstrap: { n: 60, confidence: 0.9, seed: 3, stratified },
+    });
+    const { run, ctx } = await ciRun(cfg, 300, 'weightedData' in extra);
+    const keys = Object.keys(ctx.results.metrics).filter((k) => ctx.results.metrics[k].ci);
+    assert.ok(
+      keys.length > 30 && keys.includes('aurc_worst') && keys.includes('ece_adaptive') && keys.includes('accuracy'),
+    );
+    const strata = stratified ? run.data.labels : null;
+    const { job, strata: pos, order } = sortedCiJob(run, keys, strata);
+    // reference: resample b's sorted-order multiplicities, mapped back to file order
+    const sel = run.selective!;
+    const counts = new Int32Array(run.data.n);
+    const fileCounts = new Float64Array(run.data.n);
+    const ref = new Float64Array(60 * keys.length);
+    for (let b = 0; b < 60; b++) {
+      drawResample(3, b, counts, pos);
+      for (let p = 0; p < counts.length; p++) fileCounts[order![p]] = counts[p];
+      const v: Record<string, number | null> = {
+        ...scalarMetricsFor(run, fileCounts),
+        ...selectiveScalars(sel, fileCounts),
+      };
+      keys.forEach((k, i) => (ref[b * keys.length + i] = v[k] ?? NaN));
+    }
+    const fast = evaluateResamples(run.data.n, keys.length, ciResampleStat(job), {
+      seed: 3,
+      strata: pos,
+      range: { from: 0, to: 60 },
+    });
+    for (let i = 0; i < ref.length; i++) {
+      const key = keys[i % keys.length];
+      if (Number.isNaN(ref[i])) assert.ok(Number.isNaN(fast[i]), key);
+      else
+        assert.ok(
+          Math.abs(fast[i] - ref[i]) <= 1e-9 * Math.max(1, Math.abs(ref[i])),
+          `${key}: ${fast[i]} vs ${ref[i]}`,
+        );
+    }
+    // and the step's intervals are the percentile intervals of these values
+    const cis = intervalsOf(fast, keys, 60, 0.9);
+    for (const k of keys) assert.deepEqual(ctx.results.metrics[k].ci, cis[k] ?? undefined, k);
+    const col = Float64Array.from({ length: 60 }, (_, b) => ref[b * keys.length + keys.indexOf('aurc')]);
+    const aurcRef = percentileInterval(col, 0.9)!;
+    assert.ok(Math.abs(cis.aurc![0] - aurcRef[0]) < 1e-9 && Math.abs(cis.aurc![1] - aurcRef[1]) < 1e-9);
+  });
+}
+
+test('threads: two threads (a worker) give exactly the values of one thread', async () => {
+  const cfg = config({
+    ...base,
+    targetCoverage: 0.7,
+    bootstrap: { n: 10, confidence: 0.9, seed: 4, stratified: false },
+  });
+  const { run, ctx } = await ciRun(cfg, 200);
+  const keys = Object.keys(ctx.results.metrics).filter((k) => ctx.results.metrics[k].ci);
+  const { job, strata } = sortedCiJob(run, keys, null);
+  const common = {
+    nRows: 200,
+    K: keys.length,
+    nResamples: 24,
+    seed: 4,
+    strata,
+    stat: ciResampleStat(job),
+    job,
+    workerFile: ciWorkerFile(),
+  };
+  assert.ok(common.workerFile, 'worker script found');
+  const one = await parallelResamples({ ...common, threads: 1 });
+  const two = await parallelResamples({ ...common, threads: 2 });
+  const three = await parallelResamples({ ...common, threads: 3, workerFile: '/nonexistent/worker.js' }); // falls back to one thread
+  assert.deepEqual(two, one);
+  assert.deepEqual(three, one);
+});
