@@ -490,6 +490,11 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
       ['0.7500', '0.7500'],
     );
     assert.ok(!row.some((c) => c.text.startsWith('0.7067') && /place-/.test(c.cls)), 'the last run is not marked');
+    // The headline card names both tied runs, not one of them.
+    const accCard = await frame.evaluate(
+      () => document.querySelector<HTMLElement>('.headline .card[data-metric="accuracy"]')?.textContent ?? '',
+    );
+    assert.match(accCard, /best: logreg, logreg_logits \(tied\)/, accCard);
     await shootBothThemes('report-compare-tie', frame);
   });
 
