@@ -173,7 +173,9 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
           .appendMarkdown(
             `) = ${escapeMd(node.text)}${node.ci ? ` ${escapeMd(node.ci)}` : ''} (${node.direction} is better)`,
           );
-        if (e) tip.appendMarkdown('\n\n').appendText(`${e.meaning}\n${e.formula}\n${citationsOf(e)}`);
+        // The glossary's own text, escaped but with plain spaces so the hover wraps it between words
+        // (appendText turns every space into a non-breaking one).
+        if (e) tip.appendMarkdown(`\n\n${[e.meaning, e.formula, citationsOf(e)].map(escapeMd).join('\n\n')}`);
         if (node.note) tip.appendMarkdown('\n\n').appendText(node.note);
         item.tooltip = tip;
         item.contextValue = ItemKind.metric;

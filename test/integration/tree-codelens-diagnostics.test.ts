@@ -59,6 +59,7 @@ describe('tree, CodeLens, diagnostics', function () {
     assert.equal(item.label, 'Accuracy');
     const tip = (item.tooltip as vscode.MarkdownString).value;
     assert.match(tip, /accuracy/);
+    // Plain spaces (not &nbsp;): the hover wraps the meaning between words.
     assert.match(tip, /Share of rows whose predicted class is the true class/);
     const aurc = (await tree.getChildren(families.find((n) => /selective/i.test(String(tree.getTreeItem(n).label)))!))
       .map((n) => tree.getTreeItem(n).label)
