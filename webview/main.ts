@@ -104,6 +104,17 @@ function headerEl(m: ReportModel): HTMLElement {
       ),
     );
   }
+  const notes = m.header.notes ?? [];
+  if (notes.length > 0) {
+    h.append(
+      el(
+        'details',
+        { class: 'notes' },
+        el('summary', {}, `${notes.length} note${notes.length === 1 ? '' : 's'}`),
+        el('ul', {}, ...notes.map((w) => el('li', {}, w))),
+      ),
+    );
+  }
   return h;
 }
 

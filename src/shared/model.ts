@@ -159,6 +159,8 @@ export interface HeaderModel {
   title: string;
   lines: { label: string; value: string }[];
   warnings: string[];
+  /** Entries that inform rather than warn (a metric left out by design), listed apart from the warnings. */
+  notes?: string[];
 }
 
 export interface ReportModel {
