@@ -120,6 +120,17 @@ function headerEl(m: ReportModel): HTMLElement {
       ),
     );
   }
+  const notes = m.header.notes ?? [];
+  if (notes.length > 0) {
+    h.append(
+      el(
+        'details',
+        { class: 'notes' },
+        el('summary', {}, `${notes.length} note${notes.length === 1 ? '' : 's'}`),
+        el('ul', {}, ...notes.map((w) => el('li', {}, w))),
+      ),
+    );
+  }
   return h;
 }
 
@@ -359,10 +370,23 @@ function render(m: ReportModel, uri: string, focus: string | undefined): void {
     m.tabs.findIndex((t) => t.id === state.tab),
   );
   customElements.whenDefined('vscode-tabs').then(() => {
+    wrapTabList(tabs);
     selectTab(tabs, initial);
     if (focus) focusTarget(focus);
     if (focus) lens.drillTo(focus);
   });
+}
+
+/**
+ * In a narrow panel the family tabs wrap onto a second row instead of widening the page (the
+ * component's tab list is a flex row that does not wrap, inside its shadow root).
+ */
+function wrapTabList(tabs: HTMLElement): void {
+  const root = tabs.shadowRoot;
+  if (!root) return;
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync('.tablist { flex-wrap: wrap; }');
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }
 
 function redrawForTheme(): void {

@@ -12,6 +12,7 @@ import { FAMILY_TITLES } from '../shared/reportModel';
 import { Command, ItemKind, View } from './commandIds';
 import type { EvalLensContext } from './context';
 import type { IndexEntry } from './resultsIndex';
+import { splitNotes } from '../core/results/notes';
 
 export type Node =
   | { kind: 'root'; folder: vscode.WorkspaceFolder }
@@ -173,7 +174,9 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
           .appendMarkdown(
             `) = ${escapeMd(node.text)}${node.ci ? ` ${escapeMd(node.ci)}` : ''} (${node.direction} is better)`,
           );
-        if (e) tip.appendMarkdown('\n\n').appendText(`${e.meaning}\n${e.formula}\n${citationsOf(e)}`);
+        // The glossary's own text, escaped but with plain spaces so the hover wraps it between words
+        // (appendText turns every space into a non-breaking one).
+        if (e) tip.appendMarkdown(`\n\n${[e.meaning, e.formula, citationsOf(e)].map(escapeMd).join('\n\n')}`);
         if (node.note) tip.appendMarkdown('\n\n').appendText(node.note);
         item.tooltip = tip;
         item.contextValue = ItemKind.metric;
@@ -196,11 +199,13 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
     if (entry.kind === 'results') {
       const r = entry.results;
       const k = headlineKeys(r, 1)[0];
+      // Notes (a metric left out by design) are not warnings: no warning icon for them.
+      const nWarnings = splitNotes(r.warnings).warnings.length;
       item.description = k ? `${metricName(k)} ${formatNumber(r.metrics[k]!.value, k)}` : r.task;
       item.tooltip = new vscode.MarkdownString(
-        `**${name}**\n\n${r.source.path} · ${r.task} · ${r.source.rows.toLocaleString('en-US')} rows\n\nEvaluated ${r.createdAt}${r.warnings.length ? `\n\n${r.warnings.length} warning(s)` : ''}`,
+        `**${name}**\n\n${r.source.path} · ${r.task} · ${r.source.rows.toLocaleString('en-US')} rows\n\nEvaluated ${r.createdAt}${nWarnings ? `\n\n${nWarnings} warning(s)` : ''}`,
       );
-      item.iconPath = new vscode.ThemeIcon(r.warnings.length ? 'warning' : 'graph');
+      item.iconPath = new vscode.ThemeIcon(nWarnings ? 'warning' : 'graph');
       item.contextValue = ItemKind.results;
       item.command = { command: Command.openReport, title: 'Open Report', arguments: [entry.uri] };
     } else if (entry.kind === 'compare') {

@@ -313,12 +313,14 @@ export function buildCompareModel(c: CompareResults): ReportModel {
   for (const m of c.metrics) targets[m] = { tab: 'table' };
   for (const ch of tabs[1]!.charts) targets[ch.id] = { tab: 'tests', element: ch.id };
   for (const ch of overlays) targets[ch.id] = { tab: 'curves', element: ch.id };
-  // Headline: the first metric, best run.
+  // Headline: the first metrics, each with its best run — every run of a tie for best, named as such.
   const headline: CardModel[] = c.metrics.slice(0, 4).flatMap((m) => {
-    const best = Object.entries(c.marks[m] ?? {}).find(([, p]) => p === 1)?.[0];
+    const bests = c.runs.filter((r) => c.marks[m]?.[r] === 1);
+    const best = bests[0];
     if (!best) return [];
     const v = c.table[best]?.[m] ?? null;
-    const name = c.names[c.runs.indexOf(best)] ?? best;
+    const names = bests.map((r) => c.names[c.runs.indexOf(r)] ?? r);
+    const name = names.length > 1 ? `${names.join(', ')} (tied)` : names[0]!;
     return [
       {
         key: m,
@@ -346,7 +348,7 @@ export function buildCompareModel(c: CompareResults): ReportModel {
         { label: 'Paired by', value: c.matchBy },
         {
           label: 'Tests',
-          value: `paired t-test, Wilcoxon signed-rank; ${c.settings?.holm ?? ''}${boot && boot.n > 0 ? `; paired bootstrap ${boot.n} resamples, ${formatLevel(boot.confidence)}, seed = ${boot.seed}` : ''}`,
+          value: `paired t-test, Wilcoxon signed-rank; ${(c.settings?.holm ?? '').replace(/\.$/, '')}${boot && boot.n > 0 ? `; paired bootstrap ${boot.n} resamples, ${formatLevel(boot.confidence)}, seed = ${boot.seed}` : ''}`,
         },
         { label: 'Compared', value: `${c.createdAt} · Eval Lens ${c.tool.version}` },
       ],

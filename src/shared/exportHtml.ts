@@ -97,6 +97,11 @@ export function reportToHtml(model: ReportModel, opts: { generator?: string; the
     out.push(
       `<div class="warnings"><strong>Warnings (${model.header.warnings.length})</strong><ul>${model.header.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`,
     );
+  const notes = model.header.notes ?? [];
+  if (notes.length > 0)
+    out.push(
+      `<div class="note"><strong>Notes (${notes.length})</strong><ul>${notes.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></div>`,
+    );
   if (model.headline.length > 0) out.push(`<div class="cards headline">${model.headline.map(cardHtml).join('')}</div>`);
   for (const tab of model.tabs) {
     out.push(`<section id="${esc(tab.id)}"><h2>${esc(tab.title)}</h2>`);

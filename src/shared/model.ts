@@ -164,6 +164,8 @@ export interface HeaderModel {
    * pending", "provisional intervals"): the webview says so in a banner until the final results.
    */
   stage?: string;
+  /** Entries that inform rather than warn (a metric left out by design), listed apart from the warnings. */
+  notes?: string[];
 }
 
 export interface ReportModel {

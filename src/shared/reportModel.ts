@@ -19,6 +19,7 @@ import { categoryChart, categoryTable } from './categoryTable';
 import { explorerMissingNote, operatingPointModel } from './operatingPoint';
 import { userInspectorModel } from './userInspector';
 import { metricHover, metricName } from '../core/glossary';
+import { splitNotes } from '../core/results/notes';
 import {
   SERIES_COLOURS,
   type Band,
@@ -111,15 +112,18 @@ function header(results: Results): HeaderModel {
     { label: 'Evaluated', value: `${results.createdAt} · Eval Lens ${results.tool.version}` },
   ];
   for (const e of s.extra ?? []) lines.push({ label: e.role, value: `${e.path} (sha256 ${e.sha256.slice(0, 12)})` });
-  const warnings = results.warnings.map((w) => {
+  const split = splitNotes(results.warnings);
+  const text = (w: Results['warnings'][number]): string => {
     const where = w.file
       ? ` (${w.file}${w.line !== undefined ? `:${w.line}` : ''})`
       : w.line !== undefined
         ? ` (line ${w.line})`
         : '';
     return `${w.code}: ${w.message}${where}${w.count !== undefined ? ` [${formatCount(w.count)}]` : ''}`;
-  });
-  return { title: s.path.split(/[\\/]/).pop() ?? s.path, lines, warnings };
+  };
+  const warnings = split.warnings.map(text);
+  const notes = split.notes.map(text);
+  return { title: s.path.split(/[\\/]/).pop() ?? s.path, lines, warnings, ...(notes.length > 0 ? { notes } : {}) };
 }
 
 function table(

@@ -131,6 +131,12 @@ function legendSvg(series: ChartModel['series'], x0: number, width: number): { s
   return { svg, height: rows.length * 16 + 2 };
 }
 
+/** An interval as a vertical line with a cap at each end (as the report's charts draw it). */
+function whisker(x: number, lo: number, hi: number, colourClass: string): string {
+  const [a, b, c, d] = [x - 4, x + 4, lo, hi].map((v) => v.toFixed(1));
+  return `<path class="line ${colourClass}" d="M${x.toFixed(1)},${c}V${d}M${a},${c}H${b}M${a},${d}H${b}"/>`;
+}
+
 /** The chart as `<svg>…</svg>` with a `<title>` (its description) for screen readers. */
 export function chartToSvg(chart: ChartModel): string {
   const parts: string[] = [];
@@ -191,6 +197,13 @@ export function chartToSvg(chart: ChartModel): string {
           `<rect class="bar ${c}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${w.toFixed(1)}" height="${Math.max(0, sy.map(0) - y).toFixed(1)}"/>`,
         );
       }
+      // A bar's interval in the text colour: the bar's own colour would vanish inside the bar.
+      s.errorBars?.forEach((e, i) => {
+        const p = s.points[i];
+        if (!e || !p) return;
+        const X = sx.map(p.x) - band * 0.4 + (barIndex + 0.5) * w;
+        parts.push(whisker(X, sy.map(e.lo), sy.map(e.hi), 'c-foreground'));
+      });
       barIndex++;
       continue;
     }
@@ -213,8 +226,7 @@ export function chartToSvg(chart: ChartModel): string {
     s.errorBars?.forEach((e, i) => {
       const p = s.points[i];
       if (!e || !p) return;
-      const X = sx.map(p.x).toFixed(1);
-      parts.push(`<path class="line ${c}" d="M${X},${sy.map(e.lo).toFixed(1)}V${sy.map(e.hi).toFixed(1)}"/>`);
+      parts.push(whisker(sx.map(p.x), sy.map(e.lo), sy.map(e.hi), c));
     });
   }
   for (const l of chart.lines ?? []) {

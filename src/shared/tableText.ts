@@ -1,5 +1,5 @@
 /** Tables as text: what the report's "Copy as Markdown / CSV" buttons put on the clipboard. */
-import { formatNumber, formatP } from './format';
+import { formatCount, formatNumber, formatP } from './format';
 import { csvCell } from './csvCell';
 import { escapeMarkdown } from './markdownText';
 import type { CellValue, ColumnKind, TableModel } from './model';
@@ -8,8 +8,10 @@ import type { CellValue, ColumnKind, TableModel } from './model';
 export function formatCell(v: CellValue, kind: ColumnKind = 'num'): string {
   if (v === null) return '—';
   if (typeof v === 'string') return v;
-  // Integers print as integers in count columns and in mixed (text) columns such as key/value tables.
-  if ((kind === 'int' || kind === 'text') && Number.isInteger(v)) return String(v);
+  // Integers print as integers: grouped in count columns (14,000, as on cards and in the confusion
+  // matrix), as written in mixed (text) columns such as key/value tables (a year stays 2019).
+  if (kind === 'int' && Number.isInteger(v)) return formatCount(v);
+  if (kind === 'text' && Number.isInteger(v)) return String(v);
   if (kind === 'p') return formatP(v);
   return formatNumber(v);
 }

@@ -55,6 +55,16 @@ describe('tree, CodeLens, diagnostics', function () {
     assert.match(String(item.description), /0\.75|75(\.0)?\s*%/);
     assert.ok(r.metrics.accuracy!.ci);
     assert.match(String(item.description), /\[|±|–/);
+    // The glossary name as the label; the key, meaning and citation in the tooltip.
+    assert.equal(item.label, 'Accuracy');
+    const tip = (item.tooltip as vscode.MarkdownString).value;
+    assert.match(tip, /accuracy/);
+    // Plain spaces (not &nbsp;): the hover wraps the meaning between words.
+    assert.match(tip, /Share of rows whose predicted class is the true class/);
+    const aurc = (await tree.getChildren(families.find((n) => /selective/i.test(String(tree.getTreeItem(n).label)))!))
+      .map((n) => tree.getTreeItem(n).label)
+      .find((l) => String(l).startsWith('AURC, 101-point grid, coverage 0.2'));
+    assert.ok(aurc, 'aurc_grid101_0.2_1 is named, not shown as its key');
   });
 
   it('CodeLens on a results file: headline metrics and Open Report', async () => {

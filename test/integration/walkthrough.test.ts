@@ -9,7 +9,18 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { activate, closeAllEditors, evaluate, makeFolder, reportTabs, sleep, uri, waitFor, ws } from './helpers';
+import {
+  activate,
+  closeAllEditors,
+  evaluate,
+  makeFolder,
+  reportTabs,
+  runAccepting,
+  sleep,
+  uri,
+  waitFor,
+  ws,
+} from './helpers';
 
 const problems = (file: vscode.Uri): vscode.Diagnostic[] =>
   vscode.languages.getDiagnostics(file).filter((d) => d.source === 'Eval Lens');
@@ -131,6 +142,15 @@ describe('walkthrough: menus, problems, editor groups, status bar', function () 
       () => text().includes(knn.metrics.accuracy.value.toFixed(4)),
       20_000,
     );
+    // A comparison in front: the status bar says so (not the numbers of the run opened before).
+    const out = ws('digits-lt/knn-vs-svc_rbf.compare.json');
+    const a = uri('digits-lt/knn.eval.json');
+    const b = uri('digits-lt/svc_rbf.eval.json');
+    await runAccepting('evalLens.compare', [a, [a, b]], () => existsSync(out));
+    await waitFor('status follows the comparison', () => text().includes('Comparison of 2 runs'), 30_000);
+    // Closing the report it describes hides it: no numbers of a report that is gone.
+    const shown = (): string | undefined => (ctx.status as unknown as { shown?: string }).shown;
     await closeAllEditors();
+    await waitFor('status hidden once its report is closed', () => shown() === undefined, 10_000);
   });
 });

@@ -10,7 +10,8 @@
  * Run: npm run test:ui (node's test runner; this file starts and always stops its own server).
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { inflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
@@ -72,6 +73,10 @@ async function shootBothThemes(
     [DARK, 'dark'],
     ...(opts.hc ? [[HC, 'hc'] as [string, string]] : []),
   ];
+  // The pointer on the empty middle of the status bar: off every control whose hover would cover
+  // the report (the workbench does not see the pointer leave a tab for the webview's frame).
+  await page.mouse.move(720, 889);
+  await sleep(300);
   for (const [theme, suffix] of themes) {
     await setTheme(page, theme, frame);
     await opts.before?.();
@@ -79,6 +84,28 @@ async function shootBothThemes(
   }
   await setTheme(page, LIGHT, frame);
   if (maximized) await runCommand(page, 'View: Toggle Maximize Editor Group');
+}
+
+/**
+ * Width, height and the first pixel of a PNG (8-bit RGB or RGBA): the first pixel of the first
+ * scanline is stored as is under every PNG filter (its left and upper neighbours count as 0).
+ */
+function pngFacts(buf: Buffer): { width: number; height: number; firstPixel: number[] } {
+  assert.equal(buf.subarray(1, 4).toString('latin1'), 'PNG', 'a PNG file');
+  const width = buf.readUInt32BE(16);
+  const height = buf.readUInt32BE(20);
+  const [depth, colourType] = [buf[24], buf[25]];
+  assert.equal(depth, 8, 'bit depth');
+  const channels = colourType === 6 ? 4 : colourType === 2 ? 3 : 0;
+  assert.ok(channels > 0, `colour type ${colourType}`);
+  const idat: Buffer[] = [];
+  for (let at = 8; at < buf.length;) {
+    const len = buf.readUInt32BE(at);
+    if (buf.subarray(at + 4, at + 8).toString('latin1') === 'IDAT') idat.push(buf.subarray(at + 8, at + 8 + len));
+    at += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  return { width, height, firstPixel: [...raw.subarray(1, 1 + channels)] };
 }
 
 /** Scrolls the report so that the element with `id` is at the top. */
@@ -264,6 +291,141 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
       { timeout: 30_000 },
     );
     await shootBothThemes('report-classification', frame, { hc: true });
+  });
+
+  it('table headers are whole when there is room; in a narrow panel text wraps between words', async () => {
+    const frame = await reportFrame(page, /^logreg\.csv$/);
+    await frame.evaluate(() => window.scrollTo(0, 0));
+    // The window as the previous test left it (1440 px, explorer open): the report is about 1000 px wide.
+    const wide = await frame.evaluate(() => document.documentElement.clientWidth);
+    assert.ok(wide >= 900, `report width ${wide}`);
+    // Every tab in turn: the header cells of its tables (component tables and plain ones) show whole.
+    const cut: { tab: string; text: string; cut: boolean }[] = [];
+    const tabs = frame.locator('vscode-tab-header');
+    const nTabs = await tabs.count();
+    assert.ok(nTabs >= 4, `${nTabs} tabs`);
+    for (let i = 0; i < nTabs; i++) {
+      const tab = (await tabs.nth(i).textContent())?.trim() ?? '';
+      await tabs.nth(i).click();
+      await sleep(400);
+      cut.push(
+        ...(await frame.evaluate((t) => {
+          const component = [...document.querySelectorAll<HTMLElement>('vscode-table-header-cell')].map((h) => ({
+            h,
+            box: h.shadowRoot?.querySelector<HTMLElement>('.wrapper') ?? h,
+          }));
+          const plain = [...document.querySelectorAll<HTMLElement>('table.plain thead th')].map((h) => ({ h, box: h }));
+          return [...component, ...plain]
+            .filter(({ h }) => h.getClientRects().length > 0 && h.getBoundingClientRect().width > 0)
+            .map(({ h, box }) => ({
+              tab: t,
+              text: h.textContent?.trim() ?? '',
+              cut: box.scrollWidth > box.clientWidth + 1,
+            }));
+        }, tab)),
+      );
+    }
+    await tabs.nth(0).click();
+    assert.ok(cut.length >= 20, `visible header cells: ${cut.map((c) => c.text).join(', ')}`);
+    assert.deepEqual(
+      cut.filter((c) => c.cut).map((c) => `${c.tab}: ${c.text}`),
+      [],
+      'header cells cut',
+    );
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: 760, height: size.height });
+    try {
+      await frame.waitForFunction(() => document.documentElement.clientWidth < 500, undefined, { timeout: 10_000 });
+      await sleep(500);
+      // Prose words (letters, a trailing punctuation mark) drawn on more than one line; `force`
+      // breaks words anywhere first, to show that the check sees a word split across lines.
+      const measure = (force: boolean) =>
+        frame.evaluate((breakAll) => {
+          // Through the CSSOM: the webview's content security policy drops a new <style> element.
+          if (breakAll) document.body.style.setProperty('word-break', 'break-all');
+          const broken: string[] = [];
+          let words = 0;
+          const sel = 'p, li, dd, figcaption, h1, h3, summary, .card-name, .card-extra, .card-caveat';
+          for (const el of document.querySelectorAll<HTMLElement>(sel)) {
+            if (el.offsetParent === null) continue;
+            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+              for (const m of (n.textContent ?? '').matchAll(/\S+/g)) {
+                if (!/^[A-Za-z][a-z]{2,14}[,.;:)]?$/.test(m[0])) continue;
+                words++;
+                const r = document.createRange();
+                r.setStart(n, m.index);
+                r.setEnd(n, m.index + m[0].length);
+                const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+                if (tops.size > 1) broken.push(m[0]);
+              }
+            }
+          }
+          const doc = document.documentElement;
+          document.body.style.removeProperty('word-break');
+          // The outermost elements that reach past the right edge (what makes the page scroll sideways).
+          // (No named functions in here: the bundler's name helper does not exist in the page.)
+          const edge = doc.clientWidth + 1;
+          const wide: string[] = [];
+          for (const e of document.body.querySelectorAll('*')) {
+            if (wide.length >= 8 || e.getClientRects().length === 0) continue;
+            const r = e.getBoundingClientRect();
+            const p = e.parentElement?.getBoundingClientRect();
+            // Inside a box that scrolls or clips sideways it does not widen the page.
+            let clipped = false;
+            for (let a = e.parentElement; a && !clipped; a = a.parentElement)
+              clipped = getComputedStyle(a).overflowX !== 'visible';
+            if (r.right > edge && !(p && p.right > edge) && !clipped)
+              wide.push(`${e.tagName.toLowerCase()}.${[...e.classList].join('.')} (${Math.round(r.width)} px)`);
+          }
+          return { width: doc.clientWidth, words, broken, overflow: doc.scrollWidth - doc.clientWidth, wide };
+        }, force);
+      const forced = await measure(true);
+      assert.ok(forced.broken.length > 0, `with words broken anywhere the check finds ${forced.broken.length}`);
+      const facts = await measure(false);
+      // The screenshot shows the family tabs (wrapped onto two rows) and the first charts.
+      await frame.evaluate(() => document.querySelector('vscode-tabs')?.scrollIntoView({ block: 'start' }));
+      await sleep(300);
+      await screenshot(page, join(SHOTS, 'report-narrow-light.png'));
+      assert.deepEqual(facts.broken, [], `words broken across lines at ${facts.width} px`);
+      assert.ok(facts.overflow <= 1, `the page scrolls sideways by ${facts.overflow} px: ${facts.wide.join(', ')}`);
+      assert.ok(facts.words >= 40, `${facts.words} prose words checked at ${facts.width} px`);
+    } finally {
+      await page.setViewportSize(size);
+    }
+  });
+
+  it('Save PNG in the dark theme writes <report>-<chart>.png at 960 × 540 (twice the density) on white', async () => {
+    const frame = await reportFrame(page, /^logreg\.csv$/);
+    const target = join(ws, 'digits-lt', 'logreg-per-class-accuracy.png');
+    await setTheme(page, DARK, frame);
+    try {
+      const button = frame.locator('figure[data-chart="perClassAccuracy"] vscode-button[data-act="png"]');
+      await button.scrollIntoViewIfNeeded();
+      await button.click();
+      // The save dialog (code-server's path input) proposes <report folder>/<name>: Enter accepts it.
+      const input = page.locator('.quick-input-widget input').first();
+      await input.waitFor({ timeout: 20_000 });
+      await page.waitForFunction(
+        () =>
+          /logreg-per-class-accuracy\.png$/.test(
+            document.querySelector<HTMLInputElement>('.quick-input-widget input')?.value ?? '',
+          ),
+        undefined,
+        { timeout: 10_000 },
+      );
+      await page.keyboard.press('Enter');
+      const end = Date.now() + 30_000;
+      while (!(existsSync(target) && statSync(target).size > 0) && Date.now() < end) await sleep(250);
+      await sleep(300);
+      copyFileSync(target, join(SHOTS, 'saved-png-per-class-accuracy.png'));
+      const png = pngFacts(readFileSync(target));
+      assert.deepEqual([png.width, png.height], [1920, 1080]);
+      assert.deepEqual(png.firstPixel.slice(0, 3), [255, 255, 255], 'the top-left pixel is white');
+      if (png.firstPixel.length === 4) assert.equal(png.firstPixel[3], 255, 'opaque');
+    } finally {
+      await setTheme(page, LIGHT, frame);
+    }
   });
 
   it('the ranking report shows the values of its results file (light and dark)', async () => {
@@ -490,6 +652,11 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
       ['0.7500', '0.7500'],
     );
     assert.ok(!row.some((c) => c.text.startsWith('0.7067') && /place-/.test(c.cls)), 'the last run is not marked');
+    // The headline card names both tied runs, not one of them.
+    const accCard = await frame.evaluate(
+      () => document.querySelector<HTMLElement>('.headline .card[data-metric="accuracy"]')?.textContent ?? '',
+    );
+    assert.match(accCard, /best: logreg, logreg_logits \(tied\)/, accCard);
     await shootBothThemes('report-compare-tie', frame);
   });
 
@@ -529,6 +696,8 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
       'report-ranking-hc.png',
       'report-compare-light.png',
       'report-compare-dark.png',
+      'report-compare-tie-light.png',
+      'report-compare-tie-dark.png',
       'confusion-20-classes-light.png',
       'confusion-20-classes-dark.png',
       'confusion-3-classes-hc.png',

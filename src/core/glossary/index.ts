@@ -63,19 +63,30 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const exact = new Map<string, GlossaryEntry>();
-const patterns: Compiled[] = [];
-for (const entry of GLOSSARY) {
-  const params = [...entry.pattern.matchAll(/<([kKg])>/g)].map((m) => m[1]!);
-  if (params.length === 0) {
-    exact.set(entry.pattern, entry);
-    continue;
-  }
-  const source = entry.pattern
+/**
+ * The regular expression (source, anchored) of the keys a pattern such as `recall@<K>` stands for;
+ * undefined for an exact key. Also the results JSON Schema's `patternProperties`.
+ */
+export function keyPatternSource(pattern: string): string | undefined {
+  const params = [...pattern.matchAll(/<([kKg])>/g)].map((m) => m[1]!);
+  if (params.length === 0) return undefined;
+  const source = pattern
     .split(/<[kKg]>/)
     .map(escapeRe)
     .reduce((acc, part, i) => acc + (i > 0 ? PLACEHOLDER[params[i - 1]!]! : '') + part, '');
-  patterns.push({ entry, re: new RegExp(`^${source}$`), params });
+  return `^${source}$`;
+}
+
+const exact = new Map<string, GlossaryEntry>();
+const patterns: Compiled[] = [];
+for (const entry of GLOSSARY) {
+  const source = keyPatternSource(entry.pattern);
+  if (source === undefined) {
+    exact.set(entry.pattern, entry);
+    continue;
+  }
+  const params = [...entry.pattern.matchAll(/<([kKg])>/g)].map((m) => m[1]!);
+  patterns.push({ entry, re: new RegExp(source), params });
 }
 
 function fill(text: string, params: Readonly<Record<string, string>>): string {

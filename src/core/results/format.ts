@@ -15,6 +15,7 @@ import { where } from '../diagnostics';
 import { csvCell } from '../../shared/csvCell';
 import { escapeMarkdown } from '../../shared/markdownText';
 import { GLOSSARY, explainKey } from '../glossary';
+import { splitNotes } from './notes';
 
 export interface FormatOptions {
   /** Digits after the decimal point (default 4; with `percent`, 2). */
@@ -232,9 +233,14 @@ export function formatTable(results: Results, opts: FormatOptions = {}): string 
   });
   if (sections.length > 0)
     out.push('', "Definitions and references: eval-lens explain KEY. The results JSON keeps each metric's full note.");
-  if (results.warnings.length > 0) {
-    out.push('', `Warnings (${results.warnings.length})`);
-    for (const w of results.warnings) out.push(`  ! ${warningLine(w)}`);
+  const { notes, warnings } = splitNotes(results.warnings);
+  if (notes.length > 0) {
+    out.push('', `Notes (${notes.length})`);
+    for (const w of notes) out.push(`  i ${warningLine(w)}`);
+  }
+  if (warnings.length > 0) {
+    out.push('', `Warnings (${warnings.length})`);
+    for (const w of warnings) out.push(`  ! ${warningLine(w)}`);
   }
   return out.join('\n') + '\n';
 }
@@ -261,9 +267,14 @@ export function formatMarkdown(results: Results, opts: FormatOptions = {}): stri
       );
     }
   }
-  if (results.warnings.length > 0) {
-    out.push('', `### Warnings (${results.warnings.length})`, '');
-    for (const w of results.warnings) out.push(`- ${escapeMarkdown(warningLine(w))}`);
+  const { notes, warnings } = splitNotes(results.warnings);
+  if (notes.length > 0) {
+    out.push('', `### Notes (${notes.length})`, '');
+    for (const w of notes) out.push(`- ${escapeMarkdown(warningLine(w))}`);
+  }
+  if (warnings.length > 0) {
+    out.push('', `### Warnings (${warnings.length})`, '');
+    for (const w of warnings) out.push(`- ${escapeMarkdown(warningLine(w))}`);
   }
   return out.join('\n') + '\n';
 }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isEvalLensJson, PREDICTION_EXTENSIONS } from '../../shared/outputName';
 import type { EvalLensContext } from '../context';
+import { comparableResults } from './runChoices';
 
 const PRED_GLOB = `**/*.{${PREDICTION_EXTENSIONS.filter((e) => e !== 'txt').join(',')}}`;
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/.cache/**}';
@@ -97,9 +98,7 @@ export async function pickRuns(
 ): Promise<vscode.Uri[] | undefined> {
   await ctx.index.ready();
   const skip = new Set(exclude.map((u) => u.fsPath));
-  const results = ctx.index
-    .all()
-    .filter((e) => e.kind === 'results' && !skip.has(e.uri.fsPath) && (task === undefined || e.results.task === task));
+  const results = comparableResults(ctx.index.all(), [...skip], task);
   const items: FileItem[] = [];
   if (results.length > 0)
     items.push({ label: task ? `Results (${task})` : 'Results', kind: vscode.QuickPickItemKind.Separator });

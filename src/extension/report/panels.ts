@@ -108,6 +108,7 @@ class ReportPanel {
       }),
       panel.onDidDispose(() => {
         for (const s of this.subs) s.dispose();
+        ctx.status.forget(uri);
         onDispose();
       }),
     );
@@ -117,6 +118,7 @@ class ReportPanel {
     if (this.staged) return; // no results file yet
     const entry = this.ctx.index.get(this.uri) ?? (await this.ctx.index.load(this.uri));
     if (entry.kind === 'results') this.ctx.status.show(entry.results, this.uri);
+    else if (entry.kind === 'compare') this.ctx.status.showComparison(entry.compare, this.uri);
   }
 
   private post(m: HostMessage): void {

@@ -1,12 +1,15 @@
 // Nothing a user reads names project-internal things ("seed 002", "METRICS.md", "section 2",
 // "Eq. 9"): the bundles in dist/ (checked when they exist, i.e. after `npm run build`), docs/,
-// README.md, the JSON Schemas, the example READMEs and the `--help` of the CLI and every
-// subcommand. A random-number seed is fine; "seed 0" is not written that way (`seed = 0`).
+// README.md, the JSON Schemas, the example READMEs, the `--help` of the CLI and every
+// subcommand, and what the core writes into results and comparison files (notes, warnings). A random-number seed is fine; "seed 0" is not written that way (`seed = 0`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { evaluateFile } from '../../../src/core/evaluate';
+import { compareRuns } from '../../../src/core/compare/compareRuns';
+import type { EvalConfig } from '../../../src/core/config/types';
 
 const INTERNAL: readonly RegExp[] = [
   /seed 0/i,
@@ -77,6 +80,34 @@ test('`--help` of eval-lens and of every subcommand names no project-internal th
   const bad = [
     ...offences('eval-lens --help', top),
     ...commands.flatMap((c) => offences(`eval-lens ${c} --help`, cliHelp([c, '--help']))),
+  ];
+  assert.deepEqual(bad, []);
+});
+
+test('results and comparison files of the examples (notes, warnings, curve and table labels) name no project-internal things', async () => {
+  const ex = (f: string): string => join(process.cwd(), 'examples', f);
+  const overrides = { bootstrap: { n: 20 } } as EvalConfig;
+  const files = [
+    'digits-lt/logreg.csv',
+    'digits-lt/knn.csv',
+    'digits-lt/gaussian_nb.csv',
+    'cifar100-lt-like/logreg.csv',
+    'iw-breast-cancer/logreg.csv',
+    'ranking-debian-deps/popularity.jsonl',
+    'ranking-debian-deps/cooccurrence.jsonl',
+  ];
+  const results = await Promise.all(files.map((f) => evaluateFile(ex(f), { overrides })));
+  const digits = results.slice(0, 3);
+  const ranking = results.slice(5);
+  const comparisons = [digits, ranking].map((runs) =>
+    compareRuns(runs, { bootstrap: { n: 20, confidence: 0.95, seed: 0 } }),
+  );
+  assert.ok(
+    results.some((r) => r.warnings.length > 0) && results.some((r) => Object.values(r.metrics).some((m) => m.note)),
+  );
+  const bad = [
+    ...results.flatMap((r, i) => offences(files[i]!, JSON.stringify(r))),
+    ...comparisons.flatMap((c, i) => offences(`comparison ${i + 1}`, JSON.stringify(c))),
   ];
   assert.deepEqual(bad, []);
 });

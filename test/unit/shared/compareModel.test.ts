@@ -9,6 +9,7 @@ import {
   testsTable,
   TRANSPOSE_ABOVE,
 } from '../../../src/shared/compareModel';
+import { markTable } from '../../../src/core/compare/marks';
 import { compareResults } from '../helpers/reportFixtures';
 
 test('comparison table: runs × metrics with best/second/third and stars from the Holm-adjusted p', () => {
@@ -162,4 +163,25 @@ test('counts print as integers in the comparison table', () => {
     c.table[run]!.users_evaluated = v;
   const t = compareTable(c);
   assert.deepEqual(t.kinds, ['text', 'num', 'int']);
+});
+
+test('headline cards: a tie for best names every tied run; all runs tied names none', () => {
+  const c = compareResults();
+  // a and b share the best accuracy (equal within 1e-12 relative), c is last; nll: all three tie.
+  c.table = {
+    'a.csv': { accuracy: 0.8, nll: 0.5 },
+    'b.csv': { accuracy: 0.8 * (1 + 1e-13), nll: 0.5 },
+    'c.csv': { accuracy: 0.75, nll: 0.5 },
+  };
+  c.marks = markTable(c);
+  assert.deepEqual(c.marks.accuracy, { 'a.csv': 1, 'b.csv': 1 });
+  assert.deepEqual(c.marks.nll, {});
+  const m = buildCompareModel(c);
+  assert.deepEqual(
+    m.headline.map((h) => [h.key, h.text, h.note]),
+    [['accuracy', '0.8000', 'best: a, b (tied)']],
+  );
+  // The header line of the tests reads as one sentence list (no ".;").
+  const tests = m.header.lines.find((l) => l.label === 'Tests')!.value;
+  assert.ok(!tests.includes('.;'), tests);
 });

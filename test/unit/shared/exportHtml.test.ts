@@ -98,3 +98,24 @@ test('SVG horizontal bars: categories down the side, bar lengths along the value
   const height = (s: string): number => Number(/height="(\d+)"/.exec(s)![1]);
   assert.equal(height(three) - height(svg), 28);
 });
+
+test('SVG per-class bars carry their interval: a capped whisker per class with an interval, in the text colour', () => {
+  const r = classificationResults();
+  const rows = r.tables.perClass as { ci?: [number, number] }[];
+  rows[0]!.ci = [1, 1];
+  rows[1]!.ci = [0.25, 0.75];
+  // Class c has no interval: no whisker for it.
+  const bars = buildReportModel(r)
+    .tabs.flatMap((t) => t.charts)
+    .find((c) => c.id === 'perClassAccuracy')!;
+  const svg = chartToSvg(bars);
+  const whiskers = [...svg.matchAll(/<path class="line c-foreground" d="M([\d.]+),([\d.]+)V([\d.]+)M/g)];
+  assert.equal(whiskers.length, 2);
+  // The y axis spans 0..1 over the plot height (360 − 16 − 64 = 280 px from y = 16): lo 0.25 → 226, hi 0.75 → 86.
+  assert.deepEqual(whiskers[1]!.slice(2, 4).map(Number), [16 + 280 * 0.75, 16 + 280 * 0.25]);
+  // Centred on its bar: the bar's x + half its width.
+  const rects = [...svg.matchAll(/<rect class="bar c-blue" x="([\d.]+)" y="[\d.]+" width="([\d.]+)"/g)];
+  assert.equal(rects.length, 3);
+  const centre = Number(rects[1]![1]) + Number(rects[1]![2]) / 2;
+  assert.ok(Math.abs(Number(whiskers[1]![1]) - centre) < 0.11, `${whiskers[1]![1]} vs ${centre}`);
+});

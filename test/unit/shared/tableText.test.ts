@@ -26,6 +26,10 @@ test('cells as shown on screen', () => {
   assert.equal(formatCell(null), '—');
   assert.equal(formatCell(3, 'int'), '3');
   assert.equal(formatCell(3.5, 'int'), '3.5000');
+  // Counts grouped as on the cards and in the confusion matrix; a number in a text column as written.
+  assert.equal(formatCell(14000, 'int'), '14,000');
+  assert.equal(formatCell(1234567, 'int'), '1,234,567');
+  assert.equal(formatCell(2019, 'text'), '2019');
   assert.equal(formatCell(0.00001, 'p'), '< 0.0001');
   assert.equal(formatCell('x', 'num'), 'x');
 });

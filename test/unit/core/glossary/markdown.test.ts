@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { GLOSSARY, metricName } from '../../../../src/core/glossary';
 import { GLOSSARY_PAGES, glossaryMarkdown, glossarySectionOf } from '../../../../src/core/glossary/markdown';
+import { metricMapSchema, withMetricMap } from '../../../../src/core/glossary/schema';
 
 for (const [path, families] of Object.entries(GLOSSARY_PAGES)) {
   const page = readFileSync(path, 'utf8');
@@ -72,4 +73,38 @@ test('the comparison JSON Schema describes each paired-test field by its glossar
       `${e.pattern}: ${props[e.pattern]!.description}`,
     );
   }
+});
+
+test('the results JSON Schema describes every metric key by its glossary entry (run `node --import tsx scripts/glossary-docs.mjs`)', () => {
+  const text = readFileSync('schemas/eval-lens.results.schema.json', 'utf8');
+  assert.equal(text, withMetricMap(text), 'the schema file is up to date');
+  const schema = JSON.parse(text) as { definitions: { metricMap: ReturnType<typeof metricMapSchema> } };
+  const map = schema.definitions.metricMap;
+  assert.deepEqual(map, metricMapSchema());
+  // Every metric entry is there once, as a property (exact key) or a pattern; the hover text of a
+  // key a results file holds is its glossary name and meaning.
+  const metricEntries = GLOSSARY.filter((e) => e.family !== 'comparison');
+  assert.equal(Object.keys(map.properties).length + Object.keys(map.patternProperties).length, metricEntries.length);
+  const hover = (key: string): string | undefined =>
+    map.properties[key]?.description ??
+    Object.entries(map.patternProperties).find(([re]) => new RegExp(re).test(key))?.[1].description;
+  assert.match(
+    hover('aurc_grid101_0.2_1')!,
+    /^AURC, 101-point grid, coverage 0\.2–1 \(lower is better\)\. Mean overall error/,
+  );
+  assert.match(hover('ndcg@10')!, /^NDCG at <K> \(higher is better\)\./);
+  assert.match(hover('weighted_error_group.head')!, /^Error of group <g>, reweighted/);
+  assert.match(hover('error_group.tail')!, /^Selective error, group <g>/);
+  // Exactly one pattern per parametric key (no pattern shadows another's keys).
+  for (const key of [
+    'top5_accuracy',
+    'acc_group.a.b',
+    'weighted_error_group.x',
+    'error_group.x',
+    'recall@10',
+    'coverage@5',
+  ])
+    assert.equal(Object.keys(map.patternProperties).filter((re) => new RegExp(re).test(key)).length, 1, key);
+  assert.equal(hover('coverage'), map.properties.coverage!.description);
+  assert.equal(hover('my_metric'), undefined);
 });

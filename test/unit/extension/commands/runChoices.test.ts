@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { comparableResults, type IndexedFile } from '../../../../src/extension/commands/runChoices';
+
+const entry = (fsPath: string, kind: IndexedFile['kind'], task?: string): IndexedFile => ({
+  kind,
+  uri: { fsPath },
+  ...(task ? { results: { task } } : {}),
+});
+
+test('Compare With… offers the results of the same task, not the run itself, comparisons or invalid files', () => {
+  const index = [
+    entry('/w/a.eval.json', 'results', 'classification'),
+    entry('/w/b.eval.json', 'results', 'classification'),
+    entry('/w/r.eval.json', 'results', 'ranking'),
+    entry('/w/iw.eval.json', 'results', 'iw-binary'),
+    entry('/w/a-vs-b.compare.json', 'compare'),
+    entry('/w/bad.eval.json', 'invalid'),
+  ];
+  const paths = (es: IndexedFile[]): string[] => es.map((e) => e.uri.fsPath);
+  assert.deepEqual(paths(comparableResults(index, ['/w/a.eval.json'], 'classification')), ['/w/b.eval.json']);
+  assert.deepEqual(paths(comparableResults(index, ['/w/r.eval.json'], 'ranking')), []);
+  // The first run's task unknown (a prediction file not yet evaluated): every results file.
+  assert.deepEqual(paths(comparableResults(index, [], undefined)), [
+    '/w/a.eval.json',
+    '/w/b.eval.json',
+    '/w/r.eval.json',
+    '/w/iw.eval.json',
+  ]);
+});
