@@ -10,7 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { fail, type Progress } from '../../diagnostics';
 import type { IdIndex } from '../../data/rankingData';
 import { readNpy } from '../npy';
-import { checkFactors, factorTopK, type FactorMatrix } from '../../factors/topK';
+import { checkFactors, type FactorMatrix } from '../../factors/topK';
+import { parallelFactorTopK } from '../../factors/parallelTopK';
 import { ListBuilder } from './builders';
 import type { RunRead } from './jsonl';
 
@@ -91,7 +92,7 @@ export function internFactorIds(
   for (const id of input.itemIds) input.items.intern(id);
 }
 
-export function factorRun(input: FactorRunInput): RunRead & { blockUsers: number } {
+export async function factorRun(input: FactorRunInput): Promise<RunRead & { blockUsers: number }> {
   const nU = input.U.rows;
   const nI = input.V.rows;
   const train: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(nU);
@@ -105,7 +106,12 @@ export function factorRun(input: FactorRunInput): RunRead & { blockUsers: number
     }
     per.forEach((a, u) => (train[u] = Int32Array.from(a)));
   }
-  const r = factorTopK(input.U, input.V, { k: input.k, train, blockUsers: input.blockUsers, progress: input.progress });
+  const r = await parallelFactorTopK(input.U, input.V, {
+    k: input.k,
+    train,
+    blockUsers: input.blockUsers,
+    progress: input.progress,
+  });
   const lists = new ListBuilder(nU * Math.min(input.k, nI));
   for (let u = 0; u < nU; u++) {
     lists.begin(u, u + 1);

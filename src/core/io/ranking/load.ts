@@ -104,7 +104,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     }
     const pending = train as PendingTrain | null;
     const k = Math.max(...(config.k ?? [10]));
-    run = factorRun({
+    run = await factorRun({
       U,
       V,
       userIds,
