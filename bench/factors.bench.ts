@@ -6,7 +6,8 @@
 //
 // Each measurement runs in its own Node process (so each peak RSS is its own) on the bundled code:
 // reading the two .npy files, then scoring + top-K on 1 thread and on every available core. The
-// line gives the wall time, the achieved multiply-adds per second and the peak RSS.
+// line gives the wall time, the achieved multiply-adds per second, the peak RSS, and the CPU time
+// of all threads.
 //   node bench/run.mjs factors            (bundles this file; EVAL_LENS_REQUIRE_WORKERS=1)
 //   FACTORS_BENCH_USERS=10000 node bench/run.mjs factors   (a smaller run)
 import { spawnSync } from 'node:child_process';
@@ -100,18 +101,23 @@ function generate(): void {
 
 async function measure(threads: number): Promise<void> {
   const t0 = performance.now();
-  const U = await readFactorMatrix(join(DIR, 'U.npy'), 'U.npy');
-  const V = await readFactorMatrix(join(DIR, 'V.npy'), 'V.npy');
+  const U = (await readFactorMatrix(join(DIR, 'U.npy'), 'U.npy')).matrix;
+  const V = (await readFactorMatrix(join(DIR, 'V.npy'), 'V.npy')).matrix;
   const train = trainOf(USERS, ITEMS);
   const t1 = performance.now();
+  const c1 = process.cpuUsage();
   const r = await parallelFactorTopK(U, V, { k: K, train, threads });
   const s = (performance.now() - t1) / 1000;
+  // CPU time of every thread of the process: on a shared machine the wall time depends on the load,
+  // the multiply-adds per CPU second much less.
+  const c = process.cpuUsage(c1);
+  const cpu = (c.user + c.system) / 1e6;
   const madds = USERS * ITEMS * D;
   const rss = process.resourceUsage().maxRSS / 1024;
   let listed = 0;
   for (const a of r.items) listed += a.length;
   console.log(
-    `${`scoring + top-${K}, ${r.threads} thread${r.threads > 1 ? 's' : ''}`.padEnd(34)} ${s.toFixed(3).padStart(8)} s  ${(madds / s / 1e9).toFixed(2).padStart(6)} G multiply-adds/s  peak RSS ${rss.toFixed(0)} MB  (read ${((t1 - t0) / 1000).toFixed(2)} s; block ${r.blockUsers} users; blocks per thread ${r.blocksPerThread.join('/')}; ${listed} items listed)`,
+    `${`scoring + top-${K}, ${r.threads} thread${r.threads > 1 ? 's' : ''}`.padEnd(34)} ${s.toFixed(3).padStart(8)} s  ${(madds / s / 1e9).toFixed(2).padStart(6)} G multiply-adds/s  peak RSS ${rss.toFixed(0)} MB  (CPU ${cpu.toFixed(1)} s, ${(madds / cpu / 1e9).toFixed(2)} G/CPU-s; read ${((t1 - t0) / 1000).toFixed(2)} s; block ${r.blockUsers} users; blocks per thread ${r.blocksPerThread.join('/')}; ${listed} items listed)`,
   );
 }
 
