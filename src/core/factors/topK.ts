@@ -4,14 +4,17 @@
  *
  * Memory is bounded: users are scored in blocks of `blockUsers` rows, so at most
  * blockUsers × nItems scores exist at once (never the full users × items matrix). Inside a block
- * each item row of V is read once and multiplied with every user of the block, which keeps V's
- * row in cache across the block's users.
+ * the items are taken in tiles that stay in cache while every user of the block passes over them.
+ * The scores come from a WebAssembly SIMD kernel (simdKernel.ts) when the engine has one, else
+ * from the JavaScript loop here; both add each dot product's terms in factor order with a separate
+ * multiply and add, so they give the same float64 scores bit for bit.
  *
  * Ties: items with equal scores are ordered by their position in the item id list, ascending
  * (the item listed first in itemIds ranks higher). The same rule is a stable sort by score
  * descending over items in id-list order, e.g. NumPy's `np.lexsort((positions, -scores))`.
  */
 import { checkCancelled, fail, type Progress } from '../diagnostics';
+import { SimdScorer } from './simdKernel';
 
 export interface FactorMatrix {
   rows: number;
@@ -101,32 +104,41 @@ export type TrainOf = (u: number) => ArrayLike<number> | undefined;
  */
 export class TopKScorer {
   readonly k: number;
-  private readonly block: Float64Array;
+  private block: Float64Array;
   private readonly heapS: Float64Array;
   private readonly heapI: Int32Array;
   private readonly masked: Uint8Array;
+  private readonly simd: SimdScorer | null;
 
   constructor(
     private readonly U: FactorMatrix,
     private readonly V: FactorMatrix,
     k: number,
     blockUsers: number,
+    /** 'js' forces the JavaScript loop (tests compare both). */
+    kernel: 'auto' | 'js' = 'auto',
   ) {
     if (U.cols !== V.cols) checkFactors(U, V);
     this.k = Math.max(0, Math.min(k, V.rows));
-    this.block = new Float64Array(Math.max(1, blockUsers) * V.rows);
+    this.block = new Float64Array(kernel === 'js' ? Math.max(1, blockUsers) * V.rows : 0);
     this.heapS = new Float64Array(this.k);
     this.heapI = new Int32Array(this.k);
     this.masked = new Uint8Array(V.rows);
+    this.simd = kernel === 'js' ? null : SimdScorer.create(V, Math.max(1, blockUsers));
   }
 
-  /** Users [b0, b1) — at most `blockUsers` of them — into `out` (rows b0 − out.base …). */
-  scoreBlock(b0: number, b1: number, trainOf: TrainOf | undefined, out: TopKBuffers): void {
+  /** Which loop computes the scores: WebAssembly SIMD when available, else JavaScript. */
+  get kernel(): 'simd' | 'js' {
+    return this.simd ? 'simd' : 'js';
+  }
+
+  /** The scores of users [b0, b1) by the JavaScript loop, into `block` (row r at r · nItems). */
+  private scoreJs(b0: number, b1: number): void {
     const d = this.U.cols;
     const nItems = this.V.rows;
     const u = this.U.data;
     const v = this.V.data;
-    const { block, heapS, heapI, masked, k } = this;
+    const block = this.block;
     const nb = b1 - b0;
     // Items in tiles of ITEM_TILE, so a tile of V stays in cache while every user of the block
     // passes over it, and each user's scores of the tile are written contiguously. Inside a tile,
@@ -211,12 +223,31 @@ export class TopKScorer {
         }
       }
     }
+  }
+
+  /** Users [b0, b1) — at most `blockUsers` of them — into `out` (rows b0 − out.base …). */
+  scoreBlock(b0: number, b1: number, trainOf: TrainOf | undefined, out: TopKBuffers): void {
+    const nItems = this.V.rows;
+    const { heapS, heapI, masked, k } = this;
+    const nb = b1 - b0;
+    let block: Float64Array;
+    let stride: number;
+    if (this.simd) {
+      this.simd.score(this.U, b0, b1);
+      block = this.simd.scores;
+      stride = this.simd.stride;
+    } else {
+      if (this.block.length < nb * nItems) this.block = new Float64Array(nb * nItems);
+      this.scoreJs(b0, b1);
+      block = this.block;
+      stride = nItems;
+    }
     for (let r = 0; r < nb; r++) {
       const train = trainOf?.(b0 + r);
       if (train) for (let t = 0; t < train.length; t++) masked[train[t]] = 1;
       // A min-heap of the K best so far; its root is the worst kept item.
       let size = 0;
-      const off = r * nItems;
+      const off = r * stride;
       for (let i = 0; i < nItems; i++) {
         if (masked[i]) continue;
         const s = block[off + i];
