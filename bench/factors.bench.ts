@@ -2,7 +2,7 @@
 // seeded), each user's train items masked (a sparse mask, 20 items per user on average), K = 10:
 // ≈ 3.2·10¹¹ multiply-adds. The data is written once under bench/data/factors (not committed):
 // U.npy, V.npy, user_ids.txt, item_ids.txt, train.csv, relevant.csv and an eval-lens.json, so the
-// same files can be evaluated end to end (`eval-lens evaluate bench/data/factors/eval-lens.json`).
+// same files can be evaluated end to end (`eval-lens evaluate bench/data/factors/U.npy`).
 //
 // Each measurement runs in its own Node process (so each peak RSS is its own) on the bundled code:
 // reading the two .npy files, then scoring + top-K on 1 thread and on every available core. The
