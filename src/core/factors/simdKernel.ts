@@ -228,14 +228,32 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
 
 const TILE_QUADS = 32;
 
-let compiled: WebAssembly.Module | null | undefined;
+/** The part of the WebAssembly JavaScript API used here (the core's type libraries have no DOM). */
+interface WasmModule {
+  readonly kind?: 'module';
+}
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+interface WasmApi {
+  validate(bytes: Uint8Array<ArrayBuffer>): boolean;
+  Module: new (bytes: Uint8Array<ArrayBuffer>) => WasmModule;
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
+  Instance: new (
+    mod: WasmModule,
+    imports: Record<string, Record<string, unknown>>,
+  ) => { exports: Record<string, unknown> };
+}
+const wasmApi = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+
+let compiled: WasmModule | null | undefined;
 
 /** The compiled module, or null when this engine has no WebAssembly SIMD. */
-function simdModule(): WebAssembly.Module | null {
+function simdModule(): WasmModule | null {
   if (compiled !== undefined) return compiled;
   try {
     const bytes = moduleBytes();
-    compiled = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+    compiled = wasmApi && wasmApi.validate(bytes) ? new wasmApi.Module(bytes) : null;
   } catch {
     compiled = null;
   }
@@ -250,18 +268,14 @@ export class SimdScorer {
   /** Scores of the last block: row r at r · stride. */
   scores!: Float64Array;
   readonly stride: number;
-  private readonly memory: WebAssembly.Memory;
+  private readonly memory: WasmMemory;
   private readonly kernel: (...args: number[]) => void;
   private readonly uPtr: number;
   private readonly vPtr: number;
   private readonly outPtr: number;
   private readonly d: number;
 
-  private constructor(
-    mod: WebAssembly.Module,
-    V: { rows: number; cols: number; data: ArrayLike<number> },
-    maxUsers: number,
-  ) {
+  private constructor(mod: WasmModule, V: { rows: number; cols: number; data: ArrayLike<number> }, maxUsers: number) {
     const d = V.cols;
     this.d = d;
     const quads = Math.ceil(V.rows / 4);
@@ -275,8 +289,9 @@ export class SimdScorer {
     this.outPtr = vBytes + uBytes;
     const total = vBytes + uBytes + outBytes;
     if (total > 2 ** 31) throw new RangeError('too large for the SIMD kernel');
-    this.memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(total / 65536)) });
-    const instance = new WebAssembly.Instance(mod, { e: { m: this.memory } });
+    const api = wasmApi!;
+    this.memory = new api.Memory({ initial: Math.max(1, Math.ceil(total / 65536)) });
+    const instance = new api.Instance(mod, { e: { m: this.memory } });
     this.kernel = instance.exports.k as (...args: number[]) => void;
     // V by item quads: for quad q and factor f, [v(4q)[f], v(4q+1)[f], v(4q+2)[f], v(4q+3)[f]]
     // (items past the end are zeros; their scores are never read).
