@@ -62,3 +62,38 @@ path = os.path.join(os.getcwd(), "test", "golden", "factors.json")
 with open(path, "w") as f:
     json.dump(out, f)
 print("wrote", path)
+
+# The "random" case as factor files in every accepted format, for the format test
+# (test/unit/factors/formats.test.ts): .npy (float64), .npz (compressed, named arrays; and a file
+# with one unnamed array), CSV `id,f1,…,fk` with a header and TSV without, the values written with
+# 17 significant digits so that they read back as the same float64.
+g = cases["random"]
+U, V, train, k = g
+fdir = os.path.join(os.getcwd(), "test", "golden", "factor-formats")
+os.makedirs(fdir, exist_ok=True)
+users = [f"u{u}" for u in range(U.shape[0])]
+items = [f"item{i}" for i in range(V.shape[0])]
+np.save(os.path.join(fdir, "U.npy"), U)
+np.save(os.path.join(fdir, "V.npy"), V)
+np.savez_compressed(os.path.join(fdir, "factors.npz"), user_factors=U, item_factors=V)
+np.savez(os.path.join(fdir, "V_only.npz"), V)
+with open(os.path.join(fdir, "U.csv"), "w") as f:
+    f.write("user," + ",".join(f"f{j + 1}" for j in range(U.shape[1])) + "\n")
+    for uid, row in zip(users, U):
+        f.write(uid + "," + ",".join("%.17g" % x for x in row) + "\n")
+with open(os.path.join(fdir, "V.tsv"), "w") as f:
+    for iid, row in zip(items, V):
+        f.write(iid + "\t" + "\t".join("%.17g" % x for x in row) + "\n")
+with open(os.path.join(fdir, "user_ids.txt"), "w") as f:
+    f.write("\n".join(users) + "\n")
+with open(os.path.join(fdir, "item_ids.txt"), "w") as f:
+    f.write("\n".join(items) + "\n")
+with open(os.path.join(fdir, "train.csv"), "w") as f:
+    f.write("user,item\n" + "".join(f"u{u},item{i}\n" for u, t in enumerate(train) for i in t))
+grng = np.random.default_rng(7)
+with open(os.path.join(fdir, "relevant.csv"), "w") as f:
+    f.write("user,item\n")
+    for u in range(U.shape[0]):
+        for i in sorted(grng.choice(V.shape[0], size=3, replace=False).tolist()):
+            f.write(f"u{u},item{i}\n")
+print("wrote", fdir)

@@ -50,6 +50,8 @@ export interface EvaluateOptions {
   quiet?: boolean;
   /** Write the results file (default true). */
   write?: boolean;
+  /** The config file to use (default: `eval-lens.json` beside the input, else the `evalLens.configFile` setting). */
+  configPath?: string;
 }
 
 /** Evaluates `input`; returns undefined when it failed or was cancelled (already reported). */
@@ -60,7 +62,8 @@ export async function evaluateInput(
 ): Promise<{ evaluated: EvaluatedInput; results: Results } | undefined> {
   const name = path.basename(input.fsPath);
   const settings = readSettings(input);
-  const configPath = await configFor(input);
+  const configPath = opts.configPath ?? (await configFor(input));
+  const folder = vscode.workspace.getWorkspaceFolder(input)?.uri.fsPath;
   const output = await outputUriFor(input);
   if (output.fsPath === input.fsPath) {
     void vscode.window.showErrorMessage(
@@ -81,6 +84,9 @@ export async function evaluateInput(
         type: 'evaluate',
         path: input.fsPath,
         ...(configPath ? { configPath } : {}),
+        // Config paths may lead to other folders of the same workspace folder (a model's factors
+        // beside the shared train split), never out of it.
+        ...(folder ? { root: folder } : {}),
         defaults: settings.defaults,
         stages: staged,
       },

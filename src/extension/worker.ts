@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     if (job.type === 'evaluate') {
       const results = await evaluateFile(job.path, {
         configPath: job.configPath,
+        ...(job.root ? { root: job.root } : {}),
         defaults: job.defaults,
         progress,
         onStage: job.stages

@@ -30,6 +30,9 @@ export interface ColumnsConfig {
   item?: string;
   rank?: string;
   rel?: string;
+  /** Factor model: the array of the `.npz` file of `userFactors` / `itemFactors` (default: its only array). */
+  userFactors?: string;
+  itemFactors?: string;
 }
 
 export interface BootstrapConfig {

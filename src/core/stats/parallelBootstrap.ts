@@ -65,7 +65,7 @@ export function threadsFor(nRows: number, nResamples: number, requested?: number
 }
 
 /** True when a worker that cannot do its range must be an error (benchmarks), not recomputed here. */
-function workersRequired(): boolean {
+export function workersRequired(): boolean {
   return typeof process !== 'undefined' && process.env.EVAL_LENS_REQUIRE_WORKERS === '1';
 }
 

@@ -3,14 +3,28 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EvalLensContext } from '../context';
 import { evaluateInput, inputOfResults } from '../evaluation';
+import { factorModelInput } from '../factorConfig';
 import { jsonHoldsRows } from '../rowsContext';
 import { activeUri, isPredictionUri, isResultsUri, pickPredictionFile, uriArgs } from './pick';
 
 export async function evaluateCommand(ctx: EvalLensContext, arg0?: unknown, arg1?: unknown): Promise<void> {
-  let targets = uriArgs(arg0, arg1).filter(isPredictionUri);
+  // An eval-lens.json naming a factor model stands for its user factor file, evaluated with it.
+  const configOf = new Map<string, string>();
+  const inputsOf = async (uris: vscode.Uri[]): Promise<vscode.Uri[]> => {
+    const out: vscode.Uri[] = [];
+    for (const u of uris) {
+      const factors = u.scheme === 'file' ? await factorModelInput(u.fsPath) : undefined;
+      if (factors) {
+        configOf.set(factors, u.fsPath);
+        out.push(vscode.Uri.file(factors));
+      } else if (isPredictionUri(u)) out.push(u);
+    }
+    return out;
+  };
+  let targets = await inputsOf(uriArgs(arg0, arg1));
   if (targets.length === 0) {
     const active = vscode.window.activeTextEditor?.document.uri;
-    if (active && active.scheme === 'file' && isPredictionUri(active)) targets = [active];
+    if (active && active.scheme === 'file') targets = await inputsOf([active]);
   }
   if (targets.length === 0) {
     const picked = await pickPredictionFile('Eval Lens: Evaluate Prediction File');
@@ -30,7 +44,10 @@ export async function evaluateCommand(ctx: EvalLensContext, arg0?: unknown, arg1
   }
   targets = rowsOnly;
   // Several files: one after another (each in its own worker), only the last report opened.
-  for (let i = 0; i < targets.length; i++) await evaluateInput(ctx, targets[i]!, { open: i === targets.length - 1 });
+  for (let i = 0; i < targets.length; i++) {
+    const configPath = configOf.get(targets[i]!.fsPath);
+    await evaluateInput(ctx, targets[i]!, { open: i === targets.length - 1, ...(configPath ? { configPath } : {}) });
+  }
 }
 
 export async function reevaluateCommand(ctx: EvalLensContext, arg0?: unknown): Promise<void> {

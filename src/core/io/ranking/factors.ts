@@ -7,10 +7,14 @@
  * one id per line, row i of the matrix belonging to line i.
  */
 import { readFile } from 'node:fs/promises';
-import { fail, type Progress } from '../../diagnostics';
 import type { IdIndex } from '../../data/rankingData';
-import { readNpy } from '../npy';
-import { checkFactors, factorTopK, type FactorMatrix } from '../../factors/topK';
+import { EvalLensError, fail, type Progress } from '../../diagnostics';
+import { dtypeName, readNpy } from '../npy';
+import { parseNpz } from '../npz';
+import { parseNumberText } from '../numbers';
+import { readTable, type Cell, type TableSink } from '../table';
+import { checkFactors, type FactorMatrix } from '../../factors/topK';
+import { parallelFactorTopK } from '../../factors/parallelTopK';
 import { ListBuilder } from './builders';
 import type { RunRead } from './jsonl';
 
@@ -45,11 +49,136 @@ export async function readIdList(abs: string, label: string): Promise<string[]> 
   return lines.map((l) => l.trim());
 }
 
-export async function readFactorMatrix(abs: string, label: string): Promise<FactorMatrix> {
-  if (!/\.npy$/i.test(label))
-    fail('bad-factors', { file: label }, 'expected a .npy file (a 2-D array, one row per id).');
-  const m = await readNpy(abs, label);
-  return { rows: m.rows, cols: m.cols, data: m.data, label };
+/** A factor matrix and, from a CSV factor file, the ids of its rows. */
+export interface FactorFile {
+  matrix: FactorMatrix;
+  /** The ids of the rows (first column of a CSV/TSV file); null for .npy/.npz (ids from `userIds`/`itemIds`). */
+  ids: string[] | null;
+}
+
+/**
+ * Reads a factor matrix: `.npy` (a 2-D array), `.npz` (the array named `arrayName`, or the only
+ * array in the file), or `.csv`/`.tsv` (one row per id: `id,f1,…,fk`, an optional header line).
+ */
+export async function readFactorMatrix(abs: string, label: string, arrayName?: string): Promise<FactorFile> {
+  if (/\.npy$/i.test(label)) {
+    const m = await readNpy(abs, label);
+    return { matrix: { rows: m.rows, cols: m.cols, data: m.data, label }, ids: null };
+  }
+  if (/\.npz$/i.test(label)) return { matrix: await readNpzFactors(abs, label, arrayName), ids: null };
+  if (/\.(csv|tsv)$/i.test(label)) return readCsvFactors(abs, label);
+  return fail(
+    'bad-factors',
+    { file: label },
+    'expected a .npy or .npz file (a 2-D array, one row per id) or a .csv/.tsv file (one row per id: id,f1,…,fk).',
+  );
+}
+
+async function readBytes(abs: string, label: string): Promise<Buffer> {
+  try {
+    return await readFile(abs);
+  } catch (e) {
+    return fail(
+      'file-not-found',
+      { file: label },
+      `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
+    );
+  }
+}
+
+async function readNpzFactors(abs: string, label: string, arrayName: string | undefined): Promise<FactorMatrix> {
+  const arrays = parseNpz(await readBytes(abs, label), label);
+  const names = [...arrays.keys()];
+  const list = names.map((n) => `"${n}"`).join(', ');
+  let name: string;
+  if (arrayName !== undefined) {
+    if (!arrays.has(arrayName))
+      fail('bad-factors', { file: label }, `expected an array named "${arrayName}", got the arrays ${list}.`);
+    name = arrayName;
+  } else if (names.length === 1) {
+    name = names[0];
+  } else {
+    return fail(
+      'bad-factors',
+      { file: label },
+      `expected one array, got ${names.length} (${list}); name the factor matrix in \`columns\` (\`userFactors\` or \`itemFactors\`).`,
+    );
+  }
+  const a = arrays.get(name)!;
+  if (a.shape.length !== 2 || !(a.kind === 'f' || a.kind === 'i' || a.kind === 'u') || !a.data)
+    fail(
+      'bad-factors',
+      { file: label },
+      `array "${name}": expected a 2-D array of numbers (one row per id), got shape (${a.shape.join(', ')}) of ${dtypeName(a.dtype)}.`,
+    );
+  return { rows: a.shape[0], cols: a.shape[1], data: a.data!, label };
+}
+
+/**
+ * A CSV/TSV factor file: the first column is the id, the others the factors. The first line is a
+ * header when none of its factor cells is a number (e.g. `user,f1,f2`), else it is the first row.
+ */
+async function readCsvFactors(abs: string, label: string): Promise<FactorFile> {
+  const ids: string[] = [];
+  const seen = new Map<string, number>();
+  let cols = -1;
+  let values = new Float64Array(1024);
+  let n = 0;
+  const add = (cells: Cell[], line: number) => {
+    if (cells.length < 2)
+      fail(
+        'bad-factors',
+        { file: label, line },
+        `expected an id and at least one factor (id,f1,…,fk), got ${cells.length} field.`,
+      );
+    if (cols < 0) cols = cells.length - 1;
+    const id = String(cells[0] ?? '').trim();
+    if (id === '') fail('bad-factors', { file: label, line }, 'expected an id in the first column, got an empty cell.');
+    const first = seen.get(id);
+    if (first !== undefined)
+      fail('bad-factors', { file: label, line }, `expected each id once, got "${id}" again (first on line ${first}).`);
+    seen.set(id, line);
+    ids.push(id);
+    if (n + cols > values.length) {
+      const grown = new Float64Array(Math.max(values.length * 2, n + cols));
+      grown.set(values);
+      values = grown;
+    }
+    for (let j = 1; j <= cols; j++) {
+      const text = String(cells[j] ?? '');
+      const x = parseNumberText(text);
+      if (!Number.isFinite(x))
+        fail(
+          'bad-factors',
+          { file: label, line },
+          `column ${j + 1}: expected a finite number (factor ${j}), got "${text}".`,
+        );
+      values[n++] = x;
+    }
+  };
+  const sink: TableSink = {
+    columns(names) {
+      if (names.slice(1).some((c) => Number.isFinite(parseNumberText(c)))) add(names, 1);
+    },
+    row: add,
+  };
+  await readTable(abs, sink, {
+    onRagged: (line, got, expected) =>
+      fail(
+        'bad-factors',
+        { file: label, line },
+        `expected ${expected} fields (id and ${expected - 1} factors), got ${got}.`,
+      ),
+  }).catch((e: unknown) => {
+    // A headerless file of one row: that row was taken as the first id.
+    if (e instanceof EvalLensError && e.code === 'no-data-rows' && ids.length > 0) return;
+    // readTable names the absolute path; messages name the file as the config does.
+    if (e instanceof EvalLensError && e.location?.file === abs)
+      throw new EvalLensError(e.code, e.message.split(abs).join(label), { ...e.location, file: label });
+    throw e;
+  });
+  if (ids.length === 0) fail('bad-factors', { file: label }, 'expected one row per id (id,f1,…,fk), got no rows.');
+  return { matrix: { rows: ids.length, cols, data: values.slice(0, n), label }, ids };
 }
 
 export interface FactorRunInput {
@@ -91,7 +220,7 @@ export function internFactorIds(
   for (const id of input.itemIds) input.items.intern(id);
 }
 
-export function factorRun(input: FactorRunInput): RunRead & { blockUsers: number } {
+export async function factorRun(input: FactorRunInput): Promise<RunRead & { blockUsers: number }> {
   const nU = input.U.rows;
   const nI = input.V.rows;
   const train: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(nU);
@@ -105,7 +234,12 @@ export function factorRun(input: FactorRunInput): RunRead & { blockUsers: number
     }
     per.forEach((a, u) => (train[u] = Int32Array.from(a)));
   }
-  const r = factorTopK(input.U, input.V, { k: input.k, train, blockUsers: input.blockUsers, progress: input.progress });
+  const r = await parallelFactorTopK(input.U, input.V, {
+    k: input.k,
+    train,
+    blockUsers: input.blockUsers,
+    progress: input.progress,
+  });
   const lists = new ListBuilder(nU * Math.min(input.k, nI));
   for (let u = 0; u < nU; u++) {
     lists.begin(u, u + 1);

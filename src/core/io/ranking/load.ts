@@ -18,7 +18,7 @@ import { parquetListColumn, readJsonlRun, readParquetListRun, type RankingReadCo
 import { parquetColumnNames, readParquetMetadata } from '../parquet';
 import { parquetSchema } from 'hyparquet';
 import { groupAndOrder, readQrels, readTrecRun, sniffRankingFormat } from './trec';
-import { factorRun, internFactorIds, readFactorMatrix, readIdList } from './factors';
+import { factorRun, internFactorIds, readFactorMatrix, readIdList, type FactorFile } from './factors';
 
 export interface LoadRankingInput {
   /** Main input path (absolute or relative to the working directory). */
@@ -80,23 +80,46 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
       fail(
         'config-missing',
         { file: config.configFile ?? label },
-        `\`userFactors\` needs \`${key}\` too (${key === 'itemFactors' ? 'the item factor matrix' : 'a text file, one id per line, row i of the matrix for line i'}).`,
+        `\`userFactors\` needs \`${key}\` too (${key === 'itemFactors' ? 'the item factor matrix' : 'a text file, one id per line, row i of the matrix for line i; or give the factors as CSV, id,f1,…,fk'}).`,
       );
-    const files = {
-      userFactors: config.userFactors!,
-      itemFactors: need('itemFactors'),
-      userIds: need('userIds'),
-      itemIds: need('itemIds'),
+    const userFactors = config.userFactors!;
+    const itemFactors = need('itemFactors');
+    const factorFile = (key: 'userFactors' | 'itemFactors', value: string) => {
+      const path = cfgPath(key, value);
+      extraFiles.push({ role: key, path });
+      return readFactorMatrix(path, value, config.columns?.[key]);
     };
-    const abs = Object.fromEntries(
-      Object.entries(files).map(([key, v]) => [key, cfgPath(key as keyof typeof files, v)]),
-    ) as typeof files;
-    for (const key of Object.keys(files) as (keyof typeof files)[]) extraFiles.push({ role: key, path: abs[key] });
-    const U = await readFactorMatrix(abs.userFactors, files.userFactors);
-    const V = await readFactorMatrix(abs.itemFactors, files.itemFactors);
-    const userIds = await readIdList(abs.userIds, files.userIds);
-    const itemIds = await readIdList(abs.itemIds, files.itemIds);
-    internFactorIds({ U, V, userIds, itemIds, userIdsLabel: files.userIds, itemIdsLabel: files.itemIds, users, items });
+    const uf = await factorFile('userFactors', userFactors);
+    const vf = await factorFile('itemFactors', itemFactors);
+    // A CSV factor file carries its ids in its first column; an id list beside it is not read.
+    const idsOf = async (file: FactorFile, key: 'userIds' | 'itemIds', of: string) => {
+      if (file.ids) {
+        if (config[key] !== undefined)
+          warnings.note(
+            'factor-ids-ignored',
+            `${config[key]}: not read; the ids of ${of} are the first column of that file.`,
+            { file: config[key] },
+          );
+        return { ids: file.ids, label: of };
+      }
+      const value = need(key);
+      const path = cfgPath(key, value);
+      extraFiles.push({ role: key, path });
+      return { ids: await readIdList(path, value), label: value };
+    };
+    const userIds = await idsOf(uf, 'userIds', userFactors);
+    const itemIds = await idsOf(vf, 'itemIds', itemFactors);
+    const model = {
+      U: uf.matrix,
+      V: vf.matrix,
+      userIds: userIds.ids,
+      itemIds: itemIds.ids,
+      userIdsLabel: userIds.label,
+      itemIdsLabel: itemIds.label,
+      users,
+      items,
+    };
+    internFactorIds(model);
     if (config.train) {
       const t = cfgPath('train', config.train);
       extraFiles.push({ role: 'train', path: t });
@@ -104,16 +127,9 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     }
     const pending = train as PendingTrain | null;
     const k = Math.max(...(config.k ?? [10]));
-    run = factorRun({
-      U,
-      V,
-      userIds,
-      itemIds,
-      userIdsLabel: files.userIds,
-      itemIdsLabel: files.itemIds,
+    run = await factorRun({
+      ...model,
       k,
-      users,
-      items,
       trainPairs: pending ? { users: pending.pairUsers!, items: pending.pairItems! } : undefined,
       progress,
     });

@@ -83,6 +83,8 @@ const NESTED_KEYS = {
     'item',
     'rank',
     'rel',
+    'userFactors',
+    'itemFactors',
   ] satisfies (keyof ColumnsConfig)[],
   bootstrap: ['n', 'confidence', 'seed', 'stratified'] satisfies (keyof BootstrapConfig)[],
   compare: ['runs', 'baseline', 'matchBy', 'metrics', 'directions'] satisfies (keyof CompareConfig)[],

@@ -5,7 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkFactors, factorTopK, type FactorMatrix } from '../../../../src/core/factors/topK';
+import {
+  checkFactors,
+  factorTopK,
+  TopKScorer,
+  topKBuffers,
+  type FactorMatrix,
+} from '../../../../src/core/factors/topK';
 import { CancelledError } from '../../../../src/core/diagnostics';
 
 const mat = (rows: number[][], label: string): FactorMatrix => ({
@@ -166,4 +172,49 @@ test('progress and cancellation', () => {
     () => factorTopK(mat(g.U, 'U'), mat(g.V, 'V'), { k: 3, progress: { isCancelled: () => true } }),
     CancelledError,
   );
+});
+
+test('the WebAssembly SIMD kernel gives the JavaScript loop’s scores bit for bit', () => {
+  // Random float64 factors (no ties to hide a difference), shapes that leave partial quads of
+  // users and items, several factor counts, and block sizes that split the users unevenly.
+  let seed = 987;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (const [nU, nI, d, B] of [
+    [1, 1, 1, 1],
+    [5, 7, 3, 2],
+    [13, 130, 64, 5],
+    [9, 257, 17, 9],
+    [40, 33, 8, 16],
+  ]) {
+    const m = (rows: number, label: string): FactorMatrix => ({
+      rows,
+      cols: d,
+      data: Float64Array.from({ length: rows * d }, () => (rnd() - 0.5) * 10),
+      label,
+    });
+    const U = m(nU, 'U');
+    const V = m(nI, 'V');
+    const k = Math.min(nI, 6);
+    const run = (kernel: 'auto' | 'js') => {
+      const sc = new TopKScorer(U, V, k, B, kernel);
+      const out = topKBuffers(nU, sc.k, 0);
+      for (let b0 = 0; b0 < nU; b0 += B) sc.scoreBlock(b0, Math.min(nU, b0 + B), undefined, out);
+      return { kernel: sc.kernel, out };
+    };
+    const simd = run('auto');
+    const js = run('js');
+    assert.equal(simd.kernel, 'simd', 'Node has WebAssembly SIMD');
+    assert.equal(js.kernel, 'js');
+    assert.deepEqual([...simd.out.items], [...js.out.items], `${nU}×${nI}×${d}`);
+    // Bit for bit: Object.is also tells 0 from -0.
+    simd.out.scores.forEach((x, j) => assert.ok(Object.is(x, js.out.scores[j]), `${nU}×${nI}×${d} [${j}]`));
+    // And both equal a plain dot product in factor order.
+    for (let u = 0; u < nU; u++)
+      for (let j = 0; j < js.out.lengths[u]; j++) {
+        const i = js.out.items[u * k + j];
+        let s = 0;
+        for (let f = 0; f < d; f++) s += U.data[u * d + f] * V.data[i * d + f];
+        assert.ok(Object.is(s, js.out.scores[u * k + j]));
+      }
+  }
 });
