@@ -19,6 +19,8 @@ import { parquetColumnNames, readParquetMetadata } from '../parquet';
 import { parquetSchema } from 'hyparquet';
 import { groupAndOrder, readQrels, readTrecRun, sniffRankingFormat } from './trec';
 import { factorRun, internFactorIds, readFactorMatrix, readIdList } from './factors';
+import type { FactorMatrix } from '../../factors/topK';
+import { ITEM_MAP_MAX_DIM, scoreMetric } from '../../metrics/ranking/itemMap';
 
 export interface LoadRankingInput {
   /** Main input path (absolute or relative to the working directory). */
@@ -38,6 +40,10 @@ export interface LoadedRanking extends RankingData {
   hashed: Map<string, { size: number; sha256: string }>;
   /** The `items` metadata table, when configured. */
   itemMeta: ItemMetadata | null;
+  /** The item factor matrix of a factor model (row i = item index i), kept for the item map. */
+  itemFactors: FactorMatrix | null;
+  /** `(UᵀU / m)^{1/2}` of the user factors (d × d), for the item map (see metrics/ranking/itemMap). */
+  userMetric: Float64Array | null;
 }
 
 const RANK_ALIASES = ['rank', 'position', 'pos'];
@@ -72,6 +78,8 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
   // are interned first so that item index = position in itemIds (the tie rule), and train is read
   // before scoring because it is masked.
   let train: TrainData | null = null;
+  let itemFactors: FactorMatrix | null = null;
+  let userMetric: Float64Array | null = null;
   const factors = config.userFactors !== undefined;
   const format = factors ? 'factors' : await sniffRankingFormat(input.path, label);
   if (format === 'factors') {
@@ -94,6 +102,9 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     for (const key of Object.keys(files) as (keyof typeof files)[]) extraFiles.push({ role: key, path: abs[key] });
     const U = await readFactorMatrix(abs.userFactors, files.userFactors);
     const V = await readFactorMatrix(abs.itemFactors, files.itemFactors);
+    itemFactors = V;
+    // Before the scoring: U is not kept. O(m·d²), as one block of the scoring itself.
+    if (U.cols === V.cols && U.cols <= ITEM_MAP_MAX_DIM) userMetric = scoreMetric(U);
     const userIds = await readIdList(abs.userIds, files.userIds);
     const itemIds = await readIdList(abs.itemIds, files.itemIds);
     internFactorIds({ U, V, userIds, itemIds, userIdsLabel: files.userIds, itemIdsLabel: files.itemIds, users, items });
@@ -265,6 +276,8 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     extraFiles,
     hashed,
     itemMeta,
+    itemFactors,
+    userMetric,
   };
 }
 
