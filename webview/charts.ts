@@ -228,11 +228,12 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
     if (!markerOf.has(s.colour) && s.colour !== 'foreground')
       markerOf.set(s.colour, MARKERS[markerOf.size % MARKERS.length]!);
   const datasets = model.series.map((s) => {
-    const colour = theme.colour(s.colour);
+    const colour = s.faded ? theme.alpha(s.colour, 0.22) : theme.colour(s.colour);
     const data = category ? s.points.map((p) => p.y) : s.points.map((p) => ({ x: p.x, y: p.y }));
-    const every = markerEvery(s.points.length);
+    // A scatter shows every point; a line only some markers.
+    const every = s.style === 'points' ? 1 : markerEvery(s.points.length);
     const reference = s.colour === 'foreground' && s.points.length <= 2;
-    const radius = s.style === 'points' ? 4 : reference ? 0 : 3;
+    const radius = s.radius ?? (s.style === 'points' ? 4 : reference ? 0 : 3);
     return {
       type: s.style === 'bar' ? ('bar' as const) : ('line' as const),
       label: s.label,
@@ -300,6 +301,9 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
           callbacks: {
             label: (item) => {
               const extra = labels(item.dataIndex, item.datasetIndex);
+              // The item map: the item's own text (id, name, category, counts) and its coordinates.
+              if (model.itemMap)
+                return `${extra ?? item.dataset.label} (${formatNumber(item.parsed.x)}, ${formatNumber(item.parsed.y)})`;
               const y = model.horizontal ? item.parsed.x : item.parsed.y;
               const x = category ? model.x.categories?.[item.dataIndex] : formatAxisValue(item.parsed.x);
               // A count axis (users, rows) prints integers; a rate keeps its 4 decimals.

@@ -10,6 +10,7 @@ import { formatCount, formatNumber } from '../src/shared/format';
 import type { UserInspectorModel } from '../src/shared/userInspector';
 import { el } from './dom';
 import { ask, vscode } from './vscodeApi';
+import { USER_SHOWN_EVENT } from './itemMap';
 
 export interface UserInspectorHost {
   status(text: string): void;
@@ -65,6 +66,8 @@ export function userInspector(m: UserInspectorModel, host: UserInspectorHost): H
       return;
     }
     result.replaceChildren(renderUser(row, m));
+    // The item map highlights the same user.
+    section.dispatchEvent(new CustomEvent(USER_SHOWN_EVENT, { bubbles: true, detail: row }));
   };
   show.addEventListener('click', () => void lookUp());
   input.addEventListener('keydown', (e) => {
