@@ -9,10 +9,7 @@ import type { RankingRowView } from '../src/core/inspect/types';
 import { highlightUser, type HighlightItem } from '../src/shared/itemMapChart';
 import type { ChartModel } from '../src/shared/model';
 import { el } from './dom';
-import { ask } from './vscodeApi';
-
-/** Fired (bubbling) by the user inspector when it shows a user: the map highlights that user too. */
-export const USER_SHOWN_EVENT = 'evallens:user-shown';
+import { fetchUserRow, USER_SHOWN_EVENT } from './userInspector';
 
 export interface ItemMapHost {
   /** Redraws the figure with this model (undefined: the map as it was built). */
@@ -77,23 +74,8 @@ export function itemMapPicker(chart: ChartModel, users: readonly string[], host:
       return;
     }
     host.remember('itemMap.user', user);
-    result.replaceChildren(el('p', { class: 'note' }, `Looking up ${user}\u2026`));
-    const a = await ask((seq) => ({
-      type: 'queryRows',
-      seq,
-      query: { where: [{ key: 'user', op: '=', value: user }], offset: 0, limit: 1 },
-    }));
-    if (a.type === 'reply') {
-      result.replaceChildren(el('p', { class: 'error' }, a.message ?? 'The rows cannot be read.'));
-      return;
-    }
-    if (a.type !== 'rows') return;
-    const row = a.page.rows[0];
-    if (!row || row.kind !== 'ranking') {
-      result.replaceChildren(el('p', { class: 'note', 'data-none': 'true' }, `No list for user "${user}" in the run.`));
-      return;
-    }
-    apply(row.user, row.items);
+    const row = await fetchUserRow(user, result);
+    if (row) apply(row.user, row.items);
   };
 
   show.addEventListener('click', () => void lookUp());
