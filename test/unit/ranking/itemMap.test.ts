@@ -170,3 +170,49 @@ test('score metric: the map does not depend on how the scores are split between 
     close(Math.abs(one.y[k]), Math.abs(two.y[k]), 1e-10, `|y| of i${k}`);
   }
 });
+
+test('evaluation: the map of the embeddings as written (not normalised); a note when there is none', async () => {
+  const { evaluateFile } = await import('../../../src/core/evaluate');
+  const { join } = await import('node:path');
+  const { mkdtempSync, writeFileSync, copyFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const SAME = join(__dirname, '../../fixtures/ranking/same');
+  const r = await evaluateFile(join(SAME, 'run.jsonl'), {
+    overrides: { task: 'ranking', k: [1, 3], train: 'train.csv', itemEmbeddings: 'items.json', bootstrap: { n: 0 } },
+  });
+  const m = r.tables.itemMap!;
+  assert.equal(m.source, 'itemEmbeddings');
+  // i10 is all zeros: no direction, left out (as for diversity); i9 has no vector.
+  const raw: Record<string, number[]> = {
+    i1: [1, 0, 0],
+    i2: [0, 1, 0],
+    i3: [0, 0, 1],
+    i4: [1, 1, 0],
+    i5: [1, 0, 1],
+    i6: [0, 1, 1],
+    i7: [1, 1, 1],
+    i8: [2, 0, 1],
+  };
+  assert.deepEqual([...m.ids].sort(), Object.keys(raw).sort());
+  assert.equal(m.itemsWithVectors, 8);
+  const rows = m.ids.map((id) => raw[id]!);
+  const p = pca2(rows.length, 3, (i, o) => o.set(rows[i]!));
+  assert.ok(p.ok);
+  m.ids.forEach((id, i) => {
+    const [x, y] = project(p.pca, raw[id]!);
+    close(m.x[i]!, x, 1e-12, `x of ${id}`);
+    close(m.y[i]!, y, 1e-12, `y of ${id}`);
+  });
+  assert.equal(m.k, 3);
+  assert.equal(m.popularity!.length, m.ids.length);
+
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-map-'));
+  copyFileSync(join(SAME, 'run.jsonl'), join(dir, 'run.jsonl'));
+  writeFileSync(join(dir, 'emb.json'), JSON.stringify({ i1: [1, 2], i2: [3, 1] }));
+  const none = await evaluateFile(join(dir, 'run.jsonl'), {
+    overrides: { task: 'ranking', k: [2], itemEmbeddings: 'emb.json', bootstrap: { n: 0 } },
+  });
+  assert.equal(none.tables.itemMap, undefined);
+  const note = none.warnings.find((w) => w.code === 'item-map-skipped');
+  assert.match(note?.message ?? '', /emb\.json: no item map: 2 items have a vector; a 2-D map needs at least 3\./);
+});
