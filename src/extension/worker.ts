@@ -44,6 +44,7 @@ async function main(): Promise<void> {
       const results = await evaluateFile(job.path, {
         configPath: job.configPath,
         defaults: job.defaults,
+        ...(job.root ? { root: job.root } : {}),
         progress,
         onStage: job.stages
           ? (stage, r, info) => stage !== 'final' && post({ type: 'stage', stage, results: r, ...info })

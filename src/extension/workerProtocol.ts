@@ -11,7 +11,8 @@ import type { Results } from '../core/results/types';
 
 export type WorkerJob =
   /** `stages`: also post the point estimates and the provisional intervals as they are ready. */
-  | { type: 'evaluate'; path: string; configPath?: string; defaults: EvalConfig; stages?: boolean }
+  /** `root`: the workspace folder that config paths must stay inside (default: the config's folder). */
+  | { type: 'evaluate'; path: string; configPath?: string; defaults: EvalConfig; stages?: boolean; root?: string }
   | { type: 'compare'; paths: string[]; configPath?: string; defaults: EvalConfig; baseline?: string };
 
 /** `workerData` of the worker: the job and the cancellation flag (Int32Array over it, index 0). */

@@ -53,8 +53,9 @@ function pickUser(k: number): Picked {
   const out = join(mkdtempSync(join(tmpdir(), 'eval-lens-itemmap-')), 'run.jsonl');
   const r = spawnSync(
     process.execPath,
-    [join(root, 'dist/cli.js'), 'evaluate', join(ws, 'ranking-factors/U.npy'), '--write-run', out, '--format', 'json'],
-    { encoding: 'utf8', maxBuffer: 1 << 28 },
+    [join(root, 'dist/cli.js'), 'evaluate', 'ranking-factors/U.npy', '--write-run', out, '--format', 'json'],
+    // The workspace is the working directory: config paths may lead to the sibling example's files.
+    { cwd: ws, encoding: 'utf8', maxBuffer: 1 << 28 },
   );
   assert.equal(r.status, 0, r.stderr);
   const relevant = new Map<string, Set<string>>();
