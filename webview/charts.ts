@@ -228,7 +228,7 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
     if (!markerOf.has(s.colour) && s.colour !== 'foreground')
       markerOf.set(s.colour, MARKERS[markerOf.size % MARKERS.length]!);
   const datasets = model.series.map((s) => {
-    const colour = s.faded ? theme.alpha(s.colour, 0.22) : theme.colour(s.colour);
+    const colour = s.faded ? theme.alpha(s.colour, 0.35) : theme.colour(s.colour);
     const data = category ? s.points.map((p) => p.y) : s.points.map((p) => ({ x: p.x, y: p.y }));
     // A scatter shows every point; a line only some markers.
     const every = s.style === 'points' ? 1 : markerEvery(s.points.length);
@@ -254,6 +254,7 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
     };
   });
   const labels = (i: number, di: number): string | undefined => model.series[di]?.pointLabels?.[i];
+  const scatter = model.series.some((s) => s.style === 'points');
   const config: ChartConfiguration<'line'> = {
     type: 'line',
     data: {
@@ -265,8 +266,10 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
       maintainAspectRatio: false,
       ...(opts.width !== undefined ? { devicePixelRatio: 2 } : {}),
       animation: false,
-      parsing: category ? undefined : false,
-      normalized: true,
+      // Unparsed data is taken as sorted by x (chart.js then reads the x range from the ends):
+      // true of lines, not of a scatter, which chart.js parses and checks.
+      parsing: category || scatter ? undefined : false,
+      normalized: !scatter,
       interaction: { mode: 'nearest', intersect: false },
       // Drill-down hook: a click on a bar or point fires `evallens:point` on the canvas (bubbling).
       onClick: (_event, elements) => {

@@ -6,13 +6,14 @@
  * report shows the item map (a chart and its table), and a user typed in the map's picker has their
  * top-K items highlighted — as many as K, hits equal to a direct count from the generated top-K
  * lists (the CLI's --write-run) and the held-out items. The user inspector's user is highlighted
- * too. Screenshots, light and dark, go to test-artifacts/screenshots/.
+ * too. Screenshots, light and dark, go to test-artifacts/screenshots/ (and, with
+ * EVAL_LENS_README_SHOTS=1, to media/screenshots/ for the docs).
  *
  * Run: npm run test:ui (this file starts and always stops its own server).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -36,6 +37,7 @@ import {
 } from './workbench';
 
 const SHOTS = join(root, 'test-artifacts/screenshots');
+const README_SHOTS = join(root, 'media/screenshots');
 
 let server: CodeServer;
 let wb: Workbench;
@@ -166,7 +168,12 @@ describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
         document.querySelector('figure[data-chart="itemMap.chart"]')?.scrollIntoView({ block: 'start' }),
       );
       await sleep(800);
-      await screenshot(page, join(SHOTS, `item-map-${theme === DARK ? 'dark' : 'light'}.png`));
+      const name = `item-map-${theme === DARK ? 'dark' : 'light'}.png`;
+      await screenshot(page, join(SHOTS, name));
+      if (process.env.EVAL_LENS_README_SHOTS === '1') {
+        mkdirSync(README_SHOTS, { recursive: true });
+        copyFileSync(join(SHOTS, name), join(README_SHOTS, name));
+      }
     }
     await setTheme(page, LIGHT, f);
     if (maximized) await runCommand(page, 'View: Toggle Maximize Editor Group');
