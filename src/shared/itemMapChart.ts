@@ -177,7 +177,7 @@ export function itemMapChart(value: unknown): ChartModel | undefined {
     itemMap: { k: m.k, items: n },
     table: itemMapTable(m),
     note:
-      `Items of ${formatCount(m.itemsWithVectors)} with a vector, placed by principal component analysis of their ${m.dim}-dimensional ${from}: nearby items have similar vectors. ` +
+      `${formatCount(m.itemsWithVectors)} items with a vector, placed by principal component analysis of their ${m.dim}-dimensional ${from}: nearby items have similar vectors. ` +
       (g ? `${g.note} ` : '') +
       shown,
   };
