@@ -79,11 +79,13 @@ export interface ItemMapInput {
 export function scoreMetric(u: { rows: number; cols: number; data: ArrayLike<number> }): Float64Array {
   const d = u.cols;
   const g = new Float64Array(d * d);
+  const row = new Float64Array(d);
   for (let r = 0; r < u.rows; r++) {
-    const base = r * d;
+    for (let j = 0; j < d; j++) row[j] = u.data[r * d + j];
     for (let j = 0; j < d; j++) {
-      const uj = u.data[base + j];
-      for (let k = j; k < d; k++) g[j * d + k] += uj * u.data[base + k];
+      const uj = row[j];
+      const base = j * d;
+      for (let k = j; k < d; k++) g[base + k] += uj * row[k];
     }
   }
   for (let j = 0; j < d; j++)
