@@ -228,11 +228,12 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
     if (!markerOf.has(s.colour) && s.colour !== 'foreground')
       markerOf.set(s.colour, MARKERS[markerOf.size % MARKERS.length]!);
   const datasets = model.series.map((s) => {
-    const colour = theme.colour(s.colour);
+    const colour = s.faded ? theme.alpha(s.colour, 0.35) : theme.colour(s.colour);
     const data = category ? s.points.map((p) => p.y) : s.points.map((p) => ({ x: p.x, y: p.y }));
-    const every = markerEvery(s.points.length);
+    // A scatter shows every point; a line only some markers.
+    const every = s.style === 'points' ? 1 : markerEvery(s.points.length);
     const reference = s.colour === 'foreground' && s.points.length <= 2;
-    const radius = s.style === 'points' ? 4 : reference ? 0 : 3;
+    const radius = s.radius ?? (s.style === 'points' ? 4 : reference ? 0 : 3);
     return {
       type: s.style === 'bar' ? ('bar' as const) : ('line' as const),
       label: s.label,
@@ -253,6 +254,7 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
     };
   });
   const labels = (i: number, di: number): string | undefined => model.series[di]?.pointLabels?.[i];
+  const scatter = model.series.some((s) => s.style === 'points');
   const config: ChartConfiguration<'line'> = {
     type: 'line',
     data: {
@@ -264,8 +266,10 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
       maintainAspectRatio: false,
       ...(opts.width !== undefined ? { devicePixelRatio: 2 } : {}),
       animation: false,
-      parsing: category ? undefined : false,
-      normalized: true,
+      // Unparsed data is taken as sorted by x (chart.js then reads the x range from the ends):
+      // true of lines, not of a scatter, which chart.js parses and checks.
+      parsing: category || scatter ? undefined : false,
+      normalized: !scatter,
       interaction: { mode: 'nearest', intersect: false },
       // Drill-down hook: a click on a bar or point fires `evallens:point` on the canvas (bubbling).
       onClick: (_event, elements) => {
@@ -300,6 +304,9 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
           callbacks: {
             label: (item) => {
               const extra = labels(item.dataIndex, item.datasetIndex);
+              // The item map: the item's own text (id, name, category, counts) and its coordinates.
+              if (model.itemMap)
+                return `${extra ?? item.dataset.label} (${formatNumber(item.parsed.x)}, ${formatNumber(item.parsed.y)})`;
               const y = model.horizontal ? item.parsed.x : item.parsed.y;
               const x = category ? model.x.categories?.[item.dataIndex] : formatAxisValue(item.parsed.x);
               // A count axis (users, rows) prints integers; a rate keeps its 4 decimals.

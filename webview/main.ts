@@ -29,6 +29,7 @@ import { renderTable } from './tables';
 import { readTheme } from './theme';
 import { thresholdExplorer, type ExplorerHost } from './thresholdExplorer';
 import { userInspector } from './userInspector';
+import { itemMapPicker } from './itemMap';
 import { answer, request, vscode } from './vscodeApi';
 
 const app = document.getElementById('app')!;
@@ -37,6 +38,8 @@ let state: WebviewState = { uri: '' };
 /** Charts drawn in the visible tab, by chart id (redrawn on theme change). */
 const drawn = new Map<string, Drawn>();
 const drawnTabs = new Set<string>();
+/** Chart id → the model drawn instead of the report's (the item map with a user highlighted). */
+const overrides = new Map<string, ChartModel>();
 /** Confusion-matrix grids by their figure (repainted on theme change). */
 const confusionViews = new WeakMap<HTMLElement, ConfusionView>();
 
@@ -202,6 +205,21 @@ function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
     renderTable(c.table, status),
   );
   fig.append(el('div', { class: 'chart-head' }, el('figcaption', {}, c.title), actions), box, tableBox);
+  // The item map: a user's recommendations highlighted (needs the rows, as the user inspector does).
+  if (c.itemMap && model?.inspect) {
+    const users = model.tabs.find((t) => t.userInspector)?.userInspector?.users ?? [];
+    const host = explorerHost(model);
+    fig.append(
+      itemMapPicker(c, users, {
+        ...host,
+        draw: (m) => {
+          if (m) overrides.set(c.id, m);
+          else overrides.delete(c.id);
+          drawFigure(fig, c);
+        },
+      }),
+    );
+  }
   if (c.note) fig.append(el('p', { class: 'note' }, c.note));
   const setTable = (on: boolean): void => {
     box.hidden = on;
@@ -225,7 +243,9 @@ function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
   png.addEventListener('click', async () => {
     if (box.hidden) setTable(false);
     const font = readTheme().font;
-    const dataUrl = c.heatmap ? confusionPng(c.heatmap, matrix?.norm() ?? 'counts', font) : chartPng(c, font);
+    const dataUrl = c.heatmap
+      ? confusionPng(c.heatmap, matrix?.norm() ?? 'counts', font)
+      : chartPng(overrides.get(c.id) ?? c, font);
     const name = chartFileName(model?.title ?? 'report', c.title);
     const r = await request((seq) => ({ type: 'savePng', seq, fileName: name, dataUrl }));
     status(r.message ?? (r.ok ? 'Saved.' : 'Not saved.'));
@@ -244,7 +264,7 @@ function drawFigure(fig: HTMLElement, c: ChartModel): void {
   if (!canvas || (fig.querySelector('.canvas-box') as HTMLElement).hidden) return;
   drawn.get(c.id)?.destroy();
   try {
-    drawn.set(c.id, drawChart(canvas, c, readTheme()));
+    drawn.set(c.id, drawChart(canvas, overrides.get(c.id) ?? c, readTheme()));
   } catch (err) {
     console.error(`Eval Lens chart ${c.id}:`, err);
     vscode.postMessage({ type: 'log', level: 'error', message: `chart ${c.id}: ${(err as Error).message}` });
@@ -343,6 +363,7 @@ function render(m: ReportModel, uri: string, focus: string | undefined): void {
   for (const d of drawn.values()) d.destroy();
   drawn.clear();
   drawnTabs.clear();
+  overrides.clear();
   model = m;
   const prev = vscode.getState();
   state = isWebviewState(prev) && prev.uri === uri ? prev : { uri };

@@ -11,6 +11,9 @@ import type { UserInspectorModel } from '../src/shared/userInspector';
 import { el } from './dom';
 import { ask, vscode } from './vscodeApi';
 
+/** Fired (bubbling) when the inspector shows a user, with the user's row: the item map highlights that user too. */
+export const USER_SHOWN_EVENT = 'evallens:user-shown';
+
 export interface UserInspectorHost {
   status(text: string): void;
   recall(key: string): string | undefined;
@@ -48,23 +51,11 @@ export function userInspector(m: UserInspectorModel, host: UserInspectorHost): H
       return;
     }
     host.remember('userInspector.user', user);
-    result.replaceChildren(el('p', { class: 'note' }, `Looking up ${user}…`));
-    const a = await ask((seq) => ({
-      type: 'queryRows',
-      seq,
-      query: { where: [{ key: 'user', op: '=', value: user }], offset: 0, limit: 1 },
-    }));
-    if (a.type === 'reply') {
-      result.replaceChildren(el('p', { class: 'error' }, a.message ?? 'The rows cannot be read.'));
-      return;
-    }
-    if (a.type !== 'rows') return;
-    const row = a.page.rows[0];
-    if (!row || row.kind !== 'ranking') {
-      result.replaceChildren(el('p', { class: 'note', 'data-none': 'true' }, `No list for user "${user}" in the run.`));
-      return;
-    }
+    const row = await fetchUserRow(user, result);
+    if (!row) return;
     result.replaceChildren(renderUser(row, m));
+    // The item map highlights the same user.
+    section.dispatchEvent(new CustomEvent(USER_SHOWN_EVENT, { bubbles: true, detail: row }));
   };
   show.addEventListener('click', () => void lookUp());
   input.addEventListener('keydown', (e) => {
@@ -85,6 +76,30 @@ export function userInspector(m: UserInspectorModel, host: UserInspectorHost): H
     void lookUp();
   }
   return section;
+}
+
+/**
+ * One user's row from the host (the row query `user = <id>`), or null with the reason shown in
+ * `result` ("Looking up …" while waiting).
+ */
+export async function fetchUserRow(user: string, result: HTMLElement): Promise<RankingRowView | null> {
+  result.replaceChildren(el('p', { class: 'note' }, `Looking up ${user}…`));
+  const a = await ask((seq) => ({
+    type: 'queryRows',
+    seq,
+    query: { where: [{ key: 'user', op: '=', value: user }], offset: 0, limit: 1 },
+  }));
+  if (a.type === 'reply') {
+    result.replaceChildren(el('p', { class: 'error' }, a.message ?? 'The rows cannot be read.'));
+    return null;
+  }
+  if (a.type !== 'rows') return null;
+  const row = a.page.rows[0];
+  if (!row || row.kind !== 'ranking') {
+    result.replaceChildren(el('p', { class: 'note', 'data-none': 'true' }, `No list for user "${user}" in the run.`));
+    return null;
+  }
+  return row;
 }
 
 function metaColumns(row: RankingRowView): string[] {

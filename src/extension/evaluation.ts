@@ -54,6 +54,12 @@ export interface EvaluateOptions {
   configPath?: string;
 }
 
+/** `{ root }`: the workspace folder holding `input`, which config paths must stay inside; `{}` outside any folder. */
+export function workspaceRoot(input: vscode.Uri): { root?: string } {
+  const folder = vscode.workspace.getWorkspaceFolder(input);
+  return folder ? { root: folder.uri.fsPath } : {};
+}
+
 /** Evaluates `input`; returns undefined when it failed or was cancelled (already reported). */
 export async function evaluateInput(
   ctx: EvalLensContext,
@@ -89,6 +95,8 @@ export async function evaluateInput(
         ...(folder ? { root: folder } : {}),
         defaults: settings.defaults,
         stages: staged,
+        // Config paths may lead anywhere inside the workspace folder (a sibling example's train file).
+        ...workspaceRoot(input),
       },
       `Eval Lens: evaluating ${name}`,
       ctx.log,

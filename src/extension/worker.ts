@@ -45,6 +45,7 @@ async function main(): Promise<void> {
         configPath: job.configPath,
         ...(job.root ? { root: job.root } : {}),
         defaults: job.defaults,
+        ...(job.root ? { root: job.root } : {}),
         progress,
         onStage: job.stages
           ? (stage, r, info) => stage !== 'final' && post({ type: 'stage', stage, results: r, ...info })

@@ -68,6 +68,12 @@ export interface Series {
   errorBars?: ({ lo: number; hi: number } | null)[];
   /** Text per point for tooltips (class names, bin ranges). */
   pointLabels?: string[];
+  /** Item id per point (the item map: a user's recommended items are found by id). */
+  pointIds?: string[];
+  /** Point radius in CSS pixels (a scatter of thousands of points draws them small). */
+  radius?: number;
+  /** Drawn faint (the item map's points while a user's items are highlighted). */
+  faded?: boolean;
 }
 
 /** A shaded x-range behind the data (shot groups). */
@@ -118,6 +124,8 @@ export interface ChartModel {
   note?: string;
   /** Bars drawn along the y axis (categories down the side, values across): long category names stay legible. */
   horizontal?: boolean;
+  /** The item map: the report offers a user picker that highlights the user's top-K items. */
+  itemMap?: { k: number; items: number };
   /** Charts sharing a group are alternatives chosen with a select (per-user histograms). */
   group?: { id: string; title: string; option: string };
 }

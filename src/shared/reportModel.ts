@@ -16,6 +16,7 @@ import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from '.
 import { cutoffsOf, headlineKeys, reportHeadlineKeys } from './headline';
 import { inRankingTable, rankingTable } from './rankingTable';
 import { categoryChart, categoryTable } from './categoryTable';
+import { itemMapChart } from './itemMapChart';
 import { explorerMissingNote, operatingPointModel } from './operatingPoint';
 import { userInspectorModel } from './userInspector';
 import { metricHover, metricName } from '../core/glossary';
@@ -1003,6 +1004,7 @@ const KNOWN_TABLES = new Set([
   'perUserHistograms',
   'activityBins',
   'categoryBreakdown',
+  'itemMap',
 ]);
 /** Where unknown curves/tables of a family go, by name prefix. */
 const RANKING_NAMES = /^(metricVsK|perUser|activity|users|cold|popularity|ranking)/i;
@@ -1093,6 +1095,7 @@ export function buildReportModel(results: Results): ReportModel {
   for (const h of stored.length > 0 ? stored : perUserHistograms(results)) place('ranking', h);
   place('ranking', activityChart(t.activityBins, results));
   place('ranking', categoryChart(t.categoryBreakdown));
+  place('ranking', itemMapChart(t.itemMap));
   const categories = categoryTable(t.categoryBreakdown);
   if (categories) tab('ranking').tables.push(categories);
   // Whatever else the results hold.

@@ -222,7 +222,9 @@ export function chartToSvg(chart: ChartModel): string {
     }
     if (s.style === 'points' || valid.length <= 30)
       for (const p of valid)
-        parts.push(`<circle class="dot ${c}" cx="${sx.map(p.x).toFixed(1)}" cy="${sy.map(p.y).toFixed(1)}" r="3"/>`);
+        parts.push(
+          `<circle class="dot ${c}" cx="${sx.map(p.x).toFixed(1)}" cy="${sy.map(p.y).toFixed(1)}" r="${typeof s.radius === 'number' && s.radius > 0 && s.radius <= 10 ? s.radius : 3}"/>`,
+        );
     s.errorBars?.forEach((e, i) => {
       const p = s.points[i];
       if (!e || !p) return;

@@ -74,6 +74,8 @@ export interface Embeddings {
   unit: Float64Array;
   /** 1 where the index has a usable (non-zero, finite) vector. */
   present: Uint8Array;
+  /** Euclidean length of each present vector as written (`unit × norm` gives it back, for the item map). */
+  norms?: Float64Array;
 }
 
 export interface RankingData {

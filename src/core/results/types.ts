@@ -9,6 +9,7 @@
 import type { EvalWarning } from '../diagnostics';
 import type { ResolvedConfig, Task } from '../config/types';
 import type { CategoryBreakdown } from '../metrics/ranking/categories';
+import type { ItemMapTable } from '../metrics/ranking/itemMap';
 
 export const RESULTS_SCHEMA_ID = 'eval-lens/results@1';
 
@@ -142,6 +143,7 @@ export interface Results {
     groupAnalysis?: GroupAnalysisRow[];
     reliability?: ReliabilityBin[];
     categoryBreakdown?: CategoryBreakdown;
+    itemMap?: ItemMapTable;
     [name: string]: unknown;
   };
   /** Baselines evaluated with the same metrics (ranking: `popularity`, `random`). */

@@ -124,6 +124,18 @@ export function validateResults(obj: unknown): string[] {
         out.push(`results.tables.confusion.matrix[${i}]: has ${row.length} cells, expected ${L} (one per label)`);
     });
   }
+  const map = r.tables.itemMap;
+  if (map) {
+    const n = map.ids.length;
+    if (n > map.limit) out.push(`results.tables.itemMap.ids: has ${n} items, expected at most the limit ${map.limit}`);
+    if (n > map.itemsWithVectors)
+      out.push(`results.tables.itemMap.ids: has ${n} items, expected at most the ${map.itemsWithVectors} with vectors`);
+    for (const col of ['x', 'y', 'recommended', 'popularity', 'categories', 'names'] as const) {
+      const v = map[col];
+      if (v && v.length !== n)
+        out.push(`results.tables.itemMap.${col}: has ${v.length} values, expected ${n} (one per item)`);
+    }
+  }
   const cb = r.tables.categoryBreakdown;
   if (cb && Array.isArray(cb.rows)) {
     cb.rows.forEach((row, i) => {

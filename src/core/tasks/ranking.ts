@@ -21,6 +21,9 @@
  *   `tables.activityBins` (metric means by bins of users' train interactions:
  *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts, and the
  *   longest list: metric-vs-K charts end there).
+ * - `tables.itemMap` (with `itemEmbeddings`, or else `itemFactors`): the items on the first two
+ *   principal components of their vectors, at most 5,000 of them (see
+ *   metrics/ranking/itemMap).
  * - `tables.categoryBreakdown` (when the `items` table has a category column: `category`,
  *   `categories`, `section` or `genre`): per category, catalogue items, items recommended at the
  *   largest K, coverage, share of recommendations and micro recall (see metrics/ranking/categories).
@@ -44,6 +47,8 @@ import {
 } from '../metrics/ranking/evaluateLists';
 import { activityBins, defaultActivityBoundaries, histogram, type Histogram } from '../metrics/ranking/perUser';
 import { categoryBreakdown, categoryColumn } from '../metrics/ranking/categories';
+import { applyMetric, ITEM_MAP_MAX_DIM, itemMap, nameColumn } from '../metrics/ranking/itemMap';
+import type { LoadedRanking } from '../io/ranking/load';
 import { directionOf } from '../results/directions';
 import type { Curve, MetricValue } from '../results/types';
 import { ciForStatistics, provisionalIntervals, resampleProgress, type ProvisionalHook } from '../stats/bootstrap';
@@ -118,6 +123,9 @@ export const runRanking: TaskRunner = async (ctx) => {
     });
     results.table('categoryBreakdown', breakdown);
   }
+  results.time('itemMap', () => itemMapStep(data, run, ks[ks.length - 1], catColumn, ctx));
+  // The factor matrix was kept for the map only.
+  data.itemFactors = data.userMetric = null;
 
   // Every metric that reads the run's slots is done: their array (40 MB for 100,000 × 100) becomes
   // the baselines' slots, one baseline after the other, instead of two new arrays beside garbage
@@ -582,6 +590,77 @@ function warnAboutRun(
   for (const [key, v] of run.values)
     if (v === null && !key.startsWith('novelty@') && !key.startsWith('cold_start_coverage@'))
       w.note('metric-undefined', `${file}: ${key} is undefined (no user or item it could be computed on).`, { file });
+}
+
+/** `tables.itemMap`, or a note saying why there is none. */
+function itemMapStep(
+  data: LoadedRanking,
+  run: ListEvaluation,
+  k: number,
+  catColumn: string | null,
+  ctx: TaskContext,
+): void {
+  const emb = data.itemEmbeddings;
+  const V = data.itemFactors;
+  if (!emb && !V) return;
+  const meta = data.itemMeta;
+  const names = meta ? nameColumn(meta.columns) : null;
+  const common = {
+    itemIds: data.items.ids,
+    lists: data.lists,
+    evaluated: run.evaluated,
+    k,
+    ...(data.train ? { trainCounts: data.train.itemCounts } : {}),
+    ...(meta && catColumn !== null
+      ? { category: { column: catColumn, of: (id: string) => meta.byItem.get(id)?.[catColumn] } }
+      : {}),
+    ...(meta && names !== null ? { name: { column: names, of: (id: string) => meta.byItem.get(id)?.[names] } } : {}),
+  };
+  const dim = emb ? emb.dim : V!.cols;
+  const metric = data.userMetric;
+  const file = emb ? emb.file : V!.label;
+  if (dim > ITEM_MAP_MAX_DIM) {
+    ctx.warnings.note(
+      'item-map-skipped',
+      `${file}: no item map: the vectors have ${dim} dimensions, more than the ${ITEM_MAP_MAX_DIM} the map's principal components are computed for.`,
+      { file },
+    );
+    return;
+  }
+  const out = emb
+    ? itemMap({
+        ...common,
+        source: 'itemEmbeddings',
+        file,
+        dim,
+        has: (i) => i < emb.present.length && emb.present[i] === 1,
+        vector: (i, row) => {
+          const norm = emb.norms![i];
+          for (let j = 0; j < dim; j++) row[j] = emb.unit[i * dim + j] * norm;
+        },
+      })
+    : itemMap({
+        ...common,
+        source: 'itemFactors',
+        file,
+        dim,
+        has: (i) => i < V!.rows,
+        vector: (i, row) => {
+          const v = V!.data.subarray(i * dim, (i + 1) * dim);
+          if (metric) applyMetric(v, metric, dim, row);
+          else row.set(v);
+        },
+      });
+  if (out.ok) {
+    ctx.results.table('itemMap', out.table);
+    const [l1, l2] = out.table.explainedVariance;
+    if (l1 - l2 <= 1e-6 * l1)
+      ctx.warnings.note(
+        'item-map-axes-arbitrary',
+        `${file}: the first two principal components of the item vectors have the same variance (${l1.toPrecision(6)}): the map's axes are not determined by the data (a rotation of them, or with more such components another projection, would fit as well).`,
+        { file },
+      );
+  } else ctx.warnings.note('item-map-skipped', `${file}: no item map: ${out.reason}`, { file });
 }
 
 /** Slots of the longest list (CSR offsets: list j spans offsets[j]…offsets[j + 1]). */

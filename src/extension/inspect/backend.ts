@@ -21,7 +21,11 @@ export interface Inspection {
 
 /** Loads (parses) the prediction file; fails with a StaleSourceError when its SHA-256 is not the results'. */
 export async function loadInspection(source: InspectSource): Promise<Inspection> {
-  const opts = { ...(source.configPath ? { configPath: source.configPath } : {}), defaults: source.defaults };
+  const opts = {
+    ...(source.configPath ? { configPath: source.configPath } : {}),
+    defaults: source.defaults,
+    ...(source.root ? { root: source.root } : {}),
+  };
   const insp = await openInspection(source.path, { ...opts, expectSha256: source.sha256 });
   return {
     sha256: insp.sha256,

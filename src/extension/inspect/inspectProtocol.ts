@@ -17,6 +17,8 @@ export interface InspectSource {
   sha256: string;
   configPath?: string;
   defaults: EvalConfig;
+  /** The workspace folder that config paths must stay inside (as for the evaluation). */
+  root?: string;
 }
 
 export type InspectRequest =

@@ -14,7 +14,7 @@ import type { ReportModel } from '../../shared/model';
 import type { HostMessage } from '../../shared/protocol';
 import { buildReportModel } from '../../shared/reportModel';
 import type { EvalLensContext } from '../context';
-import { configFor, inputOfResults } from '../evaluation';
+import { configFor, inputOfResults, workspaceRoot } from '../evaluation';
 import { readEntry } from '../resultsIndex';
 import { readSettings, SECTION } from '../settings';
 import { InspectFailed } from './inspectClient';
@@ -116,6 +116,7 @@ export class ReportInspector implements vscode.Disposable {
       sha256: results.source.sha256,
       ...(configPath ? { configPath } : {}),
       defaults: readSettings(input).defaults,
+      ...workspaceRoot(input),
     };
   }
 

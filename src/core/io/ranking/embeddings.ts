@@ -45,6 +45,7 @@ export async function readEmbeddings(
   const ext = extname(path).toLowerCase();
   let dim = -1;
   let unit = new Float64Array(0);
+  const norms = new Float64Array(index.size);
   const present = new Uint8Array(index.size);
   let zero = 0;
   let matched = 0;
@@ -68,7 +69,8 @@ export async function readEmbeddings(
       zero++;
       return;
     }
-    const inv = 1 / Math.sqrt(ss);
+    norms[k] = Math.sqrt(ss);
+    const inv = 1 / norms[k];
     for (let j = 0; j < dim; j++) unit[k * dim + j] = vec[j] * inv;
     present[k] = 1;
   };
@@ -154,7 +156,7 @@ export async function readEmbeddings(
     warnings.note('embedding-no-match', `${label}: none of the ${what} ids matches an id of the evaluation.`, {
       file: label,
     });
-  return { emb: { file: label, dim, unit, present }, idFile };
+  return { emb: { file: label, dim, unit, present, norms }, idFile };
 }
 
 async function readIdList(path: string): Promise<string[]> {

@@ -19,6 +19,8 @@ import { parquetColumnNames, readParquetMetadata } from '../parquet';
 import { parquetSchema } from 'hyparquet';
 import { groupAndOrder, readQrels, readTrecRun, sniffRankingFormat } from './trec';
 import { factorRun, internFactorIds, readFactorMatrix, readIdList, type FactorFile } from './factors';
+import type { FactorMatrix } from '../../factors/topK';
+import { ITEM_MAP_MAX_DIM, scoreMetric } from '../../metrics/ranking/itemMap';
 
 export interface LoadRankingInput {
   /** Main input path (absolute or relative to the working directory). */
@@ -38,6 +40,10 @@ export interface LoadedRanking extends RankingData {
   hashed: Map<string, { size: number; sha256: string }>;
   /** The `items` metadata table, when configured. */
   itemMeta: ItemMetadata | null;
+  /** The item factor matrix of a factor model (row i = item index i), kept for the item map. */
+  itemFactors: FactorMatrix | null;
+  /** `(UᵀU / m)^{1/2}` of the user factors (d × d), for the item map (see metrics/ranking/itemMap). */
+  userMetric: Float64Array | null;
 }
 
 const RANK_ALIASES = ['rank', 'position', 'pos'];
@@ -72,6 +78,8 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
   // are interned first so that item index = position in itemIds (the tie rule), and train is read
   // before scoring because it is masked.
   let train: TrainData | null = null;
+  let itemFactors: FactorMatrix | null = null;
+  let userMetric: Float64Array | null = null;
   const factors = config.userFactors !== undefined;
   const format = factors ? 'factors' : await sniffRankingFormat(input.path, label);
   if (format === 'factors') {
@@ -82,15 +90,15 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
         { file: config.configFile ?? label },
         `\`userFactors\` needs \`${key}\` too (${key === 'itemFactors' ? 'the item factor matrix' : 'a text file, one id per line, row i of the matrix for line i; or give the factors as CSV, id,f1,…,fk'}).`,
       );
-    const userFactors = config.userFactors!;
-    const itemFactors = need('itemFactors');
+    const userFactorsFile = config.userFactors!;
+    const itemFactorsFile = need('itemFactors');
     const factorFile = (key: 'userFactors' | 'itemFactors', value: string) => {
       const path = cfgPath(key, value);
       extraFiles.push({ role: key, path });
       return readFactorMatrix(path, value, config.columns?.[key]);
     };
-    const uf = await factorFile('userFactors', userFactors);
-    const vf = await factorFile('itemFactors', itemFactors);
+    const uf = await factorFile('userFactors', userFactorsFile);
+    const vf = await factorFile('itemFactors', itemFactorsFile);
     // A CSV factor file carries its ids in its first column; an id list beside it is not read.
     const idsOf = async (file: FactorFile, key: 'userIds' | 'itemIds', of: string) => {
       if (file.ids) {
@@ -107,8 +115,8 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
       extraFiles.push({ role: key, path });
       return { ids: await readIdList(path, value), label: value };
     };
-    const userIds = await idsOf(uf, 'userIds', userFactors);
-    const itemIds = await idsOf(vf, 'itemIds', itemFactors);
+    const userIds = await idsOf(uf, 'userIds', userFactorsFile);
+    const itemIds = await idsOf(vf, 'itemIds', itemFactorsFile);
     const model = {
       U: uf.matrix,
       V: vf.matrix,
@@ -120,6 +128,9 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
       items,
     };
     internFactorIds(model);
+    itemFactors = vf.matrix;
+    // Before the scoring, while U is at hand: O(m·d²), as one block of the scoring itself.
+    if (uf.matrix.cols === vf.matrix.cols && uf.matrix.cols <= ITEM_MAP_MAX_DIM) userMetric = scoreMetric(uf.matrix);
     if (config.train) {
       const t = cfgPath('train', config.train);
       extraFiles.push({ role: 'train', path: t });
@@ -281,6 +292,8 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     extraFiles,
     hashed,
     itemMeta,
+    itemFactors,
+    userMetric,
   };
 }
 

@@ -168,3 +168,42 @@ test('the schema lists exactly the fields of Results, SourceInfo, MetricValue, C
   assert.deepEqual(keys(schema.properties.perItem), members(types, 'PerItemValues'));
   assert.deepEqual(keys(schema.definitions.warning), members('src/core/diagnostics.ts', 'EvalWarning'));
 });
+
+test('tables.itemMap: a valid map, misaligned columns, too many items, unknown keys', () => {
+  const map = () => ({
+    source: 'itemFactors' as const,
+    file: 'V.npy',
+    dim: 2,
+    itemsWithVectors: 3,
+    explainedVariance: [2, 1] as [number, number],
+    explainedVarianceRatio: [0.6, 0.3] as [number, number],
+    k: 10,
+    limit: 5000,
+    ids: ['a', 'b', 'c'],
+    x: [0, 1, -1],
+    y: [1, 0, -1],
+    recommended: [3, 0, 1],
+    popularity: [10, 2, 0],
+    categoryColumn: 'section',
+    categories: ['x', null, 'y|z'],
+  });
+  let r = rankingResults();
+  r.tables.itemMap = map();
+  assert.deepEqual(validateResults(r), []);
+  r.tables.itemMap.y.pop();
+  assert.deepEqual(validateResults(r), ['results.tables.itemMap.y: has 2 values, expected 3 (one per item)']);
+  r = rankingResults();
+  r.tables.itemMap = { ...map(), itemsWithVectors: 3, limit: 2 };
+  assert.deepEqual(validateResults(r), ['results.tables.itemMap.ids: has 3 items, expected at most the limit 2']);
+  r = rankingResults();
+  r.tables.itemMap = { ...map(), limit: 6000 };
+  assert.deepEqual(validateResults(r), ['results.tables.itemMap.limit: expected an integer ≤ 5000, got 6000']);
+  r = rankingResults();
+  (r.tables as Record<string, unknown>).itemMap = { ...map(), extra: 1 };
+  assert.deepEqual(validateResults(r), ['results.tables.itemMap: unknown key `extra`']);
+  r = rankingResults();
+  (r.tables as Record<string, unknown>).itemMap = { ...map(), explainedVarianceRatio: [1.5, 0] };
+  assert.deepEqual(validateResults(r), [
+    'results.tables.itemMap.explainedVarianceRatio[0]: expected a number ≤ 1, got 1.5',
+  ]);
+});

@@ -1,0 +1,193 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/**
+ * UI test of the item map in a real VS Code (code-server) driven by Debian's Chromium, on a temp
+ * copy of examples/: the factor-model example (ranking-factors) is evaluated from the explorer, its
+ * report shows the item map (a chart and its table), and a user typed in the map's picker has their
+ * top-K items highlighted — as many as K, hits equal to a direct count from the generated top-K
+ * lists (the CLI's --write-run) and the held-out items. The user inspector's user is highlighted
+ * too. Screenshots, light and dark, go to test-artifacts/screenshots/ (and, with
+ * EVAL_LENS_README_SHOTS=1, to media/screenshots/ for the docs).
+ *
+ * Run: npm run test:ui (this file starts and always stops its own server).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import type { Results } from '../../src/core/results/types';
+import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
+import {
+  clickMenuItem,
+  contextMenu,
+  DARK,
+  expandFolder,
+  explorerRow,
+  LIGHT,
+  openWorkbench,
+  reportFrame,
+  runCommand,
+  screenshot,
+  setTheme,
+  waitForFile,
+  type Workbench,
+} from './workbench';
+
+const SHOTS = join(root, 'test-artifacts/screenshots');
+const README_SHOTS = join(root, 'media/screenshots');
+
+let server: CodeServer;
+let wb: Workbench;
+let page: Page;
+let ws: string;
+
+interface Picked {
+  user: string;
+  top: string[];
+  hits: string[];
+}
+
+/** A user whose top-K list (from the CLI's own --write-run) holds at least two held-out items. */
+function pickUser(k: number): Picked {
+  const out = join(mkdtempSync(join(tmpdir(), 'eval-lens-itemmap-')), 'run.jsonl');
+  const r = spawnSync(
+    process.execPath,
+    [join(root, 'dist/cli.js'), 'evaluate', 'ranking-factors/U.npy', '--write-run', out, '--format', 'json'],
+    // The workspace is the working directory: config paths may lead to the sibling example's files.
+    { cwd: ws, encoding: 'utf8', maxBuffer: 1 << 28 },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const relevant = new Map<string, Set<string>>();
+  for (const line of readFileSync(join(ws, 'ranking-factors/_relevant.csv'), 'utf8').trim().split('\n').slice(1)) {
+    const [u, i] = line.split(',');
+    if (!relevant.has(u!)) relevant.set(u!, new Set());
+    relevant.get(u!)!.add(i!);
+  }
+  for (const line of readFileSync(out, 'utf8').trim().split('\n')) {
+    const { user, items } = JSON.parse(line) as { user: string; items: string[] };
+    const top = items.slice(0, k);
+    const hits = top.filter((i) => relevant.get(user)?.has(i));
+    if (top.length === k && hits.length >= 2) return { user, top, hits };
+  }
+  return assert.fail('no user with two hits');
+}
+
+async function highlighted(
+  frame: Frame,
+  user: string,
+): Promise<{ n: number; hits: number; items: string[]; hitItems: string[] }> {
+  await frame.waitForFunction(
+    (u) => document.querySelector<HTMLElement>('.item-map-picker')?.dataset.user === u,
+    user,
+    { timeout: 60_000 },
+  );
+  return frame.evaluate(() => {
+    const box = document.querySelector<HTMLElement>('.item-map-picker')!;
+    const li = [...box.querySelectorAll<HTMLElement>('.item-map-items li')];
+    return {
+      n: Number(box.dataset.highlighted),
+      hits: Number(box.dataset.hits),
+      items: li.map((l) => l.dataset.item!),
+      hitItems: li.filter((l) => l.dataset.hit === 'true').map((l) => l.dataset.item!),
+    };
+  });
+}
+
+describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
+  before(async () => {
+    ws = copyExamples();
+    server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
+    wb = await openWorkbench(server, ws);
+    page = wb.page;
+  });
+
+  after(async () => {
+    await wb?.browser.close().catch(() => undefined);
+    await server?.stop();
+  });
+
+  it("highlights a user's top-K items on the map of the factor model's items", async () => {
+    await expandFolder(page, 'ranking-factors');
+    const row = explorerRow(page, 'U.npy');
+    for (let i = 0; ; i++) {
+      const labels = await contextMenu(page, row);
+      if (labels.includes('Evaluate Prediction File…')) break;
+      await page.keyboard.press('Escape');
+      if (i > 30) assert.fail(`no Evaluate in the menu: ${labels.join(' | ')}`);
+      await sleep(1000);
+    }
+    await clickMenuItem(page, 'Evaluate Prediction File…');
+    const text = await waitForFile(join(ws, 'ranking-factors/U.eval.json')).catch(async (e: unknown) => {
+      await screenshot(page, join(SHOTS, 'item-map-failure.png'));
+      throw e;
+    });
+    const res = JSON.parse(text) as Results;
+    const map = res.tables.itemMap!;
+    assert.ok(map, 'the results hold the item map');
+    assert.equal(map.source, 'itemFactors');
+    assert.equal(map.ids.length, map.itemsWithVectors);
+    const k = Math.max(...(res.config.k ?? []));
+    assert.equal(map.k, k);
+    const pick = pickUser(k);
+
+    const f = await reportFrame(page, /^U\.npy$/);
+    await f.locator('vscode-tab-header[data-tab="ranking"]').click();
+    const fig = f.locator('figure[data-chart="itemMap.chart"]');
+    await fig.waitFor({ timeout: 60_000 });
+    await fig.scrollIntoViewIfNeeded();
+    assert.equal(await fig.locator('canvas').count(), 1);
+    // The table alternative lists every item of the map.
+    assert.equal(await fig.locator('.table-alt tbody tr').count(), map.ids.length);
+
+    // Keyboard only: focus the picker, type the user, Enter.
+    const search = fig.locator('.item-map-picker .user-search');
+    await search.focus();
+    await page.keyboard.type(pick.user);
+    await page.keyboard.press('Enter');
+    const shown = await highlighted(f, pick.user);
+    assert.equal(shown.n, k, 'every one of the K recommendations is on the map');
+    assert.deepEqual(shown.items, pick.top);
+    assert.equal(shown.hits, pick.hits.length);
+    assert.deepEqual(shown.hitItems, pick.hits);
+
+    // Screenshots of the highlighted map, light and dark.
+    const maximized = await runCommand(page, 'View: Toggle Maximize Editor Group', 2).then(
+      () => true,
+      async () => {
+        await page.keyboard.press('Escape');
+        return false;
+      },
+    );
+    await sleep(1000);
+    for (const theme of [LIGHT, DARK]) {
+      await setTheme(page, theme, f);
+      await f.evaluate(() =>
+        document.querySelector('figure[data-chart="itemMap.chart"]')?.scrollIntoView({ block: 'start' }),
+      );
+      await sleep(800);
+      const name = `item-map-${theme === DARK ? 'dark' : 'light'}.png`;
+      await screenshot(page, join(SHOTS, name));
+      if (process.env.EVAL_LENS_README_SHOTS === '1') {
+        mkdirSync(README_SHOTS, { recursive: true });
+        copyFileSync(join(SHOTS, name), join(README_SHOTS, name));
+      }
+    }
+    await setTheme(page, LIGHT, f);
+    if (maximized) await runCommand(page, 'View: Toggle Maximize Editor Group');
+
+    // The user inspector's user is highlighted on the map too.
+    const other = res.perItem!.ids!.find((u) => u !== pick.user)!;
+    const inspector = f.locator('.user-inspector .user-search');
+    await inspector.fill(other);
+    await inspector.press('Enter');
+    const again = await highlighted(f, other);
+    assert.equal(again.n, k);
+
+    // Clear: back to the map alone.
+    await fig.locator('.item-map-clear').click();
+    await f.waitForFunction(() => document.querySelector<HTMLElement>('.item-map-picker')?.dataset.highlighted === '0');
+  });
+});

@@ -1,0 +1,83 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pca2, project } from '../../../../src/core/stats/pca';
+
+const fromRows =
+  (rows: number[][]) =>
+  (i: number, out: Float64Array): void =>
+    out.set(rows[i]);
+
+test('d = 1: the map is a line, the second axis 0 with no variance', () => {
+  // Values 1, 2, 6: mean 3, centred −2, −1, 3; λ₁ = (4 + 1 + 9)/2 = 7.
+  const rows = [[1], [2], [6]];
+  const r = pca2(3, 1, fromRows(rows));
+  assert.ok(r.ok);
+  assert.deepEqual(r.pca.explainedVariance, [7, 0]);
+  assert.deepEqual(r.pca.explainedVarianceRatio, [1, 0]);
+  assert.deepEqual(
+    rows.map((x) => project(r.pca, x)),
+    [
+      [-2, 0],
+      [-1, 0],
+      [3, 0],
+    ],
+  );
+});
+
+test('all rows equal: no direction of variance, a reason instead of a map', () => {
+  const rows = Array.from({ length: 5 }, () => [0.1, 0.2, 0.3]);
+  const r = pca2(5, 3, fromRows(rows));
+  assert.equal(r.ok, false);
+  assert.match(!r.ok ? r.reason : '', /all equal: there is no direction of variance/);
+});
+
+test('fewer than 3 rows: a reason naming the count', () => {
+  for (const n of [0, 1, 2]) {
+    const r = pca2(
+      n,
+      2,
+      fromRows([
+        [0, 1],
+        [1, 0],
+      ]),
+    );
+    assert.equal(r.ok, false);
+    assert.match(!r.ok ? r.reason : '', new RegExp(`^${n} items? ha(s|ve) a vector; a 2-D map needs at least 3`));
+  }
+});
+
+test('NaN and infinite values are refused with the row and column', () => {
+  const rows = [
+    [0, 1],
+    [1, NaN],
+    [2, 2],
+  ];
+  assert.throws(() => pca2(3, 2, fromRows(rows)), /Expected finite values, but got NaN in row 2, column 2/);
+  rows[1][1] = Infinity;
+  assert.throws(() => pca2(3, 2, fromRows(rows)), /got Infinity in row 2, column 2/);
+});
+
+test('bad sizes are refused', () => {
+  assert.throws(() => pca2(3, 0, () => undefined), /Expected `dim` to be a positive integer, but got 0/);
+  assert.throws(() => pca2(-1, 2, () => undefined), /Expected `n` to be a non-negative integer/);
+});
+
+test('memory stays O(d²): 50,000 × 64 read through the accessor, never copied', () => {
+  // A deterministic pseudo-random matrix generated on the fly: the accessor is the only storage.
+  const n = 50_000;
+  const d = 64;
+  const value = (i: number, j: number): number => Math.sin(i * 12.9898 + j * 78.233) * (1 + (j % 7));
+  const before = process.memoryUsage().heapUsed;
+  const t0 = performance.now();
+  const r = pca2(n, d, (i, out) => {
+    for (let j = 0; j < d; j++) out[j] = value(i, j);
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  assert.ok(r.ok);
+  const grown = process.memoryUsage().heapUsed - before;
+  // The data alone would be 25.6 MB as float64; the PCA holds two 64 × 64 matrices.
+  assert.ok(grown < 8e6, `heap grew by ${grown} bytes`);
+  assert.ok(seconds < 20, `${seconds} s`);
+  const ratio = r.pca.explainedVarianceRatio;
+  assert.ok(ratio[0] >= ratio[1] && ratio[1] >= 0 && ratio[0] + ratio[1] <= 1 + 1e-12);
+});

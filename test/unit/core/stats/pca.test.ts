@@ -1,0 +1,171 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { jacobiEigen, pca2, project, type Pca2 } from '../../../../src/core/stats/pca';
+
+const fromRows =
+  (rows: number[][]) =>
+  (i: number, out: Float64Array): void =>
+    out.set(rows[i]);
+
+function fit(rows: number[][]): Pca2 {
+  const r = pca2(rows.length, rows[0].length, fromRows(rows));
+  assert.ok(r.ok, r.ok ? '' : r.reason);
+  return r.pca;
+}
+
+const close = (a: number, b: number, tol: number, what: string): void =>
+  assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b} (tolerance ${tol})`);
+
+test('hand example: a cross of four points on the axes', () => {
+  // x: −1, 1, 0, 0 → var = (1 + 1)/(4 − 1) = 2/3; y: 0, 0, −2, 2 → var = (4 + 4)/3 = 8/3; cov = 0.
+  // λ₁ = 8/3 along (0, 1), λ₂ = 2/3 along (1, 0); ratios (8/3)/(10/3) = 0.8 and 0.2.
+  const p = fit([
+    [-1, 0],
+    [1, 0],
+    [0, -2],
+    [0, 2],
+  ]);
+  close(p.explainedVariance[0], 8 / 3, 1e-15, 'λ₁');
+  close(p.explainedVariance[1], 2 / 3, 1e-15, 'λ₂');
+  close(p.explainedVarianceRatio[0], 0.8, 1e-15, 'ratio₁');
+  close(p.explainedVarianceRatio[1], 0.2, 1e-15, 'ratio₂');
+  assert.deepEqual(Array.from(p.components), [0, 1, 1, 0]);
+  // Coordinates: (y, x) of each point.
+  assert.deepEqual(project(p, [-1, 0]), [0, -1]);
+  assert.deepEqual(project(p, [0, 2]), [2, 0]);
+});
+
+test('hand example: three points on the diagonal (rank one)', () => {
+  // Along u = (1, 1)/√2 the points sit at 0, 2√2, 4√2; centred −2√2, 0, 2√2; λ₁ = (8 + 8)/(3 − 1) = 8.
+  // The entries of u tie in |value|: the first is made positive (both are).
+  const p = fit([
+    [0, 0],
+    [2, 2],
+    [4, 4],
+  ]);
+  close(p.explainedVariance[0], 8, 1e-14, 'λ₁');
+  close(p.explainedVariance[1], 0, 1e-14, 'λ₂');
+  close(p.explainedVarianceRatio[0], 1, 1e-15, 'ratio₁');
+  close(p.components[0], Math.SQRT1_2, 1e-15, 'v₁[0]');
+  close(p.components[1], Math.SQRT1_2, 1e-15, 'v₁[1]');
+  const [x0, y0] = project(p, [0, 0]);
+  close(x0, -2 * Math.SQRT2, 1e-14, 'x of (0, 0)');
+  close(y0, 0, 1e-14, 'y of (0, 0)');
+});
+
+test('sign rule: each component has its largest-|loading| entry positive', () => {
+  // Mirroring the data flips no sign of the output components.
+  const rows = [
+    [3, -1, 0.5],
+    [-2, 0.5, 0.1],
+    [1, 2, -0.3],
+    [-4, -1.5, 0.2],
+    [2, 0, -0.4],
+  ];
+  const a = fit(rows);
+  const b = fit(rows.map((r) => r.map((v) => -v)));
+  assert.deepEqual(
+    Array.from(a.components).map((v) => v.toFixed(12)),
+    Array.from(b.components).map((v) => v.toFixed(12)),
+  );
+  for (let c = 0; c < 2; c++) {
+    const v = Array.from(a.components.subarray(c * 3, c * 3 + 3));
+    const big = v.reduce((best, x, j) => (Math.abs(x) > Math.abs(v[best]) ? j : best), 0);
+    assert.ok(v[big] > 0, `component ${c + 1}: ${v}`);
+  }
+});
+
+interface GoldenCase {
+  X: number[][];
+  mean: number[];
+  components: number[][];
+  explained_variance: number[];
+  explained_variance_ratio: number[];
+  coords: number[][];
+}
+
+test('golden: scikit-learn PCA(n_components=2), signs included, to 1e-9', () => {
+  const golden = JSON.parse(readFileSync('test/golden/pca.json', 'utf8')) as { cases: Record<string, GoldenCase> };
+  assert.ok(Object.keys(golden.cases).length >= 4);
+  for (const [name, g] of Object.entries(golden.cases)) {
+    const p = fit(g.X);
+    const d = g.X[0].length;
+    g.mean.forEach((m, j) => close(p.mean[j], m, 1e-9, `${name} mean[${j}]`));
+    for (let c = 0; c < 2; c++) {
+      close(
+        p.explainedVariance[c],
+        g.explained_variance[c],
+        1e-9 * Math.max(1, g.explained_variance[0]),
+        `${name} λ${c + 1}`,
+      );
+      close(p.explainedVarianceRatio[c], g.explained_variance_ratio[c], 1e-9, `${name} ratio${c + 1}`);
+      for (let j = 0; j < d; j++) close(p.components[c * d + j], g.components[c][j], 1e-9, `${name} v${c + 1}[${j}]`);
+    }
+    g.X.forEach((row, i) => {
+      const [x, y] = project(p, row);
+      close(x, g.coords[i][0], 1e-9, `${name} x[${i}]`);
+      close(y, g.coords[i][1], 1e-9, `${name} y[${i}]`);
+    });
+  }
+});
+
+/** A seeded generator (mulberry32) for the random comparisons. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test('random symmetric matrices: Jacobi eigenpairs satisfy A v = λ v, orthonormal, Σλ = trace', () => {
+  const r = rng(7);
+  for (const d of [1, 2, 3, 8, 17, 40]) {
+    const a = new Float64Array(d * d);
+    for (let i = 0; i < d; i++) for (let j = i; j < d; j++) a[i * d + j] = a[j * d + i] = r() * 2 - 1;
+    const copy = Float64Array.from(a);
+    const { values, vectors } = jacobiEigen(a, d);
+    let trace = 0;
+    let sum = 0;
+    for (let i = 0; i < d; i++) {
+      trace += copy[i * d + i];
+      sum += values[i];
+    }
+    close(sum, trace, 1e-12, `d=${d} Σλ`);
+    for (let k = 0; k < d; k++) {
+      for (let i = 0; i < d; i++) {
+        let av = 0;
+        for (let j = 0; j < d; j++) av += copy[i * d + j] * vectors[j * d + k];
+        close(av, values[k] * vectors[i * d + k], 1e-12, `d=${d} (Av − λv)[${i}] of pair ${k}`);
+      }
+      for (let m = 0; m < d; m++) {
+        let dot = 0;
+        for (let i = 0; i < d; i++) dot += vectors[i * d + k] * vectors[i * d + m];
+        close(dot, k === m ? 1 : 0, 1e-12, `d=${d} v${k}·v${m}`);
+      }
+    }
+  }
+});
+
+test('random data: the first component maximises the variance of a projection (a slow check)', () => {
+  const r = rng(11);
+  const n = 200;
+  const d = 6;
+  const rows = Array.from({ length: n }, () => Array.from({ length: d }, (_, j) => (r() - 0.5) * (j + 1)));
+  const p = fit(rows);
+  // The variance of the projections on v₁ is λ₁; no random unit direction does better.
+  const variance = (u: number[]): number => {
+    const proj = rows.map((x) => x.reduce((s, v, j) => s + (v - p.mean[j]) * u[j], 0));
+    return proj.reduce((s, v) => s + v * v, 0) / (n - 1);
+  };
+  close(variance(Array.from(p.components.subarray(0, d))), p.explainedVariance[0], 1e-10, 'variance on v₁');
+  for (let t = 0; t < 200; t++) {
+    const u = Array.from({ length: d }, () => r() - 0.5);
+    const norm = Math.hypot(...u);
+    assert.ok(variance(u.map((v) => v / norm)) <= p.explainedVariance[0] + 1e-12);
+  }
+});

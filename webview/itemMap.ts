@@ -1,0 +1,121 @@
+/**
+ * The item map's user picker: type (or pick from the suggestions) a user id and that user's top-K
+ * items are drawn large on the map — hits in their own colour — over the other items, faded; a list
+ * below says the same in text. A user shown by the user inspector is highlighted too. The user's
+ * list comes from the host by the row query (`user = <id>`), as in the user inspector; every text
+ * from the files is set as text.
+ */
+import type { RankingRowView } from '../src/core/inspect/types';
+import { highlightUser, type HighlightItem } from '../src/shared/itemMapChart';
+import type { ChartModel } from '../src/shared/model';
+import { el } from './dom';
+import { fetchUserRow, USER_SHOWN_EVENT } from './userInspector';
+
+export interface ItemMapHost {
+  /** Redraws the figure with this model (undefined: the map as it was built). */
+  draw(model: ChartModel | undefined): void;
+  status(text: string): void;
+  recall(key: string): string | undefined;
+  remember(key: string, value: string): void;
+}
+
+let instances = 0;
+
+export function itemMapPicker(chart: ChartModel, users: readonly string[], host: ItemMapHost): HTMLElement {
+  const id = ++instances;
+  const box = el('div', { class: 'item-map-picker', 'data-highlighted': '0' });
+  const listId = `item-map-users-${id}`;
+  const input = el('input', {
+    type: 'search',
+    class: 'user-search',
+    list: listId,
+    placeholder: 'user id',
+    'aria-label': `User id whose top ${chart.itemMap?.k ?? 'K'} items the map highlights (Enter to show)`,
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
+  const datalist = el('datalist', { id: listId });
+  for (const u of users) datalist.append(el('option', { value: u }));
+  const show = el('vscode-button', { class: 'item-map-show' }, 'Highlight user');
+  const clear = el('vscode-button', { secondary: true, class: 'item-map-clear', disabled: true }, 'Clear');
+  const result = el('div', { class: 'item-map-result', 'aria-live': 'polite' });
+
+  const apply = (user: string, items: HighlightItem[]): void => {
+    const h = highlightUser(chart, user, items);
+    host.draw(h.chart);
+    box.dataset.highlighted = String(h.onMap);
+    box.dataset.hits = String(h.hits);
+    box.dataset.user = user;
+    clear.removeAttribute('disabled');
+    const summary = `${user}: ${items.length} recommended, ${h.onMap} on the map (${h.hits} hit${h.hits === 1 ? '' : 's'})${h.missing.length > 0 ? `; not on the map: ${h.missing.length}` : ''}.`;
+    const list = el('ol', { class: 'item-map-items', 'aria-label': `Top ${items.length} of ${user}` });
+    for (const it of items) {
+      const onMap = !h.missing.includes(it.item);
+      list.append(
+        el(
+          'li',
+          { 'data-item': it.item, 'data-hit': String(it.hit), 'data-on-map': String(onMap) },
+          it.item,
+          it.hit ? ' \u2014 hit' : '',
+          onMap ? '' : ' (not on the map)',
+        ),
+      );
+    }
+    result.replaceChildren(
+      el('p', { class: 'note', 'data-summary': 'true' }, summary),
+      el('details', {}, el('summary', {}, 'The highlighted items'), list),
+    );
+  };
+
+  const lookUp = async (): Promise<void> => {
+    const user = input.value.trim();
+    if (user === '') {
+      host.status('Type a user id.');
+      return;
+    }
+    host.remember('itemMap.user', user);
+    const row = await fetchUserRow(user, result);
+    if (row) apply(row.user, row.items);
+  };
+
+  show.addEventListener('click', () => void lookUp());
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      void lookUp();
+    }
+  });
+  clear.addEventListener('click', () => {
+    host.draw(undefined);
+    host.remember('itemMap.user', '');
+    box.dataset.highlighted = '0';
+    delete box.dataset.user;
+    clear.setAttribute('disabled', '');
+    result.replaceChildren();
+    input.focus();
+  });
+  // The user inspector's choice, as it is shown there.
+  document.addEventListener(USER_SHOWN_EVENT, (e) => {
+    if (!box.isConnected) return;
+    const row = (e as CustomEvent<RankingRowView>).detail;
+    input.value = row.user;
+    host.remember('itemMap.user', row.user);
+    apply(row.user, row.items);
+  });
+
+  box.append(
+    el('div', { class: 'explorer-controls' }, input, datalist, show, clear),
+    el(
+      'p',
+      { class: 'note' },
+      `Highlights a user's top ${chart.itemMap?.k ?? 'K'} recommendations (hits apart); a user shown in the user inspector above is highlighted too.`,
+    ),
+    result,
+  );
+  const last = host.recall('itemMap.user');
+  if (last) {
+    input.value = last;
+    void lookUp();
+  }
+  return box;
+}
