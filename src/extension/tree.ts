@@ -8,7 +8,7 @@ import type { Results } from '../core/results/types';
 import { formatCi, formatNumber } from '../shared/format';
 import { headlineKeys } from '../shared/headline';
 import { citationsOf, explainKey, metricName } from '../core/glossary';
-import { FAMILY_TITLES } from '../shared/reportModel';
+import { FAMILY_TITLES } from '../shared/report/common';
 import { Command, ItemKind, View } from './commandIds';
 import type { EvalLensContext } from './context';
 import type { IndexEntry } from './resultsIndex';

@@ -28,7 +28,7 @@ import { reportToHtml, type HtmlTheme } from './exportHtml';
 import { formatCi } from './format';
 import { headlineKeys } from './headline';
 import type { CellValue, ReportModel, TableModel } from './model';
-import { buildReportModel } from './reportModel';
+import { buildReportModel } from './report';
 import { tableToMarkdown } from './tableText';
 import { categoryTable } from './categoryTable';
 import { csvCell } from './csvCell';

@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { evaluateFile } from '../../src/core/evaluate';
 import type { ClassificationRowView } from '../../src/core/inspect/types';
 import { drillTargets, type DrillSpec } from '../../src/shared/drillTargets';
-import { buildReportModel } from '../../src/shared/reportModel';
+import { buildReportModel } from '../../src/shared/report';
 import type { HostMessage } from '../../src/shared/protocol';
 import { activate, closeAllEditors, evaluate, makeFolder, readResults, uri, waitFor, ws } from './helpers';
 

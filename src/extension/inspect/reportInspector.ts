@@ -12,7 +12,7 @@ import { drillTargets } from '../../shared/drillTargets';
 import { readSliceTable, type InspectModel } from '../../shared/inspectModel';
 import type { ReportModel } from '../../shared/model';
 import type { HostMessage } from '../../shared/protocol';
-import { buildReportModel } from '../../shared/reportModel';
+import { buildReportModel } from '../../shared/report';
 import type { EvalLensContext } from '../context';
 import { configFor, inputOfResults, workspaceRoot } from '../evaluation';
 import { readEntry } from '../resultsIndex';

@@ -17,7 +17,7 @@ import {
   type HostMessage,
   type WebviewMessage,
 } from '../../shared/protocol';
-import { buildReportModel } from '../../shared/reportModel';
+import { buildReportModel } from '../../shared/report';
 import { Command } from '../commandIds';
 import type { EvalLensContext } from '../context';
 import { ReportInspector } from '../inspect/reportInspector';

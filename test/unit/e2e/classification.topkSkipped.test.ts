@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateFile } from '../../../src/core/evaluate';
 import { formatMarkdown, formatTable } from '../../../src/core/results/format';
-import { buildReportModel } from '../../../src/shared/reportModel';
+import { buildReportModel } from '../../../src/shared/report';
 import { reportToHtml } from '../../../src/shared/exportHtml';
 
 test('top-k with k >= classes: no metric, one note naming every such k', async () => {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildCompareModel } from '../../../src/shared/compareModel';
 import { reportToHtml, tableHtml } from '../../../src/shared/exportHtml';
-import { buildReportModel } from '../../../src/shared/reportModel';
+import { buildReportModel } from '../../../src/shared/report';
 import type { CompareResults } from '../../../src/core/compare/types';
 import { parseEvalLensJson } from '../../../src/core/results/validate';
 import { classificationResults, compareResults } from '../helpers/reportFixtures';

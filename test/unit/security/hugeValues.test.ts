@@ -3,7 +3,7 @@
 // drawing its decade ticks never ended. The report and its export must stay bounded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildReportModel } from '../../../src/shared/reportModel';
+import { buildReportModel } from '../../../src/shared/report';
 import { reportToHtml } from '../../../src/shared/exportHtml';
 import type { Results } from '../../../src/core/results/types';
 import { classificationResults } from '../helpers/reportFixtures';

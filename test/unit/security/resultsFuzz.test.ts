@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { EvalLensError } from '../../../src/core/diagnostics';
 import { parseEvalLensJson } from '../../../src/core/results/validate';
 import { reportToHtml } from '../../../src/shared/exportHtml';
-import { buildReportModel } from '../../../src/shared/reportModel';
+import { buildReportModel } from '../../../src/shared/report';
 import { buildCompareModel } from '../../../src/shared/compareModel';
 import { exportReport, reportInputFromJson } from '../../../src/shared/exportReport';
 import { classificationResults, compareResults, rankingResults } from '../helpers/reportFixtures';

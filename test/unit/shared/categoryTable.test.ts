@@ -4,7 +4,7 @@ import type { CategoryBreakdown } from '../../../src/core/metrics/ranking/catego
 import type { Results } from '../../../src/core/results/types';
 import { categoryChart, categoryTable, CATEGORY_TITLE } from '../../../src/shared/categoryTable';
 import { exportReport } from '../../../src/shared/exportReport';
-import { buildReportModel } from '../../../src/shared/reportModel';
+import { buildReportModel } from '../../../src/shared/report';
 import { tableToCsv, tableToMarkdown } from '../../../src/shared/tableText';
 import { classificationResults } from '../helpers/reportFixtures';
 

@@ -9,7 +9,7 @@ import {
   widestCellText,
 } from '../../../src/shared/confusionView';
 import { chartFileName } from '../../../src/shared/outputName';
-import { confusionChart } from '../../../src/shared/reportModel';
+import { confusionChart } from '../../../src/shared/report/classification';
 
 const M = [
   [50, 3, 0],

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { drillTargets, MISTAKES } from '../../../src/shared/drillTargets';
 import { intervalWhere, readSliceTable, worstFirst } from '../../../src/shared/inspectModel';
-import { buildReportModel } from '../../../src/shared/reportModel';
+import { buildReportModel } from '../../../src/shared/report';
 import { classificationResults, rankingResults } from '../helpers/reportFixtures';
 
 const term = (key: string, op: string, value: string): { key: string; op: string; value: string } => ({

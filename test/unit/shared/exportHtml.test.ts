@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildCompareModel } from '../../../src/shared/compareModel';
 import { reportToHtml } from '../../../src/shared/exportHtml';
-import { buildReportModel } from '../../../src/shared/reportModel';
+import { buildReportModel } from '../../../src/shared/report';
 import type { ChartModel } from '../../../src/shared/model';
 import { chartToSvg, escapeXml, niceTicks } from '../../../src/shared/svgChart';
 import { classificationResults, compareResults, rankingResults } from '../helpers/reportFixtures';

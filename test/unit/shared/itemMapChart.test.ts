@@ -4,7 +4,7 @@ import type { ItemMapTable } from '../../../src/core/metrics/ranking/itemMap';
 import { asItemMap, highlightUser, itemMapChart, NAMED_CATEGORIES } from '../../../src/shared/itemMapChart';
 import { chartToSvg } from '../../../src/shared/svgChart';
 import { reportToHtml } from '../../../src/shared/exportHtml';
-import { buildReportModel } from '../../../src/shared/reportModel';
+import { buildReportModel } from '../../../src/shared/report';
 import { rankingResults } from '../helpers/sampleResults';
 
 const map = (): ItemMapTable => ({

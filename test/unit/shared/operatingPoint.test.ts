@@ -10,7 +10,7 @@ import {
   pointAtThreshold,
 } from '../../../src/shared/operatingPoint';
 import { isWebviewMessage } from '../../../src/shared/protocol';
-import { buildReportModel } from '../../../src/shared/reportModel';
+import { buildReportModel } from '../../../src/shared/report';
 
 test('pointAtThreshold: accept score ≥ t selects the smallest stored threshold ≥ t', () => {
   const th = [0.9, 0.8, 0.5, 0.2];

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { MetricValue, Results } from '../../../src/core/results/types';
 import { reportHeadlineKeys } from '../../../src/shared/headline';
-import { buildReportModel } from '../../../src/shared/reportModel';
+import { buildReportModel } from '../../../src/shared/report';
 import { metricsAtK, rankingTable } from '../../../src/shared/rankingTable';
 import { classificationResults } from '../helpers/reportFixtures';
 

@@ -2,7 +2,8 @@
 // tables show names with the keys kept for hover and copies, paired-test rows name the metric.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildReportModel, card } from '../../../../src/shared/reportModel';
+import { buildReportModel } from '../../../../src/shared/report';
+import { card } from '../../../../src/shared/report/common';
 import { buildCompareModel, compareTable, testsTable, TRANSPOSE_ABOVE } from '../../../../src/shared/compareModel';
 import { tableToCsv } from '../../../../src/shared/tableText';
 import { explainKey } from '../../../../src/core/glossary';

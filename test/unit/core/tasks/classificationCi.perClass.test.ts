@@ -10,7 +10,7 @@ import { ResultsBuilder } from '../../../../src/core/results/builder';
 import { Warnings } from '../../../../src/core/diagnostics';
 import type { PerClassRow } from '../../../../src/core/results/types';
 import type { TaskContext } from '../../../../src/core/tasks/types';
-import { buildReportModel } from '../../../../src/shared/reportModel';
+import { buildReportModel } from '../../../../src/shared/report';
 import { config, randomData } from '../../helpers/classification';
 import { createRng } from '../../helpers/selective';
 

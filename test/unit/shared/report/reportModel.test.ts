@@ -1,21 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ConfusionMatrix } from '../../../src/core/results/types';
-import { headlineKeys, primaryKey } from '../../../src/shared/headline';
-import {
-  binLabels,
-  buildReportModel,
-  confusionChart,
-  EXTREME_CAVEAT,
-  FULL_HEATMAP_MAX,
-  genericTable,
-  histogram,
-  metricVsKChart,
-  niceLogCeil,
-  niceLogFloor,
-  topConfusions,
-} from '../../../src/shared/reportModel';
-import { classificationResults, rankingResults } from '../helpers/reportFixtures';
+import type { ConfusionMatrix } from '../../../../src/core/results/types';
+import { headlineKeys, primaryKey } from '../../../../src/shared/headline';
+import { buildReportModel } from '../../../../src/shared/report';
+import { binLabels, EXTREME_CAVEAT, niceLogCeil, niceLogFloor } from '../../../../src/shared/report/common';
+import { confusionChart, FULL_HEATMAP_MAX, topConfusions } from '../../../../src/shared/report/classification';
+import { genericTable } from '../../../../src/shared/report/generic';
+import { histogram, metricVsKChart } from '../../../../src/shared/report/ranking';
+import { classificationResults, rankingResults } from '../../helpers/reportFixtures';
 
 test('results → tabs in family order, cards with value text and CI, unknown keys under Other', () => {
   const m = buildReportModel(classificationResults());

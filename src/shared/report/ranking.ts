@@ -1,0 +1,271 @@
+/**
+ * Ranking charts: metrics against the cutoff K, per-user histograms (stored by the evaluation or
+ * binned from the per-user values) and metrics by user activity.
+ */
+import type { MetricValue, Results } from '../../core/results/types';
+import { formatCount, formatNumber } from '../format';
+import { cutoffsOf, headlineKeys } from '../headline';
+import { metricName } from '../../core/glossary';
+import { SERIES_COLOURS, type CellValue, type ChartModel, type ColumnKind, type Series } from '../model';
+import { binLabels, pts, table } from './common';
+import { genericTable } from './generic';
+
+/** The name of a ranking metric without its cutoff: `ndcg` → "NDCG" (from the glossary's `ndcg@<K>`). */
+function cutoffMetricName(base: string): string {
+  return metricName(`${base}@1`)
+    .replace(/ at 1$/, '')
+    .replace(/@1$/, '');
+}
+
+/**
+ * Metric-vs-K curves, baselines dashed in the same colour: from the ranking family's dense curves
+ * `metricVsK.<metric>` (one point per K, baselines in `extra`) when present, else from the
+ * `name@K` metric keys.
+ */
+export function metricVsKChart(results: Results): ChartModel | undefined {
+  const dense = Object.entries(results.curves).filter(
+    ([name, c]) => name.startsWith('metricVsK.') && c && Array.isArray(c.xs) && c.xs.length > 0,
+  );
+  if (dense.length > 0) {
+    const series: Series[] = [];
+    const rows: CellValue[][] = [];
+    dense.forEach(([name, c], i) => {
+      const metric = name.slice('metricVsK.'.length);
+      const colour = SERIES_COLOURS[i % SERIES_COLOURS.length]!;
+      series.push({ label: cutoffMetricName(metric), colour, style: 'line', points: pts(c.xs, c.ys) });
+      c.xs.forEach((k, j) => rows.push([metric, 'run', k, c.ys[j] ?? null]));
+      for (const [bi, [b, ys]] of Object.entries(c.extra ?? {}).entries()) {
+        series.push({
+          label: `${cutoffMetricName(metric)} (${b})`,
+          colour,
+          style: 'line',
+          dashed: true,
+          ...(bi > 0 ? { dotted: true } : {}),
+          points: pts(c.xs, ys),
+        });
+        c.xs.forEach((k, j) => rows.push([metric, b, k, ys[j] ?? null]));
+      }
+    });
+    const ks = dense.flatMap(([, c]) => c.xs);
+    // The axis ends at the last K with data (the longest list, when the run records it), not at a rounded-up tick.
+    const longest = longestList(results);
+    const maxK = Math.min(Math.max(...ks), longest ?? Infinity);
+    if (longest !== undefined && longest < Math.max(...ks))
+      for (const s of series) s.points = s.points.filter((p) => p.x <= maxK);
+    return {
+      id: 'metricVsK',
+      title: 'Metrics vs K',
+      description: `${dense.length} ranking metrics (y) at each cutoff K from ${Math.min(...ks)} to ${maxK} (x), baselines dashed.`,
+      x: { label: 'K', type: 'linear', min: Math.min(...ks), max: maxK },
+      y: { label: 'mean over users', type: 'linear', min: 0 },
+      series,
+      table: table(
+        'metricVsK.table',
+        'Metrics vs K',
+        [
+          ['metric', 'text'],
+          ['ranking', 'text'],
+          ['K', 'int'],
+          ['value', 'num'],
+        ],
+        rows,
+      ),
+      note: dense[0]![1].note,
+    };
+  }
+  const ks = cutoffsOf(results.metrics);
+  if (ks.length < 2) return undefined;
+  const names = [
+    ...new Set(
+      Object.keys(results.metrics)
+        .filter((k) => /@\d+$/.test(k))
+        .map((k) => k.replace(/@\d+$/, '')),
+    ),
+  ];
+  const series: Series[] = [];
+  const rows: CellValue[][] = ks.map((k) => [k]);
+  const cols: [string, ColumnKind][] = [['K', 'int']];
+  names.forEach((name, i) => {
+    const colour = SERIES_COLOURS[i % SERIES_COLOURS.length]!;
+    const valueAt = (src: Record<string, MetricValue>, k: number): number | null => src[`${name}@${k}`]?.value ?? null;
+    series.push({
+      label: cutoffMetricName(name),
+      colour,
+      style: 'line',
+      points: ks.map((k) => ({ x: k, y: valueAt(results.metrics, k) })),
+    });
+    cols.push([name, 'num']);
+    ks.forEach((k, r) => rows[r]!.push(valueAt(results.metrics, k)));
+    for (const [b, src] of Object.entries(results.baselines ?? {})) {
+      if (!ks.some((k) => src[`${name}@${k}`] !== undefined)) continue;
+      series.push({
+        label: `${cutoffMetricName(name)} (${b})`,
+        colour,
+        style: 'line',
+        dashed: true,
+        points: ks.map((k) => ({ x: k, y: valueAt(src, k) })),
+      });
+      cols.push([`${name} (${b})`, 'num']);
+      ks.forEach((k, r) => rows[r]!.push(valueAt(src, k)));
+    }
+  });
+  return {
+    id: 'metricVsK',
+    title: 'Metrics vs K',
+    description: `${names.length} ranking metrics (y) at cutoffs K = ${ks.join(', ')} (x), baselines dashed.`,
+    x: { label: 'K', type: ks[ks.length - 1]! / ks[0]! >= 20 ? 'log' : 'linear', min: ks[0]!, max: ks[ks.length - 1]! },
+    y: { label: 'value', type: 'linear', min: 0 },
+    series,
+    table: table('metricVsK.table', 'Metrics vs K', cols, rows),
+  };
+}
+
+/** The longest recommendation list of the run (`tables.rankingSummary.longestList`), when recorded. */
+function longestList(results: Results): number | undefined {
+  const s = results.tables.rankingSummary as { longestList?: unknown } | undefined;
+  return s && typeof s.longestList === 'number' && s.longestList > 0 ? s.longestList : undefined;
+}
+
+interface StoredHistogram {
+  edges: number[];
+  counts: number[];
+  undefinedUsers?: number;
+  mean?: number;
+}
+
+function isStoredHistogram(v: unknown): v is StoredHistogram {
+  const h = v as StoredHistogram;
+  return !!h && Array.isArray(h.edges) && Array.isArray(h.counts) && h.edges.length === h.counts.length + 1;
+}
+
+/** The ranking family's own per-user histograms (`tables.perUserHistograms`: metric → edges, counts). */
+export function storedHistograms(value: unknown): ChartModel[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value as Record<string, unknown>)
+    .filter(([, h]) => isStoredHistogram(h))
+    .map(([key, raw]) => {
+      const h = raw as StoredHistogram;
+      const cats = binLabels(h.edges.slice(0, -1), h.edges.slice(1));
+      const users = h.counts.reduce((a, b) => a + b, 0);
+      const extra = [
+        h.mean !== undefined ? `mean ${formatNumber(h.mean, key)}` : '',
+        h.undefinedUsers ? `${formatCount(h.undefinedUsers)} users undefined` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
+      return {
+        id: `perUser.${key}`,
+        title: `Per-user ${metricName(key)}`,
+        description: `Histogram of ${metricName(key)} (${key}) over ${formatCount(users)} users in ${h.counts.length} bins.`,
+        x: { label: metricName(key), type: 'category' as const, categories: cats },
+        y: { label: 'users', type: 'linear' as const, min: 0 },
+        series: [
+          {
+            label: 'users',
+            colour: 'blue' as const,
+            style: 'bar' as const,
+            points: h.counts.map((c, i) => ({ x: i, y: c })),
+          },
+        ],
+        table: table(
+          `perUser.${key}.table`,
+          `Per-user ${key}`,
+          [
+            ['bin', 'text'],
+            ['users', 'int'],
+          ],
+          h.counts.map((c, i) => [cats[i]!, c]),
+        ),
+        ...(extra ? { note: extra } : {}),
+        group: { id: 'perUser', title: 'Per-user distribution', option: metricName(key) },
+      };
+    });
+}
+
+/** Headline ranking metrics per user-activity bin (`tables.activityBins`: bin, users, metric columns). */
+export function activityChart(value: unknown, results: Results): ChartModel | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const rows = value as Record<string, unknown>[];
+  if (!rows.every((r) => typeof r.bin === 'string')) return undefined;
+  const keys = headlineKeys(results, 3).filter((k) => rows.some((r) => typeof r[k] === 'number'));
+  if (keys.length === 0) return undefined;
+  const generic = genericTable('activityBins.table', 'Metrics by user activity', value)!;
+  return {
+    id: 'activityBins',
+    title: 'Metrics by user activity (train interactions)',
+    description: `Bars of ${keys.map(metricName).join(', ')} for ${rows.length} bins of users by their number of train interactions.`,
+    x: {
+      label: 'train interactions per user',
+      type: 'category',
+      categories: rows.map(
+        (r) => `${r.bin as string}${typeof r.users === 'number' ? ` (${formatCount(r.users)} users)` : ''}`,
+      ),
+    },
+    y: { label: 'value', type: 'linear', min: 0 },
+    series: keys.map((k, i) => ({
+      label: metricName(k),
+      colour: SERIES_COLOURS[i % SERIES_COLOURS.length]!,
+      style: 'bar' as const,
+      points: rows.map((r, j) => ({ x: j, y: typeof r[k] === 'number' ? (r[k] as number) : null })),
+    })),
+    table: generic,
+  };
+}
+
+/**
+ * Histogram counts of `values` in `bins` equal-width bins over [lo, hi]; a value equal to `hi`
+ * goes in the last bin; non-finite values are left out.
+ */
+export function histogram(values: readonly number[], bins: number, lo: number, hi: number): number[] {
+  const counts = new Array<number>(bins).fill(0);
+  const width = (hi - lo) / bins;
+  for (const v of values) {
+    if (!Number.isFinite(v) || v < lo || v > hi) continue;
+    const b = width > 0 ? Math.min(bins - 1, Math.floor((v - lo) / width)) : 0;
+    counts[b]!++;
+  }
+  return counts;
+}
+
+export function perUserHistograms(results: Results): ChartModel[] {
+  const p = results.perItem;
+  if (!p || p.kind !== 'user') return [];
+  return Object.entries(p.values).map(([key, values]) => {
+    const finite = values.filter(Number.isFinite);
+    const inUnit = finite.every((v) => v >= 0 && v <= 1);
+    const lo = inUnit ? 0 : Math.min(...finite, 0);
+    const hi = inUnit ? 1 : Math.max(...finite, 1);
+    const bins = 10;
+    const counts = histogram(finite, bins, lo, hi);
+    const edges = counts.map((_, i) => [lo + ((hi - lo) * i) / bins, lo + ((hi - lo) * (i + 1)) / bins] as const);
+    const cats = binLabels(
+      edges.map((e) => e[0]),
+      edges.map((e) => e[1]),
+    );
+    return {
+      id: `perUser.${key}`,
+      title: `Per-user ${metricName(key)}`,
+      description: `Histogram of ${metricName(key)} (${key}) over ${formatCount(finite.length)} users in ${bins} bins.`,
+      x: { label: metricName(key), type: 'category' as const, categories: cats },
+      y: { label: 'users', type: 'linear' as const, min: 0 },
+      series: [
+        {
+          label: 'users',
+          colour: 'blue' as const,
+          style: 'bar' as const,
+          points: counts.map((c, i) => ({ x: i, y: c })),
+        },
+      ],
+      table: table(
+        `perUser.${key}.table`,
+        `Per-user ${key}`,
+        [
+          ['bin', 'text'],
+          ['users', 'int'],
+        ],
+        counts.map((c, i) => [cats[i]!, c]),
+      ),
+      group: { id: 'perUser', title: 'Per-user distribution', option: metricName(key) },
+    };
+  });
+}
