@@ -15,16 +15,33 @@ import {
   isWebviewState,
   REPORT_VIEW_TYPE,
   type HostMessage,
+  type OperatingPointKey,
   type WebviewMessage,
 } from '../../shared/protocol';
 import { buildReportModel } from '../../shared/reportModel';
 import { Command } from '../commandIds';
-import type { EvalLensContext } from '../context';
-import { ReportInspector } from '../inspect/reportInspector';
+import { ReportInspector, type InspectorHost } from '../inspect/reportInspector';
 import { readEntry } from '../resultsIndex';
+import type { StatusBar } from '../statusBar';
 import { reportColumn } from './column';
 import { reportHtml } from './html';
-import { useOperatingPoint } from './operatingPointWriter';
+
+/**
+ * What the report panels need from the rest of the extension, given once to their constructor. The
+ * panels never reach back for the extension's context: evaluation opens panels, and a panel asks
+ * for an evaluation only through `useOperatingPoint`, so the dependency runs one way.
+ */
+export interface ReportHost extends InspectorHost {
+  /** The extension's folder (the webview's scripts and icons). */
+  readonly extensionUri: vscode.Uri;
+  readonly status: StatusBar;
+  /** Writes the chosen operating point into the config and evaluates again (threshold explorer). */
+  useOperatingPoint(
+    resultsUri: vscode.Uri,
+    key: OperatingPointKey,
+    value: number,
+  ): Promise<{ ok: boolean; message: string }>;
+}
 
 /** Builds the model of any shown file: results, comparison, or another tool's JSON. */
 export async function loadModel(uri: vscode.Uri): Promise<ReportModel> {
@@ -76,28 +93,28 @@ class ReportPanel {
   readonly inspector: ReportInspector;
 
   constructor(
-    private readonly ctx: EvalLensContext,
+    private readonly host: ReportHost,
     readonly panel: vscode.WebviewPanel,
     readonly uri: vscode.Uri,
     focus: string | undefined,
     onDispose: () => void,
   ) {
     this.pendingFocus = focus;
-    panel.iconPath = vscode.Uri.joinPath(ctx.extension.extensionUri, 'media', 'eval-lens.svg');
+    panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'eval-lens.svg');
     panel.webview.options = {
       enableScripts: true,
       localResourceRoots: [
-        vscode.Uri.joinPath(ctx.extension.extensionUri, 'dist'),
-        vscode.Uri.joinPath(ctx.extension.extensionUri, 'media'),
+        vscode.Uri.joinPath(host.extensionUri, 'dist'),
+        vscode.Uri.joinPath(host.extensionUri, 'media'),
       ],
     };
-    panel.webview.html = reportHtml(panel.webview, ctx.extension.extensionUri);
-    this.inspector = new ReportInspector(ctx, uri, panel, (m) => this.post(m));
+    panel.webview.html = reportHtml(panel.webview, host.extensionUri);
+    this.inspector = new ReportInspector(host, uri, panel, (m) => this.post(m));
     this.subs.push(
       this.inspector,
       panel.webview.onDidReceiveMessage((m: unknown) => {
         if (!isWebviewMessage(m)) {
-          ctx.log.warn(`Report: dropped an unexpected message ${JSON.stringify(m).slice(0, 200)}`);
+          host.log.warn(`Report: dropped an unexpected message ${JSON.stringify(m).slice(0, 200)}`);
           return;
         }
         void this.handle(m);
@@ -115,8 +132,8 @@ class ReportPanel {
 
   async showInStatusBar(): Promise<void> {
     if (this.staged) return; // no results file yet
-    const entry = this.ctx.index.get(this.uri) ?? (await this.ctx.index.load(this.uri));
-    if (entry.kind === 'results') this.ctx.status.show(entry.results, this.uri);
+    const entry = this.host.index.get(this.uri) ?? (await this.host.index.load(this.uri));
+    if (entry.kind === 'results') this.host.status.show(entry.results, this.uri);
   }
 
   private post(m: HostMessage): void {
@@ -144,7 +161,7 @@ class ReportPanel {
       this.post({ type: 'show', model, uri: this.uri.toString(), ...(focus ? { focus } : {}) });
       if (this.panel.active) void this.showInStatusBar();
     } catch (err) {
-      this.ctx.log.error(`Report for ${this.uri.fsPath}: ${(err as Error).message}`);
+      this.host.log.error(`Report for ${this.uri.fsPath}: ${(err as Error).message}`);
       this.post({ type: 'error', message: `Cannot show ${path.basename(this.uri.fsPath)}: ${(err as Error).message}` });
     }
   }
@@ -174,7 +191,7 @@ class ReportPanel {
           target,
           Buffer.from(m.dataUrl.slice('data:image/png;base64,'.length), 'base64'),
         );
-        this.ctx.log.info(`Chart saved to ${target.fsPath}`);
+        this.host.log.info(`Chart saved to ${target.fsPath}`);
         this.post({ type: 'reply', seq: m.seq, ok: true, message: `Saved ${path.basename(target.fsPath)}.` });
         return;
       }
@@ -189,13 +206,13 @@ class ReportPanel {
         return;
       }
       case 'cspViolation':
-        this.ctx.log.warn(`Report webview CSP violation: ${m.directive} blocked ${m.blocked}`);
+        this.host.log.warn(`Report webview CSP violation: ${m.directive} blocked ${m.blocked}`);
         return;
       case 'log':
-        this.ctx.log[m.level](`Report webview: ${m.message}`);
+        this.host.log[m.level](`Report webview: ${m.message}`);
         return;
       case 'useOperatingPoint': {
-        const r = await useOperatingPoint(this.ctx, this.uri, m.key, m.value);
+        const r = await this.host.useOperatingPoint(this.uri, m.key, m.value);
         this.post({ type: 'reply', seq: m.seq, ...r });
         return;
       }
@@ -222,14 +239,11 @@ export class ReportPanels implements vscode.Disposable {
   private readonly panels = new Map<string, ReportPanel>();
   /** Panels opened to show stages, whose results file may not exist yet. */
   private readonly stagedOnly = new Set<string>();
-  private ctx!: EvalLensContext;
   private readonly subs: vscode.Disposable[] = [];
 
-  /** Wires the context in (the context holds the panels too). */
-  attach(ctx: EvalLensContext): vscode.Disposable {
-    this.ctx = ctx;
+  constructor(private readonly host: ReportHost) {
     this.subs.push(
-      ctx.index.onDidChange((uri) => {
+      host.index.onDidChange((uri) => {
         for (const p of this.panels.values()) if (!uri || p.uri.toString() === uri.toString()) void p.refresh();
       }),
       vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, {
@@ -242,12 +256,11 @@ export class ReportPanels implements vscode.Disposable {
         },
       }),
     );
-    return this;
   }
 
   private adopt(panel: vscode.WebviewPanel, uri: vscode.Uri, focus: string | undefined): ReportPanel {
     const key = uri.toString();
-    const p = new ReportPanel(this.ctx, panel, uri, focus, () => this.panels.delete(key));
+    const p = new ReportPanel(this.host, panel, uri, focus, () => this.panels.delete(key));
     this.panels.set(key, p);
     return p;
   }
