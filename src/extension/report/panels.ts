@@ -10,21 +10,14 @@ import { buildLeafModel } from '../../shared/leafModel';
 import { jsonKind } from '../../shared/outputName';
 import type { Results } from '../../core/results/types';
 import type { ReportModel } from '../../shared/model';
-import {
-  isWebviewMessage,
-  isWebviewState,
-  REPORT_VIEW_TYPE,
-  type HostMessage,
-  type OperatingPointKey,
-  type WebviewMessage,
-} from '../../shared/protocol';
+import { isWebviewState, REPORT_VIEW_TYPE, type HostMessage, type OperatingPointKey } from '../../shared/protocol';
 import { buildReportModel } from '../../shared/reportModel';
-import { Command } from '../commandIds';
 import { ReportInspector, type InspectorHost } from '../inspect/reportInspector';
 import { readEntry } from '../resultsIndex';
 import type { StatusBar } from '../statusBar';
 import { reportColumn } from './column';
 import { reportHtml } from './html';
+import { handleWebviewMessage, type PanelCapabilities } from './webviewMessages';
 
 /**
  * What the report panels need from the rest of the extension, given once to their constructor. The
@@ -112,12 +105,9 @@ class ReportPanel {
     this.inspector = new ReportInspector(host, uri, panel, (m) => this.post(m));
     this.subs.push(
       this.inspector,
-      panel.webview.onDidReceiveMessage((m: unknown) => {
-        if (!isWebviewMessage(m)) {
-          host.log.warn(`Report: dropped an unexpected message ${JSON.stringify(m).slice(0, 200)}`);
-          return;
-        }
-        void this.handle(m);
+      panel.webview.onDidReceiveMessage(async (m: unknown) => {
+        const reply = await handleWebviewMessage(m, this.capabilities());
+        if (reply) this.post(reply);
       }),
       // The status bar shows the headline of the report in front.
       panel.onDidChangeViewState((e) => {
@@ -166,72 +156,36 @@ class ReportPanel {
     }
   }
 
-  private async handle(m: WebviewMessage): Promise<void> {
-    switch (m.type) {
-      case 'ready':
+  /** What this panel does for its webview's messages (see handleWebviewMessage). */
+  private capabilities(): PanelCapabilities {
+    const inspector = this.inspector;
+    return {
+      showReport: async () => {
         this.ready = true;
         await this.refresh();
-        return;
-      case 'copy':
-        await vscode.env.clipboard.writeText(m.text);
-        this.post({ type: 'reply', seq: m.seq, ok: true, message: `Copied ${m.what}.` });
-        return;
-      case 'savePng': {
-        const dir = path.dirname(this.uri.fsPath);
+      },
+      writeClipboard: async (text) => vscode.env.clipboard.writeText(text),
+      savePng: async (fileName, png) => {
         const target = await vscode.window.showSaveDialog({
-          defaultUri: vscode.Uri.file(path.join(dir, m.fileName.replace(/[^\w.-]+/g, '_'))),
+          defaultUri: vscode.Uri.file(path.join(path.dirname(this.uri.fsPath), fileName)),
           filters: { 'PNG image': ['png'] },
           title: 'Save chart as PNG',
         });
-        if (!target) {
-          this.post({ type: 'reply', seq: m.seq, ok: false, message: 'Not saved.' });
-          return;
-        }
-        await vscode.workspace.fs.writeFile(
-          target,
-          Buffer.from(m.dataUrl.slice('data:image/png;base64,'.length), 'base64'),
-        );
-        this.host.log.info(`Chart saved to ${target.fsPath}`);
-        this.post({ type: 'reply', seq: m.seq, ok: true, message: `Saved ${path.basename(target.fsPath)}.` });
-        return;
-      }
-      case 'command': {
-        const id = {
-          export: Command.exportReport,
-          revealJson: Command.revealJson,
-          reevaluate: Command.reevaluate,
-          openSource: Command.revealJson,
-        }[m.command];
+        if (!target) return undefined;
+        await vscode.workspace.fs.writeFile(target, png);
+        return target.fsPath;
+      },
+      runCommand: async (id) => {
         await vscode.commands.executeCommand(id, this.uri);
-        return;
-      }
-      case 'cspViolation':
-        this.host.log.warn(`Report webview CSP violation: ${m.directive} blocked ${m.blocked}`);
-        return;
-      case 'log':
-        this.host.log[m.level](`Report webview: ${m.message}`);
-        return;
-      case 'useOperatingPoint': {
-        const r = await this.host.useOperatingPoint(this.uri, m.key, m.value);
-        this.post({ type: 'reply', seq: m.seq, ...r });
-        return;
-      }
-      case 'queryRows':
-        await this.inspector.queryRows(m.seq, m.query);
-        return;
-      case 'openLine':
-        await this.inspector.openLine(m.line);
-        return;
-      case 'evaluateSubset':
-        await this.inspector.evaluateSubset(m.seq, m.where, () => this.refresh());
-        return;
-      case 'sliceCandidates':
-        await this.inspector.sliceCandidates(m.seq);
-        return;
-      case 'computeSlices':
-        await this.inspector.computeSlices(m.seq, m.by);
-        return;
-    }
+      },
+      log: (level, message) => this.host.log[level](message),
+      useOperatingPoint: (key, value) => this.host.useOperatingPoint(this.uri, key, value),
+      queryRows: (seq, query) => inspector.queryRows(seq, query),
+      openLine: (line) => inspector.openLine(line),
+      evaluateSubset: (seq, where) => inspector.evaluateSubset(seq, where, () => this.refresh()),
+      sliceCandidates: (seq) => inspector.sliceCandidates(seq),
+      computeSlices: (seq, by) => inspector.computeSlices(seq, by),
+    };
   }
 }
 
