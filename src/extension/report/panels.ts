@@ -105,10 +105,7 @@ class ReportPanel {
     this.inspector = new ReportInspector(host, uri, panel, (m) => this.post(m));
     this.subs.push(
       this.inspector,
-      panel.webview.onDidReceiveMessage(async (m: unknown) => {
-        const reply = await handleWebviewMessage(m, this.capabilities());
-        if (reply) this.post(reply);
-      }),
+      panel.webview.onDidReceiveMessage((m: unknown) => this.handle(m)),
       // The status bar shows the headline of the report in front.
       panel.onDidChangeViewState((e) => {
         if (e.webviewPanel.active) void this.showInStatusBar();
@@ -154,6 +151,12 @@ class ReportPanel {
       this.host.log.error(`Report for ${this.uri.fsPath}: ${(err as Error).message}`);
       this.post({ type: 'error', message: `Cannot show ${path.basename(this.uri.fsPath)}: ${(err as Error).message}` });
     }
+  }
+
+  /** Answers one message from the webview (routed by handleWebviewMessage). */
+  private async handle(m: unknown): Promise<void> {
+    const reply = await handleWebviewMessage(m, this.capabilities());
+    if (reply) this.post(reply);
   }
 
   /** What this panel does for its webview's messages (see handleWebviewMessage). */
