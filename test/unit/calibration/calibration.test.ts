@@ -4,9 +4,7 @@ import assert from 'node:assert/strict';
 import { sortRowsByScore } from '../../../src/core/metrics/sortedRows';
 import { binIndices, calibrationValues, eceBinIndex, reliabilityBins } from '../../../src/core/metrics/calibration';
 import { createRng, expand } from '../selective/helpers';
-
-const close = (a: number, b: number, tol = 1e-12) =>
-  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+import { closeRel as close } from '../numericClose';
 
 /** Seed 002's calculate_ece, transcribed (bin edges k/B in float64, conf > lo & conf <= hi). */
 function seedEce(conf: number[], correct: number[], B: number): number {

@@ -14,9 +14,7 @@ import { EvalLensError, Warnings } from '../../../src/core/diagnostics';
 import type { ResolvedConfig } from '../../../src/core/config/types';
 import type { ClassificationData } from '../../../src/core/data/classificationData';
 import { config, makeData } from '../classification/helpers';
-
-const close = (a: number, b: number, tol = 1e-12) =>
-  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+import { closeRel as close } from '../numericClose';
 
 test('no rows: every value NaN, nothing throws', () => {
   const r = sortRowsByScore([], []);

@@ -15,11 +15,9 @@ import {
 } from '../../../src/core/metrics/selectiveResample';
 import { drawResample, evaluateResamples, stratumPositions } from '../../../src/core/stats/resampleDraws';
 import { createRng } from '../../../src/core/stats/rng';
+import { closeRel } from '../numericClose';
 
-function close(a: number, b: number, what: string, tol = 1e-9): void {
-  if (Number.isNaN(b)) assert.ok(Number.isNaN(a), `${what}: got ${a}, expected NaN`);
-  else assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: got ${a}, expected ${b}`);
-}
+const close = (a: number, b: number, what: string, tol = 1e-9): void => closeRel(a, b, tol, what);
 
 test('one pass equals the separate metric functions (random inputs: ties, weights, groups, multiplicities)', () => {
   const rng = createRng(11);

@@ -14,9 +14,7 @@ import type { ResolvedConfig } from '../../../src/core/config/types';
 import type { ClassificationData } from '../../../src/core/data/classificationData';
 import { config, makeData, randomData } from '../classification/helpers';
 import { createRng } from './helpers';
-
-const close = (a: number | null | undefined, b: number, tol = 1e-12) =>
-  assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+import { closeRel as close } from '../numericClose';
 
 function ctxFor(cfg: ResolvedConfig): TaskContext {
   return { path: 'test.csv', baseDir: '/tmp', config: cfg, warnings: new Warnings(), results: new ResultsBuilder() };
