@@ -3,10 +3,8 @@
 // two modules that cannot be read, moved or tested one without the other.
 // Usage: node scripts/check-import-cycles.mjs
 //
-// KNOWN lists the cycles that existed when this check was added; they are still to be broken (each
-// by moving the shared types into a module of their own). A cycle passes only when every module in
-// it belongs to one known cycle; any other cycle fails. Remove an entry once its cycle is gone (the
-// check says so).
+// There is no allow-list: every cycle fails. Break one by moving what both modules share into a
+// module of its own, or by handing a dependency to a constructor instead of importing it.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,17 +34,6 @@ function resolveSpec(from, spec) {
   }
   return undefined;
 }
-
-const KNOWN = [
-  [
-    'src/extension/configWriter.ts',
-    'src/extension/context.ts',
-    'src/extension/evaluation.ts',
-    'src/extension/inspect/reportInspector.ts',
-    'src/extension/report/operatingPointWriter.ts',
-    'src/extension/report/panels.ts',
-  ],
-];
 
 const importRe =
   /(?:^|[\s;])(?:import|export)\s[^'"]*?\sfrom\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
@@ -98,16 +85,12 @@ function connect(v) {
 for (const v of graph.keys()) if (!idx.has(v)) connect(v);
 
 const rel = (f) => relative(root, f).split('\\').join('/');
-const isKnown = (comp) => KNOWN.some((k) => comp.every((f) => k.includes(rel(f))));
-const fresh = components.filter((c) => !isKnown(c));
-const gone = KNOWN.filter((k) => !components.some((c) => c.some((f) => k.includes(rel(f)))));
-for (const k of gone) console.log(`known import cycle is gone, remove it from KNOWN: ${k.join(', ')}`);
-if (fresh.length === 0) {
-  console.log(`import cycles: no new cycle among ${files.length} modules (${components.length} known, still to break)`);
+if (components.length === 0) {
+  console.log(`import cycles: none among ${files.length} modules`);
 } else {
-  for (const comp of fresh) {
+  for (const comp of components) {
     console.error('import cycle among:\n  ' + comp.map(rel).sort().join('\n  '));
   }
-  console.error(`${fresh.length} new import cycle(s)`);
+  console.error(`${components.length} import cycle(s)`);
   process.exit(1);
 }

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { checkConfig } from '../core/config/check';
 import type { EvalConfig } from '../core/config/types';
 import { editConfigText } from '../shared/configEdit';
-import { configFor } from './evaluation';
+import { configFor } from './evaluationFiles';
 
 async function readText(uri: vscode.Uri): Promise<string | null> {
   try {

@@ -4,17 +4,13 @@
  */
 import * as vscode from 'vscode';
 import type { EvalDiagnostics } from './diagnostics';
+import type { EvaluatedInput } from './evaluationFiles';
 import type { InspectClient } from './inspect/inspectClient';
 import type { ResultsIndex } from './resultsIndex';
 import type { ReportPanels } from './report/panels';
 import type { StatusBar } from './statusBar';
 
-/** What the session knows about an input it evaluated (for Re-evaluate and auto re-evaluation). */
-export interface EvaluatedInput {
-  input: vscode.Uri;
-  output: vscode.Uri;
-  configPath?: string;
-}
+export type { EvaluatedInput } from './evaluationFiles';
 
 export interface EvalLensContext {
   readonly extension: vscode.ExtensionContext;

@@ -3,44 +3,18 @@
  * update diagnostics, the index, the status bar, and open the report. Shared by the Evaluate,
  * Re-evaluate and auto re-evaluation paths.
  */
-import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resolveRecordedSource } from '../core/workspacePath';
 import type { Results } from '../core/results/types';
-import { resultsFileName } from '../shared/outputName';
 import { Command } from './commandIds';
-import type { EvalLensContext, EvaluatedInput } from './context';
-import { readSettings, resolveSettingPath } from './settings';
+import type { EvalLensContext } from './context';
+import { configFor, outputUriFor, workspaceRoot, type EvaluatedInput } from './evaluationFiles';
+import { readSettings } from './settings';
 import { JobCancelled, JobFailed, runJob } from './workerClient';
-
-/** Where the results of `input` go (setting `evalLens.outputFolder`, else beside the input). */
-export async function outputUriFor(input: vscode.Uri): Promise<vscode.Uri> {
-  const settings = readSettings(input);
-  const dir = resolveSettingPath(settings.outputFolder, input) ?? path.dirname(input.fsPath);
-  let siblings: string[] = [];
-  try {
-    siblings = await readdir(path.dirname(input.fsPath));
-  } catch {
-    // An unreadable folder only loses the clash check.
-  }
-  return vscode.Uri.file(path.join(dir, resultsFileName(path.basename(input.fsPath), siblings)));
-}
 
 /** The workspace-relative path shown in results (`examples/digits-lt/logreg.csv`). */
 function displayPath(uri: vscode.Uri): string {
   return vscode.workspace.asRelativePath(uri, false);
-}
-
-/** The explicit config (setting `evalLens.configFile`), used only when none is beside the input. */
-export async function configFor(input: vscode.Uri): Promise<string | undefined> {
-  const beside = vscode.Uri.file(path.join(path.dirname(input.fsPath), 'eval-lens.json'));
-  try {
-    await vscode.workspace.fs.stat(beside);
-    return undefined; // the core finds it itself
-  } catch {
-    return resolveSettingPath(readSettings(input).configFile, input);
-  }
 }
 
 export interface EvaluateOptions {
@@ -52,12 +26,6 @@ export interface EvaluateOptions {
   write?: boolean;
   /** The config file to use (default: `eval-lens.json` beside the input, else the `evalLens.configFile` setting). */
   configPath?: string;
-}
-
-/** `{ root }`: the workspace folder holding `input`, which config paths must stay inside; `{}` outside any folder. */
-export function workspaceRoot(input: vscode.Uri): { root?: string } {
-  const folder = vscode.workspace.getWorkspaceFolder(input);
-  return folder ? { root: folder.uri.fsPath } : {};
 }
 
 /** Evaluates `input`; returns undefined when it failed or was cancelled (already reported). */
@@ -180,24 +148,4 @@ async function reportFailure(
   } else if (choice === 'Show Log') {
     ctx.log.show();
   }
-}
-
-/**
- * The prediction file a results file came from: its recorded path, else a same-named file beside
- * it. The recorded path comes from the file (maybe from a cloned repository), so one that leads
- * outside the workspace (absolute, `..`, a symbolic link) is refused with a message: never
- * evaluated, never written beside.
- */
-export async function inputOfResults(
-  ctx: EvalLensContext,
-  resultsUri: vscode.Uri,
-): Promise<vscode.Uri | { refused: string } | undefined> {
-  for (const e of ctx.evaluated.values()) if (e.output.fsPath === resultsUri.fsPath) return e.input;
-  const entry = ctx.index.get(resultsUri) ?? (await ctx.index.load(resultsUri));
-  if (entry.kind !== 'results') return undefined;
-  const folder = vscode.workspace.getWorkspaceFolder(resultsUri);
-  if (!folder) return { refused: 'the results file is not inside a workspace folder' };
-  const found = await resolveRecordedSource(entry.results.source.path, resultsUri.fsPath, folder.uri.fsPath);
-  if ('refused' in found) return { refused: found.refused };
-  return 'path' in found ? vscode.Uri.file(found.path) : undefined;
 }

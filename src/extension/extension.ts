@@ -9,6 +9,7 @@ import { registerCommands } from './commands';
 import type { EvalLensContext, EvaluatedInput } from './context';
 import { EvalDiagnostics } from './diagnostics';
 import { InspectClient } from './inspect/inspectClient';
+import { useOperatingPoint } from './report/operatingPointWriter';
 import { ReportPanels } from './report/panels';
 import { ResultsIndex } from './resultsIndex';
 import { registerRowsContext } from './rowsContext';
@@ -18,15 +19,29 @@ import { registerViews } from './tree';
 export function activate(extension: vscode.ExtensionContext): EvalLensContext {
   const log = vscode.window.createOutputChannel('Eval Lens', { log: true });
   const evaluatedEmitter = new vscode.EventEmitter<EvaluatedInput>();
+  const index = new ResultsIndex(log);
+  const status = new StatusBar();
+  const inspect = new InspectClient(extension.extensionPath, log);
+  const evaluated = new Map<string, EvaluatedInput>();
+  // The panels get what they need here, once; they never import the context.
+  const panels = new ReportPanels({
+    extensionUri: extension.extensionUri,
+    log,
+    index,
+    status,
+    inspect,
+    evaluated,
+    useOperatingPoint: (resultsUri, key, value) => useOperatingPoint(ctx, resultsUri, key, value),
+  });
   const ctx: EvalLensContext = {
     extension,
     log,
     diagnostics: new EvalDiagnostics(),
-    index: new ResultsIndex(log),
-    panels: new ReportPanels(),
-    status: new StatusBar(),
-    inspect: new InspectClient(extension.extensionPath, log),
-    evaluated: new Map(),
+    index,
+    panels,
+    status,
+    inspect,
+    evaluated,
     onDidEvaluate: evaluatedEmitter.event,
     fireEvaluated: (e) => evaluatedEmitter.fire(e),
   };
@@ -37,7 +52,7 @@ export function activate(extension: vscode.ExtensionContext): EvalLensContext {
     ctx.index,
     ctx.status,
     ctx.inspect,
-    ctx.panels.attach(ctx),
+    ctx.panels,
     ...registerCommands(ctx),
     ...registerViews(ctx),
     ...registerCodeLens(ctx),

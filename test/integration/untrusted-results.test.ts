@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { ResultsTree } from '../../src/extension/tree';
-import { inputOfResults } from '../../src/extension/evaluation';
+import { inputOfResults } from '../../src/extension/evaluationFiles';
 import { loadModel } from '../../src/extension/report/panels';
 import { activate, evaluate, makeFolder, uri, ws } from './helpers';
 

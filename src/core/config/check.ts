@@ -9,7 +9,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import configSchema from '../../../schemas/eval-lens.config.schema.json';
 import { EvalLensError } from '../diagnostics';
-import type { EvalConfig } from './types';
+import { CONFIG_DEFAULTS, type EvalConfig } from './types';
 import { lineOf, type ParsedJson } from './jsonWithLocations';
 import { nearest } from './suggest';
 
@@ -269,16 +269,31 @@ export function configProblems(value: unknown, parsed?: ParsedJson): ConfigProbl
       message: `${at('/targetCoverage')}: give \`acceptThreshold\` or \`targetCoverage\`, not both`,
     });
   }
-  const st = c.shotThresholds;
-  if (st?.few !== undefined && st.many !== undefined && st.few > st.many) {
-    problems.push({
-      code: 'config-invalid',
-      pointer: '/shotThresholds/few',
-      line: line('/shotThresholds/few'),
-      message: `${at('/shotThresholds/few')}: expected a number ≤ shotThresholds.many (${st.many}), got ${st.few}`,
-    });
+  const shot = shotThresholdsProblem(c.shotThresholds);
+  if (shot) {
+    const pointer = `/shotThresholds/${shot.key}`;
+    problems.push({ code: 'config-invalid', pointer, line: line(pointer), message: `${at(pointer)}: ${shot.what}` });
   }
   return sortByLine(problems);
+}
+
+/**
+ * The one check of the shot-group boundaries: `few ≤ many` (many-shot n > many, medium
+ * few ≤ n ≤ many, few-shot n < few), a side not given taking its default. Undefined when they fit.
+ */
+export function shotThresholdsProblem(
+  st: EvalConfig['shotThresholds'],
+): { key: 'few' | 'many'; what: string } | undefined {
+  if (st === undefined || (st.few === undefined && st.many === undefined)) return undefined;
+  const few = st.few ?? CONFIG_DEFAULTS.shotThresholds.few;
+  const many = st.many ?? CONFIG_DEFAULTS.shotThresholds.many;
+  if (!(few > many)) return undefined;
+  if (st.few !== undefined)
+    return {
+      key: 'few',
+      what: `expected a number ≤ shotThresholds.many (${many}${st.many === undefined ? ', its default' : ''}), got ${few}`,
+    };
+  return { key: 'many', what: `expected a number ≥ shotThresholds.few (${few}, its default), got ${many}` };
 }
 
 function sortByLine(p: ConfigProblem[]): ConfigProblem[] {

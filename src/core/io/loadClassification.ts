@@ -24,32 +24,60 @@
  * Speed: numbers go straight into typed arrays sized from the file size; CSV/TSV lines without
  * quotes are parsed from the bytes (no per-cell strings for numeric cells); quoted lines and
  * JSON/JSONL go through the generic {@link readTable} rows. Both paths share the cell rules.
+ *
+ * The parts, each in its own module: the column plan (classificationColumns.ts), the class set
+ * (classSet.ts), the byte scanner (quoteFreeRows.ts), the cell rules and the checks after reading
+ * (classificationChecks.ts), the invalid-row bookkeeping (rowProblems.ts); this module stores the
+ * rows and builds the data.
  */
 import { basename } from 'node:path';
 import { open, stat } from 'node:fs/promises';
-import {
-  EvalLensError,
-  fail,
-  failMany,
-  isRowAddressedFile,
-  lineRef,
-  MAX_LISTED_PROBLEMS,
-  type LocatedProblem,
-  type Progress,
-  type Warnings,
-} from '../diagnostics';
+import { fail, type Progress, type Warnings } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import type { ClassificationData } from '../data/classificationData';
-import { cannotOpen, readTable, type ByteRowHandler, type Cell, type TableSink } from './table';
-import { detectFormat, type TableFormat } from './format';
-import { COLUMN_ALIASES, findColumn, findWideColumns, listNames, requireColumn, type ColumnRole } from './columns';
-import { parseDecimalBytes, parseNumberText } from './numbers';
-import { argmaxRows, softmaxRows } from './scores';
-import { tooDeepAt, TOO_DEEP } from './jsonDepth';
-import { checkWeightSum } from './weights';
-import { COMMA, CR, LF, SPACE, TAB } from './bytes';
-import { printable } from '../results/validate';
 import { cellAsText, TextColumnBuilder, type TextColumn } from '../data/textColumn';
+import { COMMA, LF, TAB } from './bytes';
+import { ClassSet, MAX_CLASSES, sortedClassUnion } from './classSet';
+import {
+  acceptValue,
+  cellNumber,
+  checkDuplicateIds,
+  checkPredIsArgmax,
+  checkProbabilitySums,
+  classText,
+  inProbRange,
+  probRangeMessage,
+  show,
+} from './classificationChecks';
+import {
+  ACCEPT,
+  ARRAY,
+  CLASS_SCORE,
+  GROUP,
+  ID,
+  LABEL,
+  planClassificationColumns,
+  PRED,
+  SCORE,
+  SKIP,
+  SPLIT,
+  TEXT,
+  WEIGHT,
+  type LoadClassificationOptions,
+  type PendingWarning,
+} from './classificationColumns';
+import { listNames } from './columns';
+import { detectFormat, type TableFormat } from './format';
+import { tooDeepAt, TOO_DEEP } from './jsonDepth';
+import { NUMBER_FIELD, scanQuoteFreeRows, SKIP_FIELD, TEXT_FIELD, type QuoteFreeRowSink } from './quoteFreeRows';
+import { RowProblems } from './rowProblems';
+import { argmaxRows, softmaxRows } from './scores';
+import { cannotOpen, readTable, type ByteRowHandler, type Cell, type TableSink } from './table';
+import { checkWeightSum } from './weights';
+
+export type { LoadClassificationOptions } from './classificationColumns';
+export { MAX_CLASSES } from './classSet';
+export { PROB_RANGE_TOLERANCE, PROB_SUM_TOLERANCE } from './classificationChecks';
 
 export interface LoadedClassification {
   data: ClassificationData;
@@ -63,46 +91,6 @@ export interface LoadedClassification {
   /** The columns asked for by {@link LoadClassificationOptions}, as written, by name. */
   text: Record<string, TextColumn>;
 }
-
-export interface LoadClassificationOptions {
-  /**
-   * Columns to keep as written (dictionary-encoded text) by name, for slicing and row filters; a
-   * role column keeps its role too. A name not in the file is an error naming the columns there are.
-   */
-  keepText?: string[];
-  /** Also keep every column without a role (not label, pred, class scores, score, weight, accept, group, split or id). */
-  keepOther?: boolean;
-}
-
-/** Tolerance of the probability-sum check (docs/inputs.md). */
-export const PROB_SUM_TOLERANCE = 1e-3;
-/**
- * A probability below 0 or above 1 by more than this is an invalid value (an error naming file,
- * line and column; skipped rows under `invalidRows: "skip"`). The slack accepts a float32 softmax
- * written as text (`1.0000001`, `-1e-9`), which is used as written.
- */
-export const PROB_RANGE_TOLERANCE = 1e-6;
-/**
- * Most classes evaluated. The confusion matrix and the per-class sums are dense (C² cells, and the
- * bootstrap repeats them), so 10,000 classes already mean 10⁸ cells; past that, refuse.
- */
-export const MAX_CLASSES = 10000;
-/** How many lines a warning lists (EvalWarning.lines). */
-const FIRST_LINES = 20;
-
-// Column kinds of the row plan.
-const SKIP = 0;
-const CLASS_SCORE = 1;
-const SCORE = 2;
-const WEIGHT = 3;
-const LABEL = 4;
-const PRED = 5;
-const ACCEPT = 6;
-const GROUP = 7;
-const SPLIT = 8;
-const ID = 9;
-const ARRAY = 10;
-const TEXT = 11;
 
 export async function loadClassification(
   path: string,
@@ -146,53 +134,6 @@ async function estimateRows(path: string, format: TableFormat): Promise<number> 
   }
 }
 
-/** A cell for a message: quoted, control characters escaped, at most 200 characters. */
-function show(cell: Cell): string {
-  if (typeof cell === 'string') return `"${printable(cell)}"`;
-  // NaN and ±Infinity (from Parquet or .npz; JSON has none) as themselves, not as JSON's null.
-  if (typeof cell === 'number') return String(cell);
-  if (cell !== null && typeof cell === 'object') {
-    let text: string;
-    try {
-      text = JSON.stringify(cell);
-    } catch {
-      return Array.isArray(cell) ? 'a nested array' : 'a nested object';
-    }
-    return printable(text);
-  }
-  return JSON.stringify(cell);
-}
-
-function cellNumber(cell: Cell): number {
-  if (typeof cell === 'number') return cell;
-  if (typeof cell === 'string') return parseNumberText(cell);
-  return NaN;
-}
-
-/** Class-name text of a label/prediction cell, or null when it is empty or not a scalar. */
-function classText(cell: Cell): string | null {
-  if (typeof cell === 'string') {
-    const t = cell.trim();
-    return t === '' ? null : t;
-  }
-  if (typeof cell === 'number' || typeof cell === 'boolean') return String(cell);
-  return null;
-}
-
-/**
- * A label code with a leading zero (`01`, `007`, `-05`) is text, not a number: `01` and `1` are
- * different labels. Only numbers as numbers are written (`1`, `1.0`, `1e0`) are merged.
- */
-function isCodeText(s: string): boolean {
-  return /^[+-]?0\d/.test(s);
-}
-
-function isIntegerText(s: string): boolean {
-  if (isCodeText(s)) return false;
-  const v = parseNumberText(s);
-  return Number.isInteger(v);
-}
-
 /** Growable typed array helper: copies into a larger array of the same type. */
 function grown<T extends Float64Array | Int32Array | Uint8Array>(a: T, cap: number): T {
   const b = new (a.constructor as new (n: number) => T)(cap);
@@ -207,22 +148,30 @@ function trimmed<T extends Float64Array | Int32Array | Uint8Array>(a: T, len: nu
   return a.slice(0, len) as T;
 }
 
-class ClassificationCollector implements TableSink, ByteRowHandler {
-  readonly used: Record<string, string | string[]> = {};
+/**
+ * Collects the rows of a classification file into typed arrays: from string cells
+ * ({@link TableSink}, every format) or from the bytes of quote-free CSV/TSV lines
+ * ({@link ByteRowHandler}, through {@link scanQuoteFreeRows}); both paths store a cell through
+ * the same `put`.
+ */
+class ClassificationCollector implements TableSink, ByteRowHandler, QuoteFreeRowSink {
+  used: Record<string, string | string[]> = {};
   count = 0; // rows taken by the byte path (ByteRowHandler)
 
   private names: string[] = [];
-  private plan = new Uint8Array(0);
+  /** The kind of each column (see classificationColumns.ts). */
+  private plan: Uint8Array = new Uint8Array(0);
+  /** How the byte scanner reads each column. */
+  private fields: Uint8Array = new Uint8Array(0);
   /** Class position of each wide class-score column (by column index). */
-  private classPos = new Int32Array(0);
-  private classes: string[] | null = null;
-  private classIndex = new Map<string, number>();
+  private classPos: Int32Array = new Int32Array(0);
+  private classes: ClassSet | null = null;
   private C = 0;
   private scoreKind: 'probs' | 'logits' | null = null;
-  private hasPred = false;
   private arrayCol = -1;
-  private readonly skip: boolean;
   private readonly delimiter: number;
+  private readonly problems: RowProblems;
+  private pendingWarnings: PendingWarning[] = [];
 
   // Row storage (n rows kept, cap allocated).
   private n = 0;
@@ -240,18 +189,8 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   private split: string[] | null = null;
   private ids: string[] | null = null;
 
-  /** Kept text columns by column index (TEXT in the plan). */
+  /** Kept text columns by column index (TEXT in the plan, or a role column kept as text too). */
   private text: (TextColumnBuilder | undefined)[] = [];
-
-  // Current row.
-  private line = 0;
-  private bad = false;
-  private readonly skipped: number[] = [];
-  /** Error mode: the bad cells and rows found so far (one per row). */
-  private readonly problems: LocatedProblem[] = [];
-  private firstReason = '';
-  private readonly parsed = { end: 0 };
-  private readonly pendingWarnings: Parameters<Warnings['add']>[0][] = [];
 
   constructor(
     private readonly file: string,
@@ -260,7 +199,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     capacity: number,
     private readonly keep: LoadClassificationOptions = {},
   ) {
-    this.skip = config.invalidRows === 'skip';
+    this.problems = new RowProblems(file, config.invalidRows === 'skip');
     this.delimiter = format === 'tsv' ? TAB : COMMA;
     this.cap = Math.max(16, capacity);
     this.lines = new Int32Array(this.cap);
@@ -269,163 +208,47 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
   // ------------------------------------------------------------------ header
 
   columns(names: string[]): void {
-    const { file, config } = this;
     this.names = names;
-    const plan = new Uint8Array(names.length);
-    const taken = new Set<number>();
-    const role = (r: ColumnRole, kind: number, required = false): number => {
-      const j = required ? requireColumn(names, r, config, file) : findColumn(names, r, config, file);
-      if (j >= 0 && !taken.has(j)) {
-        plan[j] = kind;
-        taken.add(j);
-        this.used[r] = names[j];
-      }
-      return j;
-    };
-    role('label', LABEL, true);
-    this.hasPred = role('pred', PRED) >= 0;
-    if (role('score', SCORE) >= 0) this.score = new Float64Array(this.cap);
-    if (role('weight', WEIGHT) >= 0) this.weight = new Float64Array(this.cap);
-    if (role('accept', ACCEPT) >= 0) this.accept = new Uint8Array(this.cap);
-    if (role('group', GROUP) >= 0) this.group = [];
-    if (role('split', SPLIT) >= 0) this.split = [];
-    if (role('id', ID) >= 0) this.ids = [];
-
-    if (config.classes && config.classes.length > 0) this.setClasses(config.classes.map(String));
-
-    const wide = findWideColumns(names, config, file, taken);
-    if (wide) {
-      this.scoreKind = wide.kind;
-      this.used[wide.kind] = wide.indices.map((j) => names[j]);
-      if (!this.classes) this.setClasses(wide.suffixes.map((s) => s.trim()));
-      this.classPos = new Int32Array(names.length).fill(-1);
-      const pos = this.matchWideToClasses(
-        wide.suffixes,
-        wide.indices.map((j) => names[j]),
-      );
-      wide.indices.forEach((j, k) => {
-        plan[j] = CLASS_SCORE;
-        this.classPos[j] = pos[k];
-      });
-    } else {
-      let j = findColumn(names, 'probsArray', config, file);
-      let kind: 'probs' | 'logits' = 'probs';
-      if (j < 0 || taken.has(j)) {
-        j = findColumn(names, 'logitsArray', config, file);
-        kind = 'logits';
-      }
-      if (j >= 0 && !taken.has(j)) {
-        this.arrayCol = j;
-        this.scoreKind = kind;
-        plan[j] = ARRAY;
-        this.used[kind === 'probs' ? 'probsArray' : 'logitsArray'] = names[j];
-      }
-    }
-    if (!this.hasPred && !this.scoreKind) {
-      throw new EvalLensError(
-        'missing-column',
-        `Cannot evaluate ${basename(file)}: no pred column and no class scores. Found: ${listNames(names)}. Accepted: ${COLUMN_ALIASES.pred.join(', ')}; wide prob_<class>, p_<class>, logit_<class> columns; or an array column ${[...COLUMN_ALIASES.probsArray, ...COLUMN_ALIASES.logitsArray].join(', ')}. Set \`columns.pred\` or \`columns.probs\` in eval-lens.json.`,
-        { file, line: 1 },
-      );
-    }
-    if (this.keep.keepText?.length || this.keep.keepOther) {
-      const want = new Set(this.keep.keepText ?? []);
-      const missing = [...want].filter((w) => !names.includes(w));
-      if (missing.length > 0)
-        fail(
-          'missing-column',
-          { file, line: 1 },
-          `no column ${listNames(missing)} to slice or filter by (expected one of ${listNames(names)}).`,
-        );
-      this.text = names.map((name, j) =>
-        want.has(name) || (this.keep.keepOther && plan[j] === SKIP) ? new TextColumnBuilder(name, this.cap) : undefined,
-      );
-      // A role column named in the list is kept as text too, without losing its role.
-      names.forEach((_, j) => {
-        if (this.text[j] && plan[j] === SKIP) plan[j] = TEXT;
-      });
-    }
-    this.plan = plan;
+    const p = planClassificationColumns(names, this.config, this.file, this.keep);
+    this.plan = p.kinds;
+    this.used = p.used;
+    this.classes = p.classes;
+    this.C = p.classes?.size ?? 0;
+    this.scoreKind = p.scoreKind;
+    this.classPos = p.classPos;
+    this.arrayCol = p.arrayCol;
+    this.pendingWarnings = p.warnings;
+    if (p.hasScore) this.score = new Float64Array(this.cap);
+    if (p.hasWeight) this.weight = new Float64Array(this.cap);
+    if (p.hasAccept) this.accept = new Uint8Array(this.cap);
+    if (p.hasGroup) this.group = [];
+    if (p.hasSplit) this.split = [];
+    if (p.hasId) this.ids = [];
+    const kept = p.keepText;
+    if (kept) this.text = names.map((name, j) => (kept[j] ? new TextColumnBuilder(name, this.cap) : undefined));
+    // The byte path parses numeric cells from the bytes, unless the column is kept as text too.
+    this.fields = this.plan.map((kind, j) =>
+      (kind === CLASS_SCORE || kind === SCORE || kind === WEIGHT) && !this.text[j]
+        ? NUMBER_FIELD
+        : kind === SKIP
+          ? SKIP_FIELD
+          : TEXT_FIELD,
+    );
     if (this.classes) {
       this.labels = new Int32Array(this.cap);
-      if (this.hasPred) this.preds = new Int32Array(this.cap);
+      if (p.hasPred) this.preds = new Int32Array(this.cap);
     } else {
       this.labelRaw = [];
-      if (this.hasPred) this.predRaw = [];
+      if (p.hasPred) this.predRaw = [];
     }
     if (this.scoreKind && this.C > 0) this.probs = new Float64Array(this.cap * this.C);
-  }
-
-  private setClasses(classes: string[]): void {
-    if (classes.length > MAX_CLASSES) {
-      fail(
-        'too-many-classes',
-        { file: this.file },
-        `${classes.length} classes, more than the ${MAX_CLASSES} that Eval Lens evaluates (the confusion matrix and per-class sums are dense, C² cells). Group rare classes, or evaluate a subset of the classes.`,
-      );
-    }
-    const index = new Map<string, number>();
-    classes.forEach((c, i) => {
-      if (index.has(c))
-        fail(
-          'duplicate-classes',
-          { file: this.config.configFile ?? this.file },
-          `class "${c}" appears twice in the class list (expected distinct class names).`,
-        );
-      index.set(c, i);
-    });
-    this.classes = classes;
-    this.classIndex = index;
-    this.C = classes.length;
-  }
-
-  /** Class position of each wide column (see the module comment). */
-  private matchWideToClasses(suffixes: string[], colNames: string[]): number[] {
-    const C = this.C;
-    const byName = suffixes.map((s) => this.lookup(s.trim()));
-    if (byName.every((p) => p >= 0) && new Set(byName).size === byName.length) {
-      if (byName.length === C) return byName;
-      const missing = this.classes!.filter((_, c) => !byName.includes(c));
-      fail(
-        'missing-class-column',
-        { file: this.file, line: 1 },
-        `no class-score column for class(es) ${listNames(missing)} (expected one column per class of \`classes\`; found ${listNames(colNames)}).`,
-      );
-    }
-    if (suffixes.length === C) {
-      this.pendingWarnings.push({
-        code: 'class-columns-by-position',
-        message: `${basename(this.file)}: the class-score columns (${listNames(colNames)}) do not name the classes of \`classes\`; they are matched to the classes by position.`,
-        file: this.file,
-        line: 1,
-      });
-      return suffixes.map((_, k) => k);
-    }
-    fail(
-      'class-columns-mismatch',
-      { file: this.file, line: 1 },
-      `expected ${C} class-score columns (one per class of \`classes\`), got ${suffixes.length}: ${listNames(colNames)}.`,
-    );
-  }
-
-  /** Index of a class name, trying the canonical number form as a fallback; -1 when absent. */
-  private lookup(s: string): number {
-    const i = this.classIndex.get(s);
-    if (i !== undefined || isCodeText(s)) return i ?? -1;
-    const v = parseNumberText(s);
-    if (Number.isFinite(v)) {
-      const j = this.classIndex.get(String(v));
-      if (j !== undefined) return j;
-    }
-    return -1;
   }
 
   // ------------------------------------------------------------------ rows
 
   private begin(line: number): void {
     if (this.n >= this.cap) this.grow();
-    this.line = line;
-    this.bad = false;
+    this.problems.begin(line);
   }
 
   private grow(): void {
@@ -440,48 +263,18 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     this.cap = cap;
   }
 
-  /** Records a problem (the first of its row only); throws at the cap. */
-  private problem(p: LocatedProblem): void {
-    const last = this.problems[this.problems.length - 1];
-    if (last && last.location.line === p.location.line) return;
-    this.problems.push(p);
-    if (this.problems.length >= MAX_LISTED_PROBLEMS) failMany(this.problems, true);
-  }
-
   private end(): void {
-    if (this.bad) {
-      this.skipped.push(this.line);
-      return;
-    }
-    this.lines[this.n++] = this.line;
+    if (this.problems.keepRow()) this.lines[this.n++] = this.problems.line;
   }
 
-  /**
-   * An invalid cell: an error, or (skip mode) the row is marked to be dropped. In error mode the
-   * reading goes on to list every bad row (up to {@link MAX_LISTED_PROBLEMS}); the error is thrown
-   * at the cap or when the file is read.
-   */
+  /** An invalid cell of column `j`: an error, or (skip mode) the row is dropped (see RowProblems). */
   private invalid(j: number, code: string, what: string): void {
-    const column = this.names[j];
-    if (!this.skip) this.problem({ code, location: { file: this.file, line: this.line, column }, what });
-    if (!this.bad) {
-      this.bad = true;
-      if (this.skipped.length === 0) this.firstReason = `${lineRef(this.file, this.line)}, column "${column}": ${what}`;
-    }
+    this.problems.invalid(this.names[j], code, what);
   }
 
   /** Ragged row (both paths): an error, or a dropped row in skip mode. */
   ragged(line: number, got: number, expected: number): void {
-    const what = `expected ${expected} fields (as in the header), got ${got}.`;
-    if (!this.skip) {
-      // The ragged row is the real problem of its line (its cells are misaligned): it replaces cell problems there.
-      while (this.problems.length > 0 && this.problems[this.problems.length - 1]!.location.line === line)
-        this.problems.pop();
-      this.problem({ code: 'ragged-row', location: { file: this.file, line }, what });
-    }
-    if (this.skipped.length === 0) this.firstReason = `${lineRef(this.file, line)}: ${what}`;
-    if (this.bad) return; // already recorded by end()
-    this.skipped.push(line);
+    this.problems.ragged(line, got, expected);
   }
 
   row(cells: Cell[], line: number): void {
@@ -504,8 +297,9 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     return out;
   }
 
-  /** A numeric cell already parsed (byte path): class score, score or weight. */
-  private putNumber(j: number, kind: number, v: number): void {
+  /** A numeric cell already parsed (from the bytes, or by `put`): class score, score or weight. */
+  numberCell(j: number, v: number): void {
+    const kind = this.plan[j];
     if (kind === CLASS_SCORE) {
       if (this.scoreKind === 'probs' && !inProbRange(v)) this.invalid(j, 'invalid-probability', probRangeMessage(v));
       else this.probs![this.n * this.C + this.classPos[j]] = v;
@@ -521,7 +315,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
       case SCORE:
       case WEIGHT: {
         const v = cellNumber(cell);
-        if (Number.isFinite(v)) this.putNumber(j, kind, v);
+        if (Number.isFinite(v)) this.numberCell(j, v);
         else {
           const what =
             kind === CLASS_SCORE
@@ -544,12 +338,12 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
           return;
         }
         if (this.classes) {
-          const c = this.lookup(s);
+          const c = this.classes.lookup(s);
           if (c < 0) {
             this.invalid(
               j,
               kind === LABEL ? 'label-not-in-classes' : 'pred-not-in-classes',
-              `expected a ${role} in the class set (${listNames(this.classes)}), got "${s}".`,
+              `expected a ${role} in the class set (${listNames(this.classes.names)}), got "${s}".`,
             );
             return;
           }
@@ -607,7 +401,7 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
       if (arr.length > MAX_CLASSES)
         fail(
           'too-many-classes',
-          { file: this.file, line: this.line, column: this.names[j] },
+          { file: this.file, line: this.problems.line, column: this.names[j] },
           `an array of ${arr.length} class ${what}, more than the ${MAX_CLASSES} classes that Eval Lens evaluates.`,
         );
       this.C = arr.length;
@@ -637,104 +431,43 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
 
   /** CSV/TSV lines without quotes, straight from the bytes (see ByteRowHandler). */
   rows(buf: Buffer, start: number, end: number, line: number): number {
-    const plan = this.plan;
-    const ncols = plan.length;
-    const delim = this.delimiter;
-    const parsed = this.parsed;
-    let p = start;
-    let rowStart = p;
-    const before = this.n + this.skipped.length;
-    try {
-      while (p < end) {
-        let c = buf[p];
-        if (c === LF) {
-          line++;
-          p++;
-          continue;
-        }
-        if (c === CR || c === SPACE || (c === TAB && delim !== TAB)) {
-          const q = blankLineEnd(buf, p, delim);
-          if (q > 0) {
-            // a line of spaces is blank, as on the string path
-            line++;
-            p = q;
-            continue;
-          }
-        }
-        this.begin(line);
-        rowStart = p;
-        let j = 0;
-        for (;;) {
-          const kind = j < ncols ? plan[j] : SKIP;
-          let fe: number;
-          const keep = this.text[j];
-          if ((kind === CLASS_SCORE || kind === SCORE || kind === WEIGHT) && !keep) {
-            const v = parseDecimalBytes(buf, p, parsed);
-            fe = parsed.end;
-            c = buf[fe];
-            if (v === v && (c === delim || c === LF || (c === CR && buf[fe + 1] === LF))) this.putNumber(j, kind, v);
-            else {
-              fe = fieldEnd(buf, p, delim);
-              this.put(j, buf.toString('utf8', p, stripCr(buf, p, fe)));
-            }
-          } else {
-            fe = fieldEnd(buf, p, delim);
-            if (kind !== SKIP) {
-              const t = buf.toString('utf8', p, stripCr(buf, p, fe));
-              this.put(j, t);
-              if (keep && kind !== TEXT) keep.set(this.n, t);
-            }
-          }
-          c = buf[fe];
-          if (c === delim) {
-            j++;
-            p = fe + 1;
-            continue;
-          }
-          p = c === CR ? fe + 2 : fe + 1;
-          break;
-        }
-        if (j + 1 !== ncols) {
-          this.bad = false; // the ragged rule reports the row (once)
-          this.ragged(line, j + 1, ncols);
-        } else this.end();
-        line++;
-      }
-    } catch (e) {
-      // A cell error on a ragged row: the ragged row is the real problem (cells are misaligned).
-      const got = countFields(buf, rowStart, delim);
-      if (got !== ncols) this.ragged(line, got, ncols);
-      throw e;
-    }
-    this.count += this.n + this.skipped.length - before;
-    return line;
+    const before = this.n + this.problems.skipped.length;
+    const after = scanQuoteFreeRows(buf, start, end, line, this.fields, this.delimiter, this);
+    this.count += this.n + this.problems.skipped.length - before;
+    return after;
+  }
+
+  beginRow(line: number): void {
+    this.begin(line);
+  }
+
+  textCell(j: number, text: string): void {
+    this.put(j, text);
+    const keep = this.text[j];
+    if (keep && this.plan[j] !== TEXT) keep.set(this.n, text);
+  }
+
+  endRow(): void {
+    this.end();
+  }
+
+  endRaggedRow(line: number, got: number, expected: number): void {
+    this.problems.bad = false; // the ragged rule reports the row (once)
+    this.ragged(line, got, expected);
   }
 
   // ------------------------------------------------------------------ finish
 
   finish(warnings: Warnings): ClassificationData {
-    if (this.problems.length > 0) failMany(this.problems, false);
+    this.problems.throwIfAny();
     const { file } = this;
     const n = this.n;
-    if (this.skipped.length > 0) {
-      const k = this.skipped.length;
-      warnings.add({
-        code: 'rows-skipped',
-        message: `${basename(file)}: ${k} invalid row${k === 1 ? '' : 's'} skipped (invalidRows: "skip"), at ${isRowAddressedFile(file) ? 'row' : 'line'}${k === 1 ? '' : 's'} ${this.skipped
-          .slice(0, FIRST_LINES)
-          .map((l) => (isRowAddressedFile(file) ? l - 1 : l))
-          .join(', ')}${k > FIRST_LINES ? ', …' : ''}. First: ${this.firstReason}`,
-        file,
-        line: this.skipped[0],
-        count: k,
-        lines: this.skipped.slice(0, FIRST_LINES),
-      });
-    }
+    this.problems.warnSkipped(warnings);
     if (n === 0)
       fail(
         'no-valid-rows',
         { file },
-        `no valid rows are left after skipping ${this.skipped.length} invalid row(s) (expected at least one).`,
+        `no valid rows are left after skipping ${this.problems.skipped.length} invalid row(s) (expected at least one).`,
       );
 
     // Class set from the values when nothing gave it.
@@ -743,10 +476,12 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     if (!this.classes) {
       this.labelRaw!.length = n;
       if (this.predRaw) this.predRaw.length = n;
-      this.setClasses(this.classesFromValues(n));
+      const classes = new ClassSet(this.classesFromValues(n), file, this.config.configFile ?? file);
+      this.classes = classes;
+      this.C = classes.size;
       const idx = (raw: string[]): Int32Array => {
         const out = new Int32Array(n);
-        for (let i = 0; i < n; i++) out[i] = this.lookup(raw[i]);
+        for (let i = 0; i < n; i++) out[i] = classes.lookup(raw[i]);
         return out;
       };
       labels = idx(this.labelRaw!);
@@ -758,10 +493,10 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     labels = trimmed(labels!, n);
     const probs = this.probs ? trimmed(this.probs, n * C) : null;
     if (probs && this.scoreKind === 'logits') softmaxRows(probs, C, n);
-    if (probs && this.scoreKind === 'probs') this.checkSums(probs, C, n, lines, warnings);
+    if (probs && this.scoreKind === 'probs') checkProbabilitySums(file, probs, C, n, lines, warnings);
     if (preds) {
       preds = trimmed(preds, n);
-      if (probs) this.checkPredIsArgmax(preds, probs, C, n, lines, warnings);
+      if (probs) checkPredIsArgmax(file, this.used.pred as string, this.scoreKind, preds, probs, C, n, lines, warnings);
     } else preds = argmaxRows(probs!, C, n);
 
     if (this.group) this.group.length = n;
@@ -769,12 +504,12 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     if (this.weight) checkWeightSum(this.file, this.used.weight as string, this.weight, n, lines, warnings);
     if (this.ids) {
       this.ids.length = n;
-      this.checkDuplicateIds(this.ids, lines, warnings);
+      checkDuplicateIds(file, this.used.id as string, this.ids, lines, warnings);
     }
     return {
       file,
       n,
-      classes: this.classes!,
+      classes: this.classes.names,
       labels,
       preds,
       probs,
@@ -790,17 +525,16 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
     };
   }
 
+  /**
+   * The class set from the labels and predictions (the sorted union); with an array column, entry
+   * c is class `c` when the values are the integers 0…L−1, else the sorted union when it has L values.
+   */
   private classesFromValues(n: number): string[] {
     const distinct = new Set<string>();
     const raw = this.labelRaw!;
     for (let i = 0; i < n; i++) distinct.add(raw[i]);
     if (this.predRaw) for (let i = 0; i < n; i++) distinct.add(this.predRaw[i]);
-    const values = [...distinct];
-    const allInt = values.every(isIntegerText);
-    let classes: string[];
-    if (allInt)
-      classes = [...new Set(values.map((s) => String(parseNumberText(s))))].sort((a, b) => Number(a) - Number(b));
-    else classes = values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const { classes, allIntegers: allInt } = sortedClassUnion([...distinct]);
     if (this.arrayCol < 0) return classes;
     const L = this.C;
     if (allInt && classes.every((c) => Number(c) >= 0 && Number(c) < L))
@@ -821,134 +555,4 @@ class ClassificationCollector implements TableSink, ByteRowHandler {
       `the class-score arrays have ${L} entries, but the labels and predictions (${listNames(classes)}) are not the integers 0…${L - 1} and are not ${L} distinct values, so the class of each entry is unknown. Set \`classes\` in eval-lens.json (in array order).`,
     );
   }
-
-  private checkSums(P: Float64Array, C: number, n: number, lines: Int32Array, warnings: Warnings): void {
-    let count = 0;
-    const first: number[] = [];
-    let firstSum = 0;
-    for (let i = 0; i < n; i++) {
-      let s = 0;
-      const o = i * C;
-      for (let c = 0; c < C; c++) s += P[o + c];
-      if (!(Math.abs(s - 1) <= PROB_SUM_TOLERANCE)) {
-        if (count === 0) firstSum = s;
-        if (count < FIRST_LINES) first.push(lines[i]);
-        count++;
-      }
-    }
-    if (count === 0) return;
-    warnings.add({
-      code: 'probabilities-not-normalised',
-      message: `${basename(this.file)}: ${count} row${count === 1 ? '' : 's'} of class probabilities do${count === 1 ? 'es' : ''} not sum to 1 (off by more than ${PROB_SUM_TOLERANCE}); they are used as written. First: ${lineRef(this.file, first[0])} (sum ${+firstSum.toPrecision(6)}).`,
-      file: this.file,
-      line: first[0],
-      count,
-      lines: first,
-    });
-  }
-
-  /** A `pred` that is not one of the row's maximal class scores: one warning (count, first lines). */
-  private checkPredIsArgmax(
-    preds: Int32Array,
-    P: Float64Array,
-    C: number,
-    n: number,
-    lines: Int32Array,
-    warnings: Warnings,
-  ): void {
-    let count = 0;
-    const first: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const o = i * C;
-      let max = P[o];
-      for (let c = 1; c < C; c++) if (P[o + c] > max) max = P[o + c];
-      if (P[o + preds[i]] < max) {
-        if (count < FIRST_LINES) first.push(lines[i]);
-        count++;
-      }
-    }
-    if (count === 0) return;
-    const what = this.scoreKind === 'logits' ? 'logits' : 'probabilities';
-    warnings.add({
-      code: 'pred-not-argmax',
-      message: `${basename(this.file)}: on ${count} row${count === 1 ? '' : 's'} the \`pred\` column is not the class with the highest ${what.replace(/s$/, '')} (first: ${lineRef(this.file, first[0])}). The metrics of the predicted class (accuracy, F1, confusion matrix, per-class and long-tail accuracy) use the \`pred\` column; the metrics of the scores (nll, brier, top-k, confidence, calibration) use the ${what}.`,
-      file: this.file,
-      line: first[0],
-      column: this.used.pred as string,
-      count,
-      lines: first,
-    });
-  }
-
-  private checkDuplicateIds(ids: string[], lines: Int32Array, warnings: Warnings): void {
-    const seen = new Set<string>();
-    let count = 0;
-    const first: number[] = [];
-    let example = '';
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i];
-      if (seen.has(id)) {
-        if (count === 0) example = id;
-        if (count < FIRST_LINES) first.push(lines[i]);
-        count++;
-      } else seen.add(id);
-    }
-    if (count === 0) return;
-    warnings.add({
-      code: 'duplicate-ids',
-      message: `${basename(this.file)}: ${count} row${count === 1 ? ' repeats an' : 's repeat an'} id seen on an earlier line (first: "${example}" at ${lineRef(this.file, first[0])}). Runs cannot be matched by id while ids repeat.`,
-      file: this.file,
-      line: first[0],
-      column: this.used.id as string,
-      count,
-      lines: first,
-    });
-  }
-}
-
-function inProbRange(v: number): boolean {
-  return v >= -PROB_RANGE_TOLERANCE && v <= 1 + PROB_RANGE_TOLERANCE;
-}
-
-function probRangeMessage(v: number): string {
-  return `expected a probability in [0, 1], got ${v}. Probabilities are used as written; if these are logits or unnormalised scores, name the columns logit_<class> (or an array column logits), or set \`columns.logits\` in eval-lens.json.`;
-}
-
-function acceptValue(cell: Cell): number {
-  if (cell === true || cell === 1) return 1;
-  if (cell === false || cell === 0) return 0;
-  if (typeof cell === 'string') {
-    const t = cell.trim().toLowerCase();
-    if (t === 'true') return 1;
-    if (t === 'false') return 0;
-    const v = parseNumberText(t); // 1, 0, also written 1.0 / 0.0
-    if (v === 1 || v === 0) return v;
-  }
-  return -1;
-}
-
-/** Index of the delimiter or `\n` that ends the field starting at `p` (quote-free lines). */
-function fieldEnd(buf: Uint8Array, p: number, delim: number): number {
-  let c = buf[p];
-  while (c !== delim && c !== LF) c = buf[++p];
-  return p;
-}
-
-/** End (after `\n`) of the line at `p` when it holds only spaces, `\r` and (unless they delimit) tabs; else -1. */
-function blankLineEnd(buf: Uint8Array, p: number, delim: number): number {
-  let c = buf[p];
-  while (c === SPACE || c === CR || (c === TAB && delim !== TAB)) c = buf[++p];
-  return c === LF ? p + 1 : -1;
-}
-
-/** Number of fields on the quote-free line starting at `p`. */
-function countFields(buf: Uint8Array, p: number, delim: number): number {
-  let k = 1;
-  for (let c = buf[p]; c !== LF && c !== undefined; c = buf[++p]) if (c === delim) k++;
-  return k;
-}
-
-/** End of a field's text: before a `\r` that precedes the line's `\n`. */
-function stripCr(buf: Uint8Array, p: number, fe: number): number {
-  return fe > p && buf[fe] === LF && buf[fe - 1] === CR ? fe - 1 : fe;
 }

@@ -9,6 +9,16 @@
  * Zero weights: a block whose rows all have weight 0 yields no curve point (scikit-learn drops
  * zero-weight samples before building its curves). Such a block still counts for the threshold
  * metrics, where it adds nothing.
+ *
+ * References:
+ * - J. Davis, M. Goadrich (2006). The relationship between Precision-Recall and ROC curves. International Conference
+ *   on Machine Learning (ICML), 233–240. https://doi.org/10.1145/1143844.1143874
+ * - T. Fawcett (2006). An introduction to ROC analysis. Pattern Recognition Letters 27(8):861–874.
+ *   https://doi.org/10.1016/j.patrec.2005.10.010
+ * - F. Pedregosa et al. (2011). Scikit-learn: Machine Learning in Python. Journal of Machine Learning Research
+ *   12:2825–2830. https://jmlr.org/papers/v12/pedregosa11a.html
+ *
+ * @see docs/metrics/importance.md — the definitions, conventions and worked examples.
  */
 
 /** Rows sorted by score, descending, and the blocks of tied scores. */

@@ -7,6 +7,17 @@
  * are mass-weighted means and its share is its mass over the total mass, so
  * `ECE = Σ_b |Σ_{i∈b} m_i (1[correct_i] − conf_i)| / Σ_i m_i`. With unit masses this is
  * `Σ_b |B_b|/n · |acc(B_b) − conf(B_b)|`.
+ *
+ * References:
+ * - M. P. Naeini, G. F. Cooper, M. Hauskrecht (2015). Obtaining Well Calibrated Probabilities Using Bayesian
+ *   Binning. Proc. AAAI Conference on Artificial Intelligence 29(1):2901–2907.
+ *   https://doi.org/10.1609/aaai.v29i1.9602
+ * - C. Guo, G. Pleiss, Y. Sun, K. Q. Weinberger (2017). On Calibration of Modern Neural Networks. International
+ *   Conference on Machine Learning (ICML), PMLR 70:1321–1330. https://arxiv.org/abs/1706.04599
+ * - J. Nixon, M. W. Dusenberry, L. Zhang, G. Jerfel, D. Tran (2019). Measuring Calibration in Deep Learning. CVPR
+ *   Workshops. https://arxiv.org/abs/1904.01685
+ *
+ * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
 import type { ReliabilityBin } from '../results/types';
 import type { Multiplicities, SortedRows } from './sortedRows';

@@ -11,6 +11,23 @@
  *     `w_i × counts_i` (w_i from the `weight` column, 1 when absent).
  *
  * Every weighted formula reduces to the unweighted one when all weights are 1.
+ *
+ * References:
+ * - M. Sokolova, G. Lapalme (2009). A systematic analysis of performance measures for classification tasks.
+ *   Information Processing & Management 45(4):427–437. https://doi.org/10.1016/j.ipm.2009.03.002
+ * - K. H. Brodersen, C. S. Ong, K. E. Stephan, J. M. Buhmann (2010). The balanced accuracy and its posterior
+ *   distribution. Proc. 20th International Conference on Pattern Recognition (ICPR), 3121–3124.
+ *   https://doi.org/10.1109/ICPR.2010.764
+ * - C. J. van Rijsbergen (1979). Information Retrieval (2nd ed.), chapter 7: Evaluation. Butterworths, London.
+ *   http://www.dcs.gla.ac.uk/Keith/Preface.html
+ * - I. J. Good (1952). Rational decisions. Journal of the Royal Statistical Society, Series B 14(1):107–114.
+ *   https://doi.org/10.1111/j.2517-6161.1952.tb00104.x
+ * - G. W. Brier (1950). Verification of forecasts expressed in terms of probability. Monthly Weather Review
+ *   78(1):1–3. https://doi.org/10.1175/1520-0493(1950)078<0001:VOFEIT>2.0.CO;2
+ * - F. Pedregosa et al. (2011). Scikit-learn: Machine Learning in Python. Journal of Machine Learning Research
+ *   12:2825–2830. https://jmlr.org/papers/v12/pedregosa11a.html
+ *
+ * @see docs/metrics/classification.md — the definitions, conventions and worked examples.
  */
 import type { ClassificationData } from '../data/classificationData';
 import { EvalLensError } from '../diagnostics';

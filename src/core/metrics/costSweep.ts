@@ -13,6 +13,12 @@
  * coverage is not a sweep: it
  * shifts all scores by the same c, which
  * moves the quantile by the same c, so every c accepts the same rows and gives the same point.
+ *
+ * References:
+ * - C. K. Chow (1970). On optimum recognition error and reject tradeoff. IEEE Transactions on Information Theory
+ *   16(1):41–46. https://doi.org/10.1109/TIT.1970.1054406
+ *
+ * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
 import { groupError } from './riskCoverage';
 import { thresholdEnd } from './selective';

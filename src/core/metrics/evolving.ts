@@ -10,6 +10,13 @@
  * Split for the bootstrap: {@link prepareEvolving} fixes everything that does not depend on the test
  * rows (q^tst, δ, JS, sample sizes); {@link aggregateEvolving} takes per-class sums (expected
  * protocol, O(T·C)) or, for the `sampled` protocol, the prepared rows and multiplicities.
+ *
+ * References:
+ * - C. Fang, D. Zhang, W. Zheng, X. Li, L. Yang, L. Cheng, J. Han (2023). Revisiting Long-tailed Image
+ *   Classification: Survey and Benchmarks with New Evaluation Metrics. arXiv preprint 2302.01507.
+ *   https://arxiv.org/abs/2302.01507
+ *
+ * @see docs/metrics/classification.md — the definitions, conventions and worked examples.
  */
 import type { ClassStats, PreparedClassification } from './classification';
 import type { TrainDistribution } from './trainDistribution';

@@ -14,6 +14,22 @@
  *
  * The sort order by score is computed once ({@link ScoreOrder}); {@link metricVector} evaluates
  * every key from it for any weights (the bootstrap passes weights × multiplicities).
+ *
+ * References:
+ * - D. G. Horvitz, D. J. Thompson (1952). A Generalization of Sampling Without Replacement From a Finite Universe.
+ *   Journal of the American Statistical Association 47(260):663–685. https://doi.org/10.1080/01621459.1952.10483446
+ * - M. Sugiyama, M. Krauledat, K.-R. Müller (2007). Covariate Shift Adaptation by Importance Weighted Cross
+ *   Validation. Journal of Machine Learning Research 8:985–1005. https://jmlr.org/papers/v8/sugiyama07a.html
+ * - J. Davis, M. Goadrich (2006). The relationship between Precision-Recall and ROC curves. International Conference
+ *   on Machine Learning (ICML), 233–240. https://doi.org/10.1145/1143844.1143874
+ * - C. D. Manning, P. Raghavan, H. Schütze (2008). Introduction to Information Retrieval, chapter 8: Evaluation in
+ *   information retrieval. Cambridge University Press. https://nlp.stanford.edu/IR-book/
+ * - T. Fawcett (2006). An introduction to ROC analysis. Pattern Recognition Letters 27(8):861–874.
+ *   https://doi.org/10.1016/j.patrec.2005.10.010
+ * - F. Pedregosa et al. (2011). Scikit-learn: Machine Learning in Python. Journal of Machine Learning Research
+ *   12:2825–2830. https://jmlr.org/papers/v12/pedregosa11a.html
+ *
+ * @see docs/metrics/importance.md — the definitions, conventions and worked examples.
  */
 import {
   allocBlockCounts,

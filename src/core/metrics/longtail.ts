@@ -5,6 +5,17 @@
  *
  * Every value here is a function of the per-class weighted sums ({@link ClassStats}), so the
  * bootstrap calls {@link aggregateLongTail} with the stats of each resample: O(C).
+ *
+ * References:
+ * - Z. Liu, Z. Miao, X. Zhan, J. Wang, B. Gong, S. X. Yu (2019). Large-Scale Long-Tailed Recognition in an Open
+ *   World. IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR). https://arxiv.org/abs/1904.05160
+ * - H. Shimodaira (2000). Improving predictive inference under covariate shift by weighting the log-likelihood
+ *   function. Journal of Statistical Planning and Inference 90(2):227–244.
+ *   https://doi.org/10.1016/S0378-3758(00)00115-4
+ * - Z. C. Lipton, Y.-X. Wang, A. J. Smola (2018). Detecting and Correcting for Label Shift with Black Box
+ *   Predictors. International Conference on Machine Learning (ICML). https://arxiv.org/abs/1802.03916
+ *
+ * @see docs/metrics/classification.md — the definitions, conventions and worked examples.
  */
 import type { ClassStats } from './classification';
 import type { GroupSpec, TrainDistribution } from './trainDistribution';

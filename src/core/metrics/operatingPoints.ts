@@ -7,6 +7,20 @@
  *
  * Group errors follow {@link exactRiskCoverage} (the plain sample-weighted ratio, 1.0 for a group
  * with nothing accepted), so their mean and max are the curve's balanced and worst risk.
+ *
+ * References:
+ * - Y. Geifman, R. El-Yaniv (2017). Selective Classification for Deep Neural Networks. Advances in Neural
+ *   Information Processing Systems 30 (NeurIPS). https://arxiv.org/abs/1705.08500
+ * - S. Sagawa, P. W. Koh, T. B. Hashimoto, P. Liang (2020). Distributionally Robust Neural Networks for Group
+ *   Shifts: On the Importance of Regularization for Worst-Case Generalization. International Conference on Learning
+ *   Representations (ICLR). https://arxiv.org/abs/1911.08731
+ * - M. P. Naeini, G. F. Cooper, M. Hauskrecht (2015). Obtaining Well Calibrated Probabilities Using Bayesian
+ *   Binning. Proc. AAAI Conference on Artificial Intelligence 29(1):2901–2907.
+ *   https://doi.org/10.1609/aaai.v29i1.9602
+ * - C. Guo, G. Pleiss, Y. Sun, K. Q. Weinberger (2017). On Calibration of Modern Neural Networks. International
+ *   Conference on Machine Learning (ICML), PMLR 70:1321–1330. https://arxiv.org/abs/1706.04599
+ *
+ * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
 import { eceBinIndex } from './calibration';
 import { groupError } from './riskCoverage';

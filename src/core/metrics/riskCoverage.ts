@@ -9,6 +9,22 @@
  * axis, and the AURC is the sum of width × risk after the step. With all weights and
  * multiplicities 1 this is `(1/n) Σ_{k=1..n} risk(top-k)`, and inside a tied block the standard
  * risk equals its expectation over the orders of the block.
+ *
+ * References:
+ * - R. El-Yaniv, Y. Wiener (2010). On the Foundations of Noise-free Selective Classification. Journal of Machine
+ *   Learning Research 11:1605–1641. https://jmlr.org/papers/v11/el-yaniv10a.html
+ * - Y. Geifman, R. El-Yaniv (2017). Selective Classification for Deep Neural Networks. Advances in Neural
+ *   Information Processing Systems 30 (NeurIPS). https://arxiv.org/abs/1705.08500
+ * - Y. Geifman, G. Uziel, R. El-Yaniv (2019). Bias-Reduced Uncertainty Estimation for Deep Neural Classifiers.
+ *   International Conference on Learning Representations (ICLR). https://arxiv.org/abs/1805.08206
+ * - K. H. Brodersen, C. S. Ong, K. E. Stephan, J. M. Buhmann (2010). The balanced accuracy and its posterior
+ *   distribution. Proc. 20th International Conference on Pattern Recognition (ICPR), 3121–3124.
+ *   https://doi.org/10.1109/ICPR.2010.764
+ * - S. Sagawa, P. W. Koh, T. B. Hashimoto, P. Liang (2020). Distributionally Robust Neural Networks for Group
+ *   Shifts: On the Importance of Regularization for Worst-Case Generalization. International Conference on Learning
+ *   Representations (ICLR). https://arxiv.org/abs/1911.08731
+ *
+ * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
 import type { Multiplicities, SortedRows } from './sortedRows';
 

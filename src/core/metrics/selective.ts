@@ -4,6 +4,20 @@
  * `worst_error`, plus the group-analysis table. Everything runs over {@link SortedRows}; since
  * "accept s ≥ t" is a prefix of the descending order, a threshold-based acceptance is just the
  * prefix length `end`.
+ *
+ * References:
+ * - C. K. Chow (1970). On optimum recognition error and reject tradeoff. IEEE Transactions on Information Theory
+ *   16(1):41–46. https://doi.org/10.1109/TIT.1970.1054406
+ * - Y. Geifman, R. El-Yaniv (2017). Selective Classification for Deep Neural Networks. Advances in Neural
+ *   Information Processing Systems 30 (NeurIPS). https://arxiv.org/abs/1705.08500
+ * - K. H. Brodersen, C. S. Ong, K. E. Stephan, J. M. Buhmann (2010). The balanced accuracy and its posterior
+ *   distribution. Proc. 20th International Conference on Pattern Recognition (ICPR), 3121–3124.
+ *   https://doi.org/10.1109/ICPR.2010.764
+ * - S. Sagawa, P. W. Koh, T. B. Hashimoto, P. Liang (2020). Distributionally Robust Neural Networks for Group
+ *   Shifts: On the Importance of Regularization for Worst-Case Generalization. International Conference on Learning
+ *   Representations (ICLR). https://arxiv.org/abs/1911.08731
+ *
+ * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
 import type { GroupAnalysisRow } from '../results/types';
 import type { Multiplicities, SortedRows } from './sortedRows';

@@ -14,6 +14,23 @@
  *
  * Multiplicities are an Int32Array over sorted positions (stats/resampleDraws.ts), so loop counters
  * stay small integers; nothing is allocated per resample.
+ *
+ * References (the metrics computed here, and the bootstrap):
+ * - Y. Geifman, R. El-Yaniv (2017). Selective Classification for Deep Neural Networks. Advances in Neural
+ *   Information Processing Systems 30 (NeurIPS). https://arxiv.org/abs/1705.08500
+ * - Y. Geifman, G. Uziel, R. El-Yaniv (2019). Bias-Reduced Uncertainty Estimation for Deep Neural Classifiers.
+ *   International Conference on Learning Representations (ICLR). https://arxiv.org/abs/1805.08206
+ * - M. P. Naeini, G. F. Cooper, M. Hauskrecht (2015). Obtaining Well Calibrated Probabilities Using Bayesian
+ *   Binning. Proc. AAAI Conference on Artificial Intelligence 29(1):2901–2907.
+ *   https://doi.org/10.1609/aaai.v29i1.9602
+ * - C. Guo, G. Pleiss, Y. Sun, K. Q. Weinberger (2017). On Calibration of Modern Neural Networks. International
+ *   Conference on Machine Learning (ICML), PMLR 70:1321–1330. https://arxiv.org/abs/1706.04599
+ * - J. Nixon, M. W. Dusenberry, L. Zhang, G. Jerfel, D. Tran (2019). Measuring Calibration in Deep Learning. CVPR
+ *   Workshops. https://arxiv.org/abs/1904.01685
+ * - B. Efron, R. J. Tibshirani (1993). An Introduction to the Bootstrap. Chapman & Hall/CRC.
+ *   https://doi.org/10.1201/9780429246593
+ *
+ * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
 import { binnedCalibration, eceBinIndex } from './calibration';
 import { groupError, GRID_POINTS, harmonic, optimalAurc, tiedBlockSteps, trapz, trapzFrom } from './riskCoverage';

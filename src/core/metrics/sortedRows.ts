@@ -3,6 +3,17 @@
  * sorted ONCE by score, descending and stable (ties in row order), with the tied blocks marked.
  * Every metric then runs over these arrays in one pass, optionally with a multiplicity per sorted
  * position (`mult`, a bootstrap resample's counts), so resampling never sorts again.
+ *
+ * References (the metrics computed over these rows):
+ * - R. El-Yaniv, Y. Wiener (2010). On the Foundations of Noise-free Selective Classification. Journal of Machine
+ *   Learning Research 11:1605–1641. https://jmlr.org/papers/v11/el-yaniv10a.html
+ * - Y. Geifman, R. El-Yaniv (2017). Selective Classification for Deep Neural Networks. Advances in Neural
+ *   Information Processing Systems 30 (NeurIPS). https://arxiv.org/abs/1705.08500
+ * - M. P. Naeini, G. F. Cooper, M. Hauskrecht (2015). Obtaining Well Calibrated Probabilities Using Bayesian
+ *   Binning. Proc. AAAI Conference on Artificial Intelligence 29(1):2901–2907.
+ *   https://doi.org/10.1609/aaai.v29i1.9602
+ *
+ * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
 
 /**

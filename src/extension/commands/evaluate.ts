@@ -2,7 +2,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EvalLensContext } from '../context';
-import { evaluateInput, inputOfResults } from '../evaluation';
+import { evaluateInput } from '../evaluation';
+import { inputOfResults } from '../evaluationFiles';
 import { factorModelInput } from '../factorConfig';
 import { jsonHoldsRows } from '../rowsContext';
 import { activeUri, isPredictionUri, isResultsUri, pickPredictionFile, uriArgs } from './pick';

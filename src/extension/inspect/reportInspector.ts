@@ -13,11 +13,10 @@ import { readSliceTable, type InspectModel } from '../../shared/inspectModel';
 import type { ReportModel } from '../../shared/model';
 import type { HostMessage } from '../../shared/protocol';
 import { buildReportModel } from '../../shared/report';
-import type { EvalLensContext } from '../context';
-import { configFor, inputOfResults, workspaceRoot } from '../evaluation';
+import { configFor, inputOfResults, workspaceRoot, type EvaluatedInputs } from '../evaluationFiles';
 import { readEntry } from '../resultsIndex';
 import { readSettings, SECTION } from '../settings';
-import { InspectFailed } from './inspectClient';
+import { InspectFailed, type InspectClient } from './inspectClient';
 import type { InspectSource } from './inspectProtocol';
 
 /** Default of the setting `evalLens.minSliceSize`. */
@@ -40,6 +39,12 @@ function withSlicesTab(model: ReportModel): ReportModel {
   };
 }
 
+/** What the inspector needs from the extension: the log, the inspection worker, and what finds the input. */
+export interface InspectorHost extends EvaluatedInputs {
+  readonly log: vscode.LogOutputChannel;
+  readonly inspect: InspectClient;
+}
+
 export class ReportInspector implements vscode.Disposable {
   private readonly lease: vscode.Disposable;
   private results: Results | undefined;
@@ -47,12 +52,12 @@ export class ReportInspector implements vscode.Disposable {
   subset: { where: FilterTerm[]; results: Results } | undefined;
 
   constructor(
-    private readonly ctx: EvalLensContext,
+    private readonly host: InspectorHost,
     private readonly resultsUri: vscode.Uri,
     private readonly panel: vscode.WebviewPanel,
     private readonly post: (m: HostMessage) => void,
   ) {
-    this.lease = ctx.inspect.lease();
+    this.lease = host.inspect.lease();
   }
 
   /** The inspection part of the model of `results`; the subset's model instead when one is shown. */
@@ -101,7 +106,7 @@ export class ReportInspector implements vscode.Disposable {
    */
   async source(): Promise<InspectSource> {
     const results = await this.currentResults();
-    const input = await inputOfResults(this.ctx, this.resultsUri);
+    const input = await inputOfResults(this.host, this.resultsUri);
     if (!input)
       throw new Error(
         `The prediction file ${results.source.path} was not found; rows cannot be shown. Evaluate the prediction file again to inspect it.`,
@@ -129,15 +134,15 @@ export class ReportInspector implements vscode.Disposable {
   private fail(seq: number, err: unknown): HostMessage {
     const stale = err instanceof InspectFailed && err.stale;
     const message = err instanceof Error ? err.message : String(err);
-    if (!stale) this.ctx.log.error(`Report ${path.basename(this.resultsUri.fsPath)}: ${message}`);
+    if (!stale) this.host.log.error(`Report ${path.basename(this.resultsUri.fsPath)}: ${message}`);
     return this.send({ type: 'reply', seq, ok: false, message, ...(stale ? { stale: true as const } : {}) });
   }
 
   async queryRows(seq: number, query: RowQuery): Promise<HostMessage> {
     try {
       const started = Date.now();
-      const page = await this.ctx.inspect.request('query', { source: await this.source(), query });
-      this.ctx.log.debug(
+      const page = await this.host.inspect.request('query', { source: await this.source(), query });
+      this.host.log.debug(
         `Rows ${JSON.stringify(query.where)} sort ${query.sort ? `${query.sort.key}:${query.sort.dir}` : 'line'} offset ${query.offset}: ${page.rows.length} of ${page.total} in ${Date.now() - started} ms`,
       );
       return this.send({ type: 'rows', seq, page });
@@ -148,7 +153,7 @@ export class ReportInspector implements vscode.Disposable {
 
   async sliceCandidates(seq: number): Promise<HostMessage> {
     try {
-      const candidates = await this.ctx.inspect.request('sliceCandidates', { source: await this.source() });
+      const candidates = await this.host.inspect.request('sliceCandidates', { source: await this.source() });
       return this.send({ type: 'sliceCandidates', seq, candidates });
     } catch (err) {
       return this.fail(seq, err);
@@ -157,7 +162,7 @@ export class ReportInspector implements vscode.Disposable {
 
   async computeSlices(seq: number, by: string[]): Promise<HostMessage> {
     try {
-      const raw = await this.ctx.inspect.request('slices', { source: await this.source(), by });
+      const raw = await this.host.inspect.request('slices', { source: await this.source(), by });
       const table = readSliceTable(raw, this.results ? directions(this.results) : {});
       if (!table) throw new Error(`The slice table by ${by.join(', ')} could not be read.`);
       return this.send({ type: 'slices', seq, table });
@@ -180,7 +185,7 @@ export class ReportInspector implements vscode.Disposable {
       const source = await this.source();
       const results = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Window, title: 'Eval Lens: evaluating the slice' },
-        () => this.ctx.inspect.request('subset', { source, where }),
+        () => this.host.inspect.request('subset', { source, where }),
       );
       this.subset = { where, results };
       await refresh();
@@ -197,7 +202,7 @@ export class ReportInspector implements vscode.Disposable {
 
   /** Reveals `line` (1-based) of the prediction file beside the report, the whole line selected. */
   async openLine(line: number): Promise<vscode.TextEditor | undefined> {
-    const input = await inputOfResults(this.ctx, this.resultsUri);
+    const input = await inputOfResults(this.host, this.resultsUri);
     if (!input || 'refused' in input) {
       void vscode.window.showErrorMessage(
         `Cannot open the line: the prediction file of ${path.basename(this.resultsUri.fsPath)} ${input ? `is refused (${input.refused})` : 'was not found'}.`,

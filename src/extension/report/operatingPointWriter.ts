@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import type { OperatingPointKey } from '../../shared/protocol';
 import { configTargetFor, setConfigKeys } from '../configWriter';
 import type { EvalLensContext } from '../context';
-import { evaluateInput, inputOfResults } from '../evaluation';
+import { evaluateInput } from '../evaluation';
+import { inputOfResults } from '../evaluationFiles';
 
 /** Acceptance keys that would override the written one (the rule order: acceptThreshold first). */
 const CONFLICTS: Record<OperatingPointKey, string[]> = {

@@ -10,21 +10,31 @@ import { buildLeafModel } from '../../shared/leafModel';
 import { jsonKind } from '../../shared/outputName';
 import type { Results } from '../../core/results/types';
 import type { ReportModel } from '../../shared/model';
-import {
-  isWebviewMessage,
-  isWebviewState,
-  REPORT_VIEW_TYPE,
-  type HostMessage,
-  type WebviewMessage,
-} from '../../shared/protocol';
+import { isWebviewState, REPORT_VIEW_TYPE, type HostMessage, type OperatingPointKey } from '../../shared/protocol';
 import { buildReportModel } from '../../shared/report';
-import { Command } from '../commandIds';
-import type { EvalLensContext } from '../context';
-import { ReportInspector } from '../inspect/reportInspector';
+import { ReportInspector, type InspectorHost } from '../inspect/reportInspector';
 import { readEntry } from '../resultsIndex';
+import type { StatusBar } from '../statusBar';
 import { reportColumn } from './column';
 import { reportHtml } from './html';
-import { useOperatingPoint } from './operatingPointWriter';
+import { handleWebviewMessage, type PanelCapabilities } from './webviewMessages';
+
+/**
+ * What the report panels need from the rest of the extension, given once to their constructor. The
+ * panels never reach back for the extension's context: evaluation opens panels, and a panel asks
+ * for an evaluation only through `useOperatingPoint`, so the dependency runs one way.
+ */
+export interface ReportHost extends InspectorHost {
+  /** The extension's folder (the webview's scripts and icons). */
+  readonly extensionUri: vscode.Uri;
+  readonly status: StatusBar;
+  /** Writes the chosen operating point into the config and evaluates again (threshold explorer). */
+  useOperatingPoint(
+    resultsUri: vscode.Uri,
+    key: OperatingPointKey,
+    value: number,
+  ): Promise<{ ok: boolean; message: string }>;
+}
 
 /** Builds the model of any shown file: results, comparison, or another tool's JSON. */
 export async function loadModel(uri: vscode.Uri): Promise<ReportModel> {
@@ -76,39 +86,33 @@ class ReportPanel {
   readonly inspector: ReportInspector;
 
   constructor(
-    private readonly ctx: EvalLensContext,
+    private readonly host: ReportHost,
     readonly panel: vscode.WebviewPanel,
     readonly uri: vscode.Uri,
     focus: string | undefined,
     onDispose: () => void,
   ) {
     this.pendingFocus = focus;
-    panel.iconPath = vscode.Uri.joinPath(ctx.extension.extensionUri, 'media', 'eval-lens.svg');
+    panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'eval-lens.svg');
     panel.webview.options = {
       enableScripts: true,
       localResourceRoots: [
-        vscode.Uri.joinPath(ctx.extension.extensionUri, 'dist'),
-        vscode.Uri.joinPath(ctx.extension.extensionUri, 'media'),
+        vscode.Uri.joinPath(host.extensionUri, 'dist'),
+        vscode.Uri.joinPath(host.extensionUri, 'media'),
       ],
     };
-    panel.webview.html = reportHtml(panel.webview, ctx.extension.extensionUri);
-    this.inspector = new ReportInspector(ctx, uri, panel, (m) => this.post(m));
+    panel.webview.html = reportHtml(panel.webview, host.extensionUri);
+    this.inspector = new ReportInspector(host, uri, panel, (m) => this.post(m));
     this.subs.push(
       this.inspector,
-      panel.webview.onDidReceiveMessage((m: unknown) => {
-        if (!isWebviewMessage(m)) {
-          ctx.log.warn(`Report: dropped an unexpected message ${JSON.stringify(m).slice(0, 200)}`);
-          return;
-        }
-        void this.handle(m);
-      }),
+      panel.webview.onDidReceiveMessage((m: unknown) => this.handle(m)),
       // The status bar shows the headline of the report in front.
       panel.onDidChangeViewState((e) => {
         if (e.webviewPanel.active) void this.showInStatusBar();
       }),
       panel.onDidDispose(() => {
         for (const s of this.subs) s.dispose();
-        ctx.status.forget(uri);
+        host.status.forget(uri);
         onDispose();
       }),
     );
@@ -116,9 +120,9 @@ class ReportPanel {
 
   async showInStatusBar(): Promise<void> {
     if (this.staged) return; // no results file yet
-    const entry = this.ctx.index.get(this.uri) ?? (await this.ctx.index.load(this.uri));
-    if (entry.kind === 'results') this.ctx.status.show(entry.results, this.uri);
-    else if (entry.kind === 'compare') this.ctx.status.showComparison(entry.compare, this.uri);
+    const entry = this.host.index.get(this.uri) ?? (await this.host.index.load(this.uri));
+    if (entry.kind === 'results') this.host.status.show(entry.results, this.uri);
+    else if (entry.kind === 'compare') this.host.status.showComparison(entry.compare, this.uri);
   }
 
   private post(m: HostMessage): void {
@@ -147,77 +151,47 @@ class ReportPanel {
       this.post({ type: 'show', model, uri: this.uri.toString(), ...(focus ? { focus } : {}) });
       if (this.panel.active) void this.showInStatusBar();
     } catch (err) {
-      this.ctx.log.error(`Report for ${this.uri.fsPath}: ${(err as Error).message}`);
+      this.host.log.error(`Report for ${this.uri.fsPath}: ${(err as Error).message}`);
       this.post({ type: 'error', message: `Cannot show ${path.basename(this.uri.fsPath)}: ${(err as Error).message}` });
     }
   }
 
-  private async handle(m: WebviewMessage): Promise<void> {
-    switch (m.type) {
-      case 'ready':
+  /** Answers one message from the webview (routed by handleWebviewMessage). */
+  private async handle(m: unknown): Promise<void> {
+    const reply = await handleWebviewMessage(m, this.capabilities());
+    if (reply) this.post(reply);
+  }
+
+  /** What this panel does for its webview's messages (see handleWebviewMessage). */
+  private capabilities(): PanelCapabilities {
+    const inspector = this.inspector;
+    return {
+      showReport: async () => {
         this.ready = true;
         await this.refresh();
-        return;
-      case 'copy':
-        await vscode.env.clipboard.writeText(m.text);
-        this.post({ type: 'reply', seq: m.seq, ok: true, message: `Copied ${m.what}.` });
-        return;
-      case 'savePng': {
-        const dir = path.dirname(this.uri.fsPath);
+      },
+      writeClipboard: async (text) => vscode.env.clipboard.writeText(text),
+      savePng: async (fileName, png) => {
         const target = await vscode.window.showSaveDialog({
-          defaultUri: vscode.Uri.file(path.join(dir, m.fileName.replace(/[^\w.-]+/g, '_'))),
+          defaultUri: vscode.Uri.file(path.join(path.dirname(this.uri.fsPath), fileName)),
           filters: { 'PNG image': ['png'] },
           title: 'Save chart as PNG',
         });
-        if (!target) {
-          this.post({ type: 'reply', seq: m.seq, ok: false, message: 'Not saved.' });
-          return;
-        }
-        await vscode.workspace.fs.writeFile(
-          target,
-          Buffer.from(m.dataUrl.slice('data:image/png;base64,'.length), 'base64'),
-        );
-        this.ctx.log.info(`Chart saved to ${target.fsPath}`);
-        this.post({ type: 'reply', seq: m.seq, ok: true, message: `Saved ${path.basename(target.fsPath)}.` });
-        return;
-      }
-      case 'command': {
-        const id = {
-          export: Command.exportReport,
-          revealJson: Command.revealJson,
-          reevaluate: Command.reevaluate,
-          openSource: Command.revealJson,
-        }[m.command];
+        if (!target) return undefined;
+        await vscode.workspace.fs.writeFile(target, png);
+        return target.fsPath;
+      },
+      runCommand: async (id) => {
         await vscode.commands.executeCommand(id, this.uri);
-        return;
-      }
-      case 'cspViolation':
-        this.ctx.log.warn(`Report webview CSP violation: ${m.directive} blocked ${m.blocked}`);
-        return;
-      case 'log':
-        this.ctx.log[m.level](`Report webview: ${m.message}`);
-        return;
-      case 'useOperatingPoint': {
-        const r = await useOperatingPoint(this.ctx, this.uri, m.key, m.value);
-        this.post({ type: 'reply', seq: m.seq, ...r });
-        return;
-      }
-      case 'queryRows':
-        await this.inspector.queryRows(m.seq, m.query);
-        return;
-      case 'openLine':
-        await this.inspector.openLine(m.line);
-        return;
-      case 'evaluateSubset':
-        await this.inspector.evaluateSubset(m.seq, m.where, () => this.refresh());
-        return;
-      case 'sliceCandidates':
-        await this.inspector.sliceCandidates(m.seq);
-        return;
-      case 'computeSlices':
-        await this.inspector.computeSlices(m.seq, m.by);
-        return;
-    }
+      },
+      log: (level, message) => this.host.log[level](message),
+      useOperatingPoint: (key, value) => this.host.useOperatingPoint(this.uri, key, value),
+      queryRows: (seq, query) => inspector.queryRows(seq, query),
+      openLine: (line) => inspector.openLine(line),
+      evaluateSubset: (seq, where) => inspector.evaluateSubset(seq, where, () => this.refresh()),
+      sliceCandidates: (seq) => inspector.sliceCandidates(seq),
+      computeSlices: (seq, by) => inspector.computeSlices(seq, by),
+    };
   }
 }
 
@@ -225,14 +199,11 @@ export class ReportPanels implements vscode.Disposable {
   private readonly panels = new Map<string, ReportPanel>();
   /** Panels opened to show stages, whose results file may not exist yet. */
   private readonly stagedOnly = new Set<string>();
-  private ctx!: EvalLensContext;
   private readonly subs: vscode.Disposable[] = [];
 
-  /** Wires the context in (the context holds the panels too). */
-  attach(ctx: EvalLensContext): vscode.Disposable {
-    this.ctx = ctx;
+  constructor(private readonly host: ReportHost) {
     this.subs.push(
-      ctx.index.onDidChange((uri) => {
+      host.index.onDidChange((uri) => {
         for (const p of this.panels.values()) if (!uri || p.uri.toString() === uri.toString()) void p.refresh();
       }),
       vscode.window.registerWebviewPanelSerializer(REPORT_VIEW_TYPE, {
@@ -245,12 +216,11 @@ export class ReportPanels implements vscode.Disposable {
         },
       }),
     );
-    return this;
   }
 
   private adopt(panel: vscode.WebviewPanel, uri: vscode.Uri, focus: string | undefined): ReportPanel {
     const key = uri.toString();
-    const p = new ReportPanel(this.ctx, panel, uri, focus, () => this.panels.delete(key));
+    const p = new ReportPanel(this.host, panel, uri, focus, () => this.panels.delete(key));
     this.panels.set(key, p);
     return p;
   }

@@ -6,10 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { evaluateFile } from '../../../src/core/evaluate';
+import { closeAbs as close } from '../helpers/numericClose';
 
 const EDGE = join(__dirname, '../../fixtures/ranking/edge');
-const close = (a: number | null | undefined, b: number, tol = 1e-12) =>
-  assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol, `expected ${b}, got ${a}`);
 
 test('edge cases: values', async () => {
   const r = await evaluateFile(join(EDGE, 'edge.jsonl'), {

@@ -24,6 +24,20 @@
  *   // recall = 1/2, precision = 1/2, ndcg = (1/log2 3) / (1 + 1/log2 3) ≈ 0.3869,
  *   // map (min) = (1/2)/2 = 0.25, hit_rate = 1, mrr = 1/2
  *   userMetrics(['a', 'b', 'c', 'd'], ['b', 'd'], { ks: [2] })['ndcg@2']; // ≈ 0.38685
+ *
+ * References:
+ * - C. D. Manning, P. Raghavan, H. Schütze (2008). Introduction to Information Retrieval, chapter 8: Evaluation in
+ *   information retrieval. Cambridge University Press. https://nlp.stanford.edu/IR-book/
+ * - K. Järvelin, J. Kekäläinen (2002). Cumulated gain-based evaluation of IR techniques. ACM Transactions on
+ *   Information Systems 20(4):422–446. https://doi.org/10.1145/582415.582418
+ * - NIST (2006). trec_eval: the standard evaluation tool of the Text REtrieval Conference. Software.
+ *   https://github.com/usnistgov/trec_eval
+ * - E. M. Voorhees (1999). The TREC-8 Question Answering Track Report. Proc. 8th Text REtrieval Conference (TREC-8),
+ *   NIST Special Publication 500-246. https://trec.nist.gov/pubs/trec8/papers/qa_report.pdf
+ * - F. Pedregosa et al. (2011). Scikit-learn: Machine Learning in Python. Journal of Machine Learning Research
+ *   12:2825–2830. https://jmlr.org/papers/v12/pedregosa11a.html
+ *
+ * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
 import type { RankedLists } from '../../data/rankingData';
 

@@ -11,6 +11,18 @@
  *   same data and seed give the same lists whatever the file format. Items that occur only in the ground truth are never drawn: a baseline must not know
  *   the test set.
  * A user with fewer than `maxK` unseen train items gets a shorter list.
+ *
+ * References (the metrics the baselines are scored with):
+ * - C. D. Manning, P. Raghavan, H. Schütze (2008). Introduction to Information Retrieval, chapter 8: Evaluation in
+ *   information retrieval. Cambridge University Press. https://nlp.stanford.edu/IR-book/
+ * - M. Ge, C. Delgado-Battenfeld, D. Jannach (2010). Beyond accuracy: evaluating recommender systems by coverage and
+ *   serendipity. Proc. 4th ACM Conference on Recommender Systems (RecSys), 257–260.
+ *   https://doi.org/10.1145/1864708.1864761
+ * - T. Zhou, Z. Kuscsik, J.-G. Liu, M. Medo, J. R. Wakeling, Y.-C. Zhang (2010). Solving the apparent
+ *   diversity-accuracy dilemma of recommender systems. Proceedings of the National Academy of Sciences
+ *   107(10):4511–4515. https://doi.org/10.1073/pnas.1000488107
+ *
+ * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
 import type { RankedLists, TrainData } from '../../data/rankingData';
 import { createRng } from '../../stats/rng';

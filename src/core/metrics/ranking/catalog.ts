@@ -20,6 +20,18 @@
  * @example
  *   // Train counts a:3, b:1 (total 4); one user with L = [a, b]:
  *   // novelty@2 = (−log2(3/4) − log2(1/4)) / 2 = (0.41504 + 2) / 2 ≈ 1.20752
+ *
+ * References:
+ * - M. Ge, C. Delgado-Battenfeld, D. Jannach (2010). Beyond accuracy: evaluating recommender systems by coverage and
+ *   serendipity. Proc. 4th ACM Conference on Recommender Systems (RecSys), 257–260.
+ *   https://doi.org/10.1145/1864708.1864761
+ * - A. I. Schein, A. Popescul, L. H. Ungar, D. M. Pennock (2002). Methods and metrics for cold-start
+ *   recommendations. Proc. 25th ACM SIGIR Conference, 253–260. https://doi.org/10.1145/564376.564421
+ * - T. Zhou, Z. Kuscsik, J.-G. Liu, M. Medo, J. R. Wakeling, Y.-C. Zhang (2010). Solving the apparent
+ *   diversity-accuracy dilemma of recommender systems. Proceedings of the National Academy of Sciences
+ *   107(10):4511–4515. https://doi.org/10.1073/pnas.1000488107
+ *
+ * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
 import type { RankedLists } from '../../data/rankingData';
 

@@ -15,6 +15,15 @@
  * Category cells may hold several categories separated by `|` (e.g. `games|x11`): the item belongs
  * to each. An item without a category — absent from the metadata table, or an empty cell — belongs
  * to the group {@link NO_CATEGORY}. Rows are sorted by catalogue size (largest first), then name.
+ *
+ * References:
+ * - C. D. Manning, P. Raghavan, H. Schütze (2008). Introduction to Information Retrieval, chapter 8: Evaluation in
+ *   information retrieval. Cambridge University Press. https://nlp.stanford.edu/IR-book/
+ * - M. Ge, C. Delgado-Battenfeld, D. Jannach (2010). Beyond accuracy: evaluating recommender systems by coverage and
+ *   serendipity. Proc. 4th ACM Conference on Recommender Systems (RecSys), 257–260.
+ *   https://doi.org/10.1145/1864708.1864761
+ *
+ * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
 import type { RankedLists } from '../../data/rankingData';
 import { VOID_ITEM } from '../../data/rankingData';

@@ -17,6 +17,15 @@
  * @example
  *   // x_a = (1, 0), x_b = (0, 1), x_c = (1, 1)/√2, L = [a, b, c]:
  *   // cos(a,b) = 0, cos(a,c) = cos(b,c) = 1/√2 → diversity@3 = 1 − (2/√2)/3 ≈ 0.52860
+ *
+ * References:
+ * - C.-N. Ziegler, S. M. McNee, J. A. Konstan, G. Lausen (2005). Improving recommendation lists through topic
+ *   diversification. Proc. 14th International World Wide Web Conference (WWW), 22–32.
+ *   https://doi.org/10.1145/1060745.1060754
+ * - P. Lops, M. de Gemmis, G. Semeraro (2011). Content-based Recommender Systems: State of the Art and Trends.
+ *   Recommender Systems Handbook, Springer, 73–105. https://doi.org/10.1007/978-0-387-85820-3_3
+ *
+ * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
 import type { Embeddings, RankedLists, TrainData } from '../../data/rankingData';
 

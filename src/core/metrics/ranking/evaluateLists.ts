@@ -6,6 +6,29 @@
  * Keys are absent when their inputs are absent (no train → no `cold_start_coverage@K` and no
  * `novelty@K`; no item embeddings → no `diversity@K`/`alignment@K`; no user embeddings and no
  * train → no `alignment@K`).
+ *
+ * References:
+ * - C. D. Manning, P. Raghavan, H. Schütze (2008). Introduction to Information Retrieval, chapter 8: Evaluation in
+ *   information retrieval. Cambridge University Press. https://nlp.stanford.edu/IR-book/
+ * - K. Järvelin, J. Kekäläinen (2002). Cumulated gain-based evaluation of IR techniques. ACM Transactions on
+ *   Information Systems 20(4):422–446. https://doi.org/10.1145/582415.582418
+ * - E. M. Voorhees (1999). The TREC-8 Question Answering Track Report. Proc. 8th Text REtrieval Conference (TREC-8),
+ *   NIST Special Publication 500-246. https://trec.nist.gov/pubs/trec8/papers/qa_report.pdf
+ * - M. Ge, C. Delgado-Battenfeld, D. Jannach (2010). Beyond accuracy: evaluating recommender systems by coverage and
+ *   serendipity. Proc. 4th ACM Conference on Recommender Systems (RecSys), 257–260.
+ *   https://doi.org/10.1145/1864708.1864761
+ * - A. I. Schein, A. Popescul, L. H. Ungar, D. M. Pennock (2002). Methods and metrics for cold-start
+ *   recommendations. Proc. 25th ACM SIGIR Conference, 253–260. https://doi.org/10.1145/564376.564421
+ * - T. Zhou, Z. Kuscsik, J.-G. Liu, M. Medo, J. R. Wakeling, Y.-C. Zhang (2010). Solving the apparent
+ *   diversity-accuracy dilemma of recommender systems. Proceedings of the National Academy of Sciences
+ *   107(10):4511–4515. https://doi.org/10.1073/pnas.1000488107
+ * - C.-N. Ziegler, S. M. McNee, J. A. Konstan, G. Lausen (2005). Improving recommendation lists through topic
+ *   diversification. Proc. 14th International World Wide Web Conference (WWW), 22–32.
+ *   https://doi.org/10.1145/1060745.1060754
+ * - P. Lops, M. de Gemmis, G. Semeraro (2011). Content-based Recommender Systems: State of the Art and Trends.
+ *   Recommender Systems Handbook, Springer, 73–105. https://doi.org/10.1007/978-0-387-85820-3_3
+ *
+ * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
 import type { RankedLists, RankingData } from '../../data/rankingData';
 import {

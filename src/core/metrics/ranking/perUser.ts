@@ -1,6 +1,14 @@
 /**
  * Per-user analysis (docs/metrics/ranking.md): histograms of per-user
  * metric values and metric means by bins of user activity (train interactions).
+ *
+ * References (the per-user metrics summarised here):
+ * - C. D. Manning, P. Raghavan, H. Schütze (2008). Introduction to Information Retrieval, chapter 8: Evaluation in
+ *   information retrieval. Cambridge University Press. https://nlp.stanford.edu/IR-book/
+ * - K. Järvelin, J. Kekäläinen (2002). Cumulated gain-based evaluation of IR techniques. ACM Transactions on
+ *   Information Systems 20(4):422–446. https://doi.org/10.1145/582415.582418
+ *
+ * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
 
 export interface Histogram {

@@ -11,6 +11,7 @@ import { compareFiles } from '../../../../src/core/compare/files';
 import { compareRuns } from '../../../../src/core/compare/compareRuns';
 import { drawResample } from '../../../../src/core/stats/resampleDraws';
 import { classificationRun } from '../../../fixtures/compare/makeResults';
+import { closeRel } from '../../helpers/numericClose';
 
 interface GoldenTest {
   run: string;
@@ -33,12 +34,9 @@ const golden = JSON.parse(readFileSync('test/golden/stats.json', 'utf8')).compar
   tests: GoldenTest[];
 };
 
+/** Relative closeness to scipy's value. */
 function close(actual: number | null | undefined, expected: number, what: string, rel = 1e-9): void {
-  assert.ok(typeof actual === 'number', `${what}: got ${actual}`);
-  assert.ok(
-    Math.abs(actual - expected) <= rel * Math.max(1, Math.abs(expected)) || Math.abs(actual - expected) <= 1e-300,
-    `${what}: ${actual} vs scipy ${expected}`,
-  );
+  closeRel(actual, expected, rel, `${what} (vs scipy)`);
 }
 
 test("digits-lt: t, Wilcoxon, Holm, Cohen's d of accuracy, top-k accuracy, nll and brier agree with scipy", async () => {

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { EvalLensError } from '../../../../src/core/diagnostics';
 import { findConfigBeside, loadConfigFile, resolveConfig, resolveConfigPath } from '../../../../src/core/config/load';
 import { CONFIG_DEFAULTS, type EvalConfig } from '../../../../src/core/config/types';
+import { shotThresholdsProblem } from '../../../../src/core/config/check';
 
 const dir = mkdtempSync(join(tmpdir(), 'eval-lens-config-'));
 let counter = 0;
@@ -243,6 +244,49 @@ test('keys that contradict each other are rejected with the line', async () => {
   e = await loadError('{"shotThresholds": {\n"many": 10,\n"few": 20}}');
   assert.equal(e.location?.line, 3);
   assert.match(e.message, /`shotThresholds\.few` at line 3: expected a number ≤ shotThresholds.many \(10\), got 20/);
+});
+
+test('shot thresholds: few ≤ many is the one rule, a side not given taking its default (many 100, few 20)', async () => {
+  // Both given: few above many.
+  let e = await loadError('{"shotThresholds": {"many": 30, "few": 31}}');
+  assert.match(e.message, /`shotThresholds\.few` at line 1: expected a number ≤ shotThresholds.many \(30\), got 31/);
+  // few alone, above the default many = 100.
+  e = await loadError('{"shotThresholds": {\n"few": 150}}');
+  assert.equal(e.location?.line, 2);
+  assert.match(e.message, /expected a number ≤ shotThresholds.many \(100, its default\), got 150/);
+  // many alone, below the default few = 20.
+  e = await loadError('{"shotThresholds": {"many": 10}}');
+  assert.match(
+    e.message,
+    /`shotThresholds\.many` at line 1: expected a number ≥ shotThresholds.few \(20, its default\), got 10/,
+  );
+  // The boundaries themselves are fine: few = many (then medium is the classes with n = many).
+  for (const text of [
+    '{"shotThresholds": {"many": 30, "few": 30}}',
+    '{"shotThresholds": {"few": 100}}',
+    '{"shotThresholds": {"many": 20}}',
+    '{"shotThresholds": {}}',
+  ])
+    await loadConfigFile(configFile(text));
+});
+
+test('shotThresholdsProblem: the rule on its own', () => {
+  assert.equal(shotThresholdsProblem(undefined), undefined);
+  assert.equal(shotThresholdsProblem({}), undefined);
+  assert.equal(shotThresholdsProblem({ many: 5, few: 5 }), undefined);
+  assert.equal(shotThresholdsProblem({ many: 0, few: 0 }), undefined);
+  assert.deepEqual(shotThresholdsProblem({ many: 5, few: 6 }), {
+    key: 'few',
+    what: 'expected a number ≤ shotThresholds.many (5), got 6',
+  });
+  assert.deepEqual(shotThresholdsProblem({ many: 19 }), {
+    key: 'many',
+    what: 'expected a number ≥ shotThresholds.few (20, its default), got 19',
+  });
+  assert.deepEqual(shotThresholdsProblem({ few: 100.5 }), {
+    key: 'few',
+    what: 'expected a number ≤ shotThresholds.many (100, its default), got 100.5',
+  });
 });
 
 test('a missing config file is an EvalLensError', async () => {

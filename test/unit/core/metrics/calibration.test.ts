@@ -5,8 +5,7 @@ import { sortRowsByScore } from '../../../../src/core/metrics/sortedRows';
 import { binIndices, calibrationValues, eceBinIndex, reliabilityBins } from '../../../../src/core/metrics/calibration';
 import { createRng, expand } from '../../helpers/selective';
 
-const close = (a: number, b: number, tol = 1e-12) =>
-  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+import { closeRel as close } from '../../helpers/numericClose';
 
 /** Seed 002's calculate_ece, transcribed (bin edges k/B in float64, conf > lo & conf <= hi). */
 function seedEce(conf: number[], correct: number[], B: number): number {

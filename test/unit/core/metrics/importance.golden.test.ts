@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { averagePrecision, auprTrapz, precisionRecallAt, rocAuc } from '../../../../src/core/metrics/importance';
 import { blockCounts, prPoints, rocPoints, scoreOrder } from '../../../../src/core/metrics/binaryCurve';
+import { closeAbs } from '../../helpers/numericClose';
 
 interface GoldenCase {
   name: string;
@@ -25,14 +26,8 @@ interface GoldenCase {
 const golden = JSON.parse(readFileSync('test/golden/importance.json', 'utf8')) as { cases: GoldenCase[] };
 const TOL = 1e-12;
 
-function close(actual: number | null, expected: number | null, what: string): void {
-  if (expected === null) {
-    assert.equal(actual, null, `${what}: expected null, got ${actual}`);
-    return;
-  }
-  assert.ok(actual !== null, `${what}: expected ${expected}, got null`);
-  assert.ok(Math.abs(actual - expected) <= TOL, `${what}: expected ${expected}, got ${actual}`);
-}
+const close = (actual: number | null, expected: number | null, what: string): void =>
+  closeAbs(actual, expected, TOL, what);
 
 function closeArray(actual: (number | null)[], expected: (number | null)[], what: string): void {
   assert.equal(actual.length, expected.length, `${what}: length`);

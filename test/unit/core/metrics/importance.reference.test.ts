@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createRng } from '../../../../src/core/stats/rng';
 import { IW_KEYS, metricVector, sortedResampler } from '../../../../src/core/metrics/importance';
 import { blocksAtOrAbove, scoreOrder } from '../../../../src/core/metrics/binaryCurve';
+import { closeAbs } from '../../helpers/numericClose';
 
 /** Every key by definition, O(n²): NaN where undefined. */
 function reference(y: number[], s: number[], w: number[], t: number): number[] {
@@ -87,10 +88,7 @@ function randomCase(seed: number) {
   return { y, s, w, t: Math.floor(rng.next() * levels) / levels };
 }
 
-function sameOrBothNaN(a: number, b: number, what: string): void {
-  if (Number.isNaN(b)) assert.ok(Number.isNaN(a), `${what}: expected NaN, got ${a}`);
-  else assert.ok(Math.abs(a - b) <= 1e-10, `${what}: expected ${b}, got ${a}`);
-}
+const sameOrBothNaN = (a: number, b: number, what: string): void => closeAbs(a, b, 1e-10, what);
 
 test('fast metricVector = slow reference on 300 seeded random inputs (ties, weights, zero weights)', () => {
   for (let seed = 1; seed <= 300; seed++) {

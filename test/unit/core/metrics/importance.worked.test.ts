@@ -32,16 +32,13 @@ import {
   rocPoints,
   scoreOrder,
 } from '../../../../src/core/metrics/binaryCurve';
+import { closeAbs as near } from '../../helpers/numericClose';
 
 const wB = 1 / 20;
 const wBc = 1 / 5;
 const y = [1, 1, 0, 0, 1, 0, 0, 0];
 const s = [0.9, 0.8, 0.7, 0.2, 0.6, 0.8, 0.4, 0.1];
 const w = [wB, wB, wB, wB, wBc, wBc, wBc, wBc];
-
-function near(a: number | null, b: number, eps = 1e-12): void {
-  assert.ok(a !== null && Math.abs(a - b) <= eps, `expected ${b}, got ${a}`);
-}
 
 test('stratum weights: w_B = (|B|/b)/|U|, w_Bc = ((|U|−|B|)/m)/|U|', () => {
   const r = stratumWeights({ populationSize: 20, biasedSize: 4, b: 4, m: 4 });

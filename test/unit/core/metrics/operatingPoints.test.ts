@@ -16,11 +16,7 @@ import { operatingPointModel } from '../../../../src/shared/operatingPoint';
 import { config, randomData } from '../../helpers/classification';
 import { createRng } from '../../helpers/selective';
 
-const close = (a: number, b: number, tol = 1e-12, msg = '') =>
-  assert.ok(
-    (Number.isNaN(a) && Number.isNaN(b)) || Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)),
-    `${msg} ${a} vs ${b}`,
-  );
+import { closeRel as close } from '../../helpers/numericClose';
 
 test('operating points: the TSDoc example, written as the formula', () => {
   // conf [0.9, 0.7, 0.7, 0.2], correct [1, 0, 1, 1], B = 2: bins (0, .5] and (.5, 1]

@@ -15,8 +15,7 @@ import type { ResolvedConfig } from '../../../../src/core/config/types';
 import type { ClassificationData } from '../../../../src/core/data/classificationData';
 import { config, makeData } from '../../helpers/classification';
 
-const close = (a: number, b: number, tol = 1e-12) =>
-  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+import { closeRel as close } from '../../helpers/numericClose';
 
 test('no rows: every value NaN, nothing throws', () => {
   const r = sortRowsByScore([], []);

@@ -14,9 +14,7 @@ import {
   seedGenerateRcCurve,
   slowFractionalAurc,
 } from '../../helpers/selective';
-
-const close = (a: number, b: number, tol = 1e-12, msg = '') =>
-  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${msg} ${a} vs ${b}`);
+import { closeRel as close } from '../../helpers/numericClose';
 
 test('sortRowsByScore: stable descending order and tied blocks', () => {
   const r = sortRowsByScore([0.3, 0.8, 0.9, 0.8, -0, 0], [1, 0, 0, 1, 0, 0]);

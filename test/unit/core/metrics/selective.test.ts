@@ -6,8 +6,7 @@ import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd } from '
 import { costSweep, defaultCostGrid } from '../../../../src/core/metrics/costSweep';
 import { createRng, expand, randomRows, seedCalculateSelectiveErrors } from '../../helpers/selective';
 
-const close = (a: number, b: number, tol = 1e-12) =>
-  assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+import { closeRel as close } from '../../helpers/numericClose';
 
 test('acceptThreshold: accept s ≥ t is the prefix of the descending order', () => {
   const r = sortRowsByScore([0.2, 0.9, 0.5, 0.5, 0.7], [0, 0, 1, 0, 1]);

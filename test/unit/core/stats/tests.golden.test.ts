@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { cohensDPooled, cohensDz, pairedTTest, wilcoxonSignedRank } from '../../../../src/core/stats/tests';
+import { closeRel } from '../../helpers/numericClose';
 
 interface GoldenCase {
   name: string;
@@ -32,17 +33,9 @@ function num(v: number | string): number {
   return v as number;
 }
 
+/** Relative closeness to a golden value (written as a number or as "nan"/"inf" text). */
 function close(actual: number, expected: number | string, what: string, rel = 1e-10): void {
-  const e = num(expected);
-  if (Number.isNaN(e) || !Number.isFinite(e)) {
-    assert.ok(
-      Object.is(actual, e) || (Number.isNaN(e) && Number.isNaN(actual)),
-      `${what}: expected ${e}, got ${actual}`,
-    );
-    return;
-  }
-  const tol = rel * Math.max(1, Math.abs(e));
-  assert.ok(Math.abs(actual - e) <= tol, `${what}: expected ${e}, got ${actual} (|diff| ${Math.abs(actual - e)})`);
+  closeRel(actual, num(expected), rel, what);
 }
 
 test('golden file was made by scipy and holds cases with ties, zeros and n > 50', () => {

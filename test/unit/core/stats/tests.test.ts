@@ -5,7 +5,7 @@ import { cohensDPooled, cohensDz, holmAdjust, pairedTTest, wilcoxonSignedRank } 
 import { normalCdf, normalSf, studentTCdf, studentTSf } from '../../../../src/core/stats/distributions';
 import { createRng } from '../../../../src/core/stats/rng';
 
-const near = (a: number, b: number, tol = 1e-12): void => assert.ok(Math.abs(a - b) <= tol, `expected ${b}, got ${a}`);
+import { closeAbs as near } from '../../helpers/numericClose';
 
 test('paired t-test by hand: d = [1, 1, 1, 2]', () => {
   const r = pairedTTest([1, 2, 3, 5], [0, 1, 2, 3]);

@@ -15,8 +15,7 @@ import type { ClassificationData } from '../../../../src/core/data/classificatio
 import { config, makeData, randomData } from '../../helpers/classification';
 import { createRng } from '../../helpers/selective';
 
-const close = (a: number | null | undefined, b: number, tol = 1e-12) =>
-  assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${a} vs ${b}`);
+import { closeRel as close } from '../../helpers/numericClose';
 
 function ctxFor(cfg: ResolvedConfig): TaskContext {
   return { path: 'test.csv', baseDir: '/tmp', config: cfg, warnings: new Warnings(), results: new ResultsBuilder() };

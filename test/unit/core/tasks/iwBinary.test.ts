@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { IW_KEYS } from '../../../../src/core/metrics/importance';
 import { runIw, tempFile } from '../../helpers/iwBinary';
+import { closeAbs } from '../../helpers/numericClose';
 
 interface E2ECase {
   file: string;
@@ -20,10 +21,7 @@ interface E2ECase {
 }
 const e2e = JSON.parse(readFileSync('test/golden/importance_e2e.json', 'utf8')) as { cases: E2ECase[] };
 
-const near = (a: number | null | undefined, b: number | null, what = '') => {
-  if (b === null) return assert.equal(a, null, what);
-  assert.ok(typeof a === 'number' && Math.abs(a - b) <= 1e-12, `${what}: expected ${b}, got ${a}`);
-};
+const near = (a: number | null | undefined, b: number | null, what = ''): void => closeAbs(a, b, 1e-12, what);
 
 for (const c of e2e.cases) {
   test(`end to end = scikit-learn with independently computed weights — ${c.file}`, async () => {

@@ -10,9 +10,8 @@ import {
 } from '../../../../../src/core/metrics/ranking/accuracy';
 import type { RankedLists } from '../../../../../src/core/data/rankingData';
 import { createRng } from '../../../../../src/core/stats/rng';
+import { closeAbs as close } from '../../../helpers/numericClose';
 
-const close = (a: number | null | undefined, b: number, tol = 1e-12) =>
-  assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol, `expected ${b}, got ${a}`);
 const log2 = Math.log2;
 
 test('hand-computed: L = [a, b, c, d], R = {b, d}', () => {

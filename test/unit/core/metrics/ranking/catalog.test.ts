@@ -11,9 +11,7 @@ import {
 } from '../../../../../src/core/metrics/ranking/baselines';
 import { activityBins, defaultActivityBoundaries, histogram } from '../../../../../src/core/metrics/ranking/perUser';
 import { createRng } from '../../../../../src/core/stats/rng';
-
-const close = (a: number | null | undefined, b: number, tol = 1e-12) =>
-  assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol, `expected ${b}, got ${a}`);
+import { closeAbs as close } from '../../../helpers/numericClose';
 
 function listsOf(rows: number[][]): RankedLists {
   const offsets = [0];

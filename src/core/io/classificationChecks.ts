@@ -1,0 +1,177 @@
+/**
+ * The value rules of a classification file: what a cell must hold (finite numbers, probabilities
+ * in [0, 1], accept values, class names), and the checks run once every row is read (probabilities
+ * that do not sum to 1, a `pred` that is not the arg-max of the scores, repeated ids), each one
+ * warning with the count and the first lines.
+ */
+import { basename } from 'node:path';
+import { lineRef, type Warnings } from '../diagnostics';
+import { printable } from '../results/validate';
+import { parseNumberText } from './numbers';
+import { FIRST_LINES } from './rowProblems';
+import type { Cell } from './table';
+
+/** Tolerance of the probability-sum check (docs/inputs.md). */
+export const PROB_SUM_TOLERANCE = 1e-3;
+/**
+ * A probability below 0 or above 1 by more than this is an invalid value (an error naming file,
+ * line and column; skipped rows under `invalidRows: "skip"`). The slack accepts a float32 softmax
+ * written as text (`1.0000001`, `-1e-9`), which is used as written.
+ */
+export const PROB_RANGE_TOLERANCE = 1e-6;
+
+/** A cell for a message: quoted, control characters escaped, at most 200 characters. */
+export function show(cell: Cell): string {
+  if (typeof cell === 'string') return `"${printable(cell)}"`;
+  // NaN and ±Infinity (from Parquet or .npz; JSON has none) as themselves, not as JSON's null.
+  if (typeof cell === 'number') return String(cell);
+  if (cell !== null && typeof cell === 'object') {
+    let text: string;
+    try {
+      text = JSON.stringify(cell);
+    } catch {
+      return Array.isArray(cell) ? 'a nested array' : 'a nested object';
+    }
+    return printable(text);
+  }
+  return JSON.stringify(cell);
+}
+
+export function cellNumber(cell: Cell): number {
+  if (typeof cell === 'number') return cell;
+  if (typeof cell === 'string') return parseNumberText(cell);
+  return NaN;
+}
+
+/** Class-name text of a label/prediction cell, or null when it is empty or not a scalar. */
+export function classText(cell: Cell): string | null {
+  if (typeof cell === 'string') {
+    const t = cell.trim();
+    return t === '' ? null : t;
+  }
+  if (typeof cell === 'number' || typeof cell === 'boolean') return String(cell);
+  return null;
+}
+
+export function inProbRange(v: number): boolean {
+  return v >= -PROB_RANGE_TOLERANCE && v <= 1 + PROB_RANGE_TOLERANCE;
+}
+
+export function probRangeMessage(v: number): string {
+  return `expected a probability in [0, 1], got ${v}. Probabilities are used as written; if these are logits or unnormalised scores, name the columns logit_<class> (or an array column logits), or set \`columns.logits\` in eval-lens.json.`;
+}
+
+/** 1 or 0 for an accept cell (1/0, also written 1.0/0.0, true/false); -1 when it is neither. */
+export function acceptValue(cell: Cell): number {
+  if (cell === true || cell === 1) return 1;
+  if (cell === false || cell === 0) return 0;
+  if (typeof cell === 'string') {
+    const t = cell.trim().toLowerCase();
+    if (t === 'true') return 1;
+    if (t === 'false') return 0;
+    const v = parseNumberText(t); // 1, 0, also written 1.0 / 0.0
+    if (v === 1 || v === 0) return v;
+  }
+  return -1;
+}
+
+/** Rows of class probabilities (`n` × `C`, row-major) whose sum is off 1 by more than the tolerance: one warning. */
+export function checkProbabilitySums(
+  file: string,
+  P: Float64Array,
+  C: number,
+  n: number,
+  lines: Int32Array,
+  warnings: Warnings,
+): void {
+  let count = 0;
+  const first: number[] = [];
+  let firstSum = 0;
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    const o = i * C;
+    for (let c = 0; c < C; c++) s += P[o + c];
+    if (!(Math.abs(s - 1) <= PROB_SUM_TOLERANCE)) {
+      if (count === 0) firstSum = s;
+      if (count < FIRST_LINES) first.push(lines[i]);
+      count++;
+    }
+  }
+  if (count === 0) return;
+  warnings.add({
+    code: 'probabilities-not-normalised',
+    message: `${basename(file)}: ${count} row${count === 1 ? '' : 's'} of class probabilities do${count === 1 ? 'es' : ''} not sum to 1 (off by more than ${PROB_SUM_TOLERANCE}); they are used as written. First: ${lineRef(file, first[0])} (sum ${+firstSum.toPrecision(6)}).`,
+    file,
+    line: first[0],
+    count,
+    lines: first,
+  });
+}
+
+/** A `pred` that is not one of the row's maximal class scores: one warning (count, first lines). */
+export function checkPredIsArgmax(
+  file: string,
+  predColumn: string,
+  scoreKind: 'probs' | 'logits' | null,
+  preds: Int32Array,
+  P: Float64Array,
+  C: number,
+  n: number,
+  lines: Int32Array,
+  warnings: Warnings,
+): void {
+  let count = 0;
+  const first: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const o = i * C;
+    let max = P[o];
+    for (let c = 1; c < C; c++) if (P[o + c] > max) max = P[o + c];
+    if (P[o + preds[i]] < max) {
+      if (count < FIRST_LINES) first.push(lines[i]);
+      count++;
+    }
+  }
+  if (count === 0) return;
+  const what = scoreKind === 'logits' ? 'logits' : 'probabilities';
+  warnings.add({
+    code: 'pred-not-argmax',
+    message: `${basename(file)}: on ${count} row${count === 1 ? '' : 's'} the \`pred\` column is not the class with the highest ${what.replace(/s$/, '')} (first: ${lineRef(file, first[0])}). The metrics of the predicted class (accuracy, F1, confusion matrix, per-class and long-tail accuracy) use the \`pred\` column; the metrics of the scores (nll, brier, top-k, confidence, calibration) use the ${what}.`,
+    file,
+    line: first[0],
+    column: predColumn,
+    count,
+    lines: first,
+  });
+}
+
+/** Ids seen on an earlier row: one warning (runs cannot be matched by id while ids repeat). */
+export function checkDuplicateIds(
+  file: string,
+  idColumn: string,
+  ids: string[],
+  lines: Int32Array,
+  warnings: Warnings,
+): void {
+  const seen = new Set<string>();
+  let count = 0;
+  const first: number[] = [];
+  let example = '';
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i];
+    if (seen.has(id)) {
+      if (count === 0) example = id;
+      if (count < FIRST_LINES) first.push(lines[i]);
+      count++;
+    } else seen.add(id);
+  }
+  if (count === 0) return;
+  warnings.add({
+    code: 'duplicate-ids',
+    message: `${basename(file)}: ${count} row${count === 1 ? ' repeats an' : 's repeat an'} id seen on an earlier line (first: "${example}" at ${lineRef(file, first[0])}). Runs cannot be matched by id while ids repeat.`,
+    file,
+    line: first[0],
+    column: idColumn,
+    count,
+    lines: first,
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * The byte scanner of the delimited fast path (see {@link ByteRowHandler} in table.ts): walks
+ * quote-free CSV/TSV lines in a buffer, parses numeric fields straight from the bytes (no string
+ * per cell) and hands every other field over as text. Blank lines (only spaces, `\r` and, unless
+ * they delimit, tabs) are skipped but counted, as on the string path; a `\r` before the line's
+ * `\n` is not part of the last field.
+ */
+import { CR, LF, SPACE, TAB } from './bytes';
+import { parseDecimalBytes } from './numbers';
+
+/** How the scanner reads a field, by column index. */
+export const SKIP_FIELD = 0;
+/** Parsed from the bytes when it is a plain decimal; else handed over as text. */
+export const NUMBER_FIELD = 1;
+export const TEXT_FIELD = 2;
+
+/** Where the scanned rows go. */
+export interface QuoteFreeRowSink {
+  /** A row starts on physical line `line`. */
+  beginRow(line: number): void;
+  /** Field `j` is the number `v` (a NUMBER_FIELD that read as a plain decimal). */
+  numberCell(j: number, v: number): void;
+  /** Field `j` as text (a TEXT_FIELD, or a NUMBER_FIELD that is not a plain decimal). */
+  textCell(j: number, text: string): void;
+  /** The row had as many fields as the header. */
+  endRow(): void;
+  /** The row had `got` fields, the header `expected`. */
+  endRaggedRow(line: number, got: number, expected: number): void;
+  /** A field threw on a row of the wrong length: the row's length is its real problem (reported before the throw goes on). */
+  ragged(line: number, got: number, expected: number): void;
+}
+
+/**
+ * Scans `buf[start, end)` (whole quote-free lines, the first one physical line `line`) into
+ * `sink`, each field read as `fields[j]` says (fields past the header's are skipped). Returns the
+ * line number after the last line.
+ */
+export function scanQuoteFreeRows(
+  buf: Buffer,
+  start: number,
+  end: number,
+  line: number,
+  fields: Uint8Array,
+  delim: number,
+  sink: QuoteFreeRowSink,
+): number {
+  const ncols = fields.length;
+  const parsed = { end: 0 };
+  let p = start;
+  let rowStart = p;
+  try {
+    while (p < end) {
+      let c = buf[p];
+      if (c === LF) {
+        line++;
+        p++;
+        continue;
+      }
+      if (c === CR || c === SPACE || (c === TAB && delim !== TAB)) {
+        const q = blankLineEnd(buf, p, delim);
+        if (q > 0) {
+          // a line of spaces is blank, as on the string path
+          line++;
+          p = q;
+          continue;
+        }
+      }
+      sink.beginRow(line);
+      rowStart = p;
+      let j = 0;
+      for (;;) {
+        const mode = j < ncols ? fields[j] : SKIP_FIELD;
+        let fe: number;
+        if (mode === NUMBER_FIELD) {
+          const v = parseDecimalBytes(buf, p, parsed);
+          fe = parsed.end;
+          c = buf[fe];
+          if (v === v && (c === delim || c === LF || (c === CR && buf[fe + 1] === LF))) sink.numberCell(j, v);
+          else {
+            fe = fieldEnd(buf, p, delim);
+            sink.textCell(j, buf.toString('utf8', p, stripCr(buf, p, fe)));
+          }
+        } else {
+          fe = fieldEnd(buf, p, delim);
+          if (mode === TEXT_FIELD) sink.textCell(j, buf.toString('utf8', p, stripCr(buf, p, fe)));
+        }
+        c = buf[fe];
+        if (c === delim) {
+          j++;
+          p = fe + 1;
+          continue;
+        }
+        p = c === CR ? fe + 2 : fe + 1;
+        break;
+      }
+      if (j + 1 !== ncols) sink.endRaggedRow(line, j + 1, ncols);
+      else sink.endRow();
+      line++;
+    }
+  } catch (e) {
+    // A cell error on a ragged row: the ragged row is the real problem (cells are misaligned).
+    const got = countFields(buf, rowStart, delim);
+    if (got !== ncols) sink.ragged(line, got, ncols);
+    throw e;
+  }
+  return line;
+}
+
+/** Index of the delimiter or `\n` that ends the field starting at `p` (quote-free lines). */
+function fieldEnd(buf: Uint8Array, p: number, delim: number): number {
+  let c = buf[p];
+  while (c !== delim && c !== LF) c = buf[++p];
+  return p;
+}
+
+/** End (after `\n`) of the line at `p` when it holds only spaces, `\r` and (unless they delimit) tabs; else -1. */
+function blankLineEnd(buf: Uint8Array, p: number, delim: number): number {
+  let c = buf[p];
+  while (c === SPACE || c === CR || (c === TAB && delim !== TAB)) c = buf[++p];
+  return c === LF ? p + 1 : -1;
+}
+
+/** Number of fields on the quote-free line starting at `p`. */
+function countFields(buf: Uint8Array, p: number, delim: number): number {
+  let k = 1;
+  for (let c = buf[p]; c !== LF && c !== undefined; c = buf[++p]) if (c === delim) k++;
+  return k;
+}
+
+/** End of a field's text: before a `\r` that precedes the line's `\n`. */
+function stripCr(buf: Uint8Array, p: number, fe: number): number {
+  return fe > p && buf[fe] === LF && buf[fe - 1] === CR ? fe - 1 : fe;
+}
