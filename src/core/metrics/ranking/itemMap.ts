@@ -17,6 +17,13 @@
  * the most train interactions, then the order of first appearance. Each kept item carries its
  * coordinates, how many evaluated users have it in their top K, its train count (with `train`),
  * and its category and name from the `items` table when it has such columns.
+ *
+ * References:
+ * - K. Pearson (1901). On lines and planes of closest fit to systems of points in space. Philosophical
+ *   Magazine 2(11), 559–572. https://doi.org/10.1080/14786440109462720
+ * - I. T. Jolliffe (2002). Principal Component Analysis, 2nd ed. Springer. https://doi.org/10.1007/b98835
+ *
+ * @see docs/metrics/ranking.md — the item map: vectors, method, sign rule, cap and warnings.
  */
 import type { RankedLists } from '../../data/rankingData';
 import { jacobiEigen, pca2, project, type Pca2 } from '../../stats/pca';
