@@ -1,8 +1,8 @@
 // Parquet and NumPy .npz inputs: the same predictions as CSV, JSONL, Parquet (each compression,
 // wide and list columns) and .npz (stored and deflated, C and Fortran order) give byte-identical
 // metrics; streaming by row group; errors name the file, the row or array, and what was expected.
-// The binary files are written by scripts/golden/parquet.mjs (DuckDB) and scripts/golden/npz.py
-// (NumPy) from examples/digits-lt/logreg.csv and examples/iw-breast-cancer/logreg.csv.
+// The binary files are written by scripts/golden/parquet.mjs (DuckDB), scripts/golden/parquet_python.py
+// (pandas with the pyarrow and fastparquet engines, pyarrow) and scripts/golden/npz.py (NumPy) from examples/digits-lt/logreg.csv and examples/iw-breast-cancer/logreg.csv.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -36,6 +36,18 @@ test('golden: CSV, JSONL, Parquet (every codec, wide and list columns) and .npz 
     join(NPZ, 'digits-logreg-compressed.npz'),
   ];
   for (const f of others) assert.equal(await metricsOf(f, config), csv, f);
+});
+
+test('golden: Parquet written by pandas (pyarrow and fastparquet engines, index column kept) and by pyarrow (list column, page v2, the Spark flavour) gives the CSV metrics', async () => {
+  const config = join(DIGITS, 'eval-lens.json');
+  const csv = await metricsOf(join(DIGITS, 'logreg.csv'), config);
+  const files = [
+    ...['snappy', 'zstd', 'gzip'].map((c) => `pandas-wide.pyarrow.${c}.parquet`),
+    ...['snappy', 'gzip'].map((c) => `pandas-wide.fastparquet.${c}.parquet`),
+    'pyarrow-list.parquet',
+    'pyarrow-spark.parquet',
+  ];
+  for (const f of files) assert.equal(await metricsOf(join(PQ, 'python', f), config), csv, f);
 });
 
 test('golden: an iw-binary Parquet file is detected as iw-binary and gives the CSV metrics', async () => {
@@ -268,6 +280,9 @@ test('golden: a ranking run with one user a row (items and relevant as list colu
   assert.ok(JSON.stringify(a.metrics).length > 1000);
   assert.equal(JSON.stringify(b.metrics), JSON.stringify(a.metrics));
   assert.deepEqual(b.perItem, a.perItem);
+  // The same lists written by pyarrow (list<string>, zstd).
+  const c = await evaluateFile(join(PQ, 'python', 'pyarrow-lists.parquet'), { configPath: cfg, root: '/' });
+  assert.equal(JSON.stringify(c.metrics), JSON.stringify(a.metrics));
   assert.equal(await detectTask(join(PQ, 'debian-lists.parquet'), {}), 'ranking');
   const bad = join(PQ, 'bad-list.parquet');
   await assert.rejects(
