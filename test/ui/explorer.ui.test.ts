@@ -17,7 +17,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import type { Curve, Results } from '../../src/core/results/types';
 import { pointAtThreshold } from '../../src/shared/operatingPoint';
-import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
+import { copyExamples, root, sleep, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import {
   clickMenuItem,
   contextMenu,
@@ -25,7 +25,8 @@ import {
   expandFolder,
   explorerRow,
   LIGHT,
-  openWorkbench,
+  closeWorkbench,
+  startWorkbench,
   reportFrame,
   runCommand,
   screenshot,
@@ -132,21 +133,11 @@ function assertSelectivePoint(r: Readout, c: Curve, k: number): void {
 describe('Threshold explorer and user inspector (code-server + Chromium)', { timeout: 900_000 }, () => {
   before(async () => {
     ws = copyExamples();
-    server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
-    wb = await openWorkbench(server, ws);
+    ({ server, wb } = await startWorkbench(ws));
     page = wb.page;
-    await page
-      .locator(
-        '.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]',
-      )
-      .first()
-      .waitFor({ timeout: 90_000 });
   });
 
-  after(async () => {
-    await wb?.browser.close().catch(() => undefined);
-    await server?.stop();
-  });
+  after(() => closeWorkbench(server, wb));
 
   let r: Results;
   let frame: Frame;

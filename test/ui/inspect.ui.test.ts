@@ -16,15 +16,17 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import type { Results } from '../../src/core/results/types';
-import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
+import { copyExamples, root, sleep, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import {
   clickMenuItem,
-  contextMenu,
   DARK,
   expandFolder,
   explorerRow,
   LIGHT,
-  openWorkbench,
+  closeWorkbench,
+  evalLensActivity,
+  openMenuWith,
+  startWorkbench,
   reportFrame,
   runCommand,
   screenshot,
@@ -91,32 +93,15 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
       join(ws, 'slices-demo/eval-lens.json'),
       JSON.stringify({ ...config, slices: ['split', 'scanner'] }, null, 2),
     );
-    server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
-    wb = await openWorkbench(server, ws);
+    ({ server, wb } = await startWorkbench(ws));
     page = wb.page;
-    await page
-      .locator(
-        '.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]',
-      )
-      .first()
-      .waitFor({ timeout: 90_000 });
     await expandFolder(page, 'digits-lt');
-    const end = Date.now() + 30_000;
-    for (;;) {
-      const labels = await contextMenu(page, explorerRow(page, 'logreg.csv'));
-      if (labels.includes('Evaluate Prediction File…')) break;
-      await page.keyboard.press('Escape');
-      if (Date.now() > end) assert.fail(`no Evaluate in the menu: ${labels.join(' | ')}`);
-      await sleep(1000);
-    }
+    await openMenuWith(page, explorerRow(page, 'logreg.csv'), 'Evaluate Prediction File…');
     await clickMenuItem(page, 'Evaluate Prediction File…');
     await waitForFile(join(ws, 'digits-lt/logreg.eval.json'));
   });
 
-  after(async () => {
-    await wb?.browser.close().catch(() => undefined);
-    await server?.stop();
-  });
+  after(() => closeWorkbench(server, wb));
 
   it("a click on a confusion cell lists exactly that cell's rows; Enter on a row opens its line", async () => {
     const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
@@ -213,14 +198,7 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     // One report on screen (the screenshots show it alone).
     await runCommand(page, 'View: Close All Editors');
     await expandFolder(page, 'slices-demo');
-    const end = Date.now() + 30_000;
-    for (;;) {
-      const labels = await contextMenu(page, explorerRow(page, 'preds.csv'));
-      if (labels.includes('Evaluate Prediction File…')) break;
-      await page.keyboard.press('Escape');
-      if (Date.now() > end) assert.fail(`no Evaluate in the menu: ${labels.join(' | ')}`);
-      await sleep(1000);
-    }
+    await openMenuWith(page, explorerRow(page, 'preds.csv'), 'Evaluate Prediction File…');
     await clickMenuItem(page, 'Evaluate Prediction File…');
     const r = JSON.parse(await waitForFile(join(ws, 'slices-demo/preds.eval.json'))) as Results;
     const slices = r.tables.slices as { slice: string; value: string; n: number; accuracy: { value: number } }[];
@@ -286,12 +264,7 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await runCommand(page, 'View: Close All Editors');
     const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
     const few = r.tables.perClass!.filter((c) => c.shot === 'few').reduce((a, c) => a + c.support, 0);
-    await page
-      .locator(
-        '.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]',
-      )
-      .first()
-      .click();
+    await evalLensActivity(page).click();
     const tree = page.locator('.pane-body .monaco-list').first();
     const row = (text: string): ReturnType<Page['locator']> =>
       tree
@@ -345,14 +318,7 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
       .first()
       .click();
     await expandFolder(page, 'ranking-debian-deps');
-    const end = Date.now() + 30_000;
-    for (;;) {
-      const labels = await contextMenu(page, explorerRow(page, 'popularity.jsonl'));
-      if (labels.includes('Evaluate Prediction File…')) break;
-      await page.keyboard.press('Escape');
-      if (Date.now() > end) assert.fail(`no Evaluate in the menu: ${labels.join(' | ')}`);
-      await sleep(1000);
-    }
+    await openMenuWith(page, explorerRow(page, 'popularity.jsonl'), 'Evaluate Prediction File…');
     await clickMenuItem(page, 'Evaluate Prediction File…');
     const r = JSON.parse(await waitForFile(join(ws, 'ranking-debian-deps/popularity.eval.json'))) as Results;
     const hist = (r.tables.perUserHistograms as Record<string, { counts: number[] }>)['recall@5']!;

@@ -19,15 +19,16 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import type { Results } from '../../src/core/results/types';
-import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
+import { copyExamples, root, sleep, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import {
   clickMenuItem,
-  contextMenu,
   DARK,
   expandFolder,
   explorerRow,
   LIGHT,
-  openWorkbench,
+  closeWorkbench,
+  openMenuWith,
+  startWorkbench,
   reportFrame,
   runCommand,
   screenshot,
@@ -99,26 +100,16 @@ async function highlighted(
 describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
   before(async () => {
     ws = copyExamples();
-    server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
-    wb = await openWorkbench(server, ws);
+    ({ server, wb } = await startWorkbench(ws));
     page = wb.page;
   });
 
-  after(async () => {
-    await wb?.browser.close().catch(() => undefined);
-    await server?.stop();
-  });
+  after(() => closeWorkbench(server, wb));
 
   it("highlights a user's top-K items on the map of the factor model's items", async () => {
     await expandFolder(page, 'ranking-factors');
     const row = explorerRow(page, 'U.npy');
-    for (let i = 0; ; i++) {
-      const labels = await contextMenu(page, row);
-      if (labels.includes('Evaluate Prediction File…')) break;
-      await page.keyboard.press('Escape');
-      if (i > 30) assert.fail(`no Evaluate in the menu: ${labels.join(' | ')}`);
-      await sleep(1000);
-    }
+    await openMenuWith(page, row, 'Evaluate Prediction File…', 40_000);
     await clickMenuItem(page, 'Evaluate Prediction File…');
     const text = await waitForFile(join(ws, 'ranking-factors/U.eval.json')).catch(async (e: unknown) => {
       await screenshot(page, join(SHOTS, 'item-map-failure.png'));

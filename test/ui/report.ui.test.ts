@@ -18,7 +18,7 @@ import type { Frame, Page } from 'playwright-core';
 import type { CompareResults } from '../../src/core/compare/types';
 import type { Results } from '../../src/core/results/types';
 import { formatNumber } from '../../src/shared/format';
-import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
+import { copyExamples, root, sleep, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import { LONG_CLASS_NAME, writeUiFixtures } from './fixtures';
 import {
   acceptQuickPick,
@@ -30,7 +30,10 @@ import {
   explorerRow,
   HC,
   LIGHT,
-  openWorkbench,
+  closeWorkbench,
+  evalLensActivity,
+  openMenuWith,
+  startWorkbench,
   reportCards,
   reportFrame,
   revealExplorerRow,
@@ -217,30 +220,8 @@ async function closeReports(): Promise<void> {
 /** Evaluates an explorer file through its context menu, as a person does. */
 async function evaluateFromExplorer(folder: string, file: string): Promise<void> {
   await expandFolder(page, folder);
-  await openMenuWith(explorerRow(page, file), 'Evaluate Prediction File…');
+  await openMenuWith(page, explorerRow(page, file), 'Evaluate Prediction File…');
   await clickMenuItem(page, 'Evaluate Prediction File…');
-}
-
-/**
- * Opens the context menu of `row` until it lists `label` (menus contributed by the extension
- * appear once the workbench has read its manifest); fails with the labels seen.
- */
-async function openMenuWith(row: ReturnType<Page['locator']>, label: string, timeout = 30_000): Promise<void> {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const labels = await contextMenu(page, row);
-    if (labels.includes(label)) return;
-    await page.keyboard.press('Escape');
-    if (Date.now() > end) assert.fail(`no "${label}" in the menu: ${labels.join(' | ')}`);
-    await sleep(1000);
-  }
-}
-
-/** The activity-bar entry of the extension: its contributions (menus, views) are loaded. */
-function activityBarEntry(): ReturnType<Page['locator']> {
-  return page
-    .locator('.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]')
-    .first();
 }
 
 describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000 }, () => {
@@ -257,16 +238,11 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
         { label: 'b', pred: 'b' },
       ]) + '\n',
     );
-    server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
-    wb = await openWorkbench(server, ws);
+    ({ server, wb } = await startWorkbench(ws));
     page = wb.page;
-    await activityBarEntry().waitFor({ timeout: 90_000 });
   });
 
-  after(async () => {
-    await wb?.browser.close().catch(() => undefined);
-    await server?.stop();
-  });
+  after(() => closeWorkbench(server, wb));
 
   it('explorer menu: Evaluate on a prediction file, not on a folder', async () => {
     const folderMenu = await contextMenu(page, explorerRow(page, 'digits-lt'));
@@ -571,7 +547,7 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
   it('explorer menu: Evaluate on a JSON of rows, not on another tool\u2019s metrics.json nor on a config', async () => {
     await page.keyboard.press('Escape');
     await expandFolder(page, 'json-kinds');
-    await openMenuWith(explorerRow(page, 'preds.json'), 'Evaluate Prediction File…', 60_000);
+    await openMenuWith(page, explorerRow(page, 'preds.json'), 'Evaluate Prediction File…', 60_000);
     await page.keyboard.press('Escape');
     const metrics = await contextMenu(page, explorerRow(page, 'metrics.json'));
     await page.keyboard.press('Escape');
@@ -591,7 +567,7 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     await expandFolder(page, 'digits-lt');
     await clickExplorerRow(page, 'logreg.csv');
     await clickExplorerRow(page, 'svc_rbf.csv', { add: true });
-    await openMenuWith(explorerRow(page, 'svc_rbf.csv'), 'Compare Runs…');
+    await openMenuWith(page, explorerRow(page, 'svc_rbf.csv'), 'Compare Runs…');
     await clickMenuItem(page, 'Compare Runs…');
     await screenshot(page, join(SHOTS, 'compare-baseline-pick.png'));
     await acceptQuickPick(page); // the baseline: the default item
@@ -625,7 +601,7 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     await clickExplorerRow(page, 'logreg.csv');
     await clickExplorerRow(page, 'logreg_logits.csv', { add: true });
     await clickExplorerRow(page, 'knn.csv', { add: true });
-    await openMenuWith(explorerRow(page, 'knn.csv'), 'Compare Runs…');
+    await openMenuWith(page, explorerRow(page, 'knn.csv'), 'Compare Runs…');
     await clickMenuItem(page, 'Compare Runs…');
     await acceptQuickPick(page);
     const path = join(ws, 'digits-lt', 'knn-vs-logreg-vs-logreg_logits.compare.json');
@@ -661,7 +637,7 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
   });
 
   it('the side panel lists the results files with their headline metric', async () => {
-    await activityBarEntry().click();
+    await evalLensActivity(page).click();
     const row = page.locator('.monaco-list-row', { hasText: 'logreg.eval.json' }).first();
     await row.waitFor({ timeout: 30_000 });
     await page.locator('.monaco-list-row', { hasText: 'popularity.eval.json' }).first().waitFor({ timeout: 30_000 });

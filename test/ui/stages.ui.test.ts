@@ -11,16 +11,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { copyExamples, root, sleep, startCodeServer, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
+import { copyExamples, root, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import { writeLargePredictions } from '../fixtures/largePredictions';
 import {
   clickMenuItem,
-  contextMenu,
   DARK,
   expandFolder,
   explorerRow,
   LIGHT,
-  openWorkbench,
+  closeWorkbench,
+  openMenuWith,
+  startWorkbench,
   reportFrame,
   screenshot,
   setTheme,
@@ -41,32 +42,15 @@ describe('the staged report in the browser (code-server + Chromium)', { timeout:
     mkdirSync(join(ws, 'staged'));
     writeLargePredictions(join(ws, 'staged/staged-run.csv'), 100_000, 20);
     writeFileSync(join(ws, 'staged/eval-lens.json'), JSON.stringify({ bootstrap: { n: 3000 } }, null, 2));
-    server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
-    wb = await openWorkbench(server, ws);
+    ({ server, wb } = await startWorkbench(ws));
     page = wb.page;
-    await page
-      .locator(
-        '.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]',
-      )
-      .first()
-      .waitFor({ timeout: 90_000 });
   });
 
-  after(async () => {
-    await wb?.browser.close().catch(() => undefined);
-    await server?.stop();
-  });
+  after(() => closeWorkbench(server, wb));
 
   it('a banner names the stage shown until the final intervals replace it', async () => {
     await expandFolder(page, 'staged');
-    // Menus contributed by the extension appear once the workbench has read its manifest.
-    for (let attempt = 0; ; attempt++) {
-      const labels = await contextMenu(page, explorerRow(page, 'staged-run.csv'));
-      if (labels.includes('Evaluate Prediction File…')) break;
-      await page.keyboard.press('Escape');
-      assert.ok(attempt < 30, `no Evaluate in the menu: ${labels.join(' | ')}`);
-      await sleep(1000);
-    }
+    await openMenuWith(page, explorerRow(page, 'staged-run.csv'), 'Evaluate Prediction File…', 40_000);
     await clickMenuItem(page, 'Evaluate Prediction File…');
     const frame = await reportFrame(page, /^staged-run\.csv$/, 120_000);
     const banner = await frame.waitForSelector('.stage-banner', { timeout: 60_000 });

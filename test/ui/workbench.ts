@@ -9,7 +9,13 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { BrowserContext, Frame, Locator, Page } from 'playwright-core';
-import { launchChromium, sleep, workbenchUrl, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
+import {
+  launchChromium,
+  sleep,
+  startCodeServer,
+  workbenchUrl,
+  type CodeServer,
+} from '../../scripts/vscode/codeServer.mjs';
 
 export interface Workbench {
   browser: BrowserContext;
@@ -24,6 +30,44 @@ export async function openWorkbench(server: CodeServer, folder: string): Promise
   await page.goto(workbenchUrl(server, folder));
   await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 90_000 });
   return { browser, page, folder };
+}
+
+/** The activity-bar entry of Eval Lens: once it shows, the extension's menus and views are loaded. */
+export function evalLensActivity(page: Page): Locator {
+  return page
+    .locator('.activitybar .action-item a[aria-label^="Eval Lens"], .activitybar .action-item[aria-label^="Eval Lens"]')
+    .first();
+}
+
+/**
+ * A code-server with the extension installed (light theme) and a workbench on `folder`, returned
+ * once the extension's activity-bar entry shows. {@link closeWorkbench} ends both.
+ */
+export async function startWorkbench(folder: string): Promise<{ server: CodeServer; wb: Workbench }> {
+  const server = await startCodeServer({ installExtension: true, settings: { 'workbench.colorTheme': LIGHT } });
+  const wb = await openWorkbench(server, folder);
+  await evalLensActivity(wb.page).waitFor({ timeout: 90_000 });
+  return { server, wb };
+}
+
+export async function closeWorkbench(server: CodeServer | undefined, wb: Workbench | undefined): Promise<void> {
+  await wb?.browser.close().catch(() => undefined);
+  await server?.stop();
+}
+
+/**
+ * Opens the context menu of `row` until it lists `label` (menus contributed by the extension
+ * appear once the workbench has read its manifest), leaving the menu open; fails with the labels seen.
+ */
+export async function openMenuWith(page: Page, row: Locator, label: string, timeout = 30_000): Promise<void> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const labels = await contextMenu(page, row);
+    if (labels.includes(label)) return;
+    await page.keyboard.press('Escape');
+    if (Date.now() > end) throw new Error(`no "${label}" in the menu: ${labels.join(' | ')}`);
+    await sleep(1000);
+  }
 }
 
 /** The explorer row of a file or folder (by its name, optionally its depth: 1 = top level). */
