@@ -7,27 +7,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateFile } from '../../../src/core/evaluate';
+import { npy, tiesCase } from '../helpers/factors';
 
-/** A little-endian float64 C-order .npy (format 1.0). */
-function npy(rows: number[][]): Buffer {
-  const header = `{'descr': '<f8', 'fortran_order': False, 'shape': (${rows.length}, ${rows[0].length}), }`;
-  const pad = 64 - ((10 + header.length + 1) % 64);
-  const h = Buffer.from(header + ' '.repeat(pad % 64) + '\n', 'latin1');
-  const pre = Buffer.alloc(10);
-  Buffer.from('\x93NUMPY', 'latin1').copy(pre);
-  pre[6] = 1;
-  pre.writeUInt16LE(h.length, 8);
-  return Buffer.concat([pre, h, Buffer.from(Float64Array.from(rows.flat()).buffer)]);
-}
-
-const g = (
-  JSON.parse(readFileSync(join(__dirname, '../../golden/factors.json'), 'utf8')) as Record<
-    string,
-    { k: number; U: number[][]; V: number[][]; train: number[][]; topk: number[][] }
-  >
-).ties;
-const userIds = g.U.map((_, u) => `u${u}`);
-const itemIds = g.V.map((_, i) => `item${i}`);
+const { g, userIds, itemIds } = tiesCase();
 // Relevant items: two per user from a fixed pattern, plus an id that is in no id list.
 const relevant = userIds
   .flatMap((u, j) => [`${u},item${(j * 2) % 9}`, `${u},item${(j * 5 + 3) % 9}`])

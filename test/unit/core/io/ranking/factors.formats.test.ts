@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { evaluateFile } from '../../../../../src/core/evaluate';
 import { readFactorMatrix } from '../../../../../src/core/io/ranking/factors';
 import { factorTopK } from '../../../../../src/core/factors/topK';
+import { npyFloat64 } from '../../../helpers/factors';
 
 const SRC = join(__dirname, '../../../../golden/factor-formats');
 const golden = (
@@ -134,17 +135,6 @@ function zipOf(members: Record<string, Buffer>): Buffer {
   return Buffer.concat([...locals, cd, end]);
 }
 
-function npy1d(values: number[]): Buffer {
-  const header = `{'descr': '<f8', 'fortran_order': False, 'shape': (${values.length},), }`;
-  const pad = 64 - ((10 + header.length + 1) % 64);
-  const h = Buffer.from(header + ' '.repeat(pad % 64) + '\n', 'latin1');
-  const pre = Buffer.alloc(10);
-  Buffer.from('\x93NUMPY', 'latin1').copy(pre);
-  pre[6] = 1;
-  pre.writeUInt16LE(h.length, 8);
-  return Buffer.concat([pre, h, Buffer.from(Float64Array.from(values).buffer)]);
-}
-
 test('bad factor files: the file, the array or line, and what was expected', async () => {
   const dir = workDir();
   const read = (name: string, text: string | Buffer, array?: string) => {
@@ -160,7 +150,7 @@ test('bad factor files: the file, the array or line, and what was expected', asy
     /factors\.npz: expected an array named "U", got the arrays "user_factors", "item_factors"/,
   );
   await assert.rejects(
-    read('flat.npz', zipOf({ 'U.npy': npy1d([1, 2, 3]) })),
+    read('flat.npz', zipOf({ 'U.npy': npyFloat64([1, 2, 3], [3]) })),
     /flat\.npz: array "U": expected a 2-D array of numbers \(one row per id\), got shape \(3\) of float64/,
   );
   await assert.rejects(read('U.txt', 'x'), /U\.txt: expected a \.npy or \.npz file .* or a \.csv\/\.tsv file/);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatRunJsonl } from '../../../../../src/core/io/ranking/writeRun';
 import type { Results } from '../../../../../src/core/results/types';
+import { npy, tiesCase } from '../../../helpers/factors';
 
 const ROOT = process.cwd();
 const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
@@ -24,26 +25,7 @@ function cli(args: string[], cwd: string): { status: number | null; stdout: stri
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** A little-endian float64 C-order .npy (format 1.0). */
-function npy(rows: number[][]): Buffer {
-  const header = `{'descr': '<f8', 'fortran_order': False, 'shape': (${rows.length}, ${rows[0].length}), }`;
-  const pad = 64 - ((10 + header.length + 1) % 64);
-  const h = Buffer.from(header + ' '.repeat(pad % 64) + '\n', 'latin1');
-  const pre = Buffer.alloc(10);
-  Buffer.from('\x93NUMPY', 'latin1').copy(pre);
-  pre[6] = 1;
-  pre.writeUInt16LE(h.length, 8);
-  return Buffer.concat([pre, h, Buffer.from(Float64Array.from(rows.flat()).buffer)]);
-}
-
-const g = (
-  JSON.parse(readFileSync(join(__dirname, '../../../../golden/factors.json'), 'utf8')) as Record<
-    string,
-    { k: number; U: number[][]; V: number[][]; train: number[][]; topk: number[][] }
-  >
-).ties;
-const userIds = g.U.map((_, u) => `u${u}`);
-const itemIds = g.V.map((_, i) => `item${i}`);
+const { g, userIds, itemIds } = tiesCase();
 
 function setup(): string {
   const dir = mkdtempSync(join(tmpdir(), 'eval-lens-write-run-'));
