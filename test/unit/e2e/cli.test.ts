@@ -159,7 +159,8 @@ test('--progress prints the stages on stderr and leaves stdout unchanged', () =>
 
 test('--out writes valid results (folders created); the same seed gives the same intervals', () => {
   const out = join(dir, 'results', 'nested', 'preds.eval.json');
-  const r = cli([
+  // The same arguments twice: the second run overwrites the first results file.
+  const args = [
     'evaluate',
     preds,
     '--out',
@@ -172,7 +173,8 @@ test('--out writes valid results (folders created); the same seed gives the same
     '0.9',
     '--top-k',
     '1,2',
-  ]);
+  ];
+  const r = cli(args);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /Results written to /);
   const results = JSON.parse(readFileSync(out, 'utf8')) as Results;
@@ -185,20 +187,7 @@ test('--out writes valid results (folders created); the same seed gives the same
   assert.ok(results.metrics.accuracy!.ci);
   assert.match(r.stdout, /90% CI/);
   // Overwriting an earlier results file is fine, and deterministic.
-  const again = cli([
-    'evaluate',
-    preds,
-    '--out',
-    out,
-    '--bootstrap-n',
-    '100',
-    '--seed',
-    '3',
-    '--confidence',
-    '0.9',
-    '--top-k',
-    '1,2',
-  ]);
+  const again = cli(args);
   assert.equal(again.status, 0);
   assert.deepEqual(
     (JSON.parse(readFileSync(out, 'utf8')) as Results).metrics.accuracy!.ci,
