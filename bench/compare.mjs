@@ -1,0 +1,141 @@
+// `node bench/compare.mjs <rev> [--rounds N] [name-substring…]`: the same benches on an earlier
+// revision and on the working tree, in one run, side by side — to show that a refactor slowed no stage.
+//
+// The revision is exported (`git archive`) into a temporary folder that shares this checkout's
+// node_modules and bench/data; both trees are built (`npm run build`) and each tree's own
+// bench/*.bench.ts is bundled into that tree's dist/ beside its bootstrap worker, exactly as
+// bench/run.mjs does, so both sides run the bundled code on their worker threads. The two sides
+// alternate round by round (base, head, base, head, …) so that a change in the machine's load hits
+// both; the best time of each stage over the rounds is compared. A stage whose best time on the
+// base is under 0.05 s is listed but not judged (timer and scheduler noise there exceed 5%).
+// Exit status 1 when a judged stage is more than 5% slower on the working tree.
+import { spawnSync } from 'node:child_process';
+import * as esbuild from 'esbuild';
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const head = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const rev = args[0];
+if (!rev || rev.startsWith('--')) {
+  console.error('usage: node bench/compare.mjs <rev> [--rounds N] [name-substring…]');
+  process.exit(2);
+}
+const ri = args.indexOf('--rounds');
+const rounds = ri > 0 ? Number(args[ri + 1]) : 3;
+const filters = args.slice(1).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--rounds');
+const TOLERANCE = 1.05;
+const MIN_JUDGED = 0.05;
+
+function sh(cmd, argv, cwd, opts = {}) {
+  const r = spawnSync(cmd, argv, { cwd, encoding: 'utf8', maxBuffer: 1 << 28, ...opts });
+  if (r.error) throw r.error;
+  if (r.status !== 0) {
+    process.stderr.write(r.stdout ?? '');
+    process.stderr.write(r.stderr ?? '');
+    throw new Error(`${cmd} ${argv.join(' ')} failed in ${cwd} (exit ${r.status})`);
+  }
+  return r.stdout;
+}
+
+const sha = sh('git', ['rev-parse', '--short', rev], head).trim();
+const base = join(tmpdir(), `eval-lens-bench-${sha}`);
+rmSync(base, { recursive: true, force: true });
+mkdirSync(base, { recursive: true });
+sh('bash', ['-c', `git archive ${sha} | tar -x -C ${JSON.stringify(base)}`], head);
+symlinkSync(realpathSync(join(head, 'node_modules')), join(base, 'node_modules'));
+if (!existsSync(join(head, 'bench', 'data', 'cls', 'preds.csv'))) {
+  console.error('bench/data has no inputs yet: run `npm run bench` once (it generates them).');
+  process.exit(2);
+}
+rmSync(join(base, 'bench', 'data'), { recursive: true, force: true });
+symlinkSync(realpathSync(join(head, 'bench', 'data')), join(base, 'bench', 'data'));
+
+const sides = [
+  { name: `base ${sha}`, root: base },
+  { name: 'head (working tree)', root: head },
+];
+for (const s of sides) {
+  console.log(`== building ${s.name}`);
+  sh('npm', ['run', '--silent', 'build'], s.root, { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+// factors.bench generates its own data for minutes and inspect/read/firstReport are not stage tables.
+const names = readdirSync(join(head, 'bench'))
+  .filter((f) => f.endsWith('.bench.ts') && !f.startsWith('factors.'))
+  .filter((f) => existsSync(join(base, 'bench', f)))
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
+
+/** `label   1.234 s` lines of a bench's output (stage tables), by label; a repeated label is numbered. */
+function stages(text) {
+  const out = new Map();
+  let section = '';
+  for (const line of text.split('\n')) {
+    if (line.startsWith('-- ')) section = line.slice(3).trim();
+    const m = /^(\s*\S.*?)\s{2,}(\d+\.\d+) s\b/.exec(line);
+    if (!m) continue;
+    let label = `${section ? `${section}: ` : ''}${m[1].trim()}`;
+    for (let k = 2; out.has(label); k++) label = `${label.replace(/ #\d+$/, '')} #${k}`;
+    out.set(label, Number(m[2]));
+  }
+  return out;
+}
+
+const best = sides.map(() => new Map());
+for (const f of names) {
+  const scripts = [];
+  for (const s of sides) {
+    const script = join(s.root, 'dist', `bench-${f.replace(/\.ts$/, '.cjs')}`);
+    await esbuild.build({
+      entryPoints: [join(s.root, 'bench', f)],
+      outfile: script,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      packages: 'external',
+      logLevel: 'warning',
+    });
+    scripts.push(script);
+  }
+  for (let r = 0; r < rounds; r++) {
+    sides.forEach((s, i) => {
+      console.log(`== ${f}, round ${r + 1}/${rounds}, ${s.name}`);
+      const text = sh(process.execPath, ['--expose-gc', scripts[i]], s.root, {
+        env: { ...process.env, EVAL_LENS_REQUIRE_WORKERS: '1' },
+      });
+      for (const [label, t] of stages(text)) {
+        const key = `${f.replace(/\.bench\.ts$/, '')} · ${label}`;
+        best[i].set(key, Math.min(best[i].get(key) ?? Infinity, t));
+      }
+    });
+  }
+}
+
+let slower = 0;
+const rows = [];
+for (const [key, b] of best[0]) {
+  const h = best[1].get(key);
+  if (h === undefined) continue;
+  const ratio = h / b;
+  const judged = b >= MIN_JUDGED;
+  const mark = !judged ? 'not judged (< 0.05 s)' : ratio > TOLERANCE ? 'SLOWER' : 'ok';
+  if (judged && ratio > TOLERANCE) slower++;
+  rows.push([key, b.toFixed(3), h.toFixed(3), ratio.toFixed(3), mark]);
+}
+const width = Math.max(...rows.map((r) => r[0].length), 5);
+console.log(`\n== best of ${rounds} rounds per stage: ${sides[0].name} vs ${sides[1].name}`);
+console.log(`${'stage'.padEnd(width)}  base s   head s   head/base`);
+for (const r of rows)
+  console.log(`${r[0].padEnd(width)}  ${r[1].padStart(7)}  ${r[2].padStart(7)}  ${r[3].padStart(6)}  ${r[4]}`);
+const onlyOne =
+  [...best[0].keys()].filter((k) => !best[1].has(k)).length + [...best[1].keys()].filter((k) => !best[0].has(k)).length;
+if (onlyOne) console.log(`(${onlyOne} stage labels appear on one side only and are not compared)`);
+console.log(
+  slower ? `${slower} stage(s) more than 5% slower on the working tree` : 'no judged stage more than 5% slower',
+);
+rmSync(base, { recursive: true, force: true });
+process.exit(slower ? 1 : 0);
