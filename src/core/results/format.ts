@@ -14,7 +14,7 @@ import type { MetricFamily, MetricValue, Results } from './types';
 import { where } from '../diagnostics';
 import { csvCell } from '../../shared/csvCell';
 import { escapeMarkdown } from '../../shared/markdownText';
-import { GLOSSARY, explainKey } from '../glossary';
+import { GLOSSARY, explainKey, metricName } from '../glossary';
 import { splitNotes } from './notes';
 
 export interface FormatOptions {
@@ -257,13 +257,13 @@ export function formatMarkdown(results: Results, opts: FormatOptions = {}): stri
   for (const s of metricSections(results)) {
     out.push('', `### ${s.title}`, '');
     out.push(
-      `| Metric | Value | ${baselineNames.map((b) => `${escapeMarkdown(b)} | `).join('')}${ciTitle(results)} | Better | Note |`,
+      `| Metric | Key | Value | ${baselineNames.map((b) => `${escapeMarkdown(b)} | `).join('')}${ciTitle(results)} | Better | Note |`,
     );
-    out.push(`|---|---:|${baselineNames.map(() => '---:|').join('')}---|:-:|---|`);
+    out.push(`|---|---|---:|${baselineNames.map(() => '---:|').join('')}---|:-:|---|`);
     for (const r of s.rows) {
       const base = r.baselines.map((b) => `${fmtValue(b, r.key, opts)} | `).join('');
       out.push(
-        `| ${escapeMarkdown(r.key)} | ${fmtValue(r.m, r.key, opts)} | ${base}${fmtCi(r.m, r.key, opts)} | ${ARROW[r.m.direction]} | ${escapeMarkdown(r.m.note ?? '')} |`,
+        `| ${escapeMarkdown(metricName(r.key))} | ${escapeMarkdown(r.key)} | ${fmtValue(r.m, r.key, opts)} | ${base}${fmtCi(r.m, r.key, opts)} | ${ARROW[r.m.direction]} | ${escapeMarkdown(r.m.note ?? '')} |`,
       );
     }
   }

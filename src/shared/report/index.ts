@@ -11,7 +11,7 @@ import { categoryChart, categoryTable } from '../categoryTable';
 import { itemMapChart } from '../itemMapChart';
 import { explorerMissingNote, operatingPointModel } from '../operatingPoint';
 import { userInspectorModel } from '../userInspector';
-import type { ChartModel, ReportModel, TabModel } from '../model';
+import type { ChartModel, ReportModel, TableModel, TabModel } from '../model';
 import { FAMILY_TITLES, baselineExtras, card, familyOf, header } from './common';
 import { confusionChart, perClassBar, perClassTable, perClassVsTrain } from './classification';
 import { shiftChart } from './evolving';
@@ -20,6 +20,14 @@ import { reliabilityCharts } from './calibration';
 import { pairedCurveChart } from './importance';
 import { activityChart, metricVsKChart, perUserHistograms, storedHistograms } from './ranking';
 import { KNOWN_CURVES, KNOWN_TABLES, RANKING_NAMES, genericCurveChart, genericTable } from './generic';
+import { importanceWeightsTable, rankingSummaryTable, thresholdCountsTable } from './summaryTables';
+
+/** Tables of the results with a builder that names their rows and columns (else they are shown generically). */
+const NAMED_TABLES: Record<string, (v: unknown) => TableModel | undefined> = {
+  importanceWeights: importanceWeightsTable,
+  thresholdCounts: thresholdCountsTable,
+  rankingSummary: rankingSummaryTable,
+};
 
 /** Builds the whole report model of one results object. */
 export function buildReportModel(results: Results): ReportModel {
@@ -118,7 +126,7 @@ export function buildReportModel(results: Results): ReportModel {
   }
   for (const [name, v] of Object.entries(t)) {
     if (KNOWN_TABLES.has(name)) continue;
-    const g = genericTable(`table.${name}`, name, v);
+    const g = NAMED_TABLES[name]?.(v) ?? genericTable(`table.${name}`, name, v);
     if (g)
       tab(RANKING_NAMES.test(name) ? 'ranking' : results.task === 'iw-binary' ? 'importance' : 'other').tables.push(g);
   }

@@ -94,22 +94,22 @@ test('formatMarkdown: heading, one table per family, escaped cells, baselines, w
   );
   assert.ok(
     md.includes(
-      '### Classification\n\n| Metric | Value | 95% CI | Better | Note |\n|---|---:|---|:-:|---|\n| accuracy | 0.8000 | [0.7000, 0.9000] | ↑ |  |\n',
+      '### Classification\n\n| Metric | Key | Value | 95% CI | Better | Note |\n|---|---|---:|---|:-:|---|\n| Accuracy | accuracy | 0.8000 | [0.7000, 0.9000] | ↑ |  |\n',
     ),
   );
   assert.ok(
     md.includes(
-      '| worst\\_error | 0.5000 | [0.5200, 0.6000] | ↓ | percentile interval of a max \\| may miss the estimate |',
+      '| Worst-group selective error | worst\\_error | 0.5000 | [0.5200, 0.6000] | ↓ | percentile interval of a max \\| may miss the estimate |',
     ),
   );
   assert.ok(md.includes('### Warnings (1)\n\n- empty-class: class b has no test rows (preds.csv:2; count 1)\n'));
   const rk = formatMarkdown(rankingResults());
   assert.ok(
     rk.includes(
-      '| Metric | Value | popularity | random | 95% CI | Better | Note |\n|---|---:|---:|---:|---|:-:|---|\n| recall@10 | 0.3100 | 0.1200 | 0.0100 | [0.2800, 0.3400] | ↑ |  |',
+      '| Metric | Key | Value | popularity | random | 95% CI | Better | Note |\n|---|---|---:|---:|---:|---|:-:|---|\n| Recall at 10 | recall@10 | 0.3100 | 0.1200 | 0.0100 | [0.2800, 0.3400] | ↑ |  |',
     ),
   );
-  assert.ok(rk.includes('| ndcg@10 | 0.2200 | 0.0800 | — |  | ↑ |  |'));
+  assert.ok(rk.includes('| NDCG at 10 | ndcg@10 | 0.2200 | 0.0800 | — |  | ↑ |  |'));
 });
 
 test('formatCsv: one row per metric, full precision, quoted where needed, baselines as columns', () => {
