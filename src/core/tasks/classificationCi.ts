@@ -40,6 +40,7 @@ import type { PerClassRow } from '../results/types';
 import {
   selectiveResamplerFor,
   selectiveScalars,
+  selectiveScalarsBatch,
   selectiveScalarsSorted,
   selectiveScratch,
   sortedResamplingApplies,
@@ -153,21 +154,34 @@ export function ciResampleStat(job: CiJob): ResampleStat {
   const sel = job.selective;
   const resampler = sel ? selectiveResamplerFor(sel) : null;
   const perClass = keys.some((k) => k.startsWith(classAccuracyKey(0).replace(/0$/, '')));
-  const finish = (v: Record<string, number | null>, counts: Int32Array, out: Float64Array, at: number): void => {
-    if (sel) Object.assign(v, selectiveScalarsSorted(sel, counts, resampler, n));
+  const write = (v: Record<string, number | null>, out: Float64Array, at: number): void => {
     for (let k = 0; k < K; k++) {
       const x = v[keys[k]];
       out[at + k] = x === undefined || x === null ? NaN : x;
     }
   };
-  const stat: ResampleStat = (counts, out) => finish(scalarMetricsFor(run, counts, { perClass }), counts, out, 0);
+  const stat: ResampleStat = (counts, out) => {
+    const v: Record<string, number | null> = scalarMetricsFor(run, counts, { perClass });
+    if (sel) Object.assign(v, selectiveScalarsSorted(sel, counts, resampler, n));
+    write(v, out, 0);
+  };
   if (run.prepared.weights === null) {
+    // one resampler per lane (its scratch and running sums), lane 0's being the one above
+    const lanes = resampler
+      ? [resampler, ...Array.from({ length: AGGREGATE_LANES - 1 }, () => selectiveResamplerFor(sel!)!)]
+      : [];
     stat.batch = {
       lanes: AGGREGATE_LANES,
       run: (counts, L, out) => {
         const aggs = aggregateUnitBatch(run.prepared, counts, L);
-        for (let l = 0; l < L; l++)
-          finish(scalarMetricsOf(run, aggs[l], counts[l], { perClass }), counts[l], out, l * K);
+        let sels: Record<string, number>[] | null = null;
+        if (sel && resampler) sels = selectiveScalarsBatch(sel, counts, lanes, L, n);
+        else if (sel) sels = counts.slice(0, L).map((c) => selectiveScalarsSorted(sel, c, null, n));
+        for (let l = 0; l < L; l++) {
+          const v: Record<string, number | null> = scalarMetricsOf(run, aggs[l], counts[l], { perClass });
+          if (sels) Object.assign(v, sels[l]);
+          write(v, out, l * K);
+        }
       },
     };
   }
