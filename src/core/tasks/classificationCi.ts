@@ -26,7 +26,12 @@ import { join } from 'node:path';
 import { stratumPositions, type ResampleStat } from '../stats/resampleDraws';
 import { parallelResamples } from '../stats/parallelBootstrap';
 import type { MetricFamily } from '../results/types';
-import { AGGREGATE_LANES, aggregateUnitBatch, type PreparedClassification } from '../metrics/classification';
+import {
+  AGGREGATE_LANES,
+  aggregateClassification,
+  aggregateUnitBatch,
+  type PreparedClassification,
+} from '../metrics/classification';
 import { rowsByClass } from '../metrics/evolving';
 import type { SortedRows } from '../metrics/sortedRows';
 import {
@@ -143,9 +148,10 @@ export interface CiJob {
 
 /**
  * The statistic of one resample (multiplicities in the job's row order) → the job's keys' values.
- * Without a weight column it also takes batches of resamples: the classification sums of the
- * batch in one walk over the rows (metrics/classification.ts `aggregateUnitBatch`), then each
- * resample's selective pass and the values derived from its sums.
+ * It also takes batches of 4 resamples: the classification sums of the batch in one walk over the
+ * rows without a weight column (metrics/classification.ts `aggregateUnitBatch`), the selective and
+ * calibration sums of the batch in another (metrics/selectiveResample.ts `selectiveResampleBatch`),
+ * then each resample's values from its sums.
  */
 export function ciResampleStat(job: CiJob): ResampleStat {
   const { keys, n } = job;
@@ -165,26 +171,28 @@ export function ciResampleStat(job: CiJob): ResampleStat {
     if (sel) Object.assign(v, selectiveScalarsSorted(sel, counts, resampler, n));
     write(v, out, 0);
   };
-  if (run.prepared.weights === null) {
-    // one resampler per lane (its scratch and running sums), lane 0's being the one above
-    const lanes = resampler
-      ? [resampler, ...Array.from({ length: AGGREGATE_LANES - 1 }, () => selectiveResamplerFor(sel!)!)]
-      : [];
-    stat.batch = {
-      lanes: AGGREGATE_LANES,
-      run: (counts, L, out) => {
-        const aggs = aggregateUnitBatch(run.prepared, counts, L);
-        let sels: Record<string, number>[] | null = null;
-        if (sel && resampler) sels = selectiveScalarsBatch(sel, counts, lanes, L, n);
-        else if (sel) sels = counts.slice(0, L).map((c) => selectiveScalarsSorted(sel, c, null, n));
-        for (let l = 0; l < L; l++) {
-          const v: Record<string, number | null> = scalarMetricsOf(run, aggs[l], counts[l], { perClass });
-          if (sels) Object.assign(v, sels[l]);
-          write(v, out, l * K);
-        }
-      },
-    };
-  }
+  // one resampler per lane (its scratch and running sums), lane 0's being the one above
+  const lanes = resampler
+    ? [resampler, ...Array.from({ length: AGGREGATE_LANES - 1 }, () => selectiveResamplerFor(sel!)!)]
+    : [];
+  const unit = run.prepared.weights === null;
+  stat.batch = {
+    lanes: AGGREGATE_LANES,
+    run: (counts, L, out) => {
+      // the classification sums: one walk for the batch without a weight column, else each resample's own
+      const aggs = unit
+        ? aggregateUnitBatch(run.prepared, counts, L)
+        : counts.slice(0, L).map((c) => aggregateClassification(run.prepared, c));
+      let sels: Record<string, number>[] | null = null;
+      if (sel && resampler) sels = selectiveScalarsBatch(sel, counts, lanes, L, n);
+      else if (sel) sels = counts.slice(0, L).map((c) => selectiveScalarsSorted(sel, c, null, n));
+      for (let l = 0; l < L; l++) {
+        const v: Record<string, number | null> = scalarMetricsOf(run, aggs[l], counts[l], { perClass });
+        if (sels) Object.assign(v, sels[l]);
+        write(v, out, l * K);
+      }
+    },
+  };
   return stat;
 }
 
