@@ -3,7 +3,6 @@
 // 1. The exact RC curve and every AURC key on 1,000,000 random rows.
 // 2. 1,000 bootstrap resamples of accuracy + AURC + ECE on bench/data/cls/preds.csv (200,000 rows;
 //    made by `/usr/bin/python3 ../shared/bench/gen_large.py bench/data --only cls`) on one thread,
-//    walked 4 resamples at a time as the tool does,
 //    and 1,000 resamples of EVERY scalar of the task (sections 1 and 2), as the tool runs them
 //    (split across worker threads). CPU time is printed beside wall time: on a shared machine the
 //    wall time depends on the other processes.
@@ -14,16 +13,10 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sortRowsByScore } from '../src/core/metrics/sortedRows';
 import { aurcGrid101, aurcValues, exactRiskCoverage } from '../src/core/metrics/riskCoverage';
-import {
-  selectiveResampleBatch,
-  selectiveResampler,
-  selectiveResampleValues,
-  type SelectiveResampler,
-  type SelectiveResampleValues,
-} from '../src/core/metrics/selectiveResample';
+import { selectiveResampler, selectiveResampleValues } from '../src/core/metrics/selectiveResample';
 import { createRng } from '../src/core/stats/rng';
 import { percentileInterval } from '../src/core/stats/bootstrap';
-import { evaluateResamples, type ResampleStat } from '../src/core/stats/resampleDraws';
+import { evaluateResamples } from '../src/core/stats/resampleDraws';
 import { threadsFor } from '../src/core/stats/parallelBootstrap';
 import { Warnings } from '../src/core/diagnostics';
 import { loadConfigFile, resolveConfig } from '../src/core/config/load';
@@ -114,20 +107,21 @@ async function bootstrapOnFile(): Promise<void> {
   const n = loaded.data.n;
   const correctSorted = new Uint8Array(n);
   for (let p = 0; p < n; p++) correctSorted[p] = run.prepared.correct[rows.rowIndex[p]];
-  const trio = () => selectiveResampler(rows, { kind: 'end', end: n }, { B: sel.calib!.B });
+  const trio = selectiveResampler(rows, { kind: 'end', end: n }, { B: sel.calib!.B });
   gc?.();
   t = now();
   c0 = cpu();
   const dist = evaluateResamples(
     n,
     3,
-    batchStat(trio, 3, (v, counts, out, at) => {
+    (counts, out) => {
       let c = 0;
       for (let p = 0; p < n; p++) c += counts[p] * correctSorted[p];
-      out[at] = c / n;
-      out[at + 1] = v.aurc;
-      out[at + 2] = v.ece;
-    }),
+      out[0] = c / n;
+      const v = selectiveResampleValues(trio, counts, n);
+      out[1] = v.aurc;
+      out[2] = v.ece;
+    },
     { seed: 0, strata: null, range: { from: 0, to: 1000 } },
   );
   const tb = now() - t;
@@ -139,15 +133,14 @@ async function bootstrapOnFile(): Promise<void> {
   );
 
   // AURC alone (the peer's "cls.bootstrap aurc x1000" stage)
-  const aurcOnly = () => selectiveResampler(rows, { kind: 'end', end: n }, null);
+  const aurcOnly = selectiveResampler(rows, { kind: 'end', end: n }, null);
   t = now();
   c0 = cpu();
-  evaluateResamples(
-    n,
-    1,
-    batchStat(aurcOnly, 1, (v, _counts, out, at) => (out[at] = v.aurc)),
-    { seed: 0, strata: null, range: { from: 0, to: 1000 } },
-  );
+  evaluateResamples(n, 1, (counts, out) => (out[0] = selectiveResampleValues(aurcOnly, counts, n).aurc), {
+    seed: 0,
+    strata: null,
+    range: { from: 0, to: 1000 },
+  });
   const ta = now() - t;
   line(
     '200k file: 1,000 resamples AURC only',
@@ -168,28 +161,6 @@ async function bootstrapOnFile(): Promise<void> {
     tAll,
     `cpu ${(cpu() - c0).toFixed(3)} s (all threads); ${threadsFor(n, 1000)} threads`,
   );
-}
-
-/**
- * A statistic of the one-pass resampler as the tool runs it: resamples walked 4 at a time
- * (`selectiveResampleBatch`, one resampler per lane), `write` putting a resample's K values at `out[at..]`.
- */
-function batchStat(
-  make: () => SelectiveResampler,
-  K: number,
-  write: (v: SelectiveResampleValues, counts: Int32Array, out: Float64Array, at: number) => void,
-): ResampleStat {
-  const lanes = [make(), make(), make(), make()];
-  const stat: ResampleStat = (counts, out) =>
-    write(selectiveResampleValues(lanes[0], counts, counts.length), counts, out, 0);
-  stat.batch = {
-    lanes: lanes.length,
-    run: (counts, L, out) => {
-      selectiveResampleBatch(lanes, counts, L, counts[0].length);
-      for (let l = 0; l < L; l++) write(lanes[l].values, counts[l], out, l * K);
-    },
-  };
-  return stat;
 }
 
 function fmt(ci: [number, number] | null): string {

@@ -126,16 +126,8 @@ const ST_CHUNK = 11;
 const ST_CHUNK_HI = 12;
 /** 1 once the operating point is set. */
 const ST_OP_DONE = 13;
-/** Item count of the next risk-coverage grid point (Infinity when none is left). */
-const ST_NEXT_CUT = 14;
-/** Items of the small adaptive-ECE chunks (the first `extra` chunks hold one more). */
-const ST_BASE = 15;
-/** Number of adaptive-ECE chunks of base + 1 items. */
-const ST_EXTRA = 16;
-/** Mass at which a `target` acceptance is reached. */
-const ST_GOAL = 17;
 /** Number of slots. */
-const ST_SIZE = 18;
+const ST_SIZE = 14;
 
 /** Prepares a {@link SelectiveResampler}; `calibration` gives the ECE bin count (null = no ECE keys). */
 export function selectiveResampler(
@@ -212,43 +204,10 @@ export function selectiveResampleValues(
   mult: Int32Array,
   items?: number,
 ): SelectiveResampleValues {
-  selectiveResampleBatch([r], [mult], 1, items);
-  return r.values;
-}
-
-/**
- * {@link selectiveResampleValues} of L resamples in one walk over the rows: lane l is resample
- * `mults[l]` with its own resampler `lanes[l]` (built for the same rows, acceptance and bins), its
- * values in `lanes[l].values`. Each row's data is read once for the L resamples, and their running
- * sums are independent chains the processor overlaps. A lane's values do not depend on the others:
- * every sum of a lane sees the same additions in the same order as alone.
- */
-export function selectiveResampleBatch(
-  lanes: readonly SelectiveResampler[],
-  mults: readonly Int32Array[],
-  L: number,
-  items?: number,
-): void {
-  if (!(L >= 1 && lanes.length >= L && mults.length >= L))
-    throw new RangeError(`Expected at least ${L} resamplers and multiplicity vectors.`);
-  let maxN = 0;
-  for (let l = 0; l < L; l++) maxN = Math.max(maxN, startLane(lanes[l], mults[l], items));
-  // one table of harmonic numbers for every lane (the walk reads lane 0's)
-  const r0 = lanes[0];
-  if (r0.rows.weight === null && r0.harmonic.length <= maxN) r0.harmonic = harmonic(maxN);
-  // In slices: V8 then optimises passSlice as an ordinary hot function (a single long call would
-  // run on on-stack-replacement code, which deoptimises at every exit path it has not yet seen).
-  const nb = r0.rows.blockStart.length - 1;
-  for (let b0 = 0; b0 < nb; b0 += PASS_SLICE) passSlice(lanes, mults, L, b0, Math.min(nb, b0 + PASS_SLICE));
-  for (let l = 0; l < L; l++) finishLane(lanes[l]);
-}
-
-/** A lane's totals, scratch and running state before the walk; returns its item count N. */
-function startLane(r: SelectiveResampler, mult: Int32Array, items: number | undefined): number {
-  const { rows } = r;
-  const { n } = rows;
+  const { rows, values: out } = r;
+  const { n, nGroups: G } = rows;
   const w = rows.weight;
-  const { gW, gE, gErr, gridK, diff, mass, chunk } = r;
+  const { gW, gE, gErr, gridK, diff, mass, chunk, bins } = r;
   const B = r.B;
   // totals (the same summation order as targetCoverageEnd / operatingPoint / calibrationValues)
   let N = 0;
@@ -269,39 +228,12 @@ function startLane(r: SelectiveResampler, mult: Int32Array, items: number | unde
   diff.fill(0);
   mass.fill(0);
   chunk.fill(0);
-  for (let i = 1; i <= GRID_POINTS; i++) gridK[i - 1] = Math.floor(N * (i / GRID_POINTS));
-  const st = r.state;
-  // adaptive-ECE chunks: the first `extra` chunks hold base + 1 items, the others base
-  const base = B > 0 ? Math.floor(N / B) : 0;
-  const extra = N - base * B;
-  const acc = r.accept;
-  st.fill(0);
-  st[ST_SUM_ERR] = rows.nGroups; // sumErr: every group error starts at 1
-  st[ST_N] = N;
-  st[ST_W] = W;
-  st[ST_BASE] = base;
-  st[ST_EXTRA] = extra;
-  st[ST_CHUNK] = B - 1;
-  st[ST_CHUNK_HI] = B > 0 ? N - chunkStart(B - 1, base, extra) : 0;
-  st[ST_NEXT_CUT] = N >= GRID_POINTS ? gridK[0] : Infinity;
-  // operating point: at the end of the accepted prefix (`target`: the first prefix with this much mass)
-  st[ST_GOAL] = acc.kind === 'target' ? acc.target * W * (1 - 1e-12) : 0;
-  if ((acc.kind === 'end' && acc.end === 0) || !(W > 0)) {
-    setOperatingPoint(r, W, 0, 0);
-    st[ST_OP_DONE] = 1;
-  }
-  return N;
-}
-
-/** A lane's values from the sums its walk left in `r.state` and its scratch (written into `r.values`). */
-function finishLane(r: SelectiveResampler): void {
-  const { rows, values: out, bins, diff, mass, chunk, B } = r;
-  const G = rows.nGroups;
-  const st = r.state;
-  const N = st[ST_N];
-  const W = st[ST_W];
-  if (!st[ST_OP_DONE]) setOperatingPoint(r, W, st[ST_W0], st[ST_E0]);
   const gridOn = N >= GRID_POINTS;
+  for (let i = 1; i <= GRID_POINTS; i++) gridK[i - 1] = Math.floor(N * (i / GRID_POINTS));
+  // the pass, then the values from its sums (separate functions: V8 optimises the hot loop alone)
+  if (rows.weight === null && r.harmonic.length <= N) r.harmonic = harmonic(N);
+  mainPass(r, mult, N, W);
+  const st = r.state;
   const W0 = st[ST_W0];
   const E0 = st[ST_E0];
   const aurc = st[ST_AURC];
@@ -339,6 +271,7 @@ function finishLane(r: SelectiveResampler): void {
   } else {
     out.ece = out.mce = out.eceAdaptive = NaN;
   }
+  return out;
 }
 
 /** The operating point from the row-level sums at the end of the accepted prefix (operatingPoint's rules). */
@@ -511,129 +444,185 @@ function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: numb
   }
 }
 
+/**
+ * The pass over the blocks. Leaves the sums (the `ST_*` slots) in `r.state` and sets the operating point, the grid points reached, ECE bins and chunks.
+ */
+function mainPass(r: SelectiveResampler, mult: Int32Array, N: number, W: number): void {
+  const st = r.state;
+  const B = r.B;
+  const base = B > 0 ? Math.floor(N / B) : 0;
+  const extra = N - base * B;
+  const acc = r.accept;
+  st.fill(0);
+  st[ST_SUM_ERR] = r.rows.nGroups; // sumErr: every group error starts at 1
+  st[ST_N] = N;
+  st[ST_W] = W;
+  st[ST_CHUNK] = B - 1;
+  st[ST_CHUNK_HI] = B > 0 ? N - chunkStart(B - 1, base, extra) : 0;
+  if ((acc.kind === 'end' && acc.end === 0) || !(W > 0)) {
+    setOperatingPoint(r, W, 0, 0);
+    st[ST_OP_DONE] = 1;
+  }
+  // In slices: V8 then optimises passSlice as an ordinary hot function (a single long call would
+  // run on on-stack-replacement code, which deoptimises at every exit path it has not yet seen).
+  const nb = r.rows.blockStart.length - 1;
+  for (let b0 = 0; b0 < nb; b0 += PASS_SLICE) passSlice(r, mult, b0, Math.min(nb, b0 + PASS_SLICE));
+  if (!st[ST_OP_DONE]) setOperatingPoint(r, W, st[ST_W0], st[ST_E0]);
+}
+
 const PASS_SLICE = 4096;
 
 /**
- * Blocks [b0, b1) of the walk for lanes 0..L−1. A lane's running state lives in its `r.state` (the
- * `ST_*` slots), so one row's step can be taken for every lane in turn: the row's data is loaded
- * once, and the lanes' steps are independent.
+ * Blocks [b0, b1) of the pass; the running state lives in `r.state` (the `ST_*` slots).
  */
-function passSlice(
-  lanes: readonly SelectiveResampler[],
-  mults: readonly Int32Array[],
-  L: number,
-  b0: number,
-  b1: number,
-): void {
-  const r0 = lanes[0];
-  const { rows, bins, unit } = r0;
+function passSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: number): void {
+  const { rows, gW, gE, gErr, gridK, diff, mass, chunk, bins, unit, B } = r;
   const { wrong, group, blockStart: bs, nGroups: G } = rows;
   const w = rows.weight;
-  const isTarget = r0.accept.kind === 'target';
-  const endFixed = r0.accept.kind === 'end' ? r0.accept.end : -1;
-  const H = w === null ? r0.harmonic : null;
+  const st = r.state;
+  const N = st[ST_N];
+  const W = st[ST_W];
+  const gridOn = N >= GRID_POINTS;
+  // adaptive-ECE chunks: the first `extra` chunks hold base + 1 items, the others base
+  const base = B > 0 ? Math.floor(N / B) : 0;
+  const extra = N - base * B;
+  // operating point: at the end of the accepted prefix
+  const acc = r.accept;
+  const isTarget = acc.kind === 'target';
+  const goal = acc.kind === 'target' ? acc.target * W * (1 - 1e-12) : 0;
+  const endFixed = acc.kind === 'end' ? acc.end : -1;
+  let opDone = st[ST_OP_DONE] === 1;
+  // Running sums over the rows entered so far, row by row (for a singleton block these are exactly
+  // aurcValues' sums; after a tied block they equal its block sums up to the order of additions).
+  let W0 = st[ST_W0];
+  let E0 = st[ST_E0];
+  let aurc = st[ST_AURC];
+  let aBal = st[ST_A_BAL];
+  let aWorst = st[ST_A_WORST];
+  let sumErr = st[ST_SUM_ERR];
+  let wrongItems = st[ST_WRONG_ITEMS];
+  let gi = st[ST_GRID_NEXT];
+  let K = st[ST_ITEMS] | 0; // items entered (descending order)
+  let nextCut = gridOn && gi < GRID_POINTS ? gridK[gi] : Infinity;
+  // adaptive ECE: descending item d (of a singleton row) is ascending item N − 1 − d; chunk ch holds
+  // descending items below chHi = N − start(ch), chunks visited from B − 1 down
+  let ch = st[ST_CHUNK];
+  let chHi = st[ST_CHUNK_HI];
+  const H = w === null ? r.harmonic : null;
   for (let b = b0; b < b1; b++) {
     const p0 = bs[b];
     const p1 = bs[b + 1];
     if (p1 - p0 !== 1) {
-      for (let l = 0; l < L; l++) {
-        const r = lanes[l];
-        const st = r.state;
-        tiedBlock(r, mults[l], p0, p1, st[ST_BASE], st[ST_EXTRA]);
-        const gi = st[ST_GRID_NEXT];
-        st[ST_NEXT_CUT] = gi < GRID_POINTS && st[ST_N] >= GRID_POINTS ? r.gridK[gi] : Infinity;
-        if (!st[ST_OP_DONE]) operatingPointCheck(r, st, isTarget, p1, endFixed);
-      }
-      continue;
-    }
-    // the row's data, shared by the lanes
-    const wr = wrong[p0];
-    const isWrong = wr === 1;
-    const g = G > 0 ? group[p0] : -1;
-    const bin = bins !== null ? bins[p0] : 0;
-    const u1 = unit !== null ? unit[p0] : 0;
-    for (let l = 0; l < L; l++) {
-      const r = lanes[l];
-      const st = r.state;
-      const c = mults[l][p0];
-      const { gW, gE, gErr } = r;
+      st[ST_W0] = W0;
+      st[ST_E0] = E0;
+      st[ST_AURC] = aurc;
+      st[ST_A_BAL] = aBal;
+      st[ST_A_WORST] = aWorst;
+      st[ST_SUM_ERR] = sumErr;
+      st[ST_WRONG_ITEMS] = wrongItems;
+      st[ST_GRID_NEXT] = gi;
+      st[ST_ITEMS] = K;
+      st[ST_N] = N;
+      st[ST_W] = W;
+      tiedBlock(r, mult, p0, p1, base, extra);
+      W0 = st[ST_W0];
+      E0 = st[ST_E0];
+      aurc = st[ST_AURC];
+      aBal = st[ST_A_BAL];
+      aWorst = st[ST_A_WORST];
+      sumErr = st[ST_SUM_ERR];
+      wrongItems = st[ST_WRONG_ITEMS];
+      gi = st[ST_GRID_NEXT];
+      K = st[ST_ITEMS] | 0;
+      nextCut = gi < GRID_POINTS && gridOn ? gridK[gi] : Infinity;
+    } else {
+      const c = mult[p0];
       if (c === 0 && H !== null) {
         // A row not drawn (about 37% of the rows of a resample): every step below would add an
         // exact 0, except that the group-error sum is re-anchored (sumErr − e + e with e the
         // group's unchanged error, which need not round back to sumErr); doing only that keeps
         // the values bit for bit and saves about a sixth of the pass despite the unpredictable branch.
-        if (g >= 0 && gW[g] > 0) st[ST_SUM_ERR] = st[ST_SUM_ERR] - gErr[g] + gErr[g];
+        if (G > 0) {
+          const g = group[p0];
+          if (g >= 0 && gW[g] > 0) sumErr = sumErr - gErr[g] + gErr[g];
+        }
       } else if (H !== null) {
         // Unit masses: the c copies' steps in closed form, no per-item loop and no branch on c
         // (a random multiplicity is an unpredictable branch): Σ_{j=1..c} (E + e·j)/(K + j) =
         // E·ΔH + e·(c − K·ΔH), ΔH = H[K+c] − H[K] (aurcUnitMass's identity).
-        const K = st[ST_ITEMS] | 0; // items entered (descending order)
-        const W0 = st[ST_W0];
-        const E0 = st[ST_E0];
-        if (K + c > st[ST_NEXT_CUT]) gridPointsCrossed(r, st, K, c, 1, isWrong, g);
+        if (K + c > nextCut) {
+          while (K + c > nextCut) {
+            gridPoint(r, gi, W, W0, E0, nextCut - K, 1, wrong[p0] === 1, G > 0 ? group[p0] : -1);
+            gi++;
+            nextCut = gi < GRID_POINTS ? gridK[gi] : Infinity;
+          }
+        }
+        const wr = wrong[p0];
         const dH = H[(K + c) | 0] - H[K];
-        st[ST_AURC] += E0 * dH + wr * (c - K * dH);
-        if (g >= 0) {
-          const gw = gW[g];
-          const ge = gE[g];
-          const dHg = H[(gw + c) | 0] - H[gw | 0];
-          // the group's error after each copy j: e_j = (ge + wr·j)/(gw + j); Σ_j e_j in closed form
-          const sumEg = ge * dHg + wr * (c - gw * dHg);
-          const sumErr = st[ST_SUM_ERR];
-          const others = sumErr - gErr[g];
-          st[ST_A_BAL] += c * others + sumEg; // Σ over items of the sum of group errors (÷ G at the end)
-          let mxOther = -Infinity;
-          if (G === 2) mxOther = gErr[1 - g];
-          else for (let k = 0; k < G; k++) if (k !== g && gErr[k] > mxOther) mxOther = gErr[k];
-          // e_j is monotone in j: compare its ends e_1, e_c with the other groups' max (multiplied
-          // out: the denominators are positive)
-          const lo1 = ge + wr <= mxOther * (gw + 1);
-          const loC = ge + wr * c <= mxOther * (gw + c);
-          if (lo1 && loC) st[ST_A_WORST] += c * mxOther;
-          else if (ge + wr >= mxOther * (gw + 1) && ge + wr * c >= mxOther * (gw + c)) st[ST_A_WORST] += sumEg;
-          else {
-            let aWorst = st[ST_A_WORST];
-            for (let j = 1; j <= c; j++) aWorst += Math.max(mxOther, (ge + wr * j) / (gw + j));
-            st[ST_A_WORST] = aWorst;
+        aurc += E0 * dH + wr * (c - K * dH);
+        if (G > 0) {
+          const g = group[p0];
+          if (g >= 0) {
+            const gw = gW[g];
+            const ge = gE[g];
+            const dHg = H[(gw + c) | 0] - H[gw | 0];
+            // the group's error after each copy j: e_j = (ge + wr·j)/(gw + j); Σ_j e_j in closed form
+            const sumEg = ge * dHg + wr * (c - gw * dHg);
+            const others = sumErr - gErr[g];
+            aBal += c * others + sumEg; // Σ over items of the sum of group errors (÷ G at the end)
+            let mxOther = -Infinity;
+            if (G === 2) mxOther = gErr[1 - g];
+            else for (let k = 0; k < G; k++) if (k !== g && gErr[k] > mxOther) mxOther = gErr[k];
+            // e_j is monotone in j: compare its ends e_1, e_c with the other groups' max (multiplied
+            // out: the denominators are positive)
+            const lo1 = ge + wr <= mxOther * (gw + 1);
+            const loC = ge + wr * c <= mxOther * (gw + c);
+            if (lo1 && loC) aWorst += c * mxOther;
+            else if (ge + wr >= mxOther * (gw + 1) && ge + wr * c >= mxOther * (gw + c)) aWorst += sumEg;
+            else for (let j = 1; j <= c; j++) aWorst += Math.max(mxOther, (ge + wr * j) / (gw + j));
+            const nw = gw + c;
+            gW[g] = nw;
+            gE[g] = ge + wr * c;
+            if (nw > 0) {
+              const e = gE[g] / nw;
+              sumErr = others + e;
+              gErr[g] = e;
+            }
+          } else {
+            let mx = -Infinity;
+            for (let k = 0; k < G; k++) if (gErr[k] > mx) mx = gErr[k];
+            aBal += c * sumErr;
+            aWorst += c * mx;
           }
-          const nw = gw + c;
-          gW[g] = nw;
-          gE[g] = ge + wr * c;
-          if (nw > 0) {
-            const e = gE[g] / nw;
-            st[ST_SUM_ERR] = others + e;
-            gErr[g] = e;
-          }
-        } else if (G > 0) {
-          let mx = -Infinity;
-          for (let k = 0; k < G; k++) if (gErr[k] > mx) mx = gErr[k];
-          st[ST_A_BAL] += c * st[ST_SUM_ERR];
-          st[ST_A_WORST] += c * mx;
         }
-        st[ST_W0] = W0 + c;
-        st[ST_E0] = E0 + wr * c;
-        st[ST_WRONG_ITEMS] += wr * c;
+        W0 += c;
+        E0 += wr * c;
+        wrongItems += wr * c;
         if (bins !== null) {
-          r.mass[bin] += c;
-          r.diff[bin] += c * u1;
-          if (K + c <= st[ST_CHUNK_HI]) r.chunk[st[ST_CHUNK]] += u1 * c;
-          else chunksCrossed(r, st, K, c, u1);
+          const bin = bins[p0];
+          const u1 = unit![p0];
+          mass[bin] += c;
+          diff[bin] += c * u1;
+          if (K + c <= chHi) chunk[ch] += u1 * c;
+          else {
+            ch = spreadOverChunks(chunk, ch, chHi, K, c, u1, N, base, extra);
+            chHi = N - chunkStart(ch, base, extra);
+          }
         }
-        st[ST_ITEMS] = (K + c) | 0;
+        K = (K + c) | 0;
       } else if (c > 0) {
         // one row drawn c times (aurcValues' singleton step: a tie of c copies)
-        const K = st[ST_ITEMS] | 0;
         const wp = w === null ? 1 : w[p0];
+        const isWrong = wrong[p0] === 1;
         const em = isWrong ? wp : 0;
-        if (isWrong) st[ST_WRONG_ITEMS] += c;
-        if (K + c > st[ST_NEXT_CUT]) gridPointsCrossed(r, st, K, c, wp, isWrong, g);
-        const W0 = st[ST_W0];
-        const E0 = st[ST_E0];
+        if (isWrong) wrongItems += c;
+        const g = G > 0 ? group[p0] : -1;
+        while (K + c > nextCut) {
+          gridPoint(r, gi, W, W0, E0, nextCut - K, wp, isWrong, g);
+          gi++;
+          nextCut = gi < GRID_POINTS ? gridK[gi] : Infinity;
+        }
         if (wp > 0) {
-          let aurc = st[ST_AURC];
-          let aBal = st[ST_A_BAL];
-          let aWorst = st[ST_A_WORST];
-          let sumErr = st[ST_SUM_ERR];
           for (let j = 1; j <= c; j++) {
             aurc += (wp * (E0 + em * j)) / (W0 + wp * j);
             if (G > 0) {
@@ -648,79 +637,49 @@ function passSlice(
               aWorst += wp * mx;
             }
           }
-          st[ST_AURC] = aurc;
-          st[ST_A_BAL] = aBal;
-          st[ST_A_WORST] = aWorst;
-          st[ST_SUM_ERR] = sumErr;
         }
         const wm = wp * c;
-        st[ST_W0] = W0 + wm;
-        st[ST_E0] = E0 + em * c;
+        W0 += wm;
+        E0 += em * c;
         if (g >= 0) {
           gW[g] += wm;
           gE[g] += em * c;
           if (gW[g] > 0) {
             const e = gE[g] / gW[g];
-            st[ST_SUM_ERR] += e - gErr[g];
+            sumErr += e - gErr[g];
             gErr[g] = e;
           }
         }
         if (bins !== null) {
-          r.mass[bin] += wm;
-          r.diff[bin] += wm * u1;
+          const bin = bins[p0];
+          const u1 = unit![p0];
+          mass[bin] += wm;
+          diff[bin] += wm * u1;
           const u = wp * u1;
-          if (K + c <= st[ST_CHUNK_HI]) r.chunk[st[ST_CHUNK]] += u * c;
-          else chunksCrossed(r, st, K, c, u);
+          if (K + c <= chHi) chunk[ch] += u * c;
+          else {
+            ch = spreadOverChunks(chunk, ch, chHi, K, c, u, N, base, extra);
+            chHi = N - chunkStart(ch, base, extra);
+          }
         }
-        st[ST_ITEMS] = (K + c) | 0;
+        K = (K + c) | 0;
       }
-      if (!st[ST_OP_DONE]) operatingPointCheck(r, st, isTarget, p1, endFixed);
+    }
+    if (!opDone && (isTarget ? W0 >= goal && W0 > 0 : p1 === endFixed)) {
+      setOperatingPoint(r, W, W0, E0);
+      opDone = true;
     }
   }
-}
-
-/** Sets the operating point when the prefix ending at p1 is the accepted one (operatingPoint's rules). */
-function operatingPointCheck(
-  r: SelectiveResampler,
-  st: Float64Array,
-  isTarget: boolean,
-  p1: number,
-  end: number,
-): void {
-  const W0 = st[ST_W0];
-  if (isTarget ? W0 >= st[ST_GOAL] && W0 > 0 : p1 === end) {
-    setOperatingPoint(r, st[ST_W], W0, st[ST_E0]);
-    st[ST_OP_DONE] = 1;
-  }
-}
-
-/** The grid points a singleton row's c copies (of mass wp each) cross, from K items entered. */
-function gridPointsCrossed(
-  r: SelectiveResampler,
-  st: Float64Array,
-  K: number,
-  c: number,
-  wp: number,
-  isWrong: boolean,
-  g: number,
-): void {
-  let gi = st[ST_GRID_NEXT];
-  let nextCut = st[ST_NEXT_CUT];
-  while (K + c > nextCut) {
-    gridPoint(r, gi, st[ST_W], st[ST_W0], st[ST_E0], nextCut - K, wp, isWrong, g);
-    gi++;
-    nextCut = gi < GRID_POINTS ? r.gridK[gi] : Infinity;
-  }
+  st[ST_W0] = W0;
+  st[ST_E0] = E0;
+  st[ST_AURC] = aurc;
+  st[ST_A_BAL] = aBal;
+  st[ST_A_WORST] = aWorst;
+  st[ST_SUM_ERR] = sumErr;
+  st[ST_WRONG_ITEMS] = wrongItems;
   st[ST_GRID_NEXT] = gi;
-  st[ST_NEXT_CUT] = nextCut;
-}
-
-/** A singleton row's c adaptive-ECE terms u that cross a chunk boundary (the rare path). */
-function chunksCrossed(r: SelectiveResampler, st: Float64Array, K: number, c: number, u: number): void {
-  const N = st[ST_N];
-  const base = st[ST_BASE];
-  const extra = st[ST_EXTRA];
-  const ch = spreadOverChunks(r.chunk, st[ST_CHUNK], st[ST_CHUNK_HI], K, c, u, N, base, extra);
+  st[ST_ITEMS] = K;
   st[ST_CHUNK] = ch;
-  st[ST_CHUNK_HI] = N - chunkStart(ch, base, extra);
+  st[ST_CHUNK_HI] = chHi;
+  st[ST_OP_DONE] = opDone ? 1 : 0;
 }

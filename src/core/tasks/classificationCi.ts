@@ -26,12 +26,7 @@ import { join } from 'node:path';
 import { stratumPositions, type ResampleStat } from '../stats/resampleDraws';
 import { parallelResamples } from '../stats/parallelBootstrap';
 import type { MetricFamily } from '../results/types';
-import {
-  AGGREGATE_LANES,
-  aggregateClassification,
-  aggregateUnitBatch,
-  type PreparedClassification,
-} from '../metrics/classification';
+import { AGGREGATE_LANES, aggregateUnitBatch, type PreparedClassification } from '../metrics/classification';
 import { rowsByClass } from '../metrics/evolving';
 import type { SortedRows } from '../metrics/sortedRows';
 import {
@@ -45,7 +40,6 @@ import type { PerClassRow } from '../results/types';
 import {
   selectiveResamplerFor,
   selectiveScalars,
-  selectiveScalarsBatch,
   selectiveScalarsSorted,
   selectiveScratch,
   sortedResamplingApplies,
@@ -148,10 +142,9 @@ export interface CiJob {
 
 /**
  * The statistic of one resample (multiplicities in the job's row order) → the job's keys' values.
- * It also takes batches of 4 resamples: the classification sums of the batch in one walk over the
- * rows without a weight column (metrics/classification.ts `aggregateUnitBatch`), the selective and
- * calibration sums of the batch in another (metrics/selectiveResample.ts `selectiveResampleBatch`),
- * then each resample's values from its sums.
+ * Without a weight column it also takes batches of 4 resamples: the classification sums of the
+ * batch in one walk over the rows (metrics/classification.ts `aggregateUnitBatch`), then each
+ * resample's selective pass and the values derived from its sums.
  */
 export function ciResampleStat(job: CiJob): ResampleStat {
   const { keys, n } = job;
@@ -160,39 +153,24 @@ export function ciResampleStat(job: CiJob): ResampleStat {
   const sel = job.selective;
   const resampler = sel ? selectiveResamplerFor(sel) : null;
   const perClass = keys.some((k) => k.startsWith(classAccuracyKey(0).replace(/0$/, '')));
-  const write = (v: Record<string, number | null>, out: Float64Array, at: number): void => {
+  const finish = (v: Record<string, number | null>, counts: Int32Array, out: Float64Array, at: number): void => {
+    if (sel) Object.assign(v, selectiveScalarsSorted(sel, counts, resampler, n));
     for (let k = 0; k < K; k++) {
       const x = v[keys[k]];
       out[at + k] = x === undefined || x === null ? NaN : x;
     }
   };
-  const stat: ResampleStat = (counts, out) => {
-    const v: Record<string, number | null> = scalarMetricsFor(run, counts, { perClass });
-    if (sel) Object.assign(v, selectiveScalarsSorted(sel, counts, resampler, n));
-    write(v, out, 0);
-  };
-  // one resampler per lane (its scratch and running sums), lane 0's being the one above
-  const lanes = resampler
-    ? [resampler, ...Array.from({ length: AGGREGATE_LANES - 1 }, () => selectiveResamplerFor(sel!)!)]
-    : [];
-  const unit = run.prepared.weights === null;
-  stat.batch = {
-    lanes: AGGREGATE_LANES,
-    run: (counts, L, out) => {
-      // the classification sums: one walk for the batch without a weight column, else each resample's own
-      const aggs = unit
-        ? aggregateUnitBatch(run.prepared, counts, L)
-        : counts.slice(0, L).map((c) => aggregateClassification(run.prepared, c));
-      let sels: Record<string, number>[] | null = null;
-      if (sel && resampler) sels = selectiveScalarsBatch(sel, counts, lanes, L, n);
-      else if (sel) sels = counts.slice(0, L).map((c) => selectiveScalarsSorted(sel, c, null, n));
-      for (let l = 0; l < L; l++) {
-        const v: Record<string, number | null> = scalarMetricsOf(run, aggs[l], counts[l], { perClass });
-        if (sels) Object.assign(v, sels[l]);
-        write(v, out, l * K);
-      }
-    },
-  };
+  const stat: ResampleStat = (counts, out) => finish(scalarMetricsFor(run, counts, { perClass }), counts, out, 0);
+  if (run.prepared.weights === null) {
+    stat.batch = {
+      lanes: AGGREGATE_LANES,
+      run: (counts, L, out) => {
+        const aggs = aggregateUnitBatch(run.prepared, counts, L);
+        for (let l = 0; l < L; l++)
+          finish(scalarMetricsOf(run, aggs[l], counts[l], { perClass }), counts[l], out, l * K);
+      },
+    };
+  }
   return stat;
 }
 
@@ -206,10 +184,11 @@ export function ciWorkerFile(): string | null {
 /**
  * The fast path (stats/resampleDraws.ts): every per-row vector is permuted ONCE into the selective
  * score order (rows are exchangeable for the draw), multiplicities are drawn directly per sorted
- * position, and every statistic walks that order with Int32 multiplicities, 4 resamples per walk
- * (the classification sums in one, the selective and calibration keys in another,
- * metrics/selectiveResample.ts): no sort, gather or copy per resample. Resample b depends only on (seed, b), so the resamples can be split across threads
- * (stats/parallelBootstrap.ts) and the intervals stay the same. They differ from the file-order
+ * position, and every statistic walks that order with Int32 multiplicities — the classification
+ * sums of 4 resamples per walk, the selective and calibration keys of a resample in one pass
+ * (metrics/selectiveResample.ts): no sort, gather or copy per resample. Resample b depends only
+ * on (seed, b), so the resamples can be split across threads (stats/parallelBootstrap.ts) and the
+ * intervals stay the same. They differ from the file-order
  * draws of `ciForStatistics` (another stream over the same distribution); the seed fixes them.
  */
 async function sortedOrderCis(

@@ -19,12 +19,10 @@ import { operatingPointColumns } from '../metrics/operatingPoints';
 import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd, type Acceptance } from '../metrics/selective';
 import { gatherCounts, sortRowsByScore, type Multiplicities, type SortedRows } from '../metrics/sortedRows';
 import {
-  selectiveResampleBatch,
   selectiveResampler,
   selectiveResampleValues,
   type PrefixAcceptance,
   type SelectiveResampler,
-  type SelectiveResampleValues,
 } from '../metrics/selectiveResample';
 import type { Curve } from '../results/types';
 import type { AcceptanceRule, ClassificationRun, ClassificationStep, SelectiveSetup } from './classificationRun';
@@ -279,26 +277,7 @@ export function selectiveScalarsSorted(
   items?: number,
 ): Record<string, number> {
   if (!resampler) return scalarsOf(s, mult, null, s.calib ? mult : null);
-  return keyedValues(s, selectiveResampleValues(resampler, mult, items));
-}
-
-/**
- * {@link selectiveScalarsSorted} of L resamples `mults[l]` in one walk over the rows, with one
- * resampler per resample (`resamplers[l]`, from {@link selectiveResamplerFor}).
- */
-export function selectiveScalarsBatch(
-  s: SelectiveSetup,
-  mults: readonly Int32Array[],
-  resamplers: readonly SelectiveResampler[],
-  L: number,
-  items?: number,
-): Record<string, number>[] {
-  selectiveResampleBatch(resamplers, mults, L, items);
-  return resamplers.slice(0, L).map((r) => keyedValues(s, r.values));
-}
-
-/** A resample's values under the stable metric keys. */
-function keyedValues(s: SelectiveSetup, v: SelectiveResampleValues): Record<string, number> {
+  const v = selectiveResampleValues(resampler, mult, items);
   const out: Record<string, number> = { coverage: v.coverage, selective_risk: v.risk };
   const G = s.groupNames.length;
   if (G > 0) {

@@ -9,11 +9,9 @@ import { aurcGrid101, aurcValues } from '../../../../src/core/metrics/riskCovera
 import { operatingPoint, targetCoverageEnd, thresholdEnd } from '../../../../src/core/metrics/selective';
 import { calibrationValues } from '../../../../src/core/metrics/calibration';
 import {
-  selectiveResampleBatch,
   selectiveResampler,
   selectiveResampleValues,
   type PrefixAcceptance,
-  type SelectiveResampleValues,
 } from '../../../../src/core/metrics/selectiveResample';
 import { drawResample, evaluateResamples, stratumPositions } from '../../../../src/core/stats/resampleDraws';
 import { createRng } from '../../../../src/core/stats/rng';
@@ -21,27 +19,6 @@ import { createRng } from '../../../../src/core/stats/rng';
 function close(a: number, b: number, what: string, tol = 1e-9): void {
   if (Number.isNaN(b)) assert.ok(Number.isNaN(a), `${what}: got ${a}, expected NaN`);
   else assert.ok(Math.abs(a - b) <= tol * Math.max(1, Math.abs(b)), `${what}: got ${a}, expected ${b}`);
-}
-
-/**
- * n random rows in score order: scores on `levels` levels (ties), some 0 when `zeros`; 30% wrong;
- * G groups with 10% of the rows in none; weights (10% zero) when `weighted`.
- */
-function randomSortedRows(
-  rng: ReturnType<typeof createRng>,
-  n: number,
-  G: number,
-  weighted: boolean,
-  levels: number,
-  zeros: boolean,
-) {
-  const scores = Array.from({ length: n }, () => (zeros && rng.next() < 0.05 ? 0 : (1 + rng.int(levels)) / levels));
-  const wrong = Array.from({ length: n }, () => (rng.next() < 0.3 ? 1 : 0));
-  const groups = G > 0 ? Int32Array.from({ length: n }, () => (rng.next() < 0.1 ? -1 : rng.int(G))) : null;
-  const weights = weighted
-    ? Float64Array.from({ length: n }, () => (rng.next() < 0.1 ? 0 : 0.25 + 2 * rng.next()))
-    : null;
-  return sortRowsByScore(scores, wrong, { groups, nGroups: G, weights });
 }
 
 test('one pass equals the separate metric functions (random inputs: ties, weights, groups, multiplicities)', () => {
@@ -52,7 +29,16 @@ test('one pass equals the separate metric functions (random inputs: ties, weight
       for (const weighted of [false, true]) {
         for (const accKind of ['all', 'threshold', 'target'] as const) {
           for (let rep = 0; rep < 3; rep++) {
-            const rows = randomSortedRows(rng, n, G, weighted, rep === 0 ? 3 : rep === 1 ? 20 : 1_000_000, rep === 2);
+            const levels = rep === 0 ? 3 : rep === 1 ? 20 : 1_000_000;
+            const scores = Array.from({ length: n }, () =>
+              rep === 2 && rng.next() < 0.05 ? 0 : (1 + rng.int(levels)) / levels,
+            );
+            const wrong = Array.from({ length: n }, () => (rng.next() < 0.3 ? 1 : 0));
+            const groups = G > 0 ? Int32Array.from({ length: n }, () => (rng.next() < 0.1 ? -1 : rng.int(G))) : null;
+            const weights = weighted
+              ? Float64Array.from({ length: n }, () => (rng.next() < 0.1 ? 0 : 0.25 + 2 * rng.next()))
+              : null;
+            const rows = sortRowsByScore(scores, wrong, { groups, nGroups: G, weights });
             const counts = new Int32Array(n);
             if (rep === 1)
               for (let j = 0; j < 3 * n; j++) counts[rng.int(n)]++; // many copies
@@ -99,69 +85,6 @@ test('one pass equals the separate metric functions (random inputs: ties, weight
     }
   }
   assert.equal(cases, 5 * 3 * 2 * 3 * 3);
-});
-
-/** A copy of a resampler's values (they are overwritten by its next resample). */
-function copyValues(v: SelectiveResampleValues): SelectiveResampleValues {
-  return { ...v, groupError: Float64Array.from(v.groupError) };
-}
-
-test('a walk of 1–4 resamples (lanes) = each resample alone, bit for bit', () => {
-  const rng = createRng(23);
-  for (const n of [1, 9, 130, 400]) {
-    for (const G of [0, 2, 3]) {
-      for (const weighted of [false, true]) {
-        for (const accKind of ['all', 'threshold', 'target'] as const) {
-          const rows = randomSortedRows(rng, n, G, weighted, [3, 20, 1_000_000][rng.int(3)], false);
-          const accept: PrefixAcceptance =
-            accKind === 'all'
-              ? { kind: 'end', end: n }
-              : accKind === 'threshold'
-                ? { kind: 'end', end: thresholdEnd(rows, 0.5) }
-                : { kind: 'target', target: 0.2 + 0.6 * rng.next() };
-          for (let L = 1; L <= 4; L++) {
-            // lane 0 a resample, lane 1 many copies, lane 2 nothing drawn, lane 3 another resample
-            const mults = Array.from({ length: L }, (_, l) => {
-              const c = new Int32Array(n);
-              if (l === 1) for (let j = 0; j < 3 * n; j++) c[rng.int(n)]++;
-              else if (l !== 2) drawResample(n + L, l, c, null);
-              return c;
-            });
-            const items = mults.map((c) => c.reduce((a, b) => a + b, 0));
-            const alone = mults.map((c, l) =>
-              copyValues(
-                selectiveResampleValues(
-                  selectiveResampler(rows, accept, { B: 15 }),
-                  c,
-                  weighted ? undefined : items[l],
-                ),
-              ),
-            );
-            const lanes = mults.map(() => selectiveResampler(rows, accept, { B: 15 }));
-            // `items` is one number for the batch: given when every lane has the same (unweighted resamples)
-            const same = !weighted && items.every((x) => x === items[0]);
-            if (same || weighted) {
-              selectiveResampleBatch(lanes, mults, L, same ? items[0] : undefined);
-              for (let l = 0; l < L; l++)
-                assert.deepStrictEqual(
-                  copyValues(lanes[l].values),
-                  alone[l],
-                  `n=${n} G=${G} w=${weighted} ${accKind} L=${L} lane ${l}`,
-                );
-            }
-            const lanes2 = mults.map(() => selectiveResampler(rows, accept, { B: 15 }));
-            selectiveResampleBatch(lanes2, mults, L);
-            for (let l = 0; l < L; l++)
-              assert.deepStrictEqual(
-                copyValues(lanes2[l].values),
-                alone[l],
-                `n=${n} G=${G} w=${weighted} ${accKind} L=${L} lane ${l} (totals counted)`,
-              );
-          }
-        }
-      }
-    }
-  }
 });
 
 test('one pass: every multiplicity 0 gives NaN values (nothing throws)', () => {
