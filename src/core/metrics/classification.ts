@@ -230,12 +230,14 @@ export function aggregateClassification(
   prep: PreparedClassification,
   counts?: ArrayLike<number> | null,
 ): ClassificationAggregate {
+  // The bootstrap's fast path (integer multiplicities, no weight column): the batch kernel with one resample.
+  if (counts instanceof Int32Array && prep.weights === null) return aggregateUnitBatch(prep, [counts], 1)[0];
   const { n, C, weights, labels, preds, correct } = prep;
   const support = new Float64Array(C);
   const correctW = new Float64Array(C);
   const predicted = new Float64Array(C);
   const present = new Uint8Array(C);
-  const scored = prep.trueRank !== null && prep.nllTerm !== null && prep.brierTerm !== null;
+  const scored = isScored(prep);
   const rankHist = new Float64Array(C + 1);
   const trueRank = prep.trueRank ?? new Int32Array(0);
   const nllTerm = prep.nllTerm ?? new Float64Array(0);
@@ -243,47 +245,53 @@ export function aggregateClassification(
   let total = 0;
   let nll = 0;
   let brier = 0;
-  if (counts instanceof Int32Array && weights === null) {
-    // The bootstrap's fast path (integer multiplicities, no weight column): no branch per row.
-    const sums = new Float64Array(3);
-    accumulateUnitRows(prep, counts, support, correctW, predicted, rankHist, sums, scored);
-    total = sums[0];
-    nll = sums[1];
-    brier = sums[2];
-    for (let c = 0; c < C; c++) present[c] = support[c] > 0 || predicted[c] > 0 ? 1 : 0;
-  } else {
-    // One fused pass (the bootstrap calls this once per resample).
-    for (let i = 0; i < n; i++) {
-      let w: number;
-      if (counts) {
-        const m = counts[i];
-        if (m === 0) continue;
-        w = weights ? weights[i] * m : m;
-      } else w = weights ? weights[i] : 1;
-      const y = labels[i];
-      const p = preds[i];
-      support[y] += w;
-      predicted[p] += w;
-      if (correct[i]) correctW[y] += w;
-      present[y] = 1;
-      present[p] = 1;
-      total += w;
-      if (scored) {
-        rankHist[trueRank[i]] += w;
-        nll += w * nllTerm[i];
-        brier += w * brierTerm[i];
-      }
+  for (let i = 0; i < n; i++) {
+    let w: number;
+    if (counts) {
+      const m = counts[i];
+      if (m === 0) continue;
+      w = weights ? weights[i] * m : m;
+    } else w = weights ? weights[i] : 1;
+    const y = labels[i];
+    const p = preds[i];
+    support[y] += w;
+    predicted[p] += w;
+    if (correct[i]) correctW[y] += w;
+    present[y] = 1;
+    present[p] = 1;
+    total += w;
+    if (scored) {
+      rankHist[trueRank[i]] += w;
+      nll += w * nllTerm[i];
+      brier += w * brierTerm[i];
     }
   }
   const stats: ClassStats = { support, correct: correctW, predicted, present, total };
+  return { values: aggregateValues(prep, stats, rankHist, nll, brier), stats };
+}
+
+function isScored(prep: PreparedClassification): boolean {
+  return prep.trueRank !== null && prep.nllTerm !== null && prep.brierTerm !== null;
+}
+
+/** The scalar values from the per-class sums, the true-rank histogram and Σ w·nll, Σ w·brier. */
+function aggregateValues(
+  prep: PreparedClassification,
+  stats: ClassStats,
+  rankHist: ArrayLike<number>,
+  nll: number,
+  brier: number,
+): Record<string, number | null> {
+  const { C } = prep;
+  const { total } = stats;
   const values: Record<string, number | null> = {};
   let correctTotal = 0;
-  for (let c = 0; c < C; c++) correctTotal += correctW[c];
+  for (let c = 0; c < C; c++) correctTotal += stats.correct[c];
   values.accuracy = total > 0 ? correctTotal / total : null;
   values.balanced_accuracy = balancedAccuracy(stats);
   // All weights 0: F1's "0 where undefined" would report 0 for an undefined value.
   values.macro_f1 = total > 0 ? macroF1(stats) : null;
-  if (scored) {
+  if (isScored(prep)) {
     for (const k of prep.topK) {
       let hit = 0;
       for (let r = 1; r <= Math.min(k, C); r++) hit += rankHist[r];
@@ -292,55 +300,121 @@ export function aggregateClassification(
     values.nll = total > 0 ? nll / total : null;
     values.brier = total > 0 ? brier / total : null;
   }
-  return { values, stats };
+  return values;
 }
 
+/** Most resamples one call of {@link aggregateUnitBatch} takes (its scratch is sized for this many). */
+export const AGGREGATE_LANES = 4;
+
 /**
- * The per-class sums of {@link aggregateClassification} for unit weights and integer multiplicities
- * (row weight = its multiplicity): `sums` receives [total, Σ m·nll, Σ m·brier].
+ * {@link aggregateClassification} of `L` resamples at once (`counts[l]`, l < L ≤ {@link AGGREGATE_LANES})
+ * for unit weights (no weight column) and integer multiplicities, in one walk over the rows: each
+ * row's label, prediction and terms are read once for all L resamples, and the L resamples' sums
+ * are independent chains the processor overlaps.
+ *
+ * The per-class sums, the rank histogram and the total are sums of integers, kept in Int32Arrays:
+ * exact, so they equal the float64 sums of the weighted path bit for bit (whatever the order), and
+ * an integer add is cheaper than a float one on the chains that hit the same class row after row.
+ * Σ m·nll and Σ m·brier are float64 sums in row order, one accumulator per resample, as in the
+ * weighted path. Needs Σ counts[l] < 2^31 (a resample has as many items as rows).
  */
-function accumulateUnitRows(
+export function aggregateUnitBatch(
   prep: PreparedClassification,
-  counts: Int32Array,
-  support: Float64Array,
-  correctW: Float64Array,
-  predicted: Float64Array,
-  rankHist: Float64Array,
-  sums: Float64Array,
-  scored: boolean,
-): void {
-  const { n, labels, preds, correct } = prep;
-  let total = 0;
-  let nll = 0;
-  let brier = 0;
-  if (scored) {
-    const trueRank = prep.trueRank!;
-    const nllTerm = prep.nllTerm!;
-    const brierTerm = prep.brierTerm!;
-    for (let i = 0; i < n; i++) {
-      const m = counts[i];
-      const y = labels[i];
-      support[y] += m;
-      predicted[preds[i]] += m;
-      correctW[y] += m * correct[i];
-      total += m;
-      rankHist[trueRank[i]] += m;
-      nll += m * nllTerm[i];
-      brier += m * brierTerm[i];
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      const m = counts[i];
-      const y = labels[i];
-      support[y] += m;
-      predicted[preds[i]] += m;
-      correctW[y] += m * correct[i];
-      total += m;
+  counts: readonly Int32Array[],
+  L: number,
+): ClassificationAggregate[] {
+  if (!(L >= 1 && L <= AGGREGATE_LANES && counts.length >= L))
+    throw new RangeError(`Expected 1 to ${AGGREGATE_LANES} resamples, but got ${L}.`);
+  const { n, C, labels, preds, correct } = prep;
+  // lane l of class c at [c·4 + l]: the four lanes of a row's class share a cache line
+  const S = AGGREGATE_LANES;
+  const support = new Int32Array(S * C);
+  const predicted = new Int32Array(S * C);
+  const correctW = new Int32Array(S * C);
+  const rankHist = new Int32Array(S * (C + 1));
+  const scored = isScored(prep);
+  const trueRank = prep.trueRank ?? new Int32Array(n);
+  const nllTerm = prep.nllTerm ?? new Float64Array(n);
+  const brierTerm = prep.brierTerm ?? new Float64Array(n);
+  // unused lanes walk a zero vector: the loop has no branch on L
+  const zero = L < S ? new Int32Array(n) : null;
+  const c0 = counts[0];
+  const c1 = L > 1 ? counts[1] : zero!;
+  const c2 = L > 2 ? counts[2] : zero!;
+  const c3 = L > 3 ? counts[3] : zero!;
+  let t0 = 0;
+  let t1 = 0;
+  let t2 = 0;
+  let t3 = 0;
+  let nll0 = 0;
+  let nll1 = 0;
+  let nll2 = 0;
+  let nll3 = 0;
+  let br0 = 0;
+  let br1 = 0;
+  let br2 = 0;
+  let br3 = 0;
+  for (let i = 0; i < n; i++) {
+    const m0 = c0[i];
+    const m1 = c1[i];
+    const m2 = c2[i];
+    const m3 = c3[i];
+    const y = labels[i] << 2;
+    const p = preds[i] << 2;
+    const ok = -correct[i]; // all bits set when correct: m & ok = m·correct
+    support[y] += m0;
+    support[y + 1] += m1;
+    support[y + 2] += m2;
+    support[y + 3] += m3;
+    predicted[p] += m0;
+    predicted[p + 1] += m1;
+    predicted[p + 2] += m2;
+    predicted[p + 3] += m3;
+    correctW[y] += m0 & ok;
+    correctW[y + 1] += m1 & ok;
+    correctW[y + 2] += m2 & ok;
+    correctW[y + 3] += m3 & ok;
+    t0 += m0;
+    t1 += m1;
+    t2 += m2;
+    t3 += m3;
+    if (scored) {
+      const r = trueRank[i] << 2;
+      rankHist[r] += m0;
+      rankHist[r + 1] += m1;
+      rankHist[r + 2] += m2;
+      rankHist[r + 3] += m3;
+      const a = nllTerm[i];
+      const b = brierTerm[i];
+      nll0 += m0 * a;
+      nll1 += m1 * a;
+      nll2 += m2 * a;
+      nll3 += m3 * a;
+      br0 += m0 * b;
+      br1 += m1 * b;
+      br2 += m2 * b;
+      br3 += m3 * b;
     }
   }
-  sums[0] = total;
-  sums[1] = nll;
-  sums[2] = brier;
+  const totals = [t0, t1, t2, t3];
+  const nlls = [nll0, nll1, nll2, nll3];
+  const briers = [br0, br1, br2, br3];
+  const out: ClassificationAggregate[] = [];
+  for (let l = 0; l < L; l++) {
+    if (totals[l] >= 2 ** 31)
+      throw new RangeError(`Expected fewer than 2^31 items in a resample, but got ${totals[l]}.`);
+    const lane = (a: Int32Array, len: number) => Float64Array.from({ length: len }, (_, c) => a[c * S + l]);
+    const stats: ClassStats = {
+      support: lane(support, C),
+      correct: lane(correctW, C),
+      predicted: lane(predicted, C),
+      present: new Uint8Array(C),
+      total: totals[l],
+    };
+    for (let c = 0; c < C; c++) stats.present[c] = stats.support[c] > 0 || stats.predicted[c] > 0 ? 1 : 0;
+    out.push({ values: aggregateValues(prep, stats, lane(rankHist, C + 1), nlls[l], briers[l]), stats });
+  }
+  return out;
 }
 
 /** Weighted confusion matrix, rows = true class, columns = predicted class (class order). */

@@ -159,27 +159,41 @@ export interface ResampleRange {
 }
 
 /**
- * Evaluates `stat` on resamples [from, to) of (seed, strata) over `nRows` rows; `stat` receives the
- * multiplicities (reused buffer: read it, do not keep it) and writes its K values into `out`
- * (NaN where undefined). Returns the values, resample-major: `values[(b − from)·K + k]`.
+ * The statistic of one resample: reads the multiplicities (a reused buffer: read it, do not keep
+ * it) and writes its K values into `out` (NaN where undefined). With `batch`, the caller may instead
+ * hand it up to `batch.lanes` resamples at once (`counts[l]` = resample l's multiplicities, values of
+ * lane l at `out[l·K + k]`), e.g. so that one walk over the rows serves several resamples. Both must
+ * give the same values: a resample's values never depend on the others in its batch.
+ */
+export interface ResampleStat {
+  (counts: Int32Array, out: Float64Array): void;
+  batch?: { lanes: number; run: (counts: readonly Int32Array[], L: number, out: Float64Array) => void };
+}
+
+/**
+ * Evaluates `stat` on resamples [from, to) of (seed, strata) over `nRows` rows (in batches of
+ * `stat.batch.lanes` when it has one). Returns the values, resample-major: `values[(b − from)·K + k]`.
  */
 export function evaluateResamples(
   nRows: number,
   K: number,
-  stat: (counts: Int32Array, out: Float64Array) => void,
+  stat: ResampleStat,
   opts: { seed: number; strata: Int32Array[] | null; range: ResampleRange; onResample?: (done: number) => void },
 ): Float64Array {
   const { from, to } = opts.range;
   const values = new Float64Array(Math.max(0, to - from) * K);
-  const counts = new Int32Array(nRows);
+  const lanes = stat.batch ? Math.max(1, stat.batch.lanes) : 1;
+  const counts = Array.from({ length: lanes }, () => new Int32Array(nRows));
   const state = new Int32Array(4);
-  const out = new Float64Array(K);
-  for (let b = from; b < to; b++) {
-    drawResample(opts.seed, b, counts, opts.strata, state);
+  const out = new Float64Array(lanes * K);
+  for (let b = from; b < to; b += lanes) {
+    const L = Math.min(lanes, to - b);
+    for (let l = 0; l < L; l++) drawResample(opts.seed, b + l, counts[l], opts.strata, state);
     out.fill(NaN);
-    stat(counts, out);
-    values.set(out, (b - from) * K);
-    opts.onResample?.(b - from + 1);
+    if (stat.batch) stat.batch.run(counts, L, out);
+    else stat(counts[0], out);
+    values.set(out.subarray(0, L * K), (b - from) * K);
+    for (let l = 0; l < L; l++) opts.onResample?.(b - from + l + 1);
   }
   return values;
 }

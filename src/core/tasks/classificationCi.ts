@@ -23,15 +23,16 @@ import {
 import { setSnapshotCi } from './stages';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { stratumPositions } from '../stats/resampleDraws';
+import { stratumPositions, type ResampleStat } from '../stats/resampleDraws';
 import { parallelResamples } from '../stats/parallelBootstrap';
 import type { MetricFamily } from '../results/types';
-import type { PreparedClassification } from '../metrics/classification';
+import { AGGREGATE_LANES, aggregateUnitBatch, type PreparedClassification } from '../metrics/classification';
 import { rowsByClass } from '../metrics/evolving';
 import type { SortedRows } from '../metrics/sortedRows';
 import {
   classAccuracyKey,
   scalarMetricsFor,
+  scalarMetricsOf,
   type ClassificationRun,
   type ClassificationStep,
 } from './classificationRun';
@@ -139,22 +140,38 @@ export interface CiJob {
   selective: SelectiveSetup | null;
 }
 
-/** The statistic of one resample (multiplicities in the job's row order) → the job's keys' values. */
-export function ciResampleStat(job: CiJob): (counts: Int32Array, out: Float64Array) => void {
+/**
+ * The statistic of one resample (multiplicities in the job's row order) → the job's keys' values.
+ * Without a weight column it also takes batches of 4 resamples: the classification sums of the
+ * batch in one walk over the rows (metrics/classification.ts `aggregateUnitBatch`), then each
+ * resample's selective pass and the values derived from its sums.
+ */
+export function ciResampleStat(job: CiJob): ResampleStat {
   const { keys, n } = job;
   const K = keys.length;
   const run = job.run as ClassificationRun;
   const sel = job.selective;
   const resampler = sel ? selectiveResamplerFor(sel) : null;
   const perClass = keys.some((k) => k.startsWith(classAccuracyKey(0).replace(/0$/, '')));
-  return (counts, out) => {
-    const v: Record<string, number | null> = scalarMetricsFor(run, counts, { perClass });
+  const finish = (v: Record<string, number | null>, counts: Int32Array, out: Float64Array, at: number): void => {
     if (sel) Object.assign(v, selectiveScalarsSorted(sel, counts, resampler, n));
     for (let k = 0; k < K; k++) {
       const x = v[keys[k]];
-      out[k] = x === undefined || x === null ? NaN : x;
+      out[at + k] = x === undefined || x === null ? NaN : x;
     }
   };
+  const stat: ResampleStat = (counts, out) => finish(scalarMetricsFor(run, counts, { perClass }), counts, out, 0);
+  if (run.prepared.weights === null) {
+    stat.batch = {
+      lanes: AGGREGATE_LANES,
+      run: (counts, L, out) => {
+        const aggs = aggregateUnitBatch(run.prepared, counts, L);
+        for (let l = 0; l < L; l++)
+          finish(scalarMetricsOf(run, aggs[l], counts[l], { perClass }), counts[l], out, l * K);
+      },
+    };
+  }
+  return stat;
 }
 
 /** The worker script next to this module: the bundle's `ciWorker.js`, or the .ts source under tsx. */
@@ -167,10 +184,11 @@ export function ciWorkerFile(): string | null {
 /**
  * The fast path (stats/resampleDraws.ts): every per-row vector is permuted ONCE into the selective
  * score order (rows are exchangeable for the draw), multiplicities are drawn directly per sorted
- * position, and every statistic walks that order with Int32 multiplicities — the selective and
- * calibration keys in one pass (metrics/selectiveResample.ts): no sort, gather or copy per
- * resample. Resample b depends only on (seed, b), so the resamples can be split across threads
- * (stats/parallelBootstrap.ts) and the intervals stay the same. They differ from the file-order
+ * position, and every statistic walks that order with Int32 multiplicities — the classification
+ * sums of 4 resamples per walk, the selective and calibration keys of a resample in one pass
+ * (metrics/selectiveResample.ts): no sort, gather or copy per resample. Resample b depends only
+ * on (seed, b), so the resamples can be split across threads (stats/parallelBootstrap.ts) and the
+ * intervals stay the same. They differ from the file-order
  * draws of `ciForStatistics` (another stream over the same distribution); the seed fixes them.
  */
 async function sortedOrderCis(

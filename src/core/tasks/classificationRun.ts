@@ -94,7 +94,19 @@ export function scalarMetricsFor(
   counts: ArrayLike<number> | null,
   opts: { perClass?: boolean } = {},
 ): Record<string, number | null> {
-  const agg = counts ? aggregateClassification(run.prepared, counts) : run.point;
+  return scalarMetricsOf(run, counts ? aggregateClassification(run.prepared, counts) : run.point, counts, opts);
+}
+
+/**
+ * {@link scalarMetricsFor} from the resample's classification aggregate `agg` (already computed,
+ * e.g. by the bootstrap's batch kernel) and its multiplicities `counts`.
+ */
+export function scalarMetricsOf(
+  run: ClassificationRun,
+  agg: ClassificationAggregate,
+  counts: ArrayLike<number> | null,
+  opts: { perClass?: boolean } = {},
+): Record<string, number | null> {
   const out: Record<string, number | null> = { ...agg.values, ...aggregateLongTail(run.longTail, agg.stats) };
   if (opts.perClass) {
     // Per-class accuracy Σ w·1[ŷ=y] / Σ w over the rows of class c, from the sums the resample already has.

@@ -116,3 +116,49 @@ test('threads: two threads (a worker) give exactly the values of one thread', as
   assert.deepEqual(two, one);
   assert.deepEqual(three, one);
 });
+
+/** The bytes of a Float64Array (NaN payloads included): "bit for bit" means these are equal. */
+const bytes = (a: Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+for (const [name, extra, weighted, stratified] of [
+  ['targetCoverage', { targetCoverage: 0.7 }, false, false],
+  ['acceptThreshold, stratified', { acceptThreshold: 0.5 }, false, true],
+  ['every row accepted', {}, false, false],
+  ['weight column with zero weights', { targetCoverage: 0.6 }, true, false],
+] as const) {
+  test(`batched resamples = one resample at a time, bit for bit, every key (${name})`, async () => {
+    const cfg = config({ ...base, ...extra, bootstrap: { n: 20, confidence: 0.9, seed: 5, stratified } });
+    const { run, ctx } = await ciRun(cfg, 240, weighted);
+    const keys = Object.keys(ctx.results.metrics).filter((k) => ctx.results.metrics[k].ci);
+    assert.ok(['aurc_worst', 'ece', 'accuracy', 'nll', 'balanced_accuracy'].every((k) => keys.includes(k)));
+    keys.push('#class_accuracy.0', '#class_accuracy.4');
+    const { job, strata } = sortedCiJob(run, keys, stratified ? run.data.labels : null);
+    const stat = ciResampleStat(job);
+    // a weight column has no batch form (its sums are not integers); without one, batches of 4
+    assert.equal(stat.batch?.lanes, weighted ? undefined : 4);
+    const alone = (counts: Int32Array, out: Float64Array) => stat(counts, out);
+    const opts = { seed: 5, strata, range: { from: 0, to: 11 } }; // batches of 4, 4 and 3
+    const batched = evaluateResamples(run.data.n, keys.length, stat, opts);
+    const single = evaluateResamples(run.data.n, keys.length, alone, opts);
+    assert.ok(bytes(batched).equals(bytes(single)));
+    // resample b is the same whichever batch it falls in
+    const split = new Float64Array(batched.length);
+    split.set(evaluateResamples(run.data.n, keys.length, stat, { ...opts, range: { from: 0, to: 3 } }));
+    split.set(
+      evaluateResamples(run.data.n, keys.length, stat, { ...opts, range: { from: 3, to: 11 } }),
+      3 * keys.length,
+    );
+    assert.ok(bytes(split).equals(bytes(batched)));
+    // one resample through the batch = it alone
+    if (stat.batch) {
+      const counts = new Int32Array(run.data.n);
+      drawResample(5, 7, counts, strata);
+      const one = new Float64Array(keys.length).fill(NaN);
+      const lane = new Float64Array(4 * keys.length).fill(NaN);
+      stat(counts, one);
+      stat.batch.run([counts], 1, lane);
+      assert.ok(bytes(lane.subarray(0, keys.length)).equals(bytes(one)));
+      assert.ok(bytes(one).equals(bytes(single.subarray(7 * keys.length, 8 * keys.length))));
+    }
+  });
+}
