@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parallelResamples } from '../../../../src/core/stats/parallelBootstrap';
+import { parallelResamples, ResamplePool } from '../../../../src/core/stats/parallelBootstrap';
 
 // statistic: mean of the row values under the resample counts
 const data = Float64Array.from({ length: 50 }, (_, i) => (i * 7) % 11);
@@ -59,4 +59,39 @@ test('a worker that fails is an error when workers are required, recomputed here
   // Threads split 20 resamples as [0, 10) here and [10, 20) in the worker, which failed.
   assert.equal(heard.length, 1);
   assert.match(heard[0]!, /^10-20: the worker failed \(cannot start\)$/);
+});
+
+test('a pool whose worker fails on its first range: that block and the next are computed here (or an error)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-worker-'));
+  const broken = join(dir, 'broken.js');
+  writeFileSync(
+    broken,
+    "require('node:worker_threads').parentPort.on('message', () => { throw new Error('broken range'); });\n",
+  );
+  const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
+  const heard: string[] = [];
+  const pool = new ResamplePool({
+    ...common,
+    totalResamples: 20,
+    threads: 2,
+    workerFile: broken,
+    onWorkerFallback: (range, why) => heard.push(`${range.from}-${range.to}: ${why}`),
+  });
+  try {
+    const head = await pool.run(0, 8);
+    const tail = await pool.run(8, 12);
+    assert.deepEqual(Float64Array.from([...head, ...tail]), one);
+  } finally {
+    await pool.close();
+  }
+  // blocks [0, 8) and [8, 20), each split in two: the worker's halves were computed here
+  assert.deepEqual(heard, ['4-8: the worker failed (broken range)', '14-20: the worker failed (broken range)']);
+  assert.equal(pool.threadsRunning, 0);
+
+  const required = new ResamplePool({ ...common, totalResamples: 20, threads: 2, workerFile: broken });
+  await assert.rejects(
+    withRequired(() => required.run(0, 20)),
+    /bootstrap worker failed: broken range/,
+  );
+  assert.equal(required.threadsRunning, 0);
 });
