@@ -88,6 +88,7 @@ export function userMeanStat(job: UserMeanJob): (counts: Int32Array, out: Float6
   const { n, values, masks, maskOf } = job;
   const K = maskOf.length;
   const den = new Float64Array(masks.length);
+  const sums = new Float64Array(K);
   return (counts, out) => {
     let total = 0;
     for (let i = 0; i < n; i++) total += counts[i];
@@ -97,11 +98,49 @@ export function userMeanStat(job: UserMeanJob): (counts: Int32Array, out: Float6
       for (let i = 0; i < n; i++) d += counts[i] * mask[i];
       den[m] = d;
     }
-    for (let q = 0; q < K; q++) {
+    // Two keys per pass: each multiplicity is read once for both (about a quarter less time than
+    // one key per pass in V8; three or four keys per pass were no faster).
+    let q = 0;
+    for (; q + 1 < K; q += 2) dot4x2(counts, values[q], values[q + 1], n, sums, q);
+    if (q < K) sums[q] = dot4(counts, values[q], n);
+    for (q = 0; q < K; q++) {
       const d = maskOf[q] < 0 ? total : den[maskOf[q]];
-      out[q] = d > 0 ? dot4(counts, values[q], n) / d : NaN;
+      out[q] = d > 0 ? sums[q] / d : NaN;
     }
   };
+}
+
+/** {@link dot4} of `a` with `b` into out[q] and with `c` into out[q + 1], in one pass. */
+function dot4x2(a: Int32Array, b: Float64Array, c: Float64Array, n: number, out: Float64Array, q: number): void {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let t0 = 0;
+  let t1 = 0;
+  let t2 = 0;
+  let t3 = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    const a0 = a[i];
+    const a1 = a[i + 1];
+    const a2 = a[i + 2];
+    const a3 = a[i + 3];
+    s0 += a0 * b[i];
+    s1 += a1 * b[i + 1];
+    s2 += a2 * b[i + 2];
+    s3 += a3 * b[i + 3];
+    t0 += a0 * c[i];
+    t1 += a1 * c[i + 1];
+    t2 += a2 * c[i + 2];
+    t3 += a3 * c[i + 3];
+  }
+  for (; i < n; i++) {
+    s0 += a[i] * b[i];
+    t0 += a[i] * c[i];
+  }
+  out[q] = s0 + s1 + (s2 + s3);
+  out[q + 1] = t0 + t1 + (t2 + t3);
 }
 
 /** Σ a_i·b_i with four running sums (see the module comment for the order). */

@@ -10,13 +10,14 @@ import { evaluateStreamResamples, ResampleStream } from '../../../../src/core/st
 import { rankingCiWorkerFile, userMeanCis, userMeanJob, userMeanStat } from '../../../../src/core/tasks/rankingCi';
 
 // 203 users (203 mod 4 = 3: the last three go to the first running sum); b and c are undefined for
-// the same users (one shared mask), d for others.
+// the same users (one shared mask), d for others; five keys: two pairs and one key alone.
 const n = 203;
 const perUser: Record<string, Float64Array> = {
   a: Float64Array.from({ length: n }, (_, i) => ((i * 37) % 101) / 101),
   b: Float64Array.from({ length: n }, (_, i) => (i % 7 === 3 ? NaN : Math.cos(i) + 0.1 * i)),
   c: Float64Array.from({ length: n }, (_, i) => (i % 7 === 3 ? NaN : 1 / (1 + i))),
   d: Float64Array.from({ length: n }, (_, i) => (i % 5 === 0 ? NaN : (i % 3) - 1)),
+  e: Float64Array.from({ length: n }, (_, i) => Math.sqrt(i) * 1e-3),
 };
 const keys = Object.keys(perUser);
 
@@ -44,7 +45,7 @@ function referenceDistribution(B: number, seed: number): Float64Array[] {
 test('the masks: keys undefined for the same users share one', () => {
   const job = userMeanJob(perUser, keys, n, true);
   assert.equal(job.masks.length, 2);
-  assert.deepEqual(Array.from(job.maskOf), [-1, 0, 0, 1]);
+  assert.deepEqual(Array.from(job.maskOf), [-1, 0, 0, 1, -1]);
   assert.ok(job.values[0].buffer instanceof SharedArrayBuffer);
   assert.equal(job.values[1][3], 0);
 });
