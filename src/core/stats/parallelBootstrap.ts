@@ -127,6 +127,46 @@ export interface ResamplePoolOptions<J> extends Omit<
 > {
   /** Resamples the pool computes over all its blocks (sets the number of threads worth starting). */
   totalResamples: number;
+  /**
+   * With `draws: 'stream'`: the time to step through one resample's draws relative to computing
+   * one resample (draws and statistic). A thread whose range starts further on then gets fewer
+   * resamples, so that the threads finish together (default 0: equal ranges).
+   */
+  seekCost?: number;
+}
+
+/**
+ * Splits resamples first..first+count-1 into one range per thread, thread t's stream standing at
+ * `cursors[t]` (≤ first): with seek cost σ a range starting at f costs σ·(f − cursor) + its length,
+ * and the boundaries make these costs equal (σ = 0: equal ranges). The ranges are consecutive and
+ * cover the block whatever σ, so the values do not depend on it.
+ */
+export function splitBlock(first: number, count: number, cursors: number[], seekCost: number): ResampleRange[] {
+  const T = cursors.length;
+  const sigma = Math.min(Math.max(seekCost, 0), 0.9);
+  if (sigma === 0)
+    return Array.from({ length: T }, (_, t) => ({
+      from: first + Math.floor((t * count) / T),
+      to: first + Math.floor(((t + 1) * count) / T),
+    }));
+  // f(t+1) = W + f(t)·(1 − σ) + σ·cursor(t) is linear in the common cost W: solve f(T) = first + count.
+  const ends = (W: number): number[] => {
+    const f = [first];
+    for (let t = 0; t < T; t++) f.push(W + f[t] * (1 - sigma) + sigma * Math.min(cursors[t], first));
+    return f;
+  };
+  const f0 = ends(0)[T];
+  const f1 = ends(1)[T];
+  const W = (first + count - f0) / (f1 - f0);
+  const f = ends(W);
+  const ranges: ResampleRange[] = [];
+  let from = first;
+  for (let t = 0; t < T; t++) {
+    const to = t === T - 1 ? first + count : Math.min(first + count, Math.max(from, Math.round(f[t + 1])));
+    ranges.push({ from, to });
+    from = to;
+  }
+  return ranges;
 }
 
 /**
@@ -142,16 +182,22 @@ export class ResamplePool<J> {
   private readonly workers: PoolWorker[] = [];
   private readonly local: RangeEvaluator;
   private closed = false;
+  /** Per thread (0 = the calling one) where its stream stands: the end of its last range. */
+  private readonly cursors: number[];
 
   constructor(private readonly opts: ResamplePoolOptions<J>) {
     const { nRows, K, seed, strata, workerFile } = opts;
     if (workersRequired() && workerFile && !existsSync(workerFile))
       throw new Error(`bootstrap worker script not found: ${workerFile}`);
     this.local = rangeEvaluator({ nRows, K, seed, strata, draws: opts.draws }, opts.stat);
+    this.cursors = [0];
     const T = workerFile && existsSync(workerFile) ? threadsFor(nRows, opts.totalResamples, opts.threads) : 1;
     if (T <= 1 || typeof Worker !== 'function') return;
     const input: ResampleWorkerInput<J> = { job: opts.job, nRows, K, seed, strata, draws: opts.draws };
-    for (let t = 1; t < T; t++) this.workers.push(this.start(workerFile!, input));
+    for (let t = 1; t < T; t++) {
+      this.workers.push(this.start(workerFile!, input));
+      this.cursors.push(0);
+    }
   }
 
   /** Worker threads started and not yet exited. */
@@ -219,12 +265,8 @@ export class ResamplePool<J> {
     if (this.closed) throw new Error('the resampling threads were already stopped');
     const K = this.opts.K;
     const T = Math.min(1 + this.workers.length, Math.max(1, nResamples));
-    const ranges: ResampleRange[] = [];
-    for (let t = 0; t < T; t++)
-      ranges.push({
-        from: first + Math.floor((t * nResamples) / T),
-        to: first + Math.floor(((t + 1) * nResamples) / T),
-      });
+    const ranges = splitBlock(first, nResamples, this.cursors.slice(0, T), this.opts.seekCost ?? 0);
+    ranges.forEach((r, t) => (this.cursors[t] = r.to));
     const values = new Float64Array(nResamples * K);
     try {
       const asked = ranges.slice(1).map((range, t) => {

@@ -199,6 +199,9 @@ export async function userMeanCis(
     seed: opts.seed,
     strata: null,
     draws: 'stream',
+    // Measured with 100,000 users: stepping through a resample's draws costs about as much as
+    // drawing them (≈ 0.45 ms), the statistic ≈ 0.08 ms per key.
+    seekCost: 1 / (1 + 0.2 * K),
     stat: userMeanStat(job),
     job,
     workerFile,

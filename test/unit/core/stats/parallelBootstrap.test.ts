@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parallelResamples, ResamplePool } from '../../../../src/core/stats/parallelBootstrap';
+import { parallelResamples, ResamplePool, splitBlock } from '../../../../src/core/stats/parallelBootstrap';
 
 // statistic: mean of the row values under the resample counts
 const data = Float64Array.from({ length: 50 }, (_, i) => (i * 7) % 11);
@@ -94,4 +94,32 @@ test('a pool whose worker fails on its first range: that block and the next are 
     /bootstrap worker failed: broken range/,
   );
   assert.equal(required.threadsRunning, 0);
+});
+
+test('splitBlock: consecutive ranges covering the block; with a seek cost the costs are equal (to rounding)', () => {
+  assert.deepEqual(splitBlock(10, 20, [0, 0], 0), [
+    { from: 10, to: 20 },
+    { from: 20, to: 30 },
+  ]);
+  for (const [first, count, cursors, sigma] of [
+    [0, 1000, [0, 0], 0.2],
+    [0, 1000, [0, 0, 0, 0, 0], 0.15],
+    [200, 800, [109, 200], 0.2],
+    [0, 3, [0, 0, 0, 0], 0.5],
+  ] as [number, number, number[], number][]) {
+    const ranges = splitBlock(first, count, cursors, sigma);
+    assert.equal(ranges.length, cursors.length);
+    assert.equal(ranges[0].from, first);
+    assert.equal(ranges[ranges.length - 1].to, first + count);
+    for (let t = 1; t < ranges.length; t++) assert.equal(ranges[t].from, ranges[t - 1].to);
+    for (const r of ranges) assert.ok(r.to >= r.from);
+    // cost of thread t: σ·(from − cursor) + length, equal for all threads up to rounding (±1 resample each side)
+    const costs = ranges.map((r, t) => sigma * (r.from - cursors[t]) + r.to - r.from);
+    if (count >= 100) assert.ok(Math.max(...costs) - Math.min(...costs) <= 2 + sigma, JSON.stringify(costs));
+  }
+  // two threads from 0, σ = 0.2: costs f and σ·f + 1000 − f are equal at f = 1000 / (2 − σ) = 555.6
+  assert.deepEqual(splitBlock(0, 1000, [0, 0], 0.2), [
+    { from: 0, to: 556 },
+    { from: 556, to: 1000 },
+  ]);
 });

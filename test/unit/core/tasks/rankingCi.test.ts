@@ -62,7 +62,7 @@ test('one thread: every resample value equals the plain reference, bit for bit',
     for (let q = 0; q < keys.length; q++) assert.ok(Object.is(values[b * keys.length + q], ref[q][b]), `${b} ${q}`);
 });
 
-test('threads: 1, 2 and 3 threads, one block or two, give the values of one thread', async () => {
+test('threads: 1, 2 and 3 threads, one block or two, equal or cost-balanced ranges, give the values of one thread', async () => {
   const workerFile = rankingCiWorkerFile();
   assert.ok(workerFile, 'worker script found');
   const job = userMeanJob(perUser, keys, n, true);
@@ -82,8 +82,12 @@ test('threads: 1, 2 and 3 threads, one block or two, give the values of one thre
     range: { from: 0, to: 50 },
   });
   for (const threads of [1, 2, 3]) {
-    for (const split of [50, 13]) {
-      const pool = new ResamplePool({ ...common, threads });
+    for (const [split, seekCost] of [
+      [50, 0],
+      [13, 0],
+      [13, 0.3],
+    ]) {
+      const pool = new ResamplePool({ ...common, threads, seekCost });
       assert.equal(pool.threadsRunning, threads - 1);
       try {
         const head = await pool.run(0, split);
@@ -91,7 +95,7 @@ test('threads: 1, 2 and 3 threads, one block or two, give the values of one thre
         const joined = new Float64Array(50 * keys.length);
         joined.set(head);
         joined.set(tail, split * keys.length);
-        assert.deepEqual(joined, one, `${threads} threads, blocks of ${split}`);
+        assert.deepEqual(joined, one, `${threads} threads, blocks of ${split}, seek cost ${seekCost}`);
       } finally {
         await pool.close();
       }
