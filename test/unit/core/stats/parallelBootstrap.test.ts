@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bundledWorker } from '../../helpers/bundledWorker';
 import { parallelResamples, ResamplePool, splitBlock } from '../../../../src/core/stats/parallelBootstrap';
 
 // statistic: mean of the row values under the resample counts
@@ -122,4 +123,27 @@ test('splitBlock: consecutive ranges covering the block; with a seek cost the co
     { from: 0, to: 556 },
     { from: 556, to: 1000 },
   ]);
+});
+
+test('a pool starts its workers once: the second block is computed by the same worker thread', async () => {
+  let calls = 0;
+  const pool = new ResamplePool({
+    ...common,
+    totalResamples: 20,
+    threads: 2,
+    stat: (_c: Int32Array, out: Float64Array) => {
+      out[0] = ++calls;
+    },
+    workerFile: bundledWorker('test/unit/helpers/countingResampleWorker.ts'),
+  });
+  try {
+    const head = await withRequired(() => pool.run(0, 8));
+    const tail = await withRequired(() => pool.run(8, 12));
+    // blocks [0, 8) and [8, 20), each split in two: this thread [0, 4) then [8, 14), the worker
+    // [4, 8) then [14, 20), each counting on from its first block
+    assert.deepEqual(Array.from(head), [1, 2, 3, 4, 1, 2, 3, 4]);
+    assert.deepEqual(Array.from(tail), [5, 6, 7, 8, 9, 10, 5, 6, 7, 8, 9, 10]);
+  } finally {
+    await pool.close();
+  }
 });

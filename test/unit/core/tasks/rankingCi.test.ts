@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { bootstrapDistribution, percentileInterval } from '../../../../src/core/stats/bootstrap';
 import { ResamplePool } from '../../../../src/core/stats/parallelBootstrap';
 import { evaluateStreamResamples, ResampleStream } from '../../../../src/core/stats/resampleStream';
+import { bundledWorker } from '../../helpers/bundledWorker';
 import { rankingCiWorkerFile, userMeanCis, userMeanJob, userMeanStat } from '../../../../src/core/tasks/rankingCi';
 
 // 203 users (203 mod 4 = 3: the last three go to the first running sum); b and c are undefined for
@@ -20,6 +21,11 @@ const perUser: Record<string, Float64Array> = {
   e: Float64Array.from({ length: n }, (_, i) => Math.sqrt(i) * 1e-3),
 };
 const keys = Object.keys(perUser);
+// the worker entry bundled (a .ts entry cannot run in a worker under the test runner); any range
+// computed on the calling thread instead fails the test
+const workerFile = bundledWorker('src/core/tasks/rankingCiWorker.ts');
+const noFallback = (range: { from: number; to: number }, why: string): never =>
+  assert.fail(`resamples ${range.from}–${range.to} were not computed by a worker: ${why}`);
 
 /** Σ c·v / Σ c over the users where v is defined, the sums in the documented order. */
 function referenceMean(c: ArrayLike<number>, v: Float64Array): number {
@@ -63,8 +69,7 @@ test('one thread: every resample value equals the plain reference, bit for bit',
 });
 
 test('threads: 1, 2 and 3 threads, one block or two, equal or cost-balanced ranges, give the values of one thread', async () => {
-  const workerFile = rankingCiWorkerFile();
-  assert.ok(workerFile, 'worker script found');
+  assert.ok(rankingCiWorkerFile(), 'the worker script next to the module');
   const job = userMeanJob(perUser, keys, n, true);
   const common = {
     nRows: n,
@@ -76,6 +81,7 @@ test('threads: 1, 2 and 3 threads, one block or two, equal or cost-balanced rang
     stat: userMeanStat(job),
     job,
     workerFile,
+    onWorkerFallback: noFallback,
   };
   const one = evaluateStreamResamples(n, keys.length, common.stat, {
     stream: new ResampleStream(8, n, null),
@@ -116,7 +122,13 @@ test('userMeanCis: the same intervals on 1 and 2 threads, the reference interval
   };
   const opts = { n: B, confidence: 0.9, seed: 5 };
   const one = await userMeanCis(perUser, keys, n, { ...opts, threads: 1 });
-  const two = await userMeanCis(perUser, keys, n, { ...opts, threads: 2, provisional: hook });
+  const two = await userMeanCis(perUser, keys, n, {
+    ...opts,
+    threads: 2,
+    provisional: hook,
+    workerFile,
+    onWorkerFallback: noFallback,
+  });
   assert.deepEqual(one, expected);
   assert.deepEqual(two, expected);
   const ref30 = referenceDistribution(30, 5);
@@ -134,7 +146,7 @@ test('a cancelled run stops the pool: its workers are terminated', async () => {
     draws: 'stream',
     stat: userMeanStat(job),
     job,
-    workerFile: rankingCiWorkerFile(),
+    workerFile,
     threads: 3,
   });
   assert.equal(pool.threadsRunning, 2);
