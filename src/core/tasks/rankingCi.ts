@@ -76,7 +76,7 @@ export function userMeanJob(
     let m = masks.findIndex((other) => sameBytes(other, mask));
     if (m < 0) {
       m = masks.length;
-      masks.push(shared ? Uint8Array.from(new Uint8Array(new SharedArrayBuffer(n)), (_, i) => mask[i]) : mask);
+      masks.push(shared ? sharedCopy(mask) : mask);
     }
     maskOf[q] = m;
   });
@@ -158,6 +158,13 @@ function dot4(a: Int32Array, b: Float64Array, n: number): number {
   }
   for (; i < n; i++) s0 += a[i] * b[i];
   return s0 + s1 + (s2 + s3);
+}
+
+/** `a` copied into a SharedArrayBuffer (worker threads then read it without a copy of their own). */
+function sharedCopy(a: Uint8Array): Uint8Array {
+  const out = new Uint8Array(new SharedArrayBuffer(a.length));
+  out.set(a);
+  return out;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

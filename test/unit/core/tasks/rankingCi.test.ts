@@ -53,6 +53,8 @@ test('the masks: keys undefined for the same users share one', () => {
   assert.equal(job.masks.length, 2);
   assert.deepEqual(Array.from(job.maskOf), [-1, 0, 0, 1, -1]);
   assert.ok(job.values[0].buffer instanceof SharedArrayBuffer);
+  for (const m of job.masks) assert.ok(m.buffer instanceof SharedArrayBuffer);
+  assert.deepEqual(Array.from(job.masks[1].subarray(0, 6)), [0, 1, 1, 1, 1, 0]);
   assert.equal(job.values[1][3], 0);
 });
 
