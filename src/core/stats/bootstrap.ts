@@ -11,8 +11,8 @@
  * than half of them are defined. Same data, options and seed → the same interval.
  */
 import { checkCancelled, type Progress } from '../diagnostics';
-import { splitmix32 } from './rng';
-import { addDrawsModulo, evaluateResamples, stratumPositions } from './resampleDraws';
+import { evaluateResamples, stratumPositions } from './resampleDraws';
+import { ResampleStream } from './resampleStream';
 
 export interface BootstrapOptions {
   /** Number of resamples (≥ 1). */
@@ -71,18 +71,14 @@ export function bootstrapDistribution(
 ): Float64Array[] {
   if (!Number.isInteger(opts.n) || opts.n < 1)
     throw new RangeError(`Expected \`n\` to be a positive integer, but got ${opts.n}.`);
-  const gen = new Xoshiro(opts.seed);
+  const stream = new ResampleStream(opts.seed, nRows, stratumPositions(nRows, opts.strata ?? null));
   const counts = new Float64Array(nRows);
-  const members = strataMembers(nRows, opts.strata ?? null);
   let out: Float64Array[] | null = null;
   // Draws are counted in an Int32Array (half the memory of the Float64Array handed to `stat`, so
   // the random increments miss the cache less), then copied over.
   const tally = new Int32Array(nRows);
-  const identity = members.length === 1 && members[0].length === nRows;
   for (let b = 0; b < opts.n; b++) {
-    tally.fill(0);
-    if (identity) gen.addDrawsIdentity(tally, nRows);
-    else for (const rows of members) gen.addDraws(tally, rows);
+    stream.draw(tally);
     for (let i = 0; i < nRows; i++) counts[i] = tally[i];
     const v = stat(counts);
     const arr = typeof v === 'number' ? [v] : v;
@@ -95,57 +91,6 @@ export function bootstrapDistribution(
     }
   }
   return out ?? [];
-}
-
-/**
- * The generator of stats/rng.ts (splitmix32 seeding, xoshiro128**), the same stream; the draws are
- * resampleDraws' rejection + modulo loop, the one implementation of `int(m)` over a state array.
- * A unit test checks that the draws equal `createRng(seed).int(m)`.
- */
-class Xoshiro {
-  private readonly state = new Int32Array(4);
-
-  constructor(seed: number) {
-    const sm = splitmix32(Math.trunc(seed) | 0);
-    const st = this.state;
-    for (let k = 0; k < 4; k++) st[k] = sm();
-    if ((st[0] | st[1] | st[2] | st[3]) === 0) st[0] = 1;
-  }
-
-  /** m draws over rows 0..m-1 (no strata), added to `counts`. */
-  addDrawsIdentity(counts: Int32Array, m: number): void {
-    addDrawsModulo(this.state, counts, m, null);
-  }
-
-  /**
-   * Adds `rows.length` draws, each `rows[int(m)]`, to `counts`; `int(m)` as rng.ts: rejection above
-   * the largest multiple of m below 2^32, then x mod m.
-   */
-  addDraws(counts: Int32Array, rows: Int32Array): void {
-    addDrawsModulo(this.state, counts, rows.length, rows);
-  }
-}
-
-function strataMembers(nRows: number, strata: Int32Array | null): Int32Array[] {
-  if (!strata) {
-    const all = new Int32Array(nRows);
-    for (let i = 0; i < nRows; i++) all[i] = i;
-    return [all];
-  }
-  if (strata.length !== nRows)
-    throw new RangeError(`Expected \`strata\` to have ${nRows} entries, but got ${strata.length}.`);
-  const sizes = new Map<number, number>();
-  for (let i = 0; i < nRows; i++) sizes.set(strata[i], (sizes.get(strata[i]) ?? 0) + 1);
-  const keys = [...sizes.keys()].sort((a, b) => a - b);
-  const lists = new Map<number, Int32Array>(keys.map((k) => [k, new Int32Array(sizes.get(k)!)]));
-  const fill = new Map<number, number>(keys.map((k) => [k, 0]));
-  for (let i = 0; i < nRows; i++) {
-    const k = strata[i];
-    const at = fill.get(k)!;
-    lists.get(k)![at] = i;
-    fill.set(k, at + 1);
-  }
-  return keys.map((k) => lists.get(k)!);
 }
 
 /** numpy's default percentile (linear, type 7) of `sorted` at q in [0, 1]. */
@@ -238,11 +183,7 @@ export function fastBootstrapDistribution(
       range: { from, to },
       onResample: onResample ? (done) => onResample(from + done, B) : undefined,
     });
-  const columns = (values: Float64Array, nb: number): Float64Array[] => {
-    const out = Array.from({ length: K }, () => new Float64Array(nb));
-    for (let b = 0; b < nb; b++) for (let k = 0; k < K; k++) out[k][b] = values[b * K + k];
-    return out;
-  };
+  const columns = (values: Float64Array, nb: number): Float64Array[] => resampleColumns(values, K, nb);
   const head = run(0, at);
   if (at === B) return columns(head, B);
   opts.provisional!.onDistribution(columns(head, at));
@@ -250,6 +191,13 @@ export function fastBootstrapDistribution(
   values.set(head);
   values.set(run(at, B), at * K);
   return columns(values, B);
+}
+
+/** Per statistic its values over resamples, from resample-major values (`values[b·K + k]`). */
+export function resampleColumns(values: Float64Array, K: number, nResamples: number): Float64Array[] {
+  const out = Array.from({ length: K }, () => new Float64Array(nResamples));
+  for (let b = 0; b < nResamples; b++) for (let k = 0; k < K; k++) out[k][b] = values[b * K + k];
+  return out;
 }
 
 /**

@@ -1,10 +1,12 @@
 /**
  * Resamples split across threads (Node `worker_threads`): the calling thread computes the first
- * range itself and each worker one further range. Resample b depends only on (seed, b)
- * (stats/resampleDraws.ts), so the values — and the intervals — are the same whatever the number
- * of threads or their timing. The job's data reaches each worker by structured clone (one copy of
- * the prepared per-row arrays per worker, tens of MB at most; the n×C probability matrix is never
- * sent).
+ * range itself and each worker one further range. Either resample b depends only on (seed, b)
+ * (stats/resampleDraws.ts), or all resamples come from one sequential generator and a thread steps
+ * through the draws before its range (stats/resampleStream.ts); either way the values — and the
+ * intervals — are the same whatever the number of threads or their timing. The job's data reaches
+ * each worker once, by structured clone when the pool starts (one copy of the prepared per-row
+ * arrays per worker, tens of MB at most, none for arrays over a SharedArrayBuffer; the n×C
+ * probability matrix is never sent); the blocks of a staged report reuse the same workers.
  *
  * One thread is used when `Worker` is unavailable, the work is small (worker start-up costs tens
  * of milliseconds), the machine has one core, or the worker script is not found; a worker that
@@ -18,7 +20,9 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
+import type { Warnings } from '../diagnostics';
 import { evaluateResamples, type ResampleRange } from './resampleDraws';
+import { evaluateStreamResamples, ResampleStream } from './resampleStream';
 
 /** Below this many row-draws (rows × resamples) the resamples stay on the calling thread. */
 export const PARALLEL_MIN_WORK = 20_000_000;
@@ -32,6 +36,12 @@ export interface ParallelResamplesOptions<J> {
   first?: number;
   seed: number;
   strata: Int32Array[] | null;
+  /**
+   * How resamples are drawn: 'per-resample' (default), a generator per resample
+   * (stats/resampleDraws.ts); 'stream', the one sequential generator of `bootstrapDistribution`
+   * (stats/resampleStream.ts), each thread stepping through the draws before its range.
+   */
+  draws?: ResampleDraws;
   /** The statistic on this thread. */
   stat: (counts: Int32Array, out: Float64Array) => void;
   /** Data a worker needs to build the same statistic (structured-cloneable). */
@@ -46,15 +56,17 @@ export interface ParallelResamplesOptions<J> {
   onWorkerFallback?: (range: ResampleRange, why: string) => void;
 }
 
-/** Message a worker receives in `workerData`. */
+/** What a worker receives in `workerData`; it then receives {@link ResampleRange}s by message and answers each with its values. */
 export interface ResampleWorkerInput<J> {
   job: J;
   nRows: number;
   K: number;
   seed: number;
   strata: Int32Array[] | null;
-  range: ResampleRange;
+  draws?: ResampleDraws;
 }
+
+export type ResampleDraws = 'per-resample' | 'stream';
 
 /** Number of threads worth using for this much work. */
 export function threadsFor(nRows: number, nResamples: number, requested?: number): number {
@@ -69,84 +81,240 @@ export function workersRequired(): boolean {
   return typeof process !== 'undefined' && process.env.EVAL_LENS_REQUIRE_WORKERS === '1';
 }
 
-/** Values of resamples first..first+nResamples-1, resample-major (`values[(b − first)·K + k]`). */
+/**
+ * Values of resamples first..first+nResamples-1, resample-major (`values[(b − first)·K + k]`): a
+ * {@link ResamplePool} used for one block and closed.
+ */
 export async function parallelResamples<J>(opts: ParallelResamplesOptions<J>): Promise<Float64Array> {
-  const { nRows, K, nResamples, seed, strata } = opts;
-  const first = opts.first ?? 0;
-  if (workersRequired() && opts.workerFile && !existsSync(opts.workerFile)) {
-    throw new Error(`bootstrap worker script not found: ${opts.workerFile}`);
-  }
-  const T = opts.workerFile && existsSync(opts.workerFile) ? threadsFor(nRows, nResamples, opts.threads) : 1;
-  const ranges: ResampleRange[] = [];
-  for (let t = 0; t < T; t++)
-    ranges.push({ from: first + Math.floor((t * nResamples) / T), to: first + Math.floor(((t + 1) * nResamples) / T) });
-  const WorkerCtor = T > 1 && typeof Worker === 'function' ? Worker : null;
-  const pending: {
-    range: ResampleRange;
-    result: Promise<Float64Array | null>;
-    stop: () => void;
-    why: () => string;
-  }[] = [];
-  if (WorkerCtor) {
-    for (const range of ranges.slice(1)) {
-      const input: ResampleWorkerInput<J> = { job: opts.job, nRows, K, seed, strata, range };
-      let w: Worker | null;
-      let why = '';
-      try {
-        w = new WorkerCtor(opts.workerFile!, { workerData: input });
-      } catch (e) {
-        if (workersRequired()) throw e;
-        w = null; // e.g. no threads in this host: the range is computed here
-        why = `the worker could not start (${e instanceof Error ? e.message : String(e)})`;
-      }
-      const result = new Promise<Float64Array | null>((resolve, reject) => {
-        if (!w) return resolve(null);
-        const fail = (reason: string) => {
-          if (workersRequired()) return reject(new Error(`bootstrap worker failed: ${reason}`));
-          why = `the worker failed (${reason})`;
-          resolve(null);
-        };
-        w.once('message', (m: unknown) =>
-          m instanceof Float64Array && m.length === (range.to - range.from) * K
-            ? resolve(m)
-            : fail('unexpected message'),
-        );
-        w.once('error', (e: Error) => fail(e.message));
-        w.once('exit', (code: number) => fail(`exited with code ${code}`));
-      });
-      result.catch(() => undefined); // awaited below; avoids an unhandled rejection before then
-      pending.push({ range, result, stop: () => void w?.terminate(), why: () => why });
-    }
-  }
-  const local = WorkerCtor ? [ranges[0]] : ranges;
-  const values = new Float64Array(nResamples * K);
-  const share = local.reduce((s, r) => s + r.to - r.from, 0);
+  const pool = new ResamplePool({ ...opts, totalResamples: opts.nResamples });
   try {
-    let done = 0;
-    for (const range of local) {
-      const v = evaluateResamples(nRows, K, opts.stat, {
-        seed,
-        strata,
-        range,
-        onResample: (d) =>
-          opts.onResample?.(Math.min(nResamples - 1, Math.round(((done + d) * nResamples) / share)), nResamples),
-      });
-      values.set(v, (range.from - first) * K);
-      done += range.to - range.from;
-    }
-    for (const p of pending) {
-      let v = await p.result;
-      if (!v) {
-        opts.onWorkerFallback?.(p.range, p.why());
-        v = evaluateResamples(nRows, K, opts.stat, { seed, strata, range: p.range });
-      }
-      values.set(v, (p.range.from - first) * K);
-      p.stop();
-    }
-  } catch (e) {
-    for (const p of pending) p.stop();
-    throw e;
+    return await pool.run(opts.first ?? 0, opts.nResamples, opts.onResample);
+  } finally {
+    await pool.close();
   }
-  opts.onResample?.(nResamples, nResamples);
-  return values;
+}
+
+/** The computation of a range of resamples on one thread (the calling thread or a worker). */
+export type RangeEvaluator = (range: ResampleRange, onResample?: (done: number) => void) => Float64Array;
+
+/**
+ * The evaluator of `input`'s resamples with `stat`. With `draws: 'stream'` it keeps its position
+ * in the stream, so consecutive ranges of one thread only step through the draws in between.
+ */
+export function rangeEvaluator(
+  input: Pick<ResampleWorkerInput<unknown>, 'nRows' | 'K' | 'seed' | 'strata' | 'draws'>,
+  stat: (counts: Int32Array, out: Float64Array) => void,
+): RangeEvaluator {
+  const { nRows, K, seed, strata } = input;
+  if (input.draws === 'stream') {
+    const stream = new ResampleStream(seed, nRows, strata);
+    return (range, onResample) => evaluateStreamResamples(nRows, K, stat, { stream, range, onResample });
+  }
+  return (range, onResample) => evaluateResamples(nRows, K, stat, { seed, strata, range, onResample });
+}
+
+/** One worker of a pool: its thread, the range it is computing, and why it stopped (if it did). */
+interface PoolWorker {
+  w: Worker | null;
+  running: boolean;
+  why: string | null;
+  pending: { range: ResampleRange; resolve: (v: Float64Array | null) => void; reject: (e: Error) => void } | null;
+}
+
+export interface ResamplePoolOptions<J> extends Omit<
+  ParallelResamplesOptions<J>,
+  'nResamples' | 'first' | 'onResample'
+> {
+  /** Resamples the pool computes over all its blocks (sets the number of threads worth starting). */
+  totalResamples: number;
+  /**
+   * With `draws: 'stream'`: the time to step through one resample's draws relative to computing
+   * one resample (draws and statistic). A thread whose range starts further on then gets fewer
+   * resamples, so that the threads finish together (default 0: equal ranges).
+   */
+  seekCost?: number;
+}
+
+/**
+ * Splits resamples first..first+count-1 into one range per thread, thread t's stream standing at
+ * `cursors[t]` (≤ first): with seek cost σ a range starting at f costs σ·(f − cursor) + its length,
+ * and the boundaries make these costs equal (σ = 0: equal ranges). The ranges are consecutive and
+ * cover the block whatever σ, so the values do not depend on it.
+ */
+export function splitBlock(first: number, count: number, cursors: number[], seekCost: number): ResampleRange[] {
+  const T = cursors.length;
+  const sigma = Math.min(Math.max(seekCost, 0), 0.9);
+  if (sigma === 0)
+    return Array.from({ length: T }, (_, t) => ({
+      from: first + Math.floor((t * count) / T),
+      to: first + Math.floor(((t + 1) * count) / T),
+    }));
+  // f(t+1) = W + f(t)·(1 − σ) + σ·cursor(t) is linear in the common cost W: solve f(T) = first + count.
+  const ends = (W: number): number[] => {
+    const f = [first];
+    for (let t = 0; t < T; t++) f.push(W + f[t] * (1 - sigma) + sigma * Math.min(cursors[t], first));
+    return f;
+  };
+  const f0 = ends(0)[T];
+  const f1 = ends(1)[T];
+  const W = (first + count - f0) / (f1 - f0);
+  const f = ends(W);
+  const ranges: ResampleRange[] = [];
+  let from = first;
+  for (let t = 0; t < T; t++) {
+    const to = t === T - 1 ? first + count : Math.min(first + count, Math.max(from, Math.round(f[t + 1])));
+    ranges.push({ from, to });
+    from = to;
+  }
+  return ranges;
+}
+
+/**
+ * Worker threads started once and sent the job once (structured clone in `workerData`), then given
+ * ranges of resamples by message, block after block (e.g. the first resamples behind provisional
+ * intervals, then the rest). Each {@link run} splits its block: the calling thread computes the
+ * first range, each worker one further range. A worker that fails is not used again; its ranges
+ * are computed on the calling thread (the same values; `onWorkerFallback` hears of it), or, with
+ * EVAL_LENS_REQUIRE_WORKERS=1, the run fails. {@link close} terminates the workers; a run that
+ * throws (cancellation, a failure) closes the pool itself.
+ */
+export class ResamplePool<J> {
+  private readonly workers: PoolWorker[] = [];
+  private readonly local: RangeEvaluator;
+  private closed = false;
+  /** Per thread (0 = the calling one) where its stream stands: the end of its last range. */
+  private readonly cursors: number[];
+
+  constructor(private readonly opts: ResamplePoolOptions<J>) {
+    const { nRows, K, seed, strata, workerFile } = opts;
+    if (workersRequired() && workerFile && !existsSync(workerFile))
+      throw new Error(`bootstrap worker script not found: ${workerFile}`);
+    this.local = rangeEvaluator({ nRows, K, seed, strata, draws: opts.draws }, opts.stat);
+    this.cursors = [0];
+    const T = workerFile && existsSync(workerFile) ? threadsFor(nRows, opts.totalResamples, opts.threads) : 1;
+    if (T <= 1 || typeof Worker !== 'function') return;
+    const input: ResampleWorkerInput<J> = { job: opts.job, nRows, K, seed, strata, draws: opts.draws };
+    for (let t = 1; t < T; t++) {
+      this.workers.push(this.start(workerFile!, input));
+      this.cursors.push(0);
+    }
+  }
+
+  /** Worker threads started and not yet exited. */
+  get threadsRunning(): number {
+    return this.workers.filter((p) => p.running).length;
+  }
+
+  private start(file: string, input: ResampleWorkerInput<J>): PoolWorker {
+    const p: PoolWorker = { w: null, running: false, why: null, pending: null };
+    try {
+      p.w = new Worker(file, { workerData: input });
+      p.running = true;
+    } catch (e) {
+      if (workersRequired()) throw e;
+      p.why = `the worker could not start (${e instanceof Error ? e.message : String(e)})`;
+      return p; // e.g. no threads in this host: its ranges are computed here
+    }
+    const fail = (reason: string): void => {
+      if (p.why === null) p.why = `the worker failed (${reason})`;
+      void p.w?.terminate();
+      const pending = p.pending;
+      p.pending = null;
+      if (!pending) return;
+      if (workersRequired()) pending.reject(new Error(`bootstrap worker failed: ${reason}`));
+      else pending.resolve(null);
+    };
+    p.w.on('message', (m: unknown) => {
+      const pending = p.pending;
+      if (pending && m instanceof Float64Array && m.length === (pending.range.to - pending.range.from) * this.opts.K) {
+        p.pending = null;
+        pending.resolve(m);
+      } else fail('unexpected message');
+    });
+    p.w.on('error', (e: Error) => fail(e.message));
+    p.w.on('exit', (code: number) => {
+      p.running = false;
+      if (!this.closed) fail(`exited with code ${code}`);
+    });
+    return p;
+  }
+
+  /** A worker's values for `range`, or null when it cannot compute them (then they are computed here). */
+  private ask(p: PoolWorker, range: ResampleRange): Promise<Float64Array | null> {
+    if (!p.w || p.why !== null) {
+      if (workersRequired()) return Promise.reject(new Error(`bootstrap worker failed: ${p.why ?? 'not started'}`));
+      return Promise.resolve(null);
+    }
+    const result = new Promise<Float64Array | null>((resolve, reject) => {
+      p.pending = { range, resolve, reject };
+    });
+    p.w.postMessage(range);
+    return result;
+  }
+
+  /**
+   * Values of resamples first..first+nResamples-1, resample-major (`values[(b − first)·K + k]`).
+   * `onResample` hears the calling thread's progress scaled to the block (done of nResamples);
+   * throw from it to stop (the pool is then closed).
+   */
+  async run(
+    first: number,
+    nResamples: number,
+    onResample?: (done: number, total: number) => void,
+  ): Promise<Float64Array> {
+    if (this.closed) throw new Error('the resampling threads were already stopped');
+    const K = this.opts.K;
+    const T = Math.min(1 + this.workers.length, Math.max(1, nResamples));
+    const ranges = splitBlock(first, nResamples, this.cursors.slice(0, T), this.opts.seekCost ?? 0);
+    ranges.forEach((r, t) => (this.cursors[t] = r.to));
+    const values = new Float64Array(nResamples * K);
+    try {
+      const asked = ranges.slice(1).map((range, t) => {
+        const result = this.ask(this.workers[t], range);
+        result.catch(() => undefined); // awaited below; avoids an unhandled rejection before then
+        return { range, result, worker: this.workers[t] };
+      });
+      const share = ranges[0].to - ranges[0].from;
+      const v0 = this.local(ranges[0], (d) =>
+        onResample?.(Math.min(nResamples - 1, Math.round((d * nResamples) / Math.max(1, share))), nResamples),
+      );
+      values.set(v0, (ranges[0].from - first) * K);
+      for (const a of asked) {
+        let v = await a.result;
+        if (!v) {
+          this.opts.onWorkerFallback?.(a.range, a.worker.why ?? 'the worker failed');
+          v = this.local(a.range);
+        }
+        values.set(v, (a.range.from - first) * K);
+      }
+    } catch (e) {
+      await this.close();
+      throw e;
+    }
+    onResample?.(nResamples, nResamples);
+    return values;
+  }
+
+  /** Terminates the workers (resolves when they have exited); the pool cannot run again. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(
+      this.workers.map(async (p) => {
+        const pending = p.pending;
+        p.pending = null;
+        pending?.resolve(null);
+        if (p.w && p.running) await p.w.terminate();
+        p.running = false;
+      }),
+    );
+  }
+}
+
+/** The `bootstrap-worker-fallback` warning: a worker's resamples were computed on the calling thread. */
+export function workerFallbackNote(warnings: Pick<Warnings, 'note'>): (range: ResampleRange, why: string) => void {
+  return (range, why) =>
+    warnings.note(
+      'bootstrap-worker-fallback',
+      `Resamples ${range.from + 1}–${range.to} were computed on the main thread because ${why}: the intervals are the same, the evaluation was slower.`,
+    );
 }

@@ -24,7 +24,7 @@ import { setSnapshotCi } from './stages';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { stratumPositions, type ResampleStat } from '../stats/resampleDraws';
-import { parallelResamples } from '../stats/parallelBootstrap';
+import { ResamplePool, workerFallbackNote } from '../stats/parallelBootstrap';
 import type { MetricFamily } from '../results/types';
 import { AGGREGATE_LANES, aggregateUnitBatch, type PreparedClassification } from '../metrics/classification';
 import { rowsByClass } from '../metrics/evolving';
@@ -202,34 +202,34 @@ async function sortedOrderCis(
   const { job, strata: st } = sortedCiJob(run, keys, strata);
   const K = keys.length;
   const progress = resampleProgress(ctx.progress, 'bootstrap');
-  const block = (first: number, count: number): Promise<Float64Array> =>
-    parallelResamples({
-      nRows: job.n,
-      K,
-      nResamples: count,
-      first,
-      seed: bs.seed,
-      strata: st,
-      stat: ciResampleStat(job),
-      job,
-      workerFile: ciWorkerFile(),
-      onResample: (done) => progress(Math.min(first + done, bs.n), bs.n),
-      onWorkerFallback: (range, why) =>
-        ctx.warnings.note(
-          'bootstrap-worker-fallback',
-          `Resamples ${range.from + 1}–${range.to} were computed on the main thread because ${why}: the intervals are the same, the evaluation was slower.`,
-        ),
-    });
-  // Resample b depends only on (seed, b): the first block alone is a run of that many resamples
-  // (the provisional intervals), and the two blocks joined are the values of one run of bs.n.
-  const at = onProvisional && bs.n > PROVISIONAL_RESAMPLES ? PROVISIONAL_RESAMPLES : bs.n;
-  const head = await block(0, at);
-  if (at === bs.n) return intervalsOf(head, keys, bs.n, bs.confidence);
-  onProvisional!(intervalsOf(head, keys, at, bs.confidence), at);
-  const values = new Float64Array(bs.n * K);
-  values.set(head);
-  values.set(await block(at, bs.n - at), at * K);
-  return intervalsOf(values, keys, bs.n, bs.confidence);
+  // One pool for both blocks: the workers start and receive the job once.
+  const pool = new ResamplePool({
+    nRows: job.n,
+    K,
+    totalResamples: bs.n,
+    seed: bs.seed,
+    strata: st,
+    stat: ciResampleStat(job),
+    job,
+    workerFile: ciWorkerFile(),
+    onWorkerFallback: workerFallbackNote(ctx.warnings),
+  });
+  try {
+    const block = (first: number, count: number): Promise<Float64Array> =>
+      pool.run(first, count, (done) => progress(Math.min(first + done, bs.n), bs.n));
+    // Resample b depends only on (seed, b): the first block alone is a run of that many resamples
+    // (the provisional intervals), and the two blocks joined are the values of one run of bs.n.
+    const at = onProvisional && bs.n > PROVISIONAL_RESAMPLES ? PROVISIONAL_RESAMPLES : bs.n;
+    const head = await block(0, at);
+    if (at === bs.n) return intervalsOf(head, keys, bs.n, bs.confidence);
+    onProvisional!(intervalsOf(head, keys, at, bs.confidence), at);
+    const values = new Float64Array(bs.n * K);
+    values.set(head);
+    values.set(await block(at, bs.n - at), at * K);
+    return intervalsOf(values, keys, bs.n, bs.confidence);
+  } finally {
+    await pool.close();
+  }
 }
 
 /**

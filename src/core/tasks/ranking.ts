@@ -51,7 +51,9 @@ import { applyMetric, ITEM_MAP_MAX_DIM, itemMap, nameColumn } from '../metrics/r
 import type { LoadedRanking } from '../io/ranking/load';
 import { directionOf } from '../results/directions';
 import type { Curve, MetricValue } from '../results/types';
-import { ciForStatistics, provisionalIntervals, resampleProgress, type ProvisionalHook } from '../stats/bootstrap';
+import { provisionalIntervals, resampleProgress } from '../stats/bootstrap';
+import { workerFallbackNote } from '../stats/parallelBootstrap';
+import { userMeanCis } from './rankingCi';
 import { setSnapshotCi } from './stages';
 import type { TaskContext, TaskRunner } from './types';
 
@@ -259,15 +261,16 @@ export const runRanking: TaskRunner = async (ctx) => {
           ctx.stages?.provisional(done, nBoot, (snap) => keys.forEach((k) => setSnapshotCi(snap, k, pcis[k]))),
         )
       : undefined;
-    const cis = results.time('bootstrap', () =>
-      userMeanCis(run.perUser, keys, run.evaluated.length, {
-        n: nBoot,
-        confidence: config.bootstrap.confidence,
-        seed: config.bootstrap.seed,
-        onResample: resampleProgress(ctx.progress, 'bootstrap'),
-        provisional,
-      }),
-    );
+    const t1 = performance.now();
+    const cis = await userMeanCis(run.perUser, keys, run.evaluated.length, {
+      n: nBoot,
+      confidence: config.bootstrap.confidence,
+      seed: config.bootstrap.seed,
+      onResample: resampleProgress(ctx.progress, 'bootstrap'),
+      provisional,
+      onWorkerFallback: workerFallbackNote(warnings),
+    });
+    results.timings.bootstrap = (results.timings.bootstrap ?? 0) + (performance.now() - t1) / 1000;
     for (const key of keys) {
       const ci = cis[key];
       if (ci) results.setCi(key, ci);
@@ -319,87 +322,6 @@ function perItemValues(run: ListEvaluation, ks: number[], nUsers: number): Recor
   const out: Record<string, number[]> = {};
   for (const key of keys) out[key] = Array.from(run.perUser[key]);
   return out;
-}
-
-/**
- * Percentile intervals of user means: a resample is a multiplicity vector `c` over users, and each
- * statistic is Σ c_u·v_u / Σ c_u over the users with a defined value. Column by column with four
- * running sums (twice as fast as one), which fixes the order of the additions: the same data and
- * seed give the same interval.
- */
-export function userMeanCis(
-  perUser: Record<string, Float64Array>,
-  keys: string[],
-  n: number,
-  opts: {
-    n: number;
-    confidence: number;
-    seed: number;
-    onResample?: (done: number, total: number) => void;
-    provisional?: ProvisionalHook;
-  },
-): Record<string, [number, number] | null> {
-  // A key undefined for some users (novelty, diversity, alignment) gets its values with 0 in the
-  // undefined places and a 0/1 mask: Σ c·v / Σ c·mask, without a branch per user.
-  const values: Float64Array[] = [];
-  const masks: (Float64Array | null)[] = [];
-  for (const key of keys) {
-    const v = perUser[key];
-    if (!v.some((x) => Number.isNaN(x))) {
-      values.push(v);
-      masks.push(null);
-    } else {
-      values.push(v.map((x) => (Number.isNaN(x) ? 0 : x)));
-      masks.push(v.map((x) => (Number.isNaN(x) ? 0 : 1)));
-    }
-  }
-  const out = new Float64Array(keys.length);
-  return ciForStatistics(
-    n,
-    (counts) => {
-      const total = sum4(counts, n);
-      for (let q = 0; q < keys.length; q++) {
-        const mask = masks[q];
-        const den = mask ? dot4(counts, mask, n) : total;
-        out[q] = den > 0 ? dot4(counts, values[q], n) / den : NaN;
-      }
-      return out;
-    },
-    keys,
-    opts,
-  );
-}
-
-function dot4(a: Float64Array, b: Float64Array, n: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let i = 0;
-  for (; i + 3 < n; i += 4) {
-    s0 += a[i] * b[i];
-    s1 += a[i + 1] * b[i + 1];
-    s2 += a[i + 2] * b[i + 2];
-    s3 += a[i + 3] * b[i + 3];
-  }
-  for (; i < n; i++) s0 += a[i] * b[i];
-  return s0 + s1 + (s2 + s3);
-}
-
-function sum4(a: Float64Array, n: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let i = 0;
-  for (; i + 3 < n; i += 4) {
-    s0 += a[i];
-    s1 += a[i + 1];
-    s2 += a[i + 2];
-    s3 += a[i + 3];
-  }
-  for (; i < n; i++) s0 += a[i];
-  return s0 + s1 + (s2 + s3);
 }
 
 /** The warnings a user needs about the run (docs/metrics/ranking.md). */

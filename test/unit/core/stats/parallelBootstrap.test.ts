@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parallelResamples } from '../../../../src/core/stats/parallelBootstrap';
+import { bundledWorker } from '../../helpers/bundledWorker';
+import { parallelResamples, ResamplePool, splitBlock } from '../../../../src/core/stats/parallelBootstrap';
 
 // statistic: mean of the row values under the resample counts
 const data = Float64Array.from({ length: 50 }, (_, i) => (i * 7) % 11);
@@ -59,4 +60,90 @@ test('a worker that fails is an error when workers are required, recomputed here
   // Threads split 20 resamples as [0, 10) here and [10, 20) in the worker, which failed.
   assert.equal(heard.length, 1);
   assert.match(heard[0]!, /^10-20: the worker failed \(cannot start\)$/);
+});
+
+test('a pool whose worker fails on its first range: that block and the next are computed here (or an error)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-worker-'));
+  const broken = join(dir, 'broken.js');
+  writeFileSync(
+    broken,
+    "require('node:worker_threads').parentPort.on('message', () => { throw new Error('broken range'); });\n",
+  );
+  const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
+  const heard: string[] = [];
+  const pool = new ResamplePool({
+    ...common,
+    totalResamples: 20,
+    threads: 2,
+    workerFile: broken,
+    onWorkerFallback: (range, why) => heard.push(`${range.from}-${range.to}: ${why}`),
+  });
+  try {
+    const head = await pool.run(0, 8);
+    const tail = await pool.run(8, 12);
+    assert.deepEqual(Float64Array.from([...head, ...tail]), one);
+  } finally {
+    await pool.close();
+  }
+  // blocks [0, 8) and [8, 20), each split in two: the worker's halves were computed here
+  assert.deepEqual(heard, ['4-8: the worker failed (broken range)', '14-20: the worker failed (broken range)']);
+  assert.equal(pool.threadsRunning, 0);
+
+  const required = new ResamplePool({ ...common, totalResamples: 20, threads: 2, workerFile: broken });
+  await assert.rejects(
+    withRequired(() => required.run(0, 20)),
+    /bootstrap worker failed: broken range/,
+  );
+  assert.equal(required.threadsRunning, 0);
+});
+
+test('splitBlock: consecutive ranges covering the block; with a seek cost the costs are equal (to rounding)', () => {
+  assert.deepEqual(splitBlock(10, 20, [0, 0], 0), [
+    { from: 10, to: 20 },
+    { from: 20, to: 30 },
+  ]);
+  for (const [first, count, cursors, sigma] of [
+    [0, 1000, [0, 0], 0.2],
+    [0, 1000, [0, 0, 0, 0, 0], 0.15],
+    [200, 800, [109, 200], 0.2],
+    [0, 3, [0, 0, 0, 0], 0.5],
+  ] as [number, number, number[], number][]) {
+    const ranges = splitBlock(first, count, cursors, sigma);
+    assert.equal(ranges.length, cursors.length);
+    assert.equal(ranges[0].from, first);
+    assert.equal(ranges[ranges.length - 1].to, first + count);
+    for (let t = 1; t < ranges.length; t++) assert.equal(ranges[t].from, ranges[t - 1].to);
+    for (const r of ranges) assert.ok(r.to >= r.from);
+    // cost of thread t: σ·(from − cursor) + length, equal for all threads up to rounding (±1 resample each side)
+    const costs = ranges.map((r, t) => sigma * (r.from - cursors[t]) + r.to - r.from);
+    if (count >= 100) assert.ok(Math.max(...costs) - Math.min(...costs) <= 2 + sigma, JSON.stringify(costs));
+  }
+  // two threads from 0, σ = 0.2: costs f and σ·f + 1000 − f are equal at f = 1000 / (2 − σ) = 555.6
+  assert.deepEqual(splitBlock(0, 1000, [0, 0], 0.2), [
+    { from: 0, to: 556 },
+    { from: 556, to: 1000 },
+  ]);
+});
+
+test('a pool starts its workers once: the second block is computed by the same worker thread', async () => {
+  let calls = 0;
+  const pool = new ResamplePool({
+    ...common,
+    totalResamples: 20,
+    threads: 2,
+    stat: (_c: Int32Array, out: Float64Array) => {
+      out[0] = ++calls;
+    },
+    workerFile: bundledWorker('test/unit/helpers/countingResampleWorker.ts'),
+  });
+  try {
+    const head = await withRequired(() => pool.run(0, 8));
+    const tail = await withRequired(() => pool.run(8, 12));
+    // blocks [0, 8) and [8, 20), each split in two: this thread [0, 4) then [8, 14), the worker
+    // [4, 8) then [14, 20), each counting on from its first block
+    assert.deepEqual(Array.from(head), [1, 2, 3, 4, 1, 2, 3, 4]);
+    assert.deepEqual(Array.from(tail), [5, 6, 7, 8, 9, 10, 5, 6, 7, 8, 9, 10]);
+  } finally {
+    await pool.close();
+  }
 });
