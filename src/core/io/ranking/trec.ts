@@ -37,6 +37,29 @@ export function splitWs(line: string): string[] {
 const INT = /^[+-]?\d+$/;
 const NUM = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/** The whitespace-separated fields of a line of `layout`, which has `count` of them; else a `bad-row` error. */
+function trecFields(line: string, count: number, layout: string, file: string, lineNo: number): string[] {
+  const f = splitWs(line);
+  if (f.length !== count)
+    fail('bad-row', { file, line: lineNo }, `expected ${layout} (${count} fields), got ${f.length} field(s).`);
+  return f;
+}
+
+/** Field `index` of a TREC line as a finite number; else a `bad-value` error in `column` saying what was `expected`. */
+function trecNumber(
+  f: string[],
+  index: number,
+  column: string,
+  expected: string,
+  file: string,
+  lineNo: number,
+): number {
+  const v = Number(f[index]);
+  if (!NUM.test(f[index]) || !Number.isFinite(v))
+    fail('bad-value', { file, line: lineNo, column }, `expected ${expected} (field ${index + 1}), got "${f[index]}".`);
+  return v;
+}
+
 /** The shape of one line: a TREC run line, a qrels line, or neither. */
 export function trecShapeOf(line: string): 'trec-run' | 'qrels' | null {
   if (line.includes(',')) return null;
@@ -95,20 +118,8 @@ export async function readTrecRun(path: string, label: string, ctx: RankingReadC
     path,
     (line, lineNo) => {
       if (line.trim() === '') return;
-      const f = splitWs(line);
-      if (f.length !== 6)
-        fail(
-          'bad-row',
-          { file: label, line: lineNo },
-          `expected a TREC run line "qid Q0 docno rank score tag" (6 fields), got ${f.length} field(s).`,
-        );
-      const score = Number(f[4]);
-      if (!NUM.test(f[4]) || !Number.isFinite(score))
-        fail(
-          'bad-value',
-          { file: label, line: lineNo, column: 'score' },
-          `expected a finite number as the score (field 5), got "${f[4]}".`,
-        );
+      const f = trecFields(line, 6, 'a TREC run line "qid Q0 docno rank score tag"', label, lineNo);
+      const score = trecNumber(f, 4, 'score', 'a finite number as the score', label, lineNo);
       rows++;
       qUser.push(ctx.users.intern(f[0]));
       qDoc.push(ctx.items.intern(f[2]));
@@ -190,20 +201,8 @@ export async function readQrels(
     path,
     (line, lineNo) => {
       if (line.trim() === '') return;
-      const f = splitWs(line);
-      if (f.length !== 4)
-        fail(
-          'bad-row',
-          { file: label, line: lineNo },
-          `expected a qrels line "qid iter docno rel" (4 fields), got ${f.length} field(s).`,
-        );
-      const g = Number(f[3]);
-      if (!NUM.test(f[3]) || !Number.isFinite(g))
-        fail(
-          'bad-value',
-          { file: label, line: lineNo, column: 'rel' },
-          `expected a number as the relevance (field 4), got "${f[3]}".`,
-        );
+      const f = trecFields(line, 4, 'a qrels line "qid iter docno rel"', label, lineNo);
+      const g = trecNumber(f, 3, 'rel', 'a number as the relevance', label, lineNo);
       rows++;
       rel.add(ctx.users.intern(f[0]), ctx.items.intern(f[2]), g, lineNo);
     },

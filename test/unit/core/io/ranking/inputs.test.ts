@@ -10,7 +10,7 @@ import { IdIndex, VOID_ITEM } from '../../../../../src/core/data/rankingData';
 import { readJsonlRun } from '../../../../../src/core/io/ranking/jsonl';
 import { parseNpy } from '../../../../../src/core/io/npy';
 import { readEmbeddings } from '../../../../../src/core/io/ranking/embeddings';
-import { sniffRankingFormat, trecShapeOf } from '../../../../../src/core/io/ranking/trec';
+import { readQrels, readTrecRun, sniffRankingFormat, trecShapeOf } from '../../../../../src/core/io/ranking/trec';
 import { splitDelimited } from '../../../../../src/core/io/ranking/lines';
 import { createRng } from '../../../../../src/core/stats/rng';
 
@@ -302,6 +302,49 @@ test('CSV/TREC errors name file, line and column', async () => {
   const w = r.warnings.find((x) => x.code === 'invalid-rows-skipped')!;
   assert.deepEqual(w.lines, [3]);
   assert.equal(r.metrics['recall@1'].value, 1);
+});
+
+test('TREC run and qrels lines: a wrong number of fields or a bad number is an error naming file, line and field', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trec-'));
+  const ctx = () => ({ users: new IdIndex(), items: new IdIndex(), warnings: new Warnings() });
+  const cases: [string, 'run' | 'qrels', string, string][] = [
+    [
+      'a.trec',
+      'run',
+      'q Q0 d 1 2.0 t\nq Q0 e 2 2.0\n',
+      'a.trec:2: expected a TREC run line "qid Q0 docno rank score tag" (6 fields), got 5 field(s).',
+    ],
+    [
+      'b.trec',
+      'run',
+      'q Q0 d 1 1e999 t\n',
+      'b.trec:1, column "score": expected a finite number as the score (field 5), got "1e999".',
+    ],
+    [
+      'c.qrels',
+      'qrels',
+      'q 0 d 1\nq 0 e\n',
+      'c.qrels:2: expected a qrels line "qid iter docno rel" (4 fields), got 3 field(s).',
+    ],
+    [
+      'd.qrels',
+      'qrels',
+      'q 0 d 1\n\nq 0 e high\n',
+      'd.qrels:3, column "rel": expected a number as the relevance (field 4), got "high".',
+    ],
+  ];
+  for (const [name, kind, text, message] of cases) {
+    writeFileSync(join(dir, name), text);
+    const path = join(dir, name);
+    await assert.rejects(
+      kind === 'run' ? readTrecRun(path, name, ctx()) : readQrels(path, name, ctx()),
+      (e: unknown) => {
+        assert.ok(e instanceof EvalLensError, String(e));
+        assert.ok(e.message.endsWith(message), `${e.message}\nshould end with\n${message}`);
+        return true;
+      },
+    );
+  }
 });
 
 test('ByteInterner: ids of every length, many of them, agree with the string index', async () => {
