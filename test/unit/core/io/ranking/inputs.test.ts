@@ -347,6 +347,31 @@ test('TREC run and qrels lines: a wrong number of fields or a bad number is an e
   }
 });
 
+test('long CSV: an empty user or item id is an error naming file, line and column, on the byte path and the quoted path', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rank-'));
+  writeFileSync(join(dir, 'gt.csv'), 'user,item\na,x\n');
+  const cases: [string, string][] = [
+    ['user,item,rank\na,x,1\n ,y,2\n', 'e1.csv:3, column "user": expected a user id, got an empty cell.'],
+    ['user,item,rank\na,x,1\nb,,2\n', 'e2.csv:3, column "item": expected an item id, got an empty cell.'],
+    ['user,item,rank\n"",x,1\n', 'e3.csv:2, column "user": expected a user id, got an empty cell.'],
+    ['user,item,rank\n"a",,1\n', 'e4.csv:2, column "item": expected an item id, got an empty cell.'],
+  ];
+  for (const [i, [text, message]] of cases.entries()) {
+    const name = `e${i + 1}.csv`;
+    writeFileSync(join(dir, name), text);
+    await assert.rejects(
+      evaluateFile(join(dir, name), {
+        overrides: { task: 'ranking', relevant: 'gt.csv', bootstrap: { n: 0 } },
+      }),
+      (e: unknown) => {
+        assert.ok(e instanceof EvalLensError, String(e));
+        assert.ok(e.message.endsWith(message), `${e.message}\nshould end with\n${message}`);
+        return true;
+      },
+    );
+  }
+});
+
 test('ByteInterner: ids of every length, many of them, agree with the string index', async () => {
   const { ByteInterner } = await import('../../../../../src/core/io/ranking/byteInterner');
   const index = new IdIndex();
