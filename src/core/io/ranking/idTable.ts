@@ -17,14 +17,8 @@ import { LineTally } from './builders';
 import type { RankingReadContext } from './jsonl';
 import { forEachLineBytes, splitDelimited } from './lines';
 import { isParquetPath, readIdTableParquet } from './idTableParquet';
-import {
-  failEmptyId,
-  resolveIdColumns,
-  warnSkippedIdRows,
-  type IdRowSink,
-  type IdTableRead,
-  type IdTableSpec,
-} from './idColumns';
+import { failEmptyId, resolveIdColumns, warnSkippedIdRows } from './idColumns';
+import type { IdRowSink, IdTableRead, IdTableSpec } from './idColumns';
 
 export * from './idColumns';
 

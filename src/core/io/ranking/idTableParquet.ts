@@ -9,14 +9,8 @@ import { fail } from '../../diagnostics';
 import { readParquet } from '../parquet';
 import type { Cell } from '../table';
 import { LineTally } from './builders';
-import {
-  failEmptyId,
-  resolveIdColumns,
-  warnSkippedIdRows,
-  type IdRowSink,
-  type IdTableRead,
-  type IdTableSpec,
-} from './idColumns';
+import { failEmptyId, resolveIdColumns, warnSkippedIdRows } from './idColumns';
+import type { IdRowSink, IdTableRead, IdTableSpec } from './idColumns';
 import type { RankingReadContext } from './jsonl';
 
 export function isParquetPath(path: string): boolean {
