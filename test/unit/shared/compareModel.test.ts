@@ -141,7 +141,16 @@ test('overlays: one chart per curve the runs share, a series per run, baseline n
   ]);
   assert.equal(rc.table.rows.length, 4);
   // The reliability chart has the diagonal first.
-  assert.equal(charts[1]!.series[0]!.label, 'perfect calibration');
+  assert.deepEqual(charts[1]!.series[0], {
+    label: 'perfect calibration',
+    colour: 'foreground',
+    style: 'line',
+    dotted: true,
+    points: [
+      { x: 0, y: 0 },
+      { x: 1, y: 1 },
+    ],
+  });
   assert.deepEqual(charts[2]!.group, { id: 'overlay.metricVsK', title: 'Metric', option: 'ndcg' });
   const m = buildCompareModel(c);
   assert.deepEqual(

@@ -7,6 +7,7 @@ import { binLabels, EXTREME_CAVEAT, niceLogCeil, niceLogFloor } from '../../../.
 import { confusionChart, FULL_HEATMAP_MAX, topConfusions } from '../../../../src/shared/report/classification';
 import { genericTable } from '../../../../src/shared/report/generic';
 import { histogram, metricVsKChart } from '../../../../src/shared/report/ranking';
+import { pairedCurveChart } from '../../../../src/shared/report/importance';
 import { classificationResults, rankingResults } from '../../helpers/reportFixtures';
 
 test('results → tabs in family order, cards with value text and CI, unknown keys under Other', () => {
@@ -272,5 +273,33 @@ test('ranking family output: dense metric-vs-K curves with baselines, stored per
   assert.deepEqual(
     act.series.map((s) => [s.label, s.points.map((p) => p.y)]),
     [['NDCG at 10', [0.2, 0.6]]],
+  );
+});
+
+test('the diagonal y = x: dashed, foreground, from (0, 0) to (1, 1) on the reliability diagram and a ROC chart', () => {
+  const diagonal = (label: string) => ({
+    label,
+    colour: 'foreground',
+    style: 'line',
+    dashed: true,
+    points: [
+      { x: 0, y: 0 },
+      { x: 1, y: 1 },
+    ],
+  });
+  const m = buildReportModel(classificationResults());
+  const reliability = m.tabs.flatMap((t) => t.charts).find((c) => c.id === 'reliability')!;
+  assert.deepEqual(reliability.series[0], diagonal('perfect calibration'));
+  const curve = { x: 'fpr', y: 'tpr', xs: [0, 0.5, 1], ys: [0, 0.8, 1] };
+  const roc = pairedCurveChart('iw.roc', 'ROC', curve, curve, true, 'ROC')!;
+  assert.deepEqual(roc.series[0], diagonal('chance'));
+  assert.deepEqual(
+    roc.series.map((s) => s.label),
+    ['chance', 'importance-weighted', 'unweighted'],
+  );
+  const pr = pairedCurveChart('iw.pr', 'PR', curve, undefined, false, 'PR')!;
+  assert.deepEqual(
+    pr.series.map((s) => s.label),
+    ['importance-weighted'],
   );
 });
