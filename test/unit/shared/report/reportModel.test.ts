@@ -8,7 +8,7 @@ import { confusionChart, FULL_HEATMAP_MAX, topConfusions } from '../../../../src
 import { genericTable } from '../../../../src/shared/report/generic';
 import { histogram, metricVsKChart } from '../../../../src/shared/report/ranking';
 import { pairedCurveChart } from '../../../../src/shared/report/importance';
-import { classificationResults, rankingResults } from '../../helpers/reportFixtures';
+import { classificationResults, expectedDiagonal, rankingResults } from '../../helpers/reportFixtures';
 
 test('results → tabs in family order, cards with value text and CI, unknown keys under Other', () => {
   const m = buildReportModel(classificationResults());
@@ -277,16 +277,7 @@ test('ranking family output: dense metric-vs-K curves with baselines, stored per
 });
 
 test('the diagonal y = x: dashed, foreground, from (0, 0) to (1, 1) on the reliability diagram and a ROC chart', () => {
-  const diagonal = (label: string) => ({
-    label,
-    colour: 'foreground',
-    style: 'line',
-    dashed: true,
-    points: [
-      { x: 0, y: 0 },
-      { x: 1, y: 1 },
-    ],
-  });
+  const diagonal = (label: string) => expectedDiagonal(label, 'dashed');
   const m = buildReportModel(classificationResults());
   const reliability = m.tabs.flatMap((t) => t.charts).find((c) => c.id === 'reliability')!;
   assert.deepEqual(reliability.series[0], diagonal('perfect calibration'));
