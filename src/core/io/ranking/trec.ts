@@ -13,7 +13,7 @@ import { open } from 'node:fs/promises';
 import { compareUtf8 } from './utf8Order';
 import { extname } from 'node:path';
 import { fail } from '../../diagnostics';
-import { FloatVec, IntVec, ListBuilder, RelBuilder } from './builders';
+import { FloatVec, IntVec, keyOffsets, ListBuilder, RelBuilder } from './builders';
 import type { RankingReadContext, RunRead } from './jsonl';
 import { forEachLine } from './lines';
 
@@ -154,9 +154,7 @@ export function groupAndOrder(
 ): ListBuilder {
   const n = users.length;
   const nUsers = ctx.users.size;
-  const offsets = new Int32Array(nUsers + 1);
-  for (let i = 0; i < n; i++) offsets[users[i] + 1]++;
-  for (let u = 0; u < nUsers; u++) offsets[u + 1] += offsets[u];
+  const offsets = keyOffsets(users, n, nUsers);
   const fill = offsets.slice(0, nUsers);
   const rowsByUser = new Int32Array(n);
   for (let i = 0; i < n; i++) rowsByUser[fill[users[i]]++] = i;

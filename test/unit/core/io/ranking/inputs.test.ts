@@ -410,3 +410,12 @@ test('ChunkedIntVec: the first chunk is returned without a copy; more chunks are
   for (let i = 0; i < 1_300_000; i += 997) assert.equal(b[i], i);
   assert.deepEqual(Array.from(b.subarray(1_300_000)), [0, 1, 2, 3, 4]);
 });
+
+test('key offsets: where each key starts once rows are grouped by key (counting sort)', async () => {
+  const { keyOffsets } = await import('../../../../../src/core/io/ranking/builders');
+  // Keys [2, 0, 2, 1, 2] over 4 keys: counts [1, 1, 3, 0] → starts 0, 0 + 1, 1 + 1, 2 + 3, and the end 5.
+  assert.deepEqual(Array.from(keyOffsets(Int32Array.of(2, 0, 2, 1, 2), 5, 4)), [0, 1, 2, 5, 5]);
+  // Only the first n rows count (a growable vector's spare capacity is ignored).
+  assert.deepEqual(Array.from(keyOffsets(Int32Array.of(2, 0, 2, 1, 2), 3, 4)), [0, 1, 1, 3, 3]);
+  assert.deepEqual(Array.from(keyOffsets(new Int32Array(0), 0, 2)), [0, 0, 0]);
+});
