@@ -16,6 +16,7 @@ import { fail } from '../../diagnostics';
 import { FloatVec, IntVec, keyOffsets, ListBuilder, RelBuilder } from './builders';
 import type { RankingReadContext, RunRead } from './jsonl';
 import { forEachLine } from './lines';
+import { failToOpen } from '../tableSink';
 
 export type RankingFileFormat = 'jsonl' | 'csv' | 'tsv' | 'parquet' | 'trec-run' | 'qrels';
 
@@ -81,11 +82,7 @@ export async function sniffRankingFormat(path: string, label: string): Promise<R
   try {
     fh = await open(path, 'r');
   } catch (e) {
-    return fail(
-      'file-not-found',
-      { file: label },
-      `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
-    );
+    return failToOpen(label, e);
   }
   let text: string;
   try {

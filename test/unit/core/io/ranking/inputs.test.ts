@@ -419,3 +419,25 @@ test('key offsets: where each key starts once rows are grouped by key (counting 
   assert.deepEqual(Array.from(keyOffsets(Int32Array.of(2, 0, 2, 1, 2), 3, 4)), [0, 1, 1, 3, 3]);
   assert.deepEqual(Array.from(keyOffsets(new Int32Array(0), 0, 2)), [0, 0, 0]);
 });
+
+test('a file that cannot be opened: the label and the system reason, from every ranking and matrix reader', async () => {
+  const { readIdList, readFactorMatrix } = await import('../../../../../src/core/io/ranking/factors');
+  const { readNpy } = await import('../../../../../src/core/io/npy');
+  const missing = join(mkdtempSync(join(tmpdir(), 'gone-')), 'nothing-here');
+  const ctx = () => ({ users: new IdIndex(), items: new IdIndex(), warnings: new Warnings() });
+  const readers: [string, () => Promise<unknown>][] = [
+    ['run.trec', () => readTrecRun(missing, 'run.trec', ctx())],
+    ['gt.qrels', () => readQrels(missing, 'gt.qrels', ctx())],
+    ['ids.txt', () => readIdList(missing, 'ids.txt')],
+    ['U.npy', () => readFactorMatrix(missing, 'U.npy')],
+    ['emb.npy', () => readNpy(missing, 'emb.npy')],
+    ['r.trec', () => sniffRankingFormat(missing, 'r.trec')],
+  ];
+  for (const [label, read] of readers)
+    await assert.rejects(read(), (e: unknown) => {
+      assert.ok(e instanceof EvalLensError, String(e));
+      assert.equal(e.code, 'file-not-found');
+      assert.equal(e.message, `${label}: cannot open the file (ENOENT).`);
+      return true;
+    });
+});
