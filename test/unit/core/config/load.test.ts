@@ -427,3 +427,35 @@ test('a config that is not an object, checked without a file, says so', async ()
     ['`groups`: expected at least 1 item, got 0'],
   );
 });
+
+test('two keys that are alternatives, both given: one problem each, at the second key and its line', async () => {
+  const { configProblems } = await import('../../../../src/core/config/check');
+  const { parseJsonWithLocations } = await import('../../../../src/core/config/jsonWithLocations');
+  const text = [
+    '{',
+    '  "classWeights": { "a": 1 },',
+    '  "acceptThreshold": 0.5,',
+    '  "trainCounts": { "a": 3 },',
+    '  "targetCoverage": 0.8',
+    '}',
+  ].join('\n');
+  const value = JSON.parse(text) as unknown;
+  assert.deepEqual(
+    configProblems(value, parseJsonWithLocations(text)).map((p) => [p.code, p.pointer, p.line, p.message]),
+    [
+      [
+        'config-invalid',
+        '/classWeights',
+        2,
+        '`classWeights` at line 2: give `trainCounts` or `classWeights`, not both',
+      ],
+      [
+        'config-invalid',
+        '/targetCoverage',
+        5,
+        '`targetCoverage` at line 5: give `acceptThreshold` or `targetCoverage`, not both',
+      ],
+    ],
+  );
+  assert.deepEqual(configProblems({ trainCounts: { a: 3 }, targetCoverage: 0.8 }), []);
+});
