@@ -173,17 +173,7 @@ class Parser {
       this.skipSpace();
       const value = this.parseValue(`${pointer}/${pointerSegment(key)}`, keyLoc);
       Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-      this.skipSpace();
-      const c = this.text[this.pos];
-      if (c === ',') {
-        this.pos++;
-        continue;
-      }
-      if (c === '}') {
-        this.pos++;
-        return obj;
-      }
-      throw this.error(`expected \`,\` or \`}\` after the value of \`${key}\`, got ${this.describeHere()}`);
+      if (this.listEnds('}', `after the value of \`${key}\``)) return obj;
     }
   }
 
@@ -198,18 +188,22 @@ class Parser {
     for (;;) {
       this.skipSpace();
       arr.push(this.parseValue(`${pointer}/${arr.length}`));
-      this.skipSpace();
-      const c = this.text[this.pos];
-      if (c === ',') {
-        this.pos++;
-        continue;
-      }
-      if (c === ']') {
-        this.pos++;
-        return arr;
-      }
-      throw this.error(`expected \`,\` or \`]\` in the array, got ${this.describeHere()}`);
+      if (this.listEnds(']', 'in the array')) return arr;
     }
+  }
+
+  /**
+   * After a member or element: steps over a `,` (false: another one follows) or the closing
+   * `close` (true); anything else is an error saying what was expected `where`.
+   */
+  private listEnds(close: '}' | ']', where: string): boolean {
+    this.skipSpace();
+    const c = this.text[this.pos];
+    if (c === ',' || c === close) {
+      this.pos++;
+      return c === close;
+    }
+    throw this.error(`expected \`,\` or \`${close}\` ${where}, got ${this.describeHere()}`);
   }
 
   private parseString(): string {

@@ -117,6 +117,8 @@ test('JSON syntax errors give the 1-based line and column', async () => {
     ['{\n  // note\n}', 2, 3, /comments are not allowed/],
     ["{\n 'task': 1}", 2, 2, /expected a key in double quotes/],
     ['{"a": 1', 1, 8, /expected `,` or `}`/],
+    ['{"topK": [1 2]}', 1, 13, /expected `,` or `\]` in the array, got `2\]}`/],
+    ['{"topK": [1]', 1, 13, /expected `,` or `}` after the value of `topK`, got the end of the file/],
     ['{"task": "x"} extra', 1, 15, /end of the file/],
     ['{\n"task": "ranking",\n"task": "ranking"}', 3, 1, /duplicate key `task` \(first at line 2\)/],
     ['{"eceBins": 01}', 1, 13, /invalid number/],
