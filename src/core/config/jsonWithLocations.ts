@@ -147,12 +147,7 @@ class Parser {
   private parseObject(pointer: string): Record<string, unknown> {
     const obj: Record<string, unknown> = {};
     const seen = new Map<string, number>();
-    this.pos++; // {
-    this.skipSpace();
-    if (this.text[this.pos] === '}') {
-      this.pos++;
-      return obj;
-    }
+    if (this.opensEmpty('}')) return obj;
     for (;;) {
       this.skipSpace();
       if (this.text[this.pos] !== '"') {
@@ -179,17 +174,21 @@ class Parser {
 
   private parseArray(pointer: string): unknown[] {
     const arr: unknown[] = [];
-    this.pos++; // [
-    this.skipSpace();
-    if (this.text[this.pos] === ']') {
-      this.pos++;
-      return arr;
-    }
+    if (this.opensEmpty(']')) return arr;
     for (;;) {
       this.skipSpace();
       arr.push(this.parseValue(`${pointer}/${arr.length}`));
       if (this.listEnds(']', 'in the array')) return arr;
     }
+  }
+
+  /** Steps over the opening `{` or `[` and the spaces after it; true (and steps over `close`) when the object or array is empty. */
+  private opensEmpty(close: '}' | ']'): boolean {
+    this.pos++;
+    this.skipSpace();
+    if (this.text[this.pos] !== close) return false;
+    this.pos++;
+    return true;
   }
 
   /**

@@ -461,3 +461,9 @@ test('two keys that are alternatives, both given: one problem each, at the secon
   );
   assert.deepEqual(configProblems({ trainCounts: { a: 3 }, targetCoverage: 0.8 }), []);
 });
+
+test('empty objects and arrays, with or without spaces inside, parse as JSON.parse does', async () => {
+  const { parseJsonWithLocations } = await import('../../../../src/core/config/jsonWithLocations');
+  for (const text of ['{}', '{ }', '{"a": [], "b": {}, "c": [ \n ], "d": {\t}, "e": [[], {}]}', '[]', '[ {} ]'])
+    assert.deepEqual(parseJsonWithLocations(text).value, JSON.parse(text), text);
+});
