@@ -9,7 +9,7 @@ import type { RankingRowView } from '../src/core/inspect/types';
 import { highlightUser, type HighlightItem } from '../src/shared/itemMapChart';
 import type { ChartModel } from '../src/shared/model';
 import { el } from './dom';
-import { fetchUserRow, USER_SHOWN_EVENT } from './userInspector';
+import { USER_SHOWN_EVENT, userIdField, userLookup } from './userInspector';
 
 export interface ItemMapHost {
   /** Redraws the figure with this model (undefined: the map as it was built). */
@@ -24,18 +24,11 @@ let instances = 0;
 export function itemMapPicker(chart: ChartModel, users: readonly string[], host: ItemMapHost): HTMLElement {
   const id = ++instances;
   const box = el('div', { class: 'item-map-picker', 'data-highlighted': '0' });
-  const listId = `item-map-users-${id}`;
-  const input = el('input', {
-    type: 'search',
-    class: 'user-search',
-    list: listId,
-    placeholder: 'user id',
-    'aria-label': `User id whose top ${chart.itemMap?.k ?? 'K'} items the map highlights (Enter to show)`,
-    autocomplete: 'off',
-    spellcheck: 'false',
-  });
-  const datalist = el('datalist', { id: listId });
-  for (const u of users) datalist.append(el('option', { value: u }));
+  const { input, datalist } = userIdField(
+    `item-map-users-${id}`,
+    `User id whose top ${chart.itemMap?.k ?? 'K'} items the map highlights (Enter to show)`,
+    users,
+  );
   const show = el('vscode-button', { class: 'item-map-show' }, 'Highlight user');
   const clear = el('vscode-button', { secondary: true, class: 'item-map-clear', disabled: true }, 'Clear');
   const result = el('div', { class: 'item-map-result', 'aria-live': 'polite' });
@@ -67,24 +60,7 @@ export function itemMapPicker(chart: ChartModel, users: readonly string[], host:
     );
   };
 
-  const lookUp = async (): Promise<void> => {
-    const user = input.value.trim();
-    if (user === '') {
-      host.status('Type a user id.');
-      return;
-    }
-    host.remember('itemMap.user', user);
-    const row = await fetchUserRow(user, result);
-    if (row) apply(row.user, row.items);
-  };
-
-  show.addEventListener('click', () => void lookUp());
-  input.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter') {
-      e.preventDefault();
-      void lookUp();
-    }
-  });
+  const replayRemembered = userLookup(input, show, result, host, 'itemMap.user', (row) => apply(row.user, row.items));
   clear.addEventListener('click', () => {
     host.draw(undefined);
     host.remember('itemMap.user', '');
@@ -112,10 +88,6 @@ export function itemMapPicker(chart: ChartModel, users: readonly string[], host:
     ),
     result,
   );
-  const last = host.recall('itemMap.user');
-  if (last) {
-    input.value = last;
-    void lookUp();
-  }
+  replayRemembered();
   return box;
 }

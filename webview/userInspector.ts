@@ -25,18 +25,11 @@ let instances = 0;
 export function userInspector(m: UserInspectorModel, host: UserInspectorHost): HTMLElement {
   const id = ++instances;
   const section = el('section', { class: 'explorer user-inspector', 'aria-labelledby': `user-inspector-title-${id}` });
-  const listId = `user-suggestions-${id}`;
-  const input = el('input', {
-    type: 'search',
-    class: 'user-search',
-    list: listId,
-    placeholder: 'user id',
-    'aria-label': 'User id (suggestions as you type; Enter to show)',
-    autocomplete: 'off',
-    spellcheck: 'false',
-  });
-  const datalist = el('datalist', { id: listId });
-  for (const u of m.users) datalist.append(el('option', { value: u }));
+  const { input, datalist } = userIdField(
+    `user-suggestions-${id}`,
+    'User id (suggestions as you type; Enter to show)',
+    m.users,
+  );
   const show = el('vscode-button', { class: 'user-show' }, 'Show user');
   const result = el('div', { class: 'user-result', 'aria-live': 'polite' });
   const hint =
@@ -44,25 +37,10 @@ export function userInspector(m: UserInspectorModel, host: UserInspectorHost): H
       ? `Suggestions list the first ${formatCount(m.users.length)} of ${formatCount(m.totalUsers)} evaluated users; any user id can be typed in full.`
       : `${formatCount(m.totalUsers)} evaluated users; users without a relevant item can be typed too.`;
 
-  const lookUp = async (): Promise<void> => {
-    const user = input.value.trim();
-    if (user === '') {
-      host.status('Type a user id.');
-      return;
-    }
-    host.remember('userInspector.user', user);
-    const row = await fetchUserRow(user, result);
-    if (!row) return;
+  const replayRemembered = userLookup(input, show, result, host, 'userInspector.user', (row) => {
     result.replaceChildren(renderUser(row, m));
     // The item map highlights the same user.
     section.dispatchEvent(new CustomEvent(USER_SHOWN_EVENT, { bubbles: true, detail: row }));
-  };
-  show.addEventListener('click', () => void lookUp());
-  input.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter') {
-      e.preventDefault();
-      void lookUp();
-    }
   });
   section.append(
     el('h3', { id: `user-inspector-title-${id}` }, 'User inspector'),
@@ -70,12 +48,67 @@ export function userInspector(m: UserInspectorModel, host: UserInspectorHost): H
     el('p', { class: 'note' }, hint),
     result,
   );
-  const last = host.recall('userInspector.user');
-  if (last) {
-    input.value = last;
-    void lookUp();
-  }
+  replayRemembered();
   return section;
+}
+
+/** A user-id search box with the given users as suggestions (a datalist: the box's `list`). */
+export function userIdField(
+  listId: string,
+  label: string,
+  users: readonly string[],
+): { input: HTMLInputElement; datalist: HTMLDataListElement } {
+  const input = el('input', {
+    type: 'search',
+    class: 'user-search',
+    list: listId,
+    placeholder: 'user id',
+    'aria-label': label,
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
+  const datalist = el('datalist', { id: listId });
+  for (const u of users) datalist.append(el('option', { value: u }));
+  return { input, datalist };
+}
+
+/**
+ * Looks up the user typed in `input` on Enter or a click on `button`: an empty box asks for an id;
+ * otherwise the id is remembered under `memoryKey` and the user's row, once the host has sent it,
+ * goes to `show`. Returns the replay of the remembered user (call it once the controls are placed).
+ */
+export function userLookup(
+  input: HTMLInputElement,
+  button: HTMLElement,
+  result: HTMLElement,
+  host: UserInspectorHost,
+  memoryKey: string,
+  show: (row: RankingRowView) => void,
+): () => void {
+  const lookUp = async (): Promise<void> => {
+    const user = input.value.trim();
+    if (user === '') {
+      host.status('Type a user id.');
+      return;
+    }
+    host.remember(memoryKey, user);
+    const row = await fetchUserRow(user, result);
+    if (row) show(row);
+  };
+  button.addEventListener('click', () => void lookUp());
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      void lookUp();
+    }
+  });
+  return () => {
+    const last = host.recall(memoryKey);
+    if (last) {
+      input.value = last;
+      void lookUp();
+    }
+  };
 }
 
 /**

@@ -5,8 +5,8 @@
  * it (inspection mode). `--out` writes the `*.compare.json`; nothing else is written.
  * Exit codes as `evaluate`: 0 ok, 1 bad input, 2 usage.
  */
-import { checkInput, real, workspaceRoot, writeAtomically } from './files';
-import { readFile, stat } from 'node:fs/promises';
+import { checkInput, existingOutput, real, workspaceRoot, writeAtomically } from './files';
+import { readFile } from 'node:fs/promises';
 import { dirname, extname, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CompareConfig } from '../core/config/types';
@@ -226,18 +226,8 @@ async function checkOut(out: string, given: string, inputs: (string | undefined)
         `--out ${given} is an input of this comparison; refusing to overwrite it. Choose another file, e.g. runs.compare.json.`,
       );
   }
-  let existing: string;
-  try {
-    const st = await stat(out);
-    if (st.isDirectory())
-      throw new UsageError(
-        `--out ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/runs.compare.json.`,
-      );
-    existing = await readFile(out, 'utf8');
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    return;
-  }
+  const existing = await existingOutput(out, '--out', given, 'runs.compare.json', (p) => readFile(p, 'utf8'));
+  if (existing === null) return;
   let schema: unknown;
   try {
     schema = (JSON.parse(existing) as { schema?: unknown }).schema;

@@ -3,8 +3,8 @@
  * writes the results JSON, `--write-run` the top-K lists generated from factor matrices. Without
  * them nothing is written (the results go to stdout only).
  */
-import { checkInput, real, workspaceRoot, writeAtomically } from './files';
-import { open, stat } from 'node:fs/promises';
+import { checkInput, existingOutput, real, workspaceRoot, writeAtomically } from './files';
+import { open } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { Progress } from '../core/diagnostics';
@@ -182,18 +182,8 @@ async function checkOut(out: string, given: string, inputs: (string | undefined)
       );
     }
   }
-  let head: string;
-  try {
-    const st = await stat(out);
-    if (st.isDirectory())
-      throw new UsageError(
-        `--out ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/results.eval.json.`,
-      );
-    head = await readHead(out, 64 * 1024);
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    return; // does not exist yet
-  }
+  const head = await existingOutput(out, '--out', given, 'results.eval.json', (p) => readHead(p, 64 * 1024));
+  if (head === null) return; // does not exist yet
   // Results files start with their schema id (the builder writes it first); only the head is read,
   // so pointing --out at a large data file by mistake costs nothing.
   if (!new RegExp(`^\\s*\\{\\s*"schema"\\s*:\\s*"${RESULTS_SCHEMA_ID.replace(/[/.@]/g, '\\$&')}"`).test(head)) {
@@ -209,17 +199,8 @@ async function checkHtmlOut(html: string, given: string, others: (string | undef
       throw new UsageError(
         `--html ${given} is another file of this evaluation (${basename(o)}); choose another name, e.g. report.html.`,
       );
-  let head: string;
-  try {
-    if ((await stat(html)).isDirectory())
-      throw new UsageError(
-        `--html ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/report.html.`,
-      );
-    head = await readHead(html, 1024);
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    return;
-  }
+  const head = await existingOutput(html, '--html', given, 'report.html', (p) => readHead(p, 1024));
+  if (head === null) return;
   if (head.trim() !== '' && !/^\s*<!DOCTYPE html>/i.test(head))
     throw new UsageError(`--html ${given} exists and is not an HTML file; refusing to overwrite it.`);
 }
@@ -271,17 +252,8 @@ async function checkWriteRun(
       throw new UsageError(
         `--write-run ${given} is another output of this evaluation (${basename(o)}); choose another name, e.g. run.jsonl.`,
       );
-  let head: string;
-  try {
-    if ((await stat(target)).isDirectory())
-      throw new UsageError(
-        `--write-run ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/run.jsonl.`,
-      );
-    head = await readHead(target, 1024);
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    return; // does not exist yet
-  }
+  const head = await existingOutput(target, '--write-run', given, 'run.jsonl', (p) => readHead(p, 1024));
+  if (head === null) return; // does not exist yet
   if (head.trim() !== '' && !/^\s*\{\s*"user"\s*:/.test(head))
     throw new UsageError(`--write-run ${given} exists and is not a JSONL run; refusing to overwrite it.`);
 }

@@ -3,6 +3,7 @@ import { unlinkSync } from 'node:fs';
 import { mkdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { EvalLensError } from '../core/diagnostics';
+import { UsageError } from './errors';
 
 /** An input must exist and be a regular file; the message names the path as the user gave it. */
 export async function checkInput(input: string, given: string): Promise<void> {
@@ -78,5 +79,29 @@ export async function writeAtomically(
     throw new EvalLensError('output-write', `${resolve(path)}: cannot write ${what}: ${why}.`, { file: path });
   } finally {
     process.removeListener('SIGINT', onSigint);
+  }
+}
+
+/**
+ * What the output `path` (given on the command line as `flag given`) already holds, read by
+ * `read`; null when there is nothing there yet (or it cannot be read). A folder is a usage error
+ * that suggests a file in it, `<given>/<example>`.
+ */
+export async function existingOutput(
+  path: string,
+  flag: string,
+  given: string,
+  example: string,
+  read: (path: string) => Promise<string>,
+): Promise<string | null> {
+  try {
+    if ((await stat(path)).isDirectory())
+      throw new UsageError(
+        `${flag} ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/${example}.`,
+      );
+    return await read(path);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    return null;
   }
 }

@@ -22,6 +22,7 @@ import {
   type TableModel,
 } from './model';
 import { metricHover, metricName } from '../core/glossary';
+import { unitDiagonal } from './report/common';
 
 /** The p-value that decides the stars: Holm-adjusted when present, else the paired t-test's. */
 export function decidingP(t: CompareTest): number | null {
@@ -153,17 +154,7 @@ export function overlayCharts(c: CompareResults): ChartModel[] {
         points: cv.xs.map((x, k) => ({ x, y: cv.ys[k] ?? null })),
       };
     });
-    if (spec.diagonal)
-      series.unshift({
-        label: 'perfect calibration',
-        colour: 'foreground',
-        style: 'line',
-        dotted: true,
-        points: [
-          { x: 0, y: 0 },
-          { x: 1, y: 1 },
-        ],
-      });
+    if (spec.diagonal) series.unshift(unitDiagonal('perfect calibration', 'dotted'));
     const id = `overlay.${curveName}`;
     out.push({
       id,

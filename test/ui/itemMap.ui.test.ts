@@ -178,7 +178,23 @@ describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
     assert.equal(again.n, k);
 
     // Clear: back to the map alone.
-    await fig.locator('.item-map-clear').click();
-    await f.waitForFunction(() => document.querySelector<HTMLElement>('.item-map-picker')?.dataset.highlighted === '0');
+    const clear = async (): Promise<void> => {
+      await fig.locator('.item-map-clear').click();
+      await f.waitForFunction(
+        () => document.querySelector<HTMLElement>('.item-map-picker')?.dataset.highlighted === '0',
+      );
+    };
+    await clear();
+
+    // The buttons do what Enter does: the inspector's "Show user", then the picker's "Highlight user".
+    await inspector.fill(pick.user);
+    await f.locator('.user-inspector .user-show').click();
+    assert.deepEqual((await highlighted(f, pick.user)).items, pick.top);
+    assert.equal(await f.locator('.user-inspector .user-view').getAttribute('data-user'), pick.user);
+    await clear();
+    await search.fill(other);
+    await fig.locator('.item-map-show').click();
+    assert.equal((await highlighted(f, other)).n, k);
+    await clear();
   });
 });

@@ -253,22 +253,19 @@ export function configProblems(value: unknown, parsed?: ParsedJson): ConfigProbl
     return sortByLine(problems);
   }
   const c = value as EvalConfig;
-  if (c.trainCounts !== undefined && c.classWeights !== undefined) {
+  // Two keys that are alternatives to each other: the problem points at the second.
+  const notBoth = (first: keyof EvalConfig, second: keyof EvalConfig): void => {
+    if (c[first] === undefined || c[second] === undefined) return;
+    const pointer = `/${second}`;
     problems.push({
       code: 'config-invalid',
-      pointer: '/classWeights',
-      line: line('/classWeights'),
-      message: `${at('/classWeights')}: give \`trainCounts\` or \`classWeights\`, not both`,
+      pointer,
+      line: line(pointer),
+      message: `${at(pointer)}: give \`${first}\` or \`${second}\`, not both`,
     });
-  }
-  if (c.acceptThreshold !== undefined && c.targetCoverage !== undefined) {
-    problems.push({
-      code: 'config-invalid',
-      pointer: '/targetCoverage',
-      line: line('/targetCoverage'),
-      message: `${at('/targetCoverage')}: give \`acceptThreshold\` or \`targetCoverage\`, not both`,
-    });
-  }
+  };
+  notBoth('trainCounts', 'classWeights');
+  notBoth('acceptThreshold', 'targetCoverage');
   const shot = shotThresholdsProblem(c.shotThresholds);
   if (shot) {
     const pointer = `/shotThresholds/${shot.key}`;

@@ -147,12 +147,7 @@ class Parser {
   private parseObject(pointer: string): Record<string, unknown> {
     const obj: Record<string, unknown> = {};
     const seen = new Map<string, number>();
-    this.pos++; // {
-    this.skipSpace();
-    if (this.text[this.pos] === '}') {
-      this.pos++;
-      return obj;
-    }
+    if (this.opensEmpty('}')) return obj;
     for (;;) {
       this.skipSpace();
       if (this.text[this.pos] !== '"') {
@@ -173,43 +168,41 @@ class Parser {
       this.skipSpace();
       const value = this.parseValue(`${pointer}/${pointerSegment(key)}`, keyLoc);
       Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-      this.skipSpace();
-      const c = this.text[this.pos];
-      if (c === ',') {
-        this.pos++;
-        continue;
-      }
-      if (c === '}') {
-        this.pos++;
-        return obj;
-      }
-      throw this.error(`expected \`,\` or \`}\` after the value of \`${key}\`, got ${this.describeHere()}`);
+      if (this.listEnds('}', `after the value of \`${key}\``)) return obj;
     }
   }
 
   private parseArray(pointer: string): unknown[] {
     const arr: unknown[] = [];
-    this.pos++; // [
-    this.skipSpace();
-    if (this.text[this.pos] === ']') {
-      this.pos++;
-      return arr;
-    }
+    if (this.opensEmpty(']')) return arr;
     for (;;) {
       this.skipSpace();
       arr.push(this.parseValue(`${pointer}/${arr.length}`));
-      this.skipSpace();
-      const c = this.text[this.pos];
-      if (c === ',') {
-        this.pos++;
-        continue;
-      }
-      if (c === ']') {
-        this.pos++;
-        return arr;
-      }
-      throw this.error(`expected \`,\` or \`]\` in the array, got ${this.describeHere()}`);
+      if (this.listEnds(']', 'in the array')) return arr;
     }
+  }
+
+  /** Steps over the opening `{` or `[` and the spaces after it; true (and steps over `close`) when the object or array is empty. */
+  private opensEmpty(close: '}' | ']'): boolean {
+    this.pos++;
+    this.skipSpace();
+    if (this.text[this.pos] !== close) return false;
+    this.pos++;
+    return true;
+  }
+
+  /**
+   * After a member or element: steps over a `,` (false: another one follows) or the closing
+   * `close` (true); anything else is an error saying what was expected `where`.
+   */
+  private listEnds(close: '}' | ']', where: string): boolean {
+    this.skipSpace();
+    const c = this.text[this.pos];
+    if (c === ',' || c === close) {
+      this.pos++;
+      return c === close;
+    }
+    throw this.error(`expected \`,\` or \`${close}\` ${where}, got ${this.describeHere()}`);
   }
 
   private parseString(): string {

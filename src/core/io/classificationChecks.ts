@@ -75,6 +75,17 @@ export function acceptValue(cell: Cell): number {
   return -1;
 }
 
+/** The rows a check flags: how many, and the lines of the first {@link FIRST_LINES} (a warning's `lines`). */
+class FlaggedRows {
+  count = 0;
+  readonly first: number[] = [];
+
+  add(line: number): void {
+    if (this.count < FIRST_LINES) this.first.push(line);
+    this.count++;
+  }
+}
+
 /** Rows of class probabilities (`n` × `C`, row-major) whose sum is off 1 by more than the tolerance: one warning. */
 export function checkProbabilitySums(
   file: string,
@@ -84,19 +95,18 @@ export function checkProbabilitySums(
   lines: Int32Array,
   warnings: Warnings,
 ): void {
-  let count = 0;
-  const first: number[] = [];
+  const flagged = new FlaggedRows();
   let firstSum = 0;
   for (let i = 0; i < n; i++) {
     let s = 0;
     const o = i * C;
     for (let c = 0; c < C; c++) s += P[o + c];
     if (!(Math.abs(s - 1) <= PROB_SUM_TOLERANCE)) {
-      if (count === 0) firstSum = s;
-      if (count < FIRST_LINES) first.push(lines[i]);
-      count++;
+      if (flagged.count === 0) firstSum = s;
+      flagged.add(lines[i]);
     }
   }
+  const { count, first } = flagged;
   if (count === 0) return;
   warnings.add({
     code: 'probabilities-not-normalised',
@@ -120,17 +130,14 @@ export function checkPredIsArgmax(
   lines: Int32Array,
   warnings: Warnings,
 ): void {
-  let count = 0;
-  const first: number[] = [];
+  const flagged = new FlaggedRows();
   for (let i = 0; i < n; i++) {
     const o = i * C;
     let max = P[o];
     for (let c = 1; c < C; c++) if (P[o + c] > max) max = P[o + c];
-    if (P[o + preds[i]] < max) {
-      if (count < FIRST_LINES) first.push(lines[i]);
-      count++;
-    }
+    if (P[o + preds[i]] < max) flagged.add(lines[i]);
   }
+  const { count, first } = flagged;
   if (count === 0) return;
   const what = scoreKind === 'logits' ? 'logits' : 'probabilities';
   warnings.add({
@@ -153,17 +160,16 @@ export function checkDuplicateIds(
   warnings: Warnings,
 ): void {
   const seen = new Set<string>();
-  let count = 0;
-  const first: number[] = [];
+  const flagged = new FlaggedRows();
   let example = '';
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     if (seen.has(id)) {
-      if (count === 0) example = id;
-      if (count < FIRST_LINES) first.push(lines[i]);
-      count++;
+      if (flagged.count === 0) example = id;
+      flagged.add(lines[i]);
     } else seen.add(id);
   }
+  const { count, first } = flagged;
   if (count === 0) return;
   warnings.add({
     code: 'duplicate-ids',

@@ -16,6 +16,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { fail } from '../diagnostics';
+import { failToOpen } from './tableSink';
 
 export interface NpyMatrix {
   rows: number;
@@ -215,11 +216,7 @@ export async function readNpy(path: string, label: string): Promise<NpyMatrix> {
   try {
     bytes = await readFile(path);
   } catch (e) {
-    return fail(
-      'file-not-found',
-      { file: label },
-      `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
-    );
+    return failToOpen(label, e);
   }
   return parseNpy(bytes, label);
 }

@@ -3,7 +3,7 @@
  * the message for a file that cannot be opened. In a module of their own so the format readers
  * (`table.ts`, `parquet.ts`, `npz.ts`) share them without importing one another.
  */
-import { EvalLensError } from '../diagnostics';
+import { EvalLensError, fail } from '../diagnostics';
 
 export type Cell = string | number | boolean | null | Cell[] | { [k: string]: Cell };
 
@@ -19,4 +19,16 @@ export function cannotOpen(path: string, e: unknown): EvalLensError {
   const why =
     code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : String((e as Error)?.message ?? e);
   return new EvalLensError('cannot-open', `Cannot read ${path}: ${why}.`, { file: path });
+}
+
+/**
+ * The error of the ranking, id-list and .npy readers for a file that cannot be opened: the file's
+ * label and the system's reason code (`ENOENT`, `EACCES`, …).
+ */
+export function failToOpen(label: string, e: unknown): never {
+  return fail(
+    'file-not-found',
+    { file: label },
+    `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
+  );
 }

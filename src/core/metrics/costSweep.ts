@@ -20,7 +20,7 @@
  *
  * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
-import { groupError } from './riskCoverage';
+import { setGroupRisks } from './riskCoverage';
 import { thresholdEnd } from './selective';
 import type { SortedRows } from './sortedRows';
 
@@ -95,20 +95,7 @@ export function costSweep(rows: SortedRows, costs: readonly number[], opts: { pr
     out.coverage[k] = W > 0 ? WA / W : NaN;
     out.risk[k] = WA > 0 ? EA / WA : NaN;
     out.loss[k] = W > 0 ? (EA + costs[k] * (W - WA)) / W : NaN;
-    if (G > 0) {
-      let s = 0;
-      let mx = -Infinity;
-      for (let g = 0; g < G; g++) {
-        const e = groupError(gE[g], gA[g]);
-        s += e;
-        if (e > mx) mx = e;
-      }
-      out.riskBalanced[k] = s / G;
-      out.riskWorst[k] = mx;
-    } else {
-      out.riskBalanced[k] = NaN;
-      out.riskWorst[k] = NaN;
-    }
+    setGroupRisks(gE, gA, G, out.riskBalanced, out.riskWorst, k);
   }
   return out;
 }

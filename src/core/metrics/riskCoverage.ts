@@ -33,6 +33,34 @@ export function groupError(e: number, a: number): number {
   return a > 0 ? e / a : 1.0;
 }
 
+/**
+ * Point `k` of the balanced risk (the mean of the `G` groups' errors) and of the worst-group risk
+ * (their maximum), from each group's error mass `gE` and accepted mass `gA`; NaN for both without groups.
+ */
+export function setGroupRisks(
+  gE: Float64Array,
+  gA: Float64Array,
+  G: number,
+  balanced: Float64Array,
+  worst: Float64Array,
+  k: number,
+): void {
+  if (G === 0) {
+    balanced[k] = NaN;
+    worst[k] = NaN;
+    return;
+  }
+  let s = 0;
+  let mx = -Infinity;
+  for (let g = 0; g < G; g++) {
+    const e = groupError(gE[g], gA[g]);
+    s += e;
+    if (e > mx) mx = e;
+  }
+  balanced[k] = s / G;
+  worst[k] = mx;
+}
+
 export interface RiskCoverageCurve {
   /** The score of each point's block: accept every s ≥ threshold. */
   threshold: Float64Array;
@@ -89,20 +117,7 @@ export function exactRiskCoverage(rows: SortedRows, mult: Multiplicities | null 
     th[k] = rows.score[blockStart[b]];
     cov[k] = W0 / W;
     risk[k] = W0 > 0 ? E0 / W0 : NaN;
-    if (G > 0) {
-      let s = 0;
-      let mx = -Infinity;
-      for (let g = 0; g < G; g++) {
-        const e = groupError(gE[g], gW[g]);
-        s += e;
-        if (e > mx) mx = e;
-      }
-      bal[k] = s / G;
-      worst[k] = mx;
-    } else {
-      bal[k] = NaN;
-      worst[k] = NaN;
-    }
+    setGroupRisks(gE, gW, G, bal, worst, k);
     k++;
   }
   return {

@@ -52,6 +52,27 @@ const NO_VARIANCE = 1e-12;
 const MAX_SWEEPS = 100;
 
 /**
+ * Adds the upper triangle (j ≤ k) of `x xᵀ` to the d × d row-major matrix `a`: summed over rows,
+ * half the work of the full outer product for a symmetric sum ({@link scaleUpperAndMirror} ends it).
+ */
+export function addOuterProductUpper(a: Float64Array, x: Float64Array, d: number): void {
+  for (let j = 0; j < d; j++) {
+    const xj = x[j];
+    const base = j * d;
+    for (let k = j; k < d; k++) a[base + k] += xj * x[k];
+  }
+}
+
+/** Divides the upper triangle of the d × d matrix `a` by `divisor` and copies it into the lower one. */
+export function scaleUpperAndMirror(a: Float64Array, d: number, divisor: number): void {
+  for (let j = 0; j < d; j++)
+    for (let k = j; k < d; k++) {
+      a[j * d + k] /= divisor;
+      a[k * d + j] = a[j * d + k];
+    }
+}
+
+/**
  * The two leading principal components of `n` rows of dimension `dim`. A value that is NaN or
  * infinite is refused (RangeError naming the row and column); fewer than {@link PCA_MIN_ROWS}
  * rows or rows that are all equal give `{ ok: false, reason }`.
@@ -82,17 +103,9 @@ export function pca2(n: number, dim: number, read: RowReader): Pca2Outcome {
   for (let i = 0; i < n; i++) {
     read(i, row);
     for (let j = 0; j < dim; j++) row[j] -= mean[j];
-    for (let j = 0; j < dim; j++) {
-      const rj = row[j];
-      const base = j * dim;
-      for (let k = j; k < dim; k++) a[base + k] += rj * row[k];
-    }
+    addOuterProductUpper(a, row, dim);
   }
-  for (let j = 0; j < dim; j++)
-    for (let k = j; k < dim; k++) {
-      a[j * dim + k] /= n - 1;
-      a[k * dim + j] = a[j * dim + k];
-    }
+  scaleUpperAndMirror(a, dim, n - 1);
   let trace = 0;
   let meanSquare = 0;
   for (let j = 0; j < dim; j++) {

@@ -2,7 +2,7 @@
 import type { Curve, ReliabilityBin } from '../../core/results/types';
 import { formatCount, formatNumber } from '../format';
 import type { ChartModel } from '../model';
-import { binLabels, curveTable, pts, table } from './common';
+import { binLabels, curveTable, pts, table, unitDiagonal } from './common';
 
 export function reliabilityCharts(bins: ReliabilityBin[] | undefined, c: Curve | undefined): ChartModel[] {
   const out: ChartModel[] = [];
@@ -37,16 +37,7 @@ export function reliabilityCharts(bins: ReliabilityBin[] | undefined, c: Curve |
     x: { label: 'confidence', type: 'linear', min: 0, max: 1 },
     y: { label: 'accuracy', type: 'linear', min: 0, max: 1 },
     series: [
-      {
-        label: 'perfect calibration',
-        colour: 'foreground',
-        style: 'line',
-        dashed: true,
-        points: [
-          { x: 0, y: 0 },
-          { x: 1, y: 1 },
-        ],
-      },
+      unitDiagonal('perfect calibration'),
       {
         label: 'accuracy per bin',
         colour: 'blue',

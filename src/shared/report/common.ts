@@ -6,7 +6,7 @@ import type { Curve, MetricValue, Results } from '../../core/results/types';
 import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from '../format';
 import { metricHover, metricName } from '../../core/glossary';
 import { splitNotes } from '../../core/results/notes';
-import type { CardModel, CellValue, ColumnKind, HeaderModel, TableModel } from '../model';
+import type { CardModel, CellValue, ColumnKind, HeaderModel, Series, TableModel } from '../model';
 
 export const FAMILY_TITLES: Record<string, string> = {
   classification: 'Classification',
@@ -135,6 +135,23 @@ export function binLabels(los: readonly number[], his: readonly number[]): strin
 
 export const pts = (xs: readonly number[], ys: readonly (number | null)[]): { x: number; y: number | null }[] =>
   xs.map((x, i) => ({ x, y: ys[i] ?? null }));
+
+/**
+ * The line y = x across the unit square in the foreground colour: perfect calibration on a
+ * reliability diagram, a classifier at chance on a ROC curve. Dotted where other series are dashed.
+ */
+export function unitDiagonal(label: string, dash: 'dashed' | 'dotted' = 'dashed'): Series {
+  return {
+    label,
+    colour: 'foreground',
+    style: 'line',
+    ...(dash === 'dotted' ? { dotted: true } : { dashed: true }),
+    points: [
+      { x: 0, y: 0 },
+      { x: 1, y: 1 },
+    ],
+  };
+}
 
 /** The largest 1, 2 or 5 × 10^k not above `v` (log-axis bounds that get tick labels). */
 export function niceLogFloor(v: number): number {

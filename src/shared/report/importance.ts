@@ -1,7 +1,7 @@
 /** Importance-weighted charts: precision–recall and ROC curves, weighted beside unweighted. */
 import type { Curve } from '../../core/results/types';
 import type { CellValue, ChartModel, Series } from '../model';
-import { pts, table } from './common';
+import { pts, table, unitDiagonal } from './common';
 
 export function pairedCurveChart(
   id: string,
@@ -14,17 +14,7 @@ export function pairedCurveChart(
   const any = weighted ?? unweighted;
   if (!any) return undefined;
   const series: Series[] = [];
-  if (diagonal)
-    series.push({
-      label: 'chance',
-      colour: 'foreground',
-      style: 'line',
-      dashed: true,
-      points: [
-        { x: 0, y: 0 },
-        { x: 1, y: 1 },
-      ],
-    });
+  if (diagonal) series.push(unitDiagonal('chance'));
   if (weighted)
     series.push({ label: 'importance-weighted', colour: 'blue', style: 'step', points: pts(weighted.xs, weighted.ys) });
   if (unweighted)

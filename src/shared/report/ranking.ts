@@ -153,33 +153,34 @@ export function storedHistograms(value: unknown): ChartModel[] {
       ]
         .filter(Boolean)
         .join(', ');
-      return {
-        id: `perUser.${key}`,
-        title: `Per-user ${metricName(key)}`,
-        description: `Histogram of ${metricName(key)} (${key}) over ${formatCount(users)} users in ${h.counts.length} bins.`,
-        x: { label: metricName(key), type: 'category' as const, categories: cats },
-        y: { label: 'users', type: 'linear' as const, min: 0 },
-        series: [
-          {
-            label: 'users',
-            colour: 'blue' as const,
-            style: 'bar' as const,
-            points: h.counts.map((c, i) => ({ x: i, y: c })),
-          },
-        ],
-        table: table(
-          `perUser.${key}.table`,
-          `Per-user ${key}`,
-          [
-            ['bin', 'text'],
-            ['users', 'int'],
-          ],
-          h.counts.map((c, i) => [cats[i]!, c]),
-        ),
-        ...(extra ? { note: extra } : {}),
-        group: { id: 'perUser', title: 'Per-user distribution', option: metricName(key) },
-      };
+      return perUserHistogramChart(key, cats, h.counts, users, extra);
     });
+}
+
+/**
+ * The chart of one per-user histogram: bars of `counts` (users per bin, bins labelled `cats`) of
+ * the metric `key` over `users` users, with its table; `note` under it when not empty.
+ */
+function perUserHistogramChart(key: string, cats: string[], counts: number[], users: number, note = ''): ChartModel {
+  return {
+    id: `perUser.${key}`,
+    title: `Per-user ${metricName(key)}`,
+    description: `Histogram of ${metricName(key)} (${key}) over ${formatCount(users)} users in ${counts.length} bins.`,
+    x: { label: metricName(key), type: 'category', categories: cats },
+    y: { label: 'users', type: 'linear', min: 0 },
+    series: [{ label: 'users', colour: 'blue', style: 'bar', points: counts.map((c, i) => ({ x: i, y: c })) }],
+    table: table(
+      `perUser.${key}.table`,
+      `Per-user ${key}`,
+      [
+        ['bin', 'text'],
+        ['users', 'int'],
+      ],
+      counts.map((c, i) => [cats[i]!, c]),
+    ),
+    ...(note ? { note } : {}),
+    group: { id: 'perUser', title: 'Per-user distribution', option: metricName(key) },
+  };
 }
 
 /** Headline ranking metrics per user-activity bin (`tables.activityBins`: bin, users, metric columns). */
@@ -242,30 +243,6 @@ export function perUserHistograms(results: Results): ChartModel[] {
       edges.map((e) => e[0]),
       edges.map((e) => e[1]),
     );
-    return {
-      id: `perUser.${key}`,
-      title: `Per-user ${metricName(key)}`,
-      description: `Histogram of ${metricName(key)} (${key}) over ${formatCount(finite.length)} users in ${bins} bins.`,
-      x: { label: metricName(key), type: 'category' as const, categories: cats },
-      y: { label: 'users', type: 'linear' as const, min: 0 },
-      series: [
-        {
-          label: 'users',
-          colour: 'blue' as const,
-          style: 'bar' as const,
-          points: counts.map((c, i) => ({ x: i, y: c })),
-        },
-      ],
-      table: table(
-        `perUser.${key}.table`,
-        `Per-user ${key}`,
-        [
-          ['bin', 'text'],
-          ['users', 'int'],
-        ],
-        counts.map((c, i) => [cats[i]!, c]),
-      ),
-      group: { id: 'perUser', title: 'Per-user distribution', option: metricName(key) },
-    };
+    return perUserHistogramChart(key, cats, counts, finite.length);
   });
 }

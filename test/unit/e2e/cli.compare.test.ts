@@ -112,5 +112,11 @@ test('mismatched runs exit 1 with the reason; usage mistakes exit 2', () => {
   assert.equal(r3.status, 2);
   assert.match(r3.stderr, /exists and is not an Eval Lens comparison file/);
   assert.equal(readFileSync(notOurs, 'utf8'), '{"x": 1}\n');
+  const r4 = cli([a, b, '--out', `${dir}/`]);
+  assert.equal(r4.status, 2);
+  assert.ok(
+    r4.stderr.includes(`--out ${dir}/ is a folder; give a file name, e.g. ${dir}/runs.compare.json.`),
+    r4.stderr,
+  );
   assert.equal(cli([a, join(dir, 'missing.csv')]).status, 1);
 });

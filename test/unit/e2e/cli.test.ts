@@ -216,6 +216,18 @@ test('--out never overwrites the input, the config, or a file that is not a resu
     assert.equal(r.status, 2, out);
     assert.match(r.stderr, re);
   }
+  // A folder as an output: the message suggests a file in it, for each output option.
+  for (const [flag, example] of [
+    ['--out', 'results.eval.json'],
+    ['--html', 'report.html'],
+  ]) {
+    const r = cli(['evaluate', p, '--bootstrap-n', '0', flag, folder]);
+    assert.equal(r.status, 2, flag);
+    assert.ok(
+      r.stderr.includes(`${flag} ${folder} is a folder; give a file name, e.g. ${folder}/${example}.`),
+      r.stderr,
+    );
+  }
   const rel = cli(['evaluate', 'preds.csv', '--out', './preds.csv'], folder);
   assert.equal(rel.status, 2);
   assert.equal(readFileSync(p, 'utf8'), original);

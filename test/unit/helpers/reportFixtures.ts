@@ -168,3 +168,17 @@ export function compareResults(): CompareResults {
     warnings: [],
   };
 }
+
+/** The series of the line y = x from (0, 0) to (1, 1) in the foreground colour, as a chart should hold it. */
+export function expectedDiagonal(label: string, dash: 'dashed' | 'dotted'): Record<string, unknown> {
+  return {
+    label,
+    colour: 'foreground',
+    style: 'line',
+    [dash]: true,
+    points: [
+      { x: 0, y: 0 },
+      { x: 1, y: 1 },
+    ],
+  };
+}

@@ -10,7 +10,7 @@ import {
   TRANSPOSE_ABOVE,
 } from '../../../src/shared/compareModel';
 import { markTable } from '../../../src/core/compare/marks';
-import { compareResults } from '../helpers/reportFixtures';
+import { compareResults, expectedDiagonal } from '../helpers/reportFixtures';
 
 test('comparison table: runs × metrics with best/second/third and stars from the Holm-adjusted p', () => {
   const t = compareTable(compareResults());
@@ -141,7 +141,7 @@ test('overlays: one chart per curve the runs share, a series per run, baseline n
   ]);
   assert.equal(rc.table.rows.length, 4);
   // The reliability chart has the diagonal first.
-  assert.equal(charts[1]!.series[0]!.label, 'perfect calibration');
+  assert.deepEqual(charts[1]!.series[0], expectedDiagonal('perfect calibration', 'dotted'));
   assert.deepEqual(charts[2]!.group, { id: 'overlay.metricVsK', title: 'Metric', option: 'ndcg' });
   const m = buildCompareModel(c);
   assert.deepEqual(

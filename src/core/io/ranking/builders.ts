@@ -6,6 +6,17 @@
 import type { Warnings } from '../../diagnostics';
 import { VOID_ITEM, type RankedLists } from '../../data/rankingData';
 
+/**
+ * Where each key's rows start once the first `n` rows are grouped by key (a counting sort's
+ * prefix sums): key k's rows go to [offsets[k], offsets[k + 1]), for keys 0 … nKeys − 1.
+ */
+export function keyOffsets(keys: Int32Array, n: number, nKeys: number): Int32Array {
+  const offsets = new Int32Array(nKeys + 1);
+  for (let i = 0; i < n; i++) offsets[keys[i] + 1]++;
+  for (let k = 0; k < nKeys; k++) offsets[k + 1] += offsets[k];
+  return offsets;
+}
+
 export class IntVec {
   data: Int32Array;
   length = 0;
@@ -268,9 +279,7 @@ export class RelBuilder {
   finish(nUsers: number, nItems: number, file: string, warnings: Warnings) {
     const n = this.users.length;
     const u = this.users.data;
-    const offsets = new Int32Array(nUsers + 1);
-    for (let i = 0; i < n; i++) offsets[u[i] + 1]++;
-    for (let i = 0; i < nUsers; i++) offsets[i + 1] += offsets[i];
+    const offsets = keyOffsets(u, n, nUsers);
     const fill = offsets.slice(0, nUsers);
     const items = new Int32Array(n);
     const grades = new Float64Array(n);

@@ -17,6 +17,7 @@ import { checkFactors, type FactorMatrix } from '../../factors/topK';
 import { parallelFactorTopK } from '../../factors/parallelTopK';
 import { ListBuilder } from './builders';
 import type { RunRead } from './jsonl';
+import { failToOpen } from '../tableSink';
 
 /** Reads a text file of ids, one per line (a final newline is optional); blank or repeated ids are errors. */
 export async function readIdList(abs: string, label: string): Promise<string[]> {
@@ -24,11 +25,7 @@ export async function readIdList(abs: string, label: string): Promise<string[]> 
   try {
     text = await readFile(abs, 'utf8');
   } catch (e) {
-    return fail(
-      'file-not-found',
-      { file: label },
-      `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
-    );
+    return failToOpen(label, e);
   }
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
@@ -78,11 +75,7 @@ async function readBytes(abs: string, label: string): Promise<Buffer> {
   try {
     return await readFile(abs);
   } catch (e) {
-    return fail(
-      'file-not-found',
-      { file: label },
-      `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
-    );
+    return failToOpen(label, e);
   }
 }
 

@@ -115,6 +115,15 @@ export function resolveIdColumns(
   return { uCol, iCol, vCol, valueRole };
 }
 
+/** An empty user or item id: a `bad-value` error naming the file, line (Parquet: row + 1) and column. */
+export function failEmptyId(file: string, line: number, columns: Record<string, string>, role: 'user' | 'item'): never {
+  return fail(
+    'bad-value',
+    { file, line, column: columns[role] },
+    `expected ${role === 'user' ? 'a user' : 'an item'} id, got an empty cell.`,
+  );
+}
+
 /** One warning for the rows of an id table dropped by `invalidRows: "skip"` (count and first lines). */
 export function warnSkippedIdRows(
   ctx: RankingReadContext,

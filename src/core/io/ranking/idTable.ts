@@ -17,7 +17,8 @@ import { LineTally } from './builders';
 import type { RankingReadContext } from './jsonl';
 import { forEachLineBytes, splitDelimited } from './lines';
 import { isParquetPath, readIdTableParquet } from './idTableParquet';
-import { resolveIdColumns, warnSkippedIdRows, type IdRowSink, type IdTableRead, type IdTableSpec } from './idColumns';
+import { failEmptyId, resolveIdColumns, warnSkippedIdRows } from './idColumns';
+import type { IdRowSink, IdTableRead, IdTableSpec } from './idColumns';
 
 export * from './idColumns';
 
@@ -102,18 +103,8 @@ export async function readIdTable(
         const ue = trimEnd(buf, us, cuts[uCol + 1]);
         const is = trimStart(buf, cuts[iCol] + 1, cuts[iCol + 1]);
         const ie = trimEnd(buf, is, cuts[iCol + 1]);
-        if (ue === us)
-          fail(
-            'bad-value',
-            { file: label, line: lineNo, column: columns.user },
-            'expected a user id, got an empty cell.',
-          );
-        if (ie === is)
-          fail(
-            'bad-value',
-            { file: label, line: lineNo, column: columns.item },
-            'expected an item id, got an empty cell.',
-          );
+        if (ue === us) failEmptyId(label, lineNo, columns, 'user');
+        if (ie === is) failEmptyId(label, lineNo, columns, 'item');
         let value = 1;
         if (vCol >= 0) {
           const raw = buf.toString('latin1', cuts[vCol] + 1, cuts[vCol + 1]).trim();
@@ -143,18 +134,8 @@ export async function readIdTable(
         );
       const u = cells[uCol];
       const it = cells[iCol];
-      if (u === '')
-        fail(
-          'bad-value',
-          { file: label, line: lineNo, column: columns.user },
-          'expected a user id, got an empty cell.',
-        );
-      if (it === '')
-        fail(
-          'bad-value',
-          { file: label, line: lineNo, column: columns.item },
-          'expected an item id, got an empty cell.',
-        );
+      if (u === '') failEmptyId(label, lineNo, columns, 'user');
+      if (it === '') failEmptyId(label, lineNo, columns, 'item');
       let value = 1;
       if (vCol >= 0) {
         const raw = cells[vCol];

@@ -9,7 +9,8 @@ import { fail } from '../../diagnostics';
 import { readParquet } from '../parquet';
 import type { Cell } from '../table';
 import { LineTally } from './builders';
-import { resolveIdColumns, warnSkippedIdRows, type IdRowSink, type IdTableRead, type IdTableSpec } from './idColumns';
+import { failEmptyId, resolveIdColumns, warnSkippedIdRows } from './idColumns';
+import type { IdRowSink, IdTableRead, IdTableSpec } from './idColumns';
 import type { RankingReadContext } from './jsonl';
 
 export function isParquetPath(path: string): boolean {
@@ -52,10 +53,8 @@ export async function readIdTableParquet(
         rows++;
         const u = idText(cells[uCol]);
         const it = idText(cells[iCol]);
-        if (u === '')
-          fail('bad-value', { file: label, line, column: columns.user }, 'expected a user id, got an empty cell.');
-        if (it === '')
-          fail('bad-value', { file: label, line, column: columns.item }, 'expected an item id, got an empty cell.');
+        if (u === '') failEmptyId(label, line, columns, 'user');
+        if (it === '') failEmptyId(label, line, columns, 'item');
         let value = 1;
         if (vCol >= 0) {
           value = valueOf(cells[vCol]);

@@ -650,12 +650,8 @@ class FastLineParser {
       for (let p = 0; p < s.relItems.length; p++) s.relGrades.push(1);
       return true;
     }
-    if (b[this.i++] !== 123) return false;
-    this.ws();
-    if (b[this.i] === 125) {
-      this.i++;
-      return true;
-    }
+    const open = this.openList(123, 125);
+    if (open <= 0) return open === 0;
     for (;;) {
       this.ws();
       const st = this.plainString();
@@ -668,10 +664,8 @@ class FastLineParser {
       if (Number.isNaN(g)) return false;
       s.relItems.push(k);
       s.relGrades.push(g);
-      this.ws();
-      const c = b[this.i++];
-      if (c === 44) continue;
-      return c === 125;
+      const next = this.nextInList(125);
+      if (next <= 0) return next === 0;
     }
   }
 
@@ -702,25 +696,37 @@ class FastLineParser {
   }
 
   private numberArray(): boolean {
-    const b = this.buf;
     const out = this.s.scores;
     out.length = 0;
-    if (b[this.i++] !== 91) return false;
-    this.ws();
-    if (b[this.i] === 93) {
-      this.i++;
-      return true;
-    }
+    const open = this.openList(91, 93);
+    if (open <= 0) return open === 0;
     for (;;) {
       this.ws();
       const v = this.number();
       if (Number.isNaN(v)) return false;
       out.push(v);
-      this.ws();
-      const c = b[this.i++];
-      if (c === 44) continue;
-      return c === 93;
+      const next = this.nextInList(93);
+      if (next <= 0) return next === 0;
     }
+  }
+
+  /** At an `open` byte: -1 when it is not one; 0 when the list closes at once; 1 when an element follows. */
+  private openList(open: number, close: number): number {
+    const b = this.buf;
+    if (b[this.i++] !== open) return -1;
+    this.ws();
+    if (b[this.i] === close) {
+      this.i++;
+      return 0;
+    }
+    return 1;
+  }
+
+  /** After an element: 1 when a comma (another element) follows, 0 when `close` ends the list, -1 otherwise. */
+  private nextInList(close: number): number {
+    this.ws();
+    const c = this.buf[this.i++];
+    return c === 44 ? 1 : c === close ? 0 : -1;
   }
 
   /** Skips a plain string or number value of an unknown key; anything else → general path. */

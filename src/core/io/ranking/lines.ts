@@ -7,6 +7,7 @@
  */
 import { open } from 'node:fs/promises';
 import { checkCancelled, fail, type Progress } from '../../diagnostics';
+import { failToOpen } from '../tableSink';
 
 const CHUNK = 1 << 22;
 
@@ -104,11 +105,7 @@ export async function forEachLineBytes(
   try {
     fh = await open(path, 'r');
   } catch (e) {
-    fail(
-      'file-not-found',
-      { file: label },
-      `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
-    );
+    failToOpen(label, e);
   }
   try {
     const size = (await fh.stat()).size;

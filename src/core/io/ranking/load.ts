@@ -242,24 +242,19 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
   const gt = rel.finish(nUsers, nItems, relevantFile ?? label, warnings);
   if (train) finishTrain(train, nUsers, nItems);
 
-  let itemEmbeddings = null;
-  let userEmbeddings = null;
-  if (config.itemEmbeddings) {
-    const abs = cfgPath('itemEmbeddings', config.itemEmbeddings);
-    const r = await readEmbeddings(abs, config.itemEmbeddings, items, warnings, 'item');
-    itemEmbeddings = r.emb;
-    extraFiles.push({ role: 'itemEmbeddings', path: abs });
-    if (r.idFile) extraFiles.push({ role: 'itemEmbeddingIds', path: r.idFile });
-    columns.itemEmbeddings = `${config.itemEmbeddings}${r.idFile ? ` (ids: ${basename(r.idFile)})` : ''}`;
-  }
-  if (config.userEmbeddings) {
-    const abs = cfgPath('userEmbeddings', config.userEmbeddings);
-    const r = await readEmbeddings(abs, config.userEmbeddings, users, warnings, 'user');
-    userEmbeddings = r.emb;
-    extraFiles.push({ role: 'userEmbeddings', path: abs });
-    if (r.idFile) extraFiles.push({ role: 'userEmbeddingIds', path: r.idFile });
-    columns.userEmbeddings = `${config.userEmbeddings}${r.idFile ? ` (ids: ${basename(r.idFile)})` : ''}`;
-  }
+  // The item or user embeddings named in the config: the vectors, the files read (and their id
+  // list, if separate) recorded, and the file named in the results' columns.
+  const embeddingsOf = async (what: 'item' | 'user', file: string, index: IdIndex) => {
+    const key = what === 'item' ? 'itemEmbeddings' : 'userEmbeddings';
+    const abs = cfgPath(key, file);
+    const r = await readEmbeddings(abs, file, index, warnings, what);
+    extraFiles.push({ role: key, path: abs });
+    if (r.idFile) extraFiles.push({ role: `${what}EmbeddingIds`, path: r.idFile });
+    columns[key] = `${file}${r.idFile ? ` (ids: ${basename(r.idFile)})` : ''}`;
+    return r.emb;
+  };
+  const itemEmbeddings = config.itemEmbeddings ? await embeddingsOf('item', config.itemEmbeddings, items) : null;
+  const userEmbeddings = config.userEmbeddings ? await embeddingsOf('user', config.userEmbeddings, users) : null;
 
   let itemMeta: ItemMetadata | null = null;
   if (config.items) {

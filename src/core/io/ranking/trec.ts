@@ -13,9 +13,10 @@ import { open } from 'node:fs/promises';
 import { compareUtf8 } from './utf8Order';
 import { extname } from 'node:path';
 import { fail } from '../../diagnostics';
-import { FloatVec, IntVec, ListBuilder, RelBuilder } from './builders';
+import { FloatVec, IntVec, keyOffsets, ListBuilder, RelBuilder } from './builders';
 import type { RankingReadContext, RunRead } from './jsonl';
 import { forEachLine } from './lines';
+import { failToOpen } from '../tableSink';
 
 export type RankingFileFormat = 'jsonl' | 'csv' | 'tsv' | 'parquet' | 'trec-run' | 'qrels';
 
@@ -36,6 +37,29 @@ export function splitWs(line: string): string[] {
 
 const INT = /^[+-]?\d+$/;
 const NUM = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** The whitespace-separated fields of a line of `layout`, which has `count` of them; else a `bad-row` error. */
+function trecFields(line: string, count: number, layout: string, file: string, lineNo: number): string[] {
+  const f = splitWs(line);
+  if (f.length !== count)
+    fail('bad-row', { file, line: lineNo }, `expected ${layout} (${count} fields), got ${f.length} field(s).`);
+  return f;
+}
+
+/** Field `index` of a TREC line as a finite number; else a `bad-value` error in `column` saying what was `expected`. */
+function trecNumber(
+  f: string[],
+  index: number,
+  column: string,
+  expected: string,
+  file: string,
+  lineNo: number,
+): number {
+  const v = Number(f[index]);
+  if (!NUM.test(f[index]) || !Number.isFinite(v))
+    fail('bad-value', { file, line: lineNo, column }, `expected ${expected} (field ${index + 1}), got "${f[index]}".`);
+  return v;
+}
 
 /** The shape of one line: a TREC run line, a qrels line, or neither. */
 export function trecShapeOf(line: string): 'trec-run' | 'qrels' | null {
@@ -58,11 +82,7 @@ export async function sniffRankingFormat(path: string, label: string): Promise<R
   try {
     fh = await open(path, 'r');
   } catch (e) {
-    return fail(
-      'file-not-found',
-      { file: label },
-      `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
-    );
+    return failToOpen(label, e);
   }
   let text: string;
   try {
@@ -95,20 +115,8 @@ export async function readTrecRun(path: string, label: string, ctx: RankingReadC
     path,
     (line, lineNo) => {
       if (line.trim() === '') return;
-      const f = splitWs(line);
-      if (f.length !== 6)
-        fail(
-          'bad-row',
-          { file: label, line: lineNo },
-          `expected a TREC run line "qid Q0 docno rank score tag" (6 fields), got ${f.length} field(s).`,
-        );
-      const score = Number(f[4]);
-      if (!NUM.test(f[4]) || !Number.isFinite(score))
-        fail(
-          'bad-value',
-          { file: label, line: lineNo, column: 'score' },
-          `expected a finite number as the score (field 5), got "${f[4]}".`,
-        );
+      const f = trecFields(line, 6, 'a TREC run line "qid Q0 docno rank score tag"', label, lineNo);
+      const score = trecNumber(f, 4, 'score', 'a finite number as the score', label, lineNo);
       rows++;
       qUser.push(ctx.users.intern(f[0]));
       qDoc.push(ctx.items.intern(f[2]));
@@ -143,9 +151,7 @@ export function groupAndOrder(
 ): ListBuilder {
   const n = users.length;
   const nUsers = ctx.users.size;
-  const offsets = new Int32Array(nUsers + 1);
-  for (let i = 0; i < n; i++) offsets[users[i] + 1]++;
-  for (let u = 0; u < nUsers; u++) offsets[u + 1] += offsets[u];
+  const offsets = keyOffsets(users, n, nUsers);
   const fill = offsets.slice(0, nUsers);
   const rowsByUser = new Int32Array(n);
   for (let i = 0; i < n; i++) rowsByUser[fill[users[i]]++] = i;
@@ -190,20 +196,8 @@ export async function readQrels(
     path,
     (line, lineNo) => {
       if (line.trim() === '') return;
-      const f = splitWs(line);
-      if (f.length !== 4)
-        fail(
-          'bad-row',
-          { file: label, line: lineNo },
-          `expected a qrels line "qid iter docno rel" (4 fields), got ${f.length} field(s).`,
-        );
-      const g = Number(f[3]);
-      if (!NUM.test(f[3]) || !Number.isFinite(g))
-        fail(
-          'bad-value',
-          { file: label, line: lineNo, column: 'rel' },
-          `expected a number as the relevance (field 4), got "${f[3]}".`,
-        );
+      const f = trecFields(line, 4, 'a qrels line "qid iter docno rel"', label, lineNo);
+      const g = trecNumber(f, 3, 'rel', 'a number as the relevance', label, lineNo);
       rows++;
       rel.add(ctx.users.intern(f[0]), ctx.items.intern(f[2]), g, lineNo);
     },

@@ -150,31 +150,34 @@ export function evaluateLists(lists: RankedLists, data: RankingData, opts: Evalu
           : `no cold item (1 ≤ train count < ${opts.coldThreshold})`;
     });
   }
-  if (cat.novelty) {
+  // A family whose per-user value may be undefined (NaN): at each cutoff, the mean over the users where it is defined.
+  const addMeansOverDefined = (family: string, perUserOf: Record<string, Float64Array>, note: string): void => {
     for (const k of ks) {
-      const key = `novelty@${k}`;
-      perUser[key] = cat.novelty[key];
-      values.set(key, meanDefined(cat.novelty[key]));
-      notes[key] =
-        'mean −log2(item train interactions / all train interactions) over the top K, mean over users; items without train interactions left out';
+      const key = `${family}@${k}`;
+      perUser[key] = perUserOf[key];
+      values.set(key, meanDefined(perUserOf[key]));
+      notes[key] = note;
     }
-  }
+  };
+  if (cat.novelty)
+    addMeansOverDefined(
+      'novelty',
+      cat.novelty,
+      'mean −log2(item train interactions / all train interactions) over the top K, mean over users; items without train interactions left out',
+    );
   if (emb) {
-    for (const k of ks) {
-      const key = `diversity@${k}`;
-      perUser[key] = emb.diversity[key];
-      values.set(key, meanDefined(emb.diversity[key]));
-      notes[key] =
-        '1 − mean pairwise cosine of the item embeddings in the top K (users with < 2 embedded items left out)';
-    }
+    addMeansOverDefined(
+      'diversity',
+      emb.diversity,
+      '1 − mean pairwise cosine of the item embeddings in the top K (users with < 2 embedded items left out)',
+    );
     if (emb.alignment) {
       const how = `profiles: ${emb.profiles.given} from userEmbeddings, ${emb.profiles.fromTrain} from the mean of train item embeddings, ${emb.profiles.none} without`;
-      for (const k of ks) {
-        const key = `alignment@${k}`;
-        perUser[key] = emb.alignment[key];
-        values.set(key, meanDefined(emb.alignment[key]));
-        notes[key] = `mean cosine between the user profile and the items of the top K; ${how}`;
-      }
+      addMeansOverDefined(
+        'alignment',
+        emb.alignment,
+        `mean cosine between the user profile and the items of the top K; ${how}`,
+      );
     }
   }
   values.set('users_evaluated', acc.evaluated.length);

@@ -26,7 +26,7 @@
  * @see docs/metrics/ranking.md — the item map: vectors, method, sign rule, cap and warnings.
  */
 import type { RankedLists } from '../../data/rankingData';
-import { jacobiEigen, pca2, project, type Pca2 } from '../../stats/pca';
+import { addOuterProductUpper, jacobiEigen, pca2, project, scaleUpperAndMirror, type Pca2 } from '../../stats/pca';
 
 /** Items kept in the results' map at most (about 100 bytes each in the JSON). */
 export const ITEM_MAP_LIMIT = 5000;
@@ -89,17 +89,9 @@ export function scoreMetric(u: { rows: number; cols: number; data: ArrayLike<num
   const row = new Float64Array(d);
   for (let r = 0; r < u.rows; r++) {
     for (let j = 0; j < d; j++) row[j] = u.data[r * d + j];
-    for (let j = 0; j < d; j++) {
-      const uj = row[j];
-      const base = j * d;
-      for (let k = j; k < d; k++) g[base + k] += uj * row[k];
-    }
+    addOuterProductUpper(g, row, d);
   }
-  for (let j = 0; j < d; j++)
-    for (let k = j; k < d; k++) {
-      g[j * d + k] /= Math.max(1, u.rows);
-      g[k * d + j] = g[j * d + k];
-    }
+  scaleUpperAndMirror(g, d, Math.max(1, u.rows));
   const { values, vectors } = jacobiEigen(g, d);
   // M = W diag(√λ) Wᵀ (λ < 0 only by rounding: clipped to 0).
   const m = new Float64Array(d * d);

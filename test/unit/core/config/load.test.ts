@@ -117,6 +117,8 @@ test('JSON syntax errors give the 1-based line and column', async () => {
     ['{\n  // note\n}', 2, 3, /comments are not allowed/],
     ["{\n 'task': 1}", 2, 2, /expected a key in double quotes/],
     ['{"a": 1', 1, 8, /expected `,` or `}`/],
+    ['{"topK": [1 2]}', 1, 13, /expected `,` or `\]` in the array, got `2\]}`/],
+    ['{"topK": [1]', 1, 13, /expected `,` or `}` after the value of `topK`, got the end of the file/],
     ['{"task": "x"} extra', 1, 15, /end of the file/],
     ['{\n"task": "ranking",\n"task": "ranking"}', 3, 1, /duplicate key `task` \(first at line 2\)/],
     ['{"eceBins": 01}', 1, 13, /invalid number/],
@@ -426,4 +428,42 @@ test('a config that is not an object, checked without a file, says so', async ()
     configProblems({ groups: [] }).map((p) => p.message),
     ['`groups`: expected at least 1 item, got 0'],
   );
+});
+
+test('two keys that are alternatives, both given: one problem each, at the second key and its line', async () => {
+  const { configProblems } = await import('../../../../src/core/config/check');
+  const { parseJsonWithLocations } = await import('../../../../src/core/config/jsonWithLocations');
+  const text = [
+    '{',
+    '  "classWeights": { "a": 1 },',
+    '  "acceptThreshold": 0.5,',
+    '  "trainCounts": { "a": 3 },',
+    '  "targetCoverage": 0.8',
+    '}',
+  ].join('\n');
+  const value = JSON.parse(text) as unknown;
+  assert.deepEqual(
+    configProblems(value, parseJsonWithLocations(text)).map((p) => [p.code, p.pointer, p.line, p.message]),
+    [
+      [
+        'config-invalid',
+        '/classWeights',
+        2,
+        '`classWeights` at line 2: give `trainCounts` or `classWeights`, not both',
+      ],
+      [
+        'config-invalid',
+        '/targetCoverage',
+        5,
+        '`targetCoverage` at line 5: give `acceptThreshold` or `targetCoverage`, not both',
+      ],
+    ],
+  );
+  assert.deepEqual(configProblems({ trainCounts: { a: 3 }, targetCoverage: 0.8 }), []);
+});
+
+test('empty objects and arrays, with or without spaces inside, parse as JSON.parse does', async () => {
+  const { parseJsonWithLocations } = await import('../../../../src/core/config/jsonWithLocations');
+  for (const text of ['{}', '{ }', '{"a": [], "b": {}, "c": [ \n ], "d": {\t}, "e": [[], {}]}', '[]', '[ {} ]'])
+    assert.deepEqual(parseJsonWithLocations(text).value, JSON.parse(text), text);
 });

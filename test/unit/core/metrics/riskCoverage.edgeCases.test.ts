@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sortRowsByScore } from '../../../../src/core/metrics/sortedRows';
-import { aurcGrid101, aurcValues, exactRiskCoverage } from '../../../../src/core/metrics/riskCoverage';
+import { aurcGrid101, aurcValues, exactRiskCoverage, setGroupRisks } from '../../../../src/core/metrics/riskCoverage';
 import { operatingPoint, targetCoverageEnd } from '../../../../src/core/metrics/selective';
 import { calibrationValues } from '../../../../src/core/metrics/calibration';
 import { costSweep } from '../../../../src/core/metrics/costSweep';
@@ -142,4 +142,16 @@ test('split column without val rows: falls back to all rows with a warning', asy
   const { m, codes } = await run(data, noCi({ targetCoverage: 0.5 }));
   assert.ok(codes.includes('split-protocol-unavailable'));
   close(m.coverage.value!, 2 / 4);
+});
+
+test('group risks at a point: mean and max of the group errors, a group with nothing accepted at error 1', () => {
+  // Error masses [1, 0, 2] over accepted masses [2, 0, 4]: errors 1/2, 1 (nothing accepted), 2/4.
+  const balanced = new Float64Array(2);
+  const worst = new Float64Array(2);
+  setGroupRisks(Float64Array.of(1, 0, 2), Float64Array.of(2, 0, 4), 3, balanced, worst, 1);
+  assert.equal(balanced[1], (1 / 2 + 1 + 2 / 4) / 3);
+  assert.equal(worst[1], 1);
+  assert.deepEqual([balanced[0], worst[0]], [0, 0], 'other points untouched');
+  setGroupRisks(new Float64Array(0), new Float64Array(0), 0, balanced, worst, 0);
+  assert.ok(Number.isNaN(balanced[0]) && Number.isNaN(worst[0]), 'no groups: NaN');
 });

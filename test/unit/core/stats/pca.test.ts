@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { jacobiEigen, pca2, project, type Pca2 } from '../../../../src/core/stats/pca';
+import {
+  addOuterProductUpper,
+  jacobiEigen,
+  pca2,
+  project,
+  scaleUpperAndMirror,
+  type Pca2,
+} from '../../../../src/core/stats/pca';
 
 const fromRows =
   (rows: number[][]) =>
@@ -168,4 +175,28 @@ test('random data: the first component maximises the variance of a projection (a
     const norm = Math.hypot(...u);
     assert.ok(variance(u.map((v) => v / norm)) <= p.explainedVariance[0] + 1e-12);
   }
+});
+
+test('Σ x xᵀ / s by upper triangle then mirror equals the full outer-product sum (slow reference, random rows)', () => {
+  let seed = 7;
+  const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 2 - 1;
+  for (const d of [1, 2, 5]) {
+    const rows = Array.from({ length: 6 }, () => Float64Array.from({ length: d }, rand));
+    const a = new Float64Array(d * d);
+    for (const x of rows) addOuterProductUpper(a, x, d);
+    scaleUpperAndMirror(a, d, 5);
+    for (let j = 0; j < d; j++)
+      for (let k = 0; k < d; k++) {
+        let sum = 0;
+        for (const x of rows) sum += x[j] * x[k];
+        assert.ok(Math.abs(a[j * d + k] - sum / 5) <= 1e-15, `d=${d} (${j}, ${k})`);
+        assert.equal(a[j * d + k], a[k * d + j]);
+      }
+  }
+  // By hand, d = 2: rows (1, 2) and (3, −1): Σ x xᵀ = [[1 + 9, 2 − 3], [2 − 3, 4 + 1]] = [[10, −1], [−1, 5]].
+  const m = new Float64Array(4);
+  addOuterProductUpper(m, Float64Array.of(1, 2), 2);
+  addOuterProductUpper(m, Float64Array.of(3, -1), 2);
+  scaleUpperAndMirror(m, 2, 1);
+  assert.deepEqual(Array.from(m), [10, -1, -1, 5]);
 });

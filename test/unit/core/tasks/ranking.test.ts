@@ -41,6 +41,8 @@ test('keys: all families with train and embeddings; absent when their inputs are
     ['train', 'itemEmbeddings', 'itemEmbeddingIds', 'userEmbeddings'],
   );
   assert.equal(full.source.extra![0].sha256.length, 64);
+  assert.equal(full.source.columns.itemEmbeddings, 'items.npy (ids: items.ids.txt)');
+  assert.equal(full.source.columns.userEmbeddings, 'users.csv');
 
   const bare = await ev('run.jsonl', { k: [1, 3], bootstrap: { n: 0 } });
   const bk = Object.keys(bare.metrics);

@@ -6,8 +6,9 @@ import { buildReportModel } from '../../../../src/shared/report';
 import { binLabels, EXTREME_CAVEAT, niceLogCeil, niceLogFloor } from '../../../../src/shared/report/common';
 import { confusionChart, FULL_HEATMAP_MAX, topConfusions } from '../../../../src/shared/report/classification';
 import { genericTable } from '../../../../src/shared/report/generic';
-import { histogram, metricVsKChart } from '../../../../src/shared/report/ranking';
-import { classificationResults, rankingResults } from '../../helpers/reportFixtures';
+import { histogram, metricVsKChart, perUserHistograms, storedHistograms } from '../../../../src/shared/report/ranking';
+import { pairedCurveChart } from '../../../../src/shared/report/importance';
+import { classificationResults, expectedDiagonal, rankingResults } from '../../helpers/reportFixtures';
 
 test('results → tabs in family order, cards with value text and CI, unknown keys under Other', () => {
   const m = buildReportModel(classificationResults());
@@ -273,4 +274,50 @@ test('ranking family output: dense metric-vs-K curves with baselines, stored per
     act.series.map((s) => [s.label, s.points.map((p) => p.y)]),
     [['NDCG at 10', [0.2, 0.6]]],
   );
+});
+
+test('the diagonal y = x: dashed, foreground, from (0, 0) to (1, 1) on the reliability diagram and a ROC chart', () => {
+  const diagonal = (label: string) => expectedDiagonal(label, 'dashed');
+  const m = buildReportModel(classificationResults());
+  const reliability = m.tabs.flatMap((t) => t.charts).find((c) => c.id === 'reliability')!;
+  assert.deepEqual(reliability.series[0], diagonal('perfect calibration'));
+  const curve = { x: 'fpr', y: 'tpr', xs: [0, 0.5, 1], ys: [0, 0.8, 1] };
+  const roc = pairedCurveChart('iw.roc', 'ROC', curve, curve, true, 'ROC')!;
+  assert.deepEqual(roc.series[0], diagonal('chance'));
+  assert.deepEqual(
+    roc.series.map((s) => s.label),
+    ['chance', 'importance-weighted', 'unweighted'],
+  );
+  const pr = pairedCurveChart('iw.pr', 'PR', curve, undefined, false, 'PR')!;
+  assert.deepEqual(
+    pr.series.map((s) => s.label),
+    ['importance-weighted'],
+  );
+});
+
+test('per-user histogram: the stored bins and the bins counted from per-user values give the same chart', () => {
+  // Per-user ndcg@10 of 5 users in [0, 1] → 10 bins of width 0.1: 0.05 and 0.07 in bin 0, 0.42 in bin 4,
+  // 1 in the last bin (hi goes in the last bin); NaN (an undefined user) is left out.
+  const r = rankingResults();
+  r.perItem = { kind: 'user', ids: null, values: { 'ndcg@10': [0.05, 0.42, NaN, 1, 0.07] } };
+  const counted = perUserHistograms(r);
+  const edges = Array.from({ length: 11 }, (_, i) => 0 + ((1 - 0) * i) / 10);
+  const counts = [2, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  const stored = storedHistograms({ 'ndcg@10': { edges, counts } });
+  assert.equal(counted.length, 1);
+  assert.deepEqual(stored, counted);
+  const chart = counted[0]!;
+  assert.equal(chart.id, 'perUser.ndcg@10');
+  assert.match(chart.description, / over 4 users in 10 bins\.$/);
+  assert.deepEqual(
+    chart.series[0]!.points.map((p) => p.y),
+    counts,
+  );
+  assert.deepEqual(chart.table!.rows[4], ['0.4–0.5', 1]);
+  assert.equal(chart.note, undefined);
+  assert.deepEqual(chart.group, { id: 'perUser', title: 'Per-user distribution', option: chart.x.label });
+  // The stored form may carry the mean and the undefined users: a note under the chart.
+  const noted = storedHistograms({ 'ndcg@10': { edges, counts, mean: 0.385, undefinedUsers: 1 } })[0]!;
+  assert.equal(noted.note, 'mean 0.3850, 1 users undefined');
+  assert.deepEqual({ ...noted, note: undefined }, { ...chart, note: undefined });
 });

@@ -10,7 +10,7 @@ import { IdIndex, VOID_ITEM } from '../../../../../src/core/data/rankingData';
 import { readJsonlRun } from '../../../../../src/core/io/ranking/jsonl';
 import { parseNpy } from '../../../../../src/core/io/npy';
 import { readEmbeddings } from '../../../../../src/core/io/ranking/embeddings';
-import { sniffRankingFormat, trecShapeOf } from '../../../../../src/core/io/ranking/trec';
+import { readQrels, readTrecRun, sniffRankingFormat, trecShapeOf } from '../../../../../src/core/io/ranking/trec';
 import { splitDelimited } from '../../../../../src/core/io/ranking/lines';
 import { createRng } from '../../../../../src/core/stats/rng';
 
@@ -304,6 +304,74 @@ test('CSV/TREC errors name file, line and column', async () => {
   assert.equal(r.metrics['recall@1'].value, 1);
 });
 
+test('TREC run and qrels lines: a wrong number of fields or a bad number is an error naming file, line and field', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trec-'));
+  const ctx = () => ({ users: new IdIndex(), items: new IdIndex(), warnings: new Warnings() });
+  const cases: [string, 'run' | 'qrels', string, string][] = [
+    [
+      'a.trec',
+      'run',
+      'q Q0 d 1 2.0 t\nq Q0 e 2 2.0\n',
+      'a.trec:2: expected a TREC run line "qid Q0 docno rank score tag" (6 fields), got 5 field(s).',
+    ],
+    [
+      'b.trec',
+      'run',
+      'q Q0 d 1 1e999 t\n',
+      'b.trec:1, column "score": expected a finite number as the score (field 5), got "1e999".',
+    ],
+    [
+      'c.qrels',
+      'qrels',
+      'q 0 d 1\nq 0 e\n',
+      'c.qrels:2: expected a qrels line "qid iter docno rel" (4 fields), got 3 field(s).',
+    ],
+    [
+      'd.qrels',
+      'qrels',
+      'q 0 d 1\n\nq 0 e high\n',
+      'd.qrels:3, column "rel": expected a number as the relevance (field 4), got "high".',
+    ],
+  ];
+  for (const [name, kind, text, message] of cases) {
+    writeFileSync(join(dir, name), text);
+    const path = join(dir, name);
+    await assert.rejects(
+      kind === 'run' ? readTrecRun(path, name, ctx()) : readQrels(path, name, ctx()),
+      (e: unknown) => {
+        assert.ok(e instanceof EvalLensError, String(e));
+        assert.ok(e.message.endsWith(message), `${e.message}\nshould end with\n${message}`);
+        return true;
+      },
+    );
+  }
+});
+
+test('long CSV: an empty user or item id is an error naming file, line and column, on the byte path and the quoted path', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rank-'));
+  writeFileSync(join(dir, 'gt.csv'), 'user,item\na,x\n');
+  const cases: [string, string][] = [
+    ['user,item,rank\na,x,1\n ,y,2\n', 'e1.csv:3, column "user": expected a user id, got an empty cell.'],
+    ['user,item,rank\na,x,1\nb,,2\n', 'e2.csv:3, column "item": expected an item id, got an empty cell.'],
+    ['user,item,rank\n"",x,1\n', 'e3.csv:2, column "user": expected a user id, got an empty cell.'],
+    ['user,item,rank\n"a",,1\n', 'e4.csv:2, column "item": expected an item id, got an empty cell.'],
+  ];
+  for (const [i, [text, message]] of cases.entries()) {
+    const name = `e${i + 1}.csv`;
+    writeFileSync(join(dir, name), text);
+    await assert.rejects(
+      evaluateFile(join(dir, name), {
+        overrides: { task: 'ranking', relevant: 'gt.csv', bootstrap: { n: 0 } },
+      }),
+      (e: unknown) => {
+        assert.ok(e instanceof EvalLensError, String(e));
+        assert.ok(e.message.endsWith(message), `${e.message}\nshould end with\n${message}`);
+        return true;
+      },
+    );
+  }
+});
+
 test('ByteInterner: ids of every length, many of them, agree with the string index', async () => {
   const { ByteInterner } = await import('../../../../../src/core/io/ranking/byteInterner');
   const index = new IdIndex();
@@ -341,4 +409,35 @@ test('ChunkedIntVec: the first chunk is returned without a copy; more chunks are
   assert.equal(b.length, 1_300_005);
   for (let i = 0; i < 1_300_000; i += 997) assert.equal(b[i], i);
   assert.deepEqual(Array.from(b.subarray(1_300_000)), [0, 1, 2, 3, 4]);
+});
+
+test('key offsets: where each key starts once rows are grouped by key (counting sort)', async () => {
+  const { keyOffsets } = await import('../../../../../src/core/io/ranking/builders');
+  // Keys [2, 0, 2, 1, 2] over 4 keys: counts [1, 1, 3, 0] → starts 0, 0 + 1, 1 + 1, 2 + 3, and the end 5.
+  assert.deepEqual(Array.from(keyOffsets(Int32Array.of(2, 0, 2, 1, 2), 5, 4)), [0, 1, 2, 5, 5]);
+  // Only the first n rows count (a growable vector's spare capacity is ignored).
+  assert.deepEqual(Array.from(keyOffsets(Int32Array.of(2, 0, 2, 1, 2), 3, 4)), [0, 1, 1, 3, 3]);
+  assert.deepEqual(Array.from(keyOffsets(new Int32Array(0), 0, 2)), [0, 0, 0]);
+});
+
+test('a file that cannot be opened: the label and the system reason, from every ranking and matrix reader', async () => {
+  const { readIdList, readFactorMatrix } = await import('../../../../../src/core/io/ranking/factors');
+  const { readNpy } = await import('../../../../../src/core/io/npy');
+  const missing = join(mkdtempSync(join(tmpdir(), 'gone-')), 'nothing-here');
+  const ctx = () => ({ users: new IdIndex(), items: new IdIndex(), warnings: new Warnings() });
+  const readers: [string, () => Promise<unknown>][] = [
+    ['run.trec', () => readTrecRun(missing, 'run.trec', ctx())],
+    ['gt.qrels', () => readQrels(missing, 'gt.qrels', ctx())],
+    ['ids.txt', () => readIdList(missing, 'ids.txt')],
+    ['U.npy', () => readFactorMatrix(missing, 'U.npy')],
+    ['emb.npy', () => readNpy(missing, 'emb.npy')],
+    ['r.trec', () => sniffRankingFormat(missing, 'r.trec')],
+  ];
+  for (const [label, read] of readers)
+    await assert.rejects(read(), (e: unknown) => {
+      assert.ok(e instanceof EvalLensError, String(e));
+      assert.equal(e.code, 'file-not-found');
+      assert.equal(e.message, `${label}: cannot open the file (ENOENT).`);
+      return true;
+    });
 });

@@ -1,0 +1,72 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Warnings } from '../../../../src/core/diagnostics';
+import {
+  checkDuplicateIds,
+  checkPredIsArgmax,
+  checkProbabilitySums,
+} from '../../../../src/core/io/classificationChecks';
+import { FIRST_LINES } from '../../../../src/core/io/rowProblems';
+
+// 25 flagged rows among 30 (rows 0–4 fine, 5–29 flagged), file lines = row + 2 (a header line first):
+// each check counts all 25 and lists the lines of the first FIRST_LINES (20) of them.
+const n = 30;
+const lines = Int32Array.from({ length: n }, (_, i) => i + 2);
+const flaggedLines = Array.from({ length: FIRST_LINES }, (_, j) => j + 5 + 2);
+
+test('probability sums: every row off 1 counted, the first lines listed, the first sum quoted', () => {
+  const C = 2;
+  const P = new Float64Array(n * C);
+  for (let i = 0; i < n; i++) {
+    P[i * C] = 0.5;
+    P[i * C + 1] = i < 5 ? 0.5 : 0.25 + i / 1000;
+  }
+  const w = new Warnings();
+  checkProbabilitySums('/d/p.csv', P, C, n, lines, w);
+  assert.equal(w.list.length, 1);
+  const [warning] = w.list;
+  assert.equal(warning.code, 'probabilities-not-normalised');
+  assert.equal(warning.count, 25);
+  assert.deepEqual(warning.lines, flaggedLines);
+  assert.equal(warning.line, 7);
+  assert.match(
+    warning.message,
+    /^p\.csv: 25 rows of class probabilities do not sum to 1 .*First: line 7 \(sum 0\.755\)\.$/,
+  );
+});
+
+test('pred not the arg-max: every such row counted, the first lines listed', () => {
+  const C = 3;
+  const P = new Float64Array(n * C);
+  const preds = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    P[i * C + 1] = 0.9;
+    preds[i] = i < 5 ? 1 : 2;
+  }
+  const w = new Warnings();
+  checkPredIsArgmax('/d/p.csv', 'pred', 'probs', preds, P, C, n, lines, w);
+  assert.equal(w.list.length, 1);
+  assert.equal(w.list[0].code, 'pred-not-argmax');
+  assert.equal(w.list[0].count, 25);
+  assert.deepEqual(w.list[0].lines, flaggedLines);
+  assert.match(w.list[0].message, /^p\.csv: on 25 rows the `pred` column .*\(first: line 7\)/);
+});
+
+test('repeated ids: every repeat counted, the first lines listed, the first repeated id quoted', () => {
+  const ids = Array.from({ length: n }, (_, i) => (i < 5 ? `u${i}` : `u${i % 5}`));
+  const w = new Warnings();
+  checkDuplicateIds('/d/p.csv', 'id', ids, lines, w);
+  assert.equal(w.list.length, 1);
+  assert.equal(w.list[0].code, 'duplicate-ids');
+  assert.equal(w.list[0].count, 25);
+  assert.deepEqual(w.list[0].lines, flaggedLines);
+  assert.match(w.list[0].message, /^p\.csv: 25 rows repeat an id seen on an earlier line \(first: "u0" at line 7\)/);
+});
+
+test('no flagged row: no warning', () => {
+  const w = new Warnings();
+  checkDuplicateIds('/d/p.csv', 'id', ['a', 'b'], Int32Array.of(2, 3), w);
+  checkPredIsArgmax('/d/p.csv', 'pred', 'logits', Int32Array.of(0), Float64Array.of(2, 1), 2, 1, Int32Array.of(2), w);
+  checkProbabilitySums('/d/p.csv', Float64Array.of(0.3, 0.7), 2, 1, Int32Array.of(2), w);
+  assert.deepEqual(w.list, []);
+});
