@@ -44,7 +44,7 @@ import { listNames } from './columns';
 import type { TableFormat } from './format';
 import { tooDeepAt, TOO_DEEP } from './jsonDepth';
 import { NUMBER_FIELD, scanQuoteFreeRows, SKIP_FIELD, TEXT_FIELD, type QuoteFreeRowSink } from './quoteFreeRows';
-import { RowProblems } from './rowProblems';
+import { RowProblems, type RowProblemsState } from './rowProblems';
 import { argmaxRows, softmaxRows } from './scores';
 import type { ByteRowHandler, Cell, TableSink } from './table';
 import { checkWeightSum } from './weights';
@@ -54,6 +54,47 @@ function grown<T extends Float64Array | Int32Array | Uint8Array>(a: T, cap: numb
   const b = new (a.constructor as new (n: number) => T)(cap);
   b.set(a);
   return b;
+}
+
+type RowArray = Float64Array | Int32Array | Uint8Array;
+/** The typed arrays of the rows, by name. */
+type RowArrayName = 'lines' | 'labels' | 'preds' | 'probs' | 'score' | 'weight' | 'accept';
+const ROW_ARRAY_TYPES: Record<RowArrayName, new (b: ArrayBufferLike, offset: number, length: number) => RowArray> = {
+  lines: Int32Array,
+  labels: Int32Array,
+  preds: Int32Array,
+  probs: Float64Array,
+  score: Float64Array,
+  weight: Float64Array,
+  accept: Uint8Array,
+};
+
+/**
+ * Row storage shared by the parts of a file read on several threads: one buffer per row array,
+ * part t writing its rows from row `regions[t].first` on (room for `regions[t].cap` rows), so that
+ * the joined arrays are made in place, without a second copy of the parts.
+ */
+export interface SharedRows {
+  buffers: Partial<Record<RowArrayName, SharedArrayBuffer>>;
+  regions: { first: number; cap: number }[];
+  /** Values per row of the class-score matrix. */
+  C: number;
+}
+
+/** One part's rows, as handed to the collector of the first part (plain data: it crosses threads). */
+export interface CollectorPart {
+  n: number;
+  count: number;
+  /** The row arrays when the part outgrew its shared region (its own copies), else null. */
+  own: Partial<Record<RowArrayName, RowArray>> | null;
+  labelRaw: string[] | null;
+  predRaw: string[] | null;
+  ids: string[] | null;
+  group: string[] | null;
+  split: string[] | null;
+  /** Kept text columns by column index: distinct values and per-row codes. */
+  text: ({ values: string[]; codes: Int32Array } | null)[];
+  problems: RowProblemsState;
 }
 
 /** Final arrays: a view when nearly full (no copy), else a trimmed copy. */
@@ -369,6 +410,164 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
   endRaggedRow(line: number, got: number, expected: number): void {
     this.problems.bad = false; // the ragged rule reports the row (once)
     this.ragged(line, got, expected);
+  }
+
+  // ------------------------------------------------------------------ parts read on several threads
+
+  /** True when parts of the file can be read separately (an array column fixes the class count on its first row). */
+  get splittable(): boolean {
+    return this.arrayCol < 0;
+  }
+
+  private rowArrays(): Record<RowArrayName, RowArray | null> {
+    const { lines, labels, preds, probs, score, weight, accept } = this;
+    return { lines, labels, preds, probs, score, weight, accept };
+  }
+
+  private setRowArrays(a: Partial<Record<RowArrayName, RowArray>>): void {
+    if (a.lines) this.lines = a.lines as Int32Array;
+    if (a.labels) this.labels = a.labels as Int32Array;
+    if (a.preds) this.preds = a.preds as Int32Array;
+    if (a.probs) this.probs = a.probs as Float64Array;
+    if (a.score) this.score = a.score as Float64Array;
+    if (a.weight) this.weight = a.weight as Float64Array;
+    if (a.accept) this.accept = a.accept as Uint8Array;
+  }
+
+  /** Moves the row storage (after `columns`, before any row) into shared buffers; this collector takes part 0. */
+  shareRows(regions: { first: number; cap: number }[]): SharedRows {
+    const total = regions.reduce((s, r) => s + r.cap, 0);
+    const shared: SharedRows = { buffers: {}, regions, C: this.C };
+    for (const [name, a] of Object.entries(this.rowArrays()) as [RowArrayName, RowArray | null][]) {
+      if (!a) continue;
+      const width = name === 'probs' ? this.C : 1;
+      shared.buffers[name] = new SharedArrayBuffer(total * width * a.BYTES_PER_ELEMENT);
+    }
+    this.useSharedRows(shared, 0);
+    return shared;
+  }
+
+  /** Stores the rows in part `t`'s region of `shared` (after `columns`, before any row). */
+  useSharedRows(shared: SharedRows, t: number): void {
+    const { first, cap } = shared.regions[t];
+    const views: Partial<Record<RowArrayName, RowArray>> = {};
+    for (const [name, buf] of Object.entries(shared.buffers) as [RowArrayName, SharedArrayBuffer][]) {
+      const width = name === 'probs' ? shared.C : 1;
+      const T = ROW_ARRAY_TYPES[name];
+      views[name] = new T(
+        buf,
+        first * width * (T as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT,
+        cap * width,
+      );
+    }
+    this.setRowArrays(views);
+    this.cap = cap;
+  }
+
+  /** True while the rows are still in the shared region (it was large enough). */
+  private get inSharedRegion(): boolean {
+    return this.lines.buffer instanceof SharedArrayBuffer;
+  }
+
+  /** This part's rows, for the collector of the first part ({@link joinParts}). */
+  partState(): CollectorPart {
+    const n = this.n;
+    let own: CollectorPart['own'] = null;
+    if (!this.inSharedRegion) {
+      own = {};
+      for (const [name, a] of Object.entries(this.rowArrays()) as [RowArrayName, RowArray | null][])
+        if (a) own[name] = a.slice(0, n * (name === 'probs' ? this.C : 1));
+    }
+    const cut = (a: string[] | null): string[] | null => (a ? a.slice(0, n) : null);
+    return {
+      n,
+      count: this.count,
+      own,
+      labelRaw: cut(this.labelRaw),
+      predRaw: cut(this.predRaw),
+      ids: cut(this.ids),
+      group: cut(this.group),
+      split: cut(this.split),
+      text: this.text
+        .map((b) => (b ? b.finish(n) : null))
+        .map((c) => (c ? { values: c.values, codes: c.codes } : null)),
+      problems: this.problems.state(),
+    };
+  }
+
+  /**
+   * The bad rows of the next part, in file order (see {@link RowProblems.absorb}): throws in error
+   * mode when the joined list reaches the cap.
+   */
+  absorbProblems(part: CollectorPart): void {
+    this.problems.absorb(part.problems);
+  }
+
+  /**
+   * Appends the rows of the later parts (in file order, their problems already absorbed) to this
+   * collector's (part 0): in place in the shared buffers when every part fitted its region.
+   */
+  joinParts(shared: SharedRows, parts: CollectorPart[]): void {
+    const ns = [this.n, ...parts.map((p) => p.n)];
+    const N = ns.reduce((s, k) => s + k, 0);
+    const inPlace = this.inSharedRegion && parts.every((p) => !p.own);
+    const total = shared.regions.reduce((s, r) => s + r.cap, 0);
+    const joined: Partial<Record<RowArrayName, RowArray>> = {};
+    const mine = this.rowArrays();
+    for (const [name, buf] of Object.entries(shared.buffers) as [RowArrayName, SharedArrayBuffer][]) {
+      const w = name === 'probs' ? shared.C : 1;
+      const T = ROW_ARRAY_TYPES[name];
+      const bpe = (T as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+      const region = (t: number): RowArray => new T(buf, shared.regions[t].first * w * bpe, ns[t] * w);
+      if (inPlace) {
+        // Each part moves down to just after the previous one (never past its own start).
+        const all = new T(buf, 0, total * w);
+        let at = ns[0];
+        for (let t = 1; t < ns.length; t++) {
+          const from = shared.regions[t].first;
+          all.copyWithin(at * w, from * w, (from + ns[t]) * w);
+          at += ns[t];
+        }
+        joined[name] = all;
+      } else {
+        const out = new (T as unknown as new (n: number) => RowArray)(Math.max(16, N) * w);
+        let at = 0;
+        for (let t = 0; t < ns.length; t++) {
+          const src = t === 0 ? mine[name]! : (parts[t - 1].own?.[name] ?? region(t));
+          out.set(src.subarray(0, ns[t] * w), at * w);
+          at += ns[t];
+        }
+        joined[name] = out;
+      }
+    }
+    this.setRowArrays(joined);
+    this.cap = inPlace ? total : Math.max(16, N);
+    let at = this.n;
+    for (const p of parts) {
+      for (const [into, from] of [
+        [this.labelRaw, p.labelRaw],
+        [this.predRaw, p.predRaw],
+        [this.ids, p.ids],
+        [this.group, p.group],
+        [this.split, p.split],
+      ] as const) {
+        if (into && from) {
+          into.length = at;
+          for (const v of from) into.push(v);
+        }
+      }
+      for (let j = 0; j < this.text.length; j++) {
+        const b = this.text[j];
+        const c = p.text[j];
+        if (!b || !c) continue;
+        // every text of the part in its order of first sight (dropped rows' too, as in one pass)
+        const k = c.values.map((v) => b.intern(v));
+        for (let i = 0; i < p.n; i++) b.setCode(at + i, k[c.codes[i]]);
+      }
+      at += p.n;
+      this.count += p.count;
+    }
+    this.n = N;
   }
 
   // ------------------------------------------------------------------ finish

@@ -39,6 +39,7 @@ import { LF } from './bytes';
 import { ClassificationCollector } from './classificationCollector';
 import type { LoadClassificationOptions } from './classificationColumns';
 import { detectFormat, type TableFormat } from './format';
+import { readClassificationInParallel, type ParallelReadOptions } from './parallelClassification';
 import { cannotOpen, readTable } from './table';
 
 export type { LoadClassificationOptions } from './classificationColumns';
@@ -64,37 +65,55 @@ export async function loadClassification(
   warnings: Warnings,
   progress?: Progress,
   opts: LoadClassificationOptions = {},
+  parallel: ParallelReadOptions = {},
 ): Promise<LoadedClassification> {
   const format = detectFormat(path);
-  const capacity = await estimateRows(path, format);
-  const col = new ClassificationCollector(path, config, format, capacity, opts);
-  const { rows } = await readTable(path, col, {
+  const { size, capacity } = await estimateRows(path, format);
+  const split = await readClassificationInParallel(
+    path,
+    config,
     format,
+    size,
+    capacity,
+    opts,
+    warnings,
     progress,
-    onRagged: (line, got, expected) => col.ragged(line, got, expected),
-    byteRows: () => (format === 'csv' || format === 'tsv' ? col : undefined),
-  });
+    parallel,
+  );
+  let col: ClassificationCollector;
+  let rows: number;
+  if (split) ({ col, rows } = split);
+  else {
+    const one = new ClassificationCollector(path, config, format, capacity, opts);
+    col = one;
+    ({ rows } = await readTable(path, one, {
+      format,
+      progress,
+      onRagged: (line, got, expected) => one.ragged(line, got, expected),
+      byteRows: () => (format === 'csv' || format === 'tsv' ? one : undefined),
+    }));
+  }
   const data = col.finish(warnings);
   return { data, columns: col.used, format, rows, header: col.header, text: col.textColumns(data.n) };
 }
 
 /** Initial row capacity: file size over the mean length of the first lines (+2%). */
-async function estimateRows(path: string, format: TableFormat): Promise<number> {
+async function estimateRows(path: string, format: TableFormat): Promise<{ size: number; capacity: number }> {
   let size: number;
   try {
     size = (await stat(path)).size;
   } catch (e) {
     throw cannotOpen(path, e);
   }
-  if (size === 0 || format === 'json' || format === 'parquet' || format === 'npz') return 1024;
+  if (size === 0 || format === 'json' || format === 'parquet' || format === 'npz') return { size, capacity: 1024 };
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.alloc(Math.min(size, 1 << 18));
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     let lines = 0;
     for (let i = buf.indexOf(LF); i !== -1 && i < bytesRead; i = buf.indexOf(LF, i + 1)) lines++;
-    if (lines < 2 || bytesRead === size) return Math.max(lines + 2, 16);
-    return Math.ceil((size / bytesRead) * lines * 1.02) + 64;
+    if (lines < 2 || bytesRead === size) return { size, capacity: Math.max(lines + 2, 16) };
+    return { size, capacity: Math.ceil((size / bytesRead) * lines * 1.02) + 64 };
   } finally {
     await fh.close();
   }

@@ -17,6 +17,13 @@ import {
 /** How many lines a warning lists (EvalWarning.lines). */
 export const FIRST_LINES = 20;
 
+/** What {@link RowProblems} found in one part of a file (plain data: it crosses threads). */
+export interface RowProblemsState {
+  skipped: number[];
+  problems: LocatedProblem[];
+  firstReason: string;
+}
+
 export class RowProblems {
   /** Physical line of the current row. */
   line = 0;
@@ -80,6 +87,25 @@ export class RowProblems {
     if (last && last.location.line === p.location.line) return;
     this.problems.push(p);
     if (this.problems.length >= MAX_LISTED_PROBLEMS) failMany(this.problems, true);
+  }
+
+  /** The bad rows found so far, to be joined after an earlier part's by {@link absorb}. */
+  state(): RowProblemsState {
+    return { skipped: this.skipped, problems: this.problems, firstReason: this.firstReason };
+  }
+
+  /**
+   * Appends the bad rows of the next part of the file (read separately, in file order), as if its
+   * rows had come after these: the first reason stays the earliest, and in error mode the error is
+   * thrown when the joined list reaches the cap, with the same rows as one pass would list.
+   */
+  absorb(next: RowProblemsState): void {
+    if (this.skipped.length === 0 && next.skipped.length > 0) this.firstReason = next.firstReason;
+    for (const line of next.skipped) this.skipped.push(line);
+    for (const p of next.problems) {
+      this.problems.push(p);
+      if (this.problems.length >= MAX_LISTED_PROBLEMS) failMany(this.problems, true);
+    }
   }
 
   /** Error mode: throws the bad rows found, if any. */

@@ -1,0 +1,288 @@
+/**
+ * A large CSV/TSV classification file read on several threads (Node `worker_threads`): the data
+ * lines are cut into parts at line feeds, the calling thread reads the first part and each worker
+ * one further part (./classificationPart.ts) into its own region of shared row arrays, then the
+ * parts are joined in file order. The result is the same as one pass in every respect: line
+ * numbers, the class set, values, warnings, and the error (the first bad rows in file order).
+ *
+ * Used only when every data line is quote-free (a quoted field may hold a newline, so such a file
+ * cannot be cut at line feeds): a part that meets a `"` stops every part and the file is read in
+ * one pass. One thread is used below {@link PARALLEL_READ_MIN_BYTES}, on a single core, without an
+ * array column of class scores, or when the worker script is not found. A worker that cannot start
+ * or fails has its part read on the calling thread (same result, slower) with a warning; with the
+ * environment variable EVAL_LENS_REQUIRE_WORKERS=1 (set by the benchmarks) that is an error.
+ */
+import { existsSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { basename, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { CancelledError, fail, type Progress, type Warnings } from '../diagnostics';
+import type { ResolvedConfig } from '../config/types';
+import { workersRequired } from '../stats/parallelBootstrap';
+import { LF } from './bytes';
+import { ClassificationCollector, type CollectorPart } from './classificationCollector';
+import type { LoadClassificationOptions } from './classificationColumns';
+import {
+  errorOfPart,
+  QuoteInPart,
+  readPart,
+  scanRange,
+  type PartError,
+  type PartResult,
+  type ReadPartInput,
+} from './classificationPart';
+import type { TableFormat } from './format';
+import { delimitedHeader, endOfQuotedLine, hasBom } from './table';
+import { cannotOpen } from './tableSink';
+
+/** Files smaller than this are read on one thread (a worker costs tens of milliseconds to start). */
+export const PARALLEL_READ_MIN_BYTES = Infinity; // off until measured
+
+export interface ParallelReadOptions {
+  /** Smallest file read on several threads (default {@link PARALLEL_READ_MIN_BYTES}). */
+  minBytes?: number;
+  /** Threads (default: the available cores, at most 4). */
+  threads?: number;
+  /** Worker script (default: the bundle's `readWorker.js`, or the .ts source under tsx); null for one thread. */
+  workerFile?: string | null;
+  /** Room in rows of every part's region (default: its share of the estimated rows); small values test parts that outgrow it. */
+  regionRows?: number;
+  /** Told how many parts the file is cut into (tests). */
+  onSplit?: (parts: number) => void;
+}
+
+/** The worker script next to this module: the bundle's `readWorker.js`, or the .ts source under tsx. */
+export function readWorkerFile(): string | null {
+  for (const f of [join(__dirname, 'readWorker.js'), join(__dirname, 'classificationReadWorker.ts')])
+    if (existsSync(f)) return f;
+  return null;
+}
+
+function defaultThreads(): number {
+  const cores = typeof availableParallelism === 'function' ? availableParallelism() : 1;
+  return Math.max(1, Math.min(4, cores));
+}
+
+async function openFile(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, 'r');
+  } catch (e) {
+    throw cannotOpen(path, e);
+  }
+}
+
+/** The header line: its text and the offset just after it; null when the file has no complete first line. */
+async function headerLine(fh: FileHandle, size: number): Promise<{ text: string; end: number } | null> {
+  let buf = Buffer.allocUnsafe(Math.min(size, 1 << 16));
+  for (;;) {
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    const view = buf.subarray(0, bytesRead);
+    const from = hasBom(view) ? 3 : 0;
+    const end = endOfQuotedLine(view, from);
+    if (end >= 0) return { text: view.toString('utf8', from, end), end };
+    if (bytesRead >= size) return null;
+    buf = Buffer.allocUnsafe(Math.min(size, buf.length * 4));
+  }
+}
+
+/** Offset just after the first line feed at or after `at` (the start of a line); `size` when none. */
+async function lineStartFrom(fh: FileHandle, at: number, size: number): Promise<number> {
+  const buf = Buffer.allocUnsafe(1 << 16);
+  for (let pos = at; pos < size;) {
+    const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - pos), pos);
+    if (bytesRead === 0) break;
+    const i = buf.subarray(0, bytesRead).indexOf(LF);
+    if (i !== -1) return pos + i + 1;
+    pos += bytesRead;
+  }
+  return size;
+}
+
+interface RunningPart {
+  input: ReadPartInput;
+  /** The worker's result; null when it could not start or failed (with why). */
+  result: Promise<PartResult | null>;
+  why: () => string;
+  stop: () => void;
+}
+
+function startWorker(workerFile: string, input: ReadPartInput): RunningPart {
+  let why = '';
+  let w: Worker | null = null;
+  try {
+    w = new Worker(workerFile, { workerData: input });
+  } catch (e) {
+    if (workersRequired()) throw e;
+    why = `the worker could not start (${e instanceof Error ? e.message : String(e)})`;
+  }
+  const result = new Promise<PartResult | null>((resolve, reject) => {
+    if (!w) return resolve(null);
+    const failed = (reason: string): void => {
+      if (workersRequired()) return reject(new Error(`classification read worker failed: ${reason}`));
+      why = `the worker failed (${reason})`;
+      resolve(null);
+    };
+    w.once('message', (m: PartResult | { failed: PartError }) =>
+      'failed' in m ? failed(m.failed.message) : resolve(m),
+    );
+    w.once('error', (e: Error) => failed(e.message));
+    w.once('exit', (code: number) => failed(`exited with code ${code}`));
+  });
+  result.catch(() => undefined); // awaited below; avoids an unhandled rejection before then
+  return { input, result, why: () => why, stop: () => void w?.terminate() };
+}
+
+/** Resolves after `ms`, or with the promise's value when it settles first. */
+function within<T>(p: Promise<T>, ms: number): Promise<{ done: true; value: T } | { done: false }> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => resolve({ done: false }), ms);
+    p.then(
+      (value) => {
+        clearTimeout(t);
+        resolve({ done: true, value });
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+/**
+ * Reads `path` into a collector on several threads. Returns null when the file is to be read in
+ * one pass (too small, one core, an array column, no worker script, or a `"` in the data lines).
+ */
+export async function readClassificationInParallel(
+  path: string,
+  config: ResolvedConfig,
+  format: TableFormat,
+  size: number,
+  capacity: number,
+  keep: LoadClassificationOptions,
+  warnings: Warnings,
+  progress: Progress | undefined,
+  opts: ParallelReadOptions = {},
+): Promise<{ col: ClassificationCollector; rows: number } | null> {
+  if (format !== 'csv' && format !== 'tsv') return null;
+  if (size < (opts.minBytes ?? PARALLEL_READ_MIN_BYTES)) return null;
+  const threads = opts.threads ?? defaultThreads();
+  if (threads < 2) return null;
+  const workerFile = opts.workerFile === undefined ? readWorkerFile() : opts.workerFile;
+  if (workersRequired() && (!workerFile || !existsSync(workerFile)))
+    throw new Error(`classification read worker script not found: ${workerFile ?? '(none)'}`);
+  if (!workerFile || !existsSync(workerFile) || typeof Worker !== 'function') return null;
+
+  // The header and the cuts: each part starts at a line start.
+  const fh = await openFile(path);
+  let header: { text: string; end: number } | null;
+  const cuts: number[] = [];
+  try {
+    header = await headerLine(fh, size);
+    if (!header) return null;
+    const dataBytes = size - header.end;
+    cuts.push(header.end);
+    for (let t = 1; t < threads; t++) {
+      const at = await lineStartFrom(fh, header.end + Math.floor((dataBytes * t) / threads) - 1, size);
+      if (at > cuts[cuts.length - 1] && at < size) cuts.push(at);
+    }
+    cuts.push(size);
+  } catch (e) {
+    throw cannotOpen(path, e);
+  } finally {
+    await fh.close();
+  }
+  if (cuts.length < 3) return null;
+
+  const delimiter = format === 'tsv' ? '\t' : ',';
+  const { names, firstDataLine } = delimitedHeader(header.text, path, delimiter);
+  const col = new ClassificationCollector(path, config, format, capacity, keep);
+  col.columns(names);
+  if (!col.splittable) return null;
+
+  // Row regions sized after each part's share of the bytes (the same estimate as one pass).
+  const dataBytes = size - header.end;
+  const regions: { first: number; cap: number }[] = [];
+  let first = 0;
+  for (let t = 0; t + 1 < cuts.length; t++) {
+    const cap = opts.regionRows ?? Math.ceil((capacity * (cuts[t + 1] - cuts[t])) / dataBytes) + 64;
+    regions.push({ first, cap });
+    first += cap;
+  }
+  const shared = col.shareRows(regions);
+  opts.onSplit?.(regions.length);
+  const bytesDone = new Float64Array(new SharedArrayBuffer(8 * regions.length));
+  const inputOf = (t: number): ReadPartInput => ({
+    path,
+    format,
+    config,
+    keep,
+    names,
+    dataStart: header.end,
+    firstDataLine,
+    start: cuts[t],
+    end: cuts[t + 1],
+    part: t,
+    shared,
+    bytesDone,
+  });
+  const report = (): void => {
+    if (!progress) return;
+    if (progress.isCancelled?.()) throw new CancelledError();
+    let done = header.end;
+    for (let t = 0; t < bytesDone.length; t++) done += bytesDone[t];
+    progress.report?.('reading', done, size);
+  };
+
+  const running: RunningPart[] = [];
+  try {
+    for (let t = 1; t < regions.length; t++) running.push(startWorker(workerFile, inputOf(t)));
+    try {
+      await scanRange(path, cuts[0], cuts[1], firstDataLine, col, (got) => {
+        bytesDone[0] += got;
+        report();
+      });
+    } catch (e) {
+      if (e instanceof QuoteInPart) return null;
+      throw e;
+    }
+    const parts: CollectorPart[] = [];
+    const errors: (PartError | null)[] = [];
+    for (const r of running) {
+      let res: PartResult | null;
+      for (;;) {
+        const w = await within(r.result, 100);
+        if (w.done) {
+          res = w.value;
+          break;
+        }
+        report();
+      }
+      if (!res) {
+        warnings.note(
+          'read-worker-fallback',
+          `Part of ${basename(path)} was read on the calling thread because ${r.why()}: the data are the same, the reading was slower.`,
+          { file: path },
+        );
+        res = await readPart(r.input);
+      }
+      if (res.quote) return null;
+      parts.push(res.state);
+      errors.push(res.error);
+    }
+    // In file order: the first part's rows were read here; a later part's problems come after them.
+    for (let t = 0; t < parts.length; t++) {
+      col.absorbProblems(parts[t]);
+      const e = errors[t];
+      if (e) throw errorOfPart(e);
+    }
+    col.joinParts(shared, parts);
+    report();
+  } finally {
+    for (const r of running) r.stop();
+  }
+  const rows = col.count;
+  if (rows === 0) fail('no-data-rows', { file: path }, 'the file has a header but no data rows.');
+  return { col, rows };
+}
