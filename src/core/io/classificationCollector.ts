@@ -44,7 +44,7 @@ import { listNames } from './columns';
 import type { TableFormat } from './format';
 import { tooDeepAt, TOO_DEEP } from './jsonDepth';
 import { NUMBER_FIELD, scanQuoteFreeRows, SKIP_FIELD, TEXT_FIELD, type QuoteFreeRowSink } from './quoteFreeRows';
-import { RowProblems, type RowProblemsState } from './rowProblems';
+import { RowProblems, shiftProblems, type RowProblemsState } from './rowProblems';
 import { argmaxRows, softmaxRows } from './scores';
 import type { ByteRowHandler, Cell, TableSink } from './table';
 import { checkWeightSum } from './weights';
@@ -493,6 +493,18 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
         .map((c) => (c ? { values: c.values, codes: c.codes } : null)),
       problems: this.problems.state(),
     };
+  }
+
+  /**
+   * Moves part t (read with its lines counted from 0, so that it need not count the lines before
+   * it) to its first line in the file: its rows' lines and its bad rows' lines.
+   */
+  static shiftPart(shared: SharedRows, t: number, part: CollectorPart, delta: number): void {
+    const { first } = shared.regions[t];
+    const lines =
+      (part.own?.lines as Int32Array | undefined) ?? new Int32Array(shared.buffers.lines!, first * 4, part.n);
+    for (let i = 0; i < part.n; i++) lines[i] += delta;
+    shiftProblems(part.problems, delta);
   }
 
   /**

@@ -2,7 +2,8 @@
  * One part of a large quote-free CSV/TSV classification file, read on its own thread (or on the
  * calling thread): the byte range `[start, end)` holds whole lines; the rows go through the same
  * byte scanner and collector as a single pass, into this part's region of the shared row storage.
- * The part first counts the line feeds before its start, so its line numbers are the file's.
+ * Its lines are counted from 0 (the lines before it are known only once the parts before it are
+ * read); the calling thread then moves them to the file's line numbers.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { EvalLensError } from '../diagnostics';
@@ -24,9 +25,6 @@ export interface ReadPartInput {
   keep: LoadClassificationOptions;
   /** The header's column names. */
   names: string[];
-  /** Where the data rows start: byte offset and physical line. */
-  dataStart: number;
-  firstDataLine: number;
   /** This part's bytes (whole lines). */
   start: number;
   end: number;
@@ -46,7 +44,16 @@ export interface PartError {
 }
 
 /** What a part gives back: its rows, or that it met a quote (the file is then read in one pass). */
-export type PartResult = { quote: true } | { quote: false; state: CollectorPart; error: PartError | null };
+export type PartResult =
+  | { quote: true }
+  | {
+      quote: false;
+      /** The rows, their lines counted from 0 at the part's start (see ClassificationCollector.shiftPart). */
+      state: CollectorPart;
+      error: PartError | null;
+      /** Physical lines in the part (when read to its end). */
+      lines: number;
+    };
 
 /** Thrown by {@link scanRange} at the first `"`: quoted fields may hold newlines, so the file cannot be cut at them. */
 export class QuoteInPart extends Error {
@@ -89,28 +96,10 @@ async function readAt(
   }
 }
 
-/** Line feeds in bytes `[from, to)` of the file. */
-export async function countLineFeeds(path: string, from: number, to: number): Promise<number> {
-  const fh = await openFile(path);
-  const buf = Buffer.allocUnsafe(CHUNK_BYTES);
-  let n = 0;
-  try {
-    for (let pos = from; pos < to;) {
-      const got = await readAt(fh, path, buf, 0, Math.min(buf.length, to - pos), pos);
-      if (got === 0) break;
-      for (let i = buf.indexOf(LF); i !== -1 && i < got; i = buf.indexOf(LF, i + 1)) n++;
-      pos += got;
-    }
-  } finally {
-    await fh.close();
-  }
-  return n;
-}
-
 /**
  * Hands the whole lines of bytes `[start, end)` (the first one physical line `line`) to `rows`,
  * chunk by chunk, as the single-pass reader does; a last line without a line feed (the end of the
- * file) is given one. Throws {@link QuoteInPart} at a `"`.
+ * file) is given one. Returns the line number after the last line. Throws {@link QuoteInPart} at a `"`.
  */
 export async function scanRange(
   path: string,
@@ -119,7 +108,7 @@ export async function scanRange(
   line: number,
   rows: ByteRowHandler,
   onBytes: (got: number) => void,
-): Promise<void> {
+): Promise<number> {
   const fh = await openFile(path);
   let buf = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(16, end - start)));
   let len = 0;
@@ -151,11 +140,12 @@ export async function scanRange(
         buf = next;
       }
       buf[len] = LF;
-      rows.rows(buf.subarray(0, len + 1), 0, len + 1, line);
+      line = rows.rows(buf.subarray(0, len + 1), 0, len + 1, line);
     }
   } finally {
     await fh.close();
   }
+  return line;
 }
 
 /** Reads one part into its region of the shared rows. */
@@ -164,14 +154,14 @@ export async function readPart(input: ReadPartInput): Promise<PartResult> {
   col.columns(input.names);
   col.useSharedRows(input.shared, input.part);
   let error: PartError | null = null;
+  let lines = 0;
   try {
-    const line = input.firstDataLine + (await countLineFeeds(input.path, input.dataStart, input.start));
-    await scanRange(input.path, input.start, input.end, line, col, (got) => {
+    lines = await scanRange(input.path, input.start, input.end, 0, col, (got) => {
       input.bytesDone[input.part] += got;
     });
   } catch (e) {
     if (e instanceof QuoteInPart) return { quote: true };
     error = partError(e);
   }
-  return { quote: false, state: col.partState(), error };
+  return { quote: false, state: col.partState(), error, lines };
 }

@@ -37,7 +37,7 @@ import { delimitedHeader, endOfQuotedLine, hasBom } from './table';
 import { cannotOpen } from './tableSink';
 
 /** Files smaller than this are read on one thread (a worker costs tens of milliseconds to start). */
-export const PARALLEL_READ_MIN_BYTES = Infinity; // off until measured
+export const PARALLEL_READ_MIN_BYTES = 32 * 2 ** 20;
 
 export interface ParallelReadOptions {
   /** Smallest file read on several threads (default {@link PARALLEL_READ_MIN_BYTES}). */
@@ -219,8 +219,6 @@ export async function readClassificationInParallel(
     config,
     keep,
     names,
-    dataStart: header.end,
-    firstDataLine,
     start: cuts[t],
     end: cuts[t + 1],
     part: t,
@@ -238,8 +236,9 @@ export async function readClassificationInParallel(
   const running: RunningPart[] = [];
   try {
     for (let t = 1; t < regions.length; t++) running.push(startWorker(workerFile, inputOf(t)));
+    let line: number; // the file's line where the next part starts
     try {
-      await scanRange(path, cuts[0], cuts[1], firstDataLine, col, (got) => {
+      line = await scanRange(path, cuts[0], cuts[1], firstDataLine, col, (got) => {
         bytesDone[0] += got;
         report();
       });
@@ -268,6 +267,8 @@ export async function readClassificationInParallel(
         res = await readPart(r.input);
       }
       if (res.quote) return null;
+      ClassificationCollector.shiftPart(shared, parts.length + 1, res.state, line);
+      line += res.lines;
       parts.push(res.state);
       errors.push(res.error);
     }

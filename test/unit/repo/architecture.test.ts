@@ -26,6 +26,7 @@ test('docs/architecture.md draws the threads and the webview protocol', () => {
   for (const part of [
     'dist/worker.js',
     'dist/ciWorker.js',
+    'dist/readWorker.js',
     'dist/inspectWorker.js',
     'src/shared/protocol.ts',
     'webview/vscodeApi.ts',
