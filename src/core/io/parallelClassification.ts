@@ -197,7 +197,8 @@ export async function readClassificationInParallel(
 
   const delimiter = format === 'tsv' ? '\t' : ',';
   const { names, firstDataLine } = delimitedHeader(header.text, path, delimiter);
-  const col = new ClassificationCollector(path, config, format, capacity, keep);
+  // Its row arrays are replaced by the shared ones below: no room for the whole file here.
+  const col = new ClassificationCollector(path, config, format, 16, keep);
   col.columns(names);
   if (!col.splittable) return null;
 
