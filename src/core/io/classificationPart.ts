@@ -1,12 +1,12 @@
 /**
- * One part of a large quote-free CSV/TSV classification file, read on its own thread (or on the
- * calling thread): the byte range `[start, end)` holds whole lines; the rows go through the same
- * byte scanner and collector as a single pass, into this part's region of the shared row storage.
- * Its lines are counted from 0 (the lines before it are known only once the parts before it are
+ * The pieces of a large quote-free CSV/TSV classification file, read on worker threads and on the
+ * calling thread: a piece is a byte range of whole lines; its rows go through the same byte
+ * scanner and collector as a single pass, into the piece's region of the shared row storage. Its
+ * lines are counted from 0 (the lines before it are known only once the pieces before it are
  * read); the calling thread then moves them to the file's line numbers.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { EvalLensError } from '../diagnostics';
+import { CancelledError, EvalLensError } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import { LF, QUOTE } from './bytes';
 import { ClassificationCollector, type CollectorPart, type SharedRows } from './classificationCollector';
@@ -17,21 +17,26 @@ import { cannotOpen } from './tableSink';
 
 const CHUNK_BYTES = 1 << 20;
 
-/** Everything a part needs (plain data: it is the worker's `workerData`). */
-export interface ReadPartInput {
+/**
+ * Everything the threads share (plain data and shared buffers: it is the worker's `workerData`).
+ * The data lines are cut into more pieces than threads; each thread claims the next piece from a
+ * shared counter, so a thread that gets less CPU (or starts later) reads fewer pieces.
+ */
+export interface ReadPartsInput {
   path: string;
   format: TableFormat;
   config: ResolvedConfig;
   keep: LoadClassificationOptions;
   /** The header's column names. */
   names: string[];
-  /** This part's bytes (whole lines). */
-  start: number;
-  end: number;
-  /** Index of this part (0 is the calling thread's). */
-  part: number;
+  /** Piece p is bytes `[cuts[p], cuts[p + 1])` (whole lines). */
+  cuts: number[];
   shared: SharedRows;
-  /** Bytes read so far by each part, for the progress shown by the calling thread. */
+  /** `next[0]`: the next piece to claim. */
+  next: Int32Array;
+  /** `stop[0]` = 1 once a piece met a quote: the file is then read in one pass. */
+  stop: Int32Array;
+  /** Bytes read so far of each piece, for the progress shown by the calling thread. */
   bytesDone: Float64Array;
 }
 
@@ -43,10 +48,11 @@ export interface PartError {
   problems?: EvalLensError['problems'];
 }
 
-/** What a part gives back: its rows, or that it met a quote (the file is then read in one pass). */
+/** What a piece gives back: its rows, or that it met a quote (the file is then read in one pass). */
 export type PartResult =
-  | { quote: true }
+  | { piece: number; quote: true }
   | {
+      piece: number;
       quote: false;
       /** The rows, their lines counted from 0 at the part's start (see ClassificationCollector.shiftPart). */
       state: CollectorPart;
@@ -148,20 +154,41 @@ export async function scanRange(
   return line;
 }
 
-/** Reads one part into its region of the shared rows. */
-export async function readPart(input: ReadPartInput): Promise<PartResult> {
+/** Reads piece `p` into its region of the shared rows. */
+export async function readPiece(
+  input: ReadPartsInput,
+  p: number,
+  onBytes?: (got: number) => void,
+): Promise<PartResult> {
   const col = new ClassificationCollector(input.path, input.config, input.format, 16, input.keep);
   col.columns(input.names);
-  col.useSharedRows(input.shared, input.part);
+  col.useSharedRows(input.shared, p);
   let error: PartError | null = null;
   let lines = 0;
   try {
-    lines = await scanRange(input.path, input.start, input.end, 0, col, (got) => {
-      input.bytesDone[input.part] += got;
+    lines = await scanRange(input.path, input.cuts[p], input.cuts[p + 1], 0, col, (got) => {
+      input.bytesDone[p] += got;
+      onBytes?.(got);
     });
   } catch (e) {
-    if (e instanceof QuoteInPart) return { quote: true };
+    if (e instanceof QuoteInPart) {
+      Atomics.store(input.stop, 0, 1);
+      return { piece: p, quote: true };
+    }
+    if (e instanceof CancelledError) throw e;
     error = partError(e);
   }
-  return { quote: false, state: col.partState(), error, lines };
+  return { piece: p, quote: false, state: col.partState(), error, lines };
+}
+
+/** Claims and reads pieces until none is left (or one met a quote). */
+export async function claimPieces(input: ReadPartsInput, onBytes?: (got: number) => void): Promise<PartResult[]> {
+  const out: PartResult[] = [];
+  const pieces = input.cuts.length - 1;
+  while (Atomics.load(input.stop, 0) === 0) {
+    const p = Atomics.add(input.next, 0, 1);
+    if (p >= pieces) break;
+    out.push(await readPiece(input, p, onBytes));
+  }
+  return out;
 }

@@ -1,11 +1,12 @@
 /**
- * Worker entry of the parallel classification reader (bundled as `dist/readWorker.js`): reads one
- * part of a large CSV/TSV file into the shared row storage and posts what it found.
+ * Worker entry of the parallel classification reader (bundled as `dist/readWorker.js`): reads
+ * pieces of a large CSV/TSV file into the shared row storage until none is left and posts what it
+ * found in each.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { partError, readPart, type ReadPartInput } from './classificationPart';
+import { claimPieces, partError, type ReadPartsInput } from './classificationPart';
 
-readPart(workerData as ReadPartInput).then(
+claimPieces(workerData as ReadPartsInput).then(
   (r) => parentPort!.postMessage(r),
   (e: unknown) => parentPort!.postMessage({ failed: partError(e) }),
 );

@@ -150,6 +150,8 @@ test('parts read on several threads = one pass, on random files (data, lines, te
     const many = await outcome(path, c.cfg, c.keep, {
       minBytes: 0,
       threads: 2 + rng.int(2),
+      pieces: rng.next() < 0.5 ? undefined : 2 + rng.int(6),
+      claimHere: rng.next() < 0.5,
       workerFile,
       regionRows: rng.next() < 0.3 ? 1 + rng.int(40) : undefined,
       onSplit: (k) => (parts = k),
@@ -179,8 +181,20 @@ test('the first bad rows in file order are the error, when later parts have bad 
     for (const threads of [2, 3]) {
       const one = await outcome(path, {}, {}, { minBytes: Infinity });
       let parts = 0;
-      const many = await outcome(path, {}, {}, { minBytes: 0, threads, workerFile, onSplit: (k) => (parts = k) });
-      assert.equal(parts, threads);
+      const many = await outcome(
+        path,
+        {},
+        {},
+        {
+          minBytes: 0,
+          threads,
+          pieces: 2 * threads,
+          claimHere: false,
+          workerFile,
+          onSplit: (k) => (parts = k),
+        },
+      );
+      assert.equal(parts, 2 * threads);
       assert.deepEqual(many, one);
       const e = (many as { error: { location: { line: number }; problems: unknown[]; message: string } }).error;
       assert.equal(e.location.line, firstLine);
@@ -198,7 +212,12 @@ test('a worker that cannot run: its part is read here with a warning, or an erro
   for (let i = 0; i < 500; i++) rows.push(`r${i % 400},${i % 3 ? 'a' : 'b'},0.25,0.75`);
   const path = tmpFile('w.csv', rows.join('\n') + '\n');
   const one = (await outcome(path, {}, {}, { minBytes: Infinity })) as { warnings: { code: string }[] };
-  const fallback = (await outcome(path, {}, {}, { minBytes: 0, threads: 2, workerFile: badWorker })) as {
+  const fallback = (await outcome(
+    path,
+    {},
+    {},
+    { minBytes: 0, threads: 2, pieces: 4, claimHere: false, workerFile: badWorker },
+  )) as {
     warnings: { code: string; message: string }[];
   };
   const last = fallback.warnings.shift()!;
