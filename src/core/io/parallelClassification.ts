@@ -50,7 +50,7 @@ export interface ParallelReadOptions {
   minBytes?: number;
   /** Threads (default: the available cores, at most 4). */
   threads?: number;
-  /** Worker script (default: the bundle's `readWorker.js`, or the .ts source under tsx); null for one thread. */
+  /** Worker script (default: the bundle's `readWorker.js`); null for one thread. */
   workerFile?: string | null;
   /** Room in rows of every part's region (default: its share of the estimated rows); small values test parts that outgrow it. */
   regionRows?: number;
@@ -62,11 +62,13 @@ export interface ParallelReadOptions {
   onSplit?: (parts: number) => void;
 }
 
-/** The worker script next to this module: the bundle's `readWorker.js`, or the .ts source under tsx. */
+/**
+ * The worker script next to this module: the bundle's `readWorker.js`. Run from the TypeScript
+ * sources (tsx) there is none, since a .ts worker does not load there: one thread is used.
+ */
 export function readWorkerFile(): string | null {
-  for (const f of [join(__dirname, 'readWorker.js'), join(__dirname, 'classificationReadWorker.ts')])
-    if (existsSync(f)) return f;
-  return null;
+  const f = join(__dirname, 'readWorker.js');
+  return existsSync(f) ? f : null;
 }
 
 function defaultThreads(): number {
