@@ -30,6 +30,8 @@ const entries = [
   // the bootstrap's resampling threads (started by the CLI and by the evaluation worker)
   { ...node, entryPoints: { ciWorker: 'src/core/tasks/classificationCiWorker.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { rankingCiWorker: 'src/core/tasks/rankingCiWorker.ts' }, outdir: 'dist' },
+  // the threads that read parts of a large classification CSV/TSV file
+  { ...node, entryPoints: { readWorker: 'src/core/io/classificationReadWorker.ts' }, outdir: 'dist' },
   // the factor model's scoring threads (top-K lists from user and item factor matrices)
   { ...node, entryPoints: { factorsWorker: 'src/core/factors/factorsWorker.ts' }, outdir: 'dist' },
   // the metric core as a library, for the benchmarks (bench/*.bench.mjs measure the bundled code)

@@ -37,14 +37,24 @@ export class TextColumnBuilder {
 
   /** Sets row `i` (rows arrive in increasing order; a dropped row is overwritten by the next one). */
   set(i: number, text: string): void {
+    this.setCode(i, this.intern(text));
+  }
+
+  /** The index of `text` in `values` (added when new). */
+  intern(text: string): number {
     let k = this.index.get(text);
     if (k === undefined) {
       k = this.values.length;
       this.index.set(text, k);
       this.values.push(text);
     }
+    return k;
+  }
+
+  /** Sets row `i` to the text `values[k]`. */
+  setCode(i: number, k: number): void {
     if (i >= this.codes.length) {
-      const b = new Int32Array(Math.ceil(this.codes.length * 1.5) + 16);
+      const b = new Int32Array(Math.max(i + 1, Math.ceil(this.codes.length * 1.5) + 16));
       b.set(this.codes);
       this.codes = b;
     }

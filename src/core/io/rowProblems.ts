@@ -17,6 +17,22 @@ import {
 /** How many lines a warning lists (EvalWarning.lines). */
 export const FIRST_LINES = 20;
 
+/** What {@link RowProblems} found in one part of a file (plain data: it crosses threads). */
+export interface RowProblemsState {
+  skipped: number[];
+  problems: LocatedProblem[];
+  /** The first dropped row's line and what was wrong with it (after its line reference). */
+  firstLine: number;
+  firstReason: string;
+}
+
+/** A part's state (its lines counted from 0) with `delta` added to every line: the file's line numbers. */
+export function shiftProblems(s: RowProblemsState, delta: number): void {
+  for (let i = 0; i < s.skipped.length; i++) s.skipped[i] += delta;
+  for (const p of s.problems) if (p.location.line !== undefined) p.location.line += delta;
+  s.firstLine += delta;
+}
+
 export class RowProblems {
   /** Physical line of the current row. */
   line = 0;
@@ -26,6 +42,7 @@ export class RowProblems {
   readonly skipped: number[] = [];
   /** Error mode: the bad cells and rows found so far (one per row). */
   private readonly problems: LocatedProblem[] = [];
+  private firstLine = 0;
   private firstReason = '';
 
   constructor(
@@ -56,7 +73,10 @@ export class RowProblems {
     if (!this.skip) this.problem({ code, location: { file: this.file, line: this.line, column }, what });
     if (!this.bad) {
       this.bad = true;
-      if (this.skipped.length === 0) this.firstReason = `${lineRef(this.file, this.line)}, column "${column}": ${what}`;
+      if (this.skipped.length === 0) {
+        this.firstLine = this.line;
+        this.firstReason = `, column "${column}": ${what}`;
+      }
     }
   }
 
@@ -69,7 +89,10 @@ export class RowProblems {
         this.problems.pop();
       this.problem({ code: 'ragged-row', location: { file: this.file, line }, what });
     }
-    if (this.skipped.length === 0) this.firstReason = `${lineRef(this.file, line)}: ${what}`;
+    if (this.skipped.length === 0) {
+      this.firstLine = line;
+      this.firstReason = `: ${what}`;
+    }
     if (this.bad) return; // already recorded by keepRow()
     this.skipped.push(line);
   }
@@ -80,6 +103,28 @@ export class RowProblems {
     if (last && last.location.line === p.location.line) return;
     this.problems.push(p);
     if (this.problems.length >= MAX_LISTED_PROBLEMS) failMany(this.problems, true);
+  }
+
+  /** The bad rows found so far, to be joined after an earlier part's by {@link absorb}. */
+  state(): RowProblemsState {
+    return { skipped: this.skipped, problems: this.problems, firstLine: this.firstLine, firstReason: this.firstReason };
+  }
+
+  /**
+   * Appends the bad rows of the next part of the file (read separately, in file order), as if its
+   * rows had come after these: the first reason stays the earliest, and in error mode the error is
+   * thrown when the joined list reaches the cap, with the same rows as one pass would list.
+   */
+  absorb(next: RowProblemsState): void {
+    if (this.skipped.length === 0 && next.skipped.length > 0) {
+      this.firstLine = next.firstLine;
+      this.firstReason = next.firstReason;
+    }
+    for (const line of next.skipped) this.skipped.push(line);
+    for (const p of next.problems) {
+      this.problems.push(p);
+      if (this.problems.length >= MAX_LISTED_PROBLEMS) failMany(this.problems, true);
+    }
   }
 
   /** Error mode: throws the bad rows found, if any. */
@@ -97,7 +142,7 @@ export class RowProblems {
       message: `${basename(file)}: ${k} invalid row${k === 1 ? '' : 's'} skipped (invalidRows: "skip"), at ${isRowAddressedFile(file) ? 'row' : 'line'}${k === 1 ? '' : 's'} ${this.skipped
         .slice(0, FIRST_LINES)
         .map((l) => (isRowAddressedFile(file) ? l - 1 : l))
-        .join(', ')}${k > FIRST_LINES ? ', …' : ''}. First: ${this.firstReason}`,
+        .join(', ')}${k > FIRST_LINES ? ', …' : ''}. First: ${lineRef(file, this.firstLine)}${this.firstReason}`,
       file,
       line: this.skipped[0],
       count: k,

@@ -115,7 +115,7 @@ function grown(buf: Buffer, len: number): Buffer {
   return next;
 }
 
-function hasBom(b: Buffer): boolean {
+export function hasBom(b: Buffer): boolean {
   return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
 }
 
@@ -123,7 +123,7 @@ function hasBom(b: Buffer): boolean {
  * End (exclusive, just after `\n`) of the first line of `buf` that ends outside quotes, from `from`;
  * -1 when `buf` has no such line yet.
  */
-function endOfQuotedLine(buf: Buffer, from: number): number {
+export function endOfQuotedLine(buf: Buffer, from: number): number {
   let inQuotes = false;
   for (let i = from; i < buf.length; i++) {
     const c = buf[i];
@@ -142,6 +142,23 @@ function countLf(s: string): number {
   let n = 0;
   for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/**
+ * The column names of a CSV/TSV header line (`text`, with or without its line end; a quoted name
+ * may hold newlines) and the physical line where the data rows start.
+ */
+export function delimitedHeader(
+  text: string,
+  path: string,
+  delimiter: string,
+): { names: string[]; firstDataLine: number } {
+  const parsed = Papa.parse<string[]>(text.replace(/\r?\n$/, ''), { delimiter, newline: '\n' });
+  const names = (parsed.data[0] ?? []).map((s) => s.trim());
+  if (names.length === 0 || (names.length === 1 && names[0] === '')) {
+    fail('empty-file', { file: path, line: 1 }, 'the first line is empty (expected a header row of column names).');
+  }
+  return { names, firstDataLine: 1 + 1 + countLf(text.replace(/\r?\n$/, '')) };
 }
 
 async function readDelimited(
@@ -177,14 +194,10 @@ async function readDelimited(
   };
 
   const header = (text: string): void => {
-    const parsed = Papa.parse<string[]>(text.replace(/\r?\n$/, ''), { delimiter, newline: '\n' });
-    const names = (parsed.data[0] ?? []).map((s) => s.trim());
-    if (names.length === 0 || (names.length === 1 && names[0] === '')) {
-      fail('empty-file', { file: path, line: 1 }, 'the first line is empty (expected a header row of column names).');
-    }
-    ncols = names.length;
-    line = 1 + 1 + countLf(text.replace(/\r?\n$/, ''));
-    sink.columns(names);
+    const h = delimitedHeader(text, path, delimiter);
+    ncols = h.names.length;
+    line = h.firstDataLine;
+    sink.columns(h.names);
     fast = opts.byteRows?.();
   };
 

@@ -27,6 +27,7 @@ test('docs/architecture.md draws the threads and the webview protocol', () => {
     'dist/worker.js',
     'dist/ciWorker.js',
     'dist/rankingCiWorker.js',
+    'dist/readWorker.js',
     'dist/inspectWorker.js',
     'src/shared/protocol.ts',
     'webview/vscodeApi.ts',

@@ -9,19 +9,11 @@ import { join } from 'node:path';
 import { factorTopK, type FactorMatrix } from '../../../../src/core/factors/topK';
 import { parallelFactorTopK } from '../../../../src/core/factors/parallelTopK';
 import { CancelledError } from '../../../../src/core/diagnostics';
-import { buildSync } from 'esbuild';
+import { bundledWorker } from '../../helpers/workers';
 
 // The worker runs the bundled script, as in the extension and the CLI (a .ts worker does not load
 // under tsx).
-const workerFile = join(mkdtempSync(join(tmpdir(), 'factors-worker-')), 'factorsWorker.js');
-buildSync({
-  entryPoints: [join(__dirname, '../../../../src/core/factors/factorsWorker.ts')],
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  outfile: workerFile,
-  logLevel: 'warning',
-});
+const workerFile = bundledWorker('src/core/factors/factorsWorker.ts');
 
 function lcg(seed: number): () => number {
   let s = seed;

@@ -1,0 +1,266 @@
+// A CSV/TSV classification file read in parts on several threads gives exactly what one pass gives:
+// data, line numbers, text columns, warnings and errors, on many random files (the threshold forced
+// to 0 so that small files are cut into 2–3 parts; rows regions forced small so parts outgrow them).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EvalLensError, Warnings } from '../../../../src/core/diagnostics';
+import type { EvalConfig } from '../../../../src/core/config/types';
+import { loadClassification, type LoadClassificationOptions } from '../../../../src/core/io/loadClassification';
+import type { ParallelReadOptions } from '../../../../src/core/io/parallelClassification';
+import { createRng, type Rng } from '../../../../src/core/stats/rng';
+import { configOf } from '../../helpers/ioConfig';
+import { tmpFile } from '../../helpers/io';
+import { bundledWorker } from '../../helpers/workers';
+
+// The worker runs the bundled script, as in the extension and the CLI (a .ts worker does not load
+// under tsx).
+const workerFile = bundledWorker('src/core/io/classificationReadWorker.ts');
+
+/** Everything a load gives, as plain values (typed arrays as arrays), or the error it throws. */
+async function outcome(
+  path: string,
+  cfg: EvalConfig,
+  keep: LoadClassificationOptions,
+  parallel: ParallelReadOptions,
+): Promise<unknown> {
+  const warnings = new Warnings();
+  try {
+    const r = await loadClassification(path, configOf(cfg), warnings, undefined, keep, parallel);
+    const plain = (o: object): Record<string, unknown> =>
+      Object.fromEntries(
+        Object.entries(o).map(([k, v]) => [
+          k,
+          ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : (v as unknown),
+        ]),
+      );
+    const text = Object.fromEntries(Object.entries(r.text).map(([k, c]) => [k, plain(c)]));
+    return { ...r, data: plain(r.data), text, warnings: warnings.list };
+  } catch (e) {
+    if (!(e instanceof EvalLensError)) throw e;
+    return { error: { code: e.code, message: e.message, location: e.location, problems: e.problems } };
+  }
+}
+
+function pick<T>(rng: Rng, xs: readonly T[]): T {
+  return xs[rng.int(xs.length)];
+}
+
+interface RandomCase {
+  text: string;
+  name: string;
+  cfg: EvalConfig;
+  keep: LoadClassificationOptions;
+}
+
+/** A random classification file and config: class names, score columns, roles, bad cells, blank lines, line ends. */
+function randomCase(seed: number): RandomCase {
+  const rng = createRng(seed);
+  const C = 2 + rng.int(5);
+  const numeric = rng.next() < 0.5;
+  const classes = Array.from({ length: C }, (_, c) => (numeric ? String(c * 3) : `k${String.fromCharCode(97 + c)}`));
+  const scores = pick(rng, ['probs', 'logits', 'none'] as const);
+  const withPred = scores === 'none' || rng.next() < 0.5;
+  const withWeight = rng.next() < 0.4;
+  const withId = rng.next() < 0.6;
+  const withGroup = rng.next() < 0.3;
+  const withSplit = rng.next() < 0.3;
+  const withCity = rng.next() < 0.5;
+  const withScore = rng.next() < 0.3;
+  const withAccept = rng.next() < 0.3;
+  const tsv = rng.next() < 0.25;
+  const delim = tsv ? '\t' : ',';
+  const badRate = pick(rng, [0, 0, 0.01, 0.05, 0.6]);
+  const n = 10 + rng.int(400);
+  const crlf = pick(rng, ['never', 'always', 'some'] as const);
+  const cfg: EvalConfig = { invalidRows: rng.next() < 0.5 ? 'skip' : 'error' };
+  if (scores === 'none' || rng.next() < 0.4) {
+    // with `classes` given, sometimes one fewer: a label of the last class is then invalid
+    if (scores === 'none' ? rng.next() < 0.4 : true) cfg.classes = rng.next() < 0.8 ? classes : classes.slice(0, -1);
+  }
+  const keep: LoadClassificationOptions =
+    rng.next() < 0.5 ? { keepOther: true } : withCity ? { keepText: ['city', 'label'] } : {};
+
+  const head = ['label'];
+  if (withPred) head.push('pred');
+  if (scores !== 'none') for (const c of classes) head.push(`${scores === 'probs' ? 'prob' : 'logit'}_${c}`);
+  if (withWeight) head.push('weight');
+  if (withId) head.push('id');
+  if (withGroup) head.push('group');
+  if (withScore) head.push('score');
+  if (withAccept) head.push('accept');
+  if (withSplit) head.push('split');
+  if (withCity) head.push('city');
+  head.push('other');
+
+  const spell = (v: number): string => (rng.next() < 0.5 ? String(v) : v.toPrecision(1 + rng.int(12)));
+  const bad = (): boolean => rng.next() < badRate;
+  const lines: string[] = [head.join(delim)];
+  for (let i = 0; i < n; i++) {
+    if (rng.next() < 0.04) lines.push(pick(rng, ['', '  ', ' \r', '\t']));
+    const cells: string[] = [];
+    cells.push(bad() ? pick(rng, ['', 'zzz']) : pick(rng, classes) + (numeric && rng.next() < 0.1 ? '.0' : ''));
+    if (withPred) cells.push(pick(rng, classes));
+    if (scores === 'probs') {
+      const raw = classes.map(() => rng.next());
+      const sum = raw.reduce((s, x) => s + x, 0);
+      const off = rng.next() < 0.05 ? 1.1 : 1; // some rows do not sum to 1
+      for (const x of raw) cells.push(bad() ? pick(rng, ['bad', '1.5', 'NaN']) : spell((x / sum) * off));
+    } else if (scores === 'logits') {
+      for (let c = 0; c < C; c++) cells.push(bad() ? 'inf' : spell((rng.next() - 0.5) * 8));
+    }
+    if (withWeight) cells.push(bad() ? '-1' : spell(rng.next() * 2));
+    if (withId) cells.push(`id${rng.int(Math.max(2, n - 5))}`);
+    if (withGroup) cells.push(pick(rng, ['g1', 'g2', ' g3 ']));
+    if (withScore) cells.push(bad() ? 'x' : spell(rng.next()));
+    if (withAccept) cells.push(bad() ? '2' : pick(rng, ['0', '1', 'true', 'false', '1.0']));
+    if (withSplit) cells.push(pick(rng, ['val', 'Test', '']));
+    if (withCity) cells.push(pick(rng, ['Lyon', 'Oslo', 'São Paulo', '']));
+    cells.push(String(rng.int(5)));
+    if (bad() && rng.next() < 0.3) {
+      if (rng.next() < 0.5) cells.push('extra');
+      else cells.pop(); // a ragged row
+    }
+    lines.push(cells.join(delim));
+  }
+  if (rng.next() < 0.1) {
+    // a quote in the data: the file cannot be cut at line feeds and is read in one pass
+    const k = 1 + rng.int(lines.length - 1);
+    lines[k] = lines[k].replace(/(^|[,\t])([^,\t]*)$/, '$1"$2"');
+  }
+  let text = '';
+  for (const l of lines) text += l + (crlf === 'always' || (crlf === 'some' && rng.next() < 0.5) ? '\r\n' : '\n');
+  if (rng.next() < 0.3) text = text.replace(/\r?\n$/, ''); // no line end after the last line
+  if (rng.next() < 0.1) text = '\ufeff' + text;
+  return { text, name: tsv ? 'p.tsv' : 'p.csv', cfg, keep };
+}
+
+test('parts read on several threads = one pass, on random files (data, lines, text, warnings, errors)', async () => {
+  let split = 0;
+  let errors = 0;
+  let warned = 0;
+  for (let seed = 1; seed <= 60; seed++) {
+    const c = randomCase(seed);
+    const path = tmpFile(c.name, c.text);
+    const one = await outcome(path, c.cfg, c.keep, { minBytes: Infinity });
+    const rng = createRng(1000 + seed);
+    let parts = 0;
+    const many = await outcome(path, c.cfg, c.keep, {
+      minBytes: 0,
+      threads: 2 + rng.int(2),
+      pieces: rng.next() < 0.5 ? undefined : 2 + rng.int(6),
+      claimHere: rng.next() < 0.5,
+      workerFile,
+      regionRows: rng.next() < 0.3 ? 1 + rng.int(40) : undefined,
+      onSplit: (k) => (parts = k),
+    });
+    assert.deepEqual(many, one, `seed ${seed}`);
+    if (parts > 1) split++;
+    if ((one as { error?: unknown }).error) errors++;
+    else if ((one as { warnings: unknown[] }).warnings.length > 0) warned++;
+  }
+  // the cases cover the parallel path, errors and warnings
+  assert.ok(split >= 50, `split ${split}`);
+  assert.ok(errors >= 10, `errors ${errors}`);
+  assert.ok(warned >= 10, `warned ${warned}`);
+});
+
+test('the first bad rows in file order are the error, when later parts have bad rows too', async () => {
+  // 30 bad rows early on, then many: the list of 100 is joined across parts
+  const rows = ['label,prob_a,prob_b'];
+  for (let i = 0; i < 3000; i++) rows.push((i < 1000 ? i % 33 === 3 : i % 7 === 3) ? 'a,0.5,bad' : 'a,0.5,0.5');
+  const mixed = tmpFile('m.csv', rows.join('\n') + '\n');
+  // bad rows only in the last third: the first is found by a later part, with the file's line number
+  const late = tmpFile('l.csv', rows.map((r, i) => (i > 0 && i <= 2000 ? 'a,0.5,0.5' : r)).join('\n') + '\n');
+  for (const [path, firstLine, count] of [
+    [mixed, 5, 100],
+    [late, 2007, 100],
+  ] as const) {
+    for (const threads of [2, 3]) {
+      const one = await outcome(path, {}, {}, { minBytes: Infinity });
+      let parts = 0;
+      const many = await outcome(
+        path,
+        {},
+        {},
+        {
+          minBytes: 0,
+          threads,
+          pieces: 2 * threads,
+          claimHere: false,
+          workerFile,
+          onSplit: (k) => (parts = k),
+        },
+      );
+      assert.equal(parts, 2 * threads);
+      assert.deepEqual(many, one);
+      const e = (many as { error: { location: { line: number }; problems: unknown[]; message: string } }).error;
+      assert.equal(e.location.line, firstLine);
+      assert.equal(e.problems.length, count);
+      assert.match(e.message, /At least 99 more invalid rows/);
+    }
+  }
+});
+
+test('a worker that cannot run: its part is read here with a warning, or an error when workers are required', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-read-worker-'));
+  const badWorker = join(dir, 'bad.js');
+  writeFileSync(badWorker, 'throw new Error("cannot start");\n');
+  const rows = ['id,label,prob_a,prob_b'];
+  for (let i = 0; i < 500; i++) rows.push(`r${i % 400},${i % 3 ? 'a' : 'b'},0.25,0.75`);
+  const path = tmpFile('w.csv', rows.join('\n') + '\n');
+  const one = (await outcome(path, {}, {}, { minBytes: Infinity })) as { warnings: { code: string }[] };
+  const fallback = (await outcome(
+    path,
+    {},
+    {},
+    { minBytes: 0, threads: 2, pieces: 4, claimHere: false, workerFile: badWorker },
+  )) as {
+    warnings: { code: string; message: string }[];
+  };
+  const last = fallback.warnings.shift()!;
+  assert.equal(last.code, 'read-worker-fallback');
+  assert.match(
+    last.message,
+    /^Part of w\.csv was read on the calling thread because the worker failed \(cannot start\)/,
+  );
+  assert.deepEqual(fallback, one);
+  const before = process.env.EVAL_LENS_REQUIRE_WORKERS;
+  process.env.EVAL_LENS_REQUIRE_WORKERS = '1';
+  try {
+    const withWorker = (file: string) =>
+      loadClassification(
+        path,
+        configOf({}),
+        new Warnings(),
+        undefined,
+        {},
+        { minBytes: 0, threads: 2, workerFile: file },
+      );
+    await assert.rejects(withWorker(badWorker), /classification read worker failed: cannot start/);
+    await assert.rejects(withWorker(join(dir, 'missing.js')), /classification read worker script not found/);
+  } finally {
+    if (before === undefined) delete process.env.EVAL_LENS_REQUIRE_WORKERS;
+    else process.env.EVAL_LENS_REQUIRE_WORKERS = before;
+  }
+});
+
+test('cancelling stops the parallel read', async () => {
+  const rows = ['label,prob_a,prob_b'];
+  for (let i = 0; i < 20000; i++) rows.push('a,0.5,0.5');
+  const path = tmpFile('c.csv', rows.join('\n') + '\n');
+  let reports = 0;
+  await assert.rejects(
+    loadClassification(
+      path,
+      configOf({}),
+      new Warnings(),
+      { report: () => reports++, isCancelled: () => reports > 0 },
+      {},
+      { minBytes: 0, threads: 2, workerFile },
+    ),
+    { name: 'CancelledError' },
+  );
+});
