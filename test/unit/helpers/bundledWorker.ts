@@ -9,12 +9,19 @@ import { basename, join } from 'node:path';
 
 const built = new Map<string, string>();
 
-/** The path of a bundled copy of the worker entry `entry` (relative to the repository root). */
+/** The path of a bundled copy of the worker entry `entry` (a path from the repository root), built once per test file. */
 export function bundledWorker(entry: string): string {
   let out = built.get(entry);
   if (!out) {
     out = join(mkdtempSync(join(tmpdir(), 'eval-lens-worker-')), basename(entry).replace(/\.ts$/, '.js'));
-    buildSync({ entryPoints: [entry], outfile: out, bundle: true, platform: 'node', format: 'cjs', logLevel: 'error' });
+    buildSync({
+      entryPoints: [join(__dirname, '../../..', entry)],
+      outfile: out,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      logLevel: 'error',
+    });
     built.set(entry, out);
   }
   return out;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { factorTopK, type FactorMatrix } from '../../../../src/core/factors/topK';
 import { parallelFactorTopK } from '../../../../src/core/factors/parallelTopK';
 import { CancelledError } from '../../../../src/core/diagnostics';
-import { bundledWorker } from '../../helpers/workers';
+import { bundledWorker } from '../../helpers/bundledWorker';
 
 // The worker runs the bundled script, as in the extension and the CLI (a .ts worker does not load
 // under tsx).

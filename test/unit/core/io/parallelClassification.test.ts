@@ -13,7 +13,7 @@ import type { ParallelReadOptions } from '../../../../src/core/io/parallelClassi
 import { createRng, type Rng } from '../../../../src/core/stats/rng';
 import { configOf } from '../../helpers/ioConfig';
 import { tmpFile } from '../../helpers/io';
-import { bundledWorker } from '../../helpers/workers';
+import { bundledWorker } from '../../helpers/bundledWorker';
 
 // The worker runs the bundled script, as in the extension and the CLI (a .ts worker does not load
 // under tsx).
