@@ -140,9 +140,10 @@ export function checkPredIsArgmax(
   const { count, first } = flagged;
   if (count === 0) return;
   const what = scoreKind === 'logits' ? 'logits' : 'probabilities';
+  const one = scoreKind === 'logits' ? 'logit' : 'probability';
   warnings.add({
     code: 'pred-not-argmax',
-    message: `${basename(file)}: on ${count} row${count === 1 ? '' : 's'} the \`pred\` column is not the class with the highest ${what.replace(/s$/, '')} (first: ${lineRef(file, first[0])}). The metrics of the predicted class (accuracy, F1, confusion matrix, per-class and long-tail accuracy) use the \`pred\` column; the metrics of the scores (nll, brier, top-k, confidence, calibration) use the ${what}.`,
+    message: `${basename(file)}: on ${count} row${count === 1 ? '' : 's'} the \`pred\` column is not the class with the highest ${one} (first: ${lineRef(file, first[0])}). The metrics of the predicted class (accuracy, F1, confusion matrix, per-class and long-tail accuracy) use the \`pred\` column; the metrics of the scores (nll, brier, top-k, confidence, calibration) use the ${what}.`,
     file,
     line: first[0],
     column: predColumn,

@@ -49,7 +49,14 @@ test('pred not the arg-max: every such row counted, the first lines listed', () 
   assert.equal(w.list[0].code, 'pred-not-argmax');
   assert.equal(w.list[0].count, 25);
   assert.deepEqual(w.list[0].lines, flaggedLines);
-  assert.match(w.list[0].message, /^p\.csv: on 25 rows the `pred` column .*\(first: line 7\)/);
+  assert.match(
+    w.list[0].message,
+    /^p\.csv: on 25 rows the `pred` column is not the class with the highest probability \(first: line 7\)/,
+  );
+  assert.match(w.list[0].message, /the metrics of the scores \(.*\) use the probabilities\.$/);
+  const wl = new Warnings();
+  checkPredIsArgmax('/d/p.csv', 'pred', 'logits', preds, P, C, n, lines, wl);
+  assert.match(wl.list[0].message, /is not the class with the highest logit \(first: line 7\).* use the logits\.$/);
 });
 
 test('repeated ids: every repeat counted, the first lines listed, the first repeated id quoted', () => {
