@@ -158,27 +158,9 @@ export function rowWeight(
   return counts ? w * counts[i] : w;
 }
 
-/** Per-class weighted sums under multiplicities `counts` (null = every row once). O(n + C). */
+/** Per-class weighted sums under multiplicities `counts` (null = every row once): those of {@link aggregateClassification}. */
 export function computeClassStats(prep: PreparedClassification, counts?: ArrayLike<number> | null): ClassStats {
-  const { n, C, labels, preds, correct, weights } = prep;
-  const support = new Float64Array(C);
-  const correctW = new Float64Array(C);
-  const predicted = new Float64Array(C);
-  const present = new Uint8Array(C);
-  let total = 0;
-  for (let i = 0; i < n; i++) {
-    if (counts && counts[i] === 0) continue;
-    const w = rowWeight(weights, counts, i);
-    const y = labels[i];
-    const p = preds[i];
-    support[y] += w;
-    predicted[p] += w;
-    if (correct[i]) correctW[y] += w;
-    present[y] = 1;
-    present[p] = 1;
-    total += w;
-  }
-  return { support, correct: correctW, predicted, present, total };
+  return aggregateClassification(prep, counts).stats;
 }
 
 /** acc_c = correct_c / support_c; null for a class with no (weighted) test rows. */
