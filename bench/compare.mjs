@@ -15,7 +15,7 @@
 // earlier stages lands in whichever stage runs when the heap fills.
 // Exit status 1 when a judged stage is more than 5% slower on the working tree.
 import { spawnSync } from 'node:child_process';
-import * as esbuild from 'esbuild';
+import { bundleBench } from './bundle.mjs';
 import {
   copyFileSync,
   existsSync,
@@ -104,17 +104,7 @@ for (const f of names) {
   const scripts = [];
   for (const s of sides) {
     const script = join(s.root, 'dist', `bench-${f.replace(/\.ts$/, '.cjs')}`);
-    const build = (entry) =>
-      esbuild.build({
-        entryPoints: [entry],
-        outfile: script,
-        bundle: true,
-        platform: 'node',
-        target: 'node20',
-        format: 'cjs',
-        packages: 'external',
-        logLevel: 'silent',
-      });
+    const build = (entry) => bundleBench(entry, script, 'silent');
     if (s.root === head) await build(join(head, 'bench', f));
     else {
       // The working tree's bench code, built against the revision's sources, so both sides measure

@@ -16,6 +16,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { readFactorMatrix } from '../src/core/io/ranking/factors';
 import { parallelFactorTopK } from '../src/core/factors/parallelTopK';
+import { createRng } from '../src/core/stats/rng';
 
 const USERS = Number(process.env.FACTORS_BENCH_USERS ?? 100_000);
 const ITEMS = Number(process.env.FACTORS_BENCH_ITEMS ?? 50_000);
@@ -23,18 +24,6 @@ const D = 64;
 const K = 10;
 const TRAIN_PER_USER = 20;
 const DIR = join('bench', 'data', USERS === 100_000 && ITEMS === 50_000 ? 'factors' : `factors-${USERS}x${ITEMS}`);
-
-/** mulberry32: a small seeded generator, so the files are the same on every machine. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function npyFloat32(rows: number, cols: number, rnd: () => number): Buffer {
   let header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${rows}, ${cols}), }`;
@@ -53,7 +42,7 @@ function npyFloat32(rows: number, cols: number, rnd: () => number): Buffer {
 
 /** The train mask and the ground truth: a few items per user, drawn with a seeded generator. */
 function trainOf(users: number, items: number): Int32Array[] {
-  const rnd = rng(7);
+  const rnd = createRng(7).next;
   const out: Int32Array[] = [];
   for (let u = 0; u < users; u++) {
     const n = Math.floor(rnd() * 2 * TRAIN_PER_USER);
@@ -68,15 +57,15 @@ function generate(): void {
   if (existsSync(join(DIR, 'eval-lens.json'))) return;
   mkdirSync(DIR, { recursive: true });
   console.log(`generating ${DIR} (${USERS} users × ${ITEMS} items × ${D} factors)`);
-  writeFileSync(join(DIR, 'U.npy'), npyFloat32(USERS, D, rng(1)));
-  writeFileSync(join(DIR, 'V.npy'), npyFloat32(ITEMS, D, rng(2)));
+  writeFileSync(join(DIR, 'U.npy'), npyFloat32(USERS, D, createRng(1).next));
+  writeFileSync(join(DIR, 'V.npy'), npyFloat32(ITEMS, D, createRng(2).next));
   writeFileSync(join(DIR, 'user_ids.txt'), Array.from({ length: USERS }, (_, u) => `u${u}\n`).join(''));
   writeFileSync(join(DIR, 'item_ids.txt'), Array.from({ length: ITEMS }, (_, i) => `i${i}\n`).join(''));
   const train = trainOf(USERS, ITEMS);
   const lines = ['user,item'];
   train.forEach((t, u) => t.forEach((i) => lines.push(`u${u},i${i}`)));
   writeFileSync(join(DIR, 'train.csv'), lines.join('\n') + '\n');
-  const rnd = rng(3);
+  const rnd = createRng(3).next;
   const rel = ['user,item'];
   for (let u = 0; u < USERS; u++) for (let j = 0; j < 3; j++) rel.push(`u${u},i${Math.floor(rnd() * ITEMS)}`);
   writeFileSync(join(DIR, 'relevant.csv'), [...new Set(rel)].join('\n') + '\n');

@@ -12,7 +12,7 @@
 //   node bench/run.mjs [--peer] [name-substring…]
 import { Buffer } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
-import * as esbuild from 'esbuild';
+import { bundleBench } from './bundle.mjs';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parsePeerStages, peerRatios, ratioLines } from './peerRatios.mjs';
 import { dirname, join } from 'node:path';
@@ -74,16 +74,7 @@ for (const f of files) {
   let script = join('bench', f);
   if (f.endsWith('.ts')) {
     script = join('dist', `bench-${f.replace(/\.ts$/, '.cjs')}`);
-    await esbuild.build({
-      entryPoints: [join('bench', f)],
-      outfile: script,
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'cjs',
-      packages: 'external',
-      logLevel: 'warning',
-    });
+    await bundleBench(join('bench', f), script);
   }
   const argv = ['--expose-gc', script];
   const captured = { text: '' };

@@ -23,7 +23,9 @@ export function streamState(seed: number, state: Int32Array): void {
 /**
  * Advances `state` past `count` draws `int(m)` as {@link addDrawsModulo} makes them: the same
  * generator steps and rejections (outputs at or above the largest multiple of m below 2^32 are
- * drawn again), without the modulo or the counting.
+ * drawn again), without the modulo or the counting. The generator step is written out over locals as
+ * in {@link addDrawsModulo}: through rng.ts's `xoshiroNext` (state in the array) the same 44.5
+ * million steps took 152 ms instead of 73 ms, on the worker's path to its first resample.
  */
 export function skipDrawsModulo(state: Int32Array, m: number, count: number): void {
   if (m <= 0 || count <= 0) return;

@@ -3,6 +3,11 @@ import type { ClassificationData } from '../../../src/core/data/classificationDa
 import type { ResolvedConfig } from '../../../src/core/config/types';
 import { CONFIG_DEFAULTS } from '../../../src/core/config/types';
 import { createRng, type Rng } from '../../../src/core/stats/rng';
+import { ResultsBuilder } from '../../../src/core/results/builder';
+import { Warnings } from '../../../src/core/diagnostics';
+import { CLASSIFICATION_STEPS, prepareRun } from '../../../src/core/tasks/classification';
+import type { ClassificationRun, ClassificationStep } from '../../../src/core/tasks/classificationRun';
+import type { TaskContext } from '../../../src/core/tasks/types';
 import { closeRel } from './numericClose';
 
 export function makeData(args: {
@@ -98,6 +103,23 @@ function harmonic(C: number): number {
 }
 
 export { createRng };
+
+/** The context of a task run on in-memory data (named `test.csv`; nothing is read from disk). */
+export function taskContext(cfg: ResolvedConfig): TaskContext {
+  return { path: 'test.csv', baseDir: '/tmp', config: cfg, warnings: new Warnings(), results: new ResultsBuilder() };
+}
+
+/** Prepares `data` and runs `steps` on it in order (default: every step of the classification task). */
+export async function runClassificationSteps(
+  data: ClassificationData,
+  cfg: ResolvedConfig,
+  steps: readonly ClassificationStep[] = CLASSIFICATION_STEPS.map((s) => s.step),
+): Promise<{ run: ClassificationRun; ctx: TaskContext }> {
+  const ctx = taskContext(cfg);
+  const run = await prepareRun(data, ctx);
+  for (const step of steps) await step(run, ctx);
+  return { run, ctx };
+}
 
 /** assert |a − b| ≤ tol (numbers or nulls). */
 /** Relative closeness (see numericClose.ts); the classification tests import it from here. */

@@ -7,13 +7,10 @@ import { operatingPointColumns } from '../../../../src/core/metrics/operatingPoi
 import { exactRiskCoverage } from '../../../../src/core/metrics/riskCoverage';
 import { sortRowsByScore } from '../../../../src/core/metrics/sortedRows';
 import { calibrationStep, selectiveStep } from '../../../../src/core/tasks/classificationSelective';
-import { prepareRun } from '../../../../src/core/tasks/classification';
-import { ResultsBuilder } from '../../../../src/core/results/builder';
-import { Warnings } from '../../../../src/core/diagnostics';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
 import type { ClassificationData } from '../../../../src/core/data/classificationData';
 import { operatingPointModel } from '../../../../src/shared/operatingPoint';
-import { config, randomData } from '../../helpers/classification';
+import { config, randomData, runClassificationSteps } from '../../helpers/classification';
 import { createRng } from '../../helpers/selective';
 
 import { closeRel as close } from '../../helpers/numericClose';
@@ -118,16 +115,7 @@ test('operating points: the last point accepts every row, so its ECE is the ECE 
 // In the results: extra columns of the riskCoverage curve
 
 async function evaluate(data: ClassificationData, cfg: ResolvedConfig) {
-  const ctx = {
-    path: 'test.csv',
-    baseDir: '/tmp',
-    config: cfg,
-    warnings: new Warnings(),
-    results: new ResultsBuilder(),
-  };
-  const run = await prepareRun(data, ctx);
-  await selectiveStep(run, ctx);
-  await calibrationStep(run, ctx);
+  const { ctx } = await runClassificationSteps(data, cfg, [selectiveStep, calibrationStep]);
   return ctx.results.build({
     source: { path: 'test.csv', size: 0, sha256: '', format: 'csv', rows: data.n, rowsUsed: data.n, columns: {} },
     task: 'classification',

@@ -7,13 +7,11 @@ import { aurcGrid101, aurcValues, exactRiskCoverage, setGroupRisks } from '../..
 import { operatingPoint, targetCoverageEnd } from '../../../../src/core/metrics/selective';
 import { calibrationValues } from '../../../../src/core/metrics/calibration';
 import { costSweep } from '../../../../src/core/metrics/costSweep';
-import { prepareRun } from '../../../../src/core/tasks/classification';
 import { calibrationStep, selectiveStep } from '../../../../src/core/tasks/classificationSelective';
-import { ResultsBuilder } from '../../../../src/core/results/builder';
-import { EvalLensError, Warnings } from '../../../../src/core/diagnostics';
+import { EvalLensError } from '../../../../src/core/diagnostics';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
 import type { ClassificationData } from '../../../../src/core/data/classificationData';
-import { config, makeData } from '../../helpers/classification';
+import { config, makeData, runClassificationSteps } from '../../helpers/classification';
 
 import { closeRel as close } from '../../helpers/numericClose';
 
@@ -65,17 +63,11 @@ test('no groups: balanced / worst are NaN', () => {
   assert.ok(Number.isNaN(operatingPoint(r, { kind: 'prefix', end: 2 }).worst));
 });
 
-function ctxFor(cfg: ResolvedConfig) {
-  return { path: 'test.csv', baseDir: '/tmp', config: cfg, warnings: new Warnings(), results: new ResultsBuilder() };
-}
 const noCi = (extra: Partial<ResolvedConfig> = {}) =>
   config({ bootstrap: { n: 0, confidence: 0.95, seed: 0, stratified: false }, ...extra });
 
 async function run(data: ClassificationData, cfg: ResolvedConfig) {
-  const ctx = ctxFor(cfg);
-  const r = await prepareRun(data, ctx);
-  selectiveStep(r, ctx);
-  calibrationStep(r, ctx);
+  const { ctx } = await runClassificationSteps(data, cfg, [selectiveStep, calibrationStep]);
   return { m: ctx.results.metrics, codes: ctx.warnings.list.map((w) => w.code), ctx };
 }
 

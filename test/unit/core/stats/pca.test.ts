@@ -9,6 +9,7 @@ import {
   scaleUpperAndMirror,
   type Pca2,
 } from '../../../../src/core/stats/pca';
+import { createRng } from '../../../../src/core/stats/rng';
 
 const fromRows =
   (rows: number[][]) =>
@@ -117,20 +118,8 @@ test('golden: scikit-learn PCA(n_components=2), signs included, to 1e-9', () => 
   }
 });
 
-/** A seeded generator (mulberry32) for the random comparisons. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test('random symmetric matrices: Jacobi eigenpairs satisfy A v = λ v, orthonormal, Σλ = trace', () => {
-  const r = rng(7);
+  const r = createRng(7).next;
   for (const d of [1, 2, 3, 8, 17, 40]) {
     const a = new Float64Array(d * d);
     for (let i = 0; i < d; i++) for (let j = i; j < d; j++) a[i * d + j] = a[j * d + i] = r() * 2 - 1;
@@ -159,7 +148,7 @@ test('random symmetric matrices: Jacobi eigenpairs satisfy A v = λ v, orthonorm
 });
 
 test('random data: the first component maximises the variance of a projection (a slow check)', () => {
-  const r = rng(11);
+  const r = createRng(11).next;
   const n = 200;
   const d = 6;
   const rows = Array.from({ length: n }, () => Array.from({ length: d }, (_, j) => (r() - 0.5) * (j + 1)));

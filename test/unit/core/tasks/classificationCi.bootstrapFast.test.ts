@@ -3,32 +3,19 @@
 // by the separate metric functions (scalarMetricsFor + selectiveScalars).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CLASSIFICATION_STEPS, prepareRun, scalarMetricsFor } from '../../../../src/core/tasks/classification';
+import { scalarMetricsFor } from '../../../../src/core/tasks/classification';
 import { selectiveScalars } from '../../../../src/core/tasks/classificationSelective';
 import { ciResampleStat, ciWorkerFile, intervalsOf, sortedCiJob } from '../../../../src/core/tasks/classificationCi';
 import { percentileInterval } from '../../../../src/core/stats/bootstrap';
 import { drawResample, evaluateResamples } from '../../../../src/core/stats/resampleDraws';
 import { parallelResamples } from '../../../../src/core/stats/parallelBootstrap';
 import { bundledWorker } from '../../helpers/bundledWorker';
-import { ResultsBuilder } from '../../../../src/core/results/builder';
-import { Warnings } from '../../../../src/core/diagnostics';
-import type { TaskContext } from '../../../../src/core/tasks/types';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
-import { config, randomData } from '../../helpers/classification';
+import { config, randomData, runClassificationSteps } from '../../helpers/classification';
 import { createRng } from '../../helpers/selective';
 
-async function ciRun(cfg: ResolvedConfig, n = 300, weighted = false) {
-  const data = randomData(createRng(8), n, 5, { weighted, ties: true });
-  const ctx: TaskContext = {
-    path: 'test.csv',
-    baseDir: '/tmp',
-    config: cfg,
-    warnings: new Warnings(),
-    results: new ResultsBuilder(),
-  };
-  const run = await prepareRun(data, ctx);
-  for (const { step } of CLASSIFICATION_STEPS) await step(run, ctx);
-  return { run, ctx };
+function ciRun(cfg: ResolvedConfig, n = 300, weighted = false) {
+  return runClassificationSteps(randomData(createRng(8), n, 5, { weighted, ties: true }), cfg);
 }
 
 const base = { trainCounts: [300, 100, 40, 15, 5], groups: [2] };

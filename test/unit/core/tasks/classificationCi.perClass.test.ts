@@ -2,16 +2,12 @@
 // resamples as the metrics' intervals, against a slow count over the resampled rows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CLASSIFICATION_STEPS, prepareRun } from '../../../../src/core/tasks/classification';
 import { sortedCiJob } from '../../../../src/core/tasks/classificationCi';
 import { percentileInterval } from '../../../../src/core/stats/bootstrap';
 import { drawResample } from '../../../../src/core/stats/resampleDraws';
-import { ResultsBuilder } from '../../../../src/core/results/builder';
-import { Warnings } from '../../../../src/core/diagnostics';
 import type { PerClassRow } from '../../../../src/core/results/types';
-import type { TaskContext } from '../../../../src/core/tasks/types';
 import { buildReportModel } from '../../../../src/shared/report';
-import { config, randomData } from '../../helpers/classification';
+import { config, randomData, runClassificationSteps } from '../../helpers/classification';
 import { createRng } from '../../helpers/selective';
 
 for (const weighted of [false, true]) {
@@ -19,15 +15,7 @@ for (const weighted of [false, true]) {
     const B = 80;
     const data = randomData(createRng(21), 400, 5, { weighted, ties: true });
     const cfg = config({ targetCoverage: 0.7, bootstrap: { n: B, confidence: 0.9, seed: 7, stratified: false } });
-    const ctx: TaskContext = {
-      path: 'test.csv',
-      baseDir: '/tmp',
-      config: cfg,
-      warnings: new Warnings(),
-      results: new ResultsBuilder(),
-    };
-    const run = await prepareRun(data, ctx);
-    for (const { step } of CLASSIFICATION_STEPS) await step(run, ctx);
+    const { run, ctx } = await runClassificationSteps(data, cfg);
     const rows = ctx.results.tables.perClass as PerClassRow[];
     // The draws of resample b are made in the selective score order; map them back to file rows.
     const { order } = sortedCiJob(run, ['accuracy'], null);

@@ -4,33 +4,21 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLASSIFICATION_STEPS, prepareRun, runClassification } from '../../../../src/core/tasks/classification';
+import { runClassification } from '../../../../src/core/tasks/classification';
 import { calibrationStep, selectiveScalars, selectiveStep } from '../../../../src/core/tasks/classificationSelective';
 import { CI_FAMILIES } from '../../../../src/core/tasks/classificationCi';
-import { ResultsBuilder } from '../../../../src/core/results/builder';
-import { Warnings } from '../../../../src/core/diagnostics';
 import type { TaskContext } from '../../../../src/core/tasks/types';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
 import type { ClassificationData } from '../../../../src/core/data/classificationData';
-import { config, makeData, randomData } from '../../helpers/classification';
+import { config, makeData, randomData, runClassificationSteps, taskContext } from '../../helpers/classification';
 import { createRng } from '../../helpers/selective';
 
 import { closeRel as close } from '../../helpers/numericClose';
 
-function ctxFor(cfg: ResolvedConfig): TaskContext {
-  return { path: 'test.csv', baseDir: '/tmp', config: cfg, warnings: new Warnings(), results: new ResultsBuilder() };
-}
-
 async function runSteps(data: ClassificationData, cfg: ResolvedConfig, withCi = false) {
-  const ctx = ctxFor(cfg);
-  const run = await prepareRun(data, ctx);
-  if (withCi) {
-    // the whole task's steps, in order (section-1 families, selective, calibration, bootstrap)
-    for (const { step } of CLASSIFICATION_STEPS) await step(run, ctx);
-  } else {
-    selectiveStep(run, ctx);
-    calibrationStep(run, ctx);
-  }
+  // with intervals: every step of the task in order (classification, long-tail and evolving
+  // families, selective, calibration, bootstrap); else the selective and calibration steps only
+  const { ctx, run } = await runClassificationSteps(data, cfg, withCi ? undefined : [selectiveStep, calibrationStep]);
   return { ctx, run, m: ctx.results.metrics, codes: ctx.warnings.list.map((w) => w.code) };
 }
 
@@ -54,7 +42,7 @@ test('targetCoverage with a split column: threshold chosen on val rows, metrics 
   ].join('\n');
   writeFileSync(join(dir, 'p.csv'), csv);
   const ctx: TaskContext = {
-    ...ctxFor(noCi({ targetCoverage: 0.5, configFile: join(dir, 'eval-lens.json') })),
+    ...taskContext(noCi({ targetCoverage: 0.5, configFile: join(dir, 'eval-lens.json') })),
     path: join(dir, 'p.csv'),
     baseDir: dir,
   };
