@@ -172,10 +172,12 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
     );
     matchBy = pairs.matchBy;
     warnings.push(...pairs.warnings);
-    for (const m of testable)
-      tests.push(
-        pairedEntry(runs[i], baseline, m, run.perItem!.values[m], base.perItem!.values[m], pairs, opts, warnings),
-      );
+    const allZero: string[] = [];
+    for (const m of testable) {
+      const values = [run.perItem!.values[m], base.perItem!.values[m]] as const;
+      tests.push(pairedEntry(runs[i], baseline, m, values, pairs, opts, { warnings, allZero }));
+    }
+    if (allZero.length > 0) warnings.push(zeroDifferenceWarning(runs[i], baseline, allZero, testable.length));
   }
 
   for (const m of metrics) {
@@ -221,11 +223,10 @@ function pairedEntry(
   run: string,
   baseline: string,
   metric: string,
-  runValues: readonly number[],
-  baseValues: readonly number[],
+  [runValues, baseValues]: readonly [readonly number[], readonly number[]],
   pairs: MatchedPairs,
   opts: CompareOptions,
-  warnings: EvalWarning[],
+  { warnings, allZero }: { warnings: EvalWarning[]; allZero: string[] },
 ): CompareTest {
   const a: number[] = [];
   const b: number[] = [];
@@ -260,27 +261,24 @@ function pairedEntry(
       message: `${what}: ${n} matched pairs; the tests need at least 2.`,
       file: run,
     });
-  else {
-    if (!Number.isFinite(t.t)) {
-      warnings.push({
-        code: 'compare-degenerate-test',
-        message: `${what}: every difference is ${t.meanDiff === 0 ? 'zero' : 'the same'} (sd 0): t = ${fmtInf(t.t)}, d_z = ${fmtInf(dz)} (written as null); p_t = ${t.p}.`,
-        file: run,
-      });
-    }
-    if (w.nUsed === 0)
-      warnings.push({
-        code: 'compare-degenerate-test',
-        message: `${what}: every difference is zero: the Wilcoxon test is undefined (null).`,
-        file: run,
-      });
-    if (meanBase === 0)
-      warnings.push({
-        code: 'compare-zero-baseline',
-        message: `${what}: the baseline mean is 0: improvement undefined (null).`,
-        file: run,
-      });
+  else if (w.nUsed === 0) {
+    // Every difference is zero: t is 0/0 and the Wilcoxon test has no non-zero difference to rank.
+    // One warning per run names all such metrics (comparing a run with a copy of itself would
+    // otherwise give two per metric).
+    allZero.push(metric);
+  } else if (!Number.isFinite(t.t)) {
+    warnings.push({
+      code: 'compare-degenerate-test',
+      message: `${what}: every difference is the same (sd 0): t = ${fmtInf(t.t)}, d_z = ${fmtInf(dz)} (written as null); p_t = ${t.p}.`,
+      file: run,
+    });
   }
+  if (n >= 2 && meanBase === 0)
+    warnings.push({
+      code: 'compare-zero-baseline',
+      message: `${what}: the baseline mean is 0: improvement undefined (null).`,
+      file: run,
+    });
   const entry: CompareTest = {
     run,
     baseline,
@@ -322,4 +320,22 @@ function pairedEntry(
     entry.ci_diff = percentileInterval(dist, opts.bootstrap.confidence);
   }
   return entry;
+}
+
+/**
+ * The one warning of a run whose paired differences are all zero on some metrics (the same
+ * predictions as the baseline, or a copy of it): the t statistic is 0/0 and the Wilcoxon test has
+ * nothing to rank, so both are null there.
+ */
+function zeroDifferenceWarning(run: string, baseline: string, metrics: readonly string[], tested: number): EvalWarning {
+  const which =
+    metrics.length === tested && tested > 1
+      ? `on every tested metric (${metrics.join(', ')})`
+      : `on ${metrics.length === 1 ? 'metric' : `${metrics.length} metrics:`} ${metrics.join(', ')}`;
+  return {
+    code: 'compare-degenerate-test',
+    message: `${run} vs ${baseline}: every paired difference is zero ${which}, so the t-test, the Wilcoxon test and d_z are undefined there (null).`,
+    file: run,
+    count: metrics.length,
+  };
 }

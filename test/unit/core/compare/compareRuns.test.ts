@@ -256,7 +256,39 @@ test('identical runs: t, Wilcoxon and d_z are null with warnings saying why', ()
   assert.equal(x.wilcoxon, null);
   assert.equal(x.d_z, null);
   assert.equal(x.improvement, 0);
-  assert.ok(r.warnings.some((w) => w.code === 'compare-degenerate-test' && /every difference is zero/.test(w.message)));
+  const degenerate = r.warnings.filter((w) => w.code === 'compare-degenerate-test');
+  assert.equal(degenerate.length, 1, 'one warning for the run, not one per metric');
+  assert.equal(degenerate[0].count, r.tests.length);
+  assert.equal(degenerate[0].file, 'runs/twin.csv');
+  const keys = r.tests.map((t) => t.metric);
+  assert.equal(
+    degenerate[0].message,
+    `runs/twin.csv vs runs/base.csv: every paired difference is zero ${keys.length > 1 ? `on every tested metric (${keys.join(', ')})` : `on metric ${keys[0]}`}, so the t-test, the Wilcoxon test and d_z are undefined there (null).`,
+  );
+});
+
+test('a run equal to the baseline on one of two metrics: one warning names that metric; the other is tested', () => {
+  const a = makeResults(
+    'a.jsonl',
+    { 'ndcg@10': 0.3, mrr: 0.5 },
+    { kind: 'user', ids: ['1', '2', '3'], values: { 'ndcg@10': [0.1, 0.2, 0.3], mrr: [0.5, 0.6, 0.2] } },
+  );
+  const b = makeResults(
+    'b.jsonl',
+    { 'ndcg@10': 0.3, mrr: 0.4 },
+    { kind: 'user', ids: ['1', '2', '3'], values: { 'ndcg@10': [0.1, 0.2, 0.3], mrr: [0.4, 0.1, 0.3] } },
+  );
+  const r = compareRuns([a, b], { baseline: 'b.jsonl' });
+  const degenerate = r.warnings.filter((w) => w.code === 'compare-degenerate-test');
+  assert.equal(degenerate.length, 1);
+  assert.equal(
+    degenerate[0].message,
+    'a.jsonl vs b.jsonl: every paired difference is zero on metric ndcg@10, so the t-test, the Wilcoxon test and d_z are undefined there (null).',
+  );
+  const mrr = r.tests.find((t) => t.metric === 'mrr')!;
+  // differences 0.1, 0.5, −0.1: mean 0.5/3, a finite t
+  assert.ok(mrr.t !== null && Number.isFinite(mrr.t));
+  assert.equal(r.tests.find((t) => t.metric === 'ndcg@10')!.t, null);
 });
 
 test('non-finite per-item values are left out of the pairs with a warning', () => {
