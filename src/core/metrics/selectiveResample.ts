@@ -139,8 +139,12 @@ const ST_CHUNK = 11;
 const ST_CHUNK_HI = 12;
 /** 1 once the operating point is set. */
 const ST_OP_DONE = 13;
+/** Unit-mass pass: the operating point is set once this many items are entered (Infinity: not by mass). */
+const ST_OP_AT_ITEMS = 14;
+/** Unit-mass pass: the ECE bin of the rows being walked. */
+const ST_BIN = 15;
 /** Number of slots. */
-const ST_SIZE = 14;
+const ST_SIZE = 16;
 
 /** Prepares a {@link SelectiveResampler}; `calibration` gives the ECE bin count (null = no ECE keys). */
 export function selectiveResampler(
@@ -164,7 +168,7 @@ export function selectiveResampler(
   const f = (k: number) => new Float64Array(k);
   const groupSums = f(3 * G);
   const binSums = f(2 * (B + 1));
-  const codes = rows.weight === null ? unitMassCodes(rows, bins) : null;
+  const codes = rows.weight === null ? unitMassCodes(rows, bins, accept) : null;
   return {
     rows,
     accept,
@@ -222,12 +226,18 @@ const CODE_WRONG = 1;
 const CODE_TIED = 2;
 /** `code[p]` bit: p is the first position or its ECE bin differs from position p − 1's. */
 const CODE_NEW_BIN = 4;
-const CODE_RARE = CODE_TIED | CODE_NEW_BIN;
+/** `code[p]` bit: the accepted prefix of a fixed length ends at p (the operating point is read before row p). */
+const CODE_OP = 8;
+const CODE_RARE = CODE_TIED | CODE_NEW_BIN | CODE_OP;
 /** `code[p] >> CODE_GROUP_SHIFT` = the row's group + 1 (0: no group). */
-const CODE_GROUP_SHIFT = 3;
+const CODE_GROUP_SHIFT = 4;
 
 /** The per-position words of the unit-mass walk (see `SelectiveResampler.code`). */
-function unitMassCodes(rows: SortedRows, bins: Int32Array | null): { code: Int32Array; tieEnd: Int32Array } {
+function unitMassCodes(
+  rows: SortedRows,
+  bins: Int32Array | null,
+  accept: PrefixAcceptance,
+): { code: Int32Array; tieEnd: Int32Array } {
   const { n, wrong, group, blockStart: bs } = rows;
   if (rows.nGroups >= 2 ** (31 - CODE_GROUP_SHIFT))
     throw new RangeError(`Expected fewer than ${2 ** (31 - CODE_GROUP_SHIFT)} groups, but got ${rows.nGroups}.`);
@@ -240,6 +250,7 @@ function unitMassCodes(rows: SortedRows, bins: Int32Array | null): { code: Int32
     tieEnd[bs[b]] = bs[b + 1];
   }
   if (bins !== null) for (let p = 0; p < n; p++) if (p === 0 || bins[p] !== bins[p - 1]) code[p] |= CODE_NEW_BIN;
+  if (accept.kind === 'end' && accept.end > 0 && accept.end < n) code[accept.end] |= CODE_OP;
   return { code, tieEnd };
 }
 
@@ -511,11 +522,10 @@ function mainPass(r: SelectiveResampler, mult: Int32Array, N: number, W: number)
     setOperatingPoint(r, W, 0, 0);
     st[ST_OP_DONE] = 1;
   }
-  // In slices: V8 then optimises the slice functions as ordinary hot functions (a single long call
-  // would run on on-stack-replacement code, which deoptimises at every exit path it has not yet seen).
-  const n = r.rows.n;
-  if (r.code !== null) for (let p = 0; p < n;) p = unitMassSlice(r, mult, p, Math.min(n, p + PASS_SLICE));
+  if (r.code !== null) unitMassPass(r, mult);
   else {
+    // In slices: V8 then optimises weightedSlice as an ordinary hot function (a single long call
+    // would run on on-stack-replacement code, which deoptimises at every exit path it has not yet seen).
     const nb = r.rows.blockStart.length - 1;
     for (let b0 = 0; b0 < nb; b0 += PASS_SLICE) weightedSlice(r, mult, b0, Math.min(nb, b0 + PASS_SLICE));
   }
@@ -669,89 +679,117 @@ function weightedSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: 
 }
 
 /**
- * Positions [q0, q1) of the pass with unit masses (no sample weights), the bootstrap's common case;
- * returns where it stopped (past q1 when a tied block crosses it). The running state lives in
- * `r.state` (the `ST_*` slots). With unit masses the entered mass is the item count K and the wrong
- * mass the wrong-item count, so one local holds each pair.
- *
- * Written for V8's register allocator: the per-row inputs come from few arrays (`r.code`, `mult`,
- * `unit`, the harmonic table, `r.groupSums`), the current ECE bin's sums and the current
- * adaptive-ECE chunk are locals written back when the bin or chunk changes (the same additions in
- * the same order), and the worst-group step picks its term by an index instead of a branch (which
- * group's error is the largest follows the row's group, unpredictable row by row). This is the
- * pass of `weightedSlice` with its singleton steps in closed form: the values are the same bit for bit.
+ * The pass with unit masses (no sample weights), the bootstrap's common case: {@link unitMassRun}
+ * walks the plain rows, and stops at each event it leaves to this loop (a tied block, a new ECE bin,
+ * the operating point, a grid point), a few hundred per resample. The running state lives in
+ * `r.state` (the `ST_*` slots) between the two.
  */
-function unitMassSlice(r: SelectiveResampler, mult: Int32Array, q0: number, q1: number): number {
-  const { rows, gridK, chunk, bins, unit, B, groupSums: gs, binSums, pick } = r;
+function unitMassPass(r: SelectiveResampler, mult: Int32Array): void {
+  const { rows, bins, gridK, accept: acc, state: st, B } = r;
   const code = r.code!;
   const tieEnd = r.tieEnd!;
   const n = rows.n;
+  const N = st[ST_N];
+  const W = st[ST_W];
+  const base = B > 0 ? Math.floor(N / B) : 0;
+  const extra = N - base * B;
+  const goal = acc.kind === 'target' ? Math.max(acc.target * W * (1 - 1e-12), Number.MIN_VALUE) : Infinity;
+  st[ST_OP_AT_ITEMS] = st[ST_OP_DONE] === 1 ? Infinity : goal;
+  if (bins !== null && n > 0) st[ST_BIN] = bins[0];
+  let p = 0;
+  let resume = -1; // a row whose flagged events are handled, to be walked as a plain row
+  while (p < n) {
+    // In slices: V8 then optimises unitMassRun as an ordinary hot function (a single long call
+    // would run on on-stack-replacement code).
+    const handled = resume;
+    p = unitMassRun(r, mult, p, Math.min(n, p + PASS_SLICE), handled);
+    resume = -1;
+    if (st[ST_ITEMS] >= st[ST_OP_AT_ITEMS]) setOperatingPointOnce(r);
+    if (p >= n) break;
+    const cd = code[p];
+    if (p !== handled && (cd & CODE_RARE) !== 0) {
+      if ((cd & CODE_OP) !== 0) setOperatingPointOnce(r);
+      if ((cd & CODE_NEW_BIN) !== 0 && bins !== null) st[ST_BIN] = bins[p];
+      if ((cd & CODE_TIED) !== 0) {
+        tiedBlock(r, mult, p, tieEnd[p], base, extra);
+        if (st[ST_W0] >= st[ST_OP_AT_ITEMS]) setOperatingPointOnce(r);
+        p = tieEnd[p];
+      } else resume = p;
+      continue;
+    }
+    // the walk stopped before row p at the end of its slice, or because a grid point falls among
+    // the row's copies: those points are read now, then the row is walked
+    const K = st[ST_ITEMS];
+    const c = mult[p];
+    let gi = st[ST_GRID_NEXT];
+    while (N >= GRID_POINTS && gi < GRID_POINTS && K + c > gridK[gi]) {
+      gridPoint(r, gi, W, K, st[ST_E0], gridK[gi] - K, 1, (cd & CODE_WRONG) === 1, (cd >> CODE_GROUP_SHIFT) - 1);
+      gi++;
+    }
+    st[ST_GRID_NEXT] = gi;
+    resume = p === handled ? p : -1;
+  }
+}
+
+/** Sets the operating point from the sums in `r.state`, once. */
+function setOperatingPointOnce(r: SelectiveResampler): void {
+  const st = r.state;
+  if (st[ST_OP_DONE] === 1) return;
+  setOperatingPoint(r, st[ST_W], st[ST_W0], st[ST_E0]);
+  st[ST_OP_DONE] = 1;
+  st[ST_OP_AT_ITEMS] = Infinity;
+}
+
+/**
+ * Walks the plain rows of positions [p0, q1) with unit masses, and stops before an event row for
+ * {@link unitMassPass} (a flagged row other than `resume`, or a row whose copies reach the next
+ * grid point) or after the row that reaches the operating point's target mass; returns where it
+ * stopped. With unit masses the entered mass is the item count K and the wrong mass the wrong-item
+ * count, so one local holds each pair.
+ *
+ * Written for V8's register allocator and compiler: no calls, and the per-row inputs from few arrays
+ * (`r.code`, `mult`, `unit`, the harmonic table, `r.groupSums`); the current ECE bin's sums and the
+ * current adaptive-ECE chunk are locals written back at the end (the same additions in the same
+ * order), and the worst-group step picks its term by an index instead of a branch (which group's
+ * error is the largest follows the row's group, unpredictable row by row). These are the steps of
+ * `weightedSlice` for one row with its c copies in closed form: the values are the same bit for bit.
+ */
+function unitMassRun(r: SelectiveResampler, mult: Int32Array, p0: number, q1: number, resume: number): number {
+  const { rows, gridK, chunk, bins, unit, B, groupSums: gs, binSums, pick } = r;
+  const code = r.code!;
   const G = rows.nGroups;
   const G2 = 2 * G; // gs: gW at [g], gE at [G + g], gErr at [2G + g]
   const B1 = B + 1; // binSums: mass at [bin], diff at [B + 1 + bin]
   const H = r.harmonic;
   const st = r.state;
   const N = st[ST_N];
-  const W = st[ST_W];
-  const gridOn = N >= GRID_POINTS;
   // adaptive-ECE chunks: the first `extra` chunks hold base + 1 items, the others base
   const base = B > 0 ? Math.floor(N / B) : 0;
   const extra = N - base * B;
-  // operating point, at the end of the accepted prefix: once K ≥ opAtItems (the target's mass, and
-  // K > 0) or at the block ending at opAtPos; both disarmed once it is set
-  const acc = r.accept;
-  const armed = st[ST_OP_DONE] !== 1;
-  let opAtItems = armed && acc.kind === 'target' ? Math.max(acc.target * W * (1 - 1e-12), Number.MIN_VALUE) : Infinity;
-  let opAtPos = armed && acc.kind === 'end' ? acc.end : -1;
+  const opAtItems = st[ST_OP_AT_ITEMS];
   let E0 = st[ST_E0];
   let aurc = st[ST_AURC];
   let aBal = st[ST_A_BAL];
   let aWorst = st[ST_A_WORST];
   let sumErr = st[ST_SUM_ERR];
-  let gi = st[ST_GRID_NEXT];
+  const gi = st[ST_GRID_NEXT];
   let K = st[ST_ITEMS] | 0; // items entered (descending order) = mass entered
-  let nextCut = gridOn && gi < GRID_POINTS ? gridK[gi] : Infinity;
+  const nextCut = N >= GRID_POINTS && gi < GRID_POINTS ? gridK[gi] : Infinity;
   // adaptive ECE: descending item d (of a singleton row) is ascending item N − 1 − d; chunk ch holds
   // descending items below chHi = N − start(ch), chunks visited from B − 1 down
   let ch = st[ST_CHUNK];
   let chHi = st[ST_CHUNK_HI];
   let chunkSum = B > 0 ? chunk[ch] : 0;
   // the current ECE bin: its mass (an integer count, exact in any order) and its diff sum
-  let bin = bins !== null && q0 < n ? bins[q0] : 0;
+  const bin = bins !== null ? st[ST_BIN] : 0;
   let binMass = 0;
   let binDiff = bins !== null ? binSums[B1 + bin] : 0;
-  let p = q0;
+  let p = p0;
   for (; p < q1; p++) {
     const cd = code[p];
     const c = mult[p];
-    let p1 = p + 1;
-    if ((cd & CODE_RARE) !== 0) {
-      if (bins !== null) {
-        binSums[bin] += binMass;
-        binSums[B1 + bin] = binDiff;
-        binMass = 0;
-        bin = bins[p];
-      }
-      if ((cd & CODE_TIED) !== 0) {
-        p1 = tieEnd[p];
-        storeRunning(st, K, E0, aurc, aBal, aWorst, sumErr, E0, gi, K);
-        if (B > 0) chunk[ch] = chunkSum;
-        tiedBlock(r, mult, p, p1, base, extra);
-        if (B > 0) chunkSum = chunk[ch];
-        E0 = st[ST_E0];
-        aurc = st[ST_AURC];
-        aBal = st[ST_A_BAL];
-        aWorst = st[ST_A_WORST];
-        sumErr = st[ST_SUM_ERR];
-        gi = st[ST_GRID_NEXT];
-        K = st[ST_ITEMS] | 0;
-        nextCut = gi < GRID_POINTS && gridOn ? gridK[gi] : Infinity;
-      }
-      if (bins !== null) binDiff = binSums[B1 + bin];
-    }
-    if (p1 !== p + 1) {
-      p = p1 - 1; // the tied block is done
-    } else if (c === 0) {
+    if ((cd & CODE_RARE) !== 0 && p !== resume) break;
+    if (c === 0) {
       // A row not drawn (about 37% of the rows of a resample): every step below would add an
       // exact 0, except that the group-error sum is re-anchored (sumErr − e + e with e the
       // group's unchanged error, which need not round back to sumErr). Doing only that keeps the
@@ -761,81 +799,74 @@ function unitMassSlice(r: SelectiveResampler, mult: Int32Array, q0: number, q1: 
         const g = (cd >> CODE_GROUP_SHIFT) - 1;
         if (g >= 0 && gs[g] > 0) sumErr = sumErr - gs[G2 + g] + gs[G2 + g];
       }
-    } else {
-      const wr = cd & CODE_WRONG;
-      if (K + c > nextCut) {
-        while (K + c > nextCut) {
-          gridPoint(r, gi, W, K, E0, nextCut - K, 1, wr === 1, (cd >> CODE_GROUP_SHIFT) - 1);
-          gi++;
-          nextCut = gi < GRID_POINTS ? gridK[gi] : Infinity;
-        }
-      }
-      // The c copies' steps in closed form, no per-item loop and no branch on c (a random
-      // multiplicity is an unpredictable branch): Σ_{j=1..c} (E + e·j)/(K + j) =
-      // E·ΔH + e·(c − K·ΔH), ΔH = H[K+c] − H[K] (aurcUnitMass's identity).
-      const dH = H[(K + c) | 0] - H[K];
-      aurc += E0 * dH + wr * (c - K * dH);
-      if (G > 0) {
-        const g = (cd >> CODE_GROUP_SHIFT) - 1;
-        if (g >= 0) {
-          const gw = gs[g];
-          const ge = gs[G + g];
-          const dHg = H[(gw + c) | 0] - H[gw | 0];
-          // the group's error after each copy j: e_j = (ge + wr·j)/(gw + j); Σ_j e_j in closed form
-          const sumEg = ge * dHg + wr * (c - gw * dHg);
-          const others = sumErr - gs[G2 + g];
-          aBal += c * others + sumEg; // Σ over items of the sum of group errors (÷ G at the end)
-          let mxOther = -Infinity;
-          if (G === 2) mxOther = gs[G2 + 1 - g];
-          else for (let k = 0; k < G; k++) if (k !== g && gs[G2 + k] > mxOther) mxOther = gs[G2 + k];
-          // e_j is monotone in j: compare its ends e_1, e_c with the other groups' max (multiplied
-          // out: the denominators are positive); all copies below it (lo) add c·max, all above
-          // (hi) add Σ e_j, and a row whose copies cross it adds copy by copy
-          const m1 = mxOther * (gw + 1);
-          const mC = mxOther * (gw + c);
-          const lo = +(ge + wr <= m1) & +(ge + wr * c <= mC);
-          const hi = +(ge + wr >= m1) & +(ge + wr * c >= mC);
-          if ((lo | hi) === 0) for (let j = 1; j <= c; j++) aWorst += Math.max(mxOther, (ge + wr * j) / (gw + j));
-          else {
-            pick[0] = sumEg;
-            pick[1] = c * mxOther;
-            aWorst += pick[lo];
-          }
-          const nw = gw + c;
-          const ne = ge + wr * c;
-          gs[g] = nw;
-          gs[G + g] = ne;
-          if (nw > 0) {
-            const e = ne / nw;
-            sumErr = others + e;
-            gs[G2 + g] = e;
-          }
-        } else {
-          let mx = -Infinity;
-          for (let k = 0; k < G; k++) if (gs[G2 + k] > mx) mx = gs[G2 + k];
-          aBal += c * sumErr;
-          aWorst += c * mx;
-        }
-      }
-      E0 += wr * c;
-      if (bins !== null) {
-        const u1 = unit![p];
-        binMass += c;
-        binDiff += c * u1;
-        if (K + c <= chHi) chunkSum += u1 * c;
-        else {
-          chunk[ch] = chunkSum;
-          ch = spreadOverChunks(chunk, ch, chHi, K, c, u1, N, base, extra);
-          chHi = N - chunkStart(ch, base, extra);
-          chunkSum = chunk[ch];
-        }
-      }
-      K = (K + c) | 0;
+      continue;
     }
-    if (K >= opAtItems || p1 === opAtPos) {
-      setOperatingPoint(r, W, K, E0);
-      opAtItems = Infinity;
-      opAtPos = -1;
+    if (K + c > nextCut) break;
+    const wr = cd & CODE_WRONG;
+    // The c copies' steps in closed form, no per-item loop and no branch on c (a random
+    // multiplicity is an unpredictable branch): Σ_{j=1..c} (E + e·j)/(K + j) =
+    // E·ΔH + e·(c − K·ΔH), ΔH = H[K+c] − H[K] (aurcUnitMass's identity).
+    const dH = H[(K + c) | 0] - H[K];
+    aurc += E0 * dH + wr * (c - K * dH);
+    if (G > 0) {
+      const g = (cd >> CODE_GROUP_SHIFT) - 1;
+      if (g >= 0) {
+        const gw = gs[g];
+        const ge = gs[G + g];
+        const dHg = H[(gw + c) | 0] - H[gw | 0];
+        // the group's error after each copy j: e_j = (ge + wr·j)/(gw + j); Σ_j e_j in closed form
+        const sumEg = ge * dHg + wr * (c - gw * dHg);
+        const others = sumErr - gs[G2 + g];
+        aBal += c * others + sumEg; // Σ over items of the sum of group errors (÷ G at the end)
+        let mxOther = -Infinity;
+        if (G === 2) mxOther = gs[G2 + 1 - g];
+        else for (let k = 0; k < G; k++) if (k !== g && gs[G2 + k] > mxOther) mxOther = gs[G2 + k];
+        // e_j is monotone in j: compare its ends e_1, e_c with the other groups' max (multiplied
+        // out: the denominators are positive); all copies below it (lo) add c·max, all above
+        // (hi) add Σ e_j, and a row whose copies cross it adds copy by copy
+        const m1 = mxOther * (gw + 1);
+        const mC = mxOther * (gw + c);
+        const lo = +(ge + wr <= m1) & +(ge + wr * c <= mC);
+        const hi = +(ge + wr >= m1) & +(ge + wr * c >= mC);
+        if ((lo | hi) === 0) for (let j = 1; j <= c; j++) aWorst += Math.max(mxOther, (ge + wr * j) / (gw + j));
+        else {
+          pick[0] = sumEg;
+          pick[1] = c * mxOther;
+          aWorst += pick[lo];
+        }
+        const nw = gw + c;
+        const ne = ge + wr * c;
+        gs[g] = nw;
+        gs[G + g] = ne;
+        if (nw > 0) {
+          const e = ne / nw;
+          sumErr = others + e;
+          gs[G2 + g] = e;
+        }
+      } else {
+        let mx = -Infinity;
+        for (let k = 0; k < G; k++) if (gs[G2 + k] > mx) mx = gs[G2 + k];
+        aBal += c * sumErr;
+        aWorst += c * mx;
+      }
+    }
+    E0 += wr * c;
+    if (bins !== null) {
+      const u1 = unit![p];
+      binMass += c;
+      binDiff += c * u1;
+      if (K + c <= chHi) chunkSum += u1 * c;
+      else {
+        chunk[ch] = chunkSum;
+        ch = spreadOverChunks(chunk, ch, chHi, K, c, u1, N, base, extra);
+        chHi = N - chunkStart(ch, base, extra);
+        chunkSum = chunk[ch];
+      }
+    }
+    K = (K + c) | 0;
+    if (K >= opAtItems) {
+      p++;
+      break;
     }
   }
   storeRunning(st, K, E0, aurc, aBal, aWorst, sumErr, E0, gi, K);
@@ -846,6 +877,5 @@ function unitMassSlice(r: SelectiveResampler, mult: Int32Array, q0: number, q1: 
   }
   st[ST_CHUNK] = ch;
   st[ST_CHUNK_HI] = chHi;
-  st[ST_OP_DONE] = opAtItems === Infinity && opAtPos === -1 ? 1 : 0;
   return p;
 }
