@@ -784,11 +784,14 @@ function unitMassRun(r: SelectiveResampler, mult: Int32Array, p0: number, q1: nu
   const bin = bins !== null ? st[ST_BIN] : 0;
   let binMass = 0;
   let binDiff = bins !== null ? binSums[B1 + bin] : 0;
-  let p = p0;
-  for (; p < q1; p++) {
+  // int32 copies of the bounds: compared with them, p stays an untagged integer in V8
+  const end = q1 | 0;
+  const skip = resume | 0;
+  let p = p0 | 0;
+  for (; p < end; p++) {
     const cd = code[p];
     const c = mult[p];
-    if ((cd & CODE_RARE) !== 0 && p !== resume) break;
+    if ((cd & CODE_RARE) !== 0 && p !== skip) break;
     if (c === 0) {
       // A row not drawn (about 37% of the rows of a resample): every step below would add an
       // exact 0, except that the group-error sum is re-anchored (sumErr − e + e with e the
