@@ -87,6 +87,63 @@ test('one pass equals the separate metric functions (random inputs: ties, weight
   assert.equal(cases, 5 * 3 * 2 * 3 * 3);
 });
 
+test('one pass over more rows than one slice: tied blocks across slice ends, unit masses vs unit weights vs the metric functions; a reused resampler repeats itself', () => {
+  const rng = createRng(29);
+  const n = 10_000; // the unit-mass walk goes in slices of 4096 positions
+  for (const G of [2, 3]) {
+    for (const accKind of ['all', 'threshold', 'target'] as const) {
+      // 300 score levels: about 33 rows per tied block, so blocks straddle the slice ends
+      const scores = Array.from({ length: n }, () => (1 + rng.int(300)) / 300);
+      const wrong = Array.from({ length: n }, () => (rng.next() < 0.4 ? 1 : 0));
+      const groups = Int32Array.from({ length: n }, () => (rng.next() < 0.05 ? -1 : rng.int(G)));
+      const rows = sortRowsByScore(scores, wrong, { groups, nGroups: G });
+      const unitWeighted = sortRowsByScore(scores, wrong, { groups, nGroups: G, weights: new Float64Array(n).fill(1) });
+      const accept: PrefixAcceptance =
+        accKind === 'all'
+          ? { kind: 'end', end: n }
+          : accKind === 'threshold'
+            ? { kind: 'end', end: thresholdEnd(rows, 0.5) }
+            : { kind: 'target', target: 0.6 };
+      const r = selectiveResampler(rows, accept, { B: 15 });
+      const rw = selectiveResampler(unitWeighted, accept, { B: 15 });
+      const first = new Int32Array(n);
+      drawResample(2, 0, first, null);
+      let before: ReturnType<typeof selectiveResampleValues> | null = null;
+      for (let b = 0; b < 3; b++) {
+        const counts = new Int32Array(n);
+        drawResample(2, b, counts, null);
+        const got = { ...selectiveResampleValues(r, counts, n) };
+        got.groupError = Float64Array.from(got.groupError);
+        if (b === 0) before = got;
+        const ref = selectiveResampleValues(rw, counts);
+        const what = `G=${G} ${accKind} b=${b}`;
+        for (const k of [
+          'coverage',
+          'risk',
+          'balanced',
+          'worst',
+          'aurc',
+          'eaurc',
+          'aurcBalanced',
+          'aurcWorst',
+        ] as const)
+          close(got[k], ref[k], `${what} ${k}`);
+        for (const k of ['grid', 'grid02', 'gridBalanced', 'gridWorst02', 'ece', 'mce', 'eceAdaptive'] as const)
+          close(got[k], ref[k], `${what} ${k}`);
+        const mult = Float64Array.from(counts);
+        const a = aurcValues(rows, mult);
+        close(got.aurcWorst, a.aurcWorst, `${what} aurc_worst vs aurcValues`);
+        const cv = calibrationValues(rows, 15, mult);
+        close(got.eceAdaptive, cv.eceAdaptive, `${what} ece_adaptive vs calibrationValues`);
+      }
+      // the first resample again, after two others: the same values bit for bit
+      const again = selectiveResampleValues(r, first, n);
+      for (const k of Object.keys(before!) as (keyof typeof before)[])
+        assert.deepEqual(again[k], before![k], `G=${G} ${accKind}: ${String(k)} after reuse`);
+    }
+  }
+});
+
 test('one pass: every multiplicity 0 gives NaN values (nothing throws)', () => {
   const rows = sortRowsByScore([0.9, 0.5, 0.5], [0, 1, 0], { groups: Int32Array.from([0, 1, 0]), nGroups: 2 });
   const v = selectiveResampleValues(
