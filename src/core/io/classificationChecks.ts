@@ -84,6 +84,103 @@ class FlaggedRows {
     if (this.count < FIRST_LINES) this.first.push(line);
     this.count++;
   }
+
+  /** The rows flagged in a later part of the file (in file order). */
+  absorb(count: number, first: readonly number[]): void {
+    for (const line of first) if (this.first.length < FIRST_LINES) this.first.push(line);
+    this.count += count;
+  }
+}
+
+/** What {@link ClassScoreRowChecks} found in one part of a file (plain data: it crosses threads). */
+export interface ClassScoreChecksState {
+  sumCount: number;
+  sumFirst: number[];
+  /** The sum of the first row whose probabilities do not sum to 1. */
+  firstSum: number;
+  argmaxCount: number;
+  argmaxFirst: number[];
+}
+
+/** A part's state (its lines counted from 0) with `delta` added to every line: the file's line numbers. */
+export function shiftClassScoreChecks(s: ClassScoreChecksState, delta: number): void {
+  for (let i = 0; i < s.sumFirst.length; i++) s.sumFirst[i] += delta;
+  for (let i = 0; i < s.argmaxFirst.length; i++) s.argmaxFirst[i] += delta;
+}
+
+/**
+ * The checks of the class scores, one row at a time as the rows are read (each part of a file
+ * read on several threads has its own; they are joined in file order): probabilities that do not
+ * sum to 1 (within {@link PROB_SUM_TOLERANCE}), and a `pred` that is not one of the row's maximal
+ * class scores. {@link warn} gives one warning per check (count and first lines).
+ */
+export class ClassScoreRowChecks {
+  private readonly sums = new FlaggedRows();
+  private firstSum = 0;
+  private readonly argmax = new FlaggedRows();
+
+  /** The probability row `P[o … o+C)` of the row on `line`. */
+  sum(P: Float64Array, o: number, C: number, line: number): void {
+    let s = 0;
+    for (let c = 0; c < C; c++) s += P[o + c];
+    if (!(Math.abs(s - 1) <= PROB_SUM_TOLERANCE)) {
+      if (this.sums.count === 0) this.firstSum = s;
+      this.sums.add(line);
+    }
+  }
+
+  /** The class scores `P[o … o+C)` and the `pred` column's class of the row on `line`. */
+  predIsArgmax(P: Float64Array, o: number, C: number, pred: number, line: number): void {
+    let max = P[o];
+    for (let c = 1; c < C; c++) if (P[o + c] > max) max = P[o + c];
+    if (P[o + pred] < max) this.argmax.add(line);
+  }
+
+  state(): ClassScoreChecksState {
+    return {
+      sumCount: this.sums.count,
+      sumFirst: [...this.sums.first],
+      firstSum: this.firstSum,
+      argmaxCount: this.argmax.count,
+      argmaxFirst: [...this.argmax.first],
+    };
+  }
+
+  /** The rows of a later part of the file (in file order, its lines already the file's). */
+  absorb(s: ClassScoreChecksState): void {
+    if (this.sums.count === 0) this.firstSum = s.firstSum;
+    this.sums.absorb(s.sumCount, s.sumFirst);
+    this.argmax.absorb(s.argmaxCount, s.argmaxFirst);
+  }
+
+  /** The warnings: probability sums, then `pred` not the arg-max (`predColumn` null: no `pred` column). */
+  warn(file: string, predColumn: string | null, scoreKind: 'probs' | 'logits' | null, warnings: Warnings): void {
+    if (this.sums.count > 0) {
+      const { count, first } = this.sums;
+      warnings.add({
+        code: 'probabilities-not-normalised',
+        message: `${basename(file)}: ${count} row${count === 1 ? '' : 's'} of class probabilities do${count === 1 ? 'es' : ''} not sum to 1 (off by more than ${PROB_SUM_TOLERANCE}); they are used as written. First: ${lineRef(file, first[0])} (sum ${+this.firstSum.toPrecision(6)}).`,
+        file,
+        line: first[0],
+        count,
+        lines: [...first],
+      });
+    }
+    if (this.argmax.count > 0 && predColumn !== null) {
+      const { count, first } = this.argmax;
+      const what = scoreKind === 'logits' ? 'logits' : 'probabilities';
+      const one = scoreKind === 'logits' ? 'logit' : 'probability';
+      warnings.add({
+        code: 'pred-not-argmax',
+        message: `${basename(file)}: on ${count} row${count === 1 ? '' : 's'} the \`pred\` column is not the class with the highest ${one} (first: ${lineRef(file, first[0])}). The metrics of the predicted class (accuracy, F1, confusion matrix, per-class and long-tail accuracy) use the \`pred\` column; the metrics of the scores (nll, brier, top-k, confidence, calibration) use the ${what}.`,
+        file,
+        line: first[0],
+        column: predColumn,
+        count,
+        lines: [...first],
+      });
+    }
+  }
 }
 
 /** Rows of class probabilities (`n` × `C`, row-major) whose sum is off 1 by more than the tolerance: one warning. */
@@ -95,27 +192,9 @@ export function checkProbabilitySums(
   lines: Int32Array,
   warnings: Warnings,
 ): void {
-  const flagged = new FlaggedRows();
-  let firstSum = 0;
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    const o = i * C;
-    for (let c = 0; c < C; c++) s += P[o + c];
-    if (!(Math.abs(s - 1) <= PROB_SUM_TOLERANCE)) {
-      if (flagged.count === 0) firstSum = s;
-      flagged.add(lines[i]);
-    }
-  }
-  const { count, first } = flagged;
-  if (count === 0) return;
-  warnings.add({
-    code: 'probabilities-not-normalised',
-    message: `${basename(file)}: ${count} row${count === 1 ? '' : 's'} of class probabilities do${count === 1 ? 'es' : ''} not sum to 1 (off by more than ${PROB_SUM_TOLERANCE}); they are used as written. First: ${lineRef(file, first[0])} (sum ${+firstSum.toPrecision(6)}).`,
-    file,
-    line: first[0],
-    count,
-    lines: first,
-  });
+  const checks = new ClassScoreRowChecks();
+  for (let i = 0; i < n; i++) checks.sum(P, i * C, C, lines[i]);
+  checks.warn(file, null, 'probs', warnings);
 }
 
 /** A `pred` that is not one of the row's maximal class scores: one warning (count, first lines). */
@@ -130,26 +209,9 @@ export function checkPredIsArgmax(
   lines: Int32Array,
   warnings: Warnings,
 ): void {
-  const flagged = new FlaggedRows();
-  for (let i = 0; i < n; i++) {
-    const o = i * C;
-    let max = P[o];
-    for (let c = 1; c < C; c++) if (P[o + c] > max) max = P[o + c];
-    if (P[o + preds[i]] < max) flagged.add(lines[i]);
-  }
-  const { count, first } = flagged;
-  if (count === 0) return;
-  const what = scoreKind === 'logits' ? 'logits' : 'probabilities';
-  const one = scoreKind === 'logits' ? 'logit' : 'probability';
-  warnings.add({
-    code: 'pred-not-argmax',
-    message: `${basename(file)}: on ${count} row${count === 1 ? '' : 's'} the \`pred\` column is not the class with the highest ${one} (first: ${lineRef(file, first[0])}). The metrics of the predicted class (accuracy, F1, confusion matrix, per-class and long-tail accuracy) use the \`pred\` column; the metrics of the scores (nll, brier, top-k, confidence, calibration) use the ${what}.`,
-    file,
-    line: first[0],
-    column: predColumn,
-    count,
-    lines: first,
-  });
+  const checks = new ClassScoreRowChecks();
+  for (let i = 0; i < n; i++) checks.predIsArgmax(P, i * C, C, preds[i], lines[i]);
+  checks.warn(file, predColumn, scoreKind, warnings);
 }
 
 /** Ids seen on an earlier row: one warning (runs cannot be matched by id while ids repeat). */

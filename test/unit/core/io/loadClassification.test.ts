@@ -2,17 +2,17 @@
 // warnings, invalid rows, and the byte fast path against the papaparse and JSON paths.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EvalLensError, Warnings } from '../../../../src/core/diagnostics';
+import { EvalLensError } from '../../../../src/core/diagnostics';
 import type { EvalConfig } from '../../../../src/core/config/types';
-import { loadClassification } from '../../../../src/core/io/loadClassification';
 import { createRng } from '../../../../src/core/stats/rng';
 import { configOf } from '../../helpers/ioConfig';
 import { tmpFile } from '../../helpers/io';
+import { loadBothWays } from '../../helpers/probabilityTerms';
 
+/** Read with the matrix kept, and checked against a read without it (see loadBothWays). */
 async function load(name: string, content: string, cfg: EvalConfig = {}) {
-  const warnings = new Warnings();
-  const r = await loadClassification(tmpFile(name, content), configOf(cfg), warnings);
-  return { ...r, d: r.data, warnings: warnings.list };
+  const r = await loadBothWays(tmpFile(name, content), configOf(cfg));
+  return { ...r, d: r.data, warnings: r.warnings.list };
 }
 
 const arr = (a: ArrayLike<number> | null) => (a ? Array.from(a) : a);
