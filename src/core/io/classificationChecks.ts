@@ -1,8 +1,8 @@
 /**
  * The value rules of a classification file: what a cell must hold (finite numbers, probabilities
- * in [0, 1], accept values, class names), and the checks run once every row is read (probabilities
- * that do not sum to 1, a `pred` that is not the arg-max of the scores, repeated ids), each one
- * warning with the count and the first lines.
+ * in [0, 1], accept values, class names), the checks of each row's class scores as it is read
+ * (probabilities that do not sum to 1, a `pred` that is not the arg-max of the scores) and of the
+ * ids once every row is read (repeated ids), each one warning with the count and the first lines.
  */
 import { basename } from 'node:path';
 import { lineRef, type Warnings } from '../diagnostics';
@@ -181,37 +181,6 @@ export class ClassScoreRowChecks {
       });
     }
   }
-}
-
-/** Rows of class probabilities (`n` × `C`, row-major) whose sum is off 1 by more than the tolerance: one warning. */
-export function checkProbabilitySums(
-  file: string,
-  P: Float64Array,
-  C: number,
-  n: number,
-  lines: Int32Array,
-  warnings: Warnings,
-): void {
-  const checks = new ClassScoreRowChecks();
-  for (let i = 0; i < n; i++) checks.sum(P, i * C, C, lines[i]);
-  checks.warn(file, null, 'probs', warnings);
-}
-
-/** A `pred` that is not one of the row's maximal class scores: one warning (count, first lines). */
-export function checkPredIsArgmax(
-  file: string,
-  predColumn: string,
-  scoreKind: 'probs' | 'logits' | null,
-  preds: Int32Array,
-  P: Float64Array,
-  C: number,
-  n: number,
-  lines: Int32Array,
-  warnings: Warnings,
-): void {
-  const checks = new ClassScoreRowChecks();
-  for (let i = 0; i < n; i++) checks.predIsArgmax(P, i * C, C, preds[i], lines[i]);
-  checks.warn(file, predColumn, scoreKind, warnings);
 }
 
 /** Ids seen on an earlier row: one warning (runs cannot be matched by id while ids repeat). */

@@ -1,12 +1,32 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Warnings } from '../../../../src/core/diagnostics';
-import {
-  checkDuplicateIds,
-  checkPredIsArgmax,
-  checkProbabilitySums,
-} from '../../../../src/core/io/classificationChecks';
+import { checkDuplicateIds, ClassScoreRowChecks } from '../../../../src/core/io/classificationChecks';
 import { FIRST_LINES } from '../../../../src/core/io/rowProblems';
+
+/** The probability-sum check of every row of a row-major n×C matrix, as the reader runs it row by row. */
+function checkProbabilitySums(file: string, P: Float64Array, C: number, n: number, lines: Int32Array, w: Warnings) {
+  const checks = new ClassScoreRowChecks();
+  for (let i = 0; i < n; i++) checks.sum(P, i * C, C, lines[i]);
+  checks.warn(file, null, 'probs', w);
+}
+
+/** The pred-is-the-arg-max check of every row, as the reader runs it row by row. */
+function checkPredIsArgmax(
+  file: string,
+  predColumn: string,
+  scoreKind: 'probs' | 'logits',
+  preds: Int32Array,
+  P: Float64Array,
+  C: number,
+  n: number,
+  lines: Int32Array,
+  w: Warnings,
+) {
+  const checks = new ClassScoreRowChecks();
+  for (let i = 0; i < n; i++) checks.predIsArgmax(P, i * C, C, preds[i], lines[i]);
+  checks.warn(file, predColumn, scoreKind, w);
+}
 
 // 25 flagged rows among 30 (rows 0–4 fine, 5–29 flagged), file lines = row + 2 (a header line first):
 // each check counts all 25 and lists the lines of the first FIRST_LINES (20) of them.
