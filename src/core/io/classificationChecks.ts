@@ -9,6 +9,7 @@ import { lineRef, type Warnings } from '../diagnostics';
 import { printable } from '../results/validate';
 import { parseNumberText } from './numbers';
 import { FIRST_LINES } from './rowProblems';
+import { FNV_OFFSET, FNV_PRIME } from './ranking/byteInterner';
 import type { Cell } from './table';
 
 /** Tolerance of the probability-sum check (docs/inputs.md). */
@@ -183,23 +184,51 @@ export class ClassScoreRowChecks {
   }
 }
 
-/** Ids seen on an earlier row: one warning (runs cannot be matched by id while ids repeat). */
+/**
+ * FNV-1a hash of a text's UTF-16 code units: computed for each id as it is read (in the reading
+ * threads of a large file), so that {@link checkDuplicateIds} compares numbers first.
+ */
+export function textHash(s: string): number {
+  let h = FNV_OFFSET;
+  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), FNV_PRIME);
+  return h;
+}
+
+/**
+ * Ids seen on an earlier row: one warning (runs cannot be matched by id while ids repeat).
+ * `hashes[i]` = {@link textHash}(ids[i]). An open-addressing table of row numbers, probed by hash;
+ * two ids are the same only when their texts are equal (equal hashes alone decide nothing).
+ */
 export function checkDuplicateIds(
   file: string,
   idColumn: string,
   ids: string[],
+  hashes: Int32Array,
   lines: Int32Array,
   warnings: Warnings,
 ): void {
-  const seen = new Set<string>();
+  const n = ids.length;
+  let size = 16;
+  while (size < 2 * n) size *= 2;
+  const mask = size - 1;
+  const table = new Int32Array(size); // row + 1 of the first row with each id; 0 = empty
   const flagged = new FlaggedRows();
   let example = '';
-  for (let i = 0; i < ids.length; i++) {
+  for (let i = 0; i < n; i++) {
+    const h = hashes[i];
     const id = ids[i];
-    if (seen.has(id)) {
-      if (flagged.count === 0) example = id;
-      flagged.add(lines[i]);
-    } else seen.add(id);
+    for (let at = (h ^ (h >>> 16)) & mask; ; at = (at + 1) & mask) {
+      const r = table[at] - 1;
+      if (r < 0) {
+        table[at] = i + 1;
+        break;
+      }
+      if (hashes[r] === h && ids[r] === id) {
+        if (flagged.count === 0) example = id;
+        flagged.add(lines[i]);
+        break;
+      }
+    }
   }
   const { count, first } = flagged;
   if (count === 0) return;

@@ -22,6 +22,7 @@ import {
   probRangeMessage,
   shiftClassScoreChecks,
   show,
+  textHash,
   type ClassScoreChecksState,
 } from './classificationChecks';
 import {
@@ -71,7 +72,8 @@ type RowArrayName =
   | 'nllTerm'
   | 'brierTerm'
   | 'trueRank'
-  | 'probScore';
+  | 'probScore'
+  | 'idHash';
 const ROW_ARRAY_TYPES: Record<RowArrayName, new (b: ArrayBufferLike, offset: number, length: number) => RowArray> = {
   lines: Int32Array,
   labels: Int32Array,
@@ -84,6 +86,7 @@ const ROW_ARRAY_TYPES: Record<RowArrayName, new (b: ArrayBufferLike, offset: num
   brierTerm: Float64Array,
   trueRank: Int32Array,
   probScore: Float64Array,
+  idHash: Int32Array,
 };
 
 /**
@@ -175,6 +178,8 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
   private group: string[] | null = null;
   private split: string[] | null = null;
   private ids: string[] | null = null;
+  /** textHash of each id (for the duplicate-id check). */
+  private idHash: Int32Array | null = null;
 
   /** Kept text columns by column index (TEXT in the plan, or a role column kept as text too). */
   private text: (TextColumnBuilder | undefined)[] = [];
@@ -217,7 +222,10 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     if (p.hasAccept) this.accept = new Uint8Array(this.cap);
     if (p.hasGroup) this.group = [];
     if (p.hasSplit) this.split = [];
-    if (p.hasId) this.ids = [];
+    if (p.hasId) {
+      this.ids = [];
+      this.idHash = new Int32Array(this.cap);
+    }
     const kept = p.keepText;
     if (kept) this.text = names.map((name, j) => (kept[j] ? new TextColumnBuilder(name, this.cap) : undefined));
     // The byte path parses numeric cells from the bytes, unless the column is kept as text too.
@@ -268,6 +276,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     if (this.score) this.score = grown(this.score, cap);
     if (this.weight) this.weight = grown(this.weight, cap);
     if (this.accept) this.accept = grown(this.accept, cap);
+    if (this.idHash) this.idHash = grown(this.idHash, cap);
     this.cap = cap;
   }
 
@@ -396,9 +405,12 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       case SPLIT:
         this.split![this.n] = cell === null ? '' : String(cell).trim().toLowerCase();
         return;
-      case ID:
-        this.ids![this.n] = cell === null ? '' : typeof cell === 'string' ? cell.trim() : String(cell);
+      case ID: {
+        const id = cell === null ? '' : typeof cell === 'string' ? cell.trim() : String(cell);
+        this.ids![this.n] = id;
+        this.idHash![this.n] = textHash(id);
         return;
+      }
       case ARRAY:
         this.putArray(j, cell);
         return;
@@ -497,7 +509,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
   }
 
   private rowArrays(): Record<RowArrayName, RowArray | null> {
-    const { lines, labels, preds, score, weight, accept, terms } = this;
+    const { lines, labels, preds, score, weight, accept, terms, idHash } = this;
     // a matrix not kept holds only the current row: each part has its own
     const probs = this.keepMatrix ? this.probs : null;
     return {
@@ -512,6 +524,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       brierTerm: terms?.brierTerm ?? null,
       trueRank: terms?.trueRank ?? null,
       probScore: terms?.score ?? null,
+      idHash,
     };
   }
 
@@ -523,6 +536,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     if (a.score) this.score = a.score as Float64Array;
     if (a.weight) this.weight = a.weight as Float64Array;
     if (a.accept) this.accept = a.accept as Uint8Array;
+    if (a.idHash) this.idHash = a.idHash as Int32Array;
     const t = this.terms;
     if (t) {
       if (a.nllTerm) t.nllTerm = a.nllTerm as Float64Array;
@@ -746,7 +760,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     if (this.weight) checkWeightSum(this.file, this.used.weight as string, this.weight, n, lines, warnings);
     if (this.ids) {
       this.ids.length = n;
-      checkDuplicateIds(file, this.used.id as string, this.ids, lines, warnings);
+      checkDuplicateIds(file, this.used.id as string, this.ids, trimmed(this.idHash!, n), lines, warnings);
     }
     return {
       file,
