@@ -317,3 +317,48 @@ test('blank and whitespace-only lines are skipped but counted, on the byte path 
     assert.deepEqual(arr(o.d.lines), [2, 5]);
   }
 });
+
+test('array columns on random files: the terms computed once the class set is known = those of the matrix', async () => {
+  // JSONL rows with a `probs` or `logits` array: without `classes` the class of each entry is known
+  // only once every row is read, so the rows are reduced at the end; with `classes`, as each is read.
+  const rng = createRng(23);
+  for (let rep = 0; rep < 24; rep++) {
+    const C = 1 + rng.int(6);
+    const logits = rng.next() < 0.5;
+    const withClasses = rng.next() < 0.5;
+    const withPred = rng.next() < 0.5;
+    const skip = rng.next() < 0.5;
+    const withWeight = rng.next() < 0.5;
+    const score = (['msp', 'margin', 'entropy'] as const)[rep % 3];
+    const lines: string[] = [];
+    for (let i = 0; i < 40 + rng.int(200); i++) {
+      // ties (quarters, equal logits) and zeros in some rows
+      const tie = rng.next() < 0.3;
+      let v = Array.from({ length: C }, () => (tie ? Math.round(rng.next() * 4) / 4 : rng.next()));
+      if (!logits) {
+        const sum = v.reduce((a, b) => a + b, 0) || 1;
+        v = v.map((x) => x / sum);
+      } else v = v.map((x) => (x - 0.5) * 20);
+      const row: Record<string, unknown> = { label: rng.int(C), [logits ? 'logits' : 'probs']: v };
+      if (withPred) row.pred = rng.int(C);
+      if (withWeight) row.weight = rng.next() * 2;
+      if (skip && rng.next() < 0.05) row[logits ? 'logits' : 'probs'] = [...v.slice(1), 'bad']; // a dropped row
+      lines.push(JSON.stringify(row));
+    }
+    // every class occurs as a label, so that the labels 0…C−1 name the array entries
+    for (let c = 0; c < C; c++)
+      lines.push(
+        JSON.stringify({
+          label: c,
+          [logits ? 'logits' : 'probs']: Array(C).fill(1 / C),
+          ...(withPred ? { pred: c } : {}),
+          ...(withWeight ? { weight: 1 } : {}),
+        }),
+      );
+    const cfg: EvalConfig = { score, invalidRows: skip ? 'skip' : 'error' };
+    if (withClasses) cfg.classes = Array.from({ length: C }, (_, c) => String(c));
+    const r = await load('a.jsonl', lines.join('\n') + '\n', cfg);
+    assert.equal(r.d.classes.length, C);
+    assert.ok(r.d.probTerms);
+  }
+});
