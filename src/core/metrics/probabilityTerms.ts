@@ -5,6 +5,16 @@
  * (src/core/io/scores.ts). One function computes them for one row; the reader calls it on each row
  * as it is read (so that the n×C matrix need not be kept), and {@link probabilityTerms} on a
  * whole matrix, so both give the same bits.
+ *
+ * References:
+ * - I. J. Good (1952). Rational decisions. Journal of the Royal Statistical Society, Series B 14(1):107–114.
+ *   https://doi.org/10.1111/j.2517-6161.1952.tb00104.x
+ * - G. W. Brier (1950). Verification of forecasts expressed in terms of probability. Monthly Weather Review
+ *   78(1):1–3. https://doi.org/10.1175/1520-0493(1950)078<0001:VOFEIT>2.0.CO;2
+ * - Y. Geifman, R. El-Yaniv (2017). Selective Classification for Deep Neural Networks. Advances in Neural
+ *   Information Processing Systems 30 (NeurIPS). https://arxiv.org/abs/1705.08500
+ *
+ * @see docs/metrics/classification.md — the NLL, Brier and top-k definitions.
  */
 import type { ProbabilityTerms } from '../data/classificationData';
 import { rowScore, type ScoreKind } from '../io/scores';
