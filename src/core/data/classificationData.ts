@@ -1,3 +1,24 @@
+/** How a confidence score is derived from class probabilities (src/core/io/scores.ts). */
+export type ScoreKind = 'msp' | 'margin' | 'entropy';
+
+/**
+ * Per-row quantities of the class probabilities, all that the metrics read from them (the NLL,
+ * Brier and top-k terms of the classification family and the confidence score of the selective
+ * and calibration families): computed row by row while the file is read
+ * (src/core/metrics/probabilityTerms.ts), so that the n×C matrix need not be kept.
+ */
+export interface ProbabilityTerms {
+  /** `−ln max(p_{i,y_i}, 1e-15)`. */
+  nllTerm: Float64Array;
+  /** `Σ_c (p_ic − 1[y_i=c])²`. */
+  brierTerm: Float64Array;
+  /** 1 + the number of classes whose probability is strictly higher than the true class's. */
+  trueRank: Int32Array;
+  /** The confidence score of kind `scoreKind` derived from the probabilities. */
+  score: Float64Array;
+  scoreKind: ScoreKind;
+}
+
 /**
  * The typed columns of a classification prediction file after the input rules of docs/inputs.md has been
  * applied (class set, prediction, score, invalid rows). Metric families read only this.
@@ -15,10 +36,14 @@ export interface ClassificationData {
   preds: Int32Array;
   /**
    * Class probabilities, row-major n×C (logits already turned into probabilities by a stable
-   * softmax), or null when the file has only predictions.
+   * softmax); null when the file has only predictions, or when the reader was not asked to keep
+   * them (the metrics read {@link probTerms}; the row table of the inspection shows a row's
+   * best classes from the matrix).
    */
   probs: Float64Array | null;
-  /** True when `probs` came from logits (softmax applied). */
+  /** The per-row quantities of the class probabilities; null when the file has only predictions. */
+  probTerms: ProbabilityTerms | null;
+  /** True when the class probabilities came from logits (softmax applied). */
   fromLogits: boolean;
   /** A `confidence`/`score`/`margin` column, when present (it wins over derived scores). */
   scoreColumn: Float64Array | null;

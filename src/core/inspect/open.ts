@@ -126,7 +126,8 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
   } else {
     const [fi, loaded] = await Promise.all([
       fileInfo(input),
-      loadClassification(path, config, ctx.warnings, opts.progress, { keepOther: true }),
+      // the row table shows each row's best classes from the matrix
+      loadClassification(path, config, ctx.warnings, opts.progress, { keepOther: true, keepProbabilities: true }),
     ]);
     info = fi;
     table = classificationTable(loaded, await classificationRowValues(loaded, ctx));

@@ -8,5 +8,8 @@ import type { ClassificationData } from '../data/classificationData';
 import { deriveScores } from '../io/scores';
 
 export function rowScores(data: ClassificationData, config: ResolvedConfig): Float64Array | null {
-  return data.scoreColumn ?? (data.probs ? deriveScores(data, config.score ?? CONFIG_DEFAULTS.score) : null);
+  return (
+    data.scoreColumn ??
+    (data.probTerms || data.probs ? deriveScores(data, config.score ?? CONFIG_DEFAULTS.score) : null)
+  );
 }

@@ -123,6 +123,15 @@ export function subsetClassification(loaded: LoadedClassification, rows: Int32Ar
     labels: cut(d.labels, rows),
     preds: cut(d.preds, rows),
     probs: d.probs ? cut(d.probs, rows, d.classes.length) : null,
+    probTerms: d.probTerms
+      ? {
+          nllTerm: cut(d.probTerms.nllTerm, rows),
+          brierTerm: cut(d.probTerms.brierTerm, rows),
+          trueRank: cut(d.probTerms.trueRank, rows),
+          score: cut(d.probTerms.score, rows),
+          scoreKind: d.probTerms.scoreKind,
+        }
+      : null,
     scoreColumn: cutOrNull(d.scoreColumn, rows),
     weights: cutOrNull(d.weights, rows),
     accept: cutOrNull(d.accept, rows),

@@ -1,14 +1,15 @@
 /**
  * The value rules of a classification file: what a cell must hold (finite numbers, probabilities
- * in [0, 1], accept values, class names), and the checks run once every row is read (probabilities
- * that do not sum to 1, a `pred` that is not the arg-max of the scores, repeated ids), each one
- * warning with the count and the first lines.
+ * in [0, 1], accept values, class names), the checks of each row's class scores as it is read
+ * (probabilities that do not sum to 1, a `pred` that is not the arg-max of the scores) and of the
+ * ids once every row is read (repeated ids), each one warning with the count and the first lines.
  */
 import { basename } from 'node:path';
 import { lineRef, type Warnings } from '../diagnostics';
 import { printable } from '../results/validate';
 import { parseNumberText } from './numbers';
 import { FIRST_LINES } from './rowProblems';
+import { FNV_OFFSET, FNV_PRIME } from './ranking/byteInterner';
 import type { Cell } from './table';
 
 /** Tolerance of the probability-sum check (docs/inputs.md). */
@@ -84,91 +85,150 @@ class FlaggedRows {
     if (this.count < FIRST_LINES) this.first.push(line);
     this.count++;
   }
+
+  /** The rows flagged in a later part of the file (in file order). */
+  absorb(count: number, first: readonly number[]): void {
+    for (const line of first) if (this.first.length < FIRST_LINES) this.first.push(line);
+    this.count += count;
+  }
 }
 
-/** Rows of class probabilities (`n` × `C`, row-major) whose sum is off 1 by more than the tolerance: one warning. */
-export function checkProbabilitySums(
-  file: string,
-  P: Float64Array,
-  C: number,
-  n: number,
-  lines: Int32Array,
-  warnings: Warnings,
-): void {
-  const flagged = new FlaggedRows();
-  let firstSum = 0;
-  for (let i = 0; i < n; i++) {
+/** What {@link ClassScoreRowChecks} found in one part of a file (plain data: it crosses threads). */
+export interface ClassScoreChecksState {
+  sumCount: number;
+  sumFirst: number[];
+  /** The sum of the first row whose probabilities do not sum to 1. */
+  firstSum: number;
+  argmaxCount: number;
+  argmaxFirst: number[];
+}
+
+/** A part's state (its lines counted from 0) with `delta` added to every line: the file's line numbers. */
+export function shiftClassScoreChecks(s: ClassScoreChecksState, delta: number): void {
+  for (let i = 0; i < s.sumFirst.length; i++) s.sumFirst[i] += delta;
+  for (let i = 0; i < s.argmaxFirst.length; i++) s.argmaxFirst[i] += delta;
+}
+
+/**
+ * The checks of the class scores, one row at a time as the rows are read (each part of a file
+ * read on several threads has its own; they are joined in file order): probabilities that do not
+ * sum to 1 (within {@link PROB_SUM_TOLERANCE}), and a `pred` that is not one of the row's maximal
+ * class scores. {@link warn} gives one warning per check (count and first lines).
+ */
+export class ClassScoreRowChecks {
+  private readonly sums = new FlaggedRows();
+  private firstSum = 0;
+  private readonly argmax = new FlaggedRows();
+
+  /** The probability row `P[o … o+C)` of the row on `line`. */
+  sum(P: Float64Array, o: number, C: number, line: number): void {
     let s = 0;
-    const o = i * C;
     for (let c = 0; c < C; c++) s += P[o + c];
     if (!(Math.abs(s - 1) <= PROB_SUM_TOLERANCE)) {
-      if (flagged.count === 0) firstSum = s;
-      flagged.add(lines[i]);
+      if (this.sums.count === 0) this.firstSum = s;
+      this.sums.add(line);
     }
   }
-  const { count, first } = flagged;
-  if (count === 0) return;
-  warnings.add({
-    code: 'probabilities-not-normalised',
-    message: `${basename(file)}: ${count} row${count === 1 ? '' : 's'} of class probabilities do${count === 1 ? 'es' : ''} not sum to 1 (off by more than ${PROB_SUM_TOLERANCE}); they are used as written. First: ${lineRef(file, first[0])} (sum ${+firstSum.toPrecision(6)}).`,
-    file,
-    line: first[0],
-    count,
-    lines: first,
-  });
-}
 
-/** A `pred` that is not one of the row's maximal class scores: one warning (count, first lines). */
-export function checkPredIsArgmax(
-  file: string,
-  predColumn: string,
-  scoreKind: 'probs' | 'logits' | null,
-  preds: Int32Array,
-  P: Float64Array,
-  C: number,
-  n: number,
-  lines: Int32Array,
-  warnings: Warnings,
-): void {
-  const flagged = new FlaggedRows();
-  for (let i = 0; i < n; i++) {
-    const o = i * C;
+  /** The class scores `P[o … o+C)` and the `pred` column's class of the row on `line`. */
+  predIsArgmax(P: Float64Array, o: number, C: number, pred: number, line: number): void {
     let max = P[o];
     for (let c = 1; c < C; c++) if (P[o + c] > max) max = P[o + c];
-    if (P[o + preds[i]] < max) flagged.add(lines[i]);
+    if (P[o + pred] < max) this.argmax.add(line);
   }
-  const { count, first } = flagged;
-  if (count === 0) return;
-  const what = scoreKind === 'logits' ? 'logits' : 'probabilities';
-  const one = scoreKind === 'logits' ? 'logit' : 'probability';
-  warnings.add({
-    code: 'pred-not-argmax',
-    message: `${basename(file)}: on ${count} row${count === 1 ? '' : 's'} the \`pred\` column is not the class with the highest ${one} (first: ${lineRef(file, first[0])}). The metrics of the predicted class (accuracy, F1, confusion matrix, per-class and long-tail accuracy) use the \`pred\` column; the metrics of the scores (nll, brier, top-k, confidence, calibration) use the ${what}.`,
-    file,
-    line: first[0],
-    column: predColumn,
-    count,
-    lines: first,
-  });
+
+  state(): ClassScoreChecksState {
+    return {
+      sumCount: this.sums.count,
+      sumFirst: [...this.sums.first],
+      firstSum: this.firstSum,
+      argmaxCount: this.argmax.count,
+      argmaxFirst: [...this.argmax.first],
+    };
+  }
+
+  /** The rows of a later part of the file (in file order, its lines already the file's). */
+  absorb(s: ClassScoreChecksState): void {
+    if (this.sums.count === 0) this.firstSum = s.firstSum;
+    this.sums.absorb(s.sumCount, s.sumFirst);
+    this.argmax.absorb(s.argmaxCount, s.argmaxFirst);
+  }
+
+  /** The warnings: probability sums, then `pred` not the arg-max (`predColumn` null: no `pred` column). */
+  warn(file: string, predColumn: string | null, scoreKind: 'probs' | 'logits' | null, warnings: Warnings): void {
+    if (this.sums.count > 0) {
+      const { count, first } = this.sums;
+      warnings.add({
+        code: 'probabilities-not-normalised',
+        message: `${basename(file)}: ${count} row${count === 1 ? '' : 's'} of class probabilities do${count === 1 ? 'es' : ''} not sum to 1 (off by more than ${PROB_SUM_TOLERANCE}); they are used as written. First: ${lineRef(file, first[0])} (sum ${+this.firstSum.toPrecision(6)}).`,
+        file,
+        line: first[0],
+        count,
+        lines: [...first],
+      });
+    }
+    if (this.argmax.count > 0 && predColumn !== null) {
+      const { count, first } = this.argmax;
+      const what = scoreKind === 'logits' ? 'logits' : 'probabilities';
+      const one = scoreKind === 'logits' ? 'logit' : 'probability';
+      warnings.add({
+        code: 'pred-not-argmax',
+        message: `${basename(file)}: on ${count} row${count === 1 ? '' : 's'} the \`pred\` column is not the class with the highest ${one} (first: ${lineRef(file, first[0])}). The metrics of the predicted class (accuracy, F1, confusion matrix, per-class and long-tail accuracy) use the \`pred\` column; the metrics of the scores (nll, brier, top-k, confidence, calibration) use the ${what}.`,
+        file,
+        line: first[0],
+        column: predColumn,
+        count,
+        lines: [...first],
+      });
+    }
+  }
 }
 
-/** Ids seen on an earlier row: one warning (runs cannot be matched by id while ids repeat). */
+/**
+ * FNV-1a hash of a text's UTF-16 code units: computed for each id as it is read (in the reading
+ * threads of a large file), so that {@link checkDuplicateIds} compares numbers first.
+ */
+export function textHash(s: string): number {
+  let h = FNV_OFFSET;
+  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), FNV_PRIME);
+  return h;
+}
+
+/**
+ * Ids seen on an earlier row: one warning (runs cannot be matched by id while ids repeat).
+ * `hashes[i]` = {@link textHash}(ids[i]). An open-addressing table of row numbers, probed by hash;
+ * two ids are the same only when their texts are equal (equal hashes alone decide nothing).
+ */
 export function checkDuplicateIds(
   file: string,
   idColumn: string,
   ids: string[],
+  hashes: Int32Array,
   lines: Int32Array,
   warnings: Warnings,
 ): void {
-  const seen = new Set<string>();
+  const n = ids.length;
+  let size = 16;
+  while (size < 2 * n) size *= 2;
+  const mask = size - 1;
+  const table = new Int32Array(size); // row + 1 of the first row with each id; 0 = empty
   const flagged = new FlaggedRows();
   let example = '';
-  for (let i = 0; i < ids.length; i++) {
+  for (let i = 0; i < n; i++) {
+    const h = hashes[i];
     const id = ids[i];
-    if (seen.has(id)) {
-      if (flagged.count === 0) example = id;
-      flagged.add(lines[i]);
-    } else seen.add(id);
+    for (let at = (h ^ (h >>> 16)) & mask; ; at = (at + 1) & mask) {
+      const r = table[at] - 1;
+      if (r < 0) {
+        table[at] = i + 1;
+        break;
+      }
+      if (hashes[r] === h && ids[r] === id) {
+        if (flagged.count === 0) example = id;
+        flagged.add(lines[i]);
+        break;
+      }
+    }
   }
   const { count, first } = flagged;
   if (count === 0) return;

@@ -7,8 +7,8 @@
  */
 import { basename } from 'node:path';
 import { fail, type Warnings } from '../diagnostics';
-import type { ResolvedConfig } from '../config/types';
-import type { ClassificationData } from '../data/classificationData';
+import { CONFIG_DEFAULTS, type ResolvedConfig } from '../config/types';
+import type { ClassificationData, ProbabilityTerms } from '../data/classificationData';
 import { cellAsText, TextColumnBuilder, type TextColumn } from '../data/textColumn';
 import { COMMA, TAB } from './bytes';
 import { ClassSet, MAX_CLASSES, sortedClassUnion } from './classSet';
@@ -16,12 +16,14 @@ import {
   acceptValue,
   cellNumber,
   checkDuplicateIds,
-  checkPredIsArgmax,
-  checkProbabilitySums,
+  ClassScoreRowChecks,
   classText,
   inProbRange,
   probRangeMessage,
+  shiftClassScoreChecks,
   show,
+  textHash,
+  type ClassScoreChecksState,
 } from './classificationChecks';
 import {
   ACCEPT,
@@ -45,7 +47,8 @@ import type { TableFormat } from './format';
 import { tooDeepAt, TOO_DEEP } from './jsonDepth';
 import { NUMBER_FIELD, scanQuoteFreeRows, SKIP_FIELD, TEXT_FIELD, type QuoteFreeRowSink } from './quoteFreeRows';
 import { RowProblems, shiftProblems, type RowProblemsState } from './rowProblems';
-import { argmaxRows, softmaxRows } from './scores';
+import { argmaxRow, softmaxRow, type ScoreKind } from './scores';
+import { emptyProbabilityTerms, reduceProbabilityRow } from '../metrics/probabilityTerms';
 import type { ByteRowHandler, Cell, TableSink } from './table';
 import { checkWeightSum } from './weights';
 
@@ -58,7 +61,19 @@ function grown<T extends Float64Array | Int32Array | Uint8Array>(a: T, cap: numb
 
 type RowArray = Float64Array | Int32Array | Uint8Array;
 /** The typed arrays of the rows, by name. */
-type RowArrayName = 'lines' | 'labels' | 'preds' | 'probs' | 'score' | 'weight' | 'accept';
+type RowArrayName =
+  | 'lines'
+  | 'labels'
+  | 'preds'
+  | 'probs'
+  | 'score'
+  | 'weight'
+  | 'accept'
+  | 'nllTerm'
+  | 'brierTerm'
+  | 'trueRank'
+  | 'probScore'
+  | 'idHash';
 const ROW_ARRAY_TYPES: Record<RowArrayName, new (b: ArrayBufferLike, offset: number, length: number) => RowArray> = {
   lines: Int32Array,
   labels: Int32Array,
@@ -67,6 +82,11 @@ const ROW_ARRAY_TYPES: Record<RowArrayName, new (b: ArrayBufferLike, offset: num
   score: Float64Array,
   weight: Float64Array,
   accept: Uint8Array,
+  nllTerm: Float64Array,
+  brierTerm: Float64Array,
+  trueRank: Int32Array,
+  probScore: Float64Array,
+  idHash: Int32Array,
 };
 
 /**
@@ -95,6 +115,7 @@ export interface CollectorPart {
   /** Kept text columns by column index: distinct values and per-row codes. */
   text: ({ values: string[]; codes: Int32Array } | null)[];
   problems: RowProblemsState;
+  checks: ClassScoreChecksState;
 }
 
 /** Final arrays: a view when nearly full (no copy), else a trimmed copy. */
@@ -128,6 +149,19 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
   private readonly delimiter: number;
   private readonly problems: RowProblems;
   private pendingWarnings: PendingWarning[] = [];
+  private hasPredColumn = false;
+  /**
+   * Each row's class scores are reduced to {@link terms} (and checked) as soon as the row is read:
+   * possible when the class set is known from the header, so that each label's class is known.
+   */
+  private reduceRows = false;
+  /** The n×C matrix is kept: asked for, or the class set is known only once every row is read. */
+  private keepMatrix = false;
+  /** Where the current row's class scores go in {@link probs} (0 when it holds one row). */
+  private rowOff = 0;
+  private terms: ProbabilityTerms | null = null;
+  private readonly termKind: ScoreKind;
+  private readonly checks = new ClassScoreRowChecks();
 
   // Row storage (n rows kept, cap allocated).
   private n = 0;
@@ -144,6 +178,8 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
   private group: string[] | null = null;
   private split: string[] | null = null;
   private ids: string[] | null = null;
+  /** textHash of each id (for the duplicate-id check). */
+  private idHash: Int32Array | null = null;
 
   /** Kept text columns by column index (TEXT in the plan, or a role column kept as text too). */
   private text: (TextColumnBuilder | undefined)[] = [];
@@ -159,6 +195,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     this.delimiter = format === 'tsv' ? TAB : COMMA;
     this.cap = Math.max(16, capacity);
     this.lines = new Int32Array(this.cap);
+    this.termKind = config.score ?? CONFIG_DEFAULTS.score;
   }
 
   // ------------------------------------------------------------------ header
@@ -174,12 +211,21 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     this.classPos = p.classPos;
     this.arrayCol = p.arrayCol;
     this.pendingWarnings = p.warnings;
+    this.hasPredColumn = p.hasPred;
+    if (this.scoreKind) {
+      this.reduceRows = this.classes !== null;
+      this.keepMatrix = this.keep.keepProbabilities === true || !this.reduceRows;
+      if (this.reduceRows) this.terms = emptyProbabilityTerms(this.cap, this.termKind);
+    }
     if (p.hasScore) this.score = new Float64Array(this.cap);
     if (p.hasWeight) this.weight = new Float64Array(this.cap);
     if (p.hasAccept) this.accept = new Uint8Array(this.cap);
     if (p.hasGroup) this.group = [];
     if (p.hasSplit) this.split = [];
-    if (p.hasId) this.ids = [];
+    if (p.hasId) {
+      this.ids = [];
+      this.idHash = new Int32Array(this.cap);
+    }
     const kept = p.keepText;
     if (kept) this.text = names.map((name, j) => (kept[j] ? new TextColumnBuilder(name, this.cap) : undefined));
     // The byte path parses numeric cells from the bytes, unless the column is kept as text too.
@@ -192,18 +238,25 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     );
     if (this.classes) {
       this.labels = new Int32Array(this.cap);
-      if (p.hasPred) this.preds = new Int32Array(this.cap);
+      // without a pred column, the arg-max of each row's scores
+      if (p.hasPred || this.scoreKind) this.preds = new Int32Array(this.cap);
     } else {
       this.labelRaw = [];
       if (p.hasPred) this.predRaw = [];
     }
-    if (this.scoreKind && this.C > 0) this.probs = new Float64Array(this.cap * this.C);
+    if (this.scoreKind && this.C > 0) this.allocateProbs();
+  }
+
+  /** Room for the class scores: every row's when the matrix is kept, else the current row's. */
+  private allocateProbs(): void {
+    this.probs = new Float64Array(this.keepMatrix ? this.cap * this.C : this.C);
   }
 
   // ------------------------------------------------------------------ rows
 
   private begin(line: number): void {
     if (this.n >= this.cap) this.grow();
+    this.rowOff = this.keepMatrix ? this.n * this.C : 0;
     this.problems.begin(line);
   }
 
@@ -212,15 +265,48 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     this.lines = grown(this.lines, cap);
     if (this.labels) this.labels = grown(this.labels, cap);
     if (this.preds) this.preds = grown(this.preds, cap);
-    if (this.probs) this.probs = grown(this.probs, cap * this.C);
+    if (this.probs && this.keepMatrix) this.probs = grown(this.probs, cap * this.C);
+    const t = this.terms;
+    if (t) {
+      t.nllTerm = grown(t.nllTerm, cap);
+      t.brierTerm = grown(t.brierTerm, cap);
+      t.trueRank = grown(t.trueRank, cap);
+      t.score = grown(t.score, cap);
+    }
     if (this.score) this.score = grown(this.score, cap);
     if (this.weight) this.weight = grown(this.weight, cap);
     if (this.accept) this.accept = grown(this.accept, cap);
+    if (this.idHash) this.idHash = grown(this.idHash, cap);
     this.cap = cap;
   }
 
   private end(): void {
-    if (this.problems.keepRow()) this.lines[this.n++] = this.problems.line;
+    if (!this.problems.keepRow()) return;
+    const i = this.n++;
+    const line = this.problems.line;
+    this.lines[i] = line;
+    if (this.reduceRows) this.classScoreRow(this.probs!, this.rowOff, i, line, this.labels!, this.preds!);
+  }
+
+  /**
+   * Row i's class scores `P[o … o+C)`, read in full: logits become probabilities (softmax), the
+   * checks see them, the prediction is their arg-max when the file has no `pred` column, and the
+   * row is reduced to its {@link terms}.
+   */
+  private classScoreRow(
+    P: Float64Array,
+    o: number,
+    i: number,
+    line: number,
+    labels: Int32Array,
+    preds: Int32Array,
+  ): void {
+    const C = this.C;
+    if (this.scoreKind === 'logits') softmaxRow(P, o, C);
+    else this.checks.sum(P, o, C, line);
+    if (this.hasPredColumn) this.checks.predIsArgmax(P, o, C, preds[i], line);
+    else preds[i] = argmaxRow(P, o, C);
+    reduceProbabilityRow(P, o, C, labels[i], this.terms!, i);
   }
 
   /** An invalid cell of column `j`: an error, or (skip mode) the row is dropped (see RowProblems). */
@@ -258,7 +344,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     const kind = this.plan[j];
     if (kind === CLASS_SCORE) {
       if (this.scoreKind === 'probs' && !inProbRange(v)) this.invalid(j, 'invalid-probability', probRangeMessage(v));
-      else this.probs![this.n * this.C + this.classPos[j]] = v;
+      else this.probs![this.rowOff + this.classPos[j]] = v;
     } else if (kind === SCORE) this.score![this.n] = v;
     else if (v >= 0) this.weight![this.n] = v;
     else this.invalid(j, 'invalid-weight', `expected a finite weight ≥ 0, got ${v}.`);
@@ -319,9 +405,12 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       case SPLIT:
         this.split![this.n] = cell === null ? '' : String(cell).trim().toLowerCase();
         return;
-      case ID:
-        this.ids![this.n] = cell === null ? '' : typeof cell === 'string' ? cell.trim() : String(cell);
+      case ID: {
+        const id = cell === null ? '' : typeof cell === 'string' ? cell.trim() : String(cell);
+        this.ids![this.n] = id;
+        this.idHash![this.n] = textHash(id);
         return;
+      }
       case ARRAY:
         this.putArray(j, cell);
         return;
@@ -361,13 +450,13 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
           `an array of ${arr.length} class ${what}, more than the ${MAX_CLASSES} classes that Eval Lens evaluates.`,
         );
       this.C = arr.length;
-      this.probs = new Float64Array(this.cap * this.C);
+      this.allocateProbs();
     }
     if (arr.length !== this.C) {
       this.invalid(j, 'invalid-array', `expected ${this.C} class ${what} (one per class), got ${arr.length}.`);
       return;
     }
-    const o = this.n * this.C;
+    const o = this.rowOff;
     const P = this.probs!;
     for (let c = 0; c < arr.length; c++) {
       const v = cellNumber(arr[c]);
@@ -420,8 +509,23 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
   }
 
   private rowArrays(): Record<RowArrayName, RowArray | null> {
-    const { lines, labels, preds, probs, score, weight, accept } = this;
-    return { lines, labels, preds, probs, score, weight, accept };
+    const { lines, labels, preds, score, weight, accept, terms, idHash } = this;
+    // a matrix not kept holds only the current row: each part has its own
+    const probs = this.keepMatrix ? this.probs : null;
+    return {
+      lines,
+      labels,
+      preds,
+      probs,
+      score,
+      weight,
+      accept,
+      nllTerm: terms?.nllTerm ?? null,
+      brierTerm: terms?.brierTerm ?? null,
+      trueRank: terms?.trueRank ?? null,
+      probScore: terms?.score ?? null,
+      idHash,
+    };
   }
 
   private setRowArrays(a: Partial<Record<RowArrayName, RowArray>>): void {
@@ -432,6 +536,14 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     if (a.score) this.score = a.score as Float64Array;
     if (a.weight) this.weight = a.weight as Float64Array;
     if (a.accept) this.accept = a.accept as Uint8Array;
+    if (a.idHash) this.idHash = a.idHash as Int32Array;
+    const t = this.terms;
+    if (t) {
+      if (a.nllTerm) t.nllTerm = a.nllTerm as Float64Array;
+      if (a.brierTerm) t.brierTerm = a.brierTerm as Float64Array;
+      if (a.trueRank) t.trueRank = a.trueRank as Int32Array;
+      if (a.probScore) t.score = a.probScore as Float64Array;
+    }
   }
 
   /** Moves the row storage (after `columns`, before any row) into shared buffers; this collector takes part 0. */
@@ -492,6 +604,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
         .map((b) => (b ? b.finish(n) : null))
         .map((c) => (c ? { values: c.values, codes: c.codes } : null)),
       problems: this.problems.state(),
+      checks: this.checks.state(),
     };
   }
 
@@ -505,6 +618,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       (part.own?.lines as Int32Array | undefined) ?? new Int32Array(shared.buffers.lines!, first * 4, part.n);
     for (let i = 0; i < part.n; i++) lines[i] += delta;
     shiftProblems(part.problems, delta);
+    shiftClassScoreChecks(part.checks, delta);
   }
 
   /**
@@ -578,6 +692,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       }
       at += p.n;
       this.count += p.count;
+      this.checks.absorb(p.checks);
     }
     this.n = N;
   }
@@ -617,20 +732,35 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     const C = this.C;
     const lines = trimmed(this.lines, n);
     labels = trimmed(labels!, n);
-    const probs = this.probs ? trimmed(this.probs, n * C) : null;
-    if (probs && this.scoreKind === 'logits') softmaxRows(probs, C, n);
-    if (probs && this.scoreKind === 'probs') checkProbabilitySums(file, probs, C, n, lines, warnings);
-    if (preds) {
-      preds = trimmed(preds, n);
-      if (probs) checkPredIsArgmax(file, this.used.pred as string, this.scoreKind, preds, probs, C, n, lines, warnings);
-    } else preds = argmaxRows(probs!, C, n);
+    let probs = this.probs && this.keepMatrix ? trimmed(this.probs, n * C) : null;
+    if (this.scoreKind && !this.reduceRows) {
+      // The class of each label is known only now: the rows are reduced here, one by one as in a
+      // read; the matrix is then dropped unless it was asked for.
+      preds ??= new Int32Array(n);
+      this.terms = emptyProbabilityTerms(n, this.termKind);
+      for (let i = 0; i < n; i++) this.classScoreRow(probs!, i * C, i, lines[i], labels, preds);
+      if (this.keep.keepProbabilities !== true) probs = null;
+    }
+    this.probs = null;
+    this.checks.warn(file, this.hasPredColumn ? (this.used.pred as string) : null, this.scoreKind, warnings);
+    preds = trimmed(preds!, n);
+    const t = this.terms;
+    const probTerms: ProbabilityTerms | null = t
+      ? {
+          nllTerm: trimmed(t.nllTerm, n),
+          brierTerm: trimmed(t.brierTerm, n),
+          trueRank: trimmed(t.trueRank, n),
+          score: trimmed(t.score, n),
+          scoreKind: t.scoreKind,
+        }
+      : null;
 
     if (this.group) this.group.length = n;
     if (this.split) this.split.length = n;
     if (this.weight) checkWeightSum(this.file, this.used.weight as string, this.weight, n, lines, warnings);
     if (this.ids) {
       this.ids.length = n;
-      checkDuplicateIds(file, this.used.id as string, this.ids, lines, warnings);
+      checkDuplicateIds(file, this.used.id as string, this.ids, trimmed(this.idHash!, n), lines, warnings);
     }
     return {
       file,
@@ -639,6 +769,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       labels,
       preds,
       probs,
+      probTerms,
       fromLogits: this.scoreKind === 'logits',
       scoreColumn: this.score ? trimmed(this.score, n) : null,
       scoreColumnName: (this.used.score as string | undefined) ?? null,

@@ -21,6 +21,12 @@ export interface LoadClassificationOptions {
   keepText?: string[];
   /** Also keep every column without a role (not label, pred, class scores, score, weight, accept, group, split or id). */
   keepOther?: boolean;
+  /**
+   * Keep the n×C matrix of class probabilities (`ClassificationData.probs`), as the inspection's
+   * row table does to show a row's best classes. Without it only the per-row quantities the
+   * metrics read are kept (`ClassificationData.probTerms`), computed as each row is read.
+   */
+  keepProbabilities?: boolean;
 }
 
 // Column kinds of the plan.

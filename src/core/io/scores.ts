@@ -10,52 +10,91 @@
  * Probabilities are used as written (never renormalised).
  */
 import { EvalLensError } from '../diagnostics';
-import type { ClassificationData } from '../data/classificationData';
+import type { ClassificationData, ScoreKind } from '../data/classificationData';
 
-export type ScoreKind = 'msp' | 'margin' | 'entropy';
+export type { ScoreKind } from '../data/classificationData';
 
 /**
- * In-place, numerically stable softmax of each row of a row-major n×C matrix:
+ * In-place, numerically stable softmax of the row `values[o … o+C)`:
  * p_c = exp(z_c − max z) / Σ_k exp(z_k − max z). Huge logits (1e308) do not overflow; a row of
  * equal logits gives 1/C each.
  */
-export function softmaxRows(values: Float64Array, C: number, n = Math.floor(values.length / C)): void {
-  for (let i = 0; i < n; i++) {
-    const o = i * C;
-    let max = -Infinity;
-    for (let c = 0; c < C; c++) if (values[o + c] > max) max = values[o + c];
-    let sum = 0;
-    for (let c = 0; c < C; c++) {
-      const e = Math.exp(values[o + c] - max);
-      values[o + c] = e;
-      sum += e;
-    }
-    for (let c = 0; c < C; c++) values[o + c] /= sum;
+export function softmaxRow(values: Float64Array, o: number, C: number): void {
+  let max = -Infinity;
+  for (let c = 0; c < C; c++) if (values[o + c] > max) max = values[o + c];
+  let sum = 0;
+  for (let c = 0; c < C; c++) {
+    const e = Math.exp(values[o + c] - max);
+    values[o + c] = e;
+    sum += e;
   }
+  for (let c = 0; c < C; c++) values[o + c] /= sum;
+}
+
+/** {@link softmaxRow} of each row of a row-major n×C matrix. */
+export function softmaxRows(values: Float64Array, C: number, n = Math.floor(values.length / C)): void {
+  for (let i = 0; i < n; i++) softmaxRow(values, i * C, C);
+}
+
+/** Arg-max (first maximum on ties) of the row `values[o … o+C)`, as a class index. */
+export function argmaxRow(values: Float64Array, o: number, C: number): number {
+  let best = 0;
+  let bv = values[o];
+  for (let c = 1; c < C; c++) {
+    if (values[o + c] > bv) {
+      bv = values[o + c];
+      best = c;
+    }
+  }
+  return best;
 }
 
 /** Arg-max per row (first maximum on ties) of a row-major n×C matrix. */
 export function argmaxRows(values: Float64Array, C: number, n: number, out = new Int32Array(n)): Int32Array {
-  for (let i = 0; i < n; i++) {
-    const o = i * C;
-    let best = 0;
-    let bv = values[o];
-    for (let c = 1; c < C; c++) {
-      if (values[o + c] > bv) {
-        bv = values[o + c];
-        best = c;
-      }
-    }
-    out[i] = best;
-  }
+  for (let i = 0; i < n; i++) out[i] = argmaxRow(values, i * C, C);
   return out;
 }
 
-/** The confidence score per row (see the module comment for the precedence and definitions). */
+/** The score of `kind` of the probability row `P[o … o+C)` (see the module comment). */
+export function rowScore(P: Float64Array, o: number, C: number, kind: ScoreKind): number {
+  if (kind === 'msp') {
+    let m = -Infinity;
+    for (let c = 0; c < C; c++) if (P[o + c] > m) m = P[o + c];
+    return m;
+  }
+  if (kind === 'margin') {
+    let a = -Infinity;
+    let b = -Infinity;
+    for (let c = 0; c < C; c++) {
+      const v = P[o + c];
+      if (v > a) {
+        b = a;
+        a = v;
+      } else if (v > b) b = v;
+    }
+    return C > 1 ? a - b : 0;
+  }
+  let h = 0;
+  for (let c = 0; c < C; c++) {
+    const v = P[o + c];
+    if (v > 0) h += v * Math.log(v);
+  }
+  return h;
+}
+
+/**
+ * The confidence score per row (see the module comment for the precedence and definitions): the
+ * scores computed while reading when they are of `kind`, else from the probability matrix.
+ */
 export function deriveScores(data: ClassificationData, kind: ScoreKind): Float64Array {
   if (data.scoreColumn) return data.scoreColumn;
+  if (data.probTerms?.scoreKind === kind) return data.probTerms.score;
   const P = data.probs;
   if (!P) {
+    if (data.probTerms)
+      throw new Error(
+        `the ${kind} scores of ${data.file} were not computed while reading (${data.probTerms.scoreKind} was) and the probabilities were not kept`,
+      );
     throw new EvalLensError(
       'no-scores',
       `Cannot compute a confidence score for ${data.file}: it has neither class probabilities nor a confidence/score/margin column. Add one of them, or set \`columns.score\` in eval-lens.json.`,
@@ -65,31 +104,6 @@ export function deriveScores(data: ClassificationData, kind: ScoreKind): Float64
   const n = data.n;
   const C = data.classes.length;
   const s = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const o = i * C;
-    if (kind === 'msp') {
-      let m = -Infinity;
-      for (let c = 0; c < C; c++) if (P[o + c] > m) m = P[o + c];
-      s[i] = m;
-    } else if (kind === 'margin') {
-      let a = -Infinity;
-      let b = -Infinity;
-      for (let c = 0; c < C; c++) {
-        const v = P[o + c];
-        if (v > a) {
-          b = a;
-          a = v;
-        } else if (v > b) b = v;
-      }
-      s[i] = C > 1 ? a - b : 0;
-    } else {
-      let h = 0;
-      for (let c = 0; c < C; c++) {
-        const v = P[o + c];
-        if (v > 0) h += v * Math.log(v);
-      }
-      s[i] = h;
-    }
-  }
+  for (let i = 0; i < n; i++) s[i] = rowScore(P, i * C, C, kind);
   return s;
 }

@@ -4,8 +4,9 @@
  *
  * Two steps, so that the bootstrap (src/core/stats/bootstrap.ts) never touches the n×C probability
  * matrix again:
- *  1. {@link prepareClassification} — one pass over the data: per-row correctness, NLL term, Brier
- *     term and the true class's rank among the scores. O(n·C).
+ *  1. {@link prepareClassification} — per-row correctness, NLL term, Brier term and the true
+ *     class's rank among the scores (the last three computed row by row while the file is read,
+ *     ./probabilityTerms.ts). O(n).
  *  2. {@link aggregateClassification} — from those per-row vectors and optional multiplicities
  *     `counts` (a bootstrap resample), every scalar metric. O(n + C). The row weight used is
  *     `w_i × counts_i` (w_i from the `weight` column, 1 when absent).
@@ -32,8 +33,7 @@
 import type { ClassificationData } from '../data/classificationData';
 import { EvalLensError } from '../diagnostics';
 
-/** Probabilities below this are raised to it before the log in `nll` (docs/metrics/classification.md). */
-export const NLL_FLOOR = 1e-15;
+export { NLL_FLOOR } from './probabilityTerms';
 
 export interface ClassificationOptions {
   /** The k of each `top<k>_accuracy` key (positive integers). Default none. */
@@ -95,7 +95,9 @@ function checkTopK(topK: readonly number[]): number[] {
 }
 
 /**
- * Step 1: per-row quantities from the full data (one pass over the probability matrix).
+ * Step 1: per-row quantities from the full data: correctness here; the NLL, Brier and rank terms
+ * of the probabilities come from the reader ({@link ClassificationData.probTerms}, computed by
+ * ./probabilityTerms.ts).
  *
  * The true class's rank is `1 + #{c : p_ic > p_{i,y_i}}` — ties count in the model's favour and do
  * not depend on class order (docs/metrics/classification.md). scikit-learn's `top_k_accuracy_score` breaks
@@ -105,34 +107,15 @@ export function prepareClassification(
   data: ClassificationData,
   opts: ClassificationOptions = {},
 ): PreparedClassification {
-  const { n, labels, preds, probs } = data;
+  const { n, labels, preds, probTerms } = data;
   const C = data.classes.length;
   const topK = checkTopK(opts.topK ?? []);
   const correct = new Uint8Array(n);
   for (let i = 0; i < n; i++) correct[i] = labels[i] === preds[i] ? 1 : 0;
-  let nllTerm: Float64Array | null = null;
-  let brierTerm: Float64Array | null = null;
-  let trueRank: Int32Array | null = null;
-  if (probs) {
-    nllTerm = new Float64Array(n);
-    brierTerm = new Float64Array(n);
-    trueRank = new Int32Array(n);
-    for (let i = 0, off = 0; i < n; i++, off += C) {
-      const y = labels[i];
-      const py = probs[off + y];
-      let higher = 0;
-      let sq = 0;
-      for (let c = 0; c < C; c++) {
-        const p = probs[off + c];
-        if (p > py) higher++;
-        sq += p * p;
-      }
-      // Σ_c (p_c − 1[c=y])² = Σ p_c² − 2 p_y + 1
-      brierTerm[i] = sq - 2 * py + 1;
-      trueRank[i] = higher + 1;
-      nllTerm[i] = -Math.log(Math.max(py, NLL_FLOOR));
-    }
-  }
+  // computed row by row while reading (./probabilityTerms.ts)
+  const nllTerm = probTerms?.nllTerm ?? null;
+  const brierTerm = probTerms?.brierTerm ?? null;
+  const trueRank = probTerms?.trueRank ?? null;
   return {
     n,
     C,

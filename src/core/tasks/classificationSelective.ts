@@ -45,7 +45,7 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
     scores = data.scoreColumn;
     scoreKind = 'column';
     scoreName = `column "${data.scoreColumnName ?? 'score'}"`;
-  } else if (data.probs) {
+  } else if (data.probTerms || data.probs) {
     const kind = config.score ?? CONFIG_DEFAULTS.score;
     scores = deriveScores(data, kind);
     scoreKind = kind;

@@ -9,6 +9,8 @@ import { CLASSIFICATION_STEPS, prepareRun } from '../../../src/core/tasks/classi
 import type { ClassificationRun, ClassificationStep } from '../../../src/core/tasks/classificationRun';
 import type { TaskContext } from '../../../src/core/tasks/types';
 import { closeRel } from './numericClose';
+import { probabilityTerms } from '../../../src/core/metrics/probabilityTerms';
+import type { ScoreKind } from '../../../src/core/io/scores';
 
 export function makeData(args: {
   classes: string[];
@@ -16,6 +18,8 @@ export function makeData(args: {
   preds?: number[];
   probs?: number[][] | null;
   weights?: number[] | null;
+  /** The score kind of `probTerms` (default msp); other kinds are derived from the kept matrix. */
+  scoreKind?: ScoreKind;
 }): ClassificationData {
   const n = args.labels.length;
   const C = args.classes.length;
@@ -26,13 +30,15 @@ export function makeData(args: {
     preds = args.probs.map((row) => row.indexOf(Math.max(...row)));
   }
   if (probs && probs.length !== n * C) throw new Error('makeData: probs shape');
+  const labels = Int32Array.from(args.labels);
   return {
     file: 'test.csv',
     n,
     classes: args.classes,
-    labels: Int32Array.from(args.labels),
+    labels,
     preds: Int32Array.from(preds),
     probs,
+    probTerms: probs ? probabilityTerms(probs, labels, C, n, args.scoreKind ?? 'msp') : null,
     fromLogits: false,
     scoreColumn: null,
     scoreColumnName: null,

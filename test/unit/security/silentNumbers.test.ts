@@ -54,7 +54,9 @@ test('invalidRows "skip" drops a row with an out-of-range probability and lists 
 
 test('rounding of a float32 softmax (1 + 1e-7, -1e-9) is accepted as written', async () => {
   const r = await load('round.csv', 'label,prob_a,prob_b\na,1.0000001,-1e-9\nb,0.3,0.7\n');
-  assert.equal(r.data.probs![0], 1.0000001);
+  // the metrics see the value as written: the confidence (max probability) and −ln p of the true class
+  assert.equal(r.data.probTerms!.score[0], 1.0000001);
+  assert.equal(r.data.probTerms!.nllTerm[0], -Math.log(1.0000001));
 });
 
 test('logits may be any finite number', async () => {

@@ -2,11 +2,41 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Warnings } from '../../../../src/core/diagnostics';
 import {
-  checkDuplicateIds,
-  checkPredIsArgmax,
-  checkProbabilitySums,
+  checkDuplicateIds as checkIds,
+  ClassScoreRowChecks,
+  textHash,
 } from '../../../../src/core/io/classificationChecks';
 import { FIRST_LINES } from '../../../../src/core/io/rowProblems';
+import { createRng } from '../../../../src/core/stats/rng';
+
+/** The duplicate-id check with the ids' hashes, as the reader computes them. */
+function checkDuplicateIds(file: string, column: string, ids: string[], lines: Int32Array, w: Warnings) {
+  checkIds(file, column, ids, Int32Array.from(ids, textHash), lines, w);
+}
+
+/** The probability-sum check of every row of a row-major n×C matrix, as the reader runs it row by row. */
+function checkProbabilitySums(file: string, P: Float64Array, C: number, n: number, lines: Int32Array, w: Warnings) {
+  const checks = new ClassScoreRowChecks();
+  for (let i = 0; i < n; i++) checks.sum(P, i * C, C, lines[i]);
+  checks.warn(file, null, 'probs', w);
+}
+
+/** The pred-is-the-arg-max check of every row, as the reader runs it row by row. */
+function checkPredIsArgmax(
+  file: string,
+  predColumn: string,
+  scoreKind: 'probs' | 'logits',
+  preds: Int32Array,
+  P: Float64Array,
+  C: number,
+  n: number,
+  lines: Int32Array,
+  w: Warnings,
+) {
+  const checks = new ClassScoreRowChecks();
+  for (let i = 0; i < n; i++) checks.predIsArgmax(P, i * C, C, preds[i], lines[i]);
+  checks.warn(file, predColumn, scoreKind, w);
+}
 
 // 25 flagged rows among 30 (rows 0–4 fine, 5–29 flagged), file lines = row + 2 (a header line first):
 // each check counts all 25 and lists the lines of the first FIRST_LINES (20) of them.
@@ -76,4 +106,33 @@ test('no flagged row: no warning', () => {
   checkPredIsArgmax('/d/p.csv', 'pred', 'logits', Int32Array.of(0), Float64Array.of(2, 1), 2, 1, Int32Array.of(2), w);
   checkProbabilitySums('/d/p.csv', Float64Array.of(0.3, 0.7), 2, 1, Int32Array.of(2), w);
   assert.deepEqual(w.list, []);
+});
+
+test('repeated ids = a Set of the ids seen, on random ids, also when hashes collide', () => {
+  const rng = createRng(17);
+  for (let rep = 0; rep < 20; rep++) {
+    const n = 1 + rng.int(3000);
+    const ids = Array.from({ length: n }, () => `id${rng.int(1 + rng.int(2 * n))}${rng.next() < 0.1 ? 'é' : ''}`);
+    const lines = Int32Array.from({ length: n }, (_, i) => 2 + i);
+    const seen = new Set<string>();
+    const dup: number[] = [];
+    ids.forEach((id, i) => (seen.has(id) ? dup.push(lines[i]) : seen.add(id)));
+    // the ids' own hashes; one hash for every id (the texts decide); three hashes, the same for equal ids
+    const three = new Map<string, number>();
+    for (const id of ids) if (!three.has(id)) three.set(id, rng.int(3));
+    for (const hashes of [
+      Int32Array.from(ids, textHash),
+      new Int32Array(n),
+      Int32Array.from(ids, (id) => three.get(id)!),
+    ]) {
+      const w = new Warnings();
+      checkIds('/d/p.csv', 'id', ids, hashes, lines, w);
+      if (dup.length === 0) assert.deepEqual(w.list, []);
+      else {
+        assert.equal(w.list[0].count, dup.length);
+        assert.deepEqual(w.list[0].lines, dup.slice(0, FIRST_LINES));
+        assert.ok(w.list[0].message.includes(`(first: "${ids[dup[0] - 2]}" at line ${dup[0]})`));
+      }
+    }
+  }
 });

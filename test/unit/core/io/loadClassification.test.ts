@@ -2,17 +2,17 @@
 // warnings, invalid rows, and the byte fast path against the papaparse and JSON paths.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EvalLensError, Warnings } from '../../../../src/core/diagnostics';
+import { EvalLensError } from '../../../../src/core/diagnostics';
 import type { EvalConfig } from '../../../../src/core/config/types';
-import { loadClassification } from '../../../../src/core/io/loadClassification';
 import { createRng } from '../../../../src/core/stats/rng';
 import { configOf } from '../../helpers/ioConfig';
 import { tmpFile } from '../../helpers/io';
+import { loadBothWays } from '../../helpers/probabilityTerms';
 
+/** Read with the matrix kept, and checked against a read without it (see loadBothWays). */
 async function load(name: string, content: string, cfg: EvalConfig = {}) {
-  const warnings = new Warnings();
-  const r = await loadClassification(tmpFile(name, content), configOf(cfg), warnings);
-  return { ...r, d: r.data, warnings: warnings.list };
+  const r = await loadBothWays(tmpFile(name, content), configOf(cfg));
+  return { ...r, d: r.data, warnings: r.warnings.list };
 }
 
 const arr = (a: ArrayLike<number> | null) => (a ? Array.from(a) : a);
@@ -315,5 +315,50 @@ test('blank and whitespace-only lines are skipped but counted, on the byte path 
   for (const o of [fast, quoted]) {
     assert.equal(o.d.n, 2);
     assert.deepEqual(arr(o.d.lines), [2, 5]);
+  }
+});
+
+test('array columns on random files: the terms computed once the class set is known = those of the matrix', async () => {
+  // JSONL rows with a `probs` or `logits` array: without `classes` the class of each entry is known
+  // only once every row is read, so the rows are reduced at the end; with `classes`, as each is read.
+  const rng = createRng(23);
+  for (let rep = 0; rep < 24; rep++) {
+    const C = 1 + rng.int(6);
+    const logits = rng.next() < 0.5;
+    const withClasses = rng.next() < 0.5;
+    const withPred = rng.next() < 0.5;
+    const skip = rng.next() < 0.5;
+    const withWeight = rng.next() < 0.5;
+    const score = (['msp', 'margin', 'entropy'] as const)[rep % 3];
+    const lines: string[] = [];
+    for (let i = 0; i < 40 + rng.int(200); i++) {
+      // ties (quarters, equal logits) and zeros in some rows
+      const tie = rng.next() < 0.3;
+      let v = Array.from({ length: C }, () => (tie ? Math.round(rng.next() * 4) / 4 : rng.next()));
+      if (!logits) {
+        const sum = v.reduce((a, b) => a + b, 0) || 1;
+        v = v.map((x) => x / sum);
+      } else v = v.map((x) => (x - 0.5) * 20);
+      const row: Record<string, unknown> = { label: rng.int(C), [logits ? 'logits' : 'probs']: v };
+      if (withPred) row.pred = rng.int(C);
+      if (withWeight) row.weight = rng.next() * 2;
+      if (skip && rng.next() < 0.05) row[logits ? 'logits' : 'probs'] = [...v.slice(1), 'bad']; // a dropped row
+      lines.push(JSON.stringify(row));
+    }
+    // every class occurs as a label, so that the labels 0…C−1 name the array entries
+    for (let c = 0; c < C; c++)
+      lines.push(
+        JSON.stringify({
+          label: c,
+          [logits ? 'logits' : 'probs']: Array(C).fill(1 / C),
+          ...(withPred ? { pred: c } : {}),
+          ...(withWeight ? { weight: 1 } : {}),
+        }),
+      );
+    const cfg: EvalConfig = { score, invalidRows: skip ? 'skip' : 'error' };
+    if (withClasses) cfg.classes = Array.from({ length: C }, (_, c) => String(c));
+    const r = await load('a.jsonl', lines.join('\n') + '\n', cfg);
+    assert.equal(r.d.classes.length, C);
+    assert.ok(r.d.probTerms);
   }
 });

@@ -14,6 +14,7 @@ import { createRng, type Rng } from '../../../../src/core/stats/rng';
 import { configOf } from '../../helpers/ioConfig';
 import { tmpFile } from '../../helpers/io';
 import { bundledWorker } from '../../helpers/bundledWorker';
+import { assertTermsOfMatrix } from '../../helpers/probabilityTerms';
 
 // The worker runs the bundled script, as in the extension and the CLI (a .ts worker does not load
 // under tsx).
@@ -53,6 +54,8 @@ interface RandomCase {
   name: string;
   cfg: EvalConfig;
   keep: LoadClassificationOptions;
+  /** The file has class scores. */
+  scored: boolean;
 }
 
 /** A random classification file and config: class names, score columns, roles, bad cells, blank lines, line ends. */
@@ -82,6 +85,11 @@ function randomCase(seed: number): RandomCase {
   }
   const keep: LoadClassificationOptions =
     rng.next() < 0.5 ? { keepOther: true } : withCity ? { keepText: ['city', 'label'] } : {};
+  // Drawn from their own generator, so that the files above stay those of the earlier cases.
+  const extra = createRng(5000 + seed);
+  cfg.score = pick(extra, [undefined, 'msp', 'margin', 'entropy'] as const);
+  if (extra.next() < 0.3) keep.keepProbabilities = true;
+  const tieRate = pick(extra, [0, 0.2]);
 
   const head = ['label'];
   if (withPred) head.push('pred');
@@ -104,12 +112,18 @@ function randomCase(seed: number): RandomCase {
     cells.push(bad() ? pick(rng, ['', 'zzz']) : pick(rng, classes) + (numeric && rng.next() < 0.1 ? '.0' : ''));
     if (withPred) cells.push(pick(rng, classes));
     if (scores === 'probs') {
-      const raw = classes.map(() => rng.next());
+      // some rows with tied probabilities (quarters), so that ranks and margins meet ties
+      const tie = extra.next() < tieRate;
+      const raw = classes.map(() => (tie ? Math.round(rng.next() * 4) / 4 : rng.next()));
       const sum = raw.reduce((s, x) => s + x, 0);
       const off = rng.next() < 0.05 ? 1.1 : 1; // some rows do not sum to 1
       for (const x of raw) cells.push(bad() ? pick(rng, ['bad', '1.5', 'NaN']) : spell((x / sum) * off));
     } else if (scores === 'logits') {
-      for (let c = 0; c < C; c++) cells.push(bad() ? 'inf' : spell((rng.next() - 0.5) * 8));
+      const tie = extra.next() < tieRate;
+      for (let c = 0; c < C; c++) {
+        const z = (rng.next() - 0.5) * 8;
+        cells.push(bad() ? 'inf' : spell(tie ? Math.round(z) : z));
+      }
     }
     if (withWeight) cells.push(bad() ? '-1' : spell(rng.next() * 2));
     if (withId) cells.push(`id${rng.int(Math.max(2, n - 5))}`);
@@ -134,13 +148,14 @@ function randomCase(seed: number): RandomCase {
   for (const l of lines) text += l + (crlf === 'always' || (crlf === 'some' && rng.next() < 0.5) ? '\r\n' : '\n');
   if (rng.next() < 0.3) text = text.replace(/\r?\n$/, ''); // no line end after the last line
   if (rng.next() < 0.1) text = '\ufeff' + text;
-  return { text, name: tsv ? 'p.tsv' : 'p.csv', cfg, keep };
+  return { text, name: tsv ? 'p.tsv' : 'p.csv', cfg, keep, scored: scores !== 'none' };
 }
 
 test('parts read on several threads = one pass, on random files (data, lines, text, warnings, errors)', async () => {
   let split = 0;
   let errors = 0;
   let warned = 0;
+  let reducedChecked = 0;
   for (let seed = 1; seed <= 60; seed++) {
     const c = randomCase(seed);
     const path = tmpFile(c.name, c.text);
@@ -157,6 +172,24 @@ test('parts read on several threads = one pass, on random files (data, lines, te
       onSplit: (k) => (parts = k),
     });
     assert.deepEqual(many, one, `seed ${seed}`);
+    if (c.scored && !(one as { error?: unknown }).error) {
+      // the terms reduced by the parts (no matrix) = those of the matrix kept by one pass
+      const config = configOf(c.cfg);
+      const kept = await loadClassification(path, config, new Warnings(), undefined, {
+        ...c.keep,
+        keepProbabilities: true,
+      });
+      const reduced = await loadClassification(
+        path,
+        config,
+        new Warnings(),
+        undefined,
+        { ...c.keep, keepProbabilities: false },
+        { minBytes: 0, threads: 2, pieces: 3, workerFile, regionRows: seed % 2 ? 7 : undefined },
+      );
+      assertTermsOfMatrix(kept.data, reduced.data, config);
+      reducedChecked++;
+    }
     if (parts > 1) split++;
     if ((one as { error?: unknown }).error) errors++;
     else if ((one as { warnings: unknown[] }).warnings.length > 0) warned++;
@@ -165,6 +198,7 @@ test('parts read on several threads = one pass, on random files (data, lines, te
   assert.ok(split >= 50, `split ${split}`);
   assert.ok(errors >= 10, `errors ${errors}`);
   assert.ok(warned >= 10, `warned ${warned}`);
+  assert.ok(reducedChecked >= 15, `reduced ${reducedChecked}`);
 });
 
 test('the first bad rows in file order are the error, when later parts have bad rows too', async () => {

@@ -16,6 +16,7 @@ function data(probs: number[], C: number, scoreColumn: number[] | null = null): 
     labels: new Int32Array(n),
     preds: new Int32Array(n),
     probs: new Float64Array(probs),
+    probTerms: null,
     fromLogits: false,
     scoreColumn: scoreColumn ? new Float64Array(scoreColumn) : null,
     scoreColumnName: scoreColumn ? 'confidence' : null,

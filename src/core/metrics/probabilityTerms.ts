@@ -1,0 +1,75 @@
+/**
+ * The per-row quantities of the class probabilities that the metrics read
+ * ({@link ProbabilityTerms}): the NLL, Brier and top-k terms of the classification family
+ * (docs/metrics/classification.md) and the confidence score of the selective family
+ * (src/core/io/scores.ts). One function computes them for one row; the reader calls it on each row
+ * as it is read (so that the n×C matrix need not be kept), and {@link probabilityTerms} on a
+ * whole matrix, so both give the same bits.
+ *
+ * References:
+ * - I. J. Good (1952). Rational decisions. Journal of the Royal Statistical Society, Series B 14(1):107–114.
+ *   https://doi.org/10.1111/j.2517-6161.1952.tb00104.x
+ * - G. W. Brier (1950). Verification of forecasts expressed in terms of probability. Monthly Weather Review
+ *   78(1):1–3. https://doi.org/10.1175/1520-0493(1950)078<0001:VOFEIT>2.0.CO;2
+ * - Y. Geifman, R. El-Yaniv (2017). Selective Classification for Deep Neural Networks. Advances in Neural
+ *   Information Processing Systems 30 (NeurIPS). https://arxiv.org/abs/1705.08500
+ *
+ * @see docs/metrics/classification.md — the NLL, Brier and top-k definitions.
+ */
+import type { ProbabilityTerms } from '../data/classificationData';
+import { rowScore, type ScoreKind } from '../io/scores';
+
+/** Probabilities below this are raised to it before the log in `nll` (docs/metrics/classification.md). */
+export const NLL_FLOOR = 1e-15;
+
+/** Zero-filled terms for `n` rows. */
+export function emptyProbabilityTerms(n: number, scoreKind: ScoreKind): ProbabilityTerms {
+  return {
+    nllTerm: new Float64Array(n),
+    brierTerm: new Float64Array(n),
+    trueRank: new Int32Array(n),
+    score: new Float64Array(n),
+    scoreKind,
+  };
+}
+
+/**
+ * Row `i`'s terms from its probabilities `P[o … o+C)` and true class `y`, written into `t`.
+ * The true class's rank is `1 + #{c : p_c > p_y}`: ties count in the model's favour and do not
+ * depend on class order.
+ */
+export function reduceProbabilityRow(
+  P: Float64Array,
+  o: number,
+  C: number,
+  y: number,
+  t: ProbabilityTerms,
+  i: number,
+): void {
+  const py = P[o + y];
+  let higher = 0;
+  let sq = 0;
+  for (let c = 0; c < C; c++) {
+    const p = P[o + c];
+    if (p > py) higher++;
+    sq += p * p;
+  }
+  // Σ_c (p_c − 1[c=y])² = Σ p_c² − 2 p_y + 1
+  t.brierTerm[i] = sq - 2 * py + 1;
+  t.trueRank[i] = higher + 1;
+  t.nllTerm[i] = -Math.log(Math.max(py, NLL_FLOOR));
+  t.score[i] = rowScore(P, o, C, t.scoreKind);
+}
+
+/** The terms of every row of a row-major n×C probability matrix. */
+export function probabilityTerms(
+  P: Float64Array,
+  labels: Int32Array,
+  C: number,
+  n: number,
+  scoreKind: ScoreKind,
+): ProbabilityTerms {
+  const t = emptyProbabilityTerms(n, scoreKind);
+  for (let i = 0; i < n; i++) reduceProbabilityRow(P, i * C, C, labels[i], t, i);
+  return t;
+}
