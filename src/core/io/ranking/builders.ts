@@ -314,8 +314,9 @@ export class RelBuilder {
       }
     }
     relOffsets[nUsers] = w;
-    const relItems = items.slice(0, w);
-    const relGrades = grades.slice(0, w);
+    // Without repeated pairs the arrays are already exact: no second copy beside them (peak memory).
+    const relItems = w === n ? items : items.slice(0, w);
+    const relGrades = w === n ? grades : grades.slice(0, w);
     let binary = true;
     for (let i = 0; i < w; i++) if (relGrades[i] !== 1) binary = false;
     const inGroundTruth = new Uint8Array(nUsers);

@@ -432,7 +432,8 @@ function finishTrain(train: TrainData, nUsers: number, nItems: number): void {
   train.itemCounts = itemCounts;
   train.userCounts = userCounts;
   train.seenOffsets = seenOffsets;
-  train.seenItems = flat.slice(0, w);
+  // Without repeated pairs `flat` is already exact: no second copy beside it (peak memory).
+  train.seenItems = w === n ? flat : flat.slice(0, w);
   delete p.pairUsers;
   delete p.pairItems;
 }
