@@ -130,6 +130,20 @@ export class DenseIntMap {
   }
 }
 
+/** True when `keys[0, n)` never decrease: grouping them by key keeps their order. */
+export function nonDecreasing(keys: Int32Array, n: number): boolean {
+  for (let i = 1; i < n; i++) if (keys[i] < keys[i - 1]) return false;
+  return true;
+}
+
+/**
+ * True when an array of `n` used entries wastes at most an eighth of its room, so that keeping a
+ * view of it costs less than the copy it saves would at its peak.
+ */
+function fitsExactly(a: Int32Array, n: number): boolean {
+  return a.length - n <= a.length >> 3;
+}
+
 /** Up to 20 first lines plus a count: the shape of a warning about many rows. */
 export class LineTally {
   count = 0;
@@ -284,15 +298,27 @@ export class RelBuilder {
     const n = this.users.length;
     const u = this.users.data;
     const offsets = keyOffsets(u, n, nUsers);
-    const fill = offsets.slice(0, nUsers);
-    const items = new Int32Array(n);
-    const grades = new Float64Array(n);
-    const lines = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      const at = fill[u[i]]++;
-      items[at] = this.items.data[i];
-      grades[at] = this.grades.data[i];
-      lines[at] = this.lines.data[i];
+    let items: Int32Array;
+    let grades: Float64Array;
+    let lines: Int32Array;
+    if (nonDecreasing(u, n) && fitsExactly(this.items.data, n)) {
+      // Facts already grouped by user in user order (a JSONL run's inline lists): the grouping
+      // below would copy them into the same order. The builder's own arrays are used instead
+      // (its capacity is close to the count), three arrays fewer at the peak of the loading.
+      items = this.items.data.subarray(0, n);
+      grades = this.grades.data.subarray(0, n);
+      lines = this.lines.data.subarray(0, n);
+    } else {
+      const fill = offsets.slice(0, nUsers);
+      items = new Int32Array(n);
+      grades = new Float64Array(n);
+      lines = new Int32Array(n);
+      for (let i = 0; i < n; i++) {
+        const at = fill[u[i]]++;
+        items[at] = this.items.data[i];
+        grades[at] = this.grades.data[i];
+        lines[at] = this.lines.data[i];
+      }
     }
     // Facts keep file order within a user, so "first" is the first in the file.
     const dup = new LineTally();

@@ -610,7 +610,9 @@ class FastLineParser {
         }
         if (!long) {
           if (i >= end || c !== QUOTE) return false;
-          out.push(interner.internShort(b, st, i - st, w0, w1));
+          const len = i - st;
+          const v = interner.findShort(w0, w1, len);
+          out.push(v >= 0 ? v : interner.internShort(b, st, len, w0, w1));
         } else {
           let h = FNV_OFFSET;
           let q = st;

@@ -10,7 +10,7 @@ import type { ResolvedConfig } from '../../config/types';
 import { resolveConfigPath } from '../../config/load';
 import { IdIndex, type RankingData, type TrainData } from '../../data/rankingData';
 import { stat } from 'node:fs/promises';
-import { ChunkedIntVec, IntVec, FloatVec, RelBuilder } from './builders';
+import { ChunkedIntVec, IntVec, FloatVec, nonDecreasing, RelBuilder } from './builders';
 import { readEmbeddings } from './embeddings';
 import { ITEM_ALIASES, USER_ALIASES, readIdTable } from './idTable';
 import { loadItemMetadata, warnItemsWithoutMetadata, type ItemMetadata } from './items';
@@ -413,9 +413,15 @@ function finishTrain(train: TrainData, nUsers: number, nItems: number): void {
   }
   const offsets = new Int32Array(nUsers + 1);
   for (let u = 0; u < nUsers; u++) offsets[u + 1] = offsets[u] + userCounts[u];
-  const fill = offsets.slice(0, nUsers);
-  const flat = new Int32Array(n);
-  for (let i = 0; i < n; i++) flat[fill[pu[i]]++] = pi[i];
+  let flat: Int32Array;
+  // Rows already grouped by user in user order (the usual train file): grouping them would copy
+  // the items into the same order, so the pairs' own item array is compacted in place instead.
+  if (nonDecreasing(pu, n)) flat = pi;
+  else {
+    const fill = offsets.slice(0, nUsers);
+    flat = new Int32Array(n);
+    for (let i = 0; i < n; i++) flat[fill[pu[i]]++] = pi[i];
+  }
   const stamp = new Int32Array(nItems).fill(-1);
   const seenOffsets = new Int32Array(nUsers + 1);
   let w = 0;
