@@ -78,33 +78,17 @@ export class ByteInterner {
    * little-endian into `w0` (bytes 0–3) and `w1` (bytes 4–7), zeros beyond the length.
    */
   internShort(buf: Uint8Array, start: number, len: number, w0: number, w1: number): number {
-    const v = this.findShort(w0, w1, len);
-    return v >= 0 ? v : this.addShort(buf, start, len, w0, w1);
-  }
-
-  /**
-   * The integer of a packed short id seen before, or -1. Kept apart from the insertion so that it
-   * is small enough for the compiler to inline into the readers' id loops: a seen id (nearly
-   * every one) then costs no call.
-   */
-  findShort(w0: number, w1: number, len: number): number {
+    const h = shortIdHash(w0, w1, len);
     const table = this.table;
     const mask = this.mask;
-    let slot = shortIdHash(w0, w1, len) & mask;
+    let slot = h & mask;
     for (;;) {
       const at = slot << 2;
       const meta = table[at + 3];
-      if (meta === 0) return -1;
+      if (meta === 0) break;
       if (table[at + 1] === w0 && table[at + 2] === w1 && (meta & 15) === len) return (meta >>> 4) - 1;
       slot = (slot + 1) & mask;
     }
-  }
-
-  /** Adds a short id that {@link findShort} did not find. */
-  private addShort(buf: Uint8Array, start: number, len: number, w0: number, w1: number): number {
-    const h = shortIdHash(w0, w1, len);
-    let slot = h & this.mask;
-    while (this.table[(slot << 2) + 3] !== 0) slot = (slot + 1) & this.mask;
     const value = this.decode(buf, start, len);
     this.store(slot, h, w0, w1, ((value + 1) << 4) | len);
     return value;

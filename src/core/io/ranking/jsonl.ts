@@ -610,9 +610,7 @@ class FastLineParser {
         }
         if (!long) {
           if (i >= end || c !== QUOTE) return false;
-          const len = i - st;
-          const v = interner.findShort(w0, w1, len);
-          out.push(v >= 0 ? v : interner.internShort(b, st, len, w0, w1));
+          out.push(interner.internShort(b, st, i - st, w0, w1));
         } else {
           let h = FNV_OFFSET;
           let q = st;
