@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Warnings } from '../../../../../src/core/diagnostics';
 import { resolveConfig } from '../../../../../src/core/config/load';
-import { nonDecreasing, RelBuilder } from '../../../../../src/core/io/ranking/builders';
+import { KeyRuns, nonDecreasing, RelBuilder } from '../../../../../src/core/io/ranking/builders';
 import { loadRanking } from '../../../../../src/core/io/ranking/load';
 import { createRng, type Rng } from '../../../../../src/core/stats/rng';
 
@@ -117,6 +117,34 @@ test('nonDecreasing: only the first n keys count', () => {
   assert.equal(nonDecreasing(Int32Array.of(0, 2, 1), 3), false);
   assert.equal(nonDecreasing(Int32Array.of(0, 2, 1), 2), true);
   assert.equal(nonDecreasing(new Int32Array(0), 0), true);
+});
+
+test('key runs: the keys pushed row by row come back row by row, with per-key counts and the order check', () => {
+  const rng = createRng(23);
+  for (let trial = 0; trial < 100; trial++) {
+    const n = rng.int(3) === 0 ? rng.int(5) : rng.int(6000); // past the first 4,096 runs too
+    const sorted = rng.int(2) === 0;
+    const keys: number[] = [];
+    let k = rng.int(3);
+    for (let i = 0; i < n; i++) {
+      // runs of equal keys of random lengths; in key order or not
+      if (rng.int(3) === 0) k = sorted ? k + rng.int(3) : rng.int(50);
+      keys.push(k);
+    }
+    const runs = new KeyRuns();
+    for (const key of keys) runs.push(key);
+    assert.equal(runs.length, n);
+    assert.deepEqual(Array.from(runs.toArray()), keys);
+    assert.equal(
+      runs.nonDecreasing(),
+      keys.every((x, i) => i === 0 || x >= keys[i - 1]),
+    );
+    const counts = new Map<number, number>();
+    runs.forEachRun((key, rows) => counts.set(key, (counts.get(key) ?? 0) + rows));
+    const want = new Map<number, number>();
+    for (const key of keys) want.set(key, (want.get(key) ?? 0) + 1);
+    assert.deepEqual(counts, want);
+  }
 });
 
 test('train: rows grouped by user (kept in place) and interleaved across users give the same seen items', async () => {
