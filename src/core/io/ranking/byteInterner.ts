@@ -149,7 +149,12 @@ export class ByteInterner {
       if (old[at + 3] === 0) continue;
       let slot = old[at] & mask;
       while (table[(slot << 2) + 3] !== 0) slot = (slot + 1) & mask;
-      table.set(old.subarray(at, at + 4), slot << 2);
+      // Four stores, not set(subarray): a view object per entry was most of the rehash's time.
+      const to = slot << 2;
+      table[to] = old[at];
+      table[to + 1] = old[at + 1];
+      table[to + 2] = old[at + 2];
+      table[to + 3] = old[at + 3];
     }
     this.table = table;
     this.mask = mask;

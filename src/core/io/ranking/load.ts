@@ -10,7 +10,7 @@ import type { ResolvedConfig } from '../../config/types';
 import { resolveConfigPath } from '../../config/load';
 import { IdIndex, type RankingData, type TrainData } from '../../data/rankingData';
 import { stat } from 'node:fs/promises';
-import { ChunkedIntVec, IntVec, FloatVec, RelBuilder } from './builders';
+import { ChunkedIntVec, IntVec, FloatVec, KeyRuns, RelBuilder } from './builders';
 import { readEmbeddings } from './embeddings';
 import { ITEM_ALIASES, USER_ALIASES, readIdTable } from './idTable';
 import { loadItemMetadata, warnItemsWithoutMetadata, type ItemMetadata } from './items';
@@ -141,7 +141,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     run = await factorRun({
       ...model,
       k,
-      trainPairs: pending ? { users: pending.pairUsers!, items: pending.pairItems! } : undefined,
+      trainPairs: pending ? { users: pending.pairUsers!.toArray(), items: pending.pairItems! } : undefined,
       progress,
     });
     outFormat = 'npy';
@@ -347,7 +347,7 @@ async function readLongRun(
 
 /** Pending train pairs, turned into {@link TrainData} by {@link finishTrain} once the indexes are complete. */
 interface PendingTrain extends TrainData {
-  pairUsers?: Int32Array;
+  pairUsers?: KeyRuns;
   pairItems?: Int32Array;
 }
 
@@ -363,7 +363,8 @@ async function readTrain(
     (await stat(abs)
       .then((s) => s.size)
       .catch(() => 0)) / 12;
-  const u = new ChunkedIntVec(hint);
+  // Users as runs of equal consecutive users: one entry per run when the rows are grouped by user.
+  const u = new KeyRuns();
   const it = new ChunkedIntVec(hint);
   const t = await readIdTable(
     abs,
@@ -382,10 +383,10 @@ async function readTrain(
     },
   );
   if (t.sha256 !== undefined && t.size !== undefined) hashed.set(abs, { size: t.size, sha256: t.sha256 });
-  return pendingTrain(label, t.rows, u.toArray(), it.toArray());
+  return pendingTrain(label, t.rows, u, it.toArray());
 }
 
-function pendingTrain(label: string, rows: number, pairUsers: Int32Array, pairItems: Int32Array): PendingTrain {
+function pendingTrain(label: string, rows: number, pairUsers: KeyRuns, pairItems: Int32Array): PendingTrain {
   return {
     file: label,
     rows,
@@ -402,20 +403,25 @@ function pendingTrain(label: string, rows: number, pairUsers: Int32Array, pairIt
 /** Counts per item and per user (rows), and the distinct seen items per user (CSR). */
 function finishTrain(train: TrainData, nUsers: number, nItems: number): void {
   const p = train as PendingTrain;
-  const pu = p.pairUsers!;
+  const runs = p.pairUsers!;
   const pi = p.pairItems!;
-  const n = pu.length;
+  const n = pi.length;
   const itemCounts = new Int32Array(nItems);
   const userCounts = new Int32Array(nUsers);
-  for (let i = 0; i < n; i++) {
-    itemCounts[pi[i]]++;
-    userCounts[pu[i]]++;
-  }
+  for (let i = 0; i < n; i++) itemCounts[pi[i]]++;
+  runs.forEachRun((user, rows) => (userCounts[user] += rows));
   const offsets = new Int32Array(nUsers + 1);
   for (let u = 0; u < nUsers; u++) offsets[u + 1] = offsets[u] + userCounts[u];
-  const fill = offsets.slice(0, nUsers);
-  const flat = new Int32Array(n);
-  for (let i = 0; i < n; i++) flat[fill[pu[i]]++] = pi[i];
+  let flat: Int32Array;
+  // Rows already grouped by user in user order (the usual train file): grouping them would copy
+  // the items into the same order, so the pairs' own item array is compacted in place instead.
+  if (runs.nonDecreasing()) flat = pi;
+  else {
+    const pu = runs.toArray();
+    const fill = offsets.slice(0, nUsers);
+    flat = new Int32Array(n);
+    for (let i = 0; i < n; i++) flat[fill[pu[i]]++] = pi[i];
+  }
   const stamp = new Int32Array(nItems).fill(-1);
   const seenOffsets = new Int32Array(nUsers + 1);
   let w = 0;
@@ -432,7 +438,8 @@ function finishTrain(train: TrainData, nUsers: number, nItems: number): void {
   train.itemCounts = itemCounts;
   train.userCounts = userCounts;
   train.seenOffsets = seenOffsets;
-  train.seenItems = flat.slice(0, w);
+  // Without repeated pairs `flat` is already exact: no second copy beside it (peak memory).
+  train.seenItems = w === n ? flat : flat.slice(0, w);
   delete p.pairUsers;
   delete p.pairItems;
 }

@@ -42,11 +42,31 @@ export function idOrderRank(itemIds: string[]): Int32Array {
 
 /** Train items by popularity (count desc, id asc; `idRank` from {@link idOrderRank}). */
 export function popularityOrder(train: TrainData, idRank: Int32Array): Int32Array {
-  const out: number[] = [];
-  for (let it = 0; it < train.itemCounts.length; it++) if (train.itemCounts[it] > 0) out.push(it);
   const c = train.itemCounts;
-  out.sort((a, b) => c[b] - c[a] || idRank[a] - idRank[b]);
-  return Int32Array.from(out);
+  const pool = trainItemsInIdOrder(train, idRank);
+  let maxCount = 0;
+  for (let p = 0; p < pool.length; p++) if (c[pool[p]] > maxCount) maxCount = c[pool[p]];
+  // Counts far above the number of items: a comparison sort instead of a long bucket array.
+  if (maxCount > 4 * pool.length + 1024) return pool.sort((a, b) => c[b] - c[a] || idRank[a] - idRank[b]);
+  // A counting sort by count, descending; the items enter in id order, so equal counts stay in
+  // id order (the same order as the comparison sort, without its n log n comparisons).
+  const start = new Int32Array(maxCount + 2);
+  for (let p = 0; p < pool.length; p++) start[maxCount - c[pool[p]] + 1]++;
+  for (let b = 1; b <= maxCount; b++) start[b] += start[b - 1];
+  const out = new Int32Array(pool.length);
+  for (let p = 0; p < pool.length; p++) out[start[maxCount - c[pool[p]]]++] = pool[p];
+  return out;
+}
+
+/** The items that occur in train, in id order (the random baseline's pool). */
+export function trainItemsInIdOrder(train: TrainData, idRank: Int32Array): Int32Array {
+  const c = train.itemCounts;
+  // The inverse of the rank permutation lists the items in id order, without a sort.
+  const byRank = new Int32Array(idRank.length).fill(-1);
+  for (let it = 0; it < Math.min(c.length, idRank.length); it++) if (c[it] > 0) byRank[idRank[it]] = it;
+  let w = 0;
+  for (let r = 0; r < byRank.length; r++) if (byRank[r] >= 0) byRank[w++] = byRank[r];
+  return byRank.slice(0, w);
 }
 
 /**
@@ -91,12 +111,9 @@ export function randomLists(
   reuse?: Int32Array,
 ): RankedLists {
   const nItems = idRank.length;
-  const pool: number[] = [];
-  for (let it = 0; it < train.itemCounts.length; it++) if (train.itemCounts[it] > 0) pool.push(it);
   // Pool in id order, so the draws do not depend on the order the files met the items.
-  pool.sort((a, b) => idRank[a] - idRank[b]);
-  const P = pool.length;
-  const poolArr = Int32Array.from(pool);
+  const poolArr = trainItemsInIdOrder(train, idRank);
+  const P = poolArr.length;
   const limit = P > 0 ? 4294967296 - (4294967296 % P) : 0;
   const rng = createRng(seed);
   const offsets = new Int32Array(users.length + 1);
@@ -128,7 +145,7 @@ export function randomLists(
     } else if (want > 0) {
       // Most of the pool: a partial Fisher–Yates shuffle of the available items.
       scratch.length = 0;
-      for (const it of pool) if (stamp[it] !== tag) scratch.push(it);
+      for (let p = 0; p < P; p++) if (stamp[poolArr[p]] !== tag) scratch.push(poolArr[p]);
       for (let q = 0; q < want; q++) {
         const r = q + rng.int(scratch.length - q);
         const t = scratch[q];

@@ -47,6 +47,8 @@ export interface CatalogOptions {
   /** Σ trainCounts. */
   trainTotal: number;
   coldThreshold: number;
+  /** Keep the per-user novelty vectors (default true); false keeps only their means (baselines). */
+  keepPerUser?: boolean;
 }
 
 export interface CatalogResult {
@@ -61,8 +63,16 @@ export interface CatalogResult {
   /** null without train; entries null when there is no cold item. */
   coldCoverage: (number | null)[] | null;
   coldItems: number;
-  /** `novelty@K` per user (NaN where undefined), aligned with `evaluated`; null without train. */
+  /**
+   * `novelty@K` per user (NaN where undefined), aligned with `evaluated`; null without train or
+   * without `keepPerUser`.
+   */
   novelty: Record<string, Float64Array> | null;
+  /**
+   * `novelty@K` at each K of ks: the mean over the users where it is defined (null when it is
+   * nowhere), summed in user order; null without train.
+   */
+  noveltyMeans: (number | null)[] | null;
   /** Top-maxK slots whose item has no train interaction (left out of novelty). */
   unknownSlots: number;
 }
@@ -78,8 +88,12 @@ export function catalogMetrics(lists: RankedLists, evaluated: Int32Array, opts: 
   if (counts && surprisal)
     for (let i = 0; i < nItems; i++)
       surprisal[i] = i < counts.length && counts[i] > 0 ? -Math.log2(counts[i] / opts.trainTotal) : NaN;
-  const novelty: Record<string, Float64Array> | null = counts ? {} : null;
+  const keep = opts.keepPerUser !== false;
+  const novelty: Record<string, Float64Array> | null = counts && keep ? {} : null;
   const novCols = novelty ? ks.map((k) => (novelty[`novelty@${k}`] = new Float64Array(evaluated.length))) : [];
+  // The means are summed here, user by user, in the order a sum over the per-user vector would take.
+  const novSum = new Float64Array(ks.length);
+  const novUsers = new Int32Array(ks.length);
   let unknownSlots = 0;
   for (let e = 0; e < evaluated.length; e++) {
     const j = evaluated[e];
@@ -105,7 +119,12 @@ export function catalogMetrics(lists: RankedLists, evaluated: Int32Array, opts: 
           }
         }
       }
-      if (novelty) novCols[kj][e] = cnt > 0 ? sum / cnt : NaN;
+      if (surprisal && cnt > 0) {
+        const v = sum / cnt;
+        novSum[kj] += v;
+        novUsers[kj]++;
+        if (novelty) novCols[kj][e] = v;
+      } else if (novelty) novCols[kj][e] = NaN;
     }
   }
   const firstAt = new Float64Array(maxK);
@@ -150,6 +169,7 @@ export function catalogMetrics(lists: RankedLists, evaluated: Int32Array, opts: 
     coldCoverage,
     coldItems,
     novelty,
+    noveltyMeans: counts ? ks.map((_, kj) => (novUsers[kj] > 0 ? novSum[kj] / novUsers[kj] : null)) : null,
     unknownSlots,
   };
 }

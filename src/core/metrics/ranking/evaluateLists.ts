@@ -113,6 +113,7 @@ export function evaluateLists(lists: RankedLists, data: RankingData, opts: Evalu
     trainCounts: data.train?.itemCounts ?? null,
     trainTotal: data.train?.total ?? 0,
     coldThreshold: opts.coldThreshold,
+    keepPerUser: opts.keepPerUser,
   });
   const emb = data.itemEmbeddings
     ? embeddingMetrics(lists, acc.evaluated, {
@@ -159,12 +160,16 @@ export function evaluateLists(lists: RankedLists, data: RankingData, opts: Evalu
       notes[key] = note;
     }
   };
-  if (cat.novelty)
-    addMeansOverDefined(
-      'novelty',
-      cat.novelty,
-      'mean −log2(item train interactions / all train interactions) over the top K, mean over users; items without train interactions left out',
-    );
+  if (cat.noveltyMeans) {
+    const note =
+      'mean −log2(item train interactions / all train interactions) over the top K, mean over users; items without train interactions left out';
+    ks.forEach((k, kj) => {
+      const key = `novelty@${k}`;
+      if (cat.novelty) perUser[key] = cat.novelty[key];
+      values.set(key, cat.noveltyMeans![kj]);
+      notes[key] = note;
+    });
+  }
   if (emb) {
     addMeansOverDefined(
       'diversity',

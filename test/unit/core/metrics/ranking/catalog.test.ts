@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Embeddings, RankedLists, TrainData } from '../../../../../src/core/data/rankingData';
 import { catalogMetrics } from '../../../../../src/core/metrics/ranking/catalog';
+import { meanDefined } from '../../../../../src/core/metrics/ranking/evaluateLists';
 import { embeddingMetrics } from '../../../../../src/core/metrics/ranking/embedding';
 import {
   idOrderRank,
@@ -286,4 +287,54 @@ test('histogram and activity bins', () => {
     ],
   );
   assert.deepEqual(defaultActivityBoundaries([1, 2, 3, 4, 5, 6, 7, 8, 9]), [4, 7]);
+});
+
+test('novelty means: summed as they are computed, the same numbers as the mean of the per-user vectors, with or without keeping them', () => {
+  const rng = createRng(29);
+  for (let trial = 0; trial < 50; trial++) {
+    const nItems = 2 + rng.int(40);
+    // some items never in train (their slots are left out; a list of only those has no novelty)
+    const train = trainOf(
+      Array.from({ length: 1 + rng.int(10) }, () =>
+        Array.from({ length: rng.int(20) }, () => rng.int(Math.max(1, nItems - 3))),
+      ),
+      nItems,
+    );
+    const lists = listsOf(
+      Array.from({ length: 1 + rng.int(30) }, () =>
+        Array.from({ length: rng.int(12) }, () => (rng.int(8) === 0 ? -1 : rng.int(nItems))),
+      ),
+    );
+    const evaluated = Int32Array.from(lists.user.filter(() => rng.int(4) > 0));
+    const opts = {
+      ks: [1, 3, 10],
+      nItems,
+      catalogSize: nItems,
+      inCatalog: null,
+      trainCounts: train.itemCounts,
+      trainTotal: train.total,
+      coldThreshold: 3,
+    };
+    const kept = catalogMetrics(lists, evaluated, opts);
+    const lean = catalogMetrics(lists, evaluated, { ...opts, keepPerUser: false });
+    assert.equal(lean.novelty, null);
+    opts.ks.forEach((k, kj) => {
+      const want = meanDefined(kept.novelty![`novelty@${k}`]);
+      assert.equal(kept.noveltyMeans![kj], want, `trial ${trial}, K = ${k}`);
+      assert.equal(lean.noveltyMeans![kj], want, `trial ${trial}, K = ${k}`);
+    });
+    assert.deepEqual({ ...lean, novelty: null }, { ...kept, novelty: null });
+  }
+  // without train: no novelty at all
+  const none = catalogMetrics(listsOf([[0]]), Int32Array.of(0), {
+    ks: [1],
+    nItems: 1,
+    catalogSize: 1,
+    inCatalog: null,
+    trainCounts: null,
+    trainTotal: 0,
+    coldThreshold: 3,
+  });
+  assert.equal(none.novelty, null);
+  assert.equal(none.noveltyMeans, null);
 });
