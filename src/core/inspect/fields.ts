@@ -10,7 +10,7 @@
  * - boolean fields: `=` / `!=` with true/false/1/0/yes/no; a missing value never matches `=`.
  */
 import { parseNumberText } from '../io/numbers';
-import { float64Keys, radixArgsort } from '../stats/radixArgsort';
+import { float64Argsort } from '../stats/radixArgsort';
 import { QueryError } from './errors';
 import type { FilterOp, FilterTerm, SortDirection } from './types';
 
@@ -135,7 +135,7 @@ export function ascendingOrder(field: Field, n: number): { order: Int32Array; ke
 
 /** Stable ascending argsort of `key`, NaN last, −0 read as +0 (a radix sort of the keys' bits). */
 export function stableArgsort(key: Float64Array): Int32Array {
-  return radixArgsort(float64Keys(key, false)).order;
+  return float64Argsort(key, false).order;
 }
 
 /**

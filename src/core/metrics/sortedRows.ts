@@ -15,7 +15,7 @@
  *
  * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
-import { float64Keys, float64sOfKeys, radixArgsort } from '../stats/radixArgsort';
+import { float64Argsort, float64sOfKeys } from '../stats/radixArgsort';
 
 /**
  * A bootstrap resample's multiplicity per sorted position: Float64 (gathered from file-order counts)
@@ -75,7 +75,7 @@ export function sortRowsByScore(
     if (Number.isNaN(v)) throw new RangeError(`Expected finite scores, but row ${sel ? sel[j] : j} has NaN.`);
     vals[j] = v;
   }
-  const sorted = radixArgsort(float64Keys(vals, true));
+  const sorted = float64Argsort(vals, true);
   const order = sorted.order;
   const rowIndex = sel ? new Int32Array(n) : order;
   if (sel) for (let p = 0; p < n; p++) rowIndex[p] = sel[order[p]];
@@ -84,14 +84,15 @@ export function sortRowsByScore(
   // The scores decoded from the sorted keys (a sequential read, not a gather), except the zeros,
   // which are taken from the rows so that −0 and +0 stay as given.
   const score = float64sOfKeys(sorted, true, vals);
-  for (let p = 0; p < n; p++) if (score[p] === 0) score[p] = scores[rowIndex[p]];
-  // one gather loop per array: random reads, sequential writes
   const wr = new Uint8Array(n);
-  for (let p = 0; p < n; p++) wr[p] = wrong[rowIndex[p]] ? 1 : 0;
   const group = new Int32Array(n);
-  const groups = opts.groups;
-  if (groups) for (let p = 0; p < n; p++) group[p] = groups[rowIndex[p]];
-  else group.fill(-1);
+  const groups = opts.groups ?? null;
+  for (let p = 0; p < n; p++) {
+    const i = rowIndex[p];
+    if (score[p] === 0) score[p] = scores[i];
+    wr[p] = wrong[i] ? 1 : 0;
+    group[p] = groups === null ? -1 : groups[i];
+  }
   const w = opts.weights ? gather(opts.weights, rowIndex) : null;
   const gw = opts.groupWeights ? gather(opts.groupWeights, rowIndex) : null;
   return {
@@ -117,13 +118,11 @@ function gather(a: ArrayLike<number>, index: Int32Array): Float64Array {
 /** Start of each run of equal keys in sorted keys, followed by their count. */
 function tiedBlockStarts(hi: Uint32Array, lo: Uint32Array): Int32Array {
   const n = hi.length;
-  let blocks = n > 0 ? 1 : 0;
-  for (let p = 1; p < n; p++) if (hi[p] !== hi[p - 1] || lo[p] !== lo[p - 1]) blocks++;
-  const starts = new Int32Array(blocks + 1);
+  const starts = new Int32Array(n + 1);
   let b = 0;
   for (let p = 0; p < n; p++) if (p === 0 || hi[p] !== hi[p - 1] || lo[p] !== lo[p - 1]) starts[b++] = p;
-  starts[blocks] = n;
-  return starts;
+  starts[b] = n;
+  return starts.slice(0, b + 1);
 }
 
 function maxPlusOne(a: Int32Array): number {

@@ -16,7 +16,7 @@
  * key has the same digit (common in the high digits of scores in a narrow range).
  */
 
-/** Unsigned 64-bit sort keys as two words; after {@link radixArgsort}, in sorted order. */
+/** Unsigned 64-bit sort keys as two words. */
 export interface SortKeys {
   hi: Uint32Array;
   lo: Uint32Array;
@@ -31,96 +31,59 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const LO = LITTLE_ENDIAN ? 0 : 1;
 const HI = 1 - LO;
 
-/**
- * The order-preserving keys of `values` (ascending, or descending with `descending`); −0 as +0,
- * NaN last in either direction.
- */
-export function float64Keys(values: Float64Array, descending: boolean): SortKeys {
-  const n = values.length;
-  const hi = new Uint32Array(n);
-  const lo = new Uint32Array(n);
-  const bits = new Uint32Array(values.buffer, values.byteOffset, 2 * n);
-  // descending = the complement of the ascending key
-  const flip = descending ? 0xffffffff : 0;
-  for (let i = 0; i < n; i++) {
-    const v = values[i];
-    if (v !== v) {
-      hi[i] = 0xffffffff;
-      lo[i] = 0xffffffff;
-      continue;
-    }
-    let h: number;
-    let l: number;
-    if (v === 0) {
-      h = 0x80000000; // −0 and +0: the key of +0
-      l = 0;
-    } else {
-      h = bits[2 * i + HI];
-      l = bits[2 * i + LO];
-      if (h >>> 31) {
-        h = ~h;
-        l = ~l;
-      } else h = h | 0x80000000;
-    }
-    hi[i] = h ^ flip;
-    lo[i] = l ^ flip;
-  }
-  return { hi, lo };
-}
-
-/**
- * The values whose keys (from {@link float64Keys} with the same `descending`) are `keys`, into
- * `out`: the inverse mapping, so that values in key order are read sequentially instead of gathered.
- * The zero key gives +0 (the keys do not tell −0 from +0) and NaN keys give NaN.
- */
-export function float64sOfKeys(keys: SortKeys, descending: boolean, out: Float64Array): Float64Array {
-  const { hi, lo } = keys;
-  const n = hi.length;
-  const bits = new Uint32Array(out.buffer, out.byteOffset, 2 * n);
-  const flip = descending ? 0xffffffff : 0;
-  for (let i = 0; i < n; i++) {
-    let h = hi[i] ^ flip;
-    let l = lo[i] ^ flip;
-    if (h >>> 31) h = h & 0x7fffffff;
-    else {
-      h = ~h;
-      l = ~l;
-    }
-    bits[2 * i + HI] = h;
-    bits[2 * i + LO] = l;
-  }
-  return out;
-}
-
-/** From this many keys on, 16-bit digits (4 passes, 65,536 counters each); below, 8-bit digits (8 passes, 256 counters). */
+/** From this many values on, 16-bit digits (4 passes, 65,536 counters each); below, 8-bit digits (8 passes, 256 counters). */
 const WIDE_DIGITS_FROM = 1 << 14;
 
 /**
- * Stable ascending argsort by the unsigned keys (`hi`, then `lo`). The key arrays are taken over
- * as scratch: the returned `hi` and `lo` are the keys in sorted order (they may be the given arrays
- * or new ones).
+ * Stable argsort of `values`, ascending or (with `descending`) descending, −0 as +0, NaN last in
+ * either direction; also returns the values' keys in sorted order (for {@link float64sOfKeys}, and
+ * to find runs of equal values without reading the values again). `values` is not modified.
  */
-export function radixArgsort(keys: SortKeys): SortedKeys {
-  let { hi, lo } = keys;
-  const n = hi.length;
+export function float64Argsort(values: Float64Array, descending: boolean): SortedKeys {
+  const n = values.length;
+  let hi: Uint32Array = new Uint32Array(n);
+  let lo: Uint32Array = new Uint32Array(n);
+  let order: Int32Array = new Int32Array(n);
   const bits = n >= WIDE_DIGITS_FROM ? 16 : 8;
   const radix = 1 << bits;
   const mask = radix - 1;
   const perWord = 32 / bits;
   const passes = 2 * perWord;
-  // every pass's digit counts in one scan of the keys
   const count = new Int32Array(passes * radix);
+  const raw = new Uint32Array(values.buffer, values.byteOffset, 2 * n);
+  // descending = the complement of the ascending key
+  const flip = descending ? 0xffffffff : 0;
+  // One scan: the keys, the identity order and every pass's digit counts. Few separate loops,
+  // because each runs unoptimised until the engine compiles it, which dominates a single call.
   for (let i = 0; i < n; i++) {
-    const l = lo[i];
-    const h = hi[i];
+    const v = values[i];
+    let h: number;
+    let l: number;
+    if (v !== v) {
+      h = 0xffffffff; // NaN: the largest key in both directions
+      l = 0xffffffff;
+    } else if (v === 0) {
+      h = 0x80000000 ^ flip; // −0 and +0: the key of +0
+      l = flip;
+    } else {
+      h = raw[2 * i + HI];
+      l = raw[2 * i + LO];
+      if (h >>> 31) {
+        h = ~h;
+        l = ~l;
+      } else h = h | 0x80000000;
+      h ^= flip;
+      l ^= flip;
+    }
+    hi[i] = h;
+    lo[i] = l;
+    order[i] = i;
     for (let d = 0; d < perWord; d++) {
       const s = d * bits;
       count[d * radix + ((l >>> s) & mask)]++;
       count[(d + perWord) * radix + ((h >>> s) & mask)]++;
     }
   }
-  let order: Int32Array = new Int32Array(n);
-  for (let p = 0; p < n; p++) order[p] = p;
   let hi2: Uint32Array | null = null;
   let lo2: Uint32Array | null = null;
   let order2: Int32Array | null = null;
@@ -173,4 +136,28 @@ function scatter(
     loOut[q] = lo[p];
     orderOut[q] = order[p];
   }
+}
+
+/**
+ * The values whose keys (from {@link float64Argsort} with the same `descending`) are `keys`, into
+ * `out`: the inverse mapping, so that values in key order are read sequentially instead of gathered.
+ * The zero key gives +0 (the keys do not tell −0 from +0) and NaN's key gives NaN.
+ */
+export function float64sOfKeys(keys: SortKeys, descending: boolean, out: Float64Array): Float64Array {
+  const { hi, lo } = keys;
+  const n = hi.length;
+  const bits = new Uint32Array(out.buffer, out.byteOffset, 2 * n);
+  const flip = descending ? 0xffffffff : 0;
+  for (let i = 0; i < n; i++) {
+    let h = hi[i] ^ flip;
+    let l = lo[i] ^ flip;
+    if (h >>> 31) h = h & 0x7fffffff;
+    else {
+      h = ~h;
+      l = ~l;
+    }
+    bits[2 * i + HI] = h;
+    bits[2 * i + LO] = l;
+  }
+  return out;
 }
