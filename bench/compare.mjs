@@ -27,7 +27,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -100,6 +100,8 @@ function stages(text) {
 }
 
 const best = sides.map(() => new Map());
+/** The 1-minute load average before each run: on a shared machine it says how far to trust the times. */
+const loads = [];
 for (const f of names) {
   const scripts = [];
   for (const s of sides) {
@@ -126,7 +128,9 @@ for (const f of names) {
   }
   for (let r = 0; r < rounds; r++) {
     sides.forEach((s, i) => {
-      console.log(`== ${f}, round ${r + 1}/${rounds}, ${s.name}`);
+      const load = loadavg()[0];
+      loads.push(load);
+      console.log(`== ${f}, round ${r + 1}/${rounds}, ${s.name} (load average ${load.toFixed(2)})`);
       const text = sh(process.execPath, ['--expose-gc', scripts[i]], s.root, {
         env: { ...process.env, EVAL_LENS_REQUIRE_WORKERS: '1' },
       });
@@ -161,6 +165,10 @@ for (const [key, b] of best[0]) {
 }
 const width = Math.max(...rows.map((r) => r[0].length), 5);
 console.log(`\n== best of ${rounds} rounds per stage: ${sides[0].name} vs ${sides[1].name}`);
+if (loads.length)
+  console.log(
+    `(1-minute load average before the runs: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}, on ${availableParallelism()} cores)`,
+  );
 console.log(`${'stage'.padEnd(width)}  base s   head s   head/base`);
 for (const r of rows)
   console.log(`${r[0].padEnd(width)}  ${r[1].padStart(7)}  ${r[2].padStart(7)}  ${r[3].padStart(6)}  ${r[4]}`);

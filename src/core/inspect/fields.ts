@@ -10,6 +10,7 @@
  * - boolean fields: `=` / `!=` with true/false/1/0/yes/no; a missing value never matches `=`.
  */
 import { parseNumberText } from '../io/numbers';
+import { float64Argsort } from '../stats/radixArgsort';
 import { QueryError } from './errors';
 import type { FilterOp, FilterTerm, SortDirection } from './types';
 
@@ -132,67 +133,9 @@ export function ascendingOrder(field: Field, n: number): { order: Int32Array; ke
   return { order: stableArgsort(key), key };
 }
 
-/**
- * Stable ascending argsort of `key`, NaN last: a least-significant-digit radix sort of the keys'
- * IEEE-754 bits (mapped so that unsigned order is numeric order; −0 read as +0), four passes of
- * 16-bit digits, a pass skipped when every key has the same digit. O(n), no comparator calls —
- * about ten times faster than sorting indices with a comparator on 200,000 rows.
- */
+/** Stable ascending argsort of `key`, NaN last, −0 read as +0 (a radix sort of the keys' bits). */
 export function stableArgsort(key: Float64Array): Int32Array {
-  const n = key.length;
-  const hi = new Uint32Array(n);
-  const lo = new Uint32Array(n);
-  const f = new Float64Array(1);
-  const u = new Uint32Array(f.buffer);
-  const little = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-  const L = little ? 0 : 1;
-  const H = 1 - L;
-  for (let i = 0; i < n; i++) {
-    const v = key[i];
-    if (v !== v) {
-      hi[i] = 0xffffffff;
-      lo[i] = 0xffffffff;
-      continue;
-    }
-    f[0] = v === 0 ? 0 : v;
-    const h = u[H];
-    const l = u[L];
-    if (h >>> 31) {
-      hi[i] = ~h >>> 0;
-      lo[i] = ~l >>> 0;
-    } else {
-      hi[i] = (h | 0x80000000) >>> 0;
-      lo[i] = l;
-    }
-  }
-  let order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  let tmp = new Int32Array(n);
-  const count = new Int32Array(65536);
-  for (const [word, shift] of [
-    [lo, 0],
-    [lo, 16],
-    [hi, 0],
-    [hi, 16],
-  ] as const) {
-    count.fill(0);
-    for (let i = 0; i < n; i++) count[(word[i] >>> shift) & 0xffff]++;
-    if (n === 0 || count[(word[0] >>> shift) & 0xffff] === n) continue; // one digit: nothing moves
-    let sum = 0;
-    for (let d = 0; d < 65536; d++) {
-      const c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (let p = 0; p < n; p++) {
-      const i = order[p];
-      tmp[count[(word[i] >>> shift) & 0xffff]++] = i;
-    }
-    const t = order;
-    order = tmp;
-    tmp = t;
-  }
-  return order;
+  return float64Argsort(key, false).order;
 }
 
 /**

@@ -425,20 +425,29 @@ export function tiedBlockSteps(
   if (step > 0) {
     const W0 = st[0];
     const E0 = st[1];
+    // the running sums in locals (registers) through the steps, written back once
+    let aurc = st[2];
+    let aBal = st[3];
+    let aWorst = st[4];
+    let sumErr = st[5];
     for (let j = 1; j <= m; j++) {
       const f = j / m;
-      st[2] += (step * (E0 + Eb * f)) / (W0 + Wb * f);
+      aurc += (step * (E0 + Eb * f)) / (W0 + Wb * f);
       if (G > 0) {
         for (let t = 0; t < nTouched; t++) {
           const g = touched[t];
           const e = groupError(gE[g] + bE[g] * f, gW[g] + bW[g] * f);
-          st[5] += e - gErr[g];
+          sumErr += e - gErr[g];
           gErr[g] = e;
         }
-        st[3] += balancedPerStep ? (step * st[5]) / G : step * st[5];
-        st[4] += step * maxOf(gErr);
+        aBal += balancedPerStep ? (step * sumErr) / G : step * sumErr;
+        aWorst += step * maxOf(gErr);
       }
     }
+    st[2] = aurc;
+    st[3] = aBal;
+    st[4] = aWorst;
+    st[5] = sumErr;
   }
   return nTouched;
 }

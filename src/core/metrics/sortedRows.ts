@@ -15,6 +15,7 @@
  *
  * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
+import { float64Argsort, float64sOfKeys } from '../stats/radixArgsort';
 
 /**
  * A bootstrap resample's multiplicity per sorted position: Float64 (gathered from file-order counts)
@@ -57,8 +58,8 @@ export interface SortRowsOptions {
 
 /**
  * Stable descending argsort of `scores` (restricted to `opts.rows`) with tied blocks.
- * O(n log n): one native numeric sort of the values, a binary search per row for its distinct-value
- * rank, then a counting sort by rank — which is stable and yields the blocks directly.
+ * O(n): a radix sort of the scores' descending 64-bit keys (stats/radixArgsort.ts), which keeps
+ * equal scores in row order; the tied blocks are the runs of equal keys in the sorted keys.
  * `wrong[i]` is 1 when row i is misclassified. -0 and +0 are one value.
  */
 export function sortRowsByScore(
@@ -68,55 +69,32 @@ export function sortRowsByScore(
 ): SortedRows {
   const sel = opts.rows ?? null;
   const n = sel ? sel.length : scores.length;
-  const rowAt = (j: number): number => (sel ? sel[j] : j);
   const vals = new Float64Array(n);
   for (let j = 0; j < n; j++) {
-    const v = scores[rowAt(j)];
-    if (Number.isNaN(v)) throw new RangeError(`Expected finite scores, but row ${rowAt(j)} has NaN.`);
+    const v = scores[sel ? sel[j] : j];
+    if (Number.isNaN(v)) throw new RangeError(`Expected finite scores, but row ${sel ? sel[j] : j} has NaN.`);
     vals[j] = v;
   }
-  const asc = Float64Array.from(vals).sort();
-  // distinct values, descending
-  const uniq: number[] = [];
-  for (let j = n - 1; j >= 0; j--) {
-    const v = asc[j];
-    if (uniq.length === 0 || uniq[uniq.length - 1] !== v) uniq.push(v);
-  }
-  const u = Float64Array.from(uniq);
-  const nb = u.length;
-  const rank = new Int32Array(n);
-  const blockSize = new Int32Array(nb);
-  for (let j = 0; j < n; j++) {
-    const v = vals[j];
-    let lo = 0;
-    let hi = nb - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (u[mid] > v) lo = mid + 1;
-      else hi = mid;
-    }
-    rank[j] = lo;
-    blockSize[lo]++;
-  }
-  const blockStart = new Int32Array(nb + 1);
-  for (let b = 0; b < nb; b++) blockStart[b + 1] = blockStart[b] + blockSize[b];
-  const fill = blockStart.slice(0, nb);
-  const rowIndex = new Int32Array(n);
-  for (let j = 0; j < n; j++) rowIndex[fill[rank[j]]++] = rowAt(j);
+  const sorted = float64Argsort(vals, true);
+  const order = sorted.order;
+  const rowIndex = sel ? new Int32Array(n) : order;
+  if (sel) for (let p = 0; p < n; p++) rowIndex[p] = sel[order[p]];
+  const blockStart = tiedBlockStarts(sorted.hi, sorted.lo);
 
-  const score = new Float64Array(n);
+  // The scores decoded from the sorted keys (a sequential read, not a gather), except the zeros,
+  // which are taken from the rows so that −0 and +0 stay as given.
+  const score = float64sOfKeys(sorted, true, vals);
   const wr = new Uint8Array(n);
-  const group = new Int32Array(n).fill(-1);
-  const w = opts.weights ? new Float64Array(n) : null;
-  const gw = opts.groupWeights ? new Float64Array(n) : null;
+  const group = new Int32Array(n);
+  const groups = opts.groups ?? null;
   for (let p = 0; p < n; p++) {
     const i = rowIndex[p];
-    score[p] = scores[i];
+    if (score[p] === 0) score[p] = scores[i];
     wr[p] = wrong[i] ? 1 : 0;
-    if (opts.groups) group[p] = opts.groups[i];
-    if (w) w[p] = opts.weights![i];
-    if (gw) gw[p] = opts.groupWeights![i];
+    group[p] = groups === null ? -1 : groups[i];
   }
+  const w = opts.weights ? gather(opts.weights, rowIndex) : null;
+  const gw = opts.groupWeights ? gather(opts.groupWeights, rowIndex) : null;
   return {
     n,
     rowIndex,
@@ -128,6 +106,23 @@ export function sortRowsByScore(
     groupWeight: gw,
     blockStart,
   };
+}
+
+/** `out[p] = a[index[p]]`. */
+function gather(a: ArrayLike<number>, index: Int32Array): Float64Array {
+  const out = new Float64Array(index.length);
+  for (let p = 0; p < index.length; p++) out[p] = a[index[p]];
+  return out;
+}
+
+/** Start of each run of equal keys in sorted keys, followed by their count. */
+function tiedBlockStarts(hi: Uint32Array, lo: Uint32Array): Int32Array {
+  const n = hi.length;
+  const starts = new Int32Array(n + 1);
+  let b = 0;
+  for (let p = 0; p < n; p++) if (p === 0 || hi[p] !== hi[p - 1] || lo[p] !== lo[p - 1]) starts[b++] = p;
+  starts[b] = n;
+  return starts.slice(0, b + 1);
 }
 
 function maxPlusOne(a: Int32Array): number {
