@@ -19,7 +19,7 @@ import { bundleBench } from './bundle.mjs';
 import {
   copyFileSync,
   existsSync,
-  mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
@@ -56,9 +56,9 @@ function sh(cmd, argv, cwd, opts = {}) {
 }
 
 const sha = sh('git', ['rev-parse', '--short', rev], head).trim();
-const base = join(tmpdir(), `eval-lens-bench-${sha}`);
-rmSync(base, { recursive: true, force: true });
-mkdirSync(base, { recursive: true });
+// A folder of its own: two comparisons against the same revision at once must not share (and
+// delete) each other's build.
+const base = mkdtempSync(join(tmpdir(), `eval-lens-bench-${sha}-`));
 sh('bash', ['-c', `git archive ${sha} | tar -x -C ${JSON.stringify(base)}`], head);
 symlinkSync(realpathSync(join(head, 'node_modules')), join(base, 'node_modules'));
 if (!existsSync(join(head, 'bench', 'data', 'cls', 'preds.csv'))) {

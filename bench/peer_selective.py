@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Side-by-side peer for bench/selective.bench.ts: the bootstrap stages of
-../shared/bench/peer_bench.py ("cls.bootstrap accuracy x1000", "cls.bootstrap aurc x1000"), copied
+bench/peer_bench.py ("cls.bootstrap accuracy x1000", "cls.bootstrap aurc x1000"), copied
 as they are, plus the same loop for ECE, on bench/data/cls/preds.csv. Prints seconds per stage and
 CPU seconds. Usage (project root): /usr/bin/python3 bench/peer_selective.py [--n 1000]
 """

@@ -1,7 +1,7 @@
 // The whole ranking evaluation of 100,000 users × top-100 lists through evaluateFile, as
 // the CLI and the extension run it: bench/data/rank/recs.jsonl (~96 MB) + train.csv (~26 MB, 1.75M
 // rows) + eval-lens.json (k [5, 10, 20, 50], catalogSize, coldThreshold), made by
-//   /usr/bin/python3 ../shared/bench/gen_large.py bench/data --only rank
+//   /usr/bin/python3 bench/gen_large.py bench/data --only rank
 // Every key at every K, parse included, popularity and random baselines, curves, histograms,
 // activity bins, perItem. Two runs, each in its own process (so each peak RSS is its own):
 // 1. bootstrap off — like for like with the Python peer run as `peer_bench.py --only rank
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   if (mode === 'off') return once('bootstrap off', { bootstrap: { n: 0 } }, process.argv[3]);
   if (mode === 'on') return once('as configured (1,000 resamples)', {});
   if (!existsSync(FILE)) {
-    console.error(`${FILE} is missing: /usr/bin/python3 ../shared/bench/gen_large.py bench/data --only rank`);
+    console.error(`${FILE} is missing: /usr/bin/python3 bench/gen_large.py bench/data --only rank`);
     process.exit(1);
   }
   const peer = process.argv.includes('--peer');
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   const peerJson = valuesFile.replace('ours.json', 'peer.json');
   const p0 = performance.now();
   // bash's `time` gives the peer's CPU time too: on a shared machine wall times swing with the load.
-  const peerCmd = `/usr/bin/python3 ../shared/bench/peer_bench.py bench/data --only rank --bootstrap 0 --json '${peerJson}'`;
+  const peerCmd = `/usr/bin/python3 bench/peer_bench.py bench/data --only rank --bootstrap 0 --json '${peerJson}'`;
   const r = spawnSync('bash', ['-c', `TIMEFORMAT='PEERCPU %U %S'; time ${peerCmd}`], { encoding: 'utf8' });
   const peerWall = (performance.now() - p0) / 1000;
   process.stdout.write(`-- Python peer (peer_bench.py --only rank --bootstrap 0)\n${r.stdout}`);

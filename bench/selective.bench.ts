@@ -2,12 +2,12 @@
 //   node --import tsx --expose-gc bench/selective.bench.ts
 // 1. The exact RC curve and every AURC key on 1,000,000 random rows.
 // 2. 1,000 bootstrap resamples of accuracy + AURC + ECE on bench/data/cls/preds.csv (200,000 rows;
-//    made by `/usr/bin/python3 ../shared/bench/gen_large.py bench/data --only cls`) on one thread,
+//    made by `/usr/bin/python3 bench/gen_large.py bench/data --only cls`) on one thread,
 //    and 1,000 resamples of EVERY scalar of the task (sections 1 and 2), as the tool runs them
 //    (split across worker threads). CPU time is printed beside wall time: on a shared machine the
 //    wall time depends on the other processes.
 // Side by side with the peer: `/usr/bin/python3 bench/peer_selective.py` (same file, same stages).
-// The Python peer (../shared/bench/peer_bench.py) re-sorts on each resample: about 30 s for 1,000
+// The Python peer (bench/peer_bench.py) re-sorts on each resample: about 30 s for 1,000
 // AURC resamples on the same file.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -77,7 +77,7 @@ async function bootstrapOnFile(): Promise<void> {
   const file = join(dir, 'preds.csv');
   if (!existsSync(file)) {
     console.log(
-      `selective  (skipped: ${file} not found; run /usr/bin/python3 ../shared/bench/gen_large.py bench/data --only cls)`,
+      `selective  (skipped: ${file} not found; run /usr/bin/python3 bench/gen_large.py bench/data --only cls)`,
     );
     return;
   }

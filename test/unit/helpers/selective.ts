@@ -39,7 +39,8 @@ export function randomRows(
 export { createRng };
 
 // ---------------------------------------------------------------------------------------------
-// Seed 002, transcribed line by line (torch/numpy replaced by plain arrays).
+// The AR-GSE evaluation scripts' selective metrics, transcribed line by line (torch/numpy replaced by
+// plain arrays): an independent reference for the fast code.
 // ---------------------------------------------------------------------------------------------
 
 export interface SeedMetrics {

@@ -7,7 +7,7 @@ import { createRng, expand } from '../../helpers/selective';
 
 import { closeRel as close } from '../../helpers/numericClose';
 
-/** Seed 002's calculate_ece, transcribed (bin edges k/B in float64, conf > lo & conf <= hi). */
+/** The AR-GSE evaluation scripts' calculate_ece, transcribed (bin edges k/B in float64, conf > lo & conf <= hi). */
 function seedEce(conf: number[], correct: number[], B: number): number {
   let ece = 0;
   for (let i = 0; i < B; i++) {

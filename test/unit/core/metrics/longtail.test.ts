@@ -22,7 +22,7 @@ import {
 import { classNames, close, config, createRng, makeData, randomData } from '../../helpers/classification';
 
 // ---------------------------------------------------------------------------------------------
-// Seed 000's worked example (CIFAR-100-LT, boundary [69]).
+// The worked example of train-frequency reweighting for long-tail evaluation (CIFAR-100-LT, boundary [69]).
 // ---------------------------------------------------------------------------------------------
 
 /**
