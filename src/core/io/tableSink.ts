@@ -3,7 +3,7 @@
  * the message for a file that cannot be opened. In a module of their own so the format readers
  * (`table.ts`, `parquet.ts`, `npz.ts`) share them without importing one another.
  */
-import { EvalLensError, fail } from '../diagnostics';
+import { EvalLensError } from '../diagnostics';
 
 export type Cell = string | number | boolean | null | Cell[] | { [k: string]: Cell };
 
@@ -22,13 +22,10 @@ export function cannotOpen(path: string, e: unknown): EvalLensError {
 }
 
 /**
- * The error of the ranking, id-list and .npy readers for a file that cannot be opened: the file's
- * label and the system's reason code (`ENOENT`, `EACCES`, …).
+ * The same error for the ranking, id-list, factor and .npy readers, which throw from inside their
+ * own helpers: one code (`cannot-open`) and one wording for a file that cannot be opened, whatever
+ * its format.
  */
 export function failToOpen(label: string, e: unknown): never {
-  return fail(
-    'file-not-found',
-    { file: label },
-    `cannot open the file (${(e as NodeJS.ErrnoException).code ?? String(e)}).`,
-  );
+  throw cannotOpen(label, e);
 }

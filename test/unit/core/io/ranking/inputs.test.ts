@@ -436,8 +436,10 @@ test('a file that cannot be opened: the label and the system reason, from every 
   for (const [label, read] of readers)
     await assert.rejects(read(), (e: unknown) => {
       assert.ok(e instanceof EvalLensError, String(e));
-      assert.equal(e.code, 'file-not-found');
-      assert.equal(e.message, `${label}: cannot open the file (ENOENT).`);
+      // the same code and words as the table readers' (CSV, JSONL, Parquet, .npz)
+      assert.equal(e.code, 'cannot-open');
+      assert.equal(e.message, `Cannot read ${label}: no such file.`);
+      assert.equal(e.location?.file, label);
       return true;
     });
 });
