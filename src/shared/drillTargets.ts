@@ -5,6 +5,7 @@
  * the charts and tables of `reportModel.ts`. Pure; no vscode, no DOM.
  */
 import type { FilterTerm, RowSort } from '../core/inspect/types';
+import { countedHistogram } from '../core/metrics/ranking/perUser';
 import type { Results } from '../core/results/types';
 import { formatNumber } from './format';
 import type { ChartDrill, DrillSpec, DrillTargets } from './drillSpec';
@@ -177,15 +178,12 @@ export function drillTargets(results: Results, model: ReportModel): DrillTargets
     const stored = (tbl.perUserHistograms as Record<string, { edges?: number[] }> | undefined)?.[key]?.edges;
     const n = chart.series[0]?.points.length ?? 0;
     let edges = stored && stored.length === n + 1 ? stored : undefined;
-    if (!edges) {
-      // The report's own 10 equal-width bins (reportModel.perUserHistograms).
-      const values =
-        results.perItem?.kind === 'user' ? (results.perItem.values[key] ?? []).filter(Number.isFinite) : [];
-      const inUnit = values.every((v) => v >= 0 && v <= 1);
-      const lo = inUnit ? 0 : Math.min(...values, 0);
-      const hi = inUnit ? 1 : Math.max(...values, 1);
-      edges = Array.from({ length: n + 1 }, (_, i) => lo + ((hi - lo) * i) / n);
+    if (!edges && results.perItem?.kind === 'user') {
+      // Results without stored histograms: the report counted the same bins from the values.
+      const counted = countedHistogram(results.perItem.values[key] ?? []).edges;
+      if (counted.length === n + 1) edges = counted;
     }
+    if (!edges) continue;
     const specs = Array.from({ length: n }, (_, i) => userBin(key, edges![i]!, edges![i + 1]!, i === n - 1));
     out.charts[id] = { points: [specs] };
     out.tables[`${id}.table`] = { rows: specs };

@@ -45,7 +45,13 @@ import {
   type EvaluateListsOptions,
   type ListEvaluation,
 } from '../metrics/ranking/evaluateLists';
-import { activityBins, defaultActivityBoundaries, histogram, type Histogram } from '../metrics/ranking/perUser';
+import {
+  activityBins,
+  defaultActivityBoundaries,
+  histogram,
+  PER_USER_HISTOGRAM_BINS,
+  type Histogram,
+} from '../metrics/ranking/perUser';
 import { categoryBreakdown, categoryColumn } from '../metrics/ranking/categories';
 import { applyMetric, ITEM_MAP_MAX_DIM, itemMap, nameColumn } from '../metrics/ranking/itemMap';
 import type { LoadedRanking } from '../io/ranking/load';
@@ -206,7 +212,7 @@ export const runRanking: TaskRunner = async (ctx) => {
   for (let e = 0; e < run.evaluated.length; e++) evaluatedUsers[e] = data.users.ids[data.lists.user[run.evaluated[e]]];
   results.time('per-user', () => {
     const hist: Record<string, Histogram> = {};
-    for (const [key, v] of Object.entries(run.perUser)) hist[key] = histogram(v, 20);
+    for (const [key, v] of Object.entries(run.perUser)) hist[key] = histogram(v, PER_USER_HISTOGRAM_BINS);
     results.table('perUserHistograms', hist);
     if (data.train) {
       const activity = Int32Array.from(run.evaluated, (j) => data.train!.userCounts[data.lists.user[j]] ?? 0);

@@ -6,6 +6,7 @@ import type { MetricValue, Results } from '../../core/results/types';
 import { formatCount, formatNumber } from '../format';
 import { cutoffsOf, headlineKeys } from '../headline';
 import { metricName } from '../../core/glossary';
+import { countedHistogram } from '../../core/metrics/ranking/perUser';
 import { SERIES_COLOURS, type CellValue, type ChartModel, type ColumnKind, type Series } from '../model';
 import { binLabels, pts, table } from './common';
 import { genericTable } from './generic';
@@ -130,7 +131,7 @@ interface StoredHistogram {
   edges: number[];
   counts: number[];
   undefinedUsers?: number;
-  mean?: number;
+  mean?: number | null;
 }
 
 function isStoredHistogram(v: unknown): v is StoredHistogram {
@@ -148,7 +149,7 @@ export function storedHistograms(value: unknown): ChartModel[] {
       const cats = binLabels(h.edges.slice(0, -1), h.edges.slice(1));
       const users = h.counts.reduce((a, b) => a + b, 0);
       const extra = [
-        h.mean !== undefined ? `mean ${formatNumber(h.mean, key)}` : '',
+        typeof h.mean === 'number' ? `mean ${formatNumber(h.mean, key)}` : '',
         h.undefinedUsers ? `${formatCount(h.undefinedUsers)} users undefined` : '',
       ]
         .filter(Boolean)
@@ -213,36 +214,9 @@ export function activityChart(value: unknown, results: Results): ChartModel | un
   };
 }
 
-/**
- * Histogram counts of `values` in `bins` equal-width bins over [lo, hi]; a value equal to `hi`
- * goes in the last bin; non-finite values are left out.
- */
-export function histogram(values: readonly number[], bins: number, lo: number, hi: number): number[] {
-  const counts = new Array<number>(bins).fill(0);
-  const width = (hi - lo) / bins;
-  for (const v of values) {
-    if (!Number.isFinite(v) || v < lo || v > hi) continue;
-    const b = width > 0 ? Math.min(bins - 1, Math.floor((v - lo) / width)) : 0;
-    counts[b]!++;
-  }
-  return counts;
-}
-
+/** The charts of {@link countedHistogram} for every per-user metric of `results`. */
 export function perUserHistograms(results: Results): ChartModel[] {
   const p = results.perItem;
   if (!p || p.kind !== 'user') return [];
-  return Object.entries(p.values).map(([key, values]) => {
-    const finite = values.filter(Number.isFinite);
-    const inUnit = finite.every((v) => v >= 0 && v <= 1);
-    const lo = inUnit ? 0 : Math.min(...finite, 0);
-    const hi = inUnit ? 1 : Math.max(...finite, 1);
-    const bins = 10;
-    const counts = histogram(finite, bins, lo, hi);
-    const edges = counts.map((_, i) => [lo + ((hi - lo) * i) / bins, lo + ((hi - lo) * (i + 1)) / bins] as const);
-    const cats = binLabels(
-      edges.map((e) => e[0]),
-      edges.map((e) => e[1]),
-    );
-    return perUserHistogramChart(key, cats, counts, finite.length);
-  });
+  return storedHistograms(Object.fromEntries(Object.entries(p.values).map(([key, v]) => [key, countedHistogram(v)])));
 }

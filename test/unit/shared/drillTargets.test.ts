@@ -89,9 +89,11 @@ test('ranking: per-user histogram bars filter on the metric range, the last bin 
   const d = drillTargets(r, buildReportModel(r));
   assert.equal(d.mistakes, undefined);
   const bins = d.charts['perUser.ndcg@10']!.points![0]!;
-  assert.equal(bins.length, 10);
-  assert.deepEqual(bins[0]!.where, [term('ndcg@10', '>=', '0'), term('ndcg@10', '<', '0.1')]);
-  assert.deepEqual(bins[9]!.where, [term('ndcg@10', '>=', '0.9'), term('ndcg@10', '<=', '1')]);
+  // The results hold no stored histograms: the bins are counted as the evaluation does (20 of width 0.05).
+  assert.equal(bins.length, 20);
+  assert.deepEqual(bins[0]!.where, [term('ndcg@10', '>=', '0'), term('ndcg@10', '<', '0.05')]);
+  // the edge exactly as the bins were counted (0 + 19 · 1/20), so the filter lists the users the bar counts
+  assert.deepEqual(bins[19]!.where, [term('ndcg@10', '>=', String(0 + 19 * (1 / 20))), term('ndcg@10', '<=', '1')]);
 });
 
 test('slice tables: read from the results, worst first, small slices left out, filters from values and bins', () => {

@@ -26,7 +26,10 @@ export interface Histogram {
  * (so rates in [0, 1] always get the same edges and can be compared between runs). NaN values
  * are counted apart.
  */
-export function histogram(values: Float64Array, bins = 20): Histogram {
+/** Bins of the per-user histograms the evaluation stores (`tables.perUserHistograms`). */
+export const PER_USER_HISTOGRAM_BINS = 20;
+
+export function histogram(values: Float64Array, bins = PER_USER_HISTOGRAM_BINS): Histogram {
   let lo = 0;
   let hi = 1;
   let n = 0;
@@ -51,6 +54,16 @@ export function histogram(values: Float64Array, bins = 20): Histogram {
     counts[b]++;
   }
   return { edges, counts, undefinedUsers: values.length - n, mean: n ? sum / n : null };
+}
+
+/**
+ * The histogram of one metric counted from per-user values as a results file holds them (a JSON
+ * array, where an undefined user's value is null), for results that do not store their histograms:
+ * the same bins as {@link histogram} with {@link PER_USER_HISTOGRAM_BINS}, so the report and its
+ * drill-down read the same edges either way. Non-finite values count as undefined users.
+ */
+export function countedHistogram(values: readonly (number | null)[]): Histogram {
+  return histogram(Float64Array.from(values, (v) => (typeof v === 'number' && Number.isFinite(v) ? v : NaN)));
 }
 
 /**

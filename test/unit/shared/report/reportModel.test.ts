@@ -6,7 +6,8 @@ import { buildReportModel } from '../../../../src/shared/report';
 import { binLabels, EXTREME_CAVEAT, niceLogCeil, niceLogFloor } from '../../../../src/shared/report/common';
 import { confusionChart, FULL_HEATMAP_MAX, topConfusions } from '../../../../src/shared/report/classification';
 import { genericTable } from '../../../../src/shared/report/generic';
-import { histogram, metricVsKChart, perUserHistograms, storedHistograms } from '../../../../src/shared/report/ranking';
+import { countedHistogram } from '../../../../src/core/metrics/ranking/perUser';
+import { metricVsKChart, perUserHistograms, storedHistograms } from '../../../../src/shared/report/ranking';
 import { pairedCurveChart } from '../../../../src/shared/report/importance';
 import { classificationResults, expectedDiagonal, rankingResults } from '../../helpers/reportFixtures';
 
@@ -153,10 +154,33 @@ test('confusion heatmap: full matrix up to the limit, else the classes of the to
   assert.match(big.note!, /100 classes/);
 });
 
-test('histogram: equal-width bins, the top edge in the last bin, non-finite and out-of-range values dropped', () => {
-  assert.deepEqual(histogram([0, 0.1, 0.5, 0.99, 1, Number.NaN, 2], 2, 0, 1), [2, 3]);
-  assert.deepEqual(histogram([], 3, 0, 1), [0, 0, 0]);
-  assert.deepEqual(histogram([0.5, 0.5], 4, 0.5, 0.5), [2, 0, 0, 0]);
+test("counted per-user histogram: the evaluation's 20 bins over [min(0, min v), max(1, max v)], null and non-finite values undefined", () => {
+  // In [0, 1]: width 1/20; 0 → bin 0, 0.1/0.05 = 2 → bin 2, 0.99/0.05 = 19.8 → bin 19, 1 → the last bin.
+  const h = countedHistogram([0, 0.1, 0.99, 1, null, Number.NaN, Number.POSITIVE_INFINITY]);
+  assert.equal(h.edges.length, 21);
+  assert.equal(h.edges[0], 0);
+  assert.equal(h.edges[20], 1);
+  assert.equal(h.edges[2], 2 * (1 / 20));
+  const counts = new Array(20).fill(0);
+  counts[0] = 1;
+  counts[2] = 1;
+  counts[19] = 2;
+  assert.deepEqual(h.counts, counts);
+  assert.equal(h.undefinedUsers, 3);
+  assert.equal(h.mean, (0 + 0.1 + 0.99 + 1) / 4);
+  // Out of [0, 1]: lo = min(0, −2) = −2, hi = max(1, 3) = 3, width 5/20 = 0.25; 3 goes in the last bin.
+  const wide = countedHistogram([-2, 0.5, 3]);
+  assert.equal(wide.edges[0], -2);
+  assert.equal(wide.edges[20], 3);
+  assert.equal(wide.counts[0], 1);
+  assert.equal(wide.counts[Math.floor((0.5 + 2) / 0.25)], 1);
+  assert.equal(wide.counts[19], 1);
+  // As many users as a large ranking file holds: no argument-list limit (the report once spread them into Math.min).
+  const many = countedHistogram(Array.from({ length: 300_000 }, (_, i) => (i % 7) - 3));
+  assert.equal(
+    many.counts.reduce((a, b) => a + b, 0),
+    300_000,
+  );
 });
 
 test('ranking: metric-vs-K from the @K keys with baselines dashed, per-user histograms as a select group', () => {
@@ -184,10 +208,14 @@ test('ranking: metric-vs-K from the @K keys with baselines dashed, per-user hist
     hist.map((h) => h.group!.option),
     ['NDCG at 10', 'Mean reciprocal rank'],
   );
-  // ndcg@10 per user 0, 0.25, 1, 1 in 10 bins of [0, 1]
+  // ndcg@10 per user 0, 0.25, 1, 1 in the evaluation's 20 bins of [0, 1]: 0.25/0.05 = 5 → bin 5, 1 → the last bin
+  const expected = new Array(20).fill(0);
+  expected[0] = 1;
+  expected[5] = 1;
+  expected[19] = 2;
   assert.deepEqual(
     hist[0]!.series[0]!.points.map((p) => p.y),
-    [1, 0, 1, 0, 0, 0, 0, 0, 0, 2],
+    expected,
   );
   // headline: ndcg@10 first, then recall@10, mrr
   assert.deepEqual(headlineKeys(r), ['ndcg@10', 'recall@10', 'mrr']);
@@ -295,29 +323,33 @@ test('the diagonal y = x: dashed, foreground, from (0, 0) to (1, 1) on the relia
   );
 });
 
-test('per-user histogram: the stored bins and the bins counted from per-user values give the same chart', () => {
-  // Per-user ndcg@10 of 5 users in [0, 1] → 10 bins of width 0.1: 0.05 and 0.07 in bin 0, 0.42 in bin 4,
-  // 1 in the last bin (hi goes in the last bin); NaN (an undefined user) is left out.
+test('per-user histogram: the bins counted from per-user values are the stored bins, with the mean and undefined users', () => {
+  // Per-user ndcg@10 of 5 users in [0, 1] → 20 bins of width 0.05: 0.05/0.05 = 1 and 0.07/0.05 = 1.4 in
+  // bin 1, 0.42/0.05 = 8.4 in bin 8, 1 in the last bin (hi goes in the last bin); NaN is an undefined user.
   const r = rankingResults();
   r.perItem = { kind: 'user', ids: null, values: { 'ndcg@10': [0.05, 0.42, NaN, 1, 0.07] } };
   const counted = perUserHistograms(r);
-  const edges = Array.from({ length: 11 }, (_, i) => 0 + ((1 - 0) * i) / 10);
-  const counts = [2, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-  const stored = storedHistograms({ 'ndcg@10': { edges, counts } });
+  const edges = Array.from({ length: 21 }, (_, b) => (b === 20 ? 1 : 0 + b * (1 / 20)));
+  const counts = new Array(20).fill(0);
+  counts[1] = 2;
+  counts[8] = 1;
+  counts[19] = 1;
+  const mean = (0.05 + 0.42 + 1 + 0.07) / 4;
+  const stored = storedHistograms({ 'ndcg@10': { edges, counts, mean, undefinedUsers: 1 } });
   assert.equal(counted.length, 1);
   assert.deepEqual(stored, counted);
   const chart = counted[0]!;
   assert.equal(chart.id, 'perUser.ndcg@10');
-  assert.match(chart.description, / over 4 users in 10 bins\.$/);
+  assert.match(chart.description, / over 4 users in 20 bins\.$/);
   assert.deepEqual(
     chart.series[0]!.points.map((p) => p.y),
     counts,
   );
-  assert.deepEqual(chart.table!.rows[4], ['0.4–0.5', 1]);
-  assert.equal(chart.note, undefined);
+  assert.deepEqual(chart.table!.rows[8], ['0.40–0.45', 1]);
+  assert.equal(chart.note, 'mean 0.3850, 1 users undefined');
   assert.deepEqual(chart.group, { id: 'perUser', title: 'Per-user distribution', option: chart.x.label });
-  // The stored form may carry the mean and the undefined users: a note under the chart.
-  const noted = storedHistograms({ 'ndcg@10': { edges, counts, mean: 0.385, undefinedUsers: 1 } })[0]!;
-  assert.equal(noted.note, 'mean 0.3850, 1 users undefined');
-  assert.deepEqual({ ...noted, note: undefined }, { ...chart, note: undefined });
+  // Without the mean and the undefined users, no note.
+  const plain = storedHistograms({ 'ndcg@10': { edges, counts } })[0]!;
+  assert.equal(plain.note, undefined);
+  assert.deepEqual({ ...plain, note: chart.note }, chart);
 });
