@@ -7,6 +7,7 @@
  */
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { Chart } from 'chart.js';
+import { extent } from '../src/shared/extent';
 import { formatCount, formatNumber } from '../src/shared/format';
 import type { ChartModel, RefLine } from '../src/shared/model';
 import { pointAtThreshold, type OperatingPointModel } from '../src/shared/operatingPoint';
@@ -107,7 +108,7 @@ export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): H
 
   const bounds = (): [number, number] => {
     const xs = mode === 'coverage' ? m.coverage! : m.threshold;
-    return [Math.min(...xs), Math.max(...xs)];
+    return extent(xs);
   };
   const valueOf = (i: number): number => (mode === 'coverage' ? m.coverage![i]! : m.threshold[i]!);
   /** The point a typed or dragged value selects, by the rule the config key would apply. */

@@ -3,6 +3,7 @@
  * external resource). Colours are CSS classes (`c-blue`, …) that the exported page's stylesheet
  * defines for light and dark; the interactive webview draws the same models with chart.js.
  */
+import { extent } from './extent';
 import { formatNumber } from './format';
 import type { Axis, ChartModel, Colour } from './model';
 
@@ -62,16 +63,18 @@ function scale(axis: Axis, values: number[], from: number, to: number): Scale {
       const d = Math.log10(v);
       return Number.isFinite(d) ? Math.min(308, Math.max(-324, d)) : fallback;
     };
-    const lo = decade(axis.min ?? (pos.length ? Math.min(...pos) : 1), 0);
-    const hi = Math.max(lo, decade(axis.max ?? (pos.length ? Math.max(...pos) : 10), 308));
+    const [pLo, pHi] = pos.length ? extent(pos) : [1, 10];
+    const lo = decade(axis.min ?? pLo, 0);
+    const hi = Math.max(lo, decade(axis.max ?? pHi, 308));
     const span = hi - lo || 1;
     const ticks: { v: number; label: string }[] = [];
     for (let e = Math.floor(lo); e <= Math.ceil(hi); e++)
       if (e >= lo - 1e-9 && e <= hi + 1e-9) ticks.push({ v: 10 ** e, label: tickLabel(10 ** e) });
     return { map: (v) => from + ((Math.log10(Math.max(v, 1e-300)) - lo) / span) * (to - from), ticks };
   }
-  let lo = axis.min ?? (finite.length ? Math.min(...finite) : 0);
-  let hi = axis.max ?? (finite.length ? Math.max(...finite) : 1);
+  const [fLo, fHi] = finite.length ? extent(finite) : [0, 1];
+  let lo = axis.min ?? fLo;
+  let hi = axis.max ?? fHi;
   if (hi === lo) {
     lo -= 0.5;
     hi += 0.5;
