@@ -19,6 +19,7 @@ test('a chart of 300,000 points renders: its axes take the range without spreadi
     description: 'risk against coverage',
     x: { label: 'coverage', type: 'linear' },
     y: { label: 'risk', type: 'linear' },
+    table: { id: 'big.table', title: 'A long curve', columns: ['coverage', 'risk'], kinds: ['num', 'num'], rows: [] },
     series: [
       {
         label: 'model',
