@@ -37,6 +37,24 @@ class stage:
         print(f"{self.name:<34s} {dt:9.3f} s", flush=True)
 
 
+def bootstrap_accuracy(wrong, n_boot, rng):
+    """Accuracy of each of n_boot resamples of the rows (drawn with replacement)."""
+    n = len(wrong)
+    return [np.mean(~wrong[rng.integers(0, n, n)]) for _ in range(n_boot)]
+
+
+def bootstrap_aurc(wrong, s, n_boot, rng):
+    """AURC of each of n_boot resamples: sort by score, mean of the running risk."""
+    n = len(wrong)
+    kk = np.arange(1, n + 1)
+    au = []
+    for _ in range(n_boot):
+        ix = rng.integers(0, n, n)
+        o3 = np.argsort(-s[ix], kind="stable")
+        au.append(np.mean(np.cumsum(wrong[ix][o3]) / kk))
+    return au
+
+
 def bench_cls(d, n_boot, out):
     cfg = json.load(open(os.path.join(d, "eval-lens.json")))
     C = len(cfg["classes"])
@@ -165,14 +183,10 @@ def bench_cls(d, n_boot, out):
     if n_boot:
         rng = np.random.default_rng(0)
         with stage(f"cls.bootstrap accuracy x{n_boot}"):
-            accs = [np.mean(~wrong[rng.integers(0, n, n)]) for _ in range(n_boot)]
+            accs = bootstrap_accuracy(wrong, n_boot, rng)
             out["_ci.accuracy"] = [float(np.percentile(accs, 2.5)), float(np.percentile(accs, 97.5))]
         with stage(f"cls.bootstrap aurc x{n_boot}"):
-            au = []
-            for _ in range(n_boot):
-                ix = rng.integers(0, n, n)
-                o3 = np.argsort(-s[ix], kind="stable")
-                au.append(np.mean(np.cumsum(wrong[ix][o3]) / kk))
+            au = bootstrap_aurc(wrong, s, n_boot, rng)
             out["_ci.aurc"] = [float(np.percentile(au, 2.5)), float(np.percentile(au, 97.5))]
     return y, yhat, P, cfg
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Side-by-side peer for bench/selective.bench.ts: the bootstrap stages of
-bench/peer_bench.py ("cls.bootstrap accuracy x1000", "cls.bootstrap aurc x1000"), copied
-as they are, plus the same loop for ECE, on bench/data/cls/preds.csv. Prints seconds per stage and
+bench/peer_bench.py ("cls.bootstrap accuracy x1000", "cls.bootstrap aurc x1000"), the same
+functions, plus the same loop for ECE, on bench/data/cls/preds.csv. Prints seconds per stage and
 CPU seconds. Usage (project root): /usr/bin/python3 bench/peer_selective.py [--n 1000]
 """
 import argparse
@@ -11,6 +11,8 @@ import time
 
 import numpy as np
 import pandas as pd
+
+from peer_bench import bootstrap_accuracy, bootstrap_aurc
 
 
 def stage(name, fn):
@@ -34,19 +36,7 @@ def main():
     n = len(y)
     wrong = yhat != y
     s = P.max(axis=1)
-    kk = np.arange(1, n + 1)
     rng = np.random.default_rng(0)
-
-    def acc():
-        return [np.mean(~wrong[rng.integers(0, n, n)]) for _ in range(a.n)]
-
-    def aurc():
-        au = []
-        for _ in range(a.n):
-            ix = rng.integers(0, n, n)
-            o3 = np.argsort(-s[ix], kind="stable")
-            au.append(np.mean(np.cumsum(wrong[ix][o3]) / kk))
-        return au
 
     def ece():
         edges = np.arange(16) / 15
@@ -61,8 +51,8 @@ def main():
             out.append(np.sum(np.abs(sa - sc)) / n)
         return out
 
-    stage(f"bootstrap accuracy x{a.n}", acc)
-    au = stage(f"bootstrap aurc x{a.n}", aurc)
+    stage(f"bootstrap accuracy x{a.n}", lambda: bootstrap_accuracy(wrong, a.n, rng))
+    au = stage(f"bootstrap aurc x{a.n}", lambda: bootstrap_aurc(wrong, s, a.n, rng))
     stage(f"bootstrap ece x{a.n}", ece)
     print(f"peer       aurc 95% CI [{np.percentile(au, 2.5):.6f}, {np.percentile(au, 97.5):.6f}]")
 
