@@ -285,15 +285,25 @@ export async function setTheme(page: Page, theme: string, frame?: Frame): Promis
                 ? 'vs'
                 : '';
     });
-  if ((await current()) !== want.workbench) {
-    await runCommand(page, 'Preferences: Color Theme');
-    await page.locator('.quick-input-widget input').fill(theme);
-    const row = page
-      .locator('.quick-input-list .monaco-list-row')
-      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) })
-      .first();
-    await row.waitFor({ timeout: 30_000 });
-    await row.click();
+  // The theme picker closes when the workbench loses focus to something else (seen in CI while a
+  // staged report refreshed itself): pick again from a fresh palette instead of waiting on a closed one.
+  for (let attempt = 1; (await current()) !== want.workbench; attempt++) {
+    try {
+      await runCommand(page, 'Preferences: Color Theme');
+      await page.locator('.quick-input-widget input').fill(theme, { timeout: 10_000 });
+      const row = page
+        .locator('.quick-input-list .monaco-list-row')
+        .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) })
+        .first();
+      await row.waitFor({ timeout: 10_000 });
+      await row.click({ timeout: 10_000 });
+      break;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      console.log(`# the theme picker closed before "${theme}" was picked (attempt ${attempt}); again`);
+      await page.keyboard.press('Escape');
+      await sleep(1000);
+    }
   }
   await page.waitForFunction(
     (w) => {
