@@ -19,6 +19,7 @@ import {
   ClassScoreRowChecks,
   classText,
   inProbRange,
+  PROB_RANGE_TOLERANCE,
   probRangeMessage,
   shiftClassScoreChecks,
   show,
@@ -45,10 +46,17 @@ import {
 import { listNames } from './columns';
 import type { TableFormat } from './format';
 import { tooDeepAt, TOO_DEEP } from './jsonDepth';
-import { NUMBER_FIELD, scanQuoteFreeRows, SKIP_FIELD, TEXT_FIELD, type QuoteFreeRowSink } from './quoteFreeRows';
+import {
+  NUMBER_FIELD,
+  scanQuoteFreeRows,
+  SKIP_FIELD,
+  STORED_FIELD,
+  TEXT_FIELD,
+  type QuoteFreeRowSink,
+} from './quoteFreeRows';
 import { RowProblems, shiftProblems, type RowProblemsState } from './rowProblems';
-import { argmaxRow, softmaxRow, type ScoreKind } from './scores';
-import { emptyProbabilityTerms, reduceProbabilityRow } from '../metrics/probabilityTerms';
+import { rowScore, softmaxRow, type ScoreKind } from './scores';
+import { emptyProbabilityTerms, storeProbabilityTerms } from '../metrics/probabilityTerms';
 import type { ByteRowHandler, Cell, TableSink } from './table';
 import { checkWeightSum } from './weights';
 
@@ -158,7 +166,13 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
   /** The n×C matrix is kept: asked for, or the class set is known only once every row is read. */
   private keepMatrix = false;
   /** Where the current row's class scores go in {@link probs} (0 when it holds one row). */
-  private rowOff = 0;
+  rowBase = 0;
+  // Where the byte scanner stores class scores (see QuoteFreeRowSink): the current row's
+  // {@link probs}, by class position, when in the range that {@link numberCell} accepts.
+  rowValues: Float64Array | null = null;
+  storedSlot: Int32Array = new Int32Array(0);
+  storedMin = -Infinity;
+  storedMax = Infinity;
   private terms: ProbabilityTerms | null = null;
   private readonly termKind: ScoreKind;
   private readonly checks = new ClassScoreRowChecks();
@@ -229,13 +243,18 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     const kept = p.keepText;
     if (kept) this.text = names.map((name, j) => (kept[j] ? new TextColumnBuilder(name, this.cap) : undefined));
     // The byte path parses numeric cells from the bytes, unless the column is kept as text too.
-    this.fields = this.plan.map((kind, j) =>
-      (kind === CLASS_SCORE || kind === SCORE || kind === WEIGHT) && !this.text[j]
-        ? NUMBER_FIELD
-        : kind === SKIP
-          ? SKIP_FIELD
-          : TEXT_FIELD,
-    );
+    // Class scores are stored by the scanner itself (the same rule as numberCell's).
+    const stored = this.scoreKind !== null && this.C > 0;
+    this.storedSlot = this.classPos;
+    if (this.scoreKind === 'probs') {
+      this.storedMin = -PROB_RANGE_TOLERANCE;
+      this.storedMax = 1 + PROB_RANGE_TOLERANCE;
+    }
+    this.fields = this.plan.map((kind, j) => {
+      if (kind === SKIP) return SKIP_FIELD;
+      if (this.text[j] || !(kind === CLASS_SCORE || kind === SCORE || kind === WEIGHT)) return TEXT_FIELD;
+      return kind === CLASS_SCORE && stored ? STORED_FIELD : NUMBER_FIELD;
+    });
     if (this.classes) {
       this.labels = new Int32Array(this.cap);
       // without a pred column, the arg-max of each row's scores
@@ -256,7 +275,8 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
 
   private begin(line: number): void {
     if (this.n >= this.cap) this.grow();
-    this.rowOff = this.keepMatrix ? this.n * this.C : 0;
+    this.rowBase = this.keepMatrix ? this.n * this.C : 0;
+    this.rowValues = this.probs;
     this.problems.begin(line);
   }
 
@@ -285,7 +305,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     const i = this.n++;
     const line = this.problems.line;
     this.lines[i] = line;
-    if (this.reduceRows) this.classScoreRow(this.probs!, this.rowOff, i, line, this.labels!, this.preds!);
+    if (this.reduceRows) this.classScoreRow(this.probs!, this.rowBase, i, line, this.labels!, this.preds!);
   }
 
   /**
@@ -302,11 +322,32 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     preds: Int32Array,
   ): void {
     const C = this.C;
-    if (this.scoreKind === 'logits') softmaxRow(P, o, C);
-    else this.checks.sum(P, o, C, line);
-    if (this.hasPredColumn) this.checks.predIsArgmax(P, o, C, preds[i], line);
-    else preds[i] = argmaxRow(P, o, C);
-    reduceProbabilityRow(P, o, C, labels[i], this.terms!, i);
+    const logits = this.scoreKind === 'logits';
+    if (logits) softmaxRow(P, o, C);
+    // One pass over the row for the checks, the arg-max and the terms: each sum runs in class
+    // order as in ClassScoreRowChecks.sum and reduceProbabilityRow, so the bits are theirs; the
+    // largest score (first maximum on ties) is also the arg-max's and the `msp` score.
+    const py = P[o + labels[i]];
+    let sum = 0;
+    let sq = 0;
+    let higher = 0;
+    let max = P[o];
+    let arg = 0;
+    for (let c = 0; c < C; c++) {
+      const p = P[o + c];
+      sum += p;
+      sq += p * p;
+      if (p > py) higher++;
+      if (p > max) {
+        max = p;
+        arg = c;
+      }
+    }
+    if (!logits) this.checks.rowSum(sum, line);
+    if (this.hasPredColumn) this.checks.predScore(P[o + preds[i]], max, line);
+    else preds[i] = arg;
+    const t = this.terms!;
+    storeProbabilityTerms(t, i, py, sq, higher, t.scoreKind === 'msp' ? max : rowScore(P, o, C, t.scoreKind));
   }
 
   /** An invalid cell of column `j`: an error, or (skip mode) the row is dropped (see RowProblems). */
@@ -344,7 +385,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     const kind = this.plan[j];
     if (kind === CLASS_SCORE) {
       if (this.scoreKind === 'probs' && !inProbRange(v)) this.invalid(j, 'invalid-probability', probRangeMessage(v));
-      else this.probs![this.rowOff + this.classPos[j]] = v;
+      else this.probs![this.rowBase + this.classPos[j]] = v;
     } else if (kind === SCORE) this.score![this.n] = v;
     else if (v >= 0) this.weight![this.n] = v;
     else this.invalid(j, 'invalid-weight', `expected a finite weight ≥ 0, got ${v}.`);
@@ -456,7 +497,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       this.invalid(j, 'invalid-array', `expected ${this.C} class ${what} (one per class), got ${arr.length}.`);
       return;
     }
-    const o = this.rowOff;
+    const o = this.rowBase;
     const P = this.probs!;
     for (let c = 0; c < arr.length; c++) {
       const v = cellNumber(arr[c]);
