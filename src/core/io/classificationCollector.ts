@@ -46,7 +46,9 @@ import {
 import { listNames } from './columns';
 import type { TableFormat } from './format';
 import { tooDeepAt, TOO_DEEP } from './jsonDepth';
+import { ClassOfBytes } from './classOfBytes';
 import {
+  BYTES_FIELD,
   NUMBER_FIELD,
   scanQuoteFreeRows,
   SKIP_FIELD,
@@ -126,6 +128,12 @@ export interface CollectorPart {
   checks: ClassScoreChecksState;
 }
 
+/** The class of a label or prediction cell's text (see {@link classText}), or -1 when it names none. */
+function classOfText(classes: ClassSet, cell: string): number {
+  const s = classText(cell);
+  return s === null ? -1 : classes.lookup(s);
+}
+
 /** Final arrays: a view when nearly full (no copy), else a trimmed copy. */
 function trimmed<T extends Float64Array | Int32Array | Uint8Array>(a: T, len: number): T {
   if (a.length === len) return a;
@@ -176,6 +184,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
   private terms: ProbabilityTerms | null = null;
   private readonly termKind: ScoreKind;
   private readonly checks = new ClassScoreRowChecks();
+  private classOfBytes: ClassOfBytes | null = null;
 
   // Row storage (n rows kept, cap allocated).
   private n = 0;
@@ -250,8 +259,12 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       this.storedMin = -PROB_RANGE_TOLERANCE;
       this.storedMax = 1 + PROB_RANGE_TOLERANCE;
     }
+    // Labels and predictions of a known class set are looked up from their bytes.
+    const classes = this.classes;
+    if (classes) this.classOfBytes = new ClassOfBytes(classes.size, (text) => classOfText(classes, text));
     this.fields = this.plan.map((kind, j) => {
       if (kind === SKIP) return SKIP_FIELD;
+      if ((kind === LABEL || kind === PRED) && classes && !this.text[j]) return BYTES_FIELD;
       if (this.text[j] || !(kind === CLASS_SCORE || kind === SCORE || kind === WEIGHT)) return TEXT_FIELD;
       return kind === CLASS_SCORE && stored ? STORED_FIELD : NUMBER_FIELD;
     });
@@ -525,6 +538,12 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
 
   beginRow(line: number): void {
     this.begin(line);
+  }
+
+  bytesCell(j: number, buf: Buffer, start: number, end: number): void {
+    const c = this.classOfBytes!.get(buf, start, end);
+    if (c >= 0) (this.plan[j] === LABEL ? this.labels! : this.preds!)[this.n] = c;
+    else this.put(j, buf.toString('utf8', start, end)); // reports the cell
   }
 
   textCell(j: number, text: string): void {

@@ -19,6 +19,8 @@ export const TEXT_FIELD = 2;
  * the NUMBER_FIELD way (`numberCell` or `textCell`), so the sink's rules see it as before.
  */
 export const STORED_FIELD = 3;
+/** Handed over as its bytes (`bytesCell`), for a sink that can use them without a string. */
+export const BYTES_FIELD = 4;
 
 /** Where the scanned rows go. */
 export interface QuoteFreeRowSink {
@@ -26,6 +28,8 @@ export interface QuoteFreeRowSink {
   beginRow(line: number): void;
   /** Field `j` is the number `v` (a NUMBER_FIELD that read as a plain decimal). */
   numberCell(j: number, v: number): void;
+  /** Field `j` (a BYTES_FIELD) as its bytes `buf[start, end)` (a `\r` before the line's `\n` left out). */
+  bytesCell(j: number, buf: Buffer, start: number, end: number): void;
   /** Field `j` as text (a TEXT_FIELD, or a NUMBER_FIELD that is not a plain decimal). */
   textCell(j: number, text: string): void;
   /**
@@ -114,6 +118,7 @@ export function scanQuoteFreeRows(
         } else {
           fe = fieldEnd(buf, p, delim);
           if (mode === TEXT_FIELD) sink.textCell(j, buf.toString('utf8', p, stripCr(buf, p, fe)));
+          else if (mode === BYTES_FIELD) sink.bytesCell(j, buf, p, stripCr(buf, p, fe));
         }
         c = buf[fe];
         if (c === delim) {
