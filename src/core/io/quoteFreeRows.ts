@@ -96,7 +96,15 @@ export function scanQuoteFreeRows(
         const mode = j < ncols ? fields[j] : SKIP_FIELD;
         let fe: number;
         if (mode === STORED_FIELD) {
-          const v = parseDecimalBytes(buf, p, parsed);
+          let v = parseDecimalBytes(buf, p, parsed);
+          // A run of class scores (the bulk of a file) is stored here without going round the
+          // field loop, while each is a plain decimal in range followed by the delimiter.
+          while (v >= lo && v <= hi && buf[parsed.end] === delim && j + 1 < ncols && fields[j + 1] === STORED_FIELD) {
+            values![base + slot[j]] = v;
+            j++;
+            p = parsed.end + 1;
+            v = parseDecimalBytes(buf, p, parsed);
+          }
           fe = parsed.end;
           c = buf[fe];
           if (v === v && (c === delim || c === LF || (c === CR && buf[fe + 1] === LF))) {
