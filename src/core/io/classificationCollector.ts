@@ -728,20 +728,19 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     }
     this.setRowArrays(joined);
     this.cap = inPlace ? total : Math.max(16, N);
+    // The string columns joined by one concat each (a push per row took about 20 ms for 200,000 ids).
+    const joinText = (mine: string[] | null, ofPart: (p: CollectorPart) => string[] | null): string[] | null => {
+      if (!mine) return null;
+      mine.length = this.n; // beyond: rows dropped at the end of part 0
+      return mine.concat(...parts.map((p) => ofPart(p) ?? []));
+    };
+    this.labelRaw = joinText(this.labelRaw, (p) => p.labelRaw);
+    this.predRaw = joinText(this.predRaw, (p) => p.predRaw);
+    this.ids = joinText(this.ids, (p) => p.ids);
+    this.group = joinText(this.group, (p) => p.group);
+    this.split = joinText(this.split, (p) => p.split);
     let at = this.n;
     for (const p of parts) {
-      for (const [into, from] of [
-        [this.labelRaw, p.labelRaw],
-        [this.predRaw, p.predRaw],
-        [this.ids, p.ids],
-        [this.group, p.group],
-        [this.split, p.split],
-      ] as const) {
-        if (into && from) {
-          into.length = at;
-          for (const v of from) into.push(v);
-        }
-      }
       for (let j = 0; j < this.text.length; j++) {
         const b = this.text[j];
         const c = p.text[j];
