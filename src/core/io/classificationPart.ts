@@ -102,6 +102,11 @@ async function readAt(
   }
 }
 
+/** A read buffer handed from piece to piece by one thread (a new 1 MiB buffer per piece is garbage). */
+export interface ReadBuffer {
+  buf: Buffer | null;
+}
+
 /**
  * Hands the whole lines of bytes `[start, end)` (the first one physical line `line`) to `rows`,
  * chunk by chunk, as the single-pass reader does; a last line without a line feed (the end of the
@@ -114,9 +119,11 @@ export async function scanRange(
   line: number,
   rows: ByteRowHandler,
   onBytes: (got: number) => void,
+  scratch: ReadBuffer = { buf: null },
 ): Promise<number> {
   const fh = await openFile(path);
-  let buf = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(16, end - start)));
+  const want = Math.min(CHUNK_BYTES, Math.max(16, end - start));
+  let buf = scratch.buf && scratch.buf.length >= want ? scratch.buf : Buffer.allocUnsafe(want);
   let len = 0;
   try {
     for (let pos = start; pos < end;) {
@@ -149,6 +156,7 @@ export async function scanRange(
       line = rows.rows(buf.subarray(0, len + 1), 0, len + 1, line);
     }
   } finally {
+    scratch.buf = buf;
     await fh.close();
   }
   return line;
@@ -159,6 +167,7 @@ export async function readPiece(
   input: ReadPartsInput,
   p: number,
   onBytes?: (got: number) => void,
+  scratch?: ReadBuffer,
 ): Promise<PartResult> {
   const col = new ClassificationCollector(input.path, input.config, input.format, 16, input.keep);
   col.columns(input.names);
@@ -166,10 +175,18 @@ export async function readPiece(
   let error: PartError | null = null;
   let lines = 0;
   try {
-    lines = await scanRange(input.path, input.cuts[p], input.cuts[p + 1], 0, col, (got) => {
-      input.bytesDone[p] += got;
-      onBytes?.(got);
-    });
+    lines = await scanRange(
+      input.path,
+      input.cuts[p],
+      input.cuts[p + 1],
+      0,
+      col,
+      (got) => {
+        input.bytesDone[p] += got;
+        onBytes?.(got);
+      },
+      scratch,
+    );
   } catch (e) {
     if (e instanceof QuoteInPart) {
       Atomics.store(input.stop, 0, 1);
@@ -182,13 +199,17 @@ export async function readPiece(
 }
 
 /** Claims and reads pieces until none is left (or one met a quote). */
-export async function claimPieces(input: ReadPartsInput, onBytes?: (got: number) => void): Promise<PartResult[]> {
+export async function claimPieces(
+  input: ReadPartsInput,
+  onBytes?: (got: number) => void,
+  scratch: ReadBuffer = { buf: null },
+): Promise<PartResult[]> {
   const out: PartResult[] = [];
   const pieces = input.cuts.length - 1;
   while (Atomics.load(input.stop, 0) === 0) {
     const p = Atomics.add(input.next, 0, 1);
     if (p >= pieces) break;
-    out.push(await readPiece(input, p, onBytes));
+    out.push(await readPiece(input, p, onBytes, scratch));
   }
   return out;
 }
