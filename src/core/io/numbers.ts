@@ -93,45 +93,45 @@ function fastDecimal(s: string): number {
  * {@link parseNumberText}. Same rounding as {@link parseNumberText}.
  */
 export function parseDecimalBytes(buf: Uint8Array, pos: number, out: { end: number }): number {
-  // `d` is the byte minus '0' (NaN past the end): one comparison pair per byte, and the digit
-  // counts come from positions rather than a counter per digit.
-  let d = buf[pos] - 48;
+  // `d` is the byte minus '0' (-48 past the end): one unsigned comparison per byte tells a digit,
+  // and the digit counts come from positions rather than a counter per digit.
+  let d = (buf[pos] | 0) - 48;
   let neg = false;
   if (d === -3 /* '-' */) {
     neg = true;
-    d = buf[++pos] - 48;
+    d = (buf[++pos] | 0) - 48;
   }
   let m = 0;
   const intStart = pos;
-  while (d >= 0 && d <= 9) {
+  while (d >>> 0 < 10) {
     m = m * 10 + d;
-    d = buf[++pos] - 48;
+    d = (buf[++pos] | 0) - 48;
   }
   let digits = pos - intStart;
   let exp = 0;
   if (d === -2 /* '.' */) {
     const fracStart = ++pos;
-    d = buf[pos] - 48;
-    while (d >= 0 && d <= 9) {
+    d = (buf[pos] | 0) - 48;
+    while (d >>> 0 < 10) {
       m = m * 10 + d;
-      d = buf[++pos] - 48;
+      d = (buf[++pos] | 0) - 48;
     }
     exp = fracStart - pos;
     digits -= exp;
   }
   if (digits === 0 || digits > 15) return NaN;
   if (d === 53 /* 'e' */ || d === 21 /* 'E' */) {
-    d = buf[++pos] - 48;
+    d = (buf[++pos] | 0) - 48;
     let eneg = false;
     if (d === -3 /* '-' */ || d === -5 /* '+' */) {
       eneg = d === -3;
-      d = buf[++pos] - 48;
+      d = (buf[++pos] | 0) - 48;
     }
     let e = 0;
     const expStart = pos;
-    while (d >= 0 && d <= 9) {
+    while (d >>> 0 < 10) {
       e = e * 10 + d;
-      d = buf[++pos] - 48;
+      d = (buf[++pos] | 0) - 48;
     }
     const ed = pos - expStart;
     if (ed === 0 || ed > 4) return NaN;
