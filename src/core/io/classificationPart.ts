@@ -226,6 +226,8 @@ export async function claimPieces(
   while (Atomics.load(input.stop, 0) === 0) {
     const p = Atomics.add(input.next, 0, 1);
     if (p >= pieces) break;
+    // Blocking reads never give the event loop a turn: one between pieces (messages, cancellation).
+    if (scratch.blocking) await new Promise<void>((resolve) => setImmediate(resolve));
     out.push(await readPiece(input, p, onBytes, scratch));
   }
   return out;

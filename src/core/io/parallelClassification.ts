@@ -273,7 +273,7 @@ export async function readClassificationInParallel(
   };
 
   const running: RunningWorker[] = [];
-  const scratch: ReadBuffer = { buf: null }; // this thread's read buffer, from piece to piece
+  const scratch: ReadBuffer = { buf: null, blocking: true }; // this thread's read buffer, from piece to piece
   try {
     for (let t = 1; t < Math.min(threads, pieces); t++) running.push(startWorker(workerFile, input));
     let line: number; // the file's line where the next piece starts
