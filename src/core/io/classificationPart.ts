@@ -115,9 +115,9 @@ class PositionalReader {
 
 /**
  * What one thread keeps from piece to piece: its read buffer (a new 1 MiB buffer per piece is
- * garbage), and whether its reads block: a worker thread has nothing else to do while it waits,
- * and a blocking read saves the hop to the I/O thread pool and back for every chunk (about 20 ms
- * over 268 MB); the calling thread keeps its event loop free.
+ * garbage), and whether its reads block. A thread reading pieces has nothing else to do while it
+ * waits, and a blocking read saves the hop to the I/O thread pool and back for every chunk (about
+ * 20 ms over 268 MB); {@link claimPieces} gives the event loop a turn between pieces.
  */
 export interface ReadBuffer {
   buf: Buffer | null;
