@@ -124,6 +124,11 @@ export class ClassScoreRowChecks {
   sum(P: Float64Array, o: number, C: number, line: number): void {
     let s = 0;
     for (let c = 0; c < C; c++) s += P[o + c];
+    this.rowSum(s, line);
+  }
+
+  /** The sum `s` (in class order) of the probability row on `line`. */
+  rowSum(s: number, line: number): void {
     if (!(Math.abs(s - 1) <= PROB_SUM_TOLERANCE)) {
       if (this.sums.count === 0) this.firstSum = s;
       this.sums.add(line);
@@ -134,7 +139,12 @@ export class ClassScoreRowChecks {
   predIsArgmax(P: Float64Array, o: number, C: number, pred: number, line: number): void {
     let max = P[o];
     for (let c = 1; c < C; c++) if (P[o + c] > max) max = P[o + c];
-    if (P[o + pred] < max) this.argmax.add(line);
+    this.predScore(P[o + pred], max, line);
+  }
+
+  /** The `pred` column's class score `p` and the row's largest class score `max`, of the row on `line`. */
+  predScore(p: number, max: number, line: number): void {
+    if (p < max) this.argmax.add(line);
   }
 
   state(): ClassScoreChecksState {

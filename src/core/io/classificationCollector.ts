@@ -19,6 +19,7 @@ import {
   ClassScoreRowChecks,
   classText,
   inProbRange,
+  PROB_RANGE_TOLERANCE,
   probRangeMessage,
   shiftClassScoreChecks,
   show,
@@ -45,10 +46,19 @@ import {
 import { listNames } from './columns';
 import type { TableFormat } from './format';
 import { tooDeepAt, TOO_DEEP } from './jsonDepth';
-import { NUMBER_FIELD, scanQuoteFreeRows, SKIP_FIELD, TEXT_FIELD, type QuoteFreeRowSink } from './quoteFreeRows';
+import { ClassOfBytes } from './classOfBytes';
+import {
+  BYTES_FIELD,
+  NUMBER_FIELD,
+  scanQuoteFreeRows,
+  SKIP_FIELD,
+  STORED_FIELD,
+  TEXT_FIELD,
+  type QuoteFreeRowSink,
+} from './quoteFreeRows';
 import { RowProblems, shiftProblems, type RowProblemsState } from './rowProblems';
-import { argmaxRow, softmaxRow, type ScoreKind } from './scores';
-import { emptyProbabilityTerms, reduceProbabilityRow } from '../metrics/probabilityTerms';
+import { rowScore, softmaxRow, type ScoreKind } from './scores';
+import { emptyProbabilityTerms, storeProbabilityTerms } from '../metrics/probabilityTerms';
 import type { ByteRowHandler, Cell, TableSink } from './table';
 import { checkWeightSum } from './weights';
 
@@ -118,6 +128,12 @@ export interface CollectorPart {
   checks: ClassScoreChecksState;
 }
 
+/** The class of a label or prediction cell's text (see {@link classText}), or -1 when it names none. */
+function classOfText(classes: ClassSet, cell: string): number {
+  const s = classText(cell);
+  return s === null ? -1 : classes.lookup(s);
+}
+
 /** Final arrays: a view when nearly full (no copy), else a trimmed copy. */
 function trimmed<T extends Float64Array | Int32Array | Uint8Array>(a: T, len: number): T {
   if (a.length === len) return a;
@@ -158,10 +174,17 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
   /** The n×C matrix is kept: asked for, or the class set is known only once every row is read. */
   private keepMatrix = false;
   /** Where the current row's class scores go in {@link probs} (0 when it holds one row). */
-  private rowOff = 0;
+  rowBase = 0;
+  // Where the byte scanner stores class scores (see QuoteFreeRowSink): the current row's
+  // {@link probs}, by class position, when in the range that {@link numberCell} accepts.
+  rowValues: Float64Array | null = null;
+  storedSlot: Int32Array = new Int32Array(0);
+  storedMin = -Infinity;
+  storedMax = Infinity;
   private terms: ProbabilityTerms | null = null;
   private readonly termKind: ScoreKind;
   private readonly checks = new ClassScoreRowChecks();
+  private classOfBytes: ClassOfBytes | null = null;
 
   // Row storage (n rows kept, cap allocated).
   private n = 0;
@@ -229,13 +252,22 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     const kept = p.keepText;
     if (kept) this.text = names.map((name, j) => (kept[j] ? new TextColumnBuilder(name, this.cap) : undefined));
     // The byte path parses numeric cells from the bytes, unless the column is kept as text too.
-    this.fields = this.plan.map((kind, j) =>
-      (kind === CLASS_SCORE || kind === SCORE || kind === WEIGHT) && !this.text[j]
-        ? NUMBER_FIELD
-        : kind === SKIP
-          ? SKIP_FIELD
-          : TEXT_FIELD,
-    );
+    // Class scores are stored by the scanner itself (the same rule as numberCell's).
+    const stored = this.scoreKind !== null && this.C > 0;
+    this.storedSlot = this.classPos;
+    if (this.scoreKind === 'probs') {
+      this.storedMin = -PROB_RANGE_TOLERANCE;
+      this.storedMax = 1 + PROB_RANGE_TOLERANCE;
+    }
+    // Labels and predictions of a known class set are looked up from their bytes.
+    const classes = this.classes;
+    if (classes) this.classOfBytes = new ClassOfBytes(classes.size, (text) => classOfText(classes, text));
+    this.fields = this.plan.map((kind, j) => {
+      if (kind === SKIP) return SKIP_FIELD;
+      if ((kind === LABEL || kind === PRED) && classes && !this.text[j]) return BYTES_FIELD;
+      if (this.text[j] || !(kind === CLASS_SCORE || kind === SCORE || kind === WEIGHT)) return TEXT_FIELD;
+      return kind === CLASS_SCORE && stored ? STORED_FIELD : NUMBER_FIELD;
+    });
     if (this.classes) {
       this.labels = new Int32Array(this.cap);
       // without a pred column, the arg-max of each row's scores
@@ -256,7 +288,8 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
 
   private begin(line: number): void {
     if (this.n >= this.cap) this.grow();
-    this.rowOff = this.keepMatrix ? this.n * this.C : 0;
+    this.rowBase = this.keepMatrix ? this.n * this.C : 0;
+    this.rowValues = this.probs;
     this.problems.begin(line);
   }
 
@@ -285,7 +318,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     const i = this.n++;
     const line = this.problems.line;
     this.lines[i] = line;
-    if (this.reduceRows) this.classScoreRow(this.probs!, this.rowOff, i, line, this.labels!, this.preds!);
+    if (this.reduceRows) this.classScoreRow(this.probs!, this.rowBase, i, line, this.labels!, this.preds!);
   }
 
   /**
@@ -302,11 +335,32 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     preds: Int32Array,
   ): void {
     const C = this.C;
-    if (this.scoreKind === 'logits') softmaxRow(P, o, C);
-    else this.checks.sum(P, o, C, line);
-    if (this.hasPredColumn) this.checks.predIsArgmax(P, o, C, preds[i], line);
-    else preds[i] = argmaxRow(P, o, C);
-    reduceProbabilityRow(P, o, C, labels[i], this.terms!, i);
+    const logits = this.scoreKind === 'logits';
+    if (logits) softmaxRow(P, o, C);
+    // One pass over the row for the checks, the arg-max and the terms: each sum runs in class
+    // order as in ClassScoreRowChecks.sum and reduceProbabilityRow, so the bits are theirs; the
+    // largest score (first maximum on ties) is also the arg-max's and the `msp` score.
+    const py = P[o + labels[i]];
+    let sum = 0;
+    let sq = 0;
+    let higher = 0;
+    let max = P[o];
+    let arg = 0;
+    for (let c = 0; c < C; c++) {
+      const p = P[o + c];
+      sum += p;
+      sq += p * p;
+      if (p > py) higher++;
+      if (p > max) {
+        max = p;
+        arg = c;
+      }
+    }
+    if (!logits) this.checks.rowSum(sum, line);
+    if (this.hasPredColumn) this.checks.predScore(P[o + preds[i]], max, line);
+    else preds[i] = arg;
+    const t = this.terms!;
+    storeProbabilityTerms(t, i, py, sq, higher, t.scoreKind === 'msp' ? max : rowScore(P, o, C, t.scoreKind));
   }
 
   /** An invalid cell of column `j`: an error, or (skip mode) the row is dropped (see RowProblems). */
@@ -344,7 +398,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     const kind = this.plan[j];
     if (kind === CLASS_SCORE) {
       if (this.scoreKind === 'probs' && !inProbRange(v)) this.invalid(j, 'invalid-probability', probRangeMessage(v));
-      else this.probs![this.rowOff + this.classPos[j]] = v;
+      else this.probs![this.rowBase + this.classPos[j]] = v;
     } else if (kind === SCORE) this.score![this.n] = v;
     else if (v >= 0) this.weight![this.n] = v;
     else this.invalid(j, 'invalid-weight', `expected a finite weight ≥ 0, got ${v}.`);
@@ -456,7 +510,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       this.invalid(j, 'invalid-array', `expected ${this.C} class ${what} (one per class), got ${arr.length}.`);
       return;
     }
-    const o = this.rowOff;
+    const o = this.rowBase;
     const P = this.probs!;
     for (let c = 0; c < arr.length; c++) {
       const v = cellNumber(arr[c]);
@@ -484,6 +538,12 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
 
   beginRow(line: number): void {
     this.begin(line);
+  }
+
+  bytesCell(j: number, buf: Buffer, start: number, end: number): void {
+    const c = this.classOfBytes!.get(buf, start, end);
+    if (c >= 0) (this.plan[j] === LABEL ? this.labels! : this.preds!)[this.n] = c;
+    else this.put(j, buf.toString('utf8', start, end)); // reports the cell
   }
 
   textCell(j: number, text: string): void {
@@ -668,20 +728,19 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     }
     this.setRowArrays(joined);
     this.cap = inPlace ? total : Math.max(16, N);
+    // The string columns joined by one concat each (a push per row took about 20 ms for 200,000 ids).
+    const joinText = (mine: string[] | null, ofPart: (p: CollectorPart) => string[] | null): string[] | null => {
+      if (!mine) return null;
+      mine.length = this.n; // beyond: rows dropped at the end of part 0
+      return mine.concat(...parts.map((p) => ofPart(p) ?? []));
+    };
+    this.labelRaw = joinText(this.labelRaw, (p) => p.labelRaw);
+    this.predRaw = joinText(this.predRaw, (p) => p.predRaw);
+    this.ids = joinText(this.ids, (p) => p.ids);
+    this.group = joinText(this.group, (p) => p.group);
+    this.split = joinText(this.split, (p) => p.split);
     let at = this.n;
     for (const p of parts) {
-      for (const [into, from] of [
-        [this.labelRaw, p.labelRaw],
-        [this.predRaw, p.predRaw],
-        [this.ids, p.ids],
-        [this.group, p.group],
-        [this.split, p.split],
-      ] as const) {
-        if (into && from) {
-          into.length = at;
-          for (const v of from) into.push(v);
-        }
-      }
       for (let j = 0; j < this.text.length; j++) {
         const b = this.text[j];
         const c = p.text[j];

@@ -6,7 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { claimPieces, partError, type ReadPartsInput } from './classificationPart';
 
-claimPieces(workerData as ReadPartsInput).then(
+// Blocking reads: this thread has nothing else to do (see ReadBuffer).
+claimPieces(workerData as ReadPartsInput, undefined, { buf: null, blocking: true }).then(
   (r) => parentPort!.postMessage(r),
   (e: unknown) => parentPort!.postMessage({ failed: partError(e) }),
 );

@@ -89,7 +89,9 @@ export async function loadClassification(
     ({ rows } = await readTable(path, one, {
       format,
       progress,
-      onRagged: (line, got, expected) => one.ragged(line, got, expected),
+      // A ragged row is not begun on this path: the row state of the one before must not count
+      // for it (as on the byte path), or a ragged row right after an invalid one is not listed.
+      onRagged: (line, got, expected) => one.endRaggedRow(line, got, expected),
       byteRows: () => (format === 'csv' || format === 'tsv' ? one : undefined),
     }));
   }

@@ -93,44 +93,47 @@ function fastDecimal(s: string): number {
  * {@link parseNumberText}. Same rounding as {@link parseNumberText}.
  */
 export function parseDecimalBytes(buf: Uint8Array, pos: number, out: { end: number }): number {
-  let c = buf[pos];
+  // `d` is the byte minus '0' (-48 past the end): one unsigned comparison per byte tells a digit,
+  // and the digit counts come from positions rather than a counter per digit.
+  let d = (buf[pos] | 0) - 48;
   let neg = false;
-  if (c === 45) {
+  if (d === -3 /* '-' */) {
     neg = true;
-    c = buf[++pos];
+    d = (buf[++pos] | 0) - 48;
   }
   let m = 0;
-  let digits = 0;
-  let exp = 0;
-  while (c >= 48 && c <= 57) {
-    m = m * 10 + (c - 48);
-    digits++;
-    c = buf[++pos];
+  const intStart = pos;
+  while (d >>> 0 < 10) {
+    m = m * 10 + d;
+    d = (buf[++pos] | 0) - 48;
   }
-  if (c === 46) {
-    c = buf[++pos];
-    while (c >= 48 && c <= 57) {
-      m = m * 10 + (c - 48);
-      digits++;
-      exp--;
-      c = buf[++pos];
+  let digits = pos - intStart;
+  let exp = 0;
+  if (d === -2 /* '.' */) {
+    const fracStart = ++pos;
+    d = (buf[pos] | 0) - 48;
+    while (d >>> 0 < 10) {
+      m = m * 10 + d;
+      d = (buf[++pos] | 0) - 48;
     }
+    exp = fracStart - pos;
+    digits -= exp;
   }
   if (digits === 0 || digits > 15) return NaN;
-  if (c === 101 || c === 69) {
-    c = buf[++pos];
+  if (d === 53 /* 'e' */ || d === 21 /* 'E' */) {
+    d = (buf[++pos] | 0) - 48;
     let eneg = false;
-    if (c === 45 || c === 43) {
-      eneg = c === 45;
-      c = buf[++pos];
+    if (d === -3 /* '-' */ || d === -5 /* '+' */) {
+      eneg = d === -3;
+      d = (buf[++pos] | 0) - 48;
     }
     let e = 0;
-    let ed = 0;
-    while (c >= 48 && c <= 57) {
-      e = e * 10 + (c - 48);
-      ed++;
-      c = buf[++pos];
+    const expStart = pos;
+    while (d >>> 0 < 10) {
+      e = e * 10 + d;
+      d = (buf[++pos] | 0) - 48;
     }
+    const ed = pos - expStart;
     if (ed === 0 || ed > 4) return NaN;
     exp += eneg ? -e : e;
   }

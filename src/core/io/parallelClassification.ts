@@ -32,6 +32,7 @@ import {
   scanRange,
   type PartError,
   type PartResult,
+  type ReadBuffer,
   type ReadPartsInput,
 } from './classificationPart';
 import type { TableFormat } from './format';
@@ -109,6 +110,29 @@ async function lineStartFrom(fh: FileHandle, at: number, size: number): Promise<
     pos += bytesRead;
   }
   return size;
+}
+
+/**
+ * Where the pieces start, as shares of the data bytes (after 0). `pieces` given: that many equal
+ * pieces. Else {@link PIECES_PER_THREAD} equal shares per thread (fewer when a share would be
+ * under 2 MiB), the last `threads` of them each cut in four: a thread that finishes its last
+ * piece early then waits for a small piece of the others, not a whole share.
+ */
+export function pieceStarts(dataBytes: number, threads: number, pieces?: number): number[] {
+  const starts: number[] = [];
+  if (pieces !== undefined) {
+    for (let p = 1; p < pieces; p++) starts.push(p / pieces);
+    return starts;
+  }
+  const shares = Math.max(threads, Math.min(threads * PIECES_PER_THREAD, Math.ceil(dataBytes / MIN_PIECE_BYTES)));
+  for (let p = 1; p < shares; p++) {
+    // the shares before this start, cut in four when they are among the last `threads`
+    const last = p - 1 >= shares - threads;
+    if (last) for (const q of [0.25, 0.5, 0.75]) starts.push((p - 1 + q) / shares);
+    starts.push(p / shares);
+  }
+  for (const q of [0.25, 0.5, 0.75]) starts.push((shares - 1 + q) / shares);
+  return starts;
 }
 
 interface RunningWorker {
@@ -195,11 +219,9 @@ export async function readClassificationInParallel(
     header = await headerLine(fh, size);
     if (!header) return null;
     const dataBytes = size - header.end;
-    const pieces =
-      opts.pieces ?? Math.max(threads, Math.min(threads * PIECES_PER_THREAD, Math.ceil(dataBytes / MIN_PIECE_BYTES)));
     cuts.push(header.end);
-    for (let p = 1; p < pieces; p++) {
-      const at = await lineStartFrom(fh, header.end + Math.floor((dataBytes * p) / pieces) - 1, size);
+    for (const share of pieceStarts(dataBytes, threads, opts.pieces)) {
+      const at = await lineStartFrom(fh, header.end + Math.floor(dataBytes * share) - 1, size);
       if (at > cuts[cuts.length - 1] && at < size) cuts.push(at);
     }
     cuts.push(size);
@@ -251,16 +273,25 @@ export async function readClassificationInParallel(
   };
 
   const running: RunningWorker[] = [];
+  const scratch: ReadBuffer = { buf: null, blocking: true }; // this thread's read buffer, from piece to piece
   try {
     for (let t = 1; t < Math.min(threads, pieces); t++) running.push(startWorker(workerFile, input));
     let line: number; // the file's line where the next piece starts
     const results = new Map<number, PartResult>();
     try {
-      line = await scanRange(path, cuts[0], cuts[1], firstDataLine, col, (got) => {
-        input.bytesDone[0] += got;
-        report();
-      });
-      if (opts.claimHere !== false) for (const r of await claimPieces(input, report)) results.set(r.piece, r);
+      line = await scanRange(
+        path,
+        cuts[0],
+        cuts[1],
+        firstDataLine,
+        col,
+        (got) => {
+          input.bytesDone[0] += got;
+          report();
+        },
+        scratch,
+      );
+      if (opts.claimHere !== false) for (const r of await claimPieces(input, report, scratch)) results.set(r.piece, r);
     } catch (e) {
       if (e instanceof QuoteInPart) {
         Atomics.store(input.stop, 0, 1);
@@ -291,7 +322,7 @@ export async function readClassificationInParallel(
     const parts: CollectorPart[] = [];
     for (let p = 1; p < pieces; p++) {
       // a piece claimed by a worker that failed is read here
-      const res = results.get(p) ?? (await readPiece(input, p, report));
+      const res = results.get(p) ?? (await readPiece(input, p, report, scratch));
       if (res.quote) return null;
       ClassificationCollector.shiftPart(shared, p, res.state, line);
       line += res.lines;

@@ -54,11 +54,28 @@ export function reduceProbabilityRow(
     if (p > py) higher++;
     sq += p * p;
   }
+  storeProbabilityTerms(t, i, py, sq, higher, rowScore(P, o, C, t.scoreKind));
+}
+
+/**
+ * Row `i`'s terms from its true class's probability `py`, the sum of squares `sq` of its
+ * probabilities (in class order), the number `higher` of classes above `py` and its `score`
+ * (for a reader that computes these in its own pass over the row; same formulas as
+ * {@link reduceProbabilityRow}).
+ */
+export function storeProbabilityTerms(
+  t: ProbabilityTerms,
+  i: number,
+  py: number,
+  sq: number,
+  higher: number,
+  score: number,
+): void {
   // Σ_c (p_c − 1[c=y])² = Σ p_c² − 2 p_y + 1
   t.brierTerm[i] = sq - 2 * py + 1;
   t.trueRank[i] = higher + 1;
   t.nllTerm[i] = -Math.log(Math.max(py, NLL_FLOOR));
-  t.score[i] = rowScore(P, o, C, t.scoreKind);
+  t.score[i] = score;
 }
 
 /** The terms of every row of a row-major n×C probability matrix. */

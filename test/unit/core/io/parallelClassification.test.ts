@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { EvalLensError, Warnings } from '../../../../src/core/diagnostics';
 import type { EvalConfig } from '../../../../src/core/config/types';
 import { loadClassification, type LoadClassificationOptions } from '../../../../src/core/io/loadClassification';
-import type { ParallelReadOptions } from '../../../../src/core/io/parallelClassification';
+import { pieceStarts, type ParallelReadOptions } from '../../../../src/core/io/parallelClassification';
 import { createRng, type Rng } from '../../../../src/core/stats/rng';
 import { configOf } from '../../helpers/ioConfig';
 import { tmpFile } from '../../helpers/io';
@@ -297,4 +297,21 @@ test('cancelling stops the parallel read', async () => {
     ),
     { name: 'CancelledError' },
   );
+});
+
+test('piece starts: equal shares, the last share of each thread cut in four; or exactly the pieces asked for', () => {
+  const MiB = 2 ** 20;
+  // 268 MB on 2 threads: 16 shares of 1/16, the last 2 in quarters
+  const s = pieceStarts(268e6, 2);
+  const sizes = [...s, 1].map((x, i) => x - (i === 0 ? 0 : s[i - 1]));
+  assert.equal(sizes.length, 16 - 2 + 8);
+  for (let i = 0; i < 14; i++) assert.ok(Math.abs(sizes[i] - 1 / 16) < 1e-12, `piece ${i}`);
+  for (let i = 14; i < 22; i++) assert.ok(Math.abs(sizes[i] - 1 / 64) < 1e-12, `piece ${i}`);
+  // a small file: one share per thread (no share under 2 MiB), each in quarters
+  const small = pieceStarts(3 * MiB, 3);
+  assert.deepEqual(
+    small.map((x) => Math.round(x * 12)),
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+  );
+  assert.deepEqual(pieceStarts(268e6, 2, 4), [0.25, 0.5, 0.75]);
 });

@@ -90,3 +90,23 @@ test('parseNumberText equals Number() on decimal text; NaN/inf spelled out; junk
   for (const s of ['', ' ', 'abc', '0x10', '1,5', '1e', '--1', 'NaN', 'nan', '1.2.3'])
     assert.ok(Number.isNaN(parseNumberText(s)), s);
 });
+
+test('parseDecimalBytes at the end of the buffer (no byte after the number) and on bytes that are not digits', () => {
+  const at = (s: string, pos = 0): [number, number] => {
+    const out = { end: -1 };
+    return [parseDecimalBytes(Buffer.from(s, 'latin1'), pos, out), out.end];
+  };
+  assert.deepEqual(at('0.25'), [0.25, 4]);
+  assert.ok(Number.isNaN(at('x-12')[0]));
+  assert.deepEqual(at('x-12', 1), [-12, 4]);
+  assert.deepEqual(at('7e-3'), [0.007, 4]);
+  assert.ok(Number.isNaN(at('1e')[0]));
+  assert.ok(Number.isNaN(at('-')[0]));
+  assert.ok(Number.isNaN(at('.')[0]));
+  assert.ok(Number.isNaN(at('')[0]));
+  // bytes just outside '0'…'9' ('/' and ':'), and bytes that wrap around as unsigned (ÿ = 255)
+  assert.deepEqual(at('12/'), [12, 2]);
+  assert.deepEqual(at('12:'), [12, 2]);
+  assert.deepEqual(at('1.5\xff'), [1.5, 3]);
+  assert.ok(Number.isNaN(at('\xff1')[0]));
+});
