@@ -170,11 +170,12 @@ function separateWalks(run: ClassificationRun, job: ReturnType<typeof sortedCiJo
   };
 }
 
-for (const [name, extra, C, ties, stratified] of [
-  ['targetCoverage, tied scores', { targetCoverage: 0.7 }, 5, true, false],
-  ['acceptThreshold, stratified', { acceptThreshold: 0.5 }, 5, false, true],
-  ['every row accepted, tied scores', {}, 5, true, false],
-  ['more classes than the packed word holds', { targetCoverage: 0.7 }, 1100, true, false],
+for (const [name, extra, C, ties, stratified, n] of [
+  ['targetCoverage, tied scores', { targetCoverage: 0.7 }, 5, true, false, 400],
+  ['acceptThreshold, stratified', { acceptThreshold: 0.5 }, 5, false, true, 400],
+  ['every row accepted, tied scores', {}, 5, true, false, 400],
+  ['more classes than the packed word holds', { targetCoverage: 0.7 }, 1100, true, false, 400],
+  ['more rows than the walk warms up on', { acceptThreshold: 0.5 }, 5, true, false, 6000],
 ] as const) {
   test(`the classification sums gathered by the selective walk = a walk of their own, bit for bit (${name})`, async () => {
     const trainCounts = Array.from({ length: C }, (_, c) => 300 - ((c * 7) % 290));
@@ -185,7 +186,7 @@ for (const [name, extra, C, ties, stratified] of [
       ...extra,
       bootstrap: { n: 20, confidence: 0.9, seed: 6, stratified },
     });
-    const { run, ctx } = await runClassificationSteps(randomData(createRng(9), 400, C, { ties }), cfg);
+    const { run, ctx } = await runClassificationSteps(randomData(createRng(9), n, C, { ties }), cfg);
     const keys = Object.keys(ctx.results.metrics).filter((k) => ctx.results.metrics[k].ci);
     assert.ok(['aurc', 'ece', 'accuracy', 'nll', 'brier', 'top2_accuracy', 'macro_f1'].every((k) => keys.includes(k)));
     keys.push('#class_accuracy.0', '#class_accuracy.3');
