@@ -204,9 +204,10 @@ export function ciWorkerFile(): string | null {
 /**
  * The fast path (stats/resampleDraws.ts): every per-row vector is permuted ONCE into the selective
  * score order (rows are exchangeable for the draw), multiplicities are drawn directly per sorted
- * position, and every statistic walks that order with Int32 multiplicities — the classification
- * sums of 4 resamples per walk, the selective and calibration keys of a resample in one pass
- * (metrics/selectiveResample.ts): no sort, gather or copy per resample. Resample b depends only
+ * position, and every statistic walks that order with Int32 multiplicities — the selective and
+ * calibration keys of a resample in one pass (metrics/selectiveResample.ts) that also gathers its
+ * classification sums (without a weight column; otherwise their own walk): no sort, gather or copy
+ * per resample. Resample b depends only
  * on (seed, b), so the resamples can be split across threads (stats/parallelBootstrap.ts) and the
  * intervals stay the same. They differ from the file-order
  * draws of `ciForStatistics` (another stream over the same distribution); the seed fixes them.
