@@ -365,21 +365,56 @@ export function aggregateUnitBatch(
   const nlls = [nll0, nll1, nll2, nll3];
   const briers = [br0, br1, br2, br3];
   const out: ClassificationAggregate[] = [];
-  for (let l = 0; l < L; l++) {
-    if (totals[l] >= 2 ** 31)
-      throw new RangeError(`Expected fewer than 2^31 items in a resample, but got ${totals[l]}.`);
-    const lane = (a: Int32Array, len: number) => Float64Array.from({ length: len }, (_, c) => a[c * S + l]);
-    const stats: ClassStats = {
-      support: lane(support, C),
-      correct: lane(correctW, C),
-      predicted: lane(predicted, C),
-      present: new Uint8Array(C),
-      total: totals[l],
-    };
-    for (let c = 0; c < C; c++) stats.present[c] = stats.support[c] > 0 || stats.predicted[c] > 0 ? 1 : 0;
-    out.push({ values: aggregateValues(prep, stats, lane(rankHist, C + 1), nlls[l], briers[l]), stats });
-  }
+  for (let l = 0; l < L; l++)
+    out.push(
+      aggregateOfUnitSums(
+        prep,
+        { support, correct: correctW, predicted, rankHist },
+        S,
+        l,
+        totals[l],
+        nlls[l],
+        briers[l],
+      ),
+    );
   return out;
+}
+
+/** Integer class sums of unit-weight resamples: class c of lane l at `[c·stride + l]`. */
+export interface UnitClassSums {
+  support: Int32Array;
+  correct: Int32Array;
+  predicted: Int32Array;
+  /** Indexed by the true class's rank (0..C). */
+  rankHist: Int32Array;
+}
+
+/**
+ * The {@link ClassificationAggregate} of one resample from its integer class sums (lane `lane` of
+ * `sums`), its item count and Σ m·nll, Σ m·Brier — as {@link aggregateClassification} gives it for
+ * the same multiplicities (integer sums are exact, so their float64 copies are the same numbers).
+ */
+export function aggregateOfUnitSums(
+  prep: PreparedClassification,
+  sums: UnitClassSums,
+  stride: number,
+  lane: number,
+  total: number,
+  nll: number,
+  brier: number,
+): ClassificationAggregate {
+  const { C } = prep;
+  if (total >= 2 ** 31) throw new RangeError(`Expected fewer than 2^31 items in a resample, but got ${total}.`);
+  const pick = (a: Int32Array, len: number) => Float64Array.from({ length: len }, (_, c) => a[c * stride + lane]);
+  const stats: ClassStats = {
+    support: pick(sums.support, C),
+    correct: pick(sums.correct, C),
+    predicted: pick(sums.predicted, C),
+    present: new Uint8Array(C),
+    total,
+  };
+  for (let c = 0; c < C; c++) stats.present[c] = stats.support[c] > 0 || stats.predicted[c] > 0 ? 1 : 0;
+  return { values: aggregateValues(prep, stats, pick(sums.rankHist, C + 1), nll, brier), stats };
 }
 
 /** Weighted confusion matrix, rows = true class, columns = predicted class (class order). */

@@ -35,6 +35,7 @@
 import { binnedCalibration, eceBinIndex } from './calibration';
 import { groupError, GRID_POINTS, harmonic, optimalAurc, tiedBlockSteps, trapz, trapzFrom } from './riskCoverage';
 import type { SortedRows } from './sortedRows';
+import type { PreparedClassification, UnitClassSums } from './classification';
 
 /** Acceptance as a prefix of the sorted rows: fixed length, or re-chosen per resample by `targetCoverage`. */
 export type PrefixAcceptance = { kind: 'end'; end: number } | { kind: 'target'; target: number };
@@ -104,6 +105,79 @@ export interface SelectiveResampler {
   state: Float64Array;
   /** H[k] = Σ_{j≤k} 1/j for k = 0..N (unit masses only), grown on demand. */
   harmonic: Float64Array;
+  /** The classification sums gathered by the same walk (see {@link ResampleClassSums}), or null. */
+  cls: ResampleClassSums | null;
+}
+
+/**
+ * The classification sums of a resample (those of metrics/classification.ts `aggregateUnitBatch`),
+ * gathered by the unit-mass walk while it passes each row anyway: one read of the multiplicities
+ * per row and resample instead of a second walk. Integer sums (exact in any order) in `counts`;
+ * Σ c·nll and Σ c·Brier are float64 sums in position order, as the classification kernel adds them
+ * (a row not drawn adds an exact 0 there, nothing here: the same sums bit for bit).
+ */
+export interface ResampleClassSums {
+  C: number;
+  /**
+   * Per position the row's label, prediction, true-class rank and correctness packed in one word
+   * (the `CLS_*` fields), so that the walk reads one array for them.
+   */
+  word: Int32Array;
+  /** Per position the row's nll term at [2p] and Brier term at [2p + 1] (zeros without probabilities). */
+  terms: Float64Array;
+  /** support at [y], correct at [C + y], predicted at [2C + ŷ], rank histogram at [3C + rank]. */
+  counts: Int32Array;
+  /** Views of `counts`, per class. */
+  sums: UnitClassSums;
+  /** Items, Σ c·nll and Σ c·Brier of the last resample walked. */
+  total: number;
+  nll: number;
+  brier: number;
+}
+
+/** Bits of each field of `ResampleClassSums.word`: label, prediction and rank (≤ C) below 2^10. */
+const CLS_BITS = 10;
+const CLS_MASK = (1 << CLS_BITS) - 1;
+/** Most classes the packed word holds; with more the classification sums take their own walk. */
+export const CLASS_SUMS_MAX_CLASSES = CLS_MASK;
+
+/**
+ * The classification sums of `prep` for the unit-mass walk (its rows in the walk's positions:
+ * `prep` permuted into the score order), or null when that walk does not run (sample weights) or
+ * the packed word cannot hold the classes.
+ */
+function classSumsFor(rows: SortedRows, prep: PreparedClassification | null): ResampleClassSums | null {
+  if (prep === null || rows.weight !== null || prep.C > CLASS_SUMS_MAX_CLASSES) return null;
+  if (prep.weights !== null || prep.n !== rows.n)
+    throw new RangeError(`Expected ${rows.n} unweighted classification rows, but got ${prep.n}.`);
+  const { C, n, labels, preds, correct, trueRank, nllTerm, brierTerm } = prep;
+  const scored = trueRank !== null && nllTerm !== null && brierTerm !== null;
+  const word = new Int32Array(n);
+  const terms = new Float64Array(2 * n);
+  for (let p = 0; p < n; p++) {
+    const rank = scored ? trueRank[p] : 0;
+    word[p] = labels[p] | (preds[p] << CLS_BITS) | (rank << (2 * CLS_BITS)) | (correct[p] << (3 * CLS_BITS));
+    if (scored) {
+      terms[2 * p] = nllTerm[p];
+      terms[2 * p + 1] = brierTerm[p];
+    }
+  }
+  const counts = new Int32Array(4 * C + 1);
+  return {
+    C,
+    word,
+    terms,
+    counts,
+    sums: {
+      support: counts.subarray(0, C),
+      correct: counts.subarray(C, 2 * C),
+      predicted: counts.subarray(2 * C, 3 * C),
+      rankHist: counts.subarray(3 * C),
+    },
+    total: 0,
+    nll: 0,
+    brier: 0,
+  };
 }
 
 /**
@@ -143,14 +217,23 @@ const ST_OP_DONE = 13;
 const ST_OP_AT_ITEMS = 14;
 /** Unit-mass pass: the ECE bin of the rows being walked. */
 const ST_BIN = 15;
+/** Σ c·nll of the rows walked (classification sums, `r.cls`). */
+const ST_NLL = 16;
+/** Σ c·Brier of the rows walked (classification sums, `r.cls`). */
+const ST_BRIER = 17;
 /** Number of slots. */
-const ST_SIZE = 16;
+const ST_SIZE = 18;
 
-/** Prepares a {@link SelectiveResampler}; `calibration` gives the ECE bin count (null = no ECE keys). */
+/**
+ * Prepares a {@link SelectiveResampler}; `calibration` gives the ECE bin count (null = no ECE keys).
+ * With `classSums` (rows in the same positions, no sample weights) each resample's walk also
+ * gathers its classification sums into `cls` ({@link ResampleClassSums}).
+ */
 export function selectiveResampler(
   rows: SortedRows,
   accept: PrefixAcceptance,
   calibration: { B: number } | null,
+  classSums: PreparedClassification | null = null,
 ): SelectiveResampler {
   const G = rows.nGroups;
   const B = calibration ? calibration.B : 0;
@@ -169,6 +252,7 @@ export function selectiveResampler(
   const groupSums = f(3 * G);
   const binSums = f(2 * (B + 1));
   const codes = rows.weight === null ? unitMassCodes(rows, bins, accept) : null;
+  if (codes !== null && rows.n > 2 * WARM_UP_ROWS) warmUp(rows, accept, calibration, classSums);
   return {
     rows,
     accept,
@@ -217,7 +301,67 @@ export function selectiveResampler(
     chunk: f(Math.max(B, 1)),
     state: f(ST_SIZE),
     harmonic: f(1),
+    cls: classSumsFor(rows, classSums),
   };
+}
+
+/** Rows of the walk's warm-up (see {@link warmUp}). */
+const WARM_UP_ROWS = 2048;
+
+/** The first m rows of `rows` (views, no copy), cut at m. */
+function prefixRows(rows: SortedRows, m: number): SortedRows {
+  const bs = rows.blockStart;
+  let nb = 0;
+  while (bs[nb] < m) nb++;
+  const blockStart = new Int32Array(nb + 1);
+  blockStart.set(bs.subarray(0, nb));
+  blockStart[nb] = m;
+  return {
+    ...rows,
+    n: m,
+    rowIndex: rows.rowIndex.subarray(0, m),
+    score: rows.score.subarray(0, m),
+    wrong: rows.wrong.subarray(0, m),
+    group: rows.group.subarray(0, m),
+    groupWeight: rows.groupWeight && rows.groupWeight.subarray(0, m),
+    blockStart,
+  };
+}
+
+/**
+ * Walks the first rows once with small made-up multiplicities (0 to 3; the values are thrown away)
+ * before the first resample, so that every path of the walk (a tied block, a new ECE bin, a
+ * grid point, an adaptive-ECE chunk boundary, the operating point) has run before V8 optimises
+ * it. Without this, the optimised walk met those paths later, was deoptimised, and in about one
+ * run in four kept running on-stack-replacement code about 1.7 times slower.
+ */
+function warmUp(
+  rows: SortedRows,
+  accept: PrefixAcceptance,
+  calibration: { B: number } | null,
+  classSums: PreparedClassification | null,
+): void {
+  const m = WARM_UP_ROWS;
+  const head = prefixRows(rows, m);
+  const acc: PrefixAcceptance =
+    accept.kind === 'end' ? { kind: 'end', end: Math.round((accept.end / rows.n) * m) } : accept;
+  const cls =
+    classSums &&
+    ({
+      ...classSums,
+      n: m,
+      labels: classSums.labels.subarray(0, m),
+      preds: classSums.preds.subarray(0, m),
+      correct: classSums.correct.subarray(0, m),
+      trueRank: classSums.trueRank && classSums.trueRank.subarray(0, m),
+      nllTerm: classSums.nllTerm && classSums.nllTerm.subarray(0, m),
+      brierTerm: classSums.brierTerm && classSums.brierTerm.subarray(0, m),
+    } satisfies PreparedClassification);
+  const r = selectiveResampler(head, acc, calibration, cls);
+  const mult = new Int32Array(m);
+  let items = 0;
+  for (let p = 0; p < m; p++) items += mult[p] = (p * 7) % 4;
+  selectiveResampleValues(r, mult, items);
 }
 
 /** `code[p]` bit: the row is wrong. */
@@ -291,8 +435,14 @@ export function selectiveResampleValues(
   for (let i = 1; i <= GRID_POINTS; i++) gridK[i - 1] = Math.floor(N * (i / GRID_POINTS));
   // the pass, then the values from its sums (separate functions: V8 optimises the hot loop alone)
   if (rows.weight === null && r.harmonic.length <= N) r.harmonic = harmonic(N);
+  if (r.cls !== null) r.cls.counts.fill(0);
   mainPass(r, mult, N, W);
   const st = r.state;
+  if (r.cls !== null) {
+    r.cls.total = N;
+    r.cls.nll = st[ST_NLL];
+    r.cls.brier = st[ST_BRIER];
+  }
   const W0 = st[ST_W0];
   const E0 = st[ST_E0];
   const aurc = st[ST_AURC];
@@ -533,6 +683,8 @@ function mainPass(r: SelectiveResampler, mult: Int32Array, N: number, W: number)
 }
 
 const PASS_SLICE = 4096;
+const EMPTY_I32 = new Int32Array(0);
+const EMPTY_F64 = new Float64Array(0);
 
 /** Writes a slice's running sums into their `ST_*` slots (before a tied block, and at the slice's end). */
 function storeRunning(
@@ -711,6 +863,7 @@ function unitMassPass(r: SelectiveResampler, mult: Int32Array): void {
       if ((cd & CODE_OP) !== 0) setOperatingPointOnce(r);
       if ((cd & CODE_NEW_BIN) !== 0 && bins !== null) st[ST_BIN] = bins[p];
       if ((cd & CODE_TIED) !== 0) {
+        if (r.cls !== null) classSumsOfRows(r, mult, p, tieEnd[p]);
         tiedBlock(r, mult, p, tieEnd[p], base, extra);
         if (st[ST_W0] >= st[ST_OP_AT_ITEMS]) setOperatingPointOnce(r);
         p = tieEnd[p];
@@ -728,6 +881,27 @@ function unitMassPass(r: SelectiveResampler, mult: Int32Array): void {
     }
     st[ST_GRID_NEXT] = gi;
     resume = p === handled ? p : -1;
+  }
+}
+
+/**
+ * Adds rows [p0, p1) to the classification sums (`r.cls`), in position order (a tied block's rows;
+ * unitMassRun adds the other rows with the same steps written inline).
+ */
+function classSumsOfRows(r: SelectiveResampler, mult: Int32Array, p0: number, p1: number): void {
+  const { counts: cnt, C, word, terms } = r.cls!;
+  const st = r.state;
+  for (let p = p0; p < p1; p++) {
+    const c = mult[p];
+    if (c === 0) continue;
+    const wd = word[p];
+    const y = wd & CLS_MASK;
+    cnt[y] += c;
+    cnt[C + y] += c & ((wd << 1) >> 31); // all bits set when correct (bit 30): c·correct
+    cnt[2 * C + ((wd >> CLS_BITS) & CLS_MASK)] += c;
+    cnt[3 * C + ((wd >> (2 * CLS_BITS)) & CLS_MASK)] += c;
+    st[ST_NLL] += c * terms[2 * p];
+    st[ST_BRIER] += c * terms[2 * p + 1];
   }
 }
 
@@ -784,6 +958,15 @@ function unitMassRun(r: SelectiveResampler, mult: Int32Array, p0: number, q1: nu
   const bin = bins !== null ? st[ST_BIN] : 0;
   let binMass = 0;
   let binDiff = bins !== null ? binSums[B1 + bin] : 0;
+  // the classification sums (r.cls): zero-length stand-ins when off, so the loop reads plain arrays
+  const cls = r.cls;
+  const fuse = cls !== null;
+  const cnt = fuse ? cls.counts : EMPTY_I32;
+  const cWord = fuse ? cls.word : EMPTY_I32;
+  const cTerms = fuse ? cls.terms : EMPTY_F64;
+  const C = fuse ? cls.C : 0;
+  let nll = st[ST_NLL];
+  let brier = st[ST_BRIER];
   // int32 copies of the bounds: compared with them, p stays an untagged integer in V8
   const end = q1 | 0;
   const skip = resume | 0;
@@ -806,6 +989,16 @@ function unitMassRun(r: SelectiveResampler, mult: Int32Array, p0: number, q1: nu
       continue;
     }
     if (K + c > nextCut) break;
+    if (fuse) {
+      const wd = cWord[p];
+      const y = wd & CLS_MASK;
+      cnt[y] += c;
+      cnt[C + y] += c & ((wd << 1) >> 31); // all bits set when correct (bit 30): c·correct
+      cnt[2 * C + ((wd >> CLS_BITS) & CLS_MASK)] += c;
+      cnt[3 * C + ((wd >> (2 * CLS_BITS)) & CLS_MASK)] += c;
+      nll += c * cTerms[2 * p];
+      brier += c * cTerms[2 * p + 1];
+    }
     const wr = cd & CODE_WRONG;
     // The c copies' steps in closed form, no per-item loop and no branch on c (a random
     // multiplicity is an unpredictable branch): Σ_{j=1..c} (E + e·j)/(K + j) =
@@ -872,6 +1065,8 @@ function unitMassRun(r: SelectiveResampler, mult: Int32Array, p0: number, q1: nu
     }
   }
   storeRunning(st, K, E0, aurc, aBal, aWorst, sumErr, E0, gi, K);
+  st[ST_NLL] = nll;
+  st[ST_BRIER] = brier;
   if (B > 0) chunk[ch] = chunkSum;
   if (bins !== null) {
     binSums[bin] += binMass;

@@ -80,6 +80,15 @@ export function addUniformDraws(state: Int32Array, counts: Int32Array, m: number
 }
 
 /**
+ * The draw loop once on a few rows when this module loads. The first long call (a resample of
+ * 200,000 rows) is compiled by V8 in the middle of its loop (on-stack replacement), before the
+ * code after the loop has ever run; that version then left the loop without type information for
+ * the stores after it and was deoptimised at the end of every later call too (about 4 ns per
+ * row-draw, in about one run in three). Run once here, that code has its type information first.
+ */
+addUniformDraws(new Int32Array([1, 2, 3, 4]), new Int32Array(64), 64, null);
+
+/**
  * Adds m draws `int(m)` as rng.ts makes them (rejection above the largest multiple of m below 2^32,
  * then x mod m, here by a division: fmod is slow) to `counts` — `counts[at[r]]` when `at` is given,
  * else `counts[r]` — continuing the xoshiro128** generator in `state`. Also the draw loop of

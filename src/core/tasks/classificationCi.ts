@@ -26,7 +26,12 @@ import { join } from 'node:path';
 import { stratumPositions, type ResampleStat } from '../stats/resampleDraws';
 import { ResamplePool, workerFallbackNote } from '../stats/parallelBootstrap';
 import type { MetricFamily } from '../results/types';
-import { AGGREGATE_LANES, aggregateUnitBatch, type PreparedClassification } from '../metrics/classification';
+import {
+  AGGREGATE_LANES,
+  aggregateOfUnitSums,
+  aggregateUnitBatch,
+  type PreparedClassification,
+} from '../metrics/classification';
 import { rowsByClass } from '../metrics/evolving';
 import type { SortedRows } from '../metrics/sortedRows';
 import {
@@ -142,24 +147,39 @@ export interface CiJob {
 
 /**
  * The statistic of one resample (multiplicities in the job's row order) → the job's keys' values.
- * Without a weight column it also takes batches of 4 resamples: the classification sums of the
- * batch in one walk over the rows (metrics/classification.ts `aggregateUnitBatch`), then each
- * resample's selective pass and the values derived from its sums.
+ * Without a weight column, when the selective pass walks the same rows (the job in score order),
+ * that walk also gathers the classification sums (metrics/selectiveResample.ts `withClassSums`):
+ * one walk per resample. Otherwise, without a weight column, it takes batches of 4 resamples: the
+ * classification sums of the batch in one walk over the rows (metrics/classification.ts
+ * `aggregateUnitBatch`), then each resample's selective pass and the values derived from its sums.
  */
 export function ciResampleStat(job: CiJob): ResampleStat {
   const { keys, n } = job;
   const K = keys.length;
   const run = job.run as ClassificationRun;
   const sel = job.selective;
-  const resampler = sel ? selectiveResamplerFor(sel) : null;
+  // Without a weight column the selective walk (same positions) also gathers the classification sums.
+  const resampler = sel ? selectiveResamplerFor(sel, run.prepared.weights === null ? run.prepared : null) : null;
   const perClass = keys.some((k) => k.startsWith(classAccuracyKey(0).replace(/0$/, '')));
-  const finish = (v: Record<string, number | null>, counts: Int32Array, out: Float64Array, at: number): void => {
-    if (sel) Object.assign(v, selectiveScalarsSorted(sel, counts, resampler, n));
+  const write = (v: Record<string, number | null>, out: Float64Array, at: number): void => {
     for (let k = 0; k < K; k++) {
       const x = v[keys[k]];
       out[at + k] = x === undefined || x === null ? NaN : x;
     }
   };
+  const finish = (v: Record<string, number | null>, counts: Int32Array, out: Float64Array, at: number): void => {
+    if (sel) Object.assign(v, selectiveScalarsSorted(sel, counts, resampler, n));
+    write(v, out, at);
+  };
+  const cls = resampler?.cls ?? null;
+  if (cls !== null) {
+    return (counts, out) => {
+      // the pass first: it leaves the resample's classification sums in `cls`
+      const selective = selectiveScalarsSorted(sel!, counts, resampler, n);
+      const agg = aggregateOfUnitSums(run.prepared, cls.sums, 1, 0, cls.total, cls.nll, cls.brier);
+      write(Object.assign(scalarMetricsOf(run, agg, counts, { perClass }), selective), out, 0);
+    };
+  }
   const stat: ResampleStat = (counts, out) => finish(scalarMetricsFor(run, counts, { perClass }), counts, out, 0);
   if (run.prepared.weights === null) {
     stat.batch = {
@@ -184,9 +204,10 @@ export function ciWorkerFile(): string | null {
 /**
  * The fast path (stats/resampleDraws.ts): every per-row vector is permuted ONCE into the selective
  * score order (rows are exchangeable for the draw), multiplicities are drawn directly per sorted
- * position, and every statistic walks that order with Int32 multiplicities — the classification
- * sums of 4 resamples per walk, the selective and calibration keys of a resample in one pass
- * (metrics/selectiveResample.ts): no sort, gather or copy per resample. Resample b depends only
+ * position, and every statistic walks that order with Int32 multiplicities — the selective and
+ * calibration keys of a resample in one pass (metrics/selectiveResample.ts) that also gathers its
+ * classification sums (without a weight column; otherwise their own walk): no sort, gather or copy
+ * per resample. Resample b depends only
  * on (seed, b), so the resamples can be split across threads (stats/parallelBootstrap.ts) and the
  * intervals stay the same. They differ from the file-order
  * draws of `ciForStatistics` (another stream over the same distribution); the seed fixes them.

@@ -11,6 +11,7 @@
 import { CONFIG_DEFAULTS } from '../config/types';
 import { EvalLensError } from '../diagnostics';
 import type { ClassificationData } from '../data/classificationData';
+import type { PreparedClassification } from '../metrics/classification';
 import { deriveScores } from '../io/scores';
 import { binIndices, calibrationValues, reliabilityBins } from '../metrics/calibration';
 import { costSweep, defaultCostGrid } from '../metrics/costSweep';
@@ -308,9 +309,13 @@ export function selectiveScalarsSorted(
 /**
  * The one-pass resampler (metrics/selectiveResample.ts) for this setup, or null when it does not
  * apply (no scores, an `accept` column, `reweight`, or the val/test protocol): then
- * {@link selectiveScalarsSorted} runs the separate metric functions.
+ * {@link selectiveScalarsSorted} runs the separate metric functions. With `classSums` (the
+ * classification rows in the same order, no weight column) its walk also gathers their sums.
  */
-export function selectiveResamplerFor(s: SelectiveSetup): SelectiveResampler | null {
+export function selectiveResamplerFor(
+  s: SelectiveSetup,
+  classSums: PreparedClassification | null = null,
+): SelectiveResampler | null {
   if (!s.ranked || s.reweight || s.subset || (s.calib !== null && s.calib.rows !== s.rows)) return null;
   const r = s.rule;
   let accept: PrefixAcceptance;
@@ -318,7 +323,7 @@ export function selectiveResamplerFor(s: SelectiveSetup): SelectiveResampler | n
   else if (r.kind === 'threshold') accept = { kind: 'end', end: thresholdEnd(s.rows, r.threshold) };
   else if (r.kind === 'target') accept = { kind: 'target', target: r.target };
   else return null;
-  return selectiveResampler(s.rows, accept, s.calib ? { B: s.calib.B } : null);
+  return selectiveResampler(s.rows, accept, s.calib ? { B: s.calib.B } : null, classSums);
 }
 
 function scalarsOf(

@@ -4,7 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scalarMetricsFor } from '../../../../src/core/tasks/classification';
-import { selectiveScalars } from '../../../../src/core/tasks/classificationSelective';
+import {
+  selectiveResamplerFor,
+  selectiveScalars,
+  selectiveScalarsSorted,
+} from '../../../../src/core/tasks/classificationSelective';
+import { scalarMetricsOf } from '../../../../src/core/tasks/classificationRun';
+import { aggregateClassification } from '../../../../src/core/metrics/classification';
+import type { ClassificationRun } from '../../../../src/core/tasks/classificationRun';
 import { ciResampleStat, ciWorkerFile, intervalsOf, sortedCiJob } from '../../../../src/core/tasks/classificationCi';
 import { percentileInterval } from '../../../../src/core/stats/bootstrap';
 import { drawResample, evaluateResamples } from '../../../../src/core/stats/resampleDraws';
@@ -121,7 +128,7 @@ for (const [name, extra, weighted, stratified] of [
   ['every row accepted', {}, false, false],
   ['weight column with zero weights', { targetCoverage: 0.6 }, true, false],
 ] as const) {
-  test(`batched resamples = one resample at a time, bit for bit, every key (${name})`, async () => {
+  test(`a resample's values do not depend on the range or batch it is computed in, bit for bit, every key (${name})`, async () => {
     const cfg = config({ ...base, ...extra, bootstrap: { n: 20, confidence: 0.9, seed: 5, stratified } });
     const { run, ctx } = await ciRun(cfg, 240, weighted);
     const keys = Object.keys(ctx.results.metrics).filter((k) => ctx.results.metrics[k].ci);
@@ -129,31 +136,78 @@ for (const [name, extra, weighted, stratified] of [
     keys.push('#class_accuracy.0', '#class_accuracy.4');
     const { job, strata } = sortedCiJob(run, keys, stratified ? run.data.labels : null);
     const stat = ciResampleStat(job);
-    // a weight column has no batch form (its sums are not integers); without one, batches of 4
-    assert.equal(stat.batch?.lanes, weighted ? undefined : 4);
-    const alone = (counts: Int32Array, out: Float64Array) => stat(counts, out);
-    const opts = { seed: 5, strata, range: { from: 0, to: 11 } }; // batches of 4, 4 and 3
-    const batched = evaluateResamples(run.data.n, keys.length, stat, opts);
-    const single = evaluateResamples(run.data.n, keys.length, alone, opts);
-    assert.ok(bytes(batched).equals(bytes(single)));
-    // resample b is the same whichever batch it falls in
-    const split = new Float64Array(batched.length);
+    // a weight column has no batch form (its sums are not integers); without one the selective
+    // walk gathers the classification sums, one resample per walk
+    assert.equal(stat.batch, undefined);
+    const opts = { seed: 5, strata, range: { from: 0, to: 11 } };
+    const whole = evaluateResamples(run.data.n, keys.length, stat, opts);
+    // resample b is the same whichever range it falls in
+    const split = new Float64Array(whole.length);
     split.set(evaluateResamples(run.data.n, keys.length, stat, { ...opts, range: { from: 0, to: 3 } }));
     split.set(
       evaluateResamples(run.data.n, keys.length, stat, { ...opts, range: { from: 3, to: 11 } }),
       3 * keys.length,
     );
-    assert.ok(bytes(split).equals(bytes(batched)));
+    assert.ok(bytes(split).equals(bytes(whole)));
+  });
+}
+
+/**
+ * The values of one resample as two separate walks give them: the classification sums over the
+ * rows (aggregateClassification), then the selective pass without classification sums.
+ */
+function separateWalks(run: ClassificationRun, job: ReturnType<typeof sortedCiJob>['job'], keys: string[]) {
+  const sel = job.selective!;
+  const resampler = selectiveResamplerFor(sel);
+  assert.ok(resampler && resampler.cls === null);
+  const jobRun = job.run as ClassificationRun;
+  return (counts: Int32Array, out: Float64Array) => {
+    const v: Record<string, number | null> = {
+      ...scalarMetricsOf(jobRun, aggregateClassification(jobRun.prepared, counts), counts, { perClass: true }),
+      ...selectiveScalarsSorted(sel, counts, resampler, run.data.n),
+    };
+    keys.forEach((k, i) => (out[i] = v[k] ?? NaN));
+  };
+}
+
+for (const [name, extra, C, ties, stratified, n] of [
+  ['targetCoverage, tied scores', { targetCoverage: 0.7 }, 5, true, false, 400],
+  ['acceptThreshold, stratified', { acceptThreshold: 0.5 }, 5, false, true, 400],
+  ['every row accepted, tied scores', {}, 5, true, false, 400],
+  ['more classes than the packed word holds', { targetCoverage: 0.7 }, 1100, true, false, 400],
+  ['more rows than the walk warms up on', { acceptThreshold: 0.5 }, 5, true, false, 6000],
+] as const) {
+  test(`the classification sums gathered by the selective walk = a walk of their own, bit for bit (${name})`, async () => {
+    const trainCounts = Array.from({ length: C }, (_, c) => 300 - ((c * 7) % 290));
+    const cfg = config({
+      trainCounts,
+      groups: [2],
+      topK: [2],
+      ...extra,
+      bootstrap: { n: 20, confidence: 0.9, seed: 6, stratified },
+    });
+    const { run, ctx } = await runClassificationSteps(randomData(createRng(9), n, C, { ties }), cfg);
+    const keys = Object.keys(ctx.results.metrics).filter((k) => ctx.results.metrics[k].ci);
+    assert.ok(['aurc', 'ece', 'accuracy', 'nll', 'brier', 'top2_accuracy', 'macro_f1'].every((k) => keys.includes(k)));
+    keys.push('#class_accuracy.0', '#class_accuracy.3');
+    const { job, strata } = sortedCiJob(run, keys, stratified ? run.data.labels : null);
+    const opts = { seed: 6, strata, range: { from: 0, to: 20 } };
+    const stat = ciResampleStat(job);
+    // beyond the packed word's classes the classification sums take their own walk, 4 resamples at once
+    assert.equal(stat.batch?.lanes, C > 1000 ? 4 : undefined);
+    const fused = evaluateResamples(run.data.n, keys.length, stat, opts);
+    const apart = evaluateResamples(run.data.n, keys.length, separateWalks(run, job, keys), opts);
+    assert.ok(bytes(fused).equals(bytes(apart)));
     // one resample through the batch = it alone
     if (stat.batch) {
       const counts = new Int32Array(run.data.n);
-      drawResample(5, 7, counts, strata);
+      drawResample(6, 7, counts, strata);
       const one = new Float64Array(keys.length).fill(NaN);
       const lane = new Float64Array(4 * keys.length).fill(NaN);
       stat(counts, one);
       stat.batch.run([counts], 1, lane);
       assert.ok(bytes(lane.subarray(0, keys.length)).equals(bytes(one)));
-      assert.ok(bytes(one).equals(bytes(single.subarray(7 * keys.length, 8 * keys.length))));
+      assert.ok(bytes(one).equals(bytes(fused.subarray(7 * keys.length, 8 * keys.length))));
     }
   });
 }
