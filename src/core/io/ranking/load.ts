@@ -87,7 +87,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
   // (a factor model reads it first: it masks the scoring).
   const trainAhead =
     !factors && config.train
-      ? await startTrainAhead(config.train, () => cfgPath('train', config.train!), config)
+      ? await startTrainAhead(config.train, () => cfgPath('train', config.train!), config, input.path)
       : null;
   if (format === 'factors') {
     const need = (key: 'itemFactors' | 'userIds' | 'itemIds'): string =>
@@ -153,7 +153,8 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     });
     outFormat = 'npy';
   } else if (format === 'jsonl') {
-    run = await readJsonlRun(input.path, label, ctx);
+    // The train file's thread hashes the run once it has read the train file.
+    run = await readJsonlRun(input.path, label, ctx, trainAhead === null);
     outFormat = 'jsonl';
   } else if (format === 'trec-run') {
     run = await readTrecRun(input.path, label, ctx);
@@ -240,6 +241,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     const abs = cfgPath('train', config.train);
     extraFiles.push({ role: 'train', path: abs });
     train = await readTrain(abs, config.train, ctx, config, hashed, trainAhead);
+    if (trainAhead?.afterHash) hashed.set(resolve(input.path), trainAhead.afterHash);
   }
   if (config.train) columns.train = config.train;
 
@@ -359,14 +361,19 @@ interface PendingTrain extends TrainData {
 }
 
 /** The train file's read ahead, or null (it is then read in turn). */
-async function startTrainAhead(file: string, abs: () => string, config: ResolvedConfig): Promise<TrainAhead | null> {
+async function startTrainAhead(
+  file: string,
+  abs: () => string,
+  config: ResolvedConfig,
+  run: string,
+): Promise<TrainAhead | null> {
   let path: string;
   try {
     path = abs();
   } catch {
     return null; // a path the config may not name: the error comes in turn
   }
-  return TrainAhead.start({ path, label: file, spec: trainSpec(config) });
+  return TrainAhead.start({ path, label: file, spec: trainSpec(config), hashAfter: run });
 }
 
 async function readTrain(

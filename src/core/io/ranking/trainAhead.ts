@@ -33,6 +33,8 @@ export interface TrainAheadInput {
   path: string;
   label: string;
   spec: IdTableSpec;
+  /** A file the worker hashes once the train file is read (the run, so that its reader need not). */
+  hashAfter?: string;
 }
 
 export type TrainAheadMessage =
@@ -49,6 +51,8 @@ export type TrainAheadMessage =
         userIds: PieceIdList;
         itemIds: PieceIdList;
         warnings: EvalWarning[];
+        /** Size and SHA-256 of `hashAfter`; absent when it could not be read (it is hashed later). */
+        after?: { size: number; sha256: string };
       };
     }
   | { failed: PartError };
@@ -67,6 +71,9 @@ export function trainReadWorkerFile(): string | null {
 }
 
 export class TrainAhead {
+  /** Size and SHA-256 of the input's `hashAfter` file, once joined (null: not hashed here). */
+  afterHash: { size: number; sha256: string } | null = null;
+
   private constructor(
     private readonly input: TrainAheadInput,
     private readonly worker: Worker,
@@ -128,6 +135,7 @@ export class TrainAhead {
     const rowItems = r.items;
     for (let i = 0; i < rowItems.length; i++) rowItems[i] = items[rowItems[i]];
     for (const w of r.warnings) ctx.warnings.add(w);
+    this.afterHash = r.after ?? null;
     ctx.progress?.report?.(`reading ${this.input.spec.what}`, 1);
     return {
       rows: r.rows,

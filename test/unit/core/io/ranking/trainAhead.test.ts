@@ -2,9 +2,10 @@
 // in turn gives: every user and item gets the same integer (the ids the run already met keep
 // theirs, new ones follow in the order the train file first mentions them), the same rows, hash,
 // warnings and error, on random CSV/TSV files with unicode ids, quoted cells, spaces, blank lines
-// and CRLF endings.
+// and CRLF endings; and it hashes the run after the train file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { EvalLensError, Warnings } from '../../../../../src/core/diagnostics';
 import { IdIndex } from '../../../../../src/core/data/rankingData';
 import type { RankingReadContext } from '../../../../../src/core/io/ranking/jsonl';
@@ -98,8 +99,18 @@ test('a train file read ahead: hand-made ids keep the numbers the run gave them'
   const ctx: RankingReadContext = { users: new IdIndex(), items: new IdIndex(), warnings: new Warnings() };
   ctx.users.intern('u1');
   ctx.items.intern('a');
-  const ahead = await TrainAhead.start({ path, label: 'train.csv', spec }, { minBytes: 0, threads: 2, workerFile });
+  const runText = '{"user": "u1", "items": ["a"]}\n';
+  const run = tmpFile('run.jsonl', runText);
+  const ahead = await TrainAhead.start(
+    { path, label: 'train.csv', spec, hashAfter: run },
+    { minBytes: 0, threads: 2, workerFile },
+  );
   const t = await ahead!.join(ctx);
+  // The run hashed by the worker after the train file: its size and SHA-256.
+  assert.deepEqual(ahead!.afterHash, {
+    size: Buffer.byteLength(runText),
+    sha256: createHash('sha256').update(runText).digest('hex'),
+  });
   assert.deepEqual(ctx.users.ids, ['u1', 'u9']);
   assert.deepEqual(ctx.items.ids, ['a', 'b', 'c']);
   assert.deepEqual(Array.from(t!.users.toArray()), [1, 1, 0, 1]);
