@@ -23,8 +23,7 @@ createReadStream(workerData, { highWaterMark: 1 << 20 })
   .on('end', () => parentPort.postMessage({ sha256: hash.digest('hex') }));
 `;
 
-/** The SHA-256 (hex) of the file, streamed on this thread. */
-export function hashHere(path: string): Promise<string> {
+function hashHere(path: string): Promise<string> {
   const hash = createHash('sha256');
   return new Promise((resolveHash, reject) => {
     createReadStream(path, { highWaterMark: 1 << 20 })
