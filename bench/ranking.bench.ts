@@ -9,7 +9,7 @@
 // 2. the config as written (1,000 bootstrap resamples of every user-mean metric).
 // With --peer, runs the peer on the same data right after and prints the time ratio and the largest
 // difference between the values both compute.
-// The measured runs execute this file bundled by esbuild (out/bench/ranking.bench.js), as the CLI
+// The measured runs execute this file bundled by esbuild (dist/bench-ranking-child.js), as the CLI
 // and the extension run the core: under tsx the loader alone adds ~45 MB of RSS and compile time
 // that users never pay. --tsx measures through tsx instead (for comparison).
 //   node --import tsx --expose-gc bench/ranking.bench.ts [--peer] [--no-bootstrap] [--tsx]
@@ -67,9 +67,12 @@ async function once(label: string, overrides: EvalConfig, valuesOut?: string): P
   }
 }
 
-/** Bundles this file into out/bench/ (once per bench run); the children run the bundle. */
+/**
+ * Bundles this file into dist/ (once per bench run), beside the bundled worker scripts, so that
+ * the reading and bootstrap threads start as in the CLI and the extension; the children run the bundle.
+ */
 async function bundle(): Promise<string> {
-  const out = join('out', 'bench', 'ranking.bench.js');
+  const out = join('dist', 'bench-ranking-child.js');
   const esbuild = await import('esbuild');
   await esbuild.build({
     entryPoints: [__filename],

@@ -32,6 +32,8 @@ const entries = [
   { ...node, entryPoints: { rankingCiWorker: 'src/core/tasks/rankingCiWorker.ts' }, outdir: 'dist' },
   // the threads that read parts of a large classification CSV/TSV file
   { ...node, entryPoints: { readWorker: 'src/core/io/classificationReadWorker.ts' }, outdir: 'dist' },
+  // the thread that reads a ranking evaluation's train file while the run is read
+  { ...node, entryPoints: { trainReadWorker: 'src/core/io/ranking/trainReadWorker.ts' }, outdir: 'dist' },
   // the factor model's scoring threads (top-K lists from user and item factor matrices)
   { ...node, entryPoints: { factorsWorker: 'src/core/factors/factorsWorker.ts' }, outdir: 'dist' },
   // the metric core as a library, for the benchmarks (bench/*.bench.mjs measure the bundled code)

@@ -72,7 +72,7 @@ export function readWorkerFile(): string | null {
   return existsSync(f) ? f : null;
 }
 
-function defaultThreads(): number {
+export function defaultThreads(): number {
   const cores = typeof availableParallelism === 'function' ? availableParallelism() : 1;
   return Math.max(1, Math.min(4, cores));
 }

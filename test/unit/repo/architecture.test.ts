@@ -28,6 +28,7 @@ test('docs/architecture.md draws the threads and the webview protocol', () => {
     'dist/ciWorker.js',
     'dist/rankingCiWorker.js',
     'dist/readWorker.js',
+    'dist/trainReadWorker.js',
     'dist/inspectWorker.js',
     'src/shared/protocol.ts',
     'webview/vscodeApi.ts',

@@ -151,6 +151,22 @@ export class KeyRuns {
     this.length++;
   }
 
+  /** The runs as arrays (to move them to another thread): key and rows of each run, in order. */
+  runs(): { keys: Int32Array; lengths: Int32Array } {
+    return { keys: this.keys.toArray(), lengths: this.lengths.toArray() };
+  }
+
+  /** The runs given by {@link runs}, their keys replaced by `map[key]`. */
+  static fromRuns(keys: Int32Array, lengths: Int32Array, map: Int32Array): KeyRuns {
+    const out = new KeyRuns();
+    for (let r = 0; r < keys.length; r++) {
+      out.keys.push(map[keys[r]]);
+      out.lengths.push(lengths[r]);
+      out.length += lengths[r];
+    }
+    return out;
+  }
+
   /** Calls `f(key, rows)` for each run, in order. */
   forEachRun(f: (key: number, rows: number) => void): void {
     for (let r = 0; r < this.keys.length; r++) f(this.keys.data[r], this.lengths.data[r]);

@@ -38,6 +38,19 @@ export function byteInternerOf(index: IdIndex): ByteInterner {
   return b;
 }
 
+/**
+ * Makes `interner` the one {@link byteInternerOf} gives for `index` (a worker thread's indices
+ * whose new ids are numbered by a {@link ByteIdSink}).
+ */
+export function setByteInterner(index: IdIndex, interner: ByteInterner): void {
+  shared.set(index, interner);
+}
+
+/** Numbers the ids a byte interner meets for the first time without decoding them (./pieceIds.ts). */
+export interface ByteIdSink {
+  addBytes(buf: Uint8Array, start: number, len: number): number;
+}
+
 export class ByteInterner {
   /**
    * Open-addressing table (load ≤ 3/4), 4 ints a slot so that a probe touches one cache line:
@@ -52,7 +65,14 @@ export class ByteInterner {
   private pool = new Uint8Array(1 << 16);
   private poolUsed = 0;
 
-  constructor(readonly index: IdIndex) {
+  /**
+   * `sink`: numbers new ids instead of `index` (one class either way, so that the hot loops that
+   * call it see one shape).
+   */
+  constructor(
+    readonly index: IdIndex,
+    private readonly sink: ByteIdSink | null = null,
+  ) {
     this.table = new Int32Array(4 << 12);
     this.mask = (1 << 12) - 1;
   }
@@ -125,6 +145,7 @@ export class ByteInterner {
   }
 
   private decode(buf: Uint8Array, start: number, len: number): number {
+    if (this.sink !== null) return this.sink.addBytes(buf, start, len);
     const value = this.index.intern(Buffer.from(buf.buffer, buf.byteOffset + start, len).toString('utf8'));
     if (value >= 1 << 27) throw new RangeError('More than 2^27 distinct ids.');
     return value;

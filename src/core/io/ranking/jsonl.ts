@@ -196,7 +196,13 @@ function roleLookup(columns: ColumnsConfig | undefined): (key: string) => Role |
   return (key: string): Role | undefined => roles.get(key) ?? lowerRoles.get(key.toLowerCase());
 }
 
-export async function readJsonlRun(path: string, label: string, ctx: RankingReadContext): Promise<RunRead> {
+/** `hash`: false when another thread hashes the file (then the result has no `hashed`). */
+export async function readJsonlRun(
+  path: string,
+  label: string,
+  ctx: RankingReadContext,
+  hash = true,
+): Promise<RunRead> {
   const roleOf = roleLookup(ctx.columns);
   const itemInterner = byteInternerOf(ctx.items);
   // A JSONL slot takes at least 8 bytes in practice ("i12345", plus the comma); the hint only
@@ -211,7 +217,7 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
   );
   const s = new LineScratch();
   const fast = new FastLineParser(itemInterner, byteInternerOf(ctx.users), roleOf, s);
-  const hash = createHash('sha256');
+  const hasher = hash ? createHash('sha256') : null;
   let size = 0;
 
   await forEachLineBytes(
@@ -231,16 +237,18 @@ export async function readJsonlRun(path: string, label: string, ctx: RankingRead
       progress: ctx.progress,
       stage: 'reading run',
       label,
-      onBytes: (b) => {
-        hash.update(b);
-        size += b.length;
-      },
+      onBytes: hasher
+        ? (b) => {
+            hasher.update(b);
+            size += b.length;
+          }
+        : undefined,
     },
   );
-  return out.finish('expected at least one JSON line with a user and a ranked list, got an empty file.', {
-    size,
-    sha256: hash.digest('hex'),
-  });
+  return out.finish(
+    'expected at least one JSON line with a user and a ranked list, got an empty file.',
+    hasher ? { size, sha256: hasher.digest('hex') } : undefined,
+  );
 }
 
 /**

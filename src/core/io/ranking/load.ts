@@ -9,8 +9,9 @@ import { fail, type Progress, type Warnings } from '../../diagnostics';
 import type { ResolvedConfig } from '../../config/types';
 import { resolveConfigPath } from '../../config/load';
 import { IdIndex, type RankingData, type TrainData } from '../../data/rankingData';
-import { stat } from 'node:fs/promises';
-import { ChunkedIntVec, IntVec, FloatVec, KeyRuns, RelBuilder } from './builders';
+import { IntVec, FloatVec, KeyRuns, RelBuilder } from './builders';
+import { TrainAhead } from './trainAhead';
+import { readTrainRows, trainSpec } from './trainRows';
 import { readEmbeddings } from './embeddings';
 import { ITEM_ALIASES, USER_ALIASES, readIdTable } from './idTable';
 import { loadItemMetadata, warnItemsWithoutMetadata, type ItemMetadata } from './items';
@@ -82,6 +83,12 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
   let userMetric: Float64Array | null = null;
   const factors = config.userFactors !== undefined;
   const format = factors ? 'factors' : await sniffRankingFormat(input.path, label);
+  // The train file is read on a worker thread while this one reads the run and the ground truth
+  // (a factor model reads it first: it masks the scoring).
+  const trainAhead =
+    !factors && config.train
+      ? await startTrainAhead(config.train, () => cfgPath('train', config.train!), config, input.path)
+      : null;
   if (format === 'factors') {
     const need = (key: 'itemFactors' | 'userIds' | 'itemIds'): string =>
       config[key] ??
@@ -146,7 +153,8 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     });
     outFormat = 'npy';
   } else if (format === 'jsonl') {
-    run = await readJsonlRun(input.path, label, ctx);
+    // The train file's thread hashes the run once it has read the train file.
+    run = await readJsonlRun(input.path, label, ctx, trainAhead === null);
     outFormat = 'jsonl';
   } else if (format === 'trec-run') {
     run = await readTrecRun(input.path, label, ctx);
@@ -232,7 +240,8 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
   if (config.train && !factors) {
     const abs = cfgPath('train', config.train);
     extraFiles.push({ role: 'train', path: abs });
-    train = await readTrain(abs, config.train, ctx, config, hashed);
+    train = await readTrain(abs, config.train, ctx, config, hashed, trainAhead);
+    if (trainAhead?.afterHash) hashed.set(resolve(input.path), trainAhead.afterHash);
   }
   if (config.train) columns.train = config.train;
 
@@ -351,39 +360,33 @@ interface PendingTrain extends TrainData {
   pairItems?: Int32Array;
 }
 
+/** The train file's read ahead, or null (it is then read in turn). */
+async function startTrainAhead(
+  file: string,
+  abs: () => string,
+  config: ResolvedConfig,
+  run: string,
+): Promise<TrainAhead | null> {
+  let path: string;
+  try {
+    path = abs();
+  } catch {
+    return null; // a path the config may not name: the error comes in turn
+  }
+  return TrainAhead.start({ path, label: file, spec: trainSpec(config), hashAfter: run });
+}
+
 async function readTrain(
   abs: string,
   label: string,
   ctx: RankingReadContext,
   config: ResolvedConfig,
   hashed: LoadedRanking['hashed'],
+  ahead: TrainAhead | null = null,
 ): Promise<TrainData> {
-  // Rows of "user,item" take ~12+ bytes: the hint sizes the first chunk (no copy when it fits).
-  const hint =
-    (await stat(abs)
-      .then((s) => s.size)
-      .catch(() => 0)) / 12;
-  // Users as runs of equal consecutive users: one entry per run when the rows are grouped by user.
-  const u = new KeyRuns();
-  const it = new ChunkedIntVec(hint);
-  const t = await readIdTable(
-    abs,
-    label,
-    {
-      what: 'train',
-      hash: true,
-      user: { role: 'user', aliases: USER_ALIASES, explicit: config.columns?.user },
-      item: { role: 'item', aliases: ITEM_ALIASES, explicit: config.columns?.item },
-      invalidRows: config.invalidRows,
-    },
-    ctx,
-    (user, item) => {
-      u.push(user);
-      it.push(item);
-    },
-  );
+  const t = (ahead ? await ahead.join(ctx) : null) ?? (await readTrainRows(abs, label, trainSpec(config), ctx));
   if (t.sha256 !== undefined && t.size !== undefined) hashed.set(abs, { size: t.size, sha256: t.sha256 });
-  return pendingTrain(label, t.rows, u, it.toArray());
+  return pendingTrain(label, t.rows, t.users, t.items);
 }
 
 function pendingTrain(label: string, rows: number, pairUsers: KeyRuns, pairItems: Int32Array): PendingTrain {
