@@ -20,6 +20,9 @@ export const PROB_SUM_TOLERANCE = 1e-3;
  * written as text (`1.0000001`, `-1e-9`), which is used as written.
  */
 export const PROB_RANGE_TOLERANCE = 1e-6;
+/** The range a probability cell must fall in: [0, 1] widened by {@link PROB_RANGE_TOLERANCE}. */
+export const PROB_MIN = -PROB_RANGE_TOLERANCE;
+export const PROB_MAX = 1 + PROB_RANGE_TOLERANCE;
 
 /** A cell for a message: quoted, control characters escaped, at most 200 characters. */
 export function show(cell: Cell): string {
@@ -55,7 +58,7 @@ export function classText(cell: Cell): string | null {
 }
 
 export function inProbRange(v: number): boolean {
-  return v >= -PROB_RANGE_TOLERANCE && v <= 1 + PROB_RANGE_TOLERANCE;
+  return v >= PROB_MIN && v <= PROB_MAX;
 }
 
 export function probRangeMessage(v: number): string {

@@ -19,7 +19,8 @@ import {
   ClassScoreRowChecks,
   classText,
   inProbRange,
-  PROB_RANGE_TOLERANCE,
+  PROB_MAX,
+  PROB_MIN,
   probRangeMessage,
   shiftClassScoreChecks,
   show,
@@ -256,12 +257,12 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     const stored = this.scoreKind !== null && this.C > 0;
     this.storedSlot = this.classPos;
     if (this.scoreKind === 'probs') {
-      this.storedMin = -PROB_RANGE_TOLERANCE;
-      this.storedMax = 1 + PROB_RANGE_TOLERANCE;
+      this.storedMin = PROB_MIN;
+      this.storedMax = PROB_MAX;
     }
     // Labels and predictions of a known class set are looked up from their bytes.
     const classes = this.classes;
-    if (classes) this.classOfBytes = new ClassOfBytes(classes.size, (text) => classOfText(classes, text));
+    if (classes) this.classOfBytes = new ClassOfBytes((text) => classOfText(classes, text));
     this.fields = this.plan.map((kind, j) => {
       if (kind === SKIP) return SKIP_FIELD;
       if ((kind === LABEL || kind === PRED) && classes && !this.text[j]) return BYTES_FIELD;

@@ -2,9 +2,11 @@
  * The per-row quantities of the class probabilities that the metrics read
  * ({@link ProbabilityTerms}): the NLL, Brier and top-k terms of the classification family
  * (docs/metrics/classification.md) and the confidence score of the selective family
- * (src/core/io/scores.ts). One function computes them for one row; the reader calls it on each row
- * as it is read (so that the n×C matrix need not be kept), and {@link probabilityTerms} on a
- * whole matrix, so both give the same bits.
+ * (src/core/io/scores.ts). The reader sums each row in its own pass over the scores and stores
+ * the terms with {@link storeProbabilityTerms} as the row is read (so that the n×C matrix need not
+ * be kept); {@link reduceProbabilityRow} and {@link probabilityTerms} compute them from a kept row
+ * or matrix with the same formulas and the same order of additions, so both give the same bits
+ * (the reader's tests compare them).
  *
  * References:
  * - I. J. Good (1952). Rational decisions. Journal of the Royal Statistical Society, Series B 14(1):107–114.

@@ -139,7 +139,7 @@ export interface ResampleClassSums {
 const CLS_BITS = 10;
 const CLS_MASK = (1 << CLS_BITS) - 1;
 /** Most classes the packed word holds; with more the classification sums take their own walk. */
-export const CLASS_SUMS_MAX_CLASSES = CLS_MASK;
+const CLASS_SUMS_MAX_CLASSES = CLS_MASK;
 
 /**
  * The classification sums of `prep` for the unit-mass walk (its rows in the walk's positions:

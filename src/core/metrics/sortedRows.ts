@@ -109,8 +109,11 @@ export function sortRowsByScore(
 }
 
 /** `out[p] = a[index[p]]`. */
-function gather(a: ArrayLike<number>, index: Int32Array): Float64Array {
-  const out = new Float64Array(index.length);
+function gather(
+  a: ArrayLike<number>,
+  index: Int32Array,
+  out: Float64Array = new Float64Array(index.length),
+): Float64Array {
   for (let p = 0; p < index.length; p++) out[p] = a[index[p]];
   return out;
 }
@@ -227,7 +230,5 @@ export function gatherCounts(
   counts: ArrayLike<number>,
   out: Float64Array = new Float64Array(rows.n),
 ): Float64Array {
-  const idx = rows.rowIndex;
-  for (let p = 0; p < rows.n; p++) out[p] = counts[idx[p]];
-  return out;
+  return gather(counts, rows.rowIndex, out);
 }

@@ -148,7 +148,7 @@ export interface CiJob {
 /**
  * The statistic of one resample (multiplicities in the job's row order) → the job's keys' values.
  * Without a weight column, when the selective pass walks the same rows (the job in score order),
- * that walk also gathers the classification sums (metrics/selectiveResample.ts `withClassSums`):
+ * that walk also gathers the classification sums (metrics/selectiveResample.ts `selectiveResampler` with its `classSums`):
  * one walk per resample. Otherwise, without a weight column, it takes batches of 4 resamples: the
  * classification sums of the batch in one walk over the rows (metrics/classification.ts
  * `aggregateUnitBatch`), then each resample's selective pass and the values derived from its sums.

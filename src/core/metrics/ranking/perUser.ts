@@ -21,14 +21,14 @@ export interface Histogram {
   mean: number | null;
 }
 
+/** Bins of the per-user histograms the evaluation stores (`tables.perUserHistograms`). */
+export const PER_USER_HISTOGRAM_BINS = 20;
+
 /**
  * A histogram of `values` with `bins` equal-width bins over [min(0, min v), max(1, max v)]
  * (so rates in [0, 1] always get the same edges and can be compared between runs). NaN values
  * are counted apart.
  */
-/** Bins of the per-user histograms the evaluation stores (`tables.perUserHistograms`). */
-export const PER_USER_HISTOGRAM_BINS = 20;
-
 export function histogram(values: Float64Array, bins = PER_USER_HISTOGRAM_BINS): Histogram {
   let lo = 0;
   let hi = 1;
