@@ -274,8 +274,11 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     columns.items = `${config.items} (${itemMeta.columns.join(', ') || 'no columns'})`;
     warnItemsWithoutMetadata(itemMeta, items.ids, warnings);
   }
+  // Every file is read: the evaluation looks ids up by integer only.
   releaseByteInterner(users);
   releaseByteInterner(items);
+  users.releaseLookup();
+  items.releaseLookup();
 
   return {
     file: label,
