@@ -46,6 +46,15 @@ export function setByteInterner(index: IdIndex, interner: ByteInterner): void {
   shared.set(index, interner);
 }
 
+/**
+ * Forgets the byte interner of `index` once every file is read: its table (16 bytes a slot, about
+ * 6 MB for 100,000 users and 50,000 items) would otherwise live as long as the index, through the
+ * whole evaluation, unused.
+ */
+export function releaseByteInterner(index: IdIndex): void {
+  shared.delete(index);
+}
+
 /** Numbers the ids a byte interner meets for the first time without decoding them (./pieceIds.ts). */
 export interface ByteIdSink {
   addBytes(buf: Uint8Array, start: number, len: number): number;

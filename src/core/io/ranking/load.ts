@@ -10,6 +10,7 @@ import type { ResolvedConfig } from '../../config/types';
 import { resolveConfigPath } from '../../config/load';
 import { IdIndex, type RankingData, type TrainData } from '../../data/rankingData';
 import { IntVec, FloatVec, KeyRuns, RelBuilder } from './builders';
+import { releaseByteInterner } from './byteInterner';
 import { TrainAhead } from './trainAhead';
 import { readTrainRows, trainSpec } from './trainRows';
 import { readEmbeddings } from './embeddings';
@@ -273,6 +274,11 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     columns.items = `${config.items} (${itemMeta.columns.join(', ') || 'no columns'})`;
     warnItemsWithoutMetadata(itemMeta, items.ids, warnings);
   }
+  // Every file is read: the evaluation looks ids up by integer only.
+  releaseByteInterner(users);
+  releaseByteInterner(items);
+  users.releaseLookup();
+  items.releaseLookup();
 
   return {
     file: label,
