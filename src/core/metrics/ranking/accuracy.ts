@@ -150,6 +150,11 @@ export class AccuracyAccumulator {
   private readonly norm: MapNormaliser;
   private readonly disc: Float64Array;
   private readonly gradeOf: Float64Array;
+  /**
+   * 1 for the items of the current user's R_u: the scan of the list reads this (50 KB for 50,000
+   * items) instead of the grades (400 KB), which stay in cache better under random lists.
+   */
+  private readonly isRel: Uint8Array;
   private readonly keep: boolean;
   private readonly perUser: Record<string, Float64Array> = {};
   /** Per metric of ACCURACY_METRICS, per cutoff: the per-user column (one slot when not kept). */
@@ -182,6 +187,7 @@ export class AccuracyAccumulator {
     const maxK = (this.maxK = ks[ks.length - 1]);
     this.disc = discounts(maxK);
     this.gradeOf = new Float64Array(opts.nItems);
+    this.isRel = new Uint8Array(opts.nItems);
     this.keep = opts.keepPerUser !== false;
     // Without keepPerUser every user writes slot 0 of one-element columns; the sums are kept apart.
     const colLen = this.keep ? nEval : 1;
@@ -213,7 +219,7 @@ export class AccuracyAccumulator {
    * `items[l0 .. l0 + len)`.
    */
   add(u: number, items: Int32Array, l0: number, len: number): void {
-    const { rel, gradeOf, disc, ideal, hitPos, hitW, ks, maxK, gain, norm } = this;
+    const { rel, gradeOf, isRel, disc, ideal, hitPos, hitW, ks, maxK, gain, norm } = this;
     const e = this.n++;
     const r0 = rel.offsets[u];
     const r1 = rel.offsets[u + 1];
@@ -223,6 +229,7 @@ export class AccuracyAccumulator {
     for (let p = r0; p < r1; p++) {
       const g = rel.grades[p];
       gradeOf[rel.items[p]] = g;
+      isRel[rel.items[p]] = g > 0 ? 1 : 0;
       if (g !== 1) binary = false;
     }
     const unitGain = binary && gain === 'linear';
@@ -243,18 +250,15 @@ export class AccuracyAccumulator {
     let nh = 0;
     for (let i = 0; i < scan; i++) {
       const it = items[l0 + i];
-      if (it < 0) continue;
-      const g = gradeOf[it];
-      if (g > 0) {
-        hitPos[nh] = i;
-        hitW[nh++] = (unitGain ? 1 : gainOf(g, gain)) * disc[i];
-      }
+      if (it < 0 || isRel[it] === 0) continue;
+      hitPos[nh] = i;
+      hitW[nh++] = (unitGain ? 1 : gainOf(gradeOf[it], gain)) * disc[i];
     }
     let rr = nh > 0 ? 1 / (hitPos[0] + 1) : 0;
     if (nh === 0)
       for (let i = maxK; i < len; i++) {
         const it = items[l0 + i];
-        if (it >= 0 && gradeOf[it] > 0) {
+        if (it >= 0 && isRel[it] !== 0) {
           rr = 1 / (i + 1);
           break;
         }
@@ -262,7 +266,7 @@ export class AccuracyAccumulator {
     const w = this.keep ? e : 0;
     this.mrr[w] = rr;
     this.mrrSum[0] += rr;
-    for (let p = r0; p < r1; p++) gradeOf[rel.items[p]] = 0;
+    for (let p = r0; p < r1; p++) gradeOf[rel.items[p]] = isRel[rel.items[p]] = 0;
 
     // Values at the cutoffs.
     // Indexed, not destructured: array destructuring walks an iterator, which allocates until optimised.
