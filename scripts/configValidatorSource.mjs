@@ -5,6 +5,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import * as prettier from 'prettier';
+import { createHash } from 'node:crypto';
+
+/** SHA-256 of the schema and the options, as src/core/config/check.ts computes it. */
+export function configValidatorKey(schema, options) {
+  return createHash('sha256')
+    .update(JSON.stringify([schema, options]))
+    .digest('hex');
+}
 
 export async function configValidatorSource(root) {
   const require = createRequire(join(root, 'package.json'));
@@ -30,6 +38,8 @@ export async function configValidatorSource(root) {
     ...helpers,
     '',
   ].join('\n');
+  // What the code was compiled from: the checker compiles the schema itself when this differs.
+  const source = `export const compiledFrom = '${configValidatorKey(schema, options)}';\n`;
   const config = (await prettier.resolveConfig(join(root, 'src/core/config/check.ts'))) ?? {};
-  return prettier.format(header + code, { ...config, parser: 'typescript' });
+  return prettier.format(header + source + code, { ...config, parser: 'typescript' });
 }

@@ -3,6 +3,7 @@
 /* eslint-disable */
 // @ts-nocheck
 import func4 from 'ajv/dist/runtime/ucs2length';
+export const compiledFrom = '64833e1630f824eaafedcab9332fd0a7ebd79b51dcf06c731f0dea6f64bd55c9';
 export const validate = validate10;
 export default validate10;
 const schema11 = {

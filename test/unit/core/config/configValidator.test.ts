@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import schema from '../../../../schemas/eval-lens.config.schema.json';
 import options from '../../../../src/core/config/ajvOptions.json';
-import precompiled from '../../../../src/core/config/configValidator.generated';
+import precompiled, { compiledFrom } from '../../../../src/core/config/configValidator.generated';
 import { configProblems } from '../../../../src/core/config/check';
 import { createRng } from '../../../../src/core/stats/rng';
 
@@ -21,6 +22,14 @@ test('the precompiled config validator is the current schema compiled with the c
     await configValidatorSource(root),
     'stale: run node scripts/gen-config-validator.mjs',
   );
+});
+
+test('the checker takes the precompiled validator: its key is the schema and options as imported', () => {
+  // As check.ts computes it; a different key would make it compile the schema at run time again.
+  const key = createHash('sha256')
+    .update(JSON.stringify([schema, options]))
+    .digest('hex');
+  assert.equal(compiledFrom, key);
 });
 
 /** Values of every kind, to put under known and unknown keys. */
