@@ -33,15 +33,22 @@ import { subsetRanking } from '../inspect/subset';
 import { resolve } from 'node:path';
 import { fail, type Warnings } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
-import type { RankedLists, RankingData } from '../data/rankingData';
+import type { RankedLists, RankingData, TrainData } from '../data/rankingData';
 import { fileInfo } from '../io/fileInfo';
 import { LineTally } from '../io/ranking/builders';
 import { loadRanking } from '../io/ranking/load';
 import { checkCutoffs, type Gain, type MapNormaliser } from '../metrics/ranking/accuracy';
-import { idOrderRank, popularityLists, popularityOrder, randomLists } from '../metrics/ranking/baselines';
+import {
+  idOrderRank,
+  popularityOrder,
+  popularityRecommender,
+  randomRecommender,
+  type Recommender,
+} from '../metrics/ranking/baselines';
 import {
   defineCatalog,
   evaluateLists,
+  evaluateRecommender,
   type EvaluateListsOptions,
   type ListEvaluation,
 } from '../metrics/ranking/evaluateLists';
@@ -135,10 +142,8 @@ export const runRanking: TaskRunner = async (ctx) => {
   // The factor matrix was kept for the map only.
   data.itemFactors = data.userMetric = null;
 
-  // Every metric that reads the run's slots is done: their array (40 MB for 100,000 × 100) becomes
-  // the baselines' slots, one baseline after the other, instead of two new arrays beside garbage
-  // not yet collected (peak memory). Users and offsets stay.
-  let scratch: Int32Array | undefined = data.lists.items;
+  // Every metric that reads the run's slots is done: let them go (40 MB for 100,000 × 100) before
+  // the baselines, which score each user's list as they make it. Users and offsets stay.
   data.lists.items = new Int32Array(0);
 
   const family = 'ranking' as const;
@@ -148,25 +153,28 @@ export const runRanking: TaskRunner = async (ctx) => {
   let baselines: Record<string, { curves: Record<string, Float64Array> }> | null = null;
   if (data.train) {
     const train = data.train;
-    const users = Int32Array.from(run.evaluated, (j) => data.lists.user[j]);
+    const users = new Int32Array(run.evaluated.length);
+    for (let e = 0; e < users.length; e++) users[e] = data.lists.user[run.evaluated[e]];
     baselines = {};
     results.baselines = {};
     const idRank = results.time('baselines', () => idOrderRank(data.items.ids));
-    const makers: [string, () => RankedLists, string][] = [
+    const makers: [string, () => Recommender, string][] = [
       [
         'popularity',
-        () => popularityLists(users, train, popularityOrder(train, idRank), depth, data.items.size, scratch),
+        () => popularityRecommender(train, popularityOrder(train, idRank), depth, data.items.size),
         'most frequent train items, seen items excluded',
       ],
       [
         'random',
-        () => randomLists(users, train, idRank, depth, config.bootstrap.seed, scratch),
+        () => randomRecommender(train, idRank, depth, config.bootstrap.seed),
         `seeded random (seed = ${config.bootstrap.seed}), seen items excluded`,
       ],
     ];
     for (const [name, make, note] of makers) {
       ctx.progress?.report?.(`baseline: ${name}`, 0);
-      const ev = results.time('baselines', () => evaluateLists(make(), data, { ...opts, keepPerUser: false }));
+      const ev = results.time('baselines', () =>
+        evaluateRecommender(users, make(), depth, data, { ...opts, keepPerUser: false }),
+      );
       const m: Record<string, MetricValue> = {};
       for (const [key, value] of ev.values) {
         if (key === 'users_evaluated' || key === 'users_skipped') continue;
@@ -175,7 +183,6 @@ export const runRanking: TaskRunner = async (ctx) => {
       results.baselines[name] = m;
       baselines[name] = { curves: ev.curves };
     }
-    scratch = undefined;
     // Nothing below reads the seen items or the ground truth: let them go before the per-user
     // tables allocate (peak memory). Counts and sizes stay.
     train.seenItems = train.seenOffsets = new Int32Array(0);
@@ -215,7 +222,9 @@ export const runRanking: TaskRunner = async (ctx) => {
     for (const [key, v] of Object.entries(run.perUser)) hist[key] = histogram(v, PER_USER_HISTOGRAM_BINS);
     results.table('perUserHistograms', hist);
     if (data.train) {
-      const activity = Int32Array.from(run.evaluated, (j) => data.train!.userCounts[data.lists.user[j]] ?? 0);
+      const userCounts = data.train.userCounts;
+      const activity = new Int32Array(run.evaluated.length);
+      for (let e = 0; e < activity.length; e++) activity[e] = userCounts[data.lists.user[run.evaluated[e]]] ?? 0;
       const given = config.activityBins;
       const bounds = given && given.length > 0 ? given : defaultActivityBoundaries(activity);
       results.table('activityBins', activityBins(activity, run.perUser, bounds));
@@ -358,7 +367,10 @@ function warnAboutRun(
 
   // Lists shorter than K (evaluated users).
   const short = new LineTally();
-  for (const j of run.evaluated) if (lists.offsets[j + 1] - lists.offsets[j] < maxK) short.add(data.listLines[j]);
+  for (let e = 0; e < run.evaluated.length; e++) {
+    const j = run.evaluated[e];
+    if (lists.offsets[j + 1] - lists.offsets[j] < maxK) short.add(data.listLines[j]);
+  }
   if (short.count > 0) {
     const per = ks.map((k, q) => `K=${k}: ${run.accuracy.shorter[q]}`).join(', ');
     w.add({
@@ -428,19 +440,11 @@ function warnAboutRun(
   // Recommended items the user already had in train.
   const train = data.train;
   if (train) {
-    const stamp = new Int32Array(data.items.size);
+    const seenPerList = seenInLists(lists, train, data.items.size);
     const seen = new LineTally();
     let usersWith = 0;
     for (let j = 0; j < nLists; j++) {
-      const u = lists.user[j];
-      if (u + 1 >= train.seenOffsets.length) continue;
-      const tag = j + 1;
-      for (let p = train.seenOffsets[u]; p < train.seenOffsets[u + 1]; p++) stamp[train.seenItems[p]] = tag;
-      let n = 0;
-      for (let p = lists.offsets[j]; p < lists.offsets[j + 1]; p++) {
-        const it = lists.items[p];
-        if (it >= 0 && stamp[it] === tag) n++;
-      }
+      const n = seenPerList[j];
       if (n > 0) {
         usersWith++;
         seen.add(data.listLines[j], n);
@@ -529,6 +533,27 @@ function warnAboutRun(
   for (const [key, v] of run.values)
     if (v === null && !key.startsWith('novelty@') && !key.startsWith('cold_start_coverage@'))
       w.note('metric-undefined', `${file}: ${key} is undefined (no user or item it could be computed on).`, { file });
+}
+
+/** Per list of the run: how many of its items its user already had in train. */
+function seenInLists(lists: RankedLists, train: TrainData, nItems: number): Int32Array {
+  const { user, offsets, items } = lists;
+  const { seenOffsets, seenItems } = train;
+  const stamp = new Int32Array(nItems);
+  const out = new Int32Array(user.length);
+  for (let j = 0; j < user.length; j++) {
+    const u = user[j];
+    if (u + 1 >= seenOffsets.length) continue;
+    const tag = j + 1;
+    for (let p = seenOffsets[u]; p < seenOffsets[u + 1]; p++) stamp[seenItems[p]] = tag;
+    let n = 0;
+    for (let p = offsets[j]; p < offsets[j + 1]; p++) {
+      const it = items[p];
+      if (it >= 0 && stamp[it] === tag) n++;
+    }
+    out[j] = n;
+  }
+  return out;
 }
 
 /** `tables.itemMap`, or a note saying why there is none. */

@@ -70,68 +70,53 @@ export function trainItemsInIdOrder(train: TrainData, idRank: Int32Array): Int32
 }
 
 /**
- * Popularity lists for `users` (user indices), seen items excluded. `reuse`, when at least
- * users × min(maxK, items) long, holds the slots instead of a new array (its contents are
- * overwritten; the lists' `items` is a view of it).
+ * A baseline recommender: writes user `u`'s list into `out` (at most `out.length` slots, best
+ * first) and returns its length. Lists are made one at a time and scored before the next (see
+ * evaluateRecommender), so the baselines need no slot array for all users.
  */
-export function popularityLists(
-  users: Int32Array,
-  train: TrainData,
-  order: Int32Array,
-  maxK: number,
-  nItems: number,
-  reuse?: Int32Array,
-): RankedLists {
-  const offsets = new Int32Array(users.length + 1);
-  const items = slots(users.length * Math.min(maxK, order.length), reuse);
+export type Recommender = (u: number, out: Int32Array) => number;
+
+/** The popularity baseline: the first `maxK` items of `order` that user u has not seen in train. */
+export function popularityRecommender(train: TrainData, order: Int32Array, maxK: number, nItems: number): Recommender {
   const stamp = new Int32Array(nItems);
-  let w = 0;
-  for (let j = 0; j < users.length; j++) {
-    const tag = j + 1;
-    markSeen(users[j], train, stamp, tag);
+  let tag = 0;
+  return (u, out) => {
+    tag++;
+    markSeen(u, train, stamp, tag);
     let got = 0;
     for (let p = 0; p < order.length && got < maxK; p++) {
       const it = order[p];
       if (stamp[it] === tag) continue;
-      items[w++] = it;
-      got++;
+      out[got++] = it;
     }
-    offsets[j + 1] = w;
-  }
-  return { user: Int32Array.from(users), offsets, items: exact(items, w) };
+    return got;
+  };
 }
 
-/** Seeded random lists for `users`, seen items excluded; `reuse` as for {@link popularityLists}. */
-export function randomLists(
-  users: Int32Array,
-  train: TrainData,
-  idRank: Int32Array,
-  maxK: number,
-  seed: number,
-  reuse?: Int32Array,
-): RankedLists {
+/**
+ * The seeded random baseline: `maxK` distinct train items drawn uniformly, user u's train items
+ * excluded. The draws depend on the order in which users are served (one generator for all).
+ */
+export function randomRecommender(train: TrainData, idRank: Int32Array, maxK: number, seed: number): Recommender {
   const nItems = idRank.length;
   // Pool in id order, so the draws do not depend on the order the files met the items.
   const poolArr = trainItemsInIdOrder(train, idRank);
   const P = poolArr.length;
   const limit = P > 0 ? 4294967296 - (4294967296 % P) : 0;
   const rng = createRng(seed);
-  const offsets = new Int32Array(users.length + 1);
-  const items = slots(users.length * Math.min(maxK, P), reuse);
   const stamp = new Int32Array(nItems);
   const scratch: number[] = [];
-  let w = 0;
-  for (let j = 0; j < users.length; j++) {
-    const tag = j + 1;
-    const u = users[j];
+  let tag = 0;
+  return (u, out) => {
+    tag++;
     const seenInPool = markSeen(u, train, stamp, tag);
     const available = P - seenInPool;
     const want = Math.min(maxK, available);
+    let w = 0;
     if (want * 2 <= available) {
       // Few draws from a large pool: rejection sampling (expected < 2 tries a draw). The uniform
       // index is rng.int(P) inlined: a 32-bit draw below the largest multiple of P, modulo P.
-      let got = 0;
-      while (got < want) {
+      while (w < want) {
         const x = rng.next() * 4294967296;
         if (x >= limit) continue;
         // x % P without a float modulo (a call into C in V8): for integers x < 2^32 the rounding
@@ -139,8 +124,7 @@ export function randomLists(
         const it = poolArr[x - Math.floor(x / P) * P];
         if (stamp[it] === tag) continue;
         stamp[it] = tag;
-        items[w++] = it;
-        got++;
+        out[w++] = it;
       }
     } else if (want > 0) {
       // Most of the pool: a partial Fisher–Yates shuffle of the available items.
@@ -151,22 +135,48 @@ export function randomLists(
         const t = scratch[q];
         scratch[q] = scratch[r];
         scratch[r] = t;
-        items[w++] = scratch[q];
+        out[w++] = scratch[q];
       }
     }
-    offsets[j + 1] = w;
+    return w;
+  };
+}
+
+/** Popularity lists for `users` (user indices), all at once (for tests and small inputs). */
+export function popularityLists(
+  users: Int32Array,
+  train: TrainData,
+  order: Int32Array,
+  maxK: number,
+  nItems: number,
+): RankedLists {
+  return recommendAll(users, popularityRecommender(train, order, maxK, nItems), maxK);
+}
+
+/** Seeded random lists for `users`, all at once (for tests and small inputs). */
+export function randomLists(
+  users: Int32Array,
+  train: TrainData,
+  idRank: Int32Array,
+  maxK: number,
+  seed: number,
+): RankedLists {
+  return recommendAll(users, randomRecommender(train, idRank, maxK, seed), maxK);
+}
+
+/** The lists of `users` made by `recommend`, in CSR form. */
+function recommendAll(users: Int32Array, recommend: Recommender, maxK: number): RankedLists {
+  const offsets = new Int32Array(users.length + 1);
+  const buf = new Int32Array(maxK);
+  const parts: Int32Array[] = [];
+  for (let j = 0; j < users.length; j++) {
+    const len = recommend(users[j], buf);
+    parts.push(buf.slice(0, len));
+    offsets[j + 1] = offsets[j] + len;
   }
-  return { user: Int32Array.from(users), offsets, items: exact(items, w) };
-}
-
-/** An array of `n` slots: a view of `reuse` when it is long enough, else a new one. */
-function slots(n: number, reuse: Int32Array | undefined): Int32Array {
-  return reuse && reuse.length >= n ? reuse.subarray(0, n) : new Int32Array(n);
-}
-
-/** The first `w` entries: the array itself when full, else a view (a copy would double the peak). */
-function exact(items: Int32Array, w: number): Int32Array {
-  return w === items.length ? items : items.subarray(0, w);
+  const items = new Int32Array(offsets[users.length]);
+  parts.forEach((part, j) => items.set(part, offsets[j]));
+  return { user: Int32Array.from(users), offsets, items };
 }
 
 /** Stamps user u's train items with `tag`; returns how many of them are train items (all are). */

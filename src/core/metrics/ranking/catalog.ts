@@ -78,36 +78,71 @@ export interface CatalogResult {
 }
 
 export function catalogMetrics(lists: RankedLists, evaluated: Int32Array, opts: CatalogOptions): CatalogResult {
-  const ks = [...opts.ks].sort((a, b) => a - b);
-  const maxK = ks[ks.length - 1];
-  const nItems = opts.nItems;
-  const INF = 0x7fffffff;
-  const minPos = new Int32Array(nItems).fill(INF);
-  const counts = opts.trainCounts;
-  const surprisal = counts ? new Float64Array(nItems) : null;
-  if (counts && surprisal)
-    for (let i = 0; i < nItems; i++)
-      surprisal[i] = i < counts.length && counts[i] > 0 ? -Math.log2(counts[i] / opts.trainTotal) : NaN;
-  const keep = opts.keepPerUser !== false;
-  const novelty: Record<string, Float64Array> | null = counts && keep ? {} : null;
-  const novCols = novelty ? ks.map((k) => (novelty[`novelty@${k}`] = new Float64Array(evaluated.length))) : [];
-  // The means are summed here, user by user, in the order a sum over the per-user vector would take.
-  const novSum = new Float64Array(ks.length);
-  const novUsers = new Int32Array(ks.length);
-  let unknownSlots = 0;
+  const acc = new CatalogAccumulator(evaluated.length, opts);
+  const { offsets, items } = lists;
   for (let e = 0; e < evaluated.length; e++) {
     const j = evaluated[e];
-    const l0 = lists.offsets[j];
-    const len = lists.offsets[j + 1] - l0;
+    acc.add(items, offsets[j], offsets[j + 1] - offsets[j]);
+  }
+  return acc.result();
+}
+
+const NOT_RECOMMENDED = 0x7fffffff;
+
+/**
+ * The catalog metrics gathered one evaluated list at a time, in the order of the lists (see
+ * AccuracyAccumulator in ./accuracy: the same sums whichever way the lists come, and a small
+ * method that is compiled early).
+ */
+export class CatalogAccumulator {
+  private readonly ks: Int32Array;
+  /** Per item: the first rank (0-based) at which any list holds it. */
+  private readonly minPos: Int32Array;
+  /** Per item: −log2 of its share of the train interactions (NaN without one); null without train. */
+  private readonly surprisal: Float64Array | null;
+  private readonly novelty: Record<string, Float64Array> | null;
+  private readonly novCols: Float64Array[];
+  // The means are summed here, user by user, in the order a sum over the per-user vector would take.
+  private readonly novSum: Float64Array;
+  private readonly novUsers: Int32Array;
+  private unknownSlots = 0;
+  /** Lists added so far. */
+  private n = 0;
+
+  constructor(
+    private readonly nEval: number,
+    private readonly opts: CatalogOptions,
+  ) {
+    const ks = [...opts.ks].sort((a, b) => a - b);
+    this.ks = Int32Array.from(ks);
+    const nItems = opts.nItems;
+    this.minPos = new Int32Array(nItems).fill(NOT_RECOMMENDED);
+    const counts = opts.trainCounts;
+    const surprisal = (this.surprisal = counts ? new Float64Array(nItems) : null);
+    if (counts && surprisal)
+      for (let i = 0; i < nItems; i++)
+        surprisal[i] = i < counts.length && counts[i] > 0 ? -Math.log2(counts[i] / opts.trainTotal) : NaN;
+    const keep = opts.keepPerUser !== false;
+    const novelty: Record<string, Float64Array> | null = (this.novelty = counts && keep ? {} : null);
+    this.novCols = novelty ? ks.map((k) => (novelty[`novelty@${k}`] = new Float64Array(nEval))) : [];
+    this.novSum = new Float64Array(ks.length);
+    this.novUsers = new Int32Array(ks.length);
+  }
+
+  /** Adds the next evaluated list, its slots `items[l0 .. l0 + len)`. */
+  add(items: Int32Array, l0: number, len: number): void {
+    const { ks, minPos, surprisal, novelty, novCols, novSum, novUsers } = this;
+    const e = this.n++;
     let sum = 0;
     let cnt = 0;
+    let unknown = 0;
     // Slot by slot up to each cutoff; past the end of the list nothing changes, so a user costs
     // O(list length + number of cutoffs), not O(max K) (K may be far above every list).
     let i = 0;
     for (let kj = 0; kj < ks.length; kj++) {
       const end = ks[kj] < len ? ks[kj] : len;
       for (; i < end; i++) {
-        const it = lists.items[l0 + i];
+        const it = items[l0 + i];
         if (it >= 0) {
           if (i < minPos[it]) minPos[it] = i;
           if (surprisal) {
@@ -115,7 +150,7 @@ export function catalogMetrics(lists: RankedLists, evaluated: Int32Array, opts: 
             if (s === s) {
               sum += s;
               cnt++;
-            } else unknownSlots++;
+            } else unknown++;
           }
         }
       }
@@ -126,50 +161,62 @@ export function catalogMetrics(lists: RankedLists, evaluated: Int32Array, opts: 
         if (novelty) novCols[kj][e] = v;
       } else if (novelty) novCols[kj][e] = NaN;
     }
+    this.unknownSlots += unknown;
   }
-  const firstAt = new Float64Array(maxK);
-  let outside = 0;
-  let recommended = 0;
-  for (let it = 0; it < nItems; it++) {
-    const p = minPos[it];
-    if (p === INF) continue;
-    recommended++;
-    if (opts.inCatalog && !opts.inCatalog[it]) {
-      outside++;
-      continue;
-    }
-    firstAt[p]++;
-  }
-  const coverageCurve = new Float64Array(maxK);
-  let acc = 0;
-  for (let i = 0; i < maxK; i++) {
-    acc += firstAt[i];
-    coverageCurve[i] = opts.catalogSize > 0 ? acc / opts.catalogSize : NaN;
-  }
-  const coverage = ks.map((k) => coverageCurve[k - 1]);
-  let coldCoverage: (number | null)[] | null = null;
-  let coldItems = 0;
-  if (counts) {
-    const coldHit = ks.map(() => 0);
-    for (let it = 0; it < Math.min(nItems, counts.length); it++) {
-      const c = counts[it];
-      if (c >= 1 && c < opts.coldThreshold) {
-        coldItems++;
-        const p = minPos[it];
-        if (p !== INF) for (let q = 0; q < ks.length; q++) if (p < ks[q]) coldHit[q]++;
+
+  /** The catalog metrics once every evaluated list has been added. */
+  result(): CatalogResult {
+    if (this.n !== this.nEval)
+      throw new RangeError(`Expected ${this.nEval} evaluated lists to be added, but got ${this.n}.`);
+    const { opts, minPos, novSum, novUsers } = this;
+    const ks = Array.from(this.ks);
+    const maxK = ks[ks.length - 1];
+    const nItems = opts.nItems;
+    const counts = opts.trainCounts;
+    const firstAt = new Float64Array(maxK);
+    let outside = 0;
+    let recommended = 0;
+    for (let it = 0; it < nItems; it++) {
+      const p = minPos[it];
+      if (p === NOT_RECOMMENDED) continue;
+      recommended++;
+      if (opts.inCatalog && !opts.inCatalog[it]) {
+        outside++;
+        continue;
       }
+      firstAt[p]++;
     }
-    coldCoverage = ks.map((_, q) => (coldItems > 0 ? coldHit[q] / coldItems : null));
+    const coverageCurve = new Float64Array(maxK);
+    let acc = 0;
+    for (let i = 0; i < maxK; i++) {
+      acc += firstAt[i];
+      coverageCurve[i] = opts.catalogSize > 0 ? acc / opts.catalogSize : NaN;
+    }
+    const coverage = ks.map((k) => coverageCurve[k - 1]);
+    let coldCoverage: (number | null)[] | null = null;
+    let coldItems = 0;
+    if (counts) {
+      const coldHit = ks.map(() => 0);
+      for (let it = 0; it < Math.min(nItems, counts.length); it++) {
+        const c = counts[it];
+        if (c >= 1 && c < opts.coldThreshold) {
+          coldItems++;
+          const p = minPos[it];
+          if (p !== NOT_RECOMMENDED) for (let q = 0; q < ks.length; q++) if (p < ks[q]) coldHit[q]++;
+        }
+      }
+      coldCoverage = ks.map((_, q) => (coldItems > 0 ? coldHit[q] / coldItems : null));
+    }
+    return {
+      coverage,
+      coverageCurve,
+      outsideCatalog: outside,
+      recommended,
+      coldCoverage,
+      coldItems,
+      novelty: this.novelty,
+      noveltyMeans: counts ? ks.map((_, kj) => (novUsers[kj] > 0 ? novSum[kj] / novUsers[kj] : null)) : null,
+      unknownSlots: this.unknownSlots,
+    };
   }
-  return {
-    coverage,
-    coverageCurve,
-    outsideCatalog: outside,
-    recommended,
-    coldCoverage,
-    coldItems,
-    novelty,
-    noveltyMeans: counts ? ks.map((_, kj) => (novUsers[kj] > 0 ? novSum[kj] / novUsers[kj] : null)) : null,
-    unknownSlots,
-  };
 }

@@ -42,27 +42,66 @@ export interface EmbeddingMetricsResult {
   diversityUndefined: number[];
 }
 
+interface EmbeddingOptions {
+  ks: number[];
+  items: Embeddings;
+  users: Embeddings | null;
+  train: TrainData | null;
+}
+
 export function embeddingMetrics(
   lists: RankedLists,
   evaluated: Int32Array,
-  opts: { ks: number[]; items: Embeddings; users: Embeddings | null; train: TrainData | null },
+  opts: EmbeddingOptions,
 ): EmbeddingMetricsResult {
-  const ks = [...opts.ks].sort((a, b) => a - b);
-  const { dim, unit, present } = opts.items;
-  const n = evaluated.length;
-  const diversity: Record<string, Float64Array> = {};
-  const divCols = ks.map((k) => (diversity[`diversity@${k}`] = new Float64Array(n)));
-  const canProfile = opts.users !== null || opts.train !== null;
-  const alignment: Record<string, Float64Array> | null = canProfile ? {} : null;
-  const alCols = alignment ? ks.map((k) => (alignment[`alignment@${k}`] = new Float64Array(n))) : [];
-  const sum = new Float64Array(dim);
-  const prof = new Float64Array(dim);
-  const profiles = { given: 0, fromTrain: 0, none: 0 };
-  const diversityUndefined = ks.map(() => 0);
-  let missingSlots = 0;
-  for (let e = 0; e < n; e++) {
+  const acc = new EmbeddingAccumulator(evaluated.length, opts);
+  const { user, offsets, items } = lists;
+  for (let e = 0; e < evaluated.length; e++) {
     const j = evaluated[e];
-    const u = lists.user[j];
+    acc.add(user[j], items, offsets[j], offsets[j + 1] - offsets[j]);
+  }
+  return acc.result();
+}
+
+/**
+ * The embedding metrics gathered one evaluated list at a time, in the order of the lists (see
+ * AccuracyAccumulator in ./accuracy).
+ */
+export class EmbeddingAccumulator {
+  private readonly ks: Int32Array;
+  private readonly diversity: Record<string, Float64Array> = {};
+  private readonly divCols: Float64Array[];
+  private readonly alignment: Record<string, Float64Array> | null;
+  private readonly alCols: Float64Array[];
+  private readonly sum: Float64Array;
+  private readonly prof: Float64Array;
+  private readonly profiles = { given: 0, fromTrain: 0, none: 0 };
+  private readonly diversityUndefined: number[];
+  private missingSlots = 0;
+  /** Lists added so far. */
+  private n = 0;
+
+  constructor(
+    private readonly nEval: number,
+    private readonly opts: EmbeddingOptions,
+  ) {
+    const ks = [...opts.ks].sort((a, b) => a - b);
+    this.ks = Int32Array.from(ks);
+    const diversity = this.diversity;
+    this.divCols = ks.map((k) => (diversity[`diversity@${k}`] = new Float64Array(nEval)));
+    const canProfile = opts.users !== null || opts.train !== null;
+    const alignment: Record<string, Float64Array> | null = (this.alignment = canProfile ? {} : null);
+    this.alCols = alignment ? ks.map((k) => (alignment[`alignment@${k}`] = new Float64Array(nEval))) : [];
+    this.sum = new Float64Array(opts.items.dim);
+    this.prof = new Float64Array(opts.items.dim);
+    this.diversityUndefined = ks.map(() => 0);
+  }
+
+  /** Adds the next evaluated list: user `u`, its slots `items[l0 .. l0 + len)`. */
+  add(u: number, items: Int32Array, l0: number, len: number): void {
+    const { opts, ks, sum, prof, profiles, alignment, divCols, alCols } = this;
+    const { dim, unit, present } = opts.items;
+    const e = this.n++;
     let hasProfile = false;
     if (alignment) {
       hasProfile = profileOf(u, opts, prof);
@@ -73,15 +112,13 @@ export function embeddingMetrics(
     sum.fill(0);
     let m = 0;
     let dotProfile = 0;
-    const l0 = lists.offsets[j];
-    const len = lists.offsets[j + 1] - l0;
     // Slot by slot up to each cutoff; past the end of the list nothing changes, so a user costs
     // O(list length + number of cutoffs), not O(max K) (K may be far above every list).
     let i = 0;
     for (let kj = 0; kj < ks.length; kj++) {
       const end = ks[kj] < len ? ks[kj] : len;
       for (; i < end; i++) {
-        const it = lists.items[l0 + i];
+        const it = items[l0 + i];
         if (it >= 0) {
           if (it < present.length && present[it]) {
             const base = it * dim;
@@ -93,7 +130,7 @@ export function embeddingMetrics(
             }
             dotProfile += dp;
             m++;
-          } else missingSlots++;
+          } else this.missingSlots++;
         }
       }
       if (m >= 2) {
@@ -102,12 +139,19 @@ export function embeddingMetrics(
         divCols[kj][e] = 1 - (ss - m) / (m * (m - 1));
       } else {
         divCols[kj][e] = NaN;
-        diversityUndefined[kj]++;
+        this.diversityUndefined[kj]++;
       }
       if (alignment) alCols[kj][e] = hasProfile && m > 0 ? dotProfile / m : NaN;
     }
   }
-  return { diversity, alignment, profiles, missingSlots, diversityUndefined };
+
+  /** The embedding metrics once every evaluated list has been added. */
+  result(): EmbeddingMetricsResult {
+    if (this.n !== this.nEval)
+      throw new RangeError(`Expected ${this.nEval} evaluated lists to be added, but got ${this.n}.`);
+    const { diversity, alignment, profiles, missingSlots, diversityUndefined } = this;
+    return { diversity, alignment, profiles, missingSlots, diversityUndefined };
+  }
 }
 
 /** Writes user u's unit profile into `out`; false when the user has none. */

@@ -32,15 +32,17 @@
  */
 import type { RankedLists, RankingData } from '../../data/rankingData';
 import {
+  AccuracyAccumulator,
   ACCURACY_METRICS,
   checkCutoffs,
-  rankingAccuracy,
+  splitEvaluated,
   type AccuracyResult,
   type Gain,
   type MapNormaliser,
 } from './accuracy';
-import { catalogMetrics, type CatalogResult } from './catalog';
-import { embeddingMetrics, type EmbeddingMetricsResult } from './embedding';
+import type { Recommender } from './baselines';
+import { CatalogAccumulator, type CatalogResult } from './catalog';
+import { EmbeddingAccumulator, type EmbeddingMetricsResult } from './embedding';
 
 export interface EvaluateListsOptions {
   ks: number[];
@@ -98,32 +100,117 @@ export function defineCatalog(data: RankingData, catalogSize: number | undefined
 }
 
 export function evaluateLists(lists: RankedLists, data: RankingData, opts: EvaluateListsOptions): ListEvaluation {
-  const ks = checkCutoffs(opts.ks);
-  const nItems = data.items.size;
-  const acc = rankingAccuracy(
-    lists,
-    { offsets: data.relOffsets, items: data.relItems, grades: data.relGrades },
-    { ks, gain: opts.gain, mapNormaliser: opts.mapNormaliser, nItems, keepPerUser: opts.keepPerUser },
-  );
-  const cat = catalogMetrics(lists, acc.evaluated, {
-    ks,
-    nItems,
-    catalogSize: opts.catalog.size,
-    inCatalog: opts.catalog.members,
-    trainCounts: data.train?.itemCounts ?? null,
-    trainTotal: data.train?.total ?? 0,
-    coldThreshold: opts.coldThreshold,
-    keepPerUser: opts.keepPerUser,
-  });
-  const emb = data.itemEmbeddings
-    ? embeddingMetrics(lists, acc.evaluated, {
-        ks,
-        items: data.itemEmbeddings,
-        users: data.userEmbeddings,
-        train: data.train,
-      })
-    : null;
+  const scorer = new ListScorer(lists.user, data, opts);
+  const { evaluated } = scorer;
+  const { user, offsets, items } = lists;
+  for (let e = 0; e < evaluated.length; e++) {
+    const j = evaluated[e];
+    scorer.add(user[j], items, offsets[j], offsets[j + 1] - offsets[j]);
+  }
+  return scorer.finish();
+}
 
+/**
+ * The same evaluation for lists that a recommender makes one user at a time, for `users` in
+ * order (a baseline for the run's users): each list is written into one buffer of `depth` slots,
+ * scored and overwritten by the next, so the lists never exist all at once (100,000 users × 100
+ * slots would be 40 MB). Every list is made, in order, even for a user who is not evaluated, so a
+ * seeded recommender draws the same numbers as when it makes all the lists first.
+ */
+export function evaluateRecommender(
+  users: Int32Array,
+  recommend: Recommender,
+  depth: number,
+  data: RankingData,
+  opts: EvaluateListsOptions,
+): ListEvaluation {
+  const scorer = new ListScorer(users, data, opts);
+  const { evaluated } = scorer;
+  const buf = new Int32Array(depth);
+  let e = 0;
+  for (let j = 0; j < users.length; j++) {
+    const len = recommend(users[j], buf);
+    if (e < evaluated.length && evaluated[e] === j) {
+      scorer.add(users[j], buf, 0, len);
+      e++;
+    }
+  }
+  return scorer.finish();
+}
+
+/** Every metric of one set of lists, added one evaluated list at a time in list order. */
+class ListScorer {
+  /** Indices of the lists whose user has a relevant item, in order; the others are skipped. */
+  readonly evaluated: Int32Array;
+  private readonly skipped: Int32Array;
+  private readonly ks: number[];
+  private readonly acc: AccuracyAccumulator;
+  private readonly cat: CatalogAccumulator;
+  private readonly emb: EmbeddingAccumulator | null;
+
+  constructor(
+    users: Int32Array,
+    private readonly data: RankingData,
+    private readonly opts: EvaluateListsOptions,
+  ) {
+    const ks = (this.ks = checkCutoffs(opts.ks));
+    const nItems = data.items.size;
+    const { evaluated, skipped } = splitEvaluated(users, data.relOffsets);
+    this.evaluated = evaluated;
+    this.skipped = skipped;
+    this.acc = new AccuracyAccumulator(
+      { offsets: data.relOffsets, items: data.relItems, grades: data.relGrades },
+      evaluated.length,
+      { ks, gain: opts.gain, mapNormaliser: opts.mapNormaliser, nItems, keepPerUser: opts.keepPerUser },
+    );
+    this.cat = new CatalogAccumulator(evaluated.length, {
+      ks,
+      nItems,
+      catalogSize: opts.catalog.size,
+      inCatalog: opts.catalog.members,
+      trainCounts: data.train?.itemCounts ?? null,
+      trainTotal: data.train?.total ?? 0,
+      coldThreshold: opts.coldThreshold,
+      keepPerUser: opts.keepPerUser,
+    });
+    this.emb = data.itemEmbeddings
+      ? new EmbeddingAccumulator(evaluated.length, {
+          ks,
+          items: data.itemEmbeddings,
+          users: data.userEmbeddings,
+          train: data.train,
+        })
+      : null;
+  }
+
+  /** Adds the next evaluated list: user `u`, its slots `items[l0 .. l0 + len)`. */
+  add(u: number, items: Int32Array, l0: number, len: number): void {
+    this.acc.add(u, items, l0, len);
+    this.cat.add(items, l0, len);
+    if (this.emb) this.emb.add(u, items, l0, len);
+  }
+
+  finish(): ListEvaluation {
+    return assemble(
+      this.acc.result(this.evaluated, this.skipped),
+      this.cat.result(),
+      this.emb ? this.emb.result() : null,
+      this.ks,
+      this.data,
+      this.opts,
+    );
+  }
+}
+
+/** The metric keys, values, notes and curves of one evaluation from its three parts. */
+function assemble(
+  acc: AccuracyResult,
+  cat: CatalogResult,
+  emb: EmbeddingMetricsResult | null,
+  ks: number[],
+  data: RankingData,
+  opts: EvaluateListsOptions,
+): ListEvaluation {
   const perUser: Record<string, Float64Array> = {};
   const values = new Map<string, number | null>();
   const notes: Record<string, string> = {};

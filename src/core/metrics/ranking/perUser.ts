@@ -30,6 +30,25 @@ export const PER_USER_HISTOGRAM_BINS = 20;
  * are counted apart.
  */
 export function histogram(values: Float64Array, bins = PER_USER_HISTOGRAM_BINS): Histogram {
+  const range = new Float64Array(4);
+  definedRange(values, range);
+  const lo = range[0];
+  const hi = range[1];
+  const n = range[2];
+  const sum = range[3];
+  const width = (hi - lo) / bins;
+  const edges = Array.from({ length: bins + 1 }, (_, b) => (b === bins ? hi : lo + b * width));
+  const counts = new Int32Array(bins);
+  countBins(values, lo, width, counts);
+  return { edges, counts: Array.from(counts), undefinedUsers: values.length - n, mean: n ? sum / n : null };
+}
+
+// The two passes of histogram are two functions of one loop each: each is then compiled whole
+// after its first calls, where one function with both loops, entered on-stack in its first loop,
+// fell back to the interpreter at the second on every call (a boxed number per value).
+
+/** Writes [min(0, min v), max(1, max v), count, sum] of the values that are not NaN into `out`. */
+function definedRange(values: Float64Array, out: Float64Array): void {
   let lo = 0;
   let hi = 1;
   let n = 0;
@@ -42,9 +61,15 @@ export function histogram(values: Float64Array, bins = PER_USER_HISTOGRAM_BINS):
     n++;
     sum += v;
   }
-  const width = (hi - lo) / bins;
-  const edges = Array.from({ length: bins + 1 }, (_, b) => (b === bins ? hi : lo + b * width));
-  const counts = new Array<number>(bins).fill(0);
+  out[0] = lo;
+  out[1] = hi;
+  out[2] = n;
+  out[3] = sum;
+}
+
+/** Adds each value that is not NaN to its bin of width `width` from `lo` (the last bin closed). */
+function countBins(values: Float64Array, lo: number, width: number, counts: Int32Array): void {
+  const bins = counts.length;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (v !== v) continue;
@@ -53,7 +78,6 @@ export function histogram(values: Float64Array, bins = PER_USER_HISTOGRAM_BINS):
     if (b < 0) b = 0;
     counts[b]++;
   }
-  return { edges, counts, undefinedUsers: values.length - n, mean: n ? sum / n : null };
 }
 
 /**
@@ -72,7 +96,7 @@ export function countedHistogram(values: readonly (number | null)[]): Histogram 
  * [0, b1), [b1, b2), [b2, ∞).
  */
 export function defaultActivityBoundaries(counts: ArrayLike<number>): number[] {
-  const sorted = Float64Array.from(counts).sort();
+  const sorted = new Float64Array(counts).sort();
   if (sorted.length === 0) return [];
   const q = (p: number) => Math.ceil(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
   const out = [...new Set([q(1 / 3), q(2 / 3)])].filter((b) => b > 0).sort((a, b) => a - b);
@@ -113,13 +137,21 @@ export function activityBins(
   for (const [key, vals] of Object.entries(perUser)) {
     const sum = new Float64Array(rows.length);
     const cnt = new Float64Array(rows.length);
-    for (let i = 0; i < vals.length; i++) {
-      const v = vals[i];
-      if (v !== v) continue;
-      sum[binOf[i]] += v;
-      cnt[binOf[i]]++;
-    }
+    sumByBin(vals, binOf, sum, cnt);
     rows.forEach((r, q) => (r[key] = cnt[q] > 0 ? sum[q] / cnt[q] : null));
   }
   return rows;
+}
+
+/**
+ * Adds each value that is not NaN to the sum and count of its bin. A function of its own, so that
+ * it is compiled once for every metric, not entered on-stack anew in each (see histogram).
+ */
+function sumByBin(vals: Float64Array, binOf: Int32Array, sum: Float64Array, cnt: Float64Array): void {
+  for (let i = 0; i < vals.length; i++) {
+    const v = vals[i];
+    if (v !== v) continue;
+    sum[binOf[i]] += v;
+    cnt[binOf[i]]++;
+  }
 }
