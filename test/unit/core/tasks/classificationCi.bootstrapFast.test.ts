@@ -174,6 +174,7 @@ for (const [name, extra, C, ties, stratified, n] of [
   ['targetCoverage, tied scores', { targetCoverage: 0.7 }, 5, true, false, 400],
   ['acceptThreshold, stratified', { acceptThreshold: 0.5 }, 5, false, true, 400],
   ['every row accepted, tied scores', {}, 5, true, false, 400],
+  ['as many classes as the packed word holds, ranks up to 1023', { targetCoverage: 0.7 }, 1023, true, false, 3000],
   ['more classes than the packed word holds', { targetCoverage: 0.7 }, 1100, true, false, 400],
   ['more rows than the walk warms up on', { acceptThreshold: 0.5 }, 5, true, false, 6000],
 ] as const) {
@@ -194,7 +195,7 @@ for (const [name, extra, C, ties, stratified, n] of [
     const opts = { seed: 6, strata, range: { from: 0, to: 20 } };
     const stat = ciResampleStat(job);
     // beyond the packed word's classes the classification sums take their own walk, 4 resamples at once
-    assert.equal(stat.batch?.lanes, C > 1000 ? 4 : undefined);
+    assert.equal(stat.batch?.lanes, C > 1023 ? 4 : undefined);
     const fused = evaluateResamples(run.data.n, keys.length, stat, opts);
     const apart = evaluateResamples(run.data.n, keys.length, separateWalks(run, job, keys), opts);
     assert.ok(bytes(fused).equals(bytes(apart)));
