@@ -45,7 +45,7 @@ export interface ParallelResamplesOptions<J> {
    */
   draws?: ResampleDraws;
   /** The statistic on this thread. */
-  stat: (counts: Int32Array, out: Float64Array) => void;
+  stat: ResampleFn;
   /** Data a worker needs to build the same statistic (structured-cloneable). */
   job: J;
   /** Worker script (absolute path; .js when bundled, .ts under tsx) or null for one thread. */
@@ -73,6 +73,9 @@ export interface ResampleWorkerInput<J> {
 }
 
 export type ResampleDraws = 'per-resample' | 'stream';
+
+/** A statistic of one resample's multiplicities, written into `out` (resampleDraws.ts's `ResampleStat` may add a batch form). */
+export type ResampleFn = (counts: Int32Array, out: Float64Array) => void;
 
 /**
  * A block of resamples that the threads share out among themselves as they go (per-resample
@@ -178,8 +181,13 @@ interface PoolWorker {
 
 export interface ResamplePoolOptions<J> extends Omit<
   ParallelResamplesOptions<J>,
-  'nResamples' | 'first' | 'onResample'
+  'nResamples' | 'first' | 'onResample' | 'stat'
 > {
+  /**
+   * The statistic on this thread, or `{ build }` to build it once the workers are started: they
+   * load their script and build their own copy meanwhile.
+   */
+  stat: ResampleFn | { build: () => ResampleFn };
   /** Resamples the pool computes over all its blocks (sets the number of threads worth starting). */
   totalResamples: number;
   /**
@@ -237,6 +245,8 @@ export function splitBlock(first: number, count: number, cursors: number[], seek
 export class ResamplePool<J> {
   private readonly workers: PoolWorker[] = [];
   private readonly local: RangeEvaluator;
+  /** The statistic on this thread (with its `batch`, when it has one). */
+  private readonly stat: ResampleFn;
   /** With per-resample draws and workers: this thread's evaluator of a {@link SharedBlock}'s chunks. */
   private readonly shared: ResampleEvaluator | null = null;
   private closed = false;
@@ -247,17 +257,19 @@ export class ResamplePool<J> {
     const { nRows, K, seed, strata, workerFile } = opts;
     if (workersRequired() && workerFile && !existsSync(workerFile))
       throw new Error(`bootstrap worker script not found: ${workerFile}`);
-    this.local = rangeEvaluator({ nRows, K, seed, strata, draws: opts.draws }, opts.stat);
     this.cursors = [0];
     const T = workerFile && existsSync(workerFile) ? threadsFor(nRows, opts.totalResamples, opts.threads) : 1;
-    if (T <= 1 || typeof Worker !== 'function') return;
-    const input: ResampleWorkerInput<J> = { job: opts.job, nRows, K, seed, strata, draws: opts.draws };
-    for (let t = 1; t < T; t++) {
-      this.workers.push(this.start(workerFile!, input));
-      this.cursors.push(0);
+    if (T > 1 && typeof Worker === 'function') {
+      const input: ResampleWorkerInput<J> = { job: opts.job, nRows, K, seed, strata, draws: opts.draws };
+      for (let t = 1; t < T; t++) {
+        this.workers.push(this.start(workerFile!, input));
+        this.cursors.push(0);
+      }
     }
-    if (opts.draws !== 'stream' && typeof SharedArrayBuffer === 'function')
-      this.shared = resampleEvaluator(nRows, K, opts.stat, seed, strata);
+    this.stat = typeof opts.stat === 'function' ? opts.stat : opts.stat.build();
+    this.local = rangeEvaluator({ nRows, K, seed, strata, draws: opts.draws }, this.stat);
+    if (this.workers.length > 0 && opts.draws !== 'stream' && typeof SharedArrayBuffer === 'function')
+      this.shared = resampleEvaluator(nRows, K, this.stat, seed, strata);
   }
 
   /** Worker threads started and not yet exited. */
@@ -379,7 +391,7 @@ export class ResamplePool<J> {
   ): Promise<Float64Array> {
     const K = this.opts.K;
     const local = this.shared!;
-    const batch = this.opts.stat as { batch?: { lanes: number } };
+    const batch = this.stat as { batch?: { lanes: number } };
     const chunk = Math.max(1, batch.batch?.lanes ?? 1);
     const nChunks = Math.ceil(nResamples / chunk);
     const block: SharedBlock = {

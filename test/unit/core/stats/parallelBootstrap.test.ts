@@ -196,3 +196,36 @@ test('a shared block: the threads claim its resamples as they go, a worker stays
     Array.from({ length: tags.length }, (_, i) => i + 1),
   );
 });
+
+test('a pool given `{ build }` builds its statistic on this thread once and gives the same values', async () => {
+  const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
+  let builds = 0;
+  const pool = new ResamplePool({
+    ...common,
+    K: 2,
+    totalResamples: 20,
+    threads: 2,
+    job: { data: Array.from(data) },
+    stat: {
+      build: () => {
+        builds++;
+        return (counts: Int32Array, out: Float64Array) => {
+          stat(counts, out);
+          out[1] = 0;
+        };
+      },
+    },
+    workerFile: bundledWorker('test/unit/helpers/taggedResampleWorker.ts'),
+  });
+  try {
+    const head = await withRequired(() => pool.run(0, 8));
+    const tail = await withRequired(() => pool.run(8, 12));
+    assert.deepEqual(
+      [...head, ...tail].filter((_, i) => i % 2 === 0),
+      Array.from(one),
+    );
+  } finally {
+    await pool.close();
+  }
+  assert.equal(builds, 1);
+});
