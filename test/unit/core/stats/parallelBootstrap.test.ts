@@ -21,6 +21,19 @@ const stat = (counts: Int32Array, out: Float64Array): void => {
   out[0] = s / n;
 };
 const common = { nRows: data.length, K: 1, nResamples: 20, seed: 3, strata: null, stat, job: {} };
+/** A pool over `data` whose worker tags its resamples (value 1 = thread id · 10^6 + its count); this thread's tag is 0. */
+const tagged = {
+  ...common,
+  K: 2,
+  totalResamples: 20,
+  threads: 2,
+  job: { data: Array.from(data) },
+  workerFile: bundledWorker('test/unit/helpers/taggedResampleWorker.ts'),
+};
+const untagged = (counts: Int32Array, out: Float64Array): void => {
+  stat(counts, out);
+  out[1] = 0;
+};
 
 async function withRequired<T>(f: () => Promise<T>): Promise<T> {
   const before = process.env.EVAL_LENS_REQUIRE_WORKERS;
@@ -159,18 +172,12 @@ test('a shared block: the threads claim its resamples as they go, a worker stays
   const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
   const pause = new Int32Array(new SharedArrayBuffer(4));
   const pool = new ResamplePool({
-    ...common,
-    K: 2,
-    totalResamples: 20,
-    threads: 2,
-    job: { data: Array.from(data) },
+    ...tagged,
     // this thread's resamples take 25 ms each, so that the worker claims some of every block
     stat: (counts: Int32Array, out: Float64Array) => {
       Atomics.wait(pause, 0, 0, 25);
-      stat(counts, out);
-      out[1] = 0;
+      untagged(counts, out);
     },
-    workerFile: bundledWorker('test/unit/helpers/taggedResampleWorker.ts'),
   });
   let head: Float64Array;
   let tail: Float64Array;
@@ -201,21 +208,13 @@ test('a pool given `{ build }` builds its statistic on this thread once and give
   const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
   let builds = 0;
   const pool = new ResamplePool({
-    ...common,
-    K: 2,
-    totalResamples: 20,
-    threads: 2,
-    job: { data: Array.from(data) },
+    ...tagged,
     stat: {
       build: () => {
         builds++;
-        return (counts: Int32Array, out: Float64Array) => {
-          stat(counts, out);
-          out[1] = 0;
-        };
+        return untagged;
       },
     },
-    workerFile: bundledWorker('test/unit/helpers/taggedResampleWorker.ts'),
   });
   try {
     const head = await withRequired(() => pool.run(0, 8));
