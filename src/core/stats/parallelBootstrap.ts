@@ -5,10 +5,11 @@
  * {@link SharedBlock}), so they finish together; or all resamples come from one sequential
  * generator and a thread steps through the draws before its range (stats/resampleStream.ts): then
  * the calling thread computes the first range itself and each worker one further range. Either
- * way the values — and the intervals — are the same whatever the number of threads or their timing. The job's data reaches
- * each worker once, by structured clone when the pool starts (one copy of the prepared per-row
- * arrays per worker, tens of MB at most, none for arrays over a SharedArrayBuffer; the n×C
- * probability matrix is never sent); the blocks of a staged report reuse the same workers.
+ * way the values — and the intervals — are the same whatever the number of threads or their
+ * timing. The job's data reaches each worker once, by structured clone when the pool starts (one
+ * copy of the prepared per-row arrays per worker, tens of MB at most, none for arrays over a
+ * SharedArrayBuffer; the n×C probability matrix is never sent); the blocks of a staged report
+ * reuse the same workers.
  *
  * One thread is used when `Worker` is unavailable, the work is small (worker start-up costs tens
  * of milliseconds), the machine has one core, or the worker script is not found; a worker that
@@ -74,7 +75,7 @@ export interface ResampleWorkerInput<J> {
 
 export type ResampleDraws = 'per-resample' | 'stream';
 
-/** A statistic of one resample's multiplicities, written into `out` (resampleDraws.ts's `ResampleStat` may add a batch form). */
+/** A statistic of one resample's multiplicities into `out` (resampleDraws.ts's `ResampleStat` may add a batch form). */
 export type ResampleFn = (counts: Int32Array, out: Float64Array) => void;
 
 /**
@@ -238,8 +239,8 @@ export function splitBlock(first: number, count: number, cursors: number[], seek
  * intervals, then the rest). Each {@link run} shares its block out (per-resample draws: every
  * thread claims chunks as it goes) or splits it (stream draws: the calling thread computes the
  * first range, each worker one further range). A worker that fails is not used again; what it
- * left undone is computed on the calling thread (the same values; `onWorkerFallback` hears of it), or, with
- * EVAL_LENS_REQUIRE_WORKERS=1, the run fails. {@link close} terminates the workers; a run that
+ * left undone is computed on the calling thread (the same values; `onWorkerFallback` hears of
+ * it), or, with EVAL_LENS_REQUIRE_WORKERS=1, the run fails. {@link close} terminates the workers; a run that
  * throws (cancellation, a failure) closes the pool itself.
  */
 export class ResamplePool<J> {
@@ -266,7 +267,12 @@ export class ResamplePool<J> {
         this.cursors.push(0);
       }
     }
-    this.stat = typeof opts.stat === 'function' ? opts.stat : opts.stat.build();
+    try {
+      this.stat = typeof opts.stat === 'function' ? opts.stat : opts.stat.build();
+    } catch (e) {
+      void this.close(); // the workers started above would otherwise keep the process alive
+      throw e;
+    }
     this.local = rangeEvaluator({ nRows, K, seed, strata, draws: opts.draws }, this.stat);
     if (this.workers.length > 0 && opts.draws !== 'stream' && typeof SharedArrayBuffer === 'function')
       this.shared = resampleEvaluator(nRows, K, this.stat, seed, strata);

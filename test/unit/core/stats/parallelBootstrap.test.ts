@@ -228,3 +228,19 @@ test('a pool given `{ build }` builds its statistic on this thread once and give
   }
   assert.equal(builds, 1);
 });
+
+test('a statistic that cannot be built: the pool throws, and the workers it started are stopped', () => {
+  // a worker left running would keep this test file's process from exiting
+  assert.throws(
+    () =>
+      new ResamplePool({
+        ...tagged,
+        stat: {
+          build: () => {
+            throw new Error('no statistic');
+          },
+        },
+      }),
+    /no statistic/,
+  );
+});
