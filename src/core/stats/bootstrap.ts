@@ -107,9 +107,16 @@ export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
 export function percentileInterval(values: ArrayLike<number>, confidence: number): [number, number] | null {
   if (!(confidence > 0 && confidence < 1))
     throw new RangeError(`Expected \`confidence\` in (0, 1), but got ${confidence}.`);
-  const finite = Array.from(values).filter((v) => Number.isFinite(v));
-  if (finite.length === 0 || finite.length * 2 < values.length) return null;
-  const sorted = Float64Array.from(finite).sort();
+  // One typed sort of every value, the finite ones then the slice between −∞ (sorted first) and
+  // +∞, NaN (sorted last): the same sorted values as sorting the finite ones alone, without
+  // building them as an array first (a bootstrap's hundreds of keys × resamples on one thread).
+  const all = Float64Array.from(values).sort();
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi && all[lo] === -Infinity) lo++;
+  while (hi > lo && !Number.isFinite(all[hi - 1])) hi--;
+  const sorted = all.subarray(lo, hi);
+  if (sorted.length === 0 || sorted.length * 2 < values.length) return null;
   const a = (1 - confidence) / 2;
   return [quantileSorted(sorted, a), quantileSorted(sorted, 1 - a)];
 }

@@ -1,12 +1,15 @@
 /**
- * Resamples split across threads (Node `worker_threads`): the calling thread computes the first
- * range itself and each worker one further range. Either resample b depends only on (seed, b)
- * (stats/resampleDraws.ts), or all resamples come from one sequential generator and a thread steps
- * through the draws before its range (stats/resampleStream.ts); either way the values — and the
- * intervals — are the same whatever the number of threads or their timing. The job's data reaches
- * each worker once, by structured clone when the pool starts (one copy of the prepared per-row
- * arrays per worker, tens of MB at most, none for arrays over a SharedArrayBuffer; the n×C
- * probability matrix is never sent); the blocks of a staged report reuse the same workers.
+ * Resamples split across threads (Node `worker_threads`). Either resample b depends only on
+ * (seed, b) (stats/resampleDraws.ts): then the threads — the calling one and the workers — claim
+ * a few resamples at a time from a counter in shared memory until none is left (a
+ * {@link SharedBlock}), so they finish together; or all resamples come from one sequential
+ * generator and a thread steps through the draws before its range (stats/resampleStream.ts): then
+ * the calling thread computes the first range itself and each worker one further range. Either
+ * way the values — and the intervals — are the same whatever the number of threads or their
+ * timing. The job's data reaches each worker once, by structured clone when the pool starts (one
+ * copy of the prepared per-row arrays per worker, tens of MB at most, none for arrays over a
+ * SharedArrayBuffer; the n×C probability matrix is never sent); the blocks of a staged report
+ * reuse the same workers.
  *
  * One thread is used when `Worker` is unavailable, the work is small (worker start-up costs tens
  * of milliseconds), the machine has one core, or the worker script is not found; a worker that
@@ -21,7 +24,7 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { Warnings } from '../diagnostics';
-import { evaluateResamples, type ResampleRange } from './resampleDraws';
+import { evaluateResamples, resampleEvaluator, type ResampleEvaluator, type ResampleRange } from './resampleDraws';
 import { evaluateStreamResamples, ResampleStream } from './resampleStream';
 
 /** Below this many row-draws (rows × resamples) the resamples stay on the calling thread. */
@@ -43,7 +46,7 @@ export interface ParallelResamplesOptions<J> {
    */
   draws?: ResampleDraws;
   /** The statistic on this thread. */
-  stat: (counts: Int32Array, out: Float64Array) => void;
+  stat: ResampleFn;
   /** Data a worker needs to build the same statistic (structured-cloneable). */
   job: J;
   /** Worker script (absolute path; .js when bundled, .ts under tsx) or null for one thread. */
@@ -56,7 +59,11 @@ export interface ParallelResamplesOptions<J> {
   onWorkerFallback?: (range: ResampleRange, why: string) => void;
 }
 
-/** What a worker receives in `workerData`; it then receives {@link ResampleRange}s by message and answers each with its values. */
+/**
+ * What a worker receives in `workerData`; it then receives by message either a {@link ResampleRange}
+ * (answered with its values) or a {@link SharedBlock} (answered with {@link BLOCK_DONE} once no
+ * resample of it is left to claim).
+ */
 export interface ResampleWorkerInput<J> {
   job: J;
   nRows: number;
@@ -67,6 +74,52 @@ export interface ResampleWorkerInput<J> {
 }
 
 export type ResampleDraws = 'per-resample' | 'stream';
+
+/** A statistic of one resample's multiplicities into `out` (resampleDraws.ts's `ResampleStat` may add a batch form). */
+export type ResampleFn = (counts: Int32Array, out: Float64Array) => void;
+
+/**
+ * A block of resamples that the threads share out among themselves as they go (per-resample
+ * draws only, where resample b depends on nothing before it): each thread claims the next
+ * `chunk` resamples from a counter in shared memory until none is left, and writes their values
+ * straight into `values`, shared too. The threads then finish together (within a chunk) however
+ * fast each one runs: a worker starts later than the calling thread, and on a shared machine
+ * either may get less of a core.
+ */
+export interface SharedBlock {
+  first: number;
+  count: number;
+  chunk: number;
+  /** [0]: chunks claimed so far; [1]: resamples done (for progress). */
+  counters: Int32Array;
+  /** Per chunk: 1 once its values are written. */
+  done: Int32Array;
+  /** Resample-major over the block: resample b's values at (b − first)·K. */
+  values: Float64Array;
+}
+
+/** A worker's answer to a {@link SharedBlock}: it found no chunk left to claim. */
+export const BLOCK_DONE = 'block-done';
+
+/** Computes chunks of `block` claimed one after the other until none is left; `onChunk` after each. */
+export function computeSharedBlock(
+  block: SharedBlock,
+  K: number,
+  evaluate: ResampleEvaluator,
+  onChunk?: () => void,
+): void {
+  const nChunks = Math.ceil(block.count / block.chunk);
+  for (;;) {
+    const c = Atomics.add(block.counters, 0, 1);
+    if (c >= nChunks) return;
+    const from = block.first + c * block.chunk;
+    const to = Math.min(block.first + block.count, from + block.chunk);
+    evaluate(from, to, block.values, (from - block.first) * K);
+    Atomics.store(block.done, c, 1);
+    Atomics.add(block.counters, 1, to - from);
+    onChunk?.();
+  }
+}
 
 /** Number of threads worth using for this much work. */
 export function threadsFor(nRows: number, nResamples: number, requested?: number): number {
@@ -118,13 +171,24 @@ interface PoolWorker {
   w: Worker | null;
   running: boolean;
   why: string | null;
-  pending: { range: ResampleRange; resolve: (v: Float64Array | null) => void; reject: (e: Error) => void } | null;
+  pending: {
+    range: ResampleRange;
+    /** Waiting for {@link BLOCK_DONE} (a shared block), not for the range's values. */
+    shared: boolean;
+    resolve: (v: Float64Array | typeof BLOCK_DONE | null) => void;
+    reject: (e: Error) => void;
+  } | null;
 }
 
 export interface ResamplePoolOptions<J> extends Omit<
   ParallelResamplesOptions<J>,
-  'nResamples' | 'first' | 'onResample'
+  'nResamples' | 'first' | 'onResample' | 'stat'
 > {
+  /**
+   * The statistic on this thread, or `{ build }` to build it once the workers are started: they
+   * load their script and build their own copy meanwhile.
+   */
+  stat: ResampleFn | { build: () => ResampleFn };
   /** Resamples the pool computes over all its blocks (sets the number of threads worth starting). */
   totalResamples: number;
   /**
@@ -172,15 +236,20 @@ export function splitBlock(first: number, count: number, cursors: number[], seek
 /**
  * Worker threads started once and sent the job once (structured clone in `workerData`), then given
  * ranges of resamples by message, block after block (e.g. the first resamples behind provisional
- * intervals, then the rest). Each {@link run} splits its block: the calling thread computes the
- * first range, each worker one further range. A worker that fails is not used again; its ranges
- * are computed on the calling thread (the same values; `onWorkerFallback` hears of it), or, with
- * EVAL_LENS_REQUIRE_WORKERS=1, the run fails. {@link close} terminates the workers; a run that
+ * intervals, then the rest). Each {@link run} shares its block out (per-resample draws: every
+ * thread claims chunks as it goes) or splits it (stream draws: the calling thread computes the
+ * first range, each worker one further range). A worker that fails is not used again; what it
+ * left undone is computed on the calling thread (the same values; `onWorkerFallback` hears of
+ * it), or, with EVAL_LENS_REQUIRE_WORKERS=1, the run fails. {@link close} terminates the workers; a run that
  * throws (cancellation, a failure) closes the pool itself.
  */
 export class ResamplePool<J> {
   private readonly workers: PoolWorker[] = [];
   private readonly local: RangeEvaluator;
+  /** The statistic on this thread (with its `batch`, when it has one). */
+  private readonly stat: ResampleFn;
+  /** With per-resample draws and workers: this thread's evaluator of a {@link SharedBlock}'s chunks. */
+  private readonly shared: ResampleEvaluator | null = null;
   private closed = false;
   /** Per thread (0 = the calling one) where its stream stands: the end of its last range. */
   private readonly cursors: number[];
@@ -189,15 +258,24 @@ export class ResamplePool<J> {
     const { nRows, K, seed, strata, workerFile } = opts;
     if (workersRequired() && workerFile && !existsSync(workerFile))
       throw new Error(`bootstrap worker script not found: ${workerFile}`);
-    this.local = rangeEvaluator({ nRows, K, seed, strata, draws: opts.draws }, opts.stat);
     this.cursors = [0];
     const T = workerFile && existsSync(workerFile) ? threadsFor(nRows, opts.totalResamples, opts.threads) : 1;
-    if (T <= 1 || typeof Worker !== 'function') return;
-    const input: ResampleWorkerInput<J> = { job: opts.job, nRows, K, seed, strata, draws: opts.draws };
-    for (let t = 1; t < T; t++) {
-      this.workers.push(this.start(workerFile!, input));
-      this.cursors.push(0);
+    if (T > 1 && typeof Worker === 'function') {
+      const input: ResampleWorkerInput<J> = { job: opts.job, nRows, K, seed, strata, draws: opts.draws };
+      for (let t = 1; t < T; t++) {
+        this.workers.push(this.start(workerFile!, input));
+        this.cursors.push(0);
+      }
     }
+    try {
+      this.stat = typeof opts.stat === 'function' ? opts.stat : opts.stat.build();
+    } catch (e) {
+      void this.close(); // the workers started above would otherwise keep the process alive
+      throw e;
+    }
+    this.local = rangeEvaluator({ nRows, K, seed, strata, draws: opts.draws }, this.stat);
+    if (this.workers.length > 0 && opts.draws !== 'stream' && typeof SharedArrayBuffer === 'function')
+      this.shared = resampleEvaluator(nRows, K, this.stat, seed, strata);
   }
 
   /** Worker threads started and not yet exited. */
@@ -226,9 +304,12 @@ export class ResamplePool<J> {
     };
     p.w.on('message', (m: unknown) => {
       const pending = p.pending;
-      if (pending && m instanceof Float64Array && m.length === (pending.range.to - pending.range.from) * this.opts.K) {
+      const expected = pending?.shared
+        ? m === BLOCK_DONE
+        : m instanceof Float64Array && pending && m.length === (pending.range.to - pending.range.from) * this.opts.K;
+      if (pending && expected) {
         p.pending = null;
-        pending.resolve(m);
+        pending.resolve(m as Float64Array | typeof BLOCK_DONE);
       } else fail('unexpected message');
     });
     p.w.on('error', (e: Error) => fail(e.message));
@@ -239,22 +320,30 @@ export class ResamplePool<J> {
     return p;
   }
 
-  /** A worker's values for `range`, or null when it cannot compute them (then they are computed here). */
-  private ask(p: PoolWorker, range: ResampleRange): Promise<Float64Array | null> {
+  /**
+   * A worker's values for `range`, or its {@link BLOCK_DONE} for a shared block (over `range`), or
+   * null when it cannot compute them (then they are computed here).
+   */
+  private ask(
+    p: PoolWorker,
+    range: ResampleRange,
+    block?: SharedBlock,
+  ): Promise<Float64Array | typeof BLOCK_DONE | null> {
     if (!p.w || p.why !== null) {
       if (workersRequired()) return Promise.reject(new Error(`bootstrap worker failed: ${p.why ?? 'not started'}`));
       return Promise.resolve(null);
     }
-    const result = new Promise<Float64Array | null>((resolve, reject) => {
-      p.pending = { range, resolve, reject };
+    const result = new Promise<Float64Array | typeof BLOCK_DONE | null>((resolve, reject) => {
+      p.pending = { range, shared: block !== undefined, resolve, reject };
     });
-    p.w.postMessage(range);
+    p.w.postMessage(block ?? range);
     return result;
   }
 
   /**
    * Values of resamples first..first+nResamples-1, resample-major (`values[(b − first)·K + k]`).
-   * `onResample` hears the calling thread's progress scaled to the block (done of nResamples);
+   * `onResample` hears the progress (done of nResamples: of all threads for a shared block, the
+   * calling thread's scaled to the block otherwise);
    * throw from it to stop (the pool is then closed).
    */
   async run(
@@ -263,6 +352,7 @@ export class ResamplePool<J> {
     onResample?: (done: number, total: number) => void,
   ): Promise<Float64Array> {
     if (this.closed) throw new Error('the resampling threads were already stopped');
+    if (this.shared !== null && nResamples > 0) return this.runShared(first, nResamples, onResample);
     const K = this.opts.K;
     const T = Math.min(1 + this.workers.length, Math.max(1, nResamples));
     const ranges = splitBlock(first, nResamples, this.cursors.slice(0, T), this.opts.seekCost ?? 0);
@@ -281,7 +371,7 @@ export class ResamplePool<J> {
       values.set(v0, (ranges[0].from - first) * K);
       for (const a of asked) {
         let v = await a.result;
-        if (!v) {
+        if (!(v instanceof Float64Array)) {
           this.opts.onWorkerFallback?.(a.range, a.worker.why ?? 'the worker failed');
           v = this.local(a.range);
         }
@@ -293,6 +383,55 @@ export class ResamplePool<J> {
     }
     onResample?.(nResamples, nResamples);
     return values;
+  }
+
+  /**
+   * {@link run} with per-resample draws: the block is a {@link SharedBlock}, its chunks claimed by
+   * this thread and the workers as they go. A worker that fails leaves its unfinished chunks to
+   * this thread; the values are the same whoever computes them.
+   */
+  private async runShared(
+    first: number,
+    nResamples: number,
+    onResample?: (done: number, total: number) => void,
+  ): Promise<Float64Array> {
+    const K = this.opts.K;
+    const local = this.shared!;
+    const batch = this.stat as { batch?: { lanes: number } };
+    const chunk = Math.max(1, batch.batch?.lanes ?? 1);
+    const nChunks = Math.ceil(nResamples / chunk);
+    const block: SharedBlock = {
+      first,
+      count: nResamples,
+      chunk,
+      counters: new Int32Array(new SharedArrayBuffer(8)),
+      done: new Int32Array(new SharedArrayBuffer(4 * nChunks)),
+      values: new Float64Array(new SharedArrayBuffer(8 * nResamples * K)),
+    };
+    const range = { from: first, to: first + nResamples };
+    try {
+      const asked = this.workers.map((worker) => {
+        const result = this.ask(worker, range, block);
+        result.catch(() => undefined); // awaited below; avoids an unhandled rejection before then
+        return { result, worker };
+      });
+      computeSharedBlock(block, K, local, () =>
+        onResample?.(Math.min(nResamples - 1, Atomics.load(block.counters, 1)), nResamples),
+      );
+      for (const a of asked)
+        if ((await a.result) === null) this.opts.onWorkerFallback?.(range, a.worker.why ?? 'the worker failed');
+      // chunks a failed worker claimed and did not finish
+      for (let c = 0; c < nChunks; c++) {
+        if (Atomics.load(block.done, c) === 1) continue;
+        const from = first + c * chunk;
+        local(from, Math.min(first + nResamples, from + chunk), block.values, c * chunk * K);
+      }
+    } catch (e) {
+      await this.close();
+      throw e;
+    }
+    onResample?.(nResamples, nResamples);
+    return new Float64Array(block.values);
   }
 
   /** Terminates the workers (resolves when they have exited); the pool cannot run again. */
@@ -315,6 +454,6 @@ export function workerFallbackNote(warnings: Pick<Warnings, 'note'>): (range: Re
   return (range, why) =>
     warnings.note(
       'bootstrap-worker-fallback',
-      `Resamples ${range.from + 1}–${range.to} were computed on the main thread because ${why}: the intervals are the same, the evaluation was slower.`,
+      `Resamples ${range.from + 1}–${range.to} were finished on the main thread because ${why}: the intervals are the same, the evaluation was slower.`,
     );
 }

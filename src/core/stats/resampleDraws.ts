@@ -191,18 +191,47 @@ export function evaluateResamples(
 ): Float64Array {
   const { from, to } = opts.range;
   const values = new Float64Array(Math.max(0, to - from) * K);
+  resampleEvaluator(nRows, K, stat, opts.seed, opts.strata)(from, to, values, 0, opts.onResample);
+  return values;
+}
+
+/**
+ * Writes the values of resamples [from, to) into `values` from index `at` on (resample-major:
+ * resample b's at `at + (b − from)·K`); `onResample` hears how many of them are done.
+ */
+export type ResampleEvaluator = (
+  from: number,
+  to: number,
+  values: Float64Array,
+  at: number,
+  onResample?: (done: number) => void,
+) => void;
+
+/**
+ * The {@link ResampleEvaluator} of `stat` over (seed, strata), in batches of `stat.batch.lanes`
+ * when it has one; its buffers are allocated once, so that it can be called for a few resamples
+ * at a time (stats/parallelBootstrap.ts hands them out so).
+ */
+export function resampleEvaluator(
+  nRows: number,
+  K: number,
+  stat: ResampleStat,
+  seed: number,
+  strata: Int32Array[] | null,
+): ResampleEvaluator {
   const lanes = stat.batch ? Math.max(1, stat.batch.lanes) : 1;
   const counts = Array.from({ length: lanes }, () => new Int32Array(nRows));
   const state = new Int32Array(4);
   const out = new Float64Array(lanes * K);
-  for (let b = from; b < to; b += lanes) {
-    const L = Math.min(lanes, to - b);
-    for (let l = 0; l < L; l++) drawResample(opts.seed, b + l, counts[l], opts.strata, state);
-    out.fill(NaN);
-    if (stat.batch) stat.batch.run(counts, L, out);
-    else stat(counts[0], out);
-    values.set(out.subarray(0, L * K), (b - from) * K);
-    for (let l = 0; l < L; l++) opts.onResample?.(b - from + l + 1);
-  }
-  return values;
+  return (from, to, values, at, onResample) => {
+    for (let b = from; b < to; b += lanes) {
+      const L = Math.min(lanes, to - b);
+      for (let l = 0; l < L; l++) drawResample(seed, b + l, counts[l], strata, state);
+      out.fill(NaN);
+      if (stat.batch) stat.batch.run(counts, L, out);
+      else stat(counts[0], out);
+      values.set(out.subarray(0, L * K), at + (b - from) * K);
+      for (let l = 0; l < L; l++) onResample?.(b - from + l + 1);
+    }
+  };
 }

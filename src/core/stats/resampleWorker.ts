@@ -1,17 +1,32 @@
 /**
  * The body of a bootstrap worker thread (see stats/parallelBootstrap.ts): builds the statistic
  * from the job in `workerData` once, then answers every range of resamples it is sent with their
- * values (resample-major Float64Array, transferred), until the pool terminates it.
+ * values (resample-major Float64Array, transferred), and every shared block by computing the
+ * chunks it claims into the block's shared values, until the pool terminates it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { rangeEvaluator, type ResampleWorkerInput } from './parallelBootstrap';
-import type { ResampleRange } from './resampleDraws';
+import {
+  BLOCK_DONE,
+  computeSharedBlock,
+  rangeEvaluator,
+  type ResampleWorkerInput,
+  type SharedBlock,
+} from './parallelBootstrap';
+import { resampleEvaluator, type ResampleEvaluator, type ResampleRange } from './resampleDraws';
 
 export function serveResampleRanges<J>(makeStat: (job: J) => (counts: Int32Array, out: Float64Array) => void): void {
   const input = workerData as ResampleWorkerInput<J>;
-  const evaluate = rangeEvaluator(input, makeStat(input.job));
-  parentPort!.on('message', (range: ResampleRange) => {
-    const values = evaluate(range);
+  const stat = makeStat(input.job);
+  const evaluate = rangeEvaluator(input, stat);
+  let shared: ResampleEvaluator | null = null;
+  parentPort!.on('message', (m: ResampleRange | SharedBlock) => {
+    if ('chunk' in m) {
+      shared ??= resampleEvaluator(input.nRows, input.K, stat, input.seed, input.strata);
+      computeSharedBlock(m, input.K, shared);
+      parentPort!.postMessage(BLOCK_DONE);
+      return;
+    }
+    const values = evaluate(m);
     parentPort!.postMessage(values, [values.buffer as ArrayBuffer]);
   });
 }

@@ -230,7 +230,8 @@ async function sortedOrderCis(
     totalResamples: bs.n,
     seed: bs.seed,
     strata: st,
-    stat: ciResampleStat(job),
+    // built once the worker threads are started: they load and build their own meanwhile
+    stat: { build: () => ciResampleStat(job) },
     job,
     workerFile: ciWorkerFile(),
     onWorkerFallback: workerFallbackNote(ctx.warnings),

@@ -99,6 +99,29 @@ test('percentile interval uses numpy linear interpolation', () => {
   assert.equal(quantileSorted([1, 2], 0.25), 1.25);
 });
 
+test('percentile interval = the quantiles of the finite values sorted alone, bit for bit (NaN, ±Infinity, ±0 among them)', () => {
+  const rng = createRng(12);
+  const special = [NaN, Infinity, -Infinity, 0, -0];
+  for (let trial = 0; trial < 300; trial++) {
+    const n = 1 + rng.int(40);
+    const pSpecial = rng.next();
+    const v = Float64Array.from({ length: n }, () =>
+      rng.next() < pSpecial ? special[rng.int(special.length)] : Math.round((rng.next() - 0.5) * 8) / 4,
+    );
+    // the obvious reference: keep the finite values, sort them, read the two quantiles
+    const finite = Array.from(v).filter((x) => Number.isFinite(x));
+    const sorted = Float64Array.from(finite).sort();
+    const a = (1 - 0.9) / 2;
+    const expected =
+      finite.length === 0 || finite.length * 2 < n ? null : [quantileSorted(sorted, a), quantileSorted(sorted, 1 - a)];
+    const got = percentileInterval(v, 0.9);
+    assert.equal(got === null, expected === null);
+    if (got && expected) for (let i = 0; i < 2; i++) assert.ok(Object.is(got[i], expected[i]), `${got} vs ${expected}`);
+  }
+  assert.equal(percentileInterval([NaN, Infinity, 1], 0.9), null);
+  assert.deepEqual(percentileInterval([-Infinity, 2, 1, NaN], 0.5), [1.25, 1.75]);
+});
+
 test('resampleProgress reports and cancellation stops the bootstrap', () => {
   const seen: number[] = [];
   let cancel = false;

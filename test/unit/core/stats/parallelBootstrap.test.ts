@@ -21,6 +21,19 @@ const stat = (counts: Int32Array, out: Float64Array): void => {
   out[0] = s / n;
 };
 const common = { nRows: data.length, K: 1, nResamples: 20, seed: 3, strata: null, stat, job: {} };
+/** A pool over `data` whose worker tags its resamples (value 1 = thread id · 10^6 + its count); this thread's tag is 0. */
+const tagged = {
+  ...common,
+  K: 2,
+  totalResamples: 20,
+  threads: 2,
+  job: { data: Array.from(data) },
+  workerFile: bundledWorker('test/unit/helpers/taggedResampleWorker.ts'),
+};
+const untagged = (counts: Int32Array, out: Float64Array): void => {
+  stat(counts, out);
+  out[1] = 0;
+};
 
 async function withRequired<T>(f: () => Promise<T>): Promise<T> {
   const before = process.env.EVAL_LENS_REQUIRE_WORKERS;
@@ -57,45 +70,51 @@ test('a worker that fails is an error when workers are required, recomputed here
     onWorkerFallback: (range, why) => heard.push(`${range.from}-${range.to}: ${why}`),
   });
   assert.deepEqual(fallback, one);
-  // Threads split 20 resamples as [0, 10) here and [10, 20) in the worker, which failed.
+  // The threads share the block [0, 20) out as they go: the worker failed, this thread finished it.
   assert.equal(heard.length, 1);
-  assert.match(heard[0]!, /^10-20: the worker failed \(cannot start\)$/);
+  assert.match(heard[0]!, /^0-20: the worker failed \(cannot start\)$/);
 });
 
-test('a pool whose worker fails on its first range: that block and the next are computed here (or an error)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-worker-'));
-  const broken = join(dir, 'broken.js');
-  writeFileSync(
-    broken,
-    "require('node:worker_threads').parentPort.on('message', () => { throw new Error('broken range'); });\n",
-  );
-  const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
-  const heard: string[] = [];
-  const pool = new ResamplePool({
-    ...common,
-    totalResamples: 20,
-    threads: 2,
-    workerFile: broken,
-    onWorkerFallback: (range, why) => heard.push(`${range.from}-${range.to}: ${why}`),
-  });
-  try {
-    const head = await pool.run(0, 8);
-    const tail = await pool.run(8, 12);
-    assert.deepEqual(Float64Array.from([...head, ...tail]), one);
-  } finally {
-    await pool.close();
-  }
+for (const [draws, expected] of [
+  // blocks [0, 8) and [8, 20), shared out as the threads go: each finished here
+  ['per-resample', ['0-8: the worker failed (broken range)', '8-20: the worker failed (broken range)']],
   // blocks [0, 8) and [8, 20), each split in two: the worker's halves were computed here
-  assert.deepEqual(heard, ['4-8: the worker failed (broken range)', '14-20: the worker failed (broken range)']);
-  assert.equal(pool.threadsRunning, 0);
+  ['stream', ['4-8: the worker failed (broken range)', '14-20: the worker failed (broken range)']],
+] as const)
+  test(`a pool whose worker fails on its first range: that block and the next are computed here, or an error (${draws} draws)`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eval-lens-worker-'));
+    const broken = join(dir, 'broken.js');
+    writeFileSync(
+      broken,
+      "require('node:worker_threads').parentPort.on('message', () => { throw new Error('broken range'); });\n",
+    );
+    const one = await parallelResamples({ ...common, draws, threads: 1, workerFile: null });
+    const heard: string[] = [];
+    const pool = new ResamplePool({
+      ...common,
+      draws,
+      totalResamples: 20,
+      threads: 2,
+      workerFile: broken,
+      onWorkerFallback: (range, why) => heard.push(`${range.from}-${range.to}: ${why}`),
+    });
+    try {
+      const head = await pool.run(0, 8);
+      const tail = await pool.run(8, 12);
+      assert.deepEqual(Float64Array.from([...head, ...tail]), one);
+    } finally {
+      await pool.close();
+    }
+    assert.deepEqual(heard, expected);
+    assert.equal(pool.threadsRunning, 0);
 
-  const required = new ResamplePool({ ...common, totalResamples: 20, threads: 2, workerFile: broken });
-  await assert.rejects(
-    withRequired(() => required.run(0, 20)),
-    /bootstrap worker failed: broken range/,
-  );
-  assert.equal(required.threadsRunning, 0);
-});
+    const required = new ResamplePool({ ...common, draws, totalResamples: 20, threads: 2, workerFile: broken });
+    await assert.rejects(
+      withRequired(() => required.run(0, 20)),
+      /bootstrap worker failed: broken range/,
+    );
+    assert.equal(required.threadsRunning, 0);
+  });
 
 test('splitBlock: consecutive ranges covering the block; with a seek cost the costs are equal (to rounding)', () => {
   assert.deepEqual(splitBlock(10, 20, [0, 0], 0), [
@@ -125,10 +144,11 @@ test('splitBlock: consecutive ranges covering the block; with a seek cost the co
   ]);
 });
 
-test('a pool starts its workers once: the second block is computed by the same worker thread', async () => {
+test('a pool starts its workers once: the second block is computed by the same worker thread (stream draws)', async () => {
   let calls = 0;
   const pool = new ResamplePool({
     ...common,
+    draws: 'stream',
     totalResamples: 20,
     threads: 2,
     stat: (_c: Int32Array, out: Float64Array) => {
@@ -146,4 +166,81 @@ test('a pool starts its workers once: the second block is computed by the same w
   } finally {
     await pool.close();
   }
+});
+
+test('a shared block: the threads claim its resamples as they go, a worker stays for the next block, the values are those of one thread', async () => {
+  const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const pool = new ResamplePool({
+    ...tagged,
+    // this thread's resamples take 25 ms each, so that the worker claims some of every block
+    stat: (counts: Int32Array, out: Float64Array) => {
+      Atomics.wait(pause, 0, 0, 25);
+      untagged(counts, out);
+    },
+  });
+  let head: Float64Array;
+  let tail: Float64Array;
+  try {
+    head = await withRequired(() => pool.run(0, 8));
+    tail = await withRequired(() => pool.run(8, 12));
+  } finally {
+    await pool.close();
+  }
+  const values = [...head, ...tail];
+  assert.deepEqual(
+    values.filter((_, i) => i % 2 === 0),
+    Array.from(one),
+  );
+  // the worker's resamples: one thread, its count going on from block to block in claim order
+  const tags = values.filter((v, i) => i % 2 === 1 && v > 0);
+  const inTail = tail.filter((v, i) => i % 2 === 1 && v > 0);
+  // a fixed split would give it 6 of the 12; sharing, the fast worker takes most of them
+  assert.ok(inTail.length > 6, `the worker computed ${inTail.length} of the second block's 12 resamples`);
+  assert.equal(new Set(tags.map((t) => Math.floor(t / 1e6))).size, 1);
+  assert.deepEqual(
+    tags.map((t) => t % 1e6),
+    Array.from({ length: tags.length }, (_, i) => i + 1),
+  );
+});
+
+test('a pool given `{ build }` builds its statistic on this thread once and gives the same values', async () => {
+  const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
+  let builds = 0;
+  const pool = new ResamplePool({
+    ...tagged,
+    stat: {
+      build: () => {
+        builds++;
+        return untagged;
+      },
+    },
+  });
+  try {
+    const head = await withRequired(() => pool.run(0, 8));
+    const tail = await withRequired(() => pool.run(8, 12));
+    assert.deepEqual(
+      [...head, ...tail].filter((_, i) => i % 2 === 0),
+      Array.from(one),
+    );
+  } finally {
+    await pool.close();
+  }
+  assert.equal(builds, 1);
+});
+
+test('a statistic that cannot be built: the pool throws, and the workers it started are stopped', () => {
+  // a worker left running would keep this test file's process from exiting
+  assert.throws(
+    () =>
+      new ResamplePool({
+        ...tagged,
+        stat: {
+          build: () => {
+            throw new Error('no statistic');
+          },
+        },
+      }),
+    /no statistic/,
+  );
 });

@@ -85,39 +85,47 @@ for (const [name, extra] of [
   });
 }
 
-test('threads: two threads (a worker) give exactly the values of one thread', async () => {
-  const cfg = config({
-    ...base,
-    targetCoverage: 0.7,
-    bootstrap: { n: 10, confidence: 0.9, seed: 4, stratified: false },
+for (const [name, weighted, C] of [
+  ['one walk per resample', false, 5],
+  ['weight column', true, 5],
+  ['more classes than the packed word: 4 resamples per walk, 23 resamples', false, 1100],
+] as const)
+  test(`threads: two threads (a worker) give exactly the values of one thread (${name})`, async () => {
+    const cfg = config({
+      trainCounts: Array.from({ length: C }, (_, c) => 300 - ((c * 7) % 290)),
+      groups: [2],
+      targetCoverage: 0.7,
+      bootstrap: { n: 10, confidence: 0.9, seed: 4, stratified: false },
+    });
+    const { run, ctx } = await runClassificationSteps(randomData(createRng(8), 200, C, { weighted, ties: true }), cfg);
+    const keys = Object.keys(ctx.results.metrics).filter((k) => ctx.results.metrics[k].ci);
+    const { job, strata } = sortedCiJob(run, keys, null);
+    const common = {
+      nRows: 200,
+      K: keys.length,
+      nResamples: C > 1023 ? 23 : 24,
+      seed: 4,
+      strata,
+      stat: ciResampleStat(job),
+      job,
+      // the entry bundled: a .ts worker cannot load under the test runner, and a range computed on
+      // this thread instead would prove nothing
+      workerFile: bundledWorker('src/core/tasks/classificationCiWorker.ts'),
+    };
+    assert.ok(ciWorkerFile(), 'the worker script next to the module');
+    // beyond the packed word's classes the threads claim 4 resamples at a time (the last claim 3)
+    assert.equal(common.stat.batch?.lanes, C > 1023 ? 4 : undefined);
+    const one = await parallelResamples({ ...common, threads: 1 });
+    const two = await parallelResamples({
+      ...common,
+      threads: 2,
+      onWorkerFallback: (range, why) =>
+        assert.fail(`resamples ${range.from}–${range.to} not computed by a worker: ${why}`),
+    });
+    const three = await parallelResamples({ ...common, threads: 3, workerFile: '/nonexistent/worker.js' }); // falls back to one thread
+    assert.deepEqual(two, one);
+    assert.deepEqual(three, one);
   });
-  const { run, ctx } = await ciRun(cfg, 200);
-  const keys = Object.keys(ctx.results.metrics).filter((k) => ctx.results.metrics[k].ci);
-  const { job, strata } = sortedCiJob(run, keys, null);
-  const common = {
-    nRows: 200,
-    K: keys.length,
-    nResamples: 24,
-    seed: 4,
-    strata,
-    stat: ciResampleStat(job),
-    job,
-    // the entry bundled: a .ts worker cannot load under the test runner, and a range computed on
-    // this thread instead would prove nothing
-    workerFile: bundledWorker('src/core/tasks/classificationCiWorker.ts'),
-  };
-  assert.ok(ciWorkerFile(), 'the worker script next to the module');
-  const one = await parallelResamples({ ...common, threads: 1 });
-  const two = await parallelResamples({
-    ...common,
-    threads: 2,
-    onWorkerFallback: (range, why) =>
-      assert.fail(`resamples ${range.from}–${range.to} not computed by a worker: ${why}`),
-  });
-  const three = await parallelResamples({ ...common, threads: 3, workerFile: '/nonexistent/worker.js' }); // falls back to one thread
-  assert.deepEqual(two, one);
-  assert.deepEqual(three, one);
-});
 
 /** The bytes of a Float64Array (NaN payloads included): "bit for bit" means these are equal. */
 const bytes = (a: Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
@@ -174,6 +182,7 @@ for (const [name, extra, C, ties, stratified, n] of [
   ['targetCoverage, tied scores', { targetCoverage: 0.7 }, 5, true, false, 400],
   ['acceptThreshold, stratified', { acceptThreshold: 0.5 }, 5, false, true, 400],
   ['every row accepted, tied scores', {}, 5, true, false, 400],
+  ['as many classes as the packed word holds, ranks up to 1023', { targetCoverage: 0.7 }, 1023, true, false, 3000],
   ['more classes than the packed word holds', { targetCoverage: 0.7 }, 1100, true, false, 400],
   ['more rows than the walk warms up on', { acceptThreshold: 0.5 }, 5, true, false, 6000],
 ] as const) {
@@ -194,7 +203,7 @@ for (const [name, extra, C, ties, stratified, n] of [
     const opts = { seed: 6, strata, range: { from: 0, to: 20 } };
     const stat = ciResampleStat(job);
     // beyond the packed word's classes the classification sums take their own walk, 4 resamples at once
-    assert.equal(stat.batch?.lanes, C > 1000 ? 4 : undefined);
+    assert.equal(stat.batch?.lanes, C > 1023 ? 4 : undefined);
     const fused = evaluateResamples(run.data.n, keys.length, stat, opts);
     const apart = evaluateResamples(run.data.n, keys.length, separateWalks(run, job, keys), opts);
     assert.ok(bytes(fused).equals(bytes(apart)));
