@@ -155,7 +155,12 @@ export class ByteInterner {
 
   private decode(buf: Uint8Array, start: number, len: number): number {
     if (this.sink !== null) return this.sink.addBytes(buf, start, len);
-    const value = this.index.intern(Buffer.from(buf.buffer, buf.byteOffset + start, len).toString('utf8'));
+    // Decoded from the buffer itself when it is a Buffer (the read chunk): a Buffer view made for
+    // each new id (every user of a run is one) was enough garbage to grow the young generation.
+    const text = Buffer.isBuffer(buf)
+      ? buf.toString('utf8', start, start + len)
+      : Buffer.from(buf.buffer, buf.byteOffset + start, len).toString('utf8');
+    const value = this.index.intern(text);
     if (value >= 1 << 27) throw new RangeError('More than 2^27 distinct ids.');
     return value;
   }

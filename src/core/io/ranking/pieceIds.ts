@@ -87,7 +87,9 @@ export class PieceIds extends IdIndex implements ByteIdSink {
 /** The integer in `index` of each id of `ids`, interned in their order. */
 export function globalIds(ids: PieceIdList, index: IdIndex): Int32Array {
   const bytes = byteInternerOf(index);
-  const { pool, starts, lens, texts } = ids;
+  const { starts, lens, texts } = ids;
+  // A Buffer over the pool: a new id is decoded from it without a view object per id.
+  const pool = Buffer.from(ids.pool.buffer, ids.pool.byteOffset, ids.pool.length);
   const out = new Int32Array(lens.length);
   for (let j = 0; j < out.length; j++) {
     const len = lens[j];
