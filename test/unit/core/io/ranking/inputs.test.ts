@@ -421,6 +421,30 @@ test('ByteInterner: an id read from a Buffer and from a plain byte array gets th
   assert.deepEqual(fromBuffer.ids, fromArray.ids);
 });
 
+test('ByteInterner: internOnce (no table) and intern (through the table) give every id the same integer', async () => {
+  const { ByteInterner } = await import('../../../../../src/core/io/ranking/byteInterner');
+  const rng = createRng(29);
+  const ids = Array.from({ length: 3000 }, (_, i) => (rng.int(2) === 0 ? `u${i}` : `a-longer-user-id-${i}-é`));
+  const index = new IdIndex();
+  const bi = new ByteInterner(index);
+  // First meetings through internOnce only: nothing enters the table.
+  for (const id of ids.slice(0, 1000)) {
+    const b = Buffer.from(`"${id}"`);
+    assert.equal(index.ids[bi.internOnce(b, 1, b.length - 1)], id);
+  }
+  assert.ok(bi.empty);
+  // Then both ways in a random order, repeats included: the integer is always the index's.
+  for (let n = 0; n < 10000; n++) {
+    const id = ids[rng.int(ids.length)];
+    const b = Buffer.from(`[${id}]`);
+    const k = rng.int(2) === 0 ? bi.intern(b, 1, b.length - 1) : bi.internOnce(b, 1, b.length - 1);
+    assert.equal(k, index.get(id));
+    assert.equal(index.ids[k], id);
+  }
+  assert.ok(!bi.empty);
+  assert.equal(new Set(index.ids).size, index.size);
+});
+
 test('ChunkedIntVec: the first chunk is returned without a copy; more chunks are joined in order', async () => {
   const { ChunkedIntVec } = await import('../../../../../src/core/io/ranking/builders');
   const small = new ChunkedIntVec(2000);
