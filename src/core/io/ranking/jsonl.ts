@@ -196,12 +196,19 @@ function roleLookup(columns: ColumnsConfig | undefined): (key: string) => Role |
   return (key: string): Role | undefined => roles.get(key) ?? lowerRoles.get(key.toLowerCase());
 }
 
-/** `hash`: false when another thread hashes the file (then the result has no `hashed`). */
+/**
+ * `hash`: false when another thread hashes the file (then the result has no `hashed`).
+ * `usersOnce`: true when no later file is read by bytes on this thread with the run's users (the
+ * train file read ahead on its own thread, no ground-truth file): the users, one a line, are then
+ * numbered without the byte table, which would be filled and never read (about 6 MB for 100,000
+ * users).
+ */
 export async function readJsonlRun(
   path: string,
   label: string,
   ctx: RankingReadContext,
   hash = true,
+  usersOnce = false,
 ): Promise<RunRead> {
   const roleOf = roleLookup(ctx.columns);
   const itemInterner = byteInternerOf(ctx.items);
@@ -216,7 +223,7 @@ export async function readJsonlRun(
     'A JSONL run holds one user a line; for one (user, item, rank|score) row a line, write a CSV file.',
   );
   const s = new LineScratch();
-  const fast = new FastLineParser(itemInterner, byteInternerOf(ctx.users), roleOf, s);
+  const fast = new FastLineParser(itemInterner, byteInternerOf(ctx.users), roleOf, s, usersOnce);
   const hasher = hash ? createHash('sha256') : null;
   let size = 0;
 
@@ -427,6 +434,7 @@ class FastLineParser {
     private readonly users: ByteInterner,
     private readonly roleOf: (k: string) => Role | undefined,
     private readonly s: LineScratch,
+    private readonly usersOnce: boolean,
   ) {}
 
   parse(buf: Buffer, start: number, end: number): boolean {
@@ -552,7 +560,8 @@ class FastLineParser {
     if (b[this.i] === QUOTE) {
       const st = this.plainString();
       if (st < 0) return false;
-      this.s.userIndex = this.users.intern(b, st, this.i - 1);
+      const end = this.i - 1;
+      this.s.userIndex = this.usersOnce ? this.users.internOnce(b, st, end) : this.users.intern(b, st, end);
       this.s.user = null; // a repeated key: the last one wins, as in JSON.parse
       return true;
     }

@@ -154,8 +154,10 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     });
     outFormat = 'npy';
   } else if (format === 'jsonl') {
-    // The train file's thread hashes the run once it has read the train file.
-    run = await readJsonlRun(input.path, label, ctx, trainAhead === null);
+    // The train file's thread hashes the run once it has read the train file. The run's users need
+    // no byte table when no later file on this thread meets them by their bytes.
+    const usersOnce = (!config.train || trainAhead !== null) && !config.relevant;
+    run = await readJsonlRun(input.path, label, ctx, trainAhead === null, usersOnce);
     outFormat = 'jsonl';
   } else if (format === 'trec-run') {
     run = await readTrecRun(input.path, label, ctx);

@@ -87,11 +87,20 @@ export class PieceIds extends IdIndex implements ByteIdSink {
 /** The integer in `index` of each id of `ids`, interned in their order. */
 export function globalIds(ids: PieceIdList, index: IdIndex): Int32Array {
   const bytes = byteInternerOf(index);
-  const { pool, starts, lens, texts } = ids;
+  const { starts, lens, texts } = ids;
+  // A Buffer over the pool: a new id is decoded from it without a view object per id.
+  const pool = Buffer.from(ids.pool.buffer, ids.pool.byteOffset, ids.pool.length);
   const out = new Int32Array(lens.length);
+  // Each id comes once: the table helps only if an earlier file filled it (the items of a run),
+  // and is not filled for nothing otherwise (the users of a JSONL run were not put in it).
+  const once = bytes.empty;
   for (let j = 0; j < out.length; j++) {
     const len = lens[j];
-    out[j] = len >= 0 ? bytes.intern(pool, starts[j], starts[j] + len) : index.intern(texts[-1 - len]);
+    if (len < 0) out[j] = index.intern(texts[-1 - len]);
+    else
+      out[j] = once
+        ? bytes.internOnce(pool, starts[j], starts[j] + len)
+        : bytes.intern(pool, starts[j], starts[j] + len);
   }
   return out;
 }

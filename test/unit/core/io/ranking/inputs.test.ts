@@ -393,6 +393,58 @@ test('ByteInterner: ids of every length, many of them, agree with the string ind
     }
 });
 
+test('ByteInterner: an id read from a Buffer and from a plain byte array gets the same text and integer', async () => {
+  const { ByteInterner } = await import('../../../../../src/core/io/ranking/byteInterner');
+  const rng = createRng(17);
+  // Random byte strings: ASCII, two- and three-byte characters, and invalid UTF-8 (a lone
+  // continuation byte, a truncated sequence, 0xff), decoded with replacement characters.
+  const pieces = [[97], [98], [0xc3, 0xa9], [0xe6, 0x97, 0xa5], [0x80], [0xe6, 0x97], [0xff]];
+  const fromBuffer = new IdIndex();
+  const fromArray = new IdIndex();
+  const a = new ByteInterner(fromBuffer);
+  const b = new ByteInterner(fromArray);
+  for (let i = 0; i < 5000; i++) {
+    const bytes: number[] = [];
+    for (let n = 1 + rng.int(12); n > 0; n--) bytes.push(...pieces[rng.int(pieces.length)]);
+    const expected = Buffer.from(bytes).toString('utf8');
+    // The id in the middle of a larger buffer, as in a read chunk.
+    const chunk = Buffer.from([44, ...bytes, 44]);
+    const plain = new Uint8Array(new ArrayBuffer(bytes.length + 5), 3, bytes.length + 2);
+    plain.set(chunk);
+    assert.ok(!Buffer.isBuffer(plain));
+    const ka = a.intern(chunk, 1, chunk.length - 1);
+    const kb = b.intern(plain, 1, plain.length - 1);
+    assert.equal(fromBuffer.ids[ka], expected);
+    assert.equal(fromArray.ids[kb], expected);
+    assert.equal(ka, kb);
+  }
+  assert.deepEqual(fromBuffer.ids, fromArray.ids);
+});
+
+test('ByteInterner: internOnce (no table) and intern (through the table) give every id the same integer', async () => {
+  const { ByteInterner } = await import('../../../../../src/core/io/ranking/byteInterner');
+  const rng = createRng(29);
+  const ids = Array.from({ length: 3000 }, (_, i) => (rng.int(2) === 0 ? `u${i}` : `a-longer-user-id-${i}-é`));
+  const index = new IdIndex();
+  const bi = new ByteInterner(index);
+  // First meetings through internOnce only: nothing enters the table.
+  for (const id of ids.slice(0, 1000)) {
+    const b = Buffer.from(`"${id}"`);
+    assert.equal(index.ids[bi.internOnce(b, 1, b.length - 1)], id);
+  }
+  assert.ok(bi.empty);
+  // Then both ways in a random order, repeats included: the integer is always the index's.
+  for (let n = 0; n < 10000; n++) {
+    const id = ids[rng.int(ids.length)];
+    const b = Buffer.from(`[${id}]`);
+    const k = rng.int(2) === 0 ? bi.intern(b, 1, b.length - 1) : bi.internOnce(b, 1, b.length - 1);
+    assert.equal(k, index.get(id));
+    assert.equal(index.ids[k], id);
+  }
+  assert.ok(!bi.empty);
+  assert.equal(new Set(index.ids).size, index.size);
+});
+
 test('ChunkedIntVec: the first chunk is returned without a copy; more chunks are joined in order', async () => {
   const { ChunkedIntVec } = await import('../../../../../src/core/io/ranking/builders');
   const small = new ChunkedIntVec(2000);

@@ -19,16 +19,19 @@ interface Read {
   warnings: { code: string; count?: number; line?: number }[];
 }
 
-/** The reader under test: lists as id strings (a repeat = null), ground truth, warnings. */
-async function readFast(text: string): Promise<Read> {
+/**
+ * The reader under test: lists as id strings (a repeat = null), ground truth, warnings; with
+ * `usersOnce`, the users numbered without the byte table.
+ */
+async function readFast(text: string, usersOnce = false): Promise<Read & { userOrder: string[] }> {
   const p = join(mkdtempSync(join(tmpdir(), 'jsonl-ref-')), 'r.jsonl');
   writeFileSync(p, text);
   const users = new IdIndex();
   const items = new IdIndex();
   const warnings = new Warnings();
-  const r = await readJsonlRun(p, 'r.jsonl', { users, items, warnings });
+  const r = await readJsonlRun(p, 'r.jsonl', { users, items, warnings }, true, usersOnce);
   const { lists } = r.lists.finish(items.size, 'r.jsonl', warnings);
-  const out: Read = { lists: [], rel: {}, warnings: [] };
+  const out: Read & { userOrder: string[] } = { lists: [], rel: {}, warnings: [], userOrder: users.ids };
   for (let j = 0; j < lists.user.length; j++)
     out.lists.push({
       user: users.ids[lists.user[j]],
@@ -161,11 +164,15 @@ test('JSONL reader equals a JSON.parse reference on random files (lists, repeats
   const rng = createRng(2024);
   for (let round = 0; round < 40; round++) {
     const text = randomFile(rng, 1 + rng.int(60));
-    const fast = await readFast(text);
     const ref = readReference(text);
-    assert.deepEqual(fast.lists, ref.lists, `round ${round}`);
-    assert.deepEqual(fast.rel, ref.rel, `round ${round}`);
-    assert.deepEqual(fast.warnings, ref.warnings, `round ${round}`);
+    const withTable = await readFast(text);
+    for (const fast of [withTable, await readFast(text, true)]) {
+      assert.deepEqual(fast.lists, ref.lists, `round ${round}`);
+      assert.deepEqual(fast.rel, ref.rel, `round ${round}`);
+      assert.deepEqual(fast.warnings, ref.warnings, `round ${round}`);
+      // The users get the same integers either way (the order they were first met).
+      assert.deepEqual(fast.userOrder, withTable.userOrder, `round ${round}`);
+    }
   }
 });
 
