@@ -643,7 +643,9 @@ function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: numb
     bE[touched[t]] = 0;
     touchedFlag[touched[t]] = 0;
   }
-  // the rows one by one
+  // the rows one by one (with the unit-mass walk's classification sums, `r.cls`, in position order:
+  // the steps unitMassRun writes inline for the other rows)
+  const cls = r.cls;
   const N = st[ST_N];
   const W = st[ST_W];
   const K = st[ST_ITEMS];
@@ -659,6 +661,13 @@ function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: numb
     while (gi < GRID_POINTS && N >= GRID_POINTS && gridK[gi] < k + c) {
       gridPoint(r, gi, W, st[ST_W0], st[ST_E0], gridK[gi] - k, wp, isWrong, g);
       gi++;
+    }
+    if (cls !== null) {
+      const wd = cls.word[p];
+      cls.cells[wd & CLS_CELL_MASK] += c;
+      cls.sums.rankHist[wd >>> CLS_CELL_BITS] += c;
+      st[ST_NLL] += c * cls.terms[2 * p];
+      st[ST_BRIER] += c * cls.terms[2 * p + 1];
     }
     const wm = wp * c;
     st[ST_W0] += wm;
@@ -906,7 +915,6 @@ function unitMassPass(r: SelectiveResampler, mult: Int32Array): void {
       if ((cd & CODE_OP) !== 0) setOperatingPointOnce(r);
       if ((cd & CODE_NEW_BIN) !== 0 && bins !== null) st[ST_BIN] = bins[p];
       if ((cd & CODE_TIED) !== 0) {
-        if (r.cls !== null) classSumsOfRows(r, mult, p, tieEnd[p]);
         tiedBlock(r, mult, p, tieEnd[p], base, extra);
         if (st[ST_W0] >= st[ST_OP_AT_ITEMS]) setOperatingPointOnce(r);
         p = tieEnd[p];
@@ -924,25 +932,6 @@ function unitMassPass(r: SelectiveResampler, mult: Int32Array): void {
     }
     st[ST_GRID_NEXT] = gi;
     resume = p === handled ? p : -1;
-  }
-}
-
-/**
- * Adds rows [p0, p1) to the classification sums (`r.cls`), in position order (a tied block's rows;
- * unitMassRun adds the other rows with the same steps written inline).
- */
-function classSumsOfRows(r: SelectiveResampler, mult: Int32Array, p0: number, p1: number): void {
-  const { cells, sums, word, terms } = r.cls!;
-  const rankHist = sums.rankHist;
-  const st = r.state;
-  for (let p = p0; p < p1; p++) {
-    const c = mult[p];
-    if (c === 0) continue;
-    const wd = word[p];
-    cells[wd & CLS_CELL_MASK] += c;
-    rankHist[wd >>> CLS_CELL_BITS] += c;
-    st[ST_NLL] += c * terms[2 * p];
-    st[ST_BRIER] += c * terms[2 * p + 1];
   }
 }
 
