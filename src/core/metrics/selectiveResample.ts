@@ -520,7 +520,7 @@ const OPTIMUM_CACHE_SIZE = 4096;
 
 /**
  * `optimalAurc(W, E, wrongItems)`, remembered per resampler: it is a division per wrong item
- * (about 3% of a resample on 200,000 rows with half of them wrong) and depends only on these three
+ * (about 2% of a resample on 200,000 rows with half of them wrong) and depends only on these three
  * totals, which repeat across resamples (without weights W is the resample size and E the count of
  * wrong items, which varies by a few hundred): about one resample in four of the first 500 on that
  * file finds its value here.
