@@ -405,7 +405,13 @@ export function aggregateOfUnitSums(
 ): ClassificationAggregate {
   const { C } = prep;
   if (total >= 2 ** 31) throw new RangeError(`Expected fewer than 2^31 items in a resample, but got ${total}.`);
-  const pick = (a: Int32Array, len: number) => Float64Array.from({ length: len }, (_, c) => a[c * stride + lane]);
+  // A plain loop: Float64Array.from with a mapping function over an array-like object took the
+  // engine's generic path: 0.3–0.6% of a bootstrap resample on 100 classes (profiled).
+  const pick = (a: Int32Array, len: number): Float64Array => {
+    const out = new Float64Array(len);
+    for (let c = 0; c < len; c++) out[c] = a[c * stride + lane];
+    return out;
+  };
   const stats: ClassStats = {
     support: pick(sums.support, C),
     correct: pick(sums.correct, C),

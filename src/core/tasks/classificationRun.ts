@@ -130,8 +130,14 @@ export function scalarMetricsOf(
  * Internal: it never becomes a results metric; its interval goes to the per-class table.
  */
 export function classAccuracyKey(c: number): string {
-  return `#class_accuracy.${c}`;
+  // Every resample writes these keys (one per class): made once, a key is the same string each
+  // time instead of a new one that the property store must first look up in V8's string table.
+  while (CLASS_ACCURACY_KEYS.length <= c) CLASS_ACCURACY_KEYS.push(`#class_accuracy.${CLASS_ACCURACY_KEYS.length}`);
+  return CLASS_ACCURACY_KEYS[c]!;
 }
+
+/** `classAccuracyKey(c)` at [c], made on first use. */
+const CLASS_ACCURACY_KEYS: string[] = [];
 
 /** Builds the {@link ClassificationRun}: per-row preparation, train distribution, groups, setups. */
 export async function prepareRun(data: ClassificationData, ctx: TaskContext): Promise<ClassificationRun> {

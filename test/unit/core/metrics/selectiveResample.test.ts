@@ -144,6 +144,52 @@ test('one pass over more rows than one slice: tied blocks across slice ends, uni
   }
 });
 
+test('eAURC optimum remembered across resamples: the same wrong-item count with other totals or rows gives each resample its own value', () => {
+  const rng = createRng(41);
+  const n = 200;
+  const scores = Array.from({ length: n }, () => (1 + rng.int(50)) / 50);
+  const wrong = Array.from({ length: n }, () => (rng.next() < 0.4 ? 1 : 0));
+  const groups = Int32Array.from({ length: n }, () => rng.int(2));
+  for (const weighted of [false, true]) {
+    const weights = weighted ? Float64Array.from({ length: n }, () => 0.25 + 2 * rng.next()) : null;
+    const rows = sortRowsByScore(scores, wrong, { groups, nGroups: 2, weights });
+    const accept: PrefixAcceptance = { kind: 'target', target: 0.6 };
+    const shared = selectiveResampler(rows, accept, { B: 15 });
+    // one multiset of multiplicities, shuffled within the wrong and within the right positions:
+    // every resample has the same size and the same wrong-item count (with weights, other masses)
+    const base = new Int32Array(n);
+    drawResample(5, 0, base, null);
+    const wrongAt: number[] = [];
+    const rightAt: number[] = [];
+    for (let p = 0; p < n; p++) (rows.wrong[p] === 1 ? wrongAt : rightAt).push(p);
+    let items = 0;
+    for (const c of base) items += c;
+    const seen = new Set<number>();
+    for (let rep = 0; rep < 12; rep++) {
+      const counts = new Int32Array(n);
+      for (const at of [wrongAt, rightAt]) {
+        const vals = at.map((p) => base[p]);
+        for (let i = vals.length - 1; i > 0; i--) {
+          const j = rng.int(i + 1);
+          [vals[i], vals[j]] = [vals[j], vals[i]];
+        }
+        at.forEach((p, i) => (counts[p] = vals[i]));
+      }
+      const got = selectiveResampleValues(shared, counts, weighted ? undefined : items).eaurc;
+      const fresh = selectiveResampleValues(
+        selectiveResampler(rows, accept, { B: 15 }),
+        counts,
+        weighted ? undefined : items,
+      );
+      assert.equal(got, fresh.eaurc, `w=${weighted} rep=${rep}: the remembered optimum changed the value`);
+      close(got, aurcValues(rows, Float64Array.from(counts)).eaurc, `w=${weighted} rep=${rep} eaurc`);
+      seen.add(got);
+    }
+    // the resamples differ (else the test would not tell a stale optimum from a right one)
+    assert.ok(seen.size > 6, `w=${weighted}: only ${seen.size} distinct values`);
+  }
+});
+
 test('one pass: every multiplicity 0 gives NaN values (nothing throws)', () => {
   const rows = sortRowsByScore([0.9, 0.5, 0.5], [0, 1, 0], { groups: Int32Array.from([0, 1, 0]), nGroups: 2 });
   const v = selectiveResampleValues(
