@@ -60,12 +60,21 @@ let compiled: ValidateFunction | undefined;
  */
 function validator(): ValidateFunction {
   if (compiled) return compiled;
-  const key = createHash('sha256')
+  compiled =
+    configValidatorKey() === compiledFrom
+      ? (precompiledValidator as ValidateFunction)
+      : new Ajv(AJV_OPTIONS).compile(CONFIG_SCHEMA);
+  return compiled;
+}
+
+/**
+ * The SHA-256 of the schema and the ajv options as this build holds them: the precompiled
+ * validator is used only when it was generated from the same (its `compiledFrom`).
+ */
+export function configValidatorKey(): string {
+  return createHash('sha256')
     .update(JSON.stringify([CONFIG_SCHEMA, AJV_OPTIONS]))
     .digest('hex');
-  compiled =
-    key === compiledFrom ? (precompiledValidator as ValidateFunction) : new Ajv(AJV_OPTIONS).compile(CONFIG_SCHEMA);
-  return compiled;
 }
 
 /** Top-level keys of the config schema (without `$schema`), in schema order. */

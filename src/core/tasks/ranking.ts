@@ -105,7 +105,7 @@ export const runRanking: TaskRunner = async (ctx) => {
     progress: ctx.progress,
   });
   if (ctx.subset) subsetRanking(data, ctx.subset.rankingLists(data, ctx));
-  // Before any metric: the run's slot array is reused by the baselines further down.
+  // Here, while the run's slot array is whole: it is let go once the run's own metrics are done (below).
   ctx.onRankedLists?.(data.lists, data.users.ids, data.items.ids);
   results.timings.read = (performance.now() - t0) / 1000;
   if (data.itemEmbeddings && data.userEmbeddings && data.itemEmbeddings.dim !== data.userEmbeddings.dim)

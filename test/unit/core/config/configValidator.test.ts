@@ -7,7 +7,7 @@ import Ajv from 'ajv';
 import schema from '../../../../schemas/eval-lens.config.schema.json';
 import options from '../../../../src/core/config/ajvOptions.json';
 import precompiled, { compiledFrom } from '../../../../src/core/config/configValidator.generated';
-import { configProblems } from '../../../../src/core/config/check';
+import { configProblems, configValidatorKey } from '../../../../src/core/config/check';
 import { createRng } from '../../../../src/core/stats/rng';
 
 const root = join(__dirname, '..', '..', '..', '..');
@@ -25,11 +25,13 @@ test('the precompiled config validator is the current schema compiled with the c
 });
 
 test('the checker takes the precompiled validator: its key is the schema and options as imported', () => {
-  // As check.ts computes it; a different key would make it compile the schema at run time again.
+  // Computed here from the files, and as the checker computes it: a different key would make the
+  // checker compile the schema at run time again (slower, not wrong, so no other test would fail).
   const key = createHash('sha256')
     .update(JSON.stringify([schema, options]))
     .digest('hex');
   assert.equal(compiledFrom, key);
+  assert.equal(configValidatorKey(), compiledFrom);
 });
 
 /** Values of every kind, to put under known and unknown keys. */
