@@ -53,9 +53,17 @@ export interface ParallelResamplesOptions<J> {
   workerFile: string | null;
   /** Threads to use (default: available cores, capped by the work). */
   threads?: number;
-  /** Progress on this thread's range, scaled to the whole (done of nResamples); throw to stop. */
+  /**
+   * Progress (done of nResamples): of all threads when they share the resamples out (per-resample
+   * draws), this thread's range scaled to the whole otherwise; throw to stop. Heard as this thread
+   * finishes each of its own resamples.
+   */
   onResample?: (done: number, total: number) => void;
-  /** A worker could not compute its range, which was then computed on the calling thread (same values, slower). */
+  /**
+   * A worker could not do its part of `range` — with per-resample draws the whole shared block,
+   * otherwise the worker's own range — and what it left undone was computed on the calling thread
+   * (same values, slower). A worker that failed is heard again for each later block it is not used for.
+   */
   onWorkerFallback?: (range: ResampleRange, why: string) => void;
 }
 

@@ -116,6 +116,53 @@ for (const [draws, expected] of [
     assert.equal(required.threadsRunning, 0);
   });
 
+test('a worker that dies holding claimed resamples of a shared block: this thread computes them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-worker-'));
+  const dying = join(dir, 'dying.js');
+  // Claims every chunk left in the block, says how many, and dies without computing one.
+  writeFileSync(
+    dying,
+    `const { parentPort, workerData } = require('node:worker_threads');
+parentPort.on('message', (m) => {
+  const nChunks = Math.ceil(m.count / m.chunk);
+  let claimed = 0;
+  while (Atomics.add(m.counters, 0, 1) < nChunks) claimed++;
+  Atomics.store(workerData.job.claimed, 0, claimed);
+  Atomics.notify(workerData.job.claimed, 0);
+  throw new Error('died holding chunks');
+});
+`,
+  );
+  const claimed = new Int32Array(new SharedArrayBuffer(4));
+  let first = true;
+  // This thread's first resample waits until the worker has claimed the rest of the block.
+  const waiting = (counts: Int32Array, out: Float64Array): void => {
+    if (first) {
+      first = false;
+      Atomics.wait(claimed, 0, 0, 10_000);
+    }
+    stat(counts, out);
+  };
+  const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
+  const heard: string[] = [];
+  const pool = new ResamplePool({
+    ...common,
+    stat: waiting,
+    job: { claimed },
+    totalResamples: 20,
+    threads: 2,
+    workerFile: dying,
+    onWorkerFallback: (range, why) => heard.push(`${range.from}-${range.to}: ${why}`),
+  });
+  try {
+    assert.deepEqual(await pool.run(0, 20), one);
+  } finally {
+    await pool.close();
+  }
+  assert.equal(claimed[0], 19); // one resample a chunk: this thread held the first, the worker the other 19
+  assert.deepEqual(heard, ['0-20: the worker failed (died holding chunks)']);
+});
+
 test('splitBlock: consecutive ranges covering the block; with a seek cost the costs are equal (to rounding)', () => {
   assert.deepEqual(splitBlock(10, 20, [0, 0], 0), [
     { from: 10, to: 20 },
