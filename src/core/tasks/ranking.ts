@@ -40,6 +40,7 @@ import { loadRanking } from '../io/ranking/load';
 import { checkCutoffs, type Gain, type MapNormaliser } from '../metrics/ranking/accuracy';
 import {
   idOrderRank,
+  markSeen,
   popularityOrder,
   popularityRecommender,
   randomRecommender,
@@ -538,14 +539,11 @@ function warnAboutRun(
 /** Per list of the run: how many of its items its user already had in train. */
 function seenInLists(lists: RankedLists, train: TrainData, nItems: number): Int32Array {
   const { user, offsets, items } = lists;
-  const { seenOffsets, seenItems } = train;
   const stamp = new Int32Array(nItems);
   const out = new Int32Array(user.length);
   for (let j = 0; j < user.length; j++) {
-    const u = user[j];
-    if (u + 1 >= seenOffsets.length) continue;
     const tag = j + 1;
-    for (let p = seenOffsets[u]; p < seenOffsets[u + 1]; p++) stamp[seenItems[p]] = tag;
+    if (markSeen(user[j], train, stamp, tag) === 0) continue;
     let n = 0;
     for (let p = offsets[j]; p < offsets[j + 1]; p++) {
       const it = items[p];

@@ -179,8 +179,11 @@ function recommendAll(users: Int32Array, recommend: Recommender, maxK: number): 
   return { user: Int32Array.from(users), offsets, items };
 }
 
-/** Stamps user u's train items with `tag`; returns how many of them are train items (all are). */
-function markSeen(u: number, train: TrainData, stamp: Int32Array, tag: number): number {
+/**
+ * Stamps user u's train items with `tag` (in `stamp`, one entry per item); returns how many there
+ * are (0 for a user without train interactions).
+ */
+export function markSeen(u: number, train: TrainData, stamp: Int32Array, tag: number): number {
   if (u + 1 >= train.seenOffsets.length) return 0;
   let n = 0;
   for (let p = train.seenOffsets[u]; p < train.seenOffsets[u + 1]; p++) {
