@@ -15,9 +15,18 @@ import {
 import { resampleEvaluator, type ResampleEvaluator, type ResampleRange } from './resampleDraws';
 
 export function serveResampleRanges<J>(makeStat: (job: J) => (counts: Int32Array, out: Float64Array) => void): void {
-  const input = workerData as ResampleWorkerInput<J>;
+  // Started before its job existed (stats/parallelBootstrap.ts `StartedResampleWorkers`): the job is the first message.
+  if (workerData === null) parentPort!.once('message', (input: ResampleWorkerInput<J>) => serve(input, makeStat));
+  else serve(workerData as ResampleWorkerInput<J>, makeStat);
+}
+
+function serve<J>(
+  input: ResampleWorkerInput<J>,
+  makeStat: (job: J) => (counts: Int32Array, out: Float64Array) => void,
+): void {
   const stat = makeStat(input.job);
   const evaluate = rangeEvaluator(input, stat);
+
   let shared: ResampleEvaluator | null = null;
   parentPort!.on('message', (m: ResampleRange | SharedBlock) => {
     if ('chunk' in m) {
