@@ -12,7 +12,7 @@
 // The measured runs execute this file bundled by esbuild (dist/bench-ranking-child.js), as the CLI
 // and the extension run the core: under tsx the loader alone adds ~45 MB of RSS and compile time
 // that users never pay. --tsx measures through tsx instead (for comparison).
-//   node --import tsx --expose-gc bench/ranking.bench.ts [--peer] [--no-bootstrap] [--tsx]
+//   node --import tsx bench/ranking.bench.ts [--peer] [--no-bootstrap] [--tsx]
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +42,8 @@ async function once(label: string, overrides: EvalConfig, valuesOut?: string): P
       }
     },
   };
-  const results = await evaluateFile(FILE, { overrides, progress });
+  // collectGarbage: as the command line evaluates (the extension's worker thread does by default)
+  const results = await evaluateFile(FILE, { overrides, progress, collectGarbage: true });
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(c0);
   console.log(`-- ${label}`);
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const peer = process.argv.includes('--peer');
-  childArgv = process.argv.includes('--tsx') ? [...process.execArgv, __filename] : ['--expose-gc', await bundle()];
+  childArgv = process.argv.includes('--tsx') ? [...process.execArgv, __filename] : [await bundle()];
   console.log(`ranking bench: node ${childArgv.join(' ')}`);
   const valuesFile = join(mkdtempSync(join(tmpdir(), 'rank-bench-')), 'ours.json');
   const off = child('off', peer ? [valuesFile] : []);

@@ -70,6 +70,7 @@ import { workerFallbackNote } from '../stats/parallelBootstrap';
 import { userMeanCis } from './rankingCi';
 import { setSnapshotCi } from './stages';
 import type { TaskContext, TaskRunner } from './types';
+import { collectGarbage } from '../collectGarbage';
 
 /** Maximum number of per-user values kept in `perItem` (users × keys). */
 export const PER_ITEM_BUDGET = 1_000_000;
@@ -109,6 +110,9 @@ export const runRanking: TaskRunner = async (ctx) => {
   // Here, while the run's slot array is whole: it is let go once the run's own metrics are done (below).
   ctx.onRankedLists?.(data.lists, data.users.ids, data.items.ids);
   results.timings.read = (performance.now() - t0) / 1000;
+  // The reader's chunks and the copies left by its growing arrays are garbage now, of the order of
+  // the run's size: collected before the metrics allocate, not beside them (peak memory).
+  collectGarbage(ctx.collectGarbage === true, data.lists.items.byteLength);
   if (data.itemEmbeddings && data.userEmbeddings && data.itemEmbeddings.dim !== data.userEmbeddings.dim)
     fail(
       'bad-value',
@@ -145,7 +149,9 @@ export const runRanking: TaskRunner = async (ctx) => {
 
   // Every metric that reads the run's slots is done: let them go (40 MB for 100,000 × 100) before
   // the baselines, which score each user's list as they make it. Users and offsets stay.
+  const slotBytes = data.lists.items.byteLength;
   data.lists.items = new Int32Array(0);
+  collectGarbage(ctx.collectGarbage === true, slotBytes);
 
   const family = 'ranking' as const;
   for (const [key, value] of run.values) results.metric(family, key, value, { note: run.notes[key] });
