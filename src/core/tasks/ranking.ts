@@ -105,13 +105,14 @@ export const runRanking: TaskRunner = async (ctx) => {
     config,
     warnings,
     progress: ctx.progress,
+    collectGarbage: ctx.collectGarbage,
   });
   if (ctx.subset) subsetRanking(data, ctx.subset.rankingLists(data, ctx));
   // Here, while the run's slot array is whole: it is let go once the run's own metrics are done (below).
   ctx.onRankedLists?.(data.lists, data.users.ids, data.items.ids);
   results.timings.read = (performance.now() - t0) / 1000;
-  // The reader's chunks and the copies left by its growing arrays are garbage now, of the order of
-  // the run's size: collected before the metrics allocate, not beside them (peak memory).
+  // What the rest of the reading let go (the ground truth's and the train rows' growing arrays, the
+  // join's buffers) is garbage now: collected before the metrics allocate, not beside them (peak memory).
   collectGarbage(ctx.collectGarbage === true, data.lists.items.byteLength);
   if (data.itemEmbeddings && data.userEmbeddings && data.itemEmbeddings.dim !== data.userEmbeddings.dim)
     fail(
