@@ -1,14 +1,14 @@
 /**
  * A full garbage collection on this thread, taken where an evaluation has just let go of large
- * arrays (the ranking run's list slots, the reading's buffers), so that their memory is given
+ * arrays (a ranking run's list slots, the reading's buffers), so that their memory is given
  * back before the next stage allocates its own.
  *
  * Why it is needed: V8 frees the memory behind a typed array only when its collector finds the
  * array unreachable, and it schedules collections by the growth of its own heap. A typed array's
  * data lives outside that heap, so tens of megabytes let go by one stage can stay resident while
  * the next stage allocates: the process's peak then holds both. Measured on a ranking run of
- * 100,000 users × 100 items (96 MB) with a 26 MB train file: a peak resident size of 211–219 MB
- * without these collections, 170 MB with them, for 6–8 ms per collection (docs/benchmarks.md).
+ * 100,000 users × 100 items (96 MB) with a 26 MB train file: a peak resident size of 203–219 MB
+ * without these collections, 160–163 MB with them, for 6–8 ms per collection (docs/benchmarks.md).
  *
  * How: Node hands out its collector only under the `--expose-gc` flag. The flag is turned on for
  * as long as it takes to read the `gc` function from a fresh context, then off again, so no later
