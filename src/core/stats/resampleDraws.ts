@@ -88,6 +88,68 @@ export function addUniformDraws(state: Int32Array, counts: Int32Array, m: number
  */
 addUniformDraws(new Int32Array([1, 2, 3, 4]), new Int32Array(64), 64, null);
 
+/** Most rows whose resamples can be drawn as bytes ({@link addUniformDrawsBytes}: the exact float64 product only). */
+export const BYTE_DRAW_MAX_ROWS = LEMIRE_MAX;
+
+/**
+ * {@link addUniformDraws} into byte multiplicities (the same draws, so the same counts while none
+ * passes `limit`): `counts[i]` holds the count modulo limit + 1 (a power of two: 256 in a
+ * Uint8Array). Returns false when a count passed `limit` (then the caller draws that resample again
+ * as Int32: the counts here are wrong). m ≤ {@link BYTE_DRAW_MAX_ROWS}.
+ *
+ * Why bytes: on 200,000 rows the Int32 counts (800 KB) are beyond the L2 cache and each draw is a
+ * random read-modify-write; as bytes (200 KB) they fit, and the walk that reads them back in order
+ * loads a quarter of the memory. Why a second loop instead of one over both array types: V8
+ * compiles an element access for the array types it has seen there, and a loop that saw both would
+ * check the type at every draw, in every bootstrap (also those that keep Int32).
+ */
+export function addUniformDrawsBytes(
+  state: Int32Array,
+  counts: Uint8Array,
+  m: number,
+  at: Int32Array | null,
+  limit: number,
+): boolean {
+  if (m <= 0) return true;
+  if (m > LEMIRE_MAX) throw new RangeError(`Expected at most ${LEMIRE_MAX} rows for byte draws, but got ${m}.`);
+  const reject = (TWO32 - m) % m;
+  let a = state[0];
+  let b = state[1];
+  let c = state[2];
+  let d = state[3];
+  // every count after its increment, OR-ed: above `limit` iff one passed it (limit + 1 is a power of two)
+  let seen = 0;
+  for (let j = 0; j < m; j++) {
+    const bb = Math.imul(b, 5);
+    const x = Math.imul((bb << 7) | (bb >>> 25), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = (d << 11) | (d >>> 21);
+    const prod = x * m;
+    const hi = (prod * INV_TWO32) | 0;
+    if (prod - hi * TWO32 < reject) {
+      j--; // rare (probability < m/2^32): draw again
+      continue;
+    }
+    const i = at === null ? hi : at[hi];
+    const v = counts[i] + 1;
+    counts[i] = v & limit;
+    seen |= v;
+  }
+  state[0] = a;
+  state[1] = b;
+  state[2] = c;
+  state[3] = d;
+  return seen <= limit;
+}
+
+/** The byte draw loop once on a few rows when this module loads (see the warm-up of {@link addUniformDraws}). */
+addUniformDrawsBytes(new Int32Array([1, 2, 3, 4]), new Uint8Array(64), 64, null, 255);
+
 /**
  * Adds m draws `int(m)` as rng.ts makes them (rejection above the largest multiple of m below 2^32,
  * then x mod m, here by a division: fmod is slow) to `counts` — `counts[at[r]]` when `at` is given,
@@ -160,6 +222,26 @@ export function drawResample(
   else for (const at of strata) addUniformDraws(state, counts, at.length, at);
 }
 
+/**
+ * {@link drawResample} into byte multiplicities (see {@link addUniformDrawsBytes}); false when a
+ * count passed `limit` (the counts are then wrong: draw the resample again with Int32).
+ */
+export function drawResampleBytes(
+  seed: number,
+  b: number,
+  counts: Uint8Array,
+  strata: Int32Array[] | null,
+  state: Int32Array,
+  limit: number,
+): boolean {
+  counts.fill(0);
+  resampleState(seed, b, state);
+  if (strata === null) return addUniformDrawsBytes(state, counts, counts.length, null, limit);
+  let exact = true;
+  for (const at of strata) if (!addUniformDrawsBytes(state, counts, at.length, at, limit)) exact = false;
+  return exact;
+}
+
 export interface ResampleRange {
   /** First resample index (inclusive). */
   from: number;
@@ -177,6 +259,13 @@ export interface ResampleRange {
 export interface ResampleStat {
   (counts: Int32Array, out: Float64Array): void;
   batch?: { lanes: number; run: (counts: readonly Int32Array[], L: number, out: Float64Array) => void };
+  /**
+   * The same statistic from byte multiplicities (each at most `limit`, default 255), the same values
+   * bit for bit. The evaluator then draws each resample as bytes ({@link drawResampleBytes}) and calls
+   * `run`; a resample with a count above `limit` is drawn again as Int32 and goes to the statistic
+   * itself. Not with `batch`. A `limit` below 255 (2^k − 1) is for tests: it makes that fallback happen.
+   */
+  bytes?: { run: (counts: Uint8Array, out: Float64Array) => void; limit?: number };
 }
 
 /**
@@ -220,9 +309,30 @@ export function resampleEvaluator(
   strata: Int32Array[] | null,
 ): ResampleEvaluator {
   const lanes = stat.batch ? Math.max(1, stat.batch.lanes) : 1;
-  const counts = Array.from({ length: lanes }, () => new Int32Array(nRows));
   const state = new Int32Array(4);
   const out = new Float64Array(lanes * K);
+  const bytes = !stat.batch && stat.bytes && nRows <= BYTE_DRAW_MAX_ROWS ? stat.bytes : null;
+  if (bytes) {
+    const limit = bytes.limit ?? 255;
+    if (!(limit >= 1 && limit <= 255 && (limit & (limit + 1)) === 0))
+      throw new RangeError(`Expected a byte limit of 2^k − 1 up to 255, but got ${limit}.`);
+    const small = new Uint8Array(nRows);
+    let counts: Int32Array | null = null; // only for a resample with a count above the limit
+    return (from, to, values, at, onResample) => {
+      for (let b = from; b < to; b++) {
+        out.fill(NaN);
+        if (drawResampleBytes(seed, b, small, strata, state, limit)) bytes.run(small, out);
+        else {
+          counts ??= new Int32Array(nRows);
+          drawResample(seed, b, counts, strata, state);
+          stat(counts, out);
+        }
+        values.set(out.subarray(0, K), at + (b - from) * K);
+        onResample?.(b - from + 1);
+      }
+    };
+  }
+  const counts = Array.from({ length: lanes }, () => new Int32Array(nRows));
   return (from, to, values, at, onResample) => {
     for (let b = from; b < to; b += lanes) {
       const L = Math.min(lanes, to - b);

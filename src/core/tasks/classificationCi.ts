@@ -46,6 +46,7 @@ import {
   selectiveResamplerFor,
   selectiveScalars,
   selectiveScalarsSorted,
+  selectiveScalarsSortedBytes,
   selectiveScratch,
   sortedResamplingApplies,
   type SelectiveSetup,
@@ -173,12 +174,19 @@ export function ciResampleStat(job: CiJob): ResampleStat {
   };
   const cls = resampler?.cls ?? null;
   if (cls !== null) {
-    return (counts, out) => {
-      // the pass first: it leaves the resample's classification sums in `cls`
-      const selective = selectiveScalarsSorted(sel!, counts, resampler, n);
+    // the pass first: it leaves the resample's classification sums in `cls`
+    const fused = (selective: Record<string, number>, counts: ArrayLike<number>, out: Float64Array): void => {
       const agg = aggregateOfUnitSums(run.prepared, cls.sums, 1, 0, cls.total, cls.nll, cls.brier);
       write(Object.assign(scalarMetricsOf(run, agg, counts, { perClass }), selective), out, 0);
     };
+    const stat: ResampleStat = (counts, out) => fused(selectiveScalarsSorted(sel!, counts, resampler, n), counts, out);
+    // Byte multiplicities (stats/resampleDraws.ts `addUniformDrawsBytes`): the same values; a resample
+    // with a count above 255 is drawn again as Int32 and goes to `stat`.
+    if (resampler!.byteWalk)
+      stat.bytes = {
+        run: (counts, out) => fused(selectiveScalarsSortedBytes(sel!, counts, resampler!, n), counts, out),
+      };
+    return stat;
   }
   const stat: ResampleStat = (counts, out) => finish(scalarMetricsFor(run, counts, { perClass }), counts, out, 0);
   if (run.prepared.weights === null) {

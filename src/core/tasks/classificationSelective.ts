@@ -24,6 +24,7 @@ import {
   selectiveResampleValues,
   type PrefixAcceptance,
   type SelectiveResampler,
+  type SelectiveResampleValues,
 } from '../metrics/selectiveResample';
 import type { Curve } from '../results/types';
 import type { AcceptanceRule, ClassificationRun, ClassificationStep, SelectiveSetup } from './classificationRun';
@@ -278,7 +279,25 @@ export function selectiveScalarsSorted(
   items?: number,
 ): Record<string, number> {
   if (!resampler) return scalarsOf(s, mult, null, s.calib ? mult : null);
-  const v = selectiveResampleValues(resampler, mult, items);
+  return selectiveScalarsOfValues(s, selectiveResampleValues(resampler, mult, items));
+}
+
+/**
+ * {@link selectiveScalarsSorted} from byte multiplicities (a Uint8Array in the score order of
+ * `s.rows`; see metrics/selectiveResample.ts), through `resampler`, whose walk takes bytes without
+ * sample weights; `items` = Σ mult (the resample size).
+ */
+export function selectiveScalarsSortedBytes(
+  s: SelectiveSetup,
+  mult: Uint8Array,
+  resampler: SelectiveResampler,
+  items: number,
+): Record<string, number> {
+  return selectiveScalarsOfValues(s, selectiveResampleValues(resampler, mult, items));
+}
+
+/** The selective and calibration keys of `s` from one resample's values. */
+function selectiveScalarsOfValues(s: SelectiveSetup, v: SelectiveResampleValues): Record<string, number> {
   const out: Record<string, number> = { coverage: v.coverage, selective_risk: v.risk };
   const G = s.groupNames.length;
   if (G > 0) {
