@@ -534,6 +534,15 @@ export function selectiveResampleValues(
   return out;
 }
 
+/**
+ * Σ mult over the rows of the last resample walked without sample weights: the items the walk
+ * entered. Byte multiplicities hold each count modulo 256; this is below the resample size exactly
+ * when a count of 256 or more wrapped around (each such count loses a multiple of 256).
+ */
+export function walkedItems(r: SelectiveResampler): number {
+  return r.state[ST_ITEMS];
+}
+
 /** Most values {@link optimalAurcOf} keeps per resampler (emptied when full). */
 const OPTIMUM_CACHE_SIZE = 4096;
 

@@ -92,33 +92,26 @@ addUniformDraws(new Int32Array([1, 2, 3, 4]), new Int32Array(64), 64, null);
 export const BYTE_DRAW_MAX_ROWS = LEMIRE_MAX;
 
 /**
- * {@link addUniformDraws} into byte multiplicities (the same draws, so the same counts while none
- * passes `limit`): `counts[i]` holds the count modulo limit + 1 (a power of two: 256 in a
- * Uint8Array). Returns false when a count passed `limit` (then the caller draws that resample again
- * as Int32: the counts here are wrong). m ≤ {@link BYTE_DRAW_MAX_ROWS}.
+ * {@link addUniformDraws} into byte multiplicities: the same draws, so `counts[i]` holds the count
+ * modulo 256. A count of 256 or more wraps around, unchecked here (a check per draw cost about
+ * 0.5 ns, a sixth of the loop): the resample's counts then add up to less than its size by a
+ * multiple of 256, which the statistic that reads them sees (see {@link ResampleStat.bytes}).
+ * m ≤ {@link BYTE_DRAW_MAX_ROWS}.
  *
- * Why bytes: on 200,000 rows the Int32 counts (800 KB) are beyond the L2 cache and each draw is a
- * random read-modify-write; as bytes (200 KB) they fit, and the walk that reads them back in order
- * loads a quarter of the memory. Why a second loop instead of one over both array types: V8
- * compiles an element access for the array types it has seen there, and a loop that saw both would
- * check the type at every draw, in every bootstrap (also those that keep Int32).
+ * Why bytes: on 200,000 rows the Int32 counts (800 KB) nearly fill a 1 MB second-level cache; as
+ * bytes (200 KB) they leave it to the walk that reads them back, which also loads a quarter of the
+ * memory for them. Why a second loop instead of one over both array types: V8 compiles an element
+ * access for the array types it has met there, and a loop that met both would check the type at
+ * every draw, in every bootstrap (also those that keep Int32).
  */
-export function addUniformDrawsBytes(
-  state: Int32Array,
-  counts: Uint8Array,
-  m: number,
-  at: Int32Array | null,
-  limit: number,
-): boolean {
-  if (m <= 0) return true;
+export function addUniformDrawsBytes(state: Int32Array, counts: Uint8Array, m: number, at: Int32Array | null): void {
+  if (m <= 0) return;
   if (m > LEMIRE_MAX) throw new RangeError(`Expected at most ${LEMIRE_MAX} rows for byte draws, but got ${m}.`);
   const reject = (TWO32 - m) % m;
   let a = state[0];
   let b = state[1];
   let c = state[2];
   let d = state[3];
-  // every count after its increment, OR-ed: above `limit` iff one passed it (limit + 1 is a power of two)
-  let seen = 0;
   for (let j = 0; j < m; j++) {
     const bb = Math.imul(b, 5);
     const x = Math.imul((bb << 7) | (bb >>> 25), 9) >>> 0;
@@ -135,20 +128,17 @@ export function addUniformDrawsBytes(
       j--; // rare (probability < m/2^32): draw again
       continue;
     }
-    const i = at === null ? hi : at[hi];
-    const v = counts[i] + 1;
-    counts[i] = v & limit;
-    seen |= v;
+    if (at === null) counts[hi]++;
+    else counts[at[hi]]++;
   }
   state[0] = a;
   state[1] = b;
   state[2] = c;
   state[3] = d;
-  return seen <= limit;
 }
 
 /** The byte draw loop once on a few rows when this module loads (see the warm-up of {@link addUniformDraws}). */
-addUniformDrawsBytes(new Int32Array([1, 2, 3, 4]), new Uint8Array(64), 64, null, 255);
+addUniformDrawsBytes(new Int32Array([1, 2, 3, 4]), new Uint8Array(64), 64, null);
 
 /**
  * Adds m draws `int(m)` as rng.ts makes them (rejection above the largest multiple of m below 2^32,
@@ -223,8 +213,7 @@ export function drawResample(
 }
 
 /**
- * {@link drawResample} into byte multiplicities (see {@link addUniformDrawsBytes}); false when a
- * count passed `limit` (the counts are then wrong: draw the resample again with Int32).
+ * {@link drawResample} into byte multiplicities (each count modulo 256, see {@link addUniformDrawsBytes}).
  */
 export function drawResampleBytes(
   seed: number,
@@ -232,14 +221,11 @@ export function drawResampleBytes(
   counts: Uint8Array,
   strata: Int32Array[] | null,
   state: Int32Array,
-  limit: number,
-): boolean {
+): void {
   counts.fill(0);
   resampleState(seed, b, state);
-  if (strata === null) return addUniformDrawsBytes(state, counts, counts.length, null, limit);
-  let exact = true;
-  for (const at of strata) if (!addUniformDrawsBytes(state, counts, at.length, at, limit)) exact = false;
-  return exact;
+  if (strata === null) addUniformDrawsBytes(state, counts, counts.length, null);
+  else for (const at of strata) addUniformDrawsBytes(state, counts, at.length, at);
 }
 
 export interface ResampleRange {
@@ -260,12 +246,14 @@ export interface ResampleStat {
   (counts: Int32Array, out: Float64Array): void;
   batch?: { lanes: number; run: (counts: readonly Int32Array[], L: number, out: Float64Array) => void };
   /**
-   * The same statistic from byte multiplicities (each at most `limit`, default 255), the same values
-   * bit for bit. The evaluator then draws each resample as bytes ({@link drawResampleBytes}) and calls
-   * `run`; a resample with a count above `limit` is drawn again as Int32 and goes to the statistic
-   * itself. Not with `batch`. A `limit` below 255 (2^k − 1) is for tests: it makes that fallback happen.
+   * The same statistic from byte multiplicities, the same values bit for bit: `run` reads each count
+   * modulo 256 and returns false, its values unused, when they add up to less than the resample size
+   * (a count of 256 or more wrapped around). The evaluator then draws each resample as bytes
+   * ({@link drawResampleBytes}) and calls `run`; a resample it refuses is drawn again as Int32 (the
+   * same draws) and goes to the statistic itself. Not with `batch`. A `limit` below 255 (2^k − 1)
+   * is for tests: each count is then taken modulo limit + 1, so that the fallback happens.
    */
-  bytes?: { run: (counts: Uint8Array, out: Float64Array) => void; limit?: number };
+  bytes?: { run: (counts: Uint8Array, out: Float64Array) => boolean; limit?: number };
 }
 
 /**
@@ -320,11 +308,13 @@ export function resampleEvaluator(
     let counts: Int32Array | null = null; // only for a resample with a count above the limit
     return (from, to, values, at, onResample) => {
       for (let b = from; b < to; b++) {
+        drawResampleBytes(seed, b, small, strata, state);
+        if (limit < 255) for (let i = 0; i < nRows; i++) small[i] &= limit;
         out.fill(NaN);
-        if (drawResampleBytes(seed, b, small, strata, state, limit)) bytes.run(small, out);
-        else {
+        if (!bytes.run(small, out)) {
           counts ??= new Int32Array(nRows);
           drawResample(seed, b, counts, strata, state);
+          out.fill(NaN);
           stat(counts, out);
         }
         values.set(out.subarray(0, K), at + (b - from) * K);

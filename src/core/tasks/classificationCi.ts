@@ -180,11 +180,17 @@ export function ciResampleStat(job: CiJob): ResampleStat {
       write(Object.assign(scalarMetricsOf(run, agg, counts, { perClass }), selective), out, 0);
     };
     const stat: ResampleStat = (counts, out) => fused(selectiveScalarsSorted(sel!, counts, resampler, n), counts, out);
-    // Byte multiplicities (stats/resampleDraws.ts `addUniformDrawsBytes`): the same values; a resample
-    // with a count above 255 is drawn again as Int32 and goes to `stat`.
+    // Byte multiplicities (stats/resampleDraws.ts `addUniformDrawsBytes`): the same values. A
+    // resample whose counts do not add up to n (a count above 255 wrapped around) is refused before
+    // its classification values: it is drawn again as Int32 and goes to `stat`.
     if (resampler!.byteWalk)
       stat.bytes = {
-        run: (counts, out) => fused(selectiveScalarsSortedBytes(sel!, counts, resampler!, n), counts, out),
+        run: (counts, out) => {
+          const selective = selectiveScalarsSortedBytes(sel!, counts, resampler!, n);
+          if (selective === null) return false;
+          fused(selective, counts, out);
+          return true;
+        },
       };
     return stat;
   }

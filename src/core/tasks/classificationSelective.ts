@@ -22,6 +22,7 @@ import { gatherCounts, sortRowsByScore, type Multiplicities, type SortedRows } f
 import {
   selectiveResampler,
   selectiveResampleValues,
+  walkedItems,
   type PrefixAcceptance,
   type SelectiveResampler,
   type SelectiveResampleValues,
@@ -284,16 +285,19 @@ export function selectiveScalarsSorted(
 
 /**
  * {@link selectiveScalarsSorted} from byte multiplicities (a Uint8Array in the score order of
- * `s.rows`; see metrics/selectiveResample.ts), through `resampler`, whose walk takes bytes without
- * sample weights; `items` = Σ mult (the resample size).
+ * `s.rows`, each count modulo 256; see metrics/selectiveResample.ts), through `resampler`, whose
+ * walk takes bytes without sample weights; `items` = the resample size. Null when the counts add up
+ * to less than that: a count of 256 or more wrapped around (the caller computes that resample
+ * with Int32 multiplicities).
  */
 export function selectiveScalarsSortedBytes(
   s: SelectiveSetup,
   mult: Uint8Array,
   resampler: SelectiveResampler,
   items: number,
-): Record<string, number> {
-  return selectiveScalarsOfValues(s, selectiveResampleValues(resampler, mult, items));
+): Record<string, number> | null {
+  const v = selectiveResampleValues(resampler, mult, items);
+  return walkedItems(resampler) === items ? selectiveScalarsOfValues(s, v) : null;
 }
 
 /** The selective and calibration keys of `s` from one resample's values. */

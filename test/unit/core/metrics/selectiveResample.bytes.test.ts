@@ -9,6 +9,7 @@ import {
   selectiveResampleValues,
   type PrefixAcceptance,
   type SelectiveResampleValues,
+  walkedItems,
 } from '../../../../src/core/metrics/selectiveResample';
 import { drawResample, drawResampleBytes, stratumPositions } from '../../../../src/core/stats/resampleDraws';
 import { createRng } from '../../../../src/core/stats/rng';
@@ -69,7 +70,7 @@ test('byte multiplicities need the resample size and unit masses', () => {
   assert.throws(() => selectiveResampleValues(unit, new Uint8Array([1, 1, 1])), /with the resample size/);
 });
 
-test('byte draws = Int32 draws while every count is within the limit; a count above it is reported', () => {
+test('byte draws = Int32 draws modulo 256, with and without strata', () => {
   for (const [n, strata] of [
     [300, null],
     [1000, null],
@@ -77,24 +78,40 @@ test('byte draws = Int32 draws while every count is within the limit; a count ab
     [12, null],
   ] as const) {
     const pos = stratumPositions(n, strata);
-    for (const limit of [255, 15, 3, 1]) {
-      let over = 0;
-      for (let b = 0; b < 40; b++) {
-        const want = new Int32Array(n);
-        drawResample(9, b, want, pos);
-        const got = new Uint8Array(n);
-        const exact = drawResampleBytes(9, b, got, pos, new Int32Array(4), limit);
-        const max = Math.max(...want);
-        assert.equal(exact, max <= limit, `n=${n} limit=${limit} b=${b}: max ${max}`);
-        if (exact) assert.deepEqual([...got], [...want], `n=${n} limit=${limit} b=${b}`);
-        // above the limit the byte holds the count modulo limit + 1 (what the fallback must not use)
-        else {
-          for (let i = 0; i < n; i++) assert.equal(got[i], want[i] % (limit + 1));
-          over++;
-        }
-      }
-      if (limit === 255) assert.equal(over, 0);
-      if (limit === 1) assert.equal(over, 40);
+    for (let b = 0; b < 40; b++) {
+      const want = new Int32Array(n);
+      drawResample(9, b, want, pos);
+      const got = new Uint8Array(n);
+      drawResampleBytes(9, b, got, pos, new Int32Array(4));
+      assert.deepEqual([...got], [...want], `n=${n} b=${b}`);
     }
+  }
+});
+
+test('a count of 256 or more wraps around in a byte: the walk then enters fewer items than the resample size', () => {
+  const n = 300;
+  const rng = createRng(5);
+  const scores = Array.from({ length: n }, () => rng.next());
+  const wrong = Array.from({ length: n }, () => (rng.next() < 0.3 ? 1 : 0));
+  const rows = sortRowsByScore(scores, wrong, { groups: Int32Array.from({ length: n }, (_, i) => i % 2), nGroups: 2 });
+  const r = selectiveResampler(rows, { kind: 'target', target: 0.7 }, { B: 15 });
+  for (const [copies, row] of [
+    [256, 10],
+    [299, 0],
+    [257, 299],
+  ]) {
+    // `copies` of one row, the other draws spread one per row: n draws in all
+    const counts = new Int32Array(n);
+    counts[row] = copies;
+    for (let left = n - copies, p = 0; left > 0; p++) {
+      if (p === row) continue;
+      counts[p] = 1;
+      left--;
+    }
+    const small = Uint8Array.from(counts); // modulo 256
+    selectiveResampleValues(r, small, n);
+    assert.equal(walkedItems(r), n - 256, `${copies} copies of row ${row}`);
+    selectiveResampleValues(r, counts, n);
+    assert.equal(walkedItems(r), n);
   }
 });
