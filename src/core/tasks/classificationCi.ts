@@ -220,8 +220,8 @@ export function ciWorkerFile(): string | null {
  * score order (rows are exchangeable for the draw), multiplicities are drawn directly per sorted
  * position, and every statistic walks that order with Int32 multiplicities — the selective and
  * calibration keys of a resample in one pass (metrics/selectiveResample.ts) that also gathers its
- * classification sums (without a weight column; otherwise their own walk): no sort, gather or copy
- * per resample. Resample b depends only
+ * classification sums (without a weight column, and then over byte multiplicities, see
+ * {@link ciResampleStat}; otherwise their own walk): no sort, gather or copy per resample. Resample b depends only
  * on (seed, b), so the resamples can be split across threads (stats/parallelBootstrap.ts) and the
  * intervals stay the same. They differ from the file-order
  * draws of `ciForStatistics` (another stream over the same distribution); the seed fixes them.
