@@ -135,6 +135,8 @@ export function registerCompare(program: Command): void {
           matchBy: opts.matchBy,
           onMismatch: opts.onMismatch,
           bootstrap: bootstrapFlags(opts),
+          // as `evaluate`: this process does nothing else
+          collectGarbage: true,
           root: workspaceRoot(
             cwd,
             opts.root,

@@ -118,6 +118,8 @@ export function registerEvaluate(program: Command): void {
         root,
         progress: progress?.progress,
         onRankedLists,
+        // this process does nothing else: a few milliseconds per collection for a lower peak
+        collectGarbage: true,
         onStage: opts.progress ? (stage, r, info) => say(stageLine(stage, r, info)) : undefined,
       });
     } finally {

@@ -27,6 +27,8 @@ export interface CompareFilesOptions extends CompareOptions {
   /** Workspace root passed to `evaluateFile` (config paths must stay inside it). */
   root?: string;
   progress?: Progress;
+  /** Passed to `evaluateFile` (full collections after large arrays are let go). */
+  collectGarbage?: boolean;
 }
 
 /** True for a path that names an Eval Lens results file rather than predictions. */
@@ -37,7 +39,10 @@ export function isResultsPath(path: string): boolean {
 /** Reads or evaluates one run. */
 export async function loadRun(
   path: string,
-  opts: Pick<CompareFilesOptions, 'configPath' | 'overrides' | 'defaults' | 'root' | 'progress'> = {},
+  opts: Pick<
+    CompareFilesOptions,
+    'configPath' | 'overrides' | 'defaults' | 'root' | 'progress' | 'collectGarbage'
+  > = {},
 ): Promise<Results> {
   if (isResultsPath(path)) return readResultsFile(path);
   return evaluateFile(path, {
@@ -46,6 +51,7 @@ export async function loadRun(
     defaults: opts.defaults,
     root: opts.root,
     progress: opts.progress,
+    collectGarbage: opts.collectGarbage,
   });
 }
 

@@ -381,7 +381,7 @@ export interface TiedBlockScratch {
  */
 export function tiedBlockSteps(
   rows: SortedRows,
-  mult: Multiplicities | null,
+  mult: Multiplicities | Uint8Array | null,
   from: number,
   to: number,
   st: Float64Array,

@@ -13,7 +13,10 @@
  * block the rows keep their order in both directions).
  *
  * Multiplicities are an Int32Array over sorted positions (stats/resampleDraws.ts), so loop counters
- * stay small integers; nothing is allocated per resample.
+ * stay small integers; nothing is allocated per resample. Without sample weights, when the walk also
+ * gathers the classification sums (the classification bootstrap's common case), they may be bytes
+ * instead (a Uint8Array, {@link SelectiveResampler.byteWalk}): the walk over them is
+ * {@link unitMassRunBytes}, its own function, so that the Int32 walk keeps seeing one array type.
  *
  * References (the metrics computed here, and the bootstrap):
  * - Y. Geifman, R. El-Yaniv (2017). Selective Classification for Deep Neural Networks. Advances in Neural
@@ -36,6 +39,7 @@ import { binnedCalibration, eceBinIndex } from './calibration';
 import { groupError, GRID_POINTS, harmonic, optimalAurc, tiedBlockSteps, trapz, trapzFrom } from './riskCoverage';
 import type { SortedRows } from './sortedRows';
 import type { PreparedClassification, UnitClassSums } from './classification';
+import { BYTE_DRAW_MAX_ROWS } from '../stats/resampleDraws';
 
 /** Acceptance as a prefix of the sorted rows: fixed length, or re-chosen per resample by `targetCoverage`. */
 export type PrefixAcceptance = { kind: 'end'; end: number } | { kind: 'target'; target: number };
@@ -109,6 +113,12 @@ export interface SelectiveResampler {
   cls: ResampleClassSums | null;
   /** The eAURC optima computed so far, by wrong items, with the totals they hold for (see `optimalAurcOf`). */
   optimum: Map<number, { W: number; E: number; value: number }>;
+  /**
+   * Whether its resamples are meant to come as byte multiplicities (a Uint8Array; unit masses with the
+   * classification sums, rows within what the byte draws take): its warm-up walked bytes. Int32
+   * multiplicities still give the same values (the exact fallback of a count above 255).
+   */
+  byteWalk: boolean;
 }
 
 /**
@@ -279,7 +289,9 @@ export function selectiveResampler(
   const groupSums = f(3 * G);
   const binSums = f(2 * (B + 1));
   const codes = rows.weight === null ? unitMassCodes(rows, bins, accept) : null;
-  if (codes !== null && rows.n > 2 * WARM_UP_ROWS) warmUp(rows, accept, calibration, classSums);
+  const cls = classSumsFor(rows, classSums);
+  const byteWalk = cls !== null && rows.n <= BYTE_DRAW_MAX_ROWS;
+  if (codes !== null && rows.n > 2 * WARM_UP_ROWS) warmUp(rows, accept, calibration, classSums, byteWalk);
   return {
     rows,
     accept,
@@ -328,8 +340,9 @@ export function selectiveResampler(
     chunk: f(Math.max(B, 1)),
     state: f(ST_SIZE),
     harmonic: f(1),
-    cls: classSumsFor(rows, classSums),
+    cls,
     optimum: new Map(),
+    byteWalk,
   };
 }
 
@@ -361,13 +374,16 @@ function prefixRows(rows: SortedRows, m: number): SortedRows {
  * before the first resample, so that every path of the walk (a tied block, a new ECE bin, a
  * grid point, an adaptive-ECE chunk boundary, the operating point) has run before V8 optimises
  * it. Without this, the optimised walk met those paths later, was deoptimised, and in about one
- * run in four kept running on-stack-replacement code about 1.7 times slower.
+ * run in four kept running on-stack-replacement code about 1.7 times slower. With `bytes` the
+ * multiplicities are a Uint8Array (the walk the resamples will take: only that walk is warmed, so
+ * that neither walk sees the other's array type).
  */
 function warmUp(
   rows: SortedRows,
   accept: PrefixAcceptance,
   calibration: { B: number } | null,
   classSums: PreparedClassification | null,
+  bytes: boolean,
 ): void {
   const m = WARM_UP_ROWS;
   const head = prefixRows(rows, m);
@@ -386,7 +402,7 @@ function warmUp(
       brierTerm: classSums.brierTerm && classSums.brierTerm.subarray(0, m),
     } satisfies PreparedClassification);
   const r = selectiveResampler(head, acc, calibration, cls);
-  const mult = new Int32Array(m);
+  const mult = bytes ? new Uint8Array(m) : new Int32Array(m);
   let items = 0;
   for (let p = 0; p < m; p++) items += mult[p] = (p * 7) % 4;
   selectiveResampleValues(r, mult, items);
@@ -428,11 +444,12 @@ function unitMassCodes(
 
 /**
  * The values of one resample (`mult[p]` = multiplicity of sorted position p; `items` = Σ mult when
- * the caller knows it, e.g. the resample size). Written into `r.values` (returned).
+ * the caller knows it, e.g. the resample size). Written into `r.values` (returned). Byte
+ * multiplicities (a Uint8Array) only without sample weights and with `items`.
  */
 export function selectiveResampleValues(
   r: SelectiveResampler,
-  mult: Int32Array,
+  mult: Int32Array | Uint8Array,
   items?: number,
 ): SelectiveResampleValues {
   const { rows, values: out } = r;
@@ -446,6 +463,8 @@ export function selectiveResampleValues(
   if (w === null && items !== undefined) {
     N = items;
     W = items;
+  } else if (mult instanceof Uint8Array) {
+    throw new RangeError('Expected byte multiplicities only without sample weights and with the resample size.');
   } else {
     for (let p = 0; p < n; p++) {
       const c = mult[p];
@@ -513,6 +532,15 @@ export function selectiveResampleValues(
     out.ece = out.mce = out.eceAdaptive = NaN;
   }
   return out;
+}
+
+/**
+ * Σ mult over the rows of the last resample walked without sample weights: the items the walk
+ * entered. Byte multiplicities hold each count modulo 256; this is below the resample size exactly
+ * when a count of 256 or more wrapped around (each such count loses a multiple of 256).
+ */
+export function walkedItems(r: SelectiveResampler): number {
+  return r.state[ST_ITEMS];
 }
 
 /** Most values {@link optimalAurcOf} keeps per resampler (emptied when full). */
@@ -652,7 +680,14 @@ const blockSums = new Float64Array(3);
  * adaptive chunks: inside the block the ascending order keeps the rows' order). State in `r.state`
  * (the `ST_*` slots up to `ST_W`).
  */
-function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: number, base: number, extra: number): void {
+function tiedBlock(
+  r: SelectiveResampler,
+  mult: Int32Array | Uint8Array,
+  p0: number,
+  p1: number,
+  base: number,
+  extra: number,
+): void {
   const { rows, state: st, gW, gE, gErr, bW, bE, touched, touchedFlag, bins, unit, mass, diff, chunk, gridK } = r;
   const { wrong, group, nGroups: G } = rows;
   const w = rows.weight;
@@ -730,7 +765,7 @@ function tiedBlock(r: SelectiveResampler, mult: Int32Array, p0: number, p1: numb
 /**
  * The pass over the blocks. Leaves the sums (the `ST_*` slots) in `r.state` and sets the operating point, the grid points reached, ECE bins and chunks.
  */
-function mainPass(r: SelectiveResampler, mult: Int32Array, N: number, W: number): void {
+function mainPass(r: SelectiveResampler, mult: Int32Array | Uint8Array, N: number, W: number): void {
   const st = r.state;
   const B = r.B;
   const base = B > 0 ? Math.floor(N / B) : 0;
@@ -751,7 +786,8 @@ function mainPass(r: SelectiveResampler, mult: Int32Array, N: number, W: number)
     // In slices: V8 then optimises weightedSlice as an ordinary hot function (a single long call
     // would run on on-stack-replacement code, which deoptimises at every exit path it has not yet seen).
     const nb = r.rows.blockStart.length - 1;
-    for (let b0 = 0; b0 < nb; b0 += PASS_SLICE) weightedSlice(r, mult, b0, Math.min(nb, b0 + PASS_SLICE));
+    const m32 = mult as Int32Array; // selectiveResampleValues takes bytes only without weights
+    for (let b0 = 0; b0 < nb; b0 += PASS_SLICE) weightedSlice(r, m32, b0, Math.min(nb, b0 + PASS_SLICE));
   }
   if (!st[ST_OP_DONE]) setOperatingPoint(r, W, st[ST_W0], st[ST_E0]);
 }
@@ -910,7 +946,7 @@ function weightedSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: 
  * the operating point, a grid point), a few hundred per resample. The running state lives in
  * `r.state` (the `ST_*` slots) between the two.
  */
-function unitMassPass(r: SelectiveResampler, mult: Int32Array): void {
+function unitMassPass(r: SelectiveResampler, mult: Int32Array | Uint8Array): void {
   const { rows, bins, gridK, accept: acc, state: st, B } = r;
   const code = r.code!;
   const tieEnd = r.tieEnd!;
@@ -928,7 +964,8 @@ function unitMassPass(r: SelectiveResampler, mult: Int32Array): void {
     // In slices: V8 then optimises unitMassRun as an ordinary hot function (a single long call
     // would run on on-stack-replacement code).
     const handled = resume;
-    p = unitMassRun(r, mult, p, Math.min(n, p + PASS_SLICE), handled);
+    const q1 = Math.min(n, p + PASS_SLICE);
+    p = mult instanceof Uint8Array ? unitMassRunBytes(r, mult, p, q1, handled) : unitMassRun(r, mult, p, q1, handled);
     resume = -1;
     if (st[ST_ITEMS] >= st[ST_OP_AT_ITEMS]) setOperatingPointOnce(r);
     if (p >= n) break;
@@ -981,6 +1018,159 @@ function setOperatingPointOnce(r: SelectiveResampler): void {
  * `weightedSlice` for one row with its c copies in closed form: the values are the same bit for bit.
  */
 function unitMassRun(r: SelectiveResampler, mult: Int32Array, p0: number, q1: number, resume: number): number {
+  const { rows, gridK, chunk, bins, unit, B, groupSums: gs, binSums, pick } = r;
+  const code = r.code!;
+  const G = rows.nGroups;
+  const G2 = 2 * G; // gs: gW at [g], gE at [G + g], gErr at [2G + g]
+  const B1 = B + 1; // binSums: mass at [bin], diff at [B + 1 + bin]
+  const H = r.harmonic;
+  const st = r.state;
+  const N = st[ST_N];
+  // adaptive-ECE chunks: the first `extra` chunks hold base + 1 items, the others base
+  const base = B > 0 ? Math.floor(N / B) : 0;
+  const extra = N - base * B;
+  const opAtItems = st[ST_OP_AT_ITEMS];
+  let E0 = st[ST_E0];
+  let aurc = st[ST_AURC];
+  let aBal = st[ST_A_BAL];
+  let aWorst = st[ST_A_WORST];
+  let sumErr = st[ST_SUM_ERR];
+  const gi = st[ST_GRID_NEXT];
+  let K = st[ST_ITEMS] | 0; // items entered (descending order) = mass entered
+  const nextCut = N >= GRID_POINTS && gi < GRID_POINTS ? gridK[gi] : Infinity;
+  // adaptive ECE: descending item d (of a singleton row) is ascending item N − 1 − d; chunk ch holds
+  // descending items below chHi = N − start(ch), chunks visited from B − 1 down
+  let ch = st[ST_CHUNK];
+  let chHi = st[ST_CHUNK_HI];
+  let chunkSum = B > 0 ? chunk[ch] : 0;
+  // the current ECE bin: its mass (an integer count, exact in any order) and its diff sum
+  const bin = bins !== null ? st[ST_BIN] : 0;
+  let binMass = 0;
+  let binDiff = bins !== null ? binSums[B1 + bin] : 0;
+  // the classification sums (r.cls): zero-length stand-ins when off, so the loop reads plain arrays
+  const cls = r.cls;
+  const fuse = cls !== null;
+  const cells = fuse ? cls.cells : EMPTY_I32;
+  const rankHist = fuse ? cls.sums.rankHist : EMPTY_I32;
+  const cWord = fuse ? cls.word : EMPTY_I32;
+  const cTerms = fuse ? cls.terms : EMPTY_F64;
+  let nll = st[ST_NLL];
+  let brier = st[ST_BRIER];
+  // int32 copies of the bounds: compared with them, p stays an untagged integer in V8
+  const end = q1 | 0;
+  const skip = resume | 0;
+  let p = p0 | 0;
+  for (; p < end; p++) {
+    const cd = code[p];
+    const c = mult[p];
+    if ((cd & CODE_RARE) !== 0 && p !== skip) break;
+    if (c === 0) {
+      // A row not drawn (about 37% of the rows of a resample): every step below would add an
+      // exact 0, except that the group-error sum is re-anchored (sumErr − e + e with e the
+      // group's unchanged error, which need not round back to sumErr). Doing only that keeps the
+      // values bit for bit; despite the unpredictable branch it is faster than sending the row
+      // through the steps below, which would give the same values (16.6 vs 17.1 ns per row-draw
+      // on the 200,000-row benchmark).
+      if (G > 0) {
+        const g = (cd >> CODE_GROUP_SHIFT) - 1;
+        if (g >= 0 && gs[g] > 0) sumErr = sumErr - gs[G2 + g] + gs[G2 + g];
+      }
+      continue;
+    }
+    if (K + c > nextCut) break;
+    if (fuse) {
+      const wd = cWord[p];
+      cells[wd & CLS_CELL_MASK] += c;
+      rankHist[wd >>> CLS_CELL_BITS] += c;
+      nll += c * cTerms[2 * p];
+      brier += c * cTerms[2 * p + 1];
+    }
+    const wr = cd & CODE_WRONG;
+    // The c copies' steps in closed form, no per-item loop and no branch on c (a random
+    // multiplicity is an unpredictable branch): Σ_{j=1..c} (E + e·j)/(K + j) =
+    // E·ΔH + e·(c − K·ΔH), ΔH = H[K+c] − H[K] (aurcUnitMass's identity).
+    const dH = H[(K + c) | 0] - H[K];
+    aurc += E0 * dH + wr * (c - K * dH);
+    if (G > 0) {
+      const g = (cd >> CODE_GROUP_SHIFT) - 1;
+      if (g >= 0) {
+        const gw = gs[g];
+        const ge = gs[G + g];
+        const dHg = H[(gw + c) | 0] - H[gw | 0];
+        // the group's error after each copy j: e_j = (ge + wr·j)/(gw + j); Σ_j e_j in closed form
+        const sumEg = ge * dHg + wr * (c - gw * dHg);
+        const others = sumErr - gs[G2 + g];
+        aBal += c * others + sumEg; // Σ over items of the sum of group errors (÷ G at the end)
+        let mxOther = -Infinity;
+        if (G === 2) mxOther = gs[G2 + 1 - g];
+        else for (let k = 0; k < G; k++) if (k !== g && gs[G2 + k] > mxOther) mxOther = gs[G2 + k];
+        // e_j is monotone in j: compare its ends e_1, e_c with the other groups' max (multiplied
+        // out: the denominators are positive); all copies below it (lo) add c·max, all above
+        // (hi) add Σ e_j, and a row whose copies cross it adds copy by copy
+        const m1 = mxOther * (gw + 1);
+        const mC = mxOther * (gw + c);
+        const lo = +(ge + wr <= m1) & +(ge + wr * c <= mC);
+        const hi = +(ge + wr >= m1) & +(ge + wr * c >= mC);
+        if ((lo | hi) === 0) for (let j = 1; j <= c; j++) aWorst += Math.max(mxOther, (ge + wr * j) / (gw + j));
+        else {
+          pick[0] = sumEg;
+          pick[1] = c * mxOther;
+          aWorst += pick[lo];
+        }
+        const nw = gw + c;
+        const ne = ge + wr * c;
+        gs[g] = nw;
+        gs[G + g] = ne;
+        const e = ne / nw; // nw ≥ c ≥ 1
+        sumErr = others + e;
+        gs[G2 + g] = e;
+      } else {
+        let mx = -Infinity;
+        for (let k = 0; k < G; k++) if (gs[G2 + k] > mx) mx = gs[G2 + k];
+        aBal += c * sumErr;
+        aWorst += c * mx;
+      }
+    }
+    E0 += wr * c;
+    if (bins !== null) {
+      const u1 = unit![p];
+      binMass += c;
+      binDiff += c * u1;
+      if (K + c <= chHi) chunkSum += u1 * c;
+      else {
+        chunk[ch] = chunkSum;
+        ch = spreadOverChunks(chunk, ch, chHi, K, c, u1, N, base, extra);
+        chHi = N - chunkStart(ch, base, extra);
+        chunkSum = chunk[ch];
+      }
+    }
+    K = (K + c) | 0;
+    if (K >= opAtItems) {
+      p++;
+      break;
+    }
+  }
+  storeRunning(st, K, E0, aurc, aBal, aWorst, sumErr, E0, gi, K);
+  st[ST_NLL] = nll;
+  st[ST_BRIER] = brier;
+  if (B > 0) chunk[ch] = chunkSum;
+  if (bins !== null) {
+    binSums[bin] += binMass;
+    binSums[B1 + bin] = binDiff;
+  }
+  st[ST_CHUNK] = ch;
+  st[ST_CHUNK_HI] = chHi;
+  return p;
+}
+
+/**
+ * {@link unitMassRun} over byte multiplicities (a Uint8Array), line for line the same steps: the
+ * same values bit for bit. Its own function because V8 compiles an element load for the array
+ * types that load has met: one walk fed both Int32 and byte multiplicities would test the type at
+ * every row, in every bootstrap that walks (the Int32 ones too). Change both together; a unit test
+ * compares the two on random inputs.
+ */
+function unitMassRunBytes(r: SelectiveResampler, mult: Uint8Array, p0: number, q1: number, resume: number): number {
   const { rows, gridK, chunk, bins, unit, B, groupSums: gs, binSums, pick } = r;
   const code = r.code!;
   const G = rows.nGroups;

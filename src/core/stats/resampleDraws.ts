@@ -88,6 +88,58 @@ export function addUniformDraws(state: Int32Array, counts: Int32Array, m: number
  */
 addUniformDraws(new Int32Array([1, 2, 3, 4]), new Int32Array(64), 64, null);
 
+/** Most rows whose resamples can be drawn as bytes ({@link addUniformDrawsBytes}: the exact float64 product only). */
+export const BYTE_DRAW_MAX_ROWS = LEMIRE_MAX;
+
+/**
+ * {@link addUniformDraws} into byte multiplicities: the same draws, so `counts[i]` holds the count
+ * modulo 256. A count of 256 or more wraps around, unchecked here (a check per draw cost about
+ * 0.5 ns, a sixth of the loop): the resample's counts then add up to less than its size by a
+ * multiple of 256, which the statistic that reads them sees (see {@link ResampleStat.bytes}).
+ * m ≤ {@link BYTE_DRAW_MAX_ROWS}.
+ *
+ * Why bytes: on 200,000 rows the Int32 counts (800 KB) nearly fill a 1 MB second-level cache; as
+ * bytes (200 KB) they leave it to the walk that reads them back, which also loads a quarter of the
+ * memory for them. Why a second loop instead of one over both array types: V8 compiles an element
+ * access for the array types it has met there, and a loop that met both would check the type at
+ * every draw, in every bootstrap (also those that keep Int32).
+ */
+export function addUniformDrawsBytes(state: Int32Array, counts: Uint8Array, m: number, at: Int32Array | null): void {
+  if (m <= 0) return;
+  if (m > LEMIRE_MAX) throw new RangeError(`Expected at most ${LEMIRE_MAX} rows for byte draws, but got ${m}.`);
+  const reject = (TWO32 - m) % m;
+  let a = state[0];
+  let b = state[1];
+  let c = state[2];
+  let d = state[3];
+  for (let j = 0; j < m; j++) {
+    const bb = Math.imul(b, 5);
+    const x = Math.imul((bb << 7) | (bb >>> 25), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = (d << 11) | (d >>> 21);
+    const prod = x * m;
+    const hi = (prod * INV_TWO32) | 0;
+    if (prod - hi * TWO32 < reject) {
+      j--; // rare (probability < m/2^32): draw again
+      continue;
+    }
+    if (at === null) counts[hi]++;
+    else counts[at[hi]]++;
+  }
+  state[0] = a;
+  state[1] = b;
+  state[2] = c;
+  state[3] = d;
+}
+
+/** The byte draw loop once on a few rows when this module loads (see the warm-up of {@link addUniformDraws}). */
+addUniformDrawsBytes(new Int32Array([1, 2, 3, 4]), new Uint8Array(64), 64, null);
+
 /**
  * Adds m draws `int(m)` as rng.ts makes them (rejection above the largest multiple of m below 2^32,
  * then x mod m, here by a division: fmod is slow) to `counts` — `counts[at[r]]` when `at` is given,
@@ -160,6 +212,22 @@ export function drawResample(
   else for (const at of strata) addUniformDraws(state, counts, at.length, at);
 }
 
+/**
+ * {@link drawResample} into byte multiplicities (each count modulo 256, see {@link addUniformDrawsBytes}).
+ */
+export function drawResampleBytes(
+  seed: number,
+  b: number,
+  counts: Uint8Array,
+  strata: Int32Array[] | null,
+  state: Int32Array,
+): void {
+  counts.fill(0);
+  resampleState(seed, b, state);
+  if (strata === null) addUniformDrawsBytes(state, counts, counts.length, null);
+  else for (const at of strata) addUniformDrawsBytes(state, counts, at.length, at);
+}
+
 export interface ResampleRange {
   /** First resample index (inclusive). */
   from: number;
@@ -177,6 +245,15 @@ export interface ResampleRange {
 export interface ResampleStat {
   (counts: Int32Array, out: Float64Array): void;
   batch?: { lanes: number; run: (counts: readonly Int32Array[], L: number, out: Float64Array) => void };
+  /**
+   * The same statistic from byte multiplicities, the same values bit for bit: `run` reads each count
+   * modulo 256 and returns false, its values unused, when they add up to less than the resample size
+   * (a count of 256 or more wrapped around). The evaluator then draws each resample as bytes
+   * ({@link drawResampleBytes}) and calls `run`; a resample it refuses is drawn again as Int32 (the
+   * same draws) and goes to the statistic itself. Not with `batch`. A `limit` below 255 (2^k − 1)
+   * is for tests: each count is then taken modulo limit + 1, so that the fallback happens.
+   */
+  bytes?: { run: (counts: Uint8Array, out: Float64Array) => boolean; limit?: number };
 }
 
 /**
@@ -220,9 +297,32 @@ export function resampleEvaluator(
   strata: Int32Array[] | null,
 ): ResampleEvaluator {
   const lanes = stat.batch ? Math.max(1, stat.batch.lanes) : 1;
-  const counts = Array.from({ length: lanes }, () => new Int32Array(nRows));
   const state = new Int32Array(4);
   const out = new Float64Array(lanes * K);
+  const bytes = !stat.batch && stat.bytes && nRows <= BYTE_DRAW_MAX_ROWS ? stat.bytes : null;
+  if (bytes) {
+    const limit = bytes.limit ?? 255;
+    if (!(limit >= 1 && limit <= 255 && (limit & (limit + 1)) === 0))
+      throw new RangeError(`Expected a byte limit of 2^k − 1 up to 255, but got ${limit}.`);
+    const small = new Uint8Array(nRows);
+    let counts: Int32Array | null = null; // only for a resample with a count above the limit
+    return (from, to, values, at, onResample) => {
+      for (let b = from; b < to; b++) {
+        drawResampleBytes(seed, b, small, strata, state);
+        if (limit < 255) for (let i = 0; i < nRows; i++) small[i] &= limit;
+        out.fill(NaN);
+        if (!bytes.run(small, out)) {
+          counts ??= new Int32Array(nRows);
+          drawResample(seed, b, counts, strata, state);
+          out.fill(NaN);
+          stat(counts, out);
+        }
+        values.set(out.subarray(0, K), at + (b - from) * K);
+        onResample?.(b - from + 1);
+      }
+    };
+  }
+  const counts = Array.from({ length: lanes }, () => new Int32Array(nRows));
   return (from, to, values, at, onResample) => {
     for (let b = from; b < to; b += lanes) {
       const L = Math.min(lanes, to - b);

@@ -50,6 +50,7 @@ import {
   selectiveResamplerFor,
   selectiveScalars,
   selectiveScalarsSorted,
+  selectiveScalarsSortedBytes,
   selectiveScratch,
   sortedResamplingApplies,
   type SelectiveSetup,
@@ -193,12 +194,25 @@ export function ciResampleStat(job: CiJob): ResampleStat {
   };
   const cls = resampler?.cls ?? null;
   if (cls !== null) {
-    return (counts, out) => {
-      // the pass first: it leaves the resample's classification sums in `cls`
-      const selective = selectiveScalarsSorted(sel!, counts, resampler, n);
+    // the pass first: it leaves the resample's classification sums in `cls`
+    const fused = (selective: Record<string, number>, counts: ArrayLike<number>, out: Float64Array): void => {
       const agg = aggregateOfUnitSums(run.prepared, cls.sums, 1, 0, cls.total, cls.nll, cls.brier);
       write(Object.assign(scalarMetricsOf(run, agg, counts, { perClass }), selective), out, 0);
     };
+    const stat: ResampleStat = (counts, out) => fused(selectiveScalarsSorted(sel!, counts, resampler, n), counts, out);
+    // Byte multiplicities (stats/resampleDraws.ts `addUniformDrawsBytes`): the same values. A
+    // resample whose counts do not add up to n (a count above 255 wrapped around) is refused before
+    // its classification values: it is drawn again as Int32 and goes to `stat`.
+    if (resampler!.byteWalk)
+      stat.bytes = {
+        run: (counts, out) => {
+          const selective = selectiveScalarsSortedBytes(sel!, counts, resampler!, n);
+          if (selective === null) return false;
+          fused(selective, counts, out);
+          return true;
+        },
+      };
+    return stat;
   }
   const stat: ResampleStat = (counts, out) => finish(scalarMetricsFor(run, counts, { perClass }), counts, out, 0);
   if (run.prepared.weights === null) {
@@ -239,8 +253,8 @@ export function ciWorkerFile(): string | null {
  * score order (rows are exchangeable for the draw), multiplicities are drawn directly per sorted
  * position, and every statistic walks that order with Int32 multiplicities — the selective and
  * calibration keys of a resample in one pass (metrics/selectiveResample.ts) that also gathers its
- * classification sums (without a weight column; otherwise their own walk): no sort, gather or copy
- * per resample. Resample b depends only
+ * classification sums (without a weight column, and then over byte multiplicities, see
+ * {@link ciResampleStat}; otherwise their own walk): no sort, gather or copy per resample. Resample b depends only
  * on (seed, b), so the resamples can be split across threads (stats/parallelBootstrap.ts) and the
  * intervals stay the same. They differ from the file-order
  * draws of `ciForStatistics` (another stream over the same distribution); the seed fixes them.

@@ -22,8 +22,10 @@ import { gatherCounts, sortRowsByScore, type Multiplicities, type SortedRows } f
 import {
   selectiveResampler,
   selectiveResampleValues,
+  walkedItems,
   type PrefixAcceptance,
   type SelectiveResampler,
+  type SelectiveResampleValues,
 } from '../metrics/selectiveResample';
 import type { Curve } from '../results/types';
 import type { AcceptanceRule, ClassificationRun, ClassificationStep, SelectiveSetup } from './classificationRun';
@@ -302,7 +304,28 @@ export function selectiveScalarsSorted(
   items?: number,
 ): Record<string, number> {
   if (!resampler) return scalarsOf(s, mult, null, s.calib ? mult : null);
+  return selectiveScalarsOfValues(s, selectiveResampleValues(resampler, mult, items));
+}
+
+/**
+ * {@link selectiveScalarsSorted} from byte multiplicities (a Uint8Array in the score order of
+ * `s.rows`, each count modulo 256; see metrics/selectiveResample.ts), through `resampler`, whose
+ * walk takes bytes without sample weights; `items` = the resample size. Null when the counts add up
+ * to less than that: a count of 256 or more wrapped around (the caller computes that resample
+ * with Int32 multiplicities).
+ */
+export function selectiveScalarsSortedBytes(
+  s: SelectiveSetup,
+  mult: Uint8Array,
+  resampler: SelectiveResampler,
+  items: number,
+): Record<string, number> | null {
   const v = selectiveResampleValues(resampler, mult, items);
+  return walkedItems(resampler) === items ? selectiveScalarsOfValues(s, v) : null;
+}
+
+/** The selective and calibration keys of `s` from one resample's values. */
+function selectiveScalarsOfValues(s: SelectiveSetup, v: SelectiveResampleValues): Record<string, number> {
   const out: Record<string, number> = { coverage: v.coverage, selective_risk: v.risk };
   const G = s.groupNames.length;
   if (G > 0) {

@@ -70,6 +70,7 @@ import { workerFallbackNote } from '../stats/parallelBootstrap';
 import { userMeanCis } from './rankingCi';
 import { setSnapshotCi } from './stages';
 import type { TaskContext, TaskRunner } from './types';
+import { collectGarbage } from '../collectGarbage';
 
 /** Maximum number of per-user values kept in `perItem` (users × keys). */
 export const PER_ITEM_BUDGET = 1_000_000;
@@ -104,11 +105,15 @@ export const runRanking: TaskRunner = async (ctx) => {
     config,
     warnings,
     progress: ctx.progress,
+    collectGarbage: ctx.collectGarbage,
   });
   if (ctx.subset) subsetRanking(data, ctx.subset.rankingLists(data, ctx));
   // Here, while the run's slot array is whole: it is let go once the run's own metrics are done (below).
   ctx.onRankedLists?.(data.lists, data.users.ids, data.items.ids);
   results.timings.read = (performance.now() - t0) / 1000;
+  // What the rest of the reading let go (the ground truth's and the train rows' growing arrays, the
+  // join's buffers) is garbage now: collected before the metrics allocate, not beside them (peak memory).
+  collectGarbage(ctx.collectGarbage === true, data.lists.items.byteLength);
   if (data.itemEmbeddings && data.userEmbeddings && data.itemEmbeddings.dim !== data.userEmbeddings.dim)
     fail(
       'bad-value',
@@ -145,7 +150,9 @@ export const runRanking: TaskRunner = async (ctx) => {
 
   // Every metric that reads the run's slots is done: let them go (40 MB for 100,000 × 100) before
   // the baselines, which score each user's list as they make it. Users and offsets stay.
+  const slotBytes = data.lists.items.byteLength;
   data.lists.items = new Int32Array(0);
+  collectGarbage(ctx.collectGarbage === true, slotBytes);
 
   const family = 'ranking' as const;
   for (const [key, value] of run.values) results.metric(family, key, value, { note: run.notes[key] });

@@ -45,6 +45,8 @@ export interface TaskContext {
   onRankedLists?: (lists: RankedLists, userIds: readonly string[], itemIds: readonly string[]) => void;
   /** Present when the caller wants the results in stages (point estimates, provisional intervals). */
   stages?: StageEmitter;
+  /** Whether full garbage collections may be taken after large arrays are let go (../collectGarbage.ts). */
+  collectGarbage?: boolean;
 }
 
 /** A task runner returns the description of its main source (hash and size are added by the caller). */

@@ -256,6 +256,11 @@ export class ListBuilder {
     return this.users.length;
   }
 
+  /** List slots written so far (items of every list). */
+  get slots(): number {
+    return this.items.length;
+  }
+
   /**
    * The lists, with every repeated occurrence of an item within a list replaced by
    * {@link VOID_ITEM} (first occurrence kept at its rank).

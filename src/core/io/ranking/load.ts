@@ -12,6 +12,7 @@ import { IdIndex, type RankingData, type TrainData } from '../../data/rankingDat
 import { IntVec, FloatVec, KeyRuns, RelBuilder } from './builders';
 import { releaseByteInterner } from './byteInterner';
 import { TrainAhead } from './trainAhead';
+import { collectGarbage } from '../../collectGarbage';
 import { readTrainRows, trainSpec } from './trainRows';
 import { readEmbeddings } from './embeddings';
 import { ITEM_ALIASES, USER_ALIASES, readIdTable } from './idTable';
@@ -34,6 +35,8 @@ export interface LoadRankingInput {
   config: ResolvedConfig;
   warnings: Warnings;
   progress?: Progress;
+  /** Whether full garbage collections may be taken (../../collectGarbage.ts). */
+  collectGarbage?: boolean;
 }
 
 /** {@link RankingData} plus the size and SHA-256 of the extra files hashed while they were read. */
@@ -178,6 +181,9 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
 
   // The JSONL reader hashes the run as it parses it: the caller needs no second read.
   if (run.hashed) hashed.set(resolve(input.path), run.hashed);
+  // The run's reader leaves garbage of the order of its slots (its chunks, the copies of its
+  // growing arrays): collected before the ground truth and the train rows are joined, not beside them.
+  collectGarbage(input.collectGarbage === true, 4 * run.lists.slots);
 
   let rel: RelBuilder;
   let relevantFile: string | null = null;

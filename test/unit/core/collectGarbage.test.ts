@@ -1,0 +1,38 @@
+// The full collection taken after large arrays are let go: it runs only when allowed and when
+// enough was let go, it gives the memory of unreachable array buffers back, and it leaves no `gc`
+// function behind for later contexts (the flag is turned off again).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runInNewContext } from 'node:vm';
+import { COLLECT_AFTER_BYTES, collectGarbage, collectsByDefault } from '../../../src/core/collectGarbage';
+
+test('nothing is collected unless allowed and at least the threshold was let go', () => {
+  assert.equal(collectGarbage(false, 1e9), false);
+  assert.equal(collectGarbage(true, COLLECT_AFTER_BYTES - 1), false);
+  assert.equal(collectGarbage(true, NaN), false);
+  assert.equal(collectGarbage(true, COLLECT_AFTER_BYTES), true);
+});
+
+test('the memory of an unreachable array buffer is given back', () => {
+  const before = process.memoryUsage().arrayBuffers;
+  // 24 MiB: below the external-memory growth at which V8 collects on its own
+  const bytes = 24 * 2 ** 20;
+  // allocated and dropped inside a function: unreachable once it returns
+  const held = ((): number => new Float64Array(bytes / 8).fill(1).length)();
+  assert.equal(held, bytes / 8);
+  assert.ok(process.memoryUsage().arrayBuffers >= before + bytes, 'not yet collected by V8 itself');
+  assert.equal(collectGarbage(true, bytes), true);
+  assert.ok(
+    process.memoryUsage().arrayBuffers < before + bytes / 2,
+    `array buffers ${process.memoryUsage().arrayBuffers} bytes after the collection, ${before} before the allocation`,
+  );
+});
+
+test('later contexts do not see a gc function', () => {
+  collectGarbage(true, COLLECT_AFTER_BYTES);
+  assert.equal(runInNewContext('typeof gc'), 'undefined');
+});
+
+test('the main thread does not collect unless asked', () => {
+  assert.equal(collectsByDefault(), false);
+});

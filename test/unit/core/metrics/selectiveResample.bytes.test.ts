@@ -1,0 +1,117 @@
+// Byte multiplicities (a Uint8Array) for the unit-mass walk and the draws: the same values and
+// counts as Int32, bit for bit, and a count above the byte limit reported (never silently wrapped).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sortRowsByScore } from '../../../../src/core/metrics/sortedRows';
+import { thresholdEnd } from '../../../../src/core/metrics/selective';
+import {
+  selectiveResampler,
+  selectiveResampleValues,
+  type PrefixAcceptance,
+  type SelectiveResampleValues,
+  walkedItems,
+} from '../../../../src/core/metrics/selectiveResample';
+import { drawResample, drawResampleBytes, stratumPositions } from '../../../../src/core/stats/resampleDraws';
+import { createRng } from '../../../../src/core/stats/rng';
+
+/** The values as plain numbers (groupError copied: the resampler reuses its buffer). */
+function snapshot(v: SelectiveResampleValues): Record<string, number | number[]> {
+  const out: Record<string, number | number[]> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = x instanceof Float64Array ? [...x] : (x as number);
+  return out;
+}
+
+test("the byte walk gives the Int32 walk's values bit for bit (random inputs: ties, groups, ECE bins, acceptance, copies up to 255, more rows than a slice)", () => {
+  const rng = createRng(17);
+  let cases = 0;
+  for (const n of [1, 7, 60, 500, 10_000]) {
+    for (const G of [0, 2, 3]) {
+      for (const accKind of ['all', 'threshold', 'target'] as const) {
+        for (let rep = 0; rep < 3; rep++) {
+          const levels = rep === 0 ? 3 : rep === 1 ? 300 : 1_000_000;
+          const scores = Array.from({ length: n }, () => (1 + rng.int(levels)) / levels);
+          const wrong = Array.from({ length: n }, () => (rng.next() < 0.3 ? 1 : 0));
+          const groups = G > 0 ? Int32Array.from({ length: n }, () => (rng.next() < 0.1 ? -1 : rng.int(G))) : null;
+          const rows = sortRowsByScore(scores, wrong, { groups, nGroups: G });
+          const counts = new Int32Array(n);
+          drawResample(n + rep, cases, counts, null);
+          // a few rows with many copies (up to the byte's 255): the copies cross grid points and chunks
+          if (rep === 2) for (let j = 0; j < 5; j++) counts[rng.int(n)] = 200 + rng.int(56);
+          const small = Uint8Array.from(counts);
+          let items = 0;
+          for (const c of counts) items += c;
+          const t = 0.2 + 0.6 * rng.next();
+          const accept: PrefixAcceptance =
+            accKind === 'all'
+              ? { kind: 'end', end: n }
+              : accKind === 'threshold'
+                ? { kind: 'end', end: thresholdEnd(rows, t) }
+                : { kind: 'target', target: t };
+          const calibration = rep === 1 ? null : { B: rep === 0 ? 4 : 15 };
+          const r32 = selectiveResampler(rows, accept, calibration);
+          const r8 = selectiveResampler(rows, accept, calibration);
+          const want = snapshot(selectiveResampleValues(r32, counts, items));
+          const got = snapshot(selectiveResampleValues(r8, small, items));
+          // deepEqual compares numbers with Object.is: NaN = NaN, 0 ≠ −0; every finite value exactly
+          assert.deepEqual(got, want, `n=${n} G=${G} ${accKind} rep=${rep}`);
+          cases++;
+        }
+      }
+    }
+  }
+  assert.equal(cases, 5 * 3 * 3 * 3);
+});
+
+test('byte multiplicities need the resample size and unit masses', () => {
+  const rows = sortRowsByScore([0.9, 0.5, 0.2], [0, 1, 0], { weights: new Float64Array([1, 2, 1]) });
+  const r = selectiveResampler(rows, { kind: 'end', end: 3 }, null);
+  assert.throws(() => selectiveResampleValues(r, new Uint8Array([1, 1, 1]), 3), /without sample weights/);
+  const unit = selectiveResampler(sortRowsByScore([0.9, 0.5, 0.2], [0, 1, 0]), { kind: 'end', end: 3 }, null);
+  assert.throws(() => selectiveResampleValues(unit, new Uint8Array([1, 1, 1])), /with the resample size/);
+});
+
+test('byte draws = Int32 draws modulo 256, with and without strata', () => {
+  for (const [n, strata] of [
+    [300, null],
+    [1000, null],
+    [999, Int32Array.from({ length: 999 }, (_, i) => (i * 7) % 3)],
+    [12, null],
+  ] as const) {
+    const pos = stratumPositions(n, strata);
+    for (let b = 0; b < 40; b++) {
+      const want = new Int32Array(n);
+      drawResample(9, b, want, pos);
+      const got = new Uint8Array(n);
+      drawResampleBytes(9, b, got, pos, new Int32Array(4));
+      assert.deepEqual([...got], [...want], `n=${n} b=${b}`);
+    }
+  }
+});
+
+test('a count of 256 or more wraps around in a byte: the walk then enters fewer items than the resample size', () => {
+  const n = 300;
+  const rng = createRng(5);
+  const scores = Array.from({ length: n }, () => rng.next());
+  const wrong = Array.from({ length: n }, () => (rng.next() < 0.3 ? 1 : 0));
+  const rows = sortRowsByScore(scores, wrong, { groups: Int32Array.from({ length: n }, (_, i) => i % 2), nGroups: 2 });
+  const r = selectiveResampler(rows, { kind: 'target', target: 0.7 }, { B: 15 });
+  for (const [copies, row] of [
+    [256, 10],
+    [299, 0],
+    [257, 299],
+  ]) {
+    // `copies` of one row, the other draws spread one per row: n draws in all
+    const counts = new Int32Array(n);
+    counts[row] = copies;
+    for (let left = n - copies, p = 0; left > 0; p++) {
+      if (p === row) continue;
+      counts[p] = 1;
+      left--;
+    }
+    const small = Uint8Array.from(counts); // modulo 256
+    selectiveResampleValues(r, small, n);
+    assert.equal(walkedItems(r), n - 256, `${copies} copies of row ${row}`);
+    selectiveResampleValues(r, counts, n);
+    assert.equal(walkedItems(r), n);
+  }
+});
