@@ -12,13 +12,14 @@ import { ciWorkerFile } from '../../../../src/core/tasks/classificationCi';
 import type { Results } from '../../../../src/core/results/types';
 import { bundledWorker } from '../../helpers/bundledWorker';
 
+const FILE = 'examples/digits-lt/logreg.csv';
 const EVERY_ROW = 'examples/cifar100-lt-like/logreg.csv';
 
 for (const [how, stop, expected] of [
   ['cancelled', 'cancel', CancelledError],
   ['failing', 'throw', /a step failed/],
 ] as const)
-  test(`an evaluation ${how} before its bootstrap stops the bootstrap workers it started, and the block they began`, async (t) => {
+  test(`an evaluation ${how} before its bootstrap stops the bootstrap workers it started`, async (t) => {
     if (availableParallelism() < 2) return t.skip('one core: no worker is started');
     // the worker script bundled (a worker thread cannot load the .ts source under the test runner)
     const worker = bundledWorker('src/core/tasks/classificationCiWorker.ts');
@@ -26,16 +27,13 @@ for (const [how, stop, expected] of [
     const made: StartedResampleWorkers[] = [];
     t.mock.method(StartedResampleWorkers, 'start', (_file: string | null, count: number) => {
       const s = start(worker, count);
-      // the bundled copy stands for the worker script the pool looks for (the .ts source here)
-      if (s) Object.defineProperty(s, 'file', { value: ciWorkerFile() });
       if (s) made.push(s);
       return s;
     });
-    const begin = t.mock.method(ResamplePool.prototype, 'begin');
     let cancelled = false;
     await assert.rejects(
-      evaluateFile(EVERY_ROW, {
-        // enough resamples × rows for a second thread, and for the worker to be busy with them when the evaluation stops
+      evaluateFile(FILE, {
+        // enough resamples × rows for a second thread
         overrides: { bootstrap: { n: 100_000, seed: 1 } },
         progress: {
           report: (stage) => {
@@ -49,7 +47,6 @@ for (const [how, stop, expected] of [
       expected,
     );
     assert.equal(made.length, 1);
-    assert.equal(begin.mock.callCount(), 1);
     assert.ok(made[0]!.threadIds.length >= 1);
     assert.equal(made[0]!.running, 0);
   });
