@@ -107,18 +107,6 @@ export interface SharedBlock {
   values: Float64Array;
 }
 
-/** A block of resamples the workers were given before this thread joins them ({@link ResamplePool.begin}). */
-export interface BegunBlock {
-  /** This thread computes its part; resolves with the block's values (resample-major). */
-  join(onResample?: (done: number, total: number) => void): Promise<Float64Array>;
-}
-
-interface StartedBlock {
-  block: SharedBlock;
-  range: ResampleRange;
-  asked: { result: Promise<Float64Array | typeof BLOCK_DONE | null>; worker: PoolWorker }[];
-}
-
 /** A worker's answer to a {@link SharedBlock}: it found no chunk left to claim. */
 export const BLOCK_DONE = 'block-done';
 
@@ -506,35 +494,17 @@ export class ResamplePool<J> {
   }
 
   /**
-   * Starts resamples first..first+nResamples-1 on the workers alone: with per-resample draws and
-   * workers they begin claiming its resamples now, while this thread does other work; `join`
-   * then makes this thread claim the rest and gives the block's values, exactly as {@link run}
-   * would have (it is {@link run} when there is no worker or the draws are a stream).
-   */
-  begin(first: number, nResamples: number): BegunBlock {
-    if (this.closed) throw new Error('the resampling threads were already stopped');
-    if (this.shared === null || nResamples === 0)
-      return { join: (onResample) => this.run(first, nResamples, onResample) };
-    const started = this.startShared(first, nResamples);
-    return { join: (onResample) => this.joinShared(started, onResample) };
-  }
-
-  /**
    * {@link run} with per-resample draws: the block is a {@link SharedBlock}, its chunks claimed by
    * this thread and the workers as they go. A worker that fails leaves its unfinished chunks to
    * this thread; the values are the same whoever computes them.
    */
-  private runShared(
+  private async runShared(
     first: number,
     nResamples: number,
     onResample?: (done: number, total: number) => void,
   ): Promise<Float64Array> {
-    return this.joinShared(this.startShared(first, nResamples), onResample);
-  }
-
-  /** The shared block of resamples first..first+nResamples-1, sent to every worker. */
-  private startShared(first: number, nResamples: number): StartedBlock {
     const K = this.opts.K;
+    const local = this.shared!;
     const batch = this.stat as { batch?: { lanes: number } };
     const chunk = Math.max(1, batch.batch?.lanes ?? 1);
     const nChunks = Math.ceil(nResamples / chunk);
@@ -547,25 +517,12 @@ export class ResamplePool<J> {
       values: new Float64Array(new SharedArrayBuffer(8 * nResamples * K)),
     };
     const range = { from: first, to: first + nResamples };
-    const asked = this.workers.map((worker) => {
-      const result = this.ask(worker, range, block);
-      result.catch(() => undefined); // awaited in joinShared; avoids an unhandled rejection before then
-      return { result, worker };
-    });
-    return { block, range, asked };
-  }
-
-  /** This thread's part of a started shared block, then what failed workers left undone. */
-  private async joinShared(
-    { block, range, asked }: StartedBlock,
-    onResample?: (done: number, total: number) => void,
-  ): Promise<Float64Array> {
-    const K = this.opts.K;
-    const local = this.shared!;
-    const { first, count: nResamples, chunk } = block;
-    const nChunks = Math.ceil(nResamples / chunk);
     try {
-      if (this.closed) throw new Error('the resampling threads were already stopped');
+      const asked = this.workers.map((worker) => {
+        const result = this.ask(worker, range, block);
+        result.catch(() => undefined); // awaited below; avoids an unhandled rejection before then
+        return { result, worker };
+      });
       computeSharedBlock(block, K, local, () =>
         onResample?.(Math.min(nResamples - 1, Atomics.load(block.counters, 1)), nResamples),
       );

@@ -18,7 +18,7 @@ import type { PerClassRow } from '../results/types';
 import type { TaskRunner } from './types';
 import { prepareRun, type ClassificationRun, type ClassificationStep } from './classificationRun';
 import { calibrationStep, selectiveStep } from './classificationSelective';
-import { bootstrapStartStep, classificationCiStep, startBootstrapWorkers } from './classificationCi';
+import { classificationCiStep, startBootstrapWorkers } from './classificationCi';
 import { classificationPerRow } from './classificationPerItem';
 import { classificationSlicesStep } from '../inspect/slicesStep';
 import { subsetClassification } from '../inspect/subset';
@@ -215,8 +215,6 @@ export const CLASSIFICATION_STEPS: { name: string; step: ClassificationStep }[] 
   { name: 'classification', step: classificationStep },
   { name: 'longtail', step: longTailStep },
   { name: 'evolving', step: evolvingStep },
-  // with worker threads: the bootstrap's first resamples on them during the selective and calibration steps
-  { name: 'bootstrap', step: bootstrapStartStep },
   { name: 'selective', step: selectiveStep },
   { name: 'calibration', step: calibrationStep },
   // after selective and calibration: a slice's ECE and AURC exist when the file's do
@@ -234,9 +232,8 @@ export const runClassification: TaskRunner = async (ctx) => {
   if (ctx.subset) loaded = subsetClassification(loaded, await ctx.subset.classificationRows(loaded, ctx));
   // Started now so that their start overlaps the point estimates; stopped below however the evaluation ends.
   const resampleWorkers = startBootstrapWorkers(ctx.config, loaded.data.n);
-  let run: ClassificationRun | undefined;
   try {
-    run = await prepareRun(loaded.data, ctx);
+    const run = await prepareRun(loaded.data, ctx);
     run.resampleWorkers = resampleWorkers;
     run.text = loaded.text;
     run.source = {
@@ -265,7 +262,6 @@ export const runClassification: TaskRunner = async (ctx) => {
     };
     return run.source;
   } finally {
-    await run?.earlyBootstrap?.pool.close(); // begun, and never joined: the evaluation stopped before its bootstrap
     await resampleWorkers?.stop();
   }
 };

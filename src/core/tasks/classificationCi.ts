@@ -25,8 +25,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { stratumPositions, type ResampleStat } from '../stats/resampleDraws';
 import { ResamplePool, StartedResampleWorkers, threadsFor, workerFallbackNote } from '../stats/parallelBootstrap';
-import type { EvalConfig, ResolvedConfig } from '../config/types';
-import type { ResultsBuilder } from '../results/builder';
+import type { EvalConfig } from '../config/types';
 import type { MetricFamily } from '../results/types';
 import {
   AGGREGATE_LANES,
@@ -45,8 +44,6 @@ import {
 } from './classificationRun';
 import type { PerClassRow } from '../results/types';
 import {
-  prepareSelective,
-  selectiveKeys,
   selectiveResamplerFor,
   selectiveScalars,
   selectiveScalarsSorted,
@@ -71,10 +68,15 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const bs = config.bootstrap;
   if (!bs || !(bs.n > 0)) return;
   const { data } = run;
-  const { keys, classKeys } = ciKeys(results);
+  const keys: string[] = [];
+  for (const f of CI_FAMILIES)
+    for (const k of results.families[f] ?? []) if (results.metrics[k]?.value !== null) keys.push(k);
   if (keys.length === 0 || data.n === 0) return;
+  // Per-class accuracy gets an interval too (for the per-class chart's bars), from the same resamples.
   const perClass = results.tables.perClass as PerClassRow[] | undefined;
-  const strata = ciStrata(run, bs);
+  const classKeys = perClass ? perClass.flatMap((r, c) => (r.accuracy === null ? [] : [classAccuracyKey(c)])) : [];
+  keys.push(...classKeys);
+  const strata = bs.stratified ? (data.groupColumn ? strataOf(data.groupColumn) : data.labels) : null;
   const sel = run.selective ?? null;
   const fast = !sel || sortedResamplingApplies(sel, data.n);
   if (!fast) void run.resampleWorkers?.stop(); // this path runs on the calling thread
@@ -133,26 +135,6 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
     );
   }
 };
-
-/**
- * The keys that get intervals: every scalar of {@link CI_FAMILIES} with a value, then per-class
- * accuracy (`classKeys`, for the per-class chart's bars), all from the same resamples.
- */
-function ciKeys(results: ResultsBuilder): { keys: string[]; classKeys: string[] } {
-  const keys: string[] = [];
-  for (const f of CI_FAMILIES)
-    for (const k of results.families[f] ?? []) if (results.metrics[k]?.value !== null) keys.push(k);
-  const perClass = results.tables.perClass as PerClassRow[] | undefined;
-  const classKeys = perClass ? perClass.flatMap((r, c) => (r.accuracy === null ? [] : [classAccuracyKey(c)])) : [];
-  keys.push(...classKeys);
-  return { keys, classKeys };
-}
-
-/** The strata of a stratified bootstrap: the `group` column when the file has one, else the true label. */
-function ciStrata(run: ClassificationRun, bs: ResolvedConfig['bootstrap']): Int32Array | null {
-  const { data } = run;
-  return bs.stratified ? (data.groupColumn ? strataOf(data.groupColumn) : data.labels) : null;
-}
 
 /**
  * What a resample's statistic needs, in score order, without the n×C probability matrix: the
@@ -267,56 +249,13 @@ async function sortedOrderCis(
   onProvisional?: (cis: Record<string, [number, number] | null>, done: number) => void,
 ): Promise<Record<string, [number, number] | null>> {
   const bs = ctx.config.bootstrap;
-  const progress = resampleProgress(ctx.progress, 'bootstrap');
-  // Resample b depends only on (seed, b): the first block alone is a run of that many resamples
-  // (the provisional intervals), and the two blocks joined are the values of one run of bs.n.
-  const at = firstBlock(ctx);
-  const early = run.earlyBootstrap ?? null;
-  run.earlyBootstrap = null;
-  const given = early ? new Set(early.keys) : null;
-  // Begun before the last point estimates, with every key the statistic can give: used when it
-  // holds every key that gets an interval (each value is the same, bit for bit, whatever the others).
-  const usable = early !== null && early.at === at && keys.every((k) => given!.has(k));
-  if (early && !usable) await early.pool.close();
-  const jobKeys = usable ? early.keys : keys;
-  const K = jobKeys.length;
-  // One pool for both blocks: the workers start and receive the job once.
-  const pool = usable ? early.pool : ciPool(run, keys, strata, ctx);
-  try {
-    const onBlock =
-      (first: number) =>
-      (done: number): void =>
-        progress(Math.min(first + done, bs.n), bs.n);
-    const head = usable ? await early.head.join(onBlock(0)) : await pool.run(0, at, onBlock(0));
-    if (at === bs.n) return intervalsOf(head, jobKeys, bs.n, bs.confidence);
-    onProvisional!(intervalsOf(head, jobKeys, at, bs.confidence), at);
-    const values = new Float64Array(bs.n * K);
-    values.set(head);
-    values.set(await pool.run(at, bs.n - at, onBlock(at)), at * K);
-    return intervalsOf(values, jobKeys, bs.n, bs.confidence);
-  } finally {
-    await pool.close();
-  }
-}
-
-/** Resamples of the first block: those behind the provisional intervals of a staged report, else all. */
-function firstBlock(ctx: TaskContext): number {
-  const bs = ctx.config.bootstrap;
-  return ctx.stages && bs.n > PROVISIONAL_RESAMPLES ? PROVISIONAL_RESAMPLES : bs.n;
-}
-
-/** The pool of the run's resamples of `keys`, taking the worker threads started early. */
-function ciPool(
-  run: ClassificationRun,
-  keys: string[],
-  strata: ArrayLike<number> | null,
-  ctx: TaskContext,
-): ResamplePool<CiJob> {
-  const bs = ctx.config.bootstrap;
   const { job, strata: st } = sortedCiJob(run, keys, strata);
-  return new ResamplePool({
+  const K = keys.length;
+  const progress = resampleProgress(ctx.progress, 'bootstrap');
+  // One pool for both blocks: the workers start and receive the job once.
+  const pool = new ResamplePool({
     nRows: job.n,
-    K: keys.length,
+    K,
     totalResamples: bs.n,
     seed: bs.seed,
     strata: st,
@@ -327,34 +266,23 @@ function ciPool(
     started: run.resampleWorkers,
     onWorkerFallback: workerFallbackNote(ctx.warnings),
   });
+  try {
+    const block = (first: number, count: number): Promise<Float64Array> =>
+      pool.run(first, count, (done) => progress(Math.min(first + done, bs.n), bs.n));
+    // Resample b depends only on (seed, b): the first block alone is a run of that many resamples
+    // (the provisional intervals), and the two blocks joined are the values of one run of bs.n.
+    const at = onProvisional && bs.n > PROVISIONAL_RESAMPLES ? PROVISIONAL_RESAMPLES : bs.n;
+    const head = await block(0, at);
+    if (at === bs.n) return intervalsOf(head, keys, bs.n, bs.confidence);
+    onProvisional!(intervalsOf(head, keys, at, bs.confidence), at);
+    const values = new Float64Array(bs.n * K);
+    values.set(head);
+    values.set(await block(at, bs.n - at), at * K);
+    return intervalsOf(values, keys, bs.n, bs.confidence);
+  } finally {
+    await pool.close();
+  }
 }
-
-/**
- * The bootstrap's start when its worker threads were started early, run before the selective
- * step: it makes the selective setup (which the selective step then uses), builds the resample
- * job and has the workers begin the first block while this thread computes the selective and
- * calibration point estimates (about 0.1 s on 200,000 rows); {@link classificationCiStep} then
- * joins them. The keys that get intervals — those with a point value — are known only after those
- * estimates, so the job carries every key the statistic can give (the classification, long-tail
- * and evolving keys with a value, per-class accuracy, every selective and calibration key);
- * each key's values are the same, bit for bit, whatever the other keys.
- */
-export const bootstrapStartStep: ClassificationStep = (run, ctx) => {
-  const { config, results } = ctx;
-  const bs = config.bootstrap;
-  // timed below under `bootstrap` (the selective setup under its own name), so the runner does not time this step
-  results.timings.bootstrap ??= 0;
-  if (!bs || !(bs.n > 0) || !run.resampleWorkers || run.data.n === 0) return;
-  const sel = (run.selective = results.time('selective.prepare', () => prepareSelective(run, ctx)));
-  if (sel && !sortedResamplingApplies(sel, run.data.n)) return;
-  const t0 = performance.now();
-  const { keys } = ciKeys(results);
-  if (sel) keys.push(...selectiveKeys(sel));
-  const pool = ciPool(run, keys, ciStrata(run, bs), ctx) as ResamplePool<unknown>;
-  const at = firstBlock(ctx);
-  run.earlyBootstrap = { keys, pool, head: pool.begin(0, at), at };
-  results.timings.bootstrap += (performance.now() - t0) / 1000;
-};
 
 /**
  * The {@link CiJob} of a run in its selective score order (file order without a selective setup),

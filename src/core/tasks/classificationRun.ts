@@ -28,19 +28,7 @@ import {
   type TrainDistribution,
 } from '../metrics/trainDistribution';
 import type { TaskContext } from './types';
-import type { BegunBlock, ResamplePool, StartedResampleWorkers } from '../stats/parallelBootstrap';
-
-/**
- * A bootstrap begun before the selective and calibration point estimates: the job's keys (every
- * key the statistic can give: those that get intervals are known only later), its pool, and its
- * first block of `at` resamples, which the workers compute meanwhile.
- */
-export interface EarlyBootstrap {
-  keys: string[];
-  pool: ResamplePool<unknown>;
-  head: BegunBlock;
-  at: number;
-}
+import type { StartedResampleWorkers } from '../stats/parallelBootstrap';
 
 /** Everything computed for one classification file, shared by the family steps. */
 export interface ClassificationRun {
@@ -64,8 +52,6 @@ export interface ClassificationRun {
   source?: RunnerSource;
   /** The bootstrap's worker threads, started when reading ended (see `startBootstrapWorkers`). */
   resampleWorkers?: StartedResampleWorkers | null;
-  /** The bootstrap's first block, begun on the workers before the selective point estimates (see `bootstrapStartStep`). */
-  earlyBootstrap?: EarlyBootstrap | null;
 }
 
 export type ClassificationStep = (run: ClassificationRun, ctx: TaskContext) => void | Promise<void>;

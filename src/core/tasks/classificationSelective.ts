@@ -259,30 +259,6 @@ export function selectiveScalars(
 }
 
 /**
- * The keys of {@link selectiveScalars} for the setup `s`, in its order, without computing their
- * values (a test checks them against `selectiveScalars`).
- */
-export function selectiveKeys(s: SelectiveSetup): string[] {
-  const G = s.groupNames.length;
-  const keys = ['coverage', 'selective_risk'];
-  if (G > 0) keys.push(...s.groupNames.map((g) => `error_group.${g}`), 'balanced_error', 'worst_error');
-  if (s.ranked) {
-    keys.push('aurc', 'eaurc');
-    if (G > 0) keys.push('aurc_balanced', 'aurc_worst');
-    keys.push('aurc_grid101', 'aurc_grid101_0.2_1');
-    if (G > 0)
-      keys.push(
-        'aurc_balanced_grid101',
-        'aurc_balanced_grid101_0.2_1',
-        'aurc_worst_grid101',
-        'aurc_worst_grid101_0.2_1',
-      );
-  }
-  if (s.calib) keys.push('ece', 'mce', 'ece_adaptive');
-  return keys;
-}
-
-/**
  * Whether {@link selectiveScalarsSorted} applies: the selective rows are every row and one score
  * order serves the selective and calibration metrics (no val/test protocol).
  */
@@ -468,11 +444,7 @@ function describeRule(s: SelectiveSetup, threshold: number | null, ctx: TaskCont
 
 /** The selective family step: operating point, RC curve, AURC keys, grid keys, cost sweep. */
 export const selectiveStep: ClassificationStep = (run, ctx) => {
-  // made already when the bootstrap started early (classificationCi.ts `bootstrapStartStep`)
-  const s =
-    run.selective !== undefined
-      ? run.selective
-      : ctx.results.time('selective.prepare', () => prepareSelective(run, ctx));
+  const s = ctx.results.time('selective.prepare', () => prepareSelective(run, ctx));
   run.selective = s;
   if (!s) return;
   const { results, warnings, config } = ctx;

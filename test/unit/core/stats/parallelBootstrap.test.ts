@@ -379,34 +379,3 @@ test('a worker started early that dies while it waits: its resamples are compute
     /bootstrap worker failed: the worker failed \(cannot start\)/,
   );
 });
-
-test('a block begun on the workers before this thread joins: the same values as one thread, the workers started on it alone', async () => {
-  const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
-  const pool = new ResamplePool({ ...tagged, stat: untagged });
-  let values: Float64Array;
-  let tagsBefore: number;
-  try {
-    const begun = pool.begin(0, 20);
-    // this thread does other work meanwhile; the worker claims resamples
-    await new Promise((r) => setTimeout(r, 300));
-    values = await withRequired(() => begun.join());
-    tagsBefore = values.filter((v, i) => i % 2 === 1 && v > 0).length;
-  } finally {
-    await pool.close();
-  }
-  assert.deepEqual(
-    values.filter((_, i) => i % 2 === 0),
-    one,
-  );
-  // 300 ms is ample for the worker to take every resample of this small statistic before the join
-  assert.equal(tagsBefore, 20);
-  assert.equal(pool.threadsRunning, 0);
-});
-
-test('a block begun and never joined: closing the pool stops its workers', async () => {
-  const pool = new ResamplePool({ ...tagged, stat: untagged });
-  pool.begin(0, 20);
-  await pool.close();
-  assert.equal(pool.threadsRunning, 0);
-  assert.throws(() => pool.begin(0, 20), /already stopped/);
-});

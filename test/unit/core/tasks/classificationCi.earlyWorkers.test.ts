@@ -7,13 +7,10 @@ import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
 import { CancelledError } from '../../../../src/core/diagnostics';
 import { evaluateFile } from '../../../../src/core/evaluate';
-import { ResamplePool, StartedResampleWorkers } from '../../../../src/core/stats/parallelBootstrap';
-import { ciWorkerFile } from '../../../../src/core/tasks/classificationCi';
-import type { Results } from '../../../../src/core/results/types';
+import { StartedResampleWorkers } from '../../../../src/core/stats/parallelBootstrap';
 import { bundledWorker } from '../../helpers/bundledWorker';
 
 const FILE = 'examples/digits-lt/logreg.csv';
-const EVERY_ROW = 'examples/cifar100-lt-like/logreg.csv';
 
 for (const [how, stop, expected] of [
   ['cancelled', 'cancel', CancelledError],
@@ -50,33 +47,3 @@ for (const [how, stop, expected] of [
     assert.ok(made[0]!.threadIds.length >= 1);
     assert.equal(made[0]!.running, 0);
   });
-
-test('the bootstrap begun on the worker before the selective step gives exactly the intervals of one thread', async (t) => {
-  if (availableParallelism() < 2) return t.skip('one core: no worker is started');
-  const worker = bundledWorker('src/core/tasks/classificationCiWorker.ts');
-  const start = StartedResampleWorkers.start.bind(StartedResampleWorkers);
-  // rows × resamples above the threshold of a second thread (2,000 rows, no val/test split)
-  const overrides = { bootstrap: { n: 10_000, seed: 5 } };
-  let early = true;
-  t.mock.method(StartedResampleWorkers, 'start', (_file: string | null, count: number) => {
-    if (!early) return null;
-    const s = start(worker, count);
-    // the bundled copy stands for the worker script the pool looks for (under the test runner, the .ts source)
-    if (s) Object.defineProperty(s, 'file', { value: ciWorkerFile() });
-    return s;
-  });
-  const begin = t.mock.method(ResamplePool.prototype, 'begin');
-  const two = await evaluateFile(EVERY_ROW, { overrides });
-  assert.equal(begin.mock.callCount(), 1);
-  assert.deepEqual(two.warnings, [], 'the worker computed its resamples');
-  early = false;
-  // no worker: the pool's own worker (the .ts source) cannot load here, so this thread computes every resample
-  const one = await evaluateFile(EVERY_ROW, { overrides });
-  assert.equal(begin.mock.callCount(), 1);
-  const intervals = (r: Results): unknown => [
-    Object.entries(r.metrics).map(([k, m]) => [k, m.ci]),
-    (r.tables.perClass as { ci?: unknown }[]).map((row) => row.ci),
-  ];
-  assert.ok(Object.values(two.metrics).filter((m) => m.ci).length > 30);
-  assert.deepEqual(intervals(two), intervals(one));
-});

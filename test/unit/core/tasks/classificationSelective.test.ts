@@ -5,12 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runClassification } from '../../../../src/core/tasks/classification';
-import {
-  calibrationStep,
-  selectiveKeys,
-  selectiveScalars,
-  selectiveStep,
-} from '../../../../src/core/tasks/classificationSelective';
+import { calibrationStep, selectiveScalars, selectiveStep } from '../../../../src/core/tasks/classificationSelective';
 import { CI_FAMILIES } from '../../../../src/core/tasks/classificationCi';
 import type { TaskContext } from '../../../../src/core/tasks/types';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
@@ -171,25 +166,6 @@ test('selectiveScalars with all-ones counts equals the point values (weighted fo
       if (Number.isNaN(a[k])) assert.ok(Number.isNaN(b[k]), k);
       else close(b[k], a[k], 1e-12);
     }
-  }
-});
-
-test('selectiveKeys: the keys of selectiveScalars, in order, for groups or none, each acceptance rule, scores or none', async () => {
-  const rng = createRng(5);
-  const cases: [Partial<ResolvedConfig>, boolean][] = [
-    [{ trainCounts: [100, 50, 20, 10, 5], groups: [2], targetCoverage: 0.7 }, false],
-    [{ trainCounts: [100, 50, 20, 10, 5], groups: [1, 3], acceptThreshold: 0.5 }, true],
-    [{ targetCoverage: 0.6 }, false],
-    [{}, true],
-  ];
-  for (const [extra, weighted] of cases) {
-    const data = randomData(rng, 200, 5, { ties: true, weighted });
-    const { run } = await runSteps(data, noCi(extra));
-    const s = run.selective!;
-    assert.ok(s.ranked && s.calib !== null);
-    assert.deepEqual(selectiveKeys(s), Object.keys(selectiveScalars(s, null)), JSON.stringify(extra));
-    const unranked = { ...s, ranked: false, calib: null };
-    assert.deepEqual(selectiveKeys(unranked), Object.keys(selectiveScalars(unranked, null)), JSON.stringify(extra));
   }
 });
 
