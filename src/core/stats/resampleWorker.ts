@@ -1,6 +1,7 @@
 /**
  * The body of a bootstrap worker thread (see stats/parallelBootstrap.ts): builds the statistic
- * from the job in `workerData` once, then answers every range of resamples it is sent with their
+ * from the job in `workerData` — or, for a worker started before its job existed, in its first
+ * message — once, then answers every range of resamples it is sent with their
  * values (resample-major Float64Array, transferred), and every shared block by computing the
  * chunks it claims into the block's shared values, until the pool terminates it.
  */
@@ -26,7 +27,6 @@ function serve<J>(
 ): void {
   const stat = makeStat(input.job);
   const evaluate = rangeEvaluator(input, stat);
-
   let shared: ResampleEvaluator | null = null;
   parentPort!.on('message', (m: ResampleRange | SharedBlock) => {
     if ('chunk' in m) {
