@@ -6,10 +6,11 @@
  * generator and a thread steps through the draws before its range (stats/resampleStream.ts): then
  * the calling thread computes the first range itself and each worker one further range. Either
  * way the values — and the intervals — are the same whatever the number of threads or their
- * timing. The job's data reaches each worker once, by structured clone when the pool starts (one
- * copy of the prepared per-row arrays per worker, tens of MB at most, none for arrays over a
- * SharedArrayBuffer; the n×C probability matrix is never sent); the blocks of a staged report
- * reuse the same workers.
+ * timing. The job's data reaches each worker once, by structured clone when the pool starts it or
+ * takes it already started ({@link StartedResampleWorkers}: a worker started before its job, whose
+ * thread start and script load then overlap the caller's own work) — one copy of the prepared
+ * per-row arrays per worker, tens of MB at most, none for arrays over a SharedArrayBuffer; the n×C
+ * probability matrix is never sent; the blocks of a staged report reuse the same workers.
  *
  * One thread is used when `Worker` is unavailable, the work is small (worker start-up costs tens
  * of milliseconds), the machine has one core, or the worker script is not found; a worker that
@@ -205,6 +206,89 @@ export interface ResamplePoolOptions<J> extends Omit<
    * resamples, so that the threads finish together (default 0: equal ranges).
    */
   seekCost?: number;
+  /**
+   * Worker threads started earlier with this pool's `workerFile` ({@link StartedResampleWorkers}):
+   * the pool uses those it needs instead of starting new ones, and stops the others.
+   */
+  started?: StartedResampleWorkers | null;
+}
+
+/**
+ * Worker threads of a bootstrap started before its job exists, e.g. while the calling thread
+ * still computes the point estimates the job is built from: their thread start and script load
+ * then happen on an otherwise idle core. Each waits for its {@link ResampleWorkerInput} as its
+ * first message (sent by the {@link ResamplePool} that takes it). Whoever starts them stops them
+ * ({@link stop}) when the evaluation ends, however it ends; a pool stops those it took.
+ */
+export class StartedResampleWorkers {
+  private idle: PoolWorker[] = [];
+  /** Every worker started here, taken or not. */
+  private readonly all: PoolWorker[] = [];
+
+  private constructor(readonly file: string) {}
+
+  /**
+   * `count` waiting workers of `file`, or null when none can start here (no script, no threads);
+   * the pool then starts its own, or reports why it cannot, as without them.
+   */
+  static start(file: string | null, count: number): StartedResampleWorkers | null {
+    if (!file || count < 1 || typeof Worker !== 'function' || !existsSync(file)) return null;
+    const started = new StartedResampleWorkers(file);
+    for (let t = 0; t < count; t++) {
+      const p: PoolWorker = { w: null, running: false, why: null, pending: null };
+      try {
+        p.w = new Worker(file, { workerData: null });
+        p.running = true;
+      } catch (e) {
+        p.why = `the worker could not start (${e instanceof Error ? e.message : String(e)})`;
+        started.idle.push(p);
+        started.all.push(p);
+        continue;
+      }
+      // Until a pool takes it: a failure is kept for the pool to report (or, with workers required, to throw).
+      p.w.on('error', (e: Error) => {
+        if (p.why === null) p.why = `the worker failed (${e.message})`;
+      });
+      p.w.on('exit', (code: number) => {
+        p.running = false;
+        if (p.why === null) p.why = `the worker failed (exited with code ${code})`;
+      });
+      started.idle.push(p);
+      started.all.push(p);
+    }
+    return started;
+  }
+
+  /** Threads started here that have not exited (taken by a pool or not). */
+  get running(): number {
+    return this.all.filter((p) => p.running).length;
+  }
+
+  /** Thread ids of the workers started here (for tests). */
+  get threadIds(): number[] {
+    return this.all.flatMap((p) => (p.w ? [p.w.threadId] : []));
+  }
+
+  /** Up to `n` of the waiting workers, now the caller's: their listeners so far are removed. */
+  take(n: number): PoolWorker[] {
+    const taken = this.idle.splice(0, n);
+    for (const p of taken) {
+      p.w?.removeAllListeners('error');
+      p.w?.removeAllListeners('exit');
+    }
+    return taken;
+  }
+
+  /** Stops the workers no pool has taken (resolves when they have exited). */
+  async stop(): Promise<void> {
+    const rest = this.take(this.idle.length);
+    await Promise.all(
+      rest.map(async (p) => {
+        if (p.w && p.running) await p.w.terminate();
+        p.running = false;
+      }),
+    );
+  }
 }
 
 /**
@@ -270,11 +354,14 @@ export class ResamplePool<J> {
     const T = workerFile && existsSync(workerFile) ? threadsFor(nRows, opts.totalResamples, opts.threads) : 1;
     if (T > 1 && typeof Worker === 'function') {
       const input: ResampleWorkerInput<J> = { job: opts.job, nRows, K, seed, strata, draws: opts.draws };
+      const ready = opts.started && opts.started.file === workerFile ? opts.started.take(T - 1) : [];
       for (let t = 1; t < T; t++) {
-        this.workers.push(this.start(workerFile!, input));
+        const early = ready[t - 1];
+        this.workers.push(early ? this.adopt(early, input) : this.start(workerFile!, input));
         this.cursors.push(0);
       }
     }
+    void opts.started?.stop(); // those the pool does not use
     try {
       this.stat = typeof opts.stat === 'function' ? opts.stat : opts.stat.build();
     } catch (e) {
@@ -301,6 +388,20 @@ export class ResamplePool<J> {
       p.why = `the worker could not start (${e instanceof Error ? e.message : String(e)})`;
       return p; // e.g. no threads in this host: its ranges are computed here
     }
+    this.listen(p);
+    return p;
+  }
+
+  /** A worker started before its job existed ({@link StartedResampleWorkers}): sent its job now. */
+  private adopt(p: PoolWorker, input: ResampleWorkerInput<J>): PoolWorker {
+    if (!p.w || p.why !== null) return p; // it failed while waiting: its ranges are computed here
+    this.listen(p);
+    p.w.postMessage(input);
+    return p;
+  }
+
+  private listen(p: PoolWorker): void {
+    const w = p.w!;
     const fail = (reason: string): void => {
       if (p.why === null) p.why = `the worker failed (${reason})`;
       void p.w?.terminate();
@@ -310,7 +411,7 @@ export class ResamplePool<J> {
       if (workersRequired()) pending.reject(new Error(`bootstrap worker failed: ${reason}`));
       else pending.resolve(null);
     };
-    p.w.on('message', (m: unknown) => {
+    w.on('message', (m: unknown) => {
       const pending = p.pending;
       const expected = pending?.shared
         ? m === BLOCK_DONE
@@ -320,12 +421,11 @@ export class ResamplePool<J> {
         pending.resolve(m as Float64Array | typeof BLOCK_DONE);
       } else fail('unexpected message');
     });
-    p.w.on('error', (e: Error) => fail(e.message));
-    p.w.on('exit', (code: number) => {
+    w.on('error', (e: Error) => fail(e.message));
+    w.on('exit', (code: number) => {
       p.running = false;
       if (!this.closed) fail(`exited with code ${code}`);
     });
-    return p;
   }
 
   /**

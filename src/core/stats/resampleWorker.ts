@@ -1,6 +1,7 @@
 /**
  * The body of a bootstrap worker thread (see stats/parallelBootstrap.ts): builds the statistic
- * from the job in `workerData` once, then answers every range of resamples it is sent with their
+ * from the job in `workerData` — or, for a worker started before its job existed, in its first
+ * message — once, then answers every range of resamples it is sent with their
  * values (resample-major Float64Array, transferred), and every shared block by computing the
  * chunks it claims into the block's shared values, until the pool terminates it.
  */
@@ -15,7 +16,15 @@ import {
 import { resampleEvaluator, type ResampleEvaluator, type ResampleRange } from './resampleDraws';
 
 export function serveResampleRanges<J>(makeStat: (job: J) => (counts: Int32Array, out: Float64Array) => void): void {
-  const input = workerData as ResampleWorkerInput<J>;
+  // Started before its job existed (stats/parallelBootstrap.ts `StartedResampleWorkers`): the job is the first message.
+  if (workerData === null) parentPort!.once('message', (input: ResampleWorkerInput<J>) => serve(input, makeStat));
+  else serve(workerData as ResampleWorkerInput<J>, makeStat);
+}
+
+function serve<J>(
+  input: ResampleWorkerInput<J>,
+  makeStat: (job: J) => (counts: Int32Array, out: Float64Array) => void,
+): void {
   const stat = makeStat(input.job);
   const evaluate = rangeEvaluator(input, stat);
   let shared: ResampleEvaluator | null = null;

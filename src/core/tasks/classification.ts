@@ -18,7 +18,7 @@ import type { PerClassRow } from '../results/types';
 import type { TaskRunner } from './types';
 import { prepareRun, type ClassificationRun, type ClassificationStep } from './classificationRun';
 import { calibrationStep, selectiveStep } from './classificationSelective';
-import { classificationCiStep } from './classificationCi';
+import { classificationCiStep, startBootstrapWorkers } from './classificationCi';
 import { classificationPerRow } from './classificationPerItem';
 import { classificationSlicesStep } from '../inspect/slicesStep';
 import { subsetClassification } from '../inspect/subset';
@@ -230,31 +230,38 @@ export const runClassification: TaskRunner = async (ctx) => {
   });
   checkCancelled(ctx.progress);
   if (ctx.subset) loaded = subsetClassification(loaded, await ctx.subset.classificationRows(loaded, ctx));
-  const run = await prepareRun(loaded.data, ctx);
-  run.text = loaded.text;
-  run.source = {
-    path: ctx.path,
-    format: loaded.format,
-    rows: loaded.rows,
-    rowsUsed: loaded.data.n,
-    columns: loaded.columns,
-  };
-  for (const { name, step } of CLASSIFICATION_STEPS) {
-    checkCancelled(ctx.progress);
-    ctx.progress?.report?.(name, 0);
-    const t0 = performance.now();
-    const before = ctx.results.timings[name];
-    await step(run, ctx);
-    // A step that times itself under its own name (e.g. `bootstrap`) is not counted twice.
-    if (ctx.results.timings[name] === before)
-      ctx.results.timings[name] = (before ?? 0) + (performance.now() - t0) / 1000;
+  // Started now so that their start overlaps the point estimates; stopped below however the evaluation ends.
+  const resampleWorkers = startBootstrapWorkers(ctx.config, loaded.data.n);
+  try {
+    const run = await prepareRun(loaded.data, ctx);
+    run.resampleWorkers = resampleWorkers;
+    run.text = loaded.text;
+    run.source = {
+      path: ctx.path,
+      format: loaded.format,
+      rows: loaded.rows,
+      rowsUsed: loaded.data.n,
+      columns: loaded.columns,
+    };
+    for (const { name, step } of CLASSIFICATION_STEPS) {
+      checkCancelled(ctx.progress);
+      ctx.progress?.report?.(name, 0);
+      const t0 = performance.now();
+      const before = ctx.results.timings[name];
+      await step(run, ctx);
+      // A step that times itself under its own name (e.g. `bootstrap`) is not counted twice.
+      if (ctx.results.timings[name] === before)
+        ctx.results.timings[name] = (before ?? 0) + (performance.now() - t0) / 1000;
+    }
+    const { data, prepared } = run;
+    ctx.results.perItem = {
+      kind: 'row',
+      ids: data.ids,
+      labels: Array.from(data.labels, (y) => data.classes[y]),
+      values: classificationPerRow(prepared, ctx.results.metrics),
+    };
+    return run.source;
+  } finally {
+    await resampleWorkers?.stop();
   }
-  const { data, prepared } = run;
-  ctx.results.perItem = {
-    kind: 'row',
-    ids: data.ids,
-    labels: Array.from(data.labels, (y) => data.classes[y]),
-    values: classificationPerRow(prepared, ctx.results.metrics),
-  };
-  return run.source;
 };

@@ -24,7 +24,8 @@ import { setSnapshotCi } from './stages';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { stratumPositions, type ResampleStat } from '../stats/resampleDraws';
-import { ResamplePool, workerFallbackNote } from '../stats/parallelBootstrap';
+import { ResamplePool, StartedResampleWorkers, threadsFor, workerFallbackNote } from '../stats/parallelBootstrap';
+import type { EvalConfig } from '../config/types';
 import type { MetricFamily } from '../results/types';
 import {
   AGGREGATE_LANES,
@@ -78,6 +79,7 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const strata = bs.stratified ? (data.groupColumn ? strataOf(data.groupColumn) : data.labels) : null;
   const sel = run.selective ?? null;
   const fast = !sel || sortedResamplingApplies(sel, data.n);
+  if (!fast) void run.resampleWorkers?.stop(); // this path runs on the calling thread
   const scratch = sel && !fast ? selectiveScratch(sel) : undefined;
   if (ctx.stages && run.source) await ctx.stages.point(run.source);
   // Provisional intervals go into a snapshot only: per-class accuracy into its table row, the rest onto the metric.
@@ -208,6 +210,19 @@ export function ciResampleStat(job: CiJob): ResampleStat {
   return stat;
 }
 
+/**
+ * The bootstrap's worker threads, started as soon as the number of rows is known (reading ended)
+ * when the configuration asks for resamples and the work is large enough for more than one
+ * thread: they start and load their script on a core that is otherwise idle while this thread
+ * computes the point estimates, and wait for the resample job. Null when none is started. The
+ * caller stops them when the evaluation ends (`stop`), whether or not the bootstrap took them.
+ */
+export function startBootstrapWorkers(config: EvalConfig, nRows: number): StartedResampleWorkers | null {
+  const n = config.bootstrap?.n ?? 0;
+  if (!(n > 0) || nRows === 0) return null;
+  return StartedResampleWorkers.start(ciWorkerFile(), threadsFor(nRows, n) - 1);
+}
+
 /** The worker script next to this module: the bundle's `ciWorker.js`, or the .ts source under tsx. */
 export function ciWorkerFile(): string | null {
   for (const f of [join(__dirname, 'ciWorker.js'), join(__dirname, 'classificationCiWorker.ts')])
@@ -248,6 +263,7 @@ async function sortedOrderCis(
     stat: { build: () => ciResampleStat(job) },
     job,
     workerFile: ciWorkerFile(),
+    started: run.resampleWorkers,
     onWorkerFallback: workerFallbackNote(ctx.warnings),
   });
   try {

@@ -28,6 +28,7 @@ import {
   type TrainDistribution,
 } from '../metrics/trainDistribution';
 import type { TaskContext } from './types';
+import type { StartedResampleWorkers } from '../stats/parallelBootstrap';
 
 /** Everything computed for one classification file, shared by the family steps. */
 export interface ClassificationRun {
@@ -49,6 +50,8 @@ export interface ClassificationRun {
   text?: Record<string, TextColumn>;
   /** The source description the runner returns (for snapshots of the results in stages). */
   source?: RunnerSource;
+  /** The bootstrap's worker threads, started when reading ended (see `startBootstrapWorkers`). */
+  resampleWorkers?: StartedResampleWorkers | null;
 }
 
 export type ClassificationStep = (run: ClassificationRun, ctx: TaskContext) => void | Promise<void>;

@@ -7,7 +7,13 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundledWorker } from '../../helpers/bundledWorker';
-import { parallelResamples, ResamplePool, splitBlock } from '../../../../src/core/stats/parallelBootstrap';
+import {
+  parallelResamples,
+  ResamplePool,
+  splitBlock,
+  StartedResampleWorkers,
+  type ResamplePoolOptions,
+} from '../../../../src/core/stats/parallelBootstrap';
 
 // statistic: mean of the row values under the resample counts
 const data = Float64Array.from({ length: 50 }, (_, i) => (i * 7) % 11);
@@ -289,5 +295,87 @@ test('a statistic that cannot be built: the pool throws, and the workers it star
         },
       }),
     /no statistic/,
+  );
+});
+
+/** Waits (up to 10 s) until `ok()` holds. */
+async function until(ok: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(ok(), 'timed out');
+}
+
+test('workers started before their job: the pool takes those it needs, sends them the job and stops the rest; the values are those of one thread', async () => {
+  const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
+  const started = StartedResampleWorkers.start(tagged.workerFile, 2)!;
+  assert.equal(started.running, 2);
+  const ids = started.threadIds;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const pool = new ResamplePool({
+    ...tagged,
+    started,
+    // this thread's resamples take 25 ms each, so that the worker claims some of them
+    stat: (counts: Int32Array, out: Float64Array) => {
+      Atomics.wait(pause, 0, 0, 25);
+      untagged(counts, out);
+    },
+  });
+  let values: Float64Array;
+  try {
+    values = await withRequired(() => pool.run(0, 20));
+    // the second started worker was not needed (two threads: this one and one worker)
+    await until(() => started.running === 1);
+  } finally {
+    await pool.close();
+  }
+  assert.equal(started.running, 0);
+  assert.deepEqual(
+    values.filter((_, i) => i % 2 === 0),
+    one,
+  );
+  const tags = values.filter((v, i) => i % 2 === 1 && v > 0);
+  assert.ok(tags.length > 0, 'the worker computed none of the resamples');
+  // computed by the first worker started early, not by one the pool started itself
+  assert.deepEqual([...new Set(tags.map((t) => Math.floor(t / 1e6)))], [ids[0]]);
+});
+
+test('workers started before their job that never gets one are stopped by `stop`, and the process can exit', async () => {
+  const started = StartedResampleWorkers.start(tagged.workerFile, 2)!;
+  assert.equal(started.running, 2);
+  await started.stop();
+  // a worker left running would keep this test file's process from exiting
+  assert.equal(started.running, 0);
+  assert.equal(StartedResampleWorkers.start(null, 1), null);
+  assert.equal(StartedResampleWorkers.start('/nonexistent/worker.js', 1), null);
+});
+
+test('a worker started early that dies while it waits: its resamples are computed here, or an error when workers are required', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-worker-'));
+  const bad = join(dir, 'bad.js');
+  writeFileSync(bad, 'throw new Error("cannot start");\n');
+  const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
+  const dies = async (): Promise<StartedResampleWorkers> => {
+    const started = StartedResampleWorkers.start(bad, 1)!;
+    await until(() => started.running === 0);
+    return started;
+  };
+  const pooled = async (opts: Partial<ResamplePoolOptions<unknown>>): Promise<Float64Array> => {
+    const pool = new ResamplePool({ ...common, totalResamples: 20, threads: 2, workerFile: bad, ...opts });
+    try {
+      return await pool.run(0, 20);
+    } finally {
+      await pool.close();
+    }
+  };
+  const heard: string[] = [];
+  const fallback = await pooled({
+    started: await dies(),
+    onWorkerFallback: (range, why) => heard.push(`${range.from}-${range.to}: ${why}`),
+  });
+  assert.deepEqual(fallback, one);
+  assert.deepEqual(heard, ['0-20: the worker failed (cannot start)']);
+  const started = await dies();
+  await assert.rejects(
+    withRequired(() => pooled({ started })),
+    /bootstrap worker failed: the worker failed \(cannot start\)/,
   );
 });
