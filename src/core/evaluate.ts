@@ -59,7 +59,7 @@ export interface EvaluateOptions {
   /**
    * Take a full garbage collection where a stage has let go of large arrays (a ranking run's list
    * slots, the reading's buffers), which lowers the peak memory of a large evaluation by tens of
-   * megabytes for a few milliseconds each (./collectGarbage.ts). Default: on worker threads only
+   * megabytes for a few milliseconds each. Default: on worker threads only
    * (the extension evaluates in one); the command line turns it on.
    */
   collectGarbage?: boolean;

@@ -16,7 +16,8 @@
  * stay small integers; nothing is allocated per resample. Without sample weights, when the walk also
  * gathers the classification sums (the classification bootstrap's common case), they may be bytes
  * instead (a Uint8Array, {@link SelectiveResampler.byteWalk}): the walk over them is
- * {@link unitMassRunBytes}, its own function, so that the Int32 walk keeps seeing one array type.
+ * {@link unitMassRunBytes}, its own function, so that the per-row loop of each keeps seeing one
+ * array type (the functions the walk stops for, a few hundred times a resample, take both).
  *
  * References (the metrics computed here, and the bootstrap):
  * - Y. Geifman, R. El-Yaniv (2017). Selective Classification for Deep Neural Networks. Advances in Neural
@@ -115,7 +116,8 @@ export interface SelectiveResampler {
   optimum: Map<number, { W: number; E: number; value: number }>;
   /**
    * Whether its resamples are meant to come as byte multiplicities (a Uint8Array; unit masses with the
-   * classification sums, rows within what the byte draws take): its warm-up walked bytes. Int32
+   * classification sums, rows within what the byte draws take): its warm-up, when it has one, walked
+   * bytes. Int32
    * multiplicities still give the same values (the exact fallback of a count above 255).
    */
   byteWalk: boolean;
@@ -376,7 +378,7 @@ function prefixRows(rows: SortedRows, m: number): SortedRows {
  * it. Without this, the optimised walk met those paths later, was deoptimised, and in about one
  * run in four kept running on-stack-replacement code about 1.7 times slower. With `bytes` the
  * multiplicities are a Uint8Array (the walk the resamples will take: only that walk is warmed, so
- * that neither walk sees the other's array type).
+ * that neither per-row loop sees the other's array type).
  */
 function warmUp(
   rows: SortedRows,

@@ -69,7 +69,8 @@ export interface ParallelResamplesOptions<J> {
 }
 
 /**
- * What a worker receives in `workerData`; it then receives by message either a {@link ResampleRange}
+ * What a worker receives in `workerData` (or, when it was started before its job existed, as its
+ * first message); it then receives by message either a {@link ResampleRange}
  * (answered with its values) or a {@link SharedBlock} (answered with {@link BLOCK_DONE} once no
  * resample of it is left to claim).
  */
@@ -279,15 +280,25 @@ export class StartedResampleWorkers {
     return taken;
   }
 
-  /** Stops the workers no pool has taken (resolves when they have exited). */
-  async stop(): Promise<void> {
+  private stopping: Promise<void> = Promise.resolve();
+
+  /**
+   * Stops the workers no pool has taken; resolves when they, and those of every earlier call, have
+   * exited.
+   */
+  stop(): Promise<void> {
     const rest = this.take(this.idle.length);
-    await Promise.all(
+    const now = Promise.all(
       rest.map(async (p) => {
+        // A worker that failed before its message was handled has that error delivered as it
+        // exits: heard here, it is not an uncaught exception (nothing of this worker is used).
+        p.w?.on('error', () => {});
         if (p.w && p.running) await p.w.terminate();
         p.running = false;
       }),
     );
+    this.stopping = Promise.all([this.stopping, now]).then(() => undefined);
+    return this.stopping;
   }
 }
 
@@ -326,7 +337,8 @@ export function splitBlock(first: number, count: number, cursors: number[], seek
 }
 
 /**
- * Worker threads started once and sent the job once (structured clone in `workerData`), then given
+ * Worker threads started once and sent the job once (structured clone in `workerData`, or as the
+ * first message to a worker started earlier, see {@link StartedResampleWorkers}), then given
  * ranges of resamples by message, block after block (e.g. the first resamples behind provisional
  * intervals, then the rest). Each {@link run} shares its block out (per-resample draws: every
  * thread claims chunks as it goes) or splits it (stream draws: the calling thread computes the
@@ -394,7 +406,13 @@ export class ResamplePool<J> {
 
   /** A worker started before its job existed ({@link StartedResampleWorkers}): sent its job now. */
   private adopt(p: PoolWorker, input: ResampleWorkerInput<J>): PoolWorker {
-    if (!p.w || p.why !== null) return p; // it failed while waiting: its ranges are computed here
+    if (!p.w || p.why !== null) {
+      // it failed while waiting: its ranges are computed here; `take` removed the listener that
+      // would have seen it exit
+      p.w?.on('error', () => {});
+      if (p.running) p.w?.once('exit', () => (p.running = false));
+      return p;
+    }
     this.listen(p);
     p.w.postMessage(input);
     return p;

@@ -1,6 +1,7 @@
 /**
  * The fast resampling engine of the bootstrap (docs/comparisons.md): multiplicity vectors drawn
- * straight into an Int32Array with an inlined xoshiro128** and Lemire's multiply-shift, and a
+ * straight into an Int32Array (or a Uint8Array, see {@link addUniformDrawsBytes}) with an inlined
+ * xoshiro128** and Lemire's multiply-shift, and a
  * generator per resample, so that resample b is the same whichever thread or batch computes it.
  *
  * Why a second engine beside {@link bootstrapDistribution}: that one reproduces `createRng(seed).int`

@@ -71,7 +71,10 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const keys: string[] = [];
   for (const f of CI_FAMILIES)
     for (const k of results.families[f] ?? []) if (results.metrics[k]?.value !== null) keys.push(k);
-  if (keys.length === 0 || data.n === 0) return;
+  if (keys.length === 0 || data.n === 0) {
+    void run.resampleWorkers?.stop(); // nothing to resample: not kept waiting until the task ends
+    return;
+  }
   // Per-class accuracy gets an interval too (for the per-class chart's bars), from the same resamples.
   const perClass = results.tables.perClass as PerClassRow[] | undefined;
   const classKeys = perClass ? perClass.flatMap((r, c) => (r.accuracy === null ? [] : [classAccuracyKey(c)])) : [];
@@ -233,7 +236,7 @@ export function ciWorkerFile(): string | null {
 /**
  * The fast path (stats/resampleDraws.ts): every per-row vector is permuted ONCE into the selective
  * score order (rows are exchangeable for the draw), multiplicities are drawn directly per sorted
- * position, and every statistic walks that order with Int32 multiplicities — the selective and
+ * position, and every statistic walks that order with integer multiplicities — the selective and
  * calibration keys of a resample in one pass (metrics/selectiveResample.ts) that also gathers its
  * classification sums (without a weight column, and then over byte multiplicities, see
  * {@link ciResampleStat}; otherwise their own walk): no sort, gather or copy per resample. Resample b depends only

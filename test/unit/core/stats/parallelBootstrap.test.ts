@@ -348,6 +348,36 @@ test('workers started before their job that never gets one are stopped by `stop`
   assert.equal(StartedResampleWorkers.start('/nonexistent/worker.js', 1), null);
 });
 
+test('a second `stop` resolves only once the workers of the first have exited', async () => {
+  const started = StartedResampleWorkers.start(tagged.workerFile, 2)!;
+  assert.equal(started.running, 2);
+  void started.stop();
+  await started.stop();
+  assert.equal(started.running, 0);
+});
+
+test('workers stopped at once after they fail to start: their errors are not uncaught exceptions', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-worker-'));
+  const bad = join(dir, 'bad.js');
+  writeFileSync(bad, 'throw new Error("cannot start");\n');
+  const uncaught: unknown[] = [];
+  const heard = (e: unknown): void => void uncaught.push(e);
+  process.on('uncaughtException', heard);
+  try {
+    for (let i = 0; i < 5; i++) {
+      const started = StartedResampleWorkers.start(bad, 2)!;
+      // let the workers run their script and fail, without a turn of the event loop for their errors
+      const until = Date.now() + 300;
+      while (Date.now() < until);
+      await started.stop();
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  } finally {
+    process.off('uncaughtException', heard);
+  }
+  assert.deepEqual(uncaught, []);
+});
+
 test('a worker started early that dies while it waits: its resamples are computed here, or an error when workers are required', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'eval-lens-worker-'));
   const bad = join(dir, 'bad.js');
