@@ -28,6 +28,20 @@ import { isMainThread } from 'node:worker_threads';
 export const COLLECT_AFTER_BYTES = 16 * 2 ** 20;
 
 let collector: (() => void) | null | undefined;
+let threshold = COLLECT_AFTER_BYTES;
+let taken = 0;
+
+/** Collections taken on this thread so far (for tests). */
+export function collectionsTaken(): number {
+  return taken;
+}
+
+/** Sets the threshold in bytes (tests: a small evaluation reaches its collection points); returns the previous one. */
+export function setCollectAfterBytes(bytes: number): number {
+  const was = threshold;
+  threshold = bytes;
+  return was;
+}
 
 function theCollector(): (() => void) | null {
   if (collector !== undefined) return collector;
@@ -59,9 +73,10 @@ export function collectsByDefault(): boolean {
  * (`freedBytes`); returns whether one ran.
  */
 export function collectGarbage(allowed: boolean, freedBytes: number): boolean {
-  if (!allowed || !(freedBytes >= COLLECT_AFTER_BYTES)) return false;
+  if (!allowed || !(freedBytes >= threshold)) return false;
   const gc = theCollector();
   if (gc === null) return false;
   gc();
+  taken++;
   return true;
 }

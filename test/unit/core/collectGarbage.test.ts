@@ -4,7 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runInNewContext } from 'node:vm';
-import { COLLECT_AFTER_BYTES, collectGarbage, collectsByDefault } from '../../../src/core/collectGarbage';
+import {
+  COLLECT_AFTER_BYTES,
+  collectGarbage,
+  collectionsTaken,
+  collectsByDefault,
+  setCollectAfterBytes,
+} from '../../../src/core/collectGarbage';
+import { evaluateFile } from '../../../src/core/evaluate';
 
 test('nothing is collected unless allowed and at least the threshold was let go', () => {
   assert.equal(collectGarbage(false, 1e9), false);
@@ -35,4 +42,24 @@ test('later contexts do not see a gc function', () => {
 
 test('the main thread does not collect unless asked', () => {
   assert.equal(collectsByDefault(), false);
+});
+
+test('a ranking evaluation collects at its three points when allowed, and its results are the same', async () => {
+  const file = 'examples/ranking-debian-deps/cooccurrence.jsonl';
+  const was = setCollectAfterBytes(1); // this small run's arrays reach it
+  try {
+    const strip = (r: object): string =>
+      JSON.stringify({ ...r, createdAt: null, timings: null }, (k, v) => (k === 'timings' ? null : v));
+    const n0 = collectionsTaken();
+    const off = await evaluateFile(file, { collectGarbage: false });
+    assert.equal(collectionsTaken(), n0);
+    const on = await evaluateFile(file, { collectGarbage: true });
+    // once the run is read, once the reading is done, once the list slots are let go
+    assert.equal(collectionsTaken(), n0 + 3);
+    assert.equal(strip(on), strip(off));
+    await evaluateFile(file); // the main thread, not asked: none
+    assert.equal(collectionsTaken(), n0 + 3);
+  } finally {
+    setCollectAfterBytes(was);
+  }
 });
