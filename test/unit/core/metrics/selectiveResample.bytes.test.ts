@@ -1,4 +1,4 @@
-// Byte multiplicities (a Uint8Array) for the unit-mass walk and the draws: the same values and
+// Byte multiplicities (a Uint8Array) for the unit-mass walk and the draws: the same values, class sums and
 // counts as Int32, bit for bit, and a count above the byte limit reported (never silently wrapped).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +13,8 @@ import {
 } from '../../../../src/core/metrics/selectiveResample';
 import { drawResample, drawResampleBytes, stratumPositions } from '../../../../src/core/stats/resampleDraws';
 import { createRng } from '../../../../src/core/stats/rng';
+import { prepareClassification, type PreparedClassification } from '../../../../src/core/metrics/classification';
+import { makeData } from '../../helpers/classification';
 
 /** The values as plain numbers (groupError copied: the resampler reuses its buffer). */
 function snapshot(v: SelectiveResampleValues): Record<string, number | number[]> {
@@ -21,9 +23,10 @@ function snapshot(v: SelectiveResampleValues): Record<string, number | number[]>
   return out;
 }
 
-test("the byte walk gives the Int32 walk's values bit for bit (random inputs: ties, groups, ECE bins, acceptance, copies up to 255, more rows than a slice)", () => {
+test("the byte walk gives the Int32 walk's values and classification sums bit for bit (random inputs: ties, groups, ECE bins, acceptance, copies up to 255, more rows than a slice)", () => {
   const rng = createRng(17);
   let cases = 0;
+  let withSums = 0;
   for (const n of [1, 7, 60, 500, 10_000]) {
     for (const G of [0, 2, 3]) {
       for (const accKind of ['all', 'threshold', 'target'] as const) {
@@ -48,19 +51,49 @@ test("the byte walk gives the Int32 walk's values bit for bit (random inputs: ti
                 ? { kind: 'end', end: thresholdEnd(rows, t) }
                 : { kind: 'target', target: t };
           const calibration = rep === 1 ? null : { B: rep === 0 ? 4 : 15 };
-          const r32 = selectiveResampler(rows, accept, calibration);
-          const r8 = selectiveResampler(rows, accept, calibration);
+          // the classification sums gathered by the same walk (the bootstrap's byte path always has
+          // them), in every other case: row p of `prep` is the row at sorted position p
+          const prep = (cases & 1) === 0 ? randomPrepared(rng, n, 1 + ((cases >> 1) % 6)) : null;
+          const r32 = selectiveResampler(rows, accept, calibration, prep);
+          const r8 = selectiveResampler(rows, accept, calibration, prep);
           const want = snapshot(selectiveResampleValues(r32, counts, items));
           const got = snapshot(selectiveResampleValues(r8, small, items));
           // deepEqual compares numbers with Object.is: NaN = NaN, 0 ≠ −0; every finite value exactly
           assert.deepEqual(got, want, `n=${n} G=${G} ${accKind} rep=${rep}`);
+          if (prep) {
+            assert.ok(r8.cls !== null && r32.cls !== null);
+            const sums = (c: NonNullable<typeof r8.cls>) => ({
+              cells: [...c.cells],
+              counts: [...c.counts],
+              total: c.total,
+              nll: c.nll,
+              brier: c.brier,
+            });
+            assert.deepEqual(sums(r8.cls), sums(r32.cls), `class sums: n=${n} G=${G} ${accKind} rep=${rep}`);
+            assert.equal(r8.cls.total, items);
+            withSums++;
+          }
           cases++;
         }
       }
     }
   }
   assert.equal(cases, 5 * 3 * 3 * 3);
+  assert.equal(withSums, 68);
 });
+
+/** n random rows of C classes, with probabilities (NLL and Brier terms) when C > 1. */
+function randomPrepared(rng: ReturnType<typeof createRng>, n: number, C: number): PreparedClassification {
+  const classes = Array.from({ length: C }, (_, c) => `c${c}`);
+  const labels = Array.from({ length: n }, () => rng.int(C));
+  if (C === 1) return prepareClassification(makeData({ classes, labels, preds: labels.slice() }));
+  const probs = Array.from({ length: n }, () => {
+    const r = Array.from({ length: C }, () => rng.next());
+    const t = r.reduce((a, b) => a + b, 0);
+    return r.map((x) => x / t);
+  });
+  return prepareClassification(makeData({ classes, labels, probs }), { topK: [1, 2] });
+}
 
 test('byte multiplicities need the resample size and unit masses', () => {
   const rows = sortRowsByScore([0.9, 0.5, 0.2], [0, 1, 0], { weights: new Float64Array([1, 2, 1]) });
