@@ -415,6 +415,27 @@ for (let c = 0; c < 32; c++) STOP[c] = 1;
 STOP[QUOTE] = STOP[BACKSLASH] = 1;
 
 /**
+ * One bit (the high bit of its byte) for each byte of the 32-bit little-endian word `x` that
+ * {@link STOP} marks: a control byte (below 0x20), a quote or a backslash. The lowest set bit is
+ * exact: these word-at-a-time tests (S. E. Anderson, "Bit Twiddling Hacks", Stanford University,
+ * https://graphics.stanford.edu/~seander/bithacks.html, "Determine if a word has a byte less
+ * than n" and "… has a zero byte") can mark a byte above a true one by the borrow it leaves,
+ * never one below.
+ */
+function stopBits(x: number): number {
+  const q = x ^ 0x22222222; // a quote becomes a zero byte
+  const s = x ^ 0x5c5c5c5c; // a backslash becomes a zero byte
+  return (
+    ((x - 0x20202020) & ~x & 0x80808080) | ((q - 0x01010101) & ~q & 0x80808080) | ((s - 0x01010101) & ~s & 0x80808080)
+  );
+}
+
+/** The index (0–3) of the byte of the lowest bit set in `bits` (not 0). */
+function lowestByte(bits: number): number {
+  return (31 - Math.clz32(bits & -bits)) >> 3;
+}
+
+/**
  * A strict byte-level parser for the common line shape. `parse` returns false (and the caller
  * falls back to JSON.parse) on anything beyond: an object whose keys are plain strings, whose
  * known values are a plain string or integer (user), arrays of plain strings/integers (items,
@@ -423,6 +444,8 @@ STOP[QUOTE] = STOP[BACKSLASH] = 1;
  */
 class FastLineParser {
   private buf!: Buffer;
+  /** A view of `buf` for reading an id's bytes four at a time. */
+  private view!: DataView;
   private i = 0;
   private end = 0;
   private readonly keyBytes: Uint8Array[] = [];
@@ -438,7 +461,10 @@ class FastLineParser {
   ) {}
 
   parse(buf: Buffer, start: number, end: number): boolean {
-    this.buf = buf;
+    if (buf !== this.buf) {
+      this.buf = buf;
+      this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    }
     this.i = start;
     this.end = end;
     if (buf[this.i++] !== 123) return false; // {
@@ -596,6 +622,9 @@ class FastLineParser {
     const b = this.buf;
     const end = this.end;
     const interner = this.items;
+    const view = this.view;
+    // Where an id's 8 bytes can be read as two words without passing the buffer's end.
+    const wordsEnd = b.length - 8;
     out.length = 0;
     if (b[this.i++] !== 91) return false; // [
     this.ws();
@@ -606,7 +635,39 @@ class FastLineParser {
     let i = this.i;
     for (;;) {
       while (i < end && (b[i] === 32 || b[i] === 9)) i++;
-      if (i < end && b[i] === QUOTE) {
+      let read = false;
+      if (i < end && b[i] === QUOTE && i < wordsEnd) {
+        // An id of at most 7 bytes (the common case) read as two words: the closing quote found by
+        // bit tests on the words, the bytes before it kept as the interner's packed key. A loop
+        // over the bytes costs a test per byte and a mispredicted exit per id (about 110 ms
+        // of the 10 million ids of a 96 MB run, of 300 ms). Longer ids, and ids that end at
+        // a byte other than a quote, go on below.
+        const st = i + 1;
+        let w0 = view.getInt32(st, true);
+        let w1 = 0;
+        let len = 8;
+        const bits0 = stopBits(w0);
+        if (bits0 !== 0) {
+          len = lowestByte(bits0);
+          w0 &= ~(-1 << (len << 3));
+        } else {
+          w1 = view.getInt32(st + 4, true);
+          const bits1 = stopBits(w1);
+          if (bits1 !== 0) {
+            const k = lowestByte(bits1);
+            len = 4 + k;
+            w1 &= ~(-1 << (k << 3));
+          }
+        }
+        if (len < 8 && st + len < end && b[st + len] === QUOTE) {
+          out.push(interner.internShort(b, st, len, w0, w1));
+          i = st + len + 1;
+          read = true;
+        }
+      }
+      if (read) {
+        // the id is read: on to the separator
+      } else if (i < end && b[i] === QUOTE) {
         // One pass finds the closing quote and packs the first 8 bytes (the whole id, usually)
         // into two words for the interner; a longer id is hashed as it is scanned on.
         const st = ++i;

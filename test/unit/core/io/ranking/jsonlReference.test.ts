@@ -224,3 +224,43 @@ test('JSONL reader: the first bad line of a random file is the error, with its c
     });
   }
 });
+
+test('JSONL reader: ids of 0–9 bytes followed by every kind of byte the word-at-a-time scan must tell apart', async () => {
+  // The fast path reads an id's first 8 bytes as two words and finds its end by bit tests; each
+  // length around the two words' bounds, with an escape, a multi-byte character or a space at
+  // each place, and lines ending right at the end of the file (fewer than 8 bytes after an id).
+  const ids: string[] = [];
+  for (let len = 0; len <= 9; len++) {
+    const base = 'abcdefghi'.slice(0, len);
+    ids.push(`"${base}"`);
+    for (let at = 0; at <= len; at++)
+      for (const piece of ['\\"', '\\\\', '\\u0041', 'é', '日', ' ', '\\t', '\\/'])
+        ids.push(`"${base.slice(0, at)}${piece}${base.slice(at)}"`);
+  }
+  const lines = ids.map((id, k) => `{"user":"u${k}","items":[${id},"x",${id}],"relevant":[${id}]}`);
+  for (const tail of ['\n', '']) {
+    // Also each id alone on the file's last line, ending the file without a newline.
+    for (const id of ['""', '"a"', '"abcdefg"', '"abcdefgh"', '"é"']) {
+      const text = lines.join('\n') + '\n' + `{"user":"last","relevant":[],"items":[${id}]}` + tail;
+      const fast = await readFast(text);
+      const ref = readReference(text);
+      assert.deepEqual(fast.lists, ref.lists, id);
+      assert.deepEqual(fast.rel, ref.rel, id);
+      assert.deepEqual(fast.warnings, ref.warnings, id);
+    }
+  }
+});
+
+test('JSONL reader: a raw control byte inside a short id is a JSON error at its line', async () => {
+  for (let len = 0; len <= 9; len++)
+    for (const ctl of ['\t', '\u0001', '\u001f']) {
+      const id = `"${'abcdefghi'.slice(0, len)}${ctl}z"`;
+      const text = `{"user":"u0","items":["a"],"relevant":["a"]}\n{"user":"u1","items":["a",${id}],"relevant":["a"]}\n`;
+      await assert.rejects(readFast(text), (e: unknown) => {
+        assert.ok(e instanceof EvalLensError, String(e));
+        assert.equal(e.code, 'bad-json', e.message);
+        assert.equal(e.location?.line, 2, e.message);
+        return true;
+      });
+    }
+});
