@@ -110,3 +110,37 @@ test('parseDecimalBytes at the end of the buffer (no byte after the number) and 
   assert.deepEqual(at('1.5\xff'), [1.5, 3]);
   assert.ok(Number.isNaN(at('\xff1')[0]));
 });
+
+test('parseDecimalBytes: digit runs of every length, followed by every byte value', () => {
+  // Each run length (integer and fraction part), each byte after the run (every value 0–255:
+  // digits, '.', 'e', and bytes just outside the digits or above 127), at several offsets in the
+  // buffer and at its very end.
+  const rng = createRng(41);
+  const digits = (k: number) => Array.from({ length: k }, () => String(rng.int(10))).join('');
+  for (let intLen = 0; intLen <= 9; intLen++)
+    for (let fracLen = -1; fracLen <= 13; fracLen++) {
+      const s = digits(intLen) + (fracLen >= 0 ? '.' + digits(fracLen) : '');
+      if (intLen + Math.max(0, fracLen) === 0) continue;
+      // More than 15 digits: not the fast path's (NaN; the caller reads the text instead).
+      const want = intLen + Math.max(0, fracLen) > 15 ? NaN : Number(s);
+      for (let after = 0; after < 256; after++) {
+        const lead = 'x'.repeat(after % 5);
+        const buf = Buffer.from(lead + s + String.fromCharCode(after), 'latin1');
+        const out = { end: -1 };
+        const v = parseDecimalBytes(buf, lead.length, out);
+        const c = String.fromCharCode(after);
+        if (/[0-9]/.test(c)) {
+          // the byte continues the number: the value is that of the longer text
+          if (v === v) assert.equal(v, Number(s + c), s + c);
+          continue;
+        }
+        if (c === '.' || c === 'e' || c === 'E') continue; // a longer number or an incomplete one
+        assert.equal(v, want, `${JSON.stringify(s)} + byte ${after}`);
+        if (want === want) assert.equal(out.end, lead.length + s.length, `${JSON.stringify(s)} + byte ${after}`);
+      }
+      // at the very end of the buffer
+      const out = { end: -1 };
+      assert.equal(parseDecimalBytes(Buffer.from(s, 'latin1'), 0, out), want, s);
+      if (want === want) assert.equal(out.end, s.length);
+    }
+});
