@@ -42,11 +42,14 @@ export interface EmbeddingMetricsResult {
   diversityUndefined: number[];
 }
 
+/** What the profiles read of the train data. */
+type EmbeddingTrain = Pick<TrainData, 'seenOffsets' | 'seenItems'>;
+
 interface EmbeddingOptions {
   ks: number[];
   items: Embeddings;
   users: Embeddings | null;
-  train: TrainData | null;
+  train: EmbeddingTrain | null;
 }
 
 export function embeddingMetrics(
@@ -157,7 +160,7 @@ export class EmbeddingAccumulator {
 /** Writes user u's unit profile into `out`; false when the user has none. */
 function profileOf(
   u: number,
-  opts: { items: Embeddings; users: Embeddings | null; train: TrainData | null },
+  opts: { items: Embeddings; users: Embeddings | null; train: EmbeddingTrain | null },
   out: Float64Array,
 ): boolean {
   const dim = out.length;
