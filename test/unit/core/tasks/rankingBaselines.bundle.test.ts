@@ -93,7 +93,7 @@ test('a ranking evaluation with the baseline thread (the bundle) gives the same 
     assert.equal(bundled.started, 1, 'the bundle scored the random baseline on its thread');
     const here = await evaluateFile(run, { overrides });
     assert.equal(comparable(bundled.results), comparable(here), graded ? 'graded' : 'binary');
-    assert.ok(here.baselines?.random['ndcg@20'].value! > 0);
+    assert.ok((here.baselines?.random['ndcg@20'].value ?? 0) > 0);
     assert.ok(here.warnings.some((w) => w.code === 'list-shorter-than-k'));
   }
 });
