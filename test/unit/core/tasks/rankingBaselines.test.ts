@@ -10,12 +10,12 @@ import { Warnings } from '../../../../src/core/diagnostics';
 import type { EvaluateListsOptions, ScoringData } from '../../../../src/core/metrics/ranking/evaluateLists';
 import { evaluateRecommender } from '../../../../src/core/metrics/ranking/evaluateLists';
 import { randomRecommender } from '../../../../src/core/metrics/ranking/baselines';
+import { BaselineThread } from '../../../../src/core/tasks/rankingBaselines';
 import {
-  BaselineThread,
   scoreRandomBaseline,
   type BaselineScores,
   type RandomBaselineJob,
-} from '../../../../src/core/tasks/rankingBaselines';
+} from '../../../../src/core/tasks/rankingBaselineJob';
 import { createRng, type Rng } from '../../../../src/core/stats/rng';
 import { tmpFile } from '../../helpers/io';
 import { bundledWorker } from '../../helpers/bundledWorker';
