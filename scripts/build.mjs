@@ -30,8 +30,6 @@ const entries = [
   // the bootstrap's resampling threads (started by the CLI and by the evaluation worker)
   { ...node, entryPoints: { ciWorker: 'src/core/tasks/classificationCiWorker.ts' }, outdir: 'dist' },
   { ...node, entryPoints: { rankingCiWorker: 'src/core/tasks/rankingCiWorker.ts' }, outdir: 'dist' },
-  // the ranking task's random baseline, scored while the calling thread scores the popularity one
-  { ...node, entryPoints: { rankingBaselineWorker: 'src/core/tasks/rankingBaselineWorker.ts' }, outdir: 'dist' },
   // the threads that read parts of a large classification CSV/TSV file
   { ...node, entryPoints: { readWorker: 'src/core/io/classificationReadWorker.ts' }, outdir: 'dist' },
   // the thread that reads a ranking evaluation's train file while the run is read

@@ -31,14 +31,21 @@
 import { rankingSlicesStep } from '../inspect/slicesStep';
 import { subsetRanking } from '../inspect/subset';
 import { resolve } from 'node:path';
-import { checkCancelled, fail, type Warnings } from '../diagnostics';
+import { fail, type Warnings } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
 import type { RankedLists, RankingData, TrainData } from '../data/rankingData';
 import { fileInfo } from '../io/fileInfo';
 import { LineTally } from '../io/ranking/builders';
 import { loadRanking } from '../io/ranking/load';
 import { checkCutoffs, type Gain, type MapNormaliser } from '../metrics/ranking/accuracy';
-import { idOrderRank, markSeen, popularityOrder, popularityRecommender } from '../metrics/ranking/baselines';
+import {
+  idOrderRank,
+  markSeen,
+  popularityOrder,
+  popularityRecommender,
+  randomRecommender,
+  type Recommender,
+} from '../metrics/ranking/baselines';
 import {
   defineCatalog,
   evaluateLists,
@@ -60,8 +67,6 @@ import { directionOf } from '../results/directions';
 import type { Curve, MetricValue } from '../results/types';
 import { provisionalIntervals, resampleProgress } from '../stats/bootstrap';
 import { workerFallbackNote } from '../stats/parallelBootstrap';
-import { randomBaselineJob, scoreRandomBaseline, type BaselineScores } from './rankingBaselineJob';
-import { BaselineThread } from './rankingBaselines';
 import { userMeanCis } from './rankingCi';
 import { setSnapshotCi } from './stages';
 import type { TaskContext, TaskRunner } from './types';
@@ -119,97 +124,83 @@ export const runRanking: TaskRunner = async (ctx) => {
   const depth = evaluationDepth(ks, longestList(data.lists), data.file, warnings);
   const catalog = defineCatalog(data, config.catalogSize);
   const opts: EvaluateListsOptions = { ks, gain, mapNormaliser, coldThreshold, catalog };
-  // The random baseline's thread starts now, so that its start-up is over when the baselines begin
-  // (./rankingBaselines.ts); it is stopped however this evaluation ends. Its job is sent once the
-  // run's slots are let go: sent now, its copy would be held beside them (peak memory).
-  const baselineThread =
-    data.train && !data.itemEmbeddings ? BaselineThread.start(data.lists.user.length * depth) : null;
-  let baselines: { popularity: BaselineScores; random: BaselineScores } | null = null;
-  let run: ListEvaluation;
-  try {
-    ctx.progress?.report?.('ranking metrics', 0);
-    run = results.time('metrics', () => evaluateLists(data.lists, data, opts));
-    warnAboutRun(ctx, data, run, ks, coldThreshold, config.catalogSize);
-    // Coverage and recall by item category, while the lists and the ground truth are still held.
-    const catColumn = data.itemMeta ? categoryColumn(data.itemMeta.columns) : null;
-    if (data.itemMeta && catColumn !== null) {
-      const meta = data.itemMeta;
-      const breakdown = categoryBreakdown({
-        lists: data.lists,
-        evaluated: run.evaluated,
-        relOffsets: data.relOffsets,
-        relItems: data.relItems,
-        itemIds: data.items.ids,
-        categoryOf: (id) => meta.byItem.get(id)?.[catColumn],
-        metadataIds: meta.byItem.keys(),
-        column: catColumn,
-        k: ks[ks.length - 1],
-      });
-      results.table('categoryBreakdown', breakdown);
-    }
-    results.time('itemMap', () => itemMapStep(data, run, ks[ks.length - 1], catColumn, ctx));
-    // The factor matrix was kept for the map only.
-    data.itemFactors = data.userMetric = null;
+  ctx.progress?.report?.('ranking metrics', 0);
+  const run = results.time('metrics', () => evaluateLists(data.lists, data, opts));
+  warnAboutRun(ctx, data, run, ks, coldThreshold, config.catalogSize);
+  // Coverage and recall by item category, while the lists and the ground truth are still held.
+  const catColumn = data.itemMeta ? categoryColumn(data.itemMeta.columns) : null;
+  if (data.itemMeta && catColumn !== null) {
+    const meta = data.itemMeta;
+    const breakdown = categoryBreakdown({
+      lists: data.lists,
+      evaluated: run.evaluated,
+      relOffsets: data.relOffsets,
+      relItems: data.relItems,
+      itemIds: data.items.ids,
+      categoryOf: (id) => meta.byItem.get(id)?.[catColumn],
+      metadataIds: meta.byItem.keys(),
+      column: catColumn,
+      k: ks[ks.length - 1],
+    });
+    results.table('categoryBreakdown', breakdown);
+  }
+  results.time('itemMap', () => itemMapStep(data, run, ks[ks.length - 1], catColumn, ctx));
+  // The factor matrix was kept for the map only.
+  data.itemFactors = data.userMetric = null;
 
-    // Every metric that reads the run's slots is done: let them go (40 MB for 100,000 × 100) before
-    // the baselines, which score each user's list as they make it. Users and offsets stay.
-    const slotBytes = data.lists.items.byteLength;
-    data.lists.items = new Int32Array(0);
-    collectGarbage(ctx.collectGarbage === true, slotBytes);
+  // Every metric that reads the run's slots is done: let them go (40 MB for 100,000 × 100) before
+  // the baselines, which score each user's list as they make it. Users and offsets stay.
+  const slotBytes = data.lists.items.byteLength;
+  data.lists.items = new Int32Array(0);
+  collectGarbage(ctx.collectGarbage === true, slotBytes);
 
-    const family = 'ranking' as const;
-    for (const [key, value] of run.values) results.metric(family, key, value, { note: run.notes[key] });
+  const family = 'ranking' as const;
+  for (const [key, value] of run.values) results.metric(family, key, value, { note: run.notes[key] });
 
-    // Baselines on the same users, one at a time (only their values and curves are kept).
-    if (data.train) {
-      const train = data.train;
-      const t1 = performance.now();
-      const users = new Int32Array(run.evaluated.length);
-      for (let e = 0; e < users.length; e++) users[e] = data.lists.user[run.evaluated[e]];
-      const idRank = idOrderRank(data.items.ids);
-      // The random baseline goes to its thread first, to be scored there while this thread scores popularity.
-      const randomJob = randomBaselineJob(data, users, depth, config.bootstrap.seed, idRank, opts);
-      baselineThread?.send(randomJob);
-      ctx.progress?.report?.('baseline: popularity', 0);
-      const order = popularityOrder(train, idRank);
-      const pop = evaluateRecommender(users, popularityRecommender(train, order, depth, data.items.size), depth, data, {
-        ...opts,
-        keepPerUser: false,
-      });
-      ctx.progress?.report?.('baseline: random', 0);
-      checkCancelled(ctx.progress);
-      const random = (baselineThread && (await baselineThread.result(warnings))) ?? scoreRandomBaseline(randomJob);
-      results.timings.baselines = (results.timings.baselines ?? 0) + (performance.now() - t1) / 1000;
-      baselines = { popularity: pop, random };
-      results.baselines = {};
-      for (const [name, ev, note] of [
-        ['popularity', pop, 'most frequent train items, seen items excluded'],
-        ['random', random, `seeded random (seed = ${config.bootstrap.seed}), seen items excluded`],
-      ] as const) {
-        const m: Record<string, MetricValue> = {};
-        for (const [key, value] of ev.values) {
-          if (key === 'users_evaluated' || key === 'users_skipped') continue;
-          m[key] = {
-            value: value === null || !Number.isFinite(value) ? null : value,
-            direction: directionOf(key),
-            note,
-          };
-        }
-        results.baselines[name] = m;
-      }
-      // Nothing below reads the seen items or the ground truth: let them go before the per-user
-      // tables allocate (peak memory). Counts and sizes stay.
-      train.seenItems = train.seenOffsets = new Int32Array(0);
-      data.relItems = data.relLine = data.listLines = new Int32Array(0);
-      data.relGrades = new Float64Array(0);
-    } else {
-      warnings.note(
-        'no-train',
-        `${data.file}: no \`train\` file in the config: no popularity/random baselines, no cold-start coverage, no novelty, no activity bins, no seen-item check.`,
+  // Baselines on the same users, one at a time (only their values and curves are kept).
+  let baselines: Record<string, { curves: Record<string, Float64Array> }> | null = null;
+  if (data.train) {
+    const train = data.train;
+    const users = new Int32Array(run.evaluated.length);
+    for (let e = 0; e < users.length; e++) users[e] = data.lists.user[run.evaluated[e]];
+    baselines = {};
+    results.baselines = {};
+    const idRank = results.time('baselines', () => idOrderRank(data.items.ids));
+    const makers: [string, () => Recommender, string][] = [
+      [
+        'popularity',
+        () => popularityRecommender(train, popularityOrder(train, idRank), depth, data.items.size),
+        'most frequent train items, seen items excluded',
+      ],
+      [
+        'random',
+        () => randomRecommender(train, idRank, depth, config.bootstrap.seed),
+        `seeded random (seed = ${config.bootstrap.seed}), seen items excluded`,
+      ],
+    ];
+    for (const [name, make, note] of makers) {
+      ctx.progress?.report?.(`baseline: ${name}`, 0);
+      const ev = results.time('baselines', () =>
+        evaluateRecommender(users, make(), depth, data, { ...opts, keepPerUser: false }),
       );
+      const m: Record<string, MetricValue> = {};
+      for (const [key, value] of ev.values) {
+        if (key === 'users_evaluated' || key === 'users_skipped') continue;
+        m[key] = { value: value === null || !Number.isFinite(value) ? null : value, direction: directionOf(key), note };
+      }
+      results.baselines[name] = m;
+      baselines[name] = { curves: ev.curves };
     }
-  } finally {
-    await baselineThread?.stop();
+    // Nothing below reads the seen items or the ground truth: let them go before the per-user
+    // tables allocate (peak memory). Counts and sizes stay.
+    train.seenItems = train.seenOffsets = new Int32Array(0);
+    data.relItems = data.relLine = data.listLines = new Int32Array(0);
+    data.relGrades = new Float64Array(0);
+  } else {
+    warnings.note(
+      'no-train',
+      `${data.file}: no \`train\` file in the config: no popularity/random baselines, no cold-start coverage, no novelty, no activity bins, no seen-item check.`,
+    );
   }
 
   // Curves: metric vs K up to the evaluation depth, baselines beside.

@@ -27,9 +27,6 @@
 import type { RankedLists, TrainData } from '../../data/rankingData';
 import { createRng } from '../../stats/rng';
 
-/** What the baselines read of the train data (all that a baseline's worker thread is sent of it). */
-export type BaselineTrain = Pick<TrainData, 'itemCounts' | 'seenOffsets' | 'seenItems'>;
-
 /**
  * The rank of each item id in string order (UTF-16 code units), computed once so that the
  * baselines' tie-breaks compare integers instead of strings.
@@ -44,7 +41,7 @@ export function idOrderRank(itemIds: string[]): Int32Array {
 }
 
 /** Train items by popularity (count desc, id asc; `idRank` from {@link idOrderRank}). */
-export function popularityOrder(train: BaselineTrain, idRank: Int32Array): Int32Array {
+export function popularityOrder(train: TrainData, idRank: Int32Array): Int32Array {
   const c = train.itemCounts;
   const pool = trainItemsInIdOrder(train, idRank);
   let maxCount = 0;
@@ -62,7 +59,7 @@ export function popularityOrder(train: BaselineTrain, idRank: Int32Array): Int32
 }
 
 /** The items that occur in train, in id order (the random baseline's pool). */
-export function trainItemsInIdOrder(train: BaselineTrain, idRank: Int32Array): Int32Array {
+export function trainItemsInIdOrder(train: TrainData, idRank: Int32Array): Int32Array {
   const c = train.itemCounts;
   // The inverse of the rank permutation lists the items in id order, without a sort.
   const byRank = new Int32Array(idRank.length).fill(-1);
@@ -80,12 +77,7 @@ export function trainItemsInIdOrder(train: BaselineTrain, idRank: Int32Array): I
 export type Recommender = (u: number, out: Int32Array) => number;
 
 /** The popularity baseline: the first `maxK` items of `order` that user u has not seen in train. */
-export function popularityRecommender(
-  train: BaselineTrain,
-  order: Int32Array,
-  maxK: number,
-  nItems: number,
-): Recommender {
+export function popularityRecommender(train: TrainData, order: Int32Array, maxK: number, nItems: number): Recommender {
   const stamp = new Int32Array(nItems);
   let tag = 0;
   return (u, out) => {
@@ -105,7 +97,7 @@ export function popularityRecommender(
  * The seeded random baseline: `maxK` distinct train items drawn uniformly, user u's train items
  * excluded. The draws depend on the order in which users are served (one generator for all).
  */
-export function randomRecommender(train: BaselineTrain, idRank: Int32Array, maxK: number, seed: number): Recommender {
+export function randomRecommender(train: TrainData, idRank: Int32Array, maxK: number, seed: number): Recommender {
   const nItems = idRank.length;
   // Pool in id order, so the draws do not depend on the order the files met the items.
   const poolArr = trainItemsInIdOrder(train, idRank);
@@ -153,7 +145,7 @@ export function randomRecommender(train: BaselineTrain, idRank: Int32Array, maxK
 /** Popularity lists for `users` (user indices), all at once (for tests and small inputs). */
 export function popularityLists(
   users: Int32Array,
-  train: BaselineTrain,
+  train: TrainData,
   order: Int32Array,
   maxK: number,
   nItems: number,
@@ -164,7 +156,7 @@ export function popularityLists(
 /** Seeded random lists for `users`, all at once (for tests and small inputs). */
 export function randomLists(
   users: Int32Array,
-  train: BaselineTrain,
+  train: TrainData,
   idRank: Int32Array,
   maxK: number,
   seed: number,
@@ -191,7 +183,7 @@ function recommendAll(users: Int32Array, recommend: Recommender, maxK: number): 
  * Stamps user u's train items with `tag` (in `stamp`, one entry per item); returns how many there
  * are (0 for a user without train interactions).
  */
-export function markSeen(u: number, train: BaselineTrain, stamp: Int32Array, tag: number): number {
+export function markSeen(u: number, train: TrainData, stamp: Int32Array, tag: number): number {
   if (u + 1 >= train.seenOffsets.length) return 0;
   let n = 0;
   for (let p = train.seenOffsets[u]; p < train.seenOffsets[u + 1]; p++) {

@@ -42,14 +42,11 @@ export interface EmbeddingMetricsResult {
   diversityUndefined: number[];
 }
 
-/** What the profiles read of the train data. */
-type EmbeddingTrain = Pick<TrainData, 'seenOffsets' | 'seenItems'>;
-
 interface EmbeddingOptions {
   ks: number[];
   items: Embeddings;
   users: Embeddings | null;
-  train: EmbeddingTrain | null;
+  train: TrainData | null;
 }
 
 export function embeddingMetrics(
@@ -160,7 +157,7 @@ export class EmbeddingAccumulator {
 /** Writes user u's unit profile into `out`; false when the user has none. */
 function profileOf(
   u: number,
-  opts: { items: Embeddings; users: Embeddings | null; train: EmbeddingTrain | null },
+  opts: { items: Embeddings; users: Embeddings | null; train: TrainData | null },
   out: Float64Array,
 ): boolean {
   const dim = out.length;

@@ -30,7 +30,7 @@
  *
  * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
-import type { Embeddings, RankedLists, RankingData, TrainData } from '../../data/rankingData';
+import type { RankedLists, RankingData } from '../../data/rankingData';
 import {
   AccuracyAccumulator,
   ACCURACY_METRICS,
@@ -52,22 +52,6 @@ export interface EvaluateListsOptions {
   catalog: CatalogDefinition;
   /** Keep per-user vectors (default true); baselines need only means and curves. */
   keepPerUser?: boolean;
-}
-
-/**
- * What scoring lists reads of a {@link RankingData}: the ground truth, the train counts and seen
- * items, the embeddings and the number of items (a baseline scored on a worker thread is sent
- * only this).
- */
-export interface ScoringData {
-  items: { readonly size: number };
-  relOffsets: Int32Array;
-  relItems: Int32Array;
-  relGrades: Float64Array;
-  binary: boolean;
-  train: Pick<TrainData, 'itemCounts' | 'total' | 'seenOffsets' | 'seenItems'> | null;
-  itemEmbeddings: Embeddings | null;
-  userEmbeddings: Embeddings | null;
 }
 
 /** The catalog used by coverage (shared by the run and its baselines). */
@@ -137,7 +121,7 @@ export function evaluateRecommender(
   users: Int32Array,
   recommend: Recommender,
   depth: number,
-  data: ScoringData,
+  data: RankingData,
   opts: EvaluateListsOptions,
 ): ListEvaluation {
   const scorer = new ListScorer(users, data, opts);
@@ -166,7 +150,7 @@ class ListScorer {
 
   constructor(
     users: Int32Array,
-    private readonly data: ScoringData,
+    private readonly data: RankingData,
     private readonly opts: EvaluateListsOptions,
   ) {
     const ks = (this.ks = checkCutoffs(opts.ks));
@@ -224,7 +208,7 @@ function assemble(
   cat: CatalogResult,
   emb: EmbeddingMetricsResult | null,
   ks: number[],
-  data: ScoringData,
+  data: RankingData,
   opts: EvaluateListsOptions,
 ): ListEvaluation {
   const perUser: Record<string, Float64Array> = {};
