@@ -140,7 +140,9 @@ describe('compare, report, export, config', function () {
       uri('exports/svc.tex'),
     ))!;
     const t = readFileSync(tex.fsPath, 'utf8');
-    assert.match(t, /\\toprule[\s\S]*accuracy \$\\uparrow\$[\s\S]*\\midrule[\s\S]*0\.8400[\s\S]*\\bottomrule/);
+    // columns headed by the metrics' short headings, mapped back to their keys by the comment line above
+    assert.match(t, /^% Columns: Accuracy = accuracy; /);
+    assert.match(t, /\\toprule[\s\S]*Accuracy \$\\uparrow\$[\s\S]*\\midrule[\s\S]*0\.8400[\s\S]*\\bottomrule/);
   });
 
   it('Create Evaluation Config writes a schema-valid eval-lens.json from the detected columns', async () => {

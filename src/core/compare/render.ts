@@ -3,12 +3,16 @@
  * Markdown, LaTeX, CSV. Best / second / third are bold / underline / italic in Markdown
  * (`**x**`, `<u>x</u>`, `*x*`) and LaTeX (`\textbf`, `\underline`, `\textit`), and the markers
  * `[1]`, `[2]`, `[3]` in the plain table; CSV has a `<metric>_place` column beside each metric.
+ * The LaTeX tables, written for a paper, name the metrics by their short column headings ("Bal.
+ * acc. ↑", "AURC ↓"; the key itself when the glossary does not know it); the plain, Markdown and
+ * CSV tables keep the keys, which `--metrics` and scripts use.
  * Pure string functions: the CLI prints them, the extension's export uses them.
  */
 import { UNRANKED_KEYS } from './marks';
 import type { CompareTest, Place, RunTable } from './types';
 import { csvCell } from '../../shared/csvCell';
 import { escapeMarkdown } from '../../shared/markdownText';
+import { metricColumn } from '../glossary';
 
 const ARROW = { higher: '↑', lower: '↓' } as const;
 
@@ -37,9 +41,11 @@ function cellText(t: RunTable, run: string, m: string): string {
   return t.display?.[run]?.[m] ?? formatValue(v);
 }
 
-function header(t: RunTable, m: string): string {
+/** A metric column's heading: its key (or with `named` its short heading) and its direction's arrow. */
+function header(t: RunTable, m: string, named = false): string {
   const d = t.directions[m];
-  return d && !m.includes(ARROW[d]) ? `${m} ${ARROW[d]}` : m;
+  const label = named ? metricColumn(m) : m;
+  return d && !label.includes(ARROW[d]) ? `${label} ${ARROW[d]}` : label;
 }
 
 function placeOf(t: RunTable, run: string, m: string): Place | undefined {
@@ -108,6 +114,19 @@ export function renderMarkdownTable(t: RunTable, opts: { baseline?: string } = {
 }
 
 /**
+ * Text for a LaTeX comment line: TeX ignores everything after `%` up to the end of the line, so only
+ * a line break (or another control character) could end the comment early; each becomes a space.
+ */
+function latexCommentText(s: string): string {
+  let out = '';
+  for (const c of s) {
+    const u = c.charCodeAt(0);
+    out += u < 0x20 || u === 0x7f || u === 0x2028 || u === 0x2029 ? ' ' : c;
+  }
+  return out;
+}
+
+/**
  * Escapes LaTeX's special characters in text (`\ { } $ & # ^ _ % ~`), and writes ↑ ↓ ± – as
  * math or text commands, so any run or metric name compiles.
  */
@@ -167,12 +186,14 @@ export function renderLatexTable(t: RunTable, opts: LatexTableOptions = {}): str
   const level = opts.confidence !== undefined ? `${Number((opts.confidence * 100).toPrecision(4))}\\% ` : '';
   const ciText = withCi ? ` $\\pm$: half the width of each run's ${level}bootstrap percentile interval.` : '';
   const lines = [
+    // which key each heading stands for, for whoever edits the table later (a comment: prints nothing)
+    `% Columns: ${metrics.map((m) => `${latexCommentText(metricColumn(m))} = ${latexCommentText(m)}`).join('; ')}`,
     '\\begin{table}[t]',
     '\\centering',
     `\\caption{${escapeLatex(opts.caption ?? 'Comparison of runs.')} Best in \\textbf{bold}, second \\underline{underlined} ($\\uparrow$ higher is better, $\\downarrow$ lower is better).${ciText}}`,
     `\\begin{tabular}{l${'r'.repeat(metrics.length)}}`,
     '\\toprule',
-    `Run & ${metrics.map((m) => escapeLatex(header(t, m))).join(' & ')} \\\\`,
+    `Run & ${metrics.map((m) => escapeLatex(header(t, m, true))).join(' & ')} \\\\`,
     '\\midrule',
   ];
   t.runs.forEach((run, i) => {
@@ -216,7 +237,8 @@ export function untestedNote(untested: readonly string[] | undefined): string {
   return `Not tested (no per-item values: not a mean over rows or users): ${untested.join(', ')}.`;
 }
 
-function testRows(t: RunTable, tests: readonly CompareTest[]): string[][] {
+/** The paired tests' rows, heading first; with `named` the metric column gives short headings instead of keys. */
+function testRows(t: RunTable, tests: readonly CompareTest[], named = false): string[][] {
   const holm = tests.some((x) => x.p_holm !== undefined);
   const ci = tests.some((x) => x.ci_diff !== undefined);
   const head = [
@@ -241,7 +263,7 @@ function testRows(t: RunTable, tests: readonly CompareTest[]): string[][] {
   for (const x of tests) {
     const r = [
       nameOf(t, x.run),
-      x.metric,
+      named ? metricColumn(x.metric) : x.metric,
       String(x.n),
       formatValue(x.mean),
       formatValue(x.mean_baseline),
@@ -284,7 +306,7 @@ export function renderMarkdownTests(t: RunTable, tests: readonly CompareTest[], 
 /** The paired tests as a LaTeX tabular. */
 export function renderLatexTests(t: RunTable, tests: readonly CompareTest[], baseline: string): string {
   if (tests.length === 0) return '% No paired tests.';
-  const rows = testRows(t, tests);
+  const rows = testRows(t, tests, true);
   return [
     '\\begin{table}[t]',
     '\\centering',

@@ -15,6 +15,7 @@ const classification: GlossaryEntry[] = [
     pattern: 'accuracy',
     family: 'classification',
     name: 'Accuracy',
+    column: 'Accuracy',
     meaning: 'Share of rows whose predicted class is the true class.',
     formula: 'Σ w·1[ŷ = y] / Σ w',
     convention:
@@ -29,6 +30,7 @@ const classification: GlossaryEntry[] = [
     pattern: 'balanced_accuracy',
     family: 'classification',
     name: 'Balanced accuracy',
+    column: 'Bal. acc.',
     meaning: 'Mean over classes of the per-class accuracy (recall), so every class weighs the same whatever its size.',
     formula: 'mean_c acc_c, acc_c = Σ_{y=c} w·1[ŷ = c] / Σ_{y=c} w, over classes that have test rows',
     convention: 'Classes without test rows are left out of the mean (and named in a warning), never counted as 0.',
@@ -41,6 +43,7 @@ const classification: GlossaryEntry[] = [
     pattern: 'macro_f1',
     family: 'classification',
     name: 'Macro F1',
+    column: 'Macro F1',
     meaning: 'Mean over labels of the per-label F1 score, the harmonic mean of precision and recall.',
     formula: 'mean_c 2·P_c·R_c / (P_c + R_c) over the union of true and predicted labels',
     convention:
@@ -55,6 +58,7 @@ const classification: GlossaryEntry[] = [
     pattern: 'top<k>_accuracy',
     family: 'classification',
     name: 'Top-<k> accuracy',
+    column: 'Top-<k> acc.',
     meaning: 'Share of rows whose true class is among the <k> highest-scored classes.',
     formula: 'Σ w·1[rank_i ≤ <k>] / Σ w, rank_i = 1 + #{classes with a strictly higher score than the true class}',
     convention:
@@ -68,6 +72,7 @@ const classification: GlossaryEntry[] = [
     pattern: 'nll',
     family: 'classification',
     name: 'Negative log-likelihood',
+    column: 'NLL',
     meaning: 'Mean of −ln of the probability given to the true class (log loss); lower means confident and right.',
     formula: 'Σ w·(−ln max(p_{i,y_i}, 1e-15)) / Σ w',
     convention:
@@ -82,6 +87,7 @@ const classification: GlossaryEntry[] = [
     pattern: 'brier',
     family: 'classification',
     name: 'Brier score',
+    column: 'Brier',
     meaning: 'Mean squared distance between the predicted probability vector and the one-hot true class.',
     formula: 'Σ_i w_i Σ_c (p_ic − 1[y_i = c])² / Σ w',
     convention: 'The multi-class form of Brier (1950): summed over classes, so it ranges over [0, 2].',
@@ -97,6 +103,7 @@ const longtail: GlossaryEntry[] = [
     pattern: `acc_${shot}`,
     family: 'longtail',
     name: `${shot[0]!.toUpperCase()}${shot.slice(1)}-shot accuracy`,
+    column: `${shot[0]!.toUpperCase()}${shot.slice(1)}-shot`,
     meaning: `Mean accuracy of the ${shot}-shot classes (${shot === 'many' ? 'more than `many`' : shot === 'few' ? 'fewer than `few`' : 'between `few` and `many`'} train examples).`,
     formula: `mean of acc_c over the ${shot}-shot classes that have test rows; many: n_c > many, medium: few ≤ n_c ≤ many, few: n_c < few`,
     convention:
@@ -110,6 +117,7 @@ const longtail: GlossaryEntry[] = [
     pattern: 'acc_group.<g>',
     family: 'longtail',
     name: 'Accuracy, group <g>',
+    column: 'Acc. <g>',
     meaning: 'Mean accuracy of the classes in group <g> (e.g. head or tail by train frequency).',
     formula: 'mean of acc_c over the classes of group <g> that have test rows',
     convention:
@@ -123,6 +131,7 @@ const longtail: GlossaryEntry[] = [
     pattern: 'weighted_accuracy',
     family: 'longtail',
     name: 'Accuracy reweighted to the train distribution',
+    column: 'W. acc.',
     meaning:
       'Accuracy with each row weighted by its class’s share of the training set, as if the test set followed the long-tailed train distribution.',
     formula: 'Σ w·w^trn·1[ŷ = y] / Σ w·w^trn, w^trn_i = n_{y_i} / N_train',
@@ -137,6 +146,7 @@ const longtail: GlossaryEntry[] = [
     pattern: 'weighted_error_group.<g>',
     family: 'longtail',
     name: 'Error of group <g>, reweighted to the train distribution',
+    column: 'W. err. <g>',
     meaning:
       'Error rate of the rows whose true class is in group <g>, each row weighted by its class’s train share, every row accepted.',
     formula: 'e_g = Σ_{i∈g} w·w^trn·1[ŷ ≠ y] / (Σ_{i∈g} w·w^trn + ε), ε = reweightEpsilon (1e-12)',
@@ -158,6 +168,7 @@ const evolving: GlossaryEntry[] = [
     pattern: 'shift_auc',
     family: 'evolving',
     name: 'Area under accuracy vs. shift',
+    column: 'Shift AUC',
     meaning:
       'Average accuracy over the evolving test distributions, weighted by how far each moves from the train distribution.',
     formula:
@@ -173,6 +184,7 @@ const evolving: GlossaryEntry[] = [
     pattern: 'shift_avg',
     family: 'evolving',
     name: 'Mean accuracy over shifted test sets',
+    column: 'Shift mean',
     meaning: 'Mean of the accuracies V_t over the T evolving test distributions.',
     formula: 'AVG = (1/T) Σ_t V_t',
     convention: `${FANG}.`,
@@ -185,6 +197,7 @@ const evolving: GlossaryEntry[] = [
     pattern: 'shift_std',
     family: 'evolving',
     name: 'Accuracy spread over shifted test sets',
+    column: 'Shift std.',
     meaning: 'Standard deviation of V_t over the evolving test distributions; small means robust to label shift.',
     formula: 'STD = sqrt((1/T) Σ_t (V_t − AVG)²)',
     convention: `Population standard deviation (divide by T), as ${'Fang et al. (2023)'}.`,
@@ -197,6 +210,7 @@ const evolving: GlossaryEntry[] = [
     pattern: 'shift_max',
     family: 'evolving',
     name: 'Best accuracy over shifted test sets',
+    column: 'Shift max.',
     meaning: 'Highest V_t over the evolving test distributions (the upper bound of the model under label shift).',
     formula: 'MAX = max_t V_t',
     convention: `${FANG}.`,
@@ -209,6 +223,7 @@ const evolving: GlossaryEntry[] = [
     pattern: 'shift_min',
     family: 'evolving',
     name: 'Worst accuracy over shifted test sets',
+    column: 'Shift min.',
     meaning: 'Lowest V_t over the evolving test distributions (the lower bound of the model under label shift).',
     formula: 'MIN = min_t V_t',
     convention: `${FANG}.`,
@@ -221,6 +236,7 @@ const evolving: GlossaryEntry[] = [
     pattern: 'shift_dr',
     family: 'evolving',
     name: 'Relative accuracy drop under shift',
+    column: 'Shift drop',
     meaning: 'How much accuracy falls from the best to the worst shifted test set, relative to the best.',
     formula: 'DR = (MAX − MIN) / MAX',
     convention: 'As Fang et al. (2023); undefined (null) when MAX = 0.',
@@ -233,6 +249,7 @@ const evolving: GlossaryEntry[] = [
     pattern: 'btd',
     family: 'evolving',
     name: 'Accuracy on a balanced test distribution',
+    column: 'BTD',
     meaning:
       'Accuracy the model would have if every class were equally frequent in the test set; equals balanced accuracy.',
     formula: 'BTD = (1/C) Σ_c acc_c',
@@ -247,6 +264,7 @@ const evolving: GlossaryEntry[] = [
     pattern: 'acc_forward',
     family: 'evolving',
     name: 'Accuracy under the train distribution',
+    column: 'Forward acc.',
     meaning: 'Expected accuracy on a test set whose class shares equal the train shares (head-heavy).',
     formula: 'Σ_c q^trn_c·acc_c, q^trn_c = n_c / N_train',
     convention:
@@ -261,6 +279,7 @@ const evolving: GlossaryEntry[] = [
     pattern: 'acc_uniform',
     family: 'evolving',
     name: 'Accuracy under a uniform class distribution',
+    column: 'Uniform acc.',
     meaning: 'Expected accuracy on a test set with equal class shares; the same number as `btd`.',
     formula: '(1/C) Σ_c acc_c',
     convention: 'The uniform test distribution of Fang et al. (2023).',
@@ -273,6 +292,7 @@ const evolving: GlossaryEntry[] = [
     pattern: 'acc_backward',
     family: 'evolving',
     name: 'Accuracy under the reversed train distribution',
+    column: 'Backward acc.',
     meaning:
       'Expected accuracy on a test set whose class shares are the train shares reversed over the frequency rank (tail-heavy).',
     formula: 'Σ_c q^trn_{c′}·acc_c, c′ the class at rank C + 1 − rank(c)',
@@ -292,6 +312,7 @@ const selectiveBase: GlossaryEntry[] = [
     pattern: 'coverage',
     family: 'selective',
     name: 'Coverage',
+    column: 'Coverage',
     meaning: 'Share of rows the model answers (accepts) at the operating point.',
     formula: 'Σ w·A / Σ w',
     convention: OPERATING_POINT,
@@ -304,6 +325,7 @@ const selectiveBase: GlossaryEntry[] = [
     pattern: 'selective_risk',
     family: 'selective',
     name: 'Selective risk',
+    column: 'Sel. risk',
     meaning: 'Error rate on the accepted rows.',
     formula: 'Σ w·A·1[ŷ ≠ y] / Σ w·A',
     convention: `${OPERATING_POINT} Undefined (null) when nothing is accepted.`,
@@ -316,6 +338,7 @@ const selectiveBase: GlossaryEntry[] = [
     pattern: 'error_group.<g>',
     family: 'selective',
     name: 'Selective error, group <g>',
+    column: 'Sel. err. <g>',
     meaning: 'Error rate on the accepted rows whose true class is in group <g>.',
     formula: 'Σ_{i∈g} w·A·1[ŷ ≠ y] / Σ_{i∈g} w·A; with `reweight`, w·w^trn and + ε in the denominator',
     convention:
@@ -329,6 +352,7 @@ const selectiveBase: GlossaryEntry[] = [
     pattern: 'balanced_error',
     family: 'selective',
     name: 'Balanced selective error',
+    column: 'Bal. err.',
     meaning: 'Plain mean of the group errors on the accepted rows, so a small tail group weighs as much as the head.',
     formula: '(1/G) Σ_g error_group.g',
     convention: 'Unweighted mean over groups; an empty group enters as 1.0.',
@@ -341,6 +365,7 @@ const selectiveBase: GlossaryEntry[] = [
     pattern: 'worst_error',
     family: 'selective',
     name: 'Worst-group selective error',
+    column: 'Worst err.',
     meaning: 'Largest group error on the accepted rows.',
     formula: 'max_g error_group.g',
     convention:
@@ -354,6 +379,7 @@ const selectiveBase: GlossaryEntry[] = [
     pattern: 'aurc',
     family: 'selective',
     name: 'AURC (area under risk–coverage)',
+    column: 'AURC',
     meaning:
       'Mean selective risk over every coverage from one row to all rows, the model’s rows sorted by confidence; lower means the confident rows are the right ones.',
     formula: '(1/n) Σ_{k=1..n} risk(top k rows by score)',
@@ -369,6 +395,7 @@ const selectiveBase: GlossaryEntry[] = [
     pattern: 'eaurc',
     family: 'selective',
     name: 'Excess AURC (E-AURC)',
+    column: 'E-AURC',
     meaning:
       'AURC minus the AURC of an ideal confidence that ranks every correct row first: the part due to the confidence ranking, not the error rate.',
     formula: 'aurc − aurc*, aurc* = (1/n) Σ_{k=1..n} max(0, k − (n − r)) / k, r the wrong rows',
@@ -382,6 +409,7 @@ const selectiveBase: GlossaryEntry[] = [
     pattern: 'aurc_balanced',
     family: 'selective',
     name: 'AURC of the balanced error',
+    column: 'Bal. AURC',
     meaning: 'As AURC, with the balanced (mean-of-groups) error in place of the overall error at every coverage.',
     formula: '(1/n) Σ_{k=1..n} balanced_error(top k rows by score)',
     convention: 'Fractional group counts inside tied blocks; a group with nothing accepted counts 1.0.',
@@ -394,6 +422,7 @@ const selectiveBase: GlossaryEntry[] = [
     pattern: 'aurc_worst',
     family: 'selective',
     name: 'AURC of the worst-group error',
+    column: 'Worst AURC',
     meaning: 'As AURC, with the worst group error in place of the overall error at every coverage.',
     formula: '(1/n) Σ_{k=1..n} worst_error(top k rows by score)',
     convention: 'Fractional group counts inside tied blocks; a group with nothing accepted counts 1.0.',
@@ -405,19 +434,25 @@ const selectiveBase: GlossaryEntry[] = [
 ];
 
 const GRID_RISKS = [
-  { stem: 'aurc', label: 'AURC', risk: 'overall error' },
-  { stem: 'aurc_balanced', label: 'AURC of the balanced error', risk: 'balanced (mean-of-groups) error' },
-  { stem: 'aurc_worst', label: 'AURC of the worst-group error', risk: 'worst group error' },
+  { stem: 'aurc', label: 'AURC', short: 'AURC', risk: 'overall error' },
+  {
+    stem: 'aurc_balanced',
+    label: 'AURC of the balanced error',
+    short: 'Bal. AURC',
+    risk: 'balanced (mean-of-groups) error',
+  },
+  { stem: 'aurc_worst', label: 'AURC of the worst-group error', short: 'Worst AURC', risk: 'worst group error' },
 ] as const;
 
 const GRID =
   '101 evenly spaced coverages: for i = 1..101 accept the first ⌊n·i/101⌋ rows of a stable descending sort by score (ties in file order; the product computed in floating point), x = the accepted fraction, a group with nothing accepted counts 1.0; trapezoid rule over x.';
 
-const selectiveGrid: GlossaryEntry[] = GRID_RISKS.flatMap(({ stem, label, risk }) => [
+const selectiveGrid: GlossaryEntry[] = GRID_RISKS.flatMap(({ stem, label, short, risk }) => [
   {
     pattern: `${stem}_grid101`,
     family: 'selective',
     name: `${label}, 101-point grid`,
+    column: `${short} (grid)`,
     meaning: `Area under the ${risk} vs. coverage, sampled at 101 coverages — the discretisation most selective-classification code reports.`,
     formula: 'Σ trapezoids of risk over x at x_i = ⌊n·i/101⌋ / n, i = 1..101',
     convention: `${GRID} Null (with a warning) when there are fewer than 101 rows.`,
@@ -430,6 +465,7 @@ const selectiveGrid: GlossaryEntry[] = GRID_RISKS.flatMap(({ stem, label, risk }
     pattern: `${stem}_grid101_0.2_1`,
     family: 'selective',
     name: `${label}, 101-point grid, coverage 0.2–1`,
+    column: `${short} (0.2–1)`,
     meaning: `Mean ${risk} over coverages from 0.2 to 1 on the 101-point grid, ignoring the noisy low-coverage end.`,
     formula: 'trapezoid of risk over the grid points with x ≥ 0.2, divided by 0.8',
     convention: `${GRID} Only the points with x ≥ 0.2 enter; dividing by 0.8 makes it a mean risk.`,
@@ -445,6 +481,7 @@ const calibration: GlossaryEntry[] = [
     pattern: 'ece',
     family: 'calibration',
     name: 'Expected calibration error',
+    column: 'ECE',
     meaning: 'Average gap between confidence and accuracy, over equal-width confidence bins weighted by their size.',
     formula: 'Σ_b |B_b|/n · |acc(B_b) − conf(B_b)|, B = eceBins (default 15) bins (lo, hi]',
     convention:
@@ -459,6 +496,7 @@ const calibration: GlossaryEntry[] = [
     pattern: 'mce',
     family: 'calibration',
     name: 'Maximum calibration error',
+    column: 'MCE',
     meaning: 'Largest gap between confidence and accuracy over the non-empty confidence bins.',
     formula: 'max_b |acc(B_b) − conf(B_b)| over non-empty bins',
     convention: 'The same bins as ECE.',
@@ -471,6 +509,7 @@ const calibration: GlossaryEntry[] = [
     pattern: 'ece_adaptive',
     family: 'calibration',
     name: 'Adaptive ECE (equal-mass bins)',
+    column: 'Adaptive ECE',
     meaning: 'ECE with bins that hold equal numbers of rows instead of equal confidence widths.',
     formula: 'as ECE, over eceBins contiguous chunks of the rows sorted by confidence',
     convention: 'Stable sort by confidence; chunk sizes differ by at most one, the first n mod B chunks one larger.',
@@ -489,6 +528,7 @@ const importance: GlossaryEntry[] = [
     pattern: 'precision',
     family: 'importance',
     name: 'Precision (importance-weighted)',
+    column: 'Precision',
     meaning:
       'Estimated share of the population’s predicted positives that are truly positive, correcting for how the labelled rows were selected.',
     formula: 'Σ w·1[y = 1, s ≥ t] / Σ w·1[s ≥ t]',
@@ -503,6 +543,7 @@ const importance: GlossaryEntry[] = [
     pattern: 'recall',
     family: 'importance',
     name: 'Recall (importance-weighted)',
+    column: 'Recall',
     meaning: 'Estimated share of the population’s positives that the classifier predicts positive.',
     formula: 'Σ w·1[y = 1, s ≥ t] / Σ w·1[y = 1]',
     convention: `${IW} Positive iff s ≥ threshold.`,
@@ -515,6 +556,7 @@ const importance: GlossaryEntry[] = [
     pattern: 'f1',
     family: 'importance',
     name: 'F1 (importance-weighted)',
+    column: 'F1',
     meaning: 'Harmonic mean of the weighted precision and recall.',
     formula: '2·TP_w / (2·TP_w + FP_w + FN_w), weighted counts',
     convention: 'From the weighted counts, as scikit-learn ≥ 1.3; 0 when precision and recall are both 0.',
@@ -527,6 +569,7 @@ const importance: GlossaryEntry[] = [
     pattern: 'aupr_trapz',
     family: 'importance',
     name: 'Area under PR (trapezoid)',
+    column: 'AUPR',
     meaning: 'Area under the weighted precision–recall curve with straight lines between points.',
     formula: 'trapezoid of precision over recall, from (recall 0, precision 1), one point per distinct score',
     convention: "As scikit-learn's `auc(recall, precision)` on the weighted curve.",
@@ -539,6 +582,7 @@ const importance: GlossaryEntry[] = [
     pattern: 'average_precision',
     family: 'importance',
     name: 'Average precision (importance-weighted)',
+    column: 'AP',
     meaning: 'Precision averaged over the recall gained at each threshold: a step-function area under the PR curve.',
     formula: 'Σ_k (R_k − R_{k−1})·P_k, R_0 = 0',
     convention: "As scikit-learn's `average_precision_score` with `sample_weight`.",
@@ -551,6 +595,7 @@ const importance: GlossaryEntry[] = [
     pattern: 'roc_auc',
     family: 'importance',
     name: 'ROC AUC (importance-weighted)',
+    column: 'ROC AUC',
     meaning: 'Probability that a random population positive scores above a random population negative.',
     formula: 'Σ_{y_i=1} Σ_{y_j=0} w_i w_j (1[s_i > s_j] + ½·1[s_i = s_j]) / (W₊ W₋)',
     convention: "Tied pairs count one half; as scikit-learn's `roc_auc_score` with `sample_weight`.",
@@ -569,6 +614,7 @@ const ranking: GlossaryEntry[] = [
     pattern: 'recall@<K>',
     family: 'ranking',
     name: 'Recall at <K>',
+    column: 'R@<K>',
     meaning: 'Share of a user’s relevant items found in the top <K>, averaged over users.',
     formula: '|L_u[:<K>] ∩ R_u| / |R_u|',
     convention: PER_USER,
@@ -581,6 +627,7 @@ const ranking: GlossaryEntry[] = [
     pattern: 'precision@<K>',
     family: 'ranking',
     name: 'Precision at <K>',
+    column: 'P@<K>',
     meaning: 'Share of the top <K> slots that hold a relevant item, averaged over users.',
     formula: '|L_u[:<K>] ∩ R_u| / <K>',
     convention: `Divides by <K> even when the list is shorter, as trec_eval's P@K. ${PER_USER}`,
@@ -593,6 +640,7 @@ const ranking: GlossaryEntry[] = [
     pattern: 'ndcg@<K>',
     family: 'ranking',
     name: 'NDCG at <K>',
+    column: 'NDCG@<K>',
     meaning: 'Discounted gain of the relevant items in the top <K>, relative to the best possible ordering.',
     formula: 'DCG@<K> / IDCG@<K>, DCG = Σ_{i≤<K>} gain(rel_i) / log2(i + 1); gain = rel (linear) or 2^rel − 1 (exp)',
     convention:
@@ -606,6 +654,7 @@ const ranking: GlossaryEntry[] = [
     pattern: 'map@<K>',
     family: 'ranking',
     name: 'Mean average precision at <K>',
+    column: 'MAP@<K>',
     meaning: 'Mean over users of the precision at each hit in the top <K>, normalised by the number of hits possible.',
     formula: 'AP@<K> = Σ_{k≤<K>} P@k·1[rank k is a hit] / D; D = min(|R_u|, <K>) (default)',
     convention:
@@ -620,6 +669,7 @@ const ranking: GlossaryEntry[] = [
     pattern: 'hit_rate@<K>',
     family: 'ranking',
     name: 'Hit rate at <K>',
+    column: 'HR@<K>',
     meaning: 'Share of users with at least one relevant item in the top <K>.',
     formula: 'mean_u 1[|L_u[:<K>] ∩ R_u| > 0]',
     convention: PER_USER,
@@ -632,6 +682,7 @@ const ranking: GlossaryEntry[] = [
     pattern: 'mrr',
     family: 'ranking',
     name: 'Mean reciprocal rank',
+    column: 'MRR',
     meaning: 'Mean over users of 1 / the rank of the first relevant item in the whole list.',
     formula: 'mean_u 1 / rank_u of the first hit (0 when none)',
     convention: 'Over the whole list, no cutoff.',
@@ -644,6 +695,7 @@ const ranking: GlossaryEntry[] = [
     pattern: 'coverage@<K>',
     family: 'ranking',
     name: 'Catalog coverage at <K>',
+    column: 'Cov.@<K>',
     meaning: 'Share of the catalog that appears in some evaluated user’s top <K>.',
     formula: '|∪_u L_u[:<K>]| / catalog',
     convention:
@@ -657,6 +709,7 @@ const ranking: GlossaryEntry[] = [
     pattern: 'cold_start_coverage@<K>',
     family: 'ranking',
     name: 'Cold-item coverage at <K>',
+    column: 'Cold cov.@<K>',
     meaning: 'Share of the cold items (rarely seen in train) that some user gets in the top <K>.',
     formula: 'recommended cold items / cold items, cold = 1 ≤ train count < coldThreshold (default 5)',
     convention: 'Items never seen in train are not cold (they have no count to compare).',
@@ -669,6 +722,7 @@ const ranking: GlossaryEntry[] = [
     pattern: 'novelty@<K>',
     family: 'ranking',
     name: 'Novelty at <K>',
+    column: 'Novelty@<K>',
     meaning:
       'Mean self-information of the recommended items’ popularity: higher means less popular items are recommended.',
     formula: 'mean_u mean_{i∈L_u[:<K>]} −log2 p_i, p_i = train interactions of i / all train interactions',
@@ -682,6 +736,7 @@ const ranking: GlossaryEntry[] = [
     pattern: 'diversity@<K>',
     family: 'ranking',
     name: 'Intra-list diversity at <K>',
+    column: 'Diversity@<K>',
     meaning: 'One minus the mean pairwise cosine similarity of the items in a user’s top <K>, averaged over users.',
     formula: '1 − mean_{i<j} cos(x_i, x_j) over the embedded items of L_u[:<K>]',
     convention: 'Users with fewer than two embedded items are left out (not counted as 0).',
@@ -694,6 +749,7 @@ const ranking: GlossaryEntry[] = [
     pattern: 'alignment@<K>',
     family: 'ranking',
     name: 'Profile alignment at <K>',
+    column: 'Alignment@<K>',
     meaning: 'Mean cosine similarity between a user’s profile embedding and the items in its top <K>.',
     formula: 'mean_u mean_{i∈L_u[:<K>]} cos(profile_u, x_i)',
     convention:
@@ -707,6 +763,7 @@ const ranking: GlossaryEntry[] = [
     pattern: 'users_evaluated',
     family: 'ranking',
     name: 'Users evaluated',
+    column: 'Users',
     meaning: 'Number of users of the run with at least one relevant item; every ranking mean is over them.',
     formula: '#{u in the run : |R_u| > 0}',
     convention: 'A count, not a quality measure: no run wins on it.',
@@ -720,6 +777,7 @@ const ranking: GlossaryEntry[] = [
     pattern: 'users_skipped',
     family: 'ranking',
     name: 'Users skipped',
+    column: 'Skipped',
     meaning: 'Number of users of the run with no relevant item, left out of every mean.',
     formula: '#{u in the run : |R_u| = 0}',
     convention: 'A count, not a quality measure: no run wins on it.',

@@ -113,6 +113,7 @@ export function explainKey(key: string, family?: GlossaryFamily): ExplainedKey |
       key,
       params,
       name: fill(e.name, params),
+      column: e.column === undefined ? undefined : fill(e.column, params),
       meaning: fill(e.meaning, params),
       formula: fill(e.formula, params),
       convention: fill(e.convention, params),
@@ -125,6 +126,12 @@ export function explainKey(key: string, family?: GlossaryFamily): ExplainedKey |
 /** The human name of a key, or the key itself when the glossary does not know it. */
 export function metricName(key: string): string {
   return explainKey(key)?.name ?? key;
+}
+
+/** The short column heading of a key ("Bal. acc."), else its name, else the key itself. */
+export function metricColumn(key: string): string {
+  const e = explainKey(key);
+  return e?.column ?? e?.name ?? key;
 }
 
 /** The references of an entry, in its order. */

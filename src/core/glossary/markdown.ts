@@ -33,17 +33,19 @@ export function glossaryMarkdown(families: readonly GlossaryFamily[]): string {
   const entries = GLOSSARY.filter((e) => families.includes(e.family));
   const refs: ReferenceId[] = [];
   for (const e of entries) for (const r of e.refs) if (!refs.includes(r)) refs.push(r);
+  // the fields of a paired test are never columns of a run table: no heading column for them
+  const columns = entries.some((e) => e.column !== undefined);
   const out = [
     GLOSSARY_START,
     '## Names and references',
     '',
-    'The name each key has in the report, which way is better (↑ higher, ↓ lower, – neither), and where the definition was published. `eval-lens explain KEY` prints the full entry: meaning, formula, convention and the alternatives it is not.',
+    `The name each key has in the report, ${columns ? 'the short heading of its column in the LaTeX tables, ' : ''}which way is better (↑ higher, ↓ lower, – neither), and where the definition was published. \`eval-lens explain KEY\` prints the full entry: meaning, formula, convention and the alternatives it is not.`,
     '',
-    '| Key | Name | Better | References |',
-    '|---|---|:-:|---|',
+    columns ? '| Key | Name | Column | Better | References |' : '| Key | Name | Better | References |',
+    columns ? '|---|---|---|:-:|---|' : '|---|---|:-:|---|',
     ...entries.map(
       (e) =>
-        `| \`${e.pattern}\` | ${cell(e.name)} | ${ARROW[e.direction]} | ${cell(e.refs.map((r) => citeShort(REFERENCES[r])).join('; '))} |`,
+        `| \`${e.pattern}\` | ${cell(e.name)} | ${columns ? `${cell(e.column ?? e.name)} | ` : ''}${ARROW[e.direction]} | ${cell(e.refs.map((r) => citeShort(REFERENCES[r])).join('; '))} |`,
     ),
     '',
     '### References',

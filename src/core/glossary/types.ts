@@ -27,6 +27,12 @@ export interface GlossaryEntry {
   family: GlossaryFamily;
   /** Human name, short enough for a card title: "AURC, 101-point grid, coverage 0.2–1". */
   name: string;
+  /**
+   * A table column's heading, as result tables in papers abbreviate it: "Bal. acc.", "AURC",
+   * "NDCG@<K>" (the LaTeX exports use it). Metric keys have one; the fields of a comparison test,
+   * which are never columns of a run table, do not.
+   */
+  column?: string;
   /** One sentence: what the number says. */
   meaning: string;
   /** The formula in plain text / Unicode. */

@@ -67,7 +67,9 @@ test('latex: booktabs rules, \\textbf best, \\underline second, third plain, spe
     ['\\toprule', '\\midrule', '\\bottomrule'],
   );
   assert.ok(!s.includes('\\hline'));
-  assert.ok(lines.indexOf('\\toprule') < lines.indexOf('Run & accuracy $\\uparrow$ & ece $\\downarrow$ \\\\'));
+  // the headings are the metrics' short column names; a comment line above the table maps them to the keys
+  assert.ok(lines.indexOf('\\toprule') < lines.indexOf('Run & Accuracy $\\uparrow$ & ECE $\\downarrow$ \\\\'));
+  assert.equal(lines[0], '% Columns: Accuracy = accuracy; ECE = ece');
   assert.ok(s.includes('a\\_1 & \\textbf{0.9000} & \\underline{0.0500} \\\\'));
   assert.ok(s.includes('c & 0.8000 & -- \\\\'));
   assert.ok(!s.includes('\\textit'));
@@ -85,7 +87,7 @@ test('latex: a chosen subset of metrics in the given order, ± half the interval
     intervals: { 'runs/b.csv': { accuracy: [0.85, 0.93] } },
     confidence: 0.95,
   });
-  assert.ok(s.includes('Run & ece $\\downarrow$ & accuracy $\\uparrow$ \\\\'));
+  assert.ok(s.includes('Run & ECE $\\downarrow$ & Accuracy $\\uparrow$ \\\\'));
   // (0.93 − 0.85)/2 = 0.04
   assert.ok(
     s.includes(
@@ -96,6 +98,25 @@ test('latex: a chosen subset of metrics in the given order, ± half the interval
   assert.match(s, /half the width of each run's 95\\% bootstrap percentile interval/);
   assert.ok(!s.includes('\\input{'));
   assert.equal(s.match(/\\begin\{tabular\}\{l(r*)\}/)![1], 'rr');
+});
+
+test('latex: a metric the glossary does not know keeps its key as heading; a line break in it cannot end the comment line', () => {
+  // a table of runs × metrics read from a user's CSV: its column names are untrusted text
+  const key = 'my_metric\n\\input{/etc/passwd}\r\u2028x';
+  const t = {
+    runs: ['a', 'b'],
+    names: ['a', 'b'],
+    metrics: [key],
+    directions: {} as RunTable['directions'],
+    table: { a: { [key]: 0.5 }, b: { [key]: 0.25 } },
+  };
+  const s = renderLatexTable({ ...t, marks: markTable(t) });
+  const lines = s.split('\n');
+  assert.equal(lines[0], '% Columns: my_metric \\input{/etc/passwd}  x = my_metric \\input{/etc/passwd}  x');
+  assert.equal(lines[1], '\\begin{table}[t]');
+  // in the table itself the key is escaped (the line break is a space to LaTeX)
+  assert.ok(s.includes('Run & my\\_metric\n\\textbackslash{}input\\{/etc/passwd\\}'));
+  assert.ok(!lines.some((l) => l.startsWith('\\input')));
 });
 
 test('csv: values as numbers and a place column per metric; quoting', () => {

@@ -12,6 +12,7 @@ import {
   GLOSSARY,
   REFERENCES,
   explainKey,
+  metricColumn,
   metricName,
   referencesOf,
   formatExplanation,
@@ -99,6 +100,31 @@ test('patterns: parameters are filled in; exact keys win; unknown keys are undef
   assert.equal(explainKey('topk_accuracy'), undefined);
   assert.equal(explainKey('recall@'), undefined);
   assert.equal(metricName('my_column'), 'my_column');
+});
+
+test('column headings: every metric entry has one, short, distinct from the others, with its parameters filled in', () => {
+  const metricEntries = GLOSSARY.filter((e) => e.family !== 'comparison');
+  for (const e of metricEntries) {
+    assert.ok(e.column !== undefined, `${e.pattern} has a column heading`);
+    // a typical parameter: a one-digit top-k, a two-digit cutoff, a group name of four letters
+    const filled = e.column.replace('<k>', '5').replace('<K>', '10').replace('<g>', 'tail');
+    assert.ok(filled.length <= 18, `${e.pattern}: "${filled}" is short enough for a column`);
+  }
+  // two keys of the same family never share a heading (the families differ for coverage and coverage@K)
+  const seen = new Map<string, string>();
+  for (const e of metricEntries) {
+    const k = `${e.family}:${e.column}`;
+    assert.equal(seen.get(k), undefined, `${e.pattern} and ${seen.get(k)} share "${e.column}"`);
+    seen.set(k, e.pattern);
+  }
+  assert.equal(metricColumn('balanced_accuracy'), 'Bal. acc.');
+  assert.equal(metricColumn('top5_accuracy'), 'Top-5 acc.');
+  assert.equal(metricColumn('ndcg@10'), 'NDCG@10');
+  assert.equal(metricColumn('error_group.tail'), 'Sel. err. tail');
+  assert.equal(metricColumn('acc_few'), 'Few-shot');
+  assert.equal(metricColumn('aurc_worst_grid101_0.2_1'), 'Worst AURC (0.2–1)');
+  assert.equal(metricColumn('p_t'), 'p-value, paired t-test (two-sided)', 'no heading of its own: the name');
+  assert.equal(metricColumn('my_column'), 'my_column', 'unknown: the key');
 });
 
 test('entries: complete, one-sentence meanings, no project-internal names, every reference used', () => {

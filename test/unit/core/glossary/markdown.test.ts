@@ -42,16 +42,16 @@ for (const [path, families] of Object.entries(GLOSSARY_PAGES)) {
   });
 }
 
-test('the generated tables show each key with its glossary name', () => {
+test('the generated tables show each key with its glossary name and column heading', () => {
   const md = glossaryMarkdown(['selective']);
   assert.ok(
     md.includes(
-      '| `aurc_grid101_0.2_1` | AURC, 101-point grid, coverage 0.2–1 | ↓ | Geifman & El-Yaniv 2017; Geifman et al. 2019 |',
+      '| `aurc_grid101_0.2_1` | AURC, 101-point grid, coverage 0.2–1 | AURC (0.2–1) | ↓ | Geifman & El-Yaniv 2017; Geifman et al. 2019 |',
     ),
   );
   assert.ok(
-    md.includes('| `error_group.<g>` | Selective error, group &lt;g&gt; | ↓ |'),
-    'placeholders are escaped in the name cell',
+    md.includes('| `error_group.<g>` | Selective error, group &lt;g&gt; | Sel. err. &lt;g&gt; | ↓ |'),
+    'placeholders are escaped in the name and column cells',
   );
   assert.ok(
     md.includes(
