@@ -9,10 +9,8 @@
 import { dirname, resolve } from 'node:path';
 import { Warnings, type Progress } from './diagnostics';
 import type { EvalConfig, ResolvedConfig, Task } from './config/types';
-import { findConfigBeside, loadConfigFile, resolveConfig } from './config/load';
-import { checkConfig } from './config/check';
+import { resolveInputConfig } from './config/forInput';
 import { fileInfo } from './io/fileInfo';
-import { detectTask } from './io/detectTask';
 import { checkTextEncoding } from './io/encoding';
 import { ResultsBuilder } from './results/builder';
 import type { Results, SourceInfo } from './results/types';
@@ -95,16 +93,8 @@ export async function resolveEvaluation(
   path: string,
   opts: Pick<EvaluateOptions, 'configPath' | 'defaults' | 'overrides' | 'root'> = {},
 ): Promise<ResolvedEvaluation> {
-  const input = resolve(path);
-  if (TEXT_EXTENSIONS.test(input)) await checkTextEncoding(path);
-  const configPath = opts.configPath ? resolve(opts.configPath) : await findConfigBeside(input);
-  const fileConfig = configPath ? await loadConfigFile(configPath) : {};
-  // Settings and flags are checked like a file (no lines to name): families get schema-valid keys.
-  const defaults = checkConfig(opts.defaults ?? {}, 'the default settings (evalLens.*)');
-  const overrides = checkConfig(opts.overrides ?? {}, 'the overriding options');
-  const config = resolveConfig([defaults, fileConfig, overrides], configPath);
-  const task = config.task ?? (await detectTask(path, config));
-  config.task = task;
+  if (TEXT_EXTENSIONS.test(resolve(path))) await checkTextEncoding(path);
+  const { input, configPath, config, task } = await resolveInputConfig(path, opts);
   const baseDir = configPath ? dirname(configPath) : dirname(input);
   return { input, configPath, config, task, baseDir, root: opts.root ? resolve(opts.root) : baseDir };
 }

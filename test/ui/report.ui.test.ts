@@ -646,6 +646,36 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     await screenshot(page, join(SHOTS, 'side-panel-light.png'));
   });
 
+  it('Compare With… on a classification result offers classification runs only and says how many files it leaves out', async () => {
+    const row = page.locator('.monaco-list-row', { hasText: 'logreg.eval.json' }).first();
+    // the side panel may be open already (the activity's icon toggles it)
+    if (!(await row.isVisible())) await evalLensActivity(page).click();
+    await row.waitFor({ timeout: 30_000 });
+    await row.hover();
+    await row.locator('.action-label[aria-label="Compare With…"]').click();
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    const list = page.locator('.quick-input-list');
+    const rows = list.locator('.monaco-list-row');
+    // the prediction files' heading counts the files of other tasks it leaves out (ranking, importance-weighted)
+    const heading = list.getByText(/^Prediction files \(evaluated first; \d+ of other tasks not shown\)$/);
+    await heading.waitFor({ timeout: 30_000 });
+    await screenshot(page, join(SHOTS, 'compare-with-pick.png'));
+    await input.fill('svc_rbf');
+    await rows.filter({ hasText: 'svc_rbf.csv' }).first().waitFor({ timeout: 10_000 });
+    // a ranking run is not offered, neither its prediction file nor its results
+    await input.fill('popularity');
+    await page.waitForFunction(
+      () => !/popularity/.test(document.querySelector('.quick-input-list')?.textContent ?? ''),
+      undefined,
+      { timeout: 10_000 },
+    );
+    // the importance-weighted file is not offered either; another classification file is
+    await input.fill('knn.csv');
+    await rows.filter({ hasText: 'knn.csv' }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Escape');
+  });
+
   it('CodeLens on the results file shows its headline metrics and Open Report', async () => {
     await page.keyboard.press('Control+P');
     const input = page.locator('.quick-input-widget input');

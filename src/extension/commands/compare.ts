@@ -6,7 +6,7 @@ import { compareFileName } from '../../shared/outputName';
 import type { EvalLensContext } from '../context';
 import { readSettings, resolveSettingPath } from '../settings';
 import { JobCancelled, JobFailed, runJob } from '../workerClient';
-import { isPredictionUri, isResultsUri, pickRuns, taskOfResults, uriArgs } from './pick';
+import { isPredictionUri, isResultsUri, pickRuns, taskOfRun, uriArgs } from './pick';
 
 async function chooseBaseline(runs: vscode.Uri[]): Promise<vscode.Uri | undefined> {
   const items = runs.map((u, i) => ({
@@ -81,7 +81,7 @@ export async function compareCommand(ctx: EvalLensContext, arg0?: unknown, arg1?
   let runs = uriArgs(arg0, arg1).filter((u) => isPredictionUri(u) || isResultsUri(u));
   if (runs.length < 2) {
     await ctx.index.ready();
-    const task = runs[0] ? taskOfResults(ctx, runs[0]) : undefined;
+    const task = runs[0] ? await taskOfRun(ctx, runs[0]) : undefined;
     const picked = await pickRuns(ctx, 'Eval Lens: Compare Runs', runs, task);
     if (!picked) return;
     runs = [...runs, ...picked];
@@ -97,7 +97,7 @@ export async function compareWithCommand(ctx: EvalLensContext, arg0?: unknown): 
     ctx,
     `Eval Lens: Compare ${path.basename(first.fsPath)} With…`,
     [first],
-    taskOfResults(ctx, first),
+    await taskOfRun(ctx, first),
   );
   if (others) await compareUris(ctx, [first, ...others]);
 }

@@ -1,9 +1,11 @@
 /** Choosing files: from command arguments (explorer, editor, tree), the active editor, or a quick pick. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { resolveInputConfig } from '../../core/config/forInput';
 import { isEvalLensJson, PREDICTION_EXTENSIONS } from '../../shared/outputName';
 import type { EvalLensContext } from '../context';
-import { comparableResults } from './runChoices';
+import { readSettings } from '../settings';
+import { comparablePredictions, comparableResults } from './runChoices';
 
 const PRED_GLOB = `**/*.{${PREDICTION_EXTENSIONS.filter((e) => e !== 'txt').join(',')}}`;
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/.cache/**}';
@@ -86,9 +88,41 @@ export function taskOfResults(ctx: EvalLensContext, uri: vscode.Uri): string | u
 }
 
 /**
+ * The task a prediction file would be evaluated as: its config (eval-lens.json beside it, over the
+ * evalLens.* settings), else detected from its first 64 KiB, as the evaluation decides it. Undefined
+ * when that cannot be told (an unreadable file, an invalid config).
+ */
+async function taskOfPredictions(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return (await resolveInputConfig(uri.fsPath, { defaults: readSettings(uri).defaults })).task;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The task of a run: a results file's from the index, a prediction file's as its evaluation would find it. */
+export async function taskOfRun(ctx: EvalLensContext, uri: vscode.Uri): Promise<string | undefined> {
+  return taskOfResults(ctx, uri) ?? (isPredictionUri(uri) ? await taskOfPredictions(uri) : undefined);
+}
+
+/** Files whose task is looked up at once (each a read of at most 64 KiB). */
+const TASK_LOOKUPS_AT_ONCE = 16;
+
+async function withTasks(uris: readonly vscode.Uri[]): Promise<{ uri: vscode.Uri; task: string | undefined }[]> {
+  const out: { uri: vscode.Uri; task: string | undefined }[] = [];
+  for (let i = 0; i < uris.length; i += TASK_LOOKUPS_AT_ONCE) {
+    const part = uris.slice(i, i + TASK_LOOKUPS_AT_ONCE);
+    const tasks = await Promise.all(part.map(taskOfPredictions));
+    part.forEach((uri, j) => out.push({ uri, task: tasks[j] }));
+  }
+  return out;
+}
+
+/**
  * Several runs: results files of the index and prediction files, at least two. With `task`, only
- * results of that task are offered (runs of different tasks cannot be compared); prediction files
- * are offered too, their task being known only once they are evaluated.
+ * runs of that task are offered (runs of different tasks cannot be compared): results of that task,
+ * and prediction files whose config or columns make them that task (or whose task cannot be told
+ * before their evaluation); the list says how many files of other tasks it leaves out.
  */
 export async function pickRuns(
   ctx: EvalLensContext,
@@ -104,9 +138,12 @@ export async function pickRuns(
     items.push({ label: task ? `Results (${task})` : 'Results', kind: vscode.QuickPickItemKind.Separator });
   for (const e of results)
     items.push(item(e.uri, e.kind === 'results' ? `${e.results.task} · ${e.results.source.path}` : undefined));
-  const preds = (await findPredictionFiles()).filter((u) => !skip.has(u.fsPath));
+  const found = (await findPredictionFiles()).filter((u) => !skip.has(u.fsPath));
+  const { offered: preds, hidden } =
+    task === undefined ? { offered: found, hidden: 0 } : comparablePredictions(await withTasks(found), task);
+  const others = hidden > 0 ? `; ${hidden} of other tasks not shown` : '';
   if (preds.length > 0)
-    items.push({ label: 'Prediction files (evaluated first)', kind: vscode.QuickPickItemKind.Separator });
+    items.push({ label: `Prediction files (evaluated first${others})`, kind: vscode.QuickPickItemKind.Separator });
   for (const u of preds) items.push(item(u));
   const need = Math.max(1, 2 - exclude.length);
   const chosen = await vscode.window.showQuickPick(items, {

@@ -19,3 +19,17 @@ export function comparableResults<E extends IndexedFile>(
     (e) => e.kind === 'results' && !skip.has(e.uri.fsPath) && (task === undefined || e.results?.task === task),
   );
 }
+
+/**
+ * The prediction files a comparison may offer once their tasks are known: with `task`, those of
+ * that task and those whose task could not be told (an unreadable file or an invalid config: its
+ * evaluation then says what is wrong, so it is not hidden); without it, all. `hidden` counts the
+ * files of other tasks left out, for the list to say so.
+ */
+export function comparablePredictions<U>(
+  files: readonly { uri: U; task: string | undefined }[],
+  task?: string,
+): { offered: U[]; hidden: number } {
+  const offered = files.filter((f) => task === undefined || f.task === undefined || f.task === task).map((f) => f.uri);
+  return { offered, hidden: files.length - offered.length };
+}

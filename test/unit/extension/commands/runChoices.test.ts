@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { comparableResults, type IndexedFile } from '../../../../src/extension/commands/runChoices';
+import {
+  comparablePredictions,
+  comparableResults,
+  type IndexedFile,
+} from '../../../../src/extension/commands/runChoices';
 
 const entry = (fsPath: string, kind: IndexedFile['kind'], task?: string): IndexedFile => ({
   kind,
@@ -27,4 +31,21 @@ test('Compare With… offers the results of the same task, not the run itself, c
     '/w/r.eval.json',
     '/w/iw.eval.json',
   ]);
+});
+
+test('Compare With… offers the prediction files of the same task and those whose task is unknown, and counts the others', () => {
+  const files = [
+    { uri: 'a.csv', task: 'classification' },
+    { uri: 'recs.jsonl', task: 'ranking' },
+    { uri: 'iw.csv', task: 'iw-binary' },
+    { uri: 'b.csv', task: 'classification' },
+    { uri: 'broken.csv', task: undefined },
+  ];
+  assert.deepEqual(comparablePredictions(files, 'classification'), {
+    offered: ['a.csv', 'b.csv', 'broken.csv'],
+    hidden: 2,
+  });
+  assert.deepEqual(comparablePredictions(files, 'ranking'), { offered: ['recs.jsonl', 'broken.csv'], hidden: 3 });
+  // the first run's task unknown: every file
+  assert.deepEqual(comparablePredictions(files, undefined), { offered: files.map((f) => f.uri), hidden: 0 });
 });
