@@ -148,7 +148,8 @@ async function main() {
       'loadClassification (Eval Lens)',
       l,
       mb,
-      `  ${(l.seconds / s.seconds).toFixed(2)}× scan${p ? `, ${(l.seconds / p.seconds).toFixed(2)}× Polars (goal ≤ 1.5×)` : ''}`,
+      // the goal is set on the 268 MB file; on the small one loading the code and starting a thread weigh more
+      `  ${(l.seconds / s.seconds).toFixed(2)}× scan${p ? `, ${(l.seconds / p.seconds).toFixed(2)}× Polars${f === FILES[0] ? ' (goal ≤ 1.5×)' : ' (no goal)'}` : ''}`,
     );
     if (p) row('Polars readCSV', p, mb, `  ${(p.seconds / s.seconds).toFixed(2)}× scan`);
     else console.log('Polars readCSV                     not measured (see above)');
