@@ -670,6 +670,13 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
       undefined,
       { timeout: 10_000 },
     );
+    // a JSON that holds no rows (the train counts of an example) is no run
+    await input.fill('train_counts');
+    await page.waitForFunction(
+      () => !/train_counts/.test(document.querySelector('.quick-input-list')?.textContent ?? ''),
+      undefined,
+      { timeout: 10_000 },
+    );
     // the importance-weighted file is not offered either; another classification file is
     await input.fill('knn.csv');
     await rows.filter({ hasText: 'knn.csv' }).first().waitFor({ timeout: 10_000 });

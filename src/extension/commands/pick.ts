@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { resolveInputConfig } from '../../core/config/forInput';
 import { isEvalLensJson, PREDICTION_EXTENSIONS } from '../../shared/outputName';
 import type { EvalLensContext } from '../context';
+import { jsonHoldsRows } from '../rowsContext';
 import { readSettings } from '../settings';
 import { comparablePredictions, comparableResults } from './runChoices';
 
@@ -45,9 +46,16 @@ interface FileItem extends vscode.QuickPickItem {
   uri?: vscode.Uri;
 }
 
+/**
+ * The prediction files of the workspace. A `.json` counts only when its head holds rows, as the
+ * explorer menu decides it: not another tool's `metrics.json` nor a `train_counts.json`.
+ */
 export async function findPredictionFiles(): Promise<vscode.Uri[]> {
-  const uris = await vscode.workspace.findFiles(PRED_GLOB, EXCLUDE, 2000);
-  return uris.filter(isPredictionUri).sort((a, b) => a.fsPath.localeCompare(b.fsPath));
+  const uris = (await vscode.workspace.findFiles(PRED_GLOB, EXCLUDE, 2000)).filter(isPredictionUri);
+  const rows = await Promise.all(
+    uris.map((u) => (u.fsPath.toLowerCase().endsWith('.json') ? jsonHoldsRows(u.fsPath) : true)),
+  );
+  return uris.filter((_, i) => rows[i]).sort((a, b) => a.fsPath.localeCompare(b.fsPath));
 }
 
 function item(uri: vscode.Uri, detail?: string): FileItem {
