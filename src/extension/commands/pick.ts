@@ -6,7 +6,7 @@ import { isEvalLensJson, PREDICTION_EXTENSIONS } from '../../shared/outputName';
 import type { EvalLensContext } from '../context';
 import { jsonHoldsRows } from '../rowsContext';
 import { readSettings } from '../settings';
-import { comparablePredictions, comparableResults } from './runChoices';
+import { comparablePredictions, comparableResults, mapFewAtOnce } from './runChoices';
 
 const PRED_GLOB = `**/*.{${PREDICTION_EXTENSIONS.filter((e) => e !== 'txt').join(',')}}`;
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/.cache/**}';
@@ -52,8 +52,8 @@ interface FileItem extends vscode.QuickPickItem {
  */
 export async function findPredictionFiles(): Promise<vscode.Uri[]> {
   const uris = (await vscode.workspace.findFiles(PRED_GLOB, EXCLUDE, 2000)).filter(isPredictionUri);
-  const rows = await Promise.all(
-    uris.map((u) => (u.fsPath.toLowerCase().endsWith('.json') ? jsonHoldsRows(u.fsPath) : true)),
+  const rows = await mapFewAtOnce(uris, (u) =>
+    u.fsPath.toLowerCase().endsWith('.json') ? jsonHoldsRows(u.fsPath) : Promise.resolve(true),
   );
   return uris.filter((_, i) => rows[i]).sort((a, b) => a.fsPath.localeCompare(b.fsPath));
 }
@@ -113,17 +113,9 @@ export async function taskOfRun(ctx: EvalLensContext, uri: vscode.Uri): Promise<
   return taskOfResults(ctx, uri) ?? (isPredictionUri(uri) ? await taskOfPredictions(uri) : undefined);
 }
 
-/** Files whose task is looked up at once (each a read of at most 64 KiB). */
-const TASK_LOOKUPS_AT_ONCE = 16;
-
 async function withTasks(uris: readonly vscode.Uri[]): Promise<{ uri: vscode.Uri; task: string | undefined }[]> {
-  const out: { uri: vscode.Uri; task: string | undefined }[] = [];
-  for (let i = 0; i < uris.length; i += TASK_LOOKUPS_AT_ONCE) {
-    const part = uris.slice(i, i + TASK_LOOKUPS_AT_ONCE);
-    const tasks = await Promise.all(part.map(taskOfPredictions));
-    part.forEach((uri, j) => out.push({ uri, task: tasks[j] }));
-  }
-  return out;
+  const tasks = await mapFewAtOnce(uris, taskOfPredictions);
+  return uris.map((uri, i) => ({ uri, task: tasks[i] }));
 }
 
 /**

@@ -33,3 +33,17 @@ export function comparablePredictions<U>(
   const offered = files.filter((f) => task === undefined || f.task === undefined || f.task === task).map((f) => f.uri);
   return { offered, hidden: files.length - offered.length };
 }
+
+/** Files read at once by {@link mapFewAtOnce} (each a read of at most 64 KiB). */
+export const FILES_AT_ONCE = 16;
+
+/**
+ * `f` over `items`, {@link FILES_AT_ONCE} at a time: thousands of files opened together could run
+ * out of file descriptors, and a file that cannot be opened would then be judged wrongly.
+ */
+export async function mapFewAtOnce<T, R>(items: readonly T[], f: (x: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += FILES_AT_ONCE)
+    out.push(...(await Promise.all(items.slice(i, i + FILES_AT_ONCE).map(f))));
+  return out;
+}

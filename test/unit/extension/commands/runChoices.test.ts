@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import {
   comparablePredictions,
   comparableResults,
+  FILES_AT_ONCE,
+  mapFewAtOnce,
   type IndexedFile,
 } from '../../../../src/extension/commands/runChoices';
 
@@ -48,4 +50,22 @@ test('Compare With… offers the prediction files of the same task and those who
   assert.deepEqual(comparablePredictions(files, 'ranking'), { offered: ['recs.jsonl', 'broken.csv'], hidden: 3 });
   // the first run's task unknown: every file
   assert.deepEqual(comparablePredictions(files, undefined), { offered: files.map((f) => f.uri), hidden: 0 });
+});
+
+test('the pickers read files a few at a time, and keep their order', async () => {
+  let open = 0;
+  let most = 0;
+  const items = Array.from({ length: 100 }, (_, i) => i);
+  const out = await mapFewAtOnce(items, async (i) => {
+    open++;
+    most = Math.max(most, open);
+    await new Promise((r) => setTimeout(r, (i * 7) % 5));
+    open--;
+    return 2 * i;
+  });
+  assert.deepEqual(
+    out,
+    items.map((i) => 2 * i),
+  );
+  assert.equal(most, FILES_AT_ONCE);
 });
