@@ -1,8 +1,11 @@
 /**
- * Which results files a comparison may offer (no vscode import, so a unit test can run it): the
- * results of the index other than the runs already chosen, and, when the first run's task is
- * known, only results of that task — runs of different tasks cannot be compared.
+ * Which runs a comparison may offer (no vscode import, so a unit test can run it): the results of
+ * the index other than the runs already chosen and the workspace's prediction files, and, when the
+ * first run's task is known, only those of that task — runs of different tasks cannot be compared.
+ * Also the pickers' way of reading many files: a few at a time ({@link mapFewAtOnce}).
  */
+
+/** A results-index entry, as far as the choice needs it. */
 export interface IndexedFile {
   kind: 'results' | 'compare' | 'invalid';
   uri: { fsPath: string };
