@@ -79,8 +79,9 @@ export function explorerRow(page: Page, name: string, level?: number): Locator {
 /**
  * Scrolls the explorer until `row` is rendered. The explorer is a virtual list: a row scrolled out
  * of view is not in the DOM at all, so waiting for it never ends once folders above it are open.
- * Wheels from the top down, a few rows at a time; a row that never appears is left to the caller's
- * own wait to report.
+ * Wheels from the top down, a few rows at a time, then, if the row is still not there, moves the
+ * keyboard focus down the tree from its first row; a row that never appears is left to the
+ * caller's own wait to report.
  */
 export async function revealExplorerRow(page: Page, row: Locator): Promise<void> {
   if ((await row.count()) > 0) {
@@ -98,7 +99,29 @@ export async function revealExplorerRow(page: Page, row: Locator): Promise<void>
     await page.mouse.wheel(0, 110);
     await sleep(120);
   }
+  // Wheel events can miss the list (a hover or a late layout under the pointer); the keyboard
+  // cannot: focus walks the tree from its first row and the list renders whatever has focus.
+  // Arrow keys move the focus only, so no file is opened on the way.
+  if ((await row.count()) === 0) {
+    await list.focus().catch(() => undefined);
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 400 && (await row.count()) === 0; i++) {
+      const before = await focusedExplorerLabel(page);
+      await page.keyboard.press('ArrowDown');
+      if ((await focusedExplorerLabel(page)) === before) break; // the last row
+    }
+  }
   if ((await row.count()) > 0) await row.scrollIntoViewIfNeeded().catch(() => undefined);
+}
+
+/** The label of the explorer row that has the keyboard focus ('' when none has). */
+async function focusedExplorerLabel(page: Page): Promise<string> {
+  return page
+    .locator('.explorer-folders-view .monaco-list-row.focused')
+    .first()
+    .getAttribute('aria-label', { timeout: 1000 })
+    .then((l) => l ?? '')
+    .catch(() => '');
 }
 
 /** Clicks an explorer row by name (Control held to add it to the selection), scrolling to it first. */
