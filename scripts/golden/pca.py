@@ -50,6 +50,11 @@ cases["rotated_30x2"] = case(t @ R.T)
 # Factor-model-like float32 values (as an .npy of factors would hold), 80 × 32.
 F = (rng.normal(size=(80, 32)) * np.linspace(2.0, 0.2, 32)).astype(np.float32).astype(np.float64)
 cases["float32_80x32"] = case(F)
+# Above 256 dimensions, where Eval Lens finds the two leading components by a Krylov method instead
+# of the whole covariance: a text-embedding-like matrix, 150 items × 300 dimensions, rank-2 structure
+# plus noise, the values rounded to 3 decimals (so the file stays small; X is stored as rounded).
+E = rng.normal(size=(150, 2)) @ (rng.normal(size=(2, 300)) * np.array([[1.5], [1.0]])) + 0.3 * rng.normal(size=(150, 300))
+cases["embedding_150x300"] = case(np.round(E + 0.2 * rng.normal(size=300), 3))
 
 os.makedirs("test/golden", exist_ok=True)
 with open("test/golden/pca.json", "w") as fh:

@@ -10,11 +10,29 @@
  * scikit-learn's `PCA(n_components=2)` `explained_variance_`, `explained_variance_ratio_` and
  * `transform(X)`.
  *
- * Eigenvectors come from the cyclic Jacobi eigenvalue method (Golub & Van Loan, Matrix
- * Computations, 4th ed., 2013, §8.5): a fixed sequence of plane rotations, so the same input gives
- * the same output bit for bit. Memory is O(d²) beside the caller's rows, which are read through an
- * accessor twice (means and covariance) plus once per projected row: 50,000 × 64 costs two 64 × 64
- * matrices, never a copy of the data. Time is O(n·d²) for the covariance and O(d³) per sweep.
+ * Up to {@link JACOBI_MAX_DIM} dimensions, the eigenvectors come from the cyclic Jacobi eigenvalue
+ * method (Golub & Van Loan, Matrix Computations, 4th ed., 2013, §8.5): a fixed sequence of plane
+ * rotations, so the same input gives the same output bit for bit. Memory is O(d²) beside the
+ * caller's rows, which are read through an accessor twice (means and covariance) plus once per
+ * projected row: 50,000 × 64 costs two 64 × 64 matrices, never a copy of the data. Time is O(n·d²)
+ * for the covariance and O(d³) per sweep.
+ *
+ * Above it (text and image embeddings have 384, 768 or 1,024 dimensions), forming C alone would
+ * cost O(n·d²), and its full decomposition O(d³) per sweep, for two of its d eigenvectors. There the
+ * two leading eigenpairs come from a block Krylov method that applies C to two vectors per pass
+ * over the rows, `C·v = Σ_i (x_i − μ)((x_i − μ)·v) / (n − 1)`, without forming it: the block
+ * Davidson method without preconditioning (E. R. Davidson, "The iterative calculation of a few of
+ * the lowest eigenvalues and corresponding eigenvectors of large real-symmetric matrices", Journal
+ * of Computational Physics 17(1), 1975, doi:10.1016/0021-9991(75)90065-0; with the identity as
+ * preconditioner it spans the same space as block Lanczos, Y. Saad, Numerical Methods for Large
+ * Eigenvalue Problems, 2nd ed., SIAM, 2011, doi:10.1137/1.9781611970739, ch. 6 and 8). Each pass adds
+ * the residuals `C·y − θ·y` of the two leading Ritz pairs, orthogonalised twice against the basis;
+ * the basis is restarted from its 16 leading Ritz vectors when it reaches 64. It stops when both
+ * residuals are below {@link KRYLOV_TOLERANCE} × θ₁ (the Ritz values are then the eigenvalues to
+ * about the square of that, the vectors to about that over the gap to the third eigenvalue), or
+ * after {@link KRYLOV_MAX_PASSES} passes with a reason instead of a map. The start vectors come from
+ * a fixed seed: the same input gives the same output bit for bit. Memory is O(d) per basis vector;
+ * time O(n·d) per pass, with a few tens of passes when the leading eigenvalues stand apart.
  *
  * Sign convention: an eigenvector's sign is arbitrary, so each component is flipped to make its
  * entry of largest absolute value positive (the first such entry on a tie) — scikit-learn's
@@ -23,6 +41,7 @@
  *
  * With d = 1 there is one component: the second coordinate is 0 and its explained variance 0.
  */
+import { createRng } from './rng';
 
 /** The result of {@link pca2}. */
 export interface Pca2 {
@@ -36,8 +55,10 @@ export interface Pca2 {
   explainedVarianceRatio: [number, number];
   /** trace(C): the sum of all eigenvalues. */
   totalVariance: number;
-  /** Jacobi sweeps used. */
+  /** Jacobi sweeps used, or, for the Krylov method, passes over the rows that applied C. */
   sweeps: number;
+  /** How the eigenpairs were found: the whole covariance ('jacobi') or the Krylov method. */
+  method: 'jacobi' | 'krylov';
 }
 
 export type Pca2Outcome = { ok: true; pca: Pca2 } | { ok: false; reason: string };
@@ -50,6 +71,16 @@ export const PCA_MIN_ROWS = 3;
 /** A spread below this fraction of the values' magnitude (root mean square) is rounding: no variance. */
 const NO_VARIANCE = 1e-12;
 const MAX_SWEEPS = 100;
+/** Above this dimension the two leading eigenpairs come from the Krylov method, not the whole covariance. */
+export const JACOBI_MAX_DIM = 256;
+/** Both residual norms ‖C·y − θ·y‖ at or below this multiple of θ₁: the Krylov method has converged. */
+export const KRYLOV_TOLERANCE = 1e-11;
+/** Passes over the rows after which the Krylov method gives up (no map rather than a rough one). */
+export const KRYLOV_MAX_PASSES = 1000;
+const BASIS_MAX = 64;
+const BASIS_KEPT = 16;
+/** The fixed seed of the Krylov method's start vectors. */
+const KRYLOV_SEED = 20261125;
 
 /**
  * Adds the upper triangle (j ≤ k) of `x xᵀ` to the d × d row-major matrix `a`: summed over rows,
@@ -77,7 +108,12 @@ export function scaleUpperAndMirror(a: Float64Array, d: number, divisor: number)
  * infinite is refused (RangeError naming the row and column); fewer than {@link PCA_MIN_ROWS}
  * rows or rows that are all equal give `{ ok: false, reason }`.
  */
-export function pca2(n: number, dim: number, read: RowReader): Pca2Outcome {
+export function pca2(
+  n: number,
+  dim: number,
+  read: RowReader,
+  opts: { method?: 'jacobi' | 'krylov' } = {},
+): Pca2Outcome {
   if (!Number.isInteger(dim) || dim < 1)
     throw new RangeError(`Expected \`dim\` to be a positive integer, but got ${dim}.`);
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`Expected \`n\` to be a non-negative integer, but got ${n}.`);
@@ -98,6 +134,8 @@ export function pca2(n: number, dim: number, read: RowReader): Pca2Outcome {
     }
   }
   for (let j = 0; j < dim; j++) mean[j] /= n;
+  if ((opts.method ?? (dim > JACOBI_MAX_DIM ? 'krylov' : 'jacobi')) === 'krylov')
+    return leadingByKrylov(n, dim, read, mean);
   // Upper triangle of Σ (x − μ)(x − μ)ᵀ, then mirrored.
   const a = new Float64Array(dim * dim);
   for (let i = 0; i < n; i++) {
@@ -142,8 +180,214 @@ export function pca2(n: number, dim: number, read: RowReader): Pca2Outcome {
       explainedVarianceRatio: [explained[0] / trace, explained[1] / trace],
       totalVariance: trace,
       sweeps,
+      method: 'jacobi',
     },
   };
+}
+
+/** The unit vector `v` made to have its entry of largest absolute value positive (the first on a tie). */
+function signFlipped(v: Float64Array): Float64Array {
+  let big = 0;
+  for (let j = 1; j < v.length; j++) if (Math.abs(v[j]) > Math.abs(v[big])) big = j;
+  if (v[big] < 0) for (let j = 0; j < v.length; j++) v[j] = -v[j];
+  return v;
+}
+
+/**
+ * `out[b] = C·vs[b]` for the covariance C of the rows (centred by `mean`) and one or two vectors,
+ * in one pass over the rows: each row's centred values x give `(x·v_b)·x`, summed, then ÷ (n − 1).
+ * Both vectors' dot products, then both updates, share one loop over the row each.
+ */
+function applyCovariance(
+  n: number,
+  d: number,
+  read: RowReader,
+  mean: Float64Array,
+  vs: Float64Array[],
+): Float64Array[] {
+  const out = vs.map(() => new Float64Array(d));
+  const row = new Float64Array(d);
+  const v0 = vs[0];
+  const v1 = vs.length > 1 ? vs[1] : new Float64Array(d);
+  const o0 = out[0];
+  const o1 = vs.length > 1 ? out[1] : new Float64Array(d);
+  for (let i = 0; i < n; i++) {
+    read(i, row);
+    let dot0 = 0;
+    let dot1 = 0;
+    for (let j = 0; j < d; j++) {
+      const x = row[j] - mean[j];
+      row[j] = x;
+      dot0 += x * v0[j];
+      dot1 += x * v1[j];
+    }
+    for (let j = 0; j < d; j++) {
+      const x = row[j];
+      o0[j] += dot0 * x;
+      o1[j] += dot1 * x;
+    }
+  }
+  for (const o of out) for (let j = 0; j < d; j++) o[j] /= n - 1;
+  return out;
+}
+
+/** Removes from `v` its components along the orthonormal `basis` (twice: one pass loses orthogonality); returns ‖v‖ after. */
+function orthogonalise(v: Float64Array, basis: readonly Float64Array[]): number {
+  for (let pass = 0; pass < 2; pass++)
+    for (const q of basis) {
+      let dot = 0;
+      for (let j = 0; j < v.length; j++) dot += q[j] * v[j];
+      for (let j = 0; j < v.length; j++) v[j] -= dot * q[j];
+    }
+  let norm = 0;
+  for (let j = 0; j < v.length; j++) norm += v[j] * v[j];
+  return Math.sqrt(norm);
+}
+
+/** Σ_k s[k]·vs[k] for the coefficients in column `col` of the m × m row-major `s`. */
+function combine(vs: readonly Float64Array[], s: Float64Array, m: number, col: number, d: number): Float64Array {
+  const out = new Float64Array(d);
+  for (let k = 0; k < vs.length; k++) {
+    const c = s[k * m + col];
+    if (c === 0) continue;
+    const v = vs[k];
+    for (let j = 0; j < d; j++) out[j] += c * v[j];
+  }
+  return out;
+}
+
+/** The two leading eigenpairs of the covariance by the block Krylov method described in the module comment. */
+function leadingByKrylov(n: number, d: number, read: RowReader, mean: Float64Array): Pca2Outcome {
+  // trace(C) = Σ_j var_j, from the centred values.
+  const row = new Float64Array(d);
+  let trace = 0;
+  let meanSquare = 0;
+  for (let i = 0; i < n; i++) {
+    read(i, row);
+    for (let j = 0; j < d; j++) trace += (row[j] - mean[j]) ** 2;
+  }
+  trace /= n - 1;
+  for (let j = 0; j < d; j++) meanSquare += mean[j] * mean[j];
+  if (!(trace > NO_VARIANCE * NO_VARIANCE * (trace + meanSquare)))
+    return { ok: false, reason: `the ${n} item vectors are all equal: there is no direction of variance to map.` };
+
+  const rng = createRng(KRYLOV_SEED);
+  const randomUnit = (basis: readonly Float64Array[]): Float64Array | null => {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const v = new Float64Array(d);
+      for (let j = 0; j < d; j++) v[j] = rng.next() - 0.5;
+      const norm = orthogonalise(v, basis);
+      if (norm > 1e-8) {
+        for (let j = 0; j < d; j++) v[j] /= norm;
+        return v;
+      }
+    }
+    return null;
+  };
+  let basis: Float64Array[] = [];
+  let applied: Float64Array[] = []; // C·basis[k]
+  let block: Float64Array[] = [];
+  for (let b = 0; b < Math.min(2, d); b++) block.push(randomUnit(block)!);
+  let passes = 0;
+  for (;;) {
+    const cBlock = applyCovariance(n, d, read, mean, block);
+    passes++;
+    basis = basis.concat(block);
+    applied = applied.concat(cBlock);
+    const m = basis.length;
+    // Rayleigh–Ritz: H = Qᵀ C Q (symmetrised against rounding), its eigenpairs by Jacobi.
+    const h = new Float64Array(m * m);
+    for (let a = 0; a < m; a++)
+      for (let b = a; b < m; b++) {
+        let x = 0;
+        let y = 0;
+        for (let j = 0; j < d; j++) {
+          x += basis[a][j] * applied[b][j];
+          y += basis[b][j] * applied[a][j];
+        }
+        h[a * m + b] = h[b * m + a] = (x + y) / 2;
+      }
+    const { values, vectors } = jacobiEigen(h, m);
+    const order = Array.from({ length: m }, (_, j) => j).sort((p, q) => values[q] - values[p] || p - q);
+    const wanted = Math.min(2, d);
+    const ritz: Float64Array[] = [];
+    const residuals: Float64Array[] = [];
+    let converged = true;
+    for (let c = 0; c < wanted; c++) {
+      const col = order[c];
+      const y = combine(basis, vectors, m, col, d);
+      const r = combine(applied, vectors, m, col, d);
+      let norm = 0;
+      for (let j = 0; j < d; j++) {
+        r[j] -= values[col] * y[j];
+        norm += r[j] * r[j];
+      }
+      ritz.push(y);
+      residuals.push(r);
+      if (Math.sqrt(norm) > KRYLOV_TOLERANCE * Math.max(values[order[0]], 0)) converged = false;
+    }
+    if (converged || m >= d) {
+      const components = new Float64Array(2 * d);
+      const explained: [number, number] = [0, 0];
+      for (let c = 0; c < wanted; c++) {
+        // Ritz vectors of an orthonormal basis are unit vectors up to rounding: normalise them.
+        let norm = 0;
+        for (let j = 0; j < d; j++) norm += ritz[c][j] * ritz[c][j];
+        const v = ritz[c].map((x) => x / Math.sqrt(norm));
+        components.set(signFlipped(v), c * d);
+        explained[c] = Math.max(0, values[order[c]]);
+      }
+      return {
+        ok: true,
+        pca: {
+          n,
+          dim: d,
+          mean,
+          components,
+          explainedVariance: explained,
+          explainedVarianceRatio: [explained[0] / trace, explained[1] / trace],
+          totalVariance: trace,
+          sweeps: passes,
+          method: 'krylov',
+        },
+      };
+    }
+    if (passes >= KRYLOV_MAX_PASSES)
+      return {
+        ok: false,
+        reason: `the two leading principal components of the ${n} item vectors (${d} dimensions) did not converge in ${KRYLOV_MAX_PASSES} passes over them.`,
+      };
+    if (m + 2 > BASIS_MAX && m < d) {
+      // Thick restart: the leading Ritz vectors keep what the basis has learnt, and C times them
+      // is known without a pass (the same combination of the applied vectors).
+      const keep = Math.min(BASIS_KEPT, m);
+      const oldBasis = basis;
+      const oldApplied = applied;
+      basis = [];
+      applied = [];
+      for (let c = 0; c < keep; c++) {
+        basis.push(combine(oldBasis, vectors, m, order[c], d));
+        applied.push(combine(oldApplied, vectors, m, order[c], d));
+      }
+    }
+    block = [];
+    for (const r of residuals) {
+      let before = 0;
+      for (let j = 0; j < d; j++) before += r[j] * r[j];
+      const norm = orthogonalise(r, basis.concat(block));
+      if (norm > 1e-6 * Math.sqrt(before)) {
+        for (let j = 0; j < d; j++) r[j] /= norm;
+        block.push(r);
+      }
+    }
+    // Residuals that vanish into the basis (an invariant subspace) are replaced by fresh directions.
+    while (block.length < 2 && basis.length + block.length < d) {
+      const v = randomUnit(basis.concat(block));
+      if (v === null) break;
+      block.push(v);
+    }
+    if (block.length === 0) return { ok: false, reason: 'the principal components could not be computed.' };
+  }
 }
 
 /** A row's coordinates `((x − μ)·v₁, (x − μ)·v₂)`; `row` is read, not changed. */

@@ -61,7 +61,7 @@ import {
   type Histogram,
 } from '../metrics/ranking/perUser';
 import { categoryBreakdown, categoryColumn } from '../metrics/ranking/categories';
-import { applyMetric, ITEM_MAP_MAX_DIM, itemMap, nameColumn } from '../metrics/ranking/itemMap';
+import { applyMetric, FACTOR_MAP_MAX_DIM, ITEM_MAP_MAX_DIM, itemMap, nameColumn } from '../metrics/ranking/itemMap';
 import type { LoadedRanking } from '../io/ranking/load';
 import { directionOf } from '../results/directions';
 import type { Curve, MetricValue } from '../results/types';
@@ -588,10 +588,13 @@ function itemMapStep(
   const dim = emb ? emb.dim : V!.cols;
   const metric = data.userMetric;
   const file = emb ? emb.file : V!.label;
-  if (dim > ITEM_MAP_MAX_DIM) {
+  const maxDim = emb ? ITEM_MAP_MAX_DIM : FACTOR_MAP_MAX_DIM;
+  if (dim > maxDim) {
     ctx.warnings.note(
       'item-map-skipped',
-      `${file}: no item map: the vectors have ${dim} dimensions, more than the ${ITEM_MAP_MAX_DIM} the map's principal components are computed for.`,
+      emb
+        ? `${file}: no item map: the embeddings have ${dim} dimensions, more than the ${maxDim} the map's principal components are computed for.`
+        : `${file}: no item map: the factors have ${dim} dimensions, more than the ${maxDim} for which the map weighs them by the users' factors (a whole eigen decomposition of ${dim} × ${dim}).`,
       { file },
     );
     return;

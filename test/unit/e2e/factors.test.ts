@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateFile } from '../../../src/core/evaluate';
-import { npy, tiesCase } from '../helpers/factors';
+import { tiesCase, writeFactorModel } from '../helpers/factors';
 
 const { g, userIds, itemIds } = tiesCase();
 // Relevant items: two per user from a fixed pattern, plus an id that is in no id list.
@@ -17,19 +17,12 @@ const relevant = userIds
 
 function setup(extra: Record<string, unknown> = {}, U = g.U, V = g.V): string {
   const dir = mkdtempSync(join(tmpdir(), 'eval-lens-factors-'));
-  writeFileSync(join(dir, 'U.npy'), npy(U));
-  writeFileSync(join(dir, 'V.npy'), npy(V));
-  writeFileSync(join(dir, 'users.txt'), userIds.join('\n') + '\n');
-  writeFileSync(join(dir, 'items.txt'), itemIds.join('\n') + '\n');
+  const model = writeFactorModel(dir, U, V, userIds, itemIds);
   const train = g.train.flatMap((a, u) => a.map((i) => `u${u},item${i}`)).concat('nobody,item1', 'u0,item-unknown');
   writeFileSync(join(dir, 'train.csv'), ['user,item', ...train].join('\n') + '\n');
   writeFileSync(join(dir, 'relevant.csv'), ['user,item', ...relevant].join('\n') + '\n');
   const cfg = {
-    task: 'ranking',
-    userFactors: 'U.npy',
-    itemFactors: 'V.npy',
-    userIds: 'users.txt',
-    itemIds: 'items.txt',
+    ...model,
     train: 'train.csv',
     relevant: 'relevant.csv',
     k: [1, 2, 4],

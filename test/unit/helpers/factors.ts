@@ -1,6 +1,6 @@
 // Factor-model test inputs: .npy bytes written here (float64, C order, format 1.0) and the "ties"
 // case of the NumPy reference (scripts/golden/factors.py → test/golden/factors.json).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A little-endian float64 C-order .npy (format 1.0) of `values` with `shape`. */
@@ -18,6 +18,24 @@ export function npyFloat64(values: number[], shape: number[]): Buffer {
 
 /** A matrix as a .npy file. */
 export const npy = (rows: number[][]): Buffer => npyFloat64(rows.flat(), [rows.length, rows[0]!.length]);
+
+/**
+ * Writes a factor model into `dir` (U.npy, V.npy, users.txt, items.txt) and returns the config
+ * keys that name those files.
+ */
+export function writeFactorModel(
+  dir: string,
+  U: number[][],
+  V: number[][],
+  userIds: readonly string[],
+  itemIds: readonly string[],
+): Record<string, string> {
+  writeFileSync(join(dir, 'U.npy'), npy(U));
+  writeFileSync(join(dir, 'V.npy'), npy(V));
+  writeFileSync(join(dir, 'users.txt'), userIds.join('\n') + '\n');
+  writeFileSync(join(dir, 'items.txt'), itemIds.join('\n') + '\n');
+  return { task: 'ranking', userFactors: 'U.npy', itemFactors: 'V.npy', userIds: 'users.txt', itemIds: 'items.txt' };
+}
 
 export interface GoldenFactorCase {
   k: number;

@@ -23,7 +23,7 @@ import { parquetSchema } from 'hyparquet';
 import { groupAndOrder, readQrels, readTrecRun, sniffRankingFormat } from './trec';
 import { factorRun, internFactorIds, readFactorMatrix, readIdList, type FactorFile } from './factors';
 import type { FactorMatrix } from '../../factors/topK';
-import { ITEM_MAP_MAX_DIM, scoreMetric } from '../../metrics/ranking/itemMap';
+import { FACTOR_MAP_MAX_DIM, scoreMetric } from '../../metrics/ranking/itemMap';
 
 export interface LoadRankingInput {
   /** Main input path (absolute or relative to the working directory). */
@@ -141,7 +141,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     internFactorIds(model);
     itemFactors = vf.matrix;
     // Before the scoring, while U is at hand: O(m·d²), as one block of the scoring itself.
-    if (uf.matrix.cols === vf.matrix.cols && uf.matrix.cols <= ITEM_MAP_MAX_DIM) userMetric = scoreMetric(uf.matrix);
+    if (uf.matrix.cols === vf.matrix.cols && uf.matrix.cols <= FACTOR_MAP_MAX_DIM) userMetric = scoreMetric(uf.matrix);
     if (config.train) {
       const t = cfgPath('train', config.train);
       extraFiles.push({ role: 'train', path: t });

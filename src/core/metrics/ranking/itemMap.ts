@@ -26,12 +26,29 @@
  * @see docs/metrics/ranking.md — the item map: vectors, method, sign rule, cap and warnings.
  */
 import type { RankedLists } from '../../data/rankingData';
-import { addOuterProductUpper, jacobiEigen, pca2, project, scaleUpperAndMirror, type Pca2 } from '../../stats/pca';
+import {
+  addOuterProductUpper,
+  JACOBI_MAX_DIM,
+  jacobiEigen,
+  pca2,
+  project,
+  scaleUpperAndMirror,
+  type Pca2,
+} from '../../stats/pca';
 
 /** Items kept in the results' map at most (about 100 bytes each in the JSON). */
 export const ITEM_MAP_LIMIT = 5000;
-/** Vectors longer than this get no map: the Jacobi eigen decomposition costs O(d³) per sweep (256: about 1.5 s; 512: a minute). */
-export const ITEM_MAP_MAX_DIM = 256;
+/**
+ * Embeddings longer than this get no map. Above 256 dimensions the principal components come from
+ * a Krylov method whose passes over the items cost O(items × d) each (stats/pca.ts): 20,000 × 768
+ * takes about a second.
+ */
+export const ITEM_MAP_MAX_DIM = 4096;
+/**
+ * Item factors longer than this get no map: their score metric `(UᵀU / m)^{1/2}` needs every
+ * eigenpair of a d × d matrix (Jacobi rotations, O(d³) per sweep: 256 takes about 1.5 s).
+ */
+export const FACTOR_MAP_MAX_DIM = JACOBI_MAX_DIM;
 
 export interface ItemMapTable {
   /** Where the vectors come from: the config key and the file as named there. */

@@ -81,3 +81,47 @@ test('memory stays O(d²): 50,000 × 64 read through the accessor, never copied'
   const ratio = r.pca.explainedVarianceRatio;
   assert.ok(ratio[0] >= ratio[1] && ratio[1] >= 0 && ratio[0] + ratio[1] <= 1 + 1e-12);
 });
+
+test('the Krylov method at the edges: one dimension, rank one, all rows equal', () => {
+  // d = 1: values 1, 2, 6 → λ₁ = 7 (as above), the whole space found in one pass.
+  const line = pca2(3, 1, fromRows([[1], [2], [6]]), { method: 'krylov' });
+  assert.ok(line.ok);
+  assert.equal(line.pca.method, 'krylov');
+  assert.deepEqual(line.pca.explainedVariance, [7, 0]);
+  assert.deepEqual(Array.from(line.pca.components), [1, 0]);
+  // Rank one: (0, 0), (2, 2), (4, 4) → λ₁ = 8 along (1, 1)/√2, λ₂ = 0 (to rounding).
+  const diag = pca2(
+    3,
+    2,
+    fromRows([
+      [0, 0],
+      [2, 2],
+      [4, 4],
+    ]),
+    { method: 'krylov' },
+  );
+  assert.ok(diag.ok);
+  assert.ok(Math.abs(diag.pca.explainedVariance[0] - 8) <= 1e-14);
+  assert.ok(Math.abs(diag.pca.explainedVariance[1]) <= 1e-14);
+  assert.ok(Math.abs(diag.pca.components[0] - Math.SQRT1_2) <= 1e-15);
+  assert.ok(Math.abs(diag.pca.components[1] - Math.SQRT1_2) <= 1e-15);
+  const same = pca2(5, 300, () => undefined, { method: 'krylov' });
+  assert.equal(same.ok, false);
+  assert.match(!same.ok ? same.reason : '', /all equal: there is no direction of variance/);
+});
+
+test('the Krylov method reads the rows through the accessor: 20,000 × 768 never copied', () => {
+  const n = 20_000;
+  const d = 768;
+  const value = (i: number, j: number): number =>
+    Math.sin(i * 12.9898 + j * 78.233) * (1 + (j % 7)) + (i % 3) * (j % 2);
+  const before = process.memoryUsage().heapUsed;
+  const r = pca2(n, d, (i, out) => {
+    for (let j = 0; j < d; j++) out[j] = value(i, j);
+  });
+  const grown = process.memoryUsage().heapUsed - before;
+  assert.ok(r.ok);
+  assert.equal(r.pca.method, 'krylov');
+  // The rows would take n·d·8 = 123 MB; the method holds at most 66 basis and 66 applied vectors.
+  assert.ok(grown < 40e6, `heap grew by ${(grown / 1e6).toFixed(1)} MB`);
+});

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import {
   addOuterProductUpper,
+  JACOBI_MAX_DIM,
   jacobiEigen,
   pca2,
   project,
@@ -16,8 +17,8 @@ const fromRows =
   (i: number, out: Float64Array): void =>
     out.set(rows[i]);
 
-function fit(rows: number[][]): Pca2 {
-  const r = pca2(rows.length, rows[0].length, fromRows(rows));
+function fit(rows: number[][], method?: 'jacobi' | 'krylov'): Pca2 {
+  const r = pca2(rows.length, rows[0].length, fromRows(rows), method ? { method } : {});
   assert.ok(r.ok, r.ok ? '' : r.reason);
   return r.pca;
 }
@@ -93,11 +94,19 @@ interface GoldenCase {
   coords: number[][];
 }
 
-test('golden: scikit-learn PCA(n_components=2), signs included, to 1e-9', () => {
+test('golden: scikit-learn PCA(n_components=2), signs included, to 1e-9 (each case by both methods)', () => {
   const golden = JSON.parse(readFileSync('test/golden/pca.json', 'utf8')) as { cases: Record<string, GoldenCase> };
-  assert.ok(Object.keys(golden.cases).length >= 4);
-  for (const [name, g] of Object.entries(golden.cases)) {
-    const p = fit(g.X);
+  assert.ok(Object.keys(golden.cases).length >= 5);
+  assert.ok(
+    Object.values(golden.cases).some((g) => g.X[0].length > JACOBI_MAX_DIM),
+    'a case above the Jacobi limit',
+  );
+  const runs = Object.entries(golden.cases).flatMap(([name, g]) =>
+    (['jacobi', 'krylov'] as const).map((method) => ({ name: `${name}, ${method}`, g, method })),
+  );
+  for (const { name, g, method } of runs) {
+    const p = fit(g.X, method);
+    assert.equal(p.method, method);
     const d = g.X[0].length;
     g.mean.forEach((m, j) => close(p.mean[j], m, 1e-9, `${name} mean[${j}]`));
     for (let c = 0; c < 2; c++) {
@@ -188,4 +197,96 @@ test('Σ x xᵀ / s by upper triangle then mirror equals the full outer-product 
   addOuterProductUpper(m, Float64Array.of(3, -1), 2);
   scaleUpperAndMirror(m, 2, 1);
   assert.deepEqual(Array.from(m), [10, -1, -1, 5]);
+});
+
+/** ‖P_a − P_b‖_max for the projectors onto the planes of two maps' components (axes within the plane aside). */
+function planeDistance(a: Pca2, b: Pca2): number {
+  const d = a.dim;
+  let worst = 0;
+  for (let i = 0; i < d; i++)
+    for (let j = 0; j < d; j++) {
+      let pa = 0;
+      let pb = 0;
+      for (let c = 0; c < 2; c++) {
+        pa += a.components[c * d + i] * a.components[c * d + j];
+        pb += b.components[c * d + i] * b.components[c * d + j];
+      }
+      worst = Math.max(worst, Math.abs(pa - pb));
+    }
+  return worst;
+}
+
+test('the Krylov method against the whole covariance (Jacobi, the slow reference) on random data', () => {
+  // Spectra from well separated to flat (all columns of one scale: the leading eigenvalues then
+  // differ only by sampling noise, the slowest case); d above 64 makes the basis restart.
+  const rng = createRng(20261125);
+  const gauss = (): number => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+  const spectra: [string, (j: number) => number][] = [
+    ['decaying', (j) => 1 / Math.sqrt(1 + j)],
+    ['two above the rest', (j) => (j === 3 ? 2 : j === 7 ? 1.6 : 0.5)],
+    ['flat', () => 1],
+  ];
+  let passes = 0;
+  for (const [n, d] of [
+    [40, 3],
+    [60, 20],
+    [300, 90],
+    [120, 150],
+    [600, 160],
+  ])
+    for (const [label, scale] of spectra) {
+      const rows = Array.from({ length: n }, () => Array.from({ length: d }, (_, j) => gauss() * scale(j) + j / d));
+      const ref = fit(rows, 'jacobi');
+      const kry = fit(rows, 'krylov');
+      const what = `${n} × ${d}, ${label}`;
+      const l1 = ref.explainedVariance[0];
+      for (let c = 0; c < 2; c++) {
+        close(kry.explainedVariance[c], ref.explainedVariance[c], 1e-10 * l1, `${what}: λ${c + 1}`);
+        close(kry.explainedVarianceRatio[c], ref.explainedVarianceRatio[c], 1e-10, `${what}: ratio${c + 1}`);
+      }
+      close(kry.totalVariance, ref.totalVariance, 1e-12 * ref.totalVariance, `${what}: trace`);
+      assert.ok(planeDistance(kry, ref) <= 1e-7, `${what}: the same plane (${planeDistance(kry, ref)})`);
+      passes = Math.max(passes, kry.sweeps);
+      // Axes are determined when the leading eigenvalues stand apart: then each component matches, sign included.
+      const [e1, e2] = ref.explainedVariance;
+      if (e1 - e2 > 1e-3 * e1)
+        for (let j = 0; j < 2 * d; j++)
+          close(kry.components[j], ref.components[j], 1e-6, `${what}: component entry ${j}`);
+    }
+  // A basis of 64 vectors holds 32 passes: one case at least went on from a restarted basis.
+  assert.ok(passes > 32, `the most passes: ${passes}`);
+});
+
+test('equal leading eigenvalues: the Krylov method finds their plane (two vectors per pass)', () => {
+  // Rows ±3·e₁, ±3·e₂ and ±1·e₃, ±1·e₄ in 300 dimensions (mean 0): λ₁ = λ₂ = 2·9/(8 − 1) exactly, the
+  // plane span(e₁, e₂). A method that grows one vector at a time would see only one direction of it.
+  const d = 300;
+  const rows: number[][] = [];
+  for (const [axis, size] of [
+    [0, 3],
+    [1, 3],
+    [2, 1],
+    [3, 1],
+  ])
+    for (const sign of [1, -1]) {
+      const x = new Array<number>(d).fill(0);
+      x[axis] = sign * size;
+      rows.push(x);
+    }
+  const p = fit(rows);
+  assert.equal(p.method, 'krylov');
+  close(p.explainedVariance[0], 18 / 7, 1e-12, 'λ₁');
+  close(p.explainedVariance[1], 18 / 7, 1e-12, 'λ₂');
+  close(p.explainedVarianceRatio[0] + p.explainedVarianceRatio[1], 36 / 40, 1e-12, 'ratio₁ + ratio₂ = 36/(36 + 4)');
+  // v₁ and v₂ lie in span(e₁, e₂): their first two entries hold all of their length.
+  for (let c = 0; c < 2; c++)
+    close(p.components[c * d] ** 2 + p.components[c * d + 1] ** 2, 1, 1e-12, `‖v${c + 1}‖ in the plane`);
+});
+
+test('the method by dimension: the whole covariance up to 256 dimensions, the Krylov method above', () => {
+  const rng = createRng(3);
+  for (const d of [JACOBI_MAX_DIM, JACOBI_MAX_DIM + 1]) {
+    const rows = Array.from({ length: 5 }, () => Array.from({ length: d }, () => rng.next()));
+    assert.equal(fit(rows).method, d > JACOBI_MAX_DIM ? 'krylov' : 'jacobi', `d = ${d}`);
+  }
 });

@@ -9,6 +9,13 @@ import {
 } from '../../../../../src/core/metrics/ranking/itemMap';
 import { pca2, project } from '../../../../../src/core/stats/pca';
 import { VOID_ITEM } from '../../../../../src/core/data/rankingData';
+import { evaluateFile } from '../../../../../src/core/evaluate';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeFactorModel } from '../../../helpers/factors';
+
+const SAME = join(__dirname, '../../../../fixtures/ranking/same');
 
 const close = (a: number, b: number, tol: number, what: string): void =>
   assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} vs ${b}`);
@@ -172,11 +179,6 @@ test('score metric: the map does not depend on how the scores are split between 
 });
 
 test('evaluation: the map of the embeddings as written (not normalised); a note when there is none', async () => {
-  const { evaluateFile } = await import('../../../../../src/core/evaluate');
-  const { join } = await import('node:path');
-  const { mkdtempSync, writeFileSync, copyFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const SAME = join(__dirname, '../../../../fixtures/ranking/same');
   const r = await evaluateFile(join(SAME, 'run.jsonl'), {
     overrides: { task: 'ranking', k: [1, 3], train: 'train.csv', itemEmbeddings: 'items.json', bootstrap: { n: 0 } },
   });
@@ -215,4 +217,73 @@ test('evaluation: the map of the embeddings as written (not normalised); a note 
   assert.equal(none.tables.itemMap, undefined);
   const note = none.warnings.find((w) => w.code === 'item-map-skipped');
   assert.match(note?.message ?? '', /emb\.json: no item map: 2 items have a vector; a 2-D map needs at least 3\./);
+});
+
+test('evaluation: embeddings of 300 dimensions get a map (the Krylov method), equal to the whole covariance’s', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-map-'));
+  copyFileSync(join(SAME, 'run.jsonl'), join(dir, 'run.jsonl'));
+  // Items i1…i10 of the run, 300 dimensions: two directions of spread plus a small pattern per item.
+  const d = 300;
+  const raw: Record<string, number[]> = {};
+  for (let k = 1; k <= 10; k++)
+    raw[`i${k}`] = Array.from(
+      { length: d },
+      (_, j) => Math.cos(k) * Math.sin(j + 1) * 3 + Math.sin(2 * k) * Math.cos(0.5 * j) + 0.1 * Math.sin(k * j + 0.3),
+    );
+  writeFileSync(join(dir, 'emb.json'), JSON.stringify(raw));
+  const r = await evaluateFile(join(dir, 'run.jsonl'), {
+    overrides: { task: 'ranking', k: [3], itemEmbeddings: 'emb.json', bootstrap: { n: 0 } },
+  });
+  const m = r.tables.itemMap!;
+  assert.ok(m, `no map: ${r.warnings.map((w) => w.message).join(' | ')}`);
+  assert.equal(m.dim, d);
+  const rows = m.ids.map((id) => raw[id]!);
+  const ref = pca2(rows.length, d, (i, o) => o.set(rows[i]!), { method: 'jacobi' });
+  assert.ok(ref.ok);
+  for (let c = 0; c < 2; c++)
+    close(m.explainedVariance[c]!, ref.pca.explainedVariance[c]!, 1e-10 * ref.pca.explainedVariance[0], `λ${c + 1}`);
+  m.ids.forEach((id, i) => {
+    const [x, y] = project(ref.pca, raw[id]!);
+    close(m.x[i]!, x, 1e-8, `x of ${id}`);
+    close(m.y[i]!, y, 1e-8, `y of ${id}`);
+  });
+
+  // Above 4,096 dimensions: no map, and the note names the limit.
+  const wide: Record<string, number[]> = {};
+  for (let k = 1; k <= 3; k++) wide[`i${k}`] = Array.from({ length: 4097 }, (_, j) => ((k * j) % 5) - 2);
+  writeFileSync(join(dir, 'wide.json'), JSON.stringify(wide));
+  const none = await evaluateFile(join(dir, 'run.jsonl'), {
+    overrides: { task: 'ranking', k: [3], itemEmbeddings: 'wide.json', bootstrap: { n: 0 } },
+  });
+  assert.equal(none.tables.itemMap, undefined);
+  assert.match(
+    none.warnings.find((w) => w.code === 'item-map-skipped')?.message ?? '',
+    /wide\.json: no item map: the embeddings have 4097 dimensions, more than the 4096 the map's principal components are computed for\./,
+  );
+});
+
+test('evaluation: item factors above 256 dimensions get no map, and a note that says why', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-map-'));
+  const d = 257;
+  const factor = (seed: number, n: number): number[][] =>
+    Array.from({ length: n }, (_, i) => Array.from({ length: d }, (_, j) => Math.sin(seed + i * 1.7 + j * 0.31)));
+  const model = writeFactorModel(
+    dir,
+    factor(1, 4),
+    factor(2, 6),
+    ['u0', 'u1', 'u2', 'u3'],
+    ['a', 'b', 'c', 'd', 'e', 'f'],
+  );
+  writeFileSync(join(dir, 'relevant.csv'), 'user,item\nu0,a\nu1,b\nu2,c\nu3,d\n');
+  writeFileSync(
+    join(dir, 'eval-lens.json'),
+    JSON.stringify({ ...model, relevant: 'relevant.csv', k: [2], bootstrap: { n: 0 } }),
+  );
+  const r = await evaluateFile(join(dir, 'U.npy'), { configPath: join(dir, 'eval-lens.json') });
+  assert.equal(r.tables.itemMap, undefined);
+  const note = r.warnings.find((w) => w.code === 'item-map-skipped');
+  assert.match(
+    note?.message ?? '',
+    /V\.npy: no item map: the factors have 257 dimensions, more than the 256 for which the map weighs them by the users' factors/,
+  );
 });
