@@ -386,7 +386,11 @@ function leadingByKrylov(n: number, d: number, read: RowReader, mean: Float64Arr
       if (v === null) break;
       block.push(v);
     }
-    if (block.length === 0) return { ok: false, reason: 'the principal components could not be computed.' };
+    if (block.length === 0)
+      return {
+        ok: false,
+        reason: `the two leading principal components of the ${n} item vectors (${d} dimensions) could not be computed: no new direction to search was found.`,
+      };
   }
 }
 

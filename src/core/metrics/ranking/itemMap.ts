@@ -41,7 +41,7 @@ export const ITEM_MAP_LIMIT = 5000;
 /**
  * Embeddings longer than this get no map. Above 256 dimensions the principal components come from
  * a Krylov method whose passes over the items cost O(items × d) each (stats/pca.ts): 20,000 × 768
- * takes about a second.
+ * took 1.9 s in 13 passes.
  */
 export const ITEM_MAP_MAX_DIM = 4096;
 /**
