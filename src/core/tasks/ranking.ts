@@ -144,6 +144,8 @@ export const runRanking: TaskRunner = async (ctx) => {
     });
     results.table('categoryBreakdown', breakdown);
   }
+  // Embeddings of hundreds of dimensions take seconds here: the progress says so.
+  if (data.itemEmbeddings || data.itemFactors) ctx.progress?.report?.('item map', 0);
   results.time('itemMap', () => itemMapStep(data, run, ks[ks.length - 1], catColumn, ctx));
   // The factor matrix was kept for the map only.
   data.itemFactors = data.userMetric = null;

@@ -231,9 +231,13 @@ test('evaluation: embeddings of 300 dimensions get a map (the Krylov method), eq
       (_, j) => Math.cos(k) * Math.sin(j + 1) * 3 + Math.sin(2 * k) * Math.cos(0.5 * j) + 0.1 * Math.sin(k * j + 0.3),
     );
   writeFileSync(join(dir, 'emb.json'), JSON.stringify(raw));
+  const stages: string[] = [];
   const r = await evaluateFile(join(dir, 'run.jsonl'), {
     overrides: { task: 'ranking', k: [3], itemEmbeddings: 'emb.json', bootstrap: { n: 0 } },
+    progress: { report: (stage) => stages.push(stage) },
   });
+  // The progress names the map's stage (seconds for large embeddings), after the metrics.
+  assert.ok(stages.indexOf('item map') > stages.indexOf('ranking metrics'), stages.join(' → '));
   const m = r.tables.itemMap!;
   assert.ok(m, `no map: ${r.warnings.map((w) => w.message).join(' | ')}`);
   assert.equal(m.dim, d);
