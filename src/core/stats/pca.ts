@@ -177,12 +177,21 @@ export function pca2(
       mean,
       components,
       explainedVariance: explained,
-      explainedVarianceRatio: [explained[0] / trace, explained[1] / trace],
+      explainedVarianceRatio: varianceRatios(explained, trace),
       totalVariance: trace,
       sweeps,
       method: 'jacobi',
     },
   };
+}
+
+/**
+ * λ_k / trace(C), at most 1: an eigenvalue never exceeds the trace of a covariance, but when the
+ * vectors lie on a line λ₁ equals it and rounding can put it an ulp above (1.0000000000000002 would
+ * make a results file fail its own schema).
+ */
+function varianceRatios(explained: [number, number], trace: number): [number, number] {
+  return [Math.min(1, explained[0] / trace), Math.min(1, explained[1] / trace)];
 }
 
 /** The unit vector `v` made to have its entry of largest absolute value positive (the first on a tie). */
@@ -345,7 +354,7 @@ function leadingByKrylov(n: number, d: number, read: RowReader, mean: Float64Arr
           mean,
           components,
           explainedVariance: explained,
-          explainedVarianceRatio: [explained[0] / trace, explained[1] / trace],
+          explainedVarianceRatio: varianceRatios(explained, trace),
           totalVariance: trace,
           sweeps: passes,
           method: 'krylov',

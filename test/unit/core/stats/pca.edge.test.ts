@@ -125,3 +125,30 @@ test('the Krylov method reads the rows through the accessor: 20,000 × 768 never
   // The rows would take n·d·8 = 123 MB; the method holds at most 66 basis and 66 applied vectors.
   assert.ok(grown < 40e6, `heap grew by ${(grown / 1e6).toFixed(1)} MB`);
 });
+
+test('vectors on a line: the first ratio is at most 1 (rounding once put it an ulp above), by both methods', () => {
+  // λ₁ = trace(C) exactly in theory; computed apart, λ₁ / trace came out 1.0000000000000009 in
+  // about a third of such inputs before the ratio was bounded.
+  let state = 9;
+  const next = (): number => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  let atOne = 0;
+  for (let t = 0; t < 600; t++) {
+    const d = 2 + (t % 7);
+    const n = 3 + (t % 5);
+    const dir = Array.from({ length: d }, () => next() - 0.5);
+    const offset = Array.from({ length: d }, () => next() * 3);
+    const rows = Array.from({ length: n }, () => {
+      const s = next() * 10 - 5;
+      return dir.map((x, j) => s * x + offset[j]);
+    });
+    for (const method of ['jacobi', 'krylov'] as const) {
+      const r = pca2(n, d, fromRows(rows), { method });
+      if (!r.ok) continue;
+      const [r1, r2] = r.pca.explainedVarianceRatio;
+      assert.ok(r1 <= 1 && r1 > 1 - 1e-12, `${method}, case ${t}: ratio₁ ${r1}`);
+      assert.ok(r2 >= 0 && r2 < 1e-12, `${method}, case ${t}: ratio₂ ${r2}`);
+      if (r1 === 1) atOne++;
+    }
+  }
+  assert.ok(atOne > 100, `${atOne} ratios of exactly 1`);
+});

@@ -291,3 +291,22 @@ test('evaluation: item factors above 256 dimensions get no map, and a note that 
     /V\.npy: no item map: the factors have 257 dimensions, more than the 256 for which the map weighs them by the users' factors/,
   );
 });
+
+test('evaluation: embeddings on a line give a map whose results file passes its own schema', async () => {
+  const { validateResults } = await import('../../../../../src/core/results/validate');
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-map-'));
+  copyFileSync(join(SAME, 'run.jsonl'), join(dir, 'run.jsonl'));
+  // Every vector is s·(0.3, −0.7) + (0, 0.37): the first component holds all the variance. These
+  // values once gave an explained-variance ratio of 1.0000000000000002, which the schema refuses.
+  const emb: Record<string, number[]> = {};
+  for (let k = 1; k <= 10; k++) {
+    const s = Math.sin(k * 1.3) * 4;
+    emb[`i${k}`] = [0.3 * s, -0.7 * s + 0.37];
+  }
+  writeFileSync(join(dir, 'emb.json'), JSON.stringify(emb));
+  const r = await evaluateFile(join(dir, 'run.jsonl'), {
+    overrides: { task: 'ranking', k: [3], itemEmbeddings: 'emb.json', bootstrap: { n: 0 } },
+  });
+  assert.equal(r.tables.itemMap?.explainedVarianceRatio[0], 1);
+  assert.deepEqual(validateResults(JSON.parse(JSON.stringify(r))), []);
+});
