@@ -152,3 +152,19 @@ test('vectors on a line: the first ratio is at most 1 (rounding once put it an u
   }
   assert.ok(atOne > 100, `${atOne} ratios of exactly 1`);
 });
+
+test('the Krylov method out of passes: a reason instead of a rough map', () => {
+  // Columns of one scale: the leading eigenvalues differ by sampling noise only and need dozens of
+  // passes (see the random comparisons); two passes are not enough.
+  let state = 5;
+  const next = (): number => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const rows = Array.from({ length: 200 }, () => Array.from({ length: 40 }, () => next() - 0.5));
+  const r = pca2(200, 40, fromRows(rows), { method: 'krylov', maxPasses: 2 });
+  assert.equal(r.ok, false);
+  assert.equal(
+    !r.ok ? r.reason : '',
+    'the two leading principal components of the 200 item vectors (40 dimensions) did not converge in 2 passes over them.',
+  );
+  const full = pca2(200, 40, fromRows(rows), { method: 'krylov' });
+  assert.ok(full.ok && full.pca.sweeps > 2, 'converges with the default bound');
+});
