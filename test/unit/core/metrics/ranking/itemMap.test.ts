@@ -310,3 +310,47 @@ test('evaluation: embeddings on a line give a map whose results file passes its 
   assert.equal(r.tables.itemMap?.explainedVarianceRatio[0], 1);
   assert.deepEqual(validateResults(JSON.parse(JSON.stringify(r))), []);
 });
+
+test('evaluation: random embeddings of every shape give results that pass their own schema', async () => {
+  const { validateResults } = await import('../../../../../src/core/results/validate');
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-map-'));
+  copyFileSync(join(SAME, 'run.jsonl'), join(dir, 'run.jsonl'));
+  let state = 17;
+  const next = (): number => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const shapes = ['line', 'plane', 'duplicates', 'spread', 'tiny', 'huge'] as const;
+  let maps = 0;
+  for (let t = 0; t < 24; t++) {
+    const d = [1, 2, 3, 17, 300][t % 5]!;
+    const shape = shapes[t % shapes.length]!;
+    const a = Array.from({ length: d }, () => next() - 0.5);
+    const b = Array.from({ length: d }, () => next() - 0.5);
+    const emb: Record<string, number[]> = {};
+    for (let k = 1; k <= 10; k++) {
+      const s = next() * 8 - 4;
+      const u = next() * 8 - 4;
+      emb[`i${k}`] = a.map((x, j) => {
+        if (shape === 'line') return s * x + 0.25;
+        if (shape === 'plane') return s * x + u * b[j]!;
+        if (shape === 'duplicates') return k % 2 === 0 ? x : b[j]!;
+        if (shape === 'tiny') return (s * x + u * b[j]!) * 1e-9;
+        if (shape === 'huge') return (s * x + u * b[j]!) * 1e9;
+        return next() - 0.5;
+      });
+    }
+    writeFileSync(join(dir, 'emb.json'), JSON.stringify(emb));
+    const r = await evaluateFile(join(dir, 'run.jsonl'), {
+      overrides: { task: 'ranking', k: [3], itemEmbeddings: 'emb.json', bootstrap: { n: 0 } },
+    });
+    const what = `case ${t}: ${shape}, ${d} dimensions`;
+    assert.deepEqual(validateResults(JSON.parse(JSON.stringify(r))), [], what);
+    const m = r.tables.itemMap;
+    const note = r.warnings.find((w) => w.code === 'item-map-skipped');
+    assert.ok(m !== undefined || note !== undefined, `${what}: a map or a note`);
+    if (m) {
+      maps++;
+      const [r1, r2] = m.explainedVarianceRatio;
+      assert.ok(r1 >= r2 && r2 >= 0 && r1 <= 1 && r1 + r2 <= 1 + 1e-12, `${what}: ratios ${r1}, ${r2}`);
+    }
+  }
+  assert.ok(maps >= 20, `${maps} maps of 24`);
+});
