@@ -7,18 +7,21 @@
  * top-K items highlighted — as many as K, hits equal to a direct count from the generated top-K
  * lists (the CLI's --write-run) and the held-out items. The user inspector's user is highlighted
  * too. Screenshots, light and dark, go to test-artifacts/screenshots/ (and, with
- * EVAL_LENS_README_SHOTS=1, to media/screenshots/ for the docs).
+ * EVAL_LENS_README_SHOTS=1, to media/screenshots/ for the docs). Text-encoder-sized embeddings
+ * (384 dimensions, above those whose whole covariance is decomposed) get their map as well.
  *
  * Run: npm run test:ui (this file starts and always stops its own server).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import type { Results } from '../../src/core/results/types';
+import { validateResults } from '../../src/core/results/validate';
+import { npyFloat64 } from '../unit/helpers/factors';
 import { copyExamples, root, sleep, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import {
   clickMenuItem,
@@ -196,5 +199,49 @@ describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
     await fig.locator('.item-map-show').click();
     assert.equal((await highlighted(f, other)).n, k);
     await clear();
+  });
+
+  it('embeddings of 384 dimensions get their map too (the principal components without the whole covariance)', async () => {
+    await runCommand(page, 'View: Close All Editors');
+    // The ranking example's run, train file and items table, with 384-dimension item embeddings.
+    const dir = join(ws, 'emb-384');
+    mkdirSync(dir);
+    const from = join(ws, 'ranking-debian-deps');
+    for (const f of ['cooccurrence.jsonl', '_train.csv', 'items.csv', '_item_embeddings.ids.txt'])
+      copyFileSync(join(from, f), join(dir, f));
+    const ids = readFileSync(join(dir, '_item_embeddings.ids.txt'), 'utf8').trim().split('\n');
+    const d = 384;
+    const values: number[] = [];
+    for (let i = 0; i < ids.length; i++)
+      for (let j = 0; j < d; j++)
+        values.push(Math.sin(i * 0.37 + j * 1.3) * (1 + (i % 5)) + Math.cos(i * 0.11) * (j % 3));
+    writeFileSync(join(dir, '_item_embeddings.npy'), npyFloat64(values, [ids.length, d]));
+    const config = JSON.parse(readFileSync(join(from, 'eval-lens.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'eval-lens.json'), JSON.stringify({ ...config, bootstrap: { n: 0 } }));
+
+    await expandFolder(page, 'emb-384');
+    await openMenuWith(page, explorerRow(page, 'cooccurrence.jsonl'), 'Evaluate Prediction File…', 40_000);
+    await clickMenuItem(page, 'Evaluate Prediction File…');
+    const res = JSON.parse(await waitForFile(join(dir, 'cooccurrence.eval.json'))) as Results;
+    assert.deepEqual(validateResults(res), []);
+    const map = res.tables.itemMap!;
+    assert.ok(map, `the results hold the item map: ${res.warnings.map((w) => w.message).join(' | ')}`);
+    assert.equal(map.dim, d);
+    assert.equal(map.source, 'itemEmbeddings');
+
+    const f = await reportFrame(page, /^cooccurrence\.jsonl$/);
+    await f.locator('vscode-tab-header[data-tab="ranking"]').click();
+    const fig = f.locator('figure[data-chart="itemMap.chart"]');
+    await fig.waitFor({ timeout: 60_000 });
+    await fig.scrollIntoViewIfNeeded();
+    assert.equal(await fig.locator('canvas').count(), 1);
+    assert.equal(await fig.locator('.table-alt tbody tr').count(), map.ids.length);
+    // The chart's accessible description names the vectors' dimension.
+    const labels = await fig.locator('[aria-label]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    assert.ok(
+      labels.some((l) => l?.includes('their 384-dimensional embeddings (_item_embeddings.npy)')),
+      labels.join(' | '),
+    );
+    await screenshot(page, join(SHOTS, 'item-map-384-light.png'));
   });
 });
