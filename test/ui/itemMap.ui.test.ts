@@ -18,7 +18,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import type { Results } from '../../src/core/results/types';
 import { validateResults } from '../../src/core/results/validate';
 import { npyFloat64 } from '../unit/helpers/factors';
@@ -100,6 +100,21 @@ async function highlighted(
   });
 }
 
+/**
+ * The report titled `title`, on its Ranking tab, with the item map's figure in view: one canvas, and
+ * a table alternative listing every one of the map's `items`.
+ */
+async function openItemMap(title: RegExp, items: number): Promise<{ f: Frame; fig: Locator }> {
+  const f = await reportFrame(page, title);
+  await f.locator('vscode-tab-header[data-tab="ranking"]').click();
+  const fig = f.locator('figure[data-chart="itemMap.chart"]');
+  await fig.waitFor({ timeout: 60_000 });
+  await fig.scrollIntoViewIfNeeded();
+  assert.equal(await fig.locator('canvas').count(), 1);
+  assert.equal(await fig.locator('.table-alt tbody tr').count(), items);
+  return { f, fig };
+}
+
 describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
   before(async () => {
     ws = copyExamples();
@@ -127,14 +142,7 @@ describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
     assert.equal(map.k, k);
     const pick = pickUser(k);
 
-    const f = await reportFrame(page, /^U\.npy$/);
-    await f.locator('vscode-tab-header[data-tab="ranking"]').click();
-    const fig = f.locator('figure[data-chart="itemMap.chart"]');
-    await fig.waitFor({ timeout: 60_000 });
-    await fig.scrollIntoViewIfNeeded();
-    assert.equal(await fig.locator('canvas').count(), 1);
-    // The table alternative lists every item of the map.
-    assert.equal(await fig.locator('.table-alt tbody tr').count(), map.ids.length);
+    const { f, fig } = await openItemMap(/^U\.npy$/, map.ids.length);
 
     // Keyboard only: focus the picker, type the user, Enter.
     const search = fig.locator('.item-map-picker .user-search');
@@ -229,13 +237,7 @@ describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
     assert.equal(map.dim, d);
     assert.equal(map.source, 'itemEmbeddings');
 
-    const f = await reportFrame(page, /^cooccurrence\.jsonl$/);
-    await f.locator('vscode-tab-header[data-tab="ranking"]').click();
-    const fig = f.locator('figure[data-chart="itemMap.chart"]');
-    await fig.waitFor({ timeout: 60_000 });
-    await fig.scrollIntoViewIfNeeded();
-    assert.equal(await fig.locator('canvas').count(), 1);
-    assert.equal(await fig.locator('.table-alt tbody tr').count(), map.ids.length);
+    const { fig } = await openItemMap(/^cooccurrence\.jsonl$/, map.ids.length);
     // The chart's accessible description names the vectors' dimension.
     const labels = await fig.locator('[aria-label]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     assert.ok(
