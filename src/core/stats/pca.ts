@@ -305,24 +305,32 @@ function leadingByKrylov(n: number, d: number, read: RowReader, mean: Float64Arr
   let block: Float64Array[] = [];
   for (let b = 0; b < Math.min(2, d); b++) block.push(randomUnit(block)!);
   let passes = 0;
+  // H = Qᵀ C Q (symmetrised against rounding) by rows; the entries of vectors already in the basis
+  // stay valid until a restart replaces the basis, so each pass computes only the new vectors' ones.
+  let hRows: number[][] = [];
   for (;;) {
     const cBlock = applyCovariance(n, d, read, mean, block);
     passes++;
+    const known = hRows.length;
     basis = basis.concat(block);
     applied = applied.concat(cBlock);
     const m = basis.length;
-    // Rayleigh–Ritz: H = Qᵀ C Q (symmetrised against rounding), its eigenpairs by Jacobi.
-    const h = new Float64Array(m * m);
-    for (let a = 0; a < m; a++)
-      for (let b = a; b < m; b++) {
+    for (let a = 0; a < m; a++) {
+      if (a >= known) hRows.push(new Array<number>(m).fill(0));
+      else for (let b = hRows[a].length; b < m; b++) hRows[a].push(0);
+      for (let b = Math.max(a, known); b < m; b++) {
         let x = 0;
         let y = 0;
         for (let j = 0; j < d; j++) {
           x += basis[a][j] * applied[b][j];
           y += basis[b][j] * applied[a][j];
         }
-        h[a * m + b] = h[b * m + a] = (x + y) / 2;
+        hRows[a][b] = (x + y) / 2;
       }
+    }
+    // Rayleigh–Ritz: the eigenpairs of H by Jacobi.
+    const h = new Float64Array(m * m);
+    for (let a = 0; a < m; a++) for (let b = a; b < m; b++) h[a * m + b] = h[b * m + a] = hRows[a][b];
     const { values, vectors } = jacobiEigen(h, m);
     const order = Array.from({ length: m }, (_, j) => j).sort((p, q) => values[q] - values[p] || p - q);
     const wanted = Math.min(2, d);
@@ -381,6 +389,7 @@ function leadingByKrylov(n: number, d: number, read: RowReader, mean: Float64Arr
       const oldApplied = applied;
       basis = [];
       applied = [];
+      hRows = [];
       for (let c = 0; c < keep; c++) {
         basis.push(combine(oldBasis, vectors, m, order[c], d));
         applied.push(combine(oldApplied, vectors, m, order[c], d));
