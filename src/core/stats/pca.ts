@@ -170,10 +170,9 @@ export function pca2(
   const explained: [number, number] = [0, 0];
   for (let c = 0; c < Math.min(2, dim); c++) {
     const col = order[c];
-    let big = 0;
-    for (let j = 1; j < dim; j++) if (Math.abs(vectors[j * dim + col]) > Math.abs(vectors[big * dim + col])) big = j;
-    const sign = vectors[big * dim + col] < 0 ? -1 : 1;
-    for (let j = 0; j < dim; j++) components[c * dim + j] = sign * vectors[j * dim + col];
+    const v = new Float64Array(dim);
+    for (let j = 0; j < dim; j++) v[j] = vectors[j * dim + col];
+    components.set(signFlipped(v), c * dim);
     explained[c] = Math.max(0, values[col]);
   }
   return {
