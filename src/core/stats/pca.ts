@@ -152,16 +152,9 @@ export function pca2(
   }
   scaleUpperAndMirror(a, dim, n - 1);
   let trace = 0;
-  let meanSquare = 0;
-  for (let j = 0; j < dim; j++) {
-    trace += a[j * dim + j];
-    meanSquare += mean[j] * mean[j];
-  }
-  if (!(trace > NO_VARIANCE * NO_VARIANCE * (trace + meanSquare)))
-    return {
-      ok: false,
-      reason: `the ${n} item vectors are all equal: there is no direction of variance to map.`,
-    };
+  for (let j = 0; j < dim; j++) trace += a[j * dim + j];
+  const flat = noVariance(n, trace, mean);
+  if (flat) return flat;
 
   const { values, vectors, sweeps } = jacobiEigen(a, dim);
   // Largest eigenvalue first; equal eigenvalues keep the index order (deterministic).
@@ -189,6 +182,17 @@ export function pca2(
       method: 'jacobi',
     },
   };
+}
+
+/**
+ * The outcome when the rows do not vary: trace(C) is rounding next to the values' magnitude (their
+ * root mean square about 0, from the means), else null.
+ */
+function noVariance(n: number, trace: number, mean: Float64Array): Pca2Outcome | null {
+  let meanSquare = 0;
+  for (let j = 0; j < mean.length; j++) meanSquare += mean[j] * mean[j];
+  if (trace > NO_VARIANCE * NO_VARIANCE * (trace + meanSquare)) return null;
+  return { ok: false, reason: `the ${n} item vectors are all equal: there is no direction of variance to map.` };
 }
 
 /**
@@ -276,15 +280,13 @@ function leadingByKrylov(n: number, d: number, read: RowReader, mean: Float64Arr
   // trace(C) = Σ_j var_j, from the centred values.
   const row = new Float64Array(d);
   let trace = 0;
-  let meanSquare = 0;
   for (let i = 0; i < n; i++) {
     read(i, row);
     for (let j = 0; j < d; j++) trace += (row[j] - mean[j]) ** 2;
   }
   trace /= n - 1;
-  for (let j = 0; j < d; j++) meanSquare += mean[j] * mean[j];
-  if (!(trace > NO_VARIANCE * NO_VARIANCE * (trace + meanSquare)))
-    return { ok: false, reason: `the ${n} item vectors are all equal: there is no direction of variance to map.` };
+  const flat = noVariance(n, trace, mean);
+  if (flat) return flat;
 
   const rng = createRng(KRYLOV_SEED);
   const randomUnit = (basis: readonly Float64Array[]): Float64Array | null => {
