@@ -13,8 +13,9 @@
  * warning. Ids that the evaluation never meets are ignored; every vector must have the same length.
  */
 import { access, readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { basename, dirname, extname } from 'node:path';
 import { fail, type Warnings } from '../../diagnostics';
+import { linkedOutside } from '../../workspacePath';
 import type { Embeddings, IdIndex } from '../../data/rankingData';
 import { delimiterOf, forEachLine, splitDelimited } from './lines';
 import { readNpy } from '../npy';
@@ -33,7 +34,9 @@ export interface EmbeddingsRead {
 
 /**
  * Reads embeddings for the ids of `index` (the index is not extended). `label` and `labelOf`
- * give the names used in messages (paths as the user wrote them).
+ * give the names used in messages (paths as the user wrote them). `root` is the workspace root
+ * (default: the folder of `path`): the id list beside a `.npy` is a path the files choose, like a
+ * config path, so one that is a symbolic link out of it is refused without being opened.
  */
 export async function readEmbeddings(
   path: string,
@@ -41,6 +44,7 @@ export async function readEmbeddings(
   index: IdIndex,
   warnings: Warnings,
   what: 'item' | 'user',
+  root: string = dirname(path),
 ): Promise<EmbeddingsRead> {
   const ext = extname(path).toLowerCase();
   let dim = -1;
@@ -79,6 +83,13 @@ export async function readEmbeddings(
     const m = await readNpy(path, label);
     const cands = npyIdListCandidates(path);
     for (const c of cands) {
+      const real = linkedOutside(root, c);
+      if (real !== null)
+        fail(
+          'config-path',
+          { file: label },
+          `the id list ${basename(c)} beside it is a symbolic link to ${real}, outside the workspace ${root}; it was not read. Copy the file into the workspace.`,
+        );
       try {
         await access(c);
         idFile = c;

@@ -265,7 +265,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
   const embeddingsOf = async (what: 'item' | 'user', file: string, index: IdIndex) => {
     const key = what === 'item' ? 'itemEmbeddings' : 'userEmbeddings';
     const abs = cfgPath(key, file);
-    const r = await readEmbeddings(abs, file, index, warnings, what);
+    const r = await readEmbeddings(abs, file, index, warnings, what, resolve(input.root ?? input.baseDir));
     extraFiles.push({ role: key, path: abs });
     if (r.idFile) extraFiles.push({ role: `${what}EmbeddingIds`, path: r.idFile });
     columns[key] = `${file}${r.idFile ? ` (ids: ${basename(r.idFile)})` : ''}`;
