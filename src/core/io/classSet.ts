@@ -50,12 +50,8 @@ export class ClassSet {
   lookup(s: string): number {
     const i = this.index.get(s);
     if (i !== undefined || isCodeText(s)) return i ?? -1;
-    const v = parseNumberText(s);
-    if (Number.isFinite(v)) {
-      const j = this.index.get(String(v));
-      if (j !== undefined) return j;
-    }
-    return -1;
+    const canonical = numberKey(s);
+    return canonical === null ? -1 : (this.index.get(canonical) ?? -1);
   }
 }
 
@@ -67,20 +63,57 @@ export function isCodeText(s: string): boolean {
   return /^[+-]?0\d/.test(s);
 }
 
-function isIntegerText(s: string): boolean {
-  if (isCodeText(s)) return false;
+const DECIMAL_PARTS = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * The exact decimal text of a number written as an integer (`1.0` and `1e0` → `1`, `-0` → `0`,
+ * `1e21` → `1000000000000000000000`), digit for digit: `9007199254740993` stays itself instead of
+ * rounding to the double 9007199254740992, so two distinct large integers never become one class.
+ * Null when the text is not a finite integer (`1.5`, `abc`, `inf`).
+ */
+export function integerText(s: string): string | null {
+  const m = DECIMAL_PARTS.exec(s.trim());
+  if (!m) return null;
+  const [, sign, whole, frac = '', exp = '0'] = m;
+  if (whole === '' && frac === '') return null;
+  if (!Number.isFinite(Number(s))) return null;
+  let digits = whole + frac;
+  let point = whole.length + Number(exp); // the decimal point's position in `digits`
+  const lead = digits.search(/[1-9]/);
+  if (lead < 0) return '0';
+  digits = digits.slice(lead);
+  point -= lead;
+  // A finite nonzero value has at most 309 integer digits, so `point` is small here.
+  if (point <= 0 || /[1-9]/.test(digits.slice(point))) return null;
+  const int = point >= digits.length ? digits + '0'.repeat(point - digits.length) : digits.slice(0, point);
+  return sign === '-' ? `-${int}` : int;
+}
+
+/**
+ * The canonical form a label is looked up by when its text is not a class name: the exact
+ * integer text of an integer ({@link integerText}), else the shortest text of its double; null
+ * when the text is not a finite number.
+ */
+function numberKey(s: string): string | null {
+  const int = integerText(s);
+  if (int !== null) return int;
   const v = parseNumberText(s);
-  return Number.isInteger(v);
+  return Number.isFinite(v) ? String(v) : null;
 }
 
 /**
  * The sorted union of the distinct label and prediction texts: numeric order when every value is
- * an integer (`1` and `1.0` then the same class, named `1`), else code-unit string order.
+ * an integer (`1` and `1.0` then the same class, named `1`; large integers compared exactly), else
+ * code-unit string order.
  */
 export function sortedClassUnion(values: string[]): { classes: string[]; allIntegers: boolean } {
-  const allIntegers = values.every(isIntegerText);
-  const classes = allIntegers
-    ? [...new Set(values.map((s) => String(parseNumberText(s))))].sort((a, b) => Number(a) - Number(b))
-    : [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const ints = values.map((s) => (isCodeText(s) ? null : integerText(s)));
+  const allIntegers = ints.every((t) => t !== null);
+  let classes: string[];
+  if (allIntegers) {
+    const keyed = [...new Set(ints as string[])].map((t) => ({ t, v: BigInt(t) }));
+    keyed.sort((a, b) => (a.v < b.v ? -1 : a.v > b.v ? 1 : 0));
+    classes = keyed.map((k) => k.t);
+  } else classes = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { classes, allIntegers };
 }

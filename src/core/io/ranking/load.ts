@@ -4,6 +4,7 @@
  * the `relevant` file: qrels or CSV `user,item[,rel]`), the optional `train` interactions
  * (CSV `user,item`) and embeddings. Config paths are relative to the config file's folder.
  */
+import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { fail, type Progress, type Warnings } from '../../diagnostics';
 import type { ResolvedConfig } from '../../config/types';
@@ -55,6 +56,31 @@ const RANK_ALIASES = ['rank', 'position', 'pos'];
 const SCORE_ALIASES = ['score', 'prediction', 'pred', 'rating', 'sim'];
 const REL_ALIASES = ['rel', 'relevance', 'grade', 'label', 'rating', 'score'];
 
+/**
+ * A config naming `userFactors` describes a factor model, whose lists are generated from the user
+ * factor file: the evaluated file must be that file, since the results name the evaluated file and
+ * carry its SHA-256. Any other file (a run, a prediction file) is refused rather than replaced by
+ * the model.
+ */
+async function checkFactorInput(
+  inputPath: string,
+  userFactorsPath: string,
+  userFactors: string,
+  configFile: string | undefined,
+): Promise<void> {
+  const [a, b] = await Promise.all([stat(inputPath).catch(() => null), stat(userFactorsPath).catch(() => null)]);
+  // A file that cannot be read is reported by its reader (the hashing, the factor reader).
+  if (a === null || b === null || (a.dev === b.dev && a.ino === b.ino)) return;
+  const name = basename(inputPath);
+  const cfg = configFile ? basename(configFile) : 'the config';
+  const cfgFlag = configFile ? ` --config ${basename(configFile)}` : '';
+  fail(
+    'factor-config-input',
+    { file: inputPath },
+    `${cfg} describes a factor model (\`userFactors\`: ${userFactors}), whose ranked lists are generated from ${userFactors}, not read from ${name}; refusing to evaluate the model under the name of ${name}. To evaluate the factor model: \`eval-lens evaluate ${userFactors}${cfgFlag}\`. To evaluate ${name}: use a config without \`userFactors\`, \`itemFactors\`, \`userIds\` and \`itemIds\`.`,
+  );
+}
+
 export async function loadRanking(input: LoadRankingInput): Promise<LoadedRanking> {
   const { config, warnings, progress } = input;
   const label = input.path;
@@ -102,6 +128,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
         `\`userFactors\` needs \`${key}\` too (${key === 'itemFactors' ? 'the item factor matrix' : 'a text file, one id per line, row i of the matrix for line i; or give the factors as CSV, id,f1,…,fk'}).`,
       );
     const userFactorsFile = config.userFactors!;
+    await checkFactorInput(input.path, cfgPath('userFactors', userFactorsFile), userFactorsFile, config.configFile);
     const itemFactorsFile = need('itemFactors');
     const factorFile = (key: 'userFactors' | 'itemFactors', value: string) => {
       const path = cfgPath(key, value);

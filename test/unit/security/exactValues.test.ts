@@ -1,0 +1,113 @@
+// Inputs that used to be evaluated as something else without a word: a factor-model config that
+// replaced the file evaluated, and distinct large integers (labels, Parquet INT64/UINT64 and
+// timestamps, NumPy int64 arrays) rounded to one double and merged into one class. Each is now
+// refused with a message naming the file, or evaluated exactly.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EvalLensError, Warnings } from '../../../src/core/diagnostics';
+import { evaluateFile } from '../../../src/core/evaluate';
+import { loadClassification } from '../../../src/core/io/loadClassification';
+import { integerText, sortedClassUnion } from '../../../src/core/io/classSet';
+import { configOf } from '../helpers/ioConfig';
+import { tmpFile } from '../helpers/io';
+import { writeFactorModel } from '../helpers/factors';
+
+const metric = (r: { metrics: Record<string, unknown> }, key: string): number =>
+  (r.metrics[key] as { value: number }).value;
+
+test('a factor-model config with another input file is refused, naming both ways to evaluate', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-factor-input-'));
+  const model = writeFactorModel(
+    dir,
+    [
+      [1, 0],
+      [0, 1],
+    ],
+    [
+      [0, 1],
+      [1, 0],
+      [0.5, 0.5],
+    ],
+    ['u0', 'u1'],
+    ['a', 'b', 'c'],
+  );
+  writeFileSync(join(dir, 'relevant.csv'), 'user,item\nu0,a\nu1,b\n');
+  writeFileSync(join(dir, 'run.jsonl'), '{"user":"u0","items":["a"]}\n{"user":"u1","items":["b"]}\n');
+  writeFileSync(
+    join(dir, 'eval-lens.json'),
+    JSON.stringify({ ...model, relevant: 'relevant.csv', k: [1], bootstrap: { n: 0 } }),
+  );
+  await assert.rejects(
+    evaluateFile(join(dir, 'run.jsonl'), { configPath: join(dir, 'eval-lens.json') }),
+    (e: unknown) => {
+      assert.ok(e instanceof EvalLensError, String(e));
+      assert.equal(e.code, 'factor-config-input');
+      assert.equal(e.location?.file, join(dir, 'run.jsonl'));
+      assert.match(e.message, /run\.jsonl: eval-lens\.json describes a factor model \(`userFactors`: U\.npy\)/);
+      assert.match(e.message, /`eval-lens evaluate U\.npy --config eval-lens\.json`/);
+      assert.match(e.message, /To evaluate run\.jsonl: use a config without `userFactors`/);
+      return true;
+    },
+  );
+  // The run itself, with the config minus the factor keys: its own lists (recall@1 = 1).
+  writeFileSync(
+    join(dir, 'run.json'),
+    JSON.stringify({ task: 'ranking', relevant: 'relevant.csv', k: [1], bootstrap: { n: 0 } }),
+  );
+  const run = await evaluateFile(join(dir, 'run.jsonl'), { configPath: join(dir, 'run.json') });
+  assert.equal(metric(run, 'recall@1'), 1);
+  // The model, named by its U file: u0 scores b (1) over c (0.5) and a (0); u1 scores a first.
+  const fromModel = await evaluateFile(join(dir, 'U.npy'), { configPath: join(dir, 'eval-lens.json') });
+  assert.equal(metric(fromModel, 'recall@1'), 0);
+  assert.equal(fromModel.source.path.endsWith('U.npy'), true);
+});
+
+test('integer texts are kept digit for digit', () => {
+  assert.equal(integerText('9007199254740993'), '9007199254740993');
+  assert.equal(integerText('9007199254740993.000'), '9007199254740993');
+  assert.equal(integerText('1.0'), '1');
+  assert.equal(integerText('-0'), '0');
+  assert.equal(integerText('1e21'), '1000000000000000000000');
+  assert.equal(integerText('12.5e1'), '125');
+  assert.equal(integerText('18446744073709551615'), '18446744073709551615');
+  assert.equal(integerText('9007199254740993.5'), null);
+  assert.equal(integerText('1.5'), null);
+  assert.equal(integerText('abc'), null);
+  assert.equal(integerText('1e400'), null);
+  const u = sortedClassUnion(['9007199254740993', '9007199254740992', '10', '2', '9007199254740993.0']);
+  assert.deepEqual(u.classes, ['2', '10', '9007199254740992', '9007199254740993']);
+  // 9007199254740993.5 is not an integer: the classes are texts, in code-unit order.
+  assert.equal(sortedClassUnion(['9007199254740993.5', '9007199254740994']).allIntegers, false);
+});
+
+/** Ten rows over two labels 2⁵³ and 2⁵³ + 1, eight predicted right: accuracy 0.8. */
+function bigLabelRows(big: (i: number) => string): [string, string][] {
+  const rows: [string, string][] = [];
+  for (let i = 0; i < 10; i++) {
+    const label = big(i % 2);
+    rows.push([label, i < 8 ? label : big(1 - (i % 2))]);
+  }
+  return rows;
+}
+
+test('labels of 2^53 and more are distinct classes in CSV and JSONL: accuracy 0.8, not 1', async () => {
+  const rows = bigLabelRows((j) => (2n ** 53n + BigInt(j)).toString());
+  const csv = tmpFile('big.csv', 'label,pred\n' + rows.map((r) => r.join(',')).join('\n') + '\n');
+  const r = await evaluateFile(csv, { overrides: { bootstrap: { n: 0 } } });
+  assert.equal(metric(r, 'accuracy'), 0.8);
+  const warnings = new Warnings();
+  const { data } = await loadClassification(csv, configOf({}), warnings);
+  assert.deepEqual(data.classes, ['9007199254740992', '9007199254740993']);
+  // 18446744073709551615 and …614 (UINT64 max and max − 1), spelt as JSONL strings and numbers.
+  const u64 = bigLabelRows((j) => (2n ** 64n - 1n - BigInt(j)).toString());
+  const jsonl = tmpFile('u64.jsonl', u64.map(([l, p]) => `{"label":${l},"pred":"${p}"}`).join('\n') + '\n');
+  assert.equal(metric(await evaluateFile(jsonl, { overrides: { bootstrap: { n: 0 } } }), 'accuracy'), 0.8);
+  // `classes` in the config is matched exactly too: 2⁵³ + 1 is not found as 2⁵³.
+  await assert.rejects(
+    loadClassification(csv, configOf({ classes: ['9007199254740992', '9007199254740994'] }), new Warnings()),
+    (e: unknown) => e instanceof EvalLensError && /9007199254740993/.test(e.message),
+  );
+});
