@@ -5,14 +5,14 @@
  * missing FILE, a flag value that does not fit); 130 cancelled (Ctrl-C).
  */
 import { CommanderError } from 'commander';
-import { CancelledError, EvalLensError } from '../core/diagnostics';
+import { CancelledError, EvalLensError, escapeControl } from '../core/diagnostics';
 
 export const EXIT = { ok: 0, badInput: 1, usage: 2, cancelled: 130 } as const;
 
-/** A mistake in how the command was called (exit 2). */
+/** A mistake in how the command was called (exit 2). The message may quote a file (a column name). */
 export class UsageError extends Error {
   constructor(message: string) {
-    super(message);
+    super(escapeControl(message));
     this.name = 'UsageError';
   }
 }
@@ -36,7 +36,7 @@ export function reportError(err: unknown, writeErr: (s: string) => void, debug: 
     writeErr('eval-lens: cancelled.\n');
     return EXIT.cancelled;
   }
-  const message = err instanceof Error ? err.message : String(err);
+  const message = escapeControl(err instanceof Error ? err.message : String(err));
   writeErr(
     `eval-lens: unexpected error: ${message}\nThis is a bug in Eval Lens; please report it with the command you ran${debug ? '' : ' and the output of the same command with --debug'}.\n`,
   );

@@ -17,6 +17,7 @@ import {
   type RowSort,
   type RowView,
 } from '../core/inspect/index';
+import { escapeControlLine } from '../core/diagnostics';
 import { csvLine } from '../shared/csvCell';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { UsageError } from './errors';
@@ -186,12 +187,16 @@ function tabulate(rows: RowView[]): { head: string[]; cells: string[][] } {
   return { head, cells };
 }
 
-/** A plain-text table; cells are shown on one line (line breaks and tabs as \n and \t), long cells cut. */
-function textTable(head: string[], rows: string[][]): string {
+/**
+ * A plain-text table; column names and cells are shown on one line (line breaks and tabs as \n
+ * and \t, other control characters as \u00XX), long cells cut.
+ */
+function textTable(columns: string[], rows: string[][]): string {
   const show = (s: string): string => {
-    const t = s.replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+    const t = escapeControlLine(s);
     return t.length > 40 ? `${t.slice(0, 39)}…` : t;
   };
+  const head = columns.map(escapeControlLine);
   const body = rows.map((r) => r.map(show));
   const width = head.map((h, j) => Math.max(h.length, ...body.map((r) => (r[j] ?? '').length)));
   const line = (cells: string[]): string =>

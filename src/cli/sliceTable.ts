@@ -3,6 +3,7 @@
  * the config): one line per slice value, worst first, each headline metric with its interval and
  * its difference to the whole file.
  */
+import { escapeControlLine } from '../core/diagnostics';
 import type { SliceMetricValue, SliceRow } from '../core/inspect/index';
 import type { Results } from '../core/results/types';
 
@@ -25,8 +26,8 @@ export function formatSliceTable(results: Results, digits = 4): string {
   const keys = Object.keys(rows[0].diff);
   const head = ['slice', 'value', 'n', ...keys.flatMap((k) => [k, `Δ ${k}`])];
   const body = rows.map((r) => [
-    r.slice,
-    r.value.replace(/\r?\n/g, '\\n'),
+    escapeControlLine(r.slice),
+    escapeControlLine(r.value),
     String(r.n),
     ...keys.flatMap((k) => [cell(r[k] as SliceMetricValue, digits), cell(r.diff[k], digits, true)]),
   ]);

@@ -27,7 +27,6 @@ export interface EvalWarning {
   lines?: number[];
 }
 
-/** A bad input that stops the evaluation. Caught by the CLI (exit 1) and the extension. */
 /**
  * Control characters from a file (ESC sequences that recolour or clear a terminal, a carriage
  * return that overwrites the line, NUL, …) as `\u00XX` escapes; line breaks are kept, since
@@ -41,6 +40,15 @@ export function escapeControl(s: string): string {
   );
 }
 
+/**
+ * Text from a file shown on one line of a terminal table (a cell, a column name): line breaks and
+ * tabs as `\n`, `\r` and `\t`, every other control character as {@link escapeControl} writes it.
+ */
+export function escapeControlLine(s: string): string {
+  return escapeControl(s.replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/\t/g, '\\t'));
+}
+
+/** A bad input that stops the evaluation. Caught by the CLI (exit 1) and the extension. */
 export class EvalLensError extends Error {
   readonly code: string;
   readonly location?: Location;

@@ -29,6 +29,7 @@ import { formatCi } from './format';
 import { headlineKeys } from './headline';
 import type { CellValue, ReportModel, TableModel } from './model';
 import { buildReportModel } from './report';
+import { escapeMarkdown } from './markdownText';
 import { tableToMarkdown } from './tableText';
 import { categoryTable } from './categoryTable';
 import { csvCell } from './csvCell';
@@ -192,7 +193,8 @@ export function reportModel(input: ReportInput): ReportModel {
 }
 
 function tableSection(t: TableModel): string {
-  return `### ${t.title.replace(/[\r\n]+/g, ' ')}\n\n${tableToMarkdown(t)}${t.note ? `\n${t.note.replace(/[\r\n]+/g, ' ')}\n` : ''}`;
+  // Titles and notes name runs, classes and columns from the files: escaped as the cells are.
+  return `### ${escapeMarkdown(t.title)}\n\n${tableToMarkdown(t)}${t.note ? `\n${escapeMarkdown(t.note)}\n` : ''}`;
 }
 
 /** Markdown of a results file: the metric tables, then every table of the report (per class, groups, slices). */
