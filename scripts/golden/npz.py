@@ -14,6 +14,9 @@ Files (the same rows as the CSV; the golden test compares their metrics with the
 - no-labels.npz: probs only.
 - bad-value.npz: 5 rows, NaN in probs on data row 2 (an error naming "row 2").
 - not-a-zip.npz: text bytes.
+- big-int-labels.npz: 10 rows, y_true and pred int64 of 2**53 and 2**53 + 1 (8 predicted right), and
+  label_u64 / pred_u64 uint64 of 2**64 - 1 and 2**64 - 2 (the same pattern): accuracy 0.8 each, never
+  rounded into one class.
 """
 import csv
 import os
@@ -49,6 +52,15 @@ np.savez(os.path.join(out, "no-labels.npz"), probs=probs[:5])
 bad = probs[:5].copy()
 bad[1, 4] = np.nan
 np.savez(os.path.join(out, "bad-value.npz"), y_true=y[:5], probs=bad)
+big_y = np.array([i % 2 for i in range(10)], dtype=np.int64)
+big_p = np.array([i % 2 if i < 8 else 1 - i % 2 for i in range(10)], dtype=np.int64)
+np.savez(
+    os.path.join(out, "big-int-labels.npz"),
+    y_true=2**53 + big_y,
+    pred=2**53 + big_p,
+    label_u64=(np.uint64(2**64 - 1) - big_y.astype(np.uint64)),
+    pred_u64=(np.uint64(2**64 - 1) - big_p.astype(np.uint64)),
+)
 with open(os.path.join(out, "not-a-zip.npz"), "w") as f:
     f.write("y_true,probs\n")
 print("wrote", out)

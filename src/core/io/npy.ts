@@ -38,6 +38,11 @@ export interface NpyArray {
   data?: Float64Array;
   /** Text values for `U`/`S`. */
   text?: string[];
+  /**
+   * int64/uint64 values beyond ±(2^53 − 1), by flat index: their exact decimal text (`data` holds
+   * the rounded double), so that two large labels or ids never become one value.
+   */
+  big?: Map<number, string>;
 }
 
 /** A readable name of a `descr`, for messages. */
@@ -193,7 +198,16 @@ export function parseNpyArray(bytes: Uint8Array, label: string): NpyArray {
                 : (o) => Number(view.getBigUint64(o, little));
   const data = new Float64Array(count);
   for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) data[r * cols + c] = read(source(r, c));
-  return { shape, dtype: descr, kind: kind as NpyArray['kind'], data };
+  let big: Map<number, string> | undefined;
+  if (size === 8 && (kind === 'i' || kind === 'u'))
+    for (let r = 0; r < rows; r++)
+      for (let c = 0; c < cols; c++) {
+        const k = r * cols + c;
+        if (Math.abs(data[k]) <= Number.MAX_SAFE_INTEGER) continue;
+        const o = source(r, c);
+        (big ??= new Map()).set(k, String(kind === 'i' ? view.getBigInt64(o, little) : view.getBigUint64(o, little)));
+      }
+  return { shape, dtype: descr, kind: kind as NpyArray['kind'], data, ...(big ? { big } : {}) };
 }
 
 /** Parses the bytes of a `.npy` file into a row-major float64 matrix. `label` is used in messages. */

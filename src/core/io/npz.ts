@@ -194,7 +194,8 @@ export async function readNpz(path: string, sink: TableSink, opts: { progress?: 
 
 function npyCell(a: NpyArray, r: number): Cell {
   const cols = a.shape.length === 2 ? a.shape[1] : 1;
-  const one = (k: number): Cell => (a.text ? a.text[k] : a.kind === 'b' ? a.data![k] === 1 : a.data![k]);
+  const one = (k: number): Cell =>
+    a.text ? a.text[k] : a.kind === 'b' ? a.data![k] === 1 : (a.big?.get(k) ?? a.data![k]);
   if (a.shape.length === 1) return one(r);
   const out: Cell[] = new Array(cols);
   for (let c = 0; c < cols; c++) out[c] = one(r * cols + c);

@@ -7,7 +7,8 @@
  * booleans, null, and arrays for list columns (`probs`, `items`). Conversions:
  * - INT64 values (read as bigint) within ±(2^53 − 1) become numbers; larger ones become their
  *   decimal text, as JSONL does for integers of 16 digits or more, so two large ids never collide.
- * - Timestamps and dates become ISO 8601 text; byte arrays without a string annotation are read
+ * - Timestamps and dates become ISO 8601 text (every digit of a microsecond or nanosecond unit
+ *   kept, so that two timestamps a microsecond apart stay distinct); byte arrays without a string annotation are read
  *   as UTF-8 text.
  *
  * Locations: a Parquet file has no lines. Rows are located as if the schema were line 1, so data
@@ -16,20 +17,46 @@
  * Reader: hyparquet (pure JavaScript, no native code); codecs beyond snappy (gzip, zstd, brotli,
  * lz4) from hyparquet-compressors.
  */
-import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, parquetSchema, type FileMetaData } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
+import { open, stat } from 'node:fs/promises';
+import {
+  asyncBufferFromFile,
+  parquetMetadataAsync,
+  type ColumnDecoder,
+  type DecodedArray,
+  type FileMetaData,
+  type SchemaTree,
+} from 'hyparquet';
+import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
+import { assembleNested } from 'hyparquet/src/assemble.js';
 import { CancelledError, EvalLensError, fail, type Progress } from '../diagnostics';
+import { ParquetDataError, readColumnChunk, type ParquetBudget } from './parquetColumn';
+import { CodecError } from './parquetCodecs';
 import type { Cell, TableSink } from './tableSink';
+
+/** Bounds on what a file may declare (SECURITY.md): so many rows and values per byte of the file. */
+export const PARQUET_LIMITS = {
+  /** Rows, and values decoded from all pages, per byte of the file. */
+  perByte: 1024,
+  /** Bytes once decompressed: this many, or `perByte` per byte of the file if more. */
+  minDecompressed: 64 * 2 ** 20,
+  /** Levels of nesting of the schema (as for JSON). */
+  depth: 1000,
+} as const;
+
+const REASON = 'expected an Apache Parquet file with a "PAR1" footer and readable pages';
 
 /** Why a file could not be read as Parquet, as an error naming the file. */
 function badParquet(path: string, e: unknown): EvalLensError {
   if (e instanceof EvalLensError || e instanceof CancelledError) return e as EvalLensError;
   const why = e instanceof Error ? e.message : String(e);
-  return new EvalLensError(
-    'bad-parquet',
-    `${path}: cannot read the file as Parquet (expected an Apache Parquet file with a "PAR1" footer and readable pages): ${why}.`,
-    { file: path },
-  );
+  return new EvalLensError('bad-parquet', `${path}: cannot read the file as Parquet (${REASON}): ${why}.`, {
+    file: path,
+  });
+}
+
+/** A file that is Parquet but declares something impossible or out of bounds. */
+function badContent(path: string, what: string): never {
+  return fail('bad-parquet', { file: path }, `the Parquet file ${what}.`);
 }
 
 /** A Parquet value as a table cell (see the module comment for the rules). */
@@ -56,6 +83,32 @@ export function parquetCell(v: unknown): Cell {
   }
   return String(v);
 }
+
+/**
+ * ISO 8601 text of a timestamp of `units` per second since the epoch (bigint), with every digit of
+ * its unit (`…:00.001002Z` for microseconds, 9 digits for nanoseconds), so that timestamps a
+ * microsecond or a nanosecond apart stay distinct and the texts of a column sort in time order.
+ * Null when out of the range of a Date.
+ */
+export function isoTimestamp(t: bigint, units: bigint): string | null {
+  const perMs = units / 1000n;
+  let ms = t / perMs;
+  let sub = t % perMs;
+  if (sub < 0n) {
+    ms -= 1n;
+    sub += perMs;
+  }
+  const d = new Date(Number(ms));
+  if (Number.isNaN(d.getTime())) return null;
+  const digits = sub.toString().padStart(perMs.toString().length - 1, '0');
+  return `${d.toISOString().slice(0, -1)}${digits}Z`;
+}
+
+/** Timestamps below the millisecond as exact text (hyparquet's default cuts them to a Date). */
+const PARSERS = {
+  timestampFromMicroseconds: (t: bigint) => isoTimestamp(t, 1_000_000n),
+  timestampFromNanoseconds: (t: bigint) => isoTimestamp(t, 1_000_000_000n),
+};
 
 /** Top-level column names of a Parquet file, in schema order. */
 export function parquetColumnNames(metadata: FileMetaData): string[] {
@@ -99,6 +152,7 @@ export async function readParquet(path: string, sink: TableSink, progress?: Prog
         file,
         metadata,
         compressors,
+        parsers: PARSERS,
         rowStart: done,
         rowEnd: done + n,
         onComplete: (r: unknown[][]) => {

@@ -14,6 +14,8 @@ import { integerText, sortedClassUnion } from '../../../src/core/io/classSet';
 import { configOf } from '../helpers/ioConfig';
 import { tmpFile } from '../helpers/io';
 import { writeFactorModel } from '../helpers/factors';
+import { tinyParquet, type TinyColumn } from '../helpers/tinyParquet';
+import { isoTimestamp } from '../../../src/core/io/parquet';
 
 const metric = (r: { metrics: Record<string, unknown> }, key: string): number =>
   (r.metrics[key] as { value: number }).value;
@@ -110,4 +112,63 @@ test('labels of 2^53 and more are distinct classes in CSV and JSONL: accuracy 0.
     loadClassification(csv, configOf({ classes: ['9007199254740992', '9007199254740994'] }), new Warnings()),
     (e: unknown) => e instanceof EvalLensError && /9007199254740993/.test(e.message),
   );
+});
+
+test('Parquet INT64, UINT64 and timestamp labels a unit apart stay distinct classes: accuracy 0.8', async () => {
+  const pairs = bigLabelRows((j) => String(j));
+  const column = (name: string, spec: Omit<TinyColumn, 'name' | 'values'>, of: (j: number) => bigint) =>
+    pairs
+      .map(([l, p]) => [of(Number(l)), of(Number(p))])
+      .reduce(
+        (cols, [l, p]) => {
+          cols[0]!.values = [...cols[0]!.values, l!];
+          cols[1]!.values = [...cols[1]!.values, p!];
+          return cols;
+        },
+        [
+          { name: `label_${name}`, ...spec, values: [] as bigint[] },
+          { name: `pred_${name}`, ...spec, values: [] as bigint[] },
+        ] as TinyColumn[],
+      );
+  const file = tmpFile(
+    'big.parquet',
+    tinyParquet([
+      ...column('i64', { type: 'INT64', convertedType: 18 }, (j) => 2n ** 53n + BigInt(j)),
+      ...column('u64', { type: 'INT64', convertedType: 14 }, (j) => 2n ** 64n - 1n - BigInt(j)),
+      // 2023-11-14T22:13:20.000001Z and .000002Z; 1 ns apart for the nanosecond column
+      ...column('us', { type: 'INT64', convertedType: 10 }, (j) => 1_700_000_000_000_001n + BigInt(j)),
+      ...column('ns', { type: 'INT64', timestampNanos: true }, (j) => 1_700_000_000_000_000_000n + BigInt(j)),
+    ]),
+  );
+  for (const name of ['i64', 'u64', 'us', 'ns']) {
+    const config = { columns: { label: `label_${name}`, pred: `pred_${name}` }, bootstrap: { n: 0 } };
+    const r = await evaluateFile(file, { overrides: config });
+    assert.equal(metric(r, 'accuracy'), 0.8, name);
+  }
+  const { data } = await loadClassification(
+    file,
+    configOf({ columns: { label: 'label_ns', pred: 'pred_ns' } }),
+    new Warnings(),
+  );
+  assert.deepEqual(data.classes, ['2023-11-14T22:13:20.000000000Z', '2023-11-14T22:13:20.000000001Z']);
+});
+
+test('Parquet timestamps keep every digit of their unit, before 1970 too', () => {
+  assert.equal(isoTimestamp(1_700_000_000_000_000n, 1_000_000n), '2023-11-14T22:13:20.000000Z');
+  assert.equal(isoTimestamp(1_700_000_000_000_120n, 1_000_000n), '2023-11-14T22:13:20.000120Z');
+  assert.equal(isoTimestamp(-1n, 1_000_000n), '1969-12-31T23:59:59.999999Z');
+  assert.equal(isoTimestamp(5n, 1_000_000_000n), '1970-01-01T00:00:00.000000005Z');
+  assert.equal(isoTimestamp(2n ** 63n - 1n, 1_000_000n), null); // beyond the range of a Date
+});
+
+test('NumPy int64 and uint64 labels of 2^53 and more stay distinct classes: accuracy 0.8', async () => {
+  const file = join(__dirname, '../../fixtures/npz/big-int-labels.npz');
+  const r = await evaluateFile(file, { overrides: { bootstrap: { n: 0 } } });
+  assert.equal(metric(r, 'accuracy'), 0.8);
+  const u = await evaluateFile(file, {
+    overrides: { columns: { label: 'label_u64', pred: 'pred_u64' }, bootstrap: { n: 0 } },
+  });
+  assert.equal(metric(u, 'accuracy'), 0.8);
+  const { data } = await loadClassification(file, configOf({}), new Warnings());
+  assert.deepEqual(data.classes, ['9007199254740992', '9007199254740993']);
 });
