@@ -1,7 +1,7 @@
 /** File checks shared by the CLI's subcommands. */
-import { unlinkSync } from 'node:fs';
+import { unlinkSync, type Stats } from 'node:fs';
 import { mkdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { EvalLensError } from '../core/diagnostics';
 import { UsageError } from './errors';
 
@@ -34,13 +34,54 @@ export function workspaceRoot(cwd: string, rootFlag: string | undefined, anchor:
   return rootFlag !== undefined ? resolve(cwd, rootFlag) : defaultRoot(cwd, anchor);
 }
 
-/** The real path when the file exists (symlinks resolved), else the path itself. */
+/**
+ * The real path of `p`, symbolic links resolved; for a file not created yet, the real path of its
+ * nearest existing folder joined with the rest, so that two outputs named through different
+ * (linked) folders compare equal when they would be the same file.
+ */
 export async function real(p: string): Promise<string> {
   try {
     return await realpath(p);
   } catch {
-    return p;
+    const parent = dirname(p);
+    return parent === p ? p : join(await real(parent), basename(p));
   }
+}
+
+/** What `st` is when it is not a regular file ("a FIFO (named pipe)", …), for a message; null for a regular file. */
+function notRegular(st: Stats): string | null {
+  if (st.isFile()) return null;
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Checks an output given on the command line as `flag given` before anything is computed: true
+ * when a regular file is there already, false when nothing is. A folder, a FIFO, a device or a
+ * socket is a usage error: writing would hang (a FIFO without a reader) or replace it (a device
+ * such as /dev/null). The suggestion names a file, `<given>/<example>` for a folder.
+ */
+export async function checkOutputTarget(path: string, flag: string, given: string, example: string): Promise<boolean> {
+  let st: Stats;
+  try {
+    st = await stat(path);
+  } catch {
+    return false;
+  }
+  if (st.isDirectory())
+    throw new UsageError(
+      `${flag} ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/${example}.`,
+    );
+  const kind = notRegular(st);
+  if (kind !== null)
+    throw new UsageError(
+      `${flag} ${given} is ${kind}, not a regular file; refusing to write to it. Give the name of a file, e.g. ${example}.`,
+    );
+  return true;
 }
 
 /**
@@ -66,10 +107,21 @@ export async function writeAtomically(
   };
   process.once('SIGINT', onSigint);
   try {
+    // The commands check their outputs first (checkOutputTarget); this is the last word, whatever
+    // the caller: a FIFO, a device or a socket is never replaced by the rename below.
+    const st = await stat(path).catch(() => null);
+    const kind = st && notRegular(st);
+    if (kind)
+      throw new EvalLensError(
+        'output-write',
+        `${resolve(path)}: cannot write ${what}: it is ${kind}, not a regular file; refusing to replace it.`,
+        { file: path },
+      );
     await mkdir(dirname(path), { recursive: true });
     await write(tmp, text);
     await rename(tmp, path);
   } catch (err) {
+    if (err instanceof EvalLensError) throw err;
     await unlink(tmp).catch(() => undefined);
     const code = (err as NodeJS.ErrnoException).code;
     const why =
@@ -84,8 +136,8 @@ export async function writeAtomically(
 
 /**
  * What the output `path` (given on the command line as `flag given`) already holds, read by
- * `read`; null when there is nothing there yet (or it cannot be read). A folder is a usage error
- * that suggests a file in it, `<given>/<example>`.
+ * `read`; null when there is nothing there yet (or it cannot be read). What is not a regular file
+ * is a usage error ({@link checkOutputTarget}).
  */
 export async function existingOutput(
   path: string,
@@ -94,14 +146,10 @@ export async function existingOutput(
   example: string,
   read: (path: string) => Promise<string>,
 ): Promise<string | null> {
+  if (!(await checkOutputTarget(path, flag, given, example))) return null;
   try {
-    if ((await stat(path)).isDirectory())
-      throw new UsageError(
-        `${flag} ${given} is a folder; give a file name, e.g. ${given.replace(/\/$/, '')}/${example}.`,
-      );
     return await read(path);
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
+  } catch {
     return null;
   }
 }

@@ -13,7 +13,7 @@ import { TOOL_VERSION } from '../core/version';
 import { HTML_THEMES, type HtmlTheme } from '../shared/exportHtml';
 import { exportReport, REPORT_FORMATS, reportInputFromJson, type ReportFormat } from '../shared/exportReport';
 import { UsageError } from './errors';
-import { checkInput, real, writeAtomically } from './files';
+import { checkInput, checkOutputTarget, real, writeAtomically } from './files';
 
 interface ReportFlags {
   format?: ReportFormat;
@@ -58,12 +58,13 @@ export async function renderReportFile(
   return exportReport(reportInputFromJson(obj, given), format, { generator: `Eval Lens ${TOOL_VERSION}`, ...opts });
 }
 
-/** `--out` must not be the input. */
+/** `--out` must not be the input, and must be a regular file or nothing yet (not a FIFO, a device, …). */
 export async function checkReportOut(out: string, given: string, input: string): Promise<void> {
   if ((await real(out)) === (await real(input)))
     throw new UsageError(
       `--out ${given} is the input of this report; refusing to overwrite it. Choose another file, e.g. report.html.`,
     );
+  await checkOutputTarget(out, '--out', given, 'report.html');
 }
 
 /** Registers `report` on the program. */
