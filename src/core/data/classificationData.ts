@@ -49,8 +49,13 @@ export interface ClassificationData {
   scoreColumn: Float64Array | null;
   /** Name of the column `scoreColumn` came from. */
   scoreColumnName: string | null;
-  /** Sample weights `w_i ≥ 0`; null means all 1. */
+  /** Sample weights `w_i ≥ 0`; null means all 1. Scaled by 2^{@link weightShift}. */
   weights: Float64Array | null;
+  /**
+   * k when the weight column was multiplied by 2^k because its largest weight was tiny (see
+   * scaleTinyWeights in io/weights.ts; unshiftWeight gives a weight as written). Absent: as written.
+   */
+  weightShift?: number;
   /** An `accept` column as 0/1, or null. */
   accept: Uint8Array | null;
   /** A `group` column's values per row, or null. */

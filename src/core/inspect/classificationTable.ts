@@ -8,6 +8,7 @@ import { Warnings } from '../diagnostics';
 import type { TextColumn } from '../data/textColumn';
 import type { LoadedClassification } from '../io/loadClassification';
 import { rowScores } from './rowScores';
+import { unshiftWeight } from '../io/weights';
 import { SHOTS } from '../metrics/longtail';
 import { ResultsBuilder } from '../results/builder';
 import { prepareRun, type ClassificationRun } from '../tasks/classificationRun';
@@ -83,7 +84,9 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
   fields.set('correct', { kind: 'bool', values: run.prepared.correct });
   if (confidence) fields.set('confidence', { kind: 'number', values: confidence });
   if (run.prepared.nllTerm) fields.set('loss', { kind: 'number', values: run.prepared.nllTerm });
-  if (data.weights) fields.set('weight', { kind: 'number', values: data.weights });
+  // the weights as written (tiny weights are scaled up for the metrics: see io/weights.ts)
+  const weights = data.weights ? weightsAsWritten(data.weights, data.weightShift ?? 0) : null;
+  if (weights) fields.set('weight', { kind: 'number', values: weights });
   if (accepted) fields.set('accepted', { kind: 'bool', values: accepted });
   fields.set('line', { kind: 'number', values: data.lines });
 
@@ -131,7 +134,7 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
   // instead of the n×C probability matrix (a long-lived worker holds it).
   const { topClass, topScore } = topThree(data.probs, n, C);
   // The view reads only these arrays (not `data` or `run`), so the rest can be collected.
-  const { classes, labels, preds, lines, weights } = data;
+  const { classes, labels, preds, lines } = data;
   const idList = data.ids;
   const splitList = data.split;
   const { correct, nllTerm } = run.prepared;
@@ -164,6 +167,10 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
 }
 
 /** Class index (−1 = none) and score of the three highest-scoring classes per row, best first, the first class on ties. */
+function weightsAsWritten(w: Float64Array, shift: number): Float64Array {
+  return shift === 0 ? w : w.map((x) => unshiftWeight(x, shift));
+}
+
 function topThree(P: Float64Array | null, n: number, C: number): { topClass: Int32Array; topScore: Float64Array } {
   const topClass = new Int32Array(n * 3).fill(-1);
   const topScore = new Float64Array(n * 3);

@@ -61,7 +61,7 @@ import { RowProblems, shiftProblems, type RowProblemsState } from './rowProblems
 import { rowScore, softmaxRow, type ScoreKind } from './scores';
 import { emptyProbabilityTerms, storeProbabilityTerms } from '../metrics/probabilityTerms';
 import type { ByteRowHandler, Cell, TableSink } from './table';
-import { checkWeightSum } from './weights';
+import { checkWeightSum, scaleTinyWeights } from './weights';
 
 /** Growable typed array helper: copies into a larger array of the same type. */
 function grown<T extends Float64Array | Int32Array | Uint8Array>(a: T, cap: number): T {
@@ -818,6 +818,8 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     if (this.group) this.group.length = n;
     if (this.split) this.split.length = n;
     if (this.weight) checkWeightSum(this.file, this.used.weight as string, this.weight, n, lines, warnings);
+    const weights = this.weight ? trimmed(this.weight, n) : null;
+    const weightShift = weights ? scaleTinyWeights(weights) : 0;
     if (this.ids) {
       this.ids.length = n;
       checkDuplicateIds(file, this.used.id as string, this.ids, trimmed(this.idHash!, n), lines, warnings);
@@ -833,7 +835,8 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       fromLogits: this.scoreKind === 'logits',
       scoreColumn: this.score ? trimmed(this.score, n) : null,
       scoreColumnName: (this.used.score as string | undefined) ?? null,
-      weights: this.weight ? trimmed(this.weight, n) : null,
+      weights,
+      ...(weightShift !== 0 ? { weightShift } : {}),
       accept: this.accept ? trimmed(this.accept, n) : null,
       groupColumn: this.group,
       split: this.split,

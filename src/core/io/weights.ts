@@ -8,6 +8,40 @@ import { fail, type Warnings } from '../diagnostics';
  */
 export const MAX_WEIGHT_SUM = 1e300;
 
+/** Largest weight below which a weight column is scaled up before any sum ({@link scaleTinyWeights}). */
+export const TINY_WEIGHT_MAX = 2 ** -512;
+
+/**
+ * Weights whose largest is below {@link TINY_WEIGHT_MAX} (≈ 7.5e-155) are multiplied, in place, by
+ * the power of two 2^k that brings the largest to [1, 2). A product w·term or a sum of such weights
+ * would otherwise lose digits in the subnormal range (5e-324 · 0.7 is 5e-324), and weights of
+ * 5e-324 would give another log-loss than the same weights scaled to 1. Multiplying by a power of
+ * two is exact, so the weighted metrics are exactly those of the scaled weights: weights of 5e-324,
+ * 1e-323, … give the values of 1, 2, …. Returns k (0 when nothing was scaled); a weighted total is
+ * reported in the weights as written by {@link unshiftWeight} (exact too).
+ */
+export function scaleTinyWeights(w: Float64Array): number {
+  let max = 0;
+  for (let i = 0; i < w.length; i++) if (w[i] > max) max = w[i];
+  if (!(max > 0 && max < TINY_WEIGHT_MAX)) return 0;
+  let e = Math.floor(Math.log2(max));
+  if (2 ** e > max) e--;
+  else if (2 ** (e + 1) <= max) e++;
+  // 2^k may not be a double (k up to 1074): two exact steps
+  const k = -e;
+  const a = 2 ** Math.min(k, 1000);
+  const b = 2 ** (k - Math.min(k, 1000));
+  for (let i = 0; i < w.length; i++) w[i] = w[i] * a * b;
+  return k;
+}
+
+/** A weight (or a sum of weights) scaled by {@link scaleTinyWeights}'s 2^k, as written again. */
+export function unshiftWeight(x: number, k: number): number {
+  if (k === 0) return x;
+  const a = Math.min(k, 1000);
+  return x / 2 ** a / 2 ** (k - a);
+}
+
 /**
  * A weight sum past {@link MAX_WEIGHT_SUM} is an error at the line where the running sum passes it
  * (the sums would otherwise overflow to ∞ and every metric become a silent null); a column of

@@ -11,6 +11,7 @@
 import { checkCancelled } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
 import { loadClassification } from '../io/loadClassification';
+import { unshiftWeight } from '../io/weights';
 import { classesWithoutRows, confusionMatrix, perClassScores } from '../metrics/classification';
 import { aggregateLongTail, SHOTS } from '../metrics/longtail';
 import { aggregateEvolving, SAMPLED_DRAWS } from '../metrics/evolving';
@@ -80,7 +81,10 @@ const classificationStep: ClassificationStep = (run, ctx) => {
       note: 'mean over rows of Σ_c (p_c − 1[y=c])² (multi-class, range [0, 2])',
     });
   }
-  results.table('confusion', { labels: data.classes, matrix: confusionMatrix(prepared) });
+  // in the weights as written (tiny weights are scaled up for the metrics: io/weights.ts)
+  const shift = data.weightShift ?? 0;
+  const matrix = confusionMatrix(prepared).map((row) => row.map((x) => unshiftWeight(x, shift)));
+  results.table('confusion', { labels: data.classes, matrix });
 };
 
 const longTailStep: ClassificationStep = (run, ctx) => {
@@ -144,7 +148,12 @@ function perClassTable(run: ClassificationRun): PerClassRow[] {
   const scores = perClassScores(run.point.stats);
   return data.classes.map((cls, c) => {
     const s = scores[c];
-    const row: PerClassRow = { class: cls, support: s.support, accuracy: s.accuracy };
+    // support in the weights as written (tiny weights are scaled up for the metrics: io/weights.ts)
+    const row: PerClassRow = {
+      class: cls,
+      support: unshiftWeight(s.support, data.weightShift ?? 0),
+      accuracy: s.accuracy,
+    };
     if (train?.counts) row.trainCount = train.counts[c];
     if (train) row.rank = train.rank[c];
     if (longTail.shotOf) row.shot = SHOTS[longTail.shotOf[c]];

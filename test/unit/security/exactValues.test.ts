@@ -172,3 +172,37 @@ test('NumPy int64 and uint64 labels of 2^53 and more stay distinct classes: accu
   const { data } = await loadClassification(file, configOf({}), new Warnings());
   assert.deepEqual(data.classes, ['9007199254740992', '9007199254740993']);
 });
+
+test('weights of 5e-324 give the weighted log-loss, Brier score and calibration of the same weights scaled to 1', async () => {
+  const rows = [
+    ['a', 0.7, 0.3],
+    ['b', 0.4, 0.6],
+    ['a', 0.2, 0.8],
+    ['b', 0.9, 0.1],
+  ] as const;
+  const w = [1, 2, 1, 3];
+  const file = (name: string, scale: number) =>
+    tmpFile(
+      name,
+      'label,prob_a,prob_b,weight\n' + rows.map((r, i) => `${r.join(',')},${w[i]! * scale}`).join('\n') + '\n',
+    );
+  const opts = { overrides: { bootstrap: { n: 0 } } };
+  const one = await evaluateFile(file('one.csv', 1), opts);
+  const tiny = await evaluateFile(file('tiny.csv', 5e-324), opts);
+  // by hand: Σ w·(−ln p_y) / Σ w and Σ w·Σ_c (p_c − 1[c=y])² / Σ w
+  const py = [0.7, 0.6, 0.2, 0.1];
+  const nll = w.reduce((s, x, i) => s + x * -Math.log(py[i]!), 0) / 7;
+  const brier = w.reduce((s, x, i) => s + x * 2 * (1 - py[i]!) ** 2, 0) / 7;
+  assert.ok(Math.abs(metric(one, 'nll') - nll) < 1e-15, `${metric(one, 'nll')} vs ${nll}`);
+  assert.ok(Math.abs(metric(one, 'brier') - brier) < 1e-15, `${metric(one, 'brier')} vs ${brier}`);
+  for (const key of ['nll', 'brier', 'accuracy', 'macro_f1', 'ece'])
+    assert.equal(metric(tiny, key), metric(one, key), key);
+  // totals are reported in the weights as written
+  const support = (r: typeof one) => (r.tables.perClass as { support: number }[]).map((x) => x.support);
+  assert.deepEqual(support(one), [2, 5]);
+  assert.deepEqual(support(tiny), [2 * 5e-324, 5 * 5e-324]);
+  assert.deepEqual((tiny.tables.confusion as { matrix: number[][] }).matrix, [
+    [5e-324, 5e-324],
+    [15e-324, 10e-324],
+  ]);
+});
