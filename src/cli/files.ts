@@ -1,6 +1,6 @@
 /** File checks shared by the CLI's subcommands. */
 import { unlinkSync, type Stats } from 'node:fs';
-import { mkdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { EvalLensError } from '../core/diagnostics';
 import { UsageError } from './errors';
@@ -84,28 +84,41 @@ export async function checkOutputTarget(path: string, flag: string, given: strin
   return true;
 }
 
+/** The step that creates the temporary file: exclusively, so never through a link or a FIFO put there. */
+const openExclusive = (tmp: string): Promise<FileHandle> => open(tmp, 'wx');
+
 /**
  * Writes to a temporary file beside `path`, then renames it over `path`, so an interrupted run
- * never leaves half a file. Ctrl-C (SIGINT) while the temporary file exists removes it and exits
- * 130; otherwise the CLI installs no SIGINT handler (see main.ts). `what` names the content in the
- * error ("the results"). `write` is the step that fills the temporary file (a test replaces it).
+ * never leaves half a file. Ctrl-C (SIGINT) from the start of this call removes the temporary
+ * file and exits 130; otherwise the CLI installs no SIGINT handler (see main.ts). While the
+ * temporary file is being opened, the removal waits for the open to settle: an open on its way
+ * (on the thread pool) would otherwise create the file after it was removed. `what` names the
+ * content in the error ("the results"). `write` fills the temporary file and `openTmp` creates it
+ * (tests replace them).
  */
 export async function writeAtomically(
   path: string,
   text: string,
   what: string,
-  write: (tmp: string, text: string) => Promise<void> = (tmp, t) => writeFile(tmp, t, 'utf8'),
+  write: (file: FileHandle, text: string) => Promise<void> = (file, t) => file.writeFile(t, 'utf8'),
+  openTmp: (tmp: string) => Promise<FileHandle> = openExclusive,
 ): Promise<void> {
   const tmp = `${path}.${process.pid}.tmp`;
-  const onSigint = (): void => {
+  let opening = false;
+  let interrupted = false;
+  const removeAndExit = (): never => {
     try {
       unlinkSync(tmp);
     } catch {
-      // not created yet, or already renamed
+      // not created, or already renamed
     }
     process.exit(130);
   };
-  process.once('SIGINT', onSigint);
+  const onSigint = (): void => {
+    interrupted = true;
+    if (!opening) removeAndExit(); // else once the open has settled, below
+  };
+  process.on('SIGINT', onSigint);
   try {
     // The commands check their outputs first (checkOutputTarget); this is the last word, whatever
     // the caller: a FIFO, a device or a socket is never replaced by the rename below.
@@ -117,18 +130,35 @@ export async function writeAtomically(
         `${resolve(path)}: cannot write ${what}: it is ${kind}, not a regular file; refusing to replace it.`,
         { file: path },
       );
-    await mkdir(dirname(path), { recursive: true });
-    await write(tmp, text);
+    await mkdir(dirname(path), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST' && err.code !== 'ENOTDIR') throw err;
+      throw new EvalLensError(
+        'output-write',
+        `${resolve(path)}: cannot write ${what}: a part of the folder path ${dirname(path)} is a file, not a folder.`,
+        { file: path },
+      );
+    });
+    await unlink(tmp).catch(() => undefined); // left by an earlier process of the same id
+    opening = true;
+    let file: FileHandle;
+    try {
+      file = await openTmp(tmp);
+    } finally {
+      opening = false;
+      if (interrupted) removeAndExit();
+    }
+    try {
+      await write(file, text);
+    } finally {
+      await file.close();
+    }
     await rename(tmp, path);
   } catch (err) {
     if (err instanceof EvalLensError) throw err;
     await unlink(tmp).catch(() => undefined);
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === 'EEXIST' || code === 'ENOTDIR'
-        ? `a part of the folder path ${dirname(path)} is a file, not a folder`
-        : (err as Error).message;
-    throw new EvalLensError('output-write', `${resolve(path)}: cannot write ${what}: ${why}.`, { file: path });
+    throw new EvalLensError('output-write', `${resolve(path)}: cannot write ${what}: ${(err as Error).message}.`, {
+      file: path,
+    });
   } finally {
     process.removeListener('SIGINT', onSigint);
   }

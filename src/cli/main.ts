@@ -35,7 +35,8 @@ async function main(argv: string[]): Promise<number> {
   // Ctrl-C: no SIGINT handler on purpose. The metric core runs synchronous stretches (a bootstrap)
   // during which a handler could not run; the default action stops at once, and the shell reports
   // 130 (128 + SIGINT). --out is written atomically, so no half-written results are left; only
-  // while its temporary file exists does writeAtomically (files.ts) hold a handler that removes it.
+  // while an output is written does writeAtomically (files.ts) hold a handler that removes its
+  // temporary file (after a pending open of it has settled).
   // A CancelledError from the core (the Progress hook) also exits 130 (errors.ts).
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(EXIT.ok); // e.g. `eval-lens evaluate f | head`

@@ -50,6 +50,64 @@ test('Ctrl-C during the write of the results leaves no *.tmp file and exits 130'
   assert.deepEqual(readdirSync(dir), [], 'nothing written');
 });
 
+test('Ctrl-C while the temporary file is being opened: the file the open creates is removed, exit 130', async () => {
+  // The open step is replaced by one that is still on its way when SIGINT comes, as a thread-pool
+  // open is: it creates the file 100 ms after the signal, or as the process ends, whichever comes
+  // first (an open already in the kernel completes either way). A handler that removed the file
+  // at once and exited would leave it behind.
+  const out = join(dir, 'opening.eval.json');
+  const script = `
+    import files from ${JSON.stringify(join(ROOT, 'src/cli/files.ts'))};
+    const { writeAtomically } = files;
+    import { writeFileSync } from 'node:fs';
+    import { open } from 'node:fs/promises';
+    await writeAtomically(${JSON.stringify(out)}, '{}', 'the results', undefined, (tmp) => {
+      let created = false;
+      process.once('exit', () => created || writeFileSync(tmp, ''));
+      setInterval(() => undefined, 1000); // an open on its way keeps the process alive
+      process.stdout.write('opening\\n');
+      return new Promise((resolve, reject) =>
+        process.once('SIGINT', () =>
+          setTimeout(() => {
+            created = true;
+            open(tmp, 'wx').then(resolve, reject);
+          }, 100),
+        ),
+      );
+    });
+    process.stdout.write('not interrupted\\n');
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  let stdout = '';
+  child.stderr.on('data', (b) => (err += b));
+  const opening = await new Promise<boolean>((resolve) => {
+    child.stdout.on('data', (b) => {
+      stdout += b;
+      if (stdout.includes('opening')) resolve(true);
+    });
+    child.on('close', () => resolve(false));
+  });
+  assert.ok(opening, `the open step was not reached: ${stdout} ${err}`);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.startsWith('opening.')),
+    [],
+    'nothing exists while the open is on its way',
+  );
+  child.kill('SIGINT');
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+  assert.equal(code, 130, `${stdout} ${err}`);
+  assert.doesNotMatch(stdout, /not interrupted/);
+  assert.deepEqual(
+    readdirSync(dir).filter((f) => f.startsWith('opening.')),
+    [],
+    'no temporary file and no results file',
+  );
+});
+
 test('--out below a file (not a folder) is an input error naming the path', () => {
   writeFileSync(join(dir, 'p.csv'), 'label,pred\na,a\nb,b\n');
   const r = spawnSync(
