@@ -3,7 +3,8 @@
  * against a baseline — the run × metric table with best / second / third per column and the
  * paired tests — or, given one CSV/TSV table of runs × metrics, marks best / second / third in
  * it (inspection mode). `--out` writes the `*.compare.json`; nothing else is written.
- * Exit codes as `evaluate`: 0 ok, 1 bad input, 2 usage.
+ * Exit codes as `evaluate`: 0 ok, 1 bad input, 2 usage; 3 when a gate rule (`--fail-if`,
+ * `compare.gate`) is broken.
  */
 import { checkInput, existingOutput, real, workspaceRoot, writeAtomically } from './files';
 import { readFile } from 'node:fs/promises';
@@ -13,19 +14,15 @@ import type { CompareConfig } from '../core/config/types';
 import { findConfigBeside, loadConfigFile } from '../core/config/load';
 import { compareFiles, isResultsPath } from '../core/compare/files';
 import { inspectTable, type TableInspection } from '../core/compare/inspect';
-import {
-  renderCsvTable,
-  renderLatexTable,
-  renderMarkdownTable,
-  renderTextTable,
-  renderTextTests,
-  untestedNote,
-} from '../core/compare/render';
+import { renderCsvTable, renderLatexTable, renderMarkdownTable, renderTextTable } from '../core/compare/render';
+import { renderLongCsv, renderLongMarkdown, renderLongText } from '../core/compare/longForm';
+import { checkGate, parseGate, type GateRule, type GateViolation } from '../core/compare/gate';
 import { exportReport } from '../shared/exportReport';
 import { COMPARE_SCHEMA_ID, type CompareResults } from '../core/compare/types';
 import { UsageError } from './errors';
+import { escapeMarkdown } from '../shared/markdownText';
 
-export const COMPARE_FORMATS = ['table', 'json', 'markdown', 'latex', 'csv'] as const;
+export const COMPARE_FORMATS = ['table', 'json', 'markdown', 'md', 'latex', 'csv'] as const;
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];
 
 interface CompareFlags {
@@ -42,6 +39,8 @@ interface CompareFlags {
   seed?: string;
   root?: string;
   ci?: boolean;
+  failIf?: string;
+  adjust?: 'holm' | 'bh';
 }
 
 const TABLE_EXTENSIONS = new Set(['.csv', '.tsv', '.txt']);
@@ -91,6 +90,16 @@ export function registerCompare(program: Command): void {
     .option('--seed <n>', 'seed of the bootstrap generator')
     .option('--ci', "LaTeX: follow each value by ± half the width of the run's bootstrap interval")
     .option(
+      '--fail-if <rules>',
+      'a gate for CI: exit with status 3 when a run breaks a rule on Δ = run − baseline, e.g. "accuracy<-0.01, aurc>+0.005" (a trailing % is relative to the baseline); adds to compare.gate of the config',
+    )
+    .addOption(
+      new Option(
+        '--adjust <method>',
+        'adjustment of the p-values over every test: Holm (default) or Benjamini–Hochberg',
+      ).choices(['holm', 'bh']),
+    )
+    .option(
       '--root <dir>',
       "workspace root: paths in the config must stay inside it (default: the current folder, or the config's folder when the config lies outside it)",
     )
@@ -109,6 +118,7 @@ export function registerCompare(program: Command): void {
 
       let text: string;
       let json: TableInspection | CompareResults;
+      let violations: GateViolation[] = [];
       if (
         given.length === 1 &&
         (opts.table || (TABLE_EXTENSIONS.has(extname(given[0]).toLowerCase()) && !isResultsPath(given[0])))
@@ -135,6 +145,7 @@ export function registerCompare(program: Command): void {
           matchBy: opts.matchBy,
           onMismatch: opts.onMismatch,
           bootstrap: bootstrapFlags(opts),
+          adjust: opts.adjust,
           // as `evaluate`: this process does nothing else
           collectGarbage: true,
           root: workspaceRoot(
@@ -145,6 +156,15 @@ export function registerCompare(program: Command): void {
         });
         json = r;
         text = renderComparison(r, opts.format, { metrics, ci: opts.ci === true });
+        const rules = [
+          ...((config ?? (await configBeside(resolve(cwd, given[0]!)))).gate ?? []),
+          ...(opts.failIf !== undefined ? [opts.failIf] : []),
+        ];
+        if (rules.length > 0) {
+          const gate = parseGate(rules, opts.failIf !== undefined ? '--fail-if' : (configPath ?? 'compare.gate'));
+          violations = checkGate(r, gate, '--fail-if');
+          if (opts.format === 'markdown' || opts.format === 'md') text += `\n\n${gateMarkdown(gate, violations)}`;
+        }
       }
       for (const w of json.warnings) process.stderr.write(`warning: ${w.message}\n`);
       if (out) {
@@ -152,6 +172,11 @@ export function registerCompare(program: Command): void {
         process.stderr.write(`Comparison written to ${relative(cwd, out) || out}\n`);
       }
       process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      if (violations.length > 0) {
+        for (const v of violations) process.stderr.write(`gate: ${v.message}\n`);
+        process.stderr.write(`gate: failed (${violations.length} rule${violations.length === 1 ? '' : 's'} broken).\n`);
+        process.exitCode = GATE_EXIT;
+      }
     });
 }
 
@@ -189,16 +214,15 @@ export function renderComparison(
     case 'json':
       return JSON.stringify(r, null, 2);
     case 'markdown':
-      return exportReport({ kind: 'compare', compare: r }, 'md');
+    case 'md':
+      return renderLongMarkdown(r, { metrics: opts.metrics });
     case 'latex':
       // The paper table: the metrics asked for, else the headline ones.
       return exportReport({ kind: 'compare', compare: r }, 'latex', { metrics: opts.metrics, ci: opts.ci });
     case 'csv':
-      return renderCsvTable(r);
-    default: {
-      const note = untestedNote(r.untested);
-      return `${renderTextTable(r, { baseline: r.baseline })}${note ? `\n${note}` : ''}\n\n${renderTextTests(r, r.tests, r.baseline)}`;
-    }
+      return renderLongCsv(r, { metrics: opts.metrics });
+    default:
+      return renderLongText(r, { metrics: opts.metrics });
   }
 }
 
@@ -238,4 +262,14 @@ async function checkOut(out: string, given: string, inputs: (string | undefined)
   }
   if (schema !== COMPARE_SCHEMA_ID)
     throw new UsageError(`--out ${given} exists and is not an Eval Lens comparison file; refusing to overwrite it.`);
+}
+
+/** Exit status of a comparison whose gate failed (0 ok, 1 bad input, 2 usage are `evaluate`'s). */
+export const GATE_EXIT = 3;
+
+/** The gate's outcome as Markdown, for a CI job summary. */
+function gateMarkdown(rules: readonly GateRule[], violations: readonly GateViolation[]): string {
+  const list = rules.map((r) => `\`${r.text}\``).join(', ');
+  if (violations.length === 0) return `**Gate: passed** (${list}).`;
+  return [`**Gate: failed** (${list}):`, '', ...violations.map((v) => `- ${escapeMarkdown(v.message)}`)].join('\n');
 }

@@ -23,6 +23,7 @@ import type { FilterTerm } from './inspect/types';
 import { formatWhere } from './inspect/where';
 import { rowSubset } from './inspect/subset';
 import { collectsByDefault } from './collectGarbage';
+import type { ResamplingHook } from './stats/resamplingPlan';
 
 export interface EvaluateOptions {
   /** Explicit config file; when absent, `eval-lens.json` beside the input is used if present. */
@@ -61,6 +62,11 @@ export interface EvaluateOptions {
    * (the extension evaluates in one); the command line turns it on.
    */
   collectGarbage?: boolean;
+  /**
+   * The caller resamples the run itself (a paired comparison): the task's bootstrap step hands
+   * over its resampling plan (stats/resamplingPlan.ts) and computes no intervals (`config.bootstrap.n` must be > 0).
+   */
+  onResampling?: ResamplingHook;
 }
 
 export type EvaluationStage = 'point' | 'provisional' | 'final';
@@ -147,6 +153,7 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
     onRankedLists: opts.onRankedLists,
     stages,
     collectGarbage: opts.collectGarbage ?? collectsByDefault(),
+    onResampling: opts.onResampling,
   });
   const [info, partial] = hashing
     ? await Promise.all([hashing, run])

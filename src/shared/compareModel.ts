@@ -24,9 +24,33 @@ import {
 import { metricHover, metricName } from '../core/glossary';
 import { unitDiagonal } from './report/common';
 
-/** The p-value that decides the stars: Holm-adjusted when present, else the paired t-test's. */
+/**
+ * The p-value that decides the stars: the reported p adjusted over the comparison when present,
+ * else (a comparison written by an older version) the Holm-adjusted or plain paired t-test's.
+ */
 export function decidingP(t: CompareTest): number | null {
+  if (t.p_adjusted !== undefined) return t.p_adjusted;
   return t.p_holm !== undefined ? t.p_holm : t.p_t;
+}
+
+/** Δ of a test: the paired bootstrap's point, else the difference of the per-item means. */
+function testDelta(t: CompareTest): number | null {
+  return t.delta !== undefined ? t.delta : delta(t);
+}
+
+/** A relative change as a signed percentage, `+7.5%`. */
+function signedPercent(x: number | null | undefined): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) return '—';
+  const s = (Math.abs(x) * 100).toFixed(1);
+  return Number(s) === 0 ? `${s}%` : `${x > 0 ? '+' : '−'}${s}%`;
+}
+
+/** Which test produced a reported p, in words. */
+const TEST_NAME = { 'mcnemar-exact': 'McNemar (exact)', t: 'paired t', bootstrap: 'paired bootstrap' } as const;
+
+/** The adjustment of a comparison's p-values, in words. */
+function adjustName(c: CompareResults): string {
+  return c.settings?.adjust === 'bh' ? 'Benjamini–Hochberg' : 'Holm';
 }
 
 /** Above this many metrics the table is turned: metrics as rows, runs as columns (it stays readable). */
@@ -91,7 +115,7 @@ export function compareTable(c: CompareResults): TableModel {
           ),
         }
       : { columnNames: [null, ...c.metrics.map(metricName)] }),
-    note: `Bold = best, underlined = second, italic = third in the ${where} (by each metric's direction; equal values share a place, and a run is marked only when it beats another). Stars: paired test against the baseline, *** p < 0.001, ** p < 0.01, * p < 0.05 (Holm-adjusted within the metric when several runs are tested).${untested ? ` ${untested}` : ''}`,
+    note: `Bold = best, underlined = second, italic = third in the ${where} (by each metric's direction; equal values share a place, and a run is marked only when it beats another). Stars: paired test against the baseline, *** p < 0.001, ** p < 0.01, * p < 0.05 (${c.tests.some((t) => t.p_adjusted !== undefined) ? `${adjustName(c)}-adjusted over every test of the comparison` : 'Holm-adjusted within the metric when several runs are tested'}).${untested ? ` ${untested}` : ''}`,
   };
 }
 
@@ -109,20 +133,29 @@ export function deltaTable(c: CompareResults): TableModel | undefined {
   const rows: CellValue[][] = metrics.map((m) => [
     `${m} ${c.directions[m] === 'lower' ? '↓' : c.directions[m] === 'higher' ? '↑' : ''}`.trim(),
     c.table[c.baseline]?.[m] ?? null,
-    ...others.map((run) => {
+    ...others.flatMap((run) => {
       const t = byRunMetric.get(`${run}\u0000${m}`);
-      if (!t) return '';
+      if (!t) return ['', ''];
       const ci = t.ci_diff ? ` [${formatDelta(t.ci_diff[0])}, ${formatDelta(t.ci_diff[1])}]` : '';
-      return `${formatDelta(delta(t))}${ci}${significanceMark(decidingP(t))}`;
+      const bci = t.better_by_ci ? ` [${signedPercent(t.better_by_ci[0])}, ${signedPercent(t.better_by_ci[1])}]` : '';
+      return [
+        `${formatDelta(testDelta(t))}${ci}${significanceMark(decidingP(t))}`,
+        `${signedPercent(t.better_by)}${bci}`,
+      ];
     }),
   ]);
+  const paired = c.settings?.paired;
   return {
     id: 'compare.delta',
     title: `Δ against ${name(c.baseline)}`,
-    columns: ['metric', `${name(c.baseline)} (baseline)`, ...others.map((r) => `Δ ${name(r)}`)],
-    kinds: ['text', 'num', ...others.map(() => 'text' as const)],
+    columns: [
+      'metric',
+      `${name(c.baseline)} (baseline)`,
+      ...others.flatMap((r) => [`Δ ${name(r)}`, `better by (${name(r)})`]),
+    ],
+    kinds: ['text', 'num', ...others.flatMap(() => ['text' as const, 'text' as const])],
     rows,
-    note: `Δ = mean over matched items of run − baseline${boot && boot.n > 0 ? `, with its paired-bootstrap ${formatLevel(boot.confidence)} percentile interval (${boot.n} resamples of the matched pairs)` : ''}; stars as in the table. Only metrics that are a mean over rows or users have per-item values and get a Δ.`,
+    note: `Δ = run − baseline${boot && boot.n > 0 ? `, with its paired-bootstrap ${formatLevel(boot.confidence)} percentile interval (${boot.n} resamples of the matched ${paired?.units === 'user' ? 'users' : 'rows'}, both runs evaluated on each)` : ''}; better by = the relative change in the metric's good direction (positive = better), with its interval; stars as in the table.${paired ? '' : ' Without the prediction files, only metrics that are a mean over rows or users get a Δ.'}`,
   };
 }
 
@@ -191,35 +224,62 @@ export function testsTable(c: CompareResults): TableModel {
       'run',
       'metric',
       'n',
-      'mean',
-      'baseline mean',
-      'difference',
-      'difference CI',
-      'improvement',
-      't',
+      'run value',
+      'baseline value',
+      'Δ',
+      'Δ CI',
+      'better by',
+      'p',
+      'test',
+      `p (${adjustName(c)})`,
       'p (t)',
-      'p (Holm)',
       'p (Wilcoxon)',
+      'McNemar b / c',
       'd_z',
+      'effect',
       'sig.',
     ],
-    kinds: ['text', 'text', 'int', 'num', 'num', 'num', 'text', 'text', 'num', 'p', 'p', 'p', 'num', 'text'],
+    kinds: [
+      'text',
+      'text',
+      'int',
+      'num',
+      'num',
+      'num',
+      'text',
+      'text',
+      'p',
+      'text',
+      'p',
+      'p',
+      'p',
+      'text',
+      'num',
+      'text',
+      'text',
+    ],
     rows: c.tests.map((t) => [
       name(t.run),
       metricName(t.metric),
       t.n,
       t.mean,
       t.mean_baseline,
-      t.mean !== null && t.mean_baseline !== null ? t.mean - t.mean_baseline : null,
+      testDelta(t),
       t.ci_diff ? `[${formatNumber(t.ci_diff[0])}, ${formatNumber(t.ci_diff[1])}]` : '',
-      t.improvement === null ? '—' : `${(t.improvement * 100).toFixed(2)}%`,
-      t.t,
+      t.better_by_ci
+        ? `${signedPercent(t.better_by)} [${signedPercent(t.better_by_ci[0])}, ${signedPercent(t.better_by_ci[1])}]`
+        : signedPercent(t.better_by),
+      t.p ?? t.p_t,
+      t.p_test ? TEST_NAME[t.p_test] : 'paired t',
+      decidingP(t),
       t.p_t,
-      t.p_holm ?? null,
       t.p_wilcoxon,
+      t.mcnemar_b !== undefined ? `${t.mcnemar_b} / ${t.mcnemar_c}` : '',
       t.d_z,
+      t.effect ?? '',
       significanceMark(decidingP(t)),
     ]),
+    note: 'p: McNemar’s exact test for per-row 0/1 metrics, the paired t-test for other per-item means, the paired bootstrap for every other metric; better by is positive when the run is better. Effect: Cohen’s reading of |d_z| (0.2 small, 0.5 medium, 0.8 large).',
   };
 }
 
@@ -228,7 +288,7 @@ function diffCharts(c: CompareResults): ChartModel[] {
   const metrics = [...new Set(c.tests.map((t) => t.metric))];
   return metrics.map((metric) => {
     const tests = c.tests.filter((t) => t.metric === metric);
-    const diffs = tests.map((t) => (t.mean !== null && t.mean_baseline !== null ? t.mean - t.mean_baseline : null));
+    const diffs = tests.map(testDelta);
     // The axis spans zero (the "no difference" line) and every interval.
     const ends = [
       0,
@@ -239,7 +299,7 @@ function diffCharts(c: CompareResults): ChartModel[] {
     return {
       id: `diff.${metric}`,
       title: `Paired difference: ${metricName(metric)}`,
-      description: `Mean paired difference in ${metricName(metric)} (${metric}) of each run minus ${name(c.baseline)}, with bootstrap intervals, for ${tests.length} runs.`,
+      description: `Paired difference in ${metricName(metric)} (${metric}) of each run minus ${name(c.baseline)}, with bootstrap intervals, for ${tests.length} runs.`,
       x: { label: 'run', type: 'category', categories: tests.map((t) => name(t.run)) },
       y: {
         label: `${metric}: run − baseline`,
@@ -249,7 +309,7 @@ function diffCharts(c: CompareResults): ChartModel[] {
       },
       series: [
         {
-          label: 'mean difference',
+          label: 'difference',
           colour: 'blue',
           style: 'points',
           points: diffs.map((y, i) => ({ x: i, y })),
@@ -339,7 +399,7 @@ export function buildCompareModel(c: CompareResults): ReportModel {
         { label: 'Paired by', value: c.matchBy },
         {
           label: 'Tests',
-          value: `paired t-test, Wilcoxon signed-rank; ${(c.settings?.holm ?? '').replace(/\.$/, '')}${boot && boot.n > 0 ? `; paired bootstrap ${boot.n} resamples, ${formatLevel(boot.confidence)}, seed = ${boot.seed}` : ''}`,
+          value: `${c.settings?.paired ? 'every metric by a paired bootstrap of both runs on the same resamples; ' : ''}McNemar (exact) for per-row 0/1 metrics, paired t-test and Wilcoxon signed-rank for per-item means; p adjusted by ${adjustName(c)} over every test${boot && boot.n > 0 ? `; paired bootstrap ${boot.n} resamples, ${formatLevel(boot.confidence)}, seed = ${boot.seed}` : ''}`,
         },
         { label: 'Compared', value: `${c.createdAt} · Eval Lens ${c.tool.version}` },
       ],

@@ -8,14 +8,8 @@
  * ({@link reportInputFromJson}): a hand-edited or hostile file gives a message naming the field,
  * never a broken page.
  */
-import {
-  renderCsvTable,
-  renderLatexTable,
-  renderLatexTests,
-  renderMarkdownTable,
-  renderMarkdownTests,
-  untestedNote,
-} from '../core/compare/render';
+import { renderCsvTable, renderLatexTable, renderMarkdownTable } from '../core/compare/render';
+import { renderLongCsv, renderLongLatex, renderLongMarkdown } from '../core/compare/longForm';
 import type { TableInspection } from '../core/compare/inspect';
 import type { CompareResults, RunTable } from '../core/compare/types';
 import { validateCompare } from '../core/compare/validate';
@@ -23,7 +17,7 @@ import { EvalLensError } from '../core/diagnostics';
 import { formatCsv, formatMarkdown } from '../core/results/format';
 import { RESULTS_SCHEMA_ID, type Results } from '../core/results/types';
 import { invalidFileError, validateResults } from '../core/results/validate';
-import { buildCompareModel, deltaTable } from './compareModel';
+import { buildCompareModel } from './compareModel';
 import { reportToHtml, type HtmlTheme } from './exportHtml';
 import { formatCi } from './format';
 import { headlineKeys } from './headline';
@@ -205,16 +199,8 @@ function resultsMarkdown(results: Results): string {
   return out.join('\n');
 }
 
-function compareMarkdown(c: CompareResults): string {
-  const note = untestedNote(c.untested);
-  const parts = [
-    `## Comparison of ${c.runs.length} runs\n`,
-    renderMarkdownTable(c, { baseline: c.baseline }) + (note ? `\n\n${note}` : ''),
-  ];
-  const d = deltaTable(c);
-  if (d) parts.push(tableSection(d));
-  parts.push(renderMarkdownTests(c, c.tests, c.baseline));
-  return parts.join('\n\n') + '\n';
+function compareMarkdown(c: CompareResults, opts: ExportOptions): string {
+  return `## Comparison of ${c.runs.length} runs against ${escapeMarkdown(c.names[c.runs.indexOf(c.baseline)] ?? c.baseline)}\n\n${renderLongMarkdown(c, { metrics: opts.metrics })}\n`;
 }
 
 /**
@@ -324,8 +310,7 @@ function compareLatex(c: CompareResults, opts: ExportOptions): string {
     intervals: opts.ci ? c.intervals : undefined,
     confidence: c.settings?.bootstrap?.confidence,
   });
-  const tests = c.tests.filter((t) => metrics.includes(t.metric));
-  return `${table}\n\n${renderLatexTests(c, tests, c.baseline)}\n`;
+  return `${table}\n\n${renderLongLatex(c, { metrics, caption: `Paired comparison against ${c.names[c.runs.indexOf(c.baseline)] ?? c.baseline}.` })}\n`;
 }
 
 /** The report in `format`. */
@@ -335,11 +320,13 @@ export function exportReport(input: ReportInput, format: ReportFormat, opts: Exp
       return reportToHtml(reportModel(input), { generator: opts.generator, theme: opts.theme });
     case 'md':
       if (input.kind === 'results') return resultsMarkdown(input.results);
-      if (input.kind === 'compare') return compareMarkdown(input.compare);
+      if (input.kind === 'compare') return compareMarkdown(input.compare, opts);
       return renderMarkdownTable(input.table) + '\n';
     case 'csv':
       if (input.kind === 'results') return formatCsv(input.results) + categoryCsvRows(input.results);
-      return renderCsvTable(input.kind === 'compare' ? input.compare : input.table);
+      return input.kind === 'compare'
+        ? renderLongCsv(input.compare, { metrics: opts.metrics })
+        : renderCsvTable(input.table);
     case 'latex':
       if (input.kind === 'results') return resultsLatex(input.results, opts);
       if (input.kind === 'compare') return compareLatex(input.compare, opts);

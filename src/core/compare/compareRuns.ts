@@ -27,12 +27,21 @@ import { checkCancelled, fail, withArticle, type EvalWarning } from '../diagnost
 import type { Results, Direction } from '../results/types';
 import { directionOf } from '../results/directions';
 import { fastBootstrapDistribution, percentileInterval } from '../stats/bootstrap';
-import { cohensDPooled, cohensDz, holmAdjust, pairedTTest, wilcoxonSignedRank } from '../stats/tests';
+import {
+  bhAdjust,
+  cohensDPooled,
+  cohensDz,
+  effectReading,
+  holmAdjust,
+  mcnemarExact,
+  pairedTTest,
+  wilcoxonSignedRank,
+} from '../stats/tests';
 import { TOOL_VERSION } from '../version';
 import { markTable, UNRANKED_KEYS } from './marks';
 import { overlayCurves } from './curves';
 import { matchItems, defaultMatchBy, type MatchedPairs } from './match';
-import { COMPARE_SCHEMA_ID, type CompareOptions, type CompareResults, type CompareTest } from './types';
+import { COMPARE_SCHEMA_ID, type CompareOptions, type CompareResults, type CompareTest, type PAdjust } from './types';
 
 const HOLM_NOTE =
   "Holm over each metric's tests (one per run against the baseline), adjusting p_t; present when a metric has two or more tests.";
@@ -173,9 +182,12 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
     matchBy = pairs.matchBy;
     warnings.push(...pairs.warnings);
     const allZero: string[] = [];
+    // McNemar needs unweighted 0/1 outcomes: not with a weight column (the accuracy is then weighted).
+    const weighted = [run, base].some((r) => r.source.columns.weight !== undefined);
     for (const m of testable) {
       const values = [run.perItem!.values[m], base.perItem!.values[m]] as const;
-      tests.push(pairedEntry(runs[i], baseline, m, values, pairs, opts, { warnings, allZero }));
+      const binary = !weighted && BINARY_PER_ROW.test(m) && run.perItem!.kind === 'row';
+      tests.push(pairedEntry(runs[i], baseline, m, values, pairs, opts, { warnings, allZero, binary }));
     }
     if (allZero.length > 0) warnings.push(zeroDifferenceWarning(runs[i], baseline, allZero, testable.length));
   }
@@ -186,6 +198,8 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
     const adj = holmAdjust(family.map((t) => t.p_t));
     family.forEach((t, k) => (t.p_holm = adj[k]));
   }
+
+  finishTests(tests, opts.adjust ?? 'holm');
 
   const runTable = { runs, names, metrics, directions, table };
   const intervals: NonNullable<CompareResults['intervals']> = {};
@@ -209,7 +223,7 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
     baseline,
     matchBy,
     tests,
-    settings: { holm: HOLM_NOTE, onMismatch: opts.onMismatch ?? 'error' },
+    settings: { holm: HOLM_NOTE, adjust: opts.adjust ?? 'holm', onMismatch: opts.onMismatch ?? 'error' },
     warnings,
   };
   if (Object.keys(intervals).length > 0) out.intervals = intervals;
@@ -219,6 +233,31 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
   return out;
 }
 
+/** Per-row metrics whose values are 0/1 outcomes (McNemar's test applies). */
+const BINARY_PER_ROW = /^(accuracy|top\d+_accuracy)$/;
+
+/**
+ * Sets each test's reported `p` and the test that produced it — McNemar's exact test for a
+ * per-row 0/1 metric, else the paired t-test where per-item values exist, else the paired
+ * bootstrap — the reading of its effect size, and `p_adjusted`: `p` adjusted over every test of the
+ * comparison (all metrics, all runs against the baseline) by Holm's step-down method (default) or
+ * by Benjamini–Hochberg. Idempotent: called again after the paired bootstrap adds tests.
+ */
+export function finishTests(tests: CompareTest[], adjust: PAdjust): void {
+  for (const t of tests) {
+    if (t.p_mcnemar !== undefined && t.p_mcnemar !== null) [t.p, t.p_test] = [t.p_mcnemar, 'mcnemar-exact'];
+    else if (t.p_t !== null) [t.p, t.p_test] = [t.p_t, 't'];
+    else if (t.p_boot !== undefined && t.p_boot !== null) [t.p, t.p_test] = [t.p_boot, 'bootstrap'];
+    else {
+      t.p = null;
+      delete t.p_test;
+    }
+    if (t.d_z !== null) t.effect = effectReading(t.d_z);
+  }
+  const adj = (adjust === 'bh' ? bhAdjust : holmAdjust)(tests.map((t) => t.p ?? null));
+  tests.forEach((t, i) => (t.p_adjusted = adj[i]));
+}
+
 function pairedEntry(
   run: string,
   baseline: string,
@@ -226,7 +265,7 @@ function pairedEntry(
   [runValues, baseValues]: readonly [readonly number[], readonly number[]],
   pairs: MatchedPairs,
   opts: CompareOptions,
-  { warnings, allZero }: { warnings: EvalWarning[]; allZero: string[] },
+  { warnings, allZero, binary }: { warnings: EvalWarning[]; allZero: string[]; binary: boolean },
 ): CompareTest {
   const a: number[] = [];
   const b: number[] = [];
@@ -295,6 +334,18 @@ function pairedEntry(
     d_z: finiteOrNull(dz),
     d_pooled: finiteOrNull(dp),
   };
+  if (binary && a.every((x) => x === 0 || x === 1) && b.every((x) => x === 0 || x === 1)) {
+    let lost = 0; // the baseline right, the run wrong
+    let won = 0;
+    for (let k = 0; k < n; k++) {
+      if (b[k] === 1 && a[k] === 0) lost++;
+      else if (b[k] === 0 && a[k] === 1) won++;
+    }
+    const mc = mcnemarExact(lost, won);
+    entry.mcnemar_b = lost;
+    entry.mcnemar_c = won;
+    entry.p_mcnemar = mc.p;
+  }
   if (opts.bootstrap && opts.bootstrap.n > 0 && n > 0) {
     const d = Float64Array.from(a, (x, k) => x - b[k]);
     // Fast engine (stats/resampleDraws.ts): Int32 multiplicities over the matched pairs, so a

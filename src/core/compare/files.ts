@@ -8,13 +8,14 @@
  * `config.bootstrap` (the evaluated defaults: 1,000 resamples, 95%, generator seed = 0).
  */
 import { resolve } from 'node:path';
-import type { Progress } from '../diagnostics';
+import { EvalLensError, type Progress } from '../diagnostics';
 import type { EvalConfig } from '../config/types';
 import { findConfigBeside, loadConfigFile } from '../config/load';
-import { evaluateFile } from '../evaluate';
-import { readResultsFile } from '../results/validate';
 import type { Results } from '../results/types';
 import { compareRuns, resolveBaseline, runNames } from './compareRuns';
+import { addPairedTests, isResultsPath, loadPairingRun, type PairingRun } from './pairedRuns';
+
+export { isResultsPath };
 import type { CompareOptions, CompareResults } from './types';
 
 export interface CompareFilesOptions extends CompareOptions {
@@ -31,30 +32,6 @@ export interface CompareFilesOptions extends CompareOptions {
   collectGarbage?: boolean;
 }
 
-/** True for a path that names an Eval Lens results file rather than predictions. */
-export function isResultsPath(path: string): boolean {
-  return /\.eval\.json$/i.test(path);
-}
-
-/** Reads or evaluates one run. */
-export async function loadRun(
-  path: string,
-  opts: Pick<
-    CompareFilesOptions,
-    'configPath' | 'overrides' | 'defaults' | 'root' | 'progress' | 'collectGarbage'
-  > = {},
-): Promise<Results> {
-  if (isResultsPath(path)) return readResultsFile(path);
-  return evaluateFile(path, {
-    configPath: opts.configPath,
-    overrides: opts.overrides,
-    defaults: opts.defaults,
-    root: opts.root,
-    progress: opts.progress,
-    collectGarbage: opts.collectGarbage,
-  });
-}
-
 /**
  * Evaluates or reads every run, then compares them.
  *
@@ -67,26 +44,47 @@ export async function compareFiles(paths: readonly string[], opts: CompareFilesO
       ? await findConfigBeside(resolve(paths[0]))
       : undefined;
   const cfg = configPath ? ((await loadConfigFile(configPath)).compare ?? {}) : {};
-  const results: Results[] = [];
-  for (let i = 0; i < paths.length; i++) {
-    opts.progress?.report?.('evaluating runs', i, paths.length);
-    results.push(await loadRun(paths[i], { ...opts, configPath: opts.configPath }));
-  }
   const runs = [...paths];
   const baseline = opts.baseline ?? cfg.baseline;
+  // The paired bootstrap's settings: the caller's, else the baseline's config (evaluated defaults).
+  const loadOpts = { ...opts, configPath: opts.configPath, bootstrap: opts.bootstrap };
+  const loaded: PairingRun[] = [];
+  for (let i = 0; i < paths.length; i++) {
+    opts.progress?.report?.('evaluating runs', i, paths.length);
+    loaded.push(await loadPairingRun(paths[i], loadOpts));
+  }
+  const results: Results[] = loaded.map((r) => r.results);
   let bootstrap = opts.bootstrap;
   if (!bootstrap && results.length > 0) {
     const b = results[resolveBaseline(runs, runNames(runs), baseline)].config?.bootstrap;
     if (b) bootstrap = { n: b.n, confidence: b.confidence, seed: b.seed };
   }
-  return compareRuns(results, {
+  const adjust = opts.adjust ?? cfg.adjust ?? 'holm';
+  const directions = { ...(cfg.directions ?? {}), ...(opts.directions ?? {}) };
+  const cmp = compareRuns(results, {
     runs,
     baseline,
     metrics: opts.metrics ?? cfg.metrics,
     matchBy: opts.matchBy ?? cfg.matchBy,
-    directions: { ...(cfg.directions ?? {}), ...(opts.directions ?? {}) },
+    directions,
     bootstrap,
+    adjust,
     onMismatch: opts.onMismatch,
     progress: opts.progress,
   });
+  for (const r of loaded) cmp.warnings.push(...r.warnings);
+  if (bootstrap && bootstrap.n > 0) {
+    try {
+      await addPairedTests(cmp, loaded, { bootstrap, adjust, directions, progress: opts.progress });
+    } catch (e) {
+      // Runs whose units do not pair one to one (intersected ids) keep their per-item tests.
+      if (!(e instanceof EvalLensError) || e.code !== 'compare-paired-mismatch') throw e;
+      cmp.warnings.push({
+        code: 'compare-paired-mismatch',
+        message: `No paired bootstrap of every metric: ${e.message}`,
+        file: cmp.baseline,
+      });
+    }
+  }
+  return cmp;
 }

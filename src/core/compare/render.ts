@@ -30,10 +30,6 @@ export function formatP(p: number | null | undefined): string {
   return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
 }
 
-function formatStat(v: number | null | undefined, digits = 3): string {
-  return v === null || v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(digits);
-}
-
 function cellText(t: RunTable, run: string, m: string): string {
   const v = t.table[run]?.[m] ?? null;
   // Counts (users evaluated / skipped) print as integers, 0 and 1 included.
@@ -88,11 +84,6 @@ export function renderTextTable(t: RunTable, opts: { baseline?: string; maxWidth
     text = pad(cols);
   }
   return `${text}\n[1] [2] [3]: ${LEGEND}.`;
-}
-
-function nameOf(t: RunTable, run: string): string {
-  const i = t.runs.indexOf(run);
-  return i >= 0 ? t.names[i] : run;
 }
 
 /** Markdown table: best **bold**, second <u>underlined</u>, third *italic*. */
@@ -231,93 +222,8 @@ export function formatDelta(v: number | null): string {
   return Number(s) === 0 ? s : `${v > 0 ? '+' : '−'}${s}`;
 }
 
-/** The note on metrics without per-item values, or '' when every compared metric was tested. */
+/** The note on metrics without per-item values or paired resamples, or '' when every compared metric was tested. */
 export function untestedNote(untested: readonly string[] | undefined): string {
   if (!untested || untested.length === 0) return '';
-  return `Not tested (no per-item values: not a mean over rows or users): ${untested.join(', ')}.`;
-}
-
-/** The paired tests' rows, heading first; with `named` the metric column gives short headings instead of keys. */
-function testRows(t: RunTable, tests: readonly CompareTest[], named = false): string[][] {
-  const holm = tests.some((x) => x.p_holm !== undefined);
-  const ci = tests.some((x) => x.ci_diff !== undefined);
-  const head = [
-    'run',
-    'metric',
-    'n',
-    'mean',
-    'baseline',
-    'Δ',
-    'impr.',
-    't',
-    'p_t',
-    'p_t (>)',
-    'W',
-    'p_W',
-    'd_z',
-    'd_pooled',
-  ];
-  if (holm) head.push('p_holm');
-  if (ci) head.push('Δ interval');
-  const rows = [head];
-  for (const x of tests) {
-    const r = [
-      nameOf(t, x.run),
-      named ? metricColumn(x.metric) : x.metric,
-      String(x.n),
-      formatValue(x.mean),
-      formatValue(x.mean_baseline),
-      formatDelta(delta(x)),
-      x.improvement === null ? '–' : `${(x.improvement * 100).toFixed(1)}%`,
-      formatStat(x.t),
-      formatP(x.p_t),
-      formatP(x.p_t_one_sided),
-      formatStat(x.wilcoxon, 1),
-      formatP(x.p_wilcoxon),
-      formatStat(x.d_z),
-      formatStat(x.d_pooled),
-    ];
-    if (holm) r.push(formatP(x.p_holm));
-    if (ci) r.push(x.ci_diff ? `[${formatDelta(x.ci_diff[0])}, ${formatDelta(x.ci_diff[1])}]` : '–');
-    rows.push(r);
-  }
-  return rows;
-}
-
-/** The paired tests as a plain text table. */
-export function renderTextTests(t: RunTable, tests: readonly CompareTest[], baseline: string): string {
-  if (tests.length === 0) return 'No paired tests (no per-item values for the compared metrics).';
-  return `Paired tests against ${nameOf(t, baseline)} (t: paired t-test; W: Wilcoxon signed-rank, normal approx.; d: Cohen's d):\n${pad(testRows(t, tests))}`;
-}
-
-/** The paired tests as a Markdown table. */
-export function renderMarkdownTests(t: RunTable, tests: readonly CompareTest[], baseline: string): string {
-  if (tests.length === 0) return '_No paired tests (no per-item values for the compared metrics)._';
-  const rows = testRows(t, tests);
-  return [
-    `Paired tests against **${escapeMarkdown(nameOf(t, baseline))}**:`,
-    '',
-    `| ${rows[0].map(escapeMarkdown).join(' | ')} |`,
-    `|${rows[0].map((_, j) => (j < 2 ? '---' : '---:')).join('|')}|`,
-    ...rows.slice(1).map((r) => `| ${r.map(escapeMarkdown).join(' | ')} |`),
-  ].join('\n');
-}
-
-/** The paired tests as a LaTeX tabular. */
-export function renderLatexTests(t: RunTable, tests: readonly CompareTest[], baseline: string): string {
-  if (tests.length === 0) return '% No paired tests.';
-  const rows = testRows(t, tests, true);
-  return [
-    '\\begin{table}[t]',
-    '\\centering',
-    `\\caption{Paired tests against ${escapeLatex(nameOf(t, baseline))}.}`,
-    `\\begin{tabular}{ll${'r'.repeat(rows[0].length - 2)}}`,
-    '\\toprule',
-    `${rows[0].map(escapeLatex).join(' & ')} \\\\`,
-    '\\midrule',
-    ...rows.slice(1).map((r) => `${r.map((c) => escapeLatex(c)).join(' & ')} \\\\`),
-    '\\bottomrule',
-    '\\end{tabular}',
-    '\\end{table}',
-  ].join('\n');
+  return `Not tested (neither per-item values nor paired resamples): ${untested.join(', ')}.`;
 }

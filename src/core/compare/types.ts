@@ -65,9 +65,40 @@ export interface CompareTest {
   d_pooled: number | null;
   /** Holm-adjusted `p_t` within this metric's family (present when more than one run is tested). */
   p_holm?: number | null;
-  /** Paired-bootstrap percentile interval of mean(run) − mean(baseline). */
+  /**
+   * Paired-bootstrap percentile interval of Δ = run − baseline: of the metric itself when both runs'
+   * resampling plans ran (every key a family resamples), else of the mean of the per-item values.
+   */
   ci_diff?: [number, number] | null;
+  /** Δ = run − baseline of the metric on the matched units (the paired bootstrap's point). */
+  delta?: number | null;
+  /** Two-sided paired-bootstrap p-value of Δ = 0 (percentile-interval inversion, add-one). */
+  p_boot?: number | null;
+  /** Signed relative change in the metric's good direction: s·(run − baseline)/|baseline|, s = −1 when lower is better. */
+  better_by?: number | null;
+  /** Percentile interval of `better_by` over the paired resamples. */
+  better_by_ci?: [number, number] | null;
+  /** McNemar counts for a per-row 0/1 metric: rows the baseline got right and the run wrong (b), and back (c). */
+  mcnemar_b?: number;
+  mcnemar_c?: number;
+  /** Exact (binomial) two-sided McNemar p-value. */
+  p_mcnemar?: number | null;
+  /** The p-value this comparison reports for the test, and which test produced it. */
+  p?: number | null;
+  p_test?: PTest;
+  /** `p` adjusted over every test of the comparison (settings.adjust: Holm or Benjamini–Hochberg). */
+  p_adjusted?: number | null;
+  /** Conventional reading of |d_z| (Cohen 1988): < 0.2 negligible, < 0.5 small, < 0.8 medium, else large. */
+  effect?: EffectReading;
 }
+
+/** Which test produced a comparison's headline p-value. */
+export type PTest = 'mcnemar-exact' | 't' | 'bootstrap';
+
+export type EffectReading = 'negligible' | 'small' | 'medium' | 'large';
+
+/** Multiple-testing adjustment over every test of a comparison. */
+export type PAdjust = 'holm' | 'bh';
 
 export interface CompareResults extends RunTable {
   schema: typeof COMPARE_SCHEMA_ID;
@@ -86,6 +117,13 @@ export interface CompareResults extends RunTable {
     bootstrap?: { n: number; confidence: number; seed: number };
     /** Which p-value Holm adjusts and over which family. */
     holm: string;
+    /** The adjustment of `p` into `p_adjusted` (default Holm). */
+    adjust?: PAdjust;
+    /**
+     * The paired bootstrap of every resampled key (each run's rows or users re-read from its
+     * prediction file and evaluated on the same resamples), when it ran.
+     */
+    paired?: { units: 'row' | 'user'; n: number; confidence: number; seed: number };
     /** Which runs' rows entered the tests when ids differ (`error` or `intersect`). */
     onMismatch: 'error' | 'intersect';
   };
@@ -116,6 +154,8 @@ export interface CompareOptions {
    * each side; `intersect` tests on the common ids and lists the dropped ones in `warnings`.
    */
   onMismatch?: 'error' | 'intersect';
+  /** Adjustment of the reported p-values over every test of the comparison (default `holm`). */
+  adjust?: PAdjust;
   /** Progress of the paired bootstrap (stage `bootstrap <run> <metric>`) and cancellation. */
   progress?: Progress;
 }

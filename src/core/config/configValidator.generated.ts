@@ -3,7 +3,7 @@
 /* eslint-disable */
 // @ts-nocheck
 import func4 from 'ajv/dist/runtime/ucs2length';
-export const compiledFrom = '64833e1630f824eaafedcab9332fd0a7ebd79b51dcf06c731f0dea6f64bd55c9';
+export const compiledFrom = 'edbc9f88a104bfb5a892c5600fe8e67cac1973ac3d35ed148efa61774550f0c6';
 export const validate = validate10;
 export default validate10;
 const schema11 = {
@@ -450,6 +450,21 @@ const schema11 = {
           description:
             "Metric name → `higher` or `lower` (which way is better), overriding the built-in rule for metrics read from other tools' tables.",
         },
+        adjust: {
+          enum: ['holm', 'bh'],
+          description:
+            "How the reported p-values are adjusted over every test of the comparison: `holm` (Holm's step-down, controls the family-wise error; default) or `bh` (Benjamini–Hochberg, controls the false discovery rate).",
+        },
+        gate: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'string',
+            pattern: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
+          },
+          description:
+            'Rules on Δ = run − baseline that fail `eval-lens compare` with exit status 3, e.g. `"accuracy<-0.01"` (fail when accuracy drops by more than 0.01) or `"aurc>+0.005"`; a trailing `%` makes the tolerance relative to the baseline\'s value.',
+        },
       },
     },
   },
@@ -469,6 +484,7 @@ const schema37 = {
   items: { type: 'integer', minimum: 1, maximum: 100000 },
 };
 const func2 = Object.prototype.hasOwnProperty;
+const pattern0 = new RegExp('^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$', 'u');
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="eval-lens/config@1" */ let vErrors = null;
   let errors = 0;
@@ -4433,7 +4449,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key7 === 'baseline' ||
             key7 === 'matchBy' ||
             key7 === 'metrics' ||
-            key7 === 'directions'
+            key7 === 'directions' ||
+            key7 === 'adjust' ||
+            key7 === 'gate'
           )) {
             const err190 = {
               instancePath: instancePath + '/compare',
@@ -4721,8 +4739,115 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data85.adjust !== undefined) {
+          let data94 = data85.adjust;
+          if (!(data94 === 'holm' || data94 === 'bh')) {
+            const err204 = {
+              instancePath: instancePath + '/compare/adjust',
+              schemaPath: '#/properties/compare/properties/adjust/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.compare.properties.adjust.enum },
+              message: 'must be equal to one of the allowed values',
+              schema: schema11.properties.compare.properties.adjust.enum,
+              parentSchema: schema11.properties.compare.properties.adjust,
+              data: data94,
+            };
+            if (vErrors === null) {
+              vErrors = [err204];
+            } else {
+              vErrors.push(err204);
+            }
+            errors++;
+          }
+        }
+        if (data85.gate !== undefined) {
+          let data95 = data85.gate;
+          if (Array.isArray(data95)) {
+            if (data95.length < 1) {
+              const err205 = {
+                instancePath: instancePath + '/compare/gate',
+                schemaPath: '#/properties/compare/properties/gate/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+                schema: 1,
+                parentSchema: schema11.properties.compare.properties.gate,
+                data: data95,
+              };
+              if (vErrors === null) {
+                vErrors = [err205];
+              } else {
+                vErrors.push(err205);
+              }
+              errors++;
+            }
+            const len14 = data95.length;
+            for (let i20 = 0; i20 < len14; i20++) {
+              let data96 = data95[i20];
+              if (typeof data96 === 'string') {
+                if (!pattern0.test(data96)) {
+                  const err206 = {
+                    instancePath: instancePath + '/compare/gate/' + i20,
+                    schemaPath: '#/properties/compare/properties/gate/items/pattern',
+                    keyword: 'pattern',
+                    params: {
+                      pattern: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
+                    },
+                    message:
+                      'must match pattern "' +
+                      '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$' +
+                      '"',
+                    schema: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
+                    parentSchema: schema11.properties.compare.properties.gate.items,
+                    data: data96,
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err206];
+                  } else {
+                    vErrors.push(err206);
+                  }
+                  errors++;
+                }
+              } else {
+                const err207 = {
+                  instancePath: instancePath + '/compare/gate/' + i20,
+                  schemaPath: '#/properties/compare/properties/gate/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                  schema: schema11.properties.compare.properties.gate.items.type,
+                  parentSchema: schema11.properties.compare.properties.gate.items,
+                  data: data96,
+                };
+                if (vErrors === null) {
+                  vErrors = [err207];
+                } else {
+                  vErrors.push(err207);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err208 = {
+              instancePath: instancePath + '/compare/gate',
+              schemaPath: '#/properties/compare/properties/gate/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema11.properties.compare.properties.gate.type,
+              parentSchema: schema11.properties.compare.properties.gate,
+              data: data95,
+            };
+            if (vErrors === null) {
+              vErrors = [err208];
+            } else {
+              vErrors.push(err208);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err204 = {
+        const err209 = {
           instancePath: instancePath + '/compare',
           schemaPath: '#/properties/compare/type',
           keyword: 'type',
@@ -4733,15 +4858,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           data: data85,
         };
         if (vErrors === null) {
-          vErrors = [err204];
+          vErrors = [err209];
         } else {
-          vErrors.push(err204);
+          vErrors.push(err209);
         }
         errors++;
       }
     }
   } else {
-    const err205 = {
+    const err210 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -4752,9 +4877,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err205];
+      vErrors = [err210];
     } else {
-      vErrors.push(err205);
+      vErrors.push(err210);
     }
     errors++;
   }

@@ -53,6 +53,10 @@ export interface CompareConfig {
   metrics?: string[];
   /** Metric-name → direction overrides for inspected tables. */
   directions?: Record<string, 'higher' | 'lower'>;
+  /** Multiple-testing adjustment of the reported p-values over every test: Holm (default) or Benjamini–Hochberg. */
+  adjust?: 'holm' | 'bh';
+  /** Rules on Δ = run − baseline that fail the comparison (exit status 3), e.g. `["accuracy<-0.01", "aurc>+0.005"]`. */
+  gate?: string[];
 }
 
 export interface EvalConfig {

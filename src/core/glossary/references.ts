@@ -277,6 +277,27 @@ export const REFERENCES = {
     venue: 'Chapman & Hall/CRC',
     doi: '10.1201/9780429246593',
   },
+  mcnemar1947: {
+    authors: 'Q. McNemar',
+    year: 1947,
+    title: 'Note on the sampling error of the difference between correlated proportions or percentages',
+    venue: 'Psychometrika 12(2):153–157',
+    doi: '10.1007/BF02295996',
+  },
+  benjamini1995: {
+    authors: 'Y. Benjamini, Y. Hochberg',
+    year: 1995,
+    title: 'Controlling the false discovery rate: a practical and powerful approach to multiple testing',
+    venue: 'Journal of the Royal Statistical Society, Series B 57(1):289–300',
+    doi: '10.1111/j.2517-6161.1995.tb02031.x',
+  },
+  davison1997: {
+    authors: 'A. C. Davison, D. V. Hinkley',
+    year: 1997,
+    title: 'Bootstrap Methods and their Application',
+    venue: 'Cambridge University Press',
+    doi: '10.1017/CBO9780511802843',
+  },
   virtanen2020: {
     authors: 'P. Virtanen et al.',
     year: 2020,

@@ -201,3 +201,67 @@ export function holmAdjust(p: readonly (number | null)[]): (number | null)[] {
   });
   return out;
 }
+
+/**
+ * Benjamini–Hochberg step-up adjusted p-values (Benjamini & Hochberg 1995; statsmodels'
+ * `multipletests(p, method="fdr_bh")`, R's `p.adjust(p, "BH")`): with the m defined p-values
+ * sorted ascending, p̃_(i) = min(1, min_{j ≥ i} m·p_(j)/j). Null or NaN entries are not part of
+ * the family and stay null.
+ *
+ * @example bhAdjust([0.01, 0.04, 0.03, 0.005]) = [0.02, 0.04, 0.04, 0.02]
+ */
+export function bhAdjust(p: readonly (number | null)[]): (number | null)[] {
+  const idx: number[] = [];
+  p.forEach((v, i) => {
+    if (v !== null && !Number.isNaN(v)) {
+      if (v < 0 || v > 1) throw new RangeError(`Expected p-values in [0, 1], but got ${v}.`);
+      idx.push(i);
+    }
+  });
+  idx.sort((i, j) => (p[i] as number) - (p[j] as number));
+  const out: (number | null)[] = p.map(() => null);
+  const m = idx.length;
+  let running = 1;
+  for (let k = m - 1; k >= 0; k--) {
+    const i = idx[k];
+    running = Math.min(running, (m * (p[i] as number)) / (k + 1));
+    out[i] = running;
+  }
+  return out;
+}
+
+/**
+ * McNemar's exact test of paired 0/1 outcomes (McNemar 1947; the exact form is the two-sided
+ * binomial test of the discordant pairs, as statsmodels' `mcnemar(table, exact=True)`): with b
+ * pairs the baseline got right and the run wrong and c the other way round, under H0 each
+ * discordant pair is either with probability 1/2, so p = min(1, 2·P(X ≤ min(b, c))), X ~
+ * Binomial(b + c, 1/2). p = 1 when there is no discordant pair. The binomial terms are summed in
+ * log space (log C(n, i+1) = log C(n, i) + ln(n − i) − ln(i + 1)), so any n works.
+ *
+ * @example mcnemarExact(1, 5).p = 2·(1 + 6)/2^6 = 0.21875
+ */
+export function mcnemarExact(b: number, c: number): { b: number; c: number; p: number } {
+  if (!Number.isInteger(b) || !Number.isInteger(c) || b < 0 || c < 0)
+    throw new RangeError(`Expected non-negative integer counts, but got b = ${b}, c = ${c}.`);
+  const n = b + c;
+  if (n === 0) return { b, c, p: 1 };
+  const k = Math.min(b, c);
+  const ln2n = n * Math.LN2;
+  let logC = 0; // log C(n, 0)
+  let maxLog = -Infinity;
+  const logs: number[] = [];
+  for (let i = 0; i <= k; i++) {
+    logs.push(logC - ln2n);
+    maxLog = Math.max(maxLog, logC - ln2n);
+    logC += Math.log(n - i) - Math.log(i + 1);
+  }
+  let s = 0;
+  for (const l of logs) s += Math.exp(l - maxLog);
+  return { b, c, p: Math.min(1, 2 * Math.exp(maxLog + Math.log(s))) };
+}
+
+/** Cohen's conventional reading of an effect size |d| (Cohen 1988, ch. 2.2): 0.2 small, 0.5 medium, 0.8 large. */
+export function effectReading(d: number): 'negligible' | 'small' | 'medium' | 'large' {
+  const a = Math.abs(d);
+  return a < 0.2 ? 'negligible' : a < 0.5 ? 'small' : a < 0.8 ? 'medium' : 'large';
+}

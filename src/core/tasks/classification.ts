@@ -240,7 +240,7 @@ export const runClassification: TaskRunner = async (ctx) => {
   checkCancelled(ctx.progress);
   if (ctx.subset) loaded = subsetClassification(loaded, await ctx.subset.classificationRows(loaded, ctx));
   // Started now so that their start overlaps the point estimates; stopped below however the evaluation ends.
-  const resampleWorkers = startBootstrapWorkers(ctx.config, loaded.data.n);
+  const resampleWorkers = ctx.onResampling ? null : startBootstrapWorkers(ctx.config, loaded.data.n);
   try {
     const run = await prepareRun(loaded.data, ctx);
     run.resampleWorkers = resampleWorkers;

@@ -53,6 +53,7 @@ import {
   type SelectiveSetup,
 } from './classificationSelective';
 import type { TaskContext } from './types';
+import type { ResamplingPlan } from '../stats/resamplingPlan';
 
 /** Families whose scalar keys get intervals here. */
 export const CI_FAMILIES: readonly MetricFamily[] = [
@@ -82,6 +83,11 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const strata = bs.stratified ? (data.groupColumn ? strataOf(data.groupColumn) : data.labels) : null;
   const sel = run.selective ?? null;
   const fast = !sel || sortedResamplingApplies(sel, data.n);
+  if (ctx.onResampling) {
+    void run.resampleWorkers?.stop();
+    ctx.onResampling(classificationPlan(run, keys, strata, fast));
+    return;
+  }
   if (!fast) void run.resampleWorkers?.stop(); // this path runs on the calling thread
   const scratch = sel && !fast ? selectiveScratch(sel) : undefined;
   if (ctx.stages && run.source) await ctx.stages.point(run.source);
@@ -138,6 +144,59 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
     );
   }
 };
+
+/**
+ * The classification task's {@link ResamplingPlan}: its rows (ids, true labels), the keys that get
+ * intervals, and the statistic over the rows — in the selective score order on the fast path
+ * (the same statistic as {@link sortedOrderCis}, so it runs on the bootstrap's worker threads),
+ * else in file order on the calling thread (the statistic of `ciForStatistics`).
+ */
+function classificationPlan(
+  run: ClassificationRun,
+  keys: string[],
+  strata: ArrayLike<number> | null,
+  fast: boolean,
+): ResamplingPlan {
+  const { data } = run;
+  const base = {
+    unit: 'row' as const,
+    n: data.n,
+    ids: data.ids,
+    truth: Array.from(data.labels, (y) => data.classes[y]),
+    strata: strata ? Int32Array.from(strata) : null,
+    keys,
+  };
+  const perClass = keys.some((k) => k.startsWith(classAccuracyKey(0).replace(/0$/, '')));
+  if (fast) {
+    const { job, order } = sortedCiJob(run, keys, null);
+    let position: Int32Array | null = null;
+    if (order) {
+      position = new Int32Array(data.n);
+      for (let p = 0; p < data.n; p++) position[order[p]] = p;
+    }
+    return { ...base, position, build: () => ciResampleStat(job), worker: { file: ciWorkerFile(), job } };
+  }
+  const sel = run.selective!;
+  const scratch = selectiveScratch(sel);
+  const K = keys.length;
+  return {
+    ...base,
+    position: null,
+    worker: null,
+    build: () => {
+      const f64 = new Float64Array(data.n);
+      return (counts, out) => {
+        for (let i = 0; i < data.n; i++) f64[i] = counts[i];
+        const v: Record<string, number | null> = scalarMetricsFor(run, f64, { perClass });
+        Object.assign(v, selectiveScalars(sel, f64, scratch));
+        for (let k = 0; k < K; k++) {
+          const x = v[keys[k]];
+          out[k] = x === undefined || x === null ? NaN : x;
+        }
+      };
+    },
+  };
+}
 
 /**
  * What a resample's statistic needs, in score order, without the n×C probability matrix: the

@@ -67,7 +67,7 @@ import { directionOf } from '../results/directions';
 import type { Curve, MetricValue } from '../results/types';
 import { provisionalIntervals, resampleProgress } from '../stats/bootstrap';
 import { workerFallbackNote } from '../stats/parallelBootstrap';
-import { userMeanCis } from './rankingCi';
+import { rankingCiWorkerFile, userMeanCis, userMeanJob, userMeanStat } from './rankingCi';
 import { setSnapshotCi } from './stages';
 import type { TaskContext, TaskRunner } from './types';
 import { collectGarbage } from '../collectGarbage';
@@ -279,7 +279,21 @@ export const runRanking: TaskRunner = async (ctx) => {
 
   // Bootstrap intervals over users for the mean-type metrics.
   const nBoot = config.bootstrap.n;
-  if (nBoot > 0 && run.evaluated.length > 0) {
+  if (nBoot > 0 && run.evaluated.length > 0 && ctx.onResampling) {
+    const keys = Object.keys(run.perUser);
+    const job = userMeanJob(run.perUser, keys, run.evaluated.length, false);
+    ctx.onResampling({
+      unit: 'user',
+      n: run.evaluated.length,
+      ids: evaluatedUsers,
+      truth: null,
+      strata: null,
+      keys,
+      position: null,
+      build: () => userMeanStat(job),
+      worker: { file: rankingCiWorkerFile(), job },
+    });
+  } else if (nBoot > 0 && run.evaluated.length > 0) {
     const keys = Object.keys(run.perUser);
     if (ctx.stages) await ctx.stages.point(source);
     const provisional = ctx.stages

@@ -3,6 +3,9 @@
  * resamples of a {@link UserMeanJob} and posts their values (resample-major Float64Array).
  */
 import { serveResampleRanges } from '../stats/resampleWorker';
+import { isPairedJob, pairedStatOf, type PairedJob } from '../compare/pairedBootstrap';
 import { userMeanStat, type UserMeanJob } from './rankingCi';
 
-serveResampleRanges<UserMeanJob>(userMeanStat);
+serveResampleRanges<UserMeanJob | PairedJob<UserMeanJob>>((job) =>
+  isPairedJob(job) ? pairedStatOf(job as PairedJob<UserMeanJob>, userMeanStat) : userMeanStat(job as UserMeanJob),
+);

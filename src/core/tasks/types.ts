@@ -10,6 +10,7 @@ import type { LoadedIwBinary } from '../io/loadIwBinary';
 import type { RankedLists, RankingData } from '../data/rankingData';
 import type { FilterTerm } from '../inspect/types';
 import type { RunnerSource, StageEmitter } from './stages';
+import type { ResamplingHook } from '../stats/resamplingPlan';
 
 /**
  * Evaluate only the rows matching a filter (the row query's filter language). The runner loads
@@ -45,6 +46,11 @@ export interface TaskContext {
   onRankedLists?: (lists: RankedLists, userIds: readonly string[], itemIds: readonly string[]) => void;
   /** Present when the caller wants the results in stages (point estimates, provisional intervals). */
   stages?: StageEmitter;
+  /**
+   * Present when the caller resamples the run itself (a paired comparison): the task's bootstrap
+   * step hands over its plan instead of computing intervals.
+   */
+  onResampling?: ResamplingHook;
   /** Whether full garbage collections may be taken after large arrays are let go (../collectGarbage.ts). */
   collectGarbage?: boolean;
 }

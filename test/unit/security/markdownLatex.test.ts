@@ -4,12 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { escapeMarkdown } from '../../../src/shared/markdownText';
 import { tableToMarkdown } from '../../../src/shared/tableText';
-import {
-  renderLatexTable,
-  renderLatexTests,
-  renderMarkdownTable,
-  renderMarkdownTests,
-} from '../../../src/core/compare/render';
+import { renderLatexTable, renderMarkdownTable } from '../../../src/core/compare/render';
+import { renderLongLatex, renderLongMarkdown } from '../../../src/core/compare/longForm';
 import { formatMarkdown } from '../../../src/core/results/format';
 import { classificationResults, compareResults } from '../helpers/reportFixtures';
 
@@ -40,10 +36,15 @@ test('results Markdown: the source path and metric notes are escaped (no raw HTM
 test('compare Markdown and LaTeX escape run names, metric names and tests', () => {
   const c = compareResults();
   c.names[1] = '<b>x</b> $\\input{/etc/passwd}$';
-  c.tests[0]!.metric = '<i>m</i>';
-  const md = renderMarkdownTable(c, { baseline: c.baseline }) + renderMarkdownTests(c, c.tests, c.baseline);
+  // A hostile metric name in the table, its tests and the long form.
+  const old = c.tests[0]!.metric;
+  c.metrics = c.metrics.map((m) => (m === old ? '<i>m</i>' : m));
+  for (const t of c.tests) if (t.metric === old) t.metric = '<i>m</i>';
+  for (const row of Object.values(c.table)) row['<i>m</i>'] = row[old] ?? null;
+  const md = renderMarkdownTable(c, { baseline: c.baseline }) + renderLongMarkdown(c);
+  assert.ok(md.includes('\\<i\\>m\\</i\\>'), md);
   assert.ok(!/(^|[^\\])<[bi]>/m.test(md), md);
-  const tex = renderLatexTable(c) + renderLatexTests(c, c.tests, c.baseline);
+  const tex = renderLatexTable(c) + renderLongLatex(c);
   assert.ok(!tex.includes('\\input'), tex);
   assert.ok(tex.includes('\\$\\textbackslash{}input\\{/etc/passwd\\}\\$'), tex);
 });
