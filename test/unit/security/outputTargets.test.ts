@@ -157,42 +157,35 @@ test('writeAtomically itself never replaces a FIFO: an input error naming the fi
   }
 });
 
-test('--out and --html naming one new file through a linked folder are refused, nothing written', () => {
-  mkdirSync(join(dir, 'outdir'));
-  symlinkSync(join(dir, 'outdir'), join(dir, 'alias'));
-  const r = cli(
-    'evaluate',
-    'p.csv',
-    '--bootstrap-n',
-    '0',
-    '--out',
-    'outdir/r.eval.json',
+const SAME_FILE_CASES: [string, string[], string][] = [
+  [
     '--html',
-    'alias/r.eval.json',
-  );
-  assert.equal(r.status, 2, r.stderr);
-  assert.equal(
-    r.stderr.split('\n')[0],
-    'eval-lens: --html alias/r.eval.json is another file of this evaluation (r.eval.json); choose another name, e.g. report.html.',
-  );
-  assert.deepEqual(readdirSync(join(dir, 'outdir')), []);
-});
-
-test('--out and --write-run naming one new file through a linked folder are refused, nothing written', () => {
-  const r = cli(
-    'evaluate',
-    'fm/U.npy',
-    '--config',
-    'fm/eval-lens.json',
-    '--out',
-    'outdir/lists.jsonl',
+    ['evaluate', 'p.csv', '--bootstrap-n', '0', '--out', 'outdir/r.eval.json', '--html', 'alias/r.eval.json'],
+    '--html alias/r.eval.json is another file of this evaluation (r.eval.json); choose another name, e.g. report.html.',
+  ],
+  [
     '--write-run',
-    'alias/lists.jsonl',
-  );
-  assert.equal(r.status, 2, r.stderr);
-  assert.equal(
-    r.stderr.split('\n')[0],
-    'eval-lens: --write-run alias/lists.jsonl is another output of this evaluation (lists.jsonl); choose another name, e.g. run.jsonl.',
-  );
-  assert.ok(!existsSync(join(dir, 'outdir', 'lists.jsonl')));
-});
+    [
+      'evaluate',
+      'fm/U.npy',
+      '--config',
+      'fm/eval-lens.json',
+      '--out',
+      'outdir/r.jsonl',
+      '--write-run',
+      'alias/r.jsonl',
+    ],
+    '--write-run alias/r.jsonl is another output of this evaluation (r.jsonl); choose another name, e.g. run.jsonl.',
+  ],
+];
+
+for (const [flag, args, message] of SAME_FILE_CASES) {
+  test(`--out and ${flag} naming one new file through a linked folder are refused, nothing written`, () => {
+    mkdirSync(join(dir, 'outdir'), { recursive: true });
+    if (!existsSync(join(dir, 'alias'))) symlinkSync(join(dir, 'outdir'), join(dir, 'alias'));
+    const r = cli(...args);
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(r.stderr.split('\n')[0], `eval-lens: ${message}`);
+    assert.deepEqual(readdirSync(join(dir, 'outdir')), []);
+  });
+}
