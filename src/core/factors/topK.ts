@@ -50,6 +50,32 @@ const SCORE_BUDGET = 4 * 1024 * 1024; // scores per block (32 MB of float64)
 /** Items per tile: 128 rows of 64 float64 factors are 64 KB, within a core's L2 cache. */
 const ITEM_TILE = 128;
 
+/**
+ * Largest bound on |U[u]·V[i]| accepted: max‖U[u]‖ · max‖V[i]‖ (Cauchy–Schwarz), with room below
+ * the largest double (1.8e308) so that no score, partial sum or item-map coordinate overflows.
+ */
+export const MAX_SCORE_BOUND = 1e300;
+/**
+ * Smallest nonzero bound accepted: below it every score is under 1e-290, where the products of the
+ * factors fall among the subnormal doubles (below 2.2e-308) and lose their digits, so that the
+ * order of the lists would be decided by rounding.
+ */
+export const MIN_SCORE_BOUND = 1e-290;
+
+/** The largest Euclidean norm of a row of `m`, computed without overflow or underflow. */
+function maxRowNorm(m: FactorMatrix): number {
+  let best = 0;
+  for (let r = 0; r < m.rows; r++) {
+    let big = 0;
+    for (let j = 0; j < m.cols; j++) big = Math.max(big, Math.abs(m.data[r * m.cols + j]));
+    if (big === 0) continue;
+    let sum = 0;
+    for (let j = 0; j < m.cols; j++) sum += (m.data[r * m.cols + j] / big) ** 2;
+    best = Math.max(best, big * Math.sqrt(sum));
+  }
+  return best;
+}
+
 /** Throws a clear error if U and V cannot be multiplied or hold a non-finite value. */
 export function checkFactors(U: FactorMatrix, V: FactorMatrix): void {
   if (U.cols !== V.cols) {
@@ -60,6 +86,12 @@ export function checkFactors(U: FactorMatrix, V: FactorMatrix): void {
     );
   }
   for (const m of [U, V]) {
+    if (m.cols === 0)
+      fail(
+        'bad-factors',
+        { file: m.label },
+        `expected at least one factor per row, got shape (${m.rows}, 0): a model without factors scores every item 0.`,
+      );
     if (m.data.length !== m.rows * m.cols)
       fail('bad-factors', { file: m.label }, `expected ${m.rows} × ${m.cols} values, got ${m.data.length}.`);
     for (let p = 0; p < m.data.length; p++) {
@@ -73,6 +105,23 @@ export function checkFactors(U: FactorMatrix, V: FactorMatrix): void {
       }
     }
   }
+  const nu = maxRowNorm(U);
+  const nv = maxRowNorm(V);
+  if (nu === 0 || nv === 0) return;
+  // the bound nu·nv itself may overflow or underflow: compared as nu vs bound / nv, shown as 10^x
+  const bound = `about 1e${Math.round(Math.log10(nu) + Math.log10(nv))}`;
+  if (nu > MAX_SCORE_BOUND / nv)
+    fail(
+      'factors-too-large',
+      { file: U.label },
+      `the scores U[u]·V[i] can reach ${bound} (a row of ${U.label} of norm ${nu.toPrecision(3)} times a row of ${V.label} of norm ${nv.toPrecision(3)}), more than the 1e300 that stays clear of the largest double: divide the factors by a constant (the order of every list stays the same).`,
+    );
+  if (nu < MIN_SCORE_BOUND / nv)
+    fail(
+      'factors-too-small',
+      { file: U.label },
+      `the scores U[u]·V[i] are at most ${bound} (the largest row norms: ${nu.toPrecision(3)} in ${U.label}, ${nv.toPrecision(3)} in ${V.label}), below the ${MIN_SCORE_BOUND} under which a double loses digits and rounding would order the lists: multiply the factors by a constant (the order of every list stays the same).`,
+    );
 }
 
 /** The default block size: users whose scores fit in the score budget (at least 1). */

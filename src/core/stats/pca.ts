@@ -114,6 +114,11 @@ export function scaleUpperAndMirror(a: Float64Array, d: number, divisor: number)
  * method's passes ({@link KRYLOV_MAX_PASSES} unless given). A value that is NaN or
  * infinite is refused (RangeError naming the row and column); fewer than {@link PCA_MIN_ROWS}
  * rows or rows that are all equal give `{ ok: false, reason }`.
+ *
+ * Values of any finite size: when the largest |value| is outside [2^-400, 2^400], the rows are
+ * divided by a power of two near it before any square is taken (exact), so that 1e200 or 1e-170
+ * does not overflow or underflow; the variances are scaled back, and a variance beyond the range of
+ * a double gives `{ ok: false, reason }`.
  */
 export function pca2(
   n: number,
@@ -130,15 +135,60 @@ export function pca2(
       reason: `${n} item${n === 1 ? ' has' : 's have'} a vector; a 2-D map needs at least ${PCA_MIN_ROWS}.`,
     };
   const row = new Float64Array(dim);
-  const mean = new Float64Array(dim);
+  let max = 0;
   for (let i = 0; i < n; i++) {
     read(i, row);
     for (let j = 0; j < dim; j++) {
       const v = row[j];
       if (!Number.isFinite(v))
         throw new RangeError(`Expected finite values, but got ${v} in row ${i + 1}, column ${j + 1}.`);
-      mean[j] += v;
+      max = Math.max(max, Math.abs(v));
     }
+  }
+  const s = max > 2 ** 400 || (max > 0 && max < 2 ** -400) ? powerOfTwoBelow(max) : 1;
+  if (s === 1) return pca2Scaled(n, dim, read, opts);
+  const out = pca2Scaled(
+    n,
+    dim,
+    (i, r) => {
+      read(i, r);
+      for (let j = 0; j < dim; j++) r[j] /= s;
+    },
+    opts,
+  );
+  if (!out.ok) return out;
+  const p = out.pca;
+  for (let j = 0; j < dim; j++) p.mean[j] *= s;
+  const explained: [number, number] = [p.explainedVariance[0] * s * s, p.explainedVariance[1] * s * s];
+  const total = p.totalVariance * s * s;
+  if (!Number.isFinite(total))
+    return {
+      ok: false,
+      reason: `the item vectors are too large to map (values up to ${max.toPrecision(3)}): their variance is beyond the range of a double.`,
+    };
+  return { ok: true, pca: { ...p, explainedVariance: explained, totalVariance: total } };
+}
+
+/** The largest power of two ≤ x (x > 0 and finite). */
+function powerOfTwoBelow(x: number): number {
+  let e = Math.floor(Math.log2(x));
+  if (2 ** e > x) e--;
+  else if (2 ** (e + 1) <= x) e++;
+  return 2 ** e;
+}
+
+/** {@link pca2} on values of moderate size. */
+function pca2Scaled(
+  n: number,
+  dim: number,
+  read: RowReader,
+  opts: { method?: 'jacobi' | 'krylov'; maxPasses?: number },
+): Pca2Outcome {
+  const row = new Float64Array(dim);
+  const mean = new Float64Array(dim);
+  for (let i = 0; i < n; i++) {
+    read(i, row);
+    for (let j = 0; j < dim; j++) mean[j] += row[j];
   }
   for (let j = 0; j < dim; j++) mean[j] /= n;
   if ((opts.method ?? (dim > JACOBI_MAX_DIM ? 'krylov' : 'jacobi')) === 'krylov')

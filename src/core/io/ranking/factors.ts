@@ -213,9 +213,23 @@ export function internFactorIds(
   for (const id of input.itemIds) input.items.intern(id);
 }
 
+/**
+ * Most list slots (users × min(K, items)) generated from a factor model: each slot holds an item
+ * and its score while the users are scored (12 bytes), then the item in the run's lists (4 bytes),
+ * so 10⁸ slots take about 1.6 GB. 10⁵ users with K = 10⁵ (10¹⁰ slots) would need 160 GB.
+ */
+export const MAX_FACTOR_LIST_SLOTS = 100_000_000;
+
 export async function factorRun(input: FactorRunInput): Promise<RunRead & { blockUsers: number }> {
   const nU = input.U.rows;
   const nI = input.V.rows;
+  const slots = nU * Math.min(input.k, nI);
+  if (slots > MAX_FACTOR_LIST_SLOTS)
+    fail(
+      'factor-lists-too-large',
+      { file: input.U.label },
+      `${nU} users × K = ${Math.min(input.k, nI)} are ${slots} list slots, more than the ${MAX_FACTOR_LIST_SLOTS} that the lists generated from a factor model are held in (16 bytes each): lower the largest K in \`k\`, or evaluate fewer users at a time (a U file with fewer rows).`,
+    );
   const train: (Int32Array | undefined)[] = new Array<Int32Array | undefined>(nU);
   if (input.trainPairs) {
     const per: number[][] = [];

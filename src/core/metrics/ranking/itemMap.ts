@@ -99,13 +99,21 @@ export interface ItemMapInput {
   limit?: number;
 }
 
-/** `(UᵀU / m)^{1/2}` of the m × d user factors (row-major d × d), accumulated row by row: O(d²) memory. */
+/**
+ * `(UᵀU / m)^{1/2}` of the m × d user factors (row-major d × d), accumulated row by row: O(d²) memory.
+ * Factors whose largest |value| is outside [2^-400, 2^400] are divided by a power of two s near it
+ * first (exact), and the root multiplied by s after, so that UᵀU of factors around 1e200 does not
+ * overflow: `(UᵀU / m)^{1/2} = s · ((U/s)ᵀ(U/s) / m)^{1/2}`.
+ */
 export function scoreMetric(u: { rows: number; cols: number; data: ArrayLike<number> }): Float64Array {
   const d = u.cols;
+  let max = 0;
+  for (let p = 0; p < u.rows * d; p++) max = Math.max(max, Math.abs(u.data[p]));
+  const s = max > 2 ** 400 || (max > 0 && max < 2 ** -400) ? 2 ** Math.floor(Math.log2(max)) : 1;
   const g = new Float64Array(d * d);
   const row = new Float64Array(d);
   for (let r = 0; r < u.rows; r++) {
-    for (let j = 0; j < d; j++) row[j] = u.data[r * d + j];
+    for (let j = 0; j < d; j++) row[j] = u.data[r * d + j] / s;
     addOuterProductUpper(g, row, d);
   }
   scaleUpperAndMirror(g, d, Math.max(1, u.rows));
@@ -116,7 +124,7 @@ export function scoreMetric(u: { rows: number; cols: number; data: ArrayLike<num
     for (let k = 0; k < d; k++) {
       let sum = 0;
       for (let e = 0; e < d; e++) sum += vectors[j * d + e] * Math.sqrt(Math.max(0, values[e])) * vectors[k * d + e];
-      m[j * d + k] = sum;
+      m[j * d + k] = sum * s;
     }
   return m;
 }
