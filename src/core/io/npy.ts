@@ -78,6 +78,19 @@ interface NpyHeader {
   start: number;
 }
 
+/**
+ * The value of `key` in the header dict, matched by `value` (a sticky pattern, group 1 the value)
+ * at its last occurrence: a Python dict literal with a repeated key keeps the last value, and so
+ * does NumPy.
+ */
+function lastValue(header: string, key: string, value: RegExp): string | undefined {
+  let at = -1;
+  for (const m of header.matchAll(new RegExp(`'${key}'\\s*:\\s*`, 'g'))) at = m.index + m[0].length;
+  if (at < 0) return undefined;
+  value.lastIndex = at;
+  return value.exec(header)?.[1];
+}
+
 /** The header dict of a `.npy` file (magic and version checked). */
 function parseNpyHeader(bytes: Uint8Array, label: string): NpyHeader {
   const magic = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59];
@@ -97,9 +110,9 @@ function parseNpyHeader(bytes: Uint8Array, label: string): NpyHeader {
   if (at + headerLen > bytes.length)
     fail('bad-npy', { file: label }, 'expected a complete header, got a truncated file.');
   const header = Buffer.from(bytes.buffer, bytes.byteOffset + at, headerLen).toString(major === 3 ? 'utf8' : 'latin1');
-  const descr = /'descr'\s*:\s*'([^']*)'/.exec(header)?.[1];
-  const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(header)?.[1];
-  const shapeText = /'shape'\s*:\s*\(([^)]*)\)/.exec(header)?.[1];
+  const descr = lastValue(header, 'descr', /'([^']*)'/y);
+  const fortran = lastValue(header, 'fortran_order', /(True|False)/y);
+  const shapeText = lastValue(header, 'shape', /\(([^)]*)\)/y);
   if (descr === undefined || fortran === undefined || shapeText === undefined)
     return fail(
       'bad-npy',
@@ -167,6 +180,12 @@ export function parseNpyArray(bytes: Uint8Array, label: string): NpyArray {
           for (let k = 0; k < size; k++) {
             const cp = view.getUint32(o + 4 * k, little);
             if (cp === 0) break;
+            if (cp > 0x10ffff)
+              fail(
+                'bad-npy',
+                { file: label },
+                `row ${r + 1} holds the code point 0x${cp.toString(16)} in a ${descr} string (expected Unicode text: code points up to 0x10ffff).`,
+              );
             s += String.fromCodePoint(cp);
           }
         }

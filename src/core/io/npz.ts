@@ -70,6 +70,10 @@ export function zipMembers(buf: Buffer, path: string): ZipMember[] {
     const extraLen = buf.readUInt16LE(p + 30);
     const commentLen = buf.readUInt16LE(p + 32);
     let localOffset = buf.readUInt32LE(p + 42);
+    if (p + 46 + nameLen + extraLen + commentLen > buf.length)
+      bad(
+        `central directory entry ${k + 1} declares a name, extra field and comment of ${nameLen + extraLen + commentLen} bytes, past the end of the file`,
+      );
     const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
     // ZIP64 extended information (header id 1): the 64-bit values of the fields set to 0xFFFFFFFF, in this order.
     let e = p + 46 + nameLen;
@@ -77,8 +81,11 @@ export function zipMembers(buf: Buffer, path: string): ZipMember[] {
     while (e + 4 <= extraEnd) {
       const id = buf.readUInt16LE(e);
       const len = buf.readUInt16LE(e + 2);
+      if (e + 4 + len > extraEnd) bad(`central directory entry ${k + 1} has an extra field longer than its space`);
       if (id === 1) {
         let q = e + 4;
+        const need = 8 * [size, compressedSize, localOffset].filter((v) => v === 0xffffffff).length;
+        if (need > len) bad(`central directory entry ${k + 1} has a ZIP64 field too short for its sizes`);
         if (size === 0xffffffff) {
           size = Number(buf.readBigUInt64LE(q));
           q += 8;
@@ -97,20 +104,52 @@ export function zipMembers(buf: Buffer, path: string): ZipMember[] {
   return out;
 }
 
-/** The uncompressed bytes of one member (stored or deflate), CRC-32 checked. */
-export function zipMemberBytes(buf: Buffer, m: ZipMember, path: string): Buffer {
-  const bad = (what: string): never => fail('bad-npz', { file: path }, `array "${arrayName(m.name)}": ${what}.`);
+/** Where the compressed bytes of a member lie: [start, end) of the file, after its local header. */
+function memberSpan(buf: Buffer, m: ZipMember, path: string): { start: number; end: number } {
   const p = m.localOffset;
-  if (p + 30 > buf.length || buf.readUInt32LE(p) !== LOCAL) bad('its local zip header is missing or damaged');
+  if (p + 30 > buf.length || buf.readUInt32LE(p) !== LOCAL)
+    badMember(path, m, 'its local zip header is missing or damaged');
   const start = p + 30 + buf.readUInt16LE(p + 26) + buf.readUInt16LE(p + 28);
-  if (start + m.compressedSize > buf.length) bad('its data runs past the end of the file (a truncated file?)');
-  const raw = buf.subarray(start, start + m.compressedSize);
+  if (start + m.compressedSize > buf.length)
+    badMember(path, m, 'its data runs past the end of the file (a truncated file?)');
+  return { start, end: start + m.compressedSize };
+}
+
+function badMember(path: string, m: ZipMember, what: string): never {
+  return fail('bad-npz', { file: path }, `array "${arrayName(m.name)}": ${what}.`);
+}
+
+/**
+ * Deflate writes at most 258 bytes for 1 bit (a length code of 258 with a 1-bit code and a 0-bit
+ * distance, RFC 1951 section 3.2.5): at most 1032 bytes a compressed byte, and a little more for
+ * a tiny stream.
+ */
+const DEFLATE_RATIO = 1032;
+
+/**
+ * The uncompressed bytes of one member (stored or deflate), CRC-32 checked. Its declared size is
+ * checked against what its compressed bytes could hold before anything is inflated, and inflating
+ * stops as soon as the output passes that size.
+ */
+export function zipMemberBytes(buf: Buffer, m: ZipMember, path: string): Buffer {
+  const bad = (what: string): never => badMember(path, m, what);
+  const { start, end } = memberSpan(buf, m, path);
+  const raw = buf.subarray(start, end);
   let data: Buffer;
-  if (m.method === 0) data = raw;
-  else if (m.method === 8) {
+  if (m.method === 0) {
+    if (m.size !== m.compressedSize)
+      bad(`it is stored uncompressed in ${m.compressedSize} bytes but declares ${m.size}`);
+    data = raw;
+  } else if (m.method === 8) {
+    if (m.size > DEFLATE_RATIO * m.compressedSize + 64)
+      bad(
+        `it declares ${m.size} bytes once uncompressed, more than deflate can encode in its ${m.compressedSize} bytes`,
+      );
     try {
-      data = inflateRawSync(raw);
+      data = inflateRawSync(raw, { maxOutputLength: Math.max(1, m.size) });
     } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+        return bad(`it inflates to more than the ${m.size} bytes it declares`);
       return bad(`its deflate data is damaged (${(e as Error).message})`);
     }
   } else
@@ -120,6 +159,22 @@ export function zipMemberBytes(buf: Buffer, m: ZipMember, path: string): Buffer 
   if (data.length !== m.size) bad(`expected ${m.size} bytes once uncompressed, got ${data.length}`);
   if (crc32(data) >>> 0 !== m.crc >>> 0) bad('its CRC-32 checksum does not match (a damaged file)');
   return data;
+}
+
+/** Members whose bytes overlap (several directory entries pointing at the same data: a zip bomb) are refused. */
+function checkNoOverlap(buf: Buffer, members: ZipMember[], path: string): void {
+  const spans = members
+    .map((m) => ({ m, from: m.localOffset, ...memberSpan(buf, m, path) }))
+    .sort((a, b) => a.from - b.from);
+  for (let i = 1; i < spans.length; i++) {
+    const [a, b] = [spans[i - 1]!, spans[i]!];
+    if (b.from < a.end)
+      fail(
+        'bad-npz',
+        { file: path },
+        `cannot read the file as .npz: the zip entries "${a.m.name}" and "${b.m.name}" share the same bytes (overlapping entries, as in a zip bomb; np.savez writes each array once).`,
+      );
+  }
 }
 
 function arrayName(member: string): string {
@@ -135,6 +190,7 @@ export function parseNpz(buf: Buffer, path: string, progress?: Progress): Map<st
       { file: path },
       'the archive holds no arrays (expected .npy members such as y_true.npy and probs.npy).',
     );
+  checkNoOverlap(buf, members, path);
   const arrays = new Map<string, NpyArray>();
   members.forEach((m, i) => {
     if (progress?.isCancelled?.()) throw new CancelledError();

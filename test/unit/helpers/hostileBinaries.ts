@@ -259,8 +259,8 @@ export function classificationRows(n: number): { label: number[]; pred: number[]
 }
 
 /** The columns of rows [from, to) of {@link classificationRows}, plain and uncompressed. */
-export function classificationColumns(n: number, from = 0, to = n): PqColumn[] {
-  const { label, pred, p0 } = classificationRows(n);
+export function classificationColumns(n: number, from = 0, to = n, rows = classificationRows(n)): PqColumn[] {
+  const { label, pred, p0 } = rows;
   const k = to - from;
   return [
     { name: 'label', type: PQ.INT32, pages: pqPage({ values: k, data: plainInt32(label.slice(from, to)) }) },
@@ -276,10 +276,11 @@ export function classificationColumns(n: number, from = 0, to = n): PqColumn[] {
 
 /** A valid classification Parquet file of `n` rows in groups of `perGroup` rows. */
 export function classificationParquet(n: number, perGroup = n): Buffer {
+  const rows = classificationRows(n);
   const groups: PqGroup[] = [];
   for (let from = 0; from < n; from += perGroup) {
     const to = Math.min(n, from + perGroup);
-    groups.push({ rows: to - from, columns: classificationColumns(n, from, to) });
+    groups.push({ rows: to - from, columns: classificationColumns(n, from, to, rows) });
   }
   return parquetFile({ groups });
 }
