@@ -24,6 +24,8 @@ const V = [
 ];
 const users = ['u0', 'u1', 'u2'];
 const items = ['a', 'b', 'c', 'd'];
+const metric = (r: { metrics: Record<string, unknown> }, key: string): number =>
+  (r.metrics[key] as { value: number }).value;
 const scaled = (m: number[][], s: number) => m.map((r) => r.map((x) => x * s));
 
 function model(u: number[][], v: number[][], extra: Record<string, unknown> = {}): string {
@@ -140,4 +142,52 @@ test('PCA of vectors around 1e200 or 1e-170: the components of the same vectors 
   const huge = pca2(rows.length, 3, (i, r) => r.set(rows[i]!.map((x) => x * 1e200)));
   assert.equal(huge.ok, false);
   assert.match(!huge.ok ? huge.reason : '', /too large to map .* beyond the range of a double/);
+});
+
+function embeddingRun(vectors: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-emb-'));
+  writeFileSync(
+    join(dir, 'run.jsonl'),
+    '{"user":"u0","items":["a","b","c"],"relevant":["a"]}\n{"user":"u1","items":["c","d","a"],"relevant":["d"]}\n',
+  );
+  writeFileSync(join(dir, 'emb.json'), vectors);
+  writeFileSync(
+    join(dir, 'eval-lens.json'),
+    JSON.stringify({ task: 'ranking', itemEmbeddings: 'emb.json', k: [3], bootstrap: { n: 0 } }),
+  );
+  return dir;
+}
+
+test('embeddings scaled by 1e200 or 1e-170 keep their directions: the diversity of the same vectors at scale 1', async () => {
+  const vec = { a: [1, 0, 0.5], b: [0.2, 1, 0], c: [0.3, 0.3, 1], d: [-1, 0.5, 0.2] };
+  const run = async (s: number) => {
+    const scaledVec = Object.fromEntries(Object.entries(vec).map(([k, v]) => [k, v.map((x) => x * s)]));
+    const dir = embeddingRun(JSON.stringify(scaledVec));
+    return evaluateFile(join(dir, 'run.jsonl'), { configPath: join(dir, 'eval-lens.json') });
+  };
+  const one = await run(1);
+  const key = Object.keys(one.metrics).find((k) => k.startsWith('diversity@'))!;
+  assert.ok(key, Object.keys(one.metrics).join(', '));
+  for (const s of [1e200, 1e-170]) {
+    const r = await run(s);
+    assert.ok(
+      !r.warnings.some((w) => w.code === 'embedding-zero-vector'),
+      JSON.stringify(r.warnings.map((w) => w.message)),
+    );
+    const [a, b] = [metric(r, key), metric(one, key)];
+    assert.ok(Math.abs(a - b) < 1e-12, `${s}: ${a} vs ${b}`);
+  }
+});
+
+test('embeddings in a JSON nested 200,000 levels deep: json-too-deep naming the file, before parsing', async () => {
+  const dir = embeddingRun('{"a":' + '['.repeat(200_000) + ']'.repeat(200_000) + '}');
+  await assert.rejects(
+    evaluateFile(join(dir, 'run.jsonl'), { configPath: join(dir, 'eval-lens.json') }),
+    (e: unknown) => {
+      assert.ok(e instanceof EvalLensError, String(e));
+      assert.equal(e.code, 'json-too-deep');
+      assert.match(e.message, /emb\.json:1: expected JSON nested at most 1000 levels deep/);
+      return true;
+    },
+  );
 });

@@ -14,11 +14,12 @@
  */
 import { access, readFile } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
-import { fail, type Warnings } from '../../diagnostics';
+import { EvalLensError, fail, type Warnings } from '../../diagnostics';
 import { linkedOutside } from '../../workspacePath';
 import type { Embeddings, IdIndex } from '../../data/rankingData';
 import { delimiterOf, forEachLine, splitDelimited } from './lines';
 import { readNpy } from '../npy';
+import { TOO_DEEP, tooDeepAt } from '../jsonDepth';
 
 /** Candidate id-list files for a `.npy` path, in the order they are tried. */
 export function npyIdListCandidates(npyPath: string): string[] {
@@ -69,13 +70,26 @@ export async function readEmbeddings(
     matched++;
     let ss = 0;
     for (let j = 0; j < dim; j++) ss += vec[j] * vec[j];
-    if (!(ss > 0) || !Number.isFinite(ss)) {
+    if (ss > 1e-290 && ss < Infinity) {
+      norms[k] = Math.sqrt(ss);
+      const inv = 1 / norms[k];
+      for (let j = 0; j < dim; j++) unit[k * dim + j] = vec[j] * inv;
+      present[k] = 1;
+      return;
+    }
+    // The squares overflow or underflow (vectors around 1e200 or 1e-170): divided by the largest
+    // |value| first, the vector keeps its direction instead of reading as "all zeros".
+    let big = 0;
+    for (let j = 0; j < dim; j++) big = Math.max(big, Math.abs(vec[j]));
+    if (!(big > 0) || !Number.isFinite(big)) {
       zero++;
       return;
     }
-    norms[k] = Math.sqrt(ss);
-    const inv = 1 / norms[k];
-    for (let j = 0; j < dim; j++) unit[k * dim + j] = vec[j] * inv;
+    ss = 0;
+    for (let j = 0; j < dim; j++) ss += (vec[j] / big) ** 2;
+    const root = Math.sqrt(ss);
+    norms[k] = big * root;
+    for (let j = 0; j < dim; j++) unit[k * dim + j] = vec[j] / big / root;
     present[k] = 1;
   };
   let idFile: string | undefined;
@@ -111,8 +125,11 @@ export async function readEmbeddings(
   } else if (ext === '.json') {
     let obj: unknown;
     try {
-      obj = JSON.parse(await readFile(path, 'utf8'));
+      const text = await readFile(path, 'utf8');
+      checkDepth(text, label);
+      obj = JSON.parse(text);
     } catch (e) {
+      if (e instanceof EvalLensError) throw e;
       fail(
         'bad-json',
         { file: label },
@@ -173,6 +190,7 @@ export async function readEmbeddings(
 async function readIdList(path: string): Promise<string[]> {
   const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
   if (path.toLowerCase().endsWith('.json')) {
+    checkDepth(text, path);
     let v: unknown;
     try {
       v = JSON.parse(text);
@@ -189,4 +207,13 @@ async function readIdList(path: string): Promise<string[]> {
   const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines;
+}
+
+/** JSON nested deeper than the inputs' bound is refused before it is parsed (the messages and checks after recurse). */
+function checkDepth(text: string, file: string): void {
+  const at = tooDeepAt(text);
+  if (at < 0) return;
+  let line = 1;
+  for (let i = 0; i < at; i++) if (text.charCodeAt(i) === 10) line++;
+  fail('json-too-deep', { file, line }, TOO_DEEP);
 }
