@@ -265,6 +265,12 @@ function simdModule(): WasmModule | null {
  * out once), one block of user rows and one block of scores.
  */
 export class SimdScorer {
+  /**
+   * Why the last {@link create} fell back to the JavaScript loop although the engine has SIMD
+   * (instantiation failed), for a note; undefined when it did not. The module is compiled and
+   * instantiated only here, when a factor model is scored, never when the program starts.
+   */
+  static fallback: string | undefined;
   /** Scores of the last block: row r at r · stride. */
   scores!: Float64Array;
   readonly stride: number;
@@ -312,8 +318,10 @@ export class SimdScorer {
     if (!mod || V.cols === 0 || V.rows === 0 || maxUsers === 0) return null;
     try {
       return new SimdScorer(mod, V, maxUsers);
-    } catch {
-      return null; // e.g. the memory cannot be allocated: the JavaScript loop runs instead
+    } catch (e) {
+      // e.g. the memory cannot be allocated (a virtual-memory limit): the JavaScript loop runs instead
+      SimdScorer.fallback = `the WebAssembly SIMD kernel could not start (${e instanceof Error ? e.message : String(e)}); scores were computed by the JavaScript loop (the same values, slower)`;
+      return null;
     }
   }
 
