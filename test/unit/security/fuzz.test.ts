@@ -1,6 +1,7 @@
 // Seeded fuzz test: a few hundred mutations of the example files (cells replaced by hostile
 // values, bytes inserted and deleted, lines duplicated, dropped and truncated, other encodings,
-// config values replaced). Every run either gives results that pass the results schema, or stops
+// config values replaced; bytes of Parquet footers, page headers and pages, and of .npz zip
+// directories and members). Every run either gives results that pass the results schema, or stops
 // with an input error (the CLI's exit 1) whose message starts with the file it is about — and
 // names the line for a problem in a row. No internal error, no input modified, no file written.
 import { test, after } from 'node:test';
@@ -14,6 +15,7 @@ import { EvalLensError } from '../../../src/core/diagnostics';
 import { evaluateFile } from '../../../src/core/evaluate';
 import { validateResults } from '../../../src/core/results/validate';
 import { createRng } from '../../../src/core/stats/rng';
+import { classificationParquet } from '../helpers/hostileBinaries';
 
 const SEED = 20260124;
 const CASES = 320;
@@ -307,3 +309,97 @@ test('fuzz through the CLI: exit 1 with file and line, --out leaves nothing behi
   assert.deepEqual(readdirSync(sub).sort(), ['bad.csv', 'eval-lens.json']);
   void r;
 });
+
+/** Byte positions of a Parquet file's parts: the footer (Thrift), page headers and page data. */
+function binaryFuzzSources(): { name: string; bytes: Buffer; regions: [string, number, number][] }[] {
+  const pq = readFileSync(join(ROOT, 'test/fixtures/parquet/digits-logreg-wide.snappy.parquet'));
+  const footerLen = pq.readUInt32LE(pq.length - 8);
+  const footerStart = pq.length - 8 - footerLen;
+  const small = classificationParquet(12, 5);
+  const smallFooter = small.length - 8 - small.readUInt32LE(small.length - 8);
+  const npz = readFileSync(join(ROOT, 'test/fixtures/npz/digits-logreg-compressed.npz'));
+  const eocd = npz.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const dir = npz.readUInt32LE(eocd + 16);
+  return [
+    {
+      name: 'wide.parquet',
+      bytes: pq,
+      regions: [
+        ['footer', footerStart, pq.length - 8],
+        ['pages', 4, footerStart],
+      ],
+    },
+    {
+      name: 'small.parquet',
+      bytes: small,
+      regions: [
+        ['footer', smallFooter, small.length - 8],
+        ['page headers', 4, 40],
+        ['pages', 4, smallFooter],
+      ],
+    },
+    {
+      name: 'logreg.npz',
+      bytes: npz,
+      regions: [
+        ['zip directory', dir, npz.length],
+        ['members', 0, dir],
+      ],
+    },
+  ];
+}
+
+const BINARY_CASES = 150;
+
+test(
+  `fuzz: ${BINARY_CASES} seeded mutations of Parquet and .npz files (footer, page headers, zip directory) give results or an input error naming the file`,
+  { timeout: 180_000 },
+  async () => {
+    const r = rng(SEED + 2);
+    const sources = binaryFuzzSources();
+    const config = join(ROOT, 'examples/digits-lt/eval-lens.json');
+    const codes = new Map<string, number>();
+    for (let i = 0; i < BINARY_CASES; i++) {
+      const src = sources[i % sources.length]!;
+      const [region, from, to] = pick(r, src.regions);
+      const bytes = Buffer.from(src.bytes);
+      const kind = Math.floor(r() * 4);
+      const p = from + Math.floor(r() * (to - from));
+      let what: string;
+      if (kind === 0) {
+        const v = Math.floor(r() * 256);
+        bytes[p] = v;
+        what = `${region}: byte ${p} = ${v}`;
+      } else if (kind === 1) {
+        bytes[p] ^= 1 << Math.floor(r() * 8);
+        what = `${region}: bit flip at ${p}`;
+      } else if (kind === 2) {
+        // a 32-bit field set to a huge or boundary value
+        const v = pick(r, [0, 1, 0x7fffffff, 0xffffffff, 0x80000000, 0xffff]);
+        if (p + 4 <= bytes.length) bytes.writeUInt32LE(v >>> 0, p);
+        what = `${region}: u32 at ${p} = ${v}`;
+      } else {
+        // a varint made long and large (Thrift sizes and counts)
+        const n = Math.min(5, bytes.length - p);
+        for (let k = 0; k < n - 1; k++) bytes[p + k] = 0xff;
+        if (n > 0) bytes[p + n - 1] = 0x07;
+        what = `${region}: varint 2^31-ish at ${p}`;
+      }
+      const sub = join(dir, `bin${i}`);
+      mkdirSync(sub);
+      const input = join(sub, src.name);
+      writeFileSync(input, bytes);
+      const label = `binary case ${i} (${src.name}; ${what})`;
+      try {
+        const res = await evaluateFile(input, { configPath: config, root: ROOT, overrides: { bootstrap: { n: 0 } } });
+        assert.deepEqual(validateResults(JSON.parse(JSON.stringify(res))), [], `${label}: results valid`);
+      } catch (e) {
+        if (!(e instanceof EvalLensError)) assert.fail(`${label}: internal error ${(e as Error)?.stack ?? String(e)}`);
+        codes.set(e.code, (codes.get(e.code) ?? 0) + 1);
+        assert.ok(e.message.includes(basename(input)), `${label}: the message names the file: ${e.message}`);
+      }
+      rmSync(sub, { recursive: true, force: true });
+    }
+    assert.ok(codes.size >= 2, `several kinds of input error: ${JSON.stringify([...codes])}`);
+  },
+);
