@@ -19,7 +19,7 @@ import { renderLongCsv, renderLongMarkdown, renderLongText } from '../core/compa
 import { checkGate, parseGate, type GateRule, type GateViolation } from '../core/compare/gate';
 import { exportReport } from '../shared/exportReport';
 import { COMPARE_SCHEMA_ID, type CompareResults } from '../core/compare/types';
-import { UsageError } from './errors';
+import { EXIT, UsageError } from './errors';
 import { escapeMarkdown } from '../shared/markdownText';
 
 export const COMPARE_FORMATS = ['table', 'json', 'markdown', 'md', 'latex', 'csv'] as const;
@@ -175,7 +175,7 @@ export function registerCompare(program: Command): void {
       if (violations.length > 0) {
         for (const v of violations) process.stderr.write(`gate: ${v.message}\n`);
         process.stderr.write(`gate: failed (${violations.length} rule${violations.length === 1 ? '' : 's'} broken).\n`);
-        process.exitCode = GATE_EXIT;
+        process.exitCode = EXIT.gate;
       }
     });
 }
@@ -263,9 +263,6 @@ async function checkOut(out: string, given: string, inputs: (string | undefined)
   if (schema !== COMPARE_SCHEMA_ID)
     throw new UsageError(`--out ${given} exists and is not an Eval Lens comparison file; refusing to overwrite it.`);
 }
-
-/** Exit status of a comparison whose gate failed (0 ok, 1 bad input, 2 usage are `evaluate`'s). */
-export const GATE_EXIT = 3;
 
 /** The gate's outcome as Markdown, for a CI job summary. */
 function gateMarkdown(rules: readonly GateRule[], violations: readonly GateViolation[]): string {

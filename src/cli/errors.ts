@@ -7,7 +7,8 @@
 import { CommanderError } from 'commander';
 import { CancelledError, EvalLensError, escapeControl } from '../core/diagnostics';
 
-export const EXIT = { ok: 0, badInput: 1, usage: 2, cancelled: 130 } as const;
+/** Exit statuses: 3 is a comparison whose gate (`--fail-if`, `compare.gate`) was broken. */
+export const EXIT = { ok: 0, badInput: 1, usage: 2, gate: 3, cancelled: 130 } as const;
 
 /** A mistake in how the command was called (exit 2). The message may quote a file (a column name). */
 export class UsageError extends Error {

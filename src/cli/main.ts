@@ -49,7 +49,8 @@ async function main(argv: string[]): Promise<number> {
       return EXIT.usage;
     }
     await program.parseAsync(argv);
-    return EXIT.ok;
+    // A command may end with a status of its own (a comparison's broken gate: 3).
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (err) {
     return reportError(err, (s) => process.stderr.write(s), debug);
   }

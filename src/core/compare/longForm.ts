@@ -9,7 +9,7 @@ import { csvCell } from '../../shared/csvCell';
 import { escapeMarkdown } from '../../shared/markdownText';
 import { metricColumn } from '../glossary';
 import { escapeLatex, formatDelta, formatP, formatValue, untestedNote } from './render';
-import type { CompareResults, CompareTest, PTest } from './types';
+import type { CompareResults, CompareTest, Place, PTest } from './types';
 
 const ARROW = { higher: '↑', lower: '↓' } as const;
 
@@ -57,7 +57,28 @@ interface Cells {
   notes: string[];
 }
 
-function cells(c: CompareResults, metrics?: readonly string[], named = false): Cells {
+/** How a format writes a cell: its escaping, and the marks of best / second / third. */
+interface CellStyle {
+  esc: (s: string) => string;
+  mark: (s: string, place: Place | undefined) => string;
+  named?: boolean;
+}
+
+const TEXT: CellStyle = { esc: (s) => s, mark: (s, p) => (p ? `${s} [${p}]` : s) };
+const MARKDOWN: CellStyle = {
+  esc: escapeMarkdown,
+  mark: (s, p) => (p === 1 ? `**${s}**` : p === 2 ? `<u>${s}</u>` : p === 3 ? `*${s}*` : s),
+};
+const LATEX: CellStyle = {
+  esc: (s) => (s === '–' || s === '' ? (s === '' ? '' : '--') : escapeLatex(s)),
+  mark: (s, p) => (p === 1 ? `\\textbf{${s}}` : p === 2 ? `\\underline{${s}}` : s),
+  named: true,
+};
+
+function cells(c: CompareResults, metrics: readonly string[] | undefined, style: CellStyle): Cells {
+  const named = style.named === true;
+  const value = (r: string, m: string): string =>
+    style.mark(style.esc(formatValue(c.table[r]?.[m] ?? null)), c.marks[m]?.[r]);
   const others = c.runs.filter((r) => r !== c.baseline);
   const name = (r: string): string => c.names[c.runs.indexOf(r)] ?? r;
   const level = c.settings.bootstrap ? `${Number((c.settings.bootstrap.confidence * 100).toPrecision(4))}%` : '';
@@ -70,12 +91,12 @@ function cells(c: CompareResults, metrics?: readonly string[], named = false): C
       t?.better_by !== undefined ? `${pct(t.better_by)}${bci ? ` ${bci}` : ''}` : '–',
       t?.p !== undefined && t.p !== null ? `${formatP(t.p)}${t.p_test ? ` ${TEST_MARK[t.p_test]}` : ''}` : '–',
       formatP(t?.p_adjusted),
-    ];
+    ].map(style.esc);
   };
   const label = (m: string): string => {
     const d = c.directions[m];
     const text = named ? metricColumn(m) : m;
-    return d && !text.includes(ARROW[d]) ? `${text} ${ARROW[d]}` : text;
+    return style.esc(d && !text.includes(ARROW[d]) ? `${text} ${ARROW[d]}` : text);
   };
   const tail = [`Δ${level ? ` [${level} CI]` : ''}`, 'better by', 'p', `p ${adjustName(c)}`];
   let head: string[];
@@ -83,28 +104,23 @@ function cells(c: CompareResults, metrics?: readonly string[], named = false): C
   if (others.length === 1) {
     // One row per metric: both values, then the comparison.
     const r = others[0]!;
-    head = ['metric', `${name(c.baseline)} (baseline)`, name(r), ...tail];
-    rows = shown(c, metrics).map((m) => [
-      label(m),
-      formatValue(c.table[c.baseline]?.[m] ?? null),
-      formatValue(c.table[r]?.[m] ?? null),
-      ...comparison(r, m),
-    ]);
+    head = ['metric', `${name(c.baseline)} (baseline)`, name(r), ...tail].map(style.esc);
+    rows = shown(c, metrics).map((m) => [label(m), value(c.baseline, m), value(r, m), ...comparison(r, m)]);
   } else {
     // One row per metric and run: the baseline's value, the run's, the comparison.
-    head = ['metric', 'run', `${name(c.baseline)} (baseline)`, 'value', ...tail];
+    head = ['metric', 'run', `${name(c.baseline)} (baseline)`, 'value', ...tail].map(style.esc);
     rows = shown(c, metrics).flatMap((m) =>
       others.map((r, i) => [
         i === 0 ? label(m) : '',
-        name(r),
-        i === 0 ? formatValue(c.table[c.baseline]?.[m] ?? null) : '',
-        formatValue(c.table[r]?.[m] ?? null),
+        style.esc(name(r)),
+        i === 0 ? value(c.baseline, m) : '',
+        value(r, m),
         ...comparison(r, m),
       ]),
     );
   }
   const notes = [
-    `Δ = run − baseline${level ? `, ${level} paired-bootstrap percentile interval` : ''}; better by = relative change in the metric's good direction (↑ higher is better, ↓ lower is better).`,
+    `Values: best / second / third per metric marked ${style === TEXT ? '[1] [2] [3]' : style === MARKDOWN ? 'bold, underlined, italic' : 'bold, underlined'}. Δ = run − baseline${level ? `, ${level} paired-bootstrap percentile interval` : ''}; better by = relative change in the metric's good direction (↑ higher is better, ↓ lower is better).`,
     `p: ${TEST_LEGEND}; p ${adjustName(c)}: adjusted over all ${c.tests.filter((t) => t.p_adjusted !== null && t.p_adjusted !== undefined).length} tests of this comparison.`,
   ];
   if (c.untested && c.untested.length > 0) notes.push(untestedNote(c.untested));
@@ -125,20 +141,20 @@ function pad(rows: string[][]): string {
 
 /** The long-form comparison for a terminal. */
 export function renderLongText(c: CompareResults, opts: { metrics?: readonly string[] } = {}): string {
-  const { head, rows, notes } = cells(c, opts.metrics);
+  const { head, rows, notes } = cells(c, opts.metrics, TEXT);
   return `${pad([head, ...rows])}\n${notes.join('\n')}`;
 }
 
 /** The long-form comparison as a Markdown table (fit for a pull request or a CI job summary). */
 export function renderLongMarkdown(c: CompareResults, opts: { metrics?: readonly string[] } = {}): string {
-  const { head, rows, notes } = cells(c, opts.metrics);
+  const { head, rows, notes } = cells(c, opts.metrics, MARKDOWN);
   return [
-    `| ${head.map(escapeMarkdown).join(' | ')} |`,
+    `| ${head.join(' | ')} |`,
     `|---|${head
       .slice(1)
       .map(() => '---:')
       .join('|')}|`,
-    ...rows.map((r) => `| ${r.map(escapeMarkdown).join(' | ')} |`),
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
     '',
     ...notes.map(escapeMarkdown),
   ].join('\n');
@@ -149,16 +165,16 @@ export function renderLongLatex(
   c: CompareResults,
   opts: { metrics?: readonly string[]; caption?: string } = {},
 ): string {
-  const { head, rows, notes } = cells(c, opts.metrics, true);
+  const { head, rows, notes } = cells(c, opts.metrics, LATEX);
   return [
     '\\begin{table}[t]',
     '\\centering',
     `\\caption{${escapeLatex(opts.caption ?? 'Comparison of runs.')} ${escapeLatex(notes.join(' '))}}`,
     `\\begin{tabular}{l${'r'.repeat(head.length - 1)}}`,
     '\\toprule',
-    `${head.map(escapeLatex).join(' & ')} \\\\`,
+    `${head.join(' & ')} \\\\`,
     '\\midrule',
-    ...rows.map((r) => `${r.map((x) => (x === '–' ? '--' : escapeLatex(x))).join(' & ')} \\\\`),
+    ...rows.map((r) => `${r.join(' & ')} \\\\`),
     '\\bottomrule',
     '\\end{tabular}',
     '\\end{table}',

@@ -96,15 +96,21 @@ test('slices: rows of {slice, value, n, <metric>: {value, ci}}, metrics in order
   assert.equal(slicesTable([]), undefined);
 });
 
-test('Markdown and LaTeX of a comparison: the Δ table, the tests of every per-row metric, the note on the rest', async () => {
+test('Markdown and LaTeX of a comparison: one row per metric with Δ, its interval, better by, p and its test', async () => {
   const { compare } = await made;
   const md = await renderReportFile(compare, 'runs.compare.json', 'md');
-  assert.match(md, /### Δ against logreg/);
-  // Markdown escapes the brackets and stars of the interval (rendered as written).
-  assert.match(md, /\| nll ↓ \| 0\.7795 \| [+−]\d\.\d{4} \\\[[+−]\d\.\d{4}, [+−]\d\.\d{4}\\\](\\\*)*/);
-  assert.match(md, /Not tested \(no per-item values: not a mean over rows or users\): balanced_accuracy, macro_f1/);
-  for (const m of ['accuracy', 'top2\\_accuracy', 'top3\\_accuracy', 'nll', 'brier'])
-    assert.ok(md.includes(`| knn | ${m} | 300 |`), m);
+  assert.match(md, /## Comparison of 2 runs against logreg/);
+  assert.match(md, /^\| metric \| logreg \(baseline\) \| knn \| Δ \\\[95% CI\\\] \| better by \| p \| p Holm \|$/m);
+  // Markdown escapes the brackets of the interval (rendered as written); nll is lower-is-better,
+  // so a higher nll is "better by" a negative percentage; its p is the paired t-test's.
+  assert.match(
+    md,
+    /^\| nll ↓ \| \*\*0\.7795\*\* \| 2\.6768 \| \+\d\.\d{4} \\\[\+\d\.\d{4}, \+\d\.\d{4}\\\] \| −\d+\.\d% \\\[.*\\\] \| [\d.e-]+ t \|/m,
+  );
+  // Every metric, per-row or not, has its paired test: McNemar for accuracy, the bootstrap for AURC.
+  assert.match(md, /^\| accuracy ↑ \|.*\| [\d.e-]+ M \| [\d.e-]+ \|$/m);
+  assert.match(md, /^\| aurc ↓ \|.*\| [\d.e-]+ b \| [\d.e-]+ \|$/m);
+  assert.ok(!md.includes('Not tested'), md);
   const tex = await renderReportFile(compare, 'runs.compare.json', 'latex', { ci: true });
   // Default columns: the headline metrics.
   assert.match(
@@ -127,9 +133,13 @@ test('CSV cells that a spreadsheet would run as a formula get a leading quote', 
   c.names = ['=HYPERLINK("http://x","y")', '@SUM(A1)'];
   const path = join(dir, 'evil.compare.json');
   writeFileSync(path, JSON.stringify(c));
+  // Long CSV: metric, direction, run, baseline, value, …; the run names are cells 3 and 4.
   const csv = (await renderReportFile(path, 'evil.compare.json', 'csv')).split('\n');
-  assert.ok(csv[1]!.startsWith(`"'=HYPERLINK(""http://x"",""y"")",0.75,`), csv[1]);
-  assert.ok(csv[2]!.startsWith("'@SUM(A1),0.7066"), csv[2]);
+  assert.ok(
+    csv[1]!.startsWith(`accuracy,higher,"'=HYPERLINK(""http://x"",""y"")","'=HYPERLINK(""http://x"",""y"")",0.75,`),
+    csv[1],
+  );
+  assert.ok(csv[2]!.startsWith(`accuracy,higher,'@SUM(A1),"'=HYPERLINK(""http://x"",""y"")",0.7066`), csv[2]);
 });
 
 test('eval-lens report: HTML to --out, themes; a file that does not match its schema exits 1 naming the field', async () => {

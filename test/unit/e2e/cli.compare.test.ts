@@ -51,9 +51,11 @@ test('compare three runs: table, tests, exit 0; the JSON validates and matches t
   const out = join(dir, 'abc.compare.json');
   const r = cli([a, b, c, '--metrics', 'accuracy', '--out', out, '--bootstrap-n', '200']);
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /a \(baseline\)\s+0\.6667 \[2\]/);
-  assert.match(r.stdout, /b\s+0\.8667 \[1\]/);
-  assert.match(r.stdout, /Paired tests against a/);
+  // Long form: one row per metric and run; the baseline's value on the metric's first row.
+  assert.match(r.stdout, /^metric\s+run\s+a \(baseline\)\s+value\s+Δ \[95% CI\]\s+better by\s+p\s+p Holm$/m);
+  assert.match(r.stdout, /^accuracy ↑\s+b\s+0\.6667 \[2\]\s+0\.8667 \[1\]\s+\+0\.2000 \[/m);
+  assert.match(r.stdout, /^\s+c\s+0\.6000\s+−0\.0667 \[/m);
+  assert.match(r.stdout, /p: M: McNemar exact/);
   const text = readFileSync(out, 'utf8');
   const json = JSON.parse(text) as CompareResults;
   const schema = JSON.parse(readFileSync('schemas/eval-lens.compare.schema.json', 'utf8'));
@@ -70,9 +72,10 @@ test('compare three runs: table, tests, exit 0; the JSON validates and matches t
 test('markdown and latex mark best and second; the last of three is plain', () => {
   const md = cli([a, b, c, '--metrics', 'accuracy', '--format', 'markdown', '--baseline', 'c.csv']);
   assert.equal(md.status, 0, md.stderr);
-  assert.match(md.stdout, /\| b \| \*\*0\.8667\*\* \|/);
-  assert.match(md.stdout, /\| a \| <u>0\.6667<\/u> \|/);
-  assert.match(md.stdout, /\| c \(baseline\) \| 0\.6000 \|/);
+  // Long form: | metric | run | baseline value | value | Δ | …; the baseline c is the last of three: plain.
+  assert.match(md.stdout, /^\| metric \| run \| c \(baseline\) \| value \|/m);
+  assert.match(md.stdout, /^\| accuracy ↑ \| a \| 0\.6000 \| <u>0\.6667<\/u> \| \+0\.0667 \\\[/m);
+  assert.match(md.stdout, /^\| {2}\| b \| {2}\| \*\*0\.8667\*\* \| \+0\.2667 \\\[/m);
   const tex = cli([a, b, c, '--metrics', 'accuracy', '--format', 'latex']);
   assert.equal(tex.status, 0, tex.stderr);
   assert.match(tex.stdout, /\\toprule/);
@@ -119,4 +122,49 @@ test('mismatched runs exit 1 with the reason; usage mistakes exit 2', () => {
     r4.stderr,
   );
   assert.equal(cli([a, join(dir, 'missing.csv')]).status, 1);
+});
+
+test('the gate: exit 3 and one line per broken rule on a worse run; exit 0 on an equal one; a Markdown summary', () => {
+  // c is worse than a: accuracy 18/30 against 20/30, Δ = −0.0667 < −0.05.
+  const worse = cli([a, c, '--metrics', 'accuracy', '--fail-if', 'accuracy<-0.05', '--bootstrap-n', '200']);
+  assert.equal(worse.status, 3, worse.stderr);
+  assert.match(
+    worse.stderr,
+    /^gate: accuracy: c − baseline = −0\.0667 \(interval \[[^\]]+\]\) breaks "accuracy<-0\.05" \(tolerance -0\.05\)\.$/m,
+  );
+  assert.match(worse.stderr, /^gate: failed \(1 rule broken\)\.$/m);
+  const copy = join(dir, 'a_copy.csv');
+  writeFileSync(copy, readFileSync(a, 'utf8'));
+  const equal = cli([
+    a,
+    copy,
+    '--metrics',
+    'accuracy',
+    '--fail-if',
+    'accuracy<-0.05',
+    '--format',
+    'md',
+    '--bootstrap-n',
+    '200',
+  ]);
+  assert.equal(equal.status, 0, equal.stderr);
+  assert.match(equal.stdout, /\*\*Gate: passed\*\* \(`accuracy<-0\.05`\)\./);
+  const md = cli([
+    a,
+    c,
+    '--metrics',
+    'accuracy',
+    '--fail-if',
+    'accuracy<-0.05',
+    '--format',
+    'md',
+    '--bootstrap-n',
+    '200',
+  ]);
+  assert.equal(md.status, 3);
+  assert.match(md.stdout, /\*\*Gate: failed\*\* \(`accuracy<-0\.05`\):\n\n- accuracy: c − baseline = −0\.0667/);
+  // A rule on a metric that is not compared: exit 1, naming it.
+  const bad = cli([a, c, '--metrics', 'accuracy', '--fail-if', 'aurc>0']);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /names "aurc", which is not compared here/);
 });

@@ -87,9 +87,16 @@ test('with many metrics the table turns: metrics as rows, runs as columns, marks
 test('Δ table: one row per tested metric, the baseline value, then Δ [interval] and stars per run', () => {
   const c = compareResults();
   const d = deltaTable(c)!;
-  assert.deepEqual(d.columns, ['metric', 'a (baseline)', 'Δ b', 'Δ c']);
+  assert.deepEqual(d.columns, ['metric', 'a (baseline)', 'Δ b', 'better by (b)', 'Δ c', 'better by (c)']);
   // 0.8 − 0.7 = +0.1 with [0.02, 0.18], Holm p 0.028 → *; 0.75 − 0.7 = +0.05, p 0.2 → no star.
-  assert.deepEqual(d.rows, [['accuracy ↑', 0.7, '+0.1000 [+0.0200, +0.1800]*', '+0.0500 [−0.0300, +0.1300]']]);
+  // A comparison written without the paired bootstrap has no "better by": a dash.
+  assert.deepEqual(d.rows, [
+    ['accuracy ↑', 0.7, '+0.1000 [+0.0200, +0.1800]*', '—', '+0.0500 [−0.0300, +0.1300]', '—'],
+  ]);
+  // With it: better by = +0.1/0.7 = +14.3% with its interval.
+  c.tests[0]!.better_by = 0.1 / 0.7;
+  c.tests[0]!.better_by_ci = [0.02 / 0.7, 0.18 / 0.7];
+  assert.equal(deltaTable(c)!.rows[0]![3], '+14.3% [+2.9%, +25.7%]');
   assert.match(d.note!, /paired-bootstrap 95% percentile interval \(1000 resamples/);
   // No tests: no Δ table.
   assert.equal(deltaTable({ ...c, tests: [] }), undefined);
@@ -98,9 +105,9 @@ test('Δ table: one row per tested metric, the baseline value, then Δ [interval
 test('the untested metrics are named once, in the table note and the tests tab', () => {
   const c = { ...compareResults(), untested: ['nll'] };
   const m = buildCompareModel(c);
-  assert.match(compareTable(c).note!, /Not tested \(no per-item values: not a mean over rows or users\): nll\./);
+  assert.match(compareTable(c).note!, /Not tested \(neither per-item values nor paired resamples\): nll\./);
   assert.deepEqual(m.tabs.find((t) => t.id === 'tests')!.notes, [
-    'Not tested (no per-item values: not a mean over rows or users): nll.',
+    'Not tested (neither per-item values nor paired resamples): nll.',
   ]);
   assert.ok(!m.header.warnings.some((w) => /per-item/.test(w)));
 });

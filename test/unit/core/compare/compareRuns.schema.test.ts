@@ -35,12 +35,19 @@ test('a comparison with Holm, bootstrap and a degenerate test validates', () => 
       'ci_diff',
       'd_pooled',
       'd_z',
+      'effect',
       'improvement',
+      'mcnemar_b',
+      'mcnemar_c',
       'mean',
       'mean_baseline',
       'metric',
       'n',
+      'p',
+      'p_adjusted',
       'p_holm',
+      'p_mcnemar',
+      'p_test',
       'p_t',
       'p_t_one_sided',
       'p_wilcoxon',
@@ -73,7 +80,14 @@ test('a comparison of evaluated runs with intervals, untested metrics and curves
   const r = await compareFiles(['examples/digits-lt/logreg.csv', 'examples/digits-lt/knn.csv'], {
     overrides: { bootstrap: { n: 20 } },
   });
-  assert.ok(r.intervals && r.untested && r.curves);
+  // Both prediction files re-read: every compared metric has its paired test, none is untested.
+  assert.ok(r.intervals && r.curves && r.settings.paired);
+  assert.equal(r.untested, undefined);
+  for (const m of r.metrics)
+    assert.ok(
+      r.tests.some((t) => t.metric === m && t.ci_diff && t.p_adjusted !== undefined),
+      m,
+    );
   assert.deepEqual(Object.keys(r.curves).sort(), ['reliability', 'riskCoverage']);
   for (const byRun of Object.values(r.curves))
     for (const c of Object.values(byRun)) assert.ok(c.xs.length <= 400 && c.xs.length === c.ys.length);
