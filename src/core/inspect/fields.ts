@@ -5,10 +5,13 @@
  * Comparison rules of a term `key op value`:
  * - number fields: `value` must be a number; a row whose value is missing (NaN) never matches.
  * - category and text fields: `=` / `!=` compare the text exactly, or as numbers when both the
- *   cell and the value read as numbers (`1.0 = 1`); `<` `<=` `>` `>=` compare as numbers (a cell
- *   that is not a number never matches).
+ *   cell and the value read as numbers, as labels are looked up (`1.0 = 1`): integers digit for
+ *   digit, never as rounded doubles (`9007199254740993` is not `9007199254740992`), and a code with
+ *   a leading zero is text (`007` is not `7`). `<` `<=` `>` `>=` compare as numbers, integers
+ *   exactly (a cell that is not a number never matches).
  * - boolean fields: `=` / `!=` with true/false/1/0/yes/no; a missing value never matches `=`.
  */
+import { integerText, isCodeText, numberKey } from '../io/classSet';
 import { parseNumberText } from '../io/numbers';
 import { float64Argsort } from '../stats/radixArgsort';
 import { QueryError } from './errors';
@@ -25,6 +28,36 @@ export type Field =
 export type RowPredicate = (i: number) => boolean;
 
 const num = (s: string): number => parseNumberText(s.trim());
+
+/** The key `=` compares numbers by (integers as exact digits); null for text and codes (`007`). */
+function equalityKey(s: string): string | null {
+  const t = s.trim();
+  return isCodeText(t) ? null : numberKey(t);
+}
+
+/** The exact integer of a text written as an integer (`1e3`, `-0`), else null. */
+function exactInteger(s: string): bigint | null {
+  const t = integerText(s);
+  return t === null ? null : BigInt(t);
+}
+
+/** `a op b` for two integers, exactly. */
+function compareIntegers(op: FilterOp, a: bigint, b: bigint): boolean {
+  switch (op) {
+    case '=':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+  }
+}
 
 function compareNumbers(op: FilterOp, a: number, b: number): boolean {
   switch (op) {
@@ -76,8 +109,9 @@ export function termPredicate(field: Field, term: FilterTerm): RowPredicate {
       const hit = new Uint8Array(names.length);
       const v = num(value);
       if (op === '=' || op === '!=') {
+        const vk = equalityKey(value);
         for (let k = 0; k < names.length; k++) {
-          const eq = names[k] === value || (Number.isFinite(v) && num(names[k]) === v);
+          const eq = names[k] === value || (vk !== null && equalityKey(names[k]) === vk);
           hit[k] = (op === '=') === eq ? 1 : 0;
         }
       } else {
@@ -86,9 +120,14 @@ export function termPredicate(field: Field, term: FilterTerm): RowPredicate {
             `expected a number after ${op} (\`${term.key}\` is compared as numbers), got "${value}".`,
             term,
           );
+        const vi = exactInteger(value);
         for (let k = 0; k < names.length; k++) {
-          const x = num(names[k]);
-          hit[k] = Number.isFinite(x) && compareNumbers(op, x, v) ? 1 : 0;
+          const xi = vi === null ? null : exactInteger(names[k]);
+          if (vi !== null && xi !== null) hit[k] = compareIntegers(op, xi, vi) ? 1 : 0;
+          else {
+            const x = num(names[k]);
+            hit[k] = Number.isFinite(x) && compareNumbers(op, x, v) ? 1 : 0;
+          }
         }
       }
       const codes = field.codes;
@@ -103,7 +142,8 @@ export function termPredicate(field: Field, term: FilterTerm): RowPredicate {
 /**
  * An ascending, stable order of rows 0..n-1 by a field (ties keep row order, i.e. line order);
  * missing values last. Numbers: one native sort of the values, then a binary search and a counting
- * sort (no comparator calls). Categories: by name (numerically when every name is a number).
+ * sort (no comparator calls). Categories: by name (numerically when every name is a number;
+ * exactly, digit for digit, when every name is an integer).
  */
 export function ascendingOrder(field: Field, n: number): { order: Int32Array; key: Float64Array } {
   const key = new Float64Array(n);
@@ -115,16 +155,23 @@ export function ascendingOrder(field: Field, n: number): { order: Int32Array; ke
   } else {
     const names = field.names;
     const idx = names.map((_, k) => k);
+    const ints = names.map(exactInteger);
+    const allInt = ints.every((x) => x !== null);
     const nums = names.map(num);
     const allNum = nums.every((x) => Number.isFinite(x));
-    idx.sort((a, b) => (allNum ? nums[a] - nums[b] : names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0));
+    const cmp = (a: number, b: number): number => {
+      if (allInt) {
+        const x = ints[a] as bigint;
+        const y = ints[b] as bigint;
+        return x < y ? -1 : x > y ? 1 : 0;
+      }
+      if (allNum) return nums[a] - nums[b];
+      return names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0;
+    };
+    idx.sort(cmp);
     const rank = new Float64Array(names.length);
     // equal names (numeric `1` and `1.0`) share a rank
-    idx.forEach(
-      (k, r) =>
-        (rank[k] =
-          r > 0 && (allNum ? nums[idx[r - 1]] === nums[k] : names[idx[r - 1]] === names[k]) ? rank[idx[r - 1]] : r),
-    );
+    idx.forEach((k, r) => (rank[k] = r > 0 && cmp(idx[r - 1], k) === 0 ? rank[idx[r - 1]] : r));
     for (let i = 0; i < n; i++) {
       const c = field.codes[i];
       key[i] = c >= 0 ? rank[c] : NaN;

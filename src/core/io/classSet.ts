@@ -94,7 +94,7 @@ export function integerText(s: string): string | null {
  * integer text of an integer ({@link integerText}), else the shortest text of its double; null
  * when the text is not a finite number.
  */
-function numberKey(s: string): string | null {
+export function numberKey(s: string): string | null {
   const int = integerText(s);
   if (int !== null) return int;
   const v = parseNumberText(s);
