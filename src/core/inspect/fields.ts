@@ -41,25 +41,8 @@ function exactInteger(s: string): bigint | null {
   return t === null ? null : BigInt(t);
 }
 
-/** `a op b` for two integers, exactly. */
-function compareIntegers(op: FilterOp, a: bigint, b: bigint): boolean {
-  switch (op) {
-    case '=':
-      return a === b;
-    case '!=':
-      return a !== b;
-    case '<':
-      return a < b;
-    case '<=':
-      return a <= b;
-    case '>':
-      return a > b;
-    case '>=':
-      return a >= b;
-  }
-}
-
-function compareNumbers(op: FilterOp, a: number, b: number): boolean {
+/** `a op b` for two numbers, or for two integers exactly. */
+function compareNumbers<T extends number | bigint>(op: FilterOp, a: T, b: T): boolean {
   switch (op) {
     case '=':
       return a === b;
@@ -123,7 +106,7 @@ export function termPredicate(field: Field, term: FilterTerm): RowPredicate {
         const vi = exactInteger(value);
         for (let k = 0; k < names.length; k++) {
           const xi = vi === null ? null : exactInteger(names[k]);
-          if (vi !== null && xi !== null) hit[k] = compareIntegers(op, xi, vi) ? 1 : 0;
+          if (vi !== null && xi !== null) hit[k] = compareNumbers(op, xi, vi) ? 1 : 0;
           else {
             const x = num(names[k]);
             hit[k] = Number.isFinite(x) && compareNumbers(op, x, v) ? 1 : 0;
