@@ -136,7 +136,9 @@ export function deltaTable(c: CompareResults): TableModel | undefined {
     ...others.flatMap((run) => {
       const t = byRunMetric.get(`${run}\u0000${m}`);
       if (!t) return ['', ''];
-      const ci = t.ci_diff ? ` [${formatDelta(t.ci_diff[0])}, ${formatDelta(t.ci_diff[1])}]` : '';
+      const ci = t.ci_diff
+        ? ` [${formatDelta(t.ci_diff[0])}, ${formatDelta(t.ci_diff[1])}]${t.ci_excludes_delta ? ' ‡' : ''}`
+        : '';
       const bci = t.better_by_ci ? ` [${signedPercent(t.better_by_ci[0])}, ${signedPercent(t.better_by_ci[1])}]` : '';
       return [
         `${formatDelta(testDelta(t))}${ci}${significanceMark(decidingP(t))}`,
@@ -155,7 +157,7 @@ export function deltaTable(c: CompareResults): TableModel | undefined {
     ],
     kinds: ['text', 'num', ...others.flatMap(() => ['text' as const, 'text' as const])],
     rows,
-    note: `Δ = run − baseline${boot && boot.n > 0 ? `, with its paired-bootstrap ${formatLevel(boot.confidence)} percentile interval (${boot.n} resamples of the matched ${paired?.units === 'user' ? 'users' : 'rows'}, both runs evaluated on each)` : ''}; better by = the relative change in the metric's good direction (positive = better), with its interval; stars as in the table.${paired ? '' : ' Without the prediction files, only metrics that are a mean over rows or users get a Δ.'}`,
+    note: `Δ = run − baseline${boot && boot.n > 0 ? `, with its paired-bootstrap ${formatLevel(boot.confidence)} percentile interval (${boot.n} resamples of the matched ${paired?.units === 'user' ? 'users' : 'rows'}, both runs evaluated on each)` : ''}; better by = the relative change in the metric's good direction (positive = better), with its interval; stars as in the table.${c.tests.some((t) => t.ci_excludes_delta) ? ' ‡ the interval does not contain Δ: the bootstrap of this metric is biased (binned calibration errors, catalogue coverage), read it with care.' : ''}${paired ? '' : ' Without the prediction files, only metrics that are a mean over rows or users get a Δ.'}`,
   };
 }
 

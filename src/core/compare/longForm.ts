@@ -87,7 +87,7 @@ function cells(c: CompareResults, metrics: readonly string[] | undefined, style:
     const ci = interval(t?.ci_diff, formatDelta);
     const bci = interval(t?.better_by_ci, pct);
     return [
-      `${formatDelta(deltaOf(c, r, m))}${ci ? ` ${ci}` : ''}`,
+      `${formatDelta(deltaOf(c, r, m))}${ci ? ` ${ci}${t?.ci_excludes_delta ? ' ‡' : ''}` : ''}`,
       t?.better_by !== undefined ? `${pct(t.better_by)}${bci ? ` ${bci}` : ''}` : '–',
       t?.p !== undefined && t.p !== null ? `${formatP(t.p)}${t.p_test ? ` ${TEST_MARK[t.p_test]}` : ''}` : '–',
       formatP(t?.p_adjusted),
@@ -123,6 +123,10 @@ function cells(c: CompareResults, metrics: readonly string[] | undefined, style:
     `Values: best / second / third per metric marked ${style === TEXT ? '[1] [2] [3]' : style === MARKDOWN ? 'bold, underlined, italic' : 'bold, underlined'}. Δ = run − baseline${level ? `, ${level} paired-bootstrap percentile interval` : ''}; better by = relative change in the metric's good direction (↑ higher is better, ↓ lower is better).`,
     `p: ${TEST_LEGEND}; p ${adjustName(c)}: adjusted over all ${c.tests.filter((t) => t.p_adjusted !== null && t.p_adjusted !== undefined).length} tests of this comparison.`,
   ];
+  if (c.tests.some((t) => t.ci_excludes_delta))
+    notes.push(
+      '‡ the interval does not contain Δ: the bootstrap of this metric is biased (a resample holds about 63% of the distinct rows or users, which shifts binned calibration errors and catalogue coverage), so read its interval and p with care.',
+    );
   if (c.untested && c.untested.length > 0) notes.push(untestedNote(c.untested));
   return { head, rows, notes };
 }

@@ -111,6 +111,12 @@ export interface PairedKey {
   ci_b: [number, number] | null;
   /** Resamples where Δ* is defined. */
   resamples: number;
+  /**
+   * The interval of Δ does not contain Δ itself: the bootstrap distribution of this statistic is
+   * shifted (binned calibration errors, coverage of a union over users), so the interval and p
+   * must be read with care; every output marks it beside the number.
+   */
+  excludes_point: boolean;
 }
 
 export interface PairedOptions {
@@ -271,18 +277,21 @@ export async function pairedBootstrap(a: ResamplingPlan, b: ResamplingPlan, opts
     const pb = point[KA + kb];
     let defined = 0;
     for (let r = 0; r < opts.n; r++) if (!Number.isNaN(d[r])) defined++;
+    const ci = percentileInterval(d, opts.confidence);
+    const delta = finite(pb - pa);
     out.push({
       key,
       a: finite(pa),
       b: finite(pb),
-      delta: finite(pb - pa),
-      ci_diff: percentileInterval(d, opts.confidence),
+      delta,
+      ci_diff: ci,
       p_boot: bootstrapPValue(d),
       better_by: betterBy(pa, pb, dir),
       better_by_ci: percentileInterval(rel, opts.confidence),
       ci_a: percentileInterval(A, opts.confidence),
       ci_b: percentileInterval(B, opts.confidence),
       resamples: defined,
+      excludes_point: ci !== null && delta !== null && (delta < ci[0] || delta > ci[1]),
     });
   });
   return out;

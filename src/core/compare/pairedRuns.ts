@@ -171,6 +171,8 @@ export async function addPairedTests(
       t.p_boot = k.p_boot;
       t.better_by = k.better_by;
       t.better_by_ci = k.better_by_ci;
+      if (k.excludes_point) t.ci_excludes_delta = true;
+      else delete t.ci_excludes_delta;
       const own = (cmp.intervals ??= {});
       if (k.ci_b) (own[run] ??= {})[k.key] ??= k.ci_b;
       if (k.ci_a) (own[cmp.baseline] ??= {})[k.key] ??= k.ci_a;

@@ -76,6 +76,11 @@ export interface CompareTest {
   p_boot?: number | null;
   /** Signed relative change in the metric's good direction: s·(run − baseline)/|baseline|, s = −1 when lower is better. */
   better_by?: number | null;
+  /**
+   * Present (true) when `ci_diff` does not contain Δ: the resampled statistic is biased (binned
+   * calibration errors, catalogue coverage), and every output flags the interval beside it.
+   */
+  ci_excludes_delta?: boolean;
   /** Percentile interval of `better_by` over the paired resamples. */
   better_by_ci?: [number, number] | null;
   /** McNemar counts for a per-row 0/1 metric: rows the baseline got right and the run wrong (b), and back (c). */

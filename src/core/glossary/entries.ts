@@ -1002,6 +1002,20 @@ const comparison: GlossaryEntry[] = [
     refs: ['efron1993'],
   },
   {
+    pattern: 'ci_excludes_delta',
+    family: 'comparison',
+    name: 'Interval excludes Δ',
+    meaning:
+      'The paired-bootstrap interval does not contain the observed difference: the statistic’s bootstrap is biased.',
+    formula: 'Δ < lo or Δ > hi, [lo, hi] = ci_diff',
+    convention:
+      'Flagged (‡) beside the number in every output; typical of binned calibration errors (MCE) and of catalogue coverage, which a resample with about 63% of the distinct users lowers.',
+    notThis: 'Not an error in the computation: a property of the percentile bootstrap for such statistics.',
+    direction: 'none',
+    kind: 'statistic',
+    refs: ['efron1993', 'davison1997'],
+  },
+  {
     pattern: 'p_mcnemar',
     family: 'comparison',
     name: 'p-value, McNemar (exact)',

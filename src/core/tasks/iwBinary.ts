@@ -308,7 +308,29 @@ export const runIwBinary: TaskRunner = async (ctx) => {
 
   const bs = config.bootstrap;
   const source = { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: data.n, columns: data.columns };
-  if (bs.n > 0) {
+  if (bs.n > 0 && ctx.onResampling) {
+    // A paired comparison resamples the rows itself: the statistic over sorted positions.
+    const position = new Int32Array(data.n);
+    for (let p = 0; p < data.n; p++) position[so.order[p]] = p;
+    ctx.onResampling({
+      unit: 'row',
+      n: data.n,
+      ids: data.ids,
+      truth: Array.from(data.labels, String),
+      strata: data.strata,
+      keys: IW_KEYS.filter((k) => results.metrics[k]?.value !== null),
+      position,
+      build: () => {
+        const resampler = sortedResampler(so, data.labels, w.weights, data.strata, nAbove);
+        const pick = IW_KEYS.flatMap((k, j) => (results.metrics[k]?.value !== null ? [j] : []));
+        return (counts, out) => {
+          const v = resampler.stat(counts);
+          for (let q = 0; q < pick.length; q++) out[q] = v[pick[q]];
+        };
+      },
+      worker: null,
+    });
+  } else if (bs.n > 0) {
     if (ctx.stages) await ctx.stages.point(source);
     results.time('bootstrap', () => {
       // Rows in score order once; a resample is a multiplicity per sorted position, so the

@@ -67,6 +67,7 @@ import { directionOf } from '../results/directions';
 import type { Curve, MetricValue } from '../results/types';
 import { provisionalIntervals, resampleProgress } from '../stats/bootstrap';
 import { workerFallbackNote } from '../stats/parallelBootstrap';
+import { catalogMetrics } from '../metrics/ranking/catalog';
 import { rankingCiWorkerFile, userMeanCis, userMeanJob, userMeanStat } from './rankingCi';
 import { setSnapshotCi } from './stages';
 import type { TaskContext, TaskRunner } from './types';
@@ -153,6 +154,18 @@ export const runRanking: TaskRunner = async (ctx) => {
   // Every metric that reads the run's slots is done: let them go (40 MB for 100,000 × 100) before
   // the baselines, which score each user's list as they make it. Users and offsets stay.
   const slotBytes = data.lists.items.byteLength;
+  // A paired comparison resamples the catalogue keys too: it keeps the lists (their slots).
+  const keptLists = ctx.onResampling && config.bootstrap.n > 0 ? { ...data.lists } : null;
+  const catalogOptions = keptLists && {
+    ks,
+    nItems: data.items.size,
+    catalogSize: catalog.size,
+    inCatalog: catalog.members,
+    trainCounts: data.train?.itemCounts ?? null,
+    trainTotal: data.train?.total ?? 0,
+    coldThreshold,
+    keepPerUser: false,
+  };
   data.lists.items = new Int32Array(0);
   collectGarbage(ctx.collectGarbage === true, slotBytes);
 
@@ -282,16 +295,39 @@ export const runRanking: TaskRunner = async (ctx) => {
   if (nBoot > 0 && run.evaluated.length > 0 && ctx.onResampling) {
     const keys = Object.keys(run.perUser);
     const job = userMeanJob(run.perUser, keys, run.evaluated.length, false);
+    // The catalogue keys of a resample: coverage over the users drawn at least once.
+    const catKeys = ks.flatMap((k, q) =>
+      [`coverage@${k}`, `cold_start_coverage@${k}`].flatMap((key, j) =>
+        results.metrics[key] && results.metrics[key].value !== null ? [{ key, q, cold: j === 1 }] : [],
+      ),
+    );
+    const withCatalog = keptLists !== null && catalogOptions !== null && catKeys.length > 0;
     ctx.onResampling({
       unit: 'user',
       n: run.evaluated.length,
       ids: evaluatedUsers,
       truth: null,
       strata: null,
-      keys,
+      keys: withCatalog ? [...keys, ...catKeys.map((c) => c.key)] : keys,
       position: null,
-      build: () => userMeanStat(job),
-      worker: { file: rankingCiWorkerFile(), job },
+      build: () => {
+        const means = userMeanStat(job);
+        if (!withCatalog) return means;
+        const K = keys.length;
+        const drawn = new Int32Array(run.evaluated.length);
+        return (counts, out) => {
+          means(counts, out);
+          let m = 0;
+          for (let e = 0; e < counts.length; e++) if (counts[e] > 0) drawn[m++] = run.evaluated[e]!;
+          const cat = catalogMetrics(keptLists, drawn.subarray(0, m), catalogOptions);
+          catKeys.forEach((c, j) => {
+            const v = c.cold ? cat.coldCoverage?.[c.q] : cat.coverage[c.q];
+            out[K + j] = v === null || v === undefined ? NaN : v;
+          });
+        };
+      },
+      // the catalogue statistic reads the lists: on this thread
+      worker: withCatalog ? null : { file: rankingCiWorkerFile(), job },
     });
   } else if (nBoot > 0 && run.evaluated.length > 0) {
     const keys = Object.keys(run.perUser);
