@@ -60,7 +60,9 @@ export function itemMapPicker(chart: ChartModel, users: readonly string[], host:
     );
   };
 
-  const replayRemembered = userLookup(input, show, result, host, 'itemMap.user', (row) => apply(row.user, row.items));
+  const replayRemembered = userLookup(input, show, result, host, 'itemMap.user', (row) =>
+    apply(row.user, firstOccurrences(row.items)),
+  );
   clear.addEventListener('click', () => {
     host.draw(undefined);
     host.remember('itemMap.user', '');
@@ -76,7 +78,7 @@ export function itemMapPicker(chart: ChartModel, users: readonly string[], host:
     const row = (e as CustomEvent<RankingRowView>).detail;
     input.value = row.user;
     host.remember('itemMap.user', row.user);
-    apply(row.user, row.items);
+    apply(row.user, firstOccurrences(row.items));
   });
 
   box.append(
@@ -90,4 +92,9 @@ export function itemMapPicker(chart: ChartModel, users: readonly string[], host:
   );
   replayRemembered();
   return box;
+}
+
+/** A user's items without the repeats of an item (the map marks each item once). */
+function firstOccurrences(items: RankingRowView['items']): RankingRowView['items'] {
+  return items.filter((i) => i.repeatOf === undefined);
 }

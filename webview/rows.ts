@@ -97,8 +97,14 @@ function rankingColumns(rows: RankingRowView[]): Column[] {
     },
     {
       id: 'items',
-      title: 'top K (✓ = relevant)',
-      text: (r) => (r as RankingRowView).items.map((i) => `${i.hit ? '✓' : ''}${i.item}`).join(' · '),
+      title: 'top K (rank. item; ✓ = relevant)',
+      text: (r) =>
+        (r as RankingRowView).items
+          .map(
+            (i) =>
+              `${i.rank}. ${i.hit ? '✓' : ''}${i.item}${i.repeatOf !== undefined ? ` (repeat of ${i.repeatOf})` : ''}`,
+          )
+          .join(' · '),
     },
     {
       id: 'missed',

@@ -177,11 +177,22 @@ function renderUser(row: RankingRowView, m: UserInspectorModel): HTMLElement {
   });
   table.append(el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))));
   const body = el('tbody');
-  row.items.forEach((it, i) => {
+  row.items.forEach((it) => {
     const tr = el('tr', { class: it.hit ? 'hit' : '', 'data-item': it.item, 'data-hit': String(it.hit) });
     tr.append(
-      el('td', {}, String(i + 1)),
-      el('th', { scope: 'row' }, it.item),
+      el('td', {}, String(it.rank)),
+      el(
+        'th',
+        { scope: 'row' },
+        it.item,
+        it.repeatOf !== undefined
+          ? el(
+              'span',
+              { class: 'note', title: 'a repeated item keeps its slot and is never a hit' },
+              ` repeat of #${it.repeatOf}`,
+            )
+          : null,
+      ),
       el('td', { class: 'hit-cell' }, it.hit ? '✓ hit' : ''),
       ...(graded ? [el('td', {}, it.rel === undefined ? '' : String(it.rel))] : []),
       ...(hasTrain

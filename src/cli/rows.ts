@@ -135,7 +135,12 @@ function tabulate(rows: RowView[]): { head: string[]; cells: string[][] } {
     const head = ['line', 'user', 'trainCount', ...metricKeys, 'topK', 'missed'];
     const cells = rows.map((r) => {
       if (r.kind !== 'ranking') return [];
-      const top = r.items.map((it) => `${it.hit ? '*' : ''}${it.item}${it.cold ? ' (cold)' : ''}`).join(' ');
+      const top = r.items
+        .map(
+          (it) =>
+            `${it.rank}:${it.hit ? '*' : ''}${it.item}${it.repeatOf !== undefined ? `(=${it.repeatOf})` : ''}${it.cold ? ' (cold)' : ''}`,
+        )
+        .join(' ');
       return [
         String(r.line),
         r.user,

@@ -65,6 +65,8 @@ export interface RankedLists {
   offsets: Int32Array;
   /** Item index per slot, best first; {@link VOID_ITEM} for a repeated item. */
   items: Int32Array;
+  /** Slot → the item index a {@link VOID_ITEM} slot repeated (for showing the list as it was read). */
+  repeats?: Map<number, number>;
 }
 
 /** Train interactions (the `train` file): per user, the items seen (distinct), and item counts. */

@@ -75,14 +75,19 @@ export function rankingTable(
     const grade = new Map<number, number>();
     for (let p = data.relOffsets[u]; p < data.relOffsets[u + 1]; p++) grade.set(data.relItems[p], data.relGrades[p]);
     const items: RankingRowView['items'] = [];
-    const shown = new Set<number>();
-    const { offsets } = data.lists;
+    const shown = new Map<number, number>(); // item → rank of its first occurrence
+    const { offsets, repeats } = data.lists;
     for (let p = offsets[j]; p < offsets[j + 1] && p - offsets[j] < maxK; p++) {
-      const it = data.lists.items[p];
-      if (it === VOID_ITEM) continue; // a repeated item earns nothing and is not shown twice
-      shown.add(it);
-      const g = grade.get(it);
-      const entry: RankingRowView['items'][number] = { item: data.items.ids[it], hit: g !== undefined };
+      const rank = p - offsets[j] + 1;
+      const slot = data.lists.items[p];
+      // A repeated item keeps its slot (later items keep their ranks) and earns nothing: shown, marked.
+      const it = slot === VOID_ITEM ? (repeats?.get(p) ?? VOID_ITEM) : slot;
+      if (it === VOID_ITEM) continue;
+      const g = slot === VOID_ITEM ? undefined : grade.get(it);
+      const entry: RankingRowView['items'][number] = { item: data.items.ids[it], rank, hit: g !== undefined };
+      const first = shown.get(it);
+      if (slot === VOID_ITEM && first !== undefined) entry.repeatOf = first;
+      else shown.set(it, rank);
       if (g !== undefined && !data.binary) entry.rel = g;
       const md = itemMeta?.byItem.get(entry.item);
       if (md) entry.meta = md;

@@ -73,10 +73,18 @@ export interface RankingRowView {
   kind: 'ranking';
   line: number;
   user: string;
-  /** The user's top-K list (K = the largest cutoff), hits marked, with the item's train count. */
+  /**
+   * The user's top-K list (K = the largest cutoff) as read, every slot shown: hits marked, with the
+   * item's train count. A repeated item keeps its slot and is never a hit (`repeatOf`: the rank of
+   * its first occurrence), so each item's `rank` is the one the metrics used.
+   */
   items: {
     item: string;
+    /** 1-based position in the list, as the metrics count it. */
+    rank: number;
     hit: boolean;
+    /** For a repeated item: the rank of its first occurrence in the list. */
+    repeatOf?: number;
     rel?: number;
     trainCount?: number;
     cold?: boolean;

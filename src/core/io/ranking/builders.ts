@@ -287,7 +287,10 @@ export class ListBuilder {
   }
 }
 
-/** Replaces repeats within each list by VOID_ITEM and warns with their count and first lines. */
+/**
+ * Replaces repeats within each list by VOID_ITEM (keeping the repeated item in `lists.repeats`) and
+ * warns with their count and first lines.
+ */
 export function markRepeats(
   lists: RankedLists,
   lines: Int32Array,
@@ -307,6 +310,7 @@ export function markRepeats(
       if (it < 0) continue;
       if (stamp[it] === tag) {
         items[p] = VOID_ITEM;
+        (lists.repeats ??= new Map()).set(p, it);
         tally.add(lines[j]);
         had = true;
       } else stamp[it] = tag;
