@@ -15,6 +15,7 @@ import type {
 } from '../src/core/inspect/types';
 import type { DrillSpec } from '../src/shared/drillTargets';
 import { formatCount, formatNumber } from '../src/shared/format';
+import { rowPosition, type RowPosition } from '../src/shared/rowPosition';
 import { el } from './dom';
 import { formatTerm } from '../src/core/inspect/where';
 import { ask, vscode } from './vscodeApi';
@@ -46,9 +47,14 @@ interface PanelState {
 const fmt = (v: number | null | undefined, digits = 4): string =>
   v === null || v === undefined ? '—' : formatNumber(v, '', digits);
 
-function classificationColumns(rows: ClassificationRowView[]): Column[] {
+/** The line column (`row`, the data row, for Parquet and `.npz` files); sorted by line either way. */
+function lineColumn(pos: RowPosition): Column {
+  return { id: 'line', title: pos.title, sort: 'line', num: true, text: (r) => String(pos.value(r.line)) };
+}
+
+function classificationColumns(rows: ClassificationRowView[], pos: RowPosition): Column[] {
   const cols: Column[] = [
-    { id: 'line', title: 'line', sort: 'line', num: true, text: (r) => String(r.line) },
+    lineColumn(pos),
     { id: 'id', title: 'id', sort: 'id', text: (r) => (r as ClassificationRowView).id ?? '—' },
     { id: 'label', title: 'label', text: (r) => (r as ClassificationRowView).label },
     { id: 'pred', title: 'pred', text: (r) => (r as ClassificationRowView).pred },
@@ -85,9 +91,9 @@ function classificationColumns(rows: ClassificationRowView[]): Column[] {
   return cols;
 }
 
-function rankingColumns(rows: RankingRowView[]): Column[] {
+function rankingColumns(rows: RankingRowView[], pos: RowPosition): Column[] {
   const cols: Column[] = [
-    { id: 'line', title: 'line', sort: 'line', num: true, text: (r) => String(r.line) },
+    lineColumn(pos),
     { id: 'user', title: 'user', text: (r) => (r as RankingRowView).user },
     {
       id: 'hits',
@@ -253,15 +259,22 @@ export class RowsPanel {
 
   private columns(): Column[] {
     const rows = this.state?.page?.rows ?? [];
+    const pos = this.position();
     return rows[0]?.kind === 'ranking'
-      ? rankingColumns(rows as RankingRowView[])
-      : classificationColumns(rows as ClassificationRowView[]);
+      ? rankingColumns(rows as RankingRowView[], pos)
+      : classificationColumns(rows as ClassificationRowView[], pos);
+  }
+
+  /** Line or data row of the current page's file (Parquet and `.npz` rows have no line to open). */
+  private position(): RowPosition {
+    return rowPosition(this.state?.page ?? {});
   }
 
   private renderGrid(): void {
     const s = this.state!;
     const page = s.page!;
     const cols = this.columns();
+    const pos = this.position();
     const grid = el('table', {
       class: 'rows-grid',
       role: 'grid',
@@ -274,7 +287,7 @@ export class RowsPanel {
       el(
         'th',
         { role: 'columnheader', scope: 'col', 'aria-colindex': '1', tabindex: '-1' },
-        el('span', { class: 'sr-only' }, 'open'),
+        el('span', { class: 'sr-only' }, pos.openable ? 'open' : ''),
       ),
     );
     cols.forEach((c, j) => {
@@ -307,19 +320,22 @@ export class RowsPanel {
     page.rows.forEach((r, i) => {
       const tr = el('tr', { role: 'row', 'aria-rowindex': String(page.offset + i + 2), 'data-line': String(r.line) });
       if (r.kind === 'classification' && !r.correct) tr.classList.add('wrong');
-      const open = el(
-        'button',
-        {
-          type: 'button',
-          class: 'open-line',
-          tabindex: '-1',
-          title: `Open line ${r.line} of the prediction file beside the report`,
-          'aria-label': `Open at line ${r.line}`,
-        },
-        'Open',
-      );
-      open.addEventListener('click', () => this.openLine(r.line));
-      tr.append(el('td', { role: 'gridcell', 'aria-colindex': '1' }, open));
+      let open: HTMLElement | null = null;
+      if (pos.openable) {
+        open = el(
+          'button',
+          {
+            type: 'button',
+            class: 'open-line',
+            tabindex: '-1',
+            title: `Open line ${r.line} of the prediction file beside the report`,
+            'aria-label': `Open at line ${r.line}`,
+          },
+          'Open',
+        );
+        open.addEventListener('click', () => this.openLine(r.line));
+      }
+      tr.append(el('td', { role: 'gridcell', 'aria-colindex': '1', ...(open ? {} : { tabindex: '-1' }) }, open));
       cols.forEach((c, j) =>
         tr.append(
           el(
@@ -416,7 +432,7 @@ export class RowsPanel {
           return;
         }
         const r = s.page.rows[i];
-        if (r) this.openLine(r.line);
+        if (r && this.position().openable) this.openLine(r.line);
         return;
       }
       default:

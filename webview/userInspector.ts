@@ -6,6 +6,7 @@
  * query (`user = <id>`); every text from the files is set as text.
  */
 import type { RankingRowView } from '../src/core/inspect/types';
+import { rowPosition, type RowPosition } from '../src/shared/rowPosition';
 import { formatCount, formatNumber } from '../src/shared/format';
 import type { UserInspectorModel } from '../src/shared/userInspector';
 import { el } from './dom';
@@ -37,8 +38,8 @@ export function userInspector(m: UserInspectorModel, host: UserInspectorHost): H
       ? `Suggestions list the first ${formatCount(m.users.length)} of ${formatCount(m.totalUsers)} evaluated users; any user id can be typed in full.`
       : `${formatCount(m.totalUsers)} evaluated users; users without a relevant item can be typed too.`;
 
-  const replayRemembered = userLookup(input, show, result, host, 'userInspector.user', (row) => {
-    result.replaceChildren(renderUser(row, m));
+  const replayRemembered = userLookup(input, show, result, host, 'userInspector.user', (row, position) => {
+    result.replaceChildren(renderUser(row, m, position));
     // The item map highlights the same user.
     section.dispatchEvent(new CustomEvent(USER_SHOWN_EVENT, { bubbles: true, detail: row }));
   });
@@ -83,7 +84,7 @@ export function userLookup(
   result: HTMLElement,
   host: UserInspectorHost,
   memoryKey: string,
-  show: (row: RankingRowView) => void,
+  show: (row: RankingRowView, position: RowPosition) => void,
 ): () => void {
   const lookUp = async (): Promise<void> => {
     const user = input.value.trim();
@@ -92,8 +93,8 @@ export function userLookup(
       return;
     }
     host.remember(memoryKey, user);
-    const row = await fetchUserRow(user, result);
-    if (row) show(row);
+    const found = await fetchUserRow(user, result);
+    if (found) show(found.row, found.position);
   };
   button.addEventListener('click', () => void lookUp());
   input.addEventListener('keydown', (e) => {
@@ -113,9 +114,12 @@ export function userLookup(
 
 /**
  * One user's row from the host (the row query `user = <id>`), or null with the reason shown in
- * `result` ("Looking up …" while waiting).
+ * `result` ("Looking up …" while waiting); with where it sits in the run file (a line, or a data row).
  */
-export async function fetchUserRow(user: string, result: HTMLElement): Promise<RankingRowView | null> {
+export async function fetchUserRow(
+  user: string,
+  result: HTMLElement,
+): Promise<{ row: RankingRowView; position: RowPosition } | null> {
   result.replaceChildren(el('p', { class: 'note' }, `Looking up ${user}…`));
   const a = await ask((seq) => ({
     type: 'queryRows',
@@ -132,7 +136,7 @@ export async function fetchUserRow(user: string, result: HTMLElement): Promise<R
     result.replaceChildren(el('p', { class: 'note', 'data-none': 'true' }, `No list for user "${user}" in the run.`));
     return null;
   }
-  return row;
+  return { row, position: rowPosition(a.page) };
 }
 
 function metaColumns(row: RankingRowView): string[] {
@@ -142,15 +146,19 @@ function metaColumns(row: RankingRowView): string[] {
   return [...cols];
 }
 
-function renderUser(row: RankingRowView, m: UserInspectorModel): HTMLElement {
+function renderUser(row: RankingRowView, m: UserInspectorModel, position: RowPosition): HTMLElement {
   const wrap = el('div', { class: 'user-view', 'data-user': row.user });
   const hits = row.items.filter((i) => i.hit).length;
-  const open = el(
-    'vscode-button',
-    { secondary: true, title: "Reveal the user's line in the run file" },
-    `Open at line ${row.line}`,
-  );
-  open.addEventListener('click', () => vscode.postMessage({ type: 'openLine', line: row.line }));
+  // A Parquet run has no lines: its data row is named instead of an Open button.
+  let open: HTMLElement;
+  if (position.openable) {
+    open = el(
+      'vscode-button',
+      { secondary: true, title: "Reveal the user's line in the run file" },
+      `Open at line ${row.line}`,
+    );
+    open.addEventListener('click', () => vscode.postMessage({ type: 'openLine', line: row.line }));
+  } else open = el('span', { class: 'note' }, `data row ${position.value(row.line)}`);
   const facts = [
     `${row.items.length} recommended`,
     `${hits} hit${hits === 1 ? '' : 's'}`,

@@ -19,6 +19,7 @@ import {
 } from '../core/inspect/index';
 import { escapeControlLine } from '../core/diagnostics';
 import { csvLine } from '../shared/csvCell';
+import { rowPosition, type RowPosition } from '../shared/rowPosition';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { UsageError } from './errors';
 import { checkInput } from './files';
@@ -116,7 +117,7 @@ function plain(r: RowView): Record<string, unknown> {
 
 export function renderRows(page: RowPage, format: RowFormat): string {
   if (format === 'json') return JSON.stringify({ total: page.total, rows: page.rows.map(plain) }, null, 2) + '\n';
-  const { head, cells } = tabulate(page.rows);
+  const { head, cells } = tabulate(page.rows, rowPosition(page));
   if (format === 'csv') return [csvLine(head), ...cells.map(csvLine)].join('\n') + '\n';
   const footer =
     page.rows.length === 0
@@ -129,10 +130,10 @@ export function renderRows(page: RowPage, format: RowFormat): string {
 const num = (v: number | null | undefined): string => (v === null || v === undefined ? '' : String(v));
 
 /** Column heads and cells of a page (every row of a page has the same kind). */
-function tabulate(rows: RowView[]): { head: string[]; cells: string[][] } {
+function tabulate(rows: RowView[], pos: RowPosition): { head: string[]; cells: string[][] } {
   if (rows.length === 0 || rows[0].kind === 'ranking') {
     const metricKeys = [...new Set(rows.flatMap((r) => (r.kind === 'ranking' ? Object.keys(r.metrics) : [])))];
-    const head = ['line', 'user', 'trainCount', ...metricKeys, 'topK', 'missed'];
+    const head = [pos.title, 'user', 'trainCount', ...metricKeys, 'topK', 'missed'];
     const cells = rows.map((r) => {
       if (r.kind !== 'ranking') return [];
       const top = r.items
@@ -142,7 +143,7 @@ function tabulate(rows: RowView[]): { head: string[]; cells: string[][] } {
         )
         .join(' ');
       return [
-        String(r.line),
+        String(pos.value(r.line)),
         r.user,
         num(r.trainCount),
         ...metricKeys.map((k) => num(r.metrics[k])),
@@ -157,7 +158,7 @@ function tabulate(rows: RowView[]): { head: string[]; cells: string[][] } {
   );
   const other = [...new Set(rows.flatMap((r) => (r.kind === 'classification' ? Object.keys(r.columns) : [])))];
   const head = [
-    'line',
+    pos.title,
     'id',
     'label',
     'pred',
@@ -177,7 +178,7 @@ function tabulate(rows: RowView[]): { head: string[]; cells: string[][] } {
     if (r.kind !== 'classification') return [];
     const top = [0, 1, 2].flatMap((k) => (r.top[k] ? [r.top[k][0], String(r.top[k][1])] : ['', '']));
     return [
-      String(r.line),
+      String(pos.value(r.line)),
       r.id ?? '',
       r.label,
       r.pred,

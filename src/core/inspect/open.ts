@@ -8,7 +8,7 @@
  * {@link Inspection.fileChanged} re-hashes the file on disk; `opts.expectSha256` makes opening fail
  * with a {@link StaleSourceError} when the file is not the one the results were computed from.
  */
-import { Warnings } from '../diagnostics';
+import { isRowAddressedFile, Warnings } from '../diagnostics';
 import type { ResolvedConfig, Task } from '../config/types';
 import { resolveEvaluation, type EvaluateOptions } from '../evaluate';
 import { fileInfo } from '../io/fileInfo';
@@ -138,6 +138,7 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
   if (opts.expectSha256 !== undefined && opts.expectSha256 !== info.sha256)
     throw new StaleSourceError(input, opts.expectSha256, info.sha256);
   const runner = new QueryRunner(table);
+  const rowAddressed = isRowAddressedFile(input);
   // The report's default view, the most confident mistakes, sorts by confidence: build that order
   // with the rest of the loading (tens of milliseconds for 200,000 rows) rather than on the first page.
   runner.prepareSort('confidence', 'desc');
@@ -158,7 +159,7 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
     filterKeys: [...table.fields.keys()],
     sortKeys: table.sortKeys,
     sliceCandidates: candidates,
-    query: (q) => runner.query(q),
+    query: rowAddressed ? (q) => ({ ...runner.query(q), rowAddressed: true }) : (q) => runner.query(q),
     rowsMatching: (where) => matchingRows(table, where),
     checkFresh: check,
     assertFresh(results) {

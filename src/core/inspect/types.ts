@@ -109,4 +109,9 @@ export interface RowPage {
   rowsInFile: number;
   offset: number;
   rows: RowView[];
+  /**
+   * True for Parquet and `.npz` files, which have no lines: each row's `line` is its 1-based data
+   * row + 1 (as messages count it), shown as the data row, and there is no line to open.
+   */
+  rowAddressed?: boolean;
 }
