@@ -2,7 +2,9 @@
 // suite inside a real VS Code (code-server), then the UI tests in Chromium. Ends with ONE summary
 // line, `tests: N passed, M failed[, K skipped]`, over all stages, and exits non-zero on any failure.
 //
-// A stage that cannot run here (no Chromium, code-server not installable) is reported as SKIPPED
+// Chromium (Debian's) and code-server are installed on first use when they can be (Chromium needs
+// root for apt-get; otherwise the command to run is printed). A stage that still cannot run here
+// (no Chromium, code-server not installable) is reported as SKIPPED
 // with its reason, never silently, and the run then fails (exit 1) unless EVAL_LENS_ALLOW_SKIP=1:
 // a run that skipped the real-VS-Code stages is not a green run. EVAL_LENS_SKIP_UI=1 /
 // EVAL_LENS_SKIP_VSCODE=1 skip a stage on purpose (still reported, and still needing ALLOW_SKIP).
@@ -10,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureChromium } from './vscode/chromium.mjs';
 import { chromiumMissing, codeServerInstalled, ensureCodeServer, root } from './vscode/codeServer.mjs';
 
 const allowSkip = process.env.EVAL_LENS_ALLOW_SKIP === '1';
@@ -65,9 +68,15 @@ banner('unit tests');
 // 2/3 need code-server and Chromium.
 let vscodeReason = null;
 let uiReason = null;
-const noChromium = chromiumMissing();
 if (process.env.EVAL_LENS_SKIP_VSCODE === '1') vscodeReason = 'EVAL_LENS_SKIP_VSCODE=1';
 if (process.env.EVAL_LENS_SKIP_UI === '1') uiReason = 'EVAL_LENS_SKIP_UI=1';
+// Debian's Chromium: installed here when missing and running as root (else the command is printed).
+let chromiumWhy = null;
+if (!(vscodeReason && uiReason) && chromiumMissing()) {
+  banner('Chromium for the VS Code stages');
+  chromiumWhy = ensureChromium();
+}
+const noChromium = chromiumMissing() && (chromiumWhy ?? chromiumMissing());
 if (noChromium) {
   vscodeReason ??= noChromium;
   uiReason ??= noChromium;
