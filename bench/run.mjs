@@ -56,6 +56,10 @@ const files = readdirSync('bench')
 // read.bench also reads a 20-class file of the same rows (bench/data/small20).
 for (const [probe, args] of files.some((f) => !f.startsWith('factors.'))
   ? [
+      // the paired comparison's second run (the first file is written again, the same bytes)
+      ...(files.some((f) => f.startsWith('paired.'))
+        ? [['bench/data/cls/preds_b.csv', ['bench/data', '--only', 'cls', '--pair']]]
+        : []),
       ['bench/data/cls/preds.csv', ['bench/data', '--only', 'cls']],
       ['bench/data/rank/recs.jsonl', ['bench/data', '--only', 'rank']],
       ...(files.some((f) => f.startsWith('read.'))
