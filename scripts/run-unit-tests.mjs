@@ -22,7 +22,16 @@ if (files.length === 0) {
   console.error('No unit test files found.');
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
-  stdio: 'inherit',
-});
+// A log (not a terminal, or CI) gets no colour codes. --enable-source-maps makes the reporter's
+// `test at file:line:col` point at the TypeScript source rather than tsx's one-line output.
+const env = { ...process.env };
+if (!process.stdout.isTTY || process.env.CI) {
+  delete env.FORCE_COLOR;
+  env.NO_COLOR = '1';
+}
+const r = spawnSync(
+  process.execPath,
+  ['--enable-source-maps', '--import', 'tsx', '--test', '--test-reporter=spec', ...files],
+  { stdio: 'inherit', env },
+);
 process.exit(r.status ?? 1);

@@ -41,7 +41,7 @@ export function detectFormat(path: string): TableFormat {
   const ext = extname(path) || '(none)';
   throw new EvalLensError(
     'unsupported-format',
-    `Cannot read ${basename(path)}: unsupported file extension ${ext}. Accepted: ${Object.keys(FORMAT_BY_EXTENSION).join(', ')}.`,
+    `Cannot read ${basename(path)}: unsupported file extension ${ext}. Accepted: ${Object.keys(FORMAT_BY_EXTENSION).join(', ')}, and .npy (the user factors of a factor model, with an eval-lens.json naming them).`,
     { file: path },
   );
 }
