@@ -19,6 +19,8 @@ export function createProgram(): Command {
     .version(TOOL_VERSION, '-V, --version', 'print the version')
     .option('--debug', 'print stack traces of unexpected errors')
     .exitOverride()
+    // One prefix for every error: commander's own ("error: unknown option …") as ours, `eval-lens: …`.
+    .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'eval-lens: ')) })
     .showHelpAfterError('(run `eval-lens help <command>` for usage)')
     .showSuggestionAfterError(true);
   // Subcommands: one line each.
