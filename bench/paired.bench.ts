@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const bootstrap = { n: B, confidence: 0.95, seed: 0 };
   // One run's own bootstrap of every key (its stage time, as the results record it).
   const one = await evaluateFile(fa, { overrides: { bootstrap } });
-  const tOne = one.timings.bootstrap ?? NaN;
+  const tOne = one.timings?.bootstrap ?? NaN;
   const keys = Object.values(one.metrics).filter((m) => m.ci).length;
   console.log(
     `paired     one run: bootstrap of ${keys} keys, ${B} resamples        ${tOne.toFixed(3).padStart(8)} s  (rss ${mb()} MB)`,

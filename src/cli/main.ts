@@ -8,6 +8,7 @@ import { EXIT, reportError } from './errors';
 import { registerEvaluate } from './evaluate';
 import { registerCompare } from './compare';
 import { registerRows } from './rows';
+import { registerDiff } from './diff';
 import { registerReport } from './report';
 import { registerExplain } from './explain';
 
@@ -27,6 +28,7 @@ export function createProgram(): Command {
   registerEvaluate(program);
   registerCompare(program);
   registerRows(program);
+  registerDiff(program);
   registerReport(program);
   registerExplain(program);
   return program;

@@ -197,7 +197,7 @@ function tabulate(rows: RowView[], pos: RowPosition): { head: string[]; cells: s
  * A plain-text table; column names and cells are shown on one line (line breaks and tabs as \n
  * and \t, other control characters as \u00XX), long cells cut.
  */
-function textTable(columns: string[], rows: string[][]): string {
+export function textTable(columns: string[], rows: string[][]): string {
   const show = (s: string): string => {
     const t = escapeControlLine(s);
     return t.length > 40 ? `${t.slice(0, 39)}…` : t;

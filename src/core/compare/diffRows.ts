@@ -1,0 +1,238 @@
+/**
+ * The rows that changed between two runs (`eval-lens diff A B`): the runs' rows (users) matched by
+ * id — else by position — and, for the chosen metric, each row's value in A and in B.
+ *
+ * Conventions:
+ * - Classification (and importance-weighted binary) rows: `accuracy` (default) compares the rows'
+ *   correctness — the four cells (both right, A right and B wrong = lost, A wrong and B right =
+ *   gained, both wrong) with McNemar's exact test of lost against gained — and lists the rows that
+ *   flipped; `nll` compares each row's −ln max(p_true, 10⁻¹⁵) and lists the rows whose loss
+ *   changed. Ranking users: any per-user metric (`ndcg@10` by default, else the first the run has),
+ *   listing the users whose value changed.
+ * - A row's contribution to Δ (B − A of the metric) is its change divided by the number of
+ *   matched rows (accuracy and NLL are plain means over rows, ranking metrics means over users).
+ *   Rows are listed worst for B first: by their change in the metric's good direction, ascending
+ *   (a row B lost, or whose loss grew most, comes first); ties in file order of A.
+ * - `where` filters with the row query's language on A's rows (its keys: `label`, `correct`,
+ *   `confidence`, the file's columns, …); the counts and the test are over the filtered rows.
+ * - Every row carries its line in both files (for Parquet and `.npz`, the data row: no line).
+ */
+import { fail } from '../diagnostics';
+import { openInspection, type InspectionOptions } from '../inspect/open';
+import type { ClassificationRowView, FilterTerm, RankingRowView, RowView } from '../inspect/types';
+import { directionOf } from '../results/directions';
+import type { Direction } from '../results/types';
+import { mcnemarExact } from '../stats/tests';
+
+export interface DiffRow {
+  /** Row id (classification) or user (ranking); null when the files have no ids. */
+  id: string | null;
+  label?: string;
+  lineA: number;
+  lineB: number;
+  predA?: string;
+  predB?: string;
+  /** The row's value of the metric in each run (1/0 for accuracy). */
+  a: number | null;
+  b: number | null;
+  /** b − a. */
+  change: number | null;
+  /** change / number of matched rows: the row's share of Δ. */
+  contribution: number | null;
+}
+
+export interface RowDiff {
+  task: string;
+  runs: [string, string];
+  metric: string;
+  direction: Direction;
+  /** Matched rows (after the filter). */
+  n: number;
+  /** Rows whose value changed. */
+  changed: number;
+  /** Accuracy: the four cells and McNemar's exact test. */
+  cells: { bothRight: number; lost: number; gained: number; bothWrong: number } | null;
+  mcnemar: { b: number; c: number; p: number } | null;
+  /** Δ = mean(B) − mean(A) over the matched rows. */
+  delta: number | null;
+  /** The changed rows, worst for B first, at most `limit`. */
+  rows: DiffRow[];
+  /** Parquet / `.npz`: line numbers are data rows, there is no line to open. */
+  rowAddressed: boolean;
+  where: string | null;
+}
+
+export interface DiffOptions extends Pick<InspectionOptions, 'configPath' | 'root' | 'defaults' | 'overrides'> {
+  metric?: string;
+  where?: FilterTerm[];
+  whereText?: string;
+  limit?: number;
+  matchBy?: 'id' | 'position';
+}
+
+function valueOf(row: RowView, metric: string): number | null {
+  if (row.kind === 'ranking') {
+    const v = row.metrics[metric];
+    return v === undefined || !Number.isFinite(v) ? null : v;
+  }
+  if (metric === 'accuracy') return row.correct ? 1 : 0;
+  return row.loss;
+}
+
+function keyOf(row: RowView): string | null {
+  return row.kind === 'ranking' ? row.user : row.id;
+}
+
+/** Every row of an inspection, in file order. */
+function allRows(insp: {
+  rowsInFile: number;
+  query: (q: { where: FilterTerm[]; offset: number; limit: number }) => { rows: RowView[]; rowAddressed?: boolean };
+}): {
+  rows: RowView[];
+  rowAddressed: boolean;
+} {
+  const page = insp.query({ where: [], offset: 0, limit: Math.max(1, insp.rowsInFile) });
+  return { rows: page.rows, rowAddressed: page.rowAddressed === true };
+}
+
+/** The rows that changed from run A to run B (see the module's doc). */
+export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions = {}): Promise<RowDiff> {
+  const open = (p: string) =>
+    openInspection(p, {
+      configPath: opts.configPath,
+      root: opts.root,
+      defaults: opts.defaults,
+      overrides: opts.overrides,
+    });
+  const [ia, ib] = [await open(pathA), await open(pathB)];
+  if (ia.task !== ib.task)
+    fail(
+      'compare-task-mismatch',
+      { file: pathB },
+      `expected ${ia.task} rows as in ${pathA}, but this run is ${ib.task}.`,
+    );
+  const A = allRows(ia);
+  const B = allRows(ib);
+  const ranking = ia.task === 'ranking';
+  const metric =
+    opts.metric ??
+    (ranking
+      ? (Object.keys((A.rows[0] as RankingRowView | undefined)?.metrics ?? {}).find((k) => k === 'ndcg@10') ??
+        Object.keys((A.rows[0] as RankingRowView | undefined)?.metrics ?? {})[0] ??
+        'ndcg@10')
+      : 'accuracy');
+  const supported = ranking
+    ? Object.keys((A.rows[0] as RankingRowView | undefined)?.metrics ?? {})
+    : ['accuracy', 'nll'];
+  if (!supported.includes(metric))
+    fail(
+      'diff-unknown-metric',
+      { file: pathA },
+      `expected a per-row metric of this run (${supported.join(', ')}), but got "${metric}".`,
+    );
+  if (!ranking && metric === 'nll' && A.rows.some((r) => (r as ClassificationRowView).loss === null))
+    fail('diff-unknown-metric', { file: pathA }, 'expected class probabilities for nll, but this run has none.');
+  // Pairing: by id when both runs have them, else by position (the same number of rows).
+  const byId =
+    opts.matchBy !== 'position' && A.rows.every((r) => keyOf(r) !== null) && B.rows.every((r) => keyOf(r) !== null);
+  const partner = new Int32Array(A.rows.length).fill(-1);
+  if (byId) {
+    const index = new Map<string, number>();
+    B.rows.forEach((r, j) => index.set(keyOf(r)!, j));
+    A.rows.forEach((r, i) => (partner[i] = index.get(keyOf(r)!) ?? -1));
+    const missing = A.rows.findIndex((_, i) => partner[i] < 0);
+    if (missing >= 0 || index.size !== A.rows.length)
+      fail(
+        'compare-paired-mismatch',
+        { file: pathB },
+        missing >= 0
+          ? `expected every id of ${pathA} here, but "${keyOf(A.rows[missing]!)}" is not.`
+          : `expected the same ids as ${pathA}: this run has ${B.rows.length} rows, that one ${A.rows.length}.`,
+      );
+  } else {
+    if (A.rows.length !== B.rows.length)
+      fail(
+        'compare-paired-mismatch',
+        { file: pathB },
+        `expected ${A.rows.length} rows as in ${pathA} (pairing by position), but got ${B.rows.length}.`,
+      );
+    for (let i = 0; i < A.rows.length; i++) partner[i] = i;
+  }
+  const keep = opts.where && opts.where.length > 0 ? new Set(ia.rowsMatching(opts.where)) : null;
+  const direction = directionOf(metric);
+  const sign = direction === 'lower' ? -1 : 1;
+  const cells = ranking ? null : { bothRight: 0, lost: 0, gained: 0, bothWrong: 0 };
+  let n = 0;
+  let sumA = 0;
+  let sumB = 0;
+  let defined = 0;
+  const changed: { i: number; j: number; a: number | null; b: number | null; change: number | null }[] = [];
+  for (let i = 0; i < A.rows.length; i++) {
+    if (keep && !keep.has(i)) continue;
+    const j = partner[i]!;
+    const ra = A.rows[i]!;
+    const rb = B.rows[j]!;
+    if (ra.kind === 'classification' && rb.kind === 'classification' && ra.label !== rb.label)
+      fail(
+        'compare-paired-mismatch',
+        { file: pathB, line: rb.line },
+        `expected the true label of ${ra.id !== null ? `id "${ra.id}"` : `row ${i + 1}`} to be "${ra.label}" as in ${pathA}, but got "${rb.label}".`,
+      );
+    n++;
+    const a = valueOf(ra, metric);
+    const b = valueOf(rb, metric);
+    if (cells && ra.kind === 'classification' && rb.kind === 'classification') {
+      if (ra.correct && rb.correct) cells.bothRight++;
+      else if (ra.correct) cells.lost++;
+      else if (rb.correct) cells.gained++;
+      else cells.bothWrong++;
+    }
+    if (a !== null && b !== null) {
+      sumA += a;
+      sumB += b;
+      defined++;
+    }
+    if (a !== b) changed.push({ i, j, a, b, change: a !== null && b !== null ? b - a : null });
+  }
+  // Worst for B first: ascending change in the good direction; undefined changes last; ties in A's order.
+  changed.sort((x, y) => {
+    const gx = x.change === null ? Infinity : sign * x.change;
+    const gy = y.change === null ? Infinity : sign * y.change;
+    return gx - gy || x.i - y.i;
+  });
+  const limit = opts.limit ?? 50;
+  const rows: DiffRow[] = changed.slice(0, limit).map(({ i, j, a, b, change }) => {
+    const ra = A.rows[i]!;
+    const rb = B.rows[j]!;
+    const row: DiffRow = {
+      id: keyOf(ra),
+      lineA: ra.line,
+      lineB: rb.line,
+      a,
+      b,
+      change,
+      contribution: change === null || n === 0 ? null : change / n,
+    };
+    if (ra.kind === 'classification' && rb.kind === 'classification') {
+      row.label = ra.label;
+      row.predA = ra.pred;
+      row.predB = rb.pred;
+    }
+    return row;
+  });
+  const mc = cells ? mcnemarExact(cells.lost, cells.gained) : null;
+  return {
+    task: ia.task,
+    runs: [pathA, pathB],
+    metric,
+    direction,
+    n,
+    changed: changed.length,
+    cells,
+    mcnemar: mc,
+    delta: defined > 0 ? (sumB - sumA) / defined : null,
+    rows,
+    rowAddressed: A.rowAddressed || B.rowAddressed,
+    where: opts.whereText ?? null,
+  };
+}
