@@ -10,8 +10,8 @@ function report(err: unknown, debug = false): { code: number; text: string } {
   return { code, text };
 }
 
-test('exit codes: 1 bad input, 2 usage, 130 cancelled, 0 for help/version', () => {
-  assert.deepEqual(EXIT, { ok: 0, badInput: 1, usage: 2, cancelled: 130 });
+test('exit codes: 1 bad input, 2 usage, 3 a broken comparison gate, 130 cancelled, 0 for help/version', () => {
+  assert.deepEqual(EXIT, { ok: 0, badInput: 1, usage: 2, gate: 3, cancelled: 130 });
   let r = report(new EvalLensError('missing-column', 'preds.csv:1: no label column'));
   assert.deepEqual(r, { code: 1, text: 'eval-lens: preds.csv:1: no label column\n' });
   r = report(new UsageError('--out x is an input'));
