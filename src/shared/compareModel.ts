@@ -166,6 +166,7 @@ const OVERLAYS: Record<string, { title: string; x: string; y: string; unit?: boo
   riskCoverage: { title: 'Risk–coverage', x: 'coverage', y: 'selective risk' },
   reliability: { title: 'Reliability diagram', x: 'confidence', y: 'accuracy', unit: true, diagonal: true },
   pr: { title: 'Precision–recall', x: 'recall', y: 'precision', unit: true },
+  shift: { title: 'Accuracy against distribution shift', x: 'shift (symmetric KL)', y: 'accuracy' },
 };
 
 /** One chart per curve the runs share, every run a series (colour and dash tell runs apart). */
@@ -338,6 +339,123 @@ function diffCharts(c: CompareResults): ChartModel[] {
   });
 }
 
+/**
+ * One metric across the runs as bars, each with the run's own interval (from the paired
+ * resamples, or its results), the baseline first; one chart per metric, chosen with a select.
+ */
+export function runBarCharts(c: CompareResults): ChartModel[] {
+  const name = (run: string): string => c.names[c.runs.indexOf(run)] ?? run;
+  const order = [c.baseline, ...c.runs.filter((r) => r !== c.baseline)];
+  return c.metrics
+    .filter(
+      (m) =>
+        !UNRANKED_KEYS.has(m) &&
+        order.filter((r) => c.table[r]?.[m] !== null && c.table[r]?.[m] !== undefined).length >= 2,
+    )
+    .map((m) => {
+      const values = order.map((r) => c.table[r]?.[m] ?? null);
+      const cis = order.map((r) => c.intervals?.[r]?.[m] ?? null);
+      const ends = [
+        ...values.filter((v): v is number => v !== null),
+        ...cis.flatMap((ci) => (ci ? [ci[0], ci[1]] : [])),
+      ];
+      const lo = Math.min(0, ...ends);
+      const hi = Math.max(...ends);
+      const label =
+        `${metricName(m)} ${c.directions[m] === 'lower' ? '↓' : c.directions[m] === 'higher' ? '↑' : ''}`.trim();
+      const labels = order.map((r) => (r === c.baseline ? `${name(r)} (baseline)` : name(r)));
+      return {
+        id: `runs.bars.${m}`,
+        title: `${label} across runs`,
+        description: `${metricName(m)} (${m}) of ${order.length} runs as bars with their intervals, the baseline first.`,
+        x: { label: 'run', type: 'category', categories: labels },
+        y: { label: m, type: 'linear', min: lo, max: hi + (hi - lo) * 0.05 || 1 },
+        series: [
+          {
+            label: m,
+            colour: 'blue',
+            style: 'bar',
+            points: values.map((y, i) => ({ x: i, y })),
+            errorBars: cis.map((ci) => (ci ? { lo: ci[0], hi: ci[1] } : null)),
+            pointLabels: labels,
+          },
+        ],
+        table: {
+          id: `runs.bars.${m}.table`,
+          title: `${label} across runs`,
+          columns: ['run', m, 'CI low', 'CI high'],
+          kinds: ['text', 'num', 'num', 'num'],
+          rows: order.map((_, i) => [labels[i]!, values[i]!, cis[i]?.[0] ?? null, cis[i]?.[1] ?? null]),
+        },
+        group: { id: 'runs.bars', title: 'Metric', option: metricName(m) },
+      };
+    });
+}
+
+/**
+ * Pairs of metrics drawn as a scatter of the runs (one point per run): ranking coverage@K against
+ * NDCG@K (the accuracy–diversity trade-off), classification accuracy against ECE and AURC, and,
+ * for any comparison, its first two metrics.
+ */
+export function metricPairs(c: CompareResults): [string, string][] {
+  const has = (m: string): boolean => c.metrics.includes(m);
+  const pairs: [string, string][] = [];
+  for (const m of c.metrics) {
+    const k = /^coverage@(\d+)$/.exec(m)?.[1];
+    if (k && has(`ndcg@${k}`)) pairs.push([m, `ndcg@${k}`]);
+  }
+  for (const x of ['ece', 'aurc']) if (has(x) && has('accuracy')) pairs.push([x, 'accuracy']);
+  const first = c.metrics.filter((m) => !UNRANKED_KEYS.has(m));
+  if (pairs.length === 0 && first.length >= 2) pairs.push([first[0]!, first[1]!]);
+  return pairs;
+}
+
+/** The runs as points of two metrics, one chart per pair of {@link metricPairs}, chosen with a select. */
+export function runScatterCharts(c: CompareResults): ChartModel[] {
+  const name = (run: string): string => c.names[c.runs.indexOf(run)] ?? run;
+  return metricPairs(c).flatMap(([mx, my]) => {
+    const runs = c.runs.filter((r) => (c.table[r]?.[mx] ?? null) !== null && (c.table[r]?.[my] ?? null) !== null);
+    if (runs.length < 2) return [];
+    const xs = runs.map((r) => c.table[r]![mx]!);
+    const ys = runs.map((r) => c.table[r]![my]!);
+    const pad = (v: number[]): [number, number] => {
+      const lo = Math.min(...v);
+      const hi = Math.max(...v);
+      const d = (hi - lo) * 0.1 || Math.abs(hi) * 0.1 || 0.1;
+      return [lo - d, hi + d];
+    };
+    const [x0, x1] = pad(xs);
+    const [y0, y1] = pad(ys);
+    const label = (r: string): string => (r === c.baseline ? `${name(r)} (baseline)` : name(r));
+    const title = `${metricName(my)} against ${metricName(mx)}`;
+    return [
+      {
+        id: `runs.scatter.${mx}.${my}`,
+        title,
+        description: `${runs.length} runs as points: ${my} (y) against ${mx} (x).`,
+        x: { label: mx, type: 'linear', min: x0, max: x1 },
+        y: { label: my, type: 'linear', min: y0, max: y1 },
+        series: runs.map((r, i) => ({
+          label: label(r),
+          colour: SERIES_COLOURS[i % SERIES_COLOURS.length]!,
+          style: 'points' as const,
+          points: [{ x: xs[i]!, y: ys[i]! }],
+          pointLabels: [label(r)],
+          radius: 6,
+        })),
+        table: {
+          id: `runs.scatter.${mx}.${my}.table`,
+          title,
+          columns: ['run', mx, my],
+          kinds: ['text', 'num', 'num'],
+          rows: runs.map((r, i) => [label(r), xs[i]!, ys[i]!]),
+        },
+        group: { id: 'runs.scatter', title: 'Metrics', option: `${my} against ${mx}` },
+      },
+    ];
+  });
+}
+
 export function buildCompareModel(c: CompareResults): ReportModel {
   const baselineName = c.names[c.runs.indexOf(c.baseline)] ?? c.baseline;
   const boot = c.settings?.bootstrap;
@@ -362,10 +480,21 @@ export function buildCompareModel(c: CompareResults): ReportModel {
   const overlays = overlayCharts(c);
   if (overlays.length > 0)
     tabs.push({ id: 'curves', title: 'Curves', cards: [], charts: overlays, tables: [], notes: [] });
+  const across = [...runBarCharts(c), ...runScatterCharts(c)];
+  if (across.length > 0)
+    tabs.push({
+      id: 'runs',
+      title: 'Runs',
+      cards: [],
+      charts: across,
+      tables: [],
+      notes: ['A metric across the runs with each run’s interval, and the runs as points of two metrics.'],
+    });
   const targets: ReportModel['targets'] = {};
   for (const m of c.metrics) targets[m] = { tab: 'table' };
   for (const ch of tabs[1]!.charts) targets[ch.id] = { tab: 'tests', element: ch.id };
   for (const ch of overlays) targets[ch.id] = { tab: 'curves', element: ch.id };
+  for (const ch of across) targets[ch.id] = { tab: 'runs', element: ch.id };
   // Headline: the first metrics, each with its best run — every run of a tie for best, named as such.
   const headline: CardModel[] = c.metrics.slice(0, 4).flatMap((m) => {
     const bests = c.runs.filter((r) => c.marks[m]?.[r] === 1);

@@ -1,6 +1,7 @@
 /**
  * The curves of the compared runs, kept in the comparison so that a report can draw every run on
- * one chart: risk–coverage, reliability, precision–recall and the ranking metrics against K.
+ * one chart: risk–coverage, reliability, precision–recall, accuracy against distribution shift and
+ * the ranking metrics against K.
  *
  * A curve with more than {@link MAX_OVERLAY_POINTS} points (a risk–coverage curve has one point
  * per distinct score, so up to one per row) is thinned to that many points taken evenly by index,
@@ -12,8 +13,12 @@ import type { Curve, Results } from '../results/types';
 /** Points kept per run and curve. */
 export const MAX_OVERLAY_POINTS = 400;
 
-/** Names of the curves drawn as overlays, in display order (ranking adds `metricVsK.<metric>`). */
-export const OVERLAY_CURVES = ['riskCoverage', 'reliability', 'pr'] as const;
+/**
+ * Names of the curves drawn as overlays, in display order (ranking adds `metricVsK.<metric>`):
+ * `shift` is accuracy against the shift of the test distribution (the evolving-distribution
+ * protocol's main figure, one line per method).
+ */
+export const OVERLAY_CURVES = ['riskCoverage', 'reliability', 'pr', 'shift'] as const;
 
 /**
  * Indices `round(i·(n−1)/(m−1))`, i = 0…m−1, of a curve of n points thinned to m.

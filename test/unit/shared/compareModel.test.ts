@@ -5,7 +5,10 @@ import {
   compareTable,
   decidingP,
   deltaTable,
+  metricPairs,
   overlayCharts,
+  runBarCharts,
+  runScatterCharts,
   testsTable,
   TRANSPOSE_ABOVE,
 } from '../../../src/shared/compareModel';
@@ -50,7 +53,7 @@ test('tests table and paired-difference charts', () => {
   const m = buildCompareModel(c);
   assert.deepEqual(
     m.tabs.map((x) => x.id),
-    ['table', 'tests'],
+    ['table', 'tests', 'runs'],
   );
   const diff = m.tabs[1]!.charts[0]!;
   assert.equal(diff.id, 'diff.accuracy');
@@ -153,7 +156,7 @@ test('overlays: one chart per curve the runs share, a series per run, baseline n
   const m = buildCompareModel(c);
   assert.deepEqual(
     m.tabs.map((t) => t.id),
-    ['table', 'tests', 'curves'],
+    ['table', 'tests', 'curves', 'runs'],
   );
   assert.equal(m.targets['overlay.riskCoverage']!.tab, 'curves');
 });
@@ -191,4 +194,40 @@ test('headline cards: a tie for best names every tied run; all runs tied names n
   // The header line of the tests reads as one sentence list (no ".;").
   const tests = m.header.lines.find((l) => l.label === 'Tests')!.value;
   assert.ok(!tests.includes('.;'), tests);
+});
+
+test('several runs on one chart: a metric across runs as bars with intervals, runs as points of two metrics', () => {
+  const c = compareResults();
+  c.intervals = { [c.runs[0]!]: { accuracy: [0.6, 0.8] }, [c.runs[1]!]: { accuracy: [0.7, 0.9] } };
+  const bars = runBarCharts(c).find((ch) => ch.id === 'runs.bars.accuracy')!;
+  // The baseline first, then the others in their order; each bar with its run's interval.
+  assert.deepEqual(bars.x.categories, ['a (baseline)', 'b', 'c']);
+  assert.deepEqual(bars.series[0]!.points, [
+    { x: 0, y: 0.7 },
+    { x: 1, y: 0.8 },
+    { x: 2, y: 0.75 },
+  ]);
+  assert.deepEqual(bars.series[0]!.errorBars, [{ lo: 0.6, hi: 0.8 }, { lo: 0.7, hi: 0.9 }, null]);
+  assert.equal(bars.group?.id, 'runs.bars');
+  // The first two metrics when no known pair exists: one point per run with both values.
+  const pairs = metricPairs(c);
+  assert.deepEqual(pairs, [['accuracy', 'nll']]);
+  const scatter = runScatterCharts(c)[0]!;
+  assert.deepEqual(
+    scatter.series.map((s) => [s.label, s.points[0]]),
+    [
+      ['a (baseline)', { x: 0.7, y: 0.9 }],
+      ['b', { x: 0.8, y: 0.7 }],
+    ],
+  );
+  // Ranking: coverage@K against NDCG@K for every K both have.
+  assert.deepEqual(metricPairs({ ...c, metrics: ['ndcg@10', 'coverage@10', 'coverage@5', 'ndcg@20'] }), [
+    ['coverage@10', 'ndcg@10'],
+  ]);
+  // In the model: a Runs tab with both kinds, reachable as drill-down targets.
+  const m = buildCompareModel(c);
+  const runsTab = m.tabs.find((t) => t.id === 'runs')!;
+  assert.ok(runsTab.charts.some((ch) => ch.id === 'runs.bars.accuracy'));
+  assert.ok(runsTab.charts.some((ch) => ch.id.startsWith('runs.scatter.')));
+  assert.deepEqual(m.targets['runs.bars.accuracy'], { tab: 'runs', element: 'runs.bars.accuracy' });
 });
