@@ -8,7 +8,7 @@
 import { csvCell } from '../../shared/csvCell';
 import { escapeMarkdown } from '../../shared/markdownText';
 import { metricColumn } from '../glossary';
-import { escapeLatex, formatDelta, formatP, formatValue, untestedNote } from './render';
+import { escapeLatex, formatDelta, formatP, formatValue, pad, untestedNote } from './render';
 import type { CompareResults, CompareTest, Place, PTest } from './types';
 
 const ARROW = { higher: '↑', lower: '↓' } as const;
@@ -129,18 +129,6 @@ function cells(c: CompareResults, metrics: readonly string[] | undefined, style:
     );
   if (c.untested && c.untested.length > 0) notes.push(untestedNote(c.untested));
   return { head, rows, notes };
-}
-
-function pad(rows: string[][]): string {
-  const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => [...r[j]].length)));
-  return rows
-    .map((r) =>
-      r
-        .map((x, j) => (j === 0 ? x.padEnd(widths[j]) : x.padStart(widths[j])))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
 }
 
 /** The long-form comparison for a terminal. */

@@ -48,7 +48,8 @@ function placeOf(t: RunTable, run: string, m: string): Place | undefined {
   return t.marks[m]?.[run];
 }
 
-function pad(rows: string[][]): string {
+/** Rows as aligned text columns: the first left-aligned, the others right-aligned. */
+export function pad(rows: string[][]): string {
   const widths = rows[0].map((_, j) => Math.max(...rows.map((r) => [...r[j]].length)));
   return rows
     .map((r) =>

@@ -184,14 +184,7 @@ export function cohensDPooled(a: Vec, b: Vec): number {
  * @example holmAdjust([0.01, 0.04, 0.03, 0.005]) = [0.03, 0.06, 0.06, 0.02]
  */
 export function holmAdjust(p: readonly (number | null)[]): (number | null)[] {
-  const idx: number[] = [];
-  p.forEach((v, i) => {
-    if (v !== null && !Number.isNaN(v)) {
-      if (v < 0 || v > 1) throw new RangeError(`Expected p-values in [0, 1], but got ${v}.`);
-      idx.push(i);
-    }
-  });
-  idx.sort((i, j) => (p[i] as number) - (p[j] as number));
+  const idx = definedAscending(p);
   const out: (number | null)[] = p.map(() => null);
   const m = idx.length;
   let running = 0;
@@ -200,6 +193,18 @@ export function holmAdjust(p: readonly (number | null)[]): (number | null)[] {
     out[i] = running;
   });
   return out;
+}
+
+/** Indices of the defined p-values (not null, not NaN), ascending by p; ties keep their order. */
+function definedAscending(p: readonly (number | null)[]): number[] {
+  const idx: number[] = [];
+  p.forEach((v, i) => {
+    if (v !== null && !Number.isNaN(v)) {
+      if (v < 0 || v > 1) throw new RangeError(`Expected p-values in [0, 1], but got ${v}.`);
+      idx.push(i);
+    }
+  });
+  return idx.sort((i, j) => (p[i] as number) - (p[j] as number));
 }
 
 /**
@@ -211,14 +216,7 @@ export function holmAdjust(p: readonly (number | null)[]): (number | null)[] {
  * @example bhAdjust([0.01, 0.04, 0.03, 0.005]) = [0.02, 0.04, 0.04, 0.02]
  */
 export function bhAdjust(p: readonly (number | null)[]): (number | null)[] {
-  const idx: number[] = [];
-  p.forEach((v, i) => {
-    if (v !== null && !Number.isNaN(v)) {
-      if (v < 0 || v > 1) throw new RangeError(`Expected p-values in [0, 1], but got ${v}.`);
-      idx.push(i);
-    }
-  });
-  idx.sort((i, j) => (p[i] as number) - (p[j] as number));
+  const idx = definedAscending(p);
   const out: (number | null)[] = p.map(() => null);
   const m = idx.length;
   let running = 1;

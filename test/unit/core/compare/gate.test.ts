@@ -4,30 +4,20 @@ import assert from 'node:assert/strict';
 import { checkGate, parseGate } from '../../../../src/core/compare/gate';
 import type { CompareResults } from '../../../../src/core/compare/types';
 import { EvalLensError } from '../../../../src/core/diagnostics';
+import { compareResults } from '../../helpers/reportFixtures';
 
+/** The shared fixture with two metrics of opposite directions and a third run. */
 function comparison(): CompareResults {
-  return {
-    schema: 'eval-lens/compare@1',
-    kind: 'comparison',
-    tool: { name: 'eval-lens', version: '0' },
-    createdAt: '2026-01-01T00:00:00Z',
-    task: 'classification',
-    runs: ['a.csv', 'b.csv', 'c.csv'],
-    names: ['a', 'b', 'c'],
-    metrics: ['accuracy', 'aurc'],
-    directions: { accuracy: 'higher', aurc: 'lower' },
-    table: {
-      'a.csv': { accuracy: 0.8, aurc: 0.1 },
-      'b.csv': { accuracy: 0.78, aurc: 0.104 },
-      'c.csv': { accuracy: 0.85, aurc: 0.2 },
-    },
-    marks: {},
-    baseline: 'a.csv',
-    matchBy: 'id',
-    tests: [],
-    settings: { holm: '', onMismatch: 'error' },
-    warnings: [],
+  const c = compareResults();
+  c.metrics = ['accuracy', 'aurc'];
+  c.directions = { accuracy: 'higher', aurc: 'lower' };
+  c.table = {
+    'a.csv': { accuracy: 0.8, aurc: 0.1 },
+    'b.csv': { accuracy: 0.78, aurc: 0.104 },
+    'c.csv': { accuracy: 0.85, aurc: 0.2 },
   };
+  c.tests = [];
+  return c;
 }
 
 test('rules: metric, operator, signed number, optional %; several per string; bad rules named', () => {
