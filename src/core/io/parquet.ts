@@ -7,6 +7,8 @@
  * booleans, null, and arrays for list columns (`probs`, `items`). Conversions:
  * - INT64 values (read as bigint) within ±(2^53 − 1) become numbers; larger ones become their
  *   decimal text, as JSONL does for integers of 16 digits or more, so two large ids never collide.
+ *   A DECIMAL of scale 0 (up to 38 digits) is read as an exact integer the same way
+ *   (parquetColumn.ts); a DECIMAL with a scale is a number.
  * - Timestamps and dates become ISO 8601 text (every digit of a microsecond or nanosecond unit
  *   kept, so that two timestamps a microsecond apart stay distinct); byte arrays without a string annotation are read
  *   as UTF-8 text.

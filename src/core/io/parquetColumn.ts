@@ -131,6 +131,30 @@ function viewOf(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/**
+ * Plain values as cells: hyparquet's conversions, except a DECIMAL of scale 0 (an integer of up to
+ * 38 digits), which hyparquet turns into a double — two labels beyond 2^53 would then merge —
+ * and which is kept here as an exact bigint (becoming a number or its decimal text as an INT64
+ * does, in the caller). A DECIMAL with a scale is a number, as hyparquet gives it.
+ */
+function decodedValues(data: DecodedArray, decoder: ColumnDecoder): DecodedArray {
+  const e = decoder.element;
+  const decimal = e.converted_type === 'DECIMAL' || e.logical_type?.type === 'DECIMAL';
+  const scale = e.scale ?? (e.logical_type?.type === 'DECIMAL' ? e.logical_type.scale : 0) ?? 0;
+  if (!decimal || scale !== 0) return convert(data, decoder);
+  return Array.from(data as ArrayLike<unknown>, (v) =>
+    v instanceof Uint8Array ? twosComplement(v) : BigInt(v as number | bigint),
+  );
+}
+
+/** A big-endian two's-complement integer of any length. */
+function twosComplement(bytes: Uint8Array): bigint {
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  const bits = BigInt(bytes.length * 8);
+  return bytes.length > 0 && bytes[0]! >= 0x80 ? v - (1n << bits) : v;
+}
+
 /** A decoded page's values as rows (appended to the previous page's when a list continues). */
 function rows(
   page: ReturnType<typeof readDataPage>,
@@ -139,7 +163,10 @@ function rows(
   dictionary: DecodedArray | undefined,
   previous: DecodedArray | undefined,
 ): DecodedArray {
-  const values = convertWithDictionary(page.dataPage, dictionary, encoding, decoder);
+  const values =
+    dictionary && encoding.endsWith('_DICTIONARY')
+      ? convertWithDictionary(page.dataPage, dictionary, encoding, decoder)
+      : decodedValues(page.dataPage, decoder);
   return assembleLists(
     Array.isArray(previous) ? previous : [],
     page.definitionLevels,
@@ -247,7 +274,7 @@ export function readColumnChunk(
       take(budget, n, unpacked);
       const page = decompressed(decoder.codec, compressed, unpacked);
       const plain = readPlain({ view: viewOf(page), offset: 0 }, decoder.type, n, decoder.element.type_length);
-      dictionary = convert(plain, decoder);
+      dictionary = decodedValues(plain, decoder);
       continue;
     }
     let result: DecodedArray;

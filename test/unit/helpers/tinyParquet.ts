@@ -1,12 +1,12 @@
 // A minimal Parquet writer for tests whose values no fixture holds (no writer is installed): one row
 // group, REQUIRED top-level columns, one uncompressed PLAIN data page each, the footer in Thrift's
 // compact protocol (Apache Parquet format, parquet.thrift). Enough for INT64 (signed, UINT_64,
-// timestamps), DOUBLE and UTF-8 columns.
+// timestamps), DOUBLE and UTF-8 columns, and DECIMAL(38, 0) as a 16-byte FIXED_LEN_BYTE_ARRAY.
 
 export interface TinyColumn {
   name: string;
-  type: 'INT64' | 'DOUBLE' | 'UTF8';
-  /** parquet.thrift ConvertedType: 10 TIMESTAMP_MICROS, 14 UINT_64, 18 INT_64. */
+  type: 'INT64' | 'DOUBLE' | 'UTF8' | 'DECIMAL128';
+  /** parquet.thrift ConvertedType: 5 DECIMAL, 10 TIMESTAMP_MICROS, 14 UINT_64, 18 INT_64. */
   convertedType?: number;
   /** A TIMESTAMP logical type in nanoseconds (no converted type exists for it). */
   timestampNanos?: boolean;
@@ -88,6 +88,16 @@ function plainValues(c: TinyColumn): Buffer {
         return Buffer.concat([len, s]);
       }),
     );
+  if (c.type === 'DECIMAL128') {
+    // big-endian two's complement in 16 bytes
+    const out = Buffer.alloc(16 * c.values.length);
+    c.values.forEach((v, i) => {
+      const x = BigInt.asUintN(128, BigInt(v));
+      out.writeBigUInt64BE(x >> 64n, 16 * i);
+      out.writeBigUInt64BE(x & (2n ** 64n - 1n), 16 * i + 8);
+    });
+    return out;
+  }
   const out = Buffer.alloc(8 * c.values.length);
   c.values.forEach((v, i) => {
     if (c.type === 'DOUBLE') out.writeDoubleLE(Number(v), 8 * i);
@@ -96,7 +106,7 @@ function plainValues(c: TinyColumn): Buffer {
   return out;
 }
 
-const PHYSICAL = { INT64: 2, DOUBLE: 5, UTF8: 6 } as const;
+const PHYSICAL = { INT64: 2, DOUBLE: 5, UTF8: 6, DECIMAL128: 7 } as const;
 
 /** The bytes of a Parquet file of `columns` (all of the same length). */
 export function tinyParquet(columns: readonly TinyColumn[]): Buffer {
@@ -134,10 +144,15 @@ export function tinyParquet(columns: readonly TinyColumn[]): Buffer {
           return;
         }
         f.i32(1, PHYSICAL[c.type]);
+        if (c.type === 'DECIMAL128') f.i32(2, 16); // type_length
         f.i32(3, 0); // REQUIRED
         f.binary(4, c.name);
-        const converted = c.type === 'UTF8' ? 0 : c.convertedType;
+        const converted = c.type === 'UTF8' ? 0 : c.type === 'DECIMAL128' ? 5 : c.convertedType;
         if (converted !== undefined) f.i32(6, converted);
+        if (converted === 5) {
+          f.i32(7, 0); // scale
+          f.i32(8, c.type === 'DECIMAL128' ? 38 : 18); // precision
+        }
         if (c.timestampNanos)
           f.struct(10, () =>
             f.struct(8, () => {

@@ -206,3 +206,31 @@ test('weights of 5e-324 give the weighted log-loss, Brier score and calibration 
     [15e-324, 10e-324],
   ]);
 });
+
+test('Parquet DECIMAL(38, 0) and DECIMAL(18, 0) labels beyond 2^53 stay distinct classes: accuracy 0.8', async () => {
+  const pairs = bigLabelRows((j) => String(j));
+  const cols = (name: string, spec: Omit<TinyColumn, 'name' | 'values'>, of: (j: number) => bigint): TinyColumn[] => [
+    { name: `label_${name}`, ...spec, values: pairs.map(([l]) => of(Number(l))) },
+    { name: `pred_${name}`, ...spec, values: pairs.map(([, p]) => of(Number(p))) },
+  ];
+  const file = tmpFile(
+    'decimal.parquet',
+    tinyParquet([
+      ...cols('d128', { type: 'DECIMAL128' }, (j) => 10n ** 30n + BigInt(j)),
+      ...cols('neg', { type: 'DECIMAL128' }, (j) => -(10n ** 30n) - BigInt(j)),
+      ...cols('d64', { type: 'INT64', convertedType: 5 }, (j) => 2n ** 53n + BigInt(j)),
+    ]),
+  );
+  for (const name of ['d128', 'neg', 'd64']) {
+    const r = await evaluateFile(file, {
+      overrides: { columns: { label: `label_${name}`, pred: `pred_${name}` }, bootstrap: { n: 0 } },
+    });
+    assert.equal(metric(r, 'accuracy'), 0.8, name);
+  }
+  const { data } = await loadClassification(
+    file,
+    configOf({ columns: { label: 'label_neg', pred: 'pred_neg' } }),
+    new Warnings(),
+  );
+  assert.deepEqual(data.classes, ['-1000000000000000000000000000001', '-1000000000000000000000000000000']);
+});
