@@ -34,9 +34,11 @@ export function userInspector(m: UserInspectorModel, host: UserInspectorHost): H
   const show = el('vscode-button', { class: 'user-show' }, 'Show user');
   const result = el('div', { class: 'user-result', 'aria-live': 'polite' });
   const hint =
-    m.users.length < m.totalUsers
-      ? `Suggestions list the first ${formatCount(m.users.length)} of ${formatCount(m.totalUsers)} evaluated users; any user id can be typed in full.`
-      : `${formatCount(m.totalUsers)} evaluated users; users without a relevant item can be typed too.`;
+    m.users.length === 0 && m.totalUsers > 0
+      ? `${formatCount(m.totalUsers)} evaluated users; the results file holds no user ids to suggest (left out above a million users): type a user id in full.`
+      : m.users.length < m.totalUsers
+        ? `Suggestions list the first ${formatCount(m.users.length)} of ${formatCount(m.totalUsers)} evaluated users; any user id can be typed in full.`
+        : `${formatCount(m.totalUsers)} evaluated users; users without a relevant item can be typed too.`;
 
   const replayRemembered = userLookup(input, show, result, host, 'userInspector.user', (row, position) => {
     result.replaceChildren(renderUser(row, m, position));

@@ -12,6 +12,7 @@ import { evaluateFile, resolveEvaluation, type EvaluateOptions, type EvaluationS
 import { formatRunJsonl, snapshotLists, type RankedListsSnapshot } from '../core/io/ranking/writeRun';
 import { findConfigBeside } from '../core/config/load';
 import { RESULTS_SCHEMA_ID, type Results } from '../core/results/types';
+import { resultsJsonChunks } from '../core/results/resultsFile';
 import { formatCsv, formatMarkdown, formatTable } from '../core/results/format';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { TOOL_VERSION } from '../core/version';
@@ -126,7 +127,7 @@ export function registerEvaluate(program: Command): void {
       progress?.done();
     }
     if (out) {
-      await writeAtomically(out, JSON.stringify(results, null, 2) + '\n', 'the results');
+      await writeAtomically(out, resultsJsonChunks(results), 'the results');
       process.stderr.write(`Results written to ${inside(cwd, out) ? relative(cwd, out) : out}\n`);
     }
     if (writeRun && written) {
@@ -147,15 +148,14 @@ export function registerEvaluate(program: Command): void {
       process.stderr.write(`Report written to ${inside(cwd, html) ? relative(cwd, html) : html}\n`);
     }
     const maxWidth = process.stdout.isTTY ? process.stdout.columns : undefined;
-    process.stdout.write(render(results, opts.format, { percent: opts.percent === true, maxWidth }));
+    if (opts.format === 'json') for (const chunk of resultsJsonChunks(results)) process.stdout.write(chunk);
+    else process.stdout.write(render(results, opts.format, { percent: opts.percent === true, maxWidth }));
     if (opts.format === 'table' || opts.format === 'markdown') process.stdout.write(formatSliceTable(results));
   });
 }
 
 function render(results: Results, format: OutputFormat, opts: { percent: boolean; maxWidth?: number }): string {
   switch (format) {
-    case 'json':
-      return JSON.stringify(results, null, 2) + '\n';
     case 'markdown':
       return formatMarkdown(results, { percent: opts.percent });
     case 'csv':

@@ -3,6 +3,7 @@ import { unlinkSync, type Stats } from 'node:fs';
 import { mkdir, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { EvalLensError } from '../core/diagnostics';
+import { writeChunks } from '../core/results/jsonChunks';
 import { UsageError } from './errors';
 
 /** An input must exist and be a regular file; the message names the path as the user gave it. */
@@ -87,9 +88,14 @@ export async function checkOutputTarget(path: string, flag: string, given: strin
 /** The step that creates the temporary file: exclusively, so never through a link or a FIFO put there. */
 const openExclusive = (tmp: string): Promise<FileHandle> => open(tmp, 'wx');
 
+/** The default write step: one string at once, or the chunks of a long text (jsonChunks.ts) one by one. */
+const writeText = (file: FileHandle, text: string | Iterable<string>): Promise<void> =>
+  typeof text === 'string' ? file.writeFile(text, 'utf8') : writeChunks(file, text);
+
 /**
  * Writes to a temporary file beside `path`, then renames it over `path`, so an interrupted run
- * never leaves half a file. Ctrl-C (SIGINT) from the start of this call removes the temporary
+ * never leaves half a file. `text` is one string or its chunks, written as they are made (a results
+ * file too long for one string). Ctrl-C (SIGINT) from the start of this call removes the temporary
  * file and exits 130; otherwise the CLI installs no SIGINT handler (see main.ts). While the
  * temporary file is being opened, the removal waits for the open to settle: an open on its way
  * (on the thread pool) would otherwise create the file after it was removed. `what` names the
@@ -98,9 +104,9 @@ const openExclusive = (tmp: string): Promise<FileHandle> => open(tmp, 'wx');
  */
 export async function writeAtomically(
   path: string,
-  text: string,
+  text: string | Iterable<string>,
   what: string,
-  write: (file: FileHandle, text: string) => Promise<void> = (file, t) => file.writeFile(t, 'utf8'),
+  write: (file: FileHandle, text: string | Iterable<string>) => Promise<void> = writeText,
   openTmp: (tmp: string) => Promise<FileHandle> = openExclusive,
 ): Promise<void> {
   const tmp = `${path}.${process.pid}.tmp`;

@@ -3,8 +3,11 @@
  * update diagnostics, the index, the status bar, and open the report. Shared by the Evaluate,
  * Re-evaluate and auto re-evaluation paths.
  */
+import { open, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { writeChunks } from '../core/results/jsonChunks';
+import { resultsJsonChunks } from '../core/results/resultsFile';
 import type { Results } from '../core/results/types';
 import { Command } from './commandIds';
 import type { EvalLensContext } from './context';
@@ -114,7 +117,7 @@ export async function evaluateInput(
   const evaluated: EvaluatedInput = { input, output, ...(configPath ? { configPath } : {}) };
   if (opts.write !== false) {
     await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(output.fsPath)));
-    await vscode.workspace.fs.writeFile(output, new TextEncoder().encode(JSON.stringify(results, null, 2) + '\n'));
+    await writeResults(output, results);
     ctx.log.info(`Results written to ${output.fsPath} (${results.warnings.length} warnings)`);
     ctx.evaluated.set(input.fsPath, evaluated);
     if (staged) ctx.panels.endStages(output, true);
@@ -124,6 +127,31 @@ export async function evaluateInput(
     if (opts.open !== false) await ctx.panels.open(output);
   }
   return { evaluated, results };
+}
+
+/**
+ * Writes the results file as the CLI does (core/results/resultsFile.ts: per-item values bounded, the
+ * text in chunks, never one string), to a temporary file renamed into place; a folder that is not
+ * on disk (a remote file system) gets the text at once.
+ */
+async function writeResults(output: vscode.Uri, results: Results): Promise<void> {
+  if (output.scheme !== 'file') {
+    await vscode.workspace.fs.writeFile(output, new TextEncoder().encode([...resultsJsonChunks(results)].join('')));
+    return;
+  }
+  const tmp = `${output.fsPath}.${process.pid}.tmp`;
+  try {
+    const file = await open(tmp, 'w');
+    try {
+      await writeChunks(file, resultsJsonChunks(results));
+    } finally {
+      await file.close();
+    }
+    await rename(tmp, output.fsPath);
+  } catch (e) {
+    await unlink(tmp).catch(() => undefined);
+    throw e;
+  }
 }
 
 async function reportFailure(

@@ -20,14 +20,30 @@ export interface UserInspectorModel {
 /** Suggestions beyond this many are left out (any user id can still be typed in full). */
 export const MAX_SUGGESTIONS = 5000;
 
+/**
+ * Without per-user values in the file (left out above a million users: core/results/resultsFile.ts),
+ * the users are counted from `tables.rankingSummary` and the per-user metrics are those of
+ * `tables.perUserHistograms`; no id is suggested, and a user id typed in full is still shown.
+ */
 export function userInspectorModel(results: Results): UserInspectorModel | undefined {
   if (results.task !== 'ranking') return undefined;
   const p = results.perItem;
-  const ids = p && p.kind === 'user' ? (p.ids ?? []) : [];
-  const keys = p && p.kind === 'user' ? Object.keys(p.values) : [];
+  const perUser = p && p.kind === 'user' ? p : undefined;
+  const ids = perUser?.ids ?? [];
+  const summary = results.tables.rankingSummary as { usersEvaluated?: unknown } | undefined;
+  const histograms = results.tables.perUserHistograms;
+  const keys = perUser
+    ? Object.keys(perUser.values)
+    : histograms && typeof histograms === 'object'
+      ? Object.keys(histograms)
+      : [];
   return {
     users: ids.slice(0, MAX_SUGGESTIONS),
-    totalUsers: ids.length,
+    totalUsers: perUser
+      ? ids.length
+      : typeof summary?.usersEvaluated === 'number'
+        ? summary.usersEvaluated
+        : (results.metrics.users_evaluated?.value ?? 0),
     population: keys.map((key) => ({ key, value: results.metrics[key]?.value ?? null })),
     coldThreshold: results.config?.coldThreshold ?? 5,
   };

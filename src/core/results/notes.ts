@@ -4,7 +4,7 @@
  * where every row would be a hit). Every surface lists them apart, as notes, so that a warning
  * keeps meaning "look at this". The results JSON is unchanged: they stay in `warnings` with their code.
  */
-export const NOTE_CODES: ReadonlySet<string> = new Set(['topk-skipped']);
+export const NOTE_CODES: ReadonlySet<string> = new Set(['topk-skipped', 'per-item-not-written', 'simd-fallback']);
 
 export function isNote(w: { code: string }): boolean {
   return NOTE_CODES.has(w.code);
