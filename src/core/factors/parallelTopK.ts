@@ -31,6 +31,7 @@ import {
   type TopKResult,
   type TrainOf,
 } from './topK';
+import { SimdScorer } from './simdKernel';
 
 /** Below this many multiply-adds (users × items × factors) the scoring stays on the calling thread. */
 export const FACTOR_PARALLEL_MIN_WORK = 200_000_000;
@@ -116,7 +117,7 @@ export async function parallelFactorTopK(
   U: FactorMatrix,
   V: FactorMatrix,
   opts: ParallelTopKOptions,
-): Promise<TopKResult & { threads: number; blocksPerThread: number[] }> {
+): Promise<TopKResult & { threads: number; blocksPerThread: number[]; simdFallback?: string }> {
   if (U.cols !== V.cols) checkFactors(U, V);
   const nUsers = U.rows;
   const B = Math.max(1, opts.blockUsers ?? defaultBlockUsers(V.rows));
@@ -161,6 +162,8 @@ export async function parallelFactorTopK(
   };
 
   const workers: { w: Worker; finished: Promise<void> }[] = [];
+  // Why a thread's SIMD kernel could not start (the JavaScript loop scored its blocks), for a note.
+  let workerFallback: string | undefined;
   for (let t = 1; t < T; t++) {
     let w: Worker;
     try {
@@ -172,7 +175,11 @@ export async function parallelFactorTopK(
     const finished = new Promise<void>((resolve, reject) => {
       const failed = (why: string) =>
         workersRequired() ? reject(new Error(`factor scoring worker failed: ${why}`)) : resolve();
-      w.once('message', () => resolve());
+      w.once('message', (m: unknown) => {
+        const why = (m as { simdFallback?: unknown } | null)?.simdFallback;
+        if (typeof why === 'string') workerFallback ??= why;
+        resolve();
+      });
       w.once('error', (e: Error) => failed(e.message));
       w.once('exit', (code: number) => (code === 0 ? resolve() : failed(`exited with code ${code}`)));
     });
@@ -182,7 +189,9 @@ export async function parallelFactorTopK(
   const stopAll = () => {
     for (const x of workers) void x.w.terminate();
   };
+  SimdScorer.fallback = undefined;
   const scorer = new TopKScorer(input.U, input.V, k, Math.min(B, nUsers));
+  const simdFallback = scorer.kernel === 'js' ? SimdScorer.fallback : undefined;
   try {
     checkCancelled(progress);
     if (!(opts.workersOnly && workers.length > 0))
@@ -207,5 +216,12 @@ export async function parallelFactorTopK(
   progress?.report?.('scoring', nUsers, nUsers);
   const blocksPerThread = new Array<number>(T).fill(0);
   for (let b = 0; b < blocks; b++) blocksPerThread[input.done[b] - 1]++;
-  return { ...topKLists(input.out, k, nUsers), blockUsers: B, threads: T, blocksPerThread };
+  const fallback = simdFallback ?? workerFallback;
+  return {
+    ...topKLists(input.out, k, nUsers),
+    blockUsers: B,
+    threads: T,
+    blocksPerThread,
+    ...(fallback !== undefined ? { simdFallback: fallback } : {}),
+  };
 }

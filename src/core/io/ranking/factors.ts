@@ -220,7 +220,10 @@ export function internFactorIds(
  */
 export const MAX_FACTOR_LIST_SLOTS = 100_000_000;
 
-export async function factorRun(input: FactorRunInput): Promise<RunRead & { blockUsers: number }> {
+/** `simdFallback`: why the SIMD kernel could not start and the JavaScript loop scored (see simdKernel.ts), if so. */
+export async function factorRun(
+  input: FactorRunInput,
+): Promise<RunRead & { blockUsers: number; simdFallback?: string }> {
   const nU = input.U.rows;
   const nI = input.V.rows;
   const slots = nU * Math.min(input.k, nI);
@@ -265,5 +268,6 @@ export async function factorRun(input: FactorRunInput): Promise<RunRead & { bloc
       blockUsers: String(r.blockUsers),
     },
     blockUsers: r.blockUsers,
+    ...(r.simdFallback !== undefined ? { simdFallback: r.simdFallback } : {}),
   };
 }

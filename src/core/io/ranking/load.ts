@@ -176,12 +176,17 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     }
     const pending = train as PendingTrain | null;
     const k = Math.max(...(config.k ?? [10]));
-    run = await factorRun({
+    const scored = await factorRun({
       ...model,
       k,
       trainPairs: pending ? { users: pending.pairUsers!.toArray(), items: pending.pairItems! } : undefined,
       progress,
     });
+    run = scored;
+    if (scored.simdFallback)
+      warnings.note('simd-fallback', `${userFactorsFile}: ${scored.simdFallback.replace(/\s+/g, ' ')}.`, {
+        file: userFactorsFile,
+      });
     outFormat = 'npy';
   } else if (format === 'jsonl') {
     // The train file's thread hashes the run once it has read the train file. The run's users need
