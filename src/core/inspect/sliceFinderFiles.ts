@@ -1,0 +1,130 @@
+/**
+ * The slice finder on prediction files (sliceFinder.ts has the conventions): the rows of a
+ * classification (or importance-weighted binary) file as the row query reads them — correctness
+ * by the evaluation's own code — sliced by the true class (`label`), every column without a role,
+ * and the row's confidence score; for two runs, the rows paired as `eval-lens diff` pairs them
+ * (diffRows.ts: by id, else by position, labels checked), the slices defined on run A's rows.
+ */
+import { fail } from '../diagnostics';
+import type { TextColumn } from '../data/textColumn';
+import { diffRuns } from '../compare/diffRows';
+import { encode } from './classificationTable';
+import { openInspection, type Inspection, type InspectionOptions } from './open';
+import { findSlices, type SliceFinderOptions, type SliceFinderResult } from './sliceFinder';
+import type { ClassificationRowView, FilterTerm } from './types';
+
+export interface SliceFinderFileOptions
+  extends Pick<InspectionOptions, 'configPath' | 'root' | 'defaults' | 'overrides'>, SliceFinderOptions {
+  /** Only the rows (of run A) matching this filter. */
+  where?: FilterTerm[];
+  matchBy?: 'id' | 'position';
+}
+
+export interface FileSliceFinderResult extends SliceFinderResult {
+  /** The file (one run) or the two runs, A then B, as given. */
+  runs: string[];
+}
+
+/** Keys of the row query that a column of the same name could not be filtered by. */
+const BUILT_IN_KEYS = new Set([
+  'label',
+  'pred',
+  'correct',
+  'confidence',
+  'loss',
+  'accepted',
+  'weight',
+  'line',
+  'id',
+  'group',
+  'shot',
+  'split',
+  'stratum',
+]);
+
+interface RowsOfFile {
+  views: ClassificationRowView[];
+  /** Row indices (file order) kept by the filter. */
+  kept: Int32Array;
+}
+
+function classificationRows(insp: Inspection, file: string, where: FilterTerm[] | undefined): RowsOfFile {
+  if (insp.task === 'ranking')
+    fail(
+      'slice-finder-task',
+      { file },
+      'expected classification or importance-weighted binary rows for the slice finder, but this is a ranking run.',
+    );
+  const page = insp.query({ where: [], offset: 0, limit: Math.max(1, insp.rowsInFile) });
+  const views = page.rows as ClassificationRowView[];
+  const kept = where && where.length > 0 ? insp.rowsMatching(where) : Int32Array.from(views, (_, i) => i);
+  return { views, kept };
+}
+
+/** The columns sliced by, over the kept rows: `label`, the columns without a role, `confidence`. */
+function sliceColumns({ views, kept }: RowsOfFile): TextColumn[] {
+  const column = (name: string, text: (v: ClassificationRowView) => string): TextColumn => {
+    const { codes, names } = encode(Array.from(kept, (i) => text(views[i])));
+    return { name, values: names, codes };
+  };
+  const out = [column('label', (v) => v.label)];
+  const first = views[kept[0] ?? 0];
+  for (const name of Object.keys(first?.columns ?? {}))
+    if (!BUILT_IN_KEYS.has(name) && !BUILT_IN_KEYS.has(name.toLowerCase()))
+      out.push(column(name, (v) => v.columns[name] ?? ''));
+  if (views.some((v) => v.confidence !== null))
+    out.push(
+      column('confidence', (v) => (v.confidence !== null && Number.isFinite(v.confidence) ? String(v.confidence) : '')),
+    );
+  return out;
+}
+
+function inspectionOptions(opts: SliceFinderFileOptions): InspectionOptions {
+  return { configPath: opts.configPath, root: opts.root, defaults: opts.defaults, overrides: opts.overrides };
+}
+
+function noRows(file: string): never {
+  return fail('slice-finder-empty', { file }, 'expected rows to slice, but none are left (after --where).');
+}
+
+/** One run: the slices whose accuracy is below the whole file's. */
+export async function findSlicesInFile(
+  path: string,
+  opts: SliceFinderFileOptions = {},
+): Promise<FileSliceFinderResult> {
+  const insp = await openInspection(path, inspectionOptions(opts));
+  const rows = classificationRows(insp, path, opts.where);
+  if (rows.kept.length === 0) noRows(path);
+  const correct = Uint8Array.from(rows.kept, (i) => (rows.views[i].correct ? 1 : 0));
+  return { runs: [path], ...findSlices({ columns: sliceColumns(rows), correct }, opts) };
+}
+
+/** Two runs: the slices where B's accuracy is below A's. */
+export async function findSlicesBetween(
+  pathA: string,
+  pathB: string,
+  opts: SliceFinderFileOptions = {},
+): Promise<FileSliceFinderResult> {
+  const insp = await openInspection(pathA, inspectionOptions(opts));
+  const rows = classificationRows(insp, pathA, opts.where);
+  if (rows.kept.length === 0) noRows(pathA);
+  // The pairing, its checks and the rows that flipped, as `diff` finds them.
+  const d = await diffRuns(pathA, pathB, {
+    ...inspectionOptions(opts),
+    metric: 'accuracy',
+    where: opts.where,
+    limit: Infinity,
+    matchBy: opts.matchBy,
+  });
+  const position = new Map<number, number>();
+  rows.kept.forEach((i, k) => position.set(rows.views[i].line, k));
+  const correct = Uint8Array.from(rows.kept, (i) => (rows.views[i].correct ? 1 : 0));
+  const correctB = correct.slice();
+  for (const r of d.rows) {
+    const k = position.get(r.lineA);
+    if (k === undefined || r.b === null)
+      fail('slice-finder-pairing', { file: pathA, line: r.lineA }, 'expected a row of run A for every changed row.');
+    correctB[k] = r.b;
+  }
+  return { runs: [pathA, pathB], ...findSlices({ columns: sliceColumns(rows), correct, correctB }, opts) };
+}
