@@ -88,7 +88,7 @@ test('a comparison of evaluated runs with intervals, untested metrics and curves
       r.tests.some((t) => t.metric === m && t.ci_diff && t.p_adjusted !== undefined),
       m,
     );
-  assert.deepEqual(Object.keys(r.curves).sort(), ['reliability', 'riskCoverage']);
+  assert.deepEqual(Object.keys(r.curves).sort(), ['reliability', 'riskCoverage', 'shift']);
   for (const byRun of Object.values(r.curves))
     for (const c of Object.values(byRun)) assert.ok(c.xs.length <= 400 && c.xs.length === c.ys.length);
   check(r);

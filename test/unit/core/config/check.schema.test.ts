@@ -87,7 +87,7 @@ const NESTED_KEYS = {
     'itemFactors',
   ] satisfies (keyof ColumnsConfig)[],
   bootstrap: ['n', 'confidence', 'seed', 'stratified'] satisfies (keyof BootstrapConfig)[],
-  compare: ['runs', 'baseline', 'matchBy', 'metrics', 'directions'] satisfies (keyof CompareConfig)[],
+  compare: ['runs', 'baseline', 'matchBy', 'metrics', 'directions', 'adjust', 'gate'] satisfies (keyof CompareConfig)[],
   shotThresholds: ['many', 'few'] satisfies (keyof NonNullable<EvalConfig['shotThresholds']>)[],
 };
 
