@@ -259,6 +259,56 @@ export async function readJsonlRun(
 }
 
 /**
+ * A ground-truth file (`relevant` of the config) in JSONL: one user a line with its relevant items,
+ * in the run's shape without the list — `{"user": "u1", "relevant": ["i9", "i4"]}` (grade 1 each)
+ * or `{"user": "u1", "relevant": {"i9": 2, "i4": 1}}` (grades; 0 = not relevant, negative = not
+ * relevant with a warning) — with the run's key aliases and `columns.user`/`columns.rel`. Other
+ * keys (a ranked list, scores) are not read. A user given on several lines gets the items of all.
+ * The same facts as the CSV `user,item[,rel]` rows of the same ground truth.
+ */
+export async function readJsonlGroundTruth(
+  path: string,
+  label: string,
+  ctx: RankingReadContext,
+): Promise<{ rel: RelBuilder; rows: number }> {
+  const roles = roleLookup(ctx.columns);
+  const roleOf = (key: string): Role | undefined => {
+    const r = roles(key);
+    return r === 'user' || r === 'relevant' ? r : undefined;
+  };
+  const rel = new RelBuilder();
+  const s = new LineScratch();
+  let rows = 0;
+  await forEachLineBytes(
+    path,
+    (buf, start, end, lineNo) => {
+      const text = buf.toString('utf8', start, end);
+      if (text.trim() === '') return;
+      s.reset();
+      slowLine(text, lineNo, label, roleOf, ctx.items, s);
+      if (s.user === null)
+        fail(
+          'missing-key',
+          { file: label, line: lineNo },
+          `expected a "user" key (or ${ALIASES.user.slice(1).join(', ')}) on every line of the ground truth, got none.`,
+        );
+      if (!s.hasRel)
+        fail(
+          'missing-key',
+          { file: label, line: lineNo },
+          `expected a "relevant" key (or ${ALIASES.relevant.slice(1).join(', ')}) with the user's relevant items, as a list or an item → grade object, got none.`,
+        );
+      rows++;
+      const user = ctx.users.intern(s.user);
+      rel.touch(user, lineNo);
+      for (let p = 0; p < s.relItems.length; p++) rel.add(user, s.relItems.data[p], s.relGrades.data[p], lineNo);
+    },
+    { progress: ctx.progress, stage: 'reading ground truth', label },
+  );
+  return { rel, rows };
+}
+
+/**
  * The name of the ranked-list column when a Parquet run holds one user a row (`user`, `items` as a
  * list column, optionally `relevant` and `scores` lists), else null (a long-format run).
  */

@@ -18,7 +18,14 @@ import { readTrainRows, trainSpec } from './trainRows';
 import { readEmbeddings } from './embeddings';
 import { ITEM_ALIASES, USER_ALIASES, readIdTable } from './idTable';
 import { loadItemMetadata, warnItemsWithoutMetadata, type ItemMetadata } from './items';
-import { parquetListColumn, readJsonlRun, readParquetListRun, type RankingReadContext, type RunRead } from './jsonl';
+import {
+  parquetListColumn,
+  readJsonlGroundTruth,
+  readJsonlRun,
+  readParquetListRun,
+  type RankingReadContext,
+  type RunRead,
+} from './jsonl';
 import { parquetColumnNames, readParquetMetadata } from '../parquet';
 import { parquetSchema } from 'hyparquet';
 import { groupAndOrder, readQrels, readTrecRun, sniffRankingFormat } from './trec';
@@ -255,11 +262,16 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
       );
       relRows = t.rows;
       columns.relevant = `${config.relevant} (${[t.columns.user, t.columns.item, t.columns.rel].filter(Boolean).join(', ')})`;
+    } else if (gtFormat === 'jsonl') {
+      const j = await readJsonlGroundTruth(abs, config.relevant, ctx);
+      rel = j.rel;
+      relRows = j.rows;
+      columns.relevant = `${config.relevant} (JSONL)`;
     } else {
       return fail(
         'wrong-file',
         { file: config.relevant, line: 1 },
-        'expected the ground truth as TREC qrels ("qid iter docno rel") or CSV "user,item[,rel]", got a JSONL file.',
+        'expected the ground truth as TREC qrels ("qid iter docno rel"), CSV "user,item[,rel]" or JSONL {"user": …, "relevant": […]}, got a TREC run ("qid Q0 docno rank score tag").',
       );
     }
     if (relRows === 0)

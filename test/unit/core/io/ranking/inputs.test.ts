@@ -52,6 +52,42 @@ test('TREC run + qrels, JSONL, long CSV (rank) and long TSV (score) give the sam
   assert.equal(u2, 1 / 3);
 });
 
+test('a JSONL ground truth ({"user", "relevant"} a line) gives the numbers of the same ground truth as CSV', async () => {
+  // gt.jsonl holds gt.csv's facts: list and graded forms, key aliases, a user over two lines, a
+  // user with grade 0 only (u5), one not in the run (u6), a blank line, a ranked list not read.
+  const csv = await evalSame('run.csv', { relevant: 'gt.csv' });
+  const jsonl = await evalSame('run.csv', { relevant: 'gt.jsonl' });
+  assert.equal(jsonl.source.columns.relevant, 'gt.jsonl (JSONL)');
+  assert.deepEqual(jsonl.metrics, csv.metrics);
+  assert.deepEqual(jsonl.baselines, csv.baselines);
+  assert.deepEqual(jsonl.perItem, csv.perItem);
+  assert.deepEqual(jsonl.tables, csv.tables);
+  const codes = (r: typeof csv) => r.warnings.map((w) => w.code);
+  assert.deepEqual(codes(jsonl), codes(csv));
+  assert.equal(jsonl.metrics.users_evaluated.value, 4);
+  assert.equal(jsonl.metrics.users_skipped.value, 1);
+  // Mistakes name the file, the line and what was expected.
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-gt-jsonl-'));
+  writeFileSync(join(dir, 'run.jsonl'), '{"user": "u1", "items": ["i1"]}\n');
+  const cases: [string, RegExp][] = [
+    ['{"user": "u1", "relevant": ["i1"]}\n{"user": "u2"}\n', /gt\.jsonl:2: expected a "relevant" key .* got none/],
+    ['{"relevant": ["i1"]}\n', /gt\.jsonl:1: expected a "user" key .* got none/],
+    [
+      '{"user": "u1", "relevant": "i1"}\n',
+      /gt\.jsonl:1.*expected the relevant items as a list or an item → grade object/,
+    ],
+    ['{"user": "u1", "relevant": ["i1"]\n', /gt\.jsonl:1: expected one JSON object per line, got invalid JSON/],
+  ];
+  for (const [text, message] of cases) {
+    writeFileSync(join(dir, 'gt.jsonl'), text);
+    await assert.rejects(
+      evaluateFile(join(dir, 'run.jsonl'), { overrides: { task: 'ranking', relevant: 'gt.jsonl' }, root: dir }),
+      (e: unknown) => e instanceof EvalLensError && message.test(e.message),
+      text,
+    );
+  }
+});
+
 test('warnings: duplicates, short lists, run/ground-truth mismatch, seen items', async () => {
   const r = await evalSame('run.trec', { relevant: 'qrels.txt' });
   const codes = new Map(r.warnings.map((w) => [w.code, w]));
