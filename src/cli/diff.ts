@@ -15,11 +15,19 @@ import { csvLine } from '../shared/csvCell';
 import { UsageError } from './errors';
 import { checkInput, workspaceRoot } from './files';
 import { textTable } from './rows';
+import {
+  addFindSlicesOptions,
+  finderOptions,
+  formatFoundSlices,
+  foundSlicesCsv,
+  type FindSlicesFlags,
+} from './findSlices';
+import { findSlicesBetween, type FileSliceFinderResult } from '../core/inspect/sliceFinderFiles';
 
 export const DIFF_FORMATS = ['table', 'json', 'csv'] as const;
 type DiffFormat = (typeof DIFF_FORMATS)[number];
 
-interface DiffFlags {
+interface DiffFlags extends FindSlicesFlags {
   config?: string;
   metric?: string;
   where?: string;
@@ -30,7 +38,7 @@ interface DiffFlags {
 }
 
 export function registerDiff(program: Command): void {
-  program
+  const cmd = program
     .command('diff')
     .description(
       "The rows that changed from run A to run B: the four correct/incorrect cells with McNemar's exact test, and the rows that flipped (or whose loss or user metric changed), worst for B first, with their lines in both files.",
@@ -48,7 +56,11 @@ export function registerDiff(program: Command): void {
         'position',
       ]),
     )
-    .option('--root <dir>', 'workspace root: paths in the config must stay inside it')
+    .option('--root <dir>', 'workspace root: paths in the config must stay inside it');
+  addFindSlicesOptions(
+    cmd,
+    "also find the slices of A's rows (values and quartile bins of the columns, and pairs of them) where B's accuracy is significantly below A's",
+  )
     .addHelpText(
       'after',
       '\nExamples:\n  eval-lens diff logreg.csv svc_rbf.csv\n  eval-lens diff logreg.csv knn.csv --metric nll --where "label=3" --format csv',
@@ -65,11 +77,13 @@ export function registerDiff(program: Command): void {
         if (e instanceof WhereSyntaxError) throw new UsageError(`--where: ${e.message}`);
         throw e;
       }
+      const finder = opts.findSlices ? finderOptions(opts) : null;
       const [pa, pb] = [resolve(cwd, a), resolve(cwd, b)];
       await checkInput(pa, a);
       await checkInput(pb, b);
       const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : await findConfigBeside(pa);
       let d: RowDiff;
+      let found: FileSliceFinderResult | null = null;
       try {
         d = await diffRuns(a, b, {
           configPath,
@@ -80,11 +94,23 @@ export function registerDiff(program: Command): void {
           matchBy: opts.matchBy,
           root: workspaceRoot(cwd, opts.root, configPath ?? pa),
         });
+        if (finder)
+          found = await findSlicesBetween(a, b, {
+            configPath,
+            where,
+            matchBy: opts.matchBy,
+            root: workspaceRoot(cwd, opts.root, configPath ?? pa),
+            ...finder,
+          });
       } catch (e) {
         if (e instanceof QueryError) throw new UsageError(`--where: ${e.message}`);
         throw e;
       }
-      process.stdout.write(renderDiff(d, opts.format));
+      // with --find-slices, JSON gains "foundSlices" and CSV is the found slices
+      if (found && opts.format === 'json')
+        process.stdout.write(JSON.stringify({ ...d, foundSlices: found }, null, 2) + '\n');
+      else if (found && opts.format === 'csv') process.stdout.write(foundSlicesCsv(found));
+      else process.stdout.write(renderDiff(d, opts.format) + (found ? formatFoundSlices(found) : ''));
     });
 }
 

@@ -20,11 +20,19 @@ import { HTML_THEMES, type HtmlTheme } from '../shared/exportHtml';
 import { exportReport } from '../shared/exportReport';
 import { UsageError } from './errors';
 import { formatSliceTable } from './sliceTable';
+import {
+  addFindSlicesOptions,
+  finderOptions,
+  formatFoundSlices,
+  foundSlicesCsv,
+  type FindSlicesFlags,
+} from './findSlices';
+import { findSlicesInFile, type FileSliceFinderResult } from '../core/inspect/sliceFinderFiles';
 
 export const FORMATS = ['table', 'json', 'markdown', 'csv'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
 
-interface EvaluateFlags {
+interface EvaluateFlags extends FindSlicesFlags {
   config?: string;
   out?: string;
   html?: string;
@@ -78,6 +86,10 @@ export function registerEvaluate(program: Command): void {
       '--progress',
       'print a line on stderr at each stage: point estimates ready, provisional intervals (after the first 200 resamples), final intervals; the output is unchanged',
     );
+  addFindSlicesOptions(
+    cmd,
+    'also find the slices (values and quartile bins of the columns, and pairs of them) whose accuracy is significantly below the whole file, and print them after the metrics',
+  );
   const flags = addConfigFlags(cmd);
   cmd.action(async (file: string, opts: EvaluateFlags) => {
     const cwd = process.cwd();
@@ -91,6 +103,7 @@ export function registerEvaluate(program: Command): void {
         throw new UsageError(`--slice-by expects column names separated by commas, got "${opts.sliceBy}".`);
       overrides.slices = cols;
     }
+    const finder = opts.findSlices ? finderOptions(opts) : null;
     const input = resolve(cwd, file);
     await checkInput(input, file);
     const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : await findConfigBeside(input);
@@ -147,10 +160,20 @@ export function registerEvaluate(program: Command): void {
       );
       process.stderr.write(`Report written to ${inside(cwd, html) ? relative(cwd, html) : html}\n`);
     }
+    const found: FileSliceFinderResult | null = finder
+      ? await findSlicesInFile(file, { configPath, overrides, root, ...finder })
+      : null;
     const maxWidth = process.stdout.isTTY ? process.stdout.columns : undefined;
-    if (opts.format === 'json') for (const chunk of resultsJsonChunks(results)) process.stdout.write(chunk);
+    // with --find-slices, JSON is {"results": …, "foundSlices": …} and CSV the found slices
+    if (opts.format === 'json') {
+      if (found) process.stdout.write('{"results": ');
+      for (const chunk of resultsJsonChunks(results)) process.stdout.write(chunk);
+      if (found) process.stdout.write(`, "foundSlices": ${JSON.stringify(found, null, 2)}}\n`);
+    } else if (found && opts.format === 'csv') process.stdout.write(foundSlicesCsv(found));
     else process.stdout.write(render(results, opts.format, { percent: opts.percent === true, maxWidth }));
     if (opts.format === 'table' || opts.format === 'markdown') process.stdout.write(formatSliceTable(results));
+    if (found && (opts.format === 'table' || opts.format === 'markdown'))
+      process.stdout.write(formatFoundSlices(found));
   });
 }
 

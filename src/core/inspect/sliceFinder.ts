@@ -52,8 +52,11 @@ import type { FilterTerm } from './types';
 import { formatWhere } from './where';
 
 export interface SliceFinderInput {
-  /** Columns to slice by, one code per row (the filter key is the column's name). */
-  columns: TextColumn[];
+  /**
+   * Columns to slice by, one code per row (the filter key is the column's name); `categorical`
+   * columns (e.g. the true class) are sliced by value even when their values are numbers.
+   */
+  columns: (TextColumn & { categorical?: boolean })[];
   /** 1 when run A (the only run, in one-run mode) got the row right. */
   correct: Uint8Array;
   /** Two runs: 1 when run B got the (paired) row right. */
@@ -260,7 +263,7 @@ export function findSlices(input: SliceFinderInput, opts: SliceFinderOptions = {
   const cols: { name: string; codes: Int32Array; literals: Literal[] }[] = [];
   for (const col of input.columns) {
     if (col.codes.length !== n) throw new RangeError(`Expected ${n} rows in column ${col.name}.`);
-    const sv = sliceValues(col, bins);
+    const sv = sliceValues(col, col.categorical ? Infinity : bins);
     if (sv.kind === 'values' && col.values.length > MAX_SLICE_VALUES) continue; // ids, free text
     if (sv.labels.length < 2) continue; // one value: the whole file
     const c = cols.length;

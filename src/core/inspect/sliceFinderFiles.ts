@@ -61,13 +61,13 @@ function classificationRows(insp: Inspection, file: string, where: FilterTerm[] 
   return { views, kept };
 }
 
-/** The columns sliced by, over the kept rows: `label`, the columns without a role, `confidence`. */
+/** The columns sliced by, over the kept rows: `label` (by value), the columns without a role, `confidence`. */
 function sliceColumns({ views, kept }: RowsOfFile): TextColumn[] {
   const column = (name: string, text: (v: ClassificationRowView) => string): TextColumn => {
     const { codes, names } = encode(Array.from(kept, (i) => text(views[i])));
     return { name, values: names, codes };
   };
-  const out = [column('label', (v) => v.label)];
+  const out: (TextColumn & { categorical?: boolean })[] = [{ ...column('label', (v) => v.label), categorical: true }];
   const first = views[kept[0] ?? 0];
   for (const name of Object.keys(first?.columns ?? {}))
     if (!BUILT_IN_KEYS.has(name) && !BUILT_IN_KEYS.has(name.toLowerCase()))
