@@ -168,3 +168,17 @@ test('the gate: exit 3 and one line per broken rule on a worse run; exit 0 on an
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /names "aurc", which is not compared here/);
 });
+
+test('the gate from the config: compare.gate rules apply with --config, and add to --fail-if', () => {
+  const cfgDir = mkdtempSync(join(tmpdir(), 'eval-lens-gate-'));
+  const config = join(cfgDir, 'eval-lens.json');
+  writeFileSync(config, JSON.stringify({ compare: { gate: ['accuracy<-0.05'] } }));
+  const r = cli([a, c, '--metrics', 'accuracy', '--config', config, '--bootstrap-n', '100']);
+  assert.equal(r.status, 3, r.stderr);
+  assert.match(r.stderr, /^gate: accuracy: c − baseline = −0\.0667 .* breaks "accuracy<-0\.05"/m);
+  // A malformed rule in the config is refused by the config's schema, naming the key.
+  writeFileSync(config, JSON.stringify({ compare: { gate: ['accuracy=0'] } }));
+  const bad = cli([a, c, '--metrics', 'accuracy', '--config', config]);
+  assert.equal(bad.status, 1, bad.stderr);
+  assert.match(bad.stderr, /gate/);
+});
