@@ -49,8 +49,21 @@ interface EvaluateFlags extends FindSlicesFlags {
 export function registerEvaluate(program: Command): void {
   const cmd = program
     .command('evaluate')
-    .description('Evaluate a prediction file (CSV, TSV, JSONL, JSON, TREC run) and print its metrics.')
+    .description(
+      'Evaluate a prediction file (CSV, TSV, JSONL, JSON, TREC run, Parquet, .npz; a factor model as .npy/.npz user factors) and print its metrics.',
+    )
     .argument('<file>', 'the prediction file')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  eval-lens evaluate preds.csv                                  the metrics on stdout; writes nothing',
+        '  eval-lens evaluate preds.parquet --out preds.eval.json --html preds.html',
+        '  eval-lens evaluate preds.csv --target-coverage 0.8 --bootstrap-n 200 --format markdown',
+        '  eval-lens evaluate run.jsonl --relevant qrels.csv --cutoffs 10,20   a ranking run',
+      ].join('\n'),
+    )
     .option('-c, --config <file>', 'config file (default: eval-lens.json beside FILE, if any)')
     .option(
       '-o, --out <file>',

@@ -66,6 +66,10 @@ test('--help and --version exit 0', () => {
   ]) {
     assert.ok(r.stdout.includes(flag), flag);
   }
+  // Every input format, and examples at the end.
+  for (const format of ['CSV', 'TSV', 'JSONL', 'TREC', 'Parquet', '.npz', '.npy'])
+    assert.ok(r.stdout.includes(format), format);
+  assert.match(r.stdout, /\nExamples:\n {2}eval-lens evaluate preds\.csv /);
   r = cli(['--version']);
   assert.equal(r.status, 0);
   assert.equal(r.stdout.trim(), TOOL_VERSION);
