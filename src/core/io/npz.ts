@@ -121,7 +121,7 @@ function badMember(path: string, m: ZipMember, what: string): never {
 
 /**
  * Deflate writes at most 258 bytes for 1 bit (a length code of 258 with a 1-bit code and a 0-bit
- * distance, RFC 1951 section 3.2.5): at most 1032 bytes a compressed byte, and a little more for
+ * distance, RFC 1951 §3.2.5): at most 1032 bytes a compressed byte, and a little more for
  * a tiny stream.
  */
 const DEFLATE_RATIO = 1032;

@@ -8,7 +8,7 @@
  *   start, so its modules are imported one by one and its snappy is not used.)
  * - Zstandard (fzstd): a zstd page may hold several frames, each declaring its own content size,
  *   which fzstd would allocate before decoding. The frames are walked first (RFC 8878, "Zstandard
- *   Compression and the application/zstd Media Type", section 3.1.1: frame header, then blocks of
+ *   Compression and the application/zstd Media Type", §3.1.1: frame header, then blocks of
  *   3-byte headers): their declared sizes must add up to the page's size, and each is decoded into
  *   its part of the page's output.
  * - gzip, brotli, LZ4: hyparquet-compressors' JavaScript decoders, into an output of the page size.
