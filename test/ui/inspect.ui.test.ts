@@ -33,6 +33,7 @@ import {
   setTheme,
   waitForFile,
   type Workbench,
+  quickOpenFile,
 } from './workbench';
 import { metricName } from '../../src/core/glossary';
 
@@ -295,12 +296,7 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
     const m = r.tables.confusion!.matrix;
     const wrong = m.reduce((a, row, i) => a + row.reduce((b, x, j) => b + (i === j ? 0 : x), 0), 0);
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('digits-lt/logreg.eval.json');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'logreg.eval.json' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await quickOpenFile(page, 'digits-lt/logreg.eval.json', 'logreg.eval.json');
     const lens = page.locator('.codelens-decoration a', { hasText: new RegExp(`^${metricName('accuracy')} \\d`) });
     await lens.first().waitFor({ timeout: 60_000 });
     await lens.first().click();

@@ -42,6 +42,7 @@ import {
   setTheme,
   waitForFile,
   type Workbench,
+  quickOpenFile,
 } from './workbench';
 
 const SHOTS = join(root, 'test-artifacts/screenshots');
@@ -684,12 +685,7 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
   });
 
   it('CodeLens on the results file shows its headline metrics and Open Report', async () => {
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('digits-lt/logreg.eval.json');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'logreg.eval.json' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await quickOpenFile(page, 'digits-lt/logreg.eval.json', 'logreg.eval.json');
     const lens = page.locator('.codelens-decoration');
     await lens.first().waitFor({ timeout: 60_000 });
     const text = (await lens.allInnerTexts()).join(' | ');

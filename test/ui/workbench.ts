@@ -173,6 +173,34 @@ export async function clickMenuItem(page: Page, label: string): Promise<void> {
   await menu.waitFor({ state: 'hidden', timeout: 10_000 });
 }
 
+/**
+ * Opens a file with Quick Open (Ctrl+P): types `query`, waits for the row holding `rowText`, and
+ * presses Enter. On a busy machine the picker can close between its appearing and the typing (a
+ * notification or a view taking focus: "element is not visible"); then it is opened again, each
+ * step waiting on the picker's own state, never on a fixed delay.
+ */
+export async function quickOpenFile(page: Page, query: string, rowText: string, attempts = 5): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: rowText }).first();
+  for (let i = 0; i < attempts; i++) {
+    await page.keyboard.press('Control+P');
+    const shown = await input
+      .waitFor({ state: 'visible', timeout: 15_000 })
+      .then(() => input.fill(query, { timeout: 10_000 }))
+      .then(() => row.waitFor({ state: 'visible', timeout: 30_000 }))
+      .then(
+        () => true,
+        () => false,
+      );
+    if (shown && (await input.isVisible())) {
+      await page.keyboard.press('Enter');
+      return;
+    }
+    await page.keyboard.press('Escape');
+  }
+  throw new Error(`Quick Open did not offer "${rowText}" for "${query}" in ${attempts} attempts`);
+}
+
 /** Presses Enter in the open quick pick / input box (the default item), once it is shown. */
 export async function acceptQuickPick(page: Page, timeout = 30_000): Promise<void> {
   const widget = page.locator('.quick-input-widget');
