@@ -9,12 +9,12 @@ import { Option, type Command } from 'commander';
 import { findConfigBeside } from '../core/config/load';
 import { diffRuns, type RowDiff } from '../core/compare/diffRows';
 import { formatDelta, formatP } from '../core/compare/render';
-import { parseWhere, QueryError, WhereSyntaxError } from '../core/inspect/index';
+import { QueryError } from '../core/inspect/index';
 import { escapeControlLine } from '../core/diagnostics';
 import { csvLine } from '../shared/csvCell';
 import { UsageError } from './errors';
 import { checkInput, workspaceRoot } from './files';
-import { textTable } from './rows';
+import { count, textTable, whereFlag } from './rows';
 import {
   addFindSlicesOptions,
   finderOptions,
@@ -67,16 +67,8 @@ export function registerDiff(program: Command): void {
     )
     .action(async (a: string, b: string, opts: DiffFlags) => {
       const cwd = process.cwd();
-      const limit = Number(opts.limit);
-      if (!/^\d+$/.test(opts.limit.trim()) || !Number.isSafeInteger(limit))
-        throw new UsageError(`--limit expects a whole number ≥ 0, got "${opts.limit}".`);
-      let where;
-      try {
-        where = parseWhere(opts.where ?? '');
-      } catch (e) {
-        if (e instanceof WhereSyntaxError) throw new UsageError(`--where: ${e.message}`);
-        throw e;
-      }
+      const limit = count('--limit', opts.limit, 0);
+      const where = whereFlag(opts.where);
       const finder = opts.findSlices ? finderOptions(opts) : null;
       const [pa, pb] = [resolve(cwd, a), resolve(cwd, b)];
       await checkInput(pa, a);

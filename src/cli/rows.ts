@@ -16,6 +16,7 @@ import {
   type RowPage,
   type RowSort,
   type RowView,
+  type FilterTerm,
 } from '../core/inspect/index';
 import { escapeControlLine } from '../core/diagnostics';
 import { csvLine } from '../shared/csvCell';
@@ -39,11 +40,21 @@ interface RowsFlags {
   [key: string]: unknown;
 }
 
-function count(flag: string, raw: string, min: number): number {
+export function count(flag: string, raw: string, min: number): number {
   const v = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(v) || v < min)
     throw new UsageError(`${flag} expects a whole number ≥ ${min}, got "${raw}".`);
   return v;
+}
+
+/** The terms of a `--where` expression (none when absent); a syntax error is a usage error. */
+export function whereFlag(raw: string | undefined): FilterTerm[] {
+  try {
+    return parseWhere(raw ?? '');
+  } catch (e) {
+    if (e instanceof WhereSyntaxError) throw new UsageError(`--where: ${e.message}`);
+    throw e;
+  }
 }
 
 /** `KEY`, `KEY:asc` or `KEY:desc` (default ascending). */
@@ -79,13 +90,7 @@ export function registerRows(program: Command): void {
     const overrides = configFromFlags(opts, flags, cwd);
     const limit = count('--limit', opts.limit, 0);
     const offset = count('--offset', opts.offset, 0);
-    let where;
-    try {
-      where = parseWhere(opts.where ?? '');
-    } catch (e) {
-      if (e instanceof WhereSyntaxError) throw new UsageError(`--where: ${e.message}`);
-      throw e;
-    }
+    const where = whereFlag(opts.where);
     const sort = opts.sort !== undefined ? parseSort(opts.sort) : undefined;
     const input = resolve(cwd, file);
     await checkInput(input, file);
