@@ -56,7 +56,7 @@ function status(text: string): void {
 }
 
 function cardEl(c: CardModel): HTMLElement {
-  const arrow = c.direction === 'higher' ? '↑' : '↓';
+  const arrow = c.direction === 'higher' ? '↑' : c.direction === 'lower' ? '↓' : '';
   const name = c.name ?? c.key;
   // The name is the title; the key (what the results JSON, the CLI and `explain` use) is on hover and under it.
   const title = [`${name} (${c.key})`, c.explain, c.note].filter((x) => !!x).join('\n\n');
@@ -69,7 +69,7 @@ function cardEl(c: CardModel): HTMLElement {
       tabindex: '0',
       title,
       role: 'group',
-      'aria-label': `${name} (${c.key}) ${c.text}${c.ci ? `, interval ${c.ci}` : ''}, ${c.direction} is better`,
+      'aria-label': `${name} (${c.key}) ${c.text}${c.ci ? `, interval ${c.ci}` : ''}, ${c.direction === 'none' ? 'a count' : `${c.direction} is better`}`,
     },
     el('div', { class: 'card-name' }, name, el('span', { class: 'dir', 'aria-hidden': 'true' }, ` ${arrow}`)),
     name !== c.key ? el('div', { class: 'card-key' }, c.key) : null,

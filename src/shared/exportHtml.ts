@@ -43,7 +43,7 @@ ${['blue', 'red', 'green', 'yellow', 'orange', 'purple', 'foreground'].map((c) =
 @media print{body{margin:0}}`;
 
 function cardHtml(c: CardModel): string {
-  return `<div class="card" data-metric="${esc(c.key)}" title="${esc([`${c.name ?? c.key} (${c.key})`, c.explain].filter((x) => !!x).join('\n'))}"><div class="k">${esc(c.name ?? c.key)} ${c.direction === 'higher' ? '↑' : '↓'}</div>${c.name && c.name !== c.key ? `<div class="key">${esc(c.key)}</div>` : ''}<div class="v">${esc(c.text)}</div>${c.ci ? `<div class="ci">${esc(c.ci)}</div>` : ''}${(c.extra ?? []).map((x) => `<div class="x">${esc(x)}</div>`).join('')}${c.caveat ? `<div class="cav">${esc(c.caveat)}</div>` : ''}</div>`;
+  return `<div class="card" data-metric="${esc(c.key)}" title="${esc([`${c.name ?? c.key} (${c.key})`, c.explain].filter((x) => !!x).join('\n'))}"><div class="k">${esc(c.name ?? c.key)}${c.direction === 'higher' ? ' ↑' : c.direction === 'lower' ? ' ↓' : ''}</div>${c.name && c.name !== c.key ? `<div class="key">${esc(c.key)}</div>` : ''}<div class="v">${esc(c.text)}</div>${c.ci ? `<div class="ci">${esc(c.ci)}</div>` : ''}${(c.extra ?? []).map((x) => `<div class="x">${esc(x)}</div>`).join('')}${c.caveat ? `<div class="cav">${esc(c.caveat)}</div>` : ''}</div>`;
 }
 
 /**

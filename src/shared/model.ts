@@ -140,7 +140,8 @@ export interface CardModel {
   value: number | null;
   text: string;
   ci: string;
-  direction: 'higher' | 'lower';
+  /** The good direction; 'none' for a count (users evaluated, rows skipped): no arrow, nobody wins on it. */
+  direction: 'higher' | 'lower' | 'none';
   note?: string;
   /** A caveat shown under the card (intervals of extremes). */
   caveat?: string;

@@ -206,7 +206,7 @@ const evolvingStep: ClassificationStep = (run, ctx) => {
     xs: o.map((t) => ev.delta[t]),
     ys: o.map((t) => agg.V[t]),
     extra: { t: o.map((t) => t + 1), alpha: o.map((t) => ev.alpha[t]), js: o.map((t) => ev.js[t]) },
-    note: `δ_t is Σ_c (q^trn_c − q^tst_c)·ln(q^trn_c/q^tst_c), which Fang et al. (2023) call a JS divergence (their formula without its stray minus sign): a symmetric KL divergence; extra.js is the true Jensen–Shannon divergence (natural log). ${proto}.`,
+    note: `δ_t is Σ_c (q^trn_c − q^tst_c)·ln(q^trn_c/q^tst_c), which Fang et al. (2023) call a JS divergence (their formula without its stray minus sign): a symmetric KL divergence; the js column beside it is the true Jensen–Shannon divergence (natural log). ${proto}.`,
   });
 };
 

@@ -4,7 +4,7 @@
  */
 import type { Curve, MetricValue, Results } from '../../core/results/types';
 import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from '../format';
-import { metricHover, metricName } from '../../core/glossary';
+import { explainKey, metricHover, metricName } from '../../core/glossary';
 import { splitNotes } from '../../core/results/notes';
 import type { CardModel, CellValue, ColumnKind, HeaderModel, Series, TableModel } from '../model';
 
@@ -33,7 +33,9 @@ export function card(key: string, m: MetricValue, family: string, extra?: string
     value: m.value,
     text: formatNumber(m.value, key),
     ci: formatCi(m.ci, key),
-    direction: m.direction,
+    // The results file stores a direction for every key (its schema has two); a count the glossary
+    // calls directionless (users evaluated) shows no arrow rather than a "higher is better".
+    direction: explainKey(key)?.direction === 'none' ? 'none' : m.direction,
   };
   const explain = metricHover(key);
   if (explain) c.explain = explain;

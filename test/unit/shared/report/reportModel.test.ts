@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { ConfusionMatrix } from '../../../../src/core/results/types';
 import { headlineKeys, primaryKey } from '../../../../src/shared/headline';
 import { buildReportModel } from '../../../../src/shared/report';
+import { reportToHtml } from '../../../../src/shared/exportHtml';
 import { binLabels, EXTREME_CAVEAT, niceLogCeil, niceLogFloor } from '../../../../src/shared/report/common';
 import { confusionChart, FULL_HEATMAP_MAX, topConfusions } from '../../../../src/shared/report/classification';
 import { genericTable } from '../../../../src/shared/report/generic';
@@ -352,4 +353,16 @@ test('per-user histogram: the bins counted from per-user values are the stored b
   const plain = storedHistograms({ 'ndcg@10': { edges, counts } })[0]!;
   assert.equal(plain.note, undefined);
   assert.deepEqual({ ...plain, note: chart.note }, chart);
+});
+
+test('a count (users evaluated) shows no direction: its card has none, the HTML export draws no arrow', () => {
+  // The results file stores `higher` for every ranking key; the glossary knows the count has no good direction.
+  const r = rankingResults();
+  r.metrics['users_evaluated'] = { value: 3, direction: 'higher' };
+  const m = buildReportModel(r);
+  const cards = m.tabs.flatMap((t) => t.cards);
+  assert.equal(cards.find((c) => c.key === 'users_evaluated')!.direction, 'none');
+  const html = reportToHtml(m);
+  const cardHtml = /<div class="card" data-metric="users_evaluated"[^]*?<\/div><\/div>/.exec(html)?.[0] ?? '';
+  assert.match(cardHtml, /<div class="k">Users evaluated<\/div>/);
 });
