@@ -13,6 +13,7 @@ import { Option, type Command } from 'commander';
 import type { CompareConfig } from '../core/config/types';
 import { findConfigBeside, loadConfigFile } from '../core/config/load';
 import { compareFiles, isResultsPath } from '../core/compare/files';
+import { BASELINE_KINDS, parseBaselineKinds } from '../core/compare/baselineNames';
 import { inspectTable, type TableInspection } from '../core/compare/inspect';
 import { renderCsvTable, renderLatexTable, renderMarkdownTable, renderTextTable } from '../core/compare/render';
 import { renderLongCsv, renderLongMarkdown, renderLongText } from '../core/compare/longForm';
@@ -41,6 +42,7 @@ interface CompareFlags {
   ci?: boolean;
   failIf?: string;
   adjust?: 'holm' | 'bh';
+  against: string[];
 }
 
 const TABLE_EXTENSIONS = new Set(['.csv', '.tsv', '.txt']);
@@ -100,6 +102,12 @@ export function registerCompare(program: Command): void {
       ).choices(['holm', 'bh']),
     )
     .option(
+      '--against <baseline>',
+      "also compare against a baseline run made from the first run's input, and test the runs against it: majority or prior (classification: the most frequent true class; the class frequencies as probabilities), popularity or random (ranking: the run's own popularity and random baselines); repeat the flag or separate names with commas",
+      (v: string, prev: string[]) => [...prev, v],
+      [] as string[],
+    )
+    .option(
       '--root <dir>',
       "workspace root: paths in the config must stay inside it (default: the current folder, or the config's folder when the config lies outside it)",
     )
@@ -112,6 +120,11 @@ export function registerCompare(program: Command): void {
         ?.split(',')
         .map((m) => m.trim())
         .filter((m) => m !== '');
+      const against = parseBaselineKinds(opts.against);
+      if (against.unknown.length > 0)
+        throw new UsageError(
+          `invalid value for --against: expected ${BASELINE_KINDS.join(', ')} (comma-separated or the flag repeated), got ${against.unknown.map((u) => JSON.stringify(u)).join(', ')}.`,
+        );
       const out = opts.out !== undefined ? resolve(cwd, opts.out) : undefined;
       for (const r of given) await checkInput(resolve(cwd, r), r);
       if (out) await checkOut(out, opts.out!, [...given.map((r) => resolve(cwd, r)), configPath]);
@@ -121,6 +134,7 @@ export function registerCompare(program: Command): void {
       let violations: GateViolation[] = [];
       if (
         given.length === 1 &&
+        against.kinds.length === 0 &&
         (opts.table || (TABLE_EXTENSIONS.has(extname(given[0]).toLowerCase()) && !isResultsPath(given[0])))
       ) {
         const cfg = config ?? (await configBeside(resolve(cwd, given[0])));
@@ -133,14 +147,15 @@ export function registerCompare(program: Command): void {
         json = r;
         text = renderInspection(r, opts.format);
       } else {
-        if (given.length < 2) {
+        if (given.length < 2 - Math.min(1, against.kinds.length)) {
           throw new UsageError(
-            `compare needs at least two runs (prediction files or *.eval.json), or one CSV/TSV table of runs x metrics; got ${given.length === 0 ? 'none' : `only ${given[0]}`}.`,
+            `compare needs at least two runs (prediction files or *.eval.json), or one run and --against a baseline, or one CSV/TSV table of runs x metrics; got ${given.length === 0 ? 'none' : `only ${given[0]}`}.`,
           );
         }
         const r = await compareFiles(given, {
           configPath,
           baseline: opts.baseline,
+          against: against.kinds,
           metrics,
           matchBy: opts.matchBy,
           onMismatch: opts.onMismatch,

@@ -24,6 +24,7 @@ import { formatWhere } from './inspect/where';
 import { rowSubset } from './inspect/subset';
 import { collectsByDefault } from './collectGarbage';
 import type { ResamplingHook } from './stats/resamplingPlan';
+import type { BaselineKind } from './tasks/baselineRun';
 
 export interface EvaluateOptions {
   /** Explicit config file; when absent, `eval-lens.json` beside the input is used if present. */
@@ -67,6 +68,11 @@ export interface EvaluateOptions {
    * over its resampling plan (stats/resamplingPlan.ts) and computes no intervals (`config.bootstrap.n` must be > 0).
    */
   onResampling?: ResamplingHook;
+  /**
+   * Evaluate a baseline made from the input (a classification run's `majority` or `prior`, a
+   * ranking run's `popularity` or `random`: tasks/baselineRun.ts) instead of its predictions.
+   */
+  baselineRun?: BaselineKind;
 }
 
 export type EvaluationStage = 'point' | 'provisional' | 'final';
@@ -154,6 +160,7 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
     stages,
     collectGarbage: opts.collectGarbage ?? collectsByDefault(),
     onResampling: opts.onResampling,
+    baselineRun: opts.baselineRun,
   });
   const [info, partial] = hashing
     ? await Promise.all([hashing, run])

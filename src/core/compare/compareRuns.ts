@@ -22,6 +22,7 @@
  * - Non-finite statistics (t = ±∞ when every difference is equal, NaN when all are zero or n < 2)
  *   are written as null, and a warning says what the value was.
  */
+import { parseBaselineRunName } from './baselineNames';
 import { basename } from 'node:path';
 import { checkCancelled, fail, withArticle, type EvalWarning } from '../diagnostics';
 import type { Results, Direction } from '../results/types';
@@ -46,8 +47,13 @@ import { COMPARE_SCHEMA_ID, type CompareOptions, type CompareResults, type Compa
 const HOLM_NOTE =
   "Holm over each metric's tests (one per run against the baseline), adjusting p_t; present when a metric has two or more tests.";
 
-/** Short display name of a run path: the file name without `.eval.json` or its extension. */
+/**
+ * Short display name of a run path: the file name without `.eval.json` or its extension (a baseline
+ * run: `baseline:KIND (of NAME)`, NAME its source's short name).
+ */
 export function runName(path: string): string {
+  const derived = parseBaselineRunName(path);
+  if (derived) return `baseline:${derived.kind} (of ${runName(derived.source)})`;
   const b = basename(path);
   if (b.endsWith('.eval.json')) return b.slice(0, -'.eval.json'.length);
   const dot = b.lastIndexOf('.');

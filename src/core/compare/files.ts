@@ -14,6 +14,8 @@ import { findConfigBeside, loadConfigFile } from '../config/load';
 import type { Results } from '../results/types';
 import { compareRuns, resolveBaseline, runNames } from './compareRuns';
 import { addPairedTests, isResultsPath, loadPairingRun, type PairingRun } from './pairedRuns';
+import { baselineRunName } from './baselineNames';
+import { BASELINES_OF_TASK, checkBaselineFits, type BaselineKind } from '../tasks/baselineRun';
 
 export { isResultsPath };
 import type { CompareOptions, CompareResults } from './types';
@@ -30,6 +32,13 @@ export interface CompareFilesOptions extends CompareOptions {
   progress?: Progress;
   /** Passed to `evaluateFile` (full collections after large arrays are let go). */
   collectGarbage?: boolean;
+  /**
+   * Baseline runs made from the first run's input (tasks/baselineRun.ts), compared like any run:
+   * they come first, and the first of them is the baseline unless `baseline` says otherwise.
+   */
+  against?: readonly BaselineKind[];
+  /** How the first run is named in the baseline runs' names (default: as given in `paths`). */
+  againstLabel?: string;
 }
 
 /**
@@ -44,14 +53,28 @@ export async function compareFiles(paths: readonly string[], opts: CompareFilesO
       ? await findConfigBeside(resolve(paths[0]))
       : undefined;
   const cfg = configPath ? ((await loadConfigFile(configPath)).compare ?? {}) : {};
-  const runs = [...paths];
-  const baseline = opts.baseline ?? cfg.baseline;
+  const against = opts.against ?? [];
+  const derived = against.map((k) => baselineRunName(k, opts.againstLabel ?? paths[0] ?? ''));
+  const runs = [...derived, ...paths];
+  // Baselines asked for are what the runs are compared against, unless the caller names another.
+  const baseline = opts.baseline ?? (derived.length > 0 ? derived[0] : cfg.baseline);
   // The paired bootstrap's settings: the caller's, else the baseline's config (evaluated defaults).
   const loadOpts = { ...opts, configPath: opts.configPath, bootstrap: opts.bootstrap };
   const loaded: PairingRun[] = [];
+  const total = paths.length + against.length;
   for (let i = 0; i < paths.length; i++) {
-    opts.progress?.report?.('evaluating runs', i, paths.length);
+    opts.progress?.report?.('evaluating runs', i, total);
     loaded.push(await loadPairingRun(paths[i], loadOpts));
+  }
+  if (against.length > 0 && loaded[0]) {
+    const task = loaded[0].results.task;
+    for (const k of against) checkBaselineFits(k, task, paths[0]!, BASELINES_OF_TASK[task] ?? []);
+    const made: PairingRun[] = [];
+    for (const k of against) {
+      opts.progress?.report?.('evaluating runs', paths.length + made.length, total);
+      made.push(await loadPairingRun(paths[0]!, { ...loadOpts, baselineRun: k }));
+    }
+    loaded.unshift(...made);
   }
   const results: Results[] = loaded.map((r) => r.results);
   let bootstrap = opts.bootstrap;

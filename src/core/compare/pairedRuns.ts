@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { EvalWarning } from '../diagnostics';
-import { checkCancelled } from '../diagnostics';
+import { checkCancelled, fail } from '../diagnostics';
 import type { EvalConfig } from '../config/types';
 import { evaluateFile, type EvaluateOptions } from '../evaluate';
 import { fileInfo } from '../io/fileInfo';
@@ -34,7 +34,7 @@ export interface PairingRun {
 
 export type PairingLoadOptions = Pick<
   EvaluateOptions,
-  'configPath' | 'overrides' | 'defaults' | 'root' | 'progress' | 'collectGarbage'
+  'configPath' | 'overrides' | 'defaults' | 'root' | 'progress' | 'collectGarbage' | 'baselineRun'
 > & { bootstrap?: { n: number; confidence: number; seed: number } };
 
 /** True for a path that names an Eval Lens results file rather than predictions. */
@@ -63,6 +63,7 @@ async function evaluateKeepingPlan(
     progress: opts.progress,
     collectGarbage: opts.collectGarbage,
     onResampling: (p) => (plan = p),
+    baselineRun: opts.baselineRun,
     ...extra,
   });
   return { results, plan };
@@ -85,6 +86,13 @@ export async function loadPairingRun(path: string, opts: PairingLoadOptions): Pr
   const named = stored.source.path;
   const found = sourceCandidates(path, named).find((p) => existsSync(p));
   const noPlan = (why: string): PairingRun => {
+    // A baseline run is made from the prediction file's input: without it there is nothing to evaluate.
+    if (opts.baselineRun)
+      fail(
+        'compare-baseline-no-predictions',
+        { file: path },
+        `the ${opts.baselineRun} baseline is made from the input of the prediction file this results file names, but ${why}.`,
+      );
     warnings.push({
       code: 'compare-no-predictions',
       message: `${path}: ${why}, so only its per-item values are tested (no paired interval for the other metrics).`,
@@ -106,7 +114,8 @@ export async function loadPairingRun(path: string, opts: PairingLoadOptions): Pr
     { ...opts, configPath },
     stored.source.filter ? { subset: stored.source.filter.where } : {},
   );
-  const moved = Object.keys(stored.metrics).filter((k) => {
+  // A baseline run's values are not the stored run's: nothing to check against.
+  const moved = Object.keys(opts.baselineRun ? {} : stored.metrics).filter((k) => {
     const x = stored.metrics[k]?.value ?? null;
     const y = results.metrics[k]?.value ?? null;
     return !(x === y || (x !== null && y !== null && Math.abs(x - y) <= 1e-12 * Math.max(1, Math.abs(x))));

@@ -23,6 +23,7 @@ import { classificationCiStep, startBootstrapWorkers } from './classificationCi'
 import { classificationPerRow } from './classificationPerItem';
 import { classificationSlicesStep } from '../inspect/slicesStep';
 import { subsetClassification } from '../inspect/subset';
+import { checkBaselineFits, classificationBaselineData } from './baselineRun';
 
 // Re-exported so callers that know the runner need not know where the run is built.
 export {
@@ -239,6 +240,13 @@ export const runClassification: TaskRunner = async (ctx) => {
   });
   checkCancelled(ctx.progress);
   if (ctx.subset) loaded = subsetClassification(loaded, await ctx.subset.classificationRows(loaded, ctx));
+  if (ctx.baselineRun) {
+    const kind = checkBaselineFits(ctx.baselineRun, 'classification', ctx.path, ['majority', 'prior'] as const);
+    loaded = {
+      ...loaded,
+      data: classificationBaselineData(loaded.data, kind, ctx.config.score ?? CONFIG_DEFAULTS.score),
+    };
+  }
   // Started now so that their start overlaps the point estimates; stopped below however the evaluation ends.
   const resampleWorkers = ctx.onResampling ? null : startBootstrapWorkers(ctx.config, loaded.data.n);
   try {

@@ -16,6 +16,7 @@
  */
 import { iwSlicesStep } from '../inspect/slicesStep';
 import { subsetIwBinary } from '../inspect/subset';
+import { checkBaselineFits } from './baselineRun';
 import { checkCancelled, fail, type Warnings } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import { CONFIG_DEFAULTS } from '../config/types';
@@ -234,6 +235,7 @@ export const runIwBinary: TaskRunner = async (ctx) => {
     keepOther: ctx.subset !== undefined,
   });
   if (ctx.subset) loaded = subsetIwBinary(loaded, ctx.subset.iwRows(loaded, ctx));
+  if (ctx.baselineRun) checkBaselineFits(ctx.baselineRun, 'iw-binary', ctx.path, []);
   const data = loaded.data;
   const w = resolveIwWeights(data, config, warnings);
   warnScoreRange(data, t, warnings);

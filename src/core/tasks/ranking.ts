@@ -30,8 +30,9 @@
  */
 import { rankingSlicesStep } from '../inspect/slicesStep';
 import { subsetRanking } from '../inspect/subset';
+import { checkBaselineFits, rankingBaselineLists } from './baselineRun';
 import { resolve } from 'node:path';
-import { fail, type Warnings } from '../diagnostics';
+import { fail, Warnings } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
 import type { RankedLists, RankingData, TrainData } from '../data/rankingData';
 import { fileInfo } from '../io/fileInfo';
@@ -109,6 +110,12 @@ export const runRanking: TaskRunner = async (ctx) => {
     collectGarbage: ctx.collectGarbage,
   });
   if (ctx.subset) subsetRanking(data, ctx.subset.rankingLists(data, ctx));
+  if (ctx.baselineRun) {
+    const kind = checkBaselineFits(ctx.baselineRun, 'ranking', ctx.path, ['popularity', 'random'] as const);
+    // The depth of the run's own baselines: from the run's lists, before they are replaced.
+    const depth = evaluationDepth(ks, longestList(data.lists), data.file, new Warnings());
+    data.lists = rankingBaselineLists(data, kind, depth, config.bootstrap.seed);
+  }
   // Here, while the run's slot array is whole: it is let go once the run's own metrics are done (below).
   ctx.onRankedLists?.(data.lists, data.users.ids, data.items.ids);
   results.timings.read = (performance.now() - t0) / 1000;

@@ -11,6 +11,7 @@ import type { RankedLists, RankingData } from '../data/rankingData';
 import type { FilterTerm } from '../inspect/types';
 import type { RunnerSource, StageEmitter } from './stages';
 import type { ResamplingHook } from '../stats/resamplingPlan';
+import type { BaselineKind } from './baselineRun';
 
 /**
  * Evaluate only the rows matching a filter (the row query's filter language). The runner loads
@@ -53,6 +54,11 @@ export interface TaskContext {
   onResampling?: ResamplingHook;
   /** Whether full garbage collections may be taken after large arrays are let go (../collectGarbage.ts). */
   collectGarbage?: boolean;
+  /**
+   * Evaluate a baseline derived from the input instead of its predictions (baselineRun.ts): after
+   * the reading (and the subset), the predictions or lists are replaced by the baseline's.
+   */
+  baselineRun?: BaselineKind;
 }
 
 /** A task runner returns the description of its main source (hash and size are added by the caller). */
