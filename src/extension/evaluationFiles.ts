@@ -7,7 +7,8 @@ import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveRecordedSource } from '../core/workspacePath';
-import { resultsFileName } from '../shared/outputName';
+import { factorResultsFileName, resultsFileName } from '../shared/outputName';
+import { factorModelInput } from './factorConfig';
 import type { ResultsIndex } from './resultsIndex';
 import { readSettings, resolveSettingPath } from './settings';
 
@@ -35,6 +36,11 @@ export async function outputUriFor(input: vscode.Uri): Promise<vscode.Uri> {
   } catch {
     // An unreadable folder only loses the clash check.
   }
+  // A factor model's user matrix (the `userFactors` of the config beside it) gives its results the
+  // model's name: `ranking-factors/U.npy` → `ranking-factors.eval.json`.
+  const config = path.join(path.dirname(input.fsPath), 'eval-lens.json');
+  if ((await factorModelInput(config)) === input.fsPath)
+    return vscode.Uri.file(path.join(dir, factorResultsFileName(input.fsPath)));
   return vscode.Uri.file(path.join(dir, resultsFileName(path.basename(input.fsPath), siblings)));
 }
 

@@ -45,6 +45,30 @@ export function resultsFileName(inputName: string, siblings: readonly string[]):
   return clash ? `${inputName}.eval.json` : `${stem}.eval.json`;
 }
 
+/** The last component of a path written with either separator. */
+function baseName(p: string): string {
+  const parts = p.split(/[\\/]/).filter((x) => x !== '');
+  return parts[parts.length - 1] ?? p;
+}
+
+/**
+ * The name of a factor model (an `eval-lens.json` naming `userFactors`): its folder's name, which
+ * says which model it is better than its user matrix's name does — every such model has a `U.npy`.
+ * @example factorModelName('examples/ranking-factors/U.npy') === 'ranking-factors'
+ */
+export function factorModelName(userFactorsPath: string): string {
+  const parts = userFactorsPath.split(/[\\/]/).filter((x) => x !== '');
+  return parts.length >= 2 ? parts[parts.length - 2]! : baseName(userFactorsPath).replace(/\.[^.]+$/, '');
+}
+
+/**
+ * The results file of a factor model, named after the model: `ranking-factors/U.npy` →
+ * `ranking-factors.eval.json` (not `U.eval.json`, which every such model would share).
+ */
+export function factorResultsFileName(userFactorsPath: string): string {
+  return `${factorModelName(userFactorsPath)}.eval.json`;
+}
+
 /** FNV-1a 32-bit hash of a string, as 8 hex digits: a short, stable tag for a set of paths. */
 function fnv1a(s: string): string {
   let h = 0x811c9dc5;

@@ -20,11 +20,11 @@ describe('factor model: Evaluate on its config and on U.npy', function () {
   });
   after(closeAllEditors);
 
-  it('Evaluate on eval-lens.json (userFactors) writes U.eval.json: schema-valid, the core’s metrics', async () => {
-    const out = ws('ranking-factors/U.eval.json');
+  it('Evaluate on eval-lens.json (userFactors) writes ranking-factors.eval.json (named after the model folder): schema-valid, the core’s metrics', async () => {
+    const out = ws('ranking-factors/ranking-factors.eval.json');
     const before = mtime(out);
     await vscode.commands.executeCommand('evalLens.evaluate', uri('ranking-factors/eval-lens.json'));
-    await waitFor('ranking-factors/U.eval.json to be written', () => mtime(out) > before, 240_000);
+    await waitFor('ranking-factors/ranking-factors.eval.json to be written', () => mtime(out) > before, 240_000);
     const r = readResults(out);
     assert.deepEqual(validateResults(r), []);
     assert.equal(r.task, 'ranking');
@@ -43,8 +43,8 @@ describe('factor model: Evaluate on its config and on U.npy', function () {
   });
 
   it('Evaluate on U.npy (the config beside it) gives the same metrics', async () => {
-    const first = readResults(ws('ranking-factors/U.eval.json'));
-    const r = await evaluate('ranking-factors/U.npy', 'ranking-factors/U.eval.json', 240_000);
+    const first = readResults(ws('ranking-factors/ranking-factors.eval.json'));
+    const r = await evaluate('ranking-factors/U.npy', 'ranking-factors/ranking-factors.eval.json', 240_000);
     assert.deepEqual(r.metrics, first.metrics);
   });
 
@@ -58,10 +58,10 @@ describe('factor model: Evaluate on its config and on U.npy', function () {
     cfg.k = [10];
     cfg.bootstrap = { n: 0 };
     writeFileSync(path.join(dir, 'eval-lens.json'), JSON.stringify(cfg, null, 2));
-    const out = ws('ranking-factors/U.eval.json');
+    const out = ws('ranking-factors/ranking-factors.eval.json');
     const before = mtime(out);
     await vscode.commands.executeCommand('evalLens.evaluate', uri('factor-config-elsewhere/eval-lens.json'));
-    await waitFor('U.eval.json rewritten with the other config', () => mtime(out) > before, 240_000);
+    await waitFor('ranking-factors.eval.json rewritten with the other config', () => mtime(out) > before, 240_000);
     const r = readResults(out);
     assert.deepEqual(r.config.k, [10]);
     assert.ok('ndcg@10' in r.metrics && !('ndcg@5' in r.metrics));

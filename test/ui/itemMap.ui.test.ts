@@ -129,7 +129,7 @@ describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
     const row = explorerRow(page, 'U.npy');
     await openMenuWith(page, row, 'Evaluate Prediction File…', 40_000);
     await clickMenuItem(page, 'Evaluate Prediction File…');
-    const text = await waitForFile(join(ws, 'ranking-factors/U.eval.json')).catch(async (e: unknown) => {
+    const text = await waitForFile(join(ws, 'ranking-factors/ranking-factors.eval.json')).catch(async (e: unknown) => {
       await screenshot(page, join(SHOTS, 'item-map-failure.png'));
       throw e;
     });

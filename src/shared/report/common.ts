@@ -4,6 +4,7 @@
  */
 import type { Curve, MetricValue, Results } from '../../core/results/types';
 import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from '../format';
+import { factorModelName } from '../outputName';
 import { explainKey, metricHover, metricName } from '../../core/glossary';
 import { splitNotes } from '../../core/results/notes';
 import type { CardModel, CellValue, ColumnKind, HeaderModel, Series, TableModel } from '../model';
@@ -96,7 +97,11 @@ export function header(results: Results): HeaderModel {
   };
   const warnings = split.warnings.map(text);
   const notes = split.notes.map(text);
-  return { title: s.path.split(/[\\/]/).pop() ?? s.path, lines, warnings, ...(notes.length > 0 ? { notes } : {}) };
+  // A factor model is named after its folder: every such model's input is a `U.npy`.
+  const title = s.columns?.userFactors
+    ? `${factorModelName(s.path)} (factor model)`
+    : (s.path.split(/[\\/]/).pop() ?? s.path);
+  return { title, lines, warnings, ...(notes.length > 0 ? { notes } : {}) };
 }
 
 export function table(

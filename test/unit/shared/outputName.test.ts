@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { checkConfig } from '../../../src/core/config/check';
 import { draftConfig, parseIntList } from '../../../src/shared/configDraft';
 import { leafSummary, numericLeaves } from '../../../src/shared/leafModel';
-import { compareFileName, jsonKind, resultsFileName } from '../../../src/shared/outputName';
+import {
+  compareFileName,
+  factorModelName,
+  factorResultsFileName,
+  jsonKind,
+  resultsFileName,
+} from '../../../src/shared/outputName';
+import { header } from '../../../src/shared/report/common';
+import { rankingResults } from '../helpers/reportFixtures';
 
 test('results file names: <stem>.eval.json, the full name when a sibling shares the stem', () => {
   assert.equal(resultsFileName('preds.csv', []), 'preds.eval.json');
@@ -89,4 +97,19 @@ test('the drafted eval-lens.json writes only decisions and passes the config sch
   assert.deepEqual(parseIntList('5, 10;20 50'), [5, 10, 20, 50]);
   assert.equal(parseIntList('5, x'), undefined);
   assert.deepEqual(parseIntList(''), []);
+});
+
+test('a factor model is named after its folder: its results file and its report title', () => {
+  assert.equal(factorModelName('examples/ranking-factors/U.npy'), 'ranking-factors');
+  assert.equal(factorModelName('C:\\models\\als-64\\user_factors.npz'), 'als-64');
+  assert.equal(factorModelName('U.npy'), 'U');
+  assert.equal(factorResultsFileName('/ws/ranking-factors/U.npy'), 'ranking-factors.eval.json');
+  const r = rankingResults();
+  r.source = {
+    ...r.source,
+    path: 'examples/ranking-factors/U.npy',
+    columns: { userFactors: 'U.npy', itemFactors: 'V.npy' },
+  };
+  assert.equal(header(r).title, 'ranking-factors (factor model)');
+  assert.equal(header(rankingResults()).title, rankingResults().source.path.split('/').pop());
 });
