@@ -42,7 +42,7 @@ interface CompareFlags {
   ci?: boolean;
   failIf?: string;
   adjust?: 'holm' | 'bh';
-  against: string[];
+  against?: string[];
 }
 
 const TABLE_EXTENSIONS = new Set(['.csv', '.tsv', '.txt']);
@@ -104,12 +104,21 @@ export function registerCompare(program: Command): void {
     .option(
       '--against <baseline>',
       "also compare against a baseline run made from the first run's input, and test the runs against it: majority or prior (classification: the most frequent true class; the class frequencies as probabilities), popularity or random (ranking: the run's own popularity and random baselines); repeat the flag or separate names with commas",
-      (v: string, prev: string[]) => [...prev, v],
-      [] as string[],
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
     .option(
       '--root <dir>',
       "workspace root: paths in the config must stay inside it (default: the current folder, or the config's folder when the config lies outside it)",
+    )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  eval-lens compare logreg.csv knn.csv svc_rbf.csv --fail-if "accuracy<-0.01"',
+        '  eval-lens compare logreg.csv --against majority,prior',
+        '  eval-lens compare cooccurrence.jsonl --against popularity --against random --format md',
+      ].join('\n'),
     )
     .action(async (runs: string[], opts: CompareFlags) => {
       const cwd = process.cwd();
@@ -120,7 +129,7 @@ export function registerCompare(program: Command): void {
         ?.split(',')
         .map((m) => m.trim())
         .filter((m) => m !== '');
-      const against = parseBaselineKinds(opts.against);
+      const against = parseBaselineKinds(opts.against ?? []);
       if (against.unknown.length > 0)
         throw new UsageError(
           `invalid value for --against: expected ${BASELINE_KINDS.join(', ')} (comma-separated or the flag repeated), got ${against.unknown.map((u) => JSON.stringify(u)).join(', ')}.`,
