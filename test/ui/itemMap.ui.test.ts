@@ -142,7 +142,7 @@ describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
     assert.equal(map.k, k);
     const pick = pickUser(k);
 
-    const { f, fig } = await openItemMap(/^U\.npy$/, map.ids.length);
+    const { f, fig } = await openItemMap(/^ranking-factors \(factor model\)$/, map.ids.length);
 
     // Keyboard only: focus the picker, type the user, Enter.
     const search = fig.locator('.item-map-picker .user-search');
