@@ -143,7 +143,7 @@ export interface CardModel {
   /** The good direction; 'none' for a count (users evaluated, rows skipped): no arrow, nobody wins on it. */
   direction: 'higher' | 'lower' | 'none';
   note?: string;
-  /** A caveat shown under the card (intervals of extremes). */
+  /** A caveat shown under the card (intervals of extremes; an interval that excludes the point). */
   caveat?: string;
   /** Extra values shown small (baselines), e.g. `unweighted 0.81`. */
   extra?: string[];

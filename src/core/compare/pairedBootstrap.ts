@@ -14,7 +14,8 @@
  * - `better_by`: the signed relative change in the metric's good direction,
  *   s·(B − A)/|A| with s = +1 when higher is better and −1 when lower is better, and its
  *   percentile interval from s·Δ* ÷ |A*|;
- * - each run's own percentile interval from the same resamples.
+ * - each run's own interval from the same resamples (percentile; basic about the run's point for
+ *   the binned calibration errors, as in a single run's report).
  * Resample b depends only on (seed, b), so the values are the same whatever the number of threads.
  *
  * References: B. Efron, R. J. Tibshirani (1993), An Introduction to the Bootstrap, ch. 13 and 16,
@@ -22,7 +23,7 @@
  * Methods and their Application, Cambridge University Press, doi:10.1017/CBO9780511802843.
  */
 import { fail } from '../diagnostics';
-import { percentileInterval, resampleColumns } from '../stats/bootstrap';
+import { intervalOf, percentileInterval, resampleColumns } from '../stats/bootstrap';
 import { ResamplePool, type ResampleFn } from '../stats/parallelBootstrap';
 import { stratumPositions, type ResampleStat } from '../stats/resampleDraws';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
@@ -277,6 +278,13 @@ export async function pairedBootstrap(a: ResamplingPlan, b: ResamplingPlan, opts
     const pb = point[KA + kb];
     let defined = 0;
     for (let r = 0; r < opts.n; r++) if (!Number.isNaN(d[r])) defined++;
+    // Δ's interval is the percentile interval of the paired differences for every key, the
+    // calibration errors included: both runs, evaluated on the same resampled rows, carry an upward
+    // resampling bias, and much of it cancels in the difference when the runs are similarly
+    // calibrated — not when one is much better calibrated than the other, and then the interval
+    // can miss Δ (excludes_point, ‡ in the view). Each run's own interval (ci_a, ci_b) follows the
+    // single-run rule: basic about its point for the calibration errors, percentile otherwise, as in
+    // that run's report.
     const ci = percentileInterval(d, opts.confidence);
     const delta = finite(pb - pa);
     out.push({
@@ -288,8 +296,8 @@ export async function pairedBootstrap(a: ResamplingPlan, b: ResamplingPlan, opts
       p_boot: bootstrapPValue(d),
       better_by: betterBy(pa, pb, dir),
       better_by_ci: percentileInterval(rel, opts.confidence),
-      ci_a: percentileInterval(A, opts.confidence),
-      ci_b: percentileInterval(B, opts.confidence),
+      ci_a: intervalOf(key, A, pa, opts.confidence),
+      ci_b: intervalOf(key, B, pb, opts.confidence),
       resamples: defined,
       excludes_point: ci !== null && delta !== null && (delta < ci[0] || delta > ci[1]),
     });

@@ -476,6 +476,10 @@ const selectiveGrid: GlossaryEntry[] = GRID_RISKS.flatMap(({ stem, label, short,
   },
 ]);
 
+/** How the binned calibration errors' bootstrap intervals are formed (stats/bootstrap.ts `IntervalMethod`). */
+const CALIBRATION_INTERVAL =
+  'Its bootstrap interval is the basic interval, 2·value minus the resamples’ upper and lower quantiles, clipped to [0, 1] (Davison & Hinkley 1997, §5.2): resampling inflates a binned calibration error, so the percentile interval used for other metrics would sit above the value.';
+
 const calibration: GlossaryEntry[] = [
   {
     pattern: 'ece',
@@ -485,7 +489,8 @@ const calibration: GlossaryEntry[] = [
     meaning: 'Average gap between confidence and accuracy, over equal-width confidence bins weighted by their size.',
     formula: 'Σ_b |B_b|/n · |acc(B_b) − conf(B_b)|, B = eceBins (default 15) bins (lo, hi]',
     convention:
-      'Top-label confidence; equal-width bins closed on the right, so a value on an edge goes to the lower bin; a confidence of 0 is in no bin but counts in n. Only for probability scores.',
+      'Top-label confidence; equal-width bins closed on the right, so a value on an edge goes to the lower bin; a confidence of 0 is in no bin but counts in n. Only for probability scores. ' +
+      CALIBRATION_INTERVAL,
     notThis:
       'Not the classwise or adaptive ECE; not computed for margins or entropies, which are not probabilities of being right.',
     direction: 'lower',
@@ -499,7 +504,7 @@ const calibration: GlossaryEntry[] = [
     column: 'MCE',
     meaning: 'Largest gap between confidence and accuracy over the non-empty confidence bins.',
     formula: 'max_b |acc(B_b) − conf(B_b)| over non-empty bins',
-    convention: 'The same bins as ECE.',
+    convention: `The same bins as ECE. ${CALIBRATION_INTERVAL}`,
     notThis: 'Not weighted by bin size.',
     direction: 'lower',
     kind: 'rate',
@@ -512,7 +517,7 @@ const calibration: GlossaryEntry[] = [
     column: 'Adaptive ECE',
     meaning: 'ECE with bins that hold equal numbers of rows instead of equal confidence widths.',
     formula: 'as ECE, over eceBins contiguous chunks of the rows sorted by confidence',
-    convention: 'Stable sort by confidence; chunk sizes differ by at most one, the first n mod B chunks one larger.',
+    convention: `Stable sort by confidence; chunk sizes differ by at most one, the first n mod B chunks one larger. ${CALIBRATION_INTERVAL}`,
     notThis: 'Not equal-width ECE; not the adaptive calibration error averaged over classes.',
     direction: 'lower',
     kind: 'rate',

@@ -26,7 +26,7 @@ import { IW_KEYS, metricVector } from '../metrics/importance';
 import { aurcValues } from '../metrics/riskCoverage';
 import { gatherCounts, sortedSubsets, sortRowsByScore, type SortedRows } from '../metrics/sortedRows';
 import type { Direction } from '../results/types';
-import { bootstrapDistribution, percentileInterval, strataOf } from '../stats/bootstrap';
+import { bootstrapDistribution, intervalOf, percentileInterval, strataOf } from '../stats/bootstrap';
 import { sliceValues } from './sliceValues';
 import type { FilterTerm } from './types';
 
@@ -307,7 +307,15 @@ export function computeSlices(
       },
       { n: B, confidence: opts.bootstrap.confidence, seed: opts.bootstrap.seed, strata: metrics.strata },
     );
-    cis = dist.map((d) => percentileInterval(d, opts.bootstrap.confidence));
+    // A slice's own value: its key's interval (basic about the point for `ece`, see stats/bootstrap.ts
+    // `IntervalMethod`); a difference from the whole file: percentile.
+    cis = dist.map((d, j) => {
+      const q = Math.floor(j / (2 * K));
+      const k = j % (2 * K);
+      return k < K
+        ? intervalOf(metrics.keys[k], d, point[q][k], opts.bootstrap.confidence)
+        : percentileInterval(d, opts.bootstrap.confidence);
+    });
   }
   const rows: SliceRow[] = slices.map((s, q) => {
     const row: SliceRow = { slice: s.column, value: s.label, n: s.rows.length, where: s.where, diff: {} };

@@ -4,6 +4,7 @@
  */
 import type { EvalWarning } from '../diagnostics';
 import type { ResolvedConfig, Task } from '../config/types';
+import type { IntervalMethod } from '../stats/bootstrap';
 import { directionOf } from './directions';
 import {
   RESULTS_SCHEMA_ID,
@@ -42,9 +43,12 @@ export class ResultsBuilder {
   }
 
   /** Sets the bootstrap interval of an existing metric. */
-  setCi(key: string, ci: [number, number]): void {
+  /** Sets a metric's interval; a method other than the default percentile one is recorded in `ci_method`. */
+  setCi(key: string, ci: [number, number], method: IntervalMethod = 'percentile'): void {
     const m = this.metrics[key];
-    if (m && Number.isFinite(ci[0]) && Number.isFinite(ci[1])) m.ci = ci;
+    if (!m || !Number.isFinite(ci[0]) || !Number.isFinite(ci[1])) return;
+    m.ci = ci;
+    if (method !== 'percentile') m.ci_method = method;
   }
 
   curve(name: string, c: Curve): void {

@@ -92,8 +92,34 @@ function fmtValue(m: MetricValue | undefined, key: string, opts: FormatOptions):
   return m.value === null ? '—' : fmtNumber(m.value, key, opts);
 }
 
+/** The mark after an interval that does not contain its value (any key). */
+const EXCLUDES_MARK = '‡';
+
+/** True when the metric has a value and an interval that does not contain it. */
+export function ciExcludesPoint(m: Pick<MetricValue, 'value' | 'ci'>): boolean {
+  return m.value !== null && m.ci !== undefined && (m.value < m.ci[0] || m.value > m.ci[1]);
+}
+
+/** `[lo, hi]`, then `basic` for a basic bootstrap interval and ‡ when it excludes the value. */
 function fmtCi(m: MetricValue, key: string, opts: FormatOptions): string {
-  return m.ci ? `[${fmtNumber(m.ci[0], key, opts)}, ${fmtNumber(m.ci[1], key, opts)}]` : '';
+  if (!m.ci) return '';
+  const kind = m.ci_method === 'basic' ? ' basic' : '';
+  const mark = ciExcludesPoint(m) ? ` ${EXCLUDES_MARK}` : '';
+  return `[${fmtNumber(m.ci[0], key, opts)}, ${fmtNumber(m.ci[1], key, opts)}]${kind}${mark}`;
+}
+
+/** What the interval marks of these rows mean (none when no row has one). */
+function ciLegend(rows: readonly { m: MetricValue }[]): string[] {
+  const out: string[] = [];
+  if (rows.some((r) => r.m.ci && r.m.ci_method === 'basic'))
+    out.push(
+      "basic: a basic bootstrap interval, 2·value minus the resamples' upper and lower quantiles, clipped to [0, 1] (Davison & Hinkley 1997, Bootstrap Methods and their Application, §5.2), for the binned calibration errors, which resampling inflates; the other intervals are percentile intervals.",
+    );
+  if (rows.some((r) => ciExcludesPoint(r.m)))
+    out.push(
+      `${EXCLUDES_MARK} the interval excludes the value: the metric's bootstrap distribution is skewed or biased away from it; read the interval as rough.`,
+    );
+  return out;
 }
 
 const ARROW = { higher: '↑', lower: '↓' } as const;
@@ -231,6 +257,9 @@ export function formatTable(results: Results, opts: FormatOptions = {}): string 
         : [];
     out.push('', s.title, ...common, line(header), ...cells[i]!.map(line));
   });
+  const legend = ciLegend(sections.flatMap((s) => s.rows));
+  if (legend.length > 0)
+    out.push('', ...legend.flatMap((l) => wrap(l, Math.max(40, (opts.maxWidth ?? 100) - 2)).map((x) => `  ${x}`)));
   if (sections.length > 0)
     out.push('', "Definitions and references: eval-lens explain KEY. The results JSON keeps each metric's full note.");
   const { notes, warnings } = splitNotes(results.warnings);
@@ -267,6 +296,8 @@ export function formatMarkdown(results: Results, opts: FormatOptions = {}): stri
       );
     }
   }
+  const legend = ciLegend(metricSections(results).flatMap((s) => s.rows));
+  if (legend.length > 0) out.push('', ...legend.map((l) => `${escapeMarkdown(l)}  `));
   const { notes, warnings } = splitNotes(results.warnings);
   if (notes.length > 0) {
     out.push('', `### Notes (${notes.length})`, '');

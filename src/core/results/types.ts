@@ -18,8 +18,14 @@ export type Direction = 'higher' | 'lower';
 /** One entry of `results.metrics` (the stable metric keys of src/core/glossary). */
 export interface MetricValue {
   value: number | null;
-  /** Percentile bootstrap interval [lo, hi] at `config.bootstrap.confidence`. */
+  /** Bootstrap interval [lo, hi] at `config.bootstrap.confidence`: percentile unless `ci_method` says otherwise. */
   ci?: [number, number];
+  /**
+   * How `ci` was formed when it is not the percentile interval: `basic` — the basic bootstrap
+   * interval, `[2·value − q_hi, 2·value − q_lo]` (Davison & Hinkley 1997, §5.2), used for the binned
+   * calibration errors. Absent: percentile.
+   */
+  ci_method?: 'basic';
   direction: Direction;
   /** Convention used, or why the value is null. */
   note?: string;

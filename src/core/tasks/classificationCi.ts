@@ -7,14 +7,17 @@
  * never recomputed).
  *
  * Conventions: `bootstrap.n` resamples (0 = no intervals), percentile interval at
- * `bootstrap.confidence`, generator seeded by `bootstrap.seed`. With `stratified: true` each stratum
+ * `bootstrap.confidence` — the basic bootstrap interval for the binned calibration errors, which
+ * resampling biases upward (stats/bootstrap.ts `IntervalMethod`; the metric records it in
+ * `ci_method`) — generator seeded by `bootstrap.seed`. With `stratified: true` each stratum
  * is resampled to its own size; strata = the `group` column when the file has one, else the true
  * label. With `targetCoverage` the threshold is re-chosen on every resample (the interval covers the
  * whole procedure, so `coverage` varies little); `acceptThreshold` and an `accept` column stay fixed.
  */
 import {
   ciForStatistics,
-  percentileInterval,
+  intervalMethodOf,
+  intervalOf,
   PROVISIONAL_RESAMPLES,
   provisionalIntervals,
   resampleProgress,
@@ -101,9 +104,12 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
       }
       for (const k of keys) if (!classKeys.includes(k)) setSnapshotCi(snap, k, pcis[k]);
     });
+  // Each key's point: the basic intervals (calibration errors) are reflected about it.
+  const points: Record<string, number | null> = {};
+  for (const k of keys) points[k] = results.metrics[k]?.value ?? null;
   const t0 = performance.now();
   const cis = fast
-    ? await sortedOrderCis(run, keys, strata, ctx, ctx.stages ? onProvisional : undefined)
+    ? await sortedOrderCis(run, keys, strata, ctx, points, ctx.stages ? onProvisional : undefined)
     : ciForStatistics(
         data.n,
         (counts) => {
@@ -121,8 +127,11 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
           seed: bs.seed,
           strata,
           onResample: resampleProgress(ctx.progress, 'bootstrap'),
-          provisional: ctx.stages ? provisionalIntervals(keys, bs.confidence, onProvisional) : undefined,
+          provisional: ctx.stages
+            ? provisionalIntervals(keys, bs.confidence, onProvisional, undefined, points)
+            : undefined,
         },
+        points,
       );
   results.timings.bootstrap = (results.timings.bootstrap ?? 0) + (performance.now() - t0) / 1000;
   const missing: string[] = [];
@@ -133,7 +142,7 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   for (const k of keys) {
     if (classKeys.includes(k)) continue;
     const ci = cis[k];
-    if (ci) results.setCi(k, ci);
+    if (ci) results.setCi(k, ci, intervalMethodOf(k));
     else missing.push(k);
   }
   if (missing.length > 0) {
@@ -308,6 +317,7 @@ async function sortedOrderCis(
   keys: string[],
   strata: ArrayLike<number> | null,
   ctx: TaskContext,
+  points: Readonly<Record<string, number | null>>,
   onProvisional?: (cis: Record<string, [number, number] | null>, done: number) => void,
 ): Promise<Record<string, [number, number] | null>> {
   const bs = ctx.config.bootstrap;
@@ -335,12 +345,12 @@ async function sortedOrderCis(
     // (the provisional intervals), and the two blocks joined are the values of one run of bs.n.
     const at = onProvisional && bs.n > PROVISIONAL_RESAMPLES ? PROVISIONAL_RESAMPLES : bs.n;
     const head = await block(0, at);
-    if (at === bs.n) return intervalsOf(head, keys, bs.n, bs.confidence);
-    onProvisional!(intervalsOf(head, keys, at, bs.confidence), at);
+    if (at === bs.n) return intervalsOf(head, keys, bs.n, bs.confidence, points);
+    onProvisional!(intervalsOf(head, keys, at, bs.confidence, points), at);
     const values = new Float64Array(bs.n * K);
     values.set(head);
     values.set(await block(at, bs.n - at), at * K);
-    return intervalsOf(values, keys, bs.n, bs.confidence);
+    return intervalsOf(values, keys, bs.n, bs.confidence, points);
   } finally {
     await pool.close();
   }
@@ -384,19 +394,23 @@ export function sortedCiJob(
   return { job, strata: stratumPositions(n, st), order };
 }
 
-/** Percentile interval per key from resample-major values (`values[b·K + k]`). */
+/**
+ * Interval per key from resample-major values (`values[b·K + k]`): each key's own method
+ * (stats/bootstrap.ts `intervalOf`: basic about its point for the calibration errors, else percentile).
+ */
 export function intervalsOf(
   values: Float64Array,
   keys: readonly string[],
   nResamples: number,
   confidence: number,
+  points: Readonly<Record<string, number | null>>,
 ): Record<string, [number, number] | null> {
   const K = keys.length;
   const col = new Float64Array(nResamples);
   const out: Record<string, [number, number] | null> = {};
   keys.forEach((key, k) => {
     for (let b = 0; b < nResamples; b++) col[b] = values[b * K + k];
-    out[key] = percentileInterval(col, confidence);
+    out[key] = intervalOf(key, col, points[key], confidence);
   });
   return out;
 }

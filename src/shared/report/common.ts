@@ -1,5 +1,6 @@
 /**
- * What every family's charts share: the header, metric cards (with the caveat of extremes' intervals),
+ * What every family's charts share: the header, metric cards (with the caveat of extremes' intervals
+ * and of any interval that excludes its point),
  * tables and curve tables, bin labels, chart points, log-axis bounds and the tab titles.
  */
 import type { Curve, MetricValue, Results } from '../../core/results/types';
@@ -7,6 +8,7 @@ import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from '.
 import { factorModelName } from '../outputName';
 import { explainKey, metricHover, metricName } from '../../core/glossary';
 import { splitNotes } from '../../core/results/notes';
+import { ciExcludesPoint } from '../../core/results/format';
 import type { CardModel, CellValue, ColumnKind, HeaderModel, Series, TableModel } from '../model';
 
 export const FAMILY_TITLES: Record<string, string> = {
@@ -20,11 +22,29 @@ export const FAMILY_TITLES: Record<string, string> = {
   other: 'Other',
 };
 
-/** Statistics of extremes, whose percentile bootstrap interval deserves a caveat. */
-const EXTREME_KEYS = /^(worst_error|aurc_worst.*|mce|shift_max|shift_min|shift_dr)$/;
+/**
+ * Statistics of extremes, whose percentile bootstrap interval deserves a caveat. (`mce`, a max over
+ * bins, has a basic bootstrap interval instead, with its own note.)
+ */
+const EXTREME_KEYS = /^(worst_error|aurc_worst.*|shift_max|shift_min|shift_dr)$/;
 export const EXTREME_CAVEAT = 'CI of a max/min: may miss the point (see note)';
 const EXTREME_NOTE =
   'This metric is a maximum or minimum over groups, bins or distributions. A percentile bootstrap interval of an extreme is biased and can miss the true value; read it as rough.';
+
+/** The caveat of any interval that does not contain its metric's value. */
+export const EXCLUDES_CAVEAT = 'Interval excludes the point (see note)';
+const EXCLUDES_NOTE =
+  'The interval does not contain the point estimate: the bootstrap distribution of this metric is skewed or biased away from its value on the data; read the interval as rough.';
+/** Beside an interval formed by the basic bootstrap (`ci_method: basic`): the card names its kind. */
+export const BASIC_CI_LABEL = 'basic bootstrap';
+const BASIC_NOTE =
+  'Interval: basic bootstrap, [2·value − upper quantile, 2·value − lower quantile] of the resamples, clipped to [0, 1] (Davison & Hinkley 1997, Bootstrap Methods and their Application, §5.2). Resampling inflates a binned calibration error, so its percentile interval (the rule for the other metrics) sits above the value; the basic interval corrects for that bias.';
+
+/** `note` then `more`, joined into sentences. */
+function addNote(note: string | undefined, more: string): string {
+  if (!note) return more;
+  return /[.!?]$/.test(note) ? `${note} ${more}` : `${note}. ${more}`;
+}
 
 export function card(key: string, m: MetricValue, family: string, extra?: string[]): CardModel {
   const c: CardModel = {
@@ -33,7 +53,7 @@ export function card(key: string, m: MetricValue, family: string, extra?: string
     family,
     value: m.value,
     text: formatNumber(m.value, key),
-    ci: formatCi(m.ci, key),
+    ci: m.ci && m.ci_method === 'basic' ? `${formatCi(m.ci, key)} ${BASIC_CI_LABEL}` : formatCi(m.ci, key),
     // The results file stores a direction for every key (its schema has two); a count the glossary
     // calls directionless (users evaluated) shows no arrow rather than a "higher is better".
     direction: explainKey(key)?.direction === 'none' ? 'none' : m.direction,
@@ -41,9 +61,15 @@ export function card(key: string, m: MetricValue, family: string, extra?: string
   const explain = metricHover(key);
   if (explain) c.explain = explain;
   if (m.note) c.note = m.note;
+  if (m.ci && m.ci_method === 'basic') c.note = addNote(c.note, BASIC_NOTE);
   if (m.ci && EXTREME_KEYS.test(key)) {
     c.caveat = EXTREME_CAVEAT;
-    c.note = c.note ? `${c.note}. ${EXTREME_NOTE}` : EXTREME_NOTE;
+    c.note = addNote(c.note, EXTREME_NOTE);
+  }
+  // Every key: an interval that misses its point says so, whatever the metric and the interval's kind.
+  if (ciExcludesPoint(m)) {
+    c.caveat = EXCLUDES_CAVEAT;
+    c.note = addNote(c.note, EXCLUDES_NOTE);
   }
   if (extra && extra.length > 0) c.extra = extra;
   return c;

@@ -37,7 +37,13 @@ test('formatTable: source line, aligned rows with value, CI, direction, note; wa
   assert.equal(lines[2], '  config /w/eval-lens.json · bootstrap 1000 resamples, 95% CI, seed = 0');
   assert.ok(lines.includes('Classification'));
   const acc = lines.find((l) => l.startsWith('  accuracy '))!;
-  assert.match(acc, /^ {2}accuracy +0\.8000 {2}\[0\.7000, 0\.9000\] {2}↑ +Accuracy$/, 'the note is the glossary name');
+  // the CI column is as wide as its widest cell, worst_error's "[0.5200, 0.6000] ‡" (its interval excludes 0.5)
+  assert.match(acc, /^ {2}accuracy +0\.8000 {2}\[0\.7000, 0\.9000\] {4}↑ +Accuracy$/, 'the note is the glossary name');
+  assert.match(
+    lines.find((l) => l.startsWith('  worst_error'))!,
+    / 0\.5000 {2}\[0\.5200, 0\.6000\] ‡ {2}↓ /,
+  );
+  assert.ok(t.includes('\n  ‡ the interval excludes the value'), 'the mark is explained under the tables');
   assert.match(
     lines.find((l) => l.startsWith('  top5_accuracy'))!,
     / 1\.0000 /,
@@ -99,7 +105,7 @@ test('formatMarkdown: heading, one table per family, escaped cells, baselines, w
   );
   assert.ok(
     md.includes(
-      '| Worst-group selective error | worst\\_error | 0.5000 | [0.5200, 0.6000] | ↓ | percentile interval of a max \\| may miss the estimate |',
+      '| Worst-group selective error | worst\\_error | 0.5000 | [0.5200, 0.6000] ‡ | ↓ | percentile interval of a max \\| may miss the estimate |',
     ),
   );
   assert.ok(md.includes('### Warnings (1)\n\n- empty-class: class b has no test rows (preds.csv:2; count 1)\n'));

@@ -76,8 +76,10 @@ for (const [name, extra] of [
           `${key}: ${fast[i]} vs ${ref[i]}`,
         );
     }
-    // and the step's intervals are the percentile intervals of these values
-    const cis = intervalsOf(fast, keys, 60, 0.9);
+    // and the step's intervals are the intervals of these values (percentile; basic about the
+    // point for the calibration errors)
+    const points = Object.fromEntries(keys.map((k) => [k, ctx.results.metrics[k]?.value ?? null]));
+    const cis = intervalsOf(fast, keys, 60, 0.9, points);
     for (const k of keys) assert.deepEqual(ctx.results.metrics[k].ci, cis[k] ?? undefined, k);
     const col = Float64Array.from({ length: 60 }, (_, b) => ref[b * keys.length + keys.indexOf('aurc')]);
     const aurcRef = percentileInterval(col, 0.9)!;
