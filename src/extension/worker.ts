@@ -57,6 +57,8 @@ async function main(): Promise<void> {
         configPath: job.configPath,
         defaults: job.defaults,
         baseline: job.baseline,
+        against: job.against,
+        againstLabel: job.againstLabel,
         progress,
         onMismatch: 'intersect',
       });

@@ -8,12 +8,22 @@ import type { EvalConfig } from '../core/config/types';
 import type { CompareResults } from '../core/compare/types';
 import type { LocatedProblem, Location } from '../core/diagnostics';
 import type { Results } from '../core/results/types';
+import type { BaselineKind } from '../core/tasks/baselineRun';
 
 export type WorkerJob =
   /** `stages`: also post the point estimates and the provisional intervals as they are ready. */
   /** `root`: the workspace folder that paths in the config must stay inside (default: the config's folder). */
   | { type: 'evaluate'; path: string; configPath?: string; root?: string; defaults: EvalConfig; stages?: boolean }
-  | { type: 'compare'; paths: string[]; configPath?: string; defaults: EvalConfig; baseline?: string };
+  | {
+      type: 'compare';
+      paths: string[];
+      configPath?: string;
+      defaults: EvalConfig;
+      baseline?: string;
+      /** Baseline runs made from the first run's input, named with `againstLabel` (compareFiles). */
+      against?: BaselineKind[];
+      againstLabel?: string;
+    };
 
 /** `workerData` of the worker: the job and the cancellation flag (Int32Array over it, index 0). */
 export interface WorkerInput {

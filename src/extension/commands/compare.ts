@@ -2,6 +2,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompareResults } from '../../core/compare/types';
+import { parseBaselineRunName } from '../../core/compare/baselineNames';
+import type { BaselineKind } from '../../core/tasks/baselineRun';
 import { compareFileName } from '../../shared/outputName';
 import type { EvalLensContext } from '../context';
 import { readSettings, resolveSettingPath } from '../settings';
@@ -21,24 +23,43 @@ async function chooseBaseline(runs: vscode.Uri[]): Promise<vscode.Uri | undefine
   return choice?.uri;
 }
 
-export async function compareUris(ctx: EvalLensContext, runs: vscode.Uri[]): Promise<void> {
-  const baseline = await chooseBaseline(runs);
+/**
+ * Compares `runs`; with `against`, also the baseline runs made from the first run's input, the
+ * first of them the baseline (no question asked then).
+ */
+export async function compareUris(
+  ctx: EvalLensContext,
+  runs: vscode.Uri[],
+  against: readonly BaselineKind[] = [],
+): Promise<void> {
+  const baseline = against.length > 0 ? runs[0] : await chooseBaseline(runs);
   if (!baseline) return;
   const ordered = [baseline, ...runs.filter((u) => u.fsPath !== baseline.fsPath)];
   const settings = readSettings(ordered[0]);
   const dir = resolveSettingPath(settings.outputFolder, ordered[0]!) ?? path.dirname(ordered[0]!.fsPath);
   // Named after the set of runs, so the same runs in another order (or with another baseline) reuse the file.
   const out = vscode.Uri.file(
-    path.join(dir, compareFileName(ordered.map((u) => vscode.workspace.asRelativePath(u, false)))),
+    path.join(
+      dir,
+      compareFileName([
+        ...ordered.map((u) => vscode.workspace.asRelativePath(u, false)),
+        ...against.map((k) => `${k}-baseline`),
+      ]),
+    ),
   );
   const paths = ordered.map((u) => u.fsPath);
-  ctx.log.info(`Comparing ${paths.join(', ')} (baseline ${baseline.fsPath})`);
+  const againstLabel = vscode.workspace.asRelativePath(ordered[0]!, false);
+  ctx.log.info(
+    `Comparing ${paths.join(', ')} (baseline ${against.length > 0 ? `${against[0]} of ${againstLabel}` : baseline.fsPath})`,
+  );
   let compare: CompareResults;
   try {
     compare = await runJob(
       ctx.extension.extensionPath,
-      { type: 'compare', paths, defaults: settings.defaults, baseline: baseline.fsPath },
-      `Eval Lens: comparing ${ordered.length} runs`,
+      against.length > 0
+        ? { type: 'compare', paths, defaults: settings.defaults, against: [...against], againstLabel }
+        : { type: 'compare', paths, defaults: settings.defaults, baseline: baseline.fsPath },
+      `Eval Lens: comparing ${ordered.length + against.length} runs`,
       ctx.log,
     );
   } catch (err) {
@@ -55,7 +76,7 @@ export async function compareUris(ctx: EvalLensContext, runs: vscode.Uri[]): Pro
     return;
   }
   // Show runs by their workspace-relative path rather than the absolute one.
-  const rel = (p: string): string => vscode.workspace.asRelativePath(p, false);
+  const rel = (p: string): string => (parseBaselineRunName(p) ? p : vscode.workspace.asRelativePath(p, false));
   const renamed = new Map(compare.runs.map((r) => [r, rel(r)]));
   const mapRun = <T>(rec: Record<string, T>): Record<string, T> =>
     Object.fromEntries(Object.entries(rec).map(([k, v]) => [renamed.get(k) ?? k, v]));
@@ -79,14 +100,16 @@ export async function compareUris(ctx: EvalLensContext, runs: vscode.Uri[]): Pro
 
 export async function compareCommand(ctx: EvalLensContext, arg0?: unknown, arg1?: unknown): Promise<void> {
   let runs = uriArgs(arg0, arg1).filter((u) => isPredictionUri(u) || isResultsUri(u));
+  let against: BaselineKind[] = [];
   if (runs.length < 2) {
     await ctx.index.ready();
     const task = runs[0] ? await taskOfRun(ctx, runs[0]) : undefined;
     const picked = await pickRuns(ctx, 'Eval Lens: Compare Runs', runs, task);
     if (!picked) return;
-    runs = [...runs, ...picked];
+    runs = [...runs, ...picked.uris];
+    against = picked.against;
   }
-  await compareUris(ctx, runs);
+  await compareUris(ctx, runs, against);
 }
 
 export async function compareWithCommand(ctx: EvalLensContext, arg0?: unknown): Promise<void> {
@@ -99,5 +122,5 @@ export async function compareWithCommand(ctx: EvalLensContext, arg0?: unknown): 
     [first],
     await taskOfRun(ctx, first),
   );
-  if (others) await compareUris(ctx, [first, ...others]);
+  if (others) await compareUris(ctx, [first, ...others.uris], others.against);
 }

@@ -6,7 +6,8 @@ import { isEvalLensJson, PREDICTION_EXTENSIONS } from '../../shared/outputName';
 import type { EvalLensContext } from '../context';
 import { jsonHoldsRows } from '../rowsContext';
 import { readSettings } from '../settings';
-import { comparablePredictions, comparableResults, mapFewAtOnce } from './runChoices';
+import type { BaselineKind } from '../../core/tasks/baselineRun';
+import { baselineChoices, comparablePredictions, comparableResults, mapFewAtOnce } from './runChoices';
 
 const PRED_GLOB = `**/*.{${PREDICTION_EXTENSIONS.filter((e) => e !== 'txt').join(',')}}`;
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/.cache/**}';
@@ -44,6 +45,14 @@ export function activeUri(ctx: EvalLensContext): vscode.Uri | undefined {
 
 interface FileItem extends vscode.QuickPickItem {
   uri?: vscode.Uri;
+  /** A baseline run made from the first run's input. */
+  baseline?: BaselineKind;
+}
+
+/** What {@link pickRuns} returns: the runs chosen and the baseline runs to add. */
+export interface PickedRuns {
+  uris: vscode.Uri[];
+  against: BaselineKind[];
 }
 
 /**
@@ -122,18 +131,27 @@ async function withTasks(uris: readonly vscode.Uri[]): Promise<{ uri: vscode.Uri
  * Several runs: results files of the index and prediction files, at least two. With `task`, only
  * runs of that task are offered (runs of different tasks cannot be compared): results of that task,
  * and prediction files whose config or columns make them that task (or whose task cannot be told
- * before their evaluation); the list says how many files of other tasks it leaves out.
+ * before their evaluation); the list says how many files of other tasks it leaves out. When a first
+ * run is given (`exclude[0]`) and its task is known, the baselines that fit the task are offered
+ * first (made from that run's input).
  */
 export async function pickRuns(
   ctx: EvalLensContext,
   title: string,
   exclude: vscode.Uri[] = [],
   task?: string,
-): Promise<vscode.Uri[] | undefined> {
+): Promise<PickedRuns | undefined> {
   await ctx.index.ready();
   const skip = new Set(exclude.map((u) => u.fsPath));
   const results = comparableResults(ctx.index.all(), [...skip], task);
   const items: FileItem[] = [];
+  const baselines = exclude[0] ? baselineChoices(task) : [];
+  if (baselines.length > 0)
+    items.push({
+      label: `Baselines (from ${path.basename(exclude[0]!.fsPath)})`,
+      kind: vscode.QuickPickItemKind.Separator,
+    });
+  for (const b of baselines) items.push({ label: b.label, detail: b.detail, baseline: b.kind });
   if (results.length > 0)
     items.push({ label: task ? `Results (${task})` : 'Results', kind: vscode.QuickPickItemKind.Separator });
   for (const e of results)
@@ -149,14 +167,17 @@ export async function pickRuns(
   const chosen = await vscode.window.showQuickPick(items, {
     title,
     canPickMany: true,
-    placeHolder: `Choose ${need === 1 ? 'one or more runs' : 'two or more runs'} to compare`,
+    placeHolder: `Choose ${need === 1 ? 'one or more runs' : 'two or more runs'} to compare${baselines.length > 0 ? ', or a baseline' : ''}`,
     matchOnDescription: true,
   });
   if (!chosen) return undefined;
   const uris = chosen.flatMap((c) => (c.uri ? [c.uri] : []));
-  if (uris.length < need) {
-    void vscode.window.showWarningMessage(`Compare needs at least two runs; ${uris.length + exclude.length} chosen.`);
+  const against = chosen.flatMap((c) => (c.baseline ? [c.baseline] : []));
+  if (uris.length + against.length < need) {
+    void vscode.window.showWarningMessage(
+      `Compare needs at least two runs; ${uris.length + against.length + exclude.length} chosen.`,
+    );
     return undefined;
   }
-  return uris;
+  return { uris, against };
 }

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  baselineChoices,
   comparablePredictions,
   comparableResults,
   FILES_AT_ONCE,
@@ -68,4 +69,20 @@ test('the pickers read files a few at a time, and keep their order', async () =>
     items.map((i) => 2 * i),
   );
   assert.equal(most, FILES_AT_ONCE);
+});
+
+test('the pickers offer the baselines that fit the task: majority and prior for classification, popularity and random for ranking', () => {
+  assert.deepEqual(
+    baselineChoices('classification').map((b) => [b.kind, b.label]),
+    [
+      ['majority', '$(symbol-constant) Majority-class baseline'],
+      ['prior', '$(symbol-constant) Class-prior baseline'],
+    ],
+  );
+  assert.deepEqual(
+    baselineChoices('ranking').map((b) => b.kind),
+    ['popularity', 'random'],
+  );
+  assert.deepEqual(baselineChoices('iw-binary'), []);
+  assert.deepEqual(baselineChoices(undefined), []);
 });
