@@ -73,11 +73,15 @@ function classificationColumns(rows: ClassificationRowView[], pos: RowPosition):
       text: (r) => (r as ClassificationRowView).top.map(([c, p]) => `${c} ${fmt(p, 3)}`).join(' · '),
     },
   ];
-  for (const k of ['weight', 'group', 'shot', 'split', 'stratum', 'accepted'] as const) {
+  // `group` is the file's per-row group column; the class-frequency group of the true class is
+  // `class_group` (its filter key), titled so the two are never confused.
+  const titles: Partial<Record<string, string>> = { classGroup: 'class group (train frequency)' };
+  const ids: Partial<Record<string, string>> = { classGroup: 'class_group' };
+  for (const k of ['weight', 'group', 'classGroup', 'shot', 'split', 'stratum', 'accepted'] as const) {
     if (!rows.some((r) => r[k] !== undefined)) continue;
     cols.push({
-      id: k,
-      title: k,
+      id: ids[k] ?? k,
+      title: titles[k] ?? k,
       num: k === 'weight',
       text: (r) => {
         const v = (r as ClassificationRowView)[k];

@@ -74,7 +74,7 @@ export function registerRows(program: Command): void {
     .option('-c, --config <file>', 'config file (default: eval-lens.json beside FILE, if any)')
     .option(
       '-w, --where <expr>',
-      'filter: key op value terms joined by "and", e.g. "correct=false and confidence>=0.9" (see docs/cli.md)',
+      'filter: key op value terms joined by "and", e.g. "correct=false and confidence>=0.9"; `group` is the file\'s group column, `class_group` the class-frequency group (head/tail) of the true class (see docs/cli.md)',
     )
     .option('-s, --sort <key>', 'sort key with an optional direction, e.g. confidence:desc (default: line order)')
     .option('-n, --limit <n>', 'rows to print', '20')
@@ -158,7 +158,7 @@ function tabulate(rows: RowView[], pos: RowPosition): { head: string[]; cells: s
     });
     return { head, cells };
   }
-  const optional = (['weight', 'group', 'shot', 'split', 'stratum', 'accepted'] as const).filter((k) =>
+  const optional = (['weight', 'group', 'classGroup', 'shot', 'split', 'stratum', 'accepted'] as const).filter((k) =>
     rows.some((r) => r.kind === 'classification' && r[k] !== undefined),
   );
   const other = [...new Set(rows.flatMap((r) => (r.kind === 'classification' ? Object.keys(r.columns) : [])))];
@@ -176,7 +176,8 @@ function tabulate(rows: RowView[], pos: RowPosition): { head: string[]; cells: s
     'top_2_score',
     'top_3',
     'top_3_score',
-    ...optional,
+    // the class-frequency group under its filter key, apart from the file's `group` column
+    ...optional.map((k) => (k === 'classGroup' ? 'class_group' : k)),
     ...other,
   ];
   const cells = rows.map((r) => {

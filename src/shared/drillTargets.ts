@@ -159,7 +159,11 @@ export function drillTargets(results: Results, model: ReportModel): DrillTargets
     if (shot)
       out.cards[key] = { title: `${shot[1]}-shot rows`, where: [t('shot', '=', shot[1]!)], sort: BY_CONFIDENCE };
     else if (group)
-      out.cards[key] = { title: `Rows of group ${group[1]}`, where: [t('group', '=', group[1]!)], sort: BY_CONFIDENCE };
+      out.cards[key] = {
+        title: `Rows of class group ${group[1]}`,
+        where: [t('class_group', '=', group[1]!)],
+        sort: BY_CONFIDENCE,
+      };
     else if (!ranking && /^(accuracy|error_rate|balanced_accuracy|macro_f1|top\d+_accuracy)$/.test(key))
       out.cards[key] = MISTAKES;
     else if (!ranking && /^(selective_risk|risk)$/.test(key))

@@ -3,7 +3,7 @@
 /* eslint-disable */
 // @ts-nocheck
 import func4 from 'ajv/dist/runtime/ucs2length';
-export const compiledFrom = 'edbc9f88a104bfb5a892c5600fe8e67cac1973ac3d35ed148efa61774550f0c6';
+export const compiledFrom = '18f577434211e372cbf6a1c4adab4fc18a7068cf1a0ed51ff85cf87bcd544a8f';
 export const validate = validate10;
 export default validate10;
 const schema11 = {
@@ -228,6 +228,12 @@ const schema11 = {
       items: { type: 'string', minLength: 1 },
       description:
         'Names of the groups defined by a boundary list, in rank order. Default head/tail for one boundary, g1…gm for more.',
+    },
+    subgroupColumn: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'A per-row attribute column of the file (e.g. "group", "region") whose values are the subgroups of the worst-group error of subgroup robustness (Sagawa et al., ICLR 2020): error_subgroup.<value> is the error rate of each value\'s rows (every row, weighted by the weight column when there is one) and worst_subgroup_error the largest of them. Apart from `groups`, which groups classes by train frequency (class_group: head/tail, error_group.<g>, worst_error). At most 50 distinct values.',
     },
     imbalanceRatio: {
       type: 'number',
@@ -2835,18 +2841,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.imbalanceRatio !== undefined) {
-      let data47 = data.imbalanceRatio;
-      if (typeof data47 == 'number' && isFinite(data47)) {
-        if (data47 <= 0 || isNaN(data47)) {
+    if (data.subgroupColumn !== undefined) {
+      let data47 = data.subgroupColumn;
+      if (typeof data47 === 'string') {
+        if (func4(data47) < 1) {
           const err112 = {
-            instancePath: instancePath + '/imbalanceRatio',
-            schemaPath: '#/properties/imbalanceRatio/exclusiveMinimum',
-            keyword: 'exclusiveMinimum',
-            params: { comparison: '>', limit: 0 },
-            message: 'must be > 0',
-            schema: 0,
-            parentSchema: schema11.properties.imbalanceRatio,
+            instancePath: instancePath + '/subgroupColumn',
+            schemaPath: '#/properties/subgroupColumn/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema11.properties.subgroupColumn,
             data: data47,
           };
           if (vErrors === null) {
@@ -2858,13 +2864,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err113 = {
-          instancePath: instancePath + '/imbalanceRatio',
-          schemaPath: '#/properties/imbalanceRatio/type',
+          instancePath: instancePath + '/subgroupColumn',
+          schemaPath: '#/properties/subgroupColumn/type',
           keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.imbalanceRatio.type,
-          parentSchema: schema11.properties.imbalanceRatio,
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema11.properties.subgroupColumn.type,
+          parentSchema: schema11.properties.subgroupColumn,
           data: data47,
         };
         if (vErrors === null) {
@@ -2875,10 +2881,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.imbalanceRatio !== undefined) {
+      let data48 = data.imbalanceRatio;
+      if (typeof data48 == 'number' && isFinite(data48)) {
+        if (data48 <= 0 || isNaN(data48)) {
+          const err114 = {
+            instancePath: instancePath + '/imbalanceRatio',
+            schemaPath: '#/properties/imbalanceRatio/exclusiveMinimum',
+            keyword: 'exclusiveMinimum',
+            params: { comparison: '>', limit: 0 },
+            message: 'must be > 0',
+            schema: 0,
+            parentSchema: schema11.properties.imbalanceRatio,
+            data: data48,
+          };
+          if (vErrors === null) {
+            vErrors = [err114];
+          } else {
+            vErrors.push(err114);
+          }
+          errors++;
+        }
+      } else {
+        const err115 = {
+          instancePath: instancePath + '/imbalanceRatio',
+          schemaPath: '#/properties/imbalanceRatio/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.imbalanceRatio.type,
+          parentSchema: schema11.properties.imbalanceRatio,
+          data: data48,
+        };
+        if (vErrors === null) {
+          vErrors = [err115];
+        } else {
+          vErrors.push(err115);
+        }
+        errors++;
+      }
+    }
     if (data.T !== undefined) {
-      let data48 = data.T;
-      if (!(typeof data48 == 'number' && !(data48 % 1) && !isNaN(data48) && isFinite(data48))) {
-        const err114 = {
+      let data49 = data.T;
+      if (!(typeof data49 == 'number' && !(data49 % 1) && !isNaN(data49) && isFinite(data49))) {
+        const err116 = {
           instancePath: instancePath + '/T',
           schemaPath: '#/properties/T/type',
           keyword: 'type',
@@ -2886,18 +2932,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.T.type,
           parentSchema: schema11.properties.T,
-          data: data48,
+          data: data49,
         };
         if (vErrors === null) {
-          vErrors = [err114];
+          vErrors = [err116];
         } else {
-          vErrors.push(err114);
+          vErrors.push(err116);
         }
         errors++;
       }
-      if (typeof data48 == 'number' && isFinite(data48)) {
-        if (data48 > 10000 || isNaN(data48)) {
-          const err115 = {
+      if (typeof data49 == 'number' && isFinite(data49)) {
+        if (data49 > 10000 || isNaN(data49)) {
+          const err117 = {
             instancePath: instancePath + '/T',
             schemaPath: '#/properties/T/maximum',
             keyword: 'maximum',
@@ -2905,17 +2951,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be <= 10000',
             schema: 10000,
             parentSchema: schema11.properties.T,
-            data: data48,
+            data: data49,
           };
           if (vErrors === null) {
-            vErrors = [err115];
+            vErrors = [err117];
           } else {
-            vErrors.push(err115);
+            vErrors.push(err117);
           }
           errors++;
         }
-        if (data48 < 1 || isNaN(data48)) {
-          const err116 = {
+        if (data49 < 1 || isNaN(data49)) {
+          const err118 = {
             instancePath: instancePath + '/T',
             schemaPath: '#/properties/T/minimum',
             keyword: 'minimum',
@@ -2923,21 +2969,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
             schema: 1,
             parentSchema: schema11.properties.T,
-            data: data48,
+            data: data49,
           };
           if (vErrors === null) {
-            vErrors = [err116];
+            vErrors = [err118];
           } else {
-            vErrors.push(err116);
+            vErrors.push(err118);
           }
           errors++;
         }
       }
     }
     if (data.shiftProtocol !== undefined) {
-      let data49 = data.shiftProtocol;
-      if (!(data49 === 'expected' || data49 === 'sampled')) {
-        const err117 = {
+      let data50 = data.shiftProtocol;
+      if (!(data50 === 'expected' || data50 === 'sampled')) {
+        const err119 = {
           instancePath: instancePath + '/shiftProtocol',
           schemaPath: '#/properties/shiftProtocol/enum',
           keyword: 'enum',
@@ -2945,20 +2991,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be equal to one of the allowed values',
           schema: schema11.properties.shiftProtocol.enum,
           parentSchema: schema11.properties.shiftProtocol,
-          data: data49,
+          data: data50,
         };
         if (vErrors === null) {
-          vErrors = [err117];
+          vErrors = [err119];
         } else {
-          vErrors.push(err117);
+          vErrors.push(err119);
         }
         errors++;
       }
     }
     if (data.reweight !== undefined) {
-      let data50 = data.reweight;
-      if (typeof data50 !== 'boolean') {
-        const err118 = {
+      let data51 = data.reweight;
+      if (typeof data51 !== 'boolean') {
+        const err120 = {
           instancePath: instancePath + '/reweight',
           schemaPath: '#/properties/reweight/type',
           keyword: 'type',
@@ -2966,46 +3012,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be boolean',
           schema: schema11.properties.reweight.type,
           parentSchema: schema11.properties.reweight,
-          data: data50,
-        };
-        if (vErrors === null) {
-          vErrors = [err118];
-        } else {
-          vErrors.push(err118);
-        }
-        errors++;
-      }
-    }
-    if (data.reweightEpsilon !== undefined) {
-      let data51 = data.reweightEpsilon;
-      if (typeof data51 == 'number' && isFinite(data51)) {
-        if (data51 < 0 || isNaN(data51)) {
-          const err119 = {
-            instancePath: instancePath + '/reweightEpsilon',
-            schemaPath: '#/properties/reweightEpsilon/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-            schema: 0,
-            parentSchema: schema11.properties.reweightEpsilon,
-            data: data51,
-          };
-          if (vErrors === null) {
-            vErrors = [err119];
-          } else {
-            vErrors.push(err119);
-          }
-          errors++;
-        }
-      } else {
-        const err120 = {
-          instancePath: instancePath + '/reweightEpsilon',
-          schemaPath: '#/properties/reweightEpsilon/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.reweightEpsilon.type,
-          parentSchema: schema11.properties.reweightEpsilon,
           data: data51,
         };
         if (vErrors === null) {
@@ -3016,39 +3022,37 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.score !== undefined) {
-      let data52 = data.score;
-      if (!(data52 === 'msp' || data52 === 'margin' || data52 === 'entropy')) {
-        const err121 = {
-          instancePath: instancePath + '/score',
-          schemaPath: '#/properties/score/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.score.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.score.enum,
-          parentSchema: schema11.properties.score,
-          data: data52,
-        };
-        if (vErrors === null) {
-          vErrors = [err121];
-        } else {
-          vErrors.push(err121);
+    if (data.reweightEpsilon !== undefined) {
+      let data52 = data.reweightEpsilon;
+      if (typeof data52 == 'number' && isFinite(data52)) {
+        if (data52 < 0 || isNaN(data52)) {
+          const err121 = {
+            instancePath: instancePath + '/reweightEpsilon',
+            schemaPath: '#/properties/reweightEpsilon/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+            schema: 0,
+            parentSchema: schema11.properties.reweightEpsilon,
+            data: data52,
+          };
+          if (vErrors === null) {
+            vErrors = [err121];
+          } else {
+            vErrors.push(err121);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.acceptThreshold !== undefined) {
-      let data53 = data.acceptThreshold;
-      if (!(typeof data53 == 'number' && isFinite(data53))) {
+      } else {
         const err122 = {
-          instancePath: instancePath + '/acceptThreshold',
-          schemaPath: '#/properties/acceptThreshold/type',
+          instancePath: instancePath + '/reweightEpsilon',
+          schemaPath: '#/properties/reweightEpsilon/type',
           keyword: 'type',
           params: { type: 'number' },
           message: 'must be number',
-          schema: schema11.properties.acceptThreshold.type,
-          parentSchema: schema11.properties.acceptThreshold,
-          data: data53,
+          schema: schema11.properties.reweightEpsilon.type,
+          parentSchema: schema11.properties.reweightEpsilon,
+          data: data52,
         };
         if (vErrors === null) {
           vErrors = [err122];
@@ -3058,11 +3062,53 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.score !== undefined) {
+      let data53 = data.score;
+      if (!(data53 === 'msp' || data53 === 'margin' || data53 === 'entropy')) {
+        const err123 = {
+          instancePath: instancePath + '/score',
+          schemaPath: '#/properties/score/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.score.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.score.enum,
+          parentSchema: schema11.properties.score,
+          data: data53,
+        };
+        if (vErrors === null) {
+          vErrors = [err123];
+        } else {
+          vErrors.push(err123);
+        }
+        errors++;
+      }
+    }
+    if (data.acceptThreshold !== undefined) {
+      let data54 = data.acceptThreshold;
+      if (!(typeof data54 == 'number' && isFinite(data54))) {
+        const err124 = {
+          instancePath: instancePath + '/acceptThreshold',
+          schemaPath: '#/properties/acceptThreshold/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.acceptThreshold.type,
+          parentSchema: schema11.properties.acceptThreshold,
+          data: data54,
+        };
+        if (vErrors === null) {
+          vErrors = [err124];
+        } else {
+          vErrors.push(err124);
+        }
+        errors++;
+      }
+    }
     if (data.targetCoverage !== undefined) {
-      let data54 = data.targetCoverage;
-      if (typeof data54 == 'number' && isFinite(data54)) {
-        if (data54 > 1 || isNaN(data54)) {
-          const err123 = {
+      let data55 = data.targetCoverage;
+      if (typeof data55 == 'number' && isFinite(data55)) {
+        if (data55 > 1 || isNaN(data55)) {
+          const err125 = {
             instancePath: instancePath + '/targetCoverage',
             schemaPath: '#/properties/targetCoverage/maximum',
             keyword: 'maximum',
@@ -3070,17 +3116,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be <= 1',
             schema: 1,
             parentSchema: schema11.properties.targetCoverage,
-            data: data54,
+            data: data55,
           };
           if (vErrors === null) {
-            vErrors = [err123];
+            vErrors = [err125];
           } else {
-            vErrors.push(err123);
+            vErrors.push(err125);
           }
           errors++;
         }
-        if (data54 <= 0 || isNaN(data54)) {
-          const err124 = {
+        if (data55 <= 0 || isNaN(data55)) {
+          const err126 = {
             instancePath: instancePath + '/targetCoverage',
             schemaPath: '#/properties/targetCoverage/exclusiveMinimum',
             keyword: 'exclusiveMinimum',
@@ -3088,46 +3134,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be > 0',
             schema: 0,
             parentSchema: schema11.properties.targetCoverage,
-            data: data54,
-          };
-          if (vErrors === null) {
-            vErrors = [err124];
-          } else {
-            vErrors.push(err124);
-          }
-          errors++;
-        }
-      } else {
-        const err125 = {
-          instancePath: instancePath + '/targetCoverage',
-          schemaPath: '#/properties/targetCoverage/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.targetCoverage.type,
-          parentSchema: schema11.properties.targetCoverage,
-          data: data54,
-        };
-        if (vErrors === null) {
-          vErrors = [err125];
-        } else {
-          vErrors.push(err125);
-        }
-        errors++;
-      }
-    }
-    if (data.topK !== undefined) {
-      let data55 = data.topK;
-      if (Array.isArray(data55)) {
-        if (data55.length < 1) {
-          const err126 = {
-            instancePath: instancePath + '/topK',
-            schemaPath: '#/definitions/positiveIntegerList/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema37,
             data: data55,
           };
           if (vErrors === null) {
@@ -3137,11 +3143,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len7 = data55.length;
+      } else {
+        const err127 = {
+          instancePath: instancePath + '/targetCoverage',
+          schemaPath: '#/properties/targetCoverage/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.targetCoverage.type,
+          parentSchema: schema11.properties.targetCoverage,
+          data: data55,
+        };
+        if (vErrors === null) {
+          vErrors = [err127];
+        } else {
+          vErrors.push(err127);
+        }
+        errors++;
+      }
+    }
+    if (data.topK !== undefined) {
+      let data56 = data.topK;
+      if (Array.isArray(data56)) {
+        if (data56.length < 1) {
+          const err128 = {
+            instancePath: instancePath + '/topK',
+            schemaPath: '#/definitions/positiveIntegerList/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema37,
+            data: data56,
+          };
+          if (vErrors === null) {
+            vErrors = [err128];
+          } else {
+            vErrors.push(err128);
+          }
+          errors++;
+        }
+        const len7 = data56.length;
         for (let i10 = 0; i10 < len7; i10++) {
-          let data56 = data55[i10];
-          if (!(typeof data56 == 'number' && !(data56 % 1) && !isNaN(data56) && isFinite(data56))) {
-            const err127 = {
+          let data57 = data56[i10];
+          if (!(typeof data57 == 'number' && !(data57 % 1) && !isNaN(data57) && isFinite(data57))) {
+            const err129 = {
               instancePath: instancePath + '/topK/' + i10,
               schemaPath: '#/definitions/positiveIntegerList/items/type',
               keyword: 'type',
@@ -3149,18 +3195,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
               schema: schema37.items.type,
               parentSchema: schema37.items,
-              data: data56,
+              data: data57,
             };
             if (vErrors === null) {
-              vErrors = [err127];
+              vErrors = [err129];
             } else {
-              vErrors.push(err127);
+              vErrors.push(err129);
             }
             errors++;
           }
-          if (typeof data56 == 'number' && isFinite(data56)) {
-            if (data56 > 100000 || isNaN(data56)) {
-              const err128 = {
+          if (typeof data57 == 'number' && isFinite(data57)) {
+            if (data57 > 100000 || isNaN(data57)) {
+              const err130 = {
                 instancePath: instancePath + '/topK/' + i10,
                 schemaPath: '#/definitions/positiveIntegerList/items/maximum',
                 keyword: 'maximum',
@@ -3168,17 +3214,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be <= 100000',
                 schema: 100000,
                 parentSchema: schema37.items,
-                data: data56,
+                data: data57,
               };
               if (vErrors === null) {
-                vErrors = [err128];
+                vErrors = [err130];
               } else {
-                vErrors.push(err128);
+                vErrors.push(err130);
               }
               errors++;
             }
-            if (data56 < 1 || isNaN(data56)) {
-              const err129 = {
+            if (data57 < 1 || isNaN(data57)) {
+              const err131 = {
                 instancePath: instancePath + '/topK/' + i10,
                 schemaPath: '#/definitions/positiveIntegerList/items/minimum',
                 keyword: 'minimum',
@@ -3186,29 +3232,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
                 schema: 1,
                 parentSchema: schema37.items,
-                data: data56,
+                data: data57,
               };
               if (vErrors === null) {
-                vErrors = [err129];
+                vErrors = [err131];
               } else {
-                vErrors.push(err129);
+                vErrors.push(err131);
               }
               errors++;
             }
           }
         }
-        let i11 = data55.length;
+        let i11 = data56.length;
         let j3;
         if (i11 > 1) {
           const indices3 = {};
           for (; i11--;) {
-            let item3 = data55[i11];
+            let item3 = data56[i11];
             if (!(typeof item3 == 'number' && !(item3 % 1) && !isNaN(item3) && isFinite(item3))) {
               continue;
             }
             if (typeof indices3[item3] == 'number') {
               j3 = indices3[item3];
-              const err130 = {
+              const err132 = {
                 instancePath: instancePath + '/topK',
                 schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
                 keyword: 'uniqueItems',
@@ -3216,12 +3262,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i11 + ' are identical)',
                 schema: true,
                 parentSchema: schema37,
-                data: data55,
+                data: data56,
               };
               if (vErrors === null) {
-                vErrors = [err130];
+                vErrors = [err132];
               } else {
-                vErrors.push(err130);
+                vErrors.push(err132);
               }
               errors++;
               break;
@@ -3230,7 +3276,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err131 = {
+        const err133 = {
           instancePath: instancePath + '/topK',
           schemaPath: '#/definitions/positiveIntegerList/type',
           keyword: 'type',
@@ -3238,20 +3284,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema37.type,
           parentSchema: schema37,
-          data: data55,
+          data: data56,
         };
         if (vErrors === null) {
-          vErrors = [err131];
+          vErrors = [err133];
         } else {
-          vErrors.push(err131);
+          vErrors.push(err133);
         }
         errors++;
       }
     }
     if (data.eceBins !== undefined) {
-      let data57 = data.eceBins;
-      if (!(typeof data57 == 'number' && !(data57 % 1) && !isNaN(data57) && isFinite(data57))) {
-        const err132 = {
+      let data58 = data.eceBins;
+      if (!(typeof data58 == 'number' && !(data58 % 1) && !isNaN(data58) && isFinite(data58))) {
+        const err134 = {
           instancePath: instancePath + '/eceBins',
           schemaPath: '#/properties/eceBins/type',
           keyword: 'type',
@@ -3259,18 +3305,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.eceBins.type,
           parentSchema: schema11.properties.eceBins,
-          data: data57,
+          data: data58,
         };
         if (vErrors === null) {
-          vErrors = [err132];
+          vErrors = [err134];
         } else {
-          vErrors.push(err132);
+          vErrors.push(err134);
         }
         errors++;
       }
-      if (typeof data57 == 'number' && isFinite(data57)) {
-        if (data57 > 10000 || isNaN(data57)) {
-          const err133 = {
+      if (typeof data58 == 'number' && isFinite(data58)) {
+        if (data58 > 10000 || isNaN(data58)) {
+          const err135 = {
             instancePath: instancePath + '/eceBins',
             schemaPath: '#/properties/eceBins/maximum',
             keyword: 'maximum',
@@ -3278,47 +3324,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be <= 10000',
             schema: 10000,
             parentSchema: schema11.properties.eceBins,
-            data: data57,
-          };
-          if (vErrors === null) {
-            vErrors = [err133];
-          } else {
-            vErrors.push(err133);
-          }
-          errors++;
-        }
-        if (data57 < 1 || isNaN(data57)) {
-          const err134 = {
-            instancePath: instancePath + '/eceBins',
-            schemaPath: '#/properties/eceBins/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.eceBins,
-            data: data57,
-          };
-          if (vErrors === null) {
-            vErrors = [err134];
-          } else {
-            vErrors.push(err134);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.costGrid !== undefined) {
-      let data58 = data.costGrid;
-      if (Array.isArray(data58)) {
-        if (data58.length < 1) {
-          const err135 = {
-            instancePath: instancePath + '/costGrid',
-            schemaPath: '#/properties/costGrid/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema11.properties.costGrid,
             data: data58,
           };
           if (vErrors === null) {
@@ -3328,12 +3333,53 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len8 = data58.length;
+        if (data58 < 1 || isNaN(data58)) {
+          const err136 = {
+            instancePath: instancePath + '/eceBins',
+            schemaPath: '#/properties/eceBins/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.eceBins,
+            data: data58,
+          };
+          if (vErrors === null) {
+            vErrors = [err136];
+          } else {
+            vErrors.push(err136);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.costGrid !== undefined) {
+      let data59 = data.costGrid;
+      if (Array.isArray(data59)) {
+        if (data59.length < 1) {
+          const err137 = {
+            instancePath: instancePath + '/costGrid',
+            schemaPath: '#/properties/costGrid/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema11.properties.costGrid,
+            data: data59,
+          };
+          if (vErrors === null) {
+            vErrors = [err137];
+          } else {
+            vErrors.push(err137);
+          }
+          errors++;
+        }
+        const len8 = data59.length;
         for (let i12 = 0; i12 < len8; i12++) {
-          let data59 = data58[i12];
-          if (typeof data59 == 'number' && isFinite(data59)) {
-            if (data59 > 1 || isNaN(data59)) {
-              const err136 = {
+          let data60 = data59[i12];
+          if (typeof data60 == 'number' && isFinite(data60)) {
+            if (data60 > 1 || isNaN(data60)) {
+              const err138 = {
                 instancePath: instancePath + '/costGrid/' + i12,
                 schemaPath: '#/properties/costGrid/items/maximum',
                 keyword: 'maximum',
@@ -3341,17 +3387,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be <= 1',
                 schema: 1,
                 parentSchema: schema11.properties.costGrid.items,
-                data: data59,
+                data: data60,
               };
               if (vErrors === null) {
-                vErrors = [err136];
+                vErrors = [err138];
               } else {
-                vErrors.push(err136);
+                vErrors.push(err138);
               }
               errors++;
             }
-            if (data59 < 0 || isNaN(data59)) {
-              const err137 = {
+            if (data60 < 0 || isNaN(data60)) {
+              const err139 = {
                 instancePath: instancePath + '/costGrid/' + i12,
                 schemaPath: '#/properties/costGrid/items/minimum',
                 keyword: 'minimum',
@@ -3359,17 +3405,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
                 schema: 0,
                 parentSchema: schema11.properties.costGrid.items,
-                data: data59,
+                data: data60,
               };
               if (vErrors === null) {
-                vErrors = [err137];
+                vErrors = [err139];
               } else {
-                vErrors.push(err137);
+                vErrors.push(err139);
               }
               errors++;
             }
           } else {
-            const err138 = {
+            const err140 = {
               instancePath: instancePath + '/costGrid/' + i12,
               schemaPath: '#/properties/costGrid/items/type',
               keyword: 'type',
@@ -3377,18 +3423,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be number',
               schema: schema11.properties.costGrid.items.type,
               parentSchema: schema11.properties.costGrid.items,
-              data: data59,
+              data: data60,
             };
             if (vErrors === null) {
-              vErrors = [err138];
+              vErrors = [err140];
             } else {
-              vErrors.push(err138);
+              vErrors.push(err140);
             }
             errors++;
           }
         }
       } else {
-        const err139 = {
+        const err141 = {
           instancePath: instancePath + '/costGrid',
           schemaPath: '#/properties/costGrid/type',
           keyword: 'type',
@@ -3396,20 +3442,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.costGrid.type,
           parentSchema: schema11.properties.costGrid,
-          data: data58,
+          data: data59,
         };
         if (vErrors === null) {
-          vErrors = [err139];
+          vErrors = [err141];
         } else {
-          vErrors.push(err139);
+          vErrors.push(err141);
         }
         errors++;
       }
     }
     if (data.populationSize !== undefined) {
-      let data60 = data.populationSize;
-      if (!(typeof data60 == 'number' && !(data60 % 1) && !isNaN(data60) && isFinite(data60))) {
-        const err140 = {
+      let data61 = data.populationSize;
+      if (!(typeof data61 == 'number' && !(data61 % 1) && !isNaN(data61) && isFinite(data61))) {
+        const err142 = {
           instancePath: instancePath + '/populationSize',
           schemaPath: '#/properties/populationSize/type',
           keyword: 'type',
@@ -3417,47 +3463,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.populationSize.type,
           parentSchema: schema11.properties.populationSize,
-          data: data60,
-        };
-        if (vErrors === null) {
-          vErrors = [err140];
-        } else {
-          vErrors.push(err140);
-        }
-        errors++;
-      }
-      if (typeof data60 == 'number' && isFinite(data60)) {
-        if (data60 < 1 || isNaN(data60)) {
-          const err141 = {
-            instancePath: instancePath + '/populationSize',
-            schemaPath: '#/properties/populationSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.populationSize,
-            data: data60,
-          };
-          if (vErrors === null) {
-            vErrors = [err141];
-          } else {
-            vErrors.push(err141);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.biasedSize !== undefined) {
-      let data61 = data.biasedSize;
-      if (!(typeof data61 == 'number' && !(data61 % 1) && !isNaN(data61) && isFinite(data61))) {
-        const err142 = {
-          instancePath: instancePath + '/biasedSize',
-          schemaPath: '#/properties/biasedSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.biasedSize.type,
-          parentSchema: schema11.properties.biasedSize,
           data: data61,
         };
         if (vErrors === null) {
@@ -3468,15 +3473,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data61 == 'number' && isFinite(data61)) {
-        if (data61 < 0 || isNaN(data61)) {
+        if (data61 < 1 || isNaN(data61)) {
           const err143 = {
-            instancePath: instancePath + '/biasedSize',
-            schemaPath: '#/properties/biasedSize/minimum',
+            instancePath: instancePath + '/populationSize',
+            schemaPath: '#/properties/populationSize/minimum',
             keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-            schema: 0,
-            parentSchema: schema11.properties.biasedSize,
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.populationSize,
             data: data61,
           };
           if (vErrors === null) {
@@ -3488,17 +3493,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.threshold !== undefined) {
-      let data62 = data.threshold;
-      if (!(typeof data62 == 'number' && isFinite(data62))) {
+    if (data.biasedSize !== undefined) {
+      let data62 = data.biasedSize;
+      if (!(typeof data62 == 'number' && !(data62 % 1) && !isNaN(data62) && isFinite(data62))) {
         const err144 = {
-          instancePath: instancePath + '/threshold',
-          schemaPath: '#/properties/threshold/type',
+          instancePath: instancePath + '/biasedSize',
+          schemaPath: '#/properties/biasedSize/type',
           keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.threshold.type,
-          parentSchema: schema11.properties.threshold,
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.biasedSize.type,
+          parentSchema: schema11.properties.biasedSize,
           data: data62,
         };
         if (vErrors === null) {
@@ -3508,11 +3513,52 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data62 == 'number' && isFinite(data62)) {
+        if (data62 < 0 || isNaN(data62)) {
+          const err145 = {
+            instancePath: instancePath + '/biasedSize',
+            schemaPath: '#/properties/biasedSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+            schema: 0,
+            parentSchema: schema11.properties.biasedSize,
+            data: data62,
+          };
+          if (vErrors === null) {
+            vErrors = [err145];
+          } else {
+            vErrors.push(err145);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.threshold !== undefined) {
+      let data63 = data.threshold;
+      if (!(typeof data63 == 'number' && isFinite(data63))) {
+        const err146 = {
+          instancePath: instancePath + '/threshold',
+          schemaPath: '#/properties/threshold/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.threshold.type,
+          parentSchema: schema11.properties.threshold,
+          data: data63,
+        };
+        if (vErrors === null) {
+          vErrors = [err146];
+        } else {
+          vErrors.push(err146);
+        }
+        errors++;
+      }
     }
     if (data.positiveLabel !== undefined) {
-      let data63 = data.positiveLabel;
-      if (typeof data63 !== 'string' && !(typeof data63 == 'number' && isFinite(data63))) {
-        const err145 = {
+      let data64 = data.positiveLabel;
+      if (typeof data64 !== 'string' && !(typeof data64 == 'number' && isFinite(data64))) {
+        const err147 = {
           instancePath: instancePath + '/positiveLabel',
           schemaPath: '#/properties/positiveLabel/type',
           keyword: 'type',
@@ -3520,21 +3566,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be string,number',
           schema: schema11.properties.positiveLabel.type,
           parentSchema: schema11.properties.positiveLabel,
-          data: data63,
+          data: data64,
         };
         if (vErrors === null) {
-          vErrors = [err145];
+          vErrors = [err147];
         } else {
-          vErrors.push(err145);
+          vErrors.push(err147);
         }
         errors++;
       }
     }
     if (data.k !== undefined) {
-      let data64 = data.k;
-      if (Array.isArray(data64)) {
-        if (data64.length < 1) {
-          const err146 = {
+      let data65 = data.k;
+      if (Array.isArray(data65)) {
+        if (data65.length < 1) {
+          const err148 = {
             instancePath: instancePath + '/k',
             schemaPath: '#/definitions/positiveIntegerList/minItems',
             keyword: 'minItems',
@@ -3542,20 +3588,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema37,
-            data: data64,
+            data: data65,
           };
           if (vErrors === null) {
-            vErrors = [err146];
+            vErrors = [err148];
           } else {
-            vErrors.push(err146);
+            vErrors.push(err148);
           }
           errors++;
         }
-        const len9 = data64.length;
+        const len9 = data65.length;
         for (let i13 = 0; i13 < len9; i13++) {
-          let data65 = data64[i13];
-          if (!(typeof data65 == 'number' && !(data65 % 1) && !isNaN(data65) && isFinite(data65))) {
-            const err147 = {
+          let data66 = data65[i13];
+          if (!(typeof data66 == 'number' && !(data66 % 1) && !isNaN(data66) && isFinite(data66))) {
+            const err149 = {
               instancePath: instancePath + '/k/' + i13,
               schemaPath: '#/definitions/positiveIntegerList/items/type',
               keyword: 'type',
@@ -3563,18 +3609,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
               schema: schema37.items.type,
               parentSchema: schema37.items,
-              data: data65,
+              data: data66,
             };
             if (vErrors === null) {
-              vErrors = [err147];
+              vErrors = [err149];
             } else {
-              vErrors.push(err147);
+              vErrors.push(err149);
             }
             errors++;
           }
-          if (typeof data65 == 'number' && isFinite(data65)) {
-            if (data65 > 100000 || isNaN(data65)) {
-              const err148 = {
+          if (typeof data66 == 'number' && isFinite(data66)) {
+            if (data66 > 100000 || isNaN(data66)) {
+              const err150 = {
                 instancePath: instancePath + '/k/' + i13,
                 schemaPath: '#/definitions/positiveIntegerList/items/maximum',
                 keyword: 'maximum',
@@ -3582,17 +3628,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be <= 100000',
                 schema: 100000,
                 parentSchema: schema37.items,
-                data: data65,
+                data: data66,
               };
               if (vErrors === null) {
-                vErrors = [err148];
+                vErrors = [err150];
               } else {
-                vErrors.push(err148);
+                vErrors.push(err150);
               }
               errors++;
             }
-            if (data65 < 1 || isNaN(data65)) {
-              const err149 = {
+            if (data66 < 1 || isNaN(data66)) {
+              const err151 = {
                 instancePath: instancePath + '/k/' + i13,
                 schemaPath: '#/definitions/positiveIntegerList/items/minimum',
                 keyword: 'minimum',
@@ -3600,29 +3646,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
                 schema: 1,
                 parentSchema: schema37.items,
-                data: data65,
+                data: data66,
               };
               if (vErrors === null) {
-                vErrors = [err149];
+                vErrors = [err151];
               } else {
-                vErrors.push(err149);
+                vErrors.push(err151);
               }
               errors++;
             }
           }
         }
-        let i14 = data64.length;
+        let i14 = data65.length;
         let j4;
         if (i14 > 1) {
           const indices4 = {};
           for (; i14--;) {
-            let item4 = data64[i14];
+            let item4 = data65[i14];
             if (!(typeof item4 == 'number' && !(item4 % 1) && !isNaN(item4) && isFinite(item4))) {
               continue;
             }
             if (typeof indices4[item4] == 'number') {
               j4 = indices4[item4];
-              const err150 = {
+              const err152 = {
                 instancePath: instancePath + '/k',
                 schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
                 keyword: 'uniqueItems',
@@ -3630,12 +3676,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i14 + ' are identical)',
                 schema: true,
                 parentSchema: schema37,
-                data: data64,
+                data: data65,
               };
               if (vErrors === null) {
-                vErrors = [err150];
+                vErrors = [err152];
               } else {
-                vErrors.push(err150);
+                vErrors.push(err152);
               }
               errors++;
               break;
@@ -3644,7 +3690,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err151 = {
+        const err153 = {
           instancePath: instancePath + '/k',
           schemaPath: '#/definitions/positiveIntegerList/type',
           keyword: 'type',
@@ -3652,47 +3698,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema37.type,
           parentSchema: schema37,
-          data: data64,
-        };
-        if (vErrors === null) {
-          vErrors = [err151];
-        } else {
-          vErrors.push(err151);
-        }
-        errors++;
-      }
-    }
-    if (data.relevant !== undefined) {
-      let data66 = data.relevant;
-      if (typeof data66 === 'string') {
-        if (func4(data66) < 1) {
-          const err152 = {
-            instancePath: instancePath + '/relevant',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema33,
-            data: data66,
-          };
-          if (vErrors === null) {
-            vErrors = [err152];
-          } else {
-            vErrors.push(err152);
-          }
-          errors++;
-        }
-      } else {
-        const err153 = {
-          instancePath: instancePath + '/relevant',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
-          data: data66,
+          data: data65,
         };
         if (vErrors === null) {
           vErrors = [err153];
@@ -3702,12 +3708,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.train !== undefined) {
-      let data67 = data.train;
+    if (data.relevant !== undefined) {
+      let data67 = data.relevant;
       if (typeof data67 === 'string') {
         if (func4(data67) < 1) {
           const err154 = {
-            instancePath: instancePath + '/train',
+            instancePath: instancePath + '/relevant',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -3725,7 +3731,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err155 = {
-          instancePath: instancePath + '/train',
+          instancePath: instancePath + '/relevant',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -3742,12 +3748,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.items !== undefined) {
-      let data68 = data.items;
+    if (data.train !== undefined) {
+      let data68 = data.train;
       if (typeof data68 === 'string') {
         if (func4(data68) < 1) {
           const err156 = {
-            instancePath: instancePath + '/items',
+            instancePath: instancePath + '/train',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -3765,7 +3771,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err157 = {
-          instancePath: instancePath + '/items',
+          instancePath: instancePath + '/train',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -3782,12 +3788,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.itemEmbeddings !== undefined) {
-      let data69 = data.itemEmbeddings;
+    if (data.items !== undefined) {
+      let data69 = data.items;
       if (typeof data69 === 'string') {
         if (func4(data69) < 1) {
           const err158 = {
-            instancePath: instancePath + '/itemEmbeddings',
+            instancePath: instancePath + '/items',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -3805,7 +3811,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err159 = {
-          instancePath: instancePath + '/itemEmbeddings',
+          instancePath: instancePath + '/items',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -3822,12 +3828,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userEmbeddings !== undefined) {
-      let data70 = data.userEmbeddings;
+    if (data.itemEmbeddings !== undefined) {
+      let data70 = data.itemEmbeddings;
       if (typeof data70 === 'string') {
         if (func4(data70) < 1) {
           const err160 = {
-            instancePath: instancePath + '/userEmbeddings',
+            instancePath: instancePath + '/itemEmbeddings',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -3845,7 +3851,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err161 = {
-          instancePath: instancePath + '/userEmbeddings',
+          instancePath: instancePath + '/itemEmbeddings',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -3862,12 +3868,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userFactors !== undefined) {
-      let data71 = data.userFactors;
+    if (data.userEmbeddings !== undefined) {
+      let data71 = data.userEmbeddings;
       if (typeof data71 === 'string') {
         if (func4(data71) < 1) {
           const err162 = {
-            instancePath: instancePath + '/userFactors',
+            instancePath: instancePath + '/userEmbeddings',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -3885,7 +3891,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err163 = {
-          instancePath: instancePath + '/userFactors',
+          instancePath: instancePath + '/userEmbeddings',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -3902,12 +3908,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.itemFactors !== undefined) {
-      let data72 = data.itemFactors;
+    if (data.userFactors !== undefined) {
+      let data72 = data.userFactors;
       if (typeof data72 === 'string') {
         if (func4(data72) < 1) {
           const err164 = {
-            instancePath: instancePath + '/itemFactors',
+            instancePath: instancePath + '/userFactors',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -3925,7 +3931,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err165 = {
-          instancePath: instancePath + '/itemFactors',
+          instancePath: instancePath + '/userFactors',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -3942,12 +3948,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userIds !== undefined) {
-      let data73 = data.userIds;
+    if (data.itemFactors !== undefined) {
+      let data73 = data.itemFactors;
       if (typeof data73 === 'string') {
         if (func4(data73) < 1) {
           const err166 = {
-            instancePath: instancePath + '/userIds',
+            instancePath: instancePath + '/itemFactors',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -3965,7 +3971,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err167 = {
-          instancePath: instancePath + '/userIds',
+          instancePath: instancePath + '/itemFactors',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -3982,12 +3988,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.itemIds !== undefined) {
-      let data74 = data.itemIds;
+    if (data.userIds !== undefined) {
+      let data74 = data.userIds;
       if (typeof data74 === 'string') {
         if (func4(data74) < 1) {
           const err168 = {
-            instancePath: instancePath + '/itemIds',
+            instancePath: instancePath + '/userIds',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4005,7 +4011,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err169 = {
-          instancePath: instancePath + '/itemIds',
+          instancePath: instancePath + '/userIds',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4022,10 +4028,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.itemIds !== undefined) {
+      let data75 = data.itemIds;
+      if (typeof data75 === 'string') {
+        if (func4(data75) < 1) {
+          const err170 = {
+            instancePath: instancePath + '/itemIds',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema33,
+            data: data75,
+          };
+          if (vErrors === null) {
+            vErrors = [err170];
+          } else {
+            vErrors.push(err170);
+          }
+          errors++;
+        }
+      } else {
+        const err171 = {
+          instancePath: instancePath + '/itemIds',
+          schemaPath: '#/definitions/path/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema33.type,
+          parentSchema: schema33,
+          data: data75,
+        };
+        if (vErrors === null) {
+          vErrors = [err171];
+        } else {
+          vErrors.push(err171);
+        }
+        errors++;
+      }
+    }
     if (data.coldThreshold !== undefined) {
-      let data75 = data.coldThreshold;
-      if (!(typeof data75 == 'number' && !(data75 % 1) && !isNaN(data75) && isFinite(data75))) {
-        const err170 = {
+      let data76 = data.coldThreshold;
+      if (!(typeof data76 == 'number' && !(data76 % 1) && !isNaN(data76) && isFinite(data76))) {
+        const err172 = {
           instancePath: instancePath + '/coldThreshold',
           schemaPath: '#/properties/coldThreshold/type',
           keyword: 'type',
@@ -4033,47 +4079,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.coldThreshold.type,
           parentSchema: schema11.properties.coldThreshold,
-          data: data75,
-        };
-        if (vErrors === null) {
-          vErrors = [err170];
-        } else {
-          vErrors.push(err170);
-        }
-        errors++;
-      }
-      if (typeof data75 == 'number' && isFinite(data75)) {
-        if (data75 < 1 || isNaN(data75)) {
-          const err171 = {
-            instancePath: instancePath + '/coldThreshold',
-            schemaPath: '#/properties/coldThreshold/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.coldThreshold,
-            data: data75,
-          };
-          if (vErrors === null) {
-            vErrors = [err171];
-          } else {
-            vErrors.push(err171);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.catalogSize !== undefined) {
-      let data76 = data.catalogSize;
-      if (!(typeof data76 == 'number' && !(data76 % 1) && !isNaN(data76) && isFinite(data76))) {
-        const err172 = {
-          instancePath: instancePath + '/catalogSize',
-          schemaPath: '#/properties/catalogSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.catalogSize.type,
-          parentSchema: schema11.properties.catalogSize,
           data: data76,
         };
         if (vErrors === null) {
@@ -4086,13 +4091,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (typeof data76 == 'number' && isFinite(data76)) {
         if (data76 < 1 || isNaN(data76)) {
           const err173 = {
-            instancePath: instancePath + '/catalogSize',
-            schemaPath: '#/properties/catalogSize/minimum',
+            instancePath: instancePath + '/coldThreshold',
+            schemaPath: '#/properties/coldThreshold/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
             message: 'must be >= 1',
             schema: 1,
-            parentSchema: schema11.properties.catalogSize,
+            parentSchema: schema11.properties.coldThreshold,
             data: data76,
           };
           if (vErrors === null) {
@@ -4104,17 +4109,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.mapNormaliser !== undefined) {
-      let data77 = data.mapNormaliser;
-      if (!(data77 === 'min' || data77 === 'all' || data77 === 'hits')) {
+    if (data.catalogSize !== undefined) {
+      let data77 = data.catalogSize;
+      if (!(typeof data77 == 'number' && !(data77 % 1) && !isNaN(data77) && isFinite(data77))) {
         const err174 = {
-          instancePath: instancePath + '/mapNormaliser',
-          schemaPath: '#/properties/mapNormaliser/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.mapNormaliser.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.mapNormaliser.enum,
-          parentSchema: schema11.properties.mapNormaliser,
+          instancePath: instancePath + '/catalogSize',
+          schemaPath: '#/properties/catalogSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.catalogSize.type,
+          parentSchema: schema11.properties.catalogSize,
           data: data77,
         };
         if (vErrors === null) {
@@ -4124,11 +4129,52 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data77 == 'number' && isFinite(data77)) {
+        if (data77 < 1 || isNaN(data77)) {
+          const err175 = {
+            instancePath: instancePath + '/catalogSize',
+            schemaPath: '#/properties/catalogSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.catalogSize,
+            data: data77,
+          };
+          if (vErrors === null) {
+            vErrors = [err175];
+          } else {
+            vErrors.push(err175);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.mapNormaliser !== undefined) {
+      let data78 = data.mapNormaliser;
+      if (!(data78 === 'min' || data78 === 'all' || data78 === 'hits')) {
+        const err176 = {
+          instancePath: instancePath + '/mapNormaliser',
+          schemaPath: '#/properties/mapNormaliser/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.mapNormaliser.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.mapNormaliser.enum,
+          parentSchema: schema11.properties.mapNormaliser,
+          data: data78,
+        };
+        if (vErrors === null) {
+          vErrors = [err176];
+        } else {
+          vErrors.push(err176);
+        }
+        errors++;
+      }
     }
     if (data.gain !== undefined) {
-      let data78 = data.gain;
-      if (!(data78 === 'linear' || data78 === 'exp')) {
-        const err175 = {
+      let data79 = data.gain;
+      if (!(data79 === 'linear' || data79 === 'exp')) {
+        const err177 = {
           instancePath: instancePath + '/gain',
           schemaPath: '#/properties/gain/enum',
           keyword: 'enum',
@@ -4136,21 +4182,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be equal to one of the allowed values',
           schema: schema11.properties.gain.enum,
           parentSchema: schema11.properties.gain,
-          data: data78,
+          data: data79,
         };
         if (vErrors === null) {
-          vErrors = [err175];
+          vErrors = [err177];
         } else {
-          vErrors.push(err175);
+          vErrors.push(err177);
         }
         errors++;
       }
     }
     if (data.activityBins !== undefined) {
-      let data79 = data.activityBins;
-      if (Array.isArray(data79)) {
-        if (data79.length < 1) {
-          const err176 = {
+      let data80 = data.activityBins;
+      if (Array.isArray(data80)) {
+        if (data80.length < 1) {
+          const err178 = {
             instancePath: instancePath + '/activityBins',
             schemaPath: '#/properties/activityBins/minItems',
             keyword: 'minItems',
@@ -4158,21 +4204,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema11.properties.activityBins,
-            data: data79,
+            data: data80,
           };
           if (vErrors === null) {
-            vErrors = [err176];
+            vErrors = [err178];
           } else {
-            vErrors.push(err176);
+            vErrors.push(err178);
           }
           errors++;
         }
-        const len10 = data79.length;
+        const len10 = data80.length;
         for (let i15 = 0; i15 < len10; i15++) {
-          let data80 = data79[i15];
-          if (typeof data80 == 'number' && isFinite(data80)) {
-            if (data80 < 0 || isNaN(data80)) {
-              const err177 = {
+          let data81 = data80[i15];
+          if (typeof data81 == 'number' && isFinite(data81)) {
+            if (data81 < 0 || isNaN(data81)) {
+              const err179 = {
                 instancePath: instancePath + '/activityBins/' + i15,
                 schemaPath: '#/properties/activityBins/items/minimum',
                 keyword: 'minimum',
@@ -4180,17 +4226,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
                 schema: 0,
                 parentSchema: schema11.properties.activityBins.items,
-                data: data80,
+                data: data81,
               };
               if (vErrors === null) {
-                vErrors = [err177];
+                vErrors = [err179];
               } else {
-                vErrors.push(err177);
+                vErrors.push(err179);
               }
               errors++;
             }
           } else {
-            const err178 = {
+            const err180 = {
               instancePath: instancePath + '/activityBins/' + i15,
               schemaPath: '#/properties/activityBins/items/type',
               keyword: 'type',
@@ -4198,18 +4244,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be number',
               schema: schema11.properties.activityBins.items.type,
               parentSchema: schema11.properties.activityBins.items,
-              data: data80,
+              data: data81,
             };
             if (vErrors === null) {
-              vErrors = [err178];
+              vErrors = [err180];
             } else {
-              vErrors.push(err178);
+              vErrors.push(err180);
             }
             errors++;
           }
         }
       } else {
-        const err179 = {
+        const err181 = {
           instancePath: instancePath + '/activityBins',
           schemaPath: '#/properties/activityBins/type',
           keyword: 'type',
@@ -4217,21 +4263,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.activityBins.type,
           parentSchema: schema11.properties.activityBins,
-          data: data79,
+          data: data80,
         };
         if (vErrors === null) {
-          vErrors = [err179];
+          vErrors = [err181];
         } else {
-          vErrors.push(err179);
+          vErrors.push(err181);
         }
         errors++;
       }
     }
     if (data.slices !== undefined) {
-      let data81 = data.slices;
-      if (Array.isArray(data81)) {
-        if (data81.length < 1) {
-          const err180 = {
+      let data82 = data.slices;
+      if (Array.isArray(data82)) {
+        if (data82.length < 1) {
+          const err182 = {
             instancePath: instancePath + '/slices',
             schemaPath: '#/properties/slices/minItems',
             keyword: 'minItems',
@@ -4239,21 +4285,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema11.properties.slices,
-            data: data81,
+            data: data82,
           };
           if (vErrors === null) {
-            vErrors = [err180];
+            vErrors = [err182];
           } else {
-            vErrors.push(err180);
+            vErrors.push(err182);
           }
           errors++;
         }
-        const len11 = data81.length;
+        const len11 = data82.length;
         for (let i16 = 0; i16 < len11; i16++) {
-          let data82 = data81[i16];
-          if (typeof data82 === 'string') {
-            if (func4(data82) < 1) {
-              const err181 = {
+          let data83 = data82[i16];
+          if (typeof data83 === 'string') {
+            if (func4(data83) < 1) {
+              const err183 = {
                 instancePath: instancePath + '/slices/' + i16,
                 schemaPath: '#/properties/slices/items/minLength',
                 keyword: 'minLength',
@@ -4261,17 +4307,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
                 schema: 1,
                 parentSchema: schema11.properties.slices.items,
-                data: data82,
+                data: data83,
               };
               if (vErrors === null) {
-                vErrors = [err181];
+                vErrors = [err183];
               } else {
-                vErrors.push(err181);
+                vErrors.push(err183);
               }
               errors++;
             }
           } else {
-            const err182 = {
+            const err184 = {
               instancePath: instancePath + '/slices/' + i16,
               schemaPath: '#/properties/slices/items/type',
               keyword: 'type',
@@ -4279,28 +4325,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
               schema: schema11.properties.slices.items.type,
               parentSchema: schema11.properties.slices.items,
-              data: data82,
+              data: data83,
             };
             if (vErrors === null) {
-              vErrors = [err182];
+              vErrors = [err184];
             } else {
-              vErrors.push(err182);
+              vErrors.push(err184);
             }
             errors++;
           }
         }
-        let i17 = data81.length;
+        let i17 = data82.length;
         let j5;
         if (i17 > 1) {
           const indices5 = {};
           for (; i17--;) {
-            let item5 = data81[i17];
+            let item5 = data82[i17];
             if (typeof item5 !== 'string') {
               continue;
             }
             if (typeof indices5[item5] == 'number') {
               j5 = indices5[item5];
-              const err183 = {
+              const err185 = {
                 instancePath: instancePath + '/slices',
                 schemaPath: '#/properties/slices/uniqueItems',
                 keyword: 'uniqueItems',
@@ -4308,12 +4354,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i17 + ' are identical)',
                 schema: true,
                 parentSchema: schema11.properties.slices,
-                data: data81,
+                data: data82,
               };
               if (vErrors === null) {
-                vErrors = [err183];
+                vErrors = [err185];
               } else {
-                vErrors.push(err183);
+                vErrors.push(err185);
               }
               errors++;
               break;
@@ -4322,7 +4368,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err184 = {
+        const err186 = {
           instancePath: instancePath + '/slices',
           schemaPath: '#/properties/slices/type',
           keyword: 'type',
@@ -4330,20 +4376,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.slices.type,
           parentSchema: schema11.properties.slices,
-          data: data81,
+          data: data82,
         };
         if (vErrors === null) {
-          vErrors = [err184];
+          vErrors = [err186];
         } else {
-          vErrors.push(err184);
+          vErrors.push(err186);
         }
         errors++;
       }
     }
     if (data.sliceBins !== undefined) {
-      let data83 = data.sliceBins;
-      if (!(typeof data83 == 'number' && !(data83 % 1) && !isNaN(data83) && isFinite(data83))) {
-        const err185 = {
+      let data84 = data.sliceBins;
+      if (!(typeof data84 == 'number' && !(data84 % 1) && !isNaN(data84) && isFinite(data84))) {
+        const err187 = {
           instancePath: instancePath + '/sliceBins',
           schemaPath: '#/properties/sliceBins/type',
           keyword: 'type',
@@ -4351,18 +4397,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.sliceBins.type,
           parentSchema: schema11.properties.sliceBins,
-          data: data83,
+          data: data84,
         };
         if (vErrors === null) {
-          vErrors = [err185];
+          vErrors = [err187];
         } else {
-          vErrors.push(err185);
+          vErrors.push(err187);
         }
         errors++;
       }
-      if (typeof data83 == 'number' && isFinite(data83)) {
-        if (data83 > 100 || isNaN(data83)) {
-          const err186 = {
+      if (typeof data84 == 'number' && isFinite(data84)) {
+        if (data84 > 100 || isNaN(data84)) {
+          const err188 = {
             instancePath: instancePath + '/sliceBins',
             schemaPath: '#/properties/sliceBins/maximum',
             keyword: 'maximum',
@@ -4370,17 +4416,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be <= 100',
             schema: 100,
             parentSchema: schema11.properties.sliceBins,
-            data: data83,
+            data: data84,
           };
           if (vErrors === null) {
-            vErrors = [err186];
+            vErrors = [err188];
           } else {
-            vErrors.push(err186);
+            vErrors.push(err188);
           }
           errors++;
         }
-        if (data83 < 1 || isNaN(data83)) {
-          const err187 = {
+        if (data84 < 1 || isNaN(data84)) {
+          const err189 = {
             instancePath: instancePath + '/sliceBins',
             schemaPath: '#/properties/sliceBins/minimum',
             keyword: 'minimum',
@@ -4388,47 +4434,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
             schema: 1,
             parentSchema: schema11.properties.sliceBins,
-            data: data83,
-          };
-          if (vErrors === null) {
-            vErrors = [err187];
-          } else {
-            vErrors.push(err187);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.minSliceSize !== undefined) {
-      let data84 = data.minSliceSize;
-      if (!(typeof data84 == 'number' && !(data84 % 1) && !isNaN(data84) && isFinite(data84))) {
-        const err188 = {
-          instancePath: instancePath + '/minSliceSize',
-          schemaPath: '#/properties/minSliceSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.minSliceSize.type,
-          parentSchema: schema11.properties.minSliceSize,
-          data: data84,
-        };
-        if (vErrors === null) {
-          vErrors = [err188];
-        } else {
-          vErrors.push(err188);
-        }
-        errors++;
-      }
-      if (typeof data84 == 'number' && isFinite(data84)) {
-        if (data84 < 1 || isNaN(data84)) {
-          const err189 = {
-            instancePath: instancePath + '/minSliceSize',
-            schemaPath: '#/properties/minSliceSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.minSliceSize,
             data: data84,
           };
           if (vErrors === null) {
@@ -4440,10 +4445,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
+    if (data.minSliceSize !== undefined) {
+      let data85 = data.minSliceSize;
+      if (!(typeof data85 == 'number' && !(data85 % 1) && !isNaN(data85) && isFinite(data85))) {
+        const err190 = {
+          instancePath: instancePath + '/minSliceSize',
+          schemaPath: '#/properties/minSliceSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.minSliceSize.type,
+          parentSchema: schema11.properties.minSliceSize,
+          data: data85,
+        };
+        if (vErrors === null) {
+          vErrors = [err190];
+        } else {
+          vErrors.push(err190);
+        }
+        errors++;
+      }
+      if (typeof data85 == 'number' && isFinite(data85)) {
+        if (data85 < 1 || isNaN(data85)) {
+          const err191 = {
+            instancePath: instancePath + '/minSliceSize',
+            schemaPath: '#/properties/minSliceSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.minSliceSize,
+            data: data85,
+          };
+          if (vErrors === null) {
+            vErrors = [err191];
+          } else {
+            vErrors.push(err191);
+          }
+          errors++;
+        }
+      }
+    }
     if (data.compare !== undefined) {
-      let data85 = data.compare;
-      if (data85 && typeof data85 == 'object' && !Array.isArray(data85)) {
-        for (const key7 in data85) {
+      let data86 = data.compare;
+      if (data86 && typeof data86 == 'object' && !Array.isArray(data86)) {
+        for (const key7 in data86) {
           if (!(
             key7 === 'runs' ||
             key7 === 'baseline' ||
@@ -4453,7 +4499,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key7 === 'adjust' ||
             key7 === 'gate'
           )) {
-            const err190 = {
+            const err192 = {
               instancePath: instancePath + '/compare',
               schemaPath: '#/properties/compare/additionalProperties',
               keyword: 'additionalProperties',
@@ -4461,21 +4507,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
               schema: false,
               parentSchema: schema11.properties.compare,
-              data: data85,
+              data: data86,
             };
             if (vErrors === null) {
-              vErrors = [err190];
+              vErrors = [err192];
             } else {
-              vErrors.push(err190);
+              vErrors.push(err192);
             }
             errors++;
           }
         }
-        if (data85.runs !== undefined) {
-          let data86 = data85.runs;
-          if (Array.isArray(data86)) {
-            if (data86.length < 1) {
-              const err191 = {
+        if (data86.runs !== undefined) {
+          let data87 = data86.runs;
+          if (Array.isArray(data87)) {
+            if (data87.length < 1) {
+              const err193 = {
                 instancePath: instancePath + '/compare/runs',
                 schemaPath: '#/properties/compare/properties/runs/minItems',
                 keyword: 'minItems',
@@ -4483,21 +4529,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.runs,
-                data: data86,
+                data: data87,
               };
               if (vErrors === null) {
-                vErrors = [err191];
+                vErrors = [err193];
               } else {
-                vErrors.push(err191);
+                vErrors.push(err193);
               }
               errors++;
             }
-            const len12 = data86.length;
+            const len12 = data87.length;
             for (let i18 = 0; i18 < len12; i18++) {
-              let data87 = data86[i18];
-              if (typeof data87 === 'string') {
-                if (func4(data87) < 1) {
-                  const err192 = {
+              let data88 = data87[i18];
+              if (typeof data88 === 'string') {
+                if (func4(data88) < 1) {
+                  const err194 = {
                     instancePath: instancePath + '/compare/runs/' + i18,
                     schemaPath: '#/definitions/path/minLength',
                     keyword: 'minLength',
@@ -4505,17 +4551,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
                     parentSchema: schema33,
-                    data: data87,
+                    data: data88,
                   };
                   if (vErrors === null) {
-                    vErrors = [err192];
+                    vErrors = [err194];
                   } else {
-                    vErrors.push(err192);
+                    vErrors.push(err194);
                   }
                   errors++;
                 }
               } else {
-                const err193 = {
+                const err195 = {
                   instancePath: instancePath + '/compare/runs/' + i18,
                   schemaPath: '#/definitions/path/type',
                   keyword: 'type',
@@ -4523,18 +4569,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema33.type,
                   parentSchema: schema33,
-                  data: data87,
+                  data: data88,
                 };
                 if (vErrors === null) {
-                  vErrors = [err193];
+                  vErrors = [err195];
                 } else {
-                  vErrors.push(err193);
+                  vErrors.push(err195);
                 }
                 errors++;
               }
             }
           } else {
-            const err194 = {
+            const err196 = {
               instancePath: instancePath + '/compare/runs',
               schemaPath: '#/properties/compare/properties/runs/type',
               keyword: 'type',
@@ -4542,47 +4588,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.compare.properties.runs.type,
               parentSchema: schema11.properties.compare.properties.runs,
-              data: data86,
-            };
-            if (vErrors === null) {
-              vErrors = [err194];
-            } else {
-              vErrors.push(err194);
-            }
-            errors++;
-          }
-        }
-        if (data85.baseline !== undefined) {
-          let data88 = data85.baseline;
-          if (typeof data88 === 'string') {
-            if (func4(data88) < 1) {
-              const err195 = {
-                instancePath: instancePath + '/compare/baseline',
-                schemaPath: '#/properties/compare/properties/baseline/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema11.properties.compare.properties.baseline,
-                data: data88,
-              };
-              if (vErrors === null) {
-                vErrors = [err195];
-              } else {
-                vErrors.push(err195);
-              }
-              errors++;
-            }
-          } else {
-            const err196 = {
-              instancePath: instancePath + '/compare/baseline',
-              schemaPath: '#/properties/compare/properties/baseline/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema11.properties.compare.properties.baseline.type,
-              parentSchema: schema11.properties.compare.properties.baseline,
-              data: data88,
+              data: data87,
             };
             if (vErrors === null) {
               vErrors = [err196];
@@ -4592,10 +4598,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data85.matchBy !== undefined) {
-          let data89 = data85.matchBy;
-          if (!(data89 === 'id' || data89 === 'position' || data89 === 'user')) {
-            const err197 = {
+        if (data86.baseline !== undefined) {
+          let data89 = data86.baseline;
+          if (typeof data89 === 'string') {
+            if (func4(data89) < 1) {
+              const err197 = {
+                instancePath: instancePath + '/compare/baseline',
+                schemaPath: '#/properties/compare/properties/baseline/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema11.properties.compare.properties.baseline,
+                data: data89,
+              };
+              if (vErrors === null) {
+                vErrors = [err197];
+              } else {
+                vErrors.push(err197);
+              }
+              errors++;
+            }
+          } else {
+            const err198 = {
+              instancePath: instancePath + '/compare/baseline',
+              schemaPath: '#/properties/compare/properties/baseline/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+              schema: schema11.properties.compare.properties.baseline.type,
+              parentSchema: schema11.properties.compare.properties.baseline,
+              data: data89,
+            };
+            if (vErrors === null) {
+              vErrors = [err198];
+            } else {
+              vErrors.push(err198);
+            }
+            errors++;
+          }
+        }
+        if (data86.matchBy !== undefined) {
+          let data90 = data86.matchBy;
+          if (!(data90 === 'id' || data90 === 'position' || data90 === 'user')) {
+            const err199 = {
               instancePath: instancePath + '/compare/matchBy',
               schemaPath: '#/properties/compare/properties/matchBy/enum',
               keyword: 'enum',
@@ -4603,21 +4649,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be equal to one of the allowed values',
               schema: schema11.properties.compare.properties.matchBy.enum,
               parentSchema: schema11.properties.compare.properties.matchBy,
-              data: data89,
+              data: data90,
             };
             if (vErrors === null) {
-              vErrors = [err197];
+              vErrors = [err199];
             } else {
-              vErrors.push(err197);
+              vErrors.push(err199);
             }
             errors++;
           }
         }
-        if (data85.metrics !== undefined) {
-          let data90 = data85.metrics;
-          if (Array.isArray(data90)) {
-            if (data90.length < 1) {
-              const err198 = {
+        if (data86.metrics !== undefined) {
+          let data91 = data86.metrics;
+          if (Array.isArray(data91)) {
+            if (data91.length < 1) {
+              const err200 = {
                 instancePath: instancePath + '/compare/metrics',
                 schemaPath: '#/properties/compare/properties/metrics/minItems',
                 keyword: 'minItems',
@@ -4625,21 +4671,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.metrics,
-                data: data90,
+                data: data91,
               };
               if (vErrors === null) {
-                vErrors = [err198];
+                vErrors = [err200];
               } else {
-                vErrors.push(err198);
+                vErrors.push(err200);
               }
               errors++;
             }
-            const len13 = data90.length;
+            const len13 = data91.length;
             for (let i19 = 0; i19 < len13; i19++) {
-              let data91 = data90[i19];
-              if (typeof data91 === 'string') {
-                if (func4(data91) < 1) {
-                  const err199 = {
+              let data92 = data91[i19];
+              if (typeof data92 === 'string') {
+                if (func4(data92) < 1) {
+                  const err201 = {
                     instancePath: instancePath + '/compare/metrics/' + i19,
                     schemaPath: '#/properties/compare/properties/metrics/items/minLength',
                     keyword: 'minLength',
@@ -4647,17 +4693,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
                     parentSchema: schema11.properties.compare.properties.metrics.items,
-                    data: data91,
+                    data: data92,
                   };
                   if (vErrors === null) {
-                    vErrors = [err199];
+                    vErrors = [err201];
                   } else {
-                    vErrors.push(err199);
+                    vErrors.push(err201);
                   }
                   errors++;
                 }
               } else {
-                const err200 = {
+                const err202 = {
                   instancePath: instancePath + '/compare/metrics/' + i19,
                   schemaPath: '#/properties/compare/properties/metrics/items/type',
                   keyword: 'type',
@@ -4665,52 +4711,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema11.properties.compare.properties.metrics.items.type,
                   parentSchema: schema11.properties.compare.properties.metrics.items,
-                  data: data91,
-                };
-                if (vErrors === null) {
-                  vErrors = [err200];
-                } else {
-                  vErrors.push(err200);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err201 = {
-              instancePath: instancePath + '/compare/metrics',
-              schemaPath: '#/properties/compare/properties/metrics/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-              schema: schema11.properties.compare.properties.metrics.type,
-              parentSchema: schema11.properties.compare.properties.metrics,
-              data: data90,
-            };
-            if (vErrors === null) {
-              vErrors = [err201];
-            } else {
-              vErrors.push(err201);
-            }
-            errors++;
-          }
-        }
-        if (data85.directions !== undefined) {
-          let data92 = data85.directions;
-          if (data92 && typeof data92 == 'object' && !Array.isArray(data92)) {
-            for (const key8 in data92) {
-              let data93 = data92[key8];
-              if (!(data93 === 'higher' || data93 === 'lower')) {
-                const err202 = {
-                  instancePath: instancePath + '/compare/directions/' + key8.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                  schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
-                  data: data93,
+                  data: data92,
                 };
                 if (vErrors === null) {
                   vErrors = [err202];
@@ -4722,14 +4723,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err203 = {
-              instancePath: instancePath + '/compare/directions',
-              schemaPath: '#/properties/compare/properties/directions/type',
+              instancePath: instancePath + '/compare/metrics',
+              schemaPath: '#/properties/compare/properties/metrics/type',
               keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-              schema: schema11.properties.compare.properties.directions.type,
-              parentSchema: schema11.properties.compare.properties.directions,
-              data: data92,
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema11.properties.compare.properties.metrics.type,
+              parentSchema: schema11.properties.compare.properties.metrics,
+              data: data91,
             };
             if (vErrors === null) {
               vErrors = [err203];
@@ -4739,10 +4740,55 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data85.adjust !== undefined) {
-          let data94 = data85.adjust;
-          if (!(data94 === 'holm' || data94 === 'bh')) {
-            const err204 = {
+        if (data86.directions !== undefined) {
+          let data93 = data86.directions;
+          if (data93 && typeof data93 == 'object' && !Array.isArray(data93)) {
+            for (const key8 in data93) {
+              let data94 = data93[key8];
+              if (!(data94 === 'higher' || data94 === 'lower')) {
+                const err204 = {
+                  instancePath: instancePath + '/compare/directions/' + key8.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.compare.properties.directions.additionalProperties.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                  schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
+                  parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
+                  data: data94,
+                };
+                if (vErrors === null) {
+                  vErrors = [err204];
+                } else {
+                  vErrors.push(err204);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err205 = {
+              instancePath: instancePath + '/compare/directions',
+              schemaPath: '#/properties/compare/properties/directions/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+              schema: schema11.properties.compare.properties.directions.type,
+              parentSchema: schema11.properties.compare.properties.directions,
+              data: data93,
+            };
+            if (vErrors === null) {
+              vErrors = [err205];
+            } else {
+              vErrors.push(err205);
+            }
+            errors++;
+          }
+        }
+        if (data86.adjust !== undefined) {
+          let data95 = data86.adjust;
+          if (!(data95 === 'holm' || data95 === 'bh')) {
+            const err206 = {
               instancePath: instancePath + '/compare/adjust',
               schemaPath: '#/properties/compare/properties/adjust/enum',
               keyword: 'enum',
@@ -4750,21 +4796,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be equal to one of the allowed values',
               schema: schema11.properties.compare.properties.adjust.enum,
               parentSchema: schema11.properties.compare.properties.adjust,
-              data: data94,
+              data: data95,
             };
             if (vErrors === null) {
-              vErrors = [err204];
+              vErrors = [err206];
             } else {
-              vErrors.push(err204);
+              vErrors.push(err206);
             }
             errors++;
           }
         }
-        if (data85.gate !== undefined) {
-          let data95 = data85.gate;
-          if (Array.isArray(data95)) {
-            if (data95.length < 1) {
-              const err205 = {
+        if (data86.gate !== undefined) {
+          let data96 = data86.gate;
+          if (Array.isArray(data96)) {
+            if (data96.length < 1) {
+              const err207 = {
                 instancePath: instancePath + '/compare/gate',
                 schemaPath: '#/properties/compare/properties/gate/minItems',
                 keyword: 'minItems',
@@ -4772,21 +4818,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.gate,
-                data: data95,
+                data: data96,
               };
               if (vErrors === null) {
-                vErrors = [err205];
+                vErrors = [err207];
               } else {
-                vErrors.push(err205);
+                vErrors.push(err207);
               }
               errors++;
             }
-            const len14 = data95.length;
+            const len14 = data96.length;
             for (let i20 = 0; i20 < len14; i20++) {
-              let data96 = data95[i20];
-              if (typeof data96 === 'string') {
-                if (!pattern0.test(data96)) {
-                  const err206 = {
+              let data97 = data96[i20];
+              if (typeof data97 === 'string') {
+                if (!pattern0.test(data97)) {
+                  const err208 = {
                     instancePath: instancePath + '/compare/gate/' + i20,
                     schemaPath: '#/properties/compare/properties/gate/items/pattern',
                     keyword: 'pattern',
@@ -4799,17 +4845,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       '"',
                     schema: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
                     parentSchema: schema11.properties.compare.properties.gate.items,
-                    data: data96,
+                    data: data97,
                   };
                   if (vErrors === null) {
-                    vErrors = [err206];
+                    vErrors = [err208];
                   } else {
-                    vErrors.push(err206);
+                    vErrors.push(err208);
                   }
                   errors++;
                 }
               } else {
-                const err207 = {
+                const err209 = {
                   instancePath: instancePath + '/compare/gate/' + i20,
                   schemaPath: '#/properties/compare/properties/gate/items/type',
                   keyword: 'type',
@@ -4817,18 +4863,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema11.properties.compare.properties.gate.items.type,
                   parentSchema: schema11.properties.compare.properties.gate.items,
-                  data: data96,
+                  data: data97,
                 };
                 if (vErrors === null) {
-                  vErrors = [err207];
+                  vErrors = [err209];
                 } else {
-                  vErrors.push(err207);
+                  vErrors.push(err209);
                 }
                 errors++;
               }
             }
           } else {
-            const err208 = {
+            const err210 = {
               instancePath: instancePath + '/compare/gate',
               schemaPath: '#/properties/compare/properties/gate/type',
               keyword: 'type',
@@ -4836,18 +4882,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.compare.properties.gate.type,
               parentSchema: schema11.properties.compare.properties.gate,
-              data: data95,
+              data: data96,
             };
             if (vErrors === null) {
-              vErrors = [err208];
+              vErrors = [err210];
             } else {
-              vErrors.push(err208);
+              vErrors.push(err210);
             }
             errors++;
           }
         }
       } else {
-        const err209 = {
+        const err211 = {
           instancePath: instancePath + '/compare',
           schemaPath: '#/properties/compare/type',
           keyword: 'type',
@@ -4855,18 +4901,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
           schema: schema11.properties.compare.type,
           parentSchema: schema11.properties.compare,
-          data: data85,
+          data: data86,
         };
         if (vErrors === null) {
-          vErrors = [err209];
+          vErrors = [err211];
         } else {
-          vErrors.push(err209);
+          vErrors.push(err211);
         }
         errors++;
       }
     }
   } else {
-    const err210 = {
+    const err212 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -4877,9 +4923,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err210];
+      vErrors = [err212];
     } else {
-      vErrors.push(err210);
+      vErrors.push(err212);
     }
     errors++;
   }

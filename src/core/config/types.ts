@@ -73,6 +73,8 @@ export interface EvalConfig {
   shotThresholds?: { many?: number; few?: number };
   groups?: number[] | Record<string, string> | string;
   groupNames?: string[];
+  /** A per-row attribute column whose values are the subgroups of `worst_subgroup_error` (not the class groups of `groups`). */
+  subgroupColumn?: string;
   imbalanceRatio?: number;
   T?: number;
   shiftProtocol?: 'expected' | 'sampled';

@@ -96,6 +96,37 @@ const classification: GlossaryEntry[] = [
     kind: 'score',
     refs: ['brier1950'],
   },
+  {
+    pattern: 'worst_subgroup_error',
+    family: 'classification',
+    name: 'Worst-group error (per-row attribute)',
+    column: 'Worst subgr. err.',
+    meaning:
+      'Largest error rate over the subgroups given by a per-row attribute column (`subgroupColumn`), every row counted: the worst-group error of subgroup robustness.',
+    formula: 'max_v error_subgroup.v',
+    convention:
+      'Subgroups are the values of the column named by `subgroupColumn` (an empty cell is its own value, `(empty)`), at most 50; every row counts, whatever the acceptance rule of the selective metrics; sample weights when the file has a weight column. No bootstrap interval (a maximum’s percentile interval is biased).',
+    notThis:
+      'Not `worst_error`, the worst of the class-frequency groups of `groups` (head/tail), measured on the accepted rows only; not the error of the worst single class.',
+    direction: 'lower',
+    kind: 'rate',
+    refs: ['sagawa2020'],
+  },
+  {
+    pattern: 'error_subgroup.<g>',
+    family: 'classification',
+    name: 'Error, subgroup <g>',
+    column: 'Err. subgr. <g>',
+    meaning: 'Error rate of the rows whose `subgroupColumn` value is <g> (a per-row attribute, e.g. north).',
+    formula: 'Σ_{i: a_i = g} w·1[ŷ ≠ y] / Σ_{i: a_i = g} w',
+    convention:
+      'Every row of the subgroup counts (no acceptance rule); a subgroup whose rows weigh 0 in all has no value (null, with a warning).',
+    notThis:
+      'Not `error_group.<g>` (a class-frequency group of the true class, accepted rows only) nor `weighted_error_group.<g>`.',
+    direction: 'lower',
+    kind: 'rate',
+    refs: ['sagawa2020'],
+  },
 ];
 
 const longtail: GlossaryEntry[] = [
@@ -116,7 +147,7 @@ const longtail: GlossaryEntry[] = [
   {
     pattern: 'acc_group.<g>',
     family: 'longtail',
-    name: 'Accuracy, group <g>',
+    name: 'Accuracy, class group <g>',
     column: 'Acc. <g>',
     meaning: 'Mean accuracy of the classes in group <g> (e.g. head or tail by train frequency).',
     formula: 'mean of acc_c over the classes of group <g> that have test rows',
@@ -337,7 +368,7 @@ const selectiveBase: GlossaryEntry[] = [
   {
     pattern: 'error_group.<g>',
     family: 'selective',
-    name: 'Selective error, group <g>',
+    name: 'Selective error, class group <g>',
     column: 'Sel. err. <g>',
     meaning: 'Error rate on the accepted rows whose true class is in group <g>.',
     formula: 'Σ_{i∈g} w·A·1[ŷ ≠ y] / Σ_{i∈g} w·A; with `reweight`, w·w^trn and + ε in the denominator',
@@ -364,13 +395,14 @@ const selectiveBase: GlossaryEntry[] = [
   {
     pattern: 'worst_error',
     family: 'selective',
-    name: 'Worst-group selective error',
+    name: 'Worst class-group selective error',
     column: 'Worst err.',
-    meaning: 'Largest group error on the accepted rows.',
+    meaning: 'Largest error of a class-frequency group (`groups`: head/tail) on the accepted rows.',
     formula: 'max_g error_group.g',
     convention:
       'A maximum is a biased statistic: its bootstrap percentile interval may not contain the point estimate, and the report says so.',
-    notThis: 'Not the error of the worst single class.',
+    notThis:
+      'Not the error of the worst single class; not `worst_subgroup_error`, the worst group of a per-row attribute column (`subgroupColumn`) over every row.',
     direction: 'lower',
     kind: 'rate',
     refs: ['sagawa2020', 'geifman2017'],

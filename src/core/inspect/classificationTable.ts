@@ -1,8 +1,8 @@
 /**
  * The row table of a classification file: per-row values computed by the evaluation's own code —
  * correctness and −ln p_true from the prepared rows, the selective score and the acceptance at the
- * operating point from the selective setup (`prepareSelective` / `acceptanceFor`), shot and group
- * from the long-tail setup — so that a filter selects exactly the rows behind each number.
+ * operating point from the selective setup (`prepareSelective` / `acceptanceFor`), shot and class
+ * group from the long-tail setup — so that a filter selects exactly the rows behind each number.
  */
 import { Warnings } from '../diagnostics';
 import type { TextColumn } from '../data/textColumn';
@@ -97,15 +97,17 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
     shot = { codes, names: SHOTS };
     fields.set('shot', { kind: 'category', ...shot });
   }
-  // `group`: the group of the row's true class when `groups` is configured (the groups of
-  // acc_group.<g> and error_group.<g>), else the file's group column.
-  let group: { codes: Int32Array; names: readonly string[] } | null = null;
-  const groupColumn = data.groupColumn ? encode(data.groupColumn) : null;
+  // Two kinds of group, two names: `class_group` is the group of the row's true class when `groups`
+  // is configured (the class-frequency groups of acc_group.<g> and error_group.<g>); `group` is the
+  // file's per-row group column, as written, whether or not `groups` is configured.
+  let classGroup: { codes: Int32Array; names: readonly string[] } | null = null;
   if (run.groups) {
     const codes = new Int32Array(n);
     for (let i = 0; i < n; i++) codes[i] = run.groups.groupOf[data.labels[i]];
-    group = { codes, names: run.groups.names };
-  } else if (groupColumn) group = groupColumn;
+    classGroup = { codes, names: run.groups.names };
+    fields.set('class_group', { kind: 'category', ...classGroup });
+  }
+  const group = data.groupColumn ? encode(data.groupColumn) : null;
   if (group) fields.set('group', { kind: 'category', ...group });
   const split = data.split ? encode(data.split) : null;
   if (split) fields.set('split', { kind: 'category', ...split });
@@ -123,7 +125,7 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
   if (typeof used.score === 'string') byName(used.score, fields.get('confidence'));
   if (typeof used.weight === 'string') byName(used.weight, fields.get('weight'));
   if (typeof used.accept === 'string' && data.accept) byName(used.accept, { kind: 'bool', values: data.accept });
-  if (typeof used.group === 'string' && groupColumn) byName(used.group, { kind: 'category', ...groupColumn });
+  if (typeof used.group === 'string') byName(used.group, fields.get('group'));
   if (typeof used.split === 'string') byName(used.split, fields.get('split'));
   if (typeof used.id === 'string') byName(used.id, fields.get('id'));
   const text: TextColumn[] = Object.values(loaded.text);
@@ -158,6 +160,7 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
     };
     if (weights) v.weight = weights[i];
     if (group && group.codes[i] >= 0) v.group = group.names[group.codes[i]];
+    if (classGroup && classGroup.codes[i] >= 0) v.classGroup = classGroup.names[classGroup.codes[i]];
     if (shot && shot.codes[i] >= 0) v.shot = shot.names[shot.codes[i]];
     if (splitList) v.split = splitList[i];
     if (accepted) v.accepted = accepted[i] === 1;

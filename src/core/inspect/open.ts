@@ -17,13 +17,27 @@ import { loadIwBinary } from '../io/loadIwBinary';
 import { loadRanking } from '../io/ranking/load';
 import { ResultsBuilder } from '../results/builder';
 import type { TaskContext } from '../tasks/types';
-import { classificationRowValues, classificationTable } from './classificationTable';
+import { classificationRowValues, classificationTable, encode } from './classificationTable';
 import { StaleSourceError } from './errors';
 import { iwTable } from './iwTable';
 import { rankingRows, rankingTable } from './rankingTable';
 import { QueryRunner, matchingRows, type RowTable } from './rowTable';
 import { sliceCandidates } from './sliceValues';
 import type { FilterTerm, RowPage, RowQuery } from './types';
+import type { TextColumn } from '../data/textColumn';
+import type { LoadedClassification } from '../io/loadClassification';
+
+/**
+ * The file's per-row group column (a role column, so not among the columns kept as text) as a
+ * slice candidate under its name in the file: a subgroup attribute is the first thing to slice by.
+ */
+function groupColumnText(loaded: LoadedClassification): TextColumn[] {
+  const name = loaded.columns.group;
+  const values = loaded.data.groupColumn;
+  if (typeof name !== 'string' || !values || name in loaded.text) return [];
+  const { codes, names } = encode(values);
+  return [{ name, values: names, codes }];
+}
 
 export interface InspectionOptions extends Pick<
   EvaluateOptions,
@@ -133,7 +147,7 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
     table = classificationTable(loaded, await classificationRowValues(loaded, ctx));
     header = loaded.header;
     classes = loaded.data.classes;
-    candidates = sliceCandidates(loaded.text);
+    candidates = sliceCandidates([...groupColumnText(loaded), ...Object.values(loaded.text)]);
   }
   if (opts.expectSha256 !== undefined && opts.expectSha256 !== info.sha256)
     throw new StaleSourceError(input, opts.expectSha256, info.sha256);

@@ -11,8 +11,8 @@
 export type FilterOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 
 /**
- * One `key op value` term. Keys: `label`, `pred`, `correct`, `confidence`, `loss`, `group`, `shot`,
- * `split`, `stratum`, `accepted`, `weight`, `user`, `line`, `id`, any column name of the file, and
+ * One `key op value` term. Keys: `label`, `pred`, `correct`, `confidence`, `loss`, `group` (the file's
+ * per-row group column), `class_group` (the class-frequency group of the true class), `shot`, `split`, `stratum`, `accepted`, `weight`, `user`, `line`, `id`, any column name of the file, and
  * (ranking) a per-user metric key such as `recall@10`. Values are kept as written; the query
  * decides how to compare them (numbers numerically, text exactly, booleans for `correct` /
  * `accepted`).
@@ -58,7 +58,10 @@ export interface ClassificationRowView {
   /** The three highest-scoring classes with their probabilities, best first. */
   top: [string, number][];
   weight?: number;
+  /** The file's per-row group column (e.g. a subgroup attribute), as written. */
   group?: string;
+  /** The class-frequency group of the row's true class (`groups` in the config: head/tail, g1…gm or named). */
+  classGroup?: string;
   shot?: string;
   split?: string;
   stratum?: string;

@@ -156,7 +156,7 @@ export function planClassificationColumns(
       fail(
         'missing-column',
         { file, line: 1 },
-        `no column ${listNames(missing)} to slice or filter by (expected one of ${listNames(names)}).`,
+        `no column ${listNames(missing)} to slice, filter or group by (\`slices\`, \`subgroupColumn\`; expected one of ${listNames(names)}).`,
       );
     const kept = names.map((name, j) => want.has(name) || (keep.keepOther === true && kinds[j] === SKIP));
     // A role column named in the list is kept as text too, without losing its role.

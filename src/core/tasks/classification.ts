@@ -22,6 +22,7 @@ import { calibrationStep, selectiveStep } from './classificationSelective';
 import { classificationCiStep, startBootstrapWorkers } from './classificationCi';
 import { classificationPerRow } from './classificationPerItem';
 import { classificationSlicesStep } from '../inspect/slicesStep';
+import { subgroupStep } from './classificationSubgroups';
 import { subsetClassification } from '../inspect/subset';
 import { checkBaselineFits, classificationBaselineData } from './baselineRun';
 
@@ -224,6 +225,7 @@ function round(x: number): number {
 export const CLASSIFICATION_STEPS: { name: string; step: ClassificationStep }[] = [
   { name: 'classification', step: classificationStep },
   { name: 'longtail', step: longTailStep },
+  { name: 'subgroups', step: subgroupStep },
   { name: 'evolving', step: evolvingStep },
   { name: 'selective', step: selectiveStep },
   { name: 'calibration', step: calibrationStep },
@@ -235,7 +237,8 @@ export const CLASSIFICATION_STEPS: { name: string; step: ClassificationStep }[] 
 
 export const runClassification: TaskRunner = async (ctx) => {
   let loaded = await loadClassification(ctx.path, ctx.config, ctx.warnings, ctx.progress, {
-    keepText: ctx.config.slices,
+    // the `slices` columns and the subgroup column, as written
+    keepText: [...(ctx.config.slices ?? []), ...(ctx.config.subgroupColumn ? [ctx.config.subgroupColumn] : [])],
     keepOther: ctx.subset !== undefined,
   });
   checkCancelled(ctx.progress);

@@ -13,6 +13,7 @@ import { explorerMissingNote, operatingPointModel } from '../operatingPoint';
 import { userInspectorModel } from '../userInspector';
 import type { ChartModel, ReportModel, TableModel, TabModel } from '../model';
 import { FAMILY_TITLES, baselineExtras, card, familyOf, header } from './common';
+import { formatNumber } from '../format';
 import { confusionChart, perClassBar, perClassTable, perClassVsTrain } from './classification';
 import { shiftChart } from './evolving';
 import { costSweepChart, groupAnalysisTable, riskCoverageChart } from './selective';
@@ -130,6 +131,7 @@ export function buildReportModel(results: Results): ReportModel {
     if (g)
       tab(RANKING_NAMES.test(name) ? 'ranking' : results.task === 'iw-binary' ? 'importance' : 'other').tables.push(g);
   }
+  for (const [tabId, text] of worstGroupNotes(results)) if (tabs.has(tabId)) tab(tabId).notes.push(text);
   const explorer = operatingPointModel(results);
   if (explorer && tabs.has(explorer.tab)) tab(explorer.tab).explorer = explorer;
   const noExplorer = explorerMissingNote(results);
@@ -160,4 +162,33 @@ export function buildReportModel(results: Results): ReportModel {
     tabs: sorted,
     targets,
   };
+}
+
+/**
+ * The two worst-group errors name their grouping where each is shown, and each points to the other:
+ * `worst_error` (Selective tab) over the class-frequency groups of `groups` on the accepted rows,
+ * `worst_subgroup_error` (Classification tab) over the values of the `subgroupColumn` column on every row.
+ */
+export function worstGroupNotes(results: Results): [string, string][] {
+  const m = results.metrics;
+  const sub = m.worst_subgroup_error;
+  const cls = m.worst_error;
+  const column = results.config?.subgroupColumn;
+  const fmt = (v: number | null | undefined): string => formatNumber(v ?? null, 'worst_error');
+  const out: [string, string][] = [];
+  if (sub && typeof column === 'string') {
+    const also = cls
+      ? ` The worst class-frequency group (head/tail, accepted rows) is worst_error = ${fmt(cls.value)} on the Selective tab.`
+      : '';
+    out.push([
+      familyOf(results, 'worst_subgroup_error'),
+      `Worst-group error by the per-row column “${column}”: worst_subgroup_error = ${fmt(sub.value)}, the largest error_subgroup.<value>, every row counted.${also}`,
+    ]);
+  }
+  if (cls && sub && typeof column === 'string')
+    out.push([
+      familyOf(results, 'worst_error'),
+      `worst_error is over the class-frequency groups (the true class's group by train count) on the accepted rows. The worst group of the per-row column “${column}” is worst_subgroup_error = ${fmt(sub.value)} on the Classification tab.`,
+    ]);
+  return out;
 }

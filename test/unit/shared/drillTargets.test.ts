@@ -50,7 +50,7 @@ test('per-class bars and table rows filter on the class; cards on shot, group an
     .sort();
   assert.deepEqual(scatter, ['a', 'b', 'c']);
   assert.deepEqual(d.cards.acc_few!.where, [term('shot', '=', 'few')]);
-  assert.deepEqual(d.cards['acc_group.tail']!.where, [term('group', '=', 'tail')]);
+  assert.deepEqual(d.cards['acc_group.tail']!.where, [term('class_group', '=', 'tail')]);
   assert.deepEqual(d.cards.accuracy, MISTAKES);
   assert.deepEqual(MISTAKES.where, [term('correct', '=', 'false')]);
   assert.deepEqual(MISTAKES.sort, { key: 'confidence', dir: 'desc' });

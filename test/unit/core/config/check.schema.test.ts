@@ -25,6 +25,7 @@ const EVAL_CONFIG_KEYS = [
   'shotThresholds',
   'groups',
   'groupNames',
+  'subgroupColumn',
   'imbalanceRatio',
   'T',
   'shiftProtocol',

@@ -31,7 +31,13 @@ async function evaluated(): Promise<Results[]> {
     'ranking-debian-deps/popularity.jsonl',
     'ranking-debian-deps/cooccurrence.jsonl',
   ];
-  return Promise.all(files.map((f) => evaluateFile(join(EX, f), { overrides: NO_BOOT })));
+  return Promise.all([
+    ...files.map((f) => evaluateFile(join(EX, f), { overrides: NO_BOOT })),
+    // worst-group error over a per-row attribute: the digits runs' split column as the subgroups
+    evaluateFile(join(EX, 'digits-lt/logreg.csv'), {
+      overrides: { ...NO_BOOT, subgroupColumn: 'split' } as EvalConfig,
+    }),
+  ]);
 }
 
 const INTERNAL = /seed ?0|seed's|METRICS\.md|DESIGN\.md|section ?-?[0-9]|Eq\. ?[0-9]/i;
@@ -89,9 +95,9 @@ test('every field of a paired comparison test (with Holm and the bootstrap inter
 test('patterns: parameters are filled in; exact keys win; unknown keys are undefined', () => {
   assert.equal(metricName('top5_accuracy'), 'Top-5 accuracy');
   assert.equal(metricName('recall@10'), 'Recall at 10');
-  assert.equal(metricName('error_group.tail'), 'Selective error, group tail');
+  assert.equal(metricName('error_group.tail'), 'Selective error, class group tail');
   assert.equal(metricName('weighted_error_group.head'), 'Error of group head, reweighted to the train distribution');
-  assert.equal(metricName('acc_group.a.b'), 'Accuracy, group a.b', 'a group name may contain dots');
+  assert.equal(metricName('acc_group.a.b'), 'Accuracy, class group a.b', 'a group name may contain dots');
   assert.equal(metricName('aurc_grid101_0.2_1'), 'AURC, 101-point grid, coverage 0.2–1');
   assert.equal(explainKey('coverage')!.family, 'selective');
   assert.equal(explainKey('coverage@20')!.family, 'ranking');

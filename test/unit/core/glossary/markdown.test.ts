@@ -50,7 +50,7 @@ test('the generated tables show each key with its glossary name and column headi
     ),
   );
   assert.ok(
-    md.includes('| `error_group.<g>` | Selective error, group &lt;g&gt; | Sel. err. &lt;g&gt; | ↓ |'),
+    md.includes('| `error_group.<g>` | Selective error, class group &lt;g&gt; | Sel. err. &lt;g&gt; | ↓ |'),
     'placeholders are escaped in the name and column cells',
   );
   assert.ok(
@@ -94,7 +94,7 @@ test('the results JSON Schema describes every metric key by its glossary entry (
   );
   assert.match(hover('ndcg@10')!, /^NDCG at <K> \(higher is better\)\./);
   assert.match(hover('weighted_error_group.head')!, /^Error of group <g>, reweighted/);
-  assert.match(hover('error_group.tail')!, /^Selective error, group <g>/);
+  assert.match(hover('error_group.tail')!, /^Selective error, class group <g>/);
   // Exactly one pattern per parametric key (no pattern shadows another's keys).
   for (const key of [
     'top5_accuracy',

@@ -26,7 +26,7 @@ const FILTERS: [string, (r: Ref) => boolean][] = [
   ['loss>1', (r) => r.loss > 1],
   ['shot=few', (r) => r.shot === 'few'],
   ['shot=medium', (r) => r.shot === 'medium'],
-  ['group=tail', (r) => r.group === 'tail'],
+  ['class_group=tail', (r) => r.group === 'tail'],
   ['split=val', (r) => r.split === 'val'],
   ['accepted=true', (r) => r.accepted],
   ['accepted=false and correct=true', (r) => !r.accepted && r.correct],
@@ -85,7 +85,8 @@ test('each row view equals the reference: values, top 3, other columns as writte
     assert.equal(row.confidence, d.confidence);
     assert.equal(row.loss, d.loss);
     assert.equal(row.shot, d.shot);
-    assert.equal(row.group, d.group);
+    assert.equal(row.classGroup, d.group);
+    assert.equal(row.group, undefined, 'the file has no group column');
     assert.equal(row.accepted, d.accepted);
     assert.equal(row.split, r.split);
     assert.deepEqual(row.columns, { city: r.city, age: r.age, note: r.note });

@@ -105,7 +105,7 @@ test('formatMarkdown: heading, one table per family, escaped cells, baselines, w
   );
   assert.ok(
     md.includes(
-      '| Worst-group selective error | worst\\_error | 0.5000 | [0.5200, 0.6000] ‡ | ↓ | percentile interval of a max \\| may miss the estimate |',
+      '| Worst class-group selective error | worst\\_error | 0.5000 | [0.5200, 0.6000] ‡ | ↓ | percentile interval of a max \\| may miss the estimate |',
     ),
   );
   assert.ok(md.includes('### Warnings (1)\n\n- empty-class: class b has no test rows (preds.csv:2; count 1)\n'));
