@@ -14,6 +14,7 @@ import { el } from './dom';
 import { formatTerm } from '../src/core/inspect/where';
 import { RowsPanel } from './rows';
 import { renderSlices } from './slices';
+import { foundSlicesSection } from './foundSlices';
 import { request, vscode } from './vscodeApi';
 
 const ROWS_HINT = 'Press Enter (or click) to list the rows behind it.';
@@ -61,6 +62,10 @@ export class ReportLens {
     this.rows.close();
     this.observer?.disconnect();
     const insp = model.inspect;
+    const compareSlices = model.compareSlices;
+    const slicesTab = this.app.querySelector<HTMLElement>('vscode-tab-panel[data-tab="slices"]');
+    if (compareSlices && slicesTab)
+      slicesTab.replaceChildren(foundSlicesSection({ status: this.status, compare: compareSlices }));
     if (!insp) return;
     this.subsetBar(insp);
     this.mistakesButton(insp);
@@ -73,7 +78,8 @@ export class ReportLens {
     });
     this.observer.observe(this.app, { childList: true, subtree: true });
     const slicesPanel = this.app.querySelector<HTMLElement>('vscode-tab-panel[data-tab="slices"]');
-    if (slicesPanel) renderSlices(slicesPanel, model, insp, this.status);
+    if (slicesPanel)
+      renderSlices(slicesPanel, model, insp, this.status, (spec, anchor, origin) => this.open(spec, anchor, origin));
   }
 
   /**

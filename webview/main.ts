@@ -440,6 +440,7 @@ function handle(msg: HostMessage): void {
     case 'rows':
     case 'sliceCandidates':
     case 'slices':
+    case 'foundSlices':
       answer(msg);
       break;
     case 'error':

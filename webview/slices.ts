@@ -11,6 +11,8 @@ import { worstFirst } from '../src/shared/inspectModel';
 import type { ChartModel, ReportModel } from '../src/shared/model';
 import { formatCi, formatCount, formatNumber } from '../src/shared/format';
 import { drawChart, type Drawn } from './charts';
+import type { DrillSpec } from '../src/shared/drillSpec';
+import { foundSlicesSection } from './foundSlices';
 import { el } from './dom';
 import { formatTerm } from '../src/core/inspect/where';
 import { readTheme } from './theme';
@@ -98,11 +100,13 @@ export function renderSlices(
   model: ReportModel,
   insp: InspectModel,
   status: (text: string) => void,
+  openRows?: (spec: DrillSpec, anchor: HTMLElement, origin: HTMLElement) => void,
 ): void {
   let drawn: Drawn | undefined;
   redrawShown = undefined;
   const body = el('div', { class: 'slices-body' });
-  panel.replaceChildren(body);
+  // The slice finder works on right/wrong rows: classification and importance-weighted binary runs.
+  panel.replaceChildren(...(insp.task === 'ranking' ? [] : [foundSlicesSection({ status, openRows })]), body);
 
   const choose = async (r: SliceRow): Promise<void> => {
     if (r.where.length === 0) {

@@ -187,4 +187,6 @@ export interface ReportModel {
   targets: Record<string, { tab: string; element?: string }>;
   /** Row drill-down and slices (set by the extension host for results reports). */
   inspect?: InspectModel;
+  /** A comparison's Slices tab ("Where B loses"): its baseline (A) and the runs B may be. */
+  compareSlices?: { baseline: string; runs: { id: string; name: string }[] };
 }

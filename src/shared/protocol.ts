@@ -9,6 +9,7 @@
 import type { FilterOp, FilterTerm, RowPage, RowQuery } from '../core/inspect/types';
 import type { ReportModel } from './model';
 import type { SliceCandidate, SliceTable } from './inspectModel';
+import type { FileSliceFinderResult } from '../core/inspect/sliceFinderFiles';
 
 /** The panel's view type (package.json does not list it; the serializer registers it). */
 export const REPORT_VIEW_TYPE = 'evalLens.report';
@@ -39,7 +40,9 @@ export type HostMessage =
   /** The columns a report can be sliced by, the answer to `sliceCandidates`. */
   | { type: 'sliceCandidates'; seq: number; candidates: SliceCandidate[] }
   /** A slice table computed on demand, the answer to `computeSlices`. */
-  | { type: 'slices'; seq: number; table: SliceTable };
+  | { type: 'slices'; seq: number; table: SliceTable }
+  /** The slice finder's answer to `findSlices`: the weak slices of one run, or where B loses to A. */
+  | { type: 'foundSlices'; seq: number; result: FileSliceFinderResult };
 
 export type HostCommand = 'export' | 'revealJson' | 'reevaluate' | 'openSource';
 
@@ -62,7 +65,12 @@ export type WebviewMessage =
    */
   | { type: 'evaluateSubset'; seq: number; where: FilterTerm[] }
   | { type: 'sliceCandidates'; seq: number }
-  | { type: 'computeSlices'; seq: number; by: string[] };
+  | { type: 'computeSlices'; seq: number; by: string[] }
+  /**
+   * Run the slice finder (off the host's thread): on the report's file, or in a comparison between
+   * the baseline and `run` (default: the first other run). Answered by `foundSlices` or a `reply`.
+   */
+  | { type: 'findSlices'; seq: number; minSupport?: number; limit?: number; run?: string };
 
 /** Config keys the threshold explorer writes. */
 export type OperatingPointKey = 'acceptThreshold' | 'targetCoverage' | 'threshold';
@@ -137,6 +145,13 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return isSeq(x.seq);
     case 'computeSlices':
       return isSeq(x.seq) && Array.isArray(x.by) && x.by.length >= 1 && x.by.length <= 4 && x.by.every(isShortStr);
+    case 'findSlices':
+      return (
+        isSeq(x.seq) &&
+        (x.minSupport === undefined || (isCount(x.minSupport) && x.minSupport >= 1)) &&
+        (x.limit === undefined || isCount(x.limit, 1000)) &&
+        (x.run === undefined || isShortStr(x.run))
+      );
     default:
       return false;
   }
@@ -181,6 +196,19 @@ export function isHostMessage(x: unknown): x is HostMessage {
       return isSeq(x.seq) && Array.isArray(x.candidates) && x.candidates.every((c) => isObj(c) && isStr(c.column));
     case 'slices':
       return isSeq(x.seq) && isObj(x.table) && Array.isArray((x.table as Obj).rows);
+    case 'foundSlices': {
+      const r = x.result as Obj;
+      return (
+        isSeq(x.seq) &&
+        isObj(r) &&
+        (r.mode === 'one-run' || r.mode === 'two-runs') &&
+        isCount(r.tried) &&
+        Array.isArray(r.runs) &&
+        r.runs.every(isStr) &&
+        Array.isArray(r.slices) &&
+        r.slices.every((f) => isObj(f) && isStr(f.slice) && isCount(f.n) && isWhere(f.where))
+      );
+    }
     default:
       return false;
   }

@@ -146,6 +146,13 @@ export async function expandFolder(page: Page, name: string): Promise<void> {
   );
 }
 
+/** Evaluates `folder/file` from its explorer context menu (Evaluate Prediction File…). */
+export async function evaluateFromExplorer(page: Page, folder: string, file: string): Promise<void> {
+  await expandFolder(page, folder);
+  await openMenuWith(page, explorerRow(page, file), 'Evaluate Prediction File…');
+  await clickMenuItem(page, 'Evaluate Prediction File…');
+}
+
 /** Right-clicks `target` and returns the labels of its context menu. */
 export async function contextMenu(page: Page, target: Locator): Promise<string[]> {
   await revealExplorerRow(page, target);

@@ -53,7 +53,7 @@ function classificationRows(insp: Inspection, file: string, where: FilterTerm[] 
     fail(
       'slice-finder-task',
       { file },
-      'expected classification or importance-weighted binary rows for the slice finder, but this is a ranking run.',
+      "expected classification or importance-weighted binary rows for the slice finder, but this is a ranking run: the finder tests the accuracy of the rows of a slice (right or wrong per row), and a ranking run has a graded per-user metric instead, which the finder does not test. For a ranking run, slice users by a per-user column (the Slices tab, or `slices` in the config) to see each slice's metrics with intervals.",
     );
   const page = insp.query({ where: [], offset: 0, limit: Math.max(1, insp.rowsInFile) });
   const views = page.rows as ClassificationRowView[];
@@ -92,7 +92,15 @@ export async function findSlicesInFile(
   path: string,
   opts: SliceFinderFileOptions = {},
 ): Promise<FileSliceFinderResult> {
-  const insp = await openInspection(path, inspectionOptions(opts));
+  return findSlicesInInspection(await openInspection(path, inspectionOptions(opts)), path, opts);
+}
+
+/** One run, on a file already opened (the extension's inspection worker keeps it loaded). */
+export function findSlicesInInspection(
+  insp: Inspection,
+  path: string,
+  opts: SliceFinderOptions & { where?: FilterTerm[] } = {},
+): FileSliceFinderResult {
   const rows = classificationRows(insp, path, opts.where);
   if (rows.kept.length === 0) noRows(path);
   const correct = Uint8Array.from(rows.kept, (i) => (rows.views[i].correct ? 1 : 0));

@@ -6,6 +6,8 @@ import { evaluateFile } from '../../core/evaluate';
 import { openInspection, type FilterTerm, type RowPage, type RowQuery } from '../../core/inspect';
 import { RANKING_SLICE_COLUMNS } from '../../core/inspect/slicesStep';
 import type { Results } from '../../core/results/types';
+import type { SliceFinderOptions } from '../../core/inspect/sliceFinder';
+import { findSlicesInInspection, type FileSliceFinderResult } from '../../core/inspect/sliceFinderFiles';
 import type { SliceCandidate } from '../../shared/inspectModel';
 import type { InspectSource } from './inspectProtocol';
 
@@ -17,6 +19,8 @@ export interface Inspection {
   /** Raw slice rows (`{slice, value, n, where, diff, <metric>: {value, ci}, …}`). */
   slices(by: string[]): Promise<unknown>;
   evaluateSubset(where: FilterTerm[]): Promise<Results>;
+  /** The slice finder on this file (one run). */
+  findSlices(options: SliceFinderOptions): FileSliceFinderResult;
 }
 
 /** Loads (parses) the prediction file; fails with a StaleSourceError when its SHA-256 is not the results'. */
@@ -42,5 +46,6 @@ export async function loadInspection(source: InspectSource): Promise<Inspection>
       return (results.tables as Record<string, unknown>).slices ?? [];
     },
     evaluateSubset: (where) => evaluateFile(source.path, { ...opts, subset: where }),
+    findSlices: (options) => findSlicesInInspection(insp, source.path, options),
   };
 }

@@ -6,6 +6,8 @@
 import type { EvalConfig } from '../../core/config/types';
 import type { FilterTerm, RowPage, RowQuery } from '../../core/inspect/types';
 import type { Results } from '../../core/results/types';
+import type { FileSliceFinderResult } from '../../core/inspect/sliceFinderFiles';
+import type { SliceFinderOptions } from '../../core/inspect/sliceFinder';
 import type { SliceCandidate } from '../../shared/inspectModel';
 import type { SerializedError } from '../workerProtocol';
 
@@ -27,13 +29,28 @@ export type InspectRequest =
   /** The slice table by these columns (raw rows, read on the host with `readSliceTable`). */
   | { id: number; op: 'slices'; source: InspectSource; by: string[] }
   /** Evaluates only the rows matching `where`, with the same config. */
-  | { id: number; op: 'subset'; source: InspectSource; where: FilterTerm[] };
+  | { id: number; op: 'subset'; source: InspectSource; where: FilterTerm[] }
+  /** The slice finder on the file (one run). */
+  | { id: number; op: 'findSlices'; source: InspectSource; options: SliceFinderOptions }
+  /**
+   * The slice finder between two runs of a comparison (rows paired as `diff` pairs them): read
+   * afresh, not kept (a comparison records no hash of its runs' files).
+   */
+  | {
+      id: number;
+      op: 'findSlicesBetween';
+      source: Omit<InspectSource, 'sha256'>;
+      pathB: string;
+      options: SliceFinderOptions;
+    };
 
 export interface InspectAnswers {
   query: RowPage;
   sliceCandidates: SliceCandidate[];
   slices: unknown;
   subset: Results;
+  findSlices: FileSliceFinderResult;
+  findSlicesBetween: FileSliceFinderResult;
 }
 
 export type InspectResponse =

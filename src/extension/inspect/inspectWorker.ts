@@ -10,6 +10,7 @@ import { parentPort } from 'node:worker_threads';
 import { EvalLensError } from '../../core/diagnostics';
 import { StaleSourceError } from '../../core/inspect';
 import { fileInfo } from '../../core/io/fileInfo';
+import { findSlicesBetween } from '../../core/inspect/sliceFinderFiles';
 import type { SerializedError } from '../workerProtocol';
 import { loadInspection, type Inspection } from './backend';
 import type { InspectRequest, InspectResponse, InspectSource } from './inspectProtocol';
@@ -77,6 +78,10 @@ function serialize(err: unknown): SerializedError {
 }
 
 async function answer(req: InspectRequest): Promise<unknown> {
+  if (req.op === 'findSlicesBetween') {
+    const { path, configPath, defaults, root } = req.source;
+    return findSlicesBetween(path, req.pathB, { configPath, defaults, root, ...req.options });
+  }
   const insp = await inspectionOf(req.source);
   switch (req.op) {
     case 'query':
@@ -87,6 +92,8 @@ async function answer(req: InspectRequest): Promise<unknown> {
       return insp.slices(req.by);
     case 'subset':
       return insp.evaluateSubset(req.where);
+    case 'findSlices':
+      return insp.findSlices(req.options);
   }
 }
 

@@ -7,7 +7,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FilterTerm, RowQuery } from '../../core/inspect/types';
 import type { Results } from '../../core/results/types';
+import type { CompareResults } from '../../core/compare/types';
 import { isRowAddressedFile } from '../../core/diagnostics';
+import type { SliceFinderOptions } from '../../core/inspect/sliceFinder';
+import type { FileSliceFinderResult } from '../../core/inspect/sliceFinderFiles';
+import { resolveRecordedSource } from '../../core/workspacePath';
 import { drillTargets } from '../../shared/drillTargets';
 import { readSliceTable, type InspectModel } from '../../shared/inspectModel';
 import type { ReportModel } from '../../shared/model';
@@ -36,6 +40,24 @@ function withSlicesTab(model: ReportModel): ReportModel {
     ...model,
     tabs: [...model.tabs, { id: 'slices', title: 'Slices', cards: [], charts: [], tables: [], notes: [] }],
     targets: { ...model.targets, slices: { tab: 'slices' } },
+  };
+}
+
+/**
+ * A comparison of classification runs gets a Slices tab: "Where B loses", the slice finder between
+ * the baseline and a run chosen there (run in the inspection worker on request).
+ */
+export function withWhereBLosesTab(model: ReportModel, c: CompareResults): ReportModel {
+  if (c.task === 'ranking' || c.runs.length < 2 || model.tabs.some((t) => t.id === 'slices')) return model;
+  const baselineName = c.names[c.runs.indexOf(c.baseline)] ?? c.baseline;
+  return {
+    ...model,
+    tabs: [...model.tabs, { id: 'slices', title: 'Slices', cards: [], charts: [], tables: [], notes: [] }],
+    targets: { ...model.targets, slices: { tab: 'slices' } },
+    compareSlices: {
+      baseline: baselineName,
+      runs: c.runs.flatMap((id, i) => (id === c.baseline ? [] : [{ id, name: c.names[i] ?? id }])),
+    },
   };
 }
 
@@ -115,10 +137,15 @@ export class ReportInspector implements vscode.Disposable {
       throw new Error(
         `Rows cannot be shown: the recorded prediction file is refused (${input.refused}). Eval Lens only reads files inside the workspace.`,
       );
+    return this.sourceOf(input, results.source.sha256);
+  }
+
+  /** How the prediction file `input` is read: its config, the settings' defaults, the workspace root. */
+  async sourceOf(input: vscode.Uri, sha256: string): Promise<InspectSource> {
     const configPath = await configFor(input);
     return {
       path: input.fsPath,
-      sha256: results.source.sha256,
+      sha256,
       ...(configPath ? { configPath } : {}),
       defaults: readSettings(input).defaults,
       ...workspaceRoot(input),
@@ -169,6 +196,50 @@ export class ReportInspector implements vscode.Disposable {
     } catch (err) {
       return this.fail(seq, err);
     }
+  }
+
+  /**
+   * The slice finder, in the inspection worker: on the report's prediction file (one run), or, in
+   * a comparison, between the baseline (A) and `run` (B; default the first other run).
+   */
+  async findSlices(seq: number, opts: SliceFinderOptions & { run?: string }): Promise<HostMessage> {
+    const { run, ...options } = opts;
+    try {
+      const entry = this.results ? undefined : await readEntry(this.resultsUri);
+      let result: FileSliceFinderResult;
+      if (entry?.kind === 'compare') {
+        const c = entry.compare;
+        const b = run ?? c.runs.find((r) => r !== c.baseline);
+        if (b === undefined || !c.runs.includes(b) || b === c.baseline)
+          throw new Error(`Choose a run of the comparison other than the baseline ${c.baseline}.`);
+        const [a, bPath] = [await this.runFile(c.baseline), await this.runFile(b)];
+        const { sha256: _sha, ...source } = await this.sourceOf(vscode.Uri.file(a), '');
+        result = await this.host.inspect.request('findSlicesBetween', { source, pathB: bPath, options });
+      } else result = await this.host.inspect.request('findSlices', { source: await this.source(), options });
+      const shown = { ...result, runs: result.runs.map((r) => vscode.workspace.asRelativePath(r, false)) };
+      return this.send({ type: 'foundSlices', seq, result: shown });
+    } catch (err) {
+      return this.fail(seq, err);
+    }
+  }
+
+  /**
+   * The prediction file of a comparison's run (its recorded path, or a results file's source),
+   * refused when it leads outside the workspace.
+   */
+  async runFile(run: string): Promise<string> {
+    const folder = vscode.workspace.getWorkspaceFolder(this.resultsUri);
+    if (!folder) throw new Error('The comparison is not inside a workspace folder; its runs cannot be read.');
+    const found = await resolveRecordedSource(run, this.resultsUri.fsPath, folder.uri.fsPath);
+    if ('refused' in found) throw new Error(`The run ${run} cannot be read: ${found.refused}.`);
+    if (!('path' in found)) throw new Error(`The prediction file of the run ${run} was not found.`);
+    if (!found.path.endsWith('.eval.json')) return found.path;
+    const input = await inputOfResults(this.host, vscode.Uri.file(found.path));
+    if (!input || 'refused' in input)
+      throw new Error(
+        `The prediction file behind ${run} ${input ? `is refused (${input.refused})` : 'was not found'}.`,
+      );
+    return input.fsPath;
   }
 
   /**

@@ -12,7 +12,7 @@ import type { Results } from '../../core/results/types';
 import type { ReportModel } from '../../shared/model';
 import { isWebviewState, REPORT_VIEW_TYPE, type HostMessage, type OperatingPointKey } from '../../shared/protocol';
 import { buildReportModel } from '../../shared/report';
-import { ReportInspector, type InspectorHost } from '../inspect/reportInspector';
+import { ReportInspector, withWhereBLosesTab, type InspectorHost } from '../inspect/reportInspector';
 import { readEntry } from '../resultsIndex';
 import type { StatusBar } from '../statusBar';
 import { reportColumn } from './column';
@@ -49,7 +49,7 @@ async function loadShown(uri: vscode.Uri): Promise<{ model: ReportModel; results
 }
 
 async function loadOtherModel(uri: vscode.Uri, entry: Awaited<ReturnType<typeof readEntry>>): Promise<ReportModel> {
-  if (entry.kind === 'compare') return buildCompareModel(entry.compare);
+  if (entry.kind === 'compare') return withWhereBLosesTab(buildCompareModel(entry.compare), entry.compare);
   // A results or comparison file that failed its schema is an error, never rendered as plain JSON.
   if (entry.kind === 'invalid' && jsonKind(uri.fsPath) !== 'foreign' && jsonKind(uri.fsPath) !== undefined)
     throw new Error(entry.error);
@@ -191,6 +191,12 @@ class ReportPanel {
       evaluateSubset: (seq, where) => inspector.evaluateSubset(seq, where, () => this.refresh()),
       sliceCandidates: (seq) => inspector.sliceCandidates(seq),
       computeSlices: (seq, by) => inspector.computeSlices(seq, by),
+      findSlices: (seq, opts) =>
+        inspector.findSlices(seq, {
+          ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}),
+          ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+          ...(opts.run !== undefined ? { run: opts.run } : {}),
+        }),
     };
   }
 }

@@ -43,7 +43,13 @@ export interface PanelCapabilities {
   evaluateSubset(seq: number, where: FilterTerm[]): Promise<unknown>;
   sliceCandidates(seq: number): Promise<unknown>;
   computeSlices(seq: number, by: string[]): Promise<unknown>;
+  /** The slice finder (one run, or the comparison's baseline against `opts.run`). */
+  findSlices(seq: number, opts: FindSlicesRequest): Promise<unknown>;
 }
+
+/** What a `findSlices` message asks for. */
+export type FindSlicesRequest = Omit<Extract<WebviewMessage, { type: 'findSlices' }>, 'type' | 'seq'>;
+
 
 /** The extension command each webview button runs (on the shown file). */
 export const WEBVIEW_COMMANDS: Readonly<Record<HostCommand, CommandId>> = {
@@ -129,5 +135,10 @@ async function route(m: WebviewMessage, host: PanelCapabilities): Promise<HostMe
     case 'computeSlices':
       await host.computeSlices(m.seq, m.by);
       return undefined;
+    case 'findSlices': {
+      const { type: _type, seq, ...opts } = m;
+      await host.findSlices(seq, opts);
+      return undefined;
+    }
   }
 }

@@ -70,6 +70,9 @@ test('inspection requests from the webview: valid ones are accepted', () => {
     },
     { type: 'sliceCandidates', seq: 5 },
     { type: 'computeSlices', seq: 6, by: ['split'] },
+    { type: 'findSlices', seq: 7 },
+    { type: 'findSlices', seq: 8, minSupport: 1, limit: 0 },
+    { type: 'findSlices', seq: 9, minSupport: 30, limit: 20, run: 'runs/knn.csv' },
   ])
     assert.equal(isWebviewMessage(m), true, JSON.stringify(m));
 });
@@ -105,6 +108,14 @@ test('inspection requests from the webview: malformed ones are rejected', () => 
     { type: 'computeSlices', seq: 1, by: [''] },
     { type: 'computeSlices', seq: 1, by: 'split' },
     { type: 'computeSlices', seq: 1, by: ['a', 'b', 'c', 'd', 'e'] },
+    { type: 'findSlices' },
+    { type: 'findSlices', seq: 1, minSupport: 0 },
+    { type: 'findSlices', seq: 1, minSupport: 2.5 },
+    { type: 'findSlices', seq: 1, minSupport: '30' },
+    { type: 'findSlices', seq: 1, limit: -1 },
+    { type: 'findSlices', seq: 1, limit: 1001 },
+    { type: 'findSlices', seq: 1, run: '' },
+    { type: 'findSlices', seq: 1, run: 3 },
   ])
     assert.equal(isWebviewMessage(m), false, JSON.stringify(m));
 });
@@ -145,4 +156,17 @@ test('inspection answers from the host', () => {
   assert.equal(isHostMessage({ type: 'sliceCandidates', seq: 3, candidates: [{ distinct: 2 }] }), false);
   assert.equal(isHostMessage({ type: 'slices', seq: 4, table: { metrics: [], rows: [] } }), true);
   assert.equal(isHostMessage({ type: 'slices', seq: 4, table: [] }), false);
+  const found = {
+    mode: 'one-run',
+    tried: 14,
+    runs: ['logreg.csv'],
+    slices: [{ slice: 'label = 8', n: 30, where: [{ key: 'label', op: '=', value: '8' }] }],
+  };
+  assert.equal(isHostMessage({ type: 'foundSlices', seq: 5, result: found }), true);
+  assert.equal(isHostMessage({ type: 'foundSlices', seq: 5, result: { ...found, mode: 'three' } }), false);
+  assert.equal(
+    isHostMessage({ type: 'foundSlices', seq: 5, result: { ...found, slices: [{ slice: 'x', n: 3, where: 'x' }] } }),
+    false,
+  );
+  assert.equal(isHostMessage({ type: 'foundSlices', seq: 5 }), false);
 });

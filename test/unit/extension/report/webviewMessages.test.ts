@@ -32,6 +32,7 @@ function recordingHost(over: Partial<PanelCapabilities> = {}): { host: PanelCapa
     evaluateSubset: rec('evaluateSubset'),
     sliceCandidates: rec('sliceCandidates'),
     computeSlices: rec('computeSlices'),
+    findSlices: rec('findSlices'),
     ...over,
   };
   return { host, calls };
@@ -123,6 +124,11 @@ test('webview messages: the inspection requests reach the inspector with their a
     [{ type: 'evaluateSubset', seq: 2, where }, ['evaluateSubset', 2, where]],
     [{ type: 'sliceCandidates', seq: 3 }, ['sliceCandidates', 3]],
     [{ type: 'computeSlices', seq: 4, by: ['group'] }, ['computeSlices', 4, ['group']]],
+    [{ type: 'findSlices', seq: 5 }, ['findSlices', 5, {}]],
+    [
+      { type: 'findSlices', seq: 6, minSupport: 40, limit: 5, run: 'knn.csv' },
+      ['findSlices', 6, { minSupport: 40, limit: 5, run: 'knn.csv' }],
+    ],
   ];
   for (const [m, call] of cases) {
     const { host, calls } = recordingHost();
