@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CompareResults } from '../../../src/core/compare/types';
@@ -62,5 +62,30 @@ test('--against: an unknown name is a usage error (exit 2); a baseline of anothe
   assert.match(
     wrong.stderr,
     /popularity baseline does not fit a classification run; a classification run has majority and prior/,
+  );
+});
+
+test('a results file: the baseline is made from the prediction file it names, and refused once that file changed', () => {
+  const sub = join(dir, 'results');
+  mkdirSync(sub);
+  const preds = join(sub, 'model.csv');
+  writeFileSync(preds, `id,label,pred\n${rows.join('\n')}\n`);
+  const results = join(sub, 'model.eval.json');
+  const ev = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'evaluate', preds, '--out', results],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+  assert.equal(ev.status, 0, ev.stderr);
+  const ok = cli([results, '--against', 'majority', '--format', 'json', '--metrics', 'accuracy']);
+  assert.equal(ok.status, 0, ok.stderr);
+  const c = JSON.parse(ok.stdout) as CompareResults;
+  assert.equal(c.table[`baseline:majority (of ${results})`]!.accuracy, 12 / 20);
+  writeFileSync(preds, `id,label,pred\n${rows.slice(1).join('\n')}\n`);
+  const changed = cli([results, '--against', 'majority']);
+  assert.equal(changed.status, 1);
+  assert.match(
+    changed.stderr,
+    /the majority baseline is made from the input of the prediction file .* has changed since/,
   );
 });
