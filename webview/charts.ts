@@ -24,6 +24,7 @@ import {
   type Scale,
   type ScaleOptionsByType,
 } from 'chart.js';
+import { drawPoint } from 'chart.js/helpers';
 import type { Axis, ChartModel } from '../src/shared/model';
 import { formatAxisValue, formatNumber } from '../src/shared/format';
 import { paperTheme, type Theme } from './theme';
@@ -105,26 +106,33 @@ function linesPlugin(model: ChartModel, theme: Theme): Plugin<'line'> {
         if (l.axis === 'y') g.fillText(l.label, area.right - 4, p - 4);
         else g.fillText(l.label, p - 4, area.top + 12);
       }
-      // Error bars of every series that has them.
+      // Error bars of every series that has them: along the value axis (x for horizontal bars).
       model.series.forEach((s, di) => {
         if (!s.errorBars) return;
         const meta = chart.getDatasetMeta(di);
-        const y = chart.scales.y as Scale;
-        g.strokeStyle = theme.colour(s.colour);
+        const values = (model.horizontal ? chart.scales.x : chart.scales.y) as Scale;
+        // A bar's whisker in the text colour: the bar's own colour would vanish inside the bar.
+        g.strokeStyle = s.style === 'bar' ? theme.foreground : theme.colour(s.colour);
         g.lineWidth = 1.5;
         s.errorBars.forEach((e, i) => {
           const el = meta.data[i];
           if (!e || !el) return;
-          const x = el.x;
-          const lo = y.getPixelForValue(e.lo);
-          const hi = y.getPixelForValue(e.hi);
+          const at = model.horizontal ? el.y : el.x;
+          const lo = values.getPixelForValue(e.lo);
+          const hi = values.getPixelForValue(e.hi);
+          // (value, across) → canvas (x, y): swapped for horizontal bars.
+          const to = (v: number, a: number, move: boolean): void => {
+            const [px, py] = model.horizontal ? [v, a] : [a, v];
+            if (move) g.moveTo(px, py);
+            else g.lineTo(px, py);
+          };
           g.beginPath();
-          g.moveTo(x, lo);
-          g.lineTo(x, hi);
-          g.moveTo(x - 5, lo);
-          g.lineTo(x + 5, lo);
-          g.moveTo(x - 5, hi);
-          g.lineTo(x + 5, hi);
+          to(lo, at, true);
+          to(hi, at, false);
+          to(lo, at - 5, true);
+          to(lo, at + 5, false);
+          to(hi, at - 5, true);
+          to(hi, at + 5, false);
           g.stroke();
         });
       });
@@ -148,7 +156,69 @@ function backgroundPlugin(colour: string | undefined): Plugin<'line'> {
   };
 }
 
-function scaleOptions(axis: Axis, theme: Theme): Partial<ScaleOptionsByType<'linear' | 'logarithmic' | 'category'>> {
+/**
+ * What the chart drew, on the canvas's data attributes for tests and assistive tools: the
+ * category axis's tick labels (`data-ticks`, after chart.js skipped the ones that do not fit) and
+ * the legend's entries with their dash pattern (`data-legend`).
+ */
+function statePlugin(model: ChartModel): Plugin<'line'> {
+  return {
+    id: 'evalLensState',
+    afterUpdate(chart) {
+      const canvas = chart.canvas;
+      const axis = model.x.type === 'category' ? (model.horizontal ? chart.scales.y : chart.scales.x) : undefined;
+      if (axis) canvas.dataset.ticks = JSON.stringify(axis.ticks.map((t) => String(axis.getLabelForValue(t.value))));
+      const items = chart.legend?.legendItems ?? [];
+      canvas.dataset.legend = JSON.stringify(
+        chart.options.plugins?.legend?.display === false
+          ? []
+          : items.map((it) => ({
+              text: it.text,
+              dash: model.series[it.datasetIndex ?? -1]?.lineDash ?? dashOf(model.series[it.datasetIndex ?? -1]),
+              colour: it.strokeStyle,
+              swatch: it.pointStyle instanceof HTMLCanvasElement ? 'line' : String(it.pointStyle),
+            })),
+      );
+    },
+  };
+}
+
+/** The dash pattern of a series' line ([] for solid). */
+function dashOf(s: ChartModel['series'][number] | undefined): number[] {
+  if (!s) return [];
+  return s.lineDash ?? (s.dotted ? [2, 3] : s.dashed ? [6, 4] : []);
+}
+
+/**
+ * A legend swatch for a line: a short stretch of the line in its colour and dash pattern with the
+ * series' marker in the middle, so the legend tells apart lines that differ only in their dashes.
+ */
+function lineSwatch(colour: string, dash: number[], marker: (typeof MARKERS)[number]): HTMLCanvasElement {
+  const c = document.createElement('canvas');
+  c.width = SWATCH_W;
+  c.height = 12;
+  const g = c.getContext('2d')!;
+  g.strokeStyle = colour;
+  g.fillStyle = colour;
+  g.lineWidth = 2;
+  g.setLineDash(dash);
+  g.beginPath();
+  g.moveTo(0, 6);
+  g.lineTo(SWATCH_W, 6);
+  g.stroke();
+  g.setLineDash([]);
+  drawPoint(g, { pointStyle: marker, radius: 3.5, borderWidth: 1, rotation: 0 }, SWATCH_W / 2, 6);
+  return c;
+}
+
+/** Width of a line's legend swatch in CSS pixels (long enough to show two periods of any dash pattern). */
+const SWATCH_W = 32;
+
+function scaleOptions(
+  axis: Axis,
+  theme: Theme,
+  horizontal = false,
+): Partial<ScaleOptionsByType<'linear' | 'logarithmic' | 'category'>> {
   const common = {
     title: { display: true, text: axis.label, color: theme.muted, font: { family: theme.font } },
     grid: { color: theme.grid },
@@ -156,9 +226,14 @@ function scaleOptions(axis: Axis, theme: Theme): Partial<ScaleOptionsByType<'lin
     ticks: { color: theme.muted, font: { family: theme.font } },
   };
   if (axis.type === 'category')
-    return { ...common, type: 'category', labels: axis.categories ?? [], offset: true } as Partial<
-      ScaleOptionsByType<'category'>
-    >;
+    return {
+      ...common,
+      type: 'category',
+      labels: axis.categories ?? [],
+      offset: true,
+      // Horizontal bars get a row of room per category: every category keeps its label.
+      ...(horizontal ? { ticks: { ...common.ticks, autoSkip: false } } : {}),
+    } as Partial<ScaleOptionsByType<'category'>>;
   const o: Record<string, unknown> = { ...common, type: axis.type === 'log' ? 'logarithmic' : 'linear' };
   if (axis.min !== undefined) o.min = axis.min;
   if (axis.max !== undefined) o.max = axis.max;
@@ -242,7 +317,7 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
       backgroundColor: s.style === 'bar' ? theme.alpha(colour, 0.7) : s.fill ? theme.alpha(colour, 0.18) : colour,
       pointBackgroundColor: colour,
       borderWidth: s.style === 'bar' ? 1 : 2,
-      borderDash: s.dotted ? [2, 3] : s.dashed ? [6, 4] : [],
+      borderDash: dashOf(s),
       showLine: s.style !== 'points' && s.style !== 'bar',
       stepped: s.style === 'step' ? ('before' as const) : false,
       fill: s.fill ? 'origin' : false,
@@ -255,6 +330,7 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
   });
   const labels = (i: number, di: number): string | undefined => model.series[di]?.pointLabels?.[i];
   const scatter = model.series.some((s) => s.style === 'points');
+  const lines = model.series.some((s) => s.style === 'line' || s.style === 'step');
   const config: ChartConfiguration<'line'> = {
     type: 'line',
     data: {
@@ -287,7 +363,7 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
       // Horizontal bars: the categories go down the y axis and the values across the x axis.
       ...(model.horizontal ? { indexAxis: 'y' as const } : {}),
       scales: (model.horizontal
-        ? { x: scaleOptions(model.y, theme), y: scaleOptions(model.x, theme) }
+        ? { x: scaleOptions(model.y, theme), y: scaleOptions(model.x, theme, true) }
         : { x: scaleOptions(model.x, theme), y: scaleOptions(model.y, theme) }) as never,
       plugins: {
         legend: {
@@ -297,6 +373,15 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
             boxWidth: 8,
             boxHeight: 8,
             usePointStyle: true,
+            // Lines: a swatch of the line with its dash pattern and marker (dashes tell baselines apart).
+            ...(lines ? { pointStyleWidth: SWATCH_W } : {}),
+            generateLabels: (chart) =>
+              Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => {
+                const s = model.series[item.datasetIndex ?? -1];
+                if (!lines || !s || s.style === 'bar' || s.style === 'points') return item;
+                const colour = s.faded ? theme.alpha(s.colour, 0.35) : theme.colour(s.colour);
+                return { ...item, pointStyle: lineSwatch(colour, dashOf(s), markerOf.get(s.colour) ?? 'circle') };
+              }),
             font: { family: theme.font },
           },
         },
@@ -321,6 +406,7 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
       bandsPlugin(model, theme),
       linesPlugin(model, theme),
       backgroundPlugin(opts.width !== undefined ? theme.background : undefined),
+      statePlugin(model),
     ],
   };
   const chart = new Chart(canvas, config);

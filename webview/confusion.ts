@@ -13,14 +13,20 @@
  */
 import { bestContrast, over } from '../src/shared/contrast';
 import {
+  CLASS_CHOICES,
+  chooseClasses,
   CONFUSION_NORMS,
   confusionCellText,
+  confusionSubset,
+  isClassChoice,
   isConfusionNorm,
   legendTicks,
   normaliseConfusion,
   scaleMax,
   shade,
   widestCellText,
+  withOther,
+  type ClassChoice,
   type ConfusionNorm,
 } from '../src/shared/confusionView';
 import type { HeatmapModel } from '../src/shared/model';
@@ -35,6 +41,8 @@ export interface ConfusionView {
   /** Shades the cells from the theme (again after a theme change). */
   paint(theme: Theme): void;
   norm(): ConfusionNorm;
+  /** The matrix as shown now (the classes the user chose): what a PNG draws. */
+  heatmap(): HeatmapModel;
 }
 
 /** The shaded colour of a cell with shade `s` in [0, 1]: the theme's blue over the editor background. */
@@ -59,7 +67,138 @@ function label(text: string, cls: string): HTMLElement {
   return el('span', { class: cls, title: text }, cut);
 }
 
+/**
+ * The matrix with, when it shows only some classes of many, a chooser of the classes shown above
+ * it: a select (the largest confusions, the lowest recall, the most test rows, or classes picked
+ * one by one from a filterable list of checkboxes). Changing it redraws the grid with its "other"
+ * row and column; the cell values (counts / shares) stay as chosen.
+ */
 export function renderConfusion(
+  h: HeatmapModel,
+  initial: ConfusionNorm,
+  onNorm: (n: ConfusionNorm) => void,
+  theme: Theme,
+): ConfusionView {
+  const all = h.all;
+  if (!all) return renderGrid(h, initial, onNorm, theme);
+  let current = h;
+  let view = renderGrid(h, initial, onNorm, theme);
+  const max = h.rows.length;
+  const show = (idx: number[]): void => {
+    current = { ...h, ...confusionSubset(all.labels, all.matrix, idx) };
+    if (!current.other) delete current.other;
+    const next = renderGrid(current, view.norm(), onNorm, theme);
+    view.element.replaceWith(next.element);
+    view = next;
+  };
+  const chooser = classChooser(
+    all.labels,
+    all.matrix,
+    max,
+    () => current.rows,
+    (by, picked) => {
+      if (by === 'picked') {
+        const at = new Map(all.labels.map((l, i) => [l, i]));
+        const idx = [...picked].map((l) => at.get(l)!).sort((a, b) => a - b);
+        if (idx.length > 0) show(idx);
+      } else show(chooseClasses(all.matrix, by, max));
+    },
+  );
+  const root = el('div', { class: 'confusion-host' }, chooser, view.element);
+  return {
+    element: root,
+    paint: (t) => {
+      theme = t;
+      view.paint(t);
+    },
+    norm: () => view.norm(),
+    heatmap: () => current,
+  };
+}
+
+/**
+ * The "Classes shown" control: a select of {@link CLASS_CHOICES}; "Chosen classes…" opens a list of
+ * every class as checkboxes (at most `max` checked; the others are disabled meanwhile) with a
+ * filter box. Native inputs: Tab, Space and typing work as everywhere.
+ */
+function classChooser(
+  labels: readonly string[],
+  matrix: readonly (readonly number[])[],
+  max: number,
+  shown: () => readonly string[],
+  onChange: (by: ClassChoice, picked: ReadonlySet<string>) => void,
+): HTMLElement {
+  const totals = matrix.map((r) => r.reduce((a, b) => a + b, 0));
+  const select = el('vscode-single-select', { 'aria-label': 'Classes shown', class: 'cm-classes' });
+  for (const c of CLASS_CHOICES)
+    select.append(el('vscode-option', { value: c.id, ...(c.id === 'confusions' ? { selected: true } : {}) }, c.label));
+  const picked = new Set(shown());
+  const count = el('span', { class: 'cm-pick-count', 'aria-live': 'polite' });
+  const filter = el('input', {
+    type: 'search',
+    class: 'cm-pick-filter',
+    placeholder: 'Filter classes',
+    'aria-label': 'Filter the classes',
+  });
+  const boxes: { input: HTMLInputElement; item: HTMLElement; label: string }[] = [];
+  const list = el('ul', { class: 'cm-pick-list', 'aria-label': `Classes to show (at most ${max})` });
+  const sync = (): void => {
+    const full = picked.size >= max;
+    for (const b of boxes) b.input.disabled = full && !b.input.checked;
+    count.textContent = `${picked.size} of at most ${max} classes chosen`;
+  };
+  labels.forEach((l, i) => {
+    const input = el('input', { type: 'checkbox', value: l, ...(picked.has(l) ? { checked: true } : {}) });
+    input.dataset.cls = l;
+    const item = el(
+      'li',
+      {},
+      el('label', { title: l }, input, ` ${l}`, el('span', { class: 'cm-pick-support' }, ` (${totals[i] ?? 0} rows)`)),
+    );
+    input.addEventListener('change', () => {
+      if (input.checked) picked.add(l);
+      else picked.delete(l);
+      sync();
+      onChange('picked', picked);
+    });
+    boxes.push({ input, item, label: l });
+    list.append(item);
+  });
+  filter.addEventListener('input', () => {
+    const q = filter.value.trim().toLowerCase();
+    for (const b of boxes) b.item.hidden = q !== '' && !b.label.toLowerCase().includes(q);
+  });
+  const pick = el(
+    'fieldset',
+    { class: 'cm-pick', hidden: true },
+    el('legend', {}, 'Classes to show'),
+    filter,
+    count,
+    list,
+  );
+  select.addEventListener('change', () => {
+    const v = (select as unknown as { value: string }).value;
+    if (!isClassChoice(v)) return;
+    pick.hidden = v !== 'picked';
+    if (v === 'picked') {
+      // The list starts from the classes shown now.
+      picked.clear();
+      for (const l of shown()) picked.add(l);
+      for (const b of boxes) b.input.checked = picked.has(b.label);
+      sync();
+      onChange('picked', picked);
+    } else onChange(v, picked);
+  });
+  sync();
+  return el(
+    'div',
+    { class: 'cm-chooser' },
+    el('div', { class: 'cm-controls' }, el('span', { class: 'cm-controls-label' }, 'Classes shown'), select),
+    pick,
+  );
+}
+
+function renderGrid(
   h: HeatmapModel,
   initial: ConfusionNorm,
   onNorm: (n: ConfusionNorm) => void,
@@ -79,6 +218,13 @@ export function renderConfusion(
 
   const n = h.rows.length;
   const m = h.cols.length;
+  // The "other" row and column (classes not shown): summary cells, not buttons, not shaded.
+  const other = h.other;
+  const o = other ? 1 : 0;
+  const aug = withOther(h);
+  const otherName = other ? `other (${other.classes} classes)` : '';
+  const otherTitle = other ? `the ${other.classes} classes not shown, together` : '';
+  const otherCells: { td: HTMLTableCellElement; i: number; j: number }[] = [];
   const grid = el('table', {
     class: 'cm-grid',
     role: 'grid',
@@ -93,7 +239,7 @@ export function renderConfusion(
       'tr',
       {},
       el('td', { class: 'cm-corner', colspan: '2', rowspan: '2' }),
-      el('th', { class: 'cm-axis cm-axis-x', colspan: String(m), scope: 'colgroup' }, `${h.colTitle} →`),
+      el('th', { class: 'cm-axis cm-axis-x', colspan: String(m + o), scope: 'colgroup' }, `${h.colTitle} →`),
     ),
     el(
       'tr',
@@ -105,29 +251,48 @@ export function renderConfusion(
           label(c, 'cm-label'),
         ),
       ),
+      other
+        ? el(
+            'th',
+            { class: `cm-col cm-other-col${longCols ? ' cm-vertical' : ''}`, scope: 'col', title: otherTitle },
+            el('span', { class: 'cm-label' }, otherName),
+          )
+        : null,
     ),
   );
   const body = el('tbody');
   const cells: HTMLTableCellElement[][] = [];
-  for (let i = 0; i < n; i++) {
-    const tr = el('tr');
+  for (let i = 0; i < n + o; i++) {
+    const tr = el('tr', i === n ? { class: 'cm-other-row' } : {});
     if (i === 0)
       tr.append(
         el(
           'th',
-          { class: 'cm-axis cm-axis-y', rowspan: String(n), scope: 'rowgroup' },
+          { class: 'cm-axis cm-axis-y', rowspan: String(n + o), scope: 'rowgroup' },
           el('span', {}, `${h.rowTitle} →`),
         ),
       );
     tr.append(
-      el(
-        'th',
-        { class: 'cm-row', scope: 'row', 'data-row': String(i), 'data-true': h.rows[i]! },
-        label(h.rows[i]!, 'cm-label'),
-      ),
+      i === n
+        ? el(
+            'th',
+            { class: 'cm-row-other', scope: 'row', title: otherTitle },
+            el('span', { class: 'cm-label' }, otherName),
+          )
+        : el(
+            'th',
+            { class: 'cm-row', scope: 'row', 'data-row': String(i), 'data-true': h.rows[i]! },
+            label(h.rows[i]!, 'cm-label'),
+          ),
     );
     const row: HTMLTableCellElement[] = [];
-    for (let j = 0; j < m; j++) {
+    for (let j = 0; j < m + o; j++) {
+      if (i === n || j === m) {
+        const td = el('td', { class: 'cm-other', 'data-count': String(aug.values[i]![j]!) });
+        otherCells.push({ td, i, j });
+        tr.append(td);
+        continue;
+      }
       const td = el('td', {
         class: `cm-cell${i === j && h.rows[i] === h.cols[j] ? ' cm-diag' : ''}`,
         role: 'gridcell',
@@ -141,7 +306,7 @@ export function renderConfusion(
       row.push(td);
       tr.append(td);
     }
-    cells.push(row);
+    if (i < n) cells.push(row);
     body.append(tr);
   }
   grid.append(thead, body);
@@ -161,9 +326,23 @@ export function renderConfusion(
   if (top) root.append(top);
 
   const fill = (): void => {
-    const shownValues = normaliseConfusion(h.values, norm, h.rowTotals, h.colTotals);
-    const max = scaleMax(shownValues, norm);
+    const shownValues = normaliseConfusion(aug.values, norm, aug.rowTotals, aug.colTotals);
+    const max = scaleMax(
+      shownValues.slice(0, n).map((r) => r.slice(0, m)),
+      norm,
+    );
     grid.style.setProperty('--cm-cell-ch', String(Math.max(3, widestCellText(shownValues, norm))));
+    for (const { td, i, j } of otherCells) {
+      const v = shownValues[i]![j]!;
+      const text = confusionCellText(v, norm);
+      const rowName = i === n ? `a true class not shown` : `true ${h.rows[i]}`;
+      const colName = j === m ? `a predicted class not shown` : `predicted ${h.cols[j]}`;
+      const what = `${rowName}, ${colName}: ${confusionCellText(aug.values[i]![j]!, 'counts')} rows${norm === 'counts' ? '' : `, ${text} of the ${norm === 'true' ? 'true' : 'predicted'} total`}`;
+      td.textContent = text;
+      td.dataset.value = v === null ? '' : String(v);
+      td.setAttribute('aria-label', what);
+      td.title = what;
+    }
     root.dataset.norm = norm;
     for (let i = 0; i < n; i++) {
       for (let j = 0; j < m; j++) {
@@ -280,7 +459,7 @@ export function renderConfusion(
 
   fill();
   paint(theme);
-  return { element: root, paint, norm: () => norm };
+  return { element: root, paint, norm: () => norm, heatmap: () => h };
 }
 
 /** The largest confusions as a list of buttons (true → predicted, count, share of the true class). */
@@ -323,8 +502,16 @@ function topList(h: HeatmapModel): HTMLElement {
  * at twice the pixel density. Drawn from the model (not a screenshot of the grid).
  */
 export function confusionPng(h: HeatmapModel, norm: ConfusionNorm, font: string): string {
-  const shownValues = normaliseConfusion(h.values, norm, h.rowTotals, h.colTotals);
-  const max = scaleMax(shownValues, norm);
+  // With its "other" row and column when some classes are not shown (rows add up to the supports).
+  const aug = withOther(h);
+  const otherName = h.other ? `other (${h.other.classes} classes)` : '';
+  const rows = h.other ? [...h.rows, otherName] : h.rows;
+  const cols = h.other ? [...h.cols, otherName] : h.cols;
+  const shownValues = normaliseConfusion(aug.values, norm, aug.rowTotals, aug.colTotals);
+  const max = scaleMax(
+    shownValues.slice(0, h.rows.length).map((r) => r.slice(0, h.cols.length)),
+    norm,
+  );
   const probe = document.createElement('canvas').getContext('2d')!;
   probe.font = `12px ${font}`;
   const cut = (s: string): string => (s.length > LABEL_CHARS ? `${s.slice(0, LABEL_CHARS - 1)}…` : s);
@@ -332,12 +519,12 @@ export function confusionPng(h: HeatmapModel, norm: ConfusionNorm, font: string)
   let cellText = 0;
   for (const r of shownValues) for (const v of r) cellText = Math.max(cellText, textW(confusionCellText(v, norm)));
   const cell = Math.ceil(Math.max(28, cellText + 12));
-  const rowLabel = Math.ceil(Math.max(...h.rows.map((r) => textW(cut(r))))) + 12;
-  const colLabel = Math.ceil(Math.max(...h.cols.map((c) => textW(cut(c))))) + 12;
+  const rowLabel = Math.ceil(Math.max(...rows.map((r) => textW(cut(r))))) + 12;
+  const colLabel = Math.ceil(Math.max(...cols.map((c) => textW(cut(c))))) + 12;
   const left = 24 + rowLabel;
   const topPad = 26 + colLabel;
-  const n = h.rows.length;
-  const m = h.cols.length;
+  const n = rows.length;
+  const m = cols.length;
   const legendH = 46;
   const width = Math.max(left + m * cell + 16, 320);
   const height = topPad + n * cell + legendH + 10;
@@ -368,8 +555,8 @@ export function confusionPng(h: HeatmapModel, norm: ConfusionNorm, font: string)
   g.restore();
   // Labels.
   g.textAlign = 'right';
-  h.rows.forEach((r, i) => g.fillText(cut(r), left - 6, topPad + i * cell + cell / 2));
-  h.cols.forEach((c, j) => {
+  rows.forEach((r, i) => g.fillText(cut(r), left - 6, topPad + i * cell + cell / 2));
+  cols.forEach((c, j) => {
     g.save();
     g.translate(left + j * cell + cell / 2, topPad - 6);
     g.rotate(-Math.PI / 2);
@@ -382,7 +569,7 @@ export function confusionPng(h: HeatmapModel, norm: ConfusionNorm, font: string)
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < m; j++) {
       const v = shownValues[i]![j]!;
-      const fill = colourAt(shade(v, max), h.values[i]![j]! === 0);
+      const fill = colourAt(shade(v, max), aug.values[i]![j]! === 0);
       g.fillStyle = css(fill);
       g.fillRect(left + j * cell, topPad + i * cell, cell - 1, cell - 1);
       g.fillStyle = css(bestContrast(fill, [{ r: 0, g: 0, b: 0, a: 1 }, white]));

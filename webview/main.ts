@@ -42,6 +42,8 @@ const drawnTabs = new Set<string>();
 const overrides = new Map<string, ChartModel>();
 /** Confusion-matrix grids by their figure (repainted on theme change). */
 const confusionViews = new WeakMap<HTMLElement, ConfusionView>();
+/** Horizontal bars of more categories than this scroll inside their card (about 960 px of rows). */
+const HORIZONTAL_ROWS_MAX = 32;
 
 function saveState(): void {
   vscode.setState(state);
@@ -204,7 +206,13 @@ function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
     { class: 'table-alt', ...(showTable ? {} : { hidden: true }) },
     renderTable(c.table, status),
   );
-  fig.append(el('div', { class: 'chart-head' }, el('figcaption', {}, c.title), actions), box, tableBox);
+  // Very many horizontal bars: the card scrolls inside rather than growing past a screen.
+  const tall = c.horizontal && (c.x.categories?.length ?? 0) > HORIZONTAL_ROWS_MAX;
+  fig.append(
+    el('div', { class: 'chart-head' }, el('figcaption', {}, c.title), actions),
+    tall ? el('div', { class: 'canvas-scroll' }, box) : box,
+    tableBox,
+  );
   // The item map: a user's recommendations highlighted (needs the rows, as the user inspector does).
   if (c.itemMap && model?.inspect) {
     const users = model.tabs.find((t) => t.userInspector)?.userInspector?.users ?? [];
@@ -244,7 +252,7 @@ function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
     if (box.hidden) setTable(false);
     const font = readTheme().font;
     const dataUrl = c.heatmap
-      ? confusionPng(c.heatmap, matrix?.norm() ?? 'counts', font)
+      ? confusionPng(matrix?.heatmap() ?? c.heatmap, matrix?.norm() ?? 'counts', font)
       : chartPng(overrides.get(c.id) ?? c, font);
     const name = chartFileName(model?.title ?? 'report', c.title);
     const r = await request((seq) => ({ type: 'savePng', seq, fileName: name, dataUrl }));

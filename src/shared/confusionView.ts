@@ -88,3 +88,141 @@ export function widestCellText(values: readonly (readonly (number | null)[])[], 
   for (const r of values) for (const v of r) w = Math.max(w, confusionCellText(v, norm).length);
   return w;
 }
+
+/** Which classes a matrix of many classes shows. */
+export type ClassChoice = 'confusions' | 'recall' | 'support' | 'picked';
+
+export const CLASS_CHOICES: readonly { id: ClassChoice; label: string }[] = [
+  { id: 'confusions', label: 'Classes in the largest confusions' },
+  { id: 'recall', label: 'Lowest recall' },
+  { id: 'support', label: 'Most test rows' },
+  { id: 'picked', label: 'Chosen classes…' },
+];
+
+export function isClassChoice(x: unknown): x is ClassChoice {
+  return CLASS_CHOICES.some((c) => c.id === x);
+}
+
+/** Off-diagonal cells with a positive count, largest first (ties: true class, then predicted class, by index). */
+export function largestConfusionCells(
+  matrix: readonly (readonly number[])[],
+  n: number,
+): { i: number; j: number; count: number }[] {
+  const cells: { i: number; j: number; count: number }[] = [];
+  matrix.forEach((row, i) =>
+    row.forEach((count, j) => {
+      if (i !== j && count > 0) cells.push({ i, j, count });
+    }),
+  );
+  cells.sort((a, b) => b.count - a.count || a.i - b.i || a.j - b.j);
+  return cells.slice(0, n);
+}
+
+/**
+ * The indices (in label order) of at most `max` classes to show: `confusions` — the classes of the
+ * 30 largest confusions, taken largest first while there is room; `recall` — the lowest recall
+ * (diagonal / row total; classes without test rows have none and come last); `support` — the most
+ * test rows. Ties go to the earlier class.
+ */
+export function chooseClasses(
+  matrix: readonly (readonly number[])[],
+  by: Exclude<ClassChoice, 'picked'>,
+  max: number,
+): number[] {
+  const k = matrix.length;
+  const totals = matrix.map((r) => r.reduce((a, b) => a + b, 0));
+  let chosen: number[];
+  if (by === 'confusions') {
+    const set = new Set<number>();
+    for (const t of largestConfusionCells(matrix, 30))
+      for (const i of [t.i, t.j]) if (set.size < max || set.has(i)) set.add(i);
+    chosen = [...set];
+  } else {
+    const idx = Array.from({ length: k }, (_, i) => i);
+    const recall = (i: number): number => (totals[i]! > 0 ? matrix[i]![i]! / totals[i]! : Infinity);
+    idx.sort((a, b) => (by === 'recall' ? recall(a) - recall(b) : totals[b]! - totals[a]!) || a - b);
+    chosen = idx.slice(0, max);
+  }
+  return chosen.sort((a, b) => a - b);
+}
+
+/** The "other" row and column of a matrix showing some of its classes. */
+export interface ConfusionOther {
+  /** Per shown true class: its rows predicted as a class not shown. */
+  col: number[];
+  /** Per shown predicted class: rows of a true class not shown predicted as it. */
+  row: number[];
+  /** Rows of a true class not shown predicted as a class not shown. */
+  corner: number;
+  /** Number of classes not shown. */
+  classes: number;
+}
+
+/**
+ * The sub-matrix of the classes `shown` (indices into `labels`, shown in that order) with the
+ * totals of the whole matrix and, when some classes are left out, an "other" column and row that
+ * sum them: each shown row plus its "other" cell adds up to the class's test rows (its support),
+ * and each shown column plus its "other" cell to the rows predicted as the class.
+ */
+export function confusionSubset(
+  labels: readonly string[],
+  matrix: readonly (readonly number[])[],
+  shown: readonly number[],
+): {
+  rows: string[];
+  cols: string[];
+  values: number[][];
+  rowTotals: number[];
+  colTotals: number[];
+  other?: ConfusionOther;
+} {
+  const k = labels.length;
+  const rowTotals = matrix.map((r) => r.reduce((a, b) => a + b, 0));
+  const colTotals = labels.map((_, j) => matrix.reduce((a, r) => a + (r[j] ?? 0), 0));
+  const isShown = new Set(shown);
+  const values = shown.map((i) => shown.map((j) => matrix[i]![j]!));
+  const out = {
+    rows: shown.map((i) => labels[i]!),
+    cols: shown.map((i) => labels[i]!),
+    values,
+    rowTotals: shown.map((i) => rowTotals[i]!),
+    colTotals: shown.map((j) => colTotals[j]!),
+  };
+  if (isShown.size === k) return out;
+  const hidden = labels.map((_, i) => i).filter((i) => !isShown.has(i));
+  const sumOver = (i: number, cols: readonly number[]): number => cols.reduce((a, j) => a + matrix[i]![j]!, 0);
+  return {
+    ...out,
+    other: {
+      col: shown.map((i) => sumOver(i, hidden)),
+      row: shown.map((j) => hidden.reduce((a, i) => a + matrix[i]![j]!, 0)),
+      corner: hidden.reduce((a, i) => a + sumOver(i, hidden), 0),
+      classes: hidden.length,
+    },
+  };
+}
+
+/**
+ * The shown matrix with its "other" row and column appended (when it has them), and the totals to
+ * normalise it by: the shown classes' whole-matrix totals, then the totals of the classes not shown.
+ * Every row of the result sums to its row total and every column to its column total.
+ */
+export function withOther(h: {
+  values: readonly (readonly number[])[];
+  rowTotals?: readonly number[];
+  colTotals?: readonly number[];
+  other?: ConfusionOther;
+}): { values: number[][]; rowTotals: number[]; colTotals: number[] } {
+  const rowTotals = h.rowTotals ? [...h.rowTotals] : h.values.map((r) => r.reduce((a, b) => a + b, 0));
+  const colTotals = h.colTotals
+    ? [...h.colTotals]
+    : (h.values[0] ?? []).map((_, j) => h.values.reduce((a, r) => a + (r[j] ?? 0), 0));
+  const o = h.other;
+  if (!o) return { values: h.values.map((r) => [...r]), rowTotals, colTotals };
+  const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+  return {
+    values: [...h.values.map((r, i) => [...r, o.col[i]!]), [...o.row, o.corner]],
+    rowTotals: [...rowTotals, sum(o.row) + o.corner],
+    colTotals: [...colTotals, sum(o.col) + o.corner],
+  };
+}

@@ -6,7 +6,7 @@
  * Every text from the data is escaped, in attributes too; class names come from fixed lists.
  */
 import { chartToSvg, escapeXml as esc } from './svgChart';
-import type { CardModel, ReportModel, TableModel } from './model';
+import { DASH_PATTERNS, type CardModel, type ReportModel, type TableModel } from './model';
 import { formatCell } from './tableText';
 
 /** Light and dark palettes: every series colour keeps a contrast of at least 3:1 with the background. */
@@ -37,7 +37,7 @@ td.p1{font-weight:700}td.p2{text-decoration:underline}td.p3{font-style:italic}
 figure{margin:12px 0;overflow-x:auto}figure svg{display:block;flex:none;max-width:none;font-size:11px}figcaption{font-weight:600}.note{color:var(--muted);font-size:12px}
 details summary{cursor:pointer;color:var(--muted)}
 svg text{fill:var(--fg)}svg .tick{fill:var(--muted)}svg .grid{stroke:var(--border);stroke-width:.5}svg .axis{stroke:var(--muted)}
-svg .line{fill:none;stroke-width:1.8}svg .dashed{stroke-dasharray:5 4}svg .dotted{stroke-dasharray:2 3}svg .ref{stroke-dasharray:3 3;stroke-width:1}svg .band{opacity:.1}svg .area{opacity:.18;stroke:none}svg .band-label{fill:var(--muted);font-size:10px}
+svg .line{fill:none;stroke-width:1.8}svg .legend-line{stroke-width:1.8}svg .dashed{stroke-dasharray:5 4}svg .dotted{stroke-dasharray:2 3}${DASH_PATTERNS.map((d, i) => `svg .dash-${i}{stroke-dasharray:${d.join(' ')}}`).join('')}svg .ref{stroke-dasharray:3 3;stroke-width:1}svg .band{opacity:.1}svg .area{opacity:.18;stroke:none}svg .band-label{fill:var(--muted);font-size:10px}
 svg .cell{fill:var(--blue)}svg .cell-label{font-size:10px}svg .cell-label.on-dark{fill:#fff}
 ${['blue', 'red', 'green', 'yellow', 'orange', 'purple', 'foreground'].map((c) => `svg .c-${c}{stroke:var(--${c});fill:var(--${c})}svg .line.c-${c},svg .ref.c-${c}{fill:none}svg .c-${c}-text,svg .ref-label.c-${c}{fill:var(--${c});stroke:none}`).join('')}
 @media print{body{margin:0}}`;

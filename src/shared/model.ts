@@ -7,6 +7,7 @@
 import type { OperatingPointModel } from './operatingPoint';
 import type { UserInspectorModel } from './userInspector';
 import type { InspectModel } from './inspectModel';
+import type { ConfusionOther } from './confusionView';
 
 export type CellValue = string | number | null;
 /** How a column's numbers are printed: `int` counts, `num` 4 decimals, `p` p-values, `text` as is. */
@@ -39,6 +40,18 @@ export interface TableModel {
 /** Theme colour names; the webview maps them to `--vscode-charts-*` variables. */
 export type Colour = 'blue' | 'red' | 'green' | 'yellow' | 'orange' | 'purple' | 'foreground';
 export const SERIES_COLOURS: readonly Colour[] = ['blue', 'orange', 'green', 'purple', 'red', 'yellow'];
+/**
+ * Dash patterns told apart at a glance (dash, gap, … in CSS pixels), for lines of one colour that
+ * differ in kind (a run's baselines): dashes, dots, dash-dot, long dashes, dash-dot-dot.
+ */
+export const DASH_PATTERNS: readonly (readonly number[])[] = [
+  [6, 4],
+  [2, 3],
+  [8, 3, 2, 3],
+  [14, 4],
+  [8, 3, 2, 3, 2, 3],
+];
+
 
 export interface Axis {
   label: string;
@@ -64,6 +77,11 @@ export interface Series {
   dashed?: boolean;
   /** A finer dash than `dashed` (a second baseline beside the first). */
   dotted?: boolean;
+  /**
+   * The line's dash pattern (dash, gap, … in CSS pixels), overriding `dashed` / `dotted`: a chart
+   * with several kinds of dashed line gives each kind its own pattern (see {@link DASH_PATTERNS}).
+   */
+  lineDash?: number[];
   /** Vertical error bars aligned with `points`. */
   errorBars?: ({ lo: number; hi: number } | null)[];
   /** Text per point for tooltips (class names, bin ranges). */
@@ -105,6 +123,10 @@ export interface HeatmapModel {
   classes?: number;
   /** The largest off-diagonal cells, largest first; `share` = count / the true class's total. */
   top?: { true: string; pred: string; count: number; share: number | null }[];
+  /** When some classes are not shown: the "other" column and row that sum them (rows then add up to each class's support). */
+  other?: ConfusionOther;
+  /** The whole matrix, when not every class is shown: the viewer can choose the classes shown. */
+  all?: { labels: string[]; matrix: number[][] };
 }
 
 export interface ChartModel {

@@ -5,7 +5,8 @@
  */
 import { extent } from './extent';
 import { formatNumber } from './format';
-import type { Axis, ChartModel, Colour } from './model';
+import { withOther } from './confusionView';
+import { DASH_PATTERNS, type Axis, type ChartModel, type Colour } from './model';
 
 const W = 640;
 const H = 360;
@@ -114,24 +115,70 @@ function labelText(s: string, max = MAX_LABEL): string {
   return c === s ? escapeXml(s) : `<title>${escapeXml(s)}</title>${escapeXml(c)}`;
 }
 
-/** Legend entries laid out in rows that fit the chart's width: `<text>` elements and the height used. */
+/** Length of a line's legend swatch: two periods of the longest dash pattern. */
+const SWATCH_W = 28;
+
+/**
+ * The CSS class of a series' dash ('' for solid): `dash-<i>` for the i-th of {@link DASH_PATTERNS}
+ * (the exported page's stylesheet defines them), else `dotted` / `dashed`. Classes, not a
+ * `stroke-dasharray` attribute: the export writes only its own attributes and class names.
+ */
+export function dashClass(s: ChartModel['series'][number]): string {
+  if (s.lineDash) {
+    const i = DASH_PATTERNS.findIndex(
+      (d) => d.length === s.lineDash!.length && d.every((v, k) => v === s.lineDash![k]),
+    );
+    if (i >= 0) return `dash-${i}`;
+  }
+  return s.dotted ? 'dotted' : s.dashed || s.lineDash ? 'dashed' : '';
+}
+
+/**
+ * Legend entries laid out in rows that fit the chart's width, and the height used. A line's entry
+ * starts with a stretch of the line in its colour and dash pattern (baselines differ only in
+ * their dashes); other series with a square of their colour.
+ */
 function legendSvg(series: ChartModel['series'], x0: number, width: number): { svg: string; height: number } {
   const rows: string[][] = [[]];
   let used = 0;
   for (const s of series) {
-    const label = `■ ${cut(s.label, 48)}`;
-    const w = [...label].length * CHAR_W + 14;
+    const text = cut(s.label, 48);
+    const line = s.style === 'line' || s.style === 'step';
+    const swatch = line ? SWATCH_W + 4 : 0;
+    const w = swatch + [...`${line ? '' : '■ '}${text}`].length * CHAR_W + 14;
     if (used > 0 && used + w > width) {
       rows.push([]);
       used = 0;
     }
+    const y = 12 + (rows.length - 1) * 16;
+    const x = x0 + used;
+    const dash = dashClass(s);
     rows[rows.length - 1]!.push(
-      `<tspan class="${cls(s.colour)}-text" x="${(x0 + used).toFixed(1)}">${s.dashed || s.dotted ? '╌' : '■'} ${escapeXml(cut(s.label, 48))}</tspan>`,
+      (line
+        ? `<line class="legend-line ${cls(s.colour)}${dash ? ` ${dash}` : ''}" x1="${x.toFixed(1)}" x2="${(x + SWATCH_W).toFixed(1)}" y1="${y - 4}" y2="${y - 4}"/>`
+        : '') +
+        `<text class="legend" x="${(x + swatch).toFixed(1)}" y="${y}"><tspan class="${cls(s.colour)}-text">${line ? '' : '■ '}${escapeXml(text)}</tspan></text>`,
     );
     used += w;
   }
-  const svg = rows.map((r, i) => `<text class="legend" y="${12 + i * 16}">${r.join('')}</text>`).join('');
-  return { svg, height: rows.length * 16 + 2 };
+  return { svg: rows.map((r) => r.join('')).join(''), height: rows.length * 16 + 2 };
+}
+
+/** Rotation of category tick labels under a vertical chart, and what it does to their extent. */
+const TICK_ANGLE = 35;
+const SIN = Math.sin((TICK_ANGLE * Math.PI) / 180);
+const COS = Math.cos((TICK_ANGLE * Math.PI) / 180);
+/** Font size of tick labels and gap from the lowest label to the axis title's baseline (px). */
+const TICK_FONT = 11;
+const AXIS_TITLE_GAP = 16;
+
+/**
+ * How far below the x axis the rotated category labels reach: each label starts 12 px below the
+ * axis and runs down-left at 35°, so its lowest point is 12 + width × sin 35° + font × cos 35°.
+ */
+export function categoryTickDrop(ticks: { label: string }[]): number {
+  const longest = Math.max(0, ...ticks.map((t) => [...cut(t.label, 14)].length));
+  return 12 + longest * CHAR_W * SIN + TICK_FONT * COS;
 }
 
 /** An interval as a vertical line with a cap at each end (as the report's charts draw it). */
@@ -177,7 +224,7 @@ export function chartToSvg(chart: ChartModel): string {
     const x = sx.map(t.v).toFixed(1);
     parts.push(
       chart.x.type === 'category'
-        ? `<text class="tick" transform="translate(${x},${y0 + 12}) rotate(-35)" text-anchor="end">${labelText(t.label, 14)}</text>`
+        ? `<text class="tick" transform="translate(${x},${y0 + 12}) rotate(-${TICK_ANGLE})" text-anchor="end">${labelText(t.label, 14)}</text>`
         : `<line class="grid" x1="${x}" x2="${x}" y1="${y0}" y2="${y1}"/><text class="tick" x="${x}" y="${y0 + 16}" text-anchor="middle">${escapeXml(t.label)}</text>`,
     );
   }
@@ -221,7 +268,8 @@ export function chartToSvg(chart: ChartModel): string {
       });
       if (s.fill)
         parts.push(`<path class="area ${c}" d="${d}V${sy.map(0).toFixed(1)}H${sx.map(valid[0]!.x).toFixed(1)}Z"/>`);
-      parts.push(`<path class="line ${c}${s.dotted ? ' dotted' : s.dashed ? ' dashed' : ''}" d="${d}"/>`);
+      const dash = dashClass(s);
+      parts.push(`<path class="line ${c}${dash ? ` ${dash}` : ''}" d="${d}"/>`);
     }
     if (s.style === 'points' || valid.length <= 30)
       for (const p of valid)
@@ -245,30 +293,43 @@ export function chartToSvg(chart: ChartModel): string {
       parts.push(`<line class="ref ${cls(l.colour)}" x1="${x}" x2="${x}" y1="${y0}" y2="${y1}"/>`);
     }
   }
+  // The x axis title goes under the lowest tick label (category names are rotated by 35°).
+  const titleY =
+    chart.x.type === 'category' ? Math.max(H - 6, y0 + Math.ceil(categoryTickDrop(sx.ticks)) + AXIS_TITLE_GAP) : H - 6;
   parts.push(
-    `<text class="axis-label" x="${(x0 + x1) / 2}" y="${H - 6}" text-anchor="middle">${escapeXml(chart.x.label)}</text>`,
+    `<text class="axis-label" x="${(x0 + x1) / 2}" y="${titleY}" text-anchor="middle">${escapeXml(chart.x.label)}</text>`,
   );
   parts.push(
     `<text class="axis-label" transform="translate(14,${(y0 + y1) / 2}) rotate(-90)" text-anchor="middle">${escapeXml(chart.y.label)}</text>`,
   );
   const legend = legendSvg(chart.series, M.l, W - M.l - M.r);
-  const height = H + legend.height;
+  const height = titleY + 6 + legend.height;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${height}" viewBox="0 0 ${W} ${height}" role="img" aria-label="${escapeXml(chart.description)}"><title>${escapeXml(chart.description)}</title><g transform="translate(0,${legend.height})">${parts.join('')}</g>${legend.svg}</svg>`;
 }
 
 function heatmapSvg(chart: ChartModel): string {
-  const h = chart.heatmap!;
+  const model = chart.heatmap!;
+  // With its "other" row and column when some classes are not shown: every row adds up to its class's rows.
+  const otherName = model.other ? `other (${model.other.classes} classes)` : '';
+  const h = {
+    ...model,
+    rows: model.other ? [...model.rows, otherName] : model.rows,
+    cols: model.other ? [...model.cols, otherName] : model.cols,
+    values: withOther(model).values,
+  };
   const n = h.rows.length;
   const m = h.cols.length;
   const size = Math.max(8, Math.min(28, Math.floor(480 / Math.max(n, m))));
   // Room for the longest row name (cut at 16 characters) so that none is clipped.
   const left = 12 + Math.min(16, Math.max(1, ...h.rows.map((r) => [...r].length))) * CHAR_W;
   const top = 20;
-  const max = Math.max(1, ...h.values.flat());
+  const max = Math.max(1, ...model.values.flat());
   const parts: string[] = [];
   h.values.forEach((row, i) =>
     row.forEach((v, j) => {
-      const op = v === 0 ? 0.03 : 0.12 + 0.88 * (v / max);
+      // The "other" cells are sums, not cells of the matrix: left unshaded.
+      const isOther = i >= model.rows.length || j >= model.cols.length;
+      const op = v === 0 || isOther ? 0.03 : 0.12 + 0.88 * Math.min(1, v / max);
       parts.push(
         `<rect class="cell" x="${left + j * size}" y="${top + i * size}" width="${size - 1}" height="${size - 1}" fill-opacity="${op.toFixed(3)}"><title>${escapeXml(`${h.rowTitle} ${h.rows[i]} → ${h.colTitle} ${h.cols[j]}: ${v}`)}</title></rect>`,
       );
@@ -351,9 +412,12 @@ function horizontalBarsSvg(chart: ChartModel): string {
         `<rect class="bar ${c}" x="${a.toFixed(1)}" y="${y.toFixed(1)}" width="${Math.max(0, z - a).toFixed(1)}" height="${h.toFixed(1)}"/>`,
       );
       const e = s.errorBars?.[i];
+      // The interval across the bar with a cap at each end, in the text colour (as on vertical bars).
       if (e) {
-        const Y = (y + h / 2).toFixed(1);
-        parts.push(`<path class="line ${c}" d="M${sv.map(e.lo).toFixed(1)},${Y}H${sv.map(e.hi).toFixed(1)}"/>`);
+        const [lo, hi, Y, a1, a2] = [sv.map(e.lo), sv.map(e.hi), y + h / 2, y + h / 2 - 4, y + h / 2 + 4].map((v) =>
+          v.toFixed(1),
+        );
+        parts.push(`<path class="line c-foreground" d="M${lo},${Y}H${hi}M${lo},${a1}V${a2}M${hi},${a1}V${a2}"/>`);
       }
     });
   });

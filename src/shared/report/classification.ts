@@ -6,6 +6,7 @@ import type { ConfusionMatrix, PerClassRow, Results } from '../../core/results/t
 import { formatCi, formatCount, formatLevel } from '../format';
 import type { Band, CellValue, ChartModel, ColumnKind, Series, TableModel } from '../model';
 import { niceLogCeil, niceLogFloor, table } from './common';
+import { chooseClasses, confusionSubset, largestConfusionCells } from '../confusionView';
 
 /** Upper limit of classes drawn as a full confusion heatmap; above it, the top confusions. */
 export const FULL_HEATMAP_MAX = 20;
@@ -60,13 +61,21 @@ export function perClassVsTrain(rows: PerClassRow[], results: Results): ChartMod
   };
 }
 
+/**
+ * Above this many classes the per-class bars run across (classes down the side, one row each), so
+ * that every class keeps its label; up to it, the bars stand side by side.
+ */
+export const PER_CLASS_VERTICAL_MAX = 12;
+
 export function perClassBar(rows: PerClassRow[], results: Results): ChartModel {
   const withCi = rows.some((r) => r.ci);
   const level = formatLevel(results.config.bootstrap?.confidence);
+  const horizontal = rows.length > PER_CLASS_VERTICAL_MAX;
   return {
     id: 'perClassAccuracy',
     title: 'Per-class accuracy',
-    description: `Bar chart of accuracy for each of ${rows.length} classes${withCi ? `, with ${level} bootstrap intervals` : ''}.`,
+    description: `${horizontal ? 'Horizontal bar' : 'Bar'} chart of accuracy for each of ${rows.length} classes${withCi ? `, with ${level} bootstrap intervals` : ''}.`,
+    ...(horizontal ? { horizontal: true } : {}),
     x: { label: 'class', type: 'category', categories: rows.map((r) => r.class) },
     y: { label: 'accuracy', type: 'linear', min: 0, max: 1 },
     series: [
@@ -129,40 +138,34 @@ export interface Confusion {
 
 /** Off-diagonal cells with a positive count, largest first (ties: true class, then predicted class, in label order). */
 export function topConfusions(c: ConfusionMatrix, n: number): Confusion[] {
-  const cells: { i: number; j: number; count: number }[] = [];
-  c.matrix.forEach((row, i) =>
-    row.forEach((count, j) => {
-      if (i !== j && count > 0) cells.push({ i, j, count });
-    }),
-  );
-  cells.sort((a, b) => b.count - a.count || a.i - b.i || a.j - b.j);
-  return cells.slice(0, n).map((x) => ({ true: c.labels[x.i]!, pred: c.labels[x.j]!, count: x.count }));
+  return largestConfusionCells(c.matrix, n).map((x) => ({
+    true: c.labels[x.i]!,
+    pred: c.labels[x.j]!,
+    count: x.count,
+  }));
 }
+
+/** Above this many classes the viewer's class chooser is not offered (the whole matrix would travel with the report). */
+export const CLASS_CHOOSER_MAX = 500;
 
 /**
  * The confusion heatmap: the full matrix up to {@link FULL_HEATMAP_MAX} classes; above it, the
  * sub-matrix of the classes involved in the largest confusions (at most that many classes, in
- * label order), so the cells that matter stay readable.
+ * label order) with an "other" column and row summing the classes not shown, so the cells that
+ * matter stay readable and every row still adds up to its class's test rows. The whole matrix
+ * rides along (up to {@link CLASS_CHOOSER_MAX} classes) so that the viewer can choose the classes.
  */
 export function confusionChart(c: ConfusionMatrix): ChartModel {
   const k = c.labels.length;
-  let idx: number[];
   let note: string | undefined;
   const top = topConfusions(c, 30);
   const pos = new Map(c.labels.map((l, i) => [l, i]));
   const rowTotals = c.matrix.map((r) => r.reduce((a, b) => a + b, 0));
-  const colTotals = c.labels.map((_, j) => c.matrix.reduce((a, r) => a + (r[j] ?? 0), 0));
-  if (k <= FULL_HEATMAP_MAX) {
-    idx = c.labels.map((_, i) => i);
-  } else {
-    const chosen = new Set<number>();
-    for (const t of top) {
-      for (const i of [pos.get(t.true)!, pos.get(t.pred)!])
-        if (chosen.size < FULL_HEATMAP_MAX || chosen.has(i)) chosen.add(i);
-    }
-    idx = [...chosen].sort((a, b) => a - b);
-    note = `${k} classes: the grid shows the ${idx.length} classes involved in the largest confusions (shares still divide by the totals of the whole matrix); the list and the table name the top ${top.length} confusions.`;
-  }
+  const idx =
+    k <= FULL_HEATMAP_MAX ? c.labels.map((_, i) => i) : chooseClasses(c.matrix, 'confusions', FULL_HEATMAP_MAX);
+  if (k > FULL_HEATMAP_MAX)
+    note = `${k} classes: the grid shows ${idx.length} of them (at first the classes involved in the largest confusions; choose others above the grid), and an \u201cother\u201d column and row sum the ${k - idx.length} classes not shown, so each row adds up to its class\u2019s test rows. Shares divide by the totals of the whole matrix; the list and the table name the top ${top.length} confusions.`;
+  const sub = confusionSubset(c.labels, c.matrix, idx);
   const chart: ChartModel = {
     id: 'confusion',
     title: k <= FULL_HEATMAP_MAX ? 'Confusion matrix' : 'Confusion matrix (top confusions)',
@@ -173,11 +176,10 @@ export function confusionChart(c: ConfusionMatrix): ChartModel {
     heatmap: {
       rowTitle: 'true class',
       colTitle: 'predicted class',
-      rows: idx.map((i) => c.labels[i]!),
-      cols: idx.map((i) => c.labels[i]!),
-      values: idx.map((i) => idx.map((j) => c.matrix[i]![j]!)),
-      rowTotals: idx.map((i) => rowTotals[i]!),
-      colTotals: idx.map((j) => colTotals[j]!),
+      ...sub,
+      ...(sub.other && k <= CLASS_CHOOSER_MAX
+        ? { all: { labels: [...c.labels], matrix: c.matrix.map((r) => [...r]) } }
+        : {}),
       classes: k,
       top: top.slice(0, k <= FULL_HEATMAP_MAX ? 10 : 30).map((t) => ({
         ...t,

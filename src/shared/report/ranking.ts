@@ -7,7 +7,7 @@ import { formatCount, formatNumber } from '../format';
 import { cutoffsOf, headlineKeys } from '../headline';
 import { metricName } from '../../core/glossary';
 import { countedHistogram } from '../../core/metrics/ranking/perUser';
-import { SERIES_COLOURS, type CellValue, type ChartModel, type ColumnKind, type Series } from '../model';
+import { DASH_PATTERNS, SERIES_COLOURS, type CellValue, type ChartModel, type ColumnKind, type Series } from '../model';
 import { binLabels, pts, table } from './common';
 import { genericTable } from './generic';
 
@@ -19,9 +19,21 @@ function cutoffMetricName(base: string): string {
 }
 
 /**
- * Metric-vs-K curves, baselines dashed in the same colour: from the ranking family's dense curves
- * `metricVsK.<metric>` (one point per K, baselines in `extra`) when present, else from the
- * `name@K` metric keys.
+ * The dash pattern of each baseline, by name in order of first appearance: a baseline keeps its
+ * pattern on every metric's curves (popularity dashed, random dotted, …), so one legend key reads
+ * for all metrics; the run's own curve is solid.
+ */
+function baselineDashes(names: string[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const n of names) if (!out.has(n)) out.set(n, [...DASH_PATTERNS[out.size % DASH_PATTERNS.length]!]);
+  return out;
+}
+
+/**
+ * Metric-vs-K curves: each metric its own colour (its run curve solid), each of its baselines in
+ * the same colour with the baseline's own dash pattern (the legend draws the dashes). From the
+ * ranking family's dense curves `metricVsK.<metric>` (one point per K, baselines in `extra`) when
+ * present, else from the `name@K` metric keys.
  */
 export function metricVsKChart(results: Results): ChartModel | undefined {
   const dense = Object.entries(results.curves).filter(
@@ -30,18 +42,19 @@ export function metricVsKChart(results: Results): ChartModel | undefined {
   if (dense.length > 0) {
     const series: Series[] = [];
     const rows: CellValue[][] = [];
+    const dashes = baselineDashes(dense.flatMap(([, c]) => Object.keys(c.extra ?? {})));
     dense.forEach(([name, c], i) => {
       const metric = name.slice('metricVsK.'.length);
       const colour = SERIES_COLOURS[i % SERIES_COLOURS.length]!;
       series.push({ label: cutoffMetricName(metric), colour, style: 'line', points: pts(c.xs, c.ys) });
       c.xs.forEach((k, j) => rows.push([metric, 'run', k, c.ys[j] ?? null]));
-      for (const [bi, [b, ys]] of Object.entries(c.extra ?? {}).entries()) {
+      for (const [b, ys] of Object.entries(c.extra ?? {})) {
         series.push({
           label: `${cutoffMetricName(metric)} (${b})`,
           colour,
           style: 'line',
           dashed: true,
-          ...(bi > 0 ? { dotted: true } : {}),
+          lineDash: dashes.get(b)!,
           points: pts(c.xs, ys),
         });
         c.xs.forEach((k, j) => rows.push([metric, b, k, ys[j] ?? null]));
@@ -56,7 +69,7 @@ export function metricVsKChart(results: Results): ChartModel | undefined {
     return {
       id: 'metricVsK',
       title: 'Metrics vs K',
-      description: `${dense.length} ranking metrics (y) at each cutoff K from ${Math.min(...ks)} to ${maxK} (x), baselines dashed.`,
+      description: `${dense.length} ranking metrics (y) at each cutoff K from ${Math.min(...ks)} to ${maxK} (x), each in its own colour; baselines in their metric's colour, each baseline with its own dash pattern.`,
       x: { label: 'K', type: 'linear', min: Math.min(...ks), max: maxK },
       y: { label: 'mean over users', type: 'linear', min: 0 },
       series,
@@ -86,6 +99,7 @@ export function metricVsKChart(results: Results): ChartModel | undefined {
   const series: Series[] = [];
   const rows: CellValue[][] = ks.map((k) => [k]);
   const cols: [string, ColumnKind][] = [['K', 'int']];
+  const dashes = baselineDashes(Object.keys(results.baselines ?? {}));
   names.forEach((name, i) => {
     const colour = SERIES_COLOURS[i % SERIES_COLOURS.length]!;
     const valueAt = (src: Record<string, MetricValue>, k: number): number | null => src[`${name}@${k}`]?.value ?? null;
@@ -104,6 +118,7 @@ export function metricVsKChart(results: Results): ChartModel | undefined {
         colour,
         style: 'line',
         dashed: true,
+        lineDash: dashes.get(b)!,
         points: ks.map((k) => ({ x: k, y: valueAt(src, k) })),
       });
       cols.push([`${name} (${b})`, 'num']);
@@ -113,7 +128,7 @@ export function metricVsKChart(results: Results): ChartModel | undefined {
   return {
     id: 'metricVsK',
     title: 'Metrics vs K',
-    description: `${names.length} ranking metrics (y) at cutoffs K = ${ks.join(', ')} (x), baselines dashed.`,
+    description: `${names.length} ranking metrics (y) at cutoffs K = ${ks.join(', ')} (x), each in its own colour; baselines in their metric's colour, each baseline with its own dash pattern.`,
     x: { label: 'K', type: ks[ks.length - 1]! / ks[0]! >= 20 ? 'log' : 'linear', min: ks[0]!, max: ks[ks.length - 1]! },
     y: { label: 'value', type: 'linear', min: 0 },
     series,

@@ -111,6 +111,9 @@ const CLASSES = new Set([
   'dot',
   'bar',
   'ref-label',
+  'legend-line',
+  // One class per dash pattern of the charts (baselines of metric × K).
+  ...[0, 1, 2, 3, 4].map((i) => `dash-${i}`),
   ...COLOURS.flatMap((c) => [`c-${c}`, `c-${c}-text`]),
 ]);
 
