@@ -60,7 +60,7 @@ export function registerCompare(program: Command): void {
     )
     .option(
       '-b, --baseline <run>',
-      'the run the others are tested against: one of RUN as given, its file name, or a 0-based index (default: the first run)',
+      'the run the others are tested against: one of RUN as given, its file name, or a 0-based index (default: the first run, or the first --against baseline)',
     )
     .option(
       '-c, --config <file>',
@@ -103,7 +103,7 @@ export function registerCompare(program: Command): void {
     )
     .option(
       '--against <baseline>',
-      "also compare against a baseline run made from the first run's input, and test the runs against it: majority or prior (classification: the most frequent true class; the class frequencies as probabilities), popularity or random (ranking: the run's own popularity and random baselines); repeat the flag or separate names with commas",
+      "also compare against a baseline run made from the first run's input, and test the runs against it: majority or prior (classification: the most frequent true class; the class frequencies as probabilities), popularity or random (ranking: the run's own popularity and random baselines); repeat the flag or separate names with commas; the runs are tested against the first baseline unless --baseline names another run",
       (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
     )
     .option(

@@ -162,3 +162,17 @@ test("majority and prior equal scikit-learn's DummyClassifier (most_frequent, pr
     }
   }
 });
+
+test('--baseline may still name a run: the baseline run is then tested against it', async () => {
+  const cmp = await compareFiles([run], {
+    against: ['majority'],
+    baseline: run,
+    metrics: ['accuracy'],
+    bootstrap: { n: 0, confidence: 0.95, seed: 0 },
+  });
+  assert.equal(cmp.baseline, run);
+  const t = cmp.tests.find((x) => x.metric === 'accuracy')!;
+  assert.equal(t.run, baselineRunName('majority', run));
+  assert.equal(t.mean, 0.5);
+  assert.equal(t.mean_baseline, 0.8);
+});
