@@ -37,6 +37,7 @@ const BUILT_IN_KEYS = new Set([
   'line',
   'id',
   'group',
+  'class_group',
   'shot',
   'split',
   'stratum',
