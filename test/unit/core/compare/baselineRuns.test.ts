@@ -112,6 +112,14 @@ test('a baseline that does not fit the task is refused with a message naming the
   await assert.rejects(
     evaluateFile(run, { overrides: NO_CI, baselineRun: 'random' }),
     (e: unknown) => e instanceof EvalLensError && e.code === 'compare-baseline-task',
+  ); // A ranking run without train interactions has no popularity to count
+  const noTrain = join(process.cwd(), 'test/fixtures/ranking/same/run.jsonl');
+  await assert.rejects(
+    evaluateFile(noTrain, { overrides: { ...NO_CI, task: 'ranking' }, baselineRun: 'popularity' }),
+    (e: unknown) =>
+      e instanceof EvalLensError &&
+      e.code === 'compare-baseline-no-train' &&
+      /the popularity baseline is made from the train interactions: set `train` in the config/.test(e.message),
   );
 });
 
