@@ -7,6 +7,7 @@
 import type { OperatingPointModel } from './operatingPoint';
 import type { UserInspectorModel } from './userInspector';
 import type { InspectModel } from './inspectModel';
+import type { ChangedRowsModel } from './changedRowsModel';
 import type { ConfusionOther } from './confusionView';
 
 export type CellValue = string | number | null;
@@ -51,7 +52,6 @@ export const DASH_PATTERNS: readonly (readonly number[])[] = [
   [14, 4],
   [8, 3, 2, 3, 2, 3],
 ];
-
 
 export interface Axis {
   label: string;
@@ -184,6 +184,8 @@ export interface TabModel {
   explorer?: OperatingPointModel;
   /** The user inspector of this tab (ranking). */
   userInspector?: UserInspectorModel;
+  /** The Changed rows view of a comparison (filled by the webview from the host's answers). */
+  changedRows?: ChangedRowsModel;
 }
 
 export interface HeaderModel {

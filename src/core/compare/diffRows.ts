@@ -21,46 +21,10 @@ import { fail } from '../diagnostics';
 import { openInspection, type InspectionOptions } from '../inspect/open';
 import type { ClassificationRowView, FilterTerm, RankingRowView, RowView } from '../inspect/types';
 import { directionOf } from '../results/directions';
-import type { Direction } from '../results/types';
+import type { DiffRow, RowDiff } from './diffTypes';
 import { mcnemarExact } from '../stats/tests';
 
-export interface DiffRow {
-  /** Row id (classification) or user (ranking); null when the files have no ids. */
-  id: string | null;
-  label?: string;
-  lineA: number;
-  lineB: number;
-  predA?: string;
-  predB?: string;
-  /** The row's value of the metric in each run (1/0 for accuracy). */
-  a: number | null;
-  b: number | null;
-  /** b − a. */
-  change: number | null;
-  /** change / number of matched rows: the row's share of Δ. */
-  contribution: number | null;
-}
-
-export interface RowDiff {
-  task: string;
-  runs: [string, string];
-  metric: string;
-  direction: Direction;
-  /** Matched rows (after the filter). */
-  n: number;
-  /** Rows whose value changed. */
-  changed: number;
-  /** Accuracy: the four cells and McNemar's exact test. */
-  cells: { bothRight: number; lost: number; gained: number; bothWrong: number } | null;
-  mcnemar: { b: number; c: number; p: number } | null;
-  /** Δ = mean(B) − mean(A) over the matched rows. */
-  delta: number | null;
-  /** The changed rows, worst for B first, at most `limit`. */
-  rows: DiffRow[];
-  /** Parquet / `.npz`: line numbers are data rows, there is no line to open. */
-  rowAddressed: boolean;
-  where: string | null;
-}
+export type { DiffRow, RowDiff } from './diffTypes';
 
 export interface DiffOptions extends Pick<InspectionOptions, 'configPath' | 'root' | 'defaults' | 'overrides'> {
   metric?: string;
@@ -225,6 +189,7 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
     task: ia.task,
     runs: [pathA, pathB],
     metric,
+    metrics: supported,
     direction,
     n,
     changed: changed.length,

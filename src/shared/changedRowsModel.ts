@@ -1,0 +1,45 @@
+/**
+ * The Changed rows tab of a comparison panel: which runs can be diffed against the baseline and
+ * which per-row metrics can be chosen. The rows themselves are computed on demand by the host
+ * (`eval-lens diff`'s computation, in the inspection worker) and rendered by the webview.
+ */
+import type { CompareResults } from '../core/compare/types';
+import type { ReportModel } from './model';
+
+export interface ChangedRowsModel {
+  task: string;
+  /** The baseline (run A), as the comparison names it, and its display name. */
+  baseline: { run: string; name: string };
+  /** The other runs (run B candidates), in the comparison's order. */
+  runs: { run: string; name: string }[];
+  /**
+   * The metrics offered before the first answer: accuracy and NLL for rows with a class; none for
+   * ranking, whose per-user keys come with the first answer.
+   */
+  metrics: string[];
+}
+
+/** The model of the Changed rows tab, or undefined when the comparison has no two evaluated runs. */
+export function changedRowsModel(c: CompareResults): ChangedRowsModel | undefined {
+  if (c.kind !== 'comparison' || c.runs.length < 2 || !c.runs.includes(c.baseline)) return undefined;
+  const name = (run: string): string => c.names[c.runs.indexOf(run)] ?? run;
+  return {
+    task: c.task,
+    baseline: { run: c.baseline, name: name(c.baseline) },
+    runs: c.runs.filter((r) => r !== c.baseline).map((run) => ({ run, name: name(run) })),
+    metrics: c.task === 'ranking' ? [] : ['accuracy', 'nll'],
+  };
+}
+
+/** The comparison's model with a Changed rows tab after its other tabs (when it has two runs). */
+export function withChangedRowsTab(model: ReportModel, c: CompareResults): ReportModel {
+  const changedRows = changedRowsModel(c);
+  if (!changedRows || model.tabs.some((t) => t.id === 'changed')) return model;
+  return {
+    ...model,
+    tabs: [
+      ...model.tabs,
+      { id: 'changed', title: 'Changed rows', cards: [], charts: [], tables: [], notes: [], changedRows },
+    ],
+  };
+}
