@@ -195,6 +195,32 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
       assert.ok(conf[i - 1]! >= conf[i]!, `sorted by confidence at ${i}: ${conf.join(', ')}`);
   });
 
+  it('a class-group card lists its rows as class_group, in a grid column apart from the file’s group', async () => {
+    const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
+    // the rows of the tail classes: the support of the per-class rows in group tail
+    const tail = r.tables.perClass!.filter((c) => c.group === 'tail').reduce((a, c) => a + c.support, 0);
+    assert.ok(tail > 0);
+    const frame = await reportFrame(page, /^logreg\.csv$/);
+    await frame.locator('vscode-tab-header', { hasText: 'Long tail' }).click();
+    const card = frame.locator('.card[data-metric="acc_group.tail"]');
+    await card.waitFor({ state: 'visible', timeout: 30_000 });
+    await card.click();
+    const panel = await rowsPanel(frame);
+    assert.equal(panel.total, tail);
+    assert.deepEqual(panel.chips, ['class_group = tail']);
+    const headers = await frame.evaluate(() =>
+      [...document.querySelectorAll('.rows-panel [role="grid"] thead th')].map((th) => th.textContent?.trim() ?? ''),
+    );
+    assert.ok(
+      headers.some((h) => h.startsWith('class group (train frequency)')),
+      `grid headers: ${headers.join(' | ')}`,
+    );
+    // digits-lt has no group column of its own: no column is titled plain "group"
+    assert.ok(!headers.some((h) => /^group\b/.test(h)), `grid headers: ${headers.join(' | ')}`);
+    await frame.locator('.rows-panel').scrollIntoViewIfNeeded();
+    await screenshot(page, join(SHOTS, 'inspect-class-group-rows.png'));
+  });
+
   it("the Slices tab lists the slices worst first; a click shows the report of the slice's rows", async () => {
     // One report on screen (the screenshots show it alone).
     await runCommand(page, 'View: Close All Editors');
