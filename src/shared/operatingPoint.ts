@@ -96,10 +96,10 @@ function selectiveModel(results: Results): OperatingPointModel | undefined {
   if (ex.risk_balanced)
     columns.push({ key: 'balanced_error', label: 'balanced error', kind: 'num', values: ex.risk_balanced });
   if (ex.risk_worst)
-    columns.push({ key: 'worst_error', label: 'worst-group error', kind: 'num', values: ex.risk_worst });
+    columns.push({ key: 'worst_error', label: 'worst class-group error', kind: 'num', values: ex.risk_worst });
   for (const [k, v] of Object.entries(ex))
     if (k.startsWith('error_group.'))
-      columns.push({ key: k, label: `error of group ${k.slice('error_group.'.length)}`, kind: 'num', values: v });
+      columns.push({ key: k, label: `error of class group ${k.slice('error_group.'.length)}`, kind: 'num', values: v });
   if (ex.ece_accepted)
     columns.push({ key: 'ece_accepted', label: 'ECE of the accepted rows', kind: 'num', values: ex.ece_accepted });
   const cov = results.metrics.coverage?.value;

@@ -176,7 +176,7 @@ const longtail: GlossaryEntry[] = [
   {
     pattern: 'weighted_error_group.<g>',
     family: 'longtail',
-    name: 'Error of group <g>, reweighted to the train distribution',
+    name: 'Error of class group <g>, reweighted to the train distribution',
     column: 'W. err. <g>',
     meaning:
       'Error rate of the rows whose true class is in group <g>, each row weighted by its class’s train share, every row accepted.',
@@ -453,9 +453,9 @@ const selectiveBase: GlossaryEntry[] = [
   {
     pattern: 'aurc_worst',
     family: 'selective',
-    name: 'AURC of the worst-group error',
+    name: 'AURC of the worst class-group error',
     column: 'Worst AURC',
-    meaning: 'As AURC, with the worst group error in place of the overall error at every coverage.',
+    meaning: 'As AURC, with the worst class-group error in place of the overall error at every coverage.',
     formula: '(1/n) Σ_{k=1..n} worst_error(top k rows by score)',
     convention: 'Fractional group counts inside tied blocks; a group with nothing accepted counts 1.0.',
     notThis: 'Not the grid version `aurc_worst_grid101`.',
@@ -473,7 +473,12 @@ const GRID_RISKS = [
     short: 'Bal. AURC',
     risk: 'balanced (mean-of-groups) error',
   },
-  { stem: 'aurc_worst', label: 'AURC of the worst-group error', short: 'Worst AURC', risk: 'worst group error' },
+  {
+    stem: 'aurc_worst',
+    label: 'AURC of the worst class group',
+    short: 'Worst AURC',
+    risk: 'worst class-group error',
+  },
 ] as const;
 
 const GRID =

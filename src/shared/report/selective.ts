@@ -31,7 +31,7 @@ export function riskCoverageChart(c: Curve, m: Results['metrics']): ChartModel {
     });
   if (c.extra?.risk_worst)
     series.push({
-      label: `worst group (AURC ${formatNumber(m.aurc_worst?.value)})`,
+      label: `worst class group (AURC ${formatNumber(m.aurc_worst?.value)})`,
       colour: 'red',
       style: 'line',
       dashed: true,
@@ -56,7 +56,7 @@ export function costSweepChart(c: Curve): ChartModel {
     ['risk', 'selective risk', 'orange'],
     ['loss', 'loss (errors + c·rejected)/n', 'red'],
     ['risk_balanced', 'balanced risk', 'green'],
-    ['risk_worst', 'worst-group risk', 'purple'],
+    ['risk_worst', 'worst class-group risk', 'purple'],
   ];
   for (const [k, label, colour] of more)
     if (c.extra?.[k])

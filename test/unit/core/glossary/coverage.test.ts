@@ -96,7 +96,10 @@ test('patterns: parameters are filled in; exact keys win; unknown keys are undef
   assert.equal(metricName('top5_accuracy'), 'Top-5 accuracy');
   assert.equal(metricName('recall@10'), 'Recall at 10');
   assert.equal(metricName('error_group.tail'), 'Selective error, class group tail');
-  assert.equal(metricName('weighted_error_group.head'), 'Error of group head, reweighted to the train distribution');
+  assert.equal(
+    metricName('weighted_error_group.head'),
+    'Error of class group head, reweighted to the train distribution',
+  );
   assert.equal(metricName('acc_group.a.b'), 'Accuracy, class group a.b', 'a group name may contain dots');
   assert.equal(metricName('aurc_grid101_0.2_1'), 'AURC, 101-point grid, coverage 0.2–1');
   assert.equal(explainKey('coverage')!.family, 'selective');

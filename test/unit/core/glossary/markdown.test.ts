@@ -93,7 +93,7 @@ test('the results JSON Schema describes every metric key by its glossary entry (
     /^AURC, 101-point grid, coverage 0\.2–1 \(lower is better\)\. Mean overall error/,
   );
   assert.match(hover('ndcg@10')!, /^NDCG at <K> \(higher is better\)\./);
-  assert.match(hover('weighted_error_group.head')!, /^Error of group <g>, reweighted/);
+  assert.match(hover('weighted_error_group.head')!, /^Error of class group <g>, reweighted/);
   assert.match(hover('error_group.tail')!, /^Selective error, class group <g>/);
   // Exactly one pattern per parametric key (no pattern shadows another's keys).
   for (const key of [
