@@ -17,7 +17,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import type { CompareResults } from '../../src/core/compare/types';
 import type { Results } from '../../src/core/results/types';
-import { formatNumber } from '../../src/shared/format';
+import { formatCi, formatNumber } from '../../src/shared/format';
 import { copyExamples, root, sleep, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import { LONG_CLASS_NAME, writeUiFixtures } from './fixtures';
 import {
@@ -268,6 +268,42 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
       { timeout: 30_000 },
     );
     await shootBothThemes('report-classification', frame, { hc: true });
+  });
+
+  it('the Calibration tab names the basic bootstrap interval beside each calibration error and flags an interval that excludes its value', async () => {
+    const frame = await reportFrame(page, /^logreg\.csv$/);
+    const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
+    await frame.locator('vscode-tab-header[data-tab="calibration"]').click();
+    await frame.waitForFunction(
+      () =>
+        !!document.querySelector('vscode-tab-panel[data-tab="calibration"]')?.checkVisibility() &&
+        document.querySelectorAll('vscode-tab-panel[data-tab="calibration"] .card[data-metric]').length >= 3,
+      undefined,
+      { timeout: 30_000 },
+    );
+    const cards = await frame.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.card[data-metric]')].map((c) => ({
+        key: c.dataset.metric ?? '',
+        ci: c.querySelector('.card-ci')?.textContent ?? '',
+        caveat: c.querySelector('.card-caveat')?.textContent ?? '',
+        title: c.title,
+      })),
+    );
+    for (const key of ['ece', 'mce', 'ece_adaptive']) {
+      const m = r.metrics[key]!;
+      assert.equal(m.ci_method, 'basic', key);
+      const c = cards.find((x) => x.key === key)!;
+      assert.equal(c.ci, `${formatCi(m.ci, key)} basic bootstrap`, key);
+      assert.match(c.title, /basic bootstrap.*Davison & Hinkley 1997/, key);
+    }
+    // Every card, whatever its key: the caveat is there exactly when the interval misses the value.
+    for (const c of cards) {
+      const m = r.metrics[c.key];
+      if (!m?.ci || m.value === null) continue;
+      const misses = m.value < m.ci[0] || m.value > m.ci[1];
+      assert.equal(c.caveat === 'Interval excludes the point (see note)', misses, `${c.key}: ${c.caveat}`);
+    }
+    await screenshot(page, join(SHOTS, 'report-calibration-intervals.png'));
   });
 
   it('table headers are whole when there is room; in a narrow panel text wraps between words', async () => {

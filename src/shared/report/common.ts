@@ -106,7 +106,7 @@ export function header(results: Results): HeaderModel {
       label: 'Intervals',
       value:
         b && b.n > 0
-          ? `percentile bootstrap, ${formatCount(b.n)} resamples, ${formatLevel(b.confidence)}, seed = ${b.seed}${b.stratified ? ', stratified' : ''}`
+          ? `percentile bootstrap${Object.values(results.metrics).some((m) => m.ci && m.ci_method === 'basic') ? ' (basic bootstrap for the calibration errors)' : ''}, ${formatCount(b.n)} resamples, ${formatLevel(b.confidence)}, seed = ${b.seed}${b.stratified ? ', stratified' : ''}`
           : 'none (bootstrap off)',
     },
     { label: 'Evaluated', value: `${results.createdAt} · Eval Lens ${results.tool.version}` },

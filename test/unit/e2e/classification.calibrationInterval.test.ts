@@ -62,7 +62,12 @@ test('ece, mce, ece_adaptive: basic bootstrap intervals, below the biased percen
 
 test('the report and the text tables name the basic interval and flag every interval that excludes its point', async () => {
   const r = await evaluated();
-  const cards = buildReportModel(r).tabs.flatMap((t) => t.cards);
+  const model = buildReportModel(r);
+  assert.match(
+    model.header.lines.find((l) => l.label === 'Intervals')!.value,
+    /^percentile bootstrap \(basic bootstrap for the calibration errors\), 400 resamples/,
+  );
+  const cards = model.tabs.flatMap((t) => t.cards);
   const ece = cards.find((c) => c.key === 'ece')!;
   assert.match(ece.ci, new RegExp(`^\\[[0-9.]+, [0-9.]+\\] ${BASIC_CI_LABEL}$`));
   assert.match(ece.note!, /basic bootstrap.*Davison & Hinkley 1997/);
