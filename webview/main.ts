@@ -25,6 +25,7 @@ import { isConfusionNorm } from '../src/shared/confusionView';
 import { chartFileName } from '../src/shared/outputName';
 import { el } from './dom';
 import { ReportLens } from './inspect';
+import { changedRowsView } from './changedRows';
 import { renderTable } from './tables';
 import { readTheme } from './theme';
 import { thresholdExplorer, type ExplorerHost } from './thresholdExplorer';
@@ -298,6 +299,7 @@ function tabPanel(t: TabModel): HTMLElement {
   for (const tbl of t.leadTables ?? []) panel.append(renderTable(tbl, status));
   if (t.explorer && model) panel.append(thresholdExplorer(t.explorer, explorerHost(model)));
   if (t.userInspector && model?.inspect) panel.append(userInspector(t.userInspector, explorerHost(model)));
+  if (t.changedRows) panel.append(changedRowsView(t.changedRows, status));
   const groups = new Map<string, ChartModel[]>();
   for (const c of t.charts) if (c.group) groups.set(c.group.id, [...(groups.get(c.group.id) ?? []), c]);
   const done = new Set<string>();
@@ -449,6 +451,7 @@ function handle(msg: HostMessage): void {
     case 'sliceCandidates':
     case 'slices':
     case 'foundSlices':
+    case 'diff':
       answer(msg);
       break;
     case 'error':

@@ -6,6 +6,7 @@
  * Order: the webview posts `ready`; only then does the host post `show`. Requests the host must
  * answer (`savePng`, `copy`) carry a sequence number `seq`, echoed in the `reply`.
  */
+import type { RowDiff } from '../core/compare/diffTypes';
 import type { FilterOp, FilterTerm, RowPage, RowQuery } from '../core/inspect/types';
 import type { ReportModel } from './model';
 import type { SliceCandidate, SliceTable } from './inspectModel';
@@ -42,7 +43,9 @@ export type HostMessage =
   /** A slice table computed on demand, the answer to `computeSlices`. */
   | { type: 'slices'; seq: number; table: SliceTable }
   /** The slice finder's answer to `findSlices`: the weak slices of one run, or where B loses to A. */
-  | { type: 'foundSlices'; seq: number; result: FileSliceFinderResult };
+  | { type: 'foundSlices'; seq: number; result: FileSliceFinderResult }
+  /** The rows that changed between the baseline and a run of a comparison, the answer to `diffRows`. */
+  | { type: 'diff'; seq: number; diff: RowDiff };
 
 export type HostCommand = 'export' | 'revealJson' | 'reevaluate' | 'openSource';
 
@@ -70,7 +73,19 @@ export type WebviewMessage =
    * Run the slice finder (off the host's thread): on the report's file, or in a comparison between
    * the baseline and `run` (default: the first other run). Answered by `foundSlices` or a `reply`.
    */
-  | { type: 'findSlices'; seq: number; minSupport?: number; limit?: number; run?: string };
+  | { type: 'findSlices'; seq: number; minSupport?: number; limit?: number; run?: string }
+  /** The Changed rows tab: the rows that changed from the baseline to a run of the comparison. */
+  | { type: 'diffRows'; seq: number; query: DiffQuery }
+  /** Open the baseline's line `lineA` and `run`'s line `lineB` side by side, each line selected. */
+  | { type: 'openLines'; run: string; lineA: number; lineB: number };
+
+/** What the Changed rows tab asks for: the run (as the comparison names it), metric (default: the task's), filter, rows. */
+export interface DiffQuery {
+  run: string;
+  metric?: string;
+  where: FilterTerm[];
+  limit: number;
+}
 
 /** Config keys the threshold explorer writes. */
 export type OperatingPointKey = 'acceptThreshold' | 'targetCoverage' | 'threshold';
@@ -103,6 +118,20 @@ export function isFilterTerm(x: unknown): x is FilterTerm {
 }
 
 const isWhere = (x: unknown): x is FilterTerm[] => Array.isArray(x) && x.length <= MAX_TERMS && x.every(isFilterTerm);
+
+/** Changed rows per request, at most. */
+export const MAX_DIFF_ROWS = 1000;
+
+export function isDiffQuery(x: unknown): x is DiffQuery {
+  return (
+    isObj(x) &&
+    isShortStr(x.run) &&
+    (x.metric === undefined || isShortStr(x.metric)) &&
+    isWhere(x.where) &&
+    isCount(x.limit, MAX_DIFF_ROWS) &&
+    x.limit >= 1
+  );
+}
 
 export function isRowQuery(x: unknown): x is RowQuery {
   if (!isObj(x) || !isWhere(x.where) || !isCount(x.offset) || !isCount(x.limit, MAX_PAGE_ROWS) || x.limit === 0)
@@ -145,6 +174,10 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
       return isSeq(x.seq);
     case 'computeSlices':
       return isSeq(x.seq) && Array.isArray(x.by) && x.by.length >= 1 && x.by.length <= 4 && x.by.every(isShortStr);
+    case 'diffRows':
+      return isSeq(x.seq) && isDiffQuery(x.query);
+    case 'openLines':
+      return isShortStr(x.run) && isCount(x.lineA) && x.lineA >= 1 && isCount(x.lineB) && x.lineB >= 1;
     case 'findSlices':
       return (
         isSeq(x.seq) &&
@@ -196,6 +229,8 @@ export function isHostMessage(x: unknown): x is HostMessage {
       return isSeq(x.seq) && Array.isArray(x.candidates) && x.candidates.every((c) => isObj(c) && isStr(c.column));
     case 'slices':
       return isSeq(x.seq) && isObj(x.table) && Array.isArray((x.table as Obj).rows);
+    case 'diff':
+      return isSeq(x.seq) && isObj(x.diff) && Array.isArray((x.diff as Obj).rows) && isCount((x.diff as Obj).n);
     case 'foundSlices': {
       const r = x.result as Obj;
       return (

@@ -4,6 +4,7 @@
  * answers one request at a time, in order. Rows cross the boundary a page at a time.
  */
 import type { EvalConfig } from '../../core/config/types';
+import type { RowDiff } from '../../core/compare/diffTypes';
 import type { FilterTerm, RowPage, RowQuery } from '../../core/inspect/types';
 import type { Results } from '../../core/results/types';
 import type { FileSliceFinderResult } from '../../core/inspect/sliceFinderFiles';
@@ -42,6 +43,14 @@ export type InspectRequest =
       source: Omit<InspectSource, 'sha256'>;
       pathB: string;
       options: SliceFinderOptions;
+    }
+  /** The rows that changed from run A (`source`) to run B (`pathB`), as `eval-lens diff` lists them; read afresh. */
+  | {
+      id: number;
+      op: 'diff';
+      source: Omit<InspectSource, 'sha256'>;
+      pathB: string;
+      options: { metric?: string; where: FilterTerm[]; whereText?: string; limit: number };
     };
 
 export interface InspectAnswers {
@@ -51,6 +60,7 @@ export interface InspectAnswers {
   subset: Results;
   findSlices: FileSliceFinderResult;
   findSlicesBetween: FileSliceFinderResult;
+  diff: RowDiff;
 }
 
 export type InspectResponse =

@@ -7,6 +7,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
+import { diffRuns } from '../../core/compare/diffRows';
 import { EvalLensError } from '../../core/diagnostics';
 import { StaleSourceError } from '../../core/inspect';
 import { fileInfo } from '../../core/io/fileInfo';
@@ -81,6 +82,10 @@ async function answer(req: InspectRequest): Promise<unknown> {
   if (req.op === 'findSlicesBetween') {
     const { path, configPath, defaults, root } = req.source;
     return findSlicesBetween(path, req.pathB, { configPath, defaults, root, ...req.options });
+  }
+  if (req.op === 'diff') {
+    const { path, configPath, defaults, root } = req.source;
+    return diffRuns(path, req.pathB, { configPath, defaults, root, ...req.options });
   }
   const insp = await inspectionOf(req.source);
   switch (req.op) {

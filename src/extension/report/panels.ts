@@ -13,6 +13,8 @@ import type { ReportModel } from '../../shared/model';
 import { isWebviewState, REPORT_VIEW_TYPE, type HostMessage, type OperatingPointKey } from '../../shared/protocol';
 import { buildReportModel } from '../../shared/report';
 import { ReportInspector, withWhereBLosesTab, type InspectorHost } from '../inspect/reportInspector';
+import { CompareRows } from '../inspect/compareRows';
+import { withChangedRowsTab } from '../../shared/changedRowsModel';
 import { readEntry } from '../resultsIndex';
 import type { StatusBar } from '../statusBar';
 import { reportColumn } from './column';
@@ -49,7 +51,8 @@ async function loadShown(uri: vscode.Uri): Promise<{ model: ReportModel; results
 }
 
 async function loadOtherModel(uri: vscode.Uri, entry: Awaited<ReturnType<typeof readEntry>>): Promise<ReportModel> {
-  if (entry.kind === 'compare') return withWhereBLosesTab(buildCompareModel(entry.compare), entry.compare);
+  if (entry.kind === 'compare')
+    return withWhereBLosesTab(withChangedRowsTab(buildCompareModel(entry.compare), entry.compare), entry.compare);
   // A results or comparison file that failed its schema is an error, never rendered as plain JSON.
   if (entry.kind === 'invalid' && jsonKind(uri.fsPath) !== 'foreign' && jsonKind(uri.fsPath) !== undefined)
     throw new Error(entry.error);
@@ -84,6 +87,8 @@ class ReportPanel {
   private readonly subs: vscode.Disposable[] = [];
   /** Answers the webview's row, line, slice and subset requests. */
   readonly inspector: ReportInspector;
+  /** Answers the Changed rows tab of a comparison (its rows, and both lines opened side by side). */
+  readonly compareRows: CompareRows;
 
   constructor(
     private readonly host: ReportHost,
@@ -103,6 +108,7 @@ class ReportPanel {
     };
     panel.webview.html = reportHtml(panel.webview, host.extensionUri);
     this.inspector = new ReportInspector(host, uri, panel, (m) => this.post(m));
+    this.compareRows = new CompareRows(host, uri, panel, this.inspector, (m) => this.post(m));
     this.subs.push(
       this.inspector,
       panel.webview.onDidReceiveMessage((m: unknown) => this.handle(m)),
@@ -197,6 +203,8 @@ class ReportPanel {
           ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
           ...(opts.run !== undefined ? { run: opts.run } : {}),
         }),
+      diffRows: (seq, query) => this.compareRows.diffRows(seq, query),
+      openLines: (run, lineA, lineB) => this.compareRows.openLines(run, lineA, lineB),
     };
   }
 }
@@ -285,7 +293,9 @@ export class ReportPanels implements vscode.Disposable {
   /** The panel showing `uri` (its webview panel and its inspection handlers), if open. */
   panelFor(
     uri: vscode.Uri,
-  ): { panel: vscode.WebviewPanel; inspector: ReportInspector; refresh(): Promise<void> } | undefined {
+  ):
+    | { panel: vscode.WebviewPanel; inspector: ReportInspector; compareRows: CompareRows; refresh(): Promise<void> }
+    | undefined {
     return this.panels.get(uri.toString());
   }
 

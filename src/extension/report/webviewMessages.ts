@@ -12,6 +12,7 @@ import type { FilterTerm, RowQuery } from '../../core/inspect/types';
 import {
   isWebviewMessage,
   pngBytes,
+  type DiffQuery,
   type HostCommand,
   type HostMessage,
   type OperatingPointKey,
@@ -45,11 +46,14 @@ export interface PanelCapabilities {
   computeSlices(seq: number, by: string[]): Promise<unknown>;
   /** The slice finder (one run, or the comparison's baseline against `opts.run`). */
   findSlices(seq: number, opts: FindSlicesRequest): Promise<unknown>;
+  /** The Changed rows tab of a comparison: the rows that changed from the baseline to `query.run`. */
+  diffRows(seq: number, query: DiffQuery): Promise<unknown>;
+  /** The baseline's line `lineA` and `run`'s line `lineB` opened side by side, each selected. */
+  openLines(run: string, lineA: number, lineB: number): Promise<unknown>;
 }
 
 /** What a `findSlices` message asks for. */
 export type FindSlicesRequest = Omit<Extract<WebviewMessage, { type: 'findSlices' }>, 'type' | 'seq'>;
-
 
 /** The extension command each webview button runs (on the shown file). */
 export const WEBVIEW_COMMANDS: Readonly<Record<HostCommand, CommandId>> = {
@@ -134,6 +138,12 @@ async function route(m: WebviewMessage, host: PanelCapabilities): Promise<HostMe
       return undefined;
     case 'computeSlices':
       await host.computeSlices(m.seq, m.by);
+      return undefined;
+    case 'diffRows':
+      await host.diffRows(m.seq, m.query);
+      return undefined;
+    case 'openLines':
+      await host.openLines(m.run, m.lineA, m.lineB);
       return undefined;
     case 'findSlices': {
       const { type: _type, seq, ...opts } = m;

@@ -170,3 +170,27 @@ test('inspection answers from the host', () => {
   );
   assert.equal(isHostMessage({ type: 'foundSlices', seq: 5 }), false);
 });
+
+test('Changed rows: the diff request, Open in both files and the diff answer are checked', () => {
+  const where = [{ key: 'label', op: '=', value: '9' }];
+  for (const m of [
+    { type: 'diffRows', seq: 1, query: { run: 'digits-lt/knn.csv', where: [], limit: 50 } },
+    { type: 'diffRows', seq: 2, query: { run: 'digits-lt/knn.csv', metric: 'nll', where, limit: 1000 } },
+    { type: 'openLines', run: 'digits-lt/knn.csv', lineA: 2, lineB: 80 },
+  ])
+    assert.equal(isWebviewMessage(m), true, JSON.stringify(m));
+  for (const m of [
+    { type: 'diffRows', seq: 1, query: { run: 'knn.csv', where: [], limit: 0 } },
+    { type: 'diffRows', seq: 1, query: { run: 'knn.csv', where: [], limit: 1001 } },
+    { type: 'diffRows', seq: 1, query: { run: 'knn.csv', metric: '', where: [], limit: 5 } },
+    { type: 'diffRows', seq: 1, query: { run: 1, where: [], limit: 5 } },
+    { type: 'diffRows', seq: 1, query: { run: 'knn.csv', where: [{ key: 'label' }], limit: 5 } },
+    { type: 'openLines', run: 'knn.csv', lineA: 0, lineB: 1 },
+    { type: 'openLines', run: 'knn.csv', lineA: 1 },
+    { type: 'openLines', run: '', lineA: 1, lineB: 1 },
+  ])
+    assert.equal(isWebviewMessage(m), false, JSON.stringify(m));
+  assert.equal(isHostMessage({ type: 'diff', seq: 3, diff: { n: 300, rows: [] } }), true);
+  assert.equal(isHostMessage({ type: 'diff', seq: 3, diff: { n: -1, rows: [] } }), false);
+  assert.equal(isHostMessage({ type: 'diff', seq: 3, diff: { n: 3 } }), false);
+});

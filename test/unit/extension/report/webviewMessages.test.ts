@@ -33,6 +33,8 @@ function recordingHost(over: Partial<PanelCapabilities> = {}): { host: PanelCapa
     sliceCandidates: rec('sliceCandidates'),
     computeSlices: rec('computeSlices'),
     findSlices: rec('findSlices'),
+    diffRows: rec('diffRows'),
+    openLines: rec('openLines'),
     ...over,
   };
   return { host, calls };
@@ -181,4 +183,47 @@ test('safePngName keeps word characters, dots and dashes only', () => {
   assert.equal(safePngName('reliability-diagram.png'), 'reliability-diagram.png');
   assert.equal(safePngName('a b/c\\d:e.png'), 'a_b_c_d_e.png');
   assert.equal(safePngName('ü  ö.png'), '_.png');
+});
+
+test('webview messages: the Changed rows tab asks for a diff and opens both lines; malformed requests are dropped', async () => {
+  const query = { run: 'digits-lt/knn.csv', metric: 'nll', where: [{ key: 'label', op: '=', value: '3' }], limit: 50 };
+  {
+    const { host, calls } = recordingHost();
+    assert.equal(await handleWebviewMessage({ type: 'diffRows', seq: 9, query }, host), undefined);
+    assert.deepEqual(calls, [['diffRows', 9, query]]);
+  }
+  {
+    const { host, calls } = recordingHost();
+    const m = { type: 'openLines', run: 'digits-lt/knn.csv', lineA: 12, lineB: 40 };
+    assert.equal(await handleWebviewMessage(m, host), undefined);
+    assert.deepEqual(calls, [['openLines', 'digits-lt/knn.csv', 12, 40]]);
+  }
+  for (const m of [
+    { type: 'diffRows', seq: 1, query: { ...query, limit: 0 } },
+    { type: 'diffRows', seq: 1, query: { ...query, limit: 1001 } },
+    { type: 'diffRows', seq: 1, query: { ...query, run: '' } },
+    { type: 'diffRows', seq: 1, query: { ...query, where: 'label=3' } },
+    { type: 'diffRows', query },
+    { type: 'openLines', run: 'knn.csv', lineA: 0, lineB: 3 },
+    { type: 'openLines', run: 'knn.csv', lineA: 2, lineB: 1.5 },
+    { type: 'openLines', lineA: 2, lineB: 3 },
+  ]) {
+    const { host, calls } = recordingHost();
+    assert.equal(await handleWebviewMessage(m, host), undefined);
+    assert.equal(calls.length, 1, JSON.stringify(m));
+    assert.equal((calls[0] as string[])[0], 'log', JSON.stringify(m));
+  }
+});
+
+test('webview messages: a failing diff is answered ok: false with the reason', async () => {
+  const { host } = recordingHost({
+    diffRows: async () => {
+      throw new Error('expected the same ids as a.csv');
+    },
+  });
+  const reply = await handleWebviewMessage(
+    { type: 'diffRows', seq: 3, query: { run: 'b.csv', where: [], limit: 10 } },
+    host,
+  );
+  assert.deepEqual(reply, { type: 'reply', seq: 3, ok: false, message: 'expected the same ids as a.csv' });
 });
