@@ -13,6 +13,7 @@ import type { CompareTest, Place, RunTable } from './types';
 import { csvCell } from '../../shared/csvCell';
 import { escapeMarkdown } from '../../shared/markdownText';
 import { metricColumn } from '../glossary';
+import { intervalMethodOf } from '../stats/bootstrap';
 
 const ARROW = { higher: '↑', lower: '↓' } as const;
 
@@ -176,7 +177,11 @@ export function renderLatexTable(t: RunTable, opts: LatexTableOptions = {}): str
   };
   const withCi = metrics.some((m) => t.runs.some((r) => opts.intervals?.[r]?.[m]));
   const level = opts.confidence !== undefined ? `${Number((opts.confidence * 100).toPrecision(4))}\\% ` : '';
-  const ciText = withCi ? ` $\\pm$: half the width of each run's ${level}bootstrap percentile interval.` : '';
+  // The binned calibration errors' intervals are basic bootstrap intervals (stats/bootstrap.ts `IntervalMethod`).
+  const basic = metrics.some((m) => intervalMethodOf(m) === 'basic' && t.runs.some((r) => opts.intervals?.[r]?.[m]));
+  const ciText = withCi
+    ? ` $\\pm$: half the width of each run's ${level}bootstrap percentile interval${basic ? ' (for the calibration errors the basic bootstrap interval, Davison \\& Hinkley 1997)' : ''}.`
+    : '';
   const lines = [
     // which key each heading stands for, for whoever edits the table later (a comment: prints nothing)
     `% Columns: ${metrics.map((m) => `${latexCommentText(metricColumn(m))} = ${latexCommentText(m)}`).join('; ')}`,

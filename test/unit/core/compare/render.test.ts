@@ -95,7 +95,18 @@ test('latex: a chosen subset of metrics in the given order, ± half the interval
     ),
     s,
   );
-  assert.match(s, /half the width of each run's 95\\% bootstrap percentile interval/);
+  assert.match(s, /half the width of each run's 95\\% bootstrap percentile interval\./);
+  assert.ok(!s.includes('basic bootstrap'), 'no calibration error with an interval: no word of the basic interval');
+  // ECE with an interval: the caption says its interval is the basic one
+  const withEce = renderLatexTable(t, {
+    metrics: ['ece', 'accuracy'],
+    intervals: { 'runs/b.csv': { accuracy: [0.85, 0.93], ece: [0.01, 0.03] } },
+    confidence: 0.95,
+  });
+  assert.match(
+    withEce,
+    /bootstrap percentile interval \(for the calibration errors the basic bootstrap interval, Davison \\& Hinkley 1997\)\./,
+  );
   assert.ok(!s.includes('\\input{'));
   assert.equal(s.match(/\\begin\{tabular\}\{l(r*)\}/)![1], 'rr');
 });
