@@ -59,3 +59,27 @@ export function writeUiFixtures(workspace: string): { three: string; twenty: str
   );
   return { three, twenty };
 }
+
+/**
+ * 30 classes with non-Latin names (as on the data the per-class chart and confusion matrix were
+ * found unreadable with): class c has 60 + 5c rows, right with probability 0.5 + 0.015c.
+ */
+export const THIRTY_CLASS_NAMES = Array.from({ length: 30 }, (_, i) =>
+  i === 4 ? 'Ærøskøbing' : i === 9 ? '東京' : i === 17 ? 'Zürich–Genève' : `type_${String(i).padStart(2, '0')}`,
+);
+
+export function writeThirtyClasses(workspace: string): string {
+  const dir = join(workspace, 'ui-fixtures');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'thirty-classes.csv');
+  writeFileSync(
+    file,
+    rows(
+      THIRTY_CLASS_NAMES,
+      (c) => 60 + 5 * c,
+      (c) => 0.5 + 0.015 * c,
+      11,
+    ),
+  );
+  return file;
+}
