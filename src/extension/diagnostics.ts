@@ -59,9 +59,10 @@ export class EvalDiagnostics implements vscode.Disposable {
 
   /**
    * Replaces the entries of `input` with its error: one entry per bad cell or row when the error
-   * lists several, each starting at the cell and naming its column.
+   * lists several, each starting at the cell and naming its column. Returns where the first
+   * problem is (its file and its cell's range, else its whole line), for the pop-up's Open.
    */
-  reportError(input: vscode.Uri, err: SerializedError): void {
+  reportError(input: vscode.Uri, err: SerializedError): { file: vscode.Uri; range: vscode.Range } | undefined {
     const problems =
       err.problems && err.problems.length > 0
         ? err.problems
@@ -74,6 +75,7 @@ export class EvalDiagnostics implements vscode.Disposable {
           ];
     const lines = new LineReader();
     const files = new Map<string, vscode.Diagnostic[]>();
+    let first: { file: vscode.Uri; range: vscode.Range } | undefined;
     for (const p of problems) {
       const file = p.location.file ? vscode.Uri.file(p.location.file) : input;
       const line = Math.max(0, (p.location.line ?? 1) - 1);
@@ -93,8 +95,10 @@ export class EvalDiagnostics implements vscode.Disposable {
       d.source = 'Eval Lens';
       if (p.code) d.code = p.code;
       files.set(file.fsPath, [...(files.get(file.fsPath) ?? []), d]);
+      if (!first && p.location.line !== undefined) first = { file, range };
     }
     this.set(input, files);
+    return first;
   }
 
   /** Replaces the entries of `input` with its results' warnings that name a line. */

@@ -95,7 +95,7 @@ export async function evaluateInput(
     }
     const e = err instanceof JobFailed ? err.error : { name: 'Error', message: String(err) };
     ctx.log.error(`Evaluation of ${input.fsPath} failed: ${e.message}${e.stack && !e.code ? `\n${e.stack}` : ''}`);
-    ctx.diagnostics.reportError(input, e);
+    const where = ctx.diagnostics.reportError(input, e);
     // An EvalLensError (with a code) is about the input; anything else is a bug of ours.
     const shown = !e.code
       ? `Eval Lens hit an internal error (${e.message}). The details are in the log (Eval Lens: Show Log); please report it.`
@@ -109,6 +109,7 @@ export async function evaluateInput(
         shown,
         e.location?.file ? vscode.Uri.file(e.location.file) : input,
         e.location?.line,
+        where,
       );
     return undefined;
   }
@@ -160,6 +161,7 @@ async function reportFailure(
   message: string,
   file: vscode.Uri,
   line?: number,
+  where?: { file: vscode.Uri; range: vscode.Range },
 ): Promise<void> {
   const openFile = `Open ${path.basename(file.fsPath)}${line ? `:${line}` : ''}`;
   const choice = await vscode.window.showErrorMessage(
@@ -169,8 +171,11 @@ async function reportFailure(
     'Show Log',
   );
   if (choice === openFile) {
+    // The bad cell itself when the error names a column (the range its problem entry marks), else
+    // the start of the bad line.
     const pos = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
-    await vscode.window.showTextDocument(file, { selection: new vscode.Range(pos, pos) });
+    const selection = where && where.file.fsPath === file.fsPath ? where.range : new vscode.Range(pos, pos);
+    await vscode.window.showTextDocument(file, { selection });
   } else if (choice === 'Create Evaluation Config') {
     await vscode.commands.executeCommand(Command.createConfig);
   } else if (choice === 'Show Log') {

@@ -5,7 +5,7 @@
  * as text, a unit test reads it.
  */
 import type { FilterTerm } from '../core/inspect/types';
-import type { FileSliceFinderResult } from '../core/inspect/sliceFinderFiles';
+import type { FileSliceFinderResult } from '../core/inspect/sliceFinderTypes';
 import { formatCount, formatP } from './format';
 
 export interface FoundSliceLine {

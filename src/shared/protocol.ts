@@ -10,7 +10,7 @@ import type { RowDiff } from '../core/compare/diffTypes';
 import type { FilterOp, FilterTerm, RowPage, RowQuery } from '../core/inspect/types';
 import type { ReportModel } from './model';
 import type { SliceCandidate, SliceTable } from './inspectModel';
-import type { FileSliceFinderResult } from '../core/inspect/sliceFinderFiles';
+import type { FileSliceFinderResult } from '../core/inspect/sliceFinderTypes';
 
 /** The panel's view type (package.json does not list it; the serializer registers it). */
 export const REPORT_VIEW_TYPE = 'evalLens.report';

@@ -10,8 +10,9 @@ import type { TextColumn } from '../data/textColumn';
 import { diffRuns } from '../compare/diffRows';
 import { encode } from './classificationTable';
 import { openInspection, type Inspection, type InspectionOptions } from './open';
-import { findSlices, type SliceFinderOptions, type SliceFinderResult } from './sliceFinder';
+import { findSlices, type SliceFinderOptions } from './sliceFinder';
 import type { ClassificationRowView, FilterTerm } from './types';
+import type { FileSliceFinderResult } from './sliceFinderTypes';
 
 export interface SliceFinderFileOptions
   extends Pick<InspectionOptions, 'configPath' | 'root' | 'defaults' | 'overrides'>, SliceFinderOptions {
@@ -20,10 +21,7 @@ export interface SliceFinderFileOptions
   matchBy?: 'id' | 'position';
 }
 
-export interface FileSliceFinderResult extends SliceFinderResult {
-  /** The file (one run) or the two runs, A then B, as given. */
-  runs: string[];
-}
+export type { FileSliceFinderResult };
 
 /** Keys of the row query that a column of the same name could not be filtered by. */
 const BUILT_IN_KEYS = new Set([

@@ -69,10 +69,18 @@ async function loadOtherModel(uri: vscode.Uri, entry: Awaited<ReturnType<typeof 
   return buildLeafModel(path.basename(uri.fsPath), value);
 }
 
-/** The column of a new report: an existing other group, else beside the active one. */
-function reportViewColumn(): vscode.ViewColumn {
-  const groups = vscode.window.tabGroups.all.map((g) => g.viewColumn);
-  const c = reportColumn(groups, vscode.window.tabGroups.activeTabGroup?.viewColumn);
+/**
+ * The column of a new report (see `reportColumn`): the group of the open reports (`reports`, the
+ * active one first), else the empty active group, else an existing other group, else beside.
+ */
+function reportViewColumn(reports: readonly vscode.WebviewPanel[]): vscode.ViewColumn {
+  const groups = vscode.window.tabGroups.all.map((g) => ({ column: g.viewColumn, tabs: g.tabs.length }));
+  const ordered = [...reports].sort((a, b) => Number(b.active) - Number(a.active));
+  const c = reportColumn(
+    groups,
+    vscode.window.tabGroups.activeTabGroup?.viewColumn,
+    ordered.map((p) => p.viewColumn),
+  );
   return c === 'beside' ? vscode.ViewColumn.Beside : (c as vscode.ViewColumn);
 }
 
@@ -239,6 +247,11 @@ export class ReportPanels implements vscode.Disposable {
     return p;
   }
 
+  /** The webview panels of the open reports. */
+  private openPanels(): vscode.WebviewPanel[] {
+    return [...this.panels.values()].map((p) => p.panel);
+  }
+
   /** Opens (or reveals) the report of `uri`, optionally at a metric or chart. */
   async open(uri: vscode.Uri, focus?: string): Promise<void> {
     const existing = this.panels.get(uri.toString());
@@ -250,7 +263,7 @@ export class ReportPanels implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(
       REPORT_VIEW_TYPE,
       `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')}`,
-      reportViewColumn(),
+      reportViewColumn(this.openPanels()),
       { enableScripts: true, enableFindWidget: true },
     );
     void this.adopt(panel, uri, focus).showInStatusBar();
@@ -266,7 +279,7 @@ export class ReportPanels implements vscode.Disposable {
       const panel = vscode.window.createWebviewPanel(
         REPORT_VIEW_TYPE,
         `Report: ${path.basename(uri.fsPath).replace(/\.(eval|compare)\.json$/, '')} (${label})`,
-        reportViewColumn(),
+        reportViewColumn(this.openPanels()),
         { enableScripts: true, enableFindWidget: true },
       );
       p = this.adopt(panel, uri, undefined);
