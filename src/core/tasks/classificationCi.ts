@@ -23,6 +23,7 @@ import {
   resampleProgress,
   strataOf,
 } from '../stats/bootstrap';
+import { isSubgroupKey } from './classificationSubgroups';
 import { setSnapshotCi } from './stages';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,7 +75,8 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const { data } = run;
   const keys: string[] = [];
   for (const f of CI_FAMILIES)
-    for (const k of results.families[f] ?? []) if (results.metrics[k]?.value !== null) keys.push(k);
+    for (const k of results.families[f] ?? [])
+      if (results.metrics[k]?.value !== null && !isSubgroupKey(k)) keys.push(k); // subgroups: no interval
   if (keys.length === 0 || data.n === 0) {
     void run.resampleWorkers?.stop(); // nothing to resample: not kept waiting until the task ends
     return;

@@ -29,6 +29,14 @@ export interface SubgroupErrors {
   worstName: string | null;
 }
 
+/**
+ * The keys of this step. They get no bootstrap interval (the classification bootstrap's resample
+ * statistic does not compute them, and a maximum's percentile interval is biased anyway).
+ */
+export function isSubgroupKey(key: string): boolean {
+  return key === 'worst_subgroup_error' || key.startsWith('error_subgroup.');
+}
+
 /** Error per value of `column` from the per-row correctness and weights. O(n). */
 export function subgroupErrors(
   column: TextColumn,

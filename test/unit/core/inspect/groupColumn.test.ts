@@ -155,6 +155,17 @@ test('subgroupColumn: rows weighted by the weight column; any column may be name
   assert.ok(Math.abs(m.worst_subgroup_error!.value! - 2 / 3) < 1e-15);
 });
 
+test('subgroupColumn with a bootstrap: the other metrics get intervals, the subgroup keys none and no warning about it', async () => {
+  const cfg = join(dir, 'subgroups-boot.json');
+  writeFileSync(cfg, JSON.stringify({ ...LONG_TAIL, subgroupColumn: 'group', bootstrap: { n: 50, seed: 1 } }));
+  const r = await evaluateFile(path, { configPath: cfg });
+  assert.ok(r.metrics.accuracy!.ci);
+  assert.equal(r.metrics.worst_subgroup_error!.value, 2 / 3);
+  assert.equal(r.metrics.worst_subgroup_error!.ci, undefined);
+  assert.equal(r.metrics['error_subgroup.north']!.ci, undefined);
+  assert.ok(!JSON.stringify(r.warnings).includes('subgroup'), JSON.stringify(r.warnings));
+});
+
 test('subgroupColumn naming a column the file does not have is an error naming the columns found', async () => {
   const cfg = join(dir, 'missing.json');
   writeFileSync(cfg, JSON.stringify({ subgroupColumn: 'regoin', bootstrap: { n: 0 } }));
