@@ -254,7 +254,7 @@ function renderGrid(
       other
         ? el(
             'th',
-            { class: `cm-col cm-other-col${longCols ? ' cm-vertical' : ''}`, scope: 'col', title: otherTitle },
+            { class: `cm-other-col${longCols ? ' cm-vertical' : ''}`, scope: 'col', title: otherTitle },
             el('span', { class: 'cm-label' }, otherName),
           )
         : null,
