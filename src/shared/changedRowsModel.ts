@@ -4,20 +4,9 @@
  * (`eval-lens diff`'s computation, in the inspection worker) and rendered by the webview.
  */
 import type { CompareResults } from '../core/compare/types';
-import type { ReportModel } from './model';
+import type { ChangedRowsModel, ReportModel } from './model';
 
-export interface ChangedRowsModel {
-  task: string;
-  /** The baseline (run A), as the comparison names it, and its display name. */
-  baseline: { run: string; name: string };
-  /** The other runs (run B candidates), in the comparison's order. */
-  runs: { run: string; name: string }[];
-  /**
-   * The metrics offered before the first answer: accuracy and NLL for rows with a class; none for
-   * ranking, whose per-user keys come with the first answer.
-   */
-  metrics: string[];
-}
+export type { ChangedRowsModel };
 
 /** The model of the Changed rows tab, or undefined when the comparison has no two evaluated runs. */
 export function changedRowsModel(c: CompareResults): ChangedRowsModel | undefined {

@@ -7,7 +7,6 @@
 import type { OperatingPointModel } from './operatingPoint';
 import type { UserInspectorModel } from './userInspector';
 import type { InspectModel } from './inspectModel';
-import type { ChangedRowsModel } from './changedRowsModel';
 import type { ConfusionOther } from './confusionView';
 
 export type CellValue = string | number | null;
@@ -213,4 +212,18 @@ export interface ReportModel {
   inspect?: InspectModel;
   /** A comparison's Slices tab ("Where B loses"): its baseline (A) and the runs B may be. */
   compareSlices?: { baseline: string; runs: { id: string; name: string }[] };
+}
+
+/** The Changed rows tab of a comparison: its runs and the metrics offered before the first answer. */
+export interface ChangedRowsModel {
+  task: string;
+  /** The baseline (run A), as the comparison names it, and its display name. */
+  baseline: { run: string; name: string };
+  /** The other runs (run B candidates), in the comparison's order. */
+  runs: { run: string; name: string }[];
+  /**
+   * The metrics offered before the first answer: accuracy and NLL for rows with a class; none for
+   * ranking, whose per-user keys come with the first answer.
+   */
+  metrics: string[];
 }
