@@ -415,12 +415,13 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
 
 /**
  * A PNG of the chart for a paper: drawn again off screen at a fixed size (960 × 540 CSS pixels,
- * twice the density) with {@link paperTheme}: white background and dark text in every editor theme.
+ * twice the density; horizontal bars taller, 28 px a category, so that every label fits) with
+ * {@link paperTheme}: white background and dark text in every editor theme.
  */
 export function chartPng(model: ChartModel, font: string): string {
   const canvas = document.createElement('canvas');
   const w = 960;
-  const h = 540;
+  const h = model.horizontal ? Math.max(540, 60 + 28 * (model.x.categories?.length ?? 0)) : 540;
   // A non-responsive chart takes its CSS size from the canvas attributes and multiplies them by devicePixelRatio.
   canvas.width = w;
   canvas.height = h;

@@ -9,7 +9,7 @@
  * Run: npm run build && node --import tsx --test --test-reporter=spec test/ui/manyClasses.ui.test.ts
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
@@ -106,6 +106,25 @@ describe('charts with many classes and many series (code-server + Chromium)', { 
     assert.ok(state.height >= 28 * 30, `canvas ${state.height} px high`);
     await scrollTo(frame, 'chart-perClassAccuracy');
     await screenshot(page, join(SHOTS, 'per-class-30-horizontal.png'));
+    // Save PNG: 960 px wide and 28 px a class (60 + 28 × 30 = 900), at twice the density.
+    await frame.locator('figure[data-chart="perClassAccuracy"] vscode-button[data-act="png"]').click();
+    const target = join(ws, 'ui-fixtures', 'thirty-classes-per-class-accuracy.png');
+    await page.locator('.quick-input-widget input').first().waitFor({ timeout: 20_000 });
+    await page.waitForFunction(
+      () =>
+        /thirty-classes-per-class-accuracy\.png$/.test(
+          document.querySelector<HTMLInputElement>('.quick-input-widget input')?.value ?? '',
+        ),
+      undefined,
+      { timeout: 10_000 },
+    );
+    await page.keyboard.press('Enter');
+    await waitForFile(target, 30_000);
+    // The file's header is what is read: written whole by the host.
+    let png = readFileSync(target);
+    for (const end = Date.now() + 30_000; png.length < 24 && Date.now() < end;) png = readFileSync(target);
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1920, 1800]);
+    copyFileSync(target, join(SHOTS, 'saved-png-per-class-30.png'));
   });
 
   it('30 classes: the confusion matrix has an "other" column and row; every row adds up to the class support', async () => {
