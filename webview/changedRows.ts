@@ -9,7 +9,7 @@
 import type { DiffRow, RowDiff } from '../src/core/compare/diffTypes';
 import { parseWhere, WhereSyntaxError } from '../src/core/inspect/where';
 import type { FilterTerm } from '../src/core/inspect/types';
-import type { ChangedRowsModel } from '../src/shared/changedRowsModel';
+import type { ChangedRowsModel } from '../src/shared/model';
 import { formatCount, formatNumber, formatP } from '../src/shared/format';
 import { MAX_DIFF_ROWS } from '../src/shared/protocol';
 import { el } from './dom';

@@ -3,6 +3,7 @@
  * in the source file, the report of a subset of rows (a slice click), slice candidates and slice
  * tables. Each request goes to the shared inspection worker; each failure becomes a message.
  */
+import { parseBaselineRunName } from '../../core/compare/baselineNames';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FilterTerm, RowQuery } from '../../core/inspect/types';
@@ -49,6 +50,9 @@ function withSlicesTab(model: ReportModel): ReportModel {
  */
 export function withWhereBLosesTab(model: ReportModel, c: CompareResults): ReportModel {
   if (c.task === 'ranking' || c.runs.length < 2 || model.tabs.some((t) => t.id === 'slices')) return model;
+  // A baseline run made from a run's input (`--against majority`) has no file of its rows to slice.
+  const fileRuns = c.runs.filter((id) => id !== c.baseline && !parseBaselineRunName(id));
+  if (parseBaselineRunName(c.baseline) || fileRuns.length === 0) return model;
   const baselineName = c.names[c.runs.indexOf(c.baseline)] ?? c.baseline;
   return {
     ...model,
@@ -56,7 +60,7 @@ export function withWhereBLosesTab(model: ReportModel, c: CompareResults): Repor
     targets: { ...model.targets, slices: { tab: 'slices' } },
     compareSlices: {
       baseline: baselineName,
-      runs: c.runs.flatMap((id, i) => (id === c.baseline ? [] : [{ id, name: c.names[i] ?? id }])),
+      runs: fileRuns.map((id) => ({ id, name: c.names[c.runs.indexOf(id)] ?? id })),
     },
   };
 }

@@ -52,3 +52,21 @@ test('Changed rows: the tab is added last, once, and only when there are two run
   assert.equal(withChangedRowsTab(model(), one).tabs.length, 1);
   assert.equal(withChangedRowsTab(model(), comparison({ baseline: 'elsewhere.csv' })).tabs.length, 1);
 });
+
+test('Changed rows: a baseline run made from a run input has no file, so it is never run A or a run B', () => {
+  const majority = 'baseline:majority (of digits-lt/logreg.csv)';
+  // Tested against the majority-class baseline: nothing to open side by side, no tab.
+  const against = comparison({
+    runs: [majority, 'digits-lt/logreg.csv'],
+    names: ['baseline:majority (of logreg)', 'logreg'],
+    baseline: majority,
+  });
+  assert.equal(changedRowsModel(against), undefined);
+  assert.equal(withChangedRowsTab(model(), against).tabs.length, 1);
+  // A file baseline with a derived run among the others: only the file runs are offered as B.
+  const mixed = comparison({
+    runs: ['digits-lt/knn.csv', majority, 'digits-lt/logreg.csv'],
+    names: ['knn', 'baseline:majority (of logreg)', 'logreg'],
+  });
+  assert.deepEqual(changedRowsModel(mixed)?.runs, [{ run: 'digits-lt/logreg.csv', name: 'logreg' }]);
+});
