@@ -4,6 +4,7 @@
  * line* in both files — the baseline's prediction file in one editor column, the run's in the
  * column beside it, each with the row's whole line selected.
  */
+import { recordEndLine } from '../../shared/rowPosition';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { RowDiff } from '../../core/compare/diffTypes';
@@ -111,7 +112,9 @@ export class CompareRows {
       const line = i === 0 ? lineA : lineB;
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
       const l = Math.min(Math.max(0, line - 1), doc.lineCount - 1);
-      const range = new vscode.Range(l, 0, l, doc.lineAt(l).text.length);
+      // The whole record: a quoted CSV field may span several lines.
+      const end = recordEndLine((i) => doc.lineAt(i).text, doc.lineCount, l, file);
+      const range = new vscode.Range(l, 0, end, doc.lineAt(end).text.length);
       const editor = await vscode.window.showTextDocument(doc, {
         viewColumn: columns[i],
         selection: range,

@@ -3,6 +3,7 @@
  * in the source file, the report of a subset of rows (a slice click), slice candidates and slice
  * tables. Each request goes to the shared inspection worker; each failure becomes a message.
  */
+import { recordEndLine } from '../../shared/rowPosition';
 import { parseBaselineRunName } from '../../core/compare/baselineNames';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -293,7 +294,9 @@ export class ReportInspector implements vscode.Disposable {
     }
     const doc = await vscode.workspace.openTextDocument(input);
     const l = Math.min(Math.max(0, line - 1), doc.lineCount - 1);
-    const range = new vscode.Range(l, 0, l, doc.lineAt(l).text.length);
+    // The whole record: a quoted CSV field may span several lines.
+    const end = recordEndLine((i) => doc.lineAt(i).text, doc.lineCount, l, input.fsPath);
+    const range = new vscode.Range(l, 0, end, doc.lineAt(end).text.length);
     // Beside the report: where the file is already shown, else a column next to the report.
     const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === input.fsPath);
     const column =
