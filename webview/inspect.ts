@@ -7,7 +7,7 @@
  */
 import { Chart } from 'chart.js';
 import { confusionCell, type DrillSpec } from '../src/shared/drillTargets';
-import type { InspectModel } from '../src/shared/inspectModel';
+import { SUBSET_INTERVALS_NOTE, type InspectModel } from '../src/shared/inspectModel';
 import type { ReportModel } from '../src/shared/model';
 import { formatCount } from '../src/shared/format';
 import { el } from './dom';
@@ -123,6 +123,7 @@ export class ReportLens {
         el('span', { class: 'subset-label' }, `Subset of ${formatCount(sub.rows)} rows:`),
         ...sub.where.map((t) => el('span', { class: 'chip' }, formatTerm(t))),
         clear,
+        el('span', { class: 'note', 'data-note': 'subset-intervals' }, SUBSET_INTERVALS_NOTE),
       ),
     );
   }

@@ -7,7 +7,7 @@
  */
 import { Chart } from 'chart.js';
 import type { InspectModel, SliceRow, SliceTable } from '../src/shared/inspectModel';
-import { worstFirst } from '../src/shared/inspectModel';
+import { SLICE_INTERVALS_NOTE, worstFirst } from '../src/shared/inspectModel';
 import type { ChartModel, ReportModel } from '../src/shared/model';
 import { formatCi, formatCount, formatNumber } from '../src/shared/format';
 import { drawChart, type Drawn } from './charts';
@@ -154,6 +154,7 @@ export function renderSlices(
       chartBox,
       tableBox,
       ...(note || table.note ? [el('p', { class: 'note' }, note ?? table.note!)] : []),
+      el('p', { class: 'note', 'data-note': 'slice-intervals' }, SLICE_INTERVALS_NOTE),
     );
 
     const redraw = (): void => {

@@ -20,13 +20,18 @@ export class StatusBar implements vscode.Disposable {
     this.item.name = 'Eval Lens: report in front';
   }
 
-  show(results: Results, uri: vscode.Uri): void {
+  /**
+   * The headline of a report; `slice` (the filter, as text) when the report shows a slice of its
+   * file, whose numbers then are the slice's, not the whole file's.
+   */
+  show(results: Results, uri: vscode.Uri, slice?: string): void {
     const keys = headlineKeys(results, 3);
     const first = keys[0];
     if (!first) return;
     const m = results.metrics[first]!;
-    this.item.text = `$(graph) ${metricName(first)} ${formatNumber(m.value, first)}`;
+    this.item.text = `$(graph) ${metricName(first)} ${formatNumber(m.value, first)}${slice ? ` · slice ${slice}` : ''}`;
     const md = new vscode.MarkdownString(`**Eval Lens** — ${results.source.path}\n\n`);
+    if (slice) md.appendText(`The slice ${slice} (${results.source.rowsUsed} rows), not the whole file:\n\n`);
     for (const k of keys) {
       const v = results.metrics[k]!;
       md.appendMarkdown(`- ${metricName(k)} (\`${k}\`) ${formatNumber(v.value, k)} ${formatCi(v.ci, k)}\n`);

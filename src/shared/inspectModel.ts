@@ -41,6 +41,18 @@ export interface SliceTable {
   note?: string;
 }
 
+/**
+ * What the intervals of the Slices table are, shown under it: the same slice's report (a slice
+ * clicked) resamples the slice's rows alone, so the two intervals of one slice differ, and each
+ * place says which it shows.
+ */
+export const SLICE_INTERVALS_NOTE =
+  "Intervals: one bootstrap of the whole file. Each resample draws rows from the whole file and a slice's value is computed from its rows in the draw, so a slice and the whole file are paired and the difference's interval accounts for the slice being part of the file. A slice's own report (click the slice) resamples that slice's rows alone, so its intervals differ a little.";
+
+/** The same, in the report of one slice. */
+export const SUBSET_INTERVALS_NOTE =
+  "Intervals: a bootstrap of these rows alone. The whole file's Slices table resamples the whole file, so its interval for this slice differs a little.";
+
 /** The report's inspection state (absent: the report cannot query rows, e.g. a comparison). */
 export interface InspectModel {
   task: 'classification' | 'iw-binary' | 'ranking';

@@ -188,6 +188,33 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
     assert.notEqual(editor.viewColumn, p.panel.viewColumn, 'beside the report, not in its place');
   });
 
+  it('Open at line on a record whose quoted field spans several lines selects the whole record', async () => {
+    // Row b2's note holds two line breaks: the record is lines 3–5 of the file.
+    const csv = 'id,label,pred,note\nb1,x,x,plain\nb2,y,x,"first\nsecond, with a comma\nthird"\nb3,x,y,last\n';
+    makeFolder('multiline-open', { 'preds.csv': csv });
+    await evaluate('multiline-open/preds.csv', 'multiline-open/preds.eval.json', 60_000);
+    const p = await openPanel('multiline-open/preds.eval.json');
+    const m = (await p.inspector.queryRows(6, {
+      where: [{ key: 'id', op: '=', value: 'b2' }],
+      offset: 0,
+      limit: 1,
+    })) as RowsMessage;
+    const row = m.page.rows[0] as ClassificationRowView;
+    const lines = csv.split('\n');
+    const first = lines.findIndex((l) => l.startsWith('b2,'));
+    const last = lines.findIndex((l) => l === 'third"');
+    assert.equal(row.line, first + 1);
+    await p.inspector.openLine(row.line);
+    const editor = await waitFor('the prediction file in an editor', () => {
+      const e = vscode.window.activeTextEditor;
+      return e && e.document.uri.fsPath === ws('multiline-open/preds.csv') ? e : undefined;
+    });
+    assert.equal(editor.selection.start.line, first);
+    assert.equal(editor.selection.start.character, 0);
+    assert.equal(editor.selection.end.line, last);
+    assert.equal(editor.selection.end.character, lines[last]!.length);
+  });
+
   it('Open on a row of a Parquet file says the file is binary and opens no editor', async () => {
     const dir = makeFolder('parquet-open', { 'eval-lens.json': readFileSync(ws('digits-lt/eval-lens.json'), 'utf8') });
     copyFileSync(
@@ -293,9 +320,25 @@ describe('slices and subsets (a slice click shows the report of its rows)', func
     const model = p.inspector.decorate(buildReportModel(full), full);
     assert.deepEqual(model.inspect!.subset, { where, rows: c.rows });
     assert.equal(model.headline.find((k) => k.key === 'accuracy')!.value, c.hits / c.rows);
+    // The status bar follows the report in front: the slice's accuracy, named as the slice's.
+    const ctx = await activate();
+    const status = (): string => (ctx.status as unknown as { item: vscode.StatusBarItem }).item.text;
+    p.panel.reveal();
+    await p.showInStatusBar();
+    await waitFor(
+      'the status bar shows the slice',
+      () => status().includes('slice split = test') && status().includes((c.hits / c.rows).toFixed(4)),
+      20_000,
+    );
     // An empty filter goes back to the whole file.
     await p.inspector.evaluateSubset(12, [], () => p.refresh());
     assert.equal(p.inspector.subset, undefined);
+    await p.showInStatusBar();
+    await waitFor(
+      'the status bar shows the whole file again',
+      () => !status().includes('slice') && status().includes(full.metrics.accuracy!.value!.toFixed(4)),
+      20_000,
+    );
   });
 
   it('slices on demand: candidates and a slice table computed by the worker for a file evaluated without slices', async () => {

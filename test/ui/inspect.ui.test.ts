@@ -250,6 +250,11 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
       assert.ok(shown[i - 1]![1] <= shown[i]![1], `worst first: ${JSON.stringify(shown)}`);
     for (const [name, v] of shown)
       assert.equal(v, slices.find((x) => `${x.slice}=${x.value}` === name)!.accuracy.value, name);
+    // The table says its intervals come from the whole file's bootstrap (a slice's report differs).
+    assert.match(
+      (await frame.locator('[data-note="slice-intervals"]').textContent()) ?? '',
+      /^Intervals: one bootstrap of the whole file\./,
+    );
     await frame.waitForFunction(
       () =>
         [...document.querySelectorAll<HTMLCanvasElement>('vscode-tab-panel[data-tab="slices"] canvas')].some(
@@ -274,6 +279,11 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await frame.waitForSelector('.subset-bar', { timeout: 120_000 });
     const bar = await frame.locator('.subset-bar').getAttribute('data-subset');
     assert.equal(bar, 'split = test');
+    // …and the slice's report says its intervals resample the slice's rows alone.
+    assert.match(
+      (await frame.locator('.subset-bar [data-note="subset-intervals"]').textContent()) ?? '',
+      /^Intervals: a bootstrap of these rows alone\./,
+    );
     const acc = await frame.locator('.headline .card[data-metric="accuracy"]').getAttribute('data-value');
     assert.equal(Number(acc), accuracy);
     await frame.evaluate(() => window.scrollTo(0, 0));

@@ -12,6 +12,7 @@ import type { Results } from '../../core/results/types';
 import type { ReportModel } from '../../shared/model';
 import { isWebviewState, REPORT_VIEW_TYPE, type HostMessage, type OperatingPointKey } from '../../shared/protocol';
 import { buildReportModel } from '../../shared/report';
+import { formatWhere } from '../../core/inspect/where';
 import { ReportInspector, withWhereBLosesTab, type InspectorHost } from '../inspect/reportInspector';
 import { CompareRows } from '../inspect/compareRows';
 import { withChangedRowsTab } from '../../shared/changedRowsModel';
@@ -135,7 +136,10 @@ class ReportPanel {
   async showInStatusBar(): Promise<void> {
     if (this.staged) return; // no results file yet
     const entry = this.host.index.get(this.uri) ?? (await this.host.index.load(this.uri));
-    if (entry.kind === 'results') this.host.status.show(entry.results, this.uri);
+    const subset = this.inspector.subset;
+    // A slice's report in front: its numbers, named as the slice's.
+    if (entry.kind === 'results' && subset) this.host.status.show(subset.results, this.uri, formatWhere(subset.where));
+    else if (entry.kind === 'results') this.host.status.show(entry.results, this.uri);
     else if (entry.kind === 'compare') this.host.status.showComparison(entry.compare, this.uri);
   }
 
@@ -304,10 +308,14 @@ export class ReportPanels implements vscode.Disposable {
   }
 
   /** The panel showing `uri` (its webview panel and its inspection handlers), if open. */
-  panelFor(
-    uri: vscode.Uri,
-  ):
-    | { panel: vscode.WebviewPanel; inspector: ReportInspector; compareRows: CompareRows; refresh(): Promise<void> }
+  panelFor(uri: vscode.Uri):
+    | {
+        panel: vscode.WebviewPanel;
+        inspector: ReportInspector;
+        compareRows: CompareRows;
+        refresh(): Promise<void>;
+        showInStatusBar(): Promise<void>;
+      }
     | undefined {
     return this.panels.get(uri.toString());
   }
