@@ -224,22 +224,24 @@ export async function runCommand(page: Page, title: string, attempts = 10): Prom
   for (let i = 0; i < attempts; i++) {
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(`>${title}`);
     // The row whose label is exactly the title (fuzzy matching ranks others too).
     const row = page
       .locator('.quick-input-list .monaco-list-row')
       .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) })
       .first();
-    if (
-      await row.waitFor({ state: 'visible', timeout: 3000 }).then(
+    // On a busy machine the palette can close (or turn inert) between its appearing and the click —
+    // a notification or a restored editor taking focus: then it is opened again, each step waiting
+    // on the palette's own state with a bounded wait, never one long wait on a closed palette.
+    const ran = await input
+      .waitFor({ state: 'visible', timeout: 15_000 })
+      .then(() => input.fill(`>${title}`, { timeout: 10_000 }))
+      .then(() => row.waitFor({ state: 'visible', timeout: 3000 }))
+      .then(() => row.click({ timeout: 5000 }))
+      .then(
         () => true,
         () => false,
-      )
-    ) {
-      await row.click();
-      return;
-    }
+      );
+    if (ran) return;
     await page.keyboard.press('Escape');
     await sleep(1000);
   }
