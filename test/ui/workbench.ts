@@ -27,8 +27,11 @@ export interface Workbench {
 export async function openWorkbench(server: CodeServer, folder: string): Promise<Workbench> {
   const browser = await launchChromium({ viewport: { width: 1440, height: 900 } });
   const page = browser.pages()[0] ?? (await browser.newPage());
-  await page.goto(workbenchUrl(server, folder));
-  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 90_000 });
+  // The workbench's own state says when it is ready (the explorer lists the folder), not the page's
+  // load event: on a loaded machine that event came after Playwright's 30 s default and the goto
+  // failed while the workbench was still starting. So wait only for the navigation to commit.
+  await page.goto(workbenchUrl(server, folder), { waitUntil: 'commit', timeout: 120_000 });
+  await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 180_000 });
   return { browser, page, folder };
 }
 
