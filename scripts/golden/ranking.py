@@ -17,6 +17,17 @@ How ranked lists become the full score vectors scikit-learn scores:
   * scikit-learn's ideal DCG sorts y_true over the whole universe, i.e. the best ordering of the
     user's relevant items, as Eval Lens does (relevant items outside the list included).
 Also written: a `binary` block (grades all 1) for the same lists.
+
+And test/golden/ranking_spread.json: the spread over users of the embedding metrics, numpy only.
+Random users with lists over 40 items that have random 5-dimensional vectors (some items without
+one), and random user profile vectors (some users without one); per user and K, by their
+definitions:
+  * diversity = 1 - mean over pairs i < j of cos(x_i, x_j), over the top-K items that have a
+    vector; undefined (left out) with fewer than two;
+  * alignment = mean over the top-K items with a vector of cos(profile_u, x_i); undefined
+    without a profile or without such an item;
+and over the users where each is defined, np.mean and np.std (ddof=0, the population standard
+deviation): diversity@K / diversity_std@K and alignment@K / alignment_std@K.
 """
 import json
 import os
@@ -64,6 +75,48 @@ def main():
     with open(OUT, "w") as f:
         json.dump(out, f, indent=0)
     print(f"wrote {OUT}: {len(users)} users, K = {KS}")
+    spread()
+
+
+def cos(a, b):
+    return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+def spread():
+    out_path = os.path.join(ROOT, "test", "golden", "ranking_spread.json")
+    rng = np.random.default_rng(20261128)
+    n_items, dim, ks = 40, 5, [2, 5, 10]
+    ids = [f"e{k:02d}" for k in range(n_items)]
+    vec = {ids[i]: rng.normal(size=dim) for i in range(n_items) if rng.random() > 0.15}
+    users, profiles = [], {}
+    for u in range(60):
+        L = int(rng.integers(1, 13))
+        lst = [ids[i] for i in rng.permutation(n_items)[:L]]
+        name = f"v{u:02d}"
+        users.append({"user": name, "items": lst, "relevant": [lst[0]]})
+        if rng.random() > 0.2:
+            profiles[name] = rng.normal(size=dim)
+    out = {"ks": ks, "users": users,
+           "itemVectors": {k: v.tolist() for k, v in vec.items()},
+           "userVectors": {k: v.tolist() for k, v in profiles.items()},
+           "metrics": {}}
+    for K in ks:
+        div, ali = [], []
+        for x in users:
+            top = [it for it in x["items"][:K] if it in vec]
+            if len(top) >= 2:
+                sims = [cos(vec[a], vec[b]) for i, a in enumerate(top) for b in top[i + 1:]]
+                div.append(1 - np.mean(sims))
+            p = profiles.get(x["user"])
+            if p is not None and top:
+                ali.append(np.mean([cos(p, vec[it]) for it in top]))
+        out["metrics"][f"diversity@{K}"] = float(np.mean(div))
+        out["metrics"][f"diversity_std@{K}"] = float(np.std(div))
+        out["metrics"][f"alignment@{K}"] = float(np.mean(ali))
+        out["metrics"][f"alignment_std@{K}"] = float(np.std(ali))
+    with open(out_path, "w") as f:
+        json.dump(out, f, indent=0)
+    print(f"wrote {out_path}: {len(users)} users, K = {ks}")
 
 
 if __name__ == "__main__":

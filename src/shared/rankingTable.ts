@@ -19,7 +19,9 @@ const ORDER = [
   'cold_start_coverage',
   'novelty',
   'diversity',
+  'diversity_std',
   'alignment',
+  'alignment_std',
 ];
 
 /** The metric names that appear with a cutoff (`name@K`), in {@link ORDER}. */

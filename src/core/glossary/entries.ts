@@ -802,6 +802,37 @@ const ranking: GlossaryEntry[] = [
     refs: ['lops2011'],
   },
   {
+    pattern: 'diversity_std@<K>',
+    family: 'ranking',
+    name: 'Spread of intra-list diversity at <K>',
+    column: 'Div. std.@<K>',
+    meaning:
+      'Standard deviation over users of the per-user intra-list diversity at <K>: how much the diversity of one user’s list differs from another’s.',
+    formula: 'sqrt((1/n) Σ_u (div_u − mean_u div_u)²) over the n users with a defined diversity@<K>',
+    convention:
+      'Population standard deviation (divide by n, numpy’s np.std default), over the same users as diversity@<K> (users with fewer than two embedded items left out).',
+    notThis:
+      'Not the sample standard deviation (divide by n − 1), and not the standard error of the mean (the interval of diversity@<K> is that).',
+    direction: 'none',
+    kind: 'score',
+    refs: ['ziegler2005', 'harris2020'],
+  },
+  {
+    pattern: 'alignment_std@<K>',
+    family: 'ranking',
+    name: 'Spread of profile alignment at <K>',
+    column: 'Align. std.@<K>',
+    meaning: 'Standard deviation over users of the per-user profile alignment at <K>.',
+    formula: 'sqrt((1/n) Σ_u (align_u − mean_u align_u)²) over the n users with a defined alignment@<K>',
+    convention:
+      'Population standard deviation (divide by n, numpy’s np.std default), over the same users as alignment@<K> (users without a profile left out).',
+    notThis:
+      'Not the sample standard deviation (divide by n − 1), and not the standard error of the mean (the interval of alignment@<K> is that).',
+    direction: 'none',
+    kind: 'score',
+    refs: ['lops2011', 'harris2020'],
+  },
+  {
     pattern: 'users_evaluated',
     family: 'ranking',
     name: 'Users evaluated',

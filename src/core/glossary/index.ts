@@ -153,7 +153,7 @@ export function metricHover(key: string): string | undefined {
 const DIRECTION_TEXT = {
   higher: 'higher is better',
   lower: 'lower is better',
-  none: 'neither (a count or a test statistic)',
+  none: 'neither (a count, a spread or a test statistic)',
 } as const;
 
 /** The full entry as plain text, for `eval-lens explain KEY` and exported reports. */

@@ -305,6 +305,13 @@ export const REFERENCES = {
     venue: 'Nature Methods 17:261–272',
     doi: '10.1038/s41592-019-0686-2',
   },
+  harris2020: {
+    authors: 'C. R. Harris et al.',
+    year: 2020,
+    title: 'Array programming with NumPy',
+    venue: 'Nature 585:357–362',
+    doi: '10.1038/s41586-020-2649-2',
+  },
 } as const satisfies Record<string, Reference>;
 
 export type ReferenceId = keyof typeof REFERENCES;

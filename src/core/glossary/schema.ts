@@ -13,6 +13,11 @@ const METRIC_VALUE = { $ref: '#/definitions/metricValue' } as const;
 
 const BETTER = { higher: 'higher is better', lower: 'lower is better', none: 'a count' } as const;
 
+/** Which way is better, in words: a spread over users has no better direction and is not a count. */
+function better(e: { direction: keyof typeof BETTER; kind: string }): string {
+  return e.direction === 'none' && e.kind !== 'count' ? 'neither direction is better' : BETTER[e.direction];
+}
+
 export interface MetricMapSchema {
   type: 'object';
   description: string;
@@ -35,7 +40,7 @@ export function metricMapSchema(): MetricMapSchema {
     const source = keyPatternSource(e.pattern);
     const explain = source === undefined ? `\`eval-lens explain ${e.pattern}\`` : '`eval-lens explain` with the key';
     const entry = {
-      description: `${e.name} (${BETTER[e.direction]}). ${e.meaning} ${explain} gives its formula, convention and references.`,
+      description: `${e.name} (${better(e)}). ${e.meaning} ${explain} gives its formula, convention and references.`,
       allOf: [METRIC_VALUE] as [typeof METRIC_VALUE],
     };
     if (source === undefined) out.properties[e.pattern] = entry;

@@ -5,7 +5,8 @@
  * Results written:
  * - `metrics` (family `ranking`): `recall@K`, `precision@K`, `ndcg@K`, `map@K`, `hit_rate@K`
  *   for every K of `k`, `mrr`, `coverage@K`, `cold_start_coverage@K` and `novelty@K` (with
- *   train), `diversity@K` and `alignment@K` (with embeddings), `users_evaluated`,
+ *   train), `diversity@K` and `alignment@K` (with embeddings) with their spread over users
+ *   `diversity_std@K` and `alignment_std@K` (population SD, no interval), `users_evaluated`,
  *   `users_skipped`. Each mean-over-users metric carries a percentile bootstrap interval over
  *   users (`bootstrap.n` resamples; 0 turns them off). Catalog-level values (coverage, cold-start
  *   coverage) have no interval: they are not means over users.
@@ -598,7 +599,7 @@ function warnAboutRun(
       );
   }
   for (const [key, v] of run.values)
-    if (v === null && !key.startsWith('novelty@') && !key.startsWith('cold_start_coverage@'))
+    if (v === null && !key.startsWith('novelty@') && !key.startsWith('cold_start_coverage@') && !key.includes('_std@'))
       w.note('metric-undefined', `${file}: ${key} is undefined (no user or item it could be computed on).`, { file });
 }
 

@@ -5,7 +5,9 @@
  *
  * Keys are absent when their inputs are absent (no train → no `cold_start_coverage@K` and no
  * `novelty@K`; no item embeddings → no `diversity@K`/`alignment@K`; no user embeddings and no
- * train → no `alignment@K`).
+ * train → no `alignment@K`). Beside `diversity@K` and `alignment@K`, `diversity_std@K` and
+ * `alignment_std@K`: the population standard deviation (ddof = 0, numpy's `np.std` default) of the
+ * per-user values over the same users.
  *
  * References:
  * - C. D. Manning, P. Raghavan, H. Schütze (2008). Introduction to Information Retrieval, chapter 8: Evaluation in
@@ -239,12 +241,22 @@ function assemble(
     });
   }
   // A family whose per-user value may be undefined (NaN): at each cutoff, the mean over the users where it is defined.
-  const addMeansOverDefined = (family: string, perUserOf: Record<string, Float64Array>, note: string): void => {
+  // With `spread`, also `<family>_std@K`: the population SD over the same users (beside each mean).
+  const addMeansOverDefined = (
+    family: string,
+    perUserOf: Record<string, Float64Array>,
+    note: string,
+    spread = false,
+  ): void => {
     for (const k of ks) {
       const key = `${family}@${k}`;
       perUser[key] = perUserOf[key];
       values.set(key, meanDefined(perUserOf[key]));
       notes[key] = note;
+      if (!spread) continue;
+      values.set(`${family}_std@${k}`, stdDefined(perUserOf[key]));
+      notes[`${family}_std@${k}`] =
+        `population standard deviation (divide by n) of the per-user ${family}@${k} over the users where it is defined`;
     }
   };
   if (cat.noveltyMeans) {
@@ -262,6 +274,7 @@ function assemble(
       'diversity',
       emb.diversity,
       '1 − mean pairwise cosine of the item embeddings in the top K (users with < 2 embedded items left out)',
+      true,
     );
     if (emb.alignment) {
       const how = `profiles: ${emb.profiles.given} from userEmbeddings, ${emb.profiles.fromTrain} from the mean of train item embeddings, ${emb.profiles.none} without`;
@@ -269,6 +282,7 @@ function assemble(
         'alignment',
         emb.alignment,
         `mean cosine between the user profile and the items of the top K; ${how}`,
+        true,
       );
     }
   }
@@ -306,6 +320,25 @@ function accuracyNote(m: string, k: number, opts: EvaluateListsOptions, graded: 
 
 function nullIfNaN(x: number): number | null {
   return Number.isNaN(x) ? null : x;
+}
+
+/**
+ * Population standard deviation (divide by n, numpy's `np.std` default, ddof = 0) of the non-NaN
+ * values about their mean; null when there is none (0 for one value).
+ */
+export function stdDefined(v: Float64Array): number | null {
+  const mean = meanDefined(v);
+  if (mean === null) return null;
+  let ss = 0;
+  let n = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (x === x) {
+      ss += (x - mean) * (x - mean);
+      n++;
+    }
+  }
+  return Math.sqrt(ss / n);
 }
 
 /** Mean of the non-NaN values; null when there is none. */
