@@ -36,6 +36,7 @@ import numpy as np  # noqa: E402
 from sklearn.datasets import load_breast_cancer  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 from sklearn.metrics import (  # noqa: E402
+    accuracy_score,
     auc,
     average_precision_score,
     f1_score,
@@ -91,6 +92,7 @@ def metrics(yy, ss, w=None):
         "aupr_trapz": float(auc(r, p)),
         "average_precision": float(average_precision_score(yy, ss, sample_weight=w)),
         "roc_auc": float(roc_auc_score(yy, ss, sample_weight=w)),
+        "error_rate": float(1 - accuracy_score(yy, pred, sample_weight=w)),
     }
 
 

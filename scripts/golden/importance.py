@@ -10,7 +10,8 @@ Writes, deterministically (seeded):
   auc(recall, precision) from precision_recall_curve(..., sample_weight=w), the PR and ROC curves
   (roc_curve with drop_intermediate=False), and precision/recall/f1 at a threshold
   (predicted positive iff s >= t) from precision_score / recall_score / f1_score with
-  sample_weight=w.
+  sample_weight=w, and the error rate at the threshold as 1 - accuracy_score(y, pred,
+  sample_weight=w).
 - test/fixtures/iw/golden_strata_<k>.csv + test/golden/importance_e2e.json: files with a stratum
   column and the sizes |U| and |B| for the end-to-end runner; the weights are computed here from
   docs/metrics/importance.md (w_B = (|B|/b)/|U|, w_Bc = ((|U|-|B|)/m)/|U|), independently of the TS code.
@@ -24,6 +25,7 @@ import warnings
 
 import numpy as np
 from sklearn.metrics import (
+    accuracy_score,
     auc,
     average_precision_score,
     f1_score,
@@ -55,6 +57,7 @@ def values(y, s, w, t):
     out["precision"] = float(precision_score(y, pred, sample_weight=w, zero_division=0)) if predicted_w > 0 else None
     out["recall"] = float(recall_score(y, pred, sample_weight=w, zero_division=0)) if pos_w > 0 else None
     out["f1"] = float(f1_score(y, pred, sample_weight=w, zero_division=0)) if (pos_w > 0 or predicted_w > 0) else None
+    out["error_rate"] = float(1 - accuracy_score(y, pred, sample_weight=w)) if float(np.sum(w)) > 0 else None
     if pos_w > 0:
         p, r, th = precision_recall_curve(y, s, sample_weight=w)
         out["average_precision"] = float(average_precision_score(y, s, sample_weight=w))
@@ -145,7 +148,7 @@ for k, (b, m, U, Bsize, dec) in enumerate([(60, 40, 2000, 60, 2), (120, 80, 1000
             fh.write(f"r{i},{y[i]},{s[i]:.{dec}f},{strata[i]}\n")
     ev = values(y, s, w, 0.5)
     uv = values(y, s, np.ones(n), 0.5)
-    keys = ["precision", "recall", "f1", "aupr_trapz", "average_precision", "roc_auc"]
+    keys = ["precision", "recall", "f1", "aupr_trapz", "average_precision", "roc_auc", "error_rate"]
     e2e.append(
         {
             "file": f"test/fixtures/iw/golden_strata_{k}.csv",

@@ -646,6 +646,21 @@ const importance: GlossaryEntry[] = [
     kind: 'rate',
     refs: ['fawcett2006', 'pedregosa2011'],
   },
+  {
+    pattern: 'error_rate',
+    family: 'importance',
+    name: 'Error rate (importance-weighted)',
+    column: 'Error',
+    meaning:
+      'Estimated share of the whole population that the classifier gets wrong at the threshold, correcting for how the labelled rows were selected.',
+    formula: 'Σ w·1[ŷ ≠ y] / Σ w = (FP_w + FN_w) / Σ w, ŷ = 1[s ≥ t]',
+    convention: `${IW} Positive iff s ≥ threshold. With the stratum weights (which add up to 1) it is the plug-in estimate w_B·Σ_B 1[ŷ ≠ y] + w_Bc·Σ_Bc 1[ŷ ≠ y] of the population error; as 1 − scikit-learn's \`accuracy_score\` with \`sample_weight\`. Null when every weight is 0.`,
+    notThis:
+      'Not the error of the labelled rows as if they were a random sample (that is the unweighted value beside it); not the selective risk of a classification run.',
+    direction: 'lower',
+    kind: 'rate',
+    refs: ['horvitz1952', 'sugiyama2007', 'pedregosa2011'],
+  },
 ];
 
 const PER_USER =

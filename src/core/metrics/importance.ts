@@ -47,7 +47,15 @@ import {
 } from './binaryCurve';
 
 /** The metric keys of the family, in display order (the stable metric keys of src/core/glossary). */
-export const IW_KEYS = ['precision', 'recall', 'f1', 'aupr_trapz', 'average_precision', 'roc_auc'] as const;
+export const IW_KEYS = [
+  'precision',
+  'recall',
+  'f1',
+  'aupr_trapz',
+  'average_precision',
+  'roc_auc',
+  'error_rate',
+] as const;
 export type IwKey = (typeof IW_KEYS)[number];
 
 export interface StratumSizes {
@@ -94,6 +102,32 @@ export function thresholdRates(k: ThresholdCounts): { precision: number; recall:
     recall: positives > 0 ? k.tp / positives : NaN,
     f1: fDen > 0 ? (2 * k.tp) / fDen : NaN,
   };
+}
+
+/**
+ * Weighted error rate at a threshold (predicted positive iff `s ≥ t`):
+ * `(FP_w + FN_w) / (TP_w + FP_w + FN_w + TN_w)` = `Σ w·1[ŷ ≠ y] / Σ w` = 1 − weighted accuracy —
+ * scikit-learn's `1 − accuracy_score(y, ŷ, sample_weight=w)`. With stratum weights that add up to
+ * 1 it is the plug-in estimate `w_B·Σ_B 1[ŷ ≠ y] + w_Bc·Σ_Bc 1[ŷ ≠ y]` of the population error;
+ * NaN when every weight is 0.
+ *
+ * @example TP 2, FP 1, FN 1, TN 4 (weights 1) → (1 + 1)/8 = 0.25
+ */
+export function thresholdErrorRate(k: ThresholdCounts): number {
+  const total = k.tp + k.fp + k.fn + k.tn;
+  return total > 0 ? (k.fp + k.fn) / total : NaN;
+}
+
+/** Weighted error rate at threshold t (positive iff s ≥ t; see {@link thresholdErrorRate}); null when Σ w = 0. */
+export function errorRateAt(
+  labels: ArrayLike<number>,
+  scores: ArrayLike<number>,
+  opts: WeightOption & { threshold: number },
+): number | null {
+  checkBinaryInputs(labels, scores, opts.weights ?? null);
+  const so = scoreOrder(scores);
+  const c = blockCounts(so, labels, opts.weights ?? null);
+  return orNull(thresholdErrorRate(countsAtBlocks(c, blocksAtOrAbove(so, opts.threshold))));
 }
 
 /**
@@ -260,11 +294,13 @@ export function sortedResampler(
 
 /** Writes the IW_KEYS values for counts `c` into `out` from `offset`. */
 function fillFromCounts(c: BlockCounts, nAbove: number, out: Float64Array, offset: number): void {
-  const r = thresholdRates(countsAtBlocks(c, nAbove));
+  const k = countsAtBlocks(c, nAbove);
+  const r = thresholdRates(k);
   out[offset] = r.precision;
   out[offset + 1] = r.recall;
   out[offset + 2] = r.f1;
   out[offset + 3] = auprTrapzFromCounts(c);
   out[offset + 4] = averagePrecisionFromCounts(c);
   out[offset + 5] = rocAucFromCounts(c);
+  out[offset + 6] = thresholdErrorRate(k);
 }

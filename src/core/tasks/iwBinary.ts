@@ -1,6 +1,6 @@
 /**
  * Runner of the iw-binary task (docs/metrics/importance.md): importance-weighted precision,
- * recall, F1 at the threshold, PR and ROC curves, `aupr_trapz`, `average_precision`, `roc_auc`,
+ * recall, F1 and error rate at the threshold, PR and ROC curves, `aupr_trapz`, `average_precision`, `roc_auc`,
  * each with a stratified bootstrap interval; the unweighted values beside them.
  *
  * Results written:
@@ -164,6 +164,7 @@ const CONVENTION: Record<IwKey, (t: number) => string> = {
   aupr_trapz: () => 'trapezoid over recall from (0, 1), as sklearn auc(recall, precision)',
   average_precision: () => 'Σ (R_k − R_{k−1})·P_k, as sklearn average_precision_score',
   roc_auc: () => 'ties count ½, as sklearn roc_auc_score',
+  error_rate: (t) => `(FP+FN)/Σw = 1 − weighted accuracy at score ≥ ${t}, as 1 − sklearn accuracy_score(sample_weight)`,
 };
 
 /** Warnings for undefined values of the weighted metrics (and unweighted ones that differ). */

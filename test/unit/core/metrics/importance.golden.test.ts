@@ -3,7 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { averagePrecision, auprTrapz, precisionRecallAt, rocAuc } from '../../../../src/core/metrics/importance';
+import {
+  averagePrecision,
+  auprTrapz,
+  errorRateAt,
+  precisionRecallAt,
+  rocAuc,
+} from '../../../../src/core/metrics/importance';
 import { blockCounts, prPoints, rocPoints, scoreOrder } from '../../../../src/core/metrics/binaryCurve';
 import { closeAbs } from '../../helpers/numericClose';
 
@@ -16,6 +22,7 @@ interface GoldenCase {
   precision: number | null;
   recall: number | null;
   f1: number | null;
+  error_rate: number | null;
   average_precision: number | null;
   aupr_trapz: number | null;
   roc_auc: number | null;
@@ -65,6 +72,9 @@ for (const c of golden.cases) {
     close(r.precision, c.precision, 'precision');
     close(r.recall, c.recall, 'recall');
     close(r.f1, c.f1, 'f1');
+  });
+  test(`error_rate at the threshold = 1 − sklearn accuracy_score(sample_weight) — ${c.name}`, () => {
+    close(errorRateAt(c.y, c.s, { weights: c.w, threshold: c.threshold }), c.error_rate, 'error_rate');
   });
   test(`PR and ROC curves = sklearn's points — ${c.name}`, () => {
     const so = scoreOrder(c.s);

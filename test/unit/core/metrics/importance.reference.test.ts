@@ -57,7 +57,10 @@ function reference(y: number[], s: number[], w: number[], t: number): number[] {
     }
     auc = a / (P * N);
   }
-  return [precision, recall, f1, trapz, ap, auc];
+  // error rate: the weighted share of rows whose prediction 1[s ≥ t] is not the label
+  const W = sum((i) => w[i]);
+  const errorRate = W > 0 ? sum((i) => ((s[i] >= t ? 1 : 0) !== y[i] ? w[i] : 0)) / W : NaN;
+  return [precision, recall, f1, trapz, ap, auc, errorRate];
 }
 
 function randomCase(seed: number) {

@@ -115,13 +115,18 @@ test('roc_auc by hand: weighted pairs, the tie at 0.8 counts one half', () => {
 test('metricVector holds every key in IW_KEYS order, NaN where undefined', () => {
   const so = scoreOrder(s);
   const v = metricVector(so, y, w, blocksAtOrAbove(so, 0.5));
-  assert.deepEqual([...IW_KEYS], ['precision', 'recall', 'f1', 'aupr_trapz', 'average_precision', 'roc_auc']);
+  assert.deepEqual(
+    [...IW_KEYS],
+    ['precision', 'recall', 'f1', 'aupr_trapz', 'average_precision', 'roc_auc', 'error_rate'],
+  );
   near(v[0], 6 / 11);
   near(v[1], 1);
   near(v[2], 12 / 17);
   near(v[3], 1 / 6 + 1 / 9 + 64 / 231);
   near(v[4], 58 / 99);
   near(v[5], 31 / 42);
+  // error rate at 0.5: one wrong B row (0, 0.7) and one wrong Bc row (0, 0.8), Σ w = 1
+  near(v[6], 1 / 20 + 1 / 5);
 });
 
 test('TSDoc examples', () => {

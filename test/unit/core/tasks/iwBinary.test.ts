@@ -37,7 +37,7 @@ for (const c of e2e.cases) {
     for (const k of IW_KEYS) {
       near(results.metrics[k].value, c.weighted[k], k);
       near(results.baselines!.unweighted[k].value, c.unweighted[k], `unweighted ${k}`);
-      assert.equal(results.metrics[k].direction, 'higher');
+      assert.equal(results.metrics[k].direction, k === 'error_rate' ? 'lower' : 'higher');
       assert.match(results.metrics[k].note!, /unweighted: /);
       const ci = results.metrics[k].ci;
       assert.ok(ci && ci[0] <= ci[1], `${k} has an interval`);
@@ -88,6 +88,21 @@ test('the worked example through the runner: w_B = 1/20, w_Bc = 1/5', async () =
   assert.deepEqual(tc.unweighted, { tp: 3, fp: 2, fn: 0, tn: 3 });
   assert.deepEqual(results.perItem!.values.accuracy, [1, 1, 0, 1, 1, 0, 1, 1]);
   assert.equal(results.perItem!.ids, null);
+});
+
+test('error_rate: the weighted share of wrong rows at the threshold, 1 − weighted accuracy', async () => {
+  // t = 0.75: the B rows are all right; Bc (1, 0.6) is a false negative and Bc (0, 0.8) a false
+  // positive. w_B = 1/20, w_Bc = 1/5 (Σ w = 4/20 + 4/5 = 1): error = 1/5 + 1/5 = 2/5; unweighted 2/8.
+  const { results } = await runIw(tempFile(SMALL), { populationSize: 20, threshold: 0.75, bootstrapN: 200 });
+  near(results.metrics.error_rate.value, 2 / 5);
+  near(results.baselines!.unweighted.error_rate.value, 2 / 8);
+  assert.equal(results.metrics.error_rate.direction, 'lower');
+  assert.match(results.metrics.error_rate.note!, /1 − weighted accuracy/);
+  const ci = results.metrics.error_rate.ci;
+  assert.ok(ci && ci[0] <= 2 / 5 && 2 / 5 <= ci[1], 'the stratified bootstrap interval holds the point');
+  // |B| = 8: w_B = 1/10, w_Bc = 3/20: error = 3/20 + 3/20 = 3/10.
+  const b8 = await runIw(tempFile(SMALL), { populationSize: 20, biasedSize: 8, threshold: 0.75 });
+  near(b8.results.metrics.error_rate.value, 3 / 10);
 });
 
 test('stratum spellings: biased / random, any case; JSONL input', async () => {
