@@ -3,7 +3,7 @@
 /* eslint-disable */
 // @ts-nocheck
 import func4 from 'ajv/dist/runtime/ucs2length';
-export const compiledFrom = '18f577434211e372cbf6a1c4adab4fc18a7068cf1a0ed51ff85cf87bcd544a8f';
+export const compiledFrom = '9f065bb965587d88011892de02f22ce3f5ac60299292be710c52b921326e7abb';
 export const validate = validate10;
 export default validate10;
 const schema11 = {
@@ -253,6 +253,12 @@ const schema11 = {
       default: 'expected',
       description:
         'How accuracy under each evolving distribution is computed: `expected` (default) weights per-class accuracies exactly; `sampled` draws test sets with replacement as in the paper (5 draws, seeded).',
+    },
+    shiftTestSize: {
+      type: 'integer',
+      minimum: 1,
+      description:
+        'N_max of the `sampled` shift protocol: the test rows of the class at the peak of each evolving distribution, so that each drawn test set has N^tst = Σ_r N_max·ρ^{−(r−1)/(C−1)} rows (Fang et al. use 1000 for CIFAR-10 and 100 for CIFAR-100). Default: the largest number of test rows of a class in the file. Unused with `shiftProtocol: "expected"`.',
     },
     reweight: {
       type: 'boolean',
@@ -3001,17 +3007,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.reweight !== undefined) {
-      let data51 = data.reweight;
-      if (typeof data51 !== 'boolean') {
+    if (data.shiftTestSize !== undefined) {
+      let data51 = data.shiftTestSize;
+      if (!(typeof data51 == 'number' && !(data51 % 1) && !isNaN(data51) && isFinite(data51))) {
         const err120 = {
-          instancePath: instancePath + '/reweight',
-          schemaPath: '#/properties/reweight/type',
+          instancePath: instancePath + '/shiftTestSize',
+          schemaPath: '#/properties/shiftTestSize/type',
           keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-          schema: schema11.properties.reweight.type,
-          parentSchema: schema11.properties.reweight,
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.shiftTestSize.type,
+          parentSchema: schema11.properties.shiftTestSize,
           data: data51,
         };
         if (vErrors === null) {
@@ -3021,20 +3027,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.reweightEpsilon !== undefined) {
-      let data52 = data.reweightEpsilon;
-      if (typeof data52 == 'number' && isFinite(data52)) {
-        if (data52 < 0 || isNaN(data52)) {
+      if (typeof data51 == 'number' && isFinite(data51)) {
+        if (data51 < 1 || isNaN(data51)) {
           const err121 = {
-            instancePath: instancePath + '/reweightEpsilon',
-            schemaPath: '#/properties/reweightEpsilon/minimum',
+            instancePath: instancePath + '/shiftTestSize',
+            schemaPath: '#/properties/shiftTestSize/minimum',
             keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-            schema: 0,
-            parentSchema: schema11.properties.reweightEpsilon,
-            data: data52,
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.shiftTestSize,
+            data: data51,
           };
           if (vErrors === null) {
             vErrors = [err121];
@@ -3043,15 +3046,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
+      }
+    }
+    if (data.reweight !== undefined) {
+      let data52 = data.reweight;
+      if (typeof data52 !== 'boolean') {
         const err122 = {
-          instancePath: instancePath + '/reweightEpsilon',
-          schemaPath: '#/properties/reweightEpsilon/type',
+          instancePath: instancePath + '/reweight',
+          schemaPath: '#/properties/reweight/type',
           keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.reweightEpsilon.type,
-          parentSchema: schema11.properties.reweightEpsilon,
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+          schema: schema11.properties.reweight.type,
+          parentSchema: schema11.properties.reweight,
           data: data52,
         };
         if (vErrors === null) {
@@ -3062,39 +3069,37 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.score !== undefined) {
-      let data53 = data.score;
-      if (!(data53 === 'msp' || data53 === 'margin' || data53 === 'entropy')) {
-        const err123 = {
-          instancePath: instancePath + '/score',
-          schemaPath: '#/properties/score/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.score.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.score.enum,
-          parentSchema: schema11.properties.score,
-          data: data53,
-        };
-        if (vErrors === null) {
-          vErrors = [err123];
-        } else {
-          vErrors.push(err123);
+    if (data.reweightEpsilon !== undefined) {
+      let data53 = data.reweightEpsilon;
+      if (typeof data53 == 'number' && isFinite(data53)) {
+        if (data53 < 0 || isNaN(data53)) {
+          const err123 = {
+            instancePath: instancePath + '/reweightEpsilon',
+            schemaPath: '#/properties/reweightEpsilon/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+            schema: 0,
+            parentSchema: schema11.properties.reweightEpsilon,
+            data: data53,
+          };
+          if (vErrors === null) {
+            vErrors = [err123];
+          } else {
+            vErrors.push(err123);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.acceptThreshold !== undefined) {
-      let data54 = data.acceptThreshold;
-      if (!(typeof data54 == 'number' && isFinite(data54))) {
+      } else {
         const err124 = {
-          instancePath: instancePath + '/acceptThreshold',
-          schemaPath: '#/properties/acceptThreshold/type',
+          instancePath: instancePath + '/reweightEpsilon',
+          schemaPath: '#/properties/reweightEpsilon/type',
           keyword: 'type',
           params: { type: 'number' },
           message: 'must be number',
-          schema: schema11.properties.acceptThreshold.type,
-          parentSchema: schema11.properties.acceptThreshold,
-          data: data54,
+          schema: schema11.properties.reweightEpsilon.type,
+          parentSchema: schema11.properties.reweightEpsilon,
+          data: data53,
         };
         if (vErrors === null) {
           vErrors = [err124];
@@ -3104,11 +3109,53 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.score !== undefined) {
+      let data54 = data.score;
+      if (!(data54 === 'msp' || data54 === 'margin' || data54 === 'entropy')) {
+        const err125 = {
+          instancePath: instancePath + '/score',
+          schemaPath: '#/properties/score/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.score.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.score.enum,
+          parentSchema: schema11.properties.score,
+          data: data54,
+        };
+        if (vErrors === null) {
+          vErrors = [err125];
+        } else {
+          vErrors.push(err125);
+        }
+        errors++;
+      }
+    }
+    if (data.acceptThreshold !== undefined) {
+      let data55 = data.acceptThreshold;
+      if (!(typeof data55 == 'number' && isFinite(data55))) {
+        const err126 = {
+          instancePath: instancePath + '/acceptThreshold',
+          schemaPath: '#/properties/acceptThreshold/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.acceptThreshold.type,
+          parentSchema: schema11.properties.acceptThreshold,
+          data: data55,
+        };
+        if (vErrors === null) {
+          vErrors = [err126];
+        } else {
+          vErrors.push(err126);
+        }
+        errors++;
+      }
+    }
     if (data.targetCoverage !== undefined) {
-      let data55 = data.targetCoverage;
-      if (typeof data55 == 'number' && isFinite(data55)) {
-        if (data55 > 1 || isNaN(data55)) {
-          const err125 = {
+      let data56 = data.targetCoverage;
+      if (typeof data56 == 'number' && isFinite(data56)) {
+        if (data56 > 1 || isNaN(data56)) {
+          const err127 = {
             instancePath: instancePath + '/targetCoverage',
             schemaPath: '#/properties/targetCoverage/maximum',
             keyword: 'maximum',
@@ -3116,17 +3163,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be <= 1',
             schema: 1,
             parentSchema: schema11.properties.targetCoverage,
-            data: data55,
+            data: data56,
           };
           if (vErrors === null) {
-            vErrors = [err125];
+            vErrors = [err127];
           } else {
-            vErrors.push(err125);
+            vErrors.push(err127);
           }
           errors++;
         }
-        if (data55 <= 0 || isNaN(data55)) {
-          const err126 = {
+        if (data56 <= 0 || isNaN(data56)) {
+          const err128 = {
             instancePath: instancePath + '/targetCoverage',
             schemaPath: '#/properties/targetCoverage/exclusiveMinimum',
             keyword: 'exclusiveMinimum',
@@ -3134,46 +3181,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be > 0',
             schema: 0,
             parentSchema: schema11.properties.targetCoverage,
-            data: data55,
-          };
-          if (vErrors === null) {
-            vErrors = [err126];
-          } else {
-            vErrors.push(err126);
-          }
-          errors++;
-        }
-      } else {
-        const err127 = {
-          instancePath: instancePath + '/targetCoverage',
-          schemaPath: '#/properties/targetCoverage/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.targetCoverage.type,
-          parentSchema: schema11.properties.targetCoverage,
-          data: data55,
-        };
-        if (vErrors === null) {
-          vErrors = [err127];
-        } else {
-          vErrors.push(err127);
-        }
-        errors++;
-      }
-    }
-    if (data.topK !== undefined) {
-      let data56 = data.topK;
-      if (Array.isArray(data56)) {
-        if (data56.length < 1) {
-          const err128 = {
-            instancePath: instancePath + '/topK',
-            schemaPath: '#/definitions/positiveIntegerList/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema37,
             data: data56,
           };
           if (vErrors === null) {
@@ -3183,11 +3190,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len7 = data56.length;
+      } else {
+        const err129 = {
+          instancePath: instancePath + '/targetCoverage',
+          schemaPath: '#/properties/targetCoverage/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.targetCoverage.type,
+          parentSchema: schema11.properties.targetCoverage,
+          data: data56,
+        };
+        if (vErrors === null) {
+          vErrors = [err129];
+        } else {
+          vErrors.push(err129);
+        }
+        errors++;
+      }
+    }
+    if (data.topK !== undefined) {
+      let data57 = data.topK;
+      if (Array.isArray(data57)) {
+        if (data57.length < 1) {
+          const err130 = {
+            instancePath: instancePath + '/topK',
+            schemaPath: '#/definitions/positiveIntegerList/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema37,
+            data: data57,
+          };
+          if (vErrors === null) {
+            vErrors = [err130];
+          } else {
+            vErrors.push(err130);
+          }
+          errors++;
+        }
+        const len7 = data57.length;
         for (let i10 = 0; i10 < len7; i10++) {
-          let data57 = data56[i10];
-          if (!(typeof data57 == 'number' && !(data57 % 1) && !isNaN(data57) && isFinite(data57))) {
-            const err129 = {
+          let data58 = data57[i10];
+          if (!(typeof data58 == 'number' && !(data58 % 1) && !isNaN(data58) && isFinite(data58))) {
+            const err131 = {
               instancePath: instancePath + '/topK/' + i10,
               schemaPath: '#/definitions/positiveIntegerList/items/type',
               keyword: 'type',
@@ -3195,18 +3242,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
               schema: schema37.items.type,
               parentSchema: schema37.items,
-              data: data57,
+              data: data58,
             };
             if (vErrors === null) {
-              vErrors = [err129];
+              vErrors = [err131];
             } else {
-              vErrors.push(err129);
+              vErrors.push(err131);
             }
             errors++;
           }
-          if (typeof data57 == 'number' && isFinite(data57)) {
-            if (data57 > 100000 || isNaN(data57)) {
-              const err130 = {
+          if (typeof data58 == 'number' && isFinite(data58)) {
+            if (data58 > 100000 || isNaN(data58)) {
+              const err132 = {
                 instancePath: instancePath + '/topK/' + i10,
                 schemaPath: '#/definitions/positiveIntegerList/items/maximum',
                 keyword: 'maximum',
@@ -3214,17 +3261,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be <= 100000',
                 schema: 100000,
                 parentSchema: schema37.items,
-                data: data57,
+                data: data58,
               };
               if (vErrors === null) {
-                vErrors = [err130];
+                vErrors = [err132];
               } else {
-                vErrors.push(err130);
+                vErrors.push(err132);
               }
               errors++;
             }
-            if (data57 < 1 || isNaN(data57)) {
-              const err131 = {
+            if (data58 < 1 || isNaN(data58)) {
+              const err133 = {
                 instancePath: instancePath + '/topK/' + i10,
                 schemaPath: '#/definitions/positiveIntegerList/items/minimum',
                 keyword: 'minimum',
@@ -3232,29 +3279,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
                 schema: 1,
                 parentSchema: schema37.items,
-                data: data57,
+                data: data58,
               };
               if (vErrors === null) {
-                vErrors = [err131];
+                vErrors = [err133];
               } else {
-                vErrors.push(err131);
+                vErrors.push(err133);
               }
               errors++;
             }
           }
         }
-        let i11 = data56.length;
+        let i11 = data57.length;
         let j3;
         if (i11 > 1) {
           const indices3 = {};
           for (; i11--;) {
-            let item3 = data56[i11];
+            let item3 = data57[i11];
             if (!(typeof item3 == 'number' && !(item3 % 1) && !isNaN(item3) && isFinite(item3))) {
               continue;
             }
             if (typeof indices3[item3] == 'number') {
               j3 = indices3[item3];
-              const err132 = {
+              const err134 = {
                 instancePath: instancePath + '/topK',
                 schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
                 keyword: 'uniqueItems',
@@ -3262,12 +3309,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i11 + ' are identical)',
                 schema: true,
                 parentSchema: schema37,
-                data: data56,
+                data: data57,
               };
               if (vErrors === null) {
-                vErrors = [err132];
+                vErrors = [err134];
               } else {
-                vErrors.push(err132);
+                vErrors.push(err134);
               }
               errors++;
               break;
@@ -3276,7 +3323,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err133 = {
+        const err135 = {
           instancePath: instancePath + '/topK',
           schemaPath: '#/definitions/positiveIntegerList/type',
           keyword: 'type',
@@ -3284,20 +3331,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema37.type,
           parentSchema: schema37,
-          data: data56,
+          data: data57,
         };
         if (vErrors === null) {
-          vErrors = [err133];
+          vErrors = [err135];
         } else {
-          vErrors.push(err133);
+          vErrors.push(err135);
         }
         errors++;
       }
     }
     if (data.eceBins !== undefined) {
-      let data58 = data.eceBins;
-      if (!(typeof data58 == 'number' && !(data58 % 1) && !isNaN(data58) && isFinite(data58))) {
-        const err134 = {
+      let data59 = data.eceBins;
+      if (!(typeof data59 == 'number' && !(data59 % 1) && !isNaN(data59) && isFinite(data59))) {
+        const err136 = {
           instancePath: instancePath + '/eceBins',
           schemaPath: '#/properties/eceBins/type',
           keyword: 'type',
@@ -3305,18 +3352,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.eceBins.type,
           parentSchema: schema11.properties.eceBins,
-          data: data58,
+          data: data59,
         };
         if (vErrors === null) {
-          vErrors = [err134];
+          vErrors = [err136];
         } else {
-          vErrors.push(err134);
+          vErrors.push(err136);
         }
         errors++;
       }
-      if (typeof data58 == 'number' && isFinite(data58)) {
-        if (data58 > 10000 || isNaN(data58)) {
-          const err135 = {
+      if (typeof data59 == 'number' && isFinite(data59)) {
+        if (data59 > 10000 || isNaN(data59)) {
+          const err137 = {
             instancePath: instancePath + '/eceBins',
             schemaPath: '#/properties/eceBins/maximum',
             keyword: 'maximum',
@@ -3324,47 +3371,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be <= 10000',
             schema: 10000,
             parentSchema: schema11.properties.eceBins,
-            data: data58,
-          };
-          if (vErrors === null) {
-            vErrors = [err135];
-          } else {
-            vErrors.push(err135);
-          }
-          errors++;
-        }
-        if (data58 < 1 || isNaN(data58)) {
-          const err136 = {
-            instancePath: instancePath + '/eceBins',
-            schemaPath: '#/properties/eceBins/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.eceBins,
-            data: data58,
-          };
-          if (vErrors === null) {
-            vErrors = [err136];
-          } else {
-            vErrors.push(err136);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.costGrid !== undefined) {
-      let data59 = data.costGrid;
-      if (Array.isArray(data59)) {
-        if (data59.length < 1) {
-          const err137 = {
-            instancePath: instancePath + '/costGrid',
-            schemaPath: '#/properties/costGrid/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema11.properties.costGrid,
             data: data59,
           };
           if (vErrors === null) {
@@ -3374,12 +3380,53 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len8 = data59.length;
+        if (data59 < 1 || isNaN(data59)) {
+          const err138 = {
+            instancePath: instancePath + '/eceBins',
+            schemaPath: '#/properties/eceBins/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.eceBins,
+            data: data59,
+          };
+          if (vErrors === null) {
+            vErrors = [err138];
+          } else {
+            vErrors.push(err138);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.costGrid !== undefined) {
+      let data60 = data.costGrid;
+      if (Array.isArray(data60)) {
+        if (data60.length < 1) {
+          const err139 = {
+            instancePath: instancePath + '/costGrid',
+            schemaPath: '#/properties/costGrid/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema11.properties.costGrid,
+            data: data60,
+          };
+          if (vErrors === null) {
+            vErrors = [err139];
+          } else {
+            vErrors.push(err139);
+          }
+          errors++;
+        }
+        const len8 = data60.length;
         for (let i12 = 0; i12 < len8; i12++) {
-          let data60 = data59[i12];
-          if (typeof data60 == 'number' && isFinite(data60)) {
-            if (data60 > 1 || isNaN(data60)) {
-              const err138 = {
+          let data61 = data60[i12];
+          if (typeof data61 == 'number' && isFinite(data61)) {
+            if (data61 > 1 || isNaN(data61)) {
+              const err140 = {
                 instancePath: instancePath + '/costGrid/' + i12,
                 schemaPath: '#/properties/costGrid/items/maximum',
                 keyword: 'maximum',
@@ -3387,17 +3434,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be <= 1',
                 schema: 1,
                 parentSchema: schema11.properties.costGrid.items,
-                data: data60,
+                data: data61,
               };
               if (vErrors === null) {
-                vErrors = [err138];
+                vErrors = [err140];
               } else {
-                vErrors.push(err138);
+                vErrors.push(err140);
               }
               errors++;
             }
-            if (data60 < 0 || isNaN(data60)) {
-              const err139 = {
+            if (data61 < 0 || isNaN(data61)) {
+              const err141 = {
                 instancePath: instancePath + '/costGrid/' + i12,
                 schemaPath: '#/properties/costGrid/items/minimum',
                 keyword: 'minimum',
@@ -3405,17 +3452,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
                 schema: 0,
                 parentSchema: schema11.properties.costGrid.items,
-                data: data60,
+                data: data61,
               };
               if (vErrors === null) {
-                vErrors = [err139];
+                vErrors = [err141];
               } else {
-                vErrors.push(err139);
+                vErrors.push(err141);
               }
               errors++;
             }
           } else {
-            const err140 = {
+            const err142 = {
               instancePath: instancePath + '/costGrid/' + i12,
               schemaPath: '#/properties/costGrid/items/type',
               keyword: 'type',
@@ -3423,18 +3470,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be number',
               schema: schema11.properties.costGrid.items.type,
               parentSchema: schema11.properties.costGrid.items,
-              data: data60,
+              data: data61,
             };
             if (vErrors === null) {
-              vErrors = [err140];
+              vErrors = [err142];
             } else {
-              vErrors.push(err140);
+              vErrors.push(err142);
             }
             errors++;
           }
         }
       } else {
-        const err141 = {
+        const err143 = {
           instancePath: instancePath + '/costGrid',
           schemaPath: '#/properties/costGrid/type',
           keyword: 'type',
@@ -3442,20 +3489,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.costGrid.type,
           parentSchema: schema11.properties.costGrid,
-          data: data59,
+          data: data60,
         };
         if (vErrors === null) {
-          vErrors = [err141];
+          vErrors = [err143];
         } else {
-          vErrors.push(err141);
+          vErrors.push(err143);
         }
         errors++;
       }
     }
     if (data.populationSize !== undefined) {
-      let data61 = data.populationSize;
-      if (!(typeof data61 == 'number' && !(data61 % 1) && !isNaN(data61) && isFinite(data61))) {
-        const err142 = {
+      let data62 = data.populationSize;
+      if (!(typeof data62 == 'number' && !(data62 % 1) && !isNaN(data62) && isFinite(data62))) {
+        const err144 = {
           instancePath: instancePath + '/populationSize',
           schemaPath: '#/properties/populationSize/type',
           keyword: 'type',
@@ -3463,47 +3510,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.populationSize.type,
           parentSchema: schema11.properties.populationSize,
-          data: data61,
-        };
-        if (vErrors === null) {
-          vErrors = [err142];
-        } else {
-          vErrors.push(err142);
-        }
-        errors++;
-      }
-      if (typeof data61 == 'number' && isFinite(data61)) {
-        if (data61 < 1 || isNaN(data61)) {
-          const err143 = {
-            instancePath: instancePath + '/populationSize',
-            schemaPath: '#/properties/populationSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.populationSize,
-            data: data61,
-          };
-          if (vErrors === null) {
-            vErrors = [err143];
-          } else {
-            vErrors.push(err143);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.biasedSize !== undefined) {
-      let data62 = data.biasedSize;
-      if (!(typeof data62 == 'number' && !(data62 % 1) && !isNaN(data62) && isFinite(data62))) {
-        const err144 = {
-          instancePath: instancePath + '/biasedSize',
-          schemaPath: '#/properties/biasedSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.biasedSize.type,
-          parentSchema: schema11.properties.biasedSize,
           data: data62,
         };
         if (vErrors === null) {
@@ -3514,15 +3520,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data62 == 'number' && isFinite(data62)) {
-        if (data62 < 0 || isNaN(data62)) {
+        if (data62 < 1 || isNaN(data62)) {
           const err145 = {
-            instancePath: instancePath + '/biasedSize',
-            schemaPath: '#/properties/biasedSize/minimum',
+            instancePath: instancePath + '/populationSize',
+            schemaPath: '#/properties/populationSize/minimum',
             keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-            schema: 0,
-            parentSchema: schema11.properties.biasedSize,
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.populationSize,
             data: data62,
           };
           if (vErrors === null) {
@@ -3534,17 +3540,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.threshold !== undefined) {
-      let data63 = data.threshold;
-      if (!(typeof data63 == 'number' && isFinite(data63))) {
+    if (data.biasedSize !== undefined) {
+      let data63 = data.biasedSize;
+      if (!(typeof data63 == 'number' && !(data63 % 1) && !isNaN(data63) && isFinite(data63))) {
         const err146 = {
-          instancePath: instancePath + '/threshold',
-          schemaPath: '#/properties/threshold/type',
+          instancePath: instancePath + '/biasedSize',
+          schemaPath: '#/properties/biasedSize/type',
           keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.threshold.type,
-          parentSchema: schema11.properties.threshold,
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.biasedSize.type,
+          parentSchema: schema11.properties.biasedSize,
           data: data63,
         };
         if (vErrors === null) {
@@ -3554,11 +3560,52 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data63 == 'number' && isFinite(data63)) {
+        if (data63 < 0 || isNaN(data63)) {
+          const err147 = {
+            instancePath: instancePath + '/biasedSize',
+            schemaPath: '#/properties/biasedSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+            schema: 0,
+            parentSchema: schema11.properties.biasedSize,
+            data: data63,
+          };
+          if (vErrors === null) {
+            vErrors = [err147];
+          } else {
+            vErrors.push(err147);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.threshold !== undefined) {
+      let data64 = data.threshold;
+      if (!(typeof data64 == 'number' && isFinite(data64))) {
+        const err148 = {
+          instancePath: instancePath + '/threshold',
+          schemaPath: '#/properties/threshold/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.threshold.type,
+          parentSchema: schema11.properties.threshold,
+          data: data64,
+        };
+        if (vErrors === null) {
+          vErrors = [err148];
+        } else {
+          vErrors.push(err148);
+        }
+        errors++;
+      }
     }
     if (data.positiveLabel !== undefined) {
-      let data64 = data.positiveLabel;
-      if (typeof data64 !== 'string' && !(typeof data64 == 'number' && isFinite(data64))) {
-        const err147 = {
+      let data65 = data.positiveLabel;
+      if (typeof data65 !== 'string' && !(typeof data65 == 'number' && isFinite(data65))) {
+        const err149 = {
           instancePath: instancePath + '/positiveLabel',
           schemaPath: '#/properties/positiveLabel/type',
           keyword: 'type',
@@ -3566,21 +3613,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be string,number',
           schema: schema11.properties.positiveLabel.type,
           parentSchema: schema11.properties.positiveLabel,
-          data: data64,
+          data: data65,
         };
         if (vErrors === null) {
-          vErrors = [err147];
+          vErrors = [err149];
         } else {
-          vErrors.push(err147);
+          vErrors.push(err149);
         }
         errors++;
       }
     }
     if (data.k !== undefined) {
-      let data65 = data.k;
-      if (Array.isArray(data65)) {
-        if (data65.length < 1) {
-          const err148 = {
+      let data66 = data.k;
+      if (Array.isArray(data66)) {
+        if (data66.length < 1) {
+          const err150 = {
             instancePath: instancePath + '/k',
             schemaPath: '#/definitions/positiveIntegerList/minItems',
             keyword: 'minItems',
@@ -3588,20 +3635,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema37,
-            data: data65,
+            data: data66,
           };
           if (vErrors === null) {
-            vErrors = [err148];
+            vErrors = [err150];
           } else {
-            vErrors.push(err148);
+            vErrors.push(err150);
           }
           errors++;
         }
-        const len9 = data65.length;
+        const len9 = data66.length;
         for (let i13 = 0; i13 < len9; i13++) {
-          let data66 = data65[i13];
-          if (!(typeof data66 == 'number' && !(data66 % 1) && !isNaN(data66) && isFinite(data66))) {
-            const err149 = {
+          let data67 = data66[i13];
+          if (!(typeof data67 == 'number' && !(data67 % 1) && !isNaN(data67) && isFinite(data67))) {
+            const err151 = {
               instancePath: instancePath + '/k/' + i13,
               schemaPath: '#/definitions/positiveIntegerList/items/type',
               keyword: 'type',
@@ -3609,18 +3656,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
               schema: schema37.items.type,
               parentSchema: schema37.items,
-              data: data66,
+              data: data67,
             };
             if (vErrors === null) {
-              vErrors = [err149];
+              vErrors = [err151];
             } else {
-              vErrors.push(err149);
+              vErrors.push(err151);
             }
             errors++;
           }
-          if (typeof data66 == 'number' && isFinite(data66)) {
-            if (data66 > 100000 || isNaN(data66)) {
-              const err150 = {
+          if (typeof data67 == 'number' && isFinite(data67)) {
+            if (data67 > 100000 || isNaN(data67)) {
+              const err152 = {
                 instancePath: instancePath + '/k/' + i13,
                 schemaPath: '#/definitions/positiveIntegerList/items/maximum',
                 keyword: 'maximum',
@@ -3628,17 +3675,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be <= 100000',
                 schema: 100000,
                 parentSchema: schema37.items,
-                data: data66,
+                data: data67,
               };
               if (vErrors === null) {
-                vErrors = [err150];
+                vErrors = [err152];
               } else {
-                vErrors.push(err150);
+                vErrors.push(err152);
               }
               errors++;
             }
-            if (data66 < 1 || isNaN(data66)) {
-              const err151 = {
+            if (data67 < 1 || isNaN(data67)) {
+              const err153 = {
                 instancePath: instancePath + '/k/' + i13,
                 schemaPath: '#/definitions/positiveIntegerList/items/minimum',
                 keyword: 'minimum',
@@ -3646,29 +3693,29 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 1',
                 schema: 1,
                 parentSchema: schema37.items,
-                data: data66,
+                data: data67,
               };
               if (vErrors === null) {
-                vErrors = [err151];
+                vErrors = [err153];
               } else {
-                vErrors.push(err151);
+                vErrors.push(err153);
               }
               errors++;
             }
           }
         }
-        let i14 = data65.length;
+        let i14 = data66.length;
         let j4;
         if (i14 > 1) {
           const indices4 = {};
           for (; i14--;) {
-            let item4 = data65[i14];
+            let item4 = data66[i14];
             if (!(typeof item4 == 'number' && !(item4 % 1) && !isNaN(item4) && isFinite(item4))) {
               continue;
             }
             if (typeof indices4[item4] == 'number') {
               j4 = indices4[item4];
-              const err152 = {
+              const err154 = {
                 instancePath: instancePath + '/k',
                 schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
                 keyword: 'uniqueItems',
@@ -3676,12 +3723,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i14 + ' are identical)',
                 schema: true,
                 parentSchema: schema37,
-                data: data65,
+                data: data66,
               };
               if (vErrors === null) {
-                vErrors = [err152];
+                vErrors = [err154];
               } else {
-                vErrors.push(err152);
+                vErrors.push(err154);
               }
               errors++;
               break;
@@ -3690,7 +3737,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err153 = {
+        const err155 = {
           instancePath: instancePath + '/k',
           schemaPath: '#/definitions/positiveIntegerList/type',
           keyword: 'type',
@@ -3698,47 +3745,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema37.type,
           parentSchema: schema37,
-          data: data65,
-        };
-        if (vErrors === null) {
-          vErrors = [err153];
-        } else {
-          vErrors.push(err153);
-        }
-        errors++;
-      }
-    }
-    if (data.relevant !== undefined) {
-      let data67 = data.relevant;
-      if (typeof data67 === 'string') {
-        if (func4(data67) < 1) {
-          const err154 = {
-            instancePath: instancePath + '/relevant',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema33,
-            data: data67,
-          };
-          if (vErrors === null) {
-            vErrors = [err154];
-          } else {
-            vErrors.push(err154);
-          }
-          errors++;
-        }
-      } else {
-        const err155 = {
-          instancePath: instancePath + '/relevant',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
-          data: data67,
+          data: data66,
         };
         if (vErrors === null) {
           vErrors = [err155];
@@ -3748,12 +3755,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.train !== undefined) {
-      let data68 = data.train;
+    if (data.relevant !== undefined) {
+      let data68 = data.relevant;
       if (typeof data68 === 'string') {
         if (func4(data68) < 1) {
           const err156 = {
-            instancePath: instancePath + '/train',
+            instancePath: instancePath + '/relevant',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -3771,7 +3778,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err157 = {
-          instancePath: instancePath + '/train',
+          instancePath: instancePath + '/relevant',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -3788,12 +3795,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.items !== undefined) {
-      let data69 = data.items;
+    if (data.train !== undefined) {
+      let data69 = data.train;
       if (typeof data69 === 'string') {
         if (func4(data69) < 1) {
           const err158 = {
-            instancePath: instancePath + '/items',
+            instancePath: instancePath + '/train',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -3811,7 +3818,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err159 = {
-          instancePath: instancePath + '/items',
+          instancePath: instancePath + '/train',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -3828,12 +3835,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.itemEmbeddings !== undefined) {
-      let data70 = data.itemEmbeddings;
+    if (data.items !== undefined) {
+      let data70 = data.items;
       if (typeof data70 === 'string') {
         if (func4(data70) < 1) {
           const err160 = {
-            instancePath: instancePath + '/itemEmbeddings',
+            instancePath: instancePath + '/items',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -3851,7 +3858,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err161 = {
-          instancePath: instancePath + '/itemEmbeddings',
+          instancePath: instancePath + '/items',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -3868,12 +3875,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userEmbeddings !== undefined) {
-      let data71 = data.userEmbeddings;
+    if (data.itemEmbeddings !== undefined) {
+      let data71 = data.itemEmbeddings;
       if (typeof data71 === 'string') {
         if (func4(data71) < 1) {
           const err162 = {
-            instancePath: instancePath + '/userEmbeddings',
+            instancePath: instancePath + '/itemEmbeddings',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -3891,7 +3898,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err163 = {
-          instancePath: instancePath + '/userEmbeddings',
+          instancePath: instancePath + '/itemEmbeddings',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -3908,12 +3915,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userFactors !== undefined) {
-      let data72 = data.userFactors;
+    if (data.userEmbeddings !== undefined) {
+      let data72 = data.userEmbeddings;
       if (typeof data72 === 'string') {
         if (func4(data72) < 1) {
           const err164 = {
-            instancePath: instancePath + '/userFactors',
+            instancePath: instancePath + '/userEmbeddings',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -3931,7 +3938,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err165 = {
-          instancePath: instancePath + '/userFactors',
+          instancePath: instancePath + '/userEmbeddings',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -3948,12 +3955,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.itemFactors !== undefined) {
-      let data73 = data.itemFactors;
+    if (data.userFactors !== undefined) {
+      let data73 = data.userFactors;
       if (typeof data73 === 'string') {
         if (func4(data73) < 1) {
           const err166 = {
-            instancePath: instancePath + '/itemFactors',
+            instancePath: instancePath + '/userFactors',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -3971,7 +3978,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err167 = {
-          instancePath: instancePath + '/itemFactors',
+          instancePath: instancePath + '/userFactors',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -3988,12 +3995,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userIds !== undefined) {
-      let data74 = data.userIds;
+    if (data.itemFactors !== undefined) {
+      let data74 = data.itemFactors;
       if (typeof data74 === 'string') {
         if (func4(data74) < 1) {
           const err168 = {
-            instancePath: instancePath + '/userIds',
+            instancePath: instancePath + '/itemFactors',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4011,7 +4018,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err169 = {
-          instancePath: instancePath + '/userIds',
+          instancePath: instancePath + '/itemFactors',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4028,12 +4035,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.itemIds !== undefined) {
-      let data75 = data.itemIds;
+    if (data.userIds !== undefined) {
+      let data75 = data.userIds;
       if (typeof data75 === 'string') {
         if (func4(data75) < 1) {
           const err170 = {
-            instancePath: instancePath + '/itemIds',
+            instancePath: instancePath + '/userIds',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4051,7 +4058,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err171 = {
-          instancePath: instancePath + '/itemIds',
+          instancePath: instancePath + '/userIds',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4068,10 +4075,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.itemIds !== undefined) {
+      let data76 = data.itemIds;
+      if (typeof data76 === 'string') {
+        if (func4(data76) < 1) {
+          const err172 = {
+            instancePath: instancePath + '/itemIds',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema33,
+            data: data76,
+          };
+          if (vErrors === null) {
+            vErrors = [err172];
+          } else {
+            vErrors.push(err172);
+          }
+          errors++;
+        }
+      } else {
+        const err173 = {
+          instancePath: instancePath + '/itemIds',
+          schemaPath: '#/definitions/path/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema33.type,
+          parentSchema: schema33,
+          data: data76,
+        };
+        if (vErrors === null) {
+          vErrors = [err173];
+        } else {
+          vErrors.push(err173);
+        }
+        errors++;
+      }
+    }
     if (data.coldThreshold !== undefined) {
-      let data76 = data.coldThreshold;
-      if (!(typeof data76 == 'number' && !(data76 % 1) && !isNaN(data76) && isFinite(data76))) {
-        const err172 = {
+      let data77 = data.coldThreshold;
+      if (!(typeof data77 == 'number' && !(data77 % 1) && !isNaN(data77) && isFinite(data77))) {
+        const err174 = {
           instancePath: instancePath + '/coldThreshold',
           schemaPath: '#/properties/coldThreshold/type',
           keyword: 'type',
@@ -4079,47 +4126,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.coldThreshold.type,
           parentSchema: schema11.properties.coldThreshold,
-          data: data76,
-        };
-        if (vErrors === null) {
-          vErrors = [err172];
-        } else {
-          vErrors.push(err172);
-        }
-        errors++;
-      }
-      if (typeof data76 == 'number' && isFinite(data76)) {
-        if (data76 < 1 || isNaN(data76)) {
-          const err173 = {
-            instancePath: instancePath + '/coldThreshold',
-            schemaPath: '#/properties/coldThreshold/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.coldThreshold,
-            data: data76,
-          };
-          if (vErrors === null) {
-            vErrors = [err173];
-          } else {
-            vErrors.push(err173);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.catalogSize !== undefined) {
-      let data77 = data.catalogSize;
-      if (!(typeof data77 == 'number' && !(data77 % 1) && !isNaN(data77) && isFinite(data77))) {
-        const err174 = {
-          instancePath: instancePath + '/catalogSize',
-          schemaPath: '#/properties/catalogSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.catalogSize.type,
-          parentSchema: schema11.properties.catalogSize,
           data: data77,
         };
         if (vErrors === null) {
@@ -4132,13 +4138,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (typeof data77 == 'number' && isFinite(data77)) {
         if (data77 < 1 || isNaN(data77)) {
           const err175 = {
-            instancePath: instancePath + '/catalogSize',
-            schemaPath: '#/properties/catalogSize/minimum',
+            instancePath: instancePath + '/coldThreshold',
+            schemaPath: '#/properties/coldThreshold/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
             message: 'must be >= 1',
             schema: 1,
-            parentSchema: schema11.properties.catalogSize,
+            parentSchema: schema11.properties.coldThreshold,
             data: data77,
           };
           if (vErrors === null) {
@@ -4150,17 +4156,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.mapNormaliser !== undefined) {
-      let data78 = data.mapNormaliser;
-      if (!(data78 === 'min' || data78 === 'all' || data78 === 'hits')) {
+    if (data.catalogSize !== undefined) {
+      let data78 = data.catalogSize;
+      if (!(typeof data78 == 'number' && !(data78 % 1) && !isNaN(data78) && isFinite(data78))) {
         const err176 = {
-          instancePath: instancePath + '/mapNormaliser',
-          schemaPath: '#/properties/mapNormaliser/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.mapNormaliser.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.mapNormaliser.enum,
-          parentSchema: schema11.properties.mapNormaliser,
+          instancePath: instancePath + '/catalogSize',
+          schemaPath: '#/properties/catalogSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.catalogSize.type,
+          parentSchema: schema11.properties.catalogSize,
           data: data78,
         };
         if (vErrors === null) {
@@ -4170,11 +4176,52 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data78 == 'number' && isFinite(data78)) {
+        if (data78 < 1 || isNaN(data78)) {
+          const err177 = {
+            instancePath: instancePath + '/catalogSize',
+            schemaPath: '#/properties/catalogSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.catalogSize,
+            data: data78,
+          };
+          if (vErrors === null) {
+            vErrors = [err177];
+          } else {
+            vErrors.push(err177);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.mapNormaliser !== undefined) {
+      let data79 = data.mapNormaliser;
+      if (!(data79 === 'min' || data79 === 'all' || data79 === 'hits')) {
+        const err178 = {
+          instancePath: instancePath + '/mapNormaliser',
+          schemaPath: '#/properties/mapNormaliser/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.mapNormaliser.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.mapNormaliser.enum,
+          parentSchema: schema11.properties.mapNormaliser,
+          data: data79,
+        };
+        if (vErrors === null) {
+          vErrors = [err178];
+        } else {
+          vErrors.push(err178);
+        }
+        errors++;
+      }
     }
     if (data.gain !== undefined) {
-      let data79 = data.gain;
-      if (!(data79 === 'linear' || data79 === 'exp')) {
-        const err177 = {
+      let data80 = data.gain;
+      if (!(data80 === 'linear' || data80 === 'exp')) {
+        const err179 = {
           instancePath: instancePath + '/gain',
           schemaPath: '#/properties/gain/enum',
           keyword: 'enum',
@@ -4182,21 +4229,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be equal to one of the allowed values',
           schema: schema11.properties.gain.enum,
           parentSchema: schema11.properties.gain,
-          data: data79,
+          data: data80,
         };
         if (vErrors === null) {
-          vErrors = [err177];
+          vErrors = [err179];
         } else {
-          vErrors.push(err177);
+          vErrors.push(err179);
         }
         errors++;
       }
     }
     if (data.activityBins !== undefined) {
-      let data80 = data.activityBins;
-      if (Array.isArray(data80)) {
-        if (data80.length < 1) {
-          const err178 = {
+      let data81 = data.activityBins;
+      if (Array.isArray(data81)) {
+        if (data81.length < 1) {
+          const err180 = {
             instancePath: instancePath + '/activityBins',
             schemaPath: '#/properties/activityBins/minItems',
             keyword: 'minItems',
@@ -4204,21 +4251,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema11.properties.activityBins,
-            data: data80,
+            data: data81,
           };
           if (vErrors === null) {
-            vErrors = [err178];
+            vErrors = [err180];
           } else {
-            vErrors.push(err178);
+            vErrors.push(err180);
           }
           errors++;
         }
-        const len10 = data80.length;
+        const len10 = data81.length;
         for (let i15 = 0; i15 < len10; i15++) {
-          let data81 = data80[i15];
-          if (typeof data81 == 'number' && isFinite(data81)) {
-            if (data81 < 0 || isNaN(data81)) {
-              const err179 = {
+          let data82 = data81[i15];
+          if (typeof data82 == 'number' && isFinite(data82)) {
+            if (data82 < 0 || isNaN(data82)) {
+              const err181 = {
                 instancePath: instancePath + '/activityBins/' + i15,
                 schemaPath: '#/properties/activityBins/items/minimum',
                 keyword: 'minimum',
@@ -4226,17 +4273,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
                 schema: 0,
                 parentSchema: schema11.properties.activityBins.items,
-                data: data81,
+                data: data82,
               };
               if (vErrors === null) {
-                vErrors = [err179];
+                vErrors = [err181];
               } else {
-                vErrors.push(err179);
+                vErrors.push(err181);
               }
               errors++;
             }
           } else {
-            const err180 = {
+            const err182 = {
               instancePath: instancePath + '/activityBins/' + i15,
               schemaPath: '#/properties/activityBins/items/type',
               keyword: 'type',
@@ -4244,18 +4291,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be number',
               schema: schema11.properties.activityBins.items.type,
               parentSchema: schema11.properties.activityBins.items,
-              data: data81,
+              data: data82,
             };
             if (vErrors === null) {
-              vErrors = [err180];
+              vErrors = [err182];
             } else {
-              vErrors.push(err180);
+              vErrors.push(err182);
             }
             errors++;
           }
         }
       } else {
-        const err181 = {
+        const err183 = {
           instancePath: instancePath + '/activityBins',
           schemaPath: '#/properties/activityBins/type',
           keyword: 'type',
@@ -4263,21 +4310,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.activityBins.type,
           parentSchema: schema11.properties.activityBins,
-          data: data80,
+          data: data81,
         };
         if (vErrors === null) {
-          vErrors = [err181];
+          vErrors = [err183];
         } else {
-          vErrors.push(err181);
+          vErrors.push(err183);
         }
         errors++;
       }
     }
     if (data.slices !== undefined) {
-      let data82 = data.slices;
-      if (Array.isArray(data82)) {
-        if (data82.length < 1) {
-          const err182 = {
+      let data83 = data.slices;
+      if (Array.isArray(data83)) {
+        if (data83.length < 1) {
+          const err184 = {
             instancePath: instancePath + '/slices',
             schemaPath: '#/properties/slices/minItems',
             keyword: 'minItems',
@@ -4285,21 +4332,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema11.properties.slices,
-            data: data82,
+            data: data83,
           };
           if (vErrors === null) {
-            vErrors = [err182];
+            vErrors = [err184];
           } else {
-            vErrors.push(err182);
+            vErrors.push(err184);
           }
           errors++;
         }
-        const len11 = data82.length;
+        const len11 = data83.length;
         for (let i16 = 0; i16 < len11; i16++) {
-          let data83 = data82[i16];
-          if (typeof data83 === 'string') {
-            if (func4(data83) < 1) {
-              const err183 = {
+          let data84 = data83[i16];
+          if (typeof data84 === 'string') {
+            if (func4(data84) < 1) {
+              const err185 = {
                 instancePath: instancePath + '/slices/' + i16,
                 schemaPath: '#/properties/slices/items/minLength',
                 keyword: 'minLength',
@@ -4307,17 +4354,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
                 schema: 1,
                 parentSchema: schema11.properties.slices.items,
-                data: data83,
+                data: data84,
               };
               if (vErrors === null) {
-                vErrors = [err183];
+                vErrors = [err185];
               } else {
-                vErrors.push(err183);
+                vErrors.push(err185);
               }
               errors++;
             }
           } else {
-            const err184 = {
+            const err186 = {
               instancePath: instancePath + '/slices/' + i16,
               schemaPath: '#/properties/slices/items/type',
               keyword: 'type',
@@ -4325,28 +4372,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
               schema: schema11.properties.slices.items.type,
               parentSchema: schema11.properties.slices.items,
-              data: data83,
+              data: data84,
             };
             if (vErrors === null) {
-              vErrors = [err184];
+              vErrors = [err186];
             } else {
-              vErrors.push(err184);
+              vErrors.push(err186);
             }
             errors++;
           }
         }
-        let i17 = data82.length;
+        let i17 = data83.length;
         let j5;
         if (i17 > 1) {
           const indices5 = {};
           for (; i17--;) {
-            let item5 = data82[i17];
+            let item5 = data83[i17];
             if (typeof item5 !== 'string') {
               continue;
             }
             if (typeof indices5[item5] == 'number') {
               j5 = indices5[item5];
-              const err185 = {
+              const err187 = {
                 instancePath: instancePath + '/slices',
                 schemaPath: '#/properties/slices/uniqueItems',
                 keyword: 'uniqueItems',
@@ -4354,12 +4401,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i17 + ' are identical)',
                 schema: true,
                 parentSchema: schema11.properties.slices,
-                data: data82,
+                data: data83,
               };
               if (vErrors === null) {
-                vErrors = [err185];
+                vErrors = [err187];
               } else {
-                vErrors.push(err185);
+                vErrors.push(err187);
               }
               errors++;
               break;
@@ -4368,7 +4415,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err186 = {
+        const err188 = {
           instancePath: instancePath + '/slices',
           schemaPath: '#/properties/slices/type',
           keyword: 'type',
@@ -4376,20 +4423,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.slices.type,
           parentSchema: schema11.properties.slices,
-          data: data82,
+          data: data83,
         };
         if (vErrors === null) {
-          vErrors = [err186];
+          vErrors = [err188];
         } else {
-          vErrors.push(err186);
+          vErrors.push(err188);
         }
         errors++;
       }
     }
     if (data.sliceBins !== undefined) {
-      let data84 = data.sliceBins;
-      if (!(typeof data84 == 'number' && !(data84 % 1) && !isNaN(data84) && isFinite(data84))) {
-        const err187 = {
+      let data85 = data.sliceBins;
+      if (!(typeof data85 == 'number' && !(data85 % 1) && !isNaN(data85) && isFinite(data85))) {
+        const err189 = {
           instancePath: instancePath + '/sliceBins',
           schemaPath: '#/properties/sliceBins/type',
           keyword: 'type',
@@ -4397,18 +4444,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.sliceBins.type,
           parentSchema: schema11.properties.sliceBins,
-          data: data84,
+          data: data85,
         };
         if (vErrors === null) {
-          vErrors = [err187];
+          vErrors = [err189];
         } else {
-          vErrors.push(err187);
+          vErrors.push(err189);
         }
         errors++;
       }
-      if (typeof data84 == 'number' && isFinite(data84)) {
-        if (data84 > 100 || isNaN(data84)) {
-          const err188 = {
+      if (typeof data85 == 'number' && isFinite(data85)) {
+        if (data85 > 100 || isNaN(data85)) {
+          const err190 = {
             instancePath: instancePath + '/sliceBins',
             schemaPath: '#/properties/sliceBins/maximum',
             keyword: 'maximum',
@@ -4416,17 +4463,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be <= 100',
             schema: 100,
             parentSchema: schema11.properties.sliceBins,
-            data: data84,
+            data: data85,
           };
           if (vErrors === null) {
-            vErrors = [err188];
+            vErrors = [err190];
           } else {
-            vErrors.push(err188);
+            vErrors.push(err190);
           }
           errors++;
         }
-        if (data84 < 1 || isNaN(data84)) {
-          const err189 = {
+        if (data85 < 1 || isNaN(data85)) {
+          const err191 = {
             instancePath: instancePath + '/sliceBins',
             schemaPath: '#/properties/sliceBins/minimum',
             keyword: 'minimum',
@@ -4434,47 +4481,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
             schema: 1,
             parentSchema: schema11.properties.sliceBins,
-            data: data84,
-          };
-          if (vErrors === null) {
-            vErrors = [err189];
-          } else {
-            vErrors.push(err189);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.minSliceSize !== undefined) {
-      let data85 = data.minSliceSize;
-      if (!(typeof data85 == 'number' && !(data85 % 1) && !isNaN(data85) && isFinite(data85))) {
-        const err190 = {
-          instancePath: instancePath + '/minSliceSize',
-          schemaPath: '#/properties/minSliceSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.minSliceSize.type,
-          parentSchema: schema11.properties.minSliceSize,
-          data: data85,
-        };
-        if (vErrors === null) {
-          vErrors = [err190];
-        } else {
-          vErrors.push(err190);
-        }
-        errors++;
-      }
-      if (typeof data85 == 'number' && isFinite(data85)) {
-        if (data85 < 1 || isNaN(data85)) {
-          const err191 = {
-            instancePath: instancePath + '/minSliceSize',
-            schemaPath: '#/properties/minSliceSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.minSliceSize,
             data: data85,
           };
           if (vErrors === null) {
@@ -4486,10 +4492,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
+    if (data.minSliceSize !== undefined) {
+      let data86 = data.minSliceSize;
+      if (!(typeof data86 == 'number' && !(data86 % 1) && !isNaN(data86) && isFinite(data86))) {
+        const err192 = {
+          instancePath: instancePath + '/minSliceSize',
+          schemaPath: '#/properties/minSliceSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.minSliceSize.type,
+          parentSchema: schema11.properties.minSliceSize,
+          data: data86,
+        };
+        if (vErrors === null) {
+          vErrors = [err192];
+        } else {
+          vErrors.push(err192);
+        }
+        errors++;
+      }
+      if (typeof data86 == 'number' && isFinite(data86)) {
+        if (data86 < 1 || isNaN(data86)) {
+          const err193 = {
+            instancePath: instancePath + '/minSliceSize',
+            schemaPath: '#/properties/minSliceSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.minSliceSize,
+            data: data86,
+          };
+          if (vErrors === null) {
+            vErrors = [err193];
+          } else {
+            vErrors.push(err193);
+          }
+          errors++;
+        }
+      }
+    }
     if (data.compare !== undefined) {
-      let data86 = data.compare;
-      if (data86 && typeof data86 == 'object' && !Array.isArray(data86)) {
-        for (const key7 in data86) {
+      let data87 = data.compare;
+      if (data87 && typeof data87 == 'object' && !Array.isArray(data87)) {
+        for (const key7 in data87) {
           if (!(
             key7 === 'runs' ||
             key7 === 'baseline' ||
@@ -4499,7 +4546,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key7 === 'adjust' ||
             key7 === 'gate'
           )) {
-            const err192 = {
+            const err194 = {
               instancePath: instancePath + '/compare',
               schemaPath: '#/properties/compare/additionalProperties',
               keyword: 'additionalProperties',
@@ -4507,21 +4554,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
               schema: false,
               parentSchema: schema11.properties.compare,
-              data: data86,
+              data: data87,
             };
             if (vErrors === null) {
-              vErrors = [err192];
+              vErrors = [err194];
             } else {
-              vErrors.push(err192);
+              vErrors.push(err194);
             }
             errors++;
           }
         }
-        if (data86.runs !== undefined) {
-          let data87 = data86.runs;
-          if (Array.isArray(data87)) {
-            if (data87.length < 1) {
-              const err193 = {
+        if (data87.runs !== undefined) {
+          let data88 = data87.runs;
+          if (Array.isArray(data88)) {
+            if (data88.length < 1) {
+              const err195 = {
                 instancePath: instancePath + '/compare/runs',
                 schemaPath: '#/properties/compare/properties/runs/minItems',
                 keyword: 'minItems',
@@ -4529,21 +4576,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.runs,
-                data: data87,
+                data: data88,
               };
               if (vErrors === null) {
-                vErrors = [err193];
+                vErrors = [err195];
               } else {
-                vErrors.push(err193);
+                vErrors.push(err195);
               }
               errors++;
             }
-            const len12 = data87.length;
+            const len12 = data88.length;
             for (let i18 = 0; i18 < len12; i18++) {
-              let data88 = data87[i18];
-              if (typeof data88 === 'string') {
-                if (func4(data88) < 1) {
-                  const err194 = {
+              let data89 = data88[i18];
+              if (typeof data89 === 'string') {
+                if (func4(data89) < 1) {
+                  const err196 = {
                     instancePath: instancePath + '/compare/runs/' + i18,
                     schemaPath: '#/definitions/path/minLength',
                     keyword: 'minLength',
@@ -4551,17 +4598,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
                     parentSchema: schema33,
-                    data: data88,
+                    data: data89,
                   };
                   if (vErrors === null) {
-                    vErrors = [err194];
+                    vErrors = [err196];
                   } else {
-                    vErrors.push(err194);
+                    vErrors.push(err196);
                   }
                   errors++;
                 }
               } else {
-                const err195 = {
+                const err197 = {
                   instancePath: instancePath + '/compare/runs/' + i18,
                   schemaPath: '#/definitions/path/type',
                   keyword: 'type',
@@ -4569,18 +4616,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema33.type,
                   parentSchema: schema33,
-                  data: data88,
+                  data: data89,
                 };
                 if (vErrors === null) {
-                  vErrors = [err195];
+                  vErrors = [err197];
                 } else {
-                  vErrors.push(err195);
+                  vErrors.push(err197);
                 }
                 errors++;
               }
             }
           } else {
-            const err196 = {
+            const err198 = {
               instancePath: instancePath + '/compare/runs',
               schemaPath: '#/properties/compare/properties/runs/type',
               keyword: 'type',
@@ -4588,47 +4635,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.compare.properties.runs.type,
               parentSchema: schema11.properties.compare.properties.runs,
-              data: data87,
-            };
-            if (vErrors === null) {
-              vErrors = [err196];
-            } else {
-              vErrors.push(err196);
-            }
-            errors++;
-          }
-        }
-        if (data86.baseline !== undefined) {
-          let data89 = data86.baseline;
-          if (typeof data89 === 'string') {
-            if (func4(data89) < 1) {
-              const err197 = {
-                instancePath: instancePath + '/compare/baseline',
-                schemaPath: '#/properties/compare/properties/baseline/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema11.properties.compare.properties.baseline,
-                data: data89,
-              };
-              if (vErrors === null) {
-                vErrors = [err197];
-              } else {
-                vErrors.push(err197);
-              }
-              errors++;
-            }
-          } else {
-            const err198 = {
-              instancePath: instancePath + '/compare/baseline',
-              schemaPath: '#/properties/compare/properties/baseline/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema11.properties.compare.properties.baseline.type,
-              parentSchema: schema11.properties.compare.properties.baseline,
-              data: data89,
+              data: data88,
             };
             if (vErrors === null) {
               vErrors = [err198];
@@ -4638,10 +4645,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data86.matchBy !== undefined) {
-          let data90 = data86.matchBy;
-          if (!(data90 === 'id' || data90 === 'position' || data90 === 'user')) {
-            const err199 = {
+        if (data87.baseline !== undefined) {
+          let data90 = data87.baseline;
+          if (typeof data90 === 'string') {
+            if (func4(data90) < 1) {
+              const err199 = {
+                instancePath: instancePath + '/compare/baseline',
+                schemaPath: '#/properties/compare/properties/baseline/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema11.properties.compare.properties.baseline,
+                data: data90,
+              };
+              if (vErrors === null) {
+                vErrors = [err199];
+              } else {
+                vErrors.push(err199);
+              }
+              errors++;
+            }
+          } else {
+            const err200 = {
+              instancePath: instancePath + '/compare/baseline',
+              schemaPath: '#/properties/compare/properties/baseline/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+              schema: schema11.properties.compare.properties.baseline.type,
+              parentSchema: schema11.properties.compare.properties.baseline,
+              data: data90,
+            };
+            if (vErrors === null) {
+              vErrors = [err200];
+            } else {
+              vErrors.push(err200);
+            }
+            errors++;
+          }
+        }
+        if (data87.matchBy !== undefined) {
+          let data91 = data87.matchBy;
+          if (!(data91 === 'id' || data91 === 'position' || data91 === 'user')) {
+            const err201 = {
               instancePath: instancePath + '/compare/matchBy',
               schemaPath: '#/properties/compare/properties/matchBy/enum',
               keyword: 'enum',
@@ -4649,21 +4696,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be equal to one of the allowed values',
               schema: schema11.properties.compare.properties.matchBy.enum,
               parentSchema: schema11.properties.compare.properties.matchBy,
-              data: data90,
+              data: data91,
             };
             if (vErrors === null) {
-              vErrors = [err199];
+              vErrors = [err201];
             } else {
-              vErrors.push(err199);
+              vErrors.push(err201);
             }
             errors++;
           }
         }
-        if (data86.metrics !== undefined) {
-          let data91 = data86.metrics;
-          if (Array.isArray(data91)) {
-            if (data91.length < 1) {
-              const err200 = {
+        if (data87.metrics !== undefined) {
+          let data92 = data87.metrics;
+          if (Array.isArray(data92)) {
+            if (data92.length < 1) {
+              const err202 = {
                 instancePath: instancePath + '/compare/metrics',
                 schemaPath: '#/properties/compare/properties/metrics/minItems',
                 keyword: 'minItems',
@@ -4671,21 +4718,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.metrics,
-                data: data91,
+                data: data92,
               };
               if (vErrors === null) {
-                vErrors = [err200];
+                vErrors = [err202];
               } else {
-                vErrors.push(err200);
+                vErrors.push(err202);
               }
               errors++;
             }
-            const len13 = data91.length;
+            const len13 = data92.length;
             for (let i19 = 0; i19 < len13; i19++) {
-              let data92 = data91[i19];
-              if (typeof data92 === 'string') {
-                if (func4(data92) < 1) {
-                  const err201 = {
+              let data93 = data92[i19];
+              if (typeof data93 === 'string') {
+                if (func4(data93) < 1) {
+                  const err203 = {
                     instancePath: instancePath + '/compare/metrics/' + i19,
                     schemaPath: '#/properties/compare/properties/metrics/items/minLength',
                     keyword: 'minLength',
@@ -4693,17 +4740,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
                     parentSchema: schema11.properties.compare.properties.metrics.items,
-                    data: data92,
+                    data: data93,
                   };
                   if (vErrors === null) {
-                    vErrors = [err201];
+                    vErrors = [err203];
                   } else {
-                    vErrors.push(err201);
+                    vErrors.push(err203);
                   }
                   errors++;
                 }
               } else {
-                const err202 = {
+                const err204 = {
                   instancePath: instancePath + '/compare/metrics/' + i19,
                   schemaPath: '#/properties/compare/properties/metrics/items/type',
                   keyword: 'type',
@@ -4711,52 +4758,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema11.properties.compare.properties.metrics.items.type,
                   parentSchema: schema11.properties.compare.properties.metrics.items,
-                  data: data92,
-                };
-                if (vErrors === null) {
-                  vErrors = [err202];
-                } else {
-                  vErrors.push(err202);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err203 = {
-              instancePath: instancePath + '/compare/metrics',
-              schemaPath: '#/properties/compare/properties/metrics/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-              schema: schema11.properties.compare.properties.metrics.type,
-              parentSchema: schema11.properties.compare.properties.metrics,
-              data: data91,
-            };
-            if (vErrors === null) {
-              vErrors = [err203];
-            } else {
-              vErrors.push(err203);
-            }
-            errors++;
-          }
-        }
-        if (data86.directions !== undefined) {
-          let data93 = data86.directions;
-          if (data93 && typeof data93 == 'object' && !Array.isArray(data93)) {
-            for (const key8 in data93) {
-              let data94 = data93[key8];
-              if (!(data94 === 'higher' || data94 === 'lower')) {
-                const err204 = {
-                  instancePath: instancePath + '/compare/directions/' + key8.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                  schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
-                  data: data94,
+                  data: data93,
                 };
                 if (vErrors === null) {
                   vErrors = [err204];
@@ -4768,14 +4770,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err205 = {
-              instancePath: instancePath + '/compare/directions',
-              schemaPath: '#/properties/compare/properties/directions/type',
+              instancePath: instancePath + '/compare/metrics',
+              schemaPath: '#/properties/compare/properties/metrics/type',
               keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-              schema: schema11.properties.compare.properties.directions.type,
-              parentSchema: schema11.properties.compare.properties.directions,
-              data: data93,
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema11.properties.compare.properties.metrics.type,
+              parentSchema: schema11.properties.compare.properties.metrics,
+              data: data92,
             };
             if (vErrors === null) {
               vErrors = [err205];
@@ -4785,10 +4787,55 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data86.adjust !== undefined) {
-          let data95 = data86.adjust;
-          if (!(data95 === 'holm' || data95 === 'bh')) {
-            const err206 = {
+        if (data87.directions !== undefined) {
+          let data94 = data87.directions;
+          if (data94 && typeof data94 == 'object' && !Array.isArray(data94)) {
+            for (const key8 in data94) {
+              let data95 = data94[key8];
+              if (!(data95 === 'higher' || data95 === 'lower')) {
+                const err206 = {
+                  instancePath: instancePath + '/compare/directions/' + key8.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.compare.properties.directions.additionalProperties.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                  schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
+                  parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
+                  data: data95,
+                };
+                if (vErrors === null) {
+                  vErrors = [err206];
+                } else {
+                  vErrors.push(err206);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err207 = {
+              instancePath: instancePath + '/compare/directions',
+              schemaPath: '#/properties/compare/properties/directions/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+              schema: schema11.properties.compare.properties.directions.type,
+              parentSchema: schema11.properties.compare.properties.directions,
+              data: data94,
+            };
+            if (vErrors === null) {
+              vErrors = [err207];
+            } else {
+              vErrors.push(err207);
+            }
+            errors++;
+          }
+        }
+        if (data87.adjust !== undefined) {
+          let data96 = data87.adjust;
+          if (!(data96 === 'holm' || data96 === 'bh')) {
+            const err208 = {
               instancePath: instancePath + '/compare/adjust',
               schemaPath: '#/properties/compare/properties/adjust/enum',
               keyword: 'enum',
@@ -4796,21 +4843,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be equal to one of the allowed values',
               schema: schema11.properties.compare.properties.adjust.enum,
               parentSchema: schema11.properties.compare.properties.adjust,
-              data: data95,
+              data: data96,
             };
             if (vErrors === null) {
-              vErrors = [err206];
+              vErrors = [err208];
             } else {
-              vErrors.push(err206);
+              vErrors.push(err208);
             }
             errors++;
           }
         }
-        if (data86.gate !== undefined) {
-          let data96 = data86.gate;
-          if (Array.isArray(data96)) {
-            if (data96.length < 1) {
-              const err207 = {
+        if (data87.gate !== undefined) {
+          let data97 = data87.gate;
+          if (Array.isArray(data97)) {
+            if (data97.length < 1) {
+              const err209 = {
                 instancePath: instancePath + '/compare/gate',
                 schemaPath: '#/properties/compare/properties/gate/minItems',
                 keyword: 'minItems',
@@ -4818,21 +4865,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.gate,
-                data: data96,
+                data: data97,
               };
               if (vErrors === null) {
-                vErrors = [err207];
+                vErrors = [err209];
               } else {
-                vErrors.push(err207);
+                vErrors.push(err209);
               }
               errors++;
             }
-            const len14 = data96.length;
+            const len14 = data97.length;
             for (let i20 = 0; i20 < len14; i20++) {
-              let data97 = data96[i20];
-              if (typeof data97 === 'string') {
-                if (!pattern0.test(data97)) {
-                  const err208 = {
+              let data98 = data97[i20];
+              if (typeof data98 === 'string') {
+                if (!pattern0.test(data98)) {
+                  const err210 = {
                     instancePath: instancePath + '/compare/gate/' + i20,
                     schemaPath: '#/properties/compare/properties/gate/items/pattern',
                     keyword: 'pattern',
@@ -4845,17 +4892,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       '"',
                     schema: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
                     parentSchema: schema11.properties.compare.properties.gate.items,
-                    data: data97,
+                    data: data98,
                   };
                   if (vErrors === null) {
-                    vErrors = [err208];
+                    vErrors = [err210];
                   } else {
-                    vErrors.push(err208);
+                    vErrors.push(err210);
                   }
                   errors++;
                 }
               } else {
-                const err209 = {
+                const err211 = {
                   instancePath: instancePath + '/compare/gate/' + i20,
                   schemaPath: '#/properties/compare/properties/gate/items/type',
                   keyword: 'type',
@@ -4863,18 +4910,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema11.properties.compare.properties.gate.items.type,
                   parentSchema: schema11.properties.compare.properties.gate.items,
-                  data: data97,
+                  data: data98,
                 };
                 if (vErrors === null) {
-                  vErrors = [err209];
+                  vErrors = [err211];
                 } else {
-                  vErrors.push(err209);
+                  vErrors.push(err211);
                 }
                 errors++;
               }
             }
           } else {
-            const err210 = {
+            const err212 = {
               instancePath: instancePath + '/compare/gate',
               schemaPath: '#/properties/compare/properties/gate/type',
               keyword: 'type',
@@ -4882,18 +4929,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.compare.properties.gate.type,
               parentSchema: schema11.properties.compare.properties.gate,
-              data: data96,
+              data: data97,
             };
             if (vErrors === null) {
-              vErrors = [err210];
+              vErrors = [err212];
             } else {
-              vErrors.push(err210);
+              vErrors.push(err212);
             }
             errors++;
           }
         }
       } else {
-        const err211 = {
+        const err213 = {
           instancePath: instancePath + '/compare',
           schemaPath: '#/properties/compare/type',
           keyword: 'type',
@@ -4901,18 +4948,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
           schema: schema11.properties.compare.type,
           parentSchema: schema11.properties.compare,
-          data: data86,
+          data: data87,
         };
         if (vErrors === null) {
-          vErrors = [err211];
+          vErrors = [err213];
         } else {
-          vErrors.push(err211);
+          vErrors.push(err213);
         }
         errors++;
       }
     }
   } else {
-    const err212 = {
+    const err214 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -4923,9 +4970,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err212];
+      vErrors = [err214];
     } else {
-      vErrors.push(err212);
+      vErrors.push(err214);
     }
     errors++;
   }

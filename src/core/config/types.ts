@@ -78,6 +78,8 @@ export interface EvalConfig {
   imbalanceRatio?: number;
   T?: number;
   shiftProtocol?: 'expected' | 'sampled';
+  /** N_max of the `sampled` shift protocol: test rows of the peak class (default: the largest class's test rows). */
+  shiftTestSize?: number;
   reweight?: boolean;
   reweightEpsilon?: number;
   // scores

@@ -35,6 +35,11 @@ export interface EvolvingOptions {
   protocol?: ShiftProtocol;
   /** Seed of the `sampled` protocol (`config.bootstrap.seed`). Default 0. */
   seed?: number;
+  /**
+   * `N_max` of the `sampled` protocol (`shiftTestSize`): rows of the class at the peak of the
+   * test distribution before scaling. Default: the largest number of test rows of a class.
+   */
+  testSize?: number;
 }
 
 export interface EvolvingSetup {
@@ -60,8 +65,11 @@ export interface EvolvingSetup {
   js: Float64Array;
   /** Indices t (0-based) sorted by δ ascending, stable. */
   byDelta: Int32Array;
-  /** Sampled protocol only: N^tst, and N_c per test set (row-major T×C, class order). */
-  sampled?: { nTest: number; nMax: number; sizes: Int32Array };
+  /**
+   * Sampled protocol only: N^tst, N_max (and whether it was configured: `shiftTestSize`), and N_c
+   * per test set (row-major T×C, class order).
+   */
+  sampled?: { nTest: number; nMax: number; nMaxConfigured: boolean; sizes: Int32Array };
 }
 
 /** Why the family cannot be computed (a class with no test rows or n_c = 0, C < 2). */
@@ -119,7 +127,8 @@ export function jensenShannon(p: ArrayLike<number>, q: ArrayLike<number>): numbe
  * family cannot be computed: C < 2, a class with n_c = 0, or a class without test rows
  * (`testRows[c]` = number of rows whose true class is c).
  *
- * Sampled protocol: `N_max` = the largest number of test rows of a class in the file (the paper's
+ * Sampled protocol: `N_max` = `opts.testSize` (`shiftTestSize`; Fang et al. use 1,000 for CIFAR-10
+ * and 100 for CIFAR-100), else the largest number of test rows of a class in the file (the paper's
  * N^tst_max is the per-class size of its source test set), `N^tst = Σ_{r=1..C} N_max·ρ^{−(r−1)/(C−1)}`
  * (the sampled test-set size), `N_c = round(N^tst·q^tst_c)` (half up).
  */
@@ -178,11 +187,13 @@ export function prepareEvolving(
   if (protocol === 'sampled') {
     let nMax = 0;
     for (let c = 0; c < C; c++) nMax = Math.max(nMax, testRows[c]);
+    const nMaxConfigured = opts.testSize !== undefined;
+    if (nMaxConfigured) nMax = opts.testSize!;
     let nTest = 0;
     for (let r = 1; r <= C; r++) nTest += nMax * Math.pow(rho, -(r - 1) / (C - 1));
     const sizes = new Int32Array(T * C);
     for (let k = 0; k < T * C; k++) sizes[k] = Math.round(nTest * qTest[k]);
-    setup.sampled = { nTest, nMax, sizes };
+    setup.sampled = { nTest, nMax, nMaxConfigured, sizes };
   }
   return setup;
 }

@@ -179,7 +179,7 @@ const evolvingStep: ClassificationStep = (run, ctx) => {
   const proto =
     ev.protocol === 'expected'
       ? `expected protocol (V_t = Σ_c q^tst_c·acc_c), ρ = ${round(ev.rho)}, T = ${ev.T}`
-      : `sampled protocol (N^tst = ${round(ev.sampled?.nTest ?? NaN)}, ${SAMPLED_DRAWS} draws with replacement, seed = ${ev.seed}), ρ = ${round(ev.rho)}, T = ${ev.T}`;
+      : `sampled protocol (N_max = ${ev.sampled?.nMax}${ev.sampled?.nMaxConfigured ? ' from shiftTestSize' : ", the largest class's test rows"}, N^tst = ${round(ev.sampled?.nTest ?? NaN)}, ${SAMPLED_DRAWS} draws with replacement, seed = ${ev.seed}), ρ = ${round(ev.rho)}, T = ${ev.T}`;
   const notes: Record<string, string> = {
     shift_auc: `trapezoid of V_t over δ_t sorted ascending, divided by δ_last − δ_first; δ = symmetric KL; ${proto}`,
     shift_avg: `mean of V_t; ${proto}`,

@@ -170,8 +170,14 @@ export async function prepareRun(data: ClassificationData, ctx: TaskContext): Pr
         T: config.T,
         protocol,
         seed: config.bootstrap?.seed ?? 0,
+        testSize: config.shiftTestSize,
       }),
     );
+    if (config.shiftTestSize !== undefined && protocol !== 'sampled')
+      warnings.note(
+        'shift-test-size-unused',
+        `${config.configFile ?? 'the config'}: \`shiftTestSize\` (${config.shiftTestSize}) sets N_max of the \`sampled\` protocol; with \`shiftProtocol: "${protocol}"\` no test set is drawn, so it is not used.`,
+      );
     if ('unavailable' in setup) {
       warnings.note(
         'evolving-not-computed',
@@ -191,8 +197,10 @@ function checkLongTailConfig(config: TaskContext['config']): void {
   const bad = (key: string, what: string): never => {
     throw new EvalLensError('invalid-config', `${where}: \`${key}\` ${what}`, { file: where, column: key });
   };
-  const { T, imbalanceRatio: rho, reweightEpsilon: eps } = config;
+  const { T, imbalanceRatio: rho, reweightEpsilon: eps, shiftTestSize: nMax } = config;
   if (T !== undefined && (!Number.isInteger(T) || T < 1)) bad('T', `must be a positive integer, got ${T}.`);
+  if (nMax !== undefined && (!Number.isInteger(nMax) || nMax < 1))
+    bad('shiftTestSize', `must be a whole number ≥ 1 (rows of the peak class), got ${nMax}.`);
   if (rho !== undefined && !(rho > 0 && Number.isFinite(rho)))
     bad('imbalanceRatio', `must be a positive number, got ${rho}.`);
   if (eps !== undefined && !(eps >= 0 && Number.isFinite(eps)))

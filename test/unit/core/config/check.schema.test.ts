@@ -29,6 +29,7 @@ const EVAL_CONFIG_KEYS = [
   'imbalanceRatio',
   'T',
   'shiftProtocol',
+  'shiftTestSize',
   'reweight',
   'reweightEpsilon',
   'score',

@@ -311,3 +311,26 @@ test('sampled protocol with a weight column draws rows (weights all 1 ≈ the un
   }
   assert.notDeepEqual(a.r.V, b.r.V); // different paths (binomial vs row draws), same distribution
 });
+
+test('sampled protocol: shiftTestSize sets N_max (hand-computed N^tst and N_c), else the largest class count', () => {
+  // C = 3, train counts 40/20/10 (ranks 1, 2, 3; ρ = 40/10 = 4), T = 3: α_t = 1, 2, 3.
+  const classes = classNames(3);
+  const train = trainDistributionFromValues([40, 20, 10], classes, 'trainCounts', config());
+  const testRows = [7, 5, 3];
+  const s = prepareEvolving(train, classes, testRows, { protocol: 'sampled', testSize: 10 });
+  if ('unavailable' in s) throw new Error(s.unavailable);
+  assert.equal(s.sampled!.nMax, 10);
+  assert.equal(s.sampled!.nMaxConfigured, true);
+  // N^tst = Σ_{r=1..3} N_max·4^{−(r−1)/2} = 10·(1 + 1/2 + 1/4) = 17.5
+  close(s.sampled!.nTest, 17.5);
+  // α = 1: weights 1, 1/2, 1/4 → q = 4/7, 2/7, 1/7 → N_c = round(10, 5, 2.5) = 10, 5, 3 (half up)
+  // α = 2: weights 1/2, 1, 1/2 → q = 1/4, 1/2, 1/4 → round(4.375, 8.75, 4.375) = 4, 9, 4
+  // α = 3: weights 1/4, 1/2, 1 → q = 1/7, 2/7, 4/7 → 3, 5, 10
+  assert.deepEqual(Array.from(s.sampled!.sizes), [10, 5, 3, 4, 9, 4, 3, 5, 10]);
+  // Without it: N_max = max test rows of a class = 7, N^tst = 7·1.75 = 12.25
+  const d = prepareEvolving(train, classes, testRows, { protocol: 'sampled' });
+  if ('unavailable' in d) throw new Error(d.unavailable);
+  assert.equal(d.sampled!.nMax, 7);
+  assert.equal(d.sampled!.nMaxConfigured, false);
+  close(d.sampled!.nTest, 12.25);
+});

@@ -184,9 +184,27 @@ test('runClassification: meaningless long-tail settings are errors naming the ke
     [{ T: 0 }, /`T` must be a positive integer, got 0/],
     [{ imbalanceRatio: -2 }, /`imbalanceRatio` must be a positive number/],
     [{ reweightEpsilon: -1 }, /`reweightEpsilon` must be a number ≥ 0/],
+    [{ shiftTestSize: 2.5 }, /`shiftTestSize` must be a whole number ≥ 1/],
   ];
   for (const [extra, re] of cases) {
     const ctx = ctxFor(join(dir, 'p.csv'), config({ trainCounts: [5, 3], configFile: file, ...extra }), dir);
     await assert.rejects(runClassification(ctx), re);
   }
+});
+
+test('shiftTestSize: N_max of the sampled protocol, named in the shift notes; a note when the protocol is expected', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'evallens-task-'));
+  writeFileSync(join(dir, 'p.csv'), 'label,pred\n0,0\n0,0\n0,1\n1,1\n1,0\n2,2\n');
+  const run = async (extra: Partial<ResolvedConfig>) => {
+    const ctx = ctxFor(join(dir, 'p.csv'), config({ trainCounts: [40, 20, 10], ...extra }), dir);
+    await runClassification(ctx);
+    return ctx;
+  };
+  // ρ = 4, C = 3: N^tst = N_max·(1 + 1/2 + 1/4) = 1.75·N_max; 1.75·10 = 17.5, 1.75·3 = 5.25 (3 = class 0's test rows)
+  const a = await run({ shiftProtocol: 'sampled', shiftTestSize: 10 });
+  assert.match(a.results.metrics.shift_avg.note!, /N_max = 10 from shiftTestSize, N\^tst = 17\.5\b/);
+  const b = await run({ shiftProtocol: 'sampled' });
+  assert.match(b.results.metrics.shift_avg.note!, /N_max = 3, the largest class's test rows, N\^tst = 5\.25\b/);
+  const c = await run({ shiftTestSize: 10 });
+  assert.ok(c.warnings.list.some((w) => w.code === 'shift-test-size-unused'));
 });
