@@ -10,6 +10,7 @@
 // (git-ignored), so that the next run prints the change.
 //
 //   node bench/run.mjs [--peer] [name-substring…]
+//   node bench/run.mjs --scale [bench/scale.mjs options]   (the scaling bench, alone)
 import { Buffer } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import { bundleBench } from './bundle.mjs';
@@ -21,6 +22,13 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 const args = process.argv.slice(2);
+if (args.includes('--scale')) {
+  // The scaling bench (bench/scale.mjs) runs alone: its files are large and each needs the whole machine.
+  const r = spawnSync(process.execPath, ['bench/scale.mjs', ...args.filter((a) => a !== '--scale')], {
+    stdio: 'inherit',
+  });
+  process.exit(r.status ?? 1);
+}
 const peer = args.includes('--peer');
 const filters = args.filter((a) => !a.startsWith('--'));
 const PY = '/usr/bin/python3';
