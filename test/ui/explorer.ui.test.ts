@@ -26,6 +26,7 @@ import {
   explorerRow,
   LIGHT,
   closeWorkbench,
+  openReportTab,
   startWorkbench,
   reportFrame,
   runCommand,
@@ -84,12 +85,7 @@ async function evaluateFromExplorer(folder: string, file: string): Promise<Resul
 }
 
 async function openTab(frame: Frame, tab: string): Promise<void> {
-  await frame.locator(`vscode-tab-header[data-tab="${tab}"]`).click();
-  await frame.waitForFunction(
-    (t) => !!document.querySelector(`vscode-tab-panel[data-tab="${t}"]`)?.checkVisibility(),
-    tab,
-    { timeout: 30_000 },
-  );
+  await openReportTab(frame, tab);
 }
 
 interface Readout {

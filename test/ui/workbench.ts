@@ -293,6 +293,35 @@ export async function reportFrame(page: Page, title: RegExp, timeout = 60_000): 
   }
 }
 
+/**
+ * Shows the report tab `tab` and waits until its panel is visible. The report is rebuilt when a new
+ * stage or the results file arrives, which detaches the tab headers; on a loaded machine a click
+ * then waited on a header that was gone. So each attempt clicks the header present now, for a
+ * bounded time, and the loop ends on the panel's own visibility.
+ */
+export async function openReportTab(frame: Frame, tab: string, timeout = 90_000): Promise<void> {
+  const end = Date.now() + timeout;
+  const shown = () =>
+    frame.evaluate((t) => !!document.querySelector(`vscode-tab-panel[data-tab="${t}"]`)?.checkVisibility(), tab);
+  for (;;) {
+    await frame
+      .locator(`vscode-tab-header[data-tab="${tab}"]`)
+      .click({ timeout: 10_000 })
+      .catch(() => undefined);
+    try {
+      await frame.waitForFunction(
+        (t) => !!document.querySelector(`vscode-tab-panel[data-tab="${t}"]`)?.checkVisibility(),
+        tab,
+        { timeout: 10_000 },
+      );
+      return;
+    } catch {
+      if (await shown().catch(() => false)) return;
+      if (Date.now() > end) throw new Error(`the report's "${tab}" tab did not show within ${timeout} ms`);
+    }
+  }
+}
+
 /** Every metric card of a report: key, the value it carries, and the text it shows. */
 export async function reportCards(
   frame: Frame,
