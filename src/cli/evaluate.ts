@@ -14,6 +14,11 @@ import { findConfigBeside } from '../core/config/load';
 import { RESULTS_SCHEMA_ID, type Results } from '../core/results/types';
 import { resultsJsonChunks } from '../core/results/resultsFile';
 import { formatCsv, formatMarkdown, formatTable } from '../core/results/format';
+import {
+  formatGroupAnalysisTable,
+  groupAnalysisCsvRows,
+  groupAnalysisMarkdown,
+} from '../core/results/groupAnalysisText';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { TOOL_VERSION } from '../core/version';
 import { HTML_THEMES, type HtmlTheme } from '../shared/exportHtml';
@@ -193,11 +198,11 @@ export function registerEvaluate(program: Command): void {
 function render(results: Results, format: OutputFormat, opts: { percent: boolean; maxWidth?: number }): string {
   switch (format) {
     case 'markdown':
-      return formatMarkdown(results, { percent: opts.percent });
+      return formatMarkdown(results, { percent: opts.percent }) + groupAnalysisMarkdown(results);
     case 'csv':
-      return formatCsv(results);
+      return formatCsv(results) + groupAnalysisCsvRows(results);
     default:
-      return formatTable(results, opts);
+      return formatTable(results, opts) + formatGroupAnalysisTable(results);
   }
 }
 

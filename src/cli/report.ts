@@ -11,7 +11,15 @@ import { EvalLensError } from '../core/diagnostics';
 import { jsonSyntaxError } from '../core/results/validate';
 import { TOOL_VERSION } from '../core/version';
 import { HTML_THEMES, type HtmlTheme } from '../shared/exportHtml';
-import { exportReport, REPORT_FORMATS, reportInputFromJson, type ReportFormat } from '../shared/exportReport';
+import {
+  exportReport,
+  REPORT_FORMATS,
+  REPORT_TABLES,
+  reportInputFromJson,
+  reportTableCsv,
+  type ReportFormat,
+  type ReportTable,
+} from '../shared/exportReport';
 import { UsageError } from './errors';
 import { checkInput, checkOutputTarget, real, writeAtomically } from './files';
 
@@ -21,6 +29,7 @@ interface ReportFlags {
   theme: HtmlTheme;
   metrics?: string;
   ci?: boolean;
+  table?: ReportTable;
 }
 
 const EXTENSIONS: Record<ReportFormat, string> = { html: '.html', md: '.md', csv: '.csv', latex: '.tex' };
@@ -40,7 +49,7 @@ export async function renderReportFile(
   file: string,
   given: string,
   format: ReportFormat,
-  opts: { theme?: HtmlTheme; metrics?: string[]; ci?: boolean } = {},
+  opts: { theme?: HtmlTheme; metrics?: string[]; ci?: boolean; table?: ReportTable } = {},
 ): Promise<string> {
   await checkInput(file, given);
   const text = await readFile(file, 'utf8');
@@ -55,7 +64,9 @@ export async function renderReportFile(
       at.location,
     );
   }
-  return exportReport(reportInputFromJson(obj, given), format, { generator: `Eval Lens ${TOOL_VERSION}`, ...opts });
+  const input = reportInputFromJson(obj, given);
+  if (opts.table) return reportTableCsv(input, opts.table, given);
+  return exportReport(input, format, { generator: `Eval Lens ${TOOL_VERSION}`, ...opts });
 }
 
 /** `--out` must not be the input, and must be a regular file or nothing yet (not a FIFO, a device, …). */
@@ -89,17 +100,30 @@ export function registerReport(program: Command): void {
     )
     .option('-m, --metrics <keys>', 'LaTeX: the metric columns, comma-separated (default: the headline metrics)')
     .option('--ci', 'LaTeX: follow each value by ± half the width of its bootstrap interval')
+    .addOption(
+      new Option(
+        '-t, --table <name>',
+        'CSV: write one table of a results file instead of the metrics: rc_grid (the 101 points behind the *_grid101 keys: coverage, risk, accepted, risk_balanced, risk_worst), rc_exact (the exact risk–coverage curve as stored: one point per distinct score, at most 2,001 points evenly spaced by index plus the operating point when there are more — the AURC keys use every point), cost_sweep (the rejection-cost sweep), groups (the group analysis at the operating point)',
+      ).choices(Object.keys(REPORT_TABLES)),
+    )
     .action(async (file: string, opts: ReportFlags) => {
       const cwd = process.cwd();
       const input = resolve(cwd, file);
       const out = opts.out !== undefined ? resolve(cwd, opts.out) : undefined;
       if (out) await checkReportOut(out, opts.out!, input);
       const format = reportFormat(opts.format, opts.out);
+      if (opts.table && format !== 'csv')
+        throw new UsageError(`--table ${opts.table} writes CSV; add --format csv (or an --out file ending in .csv).`);
       const metrics = opts.metrics
         ?.split(',')
         .map((m) => m.trim())
         .filter((m) => m !== '');
-      const text = await renderReportFile(input, file, format, { theme: opts.theme, metrics, ci: opts.ci === true });
+      const text = await renderReportFile(input, file, format, {
+        theme: opts.theme,
+        metrics,
+        ci: opts.ci === true,
+        table: opts.table,
+      });
       if (out) {
         await writeAtomically(out, text, 'the report');
         process.stderr.write(`Report written to ${relative(cwd, out) || out}\n`);

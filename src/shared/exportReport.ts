@@ -27,9 +27,78 @@ import { escapeMarkdown } from './markdownText';
 import { tableToMarkdown } from './tableText';
 import { categoryTable } from './categoryTable';
 import { csvCell } from './csvCell';
+import { groupAnalysisCsv, groupAnalysisCsvRows } from '../core/results/groupAnalysisText';
+import type { Curve } from '../core/results/types';
 
 export const REPORT_FORMATS = ['html', 'md', 'csv', 'latex'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+/**
+ * Tables of a results file that `report --format csv --table NAME` writes on their own, with the
+ * results entry each comes from.
+ */
+export const REPORT_TABLES = {
+  rc_grid: { from: 'curves.riskCoverageGrid101', what: 'the 101-point risk–coverage grid of the *_grid101 keys' },
+  rc_exact: { from: 'curves.riskCoverage', what: 'the exact risk–coverage curve (at most 2,001 stored points)' },
+  cost_sweep: { from: 'curves.costSweep', what: 'the rejection-cost sweep' },
+  groups: { from: 'tables.groupAnalysis', what: 'the group analysis at the operating point' },
+} as const;
+export type ReportTable = keyof typeof REPORT_TABLES;
+
+/** A curve as CSV: its x and y columns (named as in the results), then each extra column; full precision, empty for null. */
+export function curveCsv(c: Curve): string {
+  const extra = Object.entries(c.extra ?? {});
+  const cell = (v: number | null | undefined): string =>
+    v === null || v === undefined || !Number.isFinite(v) ? '' : String(v);
+  const lines = [
+    [c.x, c.y, ...extra.map(([k]) => k)],
+    ...c.xs.map((x, i) => [cell(x), cell(c.ys[i]), ...extra.map(([, v]) => cell(v[i]))]),
+  ];
+  return lines.map((l) => l.map(csvCell).join(',')).join('\n') + '\n';
+}
+
+/**
+ * One table of a results file as CSV (`report --table`).
+ * @throws EvalLensError `report-table-missing` naming the file and what it lacks (a comparison, or
+ *   results without that curve or table: no scores, no groups, fewer than 101 rows for the grid).
+ */
+export function reportTableCsv(input: ReportInput, table: ReportTable, file: string): string {
+  const t = REPORT_TABLES[table];
+  if (input.kind !== 'results')
+    throw new EvalLensError(
+      'report-table-missing',
+      `${file}: --table ${table} needs a results file (*.eval.json); this is a ${input.kind === 'compare' ? 'comparison' : 'table inspection'}.`,
+      { file },
+    );
+  const r = input.results;
+  const text =
+    table === 'groups'
+      ? groupAnalysisCsv(r)
+      : r.curves?.[t.from.slice('curves.'.length)]
+        ? curveCsv(r.curves[t.from.slice('curves.'.length)]!)
+        : null;
+  if (text === null) {
+    const why =
+      table === 'groups'
+        ? 'the selective family ran without class groups (`groups` and a train distribution) or without acceptance'
+        : table === 'rc_grid'
+          ? 'the file has no scores or fewer than 101 rows, or the results were written by an earlier version'
+          : 'the file has no confidence scores';
+    throw new EvalLensError(
+      'report-table-missing',
+      `${file}: no ${t.from} (${t.what}) in these results: ${why}. Tables present: ${presentTables(r).join(', ') || 'none'}.`,
+      { file },
+    );
+  }
+  return text;
+}
+
+function presentTables(r: Results): string[] {
+  return (Object.keys(REPORT_TABLES) as ReportTable[]).filter((k) => {
+    const from = REPORT_TABLES[k].from;
+    return k === 'groups' ? groupAnalysisCsv(r) !== null : r.curves?.[from.slice('curves.'.length)] !== undefined;
+  });
+}
 
 export type ReportInput =
   | { kind: 'results'; results: Results }
@@ -323,7 +392,8 @@ export function exportReport(input: ReportInput, format: ReportFormat, opts: Exp
       if (input.kind === 'compare') return compareMarkdown(input.compare, opts);
       return renderMarkdownTable(input.table) + '\n';
     case 'csv':
-      if (input.kind === 'results') return formatCsv(input.results) + categoryCsvRows(input.results);
+      if (input.kind === 'results')
+        return formatCsv(input.results) + groupAnalysisCsvRows(input.results) + categoryCsvRows(input.results);
       return input.kind === 'compare'
         ? renderLongCsv(input.compare, { metrics: opts.metrics })
         : renderCsvTable(input.table);

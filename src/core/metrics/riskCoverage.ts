@@ -498,6 +498,33 @@ export const GRID_POINTS = 101;
  * without groups.
  */
 export function aurcGrid101(rows: SortedRows, mult: Multiplicities | null = null): Grid101Values | null {
+  const g = grid101Points(rows, mult);
+  if (!g) return null;
+  const { xs, rStd, rBal, rWorst } = g;
+  return {
+    standard: trapz(rStd, xs, 0),
+    standardFrom02: trapzFrom(rStd, xs, 0.2),
+    balanced: trapz(rBal, xs, 0),
+    balancedFrom02: trapzFrom(rBal, xs, 0.2),
+    worst: trapz(rWorst, xs, 0),
+    worstFrom02: trapzFrom(rWorst, xs, 0.2),
+  };
+}
+
+/** The 101 points of the grid AURC (see {@link aurcGrid101}). */
+export interface Grid101Points {
+  /** Items accepted at each point: int(N·(i/101)), i = 1..101. */
+  accepted: Float64Array;
+  /** Accepted mass / total mass. */
+  xs: Float64Array;
+  /** Standard, balanced and worst-group risk (NaN: nothing accepted, or no groups). */
+  rStd: Float64Array;
+  rBal: Float64Array;
+  rWorst: Float64Array;
+}
+
+/** The grid points behind {@link aurcGrid101} (null when N < 101). */
+export function grid101Points(rows: SortedRows, mult: Multiplicities | null = null): Grid101Points | null {
   const { wrong, group, nGroups: G } = rows;
   const w = rows.weight;
   const n = rows.n;
@@ -509,6 +536,7 @@ export function aurcGrid101(rows: SortedRows, mult: Multiplicities | null = null
     W += (w ? w[p] : 1) * c;
   }
   if (N < GRID_POINTS) return null;
+  const accepted = new Float64Array(GRID_POINTS);
   const xs = new Float64Array(GRID_POINTS);
   const rStd = new Float64Array(GRID_POINTS);
   const rBal = new Float64Array(GRID_POINTS);
@@ -521,6 +549,7 @@ export function aurcGrid101(rows: SortedRows, mult: Multiplicities | null = null
   let p = 0;
   for (let i = 1; i <= GRID_POINTS; i++) {
     const k = Math.floor(N * (i / GRID_POINTS));
+    accepted[i - 1] = k;
     // take whole rows while they fit
     while (p < n) {
       const c = mult ? mult[p] : 1;
@@ -569,14 +598,7 @@ export function aurcGrid101(rows: SortedRows, mult: Multiplicities | null = null
       rWorst[i - 1] = NaN;
     }
   }
-  return {
-    standard: trapz(rStd, xs, 0),
-    standardFrom02: trapzFrom(rStd, xs, 0.2),
-    balanced: trapz(rBal, xs, 0),
-    balancedFrom02: trapzFrom(rBal, xs, 0.2),
-    worst: trapz(rWorst, xs, 0),
-    worstFrom02: trapzFrom(rWorst, xs, 0.2),
-  };
+  return { accepted, xs, rStd, rBal, rWorst };
 }
 
 /** `np.trapz(y[from:], x[from:])`. */

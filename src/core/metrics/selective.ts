@@ -168,13 +168,18 @@ export function operatingPoint(
  * The group-analysis table: per group of the true class,
  * size (rows), coverage, error (the `error_group.<g>` value passed in), TPR = accepted∧correct /
  * correct, FPR = accepted∧wrong / wrong (sample-weighted; null when 0/0), and score mean, standard
- * deviation (n − 1, as torch's default `std`; null below 2 rows), min, max over all the group's rows.
+ * deviation (n − 1, as torch's default `std`; null below 2 rows), min, max over all the group's rows,
+ * then the separation of accepted from rejected rows: the mean score of the group's accepted rows,
+ * of its rejected rows, and the gap = accepted mean − rejected mean (null when either side has no
+ * row). Every score statistic is null when the file has no score (`hasScores` false: the rows'
+ * scores are placeholders).
  */
 export function groupAnalysis(
   rows: SortedRows,
   acc: Acceptance,
   groupNames: readonly string[],
   groupErrors: ArrayLike<number>,
+  hasScores = true,
 ): GroupAnalysisRow[] {
   const G = rows.nGroups;
   const w = rows.weight;
@@ -190,6 +195,9 @@ export function groupAnalysis(
   const sSum = new Float64Array(G);
   const sMin = new Float64Array(G).fill(Infinity);
   const sMax = new Float64Array(G).fill(-Infinity);
+  const nA = new Float64Array(G);
+  const sSumA = new Float64Array(G);
+  const sSumR = new Float64Array(G);
   for (let p = 0; p < rows.n; p++) {
     const g = rows.group[p];
     if (g < 0) continue;
@@ -201,7 +209,11 @@ export function groupAnalysis(
     sSum[g] += s;
     if (s < sMin[g]) sMin[g] = s;
     if (s > sMax[g]) sMax[g] = s;
-    if (a) massA[g] += wm;
+    if (a) {
+      massA[g] += wm;
+      nA[g]++;
+      sSumA[g] += s;
+    } else sSumR[g] += s;
     if (rows.wrong[p]) {
       wr[g] += wm;
       if (a) wrA[g] += wm;
@@ -220,7 +232,10 @@ export function groupAnalysis(
   const ratio = (a: number, b: number): number | null => (b > 0 ? a / b : null);
   const out: GroupAnalysisRow[] = [];
   for (let g = 0; g < G; g++) {
-    const has = size[g] > 0;
+    const has = hasScores && size[g] > 0;
+    const nR = size[g] - nA[g];
+    const meanA = hasScores && nA[g] > 0 ? sSumA[g] / nA[g] : null;
+    const meanR = hasScores && nR > 0 ? sSumR[g] / nR : null;
     out.push({
       group: groupNames[g] ?? `g${g + 1}`,
       size: size[g],
@@ -229,9 +244,12 @@ export function groupAnalysis(
       tpr: ratio(corrA[g], corr[g]),
       fpr: ratio(wrA[g], wr[g]),
       scoreMean: has ? sSum[g] / size[g] : null,
-      scoreStd: size[g] > 1 ? Math.sqrt(sSq[g] / (size[g] - 1)) : null,
+      scoreStd: hasScores && size[g] > 1 ? Math.sqrt(sSq[g] / (size[g] - 1)) : null,
       scoreMin: has ? sMin[g] : null,
       scoreMax: has ? sMax[g] : null,
+      scoreMeanAccepted: meanA,
+      scoreMeanRejected: meanR,
+      scoreGap: meanA !== null && meanR !== null ? meanA - meanR : null,
     });
   }
   return out;

@@ -108,6 +108,12 @@ export interface GroupAnalysisRow {
   scoreStd: number | null;
   scoreMin: number | null;
   scoreMax: number | null;
+  /** Mean score of the group's accepted rows (null: none accepted, or no scores). */
+  scoreMeanAccepted?: number | null;
+  /** Mean score of the group's rejected rows (null: none rejected, or no scores). */
+  scoreMeanRejected?: number | null;
+  /** Separation of accepted from rejected rows: scoreMeanAccepted − scoreMeanRejected. */
+  scoreGap?: number | null;
 }
 
 export interface ReliabilityBin {

@@ -15,7 +15,7 @@ import type { PreparedClassification } from '../metrics/classification';
 import { deriveScores } from '../io/scores';
 import { binIndices, calibrationValues, reliabilityBins } from '../metrics/calibration';
 import { costSweep, defaultCostGrid } from '../metrics/costSweep';
-import { aurcGrid101, aurcValues, exactRiskCoverage, GRID_POINTS } from '../metrics/riskCoverage';
+import { aurcGrid101, aurcValues, exactRiskCoverage, grid101Points, GRID_POINTS } from '../metrics/riskCoverage';
 import { operatingPointColumns } from '../metrics/operatingPoints';
 import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd, type Acceptance } from '../metrics/selective';
 import { gatherCounts, sortRowsByScore, type Multiplicities, type SortedRows } from '../metrics/sortedRows';
@@ -490,7 +490,7 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
     results.metric('selective', 'worst_error', v.worst_error, {
       note: `max of error_group over ${G} groups${rowsNote}. A max is a biased statistic: its bootstrap percentile interval may not contain the point estimate.`,
     });
-    results.table('groupAnalysis', groupAnalysis(s.rows, acc, s.groupNames, op.groupError));
+    results.table('groupAnalysis', groupAnalysis(s.rows, acc, s.groupNames, op.groupError, s.ranked));
   }
   if (!s.ranked) return;
   const where = s.subset ? `; the ${s.rows.n} test rows` : '';
@@ -554,6 +554,22 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
     }
     if (opc.ece) curve.extra!.ece_accepted = keep.map((i) => nul(opc.ece![i]!));
     results.curve('riskCoverage', curve);
+    const gp = grid101Points(s.rows);
+    if (gp) {
+      const grid: Curve = {
+        x: 'coverage',
+        y: 'risk',
+        xs: Array.from(gp.xs),
+        ys: Array.from(gp.rStd, nul) as number[],
+        extra: { accepted: Array.from(gp.accepted) },
+        note: `the ${GRID_POINTS} points of the *_grid101 keys: point i accepts the first ⌊n·i/${GRID_POINTS}⌋ rows of a stable descending sort by score (ties in file order); accepted = rows accepted; a group with no accepted row has error 1.0; ${scoreNote}${where}`,
+      };
+      if (G > 0) {
+        grid.extra!.risk_balanced = Array.from(gp.rBal, nul);
+        grid.extra!.risk_worst = Array.from(gp.rWorst, nul);
+      }
+      results.curve('riskCoverageGrid101', grid);
+    }
     const grid = config.costGrid ?? defaultCostGrid();
     const bad = grid.find((c) => !(typeof c === 'number' && c >= 0 && c <= 1));
     if (bad !== undefined || grid.length === 0) {

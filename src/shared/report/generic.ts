@@ -71,6 +71,7 @@ export function genericCurveChart(name: string, c: Curve): ChartModel {
 export const KNOWN_CURVES = new Set([
   'shift',
   'riskCoverage',
+  'riskCoverageGrid101',
   'costSweep',
   'reliability',
   'pr',

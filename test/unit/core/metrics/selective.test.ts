@@ -201,3 +201,35 @@ test("a selective evaluation script's fixed-coverage 'sweep' accepts the same ro
   assert.equal(accepted[0], accepted[1]);
   assert.equal(accepted[1], accepted[2]);
 });
+
+test('group analysis: accepted and rejected mean score and their gap; every score statistic null without scores', () => {
+  // group 0: scores 0.9 (correct), 0.6 (wrong), 0.3 (correct); group 1: 0.8 (correct) only; accept s ≥ 0.5
+  const r = sortRowsByScore([0.9, 0.6, 0.3, 0.8], [0, 1, 0, 0], { groups: Int32Array.from([0, 0, 0, 1]), nGroups: 2 });
+  const acc = { kind: 'prefix' as const, end: thresholdEnd(r, 0.5) };
+  const op = operatingPoint(r, acc);
+  const t = groupAnalysis(r, acc, ['head', 'tail'], op.groupError);
+  close(t[0].scoreMeanAccepted!, (0.9 + 0.6) / 2);
+  close(t[0].scoreMeanRejected!, 0.3);
+  close(t[0].scoreGap!, (0.9 + 0.6) / 2 - 0.3);
+  close(t[1].scoreMeanAccepted!, 0.8);
+  assert.equal(t[1].scoreMeanRejected, null); // nothing rejected
+  assert.equal(t[1].scoreGap, null);
+  // No score in the file (an accept column only): the placeholder scores give no statistic, not 0.
+  const z = sortRowsByScore([0, 0, 0, 0], [0, 1, 0, 0], { groups: Int32Array.from([0, 0, 0, 1]), nGroups: 2 });
+  const mask = { kind: 'mask' as const, mask: Uint8Array.from([1, 1, 0, 1]) };
+  const nz = groupAnalysis(z, mask, ['head', 'tail'], operatingPoint(z, mask).groupError, false);
+  for (const row of nz) {
+    for (const k of [
+      'scoreMean',
+      'scoreStd',
+      'scoreMin',
+      'scoreMax',
+      'scoreMeanAccepted',
+      'scoreMeanRejected',
+      'scoreGap',
+    ] as const)
+      assert.equal(row[k], null, `${row.group} ${k}`);
+  }
+  close(nz[0].coverage!, 2 / 3);
+  assert.equal(nz[0].size, 3);
+});
