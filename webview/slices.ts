@@ -118,6 +118,8 @@ export function renderSlices(
     status(res.message ?? (res.ok ? '' : 'The slice could not be evaluated.'));
   };
 
+  // A ranking run's slices are sets of users; other runs' are sets of rows.
+  const unit = insp.task === 'ranking' ? 'users' : 'rows';
   const show = (table: SliceTable, note?: string): void => {
     const headline = model.headline.map((c) => c.key).find((k) => table.metrics.some((m) => m.key === k));
     const v: View = {
@@ -136,7 +138,7 @@ export function renderSlices(
       step: '1',
       value: String(v.minSize),
       class: 'slice-min',
-      'aria-label': 'Minimum slice size (rows)',
+      'aria-label': `Minimum slice size (${unit})`,
     });
     controls.append(el('label', {}, 'Metric ', metricSelect), el('label', {}, 'Minimum slice size ', minInput));
     const chartBox = el('div', { class: 'canvas-box' });
@@ -160,7 +162,7 @@ export function renderSlices(
     const redraw = (): void => {
       const rows = sorted(v);
       const hidden = table.rows.length - rows.length;
-      info.textContent = `${rows.length} slice${rows.length === 1 ? '' : 's'}${hidden > 0 ? ` (${hidden} smaller than ${formatCount(v.minSize)} rows left out)` : ''}; ${v.sort ? 'sorted by the chosen column' : 'worst first'}. Choose a slice (click or Enter) to show the report of its rows.`;
+      info.textContent = `${rows.length} slice${rows.length === 1 ? '' : 's'}${hidden > 0 ? ` (${hidden} smaller than ${formatCount(v.minSize)} ${unit} left out)` : ''}; ${v.sort ? 'sorted by the chosen column' : 'worst first'}. Choose a slice (click or Enter) to show the report of its ${unit}.`;
       const dir = table.metrics.find((m) => m.key === v.metric)?.direction ?? 'higher';
       const head = (label: string, key: SortKey, num: boolean): HTMLElement => {
         const active = v.sort?.key === key;
@@ -195,7 +197,7 @@ export function renderSlices(
             {},
             head('slice', 'name', false),
             el('th', { scope: 'col' }, 'value'),
-            head('rows', 'n', true),
+            head(unit, 'n', true),
             head(`${v.metric} ${dir === 'higher' ? '↑' : '↓'}`, 'metric', true),
             el('th', { scope: 'col', class: 'num' }, 'interval'),
             head('Δ vs whole file', 'diff', true),
@@ -329,7 +331,7 @@ export function renderSlices(
           el(
             'option',
             { value: c.column },
-            `${c.column} (${c.numeric ? 'quantile bins' : `${formatCount(c.distinct ?? 0)} distinct values`})`,
+            `${c.column} (${c.numeric ? (c.binning ?? 'quantile bins') : `${formatCount(c.distinct ?? 0)} distinct values`})`,
           ),
         );
       const go = el('vscode-button', { 'data-act': 'compute-slices' }, 'Slice');

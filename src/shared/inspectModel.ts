@@ -11,8 +11,10 @@ export interface SliceCandidate {
   column: string;
   /** Distinct values in the file, when counted. */
   distinct?: number;
-  /** A per-row number cut into quantile bins (ranking: per-user numbers). */
+  /** A per-row number cut into bins (ranking: per-user numbers). */
   numeric: boolean;
+  /** How a number is binned, when not in quantile bins (a ranking run's train interactions: the activity bins). */
+  binning?: string;
 }
 
 /** One metric of one slice: its value and interval, and its difference to the whole file. */

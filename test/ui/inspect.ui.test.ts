@@ -11,7 +11,7 @@
  * Run: npm run test:ui (node's test runner; this file starts and always stops its own server).
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
@@ -385,5 +385,76 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     );
     await frame.locator('.rows-panel').scrollIntoViewIfNeeded();
     await screenshot(page, join(SHOTS, 'inspect-ranking-rows-light.png'));
+  });
+  it("ranking: the Slices tab cuts users by train interactions in the Ranking tab's activity bins, counted as users", async () => {
+    const file = join(ws, 'ranking-debian-deps/popularity.eval.json');
+    if (!existsSync(file)) {
+      await runCommand(page, 'View: Close All Editors');
+      await expandFolder(page, 'ranking-debian-deps');
+      await openMenuWith(page, explorerRow(page, 'popularity.jsonl'), 'Evaluate Prediction File…');
+      await clickMenuItem(page, 'Evaluate Prediction File…');
+      await waitForFile(file);
+    }
+    const r = JSON.parse(readFileSync(file, 'utf8')) as Results;
+    const activity = (r.tables.activityBins as { bin: string; users: number }[]).filter((a) => a.users > 0);
+    assert.ok(activity.length >= 2, JSON.stringify(r.tables.activityBins));
+    const frame = await reportFrame(page, /^popularity\.jsonl$/);
+    // The Ranking tab's activity chart: its bins are its category axis.
+    await frame.locator('vscode-tab-header[data-tab="ranking"]').click();
+    await frame.locator('figure[data-chart="activityBins"]').scrollIntoViewIfNeeded();
+    const ticksHandle = await frame.waitForFunction(
+      () => document.querySelector<HTMLCanvasElement>('figure[data-chart="activityBins"] canvas')?.dataset.ticks,
+      undefined,
+      { timeout: 30_000 },
+    );
+    const ranking = JSON.parse((await ticksHandle.jsonValue()) as string) as string[];
+    // The Slices tab: the run was not sliced, so slice it by trainCount from the picker.
+    await frame.locator('vscode-tab-header[data-tab="slices"]').click();
+    const select = frame.locator('select.slice-column');
+    await select.waitFor({ timeout: 60_000 });
+    assert.match(
+      (await select.locator('option[value="trainCount"]').textContent()) ?? '',
+      /activity bins, as on the Ranking tab/,
+    );
+    await select.selectOption('trainCount');
+    await frame.locator('vscode-button[data-act="compute-slices"]').click();
+    await frame.waitForFunction(() => document.querySelectorAll('.slice-table tbody tr').length > 0, undefined, {
+      timeout: 180_000,
+    });
+    const shown = await frame.evaluate(() => ({
+      head: [...document.querySelectorAll('.slice-table thead th')].map((th) => th.textContent ?? ''),
+      info: document.querySelector('.slices-body > p.note')?.textContent ?? '',
+      rows: [...document.querySelectorAll<HTMLElement>('.slice-table tbody tr')].map((tr) => ({
+        value: tr.children[1]!.textContent ?? '',
+        n: Number((tr.children[2]!.textContent ?? '').replace(/\D/g, '')),
+      })),
+    }));
+    // A ranking run's slices are users: the size column says so, and the text under the controls.
+    assert.ok(
+      shown.head.some((h) => /^users/.test(h)),
+      shown.head.join(' | '),
+    );
+    assert.ok(!shown.head.some((h) => /^rows/.test(h)), shown.head.join(' | '));
+    assert.match(shown.info, /the report of its users\./);
+    // One binning: the same bins, with the same users, as the Ranking tab's chart and table.
+    assert.deepEqual(shown.rows.map((x) => x.value).sort(), activity.map((a) => a.bin).sort());
+    // The chart's categories are "bin (n users)".
+    const drawn = ranking.map((t) => /^(.*) \((\d+) users?\)$/.exec(t)).filter((m) => m !== null);
+    assert.deepEqual(
+      drawn.filter((m) => Number(m[2]) > 0).map((m) => [m[1], Number(m[2])]),
+      activity.map((a) => [a.bin, a.users]),
+      ranking.join(' | '),
+    );
+    for (const a of activity) assert.equal(shown.rows.find((x) => x.value === a.bin)?.n, a.users, a.bin);
+    await frame.evaluate(() => document.querySelector('.slice-controls')?.scrollIntoView({ block: 'start' }));
+    await frame.waitForFunction(
+      () =>
+        [...document.querySelectorAll<HTMLCanvasElement>('vscode-tab-panel[data-tab="slices"] canvas')].some(
+          (c) => c.width > 0,
+        ),
+      undefined,
+      { timeout: 30_000 },
+    );
+    await screenshot(page, join(SHOTS, 'inspect-ranking-slices-light.png'));
   });
 });

@@ -118,6 +118,29 @@ function quantileBins(col: TextColumn, asNum: number[], B: number): SliceValues 
 }
 
 /**
+ * Slice values of numbers cut at given bins (bin q holds lo_q ≤ x < hi_q, the last one has no upper
+ * bound), labelled as given: the ranking slices by `trainCount` take the activity bins of the
+ * Ranking tab's table this way, so both views show the same bins. Bins without members are kept
+ * (computeSlices leaves them out).
+ */
+export function binnedSliceValues(
+  column: string,
+  bins: readonly { label: string; lo: number; hi: number | null }[],
+  codes: Int32Array,
+): SliceValues {
+  return {
+    column,
+    kind: 'bins',
+    labels: bins.map((b) => b.label),
+    where: bins.map((b) => [
+      { key: column, op: '>=', value: String(b.lo) },
+      ...(b.hi !== null ? [{ key: column, op: '<' as const, value: String(b.hi) }] : []),
+    ]),
+    codes,
+  };
+}
+
+/**
  * Columns a report may offer for slicing when `slices` is not given: every column without a role
  * that has at most {@link MAX_SLICE_VALUES} distinct values (in header order), with its count.
  */

@@ -27,7 +27,7 @@ import { aurcValues } from '../metrics/riskCoverage';
 import { gatherCounts, sortedSubsets, sortRowsByScore, type SortedRows } from '../metrics/sortedRows';
 import type { Direction } from '../results/types';
 import { bootstrapDistribution, intervalOf, percentileInterval, strataOf } from '../stats/bootstrap';
-import { sliceValues } from './sliceValues';
+import { sliceValues, type SliceValues } from './sliceValues';
 import type { FilterTerm } from './types';
 
 export interface SliceMetricValue {
@@ -229,7 +229,7 @@ const nul = (x: number): number | null => (Number.isFinite(x) ? x : null);
  * slices are left out and counted in one warning.
  */
 export function computeSlices(
-  columns: TextColumn[],
+  columns: (TextColumn | SliceValues)[],
   metrics: SliceMetrics,
   n: number,
   opts: SliceOptions,
@@ -247,7 +247,8 @@ export function computeSlices(
   const slices: Slice[] = [];
   const small: string[] = [];
   for (const col of columns) {
-    const sv = sliceValues(col, opts.bins);
+    // A column is cut here; slice values already cut (the ranking activity bins) are taken as they are.
+    const sv = 'labels' in col ? col : sliceValues(col, opts.bins);
     const size = new Int32Array(sv.labels.length);
     for (let i = 0; i < n; i++) size[sv.codes[i]]++;
     const members = sv.labels.map((_, s) => new Int32Array(size[s]));
@@ -259,12 +260,12 @@ export function computeSlices(
     sv.labels.forEach((label, s) => {
       if (size[s] === 0) return;
       if (size[s] < opts.minSize) {
-        small.push(`${col.name} = ${label} (${size[s]})`);
+        small.push(`${sv.column} = ${label} (${size[s]})`);
         return;
       }
       const rows = members[s];
       slices.push({
-        column: col.name,
+        column: sv.column,
         label,
         where: sv.where[s],
         rows,

@@ -55,13 +55,7 @@ import {
   type EvaluateListsOptions,
   type ListEvaluation,
 } from '../metrics/ranking/evaluateLists';
-import {
-  activityBins,
-  defaultActivityBoundaries,
-  histogram,
-  PER_USER_HISTOGRAM_BINS,
-  type Histogram,
-} from '../metrics/ranking/perUser';
+import { activityBins, histogram, PER_USER_HISTOGRAM_BINS, type Histogram } from '../metrics/ranking/perUser';
 import { categoryBreakdown, categoryColumn } from '../metrics/ranking/categories';
 import { applyMetric, FACTOR_MAP_MAX_DIM, ITEM_MAP_MAX_DIM, itemMap, nameColumn } from '../metrics/ranking/itemMap';
 import type { LoadedRanking } from '../io/ranking/load';
@@ -256,9 +250,7 @@ export const runRanking: TaskRunner = async (ctx) => {
       const userCounts = data.train.userCounts;
       const activity = new Int32Array(run.evaluated.length);
       for (let e = 0; e < activity.length; e++) activity[e] = userCounts[data.lists.user[run.evaluated[e]]] ?? 0;
-      const given = config.activityBins;
-      const bounds = given && given.length > 0 ? given : defaultActivityBoundaries(activity);
-      results.table('activityBins', activityBins(activity, run.perUser, bounds));
+      results.table('activityBins', activityBins(activity, run.perUser, config.activityBins));
     }
     results.perItem = { kind: 'user', ids: evaluatedUsers, values: perItemValues(run, ks, evaluatedUsers.length) };
   });

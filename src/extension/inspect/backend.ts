@@ -38,7 +38,12 @@ export async function loadInspection(source: InspectSource): Promise<Inspection>
     // opening). Ranking: the per-user numbers a run can be sliced by (cut into quantile bins).
     sliceCandidates: async () =>
       insp.task === 'ranking'
-        ? RANKING_SLICE_COLUMNS.filter((c) => insp.filterKeys.includes(c)).map((column) => ({ column, numeric: true }))
+        ? RANKING_SLICE_COLUMNS.filter((c) => insp.filterKeys.includes(c)).map((column) => ({
+            column,
+            numeric: true,
+            // Train interactions: the same bins as the Ranking tab's activity chart (one binning).
+            ...(column === 'trainCount' ? { binning: 'activity bins, as on the Ranking tab' } : {}),
+          }))
         : insp.sliceCandidates.map(({ column, distinct }) => ({ column, distinct, numeric: false })),
     // The evaluation's own slice table, computed anew with `slices` set (nothing is written).
     async slices(by) {

@@ -103,6 +103,40 @@ export function defaultActivityBoundaries(counts: ArrayLike<number>): number[] {
   return out;
 }
 
+/**
+ * The one binning of users by their train interactions, shared by the activity table
+ * (`tables.activityBins`) and the ranking slices by `trainCount`, so both show the same bins: the
+ * configured `activityBins` boundaries, or {@link defaultActivityBoundaries} of the evaluated
+ * users' counts. Bin q holds lo_q ≤ count < hi_q; the last bin has no upper bound (hi null).
+ */
+export interface ActivityBin {
+  label: string;
+  lo: number;
+  /** Exclusive upper bound, null for the last (open) bin. */
+  hi: number | null;
+}
+
+export function activityBinEdges(counts: ArrayLike<number>, given?: readonly number[]): ActivityBin[] {
+  const boundaries = given && given.length > 0 ? given : defaultActivityBoundaries(counts);
+  const b = [...new Set(boundaries)].filter((x) => Number.isFinite(x)).sort((x, y) => x - y);
+  const edges = [0, ...b.filter((x) => x > 0)];
+  return edges.map((lo, q) => {
+    const hi = q + 1 < edges.length ? edges[q + 1] : null;
+    return { label: hi === null ? `≥ ${lo}` : `[${lo}, ${hi})`, lo, hi };
+  });
+}
+
+/** The bin of each count (index into `bins`, as {@link activityBinEdges} made them). */
+export function activityBinOf(counts: ArrayLike<number>, bins: readonly ActivityBin[]): Int32Array {
+  const binOf = new Int32Array(counts.length);
+  for (let i = 0; i < counts.length; i++) {
+    let q = 0;
+    while (q + 1 < bins.length && counts[i] >= bins[q + 1].lo) q++;
+    binOf[i] = q;
+  }
+  return binOf;
+}
+
 export interface ActivityBinRow {
   bin: string;
   lo: number;
@@ -113,27 +147,18 @@ export interface ActivityBinRow {
 }
 
 /**
- * Means of each per-user metric within activity bins. `boundaries` ascending, bins
- * [0, b1), [b1, b2), …, [b_last, ∞). NaN values are left out of a bin's mean (null when none).
+ * Means of each per-user metric within the activity bins of {@link activityBinEdges} (`boundaries`
+ * as configured, or empty for the default). NaN values are left out of a bin's mean (null when none).
  */
 export function activityBins(
   activity: ArrayLike<number>,
   perUser: Record<string, Float64Array>,
-  boundaries: number[],
+  boundaries?: readonly number[],
 ): ActivityBinRow[] {
-  const b = [...new Set(boundaries)].filter((x) => Number.isFinite(x)).sort((x, y) => x - y);
-  const edges = [0, ...b.filter((x) => x > 0)];
-  const rows: ActivityBinRow[] = edges.map((lo, q) => {
-    const hi = q + 1 < edges.length ? edges[q + 1] : null;
-    return { bin: hi === null ? `≥ ${lo}` : `[${lo}, ${hi})`, lo, hi, users: 0 };
-  });
-  const binOf = new Int32Array(activity.length);
-  for (let i = 0; i < activity.length; i++) {
-    let q = 0;
-    while (q + 1 < edges.length && activity[i] >= edges[q + 1]) q++;
-    binOf[i] = q;
-    rows[q].users++;
-  }
+  const bins = activityBinEdges(activity, boundaries);
+  const rows: ActivityBinRow[] = bins.map(({ label, lo, hi }) => ({ bin: label, lo, hi, users: 0 }));
+  const binOf = activityBinOf(activity, bins);
+  for (let i = 0; i < binOf.length; i++) rows[binOf[i]].users++;
   for (const [key, vals] of Object.entries(perUser)) {
     const sum = new Float64Array(rows.length);
     const cnt = new Float64Array(rows.length);

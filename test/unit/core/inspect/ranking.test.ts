@@ -151,13 +151,32 @@ test('ranking slices by the number of relevant items and by train interactions',
       assert.ok(Math.abs(row.diff[`recall@${K}`].value! - (r.value - res.metrics[`recall@${K}`].value!)) < 1e-12);
     }
   }
-  // trainCount: 0…7 → 4 quantile bins over the evaluated users
+  // trainCount: the activity bins of the Ranking tab (one binning for both tabs), not `sliceBins`
+  // quantile bins: by hand, the default boundaries are the evaluated users' train counts at the
+  // 1/3 and 2/3 quantiles, b = ⌈x_(⌊pN⌋)⌉, giving [0, b1), [b1, b2), ≥ b2.
   const bins = table.filter((t) => t.slice === 'trainCount');
-  assert.equal(
-    bins.reduce((s, b) => s + b.n, 0),
-    evaluated.length,
+  const counts = evaluated.map((u) => u.train).sort((a, b) => a - b);
+  const N = counts.length;
+  const [b1, b2] = [counts[Math.floor(N / 3)]!, counts[Math.floor((2 * N) / 3)]!];
+  assert.ok(0 < b1 && b1 < b2, `the fixture has three activity bins (${b1}, ${b2})`);
+  const byHand = [
+    [`[0, ${b1})`, evaluated.filter((u) => u.train < b1).length],
+    [`[${b1}, ${b2})`, evaluated.filter((u) => u.train >= b1 && u.train < b2).length],
+    [`≥ ${b2}`, evaluated.filter((u) => u.train >= b2).length],
+  ] as const;
+  assert.deepEqual(bins.map((b) => [b.value, b.n]).sort(), byHand.filter(([, n]) => n >= 3).sort());
+  // …and the same bins as the activity table the Ranking tab draws.
+  const activity = res.tables.activityBins as { bin: string; users: number }[];
+  assert.deepEqual(
+    activity.map((a) => [a.bin, a.users]),
+    byHand.map(([b, n]) => [b, n]),
   );
-  assert.ok(bins.every((b) => /^\[\d+, \d+[)\]]$/.test(b.value)));
+  // A slice's filter selects exactly its users (what a click on it evaluates).
+  for (const b of bins) {
+    const lo = Number(b.where[0]!.value);
+    const hi = b.where[1] ? Number(b.where[1].value) : Infinity;
+    assert.equal(evaluated.filter((u) => u.train >= lo && u.train < hi).length, b.n, b.value);
+  }
   assert.ok(res.warnings.some((w) => w.code === 'slices-unavailable' && /"colour" is not one/.test(w.message)));
 });
 

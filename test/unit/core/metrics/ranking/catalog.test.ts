@@ -10,7 +10,13 @@ import {
   popularityOrder,
   randomLists,
 } from '../../../../../src/core/metrics/ranking/baselines';
-import { activityBins, defaultActivityBoundaries, histogram } from '../../../../../src/core/metrics/ranking/perUser';
+import {
+  activityBinEdges,
+  activityBinOf,
+  activityBins,
+  defaultActivityBoundaries,
+  histogram,
+} from '../../../../../src/core/metrics/ranking/perUser';
 import { createRng } from '../../../../../src/core/stats/rng';
 import { closeAbs as close } from '../../../helpers/numericClose';
 
@@ -287,6 +293,35 @@ test('histogram and activity bins', () => {
     ],
   );
   assert.deepEqual(defaultActivityBoundaries([1, 2, 3, 4, 5, 6, 7, 8, 9]), [4, 7]);
+});
+
+test('activity bins: one set of edges (configured or the tertiles) with their labels, and the bin of each count', () => {
+  // Default: the counts 1…9 at the 1/3 and 2/3 quantiles, x_(⌊9/3⌋) = 4 and x_(⌊18/3⌋) = 7.
+  const counts = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+  const bins = activityBinEdges(counts);
+  assert.deepEqual(bins, [
+    { label: '[0, 4)', lo: 0, hi: 4 },
+    { label: '[4, 7)', lo: 4, hi: 7 },
+    { label: '≥ 7', lo: 7, hi: null },
+  ]);
+  assert.deepEqual([...activityBinOf(counts, bins)], [0, 0, 0, 1, 1, 1, 2, 2, 2]);
+  // Configured boundaries: sorted, repeated and non-positive ones dropped; an empty list is the default.
+  assert.deepEqual(
+    activityBinEdges(counts, [20, 5, 5, 0]).map((b) => b.label),
+    ['[0, 5)', '[5, 20)', '≥ 20'],
+  );
+  assert.deepEqual(activityBinEdges(counts, []), bins);
+  assert.deepEqual([...activityBinOf([0, 4, 5, 19, 20, 1000], activityBinEdges([], [5, 20]))], [0, 0, 1, 1, 2, 2]);
+  // The activity table counts its users in the same bins.
+  const rows = activityBins(counts, {});
+  assert.deepEqual(
+    rows.map((r) => [r.bin, r.users]),
+    [
+      ['[0, 4)', 3],
+      ['[4, 7)', 3],
+      ['≥ 7', 3],
+    ],
+  );
 });
 
 test('novelty means: summed as they are computed, the same numbers as the mean of the per-user vectors, with or without keeping them', () => {
