@@ -8,7 +8,7 @@ import type { FilterTerm, RowSort } from '../core/inspect/types';
 import { countedHistogram } from '../core/metrics/ranking/perUser';
 import type { Results } from '../core/results/types';
 import { formatNumber } from './format';
-import type { ChartDrill, DrillSpec, DrillTargets } from './drillSpec';
+import type { ChartDrill, DrillSpec, DrillTargets, TableDrill } from './drillSpec';
 import type { ChartModel, ReportModel } from './model';
 
 export type { ChartDrill, DrillSpec, DrillTargets, TableDrill } from './drillSpec';
@@ -73,13 +73,34 @@ function perClassFrom(chart: ChartModel): ChartDrill {
 }
 
 /**
- * The rows the selective family measured: with `targetCoverage` and a split column holding both
- * validation and test rows, the threshold is chosen on the validation rows and everything is
- * measured on the test rows (the curve's note says so); otherwise every row.
+ * The rows every metric covers: with a validation/test split (`source.split`, metrics on the test
+ * rows), the test rows; otherwise every row. Results written before every family followed the
+ * split measured only the selective family on the test rows (its curve's note says so).
  */
-function selectiveRows(results: Results): FilterTerm[] {
+function measuredRows(results: Results): { all: FilterTerm[]; selective: FilterTerm[] } {
+  const test = [t('split', '=', 'test')];
+  const sp = results.source.split;
+  if (sp) return sp.metricsOn === 'test' ? { all: test, selective: test } : { all: [], selective: [] };
   const note = results.curves.riskCoverage?.note ?? results.metrics.selective_risk?.note ?? '';
-  return /\bthe \d+ test rows\b/.test(note) ? [t('split', '=', 'test')] : [];
+  return { all: [], selective: /\bthe \d+ test rows\b/.test(note) ? test : [] };
+}
+
+/** Every spec of `out` restricted to the rows `measured` (put first in its filter). */
+function restrictTo(out: DrillTargets, measured: FilterTerm[]): DrillTargets {
+  if (measured.length === 0) return out;
+  const r = <S extends DrillSpec | null | undefined>(spec: S): S =>
+    (spec ? { ...spec, where: [...measured, ...spec.where] } : spec) as S;
+  const grid = (g: (DrillSpec | null)[][]) => g.map((row) => row.map(r));
+  const drill = <D extends ChartDrill & TableDrill>(c: D): D => ({
+    ...c,
+    ...(c.points ? { points: grid(c.points) } : {}),
+    ...(c.cells ? { cells: grid(c.cells) } : {}),
+    ...(c.rows ? { rows: c.rows.map(r) } : {}),
+  });
+  const charts = Object.fromEntries(Object.entries(out.charts).map(([k, c]) => [k, drill(c)]));
+  const tables = Object.fromEntries(Object.entries(out.tables).map(([k, c]) => [k, drill(c)]));
+  const cards = Object.fromEntries(Object.entries(out.cards).map(([k, c]) => [k, r(c)]));
+  return { charts, tables, cards, ...(out.mistakes ? { mistakes: r(out.mistakes) } : {}) };
 }
 
 /** The drill-down targets of the report of `results` (`model` is that report's model). */
@@ -136,7 +157,10 @@ export function drillTargets(results: Results, model: ReportModel): DrillTargets
   const rc = results.curves.riskCoverage;
   const rcChart = charts.get('riskCoverage');
   const thresholds = rc?.extra?.threshold;
-  const measured = selectiveRows(results);
+  const rows = measuredRows(results);
+  // added here only when the other families cover every row (results written before the split
+  // applied to every family); else every target is restricted below
+  const measured = rows.all.length > 0 ? [] : rows.selective;
   if (rc && rcChart && thresholds) {
     const specs = rc.xs.map((cov, i) => {
       const th = thresholds[i];
@@ -208,5 +232,5 @@ export function drillTargets(results: Results, model: ReportModel): DrillTargets
     out.charts.activityBins = { points: actChart.series.map(() => specs) };
     out.tables['activityBins.table'] = { rows: specs };
   }
-  return out;
+  return ranking ? out : restrictTo(out, rows.all);
 }

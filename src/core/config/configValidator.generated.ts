@@ -3,7 +3,7 @@
 /* eslint-disable */
 // @ts-nocheck
 import func4 from 'ajv/dist/runtime/ucs2length';
-export const compiledFrom = '9f065bb965587d88011892de02f22ce3f5ac60299292be710c52b921326e7abb';
+export const compiledFrom = '1ca91a2cfb8b731fa83ec99aa0597c41c3641623663e780a5f03a1cdead93e1e';
 export const validate = validate10;
 export default validate10;
 const schema11 = {
@@ -90,7 +90,7 @@ const schema11 = {
         split: {
           $ref: '#/definitions/columnName',
           description:
-            'Split column (`val` / `test`): with `targetCoverage`, the threshold is chosen on val rows and reported on test rows.',
+            'Split column: every metric is computed on its test rows, thresholds (`targetCoverage`) are chosen on its validation rows; `splitNames` maps its values, `metricsOn` chooses the rows.',
         },
         id: { $ref: '#/definitions/columnName', description: 'Row id column, used to match rows when comparing runs.' },
         stratum: {
@@ -288,7 +288,7 @@ const schema11 = {
       exclusiveMinimum: 0,
       maximum: 1,
       description:
-        'Selective classification: accept the highest-scoring rows until this fraction (0, 1] is covered (ties included). With a `split` column the threshold is chosen on val rows.',
+        'Selective classification: accept the highest-scoring rows until this fraction (0, 1] is covered (ties included). With a validation/test split the threshold is chosen on the validation rows.',
     },
     topK: {
       $ref: '#/definitions/positiveIntegerList',
@@ -308,6 +308,54 @@ const schema11 = {
       items: { type: 'number', minimum: 0, maximum: 1 },
       description:
         "Rejection costs of the Chow's-rule sweep, each in [0, 1]. Default 81 values evenly spaced in [0, 1].",
+    },
+    splitNames: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        validation: {
+          type: 'array',
+          minItems: 1,
+          items: { type: 'string', minLength: 1 },
+          description:
+            'Split values of the validation rows, where thresholds are chosen. Default val, valid, validation, dev.',
+        },
+        test: {
+          type: 'array',
+          minItems: 1,
+          items: { type: 'string', minLength: 1 },
+          description: 'Split values of the test rows, where the metrics are computed. Default test.',
+        },
+      },
+      description:
+        'Values of the `split` column naming validation rows and test rows, compared without case, e.g. {"validation": ["val", "tunev"], "test": ["test"]}. Default validation val, valid, validation, dev; test test. Any other value is an error.',
+    },
+    randomSplit: {
+      anyOf: [
+        { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['validation'],
+          properties: {
+            validation: {
+              type: 'number',
+              exclusiveMinimum: 0,
+              exclusiveMaximum: 1,
+              description: 'Fraction of the rows that go to validation: the first ⌊n·f⌋ rows of the permutation.',
+            },
+            seed: { type: 'integer', description: 'Seed of the permutation. Default 0.' },
+          },
+        },
+      ],
+      description:
+        'A file without a `split` column: split its rows at random, this fraction validation and the rest test (a seeded permutation, not stratified by label), e.g. 0.5 or {"validation": 0.5, "seed": 0}. Seed 0 unless given.',
+    },
+    metricsOn: {
+      enum: ['test', 'all'],
+      default: 'test',
+      description:
+        'With a validation/test split: the rows every metric is computed on, `test` (default; thresholds chosen on validation) or `all` (every row, the whole-file numbers).',
     },
     populationSize: {
       type: 'integer',
@@ -3499,453 +3547,453 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.populationSize !== undefined) {
-      let data62 = data.populationSize;
-      if (!(typeof data62 == 'number' && !(data62 % 1) && !isNaN(data62) && isFinite(data62))) {
-        const err144 = {
-          instancePath: instancePath + '/populationSize',
-          schemaPath: '#/properties/populationSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.populationSize.type,
-          parentSchema: schema11.properties.populationSize,
-          data: data62,
-        };
-        if (vErrors === null) {
-          vErrors = [err144];
-        } else {
-          vErrors.push(err144);
-        }
-        errors++;
-      }
-      if (typeof data62 == 'number' && isFinite(data62)) {
-        if (data62 < 1 || isNaN(data62)) {
-          const err145 = {
-            instancePath: instancePath + '/populationSize',
-            schemaPath: '#/properties/populationSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.populationSize,
-            data: data62,
-          };
-          if (vErrors === null) {
-            vErrors = [err145];
-          } else {
-            vErrors.push(err145);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.biasedSize !== undefined) {
-      let data63 = data.biasedSize;
-      if (!(typeof data63 == 'number' && !(data63 % 1) && !isNaN(data63) && isFinite(data63))) {
-        const err146 = {
-          instancePath: instancePath + '/biasedSize',
-          schemaPath: '#/properties/biasedSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.biasedSize.type,
-          parentSchema: schema11.properties.biasedSize,
-          data: data63,
-        };
-        if (vErrors === null) {
-          vErrors = [err146];
-        } else {
-          vErrors.push(err146);
-        }
-        errors++;
-      }
-      if (typeof data63 == 'number' && isFinite(data63)) {
-        if (data63 < 0 || isNaN(data63)) {
-          const err147 = {
-            instancePath: instancePath + '/biasedSize',
-            schemaPath: '#/properties/biasedSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-            schema: 0,
-            parentSchema: schema11.properties.biasedSize,
-            data: data63,
-          };
-          if (vErrors === null) {
-            vErrors = [err147];
-          } else {
-            vErrors.push(err147);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.threshold !== undefined) {
-      let data64 = data.threshold;
-      if (!(typeof data64 == 'number' && isFinite(data64))) {
-        const err148 = {
-          instancePath: instancePath + '/threshold',
-          schemaPath: '#/properties/threshold/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.threshold.type,
-          parentSchema: schema11.properties.threshold,
-          data: data64,
-        };
-        if (vErrors === null) {
-          vErrors = [err148];
-        } else {
-          vErrors.push(err148);
-        }
-        errors++;
-      }
-    }
-    if (data.positiveLabel !== undefined) {
-      let data65 = data.positiveLabel;
-      if (typeof data65 !== 'string' && !(typeof data65 == 'number' && isFinite(data65))) {
-        const err149 = {
-          instancePath: instancePath + '/positiveLabel',
-          schemaPath: '#/properties/positiveLabel/type',
-          keyword: 'type',
-          params: { type: schema11.properties.positiveLabel.type },
-          message: 'must be string,number',
-          schema: schema11.properties.positiveLabel.type,
-          parentSchema: schema11.properties.positiveLabel,
-          data: data65,
-        };
-        if (vErrors === null) {
-          vErrors = [err149];
-        } else {
-          vErrors.push(err149);
-        }
-        errors++;
-      }
-    }
-    if (data.k !== undefined) {
-      let data66 = data.k;
-      if (Array.isArray(data66)) {
-        if (data66.length < 1) {
-          const err150 = {
-            instancePath: instancePath + '/k',
-            schemaPath: '#/definitions/positiveIntegerList/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema37,
-            data: data66,
-          };
-          if (vErrors === null) {
-            vErrors = [err150];
-          } else {
-            vErrors.push(err150);
-          }
-          errors++;
-        }
-        const len9 = data66.length;
-        for (let i13 = 0; i13 < len9; i13++) {
-          let data67 = data66[i13];
-          if (!(typeof data67 == 'number' && !(data67 % 1) && !isNaN(data67) && isFinite(data67))) {
-            const err151 = {
-              instancePath: instancePath + '/k/' + i13,
-              schemaPath: '#/definitions/positiveIntegerList/items/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-              schema: schema37.items.type,
-              parentSchema: schema37.items,
-              data: data67,
+    if (data.splitNames !== undefined) {
+      let data62 = data.splitNames;
+      if (data62 && typeof data62 == 'object' && !Array.isArray(data62)) {
+        for (const key7 in data62) {
+          if (!(key7 === 'validation' || key7 === 'test')) {
+            const err144 = {
+              instancePath: instancePath + '/splitNames',
+              schemaPath: '#/properties/splitNames/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key7 },
+              message: 'must NOT have additional properties',
+              schema: false,
+              parentSchema: schema11.properties.splitNames,
+              data: data62,
             };
             if (vErrors === null) {
-              vErrors = [err151];
+              vErrors = [err144];
             } else {
-              vErrors.push(err151);
+              vErrors.push(err144);
             }
             errors++;
           }
-          if (typeof data67 == 'number' && isFinite(data67)) {
-            if (data67 > 100000 || isNaN(data67)) {
-              const err152 = {
-                instancePath: instancePath + '/k/' + i13,
-                schemaPath: '#/definitions/positiveIntegerList/items/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100000 },
-                message: 'must be <= 100000',
-                schema: 100000,
-                parentSchema: schema37.items,
-                data: data67,
-              };
-              if (vErrors === null) {
-                vErrors = [err152];
-              } else {
-                vErrors.push(err152);
-              }
-              errors++;
-            }
-            if (data67 < 1 || isNaN(data67)) {
-              const err153 = {
-                instancePath: instancePath + '/k/' + i13,
-                schemaPath: '#/definitions/positiveIntegerList/items/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
+        }
+        if (data62.validation !== undefined) {
+          let data63 = data62.validation;
+          if (Array.isArray(data63)) {
+            if (data63.length < 1) {
+              const err145 = {
+                instancePath: instancePath + '/splitNames/validation',
+                schemaPath: '#/properties/splitNames/properties/validation/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
                 schema: 1,
-                parentSchema: schema37.items,
+                parentSchema: schema11.properties.splitNames.properties.validation,
+                data: data63,
+              };
+              if (vErrors === null) {
+                vErrors = [err145];
+              } else {
+                vErrors.push(err145);
+              }
+              errors++;
+            }
+            const len9 = data63.length;
+            for (let i13 = 0; i13 < len9; i13++) {
+              let data64 = data63[i13];
+              if (typeof data64 === 'string') {
+                if (func4(data64) < 1) {
+                  const err146 = {
+                    instancePath: instancePath + '/splitNames/validation/' + i13,
+                    schemaPath: '#/properties/splitNames/properties/validation/items/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                    schema: 1,
+                    parentSchema: schema11.properties.splitNames.properties.validation.items,
+                    data: data64,
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err146];
+                  } else {
+                    vErrors.push(err146);
+                  }
+                  errors++;
+                }
+              } else {
+                const err147 = {
+                  instancePath: instancePath + '/splitNames/validation/' + i13,
+                  schemaPath: '#/properties/splitNames/properties/validation/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                  schema: schema11.properties.splitNames.properties.validation.items.type,
+                  parentSchema: schema11.properties.splitNames.properties.validation.items,
+                  data: data64,
+                };
+                if (vErrors === null) {
+                  vErrors = [err147];
+                } else {
+                  vErrors.push(err147);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err148 = {
+              instancePath: instancePath + '/splitNames/validation',
+              schemaPath: '#/properties/splitNames/properties/validation/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema11.properties.splitNames.properties.validation.type,
+              parentSchema: schema11.properties.splitNames.properties.validation,
+              data: data63,
+            };
+            if (vErrors === null) {
+              vErrors = [err148];
+            } else {
+              vErrors.push(err148);
+            }
+            errors++;
+          }
+        }
+        if (data62.test !== undefined) {
+          let data65 = data62.test;
+          if (Array.isArray(data65)) {
+            if (data65.length < 1) {
+              const err149 = {
+                instancePath: instancePath + '/splitNames/test',
+                schemaPath: '#/properties/splitNames/properties/test/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+                schema: 1,
+                parentSchema: schema11.properties.splitNames.properties.test,
+                data: data65,
+              };
+              if (vErrors === null) {
+                vErrors = [err149];
+              } else {
+                vErrors.push(err149);
+              }
+              errors++;
+            }
+            const len10 = data65.length;
+            for (let i14 = 0; i14 < len10; i14++) {
+              let data66 = data65[i14];
+              if (typeof data66 === 'string') {
+                if (func4(data66) < 1) {
+                  const err150 = {
+                    instancePath: instancePath + '/splitNames/test/' + i14,
+                    schemaPath: '#/properties/splitNames/properties/test/items/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                    schema: 1,
+                    parentSchema: schema11.properties.splitNames.properties.test.items,
+                    data: data66,
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err150];
+                  } else {
+                    vErrors.push(err150);
+                  }
+                  errors++;
+                }
+              } else {
+                const err151 = {
+                  instancePath: instancePath + '/splitNames/test/' + i14,
+                  schemaPath: '#/properties/splitNames/properties/test/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                  schema: schema11.properties.splitNames.properties.test.items.type,
+                  parentSchema: schema11.properties.splitNames.properties.test.items,
+                  data: data66,
+                };
+                if (vErrors === null) {
+                  vErrors = [err151];
+                } else {
+                  vErrors.push(err151);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err152 = {
+              instancePath: instancePath + '/splitNames/test',
+              schemaPath: '#/properties/splitNames/properties/test/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema11.properties.splitNames.properties.test.type,
+              parentSchema: schema11.properties.splitNames.properties.test,
+              data: data65,
+            };
+            if (vErrors === null) {
+              vErrors = [err152];
+            } else {
+              vErrors.push(err152);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err153 = {
+          instancePath: instancePath + '/splitNames',
+          schemaPath: '#/properties/splitNames/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+          schema: schema11.properties.splitNames.type,
+          parentSchema: schema11.properties.splitNames,
+          data: data62,
+        };
+        if (vErrors === null) {
+          vErrors = [err153];
+        } else {
+          vErrors.push(err153);
+        }
+        errors++;
+      }
+    }
+    if (data.randomSplit !== undefined) {
+      let data67 = data.randomSplit;
+      const _errs186 = errors;
+      let valid65 = false;
+      const _errs187 = errors;
+      if (typeof data67 == 'number' && isFinite(data67)) {
+        if (data67 >= 1 || isNaN(data67)) {
+          const err154 = {
+            instancePath: instancePath + '/randomSplit',
+            schemaPath: '#/properties/randomSplit/anyOf/0/exclusiveMaximum',
+            keyword: 'exclusiveMaximum',
+            params: { comparison: '<', limit: 1 },
+            message: 'must be < 1',
+            schema: 1,
+            parentSchema: schema11.properties.randomSplit.anyOf[0],
+            data: data67,
+          };
+          if (vErrors === null) {
+            vErrors = [err154];
+          } else {
+            vErrors.push(err154);
+          }
+          errors++;
+        }
+        if (data67 <= 0 || isNaN(data67)) {
+          const err155 = {
+            instancePath: instancePath + '/randomSplit',
+            schemaPath: '#/properties/randomSplit/anyOf/0/exclusiveMinimum',
+            keyword: 'exclusiveMinimum',
+            params: { comparison: '>', limit: 0 },
+            message: 'must be > 0',
+            schema: 0,
+            parentSchema: schema11.properties.randomSplit.anyOf[0],
+            data: data67,
+          };
+          if (vErrors === null) {
+            vErrors = [err155];
+          } else {
+            vErrors.push(err155);
+          }
+          errors++;
+        }
+      } else {
+        const err156 = {
+          instancePath: instancePath + '/randomSplit',
+          schemaPath: '#/properties/randomSplit/anyOf/0/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.randomSplit.anyOf[0].type,
+          parentSchema: schema11.properties.randomSplit.anyOf[0],
+          data: data67,
+        };
+        if (vErrors === null) {
+          vErrors = [err156];
+        } else {
+          vErrors.push(err156);
+        }
+        errors++;
+      }
+      var _valid3 = _errs187 === errors;
+      valid65 = valid65 || _valid3;
+      if (!valid65) {
+        const _errs189 = errors;
+        if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
+          if (data67.validation === undefined) {
+            const err157 = {
+              instancePath: instancePath + '/randomSplit',
+              schemaPath: '#/properties/randomSplit/anyOf/1/required',
+              keyword: 'required',
+              params: { missingProperty: 'validation' },
+              message: "must have required property '" + 'validation' + "'",
+              schema: schema11.properties.randomSplit.anyOf[1].required,
+              parentSchema: schema11.properties.randomSplit.anyOf[1],
+              data: data67,
+            };
+            if (vErrors === null) {
+              vErrors = [err157];
+            } else {
+              vErrors.push(err157);
+            }
+            errors++;
+          }
+          for (const key8 in data67) {
+            if (!(key8 === 'validation' || key8 === 'seed')) {
+              const err158 = {
+                instancePath: instancePath + '/randomSplit',
+                schemaPath: '#/properties/randomSplit/anyOf/1/additionalProperties',
+                keyword: 'additionalProperties',
+                params: { additionalProperty: key8 },
+                message: 'must NOT have additional properties',
+                schema: false,
+                parentSchema: schema11.properties.randomSplit.anyOf[1],
                 data: data67,
               };
               if (vErrors === null) {
-                vErrors = [err153];
+                vErrors = [err158];
               } else {
-                vErrors.push(err153);
+                vErrors.push(err158);
               }
               errors++;
             }
           }
-        }
-        let i14 = data66.length;
-        let j4;
-        if (i14 > 1) {
-          const indices4 = {};
-          for (; i14--;) {
-            let item4 = data66[i14];
-            if (!(typeof item4 == 'number' && !(item4 % 1) && !isNaN(item4) && isFinite(item4))) {
-              continue;
-            }
-            if (typeof indices4[item4] == 'number') {
-              j4 = indices4[item4];
-              const err154 = {
-                instancePath: instancePath + '/k',
-                schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
-                keyword: 'uniqueItems',
-                params: { i: i14, j: j4 },
-                message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i14 + ' are identical)',
-                schema: true,
-                parentSchema: schema37,
-                data: data66,
+          if (data67.validation !== undefined) {
+            let data68 = data67.validation;
+            if (typeof data68 == 'number' && isFinite(data68)) {
+              if (data68 >= 1 || isNaN(data68)) {
+                const err159 = {
+                  instancePath: instancePath + '/randomSplit/validation',
+                  schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/exclusiveMaximum',
+                  keyword: 'exclusiveMaximum',
+                  params: { comparison: '<', limit: 1 },
+                  message: 'must be < 1',
+                  schema: 1,
+                  parentSchema: schema11.properties.randomSplit.anyOf[1].properties.validation,
+                  data: data68,
+                };
+                if (vErrors === null) {
+                  vErrors = [err159];
+                } else {
+                  vErrors.push(err159);
+                }
+                errors++;
+              }
+              if (data68 <= 0 || isNaN(data68)) {
+                const err160 = {
+                  instancePath: instancePath + '/randomSplit/validation',
+                  schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/exclusiveMinimum',
+                  keyword: 'exclusiveMinimum',
+                  params: { comparison: '>', limit: 0 },
+                  message: 'must be > 0',
+                  schema: 0,
+                  parentSchema: schema11.properties.randomSplit.anyOf[1].properties.validation,
+                  data: data68,
+                };
+                if (vErrors === null) {
+                  vErrors = [err160];
+                } else {
+                  vErrors.push(err160);
+                }
+                errors++;
+              }
+            } else {
+              const err161 = {
+                instancePath: instancePath + '/randomSplit/validation',
+                schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/type',
+                keyword: 'type',
+                params: { type: 'number' },
+                message: 'must be number',
+                schema: schema11.properties.randomSplit.anyOf[1].properties.validation.type,
+                parentSchema: schema11.properties.randomSplit.anyOf[1].properties.validation,
+                data: data68,
               };
               if (vErrors === null) {
-                vErrors = [err154];
+                vErrors = [err161];
               } else {
-                vErrors.push(err154);
+                vErrors.push(err161);
               }
               errors++;
-              break;
             }
-            indices4[item4] = i14;
           }
-        }
-      } else {
-        const err155 = {
-          instancePath: instancePath + '/k',
-          schemaPath: '#/definitions/positiveIntegerList/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema37.type,
-          parentSchema: schema37,
-          data: data66,
-        };
-        if (vErrors === null) {
-          vErrors = [err155];
+          if (data67.seed !== undefined) {
+            let data69 = data67.seed;
+            if (!(typeof data69 == 'number' && !(data69 % 1) && !isNaN(data69) && isFinite(data69))) {
+              const err162 = {
+                instancePath: instancePath + '/randomSplit/seed',
+                schemaPath: '#/properties/randomSplit/anyOf/1/properties/seed/type',
+                keyword: 'type',
+                params: { type: 'integer' },
+                message: 'must be integer',
+                schema: schema11.properties.randomSplit.anyOf[1].properties.seed.type,
+                parentSchema: schema11.properties.randomSplit.anyOf[1].properties.seed,
+                data: data69,
+              };
+              if (vErrors === null) {
+                vErrors = [err162];
+              } else {
+                vErrors.push(err162);
+              }
+              errors++;
+            }
+          }
         } else {
-          vErrors.push(err155);
-        }
-        errors++;
-      }
-    }
-    if (data.relevant !== undefined) {
-      let data68 = data.relevant;
-      if (typeof data68 === 'string') {
-        if (func4(data68) < 1) {
-          const err156 = {
-            instancePath: instancePath + '/relevant',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema33,
-            data: data68,
+          const err163 = {
+            instancePath: instancePath + '/randomSplit',
+            schemaPath: '#/properties/randomSplit/anyOf/1/type',
+            keyword: 'type',
+            params: { type: 'object' },
+            message: 'must be object',
+            schema: schema11.properties.randomSplit.anyOf[1].type,
+            parentSchema: schema11.properties.randomSplit.anyOf[1],
+            data: data67,
           };
           if (vErrors === null) {
-            vErrors = [err156];
+            vErrors = [err163];
           } else {
-            vErrors.push(err156);
+            vErrors.push(err163);
           }
           errors++;
         }
-      } else {
-        const err157 = {
-          instancePath: instancePath + '/relevant',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
-          data: data68,
+        var _valid3 = _errs189 === errors;
+        valid65 = valid65 || _valid3;
+      }
+      if (!valid65) {
+        const err164 = {
+          instancePath: instancePath + '/randomSplit',
+          schemaPath: '#/properties/randomSplit/anyOf',
+          keyword: 'anyOf',
+          params: {},
+          message: 'must match a schema in anyOf',
+          schema: schema11.properties.randomSplit.anyOf,
+          parentSchema: schema11.properties.randomSplit,
+          data: data67,
         };
         if (vErrors === null) {
-          vErrors = [err157];
+          vErrors = [err164];
         } else {
-          vErrors.push(err157);
+          vErrors.push(err164);
         }
         errors++;
+      } else {
+        errors = _errs186;
+        if (vErrors !== null) {
+          if (_errs186) {
+            vErrors.length = _errs186;
+          } else {
+            vErrors = null;
+          }
+        }
       }
     }
-    if (data.train !== undefined) {
-      let data69 = data.train;
-      if (typeof data69 === 'string') {
-        if (func4(data69) < 1) {
-          const err158 = {
-            instancePath: instancePath + '/train',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema33,
-            data: data69,
-          };
-          if (vErrors === null) {
-            vErrors = [err158];
-          } else {
-            vErrors.push(err158);
-          }
-          errors++;
-        }
-      } else {
-        const err159 = {
-          instancePath: instancePath + '/train',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
-          data: data69,
-        };
-        if (vErrors === null) {
-          vErrors = [err159];
-        } else {
-          vErrors.push(err159);
-        }
-        errors++;
-      }
-    }
-    if (data.items !== undefined) {
-      let data70 = data.items;
-      if (typeof data70 === 'string') {
-        if (func4(data70) < 1) {
-          const err160 = {
-            instancePath: instancePath + '/items',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema33,
-            data: data70,
-          };
-          if (vErrors === null) {
-            vErrors = [err160];
-          } else {
-            vErrors.push(err160);
-          }
-          errors++;
-        }
-      } else {
-        const err161 = {
-          instancePath: instancePath + '/items',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
-          data: data70,
-        };
-        if (vErrors === null) {
-          vErrors = [err161];
-        } else {
-          vErrors.push(err161);
-        }
-        errors++;
-      }
-    }
-    if (data.itemEmbeddings !== undefined) {
-      let data71 = data.itemEmbeddings;
-      if (typeof data71 === 'string') {
-        if (func4(data71) < 1) {
-          const err162 = {
-            instancePath: instancePath + '/itemEmbeddings',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema33,
-            data: data71,
-          };
-          if (vErrors === null) {
-            vErrors = [err162];
-          } else {
-            vErrors.push(err162);
-          }
-          errors++;
-        }
-      } else {
-        const err163 = {
-          instancePath: instancePath + '/itemEmbeddings',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
-          data: data71,
-        };
-        if (vErrors === null) {
-          vErrors = [err163];
-        } else {
-          vErrors.push(err163);
-        }
-        errors++;
-      }
-    }
-    if (data.userEmbeddings !== undefined) {
-      let data72 = data.userEmbeddings;
-      if (typeof data72 === 'string') {
-        if (func4(data72) < 1) {
-          const err164 = {
-            instancePath: instancePath + '/userEmbeddings',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema33,
-            data: data72,
-          };
-          if (vErrors === null) {
-            vErrors = [err164];
-          } else {
-            vErrors.push(err164);
-          }
-          errors++;
-        }
-      } else {
+    if (data.metricsOn !== undefined) {
+      let data70 = data.metricsOn;
+      if (!(data70 === 'test' || data70 === 'all')) {
         const err165 = {
-          instancePath: instancePath + '/userEmbeddings',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
-          data: data72,
+          instancePath: instancePath + '/metricsOn',
+          schemaPath: '#/properties/metricsOn/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.metricsOn.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.metricsOn.enum,
+          parentSchema: schema11.properties.metricsOn,
+          data: data70,
         };
         if (vErrors === null) {
           vErrors = [err165];
@@ -3955,117 +4003,121 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userFactors !== undefined) {
-      let data73 = data.userFactors;
-      if (typeof data73 === 'string') {
-        if (func4(data73) < 1) {
-          const err166 = {
-            instancePath: instancePath + '/userFactors',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
+    if (data.populationSize !== undefined) {
+      let data71 = data.populationSize;
+      if (!(typeof data71 == 'number' && !(data71 % 1) && !isNaN(data71) && isFinite(data71))) {
+        const err166 = {
+          instancePath: instancePath + '/populationSize',
+          schemaPath: '#/properties/populationSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.populationSize.type,
+          parentSchema: schema11.properties.populationSize,
+          data: data71,
+        };
+        if (vErrors === null) {
+          vErrors = [err166];
+        } else {
+          vErrors.push(err166);
+        }
+        errors++;
+      }
+      if (typeof data71 == 'number' && isFinite(data71)) {
+        if (data71 < 1 || isNaN(data71)) {
+          const err167 = {
+            instancePath: instancePath + '/populationSize',
+            schemaPath: '#/properties/populationSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
             schema: 1,
-            parentSchema: schema33,
-            data: data73,
+            parentSchema: schema11.properties.populationSize,
+            data: data71,
           };
           if (vErrors === null) {
-            vErrors = [err166];
+            vErrors = [err167];
           } else {
-            vErrors.push(err166);
+            vErrors.push(err167);
           }
           errors++;
         }
-      } else {
-        const err167 = {
-          instancePath: instancePath + '/userFactors',
-          schemaPath: '#/definitions/path/type',
+      }
+    }
+    if (data.biasedSize !== undefined) {
+      let data72 = data.biasedSize;
+      if (!(typeof data72 == 'number' && !(data72 % 1) && !isNaN(data72) && isFinite(data72))) {
+        const err168 = {
+          instancePath: instancePath + '/biasedSize',
+          schemaPath: '#/properties/biasedSize/type',
           keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.biasedSize.type,
+          parentSchema: schema11.properties.biasedSize,
+          data: data72,
+        };
+        if (vErrors === null) {
+          vErrors = [err168];
+        } else {
+          vErrors.push(err168);
+        }
+        errors++;
+      }
+      if (typeof data72 == 'number' && isFinite(data72)) {
+        if (data72 < 0 || isNaN(data72)) {
+          const err169 = {
+            instancePath: instancePath + '/biasedSize',
+            schemaPath: '#/properties/biasedSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+            schema: 0,
+            parentSchema: schema11.properties.biasedSize,
+            data: data72,
+          };
+          if (vErrors === null) {
+            vErrors = [err169];
+          } else {
+            vErrors.push(err169);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.threshold !== undefined) {
+      let data73 = data.threshold;
+      if (!(typeof data73 == 'number' && isFinite(data73))) {
+        const err170 = {
+          instancePath: instancePath + '/threshold',
+          schemaPath: '#/properties/threshold/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.threshold.type,
+          parentSchema: schema11.properties.threshold,
           data: data73,
         };
         if (vErrors === null) {
-          vErrors = [err167];
+          vErrors = [err170];
         } else {
-          vErrors.push(err167);
+          vErrors.push(err170);
         }
         errors++;
       }
     }
-    if (data.itemFactors !== undefined) {
-      let data74 = data.itemFactors;
-      if (typeof data74 === 'string') {
-        if (func4(data74) < 1) {
-          const err168 = {
-            instancePath: instancePath + '/itemFactors',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema33,
-            data: data74,
-          };
-          if (vErrors === null) {
-            vErrors = [err168];
-          } else {
-            vErrors.push(err168);
-          }
-          errors++;
-        }
-      } else {
-        const err169 = {
-          instancePath: instancePath + '/itemFactors',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
-          data: data74,
-        };
-        if (vErrors === null) {
-          vErrors = [err169];
-        } else {
-          vErrors.push(err169);
-        }
-        errors++;
-      }
-    }
-    if (data.userIds !== undefined) {
-      let data75 = data.userIds;
-      if (typeof data75 === 'string') {
-        if (func4(data75) < 1) {
-          const err170 = {
-            instancePath: instancePath + '/userIds',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema33,
-            data: data75,
-          };
-          if (vErrors === null) {
-            vErrors = [err170];
-          } else {
-            vErrors.push(err170);
-          }
-          errors++;
-        }
-      } else {
+    if (data.positiveLabel !== undefined) {
+      let data74 = data.positiveLabel;
+      if (typeof data74 !== 'string' && !(typeof data74 == 'number' && isFinite(data74))) {
         const err171 = {
-          instancePath: instancePath + '/userIds',
-          schemaPath: '#/definitions/path/type',
+          instancePath: instancePath + '/positiveLabel',
+          schemaPath: '#/properties/positiveLabel/type',
           keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
-          data: data75,
+          params: { type: schema11.properties.positiveLabel.type },
+          message: 'must be string,number',
+          schema: schema11.properties.positiveLabel.type,
+          parentSchema: schema11.properties.positiveLabel,
+          data: data74,
         };
         if (vErrors === null) {
           vErrors = [err171];
@@ -4075,19 +4127,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.itemIds !== undefined) {
-      let data76 = data.itemIds;
-      if (typeof data76 === 'string') {
-        if (func4(data76) < 1) {
+    if (data.k !== undefined) {
+      let data75 = data.k;
+      if (Array.isArray(data75)) {
+        if (data75.length < 1) {
           const err172 = {
-            instancePath: instancePath + '/itemIds',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
+            instancePath: instancePath + '/k',
+            schemaPath: '#/definitions/positiveIntegerList/minItems',
+            keyword: 'minItems',
             params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
+            message: 'must NOT have fewer than 1 items',
             schema: 1,
-            parentSchema: schema33,
-            data: data76,
+            parentSchema: schema37,
+            data: data75,
           };
           if (vErrors === null) {
             vErrors = [err172];
@@ -4096,140 +4148,148 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
+        const len11 = data75.length;
+        for (let i15 = 0; i15 < len11; i15++) {
+          let data76 = data75[i15];
+          if (!(typeof data76 == 'number' && !(data76 % 1) && !isNaN(data76) && isFinite(data76))) {
+            const err173 = {
+              instancePath: instancePath + '/k/' + i15,
+              schemaPath: '#/definitions/positiveIntegerList/items/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+              schema: schema37.items.type,
+              parentSchema: schema37.items,
+              data: data76,
+            };
+            if (vErrors === null) {
+              vErrors = [err173];
+            } else {
+              vErrors.push(err173);
+            }
+            errors++;
+          }
+          if (typeof data76 == 'number' && isFinite(data76)) {
+            if (data76 > 100000 || isNaN(data76)) {
+              const err174 = {
+                instancePath: instancePath + '/k/' + i15,
+                schemaPath: '#/definitions/positiveIntegerList/items/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 100000 },
+                message: 'must be <= 100000',
+                schema: 100000,
+                parentSchema: schema37.items,
+                data: data76,
+              };
+              if (vErrors === null) {
+                vErrors = [err174];
+              } else {
+                vErrors.push(err174);
+              }
+              errors++;
+            }
+            if (data76 < 1 || isNaN(data76)) {
+              const err175 = {
+                instancePath: instancePath + '/k/' + i15,
+                schemaPath: '#/definitions/positiveIntegerList/items/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+                schema: 1,
+                parentSchema: schema37.items,
+                data: data76,
+              };
+              if (vErrors === null) {
+                vErrors = [err175];
+              } else {
+                vErrors.push(err175);
+              }
+              errors++;
+            }
+          }
+        }
+        let i16 = data75.length;
+        let j4;
+        if (i16 > 1) {
+          const indices4 = {};
+          for (; i16--;) {
+            let item4 = data75[i16];
+            if (!(typeof item4 == 'number' && !(item4 % 1) && !isNaN(item4) && isFinite(item4))) {
+              continue;
+            }
+            if (typeof indices4[item4] == 'number') {
+              j4 = indices4[item4];
+              const err176 = {
+                instancePath: instancePath + '/k',
+                schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i16, j: j4 },
+                message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i16 + ' are identical)',
+                schema: true,
+                parentSchema: schema37,
+                data: data75,
+              };
+              if (vErrors === null) {
+                vErrors = [err176];
+              } else {
+                vErrors.push(err176);
+              }
+              errors++;
+              break;
+            }
+            indices4[item4] = i16;
+          }
+        }
       } else {
-        const err173 = {
-          instancePath: instancePath + '/itemIds',
+        const err177 = {
+          instancePath: instancePath + '/k',
+          schemaPath: '#/definitions/positiveIntegerList/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema37.type,
+          parentSchema: schema37,
+          data: data75,
+        };
+        if (vErrors === null) {
+          vErrors = [err177];
+        } else {
+          vErrors.push(err177);
+        }
+        errors++;
+      }
+    }
+    if (data.relevant !== undefined) {
+      let data77 = data.relevant;
+      if (typeof data77 === 'string') {
+        if (func4(data77) < 1) {
+          const err178 = {
+            instancePath: instancePath + '/relevant',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema33,
+            data: data77,
+          };
+          if (vErrors === null) {
+            vErrors = [err178];
+          } else {
+            vErrors.push(err178);
+          }
+          errors++;
+        }
+      } else {
+        const err179 = {
+          instancePath: instancePath + '/relevant',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
           schema: schema33.type,
           parentSchema: schema33,
-          data: data76,
-        };
-        if (vErrors === null) {
-          vErrors = [err173];
-        } else {
-          vErrors.push(err173);
-        }
-        errors++;
-      }
-    }
-    if (data.coldThreshold !== undefined) {
-      let data77 = data.coldThreshold;
-      if (!(typeof data77 == 'number' && !(data77 % 1) && !isNaN(data77) && isFinite(data77))) {
-        const err174 = {
-          instancePath: instancePath + '/coldThreshold',
-          schemaPath: '#/properties/coldThreshold/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.coldThreshold.type,
-          parentSchema: schema11.properties.coldThreshold,
           data: data77,
-        };
-        if (vErrors === null) {
-          vErrors = [err174];
-        } else {
-          vErrors.push(err174);
-        }
-        errors++;
-      }
-      if (typeof data77 == 'number' && isFinite(data77)) {
-        if (data77 < 1 || isNaN(data77)) {
-          const err175 = {
-            instancePath: instancePath + '/coldThreshold',
-            schemaPath: '#/properties/coldThreshold/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.coldThreshold,
-            data: data77,
-          };
-          if (vErrors === null) {
-            vErrors = [err175];
-          } else {
-            vErrors.push(err175);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.catalogSize !== undefined) {
-      let data78 = data.catalogSize;
-      if (!(typeof data78 == 'number' && !(data78 % 1) && !isNaN(data78) && isFinite(data78))) {
-        const err176 = {
-          instancePath: instancePath + '/catalogSize',
-          schemaPath: '#/properties/catalogSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.catalogSize.type,
-          parentSchema: schema11.properties.catalogSize,
-          data: data78,
-        };
-        if (vErrors === null) {
-          vErrors = [err176];
-        } else {
-          vErrors.push(err176);
-        }
-        errors++;
-      }
-      if (typeof data78 == 'number' && isFinite(data78)) {
-        if (data78 < 1 || isNaN(data78)) {
-          const err177 = {
-            instancePath: instancePath + '/catalogSize',
-            schemaPath: '#/properties/catalogSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.catalogSize,
-            data: data78,
-          };
-          if (vErrors === null) {
-            vErrors = [err177];
-          } else {
-            vErrors.push(err177);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.mapNormaliser !== undefined) {
-      let data79 = data.mapNormaliser;
-      if (!(data79 === 'min' || data79 === 'all' || data79 === 'hits')) {
-        const err178 = {
-          instancePath: instancePath + '/mapNormaliser',
-          schemaPath: '#/properties/mapNormaliser/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.mapNormaliser.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.mapNormaliser.enum,
-          parentSchema: schema11.properties.mapNormaliser,
-          data: data79,
-        };
-        if (vErrors === null) {
-          vErrors = [err178];
-        } else {
-          vErrors.push(err178);
-        }
-        errors++;
-      }
-    }
-    if (data.gain !== undefined) {
-      let data80 = data.gain;
-      if (!(data80 === 'linear' || data80 === 'exp')) {
-        const err179 = {
-          instancePath: instancePath + '/gain',
-          schemaPath: '#/properties/gain/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.gain.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.gain.enum,
-          parentSchema: schema11.properties.gain,
-          data: data80,
         };
         if (vErrors === null) {
           vErrors = [err179];
@@ -4239,19 +4299,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.activityBins !== undefined) {
-      let data81 = data.activityBins;
-      if (Array.isArray(data81)) {
-        if (data81.length < 1) {
+    if (data.train !== undefined) {
+      let data78 = data.train;
+      if (typeof data78 === 'string') {
+        if (func4(data78) < 1) {
           const err180 = {
-            instancePath: instancePath + '/activityBins',
-            schemaPath: '#/properties/activityBins/minItems',
-            keyword: 'minItems',
+            instancePath: instancePath + '/train',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
             params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
+            message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema11.properties.activityBins,
-            data: data81,
+            parentSchema: schema33,
+            data: data78,
           };
           if (vErrors === null) {
             vErrors = [err180];
@@ -4260,57 +4320,56 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len10 = data81.length;
-        for (let i15 = 0; i15 < len10; i15++) {
-          let data82 = data81[i15];
-          if (typeof data82 == 'number' && isFinite(data82)) {
-            if (data82 < 0 || isNaN(data82)) {
-              const err181 = {
-                instancePath: instancePath + '/activityBins/' + i15,
-                schemaPath: '#/properties/activityBins/items/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-                schema: 0,
-                parentSchema: schema11.properties.activityBins.items,
-                data: data82,
-              };
-              if (vErrors === null) {
-                vErrors = [err181];
-              } else {
-                vErrors.push(err181);
-              }
-              errors++;
-            }
+      } else {
+        const err181 = {
+          instancePath: instancePath + '/train',
+          schemaPath: '#/definitions/path/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema33.type,
+          parentSchema: schema33,
+          data: data78,
+        };
+        if (vErrors === null) {
+          vErrors = [err181];
+        } else {
+          vErrors.push(err181);
+        }
+        errors++;
+      }
+    }
+    if (data.items !== undefined) {
+      let data79 = data.items;
+      if (typeof data79 === 'string') {
+        if (func4(data79) < 1) {
+          const err182 = {
+            instancePath: instancePath + '/items',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema33,
+            data: data79,
+          };
+          if (vErrors === null) {
+            vErrors = [err182];
           } else {
-            const err182 = {
-              instancePath: instancePath + '/activityBins/' + i15,
-              schemaPath: '#/properties/activityBins/items/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-              schema: schema11.properties.activityBins.items.type,
-              parentSchema: schema11.properties.activityBins.items,
-              data: data82,
-            };
-            if (vErrors === null) {
-              vErrors = [err182];
-            } else {
-              vErrors.push(err182);
-            }
-            errors++;
+            vErrors.push(err182);
           }
+          errors++;
         }
       } else {
         const err183 = {
-          instancePath: instancePath + '/activityBins',
-          schemaPath: '#/properties/activityBins/type',
+          instancePath: instancePath + '/items',
+          schemaPath: '#/definitions/path/type',
           keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema11.properties.activityBins.type,
-          parentSchema: schema11.properties.activityBins,
-          data: data81,
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema33.type,
+          parentSchema: schema33,
+          data: data79,
         };
         if (vErrors === null) {
           vErrors = [err183];
@@ -4320,19 +4379,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.slices !== undefined) {
-      let data83 = data.slices;
-      if (Array.isArray(data83)) {
-        if (data83.length < 1) {
+    if (data.itemEmbeddings !== undefined) {
+      let data80 = data.itemEmbeddings;
+      if (typeof data80 === 'string') {
+        if (func4(data80) < 1) {
           const err184 = {
-            instancePath: instancePath + '/slices',
-            schemaPath: '#/properties/slices/minItems',
-            keyword: 'minItems',
+            instancePath: instancePath + '/itemEmbeddings',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
             params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
+            message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema11.properties.slices,
-            data: data83,
+            parentSchema: schema33,
+            data: data80,
           };
           if (vErrors === null) {
             vErrors = [err184];
@@ -4341,110 +4400,96 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len11 = data83.length;
-        for (let i16 = 0; i16 < len11; i16++) {
-          let data84 = data83[i16];
-          if (typeof data84 === 'string') {
-            if (func4(data84) < 1) {
-              const err185 = {
-                instancePath: instancePath + '/slices/' + i16,
-                schemaPath: '#/properties/slices/items/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema11.properties.slices.items,
-                data: data84,
-              };
-              if (vErrors === null) {
-                vErrors = [err185];
-              } else {
-                vErrors.push(err185);
-              }
-              errors++;
-            }
-          } else {
-            const err186 = {
-              instancePath: instancePath + '/slices/' + i16,
-              schemaPath: '#/properties/slices/items/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema11.properties.slices.items.type,
-              parentSchema: schema11.properties.slices.items,
-              data: data84,
-            };
-            if (vErrors === null) {
-              vErrors = [err186];
-            } else {
-              vErrors.push(err186);
-            }
-            errors++;
-          }
-        }
-        let i17 = data83.length;
-        let j5;
-        if (i17 > 1) {
-          const indices5 = {};
-          for (; i17--;) {
-            let item5 = data83[i17];
-            if (typeof item5 !== 'string') {
-              continue;
-            }
-            if (typeof indices5[item5] == 'number') {
-              j5 = indices5[item5];
-              const err187 = {
-                instancePath: instancePath + '/slices',
-                schemaPath: '#/properties/slices/uniqueItems',
-                keyword: 'uniqueItems',
-                params: { i: i17, j: j5 },
-                message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i17 + ' are identical)',
-                schema: true,
-                parentSchema: schema11.properties.slices,
-                data: data83,
-              };
-              if (vErrors === null) {
-                vErrors = [err187];
-              } else {
-                vErrors.push(err187);
-              }
-              errors++;
-              break;
-            }
-            indices5[item5] = i17;
-          }
-        }
       } else {
-        const err188 = {
-          instancePath: instancePath + '/slices',
-          schemaPath: '#/properties/slices/type',
+        const err185 = {
+          instancePath: instancePath + '/itemEmbeddings',
+          schemaPath: '#/definitions/path/type',
           keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema11.properties.slices.type,
-          parentSchema: schema11.properties.slices,
-          data: data83,
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema33.type,
+          parentSchema: schema33,
+          data: data80,
         };
         if (vErrors === null) {
-          vErrors = [err188];
+          vErrors = [err185];
         } else {
-          vErrors.push(err188);
+          vErrors.push(err185);
         }
         errors++;
       }
     }
-    if (data.sliceBins !== undefined) {
-      let data85 = data.sliceBins;
-      if (!(typeof data85 == 'number' && !(data85 % 1) && !isNaN(data85) && isFinite(data85))) {
-        const err189 = {
-          instancePath: instancePath + '/sliceBins',
-          schemaPath: '#/properties/sliceBins/type',
+    if (data.userEmbeddings !== undefined) {
+      let data81 = data.userEmbeddings;
+      if (typeof data81 === 'string') {
+        if (func4(data81) < 1) {
+          const err186 = {
+            instancePath: instancePath + '/userEmbeddings',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema33,
+            data: data81,
+          };
+          if (vErrors === null) {
+            vErrors = [err186];
+          } else {
+            vErrors.push(err186);
+          }
+          errors++;
+        }
+      } else {
+        const err187 = {
+          instancePath: instancePath + '/userEmbeddings',
+          schemaPath: '#/definitions/path/type',
           keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.sliceBins.type,
-          parentSchema: schema11.properties.sliceBins,
-          data: data85,
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema33.type,
+          parentSchema: schema33,
+          data: data81,
+        };
+        if (vErrors === null) {
+          vErrors = [err187];
+        } else {
+          vErrors.push(err187);
+        }
+        errors++;
+      }
+    }
+    if (data.userFactors !== undefined) {
+      let data82 = data.userFactors;
+      if (typeof data82 === 'string') {
+        if (func4(data82) < 1) {
+          const err188 = {
+            instancePath: instancePath + '/userFactors',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema33,
+            data: data82,
+          };
+          if (vErrors === null) {
+            vErrors = [err188];
+          } else {
+            vErrors.push(err188);
+          }
+          errors++;
+        }
+      } else {
+        const err189 = {
+          instancePath: instancePath + '/userFactors',
+          schemaPath: '#/definitions/path/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema33.type,
+          parentSchema: schema33,
+          data: data82,
         };
         if (vErrors === null) {
           vErrors = [err189];
@@ -4453,17 +4498,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data85 == 'number' && isFinite(data85)) {
-        if (data85 > 100 || isNaN(data85)) {
+    }
+    if (data.itemFactors !== undefined) {
+      let data83 = data.itemFactors;
+      if (typeof data83 === 'string') {
+        if (func4(data83) < 1) {
           const err190 = {
-            instancePath: instancePath + '/sliceBins',
-            schemaPath: '#/properties/sliceBins/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 100 },
-            message: 'must be <= 100',
-            schema: 100,
-            parentSchema: schema11.properties.sliceBins,
-            data: data85,
+            instancePath: instancePath + '/itemFactors',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema33,
+            data: data83,
           };
           if (vErrors === null) {
             vErrors = [err190];
@@ -4472,378 +4520,363 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data85 < 1 || isNaN(data85)) {
-          const err191 = {
-            instancePath: instancePath + '/sliceBins',
-            schemaPath: '#/properties/sliceBins/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
+      } else {
+        const err191 = {
+          instancePath: instancePath + '/itemFactors',
+          schemaPath: '#/definitions/path/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema33.type,
+          parentSchema: schema33,
+          data: data83,
+        };
+        if (vErrors === null) {
+          vErrors = [err191];
+        } else {
+          vErrors.push(err191);
+        }
+        errors++;
+      }
+    }
+    if (data.userIds !== undefined) {
+      let data84 = data.userIds;
+      if (typeof data84 === 'string') {
+        if (func4(data84) < 1) {
+          const err192 = {
+            instancePath: instancePath + '/userIds',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema11.properties.sliceBins,
-            data: data85,
+            parentSchema: schema33,
+            data: data84,
           };
           if (vErrors === null) {
-            vErrors = [err191];
+            vErrors = [err192];
           } else {
-            vErrors.push(err191);
+            vErrors.push(err192);
           }
           errors++;
         }
+      } else {
+        const err193 = {
+          instancePath: instancePath + '/userIds',
+          schemaPath: '#/definitions/path/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema33.type,
+          parentSchema: schema33,
+          data: data84,
+        };
+        if (vErrors === null) {
+          vErrors = [err193];
+        } else {
+          vErrors.push(err193);
+        }
+        errors++;
       }
     }
-    if (data.minSliceSize !== undefined) {
-      let data86 = data.minSliceSize;
+    if (data.itemIds !== undefined) {
+      let data85 = data.itemIds;
+      if (typeof data85 === 'string') {
+        if (func4(data85) < 1) {
+          const err194 = {
+            instancePath: instancePath + '/itemIds',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema33,
+            data: data85,
+          };
+          if (vErrors === null) {
+            vErrors = [err194];
+          } else {
+            vErrors.push(err194);
+          }
+          errors++;
+        }
+      } else {
+        const err195 = {
+          instancePath: instancePath + '/itemIds',
+          schemaPath: '#/definitions/path/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema33.type,
+          parentSchema: schema33,
+          data: data85,
+        };
+        if (vErrors === null) {
+          vErrors = [err195];
+        } else {
+          vErrors.push(err195);
+        }
+        errors++;
+      }
+    }
+    if (data.coldThreshold !== undefined) {
+      let data86 = data.coldThreshold;
       if (!(typeof data86 == 'number' && !(data86 % 1) && !isNaN(data86) && isFinite(data86))) {
-        const err192 = {
-          instancePath: instancePath + '/minSliceSize',
-          schemaPath: '#/properties/minSliceSize/type',
+        const err196 = {
+          instancePath: instancePath + '/coldThreshold',
+          schemaPath: '#/properties/coldThreshold/type',
           keyword: 'type',
           params: { type: 'integer' },
           message: 'must be integer',
-          schema: schema11.properties.minSliceSize.type,
-          parentSchema: schema11.properties.minSliceSize,
+          schema: schema11.properties.coldThreshold.type,
+          parentSchema: schema11.properties.coldThreshold,
           data: data86,
         };
         if (vErrors === null) {
-          vErrors = [err192];
+          vErrors = [err196];
         } else {
-          vErrors.push(err192);
+          vErrors.push(err196);
         }
         errors++;
       }
       if (typeof data86 == 'number' && isFinite(data86)) {
         if (data86 < 1 || isNaN(data86)) {
-          const err193 = {
-            instancePath: instancePath + '/minSliceSize',
-            schemaPath: '#/properties/minSliceSize/minimum',
+          const err197 = {
+            instancePath: instancePath + '/coldThreshold',
+            schemaPath: '#/properties/coldThreshold/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
             message: 'must be >= 1',
             schema: 1,
-            parentSchema: schema11.properties.minSliceSize,
+            parentSchema: schema11.properties.coldThreshold,
             data: data86,
           };
           if (vErrors === null) {
-            vErrors = [err193];
+            vErrors = [err197];
           } else {
-            vErrors.push(err193);
+            vErrors.push(err197);
           }
           errors++;
         }
       }
     }
-    if (data.compare !== undefined) {
-      let data87 = data.compare;
-      if (data87 && typeof data87 == 'object' && !Array.isArray(data87)) {
-        for (const key7 in data87) {
-          if (!(
-            key7 === 'runs' ||
-            key7 === 'baseline' ||
-            key7 === 'matchBy' ||
-            key7 === 'metrics' ||
-            key7 === 'directions' ||
-            key7 === 'adjust' ||
-            key7 === 'gate'
-          )) {
-            const err194 = {
-              instancePath: instancePath + '/compare',
-              schemaPath: '#/properties/compare/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key7 },
-              message: 'must NOT have additional properties',
-              schema: false,
-              parentSchema: schema11.properties.compare,
-              data: data87,
-            };
-            if (vErrors === null) {
-              vErrors = [err194];
-            } else {
-              vErrors.push(err194);
-            }
-            errors++;
-          }
+    if (data.catalogSize !== undefined) {
+      let data87 = data.catalogSize;
+      if (!(typeof data87 == 'number' && !(data87 % 1) && !isNaN(data87) && isFinite(data87))) {
+        const err198 = {
+          instancePath: instancePath + '/catalogSize',
+          schemaPath: '#/properties/catalogSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.catalogSize.type,
+          parentSchema: schema11.properties.catalogSize,
+          data: data87,
+        };
+        if (vErrors === null) {
+          vErrors = [err198];
+        } else {
+          vErrors.push(err198);
         }
-        if (data87.runs !== undefined) {
-          let data88 = data87.runs;
-          if (Array.isArray(data88)) {
-            if (data88.length < 1) {
-              const err195 = {
-                instancePath: instancePath + '/compare/runs',
-                schemaPath: '#/properties/compare/properties/runs/minItems',
-                keyword: 'minItems',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 items',
-                schema: 1,
-                parentSchema: schema11.properties.compare.properties.runs,
-                data: data88,
+        errors++;
+      }
+      if (typeof data87 == 'number' && isFinite(data87)) {
+        if (data87 < 1 || isNaN(data87)) {
+          const err199 = {
+            instancePath: instancePath + '/catalogSize',
+            schemaPath: '#/properties/catalogSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.catalogSize,
+            data: data87,
+          };
+          if (vErrors === null) {
+            vErrors = [err199];
+          } else {
+            vErrors.push(err199);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.mapNormaliser !== undefined) {
+      let data88 = data.mapNormaliser;
+      if (!(data88 === 'min' || data88 === 'all' || data88 === 'hits')) {
+        const err200 = {
+          instancePath: instancePath + '/mapNormaliser',
+          schemaPath: '#/properties/mapNormaliser/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.mapNormaliser.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.mapNormaliser.enum,
+          parentSchema: schema11.properties.mapNormaliser,
+          data: data88,
+        };
+        if (vErrors === null) {
+          vErrors = [err200];
+        } else {
+          vErrors.push(err200);
+        }
+        errors++;
+      }
+    }
+    if (data.gain !== undefined) {
+      let data89 = data.gain;
+      if (!(data89 === 'linear' || data89 === 'exp')) {
+        const err201 = {
+          instancePath: instancePath + '/gain',
+          schemaPath: '#/properties/gain/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.gain.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.gain.enum,
+          parentSchema: schema11.properties.gain,
+          data: data89,
+        };
+        if (vErrors === null) {
+          vErrors = [err201];
+        } else {
+          vErrors.push(err201);
+        }
+        errors++;
+      }
+    }
+    if (data.activityBins !== undefined) {
+      let data90 = data.activityBins;
+      if (Array.isArray(data90)) {
+        if (data90.length < 1) {
+          const err202 = {
+            instancePath: instancePath + '/activityBins',
+            schemaPath: '#/properties/activityBins/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema11.properties.activityBins,
+            data: data90,
+          };
+          if (vErrors === null) {
+            vErrors = [err202];
+          } else {
+            vErrors.push(err202);
+          }
+          errors++;
+        }
+        const len12 = data90.length;
+        for (let i17 = 0; i17 < len12; i17++) {
+          let data91 = data90[i17];
+          if (typeof data91 == 'number' && isFinite(data91)) {
+            if (data91 < 0 || isNaN(data91)) {
+              const err203 = {
+                instancePath: instancePath + '/activityBins/' + i17,
+                schemaPath: '#/properties/activityBins/items/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+                schema: 0,
+                parentSchema: schema11.properties.activityBins.items,
+                data: data91,
               };
               if (vErrors === null) {
-                vErrors = [err195];
+                vErrors = [err203];
               } else {
-                vErrors.push(err195);
+                vErrors.push(err203);
               }
               errors++;
             }
-            const len12 = data88.length;
-            for (let i18 = 0; i18 < len12; i18++) {
-              let data89 = data88[i18];
-              if (typeof data89 === 'string') {
-                if (func4(data89) < 1) {
-                  const err196 = {
-                    instancePath: instancePath + '/compare/runs/' + i18,
-                    schemaPath: '#/definitions/path/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                    schema: 1,
-                    parentSchema: schema33,
-                    data: data89,
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err196];
-                  } else {
-                    vErrors.push(err196);
-                  }
-                  errors++;
-                }
-              } else {
-                const err197 = {
-                  instancePath: instancePath + '/compare/runs/' + i18,
-                  schemaPath: '#/definitions/path/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema33.type,
-                  parentSchema: schema33,
-                  data: data89,
-                };
-                if (vErrors === null) {
-                  vErrors = [err197];
-                } else {
-                  vErrors.push(err197);
-                }
-                errors++;
-              }
-            }
           } else {
-            const err198 = {
-              instancePath: instancePath + '/compare/runs',
-              schemaPath: '#/properties/compare/properties/runs/type',
+            const err204 = {
+              instancePath: instancePath + '/activityBins/' + i17,
+              schemaPath: '#/properties/activityBins/items/type',
               keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-              schema: schema11.properties.compare.properties.runs.type,
-              parentSchema: schema11.properties.compare.properties.runs,
-              data: data88,
+              params: { type: 'number' },
+              message: 'must be number',
+              schema: schema11.properties.activityBins.items.type,
+              parentSchema: schema11.properties.activityBins.items,
+              data: data91,
             };
             if (vErrors === null) {
-              vErrors = [err198];
+              vErrors = [err204];
             } else {
-              vErrors.push(err198);
+              vErrors.push(err204);
             }
             errors++;
           }
         }
-        if (data87.baseline !== undefined) {
-          let data90 = data87.baseline;
-          if (typeof data90 === 'string') {
-            if (func4(data90) < 1) {
-              const err199 = {
-                instancePath: instancePath + '/compare/baseline',
-                schemaPath: '#/properties/compare/properties/baseline/minLength',
+      } else {
+        const err205 = {
+          instancePath: instancePath + '/activityBins',
+          schemaPath: '#/properties/activityBins/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema11.properties.activityBins.type,
+          parentSchema: schema11.properties.activityBins,
+          data: data90,
+        };
+        if (vErrors === null) {
+          vErrors = [err205];
+        } else {
+          vErrors.push(err205);
+        }
+        errors++;
+      }
+    }
+    if (data.slices !== undefined) {
+      let data92 = data.slices;
+      if (Array.isArray(data92)) {
+        if (data92.length < 1) {
+          const err206 = {
+            instancePath: instancePath + '/slices',
+            schemaPath: '#/properties/slices/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema11.properties.slices,
+            data: data92,
+          };
+          if (vErrors === null) {
+            vErrors = [err206];
+          } else {
+            vErrors.push(err206);
+          }
+          errors++;
+        }
+        const len13 = data92.length;
+        for (let i18 = 0; i18 < len13; i18++) {
+          let data93 = data92[i18];
+          if (typeof data93 === 'string') {
+            if (func4(data93) < 1) {
+              const err207 = {
+                instancePath: instancePath + '/slices/' + i18,
+                schemaPath: '#/properties/slices/items/minLength',
                 keyword: 'minLength',
                 params: { limit: 1 },
                 message: 'must NOT have fewer than 1 characters',
                 schema: 1,
-                parentSchema: schema11.properties.compare.properties.baseline,
-                data: data90,
+                parentSchema: schema11.properties.slices.items,
+                data: data93,
               };
               if (vErrors === null) {
-                vErrors = [err199];
+                vErrors = [err207];
               } else {
-                vErrors.push(err199);
+                vErrors.push(err207);
               }
               errors++;
             }
           } else {
-            const err200 = {
-              instancePath: instancePath + '/compare/baseline',
-              schemaPath: '#/properties/compare/properties/baseline/type',
+            const err208 = {
+              instancePath: instancePath + '/slices/' + i18,
+              schemaPath: '#/properties/slices/items/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
-              schema: schema11.properties.compare.properties.baseline.type,
-              parentSchema: schema11.properties.compare.properties.baseline,
-              data: data90,
-            };
-            if (vErrors === null) {
-              vErrors = [err200];
-            } else {
-              vErrors.push(err200);
-            }
-            errors++;
-          }
-        }
-        if (data87.matchBy !== undefined) {
-          let data91 = data87.matchBy;
-          if (!(data91 === 'id' || data91 === 'position' || data91 === 'user')) {
-            const err201 = {
-              instancePath: instancePath + '/compare/matchBy',
-              schemaPath: '#/properties/compare/properties/matchBy/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.compare.properties.matchBy.enum },
-              message: 'must be equal to one of the allowed values',
-              schema: schema11.properties.compare.properties.matchBy.enum,
-              parentSchema: schema11.properties.compare.properties.matchBy,
-              data: data91,
-            };
-            if (vErrors === null) {
-              vErrors = [err201];
-            } else {
-              vErrors.push(err201);
-            }
-            errors++;
-          }
-        }
-        if (data87.metrics !== undefined) {
-          let data92 = data87.metrics;
-          if (Array.isArray(data92)) {
-            if (data92.length < 1) {
-              const err202 = {
-                instancePath: instancePath + '/compare/metrics',
-                schemaPath: '#/properties/compare/properties/metrics/minItems',
-                keyword: 'minItems',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 items',
-                schema: 1,
-                parentSchema: schema11.properties.compare.properties.metrics,
-                data: data92,
-              };
-              if (vErrors === null) {
-                vErrors = [err202];
-              } else {
-                vErrors.push(err202);
-              }
-              errors++;
-            }
-            const len13 = data92.length;
-            for (let i19 = 0; i19 < len13; i19++) {
-              let data93 = data92[i19];
-              if (typeof data93 === 'string') {
-                if (func4(data93) < 1) {
-                  const err203 = {
-                    instancePath: instancePath + '/compare/metrics/' + i19,
-                    schemaPath: '#/properties/compare/properties/metrics/items/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                    schema: 1,
-                    parentSchema: schema11.properties.compare.properties.metrics.items,
-                    data: data93,
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err203];
-                  } else {
-                    vErrors.push(err203);
-                  }
-                  errors++;
-                }
-              } else {
-                const err204 = {
-                  instancePath: instancePath + '/compare/metrics/' + i19,
-                  schemaPath: '#/properties/compare/properties/metrics/items/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema11.properties.compare.properties.metrics.items.type,
-                  parentSchema: schema11.properties.compare.properties.metrics.items,
-                  data: data93,
-                };
-                if (vErrors === null) {
-                  vErrors = [err204];
-                } else {
-                  vErrors.push(err204);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err205 = {
-              instancePath: instancePath + '/compare/metrics',
-              schemaPath: '#/properties/compare/properties/metrics/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-              schema: schema11.properties.compare.properties.metrics.type,
-              parentSchema: schema11.properties.compare.properties.metrics,
-              data: data92,
-            };
-            if (vErrors === null) {
-              vErrors = [err205];
-            } else {
-              vErrors.push(err205);
-            }
-            errors++;
-          }
-        }
-        if (data87.directions !== undefined) {
-          let data94 = data87.directions;
-          if (data94 && typeof data94 == 'object' && !Array.isArray(data94)) {
-            for (const key8 in data94) {
-              let data95 = data94[key8];
-              if (!(data95 === 'higher' || data95 === 'lower')) {
-                const err206 = {
-                  instancePath: instancePath + '/compare/directions/' + key8.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                  schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
-                  data: data95,
-                };
-                if (vErrors === null) {
-                  vErrors = [err206];
-                } else {
-                  vErrors.push(err206);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err207 = {
-              instancePath: instancePath + '/compare/directions',
-              schemaPath: '#/properties/compare/properties/directions/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-              schema: schema11.properties.compare.properties.directions.type,
-              parentSchema: schema11.properties.compare.properties.directions,
-              data: data94,
-            };
-            if (vErrors === null) {
-              vErrors = [err207];
-            } else {
-              vErrors.push(err207);
-            }
-            errors++;
-          }
-        }
-        if (data87.adjust !== undefined) {
-          let data96 = data87.adjust;
-          if (!(data96 === 'holm' || data96 === 'bh')) {
-            const err208 = {
-              instancePath: instancePath + '/compare/adjust',
-              schemaPath: '#/properties/compare/properties/adjust/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.compare.properties.adjust.enum },
-              message: 'must be equal to one of the allowed values',
-              schema: schema11.properties.compare.properties.adjust.enum,
-              parentSchema: schema11.properties.compare.properties.adjust,
-              data: data96,
+              schema: schema11.properties.slices.items.type,
+              parentSchema: schema11.properties.slices.items,
+              data: data93,
             };
             if (vErrors === null) {
               vErrors = [err208];
@@ -4853,19 +4886,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data87.gate !== undefined) {
-          let data97 = data87.gate;
-          if (Array.isArray(data97)) {
-            if (data97.length < 1) {
+        let i19 = data92.length;
+        let j5;
+        if (i19 > 1) {
+          const indices5 = {};
+          for (; i19--;) {
+            let item5 = data92[i19];
+            if (typeof item5 !== 'string') {
+              continue;
+            }
+            if (typeof indices5[item5] == 'number') {
+              j5 = indices5[item5];
               const err209 = {
-                instancePath: instancePath + '/compare/gate',
-                schemaPath: '#/properties/compare/properties/gate/minItems',
-                keyword: 'minItems',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 items',
-                schema: 1,
-                parentSchema: schema11.properties.compare.properties.gate,
-                data: data97,
+                instancePath: instancePath + '/slices',
+                schemaPath: '#/properties/slices/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i19, j: j5 },
+                message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i19 + ' are identical)',
+                schema: true,
+                parentSchema: schema11.properties.slices,
+                data: data92,
               };
               if (vErrors === null) {
                 vErrors = [err209];
@@ -4873,14 +4913,478 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 vErrors.push(err209);
               }
               errors++;
+              break;
+            }
+            indices5[item5] = i19;
+          }
+        }
+      } else {
+        const err210 = {
+          instancePath: instancePath + '/slices',
+          schemaPath: '#/properties/slices/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema11.properties.slices.type,
+          parentSchema: schema11.properties.slices,
+          data: data92,
+        };
+        if (vErrors === null) {
+          vErrors = [err210];
+        } else {
+          vErrors.push(err210);
+        }
+        errors++;
+      }
+    }
+    if (data.sliceBins !== undefined) {
+      let data94 = data.sliceBins;
+      if (!(typeof data94 == 'number' && !(data94 % 1) && !isNaN(data94) && isFinite(data94))) {
+        const err211 = {
+          instancePath: instancePath + '/sliceBins',
+          schemaPath: '#/properties/sliceBins/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.sliceBins.type,
+          parentSchema: schema11.properties.sliceBins,
+          data: data94,
+        };
+        if (vErrors === null) {
+          vErrors = [err211];
+        } else {
+          vErrors.push(err211);
+        }
+        errors++;
+      }
+      if (typeof data94 == 'number' && isFinite(data94)) {
+        if (data94 > 100 || isNaN(data94)) {
+          const err212 = {
+            instancePath: instancePath + '/sliceBins',
+            schemaPath: '#/properties/sliceBins/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 100 },
+            message: 'must be <= 100',
+            schema: 100,
+            parentSchema: schema11.properties.sliceBins,
+            data: data94,
+          };
+          if (vErrors === null) {
+            vErrors = [err212];
+          } else {
+            vErrors.push(err212);
+          }
+          errors++;
+        }
+        if (data94 < 1 || isNaN(data94)) {
+          const err213 = {
+            instancePath: instancePath + '/sliceBins',
+            schemaPath: '#/properties/sliceBins/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.sliceBins,
+            data: data94,
+          };
+          if (vErrors === null) {
+            vErrors = [err213];
+          } else {
+            vErrors.push(err213);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.minSliceSize !== undefined) {
+      let data95 = data.minSliceSize;
+      if (!(typeof data95 == 'number' && !(data95 % 1) && !isNaN(data95) && isFinite(data95))) {
+        const err214 = {
+          instancePath: instancePath + '/minSliceSize',
+          schemaPath: '#/properties/minSliceSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.minSliceSize.type,
+          parentSchema: schema11.properties.minSliceSize,
+          data: data95,
+        };
+        if (vErrors === null) {
+          vErrors = [err214];
+        } else {
+          vErrors.push(err214);
+        }
+        errors++;
+      }
+      if (typeof data95 == 'number' && isFinite(data95)) {
+        if (data95 < 1 || isNaN(data95)) {
+          const err215 = {
+            instancePath: instancePath + '/minSliceSize',
+            schemaPath: '#/properties/minSliceSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.minSliceSize,
+            data: data95,
+          };
+          if (vErrors === null) {
+            vErrors = [err215];
+          } else {
+            vErrors.push(err215);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.compare !== undefined) {
+      let data96 = data.compare;
+      if (data96 && typeof data96 == 'object' && !Array.isArray(data96)) {
+        for (const key9 in data96) {
+          if (!(
+            key9 === 'runs' ||
+            key9 === 'baseline' ||
+            key9 === 'matchBy' ||
+            key9 === 'metrics' ||
+            key9 === 'directions' ||
+            key9 === 'adjust' ||
+            key9 === 'gate'
+          )) {
+            const err216 = {
+              instancePath: instancePath + '/compare',
+              schemaPath: '#/properties/compare/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key9 },
+              message: 'must NOT have additional properties',
+              schema: false,
+              parentSchema: schema11.properties.compare,
+              data: data96,
+            };
+            if (vErrors === null) {
+              vErrors = [err216];
+            } else {
+              vErrors.push(err216);
+            }
+            errors++;
+          }
+        }
+        if (data96.runs !== undefined) {
+          let data97 = data96.runs;
+          if (Array.isArray(data97)) {
+            if (data97.length < 1) {
+              const err217 = {
+                instancePath: instancePath + '/compare/runs',
+                schemaPath: '#/properties/compare/properties/runs/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+                schema: 1,
+                parentSchema: schema11.properties.compare.properties.runs,
+                data: data97,
+              };
+              if (vErrors === null) {
+                vErrors = [err217];
+              } else {
+                vErrors.push(err217);
+              }
+              errors++;
             }
             const len14 = data97.length;
             for (let i20 = 0; i20 < len14; i20++) {
               let data98 = data97[i20];
               if (typeof data98 === 'string') {
-                if (!pattern0.test(data98)) {
-                  const err210 = {
-                    instancePath: instancePath + '/compare/gate/' + i20,
+                if (func4(data98) < 1) {
+                  const err218 = {
+                    instancePath: instancePath + '/compare/runs/' + i20,
+                    schemaPath: '#/definitions/path/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                    schema: 1,
+                    parentSchema: schema33,
+                    data: data98,
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err218];
+                  } else {
+                    vErrors.push(err218);
+                  }
+                  errors++;
+                }
+              } else {
+                const err219 = {
+                  instancePath: instancePath + '/compare/runs/' + i20,
+                  schemaPath: '#/definitions/path/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                  schema: schema33.type,
+                  parentSchema: schema33,
+                  data: data98,
+                };
+                if (vErrors === null) {
+                  vErrors = [err219];
+                } else {
+                  vErrors.push(err219);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err220 = {
+              instancePath: instancePath + '/compare/runs',
+              schemaPath: '#/properties/compare/properties/runs/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema11.properties.compare.properties.runs.type,
+              parentSchema: schema11.properties.compare.properties.runs,
+              data: data97,
+            };
+            if (vErrors === null) {
+              vErrors = [err220];
+            } else {
+              vErrors.push(err220);
+            }
+            errors++;
+          }
+        }
+        if (data96.baseline !== undefined) {
+          let data99 = data96.baseline;
+          if (typeof data99 === 'string') {
+            if (func4(data99) < 1) {
+              const err221 = {
+                instancePath: instancePath + '/compare/baseline',
+                schemaPath: '#/properties/compare/properties/baseline/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema11.properties.compare.properties.baseline,
+                data: data99,
+              };
+              if (vErrors === null) {
+                vErrors = [err221];
+              } else {
+                vErrors.push(err221);
+              }
+              errors++;
+            }
+          } else {
+            const err222 = {
+              instancePath: instancePath + '/compare/baseline',
+              schemaPath: '#/properties/compare/properties/baseline/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+              schema: schema11.properties.compare.properties.baseline.type,
+              parentSchema: schema11.properties.compare.properties.baseline,
+              data: data99,
+            };
+            if (vErrors === null) {
+              vErrors = [err222];
+            } else {
+              vErrors.push(err222);
+            }
+            errors++;
+          }
+        }
+        if (data96.matchBy !== undefined) {
+          let data100 = data96.matchBy;
+          if (!(data100 === 'id' || data100 === 'position' || data100 === 'user')) {
+            const err223 = {
+              instancePath: instancePath + '/compare/matchBy',
+              schemaPath: '#/properties/compare/properties/matchBy/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.compare.properties.matchBy.enum },
+              message: 'must be equal to one of the allowed values',
+              schema: schema11.properties.compare.properties.matchBy.enum,
+              parentSchema: schema11.properties.compare.properties.matchBy,
+              data: data100,
+            };
+            if (vErrors === null) {
+              vErrors = [err223];
+            } else {
+              vErrors.push(err223);
+            }
+            errors++;
+          }
+        }
+        if (data96.metrics !== undefined) {
+          let data101 = data96.metrics;
+          if (Array.isArray(data101)) {
+            if (data101.length < 1) {
+              const err224 = {
+                instancePath: instancePath + '/compare/metrics',
+                schemaPath: '#/properties/compare/properties/metrics/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+                schema: 1,
+                parentSchema: schema11.properties.compare.properties.metrics,
+                data: data101,
+              };
+              if (vErrors === null) {
+                vErrors = [err224];
+              } else {
+                vErrors.push(err224);
+              }
+              errors++;
+            }
+            const len15 = data101.length;
+            for (let i21 = 0; i21 < len15; i21++) {
+              let data102 = data101[i21];
+              if (typeof data102 === 'string') {
+                if (func4(data102) < 1) {
+                  const err225 = {
+                    instancePath: instancePath + '/compare/metrics/' + i21,
+                    schemaPath: '#/properties/compare/properties/metrics/items/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                    schema: 1,
+                    parentSchema: schema11.properties.compare.properties.metrics.items,
+                    data: data102,
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err225];
+                  } else {
+                    vErrors.push(err225);
+                  }
+                  errors++;
+                }
+              } else {
+                const err226 = {
+                  instancePath: instancePath + '/compare/metrics/' + i21,
+                  schemaPath: '#/properties/compare/properties/metrics/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                  schema: schema11.properties.compare.properties.metrics.items.type,
+                  parentSchema: schema11.properties.compare.properties.metrics.items,
+                  data: data102,
+                };
+                if (vErrors === null) {
+                  vErrors = [err226];
+                } else {
+                  vErrors.push(err226);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err227 = {
+              instancePath: instancePath + '/compare/metrics',
+              schemaPath: '#/properties/compare/properties/metrics/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema11.properties.compare.properties.metrics.type,
+              parentSchema: schema11.properties.compare.properties.metrics,
+              data: data101,
+            };
+            if (vErrors === null) {
+              vErrors = [err227];
+            } else {
+              vErrors.push(err227);
+            }
+            errors++;
+          }
+        }
+        if (data96.directions !== undefined) {
+          let data103 = data96.directions;
+          if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
+            for (const key10 in data103) {
+              let data104 = data103[key10];
+              if (!(data104 === 'higher' || data104 === 'lower')) {
+                const err228 = {
+                  instancePath: instancePath + '/compare/directions/' + key10.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.compare.properties.directions.additionalProperties.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                  schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
+                  parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
+                  data: data104,
+                };
+                if (vErrors === null) {
+                  vErrors = [err228];
+                } else {
+                  vErrors.push(err228);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err229 = {
+              instancePath: instancePath + '/compare/directions',
+              schemaPath: '#/properties/compare/properties/directions/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+              schema: schema11.properties.compare.properties.directions.type,
+              parentSchema: schema11.properties.compare.properties.directions,
+              data: data103,
+            };
+            if (vErrors === null) {
+              vErrors = [err229];
+            } else {
+              vErrors.push(err229);
+            }
+            errors++;
+          }
+        }
+        if (data96.adjust !== undefined) {
+          let data105 = data96.adjust;
+          if (!(data105 === 'holm' || data105 === 'bh')) {
+            const err230 = {
+              instancePath: instancePath + '/compare/adjust',
+              schemaPath: '#/properties/compare/properties/adjust/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.compare.properties.adjust.enum },
+              message: 'must be equal to one of the allowed values',
+              schema: schema11.properties.compare.properties.adjust.enum,
+              parentSchema: schema11.properties.compare.properties.adjust,
+              data: data105,
+            };
+            if (vErrors === null) {
+              vErrors = [err230];
+            } else {
+              vErrors.push(err230);
+            }
+            errors++;
+          }
+        }
+        if (data96.gate !== undefined) {
+          let data106 = data96.gate;
+          if (Array.isArray(data106)) {
+            if (data106.length < 1) {
+              const err231 = {
+                instancePath: instancePath + '/compare/gate',
+                schemaPath: '#/properties/compare/properties/gate/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+                schema: 1,
+                parentSchema: schema11.properties.compare.properties.gate,
+                data: data106,
+              };
+              if (vErrors === null) {
+                vErrors = [err231];
+              } else {
+                vErrors.push(err231);
+              }
+              errors++;
+            }
+            const len16 = data106.length;
+            for (let i22 = 0; i22 < len16; i22++) {
+              let data107 = data106[i22];
+              if (typeof data107 === 'string') {
+                if (!pattern0.test(data107)) {
+                  const err232 = {
+                    instancePath: instancePath + '/compare/gate/' + i22,
                     schemaPath: '#/properties/compare/properties/gate/items/pattern',
                     keyword: 'pattern',
                     params: {
@@ -4892,36 +5396,36 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       '"',
                     schema: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
                     parentSchema: schema11.properties.compare.properties.gate.items,
-                    data: data98,
+                    data: data107,
                   };
                   if (vErrors === null) {
-                    vErrors = [err210];
+                    vErrors = [err232];
                   } else {
-                    vErrors.push(err210);
+                    vErrors.push(err232);
                   }
                   errors++;
                 }
               } else {
-                const err211 = {
-                  instancePath: instancePath + '/compare/gate/' + i20,
+                const err233 = {
+                  instancePath: instancePath + '/compare/gate/' + i22,
                   schemaPath: '#/properties/compare/properties/gate/items/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
                   schema: schema11.properties.compare.properties.gate.items.type,
                   parentSchema: schema11.properties.compare.properties.gate.items,
-                  data: data98,
+                  data: data107,
                 };
                 if (vErrors === null) {
-                  vErrors = [err211];
+                  vErrors = [err233];
                 } else {
-                  vErrors.push(err211);
+                  vErrors.push(err233);
                 }
                 errors++;
               }
             }
           } else {
-            const err212 = {
+            const err234 = {
               instancePath: instancePath + '/compare/gate',
               schemaPath: '#/properties/compare/properties/gate/type',
               keyword: 'type',
@@ -4929,18 +5433,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.compare.properties.gate.type,
               parentSchema: schema11.properties.compare.properties.gate,
-              data: data97,
+              data: data106,
             };
             if (vErrors === null) {
-              vErrors = [err212];
+              vErrors = [err234];
             } else {
-              vErrors.push(err212);
+              vErrors.push(err234);
             }
             errors++;
           }
         }
       } else {
-        const err213 = {
+        const err235 = {
           instancePath: instancePath + '/compare',
           schemaPath: '#/properties/compare/type',
           keyword: 'type',
@@ -4948,18 +5452,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
           schema: schema11.properties.compare.type,
           parentSchema: schema11.properties.compare,
-          data: data87,
+          data: data96,
         };
         if (vErrors === null) {
-          vErrors = [err213];
+          vErrors = [err235];
         } else {
-          vErrors.push(err213);
+          vErrors.push(err235);
         }
         errors++;
       }
     }
   } else {
-    const err214 = {
+    const err236 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -4970,9 +5474,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err214];
+      vErrors = [err236];
     } else {
-      vErrors.push(err214);
+      vErrors.push(err236);
     }
     errors++;
   }

@@ -89,6 +89,13 @@ export interface EvalConfig {
   topK?: number[];
   eceBins?: number;
   costGrid?: number[];
+  // validation / test split
+  /** The `split` column's values naming validation rows and test rows (lower-case compared). */
+  splitNames?: { validation?: string[]; test?: string[] };
+  /** Without a `split` column: a seeded random split, this fraction of the rows validation (a number: seed 0). */
+  randomSplit?: number | { validation: number; seed?: number };
+  /** With a split: the rows every metric is computed on, the test rows (default) or every row. */
+  metricsOn?: 'test' | 'all';
   // importance weighting
   populationSize?: number;
   biasedSize?: number;

@@ -13,6 +13,8 @@ import { SHOTS } from '../metrics/longtail';
 import { ResultsBuilder } from '../results/builder';
 import { prepareRun, type ClassificationRun } from '../tasks/classificationRun';
 import { acceptanceFor, prepareSelective } from '../tasks/classificationSelective';
+import { withSplitValues } from '../tasks/split';
+import { cutClassificationData } from '../data/cutRows';
 import type { TaskContext } from '../tasks/types';
 import type { Field } from './fields';
 import type { RowTable } from './rowTable';
@@ -54,18 +56,21 @@ export async function classificationRowValues(
   ctx: TaskContext,
 ): Promise<ClassificationRowValues> {
   const quiet: TaskContext = { ...ctx, warnings: new Warnings(), results: new ResultsBuilder() };
-  const run = await prepareRun(loaded.data, quiet);
+  // Every row of the file (validation and test): with a split, the threshold chosen on the
+  // validation rows accepts the rows of both parts.
+  const { data: all, plan } = withSplitValues(loaded.data, ctx.config);
+  const run = await prepareRun(all, quiet);
+  if (plan) {
+    run.split = { ...plan, metricsOn: 'all' };
+    run.validation = cutClassificationData(all, plan.val);
+  }
   const data = run.data;
   const confidence = rowScores(data, ctx.config);
   const s = prepareSelective(run, quiet);
   let accepted: Uint8Array | null = null;
   if (s) {
-    const { acc, threshold } = acceptanceFor(s, null, null);
+    const { acc } = acceptanceFor(s, null);
     accepted = new Uint8Array(data.n);
-    // Rows outside the measured rows (the validation rows of the val/test protocol) are accepted
-    // by the same rule, score ≥ the chosen threshold.
-    if (s.subset && confidence && threshold !== null && Number.isFinite(threshold))
-      for (let i = 0; i < data.n; i++) accepted[i] = confidence[i] >= threshold ? 1 : 0;
     const idx = s.rows.rowIndex;
     for (let p = 0; p < s.rows.n; p++) accepted[idx[p]] = acc.kind === 'prefix' ? (p < acc.end ? 1 : 0) : acc.mask[p];
   }

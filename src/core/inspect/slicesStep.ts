@@ -17,18 +17,17 @@ import {
 import type { RankingData } from '../data/rankingData';
 import type { ListEvaluation } from '../metrics/ranking/evaluateLists';
 import type { TextColumn } from '../data/textColumn';
-import { activityBinEdges, activityBinOf } from '../metrics/ranking/perUser';
-import { binnedSliceValues, type SliceValues } from './sliceValues';
 
 export function classificationSlicesStep(run: ClassificationRun, ctx: TaskContext): void {
   const names = ctx.config.slices;
   if (!names?.length || !run.text) return;
   const { data } = run;
   const s = run.selective;
-  // Every row in the order of the score the selective family ranks by (its own rows unless those
-  // are the test rows of the val/test protocol; then the calibration's, when it ran): each slice is
-  // cut from it instead of being sorted again. Otherwise the scores are derived again and sorted.
-  const order = s?.ranked ? (s.subset ? (s.calib?.rows ?? null) : s.rows) : null;
+  // Every row in the order of the score the selective family ranks by (with a validation/test
+  // split, the run's rows are the rows the metrics cover, so a slice's diff is slice − headline on
+  // the same rows): each slice is cut from it instead of being sorted again. Otherwise the scores
+  // are derived again and sorted.
+  const order = s?.ranked ? s.rows : null;
   const metrics = classificationSliceMetrics({
     prepared: run.prepared,
     // ECE only when the calibration family ran (a probability score)
@@ -37,11 +36,10 @@ export function classificationSlicesStep(run: ClassificationRun, ctx: TaskContex
     eceBins: s?.calib ? s.calib.B : null,
     strata: classificationStrata(ctx.config, data.groupColumn, data.labels),
   });
-  // Without the val/test protocol the evaluation measured every metric over all rows with the
-  // same functions: its values are the whole file's.
+  // The evaluation measured every metric over the run's rows with the same functions: its values
+  // are the headline the slices are compared with.
   const m = ctx.results.metrics;
-  const wholePoint =
-    s && !s.subset && metrics.keys.every((k) => k in m) ? metrics.keys.map((k) => m[k].value ?? NaN) : undefined;
+  const wholePoint = s && metrics.keys.every((k) => k in m) ? metrics.keys.map((k) => m[k].value ?? NaN) : undefined;
   ctx.results.table(
     'slices',
     computeSlices(
@@ -95,9 +93,7 @@ function numberColumn(name: string, values: ArrayLike<number>): TextColumn {
 
 /**
  * Ranking slices: the evaluated users cut by their train interactions (`trainCount`, needs
- * `train`; in the activity bins of `tables.activityBins`, `activityBins` or its default, so the
- * Slices and Ranking tabs show the same bins) or their number of relevant items (`relevant`, in
- * `sliceBins` quantile bins); recall@K and NDCG@K at every cutoff,
+ * `train`) or their number of relevant items (`relevant`); recall@K and NDCG@K at every cutoff,
  * means over the slice's users, with the users' bootstrap (resampling users, as the intervals of
  * the ranking metrics).
  */
@@ -105,13 +101,16 @@ export function rankingSlicesStep(data: RankingData, run: ListEvaluation, ks: nu
   const names = ctx.config.slices;
   if (!names?.length) return;
   const users = Int32Array.from(run.evaluated, (j) => data.lists.user[j]);
-  const columns: (TextColumn | SliceValues)[] = [];
+  const columns: TextColumn[] = [];
   for (const name of names) {
-    if (name === 'trainCount' && data.train) {
-      const counts = Array.from(users, (u) => data.train!.userCounts[u] ?? 0);
-      const bins = activityBinEdges(counts, ctx.config.activityBins);
-      columns.push(binnedSliceValues(name, bins, activityBinOf(counts, bins)));
-    } else if (name === 'relevant')
+    if (name === 'trainCount' && data.train)
+      columns.push(
+        numberColumn(
+          name,
+          Array.from(users, (u) => data.train!.userCounts[u] ?? 0),
+        ),
+      );
+    else if (name === 'relevant')
       columns.push(
         numberColumn(
           name,

@@ -10,7 +10,7 @@
  * macro-F1 (over the labels present) and the other scalars are the same.
  */
 import { EvalLensError } from '../diagnostics';
-import type { ClassificationData } from '../data/classificationData';
+import { cut, cutClassificationData, cutList, cutOrNull } from '../data/cutRows';
 import type { IwBinaryData } from '../data/iwBinaryData';
 import { STRATUM_B } from '../data/iwBinaryData';
 import type { TextColumn } from '../data/textColumn';
@@ -91,24 +91,6 @@ function noRows(file: string, where: FilterTerm[]): EvalLensError {
   );
 }
 
-type Numeric = Float64Array | Int32Array | Uint8Array;
-
-function cut<T extends Numeric>(a: T, rows: Int32Array, stride = 1): T {
-  const out = new (a.constructor as new (n: number) => T)(rows.length * stride);
-  if (stride === 1) for (let j = 0; j < rows.length; j++) out[j] = a[rows[j]];
-  else
-    for (let j = 0; j < rows.length; j++) out.set(a.subarray(rows[j] * stride, rows[j] * stride + stride), j * stride);
-  return out;
-}
-
-function cutOrNull<T extends Numeric>(a: T | null, rows: Int32Array): T | null {
-  return a ? cut(a, rows) : null;
-}
-
-function cutList<T>(a: T[] | null, rows: Int32Array): T[] | null {
-  return a ? Array.from(rows, (i) => a[i]) : null;
-}
-
 function cutText(text: Record<string, TextColumn>, rows: Int32Array): Record<string, TextColumn> {
   const out: Record<string, TextColumn> = {};
   for (const [k, c] of Object.entries(text)) out[k] = { ...c, codes: cut(c.codes, rows) };
@@ -116,31 +98,7 @@ function cutText(text: Record<string, TextColumn>, rows: Int32Array): Record<str
 }
 
 export function subsetClassification(loaded: LoadedClassification, rows: Int32Array): LoadedClassification {
-  const d = loaded.data;
-  const data: ClassificationData = {
-    ...d,
-    n: rows.length,
-    labels: cut(d.labels, rows),
-    preds: cut(d.preds, rows),
-    probs: d.probs ? cut(d.probs, rows, d.classes.length) : null,
-    probTerms: d.probTerms
-      ? {
-          nllTerm: cut(d.probTerms.nllTerm, rows),
-          brierTerm: cut(d.probTerms.brierTerm, rows),
-          trueRank: cut(d.probTerms.trueRank, rows),
-          score: cut(d.probTerms.score, rows),
-          scoreKind: d.probTerms.scoreKind,
-        }
-      : null,
-    scoreColumn: cutOrNull(d.scoreColumn, rows),
-    weights: cutOrNull(d.weights, rows),
-    accept: cutOrNull(d.accept, rows),
-    groupColumn: cutList(d.groupColumn, rows),
-    split: cutList(d.split, rows),
-    ids: cutList(d.ids, rows),
-    lines: cut(d.lines, rows),
-  };
-  return { ...loaded, data, text: cutText(loaded.text, rows) };
+  return { ...loaded, data: cutClassificationData(loaded.data, rows), text: cutText(loaded.text, rows) };
 }
 
 export function subsetIwBinary(loaded: LoadedIwBinary, rows: Int32Array): LoadedIwBinary {

@@ -142,6 +142,33 @@ export function sourceLine(results: Results): string {
   return `${s.path} · task ${results.task} · ${rows} · ${s.format} · sha256 ${s.sha256.slice(0, 12)}`;
 }
 
+/**
+ * The rows every metric covers when the file is split into validation and test (null without a
+ * split), e.g. `test rows (n = 150) of the split column "split"; thresholds chosen on its 150
+ * validation rows; whole file: metricsOn "all"`.
+ */
+export function splitRowsText(results: Pick<Results, 'source'>): string | null {
+  const sp = results.source.split;
+  if (!sp) return null;
+  const of =
+    sp.by === 'column'
+      ? `the split column "${sp.column ?? 'split'}"`
+      : `a random split (validation fraction ${sp.fraction}, seed ${sp.seed ?? 0}, not stratified)`;
+  const thresholds = `thresholds chosen on its ${thousands(sp.validationRows)} validation rows`;
+  return sp.metricsOn === 'all'
+    ? `all rows (n = ${thousands(sp.validationRows + sp.testRows)}: ${thousands(sp.validationRows)} validation + ${thousands(sp.testRows)} test) of ${of}; ${thresholds}; the test rows alone: metricsOn "test"`
+    : `test rows (n = ${thousands(sp.testRows)}) of ${of}; ${thresholds}; the whole file: metricsOn "all" (--metrics-on all)`;
+}
+
+/** The value column's title: `value`, or with a split the rows it covers, e.g. `test rows (n = 150)`. */
+export function valueTitle(results: Pick<Results, 'source'>, plain = 'value'): string {
+  const sp = results.source.split;
+  if (!sp) return plain;
+  return sp.metricsOn === 'all'
+    ? `all rows (n = ${thousands(sp.validationRows + sp.testRows)})`
+    : `test rows (n = ${thousands(sp.testRows)})`;
+}
+
 function configLine(results: Results): string {
   const b = results.config.bootstrap;
   const boot =
@@ -219,7 +246,7 @@ function wrap(text: string, width: number): string[] {
 export function formatTable(results: Results, opts: FormatOptions = {}): string {
   const baselineNames = Object.keys(results.baselines ?? {});
   const sections = metricSections(results);
-  const header = ['metric', 'value', ...baselineNames, ciTitle(results), 'better', 'note'];
+  const header = ['metric', valueTitle(results), ...baselineNames, ciTitle(results), 'better', 'note'];
   const shared = sections.map((s) => sharedClauses(s.rows));
   const cells = sections.map((s, i) =>
     s.rows.map((r) => [
@@ -242,9 +269,13 @@ export function formatTable(results: Results, opts: FormatOptions = {}): string 
       .map((x, i) => (i === c.length - 1 ? cut(x) : numeric(i) ? x.padStart(widths[i]!) : x.padEnd(widths[i]!)))
       .join('  ')
       .trimEnd();
+  const splitRows = splitRowsText(results);
   const out: string[] = [
     `Eval Lens ${results.tool.version} results`,
     `  ${sourceLine(results)}`,
+    ...(splitRows
+      ? wrap(`Metrics on: ${splitRows}`, Math.max(40, (opts.maxWidth ?? 100) - 2)).map((l) => `  ${l}`)
+      : []),
     `  ${configLine(results)}`,
   ];
   if (sections.length === 0) out.push('', '  (no metrics)');
@@ -281,12 +312,13 @@ export function formatMarkdown(results: Results, opts: FormatOptions = {}): stri
     `## Eval Lens results: ${escapeMarkdown(results.source.path)}`,
     '',
     `${escapeMarkdown(sourceLine(results))}  `,
+    ...(splitRowsText(results) ? [`Metrics on: ${escapeMarkdown(splitRowsText(results)!)}  `] : []),
     `${escapeMarkdown(configLine(results))} · Eval Lens ${results.tool.version} · ${results.createdAt}`,
   ];
   for (const s of metricSections(results)) {
     out.push('', `### ${s.title}`, '');
     out.push(
-      `| Metric | Key | Value | ${baselineNames.map((b) => `${escapeMarkdown(b)} | `).join('')}${ciTitle(results)} | Better | Note |`,
+      `| Metric | Key | ${valueTitle(results, 'Value')} | ${baselineNames.map((b) => `${escapeMarkdown(b)} | `).join('')}${ciTitle(results)} | Better | Note |`,
     );
     out.push(`|---|---|---:|${baselineNames.map(() => '---:|').join('')}---|:-:|---|`);
     for (const r of s.rows) {

@@ -223,6 +223,23 @@ function warnScoreRange(data: IwBinaryData, t: number, warnings: Warnings): void
   }
 }
 
+/**
+ * The importance-weighted task does not split rows into validation and test: its stratum weights
+ * w_B = (|B|/b)/|U| and w_Bc = ((|U|−|B|)/m)/|U| describe how the whole labelled sample was drawn,
+ * and its threshold is given, not tuned. A `split` column or `randomSplit` is said to be unused.
+ */
+function warnSplitUnused(header: string[], file: string, config: ResolvedConfig, warnings: Warnings): void {
+  const name = config.columns?.split ?? 'split';
+  const column = header.find((h) => h.trim().toLowerCase() === name.toLowerCase());
+  if (column === undefined && config.randomSplit === undefined) return;
+  const what = column !== undefined ? `the split column "${column}"` : '`randomSplit`';
+  warnings.note(
+    'split-not-used',
+    `${file}: ${what} is not used by the importance-weighted task: every row, validation and test alike, enters every metric, because the stratum weights describe how the whole labelled sample was drawn and the threshold is given, not chosen on validation rows. To evaluate the test rows only, filter them first (e.g. the report's subset evaluation with split = test, or a file holding only those rows).`,
+    column !== undefined ? { file, column } : { file },
+  );
+}
+
 export const runIwBinary: TaskRunner = async (ctx) => {
   const { config, warnings, results } = ctx;
   const t = config.threshold ?? CONFIG_DEFAULTS.threshold;
@@ -238,6 +255,7 @@ export const runIwBinary: TaskRunner = async (ctx) => {
   if (ctx.subset) loaded = subsetIwBinary(loaded, ctx.subset.iwRows(loaded, ctx));
   if (ctx.baselineRun) checkBaselineFits(ctx.baselineRun, 'iw-binary', ctx.path, []);
   const data = loaded.data;
+  warnSplitUnused(loaded.header, data.file, config, warnings);
   const w = resolveIwWeights(data, config, warnings);
   warnScoreRange(data, t, warnings);
 

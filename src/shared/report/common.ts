@@ -8,7 +8,7 @@ import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from '.
 import { factorModelName } from '../outputName';
 import { explainKey, metricHover, metricName } from '../../core/glossary';
 import { splitNotes } from '../../core/results/notes';
-import { ciExcludesPoint } from '../../core/results/format';
+import { ciExcludesPoint, splitRowsText } from '../../core/results/format';
 import type { CardModel, CellValue, ColumnKind, HeaderModel, Series, TableModel } from '../model';
 
 export const FAMILY_TITLES: Record<string, string> = {
@@ -99,6 +99,7 @@ export function header(results: Results): HeaderModel {
   const lines = [
     { label: 'Source', value: `${s.path} (${s.format}, ${formatBytes(s.size)}, sha256 ${s.sha256.slice(0, 12)})` },
     { label: 'Rows', value: rows },
+    ...(splitRowsText(results) ? [{ label: 'Metrics on', value: splitRowsText(results)! }] : []),
     { label: 'Task', value: results.task },
     { label: 'Columns', value: columns || '—' },
     { label: 'Config', value: results.config?.configFile ?? 'no config file (defaults and settings)' },

@@ -38,6 +38,9 @@ const EVAL_CONFIG_KEYS = [
   'topK',
   'eceBins',
   'costGrid',
+  'splitNames',
+  'randomSplit',
+  'metricsOn',
   'populationSize',
   'biasedSize',
   'threshold',
@@ -91,6 +94,7 @@ const NESTED_KEYS = {
   bootstrap: ['n', 'confidence', 'seed', 'stratified'] satisfies (keyof BootstrapConfig)[],
   compare: ['runs', 'baseline', 'matchBy', 'metrics', 'directions', 'adjust', 'gate'] satisfies (keyof CompareConfig)[],
   shotThresholds: ['many', 'few'] satisfies (keyof NonNullable<EvalConfig['shotThresholds']>)[],
+  splitNames: ['validation', 'test'] satisfies (keyof NonNullable<EvalConfig['splitNames']>)[],
 };
 
 type SchemaNode = {
