@@ -17,6 +17,8 @@ import {
 import type { RankingData } from '../data/rankingData';
 import type { ListEvaluation } from '../metrics/ranking/evaluateLists';
 import type { TextColumn } from '../data/textColumn';
+import { activityBinEdges, activityBinOf } from '../metrics/ranking/perUser';
+import { binnedSliceValues, type SliceValues } from './sliceValues';
 
 export function classificationSlicesStep(run: ClassificationRun, ctx: TaskContext): void {
   const names = ctx.config.slices;
@@ -93,7 +95,9 @@ function numberColumn(name: string, values: ArrayLike<number>): TextColumn {
 
 /**
  * Ranking slices: the evaluated users cut by their train interactions (`trainCount`, needs
- * `train`) or their number of relevant items (`relevant`); recall@K and NDCG@K at every cutoff,
+ * `train`; in the activity bins of `tables.activityBins`, `activityBins` or its default, so the
+ * Slices and Ranking tabs show the same bins) or their number of relevant items (`relevant`, in
+ * `sliceBins` quantile bins); recall@K and NDCG@K at every cutoff,
  * means over the slice's users, with the users' bootstrap (resampling users, as the intervals of
  * the ranking metrics).
  */
@@ -101,16 +105,13 @@ export function rankingSlicesStep(data: RankingData, run: ListEvaluation, ks: nu
   const names = ctx.config.slices;
   if (!names?.length) return;
   const users = Int32Array.from(run.evaluated, (j) => data.lists.user[j]);
-  const columns: TextColumn[] = [];
+  const columns: (TextColumn | SliceValues)[] = [];
   for (const name of names) {
-    if (name === 'trainCount' && data.train)
-      columns.push(
-        numberColumn(
-          name,
-          Array.from(users, (u) => data.train!.userCounts[u] ?? 0),
-        ),
-      );
-    else if (name === 'relevant')
+    if (name === 'trainCount' && data.train) {
+      const counts = Array.from(users, (u) => data.train!.userCounts[u] ?? 0);
+      const bins = activityBinEdges(counts, ctx.config.activityBins);
+      columns.push(binnedSliceValues(name, bins, activityBinOf(counts, bins)));
+    } else if (name === 'relevant')
       columns.push(
         numberColumn(
           name,
