@@ -19,6 +19,7 @@ import {
   PointElement,
   ScatterController,
   Tooltip,
+  layouts,
   type ChartConfiguration,
   type Plugin,
   type Scale,
@@ -51,29 +52,169 @@ export interface Drawn {
   destroy(): void;
 }
 
+/** A box on the canvas in CSS pixels. */
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/**
+ * The box of every drawn data point (a marker: its radius, at least 3 px, and 1 px more; a bar: its
+ * rectangle), which the annotation labels keep clear of.
+ */
+function dataBoxes(chart: Chart<'line'>): Box[] {
+  const out: Box[] = [];
+  chart.data.datasets.forEach((_, di) => {
+    if (!chart.isDatasetVisible(di)) return;
+    const meta = chart.getDatasetMeta(di);
+    for (const el of meta.data) {
+      const p = el.getProps(['x', 'y', 'base', 'width', 'skip'], true) as {
+        x: number;
+        y: number;
+        base?: number;
+        width?: number;
+        skip?: boolean;
+      };
+      if (p.skip || !Number.isFinite(p.x) || !Number.isFinite(p.y)) continue;
+      if (meta.type === 'bar' && p.base !== undefined && p.width !== undefined) {
+        out.push({ x: p.x - p.width / 2, y: Math.min(p.y, p.base), w: p.width, h: Math.abs(p.base - p.y) });
+      } else {
+        const r = Math.max(3, Number((el.options as { radius?: number } | undefined)?.radius) || 0) + 1;
+        out.push({ x: p.x - r, y: p.y - r, w: 2 * r, h: 2 * r });
+      }
+    }
+  });
+  return out;
+}
+
+/**
+ * Height of the strip above the plot area that holds the shot-group bands' labels: a 14 px label
+ * and 8 px below it, clear of a marker (up to 7 px across its centre) on the plot's top edge.
+ */
+const BAND_STRIP = 24;
+const BAND_LABEL_H = 14;
+
+/**
+ * A strip between the legend and the plot area for the bands' labels: there they never cover a
+ * data point (inside the plot they sat on the points at the top of the chart).
+ */
+function bandStripPlugin(model: ChartModel): Plugin<'line'> {
+  return {
+    id: 'evalLensBandStrip',
+    beforeInit(chart) {
+      if (!model.bands?.length) return;
+      const box = {
+        position: 'top' as const,
+        // Below the legend (weight 1000): the strip touches the plot area.
+        weight: 500,
+        fullSize: false,
+        options: {},
+        width: 0,
+        height: 0,
+        left: 0,
+        top: 0,
+        right: 0,
+        bottom: 0,
+        isHorizontal: () => true,
+        update(maxWidth: number): void {
+          box.width = maxWidth;
+          box.height = BAND_STRIP;
+        },
+        draw(): void {},
+      };
+      layouts.addBox(chart as unknown as Chart, box);
+    },
+  };
+}
+
+/**
+ * Where the chart's labels went (`data-annotations`: text and box), its data points' boxes
+ * (`data-point-boxes`) and its plot area (`data-plot-area`), in CSS pixels, for tests.
+ */
+function recordAnnotations(chart: Chart<'line'>, placed: { text: string; box: Box }[], points: Box[] | null): void {
+  const r = (v: number): number => Math.round(v * 10) / 10;
+  const c = chart.canvas;
+  const prev = c.dataset.annotations ? (JSON.parse(c.dataset.annotations) as unknown[]) : [];
+  c.dataset.annotations = JSON.stringify([
+    ...prev,
+    ...placed.map((p) => ({ text: p.text, x: r(p.box.x), y: r(p.box.y), w: r(p.box.w), h: r(p.box.h) })),
+  ]);
+  if (points) c.dataset.pointBoxes = JSON.stringify(points.map((b) => [r(b.x), r(b.y), r(b.w), r(b.h)]));
+  const a = chart.chartArea;
+  c.dataset.plotArea = JSON.stringify([r(a.left), r(a.top), r(a.right - a.left), r(a.bottom - a.top)]);
+}
+
 function bandsPlugin(model: ChartModel, theme: Theme): Plugin<'line'> {
   return {
     id: 'evalLensBands',
     beforeDatasetsDraw(chart) {
       const x = chart.scales.x as Scale | undefined;
       const area = chart.chartArea;
+      // Each drawing records its labels anew (the lines' labels follow in afterDatasetsDraw).
+      delete chart.canvas.dataset.annotations;
       if (!x || !model.bands) return;
       const g = chart.ctx;
       g.save();
+      g.font = `11px ${theme.font}`;
+      const placed: { text: string; box: Box }[] = [];
       for (const b of model.bands) {
         const a = Math.max(area.left, x.getPixelForValue(b.from));
         const z = Math.min(area.right, x.getPixelForValue(b.to));
         if (!(z > a)) continue;
         g.fillStyle = theme.alpha(b.colour, theme.highContrast ? 0.18 : 0.1);
         g.fillRect(a, area.top, z - a, area.bottom - area.top);
+        // The label in the strip above the plot, centred over its band, kept within the plot's
+        // width and right of the label before it.
+        const w = g.measureText(b.label).width;
+        const last = placed[placed.length - 1]?.box;
+        const after = last ? last.x + last.w + 8 : area.left;
+        const left = Math.max(area.left, after, Math.min(area.right - w, (a + z) / 2 - w / 2));
+        const top = area.top - BAND_STRIP + 2;
+        placed.push({ text: b.label, box: { x: left, y: top, w, h: BAND_LABEL_H } });
         g.fillStyle = theme.muted;
-        g.font = `11px ${theme.font}`;
-        g.textAlign = 'center';
-        g.fillText(b.label, (a + z) / 2, area.top + 12);
+        g.textAlign = 'left';
+        g.textBaseline = 'middle';
+        g.fillText(b.label, left, top + BAND_LABEL_H / 2);
       }
       g.restore();
+      recordAnnotations(chart, placed, model.lines?.length ? null : dataBoxes(chart));
     },
   };
+}
+
+/**
+ * Where a reference line's label goes: the first of a few spots along the line (for a horizontal
+ * line its right end, left end, middle and quarters, above it and then below it) whose box covers
+ * no data point and no label placed before; when every spot covers one, the spot covering fewest.
+ */
+function placeLineLabel(
+  width: number,
+  line: { axis: 'x' | 'y'; at: number },
+  area: { left: number; right: number; top: number; bottom: number },
+  avoid: Box[],
+): Box {
+  const h = 14;
+  const w = width + 6;
+  const spots: Box[] = [];
+  const span = area.right - area.left;
+  if (line.axis === 'y') {
+    const xs = [area.right - w - 2, area.left + 2, area.left + (span - w) / 2];
+    xs.push(area.left + span / 4 - w / 2, area.left + (3 * span) / 4 - w / 2);
+    for (const y of [line.at - h - 2, line.at + 2]) for (const x of xs) spots.push({ x, y, w, h });
+  } else {
+    const ys = [area.top + 2, area.bottom - h - 2, (area.top + area.bottom - h) / 2];
+    for (const x of [line.at - w - 2, line.at + 2]) for (const y of ys) spots.push({ x, y, w, h });
+  }
+  const inside = spots.filter(
+    (b) => b.x >= area.left && b.x + b.w <= area.right && b.y >= area.top && b.y + b.h <= area.bottom,
+  );
+  const cost = (b: Box): number => avoid.filter((o) => overlaps(b, o)).length;
+  const pool = inside.length > 0 ? inside : spots;
+  return pool.find((b) => cost(b) === 0) ?? pool.reduce((best, b) => (cost(b) < cost(best) ? b : best));
 }
 
 function linesPlugin(model: ChartModel, theme: Theme): Plugin<'line'> {
@@ -82,6 +223,8 @@ function linesPlugin(model: ChartModel, theme: Theme): Plugin<'line'> {
     afterDatasetsDraw(chart) {
       const g = chart.ctx;
       const area = chart.chartArea;
+      const points = model.lines?.length ? dataBoxes(chart) : [];
+      const placed: { text: string; box: Box }[] = [];
       g.save();
       for (const l of model.lines ?? []) {
         const scale = (l.axis === 'y' ? chart.scales.y : chart.scales.x) as Scale | undefined;
@@ -100,12 +243,22 @@ function linesPlugin(model: ChartModel, theme: Theme): Plugin<'line'> {
         }
         g.stroke();
         g.setLineDash([]);
-        g.fillStyle = theme.colour(l.colour);
+        // The label beside its line where it covers no data point, on the background colour.
         g.font = `11px ${theme.font}`;
-        g.textAlign = 'right';
-        if (l.axis === 'y') g.fillText(l.label, area.right - 4, p - 4);
-        else g.fillText(l.label, p - 4, area.top + 12);
+        const box = placeLineLabel(g.measureText(l.label).width, { axis: l.axis, at: p }, area, [
+          ...points,
+          ...placed.map((q) => q.box),
+        ]);
+        placed.push({ text: l.label, box });
+        g.fillStyle = theme.alpha(theme.background, 0.85);
+        g.fillRect(box.x, box.y, box.w, box.h);
+        g.fillStyle = theme.colour(l.colour);
+        g.textAlign = 'left';
+        g.textBaseline = 'middle';
+        g.fillText(l.label, box.x + 3, box.y + box.h / 2);
+        g.textBaseline = 'alphabetic';
       }
+      if (model.lines?.length) recordAnnotations(chart, placed, points);
       // Error bars of every series that has them: along the value axis (x for horizontal bars).
       model.series.forEach((s, di) => {
         if (!s.errorBars) return;
@@ -158,8 +311,9 @@ function backgroundPlugin(colour: string | undefined): Plugin<'line'> {
 
 /**
  * What the chart drew, on the canvas's data attributes for tests and assistive tools: the
- * category axis's tick labels (`data-ticks`, after chart.js skipped the ones that do not fit) and
- * the legend's entries with their dash pattern (`data-legend`).
+ * category axis's tick labels (`data-ticks`, after chart.js skipped the ones that do not fit), the
+ * value axis's tick values and range (`data-value-ticks`, `data-value-range`) and the legend's
+ * entries with their dash pattern (`data-legend`).
  */
 function statePlugin(model: ChartModel): Plugin<'line'> {
   return {
@@ -168,6 +322,12 @@ function statePlugin(model: ChartModel): Plugin<'line'> {
       const canvas = chart.canvas;
       const axis = model.x.type === 'category' ? (model.horizontal ? chart.scales.y : chart.scales.x) : undefined;
       if (axis) canvas.dataset.ticks = JSON.stringify(axis.ticks.map((t) => String(axis.getLabelForValue(t.value))));
+      // The value axis's ticks (values) and its range: every tick the chart labels and draws a grid line at.
+      const values = model.horizontal ? chart.scales.x : chart.scales.y;
+      if (values) {
+        canvas.dataset.valueTicks = JSON.stringify(values.ticks.map((t) => t.value));
+        canvas.dataset.valueRange = JSON.stringify([values.min, values.max]);
+      }
       const items = chart.legend?.legendItems ?? [];
       canvas.dataset.legend = JSON.stringify(
         chart.options.plugins?.legend?.display === false
@@ -177,6 +337,7 @@ function statePlugin(model: ChartModel): Plugin<'line'> {
               dash: model.series[it.datasetIndex ?? -1]?.lineDash ?? dashOf(model.series[it.datasetIndex ?? -1]),
               colour: it.strokeStyle,
               swatch: it.pointStyle instanceof HTMLCanvasElement ? 'line' : String(it.pointStyle),
+              points: chart.data.datasets[it.datasetIndex ?? -1]?.data.length ?? 0,
             })),
       );
     },
@@ -234,7 +395,13 @@ function scaleOptions(
       // Horizontal bars get a row of room per category: every category keeps its label.
       ...(horizontal ? { ticks: { ...common.ticks, autoSkip: false } } : {}),
     } as Partial<ScaleOptionsByType<'category'>>;
-  const o: Record<string, unknown> = { ...common, type: axis.type === 'log' ? 'logarithmic' : 'linear' };
+  // A given end (the paired differences pad theirs by a tenth of the span) bounds the axis but gets
+  // no tick of its own: chart.js would add one at the odd value beside the even steps.
+  const o: Record<string, unknown> = {
+    ...common,
+    type: axis.type === 'log' ? 'logarithmic' : 'linear',
+    ...(axis.type === 'linear' ? { ticks: { ...common.ticks, includeBounds: false } } : {}),
+  };
   if (axis.min !== undefined) o.min = axis.min;
   if (axis.max !== undefined) o.max = axis.max;
   if (axis.type === 'log')
@@ -321,7 +488,9 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
       showLine: s.style !== 'points' && s.style !== 'bar',
       stepped: s.style === 'step' ? ('before' as const) : false,
       fill: s.fill ? 'origin' : false,
-      pointStyle: markerOf.get(s.colour) ?? 'circle',
+      pointStyle: s.marker ?? markerOf.get(s.colour) ?? 'circle',
+      // A cross is only strokes: thicker, to be seen among filled markers.
+      ...(s.marker ? { pointBorderWidth: 2.5 } : {}),
       pointRadius: every === 1 ? radius : (ctx: { dataIndex: number }) => (ctx.dataIndex % every === 0 ? radius : 0),
       pointHoverRadius: 5,
       spanGaps: false,
@@ -403,6 +572,7 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
       },
     },
     plugins: [
+      bandStripPlugin(model),
       bandsPlugin(model, theme),
       linesPlugin(model, theme),
       backgroundPlugin(opts.width !== undefined ? theme.background : undefined),

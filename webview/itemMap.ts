@@ -1,7 +1,7 @@
 /**
  * The item map's user picker: type (or pick from the suggestions) a user id and that user's top-K
- * items are drawn large on the map — hits in their own colour — over the other items, faded; a list
- * below says the same in text. A user shown by the user inspector is highlighted too. The user's
+ * items are drawn large on the map — hits in their own colour — and their relevant items missed
+ * (not in the top K) as plus signs, over the other items, faded; lists below say the same in text. A user shown by the user inspector is highlighted too. The user's
  * list comes from the host by the row query (`user = <id>`), as in the user inspector; every text
  * from the files is set as text.
  */
@@ -33,14 +33,15 @@ export function itemMapPicker(chart: ChartModel, users: readonly string[], host:
   const clear = el('vscode-button', { secondary: true, class: 'item-map-clear', disabled: true }, 'Clear');
   const result = el('div', { class: 'item-map-result', 'aria-live': 'polite' });
 
-  const apply = (user: string, items: HighlightItem[]): void => {
-    const h = highlightUser(chart, user, items);
+  const apply = (user: string, items: HighlightItem[], missed: readonly string[]): void => {
+    const h = highlightUser(chart, user, items, missed);
     host.draw(h.chart);
     box.dataset.highlighted = String(h.onMap);
     box.dataset.hits = String(h.hits);
+    box.dataset.missed = String(h.missedOnMap);
     box.dataset.user = user;
     clear.removeAttribute('disabled');
-    const summary = `${user}: ${items.length} recommended, ${h.onMap} on the map (${h.hits} hit${h.hits === 1 ? '' : 's'})${h.missing.length > 0 ? `; not on the map: ${h.missing.length}` : ''}.`;
+    const summary = `${user}: ${items.length} recommended, ${h.onMap} on the map (${h.hits} hit${h.hits === 1 ? '' : 's'})${h.missing.length > 0 ? `; not on the map: ${h.missing.length}` : ''}. Relevant items missed (not in the top ${items.length}): ${missed.length}, ${h.missedOnMap} on the map (plus signs).`;
     const list = el('ol', { class: 'item-map-items', 'aria-label': `Top ${items.length} of ${user}` });
     for (const it of items) {
       const onMap = !h.missing.includes(it.item);
@@ -54,20 +55,29 @@ export function itemMapPicker(chart: ChartModel, users: readonly string[], host:
         ),
       );
     }
+    const missedList = el('ul', { class: 'item-map-missed', 'aria-label': `Relevant items of ${user} missed` });
+    for (const id of missed) {
+      const onMap = !h.missedMissing.includes(id);
+      missedList.append(
+        el('li', { 'data-item': id, 'data-on-map': String(onMap) }, id, onMap ? '' : ' (not on the map)'),
+      );
+    }
     result.replaceChildren(
       el('p', { class: 'note', 'data-summary': 'true' }, summary),
       el('details', {}, el('summary', {}, 'The highlighted items'), list),
+      ...(missed.length > 0 ? [el('details', {}, el('summary', {}, 'The missed relevant items'), missedList)] : []),
     );
   };
 
   const replayRemembered = userLookup(input, show, result, host, 'itemMap.user', (row) =>
-    apply(row.user, firstOccurrences(row.items)),
+    apply(row.user, firstOccurrences(row.items), row.missed),
   );
   clear.addEventListener('click', () => {
     host.draw(undefined);
     host.remember('itemMap.user', '');
     box.dataset.highlighted = '0';
     delete box.dataset.user;
+    delete box.dataset.missed;
     clear.setAttribute('disabled', '');
     result.replaceChildren();
     input.focus();
@@ -78,7 +88,7 @@ export function itemMapPicker(chart: ChartModel, users: readonly string[], host:
     const row = (e as CustomEvent<RankingRowView>).detail;
     input.value = row.user;
     host.remember('itemMap.user', row.user);
-    apply(row.user, firstOccurrences(row.items));
+    apply(row.user, firstOccurrences(row.items), row.missed);
   });
 
   box.append(
@@ -86,7 +96,7 @@ export function itemMapPicker(chart: ChartModel, users: readonly string[], host:
     el(
       'p',
       { class: 'note' },
-      `Highlights a user's top ${chart.itemMap?.k ?? 'K'} recommendations (hits apart); a user shown in the user inspector above is highlighted too.`,
+      `Highlights a user's top ${chart.itemMap?.k ?? 'K'} recommendations (hits apart) and, with plus signs, their relevant items missed (not in the top ${chart.itemMap?.k ?? 'K'}); a user shown in the user inspector above is highlighted too.`,
     ),
     result,
   );

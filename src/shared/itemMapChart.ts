@@ -196,10 +196,21 @@ export interface Highlight {
   onMap: number;
   hits: number;
   missing: string[];
+  /** The user's relevant items outside the top K that are on the map, and those that are not. */
+  missedOnMap: number;
+  missedMissing: string[];
 }
 
-/** The map (as {@link itemMapChart} built it) with one user's recommended items, hits apart, drawn over the faded points. */
-export function highlightUser(chart: ChartModel, user: string, items: readonly HighlightItem[]): Highlight {
+/**
+ * The map (as {@link itemMapChart} built it) with one user's recommended items, hits apart, and
+ * their relevant items outside the top K (`missed`, a marker of their own), drawn over the faded points.
+ */
+export function highlightUser(
+  chart: ChartModel,
+  user: string,
+  items: readonly HighlightItem[],
+  missed: readonly string[] = [],
+): Highlight {
   const where = new Map<string, { x: number; y: number; label: string }>();
   for (const s of chart.series)
     s.pointIds?.forEach((id, i) =>
@@ -235,14 +246,38 @@ export function highlightUser(chart: ChartModel, user: string, items: readonly H
     s.pointLabels!.push(`rank ${rank + 1}${it.hit ? ', a hit' : ''}: ${p.label}`);
     s.pointIds!.push(it.item);
   });
+  // Relevant but not recommended: green as the hits (relevant), with a plus sign, a marker no other series of the map uses.
+  const miss: Series = {
+    label: `missed: relevant to ${user}, not in the top ${items.length}`,
+    colour: 'green',
+    marker: 'cross',
+    style: 'points',
+    radius: 7,
+    points: [],
+    pointLabels: [],
+    pointIds: [],
+  };
+  const missedMissing: string[] = [];
+  for (const id of missed) {
+    const p = where.get(id);
+    if (!p) {
+      missedMissing.push(id);
+      continue;
+    }
+    miss.points.push({ x: p.x, y: p.y });
+    miss.pointLabels!.push(`missed (relevant, not recommended): ${p.label}`);
+    miss.pointIds!.push(id);
+  }
   return {
     chart: {
       ...chart,
-      series: [...chart.series.map((s) => ({ ...s, faded: true })), rec, hit],
-      description: `${chart.description} The ${rec.points.length + hit.points.length} recommended items of ${user} on the map are drawn large: ${hit.points.length} hits, ${rec.points.length} others.`,
+      series: [...chart.series.map((s) => ({ ...s, faded: true })), rec, hit, ...(missed.length > 0 ? [miss] : [])],
+      description: `${chart.description} The ${rec.points.length + hit.points.length} recommended items of ${user} on the map are drawn large: ${hit.points.length} hits, ${rec.points.length} others; plus signs mark the ${miss.points.length} relevant items missed (not in the top ${items.length}).`,
     },
     onMap: rec.points.length + hit.points.length,
     hits: hit.points.length,
     missing,
+    missedOnMap: miss.points.length,
+    missedMissing,
   };
 }

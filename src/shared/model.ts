@@ -91,6 +91,11 @@ export interface Series {
   radius?: number;
   /** Drawn faint (the item map's points while a user's items are highlighted). */
   faded?: boolean;
+  /**
+   * The point marker, instead of the one that goes with the series' colour (a series that shares
+   * its colour with another but is a different kind: the item map's missed relevant items).
+   */
+  marker?: 'cross';
 }
 
 /** A shaded x-range behind the data (shot groups). */

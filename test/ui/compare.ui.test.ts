@@ -11,7 +11,6 @@
  * Run: node --import tsx --test test/ui/compare.ui.test.ts (also part of npm run test:ui).
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -24,10 +23,12 @@ import {
   explorerRow,
   openMenuWith,
   reportFrame,
+  runCommand,
   screenshot,
   startWorkbench,
   type Workbench,
 } from './workbench';
+import { writeComparison } from './fixtures';
 
 /** The workbench (server, window, page) and the copied examples folder it shows. */
 let server: CodeServer, wb: Workbench, page: Page, ws: string;
@@ -73,22 +74,7 @@ function fileTab(name: string): ReturnType<Page['locator']> {
 describe('comparison: Changed rows in the browser (code-server + Chromium)', { timeout: 900_000 }, () => {
   before(async () => {
     ws = copyExamples();
-    // The comparison file, written by the built CLI in the workspace (runs named workspace-relative, baseline first).
-    const r = spawnSync(
-      process.execPath,
-      [
-        join(root, 'bin/eval-lens.js'),
-        'compare',
-        'digits-lt/logreg.csv',
-        'digits-lt/knn.csv',
-        '--bootstrap-n',
-        '0',
-        '--out',
-        'digits-lt/logreg-vs-knn.compare.json',
-      ],
-      { cwd: ws, encoding: 'utf8' },
-    );
-    assert.equal(r.status, 0, r.stderr);
+    writeComparison(ws);
     ({ server, wb } = await startWorkbench(ws));
     page = wb.page;
   });
@@ -162,5 +148,53 @@ describe('comparison: Changed rows in the browser (code-server + Chromium)', { t
     // Run A's editor, focused by its tab (a click on a tab keeps the editor's selection).
     await tabA.click();
     await selectedInStatusBar(target.line, target.text.replace(/\r$/, '').length);
+  });
+  it('the paired-difference chart ticks its value axis at even steps only, around zero and every interval', async () => {
+    // Three runs with intervals (a bootstrap of the matched rows): each run's Δ against logreg.
+    const rel = writeComparison(ws, {
+      runs: ['logreg', 'knn', 'random_forest'],
+      bootstrapN: 200,
+      out: 'digits-lt/three-runs.compare.json',
+    });
+    const c = JSON.parse(readFileSync(join(ws, rel), 'utf8')) as {
+      tests: { metric: string; ci_diff?: [number, number] }[];
+    };
+    await runCommand(page, 'View: Close All Editors');
+    await expandFolder(page, 'digits-lt');
+    await openMenuWith(page, explorerRow(page, 'three-runs.compare.json'), 'Open Report');
+    await clickMenuItem(page, 'Open Report');
+    const frame = await reportFrame(page, /^Comparison of 3 runs$/);
+    await frame.locator('vscode-tab-header[data-tab="tests"]').click();
+    const fig = frame.locator('figure[data-chart^="diff."]').first();
+    await fig.scrollIntoViewIfNeeded();
+    const handle = await frame.waitForFunction(
+      () => {
+        const f = document.querySelector<HTMLElement>('figure[data-chart^="diff."]');
+        const canvas = f?.querySelector('canvas');
+        return canvas?.dataset.valueTicks && canvas.width > 0
+          ? { id: f!.dataset.chart!, ticks: canvas.dataset.valueTicks, range: canvas.dataset.valueRange! }
+          : null;
+      },
+      undefined,
+      { timeout: 60_000 },
+    );
+    const shown = (await handle.jsonValue()) as { id: string; ticks: string; range: string };
+    const ticks = JSON.parse(shown.ticks) as number[];
+    const [lo, hi] = JSON.parse(shown.range) as [number, number];
+    // Every tick one step from the next: no tick at the axis's padded ends beside the even ones.
+    assert.ok(ticks.length >= 3, shown.ticks);
+    const step = ticks[1]! - ticks[0]!;
+    for (let i = 1; i < ticks.length; i++)
+      assert.ok(Math.abs(ticks[i]! - ticks[i - 1]! - step) < 1e-9 * Math.max(1, Math.abs(step)), shown.ticks);
+    // Zero (no difference) is a tick, and the axis spans every interval of the metric shown.
+    assert.ok(
+      ticks.some((t) => Math.abs(t) < 1e-12),
+      shown.ticks,
+    );
+    const metric = shown.id.slice('diff.'.length);
+    const ends = c.tests.filter((t) => t.metric === metric && t.ci_diff).flatMap((t) => t.ci_diff!);
+    assert.ok(ends.length >= 4, `intervals of ${metric}`);
+    for (const e of ends) assert.ok(lo <= e && e <= hi, `${e} in [${lo}, ${hi}]`);
+    await screenshot(page, join(SHOTS, 'compare-paired-difference-light.png'));
   });
 });

@@ -3,8 +3,11 @@
  * the repository): 3 classes with five-digit counts, 20 classes with one 60-character class name.
  * Seeded, so every run draws the same rows.
  */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { root } from '../../scripts/vscode/codeServer.mjs';
 
 /** A 31-bit linear congruential generator (Park–Miller): reproducible without a dependency. */
 function lcg(seed: number): () => number {
@@ -82,4 +85,33 @@ export function writeThirtyClasses(workspace: string): string {
     ),
   );
   return file;
+}
+
+/**
+ * A comparison of bundled digits runs written by the built CLI into a workspace made by
+ * copyExamples (runs named workspace-relative, the first one the baseline): by default logreg
+ * against knn, without a bootstrap, in `digits-lt/logreg-vs-knn.compare.json`. Returns the file's
+ * workspace-relative path.
+ */
+export function writeComparison(
+  workspace: string,
+  opts: { runs?: string[]; bootstrapN?: number; out?: string } = {},
+): string {
+  const out = opts.out ?? 'digits-lt/logreg-vs-knn.compare.json';
+  const runs = opts.runs ?? ['logreg', 'knn'];
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(root, 'bin/eval-lens.js'),
+      'compare',
+      ...runs.map((run) => `digits-lt/${run}.csv`),
+      '--bootstrap-n',
+      String(opts.bootstrapN ?? 0),
+      '--out',
+      out,
+    ],
+    { cwd: workspace, encoding: 'utf8' },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  return out;
 }

@@ -9,7 +9,6 @@
  * Run: npm run build && node --import tsx --test test/ui/foundSlices.ui.test.ts
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -29,6 +28,7 @@ import {
   waitForFile,
   type Workbench,
 } from './workbench';
+import { writeComparison } from './fixtures';
 
 const SHOTS = join(root, 'test-artifacts/screenshots');
 
@@ -40,22 +40,7 @@ let ws: string;
 describe('the slice finder in the Slices tab (code-server + Chromium)', { timeout: 600_000 }, () => {
   before(async () => {
     ws = copyExamples();
-    // A comparison written by the built CLI in the workspace (runs named workspace-relative, baseline first).
-    const r = spawnSync(
-      process.execPath,
-      [
-        join(root, 'bin/eval-lens.js'),
-        'compare',
-        'digits-lt/logreg.csv',
-        'digits-lt/knn.csv',
-        '--bootstrap-n',
-        '0',
-        '--out',
-        'digits-lt/logreg-vs-knn.compare.json',
-      ],
-      { cwd: ws, encoding: 'utf8' },
-    );
-    assert.equal(r.status, 0, r.stderr);
+    writeComparison(ws);
     ({ server, wb } = await startWorkbench(ws));
     page = wb.page;
     await evaluateFromExplorer(page, 'digits-lt', 'logreg.csv');

@@ -52,10 +52,12 @@ interface Picked {
   user: string;
   top: string[];
   hits: string[];
+  /** The user's relevant items not in the top K (relevant \ top-K), from the files. */
+  missed: string[];
 }
 
 /** A user whose top-K list (from the CLI's own --write-run) holds at least two held-out items. */
-function pickUser(k: number): Picked {
+function pickUser(k: number, onMap: readonly string[]): Picked {
   const out = join(mkdtempSync(join(tmpdir(), 'eval-lens-itemmap-')), 'run.jsonl');
   const r = spawnSync(
     process.execPath,
@@ -74,15 +76,25 @@ function pickUser(k: number): Picked {
     const { user, items } = JSON.parse(line) as { user: string; items: string[] };
     const top = items.slice(0, k);
     const hits = top.filter((i) => relevant.get(user)?.has(i));
-    if (top.length === k && hits.length >= 2) return { user, top, hits };
+    const missed = [...(relevant.get(user) ?? [])].filter((i) => !top.includes(i));
+    if (top.length === k && hits.length >= 2 && missed.some((i) => onMap.includes(i)))
+      return { user, top, hits, missed };
   }
-  return assert.fail('no user with two hits');
+  return assert.fail('no user with two hits and a missed relevant item on the map');
 }
 
 async function highlighted(
   frame: Frame,
   user: string,
-): Promise<{ n: number; hits: number; items: string[]; hitItems: string[] }> {
+): Promise<{
+  n: number;
+  hits: number;
+  items: string[];
+  hitItems: string[];
+  missed: number;
+  missedListed: { item: string; onMap: boolean }[];
+  legend: { text: string; swatch: string; points: number }[];
+}> {
   await frame.waitForFunction(
     (u) => document.querySelector<HTMLElement>('.item-map-picker')?.dataset.user === u,
     user,
@@ -91,11 +103,18 @@ async function highlighted(
   return frame.evaluate(() => {
     const box = document.querySelector<HTMLElement>('.item-map-picker')!;
     const li = [...box.querySelectorAll<HTMLElement>('.item-map-items li')];
+    const canvas = document.querySelector<HTMLCanvasElement>('figure[data-chart="itemMap.chart"] canvas');
     return {
       n: Number(box.dataset.highlighted),
       hits: Number(box.dataset.hits),
       items: li.map((l) => l.dataset.item!),
       hitItems: li.filter((l) => l.dataset.hit === 'true').map((l) => l.dataset.item!),
+      missed: Number(box.dataset.missed),
+      missedListed: [...box.querySelectorAll<HTMLElement>('.item-map-missed li')].map((l) => ({
+        item: l.dataset.item!,
+        onMap: l.dataset.onMap === 'true',
+      })),
+      legend: JSON.parse(canvas?.dataset.legend ?? '[]') as { text: string; swatch: string; points: number }[],
     };
   });
 }
@@ -140,7 +159,7 @@ describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
     assert.equal(map.ids.length, map.itemsWithVectors);
     const k = Math.max(...(res.config.k ?? []));
     assert.equal(map.k, k);
-    const pick = pickUser(k);
+    const pick = pickUser(k, map.ids);
 
     const { f, fig } = await openItemMap(/^ranking-factors \(factor model\)$/, map.ids.length);
 
@@ -154,6 +173,20 @@ describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
     assert.deepEqual(shown.items, pick.top);
     assert.equal(shown.hits, pick.hits.length);
     assert.deepEqual(shown.hitItems, pick.hits);
+    // The relevant items missed (relevant \ top-K, counted from the files): every one listed, and
+    // those on the map (an item without a vector is not) drawn as points of a legend entry of their
+    // own, with a marker no other entry has.
+    const missedOnMap = pick.missed.filter((i) => map.ids.includes(i));
+    assert.deepEqual(
+      shown.missedListed.map((m) => [m.item, m.onMap]).sort(),
+      pick.missed.map((i) => [i, map.ids.includes(i)]).sort(),
+    );
+    assert.equal(shown.missed, missedOnMap.length);
+    const missedEntry = shown.legend.find((e) => e.text.startsWith('missed:'));
+    assert.ok(missedEntry, JSON.stringify(shown.legend));
+    assert.equal(missedEntry.points, missedOnMap.length);
+    assert.equal(missedEntry.swatch, 'cross');
+    assert.equal(shown.legend.filter((e) => e.swatch === 'cross').length, 1, JSON.stringify(shown.legend));
 
     // Screenshots of the highlighted map, light and dark.
     const maximized = await runCommand(page, 'View: Toggle Maximize Editor Group', 2).then(

@@ -306,6 +306,71 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     await screenshot(page, join(SHOTS, 'report-calibration-intervals.png'));
   });
 
+  it('the shot-group band labels and the AVG/MIN/MAX labels cover no data point', async () => {
+    if (!existsSync(join(ws, 'digits-lt/logreg.eval.json'))) {
+      await evaluateFromExplorer('digits-lt', 'logreg.csv');
+      await waitForFile(join(ws, 'digits-lt/logreg.eval.json'));
+    }
+    const frame = await reportFrame(page, /^logreg\.csv$/);
+    const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
+    type Facts = {
+      labels: { text: string; x: number; y: number; w: number; h: number }[];
+      points: [number, number, number, number][];
+      area: [number, number, number, number];
+    };
+    /** The chart `id` on its tab, drawn: where its labels went and its points' boxes. */
+    const facts = async (tab: string, id: string): Promise<Facts> => {
+      await frame.locator(`vscode-tab-header[data-tab="${tab}"]`).click();
+      const fig = frame.locator(`figure[data-chart="${id}"]`);
+      await fig.scrollIntoViewIfNeeded();
+      const h = await frame
+        .waitForFunction(
+          (i) => {
+            const c = document.querySelector<HTMLCanvasElement>(`figure[data-chart="${i}"] canvas`);
+            return c && c.width > 0 && c.dataset.annotations && c.dataset.pointBoxes && c.dataset.plotArea
+              ? { labels: c.dataset.annotations, points: c.dataset.pointBoxes, area: c.dataset.plotArea }
+              : null;
+          },
+          id,
+          { timeout: 30_000 },
+        )
+        .catch(async (err: Error) => {
+          const seen = await frame.evaluate(
+            (i) => ({
+              tabs: [...document.querySelectorAll<HTMLElement>('vscode-tab-header')].map((t) => t.dataset.tab),
+              charts: [...document.querySelectorAll<HTMLElement>('figure[data-chart]')].map((f) => f.dataset.chart),
+              canvas: { ...document.querySelector<HTMLCanvasElement>(`figure[data-chart="${i}"] canvas`)?.dataset },
+            }),
+            id,
+          );
+          throw new Error(`${id}: ${err.message}; shown: ${JSON.stringify(seen).slice(0, 1500)}`);
+        });
+      const raw = (await h.jsonValue()) as Record<keyof Facts, string>;
+      await fig.screenshot({ path: join(SHOTS, `report-labels-${id}-light.png`) });
+      return { labels: JSON.parse(raw.labels), points: JSON.parse(raw.points), area: JSON.parse(raw.area) };
+    };
+    const clear = (f: Facts): void => {
+      for (const l of f.labels)
+        for (const [x, y, w, h] of f.points)
+          assert.ok(
+            !(l.x < x + w && x < l.x + l.w && l.y < y + h && y < l.y + l.h),
+            `"${l.text}" [${l.x}, ${l.y}, ${l.w}, ${l.h}] covers the point [${x}, ${y}, ${w}, ${h}]`,
+          );
+    };
+    // Accuracy against the shift: one point per test distribution, the three lines' labels apart from them.
+    const shift = await facts('evolving', 'shift');
+    const ys = r.curves.shift!.ys;
+    assert.equal(shift.points.length, ys.filter((y) => y !== null).length);
+    assert.deepEqual(shift.labels.map((l) => l.text.split(' ')[0]).sort(), ['AVG', 'MAX', 'MIN']);
+    clear(shift);
+    // Per-class accuracy against train count: the bands' labels above the plot, one point per class with train rows.
+    const perClass = await facts(r.families.longtail ? 'longtail' : 'classification', 'perClassVsTrain');
+    assert.equal(perClass.points.length, r.tables.perClass!.filter((c) => (c.trainCount ?? 0) > 0).length);
+    assert.ok(perClass.labels.length >= 2, JSON.stringify(perClass.labels));
+    for (const l of perClass.labels) assert.ok(l.y + l.h <= perClass.area[1], `"${l.text}" above the plot area`);
+    clear(perClass);
+  });
+
   it('table headers are whole when there is room; in a narrow panel text wraps between words', async () => {
     const frame = await reportFrame(page, /^logreg\.csv$/);
     await frame.evaluate(() => window.scrollTo(0, 0));

@@ -122,6 +122,39 @@ test('highlightUser: the recommended items on the map, hits apart, the rest fade
   assert.ok(!c.series.some((s) => s.faded), 'the original model is not changed');
 });
 
+test("highlightUser: the user's relevant items missed (not in the top K) as plus signs of their own, off-map ones listed", () => {
+  const c = itemMapChart(map())!;
+  const h = highlightUser(
+    c,
+    'u1',
+    [
+      { item: 'c', hit: true },
+      { item: 'a', hit: false },
+    ],
+    ['e', 'nowhere', 'h'],
+  );
+  assert.equal(h.missedOnMap, 2);
+  assert.deepEqual(h.missedMissing, ['nowhere']);
+  const miss = h.chart.series.at(-1)!;
+  assert.deepEqual(
+    [miss.label, miss.colour, miss.marker, miss.style, miss.pointIds, miss.points],
+    [
+      'missed: relevant to u1, not in the top 2',
+      'green',
+      'cross',
+      'points',
+      ['e', 'h'],
+      [
+        { x: 4, y: 4 },
+        { x: 7, y: 1 },
+      ],
+    ],
+  );
+  // No other series of the map has that marker; without missed items there is no such series.
+  assert.ok(h.chart.series.slice(0, -1).every((s) => s.marker === undefined));
+  assert.equal(highlightUser(c, 'u1', [{ item: 'c', hit: true }]).chart.series.at(-1)!.label, 'hits of u1');
+});
+
 test('the report places the map in the ranking tab; the HTML export draws it as SVG with text escaped', () => {
   const r = rankingResults();
   r.tables.itemMap = map();
