@@ -393,6 +393,21 @@ const selectiveBase: GlossaryEntry[] = [
     refs: ['brodersen2010', 'geifman2017'],
   },
   {
+    pattern: 'weighted_balanced_error',
+    family: 'selective',
+    name: 'Balanced selective error, weighted by train frequency',
+    column: 'Bal. err. (train)',
+    meaning:
+      'Mean of the group errors at the operating point weighted by each group’s share of the train set: the error a head-heavy (train-like) population would see, where a small tail group weighs little.',
+    formula: 'Σ_g π_g·error_group.g / Σ_g π_g, π_g = Σ_{c∈g} n_c / N_train',
+    convention:
+      'Only with `reweight: true` (the group errors are then e_g(w^trn)); groups with π_g = 0 are left out. With e = (0.40, 0.60) and π = (0.99, 0.01) it is 0.402.',
+    notThis: '`balanced_error`, the plain mean over groups (every group weighs the same); not reweighted AURC.',
+    direction: 'lower',
+    kind: 'rate',
+    refs: ['shimodaira2000', 'lipton2018'],
+  },
+  {
     pattern: 'worst_error',
     family: 'selective',
     name: 'Worst class-group selective error',

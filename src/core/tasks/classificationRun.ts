@@ -29,7 +29,6 @@ import {
 } from '../metrics/trainDistribution';
 import type { TaskContext } from './types';
 import type { StartedResampleWorkers } from '../stats/parallelBootstrap';
-import type { SplitPlan } from './split';
 
 /** Everything computed for one classification file, shared by the family steps. */
 export interface ClassificationRun {
@@ -45,13 +44,6 @@ export interface ClassificationRun {
   evolving: EvolvingSetup | null;
   /** Rows per true class (sampled shift protocol only). */
   classRows: Int32Array[] | null;
-  /**
-   * The validation/test split (tasks/split.ts), when the file has one; `data` then holds the test
-   * rows (`metricsOn: "test"`) or every row (`"all"`).
-   */
-  split?: SplitPlan | null;
-  /** The validation rows of the split, where thresholds are chosen; null without a split. */
-  validation?: ClassificationData | null;
   /** Selective/calibration setup (score order, acceptance), set by the selective step; null when not computed. */
   selective?: SelectiveSetup | null;
   /** Columns kept as written (the `slices` columns), by name. */
@@ -69,8 +61,7 @@ export type AcceptanceRule =
   | { kind: 'column' }
   | { kind: 'threshold'; threshold: number }
   | { kind: 'target'; target: number }
-  /** `targetCoverage` with a split: t chosen on the `valRows` validation rows, then accept s ≥ t. */
-  | { kind: 'split-target'; target: number; threshold: number; valRows: number }
+  | { kind: 'split-target'; target: number; valRows: SortedRows }
   | { kind: 'all' };
 
 export interface SelectiveSetup {
@@ -79,18 +70,26 @@ export interface SelectiveSetup {
   scoreName: string;
   /** Scores are probabilities of the top label (msp, or a [0,1] column not named like a margin). */
   isProbability: boolean;
-  /** The rows the selective metrics are measured on (every row of the run's data). */
+  /** The rows the selective metrics are measured on (all rows, or the `test` rows of the protocol). */
   rows: SortedRows;
+  /** Whether `rows` is a subset (val/test protocol). */
+  subset: boolean;
   rule: AcceptanceRule;
   /** The `accept` column in sorted order (rule `column`). */
   mask: Uint8Array | null;
   groupNames: string[];
   reweight: boolean;
+  /** With `reweight`: each group's train share π_g = Σ_{c∈g} n_c/N (weighted_balanced_error); else null. */
+  groupTrainShare?: Float64Array | null;
   epsilon: number;
   /** False when the selective family cannot rank rows (no scores): only operating-point keys. */
   ranked: boolean;
-  /** Calibration input (the same rows, probability scores only), or null. */
-  calib: { rows: SortedRows; bins: Int32Array; B: number } | null;
+  /**
+   * Calibration input, or null: the same rows sorted by the top-label probability — the ranking
+   * score itself when it is one, else (a margin or entropy ranking) max_c p_c of the class
+   * probabilities — and the name of that confidence.
+   */
+  calib: { rows: SortedRows; bins: Int32Array; B: number; scoreName: string } | null;
 }
 
 /**

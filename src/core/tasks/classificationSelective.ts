@@ -12,7 +12,7 @@ import { CONFIG_DEFAULTS } from '../config/types';
 import { EvalLensError } from '../diagnostics';
 import type { ClassificationData } from '../data/classificationData';
 import type { PreparedClassification } from '../metrics/classification';
-import { deriveScores } from '../io/scores';
+import { deriveScores, rowScore } from '../io/scores';
 import { binIndices, calibrationValues, reliabilityBins } from '../metrics/calibration';
 import { costSweep, defaultCostGrid } from '../metrics/costSweep';
 import { aurcGrid101, aurcValues, exactRiskCoverage, grid101Points, GRID_POINTS } from '../metrics/riskCoverage';
@@ -27,49 +27,38 @@ import {
   type SelectiveResampler,
   type SelectiveResampleValues,
 } from '../metrics/selectiveResample';
-import type { Curve } from '../results/types';
+import type { Curve, GroupAnalysisRow } from '../results/types';
 import type { AcceptanceRule, ClassificationRun, ClassificationStep, SelectiveSetup } from './classificationRun';
 import type { TaskContext } from './types';
-import { rowsPhrase } from './split';
 
 export type { AcceptanceRule, SelectiveSetup } from './classificationRun';
 
-/** The confidence score of each row the selective family ranks by, its kind and its name. */
-function selectiveScores(
-  data: ClassificationData,
-  config: TaskContext['config'],
-): { scores: Float64Array | null; scoreKind: SelectiveSetup['scoreKind']; scoreName: string } {
-  if (data.scoreColumn)
-    return { scores: data.scoreColumn, scoreKind: 'column', scoreName: `column "${data.scoreColumnName ?? 'score'}"` };
-  if (!data.probTerms && !data.probs) return { scores: null, scoreKind: 'none', scoreName: '' };
-  const kind = config.score ?? CONFIG_DEFAULTS.score;
-  const scoreName =
-    kind === 'msp'
-      ? 'msp (max probability)'
-      : kind === 'margin'
-        ? 'margin (top-1 − top-2 probability)'
-        : 'negative entropy of the probabilities';
-  return { scores: deriveScores(data, kind), scoreKind: kind, scoreName };
-}
-
-/**
- * The threshold for `targetCoverage` c chosen on the validation rows of a split: the score of the
- * last row of the shortest top-scored prefix whose weighted coverage reaches c (ties included);
- * NaN when no validation row has positive weight.
- */
-function validationThreshold(validation: ClassificationData, config: TaskContext['config'], c: number): number {
-  const scores = selectiveScores(validation, config).scores ?? new Float64Array(validation.n);
-  // correctness does not move the threshold; the order needs it only to be built
-  const rows = sortRowsByScore(scores, new Uint8Array(validation.n), { weights: validation.weights });
-  return targetCoverageEnd(rows, c).threshold;
-}
+const VAL_NAMES = new Set(['val', 'valid', 'validation', 'dev']);
+const TEST_NAMES = new Set(['test']);
 
 /** Builds the {@link SelectiveSetup}; null (with a warning) when the family cannot run at all. */
 export function prepareSelective(run: ClassificationRun, ctx: TaskContext): SelectiveSetup | null {
   const { data } = run;
   const { config, warnings } = ctx;
   const cfgName = config.configFile ?? 'the config';
-  const { scores, scoreKind, scoreName } = selectiveScores(data, config);
+  let scores: Float64Array | null = null;
+  let scoreKind: SelectiveSetup['scoreKind'] = 'none';
+  let scoreName = '';
+  if (data.scoreColumn) {
+    scores = data.scoreColumn;
+    scoreKind = 'column';
+    scoreName = `column "${data.scoreColumnName ?? 'score'}"`;
+  } else if (data.probTerms || data.probs) {
+    const kind = config.score ?? CONFIG_DEFAULTS.score;
+    scores = deriveScores(data, kind);
+    scoreKind = kind;
+    scoreName =
+      kind === 'msp'
+        ? 'msp (max probability)'
+        : kind === 'margin'
+          ? 'margin (top-1 − top-2 probability)'
+          : 'negative entropy of the probabilities';
+  }
   if (!scores && !data.accept) {
     warnings.note(
       'no-scores',
@@ -93,6 +82,7 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
   }
   let reweight = false;
   let groupWeights: Float64Array | null = null;
+  let groupTrainShare: Float64Array | null = null;
   if (config.reweight) {
     const share = run.longTail.trainWeight;
     if (!share || !groups) {
@@ -104,14 +94,21 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
       reweight = true;
       groupWeights = new Float64Array(data.n);
       for (let i = 0; i < data.n; i++) groupWeights[i] = (data.weights ? data.weights[i] : 1) * share[data.labels[i]];
+      // π_g = Σ_{c∈g} n_c / N_train: the weights of weighted_balanced_error
+      groupTrainShare = new Float64Array(groupNames.length);
+      share.forEach((q, c) => {
+        const g = run.groups!.groupOf[c];
+        if (g >= 0) groupTrainShare![g] += q;
+      });
     }
   }
   const epsilon = config.reweightEpsilon ?? CONFIG_DEFAULTS.reweightEpsilon;
   const sortOpts = { groups, nGroups: groupNames.length, weights: data.weights, groupWeights };
   const allScores = scores ?? new Float64Array(data.n); // no scores: one tied block (operating point only)
 
-  // acceptance rule
+  // acceptance rule and the rows it is measured on
   let rule: AcceptanceRule = { kind: 'all' };
+  let evalRows: Int32Array | null = null;
   if (data.accept) {
     rule = { kind: 'column' };
     if (config.acceptThreshold !== undefined || config.targetCoverage !== undefined) {
@@ -129,14 +126,19 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
         file: cfgName,
         column: 'targetCoverage',
       });
-    const val = run.validation;
-    if (val && val.n > 0) {
-      rule = { kind: 'split-target', target: c, threshold: validationThreshold(val, config, c), valRows: val.n };
+    const split = splitRows(data);
+    if (split && split.val.length > 0 && split.test.length > 0) {
+      rule = {
+        kind: 'split-target',
+        target: c,
+        valRows: sortRowsByScore(allScores, wrong, { ...sortOpts, rows: split.val }),
+      };
+      evalRows = split.test;
     } else {
-      if (run.split)
+      if (split)
         warnings.note(
           'split-protocol-unavailable',
-          `${data.file}: the split has no validation rows, so the threshold for \`targetCoverage\` is chosen on the rows it is measured on.`,
+          `${data.file}: the \`split\` column has ${split.val.length} validation rows (val/valid/validation/dev) and ${split.test.length} test rows; both are needed for the val/test protocol, so the threshold for \`targetCoverage\` is chosen on all rows.`,
         );
       rule = { kind: 'target', target: c };
     }
@@ -146,7 +148,7 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
       `${data.file}: \`acceptThreshold\` / \`targetCoverage\` need confidence scores, which this file does not have; every row is accepted.`,
     );
   }
-  const rows = sortRowsByScore(allScores, wrong, sortOpts);
+  const rows = sortRowsByScore(allScores, wrong, { ...sortOpts, rows: evalRows });
   let mask: Uint8Array | null = null;
   if (rule.kind === 'column') {
     mask = new Uint8Array(rows.n);
@@ -160,8 +162,20 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
       file: cfgName,
       column: 'eceBins',
     });
+  const confidence = scores && !isProbability ? topLabelConfidence(data) : null;
   if (scores && isProbability) {
-    calib = { rows, bins: binIndices(rows, B), B };
+    const cRows = evalRows ? sortRowsByScore(allScores, wrong, { weights: data.weights }) : rows;
+    calib = { rows: cRows, bins: binIndices(cRows, B), B, scoreName };
+  } else if (confidence) {
+    // Ranked by a margin (or entropy): calibration is a property of the probabilities, so ECE,
+    // MCE and the reliability bins use the top-label probability of the same rows.
+    const cRows = sortRowsByScore(confidence, wrong, { weights: data.weights });
+    calib = {
+      rows: cRows,
+      bins: binIndices(cRows, B),
+      B,
+      scoreName: `msp (max probability, the top-label confidence; the risk–coverage ranking uses ${scoreName})`,
+    };
   } else if (scores) {
     warnings.note(
       'calibration-skipped',
@@ -173,14 +187,48 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
     scoreName,
     isProbability,
     rows,
+    subset: evalRows !== null,
     rule,
     mask,
     groupNames,
     reweight,
+    groupTrainShare,
     epsilon,
     ranked: scores !== null,
     calib,
   };
+}
+
+/**
+ * The top-label probability max_c p_c of each row (the confidence calibration is about), when the
+ * file has class probabilities: from the terms computed while reading when their score is `msp`,
+ * else from the kept probability matrix; null without probabilities.
+ */
+function topLabelConfidence(data: ClassificationData): Float64Array | null {
+  if (data.probTerms?.scoreKind === 'msp') return data.probTerms.score;
+  const P = data.probs;
+  if (!P) return null;
+  const C = data.classes.length;
+  const out = new Float64Array(data.n);
+  for (let i = 0; i < data.n; i++) out[i] = rowScore(P, i * C, C, 'msp');
+  return out;
+}
+
+/**
+ * The frequency-weighted balanced risk Σ_g π_g·e_g / Σ_g π_g: the group errors weighted by the
+ * groups' train shares π_g (NaN when a group with π_g > 0 has an undefined error).
+ *
+ * @example e = [0.4, 0.6], π = [0.99, 0.01] → 0.99·0.4 + 0.01·0.6 = 0.402
+ */
+export function trainWeightedMean(groupError: ArrayLike<number>, share: ArrayLike<number>): number {
+  let num = 0;
+  let den = 0;
+  for (let g = 0; g < share.length; g++) {
+    if (!(share[g] > 0)) continue;
+    num += share[g] * groupError[g];
+    den += share[g];
+  }
+  return den > 0 ? num / den : NaN;
 }
 
 function inUnitInterval(s: Float64Array): boolean {
@@ -188,22 +236,38 @@ function inUnitInterval(s: Float64Array): boolean {
   return true;
 }
 
+function splitRows(data: ClassificationData): { val: Int32Array; test: Int32Array } | null {
+  if (!data.split) return null;
+  const val: number[] = [];
+  const test: number[] = [];
+  data.split.forEach((s, i) => {
+    const k = s.trim().toLowerCase();
+    if (VAL_NAMES.has(k)) val.push(i);
+    else if (TEST_NAMES.has(k)) test.push(i);
+  });
+  return { val: Int32Array.from(val), test: Int32Array.from(test) };
+}
+
 /** Scratch buffers reused across bootstrap resamples. */
 export interface SelectiveScratch {
   mult: Float64Array;
+  valMult: Float64Array | null;
+  calibMult: Float64Array | null;
 }
 
 export function selectiveScratch(s: SelectiveSetup): SelectiveScratch {
-  return { mult: new Float64Array(s.rows.n) };
+  return {
+    mult: new Float64Array(s.rows.n),
+    valMult: s.rule.kind === 'split-target' ? new Float64Array(s.rule.valRows.n) : null,
+    calibMult: s.calib && s.calib.rows !== s.rows ? new Float64Array(s.calib.rows.n) : null,
+  };
 }
 
-/**
- * The acceptance under multiplicities `mult` (re-chosen per resample for `targetCoverage`; with a
- * validation/test split the threshold stays the one chosen on the validation rows).
- */
+/** The acceptance under multiplicities `mult` (re-chosen per resample for `targetCoverage`). */
 export function acceptanceFor(
   s: SelectiveSetup,
   mult: Multiplicities | null,
+  valMult: Multiplicities | null,
 ): { acc: Acceptance; threshold: number | null } {
   const r = s.rule;
   switch (r.kind) {
@@ -215,11 +279,13 @@ export function acceptanceFor(
       const t = targetCoverageEnd(s.rows, r.target, mult);
       return { acc: { kind: 'prefix', end: t.end }, threshold: t.threshold };
     }
-    case 'split-target':
+    case 'split-target': {
+      const t = targetCoverageEnd(r.valRows, r.target, valMult);
       return {
-        acc: { kind: 'prefix', end: Number.isNaN(r.threshold) ? 0 : thresholdEnd(s.rows, r.threshold) },
-        threshold: r.threshold,
+        acc: { kind: 'prefix', end: Number.isNaN(t.threshold) ? 0 : thresholdEnd(s.rows, t.threshold) },
+        threshold: t.threshold,
       };
+    }
     case 'all':
       return { acc: { kind: 'prefix', end: s.rows.n }, threshold: null };
   }
@@ -237,15 +303,20 @@ export function selectiveScalars(
 ): Record<string, number> {
   const sc = counts ? (scratch ?? selectiveScratch(s)) : null;
   const mult = sc ? gatherCounts(s.rows, counts!, sc.mult) : null;
-  return scalarsOf(s, mult, s.calib ? mult : null);
+  const valMult = sc && s.rule.kind === 'split-target' ? gatherCounts(s.rule.valRows, counts!, sc.valMult!) : null;
+  const calibMult =
+    !sc || !s.calib ? null : s.calib.rows === s.rows ? mult : gatherCounts(s.calib.rows, counts!, sc.calibMult!);
+  return scalarsOf(s, mult, valMult, calibMult);
 }
 
 /**
  * Whether {@link selectiveScalarsSorted} applies: the selective rows are every row and one score
- * order serves the selective and calibration metrics.
+ * order serves the selective and calibration metrics (no val/test protocol).
  */
 export function sortedResamplingApplies(s: SelectiveSetup, nRows: number): boolean {
-  return s.rows.n === nRows && (s.calib === null || s.calib.rows === s.rows);
+  return (
+    !s.subset && s.rows.n === nRows && s.rule.kind !== 'split-target' && (s.calib === null || s.calib.rows === s.rows)
+  );
 }
 
 /**
@@ -259,7 +330,7 @@ export function selectiveScalarsSorted(
   resampler: SelectiveResampler | null = null,
   items?: number,
 ): Record<string, number> {
-  if (!resampler) return scalarsOf(s, mult, s.calib ? mult : null);
+  if (!resampler) return scalarsOf(s, mult, null, s.calib ? mult : null);
   return selectiveScalarsOfValues(s, selectiveResampleValues(resampler, mult, items));
 }
 
@@ -319,13 +390,11 @@ export function selectiveResamplerFor(
   s: SelectiveSetup,
   classSums: PreparedClassification | null = null,
 ): SelectiveResampler | null {
-  if (!s.ranked || s.reweight || (s.calib !== null && s.calib.rows !== s.rows)) return null;
+  if (!s.ranked || s.reweight || s.subset || (s.calib !== null && s.calib.rows !== s.rows)) return null;
   const r = s.rule;
   let accept: PrefixAcceptance;
   if (r.kind === 'all') accept = { kind: 'end', end: s.rows.n };
   else if (r.kind === 'threshold') accept = { kind: 'end', end: thresholdEnd(s.rows, r.threshold) };
-  else if (r.kind === 'split-target')
-    accept = { kind: 'end', end: Number.isNaN(r.threshold) ? 0 : thresholdEnd(s.rows, r.threshold) };
   else if (r.kind === 'target') accept = { kind: 'target', target: r.target };
   else return null;
   return selectiveResampler(s.rows, accept, s.calib ? { B: s.calib.B } : null, classSums);
@@ -334,10 +403,11 @@ export function selectiveResamplerFor(
 function scalarsOf(
   s: SelectiveSetup,
   mult: Multiplicities | null,
+  valMult: Multiplicities | null,
   calibMult: Multiplicities | null,
 ): Record<string, number> {
   const out: Record<string, number> = {};
-  const { acc } = acceptanceFor(s, mult);
+  const { acc } = acceptanceFor(s, mult, valMult);
   const op = operatingPoint(s.rows, acc, mult, { reweight: s.reweight, epsilon: s.epsilon });
   out.coverage = op.coverage;
   out.selective_risk = op.risk;
@@ -346,6 +416,7 @@ function scalarsOf(
     s.groupNames.forEach((g, gi) => (out[`error_group.${g}`] = op.groupError[gi]));
     out.balanced_error = op.balanced;
     out.worst_error = op.worst;
+    if (s.groupTrainShare) out.weighted_balanced_error = trainWeightedMean(op.groupError, s.groupTrainShare);
   }
   if (s.ranked) {
     const a = aurcValues(s.rows, mult);
@@ -407,7 +478,7 @@ function pointOfPrefix(rows: SortedRows, end: number): number {
 
 const nul = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
-function describeRule(s: SelectiveSetup, threshold: number | null, ctx: TaskContext): string {
+function describeRule(s: SelectiveSetup, threshold: number | null, ctx: TaskContext, n: number): string {
   const r = s.rule;
   switch (r.kind) {
     case 'column':
@@ -417,7 +488,7 @@ function describeRule(s: SelectiveSetup, threshold: number | null, ctx: TaskCont
     case 'target':
       return `targetCoverage ${r.target}: t = ${threshold} (score of the last row of the shortest prefix reaching it; ties at t accepted)`;
     case 'split-target':
-      return `validation/test protocol: t = ${threshold} chosen for targetCoverage ${r.target} on the ${r.valRows} validation rows (ties at t accepted)${ctx.config.bootstrap.n > 0 ? ', kept fixed over the bootstrap resamples' : ''}`;
+      return `val/test protocol: t = ${threshold} chosen for targetCoverage ${r.target} on the ${r.valRows.n} val rows; measured on the ${n} test rows${ctx.config.bootstrap.n > 0 ? ' (the bootstrap re-chooses t on each resample)' : ''}`;
     case 'all':
       return 'every row accepted (no accept column, acceptThreshold or targetCoverage)';
   }
@@ -430,16 +501,18 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   if (!s) return;
   const { results, warnings, config } = ctx;
   const file = run.data.file;
-  const { acc, threshold } = acceptanceFor(s, null);
+  const { acc, threshold } = acceptanceFor(s, null, null);
   const op = operatingPoint(s.rows, acc, null, { reweight: s.reweight, epsilon: s.epsilon });
   const v = selectiveScalars(s, null);
-  const rowsNote = `; ${describeRule(s, threshold, ctx)}; ${rowsPhrase(run.split, s.rows.n)}`;
+  const rowsNote = s.subset
+    ? `; ${describeRule(s, threshold, ctx, s.rows.n)}`
+    : `; ${describeRule(s, threshold, ctx, s.rows.n)}; all ${s.rows.n} rows`;
   const scoreNote = s.ranked ? `score: ${s.scoreName}` : 'no scores';
   results.metric('selective', 'coverage', v.coverage, { note: `Σw·A / Σw${rowsNote}` });
   if (!Number.isFinite(v.selective_risk))
     warnings.note(
       'nothing-accepted',
-      `${file}: no row is accepted (${describeRule(s, threshold, ctx)}), so selective_risk is undefined (null).`,
+      `${file}: no row is accepted (${describeRule(s, threshold, ctx, s.rows.n)}), so selective_risk is undefined (null).`,
     );
   results.metric('selective', 'selective_risk', v.selective_risk, { note: `Σw·A·1[ŷ≠y] / Σw·A${rowsNote}` });
   const G = s.groupNames.length;
@@ -470,9 +543,23 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
       note: `max of error_group over ${G} groups${rowsNote}. A max is a biased statistic: its bootstrap percentile interval may not contain the point estimate.`,
     });
     results.table('groupAnalysis', groupAnalysis(s.rows, acc, s.groupNames, op.groupError, s.ranked));
+    if (s.reweight) {
+      // the uniform (every row weight w_i) and the reweighted group errors side by side
+      const uniform = operatingPoint(s.rows, acc, null, { reweight: false, epsilon: s.epsilon });
+      (results.tables.groupAnalysis as GroupAnalysisRow[]).forEach((r, gi) => {
+        r.errorUniform = nul(uniform.groupError[gi]);
+        r.errorReweighted = nul(op.groupError[gi]);
+      });
+      const pi = Array.from(s.groupTrainShare!, (q, gi) => `π_${s.groupNames[gi]} = ${Number(q.toPrecision(4))}`);
+      results.metric('selective', 'weighted_balanced_error', v.weighted_balanced_error, {
+        note: `Σ_g π_g·e_g(w^trn) / Σ_g π_g, π_g = the group's train share (${pi.join(', ')})${rowsNote}`,
+      });
+    }
   }
   if (!s.ranked) return;
-  const where = run.split ? `; ${rowsPhrase(run.split, s.rows.n)}` : '';
+  // which score each family used: the ranking (risk–coverage, AURC) and the calibration confidence
+  results.table('scoresUsed', { selective: s.scoreName, calibration: s.calib ? s.calib.scoreName : null });
+  const where = s.subset ? `; the ${s.rows.n} test rows` : '';
   results.metric('selective', 'aurc', v.aurc, {
     note: `mean over k = 1..n of the risk of the top-k by score, fractional counts inside tied blocks; ${scoreNote}${where}`,
   });
@@ -508,7 +595,8 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   }
   results.time('selective.curves', () => {
     const c = exactRiskCoverage(s.rows);
-    const opc = operatingPointColumns(s.rows, s.calib ? s.calib.B : null);
+    // ECE of the accepted rows only when the ranking score is the calibrated confidence
+    const opc = operatingPointColumns(s.rows, s.calib && s.isProbability ? s.calib.B : null);
     const keep = keptPoints(c.coverage.length, acc.kind === 'prefix' ? pointOfPrefix(s.rows, acc.end) : -1).filter(
       (i) => Number.isFinite(c.risk[i]),
     );
@@ -580,6 +668,15 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
     }
     results.curve('costSweep', sweep);
   });
+  if (s.reweight) {
+    // The protocol reweights the group errors at the operating point only: the AURC family and the
+    // curves weigh every row by its sample weight alone, which each of their notes says.
+    const clause =
+      '; not reweighted: every row counts with its sample weight (`reweight` applies to error_group, balanced_error, worst_error and weighted_balanced_error at the operating point only)';
+    for (const k of results.families.selective ?? [])
+      if (/aurc/.test(k) && results.metrics[k]) results.metrics[k].note = `${results.metrics[k].note ?? ''}${clause}`;
+    for (const c of ['riskCoverage', 'costSweep']) if (results.curves[c]) results.curves[c].note += clause;
+  }
 };
 
 /** The calibration family step (needs {@link selectiveStep} first). */
@@ -590,7 +687,7 @@ export const calibrationStep: ClassificationStep = (run, ctx) => {
   const { B, rows } = s.calib;
   const c = calibrationValues(rows, B, null, s.calib.bins);
   const v = { ece: c.ece, mce: c.mce, ece_adaptive: c.eceAdaptive };
-  const which = `${B} equal-width bins (lo, hi], an edge value in the lower bin, confidence 0 in no bin but counted in n; confidence = ${s.scoreName}; ${rowsPhrase(run.split, rows.n)}`;
+  const which = `${B} equal-width bins (lo, hi], an edge value in the lower bin, confidence 0 in no bin but counted in n; confidence = ${s.calib.scoreName}; all ${rows.n} rows`;
   results.metric('calibration', 'ece', v.ece, { note: which });
   if (!Number.isFinite(v.mce))
     warnings.note(
@@ -599,7 +696,7 @@ export const calibrationStep: ClassificationStep = (run, ctx) => {
     );
   results.metric('calibration', 'mce', v.mce, { note: `max |acc − conf| over non-empty bins; ${which}` });
   results.metric('calibration', 'ece_adaptive', v.ece_adaptive, {
-    note: `${B} equal-count chunks of the stable ascending sort by confidence (sizes differ by at most one, the first n mod ${B} larger); ${rowsPhrase(run.split, rows.n)}`,
+    note: `${B} equal-count chunks of the stable ascending sort by confidence (sizes differ by at most one, the first n mod ${B} larger); all ${rows.n} rows`,
   });
   const bins = reliabilityBins(rows, B);
   results.table('reliability', bins);

@@ -37,6 +37,10 @@ async function evaluated(): Promise<Results[]> {
     evaluateFile(join(EX, 'digits-lt/logreg.csv'), {
       overrides: { ...NO_BOOT, subgroupColumn: 'split' } as EvalConfig,
     }),
+    // the selective group errors reweighted to the train distribution (weighted_balanced_error)
+    evaluateFile(join(EX, 'cifar100-lt-like/logreg.csv'), {
+      overrides: { ...NO_BOOT, reweight: true } as EvalConfig,
+    }),
   ]);
 }
 

@@ -88,22 +88,48 @@ test('accept column without scores: operating-point keys only', async () => {
   assert.match(m.coverage.note!, /accept/);
 });
 
-test('a margin / entropy score is not a probability: calibration skipped, cost sweep spans the range', async () => {
+test('a margin / entropy ranking with probabilities: calibration on the top-label probability, cost sweep spans the range', async () => {
+  // msp (the top-label probability) 0.7 (right), 0.65 (wrong), 0.55 (wrong); 15 equal-width bins
+  // put them in bins 10, 9, 8, one row each: ECE = (|1 − 0.7| + |0 − 0.65| + |0 − 0.55|)/3 = 0.5,
+  // MCE = 0.65 — the same as with score "msp", whatever score ranks the rows.
   const probs = [
     [0.7, 0.3],
-    [0.4, 0.6],
+    [0.35, 0.65],
     [0.55, 0.45],
   ];
-  const { m, codes, ctx } = await run(
-    makeData({ classes: ['a', 'b'], labels: [0, 0, 1], probs }),
-    noCi({ score: 'entropy' }),
-  );
+  for (const score of ['entropy', 'margin'] as const) {
+    const { m, codes, ctx } = await run(makeData({ classes: ['a', 'b'], labels: [0, 0, 1], probs }), noCi({ score }));
+    close(m.ece.value!, 0.5);
+    close(m.mce.value!, 0.65);
+    assert.ok(!codes.includes('calibration-skipped'));
+    assert.match(
+      m.ece.note!,
+      /confidence = msp \(max probability, the top-label confidence; the risk–coverage ranking uses (negative entropy|margin)/,
+    );
+    const used = ctx.results.tables.scoresUsed as { selective: string; calibration: string };
+    assert.match(used.selective, score === 'margin' ? /^margin/ : /entropy/);
+    assert.match(used.calibration, /^msp/);
+    assert.match(ctx.results.curves.costSweep.note!, /not a probability/);
+    assert.ok(m.aurc.value !== null);
+    // the curve's ECE of the accepted rows would bin margins as if they were confidences: not given
+    assert.equal(ctx.results.curves.riskCoverage.extra!.ece_accepted, undefined);
+  }
+  const msp = await run(makeData({ classes: ['a', 'b'], labels: [0, 0, 1], probs }), noCi());
+  close(msp.m.ece.value!, 0.5);
+  assert.deepEqual(msp.ctx.results.tables.scoresUsed, {
+    selective: 'msp (max probability)',
+    calibration: 'msp (max probability)',
+  });
+});
+
+test('a margin column without class probabilities: calibration skipped with a warning', async () => {
+  const data = makeData({ classes: ['a', 'b'], labels: [0, 0, 1], preds: [0, 1, 0] });
+  data.scoreColumn = Float64Array.from([0.4, 0.3, 0.1]);
+  data.scoreColumnName = 'margin';
+  const { m, codes } = await run(data, noCi());
   assert.equal(m.ece, undefined);
   assert.ok(codes.includes('calibration-skipped'));
-  assert.match(ctx.results.curves.costSweep.note!, /not a probability/);
   assert.ok(m.aurc.value !== null);
-  const msp = await run(makeData({ classes: ['a', 'b'], labels: [0, 0, 1], probs }), noCi());
-  assert.ok(msp.m.ece.value !== null);
 });
 
 test('bad config values are EvalLensErrors naming the key', async () => {
