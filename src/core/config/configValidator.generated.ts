@@ -3,7 +3,7 @@
 /* eslint-disable */
 // @ts-nocheck
 import func4 from 'ajv/dist/runtime/ucs2length';
-export const compiledFrom = '1ca91a2cfb8b731fa83ec99aa0597c41c3641623663e780a5f03a1cdead93e1e';
+export const compiledFrom = '1219d02630cacbfe0bb60dd52d862ec1191d6e268e90904a95247673e50ca432';
 export const validate = validate10;
 export default validate10;
 const schema11 = {
@@ -349,7 +349,7 @@ const schema11 = {
         },
       ],
       description:
-        'A file without a `split` column: split its rows at random, this fraction validation and the rest test (a seeded permutation, not stratified by label), e.g. 0.5 or {"validation": 0.5, "seed": 0}. Seed 0 unless given.',
+        'A file without a `split` column: split its rows at random, this fraction validation and the rest test (a seeded permutation, not stratified by label), e.g. 0.5 or {"validation": 0.5, "seed": 0}. The seed is 0 unless given.',
     },
     metricsOn: {
       enum: ['test', 'all'],

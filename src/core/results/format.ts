@@ -153,7 +153,7 @@ export function splitRowsText(results: Pick<Results, 'source'>): string | null {
   const of =
     sp.by === 'column'
       ? `the split column "${sp.column ?? 'split'}"`
-      : `a random split (validation fraction ${sp.fraction}, seed ${sp.seed ?? 0}, not stratified)`;
+      : `a random split (validation fraction ${sp.fraction}, seed = ${sp.seed ?? 0}, not stratified)`;
   const thresholds = `thresholds chosen on its ${thousands(sp.validationRows)} validation rows`;
   return sp.metricsOn === 'all'
     ? `all rows (n = ${thousands(sp.validationRows + sp.testRows)}: ${thousands(sp.validationRows)} validation + ${thousands(sp.testRows)} test) of ${of}; ${thresholds}; the test rows alone: metricsOn "test"`

@@ -44,7 +44,7 @@ export interface SplitPlan {
   metricsOn: 'test' | 'all';
 }
 
-/** `randomSplit` in its object form (a number is the validation fraction, seed 0). */
+/** `randomSplit` in its object form (a number is the validation fraction, with seed = 0). */
 export function randomSplitOf(
   config: Pick<ResolvedConfig, 'randomSplit'>,
 ): { validation: number; seed: number } | null {

@@ -158,7 +158,7 @@ test('randomSplit: a seeded permutation, ⌊n·f⌋ validation rows, the rest te
   const only = write('random-test-only', ['label,pred,confidence', ...Array.from(parts.test, (i) => body[i]!)]);
   const o = await evaluateFile(only.path, { configPath: only.configPath });
   for (const k of ['accuracy', 'macro_f1', 'aurc', 'ece']) assert.equal(r.metrics[k].value, o.metrics[k].value, k);
-  // a number is the validation fraction with seed 0
+  // a number is the validation fraction with seed = 0
   const g = write('random-number', ['label,pred,confidence', ...body], { randomSplit: 0.5 });
   const rg = await evaluateFile(g.path, { configPath: g.configPath });
   assert.equal(rg.source.split?.seed, 0);
