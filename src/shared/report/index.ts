@@ -13,10 +13,17 @@ import { explorerMissingNote, operatingPointModel } from '../operatingPoint';
 import { userInspectorModel } from '../userInspector';
 import type { ChartModel, ReportModel, TableModel, TabModel } from '../model';
 import { FAMILY_TITLES, baselineExtras, card, familyOf, header } from './common';
-import { formatNumber } from '../format';
+import { formatLevel, formatNumber } from '../format';
 import { confusionChart, perClassBar, perClassTable, perClassVsTrain } from './classification';
 import { shiftChart } from './evolving';
-import { costSweepChart, groupAnalysisTable, riskCoverageChart } from './selective';
+import {
+  aurcBarsChart,
+  costSweepChart,
+  groupAnalysisTable,
+  groupErrorBarsChart,
+  riskCoverageChart,
+  riskCoveragePracticalChart,
+} from './selective';
 import { reliabilityCharts } from './calibration';
 import { pairedCurveChart } from './importance';
 import { activityChart, metricVsKChart, perUserHistograms, storedHistograms } from './ranking';
@@ -81,6 +88,18 @@ export function buildReportModel(results: Results): ReportModel {
     place('evolving', shiftChart(curves.shift, results.metrics), (k) => familyOf(results, k) === 'evolving');
   if (curves.riskCoverage)
     place('selective', riskCoverageChart(curves.riskCoverage, results.metrics), (k) => /aurc/.test(k));
+  place(
+    'selective',
+    riskCoveragePracticalChart(curves.riskCoverageGrid101, curves.riskCoverage, results.metrics),
+    (k) => /_0\.2_1$/.test(k),
+  );
+  const level = formatLevel(results.config?.bootstrap?.confidence);
+  place('selective', aurcBarsChart(results.metrics, level));
+  place(
+    'selective',
+    groupErrorBarsChart(results.metrics, results.families.selective ?? Object.keys(results.metrics), level),
+    (k) => /^error_group\./.test(k),
+  );
   if (curves.costSweep) place('selective', costSweepChart(curves.costSweep));
   if (t.groupAnalysis && t.groupAnalysis.length > 0) tab('selective').tables.push(groupAnalysisTable(t.groupAnalysis));
   if (t.reliability || curves.reliability)

@@ -47,6 +47,8 @@ test('charts present only for curves in the results; targets point metrics at th
   assert.deepEqual(
     ids.sort(),
     [
+      // aurc is present: its bars; the exact curve reaches coverage ≥ 0.2: the practical range
+      'aurcBars',
       'confusion',
       'curve.oddCurve',
       'perClassAccuracy',
@@ -54,6 +56,7 @@ test('charts present only for curves in the results; targets point metrics at th
       'reliability',
       'reliabilityCounts',
       'riskCoverage',
+      'riskCoveragePractical',
     ].sort(),
   );
   assert.ok(!ids.includes('shift'), 'no shift curve → no shift chart');
