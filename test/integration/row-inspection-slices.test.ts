@@ -275,7 +275,9 @@ describe('slices and subsets (a slice click shows the report of its rows)', func
     const config = JSON.parse(readFileSync(ws('digits-lt/eval-lens.json'), 'utf8')) as Record<string, unknown>;
     makeFolder(
       'inspect-slices',
-      { 'eval-lens.json': JSON.stringify({ ...config, slices: ['split'], bootstrap: { n: 200 } }) },
+      // metricsOn "all": the slices by split compare the validation and the test rows (with the
+      // default "test", every metric and slice covers the test rows only)
+      { 'eval-lens.json': JSON.stringify({ ...config, slices: ['split'], metricsOn: 'all', bootstrap: { n: 200 } }) },
       { 'preds.csv': 'digits-lt/logreg.csv' },
     );
     await evaluate('inspect-slices/preds.csv', 'inspect-slices/preds.eval.json', 60_000);
