@@ -55,6 +55,26 @@ export interface SourceInfo {
    * filter as text. `rowsUsed` is then the number of matching rows.
    */
   filter?: { where: { key: string; op: '=' | '!=' | '<' | '<=' | '>' | '>='; value: string }[]; expression: string };
+  /**
+   * Present when the rows are split into validation and test (a `split` column, or `randomSplit`):
+   * thresholds are chosen on the validation rows, and the metrics are computed on the test rows
+   * (`metricsOn: "test"`, then `rowsUsed` is the number of test rows) or on every row (`"all"`).
+   */
+  split?: SplitInfo;
+}
+
+/** How the rows were split into validation and test (`source.split`). */
+export interface SplitInfo {
+  by: 'column' | 'random';
+  /** The split column's name (`by: "column"`). */
+  column?: string;
+  /** `randomSplit`: the validation fraction and the seed (`by: "random"`). */
+  fraction?: number;
+  seed?: number;
+  validationRows: number;
+  testRows: number;
+  /** The rows every metric is computed on. */
+  metricsOn: 'test' | 'all';
 }
 
 /** A series of (x, y) points with named extra columns; kept columnar for size. */

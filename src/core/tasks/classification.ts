@@ -25,6 +25,11 @@ import { classificationSlicesStep } from '../inspect/slicesStep';
 import { subgroupStep } from './classificationSubgroups';
 import { subsetClassification } from '../inspect/subset';
 import { checkBaselineFits, classificationBaselineData } from './baselineRun';
+import { splitSummary, withSplitValues, type SplitPlan } from './split';
+import { cutClassificationData } from '../data/cutRows';
+import type { ClassificationData } from '../data/classificationData';
+import type { LoadedClassification } from '../io/loadClassification';
+import type { TaskContext } from './types';
 
 // Re-exported so callers that know the runner need not know where the run is built.
 export {
@@ -235,6 +240,30 @@ export const CLASSIFICATION_STEPS: { name: string; step: ClassificationStep }[] 
   { name: 'bootstrap', step: classificationCiStep },
 ];
 
+/**
+ * The rows the metrics are computed on: with a validation/test split (tasks/split.ts) and
+ * `metricsOn: "test"` (the default), the test rows; the validation rows are kept apart, for the
+ * thresholds. A split with no test rows leaves every row, with a note.
+ */
+function splitForMetrics(
+  loaded: LoadedClassification,
+  ctx: TaskContext,
+): { loaded: LoadedClassification; plan: SplitPlan | null; validation: ClassificationData | null } {
+  const { data, plan } = withSplitValues(loaded.data, ctx.config);
+  if (!plan) return { loaded, plan: null, validation: null };
+  const all = { ...loaded, data };
+  const validation = plan.val.length > 0 ? cutClassificationData(data, plan.val) : null;
+  if (plan.metricsOn === 'all') return { loaded: all, plan, validation };
+  if (plan.test.length === 0) {
+    ctx.warnings.note(
+      'split-no-test-rows',
+      `${data.file}: the split has no test rows (${plan.val.length} validation rows), so every metric is computed on all ${data.n} rows.`,
+    );
+    return { loaded: all, plan: { ...plan, metricsOn: 'all' }, validation };
+  }
+  return { loaded: subsetClassification(all, plan.test), plan, validation };
+}
+
 export const runClassification: TaskRunner = async (ctx) => {
   let loaded = await loadClassification(ctx.path, ctx.config, ctx.warnings, ctx.progress, {
     // the `slices` columns and the subgroup column, as written
@@ -252,10 +281,14 @@ export const runClassification: TaskRunner = async (ctx) => {
       data: classificationBaselineData(loaded.data, kind, ctx.config.score ?? CONFIG_DEFAULTS.score),
     };
   }
+  const split = splitForMetrics(loaded, ctx);
+  loaded = split.loaded;
   // Started now so that their start overlaps the point estimates; stopped below however the evaluation ends.
   const resampleWorkers = ctx.onResampling ? null : startBootstrapWorkers(ctx.config, loaded.data.n);
   try {
     const run = await prepareRun(loaded.data, ctx);
+    run.split = split.plan;
+    run.validation = split.validation;
     run.resampleWorkers = resampleWorkers;
     run.text = loaded.text;
     run.source = {
@@ -264,6 +297,7 @@ export const runClassification: TaskRunner = async (ctx) => {
       rows: loaded.rows,
       rowsUsed: loaded.data.n,
       columns: loaded.columns,
+      ...(split.plan ? { split: splitSummary(split.plan) } : {}),
     };
     for (const { name, step } of CLASSIFICATION_STEPS) {
       checkCancelled(ctx.progress);

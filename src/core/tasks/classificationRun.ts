@@ -29,6 +29,7 @@ import {
 } from '../metrics/trainDistribution';
 import type { TaskContext } from './types';
 import type { StartedResampleWorkers } from '../stats/parallelBootstrap';
+import type { SplitPlan } from './split';
 
 /** Everything computed for one classification file, shared by the family steps. */
 export interface ClassificationRun {
@@ -44,6 +45,13 @@ export interface ClassificationRun {
   evolving: EvolvingSetup | null;
   /** Rows per true class (sampled shift protocol only). */
   classRows: Int32Array[] | null;
+  /**
+   * The validation/test split (tasks/split.ts), when the file has one; `data` then holds the test
+   * rows (`metricsOn: "test"`) or every row (`"all"`).
+   */
+  split?: SplitPlan | null;
+  /** The validation rows of the split, where thresholds are chosen; null without a split. */
+  validation?: ClassificationData | null;
   /** Selective/calibration setup (score order, acceptance), set by the selective step; null when not computed. */
   selective?: SelectiveSetup | null;
   /** Columns kept as written (the `slices` columns), by name. */
@@ -61,7 +69,8 @@ export type AcceptanceRule =
   | { kind: 'column' }
   | { kind: 'threshold'; threshold: number }
   | { kind: 'target'; target: number }
-  | { kind: 'split-target'; target: number; valRows: SortedRows }
+  /** `targetCoverage` with a split: t chosen on the `valRows` validation rows, then accept s ≥ t. */
+  | { kind: 'split-target'; target: number; threshold: number; valRows: number }
   | { kind: 'all' };
 
 export interface SelectiveSetup {
@@ -70,10 +79,8 @@ export interface SelectiveSetup {
   scoreName: string;
   /** Scores are probabilities of the top label (msp, or a [0,1] column not named like a margin). */
   isProbability: boolean;
-  /** The rows the selective metrics are measured on (all rows, or the `test` rows of the protocol). */
+  /** The rows the selective metrics are measured on (every row of the run's data). */
   rows: SortedRows;
-  /** Whether `rows` is a subset (val/test protocol). */
-  subset: boolean;
   rule: AcceptanceRule;
   /** The `accept` column in sorted order (rule `column`). */
   mask: Uint8Array | null;

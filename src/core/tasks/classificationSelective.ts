@@ -30,35 +30,46 @@ import {
 import type { Curve, GroupAnalysisRow } from '../results/types';
 import type { AcceptanceRule, ClassificationRun, ClassificationStep, SelectiveSetup } from './classificationRun';
 import type { TaskContext } from './types';
+import { rowsPhrase } from './split';
 
 export type { AcceptanceRule, SelectiveSetup } from './classificationRun';
 
-const VAL_NAMES = new Set(['val', 'valid', 'validation', 'dev']);
-const TEST_NAMES = new Set(['test']);
+/** The confidence score of each row the selective family ranks by, its kind and its name. */
+function selectiveScores(
+  data: ClassificationData,
+  config: TaskContext['config'],
+): { scores: Float64Array | null; scoreKind: SelectiveSetup['scoreKind']; scoreName: string } {
+  if (data.scoreColumn)
+    return { scores: data.scoreColumn, scoreKind: 'column', scoreName: `column "${data.scoreColumnName ?? 'score'}"` };
+  if (!data.probTerms && !data.probs) return { scores: null, scoreKind: 'none', scoreName: '' };
+  const kind = config.score ?? CONFIG_DEFAULTS.score;
+  const scoreName =
+    kind === 'msp'
+      ? 'msp (max probability)'
+      : kind === 'margin'
+        ? 'margin (top-1 − top-2 probability)'
+        : 'negative entropy of the probabilities';
+  return { scores: deriveScores(data, kind), scoreKind: kind, scoreName };
+}
+
+/**
+ * The threshold for `targetCoverage` c chosen on the validation rows of a split: the score of the
+ * last row of the shortest top-scored prefix whose weighted coverage reaches c (ties included);
+ * NaN when no validation row has positive weight.
+ */
+function validationThreshold(validation: ClassificationData, config: TaskContext['config'], c: number): number {
+  const scores = selectiveScores(validation, config).scores ?? new Float64Array(validation.n);
+  // correctness does not move the threshold; the order needs it only to be built
+  const rows = sortRowsByScore(scores, new Uint8Array(validation.n), { weights: validation.weights });
+  return targetCoverageEnd(rows, c).threshold;
+}
 
 /** Builds the {@link SelectiveSetup}; null (with a warning) when the family cannot run at all. */
 export function prepareSelective(run: ClassificationRun, ctx: TaskContext): SelectiveSetup | null {
   const { data } = run;
   const { config, warnings } = ctx;
   const cfgName = config.configFile ?? 'the config';
-  let scores: Float64Array | null = null;
-  let scoreKind: SelectiveSetup['scoreKind'] = 'none';
-  let scoreName = '';
-  if (data.scoreColumn) {
-    scores = data.scoreColumn;
-    scoreKind = 'column';
-    scoreName = `column "${data.scoreColumnName ?? 'score'}"`;
-  } else if (data.probTerms || data.probs) {
-    const kind = config.score ?? CONFIG_DEFAULTS.score;
-    scores = deriveScores(data, kind);
-    scoreKind = kind;
-    scoreName =
-      kind === 'msp'
-        ? 'msp (max probability)'
-        : kind === 'margin'
-          ? 'margin (top-1 − top-2 probability)'
-          : 'negative entropy of the probabilities';
-  }
+  const { scores, scoreKind, scoreName } = selectiveScores(data, config);
   if (!scores && !data.accept) {
     warnings.note(
       'no-scores',
@@ -106,9 +117,8 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
   const sortOpts = { groups, nGroups: groupNames.length, weights: data.weights, groupWeights };
   const allScores = scores ?? new Float64Array(data.n); // no scores: one tied block (operating point only)
 
-  // acceptance rule and the rows it is measured on
+  // acceptance rule
   let rule: AcceptanceRule = { kind: 'all' };
-  let evalRows: Int32Array | null = null;
   if (data.accept) {
     rule = { kind: 'column' };
     if (config.acceptThreshold !== undefined || config.targetCoverage !== undefined) {
@@ -126,19 +136,14 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
         file: cfgName,
         column: 'targetCoverage',
       });
-    const split = splitRows(data);
-    if (split && split.val.length > 0 && split.test.length > 0) {
-      rule = {
-        kind: 'split-target',
-        target: c,
-        valRows: sortRowsByScore(allScores, wrong, { ...sortOpts, rows: split.val }),
-      };
-      evalRows = split.test;
+    const val = run.validation;
+    if (val && val.n > 0) {
+      rule = { kind: 'split-target', target: c, threshold: validationThreshold(val, config, c), valRows: val.n };
     } else {
-      if (split)
+      if (run.split)
         warnings.note(
           'split-protocol-unavailable',
-          `${data.file}: the \`split\` column has ${split.val.length} validation rows (val/valid/validation/dev) and ${split.test.length} test rows; both are needed for the val/test protocol, so the threshold for \`targetCoverage\` is chosen on all rows.`,
+          `${data.file}: the split has no validation rows, so the threshold for \`targetCoverage\` is chosen on the rows it is measured on.`,
         );
       rule = { kind: 'target', target: c };
     }
@@ -148,7 +153,7 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
       `${data.file}: \`acceptThreshold\` / \`targetCoverage\` need confidence scores, which this file does not have; every row is accepted.`,
     );
   }
-  const rows = sortRowsByScore(allScores, wrong, { ...sortOpts, rows: evalRows });
+  const rows = sortRowsByScore(allScores, wrong, sortOpts);
   let mask: Uint8Array | null = null;
   if (rule.kind === 'column') {
     mask = new Uint8Array(rows.n);
@@ -164,8 +169,7 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
     });
   const confidence = scores && !isProbability ? topLabelConfidence(data) : null;
   if (scores && isProbability) {
-    const cRows = evalRows ? sortRowsByScore(allScores, wrong, { weights: data.weights }) : rows;
-    calib = { rows: cRows, bins: binIndices(cRows, B), B, scoreName };
+    calib = { rows, bins: binIndices(rows, B), B, scoreName };
   } else if (confidence) {
     // Ranked by a margin (or entropy): calibration is a property of the probabilities, so ECE,
     // MCE and the reliability bins use the top-label probability of the same rows.
@@ -187,7 +191,6 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
     scoreName,
     isProbability,
     rows,
-    subset: evalRows !== null,
     rule,
     mask,
     groupNames,
@@ -236,38 +239,22 @@ function inUnitInterval(s: Float64Array): boolean {
   return true;
 }
 
-function splitRows(data: ClassificationData): { val: Int32Array; test: Int32Array } | null {
-  if (!data.split) return null;
-  const val: number[] = [];
-  const test: number[] = [];
-  data.split.forEach((s, i) => {
-    const k = s.trim().toLowerCase();
-    if (VAL_NAMES.has(k)) val.push(i);
-    else if (TEST_NAMES.has(k)) test.push(i);
-  });
-  return { val: Int32Array.from(val), test: Int32Array.from(test) };
-}
-
 /** Scratch buffers reused across bootstrap resamples. */
 export interface SelectiveScratch {
   mult: Float64Array;
-  valMult: Float64Array | null;
-  calibMult: Float64Array | null;
 }
 
 export function selectiveScratch(s: SelectiveSetup): SelectiveScratch {
-  return {
-    mult: new Float64Array(s.rows.n),
-    valMult: s.rule.kind === 'split-target' ? new Float64Array(s.rule.valRows.n) : null,
-    calibMult: s.calib && s.calib.rows !== s.rows ? new Float64Array(s.calib.rows.n) : null,
-  };
+  return { mult: new Float64Array(s.rows.n) };
 }
 
-/** The acceptance under multiplicities `mult` (re-chosen per resample for `targetCoverage`). */
+/**
+ * The acceptance under multiplicities `mult` (re-chosen per resample for `targetCoverage`; with a
+ * validation/test split the threshold stays the one chosen on the validation rows).
+ */
 export function acceptanceFor(
   s: SelectiveSetup,
   mult: Multiplicities | null,
-  valMult: Multiplicities | null,
 ): { acc: Acceptance; threshold: number | null } {
   const r = s.rule;
   switch (r.kind) {
@@ -279,13 +266,11 @@ export function acceptanceFor(
       const t = targetCoverageEnd(s.rows, r.target, mult);
       return { acc: { kind: 'prefix', end: t.end }, threshold: t.threshold };
     }
-    case 'split-target': {
-      const t = targetCoverageEnd(r.valRows, r.target, valMult);
+    case 'split-target':
       return {
-        acc: { kind: 'prefix', end: Number.isNaN(t.threshold) ? 0 : thresholdEnd(s.rows, t.threshold) },
-        threshold: t.threshold,
+        acc: { kind: 'prefix', end: Number.isNaN(r.threshold) ? 0 : thresholdEnd(s.rows, r.threshold) },
+        threshold: r.threshold,
       };
-    }
     case 'all':
       return { acc: { kind: 'prefix', end: s.rows.n }, threshold: null };
   }
@@ -303,20 +288,21 @@ export function selectiveScalars(
 ): Record<string, number> {
   const sc = counts ? (scratch ?? selectiveScratch(s)) : null;
   const mult = sc ? gatherCounts(s.rows, counts!, sc.mult) : null;
-  const valMult = sc && s.rule.kind === 'split-target' ? gatherCounts(s.rule.valRows, counts!, sc.valMult!) : null;
   const calibMult =
-    !sc || !s.calib ? null : s.calib.rows === s.rows ? mult : gatherCounts(s.calib.rows, counts!, sc.calibMult!);
-  return scalarsOf(s, mult, valMult, calibMult);
+    !s.calib || !sc
+      ? mult
+      : s.calib.rows === s.rows
+        ? mult
+        : gatherCounts(s.calib.rows, counts!, new Float64Array(s.calib.rows.n));
+  return scalarsOf(s, mult, s.calib ? calibMult : null);
 }
 
 /**
  * Whether {@link selectiveScalarsSorted} applies: the selective rows are every row and one score
- * order serves the selective and calibration metrics (no val/test protocol).
+ * order serves the selective and calibration metrics.
  */
 export function sortedResamplingApplies(s: SelectiveSetup, nRows: number): boolean {
-  return (
-    !s.subset && s.rows.n === nRows && s.rule.kind !== 'split-target' && (s.calib === null || s.calib.rows === s.rows)
-  );
+  return s.rows.n === nRows && (s.calib === null || s.calib.rows === s.rows);
 }
 
 /**
@@ -330,7 +316,7 @@ export function selectiveScalarsSorted(
   resampler: SelectiveResampler | null = null,
   items?: number,
 ): Record<string, number> {
-  if (!resampler) return scalarsOf(s, mult, null, s.calib ? mult : null);
+  if (!resampler) return scalarsOf(s, mult, s.calib ? mult : null);
   return selectiveScalarsOfValues(s, selectiveResampleValues(resampler, mult, items));
 }
 
@@ -390,11 +376,13 @@ export function selectiveResamplerFor(
   s: SelectiveSetup,
   classSums: PreparedClassification | null = null,
 ): SelectiveResampler | null {
-  if (!s.ranked || s.reweight || s.subset || (s.calib !== null && s.calib.rows !== s.rows)) return null;
+  if (!s.ranked || s.reweight || (s.calib !== null && s.calib.rows !== s.rows)) return null;
   const r = s.rule;
   let accept: PrefixAcceptance;
   if (r.kind === 'all') accept = { kind: 'end', end: s.rows.n };
   else if (r.kind === 'threshold') accept = { kind: 'end', end: thresholdEnd(s.rows, r.threshold) };
+  else if (r.kind === 'split-target')
+    accept = { kind: 'end', end: Number.isNaN(r.threshold) ? 0 : thresholdEnd(s.rows, r.threshold) };
   else if (r.kind === 'target') accept = { kind: 'target', target: r.target };
   else return null;
   return selectiveResampler(s.rows, accept, s.calib ? { B: s.calib.B } : null, classSums);
@@ -403,11 +391,10 @@ export function selectiveResamplerFor(
 function scalarsOf(
   s: SelectiveSetup,
   mult: Multiplicities | null,
-  valMult: Multiplicities | null,
   calibMult: Multiplicities | null,
 ): Record<string, number> {
   const out: Record<string, number> = {};
-  const { acc } = acceptanceFor(s, mult, valMult);
+  const { acc } = acceptanceFor(s, mult);
   const op = operatingPoint(s.rows, acc, mult, { reweight: s.reweight, epsilon: s.epsilon });
   out.coverage = op.coverage;
   out.selective_risk = op.risk;
@@ -478,7 +465,7 @@ function pointOfPrefix(rows: SortedRows, end: number): number {
 
 const nul = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
-function describeRule(s: SelectiveSetup, threshold: number | null, ctx: TaskContext, n: number): string {
+function describeRule(s: SelectiveSetup, threshold: number | null, ctx: TaskContext): string {
   const r = s.rule;
   switch (r.kind) {
     case 'column':
@@ -488,7 +475,7 @@ function describeRule(s: SelectiveSetup, threshold: number | null, ctx: TaskCont
     case 'target':
       return `targetCoverage ${r.target}: t = ${threshold} (score of the last row of the shortest prefix reaching it; ties at t accepted)`;
     case 'split-target':
-      return `val/test protocol: t = ${threshold} chosen for targetCoverage ${r.target} on the ${r.valRows.n} val rows; measured on the ${n} test rows${ctx.config.bootstrap.n > 0 ? ' (the bootstrap re-chooses t on each resample)' : ''}`;
+      return `validation/test protocol: t = ${threshold} chosen for targetCoverage ${r.target} on the ${r.valRows} validation rows (ties at t accepted)${ctx.config.bootstrap.n > 0 ? ', kept fixed over the bootstrap resamples' : ''}`;
     case 'all':
       return 'every row accepted (no accept column, acceptThreshold or targetCoverage)';
   }
@@ -501,18 +488,16 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   if (!s) return;
   const { results, warnings, config } = ctx;
   const file = run.data.file;
-  const { acc, threshold } = acceptanceFor(s, null, null);
+  const { acc, threshold } = acceptanceFor(s, null);
   const op = operatingPoint(s.rows, acc, null, { reweight: s.reweight, epsilon: s.epsilon });
   const v = selectiveScalars(s, null);
-  const rowsNote = s.subset
-    ? `; ${describeRule(s, threshold, ctx, s.rows.n)}`
-    : `; ${describeRule(s, threshold, ctx, s.rows.n)}; all ${s.rows.n} rows`;
+  const rowsNote = `; ${describeRule(s, threshold, ctx)}; ${rowsPhrase(run.split, s.rows.n)}`;
   const scoreNote = s.ranked ? `score: ${s.scoreName}` : 'no scores';
   results.metric('selective', 'coverage', v.coverage, { note: `Σw·A / Σw${rowsNote}` });
   if (!Number.isFinite(v.selective_risk))
     warnings.note(
       'nothing-accepted',
-      `${file}: no row is accepted (${describeRule(s, threshold, ctx, s.rows.n)}), so selective_risk is undefined (null).`,
+      `${file}: no row is accepted (${describeRule(s, threshold, ctx)}), so selective_risk is undefined (null).`,
     );
   results.metric('selective', 'selective_risk', v.selective_risk, { note: `Σw·A·1[ŷ≠y] / Σw·A${rowsNote}` });
   const G = s.groupNames.length;
@@ -559,7 +544,7 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   if (!s.ranked) return;
   // which score each family used: the ranking (risk–coverage, AURC) and the calibration confidence
   results.table('scoresUsed', { selective: s.scoreName, calibration: s.calib ? s.calib.scoreName : null });
-  const where = s.subset ? `; the ${s.rows.n} test rows` : '';
+  const where = run.split ? `; ${rowsPhrase(run.split, s.rows.n)}` : '';
   results.metric('selective', 'aurc', v.aurc, {
     note: `mean over k = 1..n of the risk of the top-k by score, fractional counts inside tied blocks; ${scoreNote}${where}`,
   });
@@ -687,7 +672,7 @@ export const calibrationStep: ClassificationStep = (run, ctx) => {
   const { B, rows } = s.calib;
   const c = calibrationValues(rows, B, null, s.calib.bins);
   const v = { ece: c.ece, mce: c.mce, ece_adaptive: c.eceAdaptive };
-  const which = `${B} equal-width bins (lo, hi], an edge value in the lower bin, confidence 0 in no bin but counted in n; confidence = ${s.calib.scoreName}; all ${rows.n} rows`;
+  const which = `${B} equal-width bins (lo, hi], an edge value in the lower bin, confidence 0 in no bin but counted in n; confidence = ${s.calib.scoreName}; ${rowsPhrase(run.split, rows.n)}`;
   results.metric('calibration', 'ece', v.ece, { note: which });
   if (!Number.isFinite(v.mce))
     warnings.note(
@@ -696,7 +681,7 @@ export const calibrationStep: ClassificationStep = (run, ctx) => {
     );
   results.metric('calibration', 'mce', v.mce, { note: `max |acc − conf| over non-empty bins; ${which}` });
   results.metric('calibration', 'ece_adaptive', v.ece_adaptive, {
-    note: `${B} equal-count chunks of the stable ascending sort by confidence (sizes differ by at most one, the first n mod ${B} larger); all ${rows.n} rows`,
+    note: `${B} equal-count chunks of the stable ascending sort by confidence (sizes differ by at most one, the first n mod ${B} larger); ${rowsPhrase(run.split, rows.n)}`,
   });
   const bins = reliabilityBins(rows, B);
   results.table('reliability', bins);
