@@ -31,7 +31,8 @@ for (const [how, stop, expected] of [
     await assert.rejects(
       evaluateFile(FILE, {
         // enough resamples × rows for a second thread
-        overrides: { bootstrap: { n: 100_000, seed: 1 } },
+        // every row of the split file (300)
+        overrides: { bootstrap: { n: 100_000, seed: 1 }, metricsOn: 'all' },
         progress: {
           report: (stage) => {
             if (stage !== 'calibration') return;
