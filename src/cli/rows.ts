@@ -14,6 +14,7 @@ import {
   QueryError,
   WhereSyntaxError,
   type RowPage,
+  type RowSample,
   type RowSort,
   type RowView,
   type FilterTerm,
@@ -37,6 +38,9 @@ interface RowsFlags {
   offset: string;
   format: RowFormat;
   root?: string;
+  sample?: string;
+  stratify?: string;
+  seed?: string;
   [key: string]: unknown;
 }
 
@@ -81,6 +85,15 @@ export function registerRows(program: Command): void {
     .option('--offset <n>', 'matching rows to skip first', '0')
     .addOption(new Option('-f, --format <format>', 'what to print on stdout').choices(ROW_FORMATS).default('table'))
     .option(
+      '--sample <n|v=n,…>',
+      'print a random sample instead of a page: N rows in all, allocated to the --stratify values in proportion to their rows (largest remainder), or VALUE=N per value, e.g. head=30,tail=20; without replacement, deterministic given --seed',
+    )
+    .option(
+      '--stratify <key>',
+      'with --sample: the key whose values are the strata, e.g. class_group (head/tail), label, shot',
+    )
+    .option('--seed <n>', 'with --sample: seed of the sample (default 0)')
+    .option(
       '--root <dir>',
       "workspace root: paths in the config must stay inside it (default: the current folder, or the config's folder when the config lies outside it)",
     );
@@ -101,8 +114,13 @@ export function registerRows(program: Command): void {
       root: workspaceRoot(cwd, opts.root, configPath ?? input),
     });
     let page: RowPage;
+    const sampling = opts.sample !== undefined ? sampleFlags(opts.sample, opts.stratify, opts.seed) : null;
+    if (!sampling && opts.stratify !== undefined)
+      throw new UsageError('--stratify needs --sample N (or --sample VALUE=N,…).');
     try {
-      page = inspection.query({ where, sort, offset, limit });
+      page = sampling
+        ? inspection.sample({ where, sort, ...sampling })
+        : inspection.query({ where, sort, offset, limit });
     } catch (e) {
       if (e instanceof QueryError)
         throw new UsageError(`${opts.sort !== undefined && !e.term ? '--sort' : '--where'}: ${e.message}`);
@@ -110,6 +128,28 @@ export function registerRows(program: Command): void {
     }
     process.stdout.write(renderRows(page, opts.format));
   });
+}
+
+/** `--sample N` or `--sample v=n,…` with `--stratify` and `--seed`. */
+export function sampleFlags(
+  raw: string,
+  stratify: string | undefined,
+  seedRaw: string | undefined,
+): { sizes: number | Record<string, number>; stratify?: string; seed: number } {
+  const seed = seedRaw === undefined ? 0 : Number(seedRaw);
+  if (seedRaw !== undefined && (!/^-?\d+$/.test(seedRaw.trim()) || !Number.isSafeInteger(seed)))
+    throw new UsageError(`--seed expects a whole number, got "${seedRaw}".`);
+  const t = raw.trim();
+  if (/^\d+$/.test(t)) return { sizes: count('--sample', t, 1), seed, ...(stratify ? { stratify } : {}) };
+  const sizes: Record<string, number> = {};
+  for (const part of t.split(',')) {
+    const m = /^(.+)=(\d+)$/.exec(part.trim());
+    if (!m) throw new UsageError(`--sample expects N or VALUE=N,VALUE=N (e.g. head=30,tail=20), got "${raw}".`);
+    sizes[m[1]!.trim()] = count('--sample', m[2]!, 0);
+  }
+  if (!stratify)
+    throw new UsageError(`--sample ${raw} names values: add --stratify KEY (e.g. --stratify class_group).`);
+  return { sizes, stratify, seed };
 }
 
 /** A row as printed in JSON: without the `kind` tag, the documented keys first. */
@@ -124,8 +164,10 @@ export function renderRows(page: RowPage, format: RowFormat): string {
   if (format === 'json') return JSON.stringify({ total: page.total, rows: page.rows.map(plain) }, null, 2) + '\n';
   const { head, cells } = tabulate(page.rows, rowPosition(page));
   if (format === 'csv') return [csvLine(head), ...cells.map(csvLine)].join('\n') + '\n';
-  const footer =
-    page.rows.length === 0
+  const strata = (page as Partial<RowSample>).strata;
+  const footer = strata
+    ? `random sample of ${page.rows.length} of ${page.total} matching rows (${page.rowsInFile} in the file): ${strata.map((x) => `${x.value === '' ? 'all' : x.value} ${x.drawn} of ${x.rows}`).join(', ')}`
+    : page.rows.length === 0
       ? `no row of ${page.total} matching`
       : `rows ${page.offset + 1}–${page.offset + page.rows.length} of ${page.total} matching (${page.rowsInFile} in the file)`;
   if (page.rows.length === 0) return `${footer}\n`;

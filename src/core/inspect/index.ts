@@ -7,6 +7,7 @@
 export * from './types';
 export { parseWhere, formatWhere, formatTerm, WhereSyntaxError } from './where';
 export { QueryError, StaleSourceError } from './errors';
+export type { RowSample, RowSampleQuery } from './rowTable';
 export { openInspection, type Inspection, type InspectionOptions, type Freshness } from './open';
 export { sliceCandidates, sliceValues, MAX_SLICE_VALUES, type SliceValues } from './sliceValues';
 export type { SliceRow, SliceMetricValue } from './slices';

@@ -21,7 +21,7 @@ import { classificationRowValues, classificationTable, encode } from './classifi
 import { StaleSourceError } from './errors';
 import { iwTable } from './iwTable';
 import { rankingRows, rankingTable } from './rankingTable';
-import { QueryRunner, matchingRows, type RowTable } from './rowTable';
+import { QueryRunner, matchingRows, sampleRows, type RowSample, type RowSampleQuery, type RowTable } from './rowTable';
 import { sliceCandidates } from './sliceValues';
 import type { FilterTerm, RowPage, RowQuery } from './types';
 import type { TextColumn } from '../data/textColumn';
@@ -83,6 +83,8 @@ export interface Inspection {
   query(q: RowQuery): RowPage;
   /** Indices (0-based, file order) of the rows matching a filter. */
   rowsMatching(where: FilterTerm[]): Int32Array;
+  /** A seeded stratified random sample of the matching rows (see {@link sampleRows}). */
+  sample(q: RowSampleQuery): RowSample;
   /** Compares the SHA-256 read with the results' `source.sha256`. */
   checkFresh(results: { source: { sha256: string } }): Freshness;
   /** Throws a {@link StaleSourceError} when the results were computed from other bytes. */
@@ -175,6 +177,7 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
     sliceCandidates: candidates,
     query: rowAddressed ? (q) => ({ ...runner.query(q), rowAddressed: true }) : (q) => runner.query(q),
     rowsMatching: (where) => matchingRows(table, where),
+    sample: rowAddressed ? (q) => ({ ...sampleRows(runner, q), rowAddressed: true }) : (q) => sampleRows(runner, q),
     checkFresh: check,
     assertFresh(results) {
       const f = check(results);

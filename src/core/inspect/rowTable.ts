@@ -6,7 +6,8 @@
  */
 import { QueryError } from './errors';
 import { ascendingOrder, directed, termPredicate, type Field, type RowPredicate } from './fields';
-import type { FilterTerm, RowPage, RowQuery, RowView } from './types';
+import type { FilterTerm, RowPage, RowQuery, RowSort, RowView } from './types';
+import { createRng } from '../stats/rng';
 
 export interface RowTable {
   /** Rows (after skipped rows). */
@@ -80,6 +81,11 @@ export class QueryRunner {
     return { total: rows.length, rowsInFile: table.n, offset, rows: Array.from(page, (i) => table.view(i)) };
   }
 
+  /** Every row matching a filter, in the sort's order (ties in line order). */
+  matchingOrder(where: FilterTerm[], sort?: RowSort): Int32Array {
+    return this.matching({ where, sort, offset: 0, limit: 0 });
+  }
+
   /** Every row matching the query's filter, in its sort order (ties in line order). */
   private matching(q: RowQuery): Int32Array {
     const { table } = this;
@@ -120,4 +126,101 @@ export class QueryRunner {
     this.directedOrders.set(id, d);
     return d;
   }
+}
+
+/** A stratified random sample of the rows (`eval-lens rows --sample`). */
+export interface RowSampleQuery {
+  where: FilterTerm[];
+  /** Order of the rows within each stratum (default: line order). */
+  sort?: RowSort;
+  /** Key whose values are the strata (any filter key); none: one stratum of every matching row. */
+  stratify?: string;
+  /**
+   * A total, allocated to the strata in proportion to their matching rows (largest remainder), or
+   * rows per stratum value (only the values named are sampled).
+   */
+  sizes: number | Record<string, number>;
+  seed: number;
+}
+
+export interface RowSample extends RowPage {
+  /** Per stratum, in the order printed: its value, matching rows and rows drawn. */
+  strata: { value: string; rows: number; drawn: number }[];
+}
+
+/** The text of a row's value of a field; null when missing. */
+function fieldText(f: Field, i: number): string | null {
+  if (f.kind === 'category') {
+    const c = f.codes[i]!;
+    return c < 0 ? null : f.names[c]!;
+  }
+  const v = f.values[i]!;
+  if (f.kind === 'bool') return v === 255 ? null : v === 1 ? 'true' : 'false';
+  return Number.isNaN(v) ? null : String(v);
+}
+
+/**
+ * Rows drawn at random without replacement from each stratum of the matching rows: `sizes` rows in
+ * all, allocated in proportion to the strata's sizes (Hamilton's largest-remainder rounding, ties to
+ * the stratum met first), or the rows named per stratum (at most the rows it has). Strata come in
+ * the order of `sizes`' names, else of their first matching row; within a stratum the rows keep the
+ * query's order. Each stratum's draw is a partial Fisher–Yates shuffle of its rows with a generator
+ * seeded by `seed` (xoshiro128**), strata in that order: the same file, filter and seed give the
+ * same rows. Rows whose stratum value is missing are never drawn.
+ */
+export function sampleRows(runner: QueryRunner, q: RowSampleQuery): RowSample {
+  const { table } = runner;
+  const order = runner.matchingOrder(q.where, q.sort);
+  const field = q.stratify ? (table.fields.get(q.stratify) ?? table.fields.get(q.stratify.toLowerCase())) : undefined;
+  if (q.stratify && !field)
+    throw new QueryError(`unknown key "${q.stratify}"; expected one of: ${[...table.fields.keys()].join(', ')}.`);
+  const groups = new Map<string, number[]>();
+  for (const i of order) {
+    const v = field ? fieldText(field, i) : '';
+    if (v === null) continue;
+    let g = groups.get(v);
+    if (!g) groups.set(v, (g = []));
+    g.push(i);
+  }
+  const want = new Map<string, number>();
+  if (typeof q.sizes === 'number') {
+    const total = [...groups.values()].reduce((a, g) => a + g.length, 0);
+    const n = Math.min(q.sizes, total);
+    const entries = [...groups.entries()];
+    const quota = entries.map(([, g]) => (total > 0 ? (n * g.length) / total : 0));
+    const base = quota.map(Math.floor);
+    let left = n - base.reduce((a, b) => a + b, 0);
+    const byRemainder = quota.map((_, k) => k).sort((a, b) => quota[b]! - base[b]! - (quota[a]! - base[a]!) || a - b);
+    for (const k of byRemainder) {
+      if (left <= 0) break;
+      base[k]!++;
+      left--;
+    }
+    entries.forEach(([v], k) => want.set(v, base[k]!));
+  } else {
+    const missing = Object.keys(q.sizes).filter((v) => !groups.has(v));
+    if (missing.length > 0)
+      throw new QueryError(
+        `no matching row has ${q.stratify ?? 'the stratum'} = ${missing.map((v) => `"${v}"`).join(', ')}; its values are ${[...groups.keys()].map((v) => `"${v}"`).join(', ')}.`,
+      );
+    for (const [v, k] of Object.entries(q.sizes)) want.set(v, k);
+  }
+  const rng = createRng(q.seed);
+  const rows: RowView[] = [];
+  const strata: RowSample['strata'] = [];
+  for (const [v, k0] of want) {
+    const g = groups.get(v)!;
+    const k = Math.min(k0, g.length);
+    const pos = Int32Array.from(g.keys());
+    for (let j = 0; j < k; j++) {
+      const r = j + rng.int(g.length - j);
+      const t = pos[j]!;
+      pos[j] = pos[r]!;
+      pos[r] = t;
+    }
+    const chosen = Array.from(pos.subarray(0, k)).sort((a, b) => a - b);
+    for (const p of chosen) rows.push(table.view(g[p]!));
+    strata.push({ value: v, rows: g.length, drawn: k });
+  }
+  return { total: order.length, rowsInFile: table.n, offset: 0, rows, strata };
 }
