@@ -28,6 +28,13 @@ definitions:
     without a profile or without such an item;
 and over the users where each is defined, np.mean and np.std (ddof=0, the population standard
 deviation): diversity@K / diversity_std@K and alignment@K / alignment_std@K.
+
+And test/golden/ranking_masked.json: seen-item masking (maskSeen, default true). Random users
+with ranked lists over 30 items (repeats included), train items and relevant items; each list
+with the user's train items dropped (a repeat of a dropped item with it; a repeat of a kept item
+keeps its slot and never earns), then by their definitions recall@K, precision@K (divided by K),
+hit_rate@K, MRR and NDCG@K (binary gain, DCG / IDCG by their definitions), means over the
+users with a relevant item; and the same metrics without masking (maskSeen: false).
 """
 import json
 import os
@@ -76,6 +83,7 @@ def main():
         json.dump(out, f, indent=0)
     print(f"wrote {OUT}: {len(users)} users, K = {KS}")
     spread()
+    masked()
 
 
 def cos(a, b):
@@ -116,6 +124,64 @@ def spread():
         out["metrics"][f"alignment_std@{K}"] = float(np.std(ali))
     with open(out_path, "w") as f:
         json.dump(out, f, indent=0)
+    print(f"wrote {out_path}: {len(users)} users, K = {ks}")
+
+
+
+
+
+def list_metrics(lst, rel, ks):
+    """recall, precision, hit rate at each K, MRR and NDCG (binary) of one list (repeats never earn)."""
+    hits, seen = [], set()
+    for it in lst:
+        hits.append(1 if (it in rel and it not in seen) else 0)
+        seen.add(it)
+    out = {}
+    for K in ks:
+        h = sum(hits[:K])
+        out[f"recall@{K}"] = h / len(rel)
+        out[f"precision@{K}"] = h / K
+        out[f"hit_rate@{K}"] = 1.0 if h > 0 else 0.0
+        dcg = sum(g / np.log2(i + 2) for i, g in enumerate(hits[:K]))
+        idcg = sum(1 / np.log2(i + 2) for i in range(min(len(rel), K)))
+        out[f"ndcg@{K}"] = dcg / idcg
+    first = next((i for i, g in enumerate(hits) if g), None)
+    out["mrr"] = 0.0 if first is None else 1 / (first + 1)
+    return out
+
+
+def masked():
+    out_path = os.path.join(ROOT, "test", "golden", "ranking_masked.json")
+    rng = np.random.default_rng(20261129)
+    ids = [f"m{k:02d}" for k in range(30)]
+    ks = [1, 3, 5]
+    users, train = [], []
+    for u in range(50):
+        name = f"w{u:02d}"
+        L = int(rng.integers(1, 12))
+        lst = [ids[i] for i in rng.integers(0, 30, size=L)]  # with repeats
+        seen = sorted({ids[i] for i in rng.permutation(30)[: int(rng.integers(0, 8))]})
+        rel = [ids[i] for i in rng.permutation(30)[: int(rng.integers(0, 5))]]
+        users.append({"user": name, "items": lst, "relevant": rel})
+        train += [[name, it] for it in seen]
+    res = {"ks": ks, "users": users, "train": train, "masked": {}, "unmasked": {}}
+    seen_of = {}
+    for u, it in train:
+        seen_of.setdefault(u, set()).add(it)
+    for mode in ("masked", "unmasked"):
+        per = []
+        for x in users:
+            if not x["relevant"]:
+                continue
+            lst = x["items"]
+            if mode == "masked":
+                lst = [it for it in lst if it not in seen_of.get(x["user"], set())]
+            per.append(list_metrics(lst, set(x["relevant"]), ks))
+        res[mode] = {k: float(np.mean([p[k] for p in per])) for k in per[0]}
+    res["usersMasked"] = sum(1 for x in users if any(it in seen_of.get(x["user"], set()) for it in x["items"]))
+    res["itemsMasked"] = sum(sum(1 for it in x["items"] if it in seen_of.get(x["user"], set())) for x in users)
+    with open(out_path, "w") as f:
+        json.dump(res, f, indent=0)
     print(f"wrote {out_path}: {len(users)} users, K = {ks}")
 
 

@@ -5,6 +5,7 @@
  */
 import type { Results } from '../core/results/types';
 import { formatCi } from './format';
+import { rankingConventionNotes } from '../core/results/rankingConventions';
 import { cutoffsOf } from './headline';
 import type { CellValue, ColumnKind, TableModel } from './model';
 
@@ -40,7 +41,9 @@ export function metricsAtK(metrics: Record<string, unknown>): string[] {
  * The run's cells carry their interval as a suffix; baselines have none. Undefined when the
  * results have no `name@K` key.
  */
-export function rankingTable(results: Pick<Results, 'metrics' | 'baselines'>): TableModel | undefined {
+export function rankingTable(
+  results: Pick<Results, 'metrics' | 'baselines'> & Partial<Pick<Results, 'task' | 'config'>>,
+): TableModel | undefined {
   const ks = cutoffsOf(results.metrics).filter((k) =>
     Object.keys(results.metrics).some((key) => key.endsWith(`@${k}`)),
   );
@@ -68,6 +71,10 @@ export function rankingTable(results: Pick<Results, 'metrics' | 'baselines'>): T
   const columns = ['metric', 'ranking', ...ks.map((k) => `@${k}`)];
   const kinds: ColumnKind[] = ['text', 'text', ...ks.map(() => 'num' as const)];
   const withCi = suffixes.some((r) => r.some(Boolean));
+  // The conventions that differ from a common alternative (MAP's normaliser, the popularity baseline).
+  const conventions = rankingConventionNotes({ task: 'ranking', ...results })
+    .map((c) => ` Convention: ${c}`)
+    .join('');
   const catalog = names.some((n) => /coverage/.test(n))
     ? ' Coverage is a share of the catalog, not a mean over users.'
     : '';
@@ -78,7 +85,7 @@ export function rankingTable(results: Pick<Results, 'metrics' | 'baselines'>): T
     kinds,
     rows,
     suffixes,
-    note: `Mean over evaluated users at each cutoff K${withCi ? '; brackets: the run\u2019s percentile bootstrap interval over users' : ''}${baselines.length > 0 ? `; sub-rows: the ${baselines.map(([b]) => b).join(' and ')} baseline${baselines.length > 1 ? 's' : ''} on the same users` : ''}.${catalog}`,
+    note: `Mean over evaluated users at each cutoff K${withCi ? '; brackets: the run\u2019s percentile bootstrap interval over users' : ''}${baselines.length > 0 ? `; sub-rows: the ${baselines.map(([b]) => b).join(' and ')} baseline${baselines.length > 1 ? 's' : ''} on the same users` : ''}.${catalog}${conventions}`,
   };
 }
 

@@ -21,7 +21,16 @@ import type { Place, RunTable } from './types';
 export const TIE_TOLERANCE = 1e-12;
 
 /** Keys that are counts of the data rather than scores: shown, never ranked. */
-export const UNRANKED_KEYS: ReadonlySet<string> = new Set(['users_evaluated', 'users_skipped']);
+const UNRANKED_EXACT: ReadonlySet<string> = new Set(['users_evaluated', 'users_skipped']);
+
+/**
+ * Keys shown, never ranked, with no paired test: the user counts, and the spreads over users of
+ * a ranking metric (`diversity_std@K`, `alignment_std@K`), which have no better direction and no
+ * per-user value.
+ */
+export const UNRANKED_KEYS: { has(key: string): boolean } = {
+  has: (key) => UNRANKED_EXACT.has(key) || /_std@\d+$/.test(key),
+};
 
 /** True when `a` and `b` tie: |a − b| ≤ 1e-12 · max(|a|, |b|). */
 export function ties(a: number, b: number): boolean {

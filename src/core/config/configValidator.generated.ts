@@ -3,7 +3,7 @@
 /* eslint-disable */
 // @ts-nocheck
 import func4 from 'ajv/dist/runtime/ucs2length';
-export const compiledFrom = '1219d02630cacbfe0bb60dd52d862ec1191d6e268e90904a95247673e50ca432';
+export const compiledFrom = '36341aeb66475661c5b07c8acedf16e3778c2c79c42fcb39d3785297f94c7a70';
 export const validate = validate10;
 export default validate10;
 const schema11 = {
@@ -393,7 +393,7 @@ const schema11 = {
     train: {
       $ref: '#/definitions/path',
       description:
-        'Ranking: training interactions (`user,item`), for popularity and random baselines, seen-item masking, cold-start coverage, novelty and activity bins.',
+        'Ranking: training interactions (`user,item`), for seen-item masking (`maskSeen`, on by default), popularity and random baselines, cold-start coverage, novelty and activity bins.',
     },
     items: {
       $ref: '#/definitions/path',
@@ -424,6 +424,12 @@ const schema11 = {
       $ref: '#/definitions/path',
       description:
         'Ranking from a factor model: a text file of item ids, one per line, line i naming row i of `itemFactors`. The order also breaks ties: of two items with the same score, the one listed first ranks higher.',
+    },
+    maskSeen: {
+      type: 'boolean',
+      default: true,
+      description:
+        "Ranking: masks seen items: drops from each user's list the items the user already has in `train` before cutting at K, so the list is refilled from below (default true, as full-ranking evaluation does, e.g. RecBole, Zhao et al. 2021). A list left with fewer than K unseen items keeps its missing slots as misses (precision@K still divides by K). `false` evaluates the lists as they are, with a warning counting the seen items. Needs `train`; lists generated from `userFactors` never hold train items.",
     },
     coldThreshold: {
       type: 'integer',
@@ -4619,17 +4625,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.coldThreshold !== undefined) {
-      let data86 = data.coldThreshold;
-      if (!(typeof data86 == 'number' && !(data86 % 1) && !isNaN(data86) && isFinite(data86))) {
+    if (data.maskSeen !== undefined) {
+      let data86 = data.maskSeen;
+      if (typeof data86 !== 'boolean') {
         const err196 = {
-          instancePath: instancePath + '/coldThreshold',
-          schemaPath: '#/properties/coldThreshold/type',
+          instancePath: instancePath + '/maskSeen',
+          schemaPath: '#/properties/maskSeen/type',
           keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.coldThreshold.type,
-          parentSchema: schema11.properties.coldThreshold,
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+          schema: schema11.properties.maskSeen.type,
+          parentSchema: schema11.properties.maskSeen,
           data: data86,
         };
         if (vErrors === null) {
@@ -4639,9 +4645,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data86 == 'number' && isFinite(data86)) {
-        if (data86 < 1 || isNaN(data86)) {
-          const err197 = {
+    }
+    if (data.coldThreshold !== undefined) {
+      let data87 = data.coldThreshold;
+      if (!(typeof data87 == 'number' && !(data87 % 1) && !isNaN(data87) && isFinite(data87))) {
+        const err197 = {
+          instancePath: instancePath + '/coldThreshold',
+          schemaPath: '#/properties/coldThreshold/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.coldThreshold.type,
+          parentSchema: schema11.properties.coldThreshold,
+          data: data87,
+        };
+        if (vErrors === null) {
+          vErrors = [err197];
+        } else {
+          vErrors.push(err197);
+        }
+        errors++;
+      }
+      if (typeof data87 == 'number' && isFinite(data87)) {
+        if (data87 < 1 || isNaN(data87)) {
+          const err198 = {
             instancePath: instancePath + '/coldThreshold',
             schemaPath: '#/properties/coldThreshold/minimum',
             keyword: 'minimum',
@@ -4649,21 +4676,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
             schema: 1,
             parentSchema: schema11.properties.coldThreshold,
-            data: data86,
+            data: data87,
           };
           if (vErrors === null) {
-            vErrors = [err197];
+            vErrors = [err198];
           } else {
-            vErrors.push(err197);
+            vErrors.push(err198);
           }
           errors++;
         }
       }
     }
     if (data.catalogSize !== undefined) {
-      let data87 = data.catalogSize;
-      if (!(typeof data87 == 'number' && !(data87 % 1) && !isNaN(data87) && isFinite(data87))) {
-        const err198 = {
+      let data88 = data.catalogSize;
+      if (!(typeof data88 == 'number' && !(data88 % 1) && !isNaN(data88) && isFinite(data88))) {
+        const err199 = {
           instancePath: instancePath + '/catalogSize',
           schemaPath: '#/properties/catalogSize/type',
           keyword: 'type',
@@ -4671,18 +4698,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.catalogSize.type,
           parentSchema: schema11.properties.catalogSize,
-          data: data87,
+          data: data88,
         };
         if (vErrors === null) {
-          vErrors = [err198];
+          vErrors = [err199];
         } else {
-          vErrors.push(err198);
+          vErrors.push(err199);
         }
         errors++;
       }
-      if (typeof data87 == 'number' && isFinite(data87)) {
-        if (data87 < 1 || isNaN(data87)) {
-          const err199 = {
+      if (typeof data88 == 'number' && isFinite(data88)) {
+        if (data88 < 1 || isNaN(data88)) {
+          const err200 = {
             instancePath: instancePath + '/catalogSize',
             schemaPath: '#/properties/catalogSize/minimum',
             keyword: 'minimum',
@@ -4690,21 +4717,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
             schema: 1,
             parentSchema: schema11.properties.catalogSize,
-            data: data87,
+            data: data88,
           };
           if (vErrors === null) {
-            vErrors = [err199];
+            vErrors = [err200];
           } else {
-            vErrors.push(err199);
+            vErrors.push(err200);
           }
           errors++;
         }
       }
     }
     if (data.mapNormaliser !== undefined) {
-      let data88 = data.mapNormaliser;
-      if (!(data88 === 'min' || data88 === 'all' || data88 === 'hits')) {
-        const err200 = {
+      let data89 = data.mapNormaliser;
+      if (!(data89 === 'min' || data89 === 'all' || data89 === 'hits')) {
+        const err201 = {
           instancePath: instancePath + '/mapNormaliser',
           schemaPath: '#/properties/mapNormaliser/enum',
           keyword: 'enum',
@@ -4712,27 +4739,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be equal to one of the allowed values',
           schema: schema11.properties.mapNormaliser.enum,
           parentSchema: schema11.properties.mapNormaliser,
-          data: data88,
-        };
-        if (vErrors === null) {
-          vErrors = [err200];
-        } else {
-          vErrors.push(err200);
-        }
-        errors++;
-      }
-    }
-    if (data.gain !== undefined) {
-      let data89 = data.gain;
-      if (!(data89 === 'linear' || data89 === 'exp')) {
-        const err201 = {
-          instancePath: instancePath + '/gain',
-          schemaPath: '#/properties/gain/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.gain.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.gain.enum,
-          parentSchema: schema11.properties.gain,
           data: data89,
         };
         if (vErrors === null) {
@@ -4743,11 +4749,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.gain !== undefined) {
+      let data90 = data.gain;
+      if (!(data90 === 'linear' || data90 === 'exp')) {
+        const err202 = {
+          instancePath: instancePath + '/gain',
+          schemaPath: '#/properties/gain/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.gain.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.gain.enum,
+          parentSchema: schema11.properties.gain,
+          data: data90,
+        };
+        if (vErrors === null) {
+          vErrors = [err202];
+        } else {
+          vErrors.push(err202);
+        }
+        errors++;
+      }
+    }
     if (data.activityBins !== undefined) {
-      let data90 = data.activityBins;
-      if (Array.isArray(data90)) {
-        if (data90.length < 1) {
-          const err202 = {
+      let data91 = data.activityBins;
+      if (Array.isArray(data91)) {
+        if (data91.length < 1) {
+          const err203 = {
             instancePath: instancePath + '/activityBins',
             schemaPath: '#/properties/activityBins/minItems',
             keyword: 'minItems',
@@ -4755,21 +4782,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema11.properties.activityBins,
-            data: data90,
+            data: data91,
           };
           if (vErrors === null) {
-            vErrors = [err202];
+            vErrors = [err203];
           } else {
-            vErrors.push(err202);
+            vErrors.push(err203);
           }
           errors++;
         }
-        const len12 = data90.length;
+        const len12 = data91.length;
         for (let i17 = 0; i17 < len12; i17++) {
-          let data91 = data90[i17];
-          if (typeof data91 == 'number' && isFinite(data91)) {
-            if (data91 < 0 || isNaN(data91)) {
-              const err203 = {
+          let data92 = data91[i17];
+          if (typeof data92 == 'number' && isFinite(data92)) {
+            if (data92 < 0 || isNaN(data92)) {
+              const err204 = {
                 instancePath: instancePath + '/activityBins/' + i17,
                 schemaPath: '#/properties/activityBins/items/minimum',
                 keyword: 'minimum',
@@ -4777,17 +4804,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
                 schema: 0,
                 parentSchema: schema11.properties.activityBins.items,
-                data: data91,
+                data: data92,
               };
               if (vErrors === null) {
-                vErrors = [err203];
+                vErrors = [err204];
               } else {
-                vErrors.push(err203);
+                vErrors.push(err204);
               }
               errors++;
             }
           } else {
-            const err204 = {
+            const err205 = {
               instancePath: instancePath + '/activityBins/' + i17,
               schemaPath: '#/properties/activityBins/items/type',
               keyword: 'type',
@@ -4795,18 +4822,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be number',
               schema: schema11.properties.activityBins.items.type,
               parentSchema: schema11.properties.activityBins.items,
-              data: data91,
+              data: data92,
             };
             if (vErrors === null) {
-              vErrors = [err204];
+              vErrors = [err205];
             } else {
-              vErrors.push(err204);
+              vErrors.push(err205);
             }
             errors++;
           }
         }
       } else {
-        const err205 = {
+        const err206 = {
           instancePath: instancePath + '/activityBins',
           schemaPath: '#/properties/activityBins/type',
           keyword: 'type',
@@ -4814,21 +4841,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.activityBins.type,
           parentSchema: schema11.properties.activityBins,
-          data: data90,
+          data: data91,
         };
         if (vErrors === null) {
-          vErrors = [err205];
+          vErrors = [err206];
         } else {
-          vErrors.push(err205);
+          vErrors.push(err206);
         }
         errors++;
       }
     }
     if (data.slices !== undefined) {
-      let data92 = data.slices;
-      if (Array.isArray(data92)) {
-        if (data92.length < 1) {
-          const err206 = {
+      let data93 = data.slices;
+      if (Array.isArray(data93)) {
+        if (data93.length < 1) {
+          const err207 = {
             instancePath: instancePath + '/slices',
             schemaPath: '#/properties/slices/minItems',
             keyword: 'minItems',
@@ -4836,21 +4863,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema11.properties.slices,
-            data: data92,
+            data: data93,
           };
           if (vErrors === null) {
-            vErrors = [err206];
+            vErrors = [err207];
           } else {
-            vErrors.push(err206);
+            vErrors.push(err207);
           }
           errors++;
         }
-        const len13 = data92.length;
+        const len13 = data93.length;
         for (let i18 = 0; i18 < len13; i18++) {
-          let data93 = data92[i18];
-          if (typeof data93 === 'string') {
-            if (func4(data93) < 1) {
-              const err207 = {
+          let data94 = data93[i18];
+          if (typeof data94 === 'string') {
+            if (func4(data94) < 1) {
+              const err208 = {
                 instancePath: instancePath + '/slices/' + i18,
                 schemaPath: '#/properties/slices/items/minLength',
                 keyword: 'minLength',
@@ -4858,17 +4885,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
                 schema: 1,
                 parentSchema: schema11.properties.slices.items,
-                data: data93,
+                data: data94,
               };
               if (vErrors === null) {
-                vErrors = [err207];
+                vErrors = [err208];
               } else {
-                vErrors.push(err207);
+                vErrors.push(err208);
               }
               errors++;
             }
           } else {
-            const err208 = {
+            const err209 = {
               instancePath: instancePath + '/slices/' + i18,
               schemaPath: '#/properties/slices/items/type',
               keyword: 'type',
@@ -4876,28 +4903,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
               schema: schema11.properties.slices.items.type,
               parentSchema: schema11.properties.slices.items,
-              data: data93,
+              data: data94,
             };
             if (vErrors === null) {
-              vErrors = [err208];
+              vErrors = [err209];
             } else {
-              vErrors.push(err208);
+              vErrors.push(err209);
             }
             errors++;
           }
         }
-        let i19 = data92.length;
+        let i19 = data93.length;
         let j5;
         if (i19 > 1) {
           const indices5 = {};
           for (; i19--;) {
-            let item5 = data92[i19];
+            let item5 = data93[i19];
             if (typeof item5 !== 'string') {
               continue;
             }
             if (typeof indices5[item5] == 'number') {
               j5 = indices5[item5];
-              const err209 = {
+              const err210 = {
                 instancePath: instancePath + '/slices',
                 schemaPath: '#/properties/slices/uniqueItems',
                 keyword: 'uniqueItems',
@@ -4905,12 +4932,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i19 + ' are identical)',
                 schema: true,
                 parentSchema: schema11.properties.slices,
-                data: data92,
+                data: data93,
               };
               if (vErrors === null) {
-                vErrors = [err209];
+                vErrors = [err210];
               } else {
-                vErrors.push(err209);
+                vErrors.push(err210);
               }
               errors++;
               break;
@@ -4919,7 +4946,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err210 = {
+        const err211 = {
           instancePath: instancePath + '/slices',
           schemaPath: '#/properties/slices/type',
           keyword: 'type',
@@ -4927,28 +4954,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.slices.type,
           parentSchema: schema11.properties.slices,
-          data: data92,
-        };
-        if (vErrors === null) {
-          vErrors = [err210];
-        } else {
-          vErrors.push(err210);
-        }
-        errors++;
-      }
-    }
-    if (data.sliceBins !== undefined) {
-      let data94 = data.sliceBins;
-      if (!(typeof data94 == 'number' && !(data94 % 1) && !isNaN(data94) && isFinite(data94))) {
-        const err211 = {
-          instancePath: instancePath + '/sliceBins',
-          schemaPath: '#/properties/sliceBins/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.sliceBins.type,
-          parentSchema: schema11.properties.sliceBins,
-          data: data94,
+          data: data93,
         };
         if (vErrors === null) {
           vErrors = [err211];
@@ -4957,9 +4963,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data94 == 'number' && isFinite(data94)) {
-        if (data94 > 100 || isNaN(data94)) {
-          const err212 = {
+    }
+    if (data.sliceBins !== undefined) {
+      let data95 = data.sliceBins;
+      if (!(typeof data95 == 'number' && !(data95 % 1) && !isNaN(data95) && isFinite(data95))) {
+        const err212 = {
+          instancePath: instancePath + '/sliceBins',
+          schemaPath: '#/properties/sliceBins/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.sliceBins.type,
+          parentSchema: schema11.properties.sliceBins,
+          data: data95,
+        };
+        if (vErrors === null) {
+          vErrors = [err212];
+        } else {
+          vErrors.push(err212);
+        }
+        errors++;
+      }
+      if (typeof data95 == 'number' && isFinite(data95)) {
+        if (data95 > 100 || isNaN(data95)) {
+          const err213 = {
             instancePath: instancePath + '/sliceBins',
             schemaPath: '#/properties/sliceBins/maximum',
             keyword: 'maximum',
@@ -4967,25 +4994,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be <= 100',
             schema: 100,
             parentSchema: schema11.properties.sliceBins,
-            data: data94,
-          };
-          if (vErrors === null) {
-            vErrors = [err212];
-          } else {
-            vErrors.push(err212);
-          }
-          errors++;
-        }
-        if (data94 < 1 || isNaN(data94)) {
-          const err213 = {
-            instancePath: instancePath + '/sliceBins',
-            schemaPath: '#/properties/sliceBins/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.sliceBins,
-            data: data94,
+            data: data95,
           };
           if (vErrors === null) {
             vErrors = [err213];
@@ -4994,12 +5003,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (data95 < 1 || isNaN(data95)) {
+          const err214 = {
+            instancePath: instancePath + '/sliceBins',
+            schemaPath: '#/properties/sliceBins/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.sliceBins,
+            data: data95,
+          };
+          if (vErrors === null) {
+            vErrors = [err214];
+          } else {
+            vErrors.push(err214);
+          }
+          errors++;
+        }
       }
     }
     if (data.minSliceSize !== undefined) {
-      let data95 = data.minSliceSize;
-      if (!(typeof data95 == 'number' && !(data95 % 1) && !isNaN(data95) && isFinite(data95))) {
-        const err214 = {
+      let data96 = data.minSliceSize;
+      if (!(typeof data96 == 'number' && !(data96 % 1) && !isNaN(data96) && isFinite(data96))) {
+        const err215 = {
           instancePath: instancePath + '/minSliceSize',
           schemaPath: '#/properties/minSliceSize/type',
           keyword: 'type',
@@ -5007,18 +5034,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.minSliceSize.type,
           parentSchema: schema11.properties.minSliceSize,
-          data: data95,
+          data: data96,
         };
         if (vErrors === null) {
-          vErrors = [err214];
+          vErrors = [err215];
         } else {
-          vErrors.push(err214);
+          vErrors.push(err215);
         }
         errors++;
       }
-      if (typeof data95 == 'number' && isFinite(data95)) {
-        if (data95 < 1 || isNaN(data95)) {
-          const err215 = {
+      if (typeof data96 == 'number' && isFinite(data96)) {
+        if (data96 < 1 || isNaN(data96)) {
+          const err216 = {
             instancePath: instancePath + '/minSliceSize',
             schemaPath: '#/properties/minSliceSize/minimum',
             keyword: 'minimum',
@@ -5026,21 +5053,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
             schema: 1,
             parentSchema: schema11.properties.minSliceSize,
-            data: data95,
+            data: data96,
           };
           if (vErrors === null) {
-            vErrors = [err215];
+            vErrors = [err216];
           } else {
-            vErrors.push(err215);
+            vErrors.push(err216);
           }
           errors++;
         }
       }
     }
     if (data.compare !== undefined) {
-      let data96 = data.compare;
-      if (data96 && typeof data96 == 'object' && !Array.isArray(data96)) {
-        for (const key9 in data96) {
+      let data97 = data.compare;
+      if (data97 && typeof data97 == 'object' && !Array.isArray(data97)) {
+        for (const key9 in data97) {
           if (!(
             key9 === 'runs' ||
             key9 === 'baseline' ||
@@ -5050,7 +5077,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key9 === 'adjust' ||
             key9 === 'gate'
           )) {
-            const err216 = {
+            const err217 = {
               instancePath: instancePath + '/compare',
               schemaPath: '#/properties/compare/additionalProperties',
               keyword: 'additionalProperties',
@@ -5058,21 +5085,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
               schema: false,
               parentSchema: schema11.properties.compare,
-              data: data96,
+              data: data97,
             };
             if (vErrors === null) {
-              vErrors = [err216];
+              vErrors = [err217];
             } else {
-              vErrors.push(err216);
+              vErrors.push(err217);
             }
             errors++;
           }
         }
-        if (data96.runs !== undefined) {
-          let data97 = data96.runs;
-          if (Array.isArray(data97)) {
-            if (data97.length < 1) {
-              const err217 = {
+        if (data97.runs !== undefined) {
+          let data98 = data97.runs;
+          if (Array.isArray(data98)) {
+            if (data98.length < 1) {
+              const err218 = {
                 instancePath: instancePath + '/compare/runs',
                 schemaPath: '#/properties/compare/properties/runs/minItems',
                 keyword: 'minItems',
@@ -5080,21 +5107,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.runs,
-                data: data97,
+                data: data98,
               };
               if (vErrors === null) {
-                vErrors = [err217];
+                vErrors = [err218];
               } else {
-                vErrors.push(err217);
+                vErrors.push(err218);
               }
               errors++;
             }
-            const len14 = data97.length;
+            const len14 = data98.length;
             for (let i20 = 0; i20 < len14; i20++) {
-              let data98 = data97[i20];
-              if (typeof data98 === 'string') {
-                if (func4(data98) < 1) {
-                  const err218 = {
+              let data99 = data98[i20];
+              if (typeof data99 === 'string') {
+                if (func4(data99) < 1) {
+                  const err219 = {
                     instancePath: instancePath + '/compare/runs/' + i20,
                     schemaPath: '#/definitions/path/minLength',
                     keyword: 'minLength',
@@ -5102,17 +5129,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
                     parentSchema: schema33,
-                    data: data98,
+                    data: data99,
                   };
                   if (vErrors === null) {
-                    vErrors = [err218];
+                    vErrors = [err219];
                   } else {
-                    vErrors.push(err218);
+                    vErrors.push(err219);
                   }
                   errors++;
                 }
               } else {
-                const err219 = {
+                const err220 = {
                   instancePath: instancePath + '/compare/runs/' + i20,
                   schemaPath: '#/definitions/path/type',
                   keyword: 'type',
@@ -5120,18 +5147,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema33.type,
                   parentSchema: schema33,
-                  data: data98,
+                  data: data99,
                 };
                 if (vErrors === null) {
-                  vErrors = [err219];
+                  vErrors = [err220];
                 } else {
-                  vErrors.push(err219);
+                  vErrors.push(err220);
                 }
                 errors++;
               }
             }
           } else {
-            const err220 = {
+            const err221 = {
               instancePath: instancePath + '/compare/runs',
               schemaPath: '#/properties/compare/properties/runs/type',
               keyword: 'type',
@@ -5139,21 +5166,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.compare.properties.runs.type,
               parentSchema: schema11.properties.compare.properties.runs,
-              data: data97,
+              data: data98,
             };
             if (vErrors === null) {
-              vErrors = [err220];
+              vErrors = [err221];
             } else {
-              vErrors.push(err220);
+              vErrors.push(err221);
             }
             errors++;
           }
         }
-        if (data96.baseline !== undefined) {
-          let data99 = data96.baseline;
-          if (typeof data99 === 'string') {
-            if (func4(data99) < 1) {
-              const err221 = {
+        if (data97.baseline !== undefined) {
+          let data100 = data97.baseline;
+          if (typeof data100 === 'string') {
+            if (func4(data100) < 1) {
+              const err222 = {
                 instancePath: instancePath + '/compare/baseline',
                 schemaPath: '#/properties/compare/properties/baseline/minLength',
                 keyword: 'minLength',
@@ -5161,17 +5188,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.baseline,
-                data: data99,
+                data: data100,
               };
               if (vErrors === null) {
-                vErrors = [err221];
+                vErrors = [err222];
               } else {
-                vErrors.push(err221);
+                vErrors.push(err222);
               }
               errors++;
             }
           } else {
-            const err222 = {
+            const err223 = {
               instancePath: instancePath + '/compare/baseline',
               schemaPath: '#/properties/compare/properties/baseline/type',
               keyword: 'type',
@@ -5179,27 +5206,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
               schema: schema11.properties.compare.properties.baseline.type,
               parentSchema: schema11.properties.compare.properties.baseline,
-              data: data99,
-            };
-            if (vErrors === null) {
-              vErrors = [err222];
-            } else {
-              vErrors.push(err222);
-            }
-            errors++;
-          }
-        }
-        if (data96.matchBy !== undefined) {
-          let data100 = data96.matchBy;
-          if (!(data100 === 'id' || data100 === 'position' || data100 === 'user')) {
-            const err223 = {
-              instancePath: instancePath + '/compare/matchBy',
-              schemaPath: '#/properties/compare/properties/matchBy/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.compare.properties.matchBy.enum },
-              message: 'must be equal to one of the allowed values',
-              schema: schema11.properties.compare.properties.matchBy.enum,
-              parentSchema: schema11.properties.compare.properties.matchBy,
               data: data100,
             };
             if (vErrors === null) {
@@ -5210,11 +5216,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data96.metrics !== undefined) {
-          let data101 = data96.metrics;
-          if (Array.isArray(data101)) {
-            if (data101.length < 1) {
-              const err224 = {
+        if (data97.matchBy !== undefined) {
+          let data101 = data97.matchBy;
+          if (!(data101 === 'id' || data101 === 'position' || data101 === 'user')) {
+            const err224 = {
+              instancePath: instancePath + '/compare/matchBy',
+              schemaPath: '#/properties/compare/properties/matchBy/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.compare.properties.matchBy.enum },
+              message: 'must be equal to one of the allowed values',
+              schema: schema11.properties.compare.properties.matchBy.enum,
+              parentSchema: schema11.properties.compare.properties.matchBy,
+              data: data101,
+            };
+            if (vErrors === null) {
+              vErrors = [err224];
+            } else {
+              vErrors.push(err224);
+            }
+            errors++;
+          }
+        }
+        if (data97.metrics !== undefined) {
+          let data102 = data97.metrics;
+          if (Array.isArray(data102)) {
+            if (data102.length < 1) {
+              const err225 = {
                 instancePath: instancePath + '/compare/metrics',
                 schemaPath: '#/properties/compare/properties/metrics/minItems',
                 keyword: 'minItems',
@@ -5222,21 +5249,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.metrics,
-                data: data101,
+                data: data102,
               };
               if (vErrors === null) {
-                vErrors = [err224];
+                vErrors = [err225];
               } else {
-                vErrors.push(err224);
+                vErrors.push(err225);
               }
               errors++;
             }
-            const len15 = data101.length;
+            const len15 = data102.length;
             for (let i21 = 0; i21 < len15; i21++) {
-              let data102 = data101[i21];
-              if (typeof data102 === 'string') {
-                if (func4(data102) < 1) {
-                  const err225 = {
+              let data103 = data102[i21];
+              if (typeof data103 === 'string') {
+                if (func4(data103) < 1) {
+                  const err226 = {
                     instancePath: instancePath + '/compare/metrics/' + i21,
                     schemaPath: '#/properties/compare/properties/metrics/items/minLength',
                     keyword: 'minLength',
@@ -5244,17 +5271,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
                     parentSchema: schema11.properties.compare.properties.metrics.items,
-                    data: data102,
+                    data: data103,
                   };
                   if (vErrors === null) {
-                    vErrors = [err225];
+                    vErrors = [err226];
                   } else {
-                    vErrors.push(err225);
+                    vErrors.push(err226);
                   }
                   errors++;
                 }
               } else {
-                const err226 = {
+                const err227 = {
                   instancePath: instancePath + '/compare/metrics/' + i21,
                   schemaPath: '#/properties/compare/properties/metrics/items/type',
                   keyword: 'type',
@@ -5262,18 +5289,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema11.properties.compare.properties.metrics.items.type,
                   parentSchema: schema11.properties.compare.properties.metrics.items,
-                  data: data102,
+                  data: data103,
                 };
                 if (vErrors === null) {
-                  vErrors = [err226];
+                  vErrors = [err227];
                 } else {
-                  vErrors.push(err226);
+                  vErrors.push(err227);
                 }
                 errors++;
               }
             }
           } else {
-            const err227 = {
+            const err228 = {
               instancePath: instancePath + '/compare/metrics',
               schemaPath: '#/properties/compare/properties/metrics/type',
               keyword: 'type',
@@ -5281,23 +5308,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.compare.properties.metrics.type,
               parentSchema: schema11.properties.compare.properties.metrics,
-              data: data101,
+              data: data102,
             };
             if (vErrors === null) {
-              vErrors = [err227];
+              vErrors = [err228];
             } else {
-              vErrors.push(err227);
+              vErrors.push(err228);
             }
             errors++;
           }
         }
-        if (data96.directions !== undefined) {
-          let data103 = data96.directions;
-          if (data103 && typeof data103 == 'object' && !Array.isArray(data103)) {
-            for (const key10 in data103) {
-              let data104 = data103[key10];
-              if (!(data104 === 'higher' || data104 === 'lower')) {
-                const err228 = {
+        if (data97.directions !== undefined) {
+          let data104 = data97.directions;
+          if (data104 && typeof data104 == 'object' && !Array.isArray(data104)) {
+            for (const key10 in data104) {
+              let data105 = data104[key10];
+              if (!(data105 === 'higher' || data105 === 'lower')) {
+                const err229 = {
                   instancePath: instancePath + '/compare/directions/' + key10.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
                   keyword: 'enum',
@@ -5307,18 +5334,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                   schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
                   parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
-                  data: data104,
+                  data: data105,
                 };
                 if (vErrors === null) {
-                  vErrors = [err228];
+                  vErrors = [err229];
                 } else {
-                  vErrors.push(err228);
+                  vErrors.push(err229);
                 }
                 errors++;
               }
             }
           } else {
-            const err229 = {
+            const err230 = {
               instancePath: instancePath + '/compare/directions',
               schemaPath: '#/properties/compare/properties/directions/type',
               keyword: 'type',
@@ -5326,28 +5353,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
               schema: schema11.properties.compare.properties.directions.type,
               parentSchema: schema11.properties.compare.properties.directions,
-              data: data103,
-            };
-            if (vErrors === null) {
-              vErrors = [err229];
-            } else {
-              vErrors.push(err229);
-            }
-            errors++;
-          }
-        }
-        if (data96.adjust !== undefined) {
-          let data105 = data96.adjust;
-          if (!(data105 === 'holm' || data105 === 'bh')) {
-            const err230 = {
-              instancePath: instancePath + '/compare/adjust',
-              schemaPath: '#/properties/compare/properties/adjust/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.compare.properties.adjust.enum },
-              message: 'must be equal to one of the allowed values',
-              schema: schema11.properties.compare.properties.adjust.enum,
-              parentSchema: schema11.properties.compare.properties.adjust,
-              data: data105,
+              data: data104,
             };
             if (vErrors === null) {
               vErrors = [err230];
@@ -5357,11 +5363,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data96.gate !== undefined) {
-          let data106 = data96.gate;
-          if (Array.isArray(data106)) {
-            if (data106.length < 1) {
-              const err231 = {
+        if (data97.adjust !== undefined) {
+          let data106 = data97.adjust;
+          if (!(data106 === 'holm' || data106 === 'bh')) {
+            const err231 = {
+              instancePath: instancePath + '/compare/adjust',
+              schemaPath: '#/properties/compare/properties/adjust/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.compare.properties.adjust.enum },
+              message: 'must be equal to one of the allowed values',
+              schema: schema11.properties.compare.properties.adjust.enum,
+              parentSchema: schema11.properties.compare.properties.adjust,
+              data: data106,
+            };
+            if (vErrors === null) {
+              vErrors = [err231];
+            } else {
+              vErrors.push(err231);
+            }
+            errors++;
+          }
+        }
+        if (data97.gate !== undefined) {
+          let data107 = data97.gate;
+          if (Array.isArray(data107)) {
+            if (data107.length < 1) {
+              const err232 = {
                 instancePath: instancePath + '/compare/gate',
                 schemaPath: '#/properties/compare/properties/gate/minItems',
                 keyword: 'minItems',
@@ -5369,21 +5396,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.gate,
-                data: data106,
+                data: data107,
               };
               if (vErrors === null) {
-                vErrors = [err231];
+                vErrors = [err232];
               } else {
-                vErrors.push(err231);
+                vErrors.push(err232);
               }
               errors++;
             }
-            const len16 = data106.length;
+            const len16 = data107.length;
             for (let i22 = 0; i22 < len16; i22++) {
-              let data107 = data106[i22];
-              if (typeof data107 === 'string') {
-                if (!pattern0.test(data107)) {
-                  const err232 = {
+              let data108 = data107[i22];
+              if (typeof data108 === 'string') {
+                if (!pattern0.test(data108)) {
+                  const err233 = {
                     instancePath: instancePath + '/compare/gate/' + i22,
                     schemaPath: '#/properties/compare/properties/gate/items/pattern',
                     keyword: 'pattern',
@@ -5396,17 +5423,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       '"',
                     schema: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
                     parentSchema: schema11.properties.compare.properties.gate.items,
-                    data: data107,
+                    data: data108,
                   };
                   if (vErrors === null) {
-                    vErrors = [err232];
+                    vErrors = [err233];
                   } else {
-                    vErrors.push(err232);
+                    vErrors.push(err233);
                   }
                   errors++;
                 }
               } else {
-                const err233 = {
+                const err234 = {
                   instancePath: instancePath + '/compare/gate/' + i22,
                   schemaPath: '#/properties/compare/properties/gate/items/type',
                   keyword: 'type',
@@ -5414,18 +5441,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema11.properties.compare.properties.gate.items.type,
                   parentSchema: schema11.properties.compare.properties.gate.items,
-                  data: data107,
+                  data: data108,
                 };
                 if (vErrors === null) {
-                  vErrors = [err233];
+                  vErrors = [err234];
                 } else {
-                  vErrors.push(err233);
+                  vErrors.push(err234);
                 }
                 errors++;
               }
             }
           } else {
-            const err234 = {
+            const err235 = {
               instancePath: instancePath + '/compare/gate',
               schemaPath: '#/properties/compare/properties/gate/type',
               keyword: 'type',
@@ -5433,18 +5460,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.compare.properties.gate.type,
               parentSchema: schema11.properties.compare.properties.gate,
-              data: data106,
+              data: data107,
             };
             if (vErrors === null) {
-              vErrors = [err234];
+              vErrors = [err235];
             } else {
-              vErrors.push(err234);
+              vErrors.push(err235);
             }
             errors++;
           }
         }
       } else {
-        const err235 = {
+        const err236 = {
           instancePath: instancePath + '/compare',
           schemaPath: '#/properties/compare/type',
           keyword: 'type',
@@ -5452,18 +5479,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
           schema: schema11.properties.compare.type,
           parentSchema: schema11.properties.compare,
-          data: data96,
+          data: data97,
         };
         if (vErrors === null) {
-          vErrors = [err235];
+          vErrors = [err236];
         } else {
-          vErrors.push(err235);
+          vErrors.push(err236);
         }
         errors++;
       }
     }
   } else {
-    const err236 = {
+    const err237 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -5474,9 +5501,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err236];
+      vErrors = [err237];
     } else {
-      vErrors.push(err236);
+      vErrors.push(err237);
     }
     errors++;
   }

@@ -114,6 +114,11 @@ export interface EvalConfig {
   itemIds?: string;
   /** Item metadata table (`item,<columns>`, CSV/TSV/JSONL/Parquet) shown beside item ids when inspecting users. */
   items?: string;
+  /**
+   * Drop from each list the items its user already has in `train`, before the cut at K (default
+   * true, as full-ranking evaluation does; see metrics/ranking/maskSeen). Needs `train`.
+   */
+  maskSeen?: boolean;
   coldThreshold?: number;
   catalogSize?: number;
   mapNormaliser?: 'min' | 'all' | 'hits';

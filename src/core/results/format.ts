@@ -16,6 +16,7 @@ import { csvCell } from '../../shared/csvCell';
 import { escapeMarkdown } from '../../shared/markdownText';
 import { GLOSSARY, explainKey, metricName } from '../glossary';
 import { splitNotes } from './notes';
+import { rankingConventionNotes } from './rankingConventions';
 
 export interface FormatOptions {
   /** Digits after the decimal point (default 4; with `percent`, 2). */
@@ -286,7 +287,11 @@ export function formatTable(results: Results, opts: FormatOptions = {}): string 
             (l) => `  ${l}`,
           )
         : [];
-    out.push('', s.title, ...common, line(header), ...cells[i]!.map(line));
+    // The conventions that differ from a common alternative, next to the numbers they change.
+    const conventions = (s.family === 'ranking' ? rankingConventionNotes(results) : []).flatMap((c) =>
+      wrap(`Convention: ${c}`, Math.max(40, (opts.maxWidth ?? 100) - 2)).map((l) => `  ${l}`),
+    );
+    out.push('', s.title, ...common, ...conventions, line(header), ...cells[i]!.map(line));
   });
   const legend = ciLegend(sections.flatMap((s) => s.rows));
   if (legend.length > 0)
@@ -327,6 +332,8 @@ export function formatMarkdown(results: Results, opts: FormatOptions = {}): stri
         `| ${escapeMarkdown(metricName(r.key))} | ${escapeMarkdown(r.key)} | ${fmtValue(r.m, r.key, opts)} | ${base}${fmtCi(r.m, r.key, opts)} | ${ARROW[r.m.direction]} | ${escapeMarkdown(r.m.note ?? '')} |`,
       );
     }
+    const conventions = s.family === 'ranking' ? rankingConventionNotes(results) : [];
+    if (conventions.length > 0) out.push('', ...conventions.map((c) => `Convention: ${escapeMarkdown(c)}  `));
   }
   const legend = ciLegend(metricSections(results).flatMap((s) => s.rows));
   if (legend.length > 0) out.push('', ...legend.map((l) => `${escapeMarkdown(l)}  `));

@@ -35,7 +35,7 @@ import { checkBaselineFits, rankingBaselineLists } from './baselineRun';
 import { resolve } from 'node:path';
 import { fail, Warnings } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
-import type { RankedLists, RankingData, TrainData } from '../data/rankingData';
+import type { RankedLists, TrainData } from '../data/rankingData';
 import { fileInfo } from '../io/fileInfo';
 import { LineTally } from '../io/ranking/builders';
 import { loadRanking } from '../io/ranking/load';
@@ -216,7 +216,7 @@ export const runRanking: TaskRunner = async (ctx) => {
   } else {
     warnings.note(
       'no-train',
-      `${data.file}: no \`train\` file in the config: no popularity/random baselines, no cold-start coverage, no novelty, no activity bins, no seen-item check.`,
+      `${data.file}: no \`train\` file in the config: no popularity/random baselines, no cold-start coverage, no novelty, no activity bins, no seen-item masking.`,
     );
   }
 
@@ -267,6 +267,13 @@ export const runRanking: TaskRunner = async (ctx) => {
     gain,
     mapNormaliser,
     trainInteractions: data.train?.rows ?? null,
+    ...(data.train
+      ? {
+          maskSeen: data.maskSeen ? 'on' : 'off',
+          seenItemsMasked: data.seenMask?.items ?? 0,
+          usersMasked: data.seenMask?.lists ?? 0,
+        }
+      : {}),
   });
 
   ctx.progress?.report?.('hashing inputs', 0);
@@ -413,7 +420,7 @@ function numberList(v: Float64Array): number[] {
 /** The warnings a user needs about the run (docs/metrics/ranking.md). */
 function warnAboutRun(
   ctx: TaskContext,
-  data: RankingData,
+  data: LoadedRanking,
   run: ListEvaluation,
   ks: number[],
   coldThreshold: number,
@@ -497,25 +504,42 @@ function warnAboutRun(
     });
   }
 
-  // Recommended items the user already had in train.
+  // Recommended items the user already had in train: masked when the lists were read (maskSeen),
+  // else counted here. The count of the warning is the number of users (lists) affected.
   const train = data.train;
   if (train) {
-    const seenPerList = seenInLists(lists, train, data.items.size);
+    const seenPerList = data.seenMask ? data.seenMask.perList : seenInLists(lists, train, data.items.size);
     const seen = new LineTally();
-    let usersWith = 0;
+    let items = 0;
+    let shortened = 0;
     for (let j = 0; j < nLists; j++) {
       const n = seenPerList[j];
       if (n > 0) {
-        usersWith++;
-        seen.add(data.listLines[j], n);
+        items += n;
+        seen.add(data.listLines[j]);
+        const len = lists.offsets[j + 1] - lists.offsets[j];
+        if (data.seenMask && len < maxK && len + n >= maxK) shortened++;
       }
     }
-    if (seen.count > 0) {
+    if (seen.count > 0 && data.seenMask) {
+      w.add({
+        code: 'seen-items-masked',
+        message:
+          `${file}: ${items} recommended item(s) in ${seen.count} user(s)' lists are items the user already had in train (${train.file}); ` +
+          `they were masked (maskSeen: true): dropped before the cut at K, so the items below them moved up. ` +
+          `${shortened > 0 ? `${shortened} of these lists had ${maxK} items or more and now have fewer (missing slots count as misses). ` : ''}` +
+          'Set maskSeen to false to evaluate the lists as they are.',
+        file,
+        line: seen.lines[0],
+        count: seen.count,
+        lines: seen.lines,
+      });
+    } else if (seen.count > 0) {
       w.add({
         code: 'seen-items-recommended',
         message:
-          `${file}: ${seen.count} recommended item(s) in ${usersWith} list(s) are items the user already had in train (${train.file}). ` +
-          'They are evaluated as they are (relevant only if also held out); the baselines exclude seen items.',
+          `${file}: ${items} recommended item(s) in ${seen.count} user(s)' lists are items the user already had in train (${train.file}). ` +
+          'They are evaluated as they are (maskSeen: false; relevant only if also held out); the baselines exclude seen items.',
         file,
         line: seen.lines[0],
         count: seen.count,

@@ -145,6 +145,9 @@ const RANKING_SUMMARY_ROWS: [string, string][] = [
   ['relevance', 'relevance'],
   ['gain', 'gain of a graded relevance'],
   ['mapNormaliser', 'MAP normaliser'],
+  ['maskSeen', 'seen items masked (maskSeen)'],
+  ['seenItemsMasked', 'seen items dropped from the lists'],
+  ['usersMasked', 'users whose list lost seen items'],
 ];
 
 /** `tables.rankingSummary`: the counts behind a ranking run and the conventions it was computed with. */

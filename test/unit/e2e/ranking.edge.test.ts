@@ -11,8 +11,9 @@ import { closeAbs as close } from '../helpers/numericClose';
 const EDGE = join(__dirname, '../../fixtures/ranking/edge');
 
 test('edge cases: values', async () => {
+  // The lists as written (maskSeen: false): the masked ones are checked below.
   const r = await evaluateFile(join(EDGE, 'edge.jsonl'), {
-    overrides: { task: 'ranking', k: [1, 2, 5], train: 'train.csv', bootstrap: { n: 0 } },
+    overrides: { task: 'ranking', k: [1, 2, 5], train: 'train.csv', maskSeen: false, bootstrap: { n: 0 } },
   });
   const m = r.metrics;
   // evaluated: empty-list, all-dups, 7, ünï, miss, neg; skipped: no-relevant
@@ -52,9 +53,30 @@ test('edge cases: values', async () => {
   assert.ok(r.baselines!.popularity['recall@5'].value! > 0);
 });
 
-test('edge cases: warnings', async () => {
+test('edge cases: seen items masked (the default): a list of one seen item repeated becomes empty', async () => {
   const r = await evaluateFile(join(EDGE, 'edge.jsonl'), {
     overrides: { task: 'ranking', k: [1, 2, 5], train: 'train.csv', bootstrap: { n: 0 } },
+  });
+  const ids = r.perItem!.ids!;
+  const v = (key: string, user: string) => r.perItem!.values[key][ids.indexOf(user)];
+  // all-dups saw a: [a, a, a] → [] (the repeats go with it); 7 saw 1: [1, 2, "3"] → [2, "3"]:
+  // DCG@5 = 2/log2 3, IDCG = 2, mrr = 1/2.
+  assert.equal(v('recall@5', 'all-dups'), 0);
+  assert.equal(v('mrr', 'all-dups'), 0);
+  close(v('ndcg@5', '7'), 2 / Math.log2(3) / 2);
+  close(v('mrr', '7'), 1 / 2);
+  // unchanged: users without a seen item in their list
+  close(v('mrr', 'neg'), 1 / 2);
+  close(r.metrics.mrr.value, (0 + 0 + 1 / 2 + 1 + 0 + 1 / 2) / 6);
+  const w = r.warnings.find((x) => x.code === 'seen-items-masked')!;
+  assert.equal(w.count, 2); // users: all-dups and 7
+  assert.deepEqual(w.lines, [3, 4]);
+  assert.match(w.message, /4 recommended item\(s\) in 2 user\(s\)' lists/);
+});
+
+test('edge cases: warnings', async () => {
+  const r = await evaluateFile(join(EDGE, 'edge.jsonl'), {
+    overrides: { task: 'ranking', k: [1, 2, 5], train: 'train.csv', maskSeen: false, bootstrap: { n: 0 } },
   });
   const w = new Map(r.warnings.map((x) => [x.code, x]));
   assert.deepEqual([w.get('duplicate-items-in-list')!.count, w.get('duplicate-items-in-list')!.lines], [2, [3]]);

@@ -32,6 +32,7 @@ import { groupAndOrder, readQrels, readTrecRun, sniffRankingFormat } from './tre
 import { factorRun, internFactorIds, readFactorMatrix, readIdList, type FactorFile } from './factors';
 import type { FactorMatrix } from '../../factors/topK';
 import { FACTOR_MAP_MAX_DIM, scoreMetric } from '../../metrics/ranking/itemMap';
+import { MASK_SEEN_DEFAULT, maskSeenItems, type SeenMaskResult } from '../../metrics/ranking/maskSeen';
 
 export interface LoadRankingInput {
   /** Main input path (absolute or relative to the working directory). */
@@ -57,6 +58,10 @@ export interface LoadedRanking extends RankingData {
   itemFactors: FactorMatrix | null;
   /** `(UᵀU / m)^{1/2}` of the user factors (d × d), for the item map (see metrics/ranking/itemMap). */
   userMetric: Float64Array | null;
+  /** `maskSeen` as applied: true when the lists were read with each user's train items dropped. */
+  maskSeen: boolean;
+  /** What the masking dropped (null without train, with `maskSeen: false`, or for a factor model, whose lists never hold train items). */
+  seenMask: SeenMaskResult | null;
 }
 
 const RANK_ALIASES = ['rank', 'position', 'pos'];
@@ -303,6 +308,10 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
   const { lists, lines } = run.lists.finish(nItems, label, warnings);
   const gt = rel.finish(nUsers, nItems, relevantFile ?? label, warnings);
   if (train) finishTrain(train, nUsers, nItems);
+  // Seen items are dropped here, before any cutoff, so that every reader of the lists (the metrics,
+  // the row table, subsets, slices) sees the lists as evaluated.
+  const maskSeen = train !== null && (config.maskSeen ?? MASK_SEEN_DEFAULT);
+  const seenMask = maskSeen && !factors ? maskSeenItems(lists, train!, nItems) : null;
 
   // The item or user embeddings named in the config: the vectors, the files read (and their id
   // list, if separate) recorded, and the file named in the results' columns.
@@ -356,6 +365,8 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     itemMeta,
     itemFactors,
     userMetric,
+    maskSeen,
+    seenMask,
   };
 }
 

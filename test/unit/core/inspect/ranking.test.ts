@@ -36,13 +36,17 @@ function write(seed: number): { path: string; users: RefUser[]; itemCount: Map<s
     const relevant =
       rng.next() < 0.1 ? [] : [...new Set(Array.from({ length: 1 + rng.int(4) }, () => items[rng.int(items.length)]))];
     const t = rng.int(8);
+    const seen = new Set<string>();
     for (let k = 0; k < t; k++) {
       const it = items[rng.int(items.length)];
       train.push(`u${u},${it}`);
+      seen.add(it);
       itemCount.set(it, (itemCount.get(it) ?? 0) + 1);
     }
     lines.push(JSON.stringify({ user: `u${u}`, items: list, relevant }));
-    users.push({ user: `u${u}`, line: lines.length, items: list, relevant, train: t });
+    // The list as evaluated: the user's train items masked (maskSeen, on by default).
+    const masked = list.filter((it) => !seen.has(it));
+    users.push({ user: `u${u}`, line: lines.length, items: masked, relevant, train: t });
   }
   const path = join(dir, `run-${seed}.jsonl`);
   writeFileSync(path, lines.join('\n') + '\n');

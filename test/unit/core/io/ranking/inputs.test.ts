@@ -100,10 +100,13 @@ test('warnings: duplicates, short lists, run/ground-truth mismatch, seen items',
   assert.equal(absent.file, 'qrels.txt');
   assert.equal(absent.line, 9);
   assert.equal(codes.get('users-without-relevant-items')!.count, 1);
-  const seen = codes.get('seen-items-recommended')!;
+  // Masked by default (maskSeen); the count is the users whose list lost a seen item:
   // u2 gets i3? no: u2 train {i1,i2}, list [i5,i7,i6,i3] → 0; u3 train {i1,i2,i3}, list [i8,i2] → 1;
   // u4 train {i4}, list [i1,i2,i3] → 0; u1 train {i5,i6} → 0; u5 train {i6,i7,i8}, list [i4,i5] → 0
+  const seen = codes.get('seen-items-masked')!;
   assert.equal(seen.count, 1);
+  assert.match(seen.message, /run\.trec: 1 recommended item\(s\) in 1 user\(s\)' lists/);
+  assert.ok(!codes.has('seen-items-recommended'));
   // a run user missing from the ground truth
   const dir = mkdtempSync(join(tmpdir(), 'rank-'));
   writeFileSync(join(dir, 'run.csv'), 'user,item,rank\na,x,1\nb,y,1\n');
