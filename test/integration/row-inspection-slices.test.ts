@@ -363,11 +363,18 @@ describe('slices and subsets (a slice click shows the report of its rows)', func
     assert.equal(t.type, 'slices', JSON.stringify(t));
     const rows = (t as Extract<HostMessage, { type: 'slices' }>).table.rows;
     assert.deepEqual(rows.map((r) => r.value).sort(), ['A', 'B', 'C']);
+    // The file has a split column: the slices cover its test rows, as every metric does.
+    const test = readFileSync(ws('inspect-ondemand/preds.csv'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','))
+      .filter((c) => c[3] === 'test');
     assert.equal(
       rows.reduce((a, r) => a + r.n, 0),
-      300,
+      test.length,
     );
-    assert.equal(rows.find((r) => r.value === 'B')!.n, 100);
+    assert.equal(rows.find((r) => r.value === 'B')!.n, test.filter((c) => c[c.length - 1] === 'B').length);
   });
 });
 
