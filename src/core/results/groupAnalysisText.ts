@@ -26,6 +26,18 @@ export const GROUP_ANALYSIS_COLUMNS: readonly {
     direction: 'lower',
     meaning: 'error_group.<g>: error on the accepted rows of the group (1.0 when none is accepted)',
   },
+  {
+    field: 'errorUniform',
+    head: 'error (uniform)',
+    direction: 'lower',
+    meaning: 'with reweight: the error with every row at its sample weight, no train reweighting',
+  },
+  {
+    field: 'errorReweighted',
+    head: 'error (reweighted)',
+    direction: 'lower',
+    meaning: 'with reweight: the error reweighted to the train class frequencies, e_g(w^trn) (= error)',
+  },
   { field: 'tpr', head: 'TPR', direction: 'higher', meaning: 'accepted and correct / correct' },
   { field: 'fpr', head: 'FPR', direction: 'lower', meaning: 'accepted and wrong / wrong' },
   { field: 'scoreMean', head: 'score mean', direction: '', meaning: "mean score of the group's rows" },

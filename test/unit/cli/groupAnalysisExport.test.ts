@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { evaluateFile } from '../../../src/core/evaluate';
 import { renderReportFile } from '../../../src/cli/report';
 import { trapz } from '../../../src/core/metrics/riskCoverage';
+import { formatGroupAnalysisTable, groupAnalysisCsv } from '../../../src/core/results/groupAnalysisText';
 import type { Curve, Results } from '../../../src/core/results/types';
 
 const ROOT = process.cwd();
@@ -197,4 +198,20 @@ test('report --table: CSV only, a missing table names what the results hold', as
   assert.equal(ok.status, 0, ok.stderr);
   // the formula-like group name gets a leading quote inside its quoted cell
   assert.ok(ok.stdout.includes(`"'=HYPERLINK(""x"")",`), ok.stdout);
+});
+
+test('with reweight: the uniform and reweighted group errors are columns of the group table, as in the JSON', async () => {
+  const r = await evaluateFile(noScoreFile, { overrides: { bootstrap: { n: 0 }, reweight: true } });
+  const t = r.tables.groupAnalysis!;
+  assert.ok(t.every((g) => g.errorUniform !== undefined && g.errorReweighted !== undefined));
+  const rows = parseCsv(groupAnalysisCsv(r)!);
+  const at = (f: string) => rows[0]!.indexOf(f);
+  assert.ok(at('errorUniform') > 0 && at('errorReweighted') > 0);
+  t.forEach((g, i) => {
+    assert.equal(num(rows[i + 1]![at('errorUniform')]!), g.errorUniform);
+    assert.equal(num(rows[i + 1]![at('errorReweighted')]!), g.errorReweighted);
+  });
+  // head: uniform error 1/3 (one wrong of 3 accepted, as without reweight)
+  assert.equal(t[0]!.errorUniform, 1 / 3);
+  assert.match(formatGroupAnalysisTable(r), /error \(uniform\) +error \(reweighted\)/);
 });
