@@ -38,12 +38,16 @@ function parseCsv(text: string): string[][] {
       for (let i = 0; i < line.length; i++) {
         const ch = line[i]!;
         if (quoted) {
-          if (ch === '"' && line[i + 1] === '"') ((cur += '"'), i++);
-          else if (ch === '"') quoted = false;
+          if (ch === '"' && line[i + 1] === '"') {
+            cur += '"';
+            i++;
+          } else if (ch === '"') quoted = false;
           else cur += ch;
         } else if (ch === '"') quoted = true;
-        else if (ch === ',') (cells.push(cur), (cur = ''));
-        else cur += ch;
+        else if (ch === ',') {
+          cells.push(cur);
+          cur = '';
+        } else cur += ch;
       }
       cells.push(cur);
       return cells;
