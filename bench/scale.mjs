@@ -27,6 +27,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { freemem } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
