@@ -62,9 +62,9 @@ describe('compare, report, export, config', function () {
     const acc = Object.fromEntries(
       Object.entries(c.table).map(([run, row]) => [run.replace(/^.*\//, ''), row.accuracy]),
     );
-    // examples/README.md: logreg 0.7500, svc_rbf 0.8400 on all 300 rows.
-    assert.equal(acc['logreg.eval.json'] ?? acc['logreg.csv'] ?? acc.logreg, 0.75);
-    assert.equal(acc['svc_rbf.eval.json'] ?? acc['svc_rbf.csv'] ?? acc.svc_rbf, 0.84);
+    // examples/README.md: on the 150 test rows logreg 0.7400 (111), svc_rbf 0.8133 (122).
+    assert.equal(acc['logreg.eval.json'] ?? acc['logreg.csv'] ?? acc.logreg, 111 / 150);
+    assert.equal(acc['svc_rbf.eval.json'] ?? acc['svc_rbf.csv'] ?? acc.svc_rbf, 122 / 150);
     // svc_rbf is the more accurate: it carries the best mark (1) for accuracy.
     const best = Object.entries(c.marks.accuracy ?? {}).find(([, m]) => m === 1)?.[0];
     assert.match(best ?? '', /svc_rbf/);
@@ -160,7 +160,7 @@ describe('compare, report, export, config', function () {
     assert.ok(cols?.label === undefined || cols.label === 'label');
     // The config it wrote is usable: evaluating with it works.
     const r = await evaluate('config-check/preds.csv', 'config-check/preds.eval.json');
-    assert.equal(r.metrics.accuracy!.value, 0.75);
+    assert.equal(r.metrics.accuracy!.value, 111 / 150); // the test rows of its split column
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });
