@@ -258,9 +258,9 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     const r = JSON.parse(readFileSync(join(ws, 'digits-lt/logreg.eval.json'), 'utf8')) as Results;
     const n = await assertCardsMatch(frame, r);
     assert.ok(n >= 6, `${n} cards checked`);
-    // The headline accuracy is the README's 0.75.
+    // The headline accuracy is the README's test-row accuracy, 0.74 (the file's split column).
     const acc = (await reportCards(frame)).find((c) => c.key === 'accuracy' && c.headline);
-    assert.equal(acc?.value, '0.75');
+    assert.equal(acc?.value, '0.74');
     // Charts are drawn (canvas with pixels) in the first tab.
     await frame.waitForFunction(
       () => [...document.querySelectorAll('canvas')].some((c) => c.width > 0 && c.height > 0),
@@ -692,7 +692,8 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
         `${run}: accuracy ${formatNumber(acc, 'accuracy')} shown`,
       );
     }
-    assert.deepEqual(new Set(c.runs.map((run) => c.table[run]?.accuracy)), new Set([0.75, 0.84]));
+    // the test rows of the split column: logreg 111/150, svc_rbf 122/150
+    assert.deepEqual(new Set(c.runs.map((run) => c.table[run]?.accuracy)), new Set([111 / 150, 122 / 150]));
     await shootBothThemes('report-compare', frame);
   });
 
@@ -712,13 +713,13 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     const accMarks = Object.fromEntries(Object.entries(c.marks.accuracy ?? {}).map(([run, p]) => [name(run), p]));
     assert.deepEqual(accMarks, { 'logreg.csv': 1, 'logreg_logits.csv': 1 });
     const frame = await reportFrame(page, /^Comparison of 3 runs$/);
-    // The accuracy row: 0.7500 twice (both bold), 0.7067 unmarked.
+    // The accuracy row (test rows): 0.7400 twice (both bold), 0.7133 unmarked.
     const row = await frame.evaluate(() => {
       const rows = [...document.querySelectorAll('vscode-table-row, tr')];
       // Cells may carry significance stars after the value.
       const r = rows.find((x) => {
         const t = [...x.children].map((c) => c.textContent?.trim() ?? '');
-        return t.filter((v) => /^0\.7500\**$/.test(v)).length === 2 && t.some((v) => /^0\.7067\**$/.test(v));
+        return t.filter((v) => /^0\.7400\**$/.test(v)).length === 2 && t.some((v) => /^0\.7133\**$/.test(v));
       });
       return r
         ? [...r.children].map((c) => ({ text: c.textContent?.trim() ?? '', cls: c.getAttribute('class') ?? '' }))
@@ -727,9 +728,9 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     assert.ok(row, 'the accuracy row');
     assert.deepEqual(
       row.filter((c) => /place-1/.test(c.cls)).map((c) => c.text.replace(/\*+$/, '')),
-      ['0.7500', '0.7500'],
+      ['0.7400', '0.7400'],
     );
-    assert.ok(!row.some((c) => c.text.startsWith('0.7067') && /place-/.test(c.cls)), 'the last run is not marked');
+    assert.ok(!row.some((c) => c.text.startsWith('0.7133') && /place-/.test(c.cls)), 'the last run is not marked');
     // The headline card names both tied runs, not one of them.
     const accCard = await frame.evaluate(
       () => document.querySelector<HTMLElement>('.headline .card[data-metric="accuracy"]')?.textContent ?? '',
@@ -791,7 +792,7 @@ describe('Eval Lens in the browser (code-server + Chromium)', { timeout: 900_000
     await lens.first().waitFor({ timeout: 60_000 });
     const text = (await lens.allInnerTexts()).join(' | ');
     assert.match(text, /Open Report/, text);
-    assert.match(text, new RegExp(`accuracy[^|]*${formatNumber(0.75, 'accuracy').replace('.', '\\.')}`), text);
+    assert.match(text, new RegExp(`accuracy[^|]*${formatNumber(0.74, 'accuracy').replace('.', '\\.')}`), text);
     await screenshot(page, join(SHOTS, 'codelens-light.png'));
   });
 
