@@ -67,7 +67,8 @@ test('ranking K above the longest list: curves and baselines stop at the longest
     writeFileSync(join(dir, 'train.csv'), 'user,item\nu1,a\nu2,b\nu3,b\nu3,d\nu3,e\nu3,f\nu3,g\n');
     writeFileSync(
       join(dir, 'eval-lens.json'),
-      JSON.stringify({ task: 'ranking', k: [2, 99999], train: 'train.csv', bootstrap: { n: 0 } }),
+      // maskSeen: false keeps u1's seen item a in its list, so that the longest list stays 3 long.
+      JSON.stringify({ task: 'ranking', k: [2, 99999], train: 'train.csv', maskSeen: false, bootstrap: { n: 0 } }),
     );
     const t0 = Date.now();
     const r = await evaluateFile(join(dir, 'run.jsonl'));

@@ -16,9 +16,12 @@
  * (precision@K still divides by K). Repeated slots ({@link VOID_ITEM}) of an unseen item keep their
  * place; a repeat of a seen item goes with it.
  *
- * Reference: W. X. Zhao et al. (2021). RecBole: towards a unified, comprehensive and efficient
- * framework for recommendation algorithms. Proc. 30th ACM CIKM, 4653–4664.
- * https://doi.org/10.1145/3459637.3482016
+ * References
+ * - Zhao, W. X. et al. (2021). RecBole: towards a unified, comprehensive and efficient framework
+ *   for recommendation algorithms. Proc. 30th ACM CIKM, 4653–4664.
+ *   https://doi.org/10.1145/3459637.3482016
+ *
+ * @see docs/metrics/ranking.md
  */
 import { VOID_ITEM, type RankedLists, type TrainData } from '../../data/rankingData';
 import { markSeen } from './baselines';
