@@ -19,6 +19,7 @@ import {
   groupAnalysisCsvRows,
   groupAnalysisMarkdown,
 } from '../core/results/groupAnalysisText';
+import { formatOperatingPointsTable, operatingPointsMarkdown } from '../core/results/operatingPointsText';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { TOOL_VERSION } from '../core/version';
 import { HTML_THEMES, type HtmlTheme } from '../shared/exportHtml';
@@ -198,11 +199,15 @@ export function registerEvaluate(program: Command): void {
 function render(results: Results, format: OutputFormat, opts: { percent: boolean; maxWidth?: number }): string {
   switch (format) {
     case 'markdown':
-      return formatMarkdown(results, { percent: opts.percent }) + groupAnalysisMarkdown(results);
+      return (
+        formatMarkdown(results, { percent: opts.percent }) +
+        operatingPointsMarkdown(results) +
+        groupAnalysisMarkdown(results)
+      );
     case 'csv':
       return formatCsv(results) + groupAnalysisCsvRows(results);
     default:
-      return formatTable(results, opts) + formatGroupAnalysisTable(results);
+      return formatTable(results, opts) + formatOperatingPointsTable(results) + formatGroupAnalysisTable(results);
   }
 }
 

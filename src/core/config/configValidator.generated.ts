@@ -3,7 +3,7 @@
 /* eslint-disable */
 // @ts-nocheck
 import func4 from 'ajv/dist/runtime/ucs2length';
-export const compiledFrom = '36341aeb66475661c5b07c8acedf16e3778c2c79c42fcb39d3785297f94c7a70';
+export const compiledFrom = 'd6f3fccd157b79951ce808d7288c9f030c6b702e9c3bffab14b8445d9ecb62e1';
 export const validate = validate10;
 export default validate10;
 const schema11 = {
@@ -284,11 +284,12 @@ const schema11 = {
         'Selective classification: accept rows whose score is ≥ this threshold. Give this or `targetCoverage`, not both.',
     },
     targetCoverage: {
-      type: 'number',
-      exclusiveMinimum: 0,
-      maximum: 1,
+      oneOf: [
+        { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+        { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'number', exclusiveMinimum: 0, maximum: 1 } },
+      ],
       description:
-        'Selective classification: accept the highest-scoring rows until this fraction (0, 1] is covered (ties included). With a validation/test split the threshold is chosen on the validation rows.',
+        'Selective classification: accept the highest-scoring rows until this fraction (0, 1] is covered (ties included). With a validation/test split the threshold is chosen on the validation rows. A list, e.g. [0.6, 0.7, 0.8, 0.9], gives one operating point per coverage (the table `operatingPoints`, each value with its interval); the operating-point keys use its first coverage.',
     },
     topK: {
       $ref: '#/definitions/positiveIntegerList',
@@ -3207,16 +3208,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (data.targetCoverage !== undefined) {
       let data56 = data.targetCoverage;
+      const _errs162 = errors;
+      let valid54 = false;
+      let passing0 = null;
+      const _errs163 = errors;
       if (typeof data56 == 'number' && isFinite(data56)) {
         if (data56 > 1 || isNaN(data56)) {
           const err127 = {
             instancePath: instancePath + '/targetCoverage',
-            schemaPath: '#/properties/targetCoverage/maximum',
+            schemaPath: '#/properties/targetCoverage/oneOf/0/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 1 },
             message: 'must be <= 1',
             schema: 1,
-            parentSchema: schema11.properties.targetCoverage,
+            parentSchema: schema11.properties.targetCoverage.oneOf[0],
             data: data56,
           };
           if (vErrors === null) {
@@ -3229,12 +3234,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (data56 <= 0 || isNaN(data56)) {
           const err128 = {
             instancePath: instancePath + '/targetCoverage',
-            schemaPath: '#/properties/targetCoverage/exclusiveMinimum',
+            schemaPath: '#/properties/targetCoverage/oneOf/0/exclusiveMinimum',
             keyword: 'exclusiveMinimum',
             params: { comparison: '>', limit: 0 },
             message: 'must be > 0',
             schema: 0,
-            parentSchema: schema11.properties.targetCoverage,
+            parentSchema: schema11.properties.targetCoverage.oneOf[0],
             data: data56,
           };
           if (vErrors === null) {
@@ -3247,12 +3252,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       } else {
         const err129 = {
           instancePath: instancePath + '/targetCoverage',
-          schemaPath: '#/properties/targetCoverage/type',
+          schemaPath: '#/properties/targetCoverage/oneOf/0/type',
           keyword: 'type',
           params: { type: 'number' },
           message: 'must be number',
-          schema: schema11.properties.targetCoverage.type,
-          parentSchema: schema11.properties.targetCoverage,
+          schema: schema11.properties.targetCoverage.oneOf[0].type,
+          parentSchema: schema11.properties.targetCoverage.oneOf[0],
           data: data56,
         };
         if (vErrors === null) {
@@ -3262,20 +3267,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.topK !== undefined) {
-      let data57 = data.topK;
-      if (Array.isArray(data57)) {
-        if (data57.length < 1) {
+      var _valid3 = _errs163 === errors;
+      if (_valid3) {
+        valid54 = true;
+        passing0 = 0;
+      }
+      const _errs165 = errors;
+      if (Array.isArray(data56)) {
+        if (data56.length < 1) {
           const err130 = {
-            instancePath: instancePath + '/topK',
-            schemaPath: '#/definitions/positiveIntegerList/minItems',
+            instancePath: instancePath + '/targetCoverage',
+            schemaPath: '#/properties/targetCoverage/oneOf/1/minItems',
             keyword: 'minItems',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 items',
             schema: 1,
-            parentSchema: schema37,
-            data: data57,
+            parentSchema: schema11.properties.targetCoverage.oneOf[1],
+            data: data56,
           };
           if (vErrors === null) {
             vErrors = [err130];
@@ -3284,38 +3292,38 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len7 = data57.length;
+        const len7 = data56.length;
         for (let i10 = 0; i10 < len7; i10++) {
-          let data58 = data57[i10];
-          if (!(typeof data58 == 'number' && !(data58 % 1) && !isNaN(data58) && isFinite(data58))) {
-            const err131 = {
-              instancePath: instancePath + '/topK/' + i10,
-              schemaPath: '#/definitions/positiveIntegerList/items/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-              schema: schema37.items.type,
-              parentSchema: schema37.items,
-              data: data58,
-            };
-            if (vErrors === null) {
-              vErrors = [err131];
-            } else {
-              vErrors.push(err131);
-            }
-            errors++;
-          }
-          if (typeof data58 == 'number' && isFinite(data58)) {
-            if (data58 > 100000 || isNaN(data58)) {
-              const err132 = {
-                instancePath: instancePath + '/topK/' + i10,
-                schemaPath: '#/definitions/positiveIntegerList/items/maximum',
+          let data57 = data56[i10];
+          if (typeof data57 == 'number' && isFinite(data57)) {
+            if (data57 > 1 || isNaN(data57)) {
+              const err131 = {
+                instancePath: instancePath + '/targetCoverage/' + i10,
+                schemaPath: '#/properties/targetCoverage/oneOf/1/items/maximum',
                 keyword: 'maximum',
-                params: { comparison: '<=', limit: 100000 },
-                message: 'must be <= 100000',
-                schema: 100000,
-                parentSchema: schema37.items,
-                data: data58,
+                params: { comparison: '<=', limit: 1 },
+                message: 'must be <= 1',
+                schema: 1,
+                parentSchema: schema11.properties.targetCoverage.oneOf[1].items,
+                data: data57,
+              };
+              if (vErrors === null) {
+                vErrors = [err131];
+              } else {
+                vErrors.push(err131);
+              }
+              errors++;
+            }
+            if (data57 <= 0 || isNaN(data57)) {
+              const err132 = {
+                instancePath: instancePath + '/targetCoverage/' + i10,
+                schemaPath: '#/properties/targetCoverage/oneOf/1/items/exclusiveMinimum',
+                keyword: 'exclusiveMinimum',
+                params: { comparison: '>', limit: 0 },
+                message: 'must be > 0',
+                schema: 0,
+                parentSchema: schema11.properties.targetCoverage.oneOf[1].items,
+                data: data57,
               };
               if (vErrors === null) {
                 vErrors = [err132];
@@ -3324,46 +3332,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data58 < 1 || isNaN(data58)) {
-              const err133 = {
-                instancePath: instancePath + '/topK/' + i10,
-                schemaPath: '#/definitions/positiveIntegerList/items/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-                schema: 1,
-                parentSchema: schema37.items,
-                data: data58,
-              };
-              if (vErrors === null) {
-                vErrors = [err133];
-              } else {
-                vErrors.push(err133);
-              }
-              errors++;
+          } else {
+            const err133 = {
+              instancePath: instancePath + '/targetCoverage/' + i10,
+              schemaPath: '#/properties/targetCoverage/oneOf/1/items/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be number',
+              schema: schema11.properties.targetCoverage.oneOf[1].items.type,
+              parentSchema: schema11.properties.targetCoverage.oneOf[1].items,
+              data: data57,
+            };
+            if (vErrors === null) {
+              vErrors = [err133];
+            } else {
+              vErrors.push(err133);
             }
+            errors++;
           }
         }
-        let i11 = data57.length;
+        let i11 = data56.length;
         let j3;
         if (i11 > 1) {
           const indices3 = {};
           for (; i11--;) {
-            let item3 = data57[i11];
-            if (!(typeof item3 == 'number' && !(item3 % 1) && !isNaN(item3) && isFinite(item3))) {
+            let item3 = data56[i11];
+            if (!(typeof item3 == 'number' && isFinite(item3))) {
               continue;
             }
             if (typeof indices3[item3] == 'number') {
               j3 = indices3[item3];
               const err134 = {
-                instancePath: instancePath + '/topK',
-                schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
+                instancePath: instancePath + '/targetCoverage',
+                schemaPath: '#/properties/targetCoverage/oneOf/1/uniqueItems',
                 keyword: 'uniqueItems',
                 params: { i: i11, j: j3 },
                 message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i11 + ' are identical)',
                 schema: true,
-                parentSchema: schema37,
-                data: data57,
+                parentSchema: schema11.properties.targetCoverage.oneOf[1],
+                data: data56,
               };
               if (vErrors === null) {
                 vErrors = [err134];
@@ -3378,14 +3385,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err135 = {
-          instancePath: instancePath + '/topK',
-          schemaPath: '#/definitions/positiveIntegerList/type',
+          instancePath: instancePath + '/targetCoverage',
+          schemaPath: '#/properties/targetCoverage/oneOf/1/type',
           keyword: 'type',
           params: { type: 'array' },
           message: 'must be array',
-          schema: schema37.type,
-          parentSchema: schema37,
-          data: data57,
+          schema: schema11.properties.targetCoverage.oneOf[1].type,
+          parentSchema: schema11.properties.targetCoverage.oneOf[1],
+          data: data56,
         };
         if (vErrors === null) {
           vErrors = [err135];
@@ -3394,19 +3401,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.eceBins !== undefined) {
-      let data59 = data.eceBins;
-      if (!(typeof data59 == 'number' && !(data59 % 1) && !isNaN(data59) && isFinite(data59))) {
+      var _valid3 = _errs165 === errors;
+      if (_valid3 && valid54) {
+        valid54 = false;
+        passing0 = [passing0, 1];
+      } else {
+        if (_valid3) {
+          valid54 = true;
+          passing0 = 1;
+        }
+      }
+      if (!valid54) {
         const err136 = {
-          instancePath: instancePath + '/eceBins',
-          schemaPath: '#/properties/eceBins/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.eceBins.type,
-          parentSchema: schema11.properties.eceBins,
-          data: data59,
+          instancePath: instancePath + '/targetCoverage',
+          schemaPath: '#/properties/targetCoverage/oneOf',
+          keyword: 'oneOf',
+          params: { passingSchemas: passing0 },
+          message: 'must match exactly one schema in oneOf',
+          schema: schema11.properties.targetCoverage.oneOf,
+          parentSchema: schema11.properties.targetCoverage,
+          data: data56,
         };
         if (vErrors === null) {
           vErrors = [err136];
@@ -3414,18 +3428,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           vErrors.push(err136);
         }
         errors++;
+      } else {
+        errors = _errs162;
+        if (vErrors !== null) {
+          if (_errs162) {
+            vErrors.length = _errs162;
+          } else {
+            vErrors = null;
+          }
+        }
       }
-      if (typeof data59 == 'number' && isFinite(data59)) {
-        if (data59 > 10000 || isNaN(data59)) {
+    }
+    if (data.topK !== undefined) {
+      let data58 = data.topK;
+      if (Array.isArray(data58)) {
+        if (data58.length < 1) {
           const err137 = {
-            instancePath: instancePath + '/eceBins',
-            schemaPath: '#/properties/eceBins/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 10000 },
-            message: 'must be <= 10000',
-            schema: 10000,
-            parentSchema: schema11.properties.eceBins,
-            data: data59,
+            instancePath: instancePath + '/topK',
+            schemaPath: '#/definitions/positiveIntegerList/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema37,
+            data: data58,
           };
           if (vErrors === null) {
             vErrors = [err137];
@@ -3434,61 +3460,56 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data59 < 1 || isNaN(data59)) {
-          const err138 = {
-            instancePath: instancePath + '/eceBins',
-            schemaPath: '#/properties/eceBins/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.eceBins,
-            data: data59,
-          };
-          if (vErrors === null) {
-            vErrors = [err138];
-          } else {
-            vErrors.push(err138);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.costGrid !== undefined) {
-      let data60 = data.costGrid;
-      if (Array.isArray(data60)) {
-        if (data60.length < 1) {
-          const err139 = {
-            instancePath: instancePath + '/costGrid',
-            schemaPath: '#/properties/costGrid/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema11.properties.costGrid,
-            data: data60,
-          };
-          if (vErrors === null) {
-            vErrors = [err139];
-          } else {
-            vErrors.push(err139);
-          }
-          errors++;
-        }
-        const len8 = data60.length;
+        const len8 = data58.length;
         for (let i12 = 0; i12 < len8; i12++) {
-          let data61 = data60[i12];
-          if (typeof data61 == 'number' && isFinite(data61)) {
-            if (data61 > 1 || isNaN(data61)) {
-              const err140 = {
-                instancePath: instancePath + '/costGrid/' + i12,
-                schemaPath: '#/properties/costGrid/items/maximum',
+          let data59 = data58[i12];
+          if (!(typeof data59 == 'number' && !(data59 % 1) && !isNaN(data59) && isFinite(data59))) {
+            const err138 = {
+              instancePath: instancePath + '/topK/' + i12,
+              schemaPath: '#/definitions/positiveIntegerList/items/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+              schema: schema37.items.type,
+              parentSchema: schema37.items,
+              data: data59,
+            };
+            if (vErrors === null) {
+              vErrors = [err138];
+            } else {
+              vErrors.push(err138);
+            }
+            errors++;
+          }
+          if (typeof data59 == 'number' && isFinite(data59)) {
+            if (data59 > 100000 || isNaN(data59)) {
+              const err139 = {
+                instancePath: instancePath + '/topK/' + i12,
+                schemaPath: '#/definitions/positiveIntegerList/items/maximum',
                 keyword: 'maximum',
-                params: { comparison: '<=', limit: 1 },
-                message: 'must be <= 1',
+                params: { comparison: '<=', limit: 100000 },
+                message: 'must be <= 100000',
+                schema: 100000,
+                parentSchema: schema37.items,
+                data: data59,
+              };
+              if (vErrors === null) {
+                vErrors = [err139];
+              } else {
+                vErrors.push(err139);
+              }
+              errors++;
+            }
+            if (data59 < 1 || isNaN(data59)) {
+              const err140 = {
+                instancePath: instancePath + '/topK/' + i12,
+                schemaPath: '#/definitions/positiveIntegerList/items/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
                 schema: 1,
-                parentSchema: schema11.properties.costGrid.items,
-                data: data61,
+                parentSchema: schema37.items,
+                data: data59,
               };
               if (vErrors === null) {
                 vErrors = [err140];
@@ -3497,16 +3518,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data61 < 0 || isNaN(data61)) {
+          }
+        }
+        let i13 = data58.length;
+        let j4;
+        if (i13 > 1) {
+          const indices4 = {};
+          for (; i13--;) {
+            let item4 = data58[i13];
+            if (!(typeof item4 == 'number' && !(item4 % 1) && !isNaN(item4) && isFinite(item4))) {
+              continue;
+            }
+            if (typeof indices4[item4] == 'number') {
+              j4 = indices4[item4];
               const err141 = {
-                instancePath: instancePath + '/costGrid/' + i12,
-                schemaPath: '#/properties/costGrid/items/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-                schema: 0,
-                parentSchema: schema11.properties.costGrid.items,
-                data: data61,
+                instancePath: instancePath + '/topK',
+                schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i13, j: j4 },
+                message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i13 + ' are identical)',
+                schema: true,
+                parentSchema: schema37,
+                data: data58,
               };
               if (vErrors === null) {
                 vErrors = [err141];
@@ -3514,35 +3547,41 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 vErrors.push(err141);
               }
               errors++;
+              break;
             }
-          } else {
-            const err142 = {
-              instancePath: instancePath + '/costGrid/' + i12,
-              schemaPath: '#/properties/costGrid/items/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-              schema: schema11.properties.costGrid.items.type,
-              parentSchema: schema11.properties.costGrid.items,
-              data: data61,
-            };
-            if (vErrors === null) {
-              vErrors = [err142];
-            } else {
-              vErrors.push(err142);
-            }
-            errors++;
+            indices4[item4] = i13;
           }
         }
       } else {
-        const err143 = {
-          instancePath: instancePath + '/costGrid',
-          schemaPath: '#/properties/costGrid/type',
+        const err142 = {
+          instancePath: instancePath + '/topK',
+          schemaPath: '#/definitions/positiveIntegerList/type',
           keyword: 'type',
           params: { type: 'array' },
           message: 'must be array',
-          schema: schema11.properties.costGrid.type,
-          parentSchema: schema11.properties.costGrid,
+          schema: schema37.type,
+          parentSchema: schema37,
+          data: data58,
+        };
+        if (vErrors === null) {
+          vErrors = [err142];
+        } else {
+          vErrors.push(err142);
+        }
+        errors++;
+      }
+    }
+    if (data.eceBins !== undefined) {
+      let data60 = data.eceBins;
+      if (!(typeof data60 == 'number' && !(data60 % 1) && !isNaN(data60) && isFinite(data60))) {
+        const err143 = {
+          instancePath: instancePath + '/eceBins',
+          schemaPath: '#/properties/eceBins/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.eceBins.type,
+          parentSchema: schema11.properties.eceBins,
           data: data60,
         };
         if (vErrors === null) {
@@ -3552,13 +3591,150 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data60 == 'number' && isFinite(data60)) {
+        if (data60 > 10000 || isNaN(data60)) {
+          const err144 = {
+            instancePath: instancePath + '/eceBins',
+            schemaPath: '#/properties/eceBins/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 10000 },
+            message: 'must be <= 10000',
+            schema: 10000,
+            parentSchema: schema11.properties.eceBins,
+            data: data60,
+          };
+          if (vErrors === null) {
+            vErrors = [err144];
+          } else {
+            vErrors.push(err144);
+          }
+          errors++;
+        }
+        if (data60 < 1 || isNaN(data60)) {
+          const err145 = {
+            instancePath: instancePath + '/eceBins',
+            schemaPath: '#/properties/eceBins/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.eceBins,
+            data: data60,
+          };
+          if (vErrors === null) {
+            vErrors = [err145];
+          } else {
+            vErrors.push(err145);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.costGrid !== undefined) {
+      let data61 = data.costGrid;
+      if (Array.isArray(data61)) {
+        if (data61.length < 1) {
+          const err146 = {
+            instancePath: instancePath + '/costGrid',
+            schemaPath: '#/properties/costGrid/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema11.properties.costGrid,
+            data: data61,
+          };
+          if (vErrors === null) {
+            vErrors = [err146];
+          } else {
+            vErrors.push(err146);
+          }
+          errors++;
+        }
+        const len9 = data61.length;
+        for (let i14 = 0; i14 < len9; i14++) {
+          let data62 = data61[i14];
+          if (typeof data62 == 'number' && isFinite(data62)) {
+            if (data62 > 1 || isNaN(data62)) {
+              const err147 = {
+                instancePath: instancePath + '/costGrid/' + i14,
+                schemaPath: '#/properties/costGrid/items/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 1 },
+                message: 'must be <= 1',
+                schema: 1,
+                parentSchema: schema11.properties.costGrid.items,
+                data: data62,
+              };
+              if (vErrors === null) {
+                vErrors = [err147];
+              } else {
+                vErrors.push(err147);
+              }
+              errors++;
+            }
+            if (data62 < 0 || isNaN(data62)) {
+              const err148 = {
+                instancePath: instancePath + '/costGrid/' + i14,
+                schemaPath: '#/properties/costGrid/items/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+                schema: 0,
+                parentSchema: schema11.properties.costGrid.items,
+                data: data62,
+              };
+              if (vErrors === null) {
+                vErrors = [err148];
+              } else {
+                vErrors.push(err148);
+              }
+              errors++;
+            }
+          } else {
+            const err149 = {
+              instancePath: instancePath + '/costGrid/' + i14,
+              schemaPath: '#/properties/costGrid/items/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be number',
+              schema: schema11.properties.costGrid.items.type,
+              parentSchema: schema11.properties.costGrid.items,
+              data: data62,
+            };
+            if (vErrors === null) {
+              vErrors = [err149];
+            } else {
+              vErrors.push(err149);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err150 = {
+          instancePath: instancePath + '/costGrid',
+          schemaPath: '#/properties/costGrid/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema11.properties.costGrid.type,
+          parentSchema: schema11.properties.costGrid,
+          data: data61,
+        };
+        if (vErrors === null) {
+          vErrors = [err150];
+        } else {
+          vErrors.push(err150);
+        }
+        errors++;
+      }
     }
     if (data.splitNames !== undefined) {
-      let data62 = data.splitNames;
-      if (data62 && typeof data62 == 'object' && !Array.isArray(data62)) {
-        for (const key7 in data62) {
+      let data63 = data.splitNames;
+      if (data63 && typeof data63 == 'object' && !Array.isArray(data63)) {
+        for (const key7 in data63) {
           if (!(key7 === 'validation' || key7 === 'test')) {
-            const err144 = {
+            const err151 = {
               instancePath: instancePath + '/splitNames',
               schemaPath: '#/properties/splitNames/additionalProperties',
               keyword: 'additionalProperties',
@@ -3566,21 +3742,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
               schema: false,
               parentSchema: schema11.properties.splitNames,
-              data: data62,
+              data: data63,
             };
             if (vErrors === null) {
-              vErrors = [err144];
+              vErrors = [err151];
             } else {
-              vErrors.push(err144);
+              vErrors.push(err151);
             }
             errors++;
           }
         }
-        if (data62.validation !== undefined) {
-          let data63 = data62.validation;
-          if (Array.isArray(data63)) {
-            if (data63.length < 1) {
-              const err145 = {
+        if (data63.validation !== undefined) {
+          let data64 = data63.validation;
+          if (Array.isArray(data64)) {
+            if (data64.length < 1) {
+              const err152 = {
                 instancePath: instancePath + '/splitNames/validation',
                 schemaPath: '#/properties/splitNames/properties/validation/minItems',
                 keyword: 'minItems',
@@ -3588,58 +3764,58 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.splitNames.properties.validation,
-                data: data63,
+                data: data64,
               };
               if (vErrors === null) {
-                vErrors = [err145];
+                vErrors = [err152];
               } else {
-                vErrors.push(err145);
+                vErrors.push(err152);
               }
               errors++;
             }
-            const len9 = data63.length;
-            for (let i13 = 0; i13 < len9; i13++) {
-              let data64 = data63[i13];
-              if (typeof data64 === 'string') {
-                if (func4(data64) < 1) {
-                  const err146 = {
-                    instancePath: instancePath + '/splitNames/validation/' + i13,
+            const len10 = data64.length;
+            for (let i15 = 0; i15 < len10; i15++) {
+              let data65 = data64[i15];
+              if (typeof data65 === 'string') {
+                if (func4(data65) < 1) {
+                  const err153 = {
+                    instancePath: instancePath + '/splitNames/validation/' + i15,
                     schemaPath: '#/properties/splitNames/properties/validation/items/minLength',
                     keyword: 'minLength',
                     params: { limit: 1 },
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
                     parentSchema: schema11.properties.splitNames.properties.validation.items,
-                    data: data64,
+                    data: data65,
                   };
                   if (vErrors === null) {
-                    vErrors = [err146];
+                    vErrors = [err153];
                   } else {
-                    vErrors.push(err146);
+                    vErrors.push(err153);
                   }
                   errors++;
                 }
               } else {
-                const err147 = {
-                  instancePath: instancePath + '/splitNames/validation/' + i13,
+                const err154 = {
+                  instancePath: instancePath + '/splitNames/validation/' + i15,
                   schemaPath: '#/properties/splitNames/properties/validation/items/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
                   schema: schema11.properties.splitNames.properties.validation.items.type,
                   parentSchema: schema11.properties.splitNames.properties.validation.items,
-                  data: data64,
+                  data: data65,
                 };
                 if (vErrors === null) {
-                  vErrors = [err147];
+                  vErrors = [err154];
                 } else {
-                  vErrors.push(err147);
+                  vErrors.push(err154);
                 }
                 errors++;
               }
             }
           } else {
-            const err148 = {
+            const err155 = {
               instancePath: instancePath + '/splitNames/validation',
               schemaPath: '#/properties/splitNames/properties/validation/type',
               keyword: 'type',
@@ -3647,21 +3823,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.splitNames.properties.validation.type,
               parentSchema: schema11.properties.splitNames.properties.validation,
-              data: data63,
+              data: data64,
             };
             if (vErrors === null) {
-              vErrors = [err148];
+              vErrors = [err155];
             } else {
-              vErrors.push(err148);
+              vErrors.push(err155);
             }
             errors++;
           }
         }
-        if (data62.test !== undefined) {
-          let data65 = data62.test;
-          if (Array.isArray(data65)) {
-            if (data65.length < 1) {
-              const err149 = {
+        if (data63.test !== undefined) {
+          let data66 = data63.test;
+          if (Array.isArray(data66)) {
+            if (data66.length < 1) {
+              const err156 = {
                 instancePath: instancePath + '/splitNames/test',
                 schemaPath: '#/properties/splitNames/properties/test/minItems',
                 keyword: 'minItems',
@@ -3669,58 +3845,58 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.splitNames.properties.test,
-                data: data65,
+                data: data66,
               };
               if (vErrors === null) {
-                vErrors = [err149];
+                vErrors = [err156];
               } else {
-                vErrors.push(err149);
+                vErrors.push(err156);
               }
               errors++;
             }
-            const len10 = data65.length;
-            for (let i14 = 0; i14 < len10; i14++) {
-              let data66 = data65[i14];
-              if (typeof data66 === 'string') {
-                if (func4(data66) < 1) {
-                  const err150 = {
-                    instancePath: instancePath + '/splitNames/test/' + i14,
+            const len11 = data66.length;
+            for (let i16 = 0; i16 < len11; i16++) {
+              let data67 = data66[i16];
+              if (typeof data67 === 'string') {
+                if (func4(data67) < 1) {
+                  const err157 = {
+                    instancePath: instancePath + '/splitNames/test/' + i16,
                     schemaPath: '#/properties/splitNames/properties/test/items/minLength',
                     keyword: 'minLength',
                     params: { limit: 1 },
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
                     parentSchema: schema11.properties.splitNames.properties.test.items,
-                    data: data66,
+                    data: data67,
                   };
                   if (vErrors === null) {
-                    vErrors = [err150];
+                    vErrors = [err157];
                   } else {
-                    vErrors.push(err150);
+                    vErrors.push(err157);
                   }
                   errors++;
                 }
               } else {
-                const err151 = {
-                  instancePath: instancePath + '/splitNames/test/' + i14,
+                const err158 = {
+                  instancePath: instancePath + '/splitNames/test/' + i16,
                   schemaPath: '#/properties/splitNames/properties/test/items/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
                   schema: schema11.properties.splitNames.properties.test.items.type,
                   parentSchema: schema11.properties.splitNames.properties.test.items,
-                  data: data66,
+                  data: data67,
                 };
                 if (vErrors === null) {
-                  vErrors = [err151];
+                  vErrors = [err158];
                 } else {
-                  vErrors.push(err151);
+                  vErrors.push(err158);
                 }
                 errors++;
               }
             }
           } else {
-            const err152 = {
+            const err159 = {
               instancePath: instancePath + '/splitNames/test',
               schemaPath: '#/properties/splitNames/properties/test/type',
               keyword: 'type',
@@ -3728,18 +3904,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.splitNames.properties.test.type,
               parentSchema: schema11.properties.splitNames.properties.test,
-              data: data65,
+              data: data66,
             };
             if (vErrors === null) {
-              vErrors = [err152];
+              vErrors = [err159];
             } else {
-              vErrors.push(err152);
+              vErrors.push(err159);
             }
             errors++;
           }
         }
       } else {
-        const err153 = {
+        const err160 = {
           instancePath: instancePath + '/splitNames',
           schemaPath: '#/properties/splitNames/type',
           keyword: 'type',
@@ -3747,24 +3923,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
           schema: schema11.properties.splitNames.type,
           parentSchema: schema11.properties.splitNames,
-          data: data62,
+          data: data63,
         };
         if (vErrors === null) {
-          vErrors = [err153];
+          vErrors = [err160];
         } else {
-          vErrors.push(err153);
+          vErrors.push(err160);
         }
         errors++;
       }
     }
     if (data.randomSplit !== undefined) {
-      let data67 = data.randomSplit;
-      const _errs186 = errors;
-      let valid65 = false;
-      const _errs187 = errors;
-      if (typeof data67 == 'number' && isFinite(data67)) {
-        if (data67 >= 1 || isNaN(data67)) {
-          const err154 = {
+      let data68 = data.randomSplit;
+      const _errs192 = errors;
+      let valid69 = false;
+      const _errs193 = errors;
+      if (typeof data68 == 'number' && isFinite(data68)) {
+        if (data68 >= 1 || isNaN(data68)) {
+          const err161 = {
             instancePath: instancePath + '/randomSplit',
             schemaPath: '#/properties/randomSplit/anyOf/0/exclusiveMaximum',
             keyword: 'exclusiveMaximum',
@@ -3772,17 +3948,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be < 1',
             schema: 1,
             parentSchema: schema11.properties.randomSplit.anyOf[0],
-            data: data67,
+            data: data68,
           };
           if (vErrors === null) {
-            vErrors = [err154];
+            vErrors = [err161];
           } else {
-            vErrors.push(err154);
+            vErrors.push(err161);
           }
           errors++;
         }
-        if (data67 <= 0 || isNaN(data67)) {
-          const err155 = {
+        if (data68 <= 0 || isNaN(data68)) {
+          const err162 = {
             instancePath: instancePath + '/randomSplit',
             schemaPath: '#/properties/randomSplit/anyOf/0/exclusiveMinimum',
             keyword: 'exclusiveMinimum',
@@ -3790,17 +3966,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be > 0',
             schema: 0,
             parentSchema: schema11.properties.randomSplit.anyOf[0],
-            data: data67,
+            data: data68,
           };
           if (vErrors === null) {
-            vErrors = [err155];
+            vErrors = [err162];
           } else {
-            vErrors.push(err155);
+            vErrors.push(err162);
           }
           errors++;
         }
       } else {
-        const err156 = {
+        const err163 = {
           instancePath: instancePath + '/randomSplit',
           schemaPath: '#/properties/randomSplit/anyOf/0/type',
           keyword: 'type',
@@ -3808,22 +3984,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be number',
           schema: schema11.properties.randomSplit.anyOf[0].type,
           parentSchema: schema11.properties.randomSplit.anyOf[0],
-          data: data67,
+          data: data68,
         };
         if (vErrors === null) {
-          vErrors = [err156];
+          vErrors = [err163];
         } else {
-          vErrors.push(err156);
+          vErrors.push(err163);
         }
         errors++;
       }
-      var _valid3 = _errs187 === errors;
-      valid65 = valid65 || _valid3;
-      if (!valid65) {
-        const _errs189 = errors;
-        if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
-          if (data67.validation === undefined) {
-            const err157 = {
+      var _valid4 = _errs193 === errors;
+      valid69 = valid69 || _valid4;
+      if (!valid69) {
+        const _errs195 = errors;
+        if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
+          if (data68.validation === undefined) {
+            const err164 = {
               instancePath: instancePath + '/randomSplit',
               schemaPath: '#/properties/randomSplit/anyOf/1/required',
               keyword: 'required',
@@ -3831,18 +4007,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: "must have required property '" + 'validation' + "'",
               schema: schema11.properties.randomSplit.anyOf[1].required,
               parentSchema: schema11.properties.randomSplit.anyOf[1],
-              data: data67,
+              data: data68,
             };
             if (vErrors === null) {
-              vErrors = [err157];
+              vErrors = [err164];
             } else {
-              vErrors.push(err157);
+              vErrors.push(err164);
             }
             errors++;
           }
-          for (const key8 in data67) {
+          for (const key8 in data68) {
             if (!(key8 === 'validation' || key8 === 'seed')) {
-              const err158 = {
+              const err165 = {
                 instancePath: instancePath + '/randomSplit',
                 schemaPath: '#/properties/randomSplit/anyOf/1/additionalProperties',
                 keyword: 'additionalProperties',
@@ -3850,21 +4026,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have additional properties',
                 schema: false,
                 parentSchema: schema11.properties.randomSplit.anyOf[1],
-                data: data67,
+                data: data68,
               };
               if (vErrors === null) {
-                vErrors = [err158];
+                vErrors = [err165];
               } else {
-                vErrors.push(err158);
+                vErrors.push(err165);
               }
               errors++;
             }
           }
-          if (data67.validation !== undefined) {
-            let data68 = data67.validation;
-            if (typeof data68 == 'number' && isFinite(data68)) {
-              if (data68 >= 1 || isNaN(data68)) {
-                const err159 = {
+          if (data68.validation !== undefined) {
+            let data69 = data68.validation;
+            if (typeof data69 == 'number' && isFinite(data69)) {
+              if (data69 >= 1 || isNaN(data69)) {
+                const err166 = {
                   instancePath: instancePath + '/randomSplit/validation',
                   schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/exclusiveMaximum',
                   keyword: 'exclusiveMaximum',
@@ -3872,17 +4048,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be < 1',
                   schema: 1,
                   parentSchema: schema11.properties.randomSplit.anyOf[1].properties.validation,
-                  data: data68,
+                  data: data69,
                 };
                 if (vErrors === null) {
-                  vErrors = [err159];
+                  vErrors = [err166];
                 } else {
-                  vErrors.push(err159);
+                  vErrors.push(err166);
                 }
                 errors++;
               }
-              if (data68 <= 0 || isNaN(data68)) {
-                const err160 = {
+              if (data69 <= 0 || isNaN(data69)) {
+                const err167 = {
                   instancePath: instancePath + '/randomSplit/validation',
                   schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/exclusiveMinimum',
                   keyword: 'exclusiveMinimum',
@@ -3890,17 +4066,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be > 0',
                   schema: 0,
                   parentSchema: schema11.properties.randomSplit.anyOf[1].properties.validation,
-                  data: data68,
+                  data: data69,
                 };
                 if (vErrors === null) {
-                  vErrors = [err160];
+                  vErrors = [err167];
                 } else {
-                  vErrors.push(err160);
+                  vErrors.push(err167);
                 }
                 errors++;
               }
             } else {
-              const err161 = {
+              const err168 = {
                 instancePath: instancePath + '/randomSplit/validation',
                 schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/type',
                 keyword: 'type',
@@ -3908,20 +4084,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be number',
                 schema: schema11.properties.randomSplit.anyOf[1].properties.validation.type,
                 parentSchema: schema11.properties.randomSplit.anyOf[1].properties.validation,
-                data: data68,
+                data: data69,
               };
               if (vErrors === null) {
-                vErrors = [err161];
+                vErrors = [err168];
               } else {
-                vErrors.push(err161);
+                vErrors.push(err168);
               }
               errors++;
             }
           }
-          if (data67.seed !== undefined) {
-            let data69 = data67.seed;
-            if (!(typeof data69 == 'number' && !(data69 % 1) && !isNaN(data69) && isFinite(data69))) {
-              const err162 = {
+          if (data68.seed !== undefined) {
+            let data70 = data68.seed;
+            if (!(typeof data70 == 'number' && !(data70 % 1) && !isNaN(data70) && isFinite(data70))) {
+              const err169 = {
                 instancePath: instancePath + '/randomSplit/seed',
                 schemaPath: '#/properties/randomSplit/anyOf/1/properties/seed/type',
                 keyword: 'type',
@@ -3929,18 +4105,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be integer',
                 schema: schema11.properties.randomSplit.anyOf[1].properties.seed.type,
                 parentSchema: schema11.properties.randomSplit.anyOf[1].properties.seed,
-                data: data69,
+                data: data70,
               };
               if (vErrors === null) {
-                vErrors = [err162];
+                vErrors = [err169];
               } else {
-                vErrors.push(err162);
+                vErrors.push(err169);
               }
               errors++;
             }
           }
         } else {
-          const err163 = {
+          const err170 = {
             instancePath: instancePath + '/randomSplit',
             schemaPath: '#/properties/randomSplit/anyOf/1/type',
             keyword: 'type',
@@ -3948,20 +4124,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be object',
             schema: schema11.properties.randomSplit.anyOf[1].type,
             parentSchema: schema11.properties.randomSplit.anyOf[1],
-            data: data67,
+            data: data68,
           };
           if (vErrors === null) {
-            vErrors = [err163];
+            vErrors = [err170];
           } else {
-            vErrors.push(err163);
+            vErrors.push(err170);
           }
           errors++;
         }
-        var _valid3 = _errs189 === errors;
-        valid65 = valid65 || _valid3;
+        var _valid4 = _errs195 === errors;
+        valid69 = valid69 || _valid4;
       }
-      if (!valid65) {
-        const err164 = {
+      if (!valid69) {
+        const err171 = {
           instancePath: instancePath + '/randomSplit',
           schemaPath: '#/properties/randomSplit/anyOf',
           keyword: 'anyOf',
@@ -3969,161 +4145,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must match a schema in anyOf',
           schema: schema11.properties.randomSplit.anyOf,
           parentSchema: schema11.properties.randomSplit,
-          data: data67,
-        };
-        if (vErrors === null) {
-          vErrors = [err164];
-        } else {
-          vErrors.push(err164);
-        }
-        errors++;
-      } else {
-        errors = _errs186;
-        if (vErrors !== null) {
-          if (_errs186) {
-            vErrors.length = _errs186;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.metricsOn !== undefined) {
-      let data70 = data.metricsOn;
-      if (!(data70 === 'test' || data70 === 'all')) {
-        const err165 = {
-          instancePath: instancePath + '/metricsOn',
-          schemaPath: '#/properties/metricsOn/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.metricsOn.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.metricsOn.enum,
-          parentSchema: schema11.properties.metricsOn,
-          data: data70,
-        };
-        if (vErrors === null) {
-          vErrors = [err165];
-        } else {
-          vErrors.push(err165);
-        }
-        errors++;
-      }
-    }
-    if (data.populationSize !== undefined) {
-      let data71 = data.populationSize;
-      if (!(typeof data71 == 'number' && !(data71 % 1) && !isNaN(data71) && isFinite(data71))) {
-        const err166 = {
-          instancePath: instancePath + '/populationSize',
-          schemaPath: '#/properties/populationSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.populationSize.type,
-          parentSchema: schema11.properties.populationSize,
-          data: data71,
-        };
-        if (vErrors === null) {
-          vErrors = [err166];
-        } else {
-          vErrors.push(err166);
-        }
-        errors++;
-      }
-      if (typeof data71 == 'number' && isFinite(data71)) {
-        if (data71 < 1 || isNaN(data71)) {
-          const err167 = {
-            instancePath: instancePath + '/populationSize',
-            schemaPath: '#/properties/populationSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.populationSize,
-            data: data71,
-          };
-          if (vErrors === null) {
-            vErrors = [err167];
-          } else {
-            vErrors.push(err167);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.biasedSize !== undefined) {
-      let data72 = data.biasedSize;
-      if (!(typeof data72 == 'number' && !(data72 % 1) && !isNaN(data72) && isFinite(data72))) {
-        const err168 = {
-          instancePath: instancePath + '/biasedSize',
-          schemaPath: '#/properties/biasedSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.biasedSize.type,
-          parentSchema: schema11.properties.biasedSize,
-          data: data72,
-        };
-        if (vErrors === null) {
-          vErrors = [err168];
-        } else {
-          vErrors.push(err168);
-        }
-        errors++;
-      }
-      if (typeof data72 == 'number' && isFinite(data72)) {
-        if (data72 < 0 || isNaN(data72)) {
-          const err169 = {
-            instancePath: instancePath + '/biasedSize',
-            schemaPath: '#/properties/biasedSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-            schema: 0,
-            parentSchema: schema11.properties.biasedSize,
-            data: data72,
-          };
-          if (vErrors === null) {
-            vErrors = [err169];
-          } else {
-            vErrors.push(err169);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.threshold !== undefined) {
-      let data73 = data.threshold;
-      if (!(typeof data73 == 'number' && isFinite(data73))) {
-        const err170 = {
-          instancePath: instancePath + '/threshold',
-          schemaPath: '#/properties/threshold/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.threshold.type,
-          parentSchema: schema11.properties.threshold,
-          data: data73,
-        };
-        if (vErrors === null) {
-          vErrors = [err170];
-        } else {
-          vErrors.push(err170);
-        }
-        errors++;
-      }
-    }
-    if (data.positiveLabel !== undefined) {
-      let data74 = data.positiveLabel;
-      if (typeof data74 !== 'string' && !(typeof data74 == 'number' && isFinite(data74))) {
-        const err171 = {
-          instancePath: instancePath + '/positiveLabel',
-          schemaPath: '#/properties/positiveLabel/type',
-          keyword: 'type',
-          params: { type: schema11.properties.positiveLabel.type },
-          message: 'must be string,number',
-          schema: schema11.properties.positiveLabel.type,
-          parentSchema: schema11.properties.positiveLabel,
-          data: data74,
+          data: data68,
         };
         if (vErrors === null) {
           vErrors = [err171];
@@ -4131,131 +4153,132 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           vErrors.push(err171);
         }
         errors++;
+      } else {
+        errors = _errs192;
+        if (vErrors !== null) {
+          if (_errs192) {
+            vErrors.length = _errs192;
+          } else {
+            vErrors = null;
+          }
+        }
       }
     }
-    if (data.k !== undefined) {
-      let data75 = data.k;
-      if (Array.isArray(data75)) {
-        if (data75.length < 1) {
-          const err172 = {
-            instancePath: instancePath + '/k',
-            schemaPath: '#/definitions/positiveIntegerList/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
+    if (data.metricsOn !== undefined) {
+      let data71 = data.metricsOn;
+      if (!(data71 === 'test' || data71 === 'all')) {
+        const err172 = {
+          instancePath: instancePath + '/metricsOn',
+          schemaPath: '#/properties/metricsOn/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.metricsOn.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.metricsOn.enum,
+          parentSchema: schema11.properties.metricsOn,
+          data: data71,
+        };
+        if (vErrors === null) {
+          vErrors = [err172];
+        } else {
+          vErrors.push(err172);
+        }
+        errors++;
+      }
+    }
+    if (data.populationSize !== undefined) {
+      let data72 = data.populationSize;
+      if (!(typeof data72 == 'number' && !(data72 % 1) && !isNaN(data72) && isFinite(data72))) {
+        const err173 = {
+          instancePath: instancePath + '/populationSize',
+          schemaPath: '#/properties/populationSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.populationSize.type,
+          parentSchema: schema11.properties.populationSize,
+          data: data72,
+        };
+        if (vErrors === null) {
+          vErrors = [err173];
+        } else {
+          vErrors.push(err173);
+        }
+        errors++;
+      }
+      if (typeof data72 == 'number' && isFinite(data72)) {
+        if (data72 < 1 || isNaN(data72)) {
+          const err174 = {
+            instancePath: instancePath + '/populationSize',
+            schemaPath: '#/properties/populationSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
             schema: 1,
-            parentSchema: schema37,
-            data: data75,
+            parentSchema: schema11.properties.populationSize,
+            data: data72,
           };
           if (vErrors === null) {
-            vErrors = [err172];
+            vErrors = [err174];
           } else {
-            vErrors.push(err172);
+            vErrors.push(err174);
           }
           errors++;
         }
-        const len11 = data75.length;
-        for (let i15 = 0; i15 < len11; i15++) {
-          let data76 = data75[i15];
-          if (!(typeof data76 == 'number' && !(data76 % 1) && !isNaN(data76) && isFinite(data76))) {
-            const err173 = {
-              instancePath: instancePath + '/k/' + i15,
-              schemaPath: '#/definitions/positiveIntegerList/items/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-              schema: schema37.items.type,
-              parentSchema: schema37.items,
-              data: data76,
-            };
-            if (vErrors === null) {
-              vErrors = [err173];
-            } else {
-              vErrors.push(err173);
-            }
-            errors++;
-          }
-          if (typeof data76 == 'number' && isFinite(data76)) {
-            if (data76 > 100000 || isNaN(data76)) {
-              const err174 = {
-                instancePath: instancePath + '/k/' + i15,
-                schemaPath: '#/definitions/positiveIntegerList/items/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100000 },
-                message: 'must be <= 100000',
-                schema: 100000,
-                parentSchema: schema37.items,
-                data: data76,
-              };
-              if (vErrors === null) {
-                vErrors = [err174];
-              } else {
-                vErrors.push(err174);
-              }
-              errors++;
-            }
-            if (data76 < 1 || isNaN(data76)) {
-              const err175 = {
-                instancePath: instancePath + '/k/' + i15,
-                schemaPath: '#/definitions/positiveIntegerList/items/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-                schema: 1,
-                parentSchema: schema37.items,
-                data: data76,
-              };
-              if (vErrors === null) {
-                vErrors = [err175];
-              } else {
-                vErrors.push(err175);
-              }
-              errors++;
-            }
-          }
-        }
-        let i16 = data75.length;
-        let j4;
-        if (i16 > 1) {
-          const indices4 = {};
-          for (; i16--;) {
-            let item4 = data75[i16];
-            if (!(typeof item4 == 'number' && !(item4 % 1) && !isNaN(item4) && isFinite(item4))) {
-              continue;
-            }
-            if (typeof indices4[item4] == 'number') {
-              j4 = indices4[item4];
-              const err176 = {
-                instancePath: instancePath + '/k',
-                schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
-                keyword: 'uniqueItems',
-                params: { i: i16, j: j4 },
-                message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i16 + ' are identical)',
-                schema: true,
-                parentSchema: schema37,
-                data: data75,
-              };
-              if (vErrors === null) {
-                vErrors = [err176];
-              } else {
-                vErrors.push(err176);
-              }
-              errors++;
-              break;
-            }
-            indices4[item4] = i16;
-          }
-        }
-      } else {
-        const err177 = {
-          instancePath: instancePath + '/k',
-          schemaPath: '#/definitions/positiveIntegerList/type',
+      }
+    }
+    if (data.biasedSize !== undefined) {
+      let data73 = data.biasedSize;
+      if (!(typeof data73 == 'number' && !(data73 % 1) && !isNaN(data73) && isFinite(data73))) {
+        const err175 = {
+          instancePath: instancePath + '/biasedSize',
+          schemaPath: '#/properties/biasedSize/type',
           keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema37.type,
-          parentSchema: schema37,
-          data: data75,
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.biasedSize.type,
+          parentSchema: schema11.properties.biasedSize,
+          data: data73,
+        };
+        if (vErrors === null) {
+          vErrors = [err175];
+        } else {
+          vErrors.push(err175);
+        }
+        errors++;
+      }
+      if (typeof data73 == 'number' && isFinite(data73)) {
+        if (data73 < 0 || isNaN(data73)) {
+          const err176 = {
+            instancePath: instancePath + '/biasedSize',
+            schemaPath: '#/properties/biasedSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+            schema: 0,
+            parentSchema: schema11.properties.biasedSize,
+            data: data73,
+          };
+          if (vErrors === null) {
+            vErrors = [err176];
+          } else {
+            vErrors.push(err176);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.threshold !== undefined) {
+      let data74 = data.threshold;
+      if (!(typeof data74 == 'number' && isFinite(data74))) {
+        const err177 = {
+          instancePath: instancePath + '/threshold',
+          schemaPath: '#/properties/threshold/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.threshold.type,
+          parentSchema: schema11.properties.threshold,
+          data: data74,
         };
         if (vErrors === null) {
           vErrors = [err177];
@@ -4265,52 +4288,165 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.relevant !== undefined) {
-      let data77 = data.relevant;
-      if (typeof data77 === 'string') {
-        if (func4(data77) < 1) {
-          const err178 = {
-            instancePath: instancePath + '/relevant',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema33,
-            data: data77,
-          };
-          if (vErrors === null) {
-            vErrors = [err178];
-          } else {
-            vErrors.push(err178);
-          }
-          errors++;
-        }
-      } else {
-        const err179 = {
-          instancePath: instancePath + '/relevant',
-          schemaPath: '#/definitions/path/type',
+    if (data.positiveLabel !== undefined) {
+      let data75 = data.positiveLabel;
+      if (typeof data75 !== 'string' && !(typeof data75 == 'number' && isFinite(data75))) {
+        const err178 = {
+          instancePath: instancePath + '/positiveLabel',
+          schemaPath: '#/properties/positiveLabel/type',
           keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
-          data: data77,
+          params: { type: schema11.properties.positiveLabel.type },
+          message: 'must be string,number',
+          schema: schema11.properties.positiveLabel.type,
+          parentSchema: schema11.properties.positiveLabel,
+          data: data75,
         };
         if (vErrors === null) {
-          vErrors = [err179];
+          vErrors = [err178];
         } else {
-          vErrors.push(err179);
+          vErrors.push(err178);
         }
         errors++;
       }
     }
-    if (data.train !== undefined) {
-      let data78 = data.train;
+    if (data.k !== undefined) {
+      let data76 = data.k;
+      if (Array.isArray(data76)) {
+        if (data76.length < 1) {
+          const err179 = {
+            instancePath: instancePath + '/k',
+            schemaPath: '#/definitions/positiveIntegerList/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema37,
+            data: data76,
+          };
+          if (vErrors === null) {
+            vErrors = [err179];
+          } else {
+            vErrors.push(err179);
+          }
+          errors++;
+        }
+        const len12 = data76.length;
+        for (let i17 = 0; i17 < len12; i17++) {
+          let data77 = data76[i17];
+          if (!(typeof data77 == 'number' && !(data77 % 1) && !isNaN(data77) && isFinite(data77))) {
+            const err180 = {
+              instancePath: instancePath + '/k/' + i17,
+              schemaPath: '#/definitions/positiveIntegerList/items/type',
+              keyword: 'type',
+              params: { type: 'integer' },
+              message: 'must be integer',
+              schema: schema37.items.type,
+              parentSchema: schema37.items,
+              data: data77,
+            };
+            if (vErrors === null) {
+              vErrors = [err180];
+            } else {
+              vErrors.push(err180);
+            }
+            errors++;
+          }
+          if (typeof data77 == 'number' && isFinite(data77)) {
+            if (data77 > 100000 || isNaN(data77)) {
+              const err181 = {
+                instancePath: instancePath + '/k/' + i17,
+                schemaPath: '#/definitions/positiveIntegerList/items/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 100000 },
+                message: 'must be <= 100000',
+                schema: 100000,
+                parentSchema: schema37.items,
+                data: data77,
+              };
+              if (vErrors === null) {
+                vErrors = [err181];
+              } else {
+                vErrors.push(err181);
+              }
+              errors++;
+            }
+            if (data77 < 1 || isNaN(data77)) {
+              const err182 = {
+                instancePath: instancePath + '/k/' + i17,
+                schemaPath: '#/definitions/positiveIntegerList/items/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 1 },
+                message: 'must be >= 1',
+                schema: 1,
+                parentSchema: schema37.items,
+                data: data77,
+              };
+              if (vErrors === null) {
+                vErrors = [err182];
+              } else {
+                vErrors.push(err182);
+              }
+              errors++;
+            }
+          }
+        }
+        let i18 = data76.length;
+        let j5;
+        if (i18 > 1) {
+          const indices5 = {};
+          for (; i18--;) {
+            let item5 = data76[i18];
+            if (!(typeof item5 == 'number' && !(item5 % 1) && !isNaN(item5) && isFinite(item5))) {
+              continue;
+            }
+            if (typeof indices5[item5] == 'number') {
+              j5 = indices5[item5];
+              const err183 = {
+                instancePath: instancePath + '/k',
+                schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i18, j: j5 },
+                message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i18 + ' are identical)',
+                schema: true,
+                parentSchema: schema37,
+                data: data76,
+              };
+              if (vErrors === null) {
+                vErrors = [err183];
+              } else {
+                vErrors.push(err183);
+              }
+              errors++;
+              break;
+            }
+            indices5[item5] = i18;
+          }
+        }
+      } else {
+        const err184 = {
+          instancePath: instancePath + '/k',
+          schemaPath: '#/definitions/positiveIntegerList/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema37.type,
+          parentSchema: schema37,
+          data: data76,
+        };
+        if (vErrors === null) {
+          vErrors = [err184];
+        } else {
+          vErrors.push(err184);
+        }
+        errors++;
+      }
+    }
+    if (data.relevant !== undefined) {
+      let data78 = data.relevant;
       if (typeof data78 === 'string') {
         if (func4(data78) < 1) {
-          const err180 = {
-            instancePath: instancePath + '/train',
+          const err185 = {
+            instancePath: instancePath + '/relevant',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4320,15 +4456,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             data: data78,
           };
           if (vErrors === null) {
-            vErrors = [err180];
+            vErrors = [err185];
           } else {
-            vErrors.push(err180);
+            vErrors.push(err185);
           }
           errors++;
         }
       } else {
-        const err181 = {
-          instancePath: instancePath + '/train',
+        const err186 = {
+          instancePath: instancePath + '/relevant',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4338,19 +4474,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           data: data78,
         };
         if (vErrors === null) {
-          vErrors = [err181];
+          vErrors = [err186];
         } else {
-          vErrors.push(err181);
+          vErrors.push(err186);
         }
         errors++;
       }
     }
-    if (data.items !== undefined) {
-      let data79 = data.items;
+    if (data.train !== undefined) {
+      let data79 = data.train;
       if (typeof data79 === 'string') {
         if (func4(data79) < 1) {
-          const err182 = {
-            instancePath: instancePath + '/items',
+          const err187 = {
+            instancePath: instancePath + '/train',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4360,15 +4496,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             data: data79,
           };
           if (vErrors === null) {
-            vErrors = [err182];
+            vErrors = [err187];
           } else {
-            vErrors.push(err182);
+            vErrors.push(err187);
           }
           errors++;
         }
       } else {
-        const err183 = {
-          instancePath: instancePath + '/items',
+        const err188 = {
+          instancePath: instancePath + '/train',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4378,19 +4514,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           data: data79,
         };
         if (vErrors === null) {
-          vErrors = [err183];
+          vErrors = [err188];
         } else {
-          vErrors.push(err183);
+          vErrors.push(err188);
         }
         errors++;
       }
     }
-    if (data.itemEmbeddings !== undefined) {
-      let data80 = data.itemEmbeddings;
+    if (data.items !== undefined) {
+      let data80 = data.items;
       if (typeof data80 === 'string') {
         if (func4(data80) < 1) {
-          const err184 = {
-            instancePath: instancePath + '/itemEmbeddings',
+          const err189 = {
+            instancePath: instancePath + '/items',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4400,15 +4536,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             data: data80,
           };
           if (vErrors === null) {
-            vErrors = [err184];
+            vErrors = [err189];
           } else {
-            vErrors.push(err184);
+            vErrors.push(err189);
           }
           errors++;
         }
       } else {
-        const err185 = {
-          instancePath: instancePath + '/itemEmbeddings',
+        const err190 = {
+          instancePath: instancePath + '/items',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4418,19 +4554,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           data: data80,
         };
         if (vErrors === null) {
-          vErrors = [err185];
+          vErrors = [err190];
         } else {
-          vErrors.push(err185);
+          vErrors.push(err190);
         }
         errors++;
       }
     }
-    if (data.userEmbeddings !== undefined) {
-      let data81 = data.userEmbeddings;
+    if (data.itemEmbeddings !== undefined) {
+      let data81 = data.itemEmbeddings;
       if (typeof data81 === 'string') {
         if (func4(data81) < 1) {
-          const err186 = {
-            instancePath: instancePath + '/userEmbeddings',
+          const err191 = {
+            instancePath: instancePath + '/itemEmbeddings',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4440,15 +4576,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             data: data81,
           };
           if (vErrors === null) {
-            vErrors = [err186];
+            vErrors = [err191];
           } else {
-            vErrors.push(err186);
+            vErrors.push(err191);
           }
           errors++;
         }
       } else {
-        const err187 = {
-          instancePath: instancePath + '/userEmbeddings',
+        const err192 = {
+          instancePath: instancePath + '/itemEmbeddings',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4458,19 +4594,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           data: data81,
         };
         if (vErrors === null) {
-          vErrors = [err187];
+          vErrors = [err192];
         } else {
-          vErrors.push(err187);
+          vErrors.push(err192);
         }
         errors++;
       }
     }
-    if (data.userFactors !== undefined) {
-      let data82 = data.userFactors;
+    if (data.userEmbeddings !== undefined) {
+      let data82 = data.userEmbeddings;
       if (typeof data82 === 'string') {
         if (func4(data82) < 1) {
-          const err188 = {
-            instancePath: instancePath + '/userFactors',
+          const err193 = {
+            instancePath: instancePath + '/userEmbeddings',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4480,15 +4616,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             data: data82,
           };
           if (vErrors === null) {
-            vErrors = [err188];
+            vErrors = [err193];
           } else {
-            vErrors.push(err188);
+            vErrors.push(err193);
           }
           errors++;
         }
       } else {
-        const err189 = {
-          instancePath: instancePath + '/userFactors',
+        const err194 = {
+          instancePath: instancePath + '/userEmbeddings',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4498,19 +4634,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           data: data82,
         };
         if (vErrors === null) {
-          vErrors = [err189];
+          vErrors = [err194];
         } else {
-          vErrors.push(err189);
+          vErrors.push(err194);
         }
         errors++;
       }
     }
-    if (data.itemFactors !== undefined) {
-      let data83 = data.itemFactors;
+    if (data.userFactors !== undefined) {
+      let data83 = data.userFactors;
       if (typeof data83 === 'string') {
         if (func4(data83) < 1) {
-          const err190 = {
-            instancePath: instancePath + '/itemFactors',
+          const err195 = {
+            instancePath: instancePath + '/userFactors',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4520,15 +4656,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             data: data83,
           };
           if (vErrors === null) {
-            vErrors = [err190];
+            vErrors = [err195];
           } else {
-            vErrors.push(err190);
+            vErrors.push(err195);
           }
           errors++;
         }
       } else {
-        const err191 = {
-          instancePath: instancePath + '/itemFactors',
+        const err196 = {
+          instancePath: instancePath + '/userFactors',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4538,19 +4674,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           data: data83,
         };
         if (vErrors === null) {
-          vErrors = [err191];
+          vErrors = [err196];
         } else {
-          vErrors.push(err191);
+          vErrors.push(err196);
         }
         errors++;
       }
     }
-    if (data.userIds !== undefined) {
-      let data84 = data.userIds;
+    if (data.itemFactors !== undefined) {
+      let data84 = data.itemFactors;
       if (typeof data84 === 'string') {
         if (func4(data84) < 1) {
-          const err192 = {
-            instancePath: instancePath + '/userIds',
+          const err197 = {
+            instancePath: instancePath + '/itemFactors',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4560,15 +4696,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             data: data84,
           };
           if (vErrors === null) {
-            vErrors = [err192];
+            vErrors = [err197];
           } else {
-            vErrors.push(err192);
+            vErrors.push(err197);
           }
           errors++;
         }
       } else {
-        const err193 = {
-          instancePath: instancePath + '/userIds',
+        const err198 = {
+          instancePath: instancePath + '/itemFactors',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4578,19 +4714,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           data: data84,
         };
         if (vErrors === null) {
-          vErrors = [err193];
+          vErrors = [err198];
         } else {
-          vErrors.push(err193);
+          vErrors.push(err198);
         }
         errors++;
       }
     }
-    if (data.itemIds !== undefined) {
-      let data85 = data.itemIds;
+    if (data.userIds !== undefined) {
+      let data85 = data.userIds;
       if (typeof data85 === 'string') {
         if (func4(data85) < 1) {
-          const err194 = {
-            instancePath: instancePath + '/itemIds',
+          const err199 = {
+            instancePath: instancePath + '/userIds',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4600,15 +4736,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             data: data85,
           };
           if (vErrors === null) {
-            vErrors = [err194];
+            vErrors = [err199];
           } else {
-            vErrors.push(err194);
+            vErrors.push(err199);
           }
           errors++;
         }
       } else {
-        const err195 = {
-          instancePath: instancePath + '/itemIds',
+        const err200 = {
+          instancePath: instancePath + '/userIds',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4618,149 +4754,44 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           data: data85,
         };
         if (vErrors === null) {
-          vErrors = [err195];
+          vErrors = [err200];
         } else {
-          vErrors.push(err195);
+          vErrors.push(err200);
         }
         errors++;
       }
     }
-    if (data.maskSeen !== undefined) {
-      let data86 = data.maskSeen;
-      if (typeof data86 !== 'boolean') {
-        const err196 = {
-          instancePath: instancePath + '/maskSeen',
-          schemaPath: '#/properties/maskSeen/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-          schema: schema11.properties.maskSeen.type,
-          parentSchema: schema11.properties.maskSeen,
-          data: data86,
-        };
-        if (vErrors === null) {
-          vErrors = [err196];
-        } else {
-          vErrors.push(err196);
-        }
-        errors++;
-      }
-    }
-    if (data.coldThreshold !== undefined) {
-      let data87 = data.coldThreshold;
-      if (!(typeof data87 == 'number' && !(data87 % 1) && !isNaN(data87) && isFinite(data87))) {
-        const err197 = {
-          instancePath: instancePath + '/coldThreshold',
-          schemaPath: '#/properties/coldThreshold/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.coldThreshold.type,
-          parentSchema: schema11.properties.coldThreshold,
-          data: data87,
-        };
-        if (vErrors === null) {
-          vErrors = [err197];
-        } else {
-          vErrors.push(err197);
-        }
-        errors++;
-      }
-      if (typeof data87 == 'number' && isFinite(data87)) {
-        if (data87 < 1 || isNaN(data87)) {
-          const err198 = {
-            instancePath: instancePath + '/coldThreshold',
-            schemaPath: '#/properties/coldThreshold/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
+    if (data.itemIds !== undefined) {
+      let data86 = data.itemIds;
+      if (typeof data86 === 'string') {
+        if (func4(data86) < 1) {
+          const err201 = {
+            instancePath: instancePath + '/itemIds',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema11.properties.coldThreshold,
-            data: data87,
+            parentSchema: schema33,
+            data: data86,
           };
           if (vErrors === null) {
-            vErrors = [err198];
+            vErrors = [err201];
           } else {
-            vErrors.push(err198);
+            vErrors.push(err201);
           }
           errors++;
         }
-      }
-    }
-    if (data.catalogSize !== undefined) {
-      let data88 = data.catalogSize;
-      if (!(typeof data88 == 'number' && !(data88 % 1) && !isNaN(data88) && isFinite(data88))) {
-        const err199 = {
-          instancePath: instancePath + '/catalogSize',
-          schemaPath: '#/properties/catalogSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.catalogSize.type,
-          parentSchema: schema11.properties.catalogSize,
-          data: data88,
-        };
-        if (vErrors === null) {
-          vErrors = [err199];
-        } else {
-          vErrors.push(err199);
-        }
-        errors++;
-      }
-      if (typeof data88 == 'number' && isFinite(data88)) {
-        if (data88 < 1 || isNaN(data88)) {
-          const err200 = {
-            instancePath: instancePath + '/catalogSize',
-            schemaPath: '#/properties/catalogSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.catalogSize,
-            data: data88,
-          };
-          if (vErrors === null) {
-            vErrors = [err200];
-          } else {
-            vErrors.push(err200);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.mapNormaliser !== undefined) {
-      let data89 = data.mapNormaliser;
-      if (!(data89 === 'min' || data89 === 'all' || data89 === 'hits')) {
-        const err201 = {
-          instancePath: instancePath + '/mapNormaliser',
-          schemaPath: '#/properties/mapNormaliser/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.mapNormaliser.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.mapNormaliser.enum,
-          parentSchema: schema11.properties.mapNormaliser,
-          data: data89,
-        };
-        if (vErrors === null) {
-          vErrors = [err201];
-        } else {
-          vErrors.push(err201);
-        }
-        errors++;
-      }
-    }
-    if (data.gain !== undefined) {
-      let data90 = data.gain;
-      if (!(data90 === 'linear' || data90 === 'exp')) {
+      } else {
         const err202 = {
-          instancePath: instancePath + '/gain',
-          schemaPath: '#/properties/gain/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.gain.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.gain.enum,
-          parentSchema: schema11.properties.gain,
-          data: data90,
+          instancePath: instancePath + '/itemIds',
+          schemaPath: '#/definitions/path/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema33.type,
+          parentSchema: schema33,
+          data: data86,
         };
         if (vErrors === null) {
           vErrors = [err202];
@@ -4770,78 +4801,80 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.activityBins !== undefined) {
-      let data91 = data.activityBins;
-      if (Array.isArray(data91)) {
-        if (data91.length < 1) {
-          const err203 = {
-            instancePath: instancePath + '/activityBins',
-            schemaPath: '#/properties/activityBins/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
+    if (data.maskSeen !== undefined) {
+      let data87 = data.maskSeen;
+      if (typeof data87 !== 'boolean') {
+        const err203 = {
+          instancePath: instancePath + '/maskSeen',
+          schemaPath: '#/properties/maskSeen/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+          schema: schema11.properties.maskSeen.type,
+          parentSchema: schema11.properties.maskSeen,
+          data: data87,
+        };
+        if (vErrors === null) {
+          vErrors = [err203];
+        } else {
+          vErrors.push(err203);
+        }
+        errors++;
+      }
+    }
+    if (data.coldThreshold !== undefined) {
+      let data88 = data.coldThreshold;
+      if (!(typeof data88 == 'number' && !(data88 % 1) && !isNaN(data88) && isFinite(data88))) {
+        const err204 = {
+          instancePath: instancePath + '/coldThreshold',
+          schemaPath: '#/properties/coldThreshold/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.coldThreshold.type,
+          parentSchema: schema11.properties.coldThreshold,
+          data: data88,
+        };
+        if (vErrors === null) {
+          vErrors = [err204];
+        } else {
+          vErrors.push(err204);
+        }
+        errors++;
+      }
+      if (typeof data88 == 'number' && isFinite(data88)) {
+        if (data88 < 1 || isNaN(data88)) {
+          const err205 = {
+            instancePath: instancePath + '/coldThreshold',
+            schemaPath: '#/properties/coldThreshold/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
             schema: 1,
-            parentSchema: schema11.properties.activityBins,
-            data: data91,
+            parentSchema: schema11.properties.coldThreshold,
+            data: data88,
           };
           if (vErrors === null) {
-            vErrors = [err203];
+            vErrors = [err205];
           } else {
-            vErrors.push(err203);
+            vErrors.push(err205);
           }
           errors++;
         }
-        const len12 = data91.length;
-        for (let i17 = 0; i17 < len12; i17++) {
-          let data92 = data91[i17];
-          if (typeof data92 == 'number' && isFinite(data92)) {
-            if (data92 < 0 || isNaN(data92)) {
-              const err204 = {
-                instancePath: instancePath + '/activityBins/' + i17,
-                schemaPath: '#/properties/activityBins/items/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-                schema: 0,
-                parentSchema: schema11.properties.activityBins.items,
-                data: data92,
-              };
-              if (vErrors === null) {
-                vErrors = [err204];
-              } else {
-                vErrors.push(err204);
-              }
-              errors++;
-            }
-          } else {
-            const err205 = {
-              instancePath: instancePath + '/activityBins/' + i17,
-              schemaPath: '#/properties/activityBins/items/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-              schema: schema11.properties.activityBins.items.type,
-              parentSchema: schema11.properties.activityBins.items,
-              data: data92,
-            };
-            if (vErrors === null) {
-              vErrors = [err205];
-            } else {
-              vErrors.push(err205);
-            }
-            errors++;
-          }
-        }
-      } else {
+      }
+    }
+    if (data.catalogSize !== undefined) {
+      let data89 = data.catalogSize;
+      if (!(typeof data89 == 'number' && !(data89 % 1) && !isNaN(data89) && isFinite(data89))) {
         const err206 = {
-          instancePath: instancePath + '/activityBins',
-          schemaPath: '#/properties/activityBins/type',
+          instancePath: instancePath + '/catalogSize',
+          schemaPath: '#/properties/catalogSize/type',
           keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema11.properties.activityBins.type,
-          parentSchema: schema11.properties.activityBins,
-          data: data91,
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.catalogSize.type,
+          parentSchema: schema11.properties.catalogSize,
+          data: data89,
         };
         if (vErrors === null) {
           vErrors = [err206];
@@ -4850,20 +4883,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.slices !== undefined) {
-      let data93 = data.slices;
-      if (Array.isArray(data93)) {
-        if (data93.length < 1) {
+      if (typeof data89 == 'number' && isFinite(data89)) {
+        if (data89 < 1 || isNaN(data89)) {
           const err207 = {
-            instancePath: instancePath + '/slices',
-            schemaPath: '#/properties/slices/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
+            instancePath: instancePath + '/catalogSize',
+            schemaPath: '#/properties/catalogSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
             schema: 1,
-            parentSchema: schema11.properties.slices,
-            data: data93,
+            parentSchema: schema11.properties.catalogSize,
+            data: data89,
           };
           if (vErrors === null) {
             vErrors = [err207];
@@ -4872,147 +4902,144 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len13 = data93.length;
-        for (let i18 = 0; i18 < len13; i18++) {
-          let data94 = data93[i18];
-          if (typeof data94 === 'string') {
-            if (func4(data94) < 1) {
-              const err208 = {
-                instancePath: instancePath + '/slices/' + i18,
-                schemaPath: '#/properties/slices/items/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema11.properties.slices.items,
-                data: data94,
-              };
-              if (vErrors === null) {
-                vErrors = [err208];
-              } else {
-                vErrors.push(err208);
-              }
-              errors++;
-            }
-          } else {
-            const err209 = {
-              instancePath: instancePath + '/slices/' + i18,
-              schemaPath: '#/properties/slices/items/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema11.properties.slices.items.type,
-              parentSchema: schema11.properties.slices.items,
-              data: data94,
-            };
-            if (vErrors === null) {
-              vErrors = [err209];
-            } else {
-              vErrors.push(err209);
-            }
-            errors++;
-          }
-        }
-        let i19 = data93.length;
-        let j5;
-        if (i19 > 1) {
-          const indices5 = {};
-          for (; i19--;) {
-            let item5 = data93[i19];
-            if (typeof item5 !== 'string') {
-              continue;
-            }
-            if (typeof indices5[item5] == 'number') {
-              j5 = indices5[item5];
-              const err210 = {
-                instancePath: instancePath + '/slices',
-                schemaPath: '#/properties/slices/uniqueItems',
-                keyword: 'uniqueItems',
-                params: { i: i19, j: j5 },
-                message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i19 + ' are identical)',
-                schema: true,
-                parentSchema: schema11.properties.slices,
-                data: data93,
-              };
-              if (vErrors === null) {
-                vErrors = [err210];
-              } else {
-                vErrors.push(err210);
-              }
-              errors++;
-              break;
-            }
-            indices5[item5] = i19;
-          }
-        }
-      } else {
-        const err211 = {
-          instancePath: instancePath + '/slices',
-          schemaPath: '#/properties/slices/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema11.properties.slices.type,
-          parentSchema: schema11.properties.slices,
-          data: data93,
+      }
+    }
+    if (data.mapNormaliser !== undefined) {
+      let data90 = data.mapNormaliser;
+      if (!(data90 === 'min' || data90 === 'all' || data90 === 'hits')) {
+        const err208 = {
+          instancePath: instancePath + '/mapNormaliser',
+          schemaPath: '#/properties/mapNormaliser/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.mapNormaliser.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.mapNormaliser.enum,
+          parentSchema: schema11.properties.mapNormaliser,
+          data: data90,
         };
         if (vErrors === null) {
-          vErrors = [err211];
+          vErrors = [err208];
         } else {
-          vErrors.push(err211);
+          vErrors.push(err208);
         }
         errors++;
       }
     }
-    if (data.sliceBins !== undefined) {
-      let data95 = data.sliceBins;
-      if (!(typeof data95 == 'number' && !(data95 % 1) && !isNaN(data95) && isFinite(data95))) {
-        const err212 = {
-          instancePath: instancePath + '/sliceBins',
-          schemaPath: '#/properties/sliceBins/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.sliceBins.type,
-          parentSchema: schema11.properties.sliceBins,
-          data: data95,
+    if (data.gain !== undefined) {
+      let data91 = data.gain;
+      if (!(data91 === 'linear' || data91 === 'exp')) {
+        const err209 = {
+          instancePath: instancePath + '/gain',
+          schemaPath: '#/properties/gain/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.gain.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.gain.enum,
+          parentSchema: schema11.properties.gain,
+          data: data91,
         };
         if (vErrors === null) {
-          vErrors = [err212];
+          vErrors = [err209];
         } else {
-          vErrors.push(err212);
+          vErrors.push(err209);
         }
         errors++;
       }
-      if (typeof data95 == 'number' && isFinite(data95)) {
-        if (data95 > 100 || isNaN(data95)) {
-          const err213 = {
-            instancePath: instancePath + '/sliceBins',
-            schemaPath: '#/properties/sliceBins/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 100 },
-            message: 'must be <= 100',
-            schema: 100,
-            parentSchema: schema11.properties.sliceBins,
-            data: data95,
+    }
+    if (data.activityBins !== undefined) {
+      let data92 = data.activityBins;
+      if (Array.isArray(data92)) {
+        if (data92.length < 1) {
+          const err210 = {
+            instancePath: instancePath + '/activityBins',
+            schemaPath: '#/properties/activityBins/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema11.properties.activityBins,
+            data: data92,
           };
           if (vErrors === null) {
-            vErrors = [err213];
+            vErrors = [err210];
           } else {
-            vErrors.push(err213);
+            vErrors.push(err210);
           }
           errors++;
         }
-        if (data95 < 1 || isNaN(data95)) {
+        const len13 = data92.length;
+        for (let i19 = 0; i19 < len13; i19++) {
+          let data93 = data92[i19];
+          if (typeof data93 == 'number' && isFinite(data93)) {
+            if (data93 < 0 || isNaN(data93)) {
+              const err211 = {
+                instancePath: instancePath + '/activityBins/' + i19,
+                schemaPath: '#/properties/activityBins/items/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+                schema: 0,
+                parentSchema: schema11.properties.activityBins.items,
+                data: data93,
+              };
+              if (vErrors === null) {
+                vErrors = [err211];
+              } else {
+                vErrors.push(err211);
+              }
+              errors++;
+            }
+          } else {
+            const err212 = {
+              instancePath: instancePath + '/activityBins/' + i19,
+              schemaPath: '#/properties/activityBins/items/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be number',
+              schema: schema11.properties.activityBins.items.type,
+              parentSchema: schema11.properties.activityBins.items,
+              data: data93,
+            };
+            if (vErrors === null) {
+              vErrors = [err212];
+            } else {
+              vErrors.push(err212);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err213 = {
+          instancePath: instancePath + '/activityBins',
+          schemaPath: '#/properties/activityBins/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema11.properties.activityBins.type,
+          parentSchema: schema11.properties.activityBins,
+          data: data92,
+        };
+        if (vErrors === null) {
+          vErrors = [err213];
+        } else {
+          vErrors.push(err213);
+        }
+        errors++;
+      }
+    }
+    if (data.slices !== undefined) {
+      let data94 = data.slices;
+      if (Array.isArray(data94)) {
+        if (data94.length < 1) {
           const err214 = {
-            instancePath: instancePath + '/sliceBins',
-            schemaPath: '#/properties/sliceBins/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
+            instancePath: instancePath + '/slices',
+            schemaPath: '#/properties/slices/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
             schema: 1,
-            parentSchema: schema11.properties.sliceBins,
-            data: data95,
+            parentSchema: schema11.properties.slices,
+            data: data94,
           };
           if (vErrors === null) {
             vErrors = [err214];
@@ -5021,12 +5048,161 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
+        const len14 = data94.length;
+        for (let i20 = 0; i20 < len14; i20++) {
+          let data95 = data94[i20];
+          if (typeof data95 === 'string') {
+            if (func4(data95) < 1) {
+              const err215 = {
+                instancePath: instancePath + '/slices/' + i20,
+                schemaPath: '#/properties/slices/items/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema11.properties.slices.items,
+                data: data95,
+              };
+              if (vErrors === null) {
+                vErrors = [err215];
+              } else {
+                vErrors.push(err215);
+              }
+              errors++;
+            }
+          } else {
+            const err216 = {
+              instancePath: instancePath + '/slices/' + i20,
+              schemaPath: '#/properties/slices/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+              schema: schema11.properties.slices.items.type,
+              parentSchema: schema11.properties.slices.items,
+              data: data95,
+            };
+            if (vErrors === null) {
+              vErrors = [err216];
+            } else {
+              vErrors.push(err216);
+            }
+            errors++;
+          }
+        }
+        let i21 = data94.length;
+        let j6;
+        if (i21 > 1) {
+          const indices6 = {};
+          for (; i21--;) {
+            let item6 = data94[i21];
+            if (typeof item6 !== 'string') {
+              continue;
+            }
+            if (typeof indices6[item6] == 'number') {
+              j6 = indices6[item6];
+              const err217 = {
+                instancePath: instancePath + '/slices',
+                schemaPath: '#/properties/slices/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i21, j: j6 },
+                message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i21 + ' are identical)',
+                schema: true,
+                parentSchema: schema11.properties.slices,
+                data: data94,
+              };
+              if (vErrors === null) {
+                vErrors = [err217];
+              } else {
+                vErrors.push(err217);
+              }
+              errors++;
+              break;
+            }
+            indices6[item6] = i21;
+          }
+        }
+      } else {
+        const err218 = {
+          instancePath: instancePath + '/slices',
+          schemaPath: '#/properties/slices/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema11.properties.slices.type,
+          parentSchema: schema11.properties.slices,
+          data: data94,
+        };
+        if (vErrors === null) {
+          vErrors = [err218];
+        } else {
+          vErrors.push(err218);
+        }
+        errors++;
+      }
+    }
+    if (data.sliceBins !== undefined) {
+      let data96 = data.sliceBins;
+      if (!(typeof data96 == 'number' && !(data96 % 1) && !isNaN(data96) && isFinite(data96))) {
+        const err219 = {
+          instancePath: instancePath + '/sliceBins',
+          schemaPath: '#/properties/sliceBins/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.sliceBins.type,
+          parentSchema: schema11.properties.sliceBins,
+          data: data96,
+        };
+        if (vErrors === null) {
+          vErrors = [err219];
+        } else {
+          vErrors.push(err219);
+        }
+        errors++;
+      }
+      if (typeof data96 == 'number' && isFinite(data96)) {
+        if (data96 > 100 || isNaN(data96)) {
+          const err220 = {
+            instancePath: instancePath + '/sliceBins',
+            schemaPath: '#/properties/sliceBins/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 100 },
+            message: 'must be <= 100',
+            schema: 100,
+            parentSchema: schema11.properties.sliceBins,
+            data: data96,
+          };
+          if (vErrors === null) {
+            vErrors = [err220];
+          } else {
+            vErrors.push(err220);
+          }
+          errors++;
+        }
+        if (data96 < 1 || isNaN(data96)) {
+          const err221 = {
+            instancePath: instancePath + '/sliceBins',
+            schemaPath: '#/properties/sliceBins/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.sliceBins,
+            data: data96,
+          };
+          if (vErrors === null) {
+            vErrors = [err221];
+          } else {
+            vErrors.push(err221);
+          }
+          errors++;
+        }
       }
     }
     if (data.minSliceSize !== undefined) {
-      let data96 = data.minSliceSize;
-      if (!(typeof data96 == 'number' && !(data96 % 1) && !isNaN(data96) && isFinite(data96))) {
-        const err215 = {
+      let data97 = data.minSliceSize;
+      if (!(typeof data97 == 'number' && !(data97 % 1) && !isNaN(data97) && isFinite(data97))) {
+        const err222 = {
           instancePath: instancePath + '/minSliceSize',
           schemaPath: '#/properties/minSliceSize/type',
           keyword: 'type',
@@ -5034,18 +5210,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.minSliceSize.type,
           parentSchema: schema11.properties.minSliceSize,
-          data: data96,
+          data: data97,
         };
         if (vErrors === null) {
-          vErrors = [err215];
+          vErrors = [err222];
         } else {
-          vErrors.push(err215);
+          vErrors.push(err222);
         }
         errors++;
       }
-      if (typeof data96 == 'number' && isFinite(data96)) {
-        if (data96 < 1 || isNaN(data96)) {
-          const err216 = {
+      if (typeof data97 == 'number' && isFinite(data97)) {
+        if (data97 < 1 || isNaN(data97)) {
+          const err223 = {
             instancePath: instancePath + '/minSliceSize',
             schemaPath: '#/properties/minSliceSize/minimum',
             keyword: 'minimum',
@@ -5053,21 +5229,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
             schema: 1,
             parentSchema: schema11.properties.minSliceSize,
-            data: data96,
+            data: data97,
           };
           if (vErrors === null) {
-            vErrors = [err216];
+            vErrors = [err223];
           } else {
-            vErrors.push(err216);
+            vErrors.push(err223);
           }
           errors++;
         }
       }
     }
     if (data.compare !== undefined) {
-      let data97 = data.compare;
-      if (data97 && typeof data97 == 'object' && !Array.isArray(data97)) {
-        for (const key9 in data97) {
+      let data98 = data.compare;
+      if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
+        for (const key9 in data98) {
           if (!(
             key9 === 'runs' ||
             key9 === 'baseline' ||
@@ -5077,7 +5253,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key9 === 'adjust' ||
             key9 === 'gate'
           )) {
-            const err217 = {
+            const err224 = {
               instancePath: instancePath + '/compare',
               schemaPath: '#/properties/compare/additionalProperties',
               keyword: 'additionalProperties',
@@ -5085,149 +5261,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
               schema: false,
               parentSchema: schema11.properties.compare,
-              data: data97,
-            };
-            if (vErrors === null) {
-              vErrors = [err217];
-            } else {
-              vErrors.push(err217);
-            }
-            errors++;
-          }
-        }
-        if (data97.runs !== undefined) {
-          let data98 = data97.runs;
-          if (Array.isArray(data98)) {
-            if (data98.length < 1) {
-              const err218 = {
-                instancePath: instancePath + '/compare/runs',
-                schemaPath: '#/properties/compare/properties/runs/minItems',
-                keyword: 'minItems',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 items',
-                schema: 1,
-                parentSchema: schema11.properties.compare.properties.runs,
-                data: data98,
-              };
-              if (vErrors === null) {
-                vErrors = [err218];
-              } else {
-                vErrors.push(err218);
-              }
-              errors++;
-            }
-            const len14 = data98.length;
-            for (let i20 = 0; i20 < len14; i20++) {
-              let data99 = data98[i20];
-              if (typeof data99 === 'string') {
-                if (func4(data99) < 1) {
-                  const err219 = {
-                    instancePath: instancePath + '/compare/runs/' + i20,
-                    schemaPath: '#/definitions/path/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                    schema: 1,
-                    parentSchema: schema33,
-                    data: data99,
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err219];
-                  } else {
-                    vErrors.push(err219);
-                  }
-                  errors++;
-                }
-              } else {
-                const err220 = {
-                  instancePath: instancePath + '/compare/runs/' + i20,
-                  schemaPath: '#/definitions/path/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema33.type,
-                  parentSchema: schema33,
-                  data: data99,
-                };
-                if (vErrors === null) {
-                  vErrors = [err220];
-                } else {
-                  vErrors.push(err220);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err221 = {
-              instancePath: instancePath + '/compare/runs',
-              schemaPath: '#/properties/compare/properties/runs/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-              schema: schema11.properties.compare.properties.runs.type,
-              parentSchema: schema11.properties.compare.properties.runs,
               data: data98,
-            };
-            if (vErrors === null) {
-              vErrors = [err221];
-            } else {
-              vErrors.push(err221);
-            }
-            errors++;
-          }
-        }
-        if (data97.baseline !== undefined) {
-          let data100 = data97.baseline;
-          if (typeof data100 === 'string') {
-            if (func4(data100) < 1) {
-              const err222 = {
-                instancePath: instancePath + '/compare/baseline',
-                schemaPath: '#/properties/compare/properties/baseline/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema11.properties.compare.properties.baseline,
-                data: data100,
-              };
-              if (vErrors === null) {
-                vErrors = [err222];
-              } else {
-                vErrors.push(err222);
-              }
-              errors++;
-            }
-          } else {
-            const err223 = {
-              instancePath: instancePath + '/compare/baseline',
-              schemaPath: '#/properties/compare/properties/baseline/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema11.properties.compare.properties.baseline.type,
-              parentSchema: schema11.properties.compare.properties.baseline,
-              data: data100,
-            };
-            if (vErrors === null) {
-              vErrors = [err223];
-            } else {
-              vErrors.push(err223);
-            }
-            errors++;
-          }
-        }
-        if (data97.matchBy !== undefined) {
-          let data101 = data97.matchBy;
-          if (!(data101 === 'id' || data101 === 'position' || data101 === 'user')) {
-            const err224 = {
-              instancePath: instancePath + '/compare/matchBy',
-              schemaPath: '#/properties/compare/properties/matchBy/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.compare.properties.matchBy.enum },
-              message: 'must be equal to one of the allowed values',
-              schema: schema11.properties.compare.properties.matchBy.enum,
-              parentSchema: schema11.properties.compare.properties.matchBy,
-              data: data101,
             };
             if (vErrors === null) {
               vErrors = [err224];
@@ -5237,19 +5271,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data97.metrics !== undefined) {
-          let data102 = data97.metrics;
-          if (Array.isArray(data102)) {
-            if (data102.length < 1) {
+        if (data98.runs !== undefined) {
+          let data99 = data98.runs;
+          if (Array.isArray(data99)) {
+            if (data99.length < 1) {
               const err225 = {
-                instancePath: instancePath + '/compare/metrics',
-                schemaPath: '#/properties/compare/properties/metrics/minItems',
+                instancePath: instancePath + '/compare/runs',
+                schemaPath: '#/properties/compare/properties/runs/minItems',
                 keyword: 'minItems',
                 params: { limit: 1 },
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
-                parentSchema: schema11.properties.compare.properties.metrics,
-                data: data102,
+                parentSchema: schema11.properties.compare.properties.runs,
+                data: data99,
               };
               if (vErrors === null) {
                 vErrors = [err225];
@@ -5258,20 +5292,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            const len15 = data102.length;
-            for (let i21 = 0; i21 < len15; i21++) {
-              let data103 = data102[i21];
-              if (typeof data103 === 'string') {
-                if (func4(data103) < 1) {
+            const len15 = data99.length;
+            for (let i22 = 0; i22 < len15; i22++) {
+              let data100 = data99[i22];
+              if (typeof data100 === 'string') {
+                if (func4(data100) < 1) {
                   const err226 = {
-                    instancePath: instancePath + '/compare/metrics/' + i21,
-                    schemaPath: '#/properties/compare/properties/metrics/items/minLength',
+                    instancePath: instancePath + '/compare/runs/' + i22,
+                    schemaPath: '#/definitions/path/minLength',
                     keyword: 'minLength',
                     params: { limit: 1 },
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
-                    parentSchema: schema11.properties.compare.properties.metrics.items,
-                    data: data103,
+                    parentSchema: schema33,
+                    data: data100,
                   };
                   if (vErrors === null) {
                     vErrors = [err226];
@@ -5282,14 +5316,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               } else {
                 const err227 = {
-                  instancePath: instancePath + '/compare/metrics/' + i21,
-                  schemaPath: '#/properties/compare/properties/metrics/items/type',
+                  instancePath: instancePath + '/compare/runs/' + i22,
+                  schemaPath: '#/definitions/path/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                  schema: schema11.properties.compare.properties.metrics.items.type,
-                  parentSchema: schema11.properties.compare.properties.metrics.items,
-                  data: data103,
+                  schema: schema33.type,
+                  parentSchema: schema33,
+                  data: data100,
                 };
                 if (vErrors === null) {
                   vErrors = [err227];
@@ -5301,14 +5335,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err228 = {
-              instancePath: instancePath + '/compare/metrics',
-              schemaPath: '#/properties/compare/properties/metrics/type',
+              instancePath: instancePath + '/compare/runs',
+              schemaPath: '#/properties/compare/properties/runs/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-              schema: schema11.properties.compare.properties.metrics.type,
-              parentSchema: schema11.properties.compare.properties.metrics,
-              data: data102,
+              schema: schema11.properties.compare.properties.runs.type,
+              parentSchema: schema11.properties.compare.properties.runs,
+              data: data99,
             };
             if (vErrors === null) {
               vErrors = [err228];
@@ -5318,42 +5352,37 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data97.directions !== undefined) {
-          let data104 = data97.directions;
-          if (data104 && typeof data104 == 'object' && !Array.isArray(data104)) {
-            for (const key10 in data104) {
-              let data105 = data104[key10];
-              if (!(data105 === 'higher' || data105 === 'lower')) {
-                const err229 = {
-                  instancePath: instancePath + '/compare/directions/' + key10.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                  schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
-                  data: data105,
-                };
-                if (vErrors === null) {
-                  vErrors = [err229];
-                } else {
-                  vErrors.push(err229);
-                }
-                errors++;
+        if (data98.baseline !== undefined) {
+          let data101 = data98.baseline;
+          if (typeof data101 === 'string') {
+            if (func4(data101) < 1) {
+              const err229 = {
+                instancePath: instancePath + '/compare/baseline',
+                schemaPath: '#/properties/compare/properties/baseline/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema11.properties.compare.properties.baseline,
+                data: data101,
+              };
+              if (vErrors === null) {
+                vErrors = [err229];
+              } else {
+                vErrors.push(err229);
               }
+              errors++;
             }
           } else {
             const err230 = {
-              instancePath: instancePath + '/compare/directions',
-              schemaPath: '#/properties/compare/properties/directions/type',
+              instancePath: instancePath + '/compare/baseline',
+              schemaPath: '#/properties/compare/properties/baseline/type',
               keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-              schema: schema11.properties.compare.properties.directions.type,
-              parentSchema: schema11.properties.compare.properties.directions,
-              data: data104,
+              params: { type: 'string' },
+              message: 'must be string',
+              schema: schema11.properties.compare.properties.baseline.type,
+              parentSchema: schema11.properties.compare.properties.baseline,
+              data: data101,
             };
             if (vErrors === null) {
               vErrors = [err230];
@@ -5363,18 +5392,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data97.adjust !== undefined) {
-          let data106 = data97.adjust;
-          if (!(data106 === 'holm' || data106 === 'bh')) {
+        if (data98.matchBy !== undefined) {
+          let data102 = data98.matchBy;
+          if (!(data102 === 'id' || data102 === 'position' || data102 === 'user')) {
             const err231 = {
-              instancePath: instancePath + '/compare/adjust',
-              schemaPath: '#/properties/compare/properties/adjust/enum',
+              instancePath: instancePath + '/compare/matchBy',
+              schemaPath: '#/properties/compare/properties/matchBy/enum',
               keyword: 'enum',
-              params: { allowedValues: schema11.properties.compare.properties.adjust.enum },
+              params: { allowedValues: schema11.properties.compare.properties.matchBy.enum },
               message: 'must be equal to one of the allowed values',
-              schema: schema11.properties.compare.properties.adjust.enum,
-              parentSchema: schema11.properties.compare.properties.adjust,
-              data: data106,
+              schema: schema11.properties.compare.properties.matchBy.enum,
+              parentSchema: schema11.properties.compare.properties.matchBy,
+              data: data102,
             };
             if (vErrors === null) {
               vErrors = [err231];
@@ -5384,19 +5413,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data97.gate !== undefined) {
-          let data107 = data97.gate;
-          if (Array.isArray(data107)) {
-            if (data107.length < 1) {
+        if (data98.metrics !== undefined) {
+          let data103 = data98.metrics;
+          if (Array.isArray(data103)) {
+            if (data103.length < 1) {
               const err232 = {
-                instancePath: instancePath + '/compare/gate',
-                schemaPath: '#/properties/compare/properties/gate/minItems',
+                instancePath: instancePath + '/compare/metrics',
+                schemaPath: '#/properties/compare/properties/metrics/minItems',
                 keyword: 'minItems',
                 params: { limit: 1 },
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
-                parentSchema: schema11.properties.compare.properties.gate,
-                data: data107,
+                parentSchema: schema11.properties.compare.properties.metrics,
+                data: data103,
               };
               if (vErrors === null) {
                 vErrors = [err232];
@@ -5405,25 +5434,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            const len16 = data107.length;
-            for (let i22 = 0; i22 < len16; i22++) {
-              let data108 = data107[i22];
-              if (typeof data108 === 'string') {
-                if (!pattern0.test(data108)) {
+            const len16 = data103.length;
+            for (let i23 = 0; i23 < len16; i23++) {
+              let data104 = data103[i23];
+              if (typeof data104 === 'string') {
+                if (func4(data104) < 1) {
                   const err233 = {
-                    instancePath: instancePath + '/compare/gate/' + i22,
-                    schemaPath: '#/properties/compare/properties/gate/items/pattern',
-                    keyword: 'pattern',
-                    params: {
-                      pattern: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
-                    },
-                    message:
-                      'must match pattern "' +
-                      '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$' +
-                      '"',
-                    schema: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
-                    parentSchema: schema11.properties.compare.properties.gate.items,
-                    data: data108,
+                    instancePath: instancePath + '/compare/metrics/' + i23,
+                    schemaPath: '#/properties/compare/properties/metrics/items/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                    schema: 1,
+                    parentSchema: schema11.properties.compare.properties.metrics.items,
+                    data: data104,
                   };
                   if (vErrors === null) {
                     vErrors = [err233];
@@ -5434,14 +5458,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               } else {
                 const err234 = {
-                  instancePath: instancePath + '/compare/gate/' + i22,
-                  schemaPath: '#/properties/compare/properties/gate/items/type',
+                  instancePath: instancePath + '/compare/metrics/' + i23,
+                  schemaPath: '#/properties/compare/properties/metrics/items/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                  schema: schema11.properties.compare.properties.gate.items.type,
-                  parentSchema: schema11.properties.compare.properties.gate.items,
-                  data: data108,
+                  schema: schema11.properties.compare.properties.metrics.items.type,
+                  parentSchema: schema11.properties.compare.properties.metrics.items,
+                  data: data104,
                 };
                 if (vErrors === null) {
                   vErrors = [err234];
@@ -5453,14 +5477,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err235 = {
-              instancePath: instancePath + '/compare/gate',
-              schemaPath: '#/properties/compare/properties/gate/type',
+              instancePath: instancePath + '/compare/metrics',
+              schemaPath: '#/properties/compare/properties/metrics/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-              schema: schema11.properties.compare.properties.gate.type,
-              parentSchema: schema11.properties.compare.properties.gate,
-              data: data107,
+              schema: schema11.properties.compare.properties.metrics.type,
+              parentSchema: schema11.properties.compare.properties.metrics,
+              data: data103,
             };
             if (vErrors === null) {
               vErrors = [err235];
@@ -5470,8 +5494,160 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data98.directions !== undefined) {
+          let data105 = data98.directions;
+          if (data105 && typeof data105 == 'object' && !Array.isArray(data105)) {
+            for (const key10 in data105) {
+              let data106 = data105[key10];
+              if (!(data106 === 'higher' || data106 === 'lower')) {
+                const err236 = {
+                  instancePath: instancePath + '/compare/directions/' + key10.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.compare.properties.directions.additionalProperties.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                  schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
+                  parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
+                  data: data106,
+                };
+                if (vErrors === null) {
+                  vErrors = [err236];
+                } else {
+                  vErrors.push(err236);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err237 = {
+              instancePath: instancePath + '/compare/directions',
+              schemaPath: '#/properties/compare/properties/directions/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+              schema: schema11.properties.compare.properties.directions.type,
+              parentSchema: schema11.properties.compare.properties.directions,
+              data: data105,
+            };
+            if (vErrors === null) {
+              vErrors = [err237];
+            } else {
+              vErrors.push(err237);
+            }
+            errors++;
+          }
+        }
+        if (data98.adjust !== undefined) {
+          let data107 = data98.adjust;
+          if (!(data107 === 'holm' || data107 === 'bh')) {
+            const err238 = {
+              instancePath: instancePath + '/compare/adjust',
+              schemaPath: '#/properties/compare/properties/adjust/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema11.properties.compare.properties.adjust.enum },
+              message: 'must be equal to one of the allowed values',
+              schema: schema11.properties.compare.properties.adjust.enum,
+              parentSchema: schema11.properties.compare.properties.adjust,
+              data: data107,
+            };
+            if (vErrors === null) {
+              vErrors = [err238];
+            } else {
+              vErrors.push(err238);
+            }
+            errors++;
+          }
+        }
+        if (data98.gate !== undefined) {
+          let data108 = data98.gate;
+          if (Array.isArray(data108)) {
+            if (data108.length < 1) {
+              const err239 = {
+                instancePath: instancePath + '/compare/gate',
+                schemaPath: '#/properties/compare/properties/gate/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+                schema: 1,
+                parentSchema: schema11.properties.compare.properties.gate,
+                data: data108,
+              };
+              if (vErrors === null) {
+                vErrors = [err239];
+              } else {
+                vErrors.push(err239);
+              }
+              errors++;
+            }
+            const len17 = data108.length;
+            for (let i24 = 0; i24 < len17; i24++) {
+              let data109 = data108[i24];
+              if (typeof data109 === 'string') {
+                if (!pattern0.test(data109)) {
+                  const err240 = {
+                    instancePath: instancePath + '/compare/gate/' + i24,
+                    schemaPath: '#/properties/compare/properties/gate/items/pattern',
+                    keyword: 'pattern',
+                    params: {
+                      pattern: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
+                    },
+                    message:
+                      'must match pattern "' +
+                      '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$' +
+                      '"',
+                    schema: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
+                    parentSchema: schema11.properties.compare.properties.gate.items,
+                    data: data109,
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err240];
+                  } else {
+                    vErrors.push(err240);
+                  }
+                  errors++;
+                }
+              } else {
+                const err241 = {
+                  instancePath: instancePath + '/compare/gate/' + i24,
+                  schemaPath: '#/properties/compare/properties/gate/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                  schema: schema11.properties.compare.properties.gate.items.type,
+                  parentSchema: schema11.properties.compare.properties.gate.items,
+                  data: data109,
+                };
+                if (vErrors === null) {
+                  vErrors = [err241];
+                } else {
+                  vErrors.push(err241);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err242 = {
+              instancePath: instancePath + '/compare/gate',
+              schemaPath: '#/properties/compare/properties/gate/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema11.properties.compare.properties.gate.type,
+              parentSchema: schema11.properties.compare.properties.gate,
+              data: data108,
+            };
+            if (vErrors === null) {
+              vErrors = [err242];
+            } else {
+              vErrors.push(err242);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err236 = {
+        const err243 = {
           instancePath: instancePath + '/compare',
           schemaPath: '#/properties/compare/type',
           keyword: 'type',
@@ -5479,18 +5655,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
           schema: schema11.properties.compare.type,
           parentSchema: schema11.properties.compare,
-          data: data97,
+          data: data98,
         };
         if (vErrors === null) {
-          vErrors = [err236];
+          vErrors = [err243];
         } else {
-          vErrors.push(err236);
+          vErrors.push(err243);
         }
         errors++;
       }
     }
   } else {
-    const err237 = {
+    const err244 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -5501,9 +5677,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err237];
+      vErrors = [err244];
     } else {
-      vErrors.push(err237);
+      vErrors.push(err244);
     }
     errors++;
   }

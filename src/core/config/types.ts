@@ -85,7 +85,11 @@ export interface EvalConfig {
   // scores
   score?: 'msp' | 'margin' | 'entropy';
   acceptThreshold?: number;
-  targetCoverage?: number;
+  /**
+   * Coverage(s) in (0, 1]. A list gives one operating point per coverage (`tables.operatingPoints`);
+   * the operating-point keys (coverage, selective_risk, error_group.*, …) use its first coverage.
+   */
+  targetCoverage?: number | number[];
   topK?: number[];
   eceBins?: number;
   costGrid?: number[];

@@ -159,6 +159,27 @@ export interface PerItemValues {
   values: Record<string, number[]>;
 }
 
+/**
+ * One operating point of a `targetCoverage` list (`tables.operatingPoints`, in the list's order):
+ * the threshold that reaches the target coverage, the coverage it achieves and the metrics there;
+ * `ci` holds each value's bootstrap percentile interval by field name (`error_group.<g>` for a
+ * group), absent when the run has no bootstrap or the interval is undefined.
+ */
+export interface OperatingPointRow {
+  targetCoverage: number;
+  /** Accept score ≥ threshold; null when no row can reach the coverage. */
+  threshold: number | null;
+  /** Where the threshold was chosen: the split's validation rows, or the evaluated rows themselves. */
+  thresholdOn: 'validation' | 'evaluated';
+  coverage: number | null;
+  selective_risk: number | null;
+  /** With groups: the mean and the max of the group errors, and each group's error. */
+  balanced_error?: number | null;
+  worst_error?: number | null;
+  error_group?: Record<string, number | null>;
+  ci: Record<string, [number, number]>;
+}
+
 export interface Results {
   schema: typeof RESULTS_SCHEMA_ID;
   tool: { name: 'eval-lens'; version: string };
@@ -177,6 +198,7 @@ export interface Results {
     perClass?: PerClassRow[];
     confusion?: ConfusionMatrix;
     groupAnalysis?: GroupAnalysisRow[];
+    operatingPoints?: OperatingPointRow[];
     reliability?: ReliabilityBin[];
     categoryBreakdown?: CategoryBreakdown;
     itemMap?: ItemMapTable;

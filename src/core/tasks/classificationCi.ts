@@ -46,8 +46,9 @@ import {
   type ClassificationRun,
   type ClassificationStep,
 } from './classificationRun';
-import type { PerClassRow } from '../results/types';
+import type { OperatingPointRow, PerClassRow } from '../results/types';
 import {
+  OPERATING_POINT_PREFIX,
   selectiveResamplerFor,
   selectiveScalars,
   selectiveScalarsSorted,
@@ -88,11 +89,15 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const strata = bs.stratified ? (data.groupColumn ? strataOf(data.groupColumn) : data.labels) : null;
   const sel = run.selective ?? null;
   const fast = !sel || sortedResamplingApplies(sel, data.n);
+  // The operating points of a `targetCoverage` list: internal values, their intervals go to the table.
+  const opRows = sel?.operatingPoints ? (results.tables.operatingPoints as OperatingPointRow[] | undefined) : undefined;
+  const opKeys = opRows ? operatingPointKeys(opRows, sel!) : [];
   if (ctx.onResampling) {
     void run.resampleWorkers?.stop();
     ctx.onResampling(classificationPlan(run, keys, strata, fast));
     return;
   }
+  keys.push(...opKeys.map((o) => o.key));
   if (!fast) void run.resampleWorkers?.stop(); // this path runs on the calling thread
   const scratch = sel && !fast ? selectiveScratch(sel) : undefined;
   if (ctx.stages && run.source) await ctx.stages.point(run.source);
@@ -105,6 +110,8 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
         if (ci) row.ci = ci;
       }
       for (const k of keys) if (!classKeys.includes(k)) setSnapshotCi(snap, k, pcis[k]);
+      const snapRows = snap.tables.operatingPoints as OperatingPointRow[] | undefined;
+      if (snapRows) for (const o of opKeys) setRowCi(snapRows[o.row], o.field, pcis[o.key]);
     });
   // Each key's point: the basic intervals (calibration errors) are reflected about it.
   const points: Record<string, number | null> = {};
@@ -141,8 +148,10 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
     const ci = cis[classAccuracyKey(c)];
     if (ci) row.ci = ci;
   }
+  for (const o of opKeys) setRowCi(opRows![o.row], o.field, cis[o.key]);
+  const opKeySet = new Set(opKeys.map((o) => o.key));
   for (const k of keys) {
-    if (classKeys.includes(k)) continue;
+    if (classKeys.includes(k) || opKeySet.has(k)) continue;
     const ci = cis[k];
     if (ci) results.setCi(k, ci, intervalMethodOf(k));
     else missing.push(k);
@@ -155,6 +164,35 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
     );
   }
 };
+
+/**
+ * The internal bootstrap keys of the operating points (classificationSelective.ts
+ * `operatingPointValues`) whose value is defined: `key`, its row and field in the table. The
+ * threshold gets an interval only when it is re-chosen per resample (not with a split).
+ */
+function operatingPointKeys(
+  rows: readonly OperatingPointRow[],
+  sel: SelectiveSetup,
+): { key: string; row: number; field: string }[] {
+  const out: { key: string; row: number; field: string }[] = [];
+  rows.forEach((r, i) => {
+    const fields: [string, number | null | undefined][] = [
+      ['threshold', sel.operatingPoints![i]!.kind === 'target' ? r.threshold : null],
+      ['coverage', r.coverage],
+      ['selective_risk', r.selective_risk],
+      ['balanced_error', r.balanced_error],
+      ['worst_error', r.worst_error],
+      ...Object.entries(r.error_group ?? {}).map(([g, v]): [string, number | null] => [`error_group.${g}`, v]),
+    ];
+    for (const [field, v] of fields)
+      if (v !== null && v !== undefined) out.push({ key: `${OPERATING_POINT_PREFIX}${i}.${field}`, row: i, field });
+  });
+  return out;
+}
+
+function setRowCi(row: OperatingPointRow | undefined, field: string, ci: [number, number] | null | undefined): void {
+  if (row && ci && Number.isFinite(ci[0]) && Number.isFinite(ci[1])) row.ci[field] = ci;
+}
 
 /**
  * The classification task's {@link ResamplingPlan}: its rows (ids, true labels), the keys that get
@@ -258,7 +296,8 @@ export function ciResampleStat(job: CiJob): ResampleStat {
     // Byte multiplicities (stats/resampleDraws.ts `addUniformDrawsBytes`): the same values. A
     // resample whose counts do not add up to n (a count above 255 wrapped around) is refused before
     // its classification values: it is drawn again as Int32 and goes to `stat`.
-    if (resampler!.byteWalk)
+    // (Not with a `targetCoverage` list: its other operating points take Int32 multiplicities.)
+    if (resampler!.byteWalk && !sel!.operatingPoints)
       stat.bytes = {
         run: (counts, out) => {
           const selective = selectiveScalarsSortedBytes(sel!, counts, resampler!, n);

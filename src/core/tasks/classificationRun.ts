@@ -82,6 +82,11 @@ export interface SelectiveSetup {
   /** The rows the selective metrics are measured on (every row of the run's data). */
   rows: SortedRows;
   rule: AcceptanceRule;
+  /**
+   * With a list of `targetCoverage` values: the rule of each (the first is `rule`), for the table
+   * `operatingPoints`; null otherwise.
+   */
+  operatingPoints?: AcceptanceRule[] | null;
   /** The `accept` column in sorted order (rule `column`). */
   mask: Uint8Array | null;
   groupNames: string[];

@@ -27,7 +27,7 @@ import {
   type SelectiveResampler,
   type SelectiveResampleValues,
 } from '../metrics/selectiveResample';
-import type { Curve, GroupAnalysisRow } from '../results/types';
+import type { Curve, GroupAnalysisRow, OperatingPointRow } from '../results/types';
 import type { AcceptanceRule, ClassificationRun, ClassificationStep, SelectiveSetup } from './classificationRun';
 import type { TaskContext } from './types';
 import { rowsPhrase } from './split';
@@ -119,6 +119,7 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
 
   // acceptance rule
   let rule: AcceptanceRule = { kind: 'all' };
+  let operatingPoints: AcceptanceRule[] | null = null;
   if (data.accept) {
     rule = { kind: 'column' };
     if (config.acceptThreshold !== undefined || config.targetCoverage !== undefined) {
@@ -130,23 +131,34 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
   } else if (config.acceptThreshold !== undefined && scores) {
     rule = { kind: 'threshold', threshold: config.acceptThreshold };
   } else if (config.targetCoverage !== undefined && scores) {
-    const c = config.targetCoverage;
-    if (!(c > 0 && c <= 1))
-      throw new EvalLensError('invalid-config', `${cfgName}: \`targetCoverage\` must be in (0, 1], got ${c}.`, {
-        file: cfgName,
-        column: 'targetCoverage',
-      });
+    const list = Array.isArray(config.targetCoverage) ? config.targetCoverage : [config.targetCoverage];
+    for (const c of list)
+      if (!(typeof c === 'number' && c > 0 && c <= 1))
+        throw new EvalLensError('invalid-config', `${cfgName}: \`targetCoverage\` must be in (0, 1], got ${c}.`, {
+          file: cfgName,
+          column: 'targetCoverage',
+        });
+    if (list.length === 0)
+      throw new EvalLensError(
+        'invalid-config',
+        `${cfgName}: \`targetCoverage\` must be a number or a non-empty list.`,
+        {
+          file: cfgName,
+          column: 'targetCoverage',
+        },
+      );
     const val = run.validation;
-    if (val && val.n > 0) {
-      rule = { kind: 'split-target', target: c, threshold: validationThreshold(val, config, c), valRows: val.n };
-    } else {
-      if (run.split)
-        warnings.note(
-          'split-protocol-unavailable',
-          `${data.file}: the split has no validation rows, so the threshold for \`targetCoverage\` is chosen on the rows it is measured on.`,
-        );
-      rule = { kind: 'target', target: c };
-    }
+    if (!(val && val.n > 0) && run.split)
+      warnings.note(
+        'split-protocol-unavailable',
+        `${data.file}: the split has no validation rows, so the threshold for \`targetCoverage\` is chosen on the rows it is measured on.`,
+      );
+    const ruleOf = (c: number): AcceptanceRule =>
+      val && val.n > 0
+        ? { kind: 'split-target', target: c, threshold: validationThreshold(val, config, c), valRows: val.n }
+        : { kind: 'target', target: c };
+    operatingPoints = Array.isArray(config.targetCoverage) ? list.map(ruleOf) : null;
+    rule = operatingPoints ? operatingPoints[0]! : ruleOf(list[0]!);
   } else if ((config.acceptThreshold !== undefined || config.targetCoverage !== undefined) && !scores) {
     warnings.note(
       'no-scores',
@@ -192,6 +204,7 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
     isProbability,
     rows,
     rule,
+    operatingPoints,
     mask,
     groupNames,
     reweight,
@@ -255,8 +268,8 @@ export function selectiveScratch(s: SelectiveSetup): SelectiveScratch {
 export function acceptanceFor(
   s: SelectiveSetup,
   mult: Multiplicities | null,
+  r: AcceptanceRule = s.rule,
 ): { acc: Acceptance; threshold: number | null } {
-  const r = s.rule;
   switch (r.kind) {
     case 'column':
       return { acc: { kind: 'mask', mask: s.mask! }, threshold: null };
@@ -317,7 +330,9 @@ export function selectiveScalarsSorted(
   items?: number,
 ): Record<string, number> {
   if (!resampler) return scalarsOf(s, mult, s.calib ? mult : null);
-  return selectiveScalarsOfValues(s, selectiveResampleValues(resampler, mult, items));
+  const out = selectiveScalarsOfValues(s, selectiveResampleValues(resampler, mult, items));
+  // the one-pass walk serves the first operating point; the others are computed on their own
+  return s.operatingPoints ? Object.assign(out, operatingPointValues(s, mult)) : out;
 }
 
 /**
@@ -405,6 +420,7 @@ function scalarsOf(
     out.worst_error = op.worst;
     if (s.groupTrainShare) out.weighted_balanced_error = trainWeightedMean(op.groupError, s.groupTrainShare);
   }
+  if (s.operatingPoints) Object.assign(out, operatingPointValues(s, mult));
   if (s.ranked) {
     const a = aurcValues(s.rows, mult);
     out.aurc = a.aurc;
@@ -431,6 +447,55 @@ function scalarsOf(
     out.ece_adaptive = c.eceAdaptive;
   }
   return out;
+}
+
+/** Prefix of the internal values of operating point i (bootstrap only, never a metric key). */
+export const OPERATING_POINT_PREFIX = 'operatingPoints.';
+
+/**
+ * The values of every operating point of a `targetCoverage` list under multiplicities `mult`, keyed
+ * `operatingPoints.<i>.<field>` (threshold, coverage, selective_risk, error_group.<g>,
+ * balanced_error, worst_error): the thresholds re-chosen per resample as for the single point,
+ * fixed with a validation/test split. Empty without a list.
+ */
+export function operatingPointValues(s: SelectiveSetup, mult: Multiplicities | null): Record<string, number> {
+  const out: Record<string, number> = {};
+  (s.operatingPoints ?? []).forEach((rule, i) => {
+    const p = `${OPERATING_POINT_PREFIX}${i}.`;
+    const { acc, threshold } = acceptanceFor(s, mult, rule);
+    const op = operatingPoint(s.rows, acc, mult, { reweight: s.reweight, epsilon: s.epsilon });
+    out[`${p}threshold`] = threshold ?? NaN;
+    out[`${p}coverage`] = op.coverage;
+    out[`${p}selective_risk`] = op.risk;
+    if (s.groupNames.length > 0) {
+      s.groupNames.forEach((g, gi) => (out[`${p}error_group.${g}`] = op.groupError[gi]!));
+      out[`${p}balanced_error`] = op.balanced;
+      out[`${p}worst_error`] = op.worst;
+    }
+  });
+  return out;
+}
+
+/** The rows of `tables.operatingPoints` from the full data's {@link operatingPointValues} (no intervals yet). */
+function operatingPointRows(s: SelectiveSetup): OperatingPointRow[] {
+  const v = operatingPointValues(s, null);
+  return (s.operatingPoints ?? []).map((rule, i) => {
+    const p = `${OPERATING_POINT_PREFIX}${i}.`;
+    const row: OperatingPointRow = {
+      targetCoverage: rule.kind === 'target' || rule.kind === 'split-target' ? rule.target : NaN,
+      threshold: nul(v[`${p}threshold`]!),
+      coverage: nul(v[`${p}coverage`]!),
+      selective_risk: nul(v[`${p}selective_risk`]!),
+      thresholdOn: rule.kind === 'split-target' ? 'validation' : 'evaluated',
+      ci: {},
+    };
+    if (s.groupNames.length > 0) {
+      row.balanced_error = nul(v[`${p}balanced_error`]!);
+      row.worst_error = nul(v[`${p}worst_error`]!);
+      row.error_group = Object.fromEntries(s.groupNames.map((g) => [g, nul(v[`${p}error_group.${g}`]!)]));
+    }
+    return row;
+  });
 }
 
 /** Largest number of points stored per curve in the results (the metrics use every point). */
@@ -541,6 +606,7 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
       });
     }
   }
+  if (s.operatingPoints) results.table('operatingPoints', operatingPointRows(s));
   if (!s.ranked) return;
   // which score each family used: the ranking (risk–coverage, AURC) and the calibration confidence
   results.table('scoresUsed', { selective: s.scoreName, calibration: s.calib ? s.calib.scoreName : null });

@@ -83,6 +83,7 @@ export const KNOWN_TABLES = new Set([
   'perClass',
   'confusion',
   'groupAnalysis',
+  'operatingPoints',
   'reliability',
   'perUserHistograms',
   'activityBins',

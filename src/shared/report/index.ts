@@ -20,6 +20,7 @@ import {
   aurcBarsChart,
   costSweepChart,
   groupAnalysisTable,
+  operatingPointsTable,
   groupErrorBarsChart,
   riskCoverageChart,
   riskCoveragePracticalChart,
@@ -101,6 +102,8 @@ export function buildReportModel(results: Results): ReportModel {
     (k) => /^error_group\./.test(k),
   );
   if (curves.costSweep) place('selective', costSweepChart(curves.costSweep));
+  if (t.operatingPoints && t.operatingPoints.length > 0)
+    tab('selective').tables.push(operatingPointsTable(t.operatingPoints, results));
   if (t.groupAnalysis && t.groupAnalysis.length > 0) tab('selective').tables.push(groupAnalysisTable(t.groupAnalysis));
   if (t.reliability || curves.reliability)
     for (const c of reliabilityCharts(t.reliability, curves.reliability))

@@ -1,5 +1,10 @@
 /** Selective-classification charts and tables: risk–coverage, the rejection-cost sweep, group analysis. */
-import type { Curve, GroupAnalysisRow, Results } from '../../core/results/types';
+import type { Curve, GroupAnalysisRow, OperatingPointRow, Results } from '../../core/results/types';
+import {
+  operatingPointFields,
+  operatingPointsTitle,
+  operatingPointValue,
+} from '../../core/results/operatingPointsText';
 import { formatCi, formatNumber } from '../format';
 import type { ChartModel, Series, TableModel } from '../model';
 import { curveTable, pts, table } from './common';
@@ -107,6 +112,31 @@ export function groupAnalysisTable(rows: GroupAnalysisRow[]): TableModel {
       r.scoreMin,
       r.scoreMax,
     ]),
+  );
+}
+
+/**
+ * The operating points of a `targetCoverage` list (`tables.operatingPoints`), one row per target
+ * coverage: each value, then its bootstrap interval when some row has one.
+ */
+export function operatingPointsTable(rows: OperatingPointRow[], results: Pick<Results, 'config'>): TableModel {
+  const fields = operatingPointFields(rows);
+  const columns: [string, 'num' | 'text'][] = [['target coverage', 'num']];
+  const cells: ((r: OperatingPointRow) => string | number | null)[] = [(r) => r.targetCoverage];
+  for (const f of fields) {
+    columns.push([f, 'num']);
+    cells.push((r) => operatingPointValue(r, f));
+    if (rows.some((r) => r.ci?.[f])) {
+      columns.push([`${f} interval`, 'text']);
+      cells.push((r) => (r.ci?.[f] ? formatCi(r.ci[f]) : ''));
+    }
+  }
+  return table(
+    'operatingPoints',
+    'Operating points',
+    columns,
+    rows.map((r) => cells.map((c) => c(r))),
+    operatingPointsTitle(rows, results),
   );
 }
 
