@@ -224,9 +224,10 @@ export class ReportLens {
     if (cm) {
       const fig = cm.closest<HTMLElement>('figure.chart');
       const drill = fig ? insp.drill.charts[fig.dataset.chart!] : undefined;
-      return fig && drill?.cells && cm.dataset.true !== undefined && cm.dataset.pred !== undefined
-        ? { spec: confusionCell(cm.dataset.true, cm.dataset.pred), anchor: fig }
-        : undefined;
+      if (!fig || !drill?.cells || cm.dataset.true === undefined || cm.dataset.pred === undefined) return undefined;
+      // The cell's rows among the rows the metrics cover (a split's test rows), as the matrix counts them.
+      const spec = confusionCell(cm.dataset.true, cm.dataset.pred);
+      return { spec: { ...spec, where: [...(insp.drill.measured ?? []), ...spec.where] }, anchor: fig };
     }
     if (e && target instanceof HTMLCanvasElement) {
       const fig = target.closest<HTMLElement>('figure.chart');

@@ -100,7 +100,7 @@ function restrictTo(out: DrillTargets, measured: FilterTerm[]): DrillTargets {
   const charts = Object.fromEntries(Object.entries(out.charts).map(([k, c]) => [k, drill(c)]));
   const tables = Object.fromEntries(Object.entries(out.tables).map(([k, c]) => [k, drill(c)]));
   const cards = Object.fromEntries(Object.entries(out.cards).map(([k, c]) => [k, r(c)]));
-  return { charts, tables, cards, ...(out.mistakes ? { mistakes: r(out.mistakes) } : {}) };
+  return { charts, tables, cards, ...(out.mistakes ? { mistakes: r(out.mistakes) } : {}), measured };
 }
 
 /** The drill-down targets of the report of `results` (`model` is that report's model). */

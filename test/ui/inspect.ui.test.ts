@@ -59,6 +59,14 @@ async function shootBothThemes(name: string, frame: Frame): Promise<void> {
 }
 
 /** The rows panel's total and the rows it lists, once loaded. */
+/**
+ * The filter every drill-down starts with: with a validation/test split the metrics (and so the
+ * counts the tests compare with) cover the test rows only.
+ */
+function measuredChips(r: Results): string[] {
+  return r.source.split?.metricsOn === 'test' ? ['split = test'] : [];
+}
+
 async function rowsPanel(frame: Frame): Promise<{ total: number; rows: number; chips: string[]; title: string }> {
   await frame.waitForFunction(
     () => {
@@ -92,7 +100,9 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     const config = JSON.parse(readFileSync(join(ws, 'digits-lt/eval-lens.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(
       join(ws, 'slices-demo/eval-lens.json'),
-      JSON.stringify({ ...config, slices: ['split', 'scanner'] }, null, 2),
+      // metricsOn "all": the slices by split show the validation and the test rows side by side (by
+      // default every metric and slice covers the test rows only).
+      JSON.stringify({ ...config, slices: ['split', 'scanner'], metricsOn: 'all' }, null, 2),
     );
     ({ server, wb } = await startWorkbench(ws));
     page = wb.page;
@@ -127,7 +137,7 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     const panel = await rowsPanel(frame);
     assert.equal(panel.total, count, `true ${c.labels[ti]}, predicted ${c.labels[pj]}`);
     assert.equal(panel.rows, Math.min(count, 50));
-    assert.deepEqual(panel.chips, [`label = ${c.labels[ti]}`, `pred = ${c.labels[pj]}`]);
+    assert.deepEqual(panel.chips, [...measuredChips(r), `label = ${c.labels[ti]}`, `pred = ${c.labels[pj]}`]);
     const labels = await frame.evaluate(() =>
       [...document.querySelectorAll('.rows-panel tbody tr')].map((tr) => [
         tr.children[3]?.textContent,
@@ -179,7 +189,7 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await page.keyboard.press('Enter');
     const panel = await rowsPanel(frame);
     assert.equal(panel.total, perClass[0]!.support, `class ${perClass[0]!.class}`);
-    assert.deepEqual(panel.chips, [`label = ${perClass[0]!.class}`]);
+    assert.deepEqual(panel.chips, [...measuredChips(r), `label = ${perClass[0]!.class}`]);
   });
 
   it('Mistakes lists the wrong rows, most confident first', async () => {
@@ -207,7 +217,7 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await card.click();
     const panel = await rowsPanel(frame);
     assert.equal(panel.total, tail);
-    assert.deepEqual(panel.chips, ['class_group = tail']);
+    assert.deepEqual(panel.chips, [...measuredChips(r), 'class_group = tail']);
     const headers = await frame.evaluate(() =>
       [...document.querySelectorAll('.rows-panel [role="grid"] thead th')].map((th) => th.textContent?.trim() ?? ''),
     );
@@ -322,7 +332,7 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await row(metricName('acc_few')).click();
     const frame = await reportFrame(page, /^logreg\.csv$/);
     const panel = await rowsPanel(frame);
-    assert.deepEqual(panel.chips, ['shot = few']);
+    assert.deepEqual(panel.chips, [...measuredChips(r), 'shot = few']);
     assert.equal(panel.total, few);
     assert.match(panel.title, /few-shot rows/);
   });
@@ -338,7 +348,7 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await lens.first().click();
     const frame = await reportFrame(page, /^logreg\.csv$/);
     const panel = await rowsPanel(frame);
-    assert.deepEqual(panel.chips, ['correct = false']);
+    assert.deepEqual(panel.chips, [...measuredChips(r), 'correct = false']);
     assert.equal(panel.total, wrong);
     assert.match(panel.title, /mistakes/i);
   });
