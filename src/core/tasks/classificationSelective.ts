@@ -530,6 +530,12 @@ function pointOfPrefix(rows: SortedRows, end: number): number {
 
 const nul = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
+/**
+ * A threshold as a note shows it: six significant digits, so that a score read from text prints as
+ * written (0.427094, not 0.42709400000000003); the exact value is in the results' curve.
+ */
+const thresholdText = (t: number | null): string => (t === null ? '—' : String(Number(t.toPrecision(6))));
+
 function describeRule(s: SelectiveSetup, threshold: number | null, ctx: TaskContext): string {
   const r = s.rule;
   switch (r.kind) {
@@ -538,9 +544,9 @@ function describeRule(s: SelectiveSetup, threshold: number | null, ctx: TaskCont
     case 'threshold':
       return `accept score ≥ ${r.threshold} (acceptThreshold)`;
     case 'target':
-      return `targetCoverage ${r.target}: t = ${threshold} (score of the last row of the shortest prefix reaching it; ties at t accepted)`;
+      return `targetCoverage ${r.target}: t = ${thresholdText(threshold)} (score of the last row of the shortest prefix reaching it; ties at t accepted)`;
     case 'split-target':
-      return `validation/test protocol: t = ${threshold} chosen for targetCoverage ${r.target} on the ${r.valRows} validation rows (ties at t accepted)${ctx.config.bootstrap.n > 0 ? ', kept fixed over the bootstrap resamples' : ''}`;
+      return `validation/test protocol: t = ${thresholdText(threshold)} chosen for targetCoverage ${r.target} on the ${r.valRows} validation rows (ties at t accepted)${ctx.config.bootstrap.n > 0 ? ', kept fixed over the bootstrap resamples' : ''}`;
     case 'all':
       return 'every row accepted (no accept column, acceptThreshold or targetCoverage)';
   }
