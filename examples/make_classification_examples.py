@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Make the classification example runs in examples/digits-lt and examples/cifar100-lt-like.
+"""Make the classification example runs in examples/digits-lt, examples/cifar100-lt-like and
+examples/selective-protocol.
 
 Real predictions of real scikit-learn models, trained on long-tailed splits:
 
@@ -8,6 +9,9 @@ Real predictions of real scikit-learn models, trained on long-tailed splits:
 * cifar100-lt-like: a synthetic 100-class problem from make_classification with the train counts
   of CIFAR-100-LT at imbalance factor 100 (500 -> 5, 10,847 rows) and a balanced test set of 20
   rows per class. It is NOT CIFAR: no image data is involved.
+* selective-protocol: digits again, a long-tailed train split at imbalance ratio 100 in class
+  order (100 -> 1) and a balanced held-out set of 40 images per class, split into `tunev`
+  (validation) and `test` rows; a plain and a class-balanced logistic regression.
 
 Run with Debian's Python (it has scikit-learn 1.2.1):  /usr/bin/python3 examples/make_classification_examples.py
 No arguments; writes into the folders beside this script; deterministic (fixed seeds, one BLAS
@@ -185,6 +189,58 @@ def make_digits():
 
 
 # --------------------------------------------------------------------------------------------
+# selective-protocol
+# --------------------------------------------------------------------------------------------
+SEL_SEED = 7
+SEL_HELDOUT_PER_CLASS = 40  # 20 tunev + 20 test per class
+SEL_NMAX = 100
+SEL_RATIO = 100
+
+
+def make_selective():
+    """Digits again, a long-tailed train split at imbalance ratio 100 (100 -> 1) in class order, and a
+    balanced held-out set whose split column says `tunev` (the validation rows a threshold is chosen
+    on) or `test`; two logistic regressions, one trained plainly, one with balanced class weights."""
+    out = os.path.join(HERE, "selective-protocol")
+    os.makedirs(out, exist_ok=True)
+    X, y = load_digits(return_X_y=True)
+    X = X / 16.0
+    C = 10
+    rng = np.random.default_rng(SEL_SEED)
+    train_counts = [int(round(SEL_NMAX * SEL_RATIO ** (-c / (C - 1)))) for c in range(C)]
+    train_idx, val_idx, test_idx = [], [], []
+    half = SEL_HELDOUT_PER_CLASS // 2
+    for c in range(C):
+        idx = rng.permutation(np.flatnonzero(y == c))
+        val_idx += list(idx[:half])
+        test_idx += list(idx[half:SEL_HELDOUT_PER_CLASS])
+        assert len(idx) - SEL_HELDOUT_PER_CLASS >= train_counts[c]
+        train_idx += list(idx[SEL_HELDOUT_PER_CLASS:SEL_HELDOUT_PER_CLASS + train_counts[c]])
+    train_idx = np.array(sorted(train_idx))
+    held = np.array(val_idx + test_idx)
+    split = np.array(["tunev"] * len(val_idx) + ["test"] * len(test_idx))
+    perm = rng.permutation(len(held))
+    held, split = held[perm], split[perm]
+    assert np.bincount(y[train_idx], minlength=C).tolist() == train_counts
+    print(f"selective-protocol: train {len(train_idx)} rows, counts by class {train_counts}; held-out "
+          f"{len(held)} rows ({int(np.sum(split == 'tunev'))} tunev, {int(np.sum(split == 'test'))} test)")
+    models = [
+        ("logreg", "logistic regression", make_pipeline(StandardScaler(), LogisticRegression(C=0.1, max_iter=2000))),
+        ("logreg_balanced", "logistic regression, balanced class weights",
+         make_pipeline(StandardScaler(), LogisticRegression(C=0.1, max_iter=2000, class_weight="balanced"))),
+    ]
+    yh = y[held]
+    for key, name, model in models:
+        model.fit(X[train_idx], y[train_idx])
+        probs = checked_scores(model.predict_proba(X[held]), key)
+        pred = np.argmax(probs, axis=1)
+        front = {"id": held, "label": yh, "pred": pred, "split": split}
+        report(write_csv(os.path.join(out, f"{key}.csv"), front, probs, "prob_"), name, yh, pred)
+    write_json(os.path.join(out, "train_counts.json"), train_counts)
+    print("  selective-protocol/train_counts.json")
+
+
+# --------------------------------------------------------------------------------------------
 # cifar100-lt-like
 # --------------------------------------------------------------------------------------------
 CIFAR_SEED = 100
@@ -292,5 +348,7 @@ CIFAR_LR_ITER = 300
 if __name__ == "__main__":
     make_digits()
     make_cifar_like()
+    make_selective()
     verify("digits-lt")
     verify("cifar100-lt-like")
+    verify("selective-protocol")
