@@ -11,7 +11,8 @@ import { appendFileSync, copyFileSync, existsSync, readFileSync } from 'node:fs'
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { evaluateFile } from '../../src/core/evaluate';
-import type { ClassificationRowView } from '../../src/core/inspect/types';
+import type { ClassificationRowView, FilterTerm } from '../../src/core/inspect/types';
+import type { Results } from '../../src/core/results/types';
 import { drillTargets, type DrillSpec } from '../../src/shared/drillTargets';
 import { buildReportModel } from '../../src/shared/report';
 import type { HostMessage } from '../../src/shared/protocol';
@@ -40,6 +41,10 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
   });
   after(closeAllEditors);
 
+  /** The rows the metrics cover: with a validation/test split, the test rows (as every drill-down). */
+  const measured = (r: Results): FilterTerm[] =>
+    r.source.split?.metricsOn === 'test' ? [{ key: 'split', op: '=', value: 'test' }] : [];
+
   it('a confusion cell lists exactly its count of rows, and every row is in that cell', async () => {
     const p = await openPanel('digits-lt/logreg.eval.json');
     const results = readResults(ws('digits-lt/logreg.eval.json'));
@@ -50,6 +55,7 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
         if (c.matrix[i]![j] === 0 && i !== j) continue;
         const m = await p.inspector.queryRows(1, {
           where: [
+            ...measured(results),
             { key: 'label', op: '=', value: c.labels[i]! },
             { key: 'pred', op: '=', value: c.labels[j]! },
           ],
@@ -140,7 +146,7 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
     const results = readResults(ws('digits-lt/logreg.eval.json'));
     const wrong = Math.round((1 - results.metrics.accuracy!.value!) * results.source.rowsUsed);
     const first = (await p.inspector.queryRows(2, {
-      where: [{ key: 'correct', op: '=', value: 'false' }],
+      where: [...measured(results), { key: 'correct', op: '=', value: 'false' }],
       sort: { key: 'confidence', dir: 'desc' },
       offset: 0,
       limit: 50,
@@ -148,7 +154,7 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
     assert.equal(first.page.total, wrong);
     assert.equal(first.page.rows.length, Math.min(50, wrong));
     const second = (await p.inspector.queryRows(3, {
-      where: [{ key: 'correct', op: '=', value: 'false' }],
+      where: [...measured(results), { key: 'correct', op: '=', value: 'false' }],
       sort: { key: 'confidence', dir: 'desc' },
       offset: 50,
       limit: 50,
