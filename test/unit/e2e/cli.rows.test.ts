@@ -127,8 +127,26 @@ test('evaluate --slice-by prints the slice table after the metrics', () => {
   assert.equal(r.status, 0, r.stderr);
   const at = r.stdout.indexOf('Slices (worst first by accuracy');
   assert.ok(at > r.stdout.indexOf('accuracy'), 'after the metrics');
-  for (const c of new Set(rows.map((x) => x.city))) assert.ok(r.stdout.slice(at).includes(c), c);
-  const json = cli(['evaluate', path, '--config', config, '--slice-by', 'city,age', '--format', 'json']);
+  // Slices cover the rows the metrics cover: the file's split column makes them its test rows; every
+  // city with at least --min-slice-size of them is listed.
+  const perCity = new Map<string, number>();
+  for (const x of rows) if (x.split === 'test') perCity.set(x.city, (perCity.get(x.city) ?? 0) + 1);
+  const listed = [...perCity].filter(([, k]) => k >= 5).map(([c]) => c);
+  assert.ok(listed.length >= 2, `cities with 5 test rows: ${listed.join(', ')}`);
+  for (const c of listed) assert.ok(r.stdout.slice(at).includes(c), c);
+  // The ~100 test rows make quartile bins of about 25 rows: below the default minSliceSize (30).
+  const json = cli([
+    'evaluate',
+    path,
+    '--config',
+    config,
+    '--slice-by',
+    'city,age',
+    '--min-slice-size',
+    '5',
+    '--format',
+    'json',
+  ]);
   const res = JSON.parse(json.stdout) as { config: { slices: string[] }; tables: { slices: { slice: string }[] } };
   assert.deepEqual(res.config.slices, ['city', 'age']);
   assert.ok(res.tables.slices.some((s) => s.slice === 'age'));
