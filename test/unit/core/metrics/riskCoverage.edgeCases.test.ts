@@ -2,6 +2,10 @@
 // wrong, zero weights, no groups, no scores, non-probability scores, bad config.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { evaluateFile } from '../../../../src/core/evaluate';
 import { sortRowsByScore } from '../../../../src/core/metrics/sortedRows';
 import { aurcGrid101, aurcValues, exactRiskCoverage, setGroupRisks } from '../../../../src/core/metrics/riskCoverage';
 import { operatingPoint, targetCoverageEnd } from '../../../../src/core/metrics/selective';
@@ -152,14 +156,26 @@ test('bad config values are EvalLensErrors naming the key', async () => {
   );
 });
 
-test('split column without val rows: falls back to all rows with a warning', async () => {
-  const data = makeData({ classes: ['a', 'b'], labels: [0, 1, 1, 0], preds: [0, 1, 0, 0] });
-  data.scoreColumn = Float64Array.from([0.9, 0.8, 0.7, 0.6]);
-  data.scoreColumnName = 'confidence';
-  data.split = ['test', 'test', 'train', 'test'];
-  const { m, codes } = await run(data, noCi({ targetCoverage: 0.5 }));
-  assert.ok(codes.includes('split-protocol-unavailable'));
-  close(m.coverage.value!, 2 / 4);
+test('split column without val rows: the threshold is chosen on the test rows, with a note', async () => {
+  // Every row is a test row: no validation rows to choose the threshold on, so targetCoverage 0.5
+  // takes the top 2 of the 4 rows by confidence (0.9, 0.8): coverage 2/4, and the note says why.
+  const dir = mkdtempSync(join(tmpdir(), 'eval-lens-noval-'));
+  try {
+    const file = join(dir, 'preds.csv');
+    writeFileSync(
+      file,
+      'id,label,pred,split,confidence\n1,a,a,test,0.9\n2,b,b,test,0.8\n3,b,a,test,0.7\n4,a,a,test,0.6\n',
+    );
+    const r = await evaluateFile(file, {
+      overrides: { classes: ['a', 'b'], targetCoverage: 0.5, bootstrap: { n: 0 } },
+      root: dir,
+    });
+    assert.ok(r.warnings.some((w) => w.code === 'split-protocol-unavailable'));
+    close(r.metrics.coverage!.value!, 2 / 4);
+    close(r.metrics.selective_risk!.value!, 0 / 2);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('group risks at a point: mean and max of the group errors, a group with nothing accepted at error 1', () => {
