@@ -104,23 +104,23 @@ async function checkAgainstReference(name: string, config: object, split: boolea
   engine.splice(0, engine.length, ...engine.filter((e) => !e.key.startsWith('#')));
   assert.ok(engine.length >= 10, `${name}: ${engine.length} keys`);
 
-  // The reference: explicit files per resample, evaluated plainly.
-  const indexOfA = new Map(a.map((x, i) => [x.id, i]));
-  const counts = new Int32Array(n);
+  // The reference: explicit files per resample, evaluated plainly. The resampled units are the rows
+  // the metrics cover: with a split, the test rows (in A's file order); the validation rows stay
+  // in every file once each, so the threshold each file chooses on them is the run's own, fixed over
+  // the resamples as the split protocol says.
+  const units = a.filter((x) => !split || x.split === 'test');
+  const unitOf = new Map(units.map((x, i) => [x.id, i]));
+  const counts = new Int32Array(units.length);
+  const times = (id: string): number => (unitOf.has(id) ? counts[unitOf.get(id)!]! : 1);
   const deltas: Record<string, number[]> = {};
   for (let k = 0; k < B; k++) {
     drawResample(seed, k, counts, null);
     const ra: Row[] = [];
     const rb: Row[] = [];
-    a.forEach((x, i) => {
-      for (let m = 0; m < counts[i]!; m++) ra.push({ ...x, id: `${x.id}_${m}` });
-    });
+    for (const x of a) for (let m = 0; m < times(x.id); m++) ra.push({ ...x, id: `${x.id}_${m}` });
     // The run's rows in its own file order: metrics whose ties follow the file order (the
     // equal-mass bins of the adaptive ECE) see the same order as in the run's own file.
-    for (const x of shuffled) {
-      const i = indexOfA.get(x.id)!;
-      for (let m = 0; m < counts[i]!; m++) rb.push({ ...x, id: `${x.id}_${m}` });
-    }
+    for (const x of shuffled) for (let m = 0; m < times(x.id); m++) rb.push({ ...x, id: `${x.id}_${m}` });
     writeFileSync(join(dir, `a${k}.csv`), csv(ra, C));
     writeFileSync(join(dir, `b${k}.csv`), csv(rb, C));
     const opts = { overrides: { ...cfg, bootstrap: { n: 0, confidence: 0.9, seed } } };
