@@ -1,7 +1,8 @@
 // Runs every unit test file (test/unit/**/*.test.ts) with Node's own test runner; TypeScript is
 // loaded by tsx. Node 20's --test does not expand globs, so the files are listed here.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function find(dir) {
@@ -29,9 +30,14 @@ if (!process.stdout.isTTY || process.env.CI) {
   delete env.FORCE_COLOR;
   env.NO_COLOR = '1';
 }
+// The tests' temporary files (made with mkdtemp under os.tmpdir(), which reads TMPDIR) go under
+// one folder of this run, removed at the end whatever the tests left, so runs do not fill /tmp.
+const scratch = mkdtempSync(join(tmpdir(), 'eval-lens-unit-'));
+env.TMPDIR = scratch;
 const r = spawnSync(
   process.execPath,
   ['--enable-source-maps', '--import', 'tsx', '--test', '--test-reporter=spec', ...files],
   { stdio: 'inherit', env },
 );
+rmSync(scratch, { recursive: true, force: true });
 process.exit(r.status ?? 1);
