@@ -309,13 +309,15 @@ test('workers started before their job: the pool takes those it needs, sends the
   const started = StartedResampleWorkers.start(tagged.workerFile, 2)!;
   assert.equal(started.running, 2);
   const ids = started.threadIds;
-  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const computed = new Int32Array(new SharedArrayBuffer(4));
   const pool = new ResamplePool({
     ...tagged,
+    job: { ...tagged.job, computed },
     started,
-    // this thread's resamples take 25 ms each, so that the worker claims some of them
+    // This thread's first resample waits until the worker has computed one, so that the worker
+    // takes part whatever the machine's load (a fixed pause let a slow worker miss them all).
     stat: (counts: Int32Array, out: Float64Array) => {
-      Atomics.wait(pause, 0, 0, 25);
+      Atomics.wait(computed, 0, 0, 60_000);
       untagged(counts, out);
     },
   });
