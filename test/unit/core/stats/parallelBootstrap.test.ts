@@ -223,12 +223,25 @@ test('a pool starts its workers once: the second block is computed by the same w
 
 test('a shared block: the threads claim its resamples as they go, a worker stays for the next block, the values are those of one thread', async () => {
   const one = await parallelResamples({ ...common, threads: 1, workerFile: null });
-  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const computed = new Int32Array(new SharedArrayBuffer(4));
+  let mine = 0; // resamples this thread has computed
+  let seen = 0; // the worker's count when this thread last went on
   const pool = new ResamplePool({
     ...tagged,
-    // this thread's resamples take 25 ms each, so that the worker claims some of every block
+    job: { ...tagged.job, computed },
+    // Before each of its resamples this thread lets the worker compute two (while any are left in
+    // the block: 8, then 20 in all), so that the worker claims some of every block whatever the
+    // machine's load (a fixed 25 ms pause let a slow worker miss them).
     stat: (counts: Int32Array, out: Float64Array) => {
-      Atomics.wait(pause, 0, 0, 25);
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const c = Atomics.load(computed, 0);
+        const end = mine + c < 8 ? 8 : 20;
+        if (c >= seen + 2 || mine + c + 1 >= end || Date.now() > deadline) break;
+        Atomics.wait(computed, 0, c, 1000);
+      }
+      seen = Atomics.load(computed, 0);
+      mine++;
       untagged(counts, out);
     },
   });
@@ -248,7 +261,8 @@ test('a shared block: the threads claim its resamples as they go, a worker stays
   // the worker's resamples: one thread, its count going on from block to block in claim order
   const tags = values.filter((v, i) => i % 2 === 1 && v > 0);
   const inTail = tail.filter((v, i) => i % 2 === 1 && v > 0);
-  // a fixed split would give it 6 of the 12; sharing, the fast worker takes most of them
+  // a fixed split would give it 6 of the 12; sharing, the worker that is let compute two for each
+  // of this thread's takes at least 8
   assert.ok(inTail.length > 6, `the worker computed ${inTail.length} of the second block's 12 resamples`);
   assert.equal(new Set(tags.map((t) => Math.floor(t / 1e6))).size, 1);
   assert.deepEqual(
