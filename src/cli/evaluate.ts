@@ -19,6 +19,7 @@ import {
   groupAnalysisCsvRows,
   groupAnalysisMarkdown,
 } from '../core/results/groupAnalysisText';
+import { foldsCsvRows, foldsMarkdown, formatFoldsTable } from '../core/results/foldsText';
 import { formatOperatingPointsTable, operatingPointsMarkdown } from '../core/results/operatingPointsText';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { TOOL_VERSION } from '../core/version';
@@ -202,12 +203,18 @@ function render(results: Results, format: OutputFormat, opts: { percent: boolean
       return (
         formatMarkdown(results, { percent: opts.percent }) +
         operatingPointsMarkdown(results) +
-        groupAnalysisMarkdown(results)
+        groupAnalysisMarkdown(results) +
+        foldsMarkdown(results)
       );
     case 'csv':
-      return formatCsv(results) + groupAnalysisCsvRows(results);
+      return formatCsv(results) + groupAnalysisCsvRows(results) + foldsCsvRows(results);
     default:
-      return formatTable(results, opts) + formatOperatingPointsTable(results) + formatGroupAnalysisTable(results);
+      return (
+        formatTable(results, opts) +
+        formatOperatingPointsTable(results) +
+        formatGroupAnalysisTable(results) +
+        formatFoldsTable(results)
+      );
   }
 }
 

@@ -28,6 +28,7 @@ import { tableToMarkdown } from './tableText';
 import { categoryTable } from './categoryTable';
 import { csvCell } from './csvCell';
 import { groupAnalysisCsv, groupAnalysisCsvRows } from '../core/results/groupAnalysisText';
+import { foldsCsv, foldsCsvRows } from '../core/results/foldsText';
 import type { Curve } from '../core/results/types';
 
 export const REPORT_FORMATS = ['html', 'md', 'csv', 'latex'] as const;
@@ -42,6 +43,7 @@ export const REPORT_TABLES = {
   rc_exact: { from: 'curves.riskCoverage', what: 'the exact risk–coverage curve (at most 2,001 stored points)' },
   cost_sweep: { from: 'curves.costSweep', what: 'the rejection-cost sweep' },
   groups: { from: 'tables.groupAnalysis', what: 'the group analysis at the operating point' },
+  folds: { from: 'tables.folds', what: 'the metrics per fold and their mean, std (n − 1), min and max over the folds' },
 } as const;
 export type ReportTable = keyof typeof REPORT_TABLES;
 
@@ -74,16 +76,20 @@ export function reportTableCsv(input: ReportInput, table: ReportTable, file: str
   const text =
     table === 'groups'
       ? groupAnalysisCsv(r)
-      : r.curves?.[t.from.slice('curves.'.length)]
-        ? curveCsv(r.curves[t.from.slice('curves.'.length)]!)
-        : null;
+      : table === 'folds'
+        ? foldsCsv(r)
+        : r.curves?.[t.from.slice('curves.'.length)]
+          ? curveCsv(r.curves[t.from.slice('curves.'.length)]!)
+          : null;
   if (text === null) {
     const why =
-      table === 'groups'
-        ? 'the selective family ran without class groups (`groups` and a train distribution) or without acceptance'
-        : table === 'rc_grid'
-          ? 'the file has no scores or fewer than 101 rows, or the results were written by an earlier version'
-          : 'the file has no confidence scores';
+      table === 'folds'
+        ? 'the file has no fold column (a column named fold, or `columns.fold` in eval-lens.json; classification only)'
+        : table === 'groups'
+          ? 'the selective family ran without class groups (`groups` and a train distribution) or without acceptance'
+          : table === 'rc_grid'
+            ? 'the file has no scores or fewer than 101 rows, or the results were written by an earlier version'
+            : 'the file has no confidence scores';
     throw new EvalLensError(
       'report-table-missing',
       `${file}: no ${t.from} (${t.what}) in these results: ${why}. Tables present: ${presentTables(r).join(', ') || 'none'}.`,
@@ -96,6 +102,7 @@ export function reportTableCsv(input: ReportInput, table: ReportTable, file: str
 function presentTables(r: Results): string[] {
   return (Object.keys(REPORT_TABLES) as ReportTable[]).filter((k) => {
     const from = REPORT_TABLES[k].from;
+    if (k === 'folds') return foldsCsv(r) !== null;
     return k === 'groups' ? groupAnalysisCsv(r) !== null : r.curves?.[from.slice('curves.'.length)] !== undefined;
   });
 }
@@ -393,7 +400,12 @@ export function exportReport(input: ReportInput, format: ReportFormat, opts: Exp
       return renderMarkdownTable(input.table) + '\n';
     case 'csv':
       if (input.kind === 'results')
-        return formatCsv(input.results) + groupAnalysisCsvRows(input.results) + categoryCsvRows(input.results);
+        return (
+          formatCsv(input.results) +
+          groupAnalysisCsvRows(input.results) +
+          foldsCsvRows(input.results) +
+          categoryCsvRows(input.results)
+        );
       return input.kind === 'compare'
         ? renderLongCsv(input.compare, { metrics: opts.metrics })
         : renderCsvTable(input.table);

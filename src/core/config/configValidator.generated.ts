@@ -3,7 +3,7 @@
 /* eslint-disable */
 // @ts-nocheck
 import func4 from 'ajv/dist/runtime/ucs2length';
-export const compiledFrom = 'd6f3fccd157b79951ce808d7288c9f030c6b702e9c3bffab14b8445d9ecb62e1';
+export const compiledFrom = '9eb0b8b3c7e8c7d42f684174fe82d374f147e8b58d3757c657750bac3eeb398d';
 export const validate = validate10;
 export default validate10;
 const schema11 = {
@@ -91,6 +91,11 @@ const schema11 = {
           $ref: '#/definitions/columnName',
           description:
             'Split column: every metric is computed on its test rows, thresholds (`targetCoverage`) are chosen on its validation rows; `splitNames` maps its values, `metricsOn` chooses the rows.',
+        },
+        fold: {
+          $ref: '#/definitions/columnName',
+          description:
+            'Fold column (classification, detected by the name fold): the headline metrics per fold (on the test rows with a split) and per metric the mean, sample standard deviation (n − 1), minimum and maximum over the folds, in `tables.folds`. Every row the metrics cover needs a fold value.',
         },
         id: { $ref: '#/definitions/columnName', description: 'Row id column, used to match rows when comparing runs.' },
         stratum: {
@@ -537,14 +542,14 @@ const schema11 = {
   },
 };
 const schema12 = { type: 'string', minLength: 1 };
-const schema31 = { type: 'array', minItems: 1, items: { type: 'number', minimum: 0 } };
-const schema32 = { type: 'object', minProperties: 1, additionalProperties: { type: 'number', minimum: 0 } };
-const schema33 = {
+const schema32 = { type: 'array', minItems: 1, items: { type: 'number', minimum: 0 } };
+const schema33 = { type: 'object', minProperties: 1, additionalProperties: { type: 'number', minimum: 0 } };
+const schema34 = {
   type: 'string',
   minLength: 1,
   description: "A path relative to this config file's folder; it must stay inside the workspace.",
 };
-const schema37 = {
+const schema38 = {
   type: 'array',
   minItems: 1,
   uniqueItems: true,
@@ -1163,12 +1168,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.id !== undefined) {
-          let data16 = data2.id;
+        if (data2.fold !== undefined) {
+          let data16 = data2.fold;
           if (typeof data16 === 'string') {
             if (func4(data16) < 1) {
               const err30 = {
-                instancePath: instancePath + '/columns/id',
+                instancePath: instancePath + '/columns/fold',
                 schemaPath: '#/definitions/columnName/minLength',
                 keyword: 'minLength',
                 params: { limit: 1 },
@@ -1186,7 +1191,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err31 = {
-              instancePath: instancePath + '/columns/id',
+              instancePath: instancePath + '/columns/fold',
               schemaPath: '#/definitions/columnName/type',
               keyword: 'type',
               params: { type: 'string' },
@@ -1203,12 +1208,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.stratum !== undefined) {
-          let data17 = data2.stratum;
+        if (data2.id !== undefined) {
+          let data17 = data2.id;
           if (typeof data17 === 'string') {
             if (func4(data17) < 1) {
               const err32 = {
-                instancePath: instancePath + '/columns/stratum',
+                instancePath: instancePath + '/columns/id',
                 schemaPath: '#/definitions/columnName/minLength',
                 keyword: 'minLength',
                 params: { limit: 1 },
@@ -1226,7 +1231,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err33 = {
-              instancePath: instancePath + '/columns/stratum',
+              instancePath: instancePath + '/columns/id',
               schemaPath: '#/definitions/columnName/type',
               keyword: 'type',
               params: { type: 'string' },
@@ -1243,12 +1248,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.user !== undefined) {
-          let data18 = data2.user;
+        if (data2.stratum !== undefined) {
+          let data18 = data2.stratum;
           if (typeof data18 === 'string') {
             if (func4(data18) < 1) {
               const err34 = {
-                instancePath: instancePath + '/columns/user',
+                instancePath: instancePath + '/columns/stratum',
                 schemaPath: '#/definitions/columnName/minLength',
                 keyword: 'minLength',
                 params: { limit: 1 },
@@ -1266,7 +1271,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err35 = {
-              instancePath: instancePath + '/columns/user',
+              instancePath: instancePath + '/columns/stratum',
               schemaPath: '#/definitions/columnName/type',
               keyword: 'type',
               params: { type: 'string' },
@@ -1283,12 +1288,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.item !== undefined) {
-          let data19 = data2.item;
+        if (data2.user !== undefined) {
+          let data19 = data2.user;
           if (typeof data19 === 'string') {
             if (func4(data19) < 1) {
               const err36 = {
-                instancePath: instancePath + '/columns/item',
+                instancePath: instancePath + '/columns/user',
                 schemaPath: '#/definitions/columnName/minLength',
                 keyword: 'minLength',
                 params: { limit: 1 },
@@ -1306,7 +1311,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err37 = {
-              instancePath: instancePath + '/columns/item',
+              instancePath: instancePath + '/columns/user',
               schemaPath: '#/definitions/columnName/type',
               keyword: 'type',
               params: { type: 'string' },
@@ -1323,12 +1328,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.rank !== undefined) {
-          let data20 = data2.rank;
+        if (data2.item !== undefined) {
+          let data20 = data2.item;
           if (typeof data20 === 'string') {
             if (func4(data20) < 1) {
               const err38 = {
-                instancePath: instancePath + '/columns/rank',
+                instancePath: instancePath + '/columns/item',
                 schemaPath: '#/definitions/columnName/minLength',
                 keyword: 'minLength',
                 params: { limit: 1 },
@@ -1346,7 +1351,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err39 = {
-              instancePath: instancePath + '/columns/rank',
+              instancePath: instancePath + '/columns/item',
               schemaPath: '#/definitions/columnName/type',
               keyword: 'type',
               params: { type: 'string' },
@@ -1363,12 +1368,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.rel !== undefined) {
-          let data21 = data2.rel;
+        if (data2.rank !== undefined) {
+          let data21 = data2.rank;
           if (typeof data21 === 'string') {
             if (func4(data21) < 1) {
               const err40 = {
-                instancePath: instancePath + '/columns/rel',
+                instancePath: instancePath + '/columns/rank',
                 schemaPath: '#/definitions/columnName/minLength',
                 keyword: 'minLength',
                 params: { limit: 1 },
@@ -1386,7 +1391,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err41 = {
-              instancePath: instancePath + '/columns/rel',
+              instancePath: instancePath + '/columns/rank',
               schemaPath: '#/definitions/columnName/type',
               keyword: 'type',
               params: { type: 'string' },
@@ -1403,12 +1408,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.userFactors !== undefined) {
-          let data22 = data2.userFactors;
+        if (data2.rel !== undefined) {
+          let data22 = data2.rel;
           if (typeof data22 === 'string') {
             if (func4(data22) < 1) {
               const err42 = {
-                instancePath: instancePath + '/columns/userFactors',
+                instancePath: instancePath + '/columns/rel',
                 schemaPath: '#/definitions/columnName/minLength',
                 keyword: 'minLength',
                 params: { limit: 1 },
@@ -1426,7 +1431,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err43 = {
-              instancePath: instancePath + '/columns/userFactors',
+              instancePath: instancePath + '/columns/rel',
               schemaPath: '#/definitions/columnName/type',
               keyword: 'type',
               params: { type: 'string' },
@@ -1443,12 +1448,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.itemFactors !== undefined) {
-          let data23 = data2.itemFactors;
+        if (data2.userFactors !== undefined) {
+          let data23 = data2.userFactors;
           if (typeof data23 === 'string') {
             if (func4(data23) < 1) {
               const err44 = {
-                instancePath: instancePath + '/columns/itemFactors',
+                instancePath: instancePath + '/columns/userFactors',
                 schemaPath: '#/definitions/columnName/minLength',
                 keyword: 'minLength',
                 params: { limit: 1 },
@@ -1466,7 +1471,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err45 = {
-              instancePath: instancePath + '/columns/itemFactors',
+              instancePath: instancePath + '/columns/userFactors',
               schemaPath: '#/definitions/columnName/type',
               keyword: 'type',
               params: { type: 'string' },
@@ -1483,8 +1488,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data2.itemFactors !== undefined) {
+          let data24 = data2.itemFactors;
+          if (typeof data24 === 'string') {
+            if (func4(data24) < 1) {
+              const err46 = {
+                instancePath: instancePath + '/columns/itemFactors',
+                schemaPath: '#/definitions/columnName/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema12,
+                data: data24,
+              };
+              if (vErrors === null) {
+                vErrors = [err46];
+              } else {
+                vErrors.push(err46);
+              }
+              errors++;
+            }
+          } else {
+            const err47 = {
+              instancePath: instancePath + '/columns/itemFactors',
+              schemaPath: '#/definitions/columnName/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+              schema: schema12.type,
+              parentSchema: schema12,
+              data: data24,
+            };
+            if (vErrors === null) {
+              vErrors = [err47];
+            } else {
+              vErrors.push(err47);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err46 = {
+        const err48 = {
           instancePath: instancePath + '/columns',
           schemaPath: '#/properties/columns/type',
           keyword: 'type',
@@ -1495,17 +1540,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           data: data2,
         };
         if (vErrors === null) {
-          vErrors = [err46];
+          vErrors = [err48];
         } else {
-          vErrors.push(err46);
+          vErrors.push(err48);
         }
         errors++;
       }
     }
     if (data.invalidRows !== undefined) {
-      let data24 = data.invalidRows;
-      if (!(data24 === 'error' || data24 === 'skip')) {
-        const err47 = {
+      let data25 = data.invalidRows;
+      if (!(data25 === 'error' || data25 === 'skip')) {
+        const err49 = {
           instancePath: instancePath + '/invalidRows',
           schemaPath: '#/properties/invalidRows/enum',
           keyword: 'enum',
@@ -1513,22 +1558,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be equal to one of the allowed values',
           schema: schema11.properties.invalidRows.enum,
           parentSchema: schema11.properties.invalidRows,
-          data: data24,
+          data: data25,
         };
         if (vErrors === null) {
-          vErrors = [err47];
+          vErrors = [err49];
         } else {
-          vErrors.push(err47);
+          vErrors.push(err49);
         }
         errors++;
       }
     }
     if (data.bootstrap !== undefined) {
-      let data25 = data.bootstrap;
-      if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
-        for (const key2 in data25) {
+      let data26 = data.bootstrap;
+      if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
+        for (const key2 in data26) {
           if (!(key2 === 'n' || key2 === 'confidence' || key2 === 'seed' || key2 === 'stratified')) {
-            const err48 = {
+            const err50 = {
               instancePath: instancePath + '/bootstrap',
               schemaPath: '#/properties/bootstrap/additionalProperties',
               keyword: 'additionalProperties',
@@ -1536,20 +1581,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
               schema: false,
               parentSchema: schema11.properties.bootstrap,
-              data: data25,
+              data: data26,
             };
             if (vErrors === null) {
-              vErrors = [err48];
+              vErrors = [err50];
             } else {
-              vErrors.push(err48);
+              vErrors.push(err50);
             }
             errors++;
           }
         }
-        if (data25.n !== undefined) {
-          let data26 = data25.n;
-          if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
-            const err49 = {
+        if (data26.n !== undefined) {
+          let data27 = data26.n;
+          if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
+            const err51 = {
               instancePath: instancePath + '/bootstrap/n',
               schemaPath: '#/properties/bootstrap/properties/n/type',
               keyword: 'type',
@@ -1557,18 +1602,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
               schema: schema11.properties.bootstrap.properties.n.type,
               parentSchema: schema11.properties.bootstrap.properties.n,
-              data: data26,
+              data: data27,
             };
             if (vErrors === null) {
-              vErrors = [err49];
+              vErrors = [err51];
             } else {
-              vErrors.push(err49);
+              vErrors.push(err51);
             }
             errors++;
           }
-          if (typeof data26 == 'number' && isFinite(data26)) {
-            if (data26 > 1000000 || isNaN(data26)) {
-              const err50 = {
+          if (typeof data27 == 'number' && isFinite(data27)) {
+            if (data27 > 1000000 || isNaN(data27)) {
+              const err52 = {
                 instancePath: instancePath + '/bootstrap/n',
                 schemaPath: '#/properties/bootstrap/properties/n/maximum',
                 keyword: 'maximum',
@@ -1576,47 +1621,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be <= 1000000',
                 schema: 1000000,
                 parentSchema: schema11.properties.bootstrap.properties.n,
-                data: data26,
-              };
-              if (vErrors === null) {
-                vErrors = [err50];
-              } else {
-                vErrors.push(err50);
-              }
-              errors++;
-            }
-            if (data26 < 0 || isNaN(data26)) {
-              const err51 = {
-                instancePath: instancePath + '/bootstrap/n',
-                schemaPath: '#/properties/bootstrap/properties/n/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-                schema: 0,
-                parentSchema: schema11.properties.bootstrap.properties.n,
-                data: data26,
-              };
-              if (vErrors === null) {
-                vErrors = [err51];
-              } else {
-                vErrors.push(err51);
-              }
-              errors++;
-            }
-          }
-        }
-        if (data25.confidence !== undefined) {
-          let data27 = data25.confidence;
-          if (typeof data27 == 'number' && isFinite(data27)) {
-            if (data27 >= 1 || isNaN(data27)) {
-              const err52 = {
-                instancePath: instancePath + '/bootstrap/confidence',
-                schemaPath: '#/properties/bootstrap/properties/confidence/exclusiveMaximum',
-                keyword: 'exclusiveMaximum',
-                params: { comparison: '<', limit: 1 },
-                message: 'must be < 1',
-                schema: 1,
-                parentSchema: schema11.properties.bootstrap.properties.confidence,
                 data: data27,
               };
               if (vErrors === null) {
@@ -1626,15 +1630,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data27 <= 0 || isNaN(data27)) {
+            if (data27 < 0 || isNaN(data27)) {
               const err53 = {
-                instancePath: instancePath + '/bootstrap/confidence',
-                schemaPath: '#/properties/bootstrap/properties/confidence/exclusiveMinimum',
-                keyword: 'exclusiveMinimum',
-                params: { comparison: '>', limit: 0 },
-                message: 'must be > 0',
+                instancePath: instancePath + '/bootstrap/n',
+                schemaPath: '#/properties/bootstrap/properties/n/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
                 schema: 0,
-                parentSchema: schema11.properties.bootstrap.properties.confidence,
+                parentSchema: schema11.properties.bootstrap.properties.n,
                 data: data27,
               };
               if (vErrors === null) {
@@ -1644,8 +1648,49 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+          }
+        }
+        if (data26.confidence !== undefined) {
+          let data28 = data26.confidence;
+          if (typeof data28 == 'number' && isFinite(data28)) {
+            if (data28 >= 1 || isNaN(data28)) {
+              const err54 = {
+                instancePath: instancePath + '/bootstrap/confidence',
+                schemaPath: '#/properties/bootstrap/properties/confidence/exclusiveMaximum',
+                keyword: 'exclusiveMaximum',
+                params: { comparison: '<', limit: 1 },
+                message: 'must be < 1',
+                schema: 1,
+                parentSchema: schema11.properties.bootstrap.properties.confidence,
+                data: data28,
+              };
+              if (vErrors === null) {
+                vErrors = [err54];
+              } else {
+                vErrors.push(err54);
+              }
+              errors++;
+            }
+            if (data28 <= 0 || isNaN(data28)) {
+              const err55 = {
+                instancePath: instancePath + '/bootstrap/confidence',
+                schemaPath: '#/properties/bootstrap/properties/confidence/exclusiveMinimum',
+                keyword: 'exclusiveMinimum',
+                params: { comparison: '>', limit: 0 },
+                message: 'must be > 0',
+                schema: 0,
+                parentSchema: schema11.properties.bootstrap.properties.confidence,
+                data: data28,
+              };
+              if (vErrors === null) {
+                vErrors = [err55];
+              } else {
+                vErrors.push(err55);
+              }
+              errors++;
+            }
           } else {
-            const err54 = {
+            const err56 = {
               instancePath: instancePath + '/bootstrap/confidence',
               schemaPath: '#/properties/bootstrap/properties/confidence/type',
               keyword: 'type',
@@ -1653,20 +1698,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be number',
               schema: schema11.properties.bootstrap.properties.confidence.type,
               parentSchema: schema11.properties.bootstrap.properties.confidence,
-              data: data27,
+              data: data28,
             };
             if (vErrors === null) {
-              vErrors = [err54];
+              vErrors = [err56];
             } else {
-              vErrors.push(err54);
+              vErrors.push(err56);
             }
             errors++;
           }
         }
-        if (data25.seed !== undefined) {
-          let data28 = data25.seed;
-          if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
-            const err55 = {
+        if (data26.seed !== undefined) {
+          let data29 = data26.seed;
+          if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
+            const err57 = {
               instancePath: instancePath + '/bootstrap/seed',
               schemaPath: '#/properties/bootstrap/properties/seed/type',
               keyword: 'type',
@@ -1674,18 +1719,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be integer',
               schema: schema11.properties.bootstrap.properties.seed.type,
               parentSchema: schema11.properties.bootstrap.properties.seed,
-              data: data28,
+              data: data29,
             };
             if (vErrors === null) {
-              vErrors = [err55];
+              vErrors = [err57];
             } else {
-              vErrors.push(err55);
+              vErrors.push(err57);
             }
             errors++;
           }
-          if (typeof data28 == 'number' && isFinite(data28)) {
-            if (data28 > 4294967295 || isNaN(data28)) {
-              const err56 = {
+          if (typeof data29 == 'number' && isFinite(data29)) {
+            if (data29 > 4294967295 || isNaN(data29)) {
+              const err58 = {
                 instancePath: instancePath + '/bootstrap/seed',
                 schemaPath: '#/properties/bootstrap/properties/seed/maximum',
                 keyword: 'maximum',
@@ -1693,17 +1738,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be <= 4294967295',
                 schema: 4294967295,
                 parentSchema: schema11.properties.bootstrap.properties.seed,
-                data: data28,
+                data: data29,
               };
               if (vErrors === null) {
-                vErrors = [err56];
+                vErrors = [err58];
               } else {
-                vErrors.push(err56);
+                vErrors.push(err58);
               }
               errors++;
             }
-            if (data28 < 0 || isNaN(data28)) {
-              const err57 = {
+            if (data29 < 0 || isNaN(data29)) {
+              const err59 = {
                 instancePath: instancePath + '/bootstrap/seed',
                 schemaPath: '#/properties/bootstrap/properties/seed/minimum',
                 keyword: 'minimum',
@@ -1711,21 +1756,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
                 schema: 0,
                 parentSchema: schema11.properties.bootstrap.properties.seed,
-                data: data28,
+                data: data29,
               };
               if (vErrors === null) {
-                vErrors = [err57];
+                vErrors = [err59];
               } else {
-                vErrors.push(err57);
+                vErrors.push(err59);
               }
               errors++;
             }
           }
         }
-        if (data25.stratified !== undefined) {
-          let data29 = data25.stratified;
-          if (typeof data29 !== 'boolean') {
-            const err58 = {
+        if (data26.stratified !== undefined) {
+          let data30 = data26.stratified;
+          if (typeof data30 !== 'boolean') {
+            const err60 = {
               instancePath: instancePath + '/bootstrap/stratified',
               schemaPath: '#/properties/bootstrap/properties/stratified/type',
               keyword: 'type',
@@ -1733,18 +1778,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be boolean',
               schema: schema11.properties.bootstrap.properties.stratified.type,
               parentSchema: schema11.properties.bootstrap.properties.stratified,
-              data: data29,
+              data: data30,
             };
             if (vErrors === null) {
-              vErrors = [err58];
+              vErrors = [err60];
             } else {
-              vErrors.push(err58);
+              vErrors.push(err60);
             }
             errors++;
           }
         }
       } else {
-        const err59 = {
+        const err61 = {
           instancePath: instancePath + '/bootstrap',
           schemaPath: '#/properties/bootstrap/type',
           keyword: 'type',
@@ -1752,21 +1797,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
           schema: schema11.properties.bootstrap.type,
           parentSchema: schema11.properties.bootstrap,
-          data: data25,
+          data: data26,
         };
         if (vErrors === null) {
-          vErrors = [err59];
+          vErrors = [err61];
         } else {
-          vErrors.push(err59);
+          vErrors.push(err61);
         }
         errors++;
       }
     }
     if (data.classes !== undefined) {
-      let data30 = data.classes;
-      if (Array.isArray(data30)) {
-        if (data30.length < 1) {
-          const err60 = {
+      let data31 = data.classes;
+      if (Array.isArray(data31)) {
+        if (data31.length < 1) {
+          const err62 = {
             instancePath: instancePath + '/classes',
             schemaPath: '#/properties/classes/minItems',
             keyword: 'minItems',
@@ -1774,23 +1819,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema11.properties.classes,
-            data: data30,
+            data: data31,
           };
           if (vErrors === null) {
-            vErrors = [err60];
+            vErrors = [err62];
           } else {
-            vErrors.push(err60);
+            vErrors.push(err62);
           }
           errors++;
         }
-        const len2 = data30.length;
+        const len2 = data31.length;
         for (let i2 = 0; i2 < len2; i2++) {
-          let data31 = data30[i2];
+          let data32 = data31[i2];
           if (
-            typeof data31 !== 'string' &&
-            !(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))
+            typeof data32 !== 'string' &&
+            !(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))
           ) {
-            const err61 = {
+            const err63 = {
               instancePath: instancePath + '/classes/' + i2,
               schemaPath: '#/properties/classes/items/type',
               keyword: 'type',
@@ -1798,22 +1843,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string,integer',
               schema: schema11.properties.classes.items.type,
               parentSchema: schema11.properties.classes.items,
-              data: data31,
+              data: data32,
             };
             if (vErrors === null) {
-              vErrors = [err61];
+              vErrors = [err63];
             } else {
-              vErrors.push(err61);
+              vErrors.push(err63);
             }
             errors++;
           }
         }
-        let i3 = data30.length;
+        let i3 = data31.length;
         let j0;
         if (i3 > 1) {
           const indices0 = {};
           for (; i3--;) {
-            let item0 = data30[i3];
+            let item0 = data31[i3];
             if (
               typeof item0 !== 'string' &&
               !(typeof item0 == 'number' && !(item0 % 1) && !isNaN(item0) && isFinite(item0))
@@ -1825,7 +1870,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             if (typeof indices0[item0] == 'number') {
               j0 = indices0[item0];
-              const err62 = {
+              const err64 = {
                 instancePath: instancePath + '/classes',
                 schemaPath: '#/properties/classes/uniqueItems',
                 keyword: 'uniqueItems',
@@ -1833,12 +1878,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i3 + ' are identical)',
                 schema: true,
                 parentSchema: schema11.properties.classes,
-                data: data30,
+                data: data31,
               };
               if (vErrors === null) {
-                vErrors = [err62];
+                vErrors = [err64];
               } else {
-                vErrors.push(err62);
+                vErrors.push(err64);
               }
               errors++;
               break;
@@ -1847,7 +1892,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err63 = {
+        const err65 = {
           instancePath: instancePath + '/classes',
           schemaPath: '#/properties/classes/type',
           keyword: 'type',
@@ -1855,114 +1900,72 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.classes.type,
           parentSchema: schema11.properties.classes,
-          data: data30,
+          data: data31,
         };
         if (vErrors === null) {
-          vErrors = [err63];
+          vErrors = [err65];
         } else {
-          vErrors.push(err63);
+          vErrors.push(err65);
         }
         errors++;
       }
     }
     if (data.trainCounts !== undefined) {
-      let data32 = data.trainCounts;
-      const _errs86 = errors;
-      let valid29 = false;
-      const _errs87 = errors;
-      if (Array.isArray(data32)) {
-        if (data32.length < 1) {
-          const err64 = {
+      let data33 = data.trainCounts;
+      const _errs89 = errors;
+      let valid30 = false;
+      const _errs90 = errors;
+      if (Array.isArray(data33)) {
+        if (data33.length < 1) {
+          const err66 = {
             instancePath: instancePath + '/trainCounts',
             schemaPath: '#/definitions/nonNegativeCountList/minItems',
             keyword: 'minItems',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 items',
             schema: 1,
-            parentSchema: schema31,
-            data: data32,
+            parentSchema: schema32,
+            data: data33,
           };
           if (vErrors === null) {
-            vErrors = [err64];
+            vErrors = [err66];
           } else {
-            vErrors.push(err64);
+            vErrors.push(err66);
           }
           errors++;
         }
-        const len3 = data32.length;
+        const len3 = data33.length;
         for (let i4 = 0; i4 < len3; i4++) {
-          let data33 = data32[i4];
-          if (typeof data33 == 'number' && isFinite(data33)) {
-            if (data33 < 0 || isNaN(data33)) {
-              const err65 = {
+          let data34 = data33[i4];
+          if (typeof data34 == 'number' && isFinite(data34)) {
+            if (data34 < 0 || isNaN(data34)) {
+              const err67 = {
                 instancePath: instancePath + '/trainCounts/' + i4,
                 schemaPath: '#/definitions/nonNegativeCountList/items/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
                 schema: 0,
-                parentSchema: schema31.items,
-                data: data33,
+                parentSchema: schema32.items,
+                data: data34,
               };
               if (vErrors === null) {
-                vErrors = [err65];
+                vErrors = [err67];
               } else {
-                vErrors.push(err65);
+                vErrors.push(err67);
               }
               errors++;
             }
           } else {
-            const err66 = {
+            const err68 = {
               instancePath: instancePath + '/trainCounts/' + i4,
               schemaPath: '#/definitions/nonNegativeCountList/items/type',
               keyword: 'type',
               params: { type: 'number' },
               message: 'must be number',
-              schema: schema31.items.type,
-              parentSchema: schema31.items,
-              data: data33,
-            };
-            if (vErrors === null) {
-              vErrors = [err66];
-            } else {
-              vErrors.push(err66);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err67 = {
-          instancePath: instancePath + '/trainCounts',
-          schemaPath: '#/definitions/nonNegativeCountList/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema31.type,
-          parentSchema: schema31,
-          data: data32,
-        };
-        if (vErrors === null) {
-          vErrors = [err67];
-        } else {
-          vErrors.push(err67);
-        }
-        errors++;
-      }
-      var _valid0 = _errs87 === errors;
-      valid29 = valid29 || _valid0;
-      if (!valid29) {
-        const _errs92 = errors;
-        if (data32 && typeof data32 == 'object' && !Array.isArray(data32)) {
-          if (Object.keys(data32).length < 1) {
-            const err68 = {
-              instancePath: instancePath + '/trainCounts',
-              schemaPath: '#/definitions/nonNegativeCountMap/minProperties',
-              keyword: 'minProperties',
-              params: { limit: 1 },
-              message: 'must NOT have fewer than 1 properties',
-              schema: 1,
-              parentSchema: schema32,
-              data: data32,
+              schema: schema32.items.type,
+              parentSchema: schema32.items,
+              data: data34,
             };
             if (vErrors === null) {
               vErrors = [err68];
@@ -1971,79 +1974,79 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          for (const key3 in data32) {
-            let data34 = data32[key3];
-            if (typeof data34 == 'number' && isFinite(data34)) {
-              if (data34 < 0 || isNaN(data34)) {
-                const err69 = {
+        }
+      } else {
+        const err69 = {
+          instancePath: instancePath + '/trainCounts',
+          schemaPath: '#/definitions/nonNegativeCountList/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema32.type,
+          parentSchema: schema32,
+          data: data33,
+        };
+        if (vErrors === null) {
+          vErrors = [err69];
+        } else {
+          vErrors.push(err69);
+        }
+        errors++;
+      }
+      var _valid0 = _errs90 === errors;
+      valid30 = valid30 || _valid0;
+      if (!valid30) {
+        const _errs95 = errors;
+        if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
+          if (Object.keys(data33).length < 1) {
+            const err70 = {
+              instancePath: instancePath + '/trainCounts',
+              schemaPath: '#/definitions/nonNegativeCountMap/minProperties',
+              keyword: 'minProperties',
+              params: { limit: 1 },
+              message: 'must NOT have fewer than 1 properties',
+              schema: 1,
+              parentSchema: schema33,
+              data: data33,
+            };
+            if (vErrors === null) {
+              vErrors = [err70];
+            } else {
+              vErrors.push(err70);
+            }
+            errors++;
+          }
+          for (const key3 in data33) {
+            let data35 = data33[key3];
+            if (typeof data35 == 'number' && isFinite(data35)) {
+              if (data35 < 0 || isNaN(data35)) {
+                const err71 = {
                   instancePath: instancePath + '/trainCounts/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/definitions/nonNegativeCountMap/additionalProperties/minimum',
                   keyword: 'minimum',
                   params: { comparison: '>=', limit: 0 },
                   message: 'must be >= 0',
                   schema: 0,
-                  parentSchema: schema32.additionalProperties,
-                  data: data34,
+                  parentSchema: schema33.additionalProperties,
+                  data: data35,
                 };
                 if (vErrors === null) {
-                  vErrors = [err69];
+                  vErrors = [err71];
                 } else {
-                  vErrors.push(err69);
+                  vErrors.push(err71);
                 }
                 errors++;
               }
             } else {
-              const err70 = {
+              const err72 = {
                 instancePath: instancePath + '/trainCounts/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/definitions/nonNegativeCountMap/additionalProperties/type',
                 keyword: 'type',
                 params: { type: 'number' },
                 message: 'must be number',
-                schema: schema32.additionalProperties.type,
-                parentSchema: schema32.additionalProperties,
-                data: data34,
-              };
-              if (vErrors === null) {
-                vErrors = [err70];
-              } else {
-                vErrors.push(err70);
-              }
-              errors++;
-            }
-          }
-        } else {
-          const err71 = {
-            instancePath: instancePath + '/trainCounts',
-            schemaPath: '#/definitions/nonNegativeCountMap/type',
-            keyword: 'type',
-            params: { type: 'object' },
-            message: 'must be object',
-            schema: schema32.type,
-            parentSchema: schema32,
-            data: data32,
-          };
-          if (vErrors === null) {
-            vErrors = [err71];
-          } else {
-            vErrors.push(err71);
-          }
-          errors++;
-        }
-        var _valid0 = _errs92 === errors;
-        valid29 = valid29 || _valid0;
-        if (!valid29) {
-          const _errs98 = errors;
-          if (typeof data32 === 'string') {
-            if (func4(data32) < 1) {
-              const err72 = {
-                instancePath: instancePath + '/trainCounts',
-                schemaPath: '#/definitions/path/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema33,
-                data: data32,
+                schema: schema33.additionalProperties.type,
+                parentSchema: schema33.additionalProperties,
+                data: data35,
               };
               if (vErrors === null) {
                 vErrors = [err72];
@@ -2052,30 +2055,72 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+          }
+        } else {
+          const err73 = {
+            instancePath: instancePath + '/trainCounts',
+            schemaPath: '#/definitions/nonNegativeCountMap/type',
+            keyword: 'type',
+            params: { type: 'object' },
+            message: 'must be object',
+            schema: schema33.type,
+            parentSchema: schema33,
+            data: data33,
+          };
+          if (vErrors === null) {
+            vErrors = [err73];
           } else {
-            const err73 = {
+            vErrors.push(err73);
+          }
+          errors++;
+        }
+        var _valid0 = _errs95 === errors;
+        valid30 = valid30 || _valid0;
+        if (!valid30) {
+          const _errs101 = errors;
+          if (typeof data33 === 'string') {
+            if (func4(data33) < 1) {
+              const err74 = {
+                instancePath: instancePath + '/trainCounts',
+                schemaPath: '#/definitions/path/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema34,
+                data: data33,
+              };
+              if (vErrors === null) {
+                vErrors = [err74];
+              } else {
+                vErrors.push(err74);
+              }
+              errors++;
+            }
+          } else {
+            const err75 = {
               instancePath: instancePath + '/trainCounts',
               schemaPath: '#/definitions/path/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
-              schema: schema33.type,
-              parentSchema: schema33,
-              data: data32,
+              schema: schema34.type,
+              parentSchema: schema34,
+              data: data33,
             };
             if (vErrors === null) {
-              vErrors = [err73];
+              vErrors = [err75];
             } else {
-              vErrors.push(err73);
+              vErrors.push(err75);
             }
             errors++;
           }
-          var _valid0 = _errs98 === errors;
-          valid29 = valid29 || _valid0;
+          var _valid0 = _errs101 === errors;
+          valid30 = valid30 || _valid0;
         }
       }
-      if (!valid29) {
-        const err74 = {
+      if (!valid30) {
+        const err76 = {
           instancePath: instancePath + '/trainCounts',
           schemaPath: '#/properties/trainCounts/anyOf',
           keyword: 'anyOf',
@@ -2083,19 +2128,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must match a schema in anyOf',
           schema: schema11.properties.trainCounts.anyOf,
           parentSchema: schema11.properties.trainCounts,
-          data: data32,
+          data: data33,
         };
         if (vErrors === null) {
-          vErrors = [err74];
+          vErrors = [err76];
         } else {
-          vErrors.push(err74);
+          vErrors.push(err76);
         }
         errors++;
       } else {
-        errors = _errs86;
+        errors = _errs89;
         if (vErrors !== null) {
-          if (_errs86) {
-            vErrors.length = _errs86;
+          if (_errs89) {
+            vErrors.length = _errs89;
           } else {
             vErrors = null;
           }
@@ -2103,103 +2148,61 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
     if (data.classWeights !== undefined) {
-      let data35 = data.classWeights;
-      const _errs102 = errors;
-      let valid36 = false;
-      const _errs103 = errors;
-      if (Array.isArray(data35)) {
-        if (data35.length < 1) {
-          const err75 = {
+      let data36 = data.classWeights;
+      const _errs105 = errors;
+      let valid37 = false;
+      const _errs106 = errors;
+      if (Array.isArray(data36)) {
+        if (data36.length < 1) {
+          const err77 = {
             instancePath: instancePath + '/classWeights',
             schemaPath: '#/definitions/nonNegativeCountList/minItems',
             keyword: 'minItems',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 items',
             schema: 1,
-            parentSchema: schema31,
-            data: data35,
+            parentSchema: schema32,
+            data: data36,
           };
           if (vErrors === null) {
-            vErrors = [err75];
+            vErrors = [err77];
           } else {
-            vErrors.push(err75);
+            vErrors.push(err77);
           }
           errors++;
         }
-        const len4 = data35.length;
+        const len4 = data36.length;
         for (let i5 = 0; i5 < len4; i5++) {
-          let data36 = data35[i5];
-          if (typeof data36 == 'number' && isFinite(data36)) {
-            if (data36 < 0 || isNaN(data36)) {
-              const err76 = {
+          let data37 = data36[i5];
+          if (typeof data37 == 'number' && isFinite(data37)) {
+            if (data37 < 0 || isNaN(data37)) {
+              const err78 = {
                 instancePath: instancePath + '/classWeights/' + i5,
                 schemaPath: '#/definitions/nonNegativeCountList/items/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
                 schema: 0,
-                parentSchema: schema31.items,
-                data: data36,
+                parentSchema: schema32.items,
+                data: data37,
               };
               if (vErrors === null) {
-                vErrors = [err76];
+                vErrors = [err78];
               } else {
-                vErrors.push(err76);
+                vErrors.push(err78);
               }
               errors++;
             }
           } else {
-            const err77 = {
+            const err79 = {
               instancePath: instancePath + '/classWeights/' + i5,
               schemaPath: '#/definitions/nonNegativeCountList/items/type',
               keyword: 'type',
               params: { type: 'number' },
               message: 'must be number',
-              schema: schema31.items.type,
-              parentSchema: schema31.items,
-              data: data36,
-            };
-            if (vErrors === null) {
-              vErrors = [err77];
-            } else {
-              vErrors.push(err77);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err78 = {
-          instancePath: instancePath + '/classWeights',
-          schemaPath: '#/definitions/nonNegativeCountList/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema31.type,
-          parentSchema: schema31,
-          data: data35,
-        };
-        if (vErrors === null) {
-          vErrors = [err78];
-        } else {
-          vErrors.push(err78);
-        }
-        errors++;
-      }
-      var _valid1 = _errs103 === errors;
-      valid36 = valid36 || _valid1;
-      if (!valid36) {
-        const _errs108 = errors;
-        if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
-          if (Object.keys(data35).length < 1) {
-            const err79 = {
-              instancePath: instancePath + '/classWeights',
-              schemaPath: '#/definitions/nonNegativeCountMap/minProperties',
-              keyword: 'minProperties',
-              params: { limit: 1 },
-              message: 'must NOT have fewer than 1 properties',
-              schema: 1,
-              parentSchema: schema32,
-              data: data35,
+              schema: schema32.items.type,
+              parentSchema: schema32.items,
+              data: data37,
             };
             if (vErrors === null) {
               vErrors = [err79];
@@ -2208,79 +2211,79 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          for (const key4 in data35) {
-            let data37 = data35[key4];
-            if (typeof data37 == 'number' && isFinite(data37)) {
-              if (data37 < 0 || isNaN(data37)) {
-                const err80 = {
+        }
+      } else {
+        const err80 = {
+          instancePath: instancePath + '/classWeights',
+          schemaPath: '#/definitions/nonNegativeCountList/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema32.type,
+          parentSchema: schema32,
+          data: data36,
+        };
+        if (vErrors === null) {
+          vErrors = [err80];
+        } else {
+          vErrors.push(err80);
+        }
+        errors++;
+      }
+      var _valid1 = _errs106 === errors;
+      valid37 = valid37 || _valid1;
+      if (!valid37) {
+        const _errs111 = errors;
+        if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
+          if (Object.keys(data36).length < 1) {
+            const err81 = {
+              instancePath: instancePath + '/classWeights',
+              schemaPath: '#/definitions/nonNegativeCountMap/minProperties',
+              keyword: 'minProperties',
+              params: { limit: 1 },
+              message: 'must NOT have fewer than 1 properties',
+              schema: 1,
+              parentSchema: schema33,
+              data: data36,
+            };
+            if (vErrors === null) {
+              vErrors = [err81];
+            } else {
+              vErrors.push(err81);
+            }
+            errors++;
+          }
+          for (const key4 in data36) {
+            let data38 = data36[key4];
+            if (typeof data38 == 'number' && isFinite(data38)) {
+              if (data38 < 0 || isNaN(data38)) {
+                const err82 = {
                   instancePath: instancePath + '/classWeights/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/definitions/nonNegativeCountMap/additionalProperties/minimum',
                   keyword: 'minimum',
                   params: { comparison: '>=', limit: 0 },
                   message: 'must be >= 0',
                   schema: 0,
-                  parentSchema: schema32.additionalProperties,
-                  data: data37,
+                  parentSchema: schema33.additionalProperties,
+                  data: data38,
                 };
                 if (vErrors === null) {
-                  vErrors = [err80];
+                  vErrors = [err82];
                 } else {
-                  vErrors.push(err80);
+                  vErrors.push(err82);
                 }
                 errors++;
               }
             } else {
-              const err81 = {
+              const err83 = {
                 instancePath: instancePath + '/classWeights/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/definitions/nonNegativeCountMap/additionalProperties/type',
                 keyword: 'type',
                 params: { type: 'number' },
                 message: 'must be number',
-                schema: schema32.additionalProperties.type,
-                parentSchema: schema32.additionalProperties,
-                data: data37,
-              };
-              if (vErrors === null) {
-                vErrors = [err81];
-              } else {
-                vErrors.push(err81);
-              }
-              errors++;
-            }
-          }
-        } else {
-          const err82 = {
-            instancePath: instancePath + '/classWeights',
-            schemaPath: '#/definitions/nonNegativeCountMap/type',
-            keyword: 'type',
-            params: { type: 'object' },
-            message: 'must be object',
-            schema: schema32.type,
-            parentSchema: schema32,
-            data: data35,
-          };
-          if (vErrors === null) {
-            vErrors = [err82];
-          } else {
-            vErrors.push(err82);
-          }
-          errors++;
-        }
-        var _valid1 = _errs108 === errors;
-        valid36 = valid36 || _valid1;
-        if (!valid36) {
-          const _errs114 = errors;
-          if (typeof data35 === 'string') {
-            if (func4(data35) < 1) {
-              const err83 = {
-                instancePath: instancePath + '/classWeights',
-                schemaPath: '#/definitions/path/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema33,
-                data: data35,
+                schema: schema33.additionalProperties.type,
+                parentSchema: schema33.additionalProperties,
+                data: data38,
               };
               if (vErrors === null) {
                 vErrors = [err83];
@@ -2289,30 +2292,72 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+          }
+        } else {
+          const err84 = {
+            instancePath: instancePath + '/classWeights',
+            schemaPath: '#/definitions/nonNegativeCountMap/type',
+            keyword: 'type',
+            params: { type: 'object' },
+            message: 'must be object',
+            schema: schema33.type,
+            parentSchema: schema33,
+            data: data36,
+          };
+          if (vErrors === null) {
+            vErrors = [err84];
           } else {
-            const err84 = {
+            vErrors.push(err84);
+          }
+          errors++;
+        }
+        var _valid1 = _errs111 === errors;
+        valid37 = valid37 || _valid1;
+        if (!valid37) {
+          const _errs117 = errors;
+          if (typeof data36 === 'string') {
+            if (func4(data36) < 1) {
+              const err85 = {
+                instancePath: instancePath + '/classWeights',
+                schemaPath: '#/definitions/path/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema34,
+                data: data36,
+              };
+              if (vErrors === null) {
+                vErrors = [err85];
+              } else {
+                vErrors.push(err85);
+              }
+              errors++;
+            }
+          } else {
+            const err86 = {
               instancePath: instancePath + '/classWeights',
               schemaPath: '#/definitions/path/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
-              schema: schema33.type,
-              parentSchema: schema33,
-              data: data35,
+              schema: schema34.type,
+              parentSchema: schema34,
+              data: data36,
             };
             if (vErrors === null) {
-              vErrors = [err84];
+              vErrors = [err86];
             } else {
-              vErrors.push(err84);
+              vErrors.push(err86);
             }
             errors++;
           }
-          var _valid1 = _errs114 === errors;
-          valid36 = valid36 || _valid1;
+          var _valid1 = _errs117 === errors;
+          valid37 = valid37 || _valid1;
         }
       }
-      if (!valid36) {
-        const err85 = {
+      if (!valid37) {
+        const err87 = {
           instancePath: instancePath + '/classWeights',
           schemaPath: '#/properties/classWeights/anyOf',
           keyword: 'anyOf',
@@ -2320,56 +2365,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must match a schema in anyOf',
           schema: schema11.properties.classWeights.anyOf,
           parentSchema: schema11.properties.classWeights,
-          data: data35,
-        };
-        if (vErrors === null) {
-          vErrors = [err85];
-        } else {
-          vErrors.push(err85);
-        }
-        errors++;
-      } else {
-        errors = _errs102;
-        if (vErrors !== null) {
-          if (_errs102) {
-            vErrors.length = _errs102;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.trainTotal !== undefined) {
-      let data38 = data.trainTotal;
-      if (typeof data38 == 'number' && isFinite(data38)) {
-        if (data38 <= 0 || isNaN(data38)) {
-          const err86 = {
-            instancePath: instancePath + '/trainTotal',
-            schemaPath: '#/properties/trainTotal/exclusiveMinimum',
-            keyword: 'exclusiveMinimum',
-            params: { comparison: '>', limit: 0 },
-            message: 'must be > 0',
-            schema: 0,
-            parentSchema: schema11.properties.trainTotal,
-            data: data38,
-          };
-          if (vErrors === null) {
-            vErrors = [err86];
-          } else {
-            vErrors.push(err86);
-          }
-          errors++;
-        }
-      } else {
-        const err87 = {
-          instancePath: instancePath + '/trainTotal',
-          schemaPath: '#/properties/trainTotal/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.trainTotal.type,
-          parentSchema: schema11.properties.trainTotal,
-          data: data38,
+          data: data36,
         };
         if (vErrors === null) {
           vErrors = [err87];
@@ -2377,14 +2373,63 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           vErrors.push(err87);
         }
         errors++;
+      } else {
+        errors = _errs105;
+        if (vErrors !== null) {
+          if (_errs105) {
+            vErrors.length = _errs105;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.trainTotal !== undefined) {
+      let data39 = data.trainTotal;
+      if (typeof data39 == 'number' && isFinite(data39)) {
+        if (data39 <= 0 || isNaN(data39)) {
+          const err88 = {
+            instancePath: instancePath + '/trainTotal',
+            schemaPath: '#/properties/trainTotal/exclusiveMinimum',
+            keyword: 'exclusiveMinimum',
+            params: { comparison: '>', limit: 0 },
+            message: 'must be > 0',
+            schema: 0,
+            parentSchema: schema11.properties.trainTotal,
+            data: data39,
+          };
+          if (vErrors === null) {
+            vErrors = [err88];
+          } else {
+            vErrors.push(err88);
+          }
+          errors++;
+        }
+      } else {
+        const err89 = {
+          instancePath: instancePath + '/trainTotal',
+          schemaPath: '#/properties/trainTotal/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.trainTotal.type,
+          parentSchema: schema11.properties.trainTotal,
+          data: data39,
+        };
+        if (vErrors === null) {
+          vErrors = [err89];
+        } else {
+          vErrors.push(err89);
+        }
+        errors++;
       }
     }
     if (data.shotThresholds !== undefined) {
-      let data39 = data.shotThresholds;
-      if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
-        for (const key5 in data39) {
+      let data40 = data.shotThresholds;
+      if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
+        for (const key5 in data40) {
           if (!(key5 === 'many' || key5 === 'few')) {
-            const err88 = {
+            const err90 = {
               instancePath: instancePath + '/shotThresholds',
               schemaPath: '#/properties/shotThresholds/additionalProperties',
               keyword: 'additionalProperties',
@@ -2392,46 +2437,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
               schema: false,
               parentSchema: schema11.properties.shotThresholds,
-              data: data39,
-            };
-            if (vErrors === null) {
-              vErrors = [err88];
-            } else {
-              vErrors.push(err88);
-            }
-            errors++;
-          }
-        }
-        if (data39.many !== undefined) {
-          let data40 = data39.many;
-          if (typeof data40 == 'number' && isFinite(data40)) {
-            if (data40 < 0 || isNaN(data40)) {
-              const err89 = {
-                instancePath: instancePath + '/shotThresholds/many',
-                schemaPath: '#/properties/shotThresholds/properties/many/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-                schema: 0,
-                parentSchema: schema11.properties.shotThresholds.properties.many,
-                data: data40,
-              };
-              if (vErrors === null) {
-                vErrors = [err89];
-              } else {
-                vErrors.push(err89);
-              }
-              errors++;
-            }
-          } else {
-            const err90 = {
-              instancePath: instancePath + '/shotThresholds/many',
-              schemaPath: '#/properties/shotThresholds/properties/many/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-              schema: schema11.properties.shotThresholds.properties.many.type,
-              parentSchema: schema11.properties.shotThresholds.properties.many,
               data: data40,
             };
             if (vErrors === null) {
@@ -2442,18 +2447,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data39.few !== undefined) {
-          let data41 = data39.few;
+        if (data40.many !== undefined) {
+          let data41 = data40.many;
           if (typeof data41 == 'number' && isFinite(data41)) {
             if (data41 < 0 || isNaN(data41)) {
               const err91 = {
-                instancePath: instancePath + '/shotThresholds/few',
-                schemaPath: '#/properties/shotThresholds/properties/few/minimum',
+                instancePath: instancePath + '/shotThresholds/many',
+                schemaPath: '#/properties/shotThresholds/properties/many/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
                 schema: 0,
-                parentSchema: schema11.properties.shotThresholds.properties.few,
+                parentSchema: schema11.properties.shotThresholds.properties.many,
                 data: data41,
               };
               if (vErrors === null) {
@@ -2465,13 +2470,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err92 = {
-              instancePath: instancePath + '/shotThresholds/few',
-              schemaPath: '#/properties/shotThresholds/properties/few/type',
+              instancePath: instancePath + '/shotThresholds/many',
+              schemaPath: '#/properties/shotThresholds/properties/many/type',
               keyword: 'type',
               params: { type: 'number' },
               message: 'must be number',
-              schema: schema11.properties.shotThresholds.properties.few.type,
-              parentSchema: schema11.properties.shotThresholds.properties.few,
+              schema: schema11.properties.shotThresholds.properties.many.type,
+              parentSchema: schema11.properties.shotThresholds.properties.many,
               data: data41,
             };
             if (vErrors === null) {
@@ -2482,8 +2487,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data40.few !== undefined) {
+          let data42 = data40.few;
+          if (typeof data42 == 'number' && isFinite(data42)) {
+            if (data42 < 0 || isNaN(data42)) {
+              const err93 = {
+                instancePath: instancePath + '/shotThresholds/few',
+                schemaPath: '#/properties/shotThresholds/properties/few/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+                schema: 0,
+                parentSchema: schema11.properties.shotThresholds.properties.few,
+                data: data42,
+              };
+              if (vErrors === null) {
+                vErrors = [err93];
+              } else {
+                vErrors.push(err93);
+              }
+              errors++;
+            }
+          } else {
+            const err94 = {
+              instancePath: instancePath + '/shotThresholds/few',
+              schemaPath: '#/properties/shotThresholds/properties/few/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be number',
+              schema: schema11.properties.shotThresholds.properties.few.type,
+              parentSchema: schema11.properties.shotThresholds.properties.few,
+              data: data42,
+            };
+            if (vErrors === null) {
+              vErrors = [err94];
+            } else {
+              vErrors.push(err94);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err93 = {
+        const err95 = {
           instancePath: instancePath + '/shotThresholds',
           schemaPath: '#/properties/shotThresholds/type',
           keyword: 'type',
@@ -2491,125 +2536,125 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
           schema: schema11.properties.shotThresholds.type,
           parentSchema: schema11.properties.shotThresholds,
-          data: data39,
+          data: data40,
         };
         if (vErrors === null) {
-          vErrors = [err93];
+          vErrors = [err95];
         } else {
-          vErrors.push(err93);
+          vErrors.push(err95);
         }
         errors++;
       }
     }
     if (data.groups !== undefined) {
-      let data42 = data.groups;
-      const _errs127 = errors;
-      let valid44 = false;
-      const _errs128 = errors;
-      if (Array.isArray(data42)) {
-        if (data42.length < 1) {
-          const err94 = {
+      let data43 = data.groups;
+      const _errs130 = errors;
+      let valid45 = false;
+      const _errs131 = errors;
+      if (Array.isArray(data43)) {
+        if (data43.length < 1) {
+          const err96 = {
             instancePath: instancePath + '/groups',
             schemaPath: '#/definitions/positiveIntegerList/minItems',
             keyword: 'minItems',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 items',
             schema: 1,
-            parentSchema: schema37,
-            data: data42,
+            parentSchema: schema38,
+            data: data43,
           };
           if (vErrors === null) {
-            vErrors = [err94];
+            vErrors = [err96];
           } else {
-            vErrors.push(err94);
+            vErrors.push(err96);
           }
           errors++;
         }
-        const len5 = data42.length;
+        const len5 = data43.length;
         for (let i6 = 0; i6 < len5; i6++) {
-          let data43 = data42[i6];
-          if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
-            const err95 = {
+          let data44 = data43[i6];
+          if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
+            const err97 = {
               instancePath: instancePath + '/groups/' + i6,
               schemaPath: '#/definitions/positiveIntegerList/items/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
-              schema: schema37.items.type,
-              parentSchema: schema37.items,
-              data: data43,
+              schema: schema38.items.type,
+              parentSchema: schema38.items,
+              data: data44,
             };
             if (vErrors === null) {
-              vErrors = [err95];
+              vErrors = [err97];
             } else {
-              vErrors.push(err95);
+              vErrors.push(err97);
             }
             errors++;
           }
-          if (typeof data43 == 'number' && isFinite(data43)) {
-            if (data43 > 100000 || isNaN(data43)) {
-              const err96 = {
+          if (typeof data44 == 'number' && isFinite(data44)) {
+            if (data44 > 100000 || isNaN(data44)) {
+              const err98 = {
                 instancePath: instancePath + '/groups/' + i6,
                 schemaPath: '#/definitions/positiveIntegerList/items/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 100000 },
                 message: 'must be <= 100000',
                 schema: 100000,
-                parentSchema: schema37.items,
-                data: data43,
+                parentSchema: schema38.items,
+                data: data44,
               };
               if (vErrors === null) {
-                vErrors = [err96];
+                vErrors = [err98];
               } else {
-                vErrors.push(err96);
+                vErrors.push(err98);
               }
               errors++;
             }
-            if (data43 < 1 || isNaN(data43)) {
-              const err97 = {
+            if (data44 < 1 || isNaN(data44)) {
+              const err99 = {
                 instancePath: instancePath + '/groups/' + i6,
                 schemaPath: '#/definitions/positiveIntegerList/items/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 1 },
                 message: 'must be >= 1',
                 schema: 1,
-                parentSchema: schema37.items,
-                data: data43,
+                parentSchema: schema38.items,
+                data: data44,
               };
               if (vErrors === null) {
-                vErrors = [err97];
+                vErrors = [err99];
               } else {
-                vErrors.push(err97);
+                vErrors.push(err99);
               }
               errors++;
             }
           }
         }
-        let i7 = data42.length;
+        let i7 = data43.length;
         let j1;
         if (i7 > 1) {
           const indices1 = {};
           for (; i7--;) {
-            let item1 = data42[i7];
+            let item1 = data43[i7];
             if (!(typeof item1 == 'number' && !(item1 % 1) && !isNaN(item1) && isFinite(item1))) {
               continue;
             }
             if (typeof indices1[item1] == 'number') {
               j1 = indices1[item1];
-              const err98 = {
+              const err100 = {
                 instancePath: instancePath + '/groups',
                 schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
                 keyword: 'uniqueItems',
                 params: { i: i7, j: j1 },
                 message: 'must NOT have duplicate items (items ## ' + j1 + ' and ' + i7 + ' are identical)',
                 schema: true,
-                parentSchema: schema37,
-                data: data42,
+                parentSchema: schema38,
+                data: data43,
               };
               if (vErrors === null) {
-                vErrors = [err98];
+                vErrors = [err100];
               } else {
-                vErrors.push(err98);
+                vErrors.push(err100);
               }
               errors++;
               break;
@@ -2618,30 +2663,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err99 = {
+        const err101 = {
           instancePath: instancePath + '/groups',
           schemaPath: '#/definitions/positiveIntegerList/type',
           keyword: 'type',
           params: { type: 'array' },
           message: 'must be array',
-          schema: schema37.type,
-          parentSchema: schema37,
-          data: data42,
+          schema: schema38.type,
+          parentSchema: schema38,
+          data: data43,
         };
         if (vErrors === null) {
-          vErrors = [err99];
+          vErrors = [err101];
         } else {
-          vErrors.push(err99);
+          vErrors.push(err101);
         }
         errors++;
       }
-      var _valid2 = _errs128 === errors;
-      valid44 = valid44 || _valid2;
-      if (!valid44) {
-        const _errs133 = errors;
-        if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
-          if (Object.keys(data42).length < 1) {
-            const err100 = {
+      var _valid2 = _errs131 === errors;
+      valid45 = valid45 || _valid2;
+      if (!valid45) {
+        const _errs136 = errors;
+        if (data43 && typeof data43 == 'object' && !Array.isArray(data43)) {
+          if (Object.keys(data43).length < 1) {
+            const err102 = {
               instancePath: instancePath + '/groups',
               schemaPath: '#/properties/groups/anyOf/1/minProperties',
               keyword: 'minProperties',
@@ -2649,20 +2694,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have fewer than 1 properties',
               schema: 1,
               parentSchema: schema11.properties.groups.anyOf[1],
-              data: data42,
+              data: data43,
             };
             if (vErrors === null) {
-              vErrors = [err100];
+              vErrors = [err102];
             } else {
-              vErrors.push(err100);
+              vErrors.push(err102);
             }
             errors++;
           }
-          for (const key6 in data42) {
-            let data44 = data42[key6];
-            if (typeof data44 === 'string') {
-              if (func4(data44) < 1) {
-                const err101 = {
+          for (const key6 in data43) {
+            let data45 = data43[key6];
+            if (typeof data45 === 'string') {
+              if (func4(data45) < 1) {
+                const err103 = {
                   instancePath: instancePath + '/groups/' + key6.replace(/~/g, '~0').replace(/\//g, '~1'),
                   schemaPath: '#/properties/groups/anyOf/1/additionalProperties/minLength',
                   keyword: 'minLength',
@@ -2670,17 +2715,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have fewer than 1 characters',
                   schema: 1,
                   parentSchema: schema11.properties.groups.anyOf[1].additionalProperties,
-                  data: data44,
+                  data: data45,
                 };
                 if (vErrors === null) {
-                  vErrors = [err101];
+                  vErrors = [err103];
                 } else {
-                  vErrors.push(err101);
+                  vErrors.push(err103);
                 }
                 errors++;
               }
             } else {
-              const err102 = {
+              const err104 = {
                 instancePath: instancePath + '/groups/' + key6.replace(/~/g, '~0').replace(/\//g, '~1'),
                 schemaPath: '#/properties/groups/anyOf/1/additionalProperties/type',
                 keyword: 'type',
@@ -2688,49 +2733,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be string',
                 schema: schema11.properties.groups.anyOf[1].additionalProperties.type,
                 parentSchema: schema11.properties.groups.anyOf[1].additionalProperties,
-                data: data44,
-              };
-              if (vErrors === null) {
-                vErrors = [err102];
-              } else {
-                vErrors.push(err102);
-              }
-              errors++;
-            }
-          }
-        } else {
-          const err103 = {
-            instancePath: instancePath + '/groups',
-            schemaPath: '#/properties/groups/anyOf/1/type',
-            keyword: 'type',
-            params: { type: 'object' },
-            message: 'must be object',
-            schema: schema11.properties.groups.anyOf[1].type,
-            parentSchema: schema11.properties.groups.anyOf[1],
-            data: data42,
-          };
-          if (vErrors === null) {
-            vErrors = [err103];
-          } else {
-            vErrors.push(err103);
-          }
-          errors++;
-        }
-        var _valid2 = _errs133 === errors;
-        valid44 = valid44 || _valid2;
-        if (!valid44) {
-          const _errs138 = errors;
-          if (typeof data42 === 'string') {
-            if (func4(data42) < 1) {
-              const err104 = {
-                instancePath: instancePath + '/groups',
-                schemaPath: '#/definitions/path/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema33,
-                data: data42,
+                data: data45,
               };
               if (vErrors === null) {
                 vErrors = [err104];
@@ -2739,30 +2742,72 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+          }
+        } else {
+          const err105 = {
+            instancePath: instancePath + '/groups',
+            schemaPath: '#/properties/groups/anyOf/1/type',
+            keyword: 'type',
+            params: { type: 'object' },
+            message: 'must be object',
+            schema: schema11.properties.groups.anyOf[1].type,
+            parentSchema: schema11.properties.groups.anyOf[1],
+            data: data43,
+          };
+          if (vErrors === null) {
+            vErrors = [err105];
           } else {
-            const err105 = {
+            vErrors.push(err105);
+          }
+          errors++;
+        }
+        var _valid2 = _errs136 === errors;
+        valid45 = valid45 || _valid2;
+        if (!valid45) {
+          const _errs141 = errors;
+          if (typeof data43 === 'string') {
+            if (func4(data43) < 1) {
+              const err106 = {
+                instancePath: instancePath + '/groups',
+                schemaPath: '#/definitions/path/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema34,
+                data: data43,
+              };
+              if (vErrors === null) {
+                vErrors = [err106];
+              } else {
+                vErrors.push(err106);
+              }
+              errors++;
+            }
+          } else {
+            const err107 = {
               instancePath: instancePath + '/groups',
               schemaPath: '#/definitions/path/type',
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
-              schema: schema33.type,
-              parentSchema: schema33,
-              data: data42,
+              schema: schema34.type,
+              parentSchema: schema34,
+              data: data43,
             };
             if (vErrors === null) {
-              vErrors = [err105];
+              vErrors = [err107];
             } else {
-              vErrors.push(err105);
+              vErrors.push(err107);
             }
             errors++;
           }
-          var _valid2 = _errs138 === errors;
-          valid44 = valid44 || _valid2;
+          var _valid2 = _errs141 === errors;
+          valid45 = valid45 || _valid2;
         }
       }
-      if (!valid44) {
-        const err106 = {
+      if (!valid45) {
+        const err108 = {
           instancePath: instancePath + '/groups',
           schemaPath: '#/properties/groups/anyOf',
           keyword: 'anyOf',
@@ -2770,19 +2815,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must match a schema in anyOf',
           schema: schema11.properties.groups.anyOf,
           parentSchema: schema11.properties.groups,
-          data: data42,
+          data: data43,
         };
         if (vErrors === null) {
-          vErrors = [err106];
+          vErrors = [err108];
         } else {
-          vErrors.push(err106);
+          vErrors.push(err108);
         }
         errors++;
       } else {
-        errors = _errs127;
+        errors = _errs130;
         if (vErrors !== null) {
-          if (_errs127) {
-            vErrors.length = _errs127;
+          if (_errs130) {
+            vErrors.length = _errs130;
           } else {
             vErrors = null;
           }
@@ -2790,10 +2835,10 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
     if (data.groupNames !== undefined) {
-      let data45 = data.groupNames;
-      if (Array.isArray(data45)) {
-        if (data45.length < 1) {
-          const err107 = {
+      let data46 = data.groupNames;
+      if (Array.isArray(data46)) {
+        if (data46.length < 1) {
+          const err109 = {
             instancePath: instancePath + '/groupNames',
             schemaPath: '#/properties/groupNames/minItems',
             keyword: 'minItems',
@@ -2801,21 +2846,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema11.properties.groupNames,
-            data: data45,
+            data: data46,
           };
           if (vErrors === null) {
-            vErrors = [err107];
+            vErrors = [err109];
           } else {
-            vErrors.push(err107);
+            vErrors.push(err109);
           }
           errors++;
         }
-        const len6 = data45.length;
+        const len6 = data46.length;
         for (let i8 = 0; i8 < len6; i8++) {
-          let data46 = data45[i8];
-          if (typeof data46 === 'string') {
-            if (func4(data46) < 1) {
-              const err108 = {
+          let data47 = data46[i8];
+          if (typeof data47 === 'string') {
+            if (func4(data47) < 1) {
+              const err110 = {
                 instancePath: instancePath + '/groupNames/' + i8,
                 schemaPath: '#/properties/groupNames/items/minLength',
                 keyword: 'minLength',
@@ -2823,17 +2868,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
                 schema: 1,
                 parentSchema: schema11.properties.groupNames.items,
-                data: data46,
+                data: data47,
               };
               if (vErrors === null) {
-                vErrors = [err108];
+                vErrors = [err110];
               } else {
-                vErrors.push(err108);
+                vErrors.push(err110);
               }
               errors++;
             }
           } else {
-            const err109 = {
+            const err111 = {
               instancePath: instancePath + '/groupNames/' + i8,
               schemaPath: '#/properties/groupNames/items/type',
               keyword: 'type',
@@ -2841,28 +2886,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
               schema: schema11.properties.groupNames.items.type,
               parentSchema: schema11.properties.groupNames.items,
-              data: data46,
+              data: data47,
             };
             if (vErrors === null) {
-              vErrors = [err109];
+              vErrors = [err111];
             } else {
-              vErrors.push(err109);
+              vErrors.push(err111);
             }
             errors++;
           }
         }
-        let i9 = data45.length;
+        let i9 = data46.length;
         let j2;
         if (i9 > 1) {
           const indices2 = {};
           for (; i9--;) {
-            let item2 = data45[i9];
+            let item2 = data46[i9];
             if (typeof item2 !== 'string') {
               continue;
             }
             if (typeof indices2[item2] == 'number') {
               j2 = indices2[item2];
-              const err110 = {
+              const err112 = {
                 instancePath: instancePath + '/groupNames',
                 schemaPath: '#/properties/groupNames/uniqueItems',
                 keyword: 'uniqueItems',
@@ -2870,12 +2915,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have duplicate items (items ## ' + j2 + ' and ' + i9 + ' are identical)',
                 schema: true,
                 parentSchema: schema11.properties.groupNames,
-                data: data45,
+                data: data46,
               };
               if (vErrors === null) {
-                vErrors = [err110];
+                vErrors = [err112];
               } else {
-                vErrors.push(err110);
+                vErrors.push(err112);
               }
               errors++;
               break;
@@ -2884,7 +2929,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err111 = {
+        const err113 = {
           instancePath: instancePath + '/groupNames',
           schemaPath: '#/properties/groupNames/type',
           keyword: 'type',
@@ -2892,47 +2937,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.groupNames.type,
           parentSchema: schema11.properties.groupNames,
-          data: data45,
-        };
-        if (vErrors === null) {
-          vErrors = [err111];
-        } else {
-          vErrors.push(err111);
-        }
-        errors++;
-      }
-    }
-    if (data.subgroupColumn !== undefined) {
-      let data47 = data.subgroupColumn;
-      if (typeof data47 === 'string') {
-        if (func4(data47) < 1) {
-          const err112 = {
-            instancePath: instancePath + '/subgroupColumn',
-            schemaPath: '#/properties/subgroupColumn/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema11.properties.subgroupColumn,
-            data: data47,
-          };
-          if (vErrors === null) {
-            vErrors = [err112];
-          } else {
-            vErrors.push(err112);
-          }
-          errors++;
-        }
-      } else {
-        const err113 = {
-          instancePath: instancePath + '/subgroupColumn',
-          schemaPath: '#/properties/subgroupColumn/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema11.properties.subgroupColumn.type,
-          parentSchema: schema11.properties.subgroupColumn,
-          data: data47,
+          data: data46,
         };
         if (vErrors === null) {
           vErrors = [err113];
@@ -2942,18 +2947,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.imbalanceRatio !== undefined) {
-      let data48 = data.imbalanceRatio;
-      if (typeof data48 == 'number' && isFinite(data48)) {
-        if (data48 <= 0 || isNaN(data48)) {
+    if (data.subgroupColumn !== undefined) {
+      let data48 = data.subgroupColumn;
+      if (typeof data48 === 'string') {
+        if (func4(data48) < 1) {
           const err114 = {
-            instancePath: instancePath + '/imbalanceRatio',
-            schemaPath: '#/properties/imbalanceRatio/exclusiveMinimum',
-            keyword: 'exclusiveMinimum',
-            params: { comparison: '>', limit: 0 },
-            message: 'must be > 0',
-            schema: 0,
-            parentSchema: schema11.properties.imbalanceRatio,
+            instancePath: instancePath + '/subgroupColumn',
+            schemaPath: '#/properties/subgroupColumn/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema11.properties.subgroupColumn,
             data: data48,
           };
           if (vErrors === null) {
@@ -2965,13 +2970,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err115 = {
-          instancePath: instancePath + '/imbalanceRatio',
-          schemaPath: '#/properties/imbalanceRatio/type',
+          instancePath: instancePath + '/subgroupColumn',
+          schemaPath: '#/properties/subgroupColumn/type',
           keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.imbalanceRatio.type,
-          parentSchema: schema11.properties.imbalanceRatio,
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema11.properties.subgroupColumn.type,
+          parentSchema: schema11.properties.subgroupColumn,
           data: data48,
         };
         if (vErrors === null) {
@@ -2982,10 +2987,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.imbalanceRatio !== undefined) {
+      let data49 = data.imbalanceRatio;
+      if (typeof data49 == 'number' && isFinite(data49)) {
+        if (data49 <= 0 || isNaN(data49)) {
+          const err116 = {
+            instancePath: instancePath + '/imbalanceRatio',
+            schemaPath: '#/properties/imbalanceRatio/exclusiveMinimum',
+            keyword: 'exclusiveMinimum',
+            params: { comparison: '>', limit: 0 },
+            message: 'must be > 0',
+            schema: 0,
+            parentSchema: schema11.properties.imbalanceRatio,
+            data: data49,
+          };
+          if (vErrors === null) {
+            vErrors = [err116];
+          } else {
+            vErrors.push(err116);
+          }
+          errors++;
+        }
+      } else {
+        const err117 = {
+          instancePath: instancePath + '/imbalanceRatio',
+          schemaPath: '#/properties/imbalanceRatio/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.imbalanceRatio.type,
+          parentSchema: schema11.properties.imbalanceRatio,
+          data: data49,
+        };
+        if (vErrors === null) {
+          vErrors = [err117];
+        } else {
+          vErrors.push(err117);
+        }
+        errors++;
+      }
+    }
     if (data.T !== undefined) {
-      let data49 = data.T;
-      if (!(typeof data49 == 'number' && !(data49 % 1) && !isNaN(data49) && isFinite(data49))) {
-        const err116 = {
+      let data50 = data.T;
+      if (!(typeof data50 == 'number' && !(data50 % 1) && !isNaN(data50) && isFinite(data50))) {
+        const err118 = {
           instancePath: instancePath + '/T',
           schemaPath: '#/properties/T/type',
           keyword: 'type',
@@ -2993,18 +3038,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.T.type,
           parentSchema: schema11.properties.T,
-          data: data49,
+          data: data50,
         };
         if (vErrors === null) {
-          vErrors = [err116];
+          vErrors = [err118];
         } else {
-          vErrors.push(err116);
+          vErrors.push(err118);
         }
         errors++;
       }
-      if (typeof data49 == 'number' && isFinite(data49)) {
-        if (data49 > 10000 || isNaN(data49)) {
-          const err117 = {
+      if (typeof data50 == 'number' && isFinite(data50)) {
+        if (data50 > 10000 || isNaN(data50)) {
+          const err119 = {
             instancePath: instancePath + '/T',
             schemaPath: '#/properties/T/maximum',
             keyword: 'maximum',
@@ -3012,17 +3057,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be <= 10000',
             schema: 10000,
             parentSchema: schema11.properties.T,
-            data: data49,
+            data: data50,
           };
           if (vErrors === null) {
-            vErrors = [err117];
+            vErrors = [err119];
           } else {
-            vErrors.push(err117);
+            vErrors.push(err119);
           }
           errors++;
         }
-        if (data49 < 1 || isNaN(data49)) {
-          const err118 = {
+        if (data50 < 1 || isNaN(data50)) {
+          const err120 = {
             instancePath: instancePath + '/T',
             schemaPath: '#/properties/T/minimum',
             keyword: 'minimum',
@@ -3030,21 +3075,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
             schema: 1,
             parentSchema: schema11.properties.T,
-            data: data49,
+            data: data50,
           };
           if (vErrors === null) {
-            vErrors = [err118];
+            vErrors = [err120];
           } else {
-            vErrors.push(err118);
+            vErrors.push(err120);
           }
           errors++;
         }
       }
     }
     if (data.shiftProtocol !== undefined) {
-      let data50 = data.shiftProtocol;
-      if (!(data50 === 'expected' || data50 === 'sampled')) {
-        const err119 = {
+      let data51 = data.shiftProtocol;
+      if (!(data51 === 'expected' || data51 === 'sampled')) {
+        const err121 = {
           instancePath: instancePath + '/shiftProtocol',
           schemaPath: '#/properties/shiftProtocol/enum',
           keyword: 'enum',
@@ -3052,20 +3097,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be equal to one of the allowed values',
           schema: schema11.properties.shiftProtocol.enum,
           parentSchema: schema11.properties.shiftProtocol,
-          data: data50,
+          data: data51,
         };
         if (vErrors === null) {
-          vErrors = [err119];
+          vErrors = [err121];
         } else {
-          vErrors.push(err119);
+          vErrors.push(err121);
         }
         errors++;
       }
     }
     if (data.shiftTestSize !== undefined) {
-      let data51 = data.shiftTestSize;
-      if (!(typeof data51 == 'number' && !(data51 % 1) && !isNaN(data51) && isFinite(data51))) {
-        const err120 = {
+      let data52 = data.shiftTestSize;
+      if (!(typeof data52 == 'number' && !(data52 % 1) && !isNaN(data52) && isFinite(data52))) {
+        const err122 = {
           instancePath: instancePath + '/shiftTestSize',
           schemaPath: '#/properties/shiftTestSize/type',
           keyword: 'type',
@@ -3073,47 +3118,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.shiftTestSize.type,
           parentSchema: schema11.properties.shiftTestSize,
-          data: data51,
-        };
-        if (vErrors === null) {
-          vErrors = [err120];
-        } else {
-          vErrors.push(err120);
-        }
-        errors++;
-      }
-      if (typeof data51 == 'number' && isFinite(data51)) {
-        if (data51 < 1 || isNaN(data51)) {
-          const err121 = {
-            instancePath: instancePath + '/shiftTestSize',
-            schemaPath: '#/properties/shiftTestSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.shiftTestSize,
-            data: data51,
-          };
-          if (vErrors === null) {
-            vErrors = [err121];
-          } else {
-            vErrors.push(err121);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.reweight !== undefined) {
-      let data52 = data.reweight;
-      if (typeof data52 !== 'boolean') {
-        const err122 = {
-          instancePath: instancePath + '/reweight',
-          schemaPath: '#/properties/reweight/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-          schema: schema11.properties.reweight.type,
-          parentSchema: schema11.properties.reweight,
           data: data52,
         };
         if (vErrors === null) {
@@ -3123,20 +3127,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.reweightEpsilon !== undefined) {
-      let data53 = data.reweightEpsilon;
-      if (typeof data53 == 'number' && isFinite(data53)) {
-        if (data53 < 0 || isNaN(data53)) {
+      if (typeof data52 == 'number' && isFinite(data52)) {
+        if (data52 < 1 || isNaN(data52)) {
           const err123 = {
-            instancePath: instancePath + '/reweightEpsilon',
-            schemaPath: '#/properties/reweightEpsilon/minimum',
+            instancePath: instancePath + '/shiftTestSize',
+            schemaPath: '#/properties/shiftTestSize/minimum',
             keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-            schema: 0,
-            parentSchema: schema11.properties.reweightEpsilon,
-            data: data53,
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.shiftTestSize,
+            data: data52,
           };
           if (vErrors === null) {
             vErrors = [err123];
@@ -3145,15 +3146,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-      } else {
+      }
+    }
+    if (data.reweight !== undefined) {
+      let data53 = data.reweight;
+      if (typeof data53 !== 'boolean') {
         const err124 = {
-          instancePath: instancePath + '/reweightEpsilon',
-          schemaPath: '#/properties/reweightEpsilon/type',
+          instancePath: instancePath + '/reweight',
+          schemaPath: '#/properties/reweight/type',
           keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.reweightEpsilon.type,
-          parentSchema: schema11.properties.reweightEpsilon,
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+          schema: schema11.properties.reweight.type,
+          parentSchema: schema11.properties.reweight,
           data: data53,
         };
         if (vErrors === null) {
@@ -3164,39 +3169,37 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.score !== undefined) {
-      let data54 = data.score;
-      if (!(data54 === 'msp' || data54 === 'margin' || data54 === 'entropy')) {
-        const err125 = {
-          instancePath: instancePath + '/score',
-          schemaPath: '#/properties/score/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.score.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.score.enum,
-          parentSchema: schema11.properties.score,
-          data: data54,
-        };
-        if (vErrors === null) {
-          vErrors = [err125];
-        } else {
-          vErrors.push(err125);
+    if (data.reweightEpsilon !== undefined) {
+      let data54 = data.reweightEpsilon;
+      if (typeof data54 == 'number' && isFinite(data54)) {
+        if (data54 < 0 || isNaN(data54)) {
+          const err125 = {
+            instancePath: instancePath + '/reweightEpsilon',
+            schemaPath: '#/properties/reweightEpsilon/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+            schema: 0,
+            parentSchema: schema11.properties.reweightEpsilon,
+            data: data54,
+          };
+          if (vErrors === null) {
+            vErrors = [err125];
+          } else {
+            vErrors.push(err125);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.acceptThreshold !== undefined) {
-      let data55 = data.acceptThreshold;
-      if (!(typeof data55 == 'number' && isFinite(data55))) {
+      } else {
         const err126 = {
-          instancePath: instancePath + '/acceptThreshold',
-          schemaPath: '#/properties/acceptThreshold/type',
+          instancePath: instancePath + '/reweightEpsilon',
+          schemaPath: '#/properties/reweightEpsilon/type',
           keyword: 'type',
           params: { type: 'number' },
           message: 'must be number',
-          schema: schema11.properties.acceptThreshold.type,
-          parentSchema: schema11.properties.acceptThreshold,
-          data: data55,
+          schema: schema11.properties.reweightEpsilon.type,
+          parentSchema: schema11.properties.reweightEpsilon,
+          data: data54,
         };
         if (vErrors === null) {
           vErrors = [err126];
@@ -3206,15 +3209,57 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.score !== undefined) {
+      let data55 = data.score;
+      if (!(data55 === 'msp' || data55 === 'margin' || data55 === 'entropy')) {
+        const err127 = {
+          instancePath: instancePath + '/score',
+          schemaPath: '#/properties/score/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.score.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.score.enum,
+          parentSchema: schema11.properties.score,
+          data: data55,
+        };
+        if (vErrors === null) {
+          vErrors = [err127];
+        } else {
+          vErrors.push(err127);
+        }
+        errors++;
+      }
+    }
+    if (data.acceptThreshold !== undefined) {
+      let data56 = data.acceptThreshold;
+      if (!(typeof data56 == 'number' && isFinite(data56))) {
+        const err128 = {
+          instancePath: instancePath + '/acceptThreshold',
+          schemaPath: '#/properties/acceptThreshold/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.acceptThreshold.type,
+          parentSchema: schema11.properties.acceptThreshold,
+          data: data56,
+        };
+        if (vErrors === null) {
+          vErrors = [err128];
+        } else {
+          vErrors.push(err128);
+        }
+        errors++;
+      }
+    }
     if (data.targetCoverage !== undefined) {
-      let data56 = data.targetCoverage;
-      const _errs162 = errors;
-      let valid54 = false;
+      let data57 = data.targetCoverage;
+      const _errs165 = errors;
+      let valid55 = false;
       let passing0 = null;
-      const _errs163 = errors;
-      if (typeof data56 == 'number' && isFinite(data56)) {
-        if (data56 > 1 || isNaN(data56)) {
-          const err127 = {
+      const _errs166 = errors;
+      if (typeof data57 == 'number' && isFinite(data57)) {
+        if (data57 > 1 || isNaN(data57)) {
+          const err129 = {
             instancePath: instancePath + '/targetCoverage',
             schemaPath: '#/properties/targetCoverage/oneOf/0/maximum',
             keyword: 'maximum',
@@ -3222,17 +3267,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be <= 1',
             schema: 1,
             parentSchema: schema11.properties.targetCoverage.oneOf[0],
-            data: data56,
+            data: data57,
           };
           if (vErrors === null) {
-            vErrors = [err127];
+            vErrors = [err129];
           } else {
-            vErrors.push(err127);
+            vErrors.push(err129);
           }
           errors++;
         }
-        if (data56 <= 0 || isNaN(data56)) {
-          const err128 = {
+        if (data57 <= 0 || isNaN(data57)) {
+          const err130 = {
             instancePath: instancePath + '/targetCoverage',
             schemaPath: '#/properties/targetCoverage/oneOf/0/exclusiveMinimum',
             keyword: 'exclusiveMinimum',
@@ -3240,50 +3285,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be > 0',
             schema: 0,
             parentSchema: schema11.properties.targetCoverage.oneOf[0],
-            data: data56,
-          };
-          if (vErrors === null) {
-            vErrors = [err128];
-          } else {
-            vErrors.push(err128);
-          }
-          errors++;
-        }
-      } else {
-        const err129 = {
-          instancePath: instancePath + '/targetCoverage',
-          schemaPath: '#/properties/targetCoverage/oneOf/0/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.targetCoverage.oneOf[0].type,
-          parentSchema: schema11.properties.targetCoverage.oneOf[0],
-          data: data56,
-        };
-        if (vErrors === null) {
-          vErrors = [err129];
-        } else {
-          vErrors.push(err129);
-        }
-        errors++;
-      }
-      var _valid3 = _errs163 === errors;
-      if (_valid3) {
-        valid54 = true;
-        passing0 = 0;
-      }
-      const _errs165 = errors;
-      if (Array.isArray(data56)) {
-        if (data56.length < 1) {
-          const err130 = {
-            instancePath: instancePath + '/targetCoverage',
-            schemaPath: '#/properties/targetCoverage/oneOf/1/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema11.properties.targetCoverage.oneOf[1],
-            data: data56,
+            data: data57,
           };
           if (vErrors === null) {
             vErrors = [err130];
@@ -3292,12 +3294,55 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len7 = data56.length;
+      } else {
+        const err131 = {
+          instancePath: instancePath + '/targetCoverage',
+          schemaPath: '#/properties/targetCoverage/oneOf/0/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.targetCoverage.oneOf[0].type,
+          parentSchema: schema11.properties.targetCoverage.oneOf[0],
+          data: data57,
+        };
+        if (vErrors === null) {
+          vErrors = [err131];
+        } else {
+          vErrors.push(err131);
+        }
+        errors++;
+      }
+      var _valid3 = _errs166 === errors;
+      if (_valid3) {
+        valid55 = true;
+        passing0 = 0;
+      }
+      const _errs168 = errors;
+      if (Array.isArray(data57)) {
+        if (data57.length < 1) {
+          const err132 = {
+            instancePath: instancePath + '/targetCoverage',
+            schemaPath: '#/properties/targetCoverage/oneOf/1/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema11.properties.targetCoverage.oneOf[1],
+            data: data57,
+          };
+          if (vErrors === null) {
+            vErrors = [err132];
+          } else {
+            vErrors.push(err132);
+          }
+          errors++;
+        }
+        const len7 = data57.length;
         for (let i10 = 0; i10 < len7; i10++) {
-          let data57 = data56[i10];
-          if (typeof data57 == 'number' && isFinite(data57)) {
-            if (data57 > 1 || isNaN(data57)) {
-              const err131 = {
+          let data58 = data57[i10];
+          if (typeof data58 == 'number' && isFinite(data58)) {
+            if (data58 > 1 || isNaN(data58)) {
+              const err133 = {
                 instancePath: instancePath + '/targetCoverage/' + i10,
                 schemaPath: '#/properties/targetCoverage/oneOf/1/items/maximum',
                 keyword: 'maximum',
@@ -3305,17 +3350,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be <= 1',
                 schema: 1,
                 parentSchema: schema11.properties.targetCoverage.oneOf[1].items,
-                data: data57,
+                data: data58,
               };
               if (vErrors === null) {
-                vErrors = [err131];
+                vErrors = [err133];
               } else {
-                vErrors.push(err131);
+                vErrors.push(err133);
               }
               errors++;
             }
-            if (data57 <= 0 || isNaN(data57)) {
-              const err132 = {
+            if (data58 <= 0 || isNaN(data58)) {
+              const err134 = {
                 instancePath: instancePath + '/targetCoverage/' + i10,
                 schemaPath: '#/properties/targetCoverage/oneOf/1/items/exclusiveMinimum',
                 keyword: 'exclusiveMinimum',
@@ -3323,17 +3368,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be > 0',
                 schema: 0,
                 parentSchema: schema11.properties.targetCoverage.oneOf[1].items,
-                data: data57,
+                data: data58,
               };
               if (vErrors === null) {
-                vErrors = [err132];
+                vErrors = [err134];
               } else {
-                vErrors.push(err132);
+                vErrors.push(err134);
               }
               errors++;
             }
           } else {
-            const err133 = {
+            const err135 = {
               instancePath: instancePath + '/targetCoverage/' + i10,
               schemaPath: '#/properties/targetCoverage/oneOf/1/items/type',
               keyword: 'type',
@@ -3341,28 +3386,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be number',
               schema: schema11.properties.targetCoverage.oneOf[1].items.type,
               parentSchema: schema11.properties.targetCoverage.oneOf[1].items,
-              data: data57,
+              data: data58,
             };
             if (vErrors === null) {
-              vErrors = [err133];
+              vErrors = [err135];
             } else {
-              vErrors.push(err133);
+              vErrors.push(err135);
             }
             errors++;
           }
         }
-        let i11 = data56.length;
+        let i11 = data57.length;
         let j3;
         if (i11 > 1) {
           const indices3 = {};
           for (; i11--;) {
-            let item3 = data56[i11];
+            let item3 = data57[i11];
             if (!(typeof item3 == 'number' && isFinite(item3))) {
               continue;
             }
             if (typeof indices3[item3] == 'number') {
               j3 = indices3[item3];
-              const err134 = {
+              const err136 = {
                 instancePath: instancePath + '/targetCoverage',
                 schemaPath: '#/properties/targetCoverage/oneOf/1/uniqueItems',
                 keyword: 'uniqueItems',
@@ -3370,12 +3415,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i11 + ' are identical)',
                 schema: true,
                 parentSchema: schema11.properties.targetCoverage.oneOf[1],
-                data: data56,
+                data: data57,
               };
               if (vErrors === null) {
-                vErrors = [err134];
+                vErrors = [err136];
               } else {
-                vErrors.push(err134);
+                vErrors.push(err136);
               }
               errors++;
               break;
@@ -3384,7 +3429,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err135 = {
+        const err137 = {
           instancePath: instancePath + '/targetCoverage',
           schemaPath: '#/properties/targetCoverage/oneOf/1/type',
           keyword: 'type',
@@ -3392,27 +3437,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.targetCoverage.oneOf[1].type,
           parentSchema: schema11.properties.targetCoverage.oneOf[1],
-          data: data56,
+          data: data57,
         };
         if (vErrors === null) {
-          vErrors = [err135];
+          vErrors = [err137];
         } else {
-          vErrors.push(err135);
+          vErrors.push(err137);
         }
         errors++;
       }
-      var _valid3 = _errs165 === errors;
-      if (_valid3 && valid54) {
-        valid54 = false;
+      var _valid3 = _errs168 === errors;
+      if (_valid3 && valid55) {
+        valid55 = false;
         passing0 = [passing0, 1];
       } else {
         if (_valid3) {
-          valid54 = true;
+          valid55 = true;
           passing0 = 1;
         }
       }
-      if (!valid54) {
-        const err136 = {
+      if (!valid55) {
+        const err138 = {
           instancePath: instancePath + '/targetCoverage',
           schemaPath: '#/properties/targetCoverage/oneOf',
           keyword: 'oneOf',
@@ -3420,19 +3465,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must match exactly one schema in oneOf',
           schema: schema11.properties.targetCoverage.oneOf,
           parentSchema: schema11.properties.targetCoverage,
-          data: data56,
+          data: data57,
         };
         if (vErrors === null) {
-          vErrors = [err136];
+          vErrors = [err138];
         } else {
-          vErrors.push(err136);
+          vErrors.push(err138);
         }
         errors++;
       } else {
-        errors = _errs162;
+        errors = _errs165;
         if (vErrors !== null) {
-          if (_errs162) {
-            vErrors.length = _errs162;
+          if (_errs165) {
+            vErrors.length = _errs165;
           } else {
             vErrors = null;
           }
@@ -3440,111 +3485,111 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
     if (data.topK !== undefined) {
-      let data58 = data.topK;
-      if (Array.isArray(data58)) {
-        if (data58.length < 1) {
-          const err137 = {
+      let data59 = data.topK;
+      if (Array.isArray(data59)) {
+        if (data59.length < 1) {
+          const err139 = {
             instancePath: instancePath + '/topK',
             schemaPath: '#/definitions/positiveIntegerList/minItems',
             keyword: 'minItems',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 items',
             schema: 1,
-            parentSchema: schema37,
-            data: data58,
+            parentSchema: schema38,
+            data: data59,
           };
           if (vErrors === null) {
-            vErrors = [err137];
+            vErrors = [err139];
           } else {
-            vErrors.push(err137);
+            vErrors.push(err139);
           }
           errors++;
         }
-        const len8 = data58.length;
+        const len8 = data59.length;
         for (let i12 = 0; i12 < len8; i12++) {
-          let data59 = data58[i12];
-          if (!(typeof data59 == 'number' && !(data59 % 1) && !isNaN(data59) && isFinite(data59))) {
-            const err138 = {
+          let data60 = data59[i12];
+          if (!(typeof data60 == 'number' && !(data60 % 1) && !isNaN(data60) && isFinite(data60))) {
+            const err140 = {
               instancePath: instancePath + '/topK/' + i12,
               schemaPath: '#/definitions/positiveIntegerList/items/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
-              schema: schema37.items.type,
-              parentSchema: schema37.items,
-              data: data59,
+              schema: schema38.items.type,
+              parentSchema: schema38.items,
+              data: data60,
             };
             if (vErrors === null) {
-              vErrors = [err138];
+              vErrors = [err140];
             } else {
-              vErrors.push(err138);
+              vErrors.push(err140);
             }
             errors++;
           }
-          if (typeof data59 == 'number' && isFinite(data59)) {
-            if (data59 > 100000 || isNaN(data59)) {
-              const err139 = {
+          if (typeof data60 == 'number' && isFinite(data60)) {
+            if (data60 > 100000 || isNaN(data60)) {
+              const err141 = {
                 instancePath: instancePath + '/topK/' + i12,
                 schemaPath: '#/definitions/positiveIntegerList/items/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 100000 },
                 message: 'must be <= 100000',
                 schema: 100000,
-                parentSchema: schema37.items,
-                data: data59,
+                parentSchema: schema38.items,
+                data: data60,
               };
               if (vErrors === null) {
-                vErrors = [err139];
+                vErrors = [err141];
               } else {
-                vErrors.push(err139);
+                vErrors.push(err141);
               }
               errors++;
             }
-            if (data59 < 1 || isNaN(data59)) {
-              const err140 = {
+            if (data60 < 1 || isNaN(data60)) {
+              const err142 = {
                 instancePath: instancePath + '/topK/' + i12,
                 schemaPath: '#/definitions/positiveIntegerList/items/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 1 },
                 message: 'must be >= 1',
                 schema: 1,
-                parentSchema: schema37.items,
-                data: data59,
+                parentSchema: schema38.items,
+                data: data60,
               };
               if (vErrors === null) {
-                vErrors = [err140];
+                vErrors = [err142];
               } else {
-                vErrors.push(err140);
+                vErrors.push(err142);
               }
               errors++;
             }
           }
         }
-        let i13 = data58.length;
+        let i13 = data59.length;
         let j4;
         if (i13 > 1) {
           const indices4 = {};
           for (; i13--;) {
-            let item4 = data58[i13];
+            let item4 = data59[i13];
             if (!(typeof item4 == 'number' && !(item4 % 1) && !isNaN(item4) && isFinite(item4))) {
               continue;
             }
             if (typeof indices4[item4] == 'number') {
               j4 = indices4[item4];
-              const err141 = {
+              const err143 = {
                 instancePath: instancePath + '/topK',
                 schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
                 keyword: 'uniqueItems',
                 params: { i: i13, j: j4 },
                 message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i13 + ' are identical)',
                 schema: true,
-                parentSchema: schema37,
-                data: data58,
+                parentSchema: schema38,
+                data: data59,
               };
               if (vErrors === null) {
-                vErrors = [err141];
+                vErrors = [err143];
               } else {
-                vErrors.push(err141);
+                vErrors.push(err143);
               }
               errors++;
               break;
@@ -3553,28 +3598,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err142 = {
+        const err144 = {
           instancePath: instancePath + '/topK',
           schemaPath: '#/definitions/positiveIntegerList/type',
           keyword: 'type',
           params: { type: 'array' },
           message: 'must be array',
-          schema: schema37.type,
-          parentSchema: schema37,
-          data: data58,
+          schema: schema38.type,
+          parentSchema: schema38,
+          data: data59,
         };
         if (vErrors === null) {
-          vErrors = [err142];
+          vErrors = [err144];
         } else {
-          vErrors.push(err142);
+          vErrors.push(err144);
         }
         errors++;
       }
     }
     if (data.eceBins !== undefined) {
-      let data60 = data.eceBins;
-      if (!(typeof data60 == 'number' && !(data60 % 1) && !isNaN(data60) && isFinite(data60))) {
-        const err143 = {
+      let data61 = data.eceBins;
+      if (!(typeof data61 == 'number' && !(data61 % 1) && !isNaN(data61) && isFinite(data61))) {
+        const err145 = {
           instancePath: instancePath + '/eceBins',
           schemaPath: '#/properties/eceBins/type',
           keyword: 'type',
@@ -3582,18 +3627,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.eceBins.type,
           parentSchema: schema11.properties.eceBins,
-          data: data60,
+          data: data61,
         };
         if (vErrors === null) {
-          vErrors = [err143];
+          vErrors = [err145];
         } else {
-          vErrors.push(err143);
+          vErrors.push(err145);
         }
         errors++;
       }
-      if (typeof data60 == 'number' && isFinite(data60)) {
-        if (data60 > 10000 || isNaN(data60)) {
-          const err144 = {
+      if (typeof data61 == 'number' && isFinite(data61)) {
+        if (data61 > 10000 || isNaN(data61)) {
+          const err146 = {
             instancePath: instancePath + '/eceBins',
             schemaPath: '#/properties/eceBins/maximum',
             keyword: 'maximum',
@@ -3601,47 +3646,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be <= 10000',
             schema: 10000,
             parentSchema: schema11.properties.eceBins,
-            data: data60,
-          };
-          if (vErrors === null) {
-            vErrors = [err144];
-          } else {
-            vErrors.push(err144);
-          }
-          errors++;
-        }
-        if (data60 < 1 || isNaN(data60)) {
-          const err145 = {
-            instancePath: instancePath + '/eceBins',
-            schemaPath: '#/properties/eceBins/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.eceBins,
-            data: data60,
-          };
-          if (vErrors === null) {
-            vErrors = [err145];
-          } else {
-            vErrors.push(err145);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.costGrid !== undefined) {
-      let data61 = data.costGrid;
-      if (Array.isArray(data61)) {
-        if (data61.length < 1) {
-          const err146 = {
-            instancePath: instancePath + '/costGrid',
-            schemaPath: '#/properties/costGrid/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema11.properties.costGrid,
             data: data61,
           };
           if (vErrors === null) {
@@ -3651,12 +3655,53 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        const len9 = data61.length;
+        if (data61 < 1 || isNaN(data61)) {
+          const err147 = {
+            instancePath: instancePath + '/eceBins',
+            schemaPath: '#/properties/eceBins/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.eceBins,
+            data: data61,
+          };
+          if (vErrors === null) {
+            vErrors = [err147];
+          } else {
+            vErrors.push(err147);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.costGrid !== undefined) {
+      let data62 = data.costGrid;
+      if (Array.isArray(data62)) {
+        if (data62.length < 1) {
+          const err148 = {
+            instancePath: instancePath + '/costGrid',
+            schemaPath: '#/properties/costGrid/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema11.properties.costGrid,
+            data: data62,
+          };
+          if (vErrors === null) {
+            vErrors = [err148];
+          } else {
+            vErrors.push(err148);
+          }
+          errors++;
+        }
+        const len9 = data62.length;
         for (let i14 = 0; i14 < len9; i14++) {
-          let data62 = data61[i14];
-          if (typeof data62 == 'number' && isFinite(data62)) {
-            if (data62 > 1 || isNaN(data62)) {
-              const err147 = {
+          let data63 = data62[i14];
+          if (typeof data63 == 'number' && isFinite(data63)) {
+            if (data63 > 1 || isNaN(data63)) {
+              const err149 = {
                 instancePath: instancePath + '/costGrid/' + i14,
                 schemaPath: '#/properties/costGrid/items/maximum',
                 keyword: 'maximum',
@@ -3664,17 +3709,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be <= 1',
                 schema: 1,
                 parentSchema: schema11.properties.costGrid.items,
-                data: data62,
+                data: data63,
               };
               if (vErrors === null) {
-                vErrors = [err147];
+                vErrors = [err149];
               } else {
-                vErrors.push(err147);
+                vErrors.push(err149);
               }
               errors++;
             }
-            if (data62 < 0 || isNaN(data62)) {
-              const err148 = {
+            if (data63 < 0 || isNaN(data63)) {
+              const err150 = {
                 instancePath: instancePath + '/costGrid/' + i14,
                 schemaPath: '#/properties/costGrid/items/minimum',
                 keyword: 'minimum',
@@ -3682,17 +3727,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
                 schema: 0,
                 parentSchema: schema11.properties.costGrid.items,
-                data: data62,
+                data: data63,
               };
               if (vErrors === null) {
-                vErrors = [err148];
+                vErrors = [err150];
               } else {
-                vErrors.push(err148);
+                vErrors.push(err150);
               }
               errors++;
             }
           } else {
-            const err149 = {
+            const err151 = {
               instancePath: instancePath + '/costGrid/' + i14,
               schemaPath: '#/properties/costGrid/items/type',
               keyword: 'type',
@@ -3700,48 +3745,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be number',
               schema: schema11.properties.costGrid.items.type,
               parentSchema: schema11.properties.costGrid.items,
-              data: data62,
-            };
-            if (vErrors === null) {
-              vErrors = [err149];
-            } else {
-              vErrors.push(err149);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err150 = {
-          instancePath: instancePath + '/costGrid',
-          schemaPath: '#/properties/costGrid/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema11.properties.costGrid.type,
-          parentSchema: schema11.properties.costGrid,
-          data: data61,
-        };
-        if (vErrors === null) {
-          vErrors = [err150];
-        } else {
-          vErrors.push(err150);
-        }
-        errors++;
-      }
-    }
-    if (data.splitNames !== undefined) {
-      let data63 = data.splitNames;
-      if (data63 && typeof data63 == 'object' && !Array.isArray(data63)) {
-        for (const key7 in data63) {
-          if (!(key7 === 'validation' || key7 === 'test')) {
-            const err151 = {
-              instancePath: instancePath + '/splitNames',
-              schemaPath: '#/properties/splitNames/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key7 },
-              message: 'must NOT have additional properties',
-              schema: false,
-              parentSchema: schema11.properties.splitNames,
               data: data63,
             };
             if (vErrors === null) {
@@ -3752,11 +3755,53 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data63.validation !== undefined) {
-          let data64 = data63.validation;
-          if (Array.isArray(data64)) {
-            if (data64.length < 1) {
-              const err152 = {
+      } else {
+        const err152 = {
+          instancePath: instancePath + '/costGrid',
+          schemaPath: '#/properties/costGrid/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema11.properties.costGrid.type,
+          parentSchema: schema11.properties.costGrid,
+          data: data62,
+        };
+        if (vErrors === null) {
+          vErrors = [err152];
+        } else {
+          vErrors.push(err152);
+        }
+        errors++;
+      }
+    }
+    if (data.splitNames !== undefined) {
+      let data64 = data.splitNames;
+      if (data64 && typeof data64 == 'object' && !Array.isArray(data64)) {
+        for (const key7 in data64) {
+          if (!(key7 === 'validation' || key7 === 'test')) {
+            const err153 = {
+              instancePath: instancePath + '/splitNames',
+              schemaPath: '#/properties/splitNames/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key7 },
+              message: 'must NOT have additional properties',
+              schema: false,
+              parentSchema: schema11.properties.splitNames,
+              data: data64,
+            };
+            if (vErrors === null) {
+              vErrors = [err153];
+            } else {
+              vErrors.push(err153);
+            }
+            errors++;
+          }
+        }
+        if (data64.validation !== undefined) {
+          let data65 = data64.validation;
+          if (Array.isArray(data65)) {
+            if (data65.length < 1) {
+              const err154 = {
                 instancePath: instancePath + '/splitNames/validation',
                 schemaPath: '#/properties/splitNames/properties/validation/minItems',
                 keyword: 'minItems',
@@ -3764,21 +3809,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.splitNames.properties.validation,
-                data: data64,
+                data: data65,
               };
               if (vErrors === null) {
-                vErrors = [err152];
+                vErrors = [err154];
               } else {
-                vErrors.push(err152);
+                vErrors.push(err154);
               }
               errors++;
             }
-            const len10 = data64.length;
+            const len10 = data65.length;
             for (let i15 = 0; i15 < len10; i15++) {
-              let data65 = data64[i15];
-              if (typeof data65 === 'string') {
-                if (func4(data65) < 1) {
-                  const err153 = {
+              let data66 = data65[i15];
+              if (typeof data66 === 'string') {
+                if (func4(data66) < 1) {
+                  const err155 = {
                     instancePath: instancePath + '/splitNames/validation/' + i15,
                     schemaPath: '#/properties/splitNames/properties/validation/items/minLength',
                     keyword: 'minLength',
@@ -3786,17 +3831,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
                     parentSchema: schema11.properties.splitNames.properties.validation.items,
-                    data: data65,
+                    data: data66,
                   };
                   if (vErrors === null) {
-                    vErrors = [err153];
+                    vErrors = [err155];
                   } else {
-                    vErrors.push(err153);
+                    vErrors.push(err155);
                   }
                   errors++;
                 }
               } else {
-                const err154 = {
+                const err156 = {
                   instancePath: instancePath + '/splitNames/validation/' + i15,
                   schemaPath: '#/properties/splitNames/properties/validation/items/type',
                   keyword: 'type',
@@ -3804,18 +3849,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema11.properties.splitNames.properties.validation.items.type,
                   parentSchema: schema11.properties.splitNames.properties.validation.items,
-                  data: data65,
+                  data: data66,
                 };
                 if (vErrors === null) {
-                  vErrors = [err154];
+                  vErrors = [err156];
                 } else {
-                  vErrors.push(err154);
+                  vErrors.push(err156);
                 }
                 errors++;
               }
             }
           } else {
-            const err155 = {
+            const err157 = {
               instancePath: instancePath + '/splitNames/validation',
               schemaPath: '#/properties/splitNames/properties/validation/type',
               keyword: 'type',
@@ -3823,21 +3868,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.splitNames.properties.validation.type,
               parentSchema: schema11.properties.splitNames.properties.validation,
-              data: data64,
+              data: data65,
             };
             if (vErrors === null) {
-              vErrors = [err155];
+              vErrors = [err157];
             } else {
-              vErrors.push(err155);
+              vErrors.push(err157);
             }
             errors++;
           }
         }
-        if (data63.test !== undefined) {
-          let data66 = data63.test;
-          if (Array.isArray(data66)) {
-            if (data66.length < 1) {
-              const err156 = {
+        if (data64.test !== undefined) {
+          let data67 = data64.test;
+          if (Array.isArray(data67)) {
+            if (data67.length < 1) {
+              const err158 = {
                 instancePath: instancePath + '/splitNames/test',
                 schemaPath: '#/properties/splitNames/properties/test/minItems',
                 keyword: 'minItems',
@@ -3845,21 +3890,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.splitNames.properties.test,
-                data: data66,
+                data: data67,
               };
               if (vErrors === null) {
-                vErrors = [err156];
+                vErrors = [err158];
               } else {
-                vErrors.push(err156);
+                vErrors.push(err158);
               }
               errors++;
             }
-            const len11 = data66.length;
+            const len11 = data67.length;
             for (let i16 = 0; i16 < len11; i16++) {
-              let data67 = data66[i16];
-              if (typeof data67 === 'string') {
-                if (func4(data67) < 1) {
-                  const err157 = {
+              let data68 = data67[i16];
+              if (typeof data68 === 'string') {
+                if (func4(data68) < 1) {
+                  const err159 = {
                     instancePath: instancePath + '/splitNames/test/' + i16,
                     schemaPath: '#/properties/splitNames/properties/test/items/minLength',
                     keyword: 'minLength',
@@ -3867,17 +3912,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
                     parentSchema: schema11.properties.splitNames.properties.test.items,
-                    data: data67,
+                    data: data68,
                   };
                   if (vErrors === null) {
-                    vErrors = [err157];
+                    vErrors = [err159];
                   } else {
-                    vErrors.push(err157);
+                    vErrors.push(err159);
                   }
                   errors++;
                 }
               } else {
-                const err158 = {
+                const err160 = {
                   instancePath: instancePath + '/splitNames/test/' + i16,
                   schemaPath: '#/properties/splitNames/properties/test/items/type',
                   keyword: 'type',
@@ -3885,18 +3930,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema11.properties.splitNames.properties.test.items.type,
                   parentSchema: schema11.properties.splitNames.properties.test.items,
-                  data: data67,
+                  data: data68,
                 };
                 if (vErrors === null) {
-                  vErrors = [err158];
+                  vErrors = [err160];
                 } else {
-                  vErrors.push(err158);
+                  vErrors.push(err160);
                 }
                 errors++;
               }
             }
           } else {
-            const err159 = {
+            const err161 = {
               instancePath: instancePath + '/splitNames/test',
               schemaPath: '#/properties/splitNames/properties/test/type',
               keyword: 'type',
@@ -3904,18 +3949,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.splitNames.properties.test.type,
               parentSchema: schema11.properties.splitNames.properties.test,
-              data: data66,
+              data: data67,
             };
             if (vErrors === null) {
-              vErrors = [err159];
+              vErrors = [err161];
             } else {
-              vErrors.push(err159);
+              vErrors.push(err161);
             }
             errors++;
           }
         }
       } else {
-        const err160 = {
+        const err162 = {
           instancePath: instancePath + '/splitNames',
           schemaPath: '#/properties/splitNames/type',
           keyword: 'type',
@@ -3923,24 +3968,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
           schema: schema11.properties.splitNames.type,
           parentSchema: schema11.properties.splitNames,
-          data: data63,
+          data: data64,
         };
         if (vErrors === null) {
-          vErrors = [err160];
+          vErrors = [err162];
         } else {
-          vErrors.push(err160);
+          vErrors.push(err162);
         }
         errors++;
       }
     }
     if (data.randomSplit !== undefined) {
-      let data68 = data.randomSplit;
-      const _errs192 = errors;
-      let valid69 = false;
-      const _errs193 = errors;
-      if (typeof data68 == 'number' && isFinite(data68)) {
-        if (data68 >= 1 || isNaN(data68)) {
-          const err161 = {
+      let data69 = data.randomSplit;
+      const _errs195 = errors;
+      let valid70 = false;
+      const _errs196 = errors;
+      if (typeof data69 == 'number' && isFinite(data69)) {
+        if (data69 >= 1 || isNaN(data69)) {
+          const err163 = {
             instancePath: instancePath + '/randomSplit',
             schemaPath: '#/properties/randomSplit/anyOf/0/exclusiveMaximum',
             keyword: 'exclusiveMaximum',
@@ -3948,17 +3993,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be < 1',
             schema: 1,
             parentSchema: schema11.properties.randomSplit.anyOf[0],
-            data: data68,
+            data: data69,
           };
           if (vErrors === null) {
-            vErrors = [err161];
+            vErrors = [err163];
           } else {
-            vErrors.push(err161);
+            vErrors.push(err163);
           }
           errors++;
         }
-        if (data68 <= 0 || isNaN(data68)) {
-          const err162 = {
+        if (data69 <= 0 || isNaN(data69)) {
+          const err164 = {
             instancePath: instancePath + '/randomSplit',
             schemaPath: '#/properties/randomSplit/anyOf/0/exclusiveMinimum',
             keyword: 'exclusiveMinimum',
@@ -3966,17 +4011,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be > 0',
             schema: 0,
             parentSchema: schema11.properties.randomSplit.anyOf[0],
-            data: data68,
+            data: data69,
           };
           if (vErrors === null) {
-            vErrors = [err162];
+            vErrors = [err164];
           } else {
-            vErrors.push(err162);
+            vErrors.push(err164);
           }
           errors++;
         }
       } else {
-        const err163 = {
+        const err165 = {
           instancePath: instancePath + '/randomSplit',
           schemaPath: '#/properties/randomSplit/anyOf/0/type',
           keyword: 'type',
@@ -3984,22 +4029,22 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be number',
           schema: schema11.properties.randomSplit.anyOf[0].type,
           parentSchema: schema11.properties.randomSplit.anyOf[0],
-          data: data68,
+          data: data69,
         };
         if (vErrors === null) {
-          vErrors = [err163];
+          vErrors = [err165];
         } else {
-          vErrors.push(err163);
+          vErrors.push(err165);
         }
         errors++;
       }
-      var _valid4 = _errs193 === errors;
-      valid69 = valid69 || _valid4;
-      if (!valid69) {
-        const _errs195 = errors;
-        if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
-          if (data68.validation === undefined) {
-            const err164 = {
+      var _valid4 = _errs196 === errors;
+      valid70 = valid70 || _valid4;
+      if (!valid70) {
+        const _errs198 = errors;
+        if (data69 && typeof data69 == 'object' && !Array.isArray(data69)) {
+          if (data69.validation === undefined) {
+            const err166 = {
               instancePath: instancePath + '/randomSplit',
               schemaPath: '#/properties/randomSplit/anyOf/1/required',
               keyword: 'required',
@@ -4007,18 +4052,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: "must have required property '" + 'validation' + "'",
               schema: schema11.properties.randomSplit.anyOf[1].required,
               parentSchema: schema11.properties.randomSplit.anyOf[1],
-              data: data68,
+              data: data69,
             };
             if (vErrors === null) {
-              vErrors = [err164];
+              vErrors = [err166];
             } else {
-              vErrors.push(err164);
+              vErrors.push(err166);
             }
             errors++;
           }
-          for (const key8 in data68) {
+          for (const key8 in data69) {
             if (!(key8 === 'validation' || key8 === 'seed')) {
-              const err165 = {
+              const err167 = {
                 instancePath: instancePath + '/randomSplit',
                 schemaPath: '#/properties/randomSplit/anyOf/1/additionalProperties',
                 keyword: 'additionalProperties',
@@ -4026,21 +4071,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have additional properties',
                 schema: false,
                 parentSchema: schema11.properties.randomSplit.anyOf[1],
-                data: data68,
+                data: data69,
               };
               if (vErrors === null) {
-                vErrors = [err165];
+                vErrors = [err167];
               } else {
-                vErrors.push(err165);
+                vErrors.push(err167);
               }
               errors++;
             }
           }
-          if (data68.validation !== undefined) {
-            let data69 = data68.validation;
-            if (typeof data69 == 'number' && isFinite(data69)) {
-              if (data69 >= 1 || isNaN(data69)) {
-                const err166 = {
+          if (data69.validation !== undefined) {
+            let data70 = data69.validation;
+            if (typeof data70 == 'number' && isFinite(data70)) {
+              if (data70 >= 1 || isNaN(data70)) {
+                const err168 = {
                   instancePath: instancePath + '/randomSplit/validation',
                   schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/exclusiveMaximum',
                   keyword: 'exclusiveMaximum',
@@ -4048,17 +4093,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be < 1',
                   schema: 1,
                   parentSchema: schema11.properties.randomSplit.anyOf[1].properties.validation,
-                  data: data69,
+                  data: data70,
                 };
                 if (vErrors === null) {
-                  vErrors = [err166];
+                  vErrors = [err168];
                 } else {
-                  vErrors.push(err166);
+                  vErrors.push(err168);
                 }
                 errors++;
               }
-              if (data69 <= 0 || isNaN(data69)) {
-                const err167 = {
+              if (data70 <= 0 || isNaN(data70)) {
+                const err169 = {
                   instancePath: instancePath + '/randomSplit/validation',
                   schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/exclusiveMinimum',
                   keyword: 'exclusiveMinimum',
@@ -4066,17 +4111,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be > 0',
                   schema: 0,
                   parentSchema: schema11.properties.randomSplit.anyOf[1].properties.validation,
-                  data: data69,
+                  data: data70,
                 };
                 if (vErrors === null) {
-                  vErrors = [err167];
+                  vErrors = [err169];
                 } else {
-                  vErrors.push(err167);
+                  vErrors.push(err169);
                 }
                 errors++;
               }
             } else {
-              const err168 = {
+              const err170 = {
                 instancePath: instancePath + '/randomSplit/validation',
                 schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/type',
                 keyword: 'type',
@@ -4084,20 +4129,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be number',
                 schema: schema11.properties.randomSplit.anyOf[1].properties.validation.type,
                 parentSchema: schema11.properties.randomSplit.anyOf[1].properties.validation,
-                data: data69,
+                data: data70,
               };
               if (vErrors === null) {
-                vErrors = [err168];
+                vErrors = [err170];
               } else {
-                vErrors.push(err168);
+                vErrors.push(err170);
               }
               errors++;
             }
           }
-          if (data68.seed !== undefined) {
-            let data70 = data68.seed;
-            if (!(typeof data70 == 'number' && !(data70 % 1) && !isNaN(data70) && isFinite(data70))) {
-              const err169 = {
+          if (data69.seed !== undefined) {
+            let data71 = data69.seed;
+            if (!(typeof data71 == 'number' && !(data71 % 1) && !isNaN(data71) && isFinite(data71))) {
+              const err171 = {
                 instancePath: instancePath + '/randomSplit/seed',
                 schemaPath: '#/properties/randomSplit/anyOf/1/properties/seed/type',
                 keyword: 'type',
@@ -4105,18 +4150,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be integer',
                 schema: schema11.properties.randomSplit.anyOf[1].properties.seed.type,
                 parentSchema: schema11.properties.randomSplit.anyOf[1].properties.seed,
-                data: data70,
+                data: data71,
               };
               if (vErrors === null) {
-                vErrors = [err169];
+                vErrors = [err171];
               } else {
-                vErrors.push(err169);
+                vErrors.push(err171);
               }
               errors++;
             }
           }
         } else {
-          const err170 = {
+          const err172 = {
             instancePath: instancePath + '/randomSplit',
             schemaPath: '#/properties/randomSplit/anyOf/1/type',
             keyword: 'type',
@@ -4124,20 +4169,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be object',
             schema: schema11.properties.randomSplit.anyOf[1].type,
             parentSchema: schema11.properties.randomSplit.anyOf[1],
-            data: data68,
+            data: data69,
           };
           if (vErrors === null) {
-            vErrors = [err170];
+            vErrors = [err172];
           } else {
-            vErrors.push(err170);
+            vErrors.push(err172);
           }
           errors++;
         }
-        var _valid4 = _errs195 === errors;
-        valid69 = valid69 || _valid4;
+        var _valid4 = _errs198 === errors;
+        valid70 = valid70 || _valid4;
       }
-      if (!valid69) {
-        const err171 = {
+      if (!valid70) {
+        const err173 = {
           instancePath: instancePath + '/randomSplit',
           schemaPath: '#/properties/randomSplit/anyOf',
           keyword: 'anyOf',
@@ -4145,58 +4190,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must match a schema in anyOf',
           schema: schema11.properties.randomSplit.anyOf,
           parentSchema: schema11.properties.randomSplit,
-          data: data68,
-        };
-        if (vErrors === null) {
-          vErrors = [err171];
-        } else {
-          vErrors.push(err171);
-        }
-        errors++;
-      } else {
-        errors = _errs192;
-        if (vErrors !== null) {
-          if (_errs192) {
-            vErrors.length = _errs192;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.metricsOn !== undefined) {
-      let data71 = data.metricsOn;
-      if (!(data71 === 'test' || data71 === 'all')) {
-        const err172 = {
-          instancePath: instancePath + '/metricsOn',
-          schemaPath: '#/properties/metricsOn/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.metricsOn.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.metricsOn.enum,
-          parentSchema: schema11.properties.metricsOn,
-          data: data71,
-        };
-        if (vErrors === null) {
-          vErrors = [err172];
-        } else {
-          vErrors.push(err172);
-        }
-        errors++;
-      }
-    }
-    if (data.populationSize !== undefined) {
-      let data72 = data.populationSize;
-      if (!(typeof data72 == 'number' && !(data72 % 1) && !isNaN(data72) && isFinite(data72))) {
-        const err173 = {
-          instancePath: instancePath + '/populationSize',
-          schemaPath: '#/properties/populationSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.populationSize.type,
-          parentSchema: schema11.properties.populationSize,
-          data: data72,
+          data: data69,
         };
         if (vErrors === null) {
           vErrors = [err173];
@@ -4204,39 +4198,49 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           vErrors.push(err173);
         }
         errors++;
-      }
-      if (typeof data72 == 'number' && isFinite(data72)) {
-        if (data72 < 1 || isNaN(data72)) {
-          const err174 = {
-            instancePath: instancePath + '/populationSize',
-            schemaPath: '#/properties/populationSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.populationSize,
-            data: data72,
-          };
-          if (vErrors === null) {
-            vErrors = [err174];
+      } else {
+        errors = _errs195;
+        if (vErrors !== null) {
+          if (_errs195) {
+            vErrors.length = _errs195;
           } else {
-            vErrors.push(err174);
+            vErrors = null;
           }
-          errors++;
         }
       }
     }
-    if (data.biasedSize !== undefined) {
-      let data73 = data.biasedSize;
+    if (data.metricsOn !== undefined) {
+      let data72 = data.metricsOn;
+      if (!(data72 === 'test' || data72 === 'all')) {
+        const err174 = {
+          instancePath: instancePath + '/metricsOn',
+          schemaPath: '#/properties/metricsOn/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.metricsOn.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.metricsOn.enum,
+          parentSchema: schema11.properties.metricsOn,
+          data: data72,
+        };
+        if (vErrors === null) {
+          vErrors = [err174];
+        } else {
+          vErrors.push(err174);
+        }
+        errors++;
+      }
+    }
+    if (data.populationSize !== undefined) {
+      let data73 = data.populationSize;
       if (!(typeof data73 == 'number' && !(data73 % 1) && !isNaN(data73) && isFinite(data73))) {
         const err175 = {
-          instancePath: instancePath + '/biasedSize',
-          schemaPath: '#/properties/biasedSize/type',
+          instancePath: instancePath + '/populationSize',
+          schemaPath: '#/properties/populationSize/type',
           keyword: 'type',
           params: { type: 'integer' },
           message: 'must be integer',
-          schema: schema11.properties.biasedSize.type,
-          parentSchema: schema11.properties.biasedSize,
+          schema: schema11.properties.populationSize.type,
+          parentSchema: schema11.properties.populationSize,
           data: data73,
         };
         if (vErrors === null) {
@@ -4247,15 +4251,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
       if (typeof data73 == 'number' && isFinite(data73)) {
-        if (data73 < 0 || isNaN(data73)) {
+        if (data73 < 1 || isNaN(data73)) {
           const err176 = {
-            instancePath: instancePath + '/biasedSize',
-            schemaPath: '#/properties/biasedSize/minimum',
+            instancePath: instancePath + '/populationSize',
+            schemaPath: '#/properties/populationSize/minimum',
             keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-            schema: 0,
-            parentSchema: schema11.properties.biasedSize,
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.populationSize,
             data: data73,
           };
           if (vErrors === null) {
@@ -4267,17 +4271,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.threshold !== undefined) {
-      let data74 = data.threshold;
-      if (!(typeof data74 == 'number' && isFinite(data74))) {
+    if (data.biasedSize !== undefined) {
+      let data74 = data.biasedSize;
+      if (!(typeof data74 == 'number' && !(data74 % 1) && !isNaN(data74) && isFinite(data74))) {
         const err177 = {
-          instancePath: instancePath + '/threshold',
-          schemaPath: '#/properties/threshold/type',
+          instancePath: instancePath + '/biasedSize',
+          schemaPath: '#/properties/biasedSize/type',
           keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.threshold.type,
-          parentSchema: schema11.properties.threshold,
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.biasedSize.type,
+          parentSchema: schema11.properties.biasedSize,
           data: data74,
         };
         if (vErrors === null) {
@@ -4287,11 +4291,52 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data74 == 'number' && isFinite(data74)) {
+        if (data74 < 0 || isNaN(data74)) {
+          const err178 = {
+            instancePath: instancePath + '/biasedSize',
+            schemaPath: '#/properties/biasedSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+            schema: 0,
+            parentSchema: schema11.properties.biasedSize,
+            data: data74,
+          };
+          if (vErrors === null) {
+            vErrors = [err178];
+          } else {
+            vErrors.push(err178);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.threshold !== undefined) {
+      let data75 = data.threshold;
+      if (!(typeof data75 == 'number' && isFinite(data75))) {
+        const err179 = {
+          instancePath: instancePath + '/threshold',
+          schemaPath: '#/properties/threshold/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema11.properties.threshold.type,
+          parentSchema: schema11.properties.threshold,
+          data: data75,
+        };
+        if (vErrors === null) {
+          vErrors = [err179];
+        } else {
+          vErrors.push(err179);
+        }
+        errors++;
+      }
     }
     if (data.positiveLabel !== undefined) {
-      let data75 = data.positiveLabel;
-      if (typeof data75 !== 'string' && !(typeof data75 == 'number' && isFinite(data75))) {
-        const err178 = {
+      let data76 = data.positiveLabel;
+      if (typeof data76 !== 'string' && !(typeof data76 == 'number' && isFinite(data76))) {
+        const err180 = {
           instancePath: instancePath + '/positiveLabel',
           schemaPath: '#/properties/positiveLabel/type',
           keyword: 'type',
@@ -4299,122 +4344,122 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be string,number',
           schema: schema11.properties.positiveLabel.type,
           parentSchema: schema11.properties.positiveLabel,
-          data: data75,
+          data: data76,
         };
         if (vErrors === null) {
-          vErrors = [err178];
+          vErrors = [err180];
         } else {
-          vErrors.push(err178);
+          vErrors.push(err180);
         }
         errors++;
       }
     }
     if (data.k !== undefined) {
-      let data76 = data.k;
-      if (Array.isArray(data76)) {
-        if (data76.length < 1) {
-          const err179 = {
+      let data77 = data.k;
+      if (Array.isArray(data77)) {
+        if (data77.length < 1) {
+          const err181 = {
             instancePath: instancePath + '/k',
             schemaPath: '#/definitions/positiveIntegerList/minItems',
             keyword: 'minItems',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 items',
             schema: 1,
-            parentSchema: schema37,
-            data: data76,
+            parentSchema: schema38,
+            data: data77,
           };
           if (vErrors === null) {
-            vErrors = [err179];
+            vErrors = [err181];
           } else {
-            vErrors.push(err179);
+            vErrors.push(err181);
           }
           errors++;
         }
-        const len12 = data76.length;
+        const len12 = data77.length;
         for (let i17 = 0; i17 < len12; i17++) {
-          let data77 = data76[i17];
-          if (!(typeof data77 == 'number' && !(data77 % 1) && !isNaN(data77) && isFinite(data77))) {
-            const err180 = {
+          let data78 = data77[i17];
+          if (!(typeof data78 == 'number' && !(data78 % 1) && !isNaN(data78) && isFinite(data78))) {
+            const err182 = {
               instancePath: instancePath + '/k/' + i17,
               schemaPath: '#/definitions/positiveIntegerList/items/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
-              schema: schema37.items.type,
-              parentSchema: schema37.items,
-              data: data77,
+              schema: schema38.items.type,
+              parentSchema: schema38.items,
+              data: data78,
             };
             if (vErrors === null) {
-              vErrors = [err180];
+              vErrors = [err182];
             } else {
-              vErrors.push(err180);
+              vErrors.push(err182);
             }
             errors++;
           }
-          if (typeof data77 == 'number' && isFinite(data77)) {
-            if (data77 > 100000 || isNaN(data77)) {
-              const err181 = {
+          if (typeof data78 == 'number' && isFinite(data78)) {
+            if (data78 > 100000 || isNaN(data78)) {
+              const err183 = {
                 instancePath: instancePath + '/k/' + i17,
                 schemaPath: '#/definitions/positiveIntegerList/items/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 100000 },
                 message: 'must be <= 100000',
                 schema: 100000,
-                parentSchema: schema37.items,
-                data: data77,
+                parentSchema: schema38.items,
+                data: data78,
               };
               if (vErrors === null) {
-                vErrors = [err181];
+                vErrors = [err183];
               } else {
-                vErrors.push(err181);
+                vErrors.push(err183);
               }
               errors++;
             }
-            if (data77 < 1 || isNaN(data77)) {
-              const err182 = {
+            if (data78 < 1 || isNaN(data78)) {
+              const err184 = {
                 instancePath: instancePath + '/k/' + i17,
                 schemaPath: '#/definitions/positiveIntegerList/items/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 1 },
                 message: 'must be >= 1',
                 schema: 1,
-                parentSchema: schema37.items,
-                data: data77,
+                parentSchema: schema38.items,
+                data: data78,
               };
               if (vErrors === null) {
-                vErrors = [err182];
+                vErrors = [err184];
               } else {
-                vErrors.push(err182);
+                vErrors.push(err184);
               }
               errors++;
             }
           }
         }
-        let i18 = data76.length;
+        let i18 = data77.length;
         let j5;
         if (i18 > 1) {
           const indices5 = {};
           for (; i18--;) {
-            let item5 = data76[i18];
+            let item5 = data77[i18];
             if (!(typeof item5 == 'number' && !(item5 % 1) && !isNaN(item5) && isFinite(item5))) {
               continue;
             }
             if (typeof indices5[item5] == 'number') {
               j5 = indices5[item5];
-              const err183 = {
+              const err185 = {
                 instancePath: instancePath + '/k',
                 schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
                 keyword: 'uniqueItems',
                 params: { i: i18, j: j5 },
                 message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i18 + ' are identical)',
                 schema: true,
-                parentSchema: schema37,
-                data: data76,
+                parentSchema: schema38,
+                data: data77,
               };
               if (vErrors === null) {
-                vErrors = [err183];
+                vErrors = [err185];
               } else {
-                vErrors.push(err183);
+                vErrors.push(err185);
               }
               errors++;
               break;
@@ -4423,55 +4468,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err184 = {
+        const err186 = {
           instancePath: instancePath + '/k',
           schemaPath: '#/definitions/positiveIntegerList/type',
           keyword: 'type',
           params: { type: 'array' },
           message: 'must be array',
-          schema: schema37.type,
-          parentSchema: schema37,
-          data: data76,
-        };
-        if (vErrors === null) {
-          vErrors = [err184];
-        } else {
-          vErrors.push(err184);
-        }
-        errors++;
-      }
-    }
-    if (data.relevant !== undefined) {
-      let data78 = data.relevant;
-      if (typeof data78 === 'string') {
-        if (func4(data78) < 1) {
-          const err185 = {
-            instancePath: instancePath + '/relevant',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema33,
-            data: data78,
-          };
-          if (vErrors === null) {
-            vErrors = [err185];
-          } else {
-            vErrors.push(err185);
-          }
-          errors++;
-        }
-      } else {
-        const err186 = {
-          instancePath: instancePath + '/relevant',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
-          data: data78,
+          schema: schema38.type,
+          parentSchema: schema38,
+          data: data77,
         };
         if (vErrors === null) {
           vErrors = [err186];
@@ -4481,18 +4486,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.train !== undefined) {
-      let data79 = data.train;
+    if (data.relevant !== undefined) {
+      let data79 = data.relevant;
       if (typeof data79 === 'string') {
         if (func4(data79) < 1) {
           const err187 = {
-            instancePath: instancePath + '/train',
+            instancePath: instancePath + '/relevant',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema33,
+            parentSchema: schema34,
             data: data79,
           };
           if (vErrors === null) {
@@ -4504,13 +4509,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err188 = {
-          instancePath: instancePath + '/train',
+          instancePath: instancePath + '/relevant',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
+          schema: schema34.type,
+          parentSchema: schema34,
           data: data79,
         };
         if (vErrors === null) {
@@ -4521,18 +4526,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.items !== undefined) {
-      let data80 = data.items;
+    if (data.train !== undefined) {
+      let data80 = data.train;
       if (typeof data80 === 'string') {
         if (func4(data80) < 1) {
           const err189 = {
-            instancePath: instancePath + '/items',
+            instancePath: instancePath + '/train',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema33,
+            parentSchema: schema34,
             data: data80,
           };
           if (vErrors === null) {
@@ -4544,13 +4549,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err190 = {
-          instancePath: instancePath + '/items',
+          instancePath: instancePath + '/train',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
+          schema: schema34.type,
+          parentSchema: schema34,
           data: data80,
         };
         if (vErrors === null) {
@@ -4561,18 +4566,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.itemEmbeddings !== undefined) {
-      let data81 = data.itemEmbeddings;
+    if (data.items !== undefined) {
+      let data81 = data.items;
       if (typeof data81 === 'string') {
         if (func4(data81) < 1) {
           const err191 = {
-            instancePath: instancePath + '/itemEmbeddings',
+            instancePath: instancePath + '/items',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema33,
+            parentSchema: schema34,
             data: data81,
           };
           if (vErrors === null) {
@@ -4584,13 +4589,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err192 = {
-          instancePath: instancePath + '/itemEmbeddings',
+          instancePath: instancePath + '/items',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
+          schema: schema34.type,
+          parentSchema: schema34,
           data: data81,
         };
         if (vErrors === null) {
@@ -4601,18 +4606,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userEmbeddings !== undefined) {
-      let data82 = data.userEmbeddings;
+    if (data.itemEmbeddings !== undefined) {
+      let data82 = data.itemEmbeddings;
       if (typeof data82 === 'string') {
         if (func4(data82) < 1) {
           const err193 = {
-            instancePath: instancePath + '/userEmbeddings',
+            instancePath: instancePath + '/itemEmbeddings',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema33,
+            parentSchema: schema34,
             data: data82,
           };
           if (vErrors === null) {
@@ -4624,13 +4629,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err194 = {
-          instancePath: instancePath + '/userEmbeddings',
+          instancePath: instancePath + '/itemEmbeddings',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
+          schema: schema34.type,
+          parentSchema: schema34,
           data: data82,
         };
         if (vErrors === null) {
@@ -4641,18 +4646,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userFactors !== undefined) {
-      let data83 = data.userFactors;
+    if (data.userEmbeddings !== undefined) {
+      let data83 = data.userEmbeddings;
       if (typeof data83 === 'string') {
         if (func4(data83) < 1) {
           const err195 = {
-            instancePath: instancePath + '/userFactors',
+            instancePath: instancePath + '/userEmbeddings',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema33,
+            parentSchema: schema34,
             data: data83,
           };
           if (vErrors === null) {
@@ -4664,13 +4669,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err196 = {
-          instancePath: instancePath + '/userFactors',
+          instancePath: instancePath + '/userEmbeddings',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
+          schema: schema34.type,
+          parentSchema: schema34,
           data: data83,
         };
         if (vErrors === null) {
@@ -4681,18 +4686,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.itemFactors !== undefined) {
-      let data84 = data.itemFactors;
+    if (data.userFactors !== undefined) {
+      let data84 = data.userFactors;
       if (typeof data84 === 'string') {
         if (func4(data84) < 1) {
           const err197 = {
-            instancePath: instancePath + '/itemFactors',
+            instancePath: instancePath + '/userFactors',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema33,
+            parentSchema: schema34,
             data: data84,
           };
           if (vErrors === null) {
@@ -4704,13 +4709,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err198 = {
-          instancePath: instancePath + '/itemFactors',
+          instancePath: instancePath + '/userFactors',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
+          schema: schema34.type,
+          parentSchema: schema34,
           data: data84,
         };
         if (vErrors === null) {
@@ -4721,18 +4726,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userIds !== undefined) {
-      let data85 = data.userIds;
+    if (data.itemFactors !== undefined) {
+      let data85 = data.itemFactors;
       if (typeof data85 === 'string') {
         if (func4(data85) < 1) {
           const err199 = {
-            instancePath: instancePath + '/userIds',
+            instancePath: instancePath + '/itemFactors',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema33,
+            parentSchema: schema34,
             data: data85,
           };
           if (vErrors === null) {
@@ -4744,13 +4749,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err200 = {
-          instancePath: instancePath + '/userIds',
+          instancePath: instancePath + '/itemFactors',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
+          schema: schema34.type,
+          parentSchema: schema34,
           data: data85,
         };
         if (vErrors === null) {
@@ -4761,18 +4766,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.itemIds !== undefined) {
-      let data86 = data.itemIds;
+    if (data.userIds !== undefined) {
+      let data86 = data.userIds;
       if (typeof data86 === 'string') {
         if (func4(data86) < 1) {
           const err201 = {
-            instancePath: instancePath + '/itemIds',
+            instancePath: instancePath + '/userIds',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema33,
+            parentSchema: schema34,
             data: data86,
           };
           if (vErrors === null) {
@@ -4784,13 +4789,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err202 = {
-          instancePath: instancePath + '/itemIds',
+          instancePath: instancePath + '/userIds',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema33.type,
-          parentSchema: schema33,
+          schema: schema34.type,
+          parentSchema: schema34,
           data: data86,
         };
         if (vErrors === null) {
@@ -4801,39 +4806,37 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.maskSeen !== undefined) {
-      let data87 = data.maskSeen;
-      if (typeof data87 !== 'boolean') {
-        const err203 = {
-          instancePath: instancePath + '/maskSeen',
-          schemaPath: '#/properties/maskSeen/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-          schema: schema11.properties.maskSeen.type,
-          parentSchema: schema11.properties.maskSeen,
-          data: data87,
-        };
-        if (vErrors === null) {
-          vErrors = [err203];
-        } else {
-          vErrors.push(err203);
+    if (data.itemIds !== undefined) {
+      let data87 = data.itemIds;
+      if (typeof data87 === 'string') {
+        if (func4(data87) < 1) {
+          const err203 = {
+            instancePath: instancePath + '/itemIds',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema34,
+            data: data87,
+          };
+          if (vErrors === null) {
+            vErrors = [err203];
+          } else {
+            vErrors.push(err203);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.coldThreshold !== undefined) {
-      let data88 = data.coldThreshold;
-      if (!(typeof data88 == 'number' && !(data88 % 1) && !isNaN(data88) && isFinite(data88))) {
+      } else {
         const err204 = {
-          instancePath: instancePath + '/coldThreshold',
-          schemaPath: '#/properties/coldThreshold/type',
+          instancePath: instancePath + '/itemIds',
+          schemaPath: '#/definitions/path/type',
           keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.coldThreshold.type,
-          parentSchema: schema11.properties.coldThreshold,
-          data: data88,
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema34.type,
+          parentSchema: schema34,
+          data: data87,
         };
         if (vErrors === null) {
           vErrors = [err204];
@@ -4842,38 +4845,39 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data88 == 'number' && isFinite(data88)) {
-        if (data88 < 1 || isNaN(data88)) {
-          const err205 = {
-            instancePath: instancePath + '/coldThreshold',
-            schemaPath: '#/properties/coldThreshold/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.coldThreshold,
-            data: data88,
-          };
-          if (vErrors === null) {
-            vErrors = [err205];
-          } else {
-            vErrors.push(err205);
-          }
-          errors++;
+    }
+    if (data.maskSeen !== undefined) {
+      let data88 = data.maskSeen;
+      if (typeof data88 !== 'boolean') {
+        const err205 = {
+          instancePath: instancePath + '/maskSeen',
+          schemaPath: '#/properties/maskSeen/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+          schema: schema11.properties.maskSeen.type,
+          parentSchema: schema11.properties.maskSeen,
+          data: data88,
+        };
+        if (vErrors === null) {
+          vErrors = [err205];
+        } else {
+          vErrors.push(err205);
         }
+        errors++;
       }
     }
-    if (data.catalogSize !== undefined) {
-      let data89 = data.catalogSize;
+    if (data.coldThreshold !== undefined) {
+      let data89 = data.coldThreshold;
       if (!(typeof data89 == 'number' && !(data89 % 1) && !isNaN(data89) && isFinite(data89))) {
         const err206 = {
-          instancePath: instancePath + '/catalogSize',
-          schemaPath: '#/properties/catalogSize/type',
+          instancePath: instancePath + '/coldThreshold',
+          schemaPath: '#/properties/coldThreshold/type',
           keyword: 'type',
           params: { type: 'integer' },
           message: 'must be integer',
-          schema: schema11.properties.catalogSize.type,
-          parentSchema: schema11.properties.catalogSize,
+          schema: schema11.properties.coldThreshold.type,
+          parentSchema: schema11.properties.coldThreshold,
           data: data89,
         };
         if (vErrors === null) {
@@ -4886,13 +4890,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (typeof data89 == 'number' && isFinite(data89)) {
         if (data89 < 1 || isNaN(data89)) {
           const err207 = {
-            instancePath: instancePath + '/catalogSize',
-            schemaPath: '#/properties/catalogSize/minimum',
+            instancePath: instancePath + '/coldThreshold',
+            schemaPath: '#/properties/coldThreshold/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
             message: 'must be >= 1',
             schema: 1,
-            parentSchema: schema11.properties.catalogSize,
+            parentSchema: schema11.properties.coldThreshold,
             data: data89,
           };
           if (vErrors === null) {
@@ -4904,17 +4908,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.mapNormaliser !== undefined) {
-      let data90 = data.mapNormaliser;
-      if (!(data90 === 'min' || data90 === 'all' || data90 === 'hits')) {
+    if (data.catalogSize !== undefined) {
+      let data90 = data.catalogSize;
+      if (!(typeof data90 == 'number' && !(data90 % 1) && !isNaN(data90) && isFinite(data90))) {
         const err208 = {
-          instancePath: instancePath + '/mapNormaliser',
-          schemaPath: '#/properties/mapNormaliser/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.mapNormaliser.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.mapNormaliser.enum,
-          parentSchema: schema11.properties.mapNormaliser,
+          instancePath: instancePath + '/catalogSize',
+          schemaPath: '#/properties/catalogSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.catalogSize.type,
+          parentSchema: schema11.properties.catalogSize,
           data: data90,
         };
         if (vErrors === null) {
@@ -4924,11 +4928,52 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data90 == 'number' && isFinite(data90)) {
+        if (data90 < 1 || isNaN(data90)) {
+          const err209 = {
+            instancePath: instancePath + '/catalogSize',
+            schemaPath: '#/properties/catalogSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.catalogSize,
+            data: data90,
+          };
+          if (vErrors === null) {
+            vErrors = [err209];
+          } else {
+            vErrors.push(err209);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.mapNormaliser !== undefined) {
+      let data91 = data.mapNormaliser;
+      if (!(data91 === 'min' || data91 === 'all' || data91 === 'hits')) {
+        const err210 = {
+          instancePath: instancePath + '/mapNormaliser',
+          schemaPath: '#/properties/mapNormaliser/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.mapNormaliser.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.mapNormaliser.enum,
+          parentSchema: schema11.properties.mapNormaliser,
+          data: data91,
+        };
+        if (vErrors === null) {
+          vErrors = [err210];
+        } else {
+          vErrors.push(err210);
+        }
+        errors++;
+      }
     }
     if (data.gain !== undefined) {
-      let data91 = data.gain;
-      if (!(data91 === 'linear' || data91 === 'exp')) {
-        const err209 = {
+      let data92 = data.gain;
+      if (!(data92 === 'linear' || data92 === 'exp')) {
+        const err211 = {
           instancePath: instancePath + '/gain',
           schemaPath: '#/properties/gain/enum',
           keyword: 'enum',
@@ -4936,21 +4981,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be equal to one of the allowed values',
           schema: schema11.properties.gain.enum,
           parentSchema: schema11.properties.gain,
-          data: data91,
+          data: data92,
         };
         if (vErrors === null) {
-          vErrors = [err209];
+          vErrors = [err211];
         } else {
-          vErrors.push(err209);
+          vErrors.push(err211);
         }
         errors++;
       }
     }
     if (data.activityBins !== undefined) {
-      let data92 = data.activityBins;
-      if (Array.isArray(data92)) {
-        if (data92.length < 1) {
-          const err210 = {
+      let data93 = data.activityBins;
+      if (Array.isArray(data93)) {
+        if (data93.length < 1) {
+          const err212 = {
             instancePath: instancePath + '/activityBins',
             schemaPath: '#/properties/activityBins/minItems',
             keyword: 'minItems',
@@ -4958,21 +5003,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema11.properties.activityBins,
-            data: data92,
+            data: data93,
           };
           if (vErrors === null) {
-            vErrors = [err210];
+            vErrors = [err212];
           } else {
-            vErrors.push(err210);
+            vErrors.push(err212);
           }
           errors++;
         }
-        const len13 = data92.length;
+        const len13 = data93.length;
         for (let i19 = 0; i19 < len13; i19++) {
-          let data93 = data92[i19];
-          if (typeof data93 == 'number' && isFinite(data93)) {
-            if (data93 < 0 || isNaN(data93)) {
-              const err211 = {
+          let data94 = data93[i19];
+          if (typeof data94 == 'number' && isFinite(data94)) {
+            if (data94 < 0 || isNaN(data94)) {
+              const err213 = {
                 instancePath: instancePath + '/activityBins/' + i19,
                 schemaPath: '#/properties/activityBins/items/minimum',
                 keyword: 'minimum',
@@ -4980,17 +5025,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
                 schema: 0,
                 parentSchema: schema11.properties.activityBins.items,
-                data: data93,
+                data: data94,
               };
               if (vErrors === null) {
-                vErrors = [err211];
+                vErrors = [err213];
               } else {
-                vErrors.push(err211);
+                vErrors.push(err213);
               }
               errors++;
             }
           } else {
-            const err212 = {
+            const err214 = {
               instancePath: instancePath + '/activityBins/' + i19,
               schemaPath: '#/properties/activityBins/items/type',
               keyword: 'type',
@@ -4998,18 +5043,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be number',
               schema: schema11.properties.activityBins.items.type,
               parentSchema: schema11.properties.activityBins.items,
-              data: data93,
+              data: data94,
             };
             if (vErrors === null) {
-              vErrors = [err212];
+              vErrors = [err214];
             } else {
-              vErrors.push(err212);
+              vErrors.push(err214);
             }
             errors++;
           }
         }
       } else {
-        const err213 = {
+        const err215 = {
           instancePath: instancePath + '/activityBins',
           schemaPath: '#/properties/activityBins/type',
           keyword: 'type',
@@ -5017,21 +5062,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.activityBins.type,
           parentSchema: schema11.properties.activityBins,
-          data: data92,
+          data: data93,
         };
         if (vErrors === null) {
-          vErrors = [err213];
+          vErrors = [err215];
         } else {
-          vErrors.push(err213);
+          vErrors.push(err215);
         }
         errors++;
       }
     }
     if (data.slices !== undefined) {
-      let data94 = data.slices;
-      if (Array.isArray(data94)) {
-        if (data94.length < 1) {
-          const err214 = {
+      let data95 = data.slices;
+      if (Array.isArray(data95)) {
+        if (data95.length < 1) {
+          const err216 = {
             instancePath: instancePath + '/slices',
             schemaPath: '#/properties/slices/minItems',
             keyword: 'minItems',
@@ -5039,21 +5084,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema11.properties.slices,
-            data: data94,
+            data: data95,
           };
           if (vErrors === null) {
-            vErrors = [err214];
+            vErrors = [err216];
           } else {
-            vErrors.push(err214);
+            vErrors.push(err216);
           }
           errors++;
         }
-        const len14 = data94.length;
+        const len14 = data95.length;
         for (let i20 = 0; i20 < len14; i20++) {
-          let data95 = data94[i20];
-          if (typeof data95 === 'string') {
-            if (func4(data95) < 1) {
-              const err215 = {
+          let data96 = data95[i20];
+          if (typeof data96 === 'string') {
+            if (func4(data96) < 1) {
+              const err217 = {
                 instancePath: instancePath + '/slices/' + i20,
                 schemaPath: '#/properties/slices/items/minLength',
                 keyword: 'minLength',
@@ -5061,17 +5106,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
                 schema: 1,
                 parentSchema: schema11.properties.slices.items,
-                data: data95,
+                data: data96,
               };
               if (vErrors === null) {
-                vErrors = [err215];
+                vErrors = [err217];
               } else {
-                vErrors.push(err215);
+                vErrors.push(err217);
               }
               errors++;
             }
           } else {
-            const err216 = {
+            const err218 = {
               instancePath: instancePath + '/slices/' + i20,
               schemaPath: '#/properties/slices/items/type',
               keyword: 'type',
@@ -5079,28 +5124,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
               schema: schema11.properties.slices.items.type,
               parentSchema: schema11.properties.slices.items,
-              data: data95,
+              data: data96,
             };
             if (vErrors === null) {
-              vErrors = [err216];
+              vErrors = [err218];
             } else {
-              vErrors.push(err216);
+              vErrors.push(err218);
             }
             errors++;
           }
         }
-        let i21 = data94.length;
+        let i21 = data95.length;
         let j6;
         if (i21 > 1) {
           const indices6 = {};
           for (; i21--;) {
-            let item6 = data94[i21];
+            let item6 = data95[i21];
             if (typeof item6 !== 'string') {
               continue;
             }
             if (typeof indices6[item6] == 'number') {
               j6 = indices6[item6];
-              const err217 = {
+              const err219 = {
                 instancePath: instancePath + '/slices',
                 schemaPath: '#/properties/slices/uniqueItems',
                 keyword: 'uniqueItems',
@@ -5108,12 +5153,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i21 + ' are identical)',
                 schema: true,
                 parentSchema: schema11.properties.slices,
-                data: data94,
+                data: data95,
               };
               if (vErrors === null) {
-                vErrors = [err217];
+                vErrors = [err219];
               } else {
-                vErrors.push(err217);
+                vErrors.push(err219);
               }
               errors++;
               break;
@@ -5122,7 +5167,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err218 = {
+        const err220 = {
           instancePath: instancePath + '/slices',
           schemaPath: '#/properties/slices/type',
           keyword: 'type',
@@ -5130,20 +5175,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.slices.type,
           parentSchema: schema11.properties.slices,
-          data: data94,
+          data: data95,
         };
         if (vErrors === null) {
-          vErrors = [err218];
+          vErrors = [err220];
         } else {
-          vErrors.push(err218);
+          vErrors.push(err220);
         }
         errors++;
       }
     }
     if (data.sliceBins !== undefined) {
-      let data96 = data.sliceBins;
-      if (!(typeof data96 == 'number' && !(data96 % 1) && !isNaN(data96) && isFinite(data96))) {
-        const err219 = {
+      let data97 = data.sliceBins;
+      if (!(typeof data97 == 'number' && !(data97 % 1) && !isNaN(data97) && isFinite(data97))) {
+        const err221 = {
           instancePath: instancePath + '/sliceBins',
           schemaPath: '#/properties/sliceBins/type',
           keyword: 'type',
@@ -5151,18 +5196,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.sliceBins.type,
           parentSchema: schema11.properties.sliceBins,
-          data: data96,
+          data: data97,
         };
         if (vErrors === null) {
-          vErrors = [err219];
+          vErrors = [err221];
         } else {
-          vErrors.push(err219);
+          vErrors.push(err221);
         }
         errors++;
       }
-      if (typeof data96 == 'number' && isFinite(data96)) {
-        if (data96 > 100 || isNaN(data96)) {
-          const err220 = {
+      if (typeof data97 == 'number' && isFinite(data97)) {
+        if (data97 > 100 || isNaN(data97)) {
+          const err222 = {
             instancePath: instancePath + '/sliceBins',
             schemaPath: '#/properties/sliceBins/maximum',
             keyword: 'maximum',
@@ -5170,17 +5215,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be <= 100',
             schema: 100,
             parentSchema: schema11.properties.sliceBins,
-            data: data96,
+            data: data97,
           };
           if (vErrors === null) {
-            vErrors = [err220];
+            vErrors = [err222];
           } else {
-            vErrors.push(err220);
+            vErrors.push(err222);
           }
           errors++;
         }
-        if (data96 < 1 || isNaN(data96)) {
-          const err221 = {
+        if (data97 < 1 || isNaN(data97)) {
+          const err223 = {
             instancePath: instancePath + '/sliceBins',
             schemaPath: '#/properties/sliceBins/minimum',
             keyword: 'minimum',
@@ -5188,47 +5233,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
             schema: 1,
             parentSchema: schema11.properties.sliceBins,
-            data: data96,
-          };
-          if (vErrors === null) {
-            vErrors = [err221];
-          } else {
-            vErrors.push(err221);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.minSliceSize !== undefined) {
-      let data97 = data.minSliceSize;
-      if (!(typeof data97 == 'number' && !(data97 % 1) && !isNaN(data97) && isFinite(data97))) {
-        const err222 = {
-          instancePath: instancePath + '/minSliceSize',
-          schemaPath: '#/properties/minSliceSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.minSliceSize.type,
-          parentSchema: schema11.properties.minSliceSize,
-          data: data97,
-        };
-        if (vErrors === null) {
-          vErrors = [err222];
-        } else {
-          vErrors.push(err222);
-        }
-        errors++;
-      }
-      if (typeof data97 == 'number' && isFinite(data97)) {
-        if (data97 < 1 || isNaN(data97)) {
-          const err223 = {
-            instancePath: instancePath + '/minSliceSize',
-            schemaPath: '#/properties/minSliceSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.minSliceSize,
             data: data97,
           };
           if (vErrors === null) {
@@ -5240,10 +5244,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
+    if (data.minSliceSize !== undefined) {
+      let data98 = data.minSliceSize;
+      if (!(typeof data98 == 'number' && !(data98 % 1) && !isNaN(data98) && isFinite(data98))) {
+        const err224 = {
+          instancePath: instancePath + '/minSliceSize',
+          schemaPath: '#/properties/minSliceSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.minSliceSize.type,
+          parentSchema: schema11.properties.minSliceSize,
+          data: data98,
+        };
+        if (vErrors === null) {
+          vErrors = [err224];
+        } else {
+          vErrors.push(err224);
+        }
+        errors++;
+      }
+      if (typeof data98 == 'number' && isFinite(data98)) {
+        if (data98 < 1 || isNaN(data98)) {
+          const err225 = {
+            instancePath: instancePath + '/minSliceSize',
+            schemaPath: '#/properties/minSliceSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.minSliceSize,
+            data: data98,
+          };
+          if (vErrors === null) {
+            vErrors = [err225];
+          } else {
+            vErrors.push(err225);
+          }
+          errors++;
+        }
+      }
+    }
     if (data.compare !== undefined) {
-      let data98 = data.compare;
-      if (data98 && typeof data98 == 'object' && !Array.isArray(data98)) {
-        for (const key9 in data98) {
+      let data99 = data.compare;
+      if (data99 && typeof data99 == 'object' && !Array.isArray(data99)) {
+        for (const key9 in data99) {
           if (!(
             key9 === 'runs' ||
             key9 === 'baseline' ||
@@ -5253,7 +5298,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key9 === 'adjust' ||
             key9 === 'gate'
           )) {
-            const err224 = {
+            const err226 = {
               instancePath: instancePath + '/compare',
               schemaPath: '#/properties/compare/additionalProperties',
               keyword: 'additionalProperties',
@@ -5261,21 +5306,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
               schema: false,
               parentSchema: schema11.properties.compare,
-              data: data98,
+              data: data99,
             };
             if (vErrors === null) {
-              vErrors = [err224];
+              vErrors = [err226];
             } else {
-              vErrors.push(err224);
+              vErrors.push(err226);
             }
             errors++;
           }
         }
-        if (data98.runs !== undefined) {
-          let data99 = data98.runs;
-          if (Array.isArray(data99)) {
-            if (data99.length < 1) {
-              const err225 = {
+        if (data99.runs !== undefined) {
+          let data100 = data99.runs;
+          if (Array.isArray(data100)) {
+            if (data100.length < 1) {
+              const err227 = {
                 instancePath: instancePath + '/compare/runs',
                 schemaPath: '#/properties/compare/properties/runs/minItems',
                 keyword: 'minItems',
@@ -5283,58 +5328,58 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.runs,
-                data: data99,
+                data: data100,
               };
               if (vErrors === null) {
-                vErrors = [err225];
+                vErrors = [err227];
               } else {
-                vErrors.push(err225);
+                vErrors.push(err227);
               }
               errors++;
             }
-            const len15 = data99.length;
+            const len15 = data100.length;
             for (let i22 = 0; i22 < len15; i22++) {
-              let data100 = data99[i22];
-              if (typeof data100 === 'string') {
-                if (func4(data100) < 1) {
-                  const err226 = {
+              let data101 = data100[i22];
+              if (typeof data101 === 'string') {
+                if (func4(data101) < 1) {
+                  const err228 = {
                     instancePath: instancePath + '/compare/runs/' + i22,
                     schemaPath: '#/definitions/path/minLength',
                     keyword: 'minLength',
                     params: { limit: 1 },
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
-                    parentSchema: schema33,
-                    data: data100,
+                    parentSchema: schema34,
+                    data: data101,
                   };
                   if (vErrors === null) {
-                    vErrors = [err226];
+                    vErrors = [err228];
                   } else {
-                    vErrors.push(err226);
+                    vErrors.push(err228);
                   }
                   errors++;
                 }
               } else {
-                const err227 = {
+                const err229 = {
                   instancePath: instancePath + '/compare/runs/' + i22,
                   schemaPath: '#/definitions/path/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                  schema: schema33.type,
-                  parentSchema: schema33,
-                  data: data100,
+                  schema: schema34.type,
+                  parentSchema: schema34,
+                  data: data101,
                 };
                 if (vErrors === null) {
-                  vErrors = [err227];
+                  vErrors = [err229];
                 } else {
-                  vErrors.push(err227);
+                  vErrors.push(err229);
                 }
                 errors++;
               }
             }
           } else {
-            const err228 = {
+            const err230 = {
               instancePath: instancePath + '/compare/runs',
               schemaPath: '#/properties/compare/properties/runs/type',
               keyword: 'type',
@@ -5342,47 +5387,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.compare.properties.runs.type,
               parentSchema: schema11.properties.compare.properties.runs,
-              data: data99,
-            };
-            if (vErrors === null) {
-              vErrors = [err228];
-            } else {
-              vErrors.push(err228);
-            }
-            errors++;
-          }
-        }
-        if (data98.baseline !== undefined) {
-          let data101 = data98.baseline;
-          if (typeof data101 === 'string') {
-            if (func4(data101) < 1) {
-              const err229 = {
-                instancePath: instancePath + '/compare/baseline',
-                schemaPath: '#/properties/compare/properties/baseline/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema11.properties.compare.properties.baseline,
-                data: data101,
-              };
-              if (vErrors === null) {
-                vErrors = [err229];
-              } else {
-                vErrors.push(err229);
-              }
-              errors++;
-            }
-          } else {
-            const err230 = {
-              instancePath: instancePath + '/compare/baseline',
-              schemaPath: '#/properties/compare/properties/baseline/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema11.properties.compare.properties.baseline.type,
-              parentSchema: schema11.properties.compare.properties.baseline,
-              data: data101,
+              data: data100,
             };
             if (vErrors === null) {
               vErrors = [err230];
@@ -5392,10 +5397,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data98.matchBy !== undefined) {
-          let data102 = data98.matchBy;
-          if (!(data102 === 'id' || data102 === 'position' || data102 === 'user')) {
-            const err231 = {
+        if (data99.baseline !== undefined) {
+          let data102 = data99.baseline;
+          if (typeof data102 === 'string') {
+            if (func4(data102) < 1) {
+              const err231 = {
+                instancePath: instancePath + '/compare/baseline',
+                schemaPath: '#/properties/compare/properties/baseline/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema11.properties.compare.properties.baseline,
+                data: data102,
+              };
+              if (vErrors === null) {
+                vErrors = [err231];
+              } else {
+                vErrors.push(err231);
+              }
+              errors++;
+            }
+          } else {
+            const err232 = {
+              instancePath: instancePath + '/compare/baseline',
+              schemaPath: '#/properties/compare/properties/baseline/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+              schema: schema11.properties.compare.properties.baseline.type,
+              parentSchema: schema11.properties.compare.properties.baseline,
+              data: data102,
+            };
+            if (vErrors === null) {
+              vErrors = [err232];
+            } else {
+              vErrors.push(err232);
+            }
+            errors++;
+          }
+        }
+        if (data99.matchBy !== undefined) {
+          let data103 = data99.matchBy;
+          if (!(data103 === 'id' || data103 === 'position' || data103 === 'user')) {
+            const err233 = {
               instancePath: instancePath + '/compare/matchBy',
               schemaPath: '#/properties/compare/properties/matchBy/enum',
               keyword: 'enum',
@@ -5403,21 +5448,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be equal to one of the allowed values',
               schema: schema11.properties.compare.properties.matchBy.enum,
               parentSchema: schema11.properties.compare.properties.matchBy,
-              data: data102,
+              data: data103,
             };
             if (vErrors === null) {
-              vErrors = [err231];
+              vErrors = [err233];
             } else {
-              vErrors.push(err231);
+              vErrors.push(err233);
             }
             errors++;
           }
         }
-        if (data98.metrics !== undefined) {
-          let data103 = data98.metrics;
-          if (Array.isArray(data103)) {
-            if (data103.length < 1) {
-              const err232 = {
+        if (data99.metrics !== undefined) {
+          let data104 = data99.metrics;
+          if (Array.isArray(data104)) {
+            if (data104.length < 1) {
+              const err234 = {
                 instancePath: instancePath + '/compare/metrics',
                 schemaPath: '#/properties/compare/properties/metrics/minItems',
                 keyword: 'minItems',
@@ -5425,21 +5470,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.metrics,
-                data: data103,
+                data: data104,
               };
               if (vErrors === null) {
-                vErrors = [err232];
+                vErrors = [err234];
               } else {
-                vErrors.push(err232);
+                vErrors.push(err234);
               }
               errors++;
             }
-            const len16 = data103.length;
+            const len16 = data104.length;
             for (let i23 = 0; i23 < len16; i23++) {
-              let data104 = data103[i23];
-              if (typeof data104 === 'string') {
-                if (func4(data104) < 1) {
-                  const err233 = {
+              let data105 = data104[i23];
+              if (typeof data105 === 'string') {
+                if (func4(data105) < 1) {
+                  const err235 = {
                     instancePath: instancePath + '/compare/metrics/' + i23,
                     schemaPath: '#/properties/compare/properties/metrics/items/minLength',
                     keyword: 'minLength',
@@ -5447,17 +5492,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
                     parentSchema: schema11.properties.compare.properties.metrics.items,
-                    data: data104,
+                    data: data105,
                   };
                   if (vErrors === null) {
-                    vErrors = [err233];
+                    vErrors = [err235];
                   } else {
-                    vErrors.push(err233);
+                    vErrors.push(err235);
                   }
                   errors++;
                 }
               } else {
-                const err234 = {
+                const err236 = {
                   instancePath: instancePath + '/compare/metrics/' + i23,
                   schemaPath: '#/properties/compare/properties/metrics/items/type',
                   keyword: 'type',
@@ -5465,52 +5510,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema11.properties.compare.properties.metrics.items.type,
                   parentSchema: schema11.properties.compare.properties.metrics.items,
-                  data: data104,
-                };
-                if (vErrors === null) {
-                  vErrors = [err234];
-                } else {
-                  vErrors.push(err234);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err235 = {
-              instancePath: instancePath + '/compare/metrics',
-              schemaPath: '#/properties/compare/properties/metrics/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-              schema: schema11.properties.compare.properties.metrics.type,
-              parentSchema: schema11.properties.compare.properties.metrics,
-              data: data103,
-            };
-            if (vErrors === null) {
-              vErrors = [err235];
-            } else {
-              vErrors.push(err235);
-            }
-            errors++;
-          }
-        }
-        if (data98.directions !== undefined) {
-          let data105 = data98.directions;
-          if (data105 && typeof data105 == 'object' && !Array.isArray(data105)) {
-            for (const key10 in data105) {
-              let data106 = data105[key10];
-              if (!(data106 === 'higher' || data106 === 'lower')) {
-                const err236 = {
-                  instancePath: instancePath + '/compare/directions/' + key10.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                  schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
-                  data: data106,
+                  data: data105,
                 };
                 if (vErrors === null) {
                   vErrors = [err236];
@@ -5522,14 +5522,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err237 = {
-              instancePath: instancePath + '/compare/directions',
-              schemaPath: '#/properties/compare/properties/directions/type',
+              instancePath: instancePath + '/compare/metrics',
+              schemaPath: '#/properties/compare/properties/metrics/type',
               keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-              schema: schema11.properties.compare.properties.directions.type,
-              parentSchema: schema11.properties.compare.properties.directions,
-              data: data105,
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema11.properties.compare.properties.metrics.type,
+              parentSchema: schema11.properties.compare.properties.metrics,
+              data: data104,
             };
             if (vErrors === null) {
               vErrors = [err237];
@@ -5539,10 +5539,55 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data98.adjust !== undefined) {
-          let data107 = data98.adjust;
-          if (!(data107 === 'holm' || data107 === 'bh')) {
-            const err238 = {
+        if (data99.directions !== undefined) {
+          let data106 = data99.directions;
+          if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
+            for (const key10 in data106) {
+              let data107 = data106[key10];
+              if (!(data107 === 'higher' || data107 === 'lower')) {
+                const err238 = {
+                  instancePath: instancePath + '/compare/directions/' + key10.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.compare.properties.directions.additionalProperties.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                  schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
+                  parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
+                  data: data107,
+                };
+                if (vErrors === null) {
+                  vErrors = [err238];
+                } else {
+                  vErrors.push(err238);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err239 = {
+              instancePath: instancePath + '/compare/directions',
+              schemaPath: '#/properties/compare/properties/directions/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+              schema: schema11.properties.compare.properties.directions.type,
+              parentSchema: schema11.properties.compare.properties.directions,
+              data: data106,
+            };
+            if (vErrors === null) {
+              vErrors = [err239];
+            } else {
+              vErrors.push(err239);
+            }
+            errors++;
+          }
+        }
+        if (data99.adjust !== undefined) {
+          let data108 = data99.adjust;
+          if (!(data108 === 'holm' || data108 === 'bh')) {
+            const err240 = {
               instancePath: instancePath + '/compare/adjust',
               schemaPath: '#/properties/compare/properties/adjust/enum',
               keyword: 'enum',
@@ -5550,21 +5595,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be equal to one of the allowed values',
               schema: schema11.properties.compare.properties.adjust.enum,
               parentSchema: schema11.properties.compare.properties.adjust,
-              data: data107,
+              data: data108,
             };
             if (vErrors === null) {
-              vErrors = [err238];
+              vErrors = [err240];
             } else {
-              vErrors.push(err238);
+              vErrors.push(err240);
             }
             errors++;
           }
         }
-        if (data98.gate !== undefined) {
-          let data108 = data98.gate;
-          if (Array.isArray(data108)) {
-            if (data108.length < 1) {
-              const err239 = {
+        if (data99.gate !== undefined) {
+          let data109 = data99.gate;
+          if (Array.isArray(data109)) {
+            if (data109.length < 1) {
+              const err241 = {
                 instancePath: instancePath + '/compare/gate',
                 schemaPath: '#/properties/compare/properties/gate/minItems',
                 keyword: 'minItems',
@@ -5572,21 +5617,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.gate,
-                data: data108,
+                data: data109,
               };
               if (vErrors === null) {
-                vErrors = [err239];
+                vErrors = [err241];
               } else {
-                vErrors.push(err239);
+                vErrors.push(err241);
               }
               errors++;
             }
-            const len17 = data108.length;
+            const len17 = data109.length;
             for (let i24 = 0; i24 < len17; i24++) {
-              let data109 = data108[i24];
-              if (typeof data109 === 'string') {
-                if (!pattern0.test(data109)) {
-                  const err240 = {
+              let data110 = data109[i24];
+              if (typeof data110 === 'string') {
+                if (!pattern0.test(data110)) {
+                  const err242 = {
                     instancePath: instancePath + '/compare/gate/' + i24,
                     schemaPath: '#/properties/compare/properties/gate/items/pattern',
                     keyword: 'pattern',
@@ -5599,17 +5644,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       '"',
                     schema: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
                     parentSchema: schema11.properties.compare.properties.gate.items,
-                    data: data109,
+                    data: data110,
                   };
                   if (vErrors === null) {
-                    vErrors = [err240];
+                    vErrors = [err242];
                   } else {
-                    vErrors.push(err240);
+                    vErrors.push(err242);
                   }
                   errors++;
                 }
               } else {
-                const err241 = {
+                const err243 = {
                   instancePath: instancePath + '/compare/gate/' + i24,
                   schemaPath: '#/properties/compare/properties/gate/items/type',
                   keyword: 'type',
@@ -5617,18 +5662,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema11.properties.compare.properties.gate.items.type,
                   parentSchema: schema11.properties.compare.properties.gate.items,
-                  data: data109,
+                  data: data110,
                 };
                 if (vErrors === null) {
-                  vErrors = [err241];
+                  vErrors = [err243];
                 } else {
-                  vErrors.push(err241);
+                  vErrors.push(err243);
                 }
                 errors++;
               }
             }
           } else {
-            const err242 = {
+            const err244 = {
               instancePath: instancePath + '/compare/gate',
               schemaPath: '#/properties/compare/properties/gate/type',
               keyword: 'type',
@@ -5636,18 +5681,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.compare.properties.gate.type,
               parentSchema: schema11.properties.compare.properties.gate,
-              data: data108,
+              data: data109,
             };
             if (vErrors === null) {
-              vErrors = [err242];
+              vErrors = [err244];
             } else {
-              vErrors.push(err242);
+              vErrors.push(err244);
             }
             errors++;
           }
         }
       } else {
-        const err243 = {
+        const err245 = {
           instancePath: instancePath + '/compare',
           schemaPath: '#/properties/compare/type',
           keyword: 'type',
@@ -5655,18 +5700,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
           schema: schema11.properties.compare.type,
           parentSchema: schema11.properties.compare,
-          data: data98,
+          data: data99,
         };
         if (vErrors === null) {
-          vErrors = [err243];
+          vErrors = [err245];
         } else {
-          vErrors.push(err243);
+          vErrors.push(err245);
         }
         errors++;
       }
     }
   } else {
-    const err244 = {
+    const err246 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -5677,9 +5722,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err244];
+      vErrors = [err246];
     } else {
-      vErrors.push(err244);
+      vErrors.push(err246);
     }
     errors++;
   }

@@ -24,6 +24,8 @@ export interface ColumnsConfig {
   group?: string;
   weight?: string;
   split?: string;
+  /** Cross-validation fold of each row (classification): the metrics per fold and their spread (`tables.folds`). */
+  fold?: string;
   id?: string;
   stratum?: string;
   user?: string;

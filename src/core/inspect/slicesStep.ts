@@ -13,31 +13,40 @@ import {
   iwSliceMetrics,
   sliceOptions,
   userMeanSliceMetrics,
+  type SliceMetrics,
 } from './slices';
+import { computeFolds } from './folds';
 import type { RankingData } from '../data/rankingData';
 import type { ListEvaluation } from '../metrics/ranking/evaluateLists';
 import type { TextColumn } from '../data/textColumn';
 import { activityBinEdges, activityBinOf } from '../metrics/ranking/perUser';
 import { binnedSliceValues, type SliceValues } from './sliceValues';
 
+/**
+ * The headline metrics of a classification run as slice metrics: every row in the order of the
+ * score the selective family ranks by (with a validation/test split, the run's rows are the rows
+ * the metrics cover, so a slice's diff is slice − headline on the same rows), so that each slice is
+ * cut from it instead of being sorted again. Otherwise the scores are derived again and sorted.
+ */
+export function classificationRunSliceMetrics(run: ClassificationRun, ctx: TaskContext): SliceMetrics {
+  const s = run.selective;
+  const order = s?.ranked ? s.rows : null;
+  return classificationSliceMetrics({
+    prepared: run.prepared,
+    // ECE only when the calibration family ran (a probability score)
+    scores: s?.ranked && !order ? rowScores(run.data, ctx.config) : null,
+    order,
+    eceBins: s?.calib ? s.calib.B : null,
+    strata: classificationStrata(ctx.config, run.data.groupColumn, run.data.labels),
+  });
+}
+
 export function classificationSlicesStep(run: ClassificationRun, ctx: TaskContext): void {
   const names = ctx.config.slices;
   if (!names?.length || !run.text) return;
   const { data } = run;
   const s = run.selective;
-  // Every row in the order of the score the selective family ranks by (with a validation/test
-  // split, the run's rows are the rows the metrics cover, so a slice's diff is slice − headline on
-  // the same rows): each slice is cut from it instead of being sorted again. Otherwise the scores
-  // are derived again and sorted.
-  const order = s?.ranked ? s.rows : null;
-  const metrics = classificationSliceMetrics({
-    prepared: run.prepared,
-    // ECE only when the calibration family ran (a probability score)
-    scores: s?.ranked && !order ? rowScores(data, ctx.config) : null,
-    order,
-    eceBins: s?.calib ? s.calib.B : null,
-    strata: classificationStrata(ctx.config, data.groupColumn, data.labels),
-  });
+  const metrics = classificationRunSliceMetrics(run, ctx);
   // The evaluation measured every metric over the run's rows with the same functions: its values
   // are the headline the slices are compared with.
   const m = ctx.results.metrics;
@@ -53,6 +62,29 @@ export function classificationSlicesStep(run: ClassificationRun, ctx: TaskContex
       data.file,
     ),
   );
+}
+
+/** `tables.folds` (folds.ts) when the file has a fold column. */
+export function classificationFoldsStep(run: ClassificationRun, ctx: TaskContext): void {
+  const name = run.source?.columns?.fold;
+  const column = typeof name === 'string' ? run.text?.[name] : undefined;
+  if (!column) return;
+  const { data } = run;
+  const table = computeFolds(
+    column,
+    classificationRunSliceMetrics(run, ctx),
+    data.n,
+    sliceOptions(ctx.config).minSize,
+    data.file,
+    data.lines,
+  );
+  ctx.results.table('folds', table);
+  const small = table.folds.filter((f) => f.small);
+  if (small.length > 0)
+    ctx.warnings.note(
+      'small-folds',
+      `${data.file}: ${small.length} fold${small.length === 1 ? ' has' : 's have'} fewer than ${sliceOptions(ctx.config).minSize} rows (minSliceSize): ${small.map((f) => `${f.fold} (${f.n})`).join(', ')}; ${small.length === 1 ? 'it is' : 'they are'} flagged small in the fold table and still counted in its mean and std.`,
+    );
 }
 
 export function iwSlicesStep(loaded: LoadedIwBinary, weights: Float64Array, threshold: number, ctx: TaskContext): void {

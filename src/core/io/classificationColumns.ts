@@ -19,7 +19,7 @@ export interface LoadClassificationOptions {
    * role column keeps its role too. A name not in the file is an error naming the columns there are.
    */
   keepText?: string[];
-  /** Also keep every column without a role (not label, pred, class scores, score, weight, accept, group, split or id). */
+  /** Also keep every column without a role (not label, pred, class scores, score, weight, accept, group, split, fold or id). */
   keepOther?: boolean;
   /**
    * Keep the n×C matrix of class probabilities (`ClassificationData.probs`), as the inspection's
@@ -69,6 +69,8 @@ export interface ClassificationColumnPlan {
   keepText: boolean[] | null;
   /** Warnings to add once the file is read. */
   warnings: PendingWarning[];
+  /** The fold column (kept as text, for `tables.folds`), or null. */
+  fold: string | null;
 }
 
 export function planClassificationColumns(
@@ -106,7 +108,14 @@ export function planClassificationColumns(
     arrayCol: -1,
     keepText: null,
     warnings: [],
+    fold: null,
   };
+  // The fold column is read as written (kept as text) and sliced by, like a `slices` column.
+  const foldAt = findColumn(names, 'fold', config, file);
+  if (foldAt >= 0) {
+    plan.fold = names[foldAt];
+    used.fold = names[foldAt];
+  }
   const classSet = (list: string[]): ClassSet => new ClassSet(list, file, config.configFile ?? file);
 
   if (config.classes && config.classes.length > 0) plan.classes = classSet(config.classes.map(String));
@@ -149,8 +158,9 @@ export function planClassificationColumns(
       { file, line: 1 },
     );
   }
-  if (keep.keepText?.length || keep.keepOther) {
+  if (keep.keepText?.length || keep.keepOther || plan.fold !== null) {
     const want = new Set(keep.keepText ?? []);
+    if (plan.fold !== null) want.add(plan.fold);
     const missing = [...want].filter((w) => !names.includes(w));
     if (missing.length > 0)
       fail(

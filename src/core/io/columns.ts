@@ -21,6 +21,7 @@ export type ColumnRole =
   | 'group'
   | 'weight'
   | 'split'
+  | 'fold'
   | 'id'
   | 'stratum'
   | 'user'
@@ -39,6 +40,7 @@ export const COLUMN_ALIASES: Readonly<Record<ColumnRole, readonly string[]>> = {
   group: ['group'],
   weight: ['weight'],
   split: ['split'],
+  fold: ['fold'],
   id: ['id'],
   stratum: ['stratum'],
   user: ['user'],

@@ -202,6 +202,8 @@ export interface Results {
     reliability?: ReliabilityBin[];
     categoryBreakdown?: CategoryBreakdown;
     itemMap?: ItemMapTable;
+    /** Per-fold metrics and their spread (classification with a fold column). */
+    folds?: FoldsTable;
     [name: string]: unknown;
   };
   /** Baselines evaluated with the same metrics (ranking: `popularity`, `random`). */
@@ -210,4 +212,34 @@ export interface Results {
   warnings: EvalWarning[];
   /** Seconds per stage, for the curious. */
   timings?: Record<string, number>;
+}
+
+/** One fold of `tables.folds` (inspect/folds.ts). */
+export interface FoldRow {
+  fold: string;
+  n: number;
+  /** Fewer rows than `minSliceSize` (still counted in the summary). */
+  small?: true;
+  /** Metric → value (null = undefined for the fold's rows). */
+  values: Record<string, number | null>;
+}
+
+export interface FoldSummary {
+  /** Folds with a value. */
+  k: number;
+  mean: number | null;
+  /** Sample standard deviation (divides by k − 1); null with fewer than two values. */
+  std: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+/** `tables.folds`. */
+export interface FoldsTable {
+  column: string;
+  note: string;
+  metrics: string[];
+  /** Folds in order of first appearance in the file. */
+  folds: FoldRow[];
+  summary: Record<string, FoldSummary>;
 }

@@ -21,7 +21,7 @@ import { prepareRun, type ClassificationRun, type ClassificationStep } from './c
 import { calibrationStep, selectiveStep } from './classificationSelective';
 import { classificationCiStep, startBootstrapWorkers } from './classificationCi';
 import { classificationPerRow } from './classificationPerItem';
-import { classificationSlicesStep } from '../inspect/slicesStep';
+import { classificationFoldsStep, classificationSlicesStep } from '../inspect/slicesStep';
 import { subgroupStep } from './classificationSubgroups';
 import { subsetClassification } from '../inspect/subset';
 import { checkBaselineFits, classificationBaselineData } from './baselineRun';
@@ -236,6 +236,8 @@ export const CLASSIFICATION_STEPS: { name: string; step: ClassificationStep }[] 
   { name: 'calibration', step: calibrationStep },
   // after selective and calibration: a slice's ECE and AURC exist when the file's do
   { name: 'slices', step: classificationSlicesStep },
+  // per-fold stability, with a fold column: the same metrics on each fold's rows
+  { name: 'folds', step: classificationFoldsStep },
   // last, after every metric exists
   { name: 'bootstrap', step: classificationCiStep },
 ];

@@ -30,12 +30,14 @@ import { pairedCurveChart } from './importance';
 import { activityChart, metricVsKChart, perUserHistograms, storedHistograms } from './ranking';
 import { KNOWN_CURVES, KNOWN_TABLES, RANKING_NAMES, genericCurveChart, genericTable } from './generic';
 import { importanceWeightsTable, rankingSummaryTable, thresholdCountsTable } from './summaryTables';
+import { foldsReportTable } from './foldsTable';
 
 /** Tables of the results with a builder that names their rows and columns (else they are shown generically). */
 const NAMED_TABLES: Record<string, (v: unknown) => TableModel | undefined> = {
   importanceWeights: importanceWeightsTable,
   thresholdCounts: thresholdCountsTable,
   rankingSummary: rankingSummaryTable,
+  folds: foldsReportTable,
 };
 
 /** Builds the whole report model of one results object. */
@@ -151,7 +153,15 @@ export function buildReportModel(results: Results): ReportModel {
     if (KNOWN_TABLES.has(name)) continue;
     const g = NAMED_TABLES[name]?.(v) ?? genericTable(`table.${name}`, name, v);
     if (g)
-      tab(RANKING_NAMES.test(name) ? 'ranking' : results.task === 'iw-binary' ? 'importance' : 'other').tables.push(g);
+      tab(
+        name === 'folds' && results.task === 'classification'
+          ? 'classification'
+          : RANKING_NAMES.test(name)
+            ? 'ranking'
+            : results.task === 'iw-binary'
+              ? 'importance'
+              : 'other',
+      ).tables.push(g);
   }
   for (const [tabId, text] of worstGroupNotes(results)) if (tabs.has(tabId)) tab(tabId).notes.push(text);
   const explorer = operatingPointModel(results);

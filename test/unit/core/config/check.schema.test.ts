@@ -83,6 +83,7 @@ const NESTED_KEYS = {
     'group',
     'weight',
     'split',
+    'fold',
     'id',
     'stratum',
     'user',
