@@ -6,6 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import type { Results } from '../../../../src/core/results/types';
 import { validateResults } from '../../../../src/core/results/validate';
 import { foldsCsv, foldsMarkdown, formatFoldsTable } from '../../../../src/core/results/foldsText';
 import { exportReport, reportTableCsv } from '../../../../src/shared/exportReport';
+import { buildReportModel } from '../../../../src/shared/report/index';
 import { closeAbs } from '../../helpers/numericClose';
 
 const dir = mkdtempSync(join(tmpdir(), 'eval-lens-folds-'));
@@ -214,9 +216,45 @@ test('shown: terminal, Markdown, evaluate CSV, report --table folds and the repo
   assert.deepEqual(std.slice(0, 4), ['std', '', '3', '']);
   close(Number(std[4]), Math.sqrt(3) / 9, 'std in the CSV, full precision');
   assert.equal(reportTableCsv({ kind: 'results', results: r }, 'folds', 'x.eval.json'), foldsCsv(r));
+  // the report (HTML, Markdown, the editor's panel): in the classification tab, numbers as numbers
+  const tab = buildReportModel(r).tabs.find((x) => x.tables.some((y) => y.id === 'table.folds'));
+  assert.equal(tab?.id, 'classification');
+  const table = tab!.tables.find((y) => y.id === 'table.folds')!;
+  assert.deepEqual(table.columns, ['fold', 'n', 'accuracy', 'macro_f1']);
+  assert.deepEqual(
+    table.rows.map((row) => row[0]),
+    ['0 (small)', '1 (small)', '2 (small)', 'mean', 'std (n − 1)', 'min', 'max'],
+  );
+  close(table.rows[4][2] as number, Math.sqrt(3) / 9, 'std in the report table');
   const md = exportReport({ kind: 'results', results: r }, 'md');
   assert.match(md, /### Metrics per fold \(column fold\)/);
   assert.match(md, /mean ± std over 3 folds \(sample std, n−1\)/);
   const without = await evaluateLines('shown-plain', ['label,pred', 'a,a', 'b,a']);
   assert.throws(() => reportTableCsv({ kind: 'results', results: without }, 'folds', 'x.eval.json'), /no fold column/);
+});
+
+test('the CLI: evaluate prints the fold table with its convention; report --format csv --table folds writes it', () => {
+  const cliDir = mkdtempSync(join(tmpdir(), 'eval-lens-folds-cli-'));
+  writeFileSync(join(cliDir, 'eval-lens.json'), JSON.stringify({ bootstrap: { n: 0 } }));
+  writeFileSync(join(cliDir, 'preds.csv'), `${THREE.join('\n')}\n`);
+  const cli = (args: string[]): string => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'src/cli/main.ts'), ...args], {
+      cwd: process.cwd(),
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout;
+  };
+  const out = cli(['evaluate', join(cliDir, 'preds.csv'), '--out', join(cliDir, 'preds.eval.json')]);
+  assert.match(out, /Per fold \(column fold; .*\): mean ± std over 3 folds \(sample std, n−1\)/);
+  assert.match(out, /mean ± std\s+3\s+0\.7778 ± 0\.1925/);
+  const csv = cli(['report', join(cliDir, 'preds.eval.json'), '--format', 'csv', '--table', 'folds'])
+    .trim()
+    .split('\n');
+  assert.equal(csv[0], 'row,fold,n,small,accuracy,macro_f1');
+  assert.deepEqual(
+    csv.slice(1).map((l) => l.split(',')[0]),
+    ['fold', 'fold', 'fold', 'mean', 'std', 'min', 'max'],
+  );
+  close(Number(csv[4].split(',')[4]), 7 / 9, 'mean accuracy in the CSV');
 });
