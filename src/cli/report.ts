@@ -103,7 +103,7 @@ export function registerReport(program: Command): void {
     .addOption(
       new Option(
         '-t, --table <name>',
-        'CSV: write one table of a results file instead of the metrics: rc_grid (the 101 points behind the *_grid101 keys: coverage, risk, accepted, risk_balanced, risk_worst), rc_exact (the exact risk–coverage curve as stored: one point per distinct score, at most 2,001 points evenly spaced by index plus the operating point when there are more — the AURC keys use every point), cost_sweep (the rejection-cost sweep), groups (the group analysis at the operating point), folds (the metrics per fold of a fold column and their mean, std (n − 1), min and max)',
+        'CSV: write one table of a results file instead of the metrics: rc_grid (the 101 points behind the *_grid101 keys: coverage, risk, accepted, risk_balanced, risk_worst), rc_exact (the exact risk–coverage curve as stored: one point per distinct score, at most 2,001 points evenly spaced by index plus the operating point when there are more — the AURC keys use every point), cost_sweep (the rejection-cost sweep), groups (the group analysis at the operating point), folds (the metrics per fold of a fold column and their mean, std (n − 1), min and max), operating_points (one row per targetCoverage of a list: threshold, coverage, selective risk, group errors, each with its bootstrap interval _lo/_hi)',
       ).choices(Object.keys(REPORT_TABLES)),
     )
     .action(async (file: string, opts: ReportFlags) => {

@@ -29,6 +29,7 @@ import { categoryTable } from './categoryTable';
 import { csvCell } from './csvCell';
 import { groupAnalysisCsv, groupAnalysisCsvRows } from '../core/results/groupAnalysisText';
 import { foldsCsv, foldsCsvRows } from '../core/results/foldsText';
+import { operatingPointsCsv } from '../core/results/operatingPointsText';
 import type { Curve } from '../core/results/types';
 
 export const REPORT_FORMATS = ['html', 'md', 'csv', 'latex'] as const;
@@ -44,6 +45,10 @@ export const REPORT_TABLES = {
   cost_sweep: { from: 'curves.costSweep', what: 'the rejection-cost sweep' },
   groups: { from: 'tables.groupAnalysis', what: 'the group analysis at the operating point' },
   folds: { from: 'tables.folds', what: 'the metrics per fold and their mean, std (n − 1), min and max over the folds' },
+  operating_points: {
+    from: 'tables.operatingPoints',
+    what: 'the operating points of a targetCoverage list, each value with its bootstrap interval',
+  },
 } as const;
 export type ReportTable = keyof typeof REPORT_TABLES;
 
@@ -76,20 +81,24 @@ export function reportTableCsv(input: ReportInput, table: ReportTable, file: str
   const text =
     table === 'groups'
       ? groupAnalysisCsv(r)
-      : table === 'folds'
-        ? foldsCsv(r)
-        : r.curves?.[t.from.slice('curves.'.length)]
-          ? curveCsv(r.curves[t.from.slice('curves.'.length)]!)
-          : null;
+      : table === 'operating_points'
+        ? operatingPointsCsv(r)
+        : table === 'folds'
+          ? foldsCsv(r)
+          : r.curves?.[t.from.slice('curves.'.length)]
+            ? curveCsv(r.curves[t.from.slice('curves.'.length)]!)
+            : null;
   if (text === null) {
     const why =
-      table === 'folds'
-        ? 'the file has no fold column (a column named fold, or `columns.fold` in eval-lens.json; classification only)'
-        : table === 'groups'
-          ? 'the selective family ran without class groups (`groups` and a train distribution) or without acceptance'
-          : table === 'rc_grid'
-            ? 'the file has no scores or fewer than 101 rows, or the results were written by an earlier version'
-            : 'the file has no confidence scores';
+      table === 'operating_points'
+        ? '`targetCoverage` is a single number (a list, e.g. [0.6, 0.7, 0.8, 0.9], writes one row per coverage), or the file has no scores'
+        : table === 'folds'
+          ? 'the file has no fold column (a column named fold, or `columns.fold` in eval-lens.json; classification only)'
+          : table === 'groups'
+            ? 'the selective family ran without class groups (`groups` and a train distribution) or without acceptance'
+            : table === 'rc_grid'
+              ? 'the file has no scores or fewer than 101 rows, or the results were written by an earlier version'
+              : 'the file has no confidence scores';
     throw new EvalLensError(
       'report-table-missing',
       `${file}: no ${t.from} (${t.what}) in these results: ${why}. Tables present: ${presentTables(r).join(', ') || 'none'}.`,
@@ -103,6 +112,7 @@ function presentTables(r: Results): string[] {
   return (Object.keys(REPORT_TABLES) as ReportTable[]).filter((k) => {
     const from = REPORT_TABLES[k].from;
     if (k === 'folds') return foldsCsv(r) !== null;
+    if (k === 'operating_points') return operatingPointsCsv(r) !== null;
     return k === 'groups' ? groupAnalysisCsv(r) !== null : r.curves?.[from.slice('curves.'.length)] !== undefined;
   });
 }

@@ -5,6 +5,7 @@
  * has one. An undefined value is `—`.
  */
 import type { OperatingPointRow, Results } from './types';
+import { csvCell } from '../../shared/csvCell';
 import { escapeMarkdown } from '../../shared/markdownText';
 
 /** The rows, or none when the results have no operating-point table. */
@@ -83,4 +84,31 @@ export function operatingPointsMarkdown(results: Results, digits = 4): string {
     ...rows.map((r) => `| ${r.targetCoverage} | ${fields.map((f) => operatingPointCell(r, f, digits)).join(' | ')} |`),
   ];
   return out.join('\n') + '\n';
+}
+
+const csvNumber = (v: number | null | undefined): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '' : String(v);
+
+/**
+ * The operating points as a CSV table of their own (`report --table operating_points`):
+ * `target_coverage,threshold_on`, then each field followed by its interval (`<field>_lo`,
+ * `<field>_hi`), at full precision; an empty cell when undefined. Null without operating points.
+ */
+export function operatingPointsCsv(results: Pick<Results, 'tables'>): string | null {
+  const rows = operatingPointRowsOf(results);
+  if (rows.length === 0) return null;
+  const fields = operatingPointFields(rows);
+  const lines = [
+    ['target_coverage', 'threshold_on', ...fields.flatMap((f) => [f, `${f}_lo`, `${f}_hi`])],
+    ...rows.map((r) => [
+      csvNumber(r.targetCoverage),
+      r.thresholdOn,
+      ...fields.flatMap((f) => [
+        csvNumber(operatingPointValue(r, f)),
+        csvNumber(r.ci?.[f]?.[0]),
+        csvNumber(r.ci?.[f]?.[1]),
+      ]),
+    ]),
+  ];
+  return lines.map((l) => l.map(csvCell).join(',')).join('\n') + '\n';
 }

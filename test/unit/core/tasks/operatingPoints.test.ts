@@ -15,6 +15,7 @@ import { validateResults } from '../../../../src/core/results/validate';
 import { formatOperatingPointsTable, operatingPointsMarkdown } from '../../../../src/core/results/operatingPointsText';
 import type { OperatingPointRow, Results } from '../../../../src/core/results/types';
 import { buildReportModel } from '../../../../src/shared/report/index';
+import { renderReportFile } from '../../../../src/cli/report';
 import { closeAbs } from '../../helpers/numericClose';
 
 const dir = mkdtempSync(join(tmpdir(), 'eval-lens-opoints-'));
@@ -198,4 +199,34 @@ for (const withSplit of [true, false]) {
 test('a targetCoverage list with a value outside (0, 1] is refused', async () => {
   const f = write('bad', TINY, { targetCoverage: [0.5, 1.5] });
   await assert.rejects(evaluateFile(f.path, { configPath: f.configPath }), /targetCoverage/);
+});
+
+test('report --format csv --table operating_points: one row per coverage, hand-computed, names CSV-escaped', async () => {
+  // the tail group named with a comma and a quote: its header cells must be quoted, quotes doubled
+  const f = write('tiny-csv', TINY, { ...GROUPS, groupNames: ['head', 'tail, "rare"'], targetCoverage: [0.5, 1] });
+  const resultsPath = join(dir, 'tiny-csv.eval.json');
+  writeFileSync(resultsPath, JSON.stringify(await evaluateFile(f.path, { configPath: f.configPath })));
+  const csv = await renderReportFile(resultsPath, 'tiny-csv.eval.json', 'csv', { table: 'operating_points' });
+  const lines = csv.trimEnd().split('\n');
+  const fields = ['threshold', 'coverage', 'selective_risk', 'balanced_error', 'worst_error', 'error_group.head'];
+  const tail = '"error_group.tail, ""rare"""';
+  assert.equal(
+    lines[0],
+    ['target_coverage', 'threshold_on', ...fields.flatMap((x) => [x, `${x}_lo`, `${x}_hi`])].join(',') +
+      `,${tail},"error_group.tail, ""rare""_lo","error_group.tail, ""rare""_hi"`,
+  );
+  assert.equal(lines.length, 3);
+  // bootstrap n = 0: no interval, empty cells; values as hand-computed above the first test
+  const expect = (target: number, values: number[]): string =>
+    [String(target), 'evaluated', ...values.flatMap((v) => [String(v), '', ''])].join(',');
+  assert.equal(lines[1], expect(0.5, [0.7, 3 / 6, 1 / 3, (1 / 2 + 0) / 2, 1 / 2, 1 / 2, 0]));
+  assert.equal(lines[2], expect(1, [0.4, 1, 2 / 6, 1 / 3, 1 / 3, 1 / 3, 1 / 3]));
+  // a single targetCoverage writes no table: a clear error naming the file
+  const g = write('tiny-single', TINY, { ...GROUPS, targetCoverage: 0.5 });
+  const single = join(dir, 'tiny-single.eval.json');
+  writeFileSync(single, JSON.stringify(await evaluateFile(g.path, { configPath: g.configPath })));
+  await assert.rejects(
+    renderReportFile(single, 'tiny-single.eval.json', 'csv', { table: 'operating_points' }),
+    /tiny-single\.eval\.json: no tables\.operatingPoints .*single number/,
+  );
 });
