@@ -35,6 +35,7 @@ interface DiffFlags extends FindSlicesFlags {
   format: DiffFormat;
   matchBy?: 'id' | 'position';
   root?: string;
+  metricsOn?: 'test' | 'all';
 }
 
 export function registerDiff(program: Command): void {
@@ -56,7 +57,13 @@ export function registerDiff(program: Command): void {
         'position',
       ]),
     )
-    .option('--root <dir>', 'workspace root: paths in the config must stay inside it');
+    .option('--root <dir>', 'workspace root: paths in the config must stay inside it')
+    .addOption(
+      new Option(
+        '--metrics-on <rows>',
+        'with a split column: compare the test rows (default, as evaluate and compare) or all rows',
+      ).choices(['test', 'all']),
+    );
   addFindSlicesOptions(
     cmd,
     "also find the slices of A's rows (values and quartile bins of the columns, and pairs of them) where B's accuracy is significantly below A's",
@@ -74,6 +81,7 @@ export function registerDiff(program: Command): void {
       await checkInput(pa, a);
       await checkInput(pb, b);
       const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : await findConfigBeside(pa);
+      const overrides = opts.metricsOn ? { overrides: { metricsOn: opts.metricsOn } } : {};
       let d: RowDiff;
       let found: FileSliceFinderResult | null = null;
       try {
@@ -85,6 +93,7 @@ export function registerDiff(program: Command): void {
           limit,
           matchBy: opts.matchBy,
           root: workspaceRoot(cwd, opts.root, configPath ?? pa),
+          ...overrides,
         });
         if (finder)
           found = await findSlicesBetween(a, b, {
@@ -92,6 +101,7 @@ export function registerDiff(program: Command): void {
             where,
             matchBy: opts.matchBy,
             root: workspaceRoot(cwd, opts.root, configPath ?? pa),
+            ...overrides,
             ...finder,
           });
       } catch (e) {
@@ -138,7 +148,7 @@ export function renderDiff(d: RowDiff, format: DiffFormat): string {
   const lines: string[] = [];
   const [A, B] = d.runs.map(escapeControlLine);
   lines.push(
-    `${A} → ${B}: ${d.n} matched rows${d.where ? ` where ${escapeControlLine(d.where)}` : ''}; ${d.metric} Δ = ${formatDelta(d.delta)}.`,
+    `${A} → ${B}: ${d.measured ? `test rows (split = test): ${d.measured.testRows} of ${d.measured.rowsInFile}; ` : ''}${d.n} matched rows${d.where ? ` where ${escapeControlLine(d.where)}` : ''}; ${d.metric} Δ = ${formatDelta(d.delta)}.`,
   );
   if (d.cells && d.mcnemar) {
     const c = d.cells;

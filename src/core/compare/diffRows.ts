@@ -15,6 +15,8 @@
  *   (a row B lost, or whose loss grew most, comes first); ties in file order of A.
  * - `where` filters with the row query's language on A's rows (its keys: `label`, `correct`,
  *   `confidence`, the file's columns, …); the counts and the test are over the filtered rows.
+ * - With a validation/test split (metrics on the test rows, the default), only A's test rows are
+ *   compared, as evaluate and compare measure them; `metricsOn: "all"` compares every row.
  * - Every row carries its line in both files (for Parquet and `.npz`, the data row: no line).
  */
 import { fail } from '../diagnostics';
@@ -122,7 +124,16 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
       );
     for (let i = 0; i < A.rows.length; i++) partner[i] = i;
   }
-  const keep = opts.where && opts.where.length > 0 ? new Set(ia.rowsMatching(opts.where)) : null;
+  // The rows every metric covers (the test rows with a split, as evaluate and compare), then the filter.
+  const measured = ia.measuredRows ?? null;
+  const filtered = opts.where && opts.where.length > 0 ? ia.rowsMatching(opts.where) : null;
+  const inMeasured = measured ? new Set(measured) : null;
+  const keep =
+    filtered || inMeasured
+      ? new Set(
+          (filtered ? Array.from(filtered) : Array.from(measured!)).filter((i) => !inMeasured || inMeasured.has(i)),
+        )
+      : null;
   const direction = directionOf(metric);
   const sign = direction === 'lower' ? -1 : 1;
   const cells = ranking ? null : { bothRight: 0, lost: 0, gained: 0, bothWrong: 0 };
@@ -199,5 +210,6 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
     rows,
     rowAddressed: A.rowAddressed || B.rowAddressed,
     where: opts.whereText ?? null,
+    measured: measured ? { testRows: measured.length, rowsInFile: A.rows.length } : null,
   };
 }

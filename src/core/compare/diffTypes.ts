@@ -42,4 +42,6 @@ export interface RowDiff {
   /** Parquet / `.npz`: line numbers are data rows, there is no line to open. */
   rowAddressed: boolean;
   where: string | null;
+  /** With a split: the rows compared are A's test rows, `testRows` of the file's `rowsInFile`; null for every row. */
+  measured?: { testRows: number; rowsInFile: number } | null;
 }

@@ -13,7 +13,7 @@ import { SHOTS } from '../metrics/longtail';
 import { ResultsBuilder } from '../results/builder';
 import { prepareRun, type ClassificationRun } from '../tasks/classificationRun';
 import { acceptanceFor, prepareSelective } from '../tasks/classificationSelective';
-import { withSplitValues } from '../tasks/split';
+import { metricRows, withSplitValues } from '../tasks/split';
 import { cutClassificationData } from '../data/cutRows';
 import type { TaskContext } from '../tasks/types';
 import type { Field } from './fields';
@@ -45,6 +45,8 @@ export interface ClassificationRowValues {
   confidence: Float64Array | null;
   /** 1 accepted, 0 rejected at the evaluation's operating point; null when the selective family does not run. */
   accepted: Uint8Array | null;
+  /** The rows every metric covers (the test rows with a split, tasks/split.ts `metricRows`); null for every row. */
+  measured: Int32Array | null;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function classificationRowValues(
     const idx = s.rows.rowIndex;
     for (let p = 0; p < s.rows.n; p++) accepted[idx[p]] = acc.kind === 'prefix' ? (p < acc.end ? 1 : 0) : acc.mask[p];
   }
-  return { run, confidence, accepted };
+  return { run, confidence, accepted, measured: metricRows(plan) };
 }
 
 export function classificationTable(loaded: LoadedClassification, values: ClassificationRowValues): RowTable {

@@ -79,6 +79,11 @@ export interface Inspection {
    * without a role with at most 50 distinct values (header order), with its distinct count.
    */
   readonly sliceCandidates: { column: string; distinct: number }[];
+  /**
+   * The rows every metric covers (row indices, file order): the test rows with a split and
+   * `metricsOn: "test"`; null (or absent) for every row.
+   */
+  readonly measuredRows?: Int32Array | null;
   /** One page of rows. Synchronous; throws a QueryError for an unknown key or a value that does not fit. */
   query(q: RowQuery): RowPage;
   /** Indices (0-based, file order) of the rows matching a filter. */
@@ -109,6 +114,7 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
   let header: string[] = [];
   let classes: string[] | null = null;
   let candidates: { column: string; distinct: number }[] = [];
+  let measuredRows: Int32Array | null = null;
   let info: { size: number; sha256: string };
   if (task === 'ranking') {
     const data = await loadRanking({
@@ -146,7 +152,9 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
       loadClassification(path, config, ctx.warnings, opts.progress, { keepOther: true, keepProbabilities: true }),
     ]);
     info = fi;
-    table = classificationTable(loaded, await classificationRowValues(loaded, ctx));
+    const values = await classificationRowValues(loaded, ctx);
+    measuredRows = values.measured;
+    table = classificationTable(loaded, values);
     header = loaded.header;
     classes = loaded.data.classes;
     candidates = sliceCandidates([...groupColumnText(loaded), ...Object.values(loaded.text)]);
@@ -175,6 +183,7 @@ export async function openInspection(path: string, opts: InspectionOptions = {})
     filterKeys: [...table.fields.keys()],
     sortKeys: table.sortKeys,
     sliceCandidates: candidates,
+    measuredRows,
     query: rowAddressed ? (q) => ({ ...runner.query(q), rowAddressed: true }) : (q) => runner.query(q),
     rowsMatching: (where) => matchingRows(table, where),
     sample: rowAddressed ? (q) => ({ ...sampleRows(runner, q), rowAddressed: true }) : (q) => sampleRows(runner, q),

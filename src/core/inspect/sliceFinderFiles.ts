@@ -47,7 +47,12 @@ interface RowsOfFile {
   kept: Int32Array;
 }
 
-function classificationRows(insp: Inspection, file: string, where: FilterTerm[] | undefined): RowsOfFile {
+function classificationRows(
+  insp: Inspection,
+  file: string,
+  where: FilterTerm[] | undefined,
+  measuredOnly = false,
+): RowsOfFile {
   if (insp.task === 'ranking')
     fail(
       'slice-finder-task',
@@ -56,7 +61,10 @@ function classificationRows(insp: Inspection, file: string, where: FilterTerm[] 
     );
   const page = insp.query({ where: [], offset: 0, limit: Math.max(1, insp.rowsInFile) });
   const views = page.rows as ClassificationRowView[];
-  const kept = where && where.length > 0 ? insp.rowsMatching(where) : Int32Array.from(views, (_, i) => i);
+  const filtered = where && where.length > 0 ? insp.rowsMatching(where) : Int32Array.from(views, (_, i) => i);
+  // two runs: the rows every metric covers (the test rows with a split), as `diff` compares them
+  const measured = measuredOnly && insp.measuredRows ? new Set(insp.measuredRows) : null;
+  const kept = measured ? filtered.filter((i) => measured.has(i)) : filtered;
   return { views, kept };
 }
 
@@ -113,7 +121,7 @@ export async function findSlicesBetween(
   opts: SliceFinderFileOptions = {},
 ): Promise<FileSliceFinderResult> {
   const insp = await openInspection(pathA, inspectionOptions(opts));
-  const rows = classificationRows(insp, pathA, opts.where);
+  const rows = classificationRows(insp, pathA, opts.where, true);
   if (rows.kept.length === 0) noRows(pathA);
   // The pairing, its checks and the rows that flipped, as `diff` finds them.
   const d = await diffRuns(pathA, pathB, {

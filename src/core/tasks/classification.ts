@@ -25,7 +25,7 @@ import { classificationFoldsStep, classificationSlicesStep } from '../inspect/sl
 import { subgroupStep } from './classificationSubgroups';
 import { subsetClassification } from '../inspect/subset';
 import { checkBaselineFits, classificationBaselineData } from './baselineRun';
-import { splitSummary, withSplitValues, type SplitPlan } from './split';
+import { metricRows, splitSummary, withSplitValues, type SplitPlan } from './split';
 import { cutClassificationData } from '../data/cutRows';
 import type { ClassificationData } from '../data/classificationData';
 import type { LoadedClassification } from '../io/loadClassification';
@@ -255,15 +255,16 @@ function splitForMetrics(
   if (!plan) return { loaded, plan: null, validation: null };
   const all = { ...loaded, data };
   const validation = plan.val.length > 0 ? cutClassificationData(data, plan.val) : null;
+  const test = metricRows(plan);
   if (plan.metricsOn === 'all') return { loaded: all, plan, validation };
-  if (plan.test.length === 0) {
+  if (test === null) {
     ctx.warnings.note(
       'split-no-test-rows',
       `${data.file}: the split has no test rows (${plan.val.length} validation rows), so every metric is computed on all ${data.n} rows.`,
     );
     return { loaded: all, plan: { ...plan, metricsOn: 'all' }, validation };
   }
-  return { loaded: subsetClassification(all, plan.test), plan, validation };
+  return { loaded: subsetClassification(all, test), plan, validation };
 }
 
 export const runClassification: TaskRunner = async (ctx) => {

@@ -146,6 +146,15 @@ function splitNamesOf(
   return { validation, test };
 }
 
+/**
+ * The rows every metric is computed on (row indices, file order): the test rows with a split and
+ * `metricsOn: "test"`; null for every row (no split, `metricsOn: "all"`, or a split without test rows).
+ */
+export function metricRows(plan: SplitPlan | null | undefined): Int32Array | null {
+  if (!plan || plan.metricsOn === 'all' || plan.test.length === 0) return null;
+  return plan.test;
+}
+
 /** The split as stored in `results.source.split`. */
 export function splitSummary(p: SplitPlan): SplitInfo {
   return {

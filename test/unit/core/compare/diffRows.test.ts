@@ -27,7 +27,7 @@ const D = 'examples/digits-lt';
 for (const other of ['knn.csv', 'svc_rbf.csv']) {
   test(`logreg → ${other}: the four cells, McNemar and the flipped rows (worst for B first) = pandas`, async () => {
     const g = golden[other]!;
-    const d = await diffRuns(`${D}/logreg.csv`, `${D}/${other}`, { limit: 1000 });
+    const d = await diffRuns(`${D}/logreg.csv`, `${D}/${other}`, { limit: 1000, overrides: { metricsOn: 'all' } });
     assert.deepEqual(d.cells, g.cells);
     assert.deepEqual(d.mcnemar, mcnemarExact(g.cells.lost, g.cells.gained));
     assert.deepEqual(
@@ -47,7 +47,11 @@ for (const other of ['knn.csv', 'svc_rbf.csv']) {
 
   test(`logreg → ${other}: --metric nll, the rows whose loss grew most first = pandas`, async () => {
     const g = golden[other]!;
-    const d = await diffRuns(`${D}/logreg.csv`, `${D}/${other}`, { metric: 'nll', limit: 20 });
+    const d = await diffRuns(`${D}/logreg.csv`, `${D}/${other}`, {
+      metric: 'nll',
+      limit: 20,
+      overrides: { metricsOn: 'all' },
+    });
     assert.equal(d.changed, g.nll_changed_count);
     assert.deepEqual(
       d.rows.map((r) => r.id),
@@ -60,8 +64,12 @@ for (const other of ['knn.csv', 'svc_rbf.csv']) {
 }
 
 test('--where filters on A’s rows: the cells and the flipped rows of that subset only', async () => {
-  const all = await diffRuns(`${D}/logreg.csv`, `${D}/knn.csv`, { limit: 1000 });
-  const nine = await diffRuns(`${D}/logreg.csv`, `${D}/knn.csv`, { limit: 1000, where: parseWhere('label=9') });
+  const all = await diffRuns(`${D}/logreg.csv`, `${D}/knn.csv`, { limit: 1000, overrides: { metricsOn: 'all' } });
+  const nine = await diffRuns(`${D}/logreg.csv`, `${D}/knn.csv`, {
+    limit: 1000,
+    where: parseWhere('label=9'),
+    overrides: { metricsOn: 'all' },
+  });
   const labels = new Map(
     readFileSync(`${D}/logreg.csv`, 'utf8')
       .trim()
