@@ -65,7 +65,7 @@ function summary(d: RowDiff): HTMLElement {
     el(
       'p',
       { class: 'diff-counts', 'data-n': String(d.n), 'data-changed': String(d.changed) },
-      `${formatCount(d.n)} matched rows${d.where ? ` where ${d.where}` : ''}; ${formatCount(d.changed)} changed; ${d.metric} Δ (B − A) = ${signed(d.delta)}.`,
+      `${d.measured ? `The split's test rows, as the metrics: ${formatCount(d.measured.testRows)} of ${formatCount(d.measured.rowsInFile)}; ` : ''}${formatCount(d.n)} matched rows${d.where ? ` where ${d.where}` : ''}; ${formatCount(d.changed)} changed; ${d.metric} Δ (B − A) = ${signed(d.delta)}.`,
     ),
   );
   if (d.cells) {

@@ -148,7 +148,7 @@ export function renderDiff(d: RowDiff, format: DiffFormat): string {
   const lines: string[] = [];
   const [A, B] = d.runs.map(escapeControlLine);
   lines.push(
-    `${A} → ${B}: ${d.measured ? `test rows (split = test): ${d.measured.testRows} of ${d.measured.rowsInFile}; ` : ''}${d.n} matched rows${d.where ? ` where ${escapeControlLine(d.where)}` : ''}; ${d.metric} Δ = ${formatDelta(d.delta)}.`,
+    `${A} → ${B}: ${d.measured ? `the split's test rows: ${d.measured.testRows} of ${d.measured.rowsInFile}; ` : ''}${d.n} matched rows${d.where ? ` where ${escapeControlLine(d.where)}` : ''}; ${d.metric} Δ = ${formatDelta(d.delta)}.`,
   );
   if (d.cells && d.mcnemar) {
     const c = d.cells;

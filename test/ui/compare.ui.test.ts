@@ -35,12 +35,12 @@ let server: CodeServer, wb: Workbench, page: Page, ws: string;
 const SHOTS = join(root, 'test-artifacts/screenshots');
 
 /** The data lines of a digits CSV (id,label,pred,…): id, label, pred, 1-based line, the line's text. */
-function csv(rel: string): { id: string; label: string; pred: string; line: number; text: string }[] {
+function csv(rel: string): { id: string; label: string; pred: string; split: string; line: number; text: string }[] {
   return readFileSync(join(ws, rel), 'utf8')
     .split('\n')
     .map((text, i) => {
-      const [id, label, pred] = text.split(',');
-      return { id: id!, label: label!, pred: pred!, line: i + 1, text };
+      const [id, label, pred, split] = text.split(',');
+      return { id: id!, label: label!, pred: pred!, split: split!, line: i + 1, text };
     })
     .filter((r) => r.line > 1 && r.text.trim() !== '');
 }
@@ -82,8 +82,10 @@ describe('comparison: Changed rows in the browser (code-server + Chromium)', { t
   after(() => closeWorkbench(server, wb));
 
   it('lists the flipped rows worst for B first; Enter opens both files side by side at that row', async () => {
-    // Independently of the code under test: the rows right in logreg and wrong in knn (lost), and back.
-    const A = csv('digits-lt/logreg.csv');
+    // Independently of the code under test: the rows right in logreg and wrong in knn (lost), and
+    // back, among logreg's test rows (its split column), the rows the comparison's metrics cover.
+    const A = csv('digits-lt/logreg.csv').filter((r) => r.split === 'test');
+    assert.equal(A.length, 150, "digits-lt's header is id,label,pred,split,… with 150 test rows");
     const B = new Map(csv('digits-lt/knn.csv').map((r) => [r.id, r]));
     const right = (r: { label: string; pred: string }): boolean => r.label === r.pred;
     const lost = A.filter((a) => right(a) && !right(B.get(a.id)!));
@@ -101,6 +103,7 @@ describe('comparison: Changed rows in the browser (code-server + Chromium)', { t
       lost: document.querySelector('.changed-rows [data-cell="lost"]')?.textContent ?? '',
       gained: document.querySelector('.changed-rows [data-cell="gained"]')?.textContent ?? '',
       changed: document.querySelector<HTMLElement>('.changed-rows .diff-counts')?.dataset.changed ?? '',
+      counts: document.querySelector('.changed-rows .diff-counts')?.textContent ?? '',
       first: [...document.querySelectorAll('.changed-rows tr.diff-row')].slice(0, 3).map((tr) => ({
         a: (tr as HTMLElement).dataset.lineA,
         b: (tr as HTMLElement).dataset.lineB,
@@ -110,6 +113,7 @@ describe('comparison: Changed rows in the browser (code-server + Chromium)', { t
     assert.equal(shown.lost, String(lost.length));
     assert.equal(shown.gained, String(gained.length));
     assert.equal(shown.changed, String(lost.length + gained.length));
+    assert.match(shown.counts, /^The split's test rows, as the metrics: 150 of 300; 150 matched rows; /);
     // Worst for B first: the lost rows, in the baseline's file order.
     assert.deepEqual(
       shown.first,

@@ -9,7 +9,7 @@
  * Run: npm run build && node --import tsx --test test/ui/foundSlices.ui.test.ts
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -40,6 +40,10 @@ let ws: string;
 describe('the slice finder in the Slices tab (code-server + Chromium)', { timeout: 600_000 }, () => {
   before(async () => {
     ws = copyExamples();
+    // Every row of digits-lt (metricsOn: all): its 150 test rows alone hold no class of the
+    // finder's minimum support (30), and the tests below check slices counted over the 300 rows.
+    const config = join(ws, 'digits-lt/eval-lens.json');
+    writeFileSync(config, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), metricsOn: 'all' }, null, 2));
     writeComparison(ws);
     ({ server, wb } = await startWorkbench(ws));
     page = wb.page;

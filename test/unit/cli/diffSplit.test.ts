@@ -77,7 +77,7 @@ test('diff with a split compares the test rows and says so; --metrics-on all com
   assert.match(
     text.stdout.split('\n')[0]!,
     new RegExp(
-      `test rows \\(split = test\\): ${e.n} of ${e.all}; ${e.n} matched rows; accuracy Δ = \\${sign}${e.delta.toFixed(4)}`,
+      `the split's test rows: ${e.n} of ${e.all}; ${e.n} matched rows; accuracy Δ = \\${sign}${e.delta.toFixed(4)}`,
     ),
   );
 
