@@ -46,7 +46,7 @@ if (fresh) rmSync(stateDir, { recursive: true, force: true });
 mkdirSync(stateDir, { recursive: true });
 
 if (!codeServerInstalled()) {
-  console.log('Installing code-server (VS Code in the browser) from npm: first use only, about 10 minutes…');
+  console.log('Installing code-server (VS Code in the browser) from npm: first use only, 3 to 10 minutes…');
   const why = ensureCodeServer();
   if (why) {
     console.error(`npm start: ${why}`);

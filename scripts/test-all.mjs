@@ -82,7 +82,7 @@ if (noChromium) {
   uiReason ??= noChromium;
 }
 if (!(vscodeReason && uiReason) && !codeServerInstalled()) {
-  banner('installing code-server (first run only, about 10 minutes)');
+  banner('installing code-server (first run only, 3 to 10 minutes)');
   const why = ensureCodeServer();
   if (why) {
     vscodeReason ??= `code-server could not be installed: ${why}`;

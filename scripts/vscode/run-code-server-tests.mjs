@@ -52,7 +52,7 @@ async function main() {
   const noChromium = chromiumMissing();
   if (noChromium) skip(noChromium);
   if (!codeServerInstalled()) {
-    console.log('code-server is not installed yet: installing it (first use, about 10 minutes)…');
+    console.log('code-server is not installed yet: installing it (first use, 3 to 10 minutes)…');
     const why = ensureCodeServer();
     if (why) skip(why);
   }

@@ -14,7 +14,7 @@ if (noChromium) {
   process.exit(3);
 }
 if (!codeServerInstalled()) {
-  console.log('code-server is not installed yet: installing it (first use, about 10 minutes)…');
+  console.log('code-server is not installed yet: installing it (first use, 3 to 10 minutes)…');
   const why = ensureCodeServer();
   if (why) {
     console.error(`test:ui SKIPPED: ${why}`);
