@@ -14,14 +14,18 @@ import { activate, closeAllEditors, evaluate, readJson, runAccepting, uri, waitF
 
 type DiffMessage = Extract<HostMessage, { type: 'diff' }>;
 
-/** id → [1-based line, label, pred] of a digits CSV (id,label,pred,… with a header line). */
+/**
+ * id → [1-based line, label, pred] of the test rows of a digits CSV (id,label,pred,split,… with a
+ * header line): the rows a comparison's metrics, and so its Changed rows, cover.
+ */
 function csvRows(rel: string): Map<string, [number, string, string]> {
   const lines = readFileSync(ws(rel), 'utf8').split('\n');
+  assert.match(lines[0]!, /^id,label,pred,split,/);
   const out = new Map<string, [number, string, string]>();
   lines.forEach((l, i) => {
     if (i === 0 || l.trim() === '') return;
-    const [id, label, pred] = l.split(',');
-    out.set(id!, [i + 1, label!, pred!]);
+    const [id, label, pred, split] = l.split(',');
+    if (split === 'test') out.set(id!, [i + 1, label!, pred!]);
   });
   return out;
 }
@@ -64,6 +68,7 @@ describe('comparison: Changed rows (diff, Open at line in both files)', function
     );
     const lost = flipped.filter((id) => A.get(id)![1] === A.get(id)![2]).length;
     assert.equal(d.n, A.size);
+    assert.deepEqual(d.measured, { testRows: 150, rowsInFile: 300 });
     assert.equal(d.changed, flipped.length);
     assert.deepEqual(d.cells && [d.cells.lost, d.cells.gained], [lost, flipped.length - lost]);
     assert.deepEqual(new Set(d.rows.map((r) => r.id)), new Set(flipped));
