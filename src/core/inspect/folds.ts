@@ -17,7 +17,7 @@
  */
 import { EvalLensError } from '../diagnostics';
 import type { TextColumn } from '../data/textColumn';
-import type { SliceMetrics } from './slices';
+import { rowsByCode, type SliceMetrics } from './slices';
 import type { FoldRow, FoldSummary, FoldsTable } from '../results/types';
 
 /** The note written beside the summary. */
@@ -50,38 +50,31 @@ export function computeFolds(
   file: string,
   lines: ArrayLike<number>,
 ): FoldsTable {
-  const size = new Int32Array(column.values.length);
   for (let i = 0; i < n; i++) {
-    const c = column.codes[i];
-    if (column.values[c].trim() === '') {
+    if (column.values[column.codes[i]].trim() === '') {
       throw new EvalLensError(
         'missing-fold',
         `${file}:${lines[i]}, column "${column.name}": the fold is missing; every row the metrics are computed on needs a fold value (the fold column is "${column.name}"; name another with \`columns.fold\` in eval-lens.json).`,
         { file, line: lines[i], column: column.name },
       );
     }
-    size[c]++;
   }
-  const members = column.values.map((_, s) => new Int32Array(size[s]));
-  const fill = new Int32Array(column.values.length);
-  for (let i = 0; i < n; i++) {
-    const s = column.codes[i];
-    members[s][fill[s]++] = i;
-  }
+  const members = rowsByCode(column.codes, column.values.length, n);
   const folds: FoldRow[] = [];
   column.values.forEach((value, s) => {
     if (value.trim() === '') return;
-    const small = size[s] > 0 && size[s] < minSize;
-    const row: FoldRow = { fold: value, n: size[s], ...(small ? { small: true as const } : {}), values: {} };
-    const v = size[s] > 0 ? metrics.prepare(members[s])(null) : null;
+    const size = members[s].length;
+    const small = size > 0 && size < minSize;
+    const row: FoldRow = { fold: value, n: size, ...(small ? { small: true as const } : {}), values: {} };
+    const v = size > 0 ? metrics.prepare(members[s])(null) : null;
     metrics.keys.forEach((key, k) => {
       const x = v ? v[k] : NaN;
       row.values[key] = Number.isFinite(x) ? x : null;
     });
     folds.push(row);
   });
+  const measured = folds.filter((f) => f.n > 0);
   const summary: Record<string, FoldSummary> = {};
-  for (const key of metrics.keys) summary[key] = foldSummary(folds.filter((f) => f.n > 0).map((f) => f.values[key]));
-  const k = folds.filter((f) => f.n > 0).length;
-  return { column: column.name, note: foldsNote(k), metrics: [...metrics.keys], folds, summary };
+  for (const key of metrics.keys) summary[key] = foldSummary(measured.map((f) => f.values[key]));
+  return { column: column.name, note: foldsNote(measured.length), metrics: [...metrics.keys], folds, summary };
 }

@@ -223,6 +223,19 @@ export function sliceOptions(config: ResolvedConfig): SliceOptions {
 
 const nul = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
+/** The rows 0…n−1 of each code (code c's rows in file order at index c), by one counting pass. */
+export function rowsByCode(codes: ArrayLike<number>, nCodes: number, n: number): Int32Array[] {
+  const size = new Int32Array(nCodes);
+  for (let i = 0; i < n; i++) size[codes[i]]++;
+  const members = Array.from({ length: nCodes }, (_, c) => new Int32Array(size[c]));
+  const fill = new Int32Array(nCodes);
+  for (let i = 0; i < n; i++) {
+    const c = codes[i];
+    members[c][fill[c]++] = i;
+  }
+  return members;
+}
+
 /**
  * The slice table: every slice value of every column with at least `minSize` rows, worst first by
  * the first headline metric (nulls last; ties by column, then value order). Values of smaller
@@ -249,21 +262,14 @@ export function computeSlices(
   for (const col of columns) {
     // A column is cut here; slice values already cut (the ranking activity bins) are taken as they are.
     const sv = 'labels' in col ? col : sliceValues(col, opts.bins);
-    const size = new Int32Array(sv.labels.length);
-    for (let i = 0; i < n; i++) size[sv.codes[i]]++;
-    const members = sv.labels.map((_, s) => new Int32Array(size[s]));
-    const fill = new Int32Array(sv.labels.length);
-    for (let i = 0; i < n; i++) {
-      const s = sv.codes[i];
-      members[s][fill[s]++] = i;
-    }
+    const members = rowsByCode(sv.codes, sv.labels.length, n);
     sv.labels.forEach((label, s) => {
-      if (size[s] === 0) return;
-      if (size[s] < opts.minSize) {
-        small.push(`${sv.column} = ${label} (${size[s]})`);
+      const rows = members[s];
+      if (rows.length === 0) return;
+      if (rows.length < opts.minSize) {
+        small.push(`${sv.column} = ${label} (${rows.length})`);
         return;
       }
-      const rows = members[s];
       slices.push({
         column: sv.column,
         label,

@@ -70,20 +70,14 @@ export function classificationFoldsStep(run: ClassificationRun, ctx: TaskContext
   const column = typeof name === 'string' ? run.text?.[name] : undefined;
   if (!column) return;
   const { data } = run;
-  const table = computeFolds(
-    column,
-    classificationRunSliceMetrics(run, ctx),
-    data.n,
-    sliceOptions(ctx.config).minSize,
-    data.file,
-    data.lines,
-  );
+  const { minSize } = sliceOptions(ctx.config);
+  const table = computeFolds(column, classificationRunSliceMetrics(run, ctx), data.n, minSize, data.file, data.lines);
   ctx.results.table('folds', table);
   const small = table.folds.filter((f) => f.small);
   if (small.length > 0)
     ctx.warnings.note(
       'small-folds',
-      `${data.file}: ${small.length} fold${small.length === 1 ? ' has' : 's have'} fewer than ${sliceOptions(ctx.config).minSize} rows (minSliceSize): ${small.map((f) => `${f.fold} (${f.n})`).join(', ')}; ${small.length === 1 ? 'it is' : 'they are'} flagged small in the fold table and still counted in its mean and std.`,
+      `${data.file}: ${small.length} fold${small.length === 1 ? ' has' : 's have'} fewer than ${minSize} rows (minSliceSize): ${small.map((f) => `${f.fold} (${f.n})`).join(', ')}; ${small.length === 1 ? 'it is' : 'they are'} flagged small in the fold table and still counted in its mean and std.`,
     );
 }
 
