@@ -128,12 +128,8 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
   const measured = ia.measuredRows ?? null;
   const filtered = opts.where && opts.where.length > 0 ? ia.rowsMatching(opts.where) : null;
   const inMeasured = measured ? new Set(measured) : null;
-  const keep =
-    filtered || inMeasured
-      ? new Set(
-          (filtered ? Array.from(filtered) : Array.from(measured!)).filter((i) => !inMeasured || inMeasured.has(i)),
-        )
-      : null;
+  const candidates = filtered ?? measured;
+  const keep = candidates ? new Set(Array.from(candidates).filter((i) => !inMeasured || inMeasured.has(i))) : null;
   const direction = directionOf(metric);
   const sign = direction === 'lower' ? -1 : 1;
   const cells = ranking ? null : { bothRight: 0, lost: 0, gained: 0, bothWrong: 0 };
