@@ -34,7 +34,7 @@ export interface DrillTargets {
   /** The classic error-analysis view: the most confident mistakes (classification). */
   mistakes?: DrillSpec;
   /**
-   * The filter of the rows every metric covers (`split = test` when the metrics cover a split's test
+   * The filter of the rows every metric covers (`split_role = test` when the metrics cover a split's test
    * rows), already put first in every spec above; a target built in the webview from what it draws
    * (a confusion cell named by its classes) puts it first too.
    */

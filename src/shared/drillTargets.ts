@@ -78,7 +78,8 @@ function perClassFrom(chart: ChartModel): ChartDrill {
  * split measured only the selective family on the test rows (its curve's note says so).
  */
 function measuredRows(results: Results): { all: FilterTerm[]; selective: FilterTerm[] } {
-  const test = [t('split', '=', 'test')];
+  // by role, not by the column's spelling: `splitNames` may map e.g. `holdout` to test
+  const test = [t('split_role', '=', 'test')];
   const sp = results.source.split;
   if (sp) return sp.metricsOn === 'test' ? { all: test, selective: test } : { all: [], selective: [] };
   const note = results.curves.riskCoverage?.note ?? results.metrics.selective_risk?.note ?? '';

@@ -64,7 +64,7 @@ async function shootBothThemes(name: string, frame: Frame): Promise<void> {
  * counts the tests compare with) cover the test rows only.
  */
 function measuredChips(r: Results): string[] {
-  return r.source.split?.metricsOn === 'test' ? ['split = test'] : [];
+  return r.source.split?.metricsOn === 'test' ? ['split_role = test'] : [];
 }
 
 async function rowsPanel(frame: Frame): Promise<{ total: number; rows: number; chips: string[]; title: string }> {

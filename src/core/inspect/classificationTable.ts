@@ -118,6 +118,10 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
   if (group) fields.set('group', { kind: 'category', ...group });
   const split = data.split ? encode(data.split) : null;
   if (split) fields.set('split', { kind: 'category', ...split });
+  // The role each split value plays (`splitNames` maps any spelling, e.g. holdout → test): the
+  // drill-downs select the measured rows by role, whatever the column holds.
+  const plan = run.split;
+  if (plan) fields.set('split_role', { kind: 'category', codes: splitRoleCodes(n, plan), names: SPLIT_ROLES });
   const ids = data.ids ? encode(data.ids) : null;
   if (ids) fields.set('id', { kind: 'category', ...ids });
 
@@ -174,6 +178,17 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
     return v;
   };
   return { n, lines: data.lines, fields, sortKeys, view };
+}
+
+/** The values of the `split_role` field, in code order. */
+export const SPLIT_ROLES = ['validation', 'test'] as const;
+
+/** Per row: 0 validation, 1 test (every row is one or the other once a split is planned). */
+function splitRoleCodes(n: number, plan: { val: Int32Array; test: Int32Array }): Int32Array {
+  const codes = new Int32Array(n);
+  for (const i of plan.test) codes[i] = 1;
+  for (const i of plan.val) codes[i] = 0;
+  return codes;
 }
 
 /** Class index (−1 = none) and score of the three highest-scoring classes per row, best first, the first class on ties. */

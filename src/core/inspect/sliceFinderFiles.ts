@@ -38,6 +38,7 @@ const BUILT_IN_KEYS = new Set([
   'class_group',
   'shot',
   'split',
+  'split_role',
   'stratum',
 ]);
 

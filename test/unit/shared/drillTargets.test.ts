@@ -152,11 +152,11 @@ test('under the val/test protocol the selective targets keep to the test rows', 
   r.metrics.selective_risk = { value: 0.1, direction: 'lower' };
   const d = drillTargets(r, buildReportModel(r));
   assert.deepEqual(d.charts.riskCoverage!.points![0]![0]!.where, [
-    term('split', '=', 'test'),
+    term('split_role', '=', 'test'),
     term('confidence', '>=', '0.9'),
   ]);
   assert.deepEqual(d.cards.selective_risk!.where, [
-    term('split', '=', 'test'),
+    term('split_role', '=', 'test'),
     term('accepted', '=', 'true'),
     term('correct', '=', 'false'),
   ]);

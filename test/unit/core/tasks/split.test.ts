@@ -15,6 +15,7 @@ import { validateResults } from '../../../../src/core/results/validate';
 import { formatMarkdown, formatTable } from '../../../../src/core/results/format';
 import { randomSplitRows } from '../../../../src/core/tasks/split';
 import { drillTargets } from '../../../../src/shared/drillTargets';
+import { openInspection } from '../../../../src/core/inspect/open';
 import { buildReportModel } from '../../../../src/shared/report/index';
 import { closeAbs } from '../../helpers/numericClose';
 
@@ -100,9 +101,33 @@ test('the table, the Markdown and the report header say which rows the numbers c
   assert.match(line?.value ?? '', /^test rows \(n = 4\) of the split column "split"/);
   // every drill-down lists rows among the test rows
   const d = drillTargets(r, model);
-  assert.deepEqual(d.mistakes?.where[0], { key: 'split', op: '=', value: 'test' });
+  assert.deepEqual(d.mistakes?.where[0], { key: 'split_role', op: '=', value: 'test' });
   for (const spec of d.tables.perClass?.rows ?? [])
-    assert.deepEqual(spec?.where[0], { key: 'split', op: '=', value: 'test' });
+    assert.deepEqual(spec?.where[0], { key: 'split_role', op: '=', value: 'test' });
+});
+
+test('the drill-downs select the test rows by role, whatever the split column calls them', async () => {
+  // `holdout` and `TUNE` mapped by splitNames: the column never says "test", yet the 4 holdout rows
+  // are the measured rows, and the drill-down filter finds exactly them
+  const lines = SMALL.map((l) => l.replace(/,val$/, ',TUNE').replace(/,test$/, ',holdout'));
+  const f = write('holdout', lines, { splitNames: { validation: ['tune'], test: ['holdout'] } });
+  const r = await evaluateFile(f.path, { configPath: f.configPath });
+  assert.equal(r.source.split?.testRows, 4);
+  const d = drillTargets(r, buildReportModel(r));
+  const insp = await openInspection(f.path, { configPath: f.configPath });
+  assert.deepEqual([...insp.rowsMatching(d.measured ?? [])], [4, 5, 6, 7]);
+  assert.deepEqual([...insp.rowsMatching(d.mistakes?.where ?? [])], [5, 7], 'the test rows predicted wrong');
+  assert.deepEqual([...insp.rowsMatching([{ key: 'split_role', op: '=', value: 'validation' }])], [0, 1, 2, 3]);
+  // the column's own values stay filterable as written
+  assert.deepEqual([...insp.rowsMatching([{ key: 'split', op: '=', value: 'holdout' }])], [4, 5, 6, 7]);
+  // with a random split too (no column: the row table writes val/test, the role says the same)
+  const body = SMALL.slice(1).map((l) => l.split(',').slice(0, 3).join(','));
+  const g = write('random-role', ['label,pred,confidence', ...body], { randomSplit: { validation: 0.5, seed: 7 } });
+  const ig = await openInspection(g.path, { configPath: g.configPath });
+  assert.deepEqual(
+    [...ig.rowsMatching([{ key: 'split_role', op: '=', value: 'test' }])],
+    [...randomSplitRows(8, 0.5, 7).test],
+  );
 });
 
 test('splitNames maps a third split value; an unknown value is an error naming the file, line and expected values', async () => {
