@@ -57,11 +57,15 @@ export function formatFoundSlices(r: FileSliceFinderResult): string {
   const pair = r.mode === 'two-runs';
   const runs = r.runs.map(escapeControlLine);
   const lines: string[] = [''];
+  // with a split, the rows searched are the test rows (those the metrics cover): say so first
+  const m = r.measured;
+  const over = `over ${r.n} rows${m ? ` (the split's test rows: ${m.testRows} of ${m.rowsInFile})` : ''}`;
+  const whole = m ? 'the test rows' : 'the whole file';
   if ('accuracyA' in r.whole)
     lines.push(
-      `Slices where ${runs[1]} is below ${runs[0]} (accuracy ${fixed(r.whole.accuracyB)} vs ${fixed(r.whole.accuracyA)}, Δ = ${signed(r.whole.delta)} over ${r.n} rows)`,
+      `Slices where ${runs[1]} is below ${runs[0]} (accuracy ${fixed(r.whole.accuracyB)} vs ${fixed(r.whole.accuracyA)}, Δ = ${signed(r.whole.delta)} ${over})`,
     );
-  else lines.push(`Slices below the whole file (accuracy ${fixed(r.whole.accuracy)} over ${r.n} rows)`);
+  else lines.push(`Slices below ${whole} (accuracy ${fixed(r.whole.accuracy)} ${over})`);
   lines.push(
     `${r.flagged} of ${r.tried} slices tried flagged at q ≤ ${r.alpha} (Benjamini–Hochberg)${r.subsumed > 0 ? `, ${r.subsumed} of them refinements of a flagged slice, not listed` : ''}; ` +
       `min support ${r.minSupport}; by ${r.columns.map(escapeControlLine).join(', ') || 'no column'}.`,
@@ -69,7 +73,7 @@ export function formatFoundSlices(r: FileSliceFinderResult): string {
   lines.push(
     pair
       ? `Δ = B − A on the slice's rows; p: McNemar's exact test of the rows lost and gained; ${level} Agresti–Min interval.`
-      : `Δ = slice − whole file; p: Fisher's exact test of the slice against the rest; ${level} Wilson interval of the accuracy, Newcombe interval of Δ.`,
+      : `Δ = slice − ${whole}; p: Fisher's exact test of the slice against the rest; ${level} Wilson interval of the accuracy, Newcombe interval of Δ.`,
   );
   if (r.slices.length === 0) return `${lines.join('\n')}\nNo slice is flagged.\n`;
   const head = pair

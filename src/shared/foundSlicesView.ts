@@ -41,7 +41,16 @@ export function foundSlicesView(r: FileSliceFinderResult): FoundSlicesView {
   const whole = r.whole;
   const columns = two
     ? ['slice', 'rows', 'accuracy A', 'accuracy B', 'lost', 'gained', `Δ B − A [${level}]`, 'p', 'q (BH)', '']
-    : ['slice', 'rows', `accuracy [${level}]`, 'whole file', `Δ vs whole [${level}]`, 'p', 'q (BH)', ''];
+    : [
+        'slice',
+        'rows',
+        `accuracy [${level}]`,
+        r.measured ? 'test rows' : 'whole file',
+        `Δ vs whole [${level}]`,
+        'p',
+        'q (BH)',
+        '',
+      ];
   const lines = r.slices.map((s): FoundSliceLine => {
     const significant = s.q <= r.alpha && s.delta < 0;
     const tail = [
@@ -62,10 +71,15 @@ export function foundSlicesView(r: FileSliceFinderResult): FoundSlicesView {
   const method = two
     ? `p: McNemar's exact test of the rows lost and gained; ${level} Agresti–Min interval of Δ`
     : `p: Fisher's exact test of the slice against the rest; ${level} Wilson interval of the accuracy, Newcombe interval of Δ`;
+  // with a split, the rows searched are the test rows (those the metrics cover)
+  const m = r.measured;
+  const rowsText =
+    `${formatCount(r.n)}${'accuracyA' in whole ? ' paired' : ''} rows` +
+    (m ? ` (the split's test rows: ${formatCount(m.testRows)} of ${formatCount(m.rowsInFile)})` : '');
   const wholeText =
     'accuracyA' in whole
-      ? `accuracy ${fixed(whole.accuracyB)} (B) vs ${fixed(whole.accuracyA)} (A), Δ = ${signed(whole.delta)} over ${formatCount(r.n)} paired rows`
-      : `accuracy ${fixed(whole.accuracy)} over ${formatCount(r.n)} rows`;
+      ? `accuracy ${fixed(whole.accuracyB)} (B) vs ${fixed(whole.accuracyA)} (A), Δ = ${signed(whole.delta)} over ${rowsText}`
+      : `accuracy ${fixed(whole.accuracy)} over ${rowsText}`;
   const refined = r.subsumed > 0 ? `; ${r.subsumed} of them refine a flagged slice and are not listed` : '';
   const note =
     `Slice Finder (Chung et al., ICDE 2019): ${formatCount(r.tried)} slices tried — single values, quantile bins and pairs of ` +

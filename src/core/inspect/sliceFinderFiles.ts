@@ -4,6 +4,8 @@
  * by the evaluation's own code — sliced by the true class (`label`), every column without a role,
  * and the row's confidence score; for two runs, the rows paired as `eval-lens diff` pairs them
  * (diffRows.ts: by id, else by position, labels checked), the slices defined on run A's rows.
+ * With a validation/test split both search the rows every metric covers (run A's test rows), so a
+ * slice's Δ is measured against the headline the report shows; `metricsOn: "all"` searches every row.
  */
 import { fail } from '../diagnostics';
 import type { TextColumn } from '../data/textColumn';
@@ -13,6 +15,7 @@ import { openInspection, type Inspection, type InspectionOptions } from './open'
 import { findSlices, type SliceFinderOptions } from './sliceFinder';
 import type { ClassificationRowView, FilterTerm } from './types';
 import type { FileSliceFinderResult } from './sliceFinderTypes';
+import { formatWhere } from './where';
 
 export interface SliceFinderFileOptions
   extends Pick<InspectionOptions, 'configPath' | 'root' | 'defaults' | 'overrides'>, SliceFinderOptions {
@@ -48,12 +51,7 @@ interface RowsOfFile {
   kept: Int32Array;
 }
 
-function classificationRows(
-  insp: Inspection,
-  file: string,
-  where: FilterTerm[] | undefined,
-  measuredOnly = false,
-): RowsOfFile {
+function classificationRows(insp: Inspection, file: string, where: FilterTerm[] | undefined): RowsOfFile {
   if (insp.task === 'ranking')
     fail(
       'slice-finder-task',
@@ -63,8 +61,8 @@ function classificationRows(
   const page = insp.query({ where: [], offset: 0, limit: Math.max(1, insp.rowsInFile) });
   const views = page.rows as ClassificationRowView[];
   const filtered = where && where.length > 0 ? insp.rowsMatching(where) : Int32Array.from(views, (_, i) => i);
-  // two runs: the rows every metric covers (the test rows with a split), as `diff` compares them
-  const measured = measuredOnly && insp.measuredRows ? new Set(insp.measuredRows) : null;
+  // the rows every metric covers (the test rows with a split), as `evaluate` measures and `diff` compares them
+  const measured = insp.measuredRows ? new Set(insp.measuredRows) : null;
   const kept = measured ? filtered.filter((i) => measured.has(i)) : filtered;
   return { views, kept };
 }
@@ -109,10 +107,26 @@ export function findSlicesInInspection(
   path: string,
   opts: SliceFinderOptions & { where?: FilterTerm[] } = {},
 ): FileSliceFinderResult {
+  // The rows every metric covers (the test rows with a split), so that a slice's Δ is slice − the
+  // headline the report shows; `metricsOn: "all"` searches every row.
   const rows = classificationRows(insp, path, opts.where);
   if (rows.kept.length === 0) noRows(path);
   const correct = Uint8Array.from(rows.kept, (i) => (rows.views[i].correct ? 1 : 0));
-  return { runs: [path], ...findSlices({ columns: sliceColumns(rows), correct }, opts) };
+  const found = findSlices({ columns: sliceColumns(rows), correct }, opts);
+  const measured = measuredOf(insp);
+  if (!measured) return { runs: [path], ...found, measured };
+  // `rows` lists every row of the file: a slice's rows are those among the test rows.
+  const role: FilterTerm = { key: 'split_role', op: '=', value: 'test' };
+  const slices = found.slices.map((s) => {
+    const where = [role, ...s.where];
+    return { ...s, where, whereText: formatWhere(where) };
+  });
+  return { runs: [path], ...found, slices, measured };
+}
+
+/** The test rows searched, of the file's rows (null when every row is). */
+function measuredOf(insp: Inspection): FileSliceFinderResult['measured'] {
+  return insp.measuredRows ? { testRows: insp.measuredRows.length, rowsInFile: insp.rowsInFile } : null;
 }
 
 /** Two runs: the slices where B's accuracy is below A's. */
@@ -122,7 +136,7 @@ export async function findSlicesBetween(
   opts: SliceFinderFileOptions = {},
 ): Promise<FileSliceFinderResult> {
   const insp = await openInspection(pathA, inspectionOptions(opts));
-  const rows = classificationRows(insp, pathA, opts.where, true);
+  const rows = classificationRows(insp, pathA, opts.where);
   if (rows.kept.length === 0) noRows(pathA);
   // The pairing, its checks and the rows that flipped, as `diff` finds them.
   const d = await diffRuns(pathA, pathB, {
@@ -142,5 +156,7 @@ export async function findSlicesBetween(
       fail('slice-finder-pairing', { file: pathA, line: r.lineA }, 'expected a row of run A for every changed row.');
     correctB[k] = r.b;
   }
-  return { runs: [pathA, pathB], ...findSlices({ columns: sliceColumns(rows), correct, correctB }, opts) };
+  const found = findSlices({ columns: sliceColumns(rows), correct, correctB }, opts);
+  const measured = measuredOf(insp);
+  return { runs: [pathA, pathB], ...found, measured };
 }

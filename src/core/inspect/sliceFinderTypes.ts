@@ -69,4 +69,11 @@ export interface SliceFinderResult {
 export interface FileSliceFinderResult extends SliceFinderResult {
   /** The file (one run) or the two runs, A then B, as given. */
   runs: string[];
+  /**
+   * With a validation/test split (metrics on the test rows): the rows searched are run A's test
+   * rows, `testRows` of the file's `rowsInFile`, and every listed slice's `where` starts with
+   * `split_role = test` (one run) so that the row query lists the slice's rows among them; null or
+   * absent for every row.
+   */
+  measured?: { testRows: number; rowsInFile: number } | null;
 }
