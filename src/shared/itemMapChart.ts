@@ -2,12 +2,13 @@
  * `tables.itemMap` (items on the first two principal components of their vectors) as a scatter
  * chart with its table, and the highlighting of one user's recommended items on it. Points are
  * coloured by category when the item table has a category column (the {@link NAMED_CATEGORIES}
- * largest categories by their own colour, every other category as one group), else by train count
- * (quartile bins of the shown items), else in one colour. Item ids, names and categories come from
+ * largest categories by their own colour, every other category as one group), else by popularity —
+ * the train count, or the item table's `itemPopularity` column when the map says so
+ * (`popularityColumn`) — in quartile bins of the shown items, else in one colour. Item ids, names and categories come from
  * the user's files: they stay plain text here, and every renderer escapes them.
  */
 import type { ItemMapTable } from '../core/metrics/ranking/itemMap';
-import { formatCount } from './format';
+import { formatAxisValue, formatCount } from './format';
 import type { CellValue, ChartModel, Colour, ColumnKind, Series, TableModel } from './model';
 
 export const ITEM_MAP_TITLE = 'Item map';
@@ -32,6 +33,7 @@ export function asItemMap(value: unknown): ItemMapTable | undefined {
   if (n === 0 || !isNums(m.x, n) || !isNums(m.y, n) || !isNums(m.recommended, n)) return undefined;
   if (!isNums(m.explainedVarianceRatio, 2) || typeof m.k !== 'number' || typeof m.file !== 'string') return undefined;
   if (m.popularity !== undefined && !isNums(m.popularity, n)) return undefined;
+  if (m.popularityColumn !== undefined && typeof m.popularityColumn !== 'string') return undefined;
   if (m.categories !== undefined && !isTexts(m.categories, n)) return undefined;
   if (m.names !== undefined && !isTexts(m.names, n)) return undefined;
   return m;
@@ -74,27 +76,42 @@ function byCategory(m: ItemMapTable): Grouping {
   };
 }
 
-/** Quartile bins of the shown items' train counts (equal bounds merged). */
+/** What the map's popularity is: "train count", or the item table's column (`itemPopularity`). */
+const popularityName = (m: ItemMapTable): string => m.popularityColumn ?? 'train count';
+
+/** A popularity value: a train count as a count, a column's value as written on axes. */
+const popularityText = (m: ItemMapTable, v: number): string =>
+  m.popularityColumn === undefined ? formatCount(v) : formatAxisValue(v);
+
+/** Quartile bins of the shown items' popularity (equal bounds merged). */
 function byPopularity(m: ItemMapTable): Grouping {
   const pop = m.popularity!;
   const sorted = [...pop].sort((a, b) => a - b);
   const q = (f: number): number => sorted[Math.min(sorted.length - 1, Math.floor(f * sorted.length))]!;
   const cuts = [...new Set([q(0.25), q(0.5), q(0.75)])].filter((c) => c < sorted[sorted.length - 1]!);
-  // Bin b holds counts in (cuts[b − 1], cuts[b]]; the last one everything above.
-  const lo = [sorted[0]!, ...cuts.map((c) => c + 1)];
-  const hi = [...cuts, sorted[sorted.length - 1]!];
-  const labels = lo.map((l, b) =>
-    l === hi[b] ? `train count ${formatCount(l)}` : `train count ${formatCount(l)}–${formatCount(hi[b]!)}`,
-  );
+  // Bin b holds values in (cuts[b − 1], cuts[b]]; the last one everything above. A train count's bin
+  // starts at the integer above the cut; a column's real values at the smallest value in the bin.
   const of = pop.map((p) => {
     const b = cuts.findIndex((c) => p <= c);
     return b < 0 ? cuts.length : b;
   });
+  const lo =
+    m.popularityColumn === undefined
+      ? [sorted[0]!, ...cuts.map((c) => c + 1)]
+      : [sorted[0]!, ...cuts.map((c) => sorted.find((v) => v > c)!)];
+  const hi = [...cuts, sorted[sorted.length - 1]!];
+  const name = popularityName(m);
+  const labels = lo.map((l, b) =>
+    l === hi[b] ? `${name} ${popularityText(m, l)}` : `${name} ${popularityText(m, l)}–${popularityText(m, hi[b]!)}`,
+  );
   return {
     labels,
     colours: labels.map((_, i) => GROUP_COLOURS[i]!),
     of,
-    note: 'Colour: the item\u2019s train interactions, in quartile bins of the items shown.',
+    note:
+      m.popularityColumn === undefined
+        ? 'Colour: the item\u2019s train interactions, in quartile bins of the items shown.'
+        : `Colour: the item\u2019s popularity: column \u201c${m.popularityColumn}\u201d from the item table (itemPopularity), in quartile bins of the items shown.`,
   };
 }
 
@@ -104,7 +121,7 @@ function pointLabel(m: ItemMapTable, i: number): string {
   const parts = [
     name ? `${m.ids[i]} \u2014 ${name}` : m.ids[i]!,
     ...(cat ? [`${m.categoryColumn ?? 'category'} ${cat}`] : []),
-    ...(m.popularity ? [`train count ${formatCount(m.popularity[i]!)}`] : []),
+    ...(m.popularity ? [`${popularityName(m)} ${popularityText(m, m.popularity[i]!)}`] : []),
     `in the top ${m.k} of ${formatCount(m.recommended[i]!)} user${m.recommended[i] === 1 ? '' : 's'}`,
   ];
   return parts.join(' \u00b7 ');
@@ -119,7 +136,9 @@ function itemMapTable(m: ItemMapTable): TableModel {
     ...(m.categories ? [[m.categoryColumn ?? 'category', 'text'] as [string, ColumnKind]] : []),
     ['PC 1', 'num'],
     ['PC 2', 'num'],
-    ...(m.popularity ? [['train count', 'int'] as [string, ColumnKind]] : []),
+    ...(m.popularity
+      ? [[popularityName(m), m.popularityColumn === undefined ? 'int' : 'num'] as [string, ColumnKind]]
+      : []),
     [`users with it in their top ${m.k}`, 'int'],
   ];
   const rows: CellValue[][] = m.ids.map((id, i) => [

@@ -3,7 +3,7 @@
 /* eslint-disable */
 // @ts-nocheck
 import func4 from 'ajv/dist/runtime/ucs2length';
-export const compiledFrom = '9eb0b8b3c7e8c7d42f684174fe82d374f147e8b58d3757c657750bac3eeb398d';
+export const compiledFrom = 'd810868162d2f39495f3c584e497e58bc1b934be9a43eff921598af20961ceff';
 export const validate = validate10;
 export default validate10;
 const schema11 = {
@@ -404,7 +404,13 @@ const schema11 = {
     items: {
       $ref: '#/definitions/path',
       description:
-        'Ranking: an item metadata table, one row per item: `item,<any columns>` (name, category, brand…) as CSV/TSV with a header, JSONL objects with an `item` key, or Parquet (the same columns; numbers and booleans shown as text). Its columns are shown beside each item id in the user inspector; they never enter a metric.',
+        'Ranking: an item metadata table, one row per item: `item,<any columns>` (name, category, brand…) as CSV/TSV with a header, JSONL objects with an `item` key, or Parquet (the same columns; numbers and booleans shown as text). Its columns are shown beside each item id in the user inspector; they enter no metric, except the column `itemPopularity` names.',
+    },
+    itemPopularity: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "Ranking: a numeric column of the `items` table (e.g. units sold) read as each item's popularity, instead of its train interactions, by novelty@K (an item's share = its value / the sum of the column over every row of the table), the popularity baseline's order (the train items by this column, descending, ties by item id; seen items still excluded, so the baselines still need `train`) and the item map. Cold-start coverage and activity bins keep the train counts. Every non-empty cell must be a number ≥ 0. A key of its own, so that `items` stays a plain path wherever it is read. Needs `items`.",
     },
     itemEmbeddings: { $ref: '#/definitions/path', description: 'Ranking: item embedding vectors, for diversity@K.' },
     userEmbeddings: {
@@ -4606,18 +4612,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.itemEmbeddings !== undefined) {
-      let data82 = data.itemEmbeddings;
+    if (data.itemPopularity !== undefined) {
+      let data82 = data.itemPopularity;
       if (typeof data82 === 'string') {
         if (func4(data82) < 1) {
           const err193 = {
-            instancePath: instancePath + '/itemEmbeddings',
-            schemaPath: '#/definitions/path/minLength',
+            instancePath: instancePath + '/itemPopularity',
+            schemaPath: '#/properties/itemPopularity/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema34,
+            parentSchema: schema11.properties.itemPopularity,
             data: data82,
           };
           if (vErrors === null) {
@@ -4629,13 +4635,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err194 = {
-          instancePath: instancePath + '/itemEmbeddings',
-          schemaPath: '#/definitions/path/type',
+          instancePath: instancePath + '/itemPopularity',
+          schemaPath: '#/properties/itemPopularity/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema34.type,
-          parentSchema: schema34,
+          schema: schema11.properties.itemPopularity.type,
+          parentSchema: schema11.properties.itemPopularity,
           data: data82,
         };
         if (vErrors === null) {
@@ -4646,12 +4652,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userEmbeddings !== undefined) {
-      let data83 = data.userEmbeddings;
+    if (data.itemEmbeddings !== undefined) {
+      let data83 = data.itemEmbeddings;
       if (typeof data83 === 'string') {
         if (func4(data83) < 1) {
           const err195 = {
-            instancePath: instancePath + '/userEmbeddings',
+            instancePath: instancePath + '/itemEmbeddings',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4669,7 +4675,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err196 = {
-          instancePath: instancePath + '/userEmbeddings',
+          instancePath: instancePath + '/itemEmbeddings',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4686,12 +4692,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userFactors !== undefined) {
-      let data84 = data.userFactors;
+    if (data.userEmbeddings !== undefined) {
+      let data84 = data.userEmbeddings;
       if (typeof data84 === 'string') {
         if (func4(data84) < 1) {
           const err197 = {
-            instancePath: instancePath + '/userFactors',
+            instancePath: instancePath + '/userEmbeddings',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4709,7 +4715,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err198 = {
-          instancePath: instancePath + '/userFactors',
+          instancePath: instancePath + '/userEmbeddings',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4726,12 +4732,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.itemFactors !== undefined) {
-      let data85 = data.itemFactors;
+    if (data.userFactors !== undefined) {
+      let data85 = data.userFactors;
       if (typeof data85 === 'string') {
         if (func4(data85) < 1) {
           const err199 = {
-            instancePath: instancePath + '/itemFactors',
+            instancePath: instancePath + '/userFactors',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4749,7 +4755,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err200 = {
-          instancePath: instancePath + '/itemFactors',
+          instancePath: instancePath + '/userFactors',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4766,12 +4772,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.userIds !== undefined) {
-      let data86 = data.userIds;
+    if (data.itemFactors !== undefined) {
+      let data86 = data.itemFactors;
       if (typeof data86 === 'string') {
         if (func4(data86) < 1) {
           const err201 = {
-            instancePath: instancePath + '/userIds',
+            instancePath: instancePath + '/itemFactors',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4789,7 +4795,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err202 = {
-          instancePath: instancePath + '/userIds',
+          instancePath: instancePath + '/itemFactors',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4806,12 +4812,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.itemIds !== undefined) {
-      let data87 = data.itemIds;
+    if (data.userIds !== undefined) {
+      let data87 = data.userIds;
       if (typeof data87 === 'string') {
         if (func4(data87) < 1) {
           const err203 = {
-            instancePath: instancePath + '/itemIds',
+            instancePath: instancePath + '/userIds',
             schemaPath: '#/definitions/path/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
@@ -4829,7 +4835,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       } else {
         const err204 = {
-          instancePath: instancePath + '/itemIds',
+          instancePath: instancePath + '/userIds',
           schemaPath: '#/definitions/path/type',
           keyword: 'type',
           params: { type: 'string' },
@@ -4846,39 +4852,37 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.maskSeen !== undefined) {
-      let data88 = data.maskSeen;
-      if (typeof data88 !== 'boolean') {
-        const err205 = {
-          instancePath: instancePath + '/maskSeen',
-          schemaPath: '#/properties/maskSeen/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-          schema: schema11.properties.maskSeen.type,
-          parentSchema: schema11.properties.maskSeen,
-          data: data88,
-        };
-        if (vErrors === null) {
-          vErrors = [err205];
-        } else {
-          vErrors.push(err205);
+    if (data.itemIds !== undefined) {
+      let data88 = data.itemIds;
+      if (typeof data88 === 'string') {
+        if (func4(data88) < 1) {
+          const err205 = {
+            instancePath: instancePath + '/itemIds',
+            schemaPath: '#/definitions/path/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema34,
+            data: data88,
+          };
+          if (vErrors === null) {
+            vErrors = [err205];
+          } else {
+            vErrors.push(err205);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.coldThreshold !== undefined) {
-      let data89 = data.coldThreshold;
-      if (!(typeof data89 == 'number' && !(data89 % 1) && !isNaN(data89) && isFinite(data89))) {
+      } else {
         const err206 = {
-          instancePath: instancePath + '/coldThreshold',
-          schemaPath: '#/properties/coldThreshold/type',
+          instancePath: instancePath + '/itemIds',
+          schemaPath: '#/definitions/path/type',
           keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.coldThreshold.type,
-          parentSchema: schema11.properties.coldThreshold,
-          data: data89,
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema34.type,
+          parentSchema: schema34,
+          data: data88,
         };
         if (vErrors === null) {
           vErrors = [err206];
@@ -4887,38 +4891,39 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (typeof data89 == 'number' && isFinite(data89)) {
-        if (data89 < 1 || isNaN(data89)) {
-          const err207 = {
-            instancePath: instancePath + '/coldThreshold',
-            schemaPath: '#/properties/coldThreshold/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.coldThreshold,
-            data: data89,
-          };
-          if (vErrors === null) {
-            vErrors = [err207];
-          } else {
-            vErrors.push(err207);
-          }
-          errors++;
+    }
+    if (data.maskSeen !== undefined) {
+      let data89 = data.maskSeen;
+      if (typeof data89 !== 'boolean') {
+        const err207 = {
+          instancePath: instancePath + '/maskSeen',
+          schemaPath: '#/properties/maskSeen/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+          schema: schema11.properties.maskSeen.type,
+          parentSchema: schema11.properties.maskSeen,
+          data: data89,
+        };
+        if (vErrors === null) {
+          vErrors = [err207];
+        } else {
+          vErrors.push(err207);
         }
+        errors++;
       }
     }
-    if (data.catalogSize !== undefined) {
-      let data90 = data.catalogSize;
+    if (data.coldThreshold !== undefined) {
+      let data90 = data.coldThreshold;
       if (!(typeof data90 == 'number' && !(data90 % 1) && !isNaN(data90) && isFinite(data90))) {
         const err208 = {
-          instancePath: instancePath + '/catalogSize',
-          schemaPath: '#/properties/catalogSize/type',
+          instancePath: instancePath + '/coldThreshold',
+          schemaPath: '#/properties/coldThreshold/type',
           keyword: 'type',
           params: { type: 'integer' },
           message: 'must be integer',
-          schema: schema11.properties.catalogSize.type,
-          parentSchema: schema11.properties.catalogSize,
+          schema: schema11.properties.coldThreshold.type,
+          parentSchema: schema11.properties.coldThreshold,
           data: data90,
         };
         if (vErrors === null) {
@@ -4931,13 +4936,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (typeof data90 == 'number' && isFinite(data90)) {
         if (data90 < 1 || isNaN(data90)) {
           const err209 = {
-            instancePath: instancePath + '/catalogSize',
-            schemaPath: '#/properties/catalogSize/minimum',
+            instancePath: instancePath + '/coldThreshold',
+            schemaPath: '#/properties/coldThreshold/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
             message: 'must be >= 1',
             schema: 1,
-            parentSchema: schema11.properties.catalogSize,
+            parentSchema: schema11.properties.coldThreshold,
             data: data90,
           };
           if (vErrors === null) {
@@ -4949,17 +4954,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    if (data.mapNormaliser !== undefined) {
-      let data91 = data.mapNormaliser;
-      if (!(data91 === 'min' || data91 === 'all' || data91 === 'hits')) {
+    if (data.catalogSize !== undefined) {
+      let data91 = data.catalogSize;
+      if (!(typeof data91 == 'number' && !(data91 % 1) && !isNaN(data91) && isFinite(data91))) {
         const err210 = {
-          instancePath: instancePath + '/mapNormaliser',
-          schemaPath: '#/properties/mapNormaliser/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.mapNormaliser.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.mapNormaliser.enum,
-          parentSchema: schema11.properties.mapNormaliser,
+          instancePath: instancePath + '/catalogSize',
+          schemaPath: '#/properties/catalogSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.catalogSize.type,
+          parentSchema: schema11.properties.catalogSize,
           data: data91,
         };
         if (vErrors === null) {
@@ -4969,11 +4974,52 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (typeof data91 == 'number' && isFinite(data91)) {
+        if (data91 < 1 || isNaN(data91)) {
+          const err211 = {
+            instancePath: instancePath + '/catalogSize',
+            schemaPath: '#/properties/catalogSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.catalogSize,
+            data: data91,
+          };
+          if (vErrors === null) {
+            vErrors = [err211];
+          } else {
+            vErrors.push(err211);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.mapNormaliser !== undefined) {
+      let data92 = data.mapNormaliser;
+      if (!(data92 === 'min' || data92 === 'all' || data92 === 'hits')) {
+        const err212 = {
+          instancePath: instancePath + '/mapNormaliser',
+          schemaPath: '#/properties/mapNormaliser/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.mapNormaliser.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema11.properties.mapNormaliser.enum,
+          parentSchema: schema11.properties.mapNormaliser,
+          data: data92,
+        };
+        if (vErrors === null) {
+          vErrors = [err212];
+        } else {
+          vErrors.push(err212);
+        }
+        errors++;
+      }
     }
     if (data.gain !== undefined) {
-      let data92 = data.gain;
-      if (!(data92 === 'linear' || data92 === 'exp')) {
-        const err211 = {
+      let data93 = data.gain;
+      if (!(data93 === 'linear' || data93 === 'exp')) {
+        const err213 = {
           instancePath: instancePath + '/gain',
           schemaPath: '#/properties/gain/enum',
           keyword: 'enum',
@@ -4981,21 +5027,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be equal to one of the allowed values',
           schema: schema11.properties.gain.enum,
           parentSchema: schema11.properties.gain,
-          data: data92,
+          data: data93,
         };
         if (vErrors === null) {
-          vErrors = [err211];
+          vErrors = [err213];
         } else {
-          vErrors.push(err211);
+          vErrors.push(err213);
         }
         errors++;
       }
     }
     if (data.activityBins !== undefined) {
-      let data93 = data.activityBins;
-      if (Array.isArray(data93)) {
-        if (data93.length < 1) {
-          const err212 = {
+      let data94 = data.activityBins;
+      if (Array.isArray(data94)) {
+        if (data94.length < 1) {
+          const err214 = {
             instancePath: instancePath + '/activityBins',
             schemaPath: '#/properties/activityBins/minItems',
             keyword: 'minItems',
@@ -5003,21 +5049,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema11.properties.activityBins,
-            data: data93,
+            data: data94,
           };
           if (vErrors === null) {
-            vErrors = [err212];
+            vErrors = [err214];
           } else {
-            vErrors.push(err212);
+            vErrors.push(err214);
           }
           errors++;
         }
-        const len13 = data93.length;
+        const len13 = data94.length;
         for (let i19 = 0; i19 < len13; i19++) {
-          let data94 = data93[i19];
-          if (typeof data94 == 'number' && isFinite(data94)) {
-            if (data94 < 0 || isNaN(data94)) {
-              const err213 = {
+          let data95 = data94[i19];
+          if (typeof data95 == 'number' && isFinite(data95)) {
+            if (data95 < 0 || isNaN(data95)) {
+              const err215 = {
                 instancePath: instancePath + '/activityBins/' + i19,
                 schemaPath: '#/properties/activityBins/items/minimum',
                 keyword: 'minimum',
@@ -5025,17 +5071,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be >= 0',
                 schema: 0,
                 parentSchema: schema11.properties.activityBins.items,
-                data: data94,
+                data: data95,
               };
               if (vErrors === null) {
-                vErrors = [err213];
+                vErrors = [err215];
               } else {
-                vErrors.push(err213);
+                vErrors.push(err215);
               }
               errors++;
             }
           } else {
-            const err214 = {
+            const err216 = {
               instancePath: instancePath + '/activityBins/' + i19,
               schemaPath: '#/properties/activityBins/items/type',
               keyword: 'type',
@@ -5043,18 +5089,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be number',
               schema: schema11.properties.activityBins.items.type,
               parentSchema: schema11.properties.activityBins.items,
-              data: data94,
+              data: data95,
             };
             if (vErrors === null) {
-              vErrors = [err214];
+              vErrors = [err216];
             } else {
-              vErrors.push(err214);
+              vErrors.push(err216);
             }
             errors++;
           }
         }
       } else {
-        const err215 = {
+        const err217 = {
           instancePath: instancePath + '/activityBins',
           schemaPath: '#/properties/activityBins/type',
           keyword: 'type',
@@ -5062,21 +5108,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.activityBins.type,
           parentSchema: schema11.properties.activityBins,
-          data: data93,
+          data: data94,
         };
         if (vErrors === null) {
-          vErrors = [err215];
+          vErrors = [err217];
         } else {
-          vErrors.push(err215);
+          vErrors.push(err217);
         }
         errors++;
       }
     }
     if (data.slices !== undefined) {
-      let data95 = data.slices;
-      if (Array.isArray(data95)) {
-        if (data95.length < 1) {
-          const err216 = {
+      let data96 = data.slices;
+      if (Array.isArray(data96)) {
+        if (data96.length < 1) {
+          const err218 = {
             instancePath: instancePath + '/slices',
             schemaPath: '#/properties/slices/minItems',
             keyword: 'minItems',
@@ -5084,21 +5130,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 items',
             schema: 1,
             parentSchema: schema11.properties.slices,
-            data: data95,
+            data: data96,
           };
           if (vErrors === null) {
-            vErrors = [err216];
+            vErrors = [err218];
           } else {
-            vErrors.push(err216);
+            vErrors.push(err218);
           }
           errors++;
         }
-        const len14 = data95.length;
+        const len14 = data96.length;
         for (let i20 = 0; i20 < len14; i20++) {
-          let data96 = data95[i20];
-          if (typeof data96 === 'string') {
-            if (func4(data96) < 1) {
-              const err217 = {
+          let data97 = data96[i20];
+          if (typeof data97 === 'string') {
+            if (func4(data97) < 1) {
+              const err219 = {
                 instancePath: instancePath + '/slices/' + i20,
                 schemaPath: '#/properties/slices/items/minLength',
                 keyword: 'minLength',
@@ -5106,17 +5152,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 characters',
                 schema: 1,
                 parentSchema: schema11.properties.slices.items,
-                data: data96,
+                data: data97,
               };
               if (vErrors === null) {
-                vErrors = [err217];
+                vErrors = [err219];
               } else {
-                vErrors.push(err217);
+                vErrors.push(err219);
               }
               errors++;
             }
           } else {
-            const err218 = {
+            const err220 = {
               instancePath: instancePath + '/slices/' + i20,
               schemaPath: '#/properties/slices/items/type',
               keyword: 'type',
@@ -5124,28 +5170,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be string',
               schema: schema11.properties.slices.items.type,
               parentSchema: schema11.properties.slices.items,
-              data: data96,
+              data: data97,
             };
             if (vErrors === null) {
-              vErrors = [err218];
+              vErrors = [err220];
             } else {
-              vErrors.push(err218);
+              vErrors.push(err220);
             }
             errors++;
           }
         }
-        let i21 = data95.length;
+        let i21 = data96.length;
         let j6;
         if (i21 > 1) {
           const indices6 = {};
           for (; i21--;) {
-            let item6 = data95[i21];
+            let item6 = data96[i21];
             if (typeof item6 !== 'string') {
               continue;
             }
             if (typeof indices6[item6] == 'number') {
               j6 = indices6[item6];
-              const err219 = {
+              const err221 = {
                 instancePath: instancePath + '/slices',
                 schemaPath: '#/properties/slices/uniqueItems',
                 keyword: 'uniqueItems',
@@ -5153,12 +5199,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i21 + ' are identical)',
                 schema: true,
                 parentSchema: schema11.properties.slices,
-                data: data95,
+                data: data96,
               };
               if (vErrors === null) {
-                vErrors = [err219];
+                vErrors = [err221];
               } else {
-                vErrors.push(err219);
+                vErrors.push(err221);
               }
               errors++;
               break;
@@ -5167,7 +5213,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err220 = {
+        const err222 = {
           instancePath: instancePath + '/slices',
           schemaPath: '#/properties/slices/type',
           keyword: 'type',
@@ -5175,20 +5221,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be array',
           schema: schema11.properties.slices.type,
           parentSchema: schema11.properties.slices,
-          data: data95,
+          data: data96,
         };
         if (vErrors === null) {
-          vErrors = [err220];
+          vErrors = [err222];
         } else {
-          vErrors.push(err220);
+          vErrors.push(err222);
         }
         errors++;
       }
     }
     if (data.sliceBins !== undefined) {
-      let data97 = data.sliceBins;
-      if (!(typeof data97 == 'number' && !(data97 % 1) && !isNaN(data97) && isFinite(data97))) {
-        const err221 = {
+      let data98 = data.sliceBins;
+      if (!(typeof data98 == 'number' && !(data98 % 1) && !isNaN(data98) && isFinite(data98))) {
+        const err223 = {
           instancePath: instancePath + '/sliceBins',
           schemaPath: '#/properties/sliceBins/type',
           keyword: 'type',
@@ -5196,18 +5242,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be integer',
           schema: schema11.properties.sliceBins.type,
           parentSchema: schema11.properties.sliceBins,
-          data: data97,
+          data: data98,
         };
         if (vErrors === null) {
-          vErrors = [err221];
+          vErrors = [err223];
         } else {
-          vErrors.push(err221);
+          vErrors.push(err223);
         }
         errors++;
       }
-      if (typeof data97 == 'number' && isFinite(data97)) {
-        if (data97 > 100 || isNaN(data97)) {
-          const err222 = {
+      if (typeof data98 == 'number' && isFinite(data98)) {
+        if (data98 > 100 || isNaN(data98)) {
+          const err224 = {
             instancePath: instancePath + '/sliceBins',
             schemaPath: '#/properties/sliceBins/maximum',
             keyword: 'maximum',
@@ -5215,17 +5261,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be <= 100',
             schema: 100,
             parentSchema: schema11.properties.sliceBins,
-            data: data97,
+            data: data98,
           };
           if (vErrors === null) {
-            vErrors = [err222];
+            vErrors = [err224];
           } else {
-            vErrors.push(err222);
+            vErrors.push(err224);
           }
           errors++;
         }
-        if (data97 < 1 || isNaN(data97)) {
-          const err223 = {
+        if (data98 < 1 || isNaN(data98)) {
+          const err225 = {
             instancePath: instancePath + '/sliceBins',
             schemaPath: '#/properties/sliceBins/minimum',
             keyword: 'minimum',
@@ -5233,47 +5279,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be >= 1',
             schema: 1,
             parentSchema: schema11.properties.sliceBins,
-            data: data97,
-          };
-          if (vErrors === null) {
-            vErrors = [err223];
-          } else {
-            vErrors.push(err223);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.minSliceSize !== undefined) {
-      let data98 = data.minSliceSize;
-      if (!(typeof data98 == 'number' && !(data98 % 1) && !isNaN(data98) && isFinite(data98))) {
-        const err224 = {
-          instancePath: instancePath + '/minSliceSize',
-          schemaPath: '#/properties/minSliceSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.minSliceSize.type,
-          parentSchema: schema11.properties.minSliceSize,
-          data: data98,
-        };
-        if (vErrors === null) {
-          vErrors = [err224];
-        } else {
-          vErrors.push(err224);
-        }
-        errors++;
-      }
-      if (typeof data98 == 'number' && isFinite(data98)) {
-        if (data98 < 1 || isNaN(data98)) {
-          const err225 = {
-            instancePath: instancePath + '/minSliceSize',
-            schemaPath: '#/properties/minSliceSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.minSliceSize,
             data: data98,
           };
           if (vErrors === null) {
@@ -5285,10 +5290,51 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
+    if (data.minSliceSize !== undefined) {
+      let data99 = data.minSliceSize;
+      if (!(typeof data99 == 'number' && !(data99 % 1) && !isNaN(data99) && isFinite(data99))) {
+        const err226 = {
+          instancePath: instancePath + '/minSliceSize',
+          schemaPath: '#/properties/minSliceSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.properties.minSliceSize.type,
+          parentSchema: schema11.properties.minSliceSize,
+          data: data99,
+        };
+        if (vErrors === null) {
+          vErrors = [err226];
+        } else {
+          vErrors.push(err226);
+        }
+        errors++;
+      }
+      if (typeof data99 == 'number' && isFinite(data99)) {
+        if (data99 < 1 || isNaN(data99)) {
+          const err227 = {
+            instancePath: instancePath + '/minSliceSize',
+            schemaPath: '#/properties/minSliceSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.properties.minSliceSize,
+            data: data99,
+          };
+          if (vErrors === null) {
+            vErrors = [err227];
+          } else {
+            vErrors.push(err227);
+          }
+          errors++;
+        }
+      }
+    }
     if (data.compare !== undefined) {
-      let data99 = data.compare;
-      if (data99 && typeof data99 == 'object' && !Array.isArray(data99)) {
-        for (const key9 in data99) {
+      let data100 = data.compare;
+      if (data100 && typeof data100 == 'object' && !Array.isArray(data100)) {
+        for (const key9 in data100) {
           if (!(
             key9 === 'runs' ||
             key9 === 'baseline' ||
@@ -5298,7 +5344,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             key9 === 'adjust' ||
             key9 === 'gate'
           )) {
-            const err226 = {
+            const err228 = {
               instancePath: instancePath + '/compare',
               schemaPath: '#/properties/compare/additionalProperties',
               keyword: 'additionalProperties',
@@ -5306,21 +5352,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
               schema: false,
               parentSchema: schema11.properties.compare,
-              data: data99,
+              data: data100,
             };
             if (vErrors === null) {
-              vErrors = [err226];
+              vErrors = [err228];
             } else {
-              vErrors.push(err226);
+              vErrors.push(err228);
             }
             errors++;
           }
         }
-        if (data99.runs !== undefined) {
-          let data100 = data99.runs;
-          if (Array.isArray(data100)) {
-            if (data100.length < 1) {
-              const err227 = {
+        if (data100.runs !== undefined) {
+          let data101 = data100.runs;
+          if (Array.isArray(data101)) {
+            if (data101.length < 1) {
+              const err229 = {
                 instancePath: instancePath + '/compare/runs',
                 schemaPath: '#/properties/compare/properties/runs/minItems',
                 keyword: 'minItems',
@@ -5328,21 +5374,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.runs,
-                data: data100,
+                data: data101,
               };
               if (vErrors === null) {
-                vErrors = [err227];
+                vErrors = [err229];
               } else {
-                vErrors.push(err227);
+                vErrors.push(err229);
               }
               errors++;
             }
-            const len15 = data100.length;
+            const len15 = data101.length;
             for (let i22 = 0; i22 < len15; i22++) {
-              let data101 = data100[i22];
-              if (typeof data101 === 'string') {
-                if (func4(data101) < 1) {
-                  const err228 = {
+              let data102 = data101[i22];
+              if (typeof data102 === 'string') {
+                if (func4(data102) < 1) {
+                  const err230 = {
                     instancePath: instancePath + '/compare/runs/' + i22,
                     schemaPath: '#/definitions/path/minLength',
                     keyword: 'minLength',
@@ -5350,17 +5396,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
                     parentSchema: schema34,
-                    data: data101,
+                    data: data102,
                   };
                   if (vErrors === null) {
-                    vErrors = [err228];
+                    vErrors = [err230];
                   } else {
-                    vErrors.push(err228);
+                    vErrors.push(err230);
                   }
                   errors++;
                 }
               } else {
-                const err229 = {
+                const err231 = {
                   instancePath: instancePath + '/compare/runs/' + i22,
                   schemaPath: '#/definitions/path/type',
                   keyword: 'type',
@@ -5368,18 +5414,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema34.type,
                   parentSchema: schema34,
-                  data: data101,
+                  data: data102,
                 };
                 if (vErrors === null) {
-                  vErrors = [err229];
+                  vErrors = [err231];
                 } else {
-                  vErrors.push(err229);
+                  vErrors.push(err231);
                 }
                 errors++;
               }
             }
           } else {
-            const err230 = {
+            const err232 = {
               instancePath: instancePath + '/compare/runs',
               schemaPath: '#/properties/compare/properties/runs/type',
               keyword: 'type',
@@ -5387,47 +5433,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.compare.properties.runs.type,
               parentSchema: schema11.properties.compare.properties.runs,
-              data: data100,
-            };
-            if (vErrors === null) {
-              vErrors = [err230];
-            } else {
-              vErrors.push(err230);
-            }
-            errors++;
-          }
-        }
-        if (data99.baseline !== undefined) {
-          let data102 = data99.baseline;
-          if (typeof data102 === 'string') {
-            if (func4(data102) < 1) {
-              const err231 = {
-                instancePath: instancePath + '/compare/baseline',
-                schemaPath: '#/properties/compare/properties/baseline/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema11.properties.compare.properties.baseline,
-                data: data102,
-              };
-              if (vErrors === null) {
-                vErrors = [err231];
-              } else {
-                vErrors.push(err231);
-              }
-              errors++;
-            }
-          } else {
-            const err232 = {
-              instancePath: instancePath + '/compare/baseline',
-              schemaPath: '#/properties/compare/properties/baseline/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema11.properties.compare.properties.baseline.type,
-              parentSchema: schema11.properties.compare.properties.baseline,
-              data: data102,
+              data: data101,
             };
             if (vErrors === null) {
               vErrors = [err232];
@@ -5437,10 +5443,50 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data99.matchBy !== undefined) {
-          let data103 = data99.matchBy;
-          if (!(data103 === 'id' || data103 === 'position' || data103 === 'user')) {
-            const err233 = {
+        if (data100.baseline !== undefined) {
+          let data103 = data100.baseline;
+          if (typeof data103 === 'string') {
+            if (func4(data103) < 1) {
+              const err233 = {
+                instancePath: instancePath + '/compare/baseline',
+                schemaPath: '#/properties/compare/properties/baseline/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema11.properties.compare.properties.baseline,
+                data: data103,
+              };
+              if (vErrors === null) {
+                vErrors = [err233];
+              } else {
+                vErrors.push(err233);
+              }
+              errors++;
+            }
+          } else {
+            const err234 = {
+              instancePath: instancePath + '/compare/baseline',
+              schemaPath: '#/properties/compare/properties/baseline/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+              schema: schema11.properties.compare.properties.baseline.type,
+              parentSchema: schema11.properties.compare.properties.baseline,
+              data: data103,
+            };
+            if (vErrors === null) {
+              vErrors = [err234];
+            } else {
+              vErrors.push(err234);
+            }
+            errors++;
+          }
+        }
+        if (data100.matchBy !== undefined) {
+          let data104 = data100.matchBy;
+          if (!(data104 === 'id' || data104 === 'position' || data104 === 'user')) {
+            const err235 = {
               instancePath: instancePath + '/compare/matchBy',
               schemaPath: '#/properties/compare/properties/matchBy/enum',
               keyword: 'enum',
@@ -5448,21 +5494,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be equal to one of the allowed values',
               schema: schema11.properties.compare.properties.matchBy.enum,
               parentSchema: schema11.properties.compare.properties.matchBy,
-              data: data103,
+              data: data104,
             };
             if (vErrors === null) {
-              vErrors = [err233];
+              vErrors = [err235];
             } else {
-              vErrors.push(err233);
+              vErrors.push(err235);
             }
             errors++;
           }
         }
-        if (data99.metrics !== undefined) {
-          let data104 = data99.metrics;
-          if (Array.isArray(data104)) {
-            if (data104.length < 1) {
-              const err234 = {
+        if (data100.metrics !== undefined) {
+          let data105 = data100.metrics;
+          if (Array.isArray(data105)) {
+            if (data105.length < 1) {
+              const err236 = {
                 instancePath: instancePath + '/compare/metrics',
                 schemaPath: '#/properties/compare/properties/metrics/minItems',
                 keyword: 'minItems',
@@ -5470,21 +5516,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.metrics,
-                data: data104,
+                data: data105,
               };
               if (vErrors === null) {
-                vErrors = [err234];
+                vErrors = [err236];
               } else {
-                vErrors.push(err234);
+                vErrors.push(err236);
               }
               errors++;
             }
-            const len16 = data104.length;
+            const len16 = data105.length;
             for (let i23 = 0; i23 < len16; i23++) {
-              let data105 = data104[i23];
-              if (typeof data105 === 'string') {
-                if (func4(data105) < 1) {
-                  const err235 = {
+              let data106 = data105[i23];
+              if (typeof data106 === 'string') {
+                if (func4(data106) < 1) {
+                  const err237 = {
                     instancePath: instancePath + '/compare/metrics/' + i23,
                     schemaPath: '#/properties/compare/properties/metrics/items/minLength',
                     keyword: 'minLength',
@@ -5492,17 +5538,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
                     parentSchema: schema11.properties.compare.properties.metrics.items,
-                    data: data105,
+                    data: data106,
                   };
                   if (vErrors === null) {
-                    vErrors = [err235];
+                    vErrors = [err237];
                   } else {
-                    vErrors.push(err235);
+                    vErrors.push(err237);
                   }
                   errors++;
                 }
               } else {
-                const err236 = {
+                const err238 = {
                   instancePath: instancePath + '/compare/metrics/' + i23,
                   schemaPath: '#/properties/compare/properties/metrics/items/type',
                   keyword: 'type',
@@ -5510,52 +5556,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema11.properties.compare.properties.metrics.items.type,
                   parentSchema: schema11.properties.compare.properties.metrics.items,
-                  data: data105,
-                };
-                if (vErrors === null) {
-                  vErrors = [err236];
-                } else {
-                  vErrors.push(err236);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err237 = {
-              instancePath: instancePath + '/compare/metrics',
-              schemaPath: '#/properties/compare/properties/metrics/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-              schema: schema11.properties.compare.properties.metrics.type,
-              parentSchema: schema11.properties.compare.properties.metrics,
-              data: data104,
-            };
-            if (vErrors === null) {
-              vErrors = [err237];
-            } else {
-              vErrors.push(err237);
-            }
-            errors++;
-          }
-        }
-        if (data99.directions !== undefined) {
-          let data106 = data99.directions;
-          if (data106 && typeof data106 == 'object' && !Array.isArray(data106)) {
-            for (const key10 in data106) {
-              let data107 = data106[key10];
-              if (!(data107 === 'higher' || data107 === 'lower')) {
-                const err238 = {
-                  instancePath: instancePath + '/compare/directions/' + key10.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                  schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
-                  data: data107,
+                  data: data106,
                 };
                 if (vErrors === null) {
                   vErrors = [err238];
@@ -5567,14 +5568,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
           } else {
             const err239 = {
-              instancePath: instancePath + '/compare/directions',
-              schemaPath: '#/properties/compare/properties/directions/type',
+              instancePath: instancePath + '/compare/metrics',
+              schemaPath: '#/properties/compare/properties/metrics/type',
               keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-              schema: schema11.properties.compare.properties.directions.type,
-              parentSchema: schema11.properties.compare.properties.directions,
-              data: data106,
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema11.properties.compare.properties.metrics.type,
+              parentSchema: schema11.properties.compare.properties.metrics,
+              data: data105,
             };
             if (vErrors === null) {
               vErrors = [err239];
@@ -5584,10 +5585,55 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data99.adjust !== undefined) {
-          let data108 = data99.adjust;
-          if (!(data108 === 'holm' || data108 === 'bh')) {
-            const err240 = {
+        if (data100.directions !== undefined) {
+          let data107 = data100.directions;
+          if (data107 && typeof data107 == 'object' && !Array.isArray(data107)) {
+            for (const key10 in data107) {
+              let data108 = data107[key10];
+              if (!(data108 === 'higher' || data108 === 'lower')) {
+                const err240 = {
+                  instancePath: instancePath + '/compare/directions/' + key10.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.compare.properties.directions.additionalProperties.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                  schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
+                  parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
+                  data: data108,
+                };
+                if (vErrors === null) {
+                  vErrors = [err240];
+                } else {
+                  vErrors.push(err240);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err241 = {
+              instancePath: instancePath + '/compare/directions',
+              schemaPath: '#/properties/compare/properties/directions/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+              schema: schema11.properties.compare.properties.directions.type,
+              parentSchema: schema11.properties.compare.properties.directions,
+              data: data107,
+            };
+            if (vErrors === null) {
+              vErrors = [err241];
+            } else {
+              vErrors.push(err241);
+            }
+            errors++;
+          }
+        }
+        if (data100.adjust !== undefined) {
+          let data109 = data100.adjust;
+          if (!(data109 === 'holm' || data109 === 'bh')) {
+            const err242 = {
               instancePath: instancePath + '/compare/adjust',
               schemaPath: '#/properties/compare/properties/adjust/enum',
               keyword: 'enum',
@@ -5595,21 +5641,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be equal to one of the allowed values',
               schema: schema11.properties.compare.properties.adjust.enum,
               parentSchema: schema11.properties.compare.properties.adjust,
-              data: data108,
+              data: data109,
             };
             if (vErrors === null) {
-              vErrors = [err240];
+              vErrors = [err242];
             } else {
-              vErrors.push(err240);
+              vErrors.push(err242);
             }
             errors++;
           }
         }
-        if (data99.gate !== undefined) {
-          let data109 = data99.gate;
-          if (Array.isArray(data109)) {
-            if (data109.length < 1) {
-              const err241 = {
+        if (data100.gate !== undefined) {
+          let data110 = data100.gate;
+          if (Array.isArray(data110)) {
+            if (data110.length < 1) {
+              const err243 = {
                 instancePath: instancePath + '/compare/gate',
                 schemaPath: '#/properties/compare/properties/gate/minItems',
                 keyword: 'minItems',
@@ -5617,21 +5663,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must NOT have fewer than 1 items',
                 schema: 1,
                 parentSchema: schema11.properties.compare.properties.gate,
-                data: data109,
+                data: data110,
               };
               if (vErrors === null) {
-                vErrors = [err241];
+                vErrors = [err243];
               } else {
-                vErrors.push(err241);
+                vErrors.push(err243);
               }
               errors++;
             }
-            const len17 = data109.length;
+            const len17 = data110.length;
             for (let i24 = 0; i24 < len17; i24++) {
-              let data110 = data109[i24];
-              if (typeof data110 === 'string') {
-                if (!pattern0.test(data110)) {
-                  const err242 = {
+              let data111 = data110[i24];
+              if (typeof data111 === 'string') {
+                if (!pattern0.test(data111)) {
+                  const err244 = {
                     instancePath: instancePath + '/compare/gate/' + i24,
                     schemaPath: '#/properties/compare/properties/gate/items/pattern',
                     keyword: 'pattern',
@@ -5644,17 +5690,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       '"',
                     schema: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
                     parentSchema: schema11.properties.compare.properties.gate.items,
-                    data: data110,
+                    data: data111,
                   };
                   if (vErrors === null) {
-                    vErrors = [err242];
+                    vErrors = [err244];
                   } else {
-                    vErrors.push(err242);
+                    vErrors.push(err244);
                   }
                   errors++;
                 }
               } else {
-                const err243 = {
+                const err245 = {
                   instancePath: instancePath + '/compare/gate/' + i24,
                   schemaPath: '#/properties/compare/properties/gate/items/type',
                   keyword: 'type',
@@ -5662,18 +5708,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string',
                   schema: schema11.properties.compare.properties.gate.items.type,
                   parentSchema: schema11.properties.compare.properties.gate.items,
-                  data: data110,
+                  data: data111,
                 };
                 if (vErrors === null) {
-                  vErrors = [err243];
+                  vErrors = [err245];
                 } else {
-                  vErrors.push(err243);
+                  vErrors.push(err245);
                 }
                 errors++;
               }
             }
           } else {
-            const err244 = {
+            const err246 = {
               instancePath: instancePath + '/compare/gate',
               schemaPath: '#/properties/compare/properties/gate/type',
               keyword: 'type',
@@ -5681,18 +5727,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be array',
               schema: schema11.properties.compare.properties.gate.type,
               parentSchema: schema11.properties.compare.properties.gate,
-              data: data109,
+              data: data110,
             };
             if (vErrors === null) {
-              vErrors = [err244];
+              vErrors = [err246];
             } else {
-              vErrors.push(err244);
+              vErrors.push(err246);
             }
             errors++;
           }
         }
       } else {
-        const err245 = {
+        const err247 = {
           instancePath: instancePath + '/compare',
           schemaPath: '#/properties/compare/type',
           keyword: 'type',
@@ -5700,18 +5746,18 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
           schema: schema11.properties.compare.type,
           parentSchema: schema11.properties.compare,
-          data: data99,
+          data: data100,
         };
         if (vErrors === null) {
-          vErrors = [err245];
+          vErrors = [err247];
         } else {
-          vErrors.push(err245);
+          vErrors.push(err247);
         }
         errors++;
       }
     }
   } else {
-    const err246 = {
+    const err248 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -5722,9 +5768,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err246];
+      vErrors = [err248];
     } else {
-      vErrors.push(err246);
+      vErrors.push(err248);
     }
     errors++;
   }

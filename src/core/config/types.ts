@@ -121,6 +121,12 @@ export interface EvalConfig {
   /** Item metadata table (`item,<columns>`, CSV/TSV/JSONL/Parquet) shown beside item ids when inspecting users. */
   items?: string;
   /**
+   * A numeric column of the `items` table (e.g. units sold) read as each item's popularity: used
+   * instead of the train counts by novelty@K, the popularity baseline's order and the item map.
+   * A key of its own, so that `items` stays a plain path everywhere it is read. Needs `items`.
+   */
+  itemPopularity?: string;
+  /**
    * Drop from each list the items its user already has in `train`, before the cut at K (default
    * true, as full-ranking evaluation does; see metrics/ranking/maskSeen). Needs `train`.
    */

@@ -85,6 +85,17 @@ export interface TrainData {
   userCounts: Int32Array;
 }
 
+/** Item popularity read from a column of the `items` table (`itemPopularity`). */
+export interface ItemPopularity {
+  /** The items table as named in the config, and the column. */
+  file: string;
+  column: string;
+  /** Per item index: the column's value; 0 for an item without a row or with an empty cell. */
+  values: Float64Array;
+  /** Σ of the column over every row of the table, in file order (items in no input file included). */
+  total: number;
+}
+
 /** Unit-norm embeddings by item or user index (rows of zeros / NaN mark a missing vector). */
 export interface Embeddings {
   file: string;
@@ -123,6 +134,12 @@ export interface RankingData {
   /** Per user index: 1-based line of the user's first ground-truth row (0 when absent). */
   relLine: Int32Array;
   train: TrainData | null;
+  /**
+   * Item popularity from a numeric column of the `items` table (`itemPopularity`), used instead of
+   * the train counts by novelty@K, the popularity baseline's order and the item map; absent or
+   * null: the train counts.
+   */
+  itemPopularity?: ItemPopularity | null;
   itemEmbeddings: Embeddings | null;
   userEmbeddings: Embeddings | null;
   /** Detected/used column names, shown to the user. */

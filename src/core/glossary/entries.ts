@@ -798,7 +798,8 @@ const ranking: GlossaryEntry[] = [
     meaning:
       'Mean self-information of the recommended items’ popularity: higher means less popular items are recommended.',
     formula: 'mean_u mean_{i∈L_u[:<K>]} −log2 p_i, p_i = train interactions of i / all train interactions',
-    convention: 'Items without a train interaction are left out (their −log2 0 is infinite), with a warning.',
+    convention:
+      'Items without a train interaction are left out (their −log2 0 is infinite), with a warning. With `itemPopularity`, p_i = the item’s value in that column of the `items` table / the column’s sum over every row of the table (items with 0 or no value left out).',
     notThis: 'Not normalised to [0, 1]; not a user-specific unexpectedness.',
     direction: 'higher',
     kind: 'score',

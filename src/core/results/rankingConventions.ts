@@ -12,6 +12,9 @@
  * - The popularity baseline excludes each user's own train items (as the run's lists are masked with
  *   `maskSeen`); the unpersonalised alternative gives every user the same top-K list, seen items
  *   included.
+ * - With `itemPopularity`, item popularity is a numeric column of the `items` table (e.g. units
+ *   sold) instead of the train interactions: novelty@K and the popularity baseline's order use it;
+ *   cold-start coverage and activity bins keep the train counts.
  *
  * References:
  * - W. X. Zhao et al. (2021). RecBole: towards a unified, comprehensive and efficient framework for
@@ -46,11 +49,20 @@ export function rankingConventionNotes(
     const norm = raw === 'all' || raw === 'hits' ? raw : 'min';
     out.push(`MAP: AP@K is ${MAP_TEXT[norm]}; ${MAP_OTHERS[norm]}.`);
   }
+  const column = results.config?.itemPopularity;
   if (results.baselines?.popularity) {
     const masked = results.config?.maskSeen !== false;
+    const order =
+      typeof column === 'string'
+        ? `the train items with the largest "${column}" in the item table`
+        : 'the most frequent train items';
     out.push(
-      `Popularity baseline: the most frequent train items with each user's own train items excluded${masked ? ' (as the run is masked, maskSeen)' : ' (the run is not masked: maskSeen false)'}; the unpersonalised alternative, one top-K list for every user with seen items included, scores differently.`,
+      `Popularity baseline: ${order} with each user's own train items excluded${masked ? ' (as the run is masked, maskSeen)' : ' (the run is not masked: maskSeen false)'}; the unpersonalised alternative, one top-K list for every user with seen items included, scores differently.`,
     );
   }
+  if (typeof column === 'string')
+    out.push(
+      `Popularity: novelty and the popularity baseline use "${column}" from the item table (itemPopularity), not the train interactions; cold-start coverage and activity bins keep the train counts.`,
+    );
   return out;
 }

@@ -127,7 +127,12 @@ export function rankingBaselineLists(
   const idRank = idOrderRank(data.items.ids);
   const recommend: Recommender =
     kind === 'popularity'
-      ? popularityRecommender(train, popularityOrder(train, idRank), depth, data.items.size)
+      ? popularityRecommender(
+          train,
+          popularityOrder(train, idRank, data.itemPopularity?.values),
+          depth,
+          data.items.size,
+        )
       : randomRecommender(train, idRank, depth, seed);
   const users = data.lists.user;
   const { evaluated, skipped } = splitEvaluated(users, data.relOffsets);

@@ -20,8 +20,9 @@
  *   run, `extra.popularity` / `extra.random` = the baselines.
  * - `tables.perUserHistograms` (per metric: 20 bins, edges + counts, undefined count, mean),
  *   `tables.activityBins` (metric means by bins of users' train interactions:
- *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts, and the
- *   longest list: metric-vs-K charts end there).
+ *   `activityBins` boundaries, default the tertiles), `tables.rankingSummary` (counts, the
+ *   longest list: metric-vs-K charts end there, and `sampleUsers`: the first 5,000 evaluated users,
+ *   the user inspector's suggestions).
  * - `tables.itemMap` (with `itemEmbeddings`, or else `itemFactors`): the items on the first two
  *   principal components of their vectors, at most 5,000 of them (see
  *   metrics/ranking/itemMap).
@@ -69,6 +70,9 @@ import { setSnapshotCi } from './stages';
 import type { TaskContext, TaskRunner } from './types';
 import { collectGarbage } from '../collectGarbage';
 
+/** The first this many evaluated users (run order) are named in `tables.rankingSummary.sampleUsers`. */
+export const SAMPLE_USERS = 5000;
+
 /** Maximum number of per-user values kept in `perItem` (users × keys). */
 export const PER_ITEM_BUDGET = 1_000_000;
 
@@ -86,6 +90,12 @@ export const runRanking: TaskRunner = async (ctx) => {
       'bad-config',
       { file: where },
       `\`mapNormaliser\`: expected "min", "all" or "hits", got ${JSON.stringify(mapNormaliser)}.`,
+    );
+  if (config.itemPopularity !== undefined && !config.items)
+    fail(
+      'bad-config',
+      { file: where },
+      `\`itemPopularity\` names a column of the \`items\` table (${JSON.stringify(config.itemPopularity)}), but \`items\` is not set: add \`items\` (a path to an item table item,<columns>) or remove \`itemPopularity\`.`,
     );
   if (config.catalogSize !== undefined && !(Number.isInteger(config.catalogSize) && config.catalogSize > 0))
     fail(
@@ -186,8 +196,16 @@ export const runRanking: TaskRunner = async (ctx) => {
     const makers: [string, () => Recommender, string][] = [
       [
         'popularity',
-        () => popularityRecommender(train, popularityOrder(train, idRank), depth, data.items.size),
-        'most frequent train items, seen items excluded',
+        () =>
+          popularityRecommender(
+            train,
+            popularityOrder(train, idRank, data.itemPopularity?.values),
+            depth,
+            data.items.size,
+          ),
+        data.itemPopularity
+          ? `train items by "${data.itemPopularity.column}" of the item table (${data.itemPopularity.file}), descending, seen items excluded`
+          : 'most frequent train items, seen items excluded',
       ],
       [
         'random',
@@ -216,7 +234,7 @@ export const runRanking: TaskRunner = async (ctx) => {
   } else {
     warnings.note(
       'no-train',
-      `${data.file}: no \`train\` file in the config: no popularity/random baselines, no cold-start coverage, no novelty, no activity bins, no seen-item masking.`,
+      `${data.file}: no \`train\` file in the config: no popularity/random baselines, no cold-start coverage, ${data.itemPopularity ? '' : 'no novelty, '}no activity bins, no seen-item masking.`,
     );
   }
 
@@ -252,7 +270,8 @@ export const runRanking: TaskRunner = async (ctx) => {
       for (let e = 0; e < activity.length; e++) activity[e] = userCounts[data.lists.user[run.evaluated[e]]] ?? 0;
       results.table('activityBins', activityBins(activity, run.perUser, config.activityBins));
     }
-    results.perItem = { kind: 'user', ids: evaluatedUsers, values: perItemValues(run, ks, evaluatedUsers.length) };
+    if (ctx.perItem !== false)
+      results.perItem = { kind: 'user', ids: evaluatedUsers, values: perItemValues(run, ks, evaluatedUsers.length) };
   });
   if (config.slices?.length) results.time('slices', () => rankingSlicesStep(data, run, ks, ctx));
   results.table('rankingSummary', {
@@ -261,12 +280,18 @@ export const runRanking: TaskRunner = async (ctx) => {
     longestList: longestList(data.lists),
     usersEvaluated: run.evaluated.length,
     usersSkipped: run.skipped.length,
+    // a bounded list: the results file never holds per-user values (results/resultsFile.ts)
+    sampleUsers: evaluatedUsers.slice(0, SAMPLE_USERS),
     items: data.items.size,
     catalog: catalog.note,
     relevance: data.binary ? 'binary' : 'graded',
     gain,
     mapNormaliser,
     trainInteractions: data.train?.rows ?? null,
+    // Only with `itemPopularity` (else the train counts, as the results have always said by omission).
+    ...(data.itemPopularity
+      ? { popularitySource: `column "${data.itemPopularity.column}" of the item table ${data.itemPopularity.file}` }
+      : {}),
     ...(data.train
       ? {
           maskSeen: data.maskSeen ? 'on' : 'off',
@@ -504,6 +529,31 @@ function warnAboutRun(
     });
   }
 
+  // Novelty (with train, or with a popularity column of the item table: `itemPopularity`): the
+  // slots left out of it, and the cutoffs where it is undefined.
+  const pop = data.itemPopularity;
+  const lacking = pop ? `popularity 0 or no value in column "${pop.column}" of ${pop.file}` : 'no train interaction';
+  const having = pop ? `a popularity above 0 in column "${pop.column}" of ${pop.file}` : 'a train count';
+  const noveltyUnknown = (): void => {
+    if (run.catalog.unknownSlots > 0)
+      w.note(
+        'novelty-items-without-train-count',
+        `${file}: ${run.catalog.unknownSlots} top-${maxK} slot(s) hold items with ${lacking}; their popularity share is 0 (−log2 0 = ∞), so they are left out of novelty@K.`,
+        { file, count: run.catalog.unknownSlots },
+      );
+  };
+  const noveltyUndefined = (): void => {
+    for (const k of ks)
+      if (run.values.get(`novelty@${k}`) === null)
+        w.note(
+          'novelty-undefined',
+          `${file}: no evaluated user has a top-${k} item with ${having}; novelty@${k} is null.`,
+          {
+            file,
+          },
+        );
+  };
+
   // Recommended items the user already had in train: masked when the lists were read (maskSeen),
   // else counted here. The count of the warning is the number of users (lists) affected.
   const train = data.train;
@@ -546,27 +596,17 @@ function warnAboutRun(
         lines: seen.lines,
       });
     }
-    if (run.catalog.unknownSlots > 0)
-      w.note(
-        'novelty-items-without-train-count',
-        `${file}: ${run.catalog.unknownSlots} top-${maxK} slot(s) hold items with no train interaction; their popularity share is 0 (−log2 0 = ∞), so they are left out of novelty@K.`,
-        { file, count: run.catalog.unknownSlots },
-      );
+    noveltyUnknown();
     if (run.catalog.coldItems === 0)
       w.note(
         'no-cold-items',
         `${train.file}: no item has 1 ≤ train count < ${coldThreshold}; cold_start_coverage@K is null.`,
         { file: train.file },
       );
-    for (const k of ks) {
-      const v = run.values.get(`novelty@${k}`);
-      if (v === null)
-        w.note(
-          'novelty-undefined',
-          `${file}: no evaluated user has a top-${k} item with a train count; novelty@${k} is null.`,
-          { file },
-        );
-    }
+    noveltyUndefined();
+  } else if (pop) {
+    noveltyUnknown();
+    noveltyUndefined();
   }
 
   // Catalog.
@@ -656,6 +696,7 @@ function itemMapStep(
     evaluated: run.evaluated,
     k,
     ...(data.train ? { trainCounts: data.train.itemCounts } : {}),
+    ...(data.itemPopularity ? { itemPopularity: data.itemPopularity } : {}),
     ...(meta && catColumn !== null
       ? { category: { column: catColumn, of: (id: string) => meta.byItem.get(id)?.[catColumn] } }
       : {}),

@@ -82,6 +82,38 @@ test('by popularity: quartile bins of the train counts when there is no category
   );
 });
 
+test('by popularity from the item table (itemPopularity): the column names the bins, labels and table column', () => {
+  const m = {
+    ...map(),
+    categories: undefined,
+    categoryColumn: undefined,
+    popularity: [0.5, 1, 1.5, 3, 4.25, 5, 9, 20, 100.5],
+    popularityColumn: 'units',
+  };
+  const c = itemMapChart(m)!;
+  // Quartile cuts at sorted index 2 → 1.5, 4 → 4.25, 6 → 9; each bin from its smallest value (real
+  // numbers: no "cut + 1") to its cut.
+  assert.deepEqual(
+    c.series.map((s) => [s.label, s.pointIds]),
+    [
+      ['units 0.5000–1.5000', ['a', 'b', 'c']],
+      ['units 3–4.2500', ['d', 'e']],
+      ['units 5–9', ['f', 'g']],
+      ['units 20–100.5000', ['h', 'i']],
+    ],
+  );
+  assert.equal(c.series[0]!.pointLabels![0], 'a \u2014 Alpha \u00b7 units 0.5000 \u00b7 in the top 10 of 5 users');
+  assert.deepEqual(c.table.columns, ['item', 'name', 'PC 1', 'PC 2', 'units', 'users with it in their top 10']);
+  assert.equal(c.table.kinds[4], 'num');
+  assert.match(c.note!, /popularity: column \u201cunits\u201d from the item table \(itemPopularity\)/);
+  // the train counts say so
+  assert.match(
+    itemMapChart({ ...m, popularity: map().popularity, popularityColumn: undefined })!.note!,
+    /train interactions/,
+  );
+  assert.equal(asItemMap({ ...m, popularityColumn: 3 }), undefined);
+});
+
 test('malformed maps give no chart', () => {
   assert.equal(itemMapChart(undefined), undefined);
   assert.equal(asItemMap({ ...map(), x: [1] }), undefined);

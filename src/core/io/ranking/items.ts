@@ -2,12 +2,15 @@
  * The item metadata table of the `items` config key: one row per item, `item,<any columns>`
  * (name, category, brand…), as CSV/TSV with a header, as JSONL (`{"item": …, "name": …}`) or as
  * Parquet (the same column rules as the CSV header; rows are located by data row). The columns are
- * shown beside each item id when a user's recommendations are inspected; they never enter a metric.
+ * shown beside each item id when a user's recommendations are inspected; they enter no metric,
+ * except the one numeric column that `itemPopularity` names: then that column is read as each
+ * item's popularity (a finite number ≥ 0; an empty cell is no value), checked row by row.
  * Every value is kept as text, exactly as written (a Parquet number as its shortest decimal text).
  */
 import { extname } from 'node:path';
 import { fail, type Location, type Warnings } from '../../diagnostics';
 import { parquetColumnNames, readParquet, readParquetMetadata } from '../parquet';
+import type { ItemPopularity } from '../../data/rankingData';
 import type { Cell } from '../table';
 import { ITEM_ALIASES } from './idTable';
 import { isParquetPath } from './idTableParquet';
@@ -20,15 +23,50 @@ export interface ItemMetadata {
   columns: string[];
   /** Item id → column → value (absent columns are left out). */
   byItem: Map<string, Record<string, string>>;
+  /** The column read as numbers (`itemPopularity`), when one was asked for. */
+  numericColumn?: string;
+  /** Item id → the value of {@link numericColumn}, in file order (items with an empty cell left out). */
+  numeric?: Map<string, number>;
 }
 
-/** Reads an item metadata table; an error names the file, the line and what was expected. */
-export async function loadItemMetadata(path: string, label: string): Promise<ItemMetadata> {
+/** A decimal number as written in a table cell (no hex, no Infinity, no NaN). */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * Reads an item metadata table; an error names the file, the line and what was expected. With
+ * `numericColumn` (the `itemPopularity` key), that column must exist and each non-empty cell of it
+ * must be a finite decimal number ≥ 0; the values are returned in `numeric`.
+ */
+export async function loadItemMetadata(path: string, label: string, numericColumn?: string): Promise<ItemMetadata> {
+  const out = await readItems(path, label, numericColumn);
+  if (numericColumn !== undefined && !out.columns.includes(numericColumn))
+    fail(
+      'items-popularity-column',
+      { file: label, ...(isDelimited(path) ? { line: 1 } : {}) },
+      `expected a column "${numericColumn}" (named by \`itemPopularity\`), got ${
+        out.columns.length > 0
+          ? `the columns ${out.columns.map((c) => JSON.stringify(c)).join(', ')}`
+          : 'no column besides the item id'
+      }.`,
+    );
+  return out;
+}
+
+function isDelimited(path: string): boolean {
+  return ['.csv', '.tsv', '.txt'].includes(extname(path).toLowerCase());
+}
+
+function readItems(path: string, label: string, numericColumn: string | undefined): Promise<ItemMetadata> {
   const ext = extname(path).toLowerCase();
-  if (ext === '.jsonl' || ext === '.ndjson') return readJsonl(path, label);
-  if (ext === '.csv' || ext === '.tsv' || ext === '.txt')
-    return readDelimited(path, label, ext === '.tsv' ? '\t' : null);
-  if (isParquetPath(path)) return readParquetItems(path, label);
+  const start = (): ItemMetadata => ({
+    file: label,
+    columns: [],
+    byItem: new Map(),
+    ...(numericColumn !== undefined ? { numericColumn, numeric: new Map<string, number>() } : {}),
+  });
+  if (ext === '.jsonl' || ext === '.ndjson') return readJsonl(path, start());
+  if (isDelimited(path)) return readDelimited(path, start(), ext === '.tsv' ? '\t' : null);
+  if (isParquetPath(path)) return readParquetItems(path, start());
   return fail(
     'items-format',
     { file: label },
@@ -54,6 +92,29 @@ function addItem(
     );
   firstLine.set(id, line);
   out.byItem.set(id, meta);
+  const col = out.numericColumn;
+  const text = col === undefined ? undefined : meta[col];
+  if (col !== undefined && text !== undefined)
+    out.numeric!.set(id, popularityValue(text, col, { file: out.file, line }));
+}
+
+/** A cell of the `itemPopularity` column as a number: a finite decimal ≥ 0, else an error naming the cell. */
+export function popularityValue(text: string, column: string, loc: Location): number {
+  const t = text.trim();
+  const v = DECIMAL.test(t) ? Number(t) : NaN;
+  if (!Number.isFinite(v))
+    fail(
+      'items-popularity-value',
+      { ...loc, column },
+      `expected a number ≥ 0 (the item's popularity, \`itemPopularity\`), got ${JSON.stringify(text)}.`,
+    );
+  if (v < 0)
+    fail(
+      'items-popularity-value',
+      { ...loc, column },
+      `expected a popularity ≥ 0 (\`itemPopularity\`), got a negative number ${text}.`,
+    );
+  return v;
 }
 
 /**
@@ -79,11 +140,11 @@ function itemHeader(header: string[], loc: Location): number {
   return itemCol;
 }
 
-async function readDelimited(path: string, label: string, delim: string | null): Promise<ItemMetadata> {
+async function readDelimited(path: string, out: ItemMetadata, delim: string | null): Promise<ItemMetadata> {
+  const label = out.file;
   let header: string[] | null = null;
   let itemCol = -1;
   let d = delim ?? ',';
-  const out: ItemMetadata = { file: label, columns: [], byItem: new Map() };
   const firstLine = new Map<string, number>();
   await forEachLine(path, (line, lineNo) => {
     if (header === null) {
@@ -138,8 +199,8 @@ function parquetText(cell: Cell, column: string, loc: Location): string | null {
   return String(cell);
 }
 
-async function readParquetItems(path: string, label: string): Promise<ItemMetadata> {
-  const out: ItemMetadata = { file: label, columns: [], byItem: new Map() };
+async function readParquetItems(path: string, out: ItemMetadata): Promise<ItemMetadata> {
+  const label = out.file;
   const firstLine = new Map<string, number>();
   let header: string[] = [];
   let itemCol = -1;
@@ -173,8 +234,8 @@ async function readParquetItems(path: string, label: string): Promise<ItemMetada
   return out;
 }
 
-async function readJsonl(path: string, label: string): Promise<ItemMetadata> {
-  const out: ItemMetadata = { file: label, columns: [], byItem: new Map() };
+async function readJsonl(path: string, out: ItemMetadata): Promise<ItemMetadata> {
+  const label = out.file;
   const firstLine = new Map<string, number>();
   const columns = new Set<string>();
   await forEachLine(path, (line, lineNo) => {
@@ -230,6 +291,19 @@ async function readJsonl(path: string, label: string): Promise<ItemMetadata> {
   });
   out.columns = [...columns];
   return out;
+}
+
+/**
+ * The `itemPopularity` column by item index of the evaluation (0 where an item has no value), and
+ * its total over every row of the table, summed in file order.
+ */
+export function popularityOfItems(meta: ItemMetadata, itemIds: readonly string[]): ItemPopularity {
+  const numeric = meta.numeric ?? new Map<string, number>();
+  const values = new Float64Array(itemIds.length);
+  for (let i = 0; i < itemIds.length; i++) values[i] = numeric.get(itemIds[i]!) ?? 0;
+  let total = 0;
+  for (const v of numeric.values()) total += v;
+  return { file: meta.file, column: meta.numericColumn ?? '', values, total };
 }
 
 /**

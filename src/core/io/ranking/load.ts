@@ -9,7 +9,7 @@ import { basename, resolve } from 'node:path';
 import { fail, type Progress, type Warnings } from '../../diagnostics';
 import type { ResolvedConfig } from '../../config/types';
 import { resolveConfigPath } from '../../config/load';
-import { IdIndex, type RankingData, type TrainData } from '../../data/rankingData';
+import { IdIndex, type ItemPopularity, type RankingData, type TrainData } from '../../data/rankingData';
 import { IntVec, FloatVec, KeyRuns, RelBuilder } from './builders';
 import { releaseByteInterner } from './byteInterner';
 import { TrainAhead } from './trainAhead';
@@ -17,7 +17,7 @@ import { collectGarbage } from '../../collectGarbage';
 import { readTrainRows, trainSpec } from './trainRows';
 import { readEmbeddings } from './embeddings';
 import { ITEM_ALIASES, USER_ALIASES, readIdTable } from './idTable';
-import { loadItemMetadata, warnItemsWithoutMetadata, type ItemMetadata } from './items';
+import { loadItemMetadata, popularityOfItems, warnItemsWithoutMetadata, type ItemMetadata } from './items';
 import {
   parquetListColumn,
   readJsonlGroundTruth,
@@ -328,12 +328,17 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
   const userEmbeddings = config.userEmbeddings ? await embeddingsOf('user', config.userEmbeddings, users) : null;
 
   let itemMeta: ItemMetadata | null = null;
+  let itemPopularity: ItemPopularity | null = null;
   if (config.items) {
     const abs = cfgPath('items', config.items);
-    itemMeta = await loadItemMetadata(abs, config.items);
+    itemMeta = await loadItemMetadata(abs, config.items, config.itemPopularity);
     extraFiles.push({ role: 'items', path: abs });
     columns.items = `${config.items} (${itemMeta.columns.join(', ') || 'no columns'})`;
     warnItemsWithoutMetadata(itemMeta, items.ids, warnings);
+    if (config.itemPopularity !== undefined) {
+      columns.itemPopularity = config.itemPopularity;
+      itemPopularity = popularityOfItems(itemMeta, items.ids);
+    }
   }
   // Every file is read: the evaluation looks ids up by integer only.
   releaseByteInterner(users);
@@ -363,6 +368,7 @@ export async function loadRanking(input: LoadRankingInput): Promise<LoadedRankin
     extraFiles,
     hashed,
     itemMeta,
+    itemPopularity,
     itemFactors,
     userMetric,
     maskSeen,

@@ -4,7 +4,11 @@
  *
  * - Popularity: items ordered by train interactions descending, ties by item id ascending
  *   (string order, so the order does not depend on the file's row order); each user gets the
- *   first `maxK` items of that order that are not among the user's train items.
+ *   first `maxK` items of that order that are not among the user's train items. With
+ *   `itemPopularity` (a numeric column of the `items` table, e.g. units sold) the same items — those
+ *   that occur in train — are ordered by that column instead (descending, ties by item id; an item
+ *   without a value counts as 0): the column changes the order only, so the baseline still needs
+ *   train (its pool and the seen items).
  * - Random: for each user, `maxK` distinct items drawn uniformly from the items that occur in
  *   train, the user's train items excluded, with the seeded generator of `stats/rng.ts`
  *   (`bootstrap.seed`); the pool is in item-id order and users are served in list order, so the
@@ -40,10 +44,18 @@ export function idOrderRank(itemIds: string[]): Int32Array {
   return rank;
 }
 
-/** Train items by popularity (count desc, id asc; `idRank` from {@link idOrderRank}). */
-export function popularityOrder(train: TrainData, idRank: Int32Array): Int32Array {
+/**
+ * Train items by popularity (count desc, id asc; `idRank` from {@link idOrderRank}); with
+ * `byValue` (the `itemPopularity` column per item index), by that value desc, id asc — a comparison
+ * sort, the values being real numbers.
+ */
+export function popularityOrder(train: TrainData, idRank: Int32Array, byValue?: Float64Array | null): Int32Array {
   const c = train.itemCounts;
   const pool = trainItemsInIdOrder(train, idRank);
+  if (byValue) {
+    const v = (i: number): number => (i < byValue.length ? byValue[i] : 0);
+    return pool.sort((a, b) => v(b) - v(a) || idRank[a] - idRank[b]);
+  }
   let maxCount = 0;
   for (let p = 0; p < pool.length; p++) if (c[pool[p]] > maxCount) maxCount = c[pool[p]];
   // Counts far above the number of items: a comparison sort instead of a long bucket array.

@@ -16,10 +16,16 @@
  *   user's mean, and the number of such slots is reported in a warning; a user none of whose
  *   top-K items has a train count has no novelty (NaN, left out of the mean over users).
  *   `novelty@K` = mean over users.
+ *   With `itemPopularity` (a numeric column of the `items` table, e.g. units sold), `p_i` =
+ *   (item i's value) / (the sum of the column over every row of the table — items in no input file
+ *   included), and novelty needs no train file; an item with value 0 or without a value is left out
+ *   as above. Cold-start coverage keeps the train counts (cold = few interactions).
  *
  * @example
  *   // Train counts a:3, b:1 (total 4); one user with L = [a, b]:
  *   // novelty@2 = (−log2(3/4) − log2(1/4)) / 2 = (0.41504 + 2) / 2 ≈ 1.20752
+ *   // itemPopularity with units sold a:5, b:3, c:2 (total 10); L = [a, c]:
+ *   // novelty@2 = (−log2 0.5 − log2 0.2) / 2 = (1 + 2.32193) / 2 ≈ 1.66096
  *
  * References:
  * - M. Ge, C. Delgado-Battenfeld, D. Jannach (2010). Beyond accuracy: evaluating recommender systems by coverage and
@@ -46,6 +52,11 @@ export interface CatalogOptions {
   trainCounts: Int32Array | null;
   /** Σ trainCounts. */
   trainTotal: number;
+  /**
+   * Popularity per item index from a column of the `items` table and its total over the table
+   * (`itemPopularity`): novelty@K uses it instead of the train counts (and exists without train).
+   */
+  popularity?: { values: Float64Array; total: number } | null;
   coldThreshold: number;
   /** Keep the per-user novelty vectors (default true); false keeps only their means (baselines). */
   keepPerUser?: boolean;
@@ -64,16 +75,16 @@ export interface CatalogResult {
   coldCoverage: (number | null)[] | null;
   coldItems: number;
   /**
-   * `novelty@K` per user (NaN where undefined), aligned with `evaluated`; null without train or
-   * without `keepPerUser`.
+   * `novelty@K` per user (NaN where undefined), aligned with `evaluated`; null without a popularity
+   * (train or `popularity`) or without `keepPerUser`.
    */
   novelty: Record<string, Float64Array> | null;
   /**
    * `novelty@K` at each K of ks: the mean over the users where it is defined (null when it is
-   * nowhere), summed in user order; null without train.
+   * nowhere), summed in user order; null without a popularity (train or `popularity`).
    */
   noveltyMeans: (number | null)[] | null;
-  /** Top-maxK slots whose item has no train interaction (left out of novelty). */
+  /** Top-maxK slots whose item has no popularity (no train interaction, or 0 / no value in the column): left out of novelty. */
   unknownSlots: number;
 }
 
@@ -98,7 +109,7 @@ export class CatalogAccumulator {
   private readonly ks: Int32Array;
   /** Per item: the first rank (0-based) at which any list holds it. */
   private readonly minPos: Int32Array;
-  /** Per item: −log2 of its share of the train interactions (NaN without one); null without train. */
+  /** Per item: −log2 of its share of the popularity (NaN without one); null without a popularity. */
   private readonly surprisal: Float64Array | null;
   private readonly novelty: Record<string, Float64Array> | null;
   private readonly novCols: Float64Array[];
@@ -118,12 +129,16 @@ export class CatalogAccumulator {
     const nItems = opts.nItems;
     this.minPos = new Int32Array(nItems).fill(NOT_RECOMMENDED);
     const counts = opts.trainCounts;
-    const surprisal = (this.surprisal = counts ? new Float64Array(nItems) : null);
-    if (counts && surprisal)
+    const pop = opts.popularity ?? null;
+    const surprisal = (this.surprisal = counts || pop ? new Float64Array(nItems) : null);
+    if (pop && surprisal)
+      for (let i = 0; i < nItems; i++)
+        surprisal[i] = i < pop.values.length && pop.values[i] > 0 ? -Math.log2(pop.values[i] / pop.total) : NaN;
+    else if (counts && surprisal)
       for (let i = 0; i < nItems; i++)
         surprisal[i] = i < counts.length && counts[i] > 0 ? -Math.log2(counts[i] / opts.trainTotal) : NaN;
     const keep = opts.keepPerUser !== false;
-    const novelty: Record<string, Float64Array> | null = (this.novelty = counts && keep ? {} : null);
+    const novelty: Record<string, Float64Array> | null = (this.novelty = surprisal && keep ? {} : null);
     this.novCols = novelty ? ks.map((k) => (novelty[`novelty@${k}`] = new Float64Array(nEval))) : [];
     this.novSum = new Float64Array(ks.length);
     this.novUsers = new Int32Array(ks.length);
@@ -215,7 +230,7 @@ export class CatalogAccumulator {
       coldCoverage,
       coldItems,
       novelty: this.novelty,
-      noveltyMeans: counts ? ks.map((_, kj) => (novUsers[kj] > 0 ? novSum[kj] / novUsers[kj] : null)) : null,
+      noveltyMeans: this.surprisal ? ks.map((_, kj) => (novUsers[kj] > 0 ? novSum[kj] / novUsers[kj] : null)) : null,
       unknownSlots: this.unknownSlots,
     };
   }

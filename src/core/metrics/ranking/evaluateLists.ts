@@ -172,6 +172,7 @@ class ListScorer {
       inCatalog: opts.catalog.members,
       trainCounts: data.train?.itemCounts ?? null,
       trainTotal: data.train?.total ?? 0,
+      popularity: data.itemPopularity ?? null,
       coldThreshold: opts.coldThreshold,
       keepPerUser: opts.keepPerUser,
     });
@@ -260,8 +261,10 @@ function assemble(
     }
   };
   if (cat.noveltyMeans) {
-    const note =
-      'mean −log2(item train interactions / all train interactions) over the top K, mean over users; items without train interactions left out';
+    const pop = data.itemPopularity;
+    const note = pop
+      ? `mean −log2(item's "${pop.column}" / the sum of "${pop.column}" over the item table ${pop.file}) over the top K, mean over users; items with 0 or no value left out`
+      : 'mean −log2(item train interactions / all train interactions) over the top K, mean over users; items without train interactions left out';
     ks.forEach((k, kj) => {
       const key = `novelty@${k}`;
       if (cat.novelty) perUser[key] = cat.novelty[key];

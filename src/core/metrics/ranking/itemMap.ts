@@ -15,8 +15,10 @@
  * {@link ITEM_MAP_LIMIT} of them so that a results file stays small: when there are more, the items
  * recommended to the most evaluated users in their top K (largest K) come first, then the items with
  * the most train interactions, then the order of first appearance. Each kept item carries its
- * coordinates, how many evaluated users have it in their top K, its train count (with `train`),
- * and its category and name from the `items` table when it has such columns.
+ * coordinates, how many evaluated users have it in their top K, its popularity — its train count
+ * (with `train`), or its value in the `items` table's `itemPopularity` column when that is set (then
+ * also in the order above) — and its category and name from the `items` table when it has such
+ * columns.
  *
  * References:
  * - K. Pearson (1901). On lines and planes of closest fit to systems of points in space. Philosophical
@@ -68,8 +70,13 @@ export interface ItemMapTable {
   y: number[];
   /** Evaluated users with the item in their top K. */
   recommended: number[];
-  /** Train interactions of the item (with `train`). */
+  /**
+   * The item's popularity: its train interactions (with `train`), or with `popularityColumn` its
+   * value in that column of the `items` table (`itemPopularity`; 0 without a value).
+   */
   popularity?: number[];
+  /** The `items` table's column that `popularity` comes from (`itemPopularity`); absent: train counts. */
+  popularityColumn?: string;
   /** The `items` table's category column and each item's cell (null: none). */
   categoryColumn?: string;
   categories?: (string | null)[];
@@ -94,6 +101,8 @@ export interface ItemMapInput {
   k: number;
   /** Train count per item index (absent: no train file). */
   trainCounts?: Int32Array;
+  /** The `items` table's `itemPopularity` column per item index: used instead of `trainCounts`. */
+  itemPopularity?: { column: string; values: Float64Array };
   category?: { column: string; of: (id: string) => string | undefined };
   name?: { column: string; of: (id: string) => string | undefined };
   limit?: number;
@@ -172,7 +181,7 @@ export function itemMap(input: ItemMapInput): ItemMapOutcome {
     }
   }
   const limit = input.limit ?? ITEM_MAP_LIMIT;
-  const counts = input.trainCounts;
+  const counts = input.itemPopularity?.values ?? input.trainCounts;
   let kept = withVector;
   if (kept.length > limit) {
     const pop = (i: number): number => (counts && i < counts.length ? counts[i] : 0);
@@ -206,6 +215,7 @@ export function itemMap(input: ItemMapInput): ItemMapOutcome {
     recommended: kept.map((i) => recommended[i]),
   };
   if (counts) table.popularity = kept.map((i) => (i < counts.length ? counts[i] : 0));
+  if (input.itemPopularity) table.popularityColumn = input.itemPopularity.column;
   if (input.category) {
     const of = input.category.of;
     table.categoryColumn = input.category.column;

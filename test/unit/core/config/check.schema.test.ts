@@ -55,6 +55,7 @@ const EVAL_CONFIG_KEYS = [
   'userIds',
   'itemIds',
   'items',
+  'itemPopularity',
   'maskSeen',
   'coldThreshold',
   'catalogSize',

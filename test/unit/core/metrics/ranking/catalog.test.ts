@@ -373,3 +373,79 @@ test('novelty means: summed as they are computed, the same numbers as the mean o
   assert.equal(none.novelty, null);
   assert.equal(none.noveltyMeans, null);
 });
+
+test('novelty@K with itemPopularity: share = value / Σ over the item table; 0 or no value left out; no train needed', () => {
+  // items a=0, b=1, c=2, d=3; units sold a 5, b 3, c 2 (Σ over the table = 10), d no value (0).
+  // The train counts (a 1, b 1, c 2) would give other shares: the column wins.
+  const lists = listsOf([
+    [0, 2, 3],
+    [1, 1],
+    [3, 0],
+  ]);
+  const ev = Int32Array.from([0, 1, 2]);
+  const popularity = { values: Float64Array.from([5, 3, 2, 0]), total: 10 };
+  const base = { ks: [1, 2, 3], nItems: 4, catalogSize: 4, inCatalog: null, coldThreshold: 5, popularity };
+  const withTrain = catalogMetrics(lists, ev, { ...base, trainCounts: Int32Array.from([1, 1, 2, 0]), trainTotal: 4 });
+  const noTrain = catalogMetrics(lists, ev, { ...base, trainCounts: null, trainTotal: 0 });
+  const s = (p: number) => -Math.log2(p);
+  // user 0: [a, c, d]: @1 = s(0.5); @2 = @3 = (s(0.5) + s(0.2)) / 2 (d has no value: left out)
+  // user 1: [b, b]: s(0.3) at every K (a repeat counts again, as with train counts)
+  // user 2: [d, a]: @1 undefined (NaN); @2 = s(0.5)
+  const u0 = [s(0.5), (s(0.5) + s(0.2)) / 2, (s(0.5) + s(0.2)) / 2];
+  const u1 = [s(0.3), s(0.3), s(0.3)];
+  const u2 = [NaN, s(0.5), s(0.5)];
+  for (const r of [withTrain, noTrain]) {
+    [1, 2, 3].forEach((k, q) => {
+      const per = r.novelty![`novelty@${k}`];
+      close(per[0], u0[q]);
+      close(per[1], u1[q]);
+      if (Number.isNaN(u2[q])) assert.ok(Number.isNaN(per[2]));
+      else close(per[2], u2[q]);
+    });
+    close(r.noveltyMeans![0]!, (u0[0] + u1[0]) / 2);
+    close(r.noveltyMeans![1]!, (u0[1] + u1[1] + u2[1]) / 3);
+    // slots of d in the top 3: user 0 (rank 3) and user 2 (rank 1)
+    assert.equal(r.unknownSlots, 2);
+  }
+  // cold-start coverage keeps the train counts: with train, cold = 1 ≤ count < 5 (a, b, c); none without
+  assert.equal(withTrain.coldItems, 3);
+  assert.equal(noTrain.coldCoverage, null);
+  // worked example of the docs: L = [a, c] → (−log2 0.5 − log2 0.2) / 2 ≈ 1.66096
+  const one = catalogMetrics(listsOf([[0, 2]]), Int32Array.from([0]), {
+    ...base,
+    ks: [2],
+    trainCounts: null,
+    trainTotal: 0,
+  });
+  close(one.noveltyMeans![0]!, 1.660964047443681);
+});
+
+test('popularity baseline with itemPopularity: train items by the column desc, ties by id, seen items excluded', () => {
+  const ids = ['b', 'a', 'c', 'd', 'e'];
+  // train counts: b 2, a 2, c 3, d 1, e 0 (e never in train: not in the pool, whatever its value)
+  const train = trainOf(
+    [
+      [0, 2, 2],
+      [1, 1, 0, 2, 3],
+    ],
+    5,
+  );
+  // units sold: b 7.5, a 2.25, c 7.5 (tie with b), d 10, e 99
+  const units = Float64Array.from([7.5, 2.25, 7.5, 10, 99]);
+  const order = popularityOrder(train, idOrderRank(ids), units);
+  // d (10) · b, c (7.5, tie: id order b < c) · a (2.25)
+  assert.deepEqual(
+    Array.from(order).map((i) => ids[i]),
+    ['d', 'b', 'c', 'a'],
+  );
+  // an item without a value (shorter vector, or 0) comes last
+  assert.deepEqual(
+    Array.from(popularityOrder(train, idOrderRank(ids), Float64Array.from([1, 2]))).map((i) => ids[i]),
+    ['a', 'b', 'c', 'd'],
+  );
+  const l = popularityLists(Int32Array.from([0]), train, order, 3, 5);
+  assert.deepEqual(
+    Array.from(l.items).map((i) => ids[i]),
+    ['d', 'a'],
+  ); // user 0 saw b and c
+});

@@ -354,3 +354,18 @@ test('evaluation: random embeddings of every shape give results that pass their 
   }
   assert.ok(maps >= 20, `${maps} maps of 24`);
 });
+
+test('itemPopularity: the column replaces the train counts in the table and in the limit order', () => {
+  // units sold a 0.5, b 1, c 2.5, d 4, e 3: with limit 3, recommended b 1, c 2 come first, then e (3) before a (0.5)
+  const itemPopularity = { column: 'units', values: Float64Array.from([0.5, 1, 2.5, 4, 3]) };
+  const out = itemMap({ ...base(), itemPopularity, limit: 3 });
+  assert.ok(out.ok);
+  assert.deepEqual(out.table.ids, ['b', 'c', 'e']);
+  assert.deepEqual(out.table.popularity, [1, 2.5, 3]);
+  assert.equal(out.table.popularityColumn, 'units');
+  // with the train counts (a 5, e 1): a instead of e, and no column named
+  const counts = itemMap({ ...base(), limit: 3 });
+  assert.ok(counts.ok);
+  assert.deepEqual(counts.table.ids, ['a', 'b', 'c']);
+  assert.equal(counts.table.popularityColumn, undefined);
+});
