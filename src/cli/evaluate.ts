@@ -154,6 +154,8 @@ export function registerEvaluate(program: Command): void {
         onRankedLists,
         // this process does nothing else: a few milliseconds per collection for a lower peak
         collectGarbage: true,
+        // the results file never holds per-row values (they are read again from the file when paired)
+        perItem: false,
         onStage: opts.progress ? (stage, r, info) => say(stageLine(stage, r, info)) : undefined,
       });
     } finally {

@@ -73,6 +73,13 @@ export interface EvaluateOptions {
    * ranking run's `popularity` or `random`: tasks/baselineRun.ts) instead of its predictions.
    */
   baselineRun?: BaselineKind;
+  /**
+   * Keep the per-row (per-user) values in the returned results (`perItem`, the units of a paired
+   * comparison). Default true; the command line and the extension's evaluation, which write the
+   * results file (where `perItem` never goes: results/resultsFile.ts), turn it off and so do not
+   * build n-long arrays they would drop.
+   */
+  perItem?: boolean;
 }
 
 export type EvaluationStage = 'point' | 'provisional' | 'final';
@@ -161,6 +168,7 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
     collectGarbage: opts.collectGarbage ?? collectsByDefault(),
     onResampling: opts.onResampling,
     baselineRun: opts.baselineRun,
+    perItem: opts.perItem ?? true,
   });
   const [info, partial] = hashing
     ? await Promise.all([hashing, run])

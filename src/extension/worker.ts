@@ -46,6 +46,8 @@ async function main(): Promise<void> {
         ...(job.root ? { root: job.root } : {}),
         defaults: job.defaults,
         ...(job.root ? { root: job.root } : {}),
+        // written to the results file, which never holds per-row values
+        perItem: false,
         progress,
         onStage: job.stages
           ? (stage, r, info) => stage !== 'final' && post({ type: 'stage', stage, results: r, ...info })

@@ -21,16 +21,20 @@ export interface UserInspectorModel {
 export const MAX_SUGGESTIONS = 5000;
 
 /**
- * Without per-user values in the file (left out above a million users: core/results/resultsFile.ts),
- * the users are counted from `tables.rankingSummary` and the per-user metrics are those of
- * `tables.perUserHistograms`; no id is suggested, and a user id typed in full is still shown.
+ * A results file holds no per-user values (core/results/resultsFile.ts): the users are counted
+ * from `tables.rankingSummary`, the suggestions are its `sampleUsers` (the first 5,000 evaluated
+ * users), and the per-user metrics are those of `tables.perUserHistograms`; any user id typed in
+ * full is shown. Results in memory with `perItem` (or a file of an earlier version) use its ids.
  */
 export function userInspectorModel(results: Results): UserInspectorModel | undefined {
   if (results.task !== 'ranking') return undefined;
   const p = results.perItem;
   const perUser = p && p.kind === 'user' ? p : undefined;
-  const ids = perUser?.ids ?? [];
-  const summary = results.tables.rankingSummary as { usersEvaluated?: unknown } | undefined;
+  const summary = results.tables.rankingSummary as { usersEvaluated?: unknown; sampleUsers?: unknown } | undefined;
+  const sample = Array.isArray(summary?.sampleUsers)
+    ? summary.sampleUsers.filter((u): u is string => typeof u === 'string')
+    : [];
+  const ids = perUser?.ids ?? sample;
   const histograms = results.tables.perUserHistograms;
   const keys = perUser
     ? Object.keys(perUser.values)
@@ -40,7 +44,7 @@ export function userInspectorModel(results: Results): UserInspectorModel | undef
   return {
     users: ids.slice(0, MAX_SUGGESTIONS),
     totalUsers: perUser
-      ? ids.length
+      ? (perUser.ids?.length ?? 0)
       : typeof summary?.usersEvaluated === 'number'
         ? summary.usersEvaluated
         : (results.metrics.users_evaluated?.value ?? 0),

@@ -214,7 +214,9 @@ describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
     if (maximized) await runCommand(page, 'View: Toggle Maximize Editor Group');
 
     // The user inspector's user is highlighted on the map too.
-    const other = res.perItem!.ids!.find((u) => u !== pick.user)!;
+    // another user the inspector suggests (the results name the first evaluated users)
+    const sample = (res.tables.rankingSummary as { sampleUsers: string[] }).sampleUsers;
+    const other = sample.find((u) => u !== pick.user)!;
     const inspector = f.locator('.user-inspector .user-search');
     await inspector.fill(other);
     await inspector.press('Enter');

@@ -19,6 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext } from 'playwright-core';
 import { compareRuns } from '../../src/core/compare/compareRuns';
+import { evaluateFile } from '../../src/core/evaluate';
 import type { Results } from '../../src/core/results/types';
 import { launchChromium, root } from '../../scripts/vscode/codeServer.mjs';
 import { foreign } from '../unit/security/htmlCheck';
@@ -211,7 +212,12 @@ describe('eval-lens report → HTML in Chromium', { timeout: 300_000 }, () => {
       "'><svg onload=alert(3)>.csv",
     ];
     const metric = 'acc"><script>alert(4)<';
-    const base = JSON.parse(readFileSync(join(dir, 'logreg.eval.json'), 'utf8')) as Results;
+    // A results file holds no per-row values: the runs' per-row correctness as a comparison has it
+    // in memory (evaluated from the prediction file), so that the hostile metric gets per-item tests.
+    const { perItem } = await evaluateFile(join(root, 'examples/digits-lt/logreg.csv'), {
+      overrides: { bootstrap: { n: 0 } },
+    });
+    const base = { ...(JSON.parse(readFileSync(join(dir, 'logreg.eval.json'), 'utf8')) as Results), perItem };
     const runs = evil.map((_, i) => {
       const r = structuredClone(base);
       r.metrics = {

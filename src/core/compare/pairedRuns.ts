@@ -6,8 +6,8 @@
  * Per-row material is never taken from a results file: a `*.eval.json` names its prediction file
  * and that file's SHA-256 (`source.path`, `source.sha256`); the file is read again — resolved
  * beside the results file, then as written — and used only when its SHA-256 is the recorded one.
- * Otherwise the run keeps the tests of its per-item values and a warning says why the other keys
- * have no paired interval. The results file's own metric values are compared with the re-read
+ * Otherwise the run's stored metric values are compared without a paired test (results files hold
+ * no per-row values: results/resultsFile.ts) and a warning says why. The results file's own metric values are compared with the re-read
  * ones; a difference (other settings) is reported.
  */
 import { existsSync } from 'node:fs';
@@ -95,7 +95,7 @@ export async function loadPairingRun(path: string, opts: PairingLoadOptions): Pr
       );
     warnings.push({
       code: 'compare-no-predictions',
-      message: `${path}: ${why}, so only its per-item values are tested (no paired interval for the other metrics).`,
+      message: `${path}: ${why}, so its metrics are compared as stored, without a paired test or interval (a results file holds no per-row values: they are read again from the prediction file).`,
       file: path,
     });
     return { results: stored, plan: null, warnings };

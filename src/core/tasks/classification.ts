@@ -313,12 +313,13 @@ export const runClassification: TaskRunner = async (ctx) => {
         ctx.results.timings[name] = (before ?? 0) + (performance.now() - t0) / 1000;
     }
     const { data, prepared } = run;
-    ctx.results.perItem = {
-      kind: 'row',
-      ids: data.ids,
-      labels: Array.from(data.labels, (y) => data.classes[y]),
-      values: classificationPerRow(prepared, ctx.results.metrics),
-    };
+    if (ctx.perItem !== false)
+      ctx.results.perItem = {
+        kind: 'row',
+        ids: data.ids,
+        labels: Array.from(data.labels, (y) => data.classes[y]),
+        values: classificationPerRow(prepared, ctx.results.metrics),
+      };
     return run.source;
   } finally {
     await resampleWorkers?.stop();

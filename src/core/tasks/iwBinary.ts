@@ -316,14 +316,16 @@ export const runIwBinary: TaskRunner = async (ctx) => {
     unweighted: countsAtBlocks(cu, nAbove),
   });
 
-  const correct: number[] = new Array(data.n);
-  for (let i = 0; i < data.n; i++) correct[i] = (data.scores[i] >= t ? 1 : 0) === data.labels[i] ? 1 : 0;
-  results.perItem = {
-    kind: 'row',
-    ids: data.ids,
-    labels: Array.from(data.labels, (y) => (y === 1 ? data.positiveLabel : (data.negativeLabel ?? '0'))),
-    values: { accuracy: correct },
-  };
+  if (ctx.perItem !== false) {
+    const correct: number[] = new Array(data.n);
+    for (let i = 0; i < data.n; i++) correct[i] = (data.scores[i] >= t ? 1 : 0) === data.labels[i] ? 1 : 0;
+    results.perItem = {
+      kind: 'row',
+      ids: data.ids,
+      labels: Array.from(data.labels, (y) => (y === 1 ? data.positiveLabel : (data.negativeLabel ?? '0'))),
+      values: { accuracy: correct },
+    };
+  }
 
   if (config.slices?.length) results.time('slices', () => iwSlicesStep(loaded, w.weights, t, ctx));
 

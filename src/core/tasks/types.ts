@@ -54,6 +54,8 @@ export interface TaskContext {
   onResampling?: ResamplingHook;
   /** Whether full garbage collections may be taken after large arrays are let go (../collectGarbage.ts). */
   collectGarbage?: boolean;
+  /** Build `results.perItem` (the per-row or per-user values of a paired comparison); false: leave it out. */
+  perItem?: boolean;
   /**
    * Evaluate a baseline derived from the input instead of its predictions (baselineRun.ts): after
    * the reading (and the subset), the predictions or lists are replaced by the baseline's.

@@ -96,6 +96,14 @@ test('curves, per-user tables and perItem', async () => {
   assert.deepEqual(r.perItem!.ids, ['u1', 'u2', 'u3', 'u4']);
   assert.equal(r.perItem!.values['ndcg@3'].length, 4);
   assert.equal(Object.keys(r.perItem!.values).length, 11);
+  // the results name the first evaluated users (the user inspector's suggestions), per-user values or not
+  assert.deepEqual((r.tables.rankingSummary as { sampleUsers: string[] }).sampleUsers, ['u1', 'u2', 'u3', 'u4']);
+  const lean = await evaluateFile(join(SAME, 'run.jsonl'), {
+    overrides: { task: 'ranking', k: [1, 3], train: 'train.csv', bootstrap: { n: 0 } },
+    perItem: false,
+  });
+  assert.equal(lean.perItem, undefined);
+  assert.deepEqual(lean.tables.rankingSummary, r.tables.rankingSummary);
 });
 
 test('bootstrap intervals equal a direct percentile bootstrap of the user mean; same seed, same interval', async () => {
