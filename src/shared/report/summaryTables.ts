@@ -142,6 +142,7 @@ const RANKING_SUMMARY_ROWS: [string, string][] = [
   ['items', 'distinct items in the inputs'],
   ['catalog', 'catalogue'],
   ['trainInteractions', 'train interactions'],
+  ['popularitySource', 'item popularity of novelty and the popularity baseline (itemPopularity)'],
   ['relevance', 'relevance'],
   ['gain', 'gain of a graded relevance'],
   ['mapNormaliser', 'MAP normaliser'],

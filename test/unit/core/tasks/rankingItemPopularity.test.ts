@@ -2,7 +2,7 @@
 // novelty@K, the popularity baseline's order and the item map, instead of the train counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateFile } from '../../../../src/core/evaluate';
@@ -125,5 +125,37 @@ test('itemPopularity: bad input is an error naming the file, the line and the co
   for (const [file, text, message] of cases) {
     write(file, text);
     await assert.rejects(ev({ items: file, itemPopularity: 'units' }), (e: Error) => e.message === message, file);
+  }
+});
+
+test('itemPopularity: novelty@K and the popularity baseline equal numpy golden values', async () => {
+  // scripts/golden/item_popularity.py writes the inputs and the values by their definitions.
+  const g = JSON.parse(readFileSync(join(__dirname, '../../../golden/item_popularity.json'), 'utf8')) as {
+    ks: number[];
+    itemsCsv: string;
+    trainCsv: string;
+    runJsonl: string;
+    novelty: Record<string, number>;
+    baselineNovelty: Record<string, number>;
+    baselineRecall: Record<string, number>;
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'pop-golden-'));
+  writeFileSync(join(dir, 'items.csv'), g.itemsCsv);
+  writeFileSync(join(dir, 'train.csv'), g.trainCsv);
+  writeFileSync(join(dir, 'run.jsonl'), g.runJsonl);
+  const r = await evaluateFile(join(dir, 'run.jsonl'), {
+    overrides: {
+      task: 'ranking',
+      k: g.ks,
+      train: 'train.csv',
+      items: 'items.csv',
+      itemPopularity: 'units',
+      bootstrap: { n: 0 },
+    },
+  });
+  for (const k of g.ks) {
+    close(r.metrics[`novelty@${k}`].value!, g.novelty[k], 1e-12);
+    close(r.baselines!.popularity[`novelty@${k}`].value!, g.baselineNovelty[k], 1e-12);
+    close(r.baselines!.popularity[`recall@${k}`].value!, g.baselineRecall[k], 1e-12);
   }
 });

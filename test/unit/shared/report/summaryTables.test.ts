@@ -98,6 +98,18 @@ test('ranking summary: named rows in reading order; an unknown key stays under i
   );
   assert.deepEqual(t.rows[0], ['users evaluated', 8]);
   assert.deepEqual(t.rows[7], ['train interactions', null]);
+  // With itemPopularity: the source, named, after the train interactions.
+  const pop = rankingSummaryTable({
+    trainInteractions: 8,
+    popularitySource: 'column "units" of the item table items.csv',
+  })!;
+  assert.deepEqual(pop.rows, [
+    ['train interactions', 8],
+    [
+      'item popularity of novelty and the popularity baseline (itemPopularity)',
+      'column "units" of the item table items.csv',
+    ],
+  ]);
   assert.equal(rankingSummaryTable({ users: { n: 1 } }), undefined);
   assert.equal(rankingSummaryTable([]), undefined);
 });
