@@ -216,3 +216,56 @@ test('through evaluation: recorded in the source, items without a row warned, a 
     /`items`.*outside the workspace/,
   );
 });
+
+test('itemPopularity column: numbers by item, empty cells absent; errors name the file, the line or row and the column', async () => {
+  const csv = file('units.csv', 'item,units,name\na,5,A\nb,,B\nc,0.25,C\nd,1e3,D\n');
+  const m = await loadItemMetadata(csv, 'units.csv', 'units');
+  assert.deepEqual(
+    [...m.numeric!],
+    [
+      ['a', 5],
+      ['c', 0.25],
+      ['d', 1000],
+    ],
+  );
+  assert.equal(m.byItem.get('a')!.units, '5'); // still shown as written
+  // Parquet: a DOUBLE column (null = no value); a BOOLEAN or text cell is refused at its data row.
+  const pq = await loadItemMetadata(join(PQ, 'items-typed.parquet'), 'items-typed.parquet', 'price');
+  assert.deepEqual([...pq.numeric!], [['7', 2.5]]);
+  const rejects = async (path: string, label: string, column: string, line: number | undefined, message: string) =>
+    assert.rejects(loadItemMetadata(path, label, column), (e: unknown) => {
+      assert.ok(e instanceof EvalLensError, String(e));
+      assert.equal(e.location?.line, line, e.message);
+      assert.equal(e.message, message);
+      return true;
+    });
+  const NUMBER = "expected a number ≥ 0 (the item's popularity, `itemPopularity`)";
+  await rejects(
+    join(PQ, 'items-typed.parquet'),
+    'items-typed.parquet',
+    'new',
+    2,
+    `items-typed.parquet, row 1, column "new": ${NUMBER}, got "true".`,
+  );
+  await rejects(
+    join(PQ, 'items-typed.parquet'),
+    'items-typed.parquet',
+    'units',
+    undefined,
+    'items-typed.parquet: expected a column "units" (named by `itemPopularity`), got the columns "price", "new", "brand".',
+  );
+  await rejects(
+    file('hex.tsv', 'item\tunits\na\t0x10\n'),
+    'hex.tsv',
+    'units',
+    2,
+    `hex.tsv:2, column "units": ${NUMBER}, got "0x10".`,
+  );
+  await rejects(
+    file('none.csv', 'item\na\n'),
+    'none.csv',
+    'units',
+    1,
+    'none.csv:1: expected a column "units" (named by `itemPopularity`), got no column besides the item id.',
+  );
+});
