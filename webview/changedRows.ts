@@ -10,7 +10,7 @@ import type { DiffRow, RowDiff } from '../src/core/compare/diffTypes';
 import { parseWhere, WhereSyntaxError } from '../src/core/inspect/where';
 import type { FilterTerm } from '../src/core/inspect/types';
 import type { ChangedRowsModel } from '../src/shared/model';
-import { formatCount, formatNumber, formatP } from '../src/shared/format';
+import { formatCount, formatNumber, pStatement } from '../src/shared/format';
 import { MAX_DIFF_ROWS } from '../src/shared/protocol';
 import { el } from './dom';
 import { ask, vscode } from './vscodeApi';
@@ -94,7 +94,7 @@ function summary(d: RowDiff): HTMLElement {
       el(
         'p',
         { class: 'diff-test' },
-        `McNemar's exact test (lost ${formatCount(d.mcnemar.b)} against gained ${formatCount(d.mcnemar.c)}): p = ${formatP(d.mcnemar.p)}.`,
+        `McNemar's exact test (lost ${formatCount(d.mcnemar.b)} against gained ${formatCount(d.mcnemar.c)}): ${pStatement(d.mcnemar.p)}.`,
       ),
     );
   return box;

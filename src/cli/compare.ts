@@ -21,7 +21,7 @@ import { checkGate, parseGate, type GateRule, type GateViolation } from '../core
 import { exportReport } from '../shared/exportReport';
 import { COMPARE_SCHEMA_ID, type CompareResults } from '../core/compare/types';
 import { EXIT, UsageError } from './errors';
-import { escapeMarkdown } from '../shared/markdownText';
+import { escapeMarkdown } from '../core/text/markdownText';
 
 export const COMPARE_FORMATS = ['table', 'json', 'markdown', 'md', 'latex', 'csv'] as const;
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];

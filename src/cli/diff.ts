@@ -8,10 +8,11 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { findConfigBeside } from '../core/config/load';
 import { diffRuns, type RowDiff } from '../core/compare/diffRows';
-import { formatDelta, formatP } from '../core/compare/render';
+import { formatDelta } from '../core/compare/render';
+import { pStatement } from '../core/text/pValue';
 import { QueryError } from '../core/inspect/index';
 import { escapeControlLine } from '../core/diagnostics';
-import { csvLine } from '../shared/csvCell';
+import { csvLine } from '../core/text/csvCell';
 import { UsageError } from './errors';
 import { checkInput, workspaceRoot } from './files';
 import { count, textTable, whereFlag } from './rows';
@@ -153,7 +154,7 @@ export function renderDiff(d: RowDiff, format: DiffFormat): string {
   if (d.cells && d.mcnemar) {
     const c = d.cells;
     lines.push(
-      `both right ${c.bothRight}, lost (A right, B wrong) ${c.lost}, gained (A wrong, B right) ${c.gained}, both wrong ${c.bothWrong}; McNemar exact p = ${formatP(d.mcnemar.p)}.`,
+      `both right ${c.bothRight}, lost (A right, B wrong) ${c.lost}, gained (A wrong, B right) ${c.gained}, both wrong ${c.bothWrong}; McNemar exact ${pStatement(d.mcnemar.p)}.`,
     );
   }
   lines.push(

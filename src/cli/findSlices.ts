@@ -7,7 +7,7 @@ import { escapeControlLine } from '../core/diagnostics';
 import { formatP } from '../core/compare/render';
 import type { FileSliceFinderResult } from '../core/inspect/sliceFinderFiles';
 import type { SliceFinderOptions } from '../core/inspect/sliceFinder';
-import { csvLine } from '../shared/csvCell';
+import { csvLine } from '../core/text/csvCell';
 import { UsageError } from './errors';
 
 export interface FindSlicesFlags {

@@ -20,7 +20,7 @@ import {
   type FilterTerm,
 } from '../core/inspect/index';
 import { escapeControlLine } from '../core/diagnostics';
-import { csvLine } from '../shared/csvCell';
+import { csvLine } from '../core/text/csvCell';
 import { rowPosition, type RowPosition } from '../shared/rowPosition';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { UsageError } from './errors';

@@ -8,7 +8,7 @@ import { UNRANKED_KEYS } from '../core/compare/marks';
 import { delta, formatDelta, untestedNote } from '../core/compare/render';
 import type { CompareResults, CompareTest } from '../core/compare/types';
 import type { Curve } from '../core/results/types';
-import { formatLevel, formatNumber, formatP, significanceMark } from './format';
+import { formatLevel, formatNumber, pStatement, significanceMark } from './format';
 import {
   SERIES_COLOURS,
   type CardModel,
@@ -317,7 +317,7 @@ function diffCharts(c: CompareResults): ChartModel[] {
           style: 'points',
           points: diffs.map((y, i) => ({ x: i, y })),
           errorBars: tests.map((t) => (t.ci_diff ? { lo: t.ci_diff[0], hi: t.ci_diff[1] } : null)),
-          pointLabels: tests.map((t) => `p = ${formatP(decidingP(t))}`),
+          pointLabels: tests.map((t) => pStatement(decidingP(t))),
         },
       ],
       lines: [{ axis: 'y', value: 0, label: 'no difference', colour: 'foreground' }],

@@ -3,6 +3,7 @@
  * CodeLens, the status bar, exported HTML. Values stay the stored fractions (the stable metric keys of src/core/glossary),
  * printed with 4 decimals like the CLI's table, so a number on screen can be found in the JSON.
  */
+import { formatP, pStatement } from '../core/text/pValue';
 
 /** Keys whose values are counts or unbounded quantities, printed as integers when integral. */
 const COUNT_KEYS = /^(users_evaluated|users_skipped|users|rows|support|count|epochs?|steps?|k)$/i;
@@ -49,11 +50,8 @@ export function formatCount(n: number): string {
   return Math.round(n).toLocaleString('en-US');
 }
 
-/** A p-value: `< 0.0001` below that, else 4 decimals; `—` when absent. */
-export function formatP(p: number | null | undefined): string {
-  if (p === null || p === undefined || !Number.isFinite(p)) return '—';
-  return p < 1e-4 ? '< 0.0001' : p.toFixed(4);
-}
+/** A p-value, written as everywhere else (core/text/pValue.ts). */
+export { formatP, pStatement };
 
 /** Significance stars from a p-value: `***` < 0.001, `**` < 0.01, `*` < 0.05, '' otherwise. */
 export function significanceMark(p: number | null | undefined): string {

@@ -1,7 +1,7 @@
 /** Tables as text: what the report's "Copy as Markdown / CSV" buttons put on the clipboard. */
 import { formatCount, formatNumber, formatP } from './format';
-import { csvCell } from './csvCell';
-import { escapeMarkdown } from './markdownText';
+import { csvCell } from '../core/text/csvCell';
+import { escapeMarkdown } from '../core/text/markdownText';
 import type { CellValue, ColumnKind, TableModel } from './model';
 
 /** A cell as shown on screen. */

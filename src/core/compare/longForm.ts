@@ -5,8 +5,8 @@
  * produced it, and that p adjusted over every test of the comparison. Terminal, Markdown, LaTeX,
  * and CSV (one row per metric and run, every number at full precision).
  */
-import { csvCell } from '../../shared/csvCell';
-import { escapeMarkdown } from '../../shared/markdownText';
+import { csvCell } from '../text/csvCell';
+import { escapeMarkdown } from '../text/markdownText';
 import { metricColumn } from '../glossary';
 import { escapeLatex, formatDelta, formatP, formatValue, pad, untestedNote } from './render';
 import type { CompareResults, CompareTest, Place, PTest } from './types';

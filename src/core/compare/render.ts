@@ -10,8 +10,9 @@
  */
 import { UNRANKED_KEYS } from './marks';
 import type { CompareTest, Place, RunTable } from './types';
-import { csvCell } from '../../shared/csvCell';
-import { escapeMarkdown } from '../../shared/markdownText';
+import { csvCell } from '../text/csvCell';
+import { escapeMarkdown } from '../text/markdownText';
+import { formatP } from '../text/pValue';
 import { metricColumn } from '../glossary';
 import { intervalMethodOf } from '../stats/bootstrap';
 
@@ -24,12 +25,7 @@ export function formatValue(v: number | null): string {
   return Math.abs(v) >= 1000 ? v.toFixed(2) : v.toFixed(4);
 }
 
-/** A p-value: 3 decimals, or 2 significant digits in exponent form below 0.001. */
-export function formatP(p: number | null | undefined): string {
-  if (p === null || p === undefined || !Number.isFinite(p)) return '–';
-  if (p === 0) return '0';
-  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
-}
+export { formatP };
 
 function cellText(t: RunTable, run: string, m: string): string {
   const v = t.table[run]?.[m] ?? null;

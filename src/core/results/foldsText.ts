@@ -7,8 +7,8 @@
  * CSV, never 0.
  */
 import type { FoldsTable, Results } from './types';
-import { csvCell } from '../../shared/csvCell';
-import { escapeMarkdown } from '../../shared/markdownText';
+import { csvCell } from '../text/csvCell';
+import { escapeMarkdown } from '../text/markdownText';
 
 function tableOf(results: Results): FoldsTable | null {
   const t = results.tables?.folds;

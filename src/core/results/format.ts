@@ -12,8 +12,8 @@
  */
 import type { MetricFamily, MetricValue, Results } from './types';
 import { where } from '../diagnostics';
-import { csvCell } from '../../shared/csvCell';
-import { escapeMarkdown } from '../../shared/markdownText';
+import { csvCell } from '../text/csvCell';
+import { escapeMarkdown } from '../text/markdownText';
 import { GLOSSARY, explainKey, metricName } from '../glossary';
 import { splitNotes } from './notes';
 import { rankingConventionNotes } from './rankingConventions';

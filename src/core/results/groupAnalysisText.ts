@@ -6,8 +6,8 @@
  * empty cell in CSV, never 0.
  */
 import type { GroupAnalysisRow, Results } from './types';
-import { csvCell } from '../../shared/csvCell';
-import { escapeMarkdown } from '../../shared/markdownText';
+import { csvCell } from '../text/csvCell';
+import { escapeMarkdown } from '../text/markdownText';
 
 type Field = Exclude<keyof GroupAnalysisRow, 'group'>;
 

@@ -5,8 +5,8 @@
  * has one. An undefined value is `—`.
  */
 import type { OperatingPointRow, Results } from './types';
-import { csvCell } from '../../shared/csvCell';
-import { escapeMarkdown } from '../../shared/markdownText';
+import { csvCell } from '../text/csvCell';
+import { escapeMarkdown } from '../text/markdownText';
 
 /** The rows, or none when the results have no operating-point table. */
 export function operatingPointRowsOf(results: Pick<Results, 'tables'>): OperatingPointRow[] {

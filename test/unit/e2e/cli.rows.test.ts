@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Papa from 'papaparse';
-import { csvCell } from '../../../src/shared/csvCell';
+import { csvCell } from '../../../src/core/text/csvCell';
 import { derive, writeRandomFile } from '../helpers/randomFile';
 
 const ROOT = process.cwd();

@@ -2,7 +2,7 @@
 // prefix a single quote), numbers are left as they are, and every CSV writer uses the same rule.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { csvCell, neutraliseFormula } from '../../../src/shared/csvCell';
+import { csvCell, neutraliseFormula } from '../../../src/core/text/csvCell';
 import { tableToCsv } from '../../../src/shared/tableText';
 import { renderCsvTable } from '../../../src/core/compare/render';
 import { formatCsv } from '../../../src/core/results/format';

@@ -2,7 +2,7 @@
 // run name or a class name cannot add HTML, links, emphasis or LaTeX commands to the export.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { escapeMarkdown } from '../../../src/shared/markdownText';
+import { escapeMarkdown } from '../../../src/core/text/markdownText';
 import { tableToMarkdown } from '../../../src/shared/tableText';
 import { renderLatexTable, renderMarkdownTable } from '../../../src/core/compare/render';
 import { renderLongLatex, renderLongMarkdown } from '../../../src/core/compare/longForm';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { escapeMarkdown } from '../../../src/shared/markdownText';
+import { escapeMarkdown } from '../../../src/core/text/markdownText';
 
 const ROOT = process.cwd();
 /** tsx by absolute URL: the command runs in the test's folder. */

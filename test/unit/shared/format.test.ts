@@ -34,7 +34,7 @@ test('formatCi, formatCount, formatLevel, formatBytes', () => {
 
 test('p-values and significance marks at the boundaries', () => {
   assert.equal(formatP(0.04999), '0.0500');
-  assert.equal(formatP(0.00001), '< 0.0001');
+  assert.equal(formatP(0.00001), '1.0e-5');
   assert.equal(formatP(null), '—');
   assert.equal(significanceMark(0.05), '');
   assert.equal(significanceMark(0.0499), '*');

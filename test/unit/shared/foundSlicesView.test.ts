@@ -61,7 +61,7 @@ test('found slices view, one run: cells, significance, the note names the method
     '0.1000 [0.0346, 0.2562]',
     '0.5000',
     '−0.4000 [−0.4700, −0.2600]',
-    '< 0.0001',
+    '1.0e-5',
     '0.0001',
     'significant at q ≤ 0.05',
   ]);

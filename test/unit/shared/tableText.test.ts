@@ -30,14 +30,14 @@ test('cells as shown on screen', () => {
   assert.equal(formatCell(14000, 'int'), '14,000');
   assert.equal(formatCell(1234567, 'int'), '1,234,567');
   assert.equal(formatCell(2019, 'text'), '2019');
-  assert.equal(formatCell(0.00001, 'p'), '< 0.0001');
+  assert.equal(formatCell(0.00001, 'p'), '1.0e-5');
   assert.equal(formatCell('x', 'num'), 'x');
 });
 
 test('Markdown: pipes escaped, numbers right-aligned, best bold, second underlined, stars kept', () => {
   assert.equal(
     tableToMarkdown(t),
-    '| run | acc | n | p |\n|---|---:|---:|---:|\n| a\\|b | **0.5000\\*** | 3 | \\< 0.0001 |\n| c, "d" | <u>—</u> | 4 | 0.2000 |\n',
+    '| run | acc | n | p |\n|---|---:|---:|---:|\n| a\\|b | **0.5000\\*** | 3 | 1.0e-5 |\n| c, "d" | <u>—</u> | 4 | 0.2000 |\n',
   );
 });
 

@@ -159,10 +159,11 @@ test('number formats', () => {
   assert.equal(formatValue(1000), '1000');
   assert.equal(formatValue(1824.5), '1824.50');
   assert.equal(formatValue(null), '–');
-  assert.equal(formatP(0.0123), '0.012');
+  // the one p-value format (core/text/pValue.ts), as the report writes it
+  assert.equal(formatP(0.0123), '0.0123');
   assert.equal(formatP(0.00001234), '1.2e-5');
-  assert.equal(formatP(0), '0');
-  assert.equal(formatP(null), '–');
+  assert.equal(formatP(0), '< 2.2e-16');
+  assert.equal(formatP(null), '—');
 });
 
 test('counts print as integers and carry no mark', () => {

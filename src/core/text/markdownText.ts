@@ -1,4 +1,4 @@
-import { escapeControl } from '../core/diagnostics';
+import { escapeControl } from '../diagnostics';
 
 /**
  * Text from a file made literal in Markdown (GitHub Flavored Markdown, CommonMark). Every ASCII

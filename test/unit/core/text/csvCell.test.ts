@@ -1,7 +1,7 @@
 // The CSV cell neutraliser: formula-looking text gets a leading quote, numbers stay numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { csvCell, csvLine, neutraliseFormula } from '../../../src/shared/csvCell';
+import { csvCell, csvLine, neutraliseFormula } from '../../../../src/core/text/csvCell';
 
 test('cells a spreadsheet would evaluate get a leading single quote', () => {
   for (const s of [
