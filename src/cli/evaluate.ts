@@ -5,7 +5,8 @@
  */
 import { checkInput, existingOutput, real, workspaceRoot, writeAtomically } from './files';
 import { open } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { isInside } from '../core/workspacePath';
 import { Option, type Command } from 'commander';
 import type { Progress } from '../core/diagnostics';
 import { evaluateFile, resolveEvaluation, type EvaluateOptions, type EvaluationStage } from '../core/evaluate';
@@ -163,12 +164,12 @@ export function registerEvaluate(program: Command): void {
     }
     if (out) {
       await writeAtomically(out, resultsJsonChunks(results), 'the results');
-      process.stderr.write(`Results written to ${inside(cwd, out) ? relative(cwd, out) : out}\n`);
+      process.stderr.write(`Results written to ${isInside(cwd, out) ? relative(cwd, out) : out}\n`);
     }
     if (writeRun && written) {
       await writeAtomically(writeRun, formatRunJsonl(written), 'the run');
       process.stderr.write(
-        `Run written to ${inside(cwd, writeRun) ? relative(cwd, writeRun) : writeRun} (${written.lists.user.length.toLocaleString('en-US')} lists)\n`,
+        `Run written to ${isInside(cwd, writeRun) ? relative(cwd, writeRun) : writeRun} (${written.lists.user.length.toLocaleString('en-US')} lists)\n`,
       );
     }
     if (html) {
@@ -180,7 +181,7 @@ export function registerEvaluate(program: Command): void {
         }),
         'the report',
       );
-      process.stderr.write(`Report written to ${inside(cwd, html) ? relative(cwd, html) : html}\n`);
+      process.stderr.write(`Report written to ${isInside(cwd, html) ? relative(cwd, html) : html}\n`);
     }
     const found: FileSliceFinderResult | null = finder
       ? await findSlicesInFile(file, { configPath, overrides, root, ...finder })
@@ -218,11 +219,6 @@ function render(results: Results, format: OutputFormat, opts: { percent: boolean
         formatFoldsTable(results)
       );
   }
-}
-
-function inside(root: string, p: string): boolean {
-  const rel = relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
 /**

@@ -14,21 +14,10 @@ import {
   referenceLink,
 } from '../core/glossary';
 import { UsageError } from './errors';
+import { editDistance } from '../core/config/suggest';
 
 interface ExplainFlags {
   format: 'text' | 'json';
-}
-
-/** Edit distance (insertions, deletions, substitutions), for "did you mean". */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 /** Patterns close to an unknown key: containing it, or within two edits of it. */
@@ -37,7 +26,7 @@ function suggestions(key: string): string[] {
   return GLOSSARY.map((e) => e.pattern)
     .filter((p) => {
       const q = p.toLowerCase().replace(/<[kKg]>/g, '');
-      return (k.length >= 3 && q.includes(k)) || distance(k, q) <= 2;
+      return (k.length >= 3 && q.includes(k)) || editDistance(k, q) <= 2;
     })
     .slice(0, 8);
 }

@@ -1,7 +1,8 @@
 /** File checks shared by the CLI's subcommands. */
 import { unlinkSync, type Stats } from 'node:fs';
 import { mkdir, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { isInside } from '../core/workspacePath';
 import { EvalLensError } from '../core/diagnostics';
 import { writeChunks } from '../core/results/jsonChunks';
 import { UsageError } from './errors';
@@ -17,14 +18,9 @@ export async function checkInput(input: string, given: string): Promise<void> {
   if (!st.isFile()) throw new EvalLensError('input-read', `${given}: not a file (a folder?).`, { file: given });
 }
 
-function inside(root: string, p: string): boolean {
-  const rel = relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
 /** The current folder when `anchor` (the config, else the first input) is inside it, else the anchor's folder. */
 export function defaultRoot(cwd: string, anchor: string): string {
-  return inside(cwd, anchor) ? cwd : dirname(anchor);
+  return isInside(cwd, anchor) ? cwd : dirname(anchor);
 }
 
 /**

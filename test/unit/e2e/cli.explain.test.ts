@@ -56,4 +56,9 @@ test('an unknown key is a usage error that suggests close keys', () => {
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown metric key "aurcc"\. Did you mean: aurc, eaurc\?/);
   assert.equal(r.stdout, '');
+  // two swapped pairs are two edits (the config's "did you mean" distance counts an adjacent
+  // transposition as one edit; plain Levenshtein counts four)
+  const swapped = cli(['explain', 'uacr']);
+  assert.equal(swapped.status, 2);
+  assert.match(swapped.stderr, /Did you mean: [^?]*\baurc\b/);
 });

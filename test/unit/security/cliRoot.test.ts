@@ -23,6 +23,9 @@ function cli(args: string[]) {
 test("defaultRoot: the current folder when the anchor is inside it, else the anchor's folder", () => {
   assert.equal(defaultRoot('/w', '/w/sub/eval-lens.json'), '/w');
   assert.equal(defaultRoot('/w', '/elsewhere/eval-lens.json'), '/elsewhere');
+  // a folder whose name starts with two dots is inside, not above (the one path rule of workspacePath.ts)
+  assert.equal(defaultRoot('/w', '/w/..data/eval-lens.json'), '/w');
+  assert.notEqual(defaultRoot('/w', '/w/../data/eval-lens.json'), '/w');
 });
 
 test('compare follows the documented --root default: a config outside the current folder with a relative trainCounts', () => {
