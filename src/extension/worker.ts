@@ -5,8 +5,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { evaluateFile } from '../core/evaluate';
 import { compareFiles } from '../core/compare/files';
-import { EvalLensError, type Progress } from '../core/diagnostics';
-import type { SerializedError, WorkerInput, WorkerMessage } from './workerProtocol';
+import type { Progress } from '../core/diagnostics';
+import type { WorkerInput, WorkerMessage } from './workerProtocol';
+import { serializeError } from './serializeError';
 
 const input = workerData as WorkerInput;
 const cancelFlag = new Int32Array(input.cancel);
@@ -22,20 +23,6 @@ const progress: Progress = {
   },
   isCancelled: () => Atomics.load(cancelFlag, 0) === 1,
 };
-
-function serialize(err: unknown): SerializedError {
-  if (err instanceof EvalLensError)
-    return {
-      name: err.name,
-      message: err.message,
-      code: err.code,
-      location: err.location,
-      ...(err.problems ? { problems: err.problems } : {}),
-      stack: err.stack,
-    };
-  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
-  return { name: 'Error', message: String(err) };
-}
 
 async function main(): Promise<void> {
   const job = input.job;
@@ -67,7 +54,7 @@ async function main(): Promise<void> {
       post({ type: 'compared', compare });
     }
   } catch (err) {
-    post({ type: 'failed', error: serialize(err) });
+    post({ type: 'failed', error: serializeError(err) });
   }
 }
 

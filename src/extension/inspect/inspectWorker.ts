@@ -8,11 +8,10 @@
 import { stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { diffRuns } from '../../core/compare/diffRows';
-import { EvalLensError } from '../../core/diagnostics';
 import { StaleSourceError } from '../../core/inspect';
 import { fileInfo } from '../../core/io/fileInfo';
 import { findSlicesBetween } from '../../core/inspect/sliceFinderFiles';
-import type { SerializedError } from '../workerProtocol';
+import { serializeError } from '../serializeError';
 import { loadInspection, type Inspection } from './backend';
 import type { InspectRequest, InspectResponse, InspectSource } from './inspectProtocol';
 
@@ -71,13 +70,6 @@ async function inspectionOf(source: InspectSource): Promise<Inspection> {
   return entry.inspection;
 }
 
-function serialize(err: unknown): SerializedError {
-  if (err instanceof EvalLensError)
-    return { name: err.name, message: err.message, code: err.code, location: err.location, stack: err.stack };
-  if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };
-  return { name: 'Error', message: String(err) };
-}
-
 async function answer(req: InspectRequest): Promise<unknown> {
   if (req.op === 'findSlicesBetween') {
     const { path, configPath, defaults, root } = req.source;
@@ -113,7 +105,7 @@ parentPort!.on('message', (req: InspectRequest) => {
       res = {
         id: req.id,
         ok: false,
-        error: serialize(err),
+        error: serializeError(err),
         ...(err instanceof StaleSourceError ? { stale: true } : {}),
       };
     }
