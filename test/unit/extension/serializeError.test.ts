@@ -10,14 +10,14 @@ import { serializeError } from '../../../src/extension/serializeError';
 
 test('an Eval Lens error keeps its code, location and problems; other errors their name and message', () => {
   const problems = [
-    { code: 'bad-label', location: { file: 'p.csv', line: 3, column: 2 }, what: 'expected a class, got ""' },
-    { code: 'bad-label', location: { file: 'p.csv', line: 7, column: 2 }, what: 'expected a class, got "?"' },
+    { code: 'bad-label', location: { file: 'p.csv', line: 3, column: 'label' }, what: 'expected a class, got ""' },
+    { code: 'bad-label', location: { file: 'p.csv', line: 7, column: 'label' }, what: 'expected a class, got "?"' },
   ];
   const e = serializeError(
     new EvalLensError('bad-label', 'p.csv:3: expected a class', problems[0]!.location, problems),
   );
   assert.equal(e.code, 'bad-label');
-  assert.deepEqual(e.location, { file: 'p.csv', line: 3, column: 2 });
+  assert.deepEqual(e.location, { file: 'p.csv', line: 3, column: 'label' });
   assert.deepEqual(e.problems, problems);
   assert.equal(e.name, 'EvalLensError');
   const plain = serializeError(new RangeError('out of range'));
