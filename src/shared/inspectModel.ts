@@ -5,6 +5,7 @@
  */
 import type { FilterTerm } from '../core/inspect/types';
 import type { DrillTargets } from './drillSpec';
+import { directionOf } from '../core/results/directions';
 
 /** A column the report can be sliced by (a non-role column with few distinct values). */
 export interface SliceCandidate {
@@ -153,7 +154,7 @@ export function readSliceTable(value: unknown, directions: Record<string, 'highe
   return {
     metrics: keys.map((key) => ({
       key,
-      direction: directions[key] ?? (/(error|risk|loss|ece|mce|brier|aurc)/i.test(key) ? 'lower' : 'higher'),
+      direction: directions[key] ?? directionOf(key),
     })),
     rows,
   };
