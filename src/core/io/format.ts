@@ -21,11 +21,6 @@ export const FORMAT_BY_EXTENSION: Readonly<Record<string, TableFormat>> = {
   '.npz': 'npz',
 };
 
-/** Binary formats without lines: rows are located by their 1-based data row ("row N"). */
-export function isRowAddressed(format: TableFormat): boolean {
-  return format === 'parquet' || format === 'npz';
-}
-
 /** The format of `path` by extension, or null when the extension is not a table format. */
 export function formatOf(path: string): TableFormat | null {
   return FORMAT_BY_EXTENSION[extname(path).toLowerCase()] ?? null;

@@ -31,11 +31,6 @@ export function softmaxRow(values: Float64Array, o: number, C: number): void {
   for (let c = 0; c < C; c++) values[o + c] /= sum;
 }
 
-/** {@link softmaxRow} of each row of a row-major n×C matrix. */
-export function softmaxRows(values: Float64Array, C: number, n = Math.floor(values.length / C)): void {
-  for (let i = 0; i < n; i++) softmaxRow(values, i * C, C);
-}
-
 /** Arg-max (first maximum on ties) of the row `values[o … o+C)`, as a class index. */
 export function argmaxRow(values: Float64Array, o: number, C: number): number {
   let best = 0;
@@ -47,12 +42,6 @@ export function argmaxRow(values: Float64Array, o: number, C: number): number {
     }
   }
   return best;
-}
-
-/** Arg-max per row (first maximum on ties) of a row-major n×C matrix. */
-export function argmaxRows(values: Float64Array, C: number, n: number, out = new Int32Array(n)): Int32Array {
-  for (let i = 0; i < n; i++) out[i] = argmaxRow(values, i * C, C);
-  return out;
 }
 
 /** The score of `kind` of the probability row `P[o … o+C)` (see the module comment). */

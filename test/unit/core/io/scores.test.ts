@@ -2,7 +2,14 @@
 // and the exact number parser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { argmaxRows, deriveScores, softmaxRows } from '../../../../src/core/io/scores';
+import { argmaxRow, deriveScores, softmaxRow } from '../../../../src/core/io/scores';
+
+/** Each row of a row-major n×C matrix, as the readers call the row functions. */
+const softmaxRows = (v: Float64Array, C: number): void => {
+  for (let o = 0; o + C <= v.length; o += C) softmaxRow(v, o, C);
+};
+const argmaxRows = (v: Float64Array, C: number, n: number): Int32Array =>
+  Int32Array.from({ length: n }, (_, i) => argmaxRow(v, i * C, C));
 import { parseDecimalBytes, parseNumberText } from '../../../../src/core/io/numbers';
 import type { ClassificationData } from '../../../../src/core/data/classificationData';
 import { createRng } from '../../../../src/core/stats/rng';
