@@ -28,7 +28,7 @@
  *
  * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
-import type { RankedLists, TrainData } from '../../data/rankingData';
+import type { TrainData } from '../../data/rankingData';
 import { createRng } from '../../stats/rng';
 
 /**
@@ -152,43 +152,6 @@ export function randomRecommender(train: TrainData, idRank: Int32Array, maxK: nu
     }
     return w;
   };
-}
-
-/** Popularity lists for `users` (user indices), all at once (for tests and small inputs). */
-export function popularityLists(
-  users: Int32Array,
-  train: TrainData,
-  order: Int32Array,
-  maxK: number,
-  nItems: number,
-): RankedLists {
-  return recommendAll(users, popularityRecommender(train, order, maxK, nItems), maxK);
-}
-
-/** Seeded random lists for `users`, all at once (for tests and small inputs). */
-export function randomLists(
-  users: Int32Array,
-  train: TrainData,
-  idRank: Int32Array,
-  maxK: number,
-  seed: number,
-): RankedLists {
-  return recommendAll(users, randomRecommender(train, idRank, maxK, seed), maxK);
-}
-
-/** The lists of `users` made by `recommend`, in CSR form. */
-function recommendAll(users: Int32Array, recommend: Recommender, maxK: number): RankedLists {
-  const offsets = new Int32Array(users.length + 1);
-  const buf = new Int32Array(maxK);
-  const parts: Int32Array[] = [];
-  for (let j = 0; j < users.length; j++) {
-    const len = recommend(users[j], buf);
-    parts.push(buf.slice(0, len));
-    offsets[j + 1] = offsets[j] + len;
-  }
-  const items = new Int32Array(offsets[users.length]);
-  parts.forEach((part, j) => items.set(part, offsets[j]));
-  return { user: Int32Array.from(users), offsets, items };
 }
 
 /**

@@ -4,12 +4,8 @@ import type { Embeddings, RankedLists, TrainData } from '../../../../../src/core
 import { catalogMetrics } from '../../../../../src/core/metrics/ranking/catalog';
 import { meanDefined } from '../../../../../src/core/metrics/ranking/evaluateLists';
 import { embeddingMetrics } from '../../../../../src/core/metrics/ranking/embedding';
-import {
-  idOrderRank,
-  popularityLists,
-  popularityOrder,
-  randomLists,
-} from '../../../../../src/core/metrics/ranking/baselines';
+import { idOrderRank, popularityOrder } from '../../../../../src/core/metrics/ranking/baselines';
+import { popularityLists, randomLists } from '../../../helpers/baselineLists';
 import {
   activityBinEdges,
   activityBinOf,

@@ -3,13 +3,12 @@ import assert from 'node:assert/strict';
 import { IdIndex, type Embeddings, type RankingData, type TrainData } from '../../../../../src/core/data/rankingData';
 import {
   idOrderRank,
-  popularityLists,
   popularityOrder,
   popularityRecommender,
-  randomLists,
   randomRecommender,
   type Recommender,
 } from '../../../../../src/core/metrics/ranking/baselines';
+import { popularityLists, randomLists } from '../../../helpers/baselineLists';
 import {
   defineCatalog,
   evaluateLists,
