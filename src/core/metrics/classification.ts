@@ -141,11 +141,6 @@ export function rowWeight(
   return counts ? w * counts[i] : w;
 }
 
-/** Per-class weighted sums under multiplicities `counts` (null = every row once): those of {@link aggregateClassification}. */
-export function computeClassStats(prep: PreparedClassification, counts?: ArrayLike<number> | null): ClassStats {
-  return aggregateClassification(prep, counts).stats;
-}
-
 /** acc_c = correct_c / support_c; null for a class with no (weighted) test rows. */
 export function perClassAccuracy(stats: ClassStats): (number | null)[] {
   return Array.from(stats.support, (s, c) => (s > 0 ? stats.correct[c] / s : null));

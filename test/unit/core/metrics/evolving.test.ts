@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  aggregateClassification,
   aggregateEvolving,
   binomialDraw,
-  computeClassStats,
   effectiveRho,
   jensenShannon,
   logGamma,
@@ -209,7 +209,7 @@ test('sampled protocol: N^tst and N_c by Eq. 3, seeded and reproducible, close t
   const rng = createRng(3);
   const d = randomData(rng, 2000, 5);
   const prep = prepareClassification(d);
-  const stats = computeClassStats(prep);
+  const stats = aggregateClassification(prep).stats;
   const testRows = Array.from(stats.support);
   const train = trainDistributionFromValues([400, 200, 100, 50, 25], d.classes, 'trainCounts', config());
   const mk = (seed: number) => {
@@ -245,7 +245,11 @@ test('sampled protocol with multiplicities never draws a row of multiplicity 0',
   const s = prepareEvolving(train, d.classes, [2, 2], { protocol: 'sampled' });
   if ('unavailable' in s) throw new Error();
   const counts = Float64Array.from([2, 0, 1, 0]); // only correct rows in the resample
-  const r = aggregateEvolving(s, computeClassStats(prep, counts), { prep, classRows: rowsByClass(prep), counts });
+  const r = aggregateEvolving(s, aggregateClassification(prep, counts).stats, {
+    prep,
+    classRows: rowsByClass(prep),
+    counts,
+  });
   assert.deepEqual(Array.from(r.V), [1, 1]);
 });
 
@@ -295,7 +299,7 @@ test('sampled protocol with a weight column draws rows (weights all 1 ≈ the un
   const train = trainDistributionFromValues([300, 100, 30, 10], d.classes, 'trainCounts', config());
   const run = (data: typeof d) => {
     const prep = prepareClassification(data);
-    const stats = computeClassStats(prep);
+    const stats = aggregateClassification(prep).stats;
     const s = prepareEvolving(train, d.classes, Array.from(stats.support), { protocol: 'sampled', seed: 4 });
     if ('unavailable' in s) throw new Error();
     return {

@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import {
   aggregateClassification,
   aggregateLongTail,
-  computeClassStats,
   groupsFromBoundaries,
   groupsFromMap,
   prepareClassification,
@@ -122,7 +121,10 @@ test('acc_many/medium/few are class means of acc_c, not row means', () => {
   const d = makeData({ classes: classNames(4), labels: [0, 0, 0, 0, 1, 2, 2], preds: [0, 0, 0, 1, 0, 2, 0] });
   const cfg = config();
   const train = trainDistributionFromValues([300, 200, 50, 5], d.classes, 'trainCounts', cfg);
-  const lt = aggregateLongTail(prepareLongTail(4, train, null), computeClassStats(prepareClassification(d)));
+  const lt = aggregateLongTail(
+    prepareLongTail(4, train, null),
+    aggregateClassification(prepareClassification(d)).stats,
+  );
   close(lt.acc_many, (3 / 4 + 0 / 1) / 2); // the row mean would be 3/5
   close(lt.acc_medium, 1 / 2);
   assert.equal(lt.acc_few, null);
@@ -334,7 +336,7 @@ test('long-tail aggregate = slow reference on random data (weights, counts)', ()
     const setup = prepareLongTail(C, train, groups);
     const prep = prepareClassification(d);
     const mult = rep >= 4 ? Array.from({ length: d.n }, () => rng.int(3)) : undefined;
-    const fast = aggregateLongTail(setup, computeClassStats(prep, mult ? Float64Array.from(mult) : null));
+    const fast = aggregateLongTail(setup, aggregateClassification(prep, mult ? Float64Array.from(mult) : null).stats);
     const ref = referenceLongTail(d, counts, Array.from(groups.groupOf), groups.names, undefined, mult);
     assert.deepEqual(Object.keys(fast).sort(), Object.keys(ref).sort());
     for (const k of Object.keys(ref)) close(fast[k], ref[k], 1e-10, `rep ${rep} ${k}`);
