@@ -15,6 +15,7 @@
  */
 import { fail, type EvalWarning } from '../diagnostics';
 import type { PerItemValues } from '../results/types';
+import { StringIndex } from '../data/stringIndex';
 
 export type MatchBy = 'id' | 'position' | 'user';
 
@@ -45,14 +46,11 @@ export function defaultMatchBy(a: PerItemValues, b: PerItemValues): MatchBy {
   return a.ids || b.ids ? 'id' : 'position';
 }
 
-function indexIds(side: Side): Map<string, number> {
+/** The ids of `side` by position (a Map would stop at 2^24 ids: data/stringIndex.ts). */
+function indexIds(side: Side): StringIndex {
   const ids = side.items.ids as string[];
-  const map = new Map<string, number>();
-  const dups: string[] = [];
-  ids.forEach((id, i) => {
-    if (map.has(id)) dups.push(id);
-    else map.set(id, i);
-  });
+  const map = new StringIndex(ids);
+  const dups = map.repeats.map((i) => ids[i]!);
   if (dups.length > 0) {
     fail(
       'compare-duplicate-id',
@@ -99,8 +97,9 @@ export function matchItems(
   }
   const mapA = indexIds(run);
   const mapB = indexIds(baseline);
-  const onlyA = [...mapA.keys()].filter((id) => !mapB.has(id));
-  const onlyB = [...mapB.keys()].filter((id) => !mapA.has(id));
+  // ids are distinct here (indexIds refused repeats)
+  const onlyA = a.ids.filter((id) => !mapB.has(id));
+  const onlyB = b.ids.filter((id) => !mapA.has(id));
   if (onlyA.length > 0 || onlyB.length > 0) {
     const what = a.kind === 'user' ? 'users' : 'ids';
     const parts: string[] = [];
@@ -125,8 +124,8 @@ export function matchItems(
   const badLabels: string[] = [];
   // Pairs in the baseline's order, so that a run's own row order cannot change any sum.
   b.ids!.forEach((id, j) => {
-    const i = mapA.get(id);
-    if (i === undefined || mapB.get(id) !== j) return;
+    const i = mapA.indexOf(id);
+    if (i < 0 || mapB.indexOf(id) !== j) return;
     if (a.labels && b.labels && a.labels[i] !== b.labels[j]) badLabels.push(`${id} (${a.labels[i]} vs ${b.labels[j]})`);
     ra.push(i);
     rb.push(j);

@@ -23,6 +23,7 @@
  * Methods and their Application, Cambridge University Press, doi:10.1017/CBO9780511802843.
  */
 import { fail } from '../diagnostics';
+import { StringIndex } from '../data/stringIndex';
 import { intervalOf, percentileInterval, resampleColumns } from '../stats/bootstrap';
 import { ResamplePool, type ResampleFn } from '../stats/parallelBootstrap';
 import { stratumPositions, type ResampleStat } from '../stats/resampleDraws';
@@ -154,11 +155,11 @@ export function matchUnits(
   if (opts.matchBy === 'position' || a.ids === null || b.ids === null) {
     for (let j = 0; j < b.n; j++) kOfB[j] = j;
   } else {
-    const index = new Map<string, number>();
-    a.ids.forEach((id, i) => index.set(id, i));
+    // not a Map: it holds at most 2^24 ids (data/stringIndex.ts)
+    const index = new StringIndex(a.ids);
     for (let j = 0; j < b.n; j++) {
-      const i = index.get(b.ids[j]);
-      if (i === undefined)
+      const i = index.indexOf(b.ids[j]);
+      if (i < 0)
         fail(
           'compare-paired-mismatch',
           { file: nb },

@@ -1,0 +1,55 @@
+/**
+ * Position of each text in a list, for lists of any length: an open-addressing table of positions
+ * probed by a 32-bit FNV-1a hash of the text (equal hashes alone decide nothing: the texts are
+ * compared). A JavaScript Map holds at most 2^24 (16,777,216) entries and throws past that
+ * ("Map maximum size exceeded"); pairing two runs of 30 million rows by id needs more.
+ * Memory: 4 bytes a position for the hashes and 8–16 bytes a text for the table.
+ */
+import { textHash } from '../io/classificationChecks';
+
+export class StringIndex {
+  private readonly table: Int32Array; // position + 1 of the first occurrence of a text; 0 = empty
+  private readonly hashes: Int32Array;
+  private readonly mask: number;
+  /** Distinct texts. */
+  readonly size: number;
+  /** Positions whose text occurs at an earlier position, in order. */
+  readonly repeats: number[] = [];
+
+  constructor(private readonly keys: readonly string[]) {
+    const n = keys.length;
+    let size = 16;
+    while (size < 2 * n) size *= 2;
+    this.mask = size - 1;
+    this.table = new Int32Array(size);
+    this.hashes = new Int32Array(n);
+    let distinct = 0;
+    for (let i = 0; i < n; i++) {
+      const h = textHash(keys[i]);
+      this.hashes[i] = h;
+      const at = this.slot(keys[i], h);
+      if (this.table[at] === 0) {
+        this.table[at] = i + 1;
+        distinct++;
+      } else this.repeats.push(i);
+    }
+    this.size = distinct;
+  }
+
+  /** The first position of `key`, or -1 when the list does not hold it. */
+  indexOf(key: string): number {
+    return this.table[this.slot(key, textHash(key))] - 1;
+  }
+
+  has(key: string): boolean {
+    return this.indexOf(key) >= 0;
+  }
+
+  /** The slot holding `key`, else the empty slot where it would go. */
+  private slot(key: string, h: number): number {
+    for (let at = (h ^ (h >>> 16)) & this.mask; ; at = (at + 1) & this.mask) {
+      const r = this.table[at] - 1;
+      if (r < 0 || (this.hashes[r] === h && this.keys[r] === key)) return at;
+    }
+  }
+}
