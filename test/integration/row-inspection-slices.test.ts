@@ -43,7 +43,7 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
 
   /** The rows the metrics cover: with a validation/test split, the test rows (as every drill-down). */
   const measured = (r: Results): FilterTerm[] =>
-    r.source.split?.metricsOn === 'test' ? [{ key: 'split', op: '=', value: 'test' }] : [];
+    r.source.split?.metricsOn === 'test' ? [{ key: 'split_role', op: '=', value: 'test' }] : [];
 
   it('a confusion cell lists exactly its count of rows, and every row is in that cell', async () => {
     const p = await openPanel('digits-lt/logreg.eval.json');
@@ -94,7 +94,7 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
     const rc = r.curves.riskCoverage!;
     // Coverage is a share of the rows the selective family measured (here the 150 test rows of the val/test protocol).
     const measured = d.charts.riskCoverage!.points![0]![0]!.where.slice(0, -1);
-    assert.deepEqual(measured, [{ key: 'split', op: '=', value: 'test' }]);
+    assert.deepEqual(measured, [{ key: 'split_role', op: '=', value: 'test' }]);
     const n = await total({ title: 'measured rows', where: measured });
     assert.equal(n, 150);
     for (const i of [0, Math.floor(rc.xs.length / 2), rc.xs.length - 1])
