@@ -45,12 +45,17 @@ export async function loadInspection(source: InspectSource): Promise<Inspection>
             ...(column === 'trainCount' ? { binning: 'activity bins, as on the Ranking tab' } : {}),
           }))
         : insp.sliceCandidates.map(({ column, distinct }) => ({ column, distinct, numeric: false })),
-    // The evaluation's own slice table, computed anew with `slices` set (nothing is written).
+    // The evaluation's own slice table, computed anew with `slices` set (nothing is written). Neither
+    // this nor a subset's report reads per-row values (a report from a file has none either).
     async slices(by) {
-      const results = await evaluateFile(source.path, { ...opts, overrides: { slices: by, minSliceSize: 1 } });
+      const results = await evaluateFile(source.path, {
+        ...opts,
+        overrides: { slices: by, minSliceSize: 1 },
+        perItem: false,
+      });
       return (results.tables as Record<string, unknown>).slices ?? [];
     },
-    evaluateSubset: (where) => evaluateFile(source.path, { ...opts, subset: where }),
+    evaluateSubset: (where) => evaluateFile(source.path, { ...opts, subset: where, perItem: false }),
     findSlices: (options) => findSlicesInInspection(insp, source.path, options),
   };
 }
