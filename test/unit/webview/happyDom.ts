@@ -1,0 +1,84 @@
+/// <reference lib="dom" />
+/**
+ * A happy-dom window for one webview test file: `installDom()` puts its globals (document,
+ * customElements, HTMLElement, the DOM events, …) on globalThis, with a stand-in for VS Code's
+ * `acquireVsCodeApi` that records what the webview posts; `close()` takes them away again.
+ *
+ * Install it before the webview modules are loaded (Lit defines its elements against the globals
+ * it finds, and lit-html keeps the first document): import them with `await import(…)` after
+ * `installDom()`, in a `before` hook. Each test file runs in its own process, so it gets a fresh
+ * window. Build the view models (evaluations, row queries) before installing: the core then runs
+ * in plain Node, as in the extension host.
+ */
+import { Window } from 'happy-dom';
+import type { HostMessage, WebviewMessage } from '../../../src/shared/protocol';
+
+/** Node has its own classes of these; the DOM's must be happy-dom's (its dispatch checks them). */
+const REPLACED = ['Event', 'CustomEvent', 'MessageEvent'] as const;
+
+export interface TestDom {
+  window: Window;
+  /** What the webview posted to the host, in order. */
+  posted: WebviewMessage[];
+  /** The last state the webview saved (`vscode.setState`). */
+  state: unknown;
+  /** The first message of this type posted and not yet taken by this call (waits for one if none). */
+  nextPosted<T extends WebviewMessage['type']>(type: T): Promise<Extract<WebviewMessage, { type: T }>>;
+  /** Removes the globals and closes the window. */
+  close(): Promise<void>;
+}
+
+/** A host answer, as `webview/vscodeApi.ts`'s `answer` takes it. */
+export type HostAnswer = Extract<HostMessage, { seq: number }>;
+
+export function installDom(): TestDom {
+  const window = new Window({ url: 'https://webview.test/', width: 1024, height: 768 });
+  const g = globalThis as Record<string, unknown>;
+  const added: string[] = [];
+  const saved = new Map<string, unknown>();
+  for (const key of Object.getOwnPropertyNames(window)) {
+    if (key in globalThis) continue;
+    g[key] = (window as unknown as Record<string, unknown>)[key];
+    added.push(key);
+  }
+  for (const key of REPLACED) {
+    saved.set(key, g[key]);
+    g[key] = (window as unknown as Record<string, unknown>)[key];
+  }
+  const waiting: { type: string; resolve: (m: WebviewMessage) => void }[] = [];
+  const taken = new Set<WebviewMessage>();
+  const dom: TestDom = {
+    window,
+    posted: [],
+    state: undefined,
+    nextPosted: (type) =>
+      new Promise((resolve) => {
+        const seen = dom.posted.find((m) => m.type === type && !taken.has(m));
+        if (seen) {
+          taken.add(seen);
+          resolve(seen as never);
+        } else waiting.push({ type, resolve: resolve as (m: WebviewMessage) => void });
+      }),
+    close: async () => {
+      await window.happyDOM.abort();
+      await window.happyDOM.close();
+      for (const key of added) delete g[key];
+      for (const [key, value] of saved) g[key] = value;
+      delete g.acquireVsCodeApi;
+    },
+  };
+  g.acquireVsCodeApi = () => ({
+    postMessage: (m: WebviewMessage) => {
+      dom.posted.push(m);
+      const w = waiting.find((x) => x.type === m.type);
+      if (w) {
+        waiting.splice(waiting.indexOf(w), 1);
+        taken.add(m);
+        w.resolve(m);
+      }
+    },
+    getState: () => dom.state,
+    setState: (s: unknown) => (dom.state = s),
+  });
+  return dom;
+}
