@@ -140,8 +140,11 @@ function headerEl(m: ReportModel): HTMLElement {
   return h;
 }
 
-/** A chart figure: canvas (keyboard-reachable, labelled) with a table alternative and PNG export. */
-function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
+/**
+ * A chart figure: canvas (keyboard-reachable, labelled) with a table alternative and PNG export.
+ * `inspector`: the tab's user inspector, whose shown user an item map highlights too.
+ */
+function chartFigure(c: ChartModel, group?: ChartModel[], inspector?: EventTarget): HTMLElement {
   const fig = el('figure', { class: 'chart', id: `chart-${c.id}`, 'data-chart': c.id });
   const showTable = state.tableView?.includes(c.id) ?? false;
   const toggle = el(
@@ -169,7 +172,7 @@ function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
       saveState();
       drawn.get(c.id)?.destroy();
       drawn.delete(c.id);
-      const fresh = chartFigure(next, group);
+      const fresh = chartFigure(next, group, inspector);
       fig.replaceWith(fresh);
       drawFigure(fresh, next);
     });
@@ -219,14 +222,19 @@ function chartFigure(c: ChartModel, group?: ChartModel[]): HTMLElement {
     const users = model.tabs.find((t) => t.userInspector)?.userInspector?.users ?? [];
     const host = explorerHost(model);
     fig.append(
-      itemMapPicker(c, users, {
-        ...host,
-        draw: (m) => {
-          if (m) overrides.set(c.id, m);
-          else overrides.delete(c.id);
-          drawFigure(fig, c);
+      itemMapPicker(
+        c,
+        users,
+        {
+          ...host,
+          draw: (m) => {
+            if (m) overrides.set(c.id, m);
+            else overrides.delete(c.id);
+            drawFigure(fig, c);
+          },
         },
-      }),
+        inspector,
+      ),
     );
   }
   if (c.note) fig.append(el('p', { class: 'note' }, c.note));
@@ -298,7 +306,9 @@ function tabPanel(t: TabModel): HTMLElement {
   if (t.cards.length > 0) panel.append(el('section', { class: 'cards' }, ...t.cards.map(cardEl)));
   for (const tbl of t.leadTables ?? []) panel.append(renderTable(tbl, status));
   if (t.explorer && model) panel.append(thresholdExplorer(t.explorer, explorerHost(model)));
-  if (t.userInspector && model?.inspect) panel.append(userInspector(t.userInspector, explorerHost(model)));
+  // The user inspector is linked to the tab's item map (which highlights the user it shows).
+  const inspector = t.userInspector && model?.inspect ? userInspector(t.userInspector, explorerHost(model)) : undefined;
+  if (inspector) panel.append(inspector);
   if (t.changedRows) panel.append(changedRowsView(t.changedRows, status));
   const groups = new Map<string, ChartModel[]>();
   for (const c of t.charts) if (c.group) groups.set(c.group.id, [...(groups.get(c.group.id) ?? []), c]);
@@ -309,9 +319,9 @@ function tabPanel(t: TabModel): HTMLElement {
       done.add(c.group.id);
       const members = groups.get(c.group.id)!;
       const chosen = members.find((m) => m.id === state.selected?.[c.group!.id]) ?? members[0]!;
-      panel.append(chartFigure(chosen, members));
+      panel.append(chartFigure(chosen, members, inspector));
     } else {
-      panel.append(chartFigure(c));
+      panel.append(chartFigure(c, undefined, inspector));
     }
   }
   for (const tbl of t.tables) panel.append(renderTable(tbl, status));

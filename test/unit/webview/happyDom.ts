@@ -82,3 +82,16 @@ export function installDom(): TestDom {
   });
   return dom;
 }
+
+/**
+ * Resolves once `ready()` holds, checked after each turn of the event loop (the components update
+ * asynchronously: an answer resolves a promise, the state changes, Lit draws in a microtask).
+ * Fails after `turns` turns, with `what` in the message.
+ */
+export async function until(ready: () => boolean, what: string, turns = 5000): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    if (ready()) return;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error(`Still waiting for ${what} after ${turns} turns of the event loop.`);
+}
