@@ -297,33 +297,16 @@ export function binomialDraw(rng: Rng, N: number, p: number): number {
  * ({@link binomialDraw}), the same distribution at O(√N_c) instead of O(N_c) per class.
  */
 function sampledV(setup: EvolvingSetup, input: SampledInput, stats: ClassStats): Float64Array {
-  const { C, T } = setup;
-  const sizes = setup.sampled!.sizes;
   const { prep, classRows, counts } = input;
   const rng = createRng(setup.seed);
-  const V = new Float64Array(T);
   if (!prep.weights) {
     const p = Array.from(stats.support, (s, c) => (s > 0 ? stats.correct[c] / s : NaN));
-    for (let t = 0; t < T; t++) {
-      let sumAcc = 0;
-      for (let d = 0; d < SAMPLED_DRAWS; d++) {
-        let num = 0;
-        let den = 0;
-        for (let c = 0; c < C; c++) {
-          const m = sizes[t * C + c];
-          if (m === 0) continue;
-          if (Number.isNaN(p[c])) {
-            num = NaN;
-            break;
-          }
-          num += binomialDraw(rng, m, p[c]);
-          den += m;
-        }
-        sumAcc += den > 0 ? num / den : NaN;
-      }
-      V[t] = sumAcc / SAMPLED_DRAWS;
-    }
-    return V;
+    return meanOfDraws(setup, (c, m, sums) => {
+      if (Number.isNaN(p[c])) return false;
+      sums[0] += binomialDraw(rng, m, p[c]);
+      sums[1] += m;
+      return true;
+    });
   }
   // Cumulative multiplicities per class, for drawing a row ∝ its multiplicity.
   const cum: (Float64Array | null)[] = counts
@@ -338,39 +321,59 @@ function sampledV(setup: EvolvingSetup, input: SampledInput, stats: ClassStats):
       })
     : classRows.map(() => null);
   const weights = prep.weights;
+  return meanOfDraws(setup, (c, m, sums) => {
+    const rows = classRows[c];
+    const cs = cum[c];
+    const totalMult = cs ? cs[cs.length - 1] : rows.length;
+    if (!(totalMult > 0)) return false;
+    for (let j = 0; j < m; j++) {
+      let i: number;
+      if (cs) {
+        const u = rng.next() * totalMult;
+        let lo = 0;
+        let hi = cs.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (cs[mid] > u) hi = mid;
+          else lo = mid + 1;
+        }
+        i = rows[lo];
+      } else i = rows[rng.int(rows.length)];
+      sums[1] += weights[i];
+      if (prep.correct[i]) sums[0] += weights[i];
+    }
+    return true;
+  });
+}
+
+/**
+ * V_t = the mean over {@link SAMPLED_DRAWS} draws of Σ num / Σ den, the sums over the classes (in
+ * class order) with N_c > 0: `drawClass(c, N_c, sums)` adds class c's drawn rows to `sums[0]` (num)
+ * and `sums[1]` (den), or returns false when the class has nothing to draw from (that draw's
+ * accuracy is then NaN).
+ */
+function meanOfDraws(
+  setup: EvolvingSetup,
+  drawClass: (c: number, m: number, sums: Float64Array) => boolean,
+): Float64Array {
+  const { C, T } = setup;
+  const sizes = setup.sampled!.sizes;
+  const V = new Float64Array(T);
+  const sums = new Float64Array(2);
   for (let t = 0; t < T; t++) {
     let sumAcc = 0;
     for (let d = 0; d < SAMPLED_DRAWS; d++) {
-      let num = 0;
-      let den = 0;
+      sums[0] = 0;
+      sums[1] = 0;
       for (let c = 0; c < C; c++) {
         const m = sizes[t * C + c];
-        const rows = classRows[c];
-        const cs = cum[c];
         if (m === 0) continue;
-        const totalMult = cs ? cs[cs.length - 1] : rows.length;
-        if (!(totalMult > 0)) {
-          num = NaN;
+        if (!drawClass(c, m, sums)) {
+          sums[0] = NaN;
           break;
         }
-        for (let j = 0; j < m; j++) {
-          let i: number;
-          if (cs) {
-            const u = rng.next() * totalMult;
-            let lo = 0;
-            let hi = cs.length - 1;
-            while (lo < hi) {
-              const mid = (lo + hi) >> 1;
-              if (cs[mid] > u) hi = mid;
-              else lo = mid + 1;
-            }
-            i = rows[lo];
-          } else i = rows[rng.int(rows.length)];
-          den += weights[i];
-          if (prep.correct[i]) num += weights[i];
-        }
       }
-      sumAcc += den > 0 ? num / den : NaN;
+      sumAcc += sums[1] > 0 ? sums[0] / sums[1] : NaN;
     }
     V[t] = sumAcc / SAMPLED_DRAWS;
   }
