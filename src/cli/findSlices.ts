@@ -8,6 +8,7 @@ import { formatP } from '../core/compare/render';
 import type { FileSliceFinderResult } from '../core/inspect/sliceFinderFiles';
 import type { SliceFinderOptions } from '../core/inspect/sliceFinder';
 import { csvLine } from '../core/text/csvCell';
+import { alignColumns } from '../core/text/textTable';
 import { UsageError } from './errors';
 
 export interface FindSlicesFlags {
@@ -102,12 +103,7 @@ export function formatFoundSlices(r: FileSliceFinderResult): string {
         ],
   );
   const width = head.map((h, j) => Math.max(h.length, ...body.map((b) => b[j].length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((c, j) => (j === 0 ? c.padEnd(width[j]) : c.padStart(width[j])))
-      .join('  ')
-      .trimEnd();
-  lines.push(line(head), line(width.map((w) => '-'.repeat(w))), ...body.map(line));
+  lines.push(...alignColumns([head, width.map((w) => '-'.repeat(w)), ...body]));
   lines.push(
     `Rows of the first: eval-lens ${pair ? 'diff' : 'rows'} ${r.runs.map((f) => shellWord(escapeControlLine(f))).join(' ')} --where ${shellWord(escapeControlLine(r.slices[0].whereText))}`,
   );

@@ -9,6 +9,7 @@
 import type { FoldsTable, Results } from './types';
 import { csvCell } from '../text/csvCell';
 import { escapeMarkdown } from '../text/markdownText';
+import { titledMarkdownTable, titledTextTable } from '../text/textTable';
 
 function tableOf(results: Results): FoldsTable | null {
   const t = results.tables?.folds;
@@ -51,14 +52,7 @@ export function formatFoldsTable(results: Results, digits = 4): string {
   const t = tableOf(results);
   if (!t) return '';
   const { head, body } = cells(t, digits);
-  const width = head.map((h, j) => Math.max(h.length, ...body.map((b) => b[j]!.length)));
-  const line = (row: string[]): string =>
-    '  ' +
-    row
-      .map((c, j) => (j === 0 ? c.padEnd(width[j]!) : c.padStart(width[j]!)))
-      .join('  ')
-      .trimEnd();
-  return `\n${title(t)}\n${line(head)}\n${body.map(line).join('\n')}\n`;
+  return titledTextTable({ title: title(t), head, body });
 }
 
 /** The Markdown table under a `###` heading; empty without a fold table. */
@@ -66,18 +60,8 @@ export function foldsMarkdown(results: Results, digits = 4): string {
   const t = tableOf(results);
   if (!t) return '';
   const { head, body } = cells(t, digits);
-  const out = [
-    '',
-    `### ${escapeMarkdown(title(t))}`,
-    '',
-    `| ${head.map(escapeMarkdown).join(' | ')} |`,
-    `|---|${head
-      .slice(1)
-      .map(() => '---:|')
-      .join('')}`,
-    ...body.map((r) => `| ${r.map(escapeMarkdown).join(' | ')} |`),
-  ];
-  return out.join('\n') + '\n';
+  const esc = (row: string[]): string[] => row.map(escapeMarkdown);
+  return titledMarkdownTable({ title: title(t), head: esc(head), body: body.map(esc) });
 }
 
 const csvNumber = (v: number | null | undefined): string =>

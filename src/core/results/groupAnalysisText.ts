@@ -8,6 +8,7 @@
 import type { GroupAnalysisRow, Results } from './types';
 import { csvCell } from '../text/csvCell';
 import { escapeMarkdown } from '../text/markdownText';
+import { titledMarkdownTable, titledTextTable } from '../text/textTable';
 
 type Field = Exclude<keyof GroupAnalysisRow, 'group'>;
 
@@ -91,14 +92,7 @@ export function formatGroupAnalysisTable(results: Results, digits = 4): string {
   const cols = columnsOf(rows);
   const head = ['group', ...cols.map((c) => c.head)];
   const body = rows.map((r) => [r.group, ...cols.map((c) => fmt(r[c.field], c.field, digits))]);
-  const width = head.map((h, j) => Math.max(h.length, ...body.map((b) => b[j]!.length)));
-  const line = (cells: string[]): string =>
-    '  ' +
-    cells
-      .map((c, j) => (j === 0 ? c.padEnd(width[j]!) : c.padStart(width[j]!)))
-      .join('  ')
-      .trimEnd();
-  return `\n${GROUP_ANALYSIS_TITLE}\n${line(head)}\n${body.map(line).join('\n')}\n`;
+  return titledTextTable({ title: GROUP_ANALYSIS_TITLE, head, body });
 }
 
 /** The Markdown table under a `###` heading; empty without a group analysis. */
@@ -106,17 +100,11 @@ export function groupAnalysisMarkdown(results: Results, digits = 4): string {
   const rows = rowsOf(results);
   if (rows.length === 0) return '';
   const cols = columnsOf(rows);
-  const out = [
-    '',
-    `### ${escapeMarkdown(GROUP_ANALYSIS_TITLE)}`,
-    '',
-    `| group | ${cols.map((c) => c.head).join(' | ')} |`,
-    `|---|${cols.map(() => '---:|').join('')}`,
-    ...rows.map(
-      (r) => `| ${escapeMarkdown(r.group)} | ${cols.map((c) => fmt(r[c.field], c.field, digits)).join(' | ')} |`,
-    ),
-  ];
-  return out.join('\n') + '\n';
+  return titledMarkdownTable({
+    title: GROUP_ANALYSIS_TITLE,
+    head: ['group', ...cols.map((c) => c.head)],
+    body: rows.map((r) => [escapeMarkdown(r.group), ...cols.map((c) => fmt(r[c.field], c.field, digits))]),
+  });
 }
 
 const csvNumber = (v: number | null | undefined): string =>

@@ -7,6 +7,7 @@
 import type { OperatingPointRow, Results } from './types';
 import { csvCell } from '../text/csvCell';
 import { escapeMarkdown } from '../text/markdownText';
+import { titledMarkdownTable, titledTextTable } from '../text/textTable';
 
 /** The rows, or none when the results have no operating-point table. */
 export function operatingPointRowsOf(results: Pick<Results, 'tables'>): OperatingPointRow[] {
@@ -60,14 +61,7 @@ export function formatOperatingPointsTable(results: Results, digits = 4): string
   const fields = operatingPointFields(rows);
   const head = ['target', ...fields];
   const body = rows.map((r) => [String(r.targetCoverage), ...fields.map((f) => operatingPointCell(r, f, digits))]);
-  const width = head.map((h, j) => Math.max(h.length, ...body.map((b) => b[j]!.length)));
-  const line = (cells: string[]): string =>
-    '  ' +
-    cells
-      .map((c, j) => c.padStart(width[j]!))
-      .join('  ')
-      .trimEnd();
-  return `\n${operatingPointsTitle(rows, results)}\n${line(head)}\n${body.map(line).join('\n')}\n`;
+  return titledTextTable({ title: operatingPointsTitle(rows, results), head, body, leftAligned: 0 });
 }
 
 /** The Markdown table under a `###` heading; empty without operating points. */
@@ -75,15 +69,12 @@ export function operatingPointsMarkdown(results: Results, digits = 4): string {
   const rows = operatingPointRowsOf(results);
   if (rows.length === 0) return '';
   const fields = operatingPointFields(rows);
-  const out = [
-    '',
-    `### ${escapeMarkdown(operatingPointsTitle(rows, results))}`,
-    '',
-    `| target coverage | ${fields.map(escapeMarkdown).join(' | ')} |`,
-    `|---:|${fields.map(() => '---:|').join('')}`,
-    ...rows.map((r) => `| ${r.targetCoverage} | ${fields.map((f) => operatingPointCell(r, f, digits)).join(' | ')} |`),
-  ];
-  return out.join('\n') + '\n';
+  return titledMarkdownTable({
+    title: operatingPointsTitle(rows, results),
+    head: ['target coverage', ...fields.map(escapeMarkdown)],
+    body: rows.map((r) => [String(r.targetCoverage), ...fields.map((f) => operatingPointCell(r, f, digits))]),
+    leftAligned: 0,
+  });
 }
 
 const csvNumber = (v: number | null | undefined): string =>
