@@ -10,14 +10,13 @@ import { confusionCell, type DrillSpec } from '../src/shared/drillTargets';
 import { SUBSET_INTERVALS_NOTE, type InspectModel } from '../src/shared/inspectModel';
 import type { ReportModel } from '../src/shared/model';
 import { formatCount } from '../src/shared/format';
+import { ROWS_HINT } from './drill';
 import { el } from './dom';
 import { formatTerm } from '../src/core/inspect/where';
 import { RowsPanel } from './rows';
 import { renderSlices } from './slices';
 import { foundSlicesSection } from './foundSlices';
 import { request, vscode } from './vscodeApi';
-
-const ROWS_HINT = 'Press Enter (or click) to list the rows behind it.';
 
 /** The drill-down behind a point of a chart.js chart under a mouse event. */
 function chartPoint(canvas: HTMLCanvasElement, e: MouseEvent, points: (DrillSpec | null)[][]): DrillSpec | undefined {
