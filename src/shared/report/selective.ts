@@ -283,20 +283,13 @@ export function groupErrorBarsChart(
   const names = groupKeys.map((k) => k.slice('error_group.'.length));
   const withCi = groupKeys.some((k) => m[k]!.ci);
   const lines: ChartModel['lines'] = [];
-  if (typeof m.balanced_error?.value === 'number')
-    lines.push({
-      axis: 'y',
-      value: m.balanced_error.value,
-      label: `balanced ${formatNumber(m.balanced_error.value)}`,
-      colour: 'orange',
-    });
-  if (typeof m.worst_error?.value === 'number')
-    lines.push({
-      axis: 'y',
-      value: m.worst_error.value,
-      label: `worst ${formatNumber(m.worst_error.value)}`,
-      colour: 'red',
-    });
+  for (const [key, name, colour] of [
+    ['balanced_error', 'balanced', 'orange'],
+    ['worst_error', 'worst', 'red'],
+  ] as const) {
+    const value = m[key]?.value;
+    if (typeof value === 'number') lines.push({ axis: 'y', value, label: `${name} ${formatNumber(value)}`, colour });
+  }
   return {
     id: 'groupErrorBars',
     title: 'Error per class group at the operating point',
