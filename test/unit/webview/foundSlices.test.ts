@@ -60,7 +60,7 @@ test('Find weak slices: the request, the table (the flagged slice counted by han
   const { e, status, opened, section } = mount();
   await e.updateComplete;
   assert.equal(section().dataset.state, 'idle');
-  assert.deepEqual(e.drillTargets, []);
+  assert.equal(e.drillTargets.length, 0);
   assert.equal(e.querySelector<HTMLInputElement>('input.found-limit')!.value, '20');
   e.querySelector<HTMLElement>('vscode-button[data-act="find-slices"]')!.click();
   const q = await dom.nextPosted('findSlices');
@@ -131,7 +131,7 @@ test('without a rows panel (a comparison), the rows are no targets; the run pick
   assert.deepEqual(q, { type: 'findSlices', seq: q.seq, minSupport: 40, limit: 20, run: 'r2' });
   api.answer({ type: 'foundSlices', seq: q.seq, result: found });
   await until(() => section().dataset.state === 'done', 'the found slices');
-  assert.deepEqual(e.drillTargets, []);
+  assert.equal(e.drillTargets.length, 0);
   const row = e.querySelector<HTMLElement>('.found-slices-table tbody tr')!;
   assert.equal(row.hasAttribute('tabindex'), false);
   assert.equal(row.classList.contains('drillable'), false);
