@@ -138,33 +138,25 @@ export function totals(c: BlockCounts): { pos: number; neg: number } {
   return k === 0 ? { pos: 0, neg: 0 } : { pos: c.tp[k - 1], neg: c.fp[k - 1] };
 }
 
-/**
- * Average precision `Σ_k (R_k − R_{k−1})·P_k` over the curve points (scikit-learn's
- * `average_precision_score`: no interpolation). NaN when there is no positive weight.
- */
-export function averagePrecisionFromCounts(c: BlockCounts): number {
-  const { pos } = totals(c);
-  if (!(pos > 0)) return NaN;
-  let ap = 0;
-  let prevR = 0;
-  for (let b = 0; b < c.tp.length; b++) {
-    if (!c.live[b]) continue;
-    const r = c.tp[b] / pos;
-    const p = c.tp[b] / (c.tp[b] + c.fp[b]);
-    ap += (r - prevR) * p;
-    prevR = r;
-  }
-  return ap;
+/** The two areas under the PR curve that {@link prCurveAreas} computes. */
+export interface PrCurveAreas {
+  /**
+   * Average precision `Σ_k (R_k − R_{k−1})·P_k` over the curve points (scikit-learn's
+   * `average_precision_score`: no interpolation).
+   */
+  averagePrecision: number;
+  /**
+   * The area by the trapezoidal rule over recall, from the start point (recall 0, precision 1)
+   * through every curve point (scikit-learn's `auc(recall, precision)` on `precision_recall_curve`).
+   */
+  trapezoid: number;
 }
 
-/**
- * Area under the PR curve by the trapezoidal rule over recall, from the start point (recall 0,
- * precision 1) through every curve point (scikit-learn's `auc(recall, precision)` on
- * `precision_recall_curve`). NaN when there is no positive weight.
- */
-export function auprTrapzFromCounts(c: BlockCounts): number {
+/** Both areas under the PR curve in one pass over its points; NaN when there is no positive weight. */
+export function prCurveAreas(c: BlockCounts): PrCurveAreas {
   const { pos } = totals(c);
-  if (!(pos > 0)) return NaN;
+  if (!(pos > 0)) return { averagePrecision: NaN, trapezoid: NaN };
+  let ap = 0;
   let area = 0;
   let prevR = 0;
   let prevP = 1;
@@ -172,11 +164,12 @@ export function auprTrapzFromCounts(c: BlockCounts): number {
     if (!c.live[b]) continue;
     const r = c.tp[b] / pos;
     const p = c.tp[b] / (c.tp[b] + c.fp[b]);
+    ap += (r - prevR) * p;
     area += ((r - prevR) * (p + prevP)) / 2;
     prevR = r;
     prevP = p;
   }
-  return area;
+  return { averagePrecision: ap, trapezoid: area };
 }
 
 /**

@@ -37,8 +37,7 @@ import {
   blocksAtOrAbove,
   checkBinaryInputs,
   countsAtBlocks,
-  averagePrecisionFromCounts,
-  auprTrapzFromCounts,
+  prCurveAreas,
   rocAucFromCounts,
   scoreOrder,
   type BlockCounts,
@@ -176,7 +175,7 @@ export function averagePrecision(
   scores: ArrayLike<number>,
   opts: WeightOption = {},
 ): number | null {
-  return orNull(averagePrecisionFromCounts(curveCounts(labels, scores, opts.weights ?? null)));
+  return orNull(prCurveAreas(curveCounts(labels, scores, opts.weights ?? null)).averagePrecision);
 }
 
 /**
@@ -192,7 +191,7 @@ export function auprTrapz(
   scores: ArrayLike<number>,
   opts: WeightOption = {},
 ): number | null {
-  return orNull(auprTrapzFromCounts(curveCounts(labels, scores, opts.weights ?? null)));
+  return orNull(prCurveAreas(curveCounts(labels, scores, opts.weights ?? null)).trapezoid);
 }
 
 /**
@@ -299,8 +298,9 @@ function fillFromCounts(c: BlockCounts, nAbove: number, out: Float64Array, offse
   out[offset] = r.precision;
   out[offset + 1] = r.recall;
   out[offset + 2] = r.f1;
-  out[offset + 3] = auprTrapzFromCounts(c);
-  out[offset + 4] = averagePrecisionFromCounts(c);
+  const pr = prCurveAreas(c);
+  out[offset + 3] = pr.trapezoid;
+  out[offset + 4] = pr.averagePrecision;
   out[offset + 5] = rocAucFromCounts(c);
   out[offset + 6] = thresholdErrorRate(k);
 }
