@@ -61,6 +61,58 @@ function trecNumber(
   return v;
 }
 
+/** A TREC file's line layout: its whitespace-separated fields, and the one that holds a number. */
+interface TrecLayout {
+  /** The layout as a message names it. */
+  text: string;
+  fields: number;
+  /** The number's field (0-based), its name in a message and what it must be. */
+  number: { at: number; column: string; expected: string };
+  /** The progress stage while reading such a file. */
+  stage: string;
+}
+
+const RUN_LAYOUT: TrecLayout = {
+  text: 'a TREC run line "qid Q0 docno rank score tag"',
+  fields: 6,
+  number: { at: 4, column: 'score', expected: 'a finite number as the score' },
+  stage: 'reading run',
+};
+
+const QRELS_LAYOUT: TrecLayout = {
+  text: 'a qrels line "qid iter docno rel"',
+  fields: 4,
+  number: { at: 3, column: 'rel', expected: 'a number as the relevance' },
+  stage: 'reading qrels',
+};
+
+/**
+ * Calls `row` with the fields and the number of each non-blank line of a TREC file of `layout` (a
+ * line of another shape is a `bad-row` or `bad-value` error naming it); returns how many lines it read.
+ */
+async function forEachTrecLine(
+  path: string,
+  label: string,
+  ctx: RankingReadContext,
+  layout: TrecLayout,
+  row: (f: string[], value: number, lineNo: number) => void,
+): Promise<number> {
+  const { at, column, expected } = layout.number;
+  let rows = 0;
+  await forEachLine(
+    path,
+    (line, lineNo) => {
+      if (line.trim() === '') return;
+      const f = trecFields(line, layout.fields, layout.text, label, lineNo);
+      const value = trecNumber(f, at, column, expected, label, lineNo);
+      rows++;
+      row(f, value, lineNo);
+    },
+    { progress: ctx.progress, stage: layout.stage, label },
+  );
+  return rows;
+}
+
 /** The shape of one line: a TREC run line, a qrels line, or neither. */
 export function trecShapeOf(line: string): 'trec-run' | 'qrels' | null {
   if (line.includes(',')) return null;
@@ -110,21 +162,12 @@ export async function readTrecRun(path: string, label: string, ctx: RankingReadC
   const qDoc = new IntVec(1 << 16);
   const qScore = new FloatVec(1 << 16);
   const qLine = new IntVec(1 << 16);
-  let rows = 0;
-  await forEachLine(
-    path,
-    (line, lineNo) => {
-      if (line.trim() === '') return;
-      const f = trecFields(line, 6, 'a TREC run line "qid Q0 docno rank score tag"', label, lineNo);
-      const score = trecNumber(f, 4, 'score', 'a finite number as the score', label, lineNo);
-      rows++;
-      qUser.push(ctx.users.intern(f[0]));
-      qDoc.push(ctx.items.intern(f[2]));
-      qScore.push(score);
-      qLine.push(lineNo);
-    },
-    { progress: ctx.progress, stage: 'reading run', label },
-  );
+  const rows = await forEachTrecLine(path, label, ctx, RUN_LAYOUT, (f, score, lineNo) => {
+    qUser.push(ctx.users.intern(f[0]));
+    qDoc.push(ctx.items.intern(f[2]));
+    qScore.push(score);
+    qLine.push(lineNo);
+  });
   if (rows === 0)
     fail('empty-file', { file: label }, 'expected TREC run lines "qid Q0 docno rank score tag", got none.');
   const lists = groupAndOrder(qUser.toArray(), qDoc.toArray(), qScore.toArray(), qLine.toArray(), ctx, 'trec');
@@ -191,17 +234,8 @@ export async function readQrels(
   ctx: RankingReadContext,
 ): Promise<{ rel: RelBuilder; rows: number }> {
   const rel = new RelBuilder();
-  let rows = 0;
-  await forEachLine(
-    path,
-    (line, lineNo) => {
-      if (line.trim() === '') return;
-      const f = trecFields(line, 4, 'a qrels line "qid iter docno rel"', label, lineNo);
-      const g = trecNumber(f, 3, 'rel', 'a number as the relevance', label, lineNo);
-      rows++;
-      rel.add(ctx.users.intern(f[0]), ctx.items.intern(f[2]), g, lineNo);
-    },
-    { progress: ctx.progress, stage: 'reading qrels', label },
+  const rows = await forEachTrecLine(path, label, ctx, QRELS_LAYOUT, (f, g, lineNo) =>
+    rel.add(ctx.users.intern(f[0]), ctx.items.intern(f[2]), g, lineNo),
   );
   return { rel, rows };
 }
