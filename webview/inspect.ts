@@ -1,9 +1,11 @@
 /**
- * Makes a rendered report a lens: metric cards, chart points, heatmap cells and table rows that
- * stand for a set of rows open those rows in the rows panel (click, or Enter on the focused
- * element); the classification tab gets a "Mistakes" view; a report of a subset shows its filter
- * in the header with a way back to the whole file; the Slices tab is filled. The targets come from
- * the host (`model.inspect.drill`); nothing here reads files or computes metrics.
+ * Makes a rendered report a lens: metric cards, chart points and confusion-matrix cells that stand
+ * for a set of rows open those rows in the rows panel (click, or Enter on the focused element);
+ * the classification tab gets a "Mistakes" view; a report of a subset shows its filter in the
+ * header with a way back to the whole file; the Slices tab is filled. The targets come from the
+ * host (`model.inspect.drill`); nothing here reads files or computes metrics. Tables, the Slices
+ * tab and the slice finder declare and open their own targets (webview/drill.ts); this class opens
+ * the rows panel for them (`open`).
  */
 import { Chart } from 'chart.js';
 import { confusionCell, type DrillSpec } from '../src/shared/drillTargets';
@@ -39,7 +41,6 @@ function chartPoint(canvas: HTMLCanvasElement, e: MouseEvent, points: (DrillSpec
 export class ReportLens {
   private readonly rows: RowsPanel;
   private model: ReportModel | undefined;
-  private observer: MutationObserver | undefined;
 
   constructor(
     private readonly app: HTMLElement,
@@ -59,7 +60,6 @@ export class ReportLens {
   attach(model: ReportModel): void {
     this.model = model;
     this.rows.close();
-    this.observer?.disconnect();
     const insp = model.inspect;
     const compareSlices = model.compareSlices;
     const slicesTab = this.app.querySelector<HTMLElement>('vscode-tab-panel[data-tab="slices"]');
@@ -69,13 +69,6 @@ export class ReportLens {
     this.subsetBar(insp);
     this.mistakesButton(insp);
     this.markCards(insp);
-    this.markTables(this.app);
-    // Figures are replaced when a variant is chosen or the theme changes: mark their tables again.
-    this.observer = new MutationObserver((records) => {
-      for (const r of records)
-        for (const n of r.addedNodes) if (n instanceof HTMLElement && n !== this.rows.root) this.markTables(n);
-    });
-    this.observer.observe(this.app, { childList: true, subtree: true });
     const slicesPanel = this.app.querySelector<HTMLElement>('vscode-tab-panel[data-tab="slices"]');
     if (slicesPanel)
       renderSlices(slicesPanel, model, insp, this.status, (spec, anchor, origin) => this.open(spec, anchor, origin));
@@ -162,36 +155,6 @@ export class ReportLens {
     }
   }
 
-  /** Table rows (and confusion cells) with rows behind them become focusable and activatable. */
-  private markTables(root: HTMLElement): void {
-    const insp = this.inspect;
-    if (!insp) return;
-    const blocks = root.matches('[data-table]') ? [root] : [...root.querySelectorAll<HTMLElement>('[data-table]')];
-    for (const block of blocks) {
-      const drill = insp.drill.tables[block.dataset.table!];
-      if (!drill) continue;
-      const rows = [...block.querySelectorAll<HTMLElement>('vscode-table-row, tbody tr')];
-      rows.forEach((row, i) => {
-        if (drill.rows?.[i]) {
-          row.tabIndex = 0;
-          row.classList.add('drillable');
-          row.dataset.drillRow = String(i);
-          row.setAttribute('aria-description', `${drill.rows[i]!.title}. ${ROWS_HINT}`);
-        }
-        if (drill.cells?.[i]) {
-          [...row.children].forEach((cell, j) => {
-            const spec = drill.cells![i]![j];
-            if (!spec || !(cell instanceof HTMLElement)) return;
-            cell.tabIndex = 0;
-            cell.classList.add('drillable');
-            cell.dataset.drillCell = `${i},${j}`;
-            cell.setAttribute('aria-description', `${spec.title}. ${ROWS_HINT}`);
-          });
-        }
-      });
-    }
-  }
-
   /** The spec and anchor of a click or key on `target`, if it stands for rows. */
   private specAt(target: HTMLElement, e?: MouseEvent): { spec: DrillSpec; anchor: HTMLElement } | undefined {
     const insp = this.inspect;
@@ -201,22 +164,8 @@ export class ReportLens {
       const spec = insp.drill.cards[card.dataset.metric!];
       return spec ? { spec, anchor: card.closest<HTMLElement>('section.cards') ?? card } : undefined;
     }
-    const cell = target.closest<HTMLElement>('[data-drill-cell]');
-    const row = target.closest<HTMLElement>('[data-drill-row]');
-    const block = target.closest<HTMLElement>('[data-table]');
-    const anchorOf = (b: HTMLElement): HTMLElement => b.closest<HTMLElement>('figure.chart') ?? b;
-    if (block && (cell || row)) {
-      const drill = insp.drill.tables[block.dataset.table!];
-      if (cell) {
-        const [i, j] = cell.dataset.drillCell!.split(',').map(Number) as [number, number];
-        const spec = drill?.cells?.[i]?.[j];
-        if (spec) return { spec, anchor: anchorOf(block) };
-      }
-      if (row) {
-        const spec = drill?.rows?.[Number(row.dataset.drillRow)];
-        if (spec) return { spec, anchor: anchorOf(block) };
-      }
-    }
+    // A table's rows and cells are the table's own targets (tables.ts opens them).
+    if (target.closest('[data-drill-row], [data-drill-cell]')) return undefined;
     // The confusion matrix is an HTML grid: a cell (or an entry of the largest confusions) names
     // its true and predicted class; Enter on a focused cell arrives here as a click.
     const cm = target.closest<HTMLElement>('td.cm-cell, li.cm-top');

@@ -26,7 +26,7 @@ import { chartFileName } from '../src/shared/outputName';
 import { el } from './dom';
 import { ReportLens } from './inspect';
 import { changedRowsView } from './changedRows';
-import { renderTable } from './tables';
+import { renderTable, type TableDrillHost } from './tables';
 import { readTheme } from './theme';
 import { thresholdExplorer, type ExplorerHost } from './thresholdExplorer';
 import { userInspector } from './userInspector';
@@ -208,7 +208,7 @@ function chartFigure(c: ChartModel, group?: ChartModel[], inspector?: EventTarge
   const tableBox = el(
     'div',
     { class: 'table-alt', ...(showTable ? {} : { hidden: true }) },
-    renderTable(c.table, status),
+    renderTable(c.table, status, tableDrill(c.table.id)),
   );
   // Very many horizontal bars: the card scrolls inside rather than growing past a screen.
   const tall = c.horizontal && (c.x.categories?.length ?? 0) > HORIZONTAL_ROWS_MAX;
@@ -288,6 +288,12 @@ function drawFigure(fig: HTMLElement, c: ChartModel): void {
   }
 }
 
+/** The drill-down of table `id` (its rows or cells list rows of the file), when the report has one. */
+function tableDrill(id: string): TableDrillHost | undefined {
+  const drill = model?.inspect?.drill.tables[id];
+  return drill ? { drill, open: (spec, anchor, origin) => lens.open(spec, anchor, origin) } : undefined;
+}
+
 /** What the threshold explorer may touch: the charts (for its marker), the status line, its state. */
 function explorerHost(m: ReportModel): ExplorerHost {
   return {
@@ -304,7 +310,7 @@ function explorerHost(m: ReportModel): ExplorerHost {
 function tabPanel(t: TabModel): HTMLElement {
   const panel = el('vscode-tab-panel', { 'data-tab': t.id });
   if (t.cards.length > 0) panel.append(el('section', { class: 'cards' }, ...t.cards.map(cardEl)));
-  for (const tbl of t.leadTables ?? []) panel.append(renderTable(tbl, status));
+  for (const tbl of t.leadTables ?? []) panel.append(renderTable(tbl, status, tableDrill(tbl.id)));
   if (t.explorer && model) panel.append(thresholdExplorer(t.explorer, explorerHost(model)));
   // The user inspector is linked to the tab's item map (which highlights the user it shows).
   const inspector = t.userInspector && model?.inspect ? userInspector(t.userInspector, explorerHost(model)) : undefined;
@@ -324,7 +330,7 @@ function tabPanel(t: TabModel): HTMLElement {
       panel.append(chartFigure(c, undefined, inspector));
     }
   }
-  for (const tbl of t.tables) panel.append(renderTable(tbl, status));
+  for (const tbl of t.tables) panel.append(renderTable(tbl, status, tableDrill(tbl.id)));
   for (const n of t.notes) panel.append(el('p', { class: 'note' }, n));
   return panel;
 }

@@ -1,7 +1,14 @@
-/** Tables with `@vscode-elements/elements` (`vscode-table`), plus Copy as Markdown / CSV. */
+/**
+ * Tables with `@vscode-elements/elements` (`vscode-table`), plus Copy as Markdown / CSV. A table
+ * whose rows (or cells) stand for rows of the file declares them as its drill-down targets: given
+ * the table's `TableDrill` and the rows panel's `OpenRows`, it draws them focusable with their hint
+ * and opens them on click or Enter itself, and lists them in `drillTargets`.
+ */
+import type { TableDrill } from '../src/shared/drillSpec';
 import type { TableModel } from '../src/shared/model';
 import { formatCell, tableToCsv, tableToMarkdown } from '../src/shared/tableText';
 import { el } from './dom';
+import { activates, ROWS_HINT, type DrillSource, type DrillTarget, type OpenRows } from './drill';
 import { request } from './vscodeApi';
 
 /** Very wide tables (a confusion matrix) read better as a plain scrolling table. */
@@ -9,7 +16,16 @@ const MAX_COMPONENT_COLUMNS = 10;
 /** `vscode-table` scrolls inside a fixed height of up to 20 rows; longer tables are plain, shown whole. */
 const MAX_COMPONENT_ROWS = 20;
 
-export function renderTable(t: TableModel, status: (text: string) => void): HTMLElement {
+/** The drill-down of a table: the rows behind its rows and cells, and how to open them. */
+export interface TableDrillHost {
+  drill: TableDrill;
+  open: OpenRows;
+}
+
+/** A rendered table; its drill-down targets are empty when it has none. */
+export type TableBlock = HTMLElement & DrillSource;
+
+export function renderTable(t: TableModel, status: (text: string) => void, drill?: TableDrillHost): TableBlock {
   const wrap = el('div', { class: 'table-block', 'data-table': t.id });
   const copyMd = el(
     'vscode-button',
@@ -124,5 +140,59 @@ export function renderTable(t: TableModel, status: (text: string) => void): HTML
     wrap.append(el('div', { class: 'scroll-x' }, table));
   }
   if (t.note) wrap.append(el('p', { class: 'note' }, t.note));
-  return wrap;
+  return withDrillTargets(wrap, drill);
+}
+
+/**
+ * Marks the rows (and cells) of `wrap` that `host.drill` has rows behind, opens them on click or
+ * Enter, and lists them as the block's `drillTargets`. The rows panel opens after the figure that
+ * holds the table (a chart's table alternative), or after the table.
+ */
+function withDrillTargets(wrap: HTMLElement, host: TableDrillHost | undefined): TableBlock {
+  const targets: Omit<DrillTarget, 'anchor'>[] = [];
+  const rows = [...wrap.querySelectorAll<HTMLElement>('vscode-table-row, tbody tr')];
+  const mark = (element: HTMLElement, spec: DrillTarget['spec']): void => {
+    element.tabIndex = 0;
+    element.classList.add('drillable');
+    element.setAttribute('aria-description', `${spec.title}. ${ROWS_HINT}`);
+    targets.push({ element, spec });
+  };
+  if (host) {
+    const { drill } = host;
+    rows.forEach((row, i) => {
+      const spec = drill.rows?.[i];
+      if (spec) {
+        row.dataset.drillRow = String(i);
+        mark(row, spec);
+      }
+      [...row.children].forEach((cell, j) => {
+        const c = drill.cells?.[i]?.[j];
+        if (!c || !(cell instanceof HTMLElement)) return;
+        cell.dataset.drillCell = `${i},${j}`;
+        mark(cell, c);
+      });
+    });
+  }
+  const anchor = (): HTMLElement => wrap.closest<HTMLElement>('figure.chart') ?? wrap;
+  // A cell's rows before its row's (a click on a cell is a click on its row too).
+  const targetOf = (node: EventTarget | null): Omit<DrillTarget, 'anchor'> | undefined => {
+    if (!(node instanceof Element)) return undefined;
+    const cell = node.closest('[data-drill-cell]');
+    const row = node.closest('[data-drill-row]');
+    return targets.find((x) => x.element === cell) ?? targets.find((x) => x.element === row);
+  };
+  if (targets.length > 0) {
+    const open = (x: Omit<DrillTarget, 'anchor'>): void => host!.open(x.spec, anchor(), x.element);
+    wrap.addEventListener('click', (e) => {
+      const x = targetOf(e.target);
+      if (x) open(x);
+    });
+    wrap.addEventListener('keydown', (e) => {
+      const x = targets.find((y) => y.element === e.target);
+      if (x && activates(e)) open(x);
+    });
+  }
+  return Object.defineProperty(wrap, 'drillTargets', {
+    get: (): DrillTarget[] => targets.map((x) => ({ ...x, anchor: anchor() })),
+  }) as TableBlock;
 }
