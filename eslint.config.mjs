@@ -2,6 +2,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const NOT_HTML = 'File data must be rendered as text (textContent, createElement) or escaped, never parsed as HTML.';
+const TABLE_CAST =
+  'A table of the results has the type its name gives it (ResultTables, src/core/results/types.ts): read it with tableOf(results, name) (src/core/results/tables.ts), never cast it.';
+const CAST = ':matches(TSAsExpression, TSTypeAssertion)';
+/** `x.tables as T`, `x.tables.name as T` (also `?.` and `!`), `tableOf(...) as T`. */
+export const TABLE_CASTS = [
+  `${CAST} > MemberExpression[property.name='tables']`,
+  `${CAST} > MemberExpression > MemberExpression.object[property.name='tables']`,
+  `${CAST} > ChainExpression > MemberExpression > MemberExpression.object[property.name='tables']`,
+  `${CAST} > TSNonNullExpression > MemberExpression > MemberExpression.object[property.name='tables']`,
+  `${CAST} > CallExpression[callee.name='tableOf']`,
+  `${CAST} > TSNonNullExpression > CallExpression[callee.name='tableOf']`,
+].map((selector) => ({ selector, message: TABLE_CAST }));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.cache/**', 'test-artifacts/**', 'bench/data/**', 'examples/**/*.py'] },
@@ -28,6 +40,8 @@ export default tseslint.config(
         ...['innerHTML', 'outerHTML', 'insertAdjacentHTML'].map((property) => ({ property, message: NOT_HTML })),
         ...['write', 'writeln'].map((property) => ({ object: 'document', property, message: NOT_HTML })),
       ],
+      // Readers of results do not cast a table: its name gives its type.
+      'no-restricted-syntax': ['error', ...TABLE_CASTS],
     },
   },
   {

@@ -4,7 +4,8 @@
  * its difference to the whole file.
  */
 import { escapeControlLine } from '../core/diagnostics';
-import type { SliceMetricValue, SliceRow } from '../core/inspect/index';
+import type { SliceMetricValue } from '../core/inspect/index';
+import { tableOf } from '../core/results/tables';
 import type { Results } from '../core/results/types';
 
 function fmt(x: number | null | undefined, digits: number, signed = false): string {
@@ -20,7 +21,7 @@ function cell(m: SliceMetricValue | undefined, digits: number, signed = false): 
 }
 
 export function formatSliceTable(results: Results, digits = 4): string {
-  const rows = results.tables.slices as SliceRow[] | undefined;
+  const rows = tableOf(results, 'slices');
   if (!rows) return '';
   if (rows.length === 0) return '\nSlices: no slice value has enough rows (minSliceSize).\n';
   const keys = Object.keys(rows[0].diff);

@@ -5,6 +5,7 @@
  * row query (`user=<id>`); nothing here is computed from the data.
  */
 import type { Results } from '../core/results/types';
+import { tableOf } from '../core/results/tables';
 
 export interface UserInspectorModel {
   /** User ids offered as suggestions (the evaluated users, in file order; at most {@link MAX_SUGGESTIONS}). */
@@ -30,24 +31,15 @@ export function userInspectorModel(results: Results): UserInspectorModel | undef
   if (results.task !== 'ranking') return undefined;
   const p = results.perItem;
   const perUser = p && p.kind === 'user' ? p : undefined;
-  const summary = results.tables.rankingSummary as { usersEvaluated?: unknown; sampleUsers?: unknown } | undefined;
-  const sample = Array.isArray(summary?.sampleUsers)
-    ? summary.sampleUsers.filter((u): u is string => typeof u === 'string')
-    : [];
-  const ids = perUser?.ids ?? sample;
-  const histograms = results.tables.perUserHistograms;
-  const keys = perUser
-    ? Object.keys(perUser.values)
-    : histograms && typeof histograms === 'object'
-      ? Object.keys(histograms)
-      : [];
+  const summary = tableOf(results, 'rankingSummary');
+  const ids = perUser?.ids ?? summary?.sampleUsers ?? [];
+  const histograms = tableOf(results, 'perUserHistograms');
+  const keys = perUser ? Object.keys(perUser.values) : histograms ? Object.keys(histograms) : [];
   return {
     users: ids.slice(0, MAX_SUGGESTIONS),
     totalUsers: perUser
       ? (perUser.ids?.length ?? 0)
-      : typeof summary?.usersEvaluated === 'number'
-        ? summary.usersEvaluated
-        : (results.metrics.users_evaluated?.value ?? 0),
+      : (summary?.usersEvaluated ?? results.metrics.users_evaluated?.value ?? 0),
     population: keys.map((key) => ({ key, value: results.metrics[key]?.value ?? null })),
     coldThreshold: results.config?.coldThreshold ?? 5,
   };

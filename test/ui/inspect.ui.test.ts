@@ -15,7 +15,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
-import type { Results } from '../../src/core/results/types';
+import type { Results, SliceMetricValue } from '../../src/core/results/types';
+import { tableOf } from '../../src/core/results/tables';
 import { copyExamples, root, sleep, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import {
   clickMenuItem,
@@ -238,7 +239,7 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await openMenuWith(page, explorerRow(page, 'preds.csv'), 'Evaluate Prediction File…');
     await clickMenuItem(page, 'Evaluate Prediction File…');
     const r = JSON.parse(await waitForFile(join(ws, 'slices-demo/preds.eval.json'))) as Results;
-    const slices = r.tables.slices as { slice: string; value: string; n: number; accuracy: { value: number } }[];
+    const slices = tableOf(r, 'slices')!;
     assert.equal(slices.length, 5);
     const frame = await reportFrame(page, /^preds\.csv$/);
     await frame.locator('vscode-tab-header', { hasText: 'Slices' }).click();
@@ -259,7 +260,7 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     for (let i = 1; i < shown.length; i++)
       assert.ok(shown[i - 1]![1] <= shown[i]![1], `worst first: ${JSON.stringify(shown)}`);
     for (const [name, v] of shown)
-      assert.equal(v, slices.find((x) => `${x.slice}=${x.value}` === name)!.accuracy.value, name);
+      assert.equal(v, (slices.find((x) => `${x.slice}=${x.value}` === name)!.accuracy as SliceMetricValue).value, name);
     // The table says its intervals come from the whole file's bootstrap (a slice's report differs).
     assert.match(
       (await frame.locator('[data-note="slice-intervals"]').textContent()) ?? '',

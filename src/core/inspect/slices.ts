@@ -25,31 +25,12 @@ import { aggregateClassification, type PreparedClassification } from '../metrics
 import { IW_KEYS, metricVector } from '../metrics/importance';
 import { aurcValues } from '../metrics/riskCoverage';
 import { gatherCounts, sortedSubsets, sortRowsByScore, type SortedRows } from '../metrics/sortedRows';
-import type { Direction } from '../results/types';
+import type { Direction, SliceMetricValue, SliceRow } from '../results/types';
 import { bootstrapDistribution, intervalOf, percentileInterval, strataOf } from '../stats/bootstrap';
 import { sliceValues, type SliceValues } from './sliceValues';
 import type { FilterTerm } from './types';
 
-export interface SliceMetricValue {
-  value: number | null;
-  ci?: [number, number];
-}
-
-/** One row of `tables.slices`. */
-export interface SliceRow {
-  /** The column sliced by. */
-  slice: string;
-  /** The slice value: a column value, a range `[lo, hi)`, `other` or `(empty)`. */
-  value: string;
-  /** Rows in the slice. */
-  n: number;
-  /** Filter terms selecting the slice's rows (for the row query and the subset evaluation). */
-  where: FilterTerm[];
-  /** Slice metric minus whole-file metric, per headline metric. */
-  diff: Record<string, SliceMetricValue>;
-  /** Headline metrics, by key. */
-  [metric: string]: SliceMetricValue | Record<string, SliceMetricValue> | FilterTerm[] | string | number;
-}
+export type { SliceMetricValue, SliceRow };
 
 /**
  * A task's headline metrics over a set of rows. `prepare(rows)` gets the rows of a slice (file

@@ -14,7 +14,9 @@ import {
   type MetricValue,
   type PerItemValues,
   type Results,
+  type ResultTables,
   type SourceInfo,
+  type TableName,
 } from './types';
 import { TOOL_VERSION } from '../version';
 
@@ -55,7 +57,8 @@ export class ResultsBuilder {
     this.curves[name] = c;
   }
 
-  table(name: string, value: unknown): void {
+  /** Adds (or replaces) a table; its name and type are those of {@link ResultTables}. */
+  table<K extends TableName>(name: K, value: ResultTables[K]): void {
     this.tables[name] = value;
   }
 

@@ -8,8 +8,11 @@
  */
 import type { EvalWarning } from '../diagnostics';
 import type { ResolvedConfig, Task } from '../config/types';
+import type { ThresholdCounts } from '../metrics/binaryCurve';
 import type { CategoryBreakdown } from '../metrics/ranking/categories';
 import type { ItemMapTable } from '../metrics/ranking/itemMap';
+import type { ActivityBinRow, Histogram } from '../metrics/ranking/perUser';
+import type { FilterTerm } from '../inspect/types';
 
 export const RESULTS_SCHEMA_ID = 'eval-lens/results@1';
 
@@ -193,19 +196,12 @@ export interface Results {
   families: Partial<Record<MetricFamily, string[]>>;
   /** Named curves, e.g. `riskCoverage`, `reliability`, `pr`, `roc`, `shift`, `metricVsK`. */
   curves: Record<string, Curve>;
-  /** Tables for the report. Known ones are typed; families may add more. */
-  tables: {
-    perClass?: PerClassRow[];
-    confusion?: ConfusionMatrix;
-    groupAnalysis?: GroupAnalysisRow[];
-    operatingPoints?: OperatingPointRow[];
-    reliability?: ReliabilityBin[];
-    categoryBreakdown?: CategoryBreakdown;
-    itemMap?: ItemMapTable;
-    /** Per-fold metrics and their spread (classification with a fold column). */
-    folds?: FoldsTable;
-    [name: string]: unknown;
-  };
+  /**
+   * Tables for the report, by name: {@link ResultTables} gives each name its type. A file from a
+   * later version may hold tables this one does not know (the schema lets them through): they are
+   * not part of this type; read them with `otherTables` (tables.ts) as `unknown`.
+   */
+  tables: Partial<ResultTables>;
   /** Baselines evaluated with the same metrics (ranking: `popularity`, `random`). */
   baselines?: Record<string, Record<string, MetricValue>>;
   perItem?: PerItemValues;
@@ -243,3 +239,126 @@ export interface FoldsTable {
   folds: FoldRow[];
   summary: Record<string, FoldSummary>;
 }
+
+/** One metric of a slice (`tables.slices`): the value over the slice's rows and its interval. */
+export interface SliceMetricValue {
+  value: number | null;
+  ci?: [number, number];
+}
+
+/** One row of `tables.slices` (inspect/slices.ts). */
+export interface SliceRow {
+  /** The column sliced by. */
+  slice: string;
+  /** The slice value: a column value, a range `[lo, hi)`, `other` or `(empty)`. */
+  value: string;
+  /** Rows in the slice. */
+  n: number;
+  /** Filter terms selecting the slice's rows (for the row query and the subset evaluation). */
+  where: FilterTerm[];
+  /** Slice metric minus whole-file metric, per headline metric. */
+  diff: Record<string, SliceMetricValue>;
+  /** Headline metrics, by key. */
+  [metric: string]: SliceMetricValue | Record<string, SliceMetricValue> | FilterTerm[] | string | number;
+}
+
+/** `tables.scoresUsed`: the score each family ranked or binned the rows by (classification with scores). */
+export interface ScoresUsed {
+  /** The score of the risk–coverage curve and the AURC. */
+  selective: string;
+  /** The confidence of the calibration metrics, null without one. */
+  calibration: string | null;
+}
+
+/** One stratum of `tables.importanceWeights` (weights from `populationSize` / `biasedSize`). */
+export interface StratumWeightRow {
+  stratum: 'B' | 'Bc';
+  /** Rows of the stratum in the file. */
+  rows: number;
+  /** Items of the stratum in the population (|B|, or |U| − |B|). */
+  populationCount: number;
+  /** The weight of one row of the stratum. */
+  weight: number;
+  /** rows · weight. */
+  totalWeight: number;
+}
+
+/** `tables.importanceWeights` with a weight column: the column and a summary of its values. */
+export interface WeightColumnSummary {
+  source: 'column';
+  column: string;
+  rows: number;
+  sum: number;
+  min: number;
+  max: number;
+}
+
+/** `tables.thresholdCounts`: the confusion counts at the decision threshold (iw-binary). */
+export interface ThresholdCountsTable {
+  threshold: number;
+  /** Importance-weighted counts. */
+  weighted: ThresholdCounts;
+  /** Counts of rows. */
+  unweighted: ThresholdCounts;
+}
+
+/** `tables.rankingSummary`: the counts behind a ranking run and the conventions it used. */
+export interface RankingSummary {
+  users: number;
+  listsInRun: number;
+  /** The longest list of the run (files written before it was recorded lack it). */
+  longestList?: number;
+  usersEvaluated: number;
+  usersSkipped: number;
+  /** The first evaluated users (run order), a bounded list (files written before it was recorded lack it). */
+  sampleUsers?: string[];
+  items: number;
+  catalog: string;
+  relevance: 'binary' | 'graded';
+  gain: 'linear' | 'exp';
+  mapNormaliser: 'min' | 'all' | 'hits';
+  trainInteractions: number | null;
+  /** With `itemPopularity`: where the popularity came from. */
+  popularitySource?: string;
+  /** With a `train` file: whether seen items were masked and how many. */
+  maskSeen?: 'on' | 'off';
+  seenItemsMasked?: number;
+  usersMasked?: number;
+}
+
+/**
+ * Every table the results may hold, by name: the one map the writer (`ResultsBuilder.table`), the
+ * readers (`tableOf`, tables.ts) and the JSON schema (`tables.properties`, a test keeps them equal)
+ * share. A table is absent when its run does not produce it.
+ */
+export interface ResultTables {
+  /** Per-class support, accuracy (with interval), precision, recall, F1, train counts and shots. */
+  perClass: PerClassRow[];
+  confusion: ConfusionMatrix;
+  /** Selective: per group at the operating point. */
+  groupAnalysis: GroupAnalysisRow[];
+  /** Selective: one row per coverage of a `targetCoverage` list. */
+  operatingPoints: OperatingPointRow[];
+  /** Calibration: the reliability bins. */
+  reliability: ReliabilityBin[];
+  scoresUsed: ScoresUsed;
+  /** Importance-weighted binary: the weight per stratum, or a summary of the weight column. */
+  importanceWeights: StratumWeightRow[] | WeightColumnSummary;
+  thresholdCounts: ThresholdCountsTable;
+  /** Ranking: coverage and recall by item category. */
+  categoryBreakdown: CategoryBreakdown;
+  /** Ranking: the items on two principal components. */
+  itemMap: ItemMapTable;
+  /** Ranking: per metric, a histogram of the per-user values. */
+  perUserHistograms: Record<string, Histogram>;
+  /** Ranking: metric means per bin of the users' train interactions. */
+  activityBins: ActivityBinRow[];
+  rankingSummary: RankingSummary;
+  /** Per-fold metrics and their spread (classification with a fold column). */
+  folds: FoldsTable;
+  /** Headline metrics per slice value of the `slices` columns. */
+  slices: SliceRow[];
+}
+
+/** A table's name. */
+export type TableName = keyof ResultTables;

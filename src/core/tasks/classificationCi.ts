@@ -46,7 +46,8 @@ import {
   type ClassificationRun,
   type ClassificationStep,
 } from './classificationRun';
-import type { OperatingPointRow, PerClassRow } from '../results/types';
+import type { OperatingPointRow } from '../results/types';
+import { tableOf } from '../results/tables';
 import {
   OPERATING_POINT_PREFIX,
   selectiveResamplerFor,
@@ -83,14 +84,14 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
     return;
   }
   // Per-class accuracy gets an interval too (for the per-class chart's bars), from the same resamples.
-  const perClass = results.tables.perClass as PerClassRow[] | undefined;
+  const perClass = tableOf(results, 'perClass');
   const classKeys = perClass ? perClass.flatMap((r, c) => (r.accuracy === null ? [] : [classAccuracyKey(c)])) : [];
   keys.push(...classKeys);
   const strata = bs.stratified ? (data.groupColumn ? strataOf(data.groupColumn) : data.labels) : null;
   const sel = run.selective ?? null;
   const fast = !sel || sortedResamplingApplies(sel, data.n);
   // The operating points of a `targetCoverage` list: internal values, their intervals go to the table.
-  const opRows = sel?.operatingPoints ? (results.tables.operatingPoints as OperatingPointRow[] | undefined) : undefined;
+  const opRows = sel?.operatingPoints ? tableOf(results, 'operatingPoints') : undefined;
   const opKeys = opRows ? operatingPointKeys(opRows, sel!) : [];
   if (ctx.onResampling) {
     void run.resampleWorkers?.stop();
@@ -104,13 +105,13 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   // Provisional intervals go into a snapshot only: per-class accuracy into its table row, the rest onto the metric.
   const onProvisional = (pcis: Record<string, [number, number] | null>, done: number): void =>
     ctx.stages?.provisional(done, bs.n, (snap) => {
-      const rows = snap.tables.perClass as PerClassRow[] | undefined;
+      const rows = tableOf(snap, 'perClass');
       for (const [c, row] of (rows ?? []).entries()) {
         const ci = pcis[classAccuracyKey(c)];
         if (ci) row.ci = ci;
       }
       for (const k of keys) if (!classKeys.includes(k)) setSnapshotCi(snap, k, pcis[k]);
-      const snapRows = snap.tables.operatingPoints as OperatingPointRow[] | undefined;
+      const snapRows = tableOf(snap, 'operatingPoints');
       if (snapRows) for (const o of opKeys) setRowCi(snapRows[o.row], o.field, pcis[o.key]);
     });
   // Each key's point: the basic intervals (calibration errors) are reflected about it.

@@ -27,7 +27,7 @@ import {
   type SelectiveResampler,
   type SelectiveResampleValues,
 } from '../metrics/selectiveResample';
-import type { Curve, GroupAnalysisRow, OperatingPointRow } from '../results/types';
+import type { Curve, OperatingPointRow } from '../results/types';
 import type { AcceptanceRule, ClassificationRun, ClassificationStep, SelectiveSetup } from './classificationRun';
 import type { TaskContext } from './types';
 import { rowsPhrase } from './split';
@@ -598,11 +598,12 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
     results.metric('selective', 'worst_error', v.worst_error, {
       note: `max of error_group over ${G} groups${rowsNote}. A max is a biased statistic: its bootstrap percentile interval may not contain the point estimate.`,
     });
-    results.table('groupAnalysis', groupAnalysis(s.rows, acc, s.groupNames, op.groupError, s.ranked));
+    const groups = groupAnalysis(s.rows, acc, s.groupNames, op.groupError, s.ranked);
+    results.table('groupAnalysis', groups);
     if (s.reweight) {
       // the uniform (every row weight w_i) and the reweighted group errors side by side
       const uniform = operatingPoint(s.rows, acc, null, { reweight: false, epsilon: s.epsilon });
-      (results.tables.groupAnalysis as GroupAnalysisRow[]).forEach((r, gi) => {
+      groups.forEach((r, gi) => {
         r.errorUniform = nul(uniform.groupError[gi]);
         r.errorReweighted = nul(op.groupError[gi]);
       });

@@ -35,7 +35,7 @@ import {
 import { IW_KEYS, metricVector, sortedResampler, stratumWeights, type IwKey } from '../metrics/importance';
 import { fastBootstrapDistribution, percentileInterval, PROVISIONAL_RESAMPLES } from '../stats/bootstrap';
 import { setSnapshotCi } from './stages';
-import type { Curve, MetricValue } from '../results/types';
+import type { Curve, MetricValue, ResultTables } from '../results/types';
 import { directionOf } from '../results/directions';
 import type { TaskRunner } from './types';
 
@@ -46,7 +46,7 @@ export interface ResolvedIwWeights {
   source: 'strata' | 'column';
   /** Short description for notes, e.g. `w_B = 0.001, w_Bc = 0.018`. */
   describe: string;
-  table: unknown;
+  table: ResultTables['importanceWeights'];
 }
 
 const fmt = (v: number | null): string => (v === null ? 'null' : Number(v.toPrecision(6)).toString());

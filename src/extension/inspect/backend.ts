@@ -6,6 +6,7 @@ import { evaluateFile } from '../../core/evaluate';
 import { openInspection, type FilterTerm, type RowPage, type RowQuery } from '../../core/inspect';
 import { RANKING_SLICE_COLUMNS } from '../../core/inspect/slicesStep';
 import type { Results } from '../../core/results/types';
+import { tableOf } from '../../core/results/tables';
 import type { SliceFinderOptions } from '../../core/inspect/sliceFinder';
 import { findSlicesInInspection, type FileSliceFinderResult } from '../../core/inspect/sliceFinderFiles';
 import type { SliceCandidate } from '../../shared/inspectModel';
@@ -53,7 +54,7 @@ export async function loadInspection(source: InspectSource): Promise<Inspection>
         overrides: { slices: by, minSliceSize: 1 },
         perItem: false,
       });
-      return (results.tables as Record<string, unknown>).slices ?? [];
+      return tableOf(results, 'slices') ?? [];
     },
     evaluateSubset: (where) => evaluateFile(source.path, { ...opts, subset: where, perItem: false }),
     findSlices: (options) => findSlicesInInspection(insp, source.path, options),

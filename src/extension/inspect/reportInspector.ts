@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FilterTerm, RowQuery } from '../../core/inspect/types';
 import type { Results } from '../../core/results/types';
+import { tableOf } from '../../core/results/tables';
 import type { CompareResults } from '../../core/compare/types';
 import { isRowAddressedFile } from '../../core/diagnostics';
 import type { SliceFinderOptions } from '../../core/inspect/sliceFinder';
@@ -100,7 +101,7 @@ export class ReportInspector implements vscode.Disposable {
     };
     // The slices of what is shown: the subset's own when a subset is shown.
     const shownResults = this.subset?.results ?? results;
-    const slices = readSliceTable((shownResults.tables as Record<string, unknown>).slices, directions(shownResults));
+    const slices = readSliceTable(tableOf(shownResults, 'slices'), directions(shownResults));
     if (slices) base.slices = slices;
     if (!this.subset) return withSlicesTab({ ...model, inspect: { ...base, drill: drillTargets(results, model) } });
     const shown = this.subset.results;

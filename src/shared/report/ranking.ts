@@ -3,6 +3,7 @@
  * binned from the per-user values) and metrics by user activity.
  */
 import type { MetricValue, Results } from '../../core/results/types';
+import { tableOf } from '../../core/results/tables';
 import { formatCount, formatNumber } from '../format';
 import { cutoffsOf, headlineKeys } from '../headline';
 import { metricName } from '../../core/glossary';
@@ -138,8 +139,8 @@ export function metricVsKChart(results: Results): ChartModel | undefined {
 
 /** The longest recommendation list of the run (`tables.rankingSummary.longestList`), when recorded. */
 function longestList(results: Results): number | undefined {
-  const s = results.tables.rankingSummary as { longestList?: unknown } | undefined;
-  return s && typeof s.longestList === 'number' && s.longestList > 0 ? s.longestList : undefined;
+  const n = tableOf(results, 'rankingSummary')?.longestList;
+  return n !== undefined && n > 0 ? n : undefined;
 }
 
 interface StoredHistogram {

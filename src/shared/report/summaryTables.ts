@@ -5,33 +5,17 @@
  * JSON dump of nested objects. Each builder checks the shape it reads (a results file is untrusted)
  * and returns undefined when the value is not that shape; the caller then shows it generically.
  */
+import type { StratumWeightRow, WeightColumnSummary } from '../../core/results/types';
 import type { CellValue, TableModel } from '../model';
 import { table } from './common';
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-interface StratumRow {
-  stratum: string;
-  rows: number;
-  populationCount: number;
-  weight: number;
-  totalWeight: number;
-}
-
-interface WeightColumnSummary {
-  source: 'column';
-  column: string;
-  rows: number;
-  sum: number;
-  min: number;
-  max: number;
-}
-
-function isStratumRow(v: unknown): v is StratumRow {
+function isStratumRow(v: unknown): v is StratumWeightRow {
   return (
     isRecord(v) &&
-    typeof v.stratum === 'string' &&
+    (v.stratum === 'B' || v.stratum === 'Bc') &&
     isNum(v.rows) &&
     isNum(v.populationCount) &&
     isNum(v.weight) &&
@@ -161,9 +145,10 @@ export function rankingSummaryTable(value: unknown): TableModel | undefined {
     if (v !== null && typeof v !== 'number' && typeof v !== 'string') return undefined;
     rows.push([name, v]);
   }
-  // A key this list does not know stays visible, under its stored name.
+  // A key this list does not know stays visible, under its stored name; the sample of users is a
+  // list (the user inspector's suggestions), not a quantity.
   for (const [key, v] of Object.entries(value)) {
-    if (RANKING_SUMMARY_ROWS.some(([k]) => k === key)) continue;
+    if (key === 'sampleUsers' || RANKING_SUMMARY_ROWS.some(([k]) => k === key)) continue;
     if (v !== null && typeof v !== 'number' && typeof v !== 'string') return undefined;
     rows.push([key, v]);
   }

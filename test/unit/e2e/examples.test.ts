@@ -1,6 +1,7 @@
 /**
  * Every example prediction file (the ones `npm run demo` evaluates, found by the same rule)
- * evaluates without error and gives results that match the results schema.
+ * evaluates without error and gives results that match the results schema, every table of them one
+ * the typed map of tables knows.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { evaluateFile } from '../../../src/core/evaluate';
+import { otherTables } from '../../../src/core/results/tables';
 import { validateResults } from '../../../src/core/results/validate';
 
 interface Example {
@@ -31,6 +33,12 @@ test('every example file evaluates to schema-valid results', async () => {
       const results = await evaluateFile(f.path, { overrides: { bootstrap: { n: 20 } }, root: process.cwd() });
       const roundTrip = JSON.parse(JSON.stringify(results)) as unknown;
       assert.deepEqual(validateResults(roundTrip), [], f.path);
+      // Every table written is one of the typed map (ResultTables): none is left to a cast.
+      assert.deepEqual(
+        otherTables(results).map(([name]) => name),
+        [],
+        f.path,
+      );
       assert.equal(results.config.configFile, ex.config);
       assert.ok(Object.keys(results.metrics).length > 0, `${f.path} has metrics`);
       n++;

@@ -2,6 +2,14 @@
 import type { CompareResults } from '../../../src/core/compare/types';
 import type { Results } from '../../../src/core/results/types';
 
+/** A table of a later version, which this one does not know (the schema lets it through). */
+const LATER_TABLES: object = {
+  extraTable: [
+    { name: 'x', n: 1 },
+    { name: 'y', n: 2 },
+  ],
+};
+
 export function classificationResults(overrides: Partial<Results> = {}): Results {
   return {
     schema: 'eval-lens/results@1',
@@ -60,10 +68,7 @@ export function classificationResults(overrides: Partial<Results> = {}): Results
         { lo: 0, hi: 0.5, count: 0, accuracy: null, confidence: null },
         { lo: 0.5, hi: 1, count: 6, accuracy: 4 / 6, confidence: 0.75 },
       ],
-      extraTable: [
-        { name: 'x', n: 1 },
-        { name: 'y', n: 2 },
-      ],
+      ...LATER_TABLES,
     },
     warnings: [
       {

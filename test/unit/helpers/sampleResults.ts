@@ -5,7 +5,7 @@
  */
 import { ResultsBuilder } from '../../../src/core/results/builder';
 import { resolveConfig } from '../../../src/core/config/load';
-import type { Results, SourceInfo } from '../../../src/core/results/types';
+import type { RankingSummary, Results, SourceInfo } from '../../../src/core/results/types';
 import type { EvalConfig, Task } from '../../../src/core/config/types';
 
 const SHA = 'ab'.repeat(32);
@@ -124,14 +124,34 @@ export function rankingResults(): Results {
     },
   };
   b.curve('metricVsK', { x: 'K', y: 'ndcg', xs: [5, 10], ys: [0.2, 0.22], extra: { recall: [0.2, 0.31] } });
-  b.table('activityBins', [{ bin: '1-5', users: 10, 'ndcg@10': 0.1 }]);
-  b.table('histograms', { 'ndcg@10': { edges: [0, 0.5, 1], counts: [600, 300] } });
+  b.table('activityBins', [{ bin: '1-5', lo: 1, hi: 6, users: 10, 'ndcg@10': 0.1 }]);
   b.perItem = { kind: 'user', ids: ['u1', 'u2'], values: { 'ndcg@10': [0.1, 0.3] } };
   const r = build(b, 'ranking', source('run.trec', 'trec', 9000, { user: 'user', item: 'item', rank: 'rank' }), {
     relevant: 'qrels.txt',
   });
   r.source.extra = [{ role: 'relevant', path: 'qrels.txt', size: 10, sha256: SHA }];
+  // A table of a later version, which this one does not know (the schema lets it through).
+  Object.assign(r.tables, { histograms: { 'ndcg@10': { edges: [0, 0.5, 1], counts: [600, 300] } } });
   return r;
+}
+
+/** A complete `tables.rankingSummary` of a small run, with `over` replacing fields. */
+export function rankingSummary(over: Partial<RankingSummary> = {}): RankingSummary {
+  return {
+    users: 903,
+    listsInRun: 903,
+    longestList: 20,
+    usersEvaluated: 900,
+    usersSkipped: 3,
+    sampleUsers: ['u1', 'u2'],
+    items: 5000,
+    catalog: 'items of the run',
+    relevance: 'binary',
+    gain: 'linear',
+    mapNormaliser: 'min',
+    trainInteractions: null,
+    ...over,
+  };
 }
 
 /** Selective-only output with a score column and long curves (no CI: bootstrap.n = 0). */

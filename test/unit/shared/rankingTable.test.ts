@@ -5,6 +5,7 @@ import { reportHeadlineKeys } from '../../../src/shared/headline';
 import { buildReportModel } from '../../../src/shared/report';
 import { metricsAtK, rankingTable } from '../../../src/shared/rankingTable';
 import { classificationResults } from '../helpers/reportFixtures';
+import { rankingSummary } from '../helpers/sampleResults';
 
 const mv = (value: number, ci?: [number, number]): MetricValue => ({
   value,
@@ -103,7 +104,7 @@ test('risk-coverage tooltips name the threshold; metric-vs-K ends at the longest
     ys: xs.map((k) => Math.min(k, 12) / 100),
     extra: { popularity: xs.map(() => 0.01) },
   };
-  r.tables.rankingSummary = { longestList: 12 };
+  r.tables.rankingSummary = rankingSummary({ longestList: 12 });
   const mk = buildReportModel(r)
     .tabs.flatMap((t) => t.charts)
     .find((x) => x.id === 'metricVsK')!;

@@ -9,7 +9,7 @@ import type { Results } from '../../../../src/core/results/types';
 import { validateResults } from '../../../../src/core/results/validate';
 import { buildReportModel } from '../../../../src/shared/report';
 import { userInspectorModel } from '../../../../src/shared/userInspector';
-import { classificationResults, rankingResults } from '../../helpers/sampleResults';
+import { classificationResults, rankingResults, rankingSummary } from '../../helpers/sampleResults';
 
 test('a results file never holds per-row values: the text of JSON.stringify without perItem; the results in memory keep them', () => {
   const r = classificationResults();
@@ -53,10 +53,10 @@ test('a million rows of per-row values add nothing to the file', async () => {
 
 test('a ranking results file without per-user values: the report and the user inspector still work', () => {
   const r = rankingResults();
-  r.tables.rankingSummary = { users: 2_000_004, usersEvaluated: 2_000_000, sampleUsers: ['u1', 'u2'] };
+  r.tables.rankingSummary = rankingSummary({ users: 2_000_004, usersEvaluated: 2_000_000, sampleUsers: ['u1', 'u2'] });
   r.tables.perUserHistograms = {
-    'ndcg@10': { edges: [0, 0.5, 1], counts: [1_500_000, 500_000] },
-    mrr: { edges: [0, 0.5, 1], counts: [1_000_000, 1_000_000] },
+    'ndcg@10': { edges: [0, 0.5, 1], counts: [1_500_000, 500_000], undefinedUsers: 0, mean: 0.3 },
+    mrr: { edges: [0, 0.5, 1], counts: [1_000_000, 1_000_000], undefinedUsers: 0, mean: 0.5 },
   };
   r.perItem = { kind: 'user', ids: ['u1', 'u2', 'u3'], values: { 'ndcg@10': [0.1, 0.3, 0.5], mrr: [1, 0.5, 0] } };
   const written = resultsForFile(r);

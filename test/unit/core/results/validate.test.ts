@@ -83,7 +83,7 @@ test('curves must be aligned; tables and curves may carry more than the known fi
     'results.curves.riskCoverage.extra.threshold: has 1 values, expected 2 (one per point)',
   ]);
   r = rankingResults();
-  r.tables.somethingNew = { any: ['shape'] };
+  Object.assign(r.tables, { somethingNew: { any: ['shape'] } });
   (r.curves.metricVsK as unknown as Record<string, unknown>).label = 'NDCG vs K';
   assert.deepEqual(validateResults(r), []);
   r = rankingResults();
@@ -166,6 +166,29 @@ test('the schema lists exactly the fields of Results, SourceInfo, MetricValue, C
   assert.deepEqual(keys(schema.definitions.groupAnalysisRow), members(types, 'GroupAnalysisRow'));
   assert.deepEqual(keys(schema.definitions.reliabilityBin), members(types, 'ReliabilityBin'));
   assert.deepEqual(keys(schema.properties.perItem), members(types, 'PerItemValues'));
+  // the tables whose shape this module declares (the others are checked where they are declared)
+  const table = schema.properties.tables!.properties as Record<
+    string,
+    { properties?: Record<string, unknown>; items?: { properties?: Record<string, unknown> } }
+  >;
+  assert.deepEqual(keys(table.scoresUsed), members(types, 'ScoresUsed'));
+  assert.deepEqual(keys(table.importanceWeights!.items), members(types, 'StratumWeightRow'));
+  assert.deepEqual(keys(table.importanceWeights), members(types, 'WeightColumnSummary'));
+  assert.deepEqual(keys(table.thresholdCounts), members(types, 'ThresholdCountsTable'));
+  assert.deepEqual(
+    keys(schema.definitions.confusionCounts),
+    members('src/core/metrics/binaryCurve.ts', 'ThresholdCounts'),
+  );
+  assert.deepEqual(keys(table.rankingSummary), members(types, 'RankingSummary'));
+  assert.deepEqual(keys(table.activityBins!.items), members('src/core/metrics/ranking/perUser.ts', 'ActivityBinRow'));
+  assert.deepEqual(
+    keys(
+      (table.perUserHistograms as { additionalProperties?: { properties?: Record<string, unknown> } })
+        .additionalProperties,
+    ),
+    members('src/core/metrics/ranking/perUser.ts', 'Histogram'),
+  );
+  assert.deepEqual(keys(schema.definitions.sliceRow), members(types, 'SliceRow'));
   assert.deepEqual(keys(schema.definitions.warning), members('src/core/diagnostics.ts', 'EvalWarning'));
 });
 

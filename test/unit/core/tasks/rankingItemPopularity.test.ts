@@ -50,7 +50,7 @@ test('itemPopularity: novelty@K from the column, the popularity baseline in its 
   // Cold-start coverage keeps the train counts: cold = 1 ≤ count < 5 = every item; the top 2 hold a, b, c, d.
   close(r.metrics['cold_start_coverage@2'].value!, 4 / 5);
   // The source, in the run summary, the columns and the conventions.
-  const summary = r.tables.rankingSummary as Record<string, unknown>;
+  const summary = r.tables.rankingSummary!;
   assert.equal(summary.popularitySource, 'column "units" of the item table items.csv');
   assert.equal(r.source.columns.itemPopularity, 'units');
   const notes = rankingConventionNotes(r);
@@ -83,7 +83,7 @@ test('without itemPopularity the train counts stay the popularity (the test abov
   const n = 8; // train interactions
   close(r.metrics['novelty@2'].value!, ((s(1 / n) + s(2 / n)) / 2 + (s(3 / n) + s(1 / n)) / 2) / 2);
   close(r.baselines!.popularity['ndcg@2'].value!, 1 / Math.log2(3) / 2);
-  assert.equal((r.tables.rankingSummary as Record<string, unknown>).popularitySource, undefined);
+  assert.equal(r.tables.rankingSummary!.popularitySource, undefined);
   assert.ok(!rankingConventionNotes(r).some((n) => n.startsWith('Popularity:')));
 });
 

@@ -7,6 +7,7 @@ import {
   thresholdCountsTable,
 } from '../../../../src/shared/report/summaryTables';
 import { rankingResults } from '../../helpers/reportFixtures';
+import { rankingSummary } from '../../helpers/sampleResults';
 import { tableToMarkdown } from '../../../../src/shared/tableText';
 
 test('importance weights per stratum: rows, population counts, weight of a row, share of the weighted total', () => {
@@ -116,12 +117,20 @@ test('ranking summary: named rows in reading order; an unknown key stays under i
 
 test('the report shows the named tables; a malformed one still appears, generically', () => {
   const r = rankingResults();
-  r.tables.rankingSummary = { usersEvaluated: 3, longestList: 12 };
+  r.tables.rankingSummary = rankingSummary({ usersEvaluated: 3, longestList: 12 });
   const titles = (res: typeof r) =>
     buildReportModel(res)
       .tabs.flatMap((t) => t.tables)
       .map((t) => t.title);
   assert.ok(titles(r).includes('Run summary'));
-  r.tables.rankingSummary = { usersEvaluated: { nested: true } };
+  // A malformed table, as a file that was not checked against the schema could hold.
+  Object.assign(r.tables, { rankingSummary: { usersEvaluated: { nested: true } } });
   assert.ok(titles(r).includes('rankingSummary'));
+});
+
+test('the run summary as the evaluation writes it (with its sample of users) is the Run summary table', () => {
+  const t = rankingSummaryTable(rankingSummary({ sampleUsers: ['u1', 'u2'] }))!;
+  assert.equal(t.title, 'Run summary');
+  assert.ok(!t.rows.some((r) => r[0] === 'sampleUsers'));
+  assert.deepEqual(t.rows[0], ['users evaluated', 900]);
 });

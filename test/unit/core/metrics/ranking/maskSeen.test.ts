@@ -94,7 +94,7 @@ test('maskSeen (default): seen items dropped before the cut at K, the list refil
   assert.match(w.message, /1 of these lists had 2 items or more and now have fewer/);
   assert.deepEqual(w.lines, [1, 2]);
   assert.ok(!masked.warnings.some((x) => x.code === 'seen-items-recommended'));
-  const summary = masked.tables.rankingSummary as Record<string, unknown>;
+  const summary = masked.tables.rankingSummary!;
   assert.equal(summary.maskSeen, 'on');
   assert.equal(summary.seenItemsMasked, 3);
   assert.equal(summary.usersMasked, 2);
@@ -108,8 +108,8 @@ test('maskSeen (default): seen items dropped before the cut at K, the list refil
   assert.ok(wk, 'seen-items-recommended warning');
   assert.equal(wk.count, 2);
   assert.match(wk.message, /maskSeen: false/);
-  assert.equal((kept.tables.rankingSummary as Record<string, unknown>).maskSeen, 'off');
-  assert.equal((kept.tables.rankingSummary as Record<string, unknown>).usersMasked, 0);
+  assert.equal(kept.tables.rankingSummary!.maskSeen, 'off');
+  assert.equal(kept.tables.rankingSummary!.usersMasked, 0);
 });
 
 test('maskSeen equals the Python reference on random lists with repeats (golden)', async () => {
@@ -124,8 +124,8 @@ test('maskSeen equals the Python reference on random lists with repeats (golden)
   };
   const masked = await evaluate(g.users, g.train, { k: g.ks });
   for (const [key, want] of Object.entries(g.masked)) close(masked.metrics[key]?.value, want, `masked ${key}`);
-  assert.equal((masked.tables.rankingSummary as Record<string, unknown>).usersMasked, g.usersMasked);
-  assert.equal((masked.tables.rankingSummary as Record<string, unknown>).seenItemsMasked, g.itemsMasked);
+  assert.equal(masked.tables.rankingSummary!.usersMasked, g.usersMasked);
+  assert.equal(masked.tables.rankingSummary!.seenItemsMasked, g.itemsMasked);
   const kept = await evaluate(g.users, g.train, { k: g.ks, maskSeen: false });
   for (const [key, want] of Object.entries(g.unmasked)) close(kept.metrics[key]?.value, want, `unmasked ${key}`);
 });
