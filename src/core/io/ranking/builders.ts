@@ -205,6 +205,39 @@ function fitsExactly(a: Int32Array, n: number): boolean {
 }
 
 /** Up to 20 first lines plus a count: the shape of a warning about many rows. */
+/**
+ * Keeps the first of each item in each user's part `[offsets[u], offsets[u + 1])` of `items`,
+ * compacted in place (in their order); returns the offsets of the kept parts. With `along`, the
+ * kept items' grades move with them and each dropped repeat's line is tallied in `along.repeats`.
+ */
+export function firstOfEachItem(
+  items: Int32Array,
+  offsets: Int32Array,
+  nUsers: number,
+  nItems: number,
+  along: { grades: Float64Array; lines: Int32Array; repeats: LineTally } | null,
+): Int32Array {
+  const stamp = new Int32Array(nItems).fill(-1);
+  const kept = new Int32Array(nUsers + 1);
+  let w = 0;
+  for (let u = 0; u < nUsers; u++) {
+    kept[u] = w;
+    for (let p = offsets[u]; p < offsets[u + 1]; p++) {
+      const it = items[p];
+      if (stamp[it] === u) {
+        if (along !== null) along.repeats.add(along.lines[p]);
+        continue;
+      }
+      stamp[it] = u;
+      items[w] = it;
+      if (along !== null) along.grades[w] = along.grades[p];
+      w++;
+    }
+  }
+  kept[nUsers] = w;
+  return kept;
+}
+
 export class LineTally {
   count = 0;
   readonly lines: number[] = [];
@@ -391,24 +424,8 @@ export class RelBuilder {
     }
     // Facts keep file order within a user, so "first" is the first in the file.
     const dup = new LineTally();
-    const stamp = new Int32Array(nItems).fill(-1);
-    const relOffsets = new Int32Array(nUsers + 1);
-    let w = 0;
-    for (let user = 0; user < nUsers; user++) {
-      relOffsets[user] = w;
-      for (let p = offsets[user]; p < offsets[user + 1]; p++) {
-        const it = items[p];
-        if (stamp[it] === user) {
-          dup.add(lines[p]);
-          continue;
-        }
-        stamp[it] = user;
-        items[w] = it;
-        grades[w] = grades[p];
-        w++;
-      }
-    }
-    relOffsets[nUsers] = w;
+    const relOffsets = firstOfEachItem(items, offsets, nUsers, nItems, { grades, lines, repeats: dup });
+    const w = relOffsets[nUsers];
     // Without repeated pairs the arrays are already exact: no second copy beside them (peak memory).
     const relItems = w === n ? items : items.slice(0, w);
     const relGrades = w === n ? grades : grades.slice(0, w);

@@ -10,7 +10,7 @@ import { fail, type Progress, type Warnings } from '../../diagnostics';
 import type { ResolvedConfig } from '../../config/types';
 import { resolveConfigPath } from '../../config/load';
 import { IdIndex, type ItemPopularity, type RankingData, type TrainData } from '../../data/rankingData';
-import { IntVec, FloatVec, KeyRuns, RelBuilder } from './builders';
+import { firstOfEachItem, IntVec, FloatVec, KeyRuns, RelBuilder } from './builders';
 import { releaseByteInterner } from './byteInterner';
 import { TrainAhead } from './trainAhead';
 import { collectGarbage } from '../../collectGarbage';
@@ -500,19 +500,8 @@ function finishTrain(train: TrainData, nUsers: number, nItems: number): void {
     flat = new Int32Array(n);
     for (let i = 0; i < n; i++) flat[fill[pu[i]]++] = pi[i];
   }
-  const stamp = new Int32Array(nItems).fill(-1);
-  const seenOffsets = new Int32Array(nUsers + 1);
-  let w = 0;
-  for (let u = 0; u < nUsers; u++) {
-    seenOffsets[u] = w;
-    for (let q = offsets[u]; q < offsets[u + 1]; q++) {
-      const it = flat[q];
-      if (stamp[it] === u) continue;
-      stamp[it] = u;
-      flat[w++] = it;
-    }
-  }
-  seenOffsets[nUsers] = w;
+  const seenOffsets = firstOfEachItem(flat, offsets, nUsers, nItems, null);
+  const w = seenOffsets[nUsers];
   train.itemCounts = itemCounts;
   train.userCounts = userCounts;
   train.seenOffsets = seenOffsets;
