@@ -23,7 +23,7 @@
  * Methods and their Application, Cambridge University Press, doi:10.1017/CBO9780511802843.
  */
 import { fail } from '../diagnostics';
-import { StringIndex } from '../data/stringIndex';
+import { IdIndex } from '../data/idIndex';
 import { intervalOf, percentileInterval, resampleColumns } from '../stats/bootstrap';
 import { ResamplePool, type ResampleFn } from '../stats/parallelBootstrap';
 import { stratumPositions, type ResampleStat } from '../stats/resampleDraws';
@@ -155,15 +155,15 @@ export function matchUnits(
   if (opts.matchBy === 'position' || a.ids === null || b.ids === null) {
     for (let j = 0; j < b.n; j++) kOfB[j] = j;
   } else {
-    // not a Map: it holds at most 2^24 ids (data/stringIndex.ts)
-    const index = new StringIndex(a.ids);
+    // not a Map: it holds at most 2^24 ids (data/idIndex.ts)
+    const index = new IdIndex(a.ids);
     for (let j = 0; j < b.n; j++) {
-      const i = index.indexOf(b.ids[j]);
+      const i = index.indexOfIdIn(b.ids, j);
       if (i < 0)
         fail(
           'compare-paired-mismatch',
           { file: nb },
-          `expected every id of ${nb} in ${na} for a paired comparison, but "${b.ids[j]}" is not there.`,
+          `expected every id of ${nb} in ${na} for a paired comparison, but "${b.ids.at(j)}" is not there.`,
         );
       kOfB[j] = i;
     }
@@ -174,7 +174,7 @@ export function matchUnits(
     for (let j = 0; j < b.n; j++) {
       const i = kOfB[j];
       if (a.truth[i] !== b.truth[j]) {
-        const id = b.ids ? `id "${b.ids[j]}"` : `row ${j + 1}`;
+        const id = b.ids ? `id "${b.ids.at(j)}"` : `row ${j + 1}`;
         fail(
           'compare-paired-mismatch',
           { file: nb },

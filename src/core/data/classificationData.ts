@@ -1,3 +1,5 @@
+import type { RowIds } from './rowIds';
+
 /** How a confidence score is derived from class probabilities (src/core/io/scores.ts). */
 export type ScoreKind = 'msp' | 'margin' | 'entropy';
 
@@ -62,8 +64,8 @@ export interface ClassificationData {
   groupColumn: string[] | null;
   /** A `split` column's values per row (lower-cased, e.g. `val`, `test`), or null. */
   split: string[] | null;
-  /** An `id` column's values per row, or null. */
-  ids: string[] | null;
+  /** An `id` column's values per row (numbers when they are all canonical integers: rowIds.ts), or null. */
+  ids: RowIds | null;
   /** Physical 1-based line of each row in the file (header = line 1). */
   lines: Int32Array;
 }

@@ -46,7 +46,7 @@ export function cutClassificationData(d: ClassificationData, rows: Int32Array): 
     accept: cutOrNull(d.accept, rows),
     groupColumn: cutList(d.groupColumn, rows),
     split: cutList(d.split, rows),
-    ids: cutList(d.ids, rows),
+    ids: d.ids ? d.ids.select(rows) : null,
     lines: cut(d.lines, rows),
   };
 }

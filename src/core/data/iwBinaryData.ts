@@ -4,6 +4,8 @@
  * indexed by row 0..n-1 in file order (skipped rows removed). Metric code reads only this.
  */
 
+import type { RowIds } from './rowIds';
+
 /** Stratum codes in {@link IwBinaryData.strata}. */
 export const STRATUM_B = 0;
 export const STRATUM_BC = 1;
@@ -21,7 +23,7 @@ export interface IwBinaryData {
   /** A `weight` column (finite, ≥ 0), or null. It overrides the stratum weights. */
   weightColumn: Float64Array | null;
   /** An `id` column's values, or null. */
-  ids: string[] | null;
+  ids: RowIds | null;
   /** Physical 1-based line of each row (header = line 1). */
   lines: Int32Array;
   /** How the positive class was written in the file (e.g. `1`, or `positiveLabel`). */

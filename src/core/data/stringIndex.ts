@@ -5,7 +5,17 @@
  * ("Map maximum size exceeded"); pairing two runs of 30 million rows by id needs more.
  * Memory: 4 bytes a position for the hashes and 8–16 bytes a text for the table.
  */
-import { textHash } from '../io/classificationChecks';
+import { FNV_OFFSET, FNV_PRIME } from '../io/ranking/byteInterner';
+
+/**
+ * FNV-1a hash of a text's UTF-16 code units: computed for each id as it is read (in the reading
+ * threads of a large file), so that {@link checkDuplicateIds} (io/classificationChecks.ts) compares numbers first.
+ */
+export function textHash(s: string): number {
+  let h = FNV_OFFSET;
+  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), FNV_PRIME);
+  return h;
+}
 
 export class StringIndex {
   private readonly table: Int32Array; // position + 1 of the first occurrence of a text; 0 = empty

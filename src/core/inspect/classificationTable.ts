@@ -122,7 +122,7 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
   // drill-downs select the measured rows by role, whatever the column holds.
   const plan = run.split;
   if (plan) fields.set('split_role', { kind: 'category', codes: splitRoleCodes(n, plan), names: SPLIT_ROLES });
-  const ids = data.ids ? encode(data.ids) : null;
+  const ids = data.ids ? encode(data.ids.toArray()) : null;
   if (ids) fields.set('id', { kind: 'category', ...ids });
 
   // Columns by their names in the file: role columns lead to their role's values (the group
@@ -160,7 +160,7 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
     const v: ClassificationRowView = {
       kind: 'classification',
       line: lines[i],
-      id: idList ? idList[i] : null,
+      id: idList ? idList.at(i) : null,
       label: classes[labels[i]],
       pred: classes[preds[i]],
       correct: correct[i] === 1,

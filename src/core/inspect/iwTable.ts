@@ -45,7 +45,7 @@ export function iwTable(loaded: LoadedIwBinary, config: ResolvedConfig): RowTabl
   if (loss) fields.set('loss', { kind: 'number', values: loss });
   if (data.weightColumn) fields.set('weight', { kind: 'number', values: data.weightColumn });
   if (data.strata) fields.set('stratum', { kind: 'category', codes: data.strata, names: STRATUM_NAMES });
-  const ids = data.ids ? encode(data.ids) : null;
+  const ids = data.ids ? encode(data.ids.toArray()) : null;
   if (ids) fields.set('id', { kind: 'category', ...ids });
   fields.set('line', { kind: 'number', values: data.lines });
   const used = data.columns;
@@ -67,7 +67,7 @@ export function iwTable(loaded: LoadedIwBinary, config: ResolvedConfig): RowTabl
     const v: ClassificationRowView = {
       kind: 'classification',
       line: data.lines[i],
-      id: data.ids ? data.ids[i] : null,
+      id: data.ids ? data.ids.at(i) : null,
       label: names[labels[i]],
       pred: names[preds[i]],
       correct: correct[i] === 1,

@@ -10,7 +10,7 @@
  * macro-F1 (over the labels present) and the other scalars are the same.
  */
 import { EvalLensError } from '../diagnostics';
-import { cut, cutClassificationData, cutList, cutOrNull } from '../data/cutRows';
+import { cut, cutClassificationData, cutOrNull } from '../data/cutRows';
 import type { IwBinaryData } from '../data/iwBinaryData';
 import { STRATUM_B } from '../data/iwBinaryData';
 import type { TextColumn } from '../data/textColumn';
@@ -115,7 +115,7 @@ export function subsetIwBinary(loaded: LoadedIwBinary, rows: Int32Array): Loaded
     scores: cut(d.scores, rows),
     strata,
     weightColumn: cutOrNull(d.weightColumn, rows),
-    ids: cutList(d.ids, rows),
+    ids: d.ids ? d.ids.select(rows) : null,
     lines: cut(d.lines, rows),
     b,
     m,

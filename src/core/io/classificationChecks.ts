@@ -7,9 +7,10 @@
 import { basename } from 'node:path';
 import { lineRef, type Warnings } from '../diagnostics';
 import { printable } from '../results/validate';
+import { IdIndex } from '../data/idIndex';
+import type { RowIds } from '../data/rowIds';
 import { parseNumberText } from './numbers';
 import { FIRST_LINES } from './rowProblems';
-import { FNV_OFFSET, FNV_PRIME } from './ranking/byteInterner';
 import type { Cell } from './table';
 
 /** Tolerance of the probability-sum check (docs/inputs.md). */
@@ -197,49 +198,77 @@ export class ClassScoreRowChecks {
   }
 }
 
-/**
- * FNV-1a hash of a text's UTF-16 code units: computed for each id as it is read (in the reading
- * threads of a large file), so that {@link checkDuplicateIds} compares numbers first.
- */
-export function textHash(s: string): number {
-  let h = FNV_OFFSET;
-  for (let k = 0; k < s.length; k++) h = Math.imul(h ^ s.charCodeAt(k), FNV_PRIME);
-  return h;
+/** max − min + 1 of integer values (1 for an empty list). */
+function span(v: Float64Array): number {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < v.length; i++) {
+    if (v[i] < min) min = v[i];
+    if (v[i] > max) max = v[i];
+  }
+  return v.length === 0 ? 1 : max - min + 1;
+}
+
+/** True when the values span at most 64 times their count: a bit per value costs at most 8 bytes a row. */
+function denseRange(v: Float64Array): boolean {
+  return v.length > 0 && span(v) <= 64 * v.length;
 }
 
 /**
  * Ids seen on an earlier row: one warning (runs cannot be matched by id while ids repeat).
- * `hashes[i]` = {@link textHash}(ids[i]). An open-addressing table of row numbers, probed by hash;
- * two ids are the same only when their texts are equal (equal hashes alone decide nothing).
+ * Numeric ids are compared as numbers ({@link IdIndex}); text ids through `hashes[i]` =
+ * {@link textHash}(ids[i]), computed while reading: an open-addressing table of row numbers, probed
+ * by hash, where two ids are the same only when their texts are equal (equal hashes alone decide nothing).
  */
 export function checkDuplicateIds(
   file: string,
   idColumn: string,
-  ids: string[],
-  hashes: Int32Array,
+  ids: RowIds,
+  hashes: ArrayLike<number> | null,
   lines: Int32Array,
   warnings: Warnings,
 ): void {
-  const n = ids.length;
-  let size = 16;
-  while (size < 2 * n) size *= 2;
-  const mask = size - 1;
-  const table = new Int32Array(size); // row + 1 of the first row with each id; 0 = empty
   const flagged = new FlaggedRows();
   let example = '';
-  for (let i = 0; i < n; i++) {
-    const h = hashes[i];
-    const id = ids[i];
-    for (let at = (h ^ (h >>> 16)) & mask; ; at = (at + 1) & mask) {
-      const r = table[at] - 1;
-      if (r < 0) {
-        table[at] = i + 1;
-        break;
-      }
-      if (hashes[r] === h && ids[r] === id) {
-        if (flagged.count === 0) example = id;
+  if (ids.numbers && denseRange(ids.numbers)) {
+    // Row numbers (0…n−1 in any order, or nearly): one bit a possible value instead of a table.
+    const v = ids.numbers;
+    let min = v[0];
+    for (let i = 1; i < v.length; i++) if (v[i] < min) min = v[i];
+    const seen = new Uint8Array(Math.ceil(span(v) / 8));
+    for (let i = 0; i < v.length; i++) {
+      const k = v[i] - min;
+      const bit = 1 << (k & 7);
+      if (seen[k >>> 3] & bit) {
+        if (flagged.count === 0) example = ids.at(i);
         flagged.add(lines[i]);
-        break;
+      } else seen[k >>> 3] |= bit;
+    }
+  } else if (!ids.texts || !hashes) {
+    const repeats = new IdIndex(ids).repeats;
+    for (const i of repeats) flagged.add(lines[i]);
+    if (repeats.length > 0) example = ids.at(repeats[0]);
+  } else {
+    const texts = ids.texts;
+    const n = texts.length;
+    let size = 16;
+    while (size < 2 * n) size *= 2;
+    const mask = size - 1;
+    const table = new Int32Array(size); // row + 1 of the first row with each id; 0 = empty
+    for (let i = 0; i < n; i++) {
+      const h = hashes[i] | 0;
+      const id = texts[i];
+      for (let at = (h ^ (h >>> 16)) & mask; ; at = (at + 1) & mask) {
+        const r = table[at] - 1;
+        if (r < 0) {
+          table[at] = i + 1;
+          break;
+        }
+        if ((hashes[r] | 0) === h && texts[r] === id) {
+          if (flagged.count === 0) example = id;
+          flagged.add(lines[i]);
+          break;
+        }
       }
     }
   }

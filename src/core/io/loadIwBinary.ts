@@ -18,6 +18,8 @@ import { checkWeightSum } from './weights';
 import { EvalLensError, fail, type Progress, type Warnings } from '../diagnostics';
 import type { ColumnsConfig } from '../config/types';
 import { STRATUM_B, STRATUM_BC, type IwBinaryData } from '../data/iwBinaryData';
+import { IdIndex } from '../data/idIndex';
+import { RowIds } from '../data/rowIds';
 import { readTable, type Cell, type TableSink } from './table';
 import type { TableFormat } from './format';
 import { COLUMN_ALIASES, findColumn, listNames, missingColumn } from './columns';
@@ -282,17 +284,13 @@ export class IwRowCollector implements TableSink {
     let m = 0;
     if (strata) for (let i = 0; i < n; i++) if (strata[i] === STRATUM_B) b++;
     if (strata) m = n - b;
-    const ids = this.col.id ? this.ids : null;
+    this.ids.length = n;
+    const ids = this.col.id ? RowIds.ofTexts(this.ids) : null;
     if (ids) {
-      const seen = new Map<string, number>();
-      const dupLines: number[] = [];
-      let dupCount = 0;
-      for (let i = 0; i < n; i++) {
-        if (seen.has(ids[i])) {
-          dupCount++;
-          if (dupLines.length < MAX_LINES_LISTED) dupLines.push(this.lines[i]);
-        } else seen.set(ids[i], this.lines[i]);
-      }
+      // not a Map: it holds at most 2^24 ids (data/idIndex.ts)
+      const repeats = new IdIndex(ids).repeats;
+      const dupCount = repeats.length;
+      const dupLines = repeats.slice(0, MAX_LINES_LISTED).map((i) => this.lines[i]);
       if (dupCount > 0) {
         warnings.add({
           code: 'duplicate-ids',

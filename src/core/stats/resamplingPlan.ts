@@ -9,6 +9,7 @@
  * A plan is built after the point estimates, by the task's bootstrap step, when the caller asks
  * for it (`EvaluateOptions.onResampling`); the step then computes no intervals of its own.
  */
+import type { RowIds } from '../data/rowIds';
 import type { ResampleStat } from './resampleDraws';
 
 /** A worker-thread form of a plan's statistic: the script that builds it from `job`, and the job. */
@@ -25,7 +26,7 @@ export interface ResamplingPlan {
   /** Number of units, in the run's own order (file order of rows, order of the evaluated users). */
   n: number;
   /** Unit ids in that order (null: the file has no id column; units pair by position). */
-  ids: readonly string[] | null;
+  ids: RowIds | null;
   /** Per unit the value every run must agree on for the pairing to be meaningful (the true label), or null. */
   truth: readonly string[] | null;
   /** Per unit its stratum (stratified bootstrap), or null. */

@@ -36,6 +36,7 @@ import { checkBaselineFits, rankingBaselineLists } from './baselineRun';
 import { resolve } from 'node:path';
 import { fail, Warnings } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
+import { RowIds } from '../data/rowIds';
 import type { RankedLists, TrainData } from '../data/rankingData';
 import { fileInfo } from '../io/fileInfo';
 import { LineTally } from '../io/ranking/builders';
@@ -337,7 +338,7 @@ export const runRanking: TaskRunner = async (ctx) => {
     ctx.onResampling({
       unit: 'user',
       n: run.evaluated.length,
-      ids: evaluatedUsers,
+      ids: RowIds.ofTexts(evaluatedUsers),
       truth: null,
       strata: null,
       keys: withCatalog ? [...keys, ...catKeys.map((c) => c.key)] : keys,

@@ -177,13 +177,13 @@ test('large integer ids in JSONL keep their digits (read as text), so they do no
     'ids.jsonl',
     '{"id": 12345678901234567891, "label": "a", "pred": "a", "note": ""}\n{"id": 12345678901234567892, "label": "b", "pred": "a", "note": "x 12345678901234567893"}\n{"id": -98765432109876543210, "label": "a", "pred": "a", "note": "\\"12345678901234567894\\""}\n',
   );
-  assert.deepEqual(r.data.ids, ['12345678901234567891', '12345678901234567892', '-98765432109876543210']);
+  assert.deepEqual(r.data.ids?.toArray(), ['12345678901234567891', '12345678901234567892', '-98765432109876543210']);
   assert.equal(
     r.warnings.find((w) => w.code === 'duplicate-ids'),
     undefined,
   );
   const small = await load('ids2.jsonl', '{"id": 7, "label": "a", "pred": "a", "weight": 1234567890123456789}\n');
-  assert.deepEqual(small.data.ids, ['7']);
+  assert.deepEqual(small.data.ids?.toArray(), ['7']);
   assert.equal(small.data.weights![0], Number('1234567890123456789'));
 });
 

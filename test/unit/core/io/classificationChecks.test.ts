@@ -1,17 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Warnings } from '../../../../src/core/diagnostics';
-import {
-  checkDuplicateIds as checkIds,
-  ClassScoreRowChecks,
-  textHash,
-} from '../../../../src/core/io/classificationChecks';
+import { checkDuplicateIds as checkIds, ClassScoreRowChecks } from '../../../../src/core/io/classificationChecks';
+import { RowIds } from '../../../../src/core/data/rowIds';
+import { textHash } from '../../../../src/core/data/stringIndex';
 import { FIRST_LINES } from '../../../../src/core/io/rowProblems';
 import { createRng } from '../../../../src/core/stats/rng';
 
-/** The duplicate-id check with the ids' hashes, as the reader computes them. */
+/** The duplicate-id check with the ids' hashes, as the reader computes them (none for numeric ids). */
 function checkDuplicateIds(file: string, column: string, ids: string[], lines: Int32Array, w: Warnings) {
-  checkIds(file, column, ids, Int32Array.from(ids, textHash), lines, w);
+  const rowIds = RowIds.ofTexts(ids);
+  checkIds(file, column, rowIds, rowIds.texts ? Int32Array.from(ids, textHash) : null, lines, w);
 }
 
 /** The probability-sum check of every row of a row-major n×C matrix, as the reader runs it row by row. */
@@ -100,6 +99,32 @@ test('repeated ids: every repeat counted, the first lines listed, the first repe
   assert.match(w.list[0].message, /^p\.csv: 25 rows repeat an id seen on an earlier line \(first: "u0" at line 7\)/);
 });
 
+test('repeated numeric ids = a Set of the ids seen (compared as numbers: a bit set over a dense range, else a hash table)', () => {
+  const rng = createRng(19);
+  for (let rep = 0; rep < 20; rep++) {
+    const n = 1 + rng.int(3000);
+    // spread out on odd repetitions (the hash table), near the row numbers on even ones (the bit set)
+    const scale = rep % 2 === 1 ? 1_000_003 : 1;
+    const ids = Array.from({ length: n }, () =>
+      String(scale * (rng.int(1 + rng.int(2 * n)) - (rng.next() < 0.2 ? n : 0))),
+    );
+    const lines = Int32Array.from({ length: n }, (_, i) => 2 + i);
+    const seen = new Set<string>();
+    const dup: number[] = [];
+    ids.forEach((id, i) => (seen.has(id) ? dup.push(lines[i]) : seen.add(id)));
+    const rowIds = RowIds.ofTexts(ids);
+    assert.ok(rowIds.numbers, 'canonical integers are kept as numbers');
+    const w = new Warnings();
+    checkIds('/d/p.csv', 'id', rowIds, null, lines, w);
+    if (dup.length === 0) assert.deepEqual(w.list, []);
+    else {
+      assert.equal(w.list[0].count, dup.length);
+      assert.deepEqual(w.list[0].lines, dup.slice(0, FIRST_LINES));
+      assert.ok(w.list[0].message.includes(`(first: "${ids[dup[0] - 2]}" at line ${dup[0]})`));
+    }
+  }
+});
+
 test('no flagged row: no warning', () => {
   const w = new Warnings();
   checkDuplicateIds('/d/p.csv', 'id', ['a', 'b'], Int32Array.of(2, 3), w);
@@ -126,7 +151,7 @@ test('repeated ids = a Set of the ids seen, on random ids, also when hashes coll
       Int32Array.from(ids, (id) => three.get(id)!),
     ]) {
       const w = new Warnings();
-      checkIds('/d/p.csv', 'id', ids, hashes, lines, w);
+      checkIds('/d/p.csv', 'id', RowIds.ofTexts(ids), hashes, lines, w);
       if (dup.length === 0) assert.deepEqual(w.list, []);
       else {
         assert.equal(w.list[0].count, dup.length);

@@ -127,7 +127,7 @@ test('JSON (array of rows and object of columns) loads like CSV', async () => {
     assert.deepEqual(arr(o.d.probs), arr(csv.d.probs));
     assert.deepEqual(arr(o.d.weights), [2, 0.5]);
     assert.deepEqual(arr(o.d.preds), arr(csv.d.preds));
-    assert.deepEqual(o.d.ids, ['r1', 'r2']);
+    assert.deepEqual(o.d.ids?.toArray(), ['r1', 'r2']);
   }
   assert.deepEqual(arr(rows.d.lines), [2, 10]);
 });
@@ -153,7 +153,7 @@ test('optional columns: score (confidence), weight, accept, group, split (lower-
   assert.deepEqual(arr(d.accept), [1, 0, 1]);
   assert.deepEqual(d.groupColumn, ['g1', 'g2', 'g2']);
   assert.deepEqual(d.split, ['test', 'val', 'val']);
-  assert.deepEqual(d.ids, ['u', 'v', 'w']);
+  assert.deepEqual(d.ids?.toArray(), ['u', 'v', 'w']);
   assert.equal(d.probs, null);
   assert.deepEqual(columns, {
     label: 'Label',

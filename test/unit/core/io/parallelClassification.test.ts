@@ -90,6 +90,9 @@ function randomCase(seed: number): RandomCase {
   cfg.score = pick(extra, [undefined, 'msp', 'margin', 'entropy'] as const);
   if (extra.next() < 0.3) keep.keepProbabilities = true;
   const tieRate = pick(extra, [0, 0.2]);
+  // Ids as text, as canonical integers (kept as numbers), or integers with a rare id that is not
+  // one (a part, or the rest of a pass, then keeps every id as text).
+  const idStyle = pick(extra, ['text', 'integer', 'mixed'] as const);
 
   const head = ['label'];
   if (withPred) head.push('pred');
@@ -126,7 +129,17 @@ function randomCase(seed: number): RandomCase {
       }
     }
     if (withWeight) cells.push(bad() ? '-1' : spell(rng.next() * 2));
-    if (withId) cells.push(`id${rng.int(Math.max(2, n - 5))}`);
+    if (withId) {
+      const k = rng.int(Math.max(2, n - 5));
+      const odd = idStyle === 'mixed' && extra.next() < 0.02;
+      cells.push(
+        idStyle === 'text'
+          ? `id${k}`
+          : odd
+            ? pick(extra, ['007', ' 5 ', '-3', '1e3', '123456789012345678'])
+            : String(k),
+      );
+    }
     if (withGroup) cells.push(pick(rng, ['g1', 'g2', ' g3 ']));
     if (withScore) cells.push(bad() ? 'x' : spell(rng.next()));
     if (withAccept) cells.push(bad() ? '2' : pick(rng, ['0', '1', 'true', 'false', '1.0']));
