@@ -14,6 +14,13 @@ export const TABLE_CASTS = [
   `${CAST} > CallExpression[callee.name='tableOf']`,
   `${CAST} > TSNonNullExpression > CallExpression[callee.name='tableOf']`,
 ].map((selector) => ({ selector, message: TABLE_CAST }));
+const RESULTS_CAST =
+  'An object becomes Results only through checkResults / parseEvalLensJson (src/core/results/validate.ts), which check it against the schema first: never cast to Results.';
+/** `x as Results`, `x as Results['tables']` (and `<Results>x`) outside validate.ts. */
+const RESULTS_CASTS = [
+  `${CAST} > TSTypeReference.typeAnnotation[typeName.name='Results']`,
+  `${CAST} > TSIndexedAccessType.typeAnnotation > TSTypeReference.objectType[typeName.name='Results']`,
+].map((selector) => ({ selector, message: RESULTS_CAST }));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', '.cache/**', 'test-artifacts/**', 'bench/data/**', 'examples/**/*.py'] },
@@ -43,6 +50,12 @@ export default tseslint.config(
       // Readers of results do not cast a table: its name gives its type.
       'no-restricted-syntax': ['error', ...TABLE_CASTS],
     },
+  },
+  {
+    // Only the validator turns an object into Results (after checking it against the schema).
+    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    ignores: ['src/core/results/validate.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...TABLE_CASTS, ...RESULTS_CASTS] },
   },
   {
     files: ['src/core/**/*.ts'],

@@ -16,7 +16,7 @@ import { validateCompare } from '../core/compare/validate';
 import { EvalLensError } from '../core/diagnostics';
 import { formatCsv, formatMarkdown } from '../core/results/format';
 import { RESULTS_SCHEMA_ID, type Results } from '../core/results/types';
-import { invalidFileError, validateResults } from '../core/results/validate';
+import { checkResults, invalidFileError } from '../core/results/validate';
 import { buildCompareModel } from './compareModel';
 import { reportToHtml, type HtmlTheme } from './exportHtml';
 import { formatCi } from './format';
@@ -143,9 +143,9 @@ export function reportInputFromJson(obj: unknown, file: string): ReportInput {
     throw invalidFileError('report-invalid-input', file, what, problems);
   };
   if (schema === RESULTS_SCHEMA_ID) {
-    const problems = validateResults(obj);
-    if (problems.length > 0) fail(problems, `${RESULTS_SCHEMA_ID} results file`);
-    return { kind: 'results', results: obj as Results };
+    const checked = checkResults(obj);
+    if (!checked.ok) return fail(checked.problems, `${RESULTS_SCHEMA_ID} results file`);
+    return { kind: 'results', results: checked.results };
   }
   const problems = validateCompare(obj);
   if (problems.length > 0) {

@@ -152,6 +152,16 @@ export function validateResults(obj: unknown): string[] {
   return out.slice(0, 50);
 }
 
+/**
+ * `obj` as results when it is valid ({@link validateResults}), else its problems: the one place an
+ * object read from elsewhere becomes {@link Results}, so that its tables have the types their names
+ * give them (the lint forbids `as Results` in any other module).
+ */
+export function checkResults(obj: unknown): { ok: true; results: Results } | { ok: false; problems: string[] } {
+  const problems = validateResults(obj);
+  return problems.length === 0 ? { ok: true, results: obj as Results } : { ok: false, problems };
+}
+
 /** A results or comparison file, checked. */
 export type EvalLensJson =
   | { kind: 'results'; results: Results }
@@ -199,15 +209,15 @@ export function parseEvalLensJson(path: string, text: string, accept: 'results' 
       { file: path },
     );
   }
-  const problems = isResults ? validateResults(obj) : validateCompare(obj);
+  if (isResults) {
+    const checked = checkResults(obj);
+    if (!checked.ok)
+      throw invalidFileError('results-invalid', path, `${RESULTS_SCHEMA_ID} results file`, checked.problems);
+    return { kind: 'results', results: checked.results };
+  }
+  const problems = validateCompare(obj);
   if (problems.length > 0)
-    throw invalidFileError(
-      'results-invalid',
-      path,
-      isResults ? `${RESULTS_SCHEMA_ID} results file` : `${COMPARE_SCHEMA_ID} comparison file`,
-      problems,
-    );
-  if (isResults) return { kind: 'results', results: obj as Results };
+    throw invalidFileError('results-invalid', path, `${COMPARE_SCHEMA_ID} comparison file`, problems);
   const c = obj as CompareResults | TableInspection;
   return c.kind === 'comparison' ? { kind: 'compare', compare: c } : { kind: 'inspection', inspection: c };
 }

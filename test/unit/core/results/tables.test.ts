@@ -9,7 +9,7 @@ import { ESLint } from 'eslint';
 import resultsSchema from '../../../../schemas/eval-lens.results.schema.json';
 import { EvalLensError } from '../../../../src/core/diagnostics';
 import { isTableName, otherTables, TABLE_NAMES, tableOf } from '../../../../src/core/results/tables';
-import { parseEvalLensJson, validateResults } from '../../../../src/core/results/validate';
+import { checkResults, parseEvalLensJson, validateResults } from '../../../../src/core/results/validate';
 import { iwBinaryResults, rankingResults, rankingSummary, selectiveResults } from '../../helpers/sampleResults';
 
 test('every table of the typed map is a table the schema knows, and the reverse', () => {
@@ -81,9 +81,18 @@ test('a known table that breaks its shape is rejected before any reader gets it'
   (iw.tables as Record<string, unknown>).importanceWeights = { source: 'column', column: 'w' };
   assert.ok(validateResults(iw).includes('results.tables.importanceWeights: missing `rows`'));
 
-  // Read from a file: the typed results are never handed out.
   const bad = rankingResults();
   (bad.tables as Record<string, unknown>).rankingSummary = { ...rankingSummary(), sampleUsers: [1, 2] };
+  // checkResults is the one way an object becomes Results
+  const checked = checkResults(JSON.parse(JSON.stringify(bad)));
+  assert.equal(checked.ok, false);
+  assert.ok(
+    !checked.ok && checked.problems.includes('results.tables.rankingSummary.sampleUsers[0]: expected a string, got 1'),
+  );
+  const good = checkResults(JSON.parse(JSON.stringify(rankingResults())));
+  assert.ok(good.ok && tableOf(good.results, 'activityBins')?.[0]?.users === 10);
+
+  // Read from a file: the typed results are never handed out.
   assert.throws(
     () => parseEvalLensJson('run.eval.json', JSON.stringify(bad)),
     (e: unknown) =>
@@ -93,7 +102,7 @@ test('a known table that breaks its shape is rejected before any reader gets it'
   );
 });
 
-test('the lint stops a reader that casts a table', async () => {
+test('the lint stops a reader that casts a table or makes Results without the validator', async () => {
   const eslint = new ESLint({ cwd: process.cwd() });
   const problems = async (code: string): Promise<string[]> => {
     const [r] = await eslint.lintText(code, { filePath: 'src/shared/plantedReader.ts' });
@@ -111,6 +120,10 @@ test('the lint stops a reader that casts a table', async () => {
     'export const d = r.tables.perClass! as unknown[];',
     "export const e = tableOf(r, 'slices') as unknown[];",
     "export const f = <unknown[]>r.tables['perClass'];",
+    // untrusted objects become Results only through the validator
+    "export const i = JSON.parse('{}') as Results;",
+    "export const j = JSON.parse('{}') as unknown as Results;",
+    "export const k = JSON.parse('{}') as Results['tables'];",
   ];
   assert.deepEqual(await problems([...head, ...casts].join('\n')), casts);
   const reads = [
