@@ -119,14 +119,14 @@ describe('row inspection (drill-down, Open at line, stale files)', function () {
     const p = await openPanel('ranking-debian-deps/popularity.eval.json');
     const r = readResults(ws('ranking-debian-deps/popularity.eval.json'));
     const d = drillTargets(r, buildReportModel(r));
-    const hist = (r.tables.perUserHistograms as Record<string, { counts: number[] }>)['ndcg@10']!;
+    const hist = r.tables.perUserHistograms!['ndcg@10']!;
     const specs = d.charts['perUser.ndcg@10']!.points![0]!;
     for (const i of [0, hist.counts.length - 1]) {
       const m = (await p.inspector.queryRows(21, { where: specs[i]!.where, offset: 0, limit: 5 })) as RowsMessage;
       assert.equal(m.page.total, hist.counts[i], specs[i]!.title);
       assert.equal(m.page.rows[0]?.kind, 'ranking');
     }
-    const act = r.tables.activityBins as { users: number }[];
+    const act = r.tables.activityBins!;
     for (const [i, spec] of d.tables['activityBins.table']!.rows!.entries()) {
       const m = (await p.inspector.queryRows(22, { where: spec!.where, offset: 0, limit: 1 })) as RowsMessage;
       assert.equal(m.page.total, act[i]!.users, spec!.title);

@@ -364,7 +364,7 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
     await openMenuWith(page, explorerRow(page, 'popularity.jsonl'), 'Evaluate Prediction File…');
     await clickMenuItem(page, 'Evaluate Prediction File…');
     const r = JSON.parse(await waitForFile(join(ws, 'ranking-debian-deps/popularity.eval.json'))) as Results;
-    const hist = (r.tables.perUserHistograms as Record<string, { counts: number[] }>)['recall@5']!;
+    const hist = r.tables.perUserHistograms!['recall@5']!;
     const frame = await reportFrame(page, /^popularity\.jsonl$/);
     const fig = frame.locator('figure[data-chart="perUser.recall@5"]');
     const last = hist.counts.length - 1;
@@ -407,7 +407,7 @@ describe('row inspection in the browser (code-server + Chromium)', { timeout: 90
       await waitForFile(file);
     }
     const r = JSON.parse(readFileSync(file, 'utf8')) as Results;
-    const activity = (r.tables.activityBins as { bin: string; users: number }[]).filter((a) => a.users > 0);
+    const activity = r.tables.activityBins!.filter((a) => a.users > 0);
     assert.ok(activity.length >= 2, JSON.stringify(r.tables.activityBins));
     const frame = await reportFrame(page, /^popularity\.jsonl$/);
     // The Ranking tab's activity chart: its bins are its category axis.

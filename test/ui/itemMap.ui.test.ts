@@ -215,7 +215,7 @@ describe('Item map (code-server + Chromium)', { timeout: 900_000 }, () => {
 
     // The user inspector's user is highlighted on the map too.
     // another user the inspector suggests (the results name the first evaluated users)
-    const sample = (res.tables.rankingSummary as { sampleUsers: string[] }).sampleUsers;
+    const sample = res.tables.rankingSummary!.sampleUsers!;
     const other = sample.find((u) => u !== pick.user)!;
     const inspector = f.locator('.user-inspector .user-search');
     await inspector.fill(other);

@@ -16,5 +16,5 @@ test('rankingSummary.longestList is the length of the longest recommendation lis
   writeFileSync(join(dir, 'run.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   writeFileSync(join(dir, 'eval-lens.json'), JSON.stringify({ task: 'ranking', k: [2, 10], bootstrap: { n: 0 } }));
   const r = await evaluateFile(join(dir, 'run.jsonl'));
-  assert.equal((r.tables.rankingSummary as { longestList: number }).longestList, 5);
+  assert.equal(r.tables.rankingSummary!.longestList, 5);
 });

@@ -198,10 +198,10 @@ test('weights of 5e-324 give the weighted log-loss, Brier score and calibration 
   for (const key of ['nll', 'brier', 'accuracy', 'macro_f1', 'ece'])
     assert.equal(metric(tiny, key), metric(one, key), key);
   // totals are reported in the weights as written
-  const support = (r: typeof one) => (r.tables.perClass as { support: number }[]).map((x) => x.support);
+  const support = (r: typeof one) => r.tables.perClass!.map((x) => x.support);
   assert.deepEqual(support(one), [2, 5]);
   assert.deepEqual(support(tiny), [2 * 5e-324, 5 * 5e-324]);
-  assert.deepEqual((tiny.tables.confusion as { matrix: number[][] }).matrix, [
+  assert.deepEqual(tiny.tables.confusion!.matrix, [
     [5e-324, 5e-324],
     [15e-324, 10e-324],
   ]);

@@ -101,7 +101,7 @@ test('SVG horizontal bars: categories down the side, bar lengths along the value
 
 test('SVG per-class bars carry their interval: a capped whisker per class with an interval, in the text colour', () => {
   const r = classificationResults();
-  const rows = r.tables.perClass as { ci?: [number, number] }[];
+  const rows = r.tables.perClass!;
   rows[0]!.ci = [1, 1];
   rows[1]!.ci = [0.25, 0.75];
   // Class c has no interval: no whisker for it.

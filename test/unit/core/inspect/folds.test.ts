@@ -55,8 +55,8 @@ const THREE = [
   'b,b,2',
 ];
 
-const foldsOf = (r: { tables: Record<string, unknown> }): FoldsTable => {
-  const t = r.tables.folds as FoldsTable | undefined;
+const foldsOf = (r: Results): FoldsTable => {
+  const t = r.tables.folds;
   assert.ok(t, 'tables.folds is written');
   return t;
 };

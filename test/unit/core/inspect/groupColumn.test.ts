@@ -90,7 +90,7 @@ test('without `groups`, the file’s group column is `group` and there is no `cl
 
 test('slicing by the group column with `groups` configured keeps the column’s values', async () => {
   const r = await evaluateFile(path, { configPath, overrides: { slices: ['group'], minSliceSize: 1 } });
-  const slices = r.tables.slices as { slice: string; value: string; n: number; where: unknown[] }[];
+  const slices = r.tables.slices!;
   const byValue = Object.fromEntries(slices.map((s) => [s.value, s.n]));
   assert.deepEqual(byValue, { north: 4, south: 3, east: 2 });
   // each slice's filter selects its own rows in the row query

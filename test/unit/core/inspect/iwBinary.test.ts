@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateFile } from '../../../../src/core/evaluate';
-import { openInspection, parseWhere, type SliceMetricValue, type SliceRow } from '../../../../src/core/inspect/index';
+import { openInspection, parseWhere, type SliceMetricValue } from '../../../../src/core/inspect/index';
 import { createRng } from '../../../../src/core/stats/rng';
 
 const dir = mkdtempSync(join(tmpdir(), 'eval-lens-iw-inspect-'));
@@ -94,7 +94,7 @@ test('iw-binary subset = a file of only those rows; slices = each slice evaluate
     assert.deepEqual(a.metrics[k].ci, b.metrics[k].ci, k);
   }
   const res = await evaluateFile(path, { overrides: { slices: ['source'], minSliceSize: 10 } });
-  const table = res.tables.slices as SliceRow[];
+  const table = res.tables.slices!;
   assert.equal(table.length, 3);
   for (const s of SOURCES) {
     const f = join(dir, `slice-${s}.csv`);

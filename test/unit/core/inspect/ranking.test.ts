@@ -135,7 +135,7 @@ test('ranking slices by the number of relevant items and by train interactions',
   const res = await evaluateFile(path, {
     overrides: { slices: ['relevant', 'trainCount', 'colour'], minSliceSize: 3, sliceBins: 4 },
   });
-  const table = res.tables.slices as import('../../../../src/core/inspect/index').SliceRow[];
+  const table = res.tables.slices!;
   const evaluated = users.filter((u) => u.relevant.length > 0);
   const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
   for (const size of new Set(evaluated.map((u) => u.relevant.length))) {
@@ -170,7 +170,7 @@ test('ranking slices by the number of relevant items and by train interactions',
   ] as const;
   assert.deepEqual(bins.map((b) => [b.value, b.n]).sort(), byHand.filter(([, n]) => n >= 3).sort());
   // …and the same bins as the activity table the Ranking tab draws.
-  const activity = res.tables.activityBins as { bin: string; users: number }[];
+  const activity = res.tables.activityBins!;
   assert.deepEqual(
     activity.map((a) => [a.bin, a.users]),
     byHand.map(([b, n]) => [b, n]),

@@ -58,7 +58,7 @@ test('slices by a categorical and a numeric column equal the hand-computed group
   );
   const res = await evaluateFile(path, { configPath: config });
   assert.deepEqual(validateResults(res), []);
-  const table = res.tables.slices as SliceRow[];
+  const table = res.tables.slices!;
   const whole = {
     accuracy: res.metrics.accuracy.value,
     macro_f1: res.metrics.macro_f1.value,
@@ -117,7 +117,7 @@ test('intervals: every slice metric and difference has a bootstrap interval arou
     configPath: join(dir, 'random-22.json'),
     overrides: { slices: ['city'], minSliceSize: 10, bootstrap: { n: 200, seed: 1 } },
   });
-  const table = res.tables.slices as SliceRow[];
+  const table = res.tables.slices!;
   assert.ok(table.length >= 4);
   for (const row of table) {
     for (const k of ['accuracy', 'macro_f1', 'ece', 'aurc']) {
@@ -153,7 +153,7 @@ test('small slices are left out with one warning; values beyond the 50 most freq
   const path = join(dir, 'tags.csv');
   writeFileSync(path, lines.join('\n') + '\n');
   const res = await evaluateFile(path, { overrides: { slices: ['tag'], minSliceSize: 5, bootstrap: { n: 0 } } });
-  const table = res.tables.slices as SliceRow[];
+  const table = res.tables.slices!;
   assert.deepEqual(
     table.map((r) => [r.value, r.n]),
     [

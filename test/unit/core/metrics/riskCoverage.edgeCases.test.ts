@@ -110,9 +110,9 @@ test('a margin / entropy ranking with probabilities: calibration on the top-labe
       m.ece.note!,
       /confidence = msp \(max probability, the top-label confidence; the risk–coverage ranking uses (negative entropy|margin)/,
     );
-    const used = ctx.results.tables.scoresUsed as { selective: string; calibration: string };
+    const used = ctx.results.tables.scoresUsed!;
     assert.match(used.selective, score === 'margin' ? /^margin/ : /entropy/);
-    assert.match(used.calibration, /^msp/);
+    assert.match(used.calibration!, /^msp/);
     assert.match(ctx.results.curves.costSweep.note!, /not a probability/);
     assert.ok(m.aurc.value !== null);
     // the curve's ECE of the accepted rows would bin margins as if they were confidences: not given

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { sortedCiJob } from '../../../../src/core/tasks/classificationCi';
 import { percentileInterval } from '../../../../src/core/stats/bootstrap';
 import { drawResample } from '../../../../src/core/stats/resampleDraws';
-import type { PerClassRow } from '../../../../src/core/results/types';
 import { buildReportModel } from '../../../../src/shared/report';
 import { config, randomData, runClassificationSteps } from '../../helpers/classification';
 import { createRng } from '../../helpers/selective';
@@ -16,7 +15,7 @@ for (const weighted of [false, true]) {
     const data = randomData(createRng(21), 400, 5, { weighted, ties: true });
     const cfg = config({ targetCoverage: 0.7, bootstrap: { n: B, confidence: 0.9, seed: 7, stratified: false } });
     const { run, ctx } = await runClassificationSteps(data, cfg);
-    const rows = ctx.results.tables.perClass as PerClassRow[];
+    const rows = ctx.results.tables.perClass!;
     // The draws of resample b are made in the selective score order; map them back to file rows.
     const { order } = sortedCiJob(run, ['accuracy'], null);
     const counts = new Int32Array(data.n);

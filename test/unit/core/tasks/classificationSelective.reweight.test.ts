@@ -6,7 +6,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { trainWeightedMean, selectiveStep, calibrationStep } from '../../../../src/core/tasks/classificationSelective';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
-import type { GroupAnalysisRow } from '../../../../src/core/results/types';
 import { config, makeData, runClassificationSteps } from '../../helpers/classification';
 import { closeRel as close } from '../../helpers/numericClose';
 
@@ -67,7 +66,7 @@ test('weighted_balanced_error = Σ_g π_g·e_g(w^trn) / Σ_g π_g, π_g = the gr
 
 test('uniform and reweighted group errors side by side in the group table', async () => {
   const { ctx } = await runClassificationSteps(data(), noCi(cfg), [selectiveStep]);
-  const rows = ctx.results.tables.groupAnalysis as GroupAnalysisRow[];
+  const rows = ctx.results.tables.groupAnalysis!;
   assert.deepEqual(
     rows.map((r) => r.group),
     ['head', 'tail'],
@@ -79,7 +78,7 @@ test('uniform and reweighted group errors side by side in the group table', asyn
   assert.equal(rows[0].error, rows[0].errorReweighted);
   // without reweight: neither column, and no weighted_balanced_error
   const plain = await runClassificationSteps(data(), noCi({ ...cfg, reweight: false }), [selectiveStep]);
-  const prow = (plain.ctx.results.tables.groupAnalysis as GroupAnalysisRow[])[0];
+  const prow = plain.ctx.results.tables.groupAnalysis![0];
   assert.equal(prow.errorUniform, undefined);
   assert.equal(plain.ctx.results.metrics.weighted_balanced_error, undefined);
 });

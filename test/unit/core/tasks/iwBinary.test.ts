@@ -43,7 +43,8 @@ for (const c of e2e.cases) {
       assert.ok(ci && ci[0] <= ci[1], `${k} has an interval`);
       assert.ok(results.baselines!.unweighted[k].ci, `unweighted ${k} has an interval`);
     }
-    const weights = results.tables.importanceWeights as { stratum: string; weight: number }[];
+    const weights = results.tables.importanceWeights!;
+    assert.ok(Array.isArray(weights), 'one row per stratum');
     near(weights[0].weight, c.wB, 'w_B');
     near(weights[1].weight, c.wBc, 'w_Bc');
     const pr = results.curves.pr;
@@ -79,10 +80,7 @@ test('the worked example through the runner: w_B = 1/20, w_Bc = 1/5', async () =
   near(results.metrics.average_precision.value, 58 / 99);
   near(results.metrics.roc_auc.value, 31 / 42);
   near(results.baselines!.unweighted.precision.value, 3 / 5);
-  const tc = results.tables.thresholdCounts as {
-    weighted: { tp: number; fp: number };
-    unweighted: { tp: number; fp: number };
-  };
+  const tc = results.tables.thresholdCounts!;
   near(tc.weighted.tp, 0.3);
   near(tc.weighted.fp, 0.25);
   assert.deepEqual(tc.unweighted, { tp: 3, fp: 2, fn: 0, tn: 3 });

@@ -78,12 +78,12 @@ test('curves, per-user tables and perItem', async () => {
     assert.equal(c.extra!.popularity[2], r.baselines!.popularity[`${m}@3`].value);
     assert.equal(c.extra!.random[0], r.baselines!.random[`${m}@1`].value);
   }
-  const hist = r.tables.perUserHistograms as Record<string, { counts: number[] }>;
+  const hist = r.tables.perUserHistograms!;
   assert.equal(
     hist['ndcg@3'].counts.reduce((a, b) => a + b, 0),
     4,
   );
-  const bins = r.tables.activityBins as { bin: string; users: number }[];
+  const bins = r.tables.activityBins!;
   // train counts of the evaluated users u1..u4: 2, 2, 3, 1 → [0, 2): 1 user, ≥ 2: 3 users
   assert.deepEqual(
     bins.map((b) => [b.bin, b.users]),
@@ -97,7 +97,7 @@ test('curves, per-user tables and perItem', async () => {
   assert.equal(r.perItem!.values['ndcg@3'].length, 4);
   assert.equal(Object.keys(r.perItem!.values).length, 11);
   // the results name the first evaluated users (the user inspector's suggestions), per-user values or not
-  assert.deepEqual((r.tables.rankingSummary as { sampleUsers: string[] }).sampleUsers, ['u1', 'u2', 'u3', 'u4']);
+  assert.deepEqual(r.tables.rankingSummary!.sampleUsers, ['u1', 'u2', 'u3', 'u4']);
   const lean = await evaluateFile(join(SAME, 'run.jsonl'), {
     overrides: { task: 'ranking', k: [1, 3], train: 'train.csv', bootstrap: { n: 0 } },
     perItem: false,

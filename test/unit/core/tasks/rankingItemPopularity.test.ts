@@ -62,10 +62,10 @@ test('itemPopularity: novelty@K from the column, the popularity baseline in its 
   assert.ok(notes.includes(line));
   assert.ok(formatTable(r).replace(/\s+/g, ' ').includes(line));
   // The item map's popularity: the column (d without a value: 0); items in order of first appearance.
-  const map = r.tables.itemMap as { ids: string[]; popularity: number[]; popularityColumn: string };
+  const map = r.tables.itemMap!;
   assert.equal(map.popularityColumn, 'units');
   assert.deepEqual(
-    map.ids.map((id, i) => [id, map.popularity[i]]).sort((x, y) => (x[0]! < y[0]! ? -1 : 1)),
+    map.ids.map((id, i) => [id, map.popularity![i]]).sort((x, y) => (x[0]! < y[0]! ? -1 : 1)),
     [
       ['a', 4.5],
       ['b', 3],
