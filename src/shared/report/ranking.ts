@@ -7,7 +7,7 @@ import { tableOf } from '../../core/results/tables';
 import { formatCount, formatNumber } from '../format';
 import { cutoffsOf, headlineKeys } from '../headline';
 import { metricName } from '../../core/glossary';
-import { countedHistogram } from '../../core/metrics/ranking/perUser';
+import { countedHistogram, type ActivityBinRow, type Histogram } from '../../core/metrics/ranking/perUser';
 import { DASH_PATTERNS, SERIES_COLOURS, type CellValue, type ChartModel, type ColumnKind, type Series } from '../model';
 import { binLabels, pts, table } from './common';
 import { genericTable } from './generic';
@@ -143,25 +143,14 @@ function longestList(results: Results): number | undefined {
   return n !== undefined && n > 0 ? n : undefined;
 }
 
-interface StoredHistogram {
-  edges: number[];
-  counts: number[];
-  undefinedUsers?: number;
-  mean?: number | null;
-}
-
-function isStoredHistogram(v: unknown): v is StoredHistogram {
-  const h = v as StoredHistogram;
-  return !!h && Array.isArray(h.edges) && Array.isArray(h.counts) && h.edges.length === h.counts.length + 1;
-}
-
-/** The ranking family's own per-user histograms (`tables.perUserHistograms`: metric → edges, counts). */
-export function storedHistograms(value: unknown): ChartModel[] {
-  if (!value || typeof value !== 'object') return [];
-  return Object.entries(value as Record<string, unknown>)
-    .filter(([, h]) => isStoredHistogram(h))
-    .map(([key, raw]) => {
-      const h = raw as StoredHistogram;
+/**
+ * The ranking family's own per-user histograms (`tables.perUserHistograms`: metric → edges, counts);
+ * a histogram whose edges do not bound its bins (one more edge than counts) is left out.
+ */
+export function storedHistograms(value: Record<string, Histogram> | undefined): ChartModel[] {
+  return Object.entries(value ?? {})
+    .filter(([, h]) => h.edges.length === h.counts.length + 1)
+    .map(([key, h]) => {
       const cats = binLabels(h.edges.slice(0, -1), h.edges.slice(1));
       const users = h.counts.reduce((a, b) => a + b, 0);
       const extra = [
@@ -201,13 +190,11 @@ function perUserHistogramChart(key: string, cats: string[], counts: number[], us
 }
 
 /** Headline ranking metrics per user-activity bin (`tables.activityBins`: bin, users, metric columns). */
-export function activityChart(value: unknown, results: Results): ChartModel | undefined {
-  if (!Array.isArray(value) || value.length === 0) return undefined;
-  const rows = value as Record<string, unknown>[];
-  if (!rows.every((r) => typeof r.bin === 'string')) return undefined;
+export function activityChart(rows: ActivityBinRow[] | undefined, results: Results): ChartModel | undefined {
+  if (!rows || rows.length === 0) return undefined;
   const keys = headlineKeys(results, 3).filter((k) => rows.some((r) => typeof r[k] === 'number'));
   if (keys.length === 0) return undefined;
-  const generic = genericTable('activityBins.table', 'Metrics by user activity', value)!;
+  const generic = genericTable('activityBins.table', 'Metrics by user activity', rows)!;
   return {
     id: 'activityBins',
     title: 'Metrics by user activity (train interactions)',
@@ -215,16 +202,17 @@ export function activityChart(value: unknown, results: Results): ChartModel | un
     x: {
       label: 'train interactions per user',
       type: 'category',
-      categories: rows.map(
-        (r) => `${r.bin as string}${typeof r.users === 'number' ? ` (${formatCount(r.users)} users)` : ''}`,
-      ),
+      categories: rows.map((r) => `${r.bin} (${formatCount(r.users)} users)`),
     },
     y: { label: 'value', type: 'linear', min: 0 },
     series: keys.map((k, i) => ({
       label: metricName(k),
       colour: SERIES_COLOURS[i % SERIES_COLOURS.length]!,
       style: 'bar' as const,
-      points: rows.map((r, j) => ({ x: j, y: typeof r[k] === 'number' ? (r[k] as number) : null })),
+      points: rows.map((r, j) => {
+        const v = r[k];
+        return { x: j, y: typeof v === 'number' ? v : null };
+      }),
     })),
     table: generic,
   };

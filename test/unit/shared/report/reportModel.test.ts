@@ -353,7 +353,7 @@ test('per-user histogram: the bins counted from per-user values are the stored b
   assert.equal(chart.note, 'mean 0.3850, 1 users undefined');
   assert.deepEqual(chart.group, { id: 'perUser', title: 'Per-user distribution', option: chart.x.label });
   // Without the mean and the undefined users, no note.
-  const plain = storedHistograms({ 'ndcg@10': { edges, counts } })[0]!;
+  const plain = storedHistograms({ 'ndcg@10': { edges, counts, mean: null, undefinedUsers: 0 } })[0]!;
   assert.equal(plain.note, undefined);
   assert.deepEqual({ ...plain, note: chart.note }, chart);
 });
