@@ -31,30 +31,97 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const LO = LITTLE_ENDIAN ? 0 : 1;
 const HI = 1 - LO;
 
-/** From this many values on, 16-bit digits (4 passes, 65,536 counters each); below, 8-bit digits (8 passes, 256 counters). */
-const WIDE_DIGITS_FROM = 1 << 14;
+/**
+ * From this many values on, the keys are first distributed by their top 16 bits (sign, exponent and
+ * 4 mantissa bits), and each of those buckets is then sorted by its low 48 bits; below, one
+ * least-significant-digit sort of the 64 bits in 8-bit digits.
+ */
+const BUCKETS_FROM = 1 << 14;
+/** A bucket of this many keys is sorted in 16-bit digits (3 passes, 65,536 counters each); a smaller one in 8-bit digits. */
+const WIDE_DIGITS_FROM = 1 << 16;
 
 /**
  * Stable argsort of `values`, ascending or (with `descending`) descending, −0 as +0, NaN last in
  * either direction; also returns the values' keys in sorted order (for {@link float64sOfKeys}, and
  * to find runs of equal values without reading the values again). `values` is not modified.
+ *
+ * Why buckets first: a counting-sort pass over ten million keys writes to 65,536 places spread
+ * over 120 MB, and each write misses the caches; within a bucket of about 100,000 keys (scores of
+ * a model spread over a few exponents and leading mantissa bits) the same passes stay in the
+ * caches. Measured on 10 million scores, the bucketed sort takes about 0.6 of the time of four
+ * passes over the whole array; when every key has the same top 16 bits the bucketing pass is skipped.
  */
 export function float64Argsort(values: Float64Array, descending: boolean): SortedKeys {
   const n = values.length;
-  let hi: Uint32Array = new Uint32Array(n);
-  let lo: Uint32Array = new Uint32Array(n);
-  let order: Int32Array = new Int32Array(n);
-  const bits = n >= WIDE_DIGITS_FROM ? 16 : 8;
-  const radix = 1 << bits;
-  const mask = radix - 1;
-  const perWord = 32 / bits;
-  const passes = 2 * perWord;
-  const count = new Int32Array(passes * radix);
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  const order = new Int32Array(n);
+  writeKeys(values, descending, hi, lo, order);
+  if (n < BUCKETS_FROM) {
+    sortRange(hi, lo, order, new Uint32Array(n), new Uint32Array(n), new Int32Array(n), 0, n, 64, 8);
+    return { order, hi, lo };
+  }
+  // bucket b holds the keys whose top 16 bits are b: [start[b], start[b + 1])
+  const start = new Int32Array(65537);
+  for (let i = 0; i < n; i++) start[(hi[i] >>> 16) + 1]++;
+  const hi2 = new Uint32Array(n);
+  const lo2 = new Uint32Array(n);
+  const order2 = new Int32Array(n);
+  if (start[(hi[0] >>> 16) + 1] === n) {
+    sortRange(hi, lo, order, hi2, lo2, order2, 0, n, 48, 16); // one bucket: nothing to distribute
+    return { order, hi, lo };
+  }
+  for (let b = 0; b < 65536; b++) start[b + 1] += start[b];
+  const next = start.slice(0, 65536);
+  for (let i = 0; i < n; i++) {
+    const q = next[hi[i] >>> 16]++;
+    hi2[q] = hi[i];
+    lo2[q] = lo[i];
+    order2[q] = i;
+  }
+  for (let b = 0; b < 65536; b++) {
+    const s = start[b];
+    const e = start[b + 1];
+    if (e - s <= SMALL_BUCKET) insertionSort(hi2, lo2, order2, s, e);
+    else sortRange(hi2, lo2, order2, hi, lo, order, s, e, 48, e - s >= WIDE_DIGITS_FROM ? 16 : 8);
+  }
+  return { order: order2, hi: hi2, lo: lo2 };
+}
+
+/** A bucket of at most this many keys is sorted by insertion (counting passes cost more than the keys). */
+const SMALL_BUCKET = 48;
+
+/** Stable insertion sort of entries [s, e) of (h, l, o) by their 64-bit keys, in place. */
+function insertionSort(h: Uint32Array, l: Uint32Array, o: Int32Array, s: number, e: number): void {
+  for (let p = s + 1; p < e; p++) {
+    const kh = h[p];
+    const kl = l[p];
+    const ko = o[p];
+    let q = p - 1;
+    while (q >= s && (h[q] > kh || (h[q] === kh && l[q] > kl))) {
+      h[q + 1] = h[q];
+      l[q + 1] = l[q];
+      o[q + 1] = o[q];
+      q--;
+    }
+    h[q + 1] = kh;
+    l[q + 1] = kl;
+    o[q + 1] = ko;
+  }
+}
+
+/** The order-preserving keys of `values` (see the module comment) and the identity order. */
+function writeKeys(
+  values: Float64Array,
+  descending: boolean,
+  hi: Uint32Array,
+  lo: Uint32Array,
+  order: Int32Array,
+): void {
+  const n = values.length;
   const raw = new Uint32Array(values.buffer, values.byteOffset, 2 * n);
   // descending = the complement of the ascending key
   const flip = descending ? 0xffffffff : 0;
-  // One scan: the keys, the identity order and every pass's digit counts. Few separate loops,
-  // because each runs unoptimised until the engine compiles it, which dominates a single call.
   for (let i = 0; i < n; i++) {
     const v = values[i];
     let h: number;
@@ -78,63 +145,68 @@ export function float64Argsort(values: Float64Array, descending: boolean): Sorte
     hi[i] = h;
     lo[i] = l;
     order[i] = i;
-    for (let d = 0; d < perWord; d++) {
-      const s = d * bits;
-      count[d * radix + ((l >>> s) & mask)]++;
-      count[(d + perWord) * radix + ((h >>> s) & mask)]++;
-    }
   }
-  let hi2: Uint32Array | null = null;
-  let lo2: Uint32Array | null = null;
-  let order2: Int32Array | null = null;
-  for (let d = 0; d < passes && n > 0; d++) {
+}
+
+/**
+ * Stable least-significant-digit sort of entries [s, e) of (h, l, o) by the low `keyBits` (48 or
+ * 64) bits of their keys, in `bits`-bit digits (8 or 16), in place; (xh, xl, xo) is scratch room of
+ * the same length. A pass whose digit is the same for every entry is skipped.
+ */
+function sortRange(
+  h: Uint32Array,
+  l: Uint32Array,
+  o: Int32Array,
+  xh: Uint32Array,
+  xl: Uint32Array,
+  xo: Int32Array,
+  s: number,
+  e: number,
+  keyBits: 48 | 64,
+  bits: 8 | 16,
+): void {
+  const radix = 1 << bits;
+  const mask = radix - 1;
+  const digits = keyBits / bits;
+  const perWord = 32 / bits;
+  const count = new Int32Array(digits * radix);
+  for (let p = s; p < e; p++) {
+    const lw = l[p];
+    const hw = h[p];
+    for (let d = 0; d < perWord; d++) count[d * radix + ((lw >>> (d * bits)) & mask)]++;
+    for (let d = perWord; d < digits; d++) count[d * radix + ((hw >>> ((d - perWord) * bits)) & mask)]++;
+  }
+  let inScratch = false;
+  for (let d = 0; d < digits; d++) {
     const base = d * radix;
     const fromHi = d >= perWord;
-    const shift = (d % perWord) * bits;
-    if (count[base + (((fromHi ? hi[0] : lo[0]) >>> shift) & mask)] === n) continue; // one digit: nothing moves
-    let sum = 0;
+    const shift = (fromHi ? d - perWord : d) * bits;
+    const sh = inScratch ? xh : h;
+    const sl = inScratch ? xl : l;
+    const word = fromHi ? sh : sl;
+    if (count[base + ((word[s] >>> shift) & mask)] === e - s) continue; // one digit: nothing moves
+    let sum = s;
     for (let k = base; k < base + radix; k++) {
       const c = count[k];
       count[k] = sum;
       sum += c;
     }
-    hi2 ??= new Uint32Array(n);
-    lo2 ??= new Uint32Array(n);
-    order2 ??= new Int32Array(n);
-    scatter(fromHi ? hi : lo, shift, mask, count, base, hi, lo, order, hi2, lo2, order2);
-    const h = hi;
-    hi = hi2;
-    hi2 = h;
-    const l = lo;
-    lo = lo2;
-    lo2 = l;
-    const o = order;
-    order = order2;
-    order2 = o;
+    const so = inScratch ? xo : o;
+    const dh = inScratch ? h : xh;
+    const dl = inScratch ? l : xl;
+    const dOut = inScratch ? o : xo;
+    for (let p = s; p < e; p++) {
+      const q = count[base + ((word[p] >>> shift) & mask)]++;
+      dh[q] = sh[p];
+      dl[q] = sl[p];
+      dOut[q] = so[p];
+    }
+    inScratch = !inScratch;
   }
-  return { order, hi, lo };
-}
-
-/** One counting-sort pass: entry p goes to `offset[base + digit]++`, carrying its keys and index. */
-function scatter(
-  word: Uint32Array,
-  shift: number,
-  mask: number,
-  offset: Int32Array,
-  base: number,
-  hi: Uint32Array,
-  lo: Uint32Array,
-  order: Int32Array,
-  hiOut: Uint32Array,
-  loOut: Uint32Array,
-  orderOut: Int32Array,
-): void {
-  const n = word.length;
-  for (let p = 0; p < n; p++) {
-    const q = offset[base + ((word[p] >>> shift) & mask)]++;
-    hiOut[q] = hi[p];
-    loOut[q] = lo[p];
-    orderOut[q] = order[p];
+  if (inScratch) {
+    h.set(xh.subarray(s, e), s);
+    l.set(xl.subarray(s, e), s);
+    o.set(xo.subarray(s, e), s);
   }
 }
 

@@ -67,6 +67,30 @@ test('float64Argsort equals the comparator sort (random values, both directions,
   }
 });
 
+test('float64Argsort when only some digits differ (passes skipped, low words carried or gathered)', () => {
+  const rng = createRng(8);
+  const kinds: ((i: number) => number)[] = [
+    () => rng.int(50), // small integers: the low words are all 0
+    () => 1 + rng.int(4) * 2 ** -40, // only the low words differ
+    () => 0.5 + rng.int(1 << 20) * 2 ** -52, // only the lowest digits differ
+    () => (rng.int(3) - 1) * (1 + rng.int(1 << 30) * 2 ** -52), // a few high digits and the low word
+    () => (rng.next() - 0.5) * 2 ** (rng.int(200) - 100), // many top-16-bit buckets, most of them small
+    () => 2 ** (rng.int(40) - 20) * (1 + rng.int(64) / 64), // buckets of every size, with ties
+    () => (rng.next() < 0.97 ? 1 + rng.int(1 << 30) * 2 ** -52 : -rng.next()), // one bucket of 65,536 keys and more, and others
+  ];
+  for (const n of [300, 20000, 70000]) {
+    for (const make of kinds) {
+      for (const descending of [false, true]) {
+        const v = Float64Array.from({ length: n }, (_, i) => make(i));
+        const got = float64Argsort(v, descending);
+        assert.deepEqual(got.order, referenceOrder(v, descending));
+        const back = float64sOfKeys(got, descending, new Float64Array(n));
+        for (let p = 0; p < n; p++) assert.equal(back[p], v[got.order[p]] === 0 ? 0 : v[got.order[p]]);
+      }
+    }
+  }
+});
+
 test('a worked example: ascending and descending orders with ties, both zeros, infinities and NaN', () => {
   //            0    1   2    3    4   5   6         7
   const v = [0.5, -1, 0.5, NaN, -0, 0, Infinity, -Infinity];
