@@ -1,18 +1,17 @@
 /**
- * Makes a rendered report a lens: metric cards, chart points and confusion-matrix cells that stand
- * for a set of rows open those rows in the rows panel (click, or Enter on the focused element);
+ * Makes a rendered report a lens: chart points and confusion-matrix cells that stand for a set of
+ * rows open those rows in the rows panel (click, or Enter on the focused element);
  * the classification tab gets a "Mistakes" view; a report of a subset shows its filter in the
  * header with a way back to the whole file; the Slices tab is filled. The targets come from the
- * host (`model.inspect.drill`); nothing here reads files or computes metrics. Tables, the Slices
- * tab and the slice finder declare and open their own targets (webview/drill.ts); this class opens
- * the rows panel for them (`open`).
+ * host (`model.inspect.drill`); nothing here reads files or computes metrics. Metric cards, tables,
+ * the Slices tab and the slice finder declare and open their own targets (webview/drill.ts); this
+ * class opens the rows panel for them (`open`).
  */
 import { Chart } from 'chart.js';
 import { confusionCell, type DrillSpec } from '../src/shared/drillTargets';
 import { SUBSET_INTERVALS_NOTE, type InspectModel } from '../src/shared/inspectModel';
 import type { ReportModel } from '../src/shared/model';
 import { formatCount } from '../src/shared/format';
-import { ROWS_HINT } from './drill';
 import { el } from './dom';
 import { formatTerm } from '../src/core/inspect/where';
 import { RowsPanel } from './rows';
@@ -68,7 +67,6 @@ export class ReportLens {
     if (!insp) return;
     this.subsetBar(insp);
     this.mistakesButton(insp);
-    this.markCards(insp);
     const slicesPanel = this.app.querySelector<HTMLElement>('vscode-tab-panel[data-tab="slices"]');
     if (slicesPanel)
       renderSlices(slicesPanel, model, insp, this.status, (spec, anchor, origin) => this.open(spec, anchor, origin));
@@ -143,29 +141,12 @@ export class ReportLens {
     panel.prepend(bar);
   }
 
-  private markCards(insp: InspectModel): void {
-    for (const card of this.app.querySelectorAll<HTMLElement>('.card[data-metric]')) {
-      const spec = insp.drill.cards[card.dataset.metric!];
-      if (!spec) continue;
-      card.classList.add('drillable');
-      card.setAttribute('aria-description', `${spec.title}. ${ROWS_HINT}`);
-      card.title = card.title
-        ? `${card.title}\n${spec.title}: click for the rows`
-        : `${spec.title}: click for the rows`;
-    }
-  }
-
   /** The spec and anchor of a click or key on `target`, if it stands for rows. */
   private specAt(target: HTMLElement, e?: MouseEvent): { spec: DrillSpec; anchor: HTMLElement } | undefined {
     const insp = this.inspect;
     if (!insp || target.closest('.rows-panel, vscode-button, button, .actions')) return undefined;
-    const card = target.closest<HTMLElement>('.card.drillable');
-    if (card) {
-      const spec = insp.drill.cards[card.dataset.metric!];
-      return spec ? { spec, anchor: card.closest<HTMLElement>('section.cards') ?? card } : undefined;
-    }
-    // A table's rows and cells are the table's own targets (tables.ts opens them).
-    if (target.closest('[data-drill-row], [data-drill-cell]')) return undefined;
+    // Cards and tables are their own targets (cards.ts, tables.ts open them).
+    if (target.closest('.card, [data-drill-row], [data-drill-cell]')) return undefined;
     // The confusion matrix is an HTML grid: a cell (or an entry of the largest confusions) names
     // its true and predicted class; Enter on a focused cell arrives here as a click.
     const cm = target.closest<HTMLElement>('td.cm-cell, li.cm-top');

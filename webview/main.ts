@@ -23,7 +23,9 @@ import { chartPng, drawChart, type Drawn } from './charts';
 import { confusionPng, renderConfusion, type ConfusionView } from './confusion';
 import { isConfusionNorm } from '../src/shared/confusionView';
 import { chartFileName } from '../src/shared/outputName';
+import { cardEl } from './cards';
 import { el } from './dom';
+import type { OpenRows } from './drill';
 import { ReportLens } from './inspect';
 import { changedRowsView } from './changedRows';
 import { renderTable, type TableDrillHost } from './tables';
@@ -58,29 +60,10 @@ function status(text: string): void {
   statusTimer = window.setTimeout(() => (statusLine.textContent = ''), 4000);
 }
 
-function cardEl(c: CardModel): HTMLElement {
-  const arrow = c.direction === 'higher' ? '↑' : c.direction === 'lower' ? '↓' : '';
-  const name = c.name ?? c.key;
-  // The name is the title; the key (what the results JSON, the CLI and `explain` use) is on hover and under it.
-  const title = [`${name} (${c.key})`, c.explain, c.note].filter((x) => !!x).join('\n\n');
-  return el(
-    'div',
-    {
-      class: 'card',
-      'data-metric': c.key,
-      'data-value': c.value === null ? 'null' : String(c.value),
-      tabindex: '0',
-      title,
-      role: 'group',
-      'aria-label': `${name} (${c.key}) ${c.text}${c.ci ? `, interval ${c.ci}` : ''}, ${c.direction === 'none' ? 'a count' : `${c.direction} is better`}`,
-    },
-    el('div', { class: 'card-name' }, name, el('span', { class: 'dir', 'aria-hidden': 'true' }, ` ${arrow}`)),
-    name !== c.key ? el('div', { class: 'card-key' }, c.key) : null,
-    el('div', { class: 'card-value' }, c.text),
-    c.ci ? el('div', { class: 'card-ci' }, c.ci) : null,
-    ...(c.extra ?? []).map((x) => el('div', { class: 'card-extra' }, x)),
-    c.caveat ? el('div', { class: 'card-caveat' }, c.caveat) : null,
-  );
+/** A metric card, a drill-down target when its number stands for rows of the file. */
+function card(c: CardModel): HTMLElement {
+  const spec = model?.inspect?.drill.cards[c.key];
+  return cardEl(c, spec ? { spec, open: openRows } : undefined);
 }
 
 function headerEl(m: ReportModel): HTMLElement {
@@ -291,8 +274,11 @@ function drawFigure(fig: HTMLElement, c: ChartModel): void {
 /** The drill-down of table `id` (its rows or cells list rows of the file), when the report has one. */
 function tableDrill(id: string): TableDrillHost | undefined {
   const drill = model?.inspect?.drill.tables[id];
-  return drill ? { drill, open: (spec, anchor, origin) => lens.open(spec, anchor, origin) } : undefined;
+  return drill ? { drill, open: openRows } : undefined;
 }
+
+/** Opens the rows panel (the report lens below). */
+const openRows: OpenRows = (spec, anchor, origin) => lens.open(spec, anchor, origin);
 
 /** What the threshold explorer may touch: the charts (for its marker), the status line, its state. */
 function explorerHost(m: ReportModel): ExplorerHost {
@@ -309,7 +295,7 @@ function explorerHost(m: ReportModel): ExplorerHost {
 
 function tabPanel(t: TabModel): HTMLElement {
   const panel = el('vscode-tab-panel', { 'data-tab': t.id });
-  if (t.cards.length > 0) panel.append(el('section', { class: 'cards' }, ...t.cards.map(cardEl)));
+  if (t.cards.length > 0) panel.append(el('section', { class: 'cards' }, ...t.cards.map(card)));
   for (const tbl of t.leadTables ?? []) panel.append(renderTable(tbl, status, tableDrill(tbl.id)));
   if (t.explorer && model) panel.append(thresholdExplorer(t.explorer, explorerHost(model)));
   // The user inspector is linked to the tab's item map (which highlights the user it shows).
@@ -398,7 +384,7 @@ function render(m: ReportModel, uri: string, focus: string | undefined): void {
   app.setAttribute('aria-busy', 'false');
   app.append(headerEl(m));
   if (m.headline.length > 0)
-    app.append(el('section', { class: 'cards headline', 'aria-label': 'Headline metrics' }, ...m.headline.map(cardEl)));
+    app.append(el('section', { class: 'cards headline', 'aria-label': 'Headline metrics' }, ...m.headline.map(card)));
   const tabs = el('vscode-tabs', { class: 'family-tabs' });
   for (const t of m.tabs) tabs.append(el('vscode-tab-header', { slot: 'header', 'data-tab': t.id }, t.title));
   for (const t of m.tabs) tabs.append(tabPanel(t));

@@ -7,11 +7,9 @@
 // keys do not, and a table without a drill-down has no targets.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateFile } from '../../../src/core/evaluate';
 import type { DrillSpec, DrillTargets } from '../../../src/shared/drillSpec';
-import { drillTargets } from '../../../src/shared/drillTargets';
 import type { ReportModel, TableModel } from '../../../src/shared/model';
-import { buildReportModel } from '../../../src/shared/report';
+import { logregReport } from './classificationExample';
 import { installDom, type TestDom } from './happyDom';
 
 let dom: TestDom;
@@ -20,12 +18,7 @@ let drill: DrillTargets;
 let tables: typeof import('../../../webview/tables');
 
 before(async () => {
-  const results = await evaluateFile('examples/digits-lt/logreg.csv', {
-    overrides: { bootstrap: { n: 0 } },
-    root: process.cwd(),
-  });
-  model = buildReportModel(results);
-  drill = drillTargets(results, model);
+  ({ model, drill } = await logregReport());
   dom = installDom();
   tables = await import('../../../webview/tables');
 });
