@@ -57,6 +57,11 @@ test('float64Argsort equals the comparator sort (random values, both directions,
       const v = valuesOf(rng, n);
       const got = float64Argsort(v, descending);
       assert.deepEqual(got.order, referenceOrder(v, descending), `n ${n}, descending ${descending}`);
+      for (const sizes of [{ bucketsFrom: 0 }, { bucketsFrom: 0, secondLevelFrom: 64 }]) {
+        const b = float64Argsort(v, descending, sizes);
+        assert.deepEqual(b.order, got.order, `n ${n}, descending ${descending}, ${JSON.stringify(sizes)}`);
+        assert.deepEqual([b.hi, b.lo], [got.hi, got.lo]);
+      }
       // the returned keys are the values' keys in sorted order: they decode to the sorted values
       const back = float64sOfKeys(got, descending, new Float64Array(n));
       for (let p = 0; p < n; p++) {
@@ -82,11 +87,29 @@ test('float64Argsort when only some digits differ (passes skipped, low words car
     for (const make of kinds) {
       for (const descending of [false, true]) {
         const v = Float64Array.from({ length: n }, (_, i) => make(i));
-        const got = float64Argsort(v, descending);
-        assert.deepEqual(got.order, referenceOrder(v, descending));
+        const want = referenceOrder(v, descending);
+        // the one sort, the bucketed sort, and buckets bucketed again (sizes lowered to reach them)
+        for (const sizes of [{}, { bucketsFrom: 0 }, { bucketsFrom: 0, secondLevelFrom: 100 }])
+          assert.deepEqual(float64Argsort(v, descending, sizes).order, want, JSON.stringify(sizes));
+        const got = float64Argsort(v, descending, { bucketsFrom: 0 });
         const back = float64sOfKeys(got, descending, new Float64Array(n));
         for (let p = 0; p < n; p++) assert.equal(back[p], v[got.order[p]] === 0 ? 0 : v[got.order[p]]);
       }
+    }
+  }
+});
+
+test('float64Argsort of a bucket of 2^18 keys and more (distributed again by the next 16 bits, or not when they agree)', () => {
+  const rng = createRng(9);
+  const kinds: (() => number)[] = [
+    () => 1 + rng.int(1 << 28) * 2 ** -40, // one top bucket, many second-level buckets, ties
+    () => 1 + rng.int(1 << 20) * 2 ** -52, // one top bucket and one second-level bucket
+    () => (rng.next() < 0.9 ? 0.5 + rng.int(1 << 30) * 2 ** -50 : rng.next()), // a large bucket among others
+  ];
+  for (const make of kinds) {
+    for (const descending of [false, true]) {
+      const v = Float64Array.from({ length: 300_000 }, make);
+      assert.deepEqual(float64Argsort(v, descending, { bucketsFrom: 0 }).order, referenceOrder(v, descending));
     }
   }
 });
