@@ -198,20 +198,20 @@ export class ClassScoreRowChecks {
   }
 }
 
-/** max − min + 1 of integer values (1 for an empty list). */
-function span(v: Float64Array): number {
+/**
+ * The smallest value and max − min + 1 of integer values when they span at most 64 times their
+ * count (a bit per possible value then costs at most 8 bytes a row), else null.
+ */
+function denseRange(v: Float64Array): { min: number; span: number } | null {
+  if (v.length === 0) return null;
   let min = Infinity;
   let max = -Infinity;
   for (let i = 0; i < v.length; i++) {
     if (v[i] < min) min = v[i];
     if (v[i] > max) max = v[i];
   }
-  return v.length === 0 ? 1 : max - min + 1;
-}
-
-/** True when the values span at most 64 times their count: a bit per value costs at most 8 bytes a row. */
-function denseRange(v: Float64Array): boolean {
-  return v.length > 0 && span(v) <= 64 * v.length;
+  const span = max - min + 1;
+  return span <= 64 * v.length ? { min, span } : null;
 }
 
 /**
@@ -230,12 +230,12 @@ export function checkDuplicateIds(
 ): void {
   const flagged = new FlaggedRows();
   let example = '';
-  if (ids.numbers && denseRange(ids.numbers)) {
+  const range = ids.numbers ? denseRange(ids.numbers) : null;
+  if (ids.numbers && range) {
     // Row numbers (0…n−1 in any order, or nearly): one bit a possible value instead of a table.
     const v = ids.numbers;
-    let min = v[0];
-    for (let i = 1; i < v.length; i++) if (v[i] < min) min = v[i];
-    const seen = new Uint8Array(Math.ceil(span(v) / 8));
+    const min = range.min;
+    const seen = new Uint8Array(Math.ceil(range.span / 8));
     for (let i = 0; i < v.length; i++) {
       const k = v[i] - min;
       const bit = 1 << (k & 7);

@@ -284,7 +284,6 @@ export class IwRowCollector implements TableSink {
     let m = 0;
     if (strata) for (let i = 0; i < n; i++) if (strata[i] === STRATUM_B) b++;
     if (strata) m = n - b;
-    this.ids.length = n;
     const ids = this.col.id ? RowIds.ofTexts(this.ids) : null;
     if (ids) {
       // not a Map: it holds at most 2^24 ids (data/idIndex.ts)
