@@ -48,6 +48,15 @@ export function escapeControlLine(s: string): string {
   return escapeControl(s.replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/\t/g, '\\t'));
 }
 
+/**
+ * Text from a file made safe to print in a message: control characters (which could move the
+ * cursor or recolour a terminal) become `\u00XX` escapes, and long text is cut at 200 characters.
+ */
+export function printable(s: string): string {
+  const t = escapeControl(s.replace(/\n/g, '\\n'));
+  return t.length > 200 ? `${t.slice(0, 200)}…` : t;
+}
+
 /** A bad input that stops the evaluation. Caught by the CLI (exit 1) and the extension. */
 export class EvalLensError extends Error {
   readonly code: string;

@@ -7,7 +7,7 @@
  * reported (JSON.parse would silently keep the last one, which hides typos in a config).
  */
 
-import { MAX_JSON_DEPTH } from '../io/jsonDepth';
+import { MAX_JSON_DEPTH } from './jsonDepth';
 
 /** Position of a key and of its value; 1-based line and column. */
 export interface JsonLocation {

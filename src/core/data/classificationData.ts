@@ -1,6 +1,6 @@
 import type { RowIds } from './rowIds';
 
-/** How a confidence score is derived from class probabilities (src/core/io/scores.ts). */
+/** How a confidence score is derived from class probabilities (src/core/metrics/scores.ts). */
 export type ScoreKind = 'msp' | 'margin' | 'entropy';
 
 /**

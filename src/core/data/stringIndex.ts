@@ -5,7 +5,9 @@
  * ("Map maximum size exceeded"); pairing two runs of 30 million rows by id needs more.
  * Memory: 4 bytes a position for the hashes and 8–16 bytes a text for the table.
  */
-import { FNV_OFFSET, FNV_PRIME } from '../io/ranking/byteInterner';
+/** FNV-1a 32-bit offset basis and prime (as signed 32-bit integers). */
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 0x01000193;
 
 /**
  * FNV-1a hash of a text's UTF-16 code units: computed for each id as it is read (in the reading

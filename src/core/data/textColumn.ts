@@ -3,7 +3,8 @@
  * once in `values`, and `codes[i]` is the index of row i's text. A column of 200,000 rows with 10
  * distinct values costs 800 kB and ten strings, and filtering or grouping by it compares integers.
  */
-import type { Cell } from '../io/table';
+/** One cell as the table readers hand it over (io/tableSink.ts): CSV/TSV cells are raw strings, JSON cells as parsed. */
+export type Cell = string | number | boolean | null | Cell[] | { [k: string]: Cell };
 
 export interface TextColumn {
   /** Column name as in the header. */

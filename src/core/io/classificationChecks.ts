@@ -5,13 +5,12 @@
  * ids once every row is read (repeated ids), each one warning with the count and the first lines.
  */
 import { basename } from 'node:path';
-import { lineRef, type Warnings } from '../diagnostics';
-import { printable } from '../results/validate';
+import { lineRef, printable, type Warnings } from '../diagnostics';
 import { IdIndex } from '../data/idIndex';
 import type { RowIds } from '../data/rowIds';
 import { parseNumberText } from './numbers';
 import { FIRST_LINES } from './rowProblems';
-import type { Cell } from './table';
+import type { Cell } from '../data/textColumn';
 
 /** Tolerance of the probability-sum check (docs/inputs.md). */
 export const PROB_SUM_TOLERANCE = 1e-3;

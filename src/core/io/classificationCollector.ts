@@ -47,7 +47,7 @@ import {
 } from './classificationColumns';
 import { listNames } from './columns';
 import type { TableFormat } from './format';
-import { tooDeepAt, TOO_DEEP } from './jsonDepth';
+import { tooDeepAt, TOO_DEEP } from '../config/jsonDepth';
 import { ClassOfBytes } from './classOfBytes';
 import {
   BYTES_FIELD,
@@ -59,9 +59,10 @@ import {
   type QuoteFreeRowSink,
 } from './quoteFreeRows';
 import { RowProblems, shiftProblems, type RowProblemsState } from './rowProblems';
-import { rowScore, softmaxRow, type ScoreKind } from './scores';
+import { rowScore, softmaxRow, type ScoreKind } from '../metrics/scores';
 import { emptyProbabilityTerms, storeProbabilityTerms } from '../metrics/probabilityTerms';
-import type { ByteRowHandler, Cell, TableSink } from './table';
+import type { Cell } from '../data/textColumn';
+import type { ByteRowHandler, TableSink } from './table';
 import { checkWeightSum, scaleTinyWeights } from './weights';
 
 /** The texts of the first `n` numeric ids of `key`, whose slots then hold the texts' hashes. */

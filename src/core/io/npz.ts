@@ -17,7 +17,8 @@ import { readFile } from 'node:fs/promises';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { CancelledError, EvalLensError, fail, type Progress } from '../diagnostics';
 import { dtypeName, parseNpyArray, type NpyArray } from './npy';
-import { cannotOpen, type Cell, type TableSink } from './tableSink';
+import type { Cell } from '../data/textColumn';
+import { cannotOpen, type TableSink } from './tableSink';
 
 export interface ZipMember {
   name: string;

@@ -31,7 +31,8 @@ import { DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { assembleNested } from 'hyparquet/src/assemble.js';
 import { CancelledError, EvalLensError, fail, type Progress } from '../diagnostics';
 import { readColumnChunk, type ColumnDecoder, type ParquetBudget } from './parquetColumn';
-import type { Cell, TableSink } from './tableSink';
+import type { Cell } from '../data/textColumn';
+import type { TableSink } from './tableSink';
 
 /** Bounds on what a file may declare (SECURITY.md): so many rows and values per byte of the file. */
 export const PARQUET_LIMITS = {

@@ -27,11 +27,12 @@ import { CancelledError, EvalLensError, fail, type Progress } from '../diagnosti
 import { detectFormat, type TableFormat } from './format';
 import { readParquet } from './parquet';
 import { readNpz } from './npz';
-import { tooDeepAt, TOO_DEEP } from './jsonDepth';
+import { tooDeepAt, TOO_DEEP } from '../config/jsonDepth';
 import { COMMA, CR, LF, QUOTE, SPACE, TAB } from './bytes';
 import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
-import { cannotOpen, type Cell, type TableSink } from './tableSink';
-export { cannotOpen, type Cell, type TableSink };
+import type { Cell } from '../data/textColumn';
+import { cannotOpen, type TableSink } from './tableSink';
+export { cannotOpen, type TableSink };
 
 /**
  * A fast path for delimited files: complete, quote-free lines handed over as bytes instead of

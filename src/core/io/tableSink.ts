@@ -4,8 +4,7 @@
  * (`table.ts`, `parquet.ts`, `npz.ts`) share them without importing one another.
  */
 import { EvalLensError } from '../diagnostics';
-
-export type Cell = string | number | boolean | null | Cell[] | { [k: string]: Cell };
+import type { Cell } from '../data/textColumn';
 
 export interface TableSink {
   /** Column names, once, before any row. */

@@ -19,8 +19,16 @@
  *
  * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
-import type { ReliabilityBin } from '../results/types';
 import type { Multiplicities, SortedRows } from './sortedRows';
+
+/** One bin of the reliability table (`tables.reliability`). */
+export interface ReliabilityBin {
+  lo: number;
+  hi: number;
+  count: number;
+  accuracy: number | null;
+  confidence: number | null;
+}
 
 /**
  * Equal-width bin of a confidence: bin b holds (b/B, (b+1)/B], so a value exactly on an edge k/B

@@ -2,7 +2,7 @@
  * The per-row quantities of the class probabilities that the metrics read
  * ({@link ProbabilityTerms}): the NLL, Brier and top-k terms of the classification family
  * (docs/metrics/classification.md) and the confidence score of the selective family
- * (src/core/io/scores.ts). The reader sums each row in its own pass over the scores and stores
+ * (src/core/metrics/scores.ts). The reader sums each row in its own pass over the scores and stores
  * the terms with {@link storeProbabilityTerms} as the row is read (so that the n×C matrix need not
  * be kept); {@link reduceProbabilityRow} and {@link probabilityTerms} compute them from a kept row
  * or matrix with the same formulas and the same order of additions, so both give the same bits
@@ -19,7 +19,7 @@
  * @see docs/metrics/classification.md — the NLL, Brier and top-k definitions.
  */
 import type { ProbabilityTerms } from '../data/classificationData';
-import { rowScore, type ScoreKind } from '../io/scores';
+import { rowScore, type ScoreKind } from './scores';
 
 /** Probabilities below this are raised to it before the log in `nll` (docs/metrics/classification.md). */
 export const NLL_FLOOR = 1e-15;

@@ -19,8 +19,31 @@
  *
  * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
-import type { GroupAnalysisRow } from '../results/types';
 import type { Multiplicities, SortedRows } from './sortedRows';
+
+/** One row of the selective group-analysis table (docs/metrics/selective.md). */
+export interface GroupAnalysisRow {
+  group: string;
+  size: number;
+  coverage: number | null;
+  error: number | null;
+  tpr: number | null;
+  fpr: number | null;
+  scoreMean: number | null;
+  scoreStd: number | null;
+  scoreMin: number | null;
+  scoreMax: number | null;
+  /** Mean score of the group's accepted rows (null: none accepted, or no scores). */
+  scoreMeanAccepted?: number | null;
+  /** Mean score of the group's rejected rows (null: none rejected, or no scores). */
+  scoreMeanRejected?: number | null;
+  /** Separation of accepted from rejected rows: scoreMeanAccepted − scoreMeanRejected. */
+  scoreGap?: number | null;
+  /** With `reweight`: the group's error with every row at its sample weight (no train reweighting). */
+  errorUniform?: number | null;
+  /** With `reweight`: the group's error reweighted to the train distribution, e_g(w^trn) (= `error`). */
+  errorReweighted?: number | null;
+}
 
 /** Accepted rows: the first `end` sorted positions, or an explicit mask over sorted positions. */
 export type Acceptance = { kind: 'prefix'; end: number } | { kind: 'mask'; mask: Uint8Array };

@@ -5,7 +5,8 @@
  * value (no score in the file, no accepted or no rejected row, 0/0) is `—` in the text tables and an
  * empty cell in CSV, never 0.
  */
-import type { GroupAnalysisRow, Results } from './types';
+import type { GroupAnalysisRow } from '../metrics/selective';
+import type { Results } from './types';
 import { csvCell } from '../text/csvCell';
 import { escapeMarkdown } from '../text/markdownText';
 import { titledMarkdownTable, titledTextTable } from '../text/textTable';

@@ -9,6 +9,8 @@
 import type { EvalWarning } from '../diagnostics';
 import type { ResolvedConfig, Task } from '../config/types';
 import type { ThresholdCounts } from '../metrics/binaryCurve';
+import type { ReliabilityBin } from '../metrics/calibration';
+import type { GroupAnalysisRow } from '../metrics/selective';
 import type { CategoryBreakdown } from '../metrics/ranking/categories';
 import type { ItemMapTable } from '../metrics/ranking/itemMap';
 import type { ActivityBinRow, Histogram } from '../metrics/ranking/perUser';
@@ -117,38 +119,6 @@ export interface ConfusionMatrix {
   /** Class names, rows = true class, columns = predicted class. */
   labels: string[];
   matrix: number[][];
-}
-
-/** One row of the selective group-analysis table (docs/metrics/selective.md). */
-export interface GroupAnalysisRow {
-  group: string;
-  size: number;
-  coverage: number | null;
-  error: number | null;
-  tpr: number | null;
-  fpr: number | null;
-  scoreMean: number | null;
-  scoreStd: number | null;
-  scoreMin: number | null;
-  scoreMax: number | null;
-  /** Mean score of the group's accepted rows (null: none accepted, or no scores). */
-  scoreMeanAccepted?: number | null;
-  /** Mean score of the group's rejected rows (null: none rejected, or no scores). */
-  scoreMeanRejected?: number | null;
-  /** Separation of accepted from rejected rows: scoreMeanAccepted − scoreMeanRejected. */
-  scoreGap?: number | null;
-  /** With `reweight`: the group's error with every row at its sample weight (no train reweighting). */
-  errorUniform?: number | null;
-  /** With `reweight`: the group's error reweighted to the train distribution, e_g(w^trn) (= `error`). */
-  errorReweighted?: number | null;
-}
-
-export interface ReliabilityBin {
-  lo: number;
-  hi: number;
-  count: number;
-  accuracy: number | null;
-  confidence: number | null;
 }
 
 /** Per-row / per-user values kept for paired comparisons (docs/comparisons.md). */

@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import resultsSchema from '../../../schemas/eval-lens.results.schema.json';
-import { EvalLensError, escapeControl } from '../diagnostics';
+import { EvalLensError, printable } from '../diagnostics';
 import { describeValue, explain, keyPath } from '../config/check';
 import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
 import { RESULTS_SCHEMA_ID, type Results } from './types';
@@ -71,15 +71,6 @@ function describeErrors(errors: readonly ErrorObject[], root: string): string[] 
     }
   }
   return [...new Set(out)];
-}
-
-/**
- * Text from a file made safe to print in a message: control characters (which could move the
- * cursor or recolour a terminal) become `\u00XX` escapes, and long text is cut at 200 characters.
- */
-export function printable(s: string): string {
-  const t = escapeControl(s.replace(/\n/g, '\\n'));
-  return t.length > 200 ? `${t.slice(0, 200)}…` : t;
 }
 
 /**

@@ -11,7 +11,7 @@ import { CONFIG_DEFAULTS } from '../config/types';
 import type { ClassificationData } from '../data/classificationData';
 import type { RunnerSource } from './stages';
 import type { TextColumn } from '../data/textColumn';
-import type { ScoreKind } from '../io/scores';
+import type { ScoreKind } from '../metrics/scores';
 import {
   aggregateClassification,
   prepareClassification,

@@ -12,7 +12,7 @@ import { CONFIG_DEFAULTS } from '../config/types';
 import { EvalLensError } from '../diagnostics';
 import type { ClassificationData } from '../data/classificationData';
 import type { PreparedClassification } from '../metrics/classification';
-import { deriveScores, rowScore } from '../io/scores';
+import { deriveScores, rowScore } from '../metrics/scores';
 import { binIndices, calibrationValues, reliabilityBins } from '../metrics/calibration';
 import { costSweep, defaultCostGrid } from '../metrics/costSweep';
 import { aurcGrid101, aurcValues, exactRiskCoverage, grid101Points, GRID_POINTS } from '../metrics/riskCoverage';

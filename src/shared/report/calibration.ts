@@ -1,5 +1,6 @@
 /** Calibration charts: the reliability diagram and the rows per confidence bin. */
-import type { Curve, ReliabilityBin } from '../../core/results/types';
+import type { ReliabilityBin } from '../../core/metrics/calibration';
+import type { Curve } from '../../core/results/types';
 import { formatCount, formatNumber } from '../format';
 import type { ChartModel } from '../model';
 import { binLabels, curveTable, pts, table, unitDiagonal } from './common';

@@ -1,5 +1,6 @@
 /** Selective-classification charts and tables: risk–coverage, the rejection-cost sweep, group analysis. */
-import type { Curve, GroupAnalysisRow, OperatingPointRow, Results } from '../../core/results/types';
+import type { GroupAnalysisRow } from '../../core/metrics/selective';
+import type { Curve, OperatingPointRow, Results } from '../../core/results/types';
 import {
   operatingPointFields,
   operatingPointsTitle,

@@ -10,7 +10,7 @@ import type { ClassificationRun, ClassificationStep } from '../../../src/core/ta
 import type { TaskContext } from '../../../src/core/tasks/types';
 import { closeRel } from './numericClose';
 import { probabilityTerms } from '../../../src/core/metrics/probabilityTerms';
-import type { ScoreKind } from '../../../src/core/io/scores';
+import type { ScoreKind } from '../../../src/core/metrics/scores';
 
 export function makeData(args: {
   classes: string[];

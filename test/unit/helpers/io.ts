@@ -3,7 +3,8 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import type { Cell, TableSink } from '../../../src/core/io/table';
+import type { Cell } from '../../../src/core/data/textColumn';
+import type { TableSink } from '../../../src/core/io/table';
 
 const dir = mkdtempSync(join(tmpdir(), 'eval-lens-io-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,8 +3,8 @@
 // field. Control characters from the file never reach a message raw.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EvalLensError } from '../../../src/core/diagnostics';
-import { parseEvalLensJson, printable } from '../../../src/core/results/validate';
+import { EvalLensError, printable } from '../../../src/core/diagnostics';
+import { parseEvalLensJson } from '../../../src/core/results/validate';
 import { validateCompare } from '../../../src/core/compare/validate';
 import { classificationResults, compareResults } from '../helpers/reportFixtures';
 

@@ -11,10 +11,8 @@
  * the same way whatever reader met it.
  */
 import type { IdIndex } from '../../data/rankingData';
-
-/** FNV-1a 32-bit offset basis and prime (as signed 32-bit integers), for ids longer than 8 bytes. */
-export const FNV_OFFSET = 0x811c9dc5 | 0;
-export const FNV_PRIME = 0x01000193;
+// FNV-1a's offset basis and prime, for ids longer than 8 bytes.
+import { FNV_OFFSET, FNV_PRIME } from '../../data/stringIndex';
 
 /** The hash of a packed short id (murmur3's finaliser over the two words and the length). */
 export function shortIdHash(w0: number, w1: number, len: number): number {

@@ -19,7 +19,7 @@ import { linkedOutside } from '../../workspacePath';
 import type { Embeddings, IdIndex } from '../../data/rankingData';
 import { delimiterOf, forEachLine, splitDelimited } from './lines';
 import { readNpy } from '../npy';
-import { TOO_DEEP, tooDeepAt } from '../jsonDepth';
+import { TOO_DEEP, tooDeepAt } from '../../config/jsonDepth';
 
 /** Candidate id-list files for a `.npy` path, in the order they are tried. */
 export function npyIdListCandidates(npyPath: string): string[] {

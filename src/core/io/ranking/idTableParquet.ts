@@ -7,7 +7,7 @@
  */
 import { fail } from '../../diagnostics';
 import { readParquet } from '../parquet';
-import type { Cell } from '../table';
+import type { Cell } from '../../data/textColumn';
 import { LineTally } from './builders';
 import { failEmptyId, resolveIdColumns, warnSkippedIdRows } from './idColumns';
 import type { IdRowSink, IdTableRead, IdTableSpec } from './idColumns';

@@ -11,7 +11,7 @@ import { extname } from 'node:path';
 import { fail, type Location, type Warnings } from '../../diagnostics';
 import { parquetColumnNames, readParquet, readParquetMetadata } from '../parquet';
 import type { ItemPopularity } from '../../data/rankingData';
-import type { Cell } from '../table';
+import type { Cell } from '../../data/textColumn';
 import { ITEM_ALIASES } from './idTable';
 import { isParquetPath } from './idTableParquet';
 import { delimiterOf, forEachLine, splitDelimited } from './lines';

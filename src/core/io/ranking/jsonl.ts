@@ -29,7 +29,7 @@ import { byteInternerOf, type ByteInterner } from './byteInterner';
 import { FloatVec, IntVec, LineTally, ListBuilder, RelBuilder } from './builders';
 import { forEachLineBytes } from './lines';
 import { readParquet } from '../parquet';
-import type { Cell } from '../table';
+import type { Cell } from '../../data/textColumn';
 
 export interface RankingReadContext {
   users: IdIndex;

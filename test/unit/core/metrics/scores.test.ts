@@ -2,7 +2,7 @@
 // and the exact number parser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { argmaxRow, deriveScores, softmaxRow } from '../../../../src/core/io/scores';
+import { argmaxRow, deriveScores, softmaxRow } from '../../../../src/core/metrics/scores';
 
 /** Each row of a row-major n×C matrix, as the readers call the row functions. */
 const softmaxRows = (v: Float64Array, C: number): void => {

@@ -1,4 +1,5 @@
-import { QUOTE } from './bytes';
+/** The byte and code unit of `"`. */
+const QUOTE = 34;
 
 /**
  * The nesting bound of JSON read from inputs and configs. `JSON.parse` itself survives deep
