@@ -6,12 +6,10 @@
  * config file (`opts.configPath`, else `eval-lens.json` beside the input) < `opts.overrides`
  * (CLI flags).
  */
-import { dirname, resolve } from 'node:path';
 import { Warnings, type Progress } from './diagnostics';
-import type { EvalConfig, ResolvedConfig, Task } from './config/types';
-import { resolveInputConfig } from './config/forInput';
+import type { Task } from './config/types';
+import { resolveEvaluation, type EvaluationInputOptions } from './io/evaluationInput';
 import { fileInfo } from './io/fileInfo';
-import { checkTextEncoding } from './io/encoding';
 import { ResultsBuilder } from './results/builder';
 import type { Results, SourceInfo } from './results/types';
 import type { RunnerSource, StageEmitter } from './tasks/stages';
@@ -26,18 +24,8 @@ import { collectsByDefault } from './collectGarbage';
 import type { ResamplingHook } from './stats/resamplingPlan';
 import type { BaselineKind } from './tasks/baselineRun';
 
-export interface EvaluateOptions {
-  /** Explicit config file; when absent, `eval-lens.json` beside the input is used if present. */
-  configPath?: string;
-  /** Defaults from the host (VS Code settings). */
-  defaults?: EvalConfig;
-  /** Overrides (CLI flags). */
-  overrides?: EvalConfig;
-  /**
-   * Workspace root: paths in the config must stay inside it (`resolveConfigPath`). Default: the
-   * config file's folder (else the input's).
-   */
-  root?: string;
+/** `configPath`, `defaults` (VS Code settings), `overrides` (CLI flags) and `root`: io/evaluationInput.ts. */
+export interface EvaluateOptions extends EvaluationInputOptions {
   progress?: Progress;
   /**
    * Evaluate only the rows matching these filter terms (ranking: the users' lists), as if the file
@@ -87,36 +75,11 @@ export type EvaluationStage = 'point' | 'provisional' | 'final';
 /** Tasks whose runner may return the input's size and SHA-256 itself. */
 const SELF_HASHING: ReadonlySet<Task> = new Set<Task>(['ranking']);
 
-/** Inputs read as text (UTF-8); binary inputs (.npy, .npz, .parquet) are not checked. */
-const TEXT_EXTENSIONS = /\.(csv|tsv|txt|jsonl|ndjson|json|trec|qrels|run)$/i;
-
 const RUNNERS: Record<Task, TaskRunner> = {
   classification: runClassification,
   'iw-binary': runIwBinary,
   ranking: runRanking,
 };
-
-/** The config of an evaluation, resolved as {@link evaluateFile} resolves it (shared with the row inspection). */
-export interface ResolvedEvaluation {
-  /** Absolute path of the input. */
-  input: string;
-  configPath: string | undefined;
-  config: ResolvedConfig;
-  task: Task;
-  /** Folder relative config paths are resolved against. */
-  baseDir: string;
-  root: string;
-}
-
-export async function resolveEvaluation(
-  path: string,
-  opts: Pick<EvaluateOptions, 'configPath' | 'defaults' | 'overrides' | 'root'> = {},
-): Promise<ResolvedEvaluation> {
-  if (TEXT_EXTENSIONS.test(resolve(path))) await checkTextEncoding(path);
-  const { input, configPath, config, task } = await resolveInputConfig(path, opts);
-  const baseDir = configPath ? dirname(configPath) : dirname(input);
-  return { input, configPath, config, task, baseDir, root: opts.root ? resolve(opts.root) : baseDir };
-}
 
 export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Promise<Results> {
   const { input, config, task, baseDir, root } = await resolveEvaluation(path, opts);

@@ -1,22 +1,20 @@
 /**
- * The config and task of one input, as an evaluation resolves them: the defaults (the editor's
- * settings), the eval-lens.json beside the input (or the one given), the overriding options; then
- * the task, from the config or detected from the file's first 64 KiB. Its own module (no metric code)
- * so that the extension can tell a prediction file's task, to offer only runs it can be compared
- * with, without loading the evaluation.
+ * The config of one input, as an evaluation resolves it: the defaults (the editor's settings), the
+ * eval-lens.json beside the input (or the one given), the overriding options. It opens config files
+ * only: the task, when the config does not name it, is detected from the input by the caller
+ * (io/evaluationInput.ts).
  */
 import { resolve } from 'node:path';
-import type { EvalConfig, ResolvedConfig, Task } from './types';
+import type { EvalConfig, ResolvedConfig } from './types';
 import { findConfigBeside, loadConfigFile, resolveConfig } from './load';
 import { checkConfig } from './check';
-import { detectTask } from '../io/detectTask';
 
 export interface InputConfig {
   /** Absolute path of the input. */
   input: string;
   configPath: string | undefined;
+  /** `config.task` is the configured task, if any. */
   config: ResolvedConfig;
-  task: Task;
 }
 
 export interface InputConfigOptions {
@@ -36,7 +34,5 @@ export async function resolveInputConfig(path: string, opts: InputConfigOptions 
   const defaults = checkConfig(opts.defaults ?? {}, 'the default settings (evalLens.*)');
   const overrides = checkConfig(opts.overrides ?? {}, 'the overriding options');
   const config = resolveConfig([defaults, fileConfig, overrides], configPath);
-  const task = config.task ?? (await detectTask(path, config));
-  config.task = task;
-  return { input, configPath, config, task };
+  return { input, configPath, config };
 }

@@ -8,9 +8,9 @@
  * {@link Inspection.fileChanged} re-hashes the file on disk; `opts.expectSha256` makes opening fail
  * with a {@link StaleSourceError} when the file is not the one the results were computed from.
  */
-import { isRowAddressedFile, Warnings } from '../diagnostics';
+import { isRowAddressedFile, Warnings, type Progress } from '../diagnostics';
 import type { ResolvedConfig, Task } from '../config/types';
-import { resolveEvaluation, type EvaluateOptions } from '../evaluate';
+import { resolveEvaluation, type EvaluationInputOptions } from '../io/evaluationInput';
 import { fileInfo } from '../io/fileInfo';
 import { loadClassification } from '../io/loadClassification';
 import { loadIwBinary } from '../io/loadIwBinary';
@@ -39,10 +39,8 @@ function groupColumnText(loaded: LoadedClassification): TextColumn[] {
   return [{ name, values: names, codes }];
 }
 
-export interface InspectionOptions extends Pick<
-  EvaluateOptions,
-  'configPath' | 'defaults' | 'overrides' | 'root' | 'progress'
-> {
+export interface InspectionOptions extends EvaluationInputOptions {
+  progress?: Progress;
   /** The SHA-256 the results were computed from: opening fails with a {@link StaleSourceError} when the file differs. */
   expectSha256?: string;
 }

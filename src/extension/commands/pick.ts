@@ -1,7 +1,7 @@
 /** Choosing files: from command arguments (explorer, editor, tree), the active editor, or a quick pick. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resolveInputConfig } from '../../core/config/forInput';
+import { resolveInputTask } from '../../core/io/evaluationInput';
 import { isEvalLensJson, PREDICTION_EXTENSIONS } from '../../shared/outputName';
 import type { EvalLensContext } from '../context';
 import { jsonHoldsRows } from '../rowsContext';
@@ -111,7 +111,7 @@ export function taskOfResults(ctx: EvalLensContext, uri: vscode.Uri): string | u
  */
 async function taskOfPredictions(uri: vscode.Uri): Promise<string | undefined> {
   try {
-    return (await resolveInputConfig(uri.fsPath, { defaults: readSettings(uri).defaults })).task;
+    return (await resolveInputTask(uri.fsPath, { defaults: readSettings(uri).defaults })).task;
   } catch {
     return undefined;
   }
