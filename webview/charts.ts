@@ -26,7 +26,7 @@ import {
   type ScaleOptionsByType,
 } from 'chart.js';
 import { drawPoint } from 'chart.js/helpers';
-import type { Axis, ChartModel } from '../src/shared/model';
+import type { Axis, ChartModel, RefLine } from '../src/shared/model';
 import { formatAxisValue, formatNumber } from '../src/shared/format';
 import { paperTheme, type Theme } from './theme';
 
@@ -50,6 +50,11 @@ export interface Drawn {
   /** The chart's canvas; null for the confusion matrix (an HTML grid). */
   canvas: HTMLCanvasElement | null;
   destroy(): void;
+  /**
+   * Draws `lines` over the model's own reference lines (the threshold explorer's marker) and
+   * paints the chart again; the model is not changed.
+   */
+  mark?(lines: readonly RefLine[]): void;
 }
 
 /** A box on the canvas in CSS pixels. */
@@ -148,7 +153,10 @@ function recordAnnotations(chart: Chart<'line'>, placed: { text: string; box: Bo
   c.dataset.plotArea = JSON.stringify([r(a.left), r(a.top), r(a.right - a.left), r(a.bottom - a.top)]);
 }
 
-function bandsPlugin(model: ChartModel, theme: Theme): Plugin<'line'> {
+/** The reference lines drawn: the model's own, then the marks laid over them. */
+type LinesOf = () => readonly RefLine[];
+
+function bandsPlugin(model: ChartModel, theme: Theme, lines: LinesOf): Plugin<'line'> {
   return {
     id: 'evalLensBands',
     beforeDatasetsDraw(chart) {
@@ -181,7 +189,7 @@ function bandsPlugin(model: ChartModel, theme: Theme): Plugin<'line'> {
         g.fillText(b.label, left, top + BAND_LABEL_H / 2);
       }
       g.restore();
-      recordAnnotations(chart, placed, model.lines?.length ? null : dataBoxes(chart));
+      recordAnnotations(chart, placed, lines().length > 0 ? null : dataBoxes(chart));
     },
   };
 }
@@ -217,16 +225,17 @@ function placeLineLabel(
   return pool.find((b) => cost(b) === 0) ?? pool.reduce((best, b) => (cost(b) < cost(best) ? b : best));
 }
 
-function linesPlugin(model: ChartModel, theme: Theme): Plugin<'line'> {
+function linesPlugin(model: ChartModel, theme: Theme, linesOf: LinesOf): Plugin<'line'> {
   return {
     id: 'evalLensLines',
     afterDatasetsDraw(chart) {
       const g = chart.ctx;
       const area = chart.chartArea;
-      const points = model.lines?.length ? dataBoxes(chart) : [];
+      const lines = linesOf();
+      const points = lines.length > 0 ? dataBoxes(chart) : [];
       const placed: { text: string; box: Box }[] = [];
       g.save();
-      for (const l of model.lines ?? []) {
+      for (const l of lines) {
         const scale = (l.axis === 'y' ? chart.scales.y : chart.scales.x) as Scale | undefined;
         if (!scale) continue;
         const p = scale.getPixelForValue(l.value);
@@ -258,7 +267,7 @@ function linesPlugin(model: ChartModel, theme: Theme): Plugin<'line'> {
         g.fillText(l.label, box.x + 3, box.y + box.h / 2);
         g.textBaseline = 'alphabetic';
       }
-      if (model.lines?.length) recordAnnotations(chart, placed, points);
+      if (lines.length > 0) recordAnnotations(chart, placed, points);
       // Error bars of every series that has them: along the value axis (x for horizontal bars).
       model.series.forEach((s, di) => {
         if (!s.errorBars) return;
@@ -460,10 +469,14 @@ export interface DrawOptions {
   /** Fixed size in CSS pixels (not responsive, twice the pixel density): for PNG export. */
   width?: number;
   height?: number;
+  /** Lines drawn over the model's own reference lines (see {@link Drawn.mark}). */
+  marks?: readonly RefLine[];
 }
 
 export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: Theme, opts: DrawOptions = {}): Drawn {
   if (model.heatmap) throw new Error('the confusion matrix is drawn by confusion.ts');
+  let marks = opts.marks ?? [];
+  const linesOf: LinesOf = () => (marks.length > 0 ? [...(model.lines ?? []), ...marks] : (model.lines ?? []));
   const category = model.x.type === 'category';
   const markerOf = new Map<string, (typeof MARKERS)[number]>();
   for (const s of model.series)
@@ -573,14 +586,21 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
     },
     plugins: [
       bandStripPlugin(model),
-      bandsPlugin(model, theme),
-      linesPlugin(model, theme),
+      bandsPlugin(model, theme, linesOf),
+      linesPlugin(model, theme, linesOf),
       backgroundPlugin(opts.width !== undefined ? theme.background : undefined),
       statePlugin(model),
     ],
   };
   const chart = new Chart(canvas, config);
-  return { canvas, destroy: () => chart.destroy() };
+  return {
+    canvas,
+    destroy: () => chart.destroy(),
+    mark: (lines) => {
+      marks = lines;
+      chart.draw();
+    },
+  };
 }
 
 /**
@@ -588,7 +608,7 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
  * twice the density; horizontal bars taller, 28 px a category, so that every label fits) with
  * {@link paperTheme}: white background and dark text in every editor theme.
  */
-export function chartPng(model: ChartModel, font: string): string {
+export function chartPng(model: ChartModel, font: string, marks?: readonly RefLine[]): string {
   const canvas = document.createElement('canvas');
   const w = 960;
   const h = model.horizontal ? Math.max(540, 60 + 28 * (model.x.categories?.length ?? 0)) : 540;
@@ -601,7 +621,7 @@ export function chartPng(model: ChartModel, font: string): string {
   holder.append(canvas);
   document.body.append(holder);
   try {
-    const d = drawChart(canvas, model, paperTheme(font), { width: w, height: h });
+    const d = drawChart(canvas, model, paperTheme(font), { width: w, height: h, ...(marks ? { marks } : {}) });
     const url = canvas.toDataURL('image/png');
     d.destroy();
     return url;

@@ -17,7 +17,7 @@ import '@vscode-elements/elements/dist/vscode-table-body/index.js';
 import '@vscode-elements/elements/dist/vscode-table-row/index.js';
 import '@vscode-elements/elements/dist/vscode-table-cell/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
-import type { CardModel, ChartModel, ReportModel, TabModel } from '../src/shared/model';
+import type { CardModel, ChartModel, RefLine, ReportModel, TabModel } from '../src/shared/model';
 import { isHostMessage, isWebviewState, type HostMessage, type WebviewState } from '../src/shared/protocol';
 import { chartPng, drawChart, type Drawn } from './charts';
 import { confusionPng, renderConfusion, type ConfusionView } from './confusion';
@@ -43,6 +43,12 @@ const drawn = new Map<string, Drawn>();
 const drawnTabs = new Set<string>();
 /** Chart id → the model drawn instead of the report's (the item map with a user highlighted). */
 const overrides = new Map<string, ChartModel>();
+/** Chart id → the threshold explorer's marker, drawn over the chart's own lines (its model unchanged). */
+const marks = new Map<string, RefLine>();
+const marksOf = (id: string): RefLine[] => {
+  const line = marks.get(id);
+  return line ? [line] : [];
+};
 /** Confusion-matrix grids by their figure (repainted on theme change). */
 const confusionViews = new WeakMap<HTMLElement, ConfusionView>();
 /** Horizontal bars of more categories than this scroll inside their card (about 960 px of rows). */
@@ -203,7 +209,7 @@ function chartFigure(c: ChartModel, group?: ChartModel[], inspector?: EventTarge
   // The item map: a user's recommendations highlighted (needs the rows, as the user inspector does).
   if (c.itemMap && model?.inspect) {
     const users = model.tabs.find((t) => t.userInspector)?.userInspector?.users ?? [];
-    const host = explorerHost(model);
+    const host = explorerHost();
     fig.append(
       itemMapPicker(
         c,
@@ -245,7 +251,7 @@ function chartFigure(c: ChartModel, group?: ChartModel[], inspector?: EventTarge
     const font = readTheme().font;
     const dataUrl = c.heatmap
       ? confusionPng(matrix?.heatmap() ?? c.heatmap, matrix?.norm() ?? 'counts', font)
-      : chartPng(overrides.get(c.id) ?? c, font);
+      : chartPng(overrides.get(c.id) ?? c, font, marksOf(c.id));
     const name = chartFileName(model?.title ?? 'report', c.title);
     const r = await request((seq) => ({ type: 'savePng', seq, fileName: name, dataUrl }));
     status(r.message ?? (r.ok ? 'Saved.' : 'Not saved.'));
@@ -264,7 +270,7 @@ function drawFigure(fig: HTMLElement, c: ChartModel): void {
   if (!canvas || (fig.querySelector('.canvas-box') as HTMLElement).hidden) return;
   drawn.get(c.id)?.destroy();
   try {
-    drawn.set(c.id, drawChart(canvas, overrides.get(c.id) ?? c, readTheme()));
+    drawn.set(c.id, drawChart(canvas, overrides.get(c.id) ?? c, readTheme(), { marks: marksOf(c.id) }));
   } catch (err) {
     console.error(`Eval Lens chart ${c.id}:`, err);
     vscode.postMessage({ type: 'log', level: 'error', message: `chart ${c.id}: ${(err as Error).message}` });
@@ -280,10 +286,14 @@ function tableDrill(id: string): TableDrillHost | undefined {
 /** Opens the rows panel (the report lens below). */
 const openRows: OpenRows = (spec, anchor, origin) => lens.open(spec, anchor, origin);
 
-/** What the threshold explorer may touch: the charts (for its marker), the status line, its state. */
-function explorerHost(m: ReportModel): ExplorerHost {
+/** What the threshold explorer may touch: the charts' markers, the status line, its state. */
+function explorerHost(): ExplorerHost {
   return {
-    charts: m.tabs.flatMap((t) => t.charts),
+    mark: (chart, line) => {
+      if (line) marks.set(chart, line);
+      else marks.delete(chart);
+      drawn.get(chart)?.mark?.(marksOf(chart));
+    },
     status,
     recall: (key) => state.selected?.[key],
     remember: (key, value) => {
@@ -297,9 +307,9 @@ function tabPanel(t: TabModel): HTMLElement {
   const panel = el('vscode-tab-panel', { 'data-tab': t.id });
   if (t.cards.length > 0) panel.append(el('section', { class: 'cards' }, ...t.cards.map(card)));
   for (const tbl of t.leadTables ?? []) panel.append(renderTable(tbl, status, tableDrill(tbl.id)));
-  if (t.explorer && model) panel.append(thresholdExplorer(t.explorer, explorerHost(model)));
+  if (t.explorer) panel.append(thresholdExplorer(t.explorer, explorerHost()));
   // The user inspector is linked to the tab's item map (which highlights the user it shows).
-  const inspector = t.userInspector && model?.inspect ? userInspector(t.userInspector, explorerHost(model)) : undefined;
+  const inspector = t.userInspector && model?.inspect ? userInspector(t.userInspector, explorerHost()) : undefined;
   if (inspector) panel.append(inspector);
   if (t.changedRows) panel.append(changedRowsView(t.changedRows, status));
   const groups = new Map<string, ChartModel[]>();

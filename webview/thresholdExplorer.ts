@@ -1,29 +1,43 @@
 /**
- * The threshold explorer: a slider and a number box over the score threshold or the coverage,
- * a readout of the operating point, and "Use this operating point". Every value shown is read from
- * a stored exact point of the results' curves ({@link OperatingPointModel}); moving the slider picks
- * a point, it never interpolates and never computes a metric. The current point is marked on the
- * risk–coverage, reliability or PR chart.
+ * The threshold explorer (`<eval-threshold-explorer>`): a slider and a number box over the score
+ * threshold or the coverage, a readout of the operating point, and "Use this operating point".
+ * Every value shown is read from a stored exact point of the results' curves
+ * ({@link OperatingPointModel}); moving the slider picks a point, it never interpolates and never
+ * computes a metric.
+ *
+ * One state object (the mode, the point shown, a write under way). The current point is marked on
+ * the risk–coverage, reliability or PR chart: the marker lines are drawn from this state
+ * ({@link ThresholdExplorerElement.marks}) and handed to the host (`mark`), which lays them over
+ * the chart without changing its model; they are withdrawn when the explorer leaves the document.
+ * No drill-down targets: a point of the curve is a threshold, not a set of rows shown here.
  */
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import { Chart } from 'chart.js';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
 import { extent } from '../src/shared/extent';
 import { formatCount, formatNumber } from '../src/shared/format';
-import type { ChartModel, RefLine } from '../src/shared/model';
+import type { RefLine } from '../src/shared/model';
 import { pointAtThreshold, type OperatingPointModel } from '../src/shared/operatingPoint';
-import { el } from './dom';
 import { request } from './vscodeApi';
 
 export interface ExplorerHost {
-  /** Every chart model of the report (markers are added to their `lines`). */
-  charts: ChartModel[];
   status(text: string): void;
   /** A remembered value of this report's explorer (mode, threshold), kept across reloads. */
   recall(key: string): string | undefined;
   remember(key: string, value: string): void;
+  /** Draws `line` over chart `chart`'s own lines (undefined: no marker); the chart's model is not changed. */
+  mark(chart: string, line: RefLine | undefined): void;
 }
 
-type Mode = 'threshold' | 'coverage';
+export type ExplorerMode = 'threshold' | 'coverage';
+
+export interface ExplorerState {
+  mode: ExplorerMode;
+  /** The stored point shown (an index into the model's columns). */
+  index: number;
+  /** "Use this operating point" is writing the config. */
+  writing: boolean;
+}
 
 /** Thresholds are scores: 6 significant digits tell neighbouring points apart. */
 export function formatThreshold(t: number): string {
@@ -37,155 +51,137 @@ function pointAtCoverage(coverage: readonly number[], c: number): number {
   return i < 0 ? coverage.length - 1 : i;
 }
 
-export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): HTMLElement {
-  const n = m.threshold.length;
+/** The mode and point a fresh explorer shows: the remembered ones, else the evaluated point (else the last). */
+export function initialState(m: OperatingPointModel, recall: (key: string) => string | undefined): ExplorerState {
   const hasCoverage = m.coverage !== undefined && m.keys.coverage !== undefined;
-  let mode: Mode = hasCoverage && host.recall('explorer.mode') === 'coverage' ? 'coverage' : 'threshold';
-  const remembered = Number(host.recall('explorer.threshold'));
-  let index =
-    Number.isFinite(remembered) && host.recall('explorer.threshold') !== undefined
+  const mode: ExplorerMode = hasCoverage && recall('explorer.mode') === 'coverage' ? 'coverage' : 'threshold';
+  const text = recall('explorer.threshold');
+  const remembered = Number(text);
+  const index =
+    text !== undefined && Number.isFinite(remembered)
       ? Math.max(0, pointAtThreshold(m.threshold, remembered))
       : m.current >= 0
         ? m.current
-        : n - 1;
+        : m.threshold.length - 1;
+  return { mode, index, writing: false };
+}
 
-  const section = el('section', {
-    class: 'explorer',
-    'aria-labelledby': `explorer-title-${m.family}`,
-    'data-explorer': m.family,
-  });
-  const title = el('h3', { id: `explorer-title-${m.family}` }, 'Threshold explorer');
-  const slider = el('input', { type: 'range', class: 'explorer-slider', step: 'any' });
-  // a text field: the number type's step check would mark every score as invalid
-  const box = el('vscode-textfield', { class: 'explorer-value', inputmode: 'decimal' }) as HTMLElement & {
-    value: string;
-  };
-  const boxLabel = el('label', { class: 'explorer-box-label' });
-  const modes = el('div', { class: 'explorer-modes', role: 'radiogroup', 'aria-label': 'Move the operating point by' });
-  const modeButtons = new Map<Mode, HTMLElement>();
-  const modeList: Mode[] = hasCoverage ? ['threshold', 'coverage'] : ['threshold'];
-  for (const md of modeList) {
-    const b = el(
-      'button',
-      { type: 'button', role: 'radio', class: 'explorer-mode', 'data-mode': md },
-      md === 'threshold' ? 'Score threshold' : 'Coverage',
-    );
-    b.addEventListener('click', () => setMode(md));
-    b.addEventListener('keydown', (e) => {
-      if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft' && e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
-      e.preventDefault();
-      const next =
-        modeList[
-          (modeList.indexOf(md) + (e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : modeList.length - 1)) %
-            modeList.length
-        ]!;
-      setMode(next);
-      modeButtons.get(next)?.focus();
+const ARROWS = new Set(['ArrowRight', 'ArrowLeft', 'ArrowUp', 'ArrowDown']);
+
+export class ThresholdExplorerElement extends LitElement {
+  static override properties = { model: { attribute: false }, host: { attribute: false }, state: { state: true } };
+
+  declare model: OperatingPointModel;
+  declare host: ExplorerHost;
+  declare state: ExplorerState;
+  /** The charts this explorer has marked (to withdraw the markers). */
+  private marked = new Set<string>();
+
+  /** Light DOM: the report's stylesheets apply inside. */
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Back in the document: its markers again (the first ones are drawn after the first update).
+    if (this.hasUpdated) this.publishMarks();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    for (const chart of this.marked) this.host.mark(chart, undefined);
+    this.marked.clear();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // A new model (or the first): the remembered point, else the evaluated one.
+    if (changed.has('model') || this.state === undefined)
+      this.state = initialState(this.model, (key) => this.host.recall(key));
+  }
+
+  protected override updated(): void {
+    const { mode, index } = this.state;
+    this.host.remember('explorer.mode', mode);
+    this.host.remember('explorer.threshold', String(this.model.threshold[index]));
+    if (this.isConnected) this.publishMarks();
+  }
+
+  private get modes(): ExplorerMode[] {
+    return this.model.coverage !== undefined && this.model.keys.coverage !== undefined
+      ? ['threshold', 'coverage']
+      : ['threshold'];
+  }
+
+  /** The marker of the current point on each chart the model names (none where it has no finite x). */
+  get marks(): { chart: string; line: RefLine | undefined }[] {
+    const i = this.state.index;
+    return this.model.markers.map((mk) => {
+      const x = mk.x[i];
+      const line: RefLine | undefined =
+        typeof x === 'number' && Number.isFinite(x)
+          ? {
+              axis: 'x',
+              value: x,
+              label: `${mk.label} ${mk.label === 'accept ≥' ? formatThreshold(x) : formatNumber(x)}`,
+              colour: 'purple',
+            }
+          : undefined;
+      return { chart: mk.chart, line };
     });
-    modeButtons.set(md, b);
-    modes.append(b);
   }
-  const use = el(
-    'vscode-button',
-    { class: 'explorer-use', title: 'Write this point into eval-lens.json and evaluate again' },
-    'Use this operating point',
-  );
-  const back = el(
-    'vscode-button',
-    { secondary: true, class: 'explorer-back', title: 'Go back to the operating point of the evaluation' },
-    'Evaluated point',
-  );
-  const readout = el('dl', { class: 'explorer-readout', 'aria-live': 'polite' });
-  const cells = new Map<string, HTMLElement>();
-  const row = (key: string, label: string): void => {
-    const dd = el('dd', { 'data-key': key });
-    cells.set(key, dd);
-    readout.append(el('dt', {}, label), dd);
-  };
-  row('threshold', m.family === 'importance' ? 'threshold (positive when score ≥ t)' : 'threshold (accept score ≥ t)');
-  for (const c of m.columns) row(c.key, c.label);
-  const where = el('p', { class: 'note explorer-where' });
 
-  const bounds = (): [number, number] => {
-    const xs = mode === 'coverage' ? m.coverage! : m.threshold;
-    return extent(xs);
-  };
-  const valueOf = (i: number): number => (mode === 'coverage' ? m.coverage![i]! : m.threshold[i]!);
+  private publishMarks(): void {
+    for (const { chart, line } of this.marks) {
+      this.host.mark(chart, line);
+      this.marked.add(chart);
+    }
+  }
+
+  /** The slider's (and the box's) value of point `i` in the current mode. */
+  private pointValue(i: number): number {
+    return this.state.mode === 'coverage' ? this.model.coverage![i]! : this.model.threshold[i]!;
+  }
+
   /** The point a typed or dragged value selects, by the rule the config key would apply. */
-  const pointFor = (v: number): number =>
-    mode === 'coverage' ? pointAtCoverage(m.coverage!, v) : Math.max(0, pointAtThreshold(m.threshold, v));
-
-  const markerLines = new Map<string, RefLine>();
-  const mark = (): void => {
-    for (const mk of m.markers) {
-      const chart = host.charts.find((c) => c.id === mk.chart);
-      const x = mk.x[index];
-      if (!chart) continue;
-      const old = markerLines.get(mk.chart);
-      chart.lines = (chart.lines ?? []).filter((l) => l !== old);
-      if (typeof x === 'number' && Number.isFinite(x)) {
-        const line: RefLine = {
-          axis: 'x',
-          value: x,
-          label: `${mk.label} ${mk.label === 'accept ≥' ? formatThreshold(x) : formatNumber(x)}`,
-          colour: 'purple',
-        };
-        chart.lines.push(line);
-        markerLines.set(mk.chart, line);
-      }
-      const canvas = document.querySelector<HTMLCanvasElement>(`#chart-${CSS.escape(mk.chart)} canvas`);
-      if (canvas) Chart.getChart(canvas)?.draw();
-    }
-  };
-
-  const show = (i: number, from: 'slider' | 'box' | 'other'): void => {
-    index = Math.min(n - 1, Math.max(0, i));
-    const t = m.threshold[index]!;
-    const cellT = cells.get('threshold')!;
-    cellT.textContent = formatThreshold(t);
-    cellT.dataset.value = String(t);
-    for (const c of m.columns) {
-      const v = c.values[index] ?? null;
-      const cell = cells.get(c.key)!;
-      cell.textContent = v === null ? '—' : c.kind === 'int' ? formatCount(v) : formatNumber(v, c.key);
-      cell.dataset.value = v === null ? 'null' : String(v);
-    }
-    section.dataset.index = String(index);
-    const v = valueOf(index);
-    if (from !== 'slider') slider.value = String(v);
-    if (from !== 'box') box.value = mode === 'coverage' ? String(Number(v.toPrecision(6))) : formatThreshold(v);
-    slider.setAttribute(
-      'aria-valuetext',
-      `${mode === 'coverage' ? 'coverage' : 'threshold'} ${mode === 'coverage' ? formatNumber(v) : formatThreshold(v)}, point ${index + 1} of ${n}`,
-    );
-    host.remember('explorer.threshold', String(t));
-    mark();
-  };
-
-  function setMode(md: Mode): void {
-    mode = md;
-    host.remember('explorer.mode', md);
-    for (const [k, b] of modeButtons) {
-      b.setAttribute('aria-checked', String(k === md));
-      b.tabIndex = k === md ? 0 : -1;
-    }
-    const [lo, hi] = bounds();
-    slider.min = String(lo);
-    slider.max = String(hi);
-    const what = md === 'coverage' ? 'Coverage' : 'Score threshold';
-    slider.setAttribute('aria-label', `${what}: the operating point`);
-    box.setAttribute('aria-label', `${what} (type a value and press Enter)`);
-    boxLabel.textContent = md === 'coverage' ? 'coverage' : 'threshold';
-    use.title = `Write ${md === 'coverage' ? m.keys.coverage : m.keys.threshold} into the config and evaluate again`;
-    show(index, 'other');
+  private pointFor(v: number): number {
+    const m = this.model;
+    return this.state.mode === 'coverage'
+      ? pointAtCoverage(m.coverage!, v)
+      : Math.max(0, pointAtThreshold(m.threshold, v));
   }
 
-  slider.addEventListener('input', () => {
-    const i = pointFor(slider.valueAsNumber);
-    show(i, 'other');
-  });
-  // One keystroke = one exact point (the native step would jump by a fraction of the range).
-  slider.addEventListener('keydown', (e) => {
+  /** Shows stored point `i` (clamped to the points). */
+  show(i: number): void {
+    this.state = { ...this.state, index: Math.min(this.model.threshold.length - 1, Math.max(0, i)) };
+  }
+
+  setMode(mode: ExplorerMode): void {
+    this.state = { ...this.state, mode };
+  }
+
+  /** The point of a value typed in the box (Enter or change); a status line when it is no stored point. */
+  private fromBox(text: string): void {
+    const { mode } = this.state;
+    const v = Number(text);
+    if (text.trim() === '' || !Number.isFinite(v)) {
+      this.host.status(`Type a number for the ${mode === 'coverage' ? 'coverage' : 'threshold'}.`);
+      return;
+    }
+    const i = this.pointFor(v);
+    this.show(i);
+    const got = this.pointValue(i);
+    const key = mode === 'coverage' ? this.model.keys.coverage : this.model.keys.threshold;
+    if (got !== v)
+      this.host.status(
+        `No stored point at ${v}: the nearest exact point by the rule of ${key} is ${mode === 'coverage' ? formatNumber(got) : formatThreshold(got)}.`,
+      );
+  }
+
+  /** One keystroke = one exact point (the native step would jump by a fraction of the range). */
+  private onSliderKey(e: KeyboardEvent): void {
+    const n = this.model.threshold.length;
+    const { mode, index } = this.state;
     const up = mode === 'coverage' ? 1 : -1; // direction of the index when the value grows
     const page = Math.max(1, Math.round(n / 20));
     const moves: Record<string, number> = {
@@ -198,70 +194,161 @@ export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): H
     };
     if (e.key in moves) {
       e.preventDefault();
-      show(index + moves[e.key]!, 'other');
+      this.show(index + moves[e.key]!);
     } else if (e.key === 'Home' || e.key === 'End') {
       e.preventDefault();
       const lowest = mode === 'coverage' ? 0 : n - 1;
-      show(e.key === 'Home' ? lowest : n - 1 - lowest, 'other');
+      this.show(e.key === 'Home' ? lowest : n - 1 - lowest);
     }
-  });
-  const fromBox = (): void => {
-    const v = Number(box.value);
-    if (box.value.trim() === '' || !Number.isFinite(v)) {
-      host.status(`Type a number for the ${mode === 'coverage' ? 'coverage' : 'threshold'}.`);
-      return;
-    }
-    const i = pointFor(v);
-    show(i, 'other');
-    const got = valueOf(i);
-    if (got !== v)
-      host.status(
-        `No stored point at ${v}: the nearest exact point by the rule of ${mode === 'coverage' ? m.keys.coverage : m.keys.threshold} is ${mode === 'coverage' ? formatNumber(got) : formatThreshold(got)}.`,
-      );
-  };
-  box.addEventListener('change', fromBox);
-  box.addEventListener('keydown', (e) => {
-    if ((e as KeyboardEvent).key === 'Enter') fromBox();
-  });
-  back.addEventListener('click', () => show(m.current, 'other'));
-  use.addEventListener('click', async () => {
-    const key = mode === 'coverage' ? m.keys.coverage! : m.keys.threshold;
-    const value = mode === 'coverage' ? m.coverage![index]! : m.threshold[index]!;
-    use.setAttribute('disabled', '');
-    host.status(`Writing ${key} ${value} and evaluating again…`);
-    try {
-      const r = await request((seq) => ({ type: 'useOperatingPoint', seq, key, value }));
-      host.status(r.message ?? (r.ok ? 'Done.' : 'Not written.'));
-    } finally {
-      use.removeAttribute('disabled');
-    }
-  });
-  if (m.locked) {
-    use.setAttribute('disabled', '');
-    use.title = m.locked;
   }
 
-  const stored =
-    m.stored < m.total
-      ? `The slider snaps to ${formatCount(m.stored)} exact points stored in the results (of ${formatCount(m.total)}, one per distinct score); values are never interpolated.`
-      : `Every one of the ${formatCount(m.total)} exact points (one per distinct score) is stored; the slider snaps to them.`;
-  where.textContent = `${stored} Arrow keys move one point, Page Up/Down a twentieth of them.`;
-  section.append(
-    el('div', { class: 'explorer-head' }, title),
-    el(
-      'div',
-      { class: 'explorer-controls' },
-      modeList.length > 1 ? modes : null,
-      slider,
-      el('div', { class: 'explorer-box' }, boxLabel, box),
-      use,
-      m.current >= 0 ? back : null,
-    ),
-    readout,
-    where,
-    ...(m.locked ? [el('p', { class: 'note' }, m.locked)] : []),
-    ...m.notes.map((t) => el('p', { class: 'note' }, t)),
-  );
-  setMode(mode);
-  return section;
+  /** Arrow keys move the choice between the mode buttons (a radio group, one tab stop). */
+  private onModeKey(e: KeyboardEvent, md: ExplorerMode): void {
+    if (!ARROWS.has(e.key)) return;
+    e.preventDefault();
+    const list = this.modes;
+    const forward = e.key === 'ArrowRight' || e.key === 'ArrowDown';
+    const next = list[(list.indexOf(md) + (forward ? 1 : list.length - 1)) % list.length]!;
+    this.setMode(next);
+    this.querySelector<HTMLElement>(`.explorer-mode[data-mode="${next}"]`)?.focus();
+  }
+
+  /** Writes the point's key into the config (the host evaluates again). */
+  async use(): Promise<void> {
+    const m = this.model;
+    const { mode, index } = this.state;
+    const key = mode === 'coverage' ? m.keys.coverage! : m.keys.threshold;
+    const value = mode === 'coverage' ? m.coverage![index]! : m.threshold[index]!;
+    this.state = { ...this.state, writing: true };
+    this.host.status(`Writing ${key} ${value} and evaluating again…`);
+    try {
+      const r = await request((seq) => ({ type: 'useOperatingPoint', seq, key, value }));
+      this.host.status(r.message ?? (r.ok ? 'Done.' : 'Not written.'));
+    } finally {
+      this.state = { ...this.state, writing: false };
+    }
+  }
+
+  override render(): TemplateResult {
+    const m = this.model;
+    const { mode, index, writing } = this.state;
+    const n = m.threshold.length;
+    const coverage = mode === 'coverage';
+    const [lo, hi] = extent(coverage ? m.coverage! : m.threshold);
+    const v = this.pointValue(index);
+    const what = coverage ? 'Coverage' : 'Score threshold';
+    const modes = this.modes;
+    const t = m.threshold[index]!;
+    const stored =
+      m.stored < m.total
+        ? `The slider snaps to ${formatCount(m.stored)} exact points stored in the results (of ${formatCount(m.total)}, one per distinct score); values are never interpolated.`
+        : `Every one of the ${formatCount(m.total)} exact points (one per distinct score) is stored; the slider snaps to them.`;
+    const cell = (key: string, label: string, value: number | null, text: string): TemplateResult =>
+      html`<dt>${label}</dt>
+        <dd data-key=${key} data-value=${value === null ? 'null' : String(value)}>${text}</dd>`;
+    return html`<section
+      class="explorer"
+      aria-labelledby=${`explorer-title-${m.family}`}
+      data-explorer=${m.family}
+      data-index=${String(index)}
+    >
+      <div class="explorer-head"><h3 id=${`explorer-title-${m.family}`}>Threshold explorer</h3></div>
+      <div class="explorer-controls">
+        ${
+          modes.length > 1
+            ? html`<div class="explorer-modes" role="radiogroup" aria-label="Move the operating point by">
+                ${modes.map(
+                  (md) =>
+                    html`<button
+                      type="button"
+                      role="radio"
+                      class="explorer-mode"
+                      data-mode=${md}
+                      aria-checked=${String(md === mode)}
+                      tabindex=${md === mode ? '0' : '-1'}
+                      @click=${() => this.setMode(md)}
+                      @keydown=${(e: KeyboardEvent) => this.onModeKey(e, md)}
+                    >
+                      ${md === 'threshold' ? 'Score threshold' : 'Coverage'}
+                    </button>`,
+                )}
+              </div>`
+            : nothing
+        }
+        <input
+          type="range"
+          class="explorer-slider"
+          step="any"
+          min=${String(lo)}
+          max=${String(hi)}
+          .value=${live(String(v))}
+          aria-label=${`${what}: the operating point`}
+          aria-valuetext=${`${coverage ? 'coverage' : 'threshold'} ${coverage ? formatNumber(v) : formatThreshold(v)}, point ${index + 1} of ${n}`}
+          @input=${(e: Event) => this.show(this.pointFor((e.target as HTMLInputElement).valueAsNumber))}
+          @keydown=${(e: KeyboardEvent) => this.onSliderKey(e)}
+        />
+        <div class="explorer-box">
+          <label class="explorer-box-label">${coverage ? 'coverage' : 'threshold'}</label>
+          <!-- a text field: the number type's step check would mark every score as invalid -->
+          <vscode-textfield
+            class="explorer-value"
+            inputmode="decimal"
+            aria-label=${`${what} (type a value and press Enter)`}
+            .value=${live(coverage ? String(Number(v.toPrecision(6))) : formatThreshold(v))}
+            @change=${(e: Event) => this.fromBox((e.currentTarget as HTMLInputElement).value)}
+            @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && this.fromBox((e.currentTarget as HTMLInputElement).value)}
+          ></vscode-textfield>
+        </div>
+        <vscode-button
+          class="explorer-use"
+          title=${m.locked ?? `Write ${coverage ? m.keys.coverage : m.keys.threshold} into the config and evaluate again`}
+          ?disabled=${m.locked !== undefined || writing}
+          @click=${() => void this.use()}
+          >Use this operating point</vscode-button
+        >
+        ${
+          m.current >= 0
+            ? html`<vscode-button
+                secondary
+                class="explorer-back"
+                title="Go back to the operating point of the evaluation"
+                @click=${() => this.show(m.current)}
+                >Evaluated point</vscode-button
+              >`
+            : nothing
+        }
+      </div>
+      <dl class="explorer-readout" aria-live="polite">
+        ${cell(
+          'threshold',
+          m.family === 'importance' ? 'threshold (positive when score ≥ t)' : 'threshold (accept score ≥ t)',
+          t,
+          formatThreshold(t),
+        )}
+        ${m.columns.map((c) => {
+          const x = c.values[index] ?? null;
+          return cell(c.key, c.label, x, x === null ? '—' : c.kind === 'int' ? formatCount(x) : formatNumber(x, c.key));
+        })}
+      </dl>
+      <p class="note explorer-where">${stored} Arrow keys move one point, Page Up/Down a twentieth of them.</p>
+      ${m.locked ? html`<p class="note">${m.locked}</p>` : nothing}
+      ${m.notes.map((x) => html`<p class="note">${x}</p>`)}
+    </section>`;
+  }
+}
+
+customElements.define('eval-threshold-explorer', ThresholdExplorerElement);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'eval-threshold-explorer': ThresholdExplorerElement;
+  }
+}
+
+/** The explorer of the operating points `m`. */
+export function thresholdExplorer(m: OperatingPointModel, host: ExplorerHost): ThresholdExplorerElement {
+  const e = document.createElement('eval-threshold-explorer');
+  e.model = m;
+  e.host = host;
+  return e;
 }

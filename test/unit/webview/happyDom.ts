@@ -45,6 +45,20 @@ export function installDom(): TestDom {
     saved.set(key, g[key]);
     g[key] = (window as unknown as Record<string, unknown>)[key];
   }
+  // happy-dom has no ElementInternals: a form-associated component (vscode-textfield) gets a
+  // stand-in that belongs to no form and is always valid.
+  const proto = (window as unknown as { HTMLElement: { prototype: Record<string, unknown> } }).HTMLElement.prototype;
+  if (typeof proto.attachInternals !== 'function')
+    proto.attachInternals = () => ({
+      form: null,
+      validity: { valid: true },
+      validationMessage: '',
+      willValidate: false,
+      setFormValue: () => undefined,
+      setValidity: () => undefined,
+      checkValidity: () => true,
+      reportValidity: () => true,
+    });
   const waiting: { type: string; resolve: (m: WebviewMessage) => void }[] = [];
   const taken = new Set<WebviewMessage>();
   const dom: TestDom = {
