@@ -42,39 +42,6 @@ export interface ProvisionalHook {
 export const PROVISIONAL_RESAMPLES = 200;
 
 /**
- * The interval of `key` from its resamples: by {@link intervalOf} when `points` gives the key's
- * point, else the percentile interval (callers without points ask for percentile intervals).
- */
-function keyInterval(
-  key: string,
-  values: ArrayLike<number>,
-  points: Readonly<Record<string, number | null>> | undefined,
-  confidence: number,
-): [number, number] | null {
-  return points ? intervalOf(key, values, points[key], confidence) : percentileInterval(values, confidence);
-}
-
-/** A {@link ProvisionalHook} handing over intervals per key (as {@link ciForStatistics} computes them). */
-export function provisionalIntervals(
-  keys: readonly string[],
-  confidence: number,
-  onIntervals: (cis: Record<string, [number, number] | null>, done: number) => void,
-  at = PROVISIONAL_RESAMPLES,
-  points?: Readonly<Record<string, number | null>>,
-): ProvisionalHook {
-  return {
-    at,
-    onDistribution: (dist) => {
-      const out: Record<string, [number, number] | null> = {};
-      keys.forEach((key, k) => {
-        out[key] = dist[k] ? keyInterval(key, dist[k], points, confidence) : null;
-      });
-      onIntervals(out, at);
-    },
-  };
-}
-
-/**
  * Draws `opts.n` multiplicity vectors over `nRows` rows and evaluates `stat` on each. `stat`
  * returns one number or a fixed-length array of numbers (several metrics from one resample).
  * Returns, per statistic, the values over resamples (NaN where undefined).
@@ -191,45 +158,6 @@ export function intervalOf(
 }
 
 /**
- * Intervals for several statistics computed from the same resamples. `stat(counts)`
- * returns one value per key (NaN/null where undefined in that resample); the result maps each key
- * to its interval, or null when fewer than half the resamples define it. Percentile intervals;
- * with `points` (each key's value on the sample), each key's own method ({@link intervalOf}). This is the entry point
- * for every family: build the per-row data once, write the statistics as functions of the
- * multiplicities, call this.
- *
- * @example ciForStatistics(n, (c) => [weightedMean(x, c)], ['mean'], { n: 1000, confidence: 0.95, seed: 0 })
- */
-export function ciForStatistics(
-  nRows: number,
-  stat: (counts: Float64Array) => ArrayLike<number | null>,
-  keys: readonly string[],
-  opts: BootstrapOptions,
-  points?: Readonly<Record<string, number | null>>,
-): Record<string, [number, number] | null> {
-  const buf = new Float64Array(keys.length);
-  const dist = bootstrapDistribution(
-    nRows,
-    (counts) => {
-      const v = stat(counts);
-      if (v.length !== keys.length)
-        throw new RangeError(`Expected the statistic to return ${keys.length} values, but got ${v.length}.`);
-      for (let k = 0; k < keys.length; k++) {
-        const x = v[k];
-        buf[k] = x === null ? NaN : x;
-      }
-      return buf;
-    },
-    opts,
-  );
-  const out: Record<string, [number, number] | null> = {};
-  keys.forEach((key, k) => {
-    out[key] = dist[k] ? keyInterval(key, dist[k], points, opts.confidence) : null;
-  });
-  return out;
-}
-
-/**
  * The fast counterpart of {@link bootstrapDistribution} (stats/resampleDraws.ts): the same
  * resampling definition (with replacement to the same size; per stratum, each stratum to its own
  * size, when `strata` is given) drawn by the inlined xoshiro128** + Lemire kernel straight into
@@ -275,25 +203,6 @@ export function fastBootstrapDistribution(
 export function resampleColumns(values: Float64Array, K: number, nResamples: number): Float64Array[] {
   const out = Array.from({ length: K }, () => new Float64Array(nResamples));
   for (let b = 0; b < nResamples; b++) for (let k = 0; k < K; k++) out[k][b] = values[b * K + k];
-  return out;
-}
-
-/**
- * {@link ciForStatistics} on the fast engine ({@link fastBootstrapDistribution}): one percentile
- * interval per key (null when fewer than half the resamples define it), the statistic reading
- * Int32 multiplicities and writing `keys.length` values into `out`.
- */
-export function fastCiForStatistics(
-  nRows: number,
-  stat: (counts: Int32Array, out: Float64Array) => void,
-  keys: readonly string[],
-  opts: BootstrapOptions,
-): Record<string, [number, number] | null> {
-  const dist = fastBootstrapDistribution(nRows, keys.length, stat, opts);
-  const out: Record<string, [number, number] | null> = {};
-  keys.forEach((key, k) => {
-    out[key] = percentileInterval(dist[k], opts.confidence);
-  });
   return out;
 }
 

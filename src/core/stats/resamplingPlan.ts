@@ -6,10 +6,13 @@
  * multiplicities once over the matched units and evaluates both runs on them, so that every key a
  * family resamples gets its paired interval without code of its own.
  *
- * A plan is built after the point estimates, by the task's bootstrap step, when the caller asks
- * for it (`EvaluateOptions.onResampling`); the step then computes no intervals of its own.
+ * A plan is built after the point estimates by the task's bootstrap step, and it is the only way
+ * a task resamples: the run's own intervals are the plan run by the one bootstrap service
+ * (tasks/bootstrapService.ts, over `planIntervals` in stats/planIntervals.ts), and a caller
+ * that asks for the plan (`EvaluateOptions.onResampling`, the paired comparison) gets it instead.
  */
 import type { RowIds } from '../data/rowIds';
+import type { ResampleDraws } from './parallelBootstrap';
 import type { ResampleStat } from './resampleDraws';
 
 /** A worker-thread form of a plan's statistic: the script that builds it from `job`, and the job. */
@@ -42,6 +45,15 @@ export interface ResamplingPlan {
   build: () => ResampleStat;
   /** The same statistic on a worker thread, when the task has a worker script for it. */
   worker: PlanWorker | null;
+  /**
+   * How the run's own intervals draw their resamples (stats/parallelBootstrap.ts): 'per-resample'
+   * (resample b from (seed, b) alone) or 'stream' (one sequential generator, the stream of
+   * `bootstrapDistribution`). Kept per family so that a run's intervals stay those earlier
+   * versions wrote for the same seed. A paired comparison always draws per resample.
+   */
+  draws: ResampleDraws;
+  /** With 'stream' draws: the cost of stepping through a resample's draws relative to computing it (stats/parallelBootstrap.ts `seekCost`). */
+  seekCost?: number;
 }
 
 /** Called by a task's bootstrap step with its plan (instead of computing intervals). */

@@ -14,21 +14,13 @@
  * label. With `targetCoverage` the threshold is re-chosen on every resample (the interval covers the
  * whole procedure, so `coverage` varies little); `acceptThreshold` and an `accept` column stay fixed.
  */
-import {
-  ciForStatistics,
-  intervalMethodOf,
-  intervalOf,
-  PROVISIONAL_RESAMPLES,
-  provisionalIntervals,
-  resampleProgress,
-  strataOf,
-} from '../stats/bootstrap';
+import { strataOf } from '../stats/bootstrap';
 import { isSubgroupKey } from './classificationSubgroups';
-import { setSnapshotCi } from './stages';
+import { bootstrapStep, type PlaceInterval } from './bootstrapService';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { stratumPositions, type ResampleStat } from '../stats/resampleDraws';
-import { ResamplePool, StartedResampleWorkers, threadsFor, workerFallbackNote } from '../stats/parallelBootstrap';
+import { StartedResampleWorkers, threadsFor } from '../stats/parallelBootstrap';
 import type { EvalConfig } from '../config/types';
 import type { MetricFamily } from '../results/types';
 import {
@@ -58,7 +50,6 @@ import {
   sortedResamplingApplies,
   type SelectiveSetup,
 } from './classificationSelective';
-import type { TaskContext } from './types';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
 
 /** Families whose scalar keys get intervals here. */
@@ -71,7 +62,7 @@ export const CI_FAMILIES: readonly MetricFamily[] = [
 ];
 
 export const classificationCiStep: ClassificationStep = async (run, ctx) => {
-  const { config, results, warnings } = ctx;
+  const { config, results } = ctx;
   const bs = config.bootstrap;
   if (!bs || !(bs.n > 0)) return;
   const { data } = run;
@@ -93,77 +84,35 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   // The operating points of a `targetCoverage` list: internal values, their intervals go to the table.
   const opRows = sel?.operatingPoints ? tableOf(results, 'operatingPoints') : undefined;
   const opKeys = opRows ? operatingPointKeys(opRows, sel!) : [];
-  if (ctx.onResampling) {
-    void run.resampleWorkers?.stop();
-    ctx.onResampling(classificationPlan(run, keys, strata, fast));
-    return;
-  }
   keys.push(...opKeys.map((o) => o.key));
-  if (!fast) void run.resampleWorkers?.stop(); // this path runs on the calling thread
-  const scratch = sel && !fast ? selectiveScratch(sel) : undefined;
-  if (ctx.stages && run.source) await ctx.stages.point(run.source);
-  // Provisional intervals go into a snapshot only: per-class accuracy into its table row, the rest onto the metric.
-  const onProvisional = (pcis: Record<string, [number, number] | null>, done: number): void =>
-    ctx.stages?.provisional(done, bs.n, (snap) => {
-      const rows = tableOf(snap, 'perClass');
-      for (const [c, row] of (rows ?? []).entries()) {
-        const ci = pcis[classAccuracyKey(c)];
-        if (ci) row.ci = ci;
-      }
-      for (const k of keys) if (!classKeys.includes(k)) setSnapshotCi(snap, k, pcis[k]);
-      const snapRows = tableOf(snap, 'operatingPoints');
-      if (snapRows) for (const o of opKeys) setRowCi(snapRows[o.row], o.field, pcis[o.key]);
-    });
+  const opOf = new Map(opKeys.map((o) => [o.key, o]));
+  const classOf = new Map(classKeys.map((k, c) => [k, c]));
+  // Per-class accuracy into its table row, the operating points into theirs; the rest onto the metric.
+  const place: PlaceInterval = (target, key, ci) => {
+    const c = classOf.get(key);
+    if (c !== undefined) {
+      const row = tableOf(target, 'perClass')?.[c];
+      if (row && ci) row.ci = ci;
+      return true;
+    }
+    const o = opOf.get(key);
+    if (o === undefined) return false;
+    setRowCi(tableOf(target, 'operatingPoints')?.[o.row], o.field, ci);
+    return true;
+  };
   // Each key's point: the basic intervals (calibration errors) are reflected about it.
   const points: Record<string, number | null> = {};
   for (const k of keys) points[k] = results.metrics[k]?.value ?? null;
-  const t0 = performance.now();
-  const cis = fast
-    ? await sortedOrderCis(run, keys, strata, ctx, points, ctx.stages ? onProvisional : undefined)
-    : ciForStatistics(
-        data.n,
-        (counts) => {
-          const v: Record<string, number | null> = scalarMetricsFor(run, counts, { perClass: classKeys.length > 0 });
-          if (sel) Object.assign(v, selectiveScalars(sel, counts, scratch));
-          return keys.map((k) => {
-            const x = v[k];
-            return x === undefined || x === null ? NaN : x;
-          });
-        },
-        keys,
-        {
-          n: bs.n,
-          confidence: bs.confidence,
-          seed: bs.seed,
-          strata,
-          onResample: resampleProgress(ctx.progress, 'bootstrap'),
-          provisional: ctx.stages
-            ? provisionalIntervals(keys, bs.confidence, onProvisional, undefined, points)
-            : undefined,
-        },
-        points,
-      );
-  results.timings.bootstrap = (results.timings.bootstrap ?? 0) + (performance.now() - t0) / 1000;
-  const missing: string[] = [];
-  for (const [c, row] of (perClass ?? []).entries()) {
-    const ci = cis[classAccuracyKey(c)];
-    if (ci) row.ci = ci;
-  }
-  for (const o of opKeys) setRowCi(opRows![o.row], o.field, cis[o.key]);
-  const opKeySet = new Set(opKeys.map((o) => o.key));
-  for (const k of keys) {
-    if (classKeys.includes(k) || opKeySet.has(k)) continue;
-    const ci = cis[k];
-    if (ci) results.setCi(k, ci, intervalMethodOf(k));
-    else missing.push(k);
-  }
-  if (missing.length > 0) {
-    warnings.note(
-      'ci-undefined',
-      `No bootstrap interval for ${missing.join(', ')}: the value is undefined in more than half of the ${bs.n} resamples.`,
-      { count: missing.length },
-    );
-  }
+  await bootstrapStep(
+    {
+      plan: classificationPlan(run, keys, strata, fast),
+      points,
+      place,
+      source: run.source ?? null,
+      started: run.resampleWorkers,
+    },
+    ctx,
+  );
 };
 
 /**
@@ -196,10 +145,20 @@ function setRowCi(row: OperatingPointRow | undefined, field: string, ci: [number
 }
 
 /**
- * The classification task's {@link ResamplingPlan}: its rows (ids, true labels), the keys that get
- * intervals, and the statistic over the rows — in the selective score order on the fast path
- * (the same statistic as {@link sortedOrderCis}, so it runs on the bootstrap's worker threads),
- * else in file order on the calling thread (the statistic of `ciForStatistics`).
+ * The classification task's {@link ResamplingPlan}: its rows (ids, true labels, strata), the keys
+ * that get intervals, and the statistic over the rows.
+ *
+ * The fast path (stats/resampleDraws.ts), whenever the selective setup allows it: every per-row
+ * vector is permuted ONCE into the selective score order (rows are exchangeable for the draw),
+ * multiplicities are drawn directly per sorted position, and every statistic walks that order with
+ * integer multiplicities — the selective and calibration keys of a resample in one pass
+ * (metrics/selectiveResample.ts) that also gathers its classification sums (without a weight
+ * column, and then over byte multiplicities, see {@link ciResampleStat}; otherwise their own walk):
+ * no sort, gather or copy per resample. Resample b depends only on (seed, b), so the resamples are
+ * split across the bootstrap threads (classificationCiWorker.ts) and the intervals stay the same.
+ * Otherwise (a validation/test split re-choosing the threshold) the statistic runs over the rows in
+ * file order on the calling thread, with the draws of one sequential stream (`bootstrapDistribution`
+ * of stats/bootstrap.ts): another stream over the same distribution; the seed fixes either.
  */
 function classificationPlan(
   run: ClassificationRun,
@@ -224,7 +183,13 @@ function classificationPlan(
       position = new Int32Array(data.n);
       for (let p = 0; p < data.n; p++) position[order[p]] = p;
     }
-    return { ...base, position, build: () => ciResampleStat(job), worker: { file: ciWorkerFile(), job } };
+    return {
+      ...base,
+      position,
+      build: () => ciResampleStat(job),
+      worker: { file: ciWorkerFile(), job },
+      draws: 'per-resample',
+    };
   }
   const sel = run.selective!;
   const scratch = selectiveScratch(sel);
@@ -233,6 +198,8 @@ function classificationPlan(
     ...base,
     position: null,
     worker: null,
+    // the stream of `bootstrapDistribution` (stats/bootstrap.ts), over the rows in file order
+    draws: 'stream',
     build: () => {
       const f64 = new Float64Array(data.n);
       return (counts, out) => {
@@ -344,61 +311,6 @@ export function ciWorkerFile(): string | null {
 }
 
 /**
- * The fast path (stats/resampleDraws.ts): every per-row vector is permuted ONCE into the selective
- * score order (rows are exchangeable for the draw), multiplicities are drawn directly per sorted
- * position, and every statistic walks that order with integer multiplicities — the selective and
- * calibration keys of a resample in one pass (metrics/selectiveResample.ts) that also gathers its
- * classification sums (without a weight column, and then over byte multiplicities, see
- * {@link ciResampleStat}; otherwise their own walk): no sort, gather or copy per resample. Resample b depends only
- * on (seed, b), so the resamples can be split across threads (stats/parallelBootstrap.ts) and the
- * intervals stay the same. They differ from the file-order
- * draws of `ciForStatistics` (another stream over the same distribution); the seed fixes them.
- */
-async function sortedOrderCis(
-  run: ClassificationRun,
-  keys: string[],
-  strata: ArrayLike<number> | null,
-  ctx: TaskContext,
-  points: Readonly<Record<string, number | null>>,
-  onProvisional?: (cis: Record<string, [number, number] | null>, done: number) => void,
-): Promise<Record<string, [number, number] | null>> {
-  const bs = ctx.config.bootstrap;
-  const { job, strata: st } = sortedCiJob(run, keys, strata);
-  const K = keys.length;
-  const progress = resampleProgress(ctx.progress, 'bootstrap');
-  // One pool for both blocks: the workers start and receive the job once.
-  const pool = new ResamplePool({
-    nRows: job.n,
-    K,
-    totalResamples: bs.n,
-    seed: bs.seed,
-    strata: st,
-    // built once the worker threads are started: they load and build their own meanwhile
-    stat: { build: () => ciResampleStat(job) },
-    job,
-    workerFile: ciWorkerFile(),
-    started: run.resampleWorkers,
-    onWorkerFallback: workerFallbackNote(ctx.warnings),
-  });
-  try {
-    const block = (first: number, count: number): Promise<Float64Array> =>
-      pool.run(first, count, (done) => progress(Math.min(first + done, bs.n), bs.n));
-    // Resample b depends only on (seed, b): the first block alone is a run of that many resamples
-    // (the provisional intervals), and the two blocks joined are the values of one run of bs.n.
-    const at = onProvisional && bs.n > PROVISIONAL_RESAMPLES ? PROVISIONAL_RESAMPLES : bs.n;
-    const head = await block(0, at);
-    if (at === bs.n) return intervalsOf(head, keys, bs.n, bs.confidence, points);
-    onProvisional!(intervalsOf(head, keys, at, bs.confidence, points), at);
-    const values = new Float64Array(bs.n * K);
-    values.set(head);
-    values.set(await block(at, bs.n - at), at * K);
-    return intervalsOf(values, keys, bs.n, bs.confidence, points);
-  } finally {
-    await pool.close();
-  }
-}
-
-/**
  * The {@link CiJob} of a run in its selective score order (file order without a selective setup),
  * with the stratum positions in that order. `order[p]` = the file row at position p.
  */
@@ -434,27 +346,6 @@ export function sortedCiJob(
     selective: sSel,
   };
   return { job, strata: stratumPositions(n, st), order };
-}
-
-/**
- * Interval per key from resample-major values (`values[b·K + k]`): each key's own method
- * (stats/bootstrap.ts `intervalOf`: basic about its point for the calibration errors, else percentile).
- */
-export function intervalsOf(
-  values: Float64Array,
-  keys: readonly string[],
-  nResamples: number,
-  confidence: number,
-  points: Readonly<Record<string, number | null>>,
-): Record<string, [number, number] | null> {
-  const K = keys.length;
-  const col = new Float64Array(nResamples);
-  const out: Record<string, [number, number] | null> = {};
-  keys.forEach((key, k) => {
-    for (let b = 0; b < nResamples; b++) col[b] = values[b * K + k];
-    out[key] = intervalOf(key, col, points[key], confidence);
-  });
-  return out;
 }
 
 /** The rows with position p standing for "row p" (the caller's numbering is the sorted order). */

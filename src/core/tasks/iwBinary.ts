@@ -17,7 +17,7 @@
 import { iwSlicesStep } from '../inspect/slicesStep';
 import { subsetIwBinary } from '../inspect/subset';
 import { checkBaselineFits } from './baselineRun';
-import { checkCancelled, fail, type Warnings } from '../diagnostics';
+import { fail, type Warnings } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import { CONFIG_DEFAULTS } from '../config/types';
 import { STRATUM_B, type IwBinaryData } from '../data/iwBinaryData';
@@ -33,8 +33,7 @@ import {
   type ScoreOrder,
 } from '../metrics/binaryCurve';
 import { IW_KEYS, metricVector, sortedResampler, stratumWeights, type IwKey } from '../metrics/importance';
-import { fastBootstrapDistribution, percentileInterval, PROVISIONAL_RESAMPLES } from '../stats/bootstrap';
-import { setSnapshotCi } from './stages';
+import { bootstrapStep } from './bootstrapService';
 import type { Curve, MetricValue, ResultTables } from '../results/types';
 import { directionOf } from '../results/directions';
 import type { TaskRunner } from './types';
@@ -240,6 +239,9 @@ function warnSplitUnused(header: string[], file: string, config: ResolvedConfig,
   );
 }
 
+/** The plan's keys of the unweighted baseline's values (`results.baselines.unweighted`): this prefix and the key. */
+const UNWEIGHTED_PREFIX = 'unweighted:';
+
 export const runIwBinary: TaskRunner = async (ctx) => {
   const { config, warnings, results } = ctx;
   const t = config.threshold ?? CONFIG_DEFAULTS.threshold;
@@ -331,74 +333,57 @@ export const runIwBinary: TaskRunner = async (ctx) => {
 
   const bs = config.bootstrap;
   const source = { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: data.n, columns: data.columns };
-  if (bs.n > 0 && ctx.onResampling) {
-    // A paired comparison resamples the rows itself: the statistic over sorted positions.
+  if (bs.n > 0) {
+    // Rows in score order once: a resample is a multiplicity per sorted position, so the weights of
+    // a resample are w × counts and nothing is re-sorted (strata permuted alike). Both the weighted
+    // keys and the unweighted baseline's come from the same resamples.
     const position = new Int32Array(data.n);
     for (let p = 0; p < data.n; p++) position[so.order[p]] = p;
-    ctx.onResampling({
-      unit: 'row',
-      n: data.n,
-      ids: data.ids,
-      truth: Array.from(data.labels, String),
-      strata: data.strata,
-      keys: IW_KEYS.filter((k) => results.metrics[k]?.value !== null),
-      position,
-      build: () => {
-        const resampler = sortedResampler(so, data.labels, w.weights, data.strata, nAbove);
-        const pick = IW_KEYS.flatMap((k, j) => (results.metrics[k]?.value !== null ? [j] : []));
-        return (counts, out) => {
-          const v = resampler.stat(counts);
-          for (let q = 0; q < pick.length; q++) out[q] = v[pick[q]];
-        };
-      },
-      worker: null,
-    });
-  } else if (bs.n > 0) {
-    if (ctx.stages) await ctx.stages.point(source);
-    results.time('bootstrap', () => {
-      // Rows in score order once; a resample is a multiplicity per sorted position, so the
-      // weights of a resample are w × counts and nothing is re-sorted (strata permuted alike).
-      const resampler = sortedResampler(so, data.labels, w.weights, data.strata, nAbove);
-      const K = IW_KEYS.length;
-      // The fast engine (stats/resampleDraws.ts): Int32 multiplicities per sorted position, each
-      // stratum resampled to its own size; resample b depends only on (seed, b, strata).
-      const dist = fastBootstrapDistribution(data.n, 2 * K, (counts, out) => out.set(resampler.stat(counts)), {
-        n: bs.n,
-        confidence: bs.confidence,
-        seed: bs.seed,
-        strata: resampler.strata,
-        onResample: (done, total) => {
-          if (done % 50 === 0 || done === total) {
-            checkCancelled(ctx.progress);
-            ctx.progress?.report?.('bootstrap', done, total);
-          }
+    const K = IW_KEYS.length;
+    const unweightedKey = (k: string): string => `${UNWEIGHTED_PREFIX}${k}`;
+    const weighted = IW_KEYS.filter((k) => results.metrics[k]?.value !== null);
+    const unweighted = IW_KEYS.filter((k) => baseline[k].value !== null);
+    const pick = [
+      ...IW_KEYS.flatMap((k, j) => (results.metrics[k]?.value !== null ? [j] : [])),
+      ...IW_KEYS.flatMap((k, j) => (baseline[k].value !== null ? [K + j] : [])),
+    ];
+    const points: Record<string, number | null> = {};
+    for (const k of weighted) points[k] = results.metrics[k]!.value;
+    for (const k of unweighted) points[unweightedKey(k)] = baseline[k].value;
+    await bootstrapStep(
+      {
+        plan: {
+          unit: 'row',
+          n: data.n,
+          ids: data.ids,
+          truth: Array.from(data.labels, String),
+          strata: data.strata,
+          keys: [...weighted, ...unweighted.map(unweightedKey)],
+          position,
+          // resample b from (seed, b) alone (stats/resampleDraws.ts), on the calling thread
+          draws: 'per-resample',
+          worker: null,
+          build: () => {
+            const resampler = sortedResampler(so, data.labels, w.weights, data.strata, nAbove);
+            return (counts, out) => {
+              const v = resampler.stat(counts);
+              for (let q = 0; q < pick.length; q++) out[q] = v[pick[q]];
+            };
+          },
         },
-        provisional: ctx.stages
-          ? {
-              at: PROVISIONAL_RESAMPLES,
-              onDistribution: (head) =>
-                ctx.stages?.provisional(PROVISIONAL_RESAMPLES, bs.n, (snap) => {
-                  const unweighted = snap.baselines?.unweighted;
-                  IW_KEYS.forEach((k, j) => {
-                    if (snap.metrics[k]?.value !== null)
-                      setSnapshotCi(snap, k, percentileInterval(head[j], bs.confidence));
-                    const cu2 = percentileInterval(head[K + j], bs.confidence);
-                    const b = unweighted?.[k];
-                    if (b && cu2 && b.value !== null && Number.isFinite(cu2[0]) && Number.isFinite(cu2[1])) b.ci = cu2;
-                  });
-                }),
-            }
-          : undefined,
-      });
-      IW_KEYS.forEach((k, j) => {
-        const ci = percentileInterval(dist[j], bs.confidence);
-        if (ci && results.metrics[k]?.value !== null) results.setCi(k, ci);
-        const cu2 = percentileInterval(dist[K + j], bs.confidence);
-        if (cu2 && baseline[k].value !== null && Number.isFinite(cu2[0]) && Number.isFinite(cu2[1]))
-          baseline[k].ci = cu2;
-      });
-    });
-    if (!data.strata) {
+        points,
+        // The unweighted baseline's intervals go beside its values.
+        place: (target, key, ci) => {
+          if (!key.startsWith(UNWEIGHTED_PREFIX)) return false;
+          const b = target.baselines?.unweighted?.[key.slice(UNWEIGHTED_PREFIX.length)];
+          if (b && ci && b.value !== null && Number.isFinite(ci[0]) && Number.isFinite(ci[1])) b.ci = ci;
+          return true;
+        },
+        source,
+      },
+      ctx,
+    );
+    if (!data.strata && !ctx.onResampling) {
       warnings.note(
         'bootstrap-unstratified',
         'No stratum column: the bootstrap resamples all rows together (weights from the weight column).',

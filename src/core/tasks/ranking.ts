@@ -63,11 +63,10 @@ import { applyMetric, FACTOR_MAP_MAX_DIM, ITEM_MAP_MAX_DIM, itemMap, nameColumn 
 import type { LoadedRanking } from '../io/ranking/load';
 import { directionOf } from '../results/directions';
 import type { Curve, MetricValue } from '../results/types';
-import { provisionalIntervals, resampleProgress } from '../stats/bootstrap';
-import { workerFallbackNote } from '../stats/parallelBootstrap';
+import { threadsFor } from '../stats/parallelBootstrap';
 import { catalogMetrics } from '../metrics/ranking/catalog';
-import { rankingCiWorkerFile, userMeanCis, userMeanJob, userMeanStat } from './rankingCi';
-import { setSnapshotCi } from './stages';
+import { rankingCiWorkerFile, userMeanPlan } from './rankingCi';
+import { bootstrapStep } from './bootstrapService';
 import type { TaskContext, TaskRunner } from './types';
 import { collectGarbage } from '../collectGarbage';
 
@@ -325,65 +324,40 @@ export const runRanking: TaskRunner = async (ctx) => {
 
   // Bootstrap intervals over users for the mean-type metrics.
   const nBoot = config.bootstrap.n;
-  if (nBoot > 0 && run.evaluated.length > 0 && ctx.onResampling) {
+  if (nBoot > 0 && run.evaluated.length > 0) {
     const keys = Object.keys(run.perUser);
-    const job = userMeanJob(run.perUser, keys, run.evaluated.length, false);
-    // The catalogue keys of a resample: coverage over the users drawn at least once.
+    const nUsers = run.evaluated.length;
+    // A paired comparison resamples the catalogue keys too (coverage over the users drawn at least
+    // once). A run's own report gives them no interval: a resample draws about 63% of the users,
+    // so its coverage sits below the point and the interval would not cover it.
     const catKeys = ks.flatMap((k, q) =>
       [`coverage@${k}`, `cold_start_coverage@${k}`].flatMap((key, j) =>
         results.metrics[key] && results.metrics[key].value !== null ? [{ key, q, cold: j === 1 }] : [],
       ),
     );
     const withCatalog = keptLists !== null && catalogOptions !== null && catKeys.length > 0;
-    ctx.onResampling({
-      unit: 'user',
-      n: run.evaluated.length,
+    const drawn = withCatalog ? new Int32Array(nUsers) : null;
+    const plan = userMeanPlan(run.perUser, keys, nUsers, {
       ids: RowIds.ofTexts(evaluatedUsers),
-      truth: null,
-      strata: null,
-      keys: withCatalog ? [...keys, ...catKeys.map((c) => c.key)] : keys,
-      position: null,
-      build: () => {
-        const means = userMeanStat(job);
-        if (!withCatalog) return means;
-        const K = keys.length;
-        const drawn = new Int32Array(run.evaluated.length);
-        return (counts, out) => {
-          means(counts, out);
-          let m = 0;
-          for (let e = 0; e < counts.length; e++) if (counts[e] > 0) drawn[m++] = run.evaluated[e]!;
-          const cat = catalogMetrics(keptLists, drawn.subarray(0, m), catalogOptions);
-          catKeys.forEach((c, j) => {
-            const v = c.cold ? cat.coldCoverage?.[c.q] : cat.coverage[c.q];
-            out[K + j] = v === null || v === undefined ? NaN : v;
-          });
-        };
-      },
-      // the catalogue statistic reads the lists: on this thread
-      worker: withCatalog ? null : { file: rankingCiWorkerFile(), job },
+      shared: !ctx.onResampling && threadsFor(nUsers, nBoot) > 1 && rankingCiWorkerFile() !== null,
+      extra: withCatalog
+        ? {
+            keys: catKeys.map((c) => c.key),
+            stat: (counts, out, at) => {
+              let m = 0;
+              for (let e = 0; e < counts.length; e++) if (counts[e] > 0) drawn![m++] = run.evaluated[e]!;
+              const cat = catalogMetrics(keptLists, drawn!.subarray(0, m), catalogOptions);
+              catKeys.forEach((c, j) => {
+                const v = c.cold ? cat.coldCoverage?.[c.q] : cat.coverage[c.q];
+                out[at + j] = v === null || v === undefined ? NaN : v;
+              });
+            },
+          }
+        : undefined,
     });
-  } else if (nBoot > 0 && run.evaluated.length > 0) {
-    const keys = Object.keys(run.perUser);
-    if (ctx.stages) await ctx.stages.point(source);
-    const provisional = ctx.stages
-      ? provisionalIntervals(keys, config.bootstrap.confidence, (pcis, done) =>
-          ctx.stages?.provisional(done, nBoot, (snap) => keys.forEach((k) => setSnapshotCi(snap, k, pcis[k]))),
-        )
-      : undefined;
-    const t1 = performance.now();
-    const cis = await userMeanCis(run.perUser, keys, run.evaluated.length, {
-      n: nBoot,
-      confidence: config.bootstrap.confidence,
-      seed: config.bootstrap.seed,
-      onResample: resampleProgress(ctx.progress, 'bootstrap'),
-      provisional,
-      onWorkerFallback: workerFallbackNote(warnings),
-    });
-    results.timings.bootstrap = (results.timings.bootstrap ?? 0) + (performance.now() - t1) / 1000;
-    for (const key of keys) {
-      const ci = cis[key];
-      if (ci) results.setCi(key, ci);
-    }
+    const points: Record<string, number | null> = {};
+    for (const k of plan.keys) points[k] = results.metrics[k]?.value ?? null;
+    await bootstrapStep({ plan, points, source }, ctx);
   }
   return source;
 };

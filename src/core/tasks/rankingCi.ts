@@ -12,9 +12,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { percentileInterval, resampleColumns, type ProvisionalHook } from '../stats/bootstrap';
-import { ResamplePool, threadsFor } from '../stats/parallelBootstrap';
-import type { ResampleRange } from '../stats/resampleDraws';
+import type { RowIds } from '../data/rowIds';
+import type { ResamplingPlan } from '../stats/resamplingPlan';
 
 /** What a thread needs to compute the user means of a resample (structured-cloneable). */
 export interface UserMeanJob {
@@ -26,22 +25,6 @@ export interface UserMeanJob {
   masks: Uint8Array[];
   /** Per key the index of its mask in `masks`, or −1 when it is defined for every user. */
   maskOf: Int32Array;
-}
-
-export interface UserMeanCiOptions {
-  /** Number of resamples. */
-  n: number;
-  confidence: number;
-  seed: number;
-  /** Progress (done of n); throw to stop. */
-  onResample?: (done: number, total: number) => void;
-  provisional?: ProvisionalHook;
-  /** Threads to use (default: available cores, capped by the work). */
-  threads?: number;
-  /** Worker script (default: the one next to this module), or null for one thread. */
-  workerFile?: string | null;
-  /** A worker's resamples were computed on the calling thread (same values, slower). */
-  onWorkerFallback?: (range: ResampleRange, why: string) => void;
 }
 
 /** The job of `keys` of `perUser` (n users each); `shared` puts the values where threads share them. */
@@ -180,59 +163,56 @@ export function rankingCiWorkerFile(): string | null {
   return null;
 }
 
+/** The resampling plan of user means (see {@link userMeanPlan}). */
+export interface UserMeanPlanOptions {
+  /** The evaluated users' ids, in the order of the values (null: pair by position). */
+  ids: RowIds | null;
+  /**
+   * Put the values where bootstrap threads share them (a SharedArrayBuffer); otherwise each
+   * worker gets a copy. Worth it when the plan runs on several threads.
+   */
+  shared: boolean;
+  /**
+   * Keys computed after the means from the users drawn (the catalogue keys of a paired
+   * comparison): their statistic reads the lists, so the plan then runs on the calling thread.
+   */
+  extra?: { keys: readonly string[]; stat: (counts: Int32Array, out: Float64Array, at: number) => void };
+}
+
 /**
- * Percentile intervals of the user means of `keys` (n users each in `perUser`; NaN = undefined
- * for that user, left out of that key's mean): one per key, null when fewer than half the
- * resamples define it. With a provisional hook the first `provisional.at` resamples are computed
- * as a block of their own and handed over first.
+ * The ranking task's {@link ResamplingPlan}: the units are the evaluated users, each key's
+ * statistic the mean of its users' values weighted by their multiplicities (users with an
+ * undefined value left out), drawn from the one sequential stream of `bootstrapDistribution` (the
+ * run's intervals as written since the first version), on the ranking bootstrap threads.
  */
-export async function userMeanCis(
+export function userMeanPlan(
   perUser: Record<string, Float64Array>,
-  keys: string[],
+  keys: readonly string[],
   n: number,
-  opts: UserMeanCiOptions,
-): Promise<Record<string, [number, number] | null>> {
-  if (!Number.isInteger(opts.n) || opts.n < 1)
-    throw new RangeError(`Expected \`n\` to be a positive integer, but got ${opts.n}.`);
-  const workerFile = opts.workerFile === undefined ? rankingCiWorkerFile() : opts.workerFile;
-  const B = opts.n;
-  const K = keys.length;
-  const threaded = workerFile !== null && threadsFor(n, B, opts.threads) > 1;
-  const job = userMeanJob(perUser, keys, n, threaded);
-  const pool = new ResamplePool({
-    nRows: n,
-    K,
-    totalResamples: B,
-    seed: opts.seed,
+  opts: UserMeanPlanOptions,
+): ResamplingPlan {
+  const job = userMeanJob(perUser, keys, n, opts.shared);
+  const extra = opts.extra;
+  return {
+    unit: 'user',
+    n,
+    ids: opts.ids,
+    truth: null,
     strata: null,
+    keys: extra ? [...keys, ...extra.keys] : [...keys],
+    position: null,
     draws: 'stream',
     // Measured with 100,000 users: stepping through a resample's draws costs about as much as
     // drawing them (≈ 0.45 ms), the statistic ≈ 0.08 ms per key.
-    seekCost: 1 / (1 + 0.2 * K),
-    stat: userMeanStat(job),
-    job,
-    workerFile,
-    threads: opts.threads,
-    onWorkerFallback: opts.onWorkerFallback,
-  });
-  try {
-    const block = (first: number, count: number): Promise<Float64Array> =>
-      pool.run(first, count, (done) => opts.onResample?.(Math.min(first + done, B), B));
-    const at = opts.provisional && opts.provisional.at < B ? opts.provisional.at : B;
-    const head = await block(0, at);
-    let values = head;
-    if (at < B) {
-      opts.provisional!.onDistribution(resampleColumns(head, K, at));
-      values = new Float64Array(B * K);
-      values.set(head);
-      values.set(await block(at, B - at), at * K);
-    }
-    const out: Record<string, [number, number] | null> = {};
-    resampleColumns(values, K, B).forEach((dist, q) => {
-      out[keys[q]] = percentileInterval(dist, opts.confidence);
-    });
-    return out;
-  } finally {
-    await pool.close();
-  }
+    seekCost: 1 / (1 + 0.2 * keys.length),
+    build: () => {
+      const means = userMeanStat(job);
+      if (!extra) return means;
+      return (counts, out) => {
+        means(counts, out);
+        extra.stat(counts, out, keys.length);
+      };
+    },
+    worker: extra ? null : { file: rankingCiWorkerFile(), job },
+  };
 }

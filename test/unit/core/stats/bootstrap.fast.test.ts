@@ -4,11 +4,8 @@
 // drawResample, the strata keep their sizes, and the seed fixes the values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  fastBootstrapDistribution,
-  fastCiForStatistics,
-  percentileInterval,
-} from '../../../../src/core/stats/bootstrap';
+import { fastBootstrapDistribution, percentileInterval } from '../../../../src/core/stats/bootstrap';
+import { fastCiForStatistics } from '../../helpers/bootstrapReference';
 import { drawResample, stratumPositions } from '../../../../src/core/stats/resampleDraws';
 import { createRng } from '../../../../src/core/stats/rng';
 import { CancelledError } from '../../../../src/core/diagnostics';

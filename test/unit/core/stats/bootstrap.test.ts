@@ -4,12 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   bootstrapDistribution,
-  ciForStatistics,
   percentileInterval,
   quantileSorted,
   resampleProgress,
   strataOf,
 } from '../../../../src/core/stats/bootstrap';
+import { ciForStatistics } from '../../helpers/bootstrapReference';
 import { createRng } from '../../../../src/core/stats/rng';
 import { CancelledError } from '../../../../src/core/diagnostics';
 

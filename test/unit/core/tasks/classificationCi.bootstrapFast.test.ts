@@ -12,7 +12,8 @@ import {
 import { scalarMetricsOf } from '../../../../src/core/tasks/classificationRun';
 import { aggregateClassification } from '../../../../src/core/metrics/classification';
 import type { ClassificationRun } from '../../../../src/core/tasks/classificationRun';
-import { ciResampleStat, ciWorkerFile, intervalsOf, sortedCiJob } from '../../../../src/core/tasks/classificationCi';
+import { ciResampleStat, ciWorkerFile, sortedCiJob } from '../../../../src/core/tasks/classificationCi';
+import { intervalsOfValues } from '../../../../src/core/stats/planIntervals';
 import { percentileInterval } from '../../../../src/core/stats/bootstrap';
 import { drawResample, evaluateResamples } from '../../../../src/core/stats/resampleDraws';
 import { parallelResamples } from '../../../../src/core/stats/parallelBootstrap';
@@ -79,7 +80,7 @@ for (const [name, extra] of [
     // and the step's intervals are the intervals of these values (percentile; basic about the
     // point for the calibration errors)
     const points = Object.fromEntries(keys.map((k) => [k, ctx.results.metrics[k]?.value ?? null]));
-    const cis = intervalsOf(fast, keys, 60, 0.9, points);
+    const cis = intervalsOfValues(fast, keys, 60, { confidence: 0.9, points });
     for (const k of keys) assert.deepEqual(ctx.results.metrics[k].ci, cis[k] ?? undefined, k);
     const col = Float64Array.from({ length: 60 }, (_, b) => ref[b * keys.length + keys.indexOf('aurc')]);
     const aurcRef = percentileInterval(col, 0.9)!;

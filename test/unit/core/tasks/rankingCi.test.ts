@@ -8,7 +8,8 @@ import { bootstrapDistribution, percentileInterval } from '../../../../src/core/
 import { ResamplePool } from '../../../../src/core/stats/parallelBootstrap';
 import { evaluateStreamResamples, ResampleStream } from '../../../../src/core/stats/resampleStream';
 import { bundledWorker } from '../../helpers/bundledWorker';
-import { rankingCiWorkerFile, userMeanCis, userMeanJob, userMeanStat } from '../../../../src/core/tasks/rankingCi';
+import { rankingCiWorkerFile, userMeanJob, userMeanStat } from '../../../../src/core/tasks/rankingCi';
+import { userMeanCis } from '../../helpers/bootstrapReference';
 
 // 203 users (203 mod 4 = 3: the last three go to the first running sum); b and c are undefined for
 // the same users (one shared mask), d for others; five keys: two pairs and one key alone.
@@ -118,16 +119,15 @@ test('userMeanCis: the same intervals on 1 and 2 threads, the reference interval
   const expected = Object.fromEntries(keys.map((k, q) => [k, percentileInterval(ref[q], 0.9)]));
   const provisional: Record<string, [number, number] | null>[] = [];
   const hook = {
-    at: 30,
-    onDistribution: (dist: Float64Array[]) =>
-      provisional.push(Object.fromEntries(keys.map((k, q) => [k, percentileInterval(dist[q], 0.9)]))),
+    provisionalAt: 30,
+    onProvisional: (cis: Record<string, [number, number] | null>) => provisional.push(cis),
   };
   const opts = { n: B, confidence: 0.9, seed: 5 };
   const one = await userMeanCis(perUser, keys, n, { ...opts, threads: 1 });
   const two = await userMeanCis(perUser, keys, n, {
     ...opts,
     threads: 2,
-    provisional: hook,
+    ...hook,
     workerFile,
     onWorkerFallback: noFallback,
   });

@@ -1,0 +1,159 @@
+/**
+ * Reference forms of the bootstrap used only by tests: intervals of a statistic over file-order
+ * multiplicities on one thread, as the tasks computed them before every task resampled through its
+ * plan (stats/planIntervals.ts). The tests compare the plans' intervals and the engines' draws with
+ * these slow, obvious loops.
+ */
+import {
+  bootstrapDistribution,
+  fastBootstrapDistribution,
+  intervalOf,
+  PROVISIONAL_RESAMPLES,
+  percentileInterval,
+  type BootstrapOptions,
+  type ProvisionalHook,
+} from '../../../src/core/stats/bootstrap';
+import { threadsFor } from '../../../src/core/stats/parallelBootstrap';
+import { planIntervals } from '../../../src/core/stats/planIntervals';
+import type { ResampleRange } from '../../../src/core/stats/resampleDraws';
+import { rankingCiWorkerFile, userMeanPlan } from '../../../src/core/tasks/rankingCi';
+
+/**
+ * The interval of `key` from its resamples: by {@link intervalOf} when `points` gives the key's
+ * point, else the percentile interval (callers without points ask for percentile intervals).
+ */
+function keyInterval(
+  key: string,
+  values: ArrayLike<number>,
+  points: Readonly<Record<string, number | null>> | undefined,
+  confidence: number,
+): [number, number] | null {
+  return points ? intervalOf(key, values, points[key], confidence) : percentileInterval(values, confidence);
+}
+
+/** A {@link ProvisionalHook} handing over intervals per key (as {@link ciForStatistics} computes them). */
+export function provisionalIntervals(
+  keys: readonly string[],
+  confidence: number,
+  onIntervals: (cis: Record<string, [number, number] | null>, done: number) => void,
+  at = PROVISIONAL_RESAMPLES,
+  points?: Readonly<Record<string, number | null>>,
+): ProvisionalHook {
+  return {
+    at,
+    onDistribution: (dist) => {
+      const out: Record<string, [number, number] | null> = {};
+      keys.forEach((key, k) => {
+        out[key] = dist[k] ? keyInterval(key, dist[k], points, confidence) : null;
+      });
+      onIntervals(out, at);
+    },
+  };
+}
+
+/**
+ * Intervals for several statistics computed from the same resamples. `stat(counts)`
+ * returns one value per key (NaN/null where undefined in that resample); the result maps each key
+ * to its interval, or null when fewer than half the resamples define it. Percentile intervals;
+ * with `points` (each key's value on the sample), each key's own method ({@link intervalOf}). This is the entry point
+ * for every family: build the per-row data once, write the statistics as functions of the
+ * multiplicities, call this.
+ *
+ * @example ciForStatistics(n, (c) => [weightedMean(x, c)], ['mean'], { n: 1000, confidence: 0.95, seed: 0 })
+ */
+export function ciForStatistics(
+  nRows: number,
+  stat: (counts: Float64Array) => ArrayLike<number | null>,
+  keys: readonly string[],
+  opts: BootstrapOptions,
+  points?: Readonly<Record<string, number | null>>,
+): Record<string, [number, number] | null> {
+  const buf = new Float64Array(keys.length);
+  const dist = bootstrapDistribution(
+    nRows,
+    (counts) => {
+      const v = stat(counts);
+      if (v.length !== keys.length)
+        throw new RangeError(`Expected the statistic to return ${keys.length} values, but got ${v.length}.`);
+      for (let k = 0; k < keys.length; k++) {
+        const x = v[k];
+        buf[k] = x === null ? NaN : x;
+      }
+      return buf;
+    },
+    opts,
+  );
+  const out: Record<string, [number, number] | null> = {};
+  keys.forEach((key, k) => {
+    out[key] = dist[k] ? keyInterval(key, dist[k], points, opts.confidence) : null;
+  });
+  return out;
+}
+
+/**
+ * {@link ciForStatistics} on the fast engine ({@link fastBootstrapDistribution}): one percentile
+ * interval per key (null when fewer than half the resamples define it), the statistic reading
+ * Int32 multiplicities and writing `keys.length` values into `out`.
+ */
+export function fastCiForStatistics(
+  nRows: number,
+  stat: (counts: Int32Array, out: Float64Array) => void,
+  keys: readonly string[],
+  opts: BootstrapOptions,
+): Record<string, [number, number] | null> {
+  const dist = fastBootstrapDistribution(nRows, keys.length, stat, opts);
+  const out: Record<string, [number, number] | null> = {};
+  keys.forEach((key, k) => {
+    out[key] = percentileInterval(dist[k], opts.confidence);
+  });
+  return out;
+}
+
+export interface UserMeanCiOptions {
+  /** Number of resamples. */
+  n: number;
+  confidence: number;
+  seed: number;
+  /** Progress (done of n); throw to stop. */
+  onResample?: (done: number, total: number) => void;
+  /** Intervals from the first resamples (stats/planIntervals.ts), when there are more. */
+  onProvisional?: (cis: Record<string, [number, number] | null>, done: number) => void;
+  /** Resamples behind the provisional intervals (default: stats/bootstrap.ts `PROVISIONAL_RESAMPLES`). */
+  provisionalAt?: number;
+  /** Threads to use (default: available cores, capped by the work). */
+  threads?: number;
+  /** Worker script (default: the one next to this module), or null for one thread. */
+  workerFile?: string | null;
+  /** A worker's resamples were computed on the calling thread (same values, slower). */
+  onWorkerFallback?: (range: ResampleRange, why: string) => void;
+}
+
+/**
+ * Percentile intervals of the user means of `keys` (n users each in `perUser`; NaN = undefined
+ * for that user, left out of that key's mean): one per key, null when fewer than half the
+ * resamples define it — the plan of {@link userMeanPlan} run by `planIntervals`
+ * (stats/planIntervals.ts), with `threads` and `workerFile` as given.
+ */
+export async function userMeanCis(
+  perUser: Record<string, Float64Array>,
+  keys: string[],
+  n: number,
+  opts: UserMeanCiOptions,
+): Promise<Record<string, [number, number] | null>> {
+  if (!Number.isInteger(opts.n) || opts.n < 1)
+    throw new RangeError(`Expected \`n\` to be a positive integer, but got ${opts.n}.`);
+  const workerFile = opts.workerFile === undefined ? rankingCiWorkerFile() : opts.workerFile;
+  const shared = workerFile !== null && threadsFor(n, opts.n, opts.threads) > 1;
+  const plan = userMeanPlan(perUser, keys, n, { ids: null, shared });
+  if (plan.worker) plan.worker.file = workerFile;
+  return planIntervals(plan, {
+    n: opts.n,
+    confidence: opts.confidence,
+    seed: opts.seed,
+    onResample: opts.onResample,
+    onProvisional: opts.onProvisional,
+    provisionalAt: opts.provisionalAt,
+    threads: opts.threads,
+    onWorkerFallback: opts.onWorkerFallback,
+  });
+}
