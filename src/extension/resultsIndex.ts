@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { CompareResults } from '../core/compare/types';
 import type { Results } from '../core/results/types';
 import { EvalLensError } from '../core/diagnostics';
-import { parseEvalLensJson } from '../core/results/validate';
+import { parseEvalLensJson } from '../core/compare/evalLensFile';
 
 export type IndexEntry =
   | { kind: 'results'; uri: vscode.Uri; results: Results }

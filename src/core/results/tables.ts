@@ -3,7 +3,7 @@
  * map from a table's name to its type that the writer (`ResultsBuilder.table`), the readers and the
  * JSON schema share. A reader asks {@link tableOf} and gets `ResultTables[name] | undefined`; it
  * never casts (the lint forbids a cast of a table). The types hold because every results object is
- * made by the builder or read through `parseEvalLensJson` (validate.ts), which checks each known
+ * made by the builder or read through `parseEvalLensJson` (compare/evalLensFile.ts), which checks each known
  * table against the schema before anything reads it.
  */
 import type { Results, ResultTables, TableName } from './types';

@@ -1,12 +1,12 @@
 /**
  * Checks a results object against `schemas/eval-lens.results.schema.json` (`eval-lens/results@1`)
  * plus what a schema cannot say: every key listed in `families` is in `metrics`, a curve's columns
- * are aligned, an interval's lower end is not above its upper end. {@link parseEvalLensJson}
- * reads either a results file or a comparison file (checked by `../compare/validate.ts`).
+ * are aligned, an interval's lower end is not above its upper end. {@link readResultsFile} reads a
+ * results file; `parseEvalLensJson` (compare/evalLensFile.ts) either a results file or a comparison
+ * file, with the parts exported here.
  *
  * Results and comparison files come from other people (cloned repositories, pull requests), so
- * every one the CLI or the extension reads goes through {@link parseEvalLensJson} before any
- * field is used.
+ * every one the CLI or the extension reads goes through one of them before any field is used.
  */
 import { readFile } from 'node:fs/promises';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
@@ -15,9 +15,6 @@ import { EvalLensError, printable } from '../diagnostics';
 import { describeValue, explain, keyPath } from '../config/check';
 import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
 import { RESULTS_SCHEMA_ID, type Results } from './types';
-import { COMPARE_SCHEMA_ID, type CompareResults } from '../compare/types';
-import { validateCompare } from '../compare/validate';
-import type { TableInspection } from '../compare/inspect';
 
 /** The results JSON Schema as shipped (registered for `*.eval.json` in the editor). */
 export const RESULTS_SCHEMA: object = resultsSchema;
@@ -153,12 +150,6 @@ export function checkResults(obj: unknown): { ok: true; results: Results } | { o
   return problems.length === 0 ? { ok: true, results: obj as Results } : { ok: false, problems };
 }
 
-/** A results or comparison file, checked. */
-export type EvalLensJson =
-  | { kind: 'results'; results: Results }
-  | { kind: 'compare'; compare: CompareResults }
-  | { kind: 'inspection'; inspection: TableInspection };
-
 /** A JSON syntax error of a results or comparison file, with its line and column. */
 export function jsonSyntaxError(path: string, text: string, err: unknown): EvalLensError {
   // JSON.parse's message has no line on Node 20; the located parser (only on this error path) does.
@@ -177,13 +168,8 @@ export function jsonSyntaxError(path: string, text: string, err: unknown): EvalL
   });
 }
 
-/**
- * Parses and checks the text of a results (`eval-lens/results@1`) or comparison
- * (`eval-lens/compare@1`) file. Nothing in it is used before this returns.
- * @throws EvalLensError `results-syntax` (with line and column), `results-not-eval-lens` (valid
- *   JSON of another kind), `results-invalid` (lists the problems, each naming its field).
- */
-export function parseEvalLensJson(path: string, text: string, accept: 'results' | 'any' = 'any'): EvalLensJson {
+/** The JSON of a results or comparison file (a syntax error names its line and column) and its `schema`. */
+export function parseEvalLensText(path: string, text: string): { obj: unknown; schema: unknown } {
   let obj: unknown;
   try {
     obj = JSON.parse(text);
@@ -192,25 +178,24 @@ export function parseEvalLensJson(path: string, text: string, accept: 'results' 
   }
   const schema =
     obj !== null && typeof obj === 'object' && !Array.isArray(obj) ? (obj as { schema?: unknown }).schema : undefined;
-  const isResults = schema === RESULTS_SCHEMA_ID;
-  if (!isResults && (accept === 'results' || schema !== COMPARE_SCHEMA_ID)) {
-    throw new EvalLensError(
-      'results-not-eval-lens',
-      `${path}: not an Eval Lens results file: expected "schema": "${RESULTS_SCHEMA_ID}"${accept === 'any' ? ` or "${COMPARE_SCHEMA_ID}"` : ''}, got ${schema === undefined ? 'no "schema" key' : printable(describeValue(schema))}.`,
-      { file: path },
-    );
-  }
-  if (isResults) {
-    const checked = checkResults(obj);
-    if (!checked.ok)
-      throw invalidFileError('results-invalid', path, `${RESULTS_SCHEMA_ID} results file`, checked.problems);
-    return { kind: 'results', results: checked.results };
-  }
-  const problems = validateCompare(obj);
-  if (problems.length > 0)
-    throw invalidFileError('results-invalid', path, `${COMPARE_SCHEMA_ID} comparison file`, problems);
-  const c = obj as CompareResults | TableInspection;
-  return c.kind === 'comparison' ? { kind: 'compare', compare: c } : { kind: 'inspection', inspection: c };
+  return { obj, schema };
+}
+
+/** The error for valid JSON of another kind: `expected` lists the schema ids accepted. */
+export function notEvalLensError(path: string, schema: unknown, expected: string[]): EvalLensError {
+  return new EvalLensError(
+    'results-not-eval-lens',
+    `${path}: not an Eval Lens results file: expected "schema": ${expected.map((id) => `"${id}"`).join(' or ')}, got ${schema === undefined ? 'no "schema" key' : printable(describeValue(schema))}.`,
+    { file: path },
+  );
+}
+
+/** `obj` (of schema `eval-lens/results@1`) as results once checked; else the error listing its problems. */
+export function checkedResults(path: string, obj: unknown): Results {
+  const checked = checkResults(obj);
+  if (!checked.ok)
+    throw invalidFileError('results-invalid', path, `${RESULTS_SCHEMA_ID} results file`, checked.problems);
+  return checked.results;
 }
 
 /**
@@ -244,11 +229,6 @@ async function readText(path: string): Promise<string> {
   }
 }
 
-/** Reads and checks a results or comparison file ({@link parseEvalLensJson}). */
-export async function readEvalLensFile(path: string, accept: 'results' | 'any' = 'any'): Promise<EvalLensJson> {
-  return parseEvalLensJson(path, await readText(path), accept);
-}
-
 /**
  * Reads an Eval Lens results file and checks it.
  * @throws EvalLensError `results-read`, `results-syntax` (with line and column),
@@ -256,7 +236,7 @@ export async function readEvalLensFile(path: string, accept: 'results' | 'any' =
  *   (lists the problems).
  */
 export async function readResultsFile(path: string): Promise<Results> {
-  const parsed = await readEvalLensFile(path, 'results');
-  if (parsed.kind !== 'results') throw new Error('unreachable: accept "results" returns results');
-  return parsed.results;
+  const { obj, schema } = parseEvalLensText(path, await readText(path));
+  if (schema !== RESULTS_SCHEMA_ID) throw notEvalLensError(path, schema, [RESULTS_SCHEMA_ID]);
+  return checkedResults(path, obj);
 }

@@ -8,7 +8,7 @@ import { buildCompareModel } from '../../../src/shared/compareModel';
 import { reportToHtml, tableHtml } from '../../../src/shared/exportHtml';
 import { buildReportModel } from '../../../src/shared/report';
 import type { CompareResults } from '../../../src/core/compare/types';
-import { parseEvalLensJson } from '../../../src/core/results/validate';
+import { parseEvalLensJson } from '../../../src/core/compare/evalLensFile';
 import { classificationResults, compareResults } from '../helpers/reportFixtures';
 import { EVIL, foreign, textOf } from './htmlCheck';
 import { exportReport, reportInputFromJson } from '../../../src/shared/exportReport';

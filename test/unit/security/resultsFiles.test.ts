@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EvalLensError, printable } from '../../../src/core/diagnostics';
-import { parseEvalLensJson } from '../../../src/core/results/validate';
+import { parseEvalLensJson } from '../../../src/core/compare/evalLensFile';
 import { validateCompare } from '../../../src/core/compare/validate';
 import { classificationResults, compareResults } from '../helpers/reportFixtures';
 

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EvalLensError } from '../../../src/core/diagnostics';
-import { parseEvalLensJson } from '../../../src/core/results/validate';
+import { parseEvalLensJson } from '../../../src/core/compare/evalLensFile';
 import { reportToHtml } from '../../../src/shared/exportHtml';
 import { buildReportModel } from '../../../src/shared/report';
 import { buildCompareModel } from '../../../src/shared/compareModel';

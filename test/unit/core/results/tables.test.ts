@@ -9,7 +9,8 @@ import { ESLint } from 'eslint';
 import resultsSchema from '../../../../schemas/eval-lens.results.schema.json';
 import { EvalLensError } from '../../../../src/core/diagnostics';
 import { isTableName, otherTables, TABLE_NAMES, tableOf } from '../../../../src/core/results/tables';
-import { checkResults, parseEvalLensJson, validateResults } from '../../../../src/core/results/validate';
+import { parseEvalLensJson } from '../../../../src/core/compare/evalLensFile';
+import { checkResults, validateResults } from '../../../../src/core/results/validate';
 import { iwBinaryResults, rankingResults, rankingSummary, selectiveResults } from '../../helpers/sampleResults';
 
 test('every table of the typed map is a table the schema knows, and the reverse', () => {
