@@ -15,7 +15,7 @@ export const TABLE_CASTS = [
   `${CAST} > TSNonNullExpression > CallExpression[callee.name='tableOf']`,
 ].map((selector) => ({ selector, message: TABLE_CAST }));
 const RESULTS_CAST =
-  'An object becomes Results only through checkResults / parseEvalLensJson (src/core/results/validate.ts), which check it against the schema first: never cast to Results.';
+  'An object becomes Results only through checkResults (src/core/results/validate.ts) / parseEvalLensJson (src/core/compare/evalLensFile.ts), which check it against the schema first: never cast to Results.';
 /** `x as Results`, `x as Results['tables']` (and `<Results>x`) outside validate.ts. */
 const RESULTS_CASTS = [
   `${CAST} > TSTypeReference.typeAnnotation[typeName.name='Results']`,

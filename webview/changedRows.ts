@@ -7,8 +7,8 @@
  * again when a control changes; an answer to an older request is dropped. Values are set as text.
  */
 import type { DiffRow, RowDiff } from '../src/core/compare/diffTypes';
-import { parseWhere, WhereSyntaxError } from '../src/core/inspect/where';
-import type { FilterTerm } from '../src/core/inspect/types';
+import { parseWhere, WhereSyntaxError } from '../src/core/rows/where';
+import type { FilterTerm } from '../src/core/rows/types';
 import type { ChangedRowsModel } from '../src/shared/model';
 import { formatCount, formatNumber, pStatement } from '../src/shared/format';
 import { MAX_DIFF_ROWS } from '../src/shared/protocol';

@@ -11,7 +11,7 @@
  * stand for items, not for rows of the file.
  */
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type { RankingRowView } from '../src/core/inspect/types';
+import type { RankingRowView } from '../src/core/rows/types';
 import { highlightUser, type Highlight, type HighlightItem } from '../src/shared/itemMapChart';
 import type { ChartModel } from '../src/shared/model';
 import { USER_SHOWN_EVENT } from './userInspector';

@@ -12,12 +12,12 @@ import type {
   RowPage,
   RowSort,
   RowView,
-} from '../src/core/inspect/types';
+} from '../src/core/rows/types';
 import type { DrillSpec } from '../src/shared/drillTargets';
 import { formatCount, formatNumber } from '../src/shared/format';
 import { rowPosition, type RowPosition } from '../src/shared/rowPosition';
 import { el } from './dom';
-import { formatTerm } from '../src/core/inspect/where';
+import { formatTerm } from '../src/core/rows/where';
 import { ask, vscode } from './vscodeApi';
 
 /** Rows per page. */

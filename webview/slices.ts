@@ -18,7 +18,7 @@ import type { InspectModel, SliceCandidate, SliceRow, SliceTable } from '../src/
 import { SLICE_INTERVALS_NOTE, worstFirst } from '../src/shared/inspectModel';
 import type { ChartModel, ReportModel } from '../src/shared/model';
 import { formatCi, formatCount, formatNumber } from '../src/shared/format';
-import { formatTerm } from '../src/core/inspect/where';
+import { formatTerm } from '../src/core/rows/where';
 import { drawChart, type Drawn } from './charts';
 import { activates, type OpenRows } from './drill';
 import './foundSlices';

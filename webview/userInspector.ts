@@ -11,7 +11,7 @@
  * It has no drill-down targets: the user's row is shown here, not in the rows panel.
  */
 import { html, type TemplateResult } from 'lit';
-import type { RankingRowView } from '../src/core/inspect/types';
+import type { RankingRowView } from '../src/core/rows/types';
 import type { RowPosition } from '../src/shared/rowPosition';
 import { formatCount, formatNumber } from '../src/shared/format';
 import type { UserInspectorModel } from '../src/shared/userInspector';

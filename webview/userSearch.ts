@@ -6,7 +6,7 @@
  * drawn. Both are Lit elements drawn in the light DOM, so the report's stylesheets style them.
  */
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
-import type { RankingRowView } from '../src/core/inspect/types';
+import type { RankingRowView } from '../src/core/rows/types';
 import { rowPosition, type RowPosition } from '../src/shared/rowPosition';
 import { ask } from './vscodeApi';
 

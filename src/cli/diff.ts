@@ -23,7 +23,8 @@ import {
   foundSlicesCsv,
   type FindSlicesFlags,
 } from './findSlices';
-import { findSlicesBetween, type FileSliceFinderResult } from '../core/inspect/sliceFinderFiles';
+import type { FileSliceFinderResult } from '../core/inspect/sliceFinderFiles';
+import { findSlicesBetween } from '../core/compare/sliceFinderRuns';
 
 export const DIFF_FORMATS = ['table', 'json', 'csv'] as const;
 type DiffFormat = (typeof DIFF_FORMATS)[number];

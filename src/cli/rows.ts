@@ -2,7 +2,7 @@
  * `eval-lens rows FILE`: the rows behind the numbers. Loads FILE with the evaluation's config,
  * filters (`--where`), sorts (`--sort KEY[:asc|:desc]`) and pages (`--limit`, `--offset`) its rows,
  * and prints them as a table, JSON or CSV. The filter language is documented in docs/cli.md and
- * src/core/inspect/where.ts. A bad expression, an unknown key or a value that does not fit its key
+ * src/core/rows/where.ts. A bad expression, an unknown key or a value that does not fit its key
  * is a usage error (exit 2) naming what was expected where.
  */
 import { resolve } from 'node:path';

@@ -3,7 +3,7 @@
  * the filter that selects the rows behind it. Types only, in a module of their own so the view
  * models can name them without importing the builder in `drillTargets.ts`.
  */
-import type { FilterTerm, RowSort } from '../core/inspect/types';
+import type { FilterTerm, RowSort } from '../core/rows/types';
 
 /** The rows behind one number: a title for the rows panel, the filter, and the sort to show them in. */
 export interface DrillSpec {

@@ -4,7 +4,7 @@
  * results (exact bin edges and thresholds, not the rounded text of the tables) and aligned with
  * the charts and tables of `reportModel.ts`. Pure; no vscode, no DOM.
  */
-import type { FilterTerm, RowSort } from '../core/inspect/types';
+import type { FilterTerm, RowSort } from '../core/rows/types';
 import { countedHistogram } from '../core/metrics/ranking/perUser';
 import type { Results } from '../core/results/types';
 import { formatNumber } from './format';

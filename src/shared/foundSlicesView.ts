@@ -4,7 +4,7 @@
  * the one-line note naming the method and the number of slices tried. Pure: the webview renders it
  * as text, a unit test reads it.
  */
-import type { FilterTerm } from '../core/inspect/types';
+import type { FilterTerm } from '../core/rows/types';
 import type { FileSliceFinderResult } from '../core/inspect/sliceFinderTypes';
 import { formatCount, formatP } from './format';
 

@@ -3,7 +3,7 @@
  * subset the report currently shows, and the slice table (from the results' `tables.slices`, or
  * computed on demand). Plain JSON; built on the host, read by the webview. No vscode, no DOM.
  */
-import type { FilterTerm } from '../core/inspect/types';
+import type { FilterTerm } from '../core/rows/types';
 import type { DrillTargets } from './drillSpec';
 import { directionOf } from '../core/results/directions';
 

@@ -7,7 +7,7 @@
  * answer (`savePng`, `copy`) carry a sequence number `seq`, echoed in the `reply`.
  */
 import type { RowDiff } from '../core/compare/diffTypes';
-import type { FilterOp, FilterTerm, RowPage, RowQuery } from '../core/inspect/types';
+import type { FilterOp, FilterTerm, RowPage, RowQuery } from '../core/rows/types';
 import type { ReportModel } from './model';
 import type { SliceCandidate, SliceTable } from './inspectModel';
 import type { FileSliceFinderResult } from '../core/inspect/sliceFinderTypes';

@@ -3,7 +3,7 @@
  * (which an editor can open), or, for Parquet and `.npz` files, which have no lines, the 1-based
  * data row (the row's `line` is data row + 1, as messages count it; nothing to open).
  */
-import type { RowPage } from '../core/inspect/types';
+import type { RowPage } from '../core/rows/types';
 
 export interface RowPosition {
   /** Column title: `line` or `row`. */

@@ -11,7 +11,7 @@ import { appendFileSync, copyFileSync, existsSync, readFileSync } from 'node:fs'
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { evaluateFile } from '../../src/core/evaluate';
-import type { ClassificationRowView, FilterTerm } from '../../src/core/inspect/types';
+import type { ClassificationRowView, FilterTerm } from '../../src/core/rows/types';
 import type { Results } from '../../src/core/results/types';
 import { drillTargets, type DrillSpec } from '../../src/shared/drillTargets';
 import { buildReportModel } from '../../src/shared/report';

@@ -13,7 +13,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { findSlicesBetween, findSlicesInFile } from '../../src/core/inspect/sliceFinderFiles';
+import { findSlicesBetween } from '../../src/core/compare/sliceFinderRuns';
+import { findSlicesInFile } from '../../src/core/inspect/sliceFinderFiles';
 import { copyExamples, root, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import {
   clickMenuItem,

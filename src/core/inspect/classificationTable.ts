@@ -5,10 +5,9 @@
  * group from the long-tail setup — so that a filter selects exactly the rows behind each number.
  */
 import { Warnings } from '../diagnostics';
-import type { RowIds } from '../data/rowIds';
 import type { TextColumn } from '../data/textColumn';
 import type { LoadedClassification } from '../io/loadClassification';
-import { rowScores } from './rowScores';
+import { rowScores } from '../metrics/rowScores';
 import { unshiftWeight } from '../io/weights';
 import { SHOTS } from '../metrics/longtail';
 import { ResultsBuilder } from '../results/builder';
@@ -17,9 +16,9 @@ import { acceptanceFor, prepareSelective } from '../tasks/classificationSelectiv
 import { metricRows, withSplitValues } from '../tasks/split';
 import { cutClassificationData } from '../data/cutRows';
 import type { TaskContext } from '../tasks/types';
-import type { Field } from './fields';
+import type { Field } from '../rows/fields';
 import type { RowTable } from './rowTable';
-import type { ClassificationRowView } from './types';
+import type { ClassificationRowView } from '../rows/types';
 
 /** Dictionary-encodes a string per row. */
 export function encode(values: readonly string[]): { codes: Int32Array; names: string[] } {
@@ -37,25 +36,6 @@ export function encode(values: readonly string[]): { codes: Int32Array; names: s
     codes[i] = k;
   }
   return { codes, names };
-}
-
-/**
- * The `id` field, dictionary-encoded on first use (a filter or a sort by id) rather than when the
- * table is built: a string and a map entry a row cost more than the rest of the table, and most
- * queries (and `eval-lens diff --where`) never name the id.
- */
-export function idField(ids: RowIds): Field {
-  let encoded: { codes: Int32Array; names: string[] } | null = null;
-  const get = (): { codes: Int32Array; names: string[] } => (encoded ??= encode(ids.toArray()));
-  return {
-    kind: 'category',
-    get codes() {
-      return get().codes;
-    },
-    get names() {
-      return get().names;
-    },
-  };
 }
 
 /** Per-row values of a classification file shared by the row table and the slices. */
@@ -142,7 +122,8 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
   // drill-downs select the measured rows by role, whatever the column holds.
   const plan = run.split;
   if (plan) fields.set('split_role', { kind: 'category', codes: splitRoleCodes(n, plan), names: SPLIT_ROLES });
-  if (data.ids) fields.set('id', idField(data.ids));
+  const ids = data.ids ? encode(data.ids.toArray()) : null;
+  if (ids) fields.set('id', { kind: 'category', ...ids });
 
   // Columns by their names in the file: role columns lead to their role's values (the group
   // column to its own values), other columns to their text as written.
@@ -164,7 +145,7 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
   const sortKeys = ['line', ...['confidence', 'loss', 'id', 'label', 'pred', 'weight'].filter((k) => fields.has(k))];
   // The three best classes of every row, computed once, so that the table keeps 36 bytes per row
   // instead of the n×C probability matrix (a long-lived worker holds it).
-  const best = topThree(data.probs, n, C);
+  const { topClass, topScore } = topThree(data.probs, n, C);
   // The view reads only these arrays (not `data` or `run`), so the rest can be collected.
   const { classes, labels, preds, lines } = data;
   const idList = data.ids;
@@ -172,9 +153,8 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
   const { correct, nllTerm } = run.prepared;
   const view = (i: number): ClassificationRowView => {
     const top: [string, number][] = [];
-    if (best)
-      for (let r = 0; r < 3; r++)
-        if (best.topClass[i * 3 + r] >= 0) top.push([classes[best.topClass[i * 3 + r]], best.topScore[i * 3 + r]]);
+    for (let r = 0; r < 3; r++)
+      if (topClass[i * 3 + r] >= 0) top.push([classes[topClass[i * 3 + r]], topScore[i * 3 + r]]);
     const columns: Record<string, string> = {};
     for (const t of text) columns[t.name] = t.values[t.codes[i]];
     const v: ClassificationRowView = {
@@ -211,20 +191,15 @@ function splitRoleCodes(n: number, plan: { val: Int32Array; test: Int32Array }):
   return codes;
 }
 
-/** The weights as written in the file (see io/weights.ts). */
+/** Class index (−1 = none) and score of the three highest-scoring classes per row, best first, the first class on ties. */
 function weightsAsWritten(w: Float64Array, shift: number): Float64Array {
   return shift === 0 ? w : w.map((x) => unshiftWeight(x, shift));
 }
 
-/** Class index (−1 = none) and score of the three highest-scoring classes per row, best first, the first class on ties. */
-function topThree(
-  P: Float64Array | null,
-  n: number,
-  C: number,
-): { topClass: Int32Array; topScore: Float64Array } | null {
-  if (!P) return null; // no matrix kept (or none in the file): no best classes to show
+function topThree(P: Float64Array | null, n: number, C: number): { topClass: Int32Array; topScore: Float64Array } {
   const topClass = new Int32Array(n * 3).fill(-1);
   const topScore = new Float64Array(n * 3);
+  if (!P) return { topClass, topScore };
   for (let i = 0; i < n; i++) {
     const o = i * C;
     let a = -1;

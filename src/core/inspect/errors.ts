@@ -1,23 +1,10 @@
 /**
- * Typed errors of the row query. A {@link QueryError} is a mistake in the query (an unknown key, a
- * value that does not fit the key): the CLI reports it as a usage error (exit 2), the report as a
- * message beside the filter. A {@link StaleSourceError} says that the source file changed since
- * the results were written: the rows of the file would not be the rows behind the numbers, so the
- * caller should offer to re-evaluate instead of showing them.
+ * A {@link StaleSourceError} says that the source file changed since the results were written: the
+ * rows of the file would not be the rows behind the numbers, so the caller should offer to
+ * re-evaluate instead of showing them. (A mistake in the query itself is a QueryError,
+ * rows/queryError.ts.)
  */
 import { EvalLensError } from '../diagnostics';
-import type { FilterTerm } from './types';
-
-export class QueryError extends Error {
-  /** The term at fault, when one is. */
-  readonly term?: FilterTerm;
-
-  constructor(message: string, term?: FilterTerm) {
-    super(message);
-    this.name = 'QueryError';
-    this.term = term;
-  }
-}
 
 export class StaleSourceError extends EvalLensError {
   readonly file: string;

@@ -7,10 +7,10 @@
 import { CONFIG_DEFAULTS, type ResolvedConfig } from '../config/types';
 import { STRATUM_B } from '../data/iwBinaryData';
 import type { LoadedIwBinary } from '../io/loadIwBinary';
-import type { Field } from './fields';
-import { idField } from './classificationTable';
+import type { Field } from '../rows/fields';
+import { encode } from './classificationTable';
 import type { RowTable } from './rowTable';
-import type { ClassificationRowView } from './types';
+import type { ClassificationRowView } from '../rows/types';
 
 export const STRATUM_NAMES = ['B', 'Bc'] as const;
 
@@ -45,7 +45,8 @@ export function iwTable(loaded: LoadedIwBinary, config: ResolvedConfig): RowTabl
   if (loss) fields.set('loss', { kind: 'number', values: loss });
   if (data.weightColumn) fields.set('weight', { kind: 'number', values: data.weightColumn });
   if (data.strata) fields.set('stratum', { kind: 'category', codes: data.strata, names: STRATUM_NAMES });
-  if (data.ids) fields.set('id', idField(data.ids));
+  const ids = data.ids ? encode(data.ids.toArray()) : null;
+  if (ids) fields.set('id', { kind: 'category', ...ids });
   fields.set('line', { kind: 'number', values: data.lines });
   const used = data.columns;
   const byName = (name: string | undefined, f: Field | undefined): void => {

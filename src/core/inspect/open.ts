@@ -22,8 +22,8 @@ import { StaleSourceError } from './errors';
 import { iwTable } from './iwTable';
 import { rankingRows, rankingTable } from './rankingTable';
 import { QueryRunner, matchingRows, sampleRows, type RowSample, type RowSampleQuery, type RowTable } from './rowTable';
-import { sliceCandidates } from './sliceValues';
-import type { FilterTerm, RowPage, RowQuery } from './types';
+import { sliceCandidates } from '../rows/sliceValues';
+import type { FilterTerm, RowPage, RowQuery } from '../rows/types';
 import type { TextColumn } from '../data/textColumn';
 import type { LoadedClassification } from '../io/loadClassification';
 

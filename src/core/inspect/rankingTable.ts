@@ -8,9 +8,9 @@ import { CONFIG_DEFAULTS, type ResolvedConfig } from '../config/types';
 import { VOID_ITEM, type RankingData } from '../data/rankingData';
 import { defineCatalog, evaluateLists, type ListEvaluation } from '../metrics/ranking/evaluateLists';
 import type { ItemMetadata } from '../io/ranking/items';
-import type { Field } from './fields';
+import type { Field } from '../rows/fields';
 import type { RowTable } from './rowTable';
-import type { RankingRowView } from './types';
+import type { RankingRowView } from '../rows/types';
 
 export interface RankingRows {
   data: RankingData;

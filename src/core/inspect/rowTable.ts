@@ -4,9 +4,9 @@
  * sorts and pages it: the filter is one pass of compiled predicates, the sort walks a cached
  * permutation, and only the rows of the page become objects.
  */
-import { QueryError } from './errors';
-import { ascendingOrder, directed, termPredicate, type Field, type RowPredicate } from './fields';
-import type { FilterTerm, RowPage, RowQuery, RowSort, RowView } from './types';
+import { QueryError } from '../rows/queryError';
+import { ascendingOrder, directed, termPredicate, type Field, type RowPredicate } from '../rows/fields';
+import type { FilterTerm, RowPage, RowQuery, RowSort, RowView } from '../rows/types';
 import { createRng } from '../stats/rng';
 
 export interface RowTable {

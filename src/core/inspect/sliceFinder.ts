@@ -47,12 +47,12 @@
 import type { TextColumn } from '../data/textColumn';
 import { normalCdf } from '../stats/distributions';
 import { bhAdjust, mcnemarExact } from '../stats/tests';
-import { MAX_SLICE_VALUES, sliceValues } from './sliceValues';
-import type { FilterTerm } from './types';
+import { MAX_SLICE_VALUES, sliceValues } from '../rows/sliceValues';
+import type { FilterTerm } from '../rows/types';
 import type { FoundSlice, SliceFinderOptions, SliceFinderResult } from './sliceFinderTypes';
 
 export type { FoundSlice, SliceFinderOptions, SliceFinderResult };
-import { formatWhere } from './where';
+import { formatWhere } from '../rows/where';
 
 export interface SliceFinderInput {
   /**

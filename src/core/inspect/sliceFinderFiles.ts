@@ -2,20 +2,19 @@
  * The slice finder on prediction files (sliceFinder.ts has the conventions): the rows of a
  * classification (or importance-weighted binary) file as the row query reads them — correctness
  * by the evaluation's own code — sliced by the true class (`label`), every column without a role,
- * and the row's confidence score; for two runs, the rows paired as `eval-lens diff` pairs them
- * (diffRows.ts: by id, else by position, labels checked), the slices defined on run A's rows.
- * With a validation/test split both search the rows every metric covers (run A's test rows), so a
- * slice's Δ is measured against the headline the report shows; `metricsOn: "all"` searches every row.
+ * and the row's confidence score. Two runs (compare/sliceFinderRuns.ts) are read with the same
+ * functions. With a validation/test split the finder searches the rows every metric covers (the
+ * test rows), so a slice's Δ is measured against the headline the report shows; `metricsOn: "all"`
+ * searches every row.
  */
 import { fail } from '../diagnostics';
 import type { TextColumn } from '../data/textColumn';
-import { diffRuns } from '../compare/diffRows';
 import { encode } from './classificationTable';
 import { openInspection, type Inspection, type InspectionOptions } from './open';
 import { findSlices, type SliceFinderOptions } from './sliceFinder';
-import type { ClassificationRowView, FilterTerm } from './types';
+import type { ClassificationRowView, FilterTerm } from '../rows/types';
 import type { FileSliceFinderResult } from './sliceFinderTypes';
-import { formatWhere } from './where';
+import { formatWhere } from '../rows/where';
 
 export interface SliceFinderFileOptions
   extends Pick<InspectionOptions, 'configPath' | 'root' | 'defaults' | 'overrides'>, SliceFinderOptions {
@@ -45,13 +44,13 @@ const BUILT_IN_KEYS = new Set([
   'stratum',
 ]);
 
-interface RowsOfFile {
+export interface RowsOfFile {
   views: ClassificationRowView[];
   /** Row indices (file order) kept by the filter. */
   kept: Int32Array;
 }
 
-function classificationRows(insp: Inspection, file: string, where: FilterTerm[] | undefined): RowsOfFile {
+export function classificationRows(insp: Inspection, file: string, where: FilterTerm[] | undefined): RowsOfFile {
   if (insp.task === 'ranking')
     fail(
       'slice-finder-task',
@@ -68,7 +67,7 @@ function classificationRows(insp: Inspection, file: string, where: FilterTerm[] 
 }
 
 /** The columns sliced by, over the kept rows: `label` (by value), the columns without a role, `confidence`. */
-function sliceColumns({ views, kept }: RowsOfFile): TextColumn[] {
+export function sliceColumns({ views, kept }: RowsOfFile): TextColumn[] {
   const column = (name: string, text: (v: ClassificationRowView) => string): TextColumn => {
     const { codes, names } = encode(Array.from(kept, (i) => text(views[i])));
     return { name, values: names, codes };
@@ -85,11 +84,11 @@ function sliceColumns({ views, kept }: RowsOfFile): TextColumn[] {
   return out;
 }
 
-function inspectionOptions(opts: SliceFinderFileOptions): InspectionOptions {
+export function inspectionOptions(opts: SliceFinderFileOptions): InspectionOptions {
   return { configPath: opts.configPath, root: opts.root, defaults: opts.defaults, overrides: opts.overrides };
 }
 
-function noRows(file: string): never {
+export function noRows(file: string): never {
   return fail('slice-finder-empty', { file }, 'expected rows to slice, but none are left (after --where).');
 }
 
@@ -125,38 +124,6 @@ export function findSlicesInInspection(
 }
 
 /** The test rows searched, of the file's rows (null when every row is). */
-function measuredOf(insp: Inspection): FileSliceFinderResult['measured'] {
+export function measuredOf(insp: Inspection): FileSliceFinderResult['measured'] {
   return insp.measuredRows ? { testRows: insp.measuredRows.length, rowsInFile: insp.rowsInFile } : null;
-}
-
-/** Two runs: the slices where B's accuracy is below A's. */
-export async function findSlicesBetween(
-  pathA: string,
-  pathB: string,
-  opts: SliceFinderFileOptions = {},
-): Promise<FileSliceFinderResult> {
-  const insp = await openInspection(pathA, inspectionOptions(opts));
-  const rows = classificationRows(insp, pathA, opts.where);
-  if (rows.kept.length === 0) noRows(pathA);
-  // The pairing, its checks and the rows that flipped, as `diff` finds them.
-  const d = await diffRuns(pathA, pathB, {
-    ...inspectionOptions(opts),
-    metric: 'accuracy',
-    where: opts.where,
-    limit: Infinity,
-    matchBy: opts.matchBy,
-  });
-  const position = new Map<number, number>();
-  rows.kept.forEach((i, k) => position.set(rows.views[i].line, k));
-  const correct = Uint8Array.from(rows.kept, (i) => (rows.views[i].correct ? 1 : 0));
-  const correctB = correct.slice();
-  for (const r of d.rows) {
-    const k = position.get(r.lineA);
-    if (k === undefined || r.b === null)
-      fail('slice-finder-pairing', { file: pathA, line: r.lineA }, 'expected a row of run A for every changed row.');
-    correctB[k] = r.b;
-  }
-  const found = findSlices({ columns: sliceColumns(rows), correct, correctB }, opts);
-  const measured = measuredOf(insp);
-  return { runs: [pathA, pathB], ...found, measured };
 }

@@ -2,7 +2,7 @@
  * The slice finder's options and answers, as plain data: the report webview and the message
  * protocol read them without pulling in the file readers the finder itself needs.
  */
-import type { FilterTerm } from './types';
+import type { FilterTerm } from '../rows/types';
 
 export interface SliceFinderOptions {
   /** Minimum rows of a slice (default max(30, ⌈1% of the rows⌉)). */

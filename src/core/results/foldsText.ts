@@ -1,5 +1,5 @@
 /**
- * The fold table (`tables.folds`, inspect/folds.ts) as text: the terminal table and Markdown that
+ * The fold table (`tables.folds`, tasks/folds.ts) as text: the terminal table and Markdown that
  * `eval-lens evaluate` prints after the metrics, rows of the metrics CSV (`evaluate --format csv`,
  * `report --format csv`) and a CSV table of its own (`report --table folds`). One row per fold (its
  * n and each metric), then the spread over the folds: mean ± std (sample standard deviation,

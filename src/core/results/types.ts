@@ -14,7 +14,7 @@ import type { GroupAnalysisRow } from '../metrics/selective';
 import type { CategoryBreakdown } from '../metrics/ranking/categories';
 import type { ItemMapTable } from '../metrics/ranking/itemMap';
 import type { ActivityBinRow, Histogram } from '../metrics/ranking/perUser';
-import type { FilterTerm } from '../inspect/types';
+import type { FilterTerm } from '../rows/types';
 
 export const RESULTS_SCHEMA_ID = 'eval-lens/results@1';
 
@@ -180,7 +180,7 @@ export interface Results {
   timings?: Record<string, number>;
 }
 
-/** One fold of `tables.folds` (inspect/folds.ts). */
+/** One fold of `tables.folds` (tasks/folds.ts). */
 export interface FoldRow {
   fold: string;
   n: number;
@@ -216,7 +216,7 @@ export interface SliceMetricValue {
   ci?: [number, number];
 }
 
-/** One row of `tables.slices` (inspect/slices.ts). */
+/** One row of `tables.slices` (tasks/slices.ts). */
 export interface SliceRow {
   /** The column sliced by. */
   slice: string;

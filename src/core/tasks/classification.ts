@@ -21,9 +21,9 @@ import { prepareRun, type ClassificationRun, type ClassificationStep } from './c
 import { calibrationStep, selectiveStep } from './classificationSelective';
 import { classificationCiStep, startBootstrapWorkers } from './classificationCi';
 import { classificationPerRow } from './classificationPerItem';
-import { classificationFoldsStep, classificationSlicesStep } from '../inspect/slicesStep';
+import { classificationFoldsStep, classificationSlicesStep } from './slicesStep';
 import { subgroupStep } from './classificationSubgroups';
-import { subsetClassification } from '../inspect/subset';
+import { subsetClassification } from './subsetRows';
 import { checkBaselineFits, classificationBaselineData } from './baselineRun';
 import { metricRows, splitSummary, withSplitValues, type SplitPlan } from './split';
 import { cutClassificationData } from '../data/cutRows';

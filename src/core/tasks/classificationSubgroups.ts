@@ -13,7 +13,7 @@
  * Distinct from the class-frequency groups of `groups` (`class_group` in the row query, `acc_group.<g>`,
  * `error_group.<g>`, `worst_error`), which group the *true classes* by train frequency.
  */
-import { EMPTY, MAX_SLICE_VALUES } from '../inspect/sliceValues';
+import { EMPTY, MAX_SLICE_VALUES } from '../rows/sliceValues';
 import type { TextColumn } from '../data/textColumn';
 import type { ClassificationStep } from './classificationRun';
 

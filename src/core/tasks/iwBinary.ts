@@ -14,8 +14,8 @@
  * - `perItem`: per-row correctness at the threshold under `accuracy` (1 when the prediction
  *   `score ≥ threshold` equals the label), with ids when the file has them.
  */
-import { iwSlicesStep } from '../inspect/slicesStep';
-import { subsetIwBinary } from '../inspect/subset';
+import { iwSlicesStep } from './slicesStep';
+import { subsetIwBinary } from './subsetRows';
 import { checkBaselineFits } from './baselineRun';
 import { fail, type Warnings } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';

@@ -30,8 +30,8 @@
  *   `categories`, `section` or `genre`): per category, catalogue items, items recommended at the
  *   largest K, coverage, share of recommendations and micro recall (see metrics/ranking/categories).
  */
-import { rankingSlicesStep } from '../inspect/slicesStep';
-import { subsetRanking } from '../inspect/subset';
+import { rankingSlicesStep } from './slicesStep';
+import { subsetRanking } from './subsetRows';
 import { checkBaselineFits, rankingBaselineLists } from './baselineRun';
 import { resolve } from 'node:path';
 import { fail, Warnings } from '../diagnostics';

@@ -8,7 +8,7 @@ import type { ResultsBuilder } from '../results/builder';
 import type { LoadedClassification } from '../io/loadClassification';
 import type { LoadedIwBinary } from '../io/loadIwBinary';
 import type { RankedLists, RankingData } from '../data/rankingData';
-import type { FilterTerm } from '../inspect/types';
+import type { FilterTerm } from '../rows/types';
 import type { RunnerSource, StageEmitter } from './stages';
 import type { ResamplingHook } from '../stats/resamplingPlan';
 import type { BaselineKind } from './baselineRun';

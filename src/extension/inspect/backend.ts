@@ -4,7 +4,7 @@
  */
 import { evaluateFile } from '../../core/evaluate';
 import { openInspection, type FilterTerm, type RowPage, type RowQuery } from '../../core/inspect';
-import { RANKING_SLICE_COLUMNS } from '../../core/inspect/slicesStep';
+import { RANKING_SLICE_COLUMNS } from '../../core/tasks/slicesStep';
 import type { Results } from '../../core/results/types';
 import { tableOf } from '../../core/results/tables';
 import type { SliceFinderOptions } from '../../core/inspect/sliceFinder';

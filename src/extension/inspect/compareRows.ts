@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { RowDiff } from '../../core/compare/diffTypes';
 import type { CompareResults } from '../../core/compare/types';
 import { isRowAddressedFile } from '../../core/diagnostics';
-import { formatWhere } from '../../core/inspect/where';
+import { formatWhere } from '../../core/rows/where';
 import type { DiffQuery, HostMessage } from '../../shared/protocol';
 import { readEntry } from '../resultsIndex';
 import type { InspectorHost } from './reportInspector';

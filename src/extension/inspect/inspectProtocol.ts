@@ -5,7 +5,7 @@
  */
 import type { EvalConfig } from '../../core/config/types';
 import type { RowDiff } from '../../core/compare/diffTypes';
-import type { FilterTerm, RowPage, RowQuery } from '../../core/inspect/types';
+import type { FilterTerm, RowPage, RowQuery } from '../../core/rows/types';
 import type { Results } from '../../core/results/types';
 import type { FileSliceFinderResult } from '../../core/inspect/sliceFinderFiles';
 import type { SliceFinderOptions } from '../../core/inspect/sliceFinder';

@@ -10,7 +10,7 @@ import { parentPort } from 'node:worker_threads';
 import { diffRuns } from '../../core/compare/diffRows';
 import { StaleSourceError } from '../../core/inspect';
 import { fileInfo } from '../../core/io/fileInfo';
-import { findSlicesBetween } from '../../core/inspect/sliceFinderFiles';
+import { findSlicesBetween } from '../../core/compare/sliceFinderRuns';
 import { serializeError } from '../serializeError';
 import { loadInspection, type Inspection } from './backend';
 import type { InspectRequest, InspectResponse, InspectSource } from './inspectProtocol';

@@ -7,7 +7,7 @@ import { recordEndLine } from '../../shared/rowPosition';
 import { parseBaselineRunName } from '../../core/compare/baselineNames';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FilterTerm, RowQuery } from '../../core/inspect/types';
+import type { FilterTerm, RowQuery } from '../../core/rows/types';
 import type { Results } from '../../core/results/types';
 import { tableOf } from '../../core/results/tables';
 import type { CompareResults } from '../../core/compare/types';

@@ -12,7 +12,7 @@ import type { Results } from '../../core/results/types';
 import type { ReportModel } from '../../shared/model';
 import { isWebviewState, REPORT_VIEW_TYPE, type HostMessage, type OperatingPointKey } from '../../shared/protocol';
 import { buildReportModel } from '../../shared/report';
-import { formatWhere } from '../../core/inspect/where';
+import { formatWhere } from '../../core/rows/where';
 import { ReportInspector, withWhereBLosesTab, type InspectorHost } from '../inspect/reportInspector';
 import { CompareRows } from '../inspect/compareRows';
 import { withChangedRowsTab } from '../../shared/changedRowsModel';

@@ -8,7 +8,7 @@
  * (shortened) and dropped.
  */
 import * as path from 'node:path';
-import type { FilterTerm, RowQuery } from '../../core/inspect/types';
+import type { FilterTerm, RowQuery } from '../../core/rows/types';
 import {
   isWebviewMessage,
   pngBytes,

@@ -11,7 +11,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { findSlicesBetween, findSlicesInFile } from '../../../src/core/inspect/sliceFinderFiles';
+import { findSlicesBetween } from '../../../src/core/compare/sliceFinderRuns';
+import { findSlicesInFile } from '../../../src/core/inspect/sliceFinderFiles';
 import { createRng } from '../../../src/core/stats/rng';
 
 const ROOT = process.cwd();

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { openInspection } from '../../../src/core/inspect';
-import type { RankingRowView } from '../../../src/core/inspect/types';
+import type { RankingRowView } from '../../../src/core/rows/types';
 import { evaluateFile } from '../../../src/core/evaluate';
 import { userInspectorModel } from '../../../src/shared/userInspector';
 

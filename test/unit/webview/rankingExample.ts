@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { evaluateFile } from '../../../src/core/evaluate';
 import { openInspection } from '../../../src/core/inspect';
 import type { Results } from '../../../src/core/results/types';
-import type { RowPage, RowQuery } from '../../../src/core/inspect/types';
+import type { RowPage, RowQuery } from '../../../src/core/rows/types';
 import type { ChartModel, ReportModel, TabModel } from '../../../src/shared/model';
 import { buildReportModel } from '../../../src/shared/report';
 

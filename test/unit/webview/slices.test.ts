@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { evaluateFile } from '../../../src/core/evaluate';
-import type { FilterTerm } from '../../../src/core/inspect/types';
+import type { FilterTerm } from '../../../src/core/rows/types';
 import { readSliceTable, type InspectModel, type SliceTable } from '../../../src/shared/inspectModel';
 import type { ReportModel } from '../../../src/shared/model';
 import { buildReportModel } from '../../../src/shared/report';

@@ -7,7 +7,7 @@
 // targets, and none of its elements carries the drill-down marks.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RankingRowView } from '../../../src/core/inspect/types';
+import type { RankingRowView } from '../../../src/core/rows/types';
 import type { UserInspectorModel } from '../../../src/shared/userInspector';
 import { installDom, until, type TestDom } from './happyDom';
 import { rankingExample, type RankingExample } from './rankingExample';

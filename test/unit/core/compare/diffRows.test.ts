@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diffRuns } from '../../../../src/core/compare/diffRows';
-import { parseWhere } from '../../../../src/core/inspect/where';
+import { parseWhere } from '../../../../src/core/rows/where';
 import { mcnemarExact } from '../../../../src/core/stats/tests';
 
 const golden = JSON.parse(readFileSync('test/golden/diff_rows.json', 'utf8')) as Record<

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classificationSliceMetrics } from '../../../../src/core/inspect/slices';
+import { classificationSliceMetrics } from '../../../../src/core/tasks/slices';
 import { prepareClassification } from '../../../../src/core/metrics/classification';
 import { sortedSubsets, sortRowsByScore } from '../../../../src/core/metrics/sortedRows';
 import { createRng, type Rng } from '../../../../src/core/stats/rng';

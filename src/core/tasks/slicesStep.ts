@@ -3,9 +3,9 @@
  * named by `slices` (kept as text by the loaders). See slices.ts for the definitions.
  */
 import type { LoadedIwBinary } from '../io/loadIwBinary';
-import type { ClassificationRun } from '../tasks/classificationRun';
-import type { TaskContext } from '../tasks/types';
-import { rowScores } from './rowScores';
+import type { ClassificationRun } from './classificationRun';
+import type { TaskContext } from './types';
+import { rowScores } from '../metrics/rowScores';
 import {
   classificationSliceMetrics,
   classificationStrata,
@@ -20,7 +20,7 @@ import type { RankingData } from '../data/rankingData';
 import type { ListEvaluation } from '../metrics/ranking/evaluateLists';
 import type { TextColumn } from '../data/textColumn';
 import { activityBinEdges, activityBinOf } from '../metrics/ranking/perUser';
-import { binnedSliceValues, type SliceValues } from './sliceValues';
+import { binnedSliceValues, type SliceValues } from '../rows/sliceValues';
 
 /**
  * The headline metrics of a classification run as slice metrics: every row in the order of the

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateFile } from '../../../../src/core/evaluate';
 import { EvalLensError } from '../../../../src/core/diagnostics';
-import { foldSummary } from '../../../../src/core/inspect/folds';
+import { foldSummary } from '../../../../src/core/tasks/folds';
 import type { FoldsTable } from '../../../../src/core/results/types';
 import type { Results } from '../../../../src/core/results/types';
 import { validateResults } from '../../../../src/core/results/validate';

@@ -1,5 +1,5 @@
 /**
- * Metrics per slice value (`tables.slices`): for each value of each `slices` column (sliceValues.ts),
+ * Metrics per slice value (`tables.slices`): for each value of each `slices` column (rows/sliceValues.ts),
  * n, the task's headline metrics with bootstrap intervals, and the difference to the whole file
  * with its interval.
  *
@@ -27,8 +27,8 @@ import { aurcValues } from '../metrics/riskCoverage';
 import { gatherCounts, sortedSubsets, sortRowsByScore, type SortedRows } from '../metrics/sortedRows';
 import type { Direction, SliceMetricValue, SliceRow } from '../results/types';
 import { bootstrapDistribution, intervalOf, percentileInterval, strataOf } from '../stats/bootstrap';
-import { sliceValues, type SliceValues } from './sliceValues';
-import type { FilterTerm } from './types';
+import { sliceValues, type SliceValues } from '../rows/sliceValues';
+import type { FilterTerm } from '../rows/types';
 
 export type { SliceMetricValue, SliceRow };
 

@@ -1,7 +1,7 @@
 /** The filter language: terms, quoting, `and`, and syntax errors with their positions. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatWhere, parseWhere, WhereSyntaxError } from '../../../../src/core/inspect/where';
+import { formatWhere, parseWhere, WhereSyntaxError } from '../../../../src/core/rows/where';
 
 test('terms with every operator, bare and quoted values, keys with @ . _ -', () => {
   assert.deepEqual(parseWhere('recall@10<0.1'), [{ key: 'recall@10', op: '<', value: '0.1' }]);

@@ -5,7 +5,7 @@
  */
 import { CONFIG_DEFAULTS, type ResolvedConfig } from '../config/types';
 import type { ClassificationData } from '../data/classificationData';
-import { deriveScores } from '../metrics/scores';
+import { deriveScores } from './scores';
 
 export function rowScores(data: ClassificationData, config: ResolvedConfig): Float64Array | null {
   return (

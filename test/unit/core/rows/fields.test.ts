@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ascendingOrder, termPredicate, type Field } from '../../../../src/core/inspect/fields';
+import { ascendingOrder, termPredicate, type Field } from '../../../../src/core/rows/fields';
 import { openInspection, parseWhere } from '../../../../src/core/inspect/index';
 
 function category(values: string[]): Field {

@@ -14,7 +14,7 @@
 import { integerText, isCodeText, numberKey } from '../io/classSet';
 import { parseNumberText } from '../io/numbers';
 import { float64Argsort } from '../stats/radixArgsort';
-import { QueryError } from './errors';
+import { QueryError } from './queryError';
 import type { FilterOp, FilterTerm, SortDirection } from './types';
 
 export type Field =
