@@ -18,13 +18,20 @@
  * - With a validation/test split (metrics on the test rows, the default), only A's test rows are
  *   compared, as evaluate and compare measure them; `metricsOn: "all"` compares every row.
  * - Every row carries its line in both files (for Parquet and `.npz`, the data row: no line).
+ * - Pairing by id needs unique ids (users) in both runs: a repeated one is an error.
+ *
+ * Cost grows with the rows, not with objects: each run is held as typed columns (diffSides.ts),
+ * pairs are an index array, the cells and Δ are counted in one pass, and only the rows listed
+ * (the `limit` worst, chosen with a bounded heap) become objects.
  */
-import { fail } from '../diagnostics';
-import { openInspection, type InspectionOptions } from '../inspect/open';
-import type { ClassificationRowView, FilterTerm, RankingRowView, RowView } from '../rows/types';
+import { fail, lineRef } from '../diagnostics';
+import type { InspectionOptions } from '../inspect/open';
+import type { FilterTerm } from '../rows/types';
+import { IdIndex } from '../data/idIndex';
 import { directionOf } from '../results/directions';
 import type { DiffRow, RowDiff } from './diffTypes';
 import { mcnemarExact } from '../stats/tests';
+import { openDiffSide, type DiffSide } from './diffSides';
 
 export type { DiffRow, RowDiff } from './diffTypes';
 
@@ -36,126 +43,211 @@ export interface DiffOptions extends Pick<InspectionOptions, 'configPath' | 'roo
   matchBy?: 'id' | 'position';
 }
 
-function valueOf(row: RowView, metric: string): number | null {
-  if (row.kind === 'ranking') {
-    const v = row.metrics[metric];
-    return v === undefined || !Number.isFinite(v) ? null : v;
+/** Row `i`'s value of the metric: 1/0 (accuracy), its loss, or its user's value (null when undefined). */
+function valueReader(side: DiffSide, metric: string): (i: number) => number | null {
+  if (side.metrics) {
+    const v = side.metrics[metric];
+    if (!v) return () => null;
+    return (i) => (Number.isFinite(v[i]) ? v[i] : null);
   }
-  if (metric === 'accuracy') return row.correct ? 1 : 0;
-  return row.loss;
+  if (metric === 'accuracy') {
+    const c = side.correct!;
+    return (i) => (c[i] === 1 ? 1 : 0);
+  }
+  const loss = side.loss;
+  return loss ? (i) => loss[i] : () => null;
 }
 
-function keyOf(row: RowView): string | null {
-  return row.kind === 'ranking' ? row.user : row.id;
+/** The per-row metrics of a run: accuracy and nll, or the per-user keys its first user has values for. */
+function metricsOf(side: DiffSide): string[] {
+  if (!side.metrics) return ['accuracy', 'nll'];
+  if (side.n === 0) return [];
+  return Object.entries(side.metrics)
+    .filter(([, v]) => v[0] === v[0])
+    .map(([k]) => k);
 }
 
-/** Every row of an inspection, in file order. */
-function allRows(insp: {
-  rowsInFile: number;
-  query: (q: { where: FilterTerm[]; offset: number; limit: number }) => { rows: RowView[]; rowAddressed?: boolean };
-}): {
-  rows: RowView[];
-  rowAddressed: boolean;
-} {
-  const page = insp.query({ where: [], offset: 0, limit: Math.max(1, insp.rowsInFile) });
-  return { rows: page.rows, rowAddressed: page.rowAddressed === true };
+/**
+ * Positions 0..m−1 ordered by (key ascending, position ascending), the first `limit` of them: a
+ * bounded max-heap of the `limit` best so far when fewer than all are asked for (m log limit),
+ * else one sort. Keys compare as `a − b` does (a NaN difference, such as ∞ − ∞, is a tie).
+ */
+export function firstByKey(key: Float64Array, m: number, limit: number): Int32Array {
+  const cmp = (p: number, q: number): number => key[p] - key[q] || p - q;
+  const L = Math.min(m, limit > 0 ? Math.floor(limit) : 0);
+  if (L === m) return Int32Array.from({ length: m }, (_, p) => p).sort(cmp);
+  const heap = new Int32Array(L); // heap[0] is the worst kept
+  let size = 0;
+  const down = (at: number): void => {
+    const x = heap[at];
+    for (;;) {
+      let c = 2 * at + 1;
+      if (c >= size) break;
+      if (c + 1 < size && cmp(heap[c + 1], heap[c]) > 0) c++;
+      if (cmp(heap[c], x) <= 0) break;
+      heap[at] = heap[c];
+      at = c;
+    }
+    heap[at] = x;
+  };
+  for (let p = 0; p < m && L > 0; p++) {
+    if (size < L) {
+      let at = size++;
+      while (at > 0) {
+        const up = (at - 1) >> 1;
+        if (cmp(heap[up], p) >= 0) break;
+        heap[at] = heap[up];
+        at = up;
+      }
+      heap[at] = p;
+    } else if (cmp(p, heap[0]) < 0) {
+      heap[0] = p;
+      down(0);
+    }
+  }
+  return heap.sort(cmp);
+}
+
+/** Where each row of A is in B: by id (each id once in both runs), else by position (null: row i is row i). */
+function pairRows(A: DiffSide, B: DiffSide, byId: boolean, pathA: string, pathB: string): Int32Array | null {
+  if (!byId) {
+    if (A.n !== B.n)
+      fail(
+        'compare-paired-mismatch',
+        { file: pathB },
+        `expected ${A.n} rows as in ${pathA} (pairing by position), but got ${B.n}.`,
+      );
+    return null;
+  }
+  const idsA = A.ids!;
+  const idsB = B.ids!;
+  const index = new IdIndex(idsB);
+  const partner = new Int32Array(A.n);
+  const taken = new Uint8Array(B.n);
+  let repeatedInA = -1;
+  for (let i = 0; i < A.n; i++) {
+    const j = index.indexOfIdIn(idsA, i);
+    if (j < 0)
+      fail(
+        'compare-paired-mismatch',
+        { file: pathB },
+        `expected every id of ${pathA} here, but "${idsA.at(i)}" is not.`,
+      );
+    partner[i] = j;
+    // B's first row of an id is found for every row of A with that id: one taken twice is an id A repeats.
+    if (taken[j] === 1 && repeatedInA < 0) repeatedInA = i;
+    taken[j] = 1;
+  }
+  const what = A.metrics ? 'users' : 'ids';
+  if (repeatedInA >= 0) {
+    const first = partner.indexOf(partner[repeatedInA]);
+    fail(
+      'compare-duplicate-id',
+      { file: pathA, line: A.lines[repeatedInA] },
+      `expected unique ${what} to pair the runs by id, but "${idsA.at(repeatedInA)}" is at ${lineRef(pathA, A.lines[first])} and ${lineRef(pathA, A.lines[repeatedInA])}.`,
+    );
+  }
+  if (index.size !== A.n)
+    fail(
+      'compare-paired-mismatch',
+      { file: pathB },
+      `expected the same ids as ${pathA}: this run has ${B.n} rows, that one ${A.n}.`,
+    );
+  if (index.repeats.length > 0) {
+    const j = index.repeats[0];
+    const first = index.indexOfIdIn(idsB, j);
+    fail(
+      'compare-duplicate-id',
+      { file: pathB, line: B.lines[j] },
+      `expected unique ${what} to pair the runs by id, but "${idsB.at(j)}" is at ${lineRef(pathB, B.lines[first])} and ${lineRef(pathB, B.lines[j])}.`,
+    );
+  }
+  return partner;
 }
 
 /** The rows that changed from run A to run B (see the module's doc). */
 export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions = {}): Promise<RowDiff> {
-  const open = (p: string) =>
-    openInspection(p, {
-      configPath: opts.configPath,
-      root: opts.root,
-      defaults: opts.defaults,
-      overrides: opts.overrides,
-    });
-  const [ia, ib] = [await open(pathA), await open(pathB)];
-  if (ia.task !== ib.task)
+  const open = (p: string, where: FilterTerm[] | null) =>
+    openDiffSide(
+      p,
+      { configPath: opts.configPath, root: opts.root, defaults: opts.defaults, overrides: opts.overrides },
+      where,
+    );
+  const A = await open(pathA, opts.where ?? null);
+  const B = await open(pathB, null);
+  if (A.task !== B.task)
     fail(
       'compare-task-mismatch',
       { file: pathB },
-      `expected ${ia.task} rows as in ${pathA}, but this run is ${ib.task}.`,
+      `expected ${A.task} rows as in ${pathA}, but this run is ${B.task}.`,
     );
-  const A = allRows(ia);
-  const B = allRows(ib);
-  const ranking = ia.task === 'ranking';
+  const ranking = A.task === 'ranking';
+  const supported = metricsOf(A);
   const metric =
-    opts.metric ??
-    (ranking
-      ? (Object.keys((A.rows[0] as RankingRowView | undefined)?.metrics ?? {}).find((k) => k === 'ndcg@10') ??
-        Object.keys((A.rows[0] as RankingRowView | undefined)?.metrics ?? {})[0] ??
-        'ndcg@10')
-      : 'accuracy');
-  const supported = ranking
-    ? Object.keys((A.rows[0] as RankingRowView | undefined)?.metrics ?? {})
-    : ['accuracy', 'nll'];
+    opts.metric ?? (ranking ? (supported.find((k) => k === 'ndcg@10') ?? supported[0] ?? 'ndcg@10') : 'accuracy');
   if (!supported.includes(metric))
     fail(
       'diff-unknown-metric',
       { file: pathA },
       `expected a per-row metric of this run (${supported.join(', ')}), but got "${metric}".`,
     );
-  if (!ranking && metric === 'nll' && A.rows.some((r) => (r as ClassificationRowView).loss === null))
+  if (!ranking && metric === 'nll' && A.loss === null && A.n > 0)
     fail('diff-unknown-metric', { file: pathA }, 'expected class probabilities for nll, but this run has none.');
   // Pairing: by id when both runs have them, else by position (the same number of rows).
-  const byId =
-    opts.matchBy !== 'position' && A.rows.every((r) => keyOf(r) !== null) && B.rows.every((r) => keyOf(r) !== null);
-  const partner = new Int32Array(A.rows.length).fill(-1);
-  if (byId) {
-    const index = new Map<string, number>();
-    B.rows.forEach((r, j) => index.set(keyOf(r)!, j));
-    A.rows.forEach((r, i) => (partner[i] = index.get(keyOf(r)!) ?? -1));
-    const missing = A.rows.findIndex((_, i) => partner[i] < 0);
-    if (missing >= 0 || index.size !== A.rows.length)
-      fail(
-        'compare-paired-mismatch',
-        { file: pathB },
-        missing >= 0
-          ? `expected every id of ${pathA} here, but "${keyOf(A.rows[missing]!)}" is not.`
-          : `expected the same ids as ${pathA}: this run has ${B.rows.length} rows, that one ${A.rows.length}.`,
-      );
-  } else {
-    if (A.rows.length !== B.rows.length)
-      fail(
-        'compare-paired-mismatch',
-        { file: pathB },
-        `expected ${A.rows.length} rows as in ${pathA} (pairing by position), but got ${B.rows.length}.`,
-      );
-    for (let i = 0; i < A.rows.length; i++) partner[i] = i;
-  }
+  const partner = pairRows(A, B, opts.matchBy !== 'position' && A.ids !== null && B.ids !== null, pathA, pathB);
   // The rows every metric covers (the test rows with a split, as evaluate and compare), then the filter.
-  const measured = ia.measuredRows ?? null;
-  const filtered = opts.where && opts.where.length > 0 ? ia.rowsMatching(opts.where) : null;
-  const inMeasured = measured ? new Set(measured) : null;
-  const candidates = filtered ?? measured;
-  const keep = candidates ? new Set(Array.from(candidates).filter((i) => !inMeasured || inMeasured.has(i))) : null;
+  const filtered = A.filtered ? A.filtered() : null;
+  let keep: Uint8Array | null = null;
+  if (A.measured || filtered) {
+    keep = new Uint8Array(A.n);
+    for (const i of A.measured ?? filtered!) keep[i] = 1;
+    if (A.measured && filtered) {
+      const both = new Uint8Array(A.n);
+      for (const i of filtered) both[i] = keep[i];
+      keep = both;
+    }
+  }
+  // B's class code of each of A's class names (−1: B has no such class), to compare labels by name.
+  let classInB: Int32Array | null = null;
+  if (A.classes && B.classes) {
+    const where = new Map(B.classes.map((c, k) => [c, k]));
+    classInB = Int32Array.from(A.classes, (c) => where.get(c) ?? -1);
+  }
   const direction = directionOf(metric);
   const sign = direction === 'lower' ? -1 : 1;
   const cells = ranking ? null : { bothRight: 0, lost: 0, gained: 0, bothWrong: 0 };
+  const valueA = valueReader(A, metric);
+  const valueB = valueReader(B, metric);
+  const { correct: correctA, labels: labelsA } = A;
+  const { correct: correctB, labels: labelsB } = B;
   let n = 0;
   let sumA = 0;
   let sumB = 0;
   let defined = 0;
-  const changed: { i: number; j: number; a: number | null; b: number | null; change: number | null }[] = [];
-  for (let i = 0; i < A.rows.length; i++) {
-    if (keep && !keep.has(i)) continue;
-    const j = partner[i]!;
-    const ra = A.rows[i]!;
-    const rb = B.rows[j]!;
-    if (ra.kind === 'classification' && rb.kind === 'classification' && ra.label !== rb.label)
+  // The changed rows (A's order) and their sort key: the change in the good direction, ∞ when undefined.
+  let changedRows = new Int32Array(1024);
+  let changedKey = new Float64Array(1024);
+  let changed = 0;
+  for (let i = 0; i < A.n; i++) {
+    if (keep && keep[i] === 0) continue;
+    const j = partner ? partner[i] : i;
+    if (classInB && classInB[labelsA![i]] !== labelsB![j]) {
+      const id = A.ids ? A.ids.at(i) : null;
       fail(
         'compare-paired-mismatch',
-        { file: pathB, line: rb.line },
-        `expected the true label of ${ra.id !== null ? `id "${ra.id}"` : `row ${i + 1}`} to be "${ra.label}" as in ${pathA}, but got "${rb.label}".`,
+        { file: pathB, line: B.lines[j] },
+        `expected the true label of ${id !== null ? `id "${id}"` : `row ${i + 1}`} to be "${A.classes![labelsA![i]]}" as in ${pathA}, but got "${B.classes![labelsB![j]]}".`,
       );
+    }
     n++;
-    const a = valueOf(ra, metric);
-    const b = valueOf(rb, metric);
-    if (cells && ra.kind === 'classification' && rb.kind === 'classification') {
-      if (ra.correct && rb.correct) cells.bothRight++;
-      else if (ra.correct) cells.lost++;
-      else if (rb.correct) cells.gained++;
+    const a = valueA(i);
+    const b = valueB(j);
+    if (cells) {
+      const ra = correctA![i] === 1;
+      const rb = correctB![j] === 1;
+      if (ra && rb) cells.bothRight++;
+      else if (ra) cells.lost++;
+      else if (rb) cells.gained++;
       else cells.bothWrong++;
     }
     if (a !== null && b !== null) {
@@ -163,49 +255,59 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
       sumB += b;
       defined++;
     }
-    if (a !== b) changed.push({ i, j, a, b, change: a !== null && b !== null ? b - a : null });
+    if (a !== b) {
+      if (changed === changedRows.length) {
+        const rows = new Int32Array(2 * changed);
+        rows.set(changedRows);
+        changedRows = rows;
+        const key = new Float64Array(2 * changed);
+        key.set(changedKey);
+        changedKey = key;
+      }
+      changedRows[changed] = i;
+      changedKey[changed] = a !== null && b !== null ? sign * (b - a) : Infinity;
+      changed++;
+    }
   }
   // Worst for B first: ascending change in the good direction; undefined changes last; ties in A's order.
-  changed.sort((x, y) => {
-    const gx = x.change === null ? Infinity : sign * x.change;
-    const gy = y.change === null ? Infinity : sign * y.change;
-    return gx - gy || x.i - y.i;
-  });
-  const limit = opts.limit ?? 50;
-  const rows: DiffRow[] = changed.slice(0, limit).map(({ i, j, a, b, change }) => {
-    const ra = A.rows[i]!;
-    const rb = B.rows[j]!;
+  const listed = firstByKey(changedKey, changed, opts.limit ?? 50);
+  const rows: DiffRow[] = Array.from(listed, (p) => {
+    const i = changedRows[p];
+    const j = partner ? partner[i] : i;
+    const a = valueA(i);
+    const b = valueB(j);
+    const change = a !== null && b !== null ? b - a : null;
     const row: DiffRow = {
-      id: keyOf(ra),
-      lineA: ra.line,
-      lineB: rb.line,
+      id: A.ids ? A.ids.at(i) : null,
+      lineA: A.lines[i],
+      lineB: B.lines[j],
       a,
       b,
       change,
       contribution: change === null || n === 0 ? null : change / n,
     };
-    if (ra.kind === 'classification' && rb.kind === 'classification') {
-      row.label = ra.label;
-      row.predA = ra.pred;
-      row.predB = rb.pred;
+    if (A.classes && B.classes) {
+      row.label = A.classes[labelsA![i]];
+      row.predA = A.classes[A.preds![i]];
+      row.predB = B.classes[B.preds![j]];
     }
     return row;
   });
   const mc = cells ? mcnemarExact(cells.lost, cells.gained) : null;
   return {
-    task: ia.task,
+    task: A.task,
     runs: [pathA, pathB],
     metric,
     metrics: supported,
     direction,
     n,
-    changed: changed.length,
+    changed,
     cells,
     mcnemar: mc,
     delta: defined > 0 ? (sumB - sumA) / defined : null,
     rows,
     rowAddressed: A.rowAddressed || B.rowAddressed,
     where: opts.whereText ?? null,
-    measured: measured ? { testRows: measured.length, rowsInFile: A.rows.length } : null,
+    measured: A.measured ? { testRows: A.measured.length, rowsInFile: A.n } : null,
   };
 }

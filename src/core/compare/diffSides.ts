@@ -19,7 +19,7 @@ import { iwTable } from '../inspect/iwTable';
 import { rankingRows, rankingTable } from '../inspect/rankingTable';
 import { matchingRows, type RowTable } from '../inspect/rowTable';
 import type { InspectionOptions } from '../inspect/open';
-import type { FilterTerm } from '../inspect/types';
+import type { FilterTerm } from '../rows/types';
 
 export interface DiffSide {
   task: Task;

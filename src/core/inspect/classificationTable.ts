@@ -5,6 +5,7 @@
  * group from the long-tail setup — so that a filter selects exactly the rows behind each number.
  */
 import { Warnings } from '../diagnostics';
+import type { RowIds } from '../data/rowIds';
 import type { TextColumn } from '../data/textColumn';
 import type { LoadedClassification } from '../io/loadClassification';
 import { rowScores } from '../metrics/rowScores';
@@ -36,6 +37,25 @@ export function encode(values: readonly string[]): { codes: Int32Array; names: s
     codes[i] = k;
   }
   return { codes, names };
+}
+
+/**
+ * The `id` field, dictionary-encoded on first use (a filter or a sort by id) rather than when the
+ * table is built: a string and a map entry a row cost more than the rest of the table, and most
+ * queries (and `eval-lens diff --where`) never name the id.
+ */
+export function idField(ids: RowIds): Field {
+  let encoded: { codes: Int32Array; names: string[] } | null = null;
+  const get = (): { codes: Int32Array; names: string[] } => (encoded ??= encode(ids.toArray()));
+  return {
+    kind: 'category',
+    get codes() {
+      return get().codes;
+    },
+    get names() {
+      return get().names;
+    },
+  };
 }
 
 /** Per-row values of a classification file shared by the row table and the slices. */
@@ -122,8 +142,7 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
   // drill-downs select the measured rows by role, whatever the column holds.
   const plan = run.split;
   if (plan) fields.set('split_role', { kind: 'category', codes: splitRoleCodes(n, plan), names: SPLIT_ROLES });
-  const ids = data.ids ? encode(data.ids.toArray()) : null;
-  if (ids) fields.set('id', { kind: 'category', ...ids });
+  if (data.ids) fields.set('id', idField(data.ids));
 
   // Columns by their names in the file: role columns lead to their role's values (the group
   // column to its own values), other columns to their text as written.
@@ -145,7 +164,7 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
   const sortKeys = ['line', ...['confidence', 'loss', 'id', 'label', 'pred', 'weight'].filter((k) => fields.has(k))];
   // The three best classes of every row, computed once, so that the table keeps 36 bytes per row
   // instead of the n×C probability matrix (a long-lived worker holds it).
-  const { topClass, topScore } = topThree(data.probs, n, C);
+  const best = topThree(data.probs, n, C);
   // The view reads only these arrays (not `data` or `run`), so the rest can be collected.
   const { classes, labels, preds, lines } = data;
   const idList = data.ids;
@@ -153,8 +172,9 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
   const { correct, nllTerm } = run.prepared;
   const view = (i: number): ClassificationRowView => {
     const top: [string, number][] = [];
-    for (let r = 0; r < 3; r++)
-      if (topClass[i * 3 + r] >= 0) top.push([classes[topClass[i * 3 + r]], topScore[i * 3 + r]]);
+    if (best)
+      for (let r = 0; r < 3; r++)
+        if (best.topClass[i * 3 + r] >= 0) top.push([classes[best.topClass[i * 3 + r]], best.topScore[i * 3 + r]]);
     const columns: Record<string, string> = {};
     for (const t of text) columns[t.name] = t.values[t.codes[i]];
     const v: ClassificationRowView = {
@@ -191,15 +211,20 @@ function splitRoleCodes(n: number, plan: { val: Int32Array; test: Int32Array }):
   return codes;
 }
 
-/** Class index (−1 = none) and score of the three highest-scoring classes per row, best first, the first class on ties. */
+/** The weights as written in the file (see io/weights.ts). */
 function weightsAsWritten(w: Float64Array, shift: number): Float64Array {
   return shift === 0 ? w : w.map((x) => unshiftWeight(x, shift));
 }
 
-function topThree(P: Float64Array | null, n: number, C: number): { topClass: Int32Array; topScore: Float64Array } {
+/** Class index (−1 = none) and score of the three highest-scoring classes per row, best first, the first class on ties. */
+function topThree(
+  P: Float64Array | null,
+  n: number,
+  C: number,
+): { topClass: Int32Array; topScore: Float64Array } | null {
+  if (!P) return null; // no matrix kept (or none in the file): no best classes to show
   const topClass = new Int32Array(n * 3).fill(-1);
   const topScore = new Float64Array(n * 3);
-  if (!P) return { topClass, topScore };
   for (let i = 0; i < n; i++) {
     const o = i * C;
     let a = -1;

@@ -8,7 +8,7 @@ import { CONFIG_DEFAULTS, type ResolvedConfig } from '../config/types';
 import { STRATUM_B } from '../data/iwBinaryData';
 import type { LoadedIwBinary } from '../io/loadIwBinary';
 import type { Field } from '../rows/fields';
-import { encode } from './classificationTable';
+import { idField } from './classificationTable';
 import type { RowTable } from './rowTable';
 import type { ClassificationRowView } from '../rows/types';
 
@@ -45,8 +45,7 @@ export function iwTable(loaded: LoadedIwBinary, config: ResolvedConfig): RowTabl
   if (loss) fields.set('loss', { kind: 'number', values: loss });
   if (data.weightColumn) fields.set('weight', { kind: 'number', values: data.weightColumn });
   if (data.strata) fields.set('stratum', { kind: 'category', codes: data.strata, names: STRATUM_NAMES });
-  const ids = data.ids ? encode(data.ids.toArray()) : null;
-  if (ids) fields.set('id', { kind: 'category', ...ids });
+  if (data.ids) fields.set('id', idField(data.ids));
   fields.set('line', { kind: 'number', values: data.lines });
   const used = data.columns;
   const byName = (name: string | undefined, f: Field | undefined): void => {

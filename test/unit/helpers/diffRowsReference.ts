@@ -6,7 +6,7 @@
  */
 import { fail } from '../../../src/core/diagnostics';
 import { openInspection, type InspectionOptions } from '../../../src/core/inspect/open';
-import type { ClassificationRowView, FilterTerm, RankingRowView, RowView } from '../../../src/core/inspect/types';
+import type { ClassificationRowView, FilterTerm, RankingRowView, RowView } from '../../../src/core/rows/types';
 import { directionOf } from '../../../src/core/results/directions';
 import type { DiffRow, RowDiff } from '../../../src/core/compare/diffTypes';
 import { mcnemarExact } from '../../../src/core/stats/tests';

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diffRuns, firstByKey, type DiffOptions } from '../../../../src/core/compare/diffRows';
-import { parseWhere } from '../../../../src/core/inspect/where';
+import { parseWhere } from '../../../../src/core/rows/where';
 import { createRng } from '../../../../src/core/stats/rng';
 import { diffRunsReference } from '../../helpers/diffRowsReference';
 
