@@ -764,6 +764,21 @@ const ranking: GlossaryEntry[] = [
     refs: ['voorhees1999'],
   },
   {
+    pattern: 'r_precision',
+    family: 'ranking',
+    name: 'R-precision',
+    column: 'R-Prec',
+    meaning:
+      'Mean over users of the share of relevant items in the top R, where R is the user’s own number of relevant items.',
+    formula: 'mean_u |L_u[:R_u] ∩ R_u| / R_u,  R_u = |R_u|',
+    convention:
+      'The depth adapts to each user: R-precision equals recall at depth R and is 1 only when the top R are all relevant. A list shorter than R counts its missing slots as misses (divides by R), as trec_eval’s Rprec does.',
+    notThis: 'Not precision@K at a fixed K for every user.',
+    direction: 'higher',
+    kind: 'rate',
+    refs: ['manning2008', 'trecEval'],
+  },
+  {
     pattern: 'coverage@<K>',
     family: 'ranking',
     name: 'Catalog coverage at <K>',

@@ -4,7 +4,7 @@
  *
  * Results written:
  * - `metrics` (family `ranking`): `recall@K`, `precision@K`, `ndcg@K`, `map@K`, `hit_rate@K`
- *   for every K of `k`, `mrr`, `coverage@K`, `cold_start_coverage@K` and `novelty@K` (with
+ *   for every K of `k`, `mrr`, `r_precision`, `coverage@K`, `cold_start_coverage@K` and `novelty@K` (with
  *   train), `diversity@K` and `alignment@K` (with embeddings) with their spread over users
  *   `diversity_std@K` and `alignment_std@K` (population SD, no interval), `users_evaluated`,
  *   `users_skipped`. Each mean-over-users metric carries a percentile bootstrap interval over
@@ -13,7 +13,8 @@
  * - `baselines.popularity`, `baselines.random` (with train): the same keys for the popularity
  *   and the seeded random recommender on the same users, seen items excluded (no intervals).
  * - `perItem` (kind `user`): per-user values for paired comparisons — every accuracy metric at
- *   every K plus `mrr` when users × keys ≤ {@link PER_ITEM_BUDGET}; otherwise `ndcg@K` and
+ *   every K plus the whole-list metrics (`mrr`, `r_precision`) when users × keys ≤
+ *   {@link PER_ITEM_BUDGET}; otherwise `ndcg@K` and
  *   `recall@K` at every K plus `mrr`; if that is still too many, the K closest to 10 only.
  * - `curves['metricVsK.<m>']` for recall, precision, ndcg, map, hit_rate, coverage: x = K from 1
  *   to max(k), or to the longest list when max(k) is above it ({@link evaluationDepth}), y = the
@@ -41,7 +42,13 @@ import type { RankedLists, TrainData } from '../data/rankingData';
 import { fileInfo } from '../io/fileInfo';
 import { LineTally } from '../io/ranking/builders';
 import { loadRanking } from '../io/ranking/load';
-import { checkCutoffs, type Gain, type MapNormaliser } from '../metrics/ranking/accuracy';
+import {
+  ACCURACY_METRICS,
+  checkCutoffs,
+  WHOLE_LIST_METRICS,
+  type Gain,
+  type MapNormaliser,
+} from '../metrics/ranking/accuracy';
 import {
   idOrderRank,
   markSeen,
@@ -395,8 +402,8 @@ function toList(a: Float64Array, length = a.length): (number | null)[] & number[
 
 /** The per-user vectors kept in `perItem`, within {@link PER_ITEM_BUDGET}. */
 function perItemValues(run: ListEvaluation, ks: number[], nUsers: number): Record<string, number[]> {
-  const all = ['recall', 'precision', 'ndcg', 'map', 'hit_rate'].flatMap((m) => ks.map((k) => `${m}@${k}`));
-  let keys = [...all, 'mrr'];
+  const all = ACCURACY_METRICS.flatMap((m) => ks.map((k) => `${m}@${k}`));
+  let keys = [...all, ...Object.keys(WHOLE_LIST_METRICS)];
   if (keys.length * nUsers > PER_ITEM_BUDGET) keys = [...ks.flatMap((k) => [`ndcg@${k}`, `recall@${k}`]), 'mrr'];
   if (keys.length * nUsers > PER_ITEM_BUDGET) {
     const k10 = ks.reduce((best, k) => (Math.abs(k - 10) < Math.abs(best - 10) ? k : best), ks[0]);

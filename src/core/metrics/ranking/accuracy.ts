@@ -17,17 +17,21 @@
  *   `hits` = hits in the top K (AP = 0 when there is none). Grades do not
  *   matter to AP, recall, precision, hit rate or MRR: a relevant item counts 1.
  * - `mrr` = 1/rank of the first hit anywhere in the list, 0 when there is none.
+ * - `r_precision` = |L_u[:R] ∩ R_u| / R with R = |R_u|: precision at the depth where a perfect
+ *   list would have found every relevant item (trec_eval's `Rprec`), so it equals recall at that
+ *   depth and is 1 only for a perfect top R. A list shorter than R counts its missing slots as
+ *   misses (divides by R), as trec_eval does; no cutoff K applies.
  * - Repeated items were turned into void slots by the reader (VOID_ITEM < 0): never a hit.
  *
  * @example
  *   // L = [a, b, c, d], R = {b, d}, K = 2:
  *   // recall = 1/2, precision = 1/2, ndcg = (1/log2 3) / (1 + 1/log2 3) ≈ 0.3869,
- *   // map (min) = (1/2)/2 = 0.25, hit_rate = 1, mrr = 1/2
+ *   // map (min) = (1/2)/2 = 0.25, hit_rate = 1, mrr = 1/2, r_precision = |{a, b} ∩ R|/2 = 1/2
  *   userMetrics(['a', 'b', 'c', 'd'], ['b', 'd'], { ks: [2] })['ndcg@2']; // ≈ 0.38685
  *
  * References:
  * - C. D. Manning, P. Raghavan, H. Schütze (2008). Introduction to Information Retrieval, chapter 8: Evaluation in
- *   information retrieval. Cambridge University Press. https://nlp.stanford.edu/IR-book/
+ *   information retrieval (§8.4: R-precision). Cambridge University Press. https://nlp.stanford.edu/IR-book/
  * - K. Järvelin, J. Kekäläinen (2002). Cumulated gain-based evaluation of IR techniques. ACM Transactions on
  *   Information Systems 20(4):422–446. https://doi.org/10.1145/582415.582418
  * - NIST (2006). trec_eval: the standard evaluation tool of the Text REtrieval Conference. Software.
@@ -65,12 +69,24 @@ export interface AccuracyOptions {
 export const ACCURACY_METRICS = ['recall', 'precision', 'ndcg', 'map', 'hit_rate'] as const;
 export type AccuracyMetric = (typeof ACCURACY_METRICS)[number];
 
+/**
+ * The per-user metrics over the whole list (no cutoff), with the note each mean carries in the
+ * results. Each is a mean over users: it gets its bootstrap interval over users, its paired
+ * interval and its paired tests in a comparison like every per-user key.
+ */
+export const WHOLE_LIST_METRICS = {
+  mrr: 'reciprocal rank of the first relevant item in the whole list (0 when none)',
+  r_precision:
+    'relevant items in the top R / R, R = the user’s number of relevant items (missing slots of a shorter list are misses)',
+} as const;
+export type WholeListMetric = keyof typeof WHOLE_LIST_METRICS;
+
 export interface AccuracyResult {
   /** Indices (into the lists) of evaluated users, in list order. */
   evaluated: Int32Array;
   /** Indices of skipped lists (user with no relevant item). */
   skipped: Int32Array;
-  /** `recall@K`, … for each K in ks, and `mrr`; aligned with `evaluated` (empty when not kept). */
+  /** `recall@K`, … for each K in ks, and the whole-list metrics (`mrr`, `r_precision`); aligned with `evaluated` (empty when not kept). */
   perUser: Record<string, Float64Array>;
   /** Mean over evaluated users of each of those keys (NaN when no user is evaluated). */
   means: Record<string, number>;
@@ -162,8 +178,9 @@ export class AccuracyAccumulator {
   /** Per metric, per cutoff: the sum over users. */
   private readonly colSums: Float64Array[];
   private readonly mrr: Float64Array;
-  /** [0]: the sum of the reciprocal ranks (a typed slot keeps the float unboxed). */
-  private readonly mrrSum = new Float64Array(1);
+  private readonly rPrecision: Float64Array;
+  /** [0]: the sum of the reciprocal ranks, [1]: of the R-precisions (typed slots keep the floats unboxed). */
+  private readonly listSums = new Float64Array(2);
   private readonly directNdcg: Float64Array;
   private readonly directMap: Float64Array;
   private readonly diff: Record<AccuracyMetric, Float64Array>;
@@ -195,6 +212,7 @@ export class AccuracyAccumulator {
     this.cols = ACCURACY_METRICS.map((m) => ks.map((k) => (perUser[`${m}@${k}`] = new Float64Array(colLen))));
     this.colSums = ACCURACY_METRICS.map(() => new Float64Array(ks.length));
     this.mrr = perUser.mrr = new Float64Array(colLen);
+    this.rPrecision = perUser.r_precision = new Float64Array(colLen);
     // Curves: each user's metric is a step function of K that changes only at its hits (and, for
     // NDCG and MAP-min, at every K below m = min(|R_u|, maxK), where the normaliser still grows).
     // Below m the values are added directly; from m on, only the changes are added (difference
@@ -263,9 +281,19 @@ export class AccuracyAccumulator {
           break;
         }
       }
+    // R-precision: the hits among the first R = |R_u| slots (a shorter list's missing slots are misses).
+    const rEnd = len < nRel ? len : nRel;
+    let rHits = 0;
+    for (let i = 0; i < rEnd; i++) {
+      const it = items[l0 + i];
+      if (it >= 0 && isRel[it] !== 0) rHits++;
+    }
+    const rp = rHits / nRel;
     const w = this.keep ? e : 0;
     this.mrr[w] = rr;
-    this.mrrSum[0] += rr;
+    this.rPrecision[w] = rp;
+    this.listSums[0] += rr;
+    this.listSums[1] += rp;
     for (let p = r0; p < r1; p++) gradeOf[rel.items[p]] = isRel[rel.items[p]] = 0;
 
     // Values at the cutoffs.
@@ -387,7 +415,10 @@ export class AccuracyAccumulator {
       curves[mName] = c;
     }
     // At the cutoffs the curve holds exactly the metric's value (the same sum in the same order).
-    const means: Record<string, number> = { mrr: nEval > 0 ? this.mrrSum[0] / nEval : NaN };
+    const means: Record<string, number> = {
+      mrr: nEval > 0 ? this.listSums[0] / nEval : NaN,
+      r_precision: nEval > 0 ? this.listSums[1] / nEval : NaN,
+    };
     ACCURACY_METRICS.forEach((mName, qm) =>
       ks.forEach((k, kj) => {
         const mean = nEval > 0 ? this.colSums[qm][kj] / nEval : NaN;

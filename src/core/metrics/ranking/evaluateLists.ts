@@ -36,6 +36,7 @@ import type { RankedLists, RankingData } from '../../data/rankingData';
 import {
   AccuracyAccumulator,
   ACCURACY_METRICS,
+  WHOLE_LIST_METRICS,
   checkCutoffs,
   splitEvaluated,
   type AccuracyResult,
@@ -225,9 +226,11 @@ function assemble(
       values.set(key, nullIfNaN(acc.means[key]));
       notes[key] = accuracyNote(m, k, opts, graded);
     }
-  if (acc.perUser.mrr) perUser.mrr = acc.perUser.mrr;
-  values.set('mrr', nullIfNaN(acc.means.mrr));
-  notes.mrr = 'reciprocal rank of the first relevant item in the whole list (0 when none)';
+  for (const [key, note] of Object.entries(WHOLE_LIST_METRICS)) {
+    if (acc.perUser[key]) perUser[key] = acc.perUser[key];
+    values.set(key, nullIfNaN(acc.means[key]));
+    notes[key] = note;
+  }
   ks.forEach((k, q) => {
     values.set(`coverage@${k}`, cat.coverage[q]);
     notes[`coverage@${k}`] = `distinct items in the top ${k} over evaluated users / ${opts.catalog.note}`;
