@@ -1,16 +1,25 @@
 /**
- * The confusion matrix as an HTML grid (not a canvas): every cell is sized to its text, labels
- * longer than the room are cut with an ellipsis and carry the full name in a tooltip, the axis
- * captions are table headers (never clipped), a select switches counts / shares of the true class
- * / shares of the predicted class, a colour legend explains the shading, and a list names the
- * largest confusions when there are many classes.
+ * The confusion matrix (`<eval-confusion>`) as an HTML grid (not a canvas): every cell is sized to
+ * its text, labels longer than the room are cut with an ellipsis and carry the full name in a
+ * tooltip, the axis captions are table headers (never clipped), a select switches counts / shares
+ * of the true class / shares of the predicted class, a colour legend explains the shading, and a
+ * list names the largest confusions when there are many classes. When the matrix shows some
+ * classes of many, a chooser above it picks the classes shown (the largest confusions, the lowest
+ * recall, the most test rows, or classes picked one by one), with an "other" row and column.
  *
- * Hooks for other modules (drill-down): every cell is a `td.cm-cell` with `data-true`,
- * `data-pred` (class names), `data-count`, `data-row`, `data-col` (indices in the shown grid);
- * every top-confusion entry is a `li.cm-top` button with `data-true` / `data-pred`. Enter or Space
- * on a focused cell or entry fires a normal `click` on it, so one click listener serves mouse and
- * keyboard. Arrow keys, Home/End and PageUp/PageDown move between cells (one tab stop).
+ * One state object (the cell values, the classes shown and how they were chosen, the classes
+ * picked, the filter of the list, the focused cell). Its drill-down targets are its cells
+ * (`td.cm-cell`, with `data-true`, `data-pred`, `data-count`, `data-row`, `data-col`) and the
+ * entries of the largest confusions (`li.cm-top`), declared in {@link ConfusionElement.drillTargets}
+ * when the report can list rows: a click, or Enter or Space on the focused target (a click on it), opens the
+ * cell's rows (among the rows the matrix counts) after the figure. Arrow keys, Home/End and
+ * PageUp/PageDown move between cells (one tab stop). The cells are shaded from the theme through
+ * the CSSOM (the panel's CSP allows no style attribute), again when the theme changes: the theme
+ * observer is added on connect and removed on disconnect.
  */
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
+import type { FilterTerm } from '../src/core/inspect/types';
 import { bestContrast, over } from '../src/shared/contrast';
 import {
   CLASS_CHOICES,
@@ -29,24 +38,43 @@ import {
   type ClassChoice,
   type ConfusionNorm,
 } from '../src/shared/confusionView';
+import type { DrillSpec } from '../src/shared/drillSpec';
+import { confusionCell } from '../src/shared/drillTargets';
 import type { HeatmapModel } from '../src/shared/model';
-import { el } from './dom';
-import type { Theme } from './theme';
+import { activates, ROWS_HINT, type DrillSource, type DrillTarget, type OpenRows } from './drill';
+import { readTheme, type Theme } from './theme';
 
 /** Labels longer than this many characters are cut (the full name stays in the tooltip). */
 const LABEL_CHARS = 18;
 
-export interface ConfusionView {
-  element: HTMLElement;
-  /** Shades the cells from the theme (again after a theme change). */
-  paint(theme: Theme): void;
-  norm(): ConfusionNorm;
-  /** The matrix as shown now (the classes the user chose): what a PNG draws. */
-  heatmap(): HeatmapModel;
+/** The rows behind the cells, and how to open them. */
+export interface ConfusionDrill {
+  /** The filter of the rows the matrix counts (a split's test rows), before each cell's own. */
+  measured: readonly FilterTerm[];
+  open: OpenRows;
+}
+
+export interface ConfusionHost {
+  /** The cell values chosen (the panel keeps them across reloads). */
+  norm(n: ConfusionNorm): void;
+}
+
+export interface ConfusionState {
+  norm: ConfusionNorm;
+  /** How the classes shown were chosen (a matrix of some classes of many). */
+  choice: ClassChoice;
+  /** The classes shown, as indices into the whole matrix; undefined: the model's own. */
+  shown?: number[];
+  /** The classes ticked in the list ("Chosen classes…"). */
+  picked: string[];
+  /** The filter typed over the list. */
+  filter: string;
+  /** The cell that holds the grid's tab stop: [row, column] of the shown grid. */
+  focus: [number, number];
 }
 
 /** The shaded colour of a cell with shade `s` in [0, 1]: the theme's blue over the editor background. */
-function cellColour(theme: Theme, s: number, zero: boolean): { fill: string; text: string } {
+export function cellColour(theme: Theme, s: number, zero: boolean): { fill: string; text: string } {
   const alpha = zero ? 0 : 0.1 + 0.9 * s;
   const base = theme.rgb(theme.colour('blue'));
   const bg = theme.rgb(theme.background);
@@ -62,350 +90,148 @@ function cellColour(theme: Theme, s: number, zero: boolean): { fill: string; tex
   return { fill: css(fill), text: css(text) };
 }
 
-function label(text: string, cls: string): HTMLElement {
+function label(text: string, cls: string): TemplateResult {
   const cut = text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text;
-  return el('span', { class: cls, title: text }, cut);
+  return html`<span class=${cls} title=${text}>${cut}</span>`;
 }
 
-/**
- * The matrix with, when it shows only some classes of many, a chooser of the classes shown above
- * it: a select (the largest confusions, the lowest recall, the most test rows, or classes picked
- * one by one from a filterable list of checkboxes). Changing it redraws the grid with its "other"
- * row and column; the cell values (counts / shares) stay as chosen.
- */
-export function renderConfusion(
-  h: HeatmapModel,
-  initial: ConfusionNorm,
-  onNorm: (n: ConfusionNorm) => void,
-  theme: Theme,
-): ConfusionView {
-  const all = h.all;
-  if (!all) return renderGrid(h, initial, onNorm, theme);
-  let current = h;
-  let view = renderGrid(h, initial, onNorm, theme);
-  const max = h.rows.length;
-  const show = (idx: number[]): void => {
-    current = { ...h, ...confusionSubset(all.labels, all.matrix, idx) };
-    if (!current.other) delete current.other;
-    const next = renderGrid(current, view.norm(), onNorm, theme);
-    view.element.replaceWith(next.element);
-    view = next;
+export class ConfusionElement extends LitElement implements DrillSource {
+  static override properties = {
+    heatmap: { attribute: false },
+    host: { attribute: false },
+    drill: { attribute: false },
+    state: { state: true },
   };
-  const chooser = classChooser(
-    all.labels,
-    all.matrix,
-    max,
-    () => current.rows,
-    (by, picked) => {
-      if (by === 'picked') {
-        const at = new Map(all.labels.map((l, i) => [l, i]));
-        const idx = [...picked].map((l) => at.get(l)!).sort((a, b) => a - b);
-        if (idx.length > 0) show(idx);
-      } else show(chooseClasses(all.matrix, by, max));
-    },
-  );
-  const root = el('div', { class: 'confusion-host' }, chooser, view.element);
-  return {
-    element: root,
-    paint: (t) => {
-      theme = t;
-      view.paint(t);
-    },
-    norm: () => view.norm(),
-    heatmap: () => current,
-  };
-}
 
-/**
- * The "Classes shown" control: a select of {@link CLASS_CHOICES}; "Chosen classes…" opens a list of
- * every class as checkboxes (at most `max` checked; the others are disabled meanwhile) with a
- * filter box. Native inputs: Tab, Space and typing work as everywhere.
- */
-function classChooser(
-  labels: readonly string[],
-  matrix: readonly (readonly number[])[],
-  max: number,
-  shown: () => readonly string[],
-  onChange: (by: ClassChoice, picked: ReadonlySet<string>) => void,
-): HTMLElement {
-  const totals = matrix.map((r) => r.reduce((a, b) => a + b, 0));
-  const select = el('vscode-single-select', { 'aria-label': 'Classes shown', class: 'cm-classes' });
-  for (const c of CLASS_CHOICES)
-    select.append(el('vscode-option', { value: c.id, ...(c.id === 'confusions' ? { selected: true } : {}) }, c.label));
-  const picked = new Set(shown());
-  const count = el('span', { class: 'cm-pick-count', 'aria-live': 'polite' });
-  const filter = el('input', {
-    type: 'search',
-    class: 'cm-pick-filter',
-    placeholder: 'Filter classes',
-    'aria-label': 'Filter the classes',
-  });
-  const boxes: { input: HTMLInputElement; item: HTMLElement; label: string }[] = [];
-  const list = el('ul', { class: 'cm-pick-list', 'aria-label': `Classes to show (at most ${max})` });
-  const sync = (): void => {
-    const full = picked.size >= max;
-    for (const b of boxes) b.input.disabled = full && !b.input.checked;
-    count.textContent = `${picked.size} of at most ${max} classes chosen`;
-  };
-  labels.forEach((l, i) => {
-    const input = el('input', { type: 'checkbox', value: l, ...(picked.has(l) ? { checked: true } : {}) });
-    input.dataset.cls = l;
-    const item = el(
-      'li',
-      {},
-      el('label', { title: l }, input, ` ${l}`, el('span', { class: 'cm-pick-support' }, ` (${totals[i] ?? 0} rows)`)),
-    );
-    input.addEventListener('change', () => {
-      if (input.checked) picked.add(l);
-      else picked.delete(l);
-      sync();
-      onChange('picked', picked);
-    });
-    boxes.push({ input, item, label: l });
-    list.append(item);
-  });
-  filter.addEventListener('input', () => {
-    const q = filter.value.trim().toLowerCase();
-    for (const b of boxes) b.item.hidden = q !== '' && !b.label.toLowerCase().includes(q);
-  });
-  const pick = el(
-    'fieldset',
-    { class: 'cm-pick', hidden: true },
-    el('legend', {}, 'Classes to show'),
-    filter,
-    count,
-    list,
-  );
-  select.addEventListener('change', () => {
-    const v = (select as unknown as { value: string }).value;
-    if (!isClassChoice(v)) return;
-    pick.hidden = v !== 'picked';
+  /** The matrix as the report built it (with the whole matrix when it shows some classes of many). */
+  declare heatmap: HeatmapModel;
+  declare host: ConfusionHost;
+  /** The rows behind the cells; undefined: the cells are no targets (no rows to list). */
+  declare drill: ConfusionDrill | undefined;
+  declare state: ConfusionState;
+  /** Reads the theme's colours (the cells' shading). */
+  theme: () => Theme = readTheme;
+  /** The matrix shown (the classes chosen), made from the state. */
+  private view: HeatmapModel | undefined;
+  private readonly themeObserver = new MutationObserver(() => this.paint());
+
+  constructor() {
+    super();
+    this.drill = undefined;
+  }
+
+  /** Light DOM: the report's stylesheets apply inside. */
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // VS Code switches the body's theme class; the shading is read again.
+    this.themeObserver.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.themeObserver.disconnect();
+  }
+
+  /** The matrix as shown now (the classes chosen): what a PNG draws. */
+  get shown(): HeatmapModel {
+    return this.view ?? this.heatmap;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const h = this.heatmap;
+    // A new matrix (not the first): the classes shown and the focus start again, the cell values stay.
+    if (this.state === undefined || (changed.has('heatmap') && changed.get('heatmap') !== undefined))
+      this.state = {
+        norm: this.state?.norm ?? 'counts',
+        choice: 'confusions',
+        picked: [...h.rows],
+        filter: '',
+        focus: [0, 0],
+      };
+    const all = h.all;
+    if (!all || !this.state.shown) this.view = h;
+    else {
+      const v: HeatmapModel = { ...h, ...confusionSubset(all.labels, all.matrix, this.state.shown) };
+      if (!v.other) delete v.other;
+      this.view = v;
+    }
+  }
+
+  protected override updated(): void {
+    this.paint();
+  }
+
+  /** The rows of the cell of true class `truth` and predicted class `pred`, among the rows the matrix counts. */
+  private spec(truth: string, pred: string): DrillSpec | undefined {
+    if (!this.drill) return undefined;
+    const cell = confusionCell(truth, pred);
+    return { ...cell, where: [...this.drill.measured, ...cell.where] };
+  }
+
+  /** Every cell of the grid, then every entry of the largest confusions (none without rows to list). */
+  get drillTargets(): DrillTarget[] {
+    if (!this.drill) return [];
+    // The rows panel opens after the figure that holds the matrix.
+    const anchor = this.closest<HTMLElement>('figure.chart') ?? this;
+    return [...this.querySelectorAll<HTMLElement>('td.cm-cell, li.cm-top')].map((element) => ({
+      element,
+      spec: this.spec(element.dataset.true!, element.dataset.pred!)!,
+      anchor,
+    }));
+  }
+
+  private open(element: HTMLElement): void {
+    const t = this.drillTargets.find((x) => x.element === element);
+    if (t) this.drill!.open(t.spec, t.anchor, element);
+  }
+
+  private setNorm(v: string): void {
+    if (!isConfusionNorm(v) || v === this.state.norm) return;
+    this.state = { ...this.state, norm: v };
+    // Drawn at once: whoever changed the select reads the new values right after its change event.
+    this.performUpdate();
+    this.host.norm(v);
+  }
+
+  /** Shows the classes `idx` of the whole matrix (none: as it was). */
+  private showClasses(patch: Partial<ConfusionState>, idx: number[]): void {
+    this.state = { ...this.state, ...patch, ...(idx.length > 0 ? { shown: idx } : {}) };
+  }
+
+  private indicesOf(labels: readonly string[]): number[] {
+    const at = new Map(this.heatmap.all!.labels.map((l, i) => [l, i]));
+    return labels.map((l) => at.get(l)!).sort((a, b) => a - b);
+  }
+
+  private choose(v: string): void {
+    const all = this.heatmap.all;
+    if (!all || !isClassChoice(v)) return;
     if (v === 'picked') {
       // The list starts from the classes shown now.
-      picked.clear();
-      for (const l of shown()) picked.add(l);
-      for (const b of boxes) b.input.checked = picked.has(b.label);
-      sync();
-      onChange('picked', picked);
-    } else onChange(v, picked);
-  });
-  sync();
-  return el(
-    'div',
-    { class: 'cm-chooser' },
-    el('div', { class: 'cm-controls' }, el('span', { class: 'cm-controls-label' }, 'Classes shown'), select),
-    pick,
-  );
-}
-
-function renderGrid(
-  h: HeatmapModel,
-  initial: ConfusionNorm,
-  onNorm: (n: ConfusionNorm) => void,
-  theme: Theme,
-): ConfusionView {
-  let norm: ConfusionNorm = initial;
-  const root = el('div', { class: 'confusion' });
-  const select = el('vscode-single-select', { 'aria-label': 'Cell values', class: 'cm-norm' });
-  for (const n of CONFUSION_NORMS)
-    select.append(el('vscode-option', { value: n.id, ...(n.id === norm ? { selected: true } : {}) }, n.label));
-  const controls = el(
-    'div',
-    { class: 'cm-controls' },
-    el('span', { class: 'cm-controls-label' }, 'Cells show'),
-    select,
-  );
-
-  const n = h.rows.length;
-  const m = h.cols.length;
-  // The "other" row and column (classes not shown): summary cells, not buttons, not shaded.
-  const other = h.other;
-  const o = other ? 1 : 0;
-  const aug = withOther(h);
-  const otherName = other ? `other (${other.classes} classes)` : '';
-  const otherTitle = other ? `the ${other.classes} classes not shown, together` : '';
-  const otherCells: { td: HTMLTableCellElement; i: number; j: number }[] = [];
-  const grid = el('table', {
-    class: 'cm-grid',
-    role: 'grid',
-    'aria-label': `Confusion matrix: rows ${h.rowTitle}, columns ${h.colTitle}`,
-  });
-  // Few classes: column labels read horizontally (cells widen to them); many: vertical, so cells stay narrow.
-  const longCols = m > 8 && h.cols.some((c) => c.length > 4);
-  const thead = el(
-    'thead',
-    {},
-    el(
-      'tr',
-      {},
-      el('td', { class: 'cm-corner', colspan: '2', rowspan: '2' }),
-      el('th', { class: 'cm-axis cm-axis-x', colspan: String(m + o), scope: 'colgroup' }, `${h.colTitle} →`),
-    ),
-    el(
-      'tr',
-      {},
-      ...h.cols.map((c, j) =>
-        el(
-          'th',
-          { class: `cm-col${longCols ? ' cm-vertical' : ''}`, scope: 'col', 'data-col': String(j), 'data-pred': c },
-          label(c, 'cm-label'),
-        ),
-      ),
-      other
-        ? el(
-            'th',
-            { class: `cm-other-col${longCols ? ' cm-vertical' : ''}`, scope: 'col', title: otherTitle },
-            el('span', { class: 'cm-label' }, otherName),
-          )
-        : null,
-    ),
-  );
-  const body = el('tbody');
-  const cells: HTMLTableCellElement[][] = [];
-  for (let i = 0; i < n + o; i++) {
-    const tr = el('tr', i === n ? { class: 'cm-other-row' } : {});
-    if (i === 0)
-      tr.append(
-        el(
-          'th',
-          { class: 'cm-axis cm-axis-y', rowspan: String(n + o), scope: 'rowgroup' },
-          el('span', {}, `${h.rowTitle} →`),
-        ),
-      );
-    tr.append(
-      i === n
-        ? el(
-            'th',
-            { class: 'cm-row-other', scope: 'row', title: otherTitle },
-            el('span', { class: 'cm-label' }, otherName),
-          )
-        : el(
-            'th',
-            { class: 'cm-row', scope: 'row', 'data-row': String(i), 'data-true': h.rows[i]! },
-            label(h.rows[i]!, 'cm-label'),
-          ),
-    );
-    const row: HTMLTableCellElement[] = [];
-    for (let j = 0; j < m + o; j++) {
-      if (i === n || j === m) {
-        const td = el('td', { class: 'cm-other', 'data-count': String(aug.values[i]![j]!) });
-        otherCells.push({ td, i, j });
-        tr.append(td);
-        continue;
-      }
-      const td = el('td', {
-        class: `cm-cell${i === j && h.rows[i] === h.cols[j] ? ' cm-diag' : ''}`,
-        role: 'gridcell',
-        tabindex: i === 0 && j === 0 ? '0' : '-1',
-        'data-row': String(i),
-        'data-col': String(j),
-        'data-true': h.rows[i]!,
-        'data-pred': h.cols[j]!,
-        'data-count': String(h.values[i]![j]!),
-      });
-      row.push(td);
-      tr.append(td);
-    }
-    if (i < n) cells.push(row);
-    body.append(tr);
+      const picked = [...this.shown.rows];
+      this.showClasses({ choice: v, picked }, this.indicesOf(picked));
+    } else this.showClasses({ choice: v }, chooseClasses(all.matrix, v, this.heatmap.rows.length));
   }
-  grid.append(thead, body);
 
-  const legendBar = el('div', { class: 'cm-legend-bar', 'aria-hidden': 'true' });
-  const legendTicksBox = el('div', { class: 'cm-legend-ticks', 'aria-hidden': 'true' });
-  const legendCaption = el('span', { class: 'cm-legend-caption' });
-  const legend = el(
-    'div',
-    { class: 'cm-legend', role: 'img' },
-    legendCaption,
-    el('div', { class: 'cm-legend-scale' }, legendBar, legendTicksBox),
-  );
+  private pick(l: string, on: boolean): void {
+    const picked = on ? [...this.state.picked.filter((x) => x !== l), l] : this.state.picked.filter((x) => x !== l);
+    this.showClasses({ picked }, this.indicesOf(picked));
+  }
 
-  const top = h.top && h.top.length > 0 && (h.classes ?? n) >= 10 ? topList(h) : null;
-  root.append(controls, el('div', { class: 'cm-scroll' }, grid), legend);
-  if (top) root.append(top);
-
-  const fill = (): void => {
-    const shownValues = normaliseConfusion(aug.values, norm, aug.rowTotals, aug.colTotals);
-    const max = scaleMax(
-      shownValues.slice(0, n).map((r) => r.slice(0, m)),
-      norm,
-    );
-    grid.style.setProperty('--cm-cell-ch', String(Math.max(3, widestCellText(shownValues, norm))));
-    for (const { td, i, j } of otherCells) {
-      const v = shownValues[i]![j]!;
-      const text = confusionCellText(v, norm);
-      const rowName = i === n ? `a true class not shown` : `true ${h.rows[i]}`;
-      const colName = j === m ? `a predicted class not shown` : `predicted ${h.cols[j]}`;
-      const what = `${rowName}, ${colName}: ${confusionCellText(aug.values[i]![j]!, 'counts')} rows${norm === 'counts' ? '' : `, ${text} of the ${norm === 'true' ? 'true' : 'predicted'} total`}`;
-      td.textContent = text;
-      td.dataset.value = v === null ? '' : String(v);
-      td.setAttribute('aria-label', what);
-      td.title = what;
-    }
-    root.dataset.norm = norm;
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < m; j++) {
-        const td = cells[i]![j]!;
-        const v = shownValues[i]![j]!;
-        const count = h.values[i]![j]!;
-        const text = confusionCellText(v, norm);
-        td.textContent = text;
-        td.dataset.value = v === null ? '' : String(v);
-        td.classList.toggle('cm-zero', count === 0);
-        const share =
-          norm === 'counts'
-            ? ''
-            : `, ${text} of the ${norm === 'true' ? `true class ${h.rows[i]}` : `predicted class ${h.cols[j]}`}`;
-        const what = `true ${h.rows[i]}, predicted ${h.cols[j]}: ${confusionCellText(count, 'counts')} rows${share}`;
-        td.setAttribute('aria-label', what);
-        td.title = what;
-      }
-    }
-    const meta = CONFUSION_NORMS.find((x) => x.id === norm)!;
-    legendCaption.textContent = `Shade: ${meta.legend}`;
-    legend.setAttribute(
-      'aria-label',
-      `Colour scale from ${confusionCellText(0, norm)} (lightest) to ${confusionCellText(max, norm)} (darkest), ${meta.legend}`,
-    );
-    legendTicksBox.replaceChildren(
-      ...legendTicks(max, norm).map((t) => {
-        const s = el('span', { class: 'cm-tick' }, t.text);
-        s.style.left = `${(t.at * 100).toFixed(1)}%`;
-        return s;
-      }),
-    );
-  };
-
-  const paint = (t: Theme): void => {
-    theme = t;
-    const shownValues = normaliseConfusion(h.values, norm, h.rowTotals, h.colTotals);
-    const max = scaleMax(shownValues, norm);
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < m; j++) {
-        const c = cellColour(t, shade(shownValues[i]![j]!, max), h.values[i]![j]! === 0);
-        const td = cells[i]![j]!;
-        td.style.backgroundColor = c.fill;
-        td.style.color = c.text;
-      }
-    }
-    const stops = [0, 0.25, 0.5, 0.75, 1].map((s) => `${cellColour(t, s, false).fill} ${s * 100}%`);
-    legendBar.style.backgroundImage = `linear-gradient(to right, ${stops.join(', ')})`;
-  };
-
-  select.addEventListener('change', () => {
-    const v = (select as unknown as { value: string }).value;
-    if (!isConfusionNorm(v) || v === norm) return;
-    norm = v;
-    fill();
-    paint(theme);
-    onNorm(v);
-  });
-
-  // One tab stop; arrows move the focus between cells; Enter/Space activate (a click).
-  grid.addEventListener('keydown', (e) => {
+  /** One tab stop; arrows move the focus between cells; Enter/Space do what a click does. */
+  private onGridKey(e: KeyboardEvent): void {
     const td = (e.target as HTMLElement).closest<HTMLTableCellElement>('td.cm-cell');
     if (!td) return;
+    if (activates(e)) {
+      td.click();
+      return;
+    }
+    const n = this.shown.rows.length;
+    const m = this.shown.cols.length;
     const i = Number(td.dataset.row);
     const j = Number(td.dataset.col);
     let ni = i;
@@ -437,64 +263,314 @@ function renderGrid(
       case 'PageDown':
         ni = n - 1;
         break;
-      case 'Enter':
-      case ' ':
-        e.preventDefault();
-        td.click();
-        return;
       default:
         return;
     }
     e.preventDefault();
-    const next = cells[ni]![nj]!;
-    td.tabIndex = -1;
-    next.tabIndex = 0;
-    next.focus();
-  });
-  grid.addEventListener('click', (e) => {
+    this.state = { ...this.state, focus: [ni, nj] };
+    this.querySelector<HTMLElement>(`td.cm-cell[data-row="${ni}"][data-col="${nj}"]`)?.focus();
+  }
+
+  private onGridClick(e: MouseEvent): void {
     const td = (e.target as HTMLElement).closest<HTMLTableCellElement>('td.cm-cell');
     if (!td) return;
-    for (const row of cells) for (const c of row) c.tabIndex = c === td ? 0 : -1;
-  });
+    this.state = { ...this.state, focus: [Number(td.dataset.row), Number(td.dataset.col)] };
+    this.open(td);
+  }
 
-  fill();
-  paint(theme);
-  return { element: root, paint, norm: () => norm, heatmap: () => h };
+  override render(): TemplateResult {
+    const grid = this.grid(this.shown);
+    const all = this.heatmap.all;
+    return all ? html`<div class="confusion-host">${this.chooser(all)} ${grid}</div>` : grid;
+  }
+
+  /**
+   * The "Classes shown" control: a select of {@link CLASS_CHOICES}; "Chosen classes…" opens a list
+   * of every class as checkboxes (at most as many as the model shows; the others are disabled
+   * meanwhile) with a filter box. Native inputs: Tab, Space and typing work as everywhere.
+   */
+  private chooser(all: NonNullable<HeatmapModel['all']>): TemplateResult {
+    const s = this.state;
+    const max = this.heatmap.rows.length;
+    const picked = new Set(s.picked);
+    const full = picked.size >= max;
+    const q = s.filter.trim().toLowerCase();
+    const totals = all.matrix.map((r) => r.reduce((a, b) => a + b, 0));
+    return html`<div class="cm-chooser">
+      <div class="cm-controls">
+        <span class="cm-controls-label">Classes shown</span>
+        <vscode-single-select
+          aria-label="Classes shown"
+          class="cm-classes"
+          @change=${(e: Event) => this.choose((e.currentTarget as HTMLInputElement).value)}
+        >
+          ${CLASS_CHOICES.map(
+            (c) => html`<vscode-option value=${c.id} ?selected=${c.id === s.choice}>${c.label}</vscode-option>`,
+          )}
+        </vscode-single-select>
+      </div>
+      <fieldset class="cm-pick" ?hidden=${s.choice !== 'picked'}>
+        <legend>Classes to show</legend>
+        <input
+          type="search"
+          class="cm-pick-filter"
+          placeholder="Filter classes"
+          aria-label="Filter the classes"
+          @input=${(e: Event) => (this.state = { ...this.state, filter: (e.currentTarget as HTMLInputElement).value })}
+        />
+        <span class="cm-pick-count" aria-live="polite">${picked.size} of at most ${max} classes chosen</span>
+        <ul class="cm-pick-list" aria-label=${`Classes to show (at most ${max})`}>
+          ${all.labels.map(
+            (l, i) =>
+              html`<li ?hidden=${q !== '' && !l.toLowerCase().includes(q)}>
+                <label title=${l}
+                  ><input
+                    type="checkbox"
+                    value=${l}
+                    data-cls=${l}
+                    .checked=${live(picked.has(l))}
+                    ?disabled=${full && !picked.has(l)}
+                    @change=${(e: Event) => this.pick(l, (e.currentTarget as HTMLInputElement).checked)}
+                  />
+                  ${l}<span class="cm-pick-support"> (${totals[i] ?? 0} rows)</span></label
+                >
+              </li>`,
+          )}
+        </ul>
+      </fieldset>
+    </div>`;
+  }
+
+  private grid(h: HeatmapModel): TemplateResult {
+    const { norm } = this.state;
+    const n = h.rows.length;
+    const m = h.cols.length;
+    // The "other" row and column (classes not shown): summary cells, not targets, not shaded.
+    const other = h.other;
+    const o = other ? 1 : 0;
+    const aug = withOther(h);
+    const shownValues = normaliseConfusion(aug.values, norm, aug.rowTotals, aug.colTotals);
+    const max = scaleMax(
+      shownValues.slice(0, n).map((r) => r.slice(0, m)),
+      norm,
+    );
+    const otherName = other ? `other (${other.classes} classes)` : '';
+    const otherTitle = other ? `the ${other.classes} classes not shown, together` : '';
+    // Few classes: column labels read horizontally (cells widen to them); many: vertical, so cells stay narrow.
+    const vertical = m > 8 && h.cols.some((c) => c.length > 4) ? ' cm-vertical' : '';
+    const [fi, fj] = [Math.min(this.state.focus[0], n - 1), Math.min(this.state.focus[1], m - 1)];
+    const drill = this.drill !== undefined;
+    const cell = (i: number, j: number): TemplateResult => {
+      const v = shownValues[i]![j]!;
+      const count = h.values[i]![j]!;
+      const text = confusionCellText(v, norm);
+      const share =
+        norm === 'counts'
+          ? ''
+          : `, ${text} of the ${norm === 'true' ? `true class ${h.rows[i]}` : `predicted class ${h.cols[j]}`}`;
+      const what = `true ${h.rows[i]}, predicted ${h.cols[j]}: ${confusionCellText(count, 'counts')} rows${share}`;
+      const spec = this.spec(h.rows[i]!, h.cols[j]!);
+      // The text right inside the cell (no white space around it: its text is the value).
+      // prettier-ignore
+      return html`<td
+        class=${`cm-cell${i === j && h.rows[i] === h.cols[j] ? ' cm-diag' : ''}${count === 0 ? ' cm-zero' : ''}${drill ? ' drillable' : ''}`}
+        role="gridcell"
+        tabindex=${i === fi && j === fj ? '0' : '-1'}
+        data-row=${String(i)}
+        data-col=${String(j)}
+        data-true=${h.rows[i]!}
+        data-pred=${h.cols[j]!}
+        data-count=${String(count)}
+        data-value=${v === null ? '' : String(v)}
+        aria-label=${what}
+        aria-description=${spec ? `${spec.title}. ${ROWS_HINT}` : nothing}
+        title=${what}
+      >${text}</td>`;
+    };
+    const otherCell = (i: number, j: number): TemplateResult => {
+      const v = shownValues[i]![j]!;
+      const text = confusionCellText(v, norm);
+      const rowName = i === n ? `a true class not shown` : `true ${h.rows[i]}`;
+      const colName = j === m ? `a predicted class not shown` : `predicted ${h.cols[j]}`;
+      const what = `${rowName}, ${colName}: ${confusionCellText(aug.values[i]![j]!, 'counts')} rows${norm === 'counts' ? '' : `, ${text} of the ${norm === 'true' ? 'true' : 'predicted'} total`}`;
+      // prettier-ignore
+      return html`<td
+        class="cm-other"
+        data-count=${String(aug.values[i]![j]!)}
+        data-value=${v === null ? '' : String(v)}
+        aria-label=${what}
+        title=${what}
+      >${text}</td>`;
+    };
+    const rowIdx = [...Array(n + o).keys()];
+    const colIdx = [...Array(m + o).keys()];
+    const meta = CONFUSION_NORMS.find((x) => x.id === norm)!;
+    const top = h.top && h.top.length > 0 && (h.classes ?? n) >= 10 ? this.topList(h) : nothing;
+    return html`<div class="confusion" data-norm=${norm}>
+      <div class="cm-controls">
+        <span class="cm-controls-label">Cells show</span>
+        <vscode-single-select
+          aria-label="Cell values"
+          class="cm-norm"
+          @change=${(e: Event) => this.setNorm((e.currentTarget as HTMLInputElement).value)}
+        >
+          ${CONFUSION_NORMS.map(
+            (x) => html`<vscode-option value=${x.id} ?selected=${x.id === norm}>${x.label}</vscode-option>`,
+          )}
+        </vscode-single-select>
+      </div>
+      <div class="cm-scroll">
+        <table
+          class="cm-grid"
+          role="grid"
+          aria-label=${`Confusion matrix: rows ${h.rowTitle}, columns ${h.colTitle}`}
+          data-cell-ch=${String(Math.max(3, widestCellText(shownValues, norm)))}
+          @keydown=${(e: KeyboardEvent) => this.onGridKey(e)}
+          @click=${(e: MouseEvent) => this.onGridClick(e)}
+        >
+          <thead>
+            <tr>
+              <td class="cm-corner" colspan="2" rowspan="2"></td>
+              <th class="cm-axis cm-axis-x" colspan=${String(m + o)} scope="colgroup">${h.colTitle} →</th>
+            </tr>
+            <tr>
+              ${h.cols.map(
+                (c, j) =>
+                  html`<th class=${`cm-col${vertical}`} scope="col" data-col=${String(j)} data-pred=${c}>
+                    ${label(c, 'cm-label')}
+                  </th>`,
+              )}
+              ${
+                other
+                  ? html`<th class=${`cm-other-col${vertical}`} scope="col" title=${otherTitle}>
+                      <span class="cm-label">${otherName}</span>
+                    </th>`
+                  : nothing
+              }
+            </tr>
+          </thead>
+          <tbody>
+            ${rowIdx.map(
+              (i) =>
+                html`<tr class=${i === n ? 'cm-other-row' : nothing}>
+                  ${
+                    i === 0
+                      ? html`<th class="cm-axis cm-axis-y" rowspan=${String(n + o)} scope="rowgroup">
+                          <span>${h.rowTitle} →</span>
+                        </th>`
+                      : nothing
+                  }
+                  ${
+                    i === n
+                      ? html`<th class="cm-row-other" scope="row" title=${otherTitle}>
+                          <span class="cm-label">${otherName}</span>
+                        </th>`
+                      : html`<th class="cm-row" scope="row" data-row=${String(i)} data-true=${h.rows[i]!}>
+                          ${label(h.rows[i]!, 'cm-label')}
+                        </th>`
+                  }
+                  ${colIdx.map((j) => (i === n || j === m ? otherCell(i, j) : cell(i, j)))}
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+      <div
+        class="cm-legend"
+        role="img"
+        aria-label=${`Colour scale from ${confusionCellText(0, norm)} (lightest) to ${confusionCellText(max, norm)} (darkest), ${meta.legend}`}
+      >
+        <span class="cm-legend-caption">Shade: ${meta.legend}</span>
+        <div class="cm-legend-scale">
+          <div class="cm-legend-bar" aria-hidden="true"></div>
+          <div class="cm-legend-ticks" aria-hidden="true">
+            ${legendTicks(max, norm).map(
+              (t) => html`<span class="cm-tick" data-at=${(t.at * 100).toFixed(1)}>${t.text}</span>`,
+            )}
+          </div>
+        </div>
+      </div>
+      ${top}
+    </div>`;
+  }
+
+  /** The largest confusions as a list of buttons (true → predicted, count, share of the true class). */
+  private topList(h: HeatmapModel): TemplateResult {
+    const drill = this.drill !== undefined;
+    return html`<section class="cm-top-confusions" aria-label="Largest confusions">
+      <h4>Largest confusions (true → predicted)</h4>
+      <ol class="cm-top-list">
+        ${h.top!.map((t) => {
+          const share = t.share === null ? '' : ` (${(t.share * 100).toFixed(1)}% of ${t.true})`;
+          const spec = this.spec(t.true, t.pred);
+          return html`<li
+            class=${`cm-top${drill ? ' drillable' : ''}`}
+            role="button"
+            tabindex="0"
+            data-true=${t.true}
+            data-pred=${t.pred}
+            data-count=${String(t.count)}
+            title=${`true ${t.true}, predicted ${t.pred}`}
+            aria-description=${spec ? `${spec.title}. ${ROWS_HINT}` : nothing}
+            @click=${(e: MouseEvent) => this.open(e.currentTarget as HTMLElement)}
+            @keydown=${(e: KeyboardEvent) => activates(e) && (e.currentTarget as HTMLElement).click()}
+          >
+            <span class="cm-top-pair">${t.true} → ${t.pred}</span>
+            <span class="cm-top-count">${confusionCellText(t.count, 'counts')}${share}</span>
+          </li>`;
+        })}
+      </ol>
+    </section>`;
+  }
+
+  /**
+   * Shades the cells and the legend from the theme, sizes the cells to the widest text and places
+   * the legend's ticks: through the CSSOM (no style attribute).
+   */
+  private paint(): void {
+    const h = this.shown;
+    const grid = this.querySelector<HTMLElement>('table.cm-grid');
+    if (!grid) return;
+    const theme = this.theme();
+    const { norm } = this.state;
+    grid.style.setProperty('--cm-cell-ch', grid.dataset.cellCh ?? '3');
+    const shownValues = normaliseConfusion(h.values, norm, h.rowTotals, h.colTotals);
+    const max = scaleMax(shownValues, norm);
+    for (const td of this.querySelectorAll<HTMLElement>('td.cm-cell')) {
+      const i = Number(td.dataset.row);
+      const j = Number(td.dataset.col);
+      const c = cellColour(theme, shade(shownValues[i]![j]!, max), h.values[i]![j]! === 0);
+      td.style.backgroundColor = c.fill;
+      td.style.color = c.text;
+    }
+    for (const tick of this.querySelectorAll<HTMLElement>('.cm-tick')) tick.style.left = `${tick.dataset.at}%`;
+    const stops = [0, 0.25, 0.5, 0.75, 1].map((s) => `${cellColour(theme, s, false).fill} ${s * 100}%`);
+    const bar = this.querySelector<HTMLElement>('.cm-legend-bar');
+    if (bar) bar.style.backgroundImage = `linear-gradient(to right, ${stops.join(', ')})`;
+  }
 }
 
-/** The largest confusions as a list of buttons (true → predicted, count, share of the true class). */
-function topList(h: HeatmapModel): HTMLElement {
-  const list = el('ol', { class: 'cm-top-list' });
-  for (const t of h.top!) {
-    const share = t.share === null ? '' : ` (${(t.share * 100).toFixed(1)}% of ${t.true})`;
-    const li = el(
-      'li',
-      {
-        class: 'cm-top',
-        role: 'button',
-        tabindex: '0',
-        'data-true': t.true,
-        'data-pred': t.pred,
-        'data-count': String(t.count),
-        title: `true ${t.true}, predicted ${t.pred}`,
-      },
-      el('span', { class: 'cm-top-pair' }, `${t.true} → ${t.pred}`),
-      el('span', { class: 'cm-top-count' }, `${confusionCellText(t.count, 'counts')}${share}`),
-    );
-    li.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' || e.key === ' ') {
-        e.preventDefault();
-        li.click();
-      }
-    });
-    list.append(li);
+customElements.define('eval-confusion', ConfusionElement);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'eval-confusion': ConfusionElement;
   }
-  return el(
-    'section',
-    { class: 'cm-top-confusions', 'aria-label': 'Largest confusions' },
-    el('h4', {}, `Largest confusions (true → predicted)`),
-    list,
-  );
+}
+
+/** The matrix `h` with cell values `norm`; its cells open their rows when `drill` is given. */
+export function confusionMatrix(
+  h: HeatmapModel,
+  norm: ConfusionNorm,
+  host: ConfusionHost,
+  drill?: ConfusionDrill,
+): ConfusionElement {
+  const e = document.createElement('eval-confusion');
+  e.heatmap = h;
+  e.host = host;
+  e.drill = drill;
+  e.state = { norm, choice: 'confusions', picked: [...h.rows], filter: '', focus: [0, 0] };
+  return e;
 }
 
 /**

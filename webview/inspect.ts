@@ -1,19 +1,19 @@
 /**
- * Makes a rendered report a lens: chart points and confusion-matrix cells that stand for a set of
- * rows open those rows in the rows panel (click, or Enter on the focused element);
+ * Makes a rendered report a lens: chart points that stand for a set of rows open those rows in the
+ * rows panel (click);
  * the classification tab gets a "Mistakes" view; a report of a subset shows its filter in the
  * header with a way back to the whole file; the Slices tab is filled. The targets come from the
  * host (`model.inspect.drill`); nothing here reads files or computes metrics. Metric cards, tables,
- * the Slices tab and the slice finder declare and open their own targets (webview/drill.ts); this
- * class opens the rows panel for them (`open`).
+ * the confusion matrix, the Slices tab and the slice finder declare and open their own targets
+ * (webview/drill.ts); this class opens the rows panel for them (`open`).
  */
 import { Chart } from 'chart.js';
-import { confusionCell, type DrillSpec } from '../src/shared/drillTargets';
+import type { DrillSpec } from '../src/shared/drillTargets';
 import { SUBSET_INTERVALS_NOTE, type InspectModel } from '../src/shared/inspectModel';
 import type { ReportModel } from '../src/shared/model';
 import { formatCount } from '../src/shared/format';
 import { el } from './dom';
-import { formatTerm } from '../src/core/rows/where';
+import { formatTerm } from '../src/core/inspect/where';
 import { RowsPanel } from './rows';
 import { renderSlices } from './slices';
 import { foundSlicesSection } from './foundSlices';
@@ -47,7 +47,6 @@ export class ReportLens {
   ) {
     this.rows = new RowsPanel(() => vscode.postMessage({ type: 'command', command: 'reevaluate' }));
     app.addEventListener('click', (e) => this.onClick(e));
-    app.addEventListener('keydown', (e) => this.onKey(e));
     app.addEventListener('mousemove', (e) => this.onHover(e));
   }
 
@@ -141,49 +140,25 @@ export class ReportLens {
     panel.prepend(bar);
   }
 
-  /** The spec and anchor of a click or key on `target`, if it stands for rows. */
-  private specAt(target: HTMLElement, e?: MouseEvent): { spec: DrillSpec; anchor: HTMLElement } | undefined {
+  /**
+   * The spec and anchor of a click on `target`, if it is a chart point that stands for rows (cards,
+   * tables and the confusion matrix open their own targets; the keyboard reaches a chart's points
+   * through its table).
+   */
+  private specAt(target: HTMLElement, e: MouseEvent): { spec: DrillSpec; anchor: HTMLElement } | undefined {
     const insp = this.inspect;
-    if (!insp || target.closest('.rows-panel, vscode-button, button, .actions')) return undefined;
-    // Cards and tables are their own targets (cards.ts, tables.ts open them).
-    if (target.closest('.card, [data-drill-row], [data-drill-cell]')) return undefined;
-    // The confusion matrix is an HTML grid: a cell (or an entry of the largest confusions) names
-    // its true and predicted class; Enter on a focused cell arrives here as a click.
-    const cm = target.closest<HTMLElement>('td.cm-cell, li.cm-top');
-    if (cm) {
-      const fig = cm.closest<HTMLElement>('figure.chart');
-      const drill = fig ? insp.drill.charts[fig.dataset.chart!] : undefined;
-      if (!fig || !drill?.cells || cm.dataset.true === undefined || cm.dataset.pred === undefined) return undefined;
-      // The cell's rows among the rows the metrics cover (a split's test rows), as the matrix counts them.
-      const spec = confusionCell(cm.dataset.true, cm.dataset.pred);
-      return { spec: { ...spec, where: [...(insp.drill.measured ?? []), ...spec.where] }, anchor: fig };
-    }
-    if (e && target instanceof HTMLCanvasElement) {
-      const fig = target.closest<HTMLElement>('figure.chart');
-      const drill = fig ? insp.drill.charts[fig.dataset.chart!] : undefined;
-      if (!fig || !drill) return undefined;
-      if (drill.points) {
-        const spec = chartPoint(target, e, drill.points);
-        return spec ? { spec, anchor: fig } : undefined;
-      }
-    }
-    return undefined;
+    if (!insp || !(target instanceof HTMLCanvasElement)) return undefined;
+    const fig = target.closest<HTMLElement>('figure.chart');
+    const points = fig ? insp.drill.charts[fig.dataset.chart!]?.points : undefined;
+    if (!fig || !points) return undefined;
+    const spec = chartPoint(target, e, points);
+    return spec ? { spec, anchor: fig } : undefined;
   }
 
   private onClick(e: MouseEvent): void {
     const hit = this.specAt(e.target as HTMLElement, e);
     if (!hit) return;
     this.open(hit.spec, hit.anchor, (e.target as HTMLElement).closest<HTMLElement>('[tabindex]') ?? undefined);
-  }
-
-  private onKey(e: KeyboardEvent): void {
-    if (e.key !== 'Enter' && e.key !== ' ') return;
-    const target = e.target as HTMLElement;
-    if (!target.matches('.drillable')) return;
-    const hit = this.specAt(target);
-    if (!hit) return;
-    e.preventDefault();
-    this.open(hit.spec, hit.anchor, target);
   }
 
   private onHover(e: MouseEvent): void {

@@ -20,7 +20,7 @@ import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { CardModel, ChartModel, RefLine, ReportModel, TabModel } from '../src/shared/model';
 import { isHostMessage, isWebviewState, type HostMessage, type WebviewState } from '../src/shared/protocol';
 import { chartPng, drawChart, type Drawn } from './charts';
-import { confusionPng, renderConfusion, type ConfusionView } from './confusion';
+import { confusionMatrix, confusionPng, type ConfusionElement } from './confusion';
 import { isConfusionNorm } from '../src/shared/confusionView';
 import { chartFileName } from '../src/shared/outputName';
 import { cardEl } from './cards';
@@ -49,8 +49,6 @@ const marksOf = (id: string): RefLine[] => {
   const line = marks.get(id);
   return line ? [line] : [];
 };
-/** Confusion-matrix grids by their figure (repainted on theme change). */
-const confusionViews = new WeakMap<HTMLElement, ConfusionView>();
 /** Horizontal bars of more categories than this scroll inside their card (about 960 px of rows). */
 const HORIZONTAL_ROWS_MAX = 32;
 
@@ -177,20 +175,23 @@ function chartFigure(c: ChartModel, group?: ChartModel[], inspector?: EventTarge
   const box = el('div', { class: `canvas-box${c.heatmap ? ' heatmap' : ''}`, ...(showTable ? { hidden: true } : {}) });
   // Set through the CSSOM: the webview's content security policy allows no inline style attribute.
   if (c.horizontal) box.style.height = `${Math.max(240, 60 + 28 * (c.x.categories?.length ?? 0))}px`;
-  let matrix: ConfusionView | undefined;
+  let matrix: ConfusionElement | undefined;
   if (c.heatmap) {
     const norm = state.selected?.[`${c.id}.norm`];
-    matrix = renderConfusion(
+    // Its cells list their rows (among the rows the metrics cover) when the report can list rows.
+    const drill = model?.inspect?.drill;
+    matrix = confusionMatrix(
       c.heatmap,
       isConfusionNorm(norm) ? norm : 'counts',
-      (n) => {
-        state.selected = { ...(state.selected ?? {}), [`${c.id}.norm`]: n };
-        saveState();
+      {
+        norm: (n) => {
+          state.selected = { ...(state.selected ?? {}), [`${c.id}.norm`]: n };
+          saveState();
+        },
       },
-      readTheme(),
+      drill?.charts[c.id]?.cells ? { measured: drill.measured ?? [], open: openRows } : undefined,
     );
-    confusionViews.set(fig, matrix);
-    box.append(matrix.element);
+    box.append(matrix);
   } else {
     box.append(canvas);
   }
@@ -250,7 +251,7 @@ function chartFigure(c: ChartModel, group?: ChartModel[], inspector?: EventTarge
     if (box.hidden) setTable(false);
     const font = readTheme().font;
     const dataUrl = c.heatmap
-      ? confusionPng(matrix?.heatmap() ?? c.heatmap, matrix?.norm() ?? 'counts', font)
+      ? confusionPng(matrix?.shown ?? c.heatmap, matrix?.state.norm ?? 'counts', font)
       : chartPng(overrides.get(c.id) ?? c, font, marksOf(c.id));
     const name = chartFileName(model?.title ?? 'report', c.title);
     const r = await request((seq) => ({ type: 'savePng', seq, fileName: name, dataUrl }));
@@ -260,12 +261,8 @@ function chartFigure(c: ChartModel, group?: ChartModel[], inspector?: EventTarge
 }
 
 function drawFigure(fig: HTMLElement, c: ChartModel): void {
-  const matrix = confusionViews.get(fig);
-  if (matrix) {
-    matrix.paint(readTheme());
-    drawn.set(c.id, { canvas: null, destroy: () => undefined });
-    return;
-  }
+  // The confusion matrix (an HTML grid) paints itself, again on a theme change.
+  if (c.heatmap) return;
   const canvas = fig.querySelector('canvas');
   if (!canvas || (fig.querySelector('.canvas-box') as HTMLElement).hidden) return;
   drawn.get(c.id)?.destroy();
