@@ -19,7 +19,7 @@
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import type { FilterTerm } from '../src/core/inspect/types';
+import type { FilterTerm } from '../src/core/rows/types';
 import { bestContrast, over } from '../src/shared/contrast';
 import {
   CLASS_CHOICES,

@@ -13,7 +13,7 @@ import { SUBSET_INTERVALS_NOTE, type InspectModel } from '../src/shared/inspectM
 import type { ReportModel } from '../src/shared/model';
 import { formatCount } from '../src/shared/format';
 import { el } from './dom';
-import { formatTerm } from '../src/core/inspect/where';
+import { formatTerm } from '../src/core/rows/where';
 import { RowsPanel } from './rows';
 import { renderSlices } from './slices';
 import { foundSlicesSection } from './foundSlices';
