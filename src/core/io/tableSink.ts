@@ -1,7 +1,8 @@
 /**
- * What every table reader hands its rows to ({@link TableSink}), the cell values it hands over, and
- * the message for a file that cannot be opened. In a module of their own so the format readers
- * (`table.ts`, `parquet.ts`, `npz.ts`) share them without importing one another.
+ * What every table reader hands its rows to ({@link TableSink}; its cells are `Cell`s,
+ * data/textColumn.ts), and the message for a file that cannot be opened. In a module of their own
+ * so the format readers (`table.ts`, `parquet.ts`, `npz.ts`) share them without importing one
+ * another.
  */
 import { EvalLensError } from '../diagnostics';
 import type { Cell } from '../data/textColumn';

@@ -86,3 +86,95 @@ test('the layer check fails on a planted back-edge', () => {
     'src/core/b.ts → ../../webview/main',
   ]);
 });
+
+// Inside src/core the units are layered in one direction: docs/architecture.md lists them bottom
+// first in its ```layers block (the first word of each line), and a unit imports only the units
+// listed before it. A folder is one unit with its sub-folders; a file directly in src/core is a
+// unit of its own. Returns "file → specifier" for each relative import (static, re-export or
+// dynamic) whose target is a later unit, or a unit the order does not name.
+
+function coreLayers(text: string): string[] {
+  const block = /```layers\n([\s\S]*?)```/.exec(text);
+  assert.ok(block, 'docs/architecture.md has a ```layers block');
+  return block[1]
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/)[0])
+    .filter((unit): unit is string => !!unit);
+}
+
+/** The unit of a file under src/core/ (its first folder, or the file itself). */
+function unitOf(pathInCore: string): string {
+  return pathInCore.split('/')[0];
+}
+
+function layerBackEdges(order: string[], files: { path: string; text: string }[]): string[] {
+  const rank = new Map(order.map((unit, i) => [unit, i]));
+  const out: string[] = [];
+  const spec =
+    /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (const { path, text } of files) {
+    if (!path.startsWith('src/core/')) continue;
+    const from = unitOf(path.slice('src/core/'.length));
+    for (const m of text.matchAll(spec)) {
+      const s = (m[1] ?? m[2] ?? m[3])!;
+      if (!s.startsWith('.')) continue;
+      const target = join(path, '..', s).split('\\').join('/');
+      if (!target.startsWith('src/core/')) continue;
+      const inCore = target.slice('src/core/'.length);
+      // `../glossary` is the folder's index.ts; `../evaluate` the file evaluate.ts
+      const to = inCore.includes('/') || !rank.has(`${inCore}.ts`) ? inCore.split('/')[0] : `${inCore}.ts`;
+      if (to === from) continue;
+      const a = rank.get(from);
+      const b = rank.get(to);
+      if (a === undefined || b === undefined || b > a) out.push(`${path} → ${s}`);
+    }
+  }
+  return out;
+}
+
+test('docs/architecture.md orders every unit of src/core, each once', () => {
+  const order = coreLayers(doc);
+  assert.equal(new Set(order).size, order.length, `a unit named twice: ${order.join(', ')}`);
+  const units = new Set(sources('src/core').map((p) => unitOf(p.split('\\').join('/').slice('src/core/'.length))));
+  assert.ok(units.size > 10, `${units.size} units`);
+  assert.deepEqual([...units].filter((u) => !order.includes(u)).sort(), [], 'units of src/core not in the order');
+  assert.deepEqual(
+    order.filter((u) => !units.has(u)),
+    [],
+    'units in the order that src/core does not have',
+  );
+});
+
+test('the layer check inside src/core fails on a planted back-edge', () => {
+  const order = coreLayers('```layers\nbase.ts  the bottom\ndata\nio   readers\nevaluate.ts\n```\n');
+  assert.deepEqual(order, ['base.ts', 'data', 'io', 'evaluate.ts']);
+  const planted = [
+    // allowed: downwards, within a unit (a sub-folder counts as its folder), outside src/core
+    { path: 'src/core/io/table.ts', text: "import { a } from '../data/cells';\nimport { b } from '../base';\n" },
+    {
+      path: 'src/core/io/ranking/run.ts',
+      text: "import { t } from '../table';\nimport s from '../../../../schemas/x.json';\n",
+    },
+    { path: 'src/core/evaluate.ts', text: "const io = await import('./io/table');\nimport * as fs from 'node:fs';\n" },
+    { path: 'src/core/io/index.ts', text: "export * from '../data';\n" },
+    // climbing: each form of import, from a folder, a sub-folder and a file of src/core
+    { path: 'src/core/data/cells.ts', text: "import type { Cell } from '../io/table';\n" },
+    {
+      path: 'src/core/data/deep/x.ts',
+      text: "export {\n  y,\n} from '../../evaluate';\nconst r = await import('../../io/ranking/run');\n",
+    },
+    { path: 'src/core/base.ts', text: "import './data/cells';\nexport * from './io';\n" },
+    // a unit the order does not name
+    { path: 'src/core/newUnit/z.ts', text: "import { a } from '../data/cells';\n" },
+    { path: 'src/core/io/w.ts', text: "import { z } from '../newUnit/z';\n" },
+  ];
+  assert.deepEqual(layerBackEdges(order, planted), [
+    'src/core/data/cells.ts → ../io/table',
+    'src/core/data/deep/x.ts → ../../evaluate',
+    'src/core/data/deep/x.ts → ../../io/ranking/run',
+    'src/core/base.ts → ./data/cells',
+    'src/core/base.ts → ./io',
+    'src/core/newUnit/z.ts → ../data/cells',
+    'src/core/io/w.ts → ../newUnit/z',
+  ]);
+});
