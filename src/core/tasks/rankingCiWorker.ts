@@ -3,7 +3,7 @@
  * resamples of a {@link UserMeanJob} and posts their values (resample-major Float64Array).
  */
 import { serveResampleRanges } from '../stats/resampleWorker';
-import { isPairedJob, pairedStatOf, type PairedJob } from '../compare/pairedBootstrap';
+import { isPairedJob, pairedStatOf, type PairedJob } from '../stats/pairedStat';
 import { userMeanStat, type UserMeanJob } from './rankingCi';
 
 serveResampleRanges<UserMeanJob | PairedJob<UserMeanJob>>((job) =>
