@@ -145,6 +145,23 @@ test('docs/architecture.md orders every unit of src/core, each once', () => {
   );
 });
 
+test('inside src/core no import climbs to a later unit of the order in docs/architecture.md', () => {
+  const files = sources('src/core').map((p) => ({ path: p.split('\\').join('/'), text: readFileSync(p, 'utf8') }));
+  assert.ok(files.length > 100, `${files.length} files`);
+  assert.deepEqual(layerBackEdges(coreLayers(doc), files), []);
+  // the same tree with one import that climbs (data → tasks, a config file → evaluate.ts) fails on it alone
+  const planted = files.map((f) =>
+    f.path === 'src/core/config/forInput.ts'
+      ? { ...f, text: `${f.text}\nimport { evaluateFile } from '../evaluate';\n` }
+      : f,
+  );
+  planted.push({ path: 'src/core/data/planted.ts', text: "import type { TaskContext } from '../tasks/types';\n" });
+  assert.deepEqual(layerBackEdges(coreLayers(doc), planted), [
+    'src/core/config/forInput.ts → ../evaluate',
+    'src/core/data/planted.ts → ../tasks/types',
+  ]);
+});
+
 test('the layer check inside src/core fails on a planted back-edge', () => {
   const order = coreLayers('```layers\nbase.ts  the bottom\ndata\nio   readers\nevaluate.ts\n```\n');
   assert.deepEqual(order, ['base.ts', 'data', 'io', 'evaluate.ts']);
