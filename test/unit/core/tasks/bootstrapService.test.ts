@@ -120,7 +120,10 @@ test('bootstrapStep: the point stage first, then provisional intervals of the fi
       assert.equal(results.metrics.mean_x.ci, undefined, 'the results being built stay final-only');
     },
   };
-  await bootstrapStep({ plan: planOf(), points: {}, source: { path: 'rows.csv', format: 'csv', rows: n } }, ctx);
+  await bootstrapStep(
+    { plan: planOf(), points: {}, source: { path: 'rows.csv', format: 'csv', rows: n, rowsUsed: n, columns: {} } },
+    ctx,
+  );
   assert.deepEqual(events, ['point rows.csv', 'provisional 200/260']);
   assert.deepEqual(
     snapshots[0].mean_x.ci,
@@ -184,7 +187,10 @@ test('bootstrapStep: a caller that resamples the run itself gets the plan, and n
     point: async () => assert.fail('no stage: the caller resamples'),
     provisional: () => assert.fail('no stage: the caller resamples'),
   };
-  await bootstrapStep({ plan, points: {}, source: { path: 'rows.csv', format: 'csv', rows: n } }, ctx);
+  await bootstrapStep(
+    { plan, points: {}, source: { path: 'rows.csv', format: 'csv', rows: n, rowsUsed: n, columns: {} } },
+    ctx,
+  );
   assert.equal(got, plan);
   assert.equal(results.metrics.mean_x.ci, undefined);
   assert.equal(results.timings.bootstrap, undefined);
