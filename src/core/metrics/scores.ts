@@ -8,6 +8,13 @@
  * - `entropy`: the NEGATIVE entropy Σ_c p_c ln p_c (terms with p_c ≤ 0 count 0), so that higher
  *   means more confident like the other two.
  * Probabilities are used as written (never renormalised).
+ *
+ * References:
+ * - Y. Geifman, R. El-Yaniv (2017). Selective Classification for Deep Neural Networks. Advances in Neural
+ *   Information Processing Systems 30 (NeurIPS). https://arxiv.org/abs/1705.08500 (the softmax response,
+ *   max_c p_c, as the confidence of a selective classifier)
+ *
+ * @see docs/metrics/selective.md — how the score is chosen and used.
  */
 import { EvalLensError } from '../diagnostics';
 import type { ClassificationData, ScoreKind } from '../data/classificationData';
