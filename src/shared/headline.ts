@@ -37,11 +37,6 @@ export function headlineKeys(results: Pick<Results, 'task' | 'metrics'>, max = 4
   return keys.slice(0, max);
 }
 
-/** The single number for the status bar. */
-export function primaryKey(results: Pick<Results, 'task' | 'metrics'>): string | undefined {
-  return headlineKeys(results, 1)[0];
-}
-
 /**
  * The report's headline cards: few. Ranking: NDCG, recall and MAP at the headline K, MRR and the
  * number of users (the rest is in the metric × K table); other tasks: {@link headlineKeys}.

@@ -64,10 +64,3 @@ export function withGlossarySection(page: string, families: readonly GlossaryFam
   if (start >= 0 && end > start) return page.slice(0, start) + section + page.slice(end + GLOSSARY_END.length);
   return `${page.replace(/\s*$/, '')}\n\n${section}\n`;
 }
-
-/** The generated section currently in `page`, or undefined. */
-export function glossarySectionOf(page: string): string | undefined {
-  const start = page.indexOf('<!-- glossary:start');
-  const end = page.indexOf(GLOSSARY_END);
-  return start >= 0 && end > start ? page.slice(start, end + GLOSSARY_END.length) : undefined;
-}

@@ -34,7 +34,6 @@
 import {
   allocBlockCounts,
   blockCounts,
-  blocksAtOrAbove,
   checkBinaryInputs,
   countsAtBlocks,
   prCurveAreas,
@@ -117,18 +116,6 @@ export function thresholdErrorRate(k: ThresholdCounts): number {
   return total > 0 ? (k.fp + k.fn) / total : NaN;
 }
 
-/** Weighted error rate at threshold t (positive iff s ≥ t; see {@link thresholdErrorRate}); null when Σ w = 0. */
-export function errorRateAt(
-  labels: ArrayLike<number>,
-  scores: ArrayLike<number>,
-  opts: WeightOption & { threshold: number },
-): number | null {
-  checkBinaryInputs(labels, scores, opts.weights ?? null);
-  const so = scoreOrder(scores);
-  const c = blockCounts(so, labels, opts.weights ?? null);
-  return orNull(thresholdErrorRate(countsAtBlocks(c, blocksAtOrAbove(so, opts.threshold))));
-}
-
 /**
  * Every key of {@link IW_KEYS} (in that order) for one weight vector, NaN where undefined.
  * `nAbove` = {@link blocksAtOrAbove}(so, threshold). `scratch` is reused when given.
@@ -203,19 +190,6 @@ export function auprTrapz(
  */
 export function rocAuc(labels: ArrayLike<number>, scores: ArrayLike<number>, opts: WeightOption = {}): number | null {
   return orNull(rocAucFromCounts(curveCounts(labels, scores, opts.weights ?? null)));
-}
-
-/** Weighted precision / recall / F1 at threshold t (positive iff s ≥ t); null where undefined (see {@link thresholdRates}). */
-export function precisionRecallAt(
-  labels: ArrayLike<number>,
-  scores: ArrayLike<number>,
-  opts: WeightOption & { threshold: number },
-): { precision: number | null; recall: number | null; f1: number | null } {
-  checkBinaryInputs(labels, scores, opts.weights ?? null);
-  const so = scoreOrder(scores);
-  const c = blockCounts(so, labels, opts.weights ?? null);
-  const r = thresholdRates(countsAtBlocks(c, blocksAtOrAbove(so, opts.threshold)));
-  return { precision: orNull(r.precision), recall: orNull(r.recall), f1: orNull(r.f1) };
 }
 
 /**

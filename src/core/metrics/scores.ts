@@ -38,19 +38,6 @@ export function softmaxRow(values: Float64Array, o: number, C: number): void {
   for (let c = 0; c < C; c++) values[o + c] /= sum;
 }
 
-/** Arg-max (first maximum on ties) of the row `values[o … o+C)`, as a class index. */
-export function argmaxRow(values: Float64Array, o: number, C: number): number {
-  let best = 0;
-  let bv = values[o];
-  for (let c = 1; c < C; c++) {
-    if (values[o + c] > bv) {
-      bv = values[o + c];
-      best = c;
-    }
-  }
-  return best;
-}
-
 /** The score of `kind` of the probability row `P[o … o+C)` (see the module comment). */
 export function rowScore(P: Float64Array, o: number, C: number, kind: ScoreKind): number {
   if (kind === 'msp') {

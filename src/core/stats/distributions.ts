@@ -10,11 +10,6 @@
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import normalCdfStd from '@stdlib/stats-base-dists-normal-cdf';
 
-/** P(T ≤ x) for Student's t with `df` degrees of freedom (df > 0); NaN for NaN input. */
-export function studentTCdf(x: number, df: number): number {
-  return tCdf(x, df);
-}
-
 /** P(T > x) = P(T < −x), the upper tail of Student's t. */
 export function studentTSf(x: number, df: number): number {
   return tCdf(-x, df);

@@ -5,8 +5,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { GLOSSARY, metricName } from '../../../../src/core/glossary';
-import { GLOSSARY_PAGES, glossaryMarkdown, glossarySectionOf } from '../../../../src/core/glossary/markdown';
+import { GLOSSARY_END, GLOSSARY_PAGES, glossaryMarkdown } from '../../../../src/core/glossary/markdown';
 import { metricMapSchema, withMetricMap } from '../../../../src/core/glossary/schema';
+
+/** The generated section currently in `page`, or undefined. */
+function glossarySectionOf(page: string): string | undefined {
+  const start = page.indexOf('<!-- glossary:start');
+  const end = page.indexOf(GLOSSARY_END);
+  return start >= 0 && end > start ? page.slice(start, end + GLOSSARY_END.length) : undefined;
+}
 
 for (const [path, families] of Object.entries(GLOSSARY_PAGES)) {
   const page = readFileSync(path, 'utf8');

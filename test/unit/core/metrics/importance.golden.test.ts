@@ -3,13 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import {
-  averagePrecision,
-  auprTrapz,
-  errorRateAt,
-  precisionRecallAt,
-  rocAuc,
-} from '../../../../src/core/metrics/importance';
+import { averagePrecision, auprTrapz, rocAuc } from '../../../../src/core/metrics/importance';
+import { errorRateAt, precisionRecallAt } from '../../helpers/importanceAt';
 import { blockCounts, prPoints, rocPoints, scoreOrder } from '../../../../src/core/metrics/binaryCurve';
 import { closeAbs } from '../../helpers/numericClose';
 

@@ -20,11 +20,11 @@ import {
   averagePrecision,
   auprTrapz,
   metricVector,
-  precisionRecallAt,
   rocAuc,
   stratumWeights,
   IW_KEYS,
 } from '../../../../src/core/metrics/importance';
+import { precisionRecallAt } from '../../helpers/importanceAt';
 import {
   blockCounts,
   blocksAtOrAbove,

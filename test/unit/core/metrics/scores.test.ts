@@ -2,7 +2,20 @@
 // and the exact number parser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { argmaxRow, deriveScores, softmaxRow } from '../../../../src/core/metrics/scores';
+import { deriveScores, softmaxRow } from '../../../../src/core/metrics/scores';
+
+/** Arg-max (first maximum on ties) of the row `values[o … o+C)`, as a class index. */
+function argmaxRow(values: Float64Array, o: number, C: number): number {
+  let best = 0;
+  let bv = values[o];
+  for (let c = 1; c < C; c++) {
+    if (values[o + c] > bv) {
+      bv = values[o + c];
+      best = c;
+    }
+  }
+  return best;
+}
 
 /** Each row of a row-major n×C matrix, as the readers call the row functions. */
 const softmaxRows = (v: Float64Array, C: number): void => {

@@ -2,7 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cohensDPooled, cohensDz, holmAdjust, pairedTTest, wilcoxonSignedRank } from '../../../../src/core/stats/tests';
-import { normalCdf, normalSf, studentTCdf, studentTSf } from '../../../../src/core/stats/distributions';
+import tCdf from '@stdlib/stats-base-dists-t-cdf';
+import { normalCdf, normalSf, studentTSf } from '../../../../src/core/stats/distributions';
+
+/** The library's P(T ≤ x), the lower tail our wrappers mirror. */
+const studentTCdf = (x: number, df: number): number => tCdf(x, df);
 import { createRng } from '../../../../src/core/stats/rng';
 
 import { closeAbs as near } from '../../helpers/numericClose';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConfusionMatrix } from '../../../../src/core/results/types';
-import { headlineKeys, primaryKey } from '../../../../src/shared/headline';
+import { headlineKeys } from '../../../../src/shared/headline';
 import { buildReportModel } from '../../../../src/shared/report';
 import { reportToHtml } from '../../../../src/shared/exportHtml';
 import { binLabels, EXTREME_CAVEAT, niceLogCeil, niceLogFloor } from '../../../../src/shared/report/common';
@@ -229,10 +229,13 @@ test('ranking: metric-vs-K from the @K keys with baselines dashed, per-user hist
 test('headline keys per task', () => {
   assert.deepEqual(headlineKeys(classificationResults(), 3), ['accuracy', 'balanced_accuracy', 'acc_few']);
   assert.equal(
-    primaryKey({
-      task: 'iw-binary',
-      metrics: { roc_auc: { value: 1, direction: 'higher' }, average_precision: { value: 1, direction: 'higher' } },
-    }),
+    headlineKeys(
+      {
+        task: 'iw-binary',
+        metrics: { roc_auc: { value: 1, direction: 'higher' }, average_precision: { value: 1, direction: 'higher' } },
+      },
+      1,
+    )[0],
     'average_precision',
   );
   assert.deepEqual(headlineKeys({ task: 'classification', metrics: { foo: { value: 1, direction: 'higher' } } }), [
