@@ -13,8 +13,7 @@
  * not the percentile one), unless the task's `place` takes the key — a table row (per-class
  * accuracy, an operating point) or a baseline's value.
  */
-import { resampleProgress } from '../stats/bootstrap';
-import { intervalMethodOf } from '../stats/bootstrap';
+import { intervalMethodOf, resampleProgress } from '../stats/bootstrap';
 import { workerFallbackNote, type StartedResampleWorkers } from '../stats/parallelBootstrap';
 import { planIntervals } from '../stats/planIntervals';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
