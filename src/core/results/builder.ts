@@ -72,6 +72,16 @@ export class ResultsBuilder {
     }
   }
 
+  /** {@link time} for work that awaits: the stage's time runs until `fn`'s promise settles. */
+  async timeAsync<T>(stage: string, fn: () => Promise<T>): Promise<T> {
+    const t0 = performance.now();
+    try {
+      return await fn();
+    } finally {
+      this.timings[stage] = (this.timings[stage] ?? 0) + (performance.now() - t0) / 1000;
+    }
+  }
+
   build(args: { source: SourceInfo; task: Task; config: ResolvedConfig; warnings: EvalWarning[] }): Results {
     const r: Results = {
       schema: RESULTS_SCHEMA_ID,

@@ -118,8 +118,12 @@ export function percentileInterval(values: ArrayLike<number>, confidence: number
  */
 export type IntervalMethod = 'percentile' | 'basic';
 
-/** Keys of binned calibration errors: their intervals are basic bootstrap intervals. */
-const BASIC_INTERVAL_KEYS = /^(ece|mce|ece_adaptive)$/;
+/**
+ * Keys of binned calibration errors: their intervals are basic bootstrap intervals. A key qualified
+ * by a prefix (`slice:ece`, a slice's value in the slice table's bootstrap) takes the method of the
+ * metric after the last colon.
+ */
+const BASIC_INTERVAL_KEYS = /(^|:)(ece|mce|ece_adaptive)$/;
 
 /** The interval method of a metric key (see {@link IntervalMethod}). */
 export function intervalMethodOf(key: string): IntervalMethod {

@@ -329,7 +329,7 @@ export const runIwBinary: TaskRunner = async (ctx) => {
     };
   }
 
-  if (config.slices?.length) results.time('slices', () => iwSlicesStep(loaded, w.weights, t, ctx));
+  if (config.slices?.length) await results.timeAsync('slices', () => iwSlicesStep(loaded, w.weights, t, ctx));
 
   const bs = config.bootstrap;
   const source = { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: data.n, columns: data.columns };

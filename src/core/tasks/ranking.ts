@@ -280,7 +280,7 @@ export const runRanking: TaskRunner = async (ctx) => {
     if (ctx.perItem !== false)
       results.perItem = { kind: 'user', ids: evaluatedUsers, values: perItemValues(run, ks, evaluatedUsers.length) };
   });
-  if (config.slices?.length) results.time('slices', () => rankingSlicesStep(data, run, ks, ctx));
+  if (config.slices?.length) await results.timeAsync('slices', () => rankingSlicesStep(data, run, ks, ctx));
   results.table('rankingSummary', {
     users: data.users.size,
     listsInRun: data.lists.user.length,

@@ -26,7 +26,9 @@ import { IW_KEYS, metricVector } from '../metrics/importance';
 import { aurcValues } from '../metrics/riskCoverage';
 import { gatherCounts, sortedSubsets, sortRowsByScore, type SortedRows } from '../metrics/sortedRows';
 import type { Direction, SliceMetricValue, SliceRow } from '../results/types';
-import { bootstrapDistribution, intervalOf, percentileInterval, strataOf } from '../stats/bootstrap';
+import { strataOf } from '../stats/bootstrap';
+import { planIntervals, type Intervals } from '../stats/planIntervals';
+import type { ResamplingPlan } from '../stats/resamplingPlan';
 import { sliceValues, type SliceValues } from '../rows/sliceValues';
 import type { FilterTerm } from '../rows/types';
 
@@ -38,6 +40,8 @@ export type { SliceMetricValue, SliceRow };
  * per key (NaN = undefined).
  */
 export interface SliceMetrics {
+  /** What the bootstrap resamples: the file's rows, or a ranking run's users. */
+  unit: 'row' | 'user';
   keys: string[];
   directions: Direction[];
   prepare(rows: Int32Array): (mult: Float64Array | null) => number[];
@@ -78,6 +82,7 @@ export function classificationSliceMetrics(input: ClassificationSliceInput): Sli
   const keys = ['accuracy', 'macro_f1', ...(ranked && eceBins ? ['ece'] : []), ...(ranked ? ['aurc'] : [])];
   const directions: Direction[] = keys.map((k) => (k === 'ece' || k === 'aurc' ? 'lower' : 'higher'));
   return {
+    unit: 'row',
     keys,
     directions,
     strata: input.strata,
@@ -132,6 +137,7 @@ const IW_HEADLINE = ['precision', 'recall', 'average_precision'] as const;
 export function iwSliceMetrics(input: IwSliceInput): SliceMetrics {
   const at = IW_HEADLINE.map((k) => IW_KEYS.indexOf(k));
   return {
+    unit: 'row',
     keys: [...IW_HEADLINE],
     directions: IW_HEADLINE.map(() => 'higher'),
     strata: input.strata,
@@ -161,6 +167,7 @@ export function iwSliceMetrics(input: IwSliceInput): SliceMetrics {
 export function userMeanSliceMetrics(perUser: Record<string, Float64Array>, keys: string[]): SliceMetrics {
   const vectors = keys.map((k) => perUser[k]);
   return {
+    unit: 'user',
     keys,
     directions: keys.map(() => 'higher'),
     strata: null,
@@ -192,6 +199,8 @@ export interface SliceOptions {
    * rows by the same code (NaN = undefined); computed here otherwise.
    */
   wholePoint?: number[];
+  /** Progress of the bootstrap (done of n); throw to stop. */
+  onResample?: (done: number, total: number) => void;
 }
 
 export function sliceOptions(config: ResolvedConfig): SliceOptions {
@@ -217,27 +226,88 @@ export function rowsByCode(codes: ArrayLike<number>, nCodes: number, n: number):
   return members;
 }
 
+interface Slice {
+  column: string;
+  label: string;
+  where: FilterTerm[];
+  rows: Int32Array;
+  ev: (mult: Float64Array | null) => number[];
+  buf: Float64Array;
+}
+
+// Plan keys: a slice's value takes its metric's interval method by the name after the colon; a
+// difference (`Δ`) is never a calibration error's own value and takes the percentile interval.
+const valueKey = (q: number, key: string): string => `${q}:${key}`;
+const diffKey = (q: number, key: string): string => `${q}:Δ${key}`;
+
+/**
+ * The slices' bootstrap as a plan for the one bootstrap engine (stats/planIntervals.ts): the units
+ * are the file's rows (a ranking run's users), and one resample yields, per slice, its K values then
+ * their K differences to the whole file's values in the same resample. A slice's value takes the
+ * interval method of its metric (basic about the point for `ece`, see stats/bootstrap.ts
+ * `IntervalMethod`); a difference from the whole file, the percentile interval. The draws are the
+ * sequential stream the slice table has always used, so a seed gives the intervals it gave before.
+ */
+function slicePlan(
+  slices: readonly Slice[],
+  whole: (mult: Float64Array | null) => number[],
+  metrics: SliceMetrics,
+  n: number,
+  point: readonly number[][],
+): ResamplingPlan & { points: Record<string, number> } {
+  const K = metrics.keys.length;
+  const keys: string[] = [];
+  const points: Record<string, number> = {};
+  slices.forEach((_, q) => {
+    metrics.keys.forEach((key, k) => {
+      keys.push(valueKey(q, key));
+      points[valueKey(q, key)] = point[q][k];
+    });
+    for (const key of metrics.keys) keys.push(diffKey(q, key));
+  });
+  return {
+    unit: metrics.unit,
+    n,
+    ids: null,
+    truth: null,
+    strata: metrics.strata,
+    keys,
+    points,
+    position: null,
+    build: () => {
+      // the metric functions take Float64 multiplicities
+      const counts = new Float64Array(n);
+      return (mult, out) => {
+        for (let i = 0; i < n; i++) counts[i] = mult[i];
+        const w = whole(counts);
+        slices.forEach((s, q) => {
+          for (let j = 0; j < s.rows.length; j++) s.buf[j] = counts[s.rows[j]];
+          const v = s.ev(s.buf);
+          for (let k = 0; k < K; k++) {
+            out[q * 2 * K + k] = v[k];
+            out[q * 2 * K + K + k] = v[k] - w[k];
+          }
+        });
+      };
+    },
+    worker: null,
+    draws: 'stream',
+  };
+}
+
 /**
  * The slice table: every slice value of every column with at least `minSize` rows, worst first by
  * the first headline metric (nulls last; ties by column, then value order). Values of smaller
  * slices are left out and counted in one warning.
  */
-export function computeSlices(
+export async function computeSlices(
   columns: (TextColumn | SliceValues)[],
   metrics: SliceMetrics,
   n: number,
   opts: SliceOptions,
   warnings: Warnings,
   file: string,
-): SliceRow[] {
-  interface Slice {
-    column: string;
-    label: string;
-    where: FilterTerm[];
-    rows: Int32Array;
-    ev: (mult: Float64Array | null) => number[];
-    buf: Float64Array;
-  }
+): Promise<SliceRow[]> {
   const slices: Slice[] = [];
   const small: string[] = [];
   for (const col of columns) {
@@ -268,41 +338,21 @@ export function computeSlices(
       { count: small.length },
     );
   }
-  const K = metrics.keys.length;
   const B = opts.bootstrap.n;
   // The whole file again only when the evaluation's values cannot serve or the bootstrap needs it.
   const whole = B > 0 || !opts.wholePoint ? metrics.prepare(Int32Array.from({ length: n }, (_, i) => i)) : null;
   const wholePoint = opts.wholePoint ?? whole!(null);
   const point = slices.map((s) => s.ev(null));
 
-  let cis: ([number, number] | null)[] | null = null;
+  let cis: Intervals | null = null;
   if (whole && B > 0 && slices.length > 0) {
-    // Layout of one resample's statistics: per slice, K values then K differences.
-    const stats = new Float64Array(slices.length * 2 * K);
-    const dist = bootstrapDistribution(
-      n,
-      (counts) => {
-        const w = whole(counts);
-        slices.forEach((s, q) => {
-          for (let j = 0; j < s.rows.length; j++) s.buf[j] = counts[s.rows[j]];
-          const v = s.ev(s.buf);
-          for (let k = 0; k < K; k++) {
-            stats[q * 2 * K + k] = v[k];
-            stats[q * 2 * K + K + k] = v[k] - w[k];
-          }
-        });
-        return stats;
-      },
-      { n: B, confidence: opts.bootstrap.confidence, seed: opts.bootstrap.seed, strata: metrics.strata },
-    );
-    // A slice's own value: its key's interval (basic about the point for `ece`, see stats/bootstrap.ts
-    // `IntervalMethod`); a difference from the whole file: percentile.
-    cis = dist.map((d, j) => {
-      const q = Math.floor(j / (2 * K));
-      const k = j % (2 * K);
-      return k < K
-        ? intervalOf(metrics.keys[k], d, point[q][k], opts.bootstrap.confidence)
-        : percentileInterval(d, opts.bootstrap.confidence);
+    const plan = slicePlan(slices, whole, metrics, n, point);
+    cis = await planIntervals(plan, {
+      n: B,
+      confidence: opts.bootstrap.confidence,
+      seed: opts.bootstrap.seed,
+      points: plan.points,
+      onResample: opts.onResample,
     });
   }
   const rows: SliceRow[] = slices.map((s, q) => {
@@ -310,8 +360,8 @@ export function computeSlices(
     metrics.keys.forEach((key, k) => {
       const v: SliceMetricValue = { value: nul(point[q][k]) };
       const d: SliceMetricValue = { value: nul(point[q][k] - wholePoint[k]) };
-      const ci = cis?.[q * 2 * K + k];
-      const dci = cis?.[q * 2 * K + K + k];
+      const ci = cis?.[valueKey(q, key)];
+      const dci = cis?.[diffKey(q, key)];
       if (ci && v.value !== null && Number.isFinite(ci[0]) && Number.isFinite(ci[1])) v.ci = ci;
       if (dci && d.value !== null && Number.isFinite(dci[0]) && Number.isFinite(dci[1])) d.ci = dci;
       row[key] = v;

@@ -6,6 +6,7 @@ import type { LoadedIwBinary } from '../io/loadIwBinary';
 import type { ClassificationRun } from './classificationRun';
 import type { TaskContext } from './types';
 import { rowScores } from '../metrics/rowScores';
+import { resampleProgress } from '../stats/bootstrap';
 import {
   classificationSliceMetrics,
   classificationStrata,
@@ -41,7 +42,7 @@ export function classificationRunSliceMetrics(run: ClassificationRun, ctx: TaskC
   });
 }
 
-export function classificationSlicesStep(run: ClassificationRun, ctx: TaskContext): void {
+export async function classificationSlicesStep(run: ClassificationRun, ctx: TaskContext): Promise<void> {
   const names = ctx.config.slices;
   if (!names?.length || !run.text) return;
   const { data } = run;
@@ -53,15 +54,20 @@ export function classificationSlicesStep(run: ClassificationRun, ctx: TaskContex
   const wholePoint = s && metrics.keys.every((k) => k in m) ? metrics.keys.map((k) => m[k].value ?? NaN) : undefined;
   ctx.results.table(
     'slices',
-    computeSlices(
+    await computeSlices(
       names.map((n) => run.text![n]),
       metrics,
       data.n,
-      { ...sliceOptions(ctx.config), wholePoint },
+      { ...sliceOptions(ctx.config), wholePoint, onResample: slicesProgress(ctx) },
       ctx.warnings,
       data.file,
     ),
   );
+}
+
+/** The slices' bootstrap reports its progress as the `slices` stage and stops on cancellation. */
+function slicesProgress(ctx: TaskContext): (done: number, total: number) => void {
+  return resampleProgress(ctx.progress, 'slices');
 }
 
 /** `tables.folds` (folds.ts) when the file has a fold column. */
@@ -81,18 +87,23 @@ export function classificationFoldsStep(run: ClassificationRun, ctx: TaskContext
     );
 }
 
-export function iwSlicesStep(loaded: LoadedIwBinary, weights: Float64Array, threshold: number, ctx: TaskContext): void {
+export async function iwSlicesStep(
+  loaded: LoadedIwBinary,
+  weights: Float64Array,
+  threshold: number,
+  ctx: TaskContext,
+): Promise<void> {
   const names = ctx.config.slices;
   if (!names?.length) return;
   const { data } = loaded;
   const metrics = iwSliceMetrics({ labels: data.labels, scores: data.scores, weights, threshold, strata: data.strata });
   ctx.results.table(
     'slices',
-    computeSlices(
+    await computeSlices(
       names.map((n) => loaded.text[n]),
       metrics,
       data.n,
-      sliceOptions(ctx.config),
+      { ...sliceOptions(ctx.config), onResample: slicesProgress(ctx) },
       ctx.warnings,
       data.file,
     ),
@@ -127,7 +138,12 @@ function numberColumn(name: string, values: ArrayLike<number>): TextColumn {
  * means over the slice's users, with the users' bootstrap (resampling users, as the intervals of
  * the ranking metrics).
  */
-export function rankingSlicesStep(data: RankingData, run: ListEvaluation, ks: number[], ctx: TaskContext): void {
+export async function rankingSlicesStep(
+  data: RankingData,
+  run: ListEvaluation,
+  ks: number[],
+  ctx: TaskContext,
+): Promise<void> {
   const names = ctx.config.slices;
   if (!names?.length) return;
   const users = Int32Array.from(run.evaluated, (j) => data.lists.user[j]);
@@ -158,6 +174,13 @@ export function rankingSlicesStep(data: RankingData, run: ListEvaluation, ks: nu
   const wholePoint = keys.every((k) => k in m) ? keys.map((k) => m[k].value ?? NaN) : undefined;
   ctx.results.table(
     'slices',
-    computeSlices(columns, metrics, users.length, { ...sliceOptions(ctx.config), wholePoint }, ctx.warnings, data.file),
+    await computeSlices(
+      columns,
+      metrics,
+      users.length,
+      { ...sliceOptions(ctx.config), wholePoint, onResample: slicesProgress(ctx) },
+      ctx.warnings,
+      data.file,
+    ),
   );
 }

@@ -14,6 +14,7 @@ import { sliceCandidates, sliceValues, type SliceMetricValue, type SliceRow } fr
 import { validateResults } from '../../../../src/core/results/validate';
 import { CLASSES, derive, HEADER, TRAIN, GROUPS, writeRandomFile, type RefRow } from '../../helpers/randomFile';
 import { closeAbs } from '../../helpers/numericClose';
+import { bootstrapDistribution, percentileInterval } from '../../../../src/core/stats/bootstrap';
 
 const dir = mkdtempSync(join(tmpdir(), 'eval-lens-slices-'));
 
@@ -197,4 +198,57 @@ test('sliceCandidates: columns without a role with at most 50 distinct values', 
     ]),
     [{ column: 'a', distinct: 1 }],
   );
+});
+
+test('slice intervals are the percentile intervals of the sequential-stream resamples, value and difference alike', async () => {
+  // A file of its own (no split column): every row is a unit of the bootstrap, in file order.
+  const cities = ['Oslo', 'Lima', 'Pune'];
+  const lines = ['id,label,pred,prob_a,prob_b,city'];
+  const correct: number[] = [];
+  const city: number[] = [];
+  for (let i = 0; i < 240; i++) {
+    const label = (i * 7) % 3 === 0 ? 'a' : 'b';
+    const right = (i * 13) % 5 !== 0 && (i % 3 !== 1 || i % 4 === 0);
+    const pred = right ? label : label === 'a' ? 'b' : 'a';
+    const pa = pred === 'a' ? 0.8 : 0.2;
+    lines.push(`r${i},${label},${pred},${pa},${1 - pa},${cities[i % 3]}`);
+    correct.push(right ? 1 : 0);
+    city.push(i % 3);
+  }
+  const path = join(dir, 'stream-slices.csv');
+  writeFileSync(path, lines.join('\n') + '\n');
+  writeFileSync(join(dir, 'stream-slices.json'), JSON.stringify({ task: 'classification', classes: ['a', 'b'] }));
+  const B = 150;
+  const res = await evaluateFile(path, {
+    configPath: join(dir, 'stream-slices.json'),
+    overrides: { slices: ['city'], minSliceSize: 10, bootstrap: { n: B, seed: 5, confidence: 0.9 } },
+  });
+  // Reference: the resamples of the sequential stream (seed 5) over the 240 rows; per resample each
+  // city's accuracy Σ c·correct / Σ c over its rows, and its difference to the whole file's.
+  const dist = bootstrapDistribution(
+    correct.length,
+    (c) => {
+      const hit = [0, 0, 0, 0];
+      const all = [0, 0, 0, 0];
+      for (let i = 0; i < c.length; i++) {
+        hit[city[i]] += c[i] * correct[i];
+        all[city[i]] += c[i];
+        hit[3] += c[i] * correct[i];
+        all[3] += c[i];
+      }
+      const acc = hit.map((h, k) => h / all[k]);
+      return [...acc.slice(0, 3), ...acc.slice(0, 3).map((a) => a - acc[3])];
+    },
+    { n: B, confidence: 0.9, seed: 5 },
+  );
+  for (const row of res.tables.slices!) {
+    const k = cities.indexOf(row.value);
+    const ci = percentileInterval(dist[k], 0.9)!;
+    const dci = percentileInterval(dist[3 + k], 0.9)!;
+    closeAbs(metric(row, 'accuracy').ci![0], ci[0], 1e-12, `${row.value} accuracy lower`);
+    closeAbs(metric(row, 'accuracy').ci![1], ci[1], 1e-12, `${row.value} accuracy upper`);
+    closeAbs(row.diff.accuracy.ci![0], dci[0], 1e-12, `${row.value} difference lower`);
+    closeAbs(row.diff.accuracy.ci![1], dci[1], 1e-12, `${row.value} difference upper`);
+  }
+  assert.equal(res.tables.slices!.length, 3);
 });

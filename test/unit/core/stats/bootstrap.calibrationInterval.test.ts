@@ -39,6 +39,10 @@ test('which keys take the basic interval: the binned calibration errors only', (
   for (const k of ['ece', 'mce', 'ece_adaptive']) assert.equal(intervalMethodOf(k), 'basic', k);
   for (const k of ['accuracy', 'worst_error', 'aurc', 'nll', 'brier', 'ece_x', 'recall@10'])
     assert.equal(intervalMethodOf(k), 'percentile', k);
+  // a key qualified by a prefix (a slice's value) takes the method of the metric after the colon
+  for (const k of ['0:ece', '12:mce', 'x:y:ece_adaptive']) assert.equal(intervalMethodOf(k), 'basic', k);
+  for (const k of ['0:Δece', '3:accuracy', 'unweighted:precision', 'ece:accuracy'])
+    assert.equal(intervalMethodOf(k), 'percentile', k);
   const v = [0.5, 0.1, 0.4, 0.2, 0.3];
   assert.deepEqual(intervalOf('accuracy', v, 0.25, 0.5), [0.2, 0.4]);
   const e = intervalOf('ece', v, 0.25, 0.5)!;
