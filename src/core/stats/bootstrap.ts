@@ -13,7 +13,6 @@
  */
 import { checkCancelled, type Progress } from '../diagnostics';
 import { evaluateResamples, stratumPositions } from './resampleDraws';
-import { ResampleStream } from './resampleStream';
 
 export interface BootstrapOptions {
   /** Number of resamples (≥ 1). */
@@ -40,40 +39,6 @@ export interface ProvisionalHook {
 
 /** Default number of resamples behind provisional intervals. */
 export const PROVISIONAL_RESAMPLES = 200;
-
-/**
- * Draws `opts.n` multiplicity vectors over `nRows` rows and evaluates `stat` on each. `stat`
- * returns one number or a fixed-length array of numbers (several metrics from one resample).
- * Returns, per statistic, the values over resamples (NaN where undefined).
- */
-export function bootstrapDistribution(
-  nRows: number,
-  stat: (counts: Float64Array) => number | ArrayLike<number>,
-  opts: BootstrapOptions,
-): Float64Array[] {
-  if (!Number.isInteger(opts.n) || opts.n < 1)
-    throw new RangeError(`Expected \`n\` to be a positive integer, but got ${opts.n}.`);
-  const stream = new ResampleStream(opts.seed, nRows, stratumPositions(nRows, opts.strata ?? null));
-  const counts = new Float64Array(nRows);
-  let out: Float64Array[] | null = null;
-  // Draws are counted in an Int32Array (half the memory of the Float64Array handed to `stat`, so
-  // the random increments miss the cache less), then copied over.
-  const tally = new Int32Array(nRows);
-  for (let b = 0; b < opts.n; b++) {
-    stream.draw(tally);
-    for (let i = 0; i < nRows; i++) counts[i] = tally[i];
-    const v = stat(counts);
-    const arr = typeof v === 'number' ? [v] : v;
-    out ??= Array.from({ length: arr.length }, () => new Float64Array(opts.n));
-    for (let s = 0; s < arr.length; s++) out[s][b] = arr[s];
-    opts.onResample?.(b + 1, opts.n);
-    if (opts.provisional && b + 1 === opts.provisional.at && opts.n > b + 1) {
-      const at = b + 1;
-      opts.provisional.onDistribution(out.map((d) => d.subarray(0, at)));
-    }
-  }
-  return out ?? [];
-}
 
 /** numpy's default percentile (linear, type 7) of `sorted` at q in [0, 1]. */
 export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
@@ -162,12 +127,12 @@ export function intervalOf(
 }
 
 /**
- * The fast counterpart of {@link bootstrapDistribution} (stats/resampleDraws.ts): the same
+ * A bootstrap on the calling thread with the fast draws (stats/resampleDraws.ts): the
  * resampling definition (with replacement to the same size; per stratum, each stratum to its own
  * size, when `strata` is given) drawn by the inlined xoshiro128** + Lemire kernel straight into
  * Int32 multiplicities, with a generator per resample (resample b depends only on (seed, b,
- * strata)). Another stream than `bootstrapDistribution`'s (which reproduces `createRng(seed).int`
- * and is kept for the callers and the test that pin it); the seed still fixes every value.
+ * strata)). Another stream than the sequential one of stats/resampleStream.ts (which reproduces
+ * `createRng(seed).int`); the seed still fixes every value.
  *
  * `stat(counts, out)` writes its `K` values into `out` (pre-filled with NaN; NaN = undefined) and
  * must not keep `counts` (a reused buffer). Returns, per statistic, the values over resamples.

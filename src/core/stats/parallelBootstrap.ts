@@ -42,7 +42,7 @@ export interface ParallelResamplesOptions<J> {
   strata: Int32Array[] | null;
   /**
    * How resamples are drawn: 'per-resample' (default), a generator per resample
-   * (stats/resampleDraws.ts); 'stream', the one sequential generator of `bootstrapDistribution`
+   * (stats/resampleDraws.ts); 'stream', the one sequential generator
    * (stats/resampleStream.ts), each thread stepping through the draws before its range.
    */
   draws?: ResampleDraws;

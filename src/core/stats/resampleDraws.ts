@@ -4,9 +4,9 @@
  * xoshiro128** and Lemire's multiply-shift, and a
  * generator per resample, so that resample b is the same whichever thread or batch computes it.
  *
- * Why a second engine beside {@link bootstrapDistribution}: that one reproduces `createRng(seed).int`
- * draw by draw (a unit test pins its stream) and hands the statistic Float64 counts in the caller's
- * row order. Here the caller chooses the row order (rows are exchangeable for the draw: a family
+ * Why draws of their own beside the sequential stream (resampleStream.ts): that one reproduces
+ * `createRng(seed).int` draw by draw (a unit test pins it), so resample b depends on every draw
+ * before it. Here the caller chooses the row order (rows are exchangeable for the draw: a family
  * permutes its per-row arrays once into the order its statistic walks, e.g. descending score), so
  * no gather or copy happens per resample, and the loop counters stay small integers.
  *

@@ -1,6 +1,5 @@
 /**
- * The single-generator resampling stream of {@link bootstrapDistribution} (stats/bootstrap.ts) as
- * a cursor that can start at any resample: one xoshiro128** generator seeded as `createRng(seed)`
+ * The single-generator resampling stream (the 'stream' draws of a resampling plan) as a cursor that can start at any resample: one xoshiro128** generator seeded as `createRng(seed)`
  * draws resample 0, then 1, …; each resample draws `int(m)` (rejection + modulo, as rng.ts) m
  * times per stratum, strata in increasing order. Resample b therefore depends on every draw before
  * it, and a thread that computes resamples [from, to) first steps a copy of the generator through

@@ -47,8 +47,8 @@ export interface ResamplingPlan {
   worker: PlanWorker | null;
   /**
    * How the run's own intervals draw their resamples (stats/parallelBootstrap.ts): 'per-resample'
-   * (resample b from (seed, b) alone) or 'stream' (one sequential generator, the stream of
-   * `bootstrapDistribution`). Kept per family so that a run's intervals stay those earlier
+   * (resample b from (seed, b) alone) or 'stream' (one sequential generator,
+   * stats/resampleStream.ts). Kept per family so that a run's intervals stay those earlier
    * versions wrote for the same seed. A paired comparison always draws per resample.
    */
   draws: ResampleDraws;

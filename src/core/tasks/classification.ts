@@ -222,10 +222,9 @@ function round(x: number): number {
 }
 
 /**
- * The family steps, in order. Later families (selective, calibration, bootstrap CIs) are added
- * here; the bootstrap step belongs last, after every metric exists:
- *   for each family's keys: bootstrapDistribution(n, (counts) => keys.map((k) => scalarMetricsFor(run, counts)[k]), …)
- *   then ctx.results.setCi(key, percentileInterval(…)).
+ * The family steps, in order. The bootstrap step belongs last, after every metric exists: it builds
+ * the run's resampling plan over the keys the families wrote (classificationCi.ts) and hands it to
+ * the one bootstrap service (bootstrapService.ts).
  */
 export const CLASSIFICATION_STEPS: { name: string; step: ClassificationStep }[] = [
   { name: 'classification', step: classificationStep },

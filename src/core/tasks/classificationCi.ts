@@ -157,8 +157,8 @@ function setRowCi(row: OperatingPointRow | undefined, field: string, ci: [number
  * no sort, gather or copy per resample. Resample b depends only on (seed, b), so the resamples are
  * split across the bootstrap threads (classificationCiWorker.ts) and the intervals stay the same.
  * Otherwise (a validation/test split re-choosing the threshold) the statistic runs over the rows in
- * file order on the calling thread, with the draws of one sequential stream (`bootstrapDistribution`
- * of stats/bootstrap.ts): another stream over the same distribution; the seed fixes either.
+ * file order on the calling thread, with the draws of one sequential stream
+ * (stats/resampleStream.ts): another stream over the same distribution; the seed fixes either.
  */
 function classificationPlan(
   run: ClassificationRun,
@@ -198,7 +198,7 @@ function classificationPlan(
     ...base,
     position: null,
     worker: null,
-    // the stream of `bootstrapDistribution` (stats/bootstrap.ts), over the rows in file order
+    // the sequential stream (stats/resampleStream.ts), over the rows in file order
     draws: 'stream',
     build: () => {
       const f64 = new Float64Array(data.n);

@@ -2,7 +2,7 @@
  * Percentile bootstrap intervals of the ranking task's user means (docs/metrics/ranking.md): a
  * resample is a multiplicity vector c over the evaluated users, and each statistic is
  * Σ c_u·v_u / Σ c_u over the users with a defined value. The resamples are those of
- * `bootstrapDistribution` (one sequential generator, stats/resampleStream.ts), split across
+ * one sequential generator (stats/resampleStream.ts), split across
  * threads (stats/parallelBootstrap.ts) with the same values as on one.
  *
  * Every numerator is summed with four running sums (user i into sum i mod 4, the last n mod 4
@@ -182,7 +182,7 @@ export interface UserMeanPlanOptions {
 /**
  * The ranking task's {@link ResamplingPlan}: the units are the evaluated users, each key's
  * statistic the mean of its users' values weighted by their multiplicities (users with an
- * undefined value left out), drawn from the one sequential stream of `bootstrapDistribution` (the
+ * undefined value left out), drawn from the one sequential stream (stats/resampleStream.ts; the
  * run's intervals as written since the first version), on the ranking bootstrap threads.
  */
 export function userMeanPlan(

@@ -5,7 +5,6 @@
  * these slow, obvious loops.
  */
 import {
-  bootstrapDistribution,
   fastBootstrapDistribution,
   intervalOf,
   PROVISIONAL_RESAMPLES,
@@ -15,8 +14,45 @@ import {
 } from '../../../src/core/stats/bootstrap';
 import { threadsFor } from '../../../src/core/stats/parallelBootstrap';
 import { planIntervals } from '../../../src/core/stats/planIntervals';
-import type { ResampleRange } from '../../../src/core/stats/resampleDraws';
+import { stratumPositions, type ResampleRange } from '../../../src/core/stats/resampleDraws';
+import { ResampleStream } from '../../../src/core/stats/resampleStream';
 import { rankingCiWorkerFile, userMeanPlan } from '../../../src/core/tasks/rankingCi';
+
+/**
+ * The sequential stream's bootstrap, resample by resample on one thread (the reference of the
+ * 'stream' draws of stats/planIntervals.ts, which the ranking plans and the slice table use):
+ * draws `opts.n` multiplicity vectors over `nRows` rows and evaluates `stat` on each. `stat`
+ * returns one number or a fixed-length array of numbers (several metrics from one resample).
+ * Returns, per statistic, the values over resamples (NaN where undefined).
+ */
+export function bootstrapDistribution(
+  nRows: number,
+  stat: (counts: Float64Array) => number | ArrayLike<number>,
+  opts: BootstrapOptions,
+): Float64Array[] {
+  if (!Number.isInteger(opts.n) || opts.n < 1)
+    throw new RangeError(`Expected \`n\` to be a positive integer, but got ${opts.n}.`);
+  const stream = new ResampleStream(opts.seed, nRows, stratumPositions(nRows, opts.strata ?? null));
+  const counts = new Float64Array(nRows);
+  let out: Float64Array[] | null = null;
+  // Draws are counted in an Int32Array (half the memory of the Float64Array handed to `stat`, so
+  // the random increments miss the cache less), then copied over.
+  const tally = new Int32Array(nRows);
+  for (let b = 0; b < opts.n; b++) {
+    stream.draw(tally);
+    for (let i = 0; i < nRows; i++) counts[i] = tally[i];
+    const v = stat(counts);
+    const arr = typeof v === 'number' ? [v] : v;
+    out ??= Array.from({ length: arr.length }, () => new Float64Array(opts.n));
+    for (let s = 0; s < arr.length; s++) out[s][b] = arr[s];
+    opts.onResample?.(b + 1, opts.n);
+    if (opts.provisional && b + 1 === opts.provisional.at && opts.n > b + 1) {
+      const at = b + 1;
+      opts.provisional.onDistribution(out.map((d) => d.subarray(0, at)));
+    }
+  }
+  return out ?? [];
+}
 
 /**
  * The interval of `key` from its resamples: by {@link intervalOf} when `points` gives the key's

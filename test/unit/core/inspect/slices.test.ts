@@ -14,7 +14,8 @@ import { sliceCandidates, sliceValues, type SliceMetricValue, type SliceRow } fr
 import { validateResults } from '../../../../src/core/results/validate';
 import { CLASSES, derive, HEADER, TRAIN, GROUPS, writeRandomFile, type RefRow } from '../../helpers/randomFile';
 import { closeAbs } from '../../helpers/numericClose';
-import { bootstrapDistribution, percentileInterval } from '../../../../src/core/stats/bootstrap';
+import { percentileInterval } from '../../../../src/core/stats/bootstrap';
+import { bootstrapDistribution } from '../../helpers/bootstrapReference';
 
 const dir = mkdtempSync(join(tmpdir(), 'eval-lens-slices-'));
 

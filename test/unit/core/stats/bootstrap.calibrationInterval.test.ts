@@ -6,14 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  basicInterval,
-  bootstrapDistribution,
-  intervalMethodOf,
-  intervalOf,
-  percentileInterval,
-} from '../../../../src/core/stats/bootstrap';
+import { basicInterval, intervalMethodOf, intervalOf, percentileInterval } from '../../../../src/core/stats/bootstrap';
 import { createRng } from '../../../../src/core/stats/rng';
+import { bootstrapDistribution } from '../../helpers/bootstrapReference';
 import { sortRowsByScore } from '../../../../src/core/metrics/sortedRows';
 import { binIndices, calibrationValues } from '../../../../src/core/metrics/calibration';
 

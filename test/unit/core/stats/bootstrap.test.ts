@@ -2,14 +2,8 @@
 // stratified resampling, the multi-statistic helper, progress and cancellation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  bootstrapDistribution,
-  percentileInterval,
-  quantileSorted,
-  resampleProgress,
-  strataOf,
-} from '../../../../src/core/stats/bootstrap';
-import { ciForStatistics } from '../../helpers/bootstrapReference';
+import { percentileInterval, quantileSorted, resampleProgress, strataOf } from '../../../../src/core/stats/bootstrap';
+import { bootstrapDistribution, ciForStatistics } from '../../helpers/bootstrapReference';
 import { createRng } from '../../../../src/core/stats/rng';
 import { CancelledError } from '../../../../src/core/diagnostics';
 

@@ -3,7 +3,7 @@
 // sequential run, with and without strata, forwards and backwards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bootstrapDistribution } from '../../../../src/core/stats/bootstrap';
+import { bootstrapDistribution } from '../../helpers/bootstrapReference';
 import { createRng } from '../../../../src/core/stats/rng';
 import { addDrawsModulo, stratumPositions } from '../../../../src/core/stats/resampleDraws';
 import {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateFile } from '../../../../src/core/evaluate';
 import type { EvalConfig } from '../../../../src/core/config/types';
-import { bootstrapDistribution, percentileInterval } from '../../../../src/core/stats/bootstrap';
+import { percentileInterval } from '../../../../src/core/stats/bootstrap';
+import { bootstrapDistribution } from '../../helpers/bootstrapReference';
 
 const SAME = join(__dirname, '../../../fixtures/ranking/same');
 const ev = (file: string, o: EvalConfig) => evaluateFile(join(SAME, file), { overrides: { task: 'ranking', ...o } });

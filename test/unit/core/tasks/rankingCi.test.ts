@@ -4,7 +4,8 @@
 // provisional intervals equal a shorter run's; a pool's workers are gone after a cancellation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bootstrapDistribution, percentileInterval } from '../../../../src/core/stats/bootstrap';
+import { percentileInterval } from '../../../../src/core/stats/bootstrap';
+import { bootstrapDistribution } from '../../helpers/bootstrapReference';
 import { ResamplePool } from '../../../../src/core/stats/parallelBootstrap';
 import { evaluateStreamResamples, ResampleStream } from '../../../../src/core/stats/resampleStream';
 import { bundledWorker } from '../../helpers/bundledWorker';
