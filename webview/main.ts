@@ -308,7 +308,7 @@ function tabPanel(t: TabModel): HTMLElement {
   // The user inspector is linked to the tab's item map (which highlights the user it shows).
   const inspector = t.userInspector && model?.inspect ? userInspector(t.userInspector, explorerHost()) : undefined;
   if (inspector) panel.append(inspector);
-  if (t.changedRows) panel.append(changedRowsView(t.changedRows, status));
+  if (t.changedRows) panel.append(changedRowsView(t.changedRows, { status }));
   const groups = new Map<string, ChartModel[]>();
   for (const c of t.charts) if (c.group) groups.set(c.group.id, [...(groups.get(c.group.id) ?? []), c]);
   const done = new Set<string>();

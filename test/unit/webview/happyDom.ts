@@ -109,3 +109,59 @@ export async function until(ready: () => boolean, what: string, turns = 5000): P
   }
   throw new Error(`Still waiting for ${what} after ${turns} turns of the event loop.`);
 }
+
+/** A visibility observer a component made, with its targets and a way to show them. */
+export interface VisibilityObserver {
+  targets: Element[];
+  disconnected: boolean;
+  /** Calls the observer back as if its targets came into view (happy-dom lays nothing out: its own never fires). */
+  show(): void;
+}
+
+/**
+ * Puts a stand-in `IntersectionObserver` on globalThis (after `installDom()`); returns the list of
+ * the observers made, in order, each with its targets and whether it was disconnected.
+ */
+export function fakeIntersectionObservers(): VisibilityObserver[] {
+  const made: VisibilityObserver[] = [];
+  class FakeIntersectionObserver {
+    private readonly entry: VisibilityObserver;
+    constructor(callback: (entries: { isIntersecting: boolean }[]) => void) {
+      this.entry = { targets: [], disconnected: false, show: () => callback([{ isIntersecting: true }]) };
+      made.push(this.entry);
+    }
+    observe(t: Element): void {
+      this.entry.targets.push(t);
+    }
+    disconnect(): void {
+      this.entry.disconnected = true;
+    }
+  }
+  (globalThis as Record<string, unknown>).IntersectionObserver = FakeIntersectionObserver;
+  return made;
+}
+
+/**
+ * Counts the listeners added to `target` minus those removed, by event type, from now on;
+ * `restore()` puts the target's own methods back.
+ */
+export function countListeners(target: EventTarget): { listening: Map<string, number>; restore(): void } {
+  const listening = new Map<string, number>();
+  const add = target.addEventListener.bind(target);
+  const remove = target.removeEventListener.bind(target);
+  target.addEventListener = (type: string, ...rest: [EventListenerOrEventListenerObject]) => {
+    listening.set(type, (listening.get(type) ?? 0) + 1);
+    add(type, ...rest);
+  };
+  target.removeEventListener = (type: string, ...rest: [EventListenerOrEventListenerObject]) => {
+    listening.set(type, (listening.get(type) ?? 0) - 1);
+    remove(type, ...rest);
+  };
+  return {
+    listening,
+    restore: () => {
+      delete (target as Partial<EventTarget>).addEventListener;
+      delete (target as Partial<EventTarget>).removeEventListener;
+    },
+  };
+}

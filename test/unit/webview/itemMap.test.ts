@@ -7,7 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChartModel } from '../../../src/shared/model';
-import { installDom, until, type TestDom } from './happyDom';
+import { countListeners, installDom, until, type TestDom } from './happyDom';
 import { rankingExample, type RankingExample } from './rankingExample';
 
 let dom: TestDom;
@@ -140,17 +140,7 @@ test('follows the user inspector it is linked to, and stops listening once disco
   });
   document.body.append(inspector);
   // the listeners on the inspector, by type
-  const listening = new Map<string, number>();
-  const add = inspector.addEventListener.bind(inspector);
-  const remove = inspector.removeEventListener.bind(inspector);
-  inspector.addEventListener = (type: string, ...rest: [EventListenerOrEventListenerObject]) => {
-    listening.set(type, (listening.get(type) ?? 0) + 1);
-    add(type, ...rest);
-  };
-  inspector.removeEventListener = (type: string, ...rest: [EventListenerOrEventListenerObject]) => {
-    listening.set(type, (listening.get(type) ?? 0) - 1);
-    remove(type, ...rest);
-  };
+  const { listening } = countListeners(inspector);
   const { e, r, box } = await mount(inspector);
   assert.equal(listening.get(ui.USER_SHOWN_EVENT), 1);
   const show = async (user: string): Promise<void> => {

@@ -14,7 +14,7 @@ import type { FilterTerm } from '../../../src/core/rows/types';
 import { readSliceTable, type InspectModel, type SliceTable } from '../../../src/shared/inspectModel';
 import type { ReportModel } from '../../../src/shared/model';
 import { buildReportModel } from '../../../src/shared/report';
-import { installDom, until, type TestDom } from './happyDom';
+import { fakeIntersectionObservers, installDom, until, type TestDom, type VisibilityObserver } from './happyDom';
 
 const CSV = 'examples/digits-lt/logreg.csv';
 
@@ -24,21 +24,8 @@ let table: SliceTable;
 let sl: typeof import('../../../webview/slices');
 let api: typeof import('../../../webview/vscodeApi');
 
-/** The visibility observers made, with a way to show their element (happy-dom's never fires). */
-const observers: { targets: Element[]; disconnected: boolean; show(): void }[] = [];
-class FakeIntersectionObserver {
-  private readonly entry: (typeof observers)[number];
-  constructor(callback: (entries: { isIntersecting: boolean }[]) => void) {
-    this.entry = { targets: [], disconnected: false, show: () => callback([{ isIntersecting: true }]) };
-    observers.push(this.entry);
-  }
-  observe(t: Element): void {
-    this.entry.targets.push(t);
-  }
-  disconnect(): void {
-    this.entry.disconnected = true;
-  }
-}
+/** The visibility observers made (happy-dom's never fires). */
+let observers: VisibilityObserver[];
 
 before(async () => {
   const results = await evaluateFile(CSV, {
@@ -49,7 +36,7 @@ before(async () => {
   const dirs = Object.fromEntries(Object.entries(results.metrics).map(([k, m]) => [k, m.direction]));
   table = readSliceTable(results.tables.slices, dirs)!;
   dom = installDom();
-  (globalThis as Record<string, unknown>).IntersectionObserver = FakeIntersectionObserver;
+  observers = fakeIntersectionObservers();
   // happy-dom lays nothing out and has no 2D canvas: the chart is left to the UI tests, as for a
   // hidden tab (no offsetParent), which the component does not draw.
   Object.defineProperty(HTMLElement.prototype, 'offsetParent', { get: () => null, configurable: true });
