@@ -232,7 +232,7 @@ describe('eval-lens report → HTML in Chromium', { timeout: 300_000 }, () => {
       };
       return r;
     });
-    const c = compareRuns(runs, { runs: evil, bootstrap: { n: 20, confidence: 0.95, seed: 0 } });
+    const c = await compareRuns(runs, { runs: evil, bootstrap: { n: 20, confidence: 0.95, seed: 0 } });
     // Crafted marks: the worst run marked best, a mark for a run and a metric that do not exist.
     c.marks.accuracy = { [evil[0]!]: 1, [evil[2]!]: 3, 'no such run': 2 };
     c.marks['<i>ghost</i>'] = { [evil[1]!]: 1 };

@@ -17,8 +17,8 @@
  * - Holm: the family is one metric's tests, one per run tested against the baseline; `p_holm`
  *   adjusts the t-test's two-sided `p_t` and is present only when that family has ≥ 2 tests.
  * - `ci_diff`: percentile interval of mean(run − baseline) over matched pairs resampled with
- *   replacement (`fastBootstrapDistribution` of `stats/bootstrap.ts`: a stream fixed by the seed), when
- *   `bootstrap.n > 0`.
+ *   replacement (a resampling plan over the pairs run by `planIntervals`, stats/planIntervals.ts:
+ *   resample b drawn from (seed, b) alone), when `bootstrap.n > 0`.
  * - Non-finite statistics (t = ±∞ when every difference is equal, NaN when all are zero or n < 2)
  *   are written as null, and a warning says what the value was.
  */
@@ -27,7 +27,8 @@ import { basename } from 'node:path';
 import { checkCancelled, fail, withArticle, type EvalWarning } from '../diagnostics';
 import type { Results, Direction } from '../results/types';
 import { directionOf } from '../results/directions';
-import { fastBootstrapDistribution, percentileInterval } from '../stats/bootstrap';
+import { planIntervals } from '../stats/planIntervals';
+import type { ResamplingPlan } from '../stats/resamplingPlan';
 import {
   bhAdjust,
   cohensDPooled,
@@ -104,7 +105,7 @@ function fmtInf(x: number): string {
  * @example compareRuns([baseline, better]) with accuracy per-row values [1,0,1,0] and [1,1,1,0]
  *   gives a test entry with mean 0.75, mean_baseline 0.5, improvement 0.5.
  */
-export function compareRuns(results: readonly Results[], opts: CompareOptions = {}): CompareResults {
+export async function compareRuns(results: readonly Results[], opts: CompareOptions = {}): Promise<CompareResults> {
   const runs = opts.runs ? [...opts.runs] : results.map((r) => r.source.path);
   if (runs.length !== results.length)
     throw new RangeError(`Expected \`runs\` to have ${results.length} entries, but got ${runs.length}.`);
@@ -193,7 +194,14 @@ export function compareRuns(results: readonly Results[], opts: CompareOptions = 
     for (const m of testable) {
       const values = [run.perItem!.values[m], base.perItem!.values[m]] as const;
       const binary = !weighted && BINARY_PER_ROW.test(m) && run.perItem!.kind === 'row';
-      tests.push(pairedEntry(runs[i], baseline, m, values, pairs, opts, { warnings, allZero, binary }));
+      tests.push(
+        await pairedEntry(runs[i], baseline, m, values, pairs, opts, {
+          warnings,
+          allZero,
+          binary,
+          unit: run.perItem!.kind,
+        }),
+      );
     }
     if (allZero.length > 0) warnings.push(zeroDifferenceWarning(runs[i], baseline, allZero, testable.length));
   }
@@ -264,15 +272,20 @@ export function finishTests(tests: CompareTest[], adjust: PAdjust): void {
   tests.forEach((t, i) => (t.p_adjusted = adj[i]));
 }
 
-function pairedEntry(
+async function pairedEntry(
   run: string,
   baseline: string,
   metric: string,
   [runValues, baseValues]: readonly [readonly number[], readonly number[]],
   pairs: MatchedPairs,
   opts: CompareOptions,
-  { warnings, allZero, binary }: { warnings: EvalWarning[]; allZero: string[]; binary: boolean },
-): CompareTest {
+  {
+    warnings,
+    allZero,
+    binary,
+    unit,
+  }: { warnings: EvalWarning[]; allZero: string[]; binary: boolean; unit: 'row' | 'user' },
+): Promise<CompareTest> {
   const a: number[] = [];
   const b: number[] = [];
   let dropped = 0;
@@ -353,30 +366,49 @@ function pairedEntry(
     entry.p_mcnemar = mc.p;
   }
   if (opts.bootstrap && opts.bootstrap.n > 0 && n > 0) {
-    const d = Float64Array.from(a, (x, k) => x - b[k]);
-    // Fast engine (stats/resampleDraws.ts): Int32 multiplicities over the matched pairs, so a
-    // pair is drawn as a whole. Σ counts = n for every resample (same size), hence the division.
-    const [dist] = fastBootstrapDistribution(
-      n,
-      1,
-      (counts, out) => {
-        let s = 0;
-        for (let k = 0; k < n; k++) s += counts[k] * d[k];
-        out[0] = s / n;
-      },
-      {
-        ...opts.bootstrap,
-        onResample: (done, total) => {
-          if (done % 50 === 0 || done === total) {
-            opts.progress?.report?.(`bootstrap ${run} ${metric}`, done, total);
-            checkCancelled(opts.progress);
-          }
-        },
-      },
+    const plan = meanDifferencePlan(
+      Float64Array.from(a, (x, k) => x - b[k]),
+      unit,
     );
-    entry.ci_diff = percentileInterval(dist, opts.bootstrap.confidence);
+    const cis = await planIntervals(plan, {
+      ...opts.bootstrap,
+      onResample: (done, total) => {
+        if (done % 50 === 0 || done === total) {
+          opts.progress?.report?.(`bootstrap ${run} ${metric}`, done, total);
+          checkCancelled(opts.progress);
+        }
+      },
+    });
+    entry.ci_diff = cis[plan.keys[0]];
   }
   return entry;
+}
+
+/**
+ * The paired bootstrap of a mean difference as a resampling plan for the one bootstrap engine
+ * (stats/planIntervals.ts): the units are the matched pairs (a pair is drawn as a whole), the one
+ * key is the mean of the pairs' differences `d` in a resample, Σ c_k·d_k / n (every resample has
+ * n draws). Per-resample draws (resample b from (seed, b) alone), and a key name no metric has, so
+ * its interval is the percentile interval whatever the metric.
+ */
+function meanDifferencePlan(d: Float64Array, unit: 'row' | 'user'): ResamplingPlan {
+  const n = d.length;
+  return {
+    unit,
+    n,
+    ids: null,
+    truth: null,
+    strata: null,
+    keys: ['Δmean'],
+    position: null,
+    build: () => (counts, out) => {
+      let s = 0;
+      for (let k = 0; k < n; k++) s += counts[k] * d[k];
+      out[0] = s / n;
+    },
+    worker: null,
+    draws: 'per-resample',
+  };
 }
 
 /**

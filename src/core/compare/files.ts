@@ -84,7 +84,7 @@ export async function compareFiles(paths: readonly string[], opts: CompareFilesO
   }
   const adjust = opts.adjust ?? cfg.adjust ?? 'holm';
   const directions = { ...(cfg.directions ?? {}), ...(opts.directions ?? {}) };
-  const cmp = compareRuns(results, {
+  const cmp = await compareRuns(results, {
     runs,
     baseline,
     metrics: opts.metrics ?? cfg.metrics,

@@ -12,30 +12,6 @@
  * calibration errors are the exception: a basic bootstrap interval ({@link IntervalMethod}).
  */
 import { checkCancelled, type Progress } from '../diagnostics';
-import { evaluateResamples, stratumPositions } from './resampleDraws';
-
-export interface BootstrapOptions {
-  /** Number of resamples (≥ 1). */
-  n: number;
-  /** Confidence level in (0, 1), e.g. 0.95. */
-  confidence: number;
-  seed: number;
-  /** Stratum index per row (0..S-1): each stratum is resampled to its own size. */
-  strata?: Int32Array | null;
-  /** Called after each resample (for progress and cancellation; throw to stop). */
-  onResample?: (done: number, total: number) => void;
-  /**
-   * Called once, after the first `at` resamples when `n` > `at`, with each statistic's values over
-   * those resamples: the same values as a run of `at` resamples with the same seed, so intervals
-   * from them are provisional intervals that the remaining resamples refine.
-   */
-  provisional?: ProvisionalHook;
-}
-
-export interface ProvisionalHook {
-  at: number;
-  onDistribution: (dist: Float64Array[]) => void;
-}
 
 /** Default number of resamples behind provisional intervals. */
 export const PROVISIONAL_RESAMPLES = 200;
@@ -124,48 +100,6 @@ export function intervalOf(
 ): [number, number] | null {
   if (intervalMethodOf(key) === 'basic') return basicInterval(values, point ?? NaN, confidence, [0, 1]);
   return percentileInterval(values, confidence);
-}
-
-/**
- * A bootstrap on the calling thread with the fast draws (stats/resampleDraws.ts): the
- * resampling definition (with replacement to the same size; per stratum, each stratum to its own
- * size, when `strata` is given) drawn by the inlined xoshiro128** + Lemire kernel straight into
- * Int32 multiplicities, with a generator per resample (resample b depends only on (seed, b,
- * strata)). Another stream than the sequential one of stats/resampleStream.ts (which reproduces
- * `createRng(seed).int`); the seed still fixes every value.
- *
- * `stat(counts, out)` writes its `K` values into `out` (pre-filled with NaN; NaN = undefined) and
- * must not keep `counts` (a reused buffer). Returns, per statistic, the values over resamples.
- */
-export function fastBootstrapDistribution(
-  nRows: number,
-  K: number,
-  stat: (counts: Int32Array, out: Float64Array) => void,
-  opts: BootstrapOptions,
-): Float64Array[] {
-  if (!Number.isInteger(opts.n) || opts.n < 1)
-    throw new RangeError(`Expected \`n\` to be a positive integer, but got ${opts.n}.`);
-  const B = opts.n;
-  const onResample = opts.onResample;
-  const strata = stratumPositions(nRows, opts.strata ?? null);
-  // Resample b depends only on (seed, b): with a provisional hook the resamples run in two
-  // ranges, and the values are the same as in one.
-  const at = opts.provisional && opts.provisional.at < B ? opts.provisional.at : B;
-  const run = (from: number, to: number): Float64Array =>
-    evaluateResamples(nRows, K, stat, {
-      seed: opts.seed,
-      strata,
-      range: { from, to },
-      onResample: onResample ? (done) => onResample(from + done, B) : undefined,
-    });
-  const columns = (values: Float64Array, nb: number): Float64Array[] => resampleColumns(values, K, nb);
-  const head = run(0, at);
-  if (at === B) return columns(head, B);
-  opts.provisional!.onDistribution(columns(head, at));
-  const values = new Float64Array(B * K);
-  values.set(head);
-  values.set(run(at, B), at * K);
-  return columns(values, B);
 }
 
 /** Per statistic its values over resamples, from resample-major values (`values[b·K + k]`). */

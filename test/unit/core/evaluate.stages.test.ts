@@ -5,8 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { evaluateFile, type EvaluationStage } from '../../../src/core/evaluate';
 import type { Results } from '../../../src/core/results/types';
-import { fastBootstrapDistribution } from '../../../src/core/stats/bootstrap';
-import { bootstrapDistribution, ciForStatistics, provisionalIntervals } from '../helpers/bootstrapReference';
+import {
+  bootstrapDistribution,
+  ciForStatistics,
+  fastBootstrapDistribution,
+  provisionalIntervals,
+} from '../helpers/bootstrapReference';
 import { parallelResamples } from '../../../src/core/stats/parallelBootstrap';
 
 const FILES = {

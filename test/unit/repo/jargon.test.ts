@@ -99,8 +99,8 @@ test('results and comparison files of the examples (notes, warnings, curve and t
   const results = await Promise.all(files.map((f) => evaluateFile(ex(f), { overrides })));
   const digits = results.slice(0, 3);
   const ranking = results.slice(5);
-  const comparisons = [digits, ranking].map((runs) =>
-    compareRuns(runs, { bootstrap: { n: 20, confidence: 0.95, seed: 0 } }),
+  const comparisons = await Promise.all(
+    [digits, ranking].map((runs) => compareRuns(runs, { bootstrap: { n: 20, confidence: 0.95, seed: 0 } })),
   );
   assert.ok(
     results.some((r) => r.warnings.length > 0) && results.some((r) => Object.values(r.metrics).some((m) => m.note)),

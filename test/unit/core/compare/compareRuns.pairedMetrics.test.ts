@@ -76,7 +76,7 @@ function percentile(values: number[], q: number): number {
   return s[lo]! + (h - lo) * (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!);
 }
 
-test('Δ and its interval = a slow paired bootstrap: resample pairs as whole, mean(run) − mean(baseline), percentiles', () => {
+test('Δ and its interval = a slow paired bootstrap: resample pairs as whole, mean(run) − mean(baseline), percentiles', async () => {
   const n = 41;
   const ids = Array.from({ length: n }, (_, i) => `r${i}`);
   const labels = ids.map((_, i) => ['a', 'b', 'c'][i % 3]!);
@@ -94,7 +94,7 @@ test('Δ and its interval = a slow paired bootstrap: resample pairs as whole, me
     ids.map((_, i) => (i % 7 === 0 ? 0 : 1)),
   );
   const bootstrap = { n: 300, confidence: 0.9, seed: 17 };
-  const c = compareRuns([base, run], { bootstrap });
+  const c = await compareRuns([base, run], { bootstrap });
   const t = c.tests[0]!;
   const a = run.perItem!.values.accuracy!;
   const b = base.perItem!.values.accuracy!;

@@ -15,7 +15,7 @@ function check(obj: unknown): void {
   assert.ok(ok, JSON.stringify(validate.errors, null, 1));
 }
 
-test('a comparison with Holm, bootstrap and a degenerate test validates', () => {
+test('a comparison with Holm, bootstrap and a degenerate test validates', async () => {
   const ids = ['1', '2', '3', '4', '5', '6'];
   const labels = ['a', 'b', 'a', 'b', 'a', 'b'];
   const runs = [
@@ -23,7 +23,7 @@ test('a comparison with Holm, bootstrap and a degenerate test validates', () => 
     classificationRun('x.csv', ids, labels, [1, 1, 1, 0, 1, 1]),
     classificationRun('y.csv', ids, labels, [1, 0, 1, 0, 1, 0]),
   ];
-  const r = compareRuns(runs, { bootstrap: { n: 100, confidence: 0.95, seed: 1 } });
+  const r = await compareRuns(runs, { bootstrap: { n: 100, confidence: 0.95, seed: 1 } });
   assert.equal(r.tests.length, 2);
   assert.ok(r.tests.every((t) => 'p_holm' in t && 'ci_diff' in t));
   check(r);
@@ -63,9 +63,9 @@ test('an inspected table validates', async () => {
   check(await inspectTable('test/fixtures/compare/fang2023_table4_rho0.1.csv'));
 });
 
-test('the schema rejects a test entry without its p-value', () => {
+test('the schema rejects a test entry without its p-value', async () => {
   const ids = ['1', '2', '3'];
-  const r = compareRuns([
+  const r = await compareRuns([
     classificationRun('a.csv', ids, ids, [1, 0, 1]),
     classificationRun('b.csv', ids, ids, [1, 1, 0]),
   ]);

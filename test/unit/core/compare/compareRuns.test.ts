@@ -27,7 +27,7 @@ function shuffled<T>(xs: T[], seed: number): number[] {
 const base = classificationRun('runs/base.csv', ids, labels, baseCorrect);
 const better = classificationRun('runs/better.csv', ids, labels, betterCorrect);
 
-test('matching by id: a run with shuffled rows gives exactly the tests of the aligned run', () => {
+test('matching by id: a run with shuffled rows gives exactly the tests of the aligned run', async () => {
   const order = shuffled(ids, 9);
   const shuffledRun = classificationRun(
     'runs/better_shuffled.csv',
@@ -35,8 +35,8 @@ test('matching by id: a run with shuffled rows gives exactly the tests of the al
     order.map((i) => labels[i]),
     order.map((i) => betterCorrect[i]),
   );
-  const aligned = compareRuns([base, better]).tests[0];
-  const viaIds = compareRuns([base, shuffledRun]).tests[0];
+  const aligned = (await compareRuns([base, better])).tests[0];
+  const viaIds = (await compareRuns([base, shuffledRun])).tests[0];
   for (const k of [
     'n',
     'mean',
@@ -71,10 +71,10 @@ test('matching by id: a run with shuffled rows gives exactly the tests of the al
   assert.equal(viaIds.baseline, 'runs/base.csv');
 });
 
-test('hand example: improvement, t and one-sided p of a 4-row comparison', () => {
+test('hand example: improvement, t and one-sided p of a 4-row comparison', async () => {
   const a = classificationRun('a.csv', ['1', '2', '3', '4'], ['x', 'y', 'x', 'y'], [1, 0, 1, 0]);
   const b = classificationRun('b.csv', ['4', '3', '2', '1'], ['y', 'x', 'y', 'x'], [0, 1, 1, 1]);
-  const r = compareRuns([a, b]);
+  const r = await compareRuns([a, b]);
   const x = r.tests[0];
   // b by id 1..4 = [1, 1, 1, 0]; a = [1, 0, 1, 0]; d = [0, 1, 0, 0]
   assert.equal(x.mean, 0.75);
@@ -86,10 +86,10 @@ test('hand example: improvement, t and one-sided p of a 4-row comparison', () =>
   assert.equal(r.matchBy, 'id');
 });
 
-test('ids only in one run: an error naming the ids on each side', () => {
+test('ids only in one run: an error naming the ids on each side', async () => {
   const fewer = classificationRun('runs/fewer.csv', ids.slice(2), labels.slice(2), betterCorrect.slice(2));
-  assert.throws(
-    () => compareRuns([base, fewer]),
+  await assert.rejects(
+    async () => compareRuns([base, fewer]),
     (e: unknown) => {
       assert.ok(e instanceof EvalLensError);
       assert.equal(e.code, 'compare-id-mismatch');
@@ -102,14 +102,14 @@ test('ids only in one run: an error naming the ids on each side', () => {
   );
 });
 
-test("onMismatch 'intersect': tests on the common ids, and a warning lists the dropped ones", () => {
+test("onMismatch 'intersect': tests on the common ids, and a warning lists the dropped ones", async () => {
   const fewer = classificationRun(
     'runs/fewer.csv',
     [...ids.slice(2), 'extra'],
     [...labels.slice(2), 'cat'],
     [...betterCorrect.slice(2), 1],
   );
-  const r = compareRuns([base, fewer], { onMismatch: 'intersect' });
+  const r = await compareRuns([base, fewer], { onMismatch: 'intersect' });
   assert.equal(r.tests[0].n, 38);
   const w = r.warnings.find((x) => x.code === 'compare-id-mismatch');
   assert.ok(w);
@@ -120,80 +120,86 @@ test("onMismatch 'intersect': tests on the common ids, and a warning lists the d
   assert.equal(r.settings.onMismatch, 'intersect');
 });
 
-test('a different label for the same id is an error, even with intersect', () => {
+test('a different label for the same id is an error, even with intersect', async () => {
   const relabelled = labels.slice();
   relabelled[4] = 'fish';
   const bad = classificationRun('runs/bad.csv', ids, relabelled, betterCorrect);
   for (const onMismatch of ['error', 'intersect'] as const) {
-    assert.throws(
-      () => compareRuns([base, bad], { onMismatch }),
+    await assert.rejects(
+      async () => compareRuns([base, bad], { onMismatch }),
       /runs\/bad\.csv: expected the same label for each id as in the baseline runs\/base\.csv, but 1 id differs \(first: r5 \(fish vs dog\)\)/,
     );
   }
 });
 
-test('duplicate ids are an error when pairing by id', () => {
+test('duplicate ids are an error when pairing by id', async () => {
   const dup = classificationRun('runs/dup.csv', [...ids.slice(0, 39), 'r1'], labels, betterCorrect);
-  assert.throws(() => compareRuns([base, dup]), /runs\/dup\.csv: expected unique ids .* 1 is repeated \(first: r1\)/);
+  await assert.rejects(
+    async () => compareRuns([base, dup]),
+    /runs\/dup\.csv: expected unique ids .* 1 is repeated \(first: r1\)/,
+  );
 });
 
-test('by position: only without ids, and only when labels agree row by row', () => {
+test('by position: only without ids, and only when labels agree row by row', async () => {
   const a = classificationRun('a.csv', null, labels, baseCorrect);
   const b = classificationRun('b.csv', null, labels, betterCorrect);
-  const r = compareRuns([a, b]);
+  const r = await compareRuns([a, b]);
   assert.equal(r.matchBy, 'position');
   assert.equal(r.tests[0].t, pairedTTest(betterCorrect, baseCorrect).t);
   const swapped = labels.slice();
   [swapped[0], swapped[1]] = [swapped[1], swapped[0]];
   const c = classificationRun('c.csv', null, swapped, betterCorrect);
-  assert.throws(
-    () => compareRuns([a, c]),
+  await assert.rejects(
+    async () => compareRuns([a, c]),
     /c\.csv: expected the labels of the baseline a\.csv row by row .* 2 rows differ \(first: row 1 \(dog vs cat\), row 2 \(cat vs dog\)\)/,
   );
   const short = classificationRun('short.csv', null, labels.slice(1), betterCorrect.slice(1));
-  assert.throws(
-    () => compareRuns([a, short]),
+  await assert.rejects(
+    async () => compareRuns([a, short]),
     /short\.csv: expected 40 rows as in the baseline a\.csv to pair rows by position, but got 39/,
   );
 });
 
-test('one run with ids and one without cannot be paired', () => {
+test('one run with ids and one without cannot be paired', async () => {
   const noIds = classificationRun('noids.csv', null, labels, betterCorrect);
-  assert.throws(() => compareRuns([base, noIds]), /noids\.csv: expected an id column, as runs\/base\.csv has/);
+  await assert.rejects(
+    async () => compareRuns([base, noIds]),
+    /noids\.csv: expected an id column, as runs\/base\.csv has/,
+  );
 });
 
-test('runs of different tasks, duplicate runs, one run, unknown baseline or metric: errors', () => {
+test('runs of different tasks, duplicate runs, one run, unknown baseline or metric: errors', async () => {
   const ranking = makeResults(
     'rank.jsonl',
     { 'ndcg@10': 0.3 },
     { kind: 'user', ids: ['u1'], values: { 'ndcg@10': [0.3] } },
   );
-  assert.throws(
-    () => compareRuns([base, ranking]),
+  await assert.rejects(
+    async () => compareRuns([base, ranking]),
     /rank\.jsonl: expected a classification run as runs\/base\.csv, but this run is ranking/,
   );
-  assert.throws(() => compareRuns([base, base]), /compare|given twice/);
-  assert.throws(() => compareRuns([base]), /at least two runs/);
-  assert.throws(
-    () => compareRuns([base, better], { baseline: 'nope.csv' }),
+  await assert.rejects(async () => compareRuns([base, base]), /compare|given twice/);
+  await assert.rejects(async () => compareRuns([base]), /at least two runs/);
+  await assert.rejects(
+    async () => compareRuns([base, better], { baseline: 'nope.csv' }),
     /expected the baseline to be one of the runs compared/,
   );
-  assert.throws(
-    () => compareRuns([base, better], { metrics: ['acc'] }),
+  await assert.rejects(
+    async () => compareRuns([base, better], { metrics: ['acc'] }),
     /"acc" is in none of them\. Known keys: accuracy/,
   );
 });
 
-test('baseline by path, display name or 0-based index', () => {
+test('baseline by path, display name or 0-based index', async () => {
   for (const b of ['runs/better.csv', 'better', '1']) {
-    const r = compareRuns([base, better], { baseline: b });
+    const r = await compareRuns([base, better], { baseline: b });
     assert.equal(r.baseline, 'runs/better.csv');
     assert.equal(r.tests[0].run, 'runs/base.csv');
   }
-  assert.deepEqual(compareRuns([base, better]).names, ['base', 'better']);
+  assert.deepEqual((await compareRuns([base, better])).names, ['base', 'better']);
 });
 
-test('Holm: with three runs against the baseline, p_holm = Holm of the three p_t; with one run, absent', () => {
+test('Holm: with three runs against the baseline, p_holm = Holm of the three p_t; with one run, absent', async () => {
   const other = classificationRun('runs/other.csv', ids, labels, otherCorrect);
   const same = classificationRun(
     'runs/same.csv',
@@ -201,27 +207,27 @@ test('Holm: with three runs against the baseline, p_holm = Holm of the three p_t
     labels,
     baseCorrect.map((c, i) => (i < 3 ? 1 - c : c)),
   );
-  const r = compareRuns([base, better, other, same]);
+  const r = await compareRuns([base, better, other, same]);
   assert.equal(r.tests.length, 3);
   const adj = holmAdjust(r.tests.map((t) => t.p_t));
   r.tests.forEach((t, k) => assert.equal(t.p_holm, adj[k]));
   assert.ok(r.tests.every((t) => (t.p_holm as number) >= (t.p_t as number)));
-  assert.equal('p_holm' in compareRuns([base, better]).tests[0], false);
+  assert.equal('p_holm' in (await compareRuns([base, better])).tests[0], false);
 });
 
-test('paired bootstrap CI of the difference: seeded, reproducible, contains the observed difference', () => {
+test('paired bootstrap CI of the difference: seeded, reproducible, contains the observed difference', async () => {
   const opts = { bootstrap: { n: 500, confidence: 0.95, seed: 42 } };
-  const r1 = compareRuns([base, better], opts).tests[0];
-  const r2 = compareRuns([base, better], opts).tests[0];
+  const r1 = (await compareRuns([base, better], opts)).tests[0];
+  const r2 = (await compareRuns([base, better], opts)).tests[0];
   assert.deepEqual(r1.ci_diff, r2.ci_diff);
   const [lo, hi] = r1.ci_diff as [number, number];
   const diff = (r1.mean as number) - (r1.mean_baseline as number);
   assert.ok(lo <= diff && diff <= hi, `${lo} ≤ ${diff} ≤ ${hi}`);
   assert.ok(lo >= 0, 'better only fixes errors: no resample has a negative difference');
-  assert.equal(compareRuns([base, better]).tests[0].ci_diff, undefined);
+  assert.equal((await compareRuns([base, better])).tests[0].ci_diff, undefined);
 });
 
-test('ranking: per-user values paired by user', () => {
+test('ranking: per-user values paired by user', async () => {
   const users = ['u1', 'u2', 'u3', 'u4', 'u5'];
   const a = makeResults(
     'als.jsonl',
@@ -237,7 +243,7 @@ test('ranking: per-user values paired by user', () => {
       values: { 'ndcg@10': [0.3, 0.5, 0.2, 0.6, 0.2], mrr: [0.1, 0.5, 1, 0.5, 1] },
     },
   );
-  const r = compareRuns([a, b], { baseline: 'als.jsonl' });
+  const r = await compareRuns([a, b], { baseline: 'als.jsonl' });
   assert.equal(r.matchBy, 'user');
   const ndcg = r.tests.find((t) => t.metric === 'ndcg@10')!;
   // bpr by user u1..u5 = [0.2, 0.6, 0.2, 0.5, 0.3]
@@ -247,9 +253,9 @@ test('ranking: per-user values paired by user', () => {
   assert.deepEqual(r.metrics, ['ndcg@10', 'mrr']);
 });
 
-test('identical runs: t, Wilcoxon and d_z are null with warnings saying why', () => {
+test('identical runs: t, Wilcoxon and d_z are null with warnings saying why', async () => {
   const twin = classificationRun('runs/twin.csv', ids, labels, baseCorrect);
-  const r = compareRuns([base, twin]);
+  const r = await compareRuns([base, twin]);
   const x = r.tests[0];
   assert.equal(x.t, null);
   assert.equal(x.p_t, null);
@@ -267,7 +273,7 @@ test('identical runs: t, Wilcoxon and d_z are null with warnings saying why', ()
   );
 });
 
-test('a run equal to the baseline on one of two metrics: one warning names that metric; the other is tested', () => {
+test('a run equal to the baseline on one of two metrics: one warning names that metric; the other is tested', async () => {
   const a = makeResults(
     'a.jsonl',
     { 'ndcg@10': 0.3, mrr: 0.5 },
@@ -278,7 +284,7 @@ test('a run equal to the baseline on one of two metrics: one warning names that 
     { 'ndcg@10': 0.3, mrr: 0.4 },
     { kind: 'user', ids: ['1', '2', '3'], values: { 'ndcg@10': [0.1, 0.2, 0.3], mrr: [0.4, 0.1, 0.3] } },
   );
-  const r = compareRuns([a, b], { baseline: 'b.jsonl' });
+  const r = await compareRuns([a, b], { baseline: 'b.jsonl' });
   const degenerate = r.warnings.filter((w) => w.code === 'compare-degenerate-test');
   assert.equal(degenerate.length, 1);
   assert.equal(
@@ -291,7 +297,7 @@ test('a run equal to the baseline on one of two metrics: one warning names that 
   assert.equal(r.tests.find((t) => t.metric === 'ndcg@10')!.t, null);
 });
 
-test('non-finite per-item values are left out of the pairs with a warning', () => {
+test('non-finite per-item values are left out of the pairs with a warning', async () => {
   const a = makeResults(
     'a.jsonl',
     { 'ndcg@10': 0.3 },
@@ -302,12 +308,12 @@ test('non-finite per-item values are left out of the pairs with a warning', () =
     { 'ndcg@10': 0.3 },
     { kind: 'user', ids: ['1', '2', '3', '4'], values: { 'ndcg@10': [0.2, 0.4, 0.1, 0.2] } },
   );
-  const r = compareRuns([a, b]);
+  const r = await compareRuns([a, b]);
   assert.equal(r.tests[0].n, 3);
   assert.ok(r.warnings.some((w) => w.code === 'compare-undefined-values' && w.count === 1));
 });
 
-test('table and marks: values from each run, directions from the results, missing metric null', () => {
+test('table and marks: values from each run, directions from the results, missing metric null', async () => {
   const mk = (p: string, acc: number, ece: number) => makeResults(p, { accuracy: acc, ece });
   const runs = [
     mk('a.csv', 0.8, 0.05),
@@ -315,7 +321,7 @@ test('table and marks: values from each run, directions from the results, missin
     mk('c.csv', 0.85, 0.03),
     makeResults('d.csv', { accuracy: 0.7 }),
   ];
-  const r = compareRuns(runs, { metrics: ['accuracy', 'ece'] });
+  const r = await compareRuns(runs, { metrics: ['accuracy', 'ece'] });
   assert.deepEqual(r.directions, { accuracy: 'higher', ece: 'lower' });
   assert.equal(r.table['d.csv'].ece, null);
   // The last of each column (d in accuracy, b in ece) beats nobody: unmarked.
@@ -327,20 +333,20 @@ test('table and marks: values from each run, directions from the results, missin
   assert.deepEqual(r.untested, ['accuracy', 'ece']);
   assert.equal(r.tests.length, 0);
   // Override of a direction (config compare.directions).
-  const o = compareRuns(runs, { metrics: ['ece'], directions: { ece: 'higher' } });
+  const o = await compareRuns(runs, { metrics: ['ece'], directions: { ece: 'higher' } });
   assert.deepEqual(o.marks.ece, { 'b.csv': 1, 'a.csv': 2 });
 });
 
-test('the paired bootstrap reports progress and can be cancelled', () => {
+test('the paired bootstrap reports progress and can be cancelled', async () => {
   const seen: number[] = [];
-  compareRuns([base, better], {
+  await compareRuns([base, better], {
     bootstrap: { n: 100, confidence: 0.9, seed: 1 },
     progress: { report: (_s, done) => seen.push(done) },
   });
   assert.deepEqual(seen, [50, 100]);
-  assert.throws(
-    () =>
-      compareRuns([base, better], {
+  await assert.rejects(
+    async () =>
+      await compareRuns([base, better], {
         bootstrap: { n: 100, confidence: 0.9, seed: 1 },
         progress: { isCancelled: () => true },
       }),

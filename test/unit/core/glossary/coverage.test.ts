@@ -82,7 +82,7 @@ test('every field of a paired comparison test (with Holm and the bootstrap inter
       evaluateFile(join(EX, 'digits-lt', f), { overrides: NO_BOOT }),
     ),
   );
-  const c = compareRuns(runs, { bootstrap: { n: 20, confidence: 0.95, seed: 1 } });
+  const c = await compareRuns(runs, { bootstrap: { n: 20, confidence: 0.95, seed: 1 } });
   const fields = new Set(
     c.tests.flatMap((t) => Object.keys(t)).filter((f) => !['run', 'baseline', 'metric'].includes(f)),
   );

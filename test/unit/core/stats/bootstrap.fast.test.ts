@@ -4,8 +4,8 @@
 // drawResample, the strata keep their sizes, and the seed fixes the values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fastBootstrapDistribution, percentileInterval } from '../../../../src/core/stats/bootstrap';
-import { fastCiForStatistics } from '../../helpers/bootstrapReference';
+import { percentileInterval } from '../../../../src/core/stats/bootstrap';
+import { fastBootstrapDistribution, fastCiForStatistics } from '../../helpers/bootstrapReference';
 import { drawResample, stratumPositions } from '../../../../src/core/stats/resampleDraws';
 import { createRng } from '../../../../src/core/stats/rng';
 import { CancelledError } from '../../../../src/core/diagnostics';
@@ -124,7 +124,7 @@ test('fastCiForStatistics: percentile interval per key, null when fewer than hal
   );
 });
 
-test('compare: ci_diff = percentile interval of mean(run − baseline) over the pairs drawn by drawResample', () => {
+test('compare: ci_diff = percentile interval of mean(run − baseline) over the pairs drawn by drawResample', async () => {
   const g = createRng(8);
   const n = 90;
   const ids = Array.from({ length: n }, (_, i) => `r${i}`);
@@ -132,9 +132,11 @@ test('compare: ci_diff = percentile interval of mean(run − baseline) over the 
   const base = ids.map(() => (g.next() < 0.6 ? 1 : 0));
   const better = base.map((c) => (c === 1 || g.next() < 0.3 ? 1 : 0));
   const opts = { bootstrap: { n: 400, confidence: 0.95, seed: 21 } };
-  const r = compareRuns(
-    [classificationRun('base.csv', ids, labels, base), classificationRun('better.csv', ids, labels, better)],
-    opts,
+  const r = (
+    await compareRuns(
+      [classificationRun('base.csv', ids, labels, base), classificationRun('better.csv', ids, labels, better)],
+      opts,
+    )
   ).tests[0];
   const d = better.map((v, i) => v - base[i]);
   const counts = new Int32Array(n);
