@@ -49,14 +49,23 @@ export interface OperatingPointColumns {
  * @example conf [0.9, 0.7, 0.7, 0.2], correct [1, 0, 1, 1], B = 2, bins (0, .5], (.5, 1]:
  *   point t = 0.9: |1 − 0.9|/1 = 0.1; t = 0.7: |(1 − 0.9) + (0 − 0.7) + (1 − 0.7)|/3 = 0.3/3 = 0.1;
  *   t = 0.2: (|−0.3| + |1 − 0.2|)/4 = 0.275.
+ *
+ * With `points` (increasing point indices), the columns hold only those points, in that order (as
+ * {@link exactRiskCoverage} with the same points).
  */
-export function operatingPointColumns(rows: SortedRows, eceBins: number | null): OperatingPointColumns {
+export function operatingPointColumns(
+  rows: SortedRows,
+  eceBins: number | null,
+  points: ArrayLike<number> | null = null,
+): OperatingPointColumns {
   const { blockStart, wrong, group, nGroups: G, score } = rows;
   const w = rows.weight;
   const nb = blockStart.length - 1;
-  const accepted = new Float64Array(nb);
-  const gErr = Array.from({ length: G }, () => new Float64Array(nb));
-  const ece = eceBins === null ? null : new Float64Array(nb);
+  const len = points ? points.length : nb;
+  const accepted = new Float64Array(len);
+  const gErr = Array.from({ length: G }, () => new Float64Array(len));
+  const ece = eceBins === null ? null : new Float64Array(len);
+  let j = 0; // the points stored so far
   const gW = new Float64Array(G);
   const gE = new Float64Array(G);
   let W = 0;
@@ -84,9 +93,11 @@ export function operatingPointColumns(rows: SortedRows, eceBins: number | null):
         open += wm * (1 - wrong[p] - score[p]);
       }
     }
-    accepted[b] = blockStart[b + 1];
-    for (let g = 0; g < G; g++) gErr[g]![b] = groupError(gE[g], gW[g]);
-    if (ece) ece[b] = W > 0 ? (closed + Math.abs(open)) / W : NaN;
+    if (points && points[j] !== b) continue;
+    accepted[j] = blockStart[b + 1];
+    for (let g = 0; g < G; g++) gErr[g]![j] = groupError(gE[g], gW[g]);
+    if (ece) ece[j] = W > 0 ? (closed + Math.abs(open)) / W : NaN;
+    j++;
   }
   return { accepted, groupError: gErr, ece };
 }

@@ -75,7 +75,8 @@ export function sortRowsByScore(
     if (Number.isNaN(v)) throw new RangeError(`Expected finite scores, but row ${sel ? sel[j] : j} has NaN.`);
     vals[j] = v;
   }
-  const sorted = float64Argsort(vals, true);
+  // `vals` is this function's copy, rewritten below from the sorted keys: the sort may use it as scratch.
+  const sorted = float64Argsort(vals, true, {}, true);
   const order = sorted.order;
   const rowIndex = sel ? new Int32Array(n) : order;
   if (sel) for (let p = 0; p < n; p++) rowIndex[p] = sel[order[p]];
@@ -118,14 +119,20 @@ function gather(
   return out;
 }
 
-/** Start of each run of equal keys in sorted keys, followed by their count. */
+/**
+ * Start of each run of equal keys in sorted keys, followed by their count. Counted first, so that
+ * the array has its final length (no n-long array cut to the blocks at the peak of the sort).
+ */
 function tiedBlockStarts(hi: Uint32Array, lo: Uint32Array): Int32Array {
   const n = hi.length;
-  const starts = new Int32Array(n + 1);
+  const isStart = (p: number): boolean => p === 0 || hi[p] !== hi[p - 1] || lo[p] !== lo[p - 1];
+  let blocks = 0;
+  for (let p = 0; p < n; p++) if (isStart(p)) blocks++;
+  const starts = new Int32Array(blocks + 1);
   let b = 0;
-  for (let p = 0; p < n; p++) if (p === 0 || hi[p] !== hi[p - 1] || lo[p] !== lo[p - 1]) starts[b++] = p;
+  for (let p = 0; p < n; p++) if (isStart(p)) starts[b++] = p;
   starts[b] = n;
-  return starts.slice(0, b + 1);
+  return starts;
 }
 
 function maxPlusOne(a: Int32Array): number {

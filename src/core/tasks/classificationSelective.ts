@@ -652,15 +652,16 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
     });
   }
   results.time('selective.curves', () => {
-    const c = exactRiskCoverage(s.rows);
+    // One point per tied block; only the points stored are computed (c and opc hold those, in order).
+    const nb = s.rows.blockStart.length - 1;
+    const points = keptPoints(nb, acc.kind === 'prefix' ? pointOfPrefix(s.rows, acc.end) : -1);
+    const c = exactRiskCoverage(s.rows, null, points);
     // ECE of the accepted rows only when the ranking score is the calibrated confidence
-    const opc = operatingPointColumns(s.rows, s.calib && s.isProbability ? s.calib.B : null);
-    const keep = keptPoints(c.coverage.length, acc.kind === 'prefix' ? pointOfPrefix(s.rows, acc.end) : -1).filter(
-      (i) => Number.isFinite(c.risk[i]),
-    );
+    const opc = operatingPointColumns(s.rows, s.calib && s.isProbability ? s.calib.B : null, points);
+    const keep = points.map((_, j) => j).filter((j) => Number.isFinite(c.risk[j]));
     const stored =
-      keep.length < c.coverage.length
-        ? `; ${keep.length} of its ${c.coverage.length} points are stored (evenly spaced by index, plus the configured operating point), each exact`
+      keep.length < nb
+        ? `; ${keep.length} of its ${nb} points are stored (evenly spaced by index, plus the configured operating point), each exact`
         : '';
     const curve: Curve = {
       x: 'coverage',

@@ -111,6 +111,38 @@ test('operating points: the last point accepts every row, so its ECE is the ECE 
   }
 });
 
+test('operating points and the curve at chosen points: the whole columns at those indices, bit for bit', () => {
+  const rng = createRng(31);
+  for (let rep = 0; rep < 40; rep++) {
+    const n = 1 + rng.int(80);
+    const G = rng.int(3);
+    const scores = Array.from({ length: n }, () => rng.int(20) / 19);
+    const wrong = Array.from({ length: n }, () => (rng.next() < 0.4 ? 1 : 0));
+    const groups = G > 0 ? Int32Array.from({ length: n }, () => rng.int(G)) : null;
+    const weights = rep % 2 === 0 ? null : Array.from({ length: n }, () => (rng.next() < 0.2 ? 0 : 2 * rng.next()));
+    const rows = sortRowsByScore(scores, wrong, { groups, nGroups: G, weights });
+    const whole = exactRiskCoverage(rows);
+    const cols = operatingPointColumns(rows, 5);
+    const nb = rows.blockStart.length - 1;
+    const points = Array.from({ length: nb }, (_, k) => k).filter(() => rng.next() < 0.4);
+    const at = exactRiskCoverage(rows, null, points);
+    const colsAt = operatingPointColumns(rows, 5, points);
+    assert.equal(at.coverage.length, points.length, `rep ${rep}: one value per point asked for`);
+    assert.equal(colsAt.accepted.length, points.length);
+    points.forEach((k, j) => {
+      for (const key of ['threshold', 'coverage', 'risk', 'riskBalanced', 'riskWorst'] as const)
+        assert.ok(Object.is(at[key][j], whole[key][k]), `rep ${rep} point ${k} ${key}`);
+      assert.equal(colsAt.accepted[j], cols.accepted[k]);
+      assert.ok(Object.is(colsAt.ece![j], cols.ece![k]), `rep ${rep} point ${k} ece`);
+      for (let g = 0; g < G; g++) assert.ok(Object.is(colsAt.groupError[g]![j], cols.groupError[g]![k]));
+    });
+  }
+  // the TSDoc example: points [0, 2] of coverage [1/4, 3/4, 1], risk [0, 1/3, 2/4]
+  const c = exactRiskCoverage(sortRowsByScore([0.9, 0.8, 0.8, 0.3], [0, 1, 0, 1]), null, [0, 2]);
+  assert.deepEqual(Array.from(c.coverage), [1 / 4, 1]);
+  assert.deepEqual(Array.from(c.risk), [0, 2 / 4]);
+});
+
 // ---------------------------------------------------------------------------------------------
 // In the results: extra columns of the riskCoverage curve
 

@@ -129,3 +129,31 @@ test('the input values are not modified', () => {
   float64Argsort(v, true);
   for (let i = 0; i < v.length; i++) assert.ok(Object.is(v[i], copy[i]));
 });
+
+test('overwriteValues: the values serve as scratch room; order and keys as without, on every path', () => {
+  const rng = createRng(11);
+  for (const n of [0, 1, 3, 255, 16384, 40000]) {
+    for (const descending of [false, true]) {
+      const v = valuesOf(rng, n);
+      // every path: one sort, bucketed (one bucket or distributed), a bucket bucketed again
+      for (const sizes of [{}, { bucketsFrom: 0 }, { bucketsFrom: 0, secondLevelFrom: 64 }]) {
+        const want = float64Argsort(v, descending, sizes);
+        const room = Float64Array.from(v);
+        const got = float64Argsort(room, descending, sizes, true);
+        const what = `n ${n}, descending ${descending}, ${JSON.stringify(sizes)}`;
+        assert.deepEqual(got.order, want.order, what);
+        assert.deepEqual([got.hi, got.lo], [want.hi, want.lo], what);
+        // the keys returned never share the scratch: decoding into it gives the sorted values
+        const back = float64sOfKeys(got, descending, room);
+        for (let p = 0; p < n; p++) {
+          const x = v[want.order[p]];
+          assert.ok(Object.is(back[p], Object.is(x, -0) ? 0 : x), `${what}, position ${p}`);
+        }
+      }
+    }
+  }
+  // all values in one bucket of their top 16 bits (nothing distributed)
+  const same = Float64Array.from({ length: 5000 }, (_, i) => 0.5 + (i % 97) * 1e-9);
+  const want = float64Argsort(same, true, { bucketsFrom: 0 });
+  assert.deepEqual(float64Argsort(Float64Array.from(same), true, { bucketsFrom: 0 }, true).order, want.order);
+});
