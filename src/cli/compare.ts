@@ -10,18 +10,18 @@ import { checkInput, existingOutput, real, workspaceRoot, writeAtomically } from
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { CompareConfig } from '../core/config/types';
-import { findConfigBeside, loadConfigFile } from '../core/config/load';
-import { compareFiles, isResultsPath } from '../core/compare/files';
-import { BASELINE_KINDS, parseBaselineKinds } from '../core/compare/baselineNames';
-import { inspectTable, type TableInspection } from '../core/compare/inspect';
-import { renderCsvTable, renderLatexTable, renderMarkdownTable, renderTextTable } from '../core/compare/render';
-import { renderLongCsv, renderLongMarkdown, renderLongText } from '../core/compare/longForm';
-import { checkGate, parseGate, type GateRule, type GateViolation } from '../core/compare/gate';
+import type { CompareConfig } from '../core';
+import { findConfigBeside, loadConfigFile } from '../core';
+import { compareFiles, isResultsPath } from '../core';
+import { BASELINE_KINDS, parseBaselineKinds } from '../core';
+import { inspectTable, type TableInspection } from '../core';
+import { renderCsvTable, renderLatexTable, renderMarkdownTable, renderTextTable } from '../core';
+import { renderLongCsv, renderLongMarkdown, renderLongText } from '../core';
+import { checkGate, parseGate, type GateRule, type GateViolation } from '../core';
 import { exportReport } from '../shared/exportReport';
-import { COMPARE_SCHEMA_ID, type CompareResults } from '../core/compare/types';
+import { COMPARE_SCHEMA_ID, type CompareResults } from '../core';
 import { EXIT, UsageError } from './errors';
-import { escapeMarkdown } from '../core/text/markdownText';
+import { escapeMarkdown } from '../core';
 
 export const COMPARE_FORMATS = ['table', 'json', 'markdown', 'md', 'latex', 'csv'] as const;
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];

@@ -8,15 +8,8 @@
  */
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import {
-  CONFIG_SCHEMA,
-  configKeys,
-  configKeySchema,
-  configProblems,
-  keyPath,
-  type JsonSchema,
-} from '../core/config/check';
-import type { EvalConfig } from '../core/config/types';
+import { CONFIG_SCHEMA, configKeys, configKeySchema, configProblems, keyPath, type JsonSchema } from '../core';
+import type { EvalConfig } from '../core';
 import { UsageError } from './errors';
 
 export interface ConfigFlag {

@@ -6,13 +6,13 @@
  */
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { findConfigBeside } from '../core/config/load';
-import { diffRuns, type RowDiff } from '../core/compare/diffRows';
-import { formatDelta } from '../core/compare/render';
-import { pStatement } from '../core/text/pValue';
-import { QueryError } from '../core/inspect/index';
-import { escapeControlLine } from '../core/diagnostics';
-import { csvLine } from '../core/text/csvCell';
+import { findConfigBeside } from '../core';
+import { diffRuns, type RowDiff } from '../core';
+import { formatDelta } from '../core';
+import { pStatement } from '../core';
+import { QueryError } from '../core';
+import { escapeControlLine } from '../core';
+import { csvLine } from '../core';
 import { UsageError } from './errors';
 import { checkInput, workspaceRoot } from './files';
 import { count, textTable, whereFlag } from './rows';
@@ -23,8 +23,8 @@ import {
   foundSlicesCsv,
   type FindSlicesFlags,
 } from './findSlices';
-import type { FileSliceFinderResult } from '../core/inspect/sliceFinderFiles';
-import { findSlicesBetween } from '../core/compare/sliceFinderRuns';
+import type { FileSliceFinderResult } from '../core';
+import { findSlicesBetween } from '../core';
 
 export const DIFF_FORMATS = ['table', 'json', 'csv'] as const;
 type DiffFormat = (typeof DIFF_FORMATS)[number];

@@ -5,7 +5,7 @@
  * missing FILE, a flag value that does not fit); 130 cancelled (Ctrl-C).
  */
 import { CommanderError } from 'commander';
-import { CancelledError, EvalLensError, escapeControl } from '../core/diagnostics';
+import { CancelledError, EvalLensError, escapeControl } from '../core';
 
 /** Exit statuses: 3 is a comparison whose gate (`--fail-if`, `compare.gate`) was broken. */
 export const EXIT = { ok: 0, badInput: 1, usage: 2, gate: 3, cancelled: 130 } as const;

@@ -6,25 +6,21 @@
 import { checkInput, existingOutput, real, workspaceRoot, writeAtomically } from './files';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { isInside } from '../core/workspacePath';
+import { isInside } from '../core';
 import { Option, type Command } from 'commander';
-import type { Progress } from '../core/diagnostics';
-import { evaluateFile, type EvaluateOptions, type EvaluationStage } from '../core/evaluate';
-import { resolveEvaluation } from '../core/io/evaluationInput';
-import { formatRunJsonl, snapshotLists, type RankedListsSnapshot } from '../core/io/ranking/writeRun';
-import { findConfigBeside } from '../core/config/load';
-import { RESULTS_SCHEMA_ID, type Results } from '../core/results/types';
-import { resultsJsonChunks } from '../core/results/resultsFile';
-import { formatCsv, formatMarkdown, formatTable } from '../core/results/format';
-import {
-  formatGroupAnalysisTable,
-  groupAnalysisCsvRows,
-  groupAnalysisMarkdown,
-} from '../core/results/groupAnalysisText';
-import { foldsCsvRows, foldsMarkdown, formatFoldsTable } from '../core/results/foldsText';
-import { formatOperatingPointsTable, operatingPointsMarkdown } from '../core/results/operatingPointsText';
+import type { Progress } from '../core';
+import { evaluateFile, type EvaluateOptions, type EvaluationStage } from '../core';
+import { resolveEvaluation } from '../core';
+import { formatRunJsonl, snapshotLists, type RankedListsSnapshot } from '../core';
+import { findConfigBeside } from '../core';
+import { RESULTS_SCHEMA_ID, type Results } from '../core';
+import { resultsJsonChunks } from '../core';
+import { formatCsv, formatMarkdown, formatTable } from '../core';
+import { formatGroupAnalysisTable, groupAnalysisCsvRows, groupAnalysisMarkdown } from '../core';
+import { foldsCsvRows, foldsMarkdown, formatFoldsTable } from '../core';
+import { formatOperatingPointsTable, operatingPointsMarkdown } from '../core';
 import { addConfigFlags, configFromFlags } from './configFlags';
-import { TOOL_VERSION } from '../core/version';
+import { TOOL_VERSION } from '../core';
 import { HTML_THEMES, type HtmlTheme } from '../shared/exportHtml';
 import { exportReport } from '../shared/exportReport';
 import { UsageError } from './errors';
@@ -36,7 +32,7 @@ import {
   foundSlicesCsv,
   type FindSlicesFlags,
 } from './findSlices';
-import { findSlicesInFile, type FileSliceFinderResult } from '../core/inspect/sliceFinderFiles';
+import { findSlicesInFile, type FileSliceFinderResult } from '../core';
 
 export const FORMATS = ['table', 'json', 'markdown', 'csv'] as const;
 export type OutputFormat = (typeof FORMATS)[number];

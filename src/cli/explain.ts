@@ -5,16 +5,9 @@
  * the report and the docs show.
  */
 import { Option, type Command } from 'commander';
-import {
-  GLOSSARY,
-  explainKey,
-  formatExplanation,
-  formatGlossaryIndex,
-  referencesOf,
-  referenceLink,
-} from '../core/glossary';
+import { GLOSSARY, explainKey, formatExplanation, formatGlossaryIndex, referencesOf, referenceLink } from '../core';
 import { UsageError } from './errors';
-import { editDistance } from '../core/config/suggest';
+import { editDistance } from '../core';
 
 interface ExplainFlags {
   format: 'text' | 'json';

@@ -2,9 +2,9 @@
 import { unlinkSync, type Stats } from 'node:fs';
 import { mkdir, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { isInside } from '../core/workspacePath';
-import { EvalLensError } from '../core/diagnostics';
-import { writeChunks } from '../core/results/jsonChunks';
+import { isInside } from '../core';
+import { EvalLensError } from '../core';
+import { writeChunks } from '../core';
 import { UsageError } from './errors';
 
 /** An input must exist and be a regular file; the message names the path as the user gave it. */

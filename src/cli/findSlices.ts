@@ -3,12 +3,12 @@
  * table (the conventions are those of src/core/inspect/sliceFinder.ts, docs/comparisons.md).
  */
 import type { Command } from 'commander';
-import { escapeControlLine } from '../core/diagnostics';
-import { formatP } from '../core/compare/render';
-import type { FileSliceFinderResult } from '../core/inspect/sliceFinderFiles';
-import type { SliceFinderOptions } from '../core/inspect/sliceFinder';
-import { csvLine } from '../core/text/csvCell';
-import { alignColumns } from '../core/text/textTable';
+import { escapeControlLine } from '../core';
+import { formatP } from '../core';
+import type { FileSliceFinderResult } from '../core';
+import type { SliceFinderOptions } from '../core';
+import { csvLine } from '../core';
+import { alignColumns } from '../core';
 import { UsageError } from './errors';
 
 export interface FindSlicesFlags {

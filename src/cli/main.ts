@@ -3,7 +3,7 @@
  * subcommand registers itself here with one line. Exit codes: src/cli/errors.ts, docs/cli.md.
  */
 import { Command } from 'commander';
-import { TOOL_VERSION } from '../core/version';
+import { TOOL_VERSION } from '../core';
 import { EXIT, reportError } from './errors';
 import { registerEvaluate } from './evaluate';
 import { registerCompare } from './compare';

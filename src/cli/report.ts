@@ -7,9 +7,9 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { EvalLensError } from '../core/diagnostics';
-import { jsonSyntaxError } from '../core/results/validate';
-import { TOOL_VERSION } from '../core/version';
+import { EvalLensError } from '../core';
+import { jsonSyntaxError } from '../core';
+import { TOOL_VERSION } from '../core';
 import { HTML_THEMES, type HtmlTheme } from '../shared/exportHtml';
 import {
   exportReport,

@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { findConfigBeside } from '../core/config/load';
+import { findConfigBeside } from '../core';
 import {
   openInspection,
   parseWhere,
@@ -18,9 +18,9 @@ import {
   type RowSort,
   type RowView,
   type FilterTerm,
-} from '../core/inspect/index';
-import { escapeControlLine } from '../core/diagnostics';
-import { csvLine } from '../core/text/csvCell';
+} from '../core';
+import { escapeControlLine } from '../core';
+import { csvLine } from '../core';
 import { rowPosition, type RowPosition } from '../shared/rowPosition';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { UsageError } from './errors';

@@ -3,10 +3,10 @@
  * the config): one line per slice value, worst first, each headline metric with its interval and
  * its difference to the whole file.
  */
-import { escapeControlLine } from '../core/diagnostics';
-import type { SliceMetricValue } from '../core/inspect/index';
-import { tableOf } from '../core/results/tables';
-import type { Results } from '../core/results/types';
+import { escapeControlLine } from '../core';
+import type { SliceMetricValue } from '../core';
+import { tableOf } from '../core';
+import type { Results } from '../core';
 
 function fmt(x: number | null | undefined, digits: number, signed = false): string {
   if (x === null || x === undefined) return '—';

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { formatCi, formatNumber } from '../shared/format';
 import { headlineKeys } from '../shared/headline';
-import { explainKey, metricName } from '../core/glossary';
+import { explainKey, metricName } from '../core';
 import { leafSummary, numericLeaves } from '../shared/leafModel';
 import { jsonKind } from '../shared/outputName';
 import { Command } from './commandIds';

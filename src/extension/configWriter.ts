@@ -5,8 +5,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { checkConfig } from '../core/config/check';
-import type { EvalConfig } from '../core/config/types';
+import { checkConfig } from '../core';
+import type { EvalConfig } from '../core';
 import { editConfigText } from '../shared/configEdit';
 import { configFor } from './evaluationFiles';
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
-import type { EvalWarning } from '../core/diagnostics';
+import type { EvalWarning } from '../core';
 import { cellSpan } from '../shared/cellSpan';
 import type { SerializedError } from './workerProtocol';
 

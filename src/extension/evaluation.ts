@@ -6,9 +6,9 @@
 import { open, rename, unlink } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { writeChunks } from '../core/results/jsonChunks';
-import { resultsJsonChunks } from '../core/results/resultsFile';
-import type { Results } from '../core/results/types';
+import { writeChunks } from '../core';
+import { resultsJsonChunks } from '../core';
+import type { Results } from '../core';
 import { Command } from './commandIds';
 import type { EvalLensContext } from './context';
 import { configFor, outputUriFor, workspaceRoot, type EvaluatedInput } from './evaluationFiles';

@@ -6,7 +6,7 @@
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resolveRecordedSource } from '../core/workspacePath';
+import { resolveRecordedSource } from '../core';
 import { factorResultsFileName, resultsFileName } from '../shared/outputName';
 import { factorModelInput } from './factorConfig';
 import type { ResultsIndex } from './resultsIndex';

@@ -3,10 +3,10 @@
  * up to date by a FileSystemWatcher. Files are parsed lazily once and re-read when they change.
  */
 import * as vscode from 'vscode';
-import type { CompareResults } from '../core/compare/types';
-import type { Results } from '../core/results/types';
-import { EvalLensError } from '../core/diagnostics';
-import { parseEvalLensJson } from '../core/compare/evalLensFile';
+import type { CompareResults } from '../core';
+import type { Results } from '../core';
+import { EvalLensError } from '../core';
+import { parseEvalLensJson } from '../core';
 
 export type IndexEntry =
   | { kind: 'results'; uri: vscode.Uri; results: Results }

@@ -3,7 +3,7 @@
  * for an Eval Lens error its code, location and every located problem (the Problems panel marks
  * each), so that the evaluation worker and the inspection worker report a bad file alike.
  */
-import { EvalLensError } from '../core/diagnostics';
+import { EvalLensError } from '../core';
 import type { SerializedError } from './workerProtocol';
 
 export function serializeError(err: unknown): SerializedError {

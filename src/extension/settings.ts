@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EvalConfig } from '../core/config/types';
+import type { EvalConfig } from '../core';
 
 export const SECTION = 'evalLens';
 

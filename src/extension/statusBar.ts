@@ -4,11 +4,11 @@
  * report it describes hides it, so it never shows the numbers of a report that is gone.
  */
 import * as vscode from 'vscode';
-import type { CompareResults } from '../core/compare/types';
-import type { Results } from '../core/results/types';
+import type { CompareResults } from '../core';
+import type { Results } from '../core';
 import { formatCi, formatNumber } from '../shared/format';
 import { headlineKeys } from '../shared/headline';
-import { metricName } from '../core/glossary';
+import { metricName } from '../core';
 import { Command } from './commandIds';
 
 export class StatusBar implements vscode.Disposable {

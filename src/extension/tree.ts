@@ -4,15 +4,15 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Results } from '../core/results/types';
+import type { Results } from '../core';
 import { formatCi, formatNumber } from '../shared/format';
 import { headlineKeys } from '../shared/headline';
-import { citationsOf, explainKey, metricName } from '../core/glossary';
+import { citationsOf, explainKey, metricName } from '../core';
 import { FAMILY_TITLES } from '../shared/report/common';
 import { Command, ItemKind, View } from './commandIds';
 import type { EvalLensContext } from './context';
 import type { IndexEntry } from './resultsIndex';
-import { splitNotes } from '../core/results/notes';
+import { splitNotes } from '../core';
 
 export type Node =
   | { kind: 'root'; folder: vscode.WorkspaceFolder }

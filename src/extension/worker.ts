@@ -3,9 +3,9 @@
  * host's thread and posts progress, then the results or the error.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { evaluateFile } from '../core/evaluate';
-import { compareFiles } from '../core/compare/files';
-import type { Progress } from '../core/diagnostics';
+import { evaluateFile } from '../core';
+import { compareFiles } from '../core';
+import type { Progress } from '../core';
 import type { WorkerInput, WorkerMessage } from './workerProtocol';
 import { serializeError } from './serializeError';
 

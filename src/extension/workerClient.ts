@@ -5,8 +5,8 @@
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import type { CompareResults } from '../core/compare/types';
-import type { Results } from '../core/results/types';
+import type { CompareResults } from '../core';
+import type { Results } from '../core';
 import type { SerializedError, WorkerInput, WorkerJob, WorkerMessage } from './workerProtocol';
 
 /** Thrown when the person cancels. */

@@ -4,11 +4,11 @@
  * `isCancelled` reads between chunks (the worker may be busy in a loop and not reading messages),
  * and terminates the worker if it does not stop soon.
  */
-import type { EvalConfig } from '../core/config/types';
-import type { CompareResults } from '../core/compare/types';
-import type { LocatedProblem, Location } from '../core/diagnostics';
-import type { Results } from '../core/results/types';
-import type { BaselineKind } from '../core/tasks/baselineRun';
+import type { EvalConfig } from '../core';
+import type { CompareResults } from '../core';
+import type { LocatedProblem, Location } from '../core';
+import type { Results } from '../core';
+import type { BaselineKind } from '../core';
 
 export type WorkerJob =
   /** `stages`: also post the point estimates and the provisional intervals as they are ready. */

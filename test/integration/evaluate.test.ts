@@ -59,7 +59,9 @@ describe('evaluate', function () {
   });
 
   it('opens the report webview after evaluating', async () => {
-    await waitFor('a report tab', () => reportTabs().length > 0, 30_000);
+    // The report opens once the evaluation above has written its results; on a machine whose cores
+    // are busy that has taken more than 30 s.
+    await waitFor('a report tab', () => reportTabs().length > 0, 120_000);
     const tab = reportTabs()[0]!;
     assert.match(tab.label, /logreg/);
   });

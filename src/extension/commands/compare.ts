@@ -1,9 +1,9 @@
 /** Compare Runs… (explorer multi-select or quick pick) and Compare With… (from a tree item). */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CompareResults } from '../../core/compare/types';
-import { parseBaselineRunName } from '../../core/compare/baselineNames';
-import type { BaselineKind } from '../../core/tasks/baselineRun';
+import type { CompareResults } from '../../core';
+import { parseBaselineRunName } from '../../core';
+import type { BaselineKind } from '../../core';
 import { compareFileName } from '../../shared/outputName';
 import type { EvalLensContext } from '../context';
 import { readSettings, resolveSettingPath } from '../settings';

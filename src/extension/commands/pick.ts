@@ -1,12 +1,12 @@
 /** Choosing files: from command arguments (explorer, editor, tree), the active editor, or a quick pick. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resolveInputTask } from '../../core/io/evaluationInput';
+import { resolveInputTask } from '../../core';
 import { isEvalLensJson, PREDICTION_EXTENSIONS } from '../../shared/outputName';
 import type { EvalLensContext } from '../context';
 import { jsonHoldsRows } from '../rowsContext';
 import { readSettings } from '../settings';
-import type { BaselineKind } from '../../core/tasks/baselineRun';
+import type { BaselineKind } from '../../core';
 import { baselineChoices, comparablePredictions, comparableResults, mapFewAtOnce } from './runChoices';
 
 const PRED_GLOB = `**/*.{${PREDICTION_EXTENSIONS.filter((e) => e !== 'txt').join(',')}}`;

@@ -1,8 +1,8 @@
 /** Open Report (at a chart), Open as Table, Export Report, Reveal JSON, Copy Value, Show Log. */
-import { jsonSyntaxError } from '../../core/results/validate';
+import { jsonSyntaxError } from '../../core';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { metricName } from '../../core/glossary';
+import { metricName } from '../../core';
 import { reportToHtml } from '../../shared/exportHtml';
 import { exportReport, reportInputFromJson, type ReportFormat, type ReportInput } from '../../shared/exportReport';
 import type { EvalLensContext } from '../context';

@@ -5,7 +5,7 @@
  * Also the pickers' way of reading many files: a few at a time ({@link mapFewAtOnce}), and the
  * baseline runs they offer for a task ({@link baselineChoices}).
  */
-import { BASELINES_OF_TASK, type BaselineKind } from '../../core/tasks/baselineRun';
+import { BASELINES_OF_TASK, type BaselineKind } from '../../core';
 
 /** A results-index entry, as far as the choice needs it. */
 export interface IndexedFile {

@@ -2,13 +2,13 @@
  * The inspection worker's view of the core: one loaded prediction file that answers row queries,
  * slice requests and subset evaluations. The one place that calls `src/core/inspect`.
  */
-import { evaluateFile } from '../../core/evaluate';
-import { openInspection, type FilterTerm, type RowPage, type RowQuery } from '../../core/inspect';
-import { RANKING_SLICE_COLUMNS } from '../../core/tasks/slicesStep';
-import type { Results } from '../../core/results/types';
-import { tableOf } from '../../core/results/tables';
-import type { SliceFinderOptions } from '../../core/inspect/sliceFinder';
-import { findSlicesInInspection, type FileSliceFinderResult } from '../../core/inspect/sliceFinderFiles';
+import { evaluateFile } from '../../core';
+import { openInspection, type FilterTerm, type RowPage, type RowQuery } from '../../core';
+import { RANKING_SLICE_COLUMNS } from '../../core';
+import type { Results } from '../../core';
+import { tableOf } from '../../core';
+import type { SliceFinderOptions } from '../../core';
+import { findSlicesInInspection, type FileSliceFinderResult } from '../../core';
 import type { SliceCandidate } from '../../shared/inspectModel';
 import type { InspectSource } from './inspectProtocol';
 

@@ -7,10 +7,10 @@
 import { recordEndLine } from '../../shared/rowPosition';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RowDiff } from '../../core/compare/diffTypes';
-import type { CompareResults } from '../../core/compare/types';
-import { isRowAddressedFile } from '../../core/diagnostics';
-import { formatWhere } from '../../core/rows/where';
+import type { RowDiff } from '../../core';
+import type { CompareResults } from '../../core';
+import { isRowAddressedFile } from '../../core';
+import { formatWhere } from '../../core';
 import type { DiffQuery, HostMessage } from '../../shared/protocol';
 import { readEntry } from '../resultsIndex';
 import type { InspectorHost } from './reportInspector';

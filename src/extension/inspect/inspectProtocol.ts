@@ -3,12 +3,12 @@
  * (`dist/inspectWorker.js`). Every request carries an `id` echoed in its response; the worker
  * answers one request at a time, in order. Rows cross the boundary a page at a time.
  */
-import type { EvalConfig } from '../../core/config/types';
-import type { RowDiff } from '../../core/compare/diffTypes';
-import type { FilterTerm, RowPage, RowQuery } from '../../core/rows/types';
-import type { Results } from '../../core/results/types';
-import type { FileSliceFinderResult } from '../../core/inspect/sliceFinderFiles';
-import type { SliceFinderOptions } from '../../core/inspect/sliceFinder';
+import type { EvalConfig } from '../../core';
+import type { RowDiff } from '../../core';
+import type { FilterTerm, RowPage, RowQuery } from '../../core';
+import type { Results } from '../../core';
+import type { FileSliceFinderResult } from '../../core';
+import type { SliceFinderOptions } from '../../core';
 import type { SliceCandidate } from '../../shared/inspectModel';
 import type { SerializedError } from '../workerProtocol';
 

@@ -7,10 +7,10 @@
  */
 import { stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import { diffRuns } from '../../core/compare/diffRows';
-import { StaleSourceError } from '../../core/inspect';
-import { fileInfo } from '../../core/io/fileInfo';
-import { findSlicesBetween } from '../../core/compare/sliceFinderRuns';
+import { diffRuns } from '../../core';
+import { StaleSourceError } from '../../core';
+import { fileInfo } from '../../core';
+import { findSlicesBetween } from '../../core';
 import { serializeError } from '../serializeError';
 import { loadInspection, type Inspection } from './backend';
 import type { InspectRequest, InspectResponse, InspectSource } from './inspectProtocol';

@@ -4,17 +4,17 @@
  * tables. Each request goes to the shared inspection worker; each failure becomes a message.
  */
 import { recordEndLine } from '../../shared/rowPosition';
-import { parseBaselineRunName } from '../../core/compare/baselineNames';
+import { parseBaselineRunName } from '../../core';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FilterTerm, RowQuery } from '../../core/rows/types';
-import type { Results } from '../../core/results/types';
-import { tableOf } from '../../core/results/tables';
-import type { CompareResults } from '../../core/compare/types';
-import { isRowAddressedFile } from '../../core/diagnostics';
-import type { SliceFinderOptions } from '../../core/inspect/sliceFinder';
-import type { FileSliceFinderResult } from '../../core/inspect/sliceFinderFiles';
-import { resolveRecordedSource } from '../../core/workspacePath';
+import type { FilterTerm, RowQuery } from '../../core';
+import type { Results } from '../../core';
+import { tableOf } from '../../core';
+import type { CompareResults } from '../../core';
+import { isRowAddressedFile } from '../../core';
+import type { SliceFinderOptions } from '../../core';
+import type { FileSliceFinderResult } from '../../core';
+import { resolveRecordedSource } from '../../core';
 import { drillTargets } from '../../shared/drillTargets';
 import { readSliceTable, type InspectModel } from '../../shared/inspectModel';
 import type { ReportModel } from '../../shared/model';

@@ -8,7 +8,7 @@
  * (shortened) and dropped.
  */
 import * as path from 'node:path';
-import type { FilterTerm, RowQuery } from '../../core/rows/types';
+import type { FilterTerm, RowQuery } from '../../core';
 import {
   isWebviewMessage,
   pngBytes,

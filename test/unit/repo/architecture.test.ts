@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 // docs/architecture.md is the map of the tree: every folder under src/ and webview/ is named in
@@ -193,5 +193,48 @@ test('the layer check inside src/core fails on a planted back-edge', () => {
     'src/core/base.ts → ./io',
     'src/core/newUnit/z.ts → ../data/cells',
     'src/core/io/w.ts → ../newUnit/z',
+  ]);
+});
+
+/**
+ * Imports of src/core from the CLI and the extension that bypass its public surface
+ * (src/core/index.ts, imported as `…/core`): "file → specifier".
+ */
+function surfaceBypasses(files: { path: string; text: string }[]): string[] {
+  const out: string[] = [];
+  const spec =
+    /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (const { path, text } of files) {
+    for (const m of text.matchAll(spec)) {
+      const s = (m[1] ?? m[2] ?? m[3])!;
+      if (!s.startsWith('.')) continue;
+      const target = join(path, '..', s).split('\\').join('/');
+      if (target.startsWith('src/core/') && target !== 'src/core/index') out.push(`${path} → ${s}`);
+    }
+  }
+  return out;
+}
+
+test('the CLI and the extension import the core only through its public surface (src/core/index.ts)', () => {
+  const files = ['src/cli', 'src/extension']
+    .flatMap((d) => sources(d))
+    .map((p) => ({ path: p.split('\\').join('/'), text: readFileSync(p, 'utf8') }));
+  assert.ok(files.length > 40, `${files.length} files`);
+  assert.deepEqual(surfaceBypasses(files), []);
+  assert.ok(existsSync('src/core/index.ts'));
+});
+
+test('the public-surface check fails on an import that bypasses it', () => {
+  const planted = [
+    { path: 'src/cli/x.ts', text: "import { evaluateFile } from '../core/evaluate';\n" },
+    { path: 'src/extension/inspect/y.ts', text: "import type { Results } from '../../core/results/types';\n" },
+    { path: 'src/extension/z.ts', text: "const m = await import('../core/compare/files');\n" },
+    { path: 'src/cli/ok.ts', text: "import { evaluateFile } from '../core';\n" },
+    { path: 'src/extension/inspect/ok.ts', text: "import type { Results } from '../../core';\n" },
+  ];
+  assert.deepEqual(surfaceBypasses(planted), [
+    'src/cli/x.ts → ../core/evaluate',
+    'src/extension/inspect/y.ts → ../../core/results/types',
+    'src/extension/z.ts → ../core/compare/files',
   ]);
 });
