@@ -119,20 +119,17 @@ function gather(
   return out;
 }
 
-/**
- * Start of each run of equal keys in sorted keys, followed by their count. Counted first, so that
- * the array has its final length (no n-long array cut to the blocks at the peak of the sort).
- */
+/** Start of each run of equal keys in sorted keys, followed by their count. */
 function tiedBlockStarts(hi: Uint32Array, lo: Uint32Array): Int32Array {
   const n = hi.length;
-  const isStart = (p: number): boolean => p === 0 || hi[p] !== hi[p - 1] || lo[p] !== lo[p - 1];
-  let blocks = 0;
-  for (let p = 0; p < n; p++) if (isStart(p)) blocks++;
-  const starts = new Int32Array(blocks + 1);
+  // An n-long array cut to the blocks: counting the blocks first, to make the array at its final
+  // length, measured higher peaks (10 M rows: 0.96 GB against 0.91 GB): without this allocation
+  // the sort's scratch arrays were still held when the sorted rows' own arrays were made.
+  const starts = new Int32Array(n + 1);
   let b = 0;
-  for (let p = 0; p < n; p++) if (isStart(p)) starts[b++] = p;
+  for (let p = 0; p < n; p++) if (p === 0 || hi[p] !== hi[p - 1] || lo[p] !== lo[p - 1]) starts[b++] = p;
   starts[b] = n;
-  return starts;
+  return starts.slice(0, b + 1);
 }
 
 function maxPlusOne(a: Int32Array): number {
