@@ -12,6 +12,7 @@
 // bench exit 1 — it never hides behind a smaller run.
 //
 //   node bench/scale.mjs [--rows 1e6,1e7,5e7] [--classes 10,100] [--no-peer] [--keep-results]
+//                        [--generate-only]   (write the missing files, evaluate nothing)
 //
 // Peak RSS comes from GNU time (`/usr/bin/time -f %M`, Debian's `time` package).
 import { spawnSync } from 'node:child_process';
@@ -53,6 +54,7 @@ const plan =
         [1e7, 100],
       ];
 const peer = !argv.includes('--no-peer');
+const generateOnly = argv.includes('--generate-only');
 const DIR = 'bench/data/scale';
 mkdirSync(DIR, { recursive: true });
 if (!existsSync('dist/cli.js')) throw new Error('dist/cli.js is missing: run `npm run build` first');
@@ -171,6 +173,7 @@ for (const [rows, classes] of plan) {
     generate(file, rows, classes);
     console.log(`${fmt((performance.now() - t0) / 1000, 1)} s`);
   }
+  if (generateOnly) continue;
   const size = statSync(file).size;
   // Read once so that both tools read from the page cache.
   spawnSync('cat', [file], { stdio: ['ignore', 'ignore', 'ignore'] });
@@ -229,6 +232,7 @@ for (const [rows, classes] of plan) {
   rowsOut.push(entry);
 }
 
+if (generateOnly) process.exit(failed ? 1 : 0);
 console.log('\n== scaling (whole processes, one run; ratios are within this run)');
 console.log(
   '| rows × classes | input | Eval Lens | MB/s | ÷ smallest MB/s | peak RSS ÷ input | results file | peer (pandas + scikit-learn) | ours ÷ peer | peer RSS |',
