@@ -14,7 +14,7 @@ import type { CompareConfig } from '../core';
 import { findConfigBeside, loadConfigFile } from '../core';
 import { compareFiles, isResultsPath } from '../core';
 import { BASELINE_KINDS, parseBaselineKinds } from '../core';
-import { inspectTable, type TableInspection } from '../core';
+import { readRunsTable, type MarkedRunsTable } from '../core';
 import { renderCsvTable, renderLatexTable, renderMarkdownTable, renderTextTable } from '../core';
 import { renderLongCsv, renderLongMarkdown, renderLongText } from '../core';
 import { checkGate, parseGate, type GateRule, type GateViolation } from '../core';
@@ -139,7 +139,7 @@ export function registerCompare(program: Command): void {
       if (out) await checkOut(out, opts.out!, [...given.map((r) => resolve(cwd, r)), configPath]);
 
       let text: string;
-      let json: TableInspection | CompareResults;
+      let json: MarkedRunsTable | CompareResults;
       let violations: GateViolation[] = [];
       if (
         given.length === 1 &&
@@ -147,14 +147,14 @@ export function registerCompare(program: Command): void {
         (opts.table || (TABLE_EXTENSIONS.has(extname(given[0]).toLowerCase()) && !isResultsPath(given[0])))
       ) {
         const cfg = config ?? (await configBeside(resolve(cwd, given[0])));
-        const r = await inspectTable(given[0], { directions: cfg.directions, metrics: metrics ?? cfg.metrics });
+        const r = await readRunsTable(given[0], { directions: cfg.directions, metrics: metrics ?? cfg.metrics });
         if (Object.keys(r.directions).length === 0) {
           throw new UsageError(
             `compare needs at least two runs (prediction files or *.eval.json), or one table of runs x metrics; ${given[0]} has no metric column (no known metric name, no ↑/↓ in the header): is it a prediction file? Name a second run, or set compare.directions for its columns.`,
           );
         }
         json = r;
-        text = renderInspection(r, opts.format);
+        text = renderMarkedTable(r, opts.format);
       } else {
         if (given.length < 2 - Math.min(1, against.kinds.length)) {
           throw new UsageError(
@@ -251,7 +251,7 @@ export function renderComparison(
 }
 
 /** An inspected table in the chosen format. */
-export function renderInspection(r: TableInspection, format: CompareFormat): string {
+export function renderMarkedTable(r: MarkedRunsTable, format: CompareFormat): string {
   const note = r.unmarked.length > 0 ? `Not marked (no known direction): ${r.unmarked.join(', ')}.` : '';
   switch (format) {
     case 'json':

@@ -12,7 +12,7 @@ export { diffRuns, type RowDiff } from './compare/diffRows';
 export { parseEvalLensJson } from './compare/evalLensFile';
 export { compareFiles, isResultsPath } from './compare/files';
 export { checkGate, parseGate, type GateRule, type GateViolation } from './compare/gate';
-export { inspectTable, type TableInspection } from './compare/inspect';
+export { readRunsTable, type MarkedRunsTable } from './compare/runsTable';
 export { renderLongCsv, renderLongMarkdown, renderLongText } from './compare/longForm';
 export {
   formatDelta,

@@ -10,7 +10,7 @@
  */
 import { renderCsvTable, renderLatexTable, renderMarkdownTable } from '../core/compare/render';
 import { renderLongCsv, renderLongLatex, renderLongMarkdown } from '../core/compare/longForm';
-import type { TableInspection } from '../core/compare/inspect';
+import type { MarkedRunsTable } from '../core/compare/runsTable';
 import type { CompareResults, RunTable } from '../core/compare/types';
 import { validateCompare } from '../core/compare/validate';
 import { EvalLensError } from '../core/diagnostics';
@@ -120,7 +120,7 @@ function presentTables(r: Results): string[] {
 export type ReportInput =
   | { kind: 'results'; results: Results }
   | { kind: 'compare'; compare: CompareResults }
-  | { kind: 'inspection'; table: TableInspection };
+  | { kind: 'inspection'; table: MarkedRunsTable };
 
 export interface ExportOptions {
   /** Written in a `<meta name="generator">` of the HTML. */
@@ -158,7 +158,7 @@ export function reportInputFromJson(obj: unknown, file: string): ReportInput {
     }
     fail(problems, 'eval-lens/compare@1 comparison file');
   }
-  const c = obj as CompareResults | TableInspection;
+  const c = obj as CompareResults | MarkedRunsTable;
   return c.kind === 'inspection' ? { kind: 'inspection', table: c } : { kind: 'compare', compare: c };
 }
 
@@ -234,7 +234,7 @@ export function resultsModel(results: Results): ReportModel {
 }
 
 /** The marked runs × metrics table of an inspected table, as a report model. */
-function inspectionModel(t: TableInspection): ReportModel {
+function markedTableModel(t: MarkedRunsTable): ReportModel {
   const table: TableModel = {
     id: 'inspection.table',
     title: 'Runs × metrics',
@@ -269,7 +269,7 @@ export function reportModel(input: ReportInput): ReportModel {
     ? resultsModel(input.results)
     : input.kind === 'compare'
       ? buildCompareModel(input.compare)
-      : inspectionModel(input.table);
+      : markedTableModel(input.table);
 }
 
 function tableSection(t: TableModel): string {

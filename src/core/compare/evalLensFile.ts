@@ -7,13 +7,13 @@ import { checkedResults, invalidFileError, notEvalLensError, parseEvalLensText }
 import { RESULTS_SCHEMA_ID, type Results } from '../results/types';
 import { COMPARE_SCHEMA_ID, type CompareResults } from './types';
 import { validateCompare } from './validate';
-import type { TableInspection } from './inspect';
+import type { MarkedRunsTable } from './runsTable';
 
 /** A results or comparison file, checked. */
 export type EvalLensJson =
   | { kind: 'results'; results: Results }
   | { kind: 'compare'; compare: CompareResults }
-  | { kind: 'inspection'; inspection: TableInspection };
+  | { kind: 'inspection'; inspection: MarkedRunsTable };
 
 /**
  * Parses and checks the text of a results (`eval-lens/results@1`) or comparison
@@ -28,6 +28,6 @@ export function parseEvalLensJson(path: string, text: string): EvalLensJson {
   const problems = validateCompare(obj);
   if (problems.length > 0)
     throw invalidFileError('results-invalid', path, `${COMPARE_SCHEMA_ID} comparison file`, problems);
-  const c = obj as CompareResults | TableInspection;
+  const c = obj as CompareResults | MarkedRunsTable;
   return c.kind === 'comparison' ? { kind: 'compare', compare: c } : { kind: 'inspection', inspection: c };
 }

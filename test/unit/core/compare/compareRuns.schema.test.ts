@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import { compareRuns } from '../../../../src/core/compare/compareRuns';
-import { inspectTable } from '../../../../src/core/compare/inspect';
+import { readRunsTable } from '../../../../src/core/compare/runsTable';
 import { classificationRun } from '../../../fixtures/compare/makeResults';
 
 const schema = JSON.parse(readFileSync('schemas/eval-lens.compare.schema.json', 'utf8'));
@@ -59,8 +59,8 @@ test('a comparison with Holm, bootstrap and a degenerate test validates', async 
 });
 
 test('an inspected table validates', async () => {
-  check(await inspectTable('test/fixtures/compare/cf_eval_summary.csv'));
-  check(await inspectTable('test/fixtures/compare/fang2023_table4_rho0.1.csv'));
+  check(await readRunsTable('test/fixtures/compare/cf_eval_summary.csv'));
+  check(await readRunsTable('test/fixtures/compare/fang2023_table4_rho0.1.csv'));
 });
 
 test('the schema rejects a test entry without its p-value', async () => {

@@ -1,7 +1,9 @@
 /**
- * Inspection of an existing table of runs × metrics (a CSV/TSV summary written by a
- * training script, or a paper's table typed in): the same best / second / third
- * marking as a comparison, with each column's direction inferred from its name.
+ * An existing table of runs × metrics read and marked (a CSV/TSV summary written by a training
+ * script, or a paper's table typed in): the same best / second / third marking as a comparison,
+ * with each column's direction inferred from its name. Its JSON says `kind: "inspection"`, the name
+ * the format has always had; in the code it is a marked runs table, so that "inspect" means the
+ * row query alone.
  *
  * Reading rules (docs/comparisons.md):
  * - The first line is the header. The run column is `runColumn` if given, else the first column
@@ -37,7 +39,7 @@ export interface InspectOptions {
   runColumn?: string;
 }
 
-export interface TableInspection extends RunTable {
+export interface MarkedRunsTable extends RunTable {
   schema: typeof COMPARE_SCHEMA_ID;
   kind: 'inspection';
   /** The table file as given. */
@@ -211,8 +213,8 @@ function uniquify(names: string[], what: string, file: string, warnings: EvalWar
   return out;
 }
 
-/** Inspects the text of a table (see {@link inspectTable}); `file` names it in messages. */
-export function inspectTableText(text: string, file: string, opts: InspectOptions = {}): TableInspection {
+/** Inspects the text of a table (see {@link readRunsTable}); `file` names it in messages. */
+export function readRunsTableText(text: string, file: string, opts: InspectOptions = {}): MarkedRunsTable {
   const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: false, delimiter: '' });
   // Row r of `parsed.data` is physical line r + 1 (no quoted field in these tables spans lines).
   const rows = parsed.data
@@ -334,9 +336,9 @@ export function inspectTableText(text: string, file: string, opts: InspectOption
 /**
  * Reads a CSV/TSV table of runs × metrics and marks best / second / third per column.
  *
- * @example inspectTable('reports/cf_eval_summary.csv') marks bpr best on recall@10 (0.242 > 0.234 > 0.145).
+ * @example readRunsTable('reports/cf_eval_summary.csv') marks bpr best on recall@10 (0.242 > 0.234 > 0.145).
  */
-export async function inspectTable(path: string, opts: InspectOptions = {}): Promise<TableInspection> {
+export async function readRunsTable(path: string, opts: InspectOptions = {}): Promise<MarkedRunsTable> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -347,5 +349,5 @@ export async function inspectTable(path: string, opts: InspectOptions = {}): Pro
       `expected a readable table file, but reading failed: ${(e as Error).message}`,
     );
   }
-  return inspectTableText(text, path, opts);
+  return readRunsTableText(text, path, opts);
 }

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { columnDirection, inspectTable, inspectTableText, parseCell } from '../../../../src/core/compare/inspect';
+import { columnDirection, readRunsTable, readRunsTableText, parseCell } from '../../../../src/core/compare/runsTable';
 import { directionOf } from '../../../../src/core/results/directions';
 
 const PAPER = 'test/fixtures/compare/fang2023_table4_rho0.1.csv';
@@ -28,7 +28,7 @@ const EXPECTED: Record<string, Record<string, 1 | 2 | 3>> = {
 };
 
 test("the paper's Table 4: best / second / third in every column", async () => {
-  const r = await inspectTable(PAPER);
+  const r = await readRunsTable(PAPER);
   assert.equal(r.runColumn, 'Method');
   assert.equal(r.runs.length, 14);
   assert.deepEqual(r.metrics, Object.keys(EXPECTED));
@@ -39,7 +39,7 @@ test("the paper's Table 4: best / second / third in every column", async () => {
 
 test("the paper's Table 4 without arrows: directions inferred from the names alone", () => {
   const text = readFileSync(PAPER, 'utf8').replace(/[↑↓]/g, '');
-  const r = inspectTableText(text, 'no-arrows.csv');
+  const r = readRunsTableText(text, 'no-arrows.csv');
   for (const col of Object.keys(EXPECTED)) {
     const plain = col.replace(/[↑↓]/g, '');
     assert.equal(r.directions[plain], /STD|DR/.test(col) ? 'lower' : 'higher', plain);
@@ -48,7 +48,7 @@ test("the paper's Table 4 without arrows: directions inferred from the names alo
 });
 
 test("the paper's table: percent cells are fractions, shown as written; DR = (MAX − MIN)/MAX holds", async () => {
-  const r = await inspectTable(PAPER);
+  const r = await readRunsTable(PAPER);
   const ce = r.table.CE;
   assert.equal(ce['CIFAR10 DR↓'], 0.072);
   assert.equal(r.display!.CE['CIFAR10 DR↓'], '7.2%');
@@ -60,7 +60,7 @@ test("the paper's table: percent cells are fractions, shown as written; DR = (MA
 });
 
 test("a recommender evaluation's cf_eval_summary.csv: metrics marked, hyper-parameters and time listed as unmarked", async () => {
-  const r = await inspectTable('test/fixtures/compare/cf_eval_summary.csv');
+  const r = await readRunsTable('test/fixtures/compare/cf_eval_summary.csv');
   assert.equal(r.runColumn, 'model');
   assert.deepEqual(r.runs, ['als', 'bpr', 'popularity']);
   assert.deepEqual(r.unmarked, ['factors', 'reg', 'alpha', 'training_time']);
@@ -79,7 +79,7 @@ test("a recommender evaluation's cf_eval_summary.csv: metrics marked, hyper-para
 });
 
 test('config override (compare.directions) marks a column and can flip one', async () => {
-  const r = await inspectTable('test/fixtures/compare/cf_eval_summary.csv', {
+  const r = await readRunsTable('test/fixtures/compare/cf_eval_summary.csv', {
     directions: { training_time: 'lower', coverage: 'lower' },
   });
   assert.deepEqual(r.marks.training_time, { popularity: 1, als: 2 });
@@ -87,10 +87,10 @@ test('config override (compare.directions) marks a column and can flip one', asy
 });
 
 test('metrics option keeps only the named columns', async () => {
-  const r = await inspectTable('test/fixtures/compare/cf_eval_summary.csv', { metrics: ['ndcg@10', 'recall@10'] });
+  const r = await readRunsTable('test/fixtures/compare/cf_eval_summary.csv', { metrics: ['ndcg@10', 'recall@10'] });
   assert.deepEqual(r.metrics, ['recall@10', 'ndcg@10']);
   await assert.rejects(
-    inspectTable('test/fixtures/compare/cf_eval_summary.csv', { metrics: ['ndcg@5'] }),
+    readRunsTable('test/fixtures/compare/cf_eval_summary.csv', { metrics: ['ndcg@5'] }),
     /cf_eval_summary\.csv:1, column "ndcg@5": expected a numeric column "ndcg@5"/,
   );
 });
@@ -142,18 +142,18 @@ test('column directions: arrows, names, overrides; directionOf knows the lower-i
 
 test('bad tables: ragged row (line named), header only, unreadable file; duplicates renamed with a warning', async () => {
   assert.throws(
-    () => inspectTableText('model,acc\na,0.5\nb,0.6,7\n', 't.csv'),
+    () => readRunsTableText('model,acc\na,0.5\nb,0.6,7\n', 't.csv'),
     /^Error: t\.csv:3: expected 2 cells as in the header, but got 3\.$|t\.csv:3: expected 2 cells as in the header, but got 3\./,
   );
-  assert.throws(() => inspectTableText('model,acc\n', 't.csv'), /only a header/);
-  await assert.rejects(inspectTable('test/fixtures/compare/nope.csv'), /nope\.csv: expected a readable table file/);
-  const r = inspectTableText('model,acc,acc\na,0.5,0.1\na,0.6,0.2\n', 'd.csv');
+  assert.throws(() => readRunsTableText('model,acc\n', 't.csv'), /only a header/);
+  await assert.rejects(readRunsTable('test/fixtures/compare/nope.csv'), /nope\.csv: expected a readable table file/);
+  const r = readRunsTableText('model,acc,acc\na,0.5,0.1\na,0.6,0.2\n', 'd.csv');
   assert.deepEqual(r.runs, ['a', 'a (2)']);
   assert.deepEqual(r.metrics, ['acc', 'acc (2)']);
   assert.equal(r.warnings.filter((w) => w.code === 'inspect-duplicate-name').length, 2);
 });
 
 test('TSV works too (delimiter detected)', () => {
-  const r = inspectTableText('method\taccuracy\tece\nA\t0.8\t0.1\nB\t0.9\t0.2\n', 't.tsv');
+  const r = readRunsTableText('method\taccuracy\tece\nA\t0.8\t0.1\nB\t0.9\t0.2\n', 't.tsv');
   assert.deepEqual(r.marks, { accuracy: { B: 1 }, ece: { A: 1 } });
 });
