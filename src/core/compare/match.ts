@@ -15,7 +15,8 @@
  */
 import { fail, type EvalWarning } from '../diagnostics';
 import type { PerItemValues } from '../results/types';
-import { StringIndex } from '../data/stringIndex';
+import { IdIndex } from '../data/idIndex';
+import { RowIds } from '../data/rowIds';
 
 export type MatchBy = 'id' | 'position' | 'user';
 
@@ -46,11 +47,15 @@ export function defaultMatchBy(a: PerItemValues, b: PerItemValues): MatchBy {
   return a.ids || b.ids ? 'id' : 'position';
 }
 
-/** The ids of `side` by position (a Map would stop at 2^24 ids: data/stringIndex.ts). */
-function indexIds(side: Side): StringIndex {
-  const ids = side.items.ids as string[];
-  const map = new StringIndex(ids);
-  const dups = map.repeats.map((i) => ids[i]!);
+/** The ids of a side as a {@link RowIds} (texts that are all canonical integers become numbers). */
+function rowIdsOf(ids: readonly string[] | RowIds): RowIds {
+  return ids instanceof RowIds ? ids : RowIds.ofTexts(ids);
+}
+
+/** The ids of `side` by position, for lists of any length (a Map would stop at 2^24 ids: data/idIndex.ts). */
+function indexIds(side: Side, ids: RowIds): IdIndex {
+  const map = new IdIndex(ids);
+  const dups = map.repeats.map((i) => ids.at(i));
   if (dups.length > 0) {
     fail(
       'compare-duplicate-id',
@@ -59,6 +64,13 @@ function indexIds(side: Side): StringIndex {
     );
   }
   return map;
+}
+
+/** The ids of `ids` that `other` does not hold, as written. */
+function idsNotIn(ids: RowIds, other: IdIndex): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < ids.length; i++) if (other.indexOfIdIn(ids, i) < 0) out.push(ids.at(i));
+  return out;
 }
 
 /**
@@ -95,11 +107,13 @@ export function matchItems(
         : `expected an id column, as ${withIds} has, to pair the rows by ${matchBy}; a run with ids and a run without cannot be paired.`,
     );
   }
-  const mapA = indexIds(run);
-  const mapB = indexIds(baseline);
+  const idsA = rowIdsOf(a.ids);
+  const idsB = rowIdsOf(b.ids);
+  const mapA = indexIds(run, idsA);
+  const mapB = indexIds(baseline, idsB);
   // ids are distinct here (indexIds refused repeats)
-  const onlyA = a.ids.filter((id) => !mapB.has(id));
-  const onlyB = b.ids.filter((id) => !mapA.has(id));
+  const onlyA = idsNotIn(idsA, mapB);
+  const onlyB = idsNotIn(idsB, mapA);
   if (onlyA.length > 0 || onlyB.length > 0) {
     const what = a.kind === 'user' ? 'users' : 'ids';
     const parts: string[] = [];
@@ -119,17 +133,20 @@ export function matchItems(
       count: onlyA.length + onlyB.length,
     });
   }
-  const ra: number[] = [];
-  const rb: number[] = [];
+  const nb = idsB.length;
+  const ra = new Int32Array(nb);
+  const rb = new Int32Array(nb);
+  let pairs = 0;
   const badLabels: string[] = [];
   // Pairs in the baseline's order, so that a run's own row order cannot change any sum.
-  b.ids!.forEach((id, j) => {
-    const i = mapA.indexOf(id);
-    if (i < 0 || mapB.indexOf(id) !== j) return;
-    if (a.labels && b.labels && a.labels[i] !== b.labels[j]) badLabels.push(`${id} (${a.labels[i]} vs ${b.labels[j]})`);
-    ra.push(i);
-    rb.push(j);
-  });
+  for (let j = 0; j < nb; j++) {
+    const i = mapA.indexOfIdIn(idsB, j);
+    if (i < 0) continue;
+    if (a.labels && b.labels && a.labels[i] !== b.labels[j])
+      badLabels.push(`${idsB.at(j)} (${a.labels[i]} vs ${b.labels[j]})`);
+    ra[pairs] = i;
+    rb[pairs++] = j;
+  }
   if (badLabels.length > 0) {
     fail(
       'compare-label-mismatch',
@@ -137,7 +154,7 @@ export function matchItems(
       `expected the same label for each id as in the baseline ${baseline.path}, but ${badLabels.length} ${badLabels.length === 1 ? 'id differs' : 'ids differ'} (first: ${firstFew(badLabels)}): the runs were not made on the same data.`,
     );
   }
-  return { run: Int32Array.from(ra), base: Int32Array.from(rb), matchBy, warnings };
+  return { run: ra.slice(0, pairs), base: rb.slice(0, pairs), matchBy, warnings };
 }
 
 function itemCount(items: PerItemValues): number {

@@ -97,6 +97,11 @@ export class RowIds {
   toArray(): string[] {
     return this.numbers ? Array.from(this.numbers, String) : this.texts!.slice();
   }
+
+  /** In JSON, ids are their texts as written (the form of `perItem.ids` in results of earlier versions). */
+  toJSON(): string[] {
+    return this.toArray();
+  }
 }
 
 /** A 32-bit hash of an integer-valued double (for open-addressing tables of numeric ids). */

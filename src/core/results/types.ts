@@ -7,6 +7,7 @@
  * add curves and tables under its own names; readers ignore what they do not know.
  */
 import type { EvalWarning } from '../diagnostics';
+import type { RowIds } from '../data/rowIds';
 import type { ResolvedConfig, Task } from '../config/types';
 import type { ThresholdCounts } from '../metrics/binaryCurve';
 import type { ReliabilityBin } from '../metrics/calibration';
@@ -121,15 +122,32 @@ export interface ConfusionMatrix {
   matrix: number[][];
 }
 
-/** Per-row / per-user values kept for paired comparisons (docs/comparisons.md). */
-export interface PerItemValues {
-  kind: 'row' | 'user';
-  /** Ids (`id` column / user) aligned with the values, or null when matched by position. */
-  ids: string[] | null;
+/**
+ * Per-row / per-user values kept in memory for paired comparisons (docs/comparisons.md); never
+ * written to a results file.
+ */
+export type PerItemValues = PerRowValues | PerUserValues;
+
+interface PerItemCommon {
   /** For classification: the true labels, to check position matching. */
   labels?: string[];
   /** Metric key → per-item values (e.g. `accuracy` → 0/1 correctness, `ndcg@10` → per user). */
   values: Record<string, number[]>;
+}
+
+export interface PerRowValues extends PerItemCommon {
+  kind: 'row';
+  /**
+   * The `id` column aligned with the values, or null (rows are matched by position). A file's ids
+   * stay a {@link RowIds}: integer ids as numbers, no string per row at any size.
+   */
+  ids: RowIds | readonly string[] | null;
+}
+
+export interface PerUserValues extends PerItemCommon {
+  kind: 'user';
+  /** The users aligned with the values. */
+  ids: readonly string[] | null;
 }
 
 /**

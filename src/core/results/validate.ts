@@ -15,6 +15,7 @@ import { EvalLensError, printable } from '../diagnostics';
 import { describeValue, explain, keyPath } from '../config/check';
 import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
 import { RESULTS_SCHEMA_ID, type Results } from './types';
+import { RowIds } from '../data/rowIds';
 
 /** The results JSON Schema as shipped (registered for `*.eval.json` in the editor). */
 export const RESULTS_SCHEMA: object = resultsSchema;
@@ -75,6 +76,10 @@ function describeErrors(errors: readonly ErrorObject[], root: string): string[] 
  * (`results.metrics.accuracy.value`) and what was expected vs found. At most 50 are listed.
  */
 export function validateResults(obj: unknown): string[] {
+  // Results in memory hold a file's row ids as a RowIds: validated as their JSON form, the texts.
+  const perItem = (obj as Partial<Results> | null)?.perItem;
+  if (perItem?.ids instanceof RowIds)
+    obj = { ...(obj as Results), perItem: { ...perItem, ids: perItem.ids.toArray() } };
   const validate = validator();
   const out: string[] = [];
   if (!validate(obj)) return describeErrors(validate.errors ?? [], 'results').slice(0, 50);

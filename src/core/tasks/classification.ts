@@ -315,7 +315,7 @@ export const runClassification: TaskRunner = async (ctx) => {
     if (ctx.perItem !== false)
       ctx.results.perItem = {
         kind: 'row',
-        ids: data.ids ? data.ids.toArray() : null,
+        ids: data.ids,
         labels: Array.from(data.labels, (y) => data.classes[y]),
         values: classificationPerRow(prepared, ctx.results.metrics),
       };

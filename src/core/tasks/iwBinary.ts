@@ -323,7 +323,7 @@ export const runIwBinary: TaskRunner = async (ctx) => {
     for (let i = 0; i < data.n; i++) correct[i] = (data.scores[i] >= t ? 1 : 0) === data.labels[i] ? 1 : 0;
     results.perItem = {
       kind: 'row',
-      ids: data.ids ? data.ids.toArray() : null,
+      ids: data.ids,
       labels: Array.from(data.labels, (y) => (y === 1 ? data.positiveLabel : (data.negativeLabel ?? '0'))),
       values: { accuracy: correct },
     };

@@ -57,7 +57,9 @@ test('edge cases: seen items masked (the default): a list of one seen item repea
   const r = await evaluateFile(join(EDGE, 'edge.jsonl'), {
     overrides: { task: 'ranking', k: [1, 2, 5], train: 'train.csv', bootstrap: { n: 0 } },
   });
-  const ids = r.perItem!.ids!;
+  const p = r.perItem!;
+  assert.ok(p.kind === 'user');
+  const ids = p.ids!;
   const v = (key: string, user: string) => r.perItem!.values[key][ids.indexOf(user)];
   // all-dups saw a: [a, a, a] → [] (the repeats go with it); 7 saw 1: [1, 2, "3"] → [2, "3"]:
   // DCG@5 = 2/log2 3, IDCG = 2, mrr = 1/2.

@@ -171,7 +171,12 @@ test('the schema lists exactly the fields of Results, SourceInfo, MetricValue, C
     keys(schema.definitions.reliabilityBin),
     members('src/core/metrics/calibration.ts', 'ReliabilityBin'),
   );
-  assert.deepEqual(keys(schema.properties.perItem), members(types, 'PerItemValues'));
+  // PerItemValues = PerRowValues | PerUserValues, both PerItemCommon with their kind and ids
+  assert.deepEqual(
+    keys(schema.properties.perItem),
+    [...members(types, 'PerItemCommon'), ...members(types, 'PerRowValues')].sort(),
+  );
+  assert.deepEqual(members(types, 'PerUserValues'), members(types, 'PerRowValues'));
   // the tables whose shape this module declares (the others are checked where they are declared)
   const table = schema.properties.tables!.properties as Record<
     string,

@@ -14,6 +14,7 @@ import { Warnings } from '../../../../src/core/diagnostics';
 import type { TaskContext } from '../../../../src/core/tasks/types';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
 import { close, config, createRng, randomData } from '../../helpers/classification';
+import type { RowIds } from '../../../../src/core/data/rowIds';
 
 /** Bootstrap intervals off (they are another family's tests). */
 function ctxFor(path: string, cfg: ResolvedConfig, baseDir: string): TaskContext {
@@ -94,7 +95,7 @@ test('runClassification end to end: keys, families, tables, shift curve, per-row
   );
   assert.deepEqual(ctx.results.tables.confusion!.matrix[0], [1, 1, 0, 0]);
   assert.deepEqual(ctx.results.perItem!.values.accuracy, [1, 0, 1, 1, 1, 0]);
-  assert.deepEqual(ctx.results.perItem!.ids, ['a', 'b', 'c', 'd', 'e', 'f']);
+  assert.deepEqual((ctx.results.perItem!.ids as RowIds).toArray(), ['a', 'b', 'c', 'd', 'e', 'f']);
   assert.deepEqual(ctx.results.perItem!.labels, ['0', '0', '1', '1', '2', '2']);
 });
 

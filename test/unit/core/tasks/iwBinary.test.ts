@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { IW_KEYS } from '../../../../src/core/metrics/importance';
 import { runIw, tempFile } from '../../helpers/iwBinary';
 import { closeAbs } from '../../helpers/numericClose';
+import type { RowIds } from '../../../../src/core/data/rowIds';
 
 interface E2ECase {
   file: string;
@@ -55,7 +56,8 @@ for (const c of e2e.cases) {
     results.curves.roc.xs.forEach((x, i) => near(x, c.roc.fpr[i], `fpr[${i}]`));
     assert.ok(results.curves.pr_unweighted && results.curves.roc_unweighted);
     assert.equal(results.perItem!.values.accuracy.length, source.rowsUsed);
-    assert.equal(results.perItem!.ids![0], 'r0');
+    // the file's row ids stay a RowIds (texts here: `r0`, `r1`, …)
+    assert.equal((results.perItem!.ids as RowIds).at(0), 'r0');
   });
 }
 

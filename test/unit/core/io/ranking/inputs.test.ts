@@ -45,10 +45,12 @@ test('TREC run + qrels, JSONL, long CSV (rank) and long TSV (score) give the sam
   // mrr: u1 1/2, u2 1/3, u3 1, u4 1/3
   assert.ok(Math.abs(m.mrr.value! - (1 / 2 + 1 / 3 + 1 + 1 / 3) / 4) < 1e-12);
   // ndcg@3 of u1 (graded, linear): DCG = 2/log2 3; IDCG = 3 + 2/log2 3 + 1/2
-  const u1 = jsonl.perItem!.values['ndcg@3'][jsonl.perItem!.ids!.indexOf('u1')];
+  const [pj, pt] = [jsonl.perItem!, trec.perItem!];
+  assert.ok(pj.kind === 'user' && pt.kind === 'user');
+  const u1 = pj.values['ndcg@3'][pj.ids!.indexOf('u1')];
   assert.ok(Math.abs(u1 - 2 / Math.log2(3) / (3 + 2 / Math.log2(3) + 1 / 2)) < 1e-12);
   // the TREC tie (i7, i6 at score 3.0) is broken by docno descending: i7 first, as in the JSONL list
-  const u2 = trec.perItem!.values.mrr[trec.perItem!.ids!.indexOf('u2')];
+  const u2 = pt.values.mrr[pt.ids!.indexOf('u2')];
   assert.equal(u2, 1 / 3);
 });
 
