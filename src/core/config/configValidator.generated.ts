@@ -3,10 +3,10 @@
 /* eslint-disable */
 // @ts-nocheck
 import func4 from 'ajv/dist/runtime/ucs2length';
-export const compiledFrom = 'd810868162d2f39495f3c584e497e58bc1b934be9a43eff921598af20961ceff';
-export const validate = validate10;
-export default validate10;
-const schema11 = {
+export const compiledFrom = 'abae6722e78654afdcf21a789efbb3fe0893e612ad7dbcb55ba159b2de2b8cfd';
+export const validate = validate21;
+export default validate21;
+const schema6 = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'eval-lens/config@1',
   title: 'Eval Lens configuration (eval-lens.json)',
@@ -547,28 +547,416 @@ const schema11 = {
     },
   },
 };
-const schema12 = { type: 'string', minLength: 1 };
-const schema32 = { type: 'array', minItems: 1, items: { type: 'number', minimum: 0 } };
-const schema33 = { type: 'object', minProperties: 1, additionalProperties: { type: 'number', minimum: 0 } };
-const schema34 = {
+const func2 = Object.prototype.hasOwnProperty;
+const schema7 = { type: 'string', minLength: 1 };
+function validate22(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data === 'string') {
+    if (func4(data) < 1) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/minLength',
+        keyword: 'minLength',
+        params: { limit: 1 },
+        message: 'must NOT have fewer than 1 characters',
+        schema: 1,
+        parentSchema: schema7,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+      schema: schema7.type,
+      parentSchema: schema7,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate22.errors = vErrors;
+  return errors === 0;
+}
+const schema8 = { type: 'array', minItems: 1, items: { type: 'number', minimum: 0 } };
+function validate43(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (Array.isArray(data)) {
+    if (data.length < 1) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/minItems',
+        keyword: 'minItems',
+        params: { limit: 1 },
+        message: 'must NOT have fewer than 1 items',
+        schema: 1,
+        parentSchema: schema8,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      let data0 = data[i0];
+      if (typeof data0 == 'number' && isFinite(data0)) {
+        if (data0 < 0 || isNaN(data0)) {
+          const err1 = {
+            instancePath: instancePath + '/' + i0,
+            schemaPath: '#/items/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+            schema: 0,
+            parentSchema: schema8.items,
+            data: data0,
+          };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      } else {
+        const err2 = {
+          instancePath: instancePath + '/' + i0,
+          schemaPath: '#/items/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema8.items.type,
+          parentSchema: schema8.items,
+          data: data0,
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'array' },
+      message: 'must be array',
+      schema: schema8.type,
+      parentSchema: schema8,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate43.errors = vErrors;
+  return errors === 0;
+}
+const schema9 = { type: 'object', minProperties: 1, additionalProperties: { type: 'number', minimum: 0 } };
+function validate45(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (Object.keys(data).length < 1) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/minProperties',
+        keyword: 'minProperties',
+        params: { limit: 1 },
+        message: 'must NOT have fewer than 1 properties',
+        schema: 1,
+        parentSchema: schema9,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    for (const key0 in data) {
+      let data0 = data[key0];
+      if (typeof data0 == 'number' && isFinite(data0)) {
+        if (data0 < 0 || isNaN(data0)) {
+          const err1 = {
+            instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+            schemaPath: '#/additionalProperties/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+            schema: 0,
+            parentSchema: schema9.additionalProperties,
+            data: data0,
+          };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      } else {
+        const err2 = {
+          instancePath: instancePath + '/' + key0.replace(/~/g, '~0').replace(/\//g, '~1'),
+          schemaPath: '#/additionalProperties/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema9.additionalProperties.type,
+          parentSchema: schema9.additionalProperties,
+          data: data0,
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+      schema: schema9.type,
+      parentSchema: schema9,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate45.errors = vErrors;
+  return errors === 0;
+}
+const schema10 = {
   type: 'string',
   minLength: 1,
   description: "A path relative to this config file's folder; it must stay inside the workspace.",
 };
-const schema38 = {
+function validate47(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data === 'string') {
+    if (func4(data) < 1) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/minLength',
+        keyword: 'minLength',
+        params: { limit: 1 },
+        message: 'must NOT have fewer than 1 characters',
+        schema: 1,
+        parentSchema: schema10,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  } else {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+      schema: schema10.type,
+      parentSchema: schema10,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  validate47.errors = vErrors;
+  return errors === 0;
+}
+const schema11 = {
   type: 'array',
   minItems: 1,
   uniqueItems: true,
   items: { type: 'integer', minimum: 1, maximum: 100000 },
 };
-const func2 = Object.prototype.hasOwnProperty;
+function validate52(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (Array.isArray(data)) {
+    if (data.length < 1) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/minItems',
+        keyword: 'minItems',
+        params: { limit: 1 },
+        message: 'must NOT have fewer than 1 items',
+        schema: 1,
+        parentSchema: schema11,
+        data,
+      };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      let data0 = data[i0];
+      if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
+        const err1 = {
+          instancePath: instancePath + '/' + i0,
+          schemaPath: '#/items/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema11.items.type,
+          parentSchema: schema11.items,
+          data: data0,
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      if (typeof data0 == 'number' && isFinite(data0)) {
+        if (data0 > 100000 || isNaN(data0)) {
+          const err2 = {
+            instancePath: instancePath + '/' + i0,
+            schemaPath: '#/items/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 100000 },
+            message: 'must be <= 100000',
+            schema: 100000,
+            parentSchema: schema11.items,
+            data: data0,
+          };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data0 < 1 || isNaN(data0)) {
+          const err3 = {
+            instancePath: instancePath + '/' + i0,
+            schemaPath: '#/items/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema11.items,
+            data: data0,
+          };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+    }
+    let i1 = data.length;
+    let j0;
+    if (i1 > 1) {
+      const indices0 = {};
+      for (; i1--;) {
+        let item0 = data[i1];
+        if (!(typeof item0 == 'number' && !(item0 % 1) && !isNaN(item0) && isFinite(item0))) {
+          continue;
+        }
+        if (typeof indices0[item0] == 'number') {
+          j0 = indices0[item0];
+          const err4 = {
+            instancePath,
+            schemaPath: '#/uniqueItems',
+            keyword: 'uniqueItems',
+            params: { i: i1, j: j0 },
+            message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i1 + ' are identical)',
+            schema: true,
+            parentSchema: schema11,
+            data,
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+          break;
+        }
+        indices0[item0] = i1;
+      }
+    }
+  } else {
+    const err5 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'array' },
+      message: 'must be array',
+      schema: schema11.type,
+      parentSchema: schema11,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate52.errors = vErrors;
+  return errors === 0;
+}
 const pattern0 = new RegExp('^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$', 'u');
-function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+function validate21(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="eval-lens/config@1" */ let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func2.call(schema11.properties, key0)) {
+      if (!func2.call(schema6.properties, key0)) {
         const err0 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -576,7 +964,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           params: { additionalProperty: key0 },
           message: 'must NOT have additional properties',
           schema: false,
-          parentSchema: schema11,
+          parentSchema: schema6,
           data,
         };
         if (vErrors === null) {
@@ -596,8 +984,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema11.properties.$schema.type,
-          parentSchema: schema11.properties.$schema,
+          schema: schema6.properties.$schema.type,
+          parentSchema: schema6.properties.$schema,
           data: data0,
         };
         if (vErrors === null) {
@@ -615,10 +1003,10 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           instancePath: instancePath + '/task',
           schemaPath: '#/properties/task/enum',
           keyword: 'enum',
-          params: { allowedValues: schema11.properties.task.enum },
+          params: { allowedValues: schema6.properties.task.enum },
           message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.task.enum,
-          parentSchema: schema11.properties.task,
+          schema: schema6.properties.task.enum,
+          parentSchema: schema6.properties.task,
           data: data1,
         };
         if (vErrors === null) {
@@ -633,7 +1021,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       let data2 = data.columns;
       if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
         for (const key1 in data2) {
-          if (!func2.call(schema11.properties.columns.properties, key1)) {
+          if (!func2.call(schema6.properties.columns.properties, key1)) {
             const err3 = {
               instancePath: instancePath + '/columns',
               schemaPath: '#/properties/columns/additionalProperties',
@@ -641,7 +1029,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               params: { additionalProperty: key1 },
               message: 'must NOT have additional properties',
               schema: false,
-              parentSchema: schema11.properties.columns,
+              parentSchema: schema6.properties.columns,
               data: data2,
             };
             if (vErrors === null) {
@@ -653,18 +1041,44 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
         if (data2.label !== undefined) {
-          let data3 = data2.label;
-          if (typeof data3 === 'string') {
-            if (func4(data3) < 1) {
+          if (
+            !validate22(data2.label, {
+              instancePath: instancePath + '/columns/label',
+              parentData: data2,
+              parentDataProperty: 'label',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data2.pred !== undefined) {
+          if (
+            !validate22(data2.pred, {
+              instancePath: instancePath + '/columns/pred',
+              parentData: data2,
+              parentDataProperty: 'pred',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data2.probs !== undefined) {
+          let data5 = data2.probs;
+          if (Array.isArray(data5)) {
+            if (data5.length < 2) {
               const err4 = {
-                instancePath: instancePath + '/columns/label',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data3,
+                instancePath: instancePath + '/columns/probs',
+                schemaPath: '#/properties/columns/properties/probs/minItems',
+                keyword: 'minItems',
+                params: { limit: 2 },
+                message: 'must NOT have fewer than 2 items',
+                schema: 2,
+                parentSchema: schema6.properties.columns.properties.probs,
+                data: data5,
               };
               if (vErrors === null) {
                 vErrors = [err4];
@@ -673,16 +1087,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            const len0 = data5.length;
+            for (let i0 = 0; i0 < len0; i0++) {
+              if (
+                !validate22(data5[i0], {
+                  instancePath: instancePath + '/columns/probs/' + i0,
+                  parentData: data5,
+                  parentDataProperty: i0,
+                  rootData,
+                })
+              ) {
+                vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+                errors = vErrors.length;
+              }
+            }
           } else {
             const err5 = {
-              instancePath: instancePath + '/columns/label',
-              schemaPath: '#/definitions/columnName/type',
+              instancePath: instancePath + '/columns/probs',
+              schemaPath: '#/properties/columns/properties/probs/type',
               keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data3,
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema6.properties.columns.properties.probs.type,
+              parentSchema: schema6.properties.columns.properties.probs,
+              data: data5,
             };
             if (vErrors === null) {
               vErrors = [err5];
@@ -692,19 +1120,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.pred !== undefined) {
-          let data4 = data2.pred;
-          if (typeof data4 === 'string') {
-            if (func4(data4) < 1) {
+        if (data2.probsArray !== undefined) {
+          if (
+            !validate22(data2.probsArray, {
+              instancePath: instancePath + '/columns/probsArray',
+              parentData: data2,
+              parentDataProperty: 'probsArray',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data2.logitsArray !== undefined) {
+          if (
+            !validate22(data2.logitsArray, {
+              instancePath: instancePath + '/columns/logitsArray',
+              parentData: data2,
+              parentDataProperty: 'logitsArray',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
+          }
+        }
+        if (data2.logits !== undefined) {
+          let data9 = data2.logits;
+          if (Array.isArray(data9)) {
+            if (data9.length < 2) {
               const err6 = {
-                instancePath: instancePath + '/columns/pred',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data4,
+                instancePath: instancePath + '/columns/logits',
+                schemaPath: '#/properties/columns/properties/logits/minItems',
+                keyword: 'minItems',
+                params: { limit: 2 },
+                message: 'must NOT have fewer than 2 items',
+                schema: 2,
+                parentSchema: schema6.properties.columns.properties.logits,
+                data: data9,
               };
               if (vErrors === null) {
                 vErrors = [err6];
@@ -713,16 +1167,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            const len1 = data9.length;
+            for (let i1 = 0; i1 < len1; i1++) {
+              if (
+                !validate22(data9[i1], {
+                  instancePath: instancePath + '/columns/logits/' + i1,
+                  parentData: data9,
+                  parentDataProperty: i1,
+                  rootData,
+                })
+              ) {
+                vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+                errors = vErrors.length;
+              }
+            }
           } else {
             const err7 = {
-              instancePath: instancePath + '/columns/pred',
-              schemaPath: '#/definitions/columnName/type',
+              instancePath: instancePath + '/columns/logits',
+              schemaPath: '#/properties/columns/properties/logits/type',
               keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data4,
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema6.properties.columns.properties.logits.type,
+              parentSchema: schema6.properties.columns.properties.logits,
+              data: data9,
             };
             if (vErrors === null) {
               vErrors = [err7];
@@ -732,823 +1200,203 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.probs !== undefined) {
-          let data5 = data2.probs;
-          if (Array.isArray(data5)) {
-            if (data5.length < 2) {
-              const err8 = {
-                instancePath: instancePath + '/columns/probs',
-                schemaPath: '#/properties/columns/properties/probs/minItems',
-                keyword: 'minItems',
-                params: { limit: 2 },
-                message: 'must NOT have fewer than 2 items',
-                schema: 2,
-                parentSchema: schema11.properties.columns.properties.probs,
-                data: data5,
-              };
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            }
-            const len0 = data5.length;
-            for (let i0 = 0; i0 < len0; i0++) {
-              let data6 = data5[i0];
-              if (typeof data6 === 'string') {
-                if (func4(data6) < 1) {
-                  const err9 = {
-                    instancePath: instancePath + '/columns/probs/' + i0,
-                    schemaPath: '#/definitions/columnName/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                    schema: 1,
-                    parentSchema: schema12,
-                    data: data6,
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err9];
-                  } else {
-                    vErrors.push(err9);
-                  }
-                  errors++;
-                }
-              } else {
-                const err10 = {
-                  instancePath: instancePath + '/columns/probs/' + i0,
-                  schemaPath: '#/definitions/columnName/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema12.type,
-                  parentSchema: schema12,
-                  data: data6,
-                };
-                if (vErrors === null) {
-                  vErrors = [err10];
-                } else {
-                  vErrors.push(err10);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err11 = {
-              instancePath: instancePath + '/columns/probs',
-              schemaPath: '#/properties/columns/properties/probs/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-              schema: schema11.properties.columns.properties.probs.type,
-              parentSchema: schema11.properties.columns.properties.probs,
-              data: data5,
-            };
-            if (vErrors === null) {
-              vErrors = [err11];
-            } else {
-              vErrors.push(err11);
-            }
-            errors++;
-          }
-        }
-        if (data2.probsArray !== undefined) {
-          let data7 = data2.probsArray;
-          if (typeof data7 === 'string') {
-            if (func4(data7) < 1) {
-              const err12 = {
-                instancePath: instancePath + '/columns/probsArray',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data7,
-              };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-          } else {
-            const err13 = {
-              instancePath: instancePath + '/columns/probsArray',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data7,
-            };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-        }
-        if (data2.logitsArray !== undefined) {
-          let data8 = data2.logitsArray;
-          if (typeof data8 === 'string') {
-            if (func4(data8) < 1) {
-              const err14 = {
-                instancePath: instancePath + '/columns/logitsArray',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data8,
-              };
-              if (vErrors === null) {
-                vErrors = [err14];
-              } else {
-                vErrors.push(err14);
-              }
-              errors++;
-            }
-          } else {
-            const err15 = {
-              instancePath: instancePath + '/columns/logitsArray',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data8,
-            };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
-            }
-            errors++;
-          }
-        }
-        if (data2.logits !== undefined) {
-          let data9 = data2.logits;
-          if (Array.isArray(data9)) {
-            if (data9.length < 2) {
-              const err16 = {
-                instancePath: instancePath + '/columns/logits',
-                schemaPath: '#/properties/columns/properties/logits/minItems',
-                keyword: 'minItems',
-                params: { limit: 2 },
-                message: 'must NOT have fewer than 2 items',
-                schema: 2,
-                parentSchema: schema11.properties.columns.properties.logits,
-                data: data9,
-              };
-              if (vErrors === null) {
-                vErrors = [err16];
-              } else {
-                vErrors.push(err16);
-              }
-              errors++;
-            }
-            const len1 = data9.length;
-            for (let i1 = 0; i1 < len1; i1++) {
-              let data10 = data9[i1];
-              if (typeof data10 === 'string') {
-                if (func4(data10) < 1) {
-                  const err17 = {
-                    instancePath: instancePath + '/columns/logits/' + i1,
-                    schemaPath: '#/definitions/columnName/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                    schema: 1,
-                    parentSchema: schema12,
-                    data: data10,
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err17];
-                  } else {
-                    vErrors.push(err17);
-                  }
-                  errors++;
-                }
-              } else {
-                const err18 = {
-                  instancePath: instancePath + '/columns/logits/' + i1,
-                  schemaPath: '#/definitions/columnName/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema12.type,
-                  parentSchema: schema12,
-                  data: data10,
-                };
-                if (vErrors === null) {
-                  vErrors = [err18];
-                } else {
-                  vErrors.push(err18);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err19 = {
-              instancePath: instancePath + '/columns/logits',
-              schemaPath: '#/properties/columns/properties/logits/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-              schema: schema11.properties.columns.properties.logits.type,
-              parentSchema: schema11.properties.columns.properties.logits,
-              data: data9,
-            };
-            if (vErrors === null) {
-              vErrors = [err19];
-            } else {
-              vErrors.push(err19);
-            }
-            errors++;
-          }
-        }
         if (data2.score !== undefined) {
-          let data11 = data2.score;
-          if (typeof data11 === 'string') {
-            if (func4(data11) < 1) {
-              const err20 = {
-                instancePath: instancePath + '/columns/score',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data11,
-              };
-              if (vErrors === null) {
-                vErrors = [err20];
-              } else {
-                vErrors.push(err20);
-              }
-              errors++;
-            }
-          } else {
-            const err21 = {
+          if (
+            !validate22(data2.score, {
               instancePath: instancePath + '/columns/score',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data11,
-            };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'score',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
         if (data2.accept !== undefined) {
-          let data12 = data2.accept;
-          if (typeof data12 === 'string') {
-            if (func4(data12) < 1) {
-              const err22 = {
-                instancePath: instancePath + '/columns/accept',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data12,
-              };
-              if (vErrors === null) {
-                vErrors = [err22];
-              } else {
-                vErrors.push(err22);
-              }
-              errors++;
-            }
-          } else {
-            const err23 = {
+          if (
+            !validate22(data2.accept, {
               instancePath: instancePath + '/columns/accept',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data12,
-            };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'accept',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
         if (data2.group !== undefined) {
-          let data13 = data2.group;
-          if (typeof data13 === 'string') {
-            if (func4(data13) < 1) {
-              const err24 = {
-                instancePath: instancePath + '/columns/group',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data13,
-              };
-              if (vErrors === null) {
-                vErrors = [err24];
-              } else {
-                vErrors.push(err24);
-              }
-              errors++;
-            }
-          } else {
-            const err25 = {
+          if (
+            !validate22(data2.group, {
               instancePath: instancePath + '/columns/group',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data13,
-            };
-            if (vErrors === null) {
-              vErrors = [err25];
-            } else {
-              vErrors.push(err25);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'group',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
         if (data2.weight !== undefined) {
-          let data14 = data2.weight;
-          if (typeof data14 === 'string') {
-            if (func4(data14) < 1) {
-              const err26 = {
-                instancePath: instancePath + '/columns/weight',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data14,
-              };
-              if (vErrors === null) {
-                vErrors = [err26];
-              } else {
-                vErrors.push(err26);
-              }
-              errors++;
-            }
-          } else {
-            const err27 = {
+          if (
+            !validate22(data2.weight, {
               instancePath: instancePath + '/columns/weight',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data14,
-            };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'weight',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
         if (data2.split !== undefined) {
-          let data15 = data2.split;
-          if (typeof data15 === 'string') {
-            if (func4(data15) < 1) {
-              const err28 = {
-                instancePath: instancePath + '/columns/split',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data15,
-              };
-              if (vErrors === null) {
-                vErrors = [err28];
-              } else {
-                vErrors.push(err28);
-              }
-              errors++;
-            }
-          } else {
-            const err29 = {
+          if (
+            !validate22(data2.split, {
               instancePath: instancePath + '/columns/split',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data15,
-            };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'split',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
         if (data2.fold !== undefined) {
-          let data16 = data2.fold;
-          if (typeof data16 === 'string') {
-            if (func4(data16) < 1) {
-              const err30 = {
-                instancePath: instancePath + '/columns/fold',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data16,
-              };
-              if (vErrors === null) {
-                vErrors = [err30];
-              } else {
-                vErrors.push(err30);
-              }
-              errors++;
-            }
-          } else {
-            const err31 = {
+          if (
+            !validate22(data2.fold, {
               instancePath: instancePath + '/columns/fold',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data16,
-            };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'fold',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
         if (data2.id !== undefined) {
-          let data17 = data2.id;
-          if (typeof data17 === 'string') {
-            if (func4(data17) < 1) {
-              const err32 = {
-                instancePath: instancePath + '/columns/id',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data17,
-              };
-              if (vErrors === null) {
-                vErrors = [err32];
-              } else {
-                vErrors.push(err32);
-              }
-              errors++;
-            }
-          } else {
-            const err33 = {
+          if (
+            !validate22(data2.id, {
               instancePath: instancePath + '/columns/id',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data17,
-            };
-            if (vErrors === null) {
-              vErrors = [err33];
-            } else {
-              vErrors.push(err33);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'id',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
         if (data2.stratum !== undefined) {
-          let data18 = data2.stratum;
-          if (typeof data18 === 'string') {
-            if (func4(data18) < 1) {
-              const err34 = {
-                instancePath: instancePath + '/columns/stratum',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data18,
-              };
-              if (vErrors === null) {
-                vErrors = [err34];
-              } else {
-                vErrors.push(err34);
-              }
-              errors++;
-            }
-          } else {
-            const err35 = {
+          if (
+            !validate22(data2.stratum, {
               instancePath: instancePath + '/columns/stratum',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data18,
-            };
-            if (vErrors === null) {
-              vErrors = [err35];
-            } else {
-              vErrors.push(err35);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'stratum',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
         if (data2.user !== undefined) {
-          let data19 = data2.user;
-          if (typeof data19 === 'string') {
-            if (func4(data19) < 1) {
-              const err36 = {
-                instancePath: instancePath + '/columns/user',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data19,
-              };
-              if (vErrors === null) {
-                vErrors = [err36];
-              } else {
-                vErrors.push(err36);
-              }
-              errors++;
-            }
-          } else {
-            const err37 = {
+          if (
+            !validate22(data2.user, {
               instancePath: instancePath + '/columns/user',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data19,
-            };
-            if (vErrors === null) {
-              vErrors = [err37];
-            } else {
-              vErrors.push(err37);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'user',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
         if (data2.item !== undefined) {
-          let data20 = data2.item;
-          if (typeof data20 === 'string') {
-            if (func4(data20) < 1) {
-              const err38 = {
-                instancePath: instancePath + '/columns/item',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data20,
-              };
-              if (vErrors === null) {
-                vErrors = [err38];
-              } else {
-                vErrors.push(err38);
-              }
-              errors++;
-            }
-          } else {
-            const err39 = {
+          if (
+            !validate22(data2.item, {
               instancePath: instancePath + '/columns/item',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data20,
-            };
-            if (vErrors === null) {
-              vErrors = [err39];
-            } else {
-              vErrors.push(err39);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'item',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
         if (data2.rank !== undefined) {
-          let data21 = data2.rank;
-          if (typeof data21 === 'string') {
-            if (func4(data21) < 1) {
-              const err40 = {
-                instancePath: instancePath + '/columns/rank',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data21,
-              };
-              if (vErrors === null) {
-                vErrors = [err40];
-              } else {
-                vErrors.push(err40);
-              }
-              errors++;
-            }
-          } else {
-            const err41 = {
+          if (
+            !validate22(data2.rank, {
               instancePath: instancePath + '/columns/rank',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data21,
-            };
-            if (vErrors === null) {
-              vErrors = [err41];
-            } else {
-              vErrors.push(err41);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'rank',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
         if (data2.rel !== undefined) {
-          let data22 = data2.rel;
-          if (typeof data22 === 'string') {
-            if (func4(data22) < 1) {
-              const err42 = {
-                instancePath: instancePath + '/columns/rel',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data22,
-              };
-              if (vErrors === null) {
-                vErrors = [err42];
-              } else {
-                vErrors.push(err42);
-              }
-              errors++;
-            }
-          } else {
-            const err43 = {
+          if (
+            !validate22(data2.rel, {
               instancePath: instancePath + '/columns/rel',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data22,
-            };
-            if (vErrors === null) {
-              vErrors = [err43];
-            } else {
-              vErrors.push(err43);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'rel',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
         if (data2.userFactors !== undefined) {
-          let data23 = data2.userFactors;
-          if (typeof data23 === 'string') {
-            if (func4(data23) < 1) {
-              const err44 = {
-                instancePath: instancePath + '/columns/userFactors',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data23,
-              };
-              if (vErrors === null) {
-                vErrors = [err44];
-              } else {
-                vErrors.push(err44);
-              }
-              errors++;
-            }
-          } else {
-            const err45 = {
+          if (
+            !validate22(data2.userFactors, {
               instancePath: instancePath + '/columns/userFactors',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data23,
-            };
-            if (vErrors === null) {
-              vErrors = [err45];
-            } else {
-              vErrors.push(err45);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'userFactors',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
         if (data2.itemFactors !== undefined) {
-          let data24 = data2.itemFactors;
-          if (typeof data24 === 'string') {
-            if (func4(data24) < 1) {
-              const err46 = {
-                instancePath: instancePath + '/columns/itemFactors',
-                schemaPath: '#/definitions/columnName/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema12,
-                data: data24,
-              };
-              if (vErrors === null) {
-                vErrors = [err46];
-              } else {
-                vErrors.push(err46);
-              }
-              errors++;
-            }
-          } else {
-            const err47 = {
+          if (
+            !validate22(data2.itemFactors, {
               instancePath: instancePath + '/columns/itemFactors',
-              schemaPath: '#/definitions/columnName/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema12.type,
-              parentSchema: schema12,
-              data: data24,
-            };
-            if (vErrors === null) {
-              vErrors = [err47];
-            } else {
-              vErrors.push(err47);
-            }
-            errors++;
+              parentData: data2,
+              parentDataProperty: 'itemFactors',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            errors = vErrors.length;
           }
         }
       } else {
-        const err48 = {
+        const err8 = {
           instancePath: instancePath + '/columns',
           schemaPath: '#/properties/columns/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-          schema: schema11.properties.columns.type,
-          parentSchema: schema11.properties.columns,
+          schema: schema6.properties.columns.type,
+          parentSchema: schema6.properties.columns,
           data: data2,
         };
         if (vErrors === null) {
-          vErrors = [err48];
+          vErrors = [err8];
         } else {
-          vErrors.push(err48);
+          vErrors.push(err8);
         }
         errors++;
       }
@@ -1556,20 +1404,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.invalidRows !== undefined) {
       let data25 = data.invalidRows;
       if (!(data25 === 'error' || data25 === 'skip')) {
-        const err49 = {
+        const err9 = {
           instancePath: instancePath + '/invalidRows',
           schemaPath: '#/properties/invalidRows/enum',
           keyword: 'enum',
-          params: { allowedValues: schema11.properties.invalidRows.enum },
+          params: { allowedValues: schema6.properties.invalidRows.enum },
           message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.invalidRows.enum,
-          parentSchema: schema11.properties.invalidRows,
+          schema: schema6.properties.invalidRows.enum,
+          parentSchema: schema6.properties.invalidRows,
           data: data25,
         };
         if (vErrors === null) {
-          vErrors = [err49];
+          vErrors = [err9];
         } else {
-          vErrors.push(err49);
+          vErrors.push(err9);
         }
         errors++;
       }
@@ -1579,20 +1427,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
         for (const key2 in data26) {
           if (!(key2 === 'n' || key2 === 'confidence' || key2 === 'seed' || key2 === 'stratified')) {
-            const err50 = {
+            const err10 = {
               instancePath: instancePath + '/bootstrap',
               schemaPath: '#/properties/bootstrap/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key2 },
               message: 'must NOT have additional properties',
               schema: false,
-              parentSchema: schema11.properties.bootstrap,
+              parentSchema: schema6.properties.bootstrap,
               data: data26,
             };
             if (vErrors === null) {
-              vErrors = [err50];
+              vErrors = [err10];
             } else {
-              vErrors.push(err50);
+              vErrors.push(err10);
             }
             errors++;
           }
@@ -1600,57 +1448,57 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (data26.n !== undefined) {
           let data27 = data26.n;
           if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
-            const err51 = {
+            const err11 = {
               instancePath: instancePath + '/bootstrap/n',
               schemaPath: '#/properties/bootstrap/properties/n/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
-              schema: schema11.properties.bootstrap.properties.n.type,
-              parentSchema: schema11.properties.bootstrap.properties.n,
+              schema: schema6.properties.bootstrap.properties.n.type,
+              parentSchema: schema6.properties.bootstrap.properties.n,
               data: data27,
             };
             if (vErrors === null) {
-              vErrors = [err51];
+              vErrors = [err11];
             } else {
-              vErrors.push(err51);
+              vErrors.push(err11);
             }
             errors++;
           }
           if (typeof data27 == 'number' && isFinite(data27)) {
             if (data27 > 1000000 || isNaN(data27)) {
-              const err52 = {
+              const err12 = {
                 instancePath: instancePath + '/bootstrap/n',
                 schemaPath: '#/properties/bootstrap/properties/n/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 1000000 },
                 message: 'must be <= 1000000',
                 schema: 1000000,
-                parentSchema: schema11.properties.bootstrap.properties.n,
+                parentSchema: schema6.properties.bootstrap.properties.n,
                 data: data27,
               };
               if (vErrors === null) {
-                vErrors = [err52];
+                vErrors = [err12];
               } else {
-                vErrors.push(err52);
+                vErrors.push(err12);
               }
               errors++;
             }
             if (data27 < 0 || isNaN(data27)) {
-              const err53 = {
+              const err13 = {
                 instancePath: instancePath + '/bootstrap/n',
                 schemaPath: '#/properties/bootstrap/properties/n/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
                 schema: 0,
-                parentSchema: schema11.properties.bootstrap.properties.n,
+                parentSchema: schema6.properties.bootstrap.properties.n,
                 data: data27,
               };
               if (vErrors === null) {
-                vErrors = [err53];
+                vErrors = [err13];
               } else {
-                vErrors.push(err53);
+                vErrors.push(err13);
               }
               errors++;
             }
@@ -1660,56 +1508,56 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data28 = data26.confidence;
           if (typeof data28 == 'number' && isFinite(data28)) {
             if (data28 >= 1 || isNaN(data28)) {
-              const err54 = {
+              const err14 = {
                 instancePath: instancePath + '/bootstrap/confidence',
                 schemaPath: '#/properties/bootstrap/properties/confidence/exclusiveMaximum',
                 keyword: 'exclusiveMaximum',
                 params: { comparison: '<', limit: 1 },
                 message: 'must be < 1',
                 schema: 1,
-                parentSchema: schema11.properties.bootstrap.properties.confidence,
+                parentSchema: schema6.properties.bootstrap.properties.confidence,
                 data: data28,
               };
               if (vErrors === null) {
-                vErrors = [err54];
+                vErrors = [err14];
               } else {
-                vErrors.push(err54);
+                vErrors.push(err14);
               }
               errors++;
             }
             if (data28 <= 0 || isNaN(data28)) {
-              const err55 = {
+              const err15 = {
                 instancePath: instancePath + '/bootstrap/confidence',
                 schemaPath: '#/properties/bootstrap/properties/confidence/exclusiveMinimum',
                 keyword: 'exclusiveMinimum',
                 params: { comparison: '>', limit: 0 },
                 message: 'must be > 0',
                 schema: 0,
-                parentSchema: schema11.properties.bootstrap.properties.confidence,
+                parentSchema: schema6.properties.bootstrap.properties.confidence,
                 data: data28,
               };
               if (vErrors === null) {
-                vErrors = [err55];
+                vErrors = [err15];
               } else {
-                vErrors.push(err55);
+                vErrors.push(err15);
               }
               errors++;
             }
           } else {
-            const err56 = {
+            const err16 = {
               instancePath: instancePath + '/bootstrap/confidence',
               schemaPath: '#/properties/bootstrap/properties/confidence/type',
               keyword: 'type',
               params: { type: 'number' },
               message: 'must be number',
-              schema: schema11.properties.bootstrap.properties.confidence.type,
-              parentSchema: schema11.properties.bootstrap.properties.confidence,
+              schema: schema6.properties.bootstrap.properties.confidence.type,
+              parentSchema: schema6.properties.bootstrap.properties.confidence,
               data: data28,
             };
             if (vErrors === null) {
-              vErrors = [err56];
+              vErrors = [err16];
             } else {
-              vErrors.push(err56);
+              vErrors.push(err16);
             }
             errors++;
           }
@@ -1717,57 +1565,57 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (data26.seed !== undefined) {
           let data29 = data26.seed;
           if (!(typeof data29 == 'number' && !(data29 % 1) && !isNaN(data29) && isFinite(data29))) {
-            const err57 = {
+            const err17 = {
               instancePath: instancePath + '/bootstrap/seed',
               schemaPath: '#/properties/bootstrap/properties/seed/type',
               keyword: 'type',
               params: { type: 'integer' },
               message: 'must be integer',
-              schema: schema11.properties.bootstrap.properties.seed.type,
-              parentSchema: schema11.properties.bootstrap.properties.seed,
+              schema: schema6.properties.bootstrap.properties.seed.type,
+              parentSchema: schema6.properties.bootstrap.properties.seed,
               data: data29,
             };
             if (vErrors === null) {
-              vErrors = [err57];
+              vErrors = [err17];
             } else {
-              vErrors.push(err57);
+              vErrors.push(err17);
             }
             errors++;
           }
           if (typeof data29 == 'number' && isFinite(data29)) {
             if (data29 > 4294967295 || isNaN(data29)) {
-              const err58 = {
+              const err18 = {
                 instancePath: instancePath + '/bootstrap/seed',
                 schemaPath: '#/properties/bootstrap/properties/seed/maximum',
                 keyword: 'maximum',
                 params: { comparison: '<=', limit: 4294967295 },
                 message: 'must be <= 4294967295',
                 schema: 4294967295,
-                parentSchema: schema11.properties.bootstrap.properties.seed,
+                parentSchema: schema6.properties.bootstrap.properties.seed,
                 data: data29,
               };
               if (vErrors === null) {
-                vErrors = [err58];
+                vErrors = [err18];
               } else {
-                vErrors.push(err58);
+                vErrors.push(err18);
               }
               errors++;
             }
             if (data29 < 0 || isNaN(data29)) {
-              const err59 = {
+              const err19 = {
                 instancePath: instancePath + '/bootstrap/seed',
                 schemaPath: '#/properties/bootstrap/properties/seed/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
                 schema: 0,
-                parentSchema: schema11.properties.bootstrap.properties.seed,
+                parentSchema: schema6.properties.bootstrap.properties.seed,
                 data: data29,
               };
               if (vErrors === null) {
-                vErrors = [err59];
+                vErrors = [err19];
               } else {
-                vErrors.push(err59);
+                vErrors.push(err19);
               }
               errors++;
             }
@@ -1776,39 +1624,39 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (data26.stratified !== undefined) {
           let data30 = data26.stratified;
           if (typeof data30 !== 'boolean') {
-            const err60 = {
+            const err20 = {
               instancePath: instancePath + '/bootstrap/stratified',
               schemaPath: '#/properties/bootstrap/properties/stratified/type',
               keyword: 'type',
               params: { type: 'boolean' },
               message: 'must be boolean',
-              schema: schema11.properties.bootstrap.properties.stratified.type,
-              parentSchema: schema11.properties.bootstrap.properties.stratified,
+              schema: schema6.properties.bootstrap.properties.stratified.type,
+              parentSchema: schema6.properties.bootstrap.properties.stratified,
               data: data30,
             };
             if (vErrors === null) {
-              vErrors = [err60];
+              vErrors = [err20];
             } else {
-              vErrors.push(err60);
+              vErrors.push(err20);
             }
             errors++;
           }
         }
       } else {
-        const err61 = {
+        const err21 = {
           instancePath: instancePath + '/bootstrap',
           schemaPath: '#/properties/bootstrap/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-          schema: schema11.properties.bootstrap.type,
-          parentSchema: schema11.properties.bootstrap,
+          schema: schema6.properties.bootstrap.type,
+          parentSchema: schema6.properties.bootstrap,
           data: data26,
         };
         if (vErrors === null) {
-          vErrors = [err61];
+          vErrors = [err21];
         } else {
-          vErrors.push(err61);
+          vErrors.push(err21);
         }
         errors++;
       }
@@ -1817,20 +1665,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       let data31 = data.classes;
       if (Array.isArray(data31)) {
         if (data31.length < 1) {
-          const err62 = {
+          const err22 = {
             instancePath: instancePath + '/classes',
             schemaPath: '#/properties/classes/minItems',
             keyword: 'minItems',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 items',
             schema: 1,
-            parentSchema: schema11.properties.classes,
+            parentSchema: schema6.properties.classes,
             data: data31,
           };
           if (vErrors === null) {
-            vErrors = [err62];
+            vErrors = [err22];
           } else {
-            vErrors.push(err62);
+            vErrors.push(err22);
           }
           errors++;
         }
@@ -1841,20 +1689,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             typeof data32 !== 'string' &&
             !(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))
           ) {
-            const err63 = {
+            const err23 = {
               instancePath: instancePath + '/classes/' + i2,
               schemaPath: '#/properties/classes/items/type',
               keyword: 'type',
-              params: { type: schema11.properties.classes.items.type },
+              params: { type: schema6.properties.classes.items.type },
               message: 'must be string,integer',
-              schema: schema11.properties.classes.items.type,
-              parentSchema: schema11.properties.classes.items,
+              schema: schema6.properties.classes.items.type,
+              parentSchema: schema6.properties.classes.items,
               data: data32,
             };
             if (vErrors === null) {
-              vErrors = [err63];
+              vErrors = [err23];
             } else {
-              vErrors.push(err63);
+              vErrors.push(err23);
             }
             errors++;
           }
@@ -1876,20 +1724,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             if (typeof indices0[item0] == 'number') {
               j0 = indices0[item0];
-              const err64 = {
+              const err24 = {
                 instancePath: instancePath + '/classes',
                 schemaPath: '#/properties/classes/uniqueItems',
                 keyword: 'uniqueItems',
                 params: { i: i3, j: j0 },
                 message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i3 + ' are identical)',
                 schema: true,
-                parentSchema: schema11.properties.classes,
+                parentSchema: schema6.properties.classes,
                 data: data31,
               };
               if (vErrors === null) {
-                vErrors = [err64];
+                vErrors = [err24];
               } else {
-                vErrors.push(err64);
+                vErrors.push(err24);
               }
               errors++;
               break;
@@ -1898,99 +1746,1090 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
         }
       } else {
-        const err65 = {
+        const err25 = {
           instancePath: instancePath + '/classes',
           schemaPath: '#/properties/classes/type',
           keyword: 'type',
           params: { type: 'array' },
           message: 'must be array',
-          schema: schema11.properties.classes.type,
-          parentSchema: schema11.properties.classes,
+          schema: schema6.properties.classes.type,
+          parentSchema: schema6.properties.classes,
           data: data31,
         };
         if (vErrors === null) {
-          vErrors = [err65];
+          vErrors = [err25];
         } else {
-          vErrors.push(err65);
+          vErrors.push(err25);
         }
         errors++;
       }
     }
     if (data.trainCounts !== undefined) {
       let data33 = data.trainCounts;
-      const _errs89 = errors;
-      let valid30 = false;
-      const _errs90 = errors;
-      if (Array.isArray(data33)) {
-        if (data33.length < 1) {
-          const err66 = {
+      const _errs49 = errors;
+      let valid10 = false;
+      const _errs50 = errors;
+      if (
+        !validate43(data33, {
+          instancePath: instancePath + '/trainCounts',
+          parentData: data,
+          parentDataProperty: 'trainCounts',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+        errors = vErrors.length;
+      }
+      var _valid0 = _errs50 === errors;
+      valid10 = valid10 || _valid0;
+      if (!valid10) {
+        const _errs51 = errors;
+        if (
+          !validate45(data33, {
             instancePath: instancePath + '/trainCounts',
-            schemaPath: '#/definitions/nonNegativeCountList/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema32,
-            data: data33,
+            parentData: data,
+            parentDataProperty: 'trainCounts',
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+          errors = vErrors.length;
+        }
+        var _valid0 = _errs51 === errors;
+        valid10 = valid10 || _valid0;
+        if (!valid10) {
+          const _errs52 = errors;
+          if (
+            !validate47(data33, {
+              instancePath: instancePath + '/trainCounts',
+              parentData: data,
+              parentDataProperty: 'trainCounts',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+            errors = vErrors.length;
+          }
+          var _valid0 = _errs52 === errors;
+          valid10 = valid10 || _valid0;
+        }
+      }
+      if (!valid10) {
+        const err26 = {
+          instancePath: instancePath + '/trainCounts',
+          schemaPath: '#/properties/trainCounts/anyOf',
+          keyword: 'anyOf',
+          params: {},
+          message: 'must match a schema in anyOf',
+          schema: schema6.properties.trainCounts.anyOf,
+          parentSchema: schema6.properties.trainCounts,
+          data: data33,
+        };
+        if (vErrors === null) {
+          vErrors = [err26];
+        } else {
+          vErrors.push(err26);
+        }
+        errors++;
+      } else {
+        errors = _errs49;
+        if (vErrors !== null) {
+          if (_errs49) {
+            vErrors.length = _errs49;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.classWeights !== undefined) {
+      let data34 = data.classWeights;
+      const _errs54 = errors;
+      let valid11 = false;
+      const _errs55 = errors;
+      if (
+        !validate43(data34, {
+          instancePath: instancePath + '/classWeights',
+          parentData: data,
+          parentDataProperty: 'classWeights',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+        errors = vErrors.length;
+      }
+      var _valid1 = _errs55 === errors;
+      valid11 = valid11 || _valid1;
+      if (!valid11) {
+        const _errs56 = errors;
+        if (
+          !validate45(data34, {
+            instancePath: instancePath + '/classWeights',
+            parentData: data,
+            parentDataProperty: 'classWeights',
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+          errors = vErrors.length;
+        }
+        var _valid1 = _errs56 === errors;
+        valid11 = valid11 || _valid1;
+        if (!valid11) {
+          const _errs57 = errors;
+          if (
+            !validate47(data34, {
+              instancePath: instancePath + '/classWeights',
+              parentData: data,
+              parentDataProperty: 'classWeights',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+            errors = vErrors.length;
+          }
+          var _valid1 = _errs57 === errors;
+          valid11 = valid11 || _valid1;
+        }
+      }
+      if (!valid11) {
+        const err27 = {
+          instancePath: instancePath + '/classWeights',
+          schemaPath: '#/properties/classWeights/anyOf',
+          keyword: 'anyOf',
+          params: {},
+          message: 'must match a schema in anyOf',
+          schema: schema6.properties.classWeights.anyOf,
+          parentSchema: schema6.properties.classWeights,
+          data: data34,
+        };
+        if (vErrors === null) {
+          vErrors = [err27];
+        } else {
+          vErrors.push(err27);
+        }
+        errors++;
+      } else {
+        errors = _errs54;
+        if (vErrors !== null) {
+          if (_errs54) {
+            vErrors.length = _errs54;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.trainTotal !== undefined) {
+      let data35 = data.trainTotal;
+      if (typeof data35 == 'number' && isFinite(data35)) {
+        if (data35 <= 0 || isNaN(data35)) {
+          const err28 = {
+            instancePath: instancePath + '/trainTotal',
+            schemaPath: '#/properties/trainTotal/exclusiveMinimum',
+            keyword: 'exclusiveMinimum',
+            params: { comparison: '>', limit: 0 },
+            message: 'must be > 0',
+            schema: 0,
+            parentSchema: schema6.properties.trainTotal,
+            data: data35,
           };
           if (vErrors === null) {
-            vErrors = [err66];
+            vErrors = [err28];
           } else {
-            vErrors.push(err66);
+            vErrors.push(err28);
           }
           errors++;
         }
-        const len3 = data33.length;
-        for (let i4 = 0; i4 < len3; i4++) {
-          let data34 = data33[i4];
-          if (typeof data34 == 'number' && isFinite(data34)) {
-            if (data34 < 0 || isNaN(data34)) {
-              const err67 = {
-                instancePath: instancePath + '/trainCounts/' + i4,
-                schemaPath: '#/definitions/nonNegativeCountList/items/minimum',
+      } else {
+        const err29 = {
+          instancePath: instancePath + '/trainTotal',
+          schemaPath: '#/properties/trainTotal/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema6.properties.trainTotal.type,
+          parentSchema: schema6.properties.trainTotal,
+          data: data35,
+        };
+        if (vErrors === null) {
+          vErrors = [err29];
+        } else {
+          vErrors.push(err29);
+        }
+        errors++;
+      }
+    }
+    if (data.shotThresholds !== undefined) {
+      let data36 = data.shotThresholds;
+      if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
+        for (const key3 in data36) {
+          if (!(key3 === 'many' || key3 === 'few')) {
+            const err30 = {
+              instancePath: instancePath + '/shotThresholds',
+              schemaPath: '#/properties/shotThresholds/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key3 },
+              message: 'must NOT have additional properties',
+              schema: false,
+              parentSchema: schema6.properties.shotThresholds,
+              data: data36,
+            };
+            if (vErrors === null) {
+              vErrors = [err30];
+            } else {
+              vErrors.push(err30);
+            }
+            errors++;
+          }
+        }
+        if (data36.many !== undefined) {
+          let data37 = data36.many;
+          if (typeof data37 == 'number' && isFinite(data37)) {
+            if (data37 < 0 || isNaN(data37)) {
+              const err31 = {
+                instancePath: instancePath + '/shotThresholds/many',
+                schemaPath: '#/properties/shotThresholds/properties/many/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
                 schema: 0,
-                parentSchema: schema32.items,
-                data: data34,
+                parentSchema: schema6.properties.shotThresholds.properties.many,
+                data: data37,
               };
               if (vErrors === null) {
-                vErrors = [err67];
+                vErrors = [err31];
               } else {
-                vErrors.push(err67);
+                vErrors.push(err31);
               }
               errors++;
             }
           } else {
-            const err68 = {
-              instancePath: instancePath + '/trainCounts/' + i4,
-              schemaPath: '#/definitions/nonNegativeCountList/items/type',
+            const err32 = {
+              instancePath: instancePath + '/shotThresholds/many',
+              schemaPath: '#/properties/shotThresholds/properties/many/type',
               keyword: 'type',
               params: { type: 'number' },
               message: 'must be number',
-              schema: schema32.items.type,
-              parentSchema: schema32.items,
-              data: data34,
+              schema: schema6.properties.shotThresholds.properties.many.type,
+              parentSchema: schema6.properties.shotThresholds.properties.many,
+              data: data37,
             };
             if (vErrors === null) {
-              vErrors = [err68];
+              vErrors = [err32];
             } else {
-              vErrors.push(err68);
+              vErrors.push(err32);
+            }
+            errors++;
+          }
+        }
+        if (data36.few !== undefined) {
+          let data38 = data36.few;
+          if (typeof data38 == 'number' && isFinite(data38)) {
+            if (data38 < 0 || isNaN(data38)) {
+              const err33 = {
+                instancePath: instancePath + '/shotThresholds/few',
+                schemaPath: '#/properties/shotThresholds/properties/few/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+                schema: 0,
+                parentSchema: schema6.properties.shotThresholds.properties.few,
+                data: data38,
+              };
+              if (vErrors === null) {
+                vErrors = [err33];
+              } else {
+                vErrors.push(err33);
+              }
+              errors++;
+            }
+          } else {
+            const err34 = {
+              instancePath: instancePath + '/shotThresholds/few',
+              schemaPath: '#/properties/shotThresholds/properties/few/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be number',
+              schema: schema6.properties.shotThresholds.properties.few.type,
+              parentSchema: schema6.properties.shotThresholds.properties.few,
+              data: data38,
+            };
+            if (vErrors === null) {
+              vErrors = [err34];
+            } else {
+              vErrors.push(err34);
             }
             errors++;
           }
         }
       } else {
-        const err69 = {
-          instancePath: instancePath + '/trainCounts',
-          schemaPath: '#/definitions/nonNegativeCountList/type',
+        const err35 = {
+          instancePath: instancePath + '/shotThresholds',
+          schemaPath: '#/properties/shotThresholds/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+          schema: schema6.properties.shotThresholds.type,
+          parentSchema: schema6.properties.shotThresholds,
+          data: data36,
+        };
+        if (vErrors === null) {
+          vErrors = [err35];
+        } else {
+          vErrors.push(err35);
+        }
+        errors++;
+      }
+    }
+    if (data.groups !== undefined) {
+      let data39 = data.groups;
+      const _errs68 = errors;
+      let valid13 = false;
+      const _errs69 = errors;
+      if (
+        !validate52(data39, {
+          instancePath: instancePath + '/groups',
+          parentData: data,
+          parentDataProperty: 'groups',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+        errors = vErrors.length;
+      }
+      var _valid2 = _errs69 === errors;
+      valid13 = valid13 || _valid2;
+      if (!valid13) {
+        const _errs70 = errors;
+        if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
+          if (Object.keys(data39).length < 1) {
+            const err36 = {
+              instancePath: instancePath + '/groups',
+              schemaPath: '#/properties/groups/anyOf/1/minProperties',
+              keyword: 'minProperties',
+              params: { limit: 1 },
+              message: 'must NOT have fewer than 1 properties',
+              schema: 1,
+              parentSchema: schema6.properties.groups.anyOf[1],
+              data: data39,
+            };
+            if (vErrors === null) {
+              vErrors = [err36];
+            } else {
+              vErrors.push(err36);
+            }
+            errors++;
+          }
+          for (const key4 in data39) {
+            let data40 = data39[key4];
+            if (typeof data40 === 'string') {
+              if (func4(data40) < 1) {
+                const err37 = {
+                  instancePath: instancePath + '/groups/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/groups/anyOf/1/additionalProperties/minLength',
+                  keyword: 'minLength',
+                  params: { limit: 1 },
+                  message: 'must NOT have fewer than 1 characters',
+                  schema: 1,
+                  parentSchema: schema6.properties.groups.anyOf[1].additionalProperties,
+                  data: data40,
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            } else {
+              const err38 = {
+                instancePath: instancePath + '/groups/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/properties/groups/anyOf/1/additionalProperties/type',
+                keyword: 'type',
+                params: { type: 'string' },
+                message: 'must be string',
+                schema: schema6.properties.groups.anyOf[1].additionalProperties.type,
+                parentSchema: schema6.properties.groups.anyOf[1].additionalProperties,
+                data: data40,
+              };
+              if (vErrors === null) {
+                vErrors = [err38];
+              } else {
+                vErrors.push(err38);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err39 = {
+            instancePath: instancePath + '/groups',
+            schemaPath: '#/properties/groups/anyOf/1/type',
+            keyword: 'type',
+            params: { type: 'object' },
+            message: 'must be object',
+            schema: schema6.properties.groups.anyOf[1].type,
+            parentSchema: schema6.properties.groups.anyOf[1],
+            data: data39,
+          };
+          if (vErrors === null) {
+            vErrors = [err39];
+          } else {
+            vErrors.push(err39);
+          }
+          errors++;
+        }
+        var _valid2 = _errs70 === errors;
+        valid13 = valid13 || _valid2;
+        if (!valid13) {
+          const _errs75 = errors;
+          if (
+            !validate47(data39, {
+              instancePath: instancePath + '/groups',
+              parentData: data,
+              parentDataProperty: 'groups',
+              rootData,
+            })
+          ) {
+            vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+            errors = vErrors.length;
+          }
+          var _valid2 = _errs75 === errors;
+          valid13 = valid13 || _valid2;
+        }
+      }
+      if (!valid13) {
+        const err40 = {
+          instancePath: instancePath + '/groups',
+          schemaPath: '#/properties/groups/anyOf',
+          keyword: 'anyOf',
+          params: {},
+          message: 'must match a schema in anyOf',
+          schema: schema6.properties.groups.anyOf,
+          parentSchema: schema6.properties.groups,
+          data: data39,
+        };
+        if (vErrors === null) {
+          vErrors = [err40];
+        } else {
+          vErrors.push(err40);
+        }
+        errors++;
+      } else {
+        errors = _errs68;
+        if (vErrors !== null) {
+          if (_errs68) {
+            vErrors.length = _errs68;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.groupNames !== undefined) {
+      let data41 = data.groupNames;
+      if (Array.isArray(data41)) {
+        if (data41.length < 1) {
+          const err41 = {
+            instancePath: instancePath + '/groupNames',
+            schemaPath: '#/properties/groupNames/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema6.properties.groupNames,
+            data: data41,
+          };
+          if (vErrors === null) {
+            vErrors = [err41];
+          } else {
+            vErrors.push(err41);
+          }
+          errors++;
+        }
+        const len3 = data41.length;
+        for (let i4 = 0; i4 < len3; i4++) {
+          let data42 = data41[i4];
+          if (typeof data42 === 'string') {
+            if (func4(data42) < 1) {
+              const err42 = {
+                instancePath: instancePath + '/groupNames/' + i4,
+                schemaPath: '#/properties/groupNames/items/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema6.properties.groupNames.items,
+                data: data42,
+              };
+              if (vErrors === null) {
+                vErrors = [err42];
+              } else {
+                vErrors.push(err42);
+              }
+              errors++;
+            }
+          } else {
+            const err43 = {
+              instancePath: instancePath + '/groupNames/' + i4,
+              schemaPath: '#/properties/groupNames/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+              schema: schema6.properties.groupNames.items.type,
+              parentSchema: schema6.properties.groupNames.items,
+              data: data42,
+            };
+            if (vErrors === null) {
+              vErrors = [err43];
+            } else {
+              vErrors.push(err43);
+            }
+            errors++;
+          }
+        }
+        let i5 = data41.length;
+        let j1;
+        if (i5 > 1) {
+          const indices1 = {};
+          for (; i5--;) {
+            let item1 = data41[i5];
+            if (typeof item1 !== 'string') {
+              continue;
+            }
+            if (typeof indices1[item1] == 'number') {
+              j1 = indices1[item1];
+              const err44 = {
+                instancePath: instancePath + '/groupNames',
+                schemaPath: '#/properties/groupNames/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i5, j: j1 },
+                message: 'must NOT have duplicate items (items ## ' + j1 + ' and ' + i5 + ' are identical)',
+                schema: true,
+                parentSchema: schema6.properties.groupNames,
+                data: data41,
+              };
+              if (vErrors === null) {
+                vErrors = [err44];
+              } else {
+                vErrors.push(err44);
+              }
+              errors++;
+              break;
+            }
+            indices1[item1] = i5;
+          }
+        }
+      } else {
+        const err45 = {
+          instancePath: instancePath + '/groupNames',
+          schemaPath: '#/properties/groupNames/type',
           keyword: 'type',
           params: { type: 'array' },
           message: 'must be array',
-          schema: schema32.type,
-          parentSchema: schema32,
-          data: data33,
+          schema: schema6.properties.groupNames.type,
+          parentSchema: schema6.properties.groupNames,
+          data: data41,
+        };
+        if (vErrors === null) {
+          vErrors = [err45];
+        } else {
+          vErrors.push(err45);
+        }
+        errors++;
+      }
+    }
+    if (data.subgroupColumn !== undefined) {
+      let data43 = data.subgroupColumn;
+      if (typeof data43 === 'string') {
+        if (func4(data43) < 1) {
+          const err46 = {
+            instancePath: instancePath + '/subgroupColumn',
+            schemaPath: '#/properties/subgroupColumn/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema6.properties.subgroupColumn,
+            data: data43,
+          };
+          if (vErrors === null) {
+            vErrors = [err46];
+          } else {
+            vErrors.push(err46);
+          }
+          errors++;
+        }
+      } else {
+        const err47 = {
+          instancePath: instancePath + '/subgroupColumn',
+          schemaPath: '#/properties/subgroupColumn/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema6.properties.subgroupColumn.type,
+          parentSchema: schema6.properties.subgroupColumn,
+          data: data43,
+        };
+        if (vErrors === null) {
+          vErrors = [err47];
+        } else {
+          vErrors.push(err47);
+        }
+        errors++;
+      }
+    }
+    if (data.imbalanceRatio !== undefined) {
+      let data44 = data.imbalanceRatio;
+      if (typeof data44 == 'number' && isFinite(data44)) {
+        if (data44 <= 0 || isNaN(data44)) {
+          const err48 = {
+            instancePath: instancePath + '/imbalanceRatio',
+            schemaPath: '#/properties/imbalanceRatio/exclusiveMinimum',
+            keyword: 'exclusiveMinimum',
+            params: { comparison: '>', limit: 0 },
+            message: 'must be > 0',
+            schema: 0,
+            parentSchema: schema6.properties.imbalanceRatio,
+            data: data44,
+          };
+          if (vErrors === null) {
+            vErrors = [err48];
+          } else {
+            vErrors.push(err48);
+          }
+          errors++;
+        }
+      } else {
+        const err49 = {
+          instancePath: instancePath + '/imbalanceRatio',
+          schemaPath: '#/properties/imbalanceRatio/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema6.properties.imbalanceRatio.type,
+          parentSchema: schema6.properties.imbalanceRatio,
+          data: data44,
+        };
+        if (vErrors === null) {
+          vErrors = [err49];
+        } else {
+          vErrors.push(err49);
+        }
+        errors++;
+      }
+    }
+    if (data.T !== undefined) {
+      let data45 = data.T;
+      if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45))) {
+        const err50 = {
+          instancePath: instancePath + '/T',
+          schemaPath: '#/properties/T/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema6.properties.T.type,
+          parentSchema: schema6.properties.T,
+          data: data45,
+        };
+        if (vErrors === null) {
+          vErrors = [err50];
+        } else {
+          vErrors.push(err50);
+        }
+        errors++;
+      }
+      if (typeof data45 == 'number' && isFinite(data45)) {
+        if (data45 > 10000 || isNaN(data45)) {
+          const err51 = {
+            instancePath: instancePath + '/T',
+            schemaPath: '#/properties/T/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 10000 },
+            message: 'must be <= 10000',
+            schema: 10000,
+            parentSchema: schema6.properties.T,
+            data: data45,
+          };
+          if (vErrors === null) {
+            vErrors = [err51];
+          } else {
+            vErrors.push(err51);
+          }
+          errors++;
+        }
+        if (data45 < 1 || isNaN(data45)) {
+          const err52 = {
+            instancePath: instancePath + '/T',
+            schemaPath: '#/properties/T/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema6.properties.T,
+            data: data45,
+          };
+          if (vErrors === null) {
+            vErrors = [err52];
+          } else {
+            vErrors.push(err52);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.shiftProtocol !== undefined) {
+      let data46 = data.shiftProtocol;
+      if (!(data46 === 'expected' || data46 === 'sampled')) {
+        const err53 = {
+          instancePath: instancePath + '/shiftProtocol',
+          schemaPath: '#/properties/shiftProtocol/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema6.properties.shiftProtocol.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema6.properties.shiftProtocol.enum,
+          parentSchema: schema6.properties.shiftProtocol,
+          data: data46,
+        };
+        if (vErrors === null) {
+          vErrors = [err53];
+        } else {
+          vErrors.push(err53);
+        }
+        errors++;
+      }
+    }
+    if (data.shiftTestSize !== undefined) {
+      let data47 = data.shiftTestSize;
+      if (!(typeof data47 == 'number' && !(data47 % 1) && !isNaN(data47) && isFinite(data47))) {
+        const err54 = {
+          instancePath: instancePath + '/shiftTestSize',
+          schemaPath: '#/properties/shiftTestSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema6.properties.shiftTestSize.type,
+          parentSchema: schema6.properties.shiftTestSize,
+          data: data47,
+        };
+        if (vErrors === null) {
+          vErrors = [err54];
+        } else {
+          vErrors.push(err54);
+        }
+        errors++;
+      }
+      if (typeof data47 == 'number' && isFinite(data47)) {
+        if (data47 < 1 || isNaN(data47)) {
+          const err55 = {
+            instancePath: instancePath + '/shiftTestSize',
+            schemaPath: '#/properties/shiftTestSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema6.properties.shiftTestSize,
+            data: data47,
+          };
+          if (vErrors === null) {
+            vErrors = [err55];
+          } else {
+            vErrors.push(err55);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.reweight !== undefined) {
+      let data48 = data.reweight;
+      if (typeof data48 !== 'boolean') {
+        const err56 = {
+          instancePath: instancePath + '/reweight',
+          schemaPath: '#/properties/reweight/type',
+          keyword: 'type',
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+          schema: schema6.properties.reweight.type,
+          parentSchema: schema6.properties.reweight,
+          data: data48,
+        };
+        if (vErrors === null) {
+          vErrors = [err56];
+        } else {
+          vErrors.push(err56);
+        }
+        errors++;
+      }
+    }
+    if (data.reweightEpsilon !== undefined) {
+      let data49 = data.reweightEpsilon;
+      if (typeof data49 == 'number' && isFinite(data49)) {
+        if (data49 < 0 || isNaN(data49)) {
+          const err57 = {
+            instancePath: instancePath + '/reweightEpsilon',
+            schemaPath: '#/properties/reweightEpsilon/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+            schema: 0,
+            parentSchema: schema6.properties.reweightEpsilon,
+            data: data49,
+          };
+          if (vErrors === null) {
+            vErrors = [err57];
+          } else {
+            vErrors.push(err57);
+          }
+          errors++;
+        }
+      } else {
+        const err58 = {
+          instancePath: instancePath + '/reweightEpsilon',
+          schemaPath: '#/properties/reweightEpsilon/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema6.properties.reweightEpsilon.type,
+          parentSchema: schema6.properties.reweightEpsilon,
+          data: data49,
+        };
+        if (vErrors === null) {
+          vErrors = [err58];
+        } else {
+          vErrors.push(err58);
+        }
+        errors++;
+      }
+    }
+    if (data.score !== undefined) {
+      let data50 = data.score;
+      if (!(data50 === 'msp' || data50 === 'margin' || data50 === 'entropy')) {
+        const err59 = {
+          instancePath: instancePath + '/score',
+          schemaPath: '#/properties/score/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema6.properties.score.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema6.properties.score.enum,
+          parentSchema: schema6.properties.score,
+          data: data50,
+        };
+        if (vErrors === null) {
+          vErrors = [err59];
+        } else {
+          vErrors.push(err59);
+        }
+        errors++;
+      }
+    }
+    if (data.acceptThreshold !== undefined) {
+      let data51 = data.acceptThreshold;
+      if (!(typeof data51 == 'number' && isFinite(data51))) {
+        const err60 = {
+          instancePath: instancePath + '/acceptThreshold',
+          schemaPath: '#/properties/acceptThreshold/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema6.properties.acceptThreshold.type,
+          parentSchema: schema6.properties.acceptThreshold,
+          data: data51,
+        };
+        if (vErrors === null) {
+          vErrors = [err60];
+        } else {
+          vErrors.push(err60);
+        }
+        errors++;
+      }
+    }
+    if (data.targetCoverage !== undefined) {
+      let data52 = data.targetCoverage;
+      const _errs97 = errors;
+      let valid18 = false;
+      let passing0 = null;
+      const _errs98 = errors;
+      if (typeof data52 == 'number' && isFinite(data52)) {
+        if (data52 > 1 || isNaN(data52)) {
+          const err61 = {
+            instancePath: instancePath + '/targetCoverage',
+            schemaPath: '#/properties/targetCoverage/oneOf/0/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 1 },
+            message: 'must be <= 1',
+            schema: 1,
+            parentSchema: schema6.properties.targetCoverage.oneOf[0],
+            data: data52,
+          };
+          if (vErrors === null) {
+            vErrors = [err61];
+          } else {
+            vErrors.push(err61);
+          }
+          errors++;
+        }
+        if (data52 <= 0 || isNaN(data52)) {
+          const err62 = {
+            instancePath: instancePath + '/targetCoverage',
+            schemaPath: '#/properties/targetCoverage/oneOf/0/exclusiveMinimum',
+            keyword: 'exclusiveMinimum',
+            params: { comparison: '>', limit: 0 },
+            message: 'must be > 0',
+            schema: 0,
+            parentSchema: schema6.properties.targetCoverage.oneOf[0],
+            data: data52,
+          };
+          if (vErrors === null) {
+            vErrors = [err62];
+          } else {
+            vErrors.push(err62);
+          }
+          errors++;
+        }
+      } else {
+        const err63 = {
+          instancePath: instancePath + '/targetCoverage',
+          schemaPath: '#/properties/targetCoverage/oneOf/0/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema6.properties.targetCoverage.oneOf[0].type,
+          parentSchema: schema6.properties.targetCoverage.oneOf[0],
+          data: data52,
+        };
+        if (vErrors === null) {
+          vErrors = [err63];
+        } else {
+          vErrors.push(err63);
+        }
+        errors++;
+      }
+      var _valid3 = _errs98 === errors;
+      if (_valid3) {
+        valid18 = true;
+        passing0 = 0;
+      }
+      const _errs100 = errors;
+      if (Array.isArray(data52)) {
+        if (data52.length < 1) {
+          const err64 = {
+            instancePath: instancePath + '/targetCoverage',
+            schemaPath: '#/properties/targetCoverage/oneOf/1/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema6.properties.targetCoverage.oneOf[1],
+            data: data52,
+          };
+          if (vErrors === null) {
+            vErrors = [err64];
+          } else {
+            vErrors.push(err64);
+          }
+          errors++;
+        }
+        const len4 = data52.length;
+        for (let i6 = 0; i6 < len4; i6++) {
+          let data53 = data52[i6];
+          if (typeof data53 == 'number' && isFinite(data53)) {
+            if (data53 > 1 || isNaN(data53)) {
+              const err65 = {
+                instancePath: instancePath + '/targetCoverage/' + i6,
+                schemaPath: '#/properties/targetCoverage/oneOf/1/items/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 1 },
+                message: 'must be <= 1',
+                schema: 1,
+                parentSchema: schema6.properties.targetCoverage.oneOf[1].items,
+                data: data53,
+              };
+              if (vErrors === null) {
+                vErrors = [err65];
+              } else {
+                vErrors.push(err65);
+              }
+              errors++;
+            }
+            if (data53 <= 0 || isNaN(data53)) {
+              const err66 = {
+                instancePath: instancePath + '/targetCoverage/' + i6,
+                schemaPath: '#/properties/targetCoverage/oneOf/1/items/exclusiveMinimum',
+                keyword: 'exclusiveMinimum',
+                params: { comparison: '>', limit: 0 },
+                message: 'must be > 0',
+                schema: 0,
+                parentSchema: schema6.properties.targetCoverage.oneOf[1].items,
+                data: data53,
+              };
+              if (vErrors === null) {
+                vErrors = [err66];
+              } else {
+                vErrors.push(err66);
+              }
+              errors++;
+            }
+          } else {
+            const err67 = {
+              instancePath: instancePath + '/targetCoverage/' + i6,
+              schemaPath: '#/properties/targetCoverage/oneOf/1/items/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be number',
+              schema: schema6.properties.targetCoverage.oneOf[1].items.type,
+              parentSchema: schema6.properties.targetCoverage.oneOf[1].items,
+              data: data53,
+            };
+            if (vErrors === null) {
+              vErrors = [err67];
+            } else {
+              vErrors.push(err67);
+            }
+            errors++;
+          }
+        }
+        let i7 = data52.length;
+        let j2;
+        if (i7 > 1) {
+          const indices2 = {};
+          for (; i7--;) {
+            let item2 = data52[i7];
+            if (!(typeof item2 == 'number' && isFinite(item2))) {
+              continue;
+            }
+            if (typeof indices2[item2] == 'number') {
+              j2 = indices2[item2];
+              const err68 = {
+                instancePath: instancePath + '/targetCoverage',
+                schemaPath: '#/properties/targetCoverage/oneOf/1/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i7, j: j2 },
+                message: 'must NOT have duplicate items (items ## ' + j2 + ' and ' + i7 + ' are identical)',
+                schema: true,
+                parentSchema: schema6.properties.targetCoverage.oneOf[1],
+                data: data52,
+              };
+              if (vErrors === null) {
+                vErrors = [err68];
+              } else {
+                vErrors.push(err68);
+              }
+              errors++;
+              break;
+            }
+            indices2[item2] = i7;
+          }
+        }
+      } else {
+        const err69 = {
+          instancePath: instancePath + '/targetCoverage',
+          schemaPath: '#/properties/targetCoverage/oneOf/1/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema6.properties.targetCoverage.oneOf[1].type,
+          parentSchema: schema6.properties.targetCoverage.oneOf[1],
+          data: data52,
         };
         if (vErrors === null) {
           vErrors = [err69];
@@ -1999,79 +2838,106 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      var _valid0 = _errs90 === errors;
-      valid30 = valid30 || _valid0;
-      if (!valid30) {
-        const _errs95 = errors;
-        if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
-          if (Object.keys(data33).length < 1) {
-            const err70 = {
-              instancePath: instancePath + '/trainCounts',
-              schemaPath: '#/definitions/nonNegativeCountMap/minProperties',
-              keyword: 'minProperties',
-              params: { limit: 1 },
-              message: 'must NOT have fewer than 1 properties',
-              schema: 1,
-              parentSchema: schema33,
-              data: data33,
-            };
-            if (vErrors === null) {
-              vErrors = [err70];
-            } else {
-              vErrors.push(err70);
-            }
-            errors++;
-          }
-          for (const key3 in data33) {
-            let data35 = data33[key3];
-            if (typeof data35 == 'number' && isFinite(data35)) {
-              if (data35 < 0 || isNaN(data35)) {
-                const err71 = {
-                  instancePath: instancePath + '/trainCounts/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/definitions/nonNegativeCountMap/additionalProperties/minimum',
-                  keyword: 'minimum',
-                  params: { comparison: '>=', limit: 0 },
-                  message: 'must be >= 0',
-                  schema: 0,
-                  parentSchema: schema33.additionalProperties,
-                  data: data35,
-                };
-                if (vErrors === null) {
-                  vErrors = [err71];
-                } else {
-                  vErrors.push(err71);
-                }
-                errors++;
-              }
-            } else {
-              const err72 = {
-                instancePath: instancePath + '/trainCounts/' + key3.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/definitions/nonNegativeCountMap/additionalProperties/type',
-                keyword: 'type',
-                params: { type: 'number' },
-                message: 'must be number',
-                schema: schema33.additionalProperties.type,
-                parentSchema: schema33.additionalProperties,
-                data: data35,
-              };
-              if (vErrors === null) {
-                vErrors = [err72];
-              } else {
-                vErrors.push(err72);
-              }
-              errors++;
-            }
-          }
+      var _valid3 = _errs100 === errors;
+      if (_valid3 && valid18) {
+        valid18 = false;
+        passing0 = [passing0, 1];
+      } else {
+        if (_valid3) {
+          valid18 = true;
+          passing0 = 1;
+        }
+      }
+      if (!valid18) {
+        const err70 = {
+          instancePath: instancePath + '/targetCoverage',
+          schemaPath: '#/properties/targetCoverage/oneOf',
+          keyword: 'oneOf',
+          params: { passingSchemas: passing0 },
+          message: 'must match exactly one schema in oneOf',
+          schema: schema6.properties.targetCoverage.oneOf,
+          parentSchema: schema6.properties.targetCoverage,
+          data: data52,
+        };
+        if (vErrors === null) {
+          vErrors = [err70];
         } else {
+          vErrors.push(err70);
+        }
+        errors++;
+      } else {
+        errors = _errs97;
+        if (vErrors !== null) {
+          if (_errs97) {
+            vErrors.length = _errs97;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.topK !== undefined) {
+      if (
+        !validate52(data.topK, {
+          instancePath: instancePath + '/topK',
+          parentData: data,
+          parentDataProperty: 'topK',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.eceBins !== undefined) {
+      let data55 = data.eceBins;
+      if (!(typeof data55 == 'number' && !(data55 % 1) && !isNaN(data55) && isFinite(data55))) {
+        const err71 = {
+          instancePath: instancePath + '/eceBins',
+          schemaPath: '#/properties/eceBins/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema6.properties.eceBins.type,
+          parentSchema: schema6.properties.eceBins,
+          data: data55,
+        };
+        if (vErrors === null) {
+          vErrors = [err71];
+        } else {
+          vErrors.push(err71);
+        }
+        errors++;
+      }
+      if (typeof data55 == 'number' && isFinite(data55)) {
+        if (data55 > 10000 || isNaN(data55)) {
+          const err72 = {
+            instancePath: instancePath + '/eceBins',
+            schemaPath: '#/properties/eceBins/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 10000 },
+            message: 'must be <= 10000',
+            schema: 10000,
+            parentSchema: schema6.properties.eceBins,
+            data: data55,
+          };
+          if (vErrors === null) {
+            vErrors = [err72];
+          } else {
+            vErrors.push(err72);
+          }
+          errors++;
+        }
+        if (data55 < 1 || isNaN(data55)) {
           const err73 = {
-            instancePath: instancePath + '/trainCounts',
-            schemaPath: '#/definitions/nonNegativeCountMap/type',
-            keyword: 'type',
-            params: { type: 'object' },
-            message: 'must be object',
-            schema: schema33.type,
-            parentSchema: schema33,
-            data: data33,
+            instancePath: instancePath + '/eceBins',
+            schemaPath: '#/properties/eceBins/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema6.properties.eceBins,
+            data: data55,
           };
           if (vErrors === null) {
             vErrors = [err73];
@@ -2080,135 +2946,121 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        var _valid0 = _errs95 === errors;
-        valid30 = valid30 || _valid0;
-        if (!valid30) {
-          const _errs101 = errors;
-          if (typeof data33 === 'string') {
-            if (func4(data33) < 1) {
-              const err74 = {
-                instancePath: instancePath + '/trainCounts',
-                schemaPath: '#/definitions/path/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema34,
-                data: data33,
-              };
-              if (vErrors === null) {
-                vErrors = [err74];
-              } else {
-                vErrors.push(err74);
-              }
-              errors++;
-            }
-          } else {
-            const err75 = {
-              instancePath: instancePath + '/trainCounts',
-              schemaPath: '#/definitions/path/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema34.type,
-              parentSchema: schema34,
-              data: data33,
-            };
-            if (vErrors === null) {
-              vErrors = [err75];
-            } else {
-              vErrors.push(err75);
-            }
-            errors++;
-          }
-          var _valid0 = _errs101 === errors;
-          valid30 = valid30 || _valid0;
-        }
-      }
-      if (!valid30) {
-        const err76 = {
-          instancePath: instancePath + '/trainCounts',
-          schemaPath: '#/properties/trainCounts/anyOf',
-          keyword: 'anyOf',
-          params: {},
-          message: 'must match a schema in anyOf',
-          schema: schema11.properties.trainCounts.anyOf,
-          parentSchema: schema11.properties.trainCounts,
-          data: data33,
-        };
-        if (vErrors === null) {
-          vErrors = [err76];
-        } else {
-          vErrors.push(err76);
-        }
-        errors++;
-      } else {
-        errors = _errs89;
-        if (vErrors !== null) {
-          if (_errs89) {
-            vErrors.length = _errs89;
-          } else {
-            vErrors = null;
-          }
-        }
       }
     }
-    if (data.classWeights !== undefined) {
-      let data36 = data.classWeights;
-      const _errs105 = errors;
-      let valid37 = false;
-      const _errs106 = errors;
-      if (Array.isArray(data36)) {
-        if (data36.length < 1) {
-          const err77 = {
-            instancePath: instancePath + '/classWeights',
-            schemaPath: '#/definitions/nonNegativeCountList/minItems',
+    if (data.costGrid !== undefined) {
+      let data56 = data.costGrid;
+      if (Array.isArray(data56)) {
+        if (data56.length < 1) {
+          const err74 = {
+            instancePath: instancePath + '/costGrid',
+            schemaPath: '#/properties/costGrid/minItems',
             keyword: 'minItems',
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 items',
             schema: 1,
-            parentSchema: schema32,
-            data: data36,
+            parentSchema: schema6.properties.costGrid,
+            data: data56,
           };
           if (vErrors === null) {
-            vErrors = [err77];
+            vErrors = [err74];
           } else {
-            vErrors.push(err77);
+            vErrors.push(err74);
           }
           errors++;
         }
-        const len4 = data36.length;
-        for (let i5 = 0; i5 < len4; i5++) {
-          let data37 = data36[i5];
-          if (typeof data37 == 'number' && isFinite(data37)) {
-            if (data37 < 0 || isNaN(data37)) {
-              const err78 = {
-                instancePath: instancePath + '/classWeights/' + i5,
-                schemaPath: '#/definitions/nonNegativeCountList/items/minimum',
+        const len5 = data56.length;
+        for (let i8 = 0; i8 < len5; i8++) {
+          let data57 = data56[i8];
+          if (typeof data57 == 'number' && isFinite(data57)) {
+            if (data57 > 1 || isNaN(data57)) {
+              const err75 = {
+                instancePath: instancePath + '/costGrid/' + i8,
+                schemaPath: '#/properties/costGrid/items/maximum',
+                keyword: 'maximum',
+                params: { comparison: '<=', limit: 1 },
+                message: 'must be <= 1',
+                schema: 1,
+                parentSchema: schema6.properties.costGrid.items,
+                data: data57,
+              };
+              if (vErrors === null) {
+                vErrors = [err75];
+              } else {
+                vErrors.push(err75);
+              }
+              errors++;
+            }
+            if (data57 < 0 || isNaN(data57)) {
+              const err76 = {
+                instancePath: instancePath + '/costGrid/' + i8,
+                schemaPath: '#/properties/costGrid/items/minimum',
                 keyword: 'minimum',
                 params: { comparison: '>=', limit: 0 },
                 message: 'must be >= 0',
                 schema: 0,
-                parentSchema: schema32.items,
-                data: data37,
+                parentSchema: schema6.properties.costGrid.items,
+                data: data57,
               };
               if (vErrors === null) {
-                vErrors = [err78];
+                vErrors = [err76];
               } else {
-                vErrors.push(err78);
+                vErrors.push(err76);
               }
               errors++;
             }
           } else {
-            const err79 = {
-              instancePath: instancePath + '/classWeights/' + i5,
-              schemaPath: '#/definitions/nonNegativeCountList/items/type',
+            const err77 = {
+              instancePath: instancePath + '/costGrid/' + i8,
+              schemaPath: '#/properties/costGrid/items/type',
               keyword: 'type',
               params: { type: 'number' },
               message: 'must be number',
-              schema: schema32.items.type,
-              parentSchema: schema32.items,
-              data: data37,
+              schema: schema6.properties.costGrid.items.type,
+              parentSchema: schema6.properties.costGrid.items,
+              data: data57,
+            };
+            if (vErrors === null) {
+              vErrors = [err77];
+            } else {
+              vErrors.push(err77);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err78 = {
+          instancePath: instancePath + '/costGrid',
+          schemaPath: '#/properties/costGrid/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema6.properties.costGrid.type,
+          parentSchema: schema6.properties.costGrid,
+          data: data56,
+        };
+        if (vErrors === null) {
+          vErrors = [err78];
+        } else {
+          vErrors.push(err78);
+        }
+        errors++;
+      }
+    }
+    if (data.splitNames !== undefined) {
+      let data58 = data.splitNames;
+      if (data58 && typeof data58 == 'object' && !Array.isArray(data58)) {
+        for (const key5 in data58) {
+          if (!(key5 === 'validation' || key5 === 'test')) {
+            const err79 = {
+              instancePath: instancePath + '/splitNames',
+              schemaPath: '#/properties/splitNames/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key5 },
+              message: 'must NOT have additional properties',
+              schema: false,
+              parentSchema: schema6.properties.splitNames,
+              data: data58,
             };
             if (vErrors === null) {
               vErrors = [err79];
@@ -2218,60 +3070,59 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-      } else {
-        const err80 = {
-          instancePath: instancePath + '/classWeights',
-          schemaPath: '#/definitions/nonNegativeCountList/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema32.type,
-          parentSchema: schema32,
-          data: data36,
-        };
-        if (vErrors === null) {
-          vErrors = [err80];
-        } else {
-          vErrors.push(err80);
-        }
-        errors++;
-      }
-      var _valid1 = _errs106 === errors;
-      valid37 = valid37 || _valid1;
-      if (!valid37) {
-        const _errs111 = errors;
-        if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
-          if (Object.keys(data36).length < 1) {
-            const err81 = {
-              instancePath: instancePath + '/classWeights',
-              schemaPath: '#/definitions/nonNegativeCountMap/minProperties',
-              keyword: 'minProperties',
-              params: { limit: 1 },
-              message: 'must NOT have fewer than 1 properties',
-              schema: 1,
-              parentSchema: schema33,
-              data: data36,
-            };
-            if (vErrors === null) {
-              vErrors = [err81];
-            } else {
-              vErrors.push(err81);
+        if (data58.validation !== undefined) {
+          let data59 = data58.validation;
+          if (Array.isArray(data59)) {
+            if (data59.length < 1) {
+              const err80 = {
+                instancePath: instancePath + '/splitNames/validation',
+                schemaPath: '#/properties/splitNames/properties/validation/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+                schema: 1,
+                parentSchema: schema6.properties.splitNames.properties.validation,
+                data: data59,
+              };
+              if (vErrors === null) {
+                vErrors = [err80];
+              } else {
+                vErrors.push(err80);
+              }
+              errors++;
             }
-            errors++;
-          }
-          for (const key4 in data36) {
-            let data38 = data36[key4];
-            if (typeof data38 == 'number' && isFinite(data38)) {
-              if (data38 < 0 || isNaN(data38)) {
+            const len6 = data59.length;
+            for (let i9 = 0; i9 < len6; i9++) {
+              let data60 = data59[i9];
+              if (typeof data60 === 'string') {
+                if (func4(data60) < 1) {
+                  const err81 = {
+                    instancePath: instancePath + '/splitNames/validation/' + i9,
+                    schemaPath: '#/properties/splitNames/properties/validation/items/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                    schema: 1,
+                    parentSchema: schema6.properties.splitNames.properties.validation.items,
+                    data: data60,
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err81];
+                  } else {
+                    vErrors.push(err81);
+                  }
+                  errors++;
+                }
+              } else {
                 const err82 = {
-                  instancePath: instancePath + '/classWeights/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/definitions/nonNegativeCountMap/additionalProperties/minimum',
-                  keyword: 'minimum',
-                  params: { comparison: '>=', limit: 0 },
-                  message: 'must be >= 0',
-                  schema: 0,
-                  parentSchema: schema33.additionalProperties,
-                  data: data38,
+                  instancePath: instancePath + '/splitNames/validation/' + i9,
+                  schemaPath: '#/properties/splitNames/properties/validation/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                  schema: schema6.properties.splitNames.properties.validation.items.type,
+                  parentSchema: schema6.properties.splitNames.properties.validation.items,
+                  data: data60,
                 };
                 if (vErrors === null) {
                   vErrors = [err82];
@@ -2280,210 +3131,201 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            } else {
-              const err83 = {
-                instancePath: instancePath + '/classWeights/' + key4.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/definitions/nonNegativeCountMap/additionalProperties/type',
-                keyword: 'type',
-                params: { type: 'number' },
-                message: 'must be number',
-                schema: schema33.additionalProperties.type,
-                parentSchema: schema33.additionalProperties,
-                data: data38,
-              };
-              if (vErrors === null) {
-                vErrors = [err83];
-              } else {
-                vErrors.push(err83);
-              }
-              errors++;
-            }
-          }
-        } else {
-          const err84 = {
-            instancePath: instancePath + '/classWeights',
-            schemaPath: '#/definitions/nonNegativeCountMap/type',
-            keyword: 'type',
-            params: { type: 'object' },
-            message: 'must be object',
-            schema: schema33.type,
-            parentSchema: schema33,
-            data: data36,
-          };
-          if (vErrors === null) {
-            vErrors = [err84];
-          } else {
-            vErrors.push(err84);
-          }
-          errors++;
-        }
-        var _valid1 = _errs111 === errors;
-        valid37 = valid37 || _valid1;
-        if (!valid37) {
-          const _errs117 = errors;
-          if (typeof data36 === 'string') {
-            if (func4(data36) < 1) {
-              const err85 = {
-                instancePath: instancePath + '/classWeights',
-                schemaPath: '#/definitions/path/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema34,
-                data: data36,
-              };
-              if (vErrors === null) {
-                vErrors = [err85];
-              } else {
-                vErrors.push(err85);
-              }
-              errors++;
             }
           } else {
-            const err86 = {
-              instancePath: instancePath + '/classWeights',
-              schemaPath: '#/definitions/path/type',
+            const err83 = {
+              instancePath: instancePath + '/splitNames/validation',
+              schemaPath: '#/properties/splitNames/properties/validation/type',
               keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema34.type,
-              parentSchema: schema34,
-              data: data36,
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema6.properties.splitNames.properties.validation.type,
+              parentSchema: schema6.properties.splitNames.properties.validation,
+              data: data59,
             };
             if (vErrors === null) {
-              vErrors = [err86];
+              vErrors = [err83];
             } else {
-              vErrors.push(err86);
+              vErrors.push(err83);
             }
             errors++;
           }
-          var _valid1 = _errs117 === errors;
-          valid37 = valid37 || _valid1;
         }
-      }
-      if (!valid37) {
-        const err87 = {
-          instancePath: instancePath + '/classWeights',
-          schemaPath: '#/properties/classWeights/anyOf',
-          keyword: 'anyOf',
-          params: {},
-          message: 'must match a schema in anyOf',
-          schema: schema11.properties.classWeights.anyOf,
-          parentSchema: schema11.properties.classWeights,
-          data: data36,
-        };
-        if (vErrors === null) {
-          vErrors = [err87];
-        } else {
-          vErrors.push(err87);
-        }
-        errors++;
-      } else {
-        errors = _errs105;
-        if (vErrors !== null) {
-          if (_errs105) {
-            vErrors.length = _errs105;
+        if (data58.test !== undefined) {
+          let data61 = data58.test;
+          if (Array.isArray(data61)) {
+            if (data61.length < 1) {
+              const err84 = {
+                instancePath: instancePath + '/splitNames/test',
+                schemaPath: '#/properties/splitNames/properties/test/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+                schema: 1,
+                parentSchema: schema6.properties.splitNames.properties.test,
+                data: data61,
+              };
+              if (vErrors === null) {
+                vErrors = [err84];
+              } else {
+                vErrors.push(err84);
+              }
+              errors++;
+            }
+            const len7 = data61.length;
+            for (let i10 = 0; i10 < len7; i10++) {
+              let data62 = data61[i10];
+              if (typeof data62 === 'string') {
+                if (func4(data62) < 1) {
+                  const err85 = {
+                    instancePath: instancePath + '/splitNames/test/' + i10,
+                    schemaPath: '#/properties/splitNames/properties/test/items/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                    schema: 1,
+                    parentSchema: schema6.properties.splitNames.properties.test.items,
+                    data: data62,
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err85];
+                  } else {
+                    vErrors.push(err85);
+                  }
+                  errors++;
+                }
+              } else {
+                const err86 = {
+                  instancePath: instancePath + '/splitNames/test/' + i10,
+                  schemaPath: '#/properties/splitNames/properties/test/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                  schema: schema6.properties.splitNames.properties.test.items.type,
+                  parentSchema: schema6.properties.splitNames.properties.test.items,
+                  data: data62,
+                };
+                if (vErrors === null) {
+                  vErrors = [err86];
+                } else {
+                  vErrors.push(err86);
+                }
+                errors++;
+              }
+            }
           } else {
-            vErrors = null;
+            const err87 = {
+              instancePath: instancePath + '/splitNames/test',
+              schemaPath: '#/properties/splitNames/properties/test/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema6.properties.splitNames.properties.test.type,
+              parentSchema: schema6.properties.splitNames.properties.test,
+              data: data61,
+            };
+            if (vErrors === null) {
+              vErrors = [err87];
+            } else {
+              vErrors.push(err87);
+            }
+            errors++;
           }
         }
+      } else {
+        const err88 = {
+          instancePath: instancePath + '/splitNames',
+          schemaPath: '#/properties/splitNames/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+          schema: schema6.properties.splitNames.type,
+          parentSchema: schema6.properties.splitNames,
+          data: data58,
+        };
+        if (vErrors === null) {
+          vErrors = [err88];
+        } else {
+          vErrors.push(err88);
+        }
+        errors++;
       }
     }
-    if (data.trainTotal !== undefined) {
-      let data39 = data.trainTotal;
-      if (typeof data39 == 'number' && isFinite(data39)) {
-        if (data39 <= 0 || isNaN(data39)) {
-          const err88 = {
-            instancePath: instancePath + '/trainTotal',
-            schemaPath: '#/properties/trainTotal/exclusiveMinimum',
+    if (data.randomSplit !== undefined) {
+      let data63 = data.randomSplit;
+      const _errs123 = errors;
+      let valid29 = false;
+      const _errs124 = errors;
+      if (typeof data63 == 'number' && isFinite(data63)) {
+        if (data63 >= 1 || isNaN(data63)) {
+          const err89 = {
+            instancePath: instancePath + '/randomSplit',
+            schemaPath: '#/properties/randomSplit/anyOf/0/exclusiveMaximum',
+            keyword: 'exclusiveMaximum',
+            params: { comparison: '<', limit: 1 },
+            message: 'must be < 1',
+            schema: 1,
+            parentSchema: schema6.properties.randomSplit.anyOf[0],
+            data: data63,
+          };
+          if (vErrors === null) {
+            vErrors = [err89];
+          } else {
+            vErrors.push(err89);
+          }
+          errors++;
+        }
+        if (data63 <= 0 || isNaN(data63)) {
+          const err90 = {
+            instancePath: instancePath + '/randomSplit',
+            schemaPath: '#/properties/randomSplit/anyOf/0/exclusiveMinimum',
             keyword: 'exclusiveMinimum',
             params: { comparison: '>', limit: 0 },
             message: 'must be > 0',
             schema: 0,
-            parentSchema: schema11.properties.trainTotal,
-            data: data39,
+            parentSchema: schema6.properties.randomSplit.anyOf[0],
+            data: data63,
           };
           if (vErrors === null) {
-            vErrors = [err88];
+            vErrors = [err90];
           } else {
-            vErrors.push(err88);
+            vErrors.push(err90);
           }
           errors++;
         }
       } else {
-        const err89 = {
-          instancePath: instancePath + '/trainTotal',
-          schemaPath: '#/properties/trainTotal/type',
+        const err91 = {
+          instancePath: instancePath + '/randomSplit',
+          schemaPath: '#/properties/randomSplit/anyOf/0/type',
           keyword: 'type',
           params: { type: 'number' },
           message: 'must be number',
-          schema: schema11.properties.trainTotal.type,
-          parentSchema: schema11.properties.trainTotal,
-          data: data39,
+          schema: schema6.properties.randomSplit.anyOf[0].type,
+          parentSchema: schema6.properties.randomSplit.anyOf[0],
+          data: data63,
         };
         if (vErrors === null) {
-          vErrors = [err89];
+          vErrors = [err91];
         } else {
-          vErrors.push(err89);
+          vErrors.push(err91);
         }
         errors++;
       }
-    }
-    if (data.shotThresholds !== undefined) {
-      let data40 = data.shotThresholds;
-      if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
-        for (const key5 in data40) {
-          if (!(key5 === 'many' || key5 === 'few')) {
-            const err90 = {
-              instancePath: instancePath + '/shotThresholds',
-              schemaPath: '#/properties/shotThresholds/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key5 },
-              message: 'must NOT have additional properties',
-              schema: false,
-              parentSchema: schema11.properties.shotThresholds,
-              data: data40,
-            };
-            if (vErrors === null) {
-              vErrors = [err90];
-            } else {
-              vErrors.push(err90);
-            }
-            errors++;
-          }
-        }
-        if (data40.many !== undefined) {
-          let data41 = data40.many;
-          if (typeof data41 == 'number' && isFinite(data41)) {
-            if (data41 < 0 || isNaN(data41)) {
-              const err91 = {
-                instancePath: instancePath + '/shotThresholds/many',
-                schemaPath: '#/properties/shotThresholds/properties/many/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-                schema: 0,
-                parentSchema: schema11.properties.shotThresholds.properties.many,
-                data: data41,
-              };
-              if (vErrors === null) {
-                vErrors = [err91];
-              } else {
-                vErrors.push(err91);
-              }
-              errors++;
-            }
-          } else {
+      var _valid4 = _errs124 === errors;
+      valid29 = valid29 || _valid4;
+      if (!valid29) {
+        const _errs126 = errors;
+        if (data63 && typeof data63 == 'object' && !Array.isArray(data63)) {
+          if (data63.validation === undefined) {
             const err92 = {
-              instancePath: instancePath + '/shotThresholds/many',
-              schemaPath: '#/properties/shotThresholds/properties/many/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-              schema: schema11.properties.shotThresholds.properties.many.type,
-              parentSchema: schema11.properties.shotThresholds.properties.many,
-              data: data41,
+              instancePath: instancePath + '/randomSplit',
+              schemaPath: '#/properties/randomSplit/anyOf/1/required',
+              keyword: 'required',
+              params: { missingProperty: 'validation' },
+              message: "must have required property '" + 'validation' + "'",
+              schema: schema6.properties.randomSplit.anyOf[1].required,
+              parentSchema: schema6.properties.randomSplit.anyOf[1],
+              data: data63,
             };
             if (vErrors === null) {
               vErrors = [err92];
@@ -2492,20 +3334,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-        }
-        if (data40.few !== undefined) {
-          let data42 = data40.few;
-          if (typeof data42 == 'number' && isFinite(data42)) {
-            if (data42 < 0 || isNaN(data42)) {
+          for (const key6 in data63) {
+            if (!(key6 === 'validation' || key6 === 'seed')) {
               const err93 = {
-                instancePath: instancePath + '/shotThresholds/few',
-                schemaPath: '#/properties/shotThresholds/properties/few/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-                schema: 0,
-                parentSchema: schema11.properties.shotThresholds.properties.few,
-                data: data42,
+                instancePath: instancePath + '/randomSplit',
+                schemaPath: '#/properties/randomSplit/anyOf/1/additionalProperties',
+                keyword: 'additionalProperties',
+                params: { additionalProperty: key6 },
+                message: 'must NOT have additional properties',
+                schema: false,
+                parentSchema: schema6.properties.randomSplit.anyOf[1],
+                data: data63,
               };
               if (vErrors === null) {
                 vErrors = [err93];
@@ -2514,170 +3353,168 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-          } else {
-            const err94 = {
-              instancePath: instancePath + '/shotThresholds/few',
-              schemaPath: '#/properties/shotThresholds/properties/few/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-              schema: schema11.properties.shotThresholds.properties.few.type,
-              parentSchema: schema11.properties.shotThresholds.properties.few,
-              data: data42,
-            };
-            if (vErrors === null) {
-              vErrors = [err94];
-            } else {
-              vErrors.push(err94);
-            }
-            errors++;
           }
+          if (data63.validation !== undefined) {
+            let data64 = data63.validation;
+            if (typeof data64 == 'number' && isFinite(data64)) {
+              if (data64 >= 1 || isNaN(data64)) {
+                const err94 = {
+                  instancePath: instancePath + '/randomSplit/validation',
+                  schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/exclusiveMaximum',
+                  keyword: 'exclusiveMaximum',
+                  params: { comparison: '<', limit: 1 },
+                  message: 'must be < 1',
+                  schema: 1,
+                  parentSchema: schema6.properties.randomSplit.anyOf[1].properties.validation,
+                  data: data64,
+                };
+                if (vErrors === null) {
+                  vErrors = [err94];
+                } else {
+                  vErrors.push(err94);
+                }
+                errors++;
+              }
+              if (data64 <= 0 || isNaN(data64)) {
+                const err95 = {
+                  instancePath: instancePath + '/randomSplit/validation',
+                  schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/exclusiveMinimum',
+                  keyword: 'exclusiveMinimum',
+                  params: { comparison: '>', limit: 0 },
+                  message: 'must be > 0',
+                  schema: 0,
+                  parentSchema: schema6.properties.randomSplit.anyOf[1].properties.validation,
+                  data: data64,
+                };
+                if (vErrors === null) {
+                  vErrors = [err95];
+                } else {
+                  vErrors.push(err95);
+                }
+                errors++;
+              }
+            } else {
+              const err96 = {
+                instancePath: instancePath + '/randomSplit/validation',
+                schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/type',
+                keyword: 'type',
+                params: { type: 'number' },
+                message: 'must be number',
+                schema: schema6.properties.randomSplit.anyOf[1].properties.validation.type,
+                parentSchema: schema6.properties.randomSplit.anyOf[1].properties.validation,
+                data: data64,
+              };
+              if (vErrors === null) {
+                vErrors = [err96];
+              } else {
+                vErrors.push(err96);
+              }
+              errors++;
+            }
+          }
+          if (data63.seed !== undefined) {
+            let data65 = data63.seed;
+            if (!(typeof data65 == 'number' && !(data65 % 1) && !isNaN(data65) && isFinite(data65))) {
+              const err97 = {
+                instancePath: instancePath + '/randomSplit/seed',
+                schemaPath: '#/properties/randomSplit/anyOf/1/properties/seed/type',
+                keyword: 'type',
+                params: { type: 'integer' },
+                message: 'must be integer',
+                schema: schema6.properties.randomSplit.anyOf[1].properties.seed.type,
+                parentSchema: schema6.properties.randomSplit.anyOf[1].properties.seed,
+                data: data65,
+              };
+              if (vErrors === null) {
+                vErrors = [err97];
+              } else {
+                vErrors.push(err97);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err98 = {
+            instancePath: instancePath + '/randomSplit',
+            schemaPath: '#/properties/randomSplit/anyOf/1/type',
+            keyword: 'type',
+            params: { type: 'object' },
+            message: 'must be object',
+            schema: schema6.properties.randomSplit.anyOf[1].type,
+            parentSchema: schema6.properties.randomSplit.anyOf[1],
+            data: data63,
+          };
+          if (vErrors === null) {
+            vErrors = [err98];
+          } else {
+            vErrors.push(err98);
+          }
+          errors++;
         }
-      } else {
-        const err95 = {
-          instancePath: instancePath + '/shotThresholds',
-          schemaPath: '#/properties/shotThresholds/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema11.properties.shotThresholds.type,
-          parentSchema: schema11.properties.shotThresholds,
-          data: data40,
+        var _valid4 = _errs126 === errors;
+        valid29 = valid29 || _valid4;
+      }
+      if (!valid29) {
+        const err99 = {
+          instancePath: instancePath + '/randomSplit',
+          schemaPath: '#/properties/randomSplit/anyOf',
+          keyword: 'anyOf',
+          params: {},
+          message: 'must match a schema in anyOf',
+          schema: schema6.properties.randomSplit.anyOf,
+          parentSchema: schema6.properties.randomSplit,
+          data: data63,
         };
         if (vErrors === null) {
-          vErrors = [err95];
+          vErrors = [err99];
         } else {
-          vErrors.push(err95);
+          vErrors.push(err99);
+        }
+        errors++;
+      } else {
+        errors = _errs123;
+        if (vErrors !== null) {
+          if (_errs123) {
+            vErrors.length = _errs123;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.metricsOn !== undefined) {
+      let data66 = data.metricsOn;
+      if (!(data66 === 'test' || data66 === 'all')) {
+        const err100 = {
+          instancePath: instancePath + '/metricsOn',
+          schemaPath: '#/properties/metricsOn/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema6.properties.metricsOn.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema6.properties.metricsOn.enum,
+          parentSchema: schema6.properties.metricsOn,
+          data: data66,
+        };
+        if (vErrors === null) {
+          vErrors = [err100];
+        } else {
+          vErrors.push(err100);
         }
         errors++;
       }
     }
-    if (data.groups !== undefined) {
-      let data43 = data.groups;
-      const _errs130 = errors;
-      let valid45 = false;
-      const _errs131 = errors;
-      if (Array.isArray(data43)) {
-        if (data43.length < 1) {
-          const err96 = {
-            instancePath: instancePath + '/groups',
-            schemaPath: '#/definitions/positiveIntegerList/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema38,
-            data: data43,
-          };
-          if (vErrors === null) {
-            vErrors = [err96];
-          } else {
-            vErrors.push(err96);
-          }
-          errors++;
-        }
-        const len5 = data43.length;
-        for (let i6 = 0; i6 < len5; i6++) {
-          let data44 = data43[i6];
-          if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
-            const err97 = {
-              instancePath: instancePath + '/groups/' + i6,
-              schemaPath: '#/definitions/positiveIntegerList/items/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-              schema: schema38.items.type,
-              parentSchema: schema38.items,
-              data: data44,
-            };
-            if (vErrors === null) {
-              vErrors = [err97];
-            } else {
-              vErrors.push(err97);
-            }
-            errors++;
-          }
-          if (typeof data44 == 'number' && isFinite(data44)) {
-            if (data44 > 100000 || isNaN(data44)) {
-              const err98 = {
-                instancePath: instancePath + '/groups/' + i6,
-                schemaPath: '#/definitions/positiveIntegerList/items/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100000 },
-                message: 'must be <= 100000',
-                schema: 100000,
-                parentSchema: schema38.items,
-                data: data44,
-              };
-              if (vErrors === null) {
-                vErrors = [err98];
-              } else {
-                vErrors.push(err98);
-              }
-              errors++;
-            }
-            if (data44 < 1 || isNaN(data44)) {
-              const err99 = {
-                instancePath: instancePath + '/groups/' + i6,
-                schemaPath: '#/definitions/positiveIntegerList/items/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-                schema: 1,
-                parentSchema: schema38.items,
-                data: data44,
-              };
-              if (vErrors === null) {
-                vErrors = [err99];
-              } else {
-                vErrors.push(err99);
-              }
-              errors++;
-            }
-          }
-        }
-        let i7 = data43.length;
-        let j1;
-        if (i7 > 1) {
-          const indices1 = {};
-          for (; i7--;) {
-            let item1 = data43[i7];
-            if (!(typeof item1 == 'number' && !(item1 % 1) && !isNaN(item1) && isFinite(item1))) {
-              continue;
-            }
-            if (typeof indices1[item1] == 'number') {
-              j1 = indices1[item1];
-              const err100 = {
-                instancePath: instancePath + '/groups',
-                schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
-                keyword: 'uniqueItems',
-                params: { i: i7, j: j1 },
-                message: 'must NOT have duplicate items (items ## ' + j1 + ' and ' + i7 + ' are identical)',
-                schema: true,
-                parentSchema: schema38,
-                data: data43,
-              };
-              if (vErrors === null) {
-                vErrors = [err100];
-              } else {
-                vErrors.push(err100);
-              }
-              errors++;
-              break;
-            }
-            indices1[item1] = i7;
-          }
-        }
-      } else {
+    if (data.populationSize !== undefined) {
+      let data67 = data.populationSize;
+      if (!(typeof data67 == 'number' && !(data67 % 1) && !isNaN(data67) && isFinite(data67))) {
         const err101 = {
-          instancePath: instancePath + '/groups',
-          schemaPath: '#/definitions/positiveIntegerList/type',
+          instancePath: instancePath + '/populationSize',
+          schemaPath: '#/properties/populationSize/type',
           keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema38.type,
-          parentSchema: schema38,
-          data: data43,
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema6.properties.populationSize.type,
+          parentSchema: schema6.properties.populationSize,
+          data: data67,
         };
         if (vErrors === null) {
           vErrors = [err101];
@@ -2686,142 +3523,188 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      var _valid2 = _errs131 === errors;
-      valid45 = valid45 || _valid2;
-      if (!valid45) {
-        const _errs136 = errors;
-        if (data43 && typeof data43 == 'object' && !Array.isArray(data43)) {
-          if (Object.keys(data43).length < 1) {
-            const err102 = {
-              instancePath: instancePath + '/groups',
-              schemaPath: '#/properties/groups/anyOf/1/minProperties',
-              keyword: 'minProperties',
-              params: { limit: 1 },
-              message: 'must NOT have fewer than 1 properties',
-              schema: 1,
-              parentSchema: schema11.properties.groups.anyOf[1],
-              data: data43,
-            };
-            if (vErrors === null) {
-              vErrors = [err102];
-            } else {
-              vErrors.push(err102);
-            }
-            errors++;
-          }
-          for (const key6 in data43) {
-            let data45 = data43[key6];
-            if (typeof data45 === 'string') {
-              if (func4(data45) < 1) {
-                const err103 = {
-                  instancePath: instancePath + '/groups/' + key6.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/groups/anyOf/1/additionalProperties/minLength',
-                  keyword: 'minLength',
-                  params: { limit: 1 },
-                  message: 'must NOT have fewer than 1 characters',
-                  schema: 1,
-                  parentSchema: schema11.properties.groups.anyOf[1].additionalProperties,
-                  data: data45,
-                };
-                if (vErrors === null) {
-                  vErrors = [err103];
-                } else {
-                  vErrors.push(err103);
-                }
-                errors++;
-              }
-            } else {
-              const err104 = {
-                instancePath: instancePath + '/groups/' + key6.replace(/~/g, '~0').replace(/\//g, '~1'),
-                schemaPath: '#/properties/groups/anyOf/1/additionalProperties/type',
-                keyword: 'type',
-                params: { type: 'string' },
-                message: 'must be string',
-                schema: schema11.properties.groups.anyOf[1].additionalProperties.type,
-                parentSchema: schema11.properties.groups.anyOf[1].additionalProperties,
-                data: data45,
-              };
-              if (vErrors === null) {
-                vErrors = [err104];
-              } else {
-                vErrors.push(err104);
-              }
-              errors++;
-            }
-          }
-        } else {
-          const err105 = {
-            instancePath: instancePath + '/groups',
-            schemaPath: '#/properties/groups/anyOf/1/type',
-            keyword: 'type',
-            params: { type: 'object' },
-            message: 'must be object',
-            schema: schema11.properties.groups.anyOf[1].type,
-            parentSchema: schema11.properties.groups.anyOf[1],
-            data: data43,
+      if (typeof data67 == 'number' && isFinite(data67)) {
+        if (data67 < 1 || isNaN(data67)) {
+          const err102 = {
+            instancePath: instancePath + '/populationSize',
+            schemaPath: '#/properties/populationSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema6.properties.populationSize,
+            data: data67,
           };
           if (vErrors === null) {
-            vErrors = [err105];
+            vErrors = [err102];
           } else {
-            vErrors.push(err105);
+            vErrors.push(err102);
           }
           errors++;
         }
-        var _valid2 = _errs136 === errors;
-        valid45 = valid45 || _valid2;
-        if (!valid45) {
-          const _errs141 = errors;
-          if (typeof data43 === 'string') {
-            if (func4(data43) < 1) {
-              const err106 = {
-                instancePath: instancePath + '/groups',
-                schemaPath: '#/definitions/path/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema34,
-                data: data43,
-              };
-              if (vErrors === null) {
-                vErrors = [err106];
-              } else {
-                vErrors.push(err106);
-              }
-              errors++;
-            }
+      }
+    }
+    if (data.biasedSize !== undefined) {
+      let data68 = data.biasedSize;
+      if (!(typeof data68 == 'number' && !(data68 % 1) && !isNaN(data68) && isFinite(data68))) {
+        const err103 = {
+          instancePath: instancePath + '/biasedSize',
+          schemaPath: '#/properties/biasedSize/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema6.properties.biasedSize.type,
+          parentSchema: schema6.properties.biasedSize,
+          data: data68,
+        };
+        if (vErrors === null) {
+          vErrors = [err103];
+        } else {
+          vErrors.push(err103);
+        }
+        errors++;
+      }
+      if (typeof data68 == 'number' && isFinite(data68)) {
+        if (data68 < 0 || isNaN(data68)) {
+          const err104 = {
+            instancePath: instancePath + '/biasedSize',
+            schemaPath: '#/properties/biasedSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+            message: 'must be >= 0',
+            schema: 0,
+            parentSchema: schema6.properties.biasedSize,
+            data: data68,
+          };
+          if (vErrors === null) {
+            vErrors = [err104];
           } else {
-            const err107 = {
-              instancePath: instancePath + '/groups',
-              schemaPath: '#/definitions/path/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema34.type,
-              parentSchema: schema34,
-              data: data43,
-            };
-            if (vErrors === null) {
-              vErrors = [err107];
-            } else {
-              vErrors.push(err107);
-            }
-            errors++;
+            vErrors.push(err104);
           }
-          var _valid2 = _errs141 === errors;
-          valid45 = valid45 || _valid2;
+          errors++;
         }
       }
-      if (!valid45) {
+    }
+    if (data.threshold !== undefined) {
+      let data69 = data.threshold;
+      if (!(typeof data69 == 'number' && isFinite(data69))) {
+        const err105 = {
+          instancePath: instancePath + '/threshold',
+          schemaPath: '#/properties/threshold/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+          schema: schema6.properties.threshold.type,
+          parentSchema: schema6.properties.threshold,
+          data: data69,
+        };
+        if (vErrors === null) {
+          vErrors = [err105];
+        } else {
+          vErrors.push(err105);
+        }
+        errors++;
+      }
+    }
+    if (data.positiveLabel !== undefined) {
+      let data70 = data.positiveLabel;
+      if (typeof data70 !== 'string' && !(typeof data70 == 'number' && isFinite(data70))) {
+        const err106 = {
+          instancePath: instancePath + '/positiveLabel',
+          schemaPath: '#/properties/positiveLabel/type',
+          keyword: 'type',
+          params: { type: schema6.properties.positiveLabel.type },
+          message: 'must be string,number',
+          schema: schema6.properties.positiveLabel.type,
+          parentSchema: schema6.properties.positiveLabel,
+          data: data70,
+        };
+        if (vErrors === null) {
+          vErrors = [err106];
+        } else {
+          vErrors.push(err106);
+        }
+        errors++;
+      }
+    }
+    if (data.k !== undefined) {
+      if (
+        !validate52(data.k, { instancePath: instancePath + '/k', parentData: data, parentDataProperty: 'k', rootData })
+      ) {
+        vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.relevant !== undefined) {
+      if (
+        !validate47(data.relevant, {
+          instancePath: instancePath + '/relevant',
+          parentData: data,
+          parentDataProperty: 'relevant',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.train !== undefined) {
+      if (
+        !validate47(data.train, {
+          instancePath: instancePath + '/train',
+          parentData: data,
+          parentDataProperty: 'train',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.items !== undefined) {
+      if (
+        !validate47(data.items, {
+          instancePath: instancePath + '/items',
+          parentData: data,
+          parentDataProperty: 'items',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.itemPopularity !== undefined) {
+      let data75 = data.itemPopularity;
+      if (typeof data75 === 'string') {
+        if (func4(data75) < 1) {
+          const err107 = {
+            instancePath: instancePath + '/itemPopularity',
+            schemaPath: '#/properties/itemPopularity/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema6.properties.itemPopularity,
+            data: data75,
+          };
+          if (vErrors === null) {
+            vErrors = [err107];
+          } else {
+            vErrors.push(err107);
+          }
+          errors++;
+        }
+      } else {
         const err108 = {
-          instancePath: instancePath + '/groups',
-          schemaPath: '#/properties/groups/anyOf',
-          keyword: 'anyOf',
-          params: {},
-          message: 'must match a schema in anyOf',
-          schema: schema11.properties.groups.anyOf,
-          parentSchema: schema11.properties.groups,
-          data: data43,
+          instancePath: instancePath + '/itemPopularity',
+          schemaPath: '#/properties/itemPopularity/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema6.properties.itemPopularity.type,
+          parentSchema: schema6.properties.itemPopularity,
+          data: data75,
         };
         if (vErrors === null) {
           vErrors = [err108];
@@ -2829,161 +3712,222 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           vErrors.push(err108);
         }
         errors++;
-      } else {
-        errors = _errs130;
-        if (vErrors !== null) {
-          if (_errs130) {
-            vErrors.length = _errs130;
-          } else {
-            vErrors = null;
-          }
-        }
       }
     }
-    if (data.groupNames !== undefined) {
-      let data46 = data.groupNames;
-      if (Array.isArray(data46)) {
-        if (data46.length < 1) {
-          const err109 = {
-            instancePath: instancePath + '/groupNames',
-            schemaPath: '#/properties/groupNames/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema11.properties.groupNames,
-            data: data46,
-          };
-          if (vErrors === null) {
-            vErrors = [err109];
-          } else {
-            vErrors.push(err109);
-          }
-          errors++;
-        }
-        const len6 = data46.length;
-        for (let i8 = 0; i8 < len6; i8++) {
-          let data47 = data46[i8];
-          if (typeof data47 === 'string') {
-            if (func4(data47) < 1) {
-              const err110 = {
-                instancePath: instancePath + '/groupNames/' + i8,
-                schemaPath: '#/properties/groupNames/items/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema11.properties.groupNames.items,
-                data: data47,
-              };
-              if (vErrors === null) {
-                vErrors = [err110];
-              } else {
-                vErrors.push(err110);
-              }
-              errors++;
-            }
-          } else {
-            const err111 = {
-              instancePath: instancePath + '/groupNames/' + i8,
-              schemaPath: '#/properties/groupNames/items/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema11.properties.groupNames.items.type,
-              parentSchema: schema11.properties.groupNames.items,
-              data: data47,
-            };
-            if (vErrors === null) {
-              vErrors = [err111];
-            } else {
-              vErrors.push(err111);
-            }
-            errors++;
-          }
-        }
-        let i9 = data46.length;
-        let j2;
-        if (i9 > 1) {
-          const indices2 = {};
-          for (; i9--;) {
-            let item2 = data46[i9];
-            if (typeof item2 !== 'string') {
-              continue;
-            }
-            if (typeof indices2[item2] == 'number') {
-              j2 = indices2[item2];
-              const err112 = {
-                instancePath: instancePath + '/groupNames',
-                schemaPath: '#/properties/groupNames/uniqueItems',
-                keyword: 'uniqueItems',
-                params: { i: i9, j: j2 },
-                message: 'must NOT have duplicate items (items ## ' + j2 + ' and ' + i9 + ' are identical)',
-                schema: true,
-                parentSchema: schema11.properties.groupNames,
-                data: data46,
-              };
-              if (vErrors === null) {
-                vErrors = [err112];
-              } else {
-                vErrors.push(err112);
-              }
-              errors++;
-              break;
-            }
-            indices2[item2] = i9;
-          }
-        }
-      } else {
-        const err113 = {
-          instancePath: instancePath + '/groupNames',
-          schemaPath: '#/properties/groupNames/type',
+    if (data.itemEmbeddings !== undefined) {
+      if (
+        !validate47(data.itemEmbeddings, {
+          instancePath: instancePath + '/itemEmbeddings',
+          parentData: data,
+          parentDataProperty: 'itemEmbeddings',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.userEmbeddings !== undefined) {
+      if (
+        !validate47(data.userEmbeddings, {
+          instancePath: instancePath + '/userEmbeddings',
+          parentData: data,
+          parentDataProperty: 'userEmbeddings',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.userFactors !== undefined) {
+      if (
+        !validate47(data.userFactors, {
+          instancePath: instancePath + '/userFactors',
+          parentData: data,
+          parentDataProperty: 'userFactors',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.itemFactors !== undefined) {
+      if (
+        !validate47(data.itemFactors, {
+          instancePath: instancePath + '/itemFactors',
+          parentData: data,
+          parentDataProperty: 'itemFactors',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.userIds !== undefined) {
+      if (
+        !validate47(data.userIds, {
+          instancePath: instancePath + '/userIds',
+          parentData: data,
+          parentDataProperty: 'userIds',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.itemIds !== undefined) {
+      if (
+        !validate47(data.itemIds, {
+          instancePath: instancePath + '/itemIds',
+          parentData: data,
+          parentDataProperty: 'itemIds',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.maskSeen !== undefined) {
+      let data82 = data.maskSeen;
+      if (typeof data82 !== 'boolean') {
+        const err109 = {
+          instancePath: instancePath + '/maskSeen',
+          schemaPath: '#/properties/maskSeen/type',
           keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema11.properties.groupNames.type,
-          parentSchema: schema11.properties.groupNames,
-          data: data46,
+          params: { type: 'boolean' },
+          message: 'must be boolean',
+          schema: schema6.properties.maskSeen.type,
+          parentSchema: schema6.properties.maskSeen,
+          data: data82,
         };
         if (vErrors === null) {
-          vErrors = [err113];
+          vErrors = [err109];
         } else {
-          vErrors.push(err113);
+          vErrors.push(err109);
         }
         errors++;
       }
     }
-    if (data.subgroupColumn !== undefined) {
-      let data48 = data.subgroupColumn;
-      if (typeof data48 === 'string') {
-        if (func4(data48) < 1) {
-          const err114 = {
-            instancePath: instancePath + '/subgroupColumn',
-            schemaPath: '#/properties/subgroupColumn/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
+    if (data.coldThreshold !== undefined) {
+      let data83 = data.coldThreshold;
+      if (!(typeof data83 == 'number' && !(data83 % 1) && !isNaN(data83) && isFinite(data83))) {
+        const err110 = {
+          instancePath: instancePath + '/coldThreshold',
+          schemaPath: '#/properties/coldThreshold/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema6.properties.coldThreshold.type,
+          parentSchema: schema6.properties.coldThreshold,
+          data: data83,
+        };
+        if (vErrors === null) {
+          vErrors = [err110];
+        } else {
+          vErrors.push(err110);
+        }
+        errors++;
+      }
+      if (typeof data83 == 'number' && isFinite(data83)) {
+        if (data83 < 1 || isNaN(data83)) {
+          const err111 = {
+            instancePath: instancePath + '/coldThreshold',
+            schemaPath: '#/properties/coldThreshold/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
             schema: 1,
-            parentSchema: schema11.properties.subgroupColumn,
-            data: data48,
+            parentSchema: schema6.properties.coldThreshold,
+            data: data83,
           };
           if (vErrors === null) {
-            vErrors = [err114];
+            vErrors = [err111];
           } else {
-            vErrors.push(err114);
+            vErrors.push(err111);
           }
           errors++;
         }
-      } else {
-        const err115 = {
-          instancePath: instancePath + '/subgroupColumn',
-          schemaPath: '#/properties/subgroupColumn/type',
+      }
+    }
+    if (data.catalogSize !== undefined) {
+      let data84 = data.catalogSize;
+      if (!(typeof data84 == 'number' && !(data84 % 1) && !isNaN(data84) && isFinite(data84))) {
+        const err112 = {
+          instancePath: instancePath + '/catalogSize',
+          schemaPath: '#/properties/catalogSize/type',
           keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema11.properties.subgroupColumn.type,
-          parentSchema: schema11.properties.subgroupColumn,
-          data: data48,
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema6.properties.catalogSize.type,
+          parentSchema: schema6.properties.catalogSize,
+          data: data84,
+        };
+        if (vErrors === null) {
+          vErrors = [err112];
+        } else {
+          vErrors.push(err112);
+        }
+        errors++;
+      }
+      if (typeof data84 == 'number' && isFinite(data84)) {
+        if (data84 < 1 || isNaN(data84)) {
+          const err113 = {
+            instancePath: instancePath + '/catalogSize',
+            schemaPath: '#/properties/catalogSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema6.properties.catalogSize,
+            data: data84,
+          };
+          if (vErrors === null) {
+            vErrors = [err113];
+          } else {
+            vErrors.push(err113);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.mapNormaliser !== undefined) {
+      let data85 = data.mapNormaliser;
+      if (!(data85 === 'min' || data85 === 'all' || data85 === 'hits')) {
+        const err114 = {
+          instancePath: instancePath + '/mapNormaliser',
+          schemaPath: '#/properties/mapNormaliser/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema6.properties.mapNormaliser.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema6.properties.mapNormaliser.enum,
+          parentSchema: schema6.properties.mapNormaliser,
+          data: data85,
+        };
+        if (vErrors === null) {
+          vErrors = [err114];
+        } else {
+          vErrors.push(err114);
+        }
+        errors++;
+      }
+    }
+    if (data.gain !== undefined) {
+      let data86 = data.gain;
+      if (!(data86 === 'linear' || data86 === 'exp')) {
+        const err115 = {
+          instancePath: instancePath + '/gain',
+          schemaPath: '#/properties/gain/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema6.properties.gain.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema6.properties.gain.enum,
+          parentSchema: schema6.properties.gain,
+          data: data86,
         };
         if (vErrors === null) {
           vErrors = [err115];
@@ -2993,19 +3937,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.imbalanceRatio !== undefined) {
-      let data49 = data.imbalanceRatio;
-      if (typeof data49 == 'number' && isFinite(data49)) {
-        if (data49 <= 0 || isNaN(data49)) {
+    if (data.activityBins !== undefined) {
+      let data87 = data.activityBins;
+      if (Array.isArray(data87)) {
+        if (data87.length < 1) {
           const err116 = {
-            instancePath: instancePath + '/imbalanceRatio',
-            schemaPath: '#/properties/imbalanceRatio/exclusiveMinimum',
-            keyword: 'exclusiveMinimum',
-            params: { comparison: '>', limit: 0 },
-            message: 'must be > 0',
-            schema: 0,
-            parentSchema: schema11.properties.imbalanceRatio,
-            data: data49,
+            instancePath: instancePath + '/activityBins',
+            schemaPath: '#/properties/activityBins/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
+            schema: 1,
+            parentSchema: schema6.properties.activityBins,
+            data: data87,
           };
           if (vErrors === null) {
             vErrors = [err116];
@@ -3014,74 +3958,79 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
+        const len8 = data87.length;
+        for (let i11 = 0; i11 < len8; i11++) {
+          let data88 = data87[i11];
+          if (typeof data88 == 'number' && isFinite(data88)) {
+            if (data88 < 0 || isNaN(data88)) {
+              const err117 = {
+                instancePath: instancePath + '/activityBins/' + i11,
+                schemaPath: '#/properties/activityBins/items/minimum',
+                keyword: 'minimum',
+                params: { comparison: '>=', limit: 0 },
+                message: 'must be >= 0',
+                schema: 0,
+                parentSchema: schema6.properties.activityBins.items,
+                data: data88,
+              };
+              if (vErrors === null) {
+                vErrors = [err117];
+              } else {
+                vErrors.push(err117);
+              }
+              errors++;
+            }
+          } else {
+            const err118 = {
+              instancePath: instancePath + '/activityBins/' + i11,
+              schemaPath: '#/properties/activityBins/items/type',
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be number',
+              schema: schema6.properties.activityBins.items.type,
+              parentSchema: schema6.properties.activityBins.items,
+              data: data88,
+            };
+            if (vErrors === null) {
+              vErrors = [err118];
+            } else {
+              vErrors.push(err118);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err117 = {
-          instancePath: instancePath + '/imbalanceRatio',
-          schemaPath: '#/properties/imbalanceRatio/type',
+        const err119 = {
+          instancePath: instancePath + '/activityBins',
+          schemaPath: '#/properties/activityBins/type',
           keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.imbalanceRatio.type,
-          parentSchema: schema11.properties.imbalanceRatio,
-          data: data49,
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema6.properties.activityBins.type,
+          parentSchema: schema6.properties.activityBins,
+          data: data87,
         };
         if (vErrors === null) {
-          vErrors = [err117];
+          vErrors = [err119];
         } else {
-          vErrors.push(err117);
+          vErrors.push(err119);
         }
         errors++;
       }
     }
-    if (data.T !== undefined) {
-      let data50 = data.T;
-      if (!(typeof data50 == 'number' && !(data50 % 1) && !isNaN(data50) && isFinite(data50))) {
-        const err118 = {
-          instancePath: instancePath + '/T',
-          schemaPath: '#/properties/T/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.T.type,
-          parentSchema: schema11.properties.T,
-          data: data50,
-        };
-        if (vErrors === null) {
-          vErrors = [err118];
-        } else {
-          vErrors.push(err118);
-        }
-        errors++;
-      }
-      if (typeof data50 == 'number' && isFinite(data50)) {
-        if (data50 > 10000 || isNaN(data50)) {
-          const err119 = {
-            instancePath: instancePath + '/T',
-            schemaPath: '#/properties/T/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 10000 },
-            message: 'must be <= 10000',
-            schema: 10000,
-            parentSchema: schema11.properties.T,
-            data: data50,
-          };
-          if (vErrors === null) {
-            vErrors = [err119];
-          } else {
-            vErrors.push(err119);
-          }
-          errors++;
-        }
-        if (data50 < 1 || isNaN(data50)) {
+    if (data.slices !== undefined) {
+      let data89 = data.slices;
+      if (Array.isArray(data89)) {
+        if (data89.length < 1) {
           const err120 = {
-            instancePath: instancePath + '/T',
-            schemaPath: '#/properties/T/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
+            instancePath: instancePath + '/slices',
+            schemaPath: '#/properties/slices/minItems',
+            keyword: 'minItems',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 items',
             schema: 1,
-            parentSchema: schema11.properties.T,
-            data: data50,
+            parentSchema: schema6.properties.slices,
+            data: data89,
           };
           if (vErrors === null) {
             vErrors = [err120];
@@ -3090,82 +4039,89 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-      }
-    }
-    if (data.shiftProtocol !== undefined) {
-      let data51 = data.shiftProtocol;
-      if (!(data51 === 'expected' || data51 === 'sampled')) {
-        const err121 = {
-          instancePath: instancePath + '/shiftProtocol',
-          schemaPath: '#/properties/shiftProtocol/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.shiftProtocol.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.shiftProtocol.enum,
-          parentSchema: schema11.properties.shiftProtocol,
-          data: data51,
-        };
-        if (vErrors === null) {
-          vErrors = [err121];
-        } else {
-          vErrors.push(err121);
-        }
-        errors++;
-      }
-    }
-    if (data.shiftTestSize !== undefined) {
-      let data52 = data.shiftTestSize;
-      if (!(typeof data52 == 'number' && !(data52 % 1) && !isNaN(data52) && isFinite(data52))) {
-        const err122 = {
-          instancePath: instancePath + '/shiftTestSize',
-          schemaPath: '#/properties/shiftTestSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.shiftTestSize.type,
-          parentSchema: schema11.properties.shiftTestSize,
-          data: data52,
-        };
-        if (vErrors === null) {
-          vErrors = [err122];
-        } else {
-          vErrors.push(err122);
-        }
-        errors++;
-      }
-      if (typeof data52 == 'number' && isFinite(data52)) {
-        if (data52 < 1 || isNaN(data52)) {
-          const err123 = {
-            instancePath: instancePath + '/shiftTestSize',
-            schemaPath: '#/properties/shiftTestSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.shiftTestSize,
-            data: data52,
-          };
-          if (vErrors === null) {
-            vErrors = [err123];
+        const len9 = data89.length;
+        for (let i12 = 0; i12 < len9; i12++) {
+          let data90 = data89[i12];
+          if (typeof data90 === 'string') {
+            if (func4(data90) < 1) {
+              const err121 = {
+                instancePath: instancePath + '/slices/' + i12,
+                schemaPath: '#/properties/slices/items/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema6.properties.slices.items,
+                data: data90,
+              };
+              if (vErrors === null) {
+                vErrors = [err121];
+              } else {
+                vErrors.push(err121);
+              }
+              errors++;
+            }
           } else {
-            vErrors.push(err123);
+            const err122 = {
+              instancePath: instancePath + '/slices/' + i12,
+              schemaPath: '#/properties/slices/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+              schema: schema6.properties.slices.items.type,
+              parentSchema: schema6.properties.slices.items,
+              data: data90,
+            };
+            if (vErrors === null) {
+              vErrors = [err122];
+            } else {
+              vErrors.push(err122);
+            }
+            errors++;
           }
-          errors++;
         }
-      }
-    }
-    if (data.reweight !== undefined) {
-      let data53 = data.reweight;
-      if (typeof data53 !== 'boolean') {
+        let i13 = data89.length;
+        let j3;
+        if (i13 > 1) {
+          const indices3 = {};
+          for (; i13--;) {
+            let item3 = data89[i13];
+            if (typeof item3 !== 'string') {
+              continue;
+            }
+            if (typeof indices3[item3] == 'number') {
+              j3 = indices3[item3];
+              const err123 = {
+                instancePath: instancePath + '/slices',
+                schemaPath: '#/properties/slices/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i13, j: j3 },
+                message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i13 + ' are identical)',
+                schema: true,
+                parentSchema: schema6.properties.slices,
+                data: data89,
+              };
+              if (vErrors === null) {
+                vErrors = [err123];
+              } else {
+                vErrors.push(err123);
+              }
+              errors++;
+              break;
+            }
+            indices3[item3] = i13;
+          }
+        }
+      } else {
         const err124 = {
-          instancePath: instancePath + '/reweight',
-          schemaPath: '#/properties/reweight/type',
+          instancePath: instancePath + '/slices',
+          schemaPath: '#/properties/slices/type',
           keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-          schema: schema11.properties.reweight.type,
-          parentSchema: schema11.properties.reweight,
-          data: data53,
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema6.properties.slices.type,
+          parentSchema: schema6.properties.slices,
+          data: data89,
         };
         if (vErrors === null) {
           vErrors = [err124];
@@ -3175,79 +4131,77 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.reweightEpsilon !== undefined) {
-      let data54 = data.reweightEpsilon;
-      if (typeof data54 == 'number' && isFinite(data54)) {
-        if (data54 < 0 || isNaN(data54)) {
-          const err125 = {
-            instancePath: instancePath + '/reweightEpsilon',
-            schemaPath: '#/properties/reweightEpsilon/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-            schema: 0,
-            parentSchema: schema11.properties.reweightEpsilon,
-            data: data54,
+    if (data.sliceBins !== undefined) {
+      let data91 = data.sliceBins;
+      if (!(typeof data91 == 'number' && !(data91 % 1) && !isNaN(data91) && isFinite(data91))) {
+        const err125 = {
+          instancePath: instancePath + '/sliceBins',
+          schemaPath: '#/properties/sliceBins/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema6.properties.sliceBins.type,
+          parentSchema: schema6.properties.sliceBins,
+          data: data91,
+        };
+        if (vErrors === null) {
+          vErrors = [err125];
+        } else {
+          vErrors.push(err125);
+        }
+        errors++;
+      }
+      if (typeof data91 == 'number' && isFinite(data91)) {
+        if (data91 > 100 || isNaN(data91)) {
+          const err126 = {
+            instancePath: instancePath + '/sliceBins',
+            schemaPath: '#/properties/sliceBins/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 100 },
+            message: 'must be <= 100',
+            schema: 100,
+            parentSchema: schema6.properties.sliceBins,
+            data: data91,
           };
           if (vErrors === null) {
-            vErrors = [err125];
+            vErrors = [err126];
           } else {
-            vErrors.push(err125);
+            vErrors.push(err126);
           }
           errors++;
         }
-      } else {
-        const err126 = {
-          instancePath: instancePath + '/reweightEpsilon',
-          schemaPath: '#/properties/reweightEpsilon/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.reweightEpsilon.type,
-          parentSchema: schema11.properties.reweightEpsilon,
-          data: data54,
-        };
-        if (vErrors === null) {
-          vErrors = [err126];
-        } else {
-          vErrors.push(err126);
+        if (data91 < 1 || isNaN(data91)) {
+          const err127 = {
+            instancePath: instancePath + '/sliceBins',
+            schemaPath: '#/properties/sliceBins/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+            schema: 1,
+            parentSchema: schema6.properties.sliceBins,
+            data: data91,
+          };
+          if (vErrors === null) {
+            vErrors = [err127];
+          } else {
+            vErrors.push(err127);
+          }
+          errors++;
         }
-        errors++;
       }
     }
-    if (data.score !== undefined) {
-      let data55 = data.score;
-      if (!(data55 === 'msp' || data55 === 'margin' || data55 === 'entropy')) {
-        const err127 = {
-          instancePath: instancePath + '/score',
-          schemaPath: '#/properties/score/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.score.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.score.enum,
-          parentSchema: schema11.properties.score,
-          data: data55,
-        };
-        if (vErrors === null) {
-          vErrors = [err127];
-        } else {
-          vErrors.push(err127);
-        }
-        errors++;
-      }
-    }
-    if (data.acceptThreshold !== undefined) {
-      let data56 = data.acceptThreshold;
-      if (!(typeof data56 == 'number' && isFinite(data56))) {
+    if (data.minSliceSize !== undefined) {
+      let data92 = data.minSliceSize;
+      if (!(typeof data92 == 'number' && !(data92 % 1) && !isNaN(data92) && isFinite(data92))) {
         const err128 = {
-          instancePath: instancePath + '/acceptThreshold',
-          schemaPath: '#/properties/acceptThreshold/type',
+          instancePath: instancePath + '/minSliceSize',
+          schemaPath: '#/properties/minSliceSize/type',
           keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.acceptThreshold.type,
-          parentSchema: schema11.properties.acceptThreshold,
-          data: data56,
+          params: { type: 'integer' },
+          message: 'must be integer',
+          schema: schema6.properties.minSliceSize.type,
+          parentSchema: schema6.properties.minSliceSize,
+          data: data92,
         };
         if (vErrors === null) {
           vErrors = [err128];
@@ -3256,24 +4210,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-    }
-    if (data.targetCoverage !== undefined) {
-      let data57 = data.targetCoverage;
-      const _errs165 = errors;
-      let valid55 = false;
-      let passing0 = null;
-      const _errs166 = errors;
-      if (typeof data57 == 'number' && isFinite(data57)) {
-        if (data57 > 1 || isNaN(data57)) {
+      if (typeof data92 == 'number' && isFinite(data92)) {
+        if (data92 < 1 || isNaN(data92)) {
           const err129 = {
-            instancePath: instancePath + '/targetCoverage',
-            schemaPath: '#/properties/targetCoverage/oneOf/0/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 1 },
-            message: 'must be <= 1',
+            instancePath: instancePath + '/minSliceSize',
+            schemaPath: '#/properties/minSliceSize/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
             schema: 1,
-            parentSchema: schema11.properties.targetCoverage.oneOf[0],
-            data: data57,
+            parentSchema: schema6.properties.minSliceSize,
+            data: data92,
           };
           if (vErrors === null) {
             vErrors = [err129];
@@ -3282,81 +4229,106 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (data57 <= 0 || isNaN(data57)) {
-          const err130 = {
-            instancePath: instancePath + '/targetCoverage',
-            schemaPath: '#/properties/targetCoverage/oneOf/0/exclusiveMinimum',
-            keyword: 'exclusiveMinimum',
-            params: { comparison: '>', limit: 0 },
-            message: 'must be > 0',
-            schema: 0,
-            parentSchema: schema11.properties.targetCoverage.oneOf[0],
-            data: data57,
-          };
-          if (vErrors === null) {
-            vErrors = [err130];
-          } else {
-            vErrors.push(err130);
-          }
-          errors++;
-        }
-      } else {
-        const err131 = {
-          instancePath: instancePath + '/targetCoverage',
-          schemaPath: '#/properties/targetCoverage/oneOf/0/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.targetCoverage.oneOf[0].type,
-          parentSchema: schema11.properties.targetCoverage.oneOf[0],
-          data: data57,
-        };
-        if (vErrors === null) {
-          vErrors = [err131];
-        } else {
-          vErrors.push(err131);
-        }
-        errors++;
       }
-      var _valid3 = _errs166 === errors;
-      if (_valid3) {
-        valid55 = true;
-        passing0 = 0;
-      }
-      const _errs168 = errors;
-      if (Array.isArray(data57)) {
-        if (data57.length < 1) {
-          const err132 = {
-            instancePath: instancePath + '/targetCoverage',
-            schemaPath: '#/properties/targetCoverage/oneOf/1/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema11.properties.targetCoverage.oneOf[1],
-            data: data57,
-          };
-          if (vErrors === null) {
-            vErrors = [err132];
-          } else {
-            vErrors.push(err132);
+    }
+    if (data.compare !== undefined) {
+      let data93 = data.compare;
+      if (data93 && typeof data93 == 'object' && !Array.isArray(data93)) {
+        for (const key7 in data93) {
+          if (!(
+            key7 === 'runs' ||
+            key7 === 'baseline' ||
+            key7 === 'matchBy' ||
+            key7 === 'metrics' ||
+            key7 === 'directions' ||
+            key7 === 'adjust' ||
+            key7 === 'gate'
+          )) {
+            const err130 = {
+              instancePath: instancePath + '/compare',
+              schemaPath: '#/properties/compare/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key7 },
+              message: 'must NOT have additional properties',
+              schema: false,
+              parentSchema: schema6.properties.compare,
+              data: data93,
+            };
+            if (vErrors === null) {
+              vErrors = [err130];
+            } else {
+              vErrors.push(err130);
+            }
+            errors++;
           }
-          errors++;
         }
-        const len7 = data57.length;
-        for (let i10 = 0; i10 < len7; i10++) {
-          let data58 = data57[i10];
-          if (typeof data58 == 'number' && isFinite(data58)) {
-            if (data58 > 1 || isNaN(data58)) {
-              const err133 = {
-                instancePath: instancePath + '/targetCoverage/' + i10,
-                schemaPath: '#/properties/targetCoverage/oneOf/1/items/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 1 },
-                message: 'must be <= 1',
+        if (data93.runs !== undefined) {
+          let data94 = data93.runs;
+          if (Array.isArray(data94)) {
+            if (data94.length < 1) {
+              const err131 = {
+                instancePath: instancePath + '/compare/runs',
+                schemaPath: '#/properties/compare/properties/runs/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
                 schema: 1,
-                parentSchema: schema11.properties.targetCoverage.oneOf[1].items,
-                data: data58,
+                parentSchema: schema6.properties.compare.properties.runs,
+                data: data94,
+              };
+              if (vErrors === null) {
+                vErrors = [err131];
+              } else {
+                vErrors.push(err131);
+              }
+              errors++;
+            }
+            const len10 = data94.length;
+            for (let i14 = 0; i14 < len10; i14++) {
+              if (
+                !validate47(data94[i14], {
+                  instancePath: instancePath + '/compare/runs/' + i14,
+                  parentData: data94,
+                  parentDataProperty: i14,
+                  rootData,
+                })
+              ) {
+                vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+                errors = vErrors.length;
+              }
+            }
+          } else {
+            const err132 = {
+              instancePath: instancePath + '/compare/runs',
+              schemaPath: '#/properties/compare/properties/runs/type',
+              keyword: 'type',
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema6.properties.compare.properties.runs.type,
+              parentSchema: schema6.properties.compare.properties.runs,
+              data: data94,
+            };
+            if (vErrors === null) {
+              vErrors = [err132];
+            } else {
+              vErrors.push(err132);
+            }
+            errors++;
+          }
+        }
+        if (data93.baseline !== undefined) {
+          let data96 = data93.baseline;
+          if (typeof data96 === 'string') {
+            if (func4(data96) < 1) {
+              const err133 = {
+                instancePath: instancePath + '/compare/baseline',
+                schemaPath: '#/properties/compare/properties/baseline/minLength',
+                keyword: 'minLength',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 characters',
+                schema: 1,
+                parentSchema: schema6.properties.compare.properties.baseline,
+                data: data96,
               };
               if (vErrors === null) {
                 vErrors = [err133];
@@ -3365,34 +4337,37 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
-            if (data58 <= 0 || isNaN(data58)) {
-              const err134 = {
-                instancePath: instancePath + '/targetCoverage/' + i10,
-                schemaPath: '#/properties/targetCoverage/oneOf/1/items/exclusiveMinimum',
-                keyword: 'exclusiveMinimum',
-                params: { comparison: '>', limit: 0 },
-                message: 'must be > 0',
-                schema: 0,
-                parentSchema: schema11.properties.targetCoverage.oneOf[1].items,
-                data: data58,
-              };
-              if (vErrors === null) {
-                vErrors = [err134];
-              } else {
-                vErrors.push(err134);
-              }
-              errors++;
-            }
           } else {
-            const err135 = {
-              instancePath: instancePath + '/targetCoverage/' + i10,
-              schemaPath: '#/properties/targetCoverage/oneOf/1/items/type',
+            const err134 = {
+              instancePath: instancePath + '/compare/baseline',
+              schemaPath: '#/properties/compare/properties/baseline/type',
               keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-              schema: schema11.properties.targetCoverage.oneOf[1].items.type,
-              parentSchema: schema11.properties.targetCoverage.oneOf[1].items,
-              data: data58,
+              params: { type: 'string' },
+              message: 'must be string',
+              schema: schema6.properties.compare.properties.baseline.type,
+              parentSchema: schema6.properties.compare.properties.baseline,
+              data: data96,
+            };
+            if (vErrors === null) {
+              vErrors = [err134];
+            } else {
+              vErrors.push(err134);
+            }
+            errors++;
+          }
+        }
+        if (data93.matchBy !== undefined) {
+          let data97 = data93.matchBy;
+          if (!(data97 === 'id' || data97 === 'position' || data97 === 'user')) {
+            const err135 = {
+              instancePath: instancePath + '/compare/matchBy',
+              schemaPath: '#/properties/compare/properties/matchBy/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema6.properties.compare.properties.matchBy.enum },
+              message: 'must be equal to one of the allowed values',
+              schema: schema6.properties.compare.properties.matchBy.enum,
+              parentSchema: schema6.properties.compare.properties.matchBy,
+              data: data97,
             };
             if (vErrors === null) {
               vErrors = [err135];
@@ -3402,26 +4377,19 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        let i11 = data57.length;
-        let j3;
-        if (i11 > 1) {
-          const indices3 = {};
-          for (; i11--;) {
-            let item3 = data57[i11];
-            if (!(typeof item3 == 'number' && isFinite(item3))) {
-              continue;
-            }
-            if (typeof indices3[item3] == 'number') {
-              j3 = indices3[item3];
+        if (data93.metrics !== undefined) {
+          let data98 = data93.metrics;
+          if (Array.isArray(data98)) {
+            if (data98.length < 1) {
               const err136 = {
-                instancePath: instancePath + '/targetCoverage',
-                schemaPath: '#/properties/targetCoverage/oneOf/1/uniqueItems',
-                keyword: 'uniqueItems',
-                params: { i: i11, j: j3 },
-                message: 'must NOT have duplicate items (items ## ' + j3 + ' and ' + i11 + ' are identical)',
-                schema: true,
-                parentSchema: schema11.properties.targetCoverage.oneOf[1],
-                data: data57,
+                instancePath: instancePath + '/compare/metrics',
+                schemaPath: '#/properties/compare/properties/metrics/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+                schema: 1,
+                parentSchema: schema6.properties.compare.properties.metrics,
+                data: data98,
               };
               if (vErrors === null) {
                 vErrors = [err136];
@@ -3429,168 +4397,144 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 vErrors.push(err136);
               }
               errors++;
-              break;
             }
-            indices3[item3] = i11;
-          }
-        }
-      } else {
-        const err137 = {
-          instancePath: instancePath + '/targetCoverage',
-          schemaPath: '#/properties/targetCoverage/oneOf/1/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema11.properties.targetCoverage.oneOf[1].type,
-          parentSchema: schema11.properties.targetCoverage.oneOf[1],
-          data: data57,
-        };
-        if (vErrors === null) {
-          vErrors = [err137];
-        } else {
-          vErrors.push(err137);
-        }
-        errors++;
-      }
-      var _valid3 = _errs168 === errors;
-      if (_valid3 && valid55) {
-        valid55 = false;
-        passing0 = [passing0, 1];
-      } else {
-        if (_valid3) {
-          valid55 = true;
-          passing0 = 1;
-        }
-      }
-      if (!valid55) {
-        const err138 = {
-          instancePath: instancePath + '/targetCoverage',
-          schemaPath: '#/properties/targetCoverage/oneOf',
-          keyword: 'oneOf',
-          params: { passingSchemas: passing0 },
-          message: 'must match exactly one schema in oneOf',
-          schema: schema11.properties.targetCoverage.oneOf,
-          parentSchema: schema11.properties.targetCoverage,
-          data: data57,
-        };
-        if (vErrors === null) {
-          vErrors = [err138];
-        } else {
-          vErrors.push(err138);
-        }
-        errors++;
-      } else {
-        errors = _errs165;
-        if (vErrors !== null) {
-          if (_errs165) {
-            vErrors.length = _errs165;
+            const len11 = data98.length;
+            for (let i15 = 0; i15 < len11; i15++) {
+              let data99 = data98[i15];
+              if (typeof data99 === 'string') {
+                if (func4(data99) < 1) {
+                  const err137 = {
+                    instancePath: instancePath + '/compare/metrics/' + i15,
+                    schemaPath: '#/properties/compare/properties/metrics/items/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                    schema: 1,
+                    parentSchema: schema6.properties.compare.properties.metrics.items,
+                    data: data99,
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err137];
+                  } else {
+                    vErrors.push(err137);
+                  }
+                  errors++;
+                }
+              } else {
+                const err138 = {
+                  instancePath: instancePath + '/compare/metrics/' + i15,
+                  schemaPath: '#/properties/compare/properties/metrics/items/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                  schema: schema6.properties.compare.properties.metrics.items.type,
+                  parentSchema: schema6.properties.compare.properties.metrics.items,
+                  data: data99,
+                };
+                if (vErrors === null) {
+                  vErrors = [err138];
+                } else {
+                  vErrors.push(err138);
+                }
+                errors++;
+              }
+            }
           } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.topK !== undefined) {
-      let data59 = data.topK;
-      if (Array.isArray(data59)) {
-        if (data59.length < 1) {
-          const err139 = {
-            instancePath: instancePath + '/topK',
-            schemaPath: '#/definitions/positiveIntegerList/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema38,
-            data: data59,
-          };
-          if (vErrors === null) {
-            vErrors = [err139];
-          } else {
-            vErrors.push(err139);
-          }
-          errors++;
-        }
-        const len8 = data59.length;
-        for (let i12 = 0; i12 < len8; i12++) {
-          let data60 = data59[i12];
-          if (!(typeof data60 == 'number' && !(data60 % 1) && !isNaN(data60) && isFinite(data60))) {
-            const err140 = {
-              instancePath: instancePath + '/topK/' + i12,
-              schemaPath: '#/definitions/positiveIntegerList/items/type',
+            const err139 = {
+              instancePath: instancePath + '/compare/metrics',
+              schemaPath: '#/properties/compare/properties/metrics/type',
               keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-              schema: schema38.items.type,
-              parentSchema: schema38.items,
-              data: data60,
+              params: { type: 'array' },
+              message: 'must be array',
+              schema: schema6.properties.compare.properties.metrics.type,
+              parentSchema: schema6.properties.compare.properties.metrics,
+              data: data98,
             };
             if (vErrors === null) {
-              vErrors = [err140];
+              vErrors = [err139];
             } else {
-              vErrors.push(err140);
+              vErrors.push(err139);
             }
             errors++;
           }
-          if (typeof data60 == 'number' && isFinite(data60)) {
-            if (data60 > 100000 || isNaN(data60)) {
-              const err141 = {
-                instancePath: instancePath + '/topK/' + i12,
-                schemaPath: '#/definitions/positiveIntegerList/items/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100000 },
-                message: 'must be <= 100000',
-                schema: 100000,
-                parentSchema: schema38.items,
-                data: data60,
-              };
-              if (vErrors === null) {
-                vErrors = [err141];
-              } else {
-                vErrors.push(err141);
+        }
+        if (data93.directions !== undefined) {
+          let data100 = data93.directions;
+          if (data100 && typeof data100 == 'object' && !Array.isArray(data100)) {
+            for (const key8 in data100) {
+              let data101 = data100[key8];
+              if (!(data101 === 'higher' || data101 === 'lower')) {
+                const err140 = {
+                  instancePath: instancePath + '/compare/directions/' + key8.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema6.properties.compare.properties.directions.additionalProperties.enum },
+                  message: 'must be equal to one of the allowed values',
+                  schema: schema6.properties.compare.properties.directions.additionalProperties.enum,
+                  parentSchema: schema6.properties.compare.properties.directions.additionalProperties,
+                  data: data101,
+                };
+                if (vErrors === null) {
+                  vErrors = [err140];
+                } else {
+                  vErrors.push(err140);
+                }
+                errors++;
               }
-              errors++;
             }
-            if (data60 < 1 || isNaN(data60)) {
-              const err142 = {
-                instancePath: instancePath + '/topK/' + i12,
-                schemaPath: '#/definitions/positiveIntegerList/items/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-                schema: 1,
-                parentSchema: schema38.items,
-                data: data60,
-              };
-              if (vErrors === null) {
-                vErrors = [err142];
-              } else {
-                vErrors.push(err142);
-              }
-              errors++;
+          } else {
+            const err141 = {
+              instancePath: instancePath + '/compare/directions',
+              schemaPath: '#/properties/compare/properties/directions/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+              schema: schema6.properties.compare.properties.directions.type,
+              parentSchema: schema6.properties.compare.properties.directions,
+              data: data100,
+            };
+            if (vErrors === null) {
+              vErrors = [err141];
+            } else {
+              vErrors.push(err141);
             }
+            errors++;
           }
         }
-        let i13 = data59.length;
-        let j4;
-        if (i13 > 1) {
-          const indices4 = {};
-          for (; i13--;) {
-            let item4 = data59[i13];
-            if (!(typeof item4 == 'number' && !(item4 % 1) && !isNaN(item4) && isFinite(item4))) {
-              continue;
+        if (data93.adjust !== undefined) {
+          let data102 = data93.adjust;
+          if (!(data102 === 'holm' || data102 === 'bh')) {
+            const err142 = {
+              instancePath: instancePath + '/compare/adjust',
+              schemaPath: '#/properties/compare/properties/adjust/enum',
+              keyword: 'enum',
+              params: { allowedValues: schema6.properties.compare.properties.adjust.enum },
+              message: 'must be equal to one of the allowed values',
+              schema: schema6.properties.compare.properties.adjust.enum,
+              parentSchema: schema6.properties.compare.properties.adjust,
+              data: data102,
+            };
+            if (vErrors === null) {
+              vErrors = [err142];
+            } else {
+              vErrors.push(err142);
             }
-            if (typeof indices4[item4] == 'number') {
-              j4 = indices4[item4];
+            errors++;
+          }
+        }
+        if (data93.gate !== undefined) {
+          let data103 = data93.gate;
+          if (Array.isArray(data103)) {
+            if (data103.length < 1) {
               const err143 = {
-                instancePath: instancePath + '/topK',
-                schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
-                keyword: 'uniqueItems',
-                params: { i: i13, j: j4 },
-                message: 'must NOT have duplicate items (items ## ' + j4 + ' and ' + i13 + ' are identical)',
-                schema: true,
-                parentSchema: schema38,
-                data: data59,
+                instancePath: instancePath + '/compare/gate',
+                schemaPath: '#/properties/compare/properties/gate/minItems',
+                keyword: 'minItems',
+                params: { limit: 1 },
+                message: 'must NOT have fewer than 1 items',
+                schema: 1,
+                parentSchema: schema6.properties.compare.properties.gate,
+                data: data103,
               };
               if (vErrors === null) {
                 vErrors = [err143];
@@ -3598,2087 +4542,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 vErrors.push(err143);
               }
               errors++;
-              break;
             }
-            indices4[item4] = i13;
-          }
-        }
-      } else {
-        const err144 = {
-          instancePath: instancePath + '/topK',
-          schemaPath: '#/definitions/positiveIntegerList/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema38.type,
-          parentSchema: schema38,
-          data: data59,
-        };
-        if (vErrors === null) {
-          vErrors = [err144];
-        } else {
-          vErrors.push(err144);
-        }
-        errors++;
-      }
-    }
-    if (data.eceBins !== undefined) {
-      let data61 = data.eceBins;
-      if (!(typeof data61 == 'number' && !(data61 % 1) && !isNaN(data61) && isFinite(data61))) {
-        const err145 = {
-          instancePath: instancePath + '/eceBins',
-          schemaPath: '#/properties/eceBins/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.eceBins.type,
-          parentSchema: schema11.properties.eceBins,
-          data: data61,
-        };
-        if (vErrors === null) {
-          vErrors = [err145];
-        } else {
-          vErrors.push(err145);
-        }
-        errors++;
-      }
-      if (typeof data61 == 'number' && isFinite(data61)) {
-        if (data61 > 10000 || isNaN(data61)) {
-          const err146 = {
-            instancePath: instancePath + '/eceBins',
-            schemaPath: '#/properties/eceBins/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 10000 },
-            message: 'must be <= 10000',
-            schema: 10000,
-            parentSchema: schema11.properties.eceBins,
-            data: data61,
-          };
-          if (vErrors === null) {
-            vErrors = [err146];
-          } else {
-            vErrors.push(err146);
-          }
-          errors++;
-        }
-        if (data61 < 1 || isNaN(data61)) {
-          const err147 = {
-            instancePath: instancePath + '/eceBins',
-            schemaPath: '#/properties/eceBins/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.eceBins,
-            data: data61,
-          };
-          if (vErrors === null) {
-            vErrors = [err147];
-          } else {
-            vErrors.push(err147);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.costGrid !== undefined) {
-      let data62 = data.costGrid;
-      if (Array.isArray(data62)) {
-        if (data62.length < 1) {
-          const err148 = {
-            instancePath: instancePath + '/costGrid',
-            schemaPath: '#/properties/costGrid/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema11.properties.costGrid,
-            data: data62,
-          };
-          if (vErrors === null) {
-            vErrors = [err148];
-          } else {
-            vErrors.push(err148);
-          }
-          errors++;
-        }
-        const len9 = data62.length;
-        for (let i14 = 0; i14 < len9; i14++) {
-          let data63 = data62[i14];
-          if (typeof data63 == 'number' && isFinite(data63)) {
-            if (data63 > 1 || isNaN(data63)) {
-              const err149 = {
-                instancePath: instancePath + '/costGrid/' + i14,
-                schemaPath: '#/properties/costGrid/items/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 1 },
-                message: 'must be <= 1',
-                schema: 1,
-                parentSchema: schema11.properties.costGrid.items,
-                data: data63,
-              };
-              if (vErrors === null) {
-                vErrors = [err149];
-              } else {
-                vErrors.push(err149);
-              }
-              errors++;
-            }
-            if (data63 < 0 || isNaN(data63)) {
-              const err150 = {
-                instancePath: instancePath + '/costGrid/' + i14,
-                schemaPath: '#/properties/costGrid/items/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-                schema: 0,
-                parentSchema: schema11.properties.costGrid.items,
-                data: data63,
-              };
-              if (vErrors === null) {
-                vErrors = [err150];
-              } else {
-                vErrors.push(err150);
-              }
-              errors++;
-            }
-          } else {
-            const err151 = {
-              instancePath: instancePath + '/costGrid/' + i14,
-              schemaPath: '#/properties/costGrid/items/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-              schema: schema11.properties.costGrid.items.type,
-              parentSchema: schema11.properties.costGrid.items,
-              data: data63,
-            };
-            if (vErrors === null) {
-              vErrors = [err151];
-            } else {
-              vErrors.push(err151);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err152 = {
-          instancePath: instancePath + '/costGrid',
-          schemaPath: '#/properties/costGrid/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema11.properties.costGrid.type,
-          parentSchema: schema11.properties.costGrid,
-          data: data62,
-        };
-        if (vErrors === null) {
-          vErrors = [err152];
-        } else {
-          vErrors.push(err152);
-        }
-        errors++;
-      }
-    }
-    if (data.splitNames !== undefined) {
-      let data64 = data.splitNames;
-      if (data64 && typeof data64 == 'object' && !Array.isArray(data64)) {
-        for (const key7 in data64) {
-          if (!(key7 === 'validation' || key7 === 'test')) {
-            const err153 = {
-              instancePath: instancePath + '/splitNames',
-              schemaPath: '#/properties/splitNames/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key7 },
-              message: 'must NOT have additional properties',
-              schema: false,
-              parentSchema: schema11.properties.splitNames,
-              data: data64,
-            };
-            if (vErrors === null) {
-              vErrors = [err153];
-            } else {
-              vErrors.push(err153);
-            }
-            errors++;
-          }
-        }
-        if (data64.validation !== undefined) {
-          let data65 = data64.validation;
-          if (Array.isArray(data65)) {
-            if (data65.length < 1) {
-              const err154 = {
-                instancePath: instancePath + '/splitNames/validation',
-                schemaPath: '#/properties/splitNames/properties/validation/minItems',
-                keyword: 'minItems',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 items',
-                schema: 1,
-                parentSchema: schema11.properties.splitNames.properties.validation,
-                data: data65,
-              };
-              if (vErrors === null) {
-                vErrors = [err154];
-              } else {
-                vErrors.push(err154);
-              }
-              errors++;
-            }
-            const len10 = data65.length;
-            for (let i15 = 0; i15 < len10; i15++) {
-              let data66 = data65[i15];
-              if (typeof data66 === 'string') {
-                if (func4(data66) < 1) {
-                  const err155 = {
-                    instancePath: instancePath + '/splitNames/validation/' + i15,
-                    schemaPath: '#/properties/splitNames/properties/validation/items/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                    schema: 1,
-                    parentSchema: schema11.properties.splitNames.properties.validation.items,
-                    data: data66,
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err155];
-                  } else {
-                    vErrors.push(err155);
-                  }
-                  errors++;
-                }
-              } else {
-                const err156 = {
-                  instancePath: instancePath + '/splitNames/validation/' + i15,
-                  schemaPath: '#/properties/splitNames/properties/validation/items/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema11.properties.splitNames.properties.validation.items.type,
-                  parentSchema: schema11.properties.splitNames.properties.validation.items,
-                  data: data66,
-                };
-                if (vErrors === null) {
-                  vErrors = [err156];
-                } else {
-                  vErrors.push(err156);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err157 = {
-              instancePath: instancePath + '/splitNames/validation',
-              schemaPath: '#/properties/splitNames/properties/validation/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-              schema: schema11.properties.splitNames.properties.validation.type,
-              parentSchema: schema11.properties.splitNames.properties.validation,
-              data: data65,
-            };
-            if (vErrors === null) {
-              vErrors = [err157];
-            } else {
-              vErrors.push(err157);
-            }
-            errors++;
-          }
-        }
-        if (data64.test !== undefined) {
-          let data67 = data64.test;
-          if (Array.isArray(data67)) {
-            if (data67.length < 1) {
-              const err158 = {
-                instancePath: instancePath + '/splitNames/test',
-                schemaPath: '#/properties/splitNames/properties/test/minItems',
-                keyword: 'minItems',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 items',
-                schema: 1,
-                parentSchema: schema11.properties.splitNames.properties.test,
-                data: data67,
-              };
-              if (vErrors === null) {
-                vErrors = [err158];
-              } else {
-                vErrors.push(err158);
-              }
-              errors++;
-            }
-            const len11 = data67.length;
-            for (let i16 = 0; i16 < len11; i16++) {
-              let data68 = data67[i16];
-              if (typeof data68 === 'string') {
-                if (func4(data68) < 1) {
-                  const err159 = {
-                    instancePath: instancePath + '/splitNames/test/' + i16,
-                    schemaPath: '#/properties/splitNames/properties/test/items/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                    schema: 1,
-                    parentSchema: schema11.properties.splitNames.properties.test.items,
-                    data: data68,
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err159];
-                  } else {
-                    vErrors.push(err159);
-                  }
-                  errors++;
-                }
-              } else {
-                const err160 = {
-                  instancePath: instancePath + '/splitNames/test/' + i16,
-                  schemaPath: '#/properties/splitNames/properties/test/items/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema11.properties.splitNames.properties.test.items.type,
-                  parentSchema: schema11.properties.splitNames.properties.test.items,
-                  data: data68,
-                };
-                if (vErrors === null) {
-                  vErrors = [err160];
-                } else {
-                  vErrors.push(err160);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err161 = {
-              instancePath: instancePath + '/splitNames/test',
-              schemaPath: '#/properties/splitNames/properties/test/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-              schema: schema11.properties.splitNames.properties.test.type,
-              parentSchema: schema11.properties.splitNames.properties.test,
-              data: data67,
-            };
-            if (vErrors === null) {
-              vErrors = [err161];
-            } else {
-              vErrors.push(err161);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err162 = {
-          instancePath: instancePath + '/splitNames',
-          schemaPath: '#/properties/splitNames/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema11.properties.splitNames.type,
-          parentSchema: schema11.properties.splitNames,
-          data: data64,
-        };
-        if (vErrors === null) {
-          vErrors = [err162];
-        } else {
-          vErrors.push(err162);
-        }
-        errors++;
-      }
-    }
-    if (data.randomSplit !== undefined) {
-      let data69 = data.randomSplit;
-      const _errs195 = errors;
-      let valid70 = false;
-      const _errs196 = errors;
-      if (typeof data69 == 'number' && isFinite(data69)) {
-        if (data69 >= 1 || isNaN(data69)) {
-          const err163 = {
-            instancePath: instancePath + '/randomSplit',
-            schemaPath: '#/properties/randomSplit/anyOf/0/exclusiveMaximum',
-            keyword: 'exclusiveMaximum',
-            params: { comparison: '<', limit: 1 },
-            message: 'must be < 1',
-            schema: 1,
-            parentSchema: schema11.properties.randomSplit.anyOf[0],
-            data: data69,
-          };
-          if (vErrors === null) {
-            vErrors = [err163];
-          } else {
-            vErrors.push(err163);
-          }
-          errors++;
-        }
-        if (data69 <= 0 || isNaN(data69)) {
-          const err164 = {
-            instancePath: instancePath + '/randomSplit',
-            schemaPath: '#/properties/randomSplit/anyOf/0/exclusiveMinimum',
-            keyword: 'exclusiveMinimum',
-            params: { comparison: '>', limit: 0 },
-            message: 'must be > 0',
-            schema: 0,
-            parentSchema: schema11.properties.randomSplit.anyOf[0],
-            data: data69,
-          };
-          if (vErrors === null) {
-            vErrors = [err164];
-          } else {
-            vErrors.push(err164);
-          }
-          errors++;
-        }
-      } else {
-        const err165 = {
-          instancePath: instancePath + '/randomSplit',
-          schemaPath: '#/properties/randomSplit/anyOf/0/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.randomSplit.anyOf[0].type,
-          parentSchema: schema11.properties.randomSplit.anyOf[0],
-          data: data69,
-        };
-        if (vErrors === null) {
-          vErrors = [err165];
-        } else {
-          vErrors.push(err165);
-        }
-        errors++;
-      }
-      var _valid4 = _errs196 === errors;
-      valid70 = valid70 || _valid4;
-      if (!valid70) {
-        const _errs198 = errors;
-        if (data69 && typeof data69 == 'object' && !Array.isArray(data69)) {
-          if (data69.validation === undefined) {
-            const err166 = {
-              instancePath: instancePath + '/randomSplit',
-              schemaPath: '#/properties/randomSplit/anyOf/1/required',
-              keyword: 'required',
-              params: { missingProperty: 'validation' },
-              message: "must have required property '" + 'validation' + "'",
-              schema: schema11.properties.randomSplit.anyOf[1].required,
-              parentSchema: schema11.properties.randomSplit.anyOf[1],
-              data: data69,
-            };
-            if (vErrors === null) {
-              vErrors = [err166];
-            } else {
-              vErrors.push(err166);
-            }
-            errors++;
-          }
-          for (const key8 in data69) {
-            if (!(key8 === 'validation' || key8 === 'seed')) {
-              const err167 = {
-                instancePath: instancePath + '/randomSplit',
-                schemaPath: '#/properties/randomSplit/anyOf/1/additionalProperties',
-                keyword: 'additionalProperties',
-                params: { additionalProperty: key8 },
-                message: 'must NOT have additional properties',
-                schema: false,
-                parentSchema: schema11.properties.randomSplit.anyOf[1],
-                data: data69,
-              };
-              if (vErrors === null) {
-                vErrors = [err167];
-              } else {
-                vErrors.push(err167);
-              }
-              errors++;
-            }
-          }
-          if (data69.validation !== undefined) {
-            let data70 = data69.validation;
-            if (typeof data70 == 'number' && isFinite(data70)) {
-              if (data70 >= 1 || isNaN(data70)) {
-                const err168 = {
-                  instancePath: instancePath + '/randomSplit/validation',
-                  schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/exclusiveMaximum',
-                  keyword: 'exclusiveMaximum',
-                  params: { comparison: '<', limit: 1 },
-                  message: 'must be < 1',
-                  schema: 1,
-                  parentSchema: schema11.properties.randomSplit.anyOf[1].properties.validation,
-                  data: data70,
-                };
-                if (vErrors === null) {
-                  vErrors = [err168];
-                } else {
-                  vErrors.push(err168);
-                }
-                errors++;
-              }
-              if (data70 <= 0 || isNaN(data70)) {
-                const err169 = {
-                  instancePath: instancePath + '/randomSplit/validation',
-                  schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/exclusiveMinimum',
-                  keyword: 'exclusiveMinimum',
-                  params: { comparison: '>', limit: 0 },
-                  message: 'must be > 0',
-                  schema: 0,
-                  parentSchema: schema11.properties.randomSplit.anyOf[1].properties.validation,
-                  data: data70,
-                };
-                if (vErrors === null) {
-                  vErrors = [err169];
-                } else {
-                  vErrors.push(err169);
-                }
-                errors++;
-              }
-            } else {
-              const err170 = {
-                instancePath: instancePath + '/randomSplit/validation',
-                schemaPath: '#/properties/randomSplit/anyOf/1/properties/validation/type',
-                keyword: 'type',
-                params: { type: 'number' },
-                message: 'must be number',
-                schema: schema11.properties.randomSplit.anyOf[1].properties.validation.type,
-                parentSchema: schema11.properties.randomSplit.anyOf[1].properties.validation,
-                data: data70,
-              };
-              if (vErrors === null) {
-                vErrors = [err170];
-              } else {
-                vErrors.push(err170);
-              }
-              errors++;
-            }
-          }
-          if (data69.seed !== undefined) {
-            let data71 = data69.seed;
-            if (!(typeof data71 == 'number' && !(data71 % 1) && !isNaN(data71) && isFinite(data71))) {
-              const err171 = {
-                instancePath: instancePath + '/randomSplit/seed',
-                schemaPath: '#/properties/randomSplit/anyOf/1/properties/seed/type',
-                keyword: 'type',
-                params: { type: 'integer' },
-                message: 'must be integer',
-                schema: schema11.properties.randomSplit.anyOf[1].properties.seed.type,
-                parentSchema: schema11.properties.randomSplit.anyOf[1].properties.seed,
-                data: data71,
-              };
-              if (vErrors === null) {
-                vErrors = [err171];
-              } else {
-                vErrors.push(err171);
-              }
-              errors++;
-            }
-          }
-        } else {
-          const err172 = {
-            instancePath: instancePath + '/randomSplit',
-            schemaPath: '#/properties/randomSplit/anyOf/1/type',
-            keyword: 'type',
-            params: { type: 'object' },
-            message: 'must be object',
-            schema: schema11.properties.randomSplit.anyOf[1].type,
-            parentSchema: schema11.properties.randomSplit.anyOf[1],
-            data: data69,
-          };
-          if (vErrors === null) {
-            vErrors = [err172];
-          } else {
-            vErrors.push(err172);
-          }
-          errors++;
-        }
-        var _valid4 = _errs198 === errors;
-        valid70 = valid70 || _valid4;
-      }
-      if (!valid70) {
-        const err173 = {
-          instancePath: instancePath + '/randomSplit',
-          schemaPath: '#/properties/randomSplit/anyOf',
-          keyword: 'anyOf',
-          params: {},
-          message: 'must match a schema in anyOf',
-          schema: schema11.properties.randomSplit.anyOf,
-          parentSchema: schema11.properties.randomSplit,
-          data: data69,
-        };
-        if (vErrors === null) {
-          vErrors = [err173];
-        } else {
-          vErrors.push(err173);
-        }
-        errors++;
-      } else {
-        errors = _errs195;
-        if (vErrors !== null) {
-          if (_errs195) {
-            vErrors.length = _errs195;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.metricsOn !== undefined) {
-      let data72 = data.metricsOn;
-      if (!(data72 === 'test' || data72 === 'all')) {
-        const err174 = {
-          instancePath: instancePath + '/metricsOn',
-          schemaPath: '#/properties/metricsOn/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.metricsOn.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.metricsOn.enum,
-          parentSchema: schema11.properties.metricsOn,
-          data: data72,
-        };
-        if (vErrors === null) {
-          vErrors = [err174];
-        } else {
-          vErrors.push(err174);
-        }
-        errors++;
-      }
-    }
-    if (data.populationSize !== undefined) {
-      let data73 = data.populationSize;
-      if (!(typeof data73 == 'number' && !(data73 % 1) && !isNaN(data73) && isFinite(data73))) {
-        const err175 = {
-          instancePath: instancePath + '/populationSize',
-          schemaPath: '#/properties/populationSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.populationSize.type,
-          parentSchema: schema11.properties.populationSize,
-          data: data73,
-        };
-        if (vErrors === null) {
-          vErrors = [err175];
-        } else {
-          vErrors.push(err175);
-        }
-        errors++;
-      }
-      if (typeof data73 == 'number' && isFinite(data73)) {
-        if (data73 < 1 || isNaN(data73)) {
-          const err176 = {
-            instancePath: instancePath + '/populationSize',
-            schemaPath: '#/properties/populationSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.populationSize,
-            data: data73,
-          };
-          if (vErrors === null) {
-            vErrors = [err176];
-          } else {
-            vErrors.push(err176);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.biasedSize !== undefined) {
-      let data74 = data.biasedSize;
-      if (!(typeof data74 == 'number' && !(data74 % 1) && !isNaN(data74) && isFinite(data74))) {
-        const err177 = {
-          instancePath: instancePath + '/biasedSize',
-          schemaPath: '#/properties/biasedSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.biasedSize.type,
-          parentSchema: schema11.properties.biasedSize,
-          data: data74,
-        };
-        if (vErrors === null) {
-          vErrors = [err177];
-        } else {
-          vErrors.push(err177);
-        }
-        errors++;
-      }
-      if (typeof data74 == 'number' && isFinite(data74)) {
-        if (data74 < 0 || isNaN(data74)) {
-          const err178 = {
-            instancePath: instancePath + '/biasedSize',
-            schemaPath: '#/properties/biasedSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-            schema: 0,
-            parentSchema: schema11.properties.biasedSize,
-            data: data74,
-          };
-          if (vErrors === null) {
-            vErrors = [err178];
-          } else {
-            vErrors.push(err178);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.threshold !== undefined) {
-      let data75 = data.threshold;
-      if (!(typeof data75 == 'number' && isFinite(data75))) {
-        const err179 = {
-          instancePath: instancePath + '/threshold',
-          schemaPath: '#/properties/threshold/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-          schema: schema11.properties.threshold.type,
-          parentSchema: schema11.properties.threshold,
-          data: data75,
-        };
-        if (vErrors === null) {
-          vErrors = [err179];
-        } else {
-          vErrors.push(err179);
-        }
-        errors++;
-      }
-    }
-    if (data.positiveLabel !== undefined) {
-      let data76 = data.positiveLabel;
-      if (typeof data76 !== 'string' && !(typeof data76 == 'number' && isFinite(data76))) {
-        const err180 = {
-          instancePath: instancePath + '/positiveLabel',
-          schemaPath: '#/properties/positiveLabel/type',
-          keyword: 'type',
-          params: { type: schema11.properties.positiveLabel.type },
-          message: 'must be string,number',
-          schema: schema11.properties.positiveLabel.type,
-          parentSchema: schema11.properties.positiveLabel,
-          data: data76,
-        };
-        if (vErrors === null) {
-          vErrors = [err180];
-        } else {
-          vErrors.push(err180);
-        }
-        errors++;
-      }
-    }
-    if (data.k !== undefined) {
-      let data77 = data.k;
-      if (Array.isArray(data77)) {
-        if (data77.length < 1) {
-          const err181 = {
-            instancePath: instancePath + '/k',
-            schemaPath: '#/definitions/positiveIntegerList/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema38,
-            data: data77,
-          };
-          if (vErrors === null) {
-            vErrors = [err181];
-          } else {
-            vErrors.push(err181);
-          }
-          errors++;
-        }
-        const len12 = data77.length;
-        for (let i17 = 0; i17 < len12; i17++) {
-          let data78 = data77[i17];
-          if (!(typeof data78 == 'number' && !(data78 % 1) && !isNaN(data78) && isFinite(data78))) {
-            const err182 = {
-              instancePath: instancePath + '/k/' + i17,
-              schemaPath: '#/definitions/positiveIntegerList/items/type',
-              keyword: 'type',
-              params: { type: 'integer' },
-              message: 'must be integer',
-              schema: schema38.items.type,
-              parentSchema: schema38.items,
-              data: data78,
-            };
-            if (vErrors === null) {
-              vErrors = [err182];
-            } else {
-              vErrors.push(err182);
-            }
-            errors++;
-          }
-          if (typeof data78 == 'number' && isFinite(data78)) {
-            if (data78 > 100000 || isNaN(data78)) {
-              const err183 = {
-                instancePath: instancePath + '/k/' + i17,
-                schemaPath: '#/definitions/positiveIntegerList/items/maximum',
-                keyword: 'maximum',
-                params: { comparison: '<=', limit: 100000 },
-                message: 'must be <= 100000',
-                schema: 100000,
-                parentSchema: schema38.items,
-                data: data78,
-              };
-              if (vErrors === null) {
-                vErrors = [err183];
-              } else {
-                vErrors.push(err183);
-              }
-              errors++;
-            }
-            if (data78 < 1 || isNaN(data78)) {
-              const err184 = {
-                instancePath: instancePath + '/k/' + i17,
-                schemaPath: '#/definitions/positiveIntegerList/items/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 1 },
-                message: 'must be >= 1',
-                schema: 1,
-                parentSchema: schema38.items,
-                data: data78,
-              };
-              if (vErrors === null) {
-                vErrors = [err184];
-              } else {
-                vErrors.push(err184);
-              }
-              errors++;
-            }
-          }
-        }
-        let i18 = data77.length;
-        let j5;
-        if (i18 > 1) {
-          const indices5 = {};
-          for (; i18--;) {
-            let item5 = data77[i18];
-            if (!(typeof item5 == 'number' && !(item5 % 1) && !isNaN(item5) && isFinite(item5))) {
-              continue;
-            }
-            if (typeof indices5[item5] == 'number') {
-              j5 = indices5[item5];
-              const err185 = {
-                instancePath: instancePath + '/k',
-                schemaPath: '#/definitions/positiveIntegerList/uniqueItems',
-                keyword: 'uniqueItems',
-                params: { i: i18, j: j5 },
-                message: 'must NOT have duplicate items (items ## ' + j5 + ' and ' + i18 + ' are identical)',
-                schema: true,
-                parentSchema: schema38,
-                data: data77,
-              };
-              if (vErrors === null) {
-                vErrors = [err185];
-              } else {
-                vErrors.push(err185);
-              }
-              errors++;
-              break;
-            }
-            indices5[item5] = i18;
-          }
-        }
-      } else {
-        const err186 = {
-          instancePath: instancePath + '/k',
-          schemaPath: '#/definitions/positiveIntegerList/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema38.type,
-          parentSchema: schema38,
-          data: data77,
-        };
-        if (vErrors === null) {
-          vErrors = [err186];
-        } else {
-          vErrors.push(err186);
-        }
-        errors++;
-      }
-    }
-    if (data.relevant !== undefined) {
-      let data79 = data.relevant;
-      if (typeof data79 === 'string') {
-        if (func4(data79) < 1) {
-          const err187 = {
-            instancePath: instancePath + '/relevant',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema34,
-            data: data79,
-          };
-          if (vErrors === null) {
-            vErrors = [err187];
-          } else {
-            vErrors.push(err187);
-          }
-          errors++;
-        }
-      } else {
-        const err188 = {
-          instancePath: instancePath + '/relevant',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema34.type,
-          parentSchema: schema34,
-          data: data79,
-        };
-        if (vErrors === null) {
-          vErrors = [err188];
-        } else {
-          vErrors.push(err188);
-        }
-        errors++;
-      }
-    }
-    if (data.train !== undefined) {
-      let data80 = data.train;
-      if (typeof data80 === 'string') {
-        if (func4(data80) < 1) {
-          const err189 = {
-            instancePath: instancePath + '/train',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema34,
-            data: data80,
-          };
-          if (vErrors === null) {
-            vErrors = [err189];
-          } else {
-            vErrors.push(err189);
-          }
-          errors++;
-        }
-      } else {
-        const err190 = {
-          instancePath: instancePath + '/train',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema34.type,
-          parentSchema: schema34,
-          data: data80,
-        };
-        if (vErrors === null) {
-          vErrors = [err190];
-        } else {
-          vErrors.push(err190);
-        }
-        errors++;
-      }
-    }
-    if (data.items !== undefined) {
-      let data81 = data.items;
-      if (typeof data81 === 'string') {
-        if (func4(data81) < 1) {
-          const err191 = {
-            instancePath: instancePath + '/items',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema34,
-            data: data81,
-          };
-          if (vErrors === null) {
-            vErrors = [err191];
-          } else {
-            vErrors.push(err191);
-          }
-          errors++;
-        }
-      } else {
-        const err192 = {
-          instancePath: instancePath + '/items',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema34.type,
-          parentSchema: schema34,
-          data: data81,
-        };
-        if (vErrors === null) {
-          vErrors = [err192];
-        } else {
-          vErrors.push(err192);
-        }
-        errors++;
-      }
-    }
-    if (data.itemPopularity !== undefined) {
-      let data82 = data.itemPopularity;
-      if (typeof data82 === 'string') {
-        if (func4(data82) < 1) {
-          const err193 = {
-            instancePath: instancePath + '/itemPopularity',
-            schemaPath: '#/properties/itemPopularity/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema11.properties.itemPopularity,
-            data: data82,
-          };
-          if (vErrors === null) {
-            vErrors = [err193];
-          } else {
-            vErrors.push(err193);
-          }
-          errors++;
-        }
-      } else {
-        const err194 = {
-          instancePath: instancePath + '/itemPopularity',
-          schemaPath: '#/properties/itemPopularity/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema11.properties.itemPopularity.type,
-          parentSchema: schema11.properties.itemPopularity,
-          data: data82,
-        };
-        if (vErrors === null) {
-          vErrors = [err194];
-        } else {
-          vErrors.push(err194);
-        }
-        errors++;
-      }
-    }
-    if (data.itemEmbeddings !== undefined) {
-      let data83 = data.itemEmbeddings;
-      if (typeof data83 === 'string') {
-        if (func4(data83) < 1) {
-          const err195 = {
-            instancePath: instancePath + '/itemEmbeddings',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema34,
-            data: data83,
-          };
-          if (vErrors === null) {
-            vErrors = [err195];
-          } else {
-            vErrors.push(err195);
-          }
-          errors++;
-        }
-      } else {
-        const err196 = {
-          instancePath: instancePath + '/itemEmbeddings',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema34.type,
-          parentSchema: schema34,
-          data: data83,
-        };
-        if (vErrors === null) {
-          vErrors = [err196];
-        } else {
-          vErrors.push(err196);
-        }
-        errors++;
-      }
-    }
-    if (data.userEmbeddings !== undefined) {
-      let data84 = data.userEmbeddings;
-      if (typeof data84 === 'string') {
-        if (func4(data84) < 1) {
-          const err197 = {
-            instancePath: instancePath + '/userEmbeddings',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema34,
-            data: data84,
-          };
-          if (vErrors === null) {
-            vErrors = [err197];
-          } else {
-            vErrors.push(err197);
-          }
-          errors++;
-        }
-      } else {
-        const err198 = {
-          instancePath: instancePath + '/userEmbeddings',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema34.type,
-          parentSchema: schema34,
-          data: data84,
-        };
-        if (vErrors === null) {
-          vErrors = [err198];
-        } else {
-          vErrors.push(err198);
-        }
-        errors++;
-      }
-    }
-    if (data.userFactors !== undefined) {
-      let data85 = data.userFactors;
-      if (typeof data85 === 'string') {
-        if (func4(data85) < 1) {
-          const err199 = {
-            instancePath: instancePath + '/userFactors',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema34,
-            data: data85,
-          };
-          if (vErrors === null) {
-            vErrors = [err199];
-          } else {
-            vErrors.push(err199);
-          }
-          errors++;
-        }
-      } else {
-        const err200 = {
-          instancePath: instancePath + '/userFactors',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema34.type,
-          parentSchema: schema34,
-          data: data85,
-        };
-        if (vErrors === null) {
-          vErrors = [err200];
-        } else {
-          vErrors.push(err200);
-        }
-        errors++;
-      }
-    }
-    if (data.itemFactors !== undefined) {
-      let data86 = data.itemFactors;
-      if (typeof data86 === 'string') {
-        if (func4(data86) < 1) {
-          const err201 = {
-            instancePath: instancePath + '/itemFactors',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema34,
-            data: data86,
-          };
-          if (vErrors === null) {
-            vErrors = [err201];
-          } else {
-            vErrors.push(err201);
-          }
-          errors++;
-        }
-      } else {
-        const err202 = {
-          instancePath: instancePath + '/itemFactors',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema34.type,
-          parentSchema: schema34,
-          data: data86,
-        };
-        if (vErrors === null) {
-          vErrors = [err202];
-        } else {
-          vErrors.push(err202);
-        }
-        errors++;
-      }
-    }
-    if (data.userIds !== undefined) {
-      let data87 = data.userIds;
-      if (typeof data87 === 'string') {
-        if (func4(data87) < 1) {
-          const err203 = {
-            instancePath: instancePath + '/userIds',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema34,
-            data: data87,
-          };
-          if (vErrors === null) {
-            vErrors = [err203];
-          } else {
-            vErrors.push(err203);
-          }
-          errors++;
-        }
-      } else {
-        const err204 = {
-          instancePath: instancePath + '/userIds',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema34.type,
-          parentSchema: schema34,
-          data: data87,
-        };
-        if (vErrors === null) {
-          vErrors = [err204];
-        } else {
-          vErrors.push(err204);
-        }
-        errors++;
-      }
-    }
-    if (data.itemIds !== undefined) {
-      let data88 = data.itemIds;
-      if (typeof data88 === 'string') {
-        if (func4(data88) < 1) {
-          const err205 = {
-            instancePath: instancePath + '/itemIds',
-            schemaPath: '#/definitions/path/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema34,
-            data: data88,
-          };
-          if (vErrors === null) {
-            vErrors = [err205];
-          } else {
-            vErrors.push(err205);
-          }
-          errors++;
-        }
-      } else {
-        const err206 = {
-          instancePath: instancePath + '/itemIds',
-          schemaPath: '#/definitions/path/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema34.type,
-          parentSchema: schema34,
-          data: data88,
-        };
-        if (vErrors === null) {
-          vErrors = [err206];
-        } else {
-          vErrors.push(err206);
-        }
-        errors++;
-      }
-    }
-    if (data.maskSeen !== undefined) {
-      let data89 = data.maskSeen;
-      if (typeof data89 !== 'boolean') {
-        const err207 = {
-          instancePath: instancePath + '/maskSeen',
-          schemaPath: '#/properties/maskSeen/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-          schema: schema11.properties.maskSeen.type,
-          parentSchema: schema11.properties.maskSeen,
-          data: data89,
-        };
-        if (vErrors === null) {
-          vErrors = [err207];
-        } else {
-          vErrors.push(err207);
-        }
-        errors++;
-      }
-    }
-    if (data.coldThreshold !== undefined) {
-      let data90 = data.coldThreshold;
-      if (!(typeof data90 == 'number' && !(data90 % 1) && !isNaN(data90) && isFinite(data90))) {
-        const err208 = {
-          instancePath: instancePath + '/coldThreshold',
-          schemaPath: '#/properties/coldThreshold/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.coldThreshold.type,
-          parentSchema: schema11.properties.coldThreshold,
-          data: data90,
-        };
-        if (vErrors === null) {
-          vErrors = [err208];
-        } else {
-          vErrors.push(err208);
-        }
-        errors++;
-      }
-      if (typeof data90 == 'number' && isFinite(data90)) {
-        if (data90 < 1 || isNaN(data90)) {
-          const err209 = {
-            instancePath: instancePath + '/coldThreshold',
-            schemaPath: '#/properties/coldThreshold/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.coldThreshold,
-            data: data90,
-          };
-          if (vErrors === null) {
-            vErrors = [err209];
-          } else {
-            vErrors.push(err209);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.catalogSize !== undefined) {
-      let data91 = data.catalogSize;
-      if (!(typeof data91 == 'number' && !(data91 % 1) && !isNaN(data91) && isFinite(data91))) {
-        const err210 = {
-          instancePath: instancePath + '/catalogSize',
-          schemaPath: '#/properties/catalogSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.catalogSize.type,
-          parentSchema: schema11.properties.catalogSize,
-          data: data91,
-        };
-        if (vErrors === null) {
-          vErrors = [err210];
-        } else {
-          vErrors.push(err210);
-        }
-        errors++;
-      }
-      if (typeof data91 == 'number' && isFinite(data91)) {
-        if (data91 < 1 || isNaN(data91)) {
-          const err211 = {
-            instancePath: instancePath + '/catalogSize',
-            schemaPath: '#/properties/catalogSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.catalogSize,
-            data: data91,
-          };
-          if (vErrors === null) {
-            vErrors = [err211];
-          } else {
-            vErrors.push(err211);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.mapNormaliser !== undefined) {
-      let data92 = data.mapNormaliser;
-      if (!(data92 === 'min' || data92 === 'all' || data92 === 'hits')) {
-        const err212 = {
-          instancePath: instancePath + '/mapNormaliser',
-          schemaPath: '#/properties/mapNormaliser/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.mapNormaliser.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.mapNormaliser.enum,
-          parentSchema: schema11.properties.mapNormaliser,
-          data: data92,
-        };
-        if (vErrors === null) {
-          vErrors = [err212];
-        } else {
-          vErrors.push(err212);
-        }
-        errors++;
-      }
-    }
-    if (data.gain !== undefined) {
-      let data93 = data.gain;
-      if (!(data93 === 'linear' || data93 === 'exp')) {
-        const err213 = {
-          instancePath: instancePath + '/gain',
-          schemaPath: '#/properties/gain/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.gain.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema11.properties.gain.enum,
-          parentSchema: schema11.properties.gain,
-          data: data93,
-        };
-        if (vErrors === null) {
-          vErrors = [err213];
-        } else {
-          vErrors.push(err213);
-        }
-        errors++;
-      }
-    }
-    if (data.activityBins !== undefined) {
-      let data94 = data.activityBins;
-      if (Array.isArray(data94)) {
-        if (data94.length < 1) {
-          const err214 = {
-            instancePath: instancePath + '/activityBins',
-            schemaPath: '#/properties/activityBins/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema11.properties.activityBins,
-            data: data94,
-          };
-          if (vErrors === null) {
-            vErrors = [err214];
-          } else {
-            vErrors.push(err214);
-          }
-          errors++;
-        }
-        const len13 = data94.length;
-        for (let i19 = 0; i19 < len13; i19++) {
-          let data95 = data94[i19];
-          if (typeof data95 == 'number' && isFinite(data95)) {
-            if (data95 < 0 || isNaN(data95)) {
-              const err215 = {
-                instancePath: instancePath + '/activityBins/' + i19,
-                schemaPath: '#/properties/activityBins/items/minimum',
-                keyword: 'minimum',
-                params: { comparison: '>=', limit: 0 },
-                message: 'must be >= 0',
-                schema: 0,
-                parentSchema: schema11.properties.activityBins.items,
-                data: data95,
-              };
-              if (vErrors === null) {
-                vErrors = [err215];
-              } else {
-                vErrors.push(err215);
-              }
-              errors++;
-            }
-          } else {
-            const err216 = {
-              instancePath: instancePath + '/activityBins/' + i19,
-              schemaPath: '#/properties/activityBins/items/type',
-              keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be number',
-              schema: schema11.properties.activityBins.items.type,
-              parentSchema: schema11.properties.activityBins.items,
-              data: data95,
-            };
-            if (vErrors === null) {
-              vErrors = [err216];
-            } else {
-              vErrors.push(err216);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err217 = {
-          instancePath: instancePath + '/activityBins',
-          schemaPath: '#/properties/activityBins/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema11.properties.activityBins.type,
-          parentSchema: schema11.properties.activityBins,
-          data: data94,
-        };
-        if (vErrors === null) {
-          vErrors = [err217];
-        } else {
-          vErrors.push(err217);
-        }
-        errors++;
-      }
-    }
-    if (data.slices !== undefined) {
-      let data96 = data.slices;
-      if (Array.isArray(data96)) {
-        if (data96.length < 1) {
-          const err218 = {
-            instancePath: instancePath + '/slices',
-            schemaPath: '#/properties/slices/minItems',
-            keyword: 'minItems',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 items',
-            schema: 1,
-            parentSchema: schema11.properties.slices,
-            data: data96,
-          };
-          if (vErrors === null) {
-            vErrors = [err218];
-          } else {
-            vErrors.push(err218);
-          }
-          errors++;
-        }
-        const len14 = data96.length;
-        for (let i20 = 0; i20 < len14; i20++) {
-          let data97 = data96[i20];
-          if (typeof data97 === 'string') {
-            if (func4(data97) < 1) {
-              const err219 = {
-                instancePath: instancePath + '/slices/' + i20,
-                schemaPath: '#/properties/slices/items/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema11.properties.slices.items,
-                data: data97,
-              };
-              if (vErrors === null) {
-                vErrors = [err219];
-              } else {
-                vErrors.push(err219);
-              }
-              errors++;
-            }
-          } else {
-            const err220 = {
-              instancePath: instancePath + '/slices/' + i20,
-              schemaPath: '#/properties/slices/items/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema11.properties.slices.items.type,
-              parentSchema: schema11.properties.slices.items,
-              data: data97,
-            };
-            if (vErrors === null) {
-              vErrors = [err220];
-            } else {
-              vErrors.push(err220);
-            }
-            errors++;
-          }
-        }
-        let i21 = data96.length;
-        let j6;
-        if (i21 > 1) {
-          const indices6 = {};
-          for (; i21--;) {
-            let item6 = data96[i21];
-            if (typeof item6 !== 'string') {
-              continue;
-            }
-            if (typeof indices6[item6] == 'number') {
-              j6 = indices6[item6];
-              const err221 = {
-                instancePath: instancePath + '/slices',
-                schemaPath: '#/properties/slices/uniqueItems',
-                keyword: 'uniqueItems',
-                params: { i: i21, j: j6 },
-                message: 'must NOT have duplicate items (items ## ' + j6 + ' and ' + i21 + ' are identical)',
-                schema: true,
-                parentSchema: schema11.properties.slices,
-                data: data96,
-              };
-              if (vErrors === null) {
-                vErrors = [err221];
-              } else {
-                vErrors.push(err221);
-              }
-              errors++;
-              break;
-            }
-            indices6[item6] = i21;
-          }
-        }
-      } else {
-        const err222 = {
-          instancePath: instancePath + '/slices',
-          schemaPath: '#/properties/slices/type',
-          keyword: 'type',
-          params: { type: 'array' },
-          message: 'must be array',
-          schema: schema11.properties.slices.type,
-          parentSchema: schema11.properties.slices,
-          data: data96,
-        };
-        if (vErrors === null) {
-          vErrors = [err222];
-        } else {
-          vErrors.push(err222);
-        }
-        errors++;
-      }
-    }
-    if (data.sliceBins !== undefined) {
-      let data98 = data.sliceBins;
-      if (!(typeof data98 == 'number' && !(data98 % 1) && !isNaN(data98) && isFinite(data98))) {
-        const err223 = {
-          instancePath: instancePath + '/sliceBins',
-          schemaPath: '#/properties/sliceBins/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.sliceBins.type,
-          parentSchema: schema11.properties.sliceBins,
-          data: data98,
-        };
-        if (vErrors === null) {
-          vErrors = [err223];
-        } else {
-          vErrors.push(err223);
-        }
-        errors++;
-      }
-      if (typeof data98 == 'number' && isFinite(data98)) {
-        if (data98 > 100 || isNaN(data98)) {
-          const err224 = {
-            instancePath: instancePath + '/sliceBins',
-            schemaPath: '#/properties/sliceBins/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 100 },
-            message: 'must be <= 100',
-            schema: 100,
-            parentSchema: schema11.properties.sliceBins,
-            data: data98,
-          };
-          if (vErrors === null) {
-            vErrors = [err224];
-          } else {
-            vErrors.push(err224);
-          }
-          errors++;
-        }
-        if (data98 < 1 || isNaN(data98)) {
-          const err225 = {
-            instancePath: instancePath + '/sliceBins',
-            schemaPath: '#/properties/sliceBins/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.sliceBins,
-            data: data98,
-          };
-          if (vErrors === null) {
-            vErrors = [err225];
-          } else {
-            vErrors.push(err225);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.minSliceSize !== undefined) {
-      let data99 = data.minSliceSize;
-      if (!(typeof data99 == 'number' && !(data99 % 1) && !isNaN(data99) && isFinite(data99))) {
-        const err226 = {
-          instancePath: instancePath + '/minSliceSize',
-          schemaPath: '#/properties/minSliceSize/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-          schema: schema11.properties.minSliceSize.type,
-          parentSchema: schema11.properties.minSliceSize,
-          data: data99,
-        };
-        if (vErrors === null) {
-          vErrors = [err226];
-        } else {
-          vErrors.push(err226);
-        }
-        errors++;
-      }
-      if (typeof data99 == 'number' && isFinite(data99)) {
-        if (data99 < 1 || isNaN(data99)) {
-          const err227 = {
-            instancePath: instancePath + '/minSliceSize',
-            schemaPath: '#/properties/minSliceSize/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-            schema: 1,
-            parentSchema: schema11.properties.minSliceSize,
-            data: data99,
-          };
-          if (vErrors === null) {
-            vErrors = [err227];
-          } else {
-            vErrors.push(err227);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.compare !== undefined) {
-      let data100 = data.compare;
-      if (data100 && typeof data100 == 'object' && !Array.isArray(data100)) {
-        for (const key9 in data100) {
-          if (!(
-            key9 === 'runs' ||
-            key9 === 'baseline' ||
-            key9 === 'matchBy' ||
-            key9 === 'metrics' ||
-            key9 === 'directions' ||
-            key9 === 'adjust' ||
-            key9 === 'gate'
-          )) {
-            const err228 = {
-              instancePath: instancePath + '/compare',
-              schemaPath: '#/properties/compare/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key9 },
-              message: 'must NOT have additional properties',
-              schema: false,
-              parentSchema: schema11.properties.compare,
-              data: data100,
-            };
-            if (vErrors === null) {
-              vErrors = [err228];
-            } else {
-              vErrors.push(err228);
-            }
-            errors++;
-          }
-        }
-        if (data100.runs !== undefined) {
-          let data101 = data100.runs;
-          if (Array.isArray(data101)) {
-            if (data101.length < 1) {
-              const err229 = {
-                instancePath: instancePath + '/compare/runs',
-                schemaPath: '#/properties/compare/properties/runs/minItems',
-                keyword: 'minItems',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 items',
-                schema: 1,
-                parentSchema: schema11.properties.compare.properties.runs,
-                data: data101,
-              };
-              if (vErrors === null) {
-                vErrors = [err229];
-              } else {
-                vErrors.push(err229);
-              }
-              errors++;
-            }
-            const len15 = data101.length;
-            for (let i22 = 0; i22 < len15; i22++) {
-              let data102 = data101[i22];
-              if (typeof data102 === 'string') {
-                if (func4(data102) < 1) {
-                  const err230 = {
-                    instancePath: instancePath + '/compare/runs/' + i22,
-                    schemaPath: '#/definitions/path/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                    schema: 1,
-                    parentSchema: schema34,
-                    data: data102,
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err230];
-                  } else {
-                    vErrors.push(err230);
-                  }
-                  errors++;
-                }
-              } else {
-                const err231 = {
-                  instancePath: instancePath + '/compare/runs/' + i22,
-                  schemaPath: '#/definitions/path/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema34.type,
-                  parentSchema: schema34,
-                  data: data102,
-                };
-                if (vErrors === null) {
-                  vErrors = [err231];
-                } else {
-                  vErrors.push(err231);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err232 = {
-              instancePath: instancePath + '/compare/runs',
-              schemaPath: '#/properties/compare/properties/runs/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-              schema: schema11.properties.compare.properties.runs.type,
-              parentSchema: schema11.properties.compare.properties.runs,
-              data: data101,
-            };
-            if (vErrors === null) {
-              vErrors = [err232];
-            } else {
-              vErrors.push(err232);
-            }
-            errors++;
-          }
-        }
-        if (data100.baseline !== undefined) {
-          let data103 = data100.baseline;
-          if (typeof data103 === 'string') {
-            if (func4(data103) < 1) {
-              const err233 = {
-                instancePath: instancePath + '/compare/baseline',
-                schemaPath: '#/properties/compare/properties/baseline/minLength',
-                keyword: 'minLength',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 characters',
-                schema: 1,
-                parentSchema: schema11.properties.compare.properties.baseline,
-                data: data103,
-              };
-              if (vErrors === null) {
-                vErrors = [err233];
-              } else {
-                vErrors.push(err233);
-              }
-              errors++;
-            }
-          } else {
-            const err234 = {
-              instancePath: instancePath + '/compare/baseline',
-              schemaPath: '#/properties/compare/properties/baseline/type',
-              keyword: 'type',
-              params: { type: 'string' },
-              message: 'must be string',
-              schema: schema11.properties.compare.properties.baseline.type,
-              parentSchema: schema11.properties.compare.properties.baseline,
-              data: data103,
-            };
-            if (vErrors === null) {
-              vErrors = [err234];
-            } else {
-              vErrors.push(err234);
-            }
-            errors++;
-          }
-        }
-        if (data100.matchBy !== undefined) {
-          let data104 = data100.matchBy;
-          if (!(data104 === 'id' || data104 === 'position' || data104 === 'user')) {
-            const err235 = {
-              instancePath: instancePath + '/compare/matchBy',
-              schemaPath: '#/properties/compare/properties/matchBy/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.compare.properties.matchBy.enum },
-              message: 'must be equal to one of the allowed values',
-              schema: schema11.properties.compare.properties.matchBy.enum,
-              parentSchema: schema11.properties.compare.properties.matchBy,
-              data: data104,
-            };
-            if (vErrors === null) {
-              vErrors = [err235];
-            } else {
-              vErrors.push(err235);
-            }
-            errors++;
-          }
-        }
-        if (data100.metrics !== undefined) {
-          let data105 = data100.metrics;
-          if (Array.isArray(data105)) {
-            if (data105.length < 1) {
-              const err236 = {
-                instancePath: instancePath + '/compare/metrics',
-                schemaPath: '#/properties/compare/properties/metrics/minItems',
-                keyword: 'minItems',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 items',
-                schema: 1,
-                parentSchema: schema11.properties.compare.properties.metrics,
-                data: data105,
-              };
-              if (vErrors === null) {
-                vErrors = [err236];
-              } else {
-                vErrors.push(err236);
-              }
-              errors++;
-            }
-            const len16 = data105.length;
-            for (let i23 = 0; i23 < len16; i23++) {
-              let data106 = data105[i23];
-              if (typeof data106 === 'string') {
-                if (func4(data106) < 1) {
-                  const err237 = {
-                    instancePath: instancePath + '/compare/metrics/' + i23,
-                    schemaPath: '#/properties/compare/properties/metrics/items/minLength',
-                    keyword: 'minLength',
-                    params: { limit: 1 },
-                    message: 'must NOT have fewer than 1 characters',
-                    schema: 1,
-                    parentSchema: schema11.properties.compare.properties.metrics.items,
-                    data: data106,
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err237];
-                  } else {
-                    vErrors.push(err237);
-                  }
-                  errors++;
-                }
-              } else {
-                const err238 = {
-                  instancePath: instancePath + '/compare/metrics/' + i23,
-                  schemaPath: '#/properties/compare/properties/metrics/items/type',
-                  keyword: 'type',
-                  params: { type: 'string' },
-                  message: 'must be string',
-                  schema: schema11.properties.compare.properties.metrics.items.type,
-                  parentSchema: schema11.properties.compare.properties.metrics.items,
-                  data: data106,
-                };
-                if (vErrors === null) {
-                  vErrors = [err238];
-                } else {
-                  vErrors.push(err238);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err239 = {
-              instancePath: instancePath + '/compare/metrics',
-              schemaPath: '#/properties/compare/properties/metrics/type',
-              keyword: 'type',
-              params: { type: 'array' },
-              message: 'must be array',
-              schema: schema11.properties.compare.properties.metrics.type,
-              parentSchema: schema11.properties.compare.properties.metrics,
-              data: data105,
-            };
-            if (vErrors === null) {
-              vErrors = [err239];
-            } else {
-              vErrors.push(err239);
-            }
-            errors++;
-          }
-        }
-        if (data100.directions !== undefined) {
-          let data107 = data100.directions;
-          if (data107 && typeof data107 == 'object' && !Array.isArray(data107)) {
-            for (const key10 in data107) {
-              let data108 = data107[key10];
-              if (!(data108 === 'higher' || data108 === 'lower')) {
-                const err240 = {
-                  instancePath: instancePath + '/compare/directions/' + key10.replace(/~/g, '~0').replace(/\//g, '~1'),
-                  schemaPath: '#/properties/compare/properties/directions/additionalProperties/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                  schema: schema11.properties.compare.properties.directions.additionalProperties.enum,
-                  parentSchema: schema11.properties.compare.properties.directions.additionalProperties,
-                  data: data108,
-                };
-                if (vErrors === null) {
-                  vErrors = [err240];
-                } else {
-                  vErrors.push(err240);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err241 = {
-              instancePath: instancePath + '/compare/directions',
-              schemaPath: '#/properties/compare/properties/directions/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-              schema: schema11.properties.compare.properties.directions.type,
-              parentSchema: schema11.properties.compare.properties.directions,
-              data: data107,
-            };
-            if (vErrors === null) {
-              vErrors = [err241];
-            } else {
-              vErrors.push(err241);
-            }
-            errors++;
-          }
-        }
-        if (data100.adjust !== undefined) {
-          let data109 = data100.adjust;
-          if (!(data109 === 'holm' || data109 === 'bh')) {
-            const err242 = {
-              instancePath: instancePath + '/compare/adjust',
-              schemaPath: '#/properties/compare/properties/adjust/enum',
-              keyword: 'enum',
-              params: { allowedValues: schema11.properties.compare.properties.adjust.enum },
-              message: 'must be equal to one of the allowed values',
-              schema: schema11.properties.compare.properties.adjust.enum,
-              parentSchema: schema11.properties.compare.properties.adjust,
-              data: data109,
-            };
-            if (vErrors === null) {
-              vErrors = [err242];
-            } else {
-              vErrors.push(err242);
-            }
-            errors++;
-          }
-        }
-        if (data100.gate !== undefined) {
-          let data110 = data100.gate;
-          if (Array.isArray(data110)) {
-            if (data110.length < 1) {
-              const err243 = {
-                instancePath: instancePath + '/compare/gate',
-                schemaPath: '#/properties/compare/properties/gate/minItems',
-                keyword: 'minItems',
-                params: { limit: 1 },
-                message: 'must NOT have fewer than 1 items',
-                schema: 1,
-                parentSchema: schema11.properties.compare.properties.gate,
-                data: data110,
-              };
-              if (vErrors === null) {
-                vErrors = [err243];
-              } else {
-                vErrors.push(err243);
-              }
-              errors++;
-            }
-            const len17 = data110.length;
-            for (let i24 = 0; i24 < len17; i24++) {
-              let data111 = data110[i24];
-              if (typeof data111 === 'string') {
-                if (!pattern0.test(data111)) {
-                  const err244 = {
-                    instancePath: instancePath + '/compare/gate/' + i24,
+            const len12 = data103.length;
+            for (let i16 = 0; i16 < len12; i16++) {
+              let data104 = data103[i16];
+              if (typeof data104 === 'string') {
+                if (!pattern0.test(data104)) {
+                  const err144 = {
+                    instancePath: instancePath + '/compare/gate/' + i16,
                     schemaPath: '#/properties/compare/properties/gate/items/pattern',
                     keyword: 'pattern',
                     params: {
@@ -5689,91 +4560,91 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$' +
                       '"',
                     schema: '^\\s*[^<>\\s]+\\s*[<>]=?\\s*[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?%?\\s*$',
-                    parentSchema: schema11.properties.compare.properties.gate.items,
-                    data: data111,
+                    parentSchema: schema6.properties.compare.properties.gate.items,
+                    data: data104,
                   };
                   if (vErrors === null) {
-                    vErrors = [err244];
+                    vErrors = [err144];
                   } else {
-                    vErrors.push(err244);
+                    vErrors.push(err144);
                   }
                   errors++;
                 }
               } else {
-                const err245 = {
-                  instancePath: instancePath + '/compare/gate/' + i24,
+                const err145 = {
+                  instancePath: instancePath + '/compare/gate/' + i16,
                   schemaPath: '#/properties/compare/properties/gate/items/type',
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                  schema: schema11.properties.compare.properties.gate.items.type,
-                  parentSchema: schema11.properties.compare.properties.gate.items,
-                  data: data111,
+                  schema: schema6.properties.compare.properties.gate.items.type,
+                  parentSchema: schema6.properties.compare.properties.gate.items,
+                  data: data104,
                 };
                 if (vErrors === null) {
-                  vErrors = [err245];
+                  vErrors = [err145];
                 } else {
-                  vErrors.push(err245);
+                  vErrors.push(err145);
                 }
                 errors++;
               }
             }
           } else {
-            const err246 = {
+            const err146 = {
               instancePath: instancePath + '/compare/gate',
               schemaPath: '#/properties/compare/properties/gate/type',
               keyword: 'type',
               params: { type: 'array' },
               message: 'must be array',
-              schema: schema11.properties.compare.properties.gate.type,
-              parentSchema: schema11.properties.compare.properties.gate,
-              data: data110,
+              schema: schema6.properties.compare.properties.gate.type,
+              parentSchema: schema6.properties.compare.properties.gate,
+              data: data103,
             };
             if (vErrors === null) {
-              vErrors = [err246];
+              vErrors = [err146];
             } else {
-              vErrors.push(err246);
+              vErrors.push(err146);
             }
             errors++;
           }
         }
       } else {
-        const err247 = {
+        const err147 = {
           instancePath: instancePath + '/compare',
           schemaPath: '#/properties/compare/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-          schema: schema11.properties.compare.type,
-          parentSchema: schema11.properties.compare,
-          data: data100,
+          schema: schema6.properties.compare.type,
+          parentSchema: schema6.properties.compare,
+          data: data93,
         };
         if (vErrors === null) {
-          vErrors = [err247];
+          vErrors = [err147];
         } else {
-          vErrors.push(err247);
+          vErrors.push(err147);
         }
         errors++;
       }
     }
   } else {
-    const err248 = {
+    const err148 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
       params: { type: 'object' },
       message: 'must be object',
-      schema: schema11.type,
-      parentSchema: schema11,
+      schema: schema6.type,
+      parentSchema: schema6,
       data,
     };
     if (vErrors === null) {
-      vErrors = [err248];
+      vErrors = [err148];
     } else {
-      vErrors.push(err248);
+      vErrors.push(err148);
     }
     errors++;
   }
-  validate10.errors = vErrors;
+  validate21.errors = vErrors;
   return errors === 0;
 }
