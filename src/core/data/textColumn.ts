@@ -23,6 +23,27 @@ export function cellAsText(cell: Cell | undefined): string {
   return String(cell);
 }
 
+/**
+ * Dictionary-encodes one value per row: `names` holds each distinct value once, in order of first
+ * appearance, and `codes[i]` is the index of row i's value in it.
+ */
+export function dictionaryEncode<T extends string | number>(values: ArrayLike<T>): { codes: Int32Array; names: T[] } {
+  const index = new Map<T, number>();
+  const names: T[] = [];
+  const codes = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    let k = index.get(v);
+    if (k === undefined) {
+      k = names.length;
+      index.set(v, k);
+      names.push(v);
+    }
+    codes[i] = k;
+  }
+  return { codes, names };
+}
+
 /** Collects a {@link TextColumn} row by row (growable). */
 export class TextColumnBuilder {
   private readonly index = new Map<string, number>();

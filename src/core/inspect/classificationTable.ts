@@ -6,7 +6,7 @@
  */
 import { Warnings } from '../diagnostics';
 import type { RowIds } from '../data/rowIds';
-import type { TextColumn } from '../data/textColumn';
+import { dictionaryEncode, type TextColumn } from '../data/textColumn';
 import type { LoadedClassification } from '../io/loadClassification';
 import { rowScores } from '../metrics/rowScores';
 import { unshiftWeight } from '../io/weights';
@@ -21,24 +21,6 @@ import type { Field } from '../rows/fields';
 import type { RowTable } from './rowTable';
 import type { ClassificationRowView } from '../rows/types';
 
-/** Dictionary-encodes a string per row. */
-export function encode(values: readonly string[]): { codes: Int32Array; names: string[] } {
-  const index = new Map<string, number>();
-  const names: string[] = [];
-  const codes = new Int32Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    let k = index.get(v);
-    if (k === undefined) {
-      k = names.length;
-      index.set(v, k);
-      names.push(v);
-    }
-    codes[i] = k;
-  }
-  return { codes, names };
-}
-
 /**
  * The `id` field, dictionary-encoded on first use (a filter or a sort by id) rather than when the
  * table is built: a string and a map entry a row cost more than the rest of the table, and most
@@ -46,7 +28,7 @@ export function encode(values: readonly string[]): { codes: Int32Array; names: s
  */
 export function idField(ids: RowIds): Field {
   let encoded: { codes: Int32Array; names: string[] } | null = null;
-  const get = (): { codes: Int32Array; names: string[] } => (encoded ??= encode(ids.toArray()));
+  const get = (): { codes: Int32Array; names: string[] } => (encoded ??= dictionaryEncode(ids.toArray()));
   return {
     kind: 'category',
     get codes() {
@@ -134,9 +116,9 @@ export function classificationTable(loaded: LoadedClassification, values: Classi
     classGroup = { codes, names: run.groups.names };
     fields.set('class_group', { kind: 'category', ...classGroup });
   }
-  const group = data.groupColumn ? encode(data.groupColumn) : null;
+  const group = data.groupColumn ? dictionaryEncode(data.groupColumn) : null;
   if (group) fields.set('group', { kind: 'category', ...group });
-  const split = data.split ? encode(data.split) : null;
+  const split = data.split ? dictionaryEncode(data.split) : null;
   if (split) fields.set('split', { kind: 'category', ...split });
   // The role each split value plays (`splitNames` maps any spelling, e.g. holdout → test): the
   // drill-downs select the measured rows by role, whatever the column holds.

@@ -17,7 +17,8 @@ import { loadIwBinary } from '../io/loadIwBinary';
 import { loadRanking } from '../io/ranking/load';
 import { ResultsBuilder } from '../results/builder';
 import type { TaskContext } from '../tasks/types';
-import { classificationRowValues, classificationTable, encode } from './classificationTable';
+import { classificationRowValues, classificationTable } from './classificationTable';
+import { dictionaryEncode } from '../data/textColumn';
 import { StaleSourceError } from './errors';
 import { iwTable } from './iwTable';
 import { rankingRows, rankingTable } from './rankingTable';
@@ -35,7 +36,7 @@ function groupColumnText(loaded: LoadedClassification): TextColumn[] {
   const name = loaded.columns.group;
   const values = loaded.data.groupColumn;
   if (typeof name !== 'string' || !values || name in loaded.text) return [];
-  const { codes, names } = encode(values);
+  const { codes, names } = dictionaryEncode(values);
   return [{ name, values: names, codes }];
 }
 

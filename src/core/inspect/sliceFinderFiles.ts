@@ -9,7 +9,7 @@
  */
 import { fail } from '../diagnostics';
 import type { TextColumn } from '../data/textColumn';
-import { encode } from './classificationTable';
+import { dictionaryEncode } from '../data/textColumn';
 import { openInspection, type Inspection, type InspectionOptions } from './open';
 import { findSlices, type SliceFinderOptions } from './sliceFinder';
 import type { ClassificationRowView, FilterTerm } from '../rows/types';
@@ -69,7 +69,7 @@ export function classificationRows(insp: Inspection, file: string, where: Filter
 /** The columns sliced by, over the kept rows: `label` (by value), the columns without a role, `confidence`. */
 export function sliceColumns({ views, kept }: RowsOfFile): TextColumn[] {
   const column = (name: string, text: (v: ClassificationRowView) => string): TextColumn => {
-    const { codes, names } = encode(Array.from(kept, (i) => text(views[i])));
+    const { codes, names } = dictionaryEncode(Array.from(kept, (i) => text(views[i])));
     return { name, values: names, codes };
   };
   const out: (TextColumn & { categorical?: boolean })[] = [{ ...column('label', (v) => v.label), categorical: true }];

@@ -12,6 +12,7 @@
  * calibration errors are the exception: a basic bootstrap interval ({@link IntervalMethod}).
  */
 import { checkCancelled, type Progress } from '../diagnostics';
+import { dictionaryEncode } from '../data/textColumn';
 
 /** Default number of resamples behind provisional intervals. */
 export const PROVISIONAL_RESAMPLES = 200;
@@ -111,18 +112,7 @@ export function resampleColumns(values: Float64Array, K: number, nResamples: num
 
 /** Stratum index per row (0..S-1, in order of first appearance) from any per-row key. */
 export function strataOf(values: ArrayLike<string | number>): Int32Array {
-  const ids = new Map<string | number, number>();
-  const out = new Int32Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    let id = ids.get(v);
-    if (id === undefined) {
-      id = ids.size;
-      ids.set(v, id);
-    }
-    out[i] = id;
-  }
-  return out;
+  return dictionaryEncode(values).codes;
 }
 
 /**
