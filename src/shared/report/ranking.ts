@@ -31,6 +31,28 @@ function baselineDashes(names: string[]): Map<string, number[]> {
 }
 
 /**
+ * One curve of the metric-vs-K chart: the run's solid, a baseline's (`baseline` named) in the
+ * metric's colour with the baseline's dash pattern.
+ */
+function cutoffSeries(
+  metric: string,
+  colour: Series['colour'],
+  points: Series['points'],
+  baseline?: { name: string; dashes: Map<string, number[]> },
+): Series {
+  if (!baseline) return { label: cutoffMetricName(metric), colour, style: 'line', points };
+  const lineDash = baseline.dashes.get(baseline.name)!;
+  return {
+    label: `${cutoffMetricName(metric)} (${baseline.name})`,
+    colour,
+    style: 'line',
+    dashed: true,
+    lineDash,
+    points,
+  };
+}
+
+/**
  * Metric-vs-K curves: each metric its own colour (its run curve solid), each of its baselines in
  * the same colour with the baseline's own dash pattern (the legend draws the dashes). From the
  * ranking family's dense curves `metricVsK.<metric>` (one point per K, baselines in `extra`) when
@@ -47,17 +69,10 @@ export function metricVsKChart(results: Results): ChartModel | undefined {
     dense.forEach(([name, c], i) => {
       const metric = name.slice('metricVsK.'.length);
       const colour = SERIES_COLOURS[i % SERIES_COLOURS.length]!;
-      series.push({ label: cutoffMetricName(metric), colour, style: 'line', points: pts(c.xs, c.ys) });
+      series.push(cutoffSeries(metric, colour, pts(c.xs, c.ys)));
       c.xs.forEach((k, j) => rows.push([metric, 'run', k, c.ys[j] ?? null]));
       for (const [b, ys] of Object.entries(c.extra ?? {})) {
-        series.push({
-          label: `${cutoffMetricName(metric)} (${b})`,
-          colour,
-          style: 'line',
-          dashed: true,
-          lineDash: dashes.get(b)!,
-          points: pts(c.xs, ys),
-        });
+        series.push(cutoffSeries(metric, colour, pts(c.xs, ys), { name: b, dashes }));
         c.xs.forEach((k, j) => rows.push([metric, b, k, ys[j] ?? null]));
       }
     });
@@ -104,24 +119,25 @@ export function metricVsKChart(results: Results): ChartModel | undefined {
   names.forEach((name, i) => {
     const colour = SERIES_COLOURS[i % SERIES_COLOURS.length]!;
     const valueAt = (src: Record<string, MetricValue>, k: number): number | null => src[`${name}@${k}`]?.value ?? null;
-    series.push({
-      label: cutoffMetricName(name),
-      colour,
-      style: 'line',
-      points: ks.map((k) => ({ x: k, y: valueAt(results.metrics, k) })),
-    });
+    series.push(
+      cutoffSeries(
+        name,
+        colour,
+        ks.map((k) => ({ x: k, y: valueAt(results.metrics, k) })),
+      ),
+    );
     cols.push([name, 'num']);
     ks.forEach((k, r) => rows[r]!.push(valueAt(results.metrics, k)));
     for (const [b, src] of Object.entries(results.baselines ?? {})) {
       if (!ks.some((k) => src[`${name}@${k}`] !== undefined)) continue;
-      series.push({
-        label: `${cutoffMetricName(name)} (${b})`,
-        colour,
-        style: 'line',
-        dashed: true,
-        lineDash: dashes.get(b)!,
-        points: ks.map((k) => ({ x: k, y: valueAt(src, k) })),
-      });
+      series.push(
+        cutoffSeries(
+          name,
+          colour,
+          ks.map((k) => ({ x: k, y: valueAt(src, k) })),
+          { name: b, dashes },
+        ),
+      );
       cols.push([`${name} (${b})`, 'num']);
       ks.forEach((k, r) => rows[r]!.push(valueAt(src, k)));
     }
