@@ -52,15 +52,14 @@ export const ITEM_MAP_MAX_DIM = 4096;
  */
 export const FACTOR_MAP_MAX_DIM = JACOBI_MAX_DIM;
 
-export interface ItemMapTable {
+/** The first two principal components' variances and shares are the PCA's ({@link Pca2}). */
+export interface ItemMapTable extends Pick<Pca2, 'explainedVariance' | 'explainedVarianceRatio'> {
   /** Where the vectors come from: the config key and the file as named there. */
   source: 'itemEmbeddings' | 'itemFactors';
   file: string;
   dim: number;
   /** Items with a vector: the principal components are computed on all of them. */
   itemsWithVectors: number;
-  explainedVariance: [number, number];
-  explainedVarianceRatio: [number, number];
   /** The cutoff of `recommended` (the largest K). */
   k: number;
   limit: number;
