@@ -44,6 +44,7 @@
  * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
 import type { RankedLists } from '../../data/rankingData';
+import { ListAccumulator } from './listAccumulator';
 
 export type Gain = 'linear' | 'exp';
 export type MapNormaliser = 'min' | 'all' | 'hits';
@@ -159,8 +160,7 @@ export function splitEvaluated(
  * long loop over all users ran in the interpreter until on-stack replacement and left a boxed
  * number behind for each floating-point step.
  */
-export class AccuracyAccumulator {
-  private readonly ks: Int32Array;
+export class AccuracyAccumulator extends ListAccumulator {
   private readonly maxK: number;
   private readonly gain: Gain;
   private readonly norm: MapNormaliser;
@@ -189,16 +189,14 @@ export class AccuracyAccumulator {
   private readonly hitPos: Int32Array;
   private readonly hitW: Float64Array;
   private sortedGrades = new Float64Array(64);
-  /** Lists added so far. */
-  private n = 0;
 
   constructor(
     private readonly rel: RelevanceCsr,
-    private readonly nEval: number,
+    nEval: number,
     opts: AccuracyOptions,
   ) {
     const ks = checkCutoffs(opts.ks);
-    this.ks = Int32Array.from(ks);
+    super(nEval, ks);
     this.gain = opts.gain ?? 'linear';
     this.norm = opts.mapNormaliser ?? 'min';
     const maxK = (this.maxK = ks[ks.length - 1]);
@@ -398,8 +396,7 @@ export class AccuracyAccumulator {
 
   /** The means, curves and per-user columns once every evaluated list has been added. */
   result(evaluated: Int32Array, skipped: Int32Array): AccuracyResult {
-    if (this.n !== this.nEval)
-      throw new RangeError(`Expected ${this.nEval} evaluated lists to be added, but got ${this.n}.`);
+    this.checkAllAdded();
     const { maxK, ks, nEval, perUser } = this;
     const curves = {} as Record<AccuracyMetric, Float64Array>;
     for (const mName of ACCURACY_METRICS) {

@@ -40,6 +40,7 @@
  * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
 import type { RankedLists } from '../../data/rankingData';
+import { ListAccumulator } from './listAccumulator';
 
 export interface CatalogOptions {
   ks: number[];
@@ -105,8 +106,7 @@ const NOT_RECOMMENDED = 0x7fffffff;
  * AccuracyAccumulator in ./accuracy: the same sums whichever way the lists come, and a small
  * method that is compiled early).
  */
-export class CatalogAccumulator {
-  private readonly ks: Int32Array;
+export class CatalogAccumulator extends ListAccumulator {
   /** Per item: the first rank (0-based) at which any list holds it. */
   private readonly minPos: Int32Array;
   /** Per item: −log2 of its share of the popularity (NaN without one); null without a popularity. */
@@ -117,15 +117,13 @@ export class CatalogAccumulator {
   private readonly novSum: Float64Array;
   private readonly novUsers: Int32Array;
   private unknownSlots = 0;
-  /** Lists added so far. */
-  private n = 0;
 
   constructor(
-    private readonly nEval: number,
+    nEval: number,
     private readonly opts: CatalogOptions,
   ) {
     const ks = [...opts.ks].sort((a, b) => a - b);
-    this.ks = Int32Array.from(ks);
+    super(nEval, ks);
     const nItems = opts.nItems;
     this.minPos = new Int32Array(nItems).fill(NOT_RECOMMENDED);
     const counts = opts.trainCounts;
@@ -181,8 +179,7 @@ export class CatalogAccumulator {
 
   /** The catalog metrics once every evaluated list has been added. */
   result(): CatalogResult {
-    if (this.n !== this.nEval)
-      throw new RangeError(`Expected ${this.nEval} evaluated lists to be added, but got ${this.n}.`);
+    this.checkAllAdded();
     const { opts, minPos, novSum, novUsers } = this;
     const ks = Array.from(this.ks);
     const maxK = ks[ks.length - 1];

@@ -28,6 +28,7 @@
  * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
 import type { Embeddings, RankedLists, TrainData } from '../../data/rankingData';
+import { ListAccumulator } from './listAccumulator';
 
 export interface EmbeddingMetricsResult {
   /** `diversity@K` per evaluated user (NaN where undefined). */
@@ -67,8 +68,7 @@ export function embeddingMetrics(
  * The embedding metrics gathered one evaluated list at a time, in the order of the lists (see
  * AccuracyAccumulator in ./accuracy).
  */
-export class EmbeddingAccumulator {
-  private readonly ks: Int32Array;
+export class EmbeddingAccumulator extends ListAccumulator {
   private readonly diversity: Record<string, Float64Array> = {};
   private readonly divCols: Float64Array[];
   private readonly alignment: Record<string, Float64Array> | null;
@@ -78,15 +78,13 @@ export class EmbeddingAccumulator {
   private readonly profiles = { given: 0, fromTrain: 0, none: 0 };
   private readonly diversityUndefined: number[];
   private missingSlots = 0;
-  /** Lists added so far. */
-  private n = 0;
 
   constructor(
-    private readonly nEval: number,
+    nEval: number,
     private readonly opts: EmbeddingOptions,
   ) {
     const ks = [...opts.ks].sort((a, b) => a - b);
-    this.ks = Int32Array.from(ks);
+    super(nEval, ks);
     const diversity = this.diversity;
     this.divCols = ks.map((k) => (diversity[`diversity@${k}`] = new Float64Array(nEval)));
     const canProfile = opts.users !== null || opts.train !== null;
@@ -147,8 +145,7 @@ export class EmbeddingAccumulator {
 
   /** The embedding metrics once every evaluated list has been added. */
   result(): EmbeddingMetricsResult {
-    if (this.n !== this.nEval)
-      throw new RangeError(`Expected ${this.nEval} evaluated lists to be added, but got ${this.n}.`);
+    this.checkAllAdded();
     const { diversity, alignment, profiles, missingSlots, diversityUndefined } = this;
     return { diversity, alignment, profiles, missingSlots, diversityUndefined };
   }
