@@ -103,7 +103,7 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   let pointSource: SourceInfo | null = null;
   // A snapshot is a copy: the builder keeps filling its own objects afterwards.
   const snapshot = (source: SourceInfo): Results =>
-    structuredClone(results.build({ source, task, config, warnings: warnings.list }));
+    copyResults(results.build({ source, task, config, warnings: warnings.list }));
   const stages: StageEmitter | undefined = onStage && {
     point: async (p) => {
       if (pointSource) return;
@@ -139,8 +139,19 @@ export async function evaluateFile(path: string, opts: EvaluateOptions = {}): Pr
   const final = results.build({ source: sourceOf(partial, info), task, config, warnings: warnings.list });
   if (onStage) {
     // Without intervals to wait for, the point estimates are the final results.
-    if (!pointSource) onStage('point', structuredClone(final), {});
+    if (!pointSource) onStage('point', copyResults(final), {});
     onStage('final', final, {});
   }
   return final;
+}
+
+/**
+ * A copy of `r` for a stage: everything cloned but the per-item values, which are shared. They are
+ * set once and never changed afterwards, they are the largest part of the results (a value per
+ * row), and a clone would turn their row ids (a `RowIds`) into a plain object.
+ */
+function copyResults(r: Results): Results {
+  if (!r.perItem) return structuredClone(r);
+  const { perItem, ...rest } = r;
+  return { ...structuredClone(rest), perItem };
 }
