@@ -19,7 +19,8 @@ import '@vscode-elements/elements/dist/vscode-table-cell/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { CardModel, ChartModel, RefLine, ReportModel, TabModel } from '../src/shared/model';
 import { isHostMessage, isWebviewState, type HostMessage, type WebviewState } from '../src/shared/protocol';
-import { chartPng, drawChart, type Drawn } from './charts';
+import { chartPng } from './charts';
+import { chartElement, type ChartElement } from './chartElement';
 import { confusionMatrix, confusionPng, type ConfusionElement } from './confusion';
 import { isConfusionNorm } from '../src/shared/confusionView';
 import { chartFileName } from '../src/shared/outputName';
@@ -38,9 +39,6 @@ import { answer, request, vscode } from './vscodeApi';
 const app = document.getElementById('app')!;
 let model: ReportModel | undefined;
 let state: WebviewState = { uri: '' };
-/** Charts drawn in the visible tab, by chart id (redrawn on theme change). */
-const drawn = new Map<string, Drawn>();
-const drawnTabs = new Set<string>();
 /** Chart id → the model drawn instead of the report's (the item map with a user highlighted). */
 const overrides = new Map<string, ChartModel>();
 /** Chart id → the threshold explorer's marker, drawn over the chart's own lines (its model unchanged). */
@@ -157,20 +155,14 @@ function chartFigure(c: ChartModel, group?: ChartModel[], inspector?: EventTarge
       if (!next || !c.group) return;
       state.selected = { ...(state.selected ?? {}), [c.group.id]: id };
       saveState();
-      drawn.get(c.id)?.destroy();
-      drawn.delete(c.id);
-      const fresh = chartFigure(next, group, inspector);
-      fig.replaceWith(fresh);
-      drawFigure(fresh, next);
+      // The figure replaced takes its chart down with it (<eval-chart> on leaving the document).
+      fig.replaceWith(chartFigure(next, group, inspector));
     });
     actions.append(select);
   }
   actions.append(toggle, png);
-  const canvas = el('canvas', {
-    tabindex: '0',
-    role: 'img',
-    'aria-label': `${c.title}. ${c.description} Press Enter for the data table.`,
-  });
+  // The chart (drawn once it has a size, again on a theme change, taken down with the figure).
+  const chart = c.heatmap ? undefined : chartElement(overrides.get(c.id) ?? c, marksOf(c.id));
   // Horizontal bars need room for every category row (about 28 px each, two bars per row).
   const box = el('div', { class: `canvas-box${c.heatmap ? ' heatmap' : ''}`, ...(showTable ? { hidden: true } : {}) });
   // Set through the CSSOM: the webview's content security policy allows no inline style attribute.
@@ -192,8 +184,8 @@ function chartFigure(c: ChartModel, group?: ChartModel[], inspector?: EventTarge
       drill?.charts[c.id]?.cells ? { measured: drill.measured ?? [], open: openRows } : undefined,
     );
     box.append(matrix);
-  } else {
-    box.append(canvas);
+  } else if (chart) {
+    box.append(chart);
   }
   const tableBox = el(
     'div',
@@ -220,7 +212,7 @@ function chartFigure(c: ChartModel, group?: ChartModel[], inspector?: EventTarge
           draw: (m) => {
             if (m) overrides.set(c.id, m);
             else overrides.delete(c.id);
-            drawFigure(fig, c);
+            if (chart) chart.model = m ?? c;
           },
         },
         inspector,
@@ -237,10 +229,9 @@ function chartFigure(c: ChartModel, group?: ChartModel[], inspector?: EventTarge
     else set.delete(c.id);
     state.tableView = [...set];
     saveState();
-    if (!on && !drawn.has(c.id)) drawFigure(fig, c);
   };
   toggle.addEventListener('click', () => setTable(box.hidden === false));
-  canvas.addEventListener('keydown', (e) => {
+  chart?.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       setTable(true);
@@ -260,18 +251,9 @@ function chartFigure(c: ChartModel, group?: ChartModel[], inspector?: EventTarge
   return fig;
 }
 
-function drawFigure(fig: HTMLElement, c: ChartModel): void {
-  // The confusion matrix (an HTML grid) paints itself, again on a theme change.
-  if (c.heatmap) return;
-  const canvas = fig.querySelector('canvas');
-  if (!canvas || (fig.querySelector('.canvas-box') as HTMLElement).hidden) return;
-  drawn.get(c.id)?.destroy();
-  try {
-    drawn.set(c.id, drawChart(canvas, overrides.get(c.id) ?? c, readTheme(), { marks: marksOf(c.id) }));
-  } catch (err) {
-    console.error(`Eval Lens chart ${c.id}:`, err);
-    vscode.postMessage({ type: 'log', level: 'error', message: `chart ${c.id}: ${(err as Error).message}` });
-  }
+/** The chart element of chart `id`'s figure, when it is in the document. */
+function chartOf(id: string): ChartElement | null {
+  return document.getElementById(`chart-${id}`)?.querySelector('eval-chart') ?? null;
 }
 
 /** The drill-down of table `id` (its rows or cells list rows of the file), when the report has one. */
@@ -289,7 +271,8 @@ function explorerHost(): ExplorerHost {
     mark: (chart, line) => {
       if (line) marks.set(chart, line);
       else marks.delete(chart);
-      drawn.get(chart)?.mark?.(marksOf(chart));
+      const drawn = chartOf(chart);
+      if (drawn) drawn.marks = marksOf(chart);
     },
     status,
     recall: (key) => state.selected?.[key],
@@ -328,27 +311,12 @@ function tabPanel(t: TabModel): HTMLElement {
   return panel;
 }
 
-/** Draws the charts of a tab the first time it is visible (a hidden canvas has no size). */
-function drawTab(tabId: string): void {
-  if (!model || drawnTabs.has(tabId)) return;
-  const t = model.tabs.find((x) => x.id === tabId);
-  const panel = document.querySelector<HTMLElement>(`vscode-tab-panel[data-tab="${CSS.escape(tabId)}"]`);
-  if (!t || !panel) return;
-  drawnTabs.add(tabId);
-  for (const fig of panel.querySelectorAll<HTMLElement>('figure.chart')) {
-    const c = t.charts.find((x) => x.id === fig.dataset.chart);
-    if (c) drawFigure(fig, c);
-  }
-}
-
 function selectTab(tabs: HTMLElement, index: number): void {
   const t = model?.tabs[index];
   if (!t) return;
   (tabs as unknown as { selectedIndex: number }).selectedIndex = index;
   state.tab = t.id;
   saveState();
-  // Let the panel become visible before measuring it.
-  requestAnimationFrame(() => drawTab(t.id));
 }
 
 function focusTarget(target: string): void {
@@ -379,9 +347,7 @@ function focusTarget(target: string): void {
 const lens = new ReportLens(app, status);
 
 function render(m: ReportModel, uri: string, focus: string | undefined): void {
-  for (const d of drawn.values()) d.destroy();
-  drawn.clear();
-  drawnTabs.clear();
+  // The charts of the report shown before are taken down as their elements leave the document.
   overrides.clear();
   model = m;
   const prev = vscode.getState();
@@ -401,7 +367,6 @@ function render(m: ReportModel, uri: string, focus: string | undefined): void {
     if (!t) return;
     state.tab = t.id;
     saveState();
-    requestAnimationFrame(() => drawTab(t.id));
   });
   app.append(tabs, statusLine);
   lens.attach(m);
@@ -427,17 +392,6 @@ function wrapTabList(tabs: HTMLElement): void {
   const sheet = new CSSStyleSheet();
   sheet.replaceSync('.tablist { flex-wrap: wrap; }');
   root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-}
-
-function redrawForTheme(): void {
-  if (!model) return;
-  for (const [id, d] of [...drawn]) {
-    d.destroy();
-    drawn.delete(id);
-    const fig = document.getElementById(`chart-${id}`);
-    const c = model.tabs.flatMap((t) => t.charts).find((x) => x.id === id);
-    if (fig && c) drawFigure(fig, c);
-  }
 }
 
 window.addEventListener('message', (e: MessageEvent<unknown>) => {
@@ -479,6 +433,4 @@ document.addEventListener('securitypolicyviolation', (e) => {
 window.addEventListener('error', (e) =>
   vscode.postMessage({ type: 'log', level: 'error', message: `${e.message} (${e.filename}:${e.lineno})` }),
 );
-// VS Code switches the body's theme class; chart colours are read again.
-new MutationObserver(redrawForTheme).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 vscode.postMessage({ type: 'ready' });

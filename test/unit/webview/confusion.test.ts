@@ -13,14 +13,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { evaluateFile } from '../../../src/core/evaluate';
 import type { Results } from '../../../src/core/results/types';
-import { parseColour } from '../../../src/shared/contrast';
 import { CONFUSION_NORMS, type ConfusionNorm } from '../../../src/shared/confusionView';
 import type { DrillSpec, DrillTargets } from '../../../src/shared/drillSpec';
 import type { ChartModel, HeatmapModel, ReportModel } from '../../../src/shared/model';
 import { buildReportModel } from '../../../src/shared/report';
-import type { Theme } from '../../../webview/theme';
 import { logregReport } from './classificationExample';
 import { installDom, type TestDom } from './happyDom';
+import { lightTheme } from './lightTheme';
 
 const CSV = 'examples/digits-lt/logreg.csv';
 
@@ -45,22 +44,6 @@ before(async () => {
   cm = await import('../../../webview/confusion');
 });
 after(() => dom.close());
-
-/** A light theme: white background, a blue of #1a85ff (colours parsed without a canvas). */
-const BLUE = '#1a85ff';
-function lightTheme(): Theme {
-  return {
-    colour: () => BLUE,
-    alpha: (c) => c,
-    foreground: '#1f1f1f',
-    muted: '#444444',
-    grid: '#cccccc',
-    background: '#ffffff',
-    font: 'sans-serif',
-    highContrast: false,
-    rgb: (c) => parseColour(c)!,
-  };
-}
 
 /** The test rows (those the matrix counts) with true class `truth` and prediction `pred`, counted from the CSV. */
 function cellByHand(truth: string, pred: string): number {

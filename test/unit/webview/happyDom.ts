@@ -165,3 +165,40 @@ export function countListeners(target: EventTarget): { listening: Map<string, nu
     },
   };
 }
+
+/** A size observer a component made, with its targets and a way to give them a size. */
+export interface SizeObserver {
+  targets: Element[];
+  disconnected: boolean;
+  /** Calls the observer back as if its targets were laid out at this size (happy-dom lays nothing out). */
+  resize(width: number, height: number): void;
+}
+
+/**
+ * Puts a stand-in `ResizeObserver` on globalThis (after `installDom()`); returns the list of the
+ * observers made, in order, each with its targets and whether it was disconnected.
+ */
+export function fakeResizeObservers(): SizeObserver[] {
+  const made: SizeObserver[] = [];
+  class FakeResizeObserver {
+    private readonly entry: SizeObserver;
+    constructor(callback: (entries: { target: Element; contentRect: { width: number; height: number } }[]) => void) {
+      const entry: SizeObserver = {
+        targets: [],
+        disconnected: false,
+        resize: (width, height) =>
+          callback(entry.targets.map((target) => ({ target, contentRect: { width, height } }))),
+      };
+      this.entry = entry;
+      made.push(entry);
+    }
+    observe(t: Element): void {
+      this.entry.targets.push(t);
+    }
+    disconnect(): void {
+      this.entry.disconnected = true;
+    }
+  }
+  (globalThis as Record<string, unknown>).ResizeObserver = FakeResizeObserver;
+  return made;
+}
