@@ -218,8 +218,10 @@ describe('eval-lens report → HTML in Chromium', { timeout: 300_000 }, () => {
       overrides: { bootstrap: { n: 0 } },
     });
     const base = { ...(JSON.parse(readFileSync(join(dir, 'logreg.eval.json'), 'utf8')) as Results), perItem };
+    const { perItem: _inMemoryOnly, ...written } = base;
     const runs = evil.map((_, i) => {
-      const r = structuredClone(base);
+      // The per-item values are shared, not cloned: structuredClone would turn their row ids into a plain object.
+      const r: Results = { ...structuredClone(written), perItem };
       r.metrics = {
         accuracy: { ...r.metrics.accuracy!, value: 0.5 + i / 10 },
         [metric]: { value: 0.2 + i / 10, direction: 'higher' },
@@ -243,7 +245,9 @@ describe('eval-lens report → HTML in Chromium', { timeout: 300_000 }, () => {
     const compareHtml = join(dir, 'evil-compare.html');
     cli(['report', comparePath, '--out', compareHtml]);
 
-    const r = structuredClone(base);
+    // A results file as the product writes it: no per-item values (structuredClone would also turn
+    // their row ids into a plain object, which a results file cannot hold).
+    const r: Results = structuredClone(written);
     r.source.path = '<script>alert(7)</script>.csv';
     r.tables.perClass = r.tables.perClass!.map((row, i) => ({
       ...row,

@@ -2,6 +2,14 @@
  * What the ranking families' accumulators share: they take one evaluated list at a time (see
  * AccuracyAccumulator in ./accuracy), at the cutoffs K in increasing order, and check at the end
  * that every evaluated list came.
+ *
+ * References (the metrics at a cutoff K that its subclasses accumulate):
+ * - C. D. Manning, P. Raghavan, H. Schütze (2008). Introduction to Information Retrieval, chapter 8: Evaluation in
+ *   information retrieval. Cambridge University Press. https://nlp.stanford.edu/IR-book/
+ * - K. Järvelin, J. Kekäläinen (2002). Cumulated gain-based evaluation of IR techniques. ACM Transactions on
+ *   Information Systems 20(4):422–446. https://doi.org/10.1145/582415.582418
+ *
+ * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
 export abstract class ListAccumulator {
   /** The cutoffs K, increasing. */
