@@ -15,29 +15,29 @@
  * whole procedure, so `coverage` varies little); `acceptThreshold` and an `accept` column stay fixed.
  */
 import { strataOf } from '../stats/bootstrap';
-import { isSubgroupKey } from './classificationSubgroups';
 import { bootstrapStep, type PlaceInterval } from './bootstrapService';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { stratumPositions, type ResampleStat } from '../stats/resampleDraws';
 import { StartedResampleWorkers, threadsFor } from '../stats/parallelBootstrap';
 import type { EvalConfig } from '../config/types';
-import type { MetricFamily } from '../results/types';
 import {
   AGGREGATE_LANES,
+  aggregateClassification,
   aggregateOfUnitSums,
   aggregateUnitBatch,
+  type ClassificationAggregate,
   type PreparedClassification,
 } from '../metrics/classification';
 import { rowsByClass } from '../metrics/evolving';
 import type { SortedRows } from '../metrics/sortedRows';
 import {
   classAccuracyKey,
-  scalarMetricsFor,
-  scalarMetricsOf,
   type ClassificationRun,
   type ClassificationStep,
+  type ResampleRun,
 } from './classificationRun';
+import { familyScalars, resampledKeys } from './classificationFamilies';
 import type { OperatingPointRow } from '../results/types';
 import { tableOf } from '../results/tables';
 import {
@@ -52,24 +52,15 @@ import {
 } from './classificationSelective';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
 
-/** Families whose scalar keys get intervals here. */
-export const CI_FAMILIES: readonly MetricFamily[] = [
-  'classification',
-  'longtail',
-  'evolving',
-  'selective',
-  'calibration',
-];
+export { CI_FAMILIES } from './classificationFamilies';
 
 export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const { config, results } = ctx;
   const bs = config.bootstrap;
   if (!bs || !(bs.n > 0)) return;
   const { data } = run;
-  const keys: string[] = [];
-  for (const f of CI_FAMILIES)
-    for (const k of results.families[f] ?? [])
-      if (results.metrics[k]?.value !== null && !isSubgroupKey(k)) keys.push(k); // subgroups: no interval
+  // the keys of the families with a statistic of the resample (subgroups have none: no interval)
+  const keys = resampledKeys(run, results.metrics);
   if (keys.length === 0 || data.n === 0) {
     void run.resampleWorkers?.stop(); // nothing to resample: not kept waiting until the task ends
     return;
@@ -204,8 +195,12 @@ function classificationPlan(
       const f64 = new Float64Array(data.n);
       return (counts, out) => {
         for (let i = 0; i < data.n; i++) f64[i] = counts[i];
-        const v: Record<string, number | null> = scalarMetricsFor(run, f64, { perClass });
-        Object.assign(v, selectiveScalars(sel, f64, scratch));
+        const v = familyScalars(run, {
+          agg: aggregateClassification(run.prepared, f64),
+          counts: f64,
+          perClass,
+          selective: selectiveScalars(sel, f64, scratch),
+        });
         for (let k = 0; k < K; k++) {
           const x = v[keys[k]];
           out[k] = x === undefined || x === null ? NaN : x;
@@ -223,7 +218,7 @@ function classificationPlan(
 export interface CiJob {
   n: number;
   keys: string[];
-  run: Pick<ClassificationRun, 'prepared' | 'point' | 'longTail' | 'evolving' | 'classRows'>;
+  run: ResampleRun;
   selective: SelectiveSetup | null;
 }
 
@@ -238,29 +233,39 @@ export interface CiJob {
 export function ciResampleStat(job: CiJob): ResampleStat {
   const { keys, n } = job;
   const K = keys.length;
-  const run = job.run as ClassificationRun;
+  const run = job.run;
   const sel = job.selective;
   // Without a weight column the selective walk (same positions) also gathers the classification sums.
   const resampler = sel ? selectiveResamplerFor(sel, run.prepared.weights === null ? run.prepared : null) : null;
   const perClass = keys.some((k) => k.startsWith(classAccuracyKey(0).replace(/0$/, '')));
-  const write = (v: Record<string, number | null>, out: Float64Array, at: number): void => {
+  /** Every family's values of the resample, from its sums, in the job's key order. */
+  const write = (
+    agg: ClassificationAggregate,
+    counts: ArrayLike<number>,
+    selective: Record<string, number> | null,
+    out: Float64Array,
+    at: number,
+  ): void => {
+    const v = familyScalars(run, { agg, counts, perClass, selective });
     for (let k = 0; k < K; k++) {
       const x = v[keys[k]];
       out[at + k] = x === undefined || x === null ? NaN : x;
     }
   };
-  const finish = (v: Record<string, number | null>, counts: Int32Array, out: Float64Array, at: number): void => {
-    if (sel) Object.assign(v, selectiveScalarsSorted(sel, counts, resampler, n));
-    write(v, out, at);
-  };
+  const selectivePass = (counts: Int32Array): Record<string, number> | null =>
+    sel ? selectiveScalarsSorted(sel, counts, resampler, n) : null;
   const cls = resampler?.cls ?? null;
   if (cls !== null) {
     // the pass first: it leaves the resample's classification sums in `cls`
-    const fused = (selective: Record<string, number>, counts: ArrayLike<number>, out: Float64Array): void => {
-      const agg = aggregateOfUnitSums(run.prepared, cls.sums, 1, 0, cls.total, cls.nll, cls.brier);
-      write(Object.assign(scalarMetricsOf(run, agg, counts, { perClass }), selective), out, 0);
-    };
-    const stat: ResampleStat = (counts, out) => fused(selectiveScalarsSorted(sel!, counts, resampler, n), counts, out);
+    const fused = (selective: Record<string, number>, counts: ArrayLike<number>, out: Float64Array): void =>
+      write(
+        aggregateOfUnitSums(run.prepared, cls.sums, 1, 0, cls.total, cls.nll, cls.brier),
+        counts,
+        selective,
+        out,
+        0,
+      );
+    const stat: ResampleStat = (counts, out) => fused(selectivePass(counts)!, counts, out);
     // Byte multiplicities (stats/resampleDraws.ts `addUniformDrawsBytes`): the same values. A
     // resample whose counts do not add up to n (a count above 255 wrapped around) is refused before
     // its classification values: it is drawn again as Int32 and goes to `stat`.
@@ -276,14 +281,14 @@ export function ciResampleStat(job: CiJob): ResampleStat {
       };
     return stat;
   }
-  const stat: ResampleStat = (counts, out) => finish(scalarMetricsFor(run, counts, { perClass }), counts, out, 0);
+  const stat: ResampleStat = (counts, out) =>
+    write(aggregateClassification(run.prepared, counts), counts, selectivePass(counts), out, 0);
   if (run.prepared.weights === null) {
     stat.batch = {
       lanes: AGGREGATE_LANES,
       run: (counts, L, out) => {
         const aggs = aggregateUnitBatch(run.prepared, counts, L);
-        for (let l = 0; l < L; l++)
-          finish(scalarMetricsOf(run, aggs[l], counts[l], { perClass }), counts[l], out, l * K);
+        for (let l = 0; l < L; l++) write(aggs[l], counts[l], selectivePass(counts[l]), out, l * K);
       },
     };
   }

@@ -1,10 +1,10 @@
 /**
- * What every family step of the classification task shares: the {@link ClassificationRun} (the data,
- * the per-row vectors prepared once and the setups of the families already run), the step type,
- * {@link prepareRun} that builds the run, and {@link scalarMetricsFor}, every classification,
- * long-tail and evolving scalar of one resample. In a module of their own so the steps
- * (`classificationSelective.ts`, `classificationCi.ts`, the row inspector) and the runner in
- * `classification.ts` import them without importing one another.
+ * What every family of the classification task shares: the {@link ClassificationRun} (the data,
+ * the per-row vectors prepared once and the setups of the families already run), the family
+ * contract ({@link ClassificationFamily}: point estimates and a statistic of the resample's
+ * {@link ResampleSums}), the step type, and {@link prepareRun} that builds the run. In a module of
+ * their own so the families, the bootstrap (`classificationCi.ts`), the row inspector and the
+ * runner in `classification.ts` import them without importing one another.
  */
 import { EvalLensError } from '../diagnostics';
 import { CONFIG_DEFAULTS } from '../config/types';
@@ -18,8 +18,8 @@ import {
   type ClassificationAggregate,
   type PreparedClassification,
 } from '../metrics/classification';
-import { aggregateLongTail, prepareLongTail, type LongTailSetup } from '../metrics/longtail';
-import { aggregateEvolving, prepareEvolving, rowsByClass, type EvolvingSetup } from '../metrics/evolving';
+import { prepareLongTail, type LongTailSetup } from '../metrics/longtail';
+import { prepareEvolving, rowsByClass, type EvolvingSetup } from '../metrics/evolving';
 import type { SortedRows } from '../metrics/sortedRows';
 import {
   resolveGroups,
@@ -29,6 +29,7 @@ import {
 } from '../metrics/trainDistribution';
 import type { TaskContext } from './types';
 import type { StartedResampleWorkers } from '../stats/parallelBootstrap';
+import type { MetricFamily } from '../results/types';
 import type { SplitPlan } from './split';
 
 /** Everything computed for one classification file, shared by the family steps. */
@@ -60,6 +61,11 @@ export interface ClassificationRun {
   source?: RunnerSource;
   /** The bootstrap's worker threads, started when reading ended (see `startBootstrapWorkers`). */
   resampleWorkers?: StartedResampleWorkers | null;
+  /**
+   * Per family (by name) the metric keys its point step wrote, in order: the keys its statistic
+   * of a resample gives (classificationFamilies.ts `familyStep` records them).
+   */
+  familyKeys?: Record<string, string[]>;
 }
 
 export type ClassificationStep = (run: ClassificationRun, ctx: TaskContext) => void | Promise<void>;
@@ -105,45 +111,50 @@ export interface SelectiveSetup {
 }
 
 /**
- * Every classification, long-tail and evolving scalar of a resample given by multiplicities
- * `counts` (null = the full data). O(n + T·C) for the expected shift protocol; the sampled protocol
- * re-draws its test sets from the resample with the same seed each time (common random numbers):
- * O(T·5·C·√N_c) without a weight column (binomial draws), O(T·5·N^tst·log n) with one.
+ * The part of a {@link ClassificationRun} a family's resample statistic reads: plain data, so that
+ * the statistic also runs on a bootstrap thread (classificationCiWorker.ts), and permuted into the
+ * score order by the bootstrap's fast path.
  */
-export function scalarMetricsFor(
-  run: ClassificationRun,
-  counts: ArrayLike<number> | null,
-  opts: { perClass?: boolean } = {},
-): Record<string, number | null> {
-  return scalarMetricsOf(run, counts ? aggregateClassification(run.prepared, counts) : run.point, counts, opts);
+export type ResampleRun = Pick<ClassificationRun, 'prepared' | 'point' | 'longTail' | 'evolving' | 'classRows'>;
+
+/**
+ * What one resample gives every family, computed once and shared: the families never walk the rows
+ * themselves. The bootstrap fills it from one walk over the rows in score order when it can (the
+ * selective pass also gathers the class sums: metrics/selectiveResample.ts), from a batch kernel
+ * over several resamples otherwise (metrics/classification.ts `aggregateUnitBatch`).
+ */
+export interface ResampleSums {
+  /** The resample's per-class sums and the classification values derived from them. */
+  agg: ClassificationAggregate;
+  /** Its multiplicities in the run's row order; null = the full data (each row once). */
+  counts: ArrayLike<number> | null;
+  /** Whether the per-class accuracies are wanted (their intervals go to the per-class table). */
+  perClass: boolean;
+  /**
+   * The values of the resample's selective pass (the selective and calibration keys: they come
+   * from one walk down the score order); null when the run has no selective setup or the caller
+   * wants the class-sum families alone.
+   */
+  selective: Readonly<Record<string, number>> | null;
 }
 
 /**
- * {@link scalarMetricsFor} from the resample's classification aggregate `agg` (already computed,
- * e.g. by the bootstrap's batch kernel) and its multiplicities `counts`.
+ * A metric family of the classification task: its point estimates (keys with their notes, tables,
+ * warnings), written by `point`, and — when its scalars get bootstrap intervals — its statistic
+ * of one resample, written by `resample` from the shared {@link ResampleSums} under the same keys.
+ * The statistic at the full data (`counts` null) is the point estimate; a unit test checks it for
+ * every family.
+ *
+ * A family that registers in classificationFamilies.ts gets, with no code of its own, its
+ * intervals (the one bootstrap service), its provisional intervals, its paired intervals in a
+ * comparison (the run's resampling plan), its slices and its subsets.
  */
-export function scalarMetricsOf(
-  run: ClassificationRun,
-  agg: ClassificationAggregate,
-  counts: ArrayLike<number> | null,
-  opts: { perClass?: boolean } = {},
-): Record<string, number | null> {
-  const out: Record<string, number | null> = { ...agg.values, ...aggregateLongTail(run.longTail, agg.stats) };
-  if (opts.perClass) {
-    // Per-class accuracy Σ w·1[ŷ=y] / Σ w over the rows of class c, from the sums the resample already has.
-    const { support, correct } = agg.stats;
-    for (let c = 0; c < support.length; c++)
-      out[classAccuracyKey(c)] = support[c]! > 0 ? correct[c]! / support[c]! : null;
-  }
-  if (run.evolving) {
-    const ev = aggregateEvolving(
-      run.evolving,
-      agg.stats,
-      run.classRows ? { prep: run.prepared, classRows: run.classRows, counts } : undefined,
-    );
-    Object.assign(out, ev.values);
-  }
-  return out;
+export interface ClassificationFamily {
+  /** The family's name: its progress stage and its timing; the results family of its keys, but for `subgroups` (theirs is `classification`). */
+  name: MetricFamily | 'subgroups';
+  point: ClassificationStep;
+  /** Writes the family's values of one resample into `out` (absent: no intervals, e.g. subgroups). */
+  resample?: (run: ResampleRun, sums: ResampleSums, out: Record<string, number | null>) => void;
 }
 
 /**

@@ -28,7 +28,13 @@ import {
   type SelectiveResampleValues,
 } from '../metrics/selectiveResample';
 import type { Curve, OperatingPointRow } from '../results/types';
-import type { AcceptanceRule, ClassificationRun, ClassificationStep, SelectiveSetup } from './classificationRun';
+import type {
+  AcceptanceRule,
+  ClassificationFamily,
+  ClassificationRun,
+  ClassificationStep,
+  SelectiveSetup,
+} from './classificationRun';
 import type { TaskContext } from './types';
 import { rowsPhrase } from './split';
 
@@ -768,4 +774,31 @@ export const calibrationStep: ClassificationStep = (run, ctx) => {
     extra: { count: ne.map((b) => b.count), lo: ne.map((b) => b.lo), hi: ne.map((b) => b.hi) },
     note: `non-empty bins of the reliability diagram (${which})`,
   });
+};
+
+/** The keys of the selective pass that belong to the calibration family (the rest are the selective family's). */
+const CALIBRATION_KEYS = ['ece', 'mce', 'ece_adaptive'] as const;
+const isCalibrationKey = (k: string): boolean => (CALIBRATION_KEYS as readonly string[]).includes(k);
+
+/**
+ * The `selective` family: its statistic of a resample is the resample's selective pass (shared with
+ * calibration: both come from one walk down the score order, {@link selectiveScalarsSorted}), less
+ * the calibration keys; with a `targetCoverage` list, also the internal values of every operating
+ * point (their intervals go to the `operatingPoints` table).
+ */
+export const selectiveFamily: ClassificationFamily = {
+  name: 'selective',
+  point: selectiveStep,
+  resample: (_run, { selective }, out) => {
+    if (selective) for (const k in selective) if (!isCalibrationKey(k)) out[k] = selective[k]!;
+  },
+};
+
+/** The `calibration` family: ECE, MCE and adaptive ECE of the resample, from the same selective pass. */
+export const calibrationFamily: ClassificationFamily = {
+  name: 'calibration',
+  point: calibrationStep,
+  resample: (_run, { selective }, out) => {
+    if (selective) for (const k of CALIBRATION_KEYS) if (k in selective) out[k] = selective[k]!;
+  },
 };

@@ -15,7 +15,7 @@
  */
 import { EMPTY, MAX_SLICE_VALUES } from '../rows/sliceValues';
 import type { TextColumn } from '../data/textColumn';
-import type { ClassificationStep } from './classificationRun';
+import type { ClassificationFamily, ClassificationStep } from './classificationRun';
 
 export interface SubgroupErrors {
   /** The subgroup names (the column's values; an empty cell is `(empty)`), in order of first appearance. */
@@ -98,3 +98,6 @@ export const subgroupStep: ClassificationStep = (run, ctx) => {
     });
   });
 };
+
+/** The `subgroups` family: point estimates only (see {@link subgroupStep}; no statistic, so no intervals). */
+export const subgroupFamily: ClassificationFamily = { name: 'subgroups', point: subgroupStep };

@@ -9,7 +9,7 @@ import {
   selectiveScalars,
   selectiveScalarsSorted,
 } from '../../../../src/core/tasks/classificationSelective';
-import { scalarMetricsOf } from '../../../../src/core/tasks/classificationRun';
+import { scalarMetricsOf } from '../../../../src/core/tasks/classificationFamilies';
 import { aggregateClassification } from '../../../../src/core/metrics/classification';
 import type { ClassificationRun } from '../../../../src/core/tasks/classificationRun';
 import { ciResampleStat, ciWorkerFile, sortedCiJob } from '../../../../src/core/tasks/classificationCi';

@@ -1,0 +1,94 @@
+/**
+ * The metric families of the classification task, in the order they run, and what is built from
+ * their contract ({@link ClassificationFamily} in classificationRun.ts):
+ *
+ * - {@link familyStep}: a family's point step, recording the keys it wrote (the keys of its
+ *   statistic, which the bootstrap resamples);
+ * - {@link familyScalars}: the values of one resample, every family's statistic over the shared
+ *   {@link ResampleSums} — what the bootstrap, its worker threads and the paired comparison run.
+ *
+ * Adding a family: a module that exports its {@link ClassificationFamily}, one line in
+ * {@link CLASSIFICATION_FAMILIES}. Its scalars then get intervals, provisional intervals and
+ * paired intervals with no other change.
+ */
+import { aggregateClassification, type ClassificationAggregate } from '../metrics/classification';
+import type { MetricFamily } from '../results/types';
+import { classificationFamily } from './accuracyFamily';
+import { calibrationFamily, selectiveFamily } from './classificationSelective';
+import { evolvingFamily } from './evolvingFamily';
+import { longTailFamily } from './longTailFamily';
+import { subgroupFamily } from './classificationSubgroups';
+import type {
+  ClassificationFamily,
+  ClassificationRun,
+  ClassificationStep,
+  ResampleRun,
+  ResampleSums,
+} from './classificationRun';
+
+/**
+ * In order: selective sets up the score order that calibration reads; long tail writes the
+ * per-class table after the classification family's sums exist.
+ */
+export const CLASSIFICATION_FAMILIES: readonly ClassificationFamily[] = [
+  classificationFamily,
+  longTailFamily,
+  subgroupFamily,
+  evolvingFamily,
+  selectiveFamily,
+  calibrationFamily,
+];
+
+/** The families with a statistic of the resample, whose scalars get intervals. */
+const RESAMPLED = CLASSIFICATION_FAMILIES.filter((f) => f.resample !== undefined);
+
+/** The results families whose scalars get bootstrap intervals. */
+export const CI_FAMILIES: readonly MetricFamily[] = RESAMPLED.map((f) => f.name).filter(
+  (n): n is MetricFamily => n !== 'subgroups',
+);
+
+/** The family's point step; it also records the keys the family wrote in `run.familyKeys`. */
+export function familyStep(family: ClassificationFamily): ClassificationStep {
+  return async (run, ctx) => {
+    const before = new Set(Object.keys(ctx.results.metrics));
+    await family.point(run, ctx);
+    (run.familyKeys ??= {})[family.name] = Object.keys(ctx.results.metrics).filter((k) => !before.has(k));
+  };
+}
+
+/** The keys with a defined point estimate that the families with a statistic wrote, family by family. */
+export function resampledKeys(
+  run: ClassificationRun,
+  metrics: Readonly<Record<string, { value: number | null }>>,
+): string[] {
+  return RESAMPLED.flatMap((f) => run.familyKeys?.[f.name] ?? []).filter((k) => metrics[k]?.value !== null);
+}
+
+/** Every family's values of one resample, from its shared sums. */
+export function familyScalars(run: ResampleRun, sums: ResampleSums): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const f of RESAMPLED) f.resample!(run, sums, out);
+  return out;
+}
+
+/**
+ * The values of the families whose statistic reads the resample's class sums alone
+ * (classification, long tail, evolving) for multiplicities `counts` (null = the full data).
+ */
+export function scalarMetricsFor(
+  run: ResampleRun,
+  counts: ArrayLike<number> | null,
+  opts: { perClass?: boolean } = {},
+): Record<string, number | null> {
+  return scalarMetricsOf(run, counts ? aggregateClassification(run.prepared, counts) : run.point, counts, opts);
+}
+
+/** {@link scalarMetricsFor} from the resample's classification aggregate `agg`, already computed. */
+export function scalarMetricsOf(
+  run: ResampleRun,
+  agg: ClassificationAggregate,
+  counts: ArrayLike<number> | null,
+  opts: { perClass?: boolean } = {},
+): Record<string, number | null> {
+  return familyScalars(run, { agg, counts, perClass: opts.perClass ?? false, selective: null });
+}
