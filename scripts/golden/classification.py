@@ -8,7 +8,7 @@ Writes
   test/golden/classification.json             values per case (random cases and every
                                               examples/*/*.csv that has a label column)
 
-Values: accuracy_score, balanced_accuracy_score, f1_score(average='macro'), top_k_accuracy_score,
+Values: accuracy_score, balanced_accuracy_score, f1_score(average='macro'), matthews_corrcoef, top_k_accuracy_score,
 log_loss, confusion_matrix (all with sample_weight when the case has weights), and the multi-class
 Brier score computed with numpy (scikit-learn 1.2.1's brier_score_loss is binary only).
 
@@ -29,7 +29,7 @@ import sys
 
 import numpy as np
 from sklearn.metrics import (accuracy_score, balanced_accuracy_score, confusion_matrix, f1_score,
-                             log_loss, top_k_accuracy_score)
+                             log_loss, matthews_corrcoef, top_k_accuracy_score)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 FIX = os.path.join(ROOT, 'test', 'fixtures', 'golden')
@@ -49,6 +49,7 @@ def values_for(y, pred, probs, w, C, topk):
         'accuracy': float(accuracy_score(y, pred, sample_weight=w)),
         'balanced_accuracy': float(balanced_accuracy_score(y, pred, sample_weight=w)),
         'macro_f1': float(f1_score(y, pred, average='macro', sample_weight=w, zero_division=0)),
+        'matthews_corrcoef': float(matthews_corrcoef(y, pred, sample_weight=w)),
         'confusion': confusion_matrix(y, pred, labels=labels, sample_weight=w).astype(float).tolist(),
     }
     if probs is not None:

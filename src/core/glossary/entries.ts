@@ -55,6 +55,22 @@ const classification: GlossaryEntry[] = [
     refs: ['vanRijsbergen1979', 'sokolova2009', 'pedregosa2011'],
   },
   {
+    pattern: 'matthews_corrcoef',
+    family: 'classification',
+    name: 'Matthews correlation coefficient',
+    column: 'MCC',
+    meaning:
+      'Correlation between the true and the predicted classes, from the whole confusion matrix: 1 for perfect predictions, 0 at chance level, −1 for total disagreement.',
+    formula:
+      '(c·s − Σ_k p_k·t_k) / √((s² − Σ_k p_k²)·(s² − Σ_k t_k²)), t_k = Σ_{y=k} w, p_k = Σ_{ŷ=k} w, c = Σ w·1[ŷ = y], s = Σ w',
+    convention:
+      "The K-class form (Gorodkin's R_K), as scikit-learn's `matthews_corrcoef` with sample weights: 0 when every row has one true class or every row one predicted class (a factor under the root is 0).",
+    notThis: 'Not a mean of per-class binary MCCs; for two classes it is the φ coefficient of the 2×2 table.',
+    direction: 'higher',
+    kind: 'score',
+    refs: ['gorodkin2004', 'matthews1975', 'chicco2020', 'pedregosa2011'],
+  },
+  {
     pattern: 'top<k>_accuracy',
     family: 'classification',
     name: 'Top-<k> accuracy',

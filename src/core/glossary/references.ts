@@ -30,6 +30,28 @@ export const REFERENCES = {
     venue: 'Journal of the Royal Statistical Society, Series B 14(1):107–114',
     doi: '10.1111/j.2517-6161.1952.tb00104.x',
   },
+  matthews1975: {
+    authors: 'B. W. Matthews',
+    year: 1975,
+    title: 'Comparison of the predicted and observed secondary structure of T4 phage lysozyme',
+    venue: 'Biochimica et Biophysica Acta (BBA) – Protein Structure 405(2):442–451',
+    doi: '10.1016/0005-2795(75)90109-9',
+  },
+  gorodkin2004: {
+    authors: 'J. Gorodkin',
+    year: 2004,
+    title: 'Comparing two K-category assignments by a K-category correlation coefficient',
+    venue: 'Computational Biology and Chemistry 28(5–6):367–374',
+    doi: '10.1016/j.compbiolchem.2004.09.006',
+  },
+  chicco2020: {
+    authors: 'D. Chicco, G. Jurman',
+    year: 2020,
+    title:
+      'The advantages of the Matthews correlation coefficient (MCC) over F1 score and accuracy in binary classification evaluation',
+    venue: 'BMC Genomics 21:6',
+    doi: '10.1186/s12864-019-6413-7',
+  },
   vanRijsbergen1979: {
     authors: 'C. J. van Rijsbergen',
     year: 1979,

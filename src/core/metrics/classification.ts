@@ -1,6 +1,6 @@
 /**
  * Classification metrics of docs/metrics/classification.md: accuracy, per-class accuracy, balanced accuracy,
- * macro F1, top-k accuracy, NLL, Brier, confusion matrix, per-class precision/recall/F1.
+ * macro F1, Matthews correlation coefficient, top-k accuracy, NLL, Brier, confusion matrix, per-class precision/recall/F1.
  *
  * Two steps, so that the bootstrap (src/core/stats/bootstrap.ts) never touches the n×C probability
  * matrix again:
@@ -19,6 +19,11 @@
  * - K. H. Brodersen, C. S. Ong, K. E. Stephan, J. M. Buhmann (2010). The balanced accuracy and its posterior
  *   distribution. Proc. 20th International Conference on Pattern Recognition (ICPR), 3121–3124.
  *   https://doi.org/10.1109/ICPR.2010.764
+ * - J. Gorodkin (2004). Comparing two K-category assignments by a K-category correlation coefficient.
+ *   Computational Biology and Chemistry 28(5–6):367–374. https://doi.org/10.1016/j.compbiolchem.2004.09.006
+ * - B. W. Matthews (1975). Comparison of the predicted and observed secondary structure of T4 phage lysozyme.
+ *   Biochimica et Biophysica Acta (BBA) – Protein Structure 405(2):442–451.
+ *   https://doi.org/10.1016/0005-2795(75)90109-9
  * - C. J. van Rijsbergen (1979). Information Retrieval (2nd ed.), chapter 7: Evaluation. Butterworths, London.
  *   http://www.dcs.gla.ac.uk/Keith/Preface.html
  * - I. J. Good (1952). Rational decisions. Journal of the Royal Statistical Society, Series B 14(1):107–114.
@@ -177,10 +182,43 @@ export function macroF1(stats: ClassStats): number | null {
 }
 
 /**
+ * Matthews correlation coefficient in its K-class form (Gorodkin 2004), as scikit-learn's
+ * `matthews_corrcoef` with `sample_weight`: from the weighted confusion matrix, with t_k = support_k,
+ * p_k = predicted_k, c = Σ_k TP_k and s = Σ w,
+ *
+ *   MCC = (c·s − Σ_k p_k·t_k) / √((s² − Σ_k p_k²)·(s² − Σ_k t_k²)),
+ *
+ * 0 when a factor under the root is 0 (every row has one true class, or every row one predicted
+ * class), as scikit-learn returns; null when no row has weight. In [−1, 1]; 0 is chance level and
+ * it equals the φ coefficient for two classes.
+ *
+ * @example labels [0,0,1,1], preds [0,1,1,1]: t = (2,2), p = (1,3), c = 3, s = 4 →
+ * (12 − 8) / √((16 − 10)·(16 − 8)) = 4/√48 ≈ 0.5774.
+ */
+export function matthewsCorrcoef(stats: ClassStats): number | null {
+  const s = stats.total;
+  if (!(s > 0)) return null;
+  let c = 0;
+  let pt = 0;
+  let pp = 0;
+  let tt = 0;
+  for (let k = 0; k < stats.support.length; k++) {
+    const t = stats.support[k];
+    const p = stats.predicted[k];
+    c += stats.correct[k];
+    pt += p * t;
+    pp += p * p;
+    tt += t * t;
+  }
+  const den = (s * s - pp) * (s * s - tt);
+  return den > 0 ? (c * s - pt) / Math.sqrt(den) : 0;
+}
+
+/**
  * Step 2: every scalar classification metric from the prepared rows and multiplicities `counts`
  * (null = each row once). Row weight `w_i × counts_i`. O(n + C); never reads the probability matrix.
  *
- * Keys: `accuracy`, `balanced_accuracy`, `macro_f1`, and with probabilities `top<k>_accuracy`,
+ * Keys: `accuracy`, `balanced_accuracy`, `macro_f1`, `matthews_corrcoef`, and with probabilities `top<k>_accuracy`,
  * `nll`, `brier`. A value whose denominator is 0 (no rows, or all weights 0) is null.
  *
  * @example 3 rows, labels [0,1,1], preds [0,0,1]: accuracy = 2/3, balanced_accuracy = (1 + 1/2)/2 = 0.75,
@@ -251,6 +289,7 @@ function aggregateValues(
   values.balanced_accuracy = balancedAccuracy(stats);
   // All weights 0: F1's "0 where undefined" would report 0 for an undefined value.
   values.macro_f1 = total > 0 ? macroF1(stats) : null;
+  values.matthews_corrcoef = matthewsCorrcoef(stats);
   if (isScored(prep)) {
     for (const k of prep.topK) {
       let hit = 0;

@@ -1,5 +1,6 @@
 /**
- * The `classification` family: accuracy, balanced accuracy, macro-F1 and, with class scores, top-k
+ * The `classification` family: accuracy, balanced accuracy, macro-F1, the Matthews correlation
+ * coefficient and, with class scores, top-k
  * accuracy, NLL and Brier (metrics/classification.ts), with the confusion matrix. Its statistic of a
  * resample reads the resample's per-class sums alone, and gives the per-class accuracies too when
  * they are wanted (their intervals go to the bars of the per-class chart).
@@ -34,6 +35,9 @@ const point: ClassificationStep = (run, ctx) => {
   });
   results.metric('classification', 'macro_f1', v.macro_f1, {
     note: "F1 per label over the union of true and predicted labels, 0 where undefined (scikit-learn's default)",
+  });
+  results.metric('classification', 'matthews_corrcoef', v.matthews_corrcoef, {
+    note: "K-class MCC from the weighted confusion matrix (scikit-learn's matthews_corrcoef); 0 when all rows share one true or one predicted class",
   });
   // A k not smaller than the number of classes makes every row a hit: that metric is skipped, with one note for all such k.
   const trivial = prepared.trueRank ? prepared.topK.filter((k) => k >= data.classes.length) : [];

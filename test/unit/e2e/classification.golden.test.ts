@@ -51,7 +51,8 @@ function check(c: GoldenCase, data: ClassificationData, tol: number): void {
   const prep = prepareClassification(data, { topK: c.topK });
   const { values } = aggregateClassification(prep);
   const g = c.values as Record<string, number>;
-  for (const k of ['accuracy', 'balanced_accuracy', 'macro_f1']) close(values[k], g[k], tol, `${c.name} ${k}`);
+  for (const k of ['accuracy', 'balanced_accuracy', 'macro_f1', 'matthews_corrcoef'])
+    close(values[k], g[k], tol, `${c.name} ${k}`);
   if (c.probs) {
     close(values.nll, g.nll, tol, `${c.name} nll`);
     close(values.brier, g.brier, tol, `${c.name} brier`);

@@ -142,7 +142,7 @@ test('all weights zero, or no rows: scalar metrics are null, never 0', () => {
 test('no probabilities: top-k, nll and brier are left out', () => {
   const d = makeData({ classes: classNames(2), labels: [0, 1], preds: [0, 0] });
   const { values } = aggregateClassification(prepareClassification(d, { topK: [1] }));
-  assert.deepEqual(Object.keys(values).sort(), ['accuracy', 'balanced_accuracy', 'macro_f1']);
+  assert.deepEqual(Object.keys(values).sort(), ['accuracy', 'balanced_accuracy', 'macro_f1', 'matthews_corrcoef']);
 });
 
 test('k ≥ C: every row is a hit', () => {
@@ -195,4 +195,22 @@ test('long tail: rows whose classes all have n_c = 0 give a null weighted error,
   );
   assert.equal(lt['weighted_error_group.tail'], null);
   close(lt['weighted_error_group.head'], 0);
+});
+
+test('Matthews correlation coefficient: perfect 1, total disagreement −1, one true or one predicted class 0, no weight null', () => {
+  const mcc = (labels: number[], preds: number[], C = 2, weights: number[] | null = null) =>
+    aggregateClassification(prepareClassification(makeData({ classes: classNames(C), labels, preds, weights }))).values
+      .matthews_corrcoef;
+  assert.equal(mcc([0, 1, 2, 1], [0, 1, 2, 1], 3), 1);
+  // two classes, every prediction wrong: the φ coefficient of [[0, 2], [2, 0]] is −1
+  assert.equal(mcc([0, 0, 1, 1], [1, 1, 0, 0]), -1);
+  // a factor under the root is 0: scikit-learn's matthews_corrcoef returns 0, so do we
+  assert.equal(mcc([0, 0, 0], [0, 1, 0]), 0); // one true class
+  assert.equal(mcc([0, 1, 1], [1, 1, 1]), 0); // one predicted class
+  assert.equal(mcc([0, 0], [0, 0], 1), 0); // a single class
+  // no row has weight: undefined, never 0
+  assert.equal(mcc([0, 1], [0, 1], 2, [0, 0]), null);
+  // zero-weight rows change nothing: [0,0,1,1] vs [0,1,1,1] → 4/√48, with a wrong row of weight 0 added
+  close(mcc([0, 0, 1, 1], [0, 1, 1, 1]), 4 / Math.sqrt(48));
+  close(mcc([0, 0, 1, 1, 0], [0, 1, 1, 1, 1], 2, [1, 1, 1, 1, 0]), 4 / Math.sqrt(48));
 });

@@ -37,6 +37,12 @@ test('accuracy, balanced accuracy, macro F1 by hand', () => {
   // TP = [1,1,1]; support = [2,2,2]; predicted = [3,2,1]
   // F1_c = 2TP/(support+predicted) = [2/5, 2/4, 2/3]
   close(values.macro_f1, (2 / 5 + 2 / 4 + 2 / 3) / 3);
+  // MCC: t = support = [2,2,2], p = predicted = [3,2,1], c = ΣTP = 3, s = 6
+  // (c·s − Σ p·t) / √((s² − Σ p²)(s² − Σ t²)) = (18 − 12) / √((36 − 14)(36 − 12))
+  close(
+    values.matthews_corrcoef,
+    (3 * 6 - (3 * 2 + 2 * 2 + 1 * 2)) / Math.sqrt((36 - (9 + 4 + 1)) * (36 - (4 + 4 + 4))),
+  );
 });
 
 test('top-k, NLL and Brier by hand', () => {
@@ -130,6 +136,7 @@ function reference(d: ClassificationData, topK: number[], counts?: number[]): Re
   }
   out.balanced_accuracy = accs.reduce((a, b) => a + b, 0) / accs.length;
   out.macro_f1 = f1s.reduce((a, b) => a + b, 0) / f1s.length;
+  out.matthews_corrcoef = referenceMcc(d, rows, w);
   if (d.probs) {
     const p = (i: number, c: number) => d.probs![i * C + c];
     for (const k of topK) {
@@ -150,6 +157,27 @@ function reference(d: ClassificationData, topK: number[], counts?: number[]): Re
       }, 0) / total;
   }
   return out;
+}
+
+/**
+ * MCC as Gorodkin defines it: the weighted covariance of the one-hot true and predicted label
+ * matrices X, Y (n × C), cov(X, Y) / √(cov(X, X)·cov(Y, Y)), cov(U, V) = Σ_i w_i Σ_k (U_ik − Ū_k)(V_ik − V̄_k),
+ * with column means Ū_k = Σ_i w_i U_ik / Σ w; 0 when a variance is 0 (scikit-learn).
+ */
+function referenceMcc(d: ClassificationData, rows: number[], w: (i: number) => number): number {
+  const C = d.classes.length;
+  const total = rows.reduce((s, i) => s + w(i), 0);
+  const oneHot = (c: number) => Array.from({ length: C }, (_, k) => (k === c ? 1 : 0));
+  const mean = (of: (i: number) => number[]) =>
+    Array.from({ length: C }, (_, k) => rows.reduce((s, i) => s + w(i) * of(i)[k], 0) / total);
+  const x = (i: number) => oneHot(d.labels[i]);
+  const y = (i: number) => oneHot(d.preds[i]);
+  const mx = mean(x);
+  const my = mean(y);
+  const cov = (u: (i: number) => number[], mu: number[], v: (i: number) => number[], mv: number[]) =>
+    rows.reduce((s, i) => s + w(i) * u(i).reduce((t, uk, k) => t + (uk - mu[k]) * (v(i)[k] - mv[k]), 0), 0);
+  const den = cov(x, mx, x, mx) * cov(y, my, y, my);
+  return den > 0 ? cov(x, mx, y, my) / Math.sqrt(den) : 0;
 }
 
 function compare(fast: Record<string, number | null>, ref: Record<string, number | null>, what: string): void {

@@ -51,6 +51,11 @@ test('runClassification end to end: keys, families, tables, shift curve, per-row
   close(m.accuracy.value, 4 / 6);
   close(m.balanced_accuracy.value, (1 / 2 + 1 + 1 / 2) / 3);
   close(m.top2_accuracy.value, 6 / 6);
+  // MCC: c = 4, s = 6, t = (2, 2, 2, 0), p = (2, 3, 1, 0): (4·6 − (4 + 6 + 2)) / √((36 − 14)·(36 − 12))
+  close(
+    m.matthews_corrcoef.value,
+    (4 * 6 - (2 * 2 + 3 * 2 + 1 * 2)) / Math.sqrt((36 - (4 + 9 + 1)) * (36 - (4 + 4 + 4))),
+  );
   close(m.acc_many.value, 1 / 2);
   close(m.acc_medium.value, 1);
   close(m.acc_few.value, 1 / 2); // class 2 (n=10); class 3 has no rows
@@ -62,6 +67,7 @@ test('runClassification end to end: keys, families, tables, shift curve, per-row
     'accuracy',
     'balanced_accuracy',
     'macro_f1',
+    'matthews_corrcoef',
     'top2_accuracy',
     'nll',
     'brier',
