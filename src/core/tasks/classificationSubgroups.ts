@@ -29,14 +29,6 @@ export interface SubgroupErrors {
   worstName: string | null;
 }
 
-/**
- * The keys of this step. They get no bootstrap interval (the classification bootstrap's resample
- * statistic does not compute them, and a maximum's percentile interval is biased anyway).
- */
-export function isSubgroupKey(key: string): boolean {
-  return key === 'worst_subgroup_error' || key.startsWith('error_subgroup.');
-}
-
 /** Error per value of `column` from the per-row correctness and weights. O(n). */
 export function subgroupErrors(
   column: TextColumn,
@@ -99,5 +91,9 @@ export const subgroupStep: ClassificationStep = (run, ctx) => {
   });
 };
 
-/** The `subgroups` family: point estimates only (see {@link subgroupStep}; no statistic, so no intervals). */
+/**
+ * The `subgroups` family: point estimates only (see {@link subgroupStep}). It declares no statistic
+ * of a resample, so its keys get no bootstrap interval: a maximum's percentile interval is biased,
+ * and the subgroup errors are read beside the worst one.
+ */
 export const subgroupFamily: ClassificationFamily = { name: 'subgroups', point: subgroupStep };
