@@ -11,7 +11,7 @@ import { basename } from 'node:path';
 import { EvalLensError, fail, type Warnings } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import { ClassSet } from './classSet';
-import { COLUMN_ALIASES, findColumn, findWideColumns, listNames, requireColumn, type ColumnRole } from './columns';
+import { COLUMN_ALIASES, findColumn, findWideColumns, listNames, missingColumn, type ColumnRole } from './columns';
 
 export interface LoadClassificationOptions {
   /**
@@ -83,7 +83,8 @@ export function planClassificationColumns(
   const used: Record<string, string | string[]> = {};
   const taken = new Set<number>();
   const role = (r: ColumnRole, kind: number, required = false): boolean => {
-    const j = required ? requireColumn(names, r, config, file) : findColumn(names, r, config, file);
+    const j = findColumn(names, r, config, file);
+    if (j < 0 && required) throw missingColumn(names, r, file);
     if (j >= 0 && !taken.has(j)) {
       kinds[j] = kind;
       taken.add(j);

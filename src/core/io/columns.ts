@@ -108,20 +108,10 @@ export function findColumn(
   return -1;
 }
 
-/** Like {@link findColumn}, but a missing column is an error in the house style. */
-export function requireColumn(
-  names: readonly string[],
-  role: ColumnRole,
-  config?: HasColumns,
-  file = 'the file',
-  aliases: readonly string[] = COLUMN_ALIASES[role],
-): number {
-  const j = findColumn(names, role, config, file, aliases);
-  if (j < 0) throw missingColumn(names, role, file, aliases);
-  return j;
-}
-
-/** "Cannot evaluate preds.csv: no label column. Found: … Accepted: … Set `columns.label` in eval-lens.json." */
+/**
+ * "Cannot evaluate preds.csv: no label column. Found: … Accepted: … Set `columns.label` in
+ * eval-lens.json.": the error of a required column that {@link findColumn} did not find.
+ */
 export function missingColumn(
   names: readonly string[],
   role: ColumnRole | string,

@@ -2,7 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EvalLensError } from '../../../../src/core/diagnostics';
-import { COLUMN_ALIASES, findColumn, findWideColumns, requireColumn } from '../../../../src/core/io/columns';
+import { COLUMN_ALIASES, findColumn, findWideColumns } from '../../../../src/core/io/columns';
+import { planClassificationColumns } from '../../../../src/core/io/classificationColumns';
+import { resolveConfig } from '../../../../src/core/config/load';
 
 test('aliases, case-insensitive, first alias in preference order', () => {
   assert.equal(findColumn(['ID', 'Y_True', 'target'], 'label'), 1);
@@ -26,7 +28,7 @@ test('explicit columns override detection and must exist', () => {
 test('missing required column: the house-style message', () => {
   const names = ['id', 'y', 'p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7', 'p8', 'p9'];
   assert.throws(
-    () => requireColumn(names, 'label', {}, 'runs/preds.csv'),
+    () => planClassificationColumns(names, resolveConfig([]), 'runs/preds.csv'),
     (e: EvalLensError) => {
       assert.equal(
         e.message,
