@@ -78,12 +78,7 @@ function fastDecimal(s: string): number {
     if (ed === 0) return NaN;
     exp += eneg ? -e : e;
   }
-  let v: number;
-  if (exp === 0) v = m;
-  else if (exp < 0 && exp >= -22) v = m / POW10[-exp];
-  else if (exp > 0 && exp <= 22) v = m * POW10[exp];
-  else return NaN;
-  return neg ? -v : v;
+  return scaledDecimal(m, exp, neg);
 }
 
 /**
@@ -138,6 +133,15 @@ export function parseDecimalBytes(buf: Uint8Array, pos: number, out: { end: numb
     exp += eneg ? -e : e;
   }
   out.end = pos;
+  return scaledDecimal(m, exp, neg);
+}
+
+/**
+ * ±m·10^exp for an integer mantissa m of at most 15 digits (below 2^53, so exact): one division or
+ * multiplication by an exact power of ten, hence correctly rounded (Clinger), while |exp| ≤ 22;
+ * NaN beyond, where the caller falls back to `Number`. Both fast paths end here.
+ */
+function scaledDecimal(m: number, exp: number, neg: boolean): number {
   let v: number;
   if (exp === 0) v = m;
   else if (exp < 0 && exp >= -22) v = m / POW10[-exp];
