@@ -5,7 +5,7 @@
  * list it comes from, since both forms stand for the same texts.
  */
 import { isCanonicalInteger, numberHash, type RowIds } from './rowIds';
-import { StringIndex } from './stringIndex';
+import { openTableSize, StringIndex } from './stringIndex';
 
 export class IdIndex {
   private readonly numbers: Float64Array | null;
@@ -29,8 +29,7 @@ export class IdIndex {
     }
     this.text = null;
     const n = this.numbers.length;
-    let size = 16;
-    while (size < 2 * n) size *= 2;
+    const size = openTableSize(n);
     this.mask = size - 1;
     this.table = new Int32Array(size);
     this.repeats = [];

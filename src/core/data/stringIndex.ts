@@ -19,6 +19,16 @@ export function textHash(s: string): number {
   return h;
 }
 
+/**
+ * The slots of an open-addressing table for `n` keys: the smallest power of two that is at least 2n
+ * (the table at most half full, so a linear probe ends after a few slots), and 16 at the least.
+ */
+export function openTableSize(n: number): number {
+  let size = 16;
+  while (size < 2 * n) size *= 2;
+  return size;
+}
+
 export class StringIndex {
   private readonly table: Int32Array; // position + 1 of the first occurrence of a text; 0 = empty
   private readonly hashes: Int32Array;
@@ -30,8 +40,7 @@ export class StringIndex {
 
   constructor(private readonly keys: readonly string[]) {
     const n = keys.length;
-    let size = 16;
-    while (size < 2 * n) size *= 2;
+    const size = openTableSize(n);
     this.mask = size - 1;
     this.table = new Int32Array(size);
     this.hashes = new Int32Array(n);

@@ -7,6 +7,7 @@
 import { basename } from 'node:path';
 import { lineRef, printable, type Warnings } from '../diagnostics';
 import { IdIndex } from '../data/idIndex';
+import { openTableSize } from '../data/stringIndex';
 import type { RowIds } from '../data/rowIds';
 import { parseNumberText } from './numbers';
 import { FIRST_LINES } from './rowProblems';
@@ -250,8 +251,7 @@ export function checkDuplicateIds(
   } else {
     const texts = ids.texts;
     const n = texts.length;
-    let size = 16;
-    while (size < 2 * n) size *= 2;
+    const size = openTableSize(n);
     const mask = size - 1;
     const table = new Int32Array(size); // row + 1 of the first row with each id; 0 = empty
     for (let i = 0; i < n; i++) {
