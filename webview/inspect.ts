@@ -1,8 +1,8 @@
 /**
  * Makes a rendered report a lens: chart points that stand for a set of rows open those rows in the
- * rows panel (click);
- * the classification tab gets a "Mistakes" view; a report of a subset shows its filter in the
- * header with a way back to the whole file; the Slices tab is filled. The targets come from the
+ * rows panel (click). The report (report.ts) draws with it the classification tab's "Mistakes"
+ * button (`mistakesBar`) and, for a report of a subset, its filter in the header with a way back
+ * to the whole file (`subsetBar`). The targets come from the
  * host (`model.inspect.drill`); nothing here reads files or computes metrics. Metric cards, tables,
  * the confusion matrix, the Slices tab and the slice finder declare and open their own targets
  * (webview/drill.ts); this class opens the rows panel for them (`open`).
@@ -14,9 +14,8 @@ import type { ReportModel } from '../src/shared/model';
 import { formatCount } from '../src/shared/format';
 import { el } from './dom';
 import { formatTerm } from '../src/core/rows/where';
+import type { OpenRows } from './drill';
 import { RowsPanel } from './rows';
-import { renderSlices } from './slices';
-import { foundSlicesSection } from './foundSlices';
 import { request, vscode } from './vscodeApi';
 
 /** The drill-down behind a point of a chart.js chart under a mouse event. */
@@ -37,38 +36,91 @@ function chartPoint(canvas: HTMLCanvasElement, e: MouseEvent, points: (DrillSpec
   return undefined;
 }
 
+/** A report of a subset of the file: its filter, and a way back to the whole file (in the header). */
+export function subsetBar(sub: NonNullable<InspectModel['subset']>, status: (text: string) => void): HTMLElement {
+  const clear = el(
+    'vscode-button',
+    { 'data-act': 'clear-subset', title: 'Show the report of the whole file again' },
+    'Show whole file',
+  );
+  clear.addEventListener('click', async () => {
+    const r = await request((seq) => ({ type: 'evaluateSubset', seq, where: [] }));
+    if (!r.ok) status(r.message ?? 'Could not show the whole file.');
+  });
+  return el(
+    'div',
+    { class: 'subset-bar', role: 'note', 'data-subset': sub.where.map(formatTerm).join(' and ') },
+    el('span', { class: 'subset-label' }, `Subset of ${formatCount(sub.rows)} rows:`),
+    ...sub.where.map((t) => el('span', { class: 'chip' }, formatTerm(t))),
+    clear,
+    el('span', { class: 'note', 'data-note': 'subset-intervals' }, SUBSET_INTERVALS_NOTE),
+  );
+}
+
+/** The classification tab's "Mistakes" button (the wrong rows, most confident first) with the lens's hint. */
+export function mistakesBar(spec: DrillSpec, open: OpenRows): HTMLElement {
+  const button = el(
+    'vscode-button',
+    { 'data-act': 'mistakes', title: 'List the rows the model got wrong, most confident first' },
+    'Mistakes',
+  );
+  const bar = el(
+    'div',
+    { class: 'inspect-bar' },
+    button,
+    el(
+      'span',
+      { class: 'note' },
+      "Click a bar, a cell, a point or a card to list the rows behind it. Keyboard: Enter on a card, or on a row of a chart's table (Enter on a chart shows its table).",
+    ),
+  );
+  button.addEventListener('click', () => open(spec, bar, button));
+  return bar;
+}
+
 export class ReportLens {
   private readonly rows: RowsPanel;
   private model: ReportModel | undefined;
+  private readonly onClick = (e: MouseEvent): void => {
+    const hit = this.specAt(e.target as HTMLElement, e);
+    if (!hit) return;
+    this.open(hit.spec, hit.anchor, (e.target as HTMLElement).closest<HTMLElement>('[tabindex]') ?? undefined);
+  };
+  private readonly onHover = (e: MouseEvent): void => {
+    const t = e.target;
+    if (!(t instanceof HTMLCanvasElement)) return;
+    t.classList.toggle('pointing', this.specAt(t, e) !== undefined);
+  };
 
-  constructor(
-    private readonly app: HTMLElement,
-    private readonly status: (text: string) => void,
-  ) {
+  constructor(private readonly app: HTMLElement) {
     this.rows = new RowsPanel(() => vscode.postMessage({ type: 'command', command: 'reevaluate' }));
-    app.addEventListener('click', (e) => this.onClick(e));
-    app.addEventListener('mousemove', (e) => this.onHover(e));
+    app.addEventListener('click', this.onClick);
+    app.addEventListener('mousemove', this.onHover);
+  }
+
+  /** Stops listening to the report's clicks. */
+  dispose(): void {
+    this.rows.close();
+    this.app.removeEventListener('click', this.onClick);
+    this.app.removeEventListener('mousemove', this.onHover);
   }
 
   private get inspect(): InspectModel | undefined {
     return this.model?.inspect;
   }
 
-  /** Wires a freshly rendered report. */
-  attach(model: ReportModel): void {
+  /**
+   * The report shown is now `model`; the rows panel stays open only when `keepRows` (the same
+   * file's rows, filtered the same way) and its place is still in the document ({@link settle}).
+   */
+  attach(model: ReportModel | undefined, keepRows: boolean): void {
     this.model = model;
-    this.rows.close();
-    const insp = model.inspect;
-    const compareSlices = model.compareSlices;
-    const slicesTab = this.app.querySelector<HTMLElement>('vscode-tab-panel[data-tab="slices"]');
-    if (compareSlices && slicesTab)
-      slicesTab.replaceChildren(foundSlicesSection({ status: this.status, compare: compareSlices }));
-    if (!insp) return;
-    this.subsetBar(insp);
-    this.mistakesButton(insp);
-    const slicesPanel = this.app.querySelector<HTMLElement>('vscode-tab-panel[data-tab="slices"]');
-    if (slicesPanel)
-      renderSlices(slicesPanel, model, insp, this.status, (spec, anchor, origin) => this.open(spec, anchor, origin));
+    if (!keepRows) this.rows.close();
+  }
+
+  /** Closes the rows panel if what it was opened under was drawn anew (it left the document). */
+  settle(): void {
+    if (this.rows.isOpen && !this.rows.root.isConnected) this.rows.close();
   }
 
   /**
@@ -92,54 +144,6 @@ export class ReportLens {
     this.rows.open(spec, anchor, origin);
   }
 
-  private subsetBar(insp: InspectModel): void {
-    const sub = insp.subset;
-    const header = this.app.querySelector('.report-header');
-    if (!sub || !header) return;
-    const clear = el(
-      'vscode-button',
-      { 'data-act': 'clear-subset', title: 'Show the report of the whole file again' },
-      'Show whole file',
-    );
-    clear.addEventListener('click', async () => {
-      const r = await request((seq) => ({ type: 'evaluateSubset', seq, where: [] }));
-      if (!r.ok) this.status(r.message ?? 'Could not show the whole file.');
-    });
-    header.append(
-      el(
-        'div',
-        { class: 'subset-bar', role: 'note', 'data-subset': sub.where.map(formatTerm).join(' and ') },
-        el('span', { class: 'subset-label' }, `Subset of ${formatCount(sub.rows)} rows:`),
-        ...sub.where.map((t) => el('span', { class: 'chip' }, formatTerm(t))),
-        clear,
-        el('span', { class: 'note', 'data-note': 'subset-intervals' }, SUBSET_INTERVALS_NOTE),
-      ),
-    );
-  }
-
-  private mistakesButton(insp: InspectModel): void {
-    const spec = insp.drill.mistakes;
-    const panel = this.app.querySelector<HTMLElement>('vscode-tab-panel[data-tab="classification"]');
-    if (!spec || !panel) return;
-    const button = el(
-      'vscode-button',
-      { 'data-act': 'mistakes', title: 'List the rows the model got wrong, most confident first' },
-      'Mistakes',
-    );
-    const bar = el(
-      'div',
-      { class: 'inspect-bar' },
-      button,
-      el(
-        'span',
-        { class: 'note' },
-        "Click a bar, a cell, a point or a card to list the rows behind it. Keyboard: Enter on a card, or on a row of a chart's table (Enter on a chart shows its table).",
-      ),
-    );
-    button.addEventListener('click', () => this.open(spec, bar, button));
-    panel.prepend(bar);
-  }
-
   /**
    * The spec and anchor of a click on `target`, if it is a chart point that stands for rows (cards,
    * tables and the confusion matrix open their own targets; the keyboard reaches a chart's points
@@ -153,17 +157,5 @@ export class ReportLens {
     if (!fig || !points) return undefined;
     const spec = chartPoint(target, e, points);
     return spec ? { spec, anchor: fig } : undefined;
-  }
-
-  private onClick(e: MouseEvent): void {
-    const hit = this.specAt(e.target as HTMLElement, e);
-    if (!hit) return;
-    this.open(hit.spec, hit.anchor, (e.target as HTMLElement).closest<HTMLElement>('[tabindex]') ?? undefined);
-  }
-
-  private onHover(e: MouseEvent): void {
-    const t = e.target;
-    if (!(t instanceof HTMLCanvasElement)) return;
-    t.classList.toggle('pointing', this.specAt(t, e) !== undefined);
   }
 }

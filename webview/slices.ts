@@ -441,9 +441,8 @@ declare global {
   }
 }
 
-/** Fills the Slices tab `panel` with the slices of `model`. */
-export function renderSlices(
-  panel: HTMLElement,
+/** The Slices tab's content: the slices of `model`. */
+export function slicesView(
   model: ReportModel,
   insp: InspectModel,
   status: (text: string) => void,
@@ -453,6 +452,18 @@ export function renderSlices(
   e.model = model;
   e.inspect = insp;
   e.host = { status, ...(openRows ? { openRows } : {}) };
+  return e;
+}
+
+/** Fills the Slices tab `panel` with the slices of `model`. */
+export function renderSlices(
+  panel: HTMLElement,
+  model: ReportModel,
+  insp: InspectModel,
+  status: (text: string) => void,
+  openRows?: OpenRows,
+): SlicesElement {
+  const e = slicesView(model, insp, status, openRows);
   panel.replaceChildren(e);
   return e;
 }

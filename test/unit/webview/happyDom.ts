@@ -176,7 +176,8 @@ export interface SizeObserver {
 
 /**
  * Puts a stand-in `ResizeObserver` on globalThis (after `installDom()`); returns the list of the
- * observers made, in order, each with its targets and whether it was disconnected.
+ * observers made, in order, each with its targets (less those unobserved) and whether it was
+ * disconnected.
  */
 export function fakeResizeObservers(): SizeObserver[] {
   const made: SizeObserver[] = [];
@@ -194,6 +195,10 @@ export function fakeResizeObservers(): SizeObserver[] {
     }
     observe(t: Element): void {
       this.entry.targets.push(t);
+    }
+    /** A target no longer watched leaves `targets` (the tables' scrollable areas unobserve their host). */
+    unobserve(t: Element): void {
+      this.entry.targets = this.entry.targets.filter((x) => x !== t);
     }
     disconnect(): void {
       this.entry.disconnected = true;
