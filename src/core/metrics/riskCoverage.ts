@@ -26,6 +26,7 @@
  *
  * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
+import { sharedZeros } from '../stats/sharedArrays';
 import type { Multiplicities, SortedRows } from './sortedRows';
 
 /** Error of a group with accepted mass `a` and error mass `e`; 1.0 for no accepted mass (nothing accepted counts as a total failure). */
@@ -262,10 +263,13 @@ export function aurcValues(rows: SortedRows, mult: Multiplicities | null = null)
 
 let harmonicTable = new Float64Array(1);
 
-/** H[k] = Σ_{j=1..k} 1/j for k = 0..size (memoised; only grows). */
+/**
+ * H[k] = Σ_{j=1..k} 1/j for k = 0..size (memoised; only grows). In shared memory, so that the
+ * bootstrap threads can read this thread's table (walkTables.ts) instead of making their own.
+ */
 export function harmonic(size: number): Float64Array {
   if (harmonicTable.length <= size) {
-    const h = new Float64Array(size + 1);
+    const h = sharedZeros(Float64Array, size + 1);
     h.set(harmonicTable);
     for (let k = harmonicTable.length; k <= size; k++) h[k] = h[k - 1] + 1 / k;
     harmonicTable = h;

@@ -41,9 +41,10 @@ import { groupError, GRID_POINTS, harmonic, optimalAurc, tiedBlockSteps, trapz, 
 import type { SortedRows } from './sortedRows';
 import type { PreparedClassification, UnitClassSums } from './classification';
 import { BYTE_DRAW_MAX_ROWS } from '../stats/resampleDraws';
+import { sharedZeros } from '../stats/sharedArrays';
+import type { PrefixAcceptance, WalkTables } from './walkTables';
 
-/** Acceptance as a prefix of the sorted rows: fixed length, or re-chosen per resample by `targetCoverage`. */
-export type PrefixAcceptance = { kind: 'end'; end: number } | { kind: 'target'; target: number };
+export type { PrefixAcceptance } from './walkTables';
 
 export interface SelectiveResampleValues {
   coverage: number;
@@ -171,14 +172,43 @@ const CLASS_SUMS_MAX_CLASSES = 1023;
  * `prep` permuted into the score order), or null when that walk does not run (sample weights) or
  * the packed word cannot hold the classes.
  */
-function classSumsFor(rows: SortedRows, prep: PreparedClassification | null): ResampleClassSums | null {
+function classSumsFor(
+  rows: SortedRows,
+  prep: PreparedClassification | null,
+  made: WalkTables['cls'] | undefined,
+): ResampleClassSums | null {
   if (prep === null || rows.weight !== null || prep.C > CLASS_SUMS_MAX_CLASSES) return null;
   if (prep.weights !== null || prep.n !== rows.n)
     throw new RangeError(`Expected ${rows.n} unweighted classification rows, but got ${prep.n}.`);
+  const tables = made && made.C === prep.C ? made : classTables(prep);
+  const C = prep.C;
+  const counts = new Int32Array(4 * C + 1);
+  return {
+    C,
+    word: tables.word,
+    cells: new Int32Array(tables.cellLabel.length),
+    cellLabel: tables.cellLabel,
+    cellPred: tables.cellPred,
+    terms: tables.terms,
+    counts,
+    sums: {
+      support: counts.subarray(0, C),
+      correct: counts.subarray(C, 2 * C),
+      predicted: counts.subarray(2 * C, 3 * C),
+      rankHist: counts.subarray(3 * C),
+    },
+    total: 0,
+    nll: 0,
+    brier: 0,
+  };
+}
+
+/** The per-position part of {@link classSumsFor} (in shared memory: see walkTables.ts). */
+function classTables(prep: PreparedClassification): NonNullable<WalkTables['cls']> {
   const { C, n, labels, preds, trueRank, nllTerm, brierTerm } = prep;
   const scored = trueRank !== null && nllTerm !== null && brierTerm !== null;
-  const word = new Int32Array(n);
-  const terms = new Float64Array(2 * n);
+  const word = sharedZeros(Int32Array, n);
+  const terms = sharedZeros(Float64Array, 2 * n);
   // the (label, prediction) pairs that occur, numbered in order of first occurrence
   const cellOf = new Int32Array(C * C).fill(-1);
   const cellLabel: number[] = [];
@@ -198,25 +228,7 @@ function classSumsFor(rows: SortedRows, prep: PreparedClassification | null): Re
       terms[2 * p + 1] = brierTerm[p];
     }
   }
-  const counts = new Int32Array(4 * C + 1);
-  return {
-    C,
-    word,
-    cells: new Int32Array(cellLabel.length),
-    cellLabel: Int32Array.from(cellLabel),
-    cellPred: Int32Array.from(cellPred),
-    terms,
-    counts,
-    sums: {
-      support: counts.subarray(0, C),
-      correct: counts.subarray(C, 2 * C),
-      predicted: counts.subarray(2 * C, 3 * C),
-      rankHist: counts.subarray(3 * C),
-    },
-    total: 0,
-    nll: 0,
-    brier: 0,
-  };
+  return { C, word, terms, cellLabel: Int32Array.from(cellLabel), cellPred: Int32Array.from(cellPred) };
 }
 
 /**
@@ -276,11 +288,14 @@ export function selectiveResampler(
 ): SelectiveResampler {
   const G = rows.nGroups;
   const B = calibration ? calibration.B : 0;
+  // the tables the rows carry when they were made for this walk (walkTables.ts), else its own
+  const made = rows.walk && fits(rows.walk, rows, accept, B) ? rows.walk : null;
   let bins: Int32Array | null = null;
   let unit: Float64Array | null = null;
-  if (calibration) {
-    bins = new Int32Array(rows.n);
-    unit = new Float64Array(rows.n);
+  if (made) ({ bins, unit } = made);
+  else if (calibration) {
+    bins = sharedZeros(Int32Array, rows.n);
+    unit = sharedZeros(Float64Array, rows.n);
     for (let p = 0; p < rows.n; p++) {
       const b = eceBinIndex(rows.score[p], B);
       bins[p] = b < 0 ? B : b;
@@ -290,8 +305,9 @@ export function selectiveResampler(
   const f = (k: number) => new Float64Array(k);
   const groupSums = f(3 * G);
   const binSums = f(2 * (B + 1));
-  const codes = rows.weight === null ? unitMassCodes(rows, bins, accept) : null;
-  const cls = classSumsFor(rows, classSums);
+  const codes =
+    rows.weight !== null ? null : made ? { code: made.code!, tieEnd: made.tieEnd! } : unitMassCodes(rows, bins, accept);
+  const cls = classSumsFor(rows, classSums, made?.cls);
   const byteWalk = cls !== null && rows.n <= BYTE_DRAW_MAX_ROWS;
   if (codes !== null && rows.n > 2 * WARM_UP_ROWS) warmUp(rows, accept, calibration, classSums, byteWalk);
   return {
@@ -341,11 +357,37 @@ export function selectiveResampler(
     diff: binSums.subarray(B + 1),
     chunk: f(Math.max(B, 1)),
     state: f(ST_SIZE),
-    harmonic: f(1),
+    harmonic: made?.harmonic ?? f(1),
     cls,
     optimum: new Map(),
     byteWalk,
   };
+}
+
+/** Whether `t` was made for a walk over `rows` with `accept` and B bins. */
+function fits(t: WalkTables, rows: SortedRows, accept: PrefixAcceptance, B: number): boolean {
+  if (t.n !== rows.n || t.B !== B || t.accept.kind !== accept.kind) return false;
+  if (rows.weight === null && (t.code === null || t.tieEnd === null)) return false;
+  return accept.kind === 'end'
+    ? t.accept.kind === 'end' && t.accept.end === accept.end
+    : t.accept.kind === 'target' && t.accept.target === accept.target;
+}
+
+/**
+ * The tables of `r` (walkTables.ts), for rows that are to carry them to every bootstrap thread:
+ * with the harmonic numbers up to n when its walk reads them.
+ */
+export function walkTablesOf(r: SelectiveResampler): WalkTables {
+  const n = r.rows.n;
+  const h = r.rows.weight === null ? harmonic(n) : null;
+  const cls = r.cls && {
+    C: r.cls.C,
+    word: r.cls.word,
+    terms: r.cls.terms,
+    cellLabel: r.cls.cellLabel,
+    cellPred: r.cls.cellPred,
+  };
+  return { n, accept: r.accept, B: r.B, bins: r.bins, unit: r.unit, code: r.code, tieEnd: r.tieEnd, cls, harmonic: h };
 }
 
 /** Rows of the walk's warm-up (see {@link warmUp}). */
@@ -368,6 +410,7 @@ function prefixRows(rows: SortedRows, m: number): SortedRows {
     group: rows.group.subarray(0, m),
     groupWeight: rows.groupWeight && rows.groupWeight.subarray(0, m),
     blockStart,
+    walk: null,
   };
 }
 
@@ -431,8 +474,8 @@ function unitMassCodes(
   const { n, wrong, group, blockStart: bs } = rows;
   if (rows.nGroups >= 2 ** (31 - CODE_GROUP_SHIFT))
     throw new RangeError(`Expected fewer than ${2 ** (31 - CODE_GROUP_SHIFT)} groups, but got ${rows.nGroups}.`);
-  const code = new Int32Array(n);
-  const tieEnd = new Int32Array(n);
+  const code = sharedZeros(Int32Array, n);
+  const tieEnd = sharedZeros(Int32Array, n);
   for (let p = 0; p < n; p++) code[p] = wrong[p] | ((group[p] + 1) << CODE_GROUP_SHIFT);
   for (let b = 0; b + 1 < bs.length; b++) {
     if (bs[b + 1] - bs[b] < 2) continue;

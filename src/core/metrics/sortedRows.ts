@@ -16,6 +16,7 @@
  * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
 import { float64Argsort, float64sOfKeys } from '../stats/radixArgsort';
+import type { WalkTables } from './walkTables';
 
 /**
  * A bootstrap resample's multiplicity per sorted position: Float64 (gathered from file-order counts)
@@ -44,6 +45,11 @@ export interface SortedRows {
   groupWeight: Float64Array | null;
   /** Start position of each tied block (equal scores), followed by n; length = blocks + 1. */
   blockStart: Int32Array;
+  /**
+   * The bootstrap walk's tables for these rows, made once for every bootstrap thread (see
+   * walkTables.ts); absent when each walk makes its own.
+   */
+  walk?: WalkTables | null;
 }
 
 export interface SortRowsOptions {

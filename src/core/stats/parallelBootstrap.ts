@@ -8,9 +8,10 @@
  * way the values — and the intervals — are the same whatever the number of threads or their
  * timing. The job's data reaches each worker once, by structured clone when the pool starts it or
  * takes it already started ({@link StartedResampleWorkers}: a worker started before its job, whose
- * thread start and script load then overlap the caller's own work) — one copy of the prepared
- * per-row arrays per worker, tens of MB at most, none for arrays over a SharedArrayBuffer; the n×C
- * probability matrix is never sent; the blocks of a staged report reuse the same workers.
+ * thread start and script load then overlap the caller's own work) — a copy per worker of what is
+ * in ordinary memory, none of what is over a SharedArrayBuffer: the classification job's per-row
+ * arrays and its walk's tables are (stats/sharedArrays.ts), so every thread reads the one copy; the
+ * n×C probability matrix is never sent; the blocks of a staged report reuse the same workers.
  *
  * One thread is used when `Worker` is unavailable, the work is small (worker start-up costs tens
  * of milliseconds), the machine has one core, or the worker script is not found; a worker that

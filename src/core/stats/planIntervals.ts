@@ -43,8 +43,10 @@ export interface PlanIntervalOptions {
 
 /** Each unit's stratum in the order the plan's statistic walks its units (`position`). */
 export function strataInPositionOrder(plan: Pick<ResamplingPlan, 'n' | 'strata' | 'position'>): Int32Array | null {
-  const { strata, position } = plan;
-  if (!strata || !position) return strata;
+  const strata = plan.strata;
+  if (!strata) return null;
+  const position = plan.position; // read only with strata: a plan may make it when first read
+  if (!position) return strata;
   const out = new Int32Array(plan.n);
   for (let i = 0; i < plan.n; i++) out[position[i]] = strata[i];
   return out;

@@ -17,6 +17,8 @@
  * method), also exact.
  */
 
+import { sharedZeros } from './sharedArrays';
+
 /** Largest m for which x·m (x < 2^32) is exact in float64 (< 2^53). */
 const LEMIRE_MAX = 2 ** 21;
 const TWO32 = 4294967296;
@@ -187,7 +189,8 @@ export function stratumPositions(nRows: number, strata: Int32Array | null | unde
   const index = new Map(ids.map((k, i) => [k, i]));
   const size = new Int32Array(ids.length);
   for (let i = 0; i < nRows; i++) size[index.get(strata[i])!]++;
-  const lists = Array.from(size, (s) => new Int32Array(s));
+  // shared memory: the bootstrap's worker threads read the same lists (sharedArrays.ts)
+  const lists = Array.from(size, (s) => sharedZeros(Int32Array, s));
   const fill = new Int32Array(ids.length);
   for (let i = 0; i < nRows; i++) {
     const k = index.get(strata[i])!;

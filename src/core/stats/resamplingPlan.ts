@@ -30,7 +30,10 @@ export interface ResamplingPlan {
   n: number;
   /** Unit ids in that order (null: the file has no id column; units pair by position). */
   ids: RowIds | null;
-  /** Per unit the value every run must agree on for the pairing to be meaningful (the true label), or null. */
+  /**
+   * Per unit the value every run must agree on for the pairing to be meaningful (the true label), or
+   * null. Like `position`, a plan may make it when first read (a getter): read it only when needed.
+   */
   truth: readonly string[] | null;
   /** Per unit its stratum (stratified bootstrap), or null. */
   strata: Int32Array | null;

@@ -20,6 +20,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { stratumPositions, type ResampleStat } from '../stats/resampleDraws';
 import { StartedResampleWorkers, threadsFor } from '../stats/parallelBootstrap';
+import { sharedZeros, toShared } from '../stats/sharedArrays';
 import type { EvalConfig } from '../config/types';
 import {
   AGGREGATE_LANES,
@@ -51,6 +52,7 @@ import {
   type SelectiveSetup,
 } from './classificationSelective';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
+import { walkTablesOf } from '../metrics/selectiveResample';
 
 export { CI_FAMILIES } from './classificationFamilies';
 
@@ -158,25 +160,32 @@ function classificationPlan(
   fast: boolean,
 ): ResamplingPlan {
   const { data } = run;
-  const base = {
-    unit: 'row' as const,
-    n: data.n,
-    ids: data.ids,
-    truth: Array.from(data.labels, (y) => data.classes[y]),
-    strata: strata ? Int32Array.from(strata) : null,
-    keys,
-  };
+  // The true labels as text (a string a row) and the score-order position of each row (an integer
+  // a row) are read by a paired comparison, the positions also by a stratified bootstrap: made when
+  // first read, they take no memory while the run's own resamples are computed.
+  let truth: string[] | undefined;
+  const truthOf = (): readonly string[] => (truth ??= Array.from(data.labels, (y) => data.classes[y]));
+  const planStrata = strata ? Int32Array.from(strata) : null;
   const perClass = keys.some((k) => k.startsWith(classAccuracyKey(0).replace(/0$/, '')));
   if (fast) {
     const { job, order } = sortedCiJob(run, keys, null);
     let position: Int32Array | null = null;
-    if (order) {
-      position = new Int32Array(data.n);
-      for (let p = 0; p < data.n; p++) position[order[p]] = p;
-    }
     return {
-      ...base,
-      position,
+      unit: 'row',
+      n: data.n,
+      ids: data.ids,
+      get truth() {
+        return truthOf();
+      },
+      strata: planStrata,
+      keys,
+      get position() {
+        if (order && position === null) {
+          position = new Int32Array(data.n);
+          for (let p = 0; p < data.n; p++) position[order[p]] = p;
+        }
+        return position;
+      },
       build: () => ciResampleStat(job),
       worker: { file: ciWorkerFile(), job },
       draws: 'per-resample',
@@ -186,7 +195,12 @@ function classificationPlan(
   const scratch = selectiveScratch(sel);
   const K = keys.length;
   return {
-    ...base,
+    unit: 'row',
+    n: data.n,
+    ids: data.ids,
+    truth: truthOf(),
+    strata: planStrata,
+    keys,
     position: null,
     worker: null,
     // the sequential stream (stats/resampleStream.ts), over the rows in file order
@@ -318,6 +332,14 @@ export function ciWorkerFile(): string | null {
 /**
  * The {@link CiJob} of a run in its selective score order (file order without a selective setup),
  * with the stratum positions in that order. `order[p]` = the file row at position p.
+ *
+ * Its per-row arrays are in shared memory (stats/sharedArrays.ts), so that the
+ * bootstrap threads read them where they are instead of each receiving a copy: the permuted
+ * vectors are made there, and the selective setup's own arrays (scores, flags, groups, tied
+ * blocks, bins) are moved there — the run's setup then holds the shared copies, the same values,
+ * and the arrays it held before are let go (the bootstrap is the run's last step). The selective
+ * walk's own per-position tables are made here once, in shared memory too, and carried by the
+ * job's rows (metrics/walkTables.ts): each thread's walk reads them instead of making its own.
  */
 export function sortedCiJob(
   run: ClassificationRun,
@@ -330,6 +352,7 @@ export function sortedCiJob(
   const sRun = order ? permuteRun(run, order) : run;
   let sSel: SelectiveSetup | null = null;
   if (sel && order) {
+    shareSetup(sel);
     const rows = identityRows(sel.rows);
     sSel = { ...sel, rows, calib: sel.calib ? { ...sel.calib, rows } : null };
   }
@@ -337,6 +360,12 @@ export function sortedCiJob(
   if (strata) {
     st = new Int32Array(n);
     for (let p = 0; p < n; p++) st[p] = strata[order ? order[p] : p];
+  }
+  if (sSel) {
+    // The walk's tables, made once here for every thread's statistic (the classification rows
+    // join the walk as `ciResampleStat` has them join it: without a weight column).
+    const r = selectiveResamplerFor(sSel, sRun.prepared.weights === null ? sRun.prepared : null);
+    if (r) sSel.rows.walk = walkTablesOf(r);
   }
   const job: CiJob = {
     n,
@@ -355,7 +384,7 @@ export function sortedCiJob(
 
 /** The rows with position p standing for "row p" (the caller's numbering is the sorted order). */
 function identityRows(rows: SortedRows): SortedRows {
-  const rowIndex = new Int32Array(rows.n);
+  const rowIndex = sharedZeros(Int32Array, rows.n);
   for (let p = 0; p < rows.n; p++) rowIndex[p] = p;
   return { ...rows, rowIndex };
 }
@@ -371,13 +400,13 @@ function permuteRun(run: ClassificationRun, order: Int32Array): ClassificationRu
   const pr = run.prepared;
   const n = order.length;
   const { labels: l0, preds: q0, correct: k0, weights: w0, nllTerm: nl0, brierTerm: br0, trueRank: r0 } = pr;
-  const labels = new Int32Array(n);
-  const preds = new Int32Array(n);
-  const correct = new Uint8Array(n);
-  const weights = w0 && new Float64Array(n);
-  const nllTerm = nl0 && new Float64Array(n);
-  const brierTerm = br0 && new Float64Array(n);
-  const trueRank = r0 && new Int32Array(n);
+  const labels = sharedZeros(Int32Array, n);
+  const preds = sharedZeros(Int32Array, n);
+  const correct = sharedZeros(Uint8Array, n);
+  const weights = w0 && sharedZeros(Float64Array, n);
+  const nllTerm = nl0 && sharedZeros(Float64Array, n);
+  const brierTerm = br0 && sharedZeros(Float64Array, n);
+  const trueRank = r0 && sharedZeros(Int32Array, n);
   for (let p = 0; p < n; p++) {
     const i = order[p];
     labels[p] = l0[i];
@@ -389,5 +418,26 @@ function permuteRun(run: ClassificationRun, order: Int32Array): ClassificationRu
     if (trueRank !== null) trueRank[p] = r0![i];
   }
   const prepared: PreparedClassification = { ...pr, labels, preds, weights, correct, nllTerm, brierTerm, trueRank };
-  return { ...run, prepared, classRows: run.classRows ? rowsByClass(prepared) : null };
+  return { ...run, prepared, classRows: run.classRows ? rowsByClass(prepared).map(toShared) : null };
+}
+
+/**
+ * Moves the per-row arrays of a selective setup into shared memory, in place (see
+ * {@link sortedCiJob}): one array at a time, so that at most one is held twice.
+ */
+function shareSetup(sel: SelectiveSetup): void {
+  const move = (rows: SortedRows): void => {
+    rows.score = toShared(rows.score);
+    rows.wrong = toShared(rows.wrong);
+    rows.group = toShared(rows.group);
+    rows.blockStart = toShared(rows.blockStart);
+    if (rows.weight) rows.weight = toShared(rows.weight);
+    if (rows.groupWeight) rows.groupWeight = toShared(rows.groupWeight);
+  };
+  move(sel.rows);
+  if (sel.mask) sel.mask = toShared(sel.mask);
+  if (sel.calib) {
+    if (sel.calib.rows !== sel.rows) move(sel.calib.rows);
+    sel.calib.bins = toShared(sel.calib.bins);
+  }
 }

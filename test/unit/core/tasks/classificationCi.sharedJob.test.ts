@@ -1,0 +1,72 @@
+// The classification bootstrap's job in shared memory: its per-row arrays and the selective walk's
+// tables (metrics/walkTables.ts) are over SharedArrayBuffers, so a worker thread receives views of
+// them instead of copies, and the statistic that reads the tables the job carries gives the values
+// of one that makes its own, bit for bit (Int32 and byte multiplicities, plain and stratified).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ciResampleStat, sortedCiJob, type CiJob } from '../../../../src/core/tasks/classificationCi';
+import { evaluateResamples, type ResampleStat } from '../../../../src/core/stats/resampleDraws';
+import { config, randomData, runClassificationSteps } from '../../helpers/classification';
+import { createRng } from '../../helpers/selective';
+
+/** The bytes of a Float64Array (NaN payloads included): "bit for bit" means these are equal. */
+const bits = (a: Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+const isShared = (a: { buffer: ArrayBufferLike } | null | undefined) => a?.buffer instanceof SharedArrayBuffer;
+
+/** The job with its rows stripped of the tables they carry: each statistic then makes its own. */
+function withoutTables(job: CiJob): CiJob {
+  const sel = job.selective!;
+  const rows = { ...sel.rows, walk: null };
+  return { ...job, selective: { ...sel, rows, calib: sel.calib ? { ...sel.calib, rows } : null } };
+}
+
+for (const [name, extra, weighted, stratified, n] of [
+  // above 4,096 rows: the walk's warm-up runs (on rows of its own, not the shared tables)
+  ['targetCoverage, tied scores', { targetCoverage: 0.7 }, false, false, 5000],
+  ['acceptThreshold, stratified', { acceptThreshold: 0.5 }, false, true, 300],
+  ['every row accepted', {}, false, false, 300],
+  ['weight column, targetCoverage', { targetCoverage: 0.6 }, true, false, 300],
+] as const)
+  test(`shared job: per-row arrays and walk tables in shared memory, the values bit for bit (${name})`, async () => {
+    const cfg = config({
+      trainCounts: [300, 100, 40, 15, 5],
+      groups: [2],
+      ...extra,
+      bootstrap: { n: 20, confidence: 0.9, seed: 5, stratified },
+    });
+    const { run, ctx } = await runClassificationSteps(randomData(createRng(21), n, 5, { weighted, ties: true }), cfg);
+    const keys = Object.keys(ctx.results.metrics).filter((k) => ctx.results.metrics[k].ci);
+    assert.ok(keys.includes('aurc_worst') && keys.includes('ece_adaptive') && keys.includes('accuracy'));
+    const { job, strata } = sortedCiJob(run, keys, stratified ? run.data.labels : null);
+    const prep = job.run.prepared;
+    for (const a of [prep.labels, prep.preds, prep.correct, prep.nllTerm, prep.brierTerm, prep.trueRank])
+      assert.ok(isShared(a));
+    const rows = job.selective!.rows;
+    for (const a of [rows.rowIndex, rows.score, rows.wrong, rows.group, rows.blockStart, job.selective!.calib!.bins])
+      assert.ok(isShared(a));
+    // the run's own setup holds the same shared arrays (moved, not copied)
+    assert.equal(run.selective!.rows.score, rows.score);
+    if (stratified) assert.ok(strata!.every(isShared));
+    const walk = rows.walk!;
+    assert.ok(walk, 'the rows carry the walk tables');
+    for (const a of [walk.bins, walk.unit]) assert.ok(isShared(a));
+    if (weighted) assert.equal(walk.code, null);
+    else
+      for (const a of [walk.code, walk.tieEnd, walk.harmonic, walk.cls!.word, walk.cls!.terms]) assert.ok(isShared(a));
+    // a worker's copy of the job (structured clone) reads the same memory
+    const clone = structuredClone(job);
+    assert.ok(isShared(clone.selective!.rows.walk!.unit) && isShared(clone.run.prepared.nllTerm));
+    const opts = { seed: 5, strata, range: { from: 0, to: 20 } };
+    const shared = ciResampleStat(job);
+    const own = ciResampleStat(withoutTables(job));
+    assert.equal(!!shared.bytes, !weighted, 'the byte walk without a weight column');
+    const want = evaluateResamples(n, keys.length, own, opts);
+    assert.ok(bits(evaluateResamples(n, keys.length, shared, opts)).equals(bits(want)));
+    // the Int32 path too (the byte form left out)
+    const int32 =
+      (s: ResampleStat): ResampleStat =>
+      (counts, out) =>
+        s(counts, out);
+    assert.ok(bits(evaluateResamples(n, keys.length, int32(shared), opts)).equals(bits(want)));
+    assert.ok(bits(evaluateResamples(n, keys.length, ciResampleStat(clone), opts)).equals(bits(want)));
+  });
