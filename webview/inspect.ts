@@ -15,7 +15,7 @@ import { formatCount } from '../src/shared/format';
 import { el } from './dom';
 import { formatTerm } from '../src/core/rows/where';
 import type { OpenRows } from './drill';
-import { RowsPanel } from './rows';
+import { rowsPanel, type RowsElement } from './rows';
 import { request, vscode } from './vscodeApi';
 
 /** The drill-down behind a point of a chart.js chart under a mouse event. */
@@ -79,7 +79,7 @@ export function mistakesBar(spec: DrillSpec, open: OpenRows): HTMLElement {
 }
 
 export class ReportLens {
-  private readonly rows: RowsPanel;
+  private readonly rows: RowsElement;
   private model: ReportModel | undefined;
   private readonly onClick = (e: MouseEvent): void => {
     const hit = this.specAt(e.target as HTMLElement, e);
@@ -93,7 +93,7 @@ export class ReportLens {
   };
 
   constructor(private readonly app: HTMLElement) {
-    this.rows = new RowsPanel(() => vscode.postMessage({ type: 'command', command: 'reevaluate' }));
+    this.rows = rowsPanel({ reevaluate: () => vscode.postMessage({ type: 'command', command: 'reevaluate' }) });
     app.addEventListener('click', this.onClick);
     app.addEventListener('mousemove', this.onHover);
   }
@@ -120,7 +120,7 @@ export class ReportLens {
 
   /** Closes the rows panel if what it was opened under was drawn anew (it left the document). */
   settle(): void {
-    if (this.rows.isOpen && !this.rows.root.isConnected) this.rows.close();
+    if (this.rows.isOpen && !this.rows.isConnected) this.rows.close();
   }
 
   /**
