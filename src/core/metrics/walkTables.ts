@@ -5,6 +5,17 @@
  * shared memory and carried by the rows (`SortedRows.walk`), they serve every bootstrap thread;
  * without them each thread's walk makes its own, about 48 bytes a row. In a module of their own so
  * that the rows can carry them without knowing the walk.
+ *
+ * References (the metrics the walk computes from these tables):
+ * - R. El-Yaniv, Y. Wiener (2010). On the Foundations of Noise-free Selective Classification. Journal of Machine
+ *   Learning Research 11:1605–1641. https://jmlr.org/papers/v11/el-yaniv10a.html
+ * - Y. Geifman, R. El-Yaniv (2017). Selective Classification for Deep Neural Networks. Advances in Neural
+ *   Information Processing Systems 30 (NeurIPS). https://arxiv.org/abs/1705.08500
+ * - M. P. Naeini, G. F. Cooper, M. Hauskrecht (2015). Obtaining Well Calibrated Probabilities Using Bayesian
+ *   Binning. Proc. AAAI Conference on Artificial Intelligence 29(1):2901–2907.
+ *   https://doi.org/10.1609/aaai.v29i1.9602
+ *
+ * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
 /** Acceptance as a prefix of the sorted rows: fixed length, or re-chosen per resample by `targetCoverage`. */
 export type PrefixAcceptance = { kind: 'end'; end: number } | { kind: 'target'; target: number };
