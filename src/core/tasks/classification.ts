@@ -34,7 +34,6 @@ export {
   type ClassificationRun,
   type ClassificationStep,
 } from './classificationRun';
-export { scalarMetricsFor } from './classificationFamilies';
 
 /**
  * The steps of the pipeline, in order: every metric family's point estimates

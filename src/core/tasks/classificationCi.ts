@@ -2,9 +2,9 @@
  * Bootstrap confidence intervals for every scalar of the classification task (classification, long
  * tail, evolving distributions, selective, calibration; percentile bootstrap as in docs/comparisons.md). One set of resamples serves every key: each resample
  * is a multiplicity vector over the rows (src/core/stats/bootstrap.ts), and every family computes
- * its statistics as weighted statistics (sample weight × multiplicity) from data prepared once —
- * the classification families through `scalarMetricsFor`, the selective ones through `selectiveScalars` (the score order is
- * never recomputed).
+ * its statistics as weighted statistics (sample weight × multiplicity) from data prepared once,
+ * each through its own statistic of the resample's shared sums (classificationFamilies.ts
+ * `familyScalars`; the score order is never recomputed).
  *
  * Conventions: `bootstrap.n` resamples (0 = no intervals), percentile interval at
  * `bootstrap.confidence` — the basic bootstrap interval for the binned calibration errors, which
@@ -53,8 +53,6 @@ import {
 } from './classificationSelective';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
 import { walkTablesOf } from '../metrics/selectiveResample';
-
-export { CI_FAMILIES } from './classificationFamilies';
 
 export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const { config, results } = ctx;

@@ -11,8 +11,6 @@
  * {@link CLASSIFICATION_FAMILIES}. Its scalars then get intervals, provisional intervals and
  * paired intervals with no other change.
  */
-import { aggregateClassification, type ClassificationAggregate } from '../metrics/classification';
-import type { MetricFamily } from '../results/types';
 import { classificationFamily } from './accuracyFamily';
 import { calibrationFamily, selectiveFamily } from './classificationSelective';
 import { evolvingFamily } from './evolvingFamily';
@@ -42,11 +40,6 @@ export const CLASSIFICATION_FAMILIES: readonly ClassificationFamily[] = [
 /** The families with a statistic of the resample, whose scalars get intervals. */
 const RESAMPLED = CLASSIFICATION_FAMILIES.filter((f) => f.resample !== undefined);
 
-/** The results families whose scalars get bootstrap intervals. */
-export const CI_FAMILIES: readonly MetricFamily[] = RESAMPLED.map((f) => f.name).filter(
-  (n): n is MetricFamily => n !== 'subgroups',
-);
-
 /** The family's point step; it also records the keys the family wrote in `run.familyKeys`. */
 export function familyStep(family: ClassificationFamily): ClassificationStep {
   return async (run, ctx) => {
@@ -69,26 +62,4 @@ export function familyScalars(run: ResampleRun, sums: ResampleSums): Record<stri
   const out: Record<string, number | null> = {};
   for (const f of RESAMPLED) f.resample!(run, sums, out);
   return out;
-}
-
-/**
- * The values of the families whose statistic reads the resample's class sums alone
- * (classification, long tail, evolving) for multiplicities `counts` (null = the full data).
- */
-export function scalarMetricsFor(
-  run: ResampleRun,
-  counts: ArrayLike<number> | null,
-  opts: { perClass?: boolean } = {},
-): Record<string, number | null> {
-  return scalarMetricsOf(run, counts ? aggregateClassification(run.prepared, counts) : run.point, counts, opts);
-}
-
-/** {@link scalarMetricsFor} from the resample's classification aggregate `agg`, already computed. */
-export function scalarMetricsOf(
-  run: ResampleRun,
-  agg: ClassificationAggregate,
-  counts: ArrayLike<number> | null,
-  opts: { perClass?: boolean } = {},
-): Record<string, number | null> {
-  return familyScalars(run, { agg, counts, perClass: opts.perClass ?? false, selective: null });
 }

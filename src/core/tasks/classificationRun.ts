@@ -158,7 +158,7 @@ export interface ClassificationFamily {
 }
 
 /**
- * The key of class c's accuracy among a resample's values (`scalarMetricsFor` with `perClass`).
+ * The key of class c's accuracy among a resample's values (the classification family's statistic with `perClass`).
  * Internal: it never becomes a results metric; its interval goes to the per-class table.
  */
 export function classAccuracyKey(c: number): string {

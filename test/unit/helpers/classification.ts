@@ -6,6 +6,10 @@ import { createRng, type Rng } from '../../../src/core/stats/rng';
 import { ResultsBuilder } from '../../../src/core/results/builder';
 import { Warnings } from '../../../src/core/diagnostics';
 import { CLASSIFICATION_STEPS, prepareRun } from '../../../src/core/tasks/classification';
+import { CLASSIFICATION_FAMILIES, familyScalars } from '../../../src/core/tasks/classificationFamilies';
+import type { ResampleRun } from '../../../src/core/tasks/classificationRun';
+import { aggregateClassification, type ClassificationAggregate } from '../../../src/core/metrics/classification';
+import type { MetricFamily } from '../../../src/core/results/types';
 import type { ClassificationRun, ClassificationStep } from '../../../src/core/tasks/classificationRun';
 import type { TaskContext } from '../../../src/core/tasks/types';
 import { closeRel } from './numericClose';
@@ -130,3 +134,31 @@ export async function runClassificationSteps(
 /** assert |a − b| ≤ tol (numbers or nulls). */
 /** Relative closeness (see numericClose.ts); the classification tests import it from here. */
 export const close = closeRel;
+
+/** The results families whose scalars get bootstrap intervals: those of the families with a statistic. */
+export const CI_FAMILIES: readonly MetricFamily[] = CLASSIFICATION_FAMILIES.filter((f) => f.resample)
+  .map((f) => f.name)
+  .filter((n): n is MetricFamily => n !== 'subgroups');
+
+/**
+ * The values of the families whose statistic reads the resample's class sums alone
+ * (classification, long tail, evolving) for multiplicities `counts` (null = the full data): the
+ * families' statistics without the selective pass.
+ */
+export function scalarMetricsFor(
+  run: ResampleRun,
+  counts: ArrayLike<number> | null,
+  opts: { perClass?: boolean } = {},
+): Record<string, number | null> {
+  return scalarMetricsOf(run, counts ? aggregateClassification(run.prepared, counts) : run.point, counts, opts);
+}
+
+/** {@link scalarMetricsFor} from the resample's classification aggregate `agg`, already computed. */
+export function scalarMetricsOf(
+  run: ResampleRun,
+  agg: ClassificationAggregate,
+  counts: ArrayLike<number> | null,
+  opts: { perClass?: boolean } = {},
+): Record<string, number | null> {
+  return familyScalars(run, { agg, counts, perClass: opts.perClass ?? false, selective: null });
+}

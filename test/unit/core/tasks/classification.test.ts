@@ -3,17 +3,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  runClassification,
-  scalarMetricsFor,
-  prepareRun,
-  CLASSIFICATION_STEPS,
-} from '../../../../src/core/tasks/classification';
+import { runClassification, prepareRun, CLASSIFICATION_STEPS } from '../../../../src/core/tasks/classification';
 import { ResultsBuilder } from '../../../../src/core/results/builder';
 import { Warnings } from '../../../../src/core/diagnostics';
 import type { TaskContext } from '../../../../src/core/tasks/types';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
-import { close, config, createRng, randomData } from '../../helpers/classification';
+import { close, config, createRng, randomData, scalarMetricsFor } from '../../helpers/classification';
 import type { RowIds } from '../../../../src/core/data/rowIds';
 
 /** Bootstrap intervals off (they are another family's tests). */

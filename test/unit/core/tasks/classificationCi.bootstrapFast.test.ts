@@ -3,13 +3,12 @@
 // by the separate metric functions (scalarMetricsFor + selectiveScalars).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { scalarMetricsFor } from '../../../../src/core/tasks/classification';
 import {
   selectiveResamplerFor,
   selectiveScalars,
   selectiveScalarsSorted,
 } from '../../../../src/core/tasks/classificationSelective';
-import { scalarMetricsOf } from '../../../../src/core/tasks/classificationFamilies';
+import { scalarMetricsFor, scalarMetricsOf } from '../../helpers/classification';
 import { aggregateClassification } from '../../../../src/core/metrics/classification';
 import type { ClassificationRun } from '../../../../src/core/tasks/classificationRun';
 import { ciResampleStat, ciWorkerFile, sortedCiJob } from '../../../../src/core/tasks/classificationCi';

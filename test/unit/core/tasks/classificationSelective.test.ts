@@ -6,11 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runClassification } from '../../../../src/core/tasks/classification';
 import { calibrationStep, selectiveScalars, selectiveStep } from '../../../../src/core/tasks/classificationSelective';
-import { CI_FAMILIES } from '../../../../src/core/tasks/classificationCi';
 import type { TaskContext } from '../../../../src/core/tasks/types';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
 import type { ClassificationData } from '../../../../src/core/data/classificationData';
-import { config, makeData, randomData, runClassificationSteps, taskContext } from '../../helpers/classification';
+import {
+  CI_FAMILIES,
+  config,
+  makeData,
+  randomData,
+  runClassificationSteps,
+  taskContext,
+} from '../../helpers/classification';
 import { createRng } from '../../helpers/selective';
 
 import { closeRel as close } from '../../helpers/numericClose';
