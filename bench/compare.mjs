@@ -13,7 +13,15 @@
 // stage that the bench also prints without the garbage collector's pauses is judged by that line,
 // and the pauses of the whole evaluation by their own line, since a collection of garbage left by
 // earlier stages lands in whichever stage runs when the heap fills.
-// Exit status 1 when a judged stage is more than 5% slower on the working tree.
+//
+// On a shared machine the time of one stage moves by 30% or more from one process to the next
+// with the code unchanged, so the best of a few rounds alone can call a stage slower (or not) by
+// chance. Each round therefore gives a paired ratio (head ÷ base of the same round), and a stage is
+// judged by a sign test of those ratios against the 5% line: SLOWER when so many rounds are over
+// it that a stage truly at +5% would give that few times in 20 or less (all 5 of 5 rounds, 7 of 8);
+// "within 5%" when so few are; otherwise "not resolved", with the rounds it would take. The best
+// times and their ratio are printed beside, as before.
+// Exit status 1 when a judged stage is SLOWER on the working tree.
 import { spawnSync } from 'node:child_process';
 import { bundleBench } from './bundle.mjs';
 import {
@@ -39,7 +47,7 @@ if (!rev || rev.startsWith('--')) {
   process.exit(2);
 }
 const ri = args.indexOf('--rounds');
-const rounds = ri > 0 ? Number(args[ri + 1]) : 3;
+const rounds = ri > 0 ? Number(args[ri + 1]) : 5;
 const filters = args.slice(1).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--rounds');
 const TOLERANCE = 1.05;
 const MIN_JUDGED = 0.05;
@@ -99,7 +107,8 @@ function stages(text) {
   return out;
 }
 
-const best = sides.map(() => new Map());
+/** Every round's time of each stage, per side (round r of both sides ran one after the other). */
+const times = sides.map(() => new Map());
 /** The 1-minute load average before each run: on a shared machine it says how far to trust the times. */
 const loads = [];
 for (const f of names) {
@@ -136,47 +145,90 @@ for (const f of names) {
       });
       for (const [label, t] of stages(text)) {
         const key = `${f.replace(/\.bench\.ts$/, '')} · ${label}`;
-        best[i].set(key, Math.min(best[i].get(key) ?? Infinity, t));
+        if (!times[i].has(key)) times[i].set(key, []);
+        times[i].get(key)[r] = t;
       }
     });
   }
 }
 
+/** P(K ≥ k) for K ~ Binomial(n, 1/2): the one-sided sign test's p-value. */
+function signTail(k, n) {
+  let p = 0;
+  let c = 1; // C(n, j), from j = 0
+  for (let j = 0; j <= n; j++) {
+    if (j >= k) p += c;
+    c = (c * (n - j)) / (j + 1);
+  }
+  return p / 2 ** n;
+}
+const ALPHA = 0.05;
+
 let slower = 0;
+let unresolved = 0;
 const rows = [];
 const TWIN = ' (without GC pauses)';
-for (const [key, b] of best[0]) {
-  const h = best[1].get(key);
-  if (h === undefined) continue;
-  const ratio = h / b;
+const best = (xs) => Math.min(...xs.filter((x) => x !== undefined));
+for (const [key, bs] of times[0]) {
+  const hs = times[1].get(key);
+  if (hs === undefined) continue;
+  const b = best(bs);
+  const h = best(hs);
+  // paired ratios of the rounds where both sides printed the stage
+  const q = bs.flatMap((x, r) => (x !== undefined && hs[r] !== undefined && x > 0 ? [hs[r] / x] : []));
+  const over = q.filter((x) => x > TOLERANCE).length;
   // A stage printed also without the collector's pauses is judged by that line (and the pauses by
   // their own line): a collection of earlier stages' garbage can land in any stage.
-  const twin = best[0].has(key + TWIN) && best[1].has(key + TWIN);
+  const twin = times[0].has(key + TWIN) && times[1].has(key + TWIN);
   const judged = b >= MIN_JUDGED && !twin;
-  const mark = twin
-    ? 'judged without GC pauses'
-    : !judged
-      ? 'not judged (< 0.05 s)'
-      : ratio > TOLERANCE
-        ? 'SLOWER'
-        : 'ok';
-  if (judged && ratio > TOLERANCE) slower++;
-  rows.push([key, b.toFixed(3), h.toFixed(3), ratio.toFixed(3), mark]);
+  let mark;
+  if (twin) mark = 'judged without GC pauses';
+  else if (!judged) mark = 'not judged (< 0.05 s)';
+  else if (signTail(over, q.length) <= ALPHA) mark = `SLOWER (${over} of ${q.length} rounds over 5%)`;
+  else if (signTail(q.length - over, q.length) <= ALPHA) mark = `within 5% (${over} of ${q.length} rounds over)`;
+  else mark = `not resolved (${over} of ${q.length} rounds over 5%)`;
+  if (judged && mark.startsWith('SLOWER')) slower++;
+  if (judged && mark.startsWith('not resolved')) unresolved++;
+  const sorted = [...q].sort((x, y) => x - y);
+  const median = sorted.length ? sorted[(sorted.length - 1) >> 1] / 2 + sorted[sorted.length >> 1] / 2 : NaN;
+  rows.push([
+    key,
+    b.toFixed(3),
+    h.toFixed(3),
+    (h / b).toFixed(3),
+    `${median.toFixed(2)} [${sorted[0]?.toFixed(2)}–${sorted[sorted.length - 1]?.toFixed(2)}]`,
+    mark,
+  ]);
 }
 const width = Math.max(...rows.map((r) => r[0].length), 5);
-console.log(`\n== best of ${rounds} rounds per stage: ${sides[0].name} vs ${sides[1].name}`);
+console.log(
+  `\n== ${rounds} rounds per stage (best time of each side; sign test of the paired round ratios): ${sides[0].name} vs ${sides[1].name}`,
+);
 if (loads.length)
   console.log(
     `(1-minute load average before the runs: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}, on ${availableParallelism()} cores)`,
   );
-console.log(`${'stage'.padEnd(width)}  base s   head s   head/base`);
+console.log(`${'stage'.padEnd(width)}  base s   head s   best ratio   round ratios: median [range]`);
 for (const r of rows)
-  console.log(`${r[0].padEnd(width)}  ${r[1].padStart(7)}  ${r[2].padStart(7)}  ${r[3].padStart(6)}  ${r[4]}`);
+  console.log(
+    `${r[0].padEnd(width)}  ${r[1].padStart(7)}  ${r[2].padStart(7)}  ${r[3].padStart(10)}   ${r[4].padEnd(22)}  ${r[5]}`,
+  );
 const onlyOne =
-  [...best[0].keys()].filter((k) => !best[1].has(k)).length + [...best[1].keys()].filter((k) => !best[0].has(k)).length;
+  [...times[0].keys()].filter((k) => !times[1].has(k)).length +
+  [...times[1].keys()].filter((k) => !times[0].has(k)).length;
 if (onlyOne) console.log(`(${onlyOne} stage labels appear on one side only and are not compared)`);
+// the fewest rounds in which a sign test can reach ALPHA at all
+let need = 1;
+while (signTail(need, need) > ALPHA) need++;
 console.log(
-  slower ? `${slower} stage(s) more than 5% slower on the working tree` : 'no judged stage more than 5% slower',
+  [
+    slower ? `${slower} stage(s) more than 5% slower on the working tree` : 'no judged stage shown more than 5% slower',
+    unresolved
+      ? `${unresolved} stage(s) not resolved by ${rounds} rounds (the noise is larger than 5%; a verdict needs at least ${need} rounds, more when they disagree)`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('; '),
 );
 rmSync(base, { recursive: true, force: true });
 process.exit(slower ? 1 : 0);
