@@ -223,6 +223,7 @@ export async function readJsonlRun(
     'A JSONL run holds one user a line; for one (user, item, rank|score) row a line, write a CSV file.',
   );
   const s = new LineScratch();
+  const reading: RowReading = { file: label, roleOf, items: ctx.items, s };
   const fast = new FastLineParser(itemInterner, byteInternerOf(ctx.users), roleOf, s, usersOnce);
   const hasher = hash ? createHash('sha256') : null;
   let size = 0;
@@ -236,7 +237,7 @@ export async function readJsonlRun(
       s.reset();
       if (!fast.parse(buf, i, end)) {
         s.reset();
-        slowLine(buf.toString('utf8', start, end), lineNo, label, roleOf, ctx.items, s);
+        slowLine(buf.toString('utf8', start, end), lineNo, reading);
       }
       out.accept(s, lineNo);
     },
@@ -278,6 +279,7 @@ export async function readJsonlGroundTruth(
   };
   const rel = new RelBuilder();
   const s = new LineScratch();
+  const reading: RowReading = { file: label, roleOf, items: ctx.items, s };
   let rows = 0;
   await forEachLineBytes(
     path,
@@ -285,7 +287,7 @@ export async function readJsonlGroundTruth(
       const text = buf.toString('utf8', start, end);
       if (text.trim() === '') return;
       s.reset();
-      slowLine(text, lineNo, label, roleOf, ctx.items, s);
+      slowLine(text, lineNo, reading);
       if (s.user === null)
         fail(
           'missing-key',
@@ -335,6 +337,7 @@ export async function readParquetListRun(path: string, label: string, ctx: Ranki
     'A Parquet run holds either one user a row with an "items" list column, or one (user, item, rank|score) row each.',
   );
   const s = new LineScratch();
+  const reading: RowReading = { file: label, roleOf, items: ctx.items, s };
   let names: string[] = [];
   await readParquet(
     path,
@@ -346,7 +349,7 @@ export async function readParquetListRun(path: string, label: string, ctx: Ranki
         const obj: Record<string, unknown> = {};
         for (let j = 0; j < names.length; j++) if (cells[j] !== null) obj[names[j]!] = cells[j];
         s.reset();
-        readObject(obj, line, label, roleOf, ctx.items, s);
+        readObject(obj, line, reading);
         out.accept(s, line);
       },
     },
@@ -355,15 +358,20 @@ export async function readParquetListRun(path: string, label: string, ctx: Ranki
   return out.finish('expected at least one row with a user and a ranked list, got none.');
 }
 
+/**
+ * What each row of one file is read with on the general path, made once per file: the file's name
+ * in messages, its key → role lookup, the item ids and the scratch the row is read into.
+ */
+interface RowReading {
+  file: string;
+  roleOf: (k: string) => Role | undefined;
+  items: IdIndex;
+  s: LineScratch;
+}
+
 /** The general path: JSON.parse, with an error message for every way a line can be wrong. */
-function slowLine(
-  text: string,
-  lineNo: number,
-  file: string,
-  roleOf: (k: string) => Role | undefined,
-  items: IdIndex,
-  s: LineScratch,
-): void {
+function slowLine(text: string, lineNo: number, reading: RowReading): void {
+  const { file } = reading;
   let obj: unknown;
   try {
     // Integers of 16+ digits as text: ids beyond 2^53 keep their digits (as on the fast path).
@@ -381,18 +389,12 @@ function slowLine(
       { file, line: lineNo },
       `expected a JSON object, got ${Array.isArray(obj) ? 'an array' : JSON.stringify(obj)?.slice(0, 40)}.`,
     );
-  readObject(obj as Record<string, unknown>, lineNo, file, roleOf, items, s);
+  readObject(obj as Record<string, unknown>, lineNo, reading);
 }
 
 /** One row as an object (a parsed JSONL line or a Parquet row): every rule and error message of a line. */
-function readObject(
-  obj: Record<string, unknown>,
-  lineNo: number,
-  file: string,
-  roleOf: (k: string) => Role | undefined,
-  items: IdIndex,
-  s: LineScratch,
-): void {
+function readObject(obj: Record<string, unknown>, lineNo: number, reading: RowReading): void {
+  const { file, roleOf, items, s } = reading;
   for (const [key, v] of Object.entries(obj)) {
     const role = roleOf(key);
     if (!role) continue;
