@@ -4,7 +4,7 @@
  * behind its data table, has none), drawn again when its model or the theme changes, given new
  * markers without being rebuilt, and destroyed when the element leaves the document, as are its
  * theme and size observers. The figure around it (caption, variant select, table, PNG) is
- * `main.ts`'s. Light DOM: the report's stylesheets and the UI tests' selectors reach the canvas.
+ * `<eval-figure>`'s (figure.ts). Light DOM: the report's stylesheets and the UI tests' selectors reach the canvas.
  *
  * Its points' drill-downs are not element targets (webview/drill.ts): `inspect.ts` finds the point
  * under a click on the canvas, and the keyboard reaches the same rows through the chart's table.

@@ -156,6 +156,7 @@ export class ReportLens {
     const points = fig ? insp.drill.charts[fig.dataset.chart!]?.points : undefined;
     if (!fig || !points) return undefined;
     const spec = chartPoint(target, e, points);
-    return spec ? { spec, anchor: fig } : undefined;
+    // The rows panel opens after the figure component, outside what it draws.
+    return spec ? { spec, anchor: fig.closest<HTMLElement>('eval-figure') ?? fig } : undefined;
   }
 }

@@ -4,9 +4,9 @@
  *
  * One state object ({@link ReportState}): the report shown (its uri and model), what the panel
  * remembers through `vscode.setState` (the tab, the charts shown as tables, the variants and
- * choices made), the charts' markers and highlights, and the parts drawn. Each part (the header,
- * the headline cards, the tab list, and in each tab its cards, tables, explorer, user inspector,
- * figures, notes) is drawn from a few inputs of the model, kept with a signature of them. A `show`
+ * choices made), the threshold explorer's markers by chart, and the parts drawn. Each part (the
+ * header, the headline cards, the tab list, and in each tab its cards, tables, explorer, user
+ * inspector, figures — `<eval-figure>`, figure.ts —, notes) is drawn from a few inputs of the model, kept with a signature of them. A `show`
  * of the same report (the same uri: a stage of the evaluation, the final results, the file
  * evaluated again, a slice of it) keeps the user's place: a part whose inputs are unchanged stays
  * (the same element: its component keeps its own state, its chart stays drawn), one that changed is
@@ -30,27 +30,18 @@ import '@vscode-elements/elements/dist/vscode-table-cell/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
 import type { CardModel, ChartModel, RefLine, ReportModel, TableModel, TabModel } from '../src/shared/model';
 import { isWebviewState, type WebviewState } from '../src/shared/protocol';
-import { chartPng } from './charts';
-import { chartElement, type ChartElement } from './chartElement';
-import { confusionMatrix, confusionPng, type ConfusionElement } from './confusion';
-import { isConfusionNorm } from '../src/shared/confusionView';
-import { chartFileName } from '../src/shared/outputName';
 import { cardEl } from './cards';
 import { el } from './dom';
 import type { OpenRows } from './drill';
+import { chartFigure, type FigureHost } from './figure';
 import { mistakesBar, ReportLens, subsetBar } from './inspect';
 import { changedRowsView } from './changedRows';
 import { foundSlicesSection } from './foundSlices';
 import { slicesView } from './slices';
 import { renderTable, type TableDrillHost } from './tables';
-import { readTheme } from './theme';
 import { thresholdExplorer, type ExplorerHost } from './thresholdExplorer';
 import { userInspector } from './userInspector';
-import { itemMapPicker } from './itemMap';
-import { request, vscode } from './vscodeApi';
-
-/** Horizontal bars of more categories than this scroll inside their card (about 960 px of rows). */
-const HORIZONTAL_ROWS_MAX = 32;
+import { vscode } from './vscodeApi';
 
 /** One part drawn: its key (unique among its siblings), the signature of its inputs, its element. */
 export interface DrawnPart {
@@ -72,10 +63,11 @@ export interface ReportState {
   model: ReportModel | undefined;
   /** What the panel remembers when hidden or reloaded (the tab, tables shown, choices made). */
   saved: WebviewState;
-  /** Chart id → the model drawn instead of the report's (the item map with a user highlighted). */
-  overrides: Map<string, ChartModel>;
-  /** Chart id → the threshold explorer's marker, drawn over the chart's own lines (its model unchanged). */
-  marks: Map<string, RefLine>;
+  /**
+   * Chart id → the threshold explorer's marker, drawn over the chart's own lines (its model
+   * unchanged); replaced, never changed, when a marker changes (the figures hold it).
+   */
+  marks: ReadonlyMap<string, RefLine>;
   /** The parts drawn at the top (header, headline cards, tabs) and in each tab panel (by tab id). */
   top: DrawnPart[];
   panels: Map<string, { panel: HTMLElement; parts: DrawnPart[] }>;
@@ -119,7 +111,6 @@ export class Report {
     uri: undefined,
     model: undefined,
     saved: { uri: '' },
-    overrides: new Map(),
     marks: new Map(),
     top: [],
     panels: new Map(),
@@ -234,8 +225,7 @@ export class Report {
     s.top = [];
     s.panels.clear();
     s.tabs = undefined;
-    s.overrides.clear();
-    s.marks.clear();
+    s.marks = new Map();
     window.clearTimeout(s.statusTimer);
     s.statusTimer = undefined;
     this.statusLine.textContent = '';
@@ -260,11 +250,6 @@ export class Report {
     this.statusLine.textContent = text;
     window.clearTimeout(s.statusTimer);
     s.statusTimer = window.setTimeout(() => (this.statusLine.textContent = ''), 4000);
-  }
-
-  private marksOf(id: string): RefLine[] {
-    const line = this.state.marks.get(id);
-    return line ? [line] : [];
   }
 
   /** The drill-downs of these cards (part of what they are drawn from). */
@@ -438,11 +423,10 @@ export class Report {
           members.some((x) => x.itemMap) ? [insp !== undefined, users, inspectorSig] : null,
         ),
         build: (box) => {
-          // Drawn anew: a highlight drawn over the chart before is the picker's to draw again.
-          for (const x of members) this.state.overrides.delete(x.id);
-          const chosen = (c.group && members.find((x) => x.id === this.state.saved.selected?.[c.group!.id])) || c;
-          const inspector = box.querySelector<HTMLElement>('eval-user-inspector') ?? undefined;
-          return this.chartFigure(chosen, c.group ? members : undefined, inspector);
+          // The item map's picker follows the tab's user inspector (a highlight is the picker's to draw again).
+          const follows = box.querySelector<HTMLElement>('eval-user-inspector') ?? undefined;
+          const picker = insp && members.some((x) => x.itemMap) ? { users, follows } : undefined;
+          return chartFigure(members, this.figureHost, this.state.marks, picker);
         },
       });
     }
@@ -453,144 +437,29 @@ export class Report {
     return parts;
   }
 
-  /** `next` takes the place of the drawn part `old` (a variant chosen). */
-  private swap(old: HTMLElement, next: HTMLElement): void {
-    old.replaceWith(next);
-    for (const { parts } of this.state.panels.values()) for (const p of parts) if (p.el === old) p.el = next;
-  }
-
-  /**
-   * A chart figure: canvas (keyboard-reachable, labelled) with a table alternative and PNG export.
-   * `inspector`: the tab's user inspector, whose shown user an item map highlights too.
-   */
-  private chartFigure(c: ChartModel, group?: ChartModel[], inspector?: EventTarget): HTMLElement {
-    const s = this.state;
-    const model = s.model;
-    const fig = el('figure', { class: 'chart', id: `chart-${c.id}`, 'data-chart': c.id });
-    const showTable = s.saved.tableView?.includes(c.id) ?? false;
-    const toggle = el(
-      'vscode-button',
-      { secondary: true, 'data-act': 'toggle', title: 'Switch between the chart and its data table' },
-      showTable ? 'Show chart' : 'Show table',
-    );
-    const png = el(
-      'vscode-button',
-      { secondary: true, 'data-act': 'png', title: 'Save the chart as a PNG image' },
-      'Save PNG',
-    );
-    const actions = el('div', { class: 'actions' });
-    if (group && group.length > 1) {
-      const select = el('vscode-single-select', { 'aria-label': c.group?.title ?? 'Variant', class: 'variant' });
-      for (const g of group)
-        select.append(
-          el(
-            'vscode-option',
-            { value: g.id, ...(g.id === c.id ? { selected: true } : {}) },
-            g.group?.option ?? g.title,
-          ),
-        );
-      select.addEventListener('change', () => {
-        const id = (select as unknown as { value: string }).value;
-        const next = group.find((g) => g.id === id);
-        if (!next || !c.group) return;
-        this.remember(c.group.id, id);
-        // The figure replaced takes its chart down with it (<eval-chart> on leaving the document).
-        this.swap(fig, this.chartFigure(next, group, inspector));
-      });
-      actions.append(select);
-    }
-    actions.append(toggle, png);
-    // The chart (drawn once it has a size, again on a theme change, taken down with the figure).
-    const chart = c.heatmap ? undefined : chartElement(s.overrides.get(c.id) ?? c, this.marksOf(c.id));
-    // Horizontal bars need room for every category row (about 28 px each, two bars per row).
-    const box = el('div', {
-      class: `canvas-box${c.heatmap ? ' heatmap' : ''}`,
-      ...(showTable ? { hidden: true } : {}),
-    });
-    // Set through the CSSOM: the webview's content security policy allows no inline style attribute.
-    if (c.horizontal) box.style.height = `${Math.max(240, 60 + 28 * (c.x.categories?.length ?? 0))}px`;
-    let matrix: ConfusionElement | undefined;
-    if (c.heatmap) {
-      const norm = s.saved.selected?.[`${c.id}.norm`];
-      // Its cells list their rows (among the rows the metrics cover) when the report can list rows.
-      const drill = model?.inspect?.drill;
-      matrix = confusionMatrix(
-        c.heatmap,
-        isConfusionNorm(norm) ? norm : 'counts',
-        { norm: (n) => this.remember(`${c.id}.norm`, n) },
-        drill?.charts[c.id]?.cells ? { measured: drill.measured ?? [], open: this.openRows } : undefined,
-      );
-      box.append(matrix);
-    } else if (chart) {
-      box.append(chart);
-    }
-    const tableBox = el(
-      'div',
-      { class: 'table-alt', ...(showTable ? {} : { hidden: true }) },
-      renderTable(c.table, this.statusFn, this.tableDrill(c.table.id)),
-    );
-    // Very many horizontal bars: the card scrolls inside rather than growing past a screen.
-    const tall = c.horizontal && (c.x.categories?.length ?? 0) > HORIZONTAL_ROWS_MAX;
-    fig.append(
-      el('div', { class: 'chart-head' }, el('figcaption', {}, c.title), actions),
-      tall ? el('div', { class: 'canvas-scroll' }, box) : box,
-      tableBox,
-    );
-    // The item map: a user's recommendations highlighted (needs the rows, as the user inspector does).
-    if (c.itemMap && model?.inspect) {
-      const users = model.tabs.find((t) => t.userInspector)?.userInspector?.users ?? [];
-      fig.append(
-        itemMapPicker(
-          c,
-          users,
-          {
-            ...this.explorerHost(),
-            draw: (m) => {
-              if (m) s.overrides.set(c.id, m);
-              else s.overrides.delete(c.id);
-              if (chart) chart.model = m ?? c;
-            },
-          },
-          inspector,
-        ),
-      );
-    }
-    if (c.note) fig.append(el('p', { class: 'note' }, c.note));
-    const setTable = (on: boolean): void => {
-      box.hidden = on;
-      tableBox.hidden = !on;
-      toggle.textContent = on ? 'Show chart' : 'Show table';
-      const set = new Set(s.saved.tableView ?? []);
-      if (on) set.add(c.id);
-      else set.delete(c.id);
-      s.saved.tableView = [...set];
+  /** What the figures may touch: the status line, the panel's memory, the drill-downs, the rows panel. */
+  private readonly figureHost: FigureHost = {
+    status: this.statusFn,
+    recall: (key) => this.state.saved.selected?.[key],
+    remember: (key, value) => this.remember(key, value),
+    tableShown: (id) => this.state.saved.tableView?.includes(id) ?? false,
+    showTable: (id, on) => {
+      const s = this.state.saved;
+      const set = new Set(s.tableView ?? []);
+      if (on) set.add(id);
+      else set.delete(id);
+      s.tableView = [...set];
       this.save();
-    };
-    toggle.addEventListener('click', () => setTable(box.hidden === false));
-    chart?.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' || e.key === ' ') {
-        e.preventDefault();
-        setTable(true);
-        (tableBox.querySelector('vscode-button') as HTMLElement | null)?.focus();
-      }
-    });
-    png.addEventListener('click', async () => {
-      if (box.hidden) setTable(false);
-      const font = readTheme().font;
-      const dataUrl = c.heatmap
-        ? confusionPng(matrix?.shown ?? c.heatmap, matrix?.state.norm ?? 'counts', font)
-        : chartPng(s.overrides.get(c.id) ?? c, font, this.marksOf(c.id));
-      const name = chartFileName(this.state.model?.title ?? 'report', c.title);
-      const r = await request((seq) => ({ type: 'savePng', seq, fileName: name, dataUrl }));
-      this.status(r.message ?? (r.ok ? 'Saved.' : 'Not saved.'));
-    });
-    return fig;
-  }
-
-  /** The chart element of chart `id`'s figure, when it is in the document. */
-  private chartOf(id: string): ChartElement | null {
-    return document.getElementById(`chart-${id}`)?.querySelector('eval-chart') ?? null;
-  }
+    },
+    tableDrill: (id) => this.state.model?.inspect?.drill.tables[id],
+    cellsMeasured: (id) => {
+      // The matrix's cells list their rows (among the rows the metrics cover) when the report can list rows.
+      const drill = this.state.model?.inspect?.drill;
+      return drill?.charts[id]?.cells ? (drill.measured ?? []) : undefined;
+    },
+    open: this.openRows,
+    reportTitle: () => this.state.model?.title ?? 'report',
+  };
 
   /** The drill-down of table `id` (its rows or cells list rows of the file), when the report has one. */
   private tableDrill(id: string): TableDrillHost | undefined {
@@ -603,10 +472,12 @@ export class Report {
     const s = this.state;
     return {
       mark: (chart, line) => {
-        if (line) s.marks.set(chart, line);
-        else s.marks.delete(chart);
-        const drawn = this.chartOf(chart);
-        if (drawn) drawn.marks = this.marksOf(chart);
+        const marks = new Map(s.marks);
+        if (line) marks.set(chart, line);
+        else marks.delete(chart);
+        s.marks = marks;
+        for (const f of this.app.querySelectorAll('eval-figure'))
+          if (f.charts.some((x) => x.id === chart)) f.marks = marks;
       },
       status: this.statusFn,
       recall: (key) => s.saved.selected?.[key],
