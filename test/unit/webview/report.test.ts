@@ -7,7 +7,8 @@
 // of what did not change (their charts' observers still watching) and draws anew only what did
 // (the chart before taken down); a show of another report starts fresh (first tab, charts as
 // charts, no element kept) and takes the report before down with its components' observers; the
-// report taken down leaves no listener on the document, the window or the panel.
+// report taken down leaves no listener on the document, the window or the panel; the threshold
+// explorer's marker reaches the figures (<eval-figure>) of the charts it names and follows its point.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReportModel } from '../../../src/shared/model';
@@ -250,4 +251,48 @@ test('a show of another report starts fresh and takes the report before down wit
   } finally {
     for (const c of counted) c.restore();
   }
+});
+
+/** The figures of these charts, drawn (Lit draws a property change a microtask later). */
+async function settled(app: HTMLElement, charts: readonly { chart: string }[]): Promise<void> {
+  for (const { chart } of charts) await figure(app, chart).closest('eval-figure')!.updateComplete;
+}
+
+test("the threshold explorer's marker reaches the figures of the charts it names, and follows its point", async () => {
+  dom.state = undefined;
+  const { app, report } = mount();
+  await shown(report, logreg, LOGREG_URI, logreg.tabs[0]!.id);
+  const explorer = app.querySelector('eval-threshold-explorer')!;
+  await explorer.updateComplete;
+  /** The markers each chart's <eval-chart> is given, and those the explorer says it draws. */
+  const given = () =>
+    explorer.marks.map(({ chart }) => [chart, figure(app, chart).querySelector('eval-chart')!.marks] as const);
+  const said = () => explorer.marks.map(({ chart, line }) => [chart, line ? [line] : []] as const);
+  assert.deepEqual(
+    explorer.marks.map((m) => m.chart),
+    ['riskCoverage', 'reliability'],
+  );
+  assert.ok(explorer.marks.every((m) => m.line !== undefined));
+  assert.deepEqual(given(), said());
+  const before = explorer.marks.map((m) => m.line!.value);
+  // Five points along the slider: every figure's chart gets the new point's marker.
+  const slider = explorer.querySelector<HTMLElement>('.explorer-slider')!;
+  for (let i = 0; i < 5; i++)
+    slider.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true, cancelable: true }));
+  await explorer.updateComplete;
+  await settled(app, explorer.marks);
+  assert.notDeepEqual(
+    explorer.marks.map((m) => m.line!.value),
+    before,
+  );
+  assert.deepEqual(given(), said());
+  // The explorer gone (its tab's part drawn anew without it), its markers are withdrawn.
+  explorer.remove();
+  await settled(app, explorer.marks);
+  assert.deepEqual(
+    explorer.marks.map(({ chart }) => figure(app, chart).querySelector('eval-chart')!.marks),
+    [[], []],
+  );
+  report.dispose();
+  app.remove();
 });
