@@ -11,6 +11,8 @@ import { registerRows } from './rows';
 import { registerDiff } from './diff';
 import { registerReport } from './report';
 import { registerExplain } from './explain';
+import { registerPartial } from './partial';
+import { registerMerge } from './merge';
 
 export function createProgram(): Command {
   const program = new Command('eval-lens')
@@ -31,6 +33,8 @@ export function createProgram(): Command {
   registerDiff(program);
   registerReport(program);
   registerExplain(program);
+  registerPartial(program);
+  registerMerge(program);
   return program;
 }
 

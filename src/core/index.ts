@@ -81,6 +81,8 @@ export { fileInfo } from './io/fileInfo';
 export { zipMembers } from './io/npz';
 export { parquetColumnNames, readParquetMetadata } from './io/parquet';
 export { formatRunJsonl, snapshotLists, type RankedListsSnapshot } from './io/ranking/writeRun';
+export { mergePartialFiles } from './partial/merge';
+export { partialOfFile, type PartialFile, type PartialOptions } from './partial/partial';
 export { foldsCsvRows, foldsMarkdown, formatFoldsTable } from './results/foldsText';
 export { formatCsv, formatMarkdown, formatTable } from './results/format';
 export { formatGroupAnalysisTable, groupAnalysisCsvRows, groupAnalysisMarkdown } from './results/groupAnalysisText';
