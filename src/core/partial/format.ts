@@ -44,8 +44,11 @@ export interface PartialMeta {
   fromLogits: boolean;
   /** The name of a confidence/score/margin column, or null. */
   scoreColumnName: string | null;
-  /** How the probability score `run/prob_score` was derived, or null without class scores. */
-  probScoreKind: 'msp' | 'margin' | 'entropy' | null;
+  /**
+   * How the probability score (`run/prob_score`, else `run/score`) was derived from the class
+   * scores, or null without them: the max probability (other scores are not supported yet).
+   */
+  probScoreKind: 'msp' | null;
   /** The shard's prediction file. */
   source: {
     path: string;
@@ -106,7 +109,7 @@ export const PARTIAL_META_SCHEMA = {
     classes: { type: 'array', minItems: 1, maxItems: 1000000, items: NAME },
     fromLogits: { type: 'boolean' },
     scoreColumnName: { type: ['string', 'null'], maxLength: 4096 },
-    probScoreKind: { enum: ['msp', 'margin', 'entropy', null] },
+    probScoreKind: { enum: ['msp', null] },
     source: {
       type: 'object',
       additionalProperties: false,

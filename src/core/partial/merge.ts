@@ -159,12 +159,17 @@ function checkArrays(meta: PartialMeta, arrays: Map<string, NpyArray>, file: str
   const rank = arrays.has('run/rank') ? v('run/rank') : null;
   const weight = arrays.has('run/weight') ? v('run/weight') : null;
   const accept = arrays.has('run/accept') ? v('run/accept') : null;
+  const probName = meta.scoreColumnName !== null ? 'run/prob_score' : 'run/score';
+  const prob = meta.probScoreKind === 'msp' ? v(probName) : null;
   const finite = ['run/nll', 'run/brier', 'run/prob_score'].filter((a) => arrays.has(a)).map((a) => [a, v(a)] as const);
   for (let p = 0; p < n; p++) {
     const k = key[p];
     if (!(k >= 0 && k < n) || seen[k]) bad(`run/key is not a permutation of the rows 0…${n - 1} (position ${p}).`);
     seen[k] = 1;
-    if (Number.isNaN(score[p])) bad(`run/score is NaN at position ${p}.`);
+    if (!Number.isFinite(score[p])) bad(`run/score at position ${p} is ${score[p]}, expected a finite number.`);
+    // the max probability of a row's class scores, as the reader checks them
+    if (prob && !(prob[p]! >= 0 && prob[p]! <= 1))
+      bad(`${probName} at position ${p} is ${prob[p]}, expected a probability in [0, 1] (the max class probability).`);
     if (p > 0 && !(score[p] <= score[p - 1])) bad(`run/score is not sorted descending (position ${p}).`);
     if (p > 0 && score[p] === score[p - 1] && key[p] < key[p - 1])
       bad(`run/key is not in row order within tied scores (position ${p}).`);

@@ -169,7 +169,8 @@ export async function partialOfFile(path: string, opts: PartialOptions = {}): Pr
     classes: data.classes,
     fromLogits: data.fromLogits,
     scoreColumnName: data.scoreColumn ? (data.scoreColumnName ?? 'score') : null,
-    probScoreKind: terms ? terms.scoreKind : null,
+    // `score` other than msp is refused above
+    probScoreKind: terms ? 'msp' : null,
     source: {
       path,
       size: info.size,

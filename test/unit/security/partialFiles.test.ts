@@ -111,6 +111,10 @@ test('meta that does not match its schema', async () => {
   }, /does not match the partial format.*classes/);
   await rejects((a) => setMeta(a, { ...getMeta(a), rows: -1 }), /does not match the partial format: \/rows/);
   await rejects((a) => setMeta(a, { ...getMeta(a), task: 'ranking' }), /task "ranking", expected "classification"/);
+  await rejects(
+    (a) => setMeta(a, { ...getMeta(a), probScoreKind: 'entropy' }),
+    /does not match the partial format: \/probScoreKind must be equal to one of the allowed values/,
+  );
   // a changed config no longer has its hash
   await rejects(
     (a) => setMeta(a, { ...getMeta(a), config: { ...(getMeta(a).config as object), eceBins: 3 } }),
@@ -150,8 +154,10 @@ test('values out of range, a run that is not a sorted permutation, sums that do 
   await rejects(poke('run/pred', 0, -1), /run\/pred at position 0 is -1/);
   await rejects(poke('run/rank', 5, 0), /run\/rank at position 5 is 0, expected 1…10/);
   await rejects(poke('run/key', 1, 0), /run\/key is not a permutation/);
-  await rejects(poke('run/score', 50, 2), /run\/score is not sorted descending/);
-  await rejects(poke('run/score', 50, NaN), /run\/score is NaN/);
+  await rejects(poke('run/score', 50, 1), /run\/score is not sorted descending/);
+  await rejects(poke('run/score', 50, NaN), /run\/score at position 50 is NaN, expected a finite number/);
+  await rejects(poke('run/score', 0, 1.5), /run\/score at position 0 is 1\.5, expected a probability in \[0, 1\]/);
+  await rejects(poke('run/score', 99, -0.5), /run\/score at position 99 is -0\.5, expected a probability/);
   await rejects(poke('run/nll', 7, Infinity), /run\/nll at position 7 is Infinity, expected a finite number/);
   await rejects(poke('sum/support', 2, 1e9), /sum\/support does not match the rows of its run \(entry 2/);
   await rejects(poke('sum/nll', 0, 1), /sum\/nll does not match the rows of its run/);
