@@ -196,7 +196,8 @@ for (const [key, bs] of times[0]) {
     b.toFixed(3),
     h.toFixed(3),
     (h / b).toFixed(3),
-    `${median.toFixed(2)} [${sorted[0]?.toFixed(2)}–${sorted[sorted.length - 1]?.toFixed(2)}]`,
+    // no ratio when the base printed 0.000 s in every round
+    sorted.length ? `${median.toFixed(2)} [${sorted[0].toFixed(2)}–${sorted[sorted.length - 1].toFixed(2)}]` : '—',
     mark,
   ]);
 }
