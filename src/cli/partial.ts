@@ -99,9 +99,9 @@ export function registerPartial(program: Command): void {
     if (head !== null && head !== 'PK\u0003\u0004')
       throw new UsageError(`--out ${opts.out} exists and is not an .npz file; refusing to overwrite it.`);
     const { bytes, meta, intervalsLeftOut } = await partialOfFile(file, { configPath, overrides, root, shard });
-    if (intervalsLeftOut > 0)
+    if (intervalsLeftOut > 0 && opts.bootstrapN === undefined)
       process.stderr.write(
-        `Note: the config asks for ${intervalsLeftOut} bootstrap resamples; \`eval-lens partial\` computes point estimates only in this version (the shard is stored with bootstrap n = 0), so the merged results have no intervals.\n`,
+        `Note: the bootstrap is set to ${intervalsLeftOut} resamples (the configuration or the default); \`eval-lens partial\` computes point estimates only in this version (the shard is stored with bootstrap n = 0), so the merged results have no intervals. Give --bootstrap-n 0 to silence this note.\n`,
       );
     await writeAtomically(out, '', 'the partial file', (fh) => fh.writeFile(bytes));
     process.stderr.write(
