@@ -180,8 +180,15 @@ function classSumsFor(
   if (prep === null || rows.weight !== null || prep.C > CLASS_SUMS_MAX_CLASSES) return null;
   if (prep.weights !== null || prep.n !== rows.n)
     throw new RangeError(`Expected ${rows.n} unweighted classification rows, but got ${prep.n}.`);
-  const tables = made && made.C === prep.C ? made : classTables(prep);
-  const C = prep.C;
+  if (made && made.C === prep.C) return classSumsOf(made);
+  if (prep.labels.length !== prep.n)
+    throw new RangeError(`Expected the class tables of ${prep.n} rows, or their per-row vectors.`);
+  return classSumsOf(classTables(prep, null));
+}
+
+/** The {@link ResampleClassSums} of a walk over these tables, its sums at zero. */
+function classSumsOf(tables: NonNullable<WalkTables['cls']>): ResampleClassSums {
+  const C = tables.C;
   const counts = new Int32Array(4 * C + 1);
   return {
     C,
@@ -203,8 +210,24 @@ function classSumsFor(
   };
 }
 
-/** The per-position part of {@link classSumsFor} (in shared memory: see walkTables.ts). */
-function classTables(prep: PreparedClassification): NonNullable<WalkTables['cls']> {
+/**
+ * The class tables of the walk for the rows of `prep` taken in `order` (position p = row
+ * `order[p]`), or null when the walk gathers no classification sums for them (a weight column, more
+ * classes than its packed word holds). The same tables as the walk makes from `prep` permuted into
+ * `order`, made without that permuted copy: the bootstrap job gives them to every thread
+ * (walkTables.ts) and then needs no per-row classification vector of its own.
+ */
+export function classTablesInOrder(prep: PreparedClassification, order: Int32Array): WalkTables['cls'] {
+  if (prep.weights !== null || prep.C > CLASS_SUMS_MAX_CLASSES) return null;
+  if (order.length !== prep.n) throw new RangeError(`Expected an order of ${prep.n} rows, but got ${order.length}.`);
+  return classTables(prep, order);
+}
+
+/**
+ * The per-position part of {@link classSumsFor} (in shared memory: see walkTables.ts): position p
+ * holds row `order[p]` of `prep`, or row p without an order.
+ */
+function classTables(prep: PreparedClassification, order: Int32Array | null): NonNullable<WalkTables['cls']> {
   const { C, n, labels, preds, trueRank, nllTerm, brierTerm } = prep;
   const scored = trueRank !== null && nllTerm !== null && brierTerm !== null;
   const word = sharedZeros(Int32Array, n);
@@ -214,18 +237,19 @@ function classTables(prep: PreparedClassification): NonNullable<WalkTables['cls'
   const cellLabel: number[] = [];
   const cellPred: number[] = [];
   for (let p = 0; p < n; p++) {
-    const pair = labels[p] * C + preds[p];
+    const i = order === null ? p : order[p];
+    const pair = labels[i] * C + preds[i];
     let cell = cellOf[pair];
     if (cell < 0) {
       cell = cellOf[pair] = cellLabel.length;
-      cellLabel.push(labels[p]);
-      cellPred.push(preds[p]);
+      cellLabel.push(labels[i]);
+      cellPred.push(preds[i]);
     }
-    const rank = scored ? trueRank[p] : 0;
+    const rank = scored ? trueRank[i] : 0;
     word[p] = cell | (rank << CLS_CELL_BITS);
     if (scored) {
-      terms[2 * p] = nllTerm[p];
-      terms[2 * p + 1] = brierTerm[p];
+      terms[2 * p] = nllTerm[i];
+      terms[2 * p + 1] = brierTerm[i];
     }
   }
   return { C, word, terms, cellLabel: Int32Array.from(cellLabel), cellPred: Int32Array.from(cellPred) };
@@ -276,15 +300,19 @@ const ST_BRIER = 17;
 const ST_SIZE = 18;
 
 /**
- * Prepares a {@link SelectiveResampler}; `calibration` gives the ECE bin count (null = no ECE keys).
+ * Prepares a {@link SelectiveResampler}; `calibration` gives the ECE bin count (null = no ECE keys)
+ * and, when the caller has them, each position's bin as calibration.ts `binIndices` gives them
+ * (the walk then reads that array instead of making its own).
  * With `classSums` (rows in the same positions, no sample weights) each resample's walk also
- * gathers its classification sums into `cls` ({@link ResampleClassSums}).
+ * gathers its classification sums into `cls` ({@link ResampleClassSums}), from `clsTables` when
+ * given (then `classSums` need not hold its per-row vectors: see {@link classTablesInOrder}).
  */
 export function selectiveResampler(
   rows: SortedRows,
   accept: PrefixAcceptance,
-  calibration: { B: number } | null,
+  calibration: { B: number; bins?: Int32Array | null } | null,
   classSums: PreparedClassification | null = null,
+  clsTables: WalkTables['cls'] = null,
 ): SelectiveResampler {
   const G = rows.nGroups;
   const B = calibration ? calibration.B : 0;
@@ -294,11 +322,16 @@ export function selectiveResampler(
   let unit: Float64Array | null = null;
   if (made) ({ bins, unit } = made);
   else if (calibration) {
-    bins = sharedZeros(Int32Array, rows.n);
+    const given = calibration.bins ?? null;
+    if (given !== null && given.length !== rows.n)
+      throw new RangeError(`Expected the ECE bins of ${rows.n} positions, but got ${given.length}.`);
+    bins = given ?? sharedZeros(Int32Array, rows.n);
     unit = sharedZeros(Float64Array, rows.n);
     for (let p = 0; p < rows.n; p++) {
-      const b = eceBinIndex(rows.score[p], B);
-      bins[p] = b < 0 ? B : b;
+      if (given === null) {
+        const b = eceBinIndex(rows.score[p], B);
+        bins[p] = b < 0 ? B : b;
+      }
       unit[p] = 1 - rows.wrong[p] - rows.score[p];
     }
   }
@@ -307,9 +340,9 @@ export function selectiveResampler(
   const binSums = f(2 * (B + 1));
   const codes =
     rows.weight !== null ? null : made ? { code: made.code!, tieEnd: made.tieEnd! } : unitMassCodes(rows, bins, accept);
-  const cls = classSumsFor(rows, classSums, made?.cls);
+  const cls = classSumsFor(rows, classSums, clsTables ?? made?.cls);
   const byteWalk = cls !== null && rows.n <= BYTE_DRAW_MAX_ROWS;
-  if (codes !== null && rows.n > 2 * WARM_UP_ROWS) warmUp(rows, accept, calibration, classSums, byteWalk);
+  if (codes !== null && rows.n > 2 * WARM_UP_ROWS) warmUp(rows, accept, calibration, classSums, cls, byteWalk);
   return {
     rows,
     accept,
@@ -428,6 +461,7 @@ function warmUp(
   accept: PrefixAcceptance,
   calibration: { B: number } | null,
   classSums: PreparedClassification | null,
+  tables: ResampleClassSums | null,
   bytes: boolean,
 ): void {
   const m = WARM_UP_ROWS;
@@ -446,7 +480,15 @@ function warmUp(
       nllTerm: classSums.nllTerm && classSums.nllTerm.subarray(0, m),
       brierTerm: classSums.brierTerm && classSums.brierTerm.subarray(0, m),
     } satisfies PreparedClassification);
-  const r = selectiveResampler(head, acc, calibration, cls);
+  // the first rows of the walk's own class tables (the per-row vectors of `classSums` may be empty)
+  const headTables: WalkTables['cls'] = tables && {
+    C: tables.C,
+    word: tables.word.subarray(0, m),
+    terms: tables.terms.subarray(0, 2 * m),
+    cellLabel: tables.cellLabel,
+    cellPred: tables.cellPred,
+  };
+  const r = selectiveResampler(head, acc, calibration && { B: calibration.B }, cls, headTables);
   const mult = bytes ? new Uint8Array(m) : new Int32Array(m);
   let items = 0;
   for (let p = 0; p < m; p++) items += mult[p] = (p * 7) % 4;

@@ -49,10 +49,11 @@ import {
   selectiveScalarsSortedBytes,
   selectiveScratch,
   sortedResamplingApplies,
+  walkAcceptance,
   type SelectiveSetup,
 } from './classificationSelective';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
-import { walkTablesOf } from '../metrics/selectiveResample';
+import { classTablesInOrder, walkTablesOf } from '../metrics/selectiveResample';
 
 export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   const { config, results } = ctx;
@@ -225,7 +226,10 @@ function classificationPlan(
 /**
  * What a resample's statistic needs, in score order, without the n×C probability matrix: the
  * classification per-row vectors and setups, and the selective setup with positions as row numbers.
- * Plain data, so it can be sent to a worker (classificationCiWorker.ts).
+ * When the selective walk gathers the classification sums, the walk's class tables (carried by the
+ * selective rows) hold what it reads of the classification rows and `run.prepared`'s per-row vectors
+ * are empty (see {@link sortedCiJob}). Plain data, so it can be sent to a worker
+ * (classificationCiWorker.ts).
  */
 export interface CiJob {
   n: number;
@@ -267,6 +271,8 @@ export function ciResampleStat(job: CiJob): ResampleStat {
   const selectivePass = (counts: Int32Array): Record<string, number> | null =>
     sel ? selectiveScalarsSorted(sel, counts, resampler, n) : null;
   const cls = resampler?.cls ?? null;
+  if (cls === null && run.prepared.labels.length !== n)
+    throw new Error(`Expected the job's ${n} classification rows, or the walk's class tables.`);
   if (cls !== null) {
     // the pass first: it leaves the resample's classification sums in `cls`
     const fused = (selective: Record<string, number>, counts: ArrayLike<number>, out: Float64Array): void =>
@@ -338,6 +344,9 @@ export function ciWorkerFile(): string | null {
  * and the arrays it held before are let go (the bootstrap is the run's last step). The selective
  * walk's own per-position tables are made here once, in shared memory too, and carried by the
  * job's rows (metrics/walkTables.ts): each thread's walk reads them instead of making its own.
+ * When that walk gathers the classification sums, its class tables are made from the run's rows
+ * through the order, and the job's classification vectors are not permuted (they are empty): the
+ * walk reads nothing else of them.
  */
 export function sortedCiJob(
   run: ClassificationRun,
@@ -347,13 +356,20 @@ export function sortedCiJob(
   const n = run.data.n;
   const sel = run.selective ?? null;
   const order = sel ? sel.rows.rowIndex : null;
-  const sRun = order ? permuteRun(run, order) : run;
   let sSel: SelectiveSetup | null = null;
   if (sel && order) {
     shareSetup(sel);
     const rows = identityRows(sel.rows);
     sSel = { ...sel, rows, calib: sel.calib ? { ...sel.calib, rows } : null };
   }
+  // When the walk gathers the classification sums (no weight column, no per-class row lists), its
+  // class tables hold all it reads of the classification rows: they are made from the run's rows
+  // through `order`, and the job carries no permuted per-row vector (29 bytes a row fewer).
+  const cls =
+    sSel && order && run.classRows === null && sSel.rows.weight === null && walkAcceptance(sSel) !== null
+      ? classTablesInOrder(run.prepared, order)
+      : null;
+  const sRun = order ? permuteRun(run, order, cls === null) : run;
   let st: Int32Array | null = null;
   if (strata) {
     st = new Int32Array(n);
@@ -362,8 +378,10 @@ export function sortedCiJob(
   if (sSel) {
     // The walk's tables, made once here for every thread's statistic (the classification rows
     // join the walk as `ciResampleStat` has them join it: without a weight column).
-    const r = selectiveResamplerFor(sSel, sRun.prepared.weights === null ? sRun.prepared : null);
+    const r = selectiveResamplerFor(sSel, sRun.prepared.weights === null ? sRun.prepared : null, cls);
     if (r) sSel.rows.walk = walkTablesOf(r);
+    if (cls !== null && r?.cls?.word !== cls.word)
+      throw new Error('Expected the bootstrap walk to take the class tables made for it.');
   }
   const job: CiJob = {
     n,
@@ -388,14 +406,27 @@ function identityRows(rows: SortedRows): SortedRows {
 }
 
 /**
- * The run with every classification per-row vector permuted into `order` (row p = old row order[p]).
+ * The run with every classification per-row vector permuted into `order` (row p = old row order[p]);
+ * with `vectors` false, without them: its per-row vectors are empty (the walk's class tables hold
+ * what the statistic reads of the rows, see {@link sortedCiJob}), the rest as in the run.
  * One loop gathers all the vectors: it runs once per bootstrap, on the calling thread before the
  * worker threads start, and a loop per vector (one generic gather over three array types) ran
  * unoptimised most of the time and was deoptimised at each new array type (200,000 rows: the job
  * built in 18–27 ms before, 14–19 ms after).
  */
-function permuteRun(run: ClassificationRun, order: Int32Array): ClassificationRun {
+function permuteRun(run: ClassificationRun, order: Int32Array, vectors: boolean): ClassificationRun {
   const pr = run.prepared;
+  if (!vectors) {
+    const none = { labels: new Int32Array(0), preds: new Int32Array(0), correct: new Uint8Array(0) };
+    const prepared: PreparedClassification = {
+      ...pr,
+      ...none,
+      nllTerm: pr.nllTerm && new Float64Array(0),
+      brierTerm: pr.brierTerm && new Float64Array(0),
+      trueRank: pr.trueRank && new Int32Array(0),
+    };
+    return { ...run, prepared, classRows: null };
+  }
   const n = order.length;
   const { labels: l0, preds: q0, correct: k0, weights: w0, nllTerm: nl0, brierTerm: br0, trueRank: r0 } = pr;
   const labels = sharedZeros(Int32Array, n);
@@ -421,7 +452,10 @@ function permuteRun(run: ClassificationRun, order: Int32Array): ClassificationRu
 
 /**
  * Moves the per-row arrays of a selective setup into shared memory, in place (see
- * {@link sortedCiJob}): one array at a time, so that at most one is held twice.
+ * {@link sortedCiJob}): one array at a time, so that at most one is held twice. The selective step
+ * sorts its rows into shared memory when the run asks for resamples (metrics/sortedRows.ts
+ * `shared`): those are not copied, and what is copied (the ECE bins, an `accept` column) is left to
+ * the garbage collector.
  */
 function shareSetup(sel: SelectiveSetup): void {
   const move = (rows: SortedRows): void => {

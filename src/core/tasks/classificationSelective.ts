@@ -19,6 +19,7 @@ import { aurcGrid101, aurcValues, exactRiskCoverage, grid101Points, GRID_POINTS 
 import { operatingPointColumns } from '../metrics/operatingPoints';
 import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd, type Acceptance } from '../metrics/selective';
 import { gatherCounts, sortRowsByScore, type Multiplicities, type SortedRows } from '../metrics/sortedRows';
+import type { WalkTables } from '../metrics/walkTables';
 import {
   selectiveResampler,
   selectiveResampleValues,
@@ -120,7 +121,9 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
     }
   }
   const epsilon = config.reweightEpsilon ?? CONFIG_DEFAULTS.reweightEpsilon;
-  const sortOpts = { groups, nGroups: groupNames.length, weights: data.weights, groupWeights };
+  // With resamples to come, the sorted rows are made in shared memory, where the bootstrap's threads read them.
+  const shared = (config.bootstrap?.n ?? 0) > 0;
+  const sortOpts = { groups, nGroups: groupNames.length, weights: data.weights, groupWeights, shared };
   const allScores = scores ?? new Float64Array(data.n); // no scores: one tied block (operating point only)
 
   // acceptance rule
@@ -191,7 +194,7 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
   } else if (confidence) {
     // Ranked by a margin (or entropy): calibration is a property of the probabilities, so ECE,
     // MCE and the reliability bins use the top-label probability of the same rows.
-    const cRows = sortRowsByScore(confidence, wrong, { weights: data.weights });
+    const cRows = sortRowsByScore(confidence, wrong, { weights: data.weights, shared });
     calib = {
       rows: cRows,
       bins: binIndices(cRows, B),
@@ -388,25 +391,42 @@ function selectiveScalarsOfValues(s: SelectiveSetup, v: SelectiveResampleValues)
 }
 
 /**
+ * The acceptance of the one-pass walk of this setup (a prefix of the sorted rows), or null when the
+ * walk does not apply: see {@link selectiveResamplerFor}.
+ */
+export function walkAcceptance(s: SelectiveSetup): PrefixAcceptance | null {
+  if (!s.ranked || s.reweight || (s.calib !== null && s.calib.rows !== s.rows)) return null;
+  const r = s.rule;
+  if (r.kind === 'all') return { kind: 'end', end: s.rows.n };
+  if (r.kind === 'threshold') return { kind: 'end', end: thresholdEnd(s.rows, r.threshold) };
+  if (r.kind === 'split-target')
+    return { kind: 'end', end: Number.isNaN(r.threshold) ? 0 : thresholdEnd(s.rows, r.threshold) };
+  if (r.kind === 'target') return { kind: 'target', target: r.target };
+  return null;
+}
+
+/**
  * The one-pass resampler (metrics/selectiveResample.ts) for this setup, or null when it does not
  * apply (no scores, an `accept` column, `reweight`, or the val/test protocol): then
  * {@link selectiveScalarsSorted} runs the separate metric functions. With `classSums` (the
- * classification rows in the same order, no weight column) its walk also gathers their sums.
+ * classification rows in the same order, no weight column) its walk also gathers their sums, from
+ * `clsTables` when given (metrics/selectiveResample.ts `classTablesInOrder`). The walk reads the
+ * setup's ECE bins (`calib.bins`, the rows' own) instead of making its own.
  */
 export function selectiveResamplerFor(
   s: SelectiveSetup,
   classSums: PreparedClassification | null = null,
+  clsTables: WalkTables['cls'] = null,
 ): SelectiveResampler | null {
-  if (!s.ranked || s.reweight || (s.calib !== null && s.calib.rows !== s.rows)) return null;
-  const r = s.rule;
-  let accept: PrefixAcceptance;
-  if (r.kind === 'all') accept = { kind: 'end', end: s.rows.n };
-  else if (r.kind === 'threshold') accept = { kind: 'end', end: thresholdEnd(s.rows, r.threshold) };
-  else if (r.kind === 'split-target')
-    accept = { kind: 'end', end: Number.isNaN(r.threshold) ? 0 : thresholdEnd(s.rows, r.threshold) };
-  else if (r.kind === 'target') accept = { kind: 'target', target: r.target };
-  else return null;
-  return selectiveResampler(s.rows, accept, s.calib ? { B: s.calib.B } : null, classSums);
+  const accept = walkAcceptance(s);
+  if (accept === null) return null;
+  return selectiveResampler(
+    s.rows,
+    accept,
+    s.calib ? { B: s.calib.B, bins: s.calib.bins } : null,
+    classSums,
+    clsTables,
+  );
 }
 
 function scalarsOf(

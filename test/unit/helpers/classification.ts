@@ -8,7 +8,11 @@ import { Warnings } from '../../../src/core/diagnostics';
 import { CLASSIFICATION_STEPS, prepareRun } from '../../../src/core/tasks/classification';
 import { CLASSIFICATION_FAMILIES, familyScalars } from '../../../src/core/tasks/classificationFamilies';
 import type { ResampleRun } from '../../../src/core/tasks/classificationRun';
-import { aggregateClassification, type ClassificationAggregate } from '../../../src/core/metrics/classification';
+import {
+  aggregateClassification,
+  type ClassificationAggregate,
+  type PreparedClassification,
+} from '../../../src/core/metrics/classification';
 import type { MetricFamily } from '../../../src/core/results/types';
 import type { ClassificationRun, ClassificationStep } from '../../../src/core/tasks/classificationRun';
 import type { TaskContext } from '../../../src/core/tasks/types';
@@ -161,4 +165,29 @@ export function scalarMetricsOf(
   opts: { perClass?: boolean } = {},
 ): Record<string, number | null> {
   return familyScalars(run, { agg, counts, perClass: opts.perClass ?? false, selective: null });
+}
+
+/**
+ * `run`'s classification vectors permuted by hand into the score order of its selective rows
+ * (position p = row `rowIndex[p]`): what a bootstrap job over those rows held before its walk's
+ * class tables carried them, the reference its statistic is compared with.
+ */
+export function permutedPrepared(run: ClassificationRun): PreparedClassification {
+  const pr = run.prepared;
+  const order = run.selective!.rows.rowIndex;
+  const take = <T extends Int32Array | Uint8Array | Float64Array>(a: T): T => {
+    const res = new (a.constructor as new (n: number) => T)(order.length);
+    for (let p = 0; p < order.length; p++) res[p] = a[order[p]];
+    return res;
+  };
+  return {
+    ...pr,
+    labels: take(pr.labels),
+    preds: take(pr.preds),
+    correct: take(pr.correct),
+    weights: pr.weights && take(pr.weights),
+    nllTerm: pr.nllTerm && take(pr.nllTerm),
+    brierTerm: pr.brierTerm && take(pr.brierTerm),
+    trueRank: pr.trueRank && take(pr.trueRank),
+  };
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { sortRowsByScore } from '../../../../src/core/metrics/sortedRows';
 import { aurcGrid101, aurcValues } from '../../../../src/core/metrics/riskCoverage';
 import { operatingPoint, targetCoverageEnd, thresholdEnd } from '../../../../src/core/metrics/selective';
-import { calibrationValues } from '../../../../src/core/metrics/calibration';
+import { binIndices, calibrationValues } from '../../../../src/core/metrics/calibration';
 import {
   selectiveResampler,
   selectiveResampleValues,
@@ -256,4 +256,37 @@ test('evaluateResamples: values do not depend on how the resamples are split int
   const a = evaluateResamples(300, 2, stat, { seed: 9, strata: null, range: { from: 0, to: 13 } });
   const b = evaluateResamples(300, 2, stat, { seed: 9, strata: null, range: { from: 13, to: 40 } });
   assert.deepEqual(whole, Float64Array.from([...a, ...b]));
+});
+
+test('one pass: ECE bins given by the caller (calibration binIndices) are read as they are, the values bit for bit', () => {
+  const rng = createRng(31);
+  // above 4,096 rows the walk's warm-up runs on its first rows (with bins of its own)
+  for (const n of [300, 5000]) {
+    for (const weighted of [false, true]) {
+      const scores = Array.from({ length: n }, () => (rng.next() < 0.05 ? 0 : (1 + rng.int(200)) / 200));
+      const wrong = Array.from({ length: n }, () => (rng.next() < 0.3 ? 1 : 0));
+      const weights = weighted ? Float64Array.from({ length: n }, () => 0.25 + 2 * rng.next()) : null;
+      const rows = sortRowsByScore(scores, wrong, { weights });
+      const accept: PrefixAcceptance = { kind: 'target', target: 0.7 };
+      const bins = binIndices(rows, 15);
+      const given = selectiveResampler(rows, accept, { B: 15, bins });
+      const own = selectiveResampler(rows, accept, { B: 15 });
+      assert.equal(given.bins, bins, 'the given array itself');
+      assert.deepEqual([...own.bins!], [...bins]);
+      for (let rep = 0; rep < 5; rep++) {
+        const counts = new Int32Array(n);
+        drawResample(9, rep, counts, null);
+        const a = { ...selectiveResampleValues(given, counts, weighted ? undefined : n) };
+        const b = { ...selectiveResampleValues(own, counts, weighted ? undefined : n) };
+        assert.ok(a.ece > 0 && a.eceAdaptive > 0, 'calibration values computed');
+        for (const k of Object.keys(b) as (keyof typeof b)[])
+          if (typeof b[k] === 'number') assert.ok(Object.is(a[k], b[k]), `n=${n} w=${weighted} rep=${rep} ${k}`);
+      }
+    }
+  }
+  const rows = sortRowsByScore([0.9, 0.5, 0.2], [0, 1, 0]);
+  assert.throws(
+    () => selectiveResampler(rows, { kind: 'end', end: 2 }, { B: 15, bins: new Int32Array(2) }),
+    /3 positions/,
+  );
 });

@@ -107,3 +107,25 @@ test('the caller’s scores are not modified', () => {
   sortRowsByScore(scores, [0, 0, 0, 0]);
   for (let i = 0; i < scores.length; i++) assert.ok(Object.is(scores[i], copy[i]));
 });
+
+test('with `shared`, the per-position arrays are over shared memory and hold the same values', () => {
+  const rng = createRng(23);
+  const plain = (a: { buffer: ArrayBufferLike }) => !(a.buffer instanceof SharedArrayBuffer);
+  for (const n of [0, 7, 400, 20000]) {
+    const scores = scoresOf(rng, n);
+    const wrong = Uint8Array.from({ length: n }, () => (rng.next() < 0.3 ? 1 : 0));
+    const opts: SortRowsOptions = {
+      weights: Float64Array.from({ length: n }, () => rng.next() * 2),
+      groups: Int32Array.from({ length: n }, () => rng.int(4) - 1),
+      groupWeights: Array.from({ length: n }, () => rng.next()),
+    };
+    const shared = sortRowsByScore(scores, wrong, { ...opts, shared: true });
+    const expected = sortRowsByScore(scores, wrong, opts);
+    for (const a of [shared.score, shared.wrong, shared.group, shared.blockStart, shared.weight!, shared.groupWeight!])
+      assert.ok(a.buffer instanceof SharedArrayBuffer, `n ${n}`);
+    for (const a of [expected.score, expected.wrong, expected.group, expected.blockStart, expected.weight!])
+      assert.ok(plain(a), `n ${n}: ordinary arrays without \`shared\``);
+    assertSame(shared, expected, `n ${n}`);
+    assertSame(shared, referenceSort(scores, wrong, opts), `n ${n}, reference`);
+  }
+});

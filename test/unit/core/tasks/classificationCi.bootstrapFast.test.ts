@@ -8,7 +8,7 @@ import {
   selectiveScalars,
   selectiveScalarsSorted,
 } from '../../../../src/core/tasks/classificationSelective';
-import { scalarMetricsFor, scalarMetricsOf } from '../../helpers/classification';
+import { permutedPrepared, scalarMetricsFor, scalarMetricsOf } from '../../helpers/classification';
 import { aggregateClassification } from '../../../../src/core/metrics/classification';
 import type { ClassificationRun } from '../../../../src/core/tasks/classificationRun';
 import { ciResampleStat, ciWorkerFile, sortedCiJob } from '../../../../src/core/tasks/classificationCi';
@@ -164,13 +164,14 @@ for (const [name, extra, weighted, stratified] of [
 
 /**
  * The values of one resample as two separate walks give them: the classification sums over the
- * rows (aggregateClassification), then the selective pass without classification sums.
+ * rows permuted into the score order by hand (aggregateClassification), then the selective pass
+ * without classification sums.
  */
 function separateWalks(run: ClassificationRun, job: ReturnType<typeof sortedCiJob>['job'], keys: string[]) {
   const sel = job.selective!;
   const resampler = selectiveResamplerFor(sel);
   assert.ok(resampler && resampler.cls === null);
-  const jobRun = job.run as ClassificationRun;
+  const jobRun = { ...(job.run as ClassificationRun), prepared: permutedPrepared(run) };
   return (counts: Int32Array, out: Float64Array) => {
     const v: Record<string, number | null> = {
       ...scalarMetricsOf(jobRun, aggregateClassification(jobRun.prepared, counts), counts, { perClass: true }),

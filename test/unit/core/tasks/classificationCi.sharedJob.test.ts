@@ -2,11 +2,16 @@
 // tables (metrics/walkTables.ts) are over SharedArrayBuffers, so a worker thread receives views of
 // them instead of copies, and the statistic that reads the tables the job carries gives the values
 // of one that makes its own, bit for bit (Int32 and byte multiplicities, plain and stratified).
+// Without a weight column the walk's class tables are made from the run's rows through the score
+// order and the job holds no permuted classification vector: its values are those of the job with
+// the permuted vectors (the statistic then making its own tables from them), bit for bit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ciResampleStat, sortedCiJob, type CiJob } from '../../../../src/core/tasks/classificationCi';
+import { walkTablesOf } from '../../../../src/core/metrics/selectiveResample';
+import { selectiveResamplerFor } from '../../../../src/core/tasks/classificationSelective';
 import { evaluateResamples, type ResampleStat } from '../../../../src/core/stats/resampleDraws';
-import { config, randomData, runClassificationSteps } from '../../helpers/classification';
+import { config, permutedPrepared, randomData, runClassificationSteps } from '../../helpers/classification';
 import { createRng } from '../../helpers/selective';
 
 /** The bytes of a Float64Array (NaN payloads included): "bit for bit" means these are equal. */
@@ -39,8 +44,11 @@ for (const [name, extra, weighted, stratified, n] of [
     assert.ok(keys.includes('aurc_worst') && keys.includes('ece_adaptive') && keys.includes('accuracy'));
     const { job, strata } = sortedCiJob(run, keys, stratified ? run.data.labels : null);
     const prep = job.run.prepared;
-    for (const a of [prep.labels, prep.preds, prep.correct, prep.nllTerm, prep.brierTerm, prep.trueRank])
-      assert.ok(isShared(a));
+    const vectors = [prep.labels, prep.preds, prep.correct, prep.nllTerm, prep.brierTerm, prep.trueRank];
+    // with a weight column the job's vectors are permuted (their own walk reads them); else it has none
+    if (weighted) for (const a of vectors) assert.ok(isShared(a) && a!.length === n);
+    else for (const a of vectors) assert.equal(a!.length, 0);
+    assert.equal(prep.n, n);
     const rows = job.selective!.rows;
     for (const a of [rows.rowIndex, rows.score, rows.wrong, rows.group, rows.blockStart, job.selective!.calib!.bins])
       assert.ok(isShared(a));
@@ -50,15 +58,36 @@ for (const [name, extra, weighted, stratified, n] of [
     const walk = rows.walk!;
     assert.ok(walk, 'the rows carry the walk tables');
     for (const a of [walk.bins, walk.unit]) assert.ok(isShared(a));
+    // the walk reads the setup's own ECE bins, not a copy
+    assert.equal(walk.bins, job.selective!.calib!.bins);
     if (weighted) assert.equal(walk.code, null);
     else
       for (const a of [walk.code, walk.tieEnd, walk.harmonic, walk.cls!.word, walk.cls!.terms]) assert.ok(isShared(a));
     // a worker's copy of the job (structured clone) reads the same memory
     const clone = structuredClone(job);
-    assert.ok(isShared(clone.selective!.rows.walk!.unit) && isShared(clone.run.prepared.nllTerm));
+    assert.ok(isShared(clone.selective!.rows.walk!.unit));
+    if (weighted) assert.ok(isShared(clone.run.prepared.nllTerm));
+    else assert.ok(isShared(clone.selective!.rows.walk!.cls!.terms));
     const opts = { seed: 5, strata, range: { from: 0, to: 20 } };
     const shared = ciResampleStat(job);
-    const own = ciResampleStat(withoutTables(job));
+    // the reference: the job with the classification vectors permuted into the score order, its
+    // statistic making every table of its own from them
+    const reference: CiJob = { ...job, run: { ...job.run, prepared: permutedPrepared(run) } };
+    if (!weighted) {
+      // the class tables made through the order are those a walk makes from the permuted vectors
+      const made = walkTablesOf(selectiveResamplerFor(withoutTables(reference).selective!, reference.run.prepared)!);
+      const cls = walk.cls!;
+      assert.equal(cls.C, made.cls!.C);
+      assert.deepEqual([...cls.word], [...made.cls!.word]);
+      assert.ok(bits(cls.terms).equals(bits(made.cls!.terms)));
+      assert.deepEqual([...cls.cellLabel], [...made.cls!.cellLabel]);
+      assert.deepEqual([...cls.cellPred], [...made.cls!.cellPred]);
+      assert.ok(
+        cls.terms.some((x) => x !== 0),
+        'rows with probabilities have nll and Brier terms',
+      );
+    }
+    const own = ciResampleStat(withoutTables(reference));
     assert.equal(!!shared.bytes, !weighted, 'the byte walk without a weight column');
     const want = evaluateResamples(n, keys.length, own, opts);
     assert.ok(bits(evaluateResamples(n, keys.length, shared, opts)).equals(bits(want)));
