@@ -1,4 +1,4 @@
-// `node bench/compare.mjs <rev> [--rounds N] [name-substring…]`: the same benches on an earlier
+// `node bench/compare.mjs <rev> [--rounds N] [--in-process] [name-substring…]`: the same benches on an earlier
 // revision and on the working tree, in one run, side by side — to show that a refactor slowed no stage.
 //
 // The revision is exported (`git archive`) into a temporary folder that shares this checkout's
@@ -43,12 +43,14 @@ const head = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const rev = args[0];
 if (!rev || rev.startsWith('--')) {
-  console.error('usage: node bench/compare.mjs <rev> [--rounds N] [name-substring…]');
+  console.error('usage: node bench/compare.mjs <rev> [--rounds N] [--in-process] [name-substring…]');
   process.exit(2);
 }
 const ri = args.indexOf('--rounds');
 const rounds = ri > 0 ? Number(args[ri + 1]) : 5;
 const filters = args.slice(1).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--rounds');
+// --in-process: the stages of bench/inProcessStages.ts, both sides in one process (see there why)
+const inProcess = args.includes('--in-process');
 const TOLERANCE = 1.05;
 const MIN_JUDGED = 0.05;
 
@@ -86,11 +88,13 @@ for (const s of sides) {
 }
 
 // factors.bench generates its own data for minutes and inspect/read/firstReport are not stage tables.
-const names = readdirSync(join(head, 'bench'))
-  .filter((f) => f.endsWith('.bench.ts') && !f.startsWith('factors.'))
-  .filter((f) => existsSync(join(base, 'bench', f)))
-  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
-  .sort();
+const names = inProcess
+  ? []
+  : readdirSync(join(head, 'bench'))
+      .filter((f) => f.endsWith('.bench.ts') && !f.startsWith('factors.'))
+      .filter((f) => existsSync(join(base, 'bench', f)))
+      .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+      .sort();
 
 /** `label   1.234 s` lines of a bench's output (stage tables), by label; a repeated label is numbered. */
 function stages(text) {
@@ -149,6 +153,33 @@ for (const f of names) {
         times[i].get(key)[r] = t;
       }
     });
+  }
+}
+
+if (inProcess) {
+  // The working tree's stage module, bundled against each side's sources into that side's dist/.
+  const bundles = [];
+  for (const s of sides) {
+    const entry = join(s.root, 'bench', s.root === head ? 'inProcessStages.ts' : 'head-inProcessStages.ts');
+    if (s.root !== head) copyFileSync(join(head, 'bench', 'inProcessStages.ts'), entry);
+    const bundle = join(s.root, 'dist', 'bench-inProcessStages.cjs');
+    await bundleBench(entry, bundle);
+    bundles.push(bundle, s.root);
+  }
+  const out = join(base, 'in-process-times.json');
+  const driver = join(head, 'bench', 'inProcessDriver.mjs');
+  const r = spawnSync(process.execPath, ['--expose-gc', driver, String(rounds), out, ...bundles], {
+    cwd: head,
+    stdio: 'inherit',
+    env: { ...process.env, EVAL_LENS_REQUIRE_WORKERS: '1' },
+  });
+  if (r.status !== 0) throw new Error(`the in-process driver failed (exit ${r.status})`);
+  const measured = JSON.parse(readFileSync(out, 'utf8'));
+  loads.push(...measured.loads);
+  for (const [label, [b, h]] of Object.entries(measured.times)) {
+    if (filters.length && !filters.some((x) => label.includes(x))) continue;
+    times[0].set(`in-process · ${label}`, b);
+    times[1].set(`in-process · ${label}`, h);
   }
 }
 
