@@ -50,10 +50,10 @@ export function eceBinIndex(conf: number, B: number): number {
 
 /**
  * Bin index per sorted position (see {@link eceBinIndex}), with B (an extra, ignored bin) for a
- * confidence in no bin, so the per-resample loop has no branch.
+ * confidence in no bin, so the per-resample loop has no branch. Written into `out` when given
+ * (e.g. an array over shared memory for a bootstrap's threads).
  */
-export function binIndices(rows: SortedRows, B: number): Int32Array {
-  const out = new Int32Array(rows.n);
+export function binIndices(rows: SortedRows, B: number, out: Int32Array = new Int32Array(rows.n)): Int32Array {
   for (let p = 0; p < rows.n; p++) {
     const b = eceBinIndex(rows.score[p], B);
     out[p] = b < 0 ? B : b;

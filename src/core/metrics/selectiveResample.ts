@@ -40,7 +40,6 @@ import { binnedCalibration, eceBinIndex } from './calibration';
 import { groupError, GRID_POINTS, harmonic, optimalAurc, tiedBlockSteps, trapz, trapzFrom } from './riskCoverage';
 import type { SortedRows } from './sortedRows';
 import type { PreparedClassification, UnitClassSums } from './classification';
-import { BYTE_DRAW_MAX_ROWS } from '../stats/resampleDraws';
 import { sharedZeros } from '../stats/sharedArrays';
 import type { PrefixAcceptance, WalkTables } from './walkTables';
 
@@ -76,16 +75,16 @@ export interface SelectiveResampler {
   /** ECE bins (null: no calibration keys). */
   B: number;
   bins: Int32Array | null;
-  /** `1 − wrong − conf` per position (calibration). */
-  unit: Float64Array | null;
   values: SelectiveResampleValues;
   /**
    * Unit masses only (null with sample weights): per position the row's wrong flag and group, and
    * whether a tied block or an ECE bin run starts there, packed in one word (the `CODE_*` fields)
-   * so that the walk reads one array for them; `tieEnd[p]` = end of the tied block starting at p.
+   * so that the walk reads one array for them (bytes when the groups fit: see {@link unitMassCodes});
+   * `tiedEnds` = the end of each tied block of two rows or more, in position order (the walk meets
+   * them in that order: one word per tied block instead of one per row).
    */
-  code: Int32Array | null;
-  tieEnd: Int32Array | null;
+  code: Int32Array | Uint8Array | null;
+  tiedEnds: Int32Array | null;
   // scratch
   /** gW, gE and gErr (views of this one buffer: the unit-mass walk indexes a single array). */
   groupSums: Float64Array;
@@ -117,8 +116,7 @@ export interface SelectiveResampler {
   optimum: Map<number, { W: number; E: number; value: number }>;
   /**
    * Whether its resamples are meant to come as byte multiplicities (a Uint8Array; unit masses with the
-   * classification sums, rows within what the byte draws take): its warm-up, when it has one, walked
-   * bytes. Int32
+   * classification sums): its warm-up, when it has one, walked bytes. Int32
    * multiplicities still give the same values (the exact fallback of a count above 255).
    */
   byteWalk: boolean;
@@ -296,8 +294,10 @@ const ST_BIN = 15;
 const ST_NLL = 16;
 /** Σ c·Brier of the rows walked (classification sums, `r.cls`). */
 const ST_BRIER = 17;
+/** Unit-mass pass: tied blocks entered so far (the index of the next one's end in `tiedEnds`). */
+const ST_TIED_NEXT = 18;
 /** Number of slots. */
-const ST_SIZE = 18;
+const ST_SIZE = 19;
 
 /**
  * Prepares a {@link SelectiveResampler}; `calibration` gives the ECE bin count (null = no ECE keys)
@@ -318,39 +318,42 @@ export function selectiveResampler(
   const B = calibration ? calibration.B : 0;
   // the tables the rows carry when they were made for this walk (walkTables.ts), else its own
   const made = rows.walk && fits(rows.walk, rows, accept, B) ? rows.walk : null;
+  // The calibration term of a position, `1 − wrong − conf`, is computed where the walk reads it,
+  // from the rows' scores and flags (the same expression, so the same value): no table of its own.
   let bins: Int32Array | null = null;
-  let unit: Float64Array | null = null;
-  if (made) ({ bins, unit } = made);
+  if (made) bins = made.bins;
   else if (calibration) {
     const given = calibration.bins ?? null;
     if (given !== null && given.length !== rows.n)
       throw new RangeError(`Expected the ECE bins of ${rows.n} positions, but got ${given.length}.`);
-    bins = given ?? sharedZeros(Int32Array, rows.n);
-    unit = sharedZeros(Float64Array, rows.n);
-    for (let p = 0; p < rows.n; p++) {
-      if (given === null) {
+    if (given !== null) bins = given;
+    else {
+      bins = sharedZeros(Int32Array, rows.n);
+      for (let p = 0; p < rows.n; p++) {
         const b = eceBinIndex(rows.score[p], B);
         bins[p] = b < 0 ? B : b;
       }
-      unit[p] = 1 - rows.wrong[p] - rows.score[p];
     }
   }
   const f = (k: number) => new Float64Array(k);
   const groupSums = f(3 * G);
   const binSums = f(2 * (B + 1));
   const codes =
-    rows.weight !== null ? null : made ? { code: made.code!, tieEnd: made.tieEnd! } : unitMassCodes(rows, bins, accept);
+    rows.weight !== null
+      ? null
+      : made
+        ? { code: made.code!, tiedEnds: made.tiedEnds! }
+        : unitMassCodes(rows, bins, accept);
   const cls = classSumsFor(rows, classSums, clsTables ?? made?.cls);
-  const byteWalk = cls !== null && rows.n <= BYTE_DRAW_MAX_ROWS;
+  const byteWalk = cls !== null;
   if (codes !== null && rows.n > 2 * WARM_UP_ROWS) warmUp(rows, accept, calibration, classSums, cls, byteWalk);
   return {
     rows,
     accept,
     B,
     bins,
-    unit,
     code: codes && codes.code,
-    tieEnd: codes && codes.tieEnd,
+    tiedEnds: codes && codes.tiedEnds,
     values: {
       coverage: NaN,
       risk: NaN,
@@ -400,7 +403,7 @@ export function selectiveResampler(
 /** Whether `t` was made for a walk over `rows` with `accept` and B bins. */
 function fits(t: WalkTables, rows: SortedRows, accept: PrefixAcceptance, B: number): boolean {
   if (t.n !== rows.n || t.B !== B || t.accept.kind !== accept.kind) return false;
-  if (rows.weight === null && (t.code === null || t.tieEnd === null)) return false;
+  if (rows.weight === null && (t.code === null || t.tiedEnds === null)) return false;
   return accept.kind === 'end'
     ? t.accept.kind === 'end' && t.accept.end === accept.end
     : t.accept.kind === 'target' && t.accept.target === accept.target;
@@ -420,7 +423,7 @@ export function walkTablesOf(r: SelectiveResampler): WalkTables {
     cellLabel: r.cls.cellLabel,
     cellPred: r.cls.cellPred,
   };
-  return { n, accept: r.accept, B: r.B, bins: r.bins, unit: r.unit, code: r.code, tieEnd: r.tieEnd, cls, harmonic: h };
+  return { n, accept: r.accept, B: r.B, bins: r.bins, code: r.code, tiedEnds: r.tiedEnds, cls, harmonic: h };
 }
 
 /** Rows of the walk's warm-up (see {@link warmUp}). */
@@ -497,7 +500,7 @@ function warmUp(
 
 /** `code[p]` bit: the row is wrong. */
 const CODE_WRONG = 1;
-/** `code[p]` bit: a tied block of two or more rows starts at p (it ends at `tieEnd[p]`). */
+/** `code[p]` bit: a tied block of two or more rows starts at p (it ends at the next of `tiedEnds`). */
 const CODE_TIED = 2;
 /** `code[p]` bit: p is the first position or its ECE bin differs from position p − 1's. */
 const CODE_NEW_BIN = 4;
@@ -506,27 +509,36 @@ const CODE_OP = 8;
 const CODE_RARE = CODE_TIED | CODE_NEW_BIN | CODE_OP;
 /** `code[p] >> CODE_GROUP_SHIFT` = the row's group + 1 (0: no group). */
 const CODE_GROUP_SHIFT = 4;
+/** Most groups whose field (group + 1 ≤ 15) fits in a byte's four bits above the flags. */
+const CODE_BYTE_MAX_GROUPS = (1 << (8 - CODE_GROUP_SHIFT)) - 1;
 
-/** The per-position words of the unit-mass walk (see `SelectiveResampler.code`). */
+/**
+ * The per-position words of the unit-mass walk (see `SelectiveResampler.code`): one byte a
+ * position when the group field fits in it (up to {@link CODE_BYTE_MAX_GROUPS} groups, the common
+ * case), else 32 bits. A run walks one of the two kinds only (the rows' groups decide), so the
+ * walk's load of a word sees one array type.
+ */
 function unitMassCodes(
   rows: SortedRows,
   bins: Int32Array | null,
   accept: PrefixAcceptance,
-): { code: Int32Array; tieEnd: Int32Array } {
+): { code: Int32Array | Uint8Array; tiedEnds: Int32Array } {
   const { n, wrong, group, blockStart: bs } = rows;
   if (rows.nGroups >= 2 ** (31 - CODE_GROUP_SHIFT))
     throw new RangeError(`Expected fewer than ${2 ** (31 - CODE_GROUP_SHIFT)} groups, but got ${rows.nGroups}.`);
-  const code = sharedZeros(Int32Array, n);
-  const tieEnd = sharedZeros(Int32Array, n);
+  const code = rows.nGroups <= CODE_BYTE_MAX_GROUPS ? sharedZeros(Uint8Array, n) : sharedZeros(Int32Array, n);
   for (let p = 0; p < n; p++) code[p] = wrong[p] | ((group[p] + 1) << CODE_GROUP_SHIFT);
-  for (let b = 0; b + 1 < bs.length; b++) {
+  let tied = 0;
+  for (let b = 0; b + 1 < bs.length; b++) if (bs[b + 1] - bs[b] >= 2) tied++;
+  const tiedEnds = sharedZeros(Int32Array, tied);
+  for (let b = 0, t = 0; b + 1 < bs.length; b++) {
     if (bs[b + 1] - bs[b] < 2) continue;
     code[bs[b]] |= CODE_TIED;
-    tieEnd[bs[b]] = bs[b + 1];
+    tiedEnds[t++] = bs[b + 1];
   }
   if (bins !== null) for (let p = 0; p < n; p++) if (p === 0 || bins[p] !== bins[p - 1]) code[p] |= CODE_NEW_BIN;
   if (accept.kind === 'end' && accept.end > 0 && accept.end < n) code[accept.end] |= CODE_OP;
-  return { code, tieEnd };
+  return { code, tiedEnds };
 }
 
 /**
@@ -775,8 +787,8 @@ function tiedBlock(
   base: number,
   extra: number,
 ): void {
-  const { rows, state: st, gW, gE, gErr, bW, bE, touched, touchedFlag, bins, unit, mass, diff, chunk, gridK } = r;
-  const { wrong, group, nGroups: G } = rows;
+  const { rows, state: st, gW, gE, gErr, bW, bE, touched, touchedFlag, bins, mass, diff, chunk, gridK } = r;
+  const { wrong, group, score, nGroups: G } = rows;
   const w = rows.weight;
   // the balanced sum is divided by G once at the end of the pass (see resampleValues)
   const nTouched = tiedBlockSteps(rows, mult, p0, p1, st, r, false, blockSums);
@@ -822,9 +834,10 @@ function tiedBlock(
     }
     if (bins !== null) {
       const bin = bins[p];
+      const u1 = 1 - wrong[p] - score[p];
       mass[bin] += wm;
-      diff[bin] += wm * unit![p];
-      const u = wp * unit![p];
+      diff[bin] += wm * u1;
+      const u = wp * u1;
       let left = c;
       let at = a;
       while (left > 0) {
@@ -911,8 +924,8 @@ function storeRunning(
  * Blocks [b0, b1) of the pass with sample weights; the running state lives in `r.state` (the `ST_*` slots).
  */
 function weightedSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: number): void {
-  const { rows, gW, gE, gErr, gridK, diff, mass, chunk, bins, unit, B } = r;
-  const { wrong, group, blockStart: bs, nGroups: G } = rows;
+  const { rows, gW, gE, gErr, gridK, diff, mass, chunk, bins, B } = r;
+  const { wrong, group, score, blockStart: bs, nGroups: G } = rows;
   const w = rows.weight!;
   const st = r.state;
   const N = st[ST_N];
@@ -1003,7 +1016,7 @@ function weightedSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: 
         }
         if (bins !== null) {
           const bin = bins[p0];
-          const u1 = unit![p0];
+          const u1 = 1 - wrong[p0] - score[p0];
           mass[bin] += wm;
           diff[bin] += wm * u1;
           const u = wp * u1;
@@ -1036,7 +1049,7 @@ function weightedSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: 
 function unitMassPass(r: SelectiveResampler, mult: Int32Array | Uint8Array): void {
   const { rows, bins, gridK, accept: acc, state: st, B } = r;
   const code = r.code!;
-  const tieEnd = r.tieEnd!;
+  const tiedEnds = r.tiedEnds!;
   const n = rows.n;
   const N = st[ST_N];
   const W = st[ST_W];
@@ -1061,9 +1074,11 @@ function unitMassPass(r: SelectiveResampler, mult: Int32Array | Uint8Array): voi
       if ((cd & CODE_OP) !== 0) setOperatingPointOnce(r);
       if ((cd & CODE_NEW_BIN) !== 0 && bins !== null) st[ST_BIN] = bins[p];
       if ((cd & CODE_TIED) !== 0) {
-        tiedBlock(r, mult, p, tieEnd[p], base, extra);
+        // every tied block stops the walk here, in position order: the next end is this block's
+        const end = tiedEnds[st[ST_TIED_NEXT]++];
+        tiedBlock(r, mult, p, end, base, extra);
         if (st[ST_W0] >= st[ST_OP_AT_ITEMS]) setOperatingPointOnce(r);
-        p = tieEnd[p];
+        p = end;
       } else resume = p;
       continue;
     }
@@ -1098,15 +1113,16 @@ function setOperatingPointOnce(r: SelectiveResampler): void {
  * count, so one local holds each pair.
  *
  * Written for V8's register allocator and compiler: no calls, and the per-row inputs from few arrays
- * (`r.code`, `mult`, `unit`, the harmonic table, `r.groupSums`); the current ECE bin's sums and the
+ * (`r.code`, `mult`, the scores, the harmonic table, `r.groupSums`); the current ECE bin's sums and the
  * current adaptive-ECE chunk are locals written back at the end (the same additions in the same
  * order), and the worst-group step picks its term by an index instead of a branch (which group's
  * error is the largest follows the row's group, unpredictable row by row). These are the steps of
  * `weightedSlice` for one row with its c copies in closed form: the values are the same bit for bit.
  */
 function unitMassRun(r: SelectiveResampler, mult: Int32Array, p0: number, q1: number, resume: number): number {
-  const { rows, gridK, chunk, bins, unit, B, groupSums: gs, binSums, pick } = r;
+  const { rows, gridK, chunk, bins, B, groupSums: gs, binSums, pick } = r;
   const code = r.code!;
+  const score = rows.score;
   const G = rows.nGroups;
   const G2 = 2 * G; // gs: gW at [g], gE at [G + g], gErr at [2G + g]
   const B1 = B + 1; // binSums: mass at [bin], diff at [B + 1 + bin]
@@ -1220,7 +1236,7 @@ function unitMassRun(r: SelectiveResampler, mult: Int32Array, p0: number, q1: nu
     }
     E0 += wr * c;
     if (bins !== null) {
-      const u1 = unit![p];
+      const u1 = 1 - wr - score[p];
       binMass += c;
       binDiff += c * u1;
       if (K + c <= chHi) chunkSum += u1 * c;
@@ -1258,8 +1274,9 @@ function unitMassRun(r: SelectiveResampler, mult: Int32Array, p0: number, q1: nu
  * compares the two on random inputs.
  */
 function unitMassRunBytes(r: SelectiveResampler, mult: Uint8Array, p0: number, q1: number, resume: number): number {
-  const { rows, gridK, chunk, bins, unit, B, groupSums: gs, binSums, pick } = r;
+  const { rows, gridK, chunk, bins, B, groupSums: gs, binSums, pick } = r;
   const code = r.code!;
+  const score = rows.score;
   const G = rows.nGroups;
   const G2 = 2 * G; // gs: gW at [g], gE at [G + g], gErr at [2G + g]
   const B1 = B + 1; // binSums: mass at [bin], diff at [B + 1 + bin]
@@ -1373,7 +1390,7 @@ function unitMassRunBytes(r: SelectiveResampler, mult: Uint8Array, p0: number, q
     }
     E0 += wr * c;
     if (bins !== null) {
-      const u1 = unit![p];
+      const u1 = 1 - wr - score[p];
       binMass += c;
       binDiff += c * u1;
       if (K + c <= chHi) chunkSum += u1 * c;

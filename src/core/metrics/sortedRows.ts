@@ -62,7 +62,7 @@ export interface SortRowsOptions {
   /** Keep only these rows (file order indices, increasing); default all rows. */
   rows?: Int32Array | null;
   /**
-   * Make the per-position arrays (scores, flags, groups, tied blocks, weights) over shared memory
+   * Make the per-position arrays (row numbers, scores, flags, groups, tied blocks, weights) over shared memory
    * (stats/sharedArrays.ts), for a bootstrap that hands them to its threads: made there once,
    * instead of copied there later and the ordinary arrays left to the garbage collector, which, with
    * little else allocated, may keep them until the process ends. The same values either way.
@@ -91,9 +91,9 @@ export function sortRowsByScore(
     vals[j] = v;
   }
   // `vals` is this function's copy, rewritten below from the sorted keys: the sort may use it as scratch.
-  const sorted = float64Argsort(vals, true, {}, true);
+  const sorted = float64Argsort(vals, true, {}, true, shared);
   const order = sorted.order;
-  const rowIndex = sel ? new Int32Array(n) : order;
+  const rowIndex = sel ? (shared ? sharedZeros(Int32Array, n) : new Int32Array(n)) : order;
   if (sel) for (let p = 0; p < n; p++) rowIndex[p] = sel[order[p]];
   const blockStart = tiedBlockStarts(sorted.hi, sorted.lo, shared);
 

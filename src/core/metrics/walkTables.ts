@@ -3,7 +3,7 @@
  * (metrics/selectiveResample.ts): what the walk derives from the rows (and from the classification
  * rows in the same positions) before its first resample and only reads afterwards. Made once in
  * shared memory and carried by the rows (`SortedRows.walk`), they serve every bootstrap thread;
- * without them each thread's walk makes its own, about 48 bytes a row. In a module of their own so
+ * without them each thread's walk makes its own, about 36 bytes a row. In a module of their own so
  * that the rows can carry them without knowing the walk.
  *
  * References (the metrics the walk computes from these tables):
@@ -29,12 +29,10 @@ export interface WalkTables {
   B: number;
   /** Each position's ECE bin (B for none), or null without calibration keys. */
   bins: Int32Array | null;
-  /** `1 − wrong − conf` per position, or null without calibration keys. */
-  unit: Float64Array | null;
-  /** The packed per-position words of the unit-mass walk, null with sample weights. */
-  code: Int32Array | null;
-  /** End of the tied block starting at each position (unit-mass walk), null with sample weights. */
-  tieEnd: Int32Array | null;
+  /** The packed per-position words of the unit-mass walk (bytes with up to 15 groups), null with sample weights. */
+  code: Int32Array | Uint8Array | null;
+  /** The end of each tied block of two rows or more, in position order (unit-mass walk), null with sample weights. */
+  tiedEnds: Int32Array | null;
   /** The classification rows' packed cells and ranks, and their nll and Brier terms, or null. */
   cls: {
     C: number;

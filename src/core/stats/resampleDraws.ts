@@ -91,15 +91,12 @@ export function addUniformDraws(state: Int32Array, counts: Int32Array, m: number
  */
 addUniformDraws(new Int32Array([1, 2, 3, 4]), new Int32Array(64), 64, null);
 
-/** Most rows whose resamples can be drawn as bytes ({@link addUniformDrawsBytes}: the exact float64 product only). */
-export const BYTE_DRAW_MAX_ROWS = LEMIRE_MAX;
-
 /**
  * {@link addUniformDraws} into byte multiplicities: the same draws, so `counts[i]` holds the count
  * modulo 256. A count of 256 or more wraps around, unchecked here (a check per draw cost about
  * 0.5 ns, a sixth of the loop): the resample's counts then add up to less than its size by a
  * multiple of 256, which the statistic that reads them sees (see {@link ResampleStat.bytes}).
- * m ≤ {@link BYTE_DRAW_MAX_ROWS}.
+ * Above 2^21 rows, the draws of {@link addDrawsModulo} into bytes.
  *
  * Why bytes: on 200,000 rows the Int32 counts (800 KB) nearly fill a 1 MB second-level cache; as
  * bytes (200 KB) they leave it to the walk that reads them back, which also loads a quarter of the
@@ -109,7 +106,7 @@ export const BYTE_DRAW_MAX_ROWS = LEMIRE_MAX;
  */
 export function addUniformDrawsBytes(state: Int32Array, counts: Uint8Array, m: number, at: Int32Array | null): void {
   if (m <= 0) return;
-  if (m > LEMIRE_MAX) throw new RangeError(`Expected at most ${LEMIRE_MAX} rows for byte draws, but got ${m}.`);
+  if (m > LEMIRE_MAX) return addDrawsModulo(state, counts, m, at);
   const reject = (TWO32 - m) % m;
   let a = state[0];
   let b = state[1];
@@ -147,9 +144,17 @@ addUniformDrawsBytes(new Int32Array([1, 2, 3, 4]), new Uint8Array(64), 64, null)
  * Adds m draws `int(m)` as rng.ts makes them (rejection above the largest multiple of m below 2^32,
  * then x mod m, here by a division: fmod is slow) to `counts` — `counts[at[r]]` when `at` is given,
  * else `counts[r]` — continuing the xoshiro128** generator in `state`. Also the draw loop of
- * bootstrap.ts, which must reproduce `createRng(seed).int` draw by draw.
+ * bootstrap.ts, which must reproduce `createRng(seed).int` draw by draw. Into bytes too (each count
+ * modulo 256, as {@link addUniformDrawsBytes}), above 2^21 rows, where Int32 counts would take 4
+ * bytes a row on each bootstrap thread (10 million rows: 40 MB a thread instead of 10 MB): one loop
+ * for both array types, since its division per draw costs far more than the element-type check.
  */
-export function addDrawsModulo(state: Int32Array, counts: Int32Array, m: number, at: Int32Array | null): void {
+export function addDrawsModulo(
+  state: Int32Array,
+  counts: Int32Array | Uint8Array,
+  m: number,
+  at: Int32Array | null,
+): void {
   const limit = TWO32 - (TWO32 % m);
   let a = state[0];
   let b = state[1];
@@ -303,7 +308,7 @@ export function resampleEvaluator(
   const lanes = stat.batch ? Math.max(1, stat.batch.lanes) : 1;
   const state = new Int32Array(4);
   const out = new Float64Array(lanes * K);
-  const bytes = !stat.batch && stat.bytes && nRows <= BYTE_DRAW_MAX_ROWS ? stat.bytes : null;
+  const bytes = !stat.batch && stat.bytes ? stat.bytes : null;
   if (bytes) {
     const limit = bytes.limit ?? 255;
     if (!(limit >= 1 && limit <= 255 && (limit & (limit + 1)) === 0))

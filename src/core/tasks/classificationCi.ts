@@ -225,7 +225,8 @@ function classificationPlan(
 
 /**
  * What a resample's statistic needs, in score order, without the n×C probability matrix: the
- * classification per-row vectors and setups, and the selective setup with positions as row numbers.
+ * classification per-row vectors and setups, and the selective setup (whose multiplicities are per
+ * sorted position: its rows' `rowIndex`, the file row of each position, is not read).
  * When the selective walk gathers the classification sums, the walk's class tables (carried by the
  * selective rows) hold what it reads of the classification rows and `run.prepared`'s per-row vectors
  * are empty (see {@link sortedCiJob}). Plain data, so it can be sent to a worker
@@ -339,8 +340,8 @@ export function ciWorkerFile(): string | null {
  *
  * Its per-row arrays are in shared memory (stats/sharedArrays.ts), so that the
  * bootstrap threads read them where they are instead of each receiving a copy: the permuted
- * vectors are made there, and the selective setup's own arrays (scores, flags, groups, tied
- * blocks, bins) are moved there — the run's setup then holds the shared copies, the same values,
+ * vectors are made there, and the selective setup's own arrays (row numbers, scores, flags, groups,
+ * tied blocks, bins) are moved there — the run's setup then holds the shared copies, the same values,
  * and the arrays it held before are let go (the bootstrap is the run's last step). The selective
  * walk's own per-position tables are made here once, in shared memory too, and carried by the
  * job's rows (metrics/walkTables.ts): each thread's walk reads them instead of making its own.
@@ -355,11 +356,12 @@ export function sortedCiJob(
 ): { job: CiJob; strata: Int32Array[] | null; order: Int32Array | null } {
   const n = run.data.n;
   const sel = run.selective ?? null;
+  if (sel) shareSetup(sel);
   const order = sel ? sel.rows.rowIndex : null;
   let sSel: SelectiveSetup | null = null;
   if (sel && order) {
-    shareSetup(sel);
-    const rows = identityRows(sel.rows);
+    // the same arrays in a rows object of the job's own (which carries the walk's tables)
+    const rows: SortedRows = { ...sel.rows };
     sSel = { ...sel, rows, calib: sel.calib ? { ...sel.calib, rows } : null };
   }
   // When the walk gathers the classification sums (no weight column, no per-class row lists), its
@@ -396,13 +398,6 @@ export function sortedCiJob(
     selective: sSel,
   };
   return { job, strata: stratumPositions(n, st), order };
-}
-
-/** The rows with position p standing for "row p" (the caller's numbering is the sorted order). */
-function identityRows(rows: SortedRows): SortedRows {
-  const rowIndex = sharedZeros(Int32Array, rows.n);
-  for (let p = 0; p < rows.n; p++) rowIndex[p] = p;
-  return { ...rows, rowIndex };
 }
 
 /**
@@ -454,11 +449,12 @@ function permuteRun(run: ClassificationRun, order: Int32Array, vectors: boolean)
  * Moves the per-row arrays of a selective setup into shared memory, in place (see
  * {@link sortedCiJob}): one array at a time, so that at most one is held twice. The selective step
  * sorts its rows into shared memory when the run asks for resamples (metrics/sortedRows.ts
- * `shared`): those are not copied, and what is copied (the ECE bins, an `accept` column) is left to
- * the garbage collector.
+ * `shared`), and so are its ECE bins: those are not copied, and what is copied (an `accept`
+ * column) is left to the garbage collector.
  */
 function shareSetup(sel: SelectiveSetup): void {
   const move = (rows: SortedRows): void => {
+    rows.rowIndex = toShared(rows.rowIndex);
     rows.score = toShared(rows.score);
     rows.wrong = toShared(rows.wrong);
     rows.group = toShared(rows.group);

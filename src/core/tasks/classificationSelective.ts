@@ -20,6 +20,7 @@ import { operatingPointColumns } from '../metrics/operatingPoints';
 import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd, type Acceptance } from '../metrics/selective';
 import { gatherCounts, sortRowsByScore, type Multiplicities, type SortedRows } from '../metrics/sortedRows';
 import type { WalkTables } from '../metrics/walkTables';
+import { sharedZeros } from '../stats/sharedArrays';
 import {
   selectiveResampler,
   selectiveResampleValues,
@@ -189,15 +190,17 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
       column: 'eceBins',
     });
   const confidence = scores && !isProbability ? topLabelConfidence(data) : null;
+  // the bins in shared memory too with resamples to come (no ordinary copy left to the collector)
+  const binsOf = (r: SortedRows): Int32Array => binIndices(r, B, shared ? sharedZeros(Int32Array, r.n) : undefined);
   if (scores && isProbability) {
-    calib = { rows, bins: binIndices(rows, B), B, scoreName };
+    calib = { rows, bins: binsOf(rows), B, scoreName };
   } else if (confidence) {
     // Ranked by a margin (or entropy): calibration is a property of the probabilities, so ECE,
     // MCE and the reliability bins use the top-label probability of the same rows.
     const cRows = sortRowsByScore(confidence, wrong, { weights: data.weights, shared });
     calib = {
       rows: cRows,
-      bins: binIndices(cRows, B),
+      bins: binsOf(cRows),
       B,
       scoreName: `msp (max probability, the top-label confidence; the risk–coverage ranking uses ${scoreName})`,
     };

@@ -11,7 +11,13 @@ import {
   type SelectiveResampleValues,
   walkedItems,
 } from '../../../../src/core/metrics/selectiveResample';
-import { drawResample, drawResampleBytes, stratumPositions } from '../../../../src/core/stats/resampleDraws';
+import {
+  drawResample,
+  drawResampleBytes,
+  resampleEvaluator,
+  stratumPositions,
+  type ResampleStat,
+} from '../../../../src/core/stats/resampleDraws';
 import { createRng } from '../../../../src/core/stats/rng';
 import { prepareClassification, type PreparedClassification } from '../../../../src/core/metrics/classification';
 import { makeData } from '../../helpers/classification';
@@ -147,4 +153,41 @@ test('a count of 256 or more wraps around in a byte: the walk then enters fewer 
     selectiveResampleValues(r, counts, n);
     assert.equal(walkedItems(r), n);
   }
+});
+
+test('above 2^21 rows (the modulo draws): byte draws = Int32 draws modulo 256, and the evaluator hands the statistic bytes', () => {
+  const n = 2 ** 21 + 3;
+  // one stratum above 2^21 rows and a small one
+  const strata = Int32Array.from({ length: n }, (_, i) => (i % 1000 === 7 ? 1 : 0));
+  for (const pos of [null, stratumPositions(n, strata)]) {
+    for (const b of [0, 1]) {
+      const want = new Int32Array(n);
+      drawResample(4, b, want, pos);
+      const got = new Uint8Array(n);
+      drawResampleBytes(4, b, got, pos, new Int32Array(4));
+      assert.ok(Buffer.from(got).equals(Buffer.from(Uint8Array.from(want))), `b=${b} ${pos ? 'strata' : ''}`);
+    }
+  }
+  // a statistic with a byte form gets bytes at this size too (the same draws)
+  const seen: number[] = [];
+  const stat: ResampleStat = (_counts, out) => {
+    out[0] = -1;
+  };
+  stat.bytes = {
+    run: (counts, out) => {
+      let s = 0;
+      for (let i = 0; i < counts.length; i++) s += counts[i];
+      out[0] = s;
+      seen.push(counts.length);
+      return true;
+    },
+  };
+  const values = new Float64Array(1);
+  resampleEvaluator(n, 1, stat, 4, null)(0, 1, values, 0);
+  assert.deepEqual(seen, [n]);
+  const want = new Int32Array(n);
+  drawResample(4, 0, want, null);
+  let s = 0;
+  for (const c of Uint8Array.from(want)) s += c;
+  assert.equal(values[0], s);
 });

@@ -290,3 +290,33 @@ test('one pass: ECE bins given by the caller (calibration binIndices) are read a
     /3 positions/,
   );
 });
+
+test("the walk's words: bytes with up to 15 groups, 32-bit words with more; the same words in either kind give the same values bit for bit", () => {
+  const rng = createRng(37);
+  const n = 5000; // above the warm-up's rows
+  for (const G of [0, 2, 15, 16]) {
+    const scores = Array.from({ length: n }, () => (1 + rng.int(400)) / 400);
+    const wrong = Array.from({ length: n }, () => (rng.next() < 0.3 ? 1 : 0));
+    const groups = G > 0 ? Int32Array.from({ length: n }, () => (rng.next() < 0.1 ? -1 : rng.int(G))) : null;
+    const rows = sortRowsByScore(scores, wrong, { groups, nGroups: G });
+    const accept: PrefixAcceptance = { kind: 'target', target: 0.6 };
+    const r = selectiveResampler(rows, accept, { B: 15 });
+    assert.ok(r.code instanceof (G <= 15 ? Uint8Array : Int32Array), `G=${G}`);
+    // one end per tied block of two rows or more
+    let tied = 0;
+    for (let b = 0; b + 1 < rows.blockStart.length; b++) if (rows.blockStart[b + 1] - rows.blockStart[b] >= 2) tied++;
+    assert.equal(r.tiedEnds!.length, tied);
+    if (G > 15) continue;
+    const wide = selectiveResampler(rows, accept, { B: 15 });
+    wide.code = Int32Array.from(r.code!);
+    for (let b = 0; b < 4; b++) {
+      const counts = new Int32Array(n);
+      drawResample(11, b, counts, null);
+      const a = { ...selectiveResampleValues(r, counts, n) };
+      a.groupError = Float64Array.from(a.groupError);
+      const w = selectiveResampleValues(wide, counts, n);
+      assert.ok(a.ece > 0 && a.aurc > 0);
+      for (const k of Object.keys(w) as (keyof typeof w)[]) assert.deepEqual(a[k], w[k], `G=${G} b=${b} ${k}`);
+    }
+  }
+});

@@ -42,7 +42,11 @@ for (const [name, extra, weighted, stratified, n] of [
     const { run, ctx } = await runClassificationSteps(randomData(createRng(21), n, 5, { weighted, ties: true }), cfg);
     const keys = Object.keys(ctx.results.metrics).filter((k) => ctx.results.metrics[k].ci);
     assert.ok(keys.includes('aurc_worst') && keys.includes('ece_adaptive') && keys.includes('accuracy'));
-    const { job, strata } = sortedCiJob(run, keys, stratified ? run.data.labels : null);
+    // with resamples to come, the selective step made its row numbers and ECE bins in shared memory
+    const madeOrder = run.selective!.rows.rowIndex;
+    const madeBins = run.selective!.calib!.bins;
+    assert.ok(isShared(madeOrder) && isShared(madeBins));
+    const { job, strata, order } = sortedCiJob(run, keys, stratified ? run.data.labels : null);
     const prep = job.run.prepared;
     const vectors = [prep.labels, prep.preds, prep.correct, prep.nllTerm, prep.brierTerm, prep.trueRank];
     // with a weight column the job's vectors are permuted (their own walk reads them); else it has none
@@ -54,18 +58,30 @@ for (const [name, extra, weighted, stratified, n] of [
       assert.ok(isShared(a));
     // the run's own setup holds the same shared arrays (moved, not copied)
     assert.equal(run.selective!.rows.score, rows.score);
+    // the job's rows keep the score order's row numbers (no identity array made for them) and the
+    // step's own bins
+    assert.equal(rows.rowIndex, madeOrder);
+    assert.equal(order, madeOrder);
+    assert.equal(job.selective!.calib!.bins, madeBins);
     if (stratified) assert.ok(strata!.every(isShared));
     const walk = rows.walk!;
     assert.ok(walk, 'the rows carry the walk tables');
-    for (const a of [walk.bins, walk.unit]) assert.ok(isShared(a));
+    assert.ok(isShared(walk.bins));
     // the walk reads the setup's own ECE bins, not a copy
     assert.equal(walk.bins, job.selective!.calib!.bins);
     if (weighted) assert.equal(walk.code, null);
-    else
-      for (const a of [walk.code, walk.tieEnd, walk.harmonic, walk.cls!.word, walk.cls!.terms]) assert.ok(isShared(a));
+    else {
+      for (const a of [walk.code, walk.tiedEnds, walk.harmonic, walk.cls!.word, walk.cls!.terms]) assert.ok(isShared(a));
+      // one end per tied block of two rows or more, in position order
+      const bs = rows.blockStart;
+      const ends: number[] = [];
+      for (let b = 0; b + 1 < bs.length; b++) if (bs[b + 1] - bs[b] >= 2) ends.push(bs[b + 1]);
+      assert.ok(ends.length > 0, 'the scores have ties');
+      assert.deepEqual([...walk.tiedEnds!], ends);
+    }
     // a worker's copy of the job (structured clone) reads the same memory
     const clone = structuredClone(job);
-    assert.ok(isShared(clone.selective!.rows.walk!.unit));
+    assert.ok(isShared(clone.selective!.rows.walk!.bins) && isShared(clone.selective!.rows.rowIndex));
     if (weighted) assert.ok(isShared(clone.run.prepared.nllTerm));
     else assert.ok(isShared(clone.selective!.rows.walk!.cls!.terms));
     const opts = { seed: 5, strata, range: { from: 0, to: 20 } };
