@@ -34,11 +34,9 @@
 import {
   allocBlockCounts,
   blockCounts,
-  checkBinaryInputs,
   countsAtBlocks,
   prCurveAreas,
   rocAucFromCounts,
-  scoreOrder,
   type BlockCounts,
   type ScoreOrder,
   type ThresholdCounts,
@@ -130,66 +128,6 @@ export function metricVector(
   const out = new Float64Array(IW_KEYS.length);
   fillFromCounts(blockCounts(so, labels, weights, scratch), nAbove, out, 0);
   return out;
-}
-
-function orNull(v: number): number | null {
-  return Number.isFinite(v) ? v : null;
-}
-
-export interface WeightOption {
-  /** Sample weights `w_i ≥ 0` (null/absent: all 1). */
-  weights?: ArrayLike<number> | null;
-}
-
-function curveCounts(
-  labels: ArrayLike<number>,
-  scores: ArrayLike<number>,
-  weights: ArrayLike<number> | null,
-): BlockCounts {
-  checkBinaryInputs(labels, scores, weights);
-  return blockCounts(scoreOrder(scores), labels, weights);
-}
-
-/**
- * Weighted average precision `AP = Σ_k (R_k − R_{k−1})·P_k` over the points of the PR curve (one
- * per distinct score), R_0 = 0 — scikit-learn's `average_precision_score(y, s, sample_weight=w)`.
- * Null when there is no positive weight.
- *
- * @example averagePrecision([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]) // (1/2)·1 + (1/2)·(2/3) = 5/6
- */
-export function averagePrecision(
-  labels: ArrayLike<number>,
-  scores: ArrayLike<number>,
-  opts: WeightOption = {},
-): number | null {
-  return orNull(prCurveAreas(curveCounts(labels, scores, opts.weights ?? null)).averagePrecision);
-}
-
-/**
- * Trapezoidal area under the weighted PR curve, starting at (recall 0, precision 1) — the
- * usual trapezoid AUPR and scikit-learn's `auc(recall, precision)` on `precision_recall_curve(y, s, sample_weight=w)`.
- * Null when there is no positive weight.
- *
- * @example auprTrapz([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
- *   // (1/2)(1+1)/2 + 0 + (1/2)(1/2+2/3)/2 = 1/2 + 7/24 = 19/24
- */
-export function auprTrapz(
-  labels: ArrayLike<number>,
-  scores: ArrayLike<number>,
-  opts: WeightOption = {},
-): number | null {
-  return orNull(prCurveAreas(curveCounts(labels, scores, opts.weights ?? null)).trapezoid);
-}
-
-/**
- * Weighted ROC AUC, ties counted one half: `Σ_{i:y=1} Σ_{j:y=0} w_i w_j (1[s_i > s_j] + ½·1[s_i = s_j]) / (W₊·W₋)`,
- * computed as the trapezoid under the ROC curve — scikit-learn's `roc_auc_score(y, s, sample_weight=w)`.
- * Null when a class has no weight.
- *
- * @example rocAuc([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]) // pairs won: (0.9>0.8, 0.9>0.1, 0.7>0.1) = 3/4
- */
-export function rocAuc(labels: ArrayLike<number>, scores: ArrayLike<number>, opts: WeightOption = {}): number | null {
-  return orNull(rocAucFromCounts(curveCounts(labels, scores, opts.weights ?? null)));
 }
 
 /**

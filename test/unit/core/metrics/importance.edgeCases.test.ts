@@ -2,8 +2,7 @@
 // scores, zero weights, mismatched inputs. Undefined values are null plus a warning, never 0.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { averagePrecision, auprTrapz, rocAuc } from '../../../../src/core/metrics/importance';
-import { precisionRecallAt } from '../../helpers/importanceAt';
+import { averagePrecision, auprTrapz, precisionRecallAt, rocAuc } from '../../helpers/importanceAt';
 import { blockCounts, prPoints, rocPoints, scoreOrder } from '../../../../src/core/metrics/binaryCurve';
 import { runIw, tempFile } from '../../helpers/iwBinary';
 

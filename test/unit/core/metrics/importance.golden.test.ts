@@ -3,8 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { averagePrecision, auprTrapz, rocAuc } from '../../../../src/core/metrics/importance';
-import { errorRateAt, precisionRecallAt } from '../../helpers/importanceAt';
+import { averagePrecision, auprTrapz, errorRateAt, precisionRecallAt, rocAuc } from '../../helpers/importanceAt';
 import { blockCounts, prPoints, rocPoints, scoreOrder } from '../../../../src/core/metrics/binaryCurve';
 import { closeAbs } from '../../helpers/numericClose';
 

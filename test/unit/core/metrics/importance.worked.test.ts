@@ -16,15 +16,8 @@
 //   Bc       0  0.1     1/5
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  averagePrecision,
-  auprTrapz,
-  metricVector,
-  rocAuc,
-  stratumWeights,
-  IW_KEYS,
-} from '../../../../src/core/metrics/importance';
-import { precisionRecallAt } from '../../helpers/importanceAt';
+import { metricVector, stratumWeights, IW_KEYS } from '../../../../src/core/metrics/importance';
+import { auprTrapz, averagePrecision, precisionRecallAt, rocAuc } from '../../helpers/importanceAt';
 import {
   blockCounts,
   blocksAtOrAbove,
