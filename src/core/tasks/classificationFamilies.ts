@@ -1,6 +1,7 @@
 /**
  * The metric families of the classification task, in the order they run, and what is built from
- * their contract ({@link ClassificationFamily} in classificationRun.ts):
+ * their contract ({@link ClassificationFamily} in classificationRun.ts, the task's form of the one
+ * contract of taskFamily.ts):
  *
  * - {@link familyStep}: a family's point step, recording the keys it wrote (the keys of its
  *   statistic, which the bootstrap resamples);
@@ -16,6 +17,7 @@ import { calibrationFamily, selectiveFamily } from './classificationSelective';
 import { evolvingFamily } from './evolvingFamily';
 import { longTailFamily } from './longTailFamily';
 import { subgroupFamily } from './classificationSubgroups';
+import { familyResampledKeys, familyStep as taskFamilyStep, familyValues } from './taskFamily';
 import type {
   ClassificationFamily,
   ClassificationRun,
@@ -37,16 +39,9 @@ export const CLASSIFICATION_FAMILIES: readonly ClassificationFamily[] = [
   calibrationFamily,
 ];
 
-/** The families with a statistic of the resample, whose scalars get intervals. */
-const RESAMPLED = CLASSIFICATION_FAMILIES.filter((f) => f.resample !== undefined);
-
 /** The family's point step; it also records the keys the family wrote in `run.familyKeys`. */
 export function familyStep(family: ClassificationFamily): ClassificationStep {
-  return async (run, ctx) => {
-    const before = new Set(Object.keys(ctx.results.metrics));
-    await family.point(run, ctx);
-    (run.familyKeys ??= {})[family.name] = Object.keys(ctx.results.metrics).filter((k) => !before.has(k));
-  };
+  return taskFamilyStep(family);
 }
 
 /** The keys with a defined point estimate that the families with a statistic wrote, family by family. */
@@ -54,12 +49,10 @@ export function resampledKeys(
   run: ClassificationRun,
   metrics: Readonly<Record<string, { value: number | null }>>,
 ): string[] {
-  return RESAMPLED.flatMap((f) => run.familyKeys?.[f.name] ?? []).filter((k) => metrics[k]?.value !== null);
+  return familyResampledKeys(CLASSIFICATION_FAMILIES, run).filter((k) => metrics[k]?.value !== null);
 }
 
 /** Every family's values of one resample, from its shared sums. */
 export function familyScalars(run: ResampleRun, sums: ResampleSums): Record<string, number | null> {
-  const out: Record<string, number | null> = {};
-  for (const f of RESAMPLED) f.resample!(run, sums, out);
-  return out;
+  return familyValues(CLASSIFICATION_FAMILIES, run, sums);
 }

@@ -1,8 +1,8 @@
 /**
  * What every family of the classification task shares: the {@link ClassificationRun} (the data,
  * the per-row vectors prepared once and the setups of the families already run), the family
- * contract ({@link ClassificationFamily}: point estimates and a statistic of the resample's
- * {@link ResampleSums}), the step type, and {@link prepareRun} that builds the run. In a module of
+ * contract ({@link ClassificationFamily}: the one family contract of taskFamily.ts over this run and
+ * the resample's {@link ResampleSums}), the step type, and {@link prepareRun} that builds the run. In a module of
  * their own so the families, the bootstrap (`classificationCi.ts`), the row inspector and the
  * runner in `classification.ts` import them without importing one another.
  */
@@ -31,9 +31,10 @@ import type { TaskContext } from './types';
 import type { StartedResampleWorkers } from '../stats/parallelBootstrap';
 import type { MetricFamily } from '../results/types';
 import type { SplitPlan } from './split';
+import type { FamilyRecord, TaskFamily } from './taskFamily';
 
 /** Everything computed for one classification file, shared by the family steps. */
-export interface ClassificationRun {
+export interface ClassificationRun extends FamilyRecord {
   data: ClassificationData;
   /** Per-row vectors (correctness, NLL/Brier terms, true-class rank), computed once. */
   prepared: PreparedClassification;
@@ -61,11 +62,6 @@ export interface ClassificationRun {
   source?: RunnerSource;
   /** The bootstrap's worker threads, started when reading ended (see `startBootstrapWorkers`). */
   resampleWorkers?: StartedResampleWorkers | null;
-  /**
-   * Per family (by name) the metric keys its point step wrote, in order: the keys its statistic
-   * of a resample gives (classificationFamilies.ts `familyStep` records them).
-   */
-  familyKeys?: Record<string, string[]>;
 }
 
 export type ClassificationStep = (run: ClassificationRun, ctx: TaskContext) => void | Promise<void>;
@@ -139,22 +135,21 @@ export interface ResampleSums {
 }
 
 /**
- * A metric family of the classification task: its point estimates (keys with their notes, tables,
- * warnings), written by `point`, and — when its scalars get bootstrap intervals — its statistic
- * of one resample, written by `resample` from the shared {@link ResampleSums} under the same keys.
- * The statistic at the full data (`counts` null) is the point estimate; a unit test checks it for
- * every family.
+ * A metric family of the classification task (the one family contract, {@link TaskFamily} in
+ * taskFamily.ts, over this task's run and sums): its point estimates (keys with their notes,
+ * tables, warnings), written by `point`, and — when its scalars get bootstrap intervals — its
+ * statistic of one resample, written by `resample` from the shared {@link ResampleSums} under the
+ * same keys. The statistic at the full data (`counts` null) is the point estimate; a unit test
+ * checks it for every family.
  *
  * A family that registers in classificationFamilies.ts gets, with no code of its own, its
  * intervals (the one bootstrap service), its provisional intervals, its paired intervals in a
  * comparison (the run's resampling plan), its slices and its subsets.
  */
-export interface ClassificationFamily {
+export interface ClassificationFamily extends TaskFamily<ClassificationRun, ResampleSums, ResampleRun> {
   /** The family's name: its progress stage and its timing; the results family of its keys, but for `subgroups` (theirs is `classification`). */
-  name: MetricFamily | 'subgroups';
+  readonly name: MetricFamily | 'subgroups';
   point: ClassificationStep;
-  /** Writes the family's values of one resample into `out` (absent: no intervals, e.g. subgroups). */
-  resample?: (run: ResampleRun, sums: ResampleSums, out: Record<string, number | null>) => void;
 }
 
 /**

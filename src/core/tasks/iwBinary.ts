@@ -1,7 +1,10 @@
 /**
  * Runner of the iw-binary task (docs/metrics/importance.md): importance-weighted precision,
  * recall, F1 and error rate at the threshold, PR and ROC curves, `aupr_trapz`, `average_precision`, `roc_auc`,
- * each with a stratified bootstrap interval; the unweighted values beside them.
+ * each with a stratified bootstrap interval; the unweighted values beside them. The runner reads
+ * the file, resolves the weights and sorts the rows by score once (the run); the keys are written
+ * by the families it registers (iwFamilies.ts) and their intervals come from the task's plan over
+ * those families, run by the one bootstrap service.
  *
  * Results written:
  * - `metrics`: the weighted values (family `importance`); each note names the convention and the
@@ -32,10 +35,10 @@ import {
   type CurvePoints,
   type ScoreOrder,
 } from '../metrics/binaryCurve';
-import { IW_KEYS, metricVector, sortedResampler, stratumWeights, type IwKey } from '../metrics/importance';
-import { bootstrapStep } from './bootstrapService';
-import type { Curve, MetricValue, ResultTables } from '../results/types';
-import { directionOf } from '../results/directions';
+import { IW_KEYS, metricVector, stratumWeights, type IwKey } from '../metrics/importance';
+import type { Curve, ResultTables } from '../results/types';
+import { fmt, fullIwSums, IW_FAMILIES, iwPlan, type IwRun } from './iwFamilies';
+import { familyBootstrap, familyStep, familyValues } from './taskFamily';
 import type { TaskRunner } from './types';
 
 /** The weight per row and how it was obtained. */
@@ -47,8 +50,6 @@ export interface ResolvedIwWeights {
   describe: string;
   table: ResultTables['importanceWeights'];
 }
-
-const fmt = (v: number | null): string => (v === null ? 'null' : Number(v.toPrecision(6)).toString());
 
 /**
  * Row weights from the config sizes (`w_B = (|B|/b)/|U|`, `w_Bc = ((|U|−|B|)/m)/|U|`) or the
@@ -156,16 +157,6 @@ function toCurve(p: CurvePoints | null, x: string, y: string, note: string): Cur
   return { x, y, xs: p.x, ys: p.y, extra: { threshold: p.threshold, ...(p.f1 ? { f1: p.f1 } : {}) }, note };
 }
 
-const CONVENTION: Record<IwKey, (t: number) => string> = {
-  precision: (t) => `TP/(TP+FP) at score ≥ ${t}`,
-  recall: (t) => `TP/(TP+FN) at score ≥ ${t}`,
-  f1: (t) => `2TP/(2TP+FP+FN) at score ≥ ${t}`,
-  aupr_trapz: () => 'trapezoid over recall from (0, 1), as sklearn auc(recall, precision)',
-  average_precision: () => 'Σ (R_k − R_{k−1})·P_k, as sklearn average_precision_score',
-  roc_auc: () => 'ties count ½, as sklearn roc_auc_score',
-  error_rate: (t) => `(FP+FN)/Σw = 1 − weighted accuracy at score ≥ ${t}, as 1 − sklearn accuracy_score(sample_weight)`,
-};
-
 /** Warnings for undefined values of the weighted metrics (and unweighted ones that differ). */
 function warnUndefined(data: IwBinaryData, v: Float64Array, u: Float64Array, t: number, warnings: Warnings): void {
   const at = (k: IwKey) => IW_KEYS.indexOf(k);
@@ -239,9 +230,6 @@ function warnSplitUnused(header: string[], file: string, config: ResolvedConfig,
   );
 }
 
-/** The plan's keys of the unweighted baseline's values (`results.baselines.unweighted`): this prefix and the key. */
-const UNWEIGHTED_PREFIX = 'unweighted:';
-
 export const runIwBinary: TaskRunner = async (ctx) => {
   const { config, warnings, results } = ctx;
   const t = config.threshold ?? CONFIG_DEFAULTS.threshold;
@@ -266,21 +254,9 @@ export const runIwBinary: TaskRunner = async (ctx) => {
   const weighted = results.time('importance', () => metricVector(so, data.labels, w.weights, nAbove));
   const unweighted = results.time('importance', () => metricVector(so, data.labels, null, nAbove));
   warnUndefined(data, weighted, unweighted, t, warnings);
-
-  const baseline: Record<string, MetricValue> = {};
-  IW_KEYS.forEach((k, j) => {
-    const wv = Number.isFinite(weighted[j]) ? weighted[j] : null;
-    const uv = Number.isFinite(unweighted[j]) ? unweighted[j] : null;
-    results.metric('importance', k, wv, {
-      note: `weighted (${w.describe}); ${CONVENTION[k](t)}; unweighted: ${fmt(uv)}`,
-    });
-    baseline[k] = {
-      value: uv,
-      direction: directionOf(k),
-      note: `unweighted (every row weight 1); ${CONVENTION[k](t)}`,
-    };
-  });
-  results.baselines = { ...(results.baselines ?? {}), unweighted: baseline };
+  const run: IwRun = { data, weights: w.weights, describe: w.describe, threshold: t, so, nAbove, weighted, unweighted };
+  // The families' point estimates: the weighted metrics, the unweighted baseline (iwFamilies.ts).
+  for (const family of IW_FAMILIES) await familyStep(family)(run, ctx);
 
   // Curves and the counts at the threshold.
   const cw = blockCounts(so, data.labels, w.weights);
@@ -331,56 +307,10 @@ export const runIwBinary: TaskRunner = async (ctx) => {
 
   if (config.slices?.length) await results.timeAsync('slices', () => iwSlicesStep(loaded, w.weights, t, ctx));
 
-  const bs = config.bootstrap;
   const source = { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: data.n, columns: data.columns };
-  if (bs.n > 0) {
-    // Rows in score order once: a resample is a multiplicity per sorted position, so the weights of
-    // a resample are w × counts and nothing is re-sorted (strata permuted alike). Both the weighted
-    // keys and the unweighted baseline's come from the same resamples.
-    const position = new Int32Array(data.n);
-    for (let p = 0; p < data.n; p++) position[so.order[p]] = p;
-    const K = IW_KEYS.length;
-    const unweightedKey = (k: string): string => `${UNWEIGHTED_PREFIX}${k}`;
-    const weighted = IW_KEYS.filter((k) => results.metrics[k]?.value !== null);
-    const unweighted = IW_KEYS.filter((k) => baseline[k].value !== null);
-    const pick = [
-      ...IW_KEYS.flatMap((k, j) => (results.metrics[k]?.value !== null ? [j] : [])),
-      ...IW_KEYS.flatMap((k, j) => (baseline[k].value !== null ? [K + j] : [])),
-    ];
-    const points: Record<string, number | null> = {};
-    for (const k of weighted) points[k] = results.metrics[k]!.value;
-    for (const k of unweighted) points[unweightedKey(k)] = baseline[k].value;
-    await bootstrapStep(
-      {
-        plan: {
-          unit: 'row',
-          n: data.n,
-          ids: data.ids,
-          truth: Array.from(data.labels, String),
-          strata: data.strata,
-          keys: [...weighted, ...unweighted.map(unweightedKey)],
-          position,
-          // resample b from (seed, b) alone (stats/resampleDraws.ts), on the calling thread
-          draws: 'per-resample',
-          worker: null,
-          build: () => {
-            const resampler = sortedResampler(so, data.labels, w.weights, data.strata, nAbove);
-            return (counts, out) => {
-              const v = resampler.stat(counts);
-              for (let q = 0; q < pick.length; q++) out[q] = v[pick[q]];
-            };
-          },
-        },
-        points,
-        // The unweighted baseline's intervals go beside its values.
-        place: (target, key, ci) => {
-          if (!key.startsWith(UNWEIGHTED_PREFIX)) return false;
-          const b = target.baselines?.unweighted?.[key.slice(UNWEIGHTED_PREFIX.length)];
-          if (b && ci && b.value !== null && Number.isFinite(ci[0]) && Number.isFinite(ci[1])) b.ci = ci;
-          return true;
-        },
-        source,
-      },
+  if (config.bootstrap.n > 0) {
+    await familyBootstrap(
+      { families: IW_FAMILIES, plan: iwPlan(run), full: familyValues(IW_FAMILIES, run, fullIwSums(run)), source },
       ctx,
     );
     if (!data.strata && !ctx.onResampling) {

@@ -1,6 +1,10 @@
 /**
  * Runner of the ranking task (docs/metrics/ranking.md): top-K recommendation lists per
- * user against held-out relevant items.
+ * user against held-out relevant items. Its metric keys are written by the families it registers
+ * (rankingFamilies.ts, the one family contract of taskFamily.ts) from the run's evaluation, and
+ * their intervals come from the task's plan over those families (rankingCi.ts `rankingPlan`) run by
+ * the one bootstrap service; the runner reads the files, evaluates the lists once, and writes the
+ * baselines, curves and tables beside them.
  *
  * Results written:
  * - `metrics` (family `ranking`): `recall@K`, `precision@K`, `ndcg@K`, `map@K`, `hit_rate@K`
@@ -71,9 +75,11 @@ import type { LoadedRanking } from '../io/ranking/load';
 import { directionOf } from '../results/directions';
 import type { Curve, MetricValue } from '../results/types';
 import { threadsFor } from '../stats/parallelBootstrap';
-import { catalogMetrics } from '../metrics/ranking/catalog';
-import { rankingCiWorkerFile, userMeanPlan } from './rankingCi';
-import { bootstrapStep } from './bootstrapService';
+import { rankingCiWorkerFile, rankingPlan } from './rankingCi';
+import { RANKING_FAMILIES } from './rankingFamilies';
+import { catalogResampleOf } from './rankingCatalogFamily';
+import type { RankingRun } from './rankingRun';
+import { familyBootstrap, familyStep } from './taskFamily';
 import type { TaskContext, TaskRunner } from './types';
 import { collectGarbage } from '../collectGarbage';
 
@@ -174,22 +180,21 @@ export const runRanking: TaskRunner = async (ctx) => {
   // the baselines, which score each user's list as they make it. Users and offsets stay.
   const slotBytes = data.lists.items.byteLength;
   // A paired comparison resamples the catalogue keys too: it keeps the lists (their slots).
-  const keptLists = ctx.onResampling && config.bootstrap.n > 0 ? { ...data.lists } : null;
-  const catalogOptions = keptLists && {
-    ks,
-    nItems: data.items.size,
-    catalogSize: catalog.size,
-    inCatalog: catalog.members,
-    trainCounts: data.train?.itemCounts ?? null,
-    trainTotal: data.train?.total ?? 0,
-    coldThreshold,
-    keepPerUser: false,
-  };
+  const kept =
+    ctx.onResampling && config.bootstrap.n > 0
+      ? catalogResampleOf({ ...data.lists }, data, catalog, ks, coldThreshold)
+      : null;
   data.lists.items = new Int32Array(0);
   collectGarbage(ctx.collectGarbage === true, slotBytes);
 
-  const family = 'ranking' as const;
-  for (const [key, value] of run.values) results.metric(family, key, value, { note: run.notes[key] });
+  // The families' point estimates (rankingFamilies.ts), in the order the results list them.
+  const famRun: RankingRun = {
+    ks,
+    evaluated: run.evaluated,
+    evaluation: run,
+    catalog: kept,
+  };
+  for (const family of RANKING_FAMILIES) await familyStep(family)(famRun, ctx);
 
   // Baselines on the same users, one at a time (only their values and curves are kept).
   let baselines: Record<string, { curves: Record<string, Float64Array> }> | null = null;
@@ -329,42 +334,14 @@ export const runRanking: TaskRunner = async (ctx) => {
     ...(extra.length > 0 ? { extra } : {}),
   };
 
-  // Bootstrap intervals over users for the mean-type metrics.
+  // Bootstrap intervals over users of the keys the families resample (rankingCi.ts `rankingPlan`).
   const nBoot = config.bootstrap.n;
   if (nBoot > 0 && run.evaluated.length > 0) {
-    const keys = Object.keys(run.perUser);
-    const nUsers = run.evaluated.length;
-    // A paired comparison resamples the catalogue keys too (coverage over the users drawn at least
-    // once). A run's own report gives them no interval: a resample draws about 63% of the users,
-    // so its coverage sits below the point and the interval would not cover it.
-    const catKeys = ks.flatMap((k, q) =>
-      [`coverage@${k}`, `cold_start_coverage@${k}`].flatMap((key, j) =>
-        results.metrics[key] && results.metrics[key].value !== null ? [{ key, q, cold: j === 1 }] : [],
-      ),
-    );
-    const withCatalog = keptLists !== null && catalogOptions !== null && catKeys.length > 0;
-    const drawn = withCatalog ? new Int32Array(nUsers) : null;
-    const plan = userMeanPlan(run.perUser, keys, nUsers, {
+    const plan = rankingPlan(famRun, {
       ids: RowIds.ofTexts(evaluatedUsers),
-      shared: !ctx.onResampling && threadsFor(nUsers, nBoot) > 1 && rankingCiWorkerFile() !== null,
-      extra: withCatalog
-        ? {
-            keys: catKeys.map((c) => c.key),
-            stat: (counts, out, at) => {
-              let m = 0;
-              for (let e = 0; e < counts.length; e++) if (counts[e] > 0) drawn![m++] = run.evaluated[e]!;
-              const cat = catalogMetrics(keptLists, drawn!.subarray(0, m), catalogOptions);
-              catKeys.forEach((c, j) => {
-                const v = c.cold ? cat.coldCoverage?.[c.q] : cat.coverage[c.q];
-                out[at + j] = v === null || v === undefined ? NaN : v;
-              });
-            },
-          }
-        : undefined,
+      shared: !ctx.onResampling && threadsFor(run.evaluated.length, nBoot) > 1 && rankingCiWorkerFile() !== null,
     });
-    const points: Record<string, number | null> = {};
-    for (const k of plan.keys) points[k] = results.metrics[k]?.value ?? null;
-    await bootstrapStep({ plan, points, source }, ctx);
+    await familyBootstrap({ families: RANKING_FAMILIES, plan, full: {}, source }, ctx);
   }
   return source;
 };

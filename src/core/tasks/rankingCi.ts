@@ -1,7 +1,8 @@
 /**
- * Percentile bootstrap intervals of the ranking task's user means (docs/metrics/ranking.md): a
- * resample is a multiplicity vector c over the evaluated users, and each statistic is
- * Σ c_u·v_u / Σ c_u over the users with a defined value. The resamples are those of
+ * Percentile bootstrap intervals of the ranking task's families (docs/metrics/ranking.md): a
+ * resample is a multiplicity vector c over the evaluated users; its shared sums are the user means
+ * Σ c_u·v_u / Σ c_u of every per-user key over the users with a defined value (one kernel), from
+ * which each family's statistic writes its keys ({@link rankingPlan}). The resamples are those of
  * one sequential generator (stats/resampleStream.ts), split across
  * threads (stats/parallelBootstrap.ts) with the same values as on one.
  *
@@ -14,6 +15,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RowIds } from '../data/rowIds';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
+import type { ResampleStat } from '../stats/resampleDraws';
+import { RANKING_FAMILIES } from './rankingFamilies';
+import type { RankingResampleRun, RankingRun, RankingSums } from './rankingRun';
+import { familyResampledKeys, familyValues } from './taskFamily';
 
 /** What a thread needs to compute the user means of a resample (structured-cloneable). */
 export interface UserMeanJob {
@@ -172,18 +177,14 @@ export interface UserMeanPlanOptions {
    * worker gets a copy. Worth it when the plan runs on several threads.
    */
   shared: boolean;
-  /**
-   * Keys computed after the means from the users drawn (the catalogue keys of a paired
-   * comparison): their statistic reads the lists, so the plan then runs on the calling thread.
-   */
-  extra?: { keys: readonly string[]; stat: (counts: Int32Array, out: Float64Array, at: number) => void };
 }
 
 /**
- * The ranking task's {@link ResamplingPlan}: the units are the evaluated users, each key's
- * statistic the mean of its users' values weighted by their multiplicities (users with an
- * undefined value left out), drawn from the one sequential stream (stats/resampleStream.ts; the
- * run's intervals as written since the first version), on the ranking bootstrap threads.
+ * The {@link ResamplingPlan} of user means alone (`keys` of `perUser`): the units are the evaluated
+ * users, each key's statistic the mean of its users' values weighted by their multiplicities
+ * (users with an undefined value left out), drawn from the one sequential stream
+ * (stats/resampleStream.ts), on the ranking bootstrap threads. The task's own plan is
+ * {@link rankingPlan}, which runs the same kernel under its families' statistics.
  */
 export function userMeanPlan(
   perUser: Record<string, Float64Array>,
@@ -192,27 +193,105 @@ export function userMeanPlan(
   opts: UserMeanPlanOptions,
 ): ResamplingPlan {
   const job = userMeanJob(perUser, keys, n, opts.shared);
-  const extra = opts.extra;
+  return {
+    ...streamPlan(n, opts.ids, [...keys], keys.length),
+    build: () => userMeanStat(job),
+    worker: { file: rankingCiWorkerFile(), job },
+  };
+}
+
+/** What the plan of user means and the task's plan share: the units, the draws, the seek cost. */
+function streamPlan(
+  n: number,
+  ids: RowIds | null,
+  keys: string[],
+  means: number,
+): Omit<ResamplingPlan, 'build' | 'worker'> {
   return {
     unit: 'user',
     n,
-    ids: opts.ids,
+    ids,
     truth: null,
     strata: null,
-    keys: extra ? [...keys, ...extra.keys] : [...keys],
+    keys,
     position: null,
+    // the run's intervals as written since the first version (one sequential generator)
     draws: 'stream',
     // Measured with 100,000 users: stepping through a resample's draws costs about as much as
     // drawing them (≈ 0.45 ms), the statistic ≈ 0.08 ms per key.
-    seekCost: 1 / (1 + 0.2 * keys.length),
-    build: () => {
-      const means = userMeanStat(job);
-      if (!extra) return means;
-      return (counts, out) => {
-        means(counts, out);
-        extra.stat(counts, out, keys.length);
-      };
-    },
-    worker: extra ? null : { file: rankingCiWorkerFile(), job },
+    seekCost: 1 / (1 + 0.2 * means),
+  };
+}
+
+/**
+ * What a ranking bootstrap thread needs to compute a resample of the task's families
+ * (structured-cloneable): the kernel's job over the per-user keys, the plan's keys, the cutoffs.
+ */
+export interface RankingJob {
+  ranking: true;
+  /** The user means of the per-user keys `meanKeys`, in that order (the resample's {@link RankingSums}). */
+  means: UserMeanJob;
+  meanKeys: string[];
+  /** The plan's keys, in its output order. */
+  keys: string[];
+  ks: number[];
+}
+
+export function isRankingJob(job: unknown): job is RankingJob {
+  return typeof job === 'object' && job !== null && (job as { ranking?: unknown }).ranking === true;
+}
+
+/**
+ * The statistic of one resample of the ranking families: the one kernel computes the user means of
+ * every per-user key ({@link userMeanStat}: the shared sums), then each family's statistic reads
+ * them (and, for the catalogue keys of a comparison, the users drawn) and writes its keys.
+ */
+export function rankingStat(job: RankingJob, run: RankingResampleRun): ResampleStat {
+  const kernel = userMeanStat(job.means);
+  const { meanKeys, keys } = job;
+  const buf = new Float64Array(meanKeys.length);
+  const means: Record<string, number> = {};
+  const sums: RankingSums = { means, counts: null };
+  return (counts, out) => {
+    kernel(counts, buf);
+    for (let q = 0; q < meanKeys.length; q++) means[meanKeys[q]] = buf[q];
+    sums.counts = counts;
+    const v = familyValues(RANKING_FAMILIES, run, sums);
+    for (let q = 0; q < keys.length; q++) {
+      const x = v[keys[q]];
+      out[q] = x === null || x === undefined ? NaN : x;
+    }
+  };
+}
+
+/** The run a bootstrap thread has: the cutoffs alone (the catalogue keys never go to a thread). */
+export function threadRankingRun(job: RankingJob): RankingResampleRun {
+  return { ks: job.ks, evaluated: new Int32Array(0), catalog: null };
+}
+
+/**
+ * The ranking task's {@link ResamplingPlan}: the keys the registered families' statistics give
+ * (rankingFamilies.ts), the means over users first (the kernel's keys), then the keys computed from
+ * the users drawn (the catalogue keys of a comparison, which read the lists: the plan then runs on
+ * the calling thread).
+ */
+export function rankingPlan(run: RankingRun, opts: UserMeanPlanOptions): ResamplingPlan {
+  const perUser = run.evaluation.perUser;
+  const all = familyResampledKeys(RANKING_FAMILIES, run);
+  const meanKeys = all.filter((k) => perUser[k] !== undefined);
+  const keys = [...meanKeys, ...all.filter((k) => perUser[k] === undefined)];
+  const n = run.evaluated.length;
+  const job: RankingJob = {
+    ranking: true,
+    means: userMeanJob(perUser, meanKeys, n, opts.shared),
+    meanKeys,
+    keys,
+    ks: [...run.ks],
+  };
+  return {
+    ...streamPlan(n, opts.ids, keys, meanKeys.length),
+    build: () => rankingStat(job, run),
+    // keys beyond the means read the lists, which stay on this thread
+    worker: keys.length > meanKeys.length ? null : { file: rankingCiWorkerFile(), job },
   };
 }

@@ -1,0 +1,146 @@
+/**
+ * The families of the importance-weighted binary task (docs/metrics/importance.md) and its
+ * resampling plan: the weighted metrics (`importance`) and the unweighted baseline beside them
+ * (`results.baselines.unweighted`), each the one family contract ({@link IwFamily}, taskFamily.ts)
+ * over the {@link IwRun}. One resample's shared sums are the metric vectors of the rows in score
+ * order, weighted and unweighted, from one pass of metrics/importance.ts `sortedResampler`; each
+ * family reads its half. So the runner (iwBinary.ts) is its loader, its weights and the score order
+ * (the run), and these families; the intervals come from the one bootstrap service.
+ */
+import type { IwBinaryData } from '../data/iwBinaryData';
+import type { ScoreOrder } from '../metrics/binaryCurve';
+import { IW_KEYS, sortedResampler, type IwKey } from '../metrics/importance';
+import type { MetricValue } from '../results/types';
+import { directionOf } from '../results/directions';
+import type { ResamplingPlan } from '../stats/resamplingPlan';
+import { familyResampledKeys, familyValues, type FamilyRecord, type TaskFamily } from './taskFamily';
+
+/** Everything computed once for one importance-weighted file, read by its families. */
+export interface IwRun extends FamilyRecord {
+  data: IwBinaryData;
+  /** Row weights (from the strata sizes or the weight column). */
+  weights: Float64Array;
+  /** How the weights were obtained, for the notes (e.g. `w_B = 0.001, w_Bc = 0.018`). */
+  describe: string;
+  threshold: number;
+  /** The rows in score order, and the tied blocks at or above the threshold. */
+  so: ScoreOrder;
+  nAbove: number;
+  /** Every key of IW_KEYS (NaN where undefined): weighted, and with every weight 1. */
+  weighted: Float64Array;
+  unweighted: Float64Array;
+}
+
+/** One resample's shared sums: its weighted values at [0, K) and unweighted at [K, 2K), IW_KEYS order. */
+export interface IwSums {
+  values: Float64Array;
+}
+
+/** A family of the importance-weighted task (its statistic needs nothing of the run but the sums). */
+export type IwFamily = TaskFamily<IwRun, IwSums, unknown>;
+
+/** A value as the results write it: 6 significant digits, `null` when undefined. */
+export const fmt = (v: number | null): string => (v === null ? 'null' : Number(v.toPrecision(6)).toString());
+
+const orNull = (v: number): number | null => (Number.isFinite(v) ? v : null);
+
+const CONVENTION: Record<IwKey, (t: number) => string> = {
+  precision: (t) => `TP/(TP+FP) at score ≥ ${t}`,
+  recall: (t) => `TP/(TP+FN) at score ≥ ${t}`,
+  f1: (t) => `2TP/(2TP+FP+FN) at score ≥ ${t}`,
+  aupr_trapz: () => 'trapezoid over recall from (0, 1), as sklearn auc(recall, precision)',
+  average_precision: () => 'Σ (R_k − R_{k−1})·P_k, as sklearn average_precision_score',
+  roc_auc: () => 'ties count ½, as sklearn roc_auc_score',
+  error_rate: (t) => `(FP+FN)/Σw = 1 − weighted accuracy at score ≥ ${t}, as 1 − sklearn accuracy_score(sample_weight)`,
+};
+
+/** The weighted metrics: each note names the convention and the unweighted value beside it. */
+export const importanceFamily: IwFamily = {
+  name: 'importance',
+  point: (run, ctx) => {
+    IW_KEYS.forEach((k, j) => {
+      ctx.results.metric('importance', k, orNull(run.weighted[j]), {
+        note: `weighted (${run.describe}); ${CONVENTION[k](run.threshold)}; unweighted: ${fmt(orNull(run.unweighted[j]))}`,
+      });
+    });
+  },
+  resampledKeys: (run, wrote) => wrote.filter((k) => Number.isFinite(run.weighted[IW_KEYS.indexOf(k as IwKey)])),
+  resample: (_run, { values }, out) => {
+    IW_KEYS.forEach((k, j) => (out[k] = values[j]));
+  },
+};
+
+/** The statistic's keys of the unweighted baseline's values (`results.baselines.unweighted`): this prefix and the key. */
+const UNWEIGHTED_PREFIX = 'unweighted:';
+/** Made once: a resample writes the same strings each time. */
+const UNWEIGHTED_KEYS = IW_KEYS.map((k) => UNWEIGHTED_PREFIX + k);
+
+/** The same keys with every row weight 1, as the baseline `unweighted`, with their own intervals. */
+export const unweightedFamily: IwFamily = {
+  name: 'unweighted',
+  point: (run, ctx) => {
+    const baseline: Record<string, MetricValue> = {};
+    IW_KEYS.forEach((k, j) => {
+      baseline[k] = {
+        value: orNull(run.unweighted[j]),
+        direction: directionOf(k),
+        note: `unweighted (every row weight 1); ${CONVENTION[k](run.threshold)}`,
+      };
+    });
+    ctx.results.baselines = { ...(ctx.results.baselines ?? {}), unweighted: baseline };
+  },
+  resampledKeys: (run) => UNWEIGHTED_KEYS.filter((_, j) => Number.isFinite(run.unweighted[j])),
+  resample: (_run, { values }, out) => {
+    const K = IW_KEYS.length;
+    UNWEIGHTED_KEYS.forEach((k, j) => (out[k] = values[K + j]));
+  },
+  // The baseline's intervals go beside its values.
+  place: (target, key, ci) => {
+    if (!key.startsWith(UNWEIGHTED_PREFIX)) return false;
+    const b = target.baselines?.unweighted?.[key.slice(UNWEIGHTED_PREFIX.length)];
+    if (b && ci && b.value !== null && Number.isFinite(ci[0]) && Number.isFinite(ci[1])) b.ci = ci;
+    return true;
+  },
+};
+
+export const IW_FAMILIES: readonly IwFamily[] = [importanceFamily, unweightedFamily];
+
+/** The full data's sums: the point vectors. */
+export function fullIwSums(run: IwRun): IwSums {
+  const values = new Float64Array(2 * IW_KEYS.length);
+  values.set(run.weighted, 0);
+  values.set(run.unweighted, IW_KEYS.length);
+  return { values };
+}
+
+/**
+ * The task's {@link ResamplingPlan}: the keys the families' statistics give, over the rows, drawn
+ * per resample from (seed, b) alone (stats/resampleDraws.ts), stratified by the stratum column, on
+ * the calling thread. The rows are in score order once: a resample is a multiplicity per sorted
+ * position, so the weights of a resample are w × counts and nothing is re-sorted (strata permuted
+ * alike); both the weighted keys and the unweighted baseline's come from the same resamples.
+ */
+export function iwPlan(run: IwRun): ResamplingPlan {
+  const { data, so } = run;
+  const keys = familyResampledKeys(IW_FAMILIES, run);
+  const position = new Int32Array(data.n);
+  for (let p = 0; p < data.n; p++) position[so.order[p]] = p;
+  return {
+    unit: 'row',
+    n: data.n,
+    ids: data.ids,
+    truth: Array.from(data.labels, String),
+    strata: data.strata,
+    keys,
+    position,
+    draws: 'per-resample',
+    worker: null,
+    build: () => {
+      const resampler = sortedResampler(so, data.labels, run.weights, data.strata, run.nAbove);
+      return (counts, out) => {
+        const v = familyValues(IW_FAMILIES, null, { values: resampler.stat(counts) });
+        for (let q = 0; q < keys.length; q++) out[q] = v[keys[q]] ?? NaN;
+      };
+    },
+  };
+}

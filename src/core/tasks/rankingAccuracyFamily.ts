@@ -1,0 +1,27 @@
+/**
+ * The accuracy family of the ranking task: `recall@K`, `precision@K`, `ndcg@K`, `map@K` and
+ * `hit_rate@K` at every K of `k`, and the whole-list metrics (`mrr`, `r_precision`)
+ * (metrics/ranking/accuracy.ts). Each is a mean over the evaluated users, so its statistic of a
+ * resample is the resample's mean of its per-user values, read from the shared sums.
+ *
+ * @see docs/metrics/ranking.md — the definitions and conventions of every key.
+ */
+import { ACCURACY_METRICS, WHOLE_LIST_METRICS } from '../metrics/ranking/accuracy';
+import { keysAtK, writeMeans, writeRankingKeys, type RankingFamily, type RankingResampleRun } from './rankingRun';
+
+const WHOLE_LIST_KEYS = Object.keys(WHOLE_LIST_METRICS);
+
+/** Its keys in the order the evaluation lists them: each metric at every K, then the whole-list metrics. */
+function keysOf(run: Pick<RankingResampleRun, 'ks'>): string[] {
+  return [...keysAtK(run.ks, ACCURACY_METRICS), ...WHOLE_LIST_KEYS];
+}
+
+export const rankingAccuracyFamily: RankingFamily = {
+  name: 'accuracy',
+  point: (run, ctx) => writeRankingKeys(run, ctx, keysOf(run)),
+  resampledKeys: (run, wrote) => wrote.filter((k) => run.evaluation.perUser[k] !== undefined),
+  resample: (run, sums, out) => {
+    writeMeans(sums, keysAtK(run.ks, ACCURACY_METRICS), out);
+    writeMeans(sums, WHOLE_LIST_KEYS, out);
+  },
+};

@@ -1,0 +1,119 @@
+/**
+ * The one contract every metric family of every task implements, and what the services build
+ * from it. A task is its loader, its `prepare` (the run: data and per-unit quantities computed
+ * once) and the list of families it registers; the families write the point estimates and say
+ * how one resample gives their scalars, and the services — the one bootstrap service
+ * (bootstrapService.ts) for the run's intervals and provisional stages, the paired comparison
+ * through the run's resampling plan — take it from there. Written once here, so that the three
+ * tasks cannot drift apart in how a family is recorded, which keys are resampled or how a
+ * resample's values are gathered.
+ *
+ * A family's statistic does not walk the units itself: it reads the resample's `Sums`, which the
+ * task's resampling plan computes once per resample for every family (classification: the
+ * per-class sums and the one selective pass; ranking: the user means of every per-user key;
+ * importance-weighted binary: the weighted and unweighted metric vectors of the sorted rows). So
+ * a family composes into the task's one fast path instead of adding a pass of its own, and the
+ * statistic at the full data (no multiplicities) is the family's point estimate — a unit test
+ * checks that for every registered family of every task.
+ */
+import { bootstrapStep, type IntervalTarget, type PlaceInterval } from './bootstrapService';
+import type { ResamplingPlan } from '../stats/resamplingPlan';
+import type { StartedResampleWorkers } from '../stats/parallelBootstrap';
+import type { RunnerSource } from './stages';
+import type { TaskContext } from './types';
+
+/** What a run records of its families: per family (by name) the metric keys its point step wrote. */
+export interface FamilyRecord {
+  familyKeys?: Record<string, string[]>;
+}
+
+/**
+ * A metric family of a task over its run `Run`: `point` writes its point estimates (metrics with
+ * their notes, tables, warnings, baselines); `resample`, when its scalars get intervals, writes the
+ * same keys' values of one resample from the resample's shared `Sums`, reading only `Shared` (the
+ * part of the run a bootstrap thread also has).
+ */
+export interface TaskFamily<Run, Sums, Shared = Run> {
+  /** Its name: where its recorded keys are kept (and the progress stage and timing of its point step, where the runner times them). */
+  readonly name: string;
+  point: (run: Run, ctx: TaskContext) => void | Promise<void>;
+  /** Writes the family's values of one resample into `out` (absent: no intervals). */
+  resample?: (run: Shared, sums: Sums, out: Record<string, number | null>) => void;
+  /**
+   * The keys its statistic gives, in order, given the keys its point step wrote (`wrote`); absent:
+   * every key it wrote. A family says so when some of its keys get no interval (a spread over
+   * users, a count) or when its statistic gives keys of its own that are no metric (a baseline's
+   * values, placed by {@link TaskFamily.place}).
+   */
+  resampledKeys?: (run: Run, wrote: readonly string[]) => string[];
+  /**
+   * Puts the interval of one of its own keys that is no metric (a baseline's value) into `target`
+   * and returns true; false leaves the key to the service (the metric of that name).
+   */
+  place?: (target: IntervalTarget, key: string, ci: [number, number] | null) => boolean;
+}
+
+/** The family's point step; it also records the keys the family wrote in `run.familyKeys`. */
+export function familyStep<Run extends FamilyRecord>(
+  family: TaskFamily<Run, never, never>,
+): (run: Run, ctx: TaskContext) => Promise<void> {
+  return async (run, ctx) => {
+    const before = new Set(Object.keys(ctx.results.metrics));
+    await family.point(run, ctx);
+    (run.familyKeys ??= {})[family.name] = Object.keys(ctx.results.metrics).filter((k) => !before.has(k));
+  };
+}
+
+/** The keys the families' statistics give, family by family, in the families' order. */
+export function familyResampledKeys<Run extends FamilyRecord>(
+  families: readonly TaskFamily<Run, never, never>[],
+  run: Run,
+): string[] {
+  return families.flatMap((f) => {
+    if (!f.resample) return [];
+    const wrote = run.familyKeys?.[f.name] ?? [];
+    return f.resampledKeys ? f.resampledKeys(run, wrote) : wrote;
+  });
+}
+
+/** Every family's values of one resample, from its shared sums (families without a statistic skipped). */
+export function familyValues<Sums, Shared>(
+  families: readonly TaskFamily<never, Sums, Shared>[],
+  run: Shared,
+  sums: Sums,
+  out: Record<string, number | null> = {},
+): Record<string, number | null> {
+  for (const f of families) f.resample?.(run, sums, out);
+  return out;
+}
+
+/** The interval placement of the families that place keys of their own (see {@link TaskFamily.place}). */
+export function familyPlace(families: readonly TaskFamily<never, never, never>[]): PlaceInterval {
+  const placing = families.filter((f) => f.place);
+  return (target, key, ci) => placing.some((f) => f.place!(target, key, ci));
+}
+
+/** The bootstrap of a task's families (see {@link familyBootstrap}). */
+export interface FamilyBootstrap {
+  families: readonly TaskFamily<never, never, never>[];
+  /** The run's resampling plan over the keys of {@link familyResampledKeys}. */
+  plan: ResamplingPlan;
+  /** The families' statistic at the full data: the points of the keys that are no metric. */
+  full: Readonly<Record<string, number | null>>;
+  source: RunnerSource | null;
+  started?: StartedResampleWorkers | null;
+}
+
+/**
+ * The one bootstrap step of a task's families: each key's point is its metric's value (else the
+ * statistic at the full data, which the contract makes the same), each interval goes where its
+ * family places it or onto the metric, and the service does the rest (bootstrapService.ts).
+ */
+export async function familyBootstrap(req: FamilyBootstrap, ctx: TaskContext): Promise<void> {
+  const points: Record<string, number | null> = {};
+  for (const k of req.plan.keys) points[k] = ctx.results.metrics[k]?.value ?? req.full[k] ?? null;
+  await bootstrapStep(
+    { plan: req.plan, points, place: familyPlace(req.families), source: req.source, started: req.started },
+    ctx,
+  );
+}
