@@ -169,6 +169,8 @@ function trimmed<T extends Float64Array | Int32Array | Uint8Array>(a: T, len: nu
 export class ClassificationCollector implements TableSink, ByteRowHandler, QuoteFreeRowSink {
   used: Record<string, string | string[]> = {};
   count = 0; // rows taken by the byte path (ByteRowHandler)
+  /** Bytes of row storage that {@link finish} let go (the ids once checked, when not kept): garbage to collect. */
+  released = 0;
 
   private names: string[] = [];
   /** The kind of each column (see classificationColumns.ts). */
@@ -886,6 +888,13 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       if (this.ids) this.ids.length = n;
       ids = this.ids ? RowIds.ofTexts(this.ids) : RowIds.ofNumbers(key);
       checkDuplicateIds(file, this.used.id as string, ids, this.ids ? key : null, lines, warnings);
+      // checked: not kept when no later step reads them (see LoadClassificationOptions.keepIds)
+      if (this.keep.keepIds === false) {
+        ids = null;
+        this.released += key.buffer.byteLength + (this.ids ? 8 * n : 0);
+        this.idKey = null;
+        this.ids = null;
+      }
     }
     return {
       file,

@@ -57,6 +57,8 @@ export interface LoadedClassification {
   header: string[];
   /** The columns asked for by {@link LoadClassificationOptions}, as written, by name. */
   text: Record<string, TextColumn>;
+  /** Bytes of row storage the reading let go at its end (see `keepIds`), for a garbage collection. */
+  released: number;
 }
 
 export async function loadClassification(
@@ -96,7 +98,15 @@ export async function loadClassification(
     }));
   }
   const data = col.finish(warnings);
-  return { data, columns: col.used, format, rows, header: col.header, text: col.textColumns(data.n) };
+  return {
+    data,
+    columns: col.used,
+    format,
+    rows,
+    header: col.header,
+    text: col.textColumns(data.n),
+    released: col.released,
+  };
 }
 
 /** Initial row capacity: file size over the mean length of the first lines (+2%). */

@@ -10,6 +10,7 @@
  * prepared per-row vectors and the setups of the families already run — and the task context.
  */
 import { checkCancelled } from '../diagnostics';
+import { collectGarbage } from '../collectGarbage';
 import { CONFIG_DEFAULTS } from '../config/types';
 import { loadClassification } from '../io/loadClassification';
 import type { TaskRunner } from './types';
@@ -84,7 +85,11 @@ export const runClassification: TaskRunner = async (ctx) => {
     keepOther: ctx.subset !== undefined,
     // a margin or entropy ranking: calibration reads the top-label probability from the matrix
     keepProbabilities: (ctx.config.score ?? CONFIG_DEFAULTS.score) !== 'msp',
+    // the ids are read again only by the per-row values, a paired comparison and a row filter
+    keepIds: ctx.perItem !== false || ctx.onResampling !== undefined || ctx.subset !== undefined,
   });
+  // the ids let go once checked stay resident until a collection: taken before the metrics allocate
+  collectGarbage(ctx.collectGarbage === true, loaded.released);
   checkCancelled(ctx.progress);
   if (ctx.subset) loaded = subsetClassification(loaded, await ctx.subset.classificationRows(loaded, ctx));
   if (ctx.baselineRun) {

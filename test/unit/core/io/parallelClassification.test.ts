@@ -328,3 +328,29 @@ test('piece starts: equal shares, the last share of each thread cut in four; or 
   );
   assert.deepEqual(pieceStarts(268e6, 2, 4), [0.25, 0.5, 0.75]);
 });
+
+test('keepIds false: no ids in the data, the same duplicate-id warning and every other value, in one pass and in parts', async () => {
+  for (const ids of [
+    ['7', '3', '7', '12', '3', '5'], // integers: kept as numbers while read
+    ['a', '3', 'a', 'b', '3', 'c'], // text
+  ]) {
+    const rows = ['id,label,pred,prob_x,prob_y'];
+    for (let r = 0; r < 600; r++)
+      rows.push(`${ids[r % ids.length]}${r >= 6 ? r : ''},${r % 3 ? 'x' : 'y'},x,0.75,0.25`);
+    const path = tmpFile('ids.csv', rows.join('\n') + '\n');
+    for (const parallel of [{ workerFile: null }, { minBytes: 0, threads: 3, pieces: 4, workerFile }]) {
+      const kept = (await outcome(path, {}, {}, parallel)) as { data: Record<string, unknown>; warnings: unknown[] };
+      const dropped = (await outcome(path, {}, { keepIds: false }, parallel)) as typeof kept;
+      assert.ok(kept.data.ids, 'the ids are kept by default');
+      assert.equal(dropped.data.ids, null);
+      assert.deepEqual({ ...dropped.data, ids: kept.data.ids }, kept.data);
+      assert.deepEqual(dropped.warnings, kept.warnings);
+      assert.deepEqual(
+        (kept.warnings as { code: string; lines?: number[] }[])
+          .filter((w) => w.code === 'duplicate-ids')
+          .map((w) => w.lines),
+        [[4, 6]],
+      );
+    }
+  }
+});
