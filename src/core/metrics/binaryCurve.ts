@@ -138,60 +138,51 @@ export function totals(c: BlockCounts): { pos: number; neg: number } {
   return k === 0 ? { pos: 0, neg: 0 } : { pos: c.tp[k - 1], neg: c.fp[k - 1] };
 }
 
-/** The two areas under the PR curve that {@link prCurveAreas} computes. */
-export interface PrCurveAreas {
+/** The areas under the PR and ROC curves that {@link curveAreas} computes. */
+export interface CurveAreas {
   /**
-   * Average precision `Σ_k (R_k − R_{k−1})·P_k` over the curve points (scikit-learn's
-   * `average_precision_score`: no interpolation).
+   * Average precision `Σ_k (R_k − R_{k−1})·P_k` over the PR curve's points (scikit-learn's
+   * `average_precision_score`: no interpolation); NaN when there is no positive weight.
    */
   averagePrecision: number;
   /**
-   * The area by the trapezoidal rule over recall, from the start point (recall 0, precision 1)
-   * through every curve point (scikit-learn's `auc(recall, precision)` on `precision_recall_curve`).
+   * The area under the PR curve by the trapezoidal rule over recall, from the start point (recall 0,
+   * precision 1) through every curve point (scikit-learn's `auc(recall, precision)` on
+   * `precision_recall_curve`); NaN when there is no positive weight.
    */
   trapezoid: number;
+  /**
+   * The area under the ROC curve by the trapezoidal rule from (0, 0); a block of tied scores is one
+   * straight segment, so a tied positive–negative pair counts one half (scikit-learn's
+   * `roc_auc_score`). NaN when either class has no weight.
+   */
+  rocAuc: number;
 }
 
-/** Both areas under the PR curve in one pass over its points; NaN when there is no positive weight. */
-export function prCurveAreas(c: BlockCounts): PrCurveAreas {
-  const { pos } = totals(c);
-  if (!(pos > 0)) return { averagePrecision: NaN, trapezoid: NaN };
+/** The three areas in one pass over the tied blocks (the points both curves share). */
+export function curveAreas(c: BlockCounts): CurveAreas {
+  const { pos, neg } = totals(c);
+  if (!(pos > 0)) return { averagePrecision: NaN, trapezoid: NaN, rocAuc: NaN };
   let ap = 0;
   let area = 0;
   let prevR = 0;
   let prevP = 1;
+  let roc = 0;
+  let prevX = 0;
   for (let b = 0; b < c.tp.length; b++) {
     if (!c.live[b]) continue;
     const r = c.tp[b] / pos;
     const p = c.tp[b] / (c.tp[b] + c.fp[b]);
     ap += (r - prevR) * p;
     area += ((r - prevR) * (p + prevP)) / 2;
+    // the ROC curve's y is the recall r
+    const x = c.fp[b] / neg;
+    roc += ((x - prevX) * (r + prevR)) / 2;
     prevR = r;
     prevP = p;
-  }
-  return { averagePrecision: ap, trapezoid: area };
-}
-
-/**
- * Area under the ROC curve by the trapezoidal rule from (0, 0); a block of tied scores is one
- * straight segment, so a tied positive–negative pair counts one half (scikit-learn's
- * `roc_auc_score`). NaN when either class has no weight.
- */
-export function rocAucFromCounts(c: BlockCounts): number {
-  const { pos, neg } = totals(c);
-  if (!(pos > 0) || !(neg > 0)) return NaN;
-  let area = 0;
-  let prevX = 0;
-  let prevY = 0;
-  for (let b = 0; b < c.tp.length; b++) {
-    if (!c.live[b]) continue;
-    const x = c.fp[b] / neg;
-    const y = c.tp[b] / pos;
-    area += ((x - prevX) * (y + prevY)) / 2;
     prevX = x;
-    prevY = y;
   }
-  return area;
+  return { averagePrecision: ap, trapezoid: area, rocAuc: neg > 0 ? roc : NaN };
 }
 
 /** Points of a curve: x, y and the score threshold of each point (null for the start point). */

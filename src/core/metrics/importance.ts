@@ -35,8 +35,7 @@ import {
   allocBlockCounts,
   blockCounts,
   countsAtBlocks,
-  prCurveAreas,
-  rocAucFromCounts,
+  curveAreas,
   type BlockCounts,
   type ScoreOrder,
   type ThresholdCounts,
@@ -210,9 +209,9 @@ function fillFromCounts(c: BlockCounts, nAbove: number, out: Float64Array, offse
   out[offset] = r.precision;
   out[offset + 1] = r.recall;
   out[offset + 2] = r.f1;
-  const pr = prCurveAreas(c);
-  out[offset + 3] = pr.trapezoid;
-  out[offset + 4] = pr.averagePrecision;
-  out[offset + 5] = rocAucFromCounts(c);
+  const areas = curveAreas(c);
+  out[offset + 3] = areas.trapezoid;
+  out[offset + 4] = areas.averagePrecision;
+  out[offset + 5] = areas.rocAuc;
   out[offset + 6] = thresholdErrorRate(k);
 }

@@ -12,8 +12,7 @@ import {
   blocksAtOrAbove,
   checkBinaryInputs,
   countsAtBlocks,
-  prCurveAreas,
-  rocAucFromCounts,
+  curveAreas,
   scoreOrder,
   type BlockCounts,
   type ScoreOrder,
@@ -70,7 +69,7 @@ type SampleValue = (labels: ArrayLike<number>, scores: ArrayLike<number>, opts?:
  * @example averagePrecision([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]) // (1/2)·1 + (1/2)·(2/3) = 5/6
  */
 export const averagePrecision: SampleValue = (labels, scores, opts = {}) =>
-  orNull(prCurveAreas(curve(labels, scores, opts).c).averagePrecision);
+  orNull(curveAreas(curve(labels, scores, opts).c).averagePrecision);
 
 /**
  * Trapezoidal area under the weighted PR curve, starting at (recall 0, precision 1) — the
@@ -81,7 +80,7 @@ export const averagePrecision: SampleValue = (labels, scores, opts = {}) =>
  *   // (1/2)(1+1)/2 + 0 + (1/2)(1/2+2/3)/2 = 1/2 + 7/24 = 19/24
  */
 export const auprTrapz: SampleValue = (labels, scores, opts = {}) =>
-  orNull(prCurveAreas(curve(labels, scores, opts).c).trapezoid);
+  orNull(curveAreas(curve(labels, scores, opts).c).trapezoid);
 
 /**
  * Weighted ROC AUC, ties counted one half: `Σ_{i:y=1} Σ_{j:y=0} w_i w_j (1[s_i > s_j] + ½·1[s_i = s_j]) / (W₊·W₋)`,
@@ -91,4 +90,4 @@ export const auprTrapz: SampleValue = (labels, scores, opts = {}) =>
  * @example rocAuc([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]) // pairs won: (0.9>0.8, 0.9>0.1, 0.7>0.1) = 3/4
  */
 export const rocAuc: SampleValue = (labels, scores, opts = {}) =>
-  orNull(rocAucFromCounts(curve(labels, scores, opts).c));
+  orNull(curveAreas(curve(labels, scores, opts).c).rocAuc);
