@@ -6,12 +6,13 @@
  * theme and size observers. The figure around it (caption, variant select, table, PNG) is
  * `<eval-figure>`'s (figure.ts). Light DOM: the report's stylesheets and the UI tests' selectors reach the canvas.
  *
- * Its points' drill-downs are not element targets (webview/drill.ts): `inspect.ts` finds the point
- * under a click on the canvas, and the keyboard reaches the same rows through the chart's table.
+ * Its points are no elements, so no drill-down targets (webview/drill.ts): it says which points lie
+ * under a mouse event (`pointsAt`), and the figure around it (`<eval-figure>`), which knows the rows
+ * behind them, opens them on a click; the keyboard reaches the same rows through the chart's table.
  */
 import { LitElement, html } from 'lit';
 import type { ChartModel, RefLine } from '../src/shared/model';
-import { drawChart, type DrawOptions, type Drawn } from './charts';
+import { drawChart, type ChartPoint, type DrawOptions, type Drawn } from './charts';
 import { readTheme, type Theme } from './theme';
 import { vscode } from './vscodeApi';
 
@@ -87,6 +88,11 @@ export class ChartElement extends LitElement {
   /** The chart.js chart on the canvas, while drawn. */
   get chart(): Drawn | undefined {
     return this.drawn;
+  }
+
+  /** The points under a mouse event on the canvas, nearest first; none while the chart is not drawn. */
+  pointsAt(e: MouseEvent): ChartPoint[] {
+    return this.drawn?.pointsAt?.(e) ?? [];
   }
 
   protected override render(): unknown {

@@ -55,6 +55,17 @@ export interface Drawn {
    * paints the chart again; the model is not changed.
    */
   mark?(lines: readonly RefLine[]): void;
+  /**
+   * The points under a mouse event on the canvas, nearest first (of a category axis: the points of
+   * the category under it): each its series and its index in the series.
+   */
+  pointsAt?(e: MouseEvent): ChartPoint[];
+}
+
+/** A point of a chart: its series (dataset) and its index in the series (the category's, on a category axis). */
+export interface ChartPoint {
+  series: number;
+  index: number;
 }
 
 /** A box on the canvas in CSS pixels. */
@@ -599,6 +610,12 @@ export function drawChart(canvas: HTMLCanvasElement, model: ChartModel, theme: T
     mark: (lines) => {
       marks = lines;
       chart.draw();
+    },
+    pointsAt: (e) => {
+      const onCategories = (chart.options.scales?.x as { type?: string } | undefined)?.type === 'category';
+      return chart
+        .getElementsAtEventForMode(e, onCategories ? 'index' : 'nearest', { intersect: false, axis: 'x' }, false)
+        .map((h) => ({ series: h.datasetIndex, index: h.index }));
     },
   };
 }

@@ -2,8 +2,8 @@
  * Drill-down targets declared by the component that draws them: each is an element a click (or
  * Enter, the element being focusable) opens rows from, with the rows behind it and where the rows
  * panel opens. A component lists its targets in `drillTargets` and opens them itself through the
- * {@link OpenRows} it is given. Only chart points (on a canvas) are found by `inspect.ts` under a
- * click; the keyboard reaches them through the chart's table.
+ * {@link OpenRows} it is given. A chart's points are no elements: the figure around the chart
+ * (`<eval-figure>`) finds the point under a click; the keyboard reaches them through the chart's table.
  */
 import type { DrillSpec } from '../src/shared/drillSpec';
 

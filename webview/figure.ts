@@ -10,17 +10,19 @@
  * drawn anew comes back as it was. Its drill-down targets (webview/drill.ts) are those of what it
  * holds — the rows and cells of its table, the cells and largest confusions of its matrix —,
  * declared in {@link FigureElement.drillTargets} with the figure component as their anchor: the
- * rows panel opens after it, outside what it draws. A chart's points are no elements (`inspect.ts`
- * finds them under a click); the keyboard reaches them through the table: Enter or Space on the
- * focused chart shows the table and focuses its first button. Every listener is on its own
- * elements (Lit's, the table's, the matrix's); its chart and matrix take their observers with them
- * when it leaves the document, and the item map its link to the user inspector.
+ * rows panel opens after it, outside what it draws. Its chart's points are no elements: the figure
+ * declares the rows behind them in {@link FigureElement.pointAt} (the point under a mouse event,
+ * which `<eval-chart>` finds) and opens them on a click on the canvas, which shows a pointer over a
+ * point with rows; the keyboard reaches them through the table: Enter or Space on the focused chart
+ * shows the table and focuses its first button. Every listener is on its own elements (Lit's, the
+ * table's, the matrix's); its chart and matrix take their observers with them when it leaves the
+ * document, and the item map its link to the user inspector.
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { guard } from 'lit/directives/guard.js';
 import type { FilterTerm } from '../src/core/rows/types';
 import { isConfusionNorm } from '../src/shared/confusionView';
-import type { TableDrill } from '../src/shared/drillSpec';
+import type { DrillSpec, TableDrill } from '../src/shared/drillSpec';
 import type { ChartModel, RefLine } from '../src/shared/model';
 import { chartFileName } from '../src/shared/outputName';
 import './chartElement';
@@ -44,6 +46,8 @@ export interface FigureHost extends UserSearchHost {
   showTable(id: string, on: boolean): void;
   /** The rows behind table `id`'s rows and cells, when the report can list rows. */
   tableDrill(id: string): TableDrill | undefined;
+  /** The rows behind chart `id`'s points (by series, then point; null: none), when the report can list rows. */
+  chartPoints(id: string): readonly (readonly (DrillSpec | null)[])[] | undefined;
   /** The filter of the rows matrix `id` counts, when its cells list their rows. */
   cellsMeasured(id: string): readonly FilterTerm[] | undefined;
   /** Lists rows (the rows panel); the figure opens them after itself. */
@@ -139,6 +143,11 @@ export class FigureElement extends LitElement implements DrillSource {
     return this.querySelector('eval-confusion');
   }
 
+  /** What takes the focus when the report brings the figure into view: its canvas, or its matrix's cell with the tab stop. */
+  get focusable(): HTMLElement | null {
+    return this.querySelector<HTMLElement>('canvas, td.cm-cell[tabindex="0"]');
+  }
+
   /** The data table of the chart shown, once drawn. */
   get table(): TableBlock | null {
     return this.querySelector<TableBlock>('.table-alt > .table-block');
@@ -150,6 +159,32 @@ export class FigureElement extends LitElement implements DrillSource {
       ...t,
       anchor: this,
     }));
+  }
+
+  /**
+   * The rows behind the chart's point under mouse event `e` (on its canvas), if any: of the points
+   * under it, nearest first, the first with rows.
+   */
+  pointAt(e: MouseEvent): DrillSpec | undefined {
+    const chart = this.chart;
+    const points = this.host.chartPoints(this.state.chart.id);
+    if (!chart || !points || !(e.target instanceof HTMLCanvasElement)) return undefined;
+    for (const p of chart.pointsAt(e)) {
+      const spec = points[p.series]?.[p.index];
+      if (spec) return spec;
+    }
+    return undefined;
+  }
+
+  /** A click on a point with rows behind it lists them after the figure; focus comes back to the canvas. */
+  private onChartClick(e: MouseEvent): void {
+    const spec = this.pointAt(e);
+    if (spec) this.host.open(spec, this, e.target as HTMLCanvasElement);
+  }
+
+  /** The pointer over a point with rows behind it says it can be clicked. */
+  private onChartHover(e: MouseEvent): void {
+    if (e.target instanceof HTMLCanvasElement) e.target.classList.toggle('pointing', this.pointAt(e) !== undefined);
   }
 
   /** What the table and the matrix open: the rows panel, after this figure. */
@@ -241,7 +276,7 @@ export class FigureElement extends LitElement implements DrillSource {
     const drawn = c.heatmap
       ? guard([c], () => this.matrixOf(c))
       : // prettier-ignore
-        html`<eval-chart .model=${s.highlight ?? c} .marks=${this.shownMarks} @keydown=${(e: KeyboardEvent) => this.onChartKey(e)}></eval-chart>`;
+        html`<eval-chart .model=${s.highlight ?? c} .marks=${this.shownMarks} @keydown=${(e: KeyboardEvent) => this.onChartKey(e)} @click=${(e: MouseEvent) => this.onChartClick(e)} @mousemove=${(e: MouseEvent) => this.onChartHover(e)}></eval-chart>`;
     // prettier-ignore
     const box = html`<div class=${c.heatmap ? 'canvas-box heatmap' : 'canvas-box'} ?hidden=${s.table}>${drawn}</div>`;
     // Very many horizontal bars: the card scrolls inside rather than growing past a screen.

@@ -1,28 +1,32 @@
 /**
- * The report webview's entry: routes the host's messages to the report (report.ts), which draws
- * the report model sent and keeps the user's place when the same report is shown again. UI
- * state (tab, chart/table toggles, selects) is kept with setState so a hidden or reloaded panel
- * comes back as it was.
+ * The report webview's entry: hands the host's messages to the report (`<eval-report>`,
+ * report.ts), which holds the panel's state and draws it, and the answers to requests to the
+ * request waiting for them (vscodeApi.ts). The report takes the place of the page's "Loading the
+ * report…" the first time there is something to show. Also tells the host of a content security
+ * policy violation or an uncaught error, for its log.
  */
 import { isHostMessage, type HostMessage } from '../src/shared/protocol';
-import { Report } from './report';
+import { reportElement } from './report';
 import { answer, vscode } from './vscodeApi';
 
-const report = new Report(document.getElementById('app')!);
+const app = document.getElementById('app')!;
+const report = reportElement();
 
-window.addEventListener('message', (e: MessageEvent<unknown>) => {
-  const msg = e.data;
-  if (!isHostMessage(msg)) return;
-  handle(msg);
-});
+/** Puts the report in the panel (drawn as it enters) the first time it has something to show. */
+function mount(): void {
+  if (report.parentNode === app) return;
+  app.replaceChildren(report);
+  app.setAttribute('aria-busy', 'false');
+}
 
 function handle(msg: HostMessage): void {
   switch (msg.type) {
     case 'show':
       report.show(msg.model, msg.uri, msg.focus);
+      mount();
       break;
     case 'focus':
-      report.focus(msg.target);
+      report.focusOn(msg.target);
       break;
     case 'reply':
     case 'rows':
@@ -34,10 +38,14 @@ function handle(msg: HostMessage): void {
       break;
     case 'error':
       report.error(msg.message);
+      mount();
       break;
   }
 }
 
+window.addEventListener('message', (e: MessageEvent<unknown>) => {
+  if (isHostMessage(e.data)) handle(e.data);
+});
 document.addEventListener('securitypolicyviolation', (e) => {
   vscode.postMessage({
     type: 'cspViolation',

@@ -9,13 +9,15 @@
 // chosen in place and remembered); the explorer's marker handed to the chart; the drill-down
 // targets (the reliability table's rows, the confusion matrix's cells, largest confusions and
 // table cells, each with the host's filter, opened after the figure by click and Enter; none
-// without rows to list); the item map highlighted through its picker; and no listener or
-// observer left once the figure leaves the document.
+// without rows to list); a chart's point clicked listing its rows after the figure (the chart
+// drawn by a stand-in saying which points lie under the mouse); the item map highlighted through
+// its picker; and no listener or observer left once the figure leaves the document.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { DrillSpec, DrillTargets } from '../../../src/shared/drillSpec';
 import type { ChartModel, RefLine, ReportModel } from '../../../src/shared/model';
+import type { ChartPoint } from '../../../webview/charts';
 import { logregReport } from './classificationExample';
 import { rankingExample, type RankingExample } from './rankingExample';
 import { countListeners, fakeResizeObservers, installDom, until, type SizeObserver, type TestDom } from './happyDom';
@@ -82,6 +84,7 @@ function mount(
     tableShown: (id) => panel.tables.has(id),
     showTable: (id, on) => void (on ? panel.tables.add(id) : panel.tables.delete(id)),
     tableDrill: (id) => d?.tables[id],
+    chartPoints: (id) => d?.charts[id]?.points,
     cellsMeasured: (id) => (d?.charts[id]?.cells ? (d.measured ?? []) : undefined),
     open: (spec, anchor, origin) => void panel.opened.push({ spec, anchor, origin }),
     reportTitle: () => m.title,
@@ -272,6 +275,69 @@ test("the reliability table's rows are the figure's targets, opened after the fi
     ],
   );
   f.remove();
+});
+
+test("a click on a chart's point lists the rows behind it after the figure; the pointer shows which points have rows", async () => {
+  const c = chartOf(logreg, 'reliability');
+  const points = drill.charts.reliability!.points!;
+  const { f, panel } = mount(logreg, [c], drill);
+  const chart = f.chart!;
+  await chart.updateComplete;
+  // happy-dom has no 2D canvas: the chart is drawn by a stand-in that says which points lie under the mouse.
+  let under: ChartPoint[] = [];
+  chart.draw = (canvas) => ({ canvas, destroy: () => undefined, pointsAt: () => under });
+  sizes
+    .filter((o) => o.targets.includes(chart))
+    .at(-1)!
+    .resize(640, 340);
+  assert.equal(chart.state.phase, 'drawn');
+  const canvas = f.querySelector('canvas')!;
+  const mouse = (type: string): void => void canvas.dispatchEvent(new MouseEvent(type, { bubbles: true }));
+  // The point of the bin (0.2, 0.3]: its 7 test rows (counted from the CSV in the table's test above).
+  const bin = '(0.200, 0.300]';
+  const series = points.findIndex((s) => s.some((p) => p?.title === `Confidence in ${bin}`));
+  const index = points[series]!.findIndex((p) => p?.title === `Confidence in ${bin}`);
+  const spec = points[series]![index]!;
+  assert.deepEqual(spec, drill.tables['reliability.table']!.rows![2]);
+  assert.deepEqual(spec.where, [
+    { key: 'split_role', op: '=', value: 'test' },
+    { key: 'confidence', op: '>', value: '0.2' },
+    { key: 'confidence', op: '<=', value: '0.3' },
+  ]);
+  under = [{ series, index }];
+  mouse('mousemove');
+  assert.equal(canvas.classList.contains('pointing'), true);
+  mouse('click');
+  assert.deepEqual(panel.opened, [{ spec, anchor: f, origin: canvas }]);
+  // Nothing under the mouse: no pointer, nothing opened.
+  under = [];
+  mouse('mousemove');
+  assert.equal(canvas.classList.contains('pointing'), false);
+  mouse('click');
+  assert.equal(panel.opened.length, 1);
+  // Of the points under it, nearest first, the first with rows behind it.
+  const other = points[series]!.findIndex((p, i) => p !== null && i !== index);
+  under = [
+    { series: points.length, index: 0 },
+    { series, index: other },
+  ];
+  assert.equal(f.pointAt(new MouseEvent('click')), undefined, 'not on the canvas');
+  mouse('click');
+  assert.deepEqual(panel.opened[1], { spec: points[series]![other], anchor: f, origin: canvas });
+  f.remove();
+
+  // A report that cannot list rows: its points have none.
+  const bare = mount(logreg, [c], undefined);
+  const bareChart = bare.f.chart!;
+  await bareChart.updateComplete;
+  bareChart.draw = (cv) => ({ canvas: cv, destroy: () => undefined, pointsAt: () => [{ series, index }] });
+  sizes
+    .filter((o) => o.targets.includes(bareChart))
+    .at(-1)!
+    .resize(640, 340);
+  bare.f.querySelector('canvas')!.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+  assert.deepEqual(bare.panel.opened, []);
+  bare.f.remove();
 });
 
 test("the confusion matrix's cells, largest confusions and table cells are the figure's targets", async () => {
