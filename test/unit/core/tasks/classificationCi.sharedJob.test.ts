@@ -71,7 +71,8 @@ for (const [name, extra, weighted, stratified, n] of [
     assert.equal(walk.bins, job.selective!.calib!.bins);
     if (weighted) assert.equal(walk.code, null);
     else {
-      for (const a of [walk.code, walk.tiedEnds, walk.harmonic, walk.cls!.word, walk.cls!.terms]) assert.ok(isShared(a));
+      for (const a of [walk.code, walk.tiedEnds, walk.harmonic, walk.cls!.word, walk.cls!.terms])
+        assert.ok(isShared(a));
       // one end per tied block of two rows or more, in position order
       const bs = rows.blockStart;
       const ends: number[] = [];
