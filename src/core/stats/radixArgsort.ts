@@ -323,22 +323,49 @@ function sortRange(
       count[k] = sum;
       sum += c;
     }
-    const so = inScratch ? xo : o;
-    const dh = inScratch ? h : xh;
-    const dl = inScratch ? l : xl;
-    const dOut = inScratch ? o : xo;
-    for (let p = s; p < e; p++) {
-      const q = count[base + ((word[p] >>> shift) & mask)]++;
-      dh[q] = sh[p];
-      dl[q] = sl[p];
-      dOut[q] = so[p];
-    }
+    if (inScratch) scatter(word, shift, mask, count, base, xh, xl, xo, h, l, o, s, e);
+    else scatter(word, shift, mask, count, base, h, l, o, xh, xl, xo, s, e);
     inScratch = !inScratch;
   }
   if (inScratch) {
     h.set(xh.subarray(s, e), s);
     l.set(xl.subarray(s, e), s);
     o.set(xo.subarray(s, e), s);
+  }
+}
+
+/** One counting-sort pass over [s, e): entry p goes to `count[base + digit]++`, carrying its keys and index. */
+function scatter(
+  word: Uint32Array,
+  shift: number,
+  mask: number,
+  count: Int32Array,
+  base: number,
+  h: Uint32Array,
+  l: Uint32Array,
+  o: Int32Array,
+  xh: Uint32Array,
+  xl: Uint32Array,
+  xo: Int32Array,
+  s: number,
+  e: number,
+): void {
+  if (s === 0 && e === word.length) {
+    // the whole arrays: a loop bounded by the length, whose reads need no bounds checks
+    const n = word.length;
+    for (let p = 0; p < n; p++) {
+      const q = count[base + ((word[p] >>> shift) & mask)]++;
+      xh[q] = h[p];
+      xl[q] = l[p];
+      xo[q] = o[p];
+    }
+    return;
+  }
+  for (let p = s; p < e; p++) {
+    const q = count[base + ((word[p] >>> shift) & mask)]++;
+    xh[q] = h[p];
+    xl[q] = l[p];
+    xo[q] = o[p];
   }
 }
 
