@@ -106,7 +106,7 @@ export function float64Argsort(
   }
   const hi2 = new Uint32Array(n);
   const lo2 = new Uint32Array(n);
-  distribute(hi, lo, order, hi2, lo2, order2, 0, n, 16, start);
+  distribute([hi, lo, order], [hi2, lo2, order2], 0, n, 16, start);
   for (let b = 0; b < 65536; b++) sortBucket(hi2, lo2, order2, hi, lo, order, start[b], start[b + 1], 0, counts);
   return { order: order2, hi: hi2, lo: lo2 };
 }
@@ -148,26 +148,20 @@ function bucketStarts(h: Uint32Array, s: number, e: number, shift: number): Int3
   return start;
 }
 
-/** Stable move of [s, e) into the buckets of `start` (by the 16 bits of `h` from bit `shift`), into (xh, xl, xo). */
+/**
+ * Stable move of [s, e) into the buckets of `start` (by the 16 bits of `h` from bit `shift`), into
+ * (xh, xl, xo): a counting-sort pass whose digit is those 16 bits and whose counters are the
+ * buckets' starts.
+ */
 function distribute(
-  h: Uint32Array,
-  l: Uint32Array,
-  o: Int32Array,
-  xh: Uint32Array,
-  xl: Uint32Array,
-  xo: Int32Array,
+  keys: [h: Uint32Array, l: Uint32Array, o: Int32Array],
+  into: [xh: Uint32Array, xl: Uint32Array, xo: Int32Array],
   s: number,
   e: number,
   shift: number,
   start: Int32Array,
 ): void {
-  const next = start.slice(0, 65536);
-  for (let p = s; p < e; p++) {
-    const q = next[(h[p] >>> shift) & 0xffff]++;
-    xh[q] = h[p];
-    xl[q] = l[p];
-    xo[q] = o[p];
-  }
+  scatter(keys[0], shift, 0xffff, start.slice(0, 65536), 0, ...keys, ...into, s, e);
 }
 
 /**
@@ -195,7 +189,7 @@ function sortBucket(
     const start = bucketStarts(h, s, e, 0);
     const first = h[s] & 0xffff;
     if (start[first + 1] - start[first] !== m) {
-      distribute(h, l, o, xh, xl, xo, s, e, 0, start);
+      distribute([h, l, o], [xh, xl, xo], s, e, 0, start);
       for (let b = 0; b < 65536; b++) sortBucket(xh, xl, xo, h, l, o, start[b], start[b + 1], 1, counts);
       h.set(xh.subarray(s, e), s);
       l.set(xl.subarray(s, e), s);
