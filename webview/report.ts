@@ -25,7 +25,7 @@
  *
  * Drill-down targets (webview/drill.ts) are declared by the parts that draw them — the metric
  * cards, the Mistakes button, the tables, the figures (their matrix's cells, their table's rows,
- * their chart's points) — and {@link ReportElement.drillTargets} lists those drawn. The report
+ * their chart's points), the slice finder's found slices (a run's Slices tab passes them on) — and {@link ReportElement.drillTargets} lists those drawn. The report
  * holds the one rows panel (`<eval-rows>`) they open.
  *
  * A plain `HTMLElement`, not a Lit element: what it draws is a list of parts kept or replaced by

@@ -10,7 +10,8 @@
  * The theme observer (the chart's colours) and the visibility observer (the chart is drawn, and the
  * candidates asked for, once the tab is shown) are added on connect and removed on disconnect.
  * Its targets are declared in {@link SlicesElement.sliceTargets}; the found slices' rows are the
- * drill-down targets of the finder's own element.
+ * drill-down targets of the finder's own element, which the tab passes on as its own
+ * {@link SlicesElement.drillTargets} (so the report lists them with every other part's).
  */
 import { Chart } from 'chart.js';
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
@@ -20,7 +21,7 @@ import type { ChartModel, ReportModel } from '../src/shared/model';
 import { formatCi, formatCount, formatNumber } from '../src/shared/format';
 import { formatTerm } from '../src/core/rows/where';
 import { drawChart, type Drawn } from './charts';
-import { activates, type OpenRows } from './drill';
+import { activates, type DrillSource, type DrillTarget, type OpenRows } from './drill';
 import './foundSlices';
 import { readTheme } from './theme';
 import { ask, request } from './vscodeApi';
@@ -127,7 +128,7 @@ export interface SliceTarget {
   slice: SliceRow;
 }
 
-export class SlicesElement extends LitElement {
+export class SlicesElement extends LitElement implements DrillSource {
   static override properties = {
     model: { attribute: false },
     inspect: { attribute: false },
@@ -205,6 +206,11 @@ export class SlicesElement extends LitElement {
   }
 
   /** The slice rows of the table (each shows its slice's report); none while no table is shown. */
+  /** The drill-down targets drawn in the tab: the slice finder's found slices (none before its answer). */
+  get drillTargets(): DrillTarget[] {
+    return this.querySelector('eval-found-slices')?.drillTargets ?? [];
+  }
+
   get sliceTargets(): SliceTarget[] {
     const rows = this.querySelectorAll<HTMLElement>('tr.slice-row');
     return this.rows.map((slice, i) => ({ element: rows[i]!, slice }));

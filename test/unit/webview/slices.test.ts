@@ -4,12 +4,14 @@
 // worst first with each slice's size and accuracy counted from the CSV by hand, its targets (a
 // slice's row shows the slice's report: click and Enter post its filter), the order, the minimum
 // size and the metric chosen, the slice finder above it (not for a ranking run), the picker of
-// candidate columns when the results have no slice table (asked once the tab is visible), and the
-// observers (theme, visibility) removed on disconnect.
+// candidate columns when the results have no slice table (asked once the tab is visible), the
+// finder's found slices passed on as the tab's drill-down targets, and the observers (theme,
+// visibility) removed on disconnect.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { evaluateFile } from '../../../src/core/evaluate';
+import { findSlicesInFile } from '../../../src/core/inspect/sliceFinderFiles';
 import type { FilterTerm } from '../../../src/core/rows/types';
 import { readSliceTable, type InspectModel, type SliceTable } from '../../../src/shared/inspectModel';
 import type { ReportModel } from '../../../src/shared/model';
@@ -220,6 +222,38 @@ test('no slice table: the candidate columns are asked for once the tab is visibl
   assert.match(e.querySelector('.slices-body')!.textContent!, /Sliced by split on demand/);
   assert.deepEqual(status, ['Slicing by split…', '']);
   e.remove();
+});
+
+test("the finder's found slices are the tab's drill-down targets, each opening its slice's rows", async () => {
+  const found = await findSlicesInFile(CSV, { root: process.cwd() });
+  const opened: { where: FilterTerm[]; anchor: HTMLElement }[] = [];
+  const panel = document.createElement('div');
+  document.body.append(panel);
+  const e = sl.renderSlices(
+    panel,
+    model,
+    inspect(),
+    () => undefined,
+    (spec, anchor) => void opened.push({ where: spec.where, anchor }),
+  );
+  await e.updateComplete;
+  const finder = e.querySelector('eval-found-slices')!;
+  await finder.updateComplete;
+  assert.equal(e.drillTargets.length, 0, 'none before the finder answers');
+  finder.querySelector<HTMLElement>('vscode-button[data-act="find-slices"]')!.click();
+  const q = await dom.nextPosted('findSlices');
+  api.answer({ type: 'foundSlices', seq: q.seq, result: found });
+  await until(() => finder.querySelector('.found-slices-table') !== null, 'the found slices');
+  assert.ok(found.slices.length > 0);
+  const targets = e.drillTargets;
+  assert.deepEqual(
+    targets.map((t) => t.spec.where),
+    found.slices.map((x) => x.where),
+  );
+  assert.ok(targets.every((t, i) => t.element === finder.querySelectorAll('tr.found-slice')[i] && t.anchor === finder));
+  (targets[0]!.element as HTMLElement).click();
+  assert.deepEqual(opened, [{ where: found.slices[0]!.where, anchor: finder }]);
+  panel.remove();
 });
 
 test('a ranking run has no slice finder; the observers are removed on disconnect', async () => {
