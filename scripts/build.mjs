@@ -2,6 +2,7 @@
 // webview. `vscode` stays external (the host provides it); the webview is bundled for the browser.
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
+import { generateConfigValidator } from './gen-config-validator.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -50,6 +51,10 @@ const entries = [
     outdir: 'dist',
   },
 ].filter((e) => Object.values(e.entryPoints).every((p) => existsSync(p)));
+
+// The config validator is generated code that the bundles import (not kept in git: see
+// gen-config-validator.mjs); made first, from the schema as it is now.
+await generateConfigValidator();
 
 if (watch) {
   for (const e of entries) await (await esbuild.context(e)).watch();

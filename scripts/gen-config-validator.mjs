@@ -1,21 +1,25 @@
 // Writes src/core/config/configValidator.generated.ts: the validator of
 // schemas/eval-lens.config.schema.json as ajv's standalone code, so that a process does not compile
-// the schema (about 60–70 ms) before its first evaluation. Run it after changing the schema or the
-// validator's options (src/core/config/ajvOptions.json); a unit test fails while the file is stale.
+// the schema (about 60–70 ms) before its first evaluation. The file is made, never committed (it is
+// git-ignored): `npm ci` (prepare), the build, `npm run typecheck` and the unit test runner call
+// this script, which rewrites the file only when the schema, the options
+// (src/core/config/ajvOptions.json) or ajv give other code.
 //
-//   node scripts/gen-config-validator.mjs [--check]
-import { readFileSync, writeFileSync } from 'node:fs';
+//   node scripts/gen-config-validator.mjs
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configValidatorSource } from './configValidatorSource.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'src/core/config/configValidator.generated.ts');
-const code = await configValidatorSource(root);
-if (process.argv.includes('--check')) {
-  const same = readFileSync(out, 'utf8') === code;
-  console.log(same ? `${out} is up to date` : `${out} is stale: run node scripts/gen-config-validator.mjs`);
-  process.exit(same ? 0 : 1);
+
+/** Writes the validator's module when it is missing or differs from what the schema gives now. */
+export async function generateConfigValidator() {
+  const out = join(root, 'src/core/config/configValidator.generated.ts');
+  const code = await configValidatorSource(root);
+  if (existsSync(out) && readFileSync(out, 'utf8') === code) return;
+  writeFileSync(out, code);
+  console.log(`wrote ${out}`);
 }
-writeFileSync(out, code);
-console.log(`wrote ${out}`);
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await generateConfigValidator();

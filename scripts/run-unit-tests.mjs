@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateConfigValidator } from './gen-config-validator.mjs';
 
 function find(dir) {
   const out = [];
@@ -14,6 +15,10 @@ function find(dir) {
   }
   return out;
 }
+
+// Tests import the core from its sources, the generated config validator too: made (or remade
+// after a schema change) first, as the build does.
+await generateConfigValidator();
 
 const filter = process.argv.slice(2);
 const files = find('test/unit')

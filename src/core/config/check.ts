@@ -53,10 +53,10 @@ export interface ConfigProblem {
 let compiled: ValidateFunction | undefined;
 /**
  * The schema's validator, compiled ahead of time with the options of ajvOptions.json
- * (configValidator.generated.ts, ajv's standalone code): compiling the schema at the first check
- * took 60–70 ms of every process's first evaluation. Should that file lag behind the schema or the
- * options (regenerate it with scripts/gen-config-validator.mjs), the schema is compiled here, as
- * before: slower, never stale.
+ * (configValidator.generated.ts, ajv's standalone code, made by scripts/gen-config-validator.mjs
+ * before every build, typecheck and unit test run): compiling the schema at the first check took
+ * 60–70 ms of every process's first evaluation. Should that file lag behind the schema or the
+ * options (edited since it was made), the schema is compiled here, as before: slower, never stale.
  */
 function validator(): ValidateFunction {
   if (compiled) return compiled;

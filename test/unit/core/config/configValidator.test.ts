@@ -20,7 +20,7 @@ test('the precompiled config validator is the current schema compiled with the c
   assert.equal(
     readFileSync(file, 'utf8'),
     await configValidatorSource(root),
-    'stale: run node scripts/gen-config-validator.mjs',
+    'stale: run npm run build (or node scripts/gen-config-validator.mjs)',
   );
 });
 
