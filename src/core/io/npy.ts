@@ -14,9 +14,8 @@
  * fixed-width text (`<U n` UTF-32, `|S n` bytes) for labels; either byte order; C or Fortran order;
  * 0-, 1- and 2-D shapes.
  */
-import { readFile } from 'node:fs/promises';
 import { fail } from '../diagnostics';
-import { failToOpen } from './tableSink';
+import { readWholeFile } from './tableSink';
 
 export interface NpyMatrix {
   rows: number;
@@ -245,11 +244,5 @@ export function parseNpy(bytes: Uint8Array, label: string): NpyMatrix {
 }
 
 export async function readNpy(path: string, label: string): Promise<NpyMatrix> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (e) {
-    return failToOpen(label, e);
-  }
-  return parseNpy(bytes, label);
+  return parseNpy(await readWholeFile(path, label), label);
 }

@@ -13,12 +13,11 @@
  * Specification, version 6.3.10, 2022, https://pkware.cachefly.net/webdocs/casestudies/APPNOTE.TXT);
  * the part NumPy writes is small, and the whole file is in memory anyway since every array is needed.
  */
-import { readFile } from 'node:fs/promises';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { CancelledError, EvalLensError, fail, type Progress } from '../diagnostics';
 import { dtypeName, parseNpyArray, type NpyArray } from './npy';
 import type { Cell } from '../data/textColumn';
-import { cannotOpen, type TableSink } from './tableSink';
+import { readWholeFile, type TableSink } from './tableSink';
 
 export interface ZipMember {
   name: string;
@@ -210,13 +209,7 @@ export function parseNpz(buf: Buffer, path: string, progress?: Progress): Map<st
 
 /** Reads an `.npz` file into `sink`, one row per sample. Returns the number of rows. */
 export async function readNpz(path: string, sink: TableSink, opts: { progress?: Progress } = {}): Promise<number> {
-  let buf: Buffer;
-  try {
-    buf = await readFile(path);
-  } catch (e) {
-    throw cannotOpen(path, e);
-  }
-  const arrays = parseNpz(buf, path, opts.progress);
+  const arrays = parseNpz(await readWholeFile(path), path, opts.progress);
   const names = [...arrays.keys()];
   let rows = -1;
   let first = '';

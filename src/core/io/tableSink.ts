@@ -1,9 +1,10 @@
 /**
  * What every table reader hands its rows to ({@link TableSink}; its cells are `Cell`s,
- * data/textColumn.ts), and the message for a file that cannot be opened. In a module of their own
- * so the format readers (`table.ts`, `parquet.ts`, `npz.ts`) share them without importing one
- * another.
+ * data/textColumn.ts), the message for a file that cannot be opened, and the reading of a whole
+ * file with that message. In a module of their own so the format readers (`table.ts`,
+ * `parquet.ts`, `npz.ts`) share them without importing one another.
  */
+import { readFile } from 'node:fs/promises';
 import { EvalLensError } from '../diagnostics';
 import type { Cell } from '../data/textColumn';
 
@@ -28,4 +29,16 @@ export function cannotOpen(path: string, e: unknown): EvalLensError {
  */
 export function failToOpen(label: string, e: unknown): never {
   throw cannotOpen(label, e);
+}
+
+/**
+ * The bytes of the whole file at `path` (the formats read in one piece: .npy, .npz, partial
+ * statistics, id lists), or the {@link cannotOpen} error naming `label`.
+ */
+export async function readWholeFile(path: string, label = path): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (e) {
+    throw cannotOpen(label, e);
+  }
 }

@@ -12,14 +12,13 @@
  * this first version holds the merged rows in memory, as `evaluate` holds the whole file's.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { EvalLensError, printable, Warnings } from '../diagnostics';
 import { checkConfig } from '../config/check';
 import type { ResolvedConfig } from '../config/types';
 import type { ClassificationData } from '../data/classificationData';
 import { parseNpz } from '../io/npz';
 import type { NpyArray } from '../io/npy';
-import { cannotOpen } from '../io/tableSink';
+import { readWholeFile } from '../io/tableSink';
 import { ResultsBuilder } from '../results/builder';
 import type { Results, SourceInfo } from '../results/types';
 import { CLASSIFICATION_STEPS, prepareRun } from '../tasks/classification';
@@ -56,13 +55,7 @@ export interface MergeOptions {
 
 /** Reads and checks the partial file `file`. */
 export async function readPartial(file: string): Promise<Shard> {
-  let buf: Buffer;
-  try {
-    buf = await readFile(file);
-  } catch (e) {
-    throw cannotOpen(file, e);
-  }
-  return parsePartial(buf, file);
+  return parsePartial(await readWholeFile(file), file);
 }
 
 /** Checks the bytes of a partial file (see {@link readPartial}). */

@@ -6,7 +6,6 @@
  * Factor files are `.npy` 2-D float32/float64/int arrays, one row per id; the id files are text,
  * one id per line, row i of the matrix belonging to line i.
  */
-import { readFile } from 'node:fs/promises';
 import type { IdIndex } from '../../data/rankingData';
 import { EvalLensError, fail, type Progress } from '../../diagnostics';
 import { dtypeName, readNpy } from '../npy';
@@ -18,16 +17,11 @@ import { checkFactors, type FactorMatrix } from '../../factors/topK';
 import { parallelFactorTopK } from '../../factors/parallelTopK';
 import { ListBuilder } from './builders';
 import type { RunRead } from './jsonl';
-import { failToOpen } from '../tableSink';
+import { readWholeFile } from '../tableSink';
 
 /** Reads a text file of ids, one per line (a final newline is optional); blank or repeated ids are errors. */
 export async function readIdList(abs: string, label: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = await readFile(abs, 'utf8');
-  } catch (e) {
-    return failToOpen(label, e);
-  }
+  const text = (await readWholeFile(abs, label)).toString('utf8');
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   const seen = new Map<string, number>();
@@ -72,16 +66,8 @@ export async function readFactorMatrix(abs: string, label: string, arrayName?: s
   );
 }
 
-async function readBytes(abs: string, label: string): Promise<Buffer> {
-  try {
-    return await readFile(abs);
-  } catch (e) {
-    return failToOpen(label, e);
-  }
-}
-
 async function readNpzFactors(abs: string, label: string, arrayName: string | undefined): Promise<FactorMatrix> {
-  const arrays = parseNpz(await readBytes(abs, label), label);
+  const arrays = parseNpz(await readWholeFile(abs, label), label);
   const names = [...arrays.keys()];
   const list = names.map((n) => `"${n}"`).join(', ');
   let name: string;
