@@ -16,7 +16,9 @@ How ranked lists become the full score vectors scikit-learn scores:
     K <= L and the tie never reaches the top K;
   * scikit-learn's ideal DCG sorts y_true over the whole universe, i.e. the best ordering of the
     user's relevant items, as Eval Lens does (relevant items outside the list included).
-Also written: a `binary` block (grades all 1) for the same lists.
+Also written: a `binary` block (grades all 1) for the same lists, and `ndcg_std`: per gain
+(linear, exp, binary) and K, np.std (ddof=0, the population standard deviation) of those
+per-user values over the users, the spread over users ndcg_std@K.
 
 And test/golden/ranking_spread.json: the spread over users of the embedding metrics, numpy only.
 Random users with lists over 40 items that have random 5-dimensional vectors (some items without
@@ -61,7 +63,8 @@ def main():
         grades = rng.integers(1, 4, size=n_rel)
         users.append({"user": f"u{u:03d}", "items": [ids[i] for i in lst],
                       "relevant": {ids[i]: int(g) for i, g in zip(rel_items, grades)}})
-    out = {"ks": KS, "users": users, "ndcg_linear": {}, "ndcg_exp": {}, "ndcg_binary": {}}
+    out = {"ks": KS, "users": users, "ndcg_linear": {}, "ndcg_exp": {}, "ndcg_binary": {},
+           "ndcg_std": {"linear": {}, "exp": {}, "binary": {}}}
     for K in KS:
         lin, exp, binr = [], [], []
         for x in users:
@@ -79,6 +82,9 @@ def main():
         out["ndcg_linear"][str(K)] = lin
         out["ndcg_exp"][str(K)] = exp
         out["ndcg_binary"][str(K)] = binr
+        out["ndcg_std"]["linear"][str(K)] = float(np.std(lin))
+        out["ndcg_std"]["exp"][str(K)] = float(np.std(exp))
+        out["ndcg_std"]["binary"][str(K)] = float(np.std(binr))
     with open(OUT, "w") as f:
         json.dump(out, f, indent=0)
     print(f"wrote {OUT}: {len(users)} users, K = {KS}")

@@ -739,6 +739,22 @@ const ranking: GlossaryEntry[] = [
     refs: ['jarvelin2002', 'pedregosa2011'],
   },
   {
+    pattern: 'ndcg_std@<K>',
+    family: 'ranking',
+    name: 'Spread of NDCG at <K>',
+    column: 'NDCG std.@<K>',
+    meaning:
+      'Standard deviation over users of the per-user NDCG at <K>: how much one user’s NDCG differs from another’s, the “± SD” written beside the mean NDCG.',
+    formula: 'sqrt((1/n) Σ_u (ndcg_u − mean_u ndcg_u)²) over the n evaluated users',
+    convention:
+      'Population standard deviation (divide by n, numpy’s np.std default), over the same users as ndcg@<K> (every user with a relevant item); the run only (the baselines keep no per-user values).',
+    notThis:
+      'Not the sample standard deviation (divide by n − 1), and not the standard error of the mean (the interval of ndcg@<K> is that).',
+    direction: 'none',
+    kind: 'score',
+    refs: ['sakai2014', 'jarvelin2002', 'harris2020'],
+  },
+  {
     pattern: 'map@<K>',
     family: 'ranking',
     name: 'Mean average precision at <K>',

@@ -200,6 +200,13 @@ export const REFERENCES = {
     venue: 'ACM Transactions on Information Systems 20(4):422–446',
     doi: '10.1145/582415.582418',
   },
+  sakai2014: {
+    authors: 'T. Sakai',
+    year: 2014,
+    title: 'Statistical reform in information retrieval?',
+    venue: 'ACM SIGIR Forum 48(1):3–12',
+    doi: '10.1145/2641383.2641385',
+  },
   manning2008: {
     authors: 'C. D. Manning, P. Raghavan, H. Schütze',
     year: 2008,

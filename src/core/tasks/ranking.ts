@@ -7,15 +7,17 @@
  * baselines, curves and tables beside them.
  *
  * Results written:
- * - `metrics` (family `ranking`): `recall@K`, `precision@K`, `ndcg@K`, `map@K`, `hit_rate@K`
+ * - `metrics` (family `ranking`): `recall@K`, `precision@K`, `ndcg@K` with its spread over users
+ *   `ndcg_std@K`, `map@K`, `hit_rate@K`
  *   for every K of `k`, `mrr`, `r_precision`, `coverage@K`, `cold_start_coverage@K` and `novelty@K` (with
  *   train), `diversity@K` and `alignment@K` (with embeddings) with their spread over users
- *   `diversity_std@K` and `alignment_std@K` (population SD, no interval), `users_evaluated`,
+ *   `diversity_std@K` and `alignment_std@K` (the spreads: population SD, no interval), `users_evaluated`,
  *   `users_skipped`. Each mean-over-users metric carries a percentile bootstrap interval over
  *   users (`bootstrap.n` resamples; 0 turns them off). Catalog-level values (coverage, cold-start
  *   coverage) have no interval: they are not means over users.
  * - `baselines.popularity`, `baselines.random` (with train): the same keys for the popularity
- *   and the seeded random recommender on the same users, seen items excluded (no intervals).
+ *   and the seeded random recommender on the same users, seen items excluded (no intervals; no
+ *   `ndcg_std@K`: they keep no per-user values).
  * - `perItem` (kind `user`): per-user values for paired comparisons — every accuracy metric at
  *   every K plus the whole-list metrics (`mrr`, `r_precision`) when users × keys ≤
  *   {@link PER_ITEM_BUDGET}; otherwise `ndcg@K` and

@@ -34,6 +34,19 @@ for (const [dir, runs] of FOLDERS) {
       }
     }
     assert.equal(c.untested, undefined);
+    // A spread over users (ndcg_std@K, diversity_std@K) is shown, but it has no per-user values and
+    // no better direction: no test, no paired interval, no mark.
+    const spreads = c.metrics.filter((m) => /_std@\d+$/.test(m));
+    if (dir.includes('ranking')) assert.ok(spreads.includes('ndcg_std@10'), c.metrics.join(' '));
+    for (const m of spreads) {
+      assert.ok(UNRANKED_KEYS.has(m), m);
+      assert.equal(
+        c.tests.find((t) => t.metric === m),
+        undefined,
+        `${m}: no test`,
+      );
+      assert.equal(c.marks[m], undefined, `${m}: no mark`);
+    }
   });
 }
 

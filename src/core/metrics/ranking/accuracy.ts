@@ -71,6 +71,13 @@ export const ACCURACY_METRICS = ['recall', 'precision', 'ndcg', 'map', 'hit_rate
 export type AccuracyMetric = (typeof ACCURACY_METRICS)[number];
 
 /**
+ * The accuracy metrics whose spread over users, `<metric>_std@K` (the population standard
+ * deviation of the per-user values, evaluateLists.ts), is reported after the metric's block of
+ * cutoffs: nDCG, whose mean papers report with its standard deviation over users ("0.41 ± 0.28").
+ */
+export const ACCURACY_SPREADS: readonly AccuracyMetric[] = ['ndcg'];
+
+/**
  * The per-user metrics over the whole list (no cutoff), with the note each mean carries in the
  * results. Each is a mean over users: it gets its bootstrap interval over users, its paired
  * interval and its paired tests in a comparison like every per-user key.

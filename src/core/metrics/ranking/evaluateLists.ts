@@ -5,9 +5,10 @@
  *
  * Keys are absent when their inputs are absent (no train → no `cold_start_coverage@K` and no
  * `novelty@K`; no item embeddings → no `diversity@K`/`alignment@K`; no user embeddings and no
- * train → no `alignment@K`). Beside `diversity@K` and `alignment@K`, `diversity_std@K` and
- * `alignment_std@K`: the population standard deviation (ddof = 0, numpy's `np.std` default) of the
- * per-user values over the same users.
+ * train → no `alignment@K`). Beside `ndcg@K`, `diversity@K` and `alignment@K`, `ndcg_std@K`,
+ * `diversity_std@K` and `alignment_std@K`: the population standard deviation (ddof = 0, numpy's
+ * `np.std` default) of the per-user values over the same users (`ndcg_std@K` only where the
+ * per-user values are kept: not for a baseline).
  *
  * References:
  * - C. D. Manning, P. Raghavan, H. Schütze (2008). Introduction to Information Retrieval, chapter 8: Evaluation in
@@ -16,6 +17,8 @@
  *   Information Systems 20(4):422–446. https://doi.org/10.1145/582415.582418
  * - E. M. Voorhees (1999). The TREC-8 Question Answering Track Report. Proc. 8th Text REtrieval Conference (TREC-8),
  *   NIST Special Publication 500-246. https://trec.nist.gov/pubs/trec8/papers/qa_report.pdf
+ * - T. Sakai (2014). Statistical reform in information retrieval? ACM SIGIR Forum 48(1):3–12.
+ *   https://doi.org/10.1145/2641383.2641385
  * - M. Ge, C. Delgado-Battenfeld, D. Jannach (2010). Beyond accuracy: evaluating recommender systems by coverage and
  *   serendipity. Proc. 4th ACM Conference on Recommender Systems (RecSys), 257–260.
  *   https://doi.org/10.1145/1864708.1864761
@@ -36,6 +39,7 @@ import type { RankedLists, RankingData } from '../../data/rankingData';
 import {
   AccuracyAccumulator,
   ACCURACY_METRICS,
+  ACCURACY_SPREADS,
   WHOLE_LIST_METRICS,
   checkCutoffs,
   splitEvaluated,
@@ -219,13 +223,23 @@ function assemble(
   const values = new Map<string, number | null>();
   const notes: Record<string, string> = {};
   const graded = !data.binary;
-  for (const m of ACCURACY_METRICS)
+  for (const m of ACCURACY_METRICS) {
     for (const k of ks) {
       const key = `${m}@${k}`;
       if (acc.perUser[key]) perUser[key] = acc.perUser[key];
       values.set(key, nullIfNaN(acc.means[key]));
       notes[key] = accuracyNote(m, k, opts, graded);
     }
+    // Its spread over users right after the metric's block, where the per-user values are kept
+    // (the baselines keep only sums, so they have none).
+    if (!ACCURACY_SPREADS.includes(m)) continue;
+    for (const k of ks) {
+      const v = acc.perUser[`${m}@${k}`];
+      if (!v) continue;
+      values.set(`${m}_std@${k}`, stdDefined(v));
+      notes[`${m}_std@${k}`] = spreadNote(`${m}@${k}`, 'the evaluated users');
+    }
+  }
   for (const [key, note] of Object.entries(WHOLE_LIST_METRICS)) {
     if (acc.perUser[key]) perUser[key] = acc.perUser[key];
     values.set(key, nullIfNaN(acc.means[key]));
@@ -259,8 +273,7 @@ function assemble(
       notes[key] = note;
       if (!spread) continue;
       values.set(`${family}_std@${k}`, stdDefined(perUserOf[key]));
-      notes[`${family}_std@${k}`] =
-        `population standard deviation (divide by n) of the per-user ${family}@${k} over the users where it is defined`;
+      notes[`${family}_std@${k}`] = spreadNote(key, 'the users where it is defined');
     }
   };
   if (cat.noveltyMeans) {
@@ -322,6 +335,11 @@ function accuracyNote(m: string, k: number, opts: EvaluateListsOptions, graded: 
     default:
       return 'share of users with a relevant item in the top K';
   }
+}
+
+/** The note of a spread over users (`<metric>_std@K`): its convention and the users it is over. */
+function spreadNote(key: string, over: string): string {
+  return `population standard deviation (divide by n) of the per-user ${key} over ${over}`;
 }
 
 function nullIfNaN(x: number): number | null {

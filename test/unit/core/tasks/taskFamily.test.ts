@@ -110,7 +110,10 @@ for (const withCatalog of [false, true]) {
     assert.equal(checked, keys.length);
     for (const p of ['recall@3', 'mrr', 'r_precision', 'novelty@1', 'diversity@3', 'alignment@1'])
       assert.ok(keys.includes(p), p);
-    for (const k of ['diversity_std@3', 'users_evaluated']) assert.ok(!keys.includes(k), `${k}: no interval`);
+    for (const k of ['ndcg_std@1', 'ndcg_std@3', 'diversity_std@3', 'users_evaluated']) {
+      assert.ok(k in metrics, `${k} written`);
+      assert.ok(!keys.includes(k), `${k}: no interval`);
+    }
     assert.equal(keys.includes('coverage@3'), withCatalog);
     assert.equal(
       keys.includes('cold_start_coverage@1'),

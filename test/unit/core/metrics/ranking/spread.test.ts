@@ -1,6 +1,8 @@
-// diversity_std@K and alignment_std@K: the population standard deviation (ddof = 0) over the users
-// where the per-user value is defined, beside the mean. A hand-computed case, then numpy's np.std
-// through the whole evaluation (scripts/golden/ranking.py writes test/golden/ranking_spread.json).
+// ndcg_std@K, diversity_std@K and alignment_std@K: the population standard deviation (ddof = 0)
+// over the users where the per-user value is defined, beside the mean. Hand-computed cases, then
+// numpy's np.std through the whole evaluation (scripts/golden/ranking.py writes
+// test/golden/ranking_spread.json, and the spread of scikit-learn's per-user ndcg_score into
+// test/golden/ranking.json).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,24 +16,28 @@ function close(a: number | null | undefined, b: number, tol = 1e-12, what = ''):
   assert.ok(typeof a === 'number' && Math.abs(a - b) <= tol, `${what}: ${a} vs ${b}`);
 }
 
+type User = { user: string; items: string[]; relevant: string[] | Record<string, number> };
+
+/** Evaluates the users as a JSONL run (inline relevance) with `files` (name → JSON) beside it; no bootstrap unless asked. */
+async function evaluateRun(users: User[], config: Partial<EvalConfig>, files: Record<string, unknown> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'ranking-spread-'));
+  writeFileSync(join(dir, 'run.jsonl'), users.map((u) => JSON.stringify(u)).join('\n') + '\n');
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), JSON.stringify(content));
+  const overrides = { task: 'ranking', bootstrap: { n: 0 }, ...config } as EvalConfig;
+  return evaluateFile(join(dir, 'run.jsonl'), { overrides });
+}
+
 async function evaluate(
-  users: { user: string; items: string[]; relevant: string[] }[],
+  users: User[],
   itemVectors: Record<string, number[]>,
   userVectors: Record<string, number[]> | null,
   k: number[],
 ) {
-  const dir = mkdtempSync(join(tmpdir(), 'ranking-spread-'));
-  writeFileSync(join(dir, 'run.jsonl'), users.map((u) => JSON.stringify(u)).join('\n') + '\n');
-  writeFileSync(join(dir, 'items.json'), JSON.stringify(itemVectors));
-  if (userVectors) writeFileSync(join(dir, 'users.json'), JSON.stringify(userVectors));
-  const overrides = {
-    task: 'ranking',
-    k,
-    itemEmbeddings: 'items.json',
-    ...(userVectors ? { userEmbeddings: 'users.json' } : {}),
-    bootstrap: { n: 0 },
-  } as EvalConfig;
-  return evaluateFile(join(dir, 'run.jsonl'), { overrides });
+  return evaluateRun(
+    users,
+    { k, itemEmbeddings: 'items.json', ...(userVectors ? { userEmbeddings: 'users.json' } : {}) },
+    { 'items.json': itemVectors, ...(userVectors ? { 'users.json': userVectors } : {}) },
+  );
 }
 
 test('stdDefined: population SD over the defined values; null when none; 0 for one', () => {
@@ -92,12 +98,97 @@ test('diversity_std@K and alignment_std@K equal numpy np.std (golden)', async ()
   };
   const r = await evaluate(g.users, g.itemVectors, g.userVectors, g.ks);
   for (const [key, want] of Object.entries(g.metrics)) close(r.metrics[key]?.value, want, 1e-12, key);
-  // The baselines have no train here: only the run. Every golden key is there, and no other spread.
-  const spreads = Object.keys(r.metrics).filter((k) => k.includes('_std@'));
+  // Every user's one relevant item is first in its list: nDCG@K = 1 for all, so its spread is 0.
+  for (const k of g.ks) assert.equal(r.metrics[`ndcg_std@${k}`]!.value, 0, `ndcg_std@${k}`);
+  // The baselines have no train here: only the run. Every golden key is there, and no other embedding spread.
+  const spreads = Object.keys(r.metrics).filter((k) => /^(diversity|alignment)_std@/.test(k));
   assert.deepEqual(
     spreads.sort(),
     Object.keys(g.metrics)
       .filter((k) => k.includes('_std@'))
       .sort(),
   );
+});
+
+test('ndcg_std@K: hand-computed example; no interval; listed right after the ndcg@K keys', async () => {
+  // Binary relevance, R_u = {a} for every user, c = 1/log2(3) (the discount of rank 2; IDCG = 1):
+  // [a, b] → nDCG@2 = 1, [b, a] → c, [b, c] → 0. Mean μ = (1 + c)/3; population variance
+  // (1 + c² + 0)/3 − μ² = 2(1 − c + c²)/9 → ndcg_std@2 = sqrt(2(1 − c + c²))/3 ≈ 0.41289.
+  // At K = 1 the values are 1, 0, 0: μ = 1/3, variance 1/3 − 1/9 = 2/9 → ndcg_std@1 = √2/3.
+  const c = 1 / Math.log2(3);
+  const r = await evaluateRun(
+    [
+      { user: 'u1', items: ['a', 'b'], relevant: ['a'] },
+      { user: 'u2', items: ['b', 'a'], relevant: ['a'] },
+      { user: 'u3', items: ['b', 'c'], relevant: ['a'] },
+    ],
+    { k: [1, 2], bootstrap: { n: 50, confidence: 0.95, seed: 0, stratified: false } },
+  );
+  close(r.metrics['ndcg@2']!.value, (1 + c) / 3);
+  close(r.metrics['ndcg_std@2']!.value, Math.sqrt(2 * (1 - c + c * c)) / 3);
+  close(r.metrics['ndcg_std@2']!.value, 0.41288755541384187, 1e-15, 'the decimal in the docs');
+  close(r.metrics['ndcg_std@1']!.value, Math.SQRT2 / 3);
+  // A spread, not a mean: the mean has its bootstrap interval, the spread none; its note names the convention.
+  assert.ok(r.metrics['ndcg@2']!.ci, 'ndcg@2 has an interval');
+  assert.equal(r.metrics['ndcg_std@2']!.ci, undefined);
+  assert.equal(r.metrics['ndcg_std@1']!.ci, undefined);
+  assert.match(r.metrics['ndcg_std@2']!.note!, /population standard deviation \(divide by n\) of the per-user ndcg@2/);
+  // The accuracy family's order: each metric at every K, nDCG's spread right after nDCG's block.
+  const keys = r.families.ranking!.filter((k) => /^(precision|ndcg|map)/.test(k));
+  assert.deepEqual(keys, [
+    'precision@1',
+    'precision@2',
+    'ndcg@1',
+    'ndcg@2',
+    'ndcg_std@1',
+    'ndcg_std@2',
+    'map@1',
+    'map@2',
+  ]);
+});
+
+test('ndcg_std@K: one evaluated user → 0; no evaluated user → null (as diversity_std@K)', async () => {
+  const vectors = { a: [1, 0], b: [0, 1], c: [1, 1] };
+  const one = await evaluateRun(
+    [
+      { user: 'u1', items: ['b', 'a'], relevant: ['a'] },
+      { user: 'u2', items: ['a', 'c'], relevant: [] },
+    ],
+    { k: [2], itemEmbeddings: 'items.json' },
+    { 'items.json': vectors },
+  );
+  assert.equal(one.metrics.users_evaluated!.value, 1);
+  close(one.metrics['ndcg@2']!.value, 1 / Math.log2(3));
+  assert.equal(one.metrics['ndcg_std@2']!.value, 0);
+  assert.equal(one.metrics['diversity_std@2']!.value, 0);
+  const none = await evaluateRun(
+    [
+      { user: 'u1', items: ['b', 'a'], relevant: [] },
+      { user: 'u2', items: ['a', 'c'], relevant: [] },
+    ],
+    { k: [2], itemEmbeddings: 'items.json' },
+    { 'items.json': vectors },
+  );
+  assert.equal(none.metrics.users_evaluated!.value, 0);
+  assert.equal(none.metrics['ndcg@2']!.value, null);
+  assert.equal(none.metrics['ndcg_std@2']!.value, null);
+  assert.equal(none.metrics['diversity_std@2']!.value, null);
+});
+
+test('ndcg_std@K equals numpy np.std of scikit-learn ndcg_score per user (golden: linear, exp, binary)', async () => {
+  const g = JSON.parse(readFileSync(join(__dirname, '../../../../golden/ranking.json'), 'utf8')) as {
+    ks: number[];
+    users: { user: string; items: string[]; relevant: Record<string, number> }[];
+    ndcg_std: Record<'linear' | 'exp' | 'binary', Record<string, number>>;
+  };
+  for (const gain of ['linear', 'exp', 'binary'] as const) {
+    const users = g.users.map((u) => ({ ...u, relevant: gain === 'binary' ? Object.keys(u.relevant) : u.relevant }));
+    const r = await evaluateRun(users, { k: g.ks, gain: gain === 'exp' ? 'exp' : 'linear' });
+    assert.equal(r.metrics.users_evaluated!.value, g.users.length);
+    for (const k of g.ks) {
+      const want = g.ndcg_std[gain][k]!;
+      assert.ok(want > 0.05, `${gain} K = ${k}: a spread worth testing (${want})`);
+      close(r.metrics[`ndcg_std@${k}`]?.value, want, 1e-12, `${gain} ndcg_std@${k}`);
+    }
+  }
 });
