@@ -9,7 +9,11 @@ import { rankingConventionNotes } from '../core/results/rankingConventions';
 import { cutoffsOf } from './headline';
 import type { CellValue, ColumnKind, TableModel } from './model';
 
-/** Accuracy metrics first, in the order papers print them; beyond-accuracy ones after; others last, by name. */
+/**
+ * Accuracy metrics first, in the order papers print them; beyond-accuracy ones after; others last,
+ * by name. A spread over users (`ndcg_std`, `diversity_std`) comes right after its metric, as the
+ * results list it.
+ */
 const ORDER = [
   'recall',
   'precision',
@@ -20,10 +24,15 @@ const ORDER = [
   'cold_start_coverage',
   'novelty',
   'diversity',
-  'diversity_std',
   'alignment',
-  'alignment_std',
 ];
+
+/** A name's place in {@link ORDER}: `<m>_std` just after `<m>`; a name of neither kind after all of them. */
+function rank(name: string): number {
+  const metric = name.endsWith('_std') ? name.slice(0, -'_std'.length) : name;
+  const at = ORDER.indexOf(metric);
+  return at < 0 ? ORDER.length : at + (metric === name ? 0 : 0.5);
+}
 
 /** The metric names that appear with a cutoff (`name@K`), in {@link ORDER}. */
 export function metricsAtK(metrics: Record<string, unknown>): string[] {
@@ -32,7 +41,6 @@ export function metricsAtK(metrics: Record<string, unknown>): string[] {
     const m = /^(.+)@\d+$/.exec(key);
     if (m) names.add(m[1]!);
   }
-  const rank = (n: string): number => (ORDER.includes(n) ? ORDER.indexOf(n) : ORDER.length);
   return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 

@@ -47,6 +47,31 @@ test('metricsAtK: accuracy metrics in the papers\u2019 order, then beyond-accura
   ]);
 });
 
+test('metricsAtK: a spread over users right after its metric; unknown names last, by name', () => {
+  const keys = [
+    'alignment_std',
+    'zeta',
+    'diversity_std',
+    'ndcg_std',
+    'alignment',
+    'recall',
+    'ndcg',
+    'diversity',
+    'beta_std',
+  ];
+  assert.deepEqual(metricsAtK(Object.fromEntries(keys.map((n) => [`${n}@10`, null]))), [
+    'recall',
+    'ndcg',
+    'ndcg_std',
+    'diversity',
+    'diversity_std',
+    'alignment',
+    'alignment_std',
+    'beta_std',
+    'zeta',
+  ]);
+});
+
 test('rankingTable: metric rows with baselines as sub-rows, one column per K, the run\u2019s intervals as suffixes', () => {
   const r = rankingResults();
   const t = rankingTable(r)!;
