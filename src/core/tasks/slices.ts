@@ -70,6 +70,12 @@ export interface ClassificationSliceInput {
   order?: SortedRows | null;
   /** ECE is defined (the score is a probability) with this many bins; null = no ECE. */
   eceBins: number | null;
+  /**
+   * Every row sorted by the calibration confidence when that is not the selective score (a run
+   * ranked by a margin or an entropy: ECE bins the top-label probability of the same rows, as the
+   * calibration family does); absent or null: ECE bins the selective order's scores.
+   */
+  calibOrder?: SortedRows | null;
   strata: Int32Array | null;
 }
 
@@ -78,6 +84,7 @@ export function classificationSliceMetrics(input: ClassificationSliceInput): Sli
   const { prepared: P, scores, eceBins } = input;
   const order = input.order ?? null;
   const cut = order ? sortedSubsets(order) : null;
+  const calibCut = input.calibOrder && input.calibOrder !== order ? sortedSubsets(input.calibOrder) : null;
   const ranked = scores !== null || order !== null;
   const keys = ['accuracy', 'macro_f1', ...(ranked && eceBins ? ['ece'] : []), ...(ranked ? ['aurc'] : [])];
   const directions: Direction[] = keys.map((k) => (k === 'ece' || k === 'aurc' ? 'lower' : 'higher'));
@@ -108,13 +115,17 @@ export function classificationSliceMetrics(input: ClassificationSliceInput): Sli
             : scores
               ? sortRowsByScore(pick(scores, rows), wrong, { weights: sub.weights })
               : null;
-      const bins = sorted && eceBins ? binIndices(sorted, eceBins) : null;
+      const calibSorted = calibCut && sorted ? calibCut(rows, wrong, sub.weights) : sorted;
+      const bins = calibSorted && eceBins ? binIndices(calibSorted, eceBins) : null;
       const buf = sorted ? new Float64Array(sorted.n) : null;
+      const calibBuf = calibSorted && calibSorted !== sorted ? new Float64Array(calibSorted.n) : buf;
       return (mult) => {
         const v = aggregateClassification(sub, mult).values;
         const out = [v.accuracy ?? NaN, v.macro_f1 ?? NaN];
         const m = mult && sorted ? gatherCounts(sorted, mult, buf!) : null;
-        if (ranked && eceBins) out.push(sorted ? calibrationValues(sorted, eceBins, m, bins).ece : NaN);
+        const calibM =
+          calibSorted === sorted ? m : mult && calibSorted ? gatherCounts(calibSorted, mult, calibBuf!) : null;
+        if (ranked && eceBins) out.push(calibSorted ? calibrationValues(calibSorted, eceBins, calibM, bins).ece : NaN);
         if (ranked) out.push(sorted ? aurcValues(sorted, m).aurc : NaN);
         return out;
       };

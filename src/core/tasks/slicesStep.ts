@@ -38,6 +38,7 @@ export function classificationRunSliceMetrics(run: ClassificationRun, ctx: TaskC
     scores: s?.ranked && !order ? rowScores(run.data, ctx.config) : null,
     order,
     eceBins: s?.calib ? s.calib.B : null,
+    calibOrder: s?.calib ? s.calib.rows : null,
     strata: classificationStrata(ctx.config, run.data.groupColumn, run.data.labels),
   });
 }
