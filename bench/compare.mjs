@@ -168,11 +168,16 @@ if (inProcess) {
   }
   const out = join(base, 'in-process-times.json');
   const driver = join(head, 'bench', 'inProcessDriver.mjs');
-  const r = spawnSync(process.execPath, ['--expose-gc', driver, String(rounds), out, ...bundles], {
-    cwd: head,
-    stdio: 'inherit',
-    env: { ...process.env, EVAL_LENS_REQUIRE_WORKERS: '1' },
-  });
+  // the filters go to the driver too, so that only the matching stages take the rounds' time
+  const r = spawnSync(
+    process.execPath,
+    ['--expose-gc', driver, String(rounds), out, JSON.stringify(filters), ...bundles],
+    {
+      cwd: head,
+      stdio: 'inherit',
+      env: { ...process.env, EVAL_LENS_REQUIRE_WORKERS: '1' },
+    },
+  );
   if (r.status !== 0) throw new Error(`the in-process driver failed (exit ${r.status})`);
   const measured = JSON.parse(readFileSync(out, 'utf8'));
   loads.push(...measured.loads);
