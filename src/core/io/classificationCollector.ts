@@ -797,26 +797,21 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
 
   /**
    * The joined ids (after the row arrays): numbers when every part's are, else every id as text,
-   * the numeric parts' turned into their texts and hashes.
+   * the numeric parts' turned into their texts and hashes. The texts are joined by one concat, as
+   * the other string columns are: a push per id cost about 10 ms more for 200,000 ids.
    */
   private joinIds(parts: CollectorPart[], ns: number[]): void {
     if (!this.idKey || (!this.ids && parts.every((p) => !p.ids))) return;
     const key = this.idKey;
-    const texts: string[] = [];
-    const sources = [this.ids, ...parts.map((p) => p.ids)];
     let at = 0;
-    for (let t = 0; t < ns.length; t++) {
-      const own = sources[t];
-      for (let i = 0; i < ns[t]; i++, at++) {
-        if (own) texts.push(own[i]);
-        else {
-          const id = String(key[at]);
-          texts.push(id);
-          key[at] = textHash(id);
-        }
-      }
-    }
-    this.ids = texts;
+    const texts = [this.ids, ...parts.map((p) => p.ids)].map((own, t) => {
+      const from = at;
+      at += ns[t];
+      if (!own) return idTexts(key.subarray(from, at), ns[t]);
+      own.length = ns[t]; // beyond: rows dropped at the end of part 0
+      return own;
+    });
+    this.ids = texts[0].concat(...texts.slice(1));
   }
 
   // ------------------------------------------------------------------ finish
