@@ -86,7 +86,7 @@ export function costSweep(rows: SortedRows, costs: readonly number[], opts: { pr
       const wm = w ? w[p] : 1;
       WA += wm;
       if (rows.wrong[p]) EA += wm;
-      const g = rows.group[p];
+      const g = G > 0 ? rows.group[p] : -1;
       if (g >= 0) {
         gA[g] += wm;
         if (rows.wrong[p]) gE[g] += wm;

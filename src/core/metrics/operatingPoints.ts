@@ -77,7 +77,7 @@ export function operatingPointColumns(
     for (let p = blockStart[b]; p < blockStart[b + 1]; p++) {
       const wm = w ? w[p] : 1;
       W += wm;
-      const g = group[p];
+      const g = G > 0 ? group[p] : -1;
       if (g >= 0) {
         gW[g] += wm;
         if (wrong[p]) gE[g] += wm;

@@ -119,7 +119,7 @@ export function exactRiskCoverage(
       const wm = (w ? w[p] : 1) * c;
       W0 += wm;
       if (wrong[p]) E0 += wm;
-      const g = group[p];
+      const g = G > 0 ? group[p] : -1;
       if (g >= 0) {
         gW[g] += wm;
         if (wrong[p]) gE[g] += wm;
@@ -425,7 +425,7 @@ export function tiedBlockSteps(
       Eb += wm;
       st[6] += c;
     }
-    const g = group[p];
+    const g = G > 0 ? group[p] : -1;
     if (g >= 0) {
       if (!touchedFlag[g]) {
         touchedFlag[g] = 1;
@@ -576,7 +576,7 @@ export function grid101Points(rows: SortedRows, mult: Multiplicities | null = nu
         const wm = (w ? w[p] : 1) * c;
         cumN += c;
         cumW += wm;
-        const g = group[p];
+        const g = G > 0 ? group[p] : -1;
         if (wrong[p]) cumE += wm;
         if (g >= 0) {
           gW[g] += wm;
@@ -597,7 +597,7 @@ export function grid101Points(rows: SortedRows, mult: Multiplicities | null = nu
       pE = wrong[p] ? pW : 0;
       aW += pW;
       aE += pE;
-      pg = group[p];
+      pg = G > 0 ? group[p] : -1;
     }
     xs[i - 1] = aW / W;
     rStd[i - 1] = aW > 0 ? aE / aW : NaN;

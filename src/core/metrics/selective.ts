@@ -154,7 +154,7 @@ export function operatingPoint(
     if (!accepted) continue;
     WA += wm;
     if (wrong[p]) EA += wm;
-    const g = group[p];
+    const g = G > 0 ? group[p] : -1;
     if (g >= 0) {
       const gm = (gwArr ? gwArr[p] : 1) * c;
       gS[g] += wm;
@@ -221,7 +221,7 @@ export function groupAnalysis(
   const nA = new Float64Array(G);
   const sSumA = new Float64Array(G);
   const sSumR = new Float64Array(G);
-  for (let p = 0; p < rows.n; p++) {
+  for (let p = 0; G > 0 && p < rows.n; p++) {
     const g = rows.group[p];
     if (g < 0) continue;
     const wm = w ? w[p] : 1;
@@ -246,7 +246,7 @@ export function groupAnalysis(
     }
   }
   const sSq = new Float64Array(G);
-  for (let p = 0; p < rows.n; p++) {
+  for (let p = 0; G > 0 && p < rows.n; p++) {
     const g = rows.group[p];
     if (g < 0) continue;
     const d = rows.score[p] - sSum[g] / size[g];

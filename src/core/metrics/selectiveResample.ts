@@ -40,7 +40,7 @@ import { binnedCalibration, eceBinIndex } from './calibration';
 import { groupError, GRID_POINTS, harmonic, optimalAurc, tiedBlockSteps, trapz, trapzFrom } from './riskCoverage';
 import type { SortedRows } from './sortedRows';
 import type { PreparedClassification, UnitClassSums } from './classification';
-import { sharedZeros } from '../stats/sharedArrays';
+import { sharedZeros, toShared } from '../stats/sharedArrays';
 import type { PrefixAcceptance, WalkTables } from './walkTables';
 
 export type { PrefixAcceptance } from './walkTables';
@@ -138,17 +138,20 @@ export interface SelectiveResampler {
 export interface ResampleClassSums {
   C: number;
   /**
-   * Per position the row's (label, prediction) cell and its true-class rank packed in one word
-   * (the `CLS_*` fields), so that the walk reads one array for them.
+   * Per position the row's (label, prediction) cell and its true-class rank packed in one word, so
+   * that the walk reads one array for them: the cell in the low `cellBits` bits, the rank above
+   * (16 bits with up to {@link CLS_NARROW_MAX_CLASSES} classes, else 32: see {@link classTables}).
    */
-  word: Int32Array;
+  word: Int32Array | Uint16Array;
+  cellBits: number;
   /** Per resample: Σ c over the rows of each (label, prediction) cell. */
   cells: Int32Array;
   /** Each cell's label and prediction. */
   cellLabel: Int32Array;
   cellPred: Int32Array;
-  /** Per position the row's nll term at [2p] and Brier term at [2p + 1] (zeros without probabilities). */
-  terms: Float64Array;
+  /** Per position the row's nll term and its Brier term (zeros without probabilities). */
+  nllTerm: Float64Array;
+  brierTerm: Float64Array;
   /** support at [y], correct at [C + y], predicted at [2C + ŷ], rank histogram at [3C + rank]. */
   counts: Int32Array;
   /** Views of `counts`, per class. */
@@ -159,11 +162,16 @@ export interface ResampleClassSums {
   brier: number;
 }
 
-/** `ResampleClassSums.word`: the cell index in the low `CLS_CELL_BITS` bits (cells ≤ C² < 2^20), the rank (≤ C) above. */
+/** `ResampleClassSums.word` of 32 bits: the cell index in the low 20 bits (cells ≤ C² < 2^20), the rank (≤ C) above. */
 const CLS_CELL_BITS = 20;
-const CLS_CELL_MASK = (1 << CLS_CELL_BITS) - 1;
 /** Most classes the packed word holds; with more the classification sums take their own walk. */
 const CLASS_SUMS_MAX_CLASSES = 1023;
+/**
+ * Most classes whose word fits 16 bits: cells ≤ C² ≤ 961 < 2^10 in the low 10 bits, the rank
+ * (≤ C < 2^6) above (2 bytes a row fewer than 32-bit words).
+ */
+const CLS_NARROW_MAX_CLASSES = 31;
+const CLS_NARROW_CELL_BITS = 10;
 
 /**
  * The classification sums of `prep` for the unit-mass walk (its rows in the walk's positions:
@@ -191,10 +199,12 @@ function classSumsOf(tables: NonNullable<WalkTables['cls']>): ResampleClassSums 
   return {
     C,
     word: tables.word,
+    cellBits: tables.cellBits,
     cells: new Int32Array(tables.cellLabel.length),
     cellLabel: tables.cellLabel,
     cellPred: tables.cellPred,
-    terms: tables.terms,
+    nllTerm: tables.nllTerm,
+    brierTerm: tables.brierTerm,
     counts,
     sums: {
       support: counts.subarray(0, C),
@@ -214,22 +224,37 @@ function classSumsOf(tables: NonNullable<WalkTables['cls']>): ResampleClassSums 
  * classes than its packed word holds). The same tables as the walk makes from `prep` permuted into
  * `order`, made without that permuted copy: the bootstrap job gives them to every thread
  * (walkTables.ts) and then needs no per-row classification vector of its own.
+ *
+ * With `reorderTerms`, the caller gives up `prep`'s NLL and Brier terms (nothing reads them in row
+ * order any more): when they are over shared memory, they are moved into `order` in place and the
+ * tables hold them, instead of a copy in that order (16 bytes a row fewer); `prep`'s two arrays
+ * then hold the same values in the tables' order.
  */
-export function classTablesInOrder(prep: PreparedClassification, order: Int32Array): WalkTables['cls'] {
+export function classTablesInOrder(
+  prep: PreparedClassification,
+  order: Int32Array,
+  reorderTerms = false,
+): WalkTables['cls'] {
   if (prep.weights !== null || prep.C > CLASS_SUMS_MAX_CLASSES) return null;
   if (order.length !== prep.n) throw new RangeError(`Expected an order of ${prep.n} rows, but got ${order.length}.`);
-  return classTables(prep, order);
+  return classTables(prep, order, reorderTerms);
 }
 
 /**
  * The per-position part of {@link classSumsFor} (in shared memory: see walkTables.ts): position p
- * holds row `order[p]` of `prep`, or row p without an order.
+ * holds row `order[p]` of `prep`, or row p without an order (the terms are then `prep`'s own, when
+ * they are over shared memory). With `reorderTerms` see {@link classTablesInOrder}.
  */
-function classTables(prep: PreparedClassification, order: Int32Array | null): NonNullable<WalkTables['cls']> {
+function classTables(
+  prep: PreparedClassification,
+  order: Int32Array | null,
+  reorderTerms = false,
+): NonNullable<WalkTables['cls']> {
   const { C, n, labels, preds, trueRank, nllTerm, brierTerm } = prep;
   const scored = trueRank !== null && nllTerm !== null && brierTerm !== null;
-  const word = sharedZeros(Int32Array, n);
-  const terms = sharedZeros(Float64Array, 2 * n);
+  const narrow = C <= CLS_NARROW_MAX_CLASSES;
+  const cellBits = narrow ? CLS_NARROW_CELL_BITS : CLS_CELL_BITS;
+  const word = narrow ? sharedZeros(Uint16Array, n) : sharedZeros(Int32Array, n);
   // the (label, prediction) pairs that occur, numbered in order of first occurrence
   const cellOf = new Int32Array(C * C).fill(-1);
   const cellLabel: number[] = [];
@@ -244,13 +269,78 @@ function classTables(prep: PreparedClassification, order: Int32Array | null): No
       cellPred.push(preds[i]);
     }
     const rank = scored ? trueRank[i] : 0;
-    word[p] = cell | (rank << CLS_CELL_BITS);
-    if (scored) {
-      terms[2 * p] = nllTerm[i];
-      terms[2 * p + 1] = brierTerm[i];
+    word[p] = cell | (rank << cellBits);
+  }
+  const terms = scored ? termsInOrder(nllTerm, brierTerm, order, reorderTerms) : null;
+  return {
+    C,
+    word,
+    cellBits,
+    nllTerm: terms ? terms[0] : sharedZeros(Float64Array, n),
+    brierTerm: terms ? terms[1] : sharedZeros(Float64Array, n),
+    cellLabel: Int32Array.from(cellLabel),
+    cellPred: Int32Array.from(cellPred),
+  };
+}
+
+/**
+ * `a` and `b` in `order` (position p = row `order[p]`; rows as they are without an order) over
+ * shared memory: the arrays themselves when they are there already and need no reordering, or
+ * reordered in place with `inPlace`; else copies.
+ */
+function termsInOrder(
+  a: Float64Array,
+  b: Float64Array,
+  order: Int32Array | null,
+  inPlace: boolean,
+): [Float64Array, Float64Array] {
+  const shared = typeof SharedArrayBuffer === 'function';
+  const isShared = (x: Float64Array): boolean => !shared || x.buffer instanceof SharedArrayBuffer;
+  if (order === null) return [toShared(a), toShared(b)];
+  if (inPlace && isShared(a) && isShared(b)) {
+    permuteInPlace(a, b, order);
+    return [a, b];
+  }
+  const n = order.length;
+  const oa = sharedZeros(Float64Array, n);
+  const ob = sharedZeros(Float64Array, n);
+  for (let p = 0; p < n; p++) {
+    const i = order[p];
+    oa[p] = a[i];
+    ob[p] = b[i];
+  }
+  return [oa, ob];
+}
+
+/**
+ * Reorders `a` and `b` in place so that position p holds what row `order[p]` held (`order` a
+ * permutation): each cycle of the permutation is followed once, with one bit a row to mark the
+ * positions written (n/8 bytes instead of a second n-long array).
+ */
+export function permuteInPlace(a: Float64Array, b: Float64Array, order: Int32Array): void {
+  const n = order.length;
+  if (a.length !== n || b.length !== n)
+    throw new RangeError(`Expected arrays of ${n} rows, but got ${a.length} and ${b.length}.`);
+  const done = new Uint8Array((n + 7) >>> 3);
+  for (let s = 0; s < n; s++) {
+    if ((done[s >>> 3] & (1 << (s & 7))) !== 0) continue;
+    const a0 = a[s];
+    const b0 = b[s];
+    let p = s;
+    for (;;) {
+      done[p >>> 3] |= 1 << (p & 7);
+      const i = order[p];
+      if (i === s) {
+        a[p] = a0;
+        b[p] = b0;
+        break;
+      }
+      if ((done[i >>> 3] & (1 << (i & 7))) !== 0) throw new RangeError('Expected a permutation of the rows.');
+      a[p] = a[i];
+      b[p] = b[i];
+      p = i;
     }
   }
-  return { C, word, terms, cellLabel: Int32Array.from(cellLabel), cellPred: Int32Array.from(cellPred) };
 }
 
 /**
@@ -419,7 +509,9 @@ export function walkTablesOf(r: SelectiveResampler): WalkTables {
   const cls = r.cls && {
     C: r.cls.C,
     word: r.cls.word,
-    terms: r.cls.terms,
+    cellBits: r.cls.cellBits,
+    nllTerm: r.cls.nllTerm,
+    brierTerm: r.cls.brierTerm,
     cellLabel: r.cls.cellLabel,
     cellPred: r.cls.cellPred,
   };
@@ -487,7 +579,9 @@ function warmUp(
   const headTables: WalkTables['cls'] = tables && {
     C: tables.C,
     word: tables.word.subarray(0, m),
-    terms: tables.terms.subarray(0, 2 * m),
+    cellBits: tables.cellBits,
+    nllTerm: tables.nllTerm.subarray(0, m),
+    brierTerm: tables.brierTerm.subarray(0, m),
     cellLabel: tables.cellLabel,
     cellPred: tables.cellPred,
   };
@@ -527,7 +621,8 @@ function unitMassCodes(
   if (rows.nGroups >= 2 ** (31 - CODE_GROUP_SHIFT))
     throw new RangeError(`Expected fewer than ${2 ** (31 - CODE_GROUP_SHIFT)} groups, but got ${rows.nGroups}.`);
   const code = rows.nGroups <= CODE_BYTE_MAX_GROUPS ? sharedZeros(Uint8Array, n) : sharedZeros(Int32Array, n);
-  for (let p = 0; p < n; p++) code[p] = wrong[p] | ((group[p] + 1) << CODE_GROUP_SHIFT);
+  if (rows.nGroups > 0) for (let p = 0; p < n; p++) code[p] = wrong[p] | ((group[p] + 1) << CODE_GROUP_SHIFT);
+  else for (let p = 0; p < n; p++) code[p] = wrong[p];
   let tied = 0;
   for (let b = 0; b + 1 < bs.length; b++) if (bs[b + 1] - bs[b] >= 2) tied++;
   const tiedEnds = sharedZeros(Int32Array, tied);
@@ -813,17 +908,17 @@ function tiedBlock(
     if (c === 0) continue;
     const wp = w === null ? 1 : w[p];
     const isWrong = wrong[p] === 1;
-    const g = group[p];
+    const g = G > 0 ? group[p] : -1;
     while (gi < GRID_POINTS && N >= GRID_POINTS && gridK[gi] < k + c) {
       gridPoint(r, gi, W, st[ST_W0], st[ST_E0], gridK[gi] - k, wp, isWrong, g);
       gi++;
     }
     if (cls !== null) {
       const wd = cls.word[p];
-      cls.cells[wd & CLS_CELL_MASK] += c;
-      cls.sums.rankHist[wd >>> CLS_CELL_BITS] += c;
-      st[ST_NLL] += c * cls.terms[2 * p];
-      st[ST_BRIER] += c * cls.terms[2 * p + 1];
+      cls.cells[wd & ((1 << cls.cellBits) - 1)] += c;
+      cls.sums.rankHist[wd >>> cls.cellBits] += c;
+      st[ST_NLL] += c * cls.nllTerm[p];
+      st[ST_BRIER] += c * cls.brierTerm[p];
     }
     const wm = wp * c;
     st[ST_W0] += wm;
@@ -1156,7 +1251,10 @@ function unitMassRun(r: SelectiveResampler, mult: Int32Array, p0: number, q1: nu
   const cells = fuse ? cls.cells : EMPTY_I32;
   const rankHist = fuse ? cls.sums.rankHist : EMPTY_I32;
   const cWord = fuse ? cls.word : EMPTY_I32;
-  const cTerms = fuse ? cls.terms : EMPTY_F64;
+  const cellBits = fuse ? cls.cellBits : 0;
+  const cellMask = (1 << cellBits) - 1;
+  const cNll = fuse ? cls.nllTerm : EMPTY_F64;
+  const cBrier = fuse ? cls.brierTerm : EMPTY_F64;
   let nll = st[ST_NLL];
   let brier = st[ST_BRIER];
   // int32 copies of the bounds: compared with them, p stays an untagged integer in V8
@@ -1183,10 +1281,10 @@ function unitMassRun(r: SelectiveResampler, mult: Int32Array, p0: number, q1: nu
     if (K + c > nextCut) break;
     if (fuse) {
       const wd = cWord[p];
-      cells[wd & CLS_CELL_MASK] += c;
-      rankHist[wd >>> CLS_CELL_BITS] += c;
-      nll += c * cTerms[2 * p];
-      brier += c * cTerms[2 * p + 1];
+      cells[wd & cellMask] += c;
+      rankHist[wd >>> cellBits] += c;
+      nll += c * cNll[p];
+      brier += c * cBrier[p];
     }
     const wr = cd & CODE_WRONG;
     // The c copies' steps in closed form, no per-item loop and no branch on c (a random
@@ -1310,7 +1408,10 @@ function unitMassRunBytes(r: SelectiveResampler, mult: Uint8Array, p0: number, q
   const cells = fuse ? cls.cells : EMPTY_I32;
   const rankHist = fuse ? cls.sums.rankHist : EMPTY_I32;
   const cWord = fuse ? cls.word : EMPTY_I32;
-  const cTerms = fuse ? cls.terms : EMPTY_F64;
+  const cellBits = fuse ? cls.cellBits : 0;
+  const cellMask = (1 << cellBits) - 1;
+  const cNll = fuse ? cls.nllTerm : EMPTY_F64;
+  const cBrier = fuse ? cls.brierTerm : EMPTY_F64;
   let nll = st[ST_NLL];
   let brier = st[ST_BRIER];
   // int32 copies of the bounds: compared with them, p stays an untagged integer in V8
@@ -1337,10 +1438,10 @@ function unitMassRunBytes(r: SelectiveResampler, mult: Uint8Array, p0: number, q
     if (K + c > nextCut) break;
     if (fuse) {
       const wd = cWord[p];
-      cells[wd & CLS_CELL_MASK] += c;
-      rankHist[wd >>> CLS_CELL_BITS] += c;
-      nll += c * cTerms[2 * p];
-      brier += c * cTerms[2 * p + 1];
+      cells[wd & cellMask] += c;
+      rankHist[wd >>> cellBits] += c;
+      nll += c * cNll[p];
+      brier += c * cBrier[p];
     }
     const wr = cd & CODE_WRONG;
     // The c copies' steps in closed form, no per-item loop and no branch on c (a random

@@ -34,7 +34,10 @@ export interface SortedRows {
   score: Float64Array;
   /** 1 when the row's prediction is wrong. */
   wrong: Uint8Array;
-  /** Group index (0..nGroups-1) of the row's TRUE class, or -1 for no group. */
+  /**
+   * Group index (0..nGroups-1) of the row's TRUE class, or -1 for no group; read only when
+   * `nGroups` > 0, and empty when it is 0 (every row without a group: 4 bytes a row not held).
+   */
   group: Int32Array;
   nGroups: number;
   /** Sample weight per sorted position, or null for all 1. */
@@ -101,13 +104,15 @@ export function sortRowsByScore(
   // which are taken from the rows so that −0 and +0 stay as given.
   const score = float64sOfKeys(sorted, true, vals);
   const wr = shared ? sharedZeros(Uint8Array, n) : new Uint8Array(n);
-  const group = shared ? sharedZeros(Int32Array, n) : new Int32Array(n);
-  const groups = opts.groups ?? null;
+  const nGroups = opts.groups ? (opts.nGroups ?? maxPlusOne(opts.groups)) : 0;
+  const groups = nGroups > 0 ? opts.groups! : null;
+  const size = groups === null ? 0 : n;
+  const group = shared ? sharedZeros(Int32Array, size) : new Int32Array(size);
   for (let p = 0; p < n; p++) {
     const i = rowIndex[p];
     if (score[p] === 0) score[p] = scores[i];
     wr[p] = wrong[i] ? 1 : 0;
-    group[p] = groups === null ? -1 : groups[i];
+    if (groups !== null) group[p] = groups[i];
   }
   const f64 = (): Float64Array => (shared ? sharedZeros(Float64Array, n) : new Float64Array(n));
   const w = opts.weights ? gather(opts.weights, rowIndex, f64()) : null;
@@ -118,7 +123,7 @@ export function sortRowsByScore(
     score,
     wrong: wr,
     group,
-    nGroups: opts.groups ? (opts.nGroups ?? maxPlusOne(opts.groups)) : 0,
+    nGroups,
     weight: w,
     groupWeight: gw,
     blockStart,
@@ -150,6 +155,9 @@ function tiedBlockStarts(hi: Uint32Array, lo: Uint32Array, shared: boolean): Int
   out.set(starts.subarray(0, b + 1));
   return out;
 }
+
+/** The `group` of rows without groups (`nGroups` 0): nothing to read. */
+const NO_GROUPS = new Int32Array(0);
 
 function maxPlusOne(a: Int32Array): number {
   let m = -1;
@@ -235,7 +243,7 @@ export function sortedSubsets(
       rowIndex,
       score,
       wrong: wr,
-      group: new Int32Array(n).fill(-1),
+      group: NO_GROUPS,
       nGroups: 0,
       weight: w,
       groupWeight: null,

@@ -36,8 +36,11 @@ export interface WalkTables {
   /** The classification rows' packed cells and ranks, and their nll and Brier terms, or null. */
   cls: {
     C: number;
-    word: Int32Array;
-    terms: Float64Array;
+    /** Cell in the low `cellBits` bits, rank above: 16 bits with up to 31 classes, else 32. */
+    word: Int32Array | Uint16Array;
+    cellBits: number;
+    nllTerm: Float64Array;
+    brierTerm: Float64Array;
     cellLabel: Int32Array;
     cellPred: Int32Array;
   } | null;

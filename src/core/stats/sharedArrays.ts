@@ -7,7 +7,7 @@
  */
 
 /** The typed arrays a bootstrap job's per-row data is made of. */
-export type JobArray = Int32Array | Uint8Array | Float64Array;
+export type JobArray = Int32Array | Uint16Array | Uint8Array | Float64Array;
 
 /** `length` zeros of `type` over shared memory when the host has it, else ordinary ones. */
 export function sharedZeros<T extends JobArray>(

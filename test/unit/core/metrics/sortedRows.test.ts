@@ -28,7 +28,8 @@ function referenceSort(scores: Float64Array, wrong: Uint8Array, opts: SortRowsOp
     rowIndex: Int32Array.from(order),
     score: pick(scores),
     wrong: Uint8Array.from(order, (i) => (wrong[i] ? 1 : 0)),
-    group: Int32Array.from(order, (i) => (opts.groups ? opts.groups[i] : -1)),
+    // rows without groups hold no group array (nothing to read: every row has none)
+    group: nGroups > 0 ? Int32Array.from(order, (i) => opts.groups![i]) : new Int32Array(0),
     nGroups,
     weight: opts.weights ? pick(opts.weights) : null,
     groupWeight: opts.groupWeights ? pick(opts.groupWeights) : null,

@@ -71,7 +71,7 @@ for (const [name, extra, weighted, stratified, n] of [
     assert.equal(walk.bins, job.selective!.calib!.bins);
     if (weighted) assert.equal(walk.code, null);
     else {
-      for (const a of [walk.code, walk.tiedEnds, walk.harmonic, walk.cls!.word, walk.cls!.terms])
+      for (const a of [walk.code, walk.tiedEnds, walk.harmonic, walk.cls!.word, walk.cls!.nllTerm, walk.cls!.brierTerm])
         assert.ok(isShared(a));
       // one end per tied block of two rows or more, in position order
       const bs = rows.blockStart;
@@ -84,7 +84,10 @@ for (const [name, extra, weighted, stratified, n] of [
     const clone = structuredClone(job);
     assert.ok(isShared(clone.selective!.rows.walk!.bins) && isShared(clone.selective!.rows.rowIndex));
     if (weighted) assert.ok(isShared(clone.run.prepared.nllTerm));
-    else assert.ok(isShared(clone.selective!.rows.walk!.cls!.terms));
+    else
+      assert.ok(
+        isShared(clone.selective!.rows.walk!.cls!.nllTerm) && isShared(clone.selective!.rows.walk!.cls!.brierTerm),
+      );
     const opts = { seed: 5, strata, range: { from: 0, to: 20 } };
     const shared = ciResampleStat(job);
     // the reference: the job with the classification vectors permuted into the score order, its
@@ -96,11 +99,12 @@ for (const [name, extra, weighted, stratified, n] of [
       const cls = walk.cls!;
       assert.equal(cls.C, made.cls!.C);
       assert.deepEqual([...cls.word], [...made.cls!.word]);
-      assert.ok(bits(cls.terms).equals(bits(made.cls!.terms)));
+      assert.ok(bits(cls.nllTerm).equals(bits(made.cls!.nllTerm)));
+      assert.ok(bits(cls.brierTerm).equals(bits(made.cls!.brierTerm)));
       assert.deepEqual([...cls.cellLabel], [...made.cls!.cellLabel]);
       assert.deepEqual([...cls.cellPred], [...made.cls!.cellPred]);
       assert.ok(
-        cls.terms.some((x) => x !== 0),
+        cls.nllTerm.some((x) => x !== 0) && cls.brierTerm.some((x) => x !== 0),
         'rows with probabilities have nll and Brier terms',
       );
     }
