@@ -31,3 +31,13 @@ export function directionOf(key: string): Direction {
   const k = key.toLowerCase();
   return LOWER.some((re) => re.test(k)) ? 'lower' : 'higher';
 }
+
+/**
+ * The direction to show beside a stored value: the results file stores `higher` or `lower` for
+ * every key (its schema has two), but a spread over users (`ndcg_std@K`, `diversity_std@K`) or a
+ * count (`users_evaluated`) has no better direction — the glossary says `none` — so a table or a
+ * card shows no "higher is better" for it.
+ */
+export function shownDirection(key: string, stored: Direction): Direction | 'none' {
+  return explainKey(key)?.direction === 'none' ? 'none' : stored;
+}

@@ -16,6 +16,7 @@ import { csvCell } from '../text/csvCell';
 import { escapeMarkdown } from '../text/markdownText';
 import { GLOSSARY, explainKey, metricName } from '../glossary';
 import { splitNotes } from './notes';
+import { shownDirection } from './directions';
 import { rankingConventionNotes } from './rankingConventions';
 
 export interface FormatOptions {
@@ -123,7 +124,8 @@ function ciLegend(rows: readonly { m: MetricValue }[]): string[] {
   return out;
 }
 
-const ARROW = { higher: '↑', lower: '↓' } as const;
+// '–': a spread or a count, which has no better direction (see shownDirection).
+const ARROW = { higher: '↑', lower: '↓', none: '–' } as const;
 
 /** "95% CI" from the config's confidence level. */
 function ciTitle(results: Results): string {
@@ -255,7 +257,7 @@ export function formatTable(results: Results, opts: FormatOptions = {}): string 
       fmtValue(r.m, r.key, opts),
       ...r.baselines.map((b) => fmtValue(b, r.key, opts)),
       fmtCi(r.m, r.key, opts),
-      ARROW[r.m.direction],
+      ARROW[shownDirection(r.key, r.m.direction)],
       shortNote(r.key, r.m, shared[i]!),
     ]),
   );
@@ -329,7 +331,7 @@ export function formatMarkdown(results: Results, opts: FormatOptions = {}): stri
     for (const r of s.rows) {
       const base = r.baselines.map((b) => `${fmtValue(b, r.key, opts)} | `).join('');
       out.push(
-        `| ${escapeMarkdown(metricName(r.key))} | ${escapeMarkdown(r.key)} | ${fmtValue(r.m, r.key, opts)} | ${base}${fmtCi(r.m, r.key, opts)} | ${ARROW[r.m.direction]} | ${escapeMarkdown(r.m.note ?? '')} |`,
+        `| ${escapeMarkdown(metricName(r.key))} | ${escapeMarkdown(r.key)} | ${fmtValue(r.m, r.key, opts)} | ${base}${fmtCi(r.m, r.key, opts)} | ${ARROW[shownDirection(r.key, r.m.direction)]} | ${escapeMarkdown(r.m.note ?? '')} |`,
       );
     }
     const conventions = s.family === 'ranking' ? rankingConventionNotes(results) : [];

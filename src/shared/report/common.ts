@@ -6,8 +6,9 @@
 import type { Curve, MetricValue, Results } from '../../core/results/types';
 import { formatBytes, formatCi, formatCount, formatLevel, formatNumber } from '../format';
 import { factorModelName } from '../outputName';
-import { explainKey, metricHover, metricName } from '../../core/glossary';
+import { metricHover, metricName } from '../../core/glossary';
 import { splitNotes } from '../../core/results/notes';
+import { shownDirection } from '../../core/results/directions';
 import { ciExcludesPoint, splitRowsText } from '../../core/results/format';
 import type { CardModel, CellValue, ColumnKind, HeaderModel, Series, TableModel } from '../model';
 
@@ -54,9 +55,7 @@ export function card(key: string, m: MetricValue, family: string, extra?: string
     value: m.value,
     text: formatNumber(m.value, key),
     ci: m.ci && m.ci_method === 'basic' ? `${formatCi(m.ci, key)} ${BASIC_CI_LABEL}` : formatCi(m.ci, key),
-    // The results file stores a direction for every key (its schema has two); a count the glossary
-    // calls directionless (users evaluated) shows no arrow rather than a "higher is better".
-    direction: explainKey(key)?.direction === 'none' ? 'none' : m.direction,
+    direction: shownDirection(key, m.direction),
   };
   const explain = metricHover(key);
   if (explain) c.explain = explain;

@@ -207,3 +207,21 @@ test('sharedClauses: clauses shared by two kinds of metric; two cutoffs of one m
     ['t = 0.5'],
   );
 });
+
+test('a spread over users and a count show no better direction ("–") in the text and Markdown tables', () => {
+  const r = rankingResults();
+  // The results file stores higher/lower for every key; the glossary says these have none.
+  r.metrics['ndcg_std@10'] = { value: 0.25, direction: 'higher' };
+  r.metrics['diversity_std@10'] = { value: 0.1, direction: 'higher' };
+  (r.families.ranking ??= []).push('ndcg_std@10', 'diversity_std@10');
+  const cell = (line: string | undefined): string[] => line!.trim().split(/\s{2,}/);
+  const lines = formatTable(r).split('\n');
+  for (const key of ['ndcg_std@10', 'diversity_std@10', 'users_evaluated'])
+    assert.ok(cell(lines.find((l) => l.startsWith(`  ${key} `))).includes('–'), key);
+  assert.ok(cell(lines.find((l) => l.startsWith('  ndcg@10 '))).includes('↑'));
+  const md = formatMarkdown(r);
+  assert.match(md, /\| ndcg\\_std@10 \| 0\.2500 \|[^\n]*\| – \|/);
+  assert.match(md, /\| ndcg@10 \| 0\.2200 \|[^\n]*\| ↑ \|/);
+  // the CSV keeps the stored value (data, not a display)
+  assert.ok(formatCsv(r).includes('ranking,ndcg_std@10,0.25,,,higher,'));
+});
