@@ -13,58 +13,47 @@ import { titledMarkdownTable, titledTextTable } from '../text/textTable';
 
 type Field = Exclude<keyof GroupAnalysisRow, 'group'>;
 
-/** Columns after `group`: the JSON field, its heading, its good direction, what it is. */
-export const GROUP_ANALYSIS_COLUMNS: readonly {
-  field: Field;
-  head: string;
-  direction: 'higher' | 'lower' | '';
-  meaning: string;
-}[] = [
-  { field: 'size', head: 'size', direction: '', meaning: 'rows whose true class is in the group' },
-  { field: 'coverage', head: 'coverage', direction: 'higher', meaning: "accepted share of the group's rows" },
-  {
-    field: 'error',
-    head: 'error',
-    direction: 'lower',
-    meaning: 'error_group.<g>: error on the accepted rows of the group (1.0 when none is accepted)',
-  },
-  {
-    field: 'errorUniform',
-    head: 'error (uniform)',
-    direction: 'lower',
-    meaning: 'with reweight: the error with every row at its sample weight, no train reweighting',
-  },
-  {
-    field: 'errorReweighted',
-    head: 'error (reweighted)',
-    direction: 'lower',
-    meaning: 'with reweight: the error reweighted to the train class frequencies, e_g(w^trn) (= error)',
-  },
-  { field: 'tpr', head: 'TPR', direction: 'higher', meaning: 'accepted and correct / correct' },
-  { field: 'fpr', head: 'FPR', direction: 'lower', meaning: 'accepted and wrong / wrong' },
-  { field: 'scoreMean', head: 'score mean', direction: '', meaning: "mean score of the group's rows" },
-  { field: 'scoreStd', head: 'score sd', direction: '', meaning: 'standard deviation of the scores (n − 1)' },
-  { field: 'scoreMin', head: 'score min', direction: '', meaning: 'smallest score' },
-  { field: 'scoreMax', head: 'score max', direction: '', meaning: 'largest score' },
-  {
-    field: 'scoreMeanAccepted',
-    head: 'accepted mean',
-    direction: '',
-    meaning: "mean score of the group's accepted rows",
-  },
-  {
-    field: 'scoreMeanRejected',
-    head: 'rejected mean',
-    direction: '',
-    meaning: "mean score of the group's rejected rows",
-  },
-  {
-    field: 'scoreGap',
-    head: 'gap',
-    direction: 'higher',
-    meaning: 'accepted mean − rejected mean: how far the scores separate accepted from rejected rows',
-  },
+type Direction = 'higher' | 'lower' | '';
+
+/** Columns after `group`, in order: the JSON field, its heading, its good direction. */
+const HEADS: readonly (readonly [Field, string, Direction])[] = [
+  ['size', 'size', ''],
+  ['coverage', 'coverage', 'higher'],
+  ['error', 'error', 'lower'],
+  ['errorUniform', 'error (uniform)', 'lower'],
+  ['errorReweighted', 'error (reweighted)', 'lower'],
+  ['tpr', 'TPR', 'higher'],
+  ['fpr', 'FPR', 'lower'],
+  ['scoreMean', 'score mean', ''],
+  ['scoreStd', 'score sd', ''],
+  ['scoreMin', 'score min', ''],
+  ['scoreMax', 'score max', ''],
+  ['scoreMeanAccepted', 'accepted mean', ''],
+  ['scoreMeanRejected', 'rejected mean', ''],
+  ['scoreGap', 'gap', 'higher'],
 ];
+
+/** What each column is: the note of its rows in the metrics CSV. */
+const MEANINGS: Readonly<Record<Field, string>> = {
+  size: 'rows whose true class is in the group',
+  coverage: "accepted share of the group's rows",
+  error: 'error_group.<g>: error on the accepted rows of the group (1.0 when none is accepted)',
+  errorUniform: 'with reweight: the error with every row at its sample weight, no train reweighting',
+  errorReweighted: 'with reweight: the error reweighted to the train class frequencies, e_g(w^trn) (= error)',
+  tpr: 'accepted and correct / correct',
+  fpr: 'accepted and wrong / wrong',
+  scoreMean: "mean score of the group's rows",
+  scoreStd: 'standard deviation of the scores (n − 1)',
+  scoreMin: 'smallest score',
+  scoreMax: 'largest score',
+  scoreMeanAccepted: "mean score of the group's accepted rows",
+  scoreMeanRejected: "mean score of the group's rejected rows",
+  scoreGap: 'accepted mean − rejected mean: how far the scores separate accepted from rejected rows',
+};
+
+/** Columns after `group`: the JSON field, its heading, its good direction, what it is. */
+export const GROUP_ANALYSIS_COLUMNS: readonly { field: Field; head: string; direction: Direction; meaning: string }[] =
+  HEADS.map(([field, head, direction]) => ({ field, head, direction, meaning: MEANINGS[field] }));
 
 /** What the table's rows are, said once above it. */
 export const GROUP_ANALYSIS_TITLE =
