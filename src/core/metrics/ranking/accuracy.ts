@@ -180,10 +180,13 @@ export class AccuracyAccumulator extends ListAccumulator {
   private readonly isRel: Uint8Array;
   private readonly keep: boolean;
   private readonly perUser: Record<string, Float64Array> = {};
-  /** Per metric of ACCURACY_METRICS, per cutoff: the per-user column (one slot when not kept). */
-  private readonly cols: Float64Array[][];
-  /** Per metric, per cutoff: the sum over users. */
-  private readonly colSums: Float64Array[];
+  /**
+   * Per cutoff, per metric of ACCURACY_METRICS (index kj·5 + metric): the per-user column (one slot
+   * when not kept).
+   */
+  private readonly cols: Float64Array[];
+  /** Per cutoff, per metric (the same index): the sum over users. */
+  private readonly colSums: Float64Array;
   private readonly mrr: Float64Array;
   private readonly rPrecision: Float64Array;
   /** [0]: the sum of the reciprocal ranks, [1]: of the R-precisions (typed slots keep the floats unboxed). */
@@ -214,8 +217,11 @@ export class AccuracyAccumulator extends ListAccumulator {
     // Without keepPerUser every user writes slot 0 of one-element columns; the sums are kept apart.
     const colLen = this.keep ? nEval : 1;
     const perUser = this.perUser;
-    this.cols = ACCURACY_METRICS.map((m) => ks.map((k) => (perUser[`${m}@${k}`] = new Float64Array(colLen))));
-    this.colSums = ACCURACY_METRICS.map(() => new Float64Array(ks.length));
+    // Made metric by metric, so that perUser keeps its key order (recall@K for every K first).
+    const byMetric = ACCURACY_METRICS.map((m) => ks.map((k) => (perUser[`${m}@${k}`] = new Float64Array(colLen))));
+    const nm = ACCURACY_METRICS.length;
+    this.cols = Array.from({ length: ks.length * nm }, (_, i) => byMetric[i % nm][(i - (i % nm)) / nm]);
+    this.colSums = new Float64Array(ks.length * nm);
     this.mrr = perUser.mrr = new Float64Array(colLen);
     this.rPrecision = perUser.r_precision = new Float64Array(colLen);
     // Curves: each user's metric is a step function of K that changes only at its hits (and, for
@@ -242,7 +248,7 @@ export class AccuracyAccumulator extends ListAccumulator {
    * `items[l0 .. l0 + len)`.
    */
   add(u: number, items: Int32Array, l0: number, len: number): void {
-    const { rel, gradeOf, isRel, disc, ideal, hitPos, hitW, ks, maxK, gain, norm } = this;
+    const { rel, gradeOf, isRel, disc, ideal, hitPos, hitW, ks, maxK, gain, norm, cols, colSums: sums } = this;
     const e = this.n++;
     const r0 = rel.offsets[u];
     const r1 = rel.offsets[u + 1];
@@ -302,19 +308,6 @@ export class AccuracyAccumulator extends ListAccumulator {
     for (let p = r0; p < r1; p++) gradeOf[rel.items[p]] = isRel[rel.items[p]] = 0;
 
     // Values at the cutoffs.
-    // Indexed, not destructured: array destructuring walks an iterator, which allocates until optimised.
-    const cols = this.cols;
-    const recallCols = cols[0];
-    const precisionCols = cols[1];
-    const ndcgCols = cols[2];
-    const mapCols = cols[3];
-    const hitCols = cols[4];
-    const sums = this.colSums;
-    const sumRecall = sums[0];
-    const sumPrecision = sums[1];
-    const sumNdcg = sums[2];
-    const sumMap = sums[3];
-    const sumHit = sums[4];
     {
       let q = 0;
       let h = 0;
@@ -334,16 +327,18 @@ export class AccuracyAccumulator extends ListAccumulator {
         const d = norm === 'min' ? (nRel < k ? nRel : k) : norm === 'all' ? nRel : h;
         const vMap = d > 0 ? ap / d : 0;
         const vHit = h > 0 ? 1 : 0;
-        recallCols[kj][w] = vRecall;
-        precisionCols[kj][w] = vPrecision;
-        ndcgCols[kj][w] = vNdcg;
-        mapCols[kj][w] = vMap;
-        hitCols[kj][w] = vHit;
-        sumRecall[kj] += vRecall;
-        sumPrecision[kj] += vPrecision;
-        sumNdcg[kj] += vNdcg;
-        sumMap[kj] += vMap;
-        sumHit[kj] += vHit;
+        // In the order of ACCURACY_METRICS.
+        const o = kj * 5;
+        cols[o][w] = vRecall;
+        cols[o + 1][w] = vPrecision;
+        cols[o + 2][w] = vNdcg;
+        cols[o + 3][w] = vMap;
+        cols[o + 4][w] = vHit;
+        sums[o] += vRecall;
+        sums[o + 1] += vPrecision;
+        sums[o + 2] += vNdcg;
+        sums[o + 3] += vMap;
+        sums[o + 4] += vHit;
         if (len < k) this.shorter[kj]++;
       }
     }
@@ -425,7 +420,7 @@ export class AccuracyAccumulator extends ListAccumulator {
     };
     ACCURACY_METRICS.forEach((mName, qm) =>
       ks.forEach((k, kj) => {
-        const mean = nEval > 0 ? this.colSums[qm][kj] / nEval : NaN;
+        const mean = nEval > 0 ? this.colSums[kj * ACCURACY_METRICS.length + qm] / nEval : NaN;
         means[`${mName}@${k}`] = mean;
         curves[mName][k - 1] = mean;
       }),
