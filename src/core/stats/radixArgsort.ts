@@ -94,20 +94,22 @@ export function float64Argsort(
     own ? new Uint32Array(values.buffer, values.byteOffset + 4 * n, n) : new Uint32Array(n);
   const order2 = orderArray();
   if (count !== null) {
-    sortRange(hi, lo, order, scratchHi(), scratchLo(), order2, 0, n, 64, bits, counts, count);
+    sortRange([hi, lo, order], [scratchHi(), scratchLo(), order2], 0, n, 64, bits, counts, count);
     return { order, hi, lo };
   }
   // bucket b holds the keys whose top 16 bits are b: [start[b], start[b + 1])
   const start = bucketStarts(hi, 0, n, 16);
   const first = hi[0] >>> 16;
   if (start[first + 1] - start[first] === n) {
-    sortBucket(hi, lo, order, scratchHi(), scratchLo(), order2, 0, n, 0, counts); // one bucket: nothing to distribute
+    sortBucket([hi, lo, order], [scratchHi(), scratchLo(), order2], 0, n, 0, counts); // one bucket: nothing to distribute
     return { order, hi, lo };
   }
   const hi2 = new Uint32Array(n);
   const lo2 = new Uint32Array(n);
-  distribute([hi, lo, order], [hi2, lo2, order2], 0, n, 16, start);
-  for (let b = 0; b < 65536; b++) sortBucket(hi2, lo2, order2, hi, lo, order, start[b], start[b + 1], 0, counts);
+  const keys: Entries = [hi, lo, order];
+  const into: Entries = [hi2, lo2, order2];
+  distribute(keys, into, 0, n, 16, start);
+  for (let b = 0; b < 65536; b++) sortBucket(into, keys, start[b], start[b + 1], 0, counts);
   return { order: order2, hi: hi2, lo: lo2 };
 }
 
@@ -139,6 +141,19 @@ class Counters {
   }
 }
 
+/**
+ * The entries being sorted: each key's high and low 32 bits and its index, at the same position of
+ * three arrays; or scratch room of the same length.
+ */
+type Entries = readonly [h: Uint32Array, l: Uint32Array, o: Int32Array];
+
+/** Copies entries [s, e) of `from` to the same positions of `to`. */
+function copyEntries(from: Entries, to: Entries, s: number, e: number): void {
+  to[0].set(from[0].subarray(s, e), s);
+  to[1].set(from[1].subarray(s, e), s);
+  to[2].set(from[2].subarray(s, e), s);
+}
+
 /** Starts of the buckets of [s, e) by the 16 bits of `h` from bit `shift`: bucket b is [start[b], start[b + 1]). */
 function bucketStarts(h: Uint32Array, s: number, e: number, shift: number): Int32Array {
   const start = new Int32Array(65537);
@@ -149,55 +164,35 @@ function bucketStarts(h: Uint32Array, s: number, e: number, shift: number): Int3
 }
 
 /**
- * Stable move of [s, e) into the buckets of `start` (by the 16 bits of `h` from bit `shift`), into
- * (xh, xl, xo): a counting-sort pass whose digit is those 16 bits and whose counters are the
+ * Stable move of [s, e) into the buckets of `start` (by the 16 bits of the high words from bit `shift`), into
+ * `into`: a counting-sort pass whose digit is those 16 bits and whose counters are the
  * buckets' starts.
  */
-function distribute(
-  keys: [h: Uint32Array, l: Uint32Array, o: Int32Array],
-  into: [xh: Uint32Array, xl: Uint32Array, xo: Int32Array],
-  s: number,
-  e: number,
-  shift: number,
-  start: Int32Array,
-): void {
+function distribute(keys: Entries, into: Entries, s: number, e: number, shift: number, start: Int32Array): void {
   scatter(keys[0], shift, 0xffff, start.slice(0, 65536), 0, ...keys, ...into, s, e);
 }
 
 /**
  * Sorts bucket [s, e) in place by the key bits below its level's digit (level 0: the low 48 bits;
- * level 1: the low 32), with (xh, xl, xo) as scratch room.
+ * level 1: the low 32), with `scratch` as scratch room.
  */
-function sortBucket(
-  h: Uint32Array,
-  l: Uint32Array,
-  o: Int32Array,
-  xh: Uint32Array,
-  xl: Uint32Array,
-  xo: Int32Array,
-  s: number,
-  e: number,
-  level: 0 | 1,
-  counts: Counters,
-): void {
+function sortBucket(keys: Entries, scratch: Entries, s: number, e: number, level: 0 | 1, counts: Counters): void {
   const m = e - s;
   if (m <= SMALL_BUCKET) {
-    if (m > 1) insertionSort(h, l, o, s, e);
+    if (m > 1) insertionSort(keys[0], keys[1], keys[2], s, e);
     return;
   }
   if (level === 0 && m >= counts.secondLevelFrom) {
-    const start = bucketStarts(h, s, e, 0);
-    const first = h[s] & 0xffff;
+    const start = bucketStarts(keys[0], s, e, 0);
+    const first = keys[0][s] & 0xffff;
     if (start[first + 1] - start[first] !== m) {
-      distribute([h, l, o], [xh, xl, xo], s, e, 0, start);
-      for (let b = 0; b < 65536; b++) sortBucket(xh, xl, xo, h, l, o, start[b], start[b + 1], 1, counts);
-      h.set(xh.subarray(s, e), s);
-      l.set(xl.subarray(s, e), s);
-      o.set(xo.subarray(s, e), s);
+      distribute(keys, scratch, s, e, 0, start);
+      for (let b = 0; b < 65536; b++) sortBucket(scratch, keys, start[b], start[b + 1], 1, counts);
+      copyEntries(scratch, keys, s, e);
       return;
     }
   }
-  sortRange(h, l, o, xh, xl, xo, s, e, level === 0 ? 48 : 32, m >= WIDE_DIGITS_FROM ? 16 : 8, counts);
+  sortRange(keys, scratch, s, e, level === 0 ? 48 : 32, m >= WIDE_DIGITS_FROM ? 16 : 8, counts);
 }
 
 /** A bucket of at most this many keys is sorted by insertion (counting passes cost more than the keys). */
@@ -271,17 +266,13 @@ function writeKeys(
 }
 
 /**
- * Stable least-significant-digit sort of entries [s, e) of (h, l, o) by the low `keyBits` (32, 48
- * or 64) bits of their keys, in `bits`-bit digits (8 or 16), in place; (xh, xl, xo) is scratch room of
+ * Stable least-significant-digit sort of entries [s, e) of `keys` by the low `keyBits` (32, 48
+ * or 64) bits of their keys, in `bits`-bit digits (8 or 16), in place; `scratch` is scratch room of
  * the same length. A pass whose digit is the same for every entry is skipped.
  */
 function sortRange(
-  h: Uint32Array,
-  l: Uint32Array,
-  o: Int32Array,
-  xh: Uint32Array,
-  xl: Uint32Array,
-  xo: Int32Array,
+  keys: Entries,
+  scratch: Entries,
   s: number,
   e: number,
   keyBits: 32 | 48 | 64,
@@ -289,6 +280,8 @@ function sortRange(
   counts: Counters,
   counted: Int32Array | null = null,
 ): void {
+  const h = keys[0];
+  const l = keys[1];
   const radix = 1 << bits;
   const mask = radix - 1;
   const digits = keyBits / bits;
@@ -307,9 +300,9 @@ function sortRange(
     const base = d * radix;
     const fromHi = d >= perWord;
     const shift = (fromHi ? d - perWord : d) * bits;
-    const sh = inScratch ? xh : h;
-    const sl = inScratch ? xl : l;
-    const word = fromHi ? sh : sl;
+    const from = inScratch ? scratch : keys;
+    const to = inScratch ? keys : scratch;
+    const word = from[fromHi ? 0 : 1];
     if (count[base + ((word[s] >>> shift) & mask)] === e - s) continue; // one digit: nothing moves
     let sum = s;
     for (let k = base; k < base + radix; k++) {
@@ -317,15 +310,10 @@ function sortRange(
       count[k] = sum;
       sum += c;
     }
-    if (inScratch) scatter(word, shift, mask, count, base, xh, xl, xo, h, l, o, s, e);
-    else scatter(word, shift, mask, count, base, h, l, o, xh, xl, xo, s, e);
+    scatter(word, shift, mask, count, base, from[0], from[1], from[2], to[0], to[1], to[2], s, e);
     inScratch = !inScratch;
   }
-  if (inScratch) {
-    h.set(xh.subarray(s, e), s);
-    l.set(xl.subarray(s, e), s);
-    o.set(xo.subarray(s, e), s);
-  }
+  if (inScratch) copyEntries(scratch, keys, s, e);
 }
 
 /** One counting-sort pass over [s, e): entry p goes to `count[base + digit]++`, carrying its keys and index. */
