@@ -35,13 +35,8 @@ import type { ClassificationData, ScoreKind } from '../data/classificationData';
 import type { RankedLists, RankingData } from '../data/rankingData';
 import { emptyProbabilityTerms, reduceProbabilityRow } from '../metrics/probabilityTerms';
 import { splitEvaluated } from '../metrics/ranking/accuracy';
-import {
-  idOrderRank,
-  popularityOrder,
-  popularityRecommender,
-  randomRecommender,
-  type Recommender,
-} from '../metrics/ranking/baselines';
+import { idOrderRank, popularityOrder, popularityRecommender, randomRecommender } from '../metrics/ranking/baselines';
+import type { Recommender } from '../metrics/ranking/baselines';
 
 /** The baseline runs a comparison can add. */
 export const BASELINE_KINDS = ['majority', 'prior', 'popularity', 'random'] as const;
