@@ -208,19 +208,14 @@ export function groupAnalysis(
   const w = rows.weight;
   const mask = acc.kind === 'mask' ? acc.mask : null;
   const end = acc.kind === 'prefix' ? acc.end : rows.n;
-  const size = new Float64Array(G);
-  const mass = new Float64Array(G);
-  const massA = new Float64Array(G);
-  const corr = new Float64Array(G);
-  const corrA = new Float64Array(G);
-  const wr = new Float64Array(G);
-  const wrA = new Float64Array(G);
-  const sSum = new Float64Array(G);
+  // Per group: rows, weight and accepted weight, correct and wrong weight (all, accepted), the
+  // scores' sum, accepted rows, and the accepted and rejected rows' score sums.
+  const [size, mass, massA, corr, corrA, wr, wrA, sSum, nA, sSumA, sSumR] = Array.from(
+    { length: 11 },
+    () => new Float64Array(G),
+  );
   const sMin = new Float64Array(G).fill(Infinity);
   const sMax = new Float64Array(G).fill(-Infinity);
-  const nA = new Float64Array(G);
-  const sSumA = new Float64Array(G);
-  const sSumR = new Float64Array(G);
   for (let p = 0; G > 0 && p < rows.n; p++) {
     const g = rows.group[p];
     if (g < 0) continue;
