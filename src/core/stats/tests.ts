@@ -116,10 +116,8 @@ export interface WilcoxonResult {
  *   ranks of |d| = [2, 1, 3], W+ = 5, W− = 1, statistic 1, μ = 3, σ = √(3·4·7/24) = √3.5.
  */
 export function wilcoxonSignedRank(a: Vec, b: Vec): WilcoxonResult {
-  const d = differences(a, b);
-  const n = d.length;
-  const nz: number[] = [];
-  for (let i = 0; i < n; i++) if (d[i] !== 0) nz.push(d[i]);
+  const nz = Array.from(differences(a, b)).filter((x) => x !== 0);
+  const n = a.length;
   const m = nz.length;
   const nZero = n - m;
   if (m === 0) return { n, nZero, nUsed: 0, wPlus: 0, wMinus: 0, statistic: NaN, z: NaN, p: NaN };
