@@ -3,8 +3,11 @@
  * user against held-out relevant items. Its metric keys are written by the families it registers
  * (rankingFamilies.ts, the one family contract of taskFamily.ts) from the run's evaluation, and
  * their intervals come from the task's plan over those families (rankingCi.ts `rankingPlan`) run by
- * the one bootstrap service; the runner reads the files, evaluates the lists once, and writes the
- * baselines, curves and tables beside them.
+ * the one bootstrap service; the baselines, curves and tables beside them are written by the
+ * families of its pipeline that write no key (rankingTables.ts). The runner reads the files,
+ * evaluates the lists once (the run), runs the pipeline, letting go of what the families after a
+ * family no longer read, and writes what describes the run itself: `perItem` and
+ * `tables.rankingSummary`.
  *
  * Results written:
  * - `metrics` (family `ranking`): `recall@K`, `precision@K`, `ndcg@K` with its spread over users
@@ -55,32 +58,21 @@ import {
   type Gain,
   type MapNormaliser,
 } from '../metrics/ranking/accuracy';
-import {
-  idOrderRank,
-  markSeen,
-  popularityOrder,
-  popularityRecommender,
-  randomRecommender,
-  type Recommender,
-} from '../metrics/ranking/baselines';
+import { markSeen } from '../metrics/ranking/baselines';
 import {
   defineCatalog,
   evaluateLists,
-  evaluateRecommender,
   type EvaluateListsOptions,
   type ListEvaluation,
 } from '../metrics/ranking/evaluateLists';
-import { activityBins, histogram, PER_USER_HISTOGRAM_BINS, type Histogram } from '../metrics/ranking/perUser';
-import { categoryBreakdown, categoryColumn } from '../metrics/ranking/categories';
-import { applyMetric, FACTOR_MAP_MAX_DIM, ITEM_MAP_MAX_DIM, itemMap, nameColumn } from '../metrics/ranking/itemMap';
+import { categoryColumn } from '../metrics/ranking/categories';
 import type { LoadedRanking } from '../io/ranking/load';
-import { directionOf } from '../results/directions';
-import type { Curve, MetricValue } from '../results/types';
 import { threadsFor } from '../stats/parallelBootstrap';
 import { rankingCiWorkerFile, rankingPlan } from './rankingCi';
 import { RANKING_FAMILIES } from './rankingFamilies';
 import { catalogResampleOf } from './rankingCatalogFamily';
-import type { RankingRun } from './rankingRun';
+import type { RankingTaskRun } from './rankingRun';
+import { RANKING_PIPELINE } from './rankingTables';
 import { familyBootstrap, familyStep } from './taskFamily';
 import type { TaskContext, TaskRunner } from './types';
 import { collectGarbage } from '../collectGarbage';
@@ -155,138 +147,56 @@ export const runRanking: TaskRunner = async (ctx) => {
   ctx.progress?.report?.('ranking metrics', 0);
   const run = results.time('metrics', () => evaluateLists(data.lists, data, opts));
   warnAboutRun(ctx, data, run, ks, coldThreshold, config.catalogSize);
-  // Coverage and recall by item category, while the lists and the ground truth are still held.
-  const catColumn = data.itemMeta ? categoryColumn(data.itemMeta.columns) : null;
-  if (data.itemMeta && catColumn !== null) {
-    const meta = data.itemMeta;
-    const breakdown = categoryBreakdown({
-      lists: data.lists,
-      evaluated: run.evaluated,
-      relOffsets: data.relOffsets,
-      relItems: data.relItems,
-      itemIds: data.items.ids,
-      categoryOf: (id) => meta.byItem.get(id)?.[catColumn],
-      metadataIds: meta.byItem.keys(),
-      column: catColumn,
-      k: ks[ks.length - 1],
-    });
-    results.table('categoryBreakdown', breakdown);
-  }
-  // Embeddings of hundreds of dimensions take seconds here: the progress says so.
-  if (data.itemEmbeddings || data.itemFactors) ctx.progress?.report?.('item map', 0);
-  results.time('itemMap', () => itemMapStep(data, run, ks[ks.length - 1], catColumn, ctx));
-  // The factor matrix was kept for the map only.
-  data.itemFactors = data.userMetric = null;
 
-  // Every metric that reads the run's slots is done: let them go (40 MB for 100,000 × 100) before
-  // the baselines, which score each user's list as they make it. Users and offsets stay.
-  const slotBytes = data.lists.items.byteLength;
   // A paired comparison resamples the catalogue keys too: it keeps the lists (their slots).
   const kept =
     ctx.onResampling && config.bootstrap.n > 0
       ? catalogResampleOf({ ...data.lists }, data, catalog, ks, coldThreshold)
       : null;
-  data.lists.items = new Int32Array(0);
-  collectGarbage(ctx.collectGarbage === true, slotBytes);
-
-  // The families' point estimates (rankingFamilies.ts), in the order the results list them.
-  const famRun: RankingRun = {
+  const famRun: RankingTaskRun = {
     ks,
     evaluated: run.evaluated,
     evaluation: run,
     catalog: kept,
+    data,
+    options: opts,
+    depth,
+    categoryColumn: data.itemMeta ? categoryColumn(data.itemMeta.columns) : null,
+    baselineCurves: null,
   };
-  for (const family of RANKING_FAMILIES) await familyStep(family)(famRun, ctx);
-
-  // Baselines on the same users, one at a time (only their values and curves are kept).
-  let baselines: Record<string, { curves: Record<string, Float64Array> }> | null = null;
-  if (data.train) {
-    const train = data.train;
-    const users = new Int32Array(run.evaluated.length);
-    for (let e = 0; e < users.length; e++) users[e] = data.lists.user[run.evaluated[e]];
-    baselines = {};
-    results.baselines = {};
-    const idRank = results.time('baselines', () => idOrderRank(data.items.ids));
-    const makers: [string, () => Recommender, string][] = [
-      [
-        'popularity',
-        () =>
-          popularityRecommender(
-            train,
-            popularityOrder(train, idRank, data.itemPopularity?.values),
-            depth,
-            data.items.size,
-          ),
-        data.itemPopularity
-          ? `train items by "${data.itemPopularity.column}" of the item table (${data.itemPopularity.file}), descending, seen items excluded`
-          : 'most frequent train items, seen items excluded',
-      ],
-      [
-        'random',
-        () => randomRecommender(train, idRank, depth, config.bootstrap.seed),
-        `seeded random (seed = ${config.bootstrap.seed}), seen items excluded`,
-      ],
-    ];
-    for (const [name, make, note] of makers) {
-      ctx.progress?.report?.(`baseline: ${name}`, 0);
-      const ev = results.time('baselines', () =>
-        evaluateRecommender(users, make(), depth, data, { ...opts, keepPerUser: false }),
-      );
-      const m: Record<string, MetricValue> = {};
-      for (const [key, value] of ev.values) {
-        if (key === 'users_evaluated' || key === 'users_skipped') continue;
-        m[key] = { value: value === null || !Number.isFinite(value) ? null : value, direction: directionOf(key), note };
-      }
-      results.baselines[name] = m;
-      baselines[name] = { curves: ev.curves };
-    }
-    // Nothing below reads the seen items or the ground truth: let them go before the per-user
-    // tables allocate (peak memory). Counts and sizes stay.
-    train.seenItems = train.seenOffsets = new Int32Array(0);
-    data.relItems = data.relLine = data.listLines = new Int32Array(0);
-    data.relGrades = new Float64Array(0);
-  } else {
-    warnings.note(
-      'no-train',
-      `${data.file}: no \`train\` file in the config: no popularity/random baselines, no cold-start coverage, ${data.itemPopularity ? '' : 'no novelty, '}no activity bins, no seen-item masking.`,
-    );
+  // What the run lets go after a family, for the peak memory of the families after it.
+  const release: Record<string, () => void> = {
+    // Every family that reads the run's slots is done: let them go (40 MB for 100,000 × 100) before
+    // the baselines, which score each user's list as they make it. Users and offsets stay. The
+    // factor matrix was kept for the map only.
+    itemMap: () => {
+      data.itemFactors = data.userMetric = null;
+      const slotBytes = data.lists.items.byteLength;
+      data.lists.items = new Int32Array(0);
+      collectGarbage(ctx.collectGarbage === true, slotBytes);
+    },
+    // Nothing after the baselines reads the seen items or the ground truth: let them go before the
+    // per-user tables allocate. Counts and sizes stay.
+    baselines: () => {
+      if (!data.train) return;
+      data.train.seenItems = data.train.seenOffsets = new Int32Array(0);
+      data.relItems = data.relLine = data.listLines = new Int32Array(0);
+      data.relGrades = new Float64Array(0);
+    },
+  };
+  // The families in order (rankingTables.ts): the metric families' point estimates, then the
+  // category breakdown, the item map, the baselines, the metric-vs-K curves and the per-user tables.
+  for (const family of RANKING_PIPELINE) {
+    await familyStep(family)(famRun, ctx);
+    release[family.name]?.();
   }
 
-  // Curves: metric vs K up to the evaluation depth, baselines beside.
-  const xs = Array.from({ length: depth }, (_, i) => i + 1);
-  for (const m of ['recall', 'precision', 'ndcg', 'map', 'hit_rate', 'coverage']) {
-    const c: Curve = {
-      x: 'K',
-      y: m,
-      xs,
-      ys: toList(run.curves[m], depth),
-      note: m === 'coverage' ? catalog.note : 'mean over evaluated users at each K',
-    };
-    if (baselines)
-      c.extra = {
-        popularity: toList(baselines.popularity.curves[m], depth),
-        random: toList(baselines.random.curves[m], depth),
-      };
-    results.curve(`metricVsK.${m}`, c);
-  }
-
-  // Per-user analysis.
-  ctx.progress?.report?.('per-user tables', 0);
   const evaluatedUsers = new Array<string>(run.evaluated.length);
   for (let e = 0; e < run.evaluated.length; e++) evaluatedUsers[e] = data.users.ids[data.lists.user[run.evaluated[e]]];
-  results.time('per-user', () => {
-    const hist: Record<string, Histogram> = {};
-    for (const [key, v] of Object.entries(run.perUser)) hist[key] = histogram(v, PER_USER_HISTOGRAM_BINS);
-    results.table('perUserHistograms', hist);
-    if (data.train) {
-      const userCounts = data.train.userCounts;
-      const activity = new Int32Array(run.evaluated.length);
-      for (let e = 0; e < activity.length; e++) activity[e] = userCounts[data.lists.user[run.evaluated[e]]] ?? 0;
-      results.table('activityBins', activityBins(activity, run.perUser, config.activityBins));
-    }
-    if (ctx.perItem !== false)
+  if (ctx.perItem !== false)
+    results.time('per-user', () => {
       results.perItem = { kind: 'user', ids: evaluatedUsers, values: perItemValues(run, ks, evaluatedUsers.length) };
-  });
+    });
   if (config.slices?.length) await results.timeAsync('slices', () => rankingSlicesStep(data, run, ks, ctx));
   results.table('rankingSummary', {
     users: data.users.size,
@@ -373,10 +283,6 @@ export function evaluationDepth(ks: number[], longest: number, file: string, war
     { file },
   );
   return longest;
-}
-
-function toList(a: Float64Array, length = a.length): (number | null)[] & number[] {
-  return Array.from(a.subarray(0, length), (v) => (Number.isFinite(v) ? v : null)) as (number | null)[] & number[];
 }
 
 /** The per-user vectors kept in `perItem`, within {@link PER_ITEM_BUDGET}. */
@@ -636,81 +542,6 @@ function seenInLists(lists: RankedLists, train: TrainData, nItems: number): Int3
     out[j] = n;
   }
   return out;
-}
-
-/** `tables.itemMap`, or a note saying why there is none. */
-function itemMapStep(
-  data: LoadedRanking,
-  run: ListEvaluation,
-  k: number,
-  catColumn: string | null,
-  ctx: TaskContext,
-): void {
-  const emb = data.itemEmbeddings;
-  const V = data.itemFactors;
-  if (!emb && !V) return;
-  const meta = data.itemMeta;
-  const names = meta ? nameColumn(meta.columns) : null;
-  const common = {
-    itemIds: data.items.ids,
-    lists: data.lists,
-    evaluated: run.evaluated,
-    k,
-    ...(data.train ? { trainCounts: data.train.itemCounts } : {}),
-    ...(data.itemPopularity ? { itemPopularity: data.itemPopularity } : {}),
-    ...(meta && catColumn !== null
-      ? { category: { column: catColumn, of: (id: string) => meta.byItem.get(id)?.[catColumn] } }
-      : {}),
-    ...(meta && names !== null ? { name: { column: names, of: (id: string) => meta.byItem.get(id)?.[names] } } : {}),
-  };
-  const dim = emb ? emb.dim : V!.cols;
-  const metric = data.userMetric;
-  const file = emb ? emb.file : V!.label;
-  const maxDim = emb ? ITEM_MAP_MAX_DIM : FACTOR_MAP_MAX_DIM;
-  if (dim > maxDim) {
-    ctx.warnings.note(
-      'item-map-skipped',
-      emb
-        ? `${file}: no item map: the embeddings have ${dim} dimensions, more than the ${maxDim} the map's principal components are computed for.`
-        : `${file}: no item map: the factors have ${dim} dimensions, more than the ${maxDim} for which the map weighs them by the users' factors (a whole eigen decomposition of ${dim} × ${dim}).`,
-      { file },
-    );
-    return;
-  }
-  const out = emb
-    ? itemMap({
-        ...common,
-        source: 'itemEmbeddings',
-        file,
-        dim,
-        has: (i) => i < emb.present.length && emb.present[i] === 1,
-        vector: (i, row) => {
-          const norm = emb.norms![i];
-          for (let j = 0; j < dim; j++) row[j] = emb.unit[i * dim + j] * norm;
-        },
-      })
-    : itemMap({
-        ...common,
-        source: 'itemFactors',
-        file,
-        dim,
-        has: (i) => i < V!.rows,
-        vector: (i, row) => {
-          const v = V!.data.subarray(i * dim, (i + 1) * dim);
-          if (metric) applyMetric(v, metric, dim, row);
-          else row.set(v);
-        },
-      });
-  if (out.ok) {
-    ctx.results.table('itemMap', out.table);
-    const [l1, l2] = out.table.explainedVariance;
-    if (l1 - l2 <= 1e-6 * l1)
-      ctx.warnings.note(
-        'item-map-axes-arbitrary',
-        `${file}: the first two principal components of the item vectors have the same variance (${l1.toPrecision(6)}): the map's axes are not determined by the data (a rotation of them, or with more such components another projection, would fit as well).`,
-        { file },
-      );
-  } else ctx.warnings.note('item-map-skipped', `${file}: no item map: ${out.reason}`, { file });
 }
 
 /** Slots of the longest list (CSR offsets: list j spans offsets[j]…offsets[j + 1]). */

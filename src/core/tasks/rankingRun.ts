@@ -8,7 +8,8 @@
  */
 import type { RankedLists } from '../data/rankingData';
 import type { CatalogOptions } from '../metrics/ranking/catalog';
-import type { ListEvaluation } from '../metrics/ranking/evaluateLists';
+import type { EvaluateListsOptions, ListEvaluation } from '../metrics/ranking/evaluateLists';
+import type { LoadedRanking } from '../io/ranking/load';
 import type { FamilyRecord, TaskFamily } from './taskFamily';
 import type { TaskContext } from './types';
 
@@ -38,6 +39,23 @@ export interface RankingRun extends RankingResampleRun, FamilyRecord {
 }
 
 /**
+ * The run as the runner's pipeline holds it (ranking.ts): the families' run and what the families
+ * that write no key read for their tables, curves and baselines — the data read, the evaluation's
+ * options and depth.
+ */
+export interface RankingTaskRun extends RankingRun {
+  data: LoadedRanking;
+  /** The options the run's lists were evaluated with (its baselines are evaluated with the same). */
+  options: EvaluateListsOptions;
+  /** How deep the lists are evaluated beyond the cutoffs (ranking.ts `evaluationDepth`). */
+  depth: number;
+  /** The item table's category column, if it has one (metrics/ranking/categories.ts `categoryColumn`). */
+  categoryColumn: string | null;
+  /** The popularity and random baselines' metric-vs-K curves, once the baselines family has run (null: no train). */
+  baselineCurves: Record<string, Record<string, Float64Array>> | null;
+}
+
+/**
  * What one resample gives every ranking family, computed once and shared: the families never walk
  * the users themselves.
  */
@@ -57,6 +75,12 @@ export interface RankingSums {
  * the run's evaluation (in the evaluation's order, which is the order the results list them in).
  */
 export type RankingFamily = TaskFamily<RankingRun, RankingSums, RankingResampleRun>;
+
+/**
+ * A family of the ranking pipeline that writes no key (its tables, curves or baselines): it reads
+ * the whole {@link RankingTaskRun} and has no statistic.
+ */
+export type RankingTaskFamily = TaskFamily<RankingTaskRun, never, never>;
 
 /** Writes those of `keys` that the run's evaluation has as `ranking` metrics, with their notes, in that order. */
 export function writeRankingKeys(run: RankingRun, ctx: TaskContext, keys: readonly string[]): void {

@@ -21,6 +21,7 @@ import type { ResamplingPlan } from '../stats/resamplingPlan';
 import type { StartedResampleWorkers } from '../stats/parallelBootstrap';
 import type { RunnerSource } from './stages';
 import type { TaskContext } from './types';
+import type { TableName } from '../results/types';
 
 /** What a run records of its families: per family (by name) the metric keys its point step wrote. */
 export interface FamilyRecord {
@@ -51,9 +52,24 @@ export interface TaskFamily<Run, Sums, Shared = Run> {
    * and returns true; false leaves the key to the service (the metric of that name).
    */
   place?: (target: IntervalTarget, key: string, ci: [number, number] | null) => boolean;
+  /**
+   * The tables its {@link TaskFamily.tables} step may write (names of `ResultTables`, so each is
+   * written with its type through `ctx.results.table`); writing any other is an error.
+   */
+  readonly tableNames?: readonly TableName[];
+  /**
+   * Writes its tables and curves, right after its point step (see {@link familyStep}): what the
+   * report draws of the family (a chart's points, a breakdown, a summary), which gets no interval.
+   * It may read everything the families before it wrote (the metric-vs-K curves draw the
+   * baselines beside the run).
+   */
+  tables?: (run: Run, ctx: TaskContext) => void | Promise<void>;
 }
 
-/** The family's point step; it also records the keys the family wrote in `run.familyKeys`. */
+/**
+ * The family's step: its point step, which also records the keys the family wrote in
+ * `run.familyKeys`, then its tables step ({@link familyTables}).
+ */
 export function familyStep<Run extends FamilyRecord>(
   family: TaskFamily<Run, never, never>,
 ): (run: Run, ctx: TaskContext) => Promise<void> {
@@ -61,7 +77,27 @@ export function familyStep<Run extends FamilyRecord>(
     const before = new Set(Object.keys(ctx.results.metrics));
     await family.point(run, ctx);
     (run.familyKeys ??= {})[family.name] = Object.keys(ctx.results.metrics).filter((k) => !before.has(k));
+    await familyTables(family, run, ctx);
   };
+}
+
+/**
+ * The family's tables step, if it has one; throws when it writes a table it does not declare in
+ * {@link TaskFamily.tableNames} (a programming error: the declaration is what a reader of the
+ * family goes by).
+ */
+export async function familyTables<Run>(
+  family: TaskFamily<Run, never, never>,
+  run: Run,
+  ctx: TaskContext,
+): Promise<void> {
+  if (!family.tables) return;
+  const tables = ctx.results.tables;
+  const before = new Map(Object.entries(tables));
+  await family.tables(run, ctx);
+  for (const [name, value] of Object.entries(tables))
+    if (before.get(name) !== value && !family.tableNames?.some((t) => t === name))
+      throw new Error(`the ${family.name} family wrote the table ${name}, which it does not declare in tableNames`);
 }
 
 /** The keys the families' statistics give, family by family, in the families' order. */
