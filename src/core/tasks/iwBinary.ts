@@ -2,9 +2,10 @@
  * Runner of the iw-binary task (docs/metrics/importance.md): importance-weighted precision,
  * recall, F1 and error rate at the threshold, PR and ROC curves, `aupr_trapz`, `average_precision`, `roc_auc`,
  * each with a stratified bootstrap interval; the unweighted values beside them. The runner reads
- * the file, resolves the weights and sorts the rows by score once (the run); the keys are written
- * by the families it registers (iwFamilies.ts) and their intervals come from the task's plan over
- * those families, run by the one bootstrap service.
+ * the file, resolves the weights and sorts the rows by score once (the run); the keys, curves,
+ * tables and baseline are written by the families it registers (iwFamilies.ts) and the intervals
+ * come from the task's plan over those families, run by the one bootstrap service. The runner
+ * writes `perItem` and runs the slices.
  *
  * Results written:
  * - `metrics`: the weighted values (family `importance`); each note names the convention and the
@@ -25,18 +26,9 @@ import type { ResolvedConfig } from '../config/types';
 import { CONFIG_DEFAULTS } from '../config/types';
 import { STRATUM_B, type IwBinaryData } from '../data/iwBinaryData';
 import { loadIwBinary } from '../io/loadIwBinary';
-import {
-  blockCounts,
-  blocksAtOrAbove,
-  countsAtBlocks,
-  prPoints,
-  rocPoints,
-  scoreOrder,
-  type CurvePoints,
-  type ScoreOrder,
-} from '../metrics/binaryCurve';
+import { blocksAtOrAbove, scoreOrder, type ScoreOrder } from '../metrics/binaryCurve';
 import { IW_KEYS, metricVector, stratumWeights, type IwKey } from '../metrics/importance';
-import type { Curve, ResultTables } from '../results/types';
+import type { ResultTables } from '../results/types';
 import { fmt, fullIwSums, IW_FAMILIES, iwPlan, type IwRun } from './iwFamilies';
 import { familyBootstrap, familyStep, familyValues } from './taskFamily';
 import type { TaskRunner } from './types';
@@ -152,11 +144,6 @@ export function resolveIwWeights(
   };
 }
 
-function toCurve(p: CurvePoints | null, x: string, y: string, note: string): Curve | null {
-  if (!p) return null;
-  return { x, y, xs: p.x, ys: p.y, extra: { threshold: p.threshold, ...(p.f1 ? { f1: p.f1 } : {}) }, note };
-}
-
 /** Warnings for undefined values of the weighted metrics (and unweighted ones that differ). */
 function warnUndefined(data: IwBinaryData, v: Float64Array, u: Float64Array, t: number, warnings: Warnings): void {
   const at = (k: IwKey) => IW_KEYS.indexOf(k);
@@ -254,45 +241,19 @@ export const runIwBinary: TaskRunner = async (ctx) => {
   const weighted = results.time('importance', () => metricVector(so, data.labels, w.weights, nAbove));
   const unweighted = results.time('importance', () => metricVector(so, data.labels, null, nAbove));
   warnUndefined(data, weighted, unweighted, t, warnings);
-  const run: IwRun = { data, weights: w.weights, describe: w.describe, threshold: t, so, nAbove, weighted, unweighted };
-  // The families' point estimates: the weighted metrics, the unweighted baseline (iwFamilies.ts).
-  for (const family of IW_FAMILIES) await familyStep(family)(run, ctx);
-
-  // Curves and the counts at the threshold.
-  const cw = blockCounts(so, data.labels, w.weights);
-  const cu = blockCounts(so, data.labels, null);
-  const curves: [string, Curve | null][] = [
-    [
-      'pr',
-      toCurve(
-        prPoints(so, cw),
-        'recall',
-        'precision',
-        `importance-weighted (${w.describe}); start point (0, 1); one point per distinct score; f1 = 2TP/(2TP + FP + FN) at each point`,
-      ),
-    ],
-    [
-      'pr_unweighted',
-      toCurve(
-        prPoints(so, cu),
-        'recall',
-        'precision',
-        'unweighted; start point (0, 1); one point per distinct score; f1 = 2TP/(2TP + FP + FN) at each point',
-      ),
-    ],
-    [
-      'roc',
-      toCurve(rocPoints(so, cw), 'fpr', 'tpr', `importance-weighted (${w.describe}); one point per distinct score`),
-    ],
-    ['roc_unweighted', toCurve(rocPoints(so, cu), 'fpr', 'tpr', 'unweighted; one point per distinct score')],
-  ];
-  for (const [name, c] of curves) if (c) results.curve(name, c);
-  results.table('importanceWeights', w.table);
-  results.table('thresholdCounts', {
+  const run: IwRun = {
+    data,
+    weights: w.weights,
+    describe: w.describe,
+    weightsTable: w.table,
     threshold: t,
-    weighted: countsAtBlocks(cw, nAbove),
-    unweighted: countsAtBlocks(cu, nAbove),
-  });
+    so,
+    nAbove,
+    weighted,
+    unweighted,
+  };
+  // The families (iwFamilies.ts): the weighted metrics with the curves and tables, the unweighted baseline.
+  for (const family of IW_FAMILIES) await familyStep(family)(run, ctx);
 
   if (ctx.perItem !== false) {
     const correct: number[] = new Array(data.n);

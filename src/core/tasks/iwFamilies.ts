@@ -4,13 +4,21 @@
  * (`results.baselines.unweighted`), each the one family contract ({@link IwFamily}, taskFamily.ts)
  * over the {@link IwRun}. One resample's shared sums are the metric vectors of the rows in score
  * order, weighted and unweighted, from one pass of metrics/importance.ts `sortedResampler`; each
- * family reads its half. So the runner (iwBinary.ts) is its loader, its weights and the score order
- * (the run), and these families; the intervals come from the one bootstrap service.
+ * family reads its half. The importance family also writes the curves and tables (its tables step).
+ * So the runner (iwBinary.ts) is its loader, its weights and the score order (the run), and these
+ * families; the intervals come from the one bootstrap service.
  */
 import type { IwBinaryData } from '../data/iwBinaryData';
-import type { ScoreOrder } from '../metrics/binaryCurve';
+import {
+  blockCounts,
+  countsAtBlocks,
+  prPoints,
+  rocPoints,
+  type CurvePoints,
+  type ScoreOrder,
+} from '../metrics/binaryCurve';
 import { IW_KEYS, sortedResampler, type IwKey } from '../metrics/importance';
-import type { MetricValue } from '../results/types';
+import type { Curve, MetricValue, ResultTables } from '../results/types';
 import { directionOf } from '../results/directions';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
 import { familyResampledKeys, familyValues, type FamilyRecord, type TaskFamily } from './taskFamily';
@@ -22,6 +30,8 @@ export interface IwRun extends FamilyRecord {
   weights: Float64Array;
   /** How the weights were obtained, for the notes (e.g. `w_B = 0.001, w_Bc = 0.018`). */
   describe: string;
+  /** `tables.importanceWeights`: the weight per stratum, or a summary of the weight column. */
+  weightsTable: ResultTables['importanceWeights'];
   threshold: number;
   /** The rows in score order, and the tied blocks at or above the threshold. */
   so: ScoreOrder;
@@ -54,7 +64,16 @@ const CONVENTION: Record<IwKey, (t: number) => string> = {
   error_rate: (t) => `(FP+FN)/Σw = 1 − weighted accuracy at score ≥ ${t}, as 1 − sklearn accuracy_score(sample_weight)`,
 };
 
-/** The weighted metrics: each note names the convention and the unweighted value beside it. */
+function toCurve(p: CurvePoints | null, x: string, y: string, note: string): Curve | null {
+  if (!p) return null;
+  return { x, y, xs: p.x, ys: p.y, extra: { threshold: p.threshold, ...(p.f1 ? { f1: p.f1 } : {}) }, note };
+}
+
+/**
+ * The weighted metrics: each note names the convention and the unweighted value beside it. Its
+ * tables: the PR and ROC curves, weighted and unweighted (the report draws them as pairs), the
+ * weights, and the weighted and unweighted counts at the threshold.
+ */
 export const importanceFamily: IwFamily = {
   name: 'importance',
   point: (run, ctx) => {
@@ -62,6 +81,45 @@ export const importanceFamily: IwFamily = {
       ctx.results.metric('importance', k, orNull(run.weighted[j]), {
         note: `weighted (${run.describe}); ${CONVENTION[k](run.threshold)}; unweighted: ${fmt(orNull(run.unweighted[j]))}`,
       });
+    });
+  },
+  tableNames: ['importanceWeights', 'thresholdCounts'],
+  tables: (run, ctx) => {
+    const { data, so, describe } = run;
+    const { results } = ctx;
+    const cw = blockCounts(so, data.labels, run.weights);
+    const cu = blockCounts(so, data.labels, null);
+    const curves: [string, Curve | null][] = [
+      [
+        'pr',
+        toCurve(
+          prPoints(so, cw),
+          'recall',
+          'precision',
+          `importance-weighted (${describe}); start point (0, 1); one point per distinct score; f1 = 2TP/(2TP + FP + FN) at each point`,
+        ),
+      ],
+      [
+        'pr_unweighted',
+        toCurve(
+          prPoints(so, cu),
+          'recall',
+          'precision',
+          'unweighted; start point (0, 1); one point per distinct score; f1 = 2TP/(2TP + FP + FN) at each point',
+        ),
+      ],
+      [
+        'roc',
+        toCurve(rocPoints(so, cw), 'fpr', 'tpr', `importance-weighted (${describe}); one point per distinct score`),
+      ],
+      ['roc_unweighted', toCurve(rocPoints(so, cu), 'fpr', 'tpr', 'unweighted; one point per distinct score')],
+    ];
+    for (const [name, c] of curves) if (c) results.curve(name, c);
+    results.table('importanceWeights', run.weightsTable);
+    results.table('thresholdCounts', {
+      threshold: run.threshold,
+      weighted: countsAtBlocks(cw, run.nAbove),
+      unweighted: countsAtBlocks(cu, run.nAbove),
     });
   },
   resampledKeys: (run, wrote) => wrote.filter((k) => Number.isFinite(run.weighted[IW_KEYS.indexOf(k as IwKey)])),

@@ -142,6 +142,7 @@ test('importance-weighted families: each statistic at the full data is its point
     data,
     weights: w.weights,
     describe: w.describe,
+    weightsTable: w.table,
     threshold: 0.5,
     so,
     nAbove,
