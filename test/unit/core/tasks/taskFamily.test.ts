@@ -4,7 +4,9 @@
  * classificationFamilies.test.ts): each family's statistic at the full data (no multiplicities) is
  * its point estimate, it gives exactly the keys it says it resamples, and the task's resampling plan
  * — the one kernel under the families' statistics — gives the point estimates at all-ones
- * multiplicities; the families together write every key of the evaluation, in its order.
+ * multiplicities; the families together write every key of the evaluation, in its order. And a
+ * family's typed tables: declared, written by its step after its point estimates, an undeclared
+ * one an error; every table of a ranking run but the runner's summary comes from a family.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,7 +20,16 @@ import { blocksAtOrAbove, scoreOrder } from '../../../../src/core/metrics/binary
 import { metricVector } from '../../../../src/core/metrics/importance';
 import { ResultsBuilder } from '../../../../src/core/results/builder';
 import type { TaskContext } from '../../../../src/core/tasks/types';
-import { familyResampledKeys, familyStep, familyValues, type TaskFamily } from '../../../../src/core/tasks/taskFamily';
+import {
+  familyResampledKeys,
+  familyStep,
+  familyValues,
+  type FamilyRecord,
+  type TaskFamily,
+} from '../../../../src/core/tasks/taskFamily';
+import { RANKING_PIPELINE } from '../../../../src/core/tasks/rankingTables';
+import { evaluateFile } from '../../../../src/core/evaluate';
+import { tableOf } from '../../../../src/core/results/tables';
 import { RANKING_FAMILIES } from '../../../../src/core/tasks/rankingFamilies';
 import { catalogResampleOf } from '../../../../src/core/tasks/rankingCatalogFamily';
 import type { RankingRun, RankingSums } from '../../../../src/core/tasks/rankingRun';
@@ -168,4 +179,64 @@ test('importance-weighted families: each statistic at the full data is its point
   assert.equal(IW_FAMILIES[1]!.place!(target, 'recall', [0.1, 0.2]), false);
   // familyValues gathers every family's statistic of one resample.
   assert.equal(Object.keys(familyValues(IW_FAMILIES, run, fullIwSums(run))).length, 14);
+});
+
+test('a family declares its typed tables and its step writes them after its point estimates', async () => {
+  const config = resolveConfig([{ task: 'classification' }]);
+  const ctx = context(config, '/tmp');
+  // A family of this test only: one key, then a table that reads it (the tables step runs after the point step).
+  const family: TaskFamily<FamilyRecord, never, never> = {
+    name: 'example',
+    point: (_run, c) => c.results.metric('classification', 'accuracy', 0.75),
+    tableNames: ['confusion'],
+    tables: (_run, c) => {
+      const a = c.results.metrics.accuracy!.value!;
+      c.results.table('confusion', {
+        labels: ['yes', 'no'],
+        matrix: [
+          [a, 1 - a],
+          [0, 1],
+        ],
+      });
+    },
+  };
+  const run: FamilyRecord = {};
+  await familyStep(family)(run, ctx);
+  assert.deepEqual(run.familyKeys, { example: ['accuracy'] }, 'the table is no key of the family');
+  // Read back by name with its type (ResultTables['confusion']), no cast.
+  const confusion = tableOf(ctx.results, 'confusion');
+  assert.deepEqual(confusion?.labels, ['yes', 'no']);
+  assert.deepEqual(confusion?.matrix, [
+    [0.75, 0.25],
+    [0, 1],
+  ]);
+
+  // A table the family does not declare is an error, named.
+  const undeclared: TaskFamily<FamilyRecord, never, never> = {
+    name: 'undeclared',
+    point: () => undefined,
+    tableNames: ['confusion'],
+    tables: (_run, c) => c.results.table('scoresUsed', { selective: 'score', calibration: null }),
+  };
+  await assert.rejects(familyStep(undeclared)({}, ctx), /the undeclared family wrote the table scoresUsed/);
+});
+
+test('ranking: every table of a run but the runner’s summary is declared by a family of the pipeline, which writes it', async () => {
+  const results = await evaluateFile(join(SAME, 'run.jsonl'), {
+    overrides: { task: 'ranking', k: [1, 3], train: 'train.csv', itemEmbeddings: 'items.npy', bootstrap: { n: 0 } },
+  });
+  const declared = new Map<string, string>(
+    RANKING_PIPELINE.flatMap((f) => (f.tableNames ?? []).map((t) => [t, f.name] as const)),
+  );
+  const written = Object.keys(results.tables).filter((t) => t !== 'rankingSummary');
+  assert.deepEqual(written.sort(), ['activityBins', 'itemMap', 'perUserHistograms']);
+  for (const t of written) assert.ok(declared.has(t), `${t} is declared`);
+  assert.equal(declared.get('itemMap'), 'itemMap');
+  assert.equal(declared.get('categoryBreakdown'), 'categories');
+  // The curves family draws the baselines family's curves beside the run's.
+  const recall = results.curves['metricVsK.recall']!;
+  assert.deepEqual(recall.xs, [1, 2, 3]);
+  assert.deepEqual(Object.keys(recall.extra ?? {}), ['popularity', 'random']);
+  assert.equal(recall.ys[2], results.metrics['recall@3']!.value);
+  assert.deepEqual(Object.keys(results.baselines ?? {}), ['popularity', 'random']);
 });
