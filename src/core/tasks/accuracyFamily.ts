@@ -62,7 +62,10 @@ const point: ClassificationStep = (run, ctx) => {
       note: 'mean over rows of Σ_c (p_c − 1[y=c])² (multi-class, range [0, 2])',
     });
   }
-  // in the weights as written (tiny weights are scaled up for the metrics: io/weights.ts)
+};
+
+/** `tables.confusion`, in the weights as written (tiny weights are scaled up for the metrics: io/weights.ts). */
+const tables: ClassificationStep = ({ prepared, data }, { results }) => {
   const shift = data.weightShift ?? 0;
   const matrix = confusionMatrix(prepared).map((row) => row.map((x) => unshiftWeight(x, shift)));
   results.table('confusion', { labels: data.classes, matrix });
@@ -71,6 +74,8 @@ const point: ClassificationStep = (run, ctx) => {
 export const classificationFamily: ClassificationFamily = {
   name: 'classification',
   point,
+  tableNames: ['confusion'],
+  tables,
   resample: (_run, { agg, perClass }, out) => {
     Object.assign(out, agg.values);
     if (!perClass) return;

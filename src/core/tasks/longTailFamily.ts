@@ -66,8 +66,6 @@ const point: ClassificationStep = (run, ctx) => {
       }
     }
   }
-  // After the long-tail setup, so the table carries train count, rank, shot and group.
-  results.table('perClass', perClassTable(run));
 };
 
 function perClassTable(run: ClassificationRun): PerClassRow[] {
@@ -95,6 +93,9 @@ function perClassTable(run: ClassificationRun): PerClassRow[] {
 export const longTailFamily: ClassificationFamily = {
   name: 'longtail',
   point,
+  tableNames: ['perClass'],
+  // After the long-tail setup, so the table carries train count, rank, shot and group.
+  tables: (run, ctx) => ctx.results.table('perClass', perClassTable(run)),
   resample: (run, { agg }, out) => {
     Object.assign(out, aggregateLongTail(run.longTail, agg.stats));
   },
