@@ -109,6 +109,8 @@ export const runClassification: TaskRunner = async (ctx) => {
     run.validation = split.validation;
     run.resampleWorkers = resampleWorkers;
     run.text = loaded.text;
+    // without per-row values nothing reads the derived scores in row order after they are sorted
+    run.scoresSpent = ctx.perItem === false;
     run.source = {
       path: ctx.path,
       format: loaded.format,

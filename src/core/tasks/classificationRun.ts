@@ -58,6 +58,14 @@ export interface ClassificationRun extends FamilyRecord {
   selective?: SelectiveSetup | null;
   /** Columns kept as written (the `slices` columns), by name. */
   text?: Record<string, TextColumn>;
+  /**
+   * The run's data is its own and no step reads its derived scores (`data.probTerms.score`) in row
+   * order once the selective family has sorted them: the sort then takes their memory as its own
+   * and leaves the data an empty score array (8 bytes a row fewer, and 8 fewer at the sort's peak).
+   * Set by the runner of an evaluation that writes no per-row values; never for data a caller
+   * holds on to (the inspection's, a merge's).
+   */
+  scoresSpent?: boolean;
   /** The source description the runner returns (for snapshots of the results in stages). */
   source?: RunnerSource;
   /** The bootstrap's worker threads, started when reading ended (see `startBootstrapWorkers`). */

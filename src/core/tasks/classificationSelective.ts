@@ -9,6 +9,7 @@
  * resample's multiplicities per row), without sorting again.
  */
 import { CONFIG_DEFAULTS } from '../config/types';
+import { collectGarbage } from '../collectGarbage';
 import { EvalLensError } from '../diagnostics';
 import type { ClassificationData } from '../data/classificationData';
 import type { PreparedClassification } from '../metrics/classification';
@@ -175,7 +176,12 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
       `${data.file}: \`acceptThreshold\` / \`targetCoverage\` need confidence scores, which this file does not have; every row is accepted.`,
     );
   }
-  const rows = sortRowsByScore(allScores, wrong, sortOpts);
+  // The scores derived while reading are sorted in their own memory when nothing reads them in
+  // row order afterwards (ClassificationRun.scoresSpent); the data then holds none.
+  const terms = data.probTerms;
+  const spend = run.scoresSpent === true && terms !== null && scores === terms.score;
+  const rows = sortRowsByScore(allScores, wrong, { ...sortOpts, consumeScores: spend });
+  if (spend) run.data = { ...data, probTerms: { ...terms, score: new Float64Array(0) } };
   let mask: Uint8Array | null = null;
   if (rule.kind === 'column') {
     mask = new Uint8Array(rows.n);
@@ -189,7 +195,7 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
       file: cfgName,
       column: 'eceBins',
     });
-  const confidence = scores && !isProbability ? topLabelConfidence(data) : null;
+  const confidence = scores && !isProbability ? topLabelConfidence(run.data) : null;
   // the bins in shared memory too with resamples to come (no ordinary copy left to the collector)
   const binsOf = (r: SortedRows): Int32Array => binIndices(r, B, shared ? sharedZeros(Int32Array, r.n) : undefined);
   if (scores && isProbability) {
@@ -586,6 +592,9 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   const s = ctx.results.time('selective.prepare', () => prepareSelective(run, ctx));
   run.selective = s;
   if (!s) return;
+  // The sort let go of its keys and a second order (12 bytes a row, 24 when it distributed them
+  // into buckets): given back before the curves below allocate theirs.
+  collectGarbage(ctx.collectGarbage === true, s.ranked ? 12 * s.rows.n : 0);
   const { results, warnings, config } = ctx;
   const file = run.data.file;
   const { acc, threshold } = acceptanceFor(s, null);

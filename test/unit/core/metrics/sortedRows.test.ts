@@ -130,3 +130,33 @@ test('with `shared`, the per-position arrays are over shared memory and hold the
     assertSame(shared, referenceSort(scores, wrong, opts), `n ${n}, reference`);
   }
 });
+
+test('with `consumeScores`, the scores become the sorted scores (no copy), the same rows as without', () => {
+  const rng = createRng(29);
+  for (const n of [1, 9, 400, 20000]) {
+    // no −0 here: every score of these rows may be consumed
+    const scores = scoresOf(rng, n).map((v) => (v === 0 ? 0 : v));
+    const wrong = Uint8Array.from({ length: n }, () => (rng.next() < 0.3 ? 1 : 0));
+    const opts: SortRowsOptions = { weights: Float64Array.from({ length: n }, () => rng.next() * 2) };
+    const original = Float64Array.from(scores);
+    const expected = referenceSort(original, wrong, opts);
+    const got = sortRowsByScore(scores, wrong, { ...opts, consumeScores: true });
+    assert.equal(got.score, scores, `n ${n}: the caller's array holds the sorted scores`);
+    assertSame(got, expected, `n ${n}`);
+    // with `shared`, scores over ordinary memory are copied into shared memory and left as they were
+    const kept = Float64Array.from(original);
+    const sharedRows = sortRowsByScore(kept, wrong, { ...opts, shared: true, consumeScores: true });
+    assert.ok(sharedRows.score !== kept && sharedRows.score.buffer instanceof SharedArrayBuffer, `n ${n}`);
+    assert.deepEqual(kept, original, `n ${n}: not consumed`);
+    assertSame(sharedRows, expected, `n ${n}, shared`);
+  }
+});
+
+test('with `consumeScores`, scores holding a −0 are copied, so that −0 and +0 stay as given', () => {
+  const scores = Float64Array.from([0.5, -0, 0.2, 0]);
+  const copy = Float64Array.from(scores);
+  const rows = sortRowsByScore(scores, [0, 0, 0, 0], { consumeScores: true });
+  assert.notEqual(rows.score, scores);
+  for (let i = 0; i < scores.length; i++) assert.ok(Object.is(scores[i], copy[i]));
+  assert.ok(Object.is(rows.score[2], -0) && Object.is(rows.score[3], 0));
+});

@@ -210,3 +210,31 @@ test('shiftTestSize: N_max of the sampled protocol, named in the shift notes; a 
   const c = await run({ shiftTestSize: 10 });
   assert.ok(c.warnings.list.some((w) => w.code === 'shift-test-size-unused'));
 });
+
+test('an evaluation without per-row values (its derived scores sorted in place) has the same results as one with them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'evallens-task-'));
+  const rng = createRng(41);
+  const lines = ['id,label,part,prob_0,prob_1,prob_2'];
+  for (let i = 0; i < 300; i++) {
+    const w = [rng.next(), rng.next(), rng.next()];
+    const s = w[0] + w[1] + w[2];
+    // some tied scores: probabilities on a coarse grid for a third of the rows
+    const p = w.map((x) => (i % 3 === 0 ? Math.round((x / s) * 10) / 10 : x / s));
+    lines.push(`r${i},${rng.int(3)},${i % 4 === 0 ? 'a' : 'b'},${p.join(',')}`);
+  }
+  writeFileSync(join(dir, 'preds.csv'), lines.join('\n'));
+  // without resamples the sorted scores are the data's own array (with them, a shared copy)
+  for (const n of [0, 30])
+    for (const score of ['msp', 'margin', 'entropy'] as const) {
+      const outputs = [];
+      for (const perItem of [true, false]) {
+        const cfg = config({ score, slices: ['part'], configFile: join(dir, 'eval-lens.json') });
+        const ctx = { ...ctxFor(join(dir, 'preds.csv'), cfg, dir), perItem };
+        ctx.config = { ...ctx.config, bootstrap: { ...ctx.config.bootstrap, n } };
+        await runClassification(ctx);
+        const { metrics, curves, tables } = ctx.results;
+        outputs.push(JSON.stringify({ metrics, curves, tables }));
+      }
+      assert.equal(outputs[1], outputs[0], `${score}, ${n} resamples`);
+    }
+});
