@@ -14,7 +14,7 @@ import { collectGarbage } from '../collectGarbage';
 import { CONFIG_DEFAULTS } from '../config/types';
 import { loadClassification } from '../io/loadClassification';
 import type { TaskRunner } from './types';
-import { prepareRun, type ClassificationStep } from './classificationRun';
+import { prepareRun, type ClassificationRun, type ClassificationStep } from './classificationRun';
 import { CLASSIFICATION_FAMILIES, familyStep } from './classificationFamilies';
 import { classificationCiStep, startBootstrapWorkers } from './classificationCi';
 import { classificationPerRow } from './classificationPerItem';
@@ -78,6 +78,46 @@ function splitForMetrics(
   return { loaded: subsetClassification(all, test), plan, validation };
 }
 
+/**
+ * Whether a step after the point estimates (computed by prepareRun) reads the per-row NLL, Brier
+ * and true-class rank terms: the slice and fold tables (each slice's and fold's values), the
+ * bootstrap and a paired comparison (each resample's), and the per-row values.
+ */
+function termsReadAfterPoint(run: ClassificationRun, ctx: TaskContext): boolean {
+  return (
+    ctx.perItem !== false ||
+    ctx.onResampling !== undefined ||
+    (ctx.config.bootstrap?.n ?? 0) > 0 ||
+    (ctx.config.slices?.length ?? 0) > 0 ||
+    run.source?.columns?.fold !== undefined
+  );
+}
+
+/**
+ * Empties the run's NLL, Brier and true-class rank terms (its prepared vectors and the data's),
+ * which no later step reads: 20 bytes a row let go before the selective family sorts. The classification
+ * family reads only whether they exist. Returns the bytes let go.
+ */
+function releaseTerms(run: ClassificationRun): number {
+  const pr = run.prepared;
+  let bytes = 0;
+  const empty = <T extends Float64Array | Int32Array>(a: T | null): T | null => {
+    if (a === null) return null;
+    bytes += a.byteLength;
+    return new (a.constructor as new (n: number) => T)(0);
+  };
+  run.prepared = { ...pr, nllTerm: empty(pr.nllTerm), brierTerm: empty(pr.brierTerm), trueRank: empty(pr.trueRank) };
+  const t = run.data.probTerms;
+  if (t)
+    run.data.probTerms = {
+      ...t,
+      nllTerm: new Float64Array(0),
+      brierTerm: new Float64Array(0),
+      trueRank: new Int32Array(0),
+    };
+  return bytes;
+}
+
 export const runClassification: TaskRunner = async (ctx) => {
   let loaded = await loadClassification(ctx.path, ctx.config, ctx.warnings, ctx.progress, {
     // the `slices` columns and the subgroup column, as written
@@ -119,6 +159,7 @@ export const runClassification: TaskRunner = async (ctx) => {
       columns: loaded.columns,
       ...(split.plan ? { split: splitSummary(split.plan) } : {}),
     };
+    if (!termsReadAfterPoint(run, ctx)) collectGarbage(ctx.collectGarbage === true, releaseTerms(run));
     for (const { name, step } of CLASSIFICATION_STEPS) {
       checkCancelled(ctx.progress);
       ctx.progress?.report?.(name, 0);
