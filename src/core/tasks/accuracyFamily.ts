@@ -76,6 +76,7 @@ export const classificationFamily: ClassificationFamily = {
   point,
   tableNames: ['confusion'],
   tables,
+  sliceKeys: () => ['accuracy', 'macro_f1'],
   resample: (_run, { agg, perClass }, out) => {
     Object.assign(out, agg.values);
     if (!perClass) return;

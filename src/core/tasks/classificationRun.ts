@@ -153,7 +153,8 @@ export interface ResampleSums {
  *
  * A family that registers in classificationFamilies.ts gets, with no code of its own, its
  * intervals (the one bootstrap service), its provisional intervals, its paired intervals in a
- * comparison (the run's resampling plan), its slices and its subsets.
+ * comparison (the run's resampling plan) and its subsets; the keys it lists in `sliceKeys`, their
+ * slice and fold values (slices.ts).
  */
 export interface ClassificationFamily extends TaskFamily<ClassificationRun, ResampleSums, ResampleRun> {
   /** The family's name: its progress stage and its timing; the results family of its keys, but for `subgroups` (theirs is `classification`). */

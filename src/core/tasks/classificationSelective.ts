@@ -821,6 +821,8 @@ const isCalibrationKey = (k: string): boolean => (CALIBRATION_KEYS as readonly s
 export const selectiveFamily: ClassificationFamily = {
   name: 'selective',
   point: selectiveStep,
+  // the area under the risk–coverage curve, when the rows are ranked by a score
+  sliceKeys: (run) => (run.selective?.ranked ? ['aurc'] : []),
   resample: (_run, { selective }, out) => {
     if (selective) for (const k in selective) if (!isCalibrationKey(k)) out[k] = selective[k]!;
   },
@@ -830,6 +832,7 @@ export const selectiveFamily: ClassificationFamily = {
 export const calibrationFamily: ClassificationFamily = {
   name: 'calibration',
   point: calibrationStep,
+  sliceKeys: (run) => (run.selective?.ranked && run.selective.calib ? ['ece'] : []),
   resample: (_run, { selective }, out) => {
     if (selective) for (const k of CALIBRATION_KEYS) if (k in selective) out[k] = selective[k]!;
   },

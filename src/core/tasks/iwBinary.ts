@@ -266,7 +266,7 @@ export const runIwBinary: TaskRunner = async (ctx) => {
     };
   }
 
-  if (config.slices?.length) await results.timeAsync('slices', () => iwSlicesStep(loaded, w.weights, t, ctx));
+  if (config.slices?.length) await results.timeAsync('slices', () => iwSlicesStep(loaded, run, ctx));
 
   const source = { path: ctx.path, format: loaded.format, rows: loaded.rows, rowsUsed: data.n, columns: data.columns };
   if (config.bootstrap.n > 0) {

@@ -76,6 +76,7 @@ function toCurve(p: CurvePoints | null, x: string, y: string, note: string): Cur
  */
 export const importanceFamily: IwFamily = {
   name: 'importance',
+  sliceKeys: () => ['precision', 'recall', 'average_precision'],
   point: (run, ctx) => {
     IW_KEYS.forEach((k, j) => {
       ctx.results.metric('importance', k, orNull(run.weighted[j]), {

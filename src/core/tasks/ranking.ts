@@ -197,7 +197,7 @@ export const runRanking: TaskRunner = async (ctx) => {
     results.time('per-user', () => {
       results.perItem = { kind: 'user', ids: evaluatedUsers, values: perItemValues(run, ks, evaluatedUsers.length) };
     });
-  if (config.slices?.length) await results.timeAsync('slices', () => rankingSlicesStep(data, run, ks, ctx));
+  if (config.slices?.length) await results.timeAsync('slices', () => rankingSlicesStep(data, famRun, ctx));
   results.table('rankingSummary', {
     users: data.users.size,
     listsInRun: data.lists.user.length,

@@ -3,10 +3,13 @@
  * n, the task's headline metrics with bootstrap intervals, and the difference to the whole file
  * with its interval.
  *
- * Every value — slice and whole file — is computed by the evaluation's own metric functions
- * (`aggregateClassification`, `calibrationValues`, `aurcValues`, `metricVector`) over the rows of
- * the slice, in file order, as if the slice were a file of its own; the whole-file values are
- * computed the same way over all rows.
+ * A generic service over the family contract (taskFamily.ts): the headline metrics are the keys
+ * the task's families declare for slices (`sliceKeys`), and every value — slice and whole file —
+ * is those families' own statistic on the task's statistic restricted to the slice's rows
+ * ({@link RestrictedStatistic}; each task's in sliceStatistics.ts), as if the slice were a file of
+ * its own; the whole-file values are computed the same way over all rows (or taken from the
+ * evaluation's metrics, the same values). No metric is named here: a family's new key is sliced by
+ * listing it in its `sliceKeys`.
  *
  * Intervals: one bootstrap of the whole file (the configured resamples, confidence and seed; per
  * stratum for iw-binary files and for a `stratified` classification bootstrap with a group column).
@@ -19,25 +22,21 @@ import { Warnings } from '../diagnostics';
 import type { ResolvedConfig } from '../config/types';
 import { CONFIG_DEFAULTS } from '../config/types';
 import type { TextColumn } from '../data/textColumn';
-import { blocksAtOrAbove, scoreOrder } from '../metrics/binaryCurve';
-import { binIndices, calibrationValues } from '../metrics/calibration';
-import { aggregateClassification, type PreparedClassification } from '../metrics/classification';
-import { IW_KEYS, metricVector } from '../metrics/importance';
-import { aurcValues } from '../metrics/riskCoverage';
-import { gatherCounts, sortedSubsets, sortRowsByScore, type SortedRows } from '../metrics/sortedRows';
+import { directionOf } from '../results/directions';
 import type { Direction, SliceMetricValue, SliceRow } from '../results/types';
 import { strataOf } from '../stats/bootstrap';
 import { planIntervals, type Intervals } from '../stats/planIntervals';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
 import { sliceValues, type SliceValues } from '../rows/sliceValues';
 import type { FilterTerm } from '../rows/types';
+import { familySliceKeys, familyValues, type TaskFamily } from './taskFamily';
 
 export type { SliceMetricValue, SliceRow };
 
 /**
- * A task's headline metrics over a set of rows. `prepare(rows)` gets the rows of a slice (file
- * order) and returns a function of their multiplicities (null = each row once) giving one value
- * per key (NaN = undefined).
+ * A task's headline metrics over a set of rows ({@link familySliceMetrics}). `prepare(rows)` gets
+ * the rows of a slice (file order) and returns a function of their multiplicities (null = each row
+ * once) giving one value per key (NaN = undefined).
  */
 export interface SliceMetrics {
   /** What the bootstrap resamples: the file's rows, or a ranking run's users. */
@@ -49,7 +48,8 @@ export interface SliceMetrics {
   strata: Int32Array | null;
 }
 
-function pick<T extends ArrayLike<number> | null>(a: T, rows: Int32Array): T {
+/** `a` at `rows` (`out[j] = a[rows[j]]`), an array of the same kind; null stays null. */
+export function pick<T extends ArrayLike<number> | null>(a: T, rows: Int32Array): T {
   if (a === null) return a;
   const out = new (a as unknown as { constructor: new (n: number) => T & { [i: number]: number } }).constructor(
     rows.length,
@@ -58,145 +58,44 @@ function pick<T extends ArrayLike<number> | null>(a: T, rows: Int32Array): T {
   return out;
 }
 
-export interface ClassificationSliceInput {
-  prepared: PreparedClassification;
-  /** The selective score per row, or null (see `order`). */
-  scores: Float64Array | null;
-  /**
-   * Every row already sorted by the selective score (the selective family's order, descending, ties
-   * in row order), when the evaluation has it: each slice's order is then cut from it in one pass
-   * instead of sorting the slice again, and `scores` is not needed.
-   */
-  order?: SortedRows | null;
-  /** ECE is defined (the score is a probability) with this many bins; null = no ECE. */
-  eceBins: number | null;
-  /**
-   * Every row sorted by the calibration confidence when that is not the selective score (a run
-   * ranked by a margin or an entropy: ECE bins the top-label probability of the same rows, as the
-   * calibration family does); absent or null: ECE bins the selective order's scores.
-   */
-  calibOrder?: SortedRows | null;
+/**
+ * A task's statistic restricted to some of its units: what its resampling plan computes for the
+ * whole run, computed as if the run held only those units. `restrict(units)` (increasing indices,
+ * in the units' own order) gives the families' shared run of those units and a function of their
+ * multiplicities (null = each unit once, the point estimate) giving the resample's shared sums,
+ * from which every family's statistic writes its keys.
+ */
+export interface RestrictedStatistic<Sums, Shared> {
+  /** What the bootstrap resamples: the file's rows, or a ranking run's users. */
+  unit: 'row' | 'user';
+  /** Stratum per unit for the bootstrap, or null. */
   strata: Int32Array | null;
-}
-
-/** Classification: accuracy, macro_f1, ece (probability scores), aurc (any score). */
-export function classificationSliceMetrics(input: ClassificationSliceInput): SliceMetrics {
-  const { prepared: P, scores, eceBins } = input;
-  const order = input.order ?? null;
-  const cut = order ? sortedSubsets(order) : null;
-  const calibCut = input.calibOrder && input.calibOrder !== order ? sortedSubsets(input.calibOrder) : null;
-  const ranked = scores !== null || order !== null;
-  const keys = ['accuracy', 'macro_f1', ...(ranked && eceBins ? ['ece'] : []), ...(ranked ? ['aurc'] : [])];
-  const directions: Direction[] = keys.map((k) => (k === 'ece' || k === 'aurc' ? 'lower' : 'higher'));
-  return {
-    unit: 'row',
-    keys,
-    directions,
-    strata: input.strata,
-    prepare(rows) {
-      const sub: PreparedClassification = {
-        ...P,
-        n: rows.length,
-        labels: pick(P.labels, rows),
-        preds: pick(P.preds, rows),
-        weights: pick(P.weights, rows),
-        correct: pick(P.correct, rows),
-        nllTerm: pick(P.nllTerm, rows),
-        brierTerm: pick(P.brierTerm, rows),
-        trueRank: pick(P.trueRank, rows),
-      };
-      const wrong = new Uint8Array(rows.length);
-      for (let j = 0; j < rows.length; j++) wrong[j] = sub.correct[j] ? 0 : 1;
-      const sorted =
-        rows.length === 0
-          ? null
-          : cut
-            ? cut(rows, wrong, sub.weights)
-            : scores
-              ? sortRowsByScore(pick(scores, rows), wrong, { weights: sub.weights })
-              : null;
-      const calibSorted = calibCut && sorted ? calibCut(rows, wrong, sub.weights) : sorted;
-      const bins = calibSorted && eceBins ? binIndices(calibSorted, eceBins) : null;
-      const buf = sorted ? new Float64Array(sorted.n) : null;
-      const calibBuf = calibSorted && calibSorted !== sorted ? new Float64Array(calibSorted.n) : buf;
-      return (mult) => {
-        const v = aggregateClassification(sub, mult).values;
-        const out = [v.accuracy ?? NaN, v.macro_f1 ?? NaN];
-        const m = mult && sorted ? gatherCounts(sorted, mult, buf!) : null;
-        const calibM =
-          calibSorted === sorted ? m : mult && calibSorted ? gatherCounts(calibSorted, mult, calibBuf!) : null;
-        if (ranked && eceBins) out.push(calibSorted ? calibrationValues(calibSorted, eceBins, calibM, bins).ece : NaN);
-        if (ranked) out.push(sorted ? aurcValues(sorted, m).aurc : NaN);
-        return out;
-      };
-    },
-  };
-}
-
-export interface IwSliceInput {
-  labels: Uint8Array;
-  scores: Float64Array;
-  /** The importance weights of the headline (weighted) metrics. */
-  weights: Float64Array;
-  threshold: number;
-  strata: Int32Array | null;
-}
-
-const IW_HEADLINE = ['precision', 'recall', 'average_precision'] as const;
-
-/** Importance-weighted binary: weighted precision and recall at the threshold, average precision. */
-export function iwSliceMetrics(input: IwSliceInput): SliceMetrics {
-  const at = IW_HEADLINE.map((k) => IW_KEYS.indexOf(k));
-  return {
-    unit: 'row',
-    keys: [...IW_HEADLINE],
-    directions: IW_HEADLINE.map(() => 'higher'),
-    strata: input.strata,
-    prepare(rows) {
-      const labels = pick(input.labels, rows);
-      const w = pick(input.weights, rows);
-      const so = scoreOrder(pick(input.scores, rows));
-      const nAbove = blocksAtOrAbove(so, input.threshold);
-      const wm = new Float64Array(rows.length);
-      return (mult) => {
-        let weights = w;
-        if (mult) {
-          for (let j = 0; j < rows.length; j++) wm[j] = w[j] * mult[j];
-          weights = wm;
-        }
-        const v = rows.length > 0 ? metricVector(so, labels, weights, nAbove) : null;
-        return at.map((j) => (v ? v[j] : NaN));
-      };
-    },
-  };
+  restrict(units: Int32Array): { shared: Shared; sums: (mult: Float64Array | null) => Sums };
 }
 
 /**
- * Ranking: means over users of per-user values (the evaluation's per-user vectors, NaN = the user
- * has no value and is left out), e.g. `recall@K` and `ndcg@K` at every cutoff.
+ * The slice metrics of a task's families: the keys they declare for slices (`sliceKeys`), each
+ * slice's values those families' own statistic on the task's statistic restricted to the slice's
+ * units. A family's new key is sliced by listing it in its `sliceKeys`.
  */
-export function userMeanSliceMetrics(perUser: Record<string, Float64Array>, keys: string[]): SliceMetrics {
-  const vectors = keys.map((k) => perUser[k]);
+export function familySliceMetrics<Run, Sums, Shared>(
+  families: readonly TaskFamily<Run, Sums, Shared>[],
+  run: Run,
+  statistic: RestrictedStatistic<Sums, Shared>,
+): SliceMetrics {
+  const sliced = families.filter((f) => f.resample && f.sliceKeys);
+  const keys = familySliceKeys(sliced, run);
   return {
-    unit: 'user',
+    unit: statistic.unit,
     keys,
-    directions: keys.map(() => 'higher'),
-    strata: null,
-    prepare(rows) {
-      const vals = vectors.map((v) => pick(v, rows));
-      return (mult) =>
-        vals.map((v) => {
-          let s = 0;
-          let w = 0;
-          for (let j = 0; j < v.length; j++) {
-            const x = v[j];
-            if (x !== x) continue;
-            const m = mult ? mult[j] : 1;
-            s += m * x;
-            w += m;
-          }
-          return w > 0 ? s / w : NaN;
-        });
+    directions: keys.map(directionOf),
+    strata: statistic.strata,
+    prepare(units) {
+      const { shared, sums } = statistic.restrict(units);
+      return (mult) => {
+        const v = familyValues(sliced, shared, sums(mult));
+        return keys.map((k) => v[k] ?? NaN);
+      };
     },
   };
 }

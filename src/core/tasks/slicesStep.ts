@@ -1,46 +1,34 @@
 /**
- * The `slices` step of the classification and iw-binary tasks: `tables.slices` from the columns
- * named by `slices` (kept as text by the loaders). See slices.ts for the definitions.
+ * The `slices` step of every task: `tables.slices` from the columns named by `slices` (kept as
+ * text by the loaders; a ranking run's per-user attributes), and the classification task's
+ * `tables.folds`. The metrics are the task's families' (their `sliceKeys`), over the task's
+ * statistic restricted to each slice (sliceStatistics.ts). See slices.ts for the definitions.
  */
 import type { LoadedIwBinary } from '../io/loadIwBinary';
 import type { ClassificationRun } from './classificationRun';
 import type { TaskContext } from './types';
-import { rowScores } from '../metrics/rowScores';
 import { resampleProgress } from '../stats/bootstrap';
-import {
-  classificationSliceMetrics,
-  classificationStrata,
-  computeSlices,
-  iwSliceMetrics,
-  sliceOptions,
-  userMeanSliceMetrics,
-  type SliceMetrics,
-} from './slices';
+import { classificationStrata, computeSlices, familySliceMetrics, sliceOptions, type SliceMetrics } from './slices';
+import { classificationStatistic, iwStatistic, rankingStatistic } from './sliceStatistics';
+import { CLASSIFICATION_SLICE_ORDER } from './classificationFamilies';
+import { IW_FAMILIES, type IwRun } from './iwFamilies';
+import { RANKING_FAMILIES } from './rankingFamilies';
+import type { RankingRun } from './rankingRun';
+import { familyResampledKeys } from './taskFamily';
 import { computeFolds } from './folds';
 import type { RankingData } from '../data/rankingData';
-import type { ListEvaluation } from '../metrics/ranking/evaluateLists';
 import type { TextColumn } from '../data/textColumn';
 import { activityBinEdges, activityBinOf } from '../metrics/ranking/perUser';
 import { binnedSliceValues, type SliceValues } from '../rows/sliceValues';
 
 /**
- * The headline metrics of a classification run as slice metrics: every row in the order of the
- * score the selective family ranks by (with a validation/test split, the run's rows are the rows
- * the metrics cover, so a slice's diff is slice − headline on the same rows), so that each slice is
- * cut from it instead of being sorted again. Otherwise the scores are derived again and sorted.
+ * The slice metrics of a classification run: its families' slice keys over the run's statistic
+ * restricted to each slice (with a validation/test split, the run's rows are the rows the metrics
+ * cover, so a slice's diff is slice − headline on the same rows).
  */
 export function classificationRunSliceMetrics(run: ClassificationRun, ctx: TaskContext): SliceMetrics {
-  const s = run.selective;
-  const order = s?.ranked ? s.rows : null;
-  return classificationSliceMetrics({
-    prepared: run.prepared,
-    // ECE only when the calibration family ran (a probability score)
-    scores: s?.ranked && !order ? rowScores(run.data, ctx.config) : null,
-    order,
-    eceBins: s?.calib ? s.calib.B : null,
-    calibOrder: s?.calib ? s.calib.rows : null,
-    strata: classificationStrata(ctx.config, run.data.groupColumn, run.data.labels),
-  });
+  const strata = classificationStrata(ctx.config, run.data.groupColumn, run.data.labels);
+  return familySliceMetrics(CLASSIFICATION_SLICE_ORDER, run, classificationStatistic(run, strata));
 }
 
 export async function classificationSlicesStep(run: ClassificationRun, ctx: TaskContext): Promise<void> {
@@ -88,16 +76,11 @@ export function classificationFoldsStep(run: ClassificationRun, ctx: TaskContext
     );
 }
 
-export async function iwSlicesStep(
-  loaded: LoadedIwBinary,
-  weights: Float64Array,
-  threshold: number,
-  ctx: TaskContext,
-): Promise<void> {
+export async function iwSlicesStep(loaded: LoadedIwBinary, run: IwRun, ctx: TaskContext): Promise<void> {
   const names = ctx.config.slices;
   if (!names?.length) return;
   const { data } = loaded;
-  const metrics = iwSliceMetrics({ labels: data.labels, scores: data.scores, weights, threshold, strata: data.strata });
+  const metrics = familySliceMetrics(IW_FAMILIES, run, iwStatistic(run));
   ctx.results.table(
     'slices',
     await computeSlices(
@@ -135,16 +118,11 @@ function numberColumn(name: string, values: ArrayLike<number>): TextColumn {
  * Ranking slices: the evaluated users cut by their train interactions (`trainCount`, needs
  * `train`; in the activity bins of `tables.activityBins`, `activityBins` or its default, so the
  * Slices and Ranking tabs show the same bins) or their number of relevant items (`relevant`, in
- * `sliceBins` quantile bins); recall@K and NDCG@K at every cutoff,
+ * `sliceBins` quantile bins); the families' slice keys (recall@K and NDCG@K at every cutoff),
  * means over the slice's users, with the users' bootstrap (resampling users, as the intervals of
  * the ranking metrics).
  */
-export async function rankingSlicesStep(
-  data: RankingData,
-  run: ListEvaluation,
-  ks: number[],
-  ctx: TaskContext,
-): Promise<void> {
+export async function rankingSlicesStep(data: RankingData, run: RankingRun, ctx: TaskContext): Promise<void> {
   const names = ctx.config.slices;
   if (!names?.length) return;
   const users = Int32Array.from(run.evaluated, (j) => data.lists.user[j]);
@@ -169,9 +147,14 @@ export async function rankingSlicesStep(
     }
   }
   if (columns.length === 0) return;
-  const keys = ks.flatMap((k) => [`recall@${k}`, `ndcg@${k}`]).filter((k) => run.perUser[k]);
-  const metrics = userMeanSliceMetrics(run.perUser, keys);
+  // the user means of every key the sliced families' statistics give
+  const means = familyResampledKeys(
+    RANKING_FAMILIES.filter((f) => f.sliceKeys),
+    run,
+  );
+  const metrics = familySliceMetrics(RANKING_FAMILIES, run, rankingStatistic(run, means));
   const m = ctx.results.metrics;
+  const { keys } = metrics;
   const wholePoint = keys.every((k) => k in m) ? keys.map((k) => m[k].value ?? NaN) : undefined;
   ctx.results.table(
     'slices',

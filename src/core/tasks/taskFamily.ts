@@ -4,7 +4,8 @@
  * once) and the list of families it registers; the families write the point estimates and say
  * how one resample gives their scalars, and the services — the one bootstrap service
  * (bootstrapService.ts) for the run's intervals and provisional stages, the paired comparison
- * through the run's resampling plan — take it from there. Written once here, so that the three
+ * through the run's resampling plan, the slice and fold tables (slices.ts, over the task's statistic
+ * restricted to a slice's rows) — take it from there. Written once here, so that the three
  * tasks cannot drift apart in how a family is recorded, which keys are resampled or how a
  * resample's values are gathered.
  *
@@ -64,6 +65,12 @@ export interface TaskFamily<Run, Sums, Shared = Run> {
    * baselines beside the run).
    */
   tables?: (run: Run, ctx: TaskContext) => void | Promise<void>;
+  /**
+   * The keys of its statistic that the slice and fold tables report (its headline scalars), given
+   * the run; absent: none. Each slice's value is this statistic over the slice's units alone (the
+   * task's statistic restricted to them, tasks/slices.ts), so a key needs no slice code of its own.
+   */
+  sliceKeys?: (run: Run) => readonly string[];
 }
 
 /**
@@ -110,6 +117,11 @@ export function familyResampledKeys<Run extends FamilyRecord>(
     const wrote = run.familyKeys?.[f.name] ?? [];
     return f.resampledKeys ? f.resampledKeys(run, wrote) : wrote;
   });
+}
+
+/** The keys the slice table reports, family by family, in the families' order (see {@link TaskFamily.sliceKeys}). */
+export function familySliceKeys<Run>(families: readonly TaskFamily<Run, never, never>[], run: Run): string[] {
+  return families.flatMap((f) => (f.resample && f.sliceKeys ? [...f.sliceKeys(run)] : []));
 }
 
 /** Every family's values of one resample, from its shared sums (families without a statistic skipped). */

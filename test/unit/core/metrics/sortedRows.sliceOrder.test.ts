@@ -6,9 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classificationSliceMetrics } from '../../../../src/core/tasks/slices';
 import { prepareClassification } from '../../../../src/core/metrics/classification';
-import { sortedSubsets, sortRowsByScore } from '../../../../src/core/metrics/sortedRows';
+import { binIndices, calibrationValues } from '../../../../src/core/metrics/calibration';
+import { aurcValues } from '../../../../src/core/metrics/riskCoverage';
+import { gatherCounts, sortedSubsets, sortRowsByScore, type SortedRows } from '../../../../src/core/metrics/sortedRows';
 import { createRng, type Rng } from '../../../../src/core/stats/rng';
 import { classNames, makeData } from '../../helpers/classification';
 
@@ -66,6 +67,12 @@ test('sortedSubsets refuses rows the sorted rows do not hold', () => {
   assert.throws(() => sortedSubsets(part)(Int32Array.from([2, 5]), new Uint8Array(2), null), /1 of the 2 rows/);
 });
 
+/** ECE (10 bins) and AURC of sorted rows under multiplicities in the rows' own order (null: each once). */
+function eceAurc(sorted: SortedRows, mult: Float64Array | null): number[] {
+  const m = mult ? gatherCounts(sorted, mult) : null;
+  return [calibrationValues(sorted, 10, m, binIndices(sorted, 10)).ece, aurcValues(sorted, m).aurc];
+}
+
 test('slice metrics from the cut order equal those from sorting each slice (point and resampled)', () => {
   const rng = createRng(5);
   const C = 4;
@@ -90,19 +97,17 @@ test('slice metrics from the cut order equal those from sorting each slice (poin
     const scores = Float64Array.from(probs, (r) => Math.max(...r));
     const wrong = Uint8Array.from(P.correct, (c) => 1 - c);
     const order = sortRowsByScore(scores, wrong, { weights: data.weights });
-    const common = { prepared: P, eceBins: 10, strata: null };
-    const bySort = classificationSliceMetrics({ ...common, scores });
-    const byCut = classificationSliceMetrics({ ...common, scores: null, order });
-    assert.deepEqual(byCut.keys, ['accuracy', 'macro_f1', 'ece', 'aurc']);
-    assert.deepEqual(byCut.keys, bySort.keys);
+    const cut = sortedSubsets(order);
     for (const p of [0.05, 0.3, 1]) {
       const rows = subsetOf(rng, n, p);
-      const a = bySort.prepare(rows);
-      const b = byCut.prepare(rows);
-      assert.deepEqual(b(null), a(null), `point, ${rows.length} rows`);
+      const w = data.weights ? pick(data.weights, rows) : null;
+      const sw = pick(wrong, rows);
+      const a = sortRowsByScore(pick(scores, rows), sw, { weights: w });
+      const b = cut(rows, sw, w);
+      assert.deepEqual(eceAurc(b, null), eceAurc(a, null), `point, ${rows.length} rows`);
       for (let r = 0; r < 5; r++) {
         const mult = Float64Array.from({ length: rows.length }, () => rng.int(3));
-        assert.deepEqual(b(mult), a(mult), `resample ${r}, ${rows.length} rows`);
+        assert.deepEqual(eceAurc(b, mult), eceAurc(a, mult), `resample ${r}, ${rows.length} rows`);
       }
     }
   }

@@ -1,0 +1,184 @@
+/**
+ * Each task's statistic restricted to some of its units ({@link RestrictedStatistic}, slices.ts):
+ * the shared sums one resample gives the task's families (classificationRun.ts `ResampleSums`,
+ * iwFamilies.ts `IwSums`, rankingRun.ts `RankingSums`), computed over the rows (users) of a slice
+ * or a fold as if the file held only those, under multiplicities over them. The families' own
+ * statistics then give every slice value, so a family's key is sliced with no code of its own.
+ *
+ * Each restriction computes its sums with the metric functions the slices have always used, in the
+ * same order of summation, so a slice's values (and, with the same seed, its intervals) are the
+ * ones earlier versions wrote:
+ *
+ * - classification: the per-class sums of the slice's rows (metrics/classification.ts
+ *   `aggregateClassification`) and the selective pass over the slice's rows in score order, cut
+ *   from the run's order (metrics/sortedRows.ts `sortedSubsets`), calibration over the same cut of
+ *   the calibration order with its own bins. The slice's selective setup keeps the acceptance rule
+ *   (a `targetCoverage` threshold is chosen on the slice's rows), not the class groups (a slice has
+ *   no per-group keys) nor the operating-point list (its values go to the whole run's table);
+ * - importance-weighted binary: the weighted and unweighted metric vectors of the slice's rows in
+ *   their own score order (metrics/importance.ts `metricVector`), with the run's row weights;
+ * - ranking: the means over the slice's users of each per-user key the sliced families read, in
+ *   user order.
+ */
+import { blocksAtOrAbove, scoreOrder } from '../metrics/binaryCurve';
+import { binIndices } from '../metrics/calibration';
+import { aggregateClassification, type PreparedClassification } from '../metrics/classification';
+import { rowsByClass } from '../metrics/evolving';
+import { IW_KEYS, metricVector } from '../metrics/importance';
+import { sortedSubsets, type SortedRows } from '../metrics/sortedRows';
+import { selectiveScalars, selectiveScratch } from './classificationSelective';
+import type { ClassificationRun, ResampleRun, ResampleSums, SelectiveSetup } from './classificationRun';
+import type { IwRun, IwSums } from './iwFamilies';
+import type { RankingResampleRun, RankingRun, RankingSums } from './rankingRun';
+import { pick, type RestrictedStatistic } from './slices';
+
+/** The classification statistic over some rows; `strata`: the run's bootstrap strata per row. */
+export function classificationStatistic(
+  run: ClassificationRun,
+  strata: Int32Array | null,
+): RestrictedStatistic<ResampleSums, ResampleRun> {
+  const P = run.prepared;
+  const sel = run.selective?.ranked ? run.selective : null;
+  // The slice's rows in the run's score orders, cut from them instead of sorted again.
+  const cut = sel ? sortedSubsets(sel.rows) : null;
+  const cutCalib = sel?.calib && sel.calib.rows !== sel.rows ? sortedSubsets(sel.calib.rows) : null;
+  const accept = run.data.accept;
+  return {
+    unit: 'row',
+    strata,
+    restrict(rows) {
+      const sub: PreparedClassification = {
+        ...P,
+        n: rows.length,
+        labels: pick(P.labels, rows),
+        preds: pick(P.preds, rows),
+        weights: pick(P.weights, rows),
+        correct: pick(P.correct, rows),
+        nllTerm: pick(P.nllTerm, rows),
+        brierTerm: pick(P.brierTerm, rows),
+        trueRank: pick(P.trueRank, rows),
+      };
+      let point: ResampleRun['point'] | null = null;
+      let classRows: Int32Array[] | null | undefined;
+      // Made when a statistic first reads them (the sliced families may not).
+      const shared: ResampleRun = {
+        prepared: sub,
+        get point() {
+          return (point ??= aggregateClassification(sub));
+        },
+        longTail: run.longTail,
+        evolving: run.evolving,
+        get classRows() {
+          return classRows === undefined ? (classRows = run.classRows ? rowsByClass(sub) : null) : classRows;
+        },
+      };
+      let setup: SelectiveSetup | null = null;
+      if (sel && rows.length > 0) {
+        const wrong = new Uint8Array(rows.length);
+        for (let j = 0; j < rows.length; j++) wrong[j] = sub.correct[j] ? 0 : 1;
+        const sorted = cut!(rows, wrong, sub.weights);
+        const calibRows = cutCalib ? cutCalib(rows, wrong, sub.weights) : sorted;
+        setup = {
+          ...sel,
+          rows: sorted,
+          operatingPoints: null,
+          mask: sel.mask && accept ? maskOf(sorted, rows, accept) : null,
+          groupNames: [],
+          reweight: false,
+          groupTrainShare: null,
+          calib: sel.calib ? { ...sel.calib, rows: calibRows, bins: binIndices(calibRows, sel.calib.B) } : null,
+        };
+      }
+      const scratch = setup ? selectiveScratch(setup) : undefined;
+      return {
+        shared,
+        sums: (mult) => ({
+          agg: aggregateClassification(sub, mult),
+          counts: mult,
+          perClass: false,
+          selective: setup ? selectiveScalars(setup, mult, scratch) : null,
+        }),
+      };
+    },
+  };
+}
+
+/** The `accept` column of the slice's rows in their score order. */
+function maskOf(sorted: SortedRows, rows: Int32Array, accept: Uint8Array): Uint8Array {
+  const mask = new Uint8Array(sorted.n);
+  for (let q = 0; q < sorted.n; q++) mask[q] = accept[rows[sorted.rowIndex[q]]];
+  return mask;
+}
+
+/** The importance-weighted statistic over some rows, with the run's weights and threshold. */
+export function iwStatistic(run: IwRun): RestrictedStatistic<IwSums, unknown> {
+  const K = IW_KEYS.length;
+  const { data } = run;
+  return {
+    unit: 'row',
+    strata: data.strata,
+    restrict(rows) {
+      const labels = pick(data.labels, rows);
+      const w = pick(run.weights, rows);
+      const so = scoreOrder(pick(data.scores, rows));
+      const nAbove = blocksAtOrAbove(so, run.threshold);
+      const wm = new Float64Array(rows.length);
+      return {
+        shared: null,
+        sums: (mult) => {
+          const values = new Float64Array(2 * K).fill(NaN);
+          if (rows.length === 0) return { values };
+          let weights = w;
+          if (mult) {
+            for (let j = 0; j < rows.length; j++) wm[j] = w[j] * mult[j];
+            weights = wm;
+          }
+          values.set(metricVector(so, labels, weights, nAbove), 0);
+          values.set(metricVector(so, labels, mult, nAbove), K);
+          return { values };
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The ranking statistic over some of the evaluated users: the mean of each of `keys` (per-user
+ * keys of the run's evaluation) over them, each user counted by its multiplicity, users without a
+ * value left out (NaN: none has one).
+ */
+export function rankingStatistic(
+  run: RankingRun,
+  keys: readonly string[],
+): RestrictedStatistic<RankingSums, RankingResampleRun> {
+  const perUser = run.evaluation.perUser;
+  const used = keys.filter((k) => perUser[k] !== undefined);
+  return {
+    unit: 'user',
+    strata: null,
+    restrict(users) {
+      const vals = used.map((k) => pick(perUser[k], users));
+      const shared: RankingResampleRun = { ks: run.ks, evaluated: pick(run.evaluated, users), catalog: null };
+      return {
+        shared,
+        sums: (mult) => {
+          const means: Record<string, number> = {};
+          used.forEach((key, q) => {
+            const v = vals[q];
+            let s = 0;
+            let w = 0;
+            for (let j = 0; j < v.length; j++) {
+              const x = v[j];
+              if (x !== x) continue;
+              const m = mult ? mult[j] : 1;
+              s += m * x;
+              w += m;
+            }
+            means[key] = w > 0 ? s / w : NaN;
+          });
+          return { means, counts: mult };
+        },
+      };
+    },
+  };
+}

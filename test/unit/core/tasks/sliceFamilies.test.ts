@@ -1,0 +1,69 @@
+/**
+ * Slices are a service over the one family contract (tasks/slices.ts `familySliceMetrics`): the
+ * slice table reports the keys the task's families declare (`sliceKeys`), and each slice's value
+ * is those families' own statistic on the task's statistic restricted to the slice's units (that
+ * this is the point estimate on a file of the slice's rows, for every task: sliceSubsets.test.ts).
+ * So a family with a new scalar gets slice values (and intervals) by naming the key in its
+ * `sliceKeys`, with no slice code of its own.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { SliceMetricValue } from '../../../../src/core/results/types';
+import { Warnings } from '../../../../src/core/diagnostics';
+import { resolveConfig } from '../../../../src/core/config/load';
+import { loadIwBinary } from '../../../../src/core/io/loadIwBinary';
+import { blocksAtOrAbove, scoreOrder } from '../../../../src/core/metrics/binaryCurve';
+import { IW_KEYS, metricVector } from '../../../../src/core/metrics/importance';
+import { resolveIwWeights } from '../../../../src/core/tasks/iwBinary';
+import { IW_FAMILIES, type IwFamily, type IwRun } from '../../../../src/core/tasks/iwFamilies';
+import { computeSlices, familySliceMetrics } from '../../../../src/core/tasks/slices';
+import { iwStatistic } from '../../../../src/core/tasks/sliceStatistics';
+import { closeAbs } from '../../helpers/numericClose';
+
+test('a family with a new scalar gets slice values and intervals with no slice code of its own', async () => {
+  const path = join(__dirname, '../../../fixtures/iw/golden_strata_0.csv');
+  const config = resolveConfig([{ task: 'iw-binary', populationSize: 100000, biasedSize: 1000, threshold: 0.5 }]);
+  const warnings = new Warnings();
+  const { data } = await loadIwBinary(path, { invalidRows: 'error', warnings });
+  const w = resolveIwWeights(data, config, warnings);
+  // The whole file's score order and vectors are the point steps'; a slice's statistic reads the
+  // rows, their weights and the threshold.
+  const whole = scoreOrder(data.scores);
+  const run: IwRun = { data, weights: w.weights, describe: w.describe, threshold: 0.5, so: whole, nAbove: 0 } as IwRun;
+  const P = IW_KEYS.indexOf('precision');
+  const R = IW_KEYS.indexOf('recall');
+  // A test-only family: the mean of weighted precision and recall, read from the task's sums.
+  const meanPr: IwFamily = {
+    name: 'mean_pr',
+    point: () => {},
+    resample: (_run, { values }, out) => (out.mean_pr = (values[P]! + values[R]!) / 2),
+    sliceKeys: () => ['mean_pr'],
+  };
+  const metrics = familySliceMetrics([...IW_FAMILIES, meanPr], run, iwStatistic(run));
+  assert.deepEqual(metrics.keys, ['precision', 'recall', 'average_precision', 'mean_pr']);
+  // Two slices by row parity.
+  const codes = Int32Array.from({ length: data.n }, (_, i) => i % 2);
+  const column = { name: 'parity', values: ['even', 'odd'], codes };
+  const table = await computeSlices(
+    [column],
+    metrics,
+    data.n,
+    { bins: 10, minSize: 1, bootstrap: { n: 60, confidence: 0.9, seed: 4, stratified: false } },
+    new Warnings(),
+    'golden',
+  );
+  assert.equal(table.length, 2);
+  for (const row of table) {
+    const rows = Int32Array.from({ length: data.n }, (_, i) => i).filter(
+      (i) => (i % 2 === 0) === (row.value === 'even'),
+    );
+    const pick = <T extends Float64Array | Uint8Array>(a: T): T => a.filter((_, i) => rows.includes(i)) as T;
+    const sso = scoreOrder(pick(data.scores));
+    const v = metricVector(sso, pick(data.labels), pick(w.weights), blocksAtOrAbove(sso, 0.5));
+    const cell = row.mean_pr as SliceMetricValue;
+    closeAbs(cell.value, (v[P]! + v[R]!) / 2, 1e-12, `${row.value}: mean_pr`);
+    assert.ok(cell.ci && cell.ci[0] <= cell.value! && cell.value! <= cell.ci[1], `${row.value}: an interval around it`);
+    assert.ok(row.diff.mean_pr?.ci, `${row.value}: the difference's interval`);
+  }
+});
