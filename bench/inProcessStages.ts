@@ -35,8 +35,12 @@ export interface Stage {
 
 const CLS = 'bench/data/cls/preds.csv';
 const RANK = 'bench/data/rank/recs.jsonl';
+/** The importance-weighted example (188 rows), sliced by its score in quantile bins. */
+const IW = 'examples/iw-breast-cancer/logreg.csv';
 /** Resamples of the timed bootstraps: enough for the engine's steady state, few enough for many rounds. */
 const RESAMPLES = 200;
+/** Resamples of the sliced evaluations of the bench files (their slice step: 2–3 s for 20 on the 200,000 rows). */
+const SLICE_RESAMPLES = 20;
 
 const seconds = (t0: number): number => (performance.now() - t0) / 1000;
 
@@ -62,6 +66,22 @@ export async function stages(root: string): Promise<Stage[]> {
     {
       name: `ranking, ${RESAMPLES} resamples`,
       run: () => evaluation(at(RANK), { bootstrap: { n: RESAMPLES, confidence: 0.95, seed: 0 } }),
+    },
+    // The slice tables with their bootstrap (step `slices`): every resample evaluates the whole file
+    // and each slice again on the calling thread, so a few resamples of the large files already take
+    // seconds; the small importance-weighted example, with the resamples of its own config.
+    {
+      name: `classification sliced by label, ${SLICE_RESAMPLES} resamples`,
+      run: () => evaluation(at(CLS), { slices: ['label'], bootstrap: { n: SLICE_RESAMPLES, seed: 0 } }),
+    },
+    {
+      name: `ranking sliced by trainCount and relevant, ${SLICE_RESAMPLES} resamples`,
+      run: () =>
+        evaluation(at(RANK), { slices: ['trainCount', 'relevant'], bootstrap: { n: SLICE_RESAMPLES, seed: 0 } }),
+    },
+    {
+      name: 'iw-binary example sliced by score, 1000 resamples',
+      run: () => evaluation(at(IW), { slices: ['score'], bootstrap: { n: 1000, seed: 0 } }),
     },
   ];
 
