@@ -273,10 +273,61 @@ function inUnitInterval(s: Float64Array): boolean {
 /** Scratch buffers reused across bootstrap resamples. */
 export interface SelectiveScratch {
   mult: Float64Array;
+  /** The multiplicities in the calibration order, when it is not the score order (else null). */
+  calibMult: Float64Array | null;
 }
 
 export function selectiveScratch(s: SelectiveSetup): SelectiveScratch {
-  return { mult: new Float64Array(s.rows.n) };
+  const calibMult = s.calib && s.calib.rows !== s.rows ? new Float64Array(s.calib.rows.n) : null;
+  return { mult: new Float64Array(s.rows.n), calibMult };
+}
+
+/**
+ * The parts of the selective pass, each computed only when asked for: the acceptance's operating
+ * point (coverage, selective risk, the group errors, the `operatingPoints` values), the exact AURC
+ * keys, the 101-point grid keys, and calibration (ECE, MCE, adaptive ECE). The whole evaluation and
+ * its bootstrap ask for all; a slice table for the parts its keys come from.
+ */
+export interface SelectiveParts {
+  operatingPoint: boolean;
+  aurc: boolean;
+  grid: boolean;
+  calibration: boolean;
+}
+
+const ALL_PARTS: SelectiveParts = { operatingPoint: true, aurc: true, grid: true, calibration: true };
+
+/** The part of the selective pass that gives `key`, or null when the pass gives no such key. */
+function partOf(key: string): keyof SelectiveParts | null {
+  if (isCalibrationKey(key)) return 'calibration';
+  if (key.includes('_grid101')) return 'grid';
+  if (key === 'aurc' || key === 'eaurc' || key === 'aurc_balanced' || key === 'aurc_worst') return 'aurc';
+  if (
+    key === 'coverage' ||
+    key === 'selective_risk' ||
+    key === 'balanced_error' ||
+    key === 'worst_error' ||
+    key === 'weighted_balanced_error' ||
+    key.startsWith('error_group.') ||
+    key.startsWith(OPERATING_POINT_PREFIX)
+  )
+    return 'operatingPoint';
+  return null;
+}
+
+/**
+ * The parts of the selective pass that give `keys`. A key the pass does not give is taken for a
+ * value derived from the pass's (a family's own statistic over them) and asks for every part, so
+ * a caller leaves out the keys it knows to come from elsewhere.
+ */
+export function selectivePartsFor(keys: readonly string[]): SelectiveParts {
+  const parts: SelectiveParts = { operatingPoint: false, aurc: false, grid: false, calibration: false };
+  for (const key of keys) {
+    const part = partOf(key);
+    if (part === null) return ALL_PARTS;
+    parts[part] = true;
+  }
+  return parts;
 }
 
 /**
@@ -309,23 +360,25 @@ export function acceptanceFor(
 
 /**
  * Every scalar of the selective and calibration families, keyed as the stable metric keys of src/core/glossary, for the
- * full data (`counts` null) or a resample (`counts[i]` = multiplicity of row i, file order).
- * Undefined values are NaN. O(n·G) per call.
+ * full data (`counts` null) or a resample (`counts[i]` = multiplicity of row i, file order); with
+ * `parts`, only the keys of those parts. Undefined values are NaN. O(n·G) per call.
  */
 export function selectiveScalars(
   s: SelectiveSetup,
   counts: ArrayLike<number> | null,
   scratch?: SelectiveScratch,
+  parts: SelectiveParts = ALL_PARTS,
 ): Record<string, number> {
   const sc = counts ? (scratch ?? selectiveScratch(s)) : null;
-  const mult = sc ? gatherCounts(s.rows, counts!, sc.mult) : null;
+  const scoreOrder = parts.operatingPoint || parts.aurc || parts.grid;
+  const mult = sc && scoreOrder ? gatherCounts(s.rows, counts!, sc.mult) : null;
   const calibMult =
-    !s.calib || !sc
+    !s.calib || !sc || !parts.calibration
       ? mult
       : s.calib.rows === s.rows
-        ? mult
-        : gatherCounts(s.calib.rows, counts!, new Float64Array(s.calib.rows.n));
-  return scalarsOf(s, mult, s.calib ? calibMult : null);
+        ? (mult ?? gatherCounts(s.rows, counts!, sc.mult))
+        : gatherCounts(s.calib.rows, counts!, sc.calibMult!);
+  return scalarsOf(s, mult, s.calib ? calibMult : null, parts);
 }
 
 /**
@@ -442,21 +495,24 @@ function scalarsOf(
   s: SelectiveSetup,
   mult: Multiplicities | null,
   calibMult: Multiplicities | null,
+  parts: SelectiveParts = ALL_PARTS,
 ): Record<string, number> {
   const out: Record<string, number> = {};
-  const { acc } = acceptanceFor(s, mult);
-  const op = operatingPoint(s.rows, acc, mult, { reweight: s.reweight, epsilon: s.epsilon });
-  out.coverage = op.coverage;
-  out.selective_risk = op.risk;
   const G = s.groupNames.length;
-  if (G > 0) {
-    s.groupNames.forEach((g, gi) => (out[`error_group.${g}`] = op.groupError[gi]));
-    out.balanced_error = op.balanced;
-    out.worst_error = op.worst;
-    if (s.groupTrainShare) out.weighted_balanced_error = trainWeightedMean(op.groupError, s.groupTrainShare);
+  if (parts.operatingPoint) {
+    const { acc } = acceptanceFor(s, mult);
+    const op = operatingPoint(s.rows, acc, mult, { reweight: s.reweight, epsilon: s.epsilon });
+    out.coverage = op.coverage;
+    out.selective_risk = op.risk;
+    if (G > 0) {
+      s.groupNames.forEach((g, gi) => (out[`error_group.${g}`] = op.groupError[gi]));
+      out.balanced_error = op.balanced;
+      out.worst_error = op.worst;
+      if (s.groupTrainShare) out.weighted_balanced_error = trainWeightedMean(op.groupError, s.groupTrainShare);
+    }
+    if (s.operatingPoints) Object.assign(out, operatingPointValues(s, mult));
   }
-  if (s.operatingPoints) Object.assign(out, operatingPointValues(s, mult));
-  if (s.ranked) {
+  if (s.ranked && parts.aurc) {
     const a = aurcValues(s.rows, mult);
     out.aurc = a.aurc;
     out.eaurc = a.eaurc;
@@ -464,6 +520,8 @@ function scalarsOf(
       out.aurc_balanced = a.aurcBalanced;
       out.aurc_worst = a.aurcWorst;
     }
+  }
+  if (s.ranked && parts.grid) {
     const g = aurcGrid101(s.rows, mult);
     const put = (k: string, v: number | undefined) => (out[k] = g ? (v as number) : NaN);
     put('aurc_grid101', g?.standard);
@@ -475,7 +533,7 @@ function scalarsOf(
       put('aurc_worst_grid101_0.2_1', g?.worstFrom02);
     }
   }
-  if (s.calib) {
+  if (s.calib && parts.calibration) {
     const c = calibrationValues(s.calib.rows, s.calib.B, calibMult, s.calib.bins);
     out.ece = c.ece;
     out.mce = c.mce;

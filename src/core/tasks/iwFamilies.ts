@@ -164,6 +164,21 @@ export const unweightedFamily: IwFamily = {
 
 export const IW_FAMILIES: readonly IwFamily[] = [importanceFamily, unweightedFamily];
 
+/**
+ * Which halves of the sums give `keys`: the weighted values the importance family's keys, the
+ * unweighted the baseline's; a key of neither (a value a family derives from the sums) needs both.
+ */
+export function iwHalvesFor(keys: readonly string[]): { weighted: boolean; unweighted: boolean } {
+  let weighted = false;
+  let unweighted = false;
+  for (const k of keys) {
+    if ((IW_KEYS as readonly string[]).includes(k)) weighted = true;
+    else if (UNWEIGHTED_KEYS.includes(k)) unweighted = true;
+    else return { weighted: true, unweighted: true };
+  }
+  return { weighted, unweighted };
+}
+
 /** The full data's sums: the point vectors. */
 export function fullIwSums(run: IwRun): IwSums {
   const values = new Float64Array(2 * IW_KEYS.length);

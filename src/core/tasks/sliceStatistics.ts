@@ -14,11 +14,14 @@
  *   from the run's order (metrics/sortedRows.ts `sortedSubsets`), calibration over the same cut of
  *   the calibration order with its own bins. The slice's selective setup keeps the acceptance rule
  *   (a `targetCoverage` threshold is chosen on the slice's rows), not the class groups (a slice has
- *   no per-group keys) nor the operating-point list (its values go to the whole run's table);
+ *   no per-group keys) nor the operating-point list (its values go to the whole run's table). Of
+ *   the selective pass, only the parts the sliced keys come from (classificationSelective.ts
+ *   `selectivePartsFor`: for `aurc` and `ece`, the exact AURC and calibration, not the operating
+ *   point at the acceptance rule nor the 101-point grid);
  * - importance-weighted binary: the weighted and unweighted metric vectors of the slice's rows in
- *   their own score order (metrics/importance.ts `metricVector`), with the run's row weights;
- * - ranking: the means over the slice's users of each per-user key the sliced families read, in
- *   user order.
+ *   their own score order (metrics/importance.ts `metricVector`), with the run's row weights, each
+ *   only when a sliced key comes from it (iwFamilies.ts `iwHalvesFor`);
+ * - ranking: the means over the slice's users of each sliced per-user key, in user order.
  */
 import { blocksAtOrAbove, scoreOrder } from '../metrics/binaryCurve';
 import { binIndices } from '../metrics/calibration';
@@ -26,9 +29,9 @@ import { aggregateClassification, type PreparedClassification } from '../metrics
 import { rowsByClass } from '../metrics/evolving';
 import { IW_KEYS, metricVector } from '../metrics/importance';
 import { sortedSubsets, type SortedRows } from '../metrics/sortedRows';
-import { selectiveScalars, selectiveScratch } from './classificationSelective';
+import { selectivePartsFor, selectiveScalars, selectiveScratch } from './classificationSelective';
 import type { ClassificationRun, ResampleRun, ResampleSums, SelectiveSetup } from './classificationRun';
-import type { IwRun, IwSums } from './iwFamilies';
+import { iwHalvesFor, type IwRun, type IwSums } from './iwFamilies';
 import type { RankingResampleRun, RankingRun, RankingSums } from './rankingRun';
 import { pick, type RestrictedStatistic } from './slices';
 
@@ -46,7 +49,7 @@ export function classificationStatistic(
   return {
     unit: 'row',
     strata,
-    restrict(rows) {
+    restrict(rows, keys) {
       const sub: PreparedClassification = {
         ...P,
         n: rows.length,
@@ -90,13 +93,15 @@ export function classificationStatistic(
         };
       }
       const scratch = setup ? selectiveScratch(setup) : undefined;
+      // The parts of the selective pass the keys read; a key of the class sums reads none.
+      const parts = selectivePartsFor(keys.filter((k) => !(k in run.point.values)));
       return {
         shared,
         sums: (mult) => ({
           agg: aggregateClassification(sub, mult),
           counts: mult,
           perClass: false,
-          selective: setup ? selectiveScalars(setup, mult, scratch) : null,
+          selective: setup ? selectiveScalars(setup, mult, scratch, parts) : null,
         }),
       };
     },
@@ -117,24 +122,30 @@ export function iwStatistic(run: IwRun): RestrictedStatistic<IwSums, unknown> {
   return {
     unit: 'row',
     strata: data.strata,
-    restrict(rows) {
+    restrict(rows, keys) {
       const labels = pick(data.labels, rows);
       const w = pick(run.weights, rows);
       const so = scoreOrder(pick(data.scores, rows));
       const nAbove = blocksAtOrAbove(so, run.threshold);
       const wm = new Float64Array(rows.length);
+      const halves = iwHalvesFor(keys);
+      // one buffer for every call (read before the next): a new one per resample made the small
+      // slices of the 188-row example 1.5x slower in one process
+      const values = new Float64Array(2 * K);
       return {
         shared: null,
         sums: (mult) => {
-          const values = new Float64Array(2 * K).fill(NaN);
+          values.fill(NaN);
           if (rows.length === 0) return { values };
-          let weights = w;
-          if (mult) {
-            for (let j = 0; j < rows.length; j++) wm[j] = w[j] * mult[j];
-            weights = wm;
+          if (halves.weighted) {
+            let weights = w;
+            if (mult) {
+              for (let j = 0; j < rows.length; j++) wm[j] = w[j] * mult[j];
+              weights = wm;
+            }
+            values.set(metricVector(so, labels, weights, nAbove), 0);
           }
-          values.set(metricVector(so, labels, weights, nAbove), 0);
-          values.set(metricVector(so, labels, mult, nAbove), K);
+          if (halves.unweighted) values.set(metricVector(so, labels, mult, nAbove), K);
           return { values };
         },
       };
@@ -143,20 +154,18 @@ export function iwStatistic(run: IwRun): RestrictedStatistic<IwSums, unknown> {
 }
 
 /**
- * The ranking statistic over some of the evaluated users: the mean of each of `keys` (per-user
- * keys of the run's evaluation) over them, each user counted by its multiplicity, users without a
- * value left out (NaN: none has one).
+ * The ranking statistic over some of the evaluated users: the mean of each of the keys asked for
+ * (per-user keys of the run's evaluation) over them, each user counted by its multiplicity, users
+ * without a value left out (NaN: none has one). A key without per-user values (a value a family
+ * derives from the means) asks for the means of every per-user key.
  */
-export function rankingStatistic(
-  run: RankingRun,
-  keys: readonly string[],
-): RestrictedStatistic<RankingSums, RankingResampleRun> {
+export function rankingStatistic(run: RankingRun): RestrictedStatistic<RankingSums, RankingResampleRun> {
   const perUser = run.evaluation.perUser;
-  const used = keys.filter((k) => perUser[k] !== undefined);
   return {
     unit: 'user',
     strata: null,
-    restrict(users) {
+    restrict(users, keys) {
+      const used = keys.every((k) => perUser[k] !== undefined) ? keys : Object.keys(perUser);
       const vals = used.map((k) => pick(perUser[k], users));
       const shared: RankingResampleRun = { ks: run.ks, evaluated: pick(run.evaluated, users), catalog: null };
       return {

@@ -60,17 +60,22 @@ export function pick<T extends ArrayLike<number> | null>(a: T, rows: Int32Array)
 
 /**
  * A task's statistic restricted to some of its units: what its resampling plan computes for the
- * whole run, computed as if the run held only those units. `restrict(units)` (increasing indices,
- * in the units' own order) gives the families' shared run of those units and a function of their
- * multiplicities (null = each unit once, the point estimate) giving the resample's shared sums,
- * from which every family's statistic writes its keys.
+ * whole run, computed as if the run held only those units. `restrict(units, keys)` (units:
+ * increasing indices, in the units' own order) gives the families' shared run of those units and
+ * a function of their multiplicities (null = each unit once, the point estimate) giving the
+ * resample's shared sums, from which every family's statistic writes its keys. The sums need only
+ * serve `keys`, the keys the table reads: a part of them that none of those keys comes from is left
+ * out (each task's parts: sliceStatistics.ts), so a slice costs what its keys cost, not what every
+ * key of its families costs. A key the sums do not know is taken for a value a family derives from
+ * them, and gets all of them. The sums of one call are read before the next call, so a restriction
+ * may reuse its buffers.
  */
 export interface RestrictedStatistic<Sums, Shared> {
   /** What the bootstrap resamples: the file's rows, or a ranking run's users. */
   unit: 'row' | 'user';
   /** Stratum per unit for the bootstrap, or null. */
   strata: Int32Array | null;
-  restrict(units: Int32Array): { shared: Shared; sums: (mult: Float64Array | null) => Sums };
+  restrict(units: Int32Array, keys: readonly string[]): { shared: Shared; sums: (mult: Float64Array | null) => Sums };
 }
 
 /**
@@ -91,7 +96,7 @@ export function familySliceMetrics<Run, Sums, Shared>(
     directions: keys.map(directionOf),
     strata: statistic.strata,
     prepare(units) {
-      const { shared, sums } = statistic.restrict(units);
+      const { shared, sums } = statistic.restrict(units, keys);
       return (mult) => {
         const v = familyValues(sliced, shared, sums(mult));
         return keys.map((k) => v[k] ?? NaN);

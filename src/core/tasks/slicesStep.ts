@@ -14,7 +14,6 @@ import { CLASSIFICATION_SLICE_ORDER } from './classificationFamilies';
 import { IW_FAMILIES, type IwRun } from './iwFamilies';
 import { RANKING_FAMILIES } from './rankingFamilies';
 import type { RankingRun } from './rankingRun';
-import { familyResampledKeys } from './taskFamily';
 import { computeFolds } from './folds';
 import type { RankingData } from '../data/rankingData';
 import type { TextColumn } from '../data/textColumn';
@@ -147,12 +146,7 @@ export async function rankingSlicesStep(data: RankingData, run: RankingRun, ctx:
     }
   }
   if (columns.length === 0) return;
-  // the user means of every key the sliced families' statistics give
-  const means = familyResampledKeys(
-    RANKING_FAMILIES.filter((f) => f.sliceKeys),
-    run,
-  );
-  const metrics = familySliceMetrics(RANKING_FAMILIES, run, rankingStatistic(run, means));
+  const metrics = familySliceMetrics(RANKING_FAMILIES, run, rankingStatistic(run));
   const m = ctx.results.metrics;
   const { keys } = metrics;
   const wholePoint = keys.every((k) => k in m) ? keys.map((k) => m[k].value ?? NaN) : undefined;

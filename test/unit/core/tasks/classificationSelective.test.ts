@@ -5,7 +5,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runClassification } from '../../../../src/core/tasks/classification';
-import { calibrationStep, selectiveScalars, selectiveStep } from '../../../../src/core/tasks/classificationSelective';
+import {
+  calibrationStep,
+  selectivePartsFor,
+  selectiveScalars,
+  selectiveStep,
+} from '../../../../src/core/tasks/classificationSelective';
 import type { TaskContext } from '../../../../src/core/tasks/types';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
 import type { ClassificationData } from '../../../../src/core/data/classificationData';
@@ -172,6 +177,45 @@ test('selectiveScalars with all-ones counts equals the point values (weighted fo
     for (const k of Object.keys(a)) {
       if (Number.isNaN(a[k])) assert.ok(Number.isNaN(b[k]), k);
       else close(b[k], a[k], 1e-12);
+    }
+  }
+});
+
+test('selectiveScalars of the parts some keys come from: each key as the whole pass gives it, no key of another part', async () => {
+  const rng = createRng(44);
+  const variants: Partial<ResolvedConfig>[] = [
+    { targetCoverage: [0.6, 0.8], reweight: true },
+    { acceptThreshold: 0.5, score: 'margin' },
+    { targetCoverage: 0.7, score: 'entropy' },
+  ];
+  for (const extra of variants) {
+    const data = randomData(rng, 250, 5, { ties: true, weighted: true });
+    const { run } = await runSteps(data, noCi({ trainCounts: [100, 50, 20, 10, 5], groups: [2], ...extra }));
+    const s = run.selective!;
+    const counts = Float64Array.from({ length: data.n }, () => rng.int(3));
+    for (const mult of [null, counts]) {
+      const all = selectiveScalars(s, mult);
+      const keys = Object.keys(all);
+      assert.ok(keys.includes('operatingPoints.1.coverage') || !Array.isArray(extra.targetCoverage));
+      for (const key of keys) {
+        const some = selectiveScalars(s, mult, undefined, selectivePartsFor([key]));
+        assert.ok(key in some, `${key} alone`);
+        assert.ok(Object.keys(some).length < keys.length, `${key}: not every part`);
+        if (Number.isNaN(all[key])) assert.ok(Number.isNaN(some[key]), key);
+        else assert.equal(some[key], all[key], key);
+      }
+      // the keys of a slice table: the exact AURC and calibration only
+      assert.deepEqual(Object.keys(selectiveScalars(s, mult, undefined, selectivePartsFor(['aurc', 'ece']))).sort(), [
+        'aurc',
+        'aurc_balanced',
+        'aurc_worst',
+        'eaurc',
+        'ece',
+        'ece_adaptive',
+        'mce',
+      ]);
+      // a key the pass does not give (a value derived from the pass's) asks for every part
+      assert.deepEqual(Object.keys(selectiveScalars(s, mult, undefined, selectivePartsFor(['aurc', 'derived']))), keys);
     }
   }
 });

@@ -45,15 +45,23 @@ test('a family with a new scalar gets slice values and intervals with no slice c
   // Two slices by row parity.
   const codes = Int32Array.from({ length: data.n }, (_, i) => i % 2);
   const column = { name: 'parity', values: ['even', 'odd'], codes };
-  const table = await computeSlices(
-    [column],
-    metrics,
-    data.n,
-    { bins: 10, minSize: 1, bootstrap: { n: 60, confidence: 0.9, seed: 4, stratified: false } },
-    new Warnings(),
-    'golden',
-  );
+  const sliced = (m: typeof metrics) =>
+    computeSlices(
+      [column],
+      m,
+      data.n,
+      { bins: 10, minSize: 1, bootstrap: { n: 60, confidence: 0.9, seed: 4, stratified: false } },
+      new Warnings(),
+      'golden',
+    );
+  const table = await sliced(metrics);
   assert.equal(table.length, 2);
+  // Sliced alone, the new key is no key of the task's sums: they are all computed for it.
+  const alone = await sliced(familySliceMetrics([meanPr], run, iwStatistic(run)));
+  assert.deepEqual(
+    alone.map((r) => r.mean_pr),
+    table.map((r) => r.mean_pr),
+  );
   for (const row of table) {
     const rows = Int32Array.from({ length: data.n }, (_, i) => i).filter(
       (i) => (i % 2 === 0) === (row.value === 'even'),
