@@ -152,13 +152,43 @@ export async function expandFolder(page: Page, name: string): Promise<void> {
 /** Evaluates `folder/file` from its explorer context menu (Evaluate Prediction File…). */
 export async function evaluateFromExplorer(page: Page, folder: string, file: string): Promise<void> {
   await expandFolder(page, folder);
-  await openMenuWith(page, explorerRow(page, file), 'Evaluate Prediction File…');
+  const row = explorerRow(page, file);
+  // The folder is expanded again while its file is missing: on a loaded machine its children were
+  // listed late, or a refresh of the tree collapsed it (CI: the row never rendered in 30 s).
+  await showExplorerRow(page, row, 90_000, () => expandFolder(page, folder));
+  await openMenuWith(page, row, 'Evaluate Prediction File…');
   await clickMenuItem(page, 'Evaluate Prediction File…');
+}
+
+/**
+ * Reveals an explorer row until it is visible, in a bounded wait on the tree's own state: each
+ * round scrolls (or walks the focus) to it and, when it is still absent, runs `whenMissing` (say,
+ * expanding its folder again) and polls. Fails naming the rows the explorer shows.
+ */
+export async function showExplorerRow(
+  page: Page,
+  row: Locator,
+  timeout = 60_000,
+  whenMissing?: () => Promise<void>,
+): Promise<void> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    await revealExplorerRow(page, row);
+    if (await row.isVisible().catch(() => false)) return;
+    if (Date.now() > end) {
+      const shown = await page
+        .locator('.explorer-folders-view .monaco-list-row')
+        .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('aria-label')}@${r.getAttribute('aria-level')}`));
+      throw new Error(`the explorer never showed ${String(row)}; it shows: ${shown.join(', ')}`);
+    }
+    await whenMissing?.().catch(() => undefined);
+    await row.waitFor({ state: 'visible', timeout: 2000 }).catch(() => undefined);
+  }
 }
 
 /** Right-clicks `target` and returns the labels of its context menu. */
 export async function contextMenu(page: Page, target: Locator): Promise<string[]> {
-  await revealExplorerRow(page, target);
+  await showExplorerRow(page, target);
   await target.click({ button: 'right' });
   const items = page.locator('.monaco-menu .action-item .action-label');
   await items.first().waitFor({ timeout: 15_000 });
