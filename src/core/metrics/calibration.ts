@@ -54,11 +54,21 @@ export function eceBinIndex(conf: number, B: number): number {
  * (e.g. an array over shared memory for a bootstrap's threads).
  */
 export function binIndices(rows: SortedRows, B: number, out: Int32Array = new Int32Array(rows.n)): Int32Array {
-  for (let p = 0; p < rows.n; p++) {
-    const b = eceBinIndex(rows.score[p], B);
+  binsOfScores(rows.score, rows.n, B, out);
+  return out;
+}
+
+/**
+ * The loop of {@link binIndices}, over arrays and numbers only: the engine keeps its optimised code
+ * from call to call, whereas that of a loop reading the rows object was discarded after each full
+ * garbage collection (collectGarbage.ts takes some in each evaluation) and ran unoptimised again
+ * until recompiled.
+ */
+function binsOfScores(score: Float64Array, n: number, B: number, out: Int32Array): void {
+  for (let p = 0; p < n; p++) {
+    const b = eceBinIndex(score[p], B);
     out[p] = b < 0 ? B : b;
   }
-  return out;
 }
 
 export interface CalibrationValues {

@@ -107,11 +107,8 @@ export function sortRowsByScore(
     (!shared || typeof SharedArrayBuffer !== 'function' || scores.buffer instanceof SharedArrayBuffer) &&
     !hasNegativeZero(scores);
   const vals = own ? scores : shared ? sharedZeros(Float64Array, n) : new Float64Array(n);
-  for (let j = 0; j < n; j++) {
-    const v = scores[sel ? sel[j] : j];
-    if (Number.isNaN(v)) throw new RangeError(`Expected finite scores, but row ${sel ? sel[j] : j} has NaN.`);
-    if (!own) vals[j] = v;
-  }
+  const nan = copyScores(scores, sel, own ? null : vals);
+  if (nan >= 0) throw new RangeError(`Expected finite scores, but row ${nan} has NaN.`);
   // `vals` is this function's copy, rewritten below from the sorted keys: the sort may use it as scratch.
   const sorted = float64Argsort(vals, true, {}, true, shared);
   const order = sorted.order;
@@ -127,12 +124,7 @@ export function sortRowsByScore(
   const groups = nGroups > 0 ? opts.groups! : null;
   const size = groups === null ? 0 : n;
   const group = shared ? sharedZeros(Int32Array, size) : new Int32Array(size);
-  for (let p = 0; p < n; p++) {
-    const i = rowIndex[p];
-    if (!own && score[p] === 0) score[p] = scores[i];
-    wr[p] = wrong[i] ? 1 : 0;
-    if (groups !== null) group[p] = groups[i];
-  }
+  gatherRows(rowIndex, own ? null : scores, score, wrong, wr, groups, group);
   const f64 = (): Float64Array => (shared ? sharedZeros(Float64Array, n) : new Float64Array(n));
   const w = opts.weights ? gather(opts.weights, rowIndex, f64()) : null;
   const gw = opts.groupWeights ? gather(opts.groupWeights, rowIndex, f64()) : null;
@@ -147,6 +139,59 @@ export function sortRowsByScore(
     groupWeight: gw,
     blockStart,
   };
+}
+
+/*
+ * The loops over every row are in small functions of arrays and numbers only (copyScores,
+ * gatherRows, gather), not in sortRowsByScore itself: the engine keeps their optimised code from
+ * one call to the next, whereas that of sortRowsByScore, which reads the options and the sort's
+ * result object, was discarded at each full garbage collection (which evaluations take between
+ * stages, collectGarbage.ts, and the in-process benchmark before each call; node --trace-deopt),
+ * so its loops ran unoptimised again until recompiled in the middle of the call.
+ */
+
+/**
+ * `vals[j] = scores[sel ? sel[j] : j]` (no copy when `vals` is null: the scores are sorted in their
+ * own memory); the row of the first NaN, or -1 when there is none (then every value is copied).
+ */
+function copyScores(scores: ArrayLike<number>, sel: Int32Array | null, vals: Float64Array | null): number {
+  if (sel === null && scores instanceof Float64Array) {
+    // every row in order: the NaN check alone, then a block copy
+    for (let j = 0; j < scores.length; j++) if (Number.isNaN(scores[j])) return j;
+    if (vals !== null) vals.set(scores);
+    return -1;
+  }
+  const n = sel ? sel.length : scores.length;
+  for (let j = 0; j < n; j++) {
+    const i = sel ? sel[j] : j;
+    const v = scores[i];
+    if (Number.isNaN(v)) return i;
+    if (vals !== null) vals[j] = v;
+  }
+  return -1;
+}
+
+/**
+ * The per-position flags and groups of the sorted rows: `wr[p]` = `wrong[rowIndex[p]]` as 0/1,
+ * `group[p]` = `groups[rowIndex[p]]` (when `groups`), and the zero scores taken from the rows
+ * (`scores`, when not null) so that −0 and +0 stay as given.
+ */
+function gatherRows(
+  rowIndex: Int32Array,
+  scores: ArrayLike<number> | null,
+  score: Float64Array,
+  wrong: ArrayLike<number>,
+  wr: Uint8Array,
+  groups: Int32Array | null,
+  group: Int32Array,
+): void {
+  const n = rowIndex.length;
+  for (let p = 0; p < n; p++) {
+    const i = rowIndex[p];
+    if (scores !== null && score[p] === 0) score[p] = scores[i];
+    wr[p] = wrong[i] ? 1 : 0;
+    if (groups !== null) group[p] = groups[i];
+  }
 }
 
 /** `out[p] = a[index[p]]`. */

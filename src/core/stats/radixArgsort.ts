@@ -357,10 +357,22 @@ function scatter(
  * The zero key gives +0 (the keys do not tell −0 from +0) and NaN's key gives NaN.
  */
 export function float64sOfKeys(keys: SortKeys, descending: boolean, out: Float64Array): Float64Array {
-  const { hi, lo } = keys;
+  decodeKeys(
+    keys.hi,
+    keys.lo,
+    descending ? 0xffffffff : 0,
+    new Uint32Array(out.buffer, out.byteOffset, 2 * keys.hi.length),
+  );
+  return out;
+}
+
+/**
+ * The loop of {@link float64sOfKeys}, apart, with arrays and numbers only: the engine keeps its optimised
+ * code from call to call, whereas that of a function reading the keys object was discarded after
+ * each full garbage collection, and the loop ran unoptimised again until recompiled.
+ */
+function decodeKeys(hi: Uint32Array, lo: Uint32Array, flip: number, bits: Uint32Array): void {
   const n = hi.length;
-  const bits = new Uint32Array(out.buffer, out.byteOffset, 2 * n);
-  const flip = descending ? 0xffffffff : 0;
   for (let i = 0; i < n; i++) {
     let h = hi[i] ^ flip;
     let l = lo[i] ^ flip;
@@ -372,5 +384,4 @@ export function float64sOfKeys(keys: SortKeys, descending: boolean, out: Float64
     bits[2 * i + HI] = h;
     bits[2 * i + LO] = l;
   }
-  return out;
 }

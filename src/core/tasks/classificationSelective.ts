@@ -73,6 +73,27 @@ function validationThreshold(validation: ClassificationData, config: TaskContext
   return targetCoverageEnd(rows, c).threshold;
 }
 
+/*
+ * The per-row loops of prepareSelective are in small functions of arrays and numbers only: the
+ * engine keeps their optimised code from one file to the next, whereas that of prepareSelective,
+ * which reads the run's objects, was discarded after each full garbage collection, so loops in it
+ * ran unoptimised again until recompiled in the middle of the call.
+ */
+
+/** `wrong[i]` = 1 when row i's prediction is not correct. */
+function wrongFlags(correct: Uint8Array, n: number): Uint8Array {
+  const wrong = new Uint8Array(n);
+  for (let i = 0; i < n; i++) wrong[i] = correct[i] ? 0 : 1;
+  return wrong;
+}
+
+/** The group of each row's true class. */
+function groupsOfRows(groupOf: Int32Array, labels: Int32Array, n: number): Int32Array {
+  const groups = new Int32Array(n);
+  for (let i = 0; i < n; i++) groups[i] = groupOf[labels[i]];
+  return groups;
+}
+
 /** Builds the {@link SelectiveSetup}; null (with a warning) when the family cannot run at all. */
 export function prepareSelective(run: ClassificationRun, ctx: TaskContext): SelectiveSetup | null {
   const { data } = run;
@@ -91,13 +112,11 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
     (scoreKind === 'msp' ||
       (scoreKind === 'column' && !/margin/i.test(data.scoreColumnName ?? '') && inUnitInterval(scores)));
 
-  const wrong = new Uint8Array(data.n);
-  for (let i = 0; i < data.n; i++) wrong[i] = run.prepared.correct[i] ? 0 : 1;
+  const wrong = wrongFlags(run.prepared.correct, data.n);
   let groups: Int32Array | null = null;
   let groupNames: string[] = [];
   if (run.groups) {
-    groups = new Int32Array(data.n);
-    for (let i = 0; i < data.n; i++) groups[i] = run.groups.groupOf[data.labels[i]];
+    groups = groupsOfRows(run.groups.groupOf, data.labels, data.n);
     groupNames = run.groups.names;
   }
   let reweight = false;
@@ -125,7 +144,6 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
   const epsilon = config.reweightEpsilon ?? CONFIG_DEFAULTS.reweightEpsilon;
   // With resamples to come, the sorted rows are made in shared memory, where the bootstrap's threads read them.
   const shared = (config.bootstrap?.n ?? 0) > 0;
-  const sortOpts = { groups, nGroups: groupNames.length, weights: data.weights, groupWeights, shared };
   const allScores = scores ?? new Float64Array(data.n); // no scores: one tied block (operating point only)
 
   // acceptance rule
@@ -180,7 +198,14 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
   // row order afterwards (ClassificationRun.scoresSpent); the data then holds none.
   const terms = data.probTerms;
   const spend = run.scoresSpent === true && terms !== null && scores === terms.score;
-  const rows = sortRowsByScore(allScores, wrong, { ...sortOpts, consumeScores: spend });
+  const rows = sortRowsByScore(allScores, wrong, {
+    groups,
+    nGroups: groupNames.length,
+    weights: data.weights,
+    groupWeights,
+    shared,
+    consumeScores: spend,
+  });
   if (spend) run.data = { ...data, probTerms: { ...terms, score: new Float64Array(0) } };
   let mask: Uint8Array | null = null;
   if (rule.kind === 'column') {

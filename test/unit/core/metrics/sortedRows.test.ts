@@ -100,6 +100,12 @@ test('a worked example: descending, ties in row order, −0 and +0 one block, ea
 test('a NaN score is rejected with the row that holds it', () => {
   assert.throws(() => sortRowsByScore([0.2, NaN], [0, 0]), /row 1 has NaN/);
   assert.throws(() => sortRowsByScore([0.2, 0.1, NaN], [0, 0, 0], { rows: Int32Array.from([0, 2]) }), /row 2 has NaN/);
+  // a Float64Array of every row: checked, then copied as a block (or, consumed, not copied at all)
+  const scores = Float64Array.from([0.2, 0.4, NaN, NaN]);
+  assert.throws(() => sortRowsByScore(scores, [0, 0, 0, 0]), /row 2 has NaN/);
+  assert.throws(() => sortRowsByScore(scores, [0, 0, 0, 0], { shared: true }), /row 2 has NaN/);
+  assert.throws(() => sortRowsByScore(scores, [0, 0, 0, 0], { consumeScores: true }), /row 2 has NaN/);
+  assert.throws(() => sortRowsByScore(scores, [0, 0, 0, 0], { rows: Int32Array.from([1, 3]) }), /row 3 has NaN/);
 });
 
 test('the caller’s scores are not modified', () => {
