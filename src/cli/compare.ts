@@ -21,6 +21,7 @@ import { checkGate, parseGate, type GateRule, type GateViolation } from '../core
 import { exportReport } from '../shared/exportReport';
 import { COMPARE_SCHEMA_ID, type CompareResults } from '../core';
 import { EXIT, UsageError } from './errors';
+import { helpTail } from './help';
 import { escapeMarkdown } from '../core';
 
 export const COMPARE_FORMATS = ['table', 'json', 'markdown', 'md', 'latex', 'csv'] as const;
@@ -112,13 +113,11 @@ export function registerCompare(program: Command): void {
     )
     .addHelpText(
       'after',
-      [
-        '',
-        'Examples:',
-        '  eval-lens compare logreg.csv knn.csv svc_rbf.csv --fail-if "accuracy<-0.01"',
-        '  eval-lens compare logreg.csv --against majority,prior',
-        '  eval-lens compare cooccurrence.jsonl --against popularity --against random --format md',
-      ].join('\n'),
+      helpTail([
+        'eval-lens compare logreg.csv knn.csv svc_rbf.csv --fail-if "accuracy<-0.01"',
+        'eval-lens compare logreg.csv --against majority,prior',
+        'eval-lens compare cooccurrence.jsonl --against popularity --against random --format md',
+      ]),
     )
     .action(async (runs: string[], opts: CompareFlags) => {
       const cwd = process.cwd();

@@ -14,15 +14,10 @@ import { QueryError } from '../core';
 import { escapeControlLine } from '../core';
 import { csvLine } from '../core';
 import { UsageError } from './errors';
+import { helpTail } from './help';
 import { checkInput, workspaceRoot } from './files';
 import { count, textTable, whereFlag } from './rows';
-import {
-  addFindSlicesOptions,
-  finderOptions,
-  formatFoundSlices,
-  foundSlicesCsv,
-  type FindSlicesFlags,
-} from './findSlices';
+import { addFindSlicesOptions, finderOptions, withFoundSlices, type FindSlicesFlags } from './findSlices';
 import type { FileSliceFinderResult } from '../core';
 import { findSlicesBetween } from '../core';
 
@@ -72,13 +67,16 @@ export function registerDiff(program: Command): void {
   )
     .addHelpText(
       'after',
-      '\nExamples:\n  eval-lens diff logreg.csv svc_rbf.csv\n  eval-lens diff logreg.csv knn.csv --metric nll --where "label=3" --format csv',
+      helpTail([
+        'eval-lens diff logreg.csv svc_rbf.csv',
+        'eval-lens diff logreg.csv knn.csv --metric nll --where "label=3" --format csv',
+      ]),
     )
     .action(async (a: string, b: string, opts: DiffFlags) => {
       const cwd = process.cwd();
       const limit = count('--limit', opts.limit, 0);
       const where = whereFlag(opts.where);
-      const finder = opts.findSlices ? finderOptions(opts) : null;
+      const finder = finderOptions(opts);
       const [pa, pb] = [resolve(cwd, a), resolve(cwd, b)];
       await checkInput(pa, a);
       await checkInput(pb, b);
@@ -113,8 +111,7 @@ export function registerDiff(program: Command): void {
       // with --find-slices, JSON gains "foundSlices" and CSV is the found slices
       if (found && opts.format === 'json')
         process.stdout.write(JSON.stringify({ ...d, foundSlices: found }, null, 2) + '\n');
-      else if (found && opts.format === 'csv') process.stdout.write(foundSlicesCsv(found));
-      else process.stdout.write(renderDiff(d, opts.format) + (found ? formatFoundSlices(found) : ''));
+      else process.stdout.write(withFoundSlices(found, opts.format, () => renderDiff(d, opts.format)));
     });
 }
 

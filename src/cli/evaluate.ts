@@ -24,14 +24,9 @@ import { TOOL_VERSION } from '../core';
 import { HTML_THEMES, type HtmlTheme } from '../shared/exportHtml';
 import { exportReport } from '../shared/exportReport';
 import { UsageError } from './errors';
+import { helpTail } from './help';
 import { formatSliceTable } from './sliceTable';
-import {
-  addFindSlicesOptions,
-  finderOptions,
-  formatFoundSlices,
-  foundSlicesCsv,
-  type FindSlicesFlags,
-} from './findSlices';
+import { addFindSlicesOptions, finderOptions, withFoundSlices, type FindSlicesFlags } from './findSlices';
 import { findSlicesInFile, type FileSliceFinderResult } from '../core';
 
 export const FORMATS = ['table', 'json', 'markdown', 'csv'] as const;
@@ -60,14 +55,12 @@ export function registerEvaluate(program: Command): void {
     .argument('<file>', 'the prediction file')
     .addHelpText(
       'after',
-      [
-        '',
-        'Examples:',
-        '  eval-lens evaluate preds.csv                                  the metrics on stdout; writes nothing',
-        '  eval-lens evaluate preds.parquet --out preds.eval.json --html preds.html',
-        '  eval-lens evaluate preds.csv --target-coverage 0.8 --bootstrap-n 200 --format markdown',
-        '  eval-lens evaluate run.jsonl --relevant qrels.csv --cutoffs 10,20   a ranking run',
-      ].join('\n'),
+      helpTail([
+        'eval-lens evaluate preds.csv                                  the metrics on stdout; writes nothing',
+        'eval-lens evaluate preds.parquet --out preds.eval.json --html preds.html',
+        'eval-lens evaluate preds.csv --target-coverage 0.8 --bootstrap-n 200 --format markdown',
+        'eval-lens evaluate run.jsonl --relevant qrels.csv --cutoffs 10,20   a ranking run',
+      ]),
     )
     .option('-c, --config <file>', 'config file (default: eval-lens.json beside FILE, if any)')
     .option(
@@ -121,7 +114,7 @@ export function registerEvaluate(program: Command): void {
         throw new UsageError(`--slice-by expects column names separated by commas, got "${opts.sliceBy}".`);
       overrides.slices = cols;
     }
-    const finder = opts.findSlices ? finderOptions(opts) : null;
+    const finder = finderOptions(opts);
     const input = resolve(cwd, file);
     await checkInput(input, file);
     const configPath = opts.config !== undefined ? resolve(cwd, opts.config) : await findConfigBeside(input);
@@ -189,11 +182,13 @@ export function registerEvaluate(program: Command): void {
       if (found) process.stdout.write('{"results": ');
       for (const chunk of resultsJsonChunks(results)) process.stdout.write(chunk);
       if (found) process.stdout.write(`, "foundSlices": ${JSON.stringify(found, null, 2)}}\n`);
-    } else if (found && opts.format === 'csv') process.stdout.write(foundSlicesCsv(found));
-    else process.stdout.write(render(results, opts.format, { percent: opts.percent === true, maxWidth }));
-    if (opts.format === 'table' || opts.format === 'markdown') process.stdout.write(formatSliceTable(results));
-    if (found && (opts.format === 'table' || opts.format === 'markdown'))
-      process.stdout.write(formatFoundSlices(found));
+    } else
+      process.stdout.write(
+        withFoundSlices(found, opts.format, () => {
+          const text = render(results, opts.format, { percent: opts.percent === true, maxWidth });
+          return opts.format === 'csv' ? text : text + formatSliceTable(results);
+        }),
+      );
   });
 }
 

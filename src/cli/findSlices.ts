@@ -35,8 +35,12 @@ function wholeNumber(flag: string, text: string, min: number): number {
   return n;
 }
 
-/** The finder's options from the flags (a usage error for a value that does not fit). */
-export function finderOptions(flags: FindSlicesFlags): SliceFinderOptions {
+/**
+ * The finder's options from the flags, or null without `--find-slices` (a usage error for a value
+ * that does not fit, checked before anything is read).
+ */
+export function finderOptions(flags: FindSlicesFlags): SliceFinderOptions | null {
+  if (!flags.findSlices) return null;
   const out: SliceFinderOptions = {};
   if (flags.minSupport !== undefined) out.minSupport = wholeNumber('--min-support', flags.minSupport, 1);
   if (flags.maxSlices !== undefined) out.limit = wholeNumber('--max-slices', flags.maxSlices, 0);
@@ -50,6 +54,16 @@ const interval = (ci: [number, number], f: (x: number) => string): string => `[$
 /** A shell word for a `--where` expression (single quotes). */
 function shellWord(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Standard output of a command with `--find-slices` in a text format (JSON is the command's own):
+ * CSV is the found slices alone, one row each; any other format is the command's own text
+ * (`own`), then the slice finder's table. Without found slices, the command's own text.
+ */
+export function withFoundSlices(found: FileSliceFinderResult | null, format: string, own: () => string): string {
+  if (!found) return own();
+  return format === 'csv' ? foundSlicesCsv(found) : own() + formatFoundSlices(found);
 }
 
 /** The slice finder's table (terminal). */
@@ -111,7 +125,7 @@ export function formatFoundSlices(r: FileSliceFinderResult): string {
 }
 
 /** One CSV row per listed slice, every number at full precision. */
-export function foundSlicesCsv(r: FileSliceFinderResult): string {
+function foundSlicesCsv(r: FileSliceFinderResult): string {
   const head = [
     'slice',
     'where',

@@ -17,6 +17,7 @@ import {
   RESULTS_SCHEMA_ID,
 } from '../core';
 import { UsageError } from './errors';
+import { helpTail } from './help';
 import { checkInput, existingOutput, real, writeAtomically } from './files';
 
 const FORMATS = ['table', 'json', 'markdown', 'csv'] as const;
@@ -40,16 +41,15 @@ export function registerMerge(program: Command): void {
     .option('--percent', 'show rates as percentages in table and markdown output')
     .addHelpText(
       'after',
-      [
-        '',
-        'The shards must be made with the same config and class list (list `classes` in the config) and',
-        'the same Eval Lens version; each file is checked (its meta, every array, its sums against its rows)',
-        'before use. The results name every shard in source.extra, with the SHA-256 of its partial file and',
-        'of its source file. Without --shard, the shards are taken in the order given.',
-        '',
-        'Example:',
-        '  eval-lens merge part-1.npz part-2.npz -o results.eval.json',
-      ].join('\n'),
+      helpTail(
+        ['eval-lens merge part-1.npz part-2.npz -o results.eval.json'],
+        [
+          'The shards must be made with the same config and class list (list `classes` in the config) and',
+          'the same Eval Lens version; each file is checked (its meta, every array, its sums against its rows)',
+          'before use. The results name every shard in source.extra, with the SHA-256 of its partial file and',
+          'of its source file. Without --shard, the shards are taken in the order given.',
+        ],
+      ),
     )
     .action(async (parts: string[], opts: MergeFlags) => {
       const cwd = process.cwd();

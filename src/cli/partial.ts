@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import { findConfigBeside, isInside, partialOfFile } from '../core';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { UsageError } from './errors';
+import { helpTail } from './help';
 import { checkInput, existingOutput, real, workspaceRoot, writeAtomically } from './files';
 
 interface PartialFlags {
@@ -50,18 +51,19 @@ export function registerPartial(program: Command): void {
     .option('--bootstrap-n <n>', 'only 0 is accepted: this version computes no intervals')
     .addHelpText(
       'after',
-      [
-        '',
-        'Intervals: none in this version. A config asking for bootstrap resamples is evaluated without them',
-        '(the stored config has bootstrap.n = 0), so the merged results equal `eval-lens evaluate --bootstrap-n 0`',
-        'on the whole file. Not supported yet: a train distribution (trainCounts, classWeights), groups,',
-        'subgroupColumn, slices, a fold column, a validation/test split, score "margin"/"entropy"; other tasks.',
-        '',
-        'Examples:',
-        '  eval-lens partial part-1.csv --shard 1/2 -c eval-lens.json -o part-1.npz',
-        '  eval-lens partial part-2.csv --shard 2/2 -c eval-lens.json -o part-2.npz',
-        '  eval-lens merge part-*.npz -o results.eval.json',
-      ].join('\n'),
+      helpTail(
+        [
+          'eval-lens partial part-1.csv --shard 1/2 -c eval-lens.json -o part-1.npz',
+          'eval-lens partial part-2.csv --shard 2/2 -c eval-lens.json -o part-2.npz',
+          'eval-lens merge part-*.npz -o results.eval.json',
+        ],
+        [
+          'Intervals: none in this version. A config asking for bootstrap resamples is evaluated without them',
+          '(the stored config has bootstrap.n = 0), so the merged results equal `eval-lens evaluate --bootstrap-n 0`',
+          'on the whole file. Not supported yet: a train distribution (trainCounts, classWeights), groups,',
+          'subgroupColumn, slices, a fold column, a validation/test split, score "margin"/"entropy"; other tasks.',
+        ],
+      ),
     );
   const flags = addConfigFlags(cmd);
   cmd.action(async (file: string, opts: PartialFlags) => {
