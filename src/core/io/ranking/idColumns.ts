@@ -32,6 +32,19 @@ export interface IdTableSpec {
 
 export type IdRowSink = (user: number, item: number, value: number, line: number) => void;
 
+/**
+ * A reader of one (user, item[, value]) table: each row's ids, interned in `ctx`, and its value go
+ * to `sink` in file order (`label` names the file in messages). The delimited reader (./idTable.ts)
+ * is one and hands Parquet files to the other (./idTableParquet.ts).
+ */
+export type IdTableReader = (
+  path: string,
+  label: string,
+  spec: IdTableSpec,
+  ctx: RankingReadContext,
+  sink: IdRowSink,
+) => Promise<IdTableRead>;
+
 export interface IdTableRead {
   rows: number;
   /** Role → column name used. */

@@ -14,21 +14,14 @@ import { createHash } from 'node:crypto';
 import { fail } from '../../diagnostics';
 import { byteInternerOf } from './byteInterner';
 import { LineTally } from './builders';
-import type { RankingReadContext } from './jsonl';
 import { forEachLineBytes, splitDelimited } from './lines';
 import { isParquetPath, readIdTableParquet } from './idTableParquet';
 import { failEmptyId, resolveIdColumns, warnSkippedIdRows } from './idColumns';
-import type { IdRowSink, IdTableRead, IdTableSpec } from './idColumns';
+import type { IdTableReader } from './idColumns';
 
 export * from './idColumns';
 
-export async function readIdTable(
-  path: string,
-  label: string,
-  spec: IdTableSpec,
-  ctx: RankingReadContext,
-  sink: IdRowSink,
-): Promise<IdTableRead> {
+export const readIdTable: IdTableReader = async (path, label, spec, ctx, sink) => {
   if (isParquetPath(path)) return readIdTableParquet(path, label, spec, ctx, sink);
   const users = byteInternerOf(ctx.users);
   const items = byteInternerOf(ctx.items);
@@ -154,7 +147,7 @@ export async function readIdTable(
     );
   warnSkippedIdRows(ctx, label, skipped, valueRole, columns);
   return { rows, columns, valueRole, skipped, ...(hash ? { size, sha256: hash.digest('hex') } : {}) };
-}
+};
 
 function sameBytes(a: Uint8Array, b: Uint8Array, start: number, len: number): boolean {
   for (let i = 0; i < len; i++) if (a[i] !== b[start + i]) return false;

@@ -10,8 +10,7 @@ import { readParquet } from '../parquet';
 import type { Cell } from '../../data/textColumn';
 import { LineTally } from './builders';
 import { failEmptyId, resolveIdColumns, warnSkippedIdRows } from './idColumns';
-import type { IdRowSink, IdTableRead, IdTableSpec } from './idColumns';
-import type { RankingReadContext } from './jsonl';
+import type { IdTableReader } from './idColumns';
 
 export function isParquetPath(path: string): boolean {
   return /\.(parquet|pq)$/i.test(path);
@@ -29,13 +28,7 @@ function valueOf(cell: Cell): number {
   return NaN;
 }
 
-export async function readIdTableParquet(
-  path: string,
-  label: string,
-  spec: IdTableSpec,
-  ctx: RankingReadContext,
-  sink: IdRowSink,
-): Promise<IdTableRead> {
+export const readIdTableParquet: IdTableReader = async (path, label, spec, ctx, sink) => {
   let uCol = -1;
   let iCol = -1;
   let vCol = -1;
@@ -77,4 +70,4 @@ export async function readIdTableParquet(
   );
   warnSkippedIdRows(ctx, label, skipped, valueRole, columns);
   return { rows, columns, valueRole, skipped };
-}
+};
