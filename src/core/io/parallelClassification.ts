@@ -39,8 +39,13 @@ import type { TableFormat } from './format';
 import { delimitedHeader, endOfQuotedLine, hasBom } from './table';
 import { cannotOpen } from './tableSink';
 
-/** Files smaller than this are read on one thread (a worker costs tens of milliseconds to start). */
-export const PARALLEL_READ_MIN_BYTES = 32 * 2 ** 20;
+/**
+ * Files smaller than this are read on one thread. A worker costs tens of milliseconds to start, and
+ * while it reads, a JavaScript engine of its own (about 10 MB resident): on a 1 M-row file of 101 MB
+ * that was 10 MB of a peak of 137 MB, beside a second or so of reading. From about 150 MB on the
+ * peak comes after the reading and the worker no longer adds to it (docs/benchmarks.md).
+ */
+export const PARALLEL_READ_MIN_BYTES = 128 * 2 ** 20;
 /** Pieces per thread: more pieces even out threads that get less CPU, at a small cost each. */
 export const PIECES_PER_THREAD = 8;
 /** Smallest piece worth claiming. */

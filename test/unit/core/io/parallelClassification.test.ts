@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import { EvalLensError, Warnings } from '../../../../src/core/diagnostics';
 import type { EvalConfig } from '../../../../src/core/config/types';
 import { loadClassification, type LoadClassificationOptions } from '../../../../src/core/io/loadClassification';
-import { pieceStarts, type ParallelReadOptions } from '../../../../src/core/io/parallelClassification';
+import {
+  pieceStarts,
+  PARALLEL_READ_MIN_BYTES,
+  readClassificationInParallel,
+  type ParallelReadOptions,
+} from '../../../../src/core/io/parallelClassification';
 import { createRng, type Rng } from '../../../../src/core/stats/rng';
 import { configOf } from '../../helpers/ioConfig';
 import { tmpFile } from '../../helpers/io';
@@ -327,6 +332,20 @@ test('piece starts: equal shares, the last share of each thread cut in four; or 
     [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
   );
   assert.deepEqual(pieceStarts(268e6, 2, 4), [0.25, 0.5, 0.75]);
+});
+
+test('a file of about 100 MB is read on one thread by default (the second engine would raise its peak memory)', async () => {
+  // 1 M rows × 10 classes of the scale bench: 100,888,974 bytes. The size decides before the file is
+  // opened, so the path need not exist; the same call with the threshold lowered does open it.
+  const size = 100_888_974;
+  assert.ok(size < PARALLEL_READ_MIN_BYTES);
+  const missing = join(mkdtempSync(join(tmpdir(), 'eval-lens-')), 'absent.csv');
+  const args = [missing, configOf({}), 'csv', size, 1024, {}, new Warnings(), undefined] as const;
+  assert.equal(await readClassificationInParallel(...args, { threads: 2, workerFile }), null);
+  await assert.rejects(
+    readClassificationInParallel(...args, { threads: 2, workerFile, minBytes: size }),
+    EvalLensError,
+  );
 });
 
 test('keepIds false: no ids in the data, the same duplicate-id warning and every other value, in one pass and in parts', async () => {
