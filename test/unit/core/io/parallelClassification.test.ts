@@ -13,6 +13,7 @@ import {
   pieceStarts,
   PARALLEL_READ_MIN_BYTES,
   readClassificationInParallel,
+  UNRESAMPLED_PARALLEL_READ_MIN_BYTES,
   type ParallelReadOptions,
 } from '../../../../src/core/io/parallelClassification';
 import { createRng, type Rng } from '../../../../src/core/stats/rng';
@@ -334,18 +335,23 @@ test('piece starts: equal shares, the last share of each thread cut in four; or 
   assert.deepEqual(pieceStarts(268e6, 2, 4), [0.25, 0.5, 0.75]);
 });
 
-test('a file of about 100 MB is read on one thread by default (the second engine would raise its peak memory)', async () => {
+test('a file of about 100 MB is read on one thread without resamples, on several with them', async () => {
   // 1 M rows × 10 classes of the scale bench: 100,888,974 bytes. The size decides before the file is
-  // opened, so the path need not exist; the same call with the threshold lowered does open it.
+  // opened, so the path need not exist; a call that reads in parts opens it (and fails here).
   const size = 100_888_974;
-  assert.ok(size < PARALLEL_READ_MIN_BYTES);
+  assert.ok(PARALLEL_READ_MIN_BYTES <= size && size < UNRESAMPLED_PARALLEL_READ_MIN_BYTES);
   const missing = join(mkdtempSync(join(tmpdir(), 'eval-lens-')), 'absent.csv');
-  const args = [missing, configOf({}), 'csv', size, 1024, {}, new Warnings(), undefined] as const;
-  assert.equal(await readClassificationInParallel(...args, { threads: 2, workerFile }), null);
-  await assert.rejects(
-    readClassificationInParallel(...args, { threads: 2, workerFile, minBytes: size }),
-    EvalLensError,
-  );
+  const read = (n: number, minBytes?: number): Promise<unknown> => {
+    const config = { ...configOf({}), bootstrap: { ...configOf({}).bootstrap, n } };
+    return readClassificationInParallel(missing, config, 'csv', size, 1024, {}, new Warnings(), undefined, {
+      threads: 2,
+      workerFile,
+      minBytes,
+    });
+  };
+  assert.equal(await read(0), null);
+  await assert.rejects(read(0, size), EvalLensError);
+  await assert.rejects(read(1000), EvalLensError);
 });
 
 test('keepIds false: no ids in the data, the same duplicate-id warning and every other value, in one pass and in parts', async () => {
