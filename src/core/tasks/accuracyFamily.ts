@@ -76,7 +76,12 @@ export const classificationFamily: ClassificationFamily = {
   point,
   tableNames: ['confusion'],
   tables,
-  sliceKeys: () => ['accuracy', 'macro_f1'],
+  // the first slice columns (the tables' columns: accuracy, macro F1, then calibration's ECE and
+  // the selective family's AURC, ranks 2 and 3)
+  sliceKeys: () => [
+    { key: 'accuracy', rank: 0 },
+    { key: 'macro_f1', rank: 1 },
+  ],
   resample: (_run, { agg, perClass }, out) => {
     Object.assign(out, agg.values);
     if (!perClass) return;

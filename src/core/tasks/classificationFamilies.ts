@@ -40,15 +40,6 @@ export const CLASSIFICATION_FAMILIES: readonly ClassificationFamily[] = [
 ];
 
 /** The family's point step; it also records the keys the family wrote in `run.familyKeys`. */
-/**
- * The families in the order the slice and fold tables list their keys (`sliceKeys`): the order
- * above, but calibration's before the selective family's, so that the columns stay accuracy,
- * macro F1, ECE, AURC, as those tables have always had them.
- */
-export const CLASSIFICATION_SLICE_ORDER: readonly ClassificationFamily[] = CLASSIFICATION_FAMILIES.map((f) =>
-  f === selectiveFamily ? calibrationFamily : f === calibrationFamily ? selectiveFamily : f,
-);
-
 export function familyStep(family: ClassificationFamily): ClassificationStep {
   return taskFamilyStep(family);
 }

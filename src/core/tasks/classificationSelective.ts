@@ -904,8 +904,9 @@ const isCalibrationKey = (k: string): boolean => (CALIBRATION_KEYS as readonly s
 export const selectiveFamily: ClassificationFamily = {
   name: 'selective',
   point: selectiveStep,
-  // the area under the risk–coverage curve, when the rows are ranked by a score
-  sliceKeys: (run) => (run.selective?.ranked ? ['aurc'] : []),
+  // the area under the risk–coverage curve, when the rows are ranked by a score; its column after
+  // calibration's ECE (rank 2), although the family runs before calibration
+  sliceKeys: (run) => (run.selective?.ranked ? [{ key: 'aurc', rank: 3 }] : []),
   resample: (_run, { selective }, out) => {
     if (selective) for (const k in selective) if (!isCalibrationKey(k)) out[k] = selective[k]!;
   },
@@ -915,7 +916,8 @@ export const selectiveFamily: ClassificationFamily = {
 export const calibrationFamily: ClassificationFamily = {
   name: 'calibration',
   point: calibrationStep,
-  sliceKeys: (run) => (run.selective?.ranked && run.selective.calib ? ['ece'] : []),
+  // its column after the classification family's accuracy and macro F1 (ranks 0 and 1)
+  sliceKeys: (run) => (run.selective?.ranked && run.selective.calib ? [{ key: 'ece', rank: 2 }] : []),
   resample: (_run, { selective }, out) => {
     if (selective) for (const k of CALIBRATION_KEYS) if (k in selective) out[k] = selective[k]!;
   },

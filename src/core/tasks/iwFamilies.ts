@@ -76,7 +76,11 @@ function toCurve(p: CurvePoints | null, x: string, y: string, note: string): Cur
  */
 export const importanceFamily: IwFamily = {
   name: 'importance',
-  sliceKeys: () => ['precision', 'recall', 'average_precision'],
+  sliceKeys: () => [
+    { key: 'precision', rank: 0 },
+    { key: 'recall', rank: 1 },
+    { key: 'average_precision', rank: 2 },
+  ],
   point: (run, ctx) => {
     IW_KEYS.forEach((k, j) => {
       ctx.results.metric('importance', k, orNull(run.weighted[j]), {

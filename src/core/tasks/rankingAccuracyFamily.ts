@@ -27,7 +27,12 @@ export const rankingAccuracyFamily: RankingFamily = {
   name: 'accuracy',
   point: (run, ctx) => writeRankingKeys(run, ctx, keysOf(run)),
   resampledKeys: (run, wrote) => wrote.filter((k) => run.evaluation.perUser[k] !== undefined),
-  sliceKeys: (run) => run.ks.flatMap((k) => [`recall@${k}`, `ndcg@${k}`]).filter((k) => run.evaluation.perUser[k]),
+  // recall and NDCG at each cutoff in turn, the only family with slice keys
+  sliceKeys: (run) =>
+    run.ks
+      .flatMap((k) => [`recall@${k}`, `ndcg@${k}`])
+      .filter((k) => run.evaluation.perUser[k])
+      .map((key, rank) => ({ key, rank })),
   resample: (run, sums, out) => {
     writeMeans(sums, keysAtK(run.ks, ACCURACY_METRICS), out);
     writeMeans(sums, WHOLE_LIST_KEYS, out);

@@ -10,7 +10,7 @@ import type { TaskContext } from './types';
 import { resampleProgress } from '../stats/bootstrap';
 import { classificationStrata, computeSlices, familySliceMetrics, sliceOptions, type SliceMetrics } from './slices';
 import { classificationStatistic, iwStatistic, rankingStatistic } from './sliceStatistics';
-import { CLASSIFICATION_SLICE_ORDER } from './classificationFamilies';
+import { CLASSIFICATION_FAMILIES } from './classificationFamilies';
 import { IW_FAMILIES, type IwRun } from './iwFamilies';
 import { RANKING_FAMILIES } from './rankingFamilies';
 import type { RankingRun } from './rankingRun';
@@ -27,7 +27,7 @@ import { binnedSliceValues, type SliceValues } from '../rows/sliceValues';
  */
 export function classificationRunSliceMetrics(run: ClassificationRun, ctx: TaskContext): SliceMetrics {
   const strata = classificationStrata(ctx.config, run.data.groupColumn, run.data.labels);
-  return familySliceMetrics(CLASSIFICATION_SLICE_ORDER, run, classificationStatistic(run, strata));
+  return familySliceMetrics(CLASSIFICATION_FAMILIES, run, classificationStatistic(run, strata));
 }
 
 export async function classificationSlicesStep(run: ClassificationRun, ctx: TaskContext): Promise<void> {

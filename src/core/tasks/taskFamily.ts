@@ -67,10 +67,23 @@ export interface TaskFamily<Run, Sums, Shared = Run> {
   tables?: (run: Run, ctx: TaskContext) => void | Promise<void>;
   /**
    * The keys of its statistic that the slice and fold tables report (its headline scalars), given
-   * the run; absent: none. Each slice's value is this statistic over the slice's units alone (the
-   * task's statistic restricted to them, tasks/slices.ts), so a key needs no slice code of its own.
+   * the run, each with the rank of its column ({@link SliceColumn}); absent: none. Each slice's
+   * value is this statistic over the slice's units alone (the task's statistic restricted to them,
+   * tasks/slices.ts), so a key needs no slice code of its own.
    */
-  sliceKeys?: (run: Run) => readonly string[];
+  sliceKeys?: (run: Run) => readonly SliceColumn[];
+}
+
+/**
+ * A key of the slice and fold tables and the rank of its column among the task's slice columns:
+ * the tables list the keys of all the families by rank, lowest first (equal ranks in the families'
+ * order, then each family's own). The rank, not the order the families run in, places a column,
+ * so a family that must run before another (the selective family sets up the order calibration
+ * reads) can still have its column after the other's.
+ */
+export interface SliceColumn {
+  readonly key: string;
+  readonly rank: number;
 }
 
 /**
@@ -119,9 +132,15 @@ export function familyResampledKeys<Run extends FamilyRecord>(
   });
 }
 
-/** The keys the slice table reports, family by family, in the families' order (see {@link TaskFamily.sliceKeys}). */
+/**
+ * The keys the slice and fold tables report, in the order of their columns: every family's
+ * {@link TaskFamily.sliceKeys} by rank (a stable sort: equal ranks keep the families' order).
+ */
 export function familySliceKeys<Run>(families: readonly TaskFamily<Run, never, never>[], run: Run): string[] {
-  return families.flatMap((f) => (f.resample && f.sliceKeys ? [...f.sliceKeys(run)] : []));
+  return families
+    .flatMap((f) => (f.resample && f.sliceKeys ? [...f.sliceKeys(run)] : []))
+    .sort((a, b) => a.rank - b.rank)
+    .map((c) => c.key);
 }
 
 /** Every family's values of one resample, from its shared sums (families without a statistic skipped). */

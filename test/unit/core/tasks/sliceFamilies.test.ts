@@ -19,6 +19,9 @@ import { resolveIwWeights } from '../../../../src/core/tasks/iwBinary';
 import { IW_FAMILIES, type IwFamily, type IwRun } from '../../../../src/core/tasks/iwFamilies';
 import { computeSlices, familySliceMetrics } from '../../../../src/core/tasks/slices';
 import { iwStatistic } from '../../../../src/core/tasks/sliceStatistics';
+import { familySliceKeys, type SliceColumn } from '../../../../src/core/tasks/taskFamily';
+import { CLASSIFICATION_FAMILIES } from '../../../../src/core/tasks/classificationFamilies';
+import type { ClassificationRun } from '../../../../src/core/tasks/classificationRun';
 import { closeAbs } from '../../helpers/numericClose';
 
 test('a family with a new scalar gets slice values and intervals with no slice code of its own', async () => {
@@ -38,7 +41,7 @@ test('a family with a new scalar gets slice values and intervals with no slice c
     name: 'mean_pr',
     point: () => {},
     resample: (_run, { values }, out) => (out.mean_pr = (values[P]! + values[R]!) / 2),
-    sliceKeys: () => ['mean_pr'],
+    sliceKeys: () => [{ key: 'mean_pr', rank: 3 }],
   };
   const metrics = familySliceMetrics([...IW_FAMILIES, meanPr], run, iwStatistic(run));
   assert.deepEqual(metrics.keys, ['precision', 'recall', 'average_precision', 'mean_pr']);
@@ -74,4 +77,34 @@ test('a family with a new scalar gets slice values and intervals with no slice c
     assert.ok(cell.ci && cell.ci[0] <= cell.value! && cell.value! <= cell.ci[1], `${row.value}: an interval around it`);
     assert.ok(row.diff.mean_pr?.ci, `${row.value}: the difference's interval`);
   }
+});
+
+test('the slice columns follow the ranks the families declare, not the order the families run in', () => {
+  const family = (name: string, columns: SliceColumn[]): IwFamily => ({
+    name,
+    point: () => {},
+    resample: () => {},
+    sliceKeys: () => columns,
+  });
+  const a = family('a', [
+    { key: 'a2', rank: 2 },
+    { key: 'a0', rank: 0 },
+  ]);
+  const b = family('b', [
+    { key: 'b1', rank: 1 },
+    { key: 'b2', rank: 2 },
+  ]);
+  const run = {} as IwRun;
+  // equal ranks in the families' order
+  assert.deepEqual(familySliceKeys([a, b], run), ['a0', 'b1', 'a2', 'b2']);
+  assert.deepEqual(familySliceKeys([b, a], run), ['a0', 'b1', 'b2', 'a2']);
+  // A family without a statistic has no slice values.
+  assert.deepEqual(familySliceKeys([{ ...a, resample: undefined }, b], run), ['b1', 'b2']);
+  // The classification families run selective before calibration (calibration reads the score
+  // order selective sets up), and the columns are accuracy, macro F1, ECE, AURC in any order.
+  const ranked = { selective: { ranked: true, calib: {} } } as unknown as ClassificationRun;
+  const columns = ['accuracy', 'macro_f1', 'ece', 'aurc'];
+  assert.deepEqual(familySliceKeys(CLASSIFICATION_FAMILIES, ranked), columns);
+  assert.deepEqual(familySliceKeys([...CLASSIFICATION_FAMILIES].reverse(), ranked), columns);
+  assert.deepEqual(familySliceKeys([...IW_FAMILIES].reverse(), run), ['precision', 'recall', 'average_precision']);
 });
