@@ -115,7 +115,8 @@ export function thresholdErrorRate(k: ThresholdCounts): number {
 
 /**
  * Every key of {@link IW_KEYS} (in that order) for one weight vector, NaN where undefined.
- * `nAbove` = {@link blocksAtOrAbove}(so, threshold). `scratch` is reused when given.
+ * `nAbove` = {@link blocksAtOrAbove}(so, threshold). `scratch` is reused when given, and the
+ * values are written into `out` when given (its first IW_KEYS.length elements).
  */
 export function metricVector(
   so: ScoreOrder,
@@ -123,8 +124,8 @@ export function metricVector(
   weights: ArrayLike<number> | null,
   nAbove: number,
   scratch?: BlockCounts,
+  out: Float64Array = new Float64Array(IW_KEYS.length),
 ): Float64Array {
-  const out = new Float64Array(IW_KEYS.length);
   fillFromCounts(blockCounts(so, labels, weights, scratch), nAbove, out, 0);
   return out;
 }

@@ -17,7 +17,7 @@
  */
 import { EvalLensError } from '../diagnostics';
 import type { TextColumn } from '../data/textColumn';
-import { rowsByCode, type SliceMetrics } from './slices';
+import { pointOf, rowsByCode, type SliceMetrics } from './slices';
 import type { FoldRow, FoldSummary, FoldsTable } from '../results/types';
 
 /** The note written beside the summary. */
@@ -66,7 +66,7 @@ export function computeFolds(
     const size = members[s].length;
     const small = size > 0 && size < minSize;
     const row: FoldRow = { fold: value, n: size, ...(small ? { small: true as const } : {}), values: {} };
-    const v = size > 0 ? metrics.prepare(members[s])(null) : null;
+    const v = size > 0 ? pointOf(metrics.prepare(members[s]), metrics.keys.length) : null;
     metrics.keys.forEach((key, k) => {
       const x = v ? v[k] : NaN;
       row.values[key] = Number.isFinite(x) ? x : null;

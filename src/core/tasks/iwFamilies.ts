@@ -129,7 +129,7 @@ export const importanceFamily: IwFamily = {
   },
   resampledKeys: (run, wrote) => wrote.filter((k) => Number.isFinite(run.weighted[IW_KEYS.indexOf(k as IwKey)])),
   resample: (_run, { values }, out) => {
-    IW_KEYS.forEach((k, j) => (out[k] = values[j]));
+    for (let j = 0; j < IW_KEYS.length; j++) out[IW_KEYS[j]] = values[j];
   },
 };
 

@@ -23,7 +23,7 @@
  *   only when a sliced key comes from it (iwFamilies.ts `iwHalvesFor`);
  * - ranking: the means over the slice's users of each sliced per-user key, in user order.
  */
-import { blocksAtOrAbove, scoreOrder } from '../metrics/binaryCurve';
+import { allocBlockCounts, blocksAtOrAbove, scoreOrder } from '../metrics/binaryCurve';
 import { binIndices } from '../metrics/calibration';
 import { aggregateClassification, type PreparedClassification } from '../metrics/classification';
 import { rowsByClass } from '../metrics/evolving';
@@ -129,24 +129,28 @@ export function iwStatistic(run: IwRun): RestrictedStatistic<IwSums, unknown> {
       const nAbove = blocksAtOrAbove(so, run.threshold);
       const wm = new Float64Array(rows.length);
       const halves = iwHalvesFor(keys);
-      // one buffer for every call (read before the next): a new one per resample made the small
-      // slices of the 188-row example 1.5x slower in one process
+      // one set of buffers for every call (read before the next): a new one per resample made the
+      // small slices of the 188-row example 1.5x slower in one process
       const values = new Float64Array(2 * K);
+      const sums: IwSums = { values };
+      const weighted = values.subarray(0, K);
+      const unweighted = values.subarray(K);
+      const scratch = allocBlockCounts(so);
       return {
         shared: null,
         sums: (mult) => {
           values.fill(NaN);
-          if (rows.length === 0) return { values };
+          if (rows.length === 0) return sums;
           if (halves.weighted) {
             let weights = w;
             if (mult) {
               for (let j = 0; j < rows.length; j++) wm[j] = w[j] * mult[j];
               weights = wm;
             }
-            values.set(metricVector(so, labels, weights, nAbove), 0);
+            metricVector(so, labels, weights, nAbove, scratch, weighted);
           }
-          if (halves.unweighted) values.set(metricVector(so, labels, mult, nAbove), K);
-          return { values };
+          if (halves.unweighted) metricVector(so, labels, mult, nAbove, scratch, unweighted);
+          return sums;
         },
       };
     },
@@ -168,11 +172,13 @@ export function rankingStatistic(run: RankingRun): RestrictedStatistic<RankingSu
       const used = keys.every((k) => perUser[k] !== undefined) ? keys : Object.keys(perUser);
       const vals = used.map((k) => pick(perUser[k], users));
       const shared: RankingResampleRun = { ks: run.ks, evaluated: pick(run.evaluated, users), catalog: null };
+      // one record of the means for every call (read before the next), each key written by each
+      const means: Record<string, number> = {};
+      const sums: { means: Record<string, number>; counts: ArrayLike<number> | null } = { means, counts: null };
       return {
         shared,
         sums: (mult) => {
-          const means: Record<string, number> = {};
-          used.forEach((key, q) => {
+          for (let q = 0; q < used.length; q++) {
             const v = vals[q];
             let s = 0;
             let w = 0;
@@ -183,9 +189,10 @@ export function rankingStatistic(run: RankingRun): RestrictedStatistic<RankingSu
               s += m * x;
               w += m;
             }
-            means[key] = w > 0 ? s / w : NaN;
-          });
-          return { means, counts: mult };
+            means[used[q]] = w > 0 ? s / w : NaN;
+          }
+          sums.counts = mult;
+          return sums;
         },
       };
     },

@@ -29,21 +29,22 @@ import { planIntervals, type Intervals } from '../stats/planIntervals';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
 import { sliceValues, type SliceValues } from '../rows/sliceValues';
 import type { FilterTerm } from '../rows/types';
-import { familySliceKeys, familyValues, type TaskFamily } from './taskFamily';
+import { familyKeyValues, familySliceKeys, type TaskFamily } from './taskFamily';
 
 export type { SliceMetricValue, SliceRow };
 
 /**
  * A task's headline metrics over a set of rows ({@link familySliceMetrics}). `prepare(rows)` gets
  * the rows of a slice (file order) and returns a function of their multiplicities (null = each row
- * once) giving one value per key (NaN = undefined).
+ * once) that writes one value per key into `out` (NaN = undefined): the bootstrap calls it for
+ * every slice in every resample, into buffers made once.
  */
 export interface SliceMetrics {
   /** What the bootstrap resamples: the file's rows, or a ranking run's users. */
   unit: 'row' | 'user';
   keys: string[];
   directions: Direction[];
-  prepare(rows: Int32Array): (mult: Float64Array | null) => number[];
+  prepare(rows: Int32Array): (mult: Float64Array | null, out: Float64Array) => void;
   /** Stratum per row for the bootstrap, or null. */
   strata: Int32Array | null;
 }
@@ -90,6 +91,8 @@ export function familySliceMetrics<Run, Sums, Shared>(
 ): SliceMetrics {
   const sliced = families.filter((f) => f.resample && f.sliceKeys);
   const keys = familySliceKeys(sliced, run);
+  // one record for every slice of the table: each call writes and reads it before the next
+  const values = familyKeyValues(sliced, keys);
   return {
     unit: statistic.unit,
     keys,
@@ -97,12 +100,16 @@ export function familySliceMetrics<Run, Sums, Shared>(
     strata: statistic.strata,
     prepare(units) {
       const { shared, sums } = statistic.restrict(units, keys);
-      return (mult) => {
-        const v = familyValues(sliced, shared, sums(mult));
-        return keys.map((k) => v[k] ?? NaN);
-      };
+      return (mult, out) => values(shared, sums(mult), out);
     },
   };
+}
+
+/** The K values of a prepared slice (`ev`, {@link SliceMetrics.prepare}) with each row once: its point estimates. */
+export function pointOf(ev: (mult: Float64Array | null, out: Float64Array) => void, K: number): Float64Array {
+  const out = new Float64Array(K);
+  ev(null, out);
+  return out;
 }
 
 export interface SliceOptions {
@@ -146,7 +153,8 @@ interface Slice {
   label: string;
   where: FilterTerm[];
   rows: Int32Array;
-  ev: (mult: Float64Array | null) => number[];
+  ev: (mult: Float64Array | null, out: Float64Array) => void;
+  /** The slice's rows' multiplicities of a resample. */
   buf: Float64Array;
 }
 
@@ -165,10 +173,10 @@ const diffKey = (q: number, key: string): string => `${q}:Δ${key}`;
  */
 function slicePlan(
   slices: readonly Slice[],
-  whole: (mult: Float64Array | null) => number[],
+  whole: (mult: Float64Array | null, out: Float64Array) => void,
   metrics: SliceMetrics,
   n: number,
-  point: readonly number[][],
+  point: readonly ArrayLike<number>[],
 ): ResamplingPlan & { points: Record<string, number> } {
   const K = metrics.keys.length;
   const keys: string[] = [];
@@ -192,17 +200,21 @@ function slicePlan(
     build: () => {
       // the metric functions take Float64 multiplicities
       const counts = new Float64Array(n);
+      // the whole file's values and a slice's, of the resample: made once, written by every call
+      const w = new Float64Array(K);
+      const v = new Float64Array(K);
       return (mult, out) => {
         for (let i = 0; i < n; i++) counts[i] = mult[i];
-        const w = whole(counts);
-        slices.forEach((s, q) => {
+        whole(counts, w);
+        for (let q = 0; q < slices.length; q++) {
+          const s = slices[q];
           for (let j = 0; j < s.rows.length; j++) s.buf[j] = counts[s.rows[j]];
-          const v = s.ev(s.buf);
+          s.ev(s.buf, v);
           for (let k = 0; k < K; k++) {
             out[q * 2 * K + k] = v[k];
             out[q * 2 * K + K + k] = v[k] - w[k];
           }
-        });
+        }
       };
     },
     worker: null,
@@ -256,8 +268,9 @@ export async function computeSlices(
   const B = opts.bootstrap.n;
   // The whole file again only when the evaluation's values cannot serve or the bootstrap needs it.
   const whole = B > 0 || !opts.wholePoint ? metrics.prepare(Int32Array.from({ length: n }, (_, i) => i)) : null;
-  const wholePoint = opts.wholePoint ?? whole!(null);
-  const point = slices.map((s) => s.ev(null));
+  const K = metrics.keys.length;
+  const wholePoint = opts.wholePoint ?? pointOf(whole!, K);
+  const point = slices.map((s) => pointOf(s.ev, K));
 
   let cis: Intervals | null = null;
   if (whole && B > 0 && slices.length > 0) {

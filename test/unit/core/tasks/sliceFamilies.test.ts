@@ -19,7 +19,13 @@ import { resolveIwWeights } from '../../../../src/core/tasks/iwBinary';
 import { IW_FAMILIES, type IwFamily, type IwRun } from '../../../../src/core/tasks/iwFamilies';
 import { computeSlices, familySliceMetrics } from '../../../../src/core/tasks/slices';
 import { iwStatistic } from '../../../../src/core/tasks/sliceStatistics';
-import { familySliceKeys, type SliceColumn } from '../../../../src/core/tasks/taskFamily';
+import {
+  familyKeyValues,
+  familySliceKeys,
+  familyValues,
+  type SliceColumn,
+  type TaskFamily,
+} from '../../../../src/core/tasks/taskFamily';
 import { CLASSIFICATION_FAMILIES } from '../../../../src/core/tasks/classificationFamilies';
 import type { ClassificationRun } from '../../../../src/core/tasks/classificationRun';
 import { closeAbs } from '../../helpers/numericClose';
@@ -107,4 +113,37 @@ test('the slice columns follow the ranks the families declare, not the order the
   assert.deepEqual(familySliceKeys(CLASSIFICATION_FAMILIES, ranked), columns);
   assert.deepEqual(familySliceKeys([...CLASSIFICATION_FAMILIES].reverse(), ranked), columns);
   assert.deepEqual(familySliceKeys([...IW_FAMILIES].reverse(), run), ['precision', 'recall', 'average_precision']);
+});
+
+test('the slices read their keys through one reused record, with the values of a new record per resample', () => {
+  // A family that writes its second key on every other resample only, and null for an undefined
+  // value: each call must read as if the record were new (a key left out or null is NaN).
+  type Sums = { b: number };
+  const every: TaskFamily<never, Sums, null> = {
+    name: 'every',
+    point: () => {},
+    resample: (_r, { b }, out) => (out.x = b),
+  };
+  const some: TaskFamily<never, Sums, null> = {
+    name: 'some',
+    point: () => {},
+    resample: (_r, { b }, out) => {
+      if (b % 2 === 0) out.y = b / 2;
+      out.z = b % 3 === 0 ? null : b;
+    },
+  };
+  const families = [every, some];
+  const keys = ['z', 'x', 'y', 'none'];
+  const read = familyKeyValues(families, keys);
+  const out = new Float64Array(keys.length);
+  for (let b = 0; b < 7; b++) {
+    read(null, { b }, out);
+    const v = familyValues(families, null, { b });
+    assert.deepEqual(
+      [...out],
+      keys.map((k) => v[k] ?? NaN),
+      `resample ${b}`,
+    );
+  }
+  assert.deepEqual([...out], [NaN, 6, 3, NaN]);
 });
