@@ -9,7 +9,14 @@
  * @see docs/metrics/classification.md, "Evolving test distributions" — the definitions and conventions of every key.
  */
 import { aggregateEvolving, SAMPLED_DRAWS } from '../metrics/evolving';
-import type { ClassificationFamily, ClassificationStep } from './classificationRun';
+import type { ClassificationFamily, ClassificationRun, ClassificationStep } from './classificationRun';
+
+/**
+ * What the point step computed that its tables step draws (the accuracies V_t of the curve, the
+ * protocol's text): kept by run from one step to the next, so that the sampled protocol's draws are
+ * not made twice.
+ */
+const forCurve = new WeakMap<ClassificationRun, { V: ArrayLike<number>; proto: string }>();
 
 const point: ClassificationStep = (run, ctx) => {
   const ev = run.evolving;
@@ -44,13 +51,23 @@ const point: ClassificationStep = (run, ctx) => {
       );
     results.metric('evolving', key, agg.values[key], { note });
   }
+  forCurve.set(run, { V: agg.V, proto });
+};
+
+/** The `shift` curve: accuracy under each test distribution against its shift from the train distribution. */
+const curve: ClassificationStep = (run, { results }) => {
+  const ev = run.evolving;
+  const drawn = forCurve.get(run);
+  if (!ev || !drawn) return;
+  forCurve.delete(run);
+  const { V, proto } = drawn;
   // Points in the order of shift_auc's integral (δ ascending), so the curve can be drawn as a line.
   const o = Array.from(ev.byDelta);
   results.curve('shift', {
     x: 'shift (symmetric KL)',
     y: 'accuracy',
     xs: o.map((t) => ev.delta[t]),
-    ys: o.map((t) => agg.V[t]),
+    ys: o.map((t) => V[t]),
     extra: { t: o.map((t) => t + 1), alpha: o.map((t) => ev.alpha[t]), js: o.map((t) => ev.js[t]) },
     note: `δ_t is Σ_c (q^trn_c − q^tst_c)·ln(q^trn_c/q^tst_c), which Fang et al. (2023) call a JS divergence (their formula without its stray minus sign): a symmetric KL divergence; the js column beside it is the true Jensen–Shannon divergence (natural log). ${proto}.`,
   });
@@ -63,6 +80,8 @@ function round(x: number): number {
 export const evolvingFamily: ClassificationFamily = {
   name: 'evolving',
   point,
+  // a curve, no table of ResultTables
+  tables: curve,
   resample: (run, { agg, counts }, out) => {
     if (!run.evolving) return;
     const ev = aggregateEvolving(
