@@ -145,8 +145,8 @@ export interface ResampleSums {
 /**
  * A metric family of the classification task (the one family contract, {@link TaskFamily} in
  * taskFamily.ts, over this task's run and sums): its point estimates (keys with their notes,
- * warnings), written by `point`, its tables by `tables` (those of the selective and calibration
- * families are still written by their point steps), and — when its scalars get bootstrap
+ * warnings), written by `point`, its tables by `tables` (those of the selective family are still
+ * written by its point step), and — when its scalars get bootstrap
  * intervals — its statistic of one resample, written by `resample` from the shared
  * {@link ResampleSums} under the same keys. The statistic at the full data (`counts` null) is the point estimate; a unit test
  * checks it for every family.

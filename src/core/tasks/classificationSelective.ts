@@ -867,7 +867,7 @@ export const calibrationStep: ClassificationStep = (run, ctx) => {
   const { B, rows } = s.calib;
   const c = calibrationValues(rows, B, null, s.calib.bins);
   const v = { ece: c.ece, mce: c.mce, ece_adaptive: c.eceAdaptive };
-  const which = `${B} equal-width bins (lo, hi], an edge value in the lower bin, confidence 0 in no bin but counted in n; confidence = ${s.calib.scoreName}; ${rowsPhrase(run.split, rows.n)}`;
+  const which = binsPhrase(run, s.calib);
   results.metric('calibration', 'ece', v.ece, { note: which });
   if (!Number.isFinite(v.mce))
     warnings.note(
@@ -878,7 +878,19 @@ export const calibrationStep: ClassificationStep = (run, ctx) => {
   results.metric('calibration', 'ece_adaptive', v.ece_adaptive, {
     note: `${B} equal-count chunks of the stable ascending sort by confidence (sizes differ by at most one, the first n mod ${B} larger); ${rowsPhrase(run.split, rows.n)}`,
   });
-  const bins = reliabilityBins(rows, B);
+};
+
+/** The calibration bins and the rows they are over, as the notes of ECE and the reliability diagram say them. */
+function binsPhrase(run: ClassificationRun, calib: NonNullable<SelectiveSetup['calib']>): string {
+  return `${calib.B} equal-width bins (lo, hi], an edge value in the lower bin, confidence 0 in no bin but counted in n; confidence = ${calib.scoreName}; ${rowsPhrase(run.split, calib.rows.n)}`;
+}
+
+/** The calibration family's tables step: the reliability diagram, as a table and as a curve of its non-empty bins. */
+const reliabilityStep: ClassificationStep = (run, { results }) => {
+  const calib = run.selective?.calib;
+  if (!calib) return;
+  const which = binsPhrase(run, calib);
+  const bins = reliabilityBins(calib.rows, calib.B);
   results.table('reliability', bins);
   const ne = bins.filter((b) => b.count > 0 && b.accuracy !== null);
   results.curve('reliability', {
@@ -916,6 +928,8 @@ export const selectiveFamily: ClassificationFamily = {
 export const calibrationFamily: ClassificationFamily = {
   name: 'calibration',
   point: calibrationStep,
+  tableNames: ['reliability'],
+  tables: reliabilityStep,
   // its column after the classification family's accuracy and macro F1 (ranks 0 and 1)
   sliceKeys: (run) => (run.selective?.ranked && run.selective.calib ? [{ key: 'ece', rank: 2 }] : []),
   resample: (_run, { selective }, out) => {

@@ -6,11 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runClassification } from '../../../../src/core/tasks/classification';
 import {
-  calibrationStep,
+  calibrationFamily,
+  selectiveFamily,
   selectivePartsFor,
   selectiveScalars,
-  selectiveStep,
 } from '../../../../src/core/tasks/classificationSelective';
+import { familyStep } from '../../../../src/core/tasks/classificationFamilies';
 import type { TaskContext } from '../../../../src/core/tasks/types';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
 import type { ClassificationData } from '../../../../src/core/data/classificationData';
@@ -28,8 +29,10 @@ import { closeRel as close } from '../../helpers/numericClose';
 
 async function runSteps(data: ClassificationData, cfg: ResolvedConfig, withCi = false) {
   // with intervals: every step of the task in order (classification, long-tail and evolving
-  // families, selective, calibration, bootstrap); else the selective and calibration steps only
-  const { ctx, run } = await runClassificationSteps(data, cfg, withCi ? undefined : [selectiveStep, calibrationStep]);
+  // families, selective, calibration, bootstrap); else the selective and calibration families only
+  // (each its point step, then its tables step)
+  const steps = [familyStep(selectiveFamily), familyStep(calibrationFamily)];
+  const { ctx, run } = await runClassificationSteps(data, cfg, withCi ? undefined : steps);
   return { ctx, run, m: ctx.results.metrics, codes: ctx.warnings.list.map((w) => w.code) };
 }
 
