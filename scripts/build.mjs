@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { generateConfigValidator } from './gen-config-validator.mjs';
+import { generateByteCopies } from './gen-byte-copies.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -80,9 +81,11 @@ const entries = [
   },
 ].filter((e) => Object.values(e.entryPoints).every((p) => existsSync(p)));
 
-// The config validator is generated code that the bundles import (not kept in git: see
-// gen-config-validator.mjs); made first, from the schema as it is now.
+// The config validator and the byte copies of the hot loops are generated code that the bundles
+// import (not kept in git: see gen-config-validator.mjs, gen-byte-copies.mjs); made first, from the
+// schema and the templates as they are now.
 await generateConfigValidator();
+await generateByteCopies();
 
 if (watch) {
   for (const e of entries) await (await esbuild.context(e)).watch();

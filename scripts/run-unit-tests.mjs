@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateConfigValidator } from './gen-config-validator.mjs';
+import { generateByteCopies } from './gen-byte-copies.mjs';
 
 function find(dir) {
   const out = [];
@@ -16,9 +17,10 @@ function find(dir) {
   return out;
 }
 
-// Tests import the core from its sources, the generated config validator too: made (or remade
-// after a schema change) first, as the build does.
+// Tests import the core from its sources, the generated config validator and byte copies too: made
+// (or remade after a schema or template change) first, as the build does.
 await generateConfigValidator();
+await generateByteCopies();
 
 const filter = process.argv.slice(2);
 const files = find('test/unit')

@@ -16,8 +16,9 @@
  * stay small integers; nothing is allocated per resample. Without sample weights, when the walk also
  * gathers the classification sums (the classification bootstrap's common case), they may be bytes
  * instead (a Uint8Array, {@link SelectiveResampler.byteWalk}): the walk over them is
- * {@link unitMassRunBytes}, its own function, so that the per-row loop of each keeps seeing one
- * array type (the functions the walk stops for, a few hundred times a resample, take both).
+ * `unitMassRunBytes`, in the byte copy of selectiveWalk.ts that the build writes, so that the per-row
+ * loop of each keeps seeing one array type (the functions the walk stops for, a few hundred times a
+ * resample, take both).
  *
  * References (the metrics computed here, and the bootstrap):
  * - Y. Geifman, R. El-Yaniv (2017). Selective Classification for Deep Neural Networks. Advances in Neural
@@ -39,128 +40,49 @@
 import { binnedCalibration, eceBinIndex } from './calibration';
 import { groupError, GRID_POINTS, harmonic, optimalAurc, tiedBlockSteps, trapz, trapzFrom } from './riskCoverage';
 import type { SortedRows } from './sortedRows';
-import type { PreparedClassification, UnitClassSums } from './classification';
+import type { PreparedClassification } from './classification';
 import { sharedZeros, toShared } from '../stats/sharedArrays';
 import type { PrefixAcceptance, WalkTables } from './walkTables';
+import {
+  CODE_BYTE_MAX_GROUPS,
+  CODE_GROUP_SHIFT,
+  CODE_NEW_BIN,
+  CODE_OP,
+  CODE_RARE,
+  CODE_TIED,
+  CODE_WRONG,
+  ST_AURC,
+  ST_A_BAL,
+  ST_A_WORST,
+  ST_BIN,
+  ST_BRIER,
+  ST_CHUNK,
+  ST_CHUNK_HI,
+  ST_E0,
+  ST_GRID_NEXT,
+  ST_ITEMS,
+  ST_N,
+  ST_NLL,
+  ST_OP_AT_ITEMS,
+  ST_OP_DONE,
+  ST_SIZE,
+  ST_SUM_ERR,
+  ST_TIED_NEXT,
+  ST_W,
+  ST_W0,
+  ST_WRONG_ITEMS,
+  chunkStart,
+  spreadOverChunks,
+  storeRunning,
+  type ResampleClassSums,
+  type SelectiveResampler,
+  type SelectiveResampleValues,
+  unitMassRun,
+} from './selectiveWalk';
+import { unitMassRunBytes } from './selectiveWalkBytes.generated';
 
 export type { PrefixAcceptance } from './walkTables';
-
-export interface SelectiveResampleValues {
-  coverage: number;
-  risk: number;
-  /** `error_group.<g>` per group index. */
-  groupError: Float64Array;
-  balanced: number;
-  worst: number;
-  aurc: number;
-  eaurc: number;
-  aurcBalanced: number;
-  aurcWorst: number;
-  /** Six grid keys, all NaN when N < 101. */
-  grid: number;
-  grid02: number;
-  gridBalanced: number;
-  gridBalanced02: number;
-  gridWorst: number;
-  gridWorst02: number;
-  ece: number;
-  mce: number;
-  eceAdaptive: number;
-}
-
-/** Per-setup buffers and constants; build once with {@link selectiveResampler}, reuse per resample. */
-export interface SelectiveResampler {
-  rows: SortedRows;
-  accept: PrefixAcceptance;
-  /** ECE bins (null: no calibration keys). */
-  B: number;
-  bins: Int32Array | null;
-  values: SelectiveResampleValues;
-  /**
-   * Unit masses only (null with sample weights): per position the row's wrong flag and group, and
-   * whether a tied block or an ECE bin run starts there, packed in one word (the `CODE_*` fields)
-   * so that the walk reads one array for them (bytes when the groups fit: see {@link unitMassCodes});
-   * `tiedEnds` = the end of each tied block of two rows or more, in position order (the walk meets
-   * them in that order: one word per tied block instead of one per row).
-   */
-  code: Int32Array | Uint8Array | null;
-  tiedEnds: Int32Array | null;
-  // scratch
-  /** gW, gE and gErr (views of this one buffer: the unit-mass walk indexes a single array). */
-  groupSums: Float64Array;
-  /** mass and diff (views of this one buffer). */
-  binSums: Float64Array;
-  /** The two candidate worst-group steps of a row, indexed by which one applies (no branch). */
-  pick: Float64Array;
-  gW: Float64Array;
-  gE: Float64Array;
-  gErr: Float64Array;
-  bW: Float64Array;
-  bE: Float64Array;
-  touched: Int32Array;
-  touchedFlag: Uint8Array;
-  gridK: Float64Array;
-  xs: Float64Array;
-  rStd: Float64Array;
-  rBal: Float64Array;
-  rWorst: Float64Array;
-  diff: Float64Array;
-  mass: Float64Array;
-  chunk: Float64Array;
-  state: Float64Array;
-  /** H[k] = Σ_{j≤k} 1/j for k = 0..N (unit masses only), grown on demand. */
-  harmonic: Float64Array;
-  /** The classification sums gathered by the same walk (see {@link ResampleClassSums}), or null. */
-  cls: ResampleClassSums | null;
-  /** The eAURC optima computed so far, by wrong items, with the totals they hold for (see `optimalAurcOf`). */
-  optimum: Map<number, { W: number; E: number; value: number }>;
-  /**
-   * Whether its resamples are meant to come as byte multiplicities (a Uint8Array; unit masses with the
-   * classification sums): its warm-up, when it has one, walked bytes. Int32
-   * multiplicities still give the same values (the exact fallback of a count above 255).
-   */
-  byteWalk: boolean;
-}
-
-/**
- * The classification sums of a resample (those of metrics/classification.ts `aggregateUnitBatch`),
- * gathered by the unit-mass walk while it passes each row anyway: one read of the multiplicities
- * per row and resample instead of a second walk. Integer sums (exact in any order) in `counts`;
- * Σ c·nll and Σ c·Brier are float64 sums in position order, as the classification kernel adds them
- * (a row not drawn adds an exact 0 there, nothing here: the same sums bit for bit).
- *
- * The walk adds a row's multiplicity to two counters only: its (label, prediction) cell and its
- * true-class rank. Support, correct and predicted counts follow from the cells once per resample
- * ({@link classCountsOfCells}): a table of the pairs that occur, at most min(rows, C²) of them and
- * usually far fewer, instead of three scattered additions per row (about 2 ns per row and
- * resample less on 200,000 rows of 100 classes).
- */
-export interface ResampleClassSums {
-  C: number;
-  /**
-   * Per position the row's (label, prediction) cell and its true-class rank packed in one word, so
-   * that the walk reads one array for them: the cell in the low `cellBits` bits, the rank above
-   * (16 bits with up to {@link CLS_NARROW_MAX_CLASSES} classes, else 32: see {@link classTables}).
-   */
-  word: Int32Array | Uint16Array;
-  cellBits: number;
-  /** Per resample: Σ c over the rows of each (label, prediction) cell. */
-  cells: Int32Array;
-  /** Each cell's label and prediction. */
-  cellLabel: Int32Array;
-  cellPred: Int32Array;
-  /** Per position the row's nll term and its Brier term (zeros without probabilities). */
-  nllTerm: Float64Array;
-  brierTerm: Float64Array;
-  /** support at [y], correct at [C + y], predicted at [2C + ŷ], rank histogram at [3C + rank]. */
-  counts: Int32Array;
-  /** Views of `counts`, per class. */
-  sums: UnitClassSums;
-  /** Items, Σ c·nll and Σ c·Brier of the last resample walked. */
-  total: number;
-  nll: number;
-  brier: number;
-}
+export type { ResampleClassSums, SelectiveResampler, SelectiveResampleValues } from './selectiveWalk';
 
 /** `ResampleClassSums.word` of 32 bits: the cell index in the low 20 bits (cells ≤ C² < 2^20), the rank (≤ C) above. */
 const CLS_CELL_BITS = 20;
@@ -342,52 +264,6 @@ export function permuteInPlace(a: Float64Array, b: Float64Array, order: Int32Arr
     }
   }
 }
-
-/**
- * The running state of one resample's pass, in `SelectiveResampler.state` (one Float64Array so the
- * hot loop reads and writes plain slots; the names below are the only layout definition). Slots 0–6
- * are the layout riskCoverage's tiedBlockSteps reads and updates.
- */
-/** Σ mass of the rows entered so far (descending score). */
-const ST_W0 = 0;
-/** Σ mass of the wrong rows entered so far. */
-const ST_E0 = 1;
-/** AURC numerator: Σ step · risk over the items entered. */
-const ST_AURC = 2;
-/** Balanced-AURC numerator, times the group count. */
-const ST_A_BAL = 3;
-/** Worst-group-AURC numerator. */
-const ST_A_WORST = 4;
-/** Σ of the current group errors (every group error starts at 1). */
-const ST_SUM_ERR = 5;
-/** Wrong items entered (integer count, for the optimal AURC). */
-const ST_WRONG_ITEMS = 6;
-/** Index of the next risk-coverage grid point to reach. */
-const ST_GRID_NEXT = 7;
-/** Items entered so far (descending order). */
-const ST_ITEMS = 8;
-/** Items in the resample. */
-const ST_N = 9;
-/** Total mass of the resample. */
-const ST_W = 10;
-/** Current adaptive-ECE chunk (visited from B − 1 down). */
-const ST_CHUNK = 11;
-/** The current chunk holds the descending items below this one. */
-const ST_CHUNK_HI = 12;
-/** 1 once the operating point is set. */
-const ST_OP_DONE = 13;
-/** Unit-mass pass: the operating point is set once this many items are entered (Infinity: not by mass). */
-const ST_OP_AT_ITEMS = 14;
-/** Unit-mass pass: the ECE bin of the rows being walked. */
-const ST_BIN = 15;
-/** Σ c·nll of the rows walked (classification sums, `r.cls`). */
-const ST_NLL = 16;
-/** Σ c·Brier of the rows walked (classification sums, `r.cls`). */
-const ST_BRIER = 17;
-/** Unit-mass pass: tied blocks entered so far (the index of the next one's end in `tiedEnds`). */
-const ST_TIED_NEXT = 18;
-/** Number of slots. */
-const ST_SIZE = 19;
 
 /**
  * Prepares a {@link SelectiveResampler}; `calibration` gives the ECE bin count (null = no ECE keys)
@@ -591,20 +467,6 @@ function warmUp(
   for (let p = 0; p < m; p++) items += mult[p] = (p * 7) % 4;
   selectiveResampleValues(r, mult, items);
 }
-
-/** `code[p]` bit: the row is wrong. */
-const CODE_WRONG = 1;
-/** `code[p]` bit: a tied block of two or more rows starts at p (it ends at the next of `tiedEnds`). */
-const CODE_TIED = 2;
-/** `code[p]` bit: p is the first position or its ECE bin differs from position p − 1's. */
-const CODE_NEW_BIN = 4;
-/** `code[p]` bit: the accepted prefix of a fixed length ends at p (the operating point is read before row p). */
-const CODE_OP = 8;
-const CODE_RARE = CODE_TIED | CODE_NEW_BIN | CODE_OP;
-/** `code[p] >> CODE_GROUP_SHIFT` = the row's group + 1 (0: no group). */
-const CODE_GROUP_SHIFT = 4;
-/** Most groups whose field (group + 1 ≤ 15) fits in a byte's four bits above the flags. */
-const CODE_BYTE_MAX_GROUPS = (1 << (8 - CODE_GROUP_SHIFT)) - 1;
 
 /**
  * The per-position words of the unit-mass walk (see `SelectiveResampler.code`): one byte a
@@ -829,42 +691,6 @@ function gridPoint(
   }
 }
 
-/** First ascending item of adaptive chunk k (chunks of base + 1 items first, `extra` of them). */
-function chunkStart(k: number, base: number, extra: number): number {
-  return k * base + Math.min(k, extra);
-}
-
-/**
- * Adds `c` copies of a row's adaptive-ECE term `u`, descending items d, d+1, …, d+c−1, to the chunks
- * they fall in, from chunk `ch` (which holds the descending items below chHi = N − start(ch)) down.
- * The rare path of the singleton step, where the copies cross a chunk boundary; returns the chunk of
- * the last copy.
- */
-function spreadOverChunks(
-  chunk: Float64Array,
-  ch: number,
-  chHi: number,
-  d: number,
-  c: number,
-  u: number,
-  N: number,
-  base: number,
-  extra: number,
-): number {
-  let left = c;
-  while (left > 0) {
-    while (d >= chHi) {
-      ch--;
-      chHi = N - chunkStart(ch, base, extra);
-    }
-    const take = Math.min(left, chHi - d);
-    chunk[ch] += u * take;
-    d += take;
-    left -= take;
-  }
-  return ch;
-}
-
 /** [items, mass, wrong mass] of the tied block being entered (written by tiedBlockSteps). */
 const blockSums = new Float64Array(3);
 
@@ -988,33 +814,6 @@ function mainPass(r: SelectiveResampler, mult: Int32Array | Uint8Array, N: numbe
 }
 
 const PASS_SLICE = 4096;
-const EMPTY_I32 = new Int32Array(0);
-const EMPTY_F64 = new Float64Array(0);
-
-/** Writes a slice's running sums into their `ST_*` slots (before a tied block, and at the slice's end). */
-function storeRunning(
-  st: Float64Array,
-  W0: number,
-  E0: number,
-  aurc: number,
-  aBal: number,
-  aWorst: number,
-  sumErr: number,
-  wrongItems: number,
-  gridNext: number,
-  items: number,
-): void {
-  st[ST_W0] = W0;
-  st[ST_E0] = E0;
-  st[ST_AURC] = aurc;
-  st[ST_A_BAL] = aBal;
-  st[ST_A_WORST] = aWorst;
-  st[ST_SUM_ERR] = sumErr;
-  st[ST_WRONG_ITEMS] = wrongItems;
-  st[ST_GRID_NEXT] = gridNext;
-  st[ST_ITEMS] = items;
-}
-
 /**
  * Blocks [b0, b1) of the pass with sample weights; the running state lives in `r.state` (the `ST_*` slots).
  */
@@ -1198,325 +997,4 @@ function setOperatingPointOnce(r: SelectiveResampler): void {
   setOperatingPoint(r, st[ST_W], st[ST_W0], st[ST_E0]);
   st[ST_OP_DONE] = 1;
   st[ST_OP_AT_ITEMS] = Infinity;
-}
-
-/**
- * Walks the plain rows of positions [p0, q1) with unit masses, and stops before an event row for
- * {@link unitMassPass} (a flagged row other than `resume`, or a row whose copies reach the next
- * grid point) or after the row that reaches the operating point's target mass; returns where it
- * stopped. With unit masses the entered mass is the item count K and the wrong mass the wrong-item
- * count, so one local holds each pair.
- *
- * Written for V8's register allocator and compiler: no calls, and the per-row inputs from few arrays
- * (`r.code`, `mult`, the scores, the harmonic table, `r.groupSums`); the current ECE bin's sums and the
- * current adaptive-ECE chunk are locals written back at the end (the same additions in the same
- * order), and the worst-group step picks its term by an index instead of a branch (which group's
- * error is the largest follows the row's group, unpredictable row by row). These are the steps of
- * `weightedSlice` for one row with its c copies in closed form: the values are the same bit for bit.
- */
-function unitMassRun(r: SelectiveResampler, mult: Int32Array, p0: number, q1: number, resume: number): number {
-  const { rows, gridK, chunk, bins, B, groupSums: gs, binSums, pick } = r;
-  const code = r.code!;
-  const score = rows.score;
-  const G = rows.nGroups;
-  const G2 = 2 * G; // gs: gW at [g], gE at [G + g], gErr at [2G + g]
-  const B1 = B + 1; // binSums: mass at [bin], diff at [B + 1 + bin]
-  const H = r.harmonic;
-  const st = r.state;
-  const N = st[ST_N];
-  // adaptive-ECE chunks: the first `extra` chunks hold base + 1 items, the others base
-  const base = B > 0 ? Math.floor(N / B) : 0;
-  const extra = N - base * B;
-  const opAtItems = st[ST_OP_AT_ITEMS];
-  let E0 = st[ST_E0];
-  let aurc = st[ST_AURC];
-  let aBal = st[ST_A_BAL];
-  let aWorst = st[ST_A_WORST];
-  let sumErr = st[ST_SUM_ERR];
-  const gi = st[ST_GRID_NEXT];
-  let K = st[ST_ITEMS] | 0; // items entered (descending order) = mass entered
-  const nextCut = N >= GRID_POINTS && gi < GRID_POINTS ? gridK[gi] : Infinity;
-  // adaptive ECE: descending item d (of a singleton row) is ascending item N − 1 − d; chunk ch holds
-  // descending items below chHi = N − start(ch), chunks visited from B − 1 down
-  let ch = st[ST_CHUNK];
-  let chHi = st[ST_CHUNK_HI];
-  let chunkSum = B > 0 ? chunk[ch] : 0;
-  // the current ECE bin: its mass (an integer count, exact in any order) and its diff sum
-  const bin = bins !== null ? st[ST_BIN] : 0;
-  let binMass = 0;
-  let binDiff = bins !== null ? binSums[B1 + bin] : 0;
-  // the classification sums (r.cls): zero-length stand-ins when off, so the loop reads plain arrays
-  const cls = r.cls;
-  const fuse = cls !== null;
-  const cells = fuse ? cls.cells : EMPTY_I32;
-  const rankHist = fuse ? cls.sums.rankHist : EMPTY_I32;
-  const cWord = fuse ? cls.word : EMPTY_I32;
-  const cellBits = fuse ? cls.cellBits : 0;
-  const cellMask = (1 << cellBits) - 1;
-  const cNll = fuse ? cls.nllTerm : EMPTY_F64;
-  const cBrier = fuse ? cls.brierTerm : EMPTY_F64;
-  let nll = st[ST_NLL];
-  let brier = st[ST_BRIER];
-  // int32 copies of the bounds: compared with them, p stays an untagged integer in V8
-  const end = q1 | 0;
-  const skip = resume | 0;
-  let p = p0 | 0;
-  for (; p < end; p++) {
-    const cd = code[p];
-    const c = mult[p];
-    if ((cd & CODE_RARE) !== 0 && p !== skip) break;
-    if (c === 0) {
-      // A row not drawn (about 37% of the rows of a resample): every step below would add an
-      // exact 0, except that the group-error sum is re-anchored (sumErr − e + e with e the
-      // group's unchanged error, which need not round back to sumErr). Doing only that keeps the
-      // values bit for bit; despite the unpredictable branch it is faster than sending the row
-      // through the steps below, which would give the same values (16.6 vs 17.1 ns per row-draw
-      // on the 200,000-row benchmark).
-      if (G > 0) {
-        const g = (cd >> CODE_GROUP_SHIFT) - 1;
-        if (g >= 0 && gs[g] > 0) sumErr = sumErr - gs[G2 + g] + gs[G2 + g];
-      }
-      continue;
-    }
-    if (K + c > nextCut) break;
-    if (fuse) {
-      const wd = cWord[p];
-      cells[wd & cellMask] += c;
-      rankHist[wd >>> cellBits] += c;
-      nll += c * cNll[p];
-      brier += c * cBrier[p];
-    }
-    const wr = cd & CODE_WRONG;
-    // The c copies' steps in closed form, no per-item loop and no branch on c (a random
-    // multiplicity is an unpredictable branch): Σ_{j=1..c} (E + e·j)/(K + j) =
-    // E·ΔH + e·(c − K·ΔH), ΔH = H[K+c] − H[K] (aurcUnitMass's identity).
-    const dH = H[(K + c) | 0] - H[K];
-    aurc += E0 * dH + wr * (c - K * dH);
-    if (G > 0) {
-      const g = (cd >> CODE_GROUP_SHIFT) - 1;
-      if (g >= 0) {
-        const gw = gs[g];
-        const ge = gs[G + g];
-        const dHg = H[(gw + c) | 0] - H[gw | 0];
-        // the group's error after each copy j: e_j = (ge + wr·j)/(gw + j); Σ_j e_j in closed form
-        const sumEg = ge * dHg + wr * (c - gw * dHg);
-        const others = sumErr - gs[G2 + g];
-        aBal += c * others + sumEg; // Σ over items of the sum of group errors (÷ G at the end)
-        let mxOther = -Infinity;
-        if (G === 2) mxOther = gs[G2 + 1 - g];
-        else for (let k = 0; k < G; k++) if (k !== g && gs[G2 + k] > mxOther) mxOther = gs[G2 + k];
-        // e_j is monotone in j: compare its ends e_1, e_c with the other groups' max (multiplied
-        // out: the denominators are positive); all copies below it (lo) add c·max, all above
-        // (hi) add Σ e_j, and a row whose copies cross it adds copy by copy
-        const m1 = mxOther * (gw + 1);
-        const mC = mxOther * (gw + c);
-        const lo = +(ge + wr <= m1) & +(ge + wr * c <= mC);
-        const hi = +(ge + wr >= m1) & +(ge + wr * c >= mC);
-        if ((lo | hi) === 0) for (let j = 1; j <= c; j++) aWorst += Math.max(mxOther, (ge + wr * j) / (gw + j));
-        else {
-          pick[0] = sumEg;
-          pick[1] = c * mxOther;
-          aWorst += pick[lo];
-        }
-        const nw = gw + c;
-        const ne = ge + wr * c;
-        gs[g] = nw;
-        gs[G + g] = ne;
-        const e = ne / nw; // nw ≥ c ≥ 1
-        sumErr = others + e;
-        gs[G2 + g] = e;
-      } else {
-        let mx = -Infinity;
-        for (let k = 0; k < G; k++) if (gs[G2 + k] > mx) mx = gs[G2 + k];
-        aBal += c * sumErr;
-        aWorst += c * mx;
-      }
-    }
-    E0 += wr * c;
-    if (bins !== null) {
-      const u1 = 1 - wr - score[p];
-      binMass += c;
-      binDiff += c * u1;
-      if (K + c <= chHi) chunkSum += u1 * c;
-      else {
-        chunk[ch] = chunkSum;
-        ch = spreadOverChunks(chunk, ch, chHi, K, c, u1, N, base, extra);
-        chHi = N - chunkStart(ch, base, extra);
-        chunkSum = chunk[ch];
-      }
-    }
-    K = (K + c) | 0;
-    if (K >= opAtItems) {
-      p++;
-      break;
-    }
-  }
-  storeRunning(st, K, E0, aurc, aBal, aWorst, sumErr, E0, gi, K);
-  st[ST_NLL] = nll;
-  st[ST_BRIER] = brier;
-  if (B > 0) chunk[ch] = chunkSum;
-  if (bins !== null) {
-    binSums[bin] += binMass;
-    binSums[B1 + bin] = binDiff;
-  }
-  st[ST_CHUNK] = ch;
-  st[ST_CHUNK_HI] = chHi;
-  return p;
-}
-
-/**
- * {@link unitMassRun} over byte multiplicities (a Uint8Array), line for line the same steps: the
- * same values bit for bit. Its own function because V8 compiles an element load for the array
- * types that load has met: one walk fed both Int32 and byte multiplicities would test the type at
- * every row, in every bootstrap that walks (the Int32 ones too). Change both together; a unit test
- * compares the two on random inputs.
- */
-function unitMassRunBytes(r: SelectiveResampler, mult: Uint8Array, p0: number, q1: number, resume: number): number {
-  const { rows, gridK, chunk, bins, B, groupSums: gs, binSums, pick } = r;
-  const code = r.code!;
-  const score = rows.score;
-  const G = rows.nGroups;
-  const G2 = 2 * G; // gs: gW at [g], gE at [G + g], gErr at [2G + g]
-  const B1 = B + 1; // binSums: mass at [bin], diff at [B + 1 + bin]
-  const H = r.harmonic;
-  const st = r.state;
-  const N = st[ST_N];
-  // adaptive-ECE chunks: the first `extra` chunks hold base + 1 items, the others base
-  const base = B > 0 ? Math.floor(N / B) : 0;
-  const extra = N - base * B;
-  const opAtItems = st[ST_OP_AT_ITEMS];
-  let E0 = st[ST_E0];
-  let aurc = st[ST_AURC];
-  let aBal = st[ST_A_BAL];
-  let aWorst = st[ST_A_WORST];
-  let sumErr = st[ST_SUM_ERR];
-  const gi = st[ST_GRID_NEXT];
-  let K = st[ST_ITEMS] | 0; // items entered (descending order) = mass entered
-  const nextCut = N >= GRID_POINTS && gi < GRID_POINTS ? gridK[gi] : Infinity;
-  // adaptive ECE: descending item d (of a singleton row) is ascending item N − 1 − d; chunk ch holds
-  // descending items below chHi = N − start(ch), chunks visited from B − 1 down
-  let ch = st[ST_CHUNK];
-  let chHi = st[ST_CHUNK_HI];
-  let chunkSum = B > 0 ? chunk[ch] : 0;
-  // the current ECE bin: its mass (an integer count, exact in any order) and its diff sum
-  const bin = bins !== null ? st[ST_BIN] : 0;
-  let binMass = 0;
-  let binDiff = bins !== null ? binSums[B1 + bin] : 0;
-  // the classification sums (r.cls): zero-length stand-ins when off, so the loop reads plain arrays
-  const cls = r.cls;
-  const fuse = cls !== null;
-  const cells = fuse ? cls.cells : EMPTY_I32;
-  const rankHist = fuse ? cls.sums.rankHist : EMPTY_I32;
-  const cWord = fuse ? cls.word : EMPTY_I32;
-  const cellBits = fuse ? cls.cellBits : 0;
-  const cellMask = (1 << cellBits) - 1;
-  const cNll = fuse ? cls.nllTerm : EMPTY_F64;
-  const cBrier = fuse ? cls.brierTerm : EMPTY_F64;
-  let nll = st[ST_NLL];
-  let brier = st[ST_BRIER];
-  // int32 copies of the bounds: compared with them, p stays an untagged integer in V8
-  const end = q1 | 0;
-  const skip = resume | 0;
-  let p = p0 | 0;
-  for (; p < end; p++) {
-    const cd = code[p];
-    const c = mult[p];
-    if ((cd & CODE_RARE) !== 0 && p !== skip) break;
-    if (c === 0) {
-      // A row not drawn (about 37% of the rows of a resample): every step below would add an
-      // exact 0, except that the group-error sum is re-anchored (sumErr − e + e with e the
-      // group's unchanged error, which need not round back to sumErr). Doing only that keeps the
-      // values bit for bit; despite the unpredictable branch it is faster than sending the row
-      // through the steps below, which would give the same values (16.6 vs 17.1 ns per row-draw
-      // on the 200,000-row benchmark).
-      if (G > 0) {
-        const g = (cd >> CODE_GROUP_SHIFT) - 1;
-        if (g >= 0 && gs[g] > 0) sumErr = sumErr - gs[G2 + g] + gs[G2 + g];
-      }
-      continue;
-    }
-    if (K + c > nextCut) break;
-    if (fuse) {
-      const wd = cWord[p];
-      cells[wd & cellMask] += c;
-      rankHist[wd >>> cellBits] += c;
-      nll += c * cNll[p];
-      brier += c * cBrier[p];
-    }
-    const wr = cd & CODE_WRONG;
-    // The c copies' steps in closed form, no per-item loop and no branch on c (a random
-    // multiplicity is an unpredictable branch): Σ_{j=1..c} (E + e·j)/(K + j) =
-    // E·ΔH + e·(c − K·ΔH), ΔH = H[K+c] − H[K] (aurcUnitMass's identity).
-    const dH = H[(K + c) | 0] - H[K];
-    aurc += E0 * dH + wr * (c - K * dH);
-    if (G > 0) {
-      const g = (cd >> CODE_GROUP_SHIFT) - 1;
-      if (g >= 0) {
-        const gw = gs[g];
-        const ge = gs[G + g];
-        const dHg = H[(gw + c) | 0] - H[gw | 0];
-        // the group's error after each copy j: e_j = (ge + wr·j)/(gw + j); Σ_j e_j in closed form
-        const sumEg = ge * dHg + wr * (c - gw * dHg);
-        const others = sumErr - gs[G2 + g];
-        aBal += c * others + sumEg; // Σ over items of the sum of group errors (÷ G at the end)
-        let mxOther = -Infinity;
-        if (G === 2) mxOther = gs[G2 + 1 - g];
-        else for (let k = 0; k < G; k++) if (k !== g && gs[G2 + k] > mxOther) mxOther = gs[G2 + k];
-        // e_j is monotone in j: compare its ends e_1, e_c with the other groups' max (multiplied
-        // out: the denominators are positive); all copies below it (lo) add c·max, all above
-        // (hi) add Σ e_j, and a row whose copies cross it adds copy by copy
-        const m1 = mxOther * (gw + 1);
-        const mC = mxOther * (gw + c);
-        const lo = +(ge + wr <= m1) & +(ge + wr * c <= mC);
-        const hi = +(ge + wr >= m1) & +(ge + wr * c >= mC);
-        if ((lo | hi) === 0) for (let j = 1; j <= c; j++) aWorst += Math.max(mxOther, (ge + wr * j) / (gw + j));
-        else {
-          pick[0] = sumEg;
-          pick[1] = c * mxOther;
-          aWorst += pick[lo];
-        }
-        const nw = gw + c;
-        const ne = ge + wr * c;
-        gs[g] = nw;
-        gs[G + g] = ne;
-        const e = ne / nw; // nw ≥ c ≥ 1
-        sumErr = others + e;
-        gs[G2 + g] = e;
-      } else {
-        let mx = -Infinity;
-        for (let k = 0; k < G; k++) if (gs[G2 + k] > mx) mx = gs[G2 + k];
-        aBal += c * sumErr;
-        aWorst += c * mx;
-      }
-    }
-    E0 += wr * c;
-    if (bins !== null) {
-      const u1 = 1 - wr - score[p];
-      binMass += c;
-      binDiff += c * u1;
-      if (K + c <= chHi) chunkSum += u1 * c;
-      else {
-        chunk[ch] = chunkSum;
-        ch = spreadOverChunks(chunk, ch, chHi, K, c, u1, N, base, extra);
-        chHi = N - chunkStart(ch, base, extra);
-        chunkSum = chunk[ch];
-      }
-    }
-    K = (K + c) | 0;
-    if (K >= opAtItems) {
-      p++;
-      break;
-    }
-  }
-  storeRunning(st, K, E0, aurc, aBal, aWorst, sumErr, E0, gi, K);
-  st[ST_NLL] = nll;
-  st[ST_BRIER] = brier;
-  if (B > 0) chunk[ch] = chunkSum;
-  if (bins !== null) {
-    binSums[bin] += binMass;
-    binSums[B1 + bin] = binDiff;
-  }
-  st[ST_CHUNK] = ch;
-  st[ST_CHUNK_HI] = chHi;
-  return p;
 }

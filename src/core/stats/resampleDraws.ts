@@ -1,6 +1,6 @@
 /**
  * The fast resampling engine of the bootstrap (docs/comparisons.md): multiplicity vectors drawn
- * straight into an Int32Array (or a Uint8Array, see {@link addUniformDrawsBytes}) with an inlined
+ * straight into an Int32Array (or a Uint8Array, see {@link addUniformDraws}) with an inlined
  * xoshiro128** and Lemire's multiply-shift, and a
  * generator per resample, so that resample b is the same whichever thread or batch computes it.
  *
@@ -17,12 +17,13 @@
  * method), also exact.
  */
 
+import { lemireDraws } from './lemireDraws';
+import { lemireDrawsBytes } from './lemireDrawsBytes.generated';
 import { sharedZeros } from './sharedArrays';
 
 /** Largest m for which x·m (x < 2^32) is exact in float64 (< 2^53). */
 const LEMIRE_MAX = 2 ** 21;
 const TWO32 = 4294967296;
-const INV_TWO32 = 1 / TWO32;
 
 function mix32(z: number): number {
   z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
@@ -45,107 +46,46 @@ export function resampleState(seed: number, b: number, state: Int32Array): void 
 
 /**
  * Adds m uniform draws over [0, m) to `counts` — `counts[at[r]]` when `at` (a stratum's positions)
- * is given, else `counts[r]` — continuing the generator in `state`.
+ * is given, else `counts[r]` — continuing the generator in `state`: Lemire's draws
+ * (lemireDraws.ts) up to 2^21 rows, above that those of {@link addDrawsModulo}.
+ *
+ * Into byte counts (a Uint8Array) the same draws, so that `counts[i]` holds the count modulo 256.
+ * A count of 256 or more wraps around, unchecked here (a check per draw cost about 0.5 ns, a sixth
+ * of the loop): the resample's counts then add up to less than its size by a multiple of 256, which
+ * the statistic that reads them sees (see {@link ResampleStat.bytes}). Why bytes: on 200,000 rows
+ * the Int32 counts (800 KB) nearly fill a 1 MB second-level cache; as bytes (200 KB) they leave it
+ * to the walk that reads them back, which also loads a quarter of the memory for them. Each array
+ * type has its own compiled loop (`lemireDraws`, and `lemireDrawsBytes`, its copy the build writes
+ * over bytes): a loop that met both would check the type at every draw, in every bootstrap.
  */
-export function addUniformDraws(state: Int32Array, counts: Int32Array, m: number, at: Int32Array | null): void {
+export function addUniformDraws(
+  state: Int32Array,
+  counts: Int32Array | Uint8Array,
+  m: number,
+  at: Int32Array | null,
+): void {
   if (m <= 0) return;
-  if (m > LEMIRE_MAX) return addDrawsModulo(state, counts, m, at);
-  const reject = (TWO32 - m) % m;
-  // rng.ts's xoshiroNext written out over locals: calling it (state in the Int32Array) made this
-  // loop about 1.5x slower in V8 (200,000 draws: 20 vs 13 ms per 20 resamples, best of 96)
-  let a = state[0];
-  let b = state[1];
-  let c = state[2];
-  let d = state[3];
-  for (let j = 0; j < m; j++) {
-    const bb = Math.imul(b, 5);
-    const x = Math.imul((bb << 7) | (bb >>> 25), 9) >>> 0;
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = (d << 11) | (d >>> 21);
-    const prod = x * m;
-    const hi = (prod * INV_TWO32) | 0;
-    if (prod - hi * TWO32 < reject) {
-      j--; // rare (probability < m/2^32): draw again
-      continue;
-    }
-    if (at === null) counts[hi]++;
-    else counts[at[hi]]++;
-  }
-  state[0] = a;
-  state[1] = b;
-  state[2] = c;
-  state[3] = d;
+  if (m > LEMIRE_MAX) addDrawsModulo(state, counts, m, at);
+  else if (counts instanceof Uint8Array) lemireDrawsBytes(state, counts, m, at);
+  else lemireDraws(state, counts, m, at);
 }
 
 /**
- * The draw loop once on a few rows when this module loads. The first long call (a resample of
+ * Each draw loop once on a few rows when this module loads. The first long call (a resample of
  * 200,000 rows) is compiled by V8 in the middle of its loop (on-stack replacement), before the
  * code after the loop has ever run; that version then left the loop without type information for
  * the stores after it and was deoptimised at the end of every later call too (about 4 ns per
  * row-draw, in about one run in three). Run once here, that code has its type information first.
  */
 addUniformDraws(new Int32Array([1, 2, 3, 4]), new Int32Array(64), 64, null);
-
-/**
- * {@link addUniformDraws} into byte multiplicities: the same draws, so `counts[i]` holds the count
- * modulo 256. A count of 256 or more wraps around, unchecked here (a check per draw cost about
- * 0.5 ns, a sixth of the loop): the resample's counts then add up to less than its size by a
- * multiple of 256, which the statistic that reads them sees (see {@link ResampleStat.bytes}).
- * Above 2^21 rows, the draws of {@link addDrawsModulo} into bytes.
- *
- * Why bytes: on 200,000 rows the Int32 counts (800 KB) nearly fill a 1 MB second-level cache; as
- * bytes (200 KB) they leave it to the walk that reads them back, which also loads a quarter of the
- * memory for them. Why a second loop instead of one over both array types: V8 compiles an element
- * access for the array types it has met there, and a loop that met both would check the type at
- * every draw, in every bootstrap (also those that keep Int32).
- */
-export function addUniformDrawsBytes(state: Int32Array, counts: Uint8Array, m: number, at: Int32Array | null): void {
-  if (m <= 0) return;
-  if (m > LEMIRE_MAX) return addDrawsModulo(state, counts, m, at);
-  const reject = (TWO32 - m) % m;
-  let a = state[0];
-  let b = state[1];
-  let c = state[2];
-  let d = state[3];
-  for (let j = 0; j < m; j++) {
-    const bb = Math.imul(b, 5);
-    const x = Math.imul((bb << 7) | (bb >>> 25), 9) >>> 0;
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = (d << 11) | (d >>> 21);
-    const prod = x * m;
-    const hi = (prod * INV_TWO32) | 0;
-    if (prod - hi * TWO32 < reject) {
-      j--; // rare (probability < m/2^32): draw again
-      continue;
-    }
-    if (at === null) counts[hi]++;
-    else counts[at[hi]]++;
-  }
-  state[0] = a;
-  state[1] = b;
-  state[2] = c;
-  state[3] = d;
-}
-
-/** The byte draw loop once on a few rows when this module loads (see the warm-up of {@link addUniformDraws}). */
-addUniformDrawsBytes(new Int32Array([1, 2, 3, 4]), new Uint8Array(64), 64, null);
+addUniformDraws(new Int32Array([1, 2, 3, 4]), new Uint8Array(64), 64, null);
 
 /**
  * Adds m draws `int(m)` as rng.ts makes them (rejection above the largest multiple of m below 2^32,
  * then x mod m, here by a division: fmod is slow) to `counts` — `counts[at[r]]` when `at` is given,
  * else `counts[r]` — continuing the xoshiro128** generator in `state`. Also the draw loop of
  * bootstrap.ts, which must reproduce `createRng(seed).int` draw by draw. Into bytes too (each count
- * modulo 256, as {@link addUniformDrawsBytes}), above 2^21 rows, where Int32 counts would take 4
+ * modulo 256, as {@link addUniformDraws} into bytes), above 2^21 rows, where Int32 counts would take 4
  * bytes a row on each bootstrap thread (10 million rows: 40 MB a thread instead of 10 MB): one loop
  * for both array types, since its division per draw costs far more than the element-type check.
  */
@@ -207,11 +147,12 @@ export function stratumPositions(nRows: number, strata: Int32Array | null | unde
 /**
  * Resample `b`'s multiplicities over `nRows` rows into `counts` (overwritten): n draws with
  * replacement, or each stratum's size from its own positions. Depends only on (seed, b, strata).
+ * Byte counts hold each count modulo 256 (see {@link addUniformDraws}).
  */
 export function drawResample(
   seed: number,
   b: number,
-  counts: Int32Array,
+  counts: Int32Array | Uint8Array,
   strata: Int32Array[] | null,
   state: Int32Array = new Int32Array(4),
 ): void {
@@ -219,22 +160,6 @@ export function drawResample(
   resampleState(seed, b, state);
   if (strata === null) addUniformDraws(state, counts, counts.length, null);
   else for (const at of strata) addUniformDraws(state, counts, at.length, at);
-}
-
-/**
- * {@link drawResample} into byte multiplicities (each count modulo 256, see {@link addUniformDrawsBytes}).
- */
-export function drawResampleBytes(
-  seed: number,
-  b: number,
-  counts: Uint8Array,
-  strata: Int32Array[] | null,
-  state: Int32Array,
-): void {
-  counts.fill(0);
-  resampleState(seed, b, state);
-  if (strata === null) addUniformDrawsBytes(state, counts, counts.length, null);
-  else for (const at of strata) addUniformDrawsBytes(state, counts, at.length, at);
 }
 
 export interface ResampleRange {
@@ -258,7 +183,7 @@ export interface ResampleStat {
    * The same statistic from byte multiplicities, the same values bit for bit: `run` reads each count
    * modulo 256 and returns false, its values unused, when they add up to less than the resample size
    * (a count of 256 or more wrapped around). The evaluator then draws each resample as bytes
-   * ({@link drawResampleBytes}) and calls `run`; a resample it refuses is drawn again as Int32 (the
+   * ({@link drawResample} into a Uint8Array) and calls `run`; a resample it refuses is drawn again as Int32 (the
    * same draws) and goes to the statistic itself. Not with `batch`. A `limit` below 255 (2^k − 1)
    * is for tests: each count is then taken modulo limit + 1, so that the fallback happens.
    */
@@ -317,7 +242,7 @@ export function resampleEvaluator(
     let counts: Int32Array | null = null; // only for a resample with a count above the limit
     return (from, to, values, at, onResample) => {
       for (let b = from; b < to; b++) {
-        drawResampleBytes(seed, b, small, strata, state);
+        drawResample(seed, b, small, strata, state);
         if (limit < 255) for (let i = 0; i < nRows; i++) small[i] &= limit;
         out.fill(NaN);
         if (!bytes.run(small, out)) {

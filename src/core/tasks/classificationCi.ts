@@ -296,7 +296,7 @@ export function ciResampleStat(job: CiJob): ResampleStat {
         0,
       );
     const stat: ResampleStat = (counts, out) => fused(selectivePass(counts)!, counts, out);
-    // Byte multiplicities (stats/resampleDraws.ts `addUniformDrawsBytes`): the same values. A
+    // Byte multiplicities (stats/resampleDraws.ts `addUniformDraws` into bytes): the same values. A
     // resample whose counts do not add up to n (a count above 255 wrapped around) is refused before
     // its classification values: it is drawn again as Int32 and goes to `stat`.
     // (Not with a `targetCoverage` list: its other operating points take Int32 multiplicities.)

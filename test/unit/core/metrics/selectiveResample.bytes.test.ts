@@ -13,7 +13,6 @@ import {
 } from '../../../../src/core/metrics/selectiveResample';
 import {
   drawResample,
-  drawResampleBytes,
   resampleEvaluator,
   stratumPositions,
   type ResampleStat,
@@ -121,7 +120,7 @@ test('byte draws = Int32 draws modulo 256, with and without strata', () => {
       const want = new Int32Array(n);
       drawResample(9, b, want, pos);
       const got = new Uint8Array(n);
-      drawResampleBytes(9, b, got, pos, new Int32Array(4));
+      drawResample(9, b, got, pos, new Int32Array(4));
       assert.deepEqual([...got], [...want], `n=${n} b=${b}`);
     }
   }
@@ -164,7 +163,7 @@ test('above 2^21 rows (the modulo draws): byte draws = Int32 draws modulo 256, a
       const want = new Int32Array(n);
       drawResample(4, b, want, pos);
       const got = new Uint8Array(n);
-      drawResampleBytes(4, b, got, pos, new Int32Array(4));
+      drawResample(4, b, got, pos, new Int32Array(4));
       assert.ok(Buffer.from(got).equals(Buffer.from(Uint8Array.from(want))), `b=${b} ${pos ? 'strata' : ''}`);
     }
   }
