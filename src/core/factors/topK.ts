@@ -62,6 +62,19 @@ export const MAX_SCORE_BOUND = 1e300;
  */
 export const MIN_SCORE_BOUND = 1e-290;
 
+/** Σ_f a[ao + f]·b[bo + f] over f < d, the terms added in factor order (a score U[u]·V[i]). */
+function dot(
+  a: Float64Array | Float32Array,
+  ao: number,
+  b: Float64Array | Float32Array,
+  bo: number,
+  d: number,
+): number {
+  let s = 0;
+  for (let f = 0; f < d; f++) s += a[ao + f] * b[bo + f];
+  return s;
+}
+
 /** The largest Euclidean norm of a row of `m`, computed without overflow or underflow. */
 function maxRowNorm(m: FactorMatrix): number {
   let best = 0;
@@ -242,34 +255,19 @@ export class TopKScorer {
           block[w2 + i + 1] = t2;
           block[w3 + i + 1] = t3;
         }
-        for (; i < i1; i++) {
+        // The last item of a tile with an odd count (only the last tile, ITEM_TILE being even).
+        if (i < i1) {
           const vo = i * d;
-          let s0 = 0;
-          let s1 = 0;
-          let s2 = 0;
-          let s3 = 0;
-          for (let f = 0; f < d; f++) {
-            const x = v[vo + f];
-            s0 += u[o0 + f] * x;
-            s1 += u[o1 + f] * x;
-            s2 += u[o2 + f] * x;
-            s3 += u[o3 + f] * x;
-          }
-          block[w0 + i] = s0;
-          block[w1 + i] = s1;
-          block[w2 + i] = s2;
-          block[w3 + i] = s3;
+          block[w0 + i] = dot(u, o0, v, vo, d);
+          block[w1 + i] = dot(u, o1, v, vo, d);
+          block[w2 + i] = dot(u, o2, v, vo, d);
+          block[w3 + i] = dot(u, o3, v, vo, d);
         }
       }
       for (; r < nb; r++) {
         const uo = (b0 + r) * d;
         const w = r * nItems;
-        for (let i = i0; i < i1; i++) {
-          const vo = i * d;
-          let s = 0;
-          for (let f = 0; f < d; f++) s += u[uo + f] * v[vo + f];
-          block[w + i] = s;
-        }
+        for (let i = i0; i < i1; i++) block[w + i] = dot(u, uo, v, i * d, d);
       }
     }
   }
