@@ -299,6 +299,21 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       if (p.hasPred) this.predRaw = [];
     }
     if (this.scoreKind && this.C > 0) this.allocateProbs();
+    if (this.sharedRows > 0) this.shareRows([{ first: 0, cap: this.sharedRows }]);
+  }
+
+  /** Room in rows of the shared row storage {@link readIntoSharedMemory} asked for (0: ordinary arrays). */
+  private sharedRows = 0;
+
+  /**
+   * Stores the rows in shared memory (SharedArrayBuffers) from the header on, with room for
+   * `capacity` rows (call before any row; construct with a small capacity, which these arrays
+   * replace): for a bootstrap to come, whose threads then read the run's per-row arrays where
+   * they are instead of copies (stats/sharedArrays.ts). The rows read beyond that room go to
+   * ordinary arrays, as the values are the same either way.
+   */
+  readIntoSharedMemory(capacity: number): void {
+    if (typeof SharedArrayBuffer === 'function') this.sharedRows = Math.max(16, capacity);
   }
 
   /** Room for the class scores: every row's when the matrix is kept, else the current row's. */

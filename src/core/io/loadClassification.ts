@@ -86,7 +86,11 @@ export async function loadClassification(
   let rows: number;
   if (split) ({ col, rows } = split);
   else {
-    const one = new ClassificationCollector(path, config, format, capacity, opts);
+    // With resamples to come the rows go to shared memory, which the bootstrap's threads read
+    // without a copy (as they read the rows of a file read on several threads).
+    const shared = (config.bootstrap?.n ?? 0) > 0;
+    const one = new ClassificationCollector(path, config, format, shared ? 16 : capacity, opts);
+    if (shared) one.readIntoSharedMemory(capacity);
     col = one;
     ({ rows } = await readTable(path, one, {
       format,

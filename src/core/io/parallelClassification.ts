@@ -8,8 +8,7 @@
  *
  * Used only when every data line is quote-free (a quoted field may hold a newline, so such a file
  * cannot be cut at line feeds): a part that meets a `"` stops every part and the file is read in
- * one pass. One thread is used below {@link PARALLEL_READ_MIN_BYTES} ({@link UNRESAMPLED_PARALLEL_READ_MIN_BYTES}
- * without resamples), on a single core, without an
+ * one pass. One thread is used below {@link PARALLEL_READ_MIN_BYTES}, on a single core, without an
  * array column of class scores, or when the worker script is not found. A worker that cannot start
  * or fails has its part read on the calling thread (same result, slower) with a warning; with the
  * environment variable EVAL_LENS_REQUIRE_WORKERS=1 (set by the benchmarks) that is an error.
@@ -40,28 +39,23 @@ import type { TableFormat } from './format';
 import { delimitedHeader, endOfQuotedLine, hasBom } from './table';
 import { cannotOpen } from './tableSink';
 
-/** Files smaller than this are read on one thread (a worker costs tens of milliseconds to start). */
-export const PARALLEL_READ_MIN_BYTES = 32 * 2 ** 20;
 /**
- * The same when no resamples are to come (`bootstrap.n` 0). A reading worker holds a JavaScript
- * engine of its own (about 10 MB resident) while it reads: on a 1 M-row file of 101 MB that was
- * 10 MB of a peak of 137 MB, at the end of the reading; from about 150 MB on the peak comes after
- * the reading and the worker no longer adds to it. With resamples the peak is the bootstrap's, and
- * read on one thread it was higher (172–176 MB against 155–158 MB on that file), likely because the
- * rows read in parts are in shared memory, where the bootstrap's threads read them without a copy;
- * so files are read as before there (docs/benchmarks.md).
+ * Files smaller than this are read on one thread. A reading worker costs tens of milliseconds to
+ * start and holds a JavaScript engine of its own (about 10 MB resident) while it reads: on a 1 M-row
+ * file of 101 MB that was 10 MB of a peak of 137 MB without the bootstrap, at the end of the
+ * reading; from about 150 MB on the peak comes after the reading and the worker no longer adds to
+ * it. With resamples to come, one pass reads into shared memory as the parts do
+ * (loadClassification.ts), so the bootstrap's threads read the rows without a copy either way
+ * (docs/benchmarks.md, "Scaling").
  */
-export const UNRESAMPLED_PARALLEL_READ_MIN_BYTES = 128 * 2 ** 20;
+export const PARALLEL_READ_MIN_BYTES = 128 * 2 ** 20;
 /** Pieces per thread: more pieces even out threads that get less CPU, at a small cost each. */
 export const PIECES_PER_THREAD = 8;
 /** Smallest piece worth claiming. */
 const MIN_PIECE_BYTES = 2 * 2 ** 20;
 
 export interface ParallelReadOptions {
-  /**
-   * Smallest file read on several threads (default {@link PARALLEL_READ_MIN_BYTES}, or
-   * {@link UNRESAMPLED_PARALLEL_READ_MIN_BYTES} when the config asks for no resamples).
-   */
+  /** Smallest file read on several threads (default {@link PARALLEL_READ_MIN_BYTES}). */
   minBytes?: number;
   /** Threads (default: the available cores, at most 4). */
   threads?: number;
@@ -217,9 +211,7 @@ export async function readClassificationInParallel(
   opts: ParallelReadOptions = {},
 ): Promise<{ col: ClassificationCollector; rows: number } | null> {
   if (format !== 'csv' && format !== 'tsv') return null;
-  const resampled = (config.bootstrap?.n ?? 0) > 0;
-  if (size < (opts.minBytes ?? (resampled ? PARALLEL_READ_MIN_BYTES : UNRESAMPLED_PARALLEL_READ_MIN_BYTES)))
-    return null;
+  if (size < (opts.minBytes ?? PARALLEL_READ_MIN_BYTES)) return null;
   const threads = opts.threads ?? defaultThreads();
   if (threads < 2) return null;
   const workerFile = opts.workerFile === undefined ? readWorkerFile() : opts.workerFile;

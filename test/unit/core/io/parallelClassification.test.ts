@@ -13,7 +13,6 @@ import {
   pieceStarts,
   PARALLEL_READ_MIN_BYTES,
   readClassificationInParallel,
-  UNRESAMPLED_PARALLEL_READ_MIN_BYTES,
   type ParallelReadOptions,
 } from '../../../../src/core/io/parallelClassification';
 import { createRng, type Rng } from '../../../../src/core/stats/rng';
@@ -335,11 +334,11 @@ test('piece starts: equal shares, the last share of each thread cut in four; or 
   assert.deepEqual(pieceStarts(268e6, 2, 4), [0.25, 0.5, 0.75]);
 });
 
-test('a file of about 100 MB is read on one thread without resamples, on several with them', async () => {
+test('a file of about 100 MB is read on one thread, with resamples or without', async () => {
   // 1 M rows × 10 classes of the scale bench: 100,888,974 bytes. The size decides before the file is
   // opened, so the path need not exist; a call that reads in parts opens it (and fails here).
   const size = 100_888_974;
-  assert.ok(PARALLEL_READ_MIN_BYTES <= size && size < UNRESAMPLED_PARALLEL_READ_MIN_BYTES);
+  assert.ok(size < PARALLEL_READ_MIN_BYTES);
   const missing = join(mkdtempSync(join(tmpdir(), 'eval-lens-')), 'absent.csv');
   const read = (n: number, minBytes?: number): Promise<unknown> => {
     const config = { ...configOf({}), bootstrap: { ...configOf({}).bootstrap, n } };
@@ -350,8 +349,46 @@ test('a file of about 100 MB is read on one thread without resamples, on several
     });
   };
   assert.equal(await read(0), null);
+  assert.equal(await read(1000), null);
   await assert.rejects(read(0, size), EvalLensError);
-  await assert.rejects(read(1000), EvalLensError);
+  await assert.rejects(read(1000, size), EvalLensError);
+});
+
+test('one pass with resamples to come: the row arrays in shared memory, the same values as without', async () => {
+  const rows = ['id,label,pred,prob_x,prob_y,prob_z,score,weight'];
+  const rng = createRng(7);
+  for (let r = 0; r < 500; r++) {
+    const a = rng.next();
+    const b = (1 - a) * rng.next();
+    rows.push(`${r},${'xyz'[r % 3]},${'xyz'[(r * 7) % 3]},${a},${b},${1 - a - b},${rng.next()},${1 + (r % 4)}`);
+  }
+  const path = tmpFile('shared.csv', rows.join('\n') + '\n');
+  const load = async (n: number) => {
+    const config = { ...configOf({}), bootstrap: { ...configOf({}).bootstrap, n } };
+    return loadClassification(path, config, new Warnings(), undefined, {}, { workerFile: null });
+  };
+  const plain = (await load(0)).data;
+  const shared = (await load(1000)).data;
+  const arrays = (d: typeof plain) => ({
+    lines: d.lines,
+    labels: d.labels,
+    preds: d.preds,
+    weights: d.weights!,
+    nllTerm: d.probTerms!.nllTerm,
+    brierTerm: d.probTerms!.brierTerm,
+    trueRank: d.probTerms!.trueRank,
+    score: d.probTerms!.score,
+  });
+  for (const [name, a] of Object.entries(arrays(shared))) {
+    assert.ok(a.buffer instanceof SharedArrayBuffer, `${name} in shared memory with resamples`);
+    const b = arrays(plain)[name as keyof ReturnType<typeof arrays>];
+    assert.ok(!(b.buffer instanceof SharedArrayBuffer), `${name} in ordinary memory without`);
+    assert.deepEqual(Array.from(a), Array.from(b), name);
+  }
+  // every other value the same too (typed arrays compared by their values)
+  const values = (d: typeof plain): unknown =>
+    JSON.parse(JSON.stringify(d, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array) : v)));
+  assert.deepEqual(values(shared), values(plain));
 });
 
 test('keepIds false: no ids in the data, the same duplicate-id warning and every other value, in one pass and in parts', async () => {
