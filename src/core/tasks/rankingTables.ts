@@ -7,7 +7,13 @@
  * after them; the curves draw the baselines beside the run.
  */
 import { categoryBreakdown } from '../metrics/ranking/categories';
-import { activityBins, histogram, PER_USER_HISTOGRAM_BINS, type Histogram } from '../metrics/ranking/perUser';
+import {
+  activityBins,
+  histogram,
+  PER_USER_HISTOGRAM_BINS,
+  trainCountsOf,
+  type Histogram,
+} from '../metrics/ranking/perUser';
 import type { Curve } from '../results/types';
 import { rankingBaselinesFamily } from './rankingBaselinesFamily';
 import { RANKING_FAMILIES } from './rankingFamilies';
@@ -91,9 +97,7 @@ export const rankingPerUserFamily: RankingTaskFamily = {
       for (const [key, v] of Object.entries(perUser)) hist[key] = histogram(v, PER_USER_HISTOGRAM_BINS);
       ctx.results.table('perUserHistograms', hist);
       if (data.train) {
-        const userCounts = data.train.userCounts;
-        const activity = new Int32Array(evaluated.length);
-        for (let e = 0; e < activity.length; e++) activity[e] = userCounts[data.lists.user[evaluated[e]]] ?? 0;
+        const activity = trainCountsOf(data.train.userCounts, data.lists.user, evaluated);
         ctx.results.table('activityBins', activityBins(activity, perUser, ctx.config.activityBins));
       }
     });

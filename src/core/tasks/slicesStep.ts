@@ -17,7 +17,7 @@ import type { RankingRun } from './rankingRun';
 import { computeFolds } from './folds';
 import type { RankingData } from '../data/rankingData';
 import type { TextColumn } from '../data/textColumn';
-import { activityBinEdges, activityBinOf } from '../metrics/ranking/perUser';
+import { activityBinEdges, activityBinOf, trainCountsOf } from '../metrics/ranking/perUser';
 import { binnedSliceValues, type SliceValues } from '../rows/sliceValues';
 
 /**
@@ -128,7 +128,7 @@ export async function rankingSlicesStep(data: RankingData, run: RankingRun, ctx:
   const columns: (TextColumn | SliceValues)[] = [];
   for (const name of names) {
     if (name === 'trainCount' && data.train) {
-      const counts = Array.from(users, (u) => data.train!.userCounts[u] ?? 0);
+      const counts = trainCountsOf(data.train.userCounts, data.lists.user, run.evaluated);
       const bins = activityBinEdges(counts, ctx.config.activityBins);
       columns.push(binnedSliceValues(name, bins, activityBinOf(counts, bins)));
     } else if (name === 'relevant')

@@ -96,11 +96,57 @@ export function countedHistogram(values: readonly (number | null)[]): Histogram 
  * [0, b1), [b1, b2), [b2, ∞).
  */
 export function defaultActivityBoundaries(counts: ArrayLike<number>): number[] {
-  const sorted = new Float64Array(counts).sort();
-  if (sorted.length === 0) return [];
-  const q = (p: number) => Math.ceil(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
-  const out = [...new Set([q(1 / 3), q(2 / 3)])].filter((b) => b > 0).sort((a, b) => a - b);
+  const n = counts.length;
+  if (n === 0) return [];
+  const at = (p: number) => Math.min(n - 1, Math.floor(p * n));
+  const values = new Float64Array(counts);
+  const quantiles = new Float64Array(2);
+  // Counts of interactions are small whole numbers: tallied, the two order statistics take two
+  // passes, where a sort of every user's count took more time than the rest of the activity
+  // table. Other values (a fraction, a NaN, a count beyond a few times the users) take the sort.
+  const max = wholeNumbersMax(values, 4 * n + 64);
+  if (max >= 0) tallyQuantiles(values, new Int32Array(max + 1), at(1 / 3), at(2 / 3), quantiles);
+  else {
+    values.sort();
+    quantiles[0] = values[at(1 / 3)];
+    quantiles[1] = values[at(2 / 3)];
+  }
+  const out = [...new Set([Math.ceil(quantiles[0]), Math.ceil(quantiles[1])])]
+    .filter((b) => b > 0)
+    .sort((a, b) => a - b);
   return out;
+}
+
+/** The largest value when every value is a whole number from 0 to `limit`; otherwise -1. */
+function wholeNumbersMax(values: Float64Array, limit: number): number {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!(v >= 0 && v <= limit) || Math.floor(v) !== v) return -1;
+    if (v > max) max = v;
+  }
+  return max;
+}
+
+/**
+ * Writes the values at positions `lower` ≤ `upper` of the sorted `values` (whole numbers below
+ * `tally.length`) into `out[0]`, `out[1]`: the position p holds the least v with more than p
+ * values ≤ v.
+ */
+function tallyQuantiles(
+  values: Float64Array,
+  tally: Int32Array,
+  lower: number,
+  upper: number,
+  out: Float64Array,
+): void {
+  for (let i = 0; i < values.length; i++) tally[values[i]]++;
+  let v = 0;
+  let through = tally[0];
+  while (through <= lower) through += tally[++v];
+  out[0] = v;
+  while (through <= upper) through += tally[++v];
+  out[1] = v;
 }
 
 /**
@@ -129,12 +175,37 @@ export function activityBinEdges(counts: ArrayLike<number>, given?: readonly num
 /** The bin of each count (index into `bins`, as {@link activityBinEdges} made them). */
 export function activityBinOf(counts: ArrayLike<number>, bins: readonly ActivityBin[]): Int32Array {
   const binOf = new Int32Array(counts.length);
+  binsOfCounts(
+    counts,
+    Float64Array.from(bins, (b) => b.lo),
+    binOf,
+  );
+  return binOf;
+}
+
+/**
+ * The per-user loop of {@link activityBinOf} over arrays alone (the bins' lower bounds), so that
+ * its optimised code, which reads no object of the run, survives the full collections between
+ * evaluations.
+ */
+function binsOfCounts(counts: ArrayLike<number>, los: Float64Array, binOf: Int32Array): void {
+  const last = los.length - 1;
   for (let i = 0; i < counts.length; i++) {
+    const c = counts[i];
     let q = 0;
-    while (q + 1 < bins.length && counts[i] >= bins[q + 1].lo) q++;
+    while (q < last && c >= los[q + 1]) q++;
     binOf[i] = q;
   }
-  return binOf;
+}
+
+/**
+ * Each evaluated user's train interactions: `userCounts` of the user of each evaluated list (0
+ * for a user past its end). A function of arrays alone, for the reason of {@link binsOfCounts}.
+ */
+export function trainCountsOf(userCounts: Int32Array, listUser: Int32Array, evaluated: Int32Array): Int32Array {
+  const out = new Int32Array(evaluated.length);
+  for (let e = 0; e < out.length; e++) out[e] = userCounts[listUser[evaluated[e]]] ?? 0;
+  return out;
 }
 
 export interface ActivityBinRow {
