@@ -293,9 +293,11 @@ export class AccuracyAccumulator extends ListAccumulator {
         }
       }
     // R-precision: the hits among the first R = |R_u| slots (a shorter list's missing slots are misses).
+    // The hits of the top maxK are known (hitPos, increasing): only slots past it are scanned again.
     const rEnd = len < nRel ? len : nRel;
     let rHits = 0;
-    for (let i = 0; i < rEnd; i++) {
+    while (rHits < nh && hitPos[rHits] < rEnd) rHits++;
+    for (let i = scan; i < rEnd; i++) {
       const it = items[l0 + i];
       if (it >= 0 && isRel[it] !== 0) rHits++;
     }

@@ -48,6 +48,20 @@ test('golden (numpy, by the definition): every user, repeats, grade 0, short lis
   }
 });
 
+test('R-precision does not depend on the cutoffs (R within the top K, beyond it, or at it)', () => {
+  for (const [u, g] of golden.users.entries()) {
+    const want = g.r_precision;
+    for (const ks of [[1], [2], [1, 3], [5, 10], [50]]) {
+      const got = userMetrics(g.ranked, g.relevant, { ks })?.r_precision;
+      if (want === null) assert.equal(got, undefined, `user ${u}`);
+      else close(got!, want, 1e-12);
+    }
+  }
+  // R = 3 inside K = 5, one hit past R: 1/3; the same with K = 2 (R beyond K)
+  for (const ks of [[5], [2]])
+    assert.equal(userMetrics(['x', 'b', 'y', 'd', 'e'], ['b', 'd', 'e'], { ks })?.r_precision, 1 / 3);
+});
+
 test('golden: the mean over the evaluated users, from one pass over all lists', () => {
   const index = new Map<string, number>();
   const id = (s: string): number => {
