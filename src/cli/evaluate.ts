@@ -6,7 +6,7 @@
 import { checkInput, existingOutput, real, workspaceRoot, writeAtomically } from './files';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { isInside } from '../core';
+import { countText, isInside } from '../core';
 import { Option, type Command } from 'commander';
 import type { Progress } from '../core';
 import { evaluateFile, type EvaluateOptions, type EvaluationStage } from '../core';
@@ -159,7 +159,7 @@ export function registerEvaluate(program: Command): void {
     if (writeRun && written) {
       await writeAtomically(writeRun, formatRunJsonl(written), 'the run');
       process.stderr.write(
-        `Run written to ${isInside(cwd, writeRun) ? relative(cwd, writeRun) : writeRun} (${written.lists.user.length.toLocaleString('en-US')} lists)\n`,
+        `Run written to ${isInside(cwd, writeRun) ? relative(cwd, writeRun) : writeRun} (${countText(written.lists.user.length)} lists)\n`,
       );
     }
     if (html) {
@@ -326,11 +326,11 @@ export function stageLine(
       return 'eval-lens: point estimates ready';
     case 'provisional': {
       const { done, total } = info.resamples ?? { done: 0, total: n };
-      return `intervals: provisional, ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} resamples`;
+      return `intervals: provisional, ${countText(done)} of ${countText(total)} resamples`;
     }
     default:
       return n > 0
-        ? `intervals: final, ${n.toLocaleString('en-US')} resamples`
+        ? `intervals: final, ${countText(n)} resamples`
         : 'eval-lens: done, no bootstrap intervals (bootstrap.n is 0)';
   }
 }
@@ -345,11 +345,7 @@ function ttyProgress(): { progress: Progress; done: () => void } {
         const now = Date.now();
         if (now - last < 100) return;
         last = now;
-        const amount = total
-          ? ` ${Math.floor((100 * done) / total)}%`
-          : done > 1
-            ? ` ${done.toLocaleString('en-US')}`
-            : '';
+        const amount = total ? ` ${Math.floor((100 * done) / total)}%` : done > 1 ? ` ${countText(done)}` : '';
         process.stderr.write(`\r\x1b[K${stage}${amount}`);
         shown = true;
       },

@@ -5,7 +5,7 @@
  */
 import { resolve, relative } from 'node:path';
 import type { Command } from 'commander';
-import { findConfigBeside, isInside, partialOfFile } from '../core';
+import { countText, findConfigBeside, isInside, partialOfFile } from '../core';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { UsageError } from './errors';
 import { helpTail } from './help';
@@ -107,7 +107,7 @@ export function registerPartial(program: Command): void {
       );
     await writeAtomically(out, '', 'the partial file', (fh) => fh.writeFile(bytes));
     process.stderr.write(
-      `Partial statistics of ${meta.rows.toLocaleString('en-US')} rows${shard ? ` (shard ${shard.index}/${shard.count})` : ''} written to ${isInside(cwd, out) ? relative(cwd, out) : out}\n`,
+      `Partial statistics of ${countText(meta.rows)} rows${shard ? ` (shard ${shard.index}/${shard.count})` : ''} written to ${isInside(cwd, out) ? relative(cwd, out) : out}\n`,
     );
   });
 }

@@ -96,6 +96,7 @@ export { jsonSyntaxError } from './results/validate';
 export { formatWhere } from './rows/where';
 export { BASELINES_OF_TASK, type BaselineKind } from './tasks/baselineRun';
 export { RANKING_SLICE_COLUMNS } from './tasks/slicesStep';
+export { countText } from './text/countText';
 export { csvLine } from './text/csvCell';
 export { escapeMarkdown } from './text/markdownText';
 export { pStatement } from './text/pValue';

@@ -18,6 +18,7 @@ import { GLOSSARY, explainKey, metricName } from '../glossary';
 import { splitNotes } from './notes';
 import { shownDirection } from './directions';
 import { rankingConventionNotes } from './rankingConventions';
+import { countText } from '../text/countText';
 
 export interface FormatOptions {
   /** Digits after the decimal point (default 4; with `percent`, 2). */
@@ -133,15 +134,11 @@ function ciTitle(results: Results): string {
   return typeof c === 'number' ? `${Number((c * 100).toPrecision(4))}% CI` : 'CI';
 }
 
-function thousands(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
 /** One line describing the source: path, task, rows, format, SHA-256 prefix. */
 export function sourceLine(results: Results): string {
   const s = results.source;
   const rows =
-    s.rowsUsed !== s.rows ? `${thousands(s.rows)} rows (${thousands(s.rowsUsed)} used)` : `${thousands(s.rows)} rows`;
+    s.rowsUsed !== s.rows ? `${countText(s.rows)} rows (${countText(s.rowsUsed)} used)` : `${countText(s.rows)} rows`;
   return `${s.path} · task ${results.task} · ${rows} · ${s.format} · sha256 ${s.sha256.slice(0, 12)}`;
 }
 
@@ -157,10 +154,10 @@ export function splitRowsText(results: Pick<Results, 'source'>): string | null {
     sp.by === 'column'
       ? `the split column "${sp.column ?? 'split'}"`
       : `a random split (validation fraction ${sp.fraction}, seed = ${sp.seed ?? 0}, not stratified)`;
-  const thresholds = `thresholds chosen on its ${thousands(sp.validationRows)} validation rows`;
+  const thresholds = `thresholds chosen on its ${countText(sp.validationRows)} validation rows`;
   return sp.metricsOn === 'all'
-    ? `all rows (n = ${thousands(sp.validationRows + sp.testRows)}: ${thousands(sp.validationRows)} validation + ${thousands(sp.testRows)} test) of ${of}; ${thresholds}; the test rows alone: metricsOn "test"`
-    : `test rows (n = ${thousands(sp.testRows)}) of ${of}; ${thresholds}; the whole file: metricsOn "all" (--metrics-on all)`;
+    ? `all rows (n = ${countText(sp.validationRows + sp.testRows)}: ${countText(sp.validationRows)} validation + ${countText(sp.testRows)} test) of ${of}; ${thresholds}; the test rows alone: metricsOn "test"`
+    : `test rows (n = ${countText(sp.testRows)}) of ${of}; ${thresholds}; the whole file: metricsOn "all" (--metrics-on all)`;
 }
 
 /** The value column's title: `value`, or with a split the rows it covers, e.g. `test rows (n = 150)`. */
@@ -168,8 +165,8 @@ export function valueTitle(results: Pick<Results, 'source'>, plain = 'value'): s
   const sp = results.source.split;
   if (!sp) return plain;
   return sp.metricsOn === 'all'
-    ? `all rows (n = ${thousands(sp.validationRows + sp.testRows)})`
-    : `test rows (n = ${thousands(sp.testRows)})`;
+    ? `all rows (n = ${countText(sp.validationRows + sp.testRows)})`
+    : `test rows (n = ${countText(sp.testRows)})`;
 }
 
 function configLine(results: Results): string {
@@ -185,7 +182,7 @@ function warningLine(w: Results['warnings'][number]): string {
   const parts: string[] = [];
   if (w.file) parts.push(where({ file: w.file, line: w.line, column: w.column }));
   else if (w.line !== undefined) parts.push(`line ${w.line}`);
-  if (w.count !== undefined) parts.push(`count ${thousands(w.count)}`);
+  if (w.count !== undefined) parts.push(`count ${countText(w.count)}`);
   return `${w.code}: ${w.message}${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;
 }
 
