@@ -1,5 +1,17 @@
 import type { RowIds } from './rowIds';
 
+/** Class indices 0…C−1, one per row: one byte each when the classes fit. */
+export type ClassIndices = Int32Array | Uint16Array | Uint8Array;
+
+/**
+ * The narrowest array of {@link ClassIndices} for `C` classes: 1 byte a row up to 256 classes, 2 up
+ * to 65,536 (the reader allows fewer), else 4. Each run holds one type, so a loop over it stays
+ * monomorphic.
+ */
+export function classIndexType(C: number): new (n: number) => ClassIndices {
+  return C <= 256 ? Uint8Array : C <= 65536 ? Uint16Array : Int32Array;
+}
+
 /** How a confidence score is derived from class probabilities (src/core/metrics/scores.ts). */
 export type ScoreKind = 'msp' | 'margin' | 'entropy';
 
@@ -33,9 +45,9 @@ export interface ClassificationData {
   /** Class names in class order (strings even when the labels are integers). */
   classes: string[];
   /** True class index per row, 0..C-1. */
-  labels: Int32Array;
+  labels: ClassIndices;
   /** Predicted class index per row, 0..C-1 (a `pred` column, else the arg-max, first on ties). */
-  preds: Int32Array;
+  preds: ClassIndices;
   /**
    * Class probabilities, row-major n×C (logits already turned into probabilities by a stable
    * softmax); null when the file has only predictions, or when the reader was not asked to keep

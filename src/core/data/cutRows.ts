@@ -5,7 +5,7 @@
  */
 import type { ClassificationData } from './classificationData';
 
-type Numeric = Float64Array | Int32Array | Uint8Array;
+type Numeric = Float64Array | Int32Array | Uint16Array | Uint8Array;
 
 /** `a` at `rows` (each row `stride` values wide). */
 export function cut<T extends Numeric>(a: T, rows: Int32Array, stride = 1): T {

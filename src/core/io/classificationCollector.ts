@@ -8,7 +8,12 @@
 import { basename } from 'node:path';
 import { fail, type Warnings } from '../diagnostics';
 import { CONFIG_DEFAULTS, type ResolvedConfig } from '../config/types';
-import type { ClassificationData, ProbabilityTerms } from '../data/classificationData';
+import {
+  classIndexType,
+  type ClassIndices,
+  type ClassificationData,
+  type ProbabilityTerms,
+} from '../data/classificationData';
 import { textHash } from '../data/stringIndex';
 import { canonicalIntegerOfBytes, isCanonicalInteger, RowIds } from '../data/rowIds';
 import { cellAsText, TextColumnBuilder, type TextColumn } from '../data/textColumn';
@@ -76,13 +81,13 @@ function idTexts(key: Float64Array, n: number): string[] {
 }
 
 /** Growable typed array helper: copies into a larger array of the same type. */
-function grown<T extends Float64Array | Int32Array | Uint8Array>(a: T, cap: number): T {
+function grown<T extends RowArray>(a: T, cap: number): T {
   const b = new (a.constructor as new (n: number) => T)(cap);
   b.set(a);
   return b;
 }
 
-type RowArray = Float64Array | Int32Array | Uint8Array;
+type RowArray = Float64Array | Int32Array | Uint16Array | Uint8Array;
 /** The typed arrays of the rows, by name. */
 type RowArrayName =
   | 'lines'
@@ -111,6 +116,16 @@ const ROW_ARRAY_TYPES: Record<RowArrayName, new (b: ArrayBufferLike, offset: num
   probScore: Float64Array,
   idKey: Float64Array,
 };
+
+/** The array type of a row array; labels and predictions the narrowest for the `C` classes (classIndexType). */
+function rowArrayType(
+  name: RowArrayName,
+  C: number,
+): new (b: ArrayBufferLike, offset: number, length: number) => RowArray {
+  if (name === 'labels' || name === 'preds')
+    return classIndexType(C) as unknown as new (b: ArrayBufferLike, offset: number, length: number) => RowArray;
+  return ROW_ARRAY_TYPES[name];
+}
 
 /**
  * Row storage shared by the parts of a file read on several threads: one buffer per row array,
@@ -154,7 +169,7 @@ function classOfText(classes: ClassSet, cell: string): number {
  * when a file's first lines made the row estimate 8% too high, copying raised the peak memory of
  * a 10-million-row read by 90% of its row arrays; the view keeps the 8% instead.
  */
-function trimmed<T extends Float64Array | Int32Array | Uint8Array>(a: T, len: number): T {
+function trimmed<T extends RowArray>(a: T, len: number): T {
   if (a.length === len) return a;
   if (len >= a.length * 0.75) return a.subarray(0, len) as T;
   return a.slice(0, len) as T;
@@ -211,8 +226,8 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
   private n = 0;
   private cap: number;
   private lines: Int32Array;
-  private labels: Int32Array | null = null;
-  private preds: Int32Array | null = null;
+  private labels: ClassIndices | null = null;
+  private preds: ClassIndices | null = null;
   private labelRaw: string[] | null = null;
   private predRaw: string[] | null = null;
   private probs: Float64Array | null = null;
@@ -227,6 +242,15 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
    */
   private idKey: Float64Array | null = null;
   private ids: string[] | null = null;
+  /**
+   * True while the ids read so far are the row numbers plus a constant ({@link idBase} + i for row
+   * i, the common `0, 1, 2, …`) and the ids are not kept: then no two rows can share an id, and
+   * {@link idKey} is not even made (8 bytes a row fewer while the file is read) unless an id breaks
+   * the rule ({@link explicitIds}).
+   */
+  private idsCounted = false;
+  /** The id of row 0 while {@link idsCounted}. */
+  private idBase = 0;
 
   /** Kept text columns by column index (TEXT in the plan, or a role column kept as text too). */
   private text: (TextColumnBuilder | undefined)[] = [];
@@ -269,7 +293,8 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     if (p.hasAccept) this.accept = new Uint8Array(this.cap);
     if (p.hasGroup) this.group = [];
     if (p.hasSplit) this.split = [];
-    if (p.hasId) this.idKey = new Float64Array(this.cap);
+    if (p.hasId && this.keep.keepIds === false) this.idsCounted = true;
+    else if (p.hasId) this.idKey = new Float64Array(this.cap);
     const kept = p.keepText;
     if (kept) this.text = names.map((name, j) => (kept[j] ? new TextColumnBuilder(name, this.cap) : undefined));
     // The byte path parses numeric cells from the bytes, unless the column is kept as text too.
@@ -291,9 +316,10 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       return kind === CLASS_SCORE && stored ? STORED_FIELD : NUMBER_FIELD;
     });
     if (this.classes) {
-      this.labels = new Int32Array(this.cap);
+      const T = classIndexType(this.C);
+      this.labels = new T(this.cap);
       // without a pred column, the arg-max of each row's scores
-      if (p.hasPred || this.scoreKind) this.preds = new Int32Array(this.cap);
+      if (p.hasPred || this.scoreKind) this.preds = new T(this.cap);
     } else {
       this.labelRaw = [];
       if (p.hasPred) this.predRaw = [];
@@ -368,8 +394,8 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     o: number,
     i: number,
     line: number,
-    labels: Int32Array,
-    preds: Int32Array,
+    labels: ClassIndices,
+    preds: ClassIndices,
   ): void {
     const C = this.C;
     const logits = this.scoreKind === 'logits';
@@ -402,16 +428,36 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
 
   /** Row n's id (trimmed): a number while every id is a canonical integer, else text from now on. */
   private putId(id: string): void {
-    const key = this.idKey!;
     if (!this.ids) {
       if (isCanonicalInteger(id)) {
-        key[this.n] = Number(id);
+        this.numericId(Number(id));
         return;
       }
-      this.ids = idTexts(key, this.n);
+      this.explicitIds();
+      this.ids = idTexts(this.idKey!, this.n);
     }
     this.ids[this.n] = id;
-    key[this.n] = textHash(id);
+    this.idKey![this.n] = textHash(id);
+  }
+
+  /** Row n's id when it is a canonical integer: nothing to store while it is the row number plus {@link idBase}. */
+  private numericId(v: number): void {
+    if (this.idsCounted) {
+      // a row dropped at slot 0 leaves it to the next row, whose id is the base then
+      if (this.n === 0) this.idBase = v;
+      if (v === this.idBase + this.n) return;
+      this.explicitIds();
+    }
+    this.idKey![this.n] = v;
+  }
+
+  /** Makes {@link idKey} from the counted ids of the rows read so far (see {@link idsCounted}). */
+  private explicitIds(): void {
+    if (!this.idsCounted) return;
+    this.idsCounted = false;
+    const key = new Float64Array(this.cap);
+    for (let i = 0; i < this.n; i++) key[i] = this.idBase + i;
+    this.idKey = key;
   }
 
   /** An invalid cell of column `j`: an error, or (skip mode) the row is dropped (see RowProblems). */
@@ -591,7 +637,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
   bytesCell(j: number, buf: Buffer, start: number, end: number): void {
     if (this.plan[j] === ID) {
       const v = this.ids ? NaN : canonicalIntegerOfBytes(buf, start, end);
-      if (v === v) this.idKey![this.n] = v;
+      if (v === v) this.numericId(v);
       else this.put(j, buf.toString('utf8', start, end)); // trimmed, then kept as text
       return;
     }
@@ -644,8 +690,8 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
 
   private setRowArrays(a: Partial<Record<RowArrayName, RowArray>>): void {
     if (a.lines) this.lines = a.lines as Int32Array;
-    if (a.labels) this.labels = a.labels as Int32Array;
-    if (a.preds) this.preds = a.preds as Int32Array;
+    if (a.labels) this.labels = a.labels as ClassIndices;
+    if (a.preds) this.preds = a.preds as ClassIndices;
     if (a.probs) this.probs = a.probs as Float64Array;
     if (a.score) this.score = a.score as Float64Array;
     if (a.weight) this.weight = a.weight as Float64Array;
@@ -662,6 +708,8 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
 
   /** Moves the row storage (after `columns`, before any row) into shared buffers; this collector takes part 0. */
   shareRows(regions: { first: number; cap: number }[]): SharedRows {
+    // the parts' ids are joined from shared storage
+    this.explicitIds();
     const total = regions.reduce((s, r) => s + r.cap, 0);
     const shared: SharedRows = { buffers: {}, regions, C: this.C };
     for (const [name, a] of Object.entries(this.rowArrays()) as [RowArrayName, RowArray | null][]) {
@@ -675,11 +723,12 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
 
   /** Stores the rows in part `t`'s region of `shared` (after `columns`, before any row). */
   useSharedRows(shared: SharedRows, t: number): void {
+    this.explicitIds();
     const { first, cap } = shared.regions[t];
     const views: Partial<Record<RowArrayName, RowArray>> = {};
     for (const [name, buf] of Object.entries(shared.buffers) as [RowArrayName, SharedArrayBuffer][]) {
       const width = name === 'probs' ? shared.C : 1;
-      const T = ROW_ARRAY_TYPES[name];
+      const T = rowArrayType(name, shared.C);
       views[name] = new T(
         buf,
         first * width * (T as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT,
@@ -756,7 +805,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     const mine = this.rowArrays();
     for (const [name, buf] of Object.entries(shared.buffers) as [RowArrayName, SharedArrayBuffer][]) {
       const w = name === 'probs' ? shared.C : 1;
-      const T = ROW_ARRAY_TYPES[name];
+      const T = rowArrayType(name, shared.C);
       const bpe = (T as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
       const region = (t: number): RowArray => new T(buf, shared.regions[t].first * w * bpe, ns[t] * w);
       if (inPlace) {
@@ -852,8 +901,9 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
       const classes = new ClassSet(this.classesFromValues(n), file, this.config.configFile ?? file);
       this.classes = classes;
       this.C = classes.size;
-      const idx = (raw: string[]): Int32Array => {
-        const out = new Int32Array(n);
+      const T = classIndexType(classes.size);
+      const idx = (raw: string[]): ClassIndices => {
+        const out = new T(n);
         for (let i = 0; i < n; i++) out[i] = classes.lookup(raw[i]);
         return out;
       };
@@ -868,7 +918,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     if (this.scoreKind && !this.reduceRows) {
       // The class of each label is known only now: the rows are reduced here, one by one as in a
       // read; the matrix is then dropped unless it was asked for.
-      preds ??= new Int32Array(n);
+      preds ??= new (classIndexType(C))(n);
       this.terms = emptyProbabilityTerms(n, this.termKind);
       for (let i = 0; i < n; i++) this.classScoreRow(probs!, i * C, i, lines[i], labels, preds);
       if (this.keep.keepProbabilities !== true) probs = null;
@@ -893,6 +943,7 @@ export class ClassificationCollector implements TableSink, ByteRowHandler, Quote
     const weights = this.weight ? trimmed(this.weight, n) : null;
     const weightShift = weights ? scaleTinyWeights(weights) : 0;
     let ids: RowIds | null = null;
+    // Counted ids (idsCounted) are distinct and not kept: nothing to check or let go.
     if (this.idKey) {
       const key = trimmed(this.idKey, n);
       if (this.ids) this.ids.length = n;

@@ -35,7 +35,7 @@
  *
  * @see docs/metrics/classification.md — the definitions, conventions and worked examples.
  */
-import type { ClassificationData } from '../data/classificationData';
+import type { ClassificationData, ClassIndices } from '../data/classificationData';
 import { EvalLensError } from '../diagnostics';
 
 export { NLL_FLOOR } from './probabilityTerms';
@@ -51,8 +51,8 @@ export interface PreparedClassification {
   /** Number of classes C. */
   C: number;
   classes: string[];
-  labels: Int32Array;
-  preds: Int32Array;
+  labels: ClassIndices;
+  preds: ClassIndices;
   /** Base sample weights w_i (the `weight` column), null = all 1. */
   weights: Float64Array | null;
   /** 1 when ŷ_i = y_i. */

@@ -83,7 +83,7 @@ export function storeProbabilityTerms(
 /** The terms of every row of a row-major n×C probability matrix. */
 export function probabilityTerms(
   P: Float64Array,
-  labels: Int32Array,
+  labels: ArrayLike<number>,
   C: number,
   n: number,
   scoreKind: ScoreKind,

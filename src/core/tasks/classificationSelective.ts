@@ -11,7 +11,7 @@
 import { CONFIG_DEFAULTS } from '../config/types';
 import { collectGarbage } from '../collectGarbage';
 import { EvalLensError } from '../diagnostics';
-import type { ClassificationData } from '../data/classificationData';
+import type { ClassificationData, ClassIndices } from '../data/classificationData';
 import type { PreparedClassification } from '../metrics/classification';
 import { deriveScores, rowScore } from '../metrics/scores';
 import { binIndices, calibrationValues, reliabilityBins } from '../metrics/calibration';
@@ -88,7 +88,7 @@ function wrongFlags(correct: Uint8Array, n: number): Uint8Array {
 }
 
 /** The group of each row's true class. */
-function groupsOfRows(groupOf: Int32Array, labels: Int32Array, n: number): Int32Array {
+function groupsOfRows(groupOf: Int32Array, labels: ClassIndices, n: number): Int32Array {
   const groups = new Int32Array(n);
   for (let i = 0; i < n; i++) groups[i] = groupOf[labels[i]];
   return groups;

@@ -319,7 +319,7 @@ export async function computeSlices(
 export function classificationStrata(
   config: ResolvedConfig,
   groupColumn: string[] | null,
-  labels: Int32Array,
+  labels: ArrayLike<number>,
 ): Int32Array | null {
   if (!config.bootstrap.stratified) return null;
   return groupColumn ? strataOf(groupColumn) : Int32Array.from(labels);

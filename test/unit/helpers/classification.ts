@@ -175,7 +175,7 @@ export function scalarMetricsOf(
 export function permutedPrepared(run: ClassificationRun): PreparedClassification {
   const pr = run.prepared;
   const order = run.selective!.rows.rowIndex;
-  const take = <T extends Int32Array | Uint8Array | Float64Array>(a: T): T => {
+  const take = <T extends Int32Array | Uint16Array | Uint8Array | Float64Array>(a: T): T => {
     const res = new (a.constructor as new (n: number) => T)(order.length);
     for (let p = 0; p < order.length; p++) res[p] = a[order[p]];
     return res;

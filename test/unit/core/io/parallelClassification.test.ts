@@ -391,6 +391,44 @@ test('one pass with resamples to come: the row arrays in shared memory, the same
   assert.deepEqual(values(shared), values(plain));
 });
 
+test('keepIds false with ids that count the rows (stored only once one breaks the count): the same data, warnings and errors', async () => {
+  const cases: { name: string; id: (r: number) => string; skip?: boolean; bad?: number[]; repeats: number[][] }[] = [
+    { name: 'row numbers from 100', id: (r) => String(100 + r), repeats: [] },
+    { name: 'from -3', id: (r) => String(r - 3), repeats: [] },
+    { name: 'a repeat at the end', id: (r) => String(r === 599 ? 5 : r), repeats: [[601]] },
+    { name: 'a gap, then a repeat', id: (r) => String(r < 300 ? r : r + 1 === 450 ? 17 : r + 1), repeats: [[451]] },
+    { name: 'text from row 300', id: (r) => (r < 300 ? String(r) : r === 500 ? '12' : `t${r}`), repeats: [[502]] },
+    { name: 'a not canonical integer', id: (r) => (r === 250 ? '0250' : String(r)), repeats: [] },
+    // invalid rows dropped: at slot 0 (the next row's id starts the count), and in the middle
+    { name: 'dropped rows', id: (r) => String(r), skip: true, bad: [0, 3, 400], repeats: [] },
+    { name: 'dropped rows keep their slot', id: (r) => String(r === 5 ? 3 : r), skip: true, bad: [3], repeats: [] },
+    { name: 'invalid rows fail', id: (r) => String(r), bad: [2], repeats: [] },
+  ];
+  for (const c of cases) {
+    const rows = ['id,label,pred,prob_x,prob_y'];
+    for (let r = 0; r < 600; r++) rows.push(`${c.id(r)},${c.bad?.includes(r) ? 'zzz' : r % 3 ? 'x' : 'y'},x,0.75,0.25`);
+    const path = tmpFile('counted.csv', rows.join('\n') + '\n');
+    const cfg: EvalConfig = c.skip ? { invalidRows: 'skip' } : {};
+    for (const parallel of [{ workerFile: null }, { minBytes: 0, threads: 3, pieces: 4, workerFile }]) {
+      const kept = (await outcome(path, cfg, {}, parallel)) as {
+        data?: Record<string, unknown>;
+        warnings?: { code: string; lines?: number[] }[];
+        error?: unknown;
+      };
+      const dropped = (await outcome(path, cfg, { keepIds: false }, parallel)) as typeof kept;
+      if (kept.error) {
+        assert.deepEqual(dropped, kept, c.name);
+        continue;
+      }
+      assert.equal(dropped.data!.ids, null, c.name);
+      assert.deepEqual({ ...dropped.data, ids: kept.data!.ids }, kept.data, c.name);
+      assert.deepEqual(dropped.warnings, kept.warnings, c.name);
+      const repeats = kept.warnings!.filter((w) => w.code === 'duplicate-ids').map((w) => w.lines);
+      assert.deepEqual(repeats, c.repeats, c.name);
+    }
+  }
+});
+
 test('keepIds false: no ids in the data, the same duplicate-id warning and every other value, in one pass and in parts', async () => {
   for (const ids of [
     ['7', '3', '7', '12', '3', '5'], // integers: kept as numbers while read
