@@ -159,7 +159,10 @@ export const runClassification: TaskRunner = async (ctx) => {
       columns: loaded.columns,
       ...(split.plan ? { split: splitSummary(split.plan) } : {}),
     };
-    if (!termsReadAfterPoint(run, ctx)) collectGarbage(ctx.collectGarbage === true, releaseTerms(run));
+    if (!termsReadAfterPoint(run, ctx)) {
+      collectGarbage(ctx.collectGarbage === true, releaseTerms(run));
+      run.rowsSpent = true;
+    }
     for (const { name, step } of CLASSIFICATION_STEPS) {
       checkCancelled(ctx.progress);
       ctx.progress?.report?.(name, 0);

@@ -94,6 +94,20 @@ function groupsOfRows(groupOf: Int32Array, labels: ClassIndices, n: number): Int
   return groups;
 }
 
+/**
+ * Empties the labels, predictions and line numbers of the run's data and the correctness of its
+ * prepared vectors, in place (ClassificationRun.rowsSpent); returns the bytes let go.
+ */
+function releaseRows(run: ClassificationRun): number {
+  const { data, prepared } = run;
+  const bytes = data.labels.byteLength + data.preds.byteLength + data.lines.byteLength + prepared.correct.byteLength;
+  data.labels = prepared.labels = new Uint8Array(0);
+  data.preds = prepared.preds = new Uint8Array(0);
+  data.lines = new Int32Array(0);
+  prepared.correct = new Uint8Array(0);
+  return bytes;
+}
+
 /** Builds the {@link SelectiveSetup}; null (with a warning) when the family cannot run at all. */
 export function prepareSelective(run: ClassificationRun, ctx: TaskContext): SelectiveSetup | null {
   const { data } = run;
@@ -142,6 +156,8 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
     }
   }
   const epsilon = config.reweightEpsilon ?? CONFIG_DEFAULTS.reweightEpsilon;
+  // the flags and groups are made: what no later step reads is let go before the sort allocates
+  if (run.rowsSpent === true) collectGarbage(ctx.collectGarbage === true, releaseRows(run));
   // With resamples to come, the sorted rows are made in shared memory, where the bootstrap's threads read them.
   const shared = (config.bootstrap?.n ?? 0) > 0;
   const allScores = scores ?? new Float64Array(data.n); // no scores: one tied block (operating point only)
@@ -205,6 +221,7 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
     groupWeights,
     shared,
     consumeScores: spend,
+    collect: (bytes) => collectGarbage(ctx.collectGarbage === true, bytes),
   });
   if (spend) run.data = { ...data, probTerms: { ...terms, score: new Float64Array(0) } };
   let mask: Uint8Array | null = null;
@@ -675,9 +692,10 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   const s = ctx.results.time('selective.prepare', () => prepareSelective(run, ctx));
   run.selective = s;
   if (!s) return;
-  // The sort let go of its keys and a second order (12 bytes a row, 24 when it distributed them
-  // into buckets): given back before the curves below allocate theirs.
-  collectGarbage(ctx.collectGarbage === true, s.ranked ? 12 * s.rows.n : 0);
+  // The sort gave back its keys and its second order itself (SortRowsOptions.collect); what is left
+  // is the flags in row order (1 byte a row) and the groups (4 bytes a row, with groups): given
+  // back before the curves below allocate theirs when they are large enough.
+  collectGarbage(ctx.collectGarbage === true, (s.rows.nGroups > 0 ? 5 : 1) * s.rows.n);
   const { results, warnings, config } = ctx;
   const file = run.data.file;
   const { acc, threshold } = acceptanceFor(s, null);

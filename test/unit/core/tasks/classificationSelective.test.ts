@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runClassification } from '../../../../src/core/tasks/classification';
+import { CLASSIFICATION_STEPS, prepareRun, runClassification } from '../../../../src/core/tasks/classification';
 import {
   calibrationFamily,
   selectiveFamily,
@@ -266,4 +266,43 @@ test('bootstrap step: every scalar of sections 1 and 2 gets an interval; same se
   const d = await runSteps(data, { ...cfg, bootstrap: { ...cfg.bootstrap, stratified: true } }, true);
   assert.ok(d.m.aurc.ci![0] <= d.m.aurc.ci![1]);
   assert.match(a.m.worst_error.note!, /may not contain the point estimate/);
+});
+
+test('rowsSpent: the selective family lets go of the labels, predictions, lines and correctness before it sorts; every value the same', async () => {
+  for (const [seed, cfg] of [
+    [1, config({ bootstrap: { ...config().bootstrap, n: 0 } })],
+    [
+      2,
+      config({
+        bootstrap: { ...config().bootstrap, n: 0 },
+        groups: { '0': 'head', '1': 'head', '2': 'tail', '3': 'tail' },
+        targetCoverage: 0.7,
+      }),
+    ],
+    [3, config({ bootstrap: { ...config().bootstrap, n: 0 }, acceptThreshold: 0.5 })],
+  ] as const) {
+    const results = [];
+    for (const spent of [false, true]) {
+      const data = randomData(createRng(seed), 400, 4, { ties: true, weighted: seed === 3 });
+      const ctx = taskContext(cfg);
+      const run = await prepareRun(data, ctx);
+      run.rowsSpent = spent;
+      for (const { step } of CLASSIFICATION_STEPS) await step(run, ctx);
+      const left = [run.data.labels, run.data.preds, run.data.lines, run.prepared.labels, run.prepared.correct];
+      assert.deepEqual(
+        left.map((a) => a.length),
+        spent ? [0, 0, 0, 0, 0] : [400, 400, 400, 400, 400],
+      );
+      results.push(
+        ctx.results.build({
+          source: { path: 'test.csv', format: 'csv', rows: 400, rowsUsed: 400, columns: {}, size: 0, sha256: '' },
+          task: 'classification',
+          config: cfg,
+          warnings: ctx.warnings.list,
+        }),
+      );
+    }
+    const [kept, spentResults] = results.map((r) => JSON.stringify({ ...r, createdAt: null, timings: null }));
+    assert.ok(spentResults === kept, `seed ${seed}: the results differ when the rows are let go`);
+  }
 });
