@@ -153,10 +153,9 @@ export interface ResampleSums {
 /**
  * A metric family of the classification task (the one family contract, {@link TaskFamily} in
  * taskFamily.ts, over this task's run and sums): its point estimates (keys with their notes,
- * warnings), written by `point`, its tables by `tables` (those of the selective family are still
- * written by its point step), and — when its scalars get bootstrap
- * intervals — its statistic of one resample, written by `resample` from the shared
- * {@link ResampleSums} under the same keys. The statistic at the full data (`counts` null) is the point estimate; a unit test
+ * warnings), written by `point`, its tables and curves by `tables` (from what `point` returned:
+ * `Drawn`), and — when its scalars get bootstrap intervals — its statistic of one resample,
+ * written by `resample` from the shared {@link ResampleSums} under the same keys. The statistic at the full data (`counts` null) is the point estimate; a unit test
  * checks it for every family.
  *
  * A family that registers in classificationFamilies.ts gets, with no code of its own, its
@@ -164,10 +163,14 @@ export interface ResampleSums {
  * comparison (the run's resampling plan) and its subsets; the keys it lists in `sliceKeys`, their
  * slice and fold values (slices.ts).
  */
-export interface ClassificationFamily extends TaskFamily<ClassificationRun, ResampleSums, ResampleRun> {
+export interface ClassificationFamily<Drawn = unknown> extends TaskFamily<
+  ClassificationRun,
+  ResampleSums,
+  ResampleRun,
+  Drawn
+> {
   /** The family's name: its progress stage and its timing; the results family of its keys, but for `subgroups` (theirs is `classification`). */
   readonly name: MetricFamily | 'subgroups';
-  point: ClassificationStep;
 }
 
 /**

@@ -9,18 +9,19 @@
  * @see docs/metrics/classification.md, "Evolving test distributions" — the definitions and conventions of every key.
  */
 import { aggregateEvolving, SAMPLED_DRAWS } from '../metrics/evolving';
-import type { ClassificationFamily, ClassificationRun, ClassificationStep } from './classificationRun';
+import type { ClassificationFamily, ClassificationRun } from './classificationRun';
+import type { TaskContext } from './types';
 
 /**
- * What the point step computed that its tables step draws (the accuracies V_t of the curve, the
- * protocol's text): kept by run from one step to the next, so that the sampled protocol's draws are
- * not made twice.
+ * What the point step computed that its tables step draws: the accuracies V_t of the curve and the
+ * protocol's text, handed on so that the sampled protocol's draws are not made twice; null without
+ * the family (no train distribution).
  */
-const forCurve = new WeakMap<ClassificationRun, { V: ArrayLike<number>; proto: string }>();
+type Drawn = { V: ArrayLike<number>; proto: string } | null;
 
-const point: ClassificationStep = (run, ctx) => {
+const point = (run: ClassificationRun, ctx: TaskContext): Drawn => {
   const ev = run.evolving;
-  if (!ev) return;
+  if (!ev) return null;
   const { results, warnings } = ctx;
   const agg = aggregateEvolving(
     ev,
@@ -51,15 +52,13 @@ const point: ClassificationStep = (run, ctx) => {
       );
     results.metric('evolving', key, agg.values[key], { note });
   }
-  forCurve.set(run, { V: agg.V, proto });
+  return { V: agg.V, proto };
 };
 
 /** The `shift` curve: accuracy under each test distribution against its shift from the train distribution. */
-const curve: ClassificationStep = (run, { results }) => {
+const curve = (run: ClassificationRun, { results }: TaskContext, drawn: Drawn): void => {
   const ev = run.evolving;
-  const drawn = forCurve.get(run);
   if (!ev || !drawn) return;
-  forCurve.delete(run);
   const { V, proto } = drawn;
   // Points in the order of shift_auc's integral (δ ascending), so the curve can be drawn as a line.
   const o = Array.from(ev.byDelta);
@@ -77,7 +76,7 @@ function round(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }
 
-export const evolvingFamily: ClassificationFamily = {
+export const evolvingFamily: ClassificationFamily<Drawn> = {
   name: 'evolving',
   point,
   // a curve, no table of ResultTables

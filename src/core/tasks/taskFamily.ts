@@ -31,14 +31,21 @@ export interface FamilyRecord {
 
 /**
  * A metric family of a task over its run `Run`: `point` writes its point estimates (metrics with
- * their notes, tables, warnings, baselines); `resample`, when its scalars get intervals, writes the
- * same keys' values of one resample from the resample's shared `Sums`, reading only `Shared` (the
- * part of the run a bootstrap thread also has).
+ * their notes, warnings, baselines) and returns what its tables step draws (`Drawn`; a family
+ * that hands nothing on returns nothing, and a list of families holds them as `unknown`); `tables`
+ * writes its tables and curves from the run and that value; `resample`, when its scalars get
+ * intervals, writes the same keys' values of one resample from the resample's shared `Sums`,
+ * reading only `Shared` (the part of the run a bootstrap thread also has).
  */
-export interface TaskFamily<Run, Sums, Shared = Run> {
+export interface TaskFamily<Run, Sums, Shared = Run, Drawn = unknown> {
   /** Its name: where its recorded keys are kept (and the progress stage and timing of its point step, where the runner times them). */
   readonly name: string;
-  point: (run: Run, ctx: TaskContext) => void | Promise<void>;
+  /**
+   * Writes its point estimates and returns what its {@link TaskFamily.tables} step draws that the
+   * point step computed (the accuracies of a curve, the acceptance at the operating point, a clause
+   * of the notes), so that it is computed once and handed on typed, with no state kept by run.
+   */
+  point: (run: Run, ctx: TaskContext) => Drawn | Promise<Drawn>;
   /**
    * Writes the family's values of one resample into `out` (absent: no intervals). It writes its
    * keys and reads none: `out` may be a record reused from resample to resample, holding the values
@@ -63,12 +70,16 @@ export interface TaskFamily<Run, Sums, Shared = Run> {
    */
   readonly tableNames?: readonly TableName[];
   /**
-   * Writes its tables and curves, right after its point step (see {@link familyStep}): what the
-   * report draws of the family (a chart's points, a breakdown, a summary), which gets no interval.
-   * It may read everything the families before it wrote (the metric-vs-K curves draw the
-   * baselines beside the run).
+   * Writes its tables and curves, right after its point step (see {@link familyStep}), from the
+   * run and what the point step returned (`drawn`): what the report draws of the family (a chart's
+   * points, a breakdown, a summary), which gets no interval. It may read everything the families
+   * before it wrote (the metric-vs-K curves draw the baselines beside the run).
+   *
+   * A method, not a function property, so that a task's list of families (`Drawn` unknown) holds
+   * families that each hand their own type from point to tables: only {@link familyStep} calls it,
+   * with the value the same family's point step returned.
    */
-  tables?: (run: Run, ctx: TaskContext) => void | Promise<void>;
+  tables?(run: Run, ctx: TaskContext, drawn: Drawn): void | Promise<void>;
   /**
    * The keys of its statistic that the slice and fold tables report (its headline scalars), given
    * the run, each with the rank of its column ({@link SliceColumn}); absent: none. Each slice's
@@ -92,33 +103,34 @@ export interface SliceColumn {
 
 /**
  * The family's step: its point step, which also records the keys the family wrote in
- * `run.familyKeys`, then its tables step ({@link familyTables}).
+ * `run.familyKeys`, then its tables step ({@link familyTables}) with what the point step returned.
  */
-export function familyStep<Run extends FamilyRecord>(
-  family: TaskFamily<Run, never, never>,
+export function familyStep<Run extends FamilyRecord, Drawn>(
+  family: TaskFamily<Run, never, never, Drawn>,
 ): (run: Run, ctx: TaskContext) => Promise<void> {
   return async (run, ctx) => {
     const before = new Set(Object.keys(ctx.results.metrics));
-    await family.point(run, ctx);
+    const drawn = await family.point(run, ctx);
     (run.familyKeys ??= {})[family.name] = Object.keys(ctx.results.metrics).filter((k) => !before.has(k));
-    await familyTables(family, run, ctx);
+    await familyTables(family, run, ctx, drawn);
   };
 }
 
 /**
- * The family's tables step, if it has one; throws when it writes a table it does not declare in
- * {@link TaskFamily.tableNames} (a programming error: the declaration is what a reader of the
- * family goes by).
+ * The family's tables step, if it has one, given what its point step returned; throws when it
+ * writes a table it does not declare in {@link TaskFamily.tableNames} (a programming error: the
+ * declaration is what a reader of the family goes by).
  */
-export async function familyTables<Run>(
-  family: TaskFamily<Run, never, never>,
+export async function familyTables<Run, Drawn>(
+  family: TaskFamily<Run, never, never, Drawn>,
   run: Run,
   ctx: TaskContext,
+  drawn: Drawn,
 ): Promise<void> {
   if (!family.tables) return;
   const tables = ctx.results.tables;
   const before = new Map(Object.entries(tables));
-  await family.tables(run, ctx);
+  await family.tables(run, ctx, drawn);
   for (const [name, value] of Object.entries(tables))
     if (before.get(name) !== value && !family.tableNames?.some((t) => t === name))
       throw new Error(`the ${family.name} family wrote the table ${name}, which it does not declare in tableNames`);

@@ -6,7 +6,8 @@
  * — the one kernel under the families' statistics — gives the point estimates at all-ones
  * multiplicities; the families together write every key of the evaluation, in its order. And a
  * family's typed tables: declared, written by its step after its point estimates, an undeclared
- * one an error; every table of a ranking run but the runner's summary comes from a family.
+ * one an error, what its point step returned handed to its tables step; every table of a ranking
+ * run but the runner's summary comes from a family.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -219,6 +220,34 @@ test('a family declares its typed tables and its step writes them after its poin
     tables: (_run, c) => c.results.table('scoresUsed', { selective: 'score', calibration: null }),
   };
   await assert.rejects(familyStep(undeclared)({}, ctx), /the undeclared family wrote the table scoresUsed/);
+});
+
+test('a family’s tables step gets what its point step returned, typed, once per run', async () => {
+  const config = resolveConfig([{ task: 'classification' }]);
+  // A family of this test only: its point step counts its calls and hands the count to its tables step.
+  let points = 0;
+  const drawnSeen: { calls: number; half: number }[] = [];
+  const family: TaskFamily<FamilyRecord, never, never, { calls: number; half: number }> = {
+    name: 'handing',
+    point: (_run, c) => {
+      c.results.metric('classification', 'accuracy', 0.5);
+      return { calls: ++points, half: 0.5 };
+    },
+    tableNames: ['confusion'],
+    tables: (_run, c, drawn) => {
+      drawnSeen.push(drawn);
+      c.results.table('confusion', { labels: ['a'], matrix: [[drawn.half * drawn.calls]] });
+    },
+  };
+  for (const expected of [1, 2]) {
+    const ctx = context(config, '/tmp');
+    await familyStep(family)({}, ctx);
+    assert.deepEqual(tableOf(ctx.results, 'confusion')?.matrix, [[0.5 * expected]]);
+  }
+  assert.deepEqual(drawnSeen, [
+    { calls: 1, half: 0.5 },
+    { calls: 2, half: 0.5 },
+  ]);
 });
 
 test('ranking: every table of a run but the runner’s summary is declared by a family of the pipeline, which writes it', async () => {
