@@ -18,7 +18,14 @@ import { binIndices, calibrationValues, reliabilityBins } from '../metrics/calib
 import { costSweep, defaultCostGrid } from '../metrics/costSweep';
 import { aurcGrid101, aurcValues, exactRiskCoverage, grid101Points, GRID_POINTS } from '../metrics/riskCoverage';
 import { operatingPointColumns } from '../metrics/operatingPoints';
-import { groupAnalysis, operatingPoint, targetCoverageEnd, thresholdEnd, type Acceptance } from '../metrics/selective';
+import {
+  groupAnalysis,
+  operatingPoint,
+  targetCoverageEnd,
+  thresholdEnd,
+  type Acceptance,
+  type OperatingPoint,
+} from '../metrics/selective';
 import { gatherCounts, sortRowsByScore, type Multiplicities, type SortedRows } from '../metrics/sortedRows';
 import type { WalkTables } from '../metrics/walkTables';
 import { sharedZeros } from '../stats/sharedArrays';
@@ -687,16 +694,39 @@ function describeRule(s: SelectiveSetup, threshold: number | null, ctx: TaskCont
   }
 }
 
-/** The selective family step: operating point, RC curve, AURC keys, grid keys, cost sweep. */
-export const selectiveStep: ClassificationStep = (run, ctx) => {
+/**
+ * What the selective point step hands its tables step (null when the family is not computed): the
+ * acceptance at the operating point and its group errors, which the group table and the curves
+ * read, and the clauses of the notes the AURC keys and the curves share.
+ */
+interface SelectiveDrawn {
+  acc: Acceptance;
+  op: OperatingPoint;
+  /** `score: …` or `no scores`, as the notes of AURC and the risk–coverage curve say it. */
+  scoreNote: string;
+  /** The rows measured, with a split; empty without. */
+  where: string;
+  /**
+   * With `reweight`: the clause that says the AURC keys and the curves weigh every row by its sample
+   * weight alone (the protocol reweights the group errors at the operating point only); else empty.
+   */
+  notReweighted: string;
+}
+
+/**
+ * The selective family's point step: the operating point (coverage, selective risk, the group
+ * errors), the AURC keys and the grid keys. Its tables step ({@link selectiveTables}) writes the
+ * group table, the operating points, the scores used and the curves.
+ */
+const selectivePoint = (run: ClassificationRun, ctx: TaskContext): SelectiveDrawn | null => {
   const s = ctx.results.time('selective.prepare', () => prepareSelective(run, ctx));
   run.selective = s;
-  if (!s) return;
+  if (!s) return null;
   // The sort gave back its keys and its second order itself (SortRowsOptions.collect); what is left
   // is the flags in row order (1 byte a row) and the groups (4 bytes a row, with groups): given
-  // back before the curves below allocate theirs when they are large enough.
+  // back before the curves (the tables step, next) allocate theirs when they are large enough.
   collectGarbage(ctx.collectGarbage === true, (s.rows.nGroups > 0 ? 5 : 1) * s.rows.n);
-  const { results, warnings, config } = ctx;
+  const { results, warnings } = ctx;
   const file = run.data.file;
   const { acc, threshold } = acceptanceFor(s, null);
   const op = operatingPoint(s.rows, acc, null, { reweight: s.reweight, epsilon: s.epsilon });
@@ -737,38 +767,33 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
     results.metric('selective', 'worst_error', v.worst_error, {
       note: `max of error_group over ${G} groups${rowsNote}. A max is a biased statistic: its bootstrap percentile interval may not contain the point estimate.`,
     });
-    const groups = groupAnalysis(s.rows, acc, s.groupNames, op.groupError, s.ranked);
-    results.table('groupAnalysis', groups);
     if (s.reweight) {
-      // the uniform (every row weight w_i) and the reweighted group errors side by side
-      const uniform = operatingPoint(s.rows, acc, null, { reweight: false, epsilon: s.epsilon });
-      groups.forEach((r, gi) => {
-        r.errorUniform = nul(uniform.groupError[gi]);
-        r.errorReweighted = nul(op.groupError[gi]);
-      });
       const pi = Array.from(s.groupTrainShare!, (q, gi) => `π_${s.groupNames[gi]} = ${Number(q.toPrecision(4))}`);
       results.metric('selective', 'weighted_balanced_error', v.weighted_balanced_error, {
         note: `Σ_g π_g·e_g(w^trn) / Σ_g π_g, π_g = the group's train share (${pi.join(', ')})${rowsNote}`,
       });
     }
   }
-  if (s.operatingPoints) results.table('operatingPoints', operatingPointRows(s));
-  if (!s.ranked) return;
-  // which score each family used: the ranking (risk–coverage, AURC) and the calibration confidence
-  results.table('scoresUsed', { selective: s.scoreName, calibration: s.calib ? s.calib.scoreName : null });
   const where = run.split ? `; ${rowsPhrase(run.split, s.rows.n)}` : '';
+  // The protocol reweights the group errors at the operating point only: the AURC keys and the
+  // curves weigh every row by its sample weight alone, which each of their notes says.
+  const notReweighted = s.reweight
+    ? '; not reweighted: every row counts with its sample weight (`reweight` applies to error_group, balanced_error, worst_error and weighted_balanced_error at the operating point only)'
+    : '';
+  const drawn: SelectiveDrawn = { acc, op, scoreNote, where, notReweighted };
+  if (!s.ranked) return drawn;
   results.metric('selective', 'aurc', v.aurc, {
-    note: `mean over k = 1..n of the risk of the top-k by score, fractional counts inside tied blocks; ${scoreNote}${where}`,
+    note: `mean over k = 1..n of the risk of the top-k by score, fractional counts inside tied blocks; ${scoreNote}${where}${notReweighted}`,
   });
   results.metric('selective', 'eaurc', v.eaurc, {
-    note: `aurc − aurc*, aurc* = the AURC of an order with every correct row first${where}`,
+    note: `aurc − aurc*, aurc* = the AURC of an order with every correct row first${where}${notReweighted}`,
   });
   if (G > 0) {
     results.metric('selective', 'aurc_balanced', v.aurc_balanced, {
-      note: `as aurc, with the balanced risk from fractional group counts (empty group: 1.0)${where}`,
+      note: `as aurc, with the balanced risk from fractional group counts (empty group: 1.0)${where}${notReweighted}`,
     });
     results.metric('selective', 'aurc_worst', v.aurc_worst, {
-      note: `as aurc, with the worst-group risk from fractional group counts (empty group: 1.0)${where}`,
+      note: `as aurc, with the worst-group risk from fractional group counts (empty group: 1.0)${where}${notReweighted}`,
     });
   }
   const gridKeys = [
@@ -787,9 +812,40 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
   for (const k of gridKeys) {
     const from02 = k.endsWith('_0.2_1');
     results.metric('selective', k, v[k], {
-      note: `101 evenly spaced coverages (the first ⌊n·i/101⌋ rows of a stable descending sort), trapezoid rule${from02 ? ' over coverage 0.2–1, divided by 0.8' : ''}${where}`,
+      note: `101 evenly spaced coverages (the first ⌊n·i/101⌋ rows of a stable descending sort), trapezoid rule${from02 ? ' over coverage 0.2–1, divided by 0.8' : ''}${where}${notReweighted}`,
     });
   }
+  return drawn;
+};
+
+/**
+ * The selective family's tables step: the group table (with `reweight`, the uniform and the
+ * reweighted group errors side by side), the operating points of a `targetCoverage` list, the
+ * scores used, and, when the rows are ranked, the risk–coverage curve, its 101-point grid and
+ * Chow's cost sweep.
+ */
+const selectiveTables = (run: ClassificationRun, ctx: TaskContext, drawn: SelectiveDrawn | null): void => {
+  const s = run.selective;
+  if (!s || !drawn) return;
+  const { results, config } = ctx;
+  const { acc, op, scoreNote, where, notReweighted } = drawn;
+  const G = s.groupNames.length;
+  if (G > 0) {
+    const groups = groupAnalysis(s.rows, acc, s.groupNames, op.groupError, s.ranked);
+    if (s.reweight) {
+      // the uniform (every row weight w_i) and the reweighted group errors side by side
+      const uniform = operatingPoint(s.rows, acc, null, { reweight: false, epsilon: s.epsilon });
+      groups.forEach((r, gi) => {
+        r.errorUniform = nul(uniform.groupError[gi]);
+        r.errorReweighted = nul(op.groupError[gi]);
+      });
+    }
+    results.table('groupAnalysis', groups);
+  }
+  if (s.operatingPoints) results.table('operatingPoints', operatingPointRows(s));
+  if (!s.ranked) return;
+  // which score each family used: the ranking (risk–coverage, AURC) and the calibration confidence
+  results.table('scoresUsed', { selective: s.scoreName, calibration: s.calib ? s.calib.scoreName : null });
   results.time('selective.curves', () => {
     // One point per tied block; only the points stored are computed (c and opc hold those, in order).
     const nb = s.rows.blockStart.length - 1;
@@ -808,7 +864,7 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
       xs: keep.map((i) => c.coverage[i]),
       ys: keep.map((i) => c.risk[i]),
       extra: { threshold: keep.map((i) => c.threshold[i]), accepted: keep.map((i) => opc.accepted[i]) },
-      note: `exact curve: one point per distinct score (ties enter together), accept score ≥ threshold; accepted = rows with score ≥ threshold${opc.ece ? `; ece_accepted = ECE of the accepted rows (${s.calib!.B} equal-width bins, as ece)` : ''}; ${scoreNote}${where}${stored}`,
+      note: `exact curve: one point per distinct score (ties enter together), accept score ≥ threshold; accepted = rows with score ≥ threshold${opc.ece ? `; ece_accepted = ECE of the accepted rows (${s.calib!.B} equal-width bins, as ece)` : ''}; ${scoreNote}${where}${stored}${notReweighted}`,
     };
     if (G > 0) {
       curve.extra!.risk_balanced = keep.map((i) => nul(c.riskBalanced[i]));
@@ -857,8 +913,8 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
         loss: Array.from(sw.loss, nul),
       },
       note: s.isProbability
-        ? `Chow's rule: accept score ≥ 1 − c; loss = (errors + c·rejected)/n${where}`
-        : `score is not a probability: accept score ≥ s_max − c·(s_max − s_min) (the grid spans the score range); loss = (errors + c·rejected)/n${where}`,
+        ? `Chow's rule: accept score ≥ 1 − c; loss = (errors + c·rejected)/n${where}${notReweighted}`
+        : `score is not a probability: accept score ≥ s_max − c·(s_max − s_min) (the grid spans the score range); loss = (errors + c·rejected)/n${where}${notReweighted}`,
     };
     if (G > 0) {
       sweep.extra!.risk_balanced = Array.from(sw.riskBalanced, nul);
@@ -866,18 +922,9 @@ export const selectiveStep: ClassificationStep = (run, ctx) => {
     }
     results.curve('costSweep', sweep);
   });
-  if (s.reweight) {
-    // The protocol reweights the group errors at the operating point only: the AURC family and the
-    // curves weigh every row by its sample weight alone, which each of their notes says.
-    const clause =
-      '; not reweighted: every row counts with its sample weight (`reweight` applies to error_group, balanced_error, worst_error and weighted_balanced_error at the operating point only)';
-    for (const k of results.families.selective ?? [])
-      if (/aurc/.test(k) && results.metrics[k]) results.metrics[k].note = `${results.metrics[k].note ?? ''}${clause}`;
-    for (const c of ['riskCoverage', 'costSweep']) if (results.curves[c]) results.curves[c].note += clause;
-  }
 };
 
-/** The calibration family step (needs {@link selectiveStep} first). */
+/** The calibration family step (needs the selective family's point step first: the calibration order is its setup's). */
 export const calibrationStep: ClassificationStep = (run, ctx) => {
   const s = run.selective;
   if (!s?.calib) return;
@@ -931,9 +978,11 @@ const isCalibrationKey = (k: string): boolean => (CALIBRATION_KEYS as readonly s
  * the calibration keys; with a `targetCoverage` list, also the internal values of every operating
  * point (their intervals go to the `operatingPoints` table).
  */
-export const selectiveFamily: ClassificationFamily = {
+export const selectiveFamily: ClassificationFamily<SelectiveDrawn | null> = {
   name: 'selective',
-  point: selectiveStep,
+  point: selectivePoint,
+  tableNames: ['groupAnalysis', 'operatingPoints', 'scoresUsed'],
+  tables: selectiveTables,
   // the area under the risk–coverage curve, when the rows are ranked by a score; its column after
   // calibration's ECE (rank 2), although the family runs before calibration
   sliceKeys: (run) => (run.selective?.ranked ? [{ key: 'aurc', rank: 3 }] : []),

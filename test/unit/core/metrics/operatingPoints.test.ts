@@ -6,7 +6,8 @@ import { calibrationValues, eceBinIndex } from '../../../../src/core/metrics/cal
 import { operatingPointColumns } from '../../../../src/core/metrics/operatingPoints';
 import { exactRiskCoverage } from '../../../../src/core/metrics/riskCoverage';
 import { sortRowsByScore } from '../../../../src/core/metrics/sortedRows';
-import { calibrationStep, selectiveStep } from '../../../../src/core/tasks/classificationSelective';
+import { calibrationStep, selectiveFamily } from '../../../../src/core/tasks/classificationSelective';
+import { familyStep } from '../../../../src/core/tasks/classificationFamilies';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
 import type { ClassificationData } from '../../../../src/core/data/classificationData';
 import { operatingPointModel } from '../../../../src/shared/operatingPoint';
@@ -147,7 +148,7 @@ test('operating points and the curve at chosen points: the whole columns at thos
 // In the results: extra columns of the riskCoverage curve
 
 async function evaluate(data: ClassificationData, cfg: ResolvedConfig) {
-  const { ctx } = await runClassificationSteps(data, cfg, [selectiveStep, calibrationStep]);
+  const { ctx } = await runClassificationSteps(data, cfg, [familyStep(selectiveFamily), calibrationStep]);
   return ctx.results.build({
     source: { path: 'test.csv', size: 0, sha256: '', format: 'csv', rows: data.n, rowsUsed: data.n, columns: {} },
     task: 'classification',

@@ -11,7 +11,8 @@ import { aurcGrid101, aurcValues, exactRiskCoverage, setGroupRisks } from '../..
 import { operatingPoint, targetCoverageEnd } from '../../../../src/core/metrics/selective';
 import { calibrationValues } from '../../../../src/core/metrics/calibration';
 import { costSweep } from '../../../../src/core/metrics/costSweep';
-import { calibrationStep, selectiveStep } from '../../../../src/core/tasks/classificationSelective';
+import { calibrationStep, selectiveFamily } from '../../../../src/core/tasks/classificationSelective';
+import { familyStep } from '../../../../src/core/tasks/classificationFamilies';
 import { EvalLensError } from '../../../../src/core/diagnostics';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
 import type { ClassificationData } from '../../../../src/core/data/classificationData';
@@ -71,7 +72,7 @@ const noCi = (extra: Partial<ResolvedConfig> = {}) =>
   config({ bootstrap: { n: 0, confidence: 0.95, seed: 0, stratified: false }, ...extra });
 
 async function run(data: ClassificationData, cfg: ResolvedConfig) {
-  const { ctx } = await runClassificationSteps(data, cfg, [selectiveStep, calibrationStep]);
+  const { ctx } = await runClassificationSteps(data, cfg, [familyStep(selectiveFamily), calibrationStep]);
   return { m: ctx.results.metrics, codes: ctx.warnings.list.map((w) => w.code), ctx };
 }
 

@@ -4,7 +4,12 @@
 // does not reweight, saying so next to their numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { trainWeightedMean, selectiveStep, calibrationStep } from '../../../../src/core/tasks/classificationSelective';
+import {
+  trainWeightedMean,
+  selectiveFamily,
+  calibrationStep,
+} from '../../../../src/core/tasks/classificationSelective';
+import { familyStep } from '../../../../src/core/tasks/classificationFamilies';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
 import { config, makeData, runClassificationSteps } from '../../helpers/classification';
 import { closeRel as close } from '../../helpers/numericClose';
@@ -50,7 +55,7 @@ const eHead = 0.117 / 0.247;
 const eTail = 0.0017 / 0.003;
 
 test('weighted_balanced_error = Σ_g π_g·e_g(w^trn) / Σ_g π_g, π_g = the group train share', async () => {
-  const { ctx } = await runClassificationSteps(data(), noCi(cfg), [selectiveStep, calibrationStep]);
+  const { ctx } = await runClassificationSteps(data(), noCi(cfg), [familyStep(selectiveFamily), calibrationStep]);
   const m = ctx.results.metrics;
   close(m['error_group.head'].value, eHead, 1e-9);
   close(m['error_group.tail'].value, eTail, 1e-9);
@@ -65,7 +70,7 @@ test('weighted_balanced_error = Σ_g π_g·e_g(w^trn) / Σ_g π_g, π_g = the gr
 });
 
 test('uniform and reweighted group errors side by side in the group table', async () => {
-  const { ctx } = await runClassificationSteps(data(), noCi(cfg), [selectiveStep]);
+  const { ctx } = await runClassificationSteps(data(), noCi(cfg), [familyStep(selectiveFamily)]);
   const rows = ctx.results.tables.groupAnalysis!;
   assert.deepEqual(
     rows.map((r) => r.group),
@@ -77,23 +82,55 @@ test('uniform and reweighted group errors side by side in the group table', asyn
   close(rows[1].errorReweighted!, eTail, 1e-9);
   assert.equal(rows[0].error, rows[0].errorReweighted);
   // without reweight: neither column, and no weighted_balanced_error
-  const plain = await runClassificationSteps(data(), noCi({ ...cfg, reweight: false }), [selectiveStep]);
+  const plain = await runClassificationSteps(data(), noCi({ ...cfg, reweight: false }), [familyStep(selectiveFamily)]);
   const prow = plain.ctx.results.tables.groupAnalysis![0];
   assert.equal(prow.errorUniform, undefined);
   assert.equal(plain.ctx.results.metrics.weighted_balanced_error, undefined);
 });
 
 test('the AURC family and the curves are not reweighted, and their notes say so', async () => {
-  const { ctx } = await runClassificationSteps(data(), noCi(cfg), [selectiveStep]);
-  const plain = await runClassificationSteps(data(), noCi({ ...cfg, reweight: false }), [selectiveStep]);
+  const { ctx } = await runClassificationSteps(data(), noCi(cfg), [familyStep(selectiveFamily)]);
+  const plain = await runClassificationSteps(data(), noCi({ ...cfg, reweight: false }), [familyStep(selectiveFamily)]);
   const m = ctx.results.metrics;
-  for (const k of ['aurc', 'eaurc', 'aurc_balanced', 'aurc_worst', 'aurc_grid101']) {
+  const aurcKeys = ctx.results.families.selective!.filter((k) => k.includes('aurc'));
+  // the exact AURC keys, then the grid keys of each risk (standard, balanced, worst group)
+  const grid = ['', '_balanced', '_worst'].flatMap((r) => [`aurc${r}_grid101`, `aurc${r}_grid101_0.2_1`]);
+  assert.deepEqual(aurcKeys, ['aurc', 'eaurc', 'aurc_balanced', 'aurc_worst', ...grid]);
+  for (const k of aurcKeys) {
     assert.equal(m[k].value, plain.ctx.results.metrics[k].value, `${k}: the same value as without reweight`);
     assert.match(m[k].note!, /not reweighted/, k);
     assert.doesNotMatch(plain.ctx.results.metrics[k].note!, /not reweighted/, k);
   }
+  // the keys at the operating point are the reweighted ones
+  for (const k of ['error_group.head', 'balanced_error', 'worst_error', 'weighted_balanced_error'])
+    assert.doesNotMatch(m[k].note!, /not reweighted/, k);
   assert.match(ctx.results.curves.riskCoverage.note!, /not reweighted/);
   assert.match(ctx.results.curves.costSweep.note!, /not reweighted/);
+  assert.doesNotMatch(plain.ctx.results.curves.costSweep.note!, /not reweighted/);
+});
+
+test('the point step writes the keys, the tables step the group table, the scores used and the curves', async () => {
+  const { ctx, run } = await runClassificationSteps(data(), noCi(cfg), []);
+  const drawn = await selectiveFamily.point(run, ctx);
+  assert.ok(drawn, 'the family is computed');
+  assert.deepEqual(Object.keys(ctx.results.tables), [], 'no table from the point step');
+  assert.deepEqual(Object.keys(ctx.results.curves), [], 'no curve from the point step');
+  assert.match(ctx.results.metrics.aurc.note!, /not reweighted/, 'the clause is on the key as it is written');
+  const metricsBefore = JSON.stringify(ctx.results.metrics);
+  await selectiveFamily.tables!(run, ctx, drawn);
+  assert.equal(JSON.stringify(ctx.results.metrics), metricsBefore, 'the tables step changes no key');
+  assert.deepEqual(Object.keys(ctx.results.tables), ['groupAnalysis', 'scoresUsed']);
+  // (no 101-point grid curve: 12 rows are fewer than its points)
+  assert.deepEqual(Object.keys(ctx.results.curves), ['riskCoverage', 'costSweep']);
+  for (const t of Object.keys(ctx.results.tables))
+    assert.ok(
+      selectiveFamily.tableNames!.some((n) => n === t),
+      `${t} is declared`,
+    );
+  // the group errors of the point step, reweighted, beside the uniform ones
+  const rows = ctx.results.tables.groupAnalysis!;
+  close(rows[0].errorReweighted!, ctx.results.metrics['error_group.head'].value!, 1e-12);
+  close(rows[1].errorReweighted!, ctx.results.metrics['error_group.tail'].value!, 1e-12);
 });
 
 test('weighted_balanced_error gets a bootstrap interval', async () => {
