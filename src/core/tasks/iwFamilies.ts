@@ -21,7 +21,7 @@ import { IW_KEYS, sortedResampler, type IwKey } from '../metrics/importance';
 import type { Curve, MetricValue, ResultTables } from '../results/types';
 import { directionOf } from '../results/directions';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
-import { familyResampledKeys, familyValues, type FamilyRecord, type TaskFamily } from './taskFamily';
+import { familyKeyValues, familyResampledKeys, type FamilyRecord, type TaskFamily } from './taskFamily';
 
 /** Everything computed once for one importance-weighted file, read by its families. */
 export interface IwRun extends FamilyRecord {
@@ -215,9 +215,12 @@ export function iwPlan(run: IwRun): ResamplingPlan {
     worker: null,
     build: () => {
       const resampler = sortedResampler(so, data.labels, run.weights, data.strata, run.nAbove);
+      // the families' statistics into one record reused by every resample (familyKeyValues)
+      const values = familyKeyValues(IW_FAMILIES, keys);
+      const sums: IwSums = { values: new Float64Array(0) };
       return (counts, out) => {
-        const v = familyValues(IW_FAMILIES, null, { values: resampler.stat(counts) });
-        for (let q = 0; q < keys.length; q++) out[q] = v[keys[q]] ?? NaN;
+        sums.values = resampler.stat(counts);
+        values(null, sums, out);
       };
     },
   };

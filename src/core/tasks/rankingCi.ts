@@ -18,7 +18,7 @@ import type { ResamplingPlan } from '../stats/resamplingPlan';
 import type { ResampleStat } from '../stats/resampleDraws';
 import { RANKING_FAMILIES } from './rankingFamilies';
 import type { RankingResampleRun, RankingRun, RankingSums } from './rankingRun';
-import { familyResampledKeys, familyValues } from './taskFamily';
+import { familyKeyValues, familyResampledKeys } from './taskFamily';
 
 /** What a thread needs to compute the user means of a resample (structured-cloneable). */
 export interface UserMeanJob {
@@ -252,15 +252,13 @@ export function rankingStat(job: RankingJob, run: RankingResampleRun): ResampleS
   const buf = new Float64Array(meanKeys.length);
   const means: Record<string, number> = {};
   const sums: RankingSums = { means, counts: null };
+  // the families' statistics into one record reused by every resample (familyKeyValues)
+  const values = familyKeyValues(RANKING_FAMILIES, keys);
   return (counts, out) => {
     kernel(counts, buf);
     for (let q = 0; q < meanKeys.length; q++) means[meanKeys[q]] = buf[q];
     sums.counts = counts;
-    const v = familyValues(RANKING_FAMILIES, run, sums);
-    for (let q = 0; q < keys.length; q++) {
-      const x = v[keys[q]];
-      out[q] = x === null || x === undefined ? NaN : x;
-    }
+    values(run, sums, out);
   };
 }
 
