@@ -10,6 +10,21 @@
  * met, and one walk fed both would test the type at every row, in every bootstrap that walks (the
  * Int32 ones too). A unit test compares the two on random inputs (docs/architecture.md, "Two
  * copies of a hot loop").
+ *
+ * References (the metrics the walk accumulates, and the bootstrap it serves):
+ * - Y. Geifman, R. El-Yaniv (2017). Selective Classification for Deep Neural Networks. Advances in Neural
+ *   Information Processing Systems 30 (NeurIPS). https://arxiv.org/abs/1705.08500
+ * - Y. Geifman, G. Uziel, R. El-Yaniv (2019). Bias-Reduced Uncertainty Estimation for Deep Neural Classifiers.
+ *   International Conference on Learning Representations (ICLR). https://arxiv.org/abs/1805.08206
+ * - M. P. Naeini, G. F. Cooper, M. Hauskrecht (2015). Obtaining Well Calibrated Probabilities Using Bayesian
+ *   Binning. Proc. AAAI Conference on Artificial Intelligence 29(1):2901–2907.
+ *   https://doi.org/10.1609/aaai.v29i1.9602
+ * - J. Nixon, M. W. Dusenberry, L. Zhang, G. Jerfel, D. Tran (2019). Measuring Calibration in Deep Learning. CVPR
+ *   Workshops. https://arxiv.org/abs/1904.01685
+ * - B. Efron, R. J. Tibshirani (1993). An Introduction to the Bootstrap. Chapman & Hall/CRC.
+ *   https://doi.org/10.1201/9780429246593
+ *
+ * @see docs/metrics/selective.md — the definitions, conventions and worked examples.
  */
 import type { UnitClassSums } from './classification';
 import type { SortedRows } from './sortedRows';
