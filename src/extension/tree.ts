@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Results } from '../core';
-import { formatCi, formatNumber } from '../shared/format';
+import { formatCi, formatCount, formatNumber } from '../shared/format';
 import { headlineKeys } from '../shared/headline';
 import { citationsOf, explainKey, metricName } from '../core';
 import { FAMILY_TITLES } from '../shared/report/common';
@@ -203,7 +203,7 @@ export class ResultsTree implements vscode.TreeDataProvider<Node> {
       const nWarnings = splitNotes(r.warnings).warnings.length;
       item.description = k ? `${metricName(k)} ${formatNumber(r.metrics[k]!.value, k)}` : r.task;
       item.tooltip = new vscode.MarkdownString(
-        `**${name}**\n\n${r.source.path} · ${r.task} · ${r.source.rows.toLocaleString('en-US')} rows\n\nEvaluated ${r.createdAt}${nWarnings ? `\n\n${nWarnings} warning(s)` : ''}`,
+        `**${name}**\n\n${r.source.path} · ${r.task} · ${formatCount(r.source.rows)} rows\n\nEvaluated ${r.createdAt}${nWarnings ? `\n\n${nWarnings} warning(s)` : ''}`,
       );
       item.iconPath = new vscode.ThemeIcon(nWarnings ? 'warning' : 'graph');
       item.contextValue = ItemKind.results;

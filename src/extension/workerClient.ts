@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { CompareResults } from '../core';
 import type { Results } from '../core';
 import type { SerializedError, WorkerInput, WorkerJob, WorkerMessage } from './workerProtocol';
+import { formatCount } from '../shared/format';
 
 /** Thrown when the person cancels. */
 export class JobCancelled extends Error {
@@ -29,10 +30,9 @@ export class JobFailed extends Error {
 const CANCEL_GRACE_MS = 1500;
 
 function stageText(stage: string, done: number, total?: number): string {
-  if (total !== undefined && total > 0)
-    return `${stage} ${Math.round(done).toLocaleString('en-US')} / ${Math.round(total).toLocaleString('en-US')}`;
+  if (total !== undefined && total > 0) return `${stage} ${formatCount(done)} / ${formatCount(total)}`;
   if (done > 0 && done <= 1) return `${stage} ${Math.round(done * 100)}%`;
-  if (done > 1) return `${stage}: ${Math.round(done).toLocaleString('en-US')} rows`;
+  if (done > 1) return `${stage}: ${formatCount(done)} rows`;
   return stage;
 }
 
@@ -47,7 +47,7 @@ export function stageShown(m: Extract<WorkerMessage, { type: 'stage' }>): string
   if (m.stage === 'point') return 'showing point estimates, intervals pending';
   const r = m.resamples;
   return r
-    ? `showing provisional intervals (${r.done.toLocaleString('en-US')} of ${r.total.toLocaleString('en-US')} resamples)`
+    ? `showing provisional intervals (${formatCount(r.done)} of ${formatCount(r.total)} resamples)`
     : 'showing provisional intervals';
 }
 

@@ -3,6 +3,7 @@
  * CodeLens, the status bar, exported HTML. Values stay the stored fractions (the stable metric keys of src/core/glossary),
  * printed with 4 decimals like the CLI's table, so a number on screen can be found in the JSON.
  */
+import { countText } from '../core/text/countText';
 import { formatP, pStatement } from '../core/text/pValue';
 
 /** Keys whose values are counts or unbounded quantities, printed as integers when integral. */
@@ -45,9 +46,9 @@ export function formatAxisValue(v: number | null | undefined): string {
   return formatNumber(v);
 }
 
-/** `12,345`. */
+/** `12,345`: rounded, then written as every surface writes a count ({@link countText}). */
 export function formatCount(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  return countText(Math.round(n));
 }
 
 /** A p-value, written as everywhere else (core/text/pValue.ts). */

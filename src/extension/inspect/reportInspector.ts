@@ -4,6 +4,7 @@
  * tables. Each request goes to the shared inspection worker; each failure becomes a message.
  */
 import { recordEndLine } from '../../shared/rowPosition';
+import { formatCount } from '../../shared/format';
 import { parseBaselineRunName } from '../../core';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -270,7 +271,7 @@ export class ReportInspector implements vscode.Disposable {
         type: 'reply',
         seq,
         ok: true,
-        message: `Showing ${results.source.rowsUsed.toLocaleString('en-US')} rows.`,
+        message: `Showing ${formatCount(results.source.rowsUsed)} rows.`,
       });
     } catch (err) {
       return this.fail(seq, err);
