@@ -5,15 +5,20 @@ const NOT_HTML = 'File data must be rendered as text (textContent, createElement
 const TABLE_CAST =
   'A table of the results has the type its name gives it (ResultTables, src/core/results/types.ts): read it with tableOf(results, name) (src/core/results/tables.ts), never cast it.';
 const CAST = ':matches(TSAsExpression, TSTypeAssertion)';
-/** `x.tables as T`, `x.tables.name as T` (also `?.` and `!`), `tableOf(...) as T`. */
-export const TABLE_CASTS = [
-  `${CAST} > MemberExpression[property.name='tables']`,
-  `${CAST} > MemberExpression > MemberExpression.object[property.name='tables']`,
-  `${CAST} > ChainExpression > MemberExpression > MemberExpression.object[property.name='tables']`,
-  `${CAST} > TSNonNullExpression > MemberExpression > MemberExpression.object[property.name='tables']`,
-  `${CAST} > CallExpression[callee.name='tableOf']`,
-  `${CAST} > TSNonNullExpression > CallExpression[callee.name='tableOf']`,
-].map((selector) => ({ selector, message: TABLE_CAST }));
+/** `x.<property> as T`, `x.<property>.name as T` (also `?.` and `!`), `<accessor>(...) as T`. */
+const castsOf = (property, accessor, message) =>
+  [
+    `${CAST} > MemberExpression[property.name='${property}']`,
+    `${CAST} > MemberExpression > MemberExpression.object[property.name='${property}']`,
+    `${CAST} > ChainExpression > MemberExpression > MemberExpression.object[property.name='${property}']`,
+    `${CAST} > TSNonNullExpression > MemberExpression > MemberExpression.object[property.name='${property}']`,
+    `${CAST} > CallExpression[callee.name='${accessor}']`,
+    `${CAST} > TSNonNullExpression > CallExpression[callee.name='${accessor}']`,
+  ].map((selector) => ({ selector, message }));
+export const TABLE_CASTS = castsOf('tables', 'tableOf', TABLE_CAST);
+const CURVE_CAST =
+  'A curve of the results is named by ResultCurves (src/core/results/types.ts): read it by its typed name, with curveOf(results, name) or metricVsKCurves / otherCurves (src/core/results/curves.ts), never cast the curves.';
+export const CURVE_CASTS = castsOf('curves', 'curveOf', CURVE_CAST);
 const RESULTS_CAST =
   'An object becomes Results only through checkResults (src/core/results/validate.ts) / parseEvalLensJson (src/core/compare/evalLensFile.ts), which check it against the schema first: never cast to Results.';
 /** `x as Results`, `x as Results['tables']` (and `<Results>x`) outside validate.ts. */
@@ -59,20 +64,23 @@ export default tseslint.config(
         ...['innerHTML', 'outerHTML', 'insertAdjacentHTML'].map((property) => ({ property, message: NOT_HTML })),
         ...['write', 'writeln'].map((property) => ({ object: 'document', property, message: NOT_HTML })),
       ],
-      // Readers of results do not cast a table: its name gives its type.
-      'no-restricted-syntax': ['error', ...TABLE_CASTS],
+      // Readers of results do not cast a table or the curves: their names give their types.
+      'no-restricted-syntax': ['error', ...TABLE_CASTS, ...CURVE_CASTS],
     },
   },
   {
     // Only the validator turns an object into Results (after checking it against the schema).
     files: ['src/**/*.ts', 'webview/**/*.ts'],
     ignores: ['src/core/results/validate.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...TABLE_CASTS, ...RESULTS_CASTS] },
+    rules: { 'no-restricted-syntax': ['error', ...TABLE_CASTS, ...CURVE_CASTS, ...RESULTS_CASTS] },
   },
   {
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core must not import vscode: the CLI and the worker use it.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'src/core must not import vscode: the CLI and the worker use it.' }] },
+      ],
     },
   },
 );

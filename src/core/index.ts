@@ -8,6 +8,7 @@
  * this file names (and their dependencies: the schema validator, the CSV and Parquet readers).
  */
 export { BASELINE_KINDS, parseBaselineKinds, parseBaselineRunName } from './compare/baselineNames';
+export { renameOverlayRuns } from './compare/curves';
 export { diffRuns, type RowDiff } from './compare/diffRows';
 export { parseEvalLensJson } from './compare/evalLensFile';
 export { compareFiles, isResultsPath } from './compare/files';

@@ -6,7 +6,9 @@
  */
 import { UNRANKED_KEYS } from '../core/compare/marks';
 import { delta, formatDelta, untestedNote } from '../core/compare/render';
+import { OVERLAY_CURVES, otherOverlays } from '../core/compare/curves';
 import type { CompareResults, CompareTest } from '../core/compare/types';
+import { METRIC_VS_K_METRICS, metricVsKCurve } from '../core/results/curves';
 import type { Curve } from '../core/results/types';
 import { formatLevel, formatNumber, pStatement, significanceMark } from './format';
 import {
@@ -161,25 +163,53 @@ export function deltaTable(c: CompareResults): TableModel | undefined {
   };
 }
 
-/** Axes of the overlay charts; `metricVsK.<m>` charts take K and the metric. */
-const OVERLAYS: Record<string, { title: string; x: string; y: string; unit?: boolean; diagonal?: boolean }> = {
+interface OverlaySpec {
+  title: string;
+  x: string;
+  y: string;
+  unit?: boolean;
+  diagonal?: boolean;
+}
+
+/** Axes of the overlay charts; `metricVsK.<m>` charts take K and the metric ({@link againstK}). */
+const OVERLAYS: Record<(typeof OVERLAY_CURVES)[number], OverlaySpec> = {
   riskCoverage: { title: 'Risk–coverage', x: 'coverage', y: 'selective risk' },
   reliability: { title: 'Reliability diagram', x: 'confidence', y: 'accuracy', unit: true, diagonal: true },
   pr: { title: 'Precision–recall', x: 'recall', y: 'precision', unit: true },
   shift: { title: 'Accuracy against distribution shift', x: 'shift (symmetric KL)', y: 'accuracy' },
 };
 
+const againstK = (what: string): OverlaySpec => ({ title: `${what} against K`, x: 'K', y: what });
+
+/**
+ * The comparison's overlays in display order, each with its axes and, for a metric-vs-K curve, its
+ * metric: the known curves by their typed names, then those of a later version (drawn against K,
+ * as a comparison has only ever overlaid the fixed curves and metric-vs-K ones).
+ */
+function overlaysOf(c: CompareResults): [string, Record<string, Curve>, OverlaySpec, string | undefined][] {
+  const out: [string, Record<string, Curve>, OverlaySpec, string | undefined][] = [];
+  for (const n of OVERLAY_CURVES) {
+    const byRun = c.curves?.[n];
+    if (byRun) out.push([n, byRun, OVERLAYS[n], undefined]);
+  }
+  for (const m of METRIC_VS_K_METRICS) {
+    const byRun = c.curves?.[metricVsKCurve(m)];
+    if (byRun) out.push([metricVsKCurve(m), byRun, againstK(m), m]);
+  }
+  for (const [n, byRun] of otherOverlays(c.curves)) {
+    const metric = n.startsWith('metricVsK.') ? n.slice('metricVsK.'.length) : undefined;
+    out.push([n, byRun, againstK(metric ?? n), metric]);
+  }
+  return out;
+}
+
 /** One chart per curve the runs share, every run a series (colour and dash tell runs apart). */
 export function overlayCharts(c: CompareResults): ChartModel[] {
   const name = (run: string): string => c.names[c.runs.indexOf(run)] ?? run;
   const out: ChartModel[] = [];
-  const names = Object.keys(c.curves ?? {}).sort((a, b) => (a in OVERLAYS ? 0 : 1) - (b in OVERLAYS ? 0 : 1));
-  for (const curveName of names) {
-    const byRun = c.curves![curveName]!;
+  for (const [curveName, byRun, spec, metric] of overlaysOf(c)) {
     const runs = c.runs.filter((r) => byRun[r]);
     if (runs.length < 2) continue;
-    const metric = curveName.startsWith('metricVsK.') ? curveName.slice('metricVsK.'.length) : undefined;
-    const spec = OVERLAYS[curveName] ?? { title: `${metric ?? curveName} against K`, x: 'K', y: metric ?? curveName };
     const series: Series[] = runs.map((run, i) => {
       const cv: Curve = byRun[run]!;
       return {

@@ -30,7 +30,8 @@ import { csvCell } from '../core/text/csvCell';
 import { groupAnalysisCsv, groupAnalysisCsvRows } from '../core/results/groupAnalysisText';
 import { foldsCsv, foldsCsvRows } from '../core/results/foldsText';
 import { operatingPointsCsv } from '../core/results/operatingPointsText';
-import type { Curve } from '../core/results/types';
+import { curveOf } from '../core/results/curves';
+import type { Curve, CurveName } from '../core/results/types';
 
 export const REPORT_FORMATS = ['html', 'md', 'csv', 'latex'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
@@ -40,17 +41,31 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
  * results entry each comes from.
  */
 export const REPORT_TABLES = {
-  rc_grid: { from: 'curves.riskCoverageGrid101', what: 'the 101-point risk–coverage grid of the *_grid101 keys' },
-  rc_exact: { from: 'curves.riskCoverage', what: 'the exact risk–coverage curve (at most 2,001 stored points)' },
-  cost_sweep: { from: 'curves.costSweep', what: 'the rejection-cost sweep' },
+  rc_grid: {
+    from: 'curves.riskCoverageGrid101',
+    curve: 'riskCoverageGrid101',
+    what: 'the 101-point risk–coverage grid of the *_grid101 keys',
+  },
+  rc_exact: {
+    from: 'curves.riskCoverage',
+    curve: 'riskCoverage',
+    what: 'the exact risk–coverage curve (at most 2,001 stored points)',
+  },
+  cost_sweep: { from: 'curves.costSweep', curve: 'costSweep', what: 'the rejection-cost sweep' },
   groups: { from: 'tables.groupAnalysis', what: 'the group analysis at the operating point' },
   folds: { from: 'tables.folds', what: 'the metrics per fold and their mean, std (n − 1), min and max over the folds' },
   operating_points: {
     from: 'tables.operatingPoints',
     what: 'the operating points of a targetCoverage list, each value with its bootstrap interval',
   },
-} as const;
+} as const satisfies Record<string, { from: string; curve?: CurveName; what: string }>;
 export type ReportTable = keyof typeof REPORT_TABLES;
+
+/** The curve a `--table` of {@link REPORT_TABLES} is read from, if it is a curve. */
+function curveOfTable(table: ReportTable): CurveName | undefined {
+  const t = REPORT_TABLES[table];
+  return 'curve' in t ? t.curve : undefined;
+}
 
 /** A curve as CSV: its x and y columns (named as in the results), then each extra column; full precision, empty for null. */
 export function curveCsv(c: Curve): string {
@@ -85,9 +100,7 @@ export function reportTableCsv(input: ReportInput, table: ReportTable, file: str
         ? operatingPointsCsv(r)
         : table === 'folds'
           ? foldsCsv(r)
-          : r.curves?.[t.from.slice('curves.'.length)]
-            ? curveCsv(r.curves[t.from.slice('curves.'.length)]!)
-            : null;
+          : csvOfCurve(r, curveOfTable(table));
   if (text === null) {
     const why =
       table === 'operating_points'
@@ -108,12 +121,18 @@ export function reportTableCsv(input: ReportInput, table: ReportTable, file: str
   return text;
 }
 
+function csvOfCurve(r: Results, name: CurveName | undefined): string | null {
+  const c = name === undefined ? undefined : curveOf(r, name);
+  return c ? curveCsv(c) : null;
+}
+
 function presentTables(r: Results): string[] {
   return (Object.keys(REPORT_TABLES) as ReportTable[]).filter((k) => {
-    const from = REPORT_TABLES[k].from;
     if (k === 'folds') return foldsCsv(r) !== null;
     if (k === 'operating_points') return operatingPointsCsv(r) !== null;
-    return k === 'groups' ? groupAnalysisCsv(r) !== null : r.curves?.[from.slice('curves.'.length)] !== undefined;
+    if (k === 'groups') return groupAnalysisCsv(r) !== null;
+    const curve = curveOfTable(k);
+    return curve !== undefined && curveOf(r, curve) !== undefined;
   });
 }
 

@@ -13,6 +13,7 @@ import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { metricVsKCurves } from '../../src/core/results/curves';
 import type { Results } from '../../src/core/results/types';
 import { copyExamples, root, type CodeServer } from '../../scripts/vscode/codeServer.mjs';
 import { THIRTY_CLASS_NAMES, writeThirtyClasses } from './fixtures';
@@ -239,8 +240,8 @@ describe('charts with many classes and many series (code-server + Chromium)', { 
           swatch: string;
         }[],
     );
-    const dense = Object.keys(r.curves).filter((k) => k.startsWith('metricVsK.'));
-    const baselines = [...new Set(dense.flatMap((k) => Object.keys(r.curves[k]!.extra ?? {})))];
+    const dense = metricVsKCurves(r);
+    const baselines = [...new Set(dense.flatMap(([, c]) => Object.keys(c.extra ?? {})))];
     assert.ok(baselines.length >= 1, 'the example has baselines');
     assert.equal(legend.length, dense.length * (1 + baselines.length));
     for (const e of legend) assert.equal(e.swatch, 'line', `${e.text}: a line swatch`);

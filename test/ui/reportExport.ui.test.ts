@@ -228,10 +228,11 @@ describe('eval-lens report → HTML in Chromium', { timeout: 300_000 }, () => {
       };
       r.families = { classification: ['accuracy', metric] };
       r.perItem!.values = { accuracy: r.perItem!.values.accuracy!, [metric]: r.perItem!.values.accuracy! };
-      r.curves = {
-        riskCoverage: r.curves.riskCoverage!,
-        [`metricVsK.<b onclick=alert(5)>`]: { x: 'K', y: 'v', xs: [1, 2], ys: [0.1 * i, 0.2] },
-      };
+      // a curve name no version writes (the schema lets any name through)
+      r.curves = Object.assign(
+        { riskCoverage: r.curves.riskCoverage! },
+        { [`metricVsK.<b onclick=alert(5)>`]: { x: 'K', y: 'v', xs: [1, 2], ys: [0.1 * i, 0.2] } },
+      );
       return r;
     });
     const c = await compareRuns(runs, { runs: evil, bootstrap: { n: 20, confidence: 0.95, seed: 0 } });

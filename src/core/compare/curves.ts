@@ -8,7 +8,9 @@
  * first and last kept: enough for a chart of a few hundred pixels, and the comparison file stays
  * small. The exact curves remain in each run's results.
  */
-import type { Curve, Results } from '../results/types';
+import { METRIC_VS_K_CURVES } from '../results/curves';
+import type { Curve, CurveName, Results } from '../results/types';
+import type { CompareResults, OverlayCurveName } from './types';
 
 /** Points kept per run and curve. */
 export const MAX_OVERLAY_POINTS = 400;
@@ -18,7 +20,10 @@ export const MAX_OVERLAY_POINTS = 400;
  * `shift` is accuracy against the shift of the test distribution (the evolving-distribution
  * protocol's main figure, one line per method).
  */
-export const OVERLAY_CURVES = ['riskCoverage', 'reliability', 'pr', 'shift'] as const;
+export const OVERLAY_CURVES = ['riskCoverage', 'reliability', 'pr', 'shift'] as const satisfies readonly CurveName[];
+
+/** Every curve a comparison may overlay, in display order: {@link OVERLAY_CURVES}, then the metric-vs-K curves. */
+export const OVERLAY_CURVE_NAMES: readonly OverlayCurveName[] = [...OVERLAY_CURVES, ...METRIC_VS_K_CURVES];
 
 /**
  * Indices `round(i·(n−1)/(m−1))`, i = 0…m−1, of a curve of n points thinned to m.
@@ -44,11 +49,9 @@ function thin(c: Curve): Curve {
 export function overlayCurves(
   results: readonly Results[],
   runs: readonly string[],
-): Record<string, Record<string, Curve>> {
-  const names = new Set<string>(OVERLAY_CURVES);
-  for (const r of results) for (const n of Object.keys(r.curves ?? {})) if (n.startsWith('metricVsK.')) names.add(n);
-  const out: Record<string, Record<string, Curve>> = {};
-  for (const name of names) {
+): NonNullable<CompareResults['curves']> {
+  const out: NonNullable<CompareResults['curves']> = {};
+  for (const name of OVERLAY_CURVE_NAMES) {
     const byRun: Record<string, Curve> = {};
     results.forEach((r, i) => {
       const c = r.curves?.[name];
@@ -56,5 +59,30 @@ export function overlayCurves(
     });
     if (Object.keys(byRun).length >= 2) out[name] = byRun;
   }
+  return out;
+}
+
+/**
+ * The overlays of a comparison under names this version does not know (a later version's; the
+ * schema lets them through), as they are: a reader may only draw them generically.
+ */
+export function otherOverlays(curves: CompareResults['curves']): [string, Record<string, Curve>][] {
+  const known: ReadonlySet<string> = new Set(OVERLAY_CURVE_NAMES);
+  return Object.entries(curves ?? {}).filter(
+    (e): e is [string, Record<string, Curve>] => !known.has(e[0]) && e[1] !== undefined,
+  );
+}
+
+/** The comparison's overlays with every run's name passed through `rename` (the curves themselves unchanged). */
+export function renameOverlayRuns(
+  curves: NonNullable<CompareResults['curves']>,
+  rename: (byRun: Record<string, Curve>) => Record<string, Curve>,
+): NonNullable<CompareResults['curves']> {
+  const out: NonNullable<CompareResults['curves']> = {};
+  for (const name of OVERLAY_CURVE_NAMES) {
+    const byRun = curves[name];
+    if (byRun) out[name] = rename(byRun);
+  }
+  for (const [name, byRun] of otherOverlays(curves)) Object.assign(out, { [name]: rename(byRun) });
   return out;
 }

@@ -9,7 +9,8 @@
  */
 import type { EvalWarning, Progress } from '../diagnostics';
 import type { Task } from '../config/types';
-import type { Curve, Direction } from '../results/types';
+import type { Curve, Direction, MetricVsKCurveName } from '../results/types';
+import type { OVERLAY_CURVES } from './curves';
 
 export const COMPARE_SCHEMA_ID = 'eval-lens/compare@1';
 
@@ -137,9 +138,16 @@ export interface CompareResults extends RunTable {
   intervals?: Record<string, Record<string, [number, number]>>;
   /** Compared metrics without per-item values in some run: in the table, not tested. */
   untested?: string[];
-  /** Curve name (`riskCoverage`, `reliability`, `pr`, `metricVsK.<m>`) → run → curve, thinned (curves.ts). */
-  curves?: Record<string, Record<string, Curve>>;
+  /**
+   * Curve name (`riskCoverage`, `reliability`, `pr`, `shift`, `metricVsK.<m>`) → run → curve,
+   * thinned (curves.ts). A file from a later version may hold other names (the schema lets them
+   * through): read them with `otherOverlays` (curves.ts).
+   */
+  curves?: Partial<Record<OverlayCurveName, Record<string, Curve>>>;
 }
+
+/** The name of a curve a comparison overlays: one of {@link OVERLAY_CURVES}, or a metric-vs-K curve. */
+export type OverlayCurveName = (typeof OVERLAY_CURVES)[number] | MetricVsKCurveName;
 
 export interface CompareOptions {
   /** The baseline: a run path/name as given, or its 0-based index as a string. Default: the first run. */

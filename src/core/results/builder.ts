@@ -8,12 +8,13 @@ import type { IntervalMethod } from '../stats/bootstrap';
 import { directionOf } from './directions';
 import {
   RESULTS_SCHEMA_ID,
-  type Curve,
+  type CurveName,
   type Direction,
   type MetricFamily,
   type MetricValue,
   type PerItemValues,
   type Results,
+  type ResultCurves,
   type ResultTables,
   type SourceInfo,
   type TableName,
@@ -23,7 +24,7 @@ import { TOOL_VERSION } from '../version';
 export class ResultsBuilder {
   readonly metrics: Record<string, MetricValue> = {};
   readonly families: Partial<Record<MetricFamily, string[]>> = {};
-  readonly curves: Record<string, Curve> = {};
+  readonly curves: Results['curves'] = {};
   readonly tables: Results['tables'] = {};
   baselines?: Results['baselines'];
   perItem?: PerItemValues;
@@ -53,7 +54,8 @@ export class ResultsBuilder {
     if (method !== 'percentile') m.ci_method = method;
   }
 
-  curve(name: string, c: Curve): void {
+  /** Adds (or replaces) a curve; its name is one of {@link ResultCurves}. */
+  curve<K extends CurveName>(name: K, c: ResultCurves[K]): void {
     this.curves[name] = c;
   }
 

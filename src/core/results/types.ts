@@ -4,7 +4,8 @@
  * tree view and CodeLens. The JSON Schema is `schemas/eval-lens.results.schema.json`.
  *
  * Designed for the four metric families: every family fills `metrics` (flat, stable keys) and may
- * add curves and tables under its own names; readers ignore what they do not know.
+ * add curves and tables under the names {@link ResultCurves} and {@link ResultTables} give; readers
+ * show what a later version added and they do not know only generically.
  */
 import type { EvalWarning } from '../diagnostics';
 import type { RowIds } from '../data/rowIds';
@@ -182,8 +183,13 @@ export interface Results {
   metrics: Record<string, MetricValue>;
   /** Family → the metric keys it produced, in display order. */
   families: Partial<Record<MetricFamily, string[]>>;
-  /** Named curves, e.g. `riskCoverage`, `reliability`, `pr`, `roc`, `shift`, `metricVsK`. */
-  curves: Record<string, Curve>;
+  /**
+   * Curves for the report, by name: {@link ResultCurves} gives the names (`riskCoverage`, `pr`,
+   * `metricVsK.ndcg`, …). A file from a later version may hold curves under other names (the
+   * schema lets them through with the shape of a curve): they are not part of this type; read them
+   * with `otherCurves` (curves.ts).
+   */
+  curves: Partial<ResultCurves>;
   /**
    * Tables for the report, by name: {@link ResultTables} gives each name its type. A file from a
    * later version may hold tables this one does not know (the schema lets them through): they are
@@ -350,3 +356,38 @@ export interface ResultTables {
 
 /** A table's name. */
 export type TableName = keyof ResultTables;
+
+/** The metrics the ranking family draws against K, each as the curve `metricVsK.<metric>`. */
+export type MetricVsKMetric = 'recall' | 'precision' | 'ndcg' | 'map' | 'hit_rate' | 'coverage';
+
+/** The name of a metric-vs-K curve of the ranking family. */
+export type MetricVsKCurveName = `metricVsK.${MetricVsKMetric}`;
+
+/**
+ * Every curve the results may hold, by name: the one map the writer (`ResultsBuilder.curve`), the
+ * readers (`curveOf`, curves.ts) and the JSON schema (`curves.properties`, a test keeps them equal)
+ * share. Each is a {@link Curve}; a curve is absent when its run does not produce it. The
+ * metric-vs-K curves are a family of names, one per {@link MetricVsKMetric}, so a name made from a
+ * metric (`` `metricVsK.${m}` ``) is checked by the compiler like a literal one.
+ */
+export interface ResultCurves extends Record<MetricVsKCurveName, Curve> {
+  /** Selective: the exact risk–coverage curve (x coverage, y selective risk). */
+  riskCoverage: Curve;
+  /** Selective: the 101-point risk–coverage grid of the `*_grid101` keys. */
+  riskCoverageGrid101: Curve;
+  /** Selective: the rejection-cost sweep. */
+  costSweep: Curve;
+  /** Calibration: the reliability diagram's points. */
+  reliability: Curve;
+  /** Importance-weighted binary: precision against recall, weighted and unweighted. */
+  pr: Curve;
+  pr_unweighted: Curve;
+  /** Importance-weighted binary: ROC, weighted and unweighted. */
+  roc: Curve;
+  roc_unweighted: Curve;
+  /** Evolving: accuracy against the shift of the test distribution. */
+  shift: Curve;
+}
+
+/** A curve's name. */
+export type CurveName = keyof ResultCurves;

@@ -18,7 +18,7 @@ import {
   type ScoreOrder,
 } from '../metrics/binaryCurve';
 import { IW_KEYS, sortedResampler, type IwKey } from '../metrics/importance';
-import type { Curve, MetricValue, ResultTables } from '../results/types';
+import type { Curve, CurveName, MetricValue, ResultTables } from '../results/types';
 import { directionOf } from '../results/directions';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
 import { familyKeyValues, familyResampledKeys, type FamilyRecord, type TaskFamily } from './taskFamily';
@@ -94,7 +94,7 @@ export const importanceFamily: IwFamily = {
     const { results } = ctx;
     const cw = blockCounts(so, data.labels, run.weights);
     const cu = blockCounts(so, data.labels, null);
-    const curves: [string, Curve | null][] = [
+    const curves: [CurveName, Curve | null][] = [
       [
         'pr',
         toCurve(

@@ -14,6 +14,7 @@ import {
   trainCountsOf,
   type Histogram,
 } from '../metrics/ranking/perUser';
+import { METRIC_VS_K_METRICS, metricVsKCurve } from '../results/curves';
 import type { Curve } from '../results/types';
 import { rankingBaselinesFamily } from './rankingBaselinesFamily';
 import { RANKING_FAMILIES } from './rankingFamilies';
@@ -46,9 +47,6 @@ export const rankingCategoryFamily: RankingTaskFamily = {
   },
 };
 
-/** The metrics drawn against K. */
-const CURVE_METRICS = ['recall', 'precision', 'ndcg', 'map', 'hit_rate', 'coverage'];
-
 /**
  * `curves['metricVsK.<m>']`: x = K from 1 to the evaluation depth, y = the run (mean over the
  * evaluated users at each K; coverage: the catalogue's), `extra.popularity` / `extra.random` = the
@@ -61,7 +59,7 @@ export const rankingCurvesFamily: RankingTaskFamily = {
     const { depth, baselineCurves: baselines } = run;
     const curves = run.evaluation.curves;
     const xs = Array.from({ length: depth }, (_, i) => i + 1);
-    for (const m of CURVE_METRICS) {
+    for (const m of METRIC_VS_K_METRICS) {
       const c: Curve = {
         x: 'K',
         y: m,
@@ -74,7 +72,7 @@ export const rankingCurvesFamily: RankingTaskFamily = {
           popularity: toList(baselines.popularity[m], depth),
           random: toList(baselines.random[m], depth),
         };
-      ctx.results.curve(`metricVsK.${m}`, c);
+      ctx.results.curve(metricVsKCurve(m), c);
     }
   },
 };

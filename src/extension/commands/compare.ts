@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompareResults } from '../../core';
-import { parseBaselineRunName } from '../../core';
+import { parseBaselineRunName, renameOverlayRuns } from '../../core';
 import type { BaselineKind } from '../../core';
 import { compareFileName } from '../../shared/outputName';
 import type { EvalLensContext } from '../context';
@@ -84,7 +84,7 @@ export async function compareUris(
   for (const m of Object.keys(compare.marks)) compare.marks[m] = mapRun(compare.marks[m]!);
   if (compare.display) compare.display = mapRun(compare.display);
   if (compare.intervals) compare.intervals = mapRun(compare.intervals);
-  for (const name of Object.keys(compare.curves ?? {})) compare.curves![name] = mapRun(compare.curves![name]!);
+  if (compare.curves) compare.curves = renameOverlayRuns(compare.curves, mapRun);
   compare.tests = compare.tests.map((t) => ({
     ...t,
     run: renamed.get(t.run) ?? t.run,

@@ -68,17 +68,6 @@ export function genericCurveChart(name: string, c: Curve): ChartModel {
   };
 }
 
-export const KNOWN_CURVES = new Set([
-  'shift',
-  'riskCoverage',
-  'riskCoverageGrid101',
-  'costSweep',
-  'reliability',
-  'pr',
-  'pr_unweighted',
-  'roc',
-  'roc_unweighted',
-]);
 export const KNOWN_TABLES = new Set([
   'perClass',
   'confusion',

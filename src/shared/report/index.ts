@@ -5,6 +5,7 @@
  * are built in the modules beside this one.
  */
 import type { Results } from '../../core/results/types';
+import { otherCurves } from '../../core/results/curves';
 import { cutoffsOf, reportHeadlineKeys } from '../headline';
 import { inRankingTable, rankingTable } from '../rankingTable';
 import { categoryChart, categoryTable } from '../categoryTable';
@@ -28,7 +29,7 @@ import {
 import { reliabilityCharts } from './calibration';
 import { pairedCurveChart } from './importance';
 import { activityChart, metricVsKChart, perUserHistograms, storedHistograms } from './ranking';
-import { KNOWN_CURVES, KNOWN_TABLES, RANKING_NAMES, genericCurveChart, genericTable } from './generic';
+import { KNOWN_TABLES, RANKING_NAMES, genericCurveChart, genericTable } from './generic';
 import { importanceWeightsTable, rankingSummaryTable, thresholdCountsTable } from './summaryTables';
 import { foldsReportTable } from './foldsTable';
 
@@ -144,9 +145,9 @@ export function buildReportModel(results: Results): ReportModel {
   const categories = categoryTable(t.categoryBreakdown);
   if (categories) tab('ranking').tables.push(categories);
   // Whatever else the results hold.
-  for (const [name, c] of Object.entries(curves)) {
-    if (KNOWN_CURVES.has(name) || name === 'metricVsK' || name.startsWith('metricVsK.') || !c || !Array.isArray(c.xs))
-      continue;
+  for (const [name, c] of otherCurves(results)) {
+    // `metricVsK.<metric>` of a later version is drawn in the metric-vs-K chart; a bare `metricVsK` is an older version's.
+    if (name === 'metricVsK' || name.startsWith('metricVsK.') || !Array.isArray(c.xs)) continue;
     place(RANKING_NAMES.test(name) ? 'ranking' : 'other', genericCurveChart(name, c));
   }
   for (const [name, v] of Object.entries(t)) {

@@ -2,6 +2,7 @@
  * Ranking charts: metrics against the cutoff K, per-user histograms (stored by the evaluation or
  * binned from the per-user values) and metrics by user activity.
  */
+import { metricVsKCurves } from '../../core/results/curves';
 import type { MetricValue, Results } from '../../core/results/types';
 import { tableOf } from '../../core/results/tables';
 import { formatCount, formatNumber } from '../format';
@@ -59,15 +60,12 @@ function cutoffSeries(
  * present, else from the `name@K` metric keys.
  */
 export function metricVsKChart(results: Results): ChartModel | undefined {
-  const dense = Object.entries(results.curves).filter(
-    ([name, c]) => name.startsWith('metricVsK.') && c && Array.isArray(c.xs) && c.xs.length > 0,
-  );
+  const dense = metricVsKCurves(results).filter(([, c]) => Array.isArray(c.xs) && c.xs.length > 0);
   if (dense.length > 0) {
     const series: Series[] = [];
     const rows: CellValue[][] = [];
     const dashes = baselineDashes(dense.flatMap(([, c]) => Object.keys(c.extra ?? {})));
-    dense.forEach(([name, c], i) => {
-      const metric = name.slice('metricVsK.'.length);
+    dense.forEach(([metric, c], i) => {
       const colour = SERIES_COLOURS[i % SERIES_COLOURS.length]!;
       series.push(cutoffSeries(metric, colour, pts(c.xs, c.ys)));
       c.xs.forEach((k, j) => rows.push([metric, 'run', k, c.ys[j] ?? null]));

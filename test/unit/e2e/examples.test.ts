@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { evaluateFile } from '../../../src/core/evaluate';
+import { otherCurves } from '../../../src/core/results/curves';
 import { otherTables } from '../../../src/core/results/tables';
 import { validateResults } from '../../../src/core/results/validate';
 
@@ -36,6 +37,12 @@ test('every example file evaluates to schema-valid results', async () => {
       // Every table written is one of the typed map (ResultTables): none is left to a cast.
       assert.deepEqual(
         otherTables(results).map(([name]) => name),
+        [],
+        f.path,
+      );
+      // and every curve one of ResultCurves
+      assert.deepEqual(
+        otherCurves(results).map(([name]) => name),
         [],
         f.path,
       );

@@ -45,11 +45,14 @@ export function classificationResults(overrides: Partial<Results> = {}): Results
       selective: ['aurc', 'worst_error'],
       calibration: ['ece'],
     },
-    curves: {
-      riskCoverage: { x: 'coverage', y: 'risk', xs: [0.5, 1], ys: [0, 1 / 3], extra: { threshold: [0.9, 0.4] } },
-      reliability: { x: 'confidence', y: 'accuracy', xs: [0.6, 0.9], ys: [0.5, 1] },
-      oddCurve: { x: 'a', y: 'b', xs: [1, 2], ys: [3, 4] },
-    },
+    curves: Object.assign(
+      {
+        riskCoverage: { x: 'coverage', y: 'risk', xs: [0.5, 1], ys: [0, 1 / 3], extra: { threshold: [0.9, 0.4] } },
+        reliability: { x: 'confidence', y: 'accuracy', xs: [0.6, 0.9], ys: [0.5, 1] },
+      },
+      // a curve of a later version, under a name the typed map does not know
+      { oddCurve: { x: 'a', y: 'b', xs: [1, 2], ys: [3, 4] } },
+    ),
     tables: {
       perClass: [
         { class: 'a', support: 2, accuracy: 1, trainCount: 500, shot: 'many' },

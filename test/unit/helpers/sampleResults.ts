@@ -123,7 +123,10 @@ export function rankingResults(): Results {
       'ndcg@10': { value: null, direction: 'higher', note: 'undefined' },
     },
   };
-  b.curve('metricVsK', { x: 'K', y: 'ndcg', xs: [5, 10], ys: [0.2, 0.22], extra: { recall: [0.2, 0.31] } });
+  // an earlier version's one metric-vs-K curve, under a name the typed map does not know
+  Object.assign(b.curves, {
+    metricVsK: { x: 'K', y: 'ndcg', xs: [5, 10], ys: [0.2, 0.22], extra: { recall: [0.2, 0.31] } },
+  });
   b.table('activityBins', [{ bin: '1-5', lo: 1, hi: 6, users: 10, 'ndcg@10': 0.1 }]);
   b.perItem = { kind: 'user', ids: ['u1', 'u2'], values: { 'ndcg@10': [0.1, 0.3] } };
   const r = build(b, 'ranking', source('run.trec', 'trec', 9000, { user: 'user', item: 'item', rank: 'rank' }), {

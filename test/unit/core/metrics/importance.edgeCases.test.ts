@@ -127,7 +127,7 @@ test('runner, constant scores', async () => {
   // w_B = (2/2)/12, w_Bc = (10/2)/12: weighted prevalence = (1/12 + 5/12) / 1 = 1/2
   assert.ok(Math.abs(results.metrics.average_precision.value! - 0.5) < 1e-15);
   assert.equal(results.metrics.roc_auc.value, 0.5);
-  assert.equal(results.curves.pr.xs.length, 2);
+  assert.equal(results.curves.pr!.xs.length, 2);
 });
 
 test('runner, an empty file or header only: errors', async () => {

@@ -114,10 +114,10 @@ test('a margin / entropy ranking with probabilities: calibration on the top-labe
     const used = ctx.results.tables.scoresUsed!;
     assert.match(used.selective, score === 'margin' ? /^margin/ : /entropy/);
     assert.match(used.calibration!, /^msp/);
-    assert.match(ctx.results.curves.costSweep.note!, /not a probability/);
+    assert.match(ctx.results.curves.costSweep!.note!, /not a probability/);
     assert.ok(m.aurc.value !== null);
     // the curve's ECE of the accepted rows would bin margins as if they were confidences: not given
-    assert.equal(ctx.results.curves.riskCoverage.extra!.ece_accepted, undefined);
+    assert.equal(ctx.results.curves.riskCoverage!.extra!.ece_accepted, undefined);
   }
   const msp = await run(makeData({ classes: ['a', 'b'], labels: [0, 0, 1], probs }), noCi());
   close(msp.m.ece.value!, 0.5);

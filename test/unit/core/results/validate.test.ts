@@ -84,7 +84,7 @@ test('curves must be aligned; tables and curves may carry more than the known fi
   ]);
   r = rankingResults();
   Object.assign(r.tables, { somethingNew: { any: ['shape'] } });
-  (r.curves.metricVsK as unknown as Record<string, unknown>).label = 'NDCG vs K';
+  (r.curves as unknown as Record<string, Record<string, unknown>>).metricVsK!.label = 'NDCG vs K';
   assert.deepEqual(validateResults(r), []);
   r = rankingResults();
   r.baselines!.random!['ndcg@10']!.value = 'n/a' as unknown as number;

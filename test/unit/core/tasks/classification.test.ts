@@ -134,7 +134,7 @@ test('runClassification: evolving family and shift curve when every class has ro
   ]);
   close(m.btd.value, (2 / 3 + 1 / 2 + 3 / 4) / 3);
   close(m.acc_forward.value, (100 * (2 / 3) + 10 * (1 / 2) + 1 * (3 / 4)) / 111);
-  const curve = ctx.results.curves.shift;
+  const curve = ctx.results.curves.shift!;
   assert.equal(curve.xs.length, 3);
   assert.deepEqual(
     [...curve.xs].sort((a, b) => a - b),

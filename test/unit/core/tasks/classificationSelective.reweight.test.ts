@@ -104,9 +104,9 @@ test('the AURC family and the curves are not reweighted, and their notes say so'
   // the keys at the operating point are the reweighted ones
   for (const k of ['error_group.head', 'balanced_error', 'worst_error', 'weighted_balanced_error'])
     assert.doesNotMatch(m[k].note!, /not reweighted/, k);
-  assert.match(ctx.results.curves.riskCoverage.note!, /not reweighted/);
-  assert.match(ctx.results.curves.costSweep.note!, /not reweighted/);
-  assert.doesNotMatch(plain.ctx.results.curves.costSweep.note!, /not reweighted/);
+  assert.match(ctx.results.curves.riskCoverage!.note!, /not reweighted/);
+  assert.match(ctx.results.curves.costSweep!.note!, /not reweighted/);
+  assert.doesNotMatch(plain.ctx.results.curves.costSweep!.note!, /not reweighted/);
 });
 
 test('the point step writes the keys, the tables step the group table, the scores used and the curves', async () => {

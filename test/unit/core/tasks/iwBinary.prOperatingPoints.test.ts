@@ -15,7 +15,7 @@ const cfg = JSON.parse(readFileSync(`${dir}/eval-lens.json`, 'utf8')) as {
 
 test('PR curve: f1 per point; the point of the configured threshold equals precision, recall, f1', async () => {
   const { results } = await runIw(`${dir}/logreg.csv`, { ...cfg, task: 'iw-binary', bootstrapN: 0 });
-  for (const name of ['pr', 'pr_unweighted']) {
+  for (const name of ['pr', 'pr_unweighted'] as const) {
     const c = results.curves[name]!;
     const th = c.extra!.threshold!;
     const f1 = c.extra!.f1!;

@@ -48,12 +48,12 @@ for (const c of e2e.cases) {
     assert.ok(Array.isArray(weights), 'one row per stratum');
     near(weights[0].weight, c.wB, 'w_B');
     near(weights[1].weight, c.wBc, 'w_Bc');
-    const pr = results.curves.pr;
+    const pr = results.curves.pr!;
     assert.equal(pr.x, 'recall');
     pr.xs.forEach((x, i) => near(x, c.pr.recall[i], `recall[${i}]`));
     pr.ys.forEach((y, i) => near(y, c.pr.precision[i], `precision[${i}]`));
     assert.equal(pr.xs.length, c.pr.recall.length);
-    results.curves.roc.xs.forEach((x, i) => near(x, c.roc.fpr[i], `fpr[${i}]`));
+    results.curves.roc!.xs.forEach((x, i) => near(x, c.roc.fpr[i], `fpr[${i}]`));
     assert.ok(results.curves.pr_unweighted && results.curves.roc_unweighted);
     assert.equal(results.perItem!.values.accuracy.length, source.rowsUsed);
     // the file's row ids stay a RowIds (texts here: `r0`, `r1`, …)

@@ -71,8 +71,8 @@ test('notes name the conventions; map note names the normaliser', async () => {
 
 test('curves, per-user tables and perItem', async () => {
   const r = await ev('run.jsonl', { k: [1, 3], train: 'train.csv', bootstrap: { n: 0 }, activityBins: [2] });
-  for (const m of ['recall', 'precision', 'ndcg', 'map', 'hit_rate', 'coverage']) {
-    const c = r.curves[`metricVsK.${m}`];
+  for (const m of ['recall', 'precision', 'ndcg', 'map', 'hit_rate', 'coverage'] as const) {
+    const c = r.curves[`metricVsK.${m}`]!;
     assert.deepEqual(c.xs, [1, 2, 3]);
     assert.equal(c.ys[0], r.metrics[`${m}@1`].value);
     assert.equal(c.ys[2], r.metrics[`${m}@3`].value);
