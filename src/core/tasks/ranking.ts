@@ -4,10 +4,11 @@
  * (rankingFamilies.ts, the one family contract of taskFamily.ts) from the run's evaluation, and
  * their intervals come from the task's plan over those families (rankingCi.ts `rankingPlan`) run by
  * the one bootstrap service; the baselines, curves and tables beside them are written by the
- * families of its pipeline that write no key (rankingTables.ts). The runner reads the files,
- * evaluates the lists once (the run), runs the pipeline, letting go of what the families after a
- * family no longer read, and writes what describes the run itself: `perItem` and
- * `tables.rankingSummary`.
+ * families of its pipeline that write no key (rankingTables.ts), and `tables.rankingSummary` by
+ * the summary family (rankingSummaryFamily.ts), run after the slice table. The runner reads the
+ * files, evaluates the lists once (the run), runs the pipeline, letting go of what the families
+ * after a family no longer read, and writes the per-user values of a paired comparison
+ * (`perItem`, kept in memory only: see docs/architecture.md for why they are no family's).
  *
  * Results written:
  * - `metrics` (family `ranking`): `recall@K`, `precision@K`, `ndcg@K` with its spread over users
@@ -72,13 +73,11 @@ import { rankingCiWorkerFile, rankingPlan } from './rankingCi';
 import { RANKING_FAMILIES } from './rankingFamilies';
 import { catalogResampleOf } from './rankingCatalogFamily';
 import type { RankingTaskRun } from './rankingRun';
+import { rankingSummaryFamily } from './rankingSummaryFamily';
 import { RANKING_PIPELINE } from './rankingTables';
 import { familyBootstrap, familyStep } from './taskFamily';
 import type { TaskContext, TaskRunner } from './types';
 import { collectGarbage } from '../collectGarbage';
-
-/** The first this many evaluated users (run order) are named in `tables.rankingSummary.sampleUsers`. */
-export const SAMPLE_USERS = 5000;
 
 /** Maximum number of per-user values kept in `perItem` (users × keys). */
 export const PER_ITEM_BUDGET = 1_000_000;
@@ -141,7 +140,8 @@ export const runRanking: TaskRunner = async (ctx) => {
       `expected user vectors of the item vectors' length ${data.itemEmbeddings.dim}, got ${data.userEmbeddings.dim}.`,
     );
 
-  const depth = evaluationDepth(ks, longestList(data.lists), data.file, warnings);
+  const longest = longestList(data.lists);
+  const depth = evaluationDepth(ks, longest, data.file, warnings);
   const catalog = defineCatalog(data, config.catalogSize);
   const opts: EvaluateListsOptions = { ks, gain, mapNormaliser, coldThreshold, catalog };
   ctx.progress?.report?.('ranking metrics', 0);
@@ -161,6 +161,7 @@ export const runRanking: TaskRunner = async (ctx) => {
     data,
     options: opts,
     depth,
+    longestList: longest,
     categoryColumn: data.itemMeta ? categoryColumn(data.itemMeta.columns) : null,
     baselineCurves: null,
   };
@@ -198,32 +199,8 @@ export const runRanking: TaskRunner = async (ctx) => {
       results.perItem = { kind: 'user', ids: evaluatedUsers, values: perItemValues(run, ks, evaluatedUsers.length) };
     });
   if (config.slices?.length) await results.timeAsync('slices', () => rankingSlicesStep(data, famRun, ctx));
-  results.table('rankingSummary', {
-    users: data.users.size,
-    listsInRun: data.lists.user.length,
-    longestList: longestList(data.lists),
-    usersEvaluated: run.evaluated.length,
-    usersSkipped: run.skipped.length,
-    // a bounded list: the results file never holds per-user values (results/resultsFile.ts)
-    sampleUsers: evaluatedUsers.slice(0, SAMPLE_USERS),
-    items: data.items.size,
-    catalog: catalog.note,
-    relevance: data.binary ? 'binary' : 'graded',
-    gain,
-    mapNormaliser,
-    trainInteractions: data.train?.rows ?? null,
-    // Only with `itemPopularity` (else the train counts, as the results have always said by omission).
-    ...(data.itemPopularity
-      ? { popularitySource: `column "${data.itemPopularity.column}" of the item table ${data.itemPopularity.file}` }
-      : {}),
-    ...(data.train
-      ? {
-          maskSeen: data.maskSeen ? 'on' : 'off',
-          seenItemsMasked: data.seenMask?.items ?? 0,
-          usersMasked: data.seenMask?.lists ?? 0,
-        }
-      : {}),
-  });
+  // After the slice table, so that the summary stays the last table (rankingSummaryFamily.ts).
+  await familyStep(rankingSummaryFamily)(famRun, ctx);
 
   ctx.progress?.report?.('hashing inputs', 0);
   // The train file was hashed as it was parsed (one read, no worker); the others are hashed here

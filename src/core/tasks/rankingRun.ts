@@ -49,6 +49,8 @@ export interface RankingTaskRun extends RankingRun {
   options: EvaluateListsOptions;
   /** How deep the lists are evaluated beyond the cutoffs (ranking.ts `evaluationDepth`). */
   depth: number;
+  /** Slots of the longest list of the run. */
+  longestList: number;
   /** The item table's category column, if it has one (metrics/ranking/categories.ts `categoryColumn`). */
   categoryColumn: string | null;
   /** The popularity and random baselines' metric-vs-K curves, once the baselines family has run (null: no train). */

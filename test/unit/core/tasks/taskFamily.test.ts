@@ -28,6 +28,7 @@ import {
   type FamilyRecord,
   type TaskFamily,
 } from '../../../../src/core/tasks/taskFamily';
+import { rankingSummaryFamily } from '../../../../src/core/tasks/rankingSummaryFamily';
 import { RANKING_PIPELINE } from '../../../../src/core/tasks/rankingTables';
 import { evaluateFile } from '../../../../src/core/evaluate';
 import { tableOf } from '../../../../src/core/results/tables';
@@ -250,18 +251,23 @@ test('a family’s tables step gets what its point step returned, typed, once pe
   ]);
 });
 
-test('ranking: every table of a run but the runner’s summary is declared by a family of the pipeline, which writes it', async () => {
+test('ranking: every table of a run is declared by a family of the pipeline or the summary family, which writes it', async () => {
   const results = await evaluateFile(join(SAME, 'run.jsonl'), {
     overrides: { task: 'ranking', k: [1, 3], train: 'train.csv', itemEmbeddings: 'items.npy', bootstrap: { n: 0 } },
   });
   const declared = new Map<string, string>(
-    RANKING_PIPELINE.flatMap((f) => (f.tableNames ?? []).map((t) => [t, f.name] as const)),
+    [...RANKING_PIPELINE, rankingSummaryFamily].flatMap((f) => (f.tableNames ?? []).map((t) => [t, f.name] as const)),
   );
-  const written = Object.keys(results.tables).filter((t) => t !== 'rankingSummary');
-  assert.deepEqual(written.sort(), ['activityBins', 'itemMap', 'perUserHistograms']);
+  const written = Object.keys(results.tables);
+  // the summary last, after the slice table when there is one, where files have always had it
+  assert.deepEqual(written, ['itemMap', 'perUserHistograms', 'activityBins', 'rankingSummary']);
   for (const t of written) assert.ok(declared.has(t), `${t} is declared`);
   assert.equal(declared.get('itemMap'), 'itemMap');
   assert.equal(declared.get('categoryBreakdown'), 'categories');
+  assert.equal(declared.get('rankingSummary'), 'summary');
+  // u1's list has five slots (its repeated i1 included), the longest of the file
+  assert.equal(tableOf(results, 'rankingSummary')?.longestList, 5);
+  assert.deepEqual(tableOf(results, 'rankingSummary')?.sampleUsers, results.perItem?.ids);
   // The curves family draws the baselines family's curves beside the run's.
   const recall = results.curves['metricVsK.recall']!;
   assert.deepEqual(recall.xs, [1, 2, 3]);
