@@ -7,7 +7,7 @@
 import { UNRANKED_KEYS } from '../core/compare/marks';
 import { delta, formatDelta, untestedNote } from '../core/compare/render';
 import { OVERLAY_CURVES, otherOverlays } from '../core/compare/curves';
-import type { CompareResults, CompareTest } from '../core/compare/types';
+import type { CompareResults, CompareTest, FixedOverlayCurveName } from '../core/compare/types';
 import { METRIC_VS_K_METRICS, metricVsKCurve } from '../core/results/curves';
 import type { Curve } from '../core/results/types';
 import { formatLevel, formatNumber, pStatement, significanceMark } from './format';
@@ -172,7 +172,7 @@ interface OverlaySpec {
 }
 
 /** Axes of the overlay charts; `metricVsK.<m>` charts take K and the metric ({@link againstK}). */
-const OVERLAYS: Record<(typeof OVERLAY_CURVES)[number], OverlaySpec> = {
+const OVERLAYS: Record<FixedOverlayCurveName, OverlaySpec> = {
   riskCoverage: { title: 'Risk–coverage', x: 'coverage', y: 'selective risk' },
   reliability: { title: 'Reliability diagram', x: 'confidence', y: 'accuracy', unit: true, diagonal: true },
   pr: { title: 'Precision–recall', x: 'recall', y: 'precision', unit: true },

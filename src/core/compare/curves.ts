@@ -9,18 +9,25 @@
  * small. The exact curves remain in each run's results.
  */
 import { METRIC_VS_K_CURVES } from '../results/curves';
-import type { Curve, CurveName, Results } from '../results/types';
-import type { CompareResults, OverlayCurveName } from './types';
+import type { Curve, Results } from '../results/types';
+import type { CompareResults, FixedOverlayCurveName, OverlayCurveName } from './types';
 
 /** Points kept per run and curve. */
 export const MAX_OVERLAY_POINTS = 400;
 
+/** A record of the fixed overlays, so that a name added to the type without one here (or the reverse) does not compile. */
+const FIXED_OVERLAYS: { readonly [K in FixedOverlayCurveName]: true } = {
+  riskCoverage: true,
+  reliability: true,
+  pr: true,
+  shift: true,
+};
 /**
  * Names of the curves drawn as overlays, in display order (ranking adds `metricVsK.<metric>`):
  * `shift` is accuracy against the shift of the test distribution (the evolving-distribution
  * protocol's main figure, one line per method).
  */
-export const OVERLAY_CURVES = ['riskCoverage', 'reliability', 'pr', 'shift'] as const satisfies readonly CurveName[];
+export const OVERLAY_CURVES: readonly FixedOverlayCurveName[] = Object.keys(FIXED_OVERLAYS) as FixedOverlayCurveName[];
 
 /** Every curve a comparison may overlay, in display order: {@link OVERLAY_CURVES}, then the metric-vs-K curves. */
 export const OVERLAY_CURVE_NAMES: readonly OverlayCurveName[] = [...OVERLAY_CURVES, ...METRIC_VS_K_CURVES];

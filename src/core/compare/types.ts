@@ -10,7 +10,6 @@
 import type { EvalWarning, Progress } from '../diagnostics';
 import type { Task } from '../config/types';
 import type { Curve, Direction, MetricVsKCurveName } from '../results/types';
-import type { OVERLAY_CURVES } from './curves';
 
 export const COMPARE_SCHEMA_ID = 'eval-lens/compare@1';
 
@@ -146,8 +145,11 @@ export interface CompareResults extends RunTable {
   curves?: Partial<Record<OverlayCurveName, Record<string, Curve>>>;
 }
 
-/** The name of a curve a comparison overlays: one of {@link OVERLAY_CURVES}, or a metric-vs-K curve. */
-export type OverlayCurveName = (typeof OVERLAY_CURVES)[number] | MetricVsKCurveName;
+/** The fixed curves a comparison overlays (curves.ts `OVERLAY_CURVES` lists them in display order). */
+export type FixedOverlayCurveName = 'riskCoverage' | 'reliability' | 'pr' | 'shift';
+
+/** The name of a curve a comparison overlays: a fixed one, or a metric-vs-K curve. */
+export type OverlayCurveName = FixedOverlayCurveName | MetricVsKCurveName;
 
 export interface CompareOptions {
   /** The baseline: a run path/name as given, or its 0-based index as a string. Default: the first run. */
