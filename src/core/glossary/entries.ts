@@ -210,6 +210,24 @@ const longtail: GlossaryEntry[] = [
 const FANG =
   'Fang et al. (2023) evaluate a model on T synthetic test distributions that move from the train distribution (peak at the head) through uniform to its reverse (peak at the tail)';
 
+/** `shift_max` and `shift_min`: the entries differ only in which extreme of V_t they take. */
+function shiftExtreme(ext: 'max' | 'min'): GlossaryEntry {
+  const max = ext === 'max';
+  return {
+    pattern: `shift_${ext}`,
+    family: 'evolving',
+    name: `${max ? 'Best' : 'Worst'} accuracy over shifted test sets`,
+    column: `Shift ${ext}.`,
+    meaning: `${max ? 'Highest' : 'Lowest'} V_t over the evolving test distributions (the ${max ? 'upper' : 'lower'} bound of the model under label shift).`,
+    formula: `${ext.toUpperCase()} = ${ext}_t V_t`,
+    convention: `${FANG}.`,
+    notThis: `Not a per-class ${max ? 'maximum' : 'minimum'}.`,
+    direction: 'higher',
+    kind: 'rate',
+    refs: ['fang2023'],
+  };
+}
+
 const evolving: GlossaryEntry[] = [
   {
     pattern: 'shift_auc',
@@ -253,32 +271,8 @@ const evolving: GlossaryEntry[] = [
     kind: 'rate',
     refs: ['fang2023'],
   },
-  {
-    pattern: 'shift_max',
-    family: 'evolving',
-    name: 'Best accuracy over shifted test sets',
-    column: 'Shift max.',
-    meaning: 'Highest V_t over the evolving test distributions (the upper bound of the model under label shift).',
-    formula: 'MAX = max_t V_t',
-    convention: `${FANG}.`,
-    notThis: 'Not a per-class maximum.',
-    direction: 'higher',
-    kind: 'rate',
-    refs: ['fang2023'],
-  },
-  {
-    pattern: 'shift_min',
-    family: 'evolving',
-    name: 'Worst accuracy over shifted test sets',
-    column: 'Shift min.',
-    meaning: 'Lowest V_t over the evolving test distributions (the lower bound of the model under label shift).',
-    formula: 'MIN = min_t V_t',
-    convention: `${FANG}.`,
-    notThis: 'Not a per-class minimum.',
-    direction: 'higher',
-    kind: 'rate',
-    refs: ['fang2023'],
-  },
+  shiftExtreme('max'),
+  shiftExtreme('min'),
   {
     pattern: 'shift_dr',
     family: 'evolving',
@@ -942,6 +936,27 @@ const ranking: GlossaryEntry[] = [
 const PAIRED =
   'Paired over items matched by id (rows) or user; pairs with a missing value on either side are left out.';
 
+/**
+ * McNemar's discordant counts, `mcnemar_b` (baseline right, run wrong) and `mcnemar_c` (baseline
+ * wrong, run right): the entries differ only in which side got the row right.
+ */
+function mcnemarCount(cell: 'b' | 'c'): GlossaryEntry {
+  // the baseline's and the run's outcome on the rows counted: words, then 0/1
+  const [base, run, b01, r01] = cell === 'b' ? ['right', 'wrong', 1, 0] : ['wrong', 'right', 0, 1];
+  return {
+    pattern: `mcnemar_${cell}`,
+    family: 'comparison',
+    name: `McNemar ${cell} (baseline ${base}, run ${run})`,
+    meaning: `Rows the baseline got ${base} and the run got ${run}.`,
+    formula: `${cell} = #{i : baseline_i = ${b01}, run_i = ${r01}}`,
+    convention: 'Per-row 0/1 outcomes of the metric (accuracy, top-k accuracy), matched rows.',
+    notThis: 'Not weighted.',
+    direction: 'none',
+    kind: 'statistic',
+    refs: ['mcnemar1947'],
+  };
+}
+
 const comparison: GlossaryEntry[] = [
   {
     pattern: 'n',
@@ -1217,30 +1232,8 @@ const comparison: GlossaryEntry[] = [
     kind: 'statistic',
     refs: ['mcnemar1947', 'student1908', 'efron1993'],
   },
-  {
-    pattern: 'mcnemar_b',
-    family: 'comparison',
-    name: 'McNemar b (baseline right, run wrong)',
-    meaning: 'Rows the baseline got right and the run got wrong.',
-    formula: 'b = #{i : baseline_i = 1, run_i = 0}',
-    convention: 'Per-row 0/1 outcomes of the metric (accuracy, top-k accuracy), matched rows.',
-    notThis: 'Not weighted.',
-    direction: 'none',
-    kind: 'statistic',
-    refs: ['mcnemar1947'],
-  },
-  {
-    pattern: 'mcnemar_c',
-    family: 'comparison',
-    name: 'McNemar c (baseline wrong, run right)',
-    meaning: 'Rows the baseline got wrong and the run got right.',
-    formula: 'c = #{i : baseline_i = 0, run_i = 1}',
-    convention: 'Per-row 0/1 outcomes of the metric (accuracy, top-k accuracy), matched rows.',
-    notThis: 'Not weighted.',
-    direction: 'none',
-    kind: 'statistic',
-    refs: ['mcnemar1947'],
-  },
+  mcnemarCount('b'),
+  mcnemarCount('c'),
   {
     pattern: 'effect',
     family: 'comparison',
