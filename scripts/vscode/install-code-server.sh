@@ -2,7 +2,7 @@
 # Installs a real VS Code for tests on machines that cannot download VS Code desktop:
 # code-server (VS Code server + web workbench, a real Node extension host) and the Node 24 runtime
 # it requires, both from npm, into a git-ignored cache folder. Idempotent: a second run only
-# checks. See ../shared/TESTING.md for what was measured on these machines.
+# checks. See docs/testing.md for what was measured on these machines.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cache="${EVAL_LENS_CACHE:-$root/.cache}"
@@ -16,7 +16,7 @@ if [ -x "$dest/node_modules/.bin/code-server" ] && [ -x "$dest/node_modules/node
   exit 0
 fi
 
-# Debian packages its native modules build against (TESTING.md).
+# Debian packages its native modules build against (docs/testing.md).
 need=()
 for p in libkrb5-dev libxkbfile-dev libsecret-1-dev python3 make g++; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
