@@ -31,6 +31,23 @@ export interface ProbabilityTerms {
   /** The confidence score of kind `scoreKind` derived from the probabilities. */
   score: Float64Array;
   scoreKind: ScoreKind;
+  /**
+   * Present when the reader added up the NLL and Brier terms and counted the true-class ranks as it
+   * read the rows, instead of keeping them (`keepTerms: false` when loading, for a run that reads
+   * them only for its point estimates): `nllTerm`, `brierTerm` and `trueRank` are then empty and
+   * these sums stand for every row, in row order.
+   */
+  sums?: ProbabilityTermSums;
+}
+
+/** Every row's NLL and Brier terms added in row order, and the number of rows of each true-class rank. */
+export interface ProbabilityTermSums {
+  /** Σ of the NLL terms, from 0 in row order. */
+  nll: number;
+  /** Σ of the Brier terms, from 0 in row order. */
+  brier: number;
+  /** Entry r: the rows whose true class has rank r (1…C; entry 0 stays 0). */
+  rankHist: Float64Array;
 }
 
 /**

@@ -26,6 +26,8 @@ export function cutList<T>(a: T[] | null, rows: Int32Array): T[] | null {
 
 /** The classification data of `rows` only; the class set stays the whole file's. */
 export function cutClassificationData(d: ClassificationData, rows: Int32Array): ClassificationData {
+  if (d.probTerms?.sums)
+    throw new Error('Expected per-row terms to cut rows from, but they were summed while reading.');
   return {
     ...d,
     n: rows.length,

@@ -77,7 +77,8 @@ export async function loadClassification(
     format,
     size,
     capacity,
-    opts,
+    // parts read apart could not add the terms in row order
+    { ...opts, keepTerms: true },
     warnings,
     progress,
     parallel,

@@ -35,7 +35,7 @@
  *
  * @see docs/metrics/classification.md — the definitions, conventions and worked examples.
  */
-import type { ClassificationData, ClassIndices } from '../data/classificationData';
+import type { ClassificationData, ClassIndices, ProbabilityTermSums } from '../data/classificationData';
 import { EvalLensError } from '../diagnostics';
 
 export { NLL_FLOOR } from './probabilityTerms';
@@ -63,6 +63,11 @@ export interface PreparedClassification {
   brierTerm: Float64Array | null;
   /** 1 + #classes whose score is strictly higher than the true class's, or null without probabilities. */
   trueRank: Int32Array | null;
+  /**
+   * The three terms above added up while reading, in place of the per-row arrays (then empty):
+   * only {@link aggregateClassification} of every row once, unweighted, reads them (data/classificationData.ts).
+   */
+  termSums: ProbabilityTermSums | null;
   /** The validated, de-duplicated top-k list (ascending). */
   topK: number[];
 }
@@ -121,6 +126,8 @@ export function prepareClassification(
   const nllTerm = probTerms?.nllTerm ?? null;
   const brierTerm = probTerms?.brierTerm ?? null;
   const trueRank = probTerms?.trueRank ?? null;
+  const termSums = probTerms?.sums ?? null;
+  if (termSums && data.weights) throw new Error('Expected no weights with terms summed while reading.');
   return {
     n,
     C,
@@ -132,6 +139,7 @@ export function prepareClassification(
     nllTerm,
     brierTerm,
     trueRank,
+    termSums,
     topK,
   };
 }
@@ -230,19 +238,22 @@ export function aggregateClassification(
 ): ClassificationAggregate {
   // The bootstrap's fast path (integer multiplicities, no weight column): the batch kernel with one resample.
   if (counts instanceof Int32Array && prep.weights === null) return aggregateUnitBatch(prep, [counts], 1)[0];
-  const { n, C, weights, labels, preds, correct } = prep;
+  const { n, C, weights, labels, preds, correct, termSums } = prep;
+  if (termSums && counts)
+    throw new Error('Expected the per-row terms for multiplicities, but they were summed while reading.');
   const support = new Float64Array(C);
   const correctW = new Float64Array(C);
   const predicted = new Float64Array(C);
   const present = new Uint8Array(C);
-  const scored = isScored(prep);
-  const rankHist = new Float64Array(C + 1);
+  // the terms read row by row, unless the reader added them up in the same order
+  const scored = isScored(prep) && !termSums;
+  const rankHist = termSums ? termSums.rankHist.slice() : new Float64Array(C + 1);
   const trueRank = prep.trueRank ?? new Int32Array(0);
   const nllTerm = prep.nllTerm ?? new Float64Array(0);
   const brierTerm = prep.brierTerm ?? new Float64Array(0);
   let total = 0;
-  let nll = 0;
-  let brier = 0;
+  let nll = termSums ? termSums.nll : 0;
+  let brier = termSums ? termSums.brier : 0;
   for (let i = 0; i < n; i++) {
     let w: number;
     if (counts) {
@@ -325,6 +336,7 @@ export function aggregateUnitBatch(
   if (!(L >= 1 && L <= AGGREGATE_LANES && counts.length >= L))
     throw new RangeError(`Expected 1 to ${AGGREGATE_LANES} resamples, but got ${L}.`);
   const { n, C, labels, preds, correct } = prep;
+  if (prep.termSums) throw new Error('Expected the per-row terms for resamples, but they were summed while reading.');
   // lane l of class c at [c·4 + l]: the four lanes of a row's class share a cache line
   const S = AGGREGATE_LANES;
   const support = new Int32Array(S * C);

@@ -24,14 +24,21 @@ import { rowScore, type ScoreKind } from './scores';
 /** Probabilities below this are raised to it before the log in `nll` (docs/metrics/classification.md). */
 export const NLL_FLOOR = 1e-15;
 
-/** Zero-filled terms for `n` rows. */
-export function emptyProbabilityTerms(n: number, scoreKind: ScoreKind): ProbabilityTerms {
+/**
+ * Zero-filled terms for `n` rows. With `summedClasses` (the class count C), the NLL, Brier and rank
+ * terms are not kept but added up ({@link ProbabilityTerms.sums}): only the scores take `n` rows.
+ */
+export function emptyProbabilityTerms(n: number, scoreKind: ScoreKind, summedClasses?: number): ProbabilityTerms {
+  const kept = summedClasses === undefined ? n : 0;
   return {
-    nllTerm: new Float64Array(n),
-    brierTerm: new Float64Array(n),
-    trueRank: new Int32Array(n),
+    nllTerm: new Float64Array(kept),
+    brierTerm: new Float64Array(kept),
+    trueRank: new Int32Array(kept),
     score: new Float64Array(n),
     scoreKind,
+    ...(summedClasses === undefined
+      ? {}
+      : { sums: { nll: 0, brier: 0, rankHist: new Float64Array(summedClasses + 1) } }),
   };
 }
 
@@ -63,7 +70,8 @@ export function reduceProbabilityRow(
  * Row `i`'s terms from its true class's probability `py`, the sum of squares `sq` of its
  * probabilities (in class order), the number `higher` of classes above `py` and its `score`
  * (for a reader that computes these in its own pass over the row; same formulas as
- * {@link reduceProbabilityRow}).
+ * {@link reduceProbabilityRow}); with {@link ProbabilityTerms.sums}, row `i`'s NLL, Brier and rank
+ * are added to the sums instead (call it for the rows in row order, each once).
  */
 export function storeProbabilityTerms(
   t: ProbabilityTerms,
@@ -74,9 +82,19 @@ export function storeProbabilityTerms(
   score: number,
 ): void {
   // Σ_c (p_c − 1[c=y])² = Σ p_c² − 2 p_y + 1
-  t.brierTerm[i] = sq - 2 * py + 1;
-  t.trueRank[i] = higher + 1;
-  t.nllTerm[i] = -Math.log(Math.max(py, NLL_FLOOR));
+  const brier = sq - 2 * py + 1;
+  const nll = -Math.log(Math.max(py, NLL_FLOOR));
+  const s = t.sums;
+  if (s) {
+    // Added from 0 in row order, as aggregateClassification adds 1 · term over the rows (the same bits).
+    s.brier += brier;
+    s.nll += nll;
+    s.rankHist[higher + 1]++;
+  } else {
+    t.brierTerm[i] = brier;
+    t.trueRank[i] = higher + 1;
+    t.nllTerm[i] = nll;
+  }
   t.score[i] = score;
 }
 

@@ -84,12 +84,16 @@ function splitForMetrics(
  * bootstrap and a paired comparison (each resample's), and the per-row values.
  */
 function termsReadAfterPoint(run: ClassificationRun, ctx: TaskContext): boolean {
+  return termsReadBeyondPoint(ctx) || run.source?.columns?.fold !== undefined;
+}
+
+/** {@link termsReadAfterPoint} as far as the context tells, before the file's columns are known. */
+function termsReadBeyondPoint(ctx: TaskContext): boolean {
   return (
     ctx.perItem !== false ||
     ctx.onResampling !== undefined ||
     (ctx.config.bootstrap?.n ?? 0) > 0 ||
-    (ctx.config.slices?.length ?? 0) > 0 ||
-    run.source?.columns?.fold !== undefined
+    (ctx.config.slices?.length ?? 0) > 0
   );
 }
 
@@ -127,6 +131,13 @@ export const runClassification: TaskRunner = async (ctx) => {
     keepProbabilities: (ctx.config.score ?? CONFIG_DEFAULTS.score) !== 'msp',
     // the ids are read again only by the per-row values, a paired comparison and a row filter
     keepIds: ctx.perItem !== false || ctx.onResampling !== undefined || ctx.subset !== undefined,
+    // summed while read when only the point estimates over every row read them (the reader
+    // keeps them with a weight, split or fold column)
+    keepTerms:
+      termsReadBeyondPoint(ctx) ||
+      ctx.subset !== undefined ||
+      ctx.baselineRun !== undefined ||
+      ctx.config.randomSplit !== undefined,
   });
   // the ids let go once checked stay resident until a collection: taken before the metrics allocate
   collectGarbage(ctx.collectGarbage === true, loaded.released);

@@ -41,6 +41,7 @@ export function classificationStatistic(
   strata: Int32Array | null,
 ): RestrictedStatistic<ResampleSums, ResampleRun> {
   const P = run.prepared;
+  if (P.termSums) throw new Error('Expected per-row terms for slices, but they were summed while reading.');
   const sel = run.selective?.ranked ? run.selective : null;
   // The slice's rows in the run's score orders, cut from them instead of sorted again.
   const cut = sel ? sortedSubsets(sel.rows) : null;
