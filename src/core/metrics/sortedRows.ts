@@ -115,17 +115,12 @@ export function sortRowsByScore(
   const vals = own ? scores : shared ? sharedZeros(Float64Array, n) : new Float64Array(n);
   const nan = copyScores(scores, sel, own ? null : vals);
   if (nan >= 0) throw new RangeError(`Expected finite scores, but row ${nan} has NaN.`);
-  // `vals` is this function's copy, rewritten below from the sorted keys: the sort may use it as scratch.
-  const sorted = float64Argsort(vals, true, {}, true, shared);
-  const order = sorted.order;
+  const { order, score } = sortedScores(vals, shared);
+  // the sort's keys and second order are garbage now: given back before the arrays below are made
+  opts.collect?.(12 * n);
   const rowIndex = sel ? (shared ? sharedZeros(Int32Array, n) : new Int32Array(n)) : order;
   if (sel) for (let p = 0; p < n; p++) rowIndex[p] = sel[order[p]];
-  const blockStart = tiedBlockStarts(sorted.hi, sorted.lo, shared);
-
-  // The scores decoded from the sorted keys (a sequential read, not a gather), except the zeros,
-  // which are taken from the rows so that −0 and +0 stay as given (consumed scores hold no −0).
-  const score = float64sOfKeys(sorted, true, vals);
-  opts.collect?.(12 * n);
+  const blockStart = tiedBlockStarts(score, shared);
   const wr = shared ? sharedZeros(Uint8Array, n) : new Uint8Array(n);
   const nGroups = opts.groups ? (opts.nGroups ?? maxPlusOne(opts.groups)) : 0;
   const groups = nGroups > 0 ? opts.groups! : null;
@@ -146,6 +141,19 @@ export function sortRowsByScore(
     groupWeight: gw,
     blockStart,
   };
+}
+
+/**
+ * The descending order of `vals` and the scores in that order, decoded from the sorted keys into
+ * `vals` (which the sort uses as scratch; a sequential read, not a gather), the zeros as +0 (the
+ * caller takes them from the rows, so that −0 and +0 stay as given). Apart from
+ * {@link sortRowsByScore} so that no variable holds the sort's keys once it returns: the collection
+ * the caller takes next frees them (a local of the caller's frame kept them to its end), and the
+ * tied blocks, found in the decoded scores, are made in their memory.
+ */
+function sortedScores(vals: Float64Array, shared: boolean): { order: Int32Array; score: Float64Array } {
+  const sorted = float64Argsort(vals, true, {}, true, shared);
+  return { order: sorted.order, score: float64sOfKeys(sorted, true, vals) };
 }
 
 /*
@@ -212,23 +220,24 @@ function gather(
 }
 
 /**
- * Start of each run of equal keys in sorted keys, followed by their count (over shared memory with
- * `shared`): the runs counted first, then the array made at its final length, so that the keys, the
- * order and the scores are not joined by an n-long array of starts (4 bytes a row at the sort's peak).
+ * Start of each run of equal scores in the sorted scores (no NaN; −0 and +0 equal, as their sort
+ * keys are), followed by their count (over shared memory with `shared`): the runs counted first,
+ * then the array made at its final length, so that no n-long array of starts is held with the rows
+ * (4 bytes a row).
  */
-function tiedBlockStarts(hi: Uint32Array, lo: Uint32Array, shared: boolean): Int32Array {
-  const n = hi.length;
-  const starts = shared ? sharedZeros(Int32Array, blockCount(hi, lo) + 1) : new Int32Array(blockCount(hi, lo) + 1);
+function tiedBlockStarts(score: Float64Array, shared: boolean): Int32Array {
+  const n = score.length;
+  const starts = shared ? sharedZeros(Int32Array, blockCount(score) + 1) : new Int32Array(blockCount(score) + 1);
   let b = 0;
-  for (let p = 0; p < n; p++) if (p === 0 || hi[p] !== hi[p - 1] || lo[p] !== lo[p - 1]) starts[b++] = p;
+  for (let p = 0; p < n; p++) if (p === 0 || score[p] !== score[p - 1]) starts[b++] = p;
   starts[b] = n;
   return starts;
 }
 
-/** The number of runs of equal keys in sorted keys. */
-function blockCount(hi: Uint32Array, lo: Uint32Array): number {
+/** The number of runs of equal values in sorted scores. */
+function blockCount(score: Float64Array): number {
   let b = 0;
-  for (let p = 0; p < hi.length; p++) if (p === 0 || hi[p] !== hi[p - 1] || lo[p] !== lo[p - 1]) b++;
+  for (let p = 0; p < score.length; p++) if (p === 0 || score[p] !== score[p - 1]) b++;
   return b;
 }
 
