@@ -14,7 +14,9 @@ const WORKER_MIN_BYTES = 16 * 1024 * 1024;
 
 // One buffer, read into again and again (a blocking read: this thread does nothing else). A read
 // stream would hand over a new 1 MiB buffer a chunk, left to the collector, which on this
-// otherwise idle thread let tens of megabytes of them stay resident while the file was read.
+// otherwise idle thread let tens of megabytes of them stay resident while the file was read. The
+// buffer is 64 KiB: with 1 MiB the evaluation of a 1 M-row file peaked about 1.1 MB higher after
+// the thread had ended (docs/benchmarks.md), and the hashing took as long.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { closeSync, openSync, readSync } = require('node:fs');
@@ -23,7 +25,7 @@ try {
   const hash = createHash('sha256');
   const fd = openSync(workerData, 'r');
   try {
-    const buf = Buffer.allocUnsafe(1 << 20);
+    const buf = Buffer.allocUnsafe(1 << 16);
     for (let got; (got = readSync(fd, buf, 0, buf.length, null)) > 0; ) hash.update(buf.subarray(0, got));
   } finally {
     closeSync(fd);

@@ -14,8 +14,11 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 
-/** The size (UTF-16 code units) a chunk is handed out at. */
-export const JSON_CHUNK_SIZE = 1 << 18;
+/**
+ * The size (UTF-16 code units) a chunk is handed out at: 64 Ki, so that a results file of a few
+ * hundred kilobytes is not held whole as one string (and its UTF-8 copy) at the end of a run.
+ */
+export const JSON_CHUNK_SIZE = 1 << 16;
 
 const GAP = '  ';
 
