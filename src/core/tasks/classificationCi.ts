@@ -15,6 +15,7 @@
  * whole procedure, so `coverage` varies little); `acceptThreshold` and an `accept` column stay fixed.
  */
 import { strataOf } from '../stats/bootstrap';
+import { collectGarbage } from '../collectGarbage';
 import { bootstrapStep, type PlaceInterval } from './bootstrapService';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,6 +48,7 @@ import {
   selectiveScalars,
   selectiveScalarsSorted,
   selectiveScalarsSortedBytes,
+  releaseRows,
   selectiveScratch,
   sortedResamplingApplies,
   walkAcceptance,
@@ -107,7 +109,13 @@ export const classificationCiStep: ClassificationStep = async (run, ctx) => {
   await bootstrapStep(
     {
       // without per-row values nothing reads the NLL and Brier terms in row order after the job is made
-      plan: classificationPlan(run, keys, strata, fast, ctx.perItem === false && run.data.n >= REORDER_TERMS_ROWS),
+      plan: classificationPlan(run, keys, strata, fast, {
+        reorderTerms: ctx.perItem === false && run.data.n >= REORDER_TERMS_ROWS,
+        // the plan is run here (not handed to a paired comparison, which reads the true labels)
+        // and no per-row values follow: nothing reads the run's rows once the job is made
+        rowsDone: ctx.perItem === false && ctx.onResampling === undefined,
+        collectGarbage: ctx.collectGarbage === true,
+      }),
       points,
       place,
       source: run.source ?? null,
@@ -167,7 +175,7 @@ function classificationPlan(
   keys: string[],
   strata: ArrayLike<number> | null,
   fast: boolean,
-  reorderTerms: boolean,
+  opts: { reorderTerms: boolean; rowsDone: boolean; collectGarbage: boolean },
 ): ResamplingPlan {
   const { data } = run;
   // The true labels as text (a string a row) and the score-order position of each row (an integer
@@ -178,7 +186,12 @@ function classificationPlan(
   const planStrata = strata ? Int32Array.from(strata) : null;
   const perClass = keys.some((k) => k.startsWith(classAccuracyKey(0).replace(/0$/, '')));
   if (fast) {
-    const { job, order } = sortedCiJob(run, keys, null, reorderTerms);
+    // Once the job has read the run's rows in file order (into the walk's class tables, or the
+    // permuted vectors), they are let go (about 11 bytes a row with up to 256 classes): before
+    // the walk's other tables are made, so that those can take the memory given back. The plan's
+    // true labels and strata are not read then (no paired comparison; the strata were copied above).
+    const rowsRead = opts.rowsDone ? () => collectGarbage(opts.collectGarbage, releaseResampledRows(run)) : undefined;
+    const { job, order } = sortedCiJob(run, keys, null, opts.reorderTerms, rowsRead);
     let position: Int32Array | null = null;
     return {
       unit: 'row',
@@ -361,13 +374,17 @@ export function ciWorkerFile(): string | null {
  * walk reads nothing else of them. With `reorderTerms` (nothing reads the run's NLL and Brier terms
  * in row order afterwards) those tables take the run's two arrays, reordered in place when they are
  * over shared memory (the parallel reader's), instead of copies: the run keeps empty ones, as the
- * job's vectors are (16 bytes a row fewer while the resamples run).
+ * job's vectors are (16 bytes a row fewer while the resamples run). `rowsRead`, with a selective
+ * setup, is called once the job has read what it takes of the run's rows in file order and before
+ * the walk's tables are made: a caller that lets the rows go there has their memory taken by the
+ * tables instead of new memory.
  */
 export function sortedCiJob(
   run: ClassificationRun,
   keys: string[],
   strata: ArrayLike<number> | null,
   reorderTerms = false,
+  rowsRead?: () => void,
 ): { job: CiJob; strata: Int32Array[] | null; order: Int32Array | null } {
   const n = run.data.n;
   const sel = run.selective ?? null;
@@ -393,6 +410,9 @@ export function sortedCiJob(
     st = new Int32Array(n);
     for (let p = 0; p < n; p++) st[p] = strata[order ? order[p] : p];
   }
+  // the run's rows are read: let go before the walk's tables are made (not without a selective
+  // setup, where the job's vectors are the run's own)
+  if (sSel) rowsRead?.();
   if (sSel) {
     // The walk's tables, made once here for every thread's statistic (the classification rows
     // join the walk as `ciResampleStat` has them join it: without a weight column).
@@ -414,6 +434,24 @@ export function sortedCiJob(
     selective: sSel,
   };
   return { job, strata: stratumPositions(n, st), order };
+}
+
+/**
+ * Empties what the bootstrap job read of the run's rows in file order and its resamples never read
+ * (see {@link classificationPlan}): the labels, predictions, line numbers and correctness
+ * (classificationSelective.ts `releaseRows`) and the true-class ranks. Returns the bytes let go.
+ */
+function releaseResampledRows(run: ClassificationRun): number {
+  let bytes = releaseRows(run);
+  const pr = run.prepared;
+  if (pr.trueRank !== null) {
+    bytes += pr.trueRank.byteLength;
+    run.prepared = { ...pr, trueRank: new Int32Array(0) };
+  }
+  const t = run.data.probTerms;
+  if (t && t.trueRank !== pr.trueRank) bytes += t.trueRank.byteLength;
+  if (t) run.data.probTerms = { ...t, trueRank: new Int32Array(0) };
+  return bytes;
 }
 
 /**

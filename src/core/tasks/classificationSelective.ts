@@ -103,9 +103,10 @@ function groupsOfRows(groupOf: Int32Array, labels: ClassIndices, n: number): Int
 
 /**
  * Empties the labels, predictions and line numbers of the run's data and the correctness of its
- * prepared vectors, in place (ClassificationRun.rowsSpent); returns the bytes let go.
+ * prepared vectors, in place (ClassificationRun.rowsSpent; the bootstrap's too once its job is
+ * made, classificationCi.ts); returns the bytes let go.
  */
-function releaseRows(run: ClassificationRun): number {
+export function releaseRows(run: ClassificationRun): number {
   const { data, prepared } = run;
   const bytes = data.labels.byteLength + data.preds.byteLength + data.lines.byteLength + prepared.correct.byteLength;
   data.labels = prepared.labels = new Uint8Array(0);
