@@ -7,7 +7,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ESLint } from 'eslint';
 import resultsSchema from '../../../../schemas/eval-lens.results.schema.json';
 import {
   CURVE_NAMES,
@@ -23,6 +22,7 @@ import { ResultsBuilder } from '../../../../src/core/results/builder';
 import type { Curve, MetricVsKMetric, ResultCurves } from '../../../../src/core/results/types';
 import { validateResults } from '../../../../src/core/results/validate';
 import { classificationResults, rankingResults } from '../../helpers/sampleResults';
+import { restrictedLines } from '../../helpers/restrictedSyntax';
 
 const line = (y: string): Curve => ({ x: 'K', y, xs: [1, 2], ys: [0.5, 0.25] });
 
@@ -114,11 +114,7 @@ test("a later version's curve passes with the shape of a curve, is refused witho
 });
 
 test('the lint stops a reader that casts the curves', async () => {
-  const eslint = new ESLint({ cwd: process.cwd() });
-  const problems = async (code: string): Promise<string[]> => {
-    const [r] = await eslint.lintText(code, { filePath: 'src/shared/plantedCurveReader.ts' });
-    return r!.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => code.split('\n')[m.line - 1]!);
-  };
+  const problems = (code: string): Promise<string[]> => restrictedLines(code, 'src/shared/plantedCurveReader.ts');
   const head = [
     "import type { Curve, Results } from '../core/results/types';",
     "import { curveOf } from '../core/results/curves';",

@@ -5,13 +5,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ESLint } from 'eslint';
 import resultsSchema from '../../../../schemas/eval-lens.results.schema.json';
 import { EvalLensError } from '../../../../src/core/diagnostics';
 import { isTableName, otherTables, TABLE_NAMES, tableOf } from '../../../../src/core/results/tables';
 import { parseEvalLensJson } from '../../../../src/core/compare/evalLensFile';
 import { checkResults, validateResults } from '../../../../src/core/results/validate';
 import { iwBinaryResults, rankingResults, rankingSummary, selectiveResults } from '../../helpers/sampleResults';
+import { restrictedLines } from '../../helpers/restrictedSyntax';
 
 test('every table of the typed map is a table the schema knows, and the reverse', () => {
   const schemaTables = Object.keys(
@@ -104,11 +104,7 @@ test('a known table that breaks its shape is rejected before any reader gets it'
 });
 
 test('the lint stops a reader that casts a table or makes Results without the validator', async () => {
-  const eslint = new ESLint({ cwd: process.cwd() });
-  const problems = async (code: string): Promise<string[]> => {
-    const [r] = await eslint.lintText(code, { filePath: 'src/shared/plantedReader.ts' });
-    return r!.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => code.split('\n')[m.line - 1]!);
-  };
+  const problems = (code: string): Promise<string[]> => restrictedLines(code, 'src/shared/plantedReader.ts');
   const head = [
     "import type { Results } from '../core/results/types';",
     "import { tableOf } from '../core/results/tables';",
