@@ -10,7 +10,86 @@
  */
 import type { GlossaryEntry } from './types';
 
-const classification: GlossaryEntry[] = [
+const FANG =
+  'Fang et al. (2023) evaluate a model on T synthetic test distributions that move from the train distribution (peak at the head) through uniform to its reverse (peak at the tail)';
+
+/** `shift_max` and `shift_min`: the entries differ only in which extreme of V_t they take. */
+function shiftExtreme(ext: 'max' | 'min'): GlossaryEntry {
+  const max = ext === 'max';
+  return {
+    pattern: `shift_${ext}`,
+    family: 'evolving',
+    name: `${max ? 'Best' : 'Worst'} accuracy over shifted test sets`,
+    column: `Shift ${ext}.`,
+    meaning: `${max ? 'Highest' : 'Lowest'} V_t over the evolving test distributions (the ${max ? 'upper' : 'lower'} bound of the model under label shift).`,
+    formula: `${ext.toUpperCase()} = ${ext}_t V_t`,
+    convention: `${FANG}.`,
+    notThis: `Not a per-class ${max ? 'maximum' : 'minimum'}.`,
+    direction: 'higher',
+    kind: 'rate',
+    refs: ['fang2023'],
+  };
+}
+
+const OPERATING_POINT =
+  'A reject rule in the manner of Chow (1970): rows are accepted by an `accept` column, else `acceptThreshold` t (accept s ≥ t), else `targetCoverage` (the shortest top-scored prefix reaching it, ties included), else all rows; with a `split` column the threshold is chosen on `val` and applied to `test`.';
+
+const GRID_RISKS = [
+  { stem: 'aurc', label: 'AURC', short: 'AURC', risk: 'overall error' },
+  {
+    stem: 'aurc_balanced',
+    label: 'AURC of the balanced error',
+    short: 'Bal. AURC',
+    risk: 'balanced (mean-of-groups) error',
+  },
+  {
+    stem: 'aurc_worst',
+    label: 'AURC of the worst class group',
+    short: 'Worst AURC',
+    risk: 'worst class-group error',
+  },
+] as const;
+
+const GRID =
+  '101 evenly spaced coverages: for i = 1..101 accept the first ⌊n·i/101⌋ rows of a stable descending sort by score (ties in file order; the product computed in floating point), x = the accepted fraction, a group with nothing accepted counts 1.0; trapezoid rule over x.';
+
+/** How the binned calibration errors' bootstrap intervals are formed (stats/bootstrap.ts `IntervalMethod`). */
+const CALIBRATION_INTERVAL =
+  'Its bootstrap interval is the basic interval, 2·value minus the resamples’ upper and lower quantiles, clipped to [0, 1] (Davison & Hinkley 1997, §5.2): resampling inflates a binned calibration error, so the percentile interval used for other metrics would sit above the value.';
+
+const IW =
+  'Rows are weighted to the population: a stratum-B row (labelled by the biased process) stands for |B|/b population items, a Bc row (uniform sample of the rest) for (|U| − |B|)/m; a `weight` column overrides.';
+
+const PER_USER =
+  'Mean over evaluated users (users with at least one relevant item); a list shorter than K counts its missing slots as misses.';
+
+const PAIRED =
+  'Paired over items matched by id (rows) or user; pairs with a missing value on either side are left out.';
+
+/**
+ * McNemar's discordant counts, `mcnemar_b` (baseline right, run wrong) and `mcnemar_c` (baseline
+ * wrong, run right): the entries differ only in which side got the row right.
+ */
+function mcnemarCount(cell: 'b' | 'c'): GlossaryEntry {
+  // the baseline's and the run's outcome on the rows counted: words, then 0/1
+  const [base, run, b01, r01] = cell === 'b' ? ['right', 'wrong', 1, 0] : ['wrong', 'right', 0, 1];
+  return {
+    pattern: `mcnemar_${cell}`,
+    family: 'comparison',
+    name: `McNemar ${cell} (baseline ${base}, run ${run})`,
+    meaning: `Rows the baseline got ${base} and the run got ${run}.`,
+    formula: `${cell} = #{i : baseline_i = ${b01}, run_i = ${r01}}`,
+    convention: 'Per-row 0/1 outcomes of the metric (accuracy, top-k accuracy), matched rows.',
+    notThis: 'Not weighted.',
+    direction: 'none',
+    kind: 'statistic',
+    refs: ['mcnemar1947'],
+  };
+}
+
+/** Every entry, families in report order. */
+export const GLOSSARY: readonly GlossaryEntry[] = [
+  // Classification: accuracy, errors, top-k and class groups.
   {
     pattern: 'accuracy',
     family: 'classification',
@@ -143,9 +222,7 @@ const classification: GlossaryEntry[] = [
     kind: 'rate',
     refs: ['sagawa2020'],
   },
-];
-
-const longtail: GlossaryEntry[] = [
+  // Long-tail shot groups.
   ...(['many', 'medium', 'few'] as const).map((shot): GlossaryEntry => ({
     pattern: `acc_${shot}`,
     family: 'longtail',
@@ -205,30 +282,7 @@ const longtail: GlossaryEntry[] = [
     kind: 'rate',
     refs: ['shimodaira2000', 'lipton2018'],
   },
-];
-
-const FANG =
-  'Fang et al. (2023) evaluate a model on T synthetic test distributions that move from the train distribution (peak at the head) through uniform to its reverse (peak at the tail)';
-
-/** `shift_max` and `shift_min`: the entries differ only in which extreme of V_t they take. */
-function shiftExtreme(ext: 'max' | 'min'): GlossaryEntry {
-  const max = ext === 'max';
-  return {
-    pattern: `shift_${ext}`,
-    family: 'evolving',
-    name: `${max ? 'Best' : 'Worst'} accuracy over shifted test sets`,
-    column: `Shift ${ext}.`,
-    meaning: `${max ? 'Highest' : 'Lowest'} V_t over the evolving test distributions (the ${max ? 'upper' : 'lower'} bound of the model under label shift).`,
-    formula: `${ext.toUpperCase()} = ${ext}_t V_t`,
-    convention: `${FANG}.`,
-    notThis: `Not a per-class ${max ? 'maximum' : 'minimum'}.`,
-    direction: 'higher',
-    kind: 'rate',
-    refs: ['fang2023'],
-  };
-}
-
-const evolving: GlossaryEntry[] = [
+  // Evolving (label-shifted) test distributions.
   {
     pattern: 'shift_auc',
     family: 'evolving',
@@ -343,12 +397,7 @@ const evolving: GlossaryEntry[] = [
     kind: 'rate',
     refs: ['fang2023'],
   },
-];
-
-const OPERATING_POINT =
-  'A reject rule in the manner of Chow (1970): rows are accepted by an `accept` column, else `acceptThreshold` t (accept s ≥ t), else `targetCoverage` (the shortest top-scored prefix reaching it, ties included), else all rows; with a `split` column the threshold is chosen on `val` and applied to `test`.';
-
-const selectiveBase: GlossaryEntry[] = [
+  // Selective classification at the operating point.
   {
     pattern: 'coverage',
     family: 'selective',
@@ -488,61 +537,36 @@ const selectiveBase: GlossaryEntry[] = [
     kind: 'rate',
     refs: ['geifman2017', 'sagawa2020'],
   },
-];
-
-const GRID_RISKS = [
-  { stem: 'aurc', label: 'AURC', short: 'AURC', risk: 'overall error' },
-  {
-    stem: 'aurc_balanced',
-    label: 'AURC of the balanced error',
-    short: 'Bal. AURC',
-    risk: 'balanced (mean-of-groups) error',
-  },
-  {
-    stem: 'aurc_worst',
-    label: 'AURC of the worst class group',
-    short: 'Worst AURC',
-    risk: 'worst class-group error',
-  },
-] as const;
-
-const GRID =
-  '101 evenly spaced coverages: for i = 1..101 accept the first ⌊n·i/101⌋ rows of a stable descending sort by score (ties in file order; the product computed in floating point), x = the accepted fraction, a group with nothing accepted counts 1.0; trapezoid rule over x.';
-
-const selectiveGrid: GlossaryEntry[] = GRID_RISKS.flatMap(({ stem, label, short, risk }) => [
-  {
-    pattern: `${stem}_grid101`,
-    family: 'selective',
-    name: `${label}, 101-point grid`,
-    column: `${short} (grid)`,
-    meaning: `Area under the ${risk} vs. coverage, sampled at 101 coverages — the discretisation most selective-classification code reports.`,
-    formula: 'Σ trapezoids of risk over x at x_i = ⌊n·i/101⌋ / n, i = 1..101',
-    convention: `${GRID} Null (with a warning) when there are fewer than 101 rows.`,
-    notThis: `Not the exact \`${stem}\` (every k, ties shared): the grid starts at x = 1/101, not 0, and depends on the order of tied scores.`,
-    direction: 'lower',
-    kind: 'rate',
-    refs: ['geifman2017', 'geifman2019'],
-  },
-  {
-    pattern: `${stem}_grid101_0.2_1`,
-    family: 'selective',
-    name: `${label}, 101-point grid, coverage 0.2–1`,
-    column: `${short} (0.2–1)`,
-    meaning: `Mean ${risk} over coverages from 0.2 to 1 on the 101-point grid, ignoring the noisy low-coverage end.`,
-    formula: 'trapezoid of risk over the grid points with x ≥ 0.2, divided by 0.8',
-    convention: `${GRID} Only the points with x ≥ 0.2 enter; dividing by 0.8 makes it a mean risk.`,
-    notThis: `Not \`${stem}_grid101\` (coverage 0–1) and not rescaled to start exactly at x = 0.2.`,
-    direction: 'lower',
-    kind: 'rate',
-    refs: ['geifman2017', 'geifman2019'],
-  },
-]);
-
-/** How the binned calibration errors' bootstrap intervals are formed (stats/bootstrap.ts `IntervalMethod`). */
-const CALIBRATION_INTERVAL =
-  'Its bootstrap interval is the basic interval, 2·value minus the resamples’ upper and lower quantiles, clipped to [0, 1] (Davison & Hinkley 1997, §5.2): resampling inflates a binned calibration error, so the percentile interval used for other metrics would sit above the value.';
-
-const calibration: GlossaryEntry[] = [
+  // Selective classification: the 101-point grids.
+  ...GRID_RISKS.flatMap(({ stem, label, short, risk }): GlossaryEntry[] => [
+    {
+      pattern: `${stem}_grid101`,
+      family: 'selective',
+      name: `${label}, 101-point grid`,
+      column: `${short} (grid)`,
+      meaning: `Area under the ${risk} vs. coverage, sampled at 101 coverages — the discretisation most selective-classification code reports.`,
+      formula: 'Σ trapezoids of risk over x at x_i = ⌊n·i/101⌋ / n, i = 1..101',
+      convention: `${GRID} Null (with a warning) when there are fewer than 101 rows.`,
+      notThis: `Not the exact \`${stem}\` (every k, ties shared): the grid starts at x = 1/101, not 0, and depends on the order of tied scores.`,
+      direction: 'lower',
+      kind: 'rate',
+      refs: ['geifman2017', 'geifman2019'],
+    },
+    {
+      pattern: `${stem}_grid101_0.2_1`,
+      family: 'selective',
+      name: `${label}, 101-point grid, coverage 0.2–1`,
+      column: `${short} (0.2–1)`,
+      meaning: `Mean ${risk} over coverages from 0.2 to 1 on the 101-point grid, ignoring the noisy low-coverage end.`,
+      formula: 'trapezoid of risk over the grid points with x ≥ 0.2, divided by 0.8',
+      convention: `${GRID} Only the points with x ≥ 0.2 enter; dividing by 0.8 makes it a mean risk.`,
+      notThis: `Not \`${stem}_grid101\` (coverage 0–1) and not rescaled to start exactly at x = 0.2.`,
+      direction: 'lower',
+      kind: 'rate',
+      refs: ['geifman2017', 'geifman2019'],
+    },
+  ]),
+  // Calibration.
   {
     pattern: 'ece',
     family: 'calibration',
@@ -585,12 +609,7 @@ const calibration: GlossaryEntry[] = [
     kind: 'rate',
     refs: ['nixon2019'],
   },
-];
-
-const IW =
-  'Rows are weighted to the population: a stratum-B row (labelled by the biased process) stands for |B|/b population items, a Bc row (uniform sample of the rest) for (|U| − |B|)/m; a `weight` column overrides.';
-
-const importance: GlossaryEntry[] = [
+  // Importance-weighted estimates.
   {
     pattern: 'precision',
     family: 'importance',
@@ -686,12 +705,7 @@ const importance: GlossaryEntry[] = [
     kind: 'rate',
     refs: ['horvitz1952', 'sugiyama2007', 'pedregosa2011'],
   },
-];
-
-const PER_USER =
-  'Mean over evaluated users (users with at least one relevant item); a list shorter than K counts its missing slots as misses.';
-
-const ranking: GlossaryEntry[] = [
+  // Ranking.
   {
     pattern: 'recall@<K>',
     family: 'ranking',
@@ -931,33 +945,7 @@ const ranking: GlossaryEntry[] = [
     kind: 'count',
     refs: ['trecEval'],
   },
-];
-
-const PAIRED =
-  'Paired over items matched by id (rows) or user; pairs with a missing value on either side are left out.';
-
-/**
- * McNemar's discordant counts, `mcnemar_b` (baseline right, run wrong) and `mcnemar_c` (baseline
- * wrong, run right): the entries differ only in which side got the row right.
- */
-function mcnemarCount(cell: 'b' | 'c'): GlossaryEntry {
-  // the baseline's and the run's outcome on the rows counted: words, then 0/1
-  const [base, run, b01, r01] = cell === 'b' ? ['right', 'wrong', 1, 0] : ['wrong', 'right', 0, 1];
-  return {
-    pattern: `mcnemar_${cell}`,
-    family: 'comparison',
-    name: `McNemar ${cell} (baseline ${base}, run ${run})`,
-    meaning: `Rows the baseline got ${base} and the run got ${run}.`,
-    formula: `${cell} = #{i : baseline_i = ${b01}, run_i = ${r01}}`,
-    convention: 'Per-row 0/1 outcomes of the metric (accuracy, top-k accuracy), matched rows.',
-    notThis: 'Not weighted.',
-    direction: 'none',
-    kind: 'statistic',
-    refs: ['mcnemar1947'],
-  };
-}
-
-const comparison: GlossaryEntry[] = [
+  // Fields of a paired comparison test.
   {
     pattern: 'n',
     family: 'comparison',
@@ -1246,17 +1234,4 @@ const comparison: GlossaryEntry[] = [
     kind: 'statistic',
     refs: ['cohen1988', 'lakens2013'],
   },
-];
-
-/** Every entry, families in report order. */
-export const GLOSSARY: readonly GlossaryEntry[] = [
-  ...classification,
-  ...longtail,
-  ...evolving,
-  ...selectiveBase,
-  ...selectiveGrid,
-  ...calibration,
-  ...importance,
-  ...ranking,
-  ...comparison,
 ];
