@@ -5,7 +5,7 @@
  * list it comes from, since both forms stand for the same texts.
  */
 import { isCanonicalInteger, numberHash, type RowIds } from './rowIds';
-import { openTableSize, StringIndex } from './stringIndex';
+import { openTableSize, placeFirst, StringIndex } from './stringIndex';
 
 export class IdIndex {
   private readonly numbers: Float64Array | null;
@@ -29,19 +29,11 @@ export class IdIndex {
     }
     this.text = null;
     const n = this.numbers.length;
-    const size = openTableSize(n);
-    this.mask = size - 1;
-    this.table = new Int32Array(size);
+    this.table = new Int32Array(openTableSize(n));
+    this.mask = this.table.length - 1;
     this.repeats = [];
-    let distinct = 0;
-    for (let i = 0; i < n; i++) {
-      const at = this.slot(this.numbers[i]);
-      if (this.table[at] === 0) {
-        this.table[at] = i + 1;
-        distinct++;
-      } else this.repeats.push(i);
-    }
-    this.size = distinct;
+    for (let i = 0; i < n; i++) placeFirst(this.table, this.slot(this.numbers[i]), i, this.repeats);
+    this.size = n - this.repeats.length;
   }
 
   /** The first position of the id written `key`, or -1. */

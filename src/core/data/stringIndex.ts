@@ -29,6 +29,16 @@ export function openTableSize(n: number): number {
   return size;
 }
 
+/**
+ * Enters position `i` at its key's slot `at` of an open-addressing table (position + 1; 0 = empty):
+ * the first position of a key takes the empty slot, a later one goes to `repeats`. So the table's
+ * distinct keys are its positions less its repeats.
+ */
+export function placeFirst(table: Int32Array, at: number, i: number, repeats: number[]): void {
+  if (table[at] === 0) table[at] = i + 1;
+  else repeats.push(i);
+}
+
 export class StringIndex {
   private readonly table: Int32Array; // position + 1 of the first occurrence of a text; 0 = empty
   private readonly hashes: Int32Array;
@@ -40,21 +50,15 @@ export class StringIndex {
 
   constructor(private readonly keys: readonly string[]) {
     const n = keys.length;
-    const size = openTableSize(n);
-    this.mask = size - 1;
-    this.table = new Int32Array(size);
+    this.table = new Int32Array(openTableSize(n));
+    this.mask = this.table.length - 1;
     this.hashes = new Int32Array(n);
-    let distinct = 0;
     for (let i = 0; i < n; i++) {
       const h = textHash(keys[i]);
       this.hashes[i] = h;
-      const at = this.slot(keys[i], h);
-      if (this.table[at] === 0) {
-        this.table[at] = i + 1;
-        distinct++;
-      } else this.repeats.push(i);
+      placeFirst(this.table, this.slot(keys[i], h), i, this.repeats);
     }
-    this.size = distinct;
+    this.size = n - this.repeats.length;
   }
 
   /** The first position of `key`, or -1 when the list does not hold it. */
