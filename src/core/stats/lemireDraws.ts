@@ -27,6 +27,7 @@ export function lemireDraws(state: Int32Array, counts: Counts, m: number, at: In
   let c = state[2];
   let d = state[3];
   for (let j = 0; j < m; j++) {
+    // xoshiro128** step: begin (also the step of moduloDraws.ts's loops: scripts/gen-xoshiro-loops.mjs)
     const bb = Math.imul(b, 5);
     const x = Math.imul((bb << 7) | (bb >>> 25), 9) >>> 0;
     const t = b << 9;
@@ -36,6 +37,7 @@ export function lemireDraws(state: Int32Array, counts: Counts, m: number, at: In
     a ^= d;
     c ^= t;
     d = (d << 11) | (d >>> 21);
+    // xoshiro128** step: end
     const prod = x * m;
     const hi = (prod * INV_TWO32) | 0;
     if (prod - hi * TWO32 < reject) {

@@ -19,11 +19,11 @@
 
 import { lemireDraws } from './lemireDraws';
 import { lemireDrawsBytes } from './lemireDrawsBytes.generated';
+import { addDrawsModulo } from './moduloDraws.generated';
 import { sharedZeros } from './sharedArrays';
 
 /** Largest m for which x·m (x < 2^32) is exact in float64 (< 2^53). */
 const LEMIRE_MAX = 2 ** 21;
-const TWO32 = 4294967296;
 
 function mix32(z: number): number {
   z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
@@ -47,7 +47,7 @@ export function resampleState(seed: number, b: number, state: Int32Array): void 
 /**
  * Adds m uniform draws over [0, m) to `counts` — `counts[at[r]]` when `at` (a stratum's positions)
  * is given, else `counts[r]` — continuing the generator in `state`: Lemire's draws
- * (lemireDraws.ts) up to 2^21 rows, above that those of {@link addDrawsModulo}.
+ * (lemireDraws.ts) up to 2^21 rows, above that rng.ts's rejection + modulo (moduloDraws.ts).
  *
  * Into byte counts (a Uint8Array) the same draws, so that `counts[i]` holds the count modulo 256.
  * A count of 256 or more wraps around, unchecked here (a check per draw cost about 0.5 ns, a sixth
@@ -79,51 +79,6 @@ export function addUniformDraws(
  */
 addUniformDraws(new Int32Array([1, 2, 3, 4]), new Int32Array(64), 64, null);
 addUniformDraws(new Int32Array([1, 2, 3, 4]), new Uint8Array(64), 64, null);
-
-/**
- * Adds m draws `int(m)` as rng.ts makes them (rejection above the largest multiple of m below 2^32,
- * then x mod m, here by a division: fmod is slow) to `counts` — `counts[at[r]]` when `at` is given,
- * else `counts[r]` — continuing the xoshiro128** generator in `state`. Also the draw loop of
- * bootstrap.ts, which must reproduce `createRng(seed).int` draw by draw. Into bytes too (each count
- * modulo 256, as {@link addUniformDraws} into bytes), above 2^21 rows, where Int32 counts would take 4
- * bytes a row on each bootstrap thread (10 million rows: 40 MB a thread instead of 10 MB): one loop
- * for both array types, since its division per draw costs far more than the element-type check.
- */
-export function addDrawsModulo(
-  state: Int32Array,
-  counts: Int32Array | Uint8Array,
-  m: number,
-  at: Int32Array | null,
-): void {
-  const limit = TWO32 - (TWO32 % m);
-  let a = state[0];
-  let b = state[1];
-  let c = state[2];
-  let d = state[3];
-  for (let j = 0; j < m; j++) {
-    let x: number;
-    do {
-      const bb = Math.imul(b, 5);
-      x = Math.imul((bb << 7) | (bb >>> 25), 9) >>> 0;
-      const t = b << 9;
-      c ^= a;
-      d ^= b;
-      b ^= c;
-      a ^= d;
-      c ^= t;
-      d = (d << 11) | (d >>> 21);
-    } while (x >= limit);
-    let r = x - Math.floor(x / m) * m;
-    if (r < 0) r += m;
-    else if (r >= m) r -= m;
-    if (at === null) counts[r]++;
-    else counts[at[r]]++;
-  }
-  state[0] = a;
-  state[1] = b;
-  state[2] = c;
-  state[3] = d;
-}
 
 /** Positions of each stratum (strata 0..S-1 in increasing order), or null for one stratum of all rows. */
 export function stratumPositions(nRows: number, strata: Int32Array | null | undefined): Int32Array[] | null {

@@ -5,13 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bootstrapDistribution } from '../../helpers/bootstrapReference';
 import { createRng } from '../../../../src/core/stats/rng';
-import { addDrawsModulo, stratumPositions } from '../../../../src/core/stats/resampleDraws';
-import {
-  evaluateStreamResamples,
-  ResampleStream,
-  skipDrawsModulo,
-  streamState,
-} from '../../../../src/core/stats/resampleStream';
+import { addDrawsModulo, skipDrawsModulo } from '../../../../src/core/stats/moduloDraws.generated';
+import { stratumPositions } from '../../../../src/core/stats/resampleDraws';
+import { evaluateStreamResamples, ResampleStream, streamState } from '../../../../src/core/stats/resampleStream';
 
 /** Every resample's multiplicities of the sequential run, as bootstrapDistribution hands them to its statistic. */
 function sequentialCounts(nRows: number, B: number, seed: number, strata: Int32Array | null): number[][] {
