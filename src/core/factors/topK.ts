@@ -13,7 +13,7 @@
  * (the item listed first in itemIds ranks higher). The same rule is a stable sort by score
  * descending over items in id-list order, e.g. NumPy's `np.lexsort((positions, -scores))`.
  */
-import { checkCancelled, fail, type Progress } from '../diagnostics';
+import { fail } from '../diagnostics';
 import { SimdScorer } from './simdKernel';
 
 export interface FactorMatrix {
@@ -23,19 +23,6 @@ export interface FactorMatrix {
   data: Float64Array | Float32Array;
   /** The file name, for messages. */
   label: string;
-}
-
-export interface TopKOptions {
-  k: number;
-  /** Per user (by row), the item rows never recommended to that user (e.g. its train items). */
-  train?: ReadonlyArray<ArrayLike<number> | undefined>;
-  /** Users per block; default: as many as fit in about 32 MB of scores. */
-  blockUsers?: number;
-  /** Only users [userStart, userEnd) are scored (a worker's share). */
-  userStart?: number;
-  userEnd?: number;
-  /** Reported after each block (stage "scoring", users done of users to score); cancellation is checked between blocks. */
-  progress?: Progress;
 }
 
 export interface TopKResult {
@@ -360,27 +347,4 @@ export function topKLists(out: TopKBuffers, k: number, users: number): Pick<TopK
     scores.push(out.scores.subarray(j * k, j * k + out.lengths[j]));
   }
   return { items, scores };
-}
-
-/**
- * Scores users against all items and keeps each user's K best unmasked items. A user with fewer
- * than K unmasked items gets all of them.
- */
-export function factorTopK(U: FactorMatrix, V: FactorMatrix, opts: TopKOptions): TopKResult {
-  if (U.cols !== V.cols) checkFactors(U, V);
-  const start = opts.userStart ?? 0;
-  const end = opts.userEnd ?? U.rows;
-  const n = Math.max(0, end - start);
-  const B = Math.max(1, opts.blockUsers ?? defaultBlockUsers(V.rows));
-  const scorer = new TopKScorer(U, V, opts.k, Math.min(B, n));
-  const out = topKBuffers(n, scorer.k, start);
-  const train = opts.train;
-  const trainOf: TrainOf | undefined = train ? (u) => train[u] : undefined;
-  for (let b0 = start; b0 < end; b0 += B) {
-    checkCancelled(opts.progress);
-    const b1 = Math.min(end, b0 + B);
-    scorer.scoreBlock(b0, b1, trainOf, out);
-    opts.progress?.report?.('scoring', b1 - start, end - start);
-  }
-  return { ...topKLists(out, scorer.k, n), blockUsers: B };
 }

@@ -42,28 +42,6 @@ export interface BlockCounts {
   live: Uint8Array;
 }
 
-/** Checks that scores are finite and that aligned arrays have the same length. */
-export function checkBinaryInputs(
-  labels: ArrayLike<number>,
-  scores: ArrayLike<number>,
-  weights?: ArrayLike<number> | null,
-): void {
-  if (labels.length !== scores.length)
-    throw new RangeError(
-      `Expected \`labels\` and \`scores\` to have the same length, but got ${labels.length} and ${scores.length}.`,
-    );
-  if (weights && weights.length !== scores.length)
-    throw new RangeError(`Expected \`weights\` to have ${scores.length} entries, but got ${weights.length}.`);
-  for (let i = 0; i < scores.length; i++) {
-    if (!Number.isFinite(scores[i]))
-      throw new RangeError(`Expected finite scores, but got ${scores[i]} at index ${i}.`);
-    if (labels[i] !== 0 && labels[i] !== 1)
-      throw new RangeError(`Expected labels in {0, 1}, but got ${labels[i]} at index ${i}.`);
-    if (weights && !(weights[i] >= 0 && Number.isFinite(weights[i])))
-      throw new RangeError(`Expected finite non-negative weights, but got ${weights[i]} at index ${i}.`);
-  }
-}
-
 /** Sorts rows by score descending (ties by row index) and finds the blocks of equal scores. O(n log n). */
 export function scoreOrder(scores: ArrayLike<number>): ScoreOrder {
   const n = scores.length;

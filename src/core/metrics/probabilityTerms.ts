@@ -4,9 +4,8 @@
  * (docs/metrics/classification.md) and the confidence score of the selective family
  * (src/core/metrics/scores.ts). The reader sums each row in its own pass over the scores and stores
  * the terms with {@link storeProbabilityTerms} as the row is read (so that the n×C matrix need not
- * be kept); {@link reduceProbabilityRow} and {@link probabilityTerms} compute them from a kept row
- * or matrix with the same formulas and the same order of additions, so both give the same bits
- * (the reader's tests compare them).
+ * be kept); {@link reduceProbabilityRow} computes them from a kept row with the same formulas and
+ * the same order of additions, so both give the same bits (the reader's tests compare them).
  *
  * References:
  * - I. J. Good (1952). Rational decisions. Journal of the Royal Statistical Society, Series B 14(1):107–114.
@@ -96,17 +95,4 @@ export function storeProbabilityTerms(
     t.nllTerm[i] = nll;
   }
   t.score[i] = score;
-}
-
-/** The terms of every row of a row-major n×C probability matrix. */
-export function probabilityTerms(
-  P: Float64Array,
-  labels: ArrayLike<number>,
-  C: number,
-  n: number,
-  scoreKind: ScoreKind,
-): ProbabilityTerms {
-  const t = emptyProbabilityTerms(n, scoreKind);
-  for (let i = 0; i < n; i++) reduceProbabilityRow(P, i * C, C, labels[i], t, i);
-  return t;
 }

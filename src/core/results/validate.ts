@@ -17,9 +17,6 @@ import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocat
 import { RESULTS_SCHEMA_ID, type Results } from './types';
 import { RowIds } from '../data/rowIds';
 
-/** The results JSON Schema as shipped (registered for `*.eval.json` in the editor). */
-export const RESULTS_SCHEMA: object = resultsSchema;
-
 const ISO_DATE_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
 let ajv: Ajv | undefined;

@@ -145,19 +145,6 @@ export function workersRequired(): boolean {
   return typeof process !== 'undefined' && process.env.EVAL_LENS_REQUIRE_WORKERS === '1';
 }
 
-/**
- * Values of resamples first..first+nResamples-1, resample-major (`values[(b − first)·K + k]`): a
- * {@link ResamplePool} used for one block and closed.
- */
-export async function parallelResamples<J>(opts: ParallelResamplesOptions<J>): Promise<Float64Array> {
-  const pool = new ResamplePool({ ...opts, totalResamples: opts.nResamples });
-  try {
-    return await pool.run(opts.first ?? 0, opts.nResamples, opts.onResample);
-  } finally {
-    await pool.close();
-  }
-}
-
 /** The computation of a range of resamples on one thread (the calling thread or a worker). */
 export type RangeEvaluator = (range: ResampleRange, onResample?: (done: number) => void) => Float64Array;
 

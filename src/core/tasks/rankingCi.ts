@@ -168,7 +168,7 @@ export function rankingCiWorkerFile(): string | null {
   return null;
 }
 
-/** The resampling plan of user means (see {@link userMeanPlan}). */
+/** The options of {@link rankingPlan}. */
 export interface UserMeanPlanOptions {
   /** The evaluated users' ids, in the order of the values (null: pair by position). */
   ids: RowIds | null;
@@ -180,28 +180,11 @@ export interface UserMeanPlanOptions {
 }
 
 /**
- * The {@link ResamplingPlan} of user means alone (`keys` of `perUser`): the units are the evaluated
- * users, each key's statistic the mean of its users' values weighted by their multiplicities
- * (users with an undefined value left out), drawn from the one sequential stream
- * (stats/resampleStream.ts), on the ranking bootstrap threads. The task's own plan is
- * {@link rankingPlan}, which runs the same kernel under its families' statistics.
+ * What every plan over the evaluated users shares — the task's ({@link rankingPlan}) and the tests'
+ * plan of user means alone (test/unit/helpers/bootstrapReference.ts): the units, the draws, the
+ * seek cost.
  */
-export function userMeanPlan(
-  perUser: Record<string, Float64Array>,
-  keys: readonly string[],
-  n: number,
-  opts: UserMeanPlanOptions,
-): ResamplingPlan {
-  const job = userMeanJob(perUser, keys, n, opts.shared);
-  return {
-    ...streamPlan(n, opts.ids, [...keys], keys.length),
-    build: () => userMeanStat(job),
-    worker: { file: rankingCiWorkerFile(), job },
-  };
-}
-
-/** What the plan of user means and the task's plan share: the units, the draws, the seek cost. */
-function streamPlan(
+export function streamPlan(
   n: number,
   ids: RowIds | null,
   keys: string[],

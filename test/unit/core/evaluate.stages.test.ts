@@ -10,8 +10,8 @@ import {
   ciForStatistics,
   fastBootstrapDistribution,
   provisionalIntervals,
+  parallelResamples,
 } from '../helpers/bootstrapReference';
-import { parallelResamples } from '../../../src/core/stats/parallelBootstrap';
 
 const FILES = {
   classification: 'examples/digits-lt/logreg.csv',

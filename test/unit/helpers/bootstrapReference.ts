@@ -10,11 +10,18 @@ import {
   percentileInterval,
   resampleColumns,
 } from '../../../src/core/stats/bootstrap';
-import { threadsFor } from '../../../src/core/stats/parallelBootstrap';
+import { ResamplePool, threadsFor, type ParallelResamplesOptions } from '../../../src/core/stats/parallelBootstrap';
 import { planIntervals } from '../../../src/core/stats/planIntervals';
 import { evaluateResamples, stratumPositions, type ResampleRange } from '../../../src/core/stats/resampleDraws';
 import { ResampleStream } from '../../../src/core/stats/resampleStream';
-import { rankingCiWorkerFile, userMeanPlan } from '../../../src/core/tasks/rankingCi';
+import {
+  rankingCiWorkerFile,
+  streamPlan,
+  userMeanJob,
+  userMeanStat,
+  type UserMeanPlanOptions,
+} from '../../../src/core/tasks/rankingCi';
+import type { ResamplingPlan } from '../../../src/core/stats/resamplingPlan';
 
 export interface BootstrapOptions {
   /** Number of resamples (≥ 1). */
@@ -228,6 +235,28 @@ export interface UserMeanCiOptions {
 }
 
 /**
+ * The {@link ResamplingPlan} of user means alone (`keys` of `perUser`): the units are the evaluated
+ * users, each key's statistic the mean of its users' values weighted by their multiplicities
+ * (users with an undefined value left out), drawn from the one sequential stream
+ * (stats/resampleStream.ts), on the ranking bootstrap threads (whose worker serves a plain
+ * `UserMeanJob` for it). The task's own plan, `rankingPlan` (tasks/rankingCi.ts), runs the same
+ * kernel under its families' statistics.
+ */
+export function userMeanPlan(
+  perUser: Record<string, Float64Array>,
+  keys: readonly string[],
+  n: number,
+  opts: UserMeanPlanOptions,
+): ResamplingPlan {
+  const job = userMeanJob(perUser, keys, n, opts.shared);
+  return {
+    ...streamPlan(n, opts.ids, [...keys], keys.length),
+    build: () => userMeanStat(job),
+    worker: { file: rankingCiWorkerFile(), job },
+  };
+}
+
+/**
  * Percentile intervals of the user means of `keys` (n users each in `perUser`; NaN = undefined
  * for that user, left out of that key's mean): one per key, null when fewer than half the
  * resamples define it — the plan of {@link userMeanPlan} run by `planIntervals`
@@ -255,4 +284,18 @@ export async function userMeanCis(
     threads: opts.threads,
     onWorkerFallback: opts.onWorkerFallback,
   });
+}
+
+/**
+ * Values of resamples first..first+nResamples-1, resample-major (`values[(b − first)·K + k]`): a
+ * {@link ResamplePool} used for one block and closed (the evaluation keeps one pool for all its
+ * blocks: stats/planIntervals.ts).
+ */
+export async function parallelResamples<J>(opts: ParallelResamplesOptions<J>): Promise<Float64Array> {
+  const pool = new ResamplePool({ ...opts, totalResamples: opts.nResamples });
+  try {
+    return await pool.run(opts.first ?? 0, opts.nResamples, opts.onResample);
+  } finally {
+    await pool.close();
+  }
 }

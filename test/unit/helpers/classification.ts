@@ -17,7 +17,7 @@ import type { MetricFamily } from '../../../src/core/results/types';
 import type { ClassificationRun, ClassificationStep } from '../../../src/core/tasks/classificationRun';
 import type { TaskContext } from '../../../src/core/tasks/types';
 import { closeRel } from './numericClose';
-import { probabilityTerms } from '../../../src/core/metrics/probabilityTerms';
+import { probabilityTerms } from './probabilityTerms';
 import type { ScoreKind } from '../../../src/core/metrics/scores';
 
 export function makeData(args: {

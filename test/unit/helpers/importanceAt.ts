@@ -10,7 +10,6 @@
 import {
   blockCounts,
   blocksAtOrAbove,
-  checkBinaryInputs,
   countsAtBlocks,
   curveAreas,
   scoreOrder,
@@ -25,6 +24,31 @@ export interface WeightOption {
 }
 
 const orNull = (v: number): number | null => (Number.isFinite(v) ? v : null);
+
+/**
+ * Checks that scores are finite, labels 0/1, weights finite and ≥ 0, and that the aligned arrays
+ * have the same length (the evaluation's reader checks its columns as it reads them).
+ */
+function checkBinaryInputs(
+  labels: ArrayLike<number>,
+  scores: ArrayLike<number>,
+  weights?: ArrayLike<number> | null,
+): void {
+  if (labels.length !== scores.length)
+    throw new RangeError(
+      `Expected \`labels\` and \`scores\` to have the same length, but got ${labels.length} and ${scores.length}.`,
+    );
+  if (weights && weights.length !== scores.length)
+    throw new RangeError(`Expected \`weights\` to have ${scores.length} entries, but got ${weights.length}.`);
+  for (let i = 0; i < scores.length; i++) {
+    if (!Number.isFinite(scores[i]))
+      throw new RangeError(`Expected finite scores, but got ${scores[i]} at index ${i}.`);
+    if (labels[i] !== 0 && labels[i] !== 1)
+      throw new RangeError(`Expected labels in {0, 1}, but got ${labels[i]} at index ${i}.`);
+    if (weights && !(weights[i] >= 0 && Number.isFinite(weights[i])))
+      throw new RangeError(`Expected finite non-negative weights, but got ${weights[i]} at index ${i}.`);
+  }
+}
 
 /** The inputs checked, their score order and the weighted counts per tied score block. */
 function curve(

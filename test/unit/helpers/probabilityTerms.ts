@@ -4,12 +4,26 @@
 import assert from 'node:assert/strict';
 import type { ResolvedConfig } from '../../../src/core/config/types';
 import { CONFIG_DEFAULTS } from '../../../src/core/config/types';
-import type { ClassificationData } from '../../../src/core/data/classificationData';
+import type { ClassificationData, ProbabilityTerms } from '../../../src/core/data/classificationData';
 import { Warnings } from '../../../src/core/diagnostics';
 import { loadClassification, type LoadedClassification } from '../../../src/core/io/loadClassification';
 import type { LoadClassificationOptions } from '../../../src/core/io/classificationColumns';
 import type { ParallelReadOptions } from '../../../src/core/io/parallelClassification';
-import { probabilityTerms } from '../../../src/core/metrics/probabilityTerms';
+import { emptyProbabilityTerms, reduceProbabilityRow } from '../../../src/core/metrics/probabilityTerms';
+import type { ScoreKind } from '../../../src/core/metrics/scores';
+
+/** The terms of every row of a row-major n×C probability matrix, row by row as the reader makes them. */
+export function probabilityTerms(
+  P: Float64Array,
+  labels: ArrayLike<number>,
+  C: number,
+  n: number,
+  scoreKind: ScoreKind,
+): ProbabilityTerms {
+  const t = emptyProbabilityTerms(n, scoreKind);
+  for (let i = 0; i < n; i++) reduceProbabilityRow(P, i * C, C, labels[i], t, i);
+  return t;
+}
 
 /** Row i's terms written out (nll, Brier, rank; the score of `kind`), independently of the core. */
 function slowTerms(p: number[], y: number, kind: string): [number, number, number, number] {

@@ -25,9 +25,8 @@
  *
  * @example
  *   // L = [a, b, c, d], R = {b, d}, K = 2:
- *   // recall = 1/2, precision = 1/2, ndcg = (1/log2 3) / (1 + 1/log2 3) ≈ 0.3869,
+ *   // recall = 1/2, precision = 1/2, ndcg = (1/log2 3) / (1 + 1/log2 3) ≈ 0.38685,
  *   // map (min) = (1/2)/2 = 0.25, hit_rate = 1, mrr = 1/2, r_precision = |{a, b} ∩ R|/2 = 1/2
- *   userMetrics(['a', 'b', 'c', 'd'], ['b', 'd'], { ks: [2] })['ndcg@2']; // ≈ 0.38685
  *
  * References:
  * - C. D. Manning, P. Raghavan, H. Schütze (2008). Introduction to Information Retrieval, chapter 8: Evaluation in
@@ -43,7 +42,6 @@
  *
  * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
-import type { RankedLists } from '../../data/rankingData';
 import { ListAccumulator } from './listAccumulator';
 
 export type Gain = 'linear' | 'exp';
@@ -121,21 +119,6 @@ export function checkCutoffs(ks: number[]): number[] {
   for (const k of ks)
     if (!Number.isInteger(k) || k < 1) throw new RangeError(`Expected \`k\` to hold positive integers, but got ${k}.`);
   return [...new Set(ks)].sort((a, b) => a - b);
-}
-
-/**
- * Evaluates every list in `lists` against `rel` (indexed by the list's user). See the module
- * comment for the definitions.
- */
-export function rankingAccuracy(lists: RankedLists, rel: RelevanceCsr, opts: AccuracyOptions): AccuracyResult {
-  const { evaluated, skipped } = splitEvaluated(lists.user, rel.offsets);
-  const acc = new AccuracyAccumulator(rel, evaluated.length, opts);
-  const { user, offsets, items } = lists;
-  for (let e = 0; e < evaluated.length; e++) {
-    const j = evaluated[e];
-    acc.add(user[j], items, offsets[j], offsets[j + 1] - offsets[j]);
-  }
-  return acc.result(evaluated, skipped);
 }
 
 /**
@@ -430,56 +413,4 @@ export class AccuracyAccumulator extends ListAccumulator {
     if (!this.keep) for (const key of Object.keys(perUser)) delete perUser[key];
     return { evaluated, skipped, perUser, means, curves, shorter: Array.from(this.shorter) };
   }
-}
-
-/**
- * The same metrics for one user given as plain ids (a convenience for examples and tests).
- * `relevant` is a list (grade 1 each) or an id → grade map. Returns null when the user has no
- * relevant item (it would be skipped). Repeated ids in `ranked` count once (first occurrence).
- */
-export function userMetrics(
-  ranked: string[],
-  relevant: string[] | Record<string, number>,
-  opts: { ks: number[]; gain?: Gain; mapNormaliser?: MapNormaliser },
-): Record<string, number> | null {
-  const index = new Map<string, number>();
-  const id = (s: string) => {
-    let k = index.get(s);
-    if (k === undefined) index.set(s, (k = index.size));
-    return k;
-  };
-  const seen = new Set<number>();
-  const items = Int32Array.from(
-    ranked.map((s) => {
-      const k = id(s);
-      if (seen.has(k)) return -1;
-      seen.add(k);
-      return k;
-    }),
-  );
-  const pairs: [number, number][] = Array.isArray(relevant)
-    ? relevant.map((s) => [id(s), 1])
-    : Object.entries(relevant).map(([s, g]) => [id(s), g]);
-  const firstOf = new Set<number>();
-  const pos = pairs.filter(([k, g]) => {
-    if (firstOf.has(k)) return false;
-    firstOf.add(k);
-    return g > 0;
-  });
-  const rel: RelevanceCsr = {
-    offsets: Int32Array.from([0, pos.length]),
-    items: Int32Array.from(pos.map((p) => p[0])),
-    grades: Float64Array.from(pos.map((p) => p[1])),
-  };
-  const lists: RankedLists = { user: Int32Array.from([0]), offsets: Int32Array.from([0, items.length]), items };
-  const r = rankingAccuracy(lists, rel, {
-    ks: opts.ks,
-    gain: opts.gain,
-    mapNormaliser: opts.mapNormaliser,
-    nItems: index.size,
-  });
-  if (r.evaluated.length === 0) return null;
-  const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(r.perUser)) out[k] = v[0];
-  return out;
 }

@@ -27,7 +27,7 @@
  *
  * @see docs/metrics/ranking.md — the definitions, conventions and worked examples.
  */
-import type { Embeddings, RankedLists, TrainData } from '../../data/rankingData';
+import type { Embeddings, TrainData } from '../../data/rankingData';
 import { ListAccumulator } from './listAccumulator';
 
 export interface EmbeddingMetricsResult {
@@ -48,20 +48,6 @@ interface EmbeddingOptions {
   items: Embeddings;
   users: Embeddings | null;
   train: TrainData | null;
-}
-
-export function embeddingMetrics(
-  lists: RankedLists,
-  evaluated: Int32Array,
-  opts: EmbeddingOptions,
-): EmbeddingMetricsResult {
-  const acc = new EmbeddingAccumulator(evaluated.length, opts);
-  const { user, offsets, items } = lists;
-  for (let e = 0; e < evaluated.length; e++) {
-    const j = evaluated[e];
-    acc.add(user[j], items, offsets[j], offsets[j + 1] - offsets[j]);
-  }
-  return acc.result();
 }
 
 /**

@@ -5,14 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  checkFactors,
-  factorTopK,
-  TopKScorer,
-  topKBuffers,
-  type FactorMatrix,
-} from '../../../../src/core/factors/topK';
+import { checkFactors, TopKScorer, topKBuffers, type FactorMatrix } from '../../../../src/core/factors/topK';
+import { parallelFactorTopK } from '../../../../src/core/factors/parallelTopK';
 import { CancelledError } from '../../../../src/core/diagnostics';
+import { factorTopK } from '../../helpers/factors';
 
 const mat = (rows: number[][], label: string): FactorMatrix => ({
   rows: rows.length,
@@ -137,12 +133,15 @@ test('heap equals a full sort on random integer factors (many ties)', () => {
   }
 });
 
-test('bad inputs: dimension mismatch and NaN name the file', () => {
+test('bad inputs: dimension mismatch and NaN name the file', async () => {
   assert.throws(
     () => checkFactors(mat([[1, 2]], 'user.npy'), mat([[1, 2, 3]], 'item.npy')),
     /item\.npy: expected 2 factors per item \(the number of columns of user\.npy\), got 3/,
   );
-  assert.throws(() => factorTopK(mat([[1, 2]], 'user.npy'), mat([[1, 2, 3]], 'item.npy'), { k: 1 }), /item\.npy/);
+  await assert.rejects(
+    parallelFactorTopK(mat([[1, 2]], 'user.npy'), mat([[1, 2, 3]], 'item.npy'), { k: 1, threads: 1 }),
+    /item\.npy/,
+  );
   assert.throws(
     () =>
       checkFactors(
@@ -159,17 +158,23 @@ test('bad inputs: dimension mismatch and NaN name the file', () => {
   );
 });
 
-test('progress and cancellation', () => {
+test('progress and cancellation (the scoring on the calling thread)', async () => {
   const seen: number[] = [];
   const g = golden.random;
-  factorTopK(mat(g.U, 'U'), mat(g.V, 'V'), {
+  await parallelFactorTopK(mat(g.U, 'U'), mat(g.V, 'V'), {
     k: 3,
     blockUsers: 16,
+    threads: 1,
     progress: { report: (_s, done) => seen.push(done) },
   });
-  assert.deepEqual(seen, [16, 32, 40]);
-  assert.throws(
-    () => factorTopK(mat(g.U, 'U'), mat(g.V, 'V'), { k: 3, progress: { isCancelled: () => true } }),
+  // users scored, reported as each block of 16 ends (the end may be reported again as the last claim finds no block left)
+  assert.deepEqual([...new Set(seen)], [16, 32, 40]);
+  assert.deepEqual(
+    seen,
+    [...seen].sort((a, b) => a - b),
+  );
+  await assert.rejects(
+    parallelFactorTopK(mat(g.U, 'U'), mat(g.V, 'V'), { k: 3, threads: 1, progress: { isCancelled: () => true } }),
     CancelledError,
   );
 });

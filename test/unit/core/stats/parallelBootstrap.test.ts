@@ -7,8 +7,8 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundledWorker } from '../../helpers/bundledWorker';
+import { parallelResamples } from '../../helpers/bootstrapReference';
 import {
-  parallelResamples,
   ResamplePool,
   splitBlock,
   StartedResampleWorkers,

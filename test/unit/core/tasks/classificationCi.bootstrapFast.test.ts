@@ -15,7 +15,7 @@ import { ciResampleStat, ciWorkerFile, sortedCiJob } from '../../../../src/core/
 import { intervalsOfValues } from '../../../../src/core/stats/planIntervals';
 import { percentileInterval } from '../../../../src/core/stats/bootstrap';
 import { drawResample, evaluateResamples } from '../../../../src/core/stats/resampleDraws';
-import { parallelResamples } from '../../../../src/core/stats/parallelBootstrap';
+import { parallelResamples } from '../../helpers/bootstrapReference';
 import { bundledWorker } from '../../helpers/bundledWorker';
 import type { ResolvedConfig } from '../../../../src/core/config/types';
 import { config, randomData, runClassificationSteps } from '../../helpers/classification';

@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluateFile } from '../../../../../src/core/evaluate';
 import { readFactorMatrix } from '../../../../../src/core/io/ranking/factors';
-import { factorTopK } from '../../../../../src/core/factors/topK';
-import { npyFloat64 } from '../../../helpers/factors';
+import { factorTopK, npyFloat64 } from '../../../helpers/factors';
 
 const SRC = join(__dirname, '../../../../golden/factor-formats');
 const golden = (

@@ -2,15 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  rankingAccuracy,
-  userMetrics,
-  type Gain,
-  type MapNormaliser,
-} from '../../../../../src/core/metrics/ranking/accuracy';
+import type { Gain, MapNormaliser } from '../../../../../src/core/metrics/ranking/accuracy';
 import type { RankedLists } from '../../../../../src/core/data/rankingData';
 import { createRng } from '../../../../../src/core/stats/rng';
 import { closeAbs as close } from '../../../helpers/numericClose';
+import { rankingAccuracy, userMetrics } from '../../../helpers/rankingAccuracy';
 
 const log2 = Math.log2;
 
@@ -31,7 +27,7 @@ test('hand-computed: L = [a, b, c, d], R = {b, d}', () => {
   close(m.mrr, 1 / 2);
 });
 
-test('TSDoc example of userMetrics holds', () => {
+test('the TSDoc example of accuracy.ts holds', () => {
   close(userMetrics(['a', 'b', 'c', 'd'], ['b', 'd'], { ks: [2] })!['ndcg@2'], 0.38685280723454163, 1e-12);
 });
 

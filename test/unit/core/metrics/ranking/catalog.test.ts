@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Embeddings, RankedLists, TrainData } from '../../../../../src/core/data/rankingData';
 import { catalogMetrics } from '../../../../../src/core/metrics/ranking/catalog';
 import { meanDefined } from '../../../../../src/core/metrics/ranking/evaluateLists';
-import { embeddingMetrics } from '../../../../../src/core/metrics/ranking/embedding';
+import { EmbeddingAccumulator, type EmbeddingMetricsResult } from '../../../../../src/core/metrics/ranking/embedding';
 import { idOrderRank, popularityOrder } from '../../../../../src/core/metrics/ranking/baselines';
 import { popularityLists, randomLists } from '../../../helpers/baselineLists';
 import {
@@ -15,6 +15,18 @@ import {
 } from '../../../../../src/core/metrics/ranking/perUser';
 import { createRng } from '../../../../../src/core/stats/rng';
 import { closeAbs as close } from '../../../helpers/numericClose';
+
+/** The embedding metrics of the evaluated lists, added one by one as the evaluation adds them. */
+function embeddingMetrics(
+  lists: RankedLists,
+  evaluated: Int32Array,
+  opts: ConstructorParameters<typeof EmbeddingAccumulator>[1],
+): EmbeddingMetricsResult {
+  const acc = new EmbeddingAccumulator(evaluated.length, opts);
+  for (const j of evaluated)
+    acc.add(lists.user[j]!, lists.items, lists.offsets[j]!, lists.offsets[j + 1]! - lists.offsets[j]!);
+  return acc.result();
+}
 
 function listsOf(rows: number[][]): RankedLists {
   const offsets = [0];

@@ -5,9 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rankingAccuracy, userMetrics, type RelevanceCsr } from '../../../../../src/core/metrics/ranking/accuracy';
+import type { RelevanceCsr } from '../../../../../src/core/metrics/ranking/accuracy';
 import type { RankedLists } from '../../../../../src/core/data/rankingData';
 import { closeAbs as close } from '../../../helpers/numericClose';
+import { rankingAccuracy, userMetrics } from '../../../helpers/rankingAccuracy';
 
 const rp = (ranked: string[], relevant: string[] | Record<string, number>): number | undefined =>
   userMetrics(ranked, relevant, { ks: [1] })?.r_precision;
