@@ -84,17 +84,32 @@ export interface SplitInfo {
   metricsOn: 'test' | 'all';
 }
 
-/** A series of (x, y) points with named extra columns; kept columnar for size. */
-export interface Curve {
+/**
+ * A series of (x, y) points with named extra columns; kept columnar for size. `E` names the extra
+ * columns: a curve of {@link ResultCurves} has the names its writer gives (each curve's entry
+ * there), a curve read generically (a later version's, a chart of any curve) any name.
+ */
+export interface Curve<E extends string = string> {
   /** What x and y are, e.g. `coverage` / `risk`. */
   x: string;
   y: string;
   xs: number[];
   ys: number[];
-  /** Extra aligned columns (e.g. `threshold`, `risk_balanced`). */
-  extra?: Record<string, (number | null)[]>;
+  /** Extra aligned columns (e.g. `threshold`, `risk_balanced`), one value per point. */
+  extra?: CurveExtra<E>;
   note?: string;
 }
+
+/**
+ * The extra columns of a {@link Curve} by name: any name when `E` is `string`; otherwise the names
+ * of `E`, each optional, and the families of names of `E` (`error_group.${string}`: one column per
+ * group), as an index signature over the family.
+ */
+export type CurveExtra<E extends string> = string extends E
+  ? Record<string, (number | null)[]>
+  : { [K in Exclude<E, `${string}.${string}`>]?: (number | null)[] } & {
+      [K in Extract<E, `${string}.${string}`>]: (number | null)[];
+    };
 
 export interface PerClassRow {
   class: string;
@@ -370,24 +385,35 @@ export type MetricVsKCurveName = `metricVsK.${MetricVsKMetric}`;
  * metric-vs-K curves are a family of names, one per {@link MetricVsKMetric}, so a name made from a
  * metric (`` `metricVsK.${m}` ``) is checked by the compiler like a literal one.
  */
-export interface ResultCurves extends Record<MetricVsKCurveName, Curve> {
-  /** Selective: the exact risk–coverage curve (x coverage, y selective risk). */
-  riskCoverage: Curve;
-  /** Selective: the 101-point risk–coverage grid of the `*_grid101` keys. */
-  riskCoverageGrid101: Curve;
-  /** Selective: the rejection-cost sweep. */
-  costSweep: Curve;
-  /** Calibration: the reliability diagram's points. */
-  reliability: Curve;
+export interface ResultCurves extends Record<MetricVsKCurveName, Curve<MetricVsKColumn>> {
+  /**
+   * Selective: the exact risk–coverage curve (x coverage, y selective risk); per point the score
+   * threshold, the rows accepted, with groups the balanced and worst-group risks and each group's
+   * error, with calibration the ECE of the accepted rows.
+   */
+  riskCoverage: Curve<'threshold' | 'accepted' | GroupRiskColumn | `error_group.${string}` | 'ece_accepted'>;
+  /** Selective: the 101-point risk–coverage grid of the `*_grid101` keys; per point the rows accepted. */
+  riskCoverageGrid101: Curve<'accepted' | GroupRiskColumn>;
+  /** Selective: the rejection-cost sweep; per cost the threshold, the risk and the loss of Chow's rule. */
+  costSweep: Curve<'threshold' | 'risk' | 'loss' | GroupRiskColumn>;
+  /** Calibration: the reliability diagram's points; per bin its rows and its score range. */
+  reliability: Curve<'count' | 'lo' | 'hi'>;
   /** Importance-weighted binary: precision against recall, weighted and unweighted. */
-  pr: Curve;
-  pr_unweighted: Curve;
+  pr: Curve<BinaryCurveColumn>;
+  pr_unweighted: Curve<BinaryCurveColumn>;
   /** Importance-weighted binary: ROC, weighted and unweighted. */
-  roc: Curve;
-  roc_unweighted: Curve;
-  /** Evolving: accuracy against the shift of the test distribution. */
-  shift: Curve;
+  roc: Curve<BinaryCurveColumn>;
+  roc_unweighted: Curve<BinaryCurveColumn>;
+  /** Evolving: accuracy against the shift of the test distribution; per point the step, α and the JS divergence. */
+  shift: Curve<'t' | 'alpha' | 'js'>;
 }
+
+/** The extra columns of a metric-vs-K curve: the baselines' values at each K (with train). */
+export type MetricVsKColumn = 'popularity' | 'random';
+/** The extra columns of the selective curves with groups: the balanced and the worst group's risk. */
+export type GroupRiskColumn = 'risk_balanced' | 'risk_worst';
+/** The extra columns of the importance-weighted PR and ROC curves: the score threshold of each point, F1 where written. */
+export type BinaryCurveColumn = 'threshold' | 'f1';
 
 /** A curve's name. */
 export type CurveName = keyof ResultCurves;

@@ -37,7 +37,7 @@ import {
   type SelectiveResampler,
   type SelectiveResampleValues,
 } from '../metrics/selectiveResample';
-import type { Curve, OperatingPointRow } from '../results/types';
+import type { OperatingPointRow, ResultCurves } from '../results/types';
 import type {
   AcceptanceRule,
   ClassificationFamily,
@@ -859,7 +859,7 @@ const selectiveTables = (run: ClassificationRun, ctx: TaskContext, drawn: Select
       keep.length < nb
         ? `; ${keep.length} of its ${nb} points are stored (evenly spaced by index, plus the configured operating point), each exact`
         : '';
-    const curve: Curve = {
+    const curve: ResultCurves['riskCoverage'] = {
       x: 'coverage',
       y: 'risk',
       xs: keep.map((i) => c.coverage[i]),
@@ -878,7 +878,7 @@ const selectiveTables = (run: ClassificationRun, ctx: TaskContext, drawn: Select
     results.curve('riskCoverage', curve);
     const gp = grid101Points(s.rows);
     if (gp) {
-      const grid: Curve = {
+      const grid: ResultCurves['riskCoverageGrid101'] = {
         x: 'coverage',
         y: 'risk',
         xs: Array.from(gp.xs),
@@ -903,7 +903,7 @@ const selectiveTables = (run: ClassificationRun, ctx: TaskContext, drawn: Select
       );
     }
     const sw = costSweep(s.rows, grid, { probability: s.isProbability });
-    const sweep: Curve = {
+    const sweep: ResultCurves['costSweep'] = {
       x: 'rejection cost',
       y: 'coverage',
       xs: Array.from(sw.cost),

@@ -18,7 +18,7 @@ import {
   type ScoreOrder,
 } from '../metrics/binaryCurve';
 import { IW_KEYS, sortedResampler, type IwKey } from '../metrics/importance';
-import type { Curve, CurveName, MetricValue, ResultTables } from '../results/types';
+import type { BinaryCurveColumn, Curve, MetricValue, ResultTables } from '../results/types';
 import { directionOf } from '../results/directions';
 import type { ResamplingPlan } from '../stats/resamplingPlan';
 import { familyKeyValues, familyResampledKeys, type FamilyRecord, type TaskFamily } from './taskFamily';
@@ -64,7 +64,7 @@ const CONVENTION: Record<IwKey, (t: number) => string> = {
   error_rate: (t) => `(FP+FN)/Σw = 1 − weighted accuracy at score ≥ ${t}, as 1 − sklearn accuracy_score(sample_weight)`,
 };
 
-function toCurve(p: CurvePoints | null, x: string, y: string, note: string): Curve | null {
+function toCurve(p: CurvePoints | null, x: string, y: string, note: string): Curve<BinaryCurveColumn> | null {
   if (!p) return null;
   return { x, y, xs: p.x, ys: p.y, extra: { threshold: p.threshold, ...(p.f1 ? { f1: p.f1 } : {}) }, note };
 }
@@ -94,7 +94,7 @@ export const importanceFamily: IwFamily = {
     const { results } = ctx;
     const cw = blockCounts(so, data.labels, run.weights);
     const cu = blockCounts(so, data.labels, null);
-    const curves: [CurveName, Curve | null][] = [
+    const curves: ['pr' | 'pr_unweighted' | 'roc' | 'roc_unweighted', Curve<BinaryCurveColumn> | null][] = [
       [
         'pr',
         toCurve(

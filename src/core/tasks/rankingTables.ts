@@ -15,7 +15,7 @@ import {
   type Histogram,
 } from '../metrics/ranking/perUser';
 import { METRIC_VS_K_METRICS, metricVsKCurve } from '../results/curves';
-import type { Curve } from '../results/types';
+import type { MetricVsKCurveName, ResultCurves } from '../results/types';
 import { rankingBaselinesFamily } from './rankingBaselinesFamily';
 import { RANKING_FAMILIES } from './rankingFamilies';
 import { rankingItemMapFamily } from './rankingItemMapFamily';
@@ -60,7 +60,7 @@ export const rankingCurvesFamily: RankingTaskFamily = {
     const curves = run.evaluation.curves;
     const xs = Array.from({ length: depth }, (_, i) => i + 1);
     for (const m of METRIC_VS_K_METRICS) {
-      const c: Curve = {
+      const c: ResultCurves[MetricVsKCurveName] = {
         x: 'K',
         y: m,
         xs,

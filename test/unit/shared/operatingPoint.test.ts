@@ -75,7 +75,8 @@ test('results written without the operating-point columns: no explorer, a note s
   const r = await evaluateFile('examples/cifar100-lt-like/logreg.csv', { overrides: { bootstrap: { n: 0 } } });
   const old = structuredClone(r);
   const ex = old.curves.riskCoverage!.extra!;
-  for (const k of Object.keys(ex)) if (k !== 'threshold' && k !== 'risk_balanced' && k !== 'risk_worst') delete ex[k];
+  for (const k of Object.keys(ex) as (keyof typeof ex)[])
+    if (k !== 'threshold' && k !== 'risk_balanced' && k !== 'risk_worst') delete ex[k];
   assert.equal(operatingPointModel(old), undefined);
   assert.match(explorerMissingNote(old)!, /Re-evaluate to explore thresholds/);
   const tab = buildReportModel(old).tabs.find((t) => t.id === 'selective')!;

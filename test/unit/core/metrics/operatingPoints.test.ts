@@ -174,7 +174,7 @@ test('riskCoverage in the results: accepted, error_group.<g>, ece_accepted; the 
     'error_group.head',
     'error_group.tail',
     'ece_accepted',
-  ])
+  ] as const)
     assert.equal(ex[k]?.length, c.xs.length, k);
   // the last point accepts every row
   assert.equal(ex.accepted![c.xs.length - 1], 400);

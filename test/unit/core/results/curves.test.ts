@@ -2,8 +2,8 @@
  * The names of the curves (ResultCurves) are the ones the schema knows: the compiler refuses a name
  * outside the map (a literal or one made from a metric), every declared name passes the schema with
  * the shape of a curve and is refused without it, a name of a later version passes as it always
- * has (with the shape of a curve) and is read only through otherCurves, and the lint keeps readers
- * from casting the curves.
+ * has (with the shape of a curve) and is read only through otherCurves, each curve's extra columns
+ * are named by its entry of the map, and the lint keeps readers from casting the curves.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -71,6 +71,33 @@ test('the compiler refuses a curve name outside the map, literal or made from a 
   assert.deepEqual(ys, [0.5, 0.25]);
   const wanted: (keyof ResultCurves)[] = ['riskCoverage', 'metricVsK.ndcg'];
   assert.deepEqual(Object.keys(b.curves), [...wanted, 'riskcoverage', 'metricVsK.mrr']);
+});
+
+test('each curve names its extra columns: the compiler checks a writer and a reader of a column', () => {
+  const b = new ResultsBuilder();
+  b.curve('riskCoverage', {
+    ...line('risk'),
+    extra: { threshold: [0.9, 0.1], accepted: [1, 2], 'error_group.tail': [0, 1] },
+  });
+  b.curve('reliability', { ...line('accuracy'), extra: { count: [3, 4], lo: [0, 0.5], hi: [0.5, 1] } });
+  b.curve('metricVsK.ndcg', { ...line('ndcg'), extra: { popularity: [0.1, 0.2], random: [0, 0.1] } });
+  // @ts-expect-error — `f1` is a column of the PR and ROC curves, not of the risk–coverage curve
+  b.curve('costSweep', { ...line('coverage'), extra: { f1: [0, 1] } });
+  // @ts-expect-error — a misspelt column
+  b.curve('shift', { ...line('accuracy'), extra: { alfa: [0, 1] } });
+  const r = { curves: b.curves };
+  // Typed: a reader gets a column by its name, absent when the run did not write it.
+  const threshold: (number | null)[] | undefined = curveOf(r, 'riskCoverage')?.extra?.threshold;
+  assert.deepEqual(threshold, [0.9, 0.1]);
+  assert.deepEqual(curveOf(r, 'riskCoverage')?.extra?.['error_group.tail'], [0, 1]);
+  assert.equal(curveOf(r, 'riskCoverage')?.extra?.risk_balanced, undefined);
+  assert.deepEqual(curveOf(r, 'metricVsK.ndcg')?.extra?.random, [0, 0.1]);
+  // @ts-expect-error — a reader cannot ask for a column its curve does not have
+  const none = curveOf(r, 'reliability')?.extra?.threshold;
+  assert.equal(none, undefined);
+  // Read generically (a later version's curve), a curve has any column.
+  const generic: Curve = { ...line('y'), extra: { anything: [1, 2] } };
+  assert.deepEqual(generic.extra?.anything, [1, 2]);
 });
 
 test('every declared curve passes the schema with the shape of a curve and is refused without it', () => {

@@ -141,7 +141,7 @@ test('runClassification: evolving family and shift curve when every class has ro
     curve.xs,
   ); // sorted by δ
   assert.deepEqual([...(curve.extra!.t as number[])].sort(), [1, 2, 3]);
-  assert.ok(curve.extra!.js.every((x) => x !== null && x >= 0 && x <= Math.log(2)));
+  assert.ok(curve.extra!.js!.every((x) => x !== null && x >= 0 && x <= Math.log(2)));
   // The note is the chart's caption: it names the table's column, not a field of the results JSON.
   assert.match(curve.note!, /the js column beside it is the true Jensen–Shannon divergence/);
   assert.doesNotMatch(curve.note!, /extra\./);

@@ -146,7 +146,7 @@ test('an empty group at the operating point: 1.0 with a warning; group table; cu
   assert.equal(t[0].coverage, 0);
   const rc = ctx.results.curves.riskCoverage!;
   assert.equal(rc.xs[rc.xs.length - 1], 1);
-  assert.equal(rc.extra!.risk_balanced.length, rc.xs.length);
+  assert.equal(rc.extra!.risk_balanced!.length, rc.xs.length);
   assert.equal(ctx.results.curves.costSweep!.xs.length, 81);
   assert.equal(ctx.results.tables.reliability!.length, 15);
   assert.ok(ctx.results.curves.reliability!.xs.length > 0);

@@ -76,8 +76,8 @@ test('curves, per-user tables and perItem', async () => {
     assert.deepEqual(c.xs, [1, 2, 3]);
     assert.equal(c.ys[0], r.metrics[`${m}@1`].value);
     assert.equal(c.ys[2], r.metrics[`${m}@3`].value);
-    assert.equal(c.extra!.popularity[2], r.baselines!.popularity[`${m}@3`].value);
-    assert.equal(c.extra!.random[0], r.baselines!.random[`${m}@1`].value);
+    assert.equal(c.extra!.popularity![2], r.baselines!.popularity[`${m}@3`].value);
+    assert.equal(c.extra!.random![0], r.baselines!.random[`${m}@1`].value);
   }
   const hist = r.tables.perUserHistograms!;
   assert.equal(
