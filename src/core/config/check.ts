@@ -6,7 +6,7 @@
  * cannot state readably): `trainCounts` vs `classWeights`, `acceptThreshold` vs `targetCoverage`,
  * `shotThresholds.few ≤ many`.
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createHash } from 'node:crypto';
 import configSchema from '../../../schemas/eval-lens.config.schema.json';
 import AJV_OPTIONS from './ajvOptions.json';
@@ -57,13 +57,17 @@ let compiled: ValidateFunction | undefined;
  * before every build, typecheck and unit test run): compiling the schema at the first check took
  * 60–70 ms of every process's first evaluation. Should that file lag behind the schema or the
  * options (edited since it was made), the schema is compiled here, as before: slower, never stale.
+ * Only then is ajv loaded: its compiler is a quarter of a megabyte of code that a process checking
+ * its config with the precompiled validator would otherwise compile and run at its start.
  */
 function validator(): ValidateFunction {
   if (compiled) return compiled;
-  compiled =
-    configValidatorKey() === compiledFrom
-      ? (precompiledValidator as ValidateFunction)
-      : new Ajv(AJV_OPTIONS).compile(CONFIG_SCHEMA);
+  if (configValidatorKey() === compiledFrom) compiled = precompiledValidator as ValidateFunction;
+  else {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on this path only
+    const { default: Ajv } = require('ajv') as typeof import('ajv');
+    compiled = new Ajv(AJV_OPTIONS).compile(CONFIG_SCHEMA);
+  }
   return compiled;
 }
 

@@ -20,7 +20,6 @@ import type { EvalConfig, Task } from '../config/types';
 import { cannotOpen } from './table';
 import { formatOf } from './format';
 import { findColumn } from './columns';
-import { parquetColumnNames, readParquetMetadata } from './parquet';
 
 const PEEK = 64 * 1024;
 
@@ -89,8 +88,11 @@ export async function detectTask(path: string, config: EvalConfig): Promise<Task
   if (config.task) return config.task;
   const format = formatOf(path);
   if (format === 'npz') return 'classification';
-  if (format === 'parquet')
+  if (format === 'parquet') {
+    // loaded for a Parquet file only, as readTable loads its reader
+    const { parquetColumnNames, readParquetMetadata } = await import('./parquet');
     return taskOfKeys(parquetColumnNames(await readParquetMetadata(path)), config) ?? 'classification';
+  }
   const text = await peek(path);
   if (format === 'jsonl' || format === 'json') {
     const keys = firstObjectKeys(text, format);

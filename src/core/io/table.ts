@@ -25,8 +25,6 @@ import { StringDecoder } from 'node:string_decoder';
 import Papa from 'papaparse';
 import { CancelledError, EvalLensError, fail, type Progress } from '../diagnostics';
 import { detectFormat, type TableFormat } from './format';
-import { readParquet } from './parquet';
-import { readNpz } from './npz';
 import { tooDeepAt, TOO_DEEP } from '../config/jsonDepth';
 import { COMMA, CR, LF, QUOTE, SPACE, TAB } from './bytes';
 import { JsonSyntaxError, parseJsonWithLocations } from '../config/jsonWithLocations';
@@ -86,8 +84,10 @@ export async function readTable(
   if (format === 'csv' || format === 'tsv')
     rows = await readDelimited(path, format === 'tsv' ? '\t' : ',', size, sink, opts);
   else if (format === 'jsonl') rows = await readJsonLines(path, size, sink, opts.progress);
-  else if (format === 'parquet') rows = await readParquet(path, sink, opts.progress);
-  else if (format === 'npz') rows = await readNpz(path, sink, opts);
+  // The Parquet and .npz readers (with their decompressors) are loaded only for such a file: a
+  // process reading a CSV does not compile or run their modules (docs/benchmarks.md, "Scaling").
+  else if (format === 'parquet') rows = await (await import('./parquet')).readParquet(path, sink, opts.progress);
+  else if (format === 'npz') rows = await (await import('./npz')).readNpz(path, sink, opts);
   else rows = await readJsonDocument(path, sink, opts.progress);
   return { format, rows };
 }
