@@ -2,9 +2,10 @@
 // webview. `vscode` stays external (the host provides it); the webview is bundled for the browser.
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { generateConfigValidator } from './gen-config-validator.mjs';
 import { generateByteCopies } from './gen-byte-copies.mjs';
+import { coreSurface } from './core-surface-imports.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -22,7 +23,7 @@ const asciiOnly = {
   setup(build) {
     build.onEnd(async (result) => {
       for (const file of Object.keys(result.metafile?.outputs ?? {})) {
-        if (!file.endsWith('.js')) continue;
+        if (!/\.m?js$/.test(file)) continue;
         const text = await readFile(file, 'utf8');
         // eslint-disable-next-line no-control-regex
         if (!/[^\x00-\x7f]/.test(text)) continue;
@@ -46,8 +47,57 @@ const node = {
   logLevel: 'warning',
 };
 
+/**
+ * The CLI as ES modules split at its dynamic imports (src/cli/main.ts: one per subcommand; the
+ * core's task runners and its Parquet and .npz readers): dist/cli.mjs and its parts dist/cli-*.mjs,
+ * each read and compiled only when a command needs it. In one CommonJS bundle every module's code
+ * was parsed, compiled and run at the start of every command: about 20 MB beside Node.js's 40
+ * before the first row was read (docs/benchmarks.md, "Scaling"). The parts sit beside the worker
+ * scripts, which the core finds beside itself (`__dirname`, defined here for ES modules, as is
+ * `require` for the CommonJS packages bundled). dist/cli.js, which bin/eval-lens.js and the
+ * scripts run, loads dist/cli.mjs. The parts of a previous build are removed first (their names
+ * carry a hash of their content).
+ */
+const cliParts = {
+  name: 'cli-parts',
+  setup(build) {
+    build.onStart(async () => {
+      if (!existsSync('dist')) return;
+      for (const f of await readdir('dist'))
+        if (/^cli(-[A-Z0-9]+)?\.mjs(\.map)?$/.test(f)) await rm(`dist/${f}`, { force: true });
+    });
+    build.onEnd(async (result) => {
+      if (result.errors.length > 0) return;
+      await writeFile(
+        'dist/cli.js',
+        "'use strict';\n// The Eval Lens CLI is dist/cli.mjs and its parts (scripts/build.mjs).\nimport('./cli.mjs');\n",
+      );
+    });
+  },
+};
+const cli = {
+  ...node,
+  plugins: [coreSurface, cliParts, ...node.plugins],
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outdir: 'dist',
+  format: 'esm',
+  splitting: true,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'cli-[hash]',
+  banner: {
+    js: [
+      "import { createRequire as __createRequire } from 'node:module';",
+      "import { fileURLToPath as __fileURLToPath } from 'node:url';",
+      "import { dirname as __dirnameOf } from 'node:path';",
+      'const require = __createRequire(import.meta.url);',
+      'const __filename = __fileURLToPath(import.meta.url);',
+      'const __dirname = __dirnameOf(__filename);',
+    ].join(' '),
+  },
+};
+
 const entries = [
-  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist' },
+  cli,
   { ...node, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   { ...node, entryPoints: { worker: 'src/extension/worker.ts' }, outdir: 'dist', external: ['vscode'] },
   // the long-lived row inspection worker (one per window, while a report is open)

@@ -21,13 +21,12 @@ import { foldsCsvRows, foldsMarkdown, formatFoldsTable } from '../core';
 import { formatOperatingPointsTable, operatingPointsMarkdown } from '../core';
 import { addConfigFlags, configFromFlags } from './configFlags';
 import { TOOL_VERSION } from '../core';
-import { HTML_THEMES, type HtmlTheme } from '../shared/exportHtml';
-import { exportReport } from '../shared/exportReport';
+import { HTML_THEMES, type HtmlTheme } from '../shared/htmlTheme';
 import { UsageError } from './errors';
 import { helpTail } from './help';
 import { formatSliceTable } from './sliceTable';
 import { addFindSlicesOptions, finderOptions, withFoundSlices, type FindSlicesFlags } from './findSlices';
-import { findSlicesInFile, type FileSliceFinderResult } from '../core';
+import type { FileSliceFinderResult } from '../core';
 
 export const FORMATS = ['table', 'json', 'markdown', 'csv'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
@@ -165,7 +164,8 @@ export function registerEvaluate(program: Command): void {
     if (html) {
       await writeAtomically(
         html,
-        exportReport({ kind: 'results', results }, 'html', {
+        // the report's writers are loaded only for --html
+        (await import('../shared/exportReport')).exportReport({ kind: 'results', results }, 'html', {
           generator: `Eval Lens ${TOOL_VERSION}`,
           theme: opts.theme,
         }),
@@ -174,7 +174,7 @@ export function registerEvaluate(program: Command): void {
       process.stderr.write(`Report written to ${isInside(cwd, html) ? relative(cwd, html) : html}\n`);
     }
     const found: FileSliceFinderResult | null = finder
-      ? await findSlicesInFile(file, { configPath, overrides, root, ...finder })
+      ? await (await import('./sliceFinding')).findSlicesInFile(file, { configPath, overrides, root, ...finder })
       : null;
     const maxWidth = process.stdout.isTTY ? process.stdout.columns : undefined;
     // with --find-slices, JSON is {"results": …, "foundSlices": …} and CSV the found slices

@@ -1,20 +1,38 @@
 /**
- * The `eval-lens` command (bundled to dist/cli.js; bin/eval-lens.js loads it). One module per
- * subcommand registers itself here with one line. Exit codes: src/cli/errors.ts, docs/cli.md.
+ * The `eval-lens` command (bundled to dist/cli.mjs and its parts, which dist/cli.js loads;
+ * bin/eval-lens.js loads that). One module per subcommand registers itself: one line here.
+ * Exit codes: src/cli/errors.ts, docs/cli.md.
  */
 import { Command } from 'commander';
 import { TOOL_VERSION } from '../core';
 import { EXIT, reportError } from './errors';
-import { registerEvaluate } from './evaluate';
-import { registerCompare } from './compare';
-import { registerRows } from './rows';
-import { registerDiff } from './diff';
-import { registerReport } from './report';
-import { registerExplain } from './explain';
-import { registerPartial } from './partial';
-import { registerMerge } from './merge';
 
-export function createProgram(): Command {
+/**
+ * The subcommands, in the order of `eval-lens help`: each one's module (its options, and the code
+ * it runs) is loaded when it is needed. The bundle is split at these imports (scripts/build.mjs),
+ * so `eval-lens evaluate` neither reads nor compiles the code of `compare`, `rows`, `report` and
+ * the others, nor builds what their modules make at load: about 10 MB less memory in every run
+ * (docs/benchmarks.md, "Scaling").
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<(program: Command) => void>>> = {
+  evaluate: async () => (await import('./evaluate')).registerEvaluate,
+  compare: async () => (await import('./compare')).registerCompare,
+  rows: async () => (await import('./rows')).registerRows,
+  diff: async () => (await import('./diff')).registerDiff,
+  report: async () => (await import('./report')).registerReport,
+  explain: async () => (await import('./explain')).registerExplain,
+  partial: async () => (await import('./partial')).registerPartial,
+  merge: async () => (await import('./merge')).registerMerge,
+};
+
+/**
+ * The program for the command line `argv`. When it names a subcommand, only that one is
+ * registered: what commander does then (its options, help, errors) does not depend on the others.
+ * Without one (`--help`, `help …`, a mistyped name, nothing) every subcommand is, for the list and
+ * the suggestions; `--version` first needs none. The program's own options take no value, so the
+ * first word that is not an option is the subcommand's name.
+ */
+export async function createProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('eval-lens')
     .description(
       'Evaluate ML prediction files: metrics with confidence intervals, long-tail breakdowns, selective and calibration curves, importance-weighted PR, ranking metrics.',
@@ -26,15 +44,14 @@ export function createProgram(): Command {
     .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'eval-lens: ')) })
     .showHelpAfterError('(run `eval-lens help <command>` for usage)')
     .showSuggestionAfterError(true);
-  // Subcommands: one line each.
-  registerEvaluate(program);
-  registerCompare(program);
-  registerRows(program);
-  registerDiff(program);
-  registerReport(program);
-  registerExplain(program);
-  registerPartial(program);
-  registerMerge(program);
+  const named = argv.slice(2).find((a) => !a.startsWith('-'));
+  const names =
+    named !== undefined && Object.hasOwn(COMMANDS, named)
+      ? [named]
+      : argv[2] === '-V' || argv[2] === '--version'
+        ? []
+        : Object.keys(COMMANDS);
+  for (const register of await Promise.all(names.map((n) => COMMANDS[n]!()))) register(program);
   return program;
 }
 
@@ -51,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   });
   try {
-    const program = createProgram();
+    const program = await createProgram(argv);
     if (argv.length <= 2) {
       program.outputHelp({ error: true });
       return EXIT.usage;

@@ -10,7 +10,7 @@ import { Option, type Command } from 'commander';
 import { EvalLensError } from '../core';
 import { jsonSyntaxError } from '../core';
 import { TOOL_VERSION } from '../core';
-import { HTML_THEMES, type HtmlTheme } from '../shared/exportHtml';
+import { HTML_THEMES, type HtmlTheme } from '../shared/htmlTheme';
 import {
   exportReport,
   REPORT_FORMATS,

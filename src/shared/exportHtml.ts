@@ -8,16 +8,15 @@
 import { chartToSvg, escapeXml as esc } from './svgChart';
 import { DASH_PATTERNS, type CardModel, type ReportModel, type TableModel } from './model';
 import { formatCell } from './tableText';
+import type { HtmlTheme } from './htmlTheme';
+
+export { HTML_THEMES, type HtmlTheme } from './htmlTheme';
 
 /** Light and dark palettes: every series colour keeps a contrast of at least 3:1 with the background. */
 const LIGHT =
   '--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--border:#d1d9e0;--blue:#0969da;--red:#cf222e;--green:#1a7f37;--yellow:#9a6700;--orange:#bc4c00;--purple:#8250df;--foreground:#1f2328';
 const DARK =
   '--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#151b23;--border:#3d444d;--blue:#4493f8;--red:#f85149;--green:#3fb950;--yellow:#d29922;--orange:#db6d28;--purple:#ab7df8;--foreground:#e6edf3';
-
-/** `auto` follows the reader's system setting (prefers-color-scheme); `light` / `dark` fix it. */
-export type HtmlTheme = 'auto' | 'light' | 'dark';
-export const HTML_THEMES: readonly HtmlTheme[] = ['auto', 'light', 'dark'];
 
 function themeCss(theme: HtmlTheme): string {
   if (theme === 'light') return `:root{color-scheme:light;${LIGHT}}`;
