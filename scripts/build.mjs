@@ -56,7 +56,7 @@ const node = {
  * scripts, which the core finds beside itself (`__dirname`, defined here for ES modules, as is
  * `require` for the CommonJS packages bundled). dist/cli.js, which bin/eval-lens.js and the
  * scripts run, loads dist/cli.mjs. The parts of a previous build are removed first (their names
- * carry a hash of their content).
+ * carry a hash of their content), and so is the source map of the single bundle of earlier builds.
  */
 const cliParts = {
   name: 'cli-parts',
@@ -64,7 +64,7 @@ const cliParts = {
     build.onStart(async () => {
       if (!existsSync('dist')) return;
       for (const f of await readdir('dist'))
-        if (/^cli(-[A-Z0-9]+)?\.mjs(\.map)?$/.test(f)) await rm(`dist/${f}`, { force: true });
+        if (/^cli(-[A-Z0-9]+)?\.mjs(\.map)?$|^cli\.js\.map$/.test(f)) await rm(`dist/${f}`, { force: true });
     });
     build.onEnd(async (result) => {
       if (result.errors.length > 0) return;
