@@ -55,6 +55,7 @@ import {
   ST_A_BAL,
   ST_A_WORST,
   ST_BIN,
+  ST_BIN_NEXT,
   ST_BRIER,
   ST_CHUNK,
   ST_CHUNK_HI,
@@ -304,12 +305,17 @@ export function selectiveResampler(
   const f = (k: number) => new Float64Array(k);
   const groupSums = f(3 * G);
   const binSums = f(2 * (B + 1));
+  const calibrated = made ? made.bins !== null || made.binRuns !== null : calibration !== null;
   const codes =
     rows.weight !== null
       ? null
       : made
-        ? { code: made.code!, tiedEnds: made.tiedEnds! }
+        ? { code: made.code!, tiedEnds: made.tiedEnds!, binRuns: made.binRuns }
         : unitMassCodes(rows, bins, accept);
+  // the unit-mass walk reads a position's bin only where a new one starts: with those bins in
+  // `binRuns` it holds no bin per position
+  const binRuns = codes && codes.binRuns;
+  if (binRuns !== null) bins = null;
   const cls = classSumsFor(rows, classSums, clsTables ?? made?.cls);
   const byteWalk = cls !== null;
   if (codes !== null && rows.n > 2 * WARM_UP_ROWS) warmUp(rows, accept, calibration, classSums, cls, byteWalk);
@@ -317,7 +323,9 @@ export function selectiveResampler(
     rows,
     accept,
     B,
+    calibrated,
     bins,
+    binRuns,
     code: codes && codes.code,
     tiedEnds: codes && codes.tiedEnds,
     values: {
@@ -391,7 +399,17 @@ export function walkTablesOf(r: SelectiveResampler): WalkTables {
     cellLabel: r.cls.cellLabel,
     cellPred: r.cls.cellPred,
   };
-  return { n, accept: r.accept, B: r.B, bins: r.bins, code: r.code, tiedEnds: r.tiedEnds, cls, harmonic: h };
+  return {
+    n,
+    accept: r.accept,
+    B: r.B,
+    bins: r.bins,
+    binRuns: r.binRuns,
+    code: r.code,
+    tiedEnds: r.tiedEnds,
+    cls,
+    harmonic: h,
+  };
 }
 
 /** Rows of the walk's warm-up (see {@link warmUp}). */
@@ -472,13 +490,16 @@ function warmUp(
  * The per-position words of the unit-mass walk (see `SelectiveResampler.code`): one byte a
  * position when the group field fits in it (up to {@link CODE_BYTE_MAX_GROUPS} groups, the common
  * case), else 32 bits. A run walks one of the two kinds only (the rows' groups decide), so the
- * walk's load of a word sees one array type.
+ * walk's load of a word sees one array type. With `bins`, also the bin of each position that
+ * starts a new one (`binRuns`), when every tied block lies in one bin (the walk enters a tied
+ * block at its first position and reads that bin for all its rows; bins made from the rows'
+ * scores always do, equal scores having one bin); else null, and the walk reads `bins`.
  */
 function unitMassCodes(
   rows: SortedRows,
   bins: Int32Array | null,
   accept: PrefixAcceptance,
-): { code: Int32Array | Uint8Array; tiedEnds: Int32Array } {
+): { code: Int32Array | Uint8Array; tiedEnds: Int32Array; binRuns: Int32Array | null } {
   const { n, wrong, group, blockStart: bs } = rows;
   if (rows.nGroups >= 2 ** (31 - CODE_GROUP_SHIFT))
     throw new RangeError(`Expected fewer than ${2 ** (31 - CODE_GROUP_SHIFT)} groups, but got ${rows.nGroups}.`);
@@ -493,9 +514,24 @@ function unitMassCodes(
     code[bs[b]] |= CODE_TIED;
     tiedEnds[t++] = bs[b + 1];
   }
-  if (bins !== null) for (let p = 0; p < n; p++) if (p === 0 || bins[p] !== bins[p - 1]) code[p] |= CODE_NEW_BIN;
+  let binRuns: Int32Array | null = null;
+  if (bins !== null) {
+    let runs = 0;
+    for (let p = 0; p < n; p++)
+      if (p === 0 || bins[p] !== bins[p - 1]) {
+        code[p] |= CODE_NEW_BIN;
+        runs++;
+      }
+    let oneBinBlocks = true;
+    for (let b = 0; b + 1 < bs.length && oneBinBlocks; b++)
+      for (let p = bs[b] + 1; p < bs[b + 1]; p++) if (bins[p] !== bins[bs[b]]) oneBinBlocks = false;
+    if (oneBinBlocks) {
+      binRuns = sharedZeros(Int32Array, runs);
+      for (let p = 0, k = 0; p < n; p++) if ((code[p] & CODE_NEW_BIN) !== 0) binRuns[k++] = bins[p];
+    }
+  }
   if (accept.kind === 'end' && accept.end > 0 && accept.end < n) code[accept.end] |= CODE_OP;
-  return { code, tiedEnds };
+  return { code, tiedEnds, binRuns };
 }
 
 /**
@@ -511,7 +547,7 @@ export function selectiveResampleValues(
   const { rows, values: out } = r;
   const { n, nGroups: G } = rows;
   const w = rows.weight;
-  const { gW, gE, gErr, gridK, diff, mass, chunk, bins } = r;
+  const { gW, gE, gErr, gridK, diff, mass, chunk } = r;
   const B = r.B;
   // totals (the same summation order as targetCoverageEnd / operatingPoint / calibrationValues)
   let N = 0;
@@ -579,7 +615,7 @@ export function selectiveResampleValues(
   } else {
     out.grid = out.grid02 = out.gridBalanced = out.gridBalanced02 = out.gridWorst = out.gridWorst02 = NaN;
   }
-  if (bins !== null && W > 0) {
+  if (r.calibrated && W > 0) {
     binnedCalibration(diff, mass, B, W, out);
     let total = 0;
     for (let c = 0; c < B; c++) total += Math.abs(chunk[c]);
@@ -753,8 +789,9 @@ function tiedBlock(
       gW[g] += wm;
       if (isWrong) gE[g] += wm;
     }
-    if (bins !== null) {
-      const bin = bins[p];
+    if (r.calibrated) {
+      // a tied block lies in one bin: the unit-mass walk's current one when it holds no bin per position
+      const bin = bins !== null ? bins[p] : st[ST_BIN];
       const u1 = 1 - wrong[p] - score[p];
       mass[bin] += wm;
       diff[bin] += wm * u1;
@@ -941,7 +978,7 @@ function weightedSlice(r: SelectiveResampler, mult: Int32Array, b0: number, b1: 
  * `r.state` (the `ST_*` slots) between the two.
  */
 function unitMassPass(r: SelectiveResampler, mult: Int32Array | Uint8Array): void {
-  const { rows, bins, gridK, accept: acc, state: st, B } = r;
+  const { rows, bins, binRuns, calibrated, gridK, accept: acc, state: st, B } = r;
   const code = r.code!;
   const tiedEnds = r.tiedEnds!;
   const n = rows.n;
@@ -951,7 +988,7 @@ function unitMassPass(r: SelectiveResampler, mult: Int32Array | Uint8Array): voi
   const extra = N - base * B;
   const goal = acc.kind === 'target' ? Math.max(acc.target * W * (1 - 1e-12), Number.MIN_VALUE) : Infinity;
   st[ST_OP_AT_ITEMS] = st[ST_OP_DONE] === 1 ? Infinity : goal;
-  if (bins !== null && n > 0) st[ST_BIN] = bins[0];
+  if (calibrated && n > 0) st[ST_BIN] = binRuns !== null ? binRuns[0] : bins![0];
   let p = 0;
   let resume = -1; // a row whose flagged events are handled, to be walked as a plain row
   while (p < n) {
@@ -966,7 +1003,9 @@ function unitMassPass(r: SelectiveResampler, mult: Int32Array | Uint8Array): voi
     const cd = code[p];
     if (p !== handled && (cd & CODE_RARE) !== 0) {
       if ((cd & CODE_OP) !== 0) setOperatingPointOnce(r);
-      if ((cd & CODE_NEW_BIN) !== 0 && bins !== null) st[ST_BIN] = bins[p];
+      // every new bin stops the walk here once, in position order: the next of `binRuns` is this one's
+      if ((cd & CODE_NEW_BIN) !== 0 && calibrated)
+        st[ST_BIN] = binRuns !== null ? binRuns[st[ST_BIN_NEXT]++] : bins![p];
       if ((cd & CODE_TIED) !== 0) {
         // every tied block stops the walk here, in position order: the next end is this block's
         const end = tiedEnds[st[ST_TIED_NEXT]++];

@@ -61,9 +61,14 @@ export interface SelectiveResampleValues {
 export interface SelectiveResampler {
   rows: SortedRows;
   accept: PrefixAcceptance;
-  /** ECE bins (null: no calibration keys). */
+  /** ECE bins (0: no calibration keys). */
   B: number;
+  /** Whether the calibration keys are computed (the walk sums the ECE bins and chunks). */
+  calibrated: boolean;
+  /** Each position's ECE bin, or null: without calibration keys, or when `binRuns` serves the unit-mass walk. */
   bins: Int32Array | null;
+  /** The bin of each position that starts a new one, in position order (the unit-mass walk: see walkTables.ts), or null. */
+  binRuns: Int32Array | null;
   values: SelectiveResampleValues;
   /**
    * Unit masses only (null with sample weights): per position the row's wrong flag and group, and
@@ -194,8 +199,10 @@ export const ST_NLL = 16;
 export const ST_BRIER = 17;
 /** Unit-mass pass: tied blocks entered so far (the index of the next one's end in `tiedEnds`). */
 export const ST_TIED_NEXT = 18;
+/** Unit-mass pass: new ECE bins entered so far (the index of the next one's bin in `binRuns`). */
+export const ST_BIN_NEXT = 19;
 /** Number of slots. */
-export const ST_SIZE = 19;
+export const ST_SIZE = 20;
 
 /** `code[p]` bit: the row is wrong. */
 export const CODE_WRONG = 1;
@@ -289,7 +296,7 @@ export function storeRunning(
  * `weightedSlice` for one row with its c copies in closed form: the values are the same bit for bit.
  */
 export function unitMassRun(r: SelectiveResampler, mult: Counts, p0: number, q1: number, resume: number): number {
-  const { rows, gridK, chunk, bins, B, groupSums: gs, binSums, pick } = r;
+  const { rows, gridK, chunk, calibrated, B, groupSums: gs, binSums, pick } = r;
   const code = r.code!;
   const score = rows.score;
   const G = rows.nGroups;
@@ -316,9 +323,9 @@ export function unitMassRun(r: SelectiveResampler, mult: Counts, p0: number, q1:
   let chHi = st[ST_CHUNK_HI];
   let chunkSum = B > 0 ? chunk[ch] : 0;
   // the current ECE bin: its mass (an integer count, exact in any order) and its diff sum
-  const bin = bins !== null ? st[ST_BIN] : 0;
+  const bin = calibrated ? st[ST_BIN] : 0;
   let binMass = 0;
-  let binDiff = bins !== null ? binSums[B1 + bin] : 0;
+  let binDiff = calibrated ? binSums[B1 + bin] : 0;
   // the classification sums (r.cls): zero-length stand-ins when off, so the loop reads plain arrays
   const cls = r.cls;
   const fuse = cls !== null;
@@ -407,7 +414,7 @@ export function unitMassRun(r: SelectiveResampler, mult: Counts, p0: number, q1:
       }
     }
     E0 += wr * c;
-    if (bins !== null) {
+    if (calibrated) {
       const u1 = 1 - wr - score[p];
       binMass += c;
       binDiff += c * u1;
@@ -429,7 +436,7 @@ export function unitMassRun(r: SelectiveResampler, mult: Counts, p0: number, q1:
   st[ST_NLL] = nll;
   st[ST_BRIER] = brier;
   if (B > 0) chunk[ch] = chunkSum;
-  if (bins !== null) {
+  if (calibrated) {
     binSums[bin] += binMass;
     binSums[B1 + bin] = binDiff;
   }

@@ -27,8 +27,17 @@ export interface WalkTables {
   accept: PrefixAcceptance;
   /** ECE bins (0: no calibration keys). */
   B: number;
-  /** Each position's ECE bin (B for none), or null without calibration keys. */
+  /**
+   * Each position's ECE bin (B for none), or null: without calibration keys, or when `binRuns`
+   * holds what the unit-mass walk reads of them.
+   */
   bins: Int32Array | null;
+  /**
+   * The unit-mass walk's ECE bins: the bin of each position that starts a new one (`CODE_NEW_BIN`
+   * in `code`), in position order, one word per run of equal bins instead of one per position
+   * (the walk reads a position's bin only there); null without calibration keys or with `bins`.
+   */
+  binRuns: Int32Array | null;
   /** The packed per-position words of the unit-mass walk (bytes with up to 15 groups), null with sample weights. */
   code: Int32Array | Uint8Array | null;
   /** The end of each tied block of two rows or more, in position order (unit-mass walk), null with sample weights. */

@@ -231,7 +231,9 @@ export function prepareSelective(run: ClassificationRun, ctx: TaskContext): Sele
     consumeScores: spend,
     collect: (bytes) => collectGarbage(ctx.collectGarbage === true, bytes),
   });
-  if (spend) run.data = { ...data, probTerms: { ...terms, score: new Float64Array(0) } };
+  // in place, as releaseRows empties the rows: a copy of the data object would leave the caller's
+  // (the runner's) holding every per-row array that a later step lets go of through `run.data`
+  if (spend) data.probTerms = { ...terms, score: new Float64Array(0) };
   let mask: Uint8Array | null = null;
   if (rule.kind === 'column') {
     mask = new Uint8Array(rows.n);

@@ -271,8 +271,18 @@ test('one pass: ECE bins given by the caller (calibration binIndices) are read a
       const bins = binIndices(rows, 15);
       const given = selectiveResampler(rows, accept, { B: 15, bins });
       const own = selectiveResampler(rows, accept, { B: 15 });
-      assert.equal(given.bins, bins, 'the given array itself');
-      assert.deepEqual([...own.bins!], [...bins]);
+      if (weighted) {
+        assert.equal(given.bins, bins, 'the given array itself');
+        assert.deepEqual([...own.bins!], [...bins]);
+      } else {
+        // the unit-mass walk holds the bin of each position that starts a new one, not one per position
+        const runs = [...bins].filter((b, p) => p === 0 || b !== bins[p - 1]);
+        assert.ok(runs.length > 1 && runs.length < n);
+        for (const r of [given, own]) {
+          assert.equal(r.bins, null);
+          assert.deepEqual([...r.binRuns!], runs);
+        }
+      }
       for (let rep = 0; rep < 5; rep++) {
         const counts = new Int32Array(n);
         drawResample(9, rep, counts, null);
@@ -289,6 +299,12 @@ test('one pass: ECE bins given by the caller (calibration binIndices) are read a
     () => selectiveResampler(rows, { kind: 'end', end: 2 }, { B: 15, bins: new Int32Array(2) }),
     /3 positions/,
   );
+  // bins that change inside a tied block (not the scores' own) are kept per position
+  const tied = sortRowsByScore([0.9, 0.5, 0.5, 0.2], [0, 1, 0, 0]);
+  const split = Int32Array.from([13, 7, 8, 2]);
+  const kept = selectiveResampler(tied, { kind: 'end', end: 2 }, { B: 15, bins: split });
+  assert.equal(kept.binRuns, null);
+  assert.equal(kept.bins, split);
 });
 
 test("the walk's words: bytes with up to 15 groups, 32-bit words with more; the same words in either kind give the same values bit for bit", () => {

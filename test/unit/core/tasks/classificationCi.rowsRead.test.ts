@@ -37,10 +37,12 @@ async function evaluate(
   cfg: ResolvedConfig,
   ctxExtra: Partial<TaskContext>,
   opts: { weighted?: boolean } = {},
-): Promise<{ run: ClassificationRun; json: string; withCi: number }> {
+): Promise<{ run: ClassificationRun; data: ClassificationRun['data']; json: string; withCi: number }> {
   const data = randomData(createRng(seed), N, 5, { ties: true, weighted: opts.weighted });
   const ctx = { ...taskContext(cfg), ...ctxExtra };
   const run = await prepareRun(data, ctx);
+  // as the runner sets it: without per-row values nothing reads the derived scores in row order
+  run.scoresSpent = ctx.perItem === false;
   for (const { step } of CLASSIFICATION_STEPS) await step(run, ctx);
   const results = ctx.results.build({
     source: { path: 'test.csv', format: 'csv', rows: N, rowsUsed: N, columns: {}, size: 0, sha256: '' },
@@ -49,7 +51,7 @@ async function evaluate(
     warnings: ctx.warnings.list,
   });
   const withCi = Object.values(results.metrics).filter((m) => m.ci).length;
-  return { run, json: JSON.stringify({ ...results, createdAt: null, timings: null }), withCi };
+  return { run, data, json: JSON.stringify({ ...results, createdAt: null, timings: null }), withCi };
 }
 
 const bootstrap = { n: 30, confidence: 0.9, seed: 11, stratified: false };
@@ -77,6 +79,13 @@ for (const [name, seed, cfg, opts] of CASES)
     assert.ok(kept.withCi > 10, `${kept.withCi} intervals`);
     assert.deepEqual(rowsLeft(kept.run), [N, N, N, N, N, N, N, N]);
     assert.deepEqual(rowsLeft(spent.run), [0, 0, 0, 0, 0, 0, 0, 0]);
+    // the caller's data object is the run's (not a copy that would still hold what it lets go)
+    assert.equal(spent.run.data, spent.data);
+    assert.equal(kept.run.data, kept.data);
+    // the ECE bins per position: let go with the rows when the unit-mass walk holds them by runs
+    // (no weight column), else read by the walk
+    assert.equal(kept.run.selective!.calib!.bins.length, N);
+    assert.equal(spent.run.selective!.calib!.bins.length, opts.weighted ? N : 0);
     assert.ok(spent.json === kept.json, 'the results differ when the rows are let go');
   });
 

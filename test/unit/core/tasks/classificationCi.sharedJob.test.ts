@@ -19,10 +19,10 @@ const bits = (a: Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLeng
 const isShared = (a: { buffer: ArrayBufferLike } | null | undefined) => a?.buffer instanceof SharedArrayBuffer;
 
 /** The job with its rows stripped of the tables they carry: each statistic then makes its own. */
-function withoutTables(job: CiJob): CiJob {
+function withoutTables(job: CiJob, bins: Int32Array): CiJob {
   const sel = job.selective!;
   const rows = { ...sel.rows, walk: null };
-  return { ...job, selective: { ...sel, rows, calib: sel.calib ? { ...sel.calib, rows } : null } };
+  return { ...job, selective: { ...sel, rows, calib: sel.calib ? { ...sel.calib, rows, bins } : null } };
 }
 
 for (const [name, extra, weighted, stratified, n] of [
@@ -54,21 +54,34 @@ for (const [name, extra, weighted, stratified, n] of [
     else for (const a of vectors) assert.equal(a!.length, 0);
     assert.equal(prep.n, n);
     const rows = job.selective!.rows;
-    for (const a of [rows.rowIndex, rows.score, rows.wrong, rows.group, rows.blockStart, job.selective!.calib!.bins])
-      assert.ok(isShared(a));
+    for (const a of [rows.rowIndex, rows.score, rows.wrong, rows.group, rows.blockStart]) assert.ok(isShared(a));
     // the run's own setup holds the same shared arrays (moved, not copied)
     assert.equal(run.selective!.rows.score, rows.score);
     // the job's rows keep the score order's row numbers (no identity array made for them) and the
     // step's own bins
     assert.equal(rows.rowIndex, madeOrder);
     assert.equal(order, madeOrder);
-    assert.equal(job.selective!.calib!.bins, madeBins);
+    // the step's own bins: read by the walk with a weight column; else the walk holds them by runs
+    // and the job lets them go
+    if (weighted) assert.equal(job.selective!.calib!.bins, madeBins);
+    else assert.equal(job.selective!.calib!.bins.length, 0);
     if (stratified) assert.ok(strata!.every(isShared));
     const walk = rows.walk!;
     assert.ok(walk, 'the rows carry the walk tables');
-    assert.ok(isShared(walk.bins));
-    // the walk reads the setup's own ECE bins, not a copy
-    assert.equal(walk.bins, job.selective!.calib!.bins);
+    if (weighted) {
+      assert.ok(isShared(walk.bins));
+      // the walk reads the setup's own ECE bins, not a copy
+      assert.equal(walk.bins, madeBins);
+      assert.equal(walk.binRuns, null);
+    } else {
+      // the bin of each position that starts a new one, in shared memory
+      assert.equal(walk.bins, null);
+      assert.ok(isShared(walk.binRuns));
+      assert.deepEqual(
+        [...walk.binRuns!],
+        [...madeBins].filter((b, p) => p === 0 || b !== madeBins[p - 1]),
+      );
+    }
     if (weighted) assert.equal(walk.code, null);
     else {
       for (const a of [walk.code, walk.tiedEnds, walk.harmonic, walk.cls!.word, walk.cls!.nllTerm, walk.cls!.brierTerm])
@@ -82,7 +95,8 @@ for (const [name, extra, weighted, stratified, n] of [
     }
     // a worker's copy of the job (structured clone) reads the same memory
     const clone = structuredClone(job);
-    assert.ok(isShared(clone.selective!.rows.walk!.bins) && isShared(clone.selective!.rows.rowIndex));
+    const cloneWalk = clone.selective!.rows.walk!;
+    assert.ok(isShared(weighted ? cloneWalk.bins : cloneWalk.binRuns) && isShared(clone.selective!.rows.rowIndex));
     if (weighted) assert.ok(isShared(clone.run.prepared.nllTerm));
     else
       assert.ok(
@@ -95,7 +109,9 @@ for (const [name, extra, weighted, stratified, n] of [
     const reference: CiJob = { ...job, run: { ...job.run, prepared: permutedPrepared(run) } };
     if (!weighted) {
       // the class tables made through the order are those a walk makes from the permuted vectors
-      const made = walkTablesOf(selectiveResamplerFor(withoutTables(reference).selective!, reference.run.prepared)!);
+      const made = walkTablesOf(
+        selectiveResamplerFor(withoutTables(reference, madeBins).selective!, reference.run.prepared)!,
+      );
       const cls = walk.cls!;
       assert.equal(cls.C, made.cls!.C);
       assert.deepEqual([...cls.word], [...made.cls!.word]);
@@ -108,7 +124,7 @@ for (const [name, extra, weighted, stratified, n] of [
         'rows with probabilities have nll and Brier terms',
       );
     }
-    const own = ciResampleStat(withoutTables(reference));
+    const own = ciResampleStat(withoutTables(reference, madeBins));
     assert.equal(!!shared.bytes, !weighted, 'the byte walk without a weight column');
     const want = evaluateResamples(n, keys.length, own, opts);
     assert.ok(bits(evaluateResamples(n, keys.length, shared, opts)).equals(bits(want)));
