@@ -410,6 +410,9 @@ export function sortedCiJob(
     st = new Int32Array(n);
     for (let p = 0; p < n; p++) st[p] = strata[order ? order[p] : p];
   }
+  // the run's rows are read: let go before the walk's tables are made (not without a selective
+  // setup, where the job's vectors are the run's own)
+  if (sSel) rowsRead?.();
   if (sSel) {
     // The walk's tables, made once here for every thread's statistic (the classification rows
     // join the walk as `ciResampleStat` has them join it: without a weight column).
@@ -418,14 +421,13 @@ export function sortedCiJob(
       throw new Error('Expected the bootstrap walk to take the class tables made for it.');
     // A unit-mass walk that holds its ECE bins by runs (`binRuns`) reads no bin per position, and
     // with it nothing in the job does: the job's per-position bins are let go, and the run's with
-    // its rows (4 bytes a row).
+    // its rows (4 bytes a row). Not collected here: the harmonic numbers made next take the memory
+    // of the rows collected above (a collection between gave the peak no lower, and some runs 6 MB
+    // higher: docs/benchmarks.md).
     if (r !== null && r.binRuns !== null && sSel.calib) {
       sSel.calib = { ...sSel.calib, bins: new Int32Array(0) };
       if (rowsRead && sel?.calib) sel.calib.bins = new Int32Array(0);
     }
-    // the run's rows are read: let go before the walk's largest table (the harmonic numbers) is
-    // made, so that it can take the memory given back
-    rowsRead?.();
     if (r) sSel.rows.walk = walkTablesOf(r);
   }
   const job: CiJob = {
