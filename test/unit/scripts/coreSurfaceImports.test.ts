@@ -16,10 +16,7 @@ type OnLoad = (args: { path: string }) => Promise<{ contents: string; loader: st
 async function plugin(): Promise<{ filter: RegExp; load: OnLoad }> {
   const { coreSurface } = (await import(join(root, 'scripts', 'core-surface-imports.mjs'))) as {
     coreSurface: {
-      setup(build: {
-        onStart(f: () => Promise<void>): void;
-        onLoad(o: { filter: RegExp }, f: OnLoad): void;
-      }): void;
+      setup(build: { onStart(f: () => Promise<void>): void; onLoad(o: { filter: RegExp }, f: OnLoad): void }): void;
     };
   };
   let start: (() => Promise<void>) | undefined;
