@@ -159,3 +159,20 @@ test('the lint stops a reader that casts the curves', async () => {
   const reads = ["export const g = curveOf(r, 'metricVsK.ndcg')?.xs;", 'export const h = r.curves.pr?.xs.length;'];
   assert.deepEqual(await problems([...head, ...reads].join('\n')), []);
 });
+
+test('a task cannot write a curve typed as the generic Curve (any column): the lint refuses the type there', async () => {
+  const planted = (file: string, code: string[]): Promise<string[]> =>
+    restrictedLines(['import type { Curve, ResultCurves } from "../results/types";', ...code].join('\n'), file);
+  const generic = [
+    'export const a: Curve = { x: "K", y: "ndcg", xs: [], ys: [] };',
+    'export function b(): Curve | null { return null; }',
+    'export const c: Curve[] = [];',
+  ];
+  const named = [
+    'export const d: ResultCurves["shift"] = { x: "t", y: "accuracy", xs: [], ys: [] };',
+    'export const e: Curve<"threshold" | "f1"> | null = null;',
+  ];
+  assert.deepEqual(await planted('src/core/tasks/plantedCurveWriter.ts', [...generic, ...named]), generic);
+  // a reader of any curve (a chart, a later version's results) still takes the generic type
+  assert.deepEqual(await planted('src/core/compare/plantedCurveReader.ts', generic), []);
+});
