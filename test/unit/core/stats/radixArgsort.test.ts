@@ -114,6 +114,28 @@ test('float64Argsort of a bucket of 2^18 keys and more (distributed again by the
   }
 });
 
+test('keys of 4 MiB and more (views of one buffer the allocator maps on its own): the same order and keys on both paths', () => {
+  const rng = createRng(11);
+  const n = 600_000; // 8 bytes a key: 4.8 MB
+  for (const descending of [false, true]) {
+    const v = valuesOf(rng, n);
+    const got = float64Argsort(v, descending);
+    assert.deepEqual(got.order, referenceOrder(v, descending), `descending ${descending}`);
+    // the two words of the keys share one buffer of more than 32 MiB, the largest mapping threshold
+    assert.equal(got.hi.buffer, got.lo.buffer);
+    assert.ok(got.hi.buffer.byteLength > 32 * 2 ** 20, `${got.hi.buffer.byteLength} bytes`);
+    assert.deepEqual([got.hi.length, got.lo.length], [n, n]);
+    const b = float64Argsort(v, descending, { bucketsFrom: 0 });
+    assert.deepEqual(b.order, got.order);
+    assert.deepEqual([b.hi, b.lo], [got.hi, got.lo]);
+    const back = float64sOfKeys(got, descending, new Float64Array(n));
+    for (let p = 0; p < n; p++) {
+      const x = v[got.order[p]];
+      if (!Object.is(back[p], Object.is(x, -0) ? 0 : x)) assert.fail(`position ${p}: ${back[p]} for ${x}`);
+    }
+  }
+});
+
 test('a worked example: ascending and descending orders with ties, both zeros, infinities and NaN', () => {
   //            0    1   2    3    4   5   6         7
   const v = [0.5, -1, 0.5, NaN, -0, 0, Infinity, -Infinity];
